@@ -1,0 +1,100 @@
+/**
+ * The error catalogue: every error code the service answers with, its
+ * error_type and its HTTP status, in one table. Lower layers throw
+ * `ServiceError(code, message, metadata)`; only the HTTP edge turns it into a
+ * response. Status and type come from here and nowhere else.
+ */
+export const ERROR_CATALOGUE = {
+  // 400: invalid input; the message says what to fix
+  VALIDATION_ERROR: { status: 400, type: 'INVALID_REQUEST' },
+  MALFORMED_JSON: { status: 400, type: 'INVALID_REQUEST' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 400, type: 'INVALID_REQUEST' },
+  INVALID_CURSOR: { status: 400, type: 'INVALID_REQUEST' },
+  INVALID_FILTER: { status: 400, type: 'INVALID_REQUEST' },
+  MISSING_VERSION: { status: 400, type: 'INVALID_REQUEST' },
+  UNSUPPORTED_VERSION: { status: 400, type: 'INVALID_REQUEST' },
+  INVALID_PUBLIC_TOKEN: { status: 400, type: 'INVALID_REQUEST' },
+  // 401: missing or invalid credentials
+  MISSING_CREDENTIALS: { status: 401, type: 'INVALID_REQUEST' },
+  MISSING_ACCESS_TOKEN: { status: 401, type: 'INVALID_REQUEST' },
+  INVALID_CREDENTIALS: { status: 401, type: 'CONNECTION_ERROR' },
+  INVALID_ADMIN_TOKEN: { status: 401, type: 'INVALID_REQUEST' },
+  // 404: endpoint not implemented, or not supported for the platform
+  ROUTE_NOT_FOUND: { status: 404, type: 'INVALID_REQUEST' },
+  ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM: { status: 404, type: 'INVALID_REQUEST' },
+  // 409: conflict with current state or a previous request
+  IDEMPOTENCY_KEY_MISMATCH: { status: 409, type: 'INVALID_REQUEST' },
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, type: 'INVALID_REQUEST' },
+  PRODUCT_NOT_READY: { status: 409, type: 'CONNECTION_ERROR' },
+  ENTITY_NOT_READY: { status: 409, type: 'CONNECTION_ERROR' },
+  NEEDS_UPDATE: { status: 409, type: 'CONNECTION_ERROR' },
+  CONNECTION_DISABLED: { status: 409, type: 'CONNECTION_ERROR' },
+  SYNC_IN_PROGRESS: { status: 409, type: 'CONNECTION_ERROR' },
+  IS_DUPLICATE: { status: 409, type: 'CONNECTION_ERROR' },
+  DUPLICATE_VALUE_CONFLICT: { status: 409, type: 'INVALID_INPUT' },
+  // 410: endpoint known, resource not found
+  RESOURCE_NOT_FOUND: { status: 410, type: 'INVALID_REQUEST' },
+  // 413: body or upload over the documented limit
+  PAYLOAD_TOO_LARGE: { status: 413, type: 'INVALID_REQUEST' },
+  // 429: too many requests to the service
+  RATE_LIMIT_EXCEEDED: { status: 429, type: 'RATE_LIMIT' },
+  // 45x / 550: the platform answered with an error; its message is kept
+  PLATFORM_BAD_REQUEST: { status: 450, type: 'PLATFORM_ERROR' },
+  PLATFORM_BILLING_ISSUE: { status: 450, type: 'INVALID_REQUEST' },
+  PLATFORM_UNAUTHORIZED: { status: 451, type: 'PLATFORM_ERROR' },
+  PLATFORM_RATE_LIMITED: { status: 452, type: 'PLATFORM_ERROR' },
+  PLATFORM_ERROR: { status: 550, type: 'PLATFORM_ERROR' },
+  // 500: unforeseen
+  INTERNAL_ERROR: { status: 500, type: 'INTERNAL_ERROR' },
+  SERVICE_UNAVAILABLE: { status: 503, type: 'INTERNAL_ERROR' },
+} as const satisfies Record<string, { status: number; type: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorMetadata {
+  source?: 'service' | 'platform';
+  human_readable?: string;
+  platform?: Record<string, unknown>;
+  duplicate_property?: string;
+  /** For validation errors: where the offending value was and which field. */
+  field?: string;
+  location?: 'body' | 'query' | 'params' | 'headers';
+  [key: string]: unknown;
+}
+
+export interface ErrorBody {
+  error_type: string;
+  error_code: string;
+  error_message: string;
+  error_metadata?: ErrorMetadata;
+}
+
+/** A failure the service answers with a catalogued code. */
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly metadata: ErrorMetadata | undefined;
+  /** Extra response headers (Retry-After, …). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, metadata?: ErrorMetadata, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ServiceError';
+    this.code = code;
+    this.metadata = metadata;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = {
+      error_type: ERROR_CATALOGUE[this.code].type,
+      error_code: this.code,
+      error_message: this.message,
+    };
+    if (this.metadata !== undefined) body.error_metadata = this.metadata;
+    return body;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The one interface every platform implements. A connector is a folder under
+ * src/platforms/<name>/ whose index exports a `Connector`; src/platforms/registry.ts
+ * registers it in one line. Connectors are small and typed: they describe how to
+ * authenticate, how to read each object (full, incremental, deletions), how to map a
+ * platform record to the unified object, and how to write it back. Everything
+ * shared (HTTP retries, rate limits, token refresh, error classes, storing,
+ * change detection) lives outside the connector.
+ */
+import type { PlatformHttp } from './http.ts';
+import type { UnifiedObjectType } from '../model/object-types.ts';
+
+export type PlatformKind = 'accounting' | 'commerce' | 'payments' | 'bank_feed';
+
+/** Credential fields of the spec's `POST /connections/create` body. */
+export type CredentialField =
+  | 'oauth_client_id' | 'oauth_client_secret' | 'oauth_access_token' | 'oauth_refresh_token'
+  | 'store_url' | 'basic_username' | 'basic_password' | 'api_key'
+  | 'marketplace_access_key_id' | 'marketplace_secret_access_key' | 'marketplace_seller_region'
+  | 'marketplace_selling_partner_role' | 'country' | 'partner_id' | 'shop_id' | 'key' | 'account_id'
+  | 'realm_id' | 'environment' | 'token_id' | 'consumer_key' | 'consumer_secret' | 'store_name'
+  | 'token_secret' | 'seller_id' | 'tenant_id' | 'user_id' | 'organization_id' | 'region';
+
+export type Credentials = Partial<Record<CredentialField, string>>;
+
+export interface CredentialFieldSpec {
+  field: CredentialField;
+  label: string;
+  required: boolean;
+  secret: boolean;
+}
+
+/** OAuth 2.0 tokens as stored (encrypted) per connection. */
+export interface OAuthTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  /** ISO 8601; null when the platform does not say. */
+  expiresAt: string | null;
+  /** Platform tenant/realm the tokens act on (Xero tenant id, QBO realm id). */
+  tenantId: string | null;
+}
+
+/** The organisation's own OAuth app registered for this platform (admin API). */
+export interface OAuthAppCredentials {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
+export interface OAuthTenant { id: string; name: string }
+
+export type AuthSpec =
+  | {
+      type: 'credentials';
+      fields: readonly CredentialFieldSpec[];
+    }
+  | {
+      type: 'oauth2';
+      /** Consent page address the end user is sent to. */
+      authorizeUrl(app: OAuthAppCredentials, state: string, scope: string | null): string;
+      exchangeCode(ctx: AuthContext, app: OAuthAppCredentials, code: string): Promise<OAuthTokens>;
+      refresh(ctx: AuthContext, app: OAuthAppCredentials, refreshToken: string): Promise<OAuthTokens>;
+      /** Organisations the tokens can reach; several → the link flow asks the user to pick. */
+      listTenants?(ctx: AuthContext, tokens: OAuthTokens): Promise<OAuthTenant[]>;
+    };
+
+/** Who the connected account is; store_unique_id de-duplicates connections. */
+export interface AccountIdentity {
+  storeUniqueId: string;
+  storeName: string | null;
+}
+
+export interface AuthContext {
+  http: PlatformHttp;
+  signal: AbortSignal;
+}
+
+/** What a connector gets on every call for one connection. */
+export interface ConnectorContext extends AuthContext {
+  connectionId: string;
+  credentials: Credentials;
+  /** Present for OAuth connections; kept fresh by the shared token manager. */
+  tokens: OAuthTokens | null;
+  /**
+   * Service id of another object of this connection, from its platform id.
+   * Service ids are derived deterministically, so links resolve without lookups
+   * and stay stable across syncs. Null/undefined/'' in → null out.
+   */
+  ref(type: UnifiedObjectType, platformId: string | number | null | undefined): string | null;
+  /** Platform id of an object of this connection, from its service id (writes). */
+  platformIdOf(type: UnifiedObjectType, serviceId: string): Promise<string | null>;
+}
+
+/** One record as read from the platform. */
+export interface PlatformRecord {
+  platformId: string;
+  /** The raw platform record, served as platform_data. */
+  raw: Record<string, unknown>;
+  /** True when the platform reports the record deleted (tombstone). */
+  deleted?: boolean;
+}
+
+/** Arguments to a read of one object type. */
+export interface ReadRequest {
+  /**
+   * Incremental cursor returned by the previous completed read of this object
+   * (opaque to the engine: a timestamp for Xero, a CDC time for QBO, …). Null = full read.
+   */
+  since: string | null;
+  /** Optional window on the record's business date, for historical batches and backfills. */
+  window: { start: string; end: string } | null;
+  /** Page token from the previous page of this same read; null for the first page. */
+  pageToken: string | null;
+}
+
+export interface ReadPage {
+  records: PlatformRecord[];
+  /** Platform ids the platform reports deleted since `since` (when it reports deletions separately). */
+  deletedPlatformIds?: string[];
+  /** Null when this was the last page. */
+  nextPageToken: string | null;
+  /**
+   * On the last page: the cursor to pass as `since` next time.
+   * Connectors compute it from the platform's clock where they can, not ours.
+   */
+  nextSince?: string | null;
+}
+
+export type WriteOperation = 'create' | 'update' | 'delete';
+
+export interface WriteContext extends ConnectorContext {
+  /** Stable per logical write; passed to platforms that accept one (Xero Idempotency-Key, QBO requestid). */
+  idempotencyKey: string;
+}
+
+/**
+ * How one unified object type is read and written on a platform. `U` is the
+ * unified object without the service-owned fields (id, last_synced_at, platform_data).
+ */
+export interface ObjectHandler<U = Record<string, unknown>> {
+  read(ctx: ConnectorContext, request: ReadRequest): Promise<ReadPage>;
+  /** Unified fields from a raw record; links via ctx.ref. Pure. */
+  map(record: PlatformRecord, ctx: ConnectorContext): U;
+  /** Business date used for windows and oldest/newest reporting (ISO 8601), if any. */
+  businessDate?(record: PlatformRecord): string | null;
+  create?(ctx: WriteContext, input: Record<string, unknown>): Promise<PlatformRecord>;
+  update?(ctx: WriteContext, platformId: string, patch: Record<string, unknown>): Promise<PlatformRecord>;
+  delete?(ctx: WriteContext, platformId: string): Promise<void>;
+  /**
+   * After an indeterminate create (timeout, 5xx), find the record that create may
+   * have made, so a retry never creates twice. Required for every create on
+   * platforms without idempotency keys.
+   */
+  findCreated?(ctx: WriteContext, input: Record<string, unknown>): Promise<PlatformRecord | null>;
+}
+
+export interface ObjectCapabilities {
+  read: boolean;
+  /** How changes since the last sync are found. */
+  incremental: 'cursor' | 'none';
+  /** Whether the platform reports deletions, or we detect them by comparing full listings. */
+  deletions: 'reported' | 'full_listing' | 'none';
+  /** Whether the `filter` and `sort` list parameters work for this object on this platform. */
+  filter: boolean;
+  fetchByPlatformId: boolean;
+  create: boolean;
+  update: boolean;
+  delete: boolean;
+  /** Unified fields this platform never fills (always null); for docs/platforms.md. */
+  unmappedFields?: readonly string[];
+}
+
+export interface Connector {
+  /** Upper-case platform identifier of the spec (SANDBOX, XERO, QUICKBOOKS, …). */
+  id: string;
+  name: string;
+  kind: PlatformKind;
+  auth: AuthSpec;
+  /** Calls the platform once to prove the credentials work and learn who the account is. */
+  identify(ctx: ConnectorContext): Promise<AccountIdentity>;
+  objects: Partial<Record<UnifiedObjectType, { capabilities: ObjectCapabilities; handler: ObjectHandler }>>;
+  /** Platform request limits, enforced by the shared HTTP layer per connection. */
+  limits: { requestsPerMinute: number | null; concurrentRequests: number | null };
+  /** Address of an object on the platform, for platform_url. */
+  platformUrl?(type: UnifiedObjectType, platformId: string, ctx: ConnectorContext): string | null;
+}
