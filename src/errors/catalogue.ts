@@ -15,7 +15,6 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_VERSION: { status: 400, type: 'INVALID_REQUEST' },
   INVALID_PUBLIC_TOKEN: { status: 400, type: 'INVALID_REQUEST' },
   // 401: missing or invalid credentials
-  MISSING_CREDENTIALS: { status: 401, type: 'INVALID_REQUEST' },
   MISSING_ACCESS_TOKEN: { status: 401, type: 'INVALID_REQUEST' },
   INVALID_CREDENTIALS: { status: 401, type: 'CONNECTION_ERROR' },
   INVALID_ADMIN_TOKEN: { status: 401, type: 'INVALID_REQUEST' },

@@ -1,17 +1,272 @@
-/** Placeholder signature of the shared platform HTTP client; implemented in issue 3. */
+/**
+ * The one HTTP client every connector talks to its platform through. It owns
+ * timeouts, retries with backoff, Retry-After, client-side rate limits and error
+ * classification, so connectors only build requests and read answers. Every
+ * failure surfaces as a PlatformError (src/platforms/errors.ts).
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { PlatformError, classifyFailure, classifyResponse, mayRetry } from './errors.ts';
+import { createLimiterPool, type LimitSpec, type LimiterPool, type Sleep } from './limiter.ts';
+
+export type { Sleep } from './limiter.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 export interface PlatformHttp {
   request(input: PlatformRequest): Promise<PlatformResponse>;
 }
+
 export interface PlatformRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: HttpMethod;
   url: string;
   headers?: Record<string, string>;
+  /** Appended to the URL; null/undefined values are left out. */
+  query?: Record<string, string | number | boolean | null | undefined>;
+  /** Sent as JSON. */
   body?: unknown;
-  /** Whether a failed attempt may be retried (reads: yes; creates: only when proven not applied). */
+  /** Sent as application/x-www-form-urlencoded (OAuth token endpoints). */
+  form?: Record<string, string>;
+  /** Sent as is; set content-type in headers. */
+  rawBody?: string | Uint8Array<ArrayBuffer>;
+  /**
+   * Whether a failed attempt may be retried here. Reads: true. Writes: false
+   * unless the platform dedupes them (idempotency key); a non-idempotent request
+   * is retried only when it provably never left (connection refused, DNS).
+   */
   idempotent: boolean;
+  /** Cancels the request and any retry; combined with the client's signal. */
+  signal?: AbortSignal;
+  /** Epoch ms after which no new attempt starts: retries that would end later give up early. */
+  deadline?: number;
+  /** Per-attempt timeout; default from the client. */
+  timeoutMs?: number;
+  /** Non-2xx statuses returned as a response instead of thrown (404 on a fetch by id). */
+  acceptStatuses?: readonly number[];
+  /** Platform-specific classification (billing text in a 400, duplicate names in a 409). */
+  classifyError?: (error: PlatformError, response: PlatformResponse) => PlatformError;
+  /** 'auto' parses JSON when the content type says so; 'bytes' gives a Uint8Array (attachments). */
+  responseType?: 'auto' | 'text' | 'bytes';
+  /** Short name for logs and metrics ("list invoices"); default method and path. */
+  operation?: string;
 }
+
 export interface PlatformResponse {
   status: number;
+  /** Lower-case names. */
   headers: Record<string, string>;
   body: unknown;
+  /** Attempts it took, 1 when the first one succeeded. */
+  attempts?: number;
+}
+
+/** One attempt, for logs and metrics. The URL has no query string (it may carry keys). */
+export interface AttemptEvent {
+  operation: string;
+  method: HttpMethod;
+  url: string;
+  limitKey: string | null;
+  attempt: number;
+  status: number | null;
+  durationMs: number;
+  limiterWaitMs: number;
+  error: PlatformError | null;
+  /** Delay before the next attempt; null when this attempt was the last. */
+  retryInMs: number | null;
+}
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface PlatformHttpOptions {
+  /** Requests with the same key (usually the connection id) share `limits`. */
+  limitKey?: string;
+  /** From the connector's `limits`; in-process only (see limiter.ts: other processes are kept in line by the platform's 429s). */
+  limits?: LimitSpec;
+  /** Where limiters live; default one per process. Pass your own with a fake clock in tests. */
+  limiters?: LimiterPool;
+  timeoutMs?: number;
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** A Retry-After longer than this is not waited out here: the error goes up (the job reschedules). */
+  maxRetryAfterMs?: number;
+  /** Sent with every request (User-Agent, API version). */
+  headers?: Record<string, string>;
+  /** Cancels every request of this client (the job's signal). */
+  signal?: AbortSignal;
+  fetch?: FetchLike;
+  sleep?: Sleep;
+  now?: () => number;
+  /** In [0, 1); the jitter source. */
+  random?: () => number;
+  /** Observer of every attempt; its errors are ignored. */
+  onAttempt?: (event: AttemptEvent) => void;
+}
+
+export const HTTP_DEFAULTS = {
+  timeoutMs: 30_000,
+  maxAttempts: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 60_000,
+} as const;
+
+const USER_AGENT = 'Ledgerport (+https://github.com/ledgerport/ledgerport)';
+
+const realSleep: Sleep = async (ms, signal) => {
+  await delay(ms, undefined, signal === undefined ? undefined : { signal });
+};
+
+/** Limiters of this process, shared by every client with the same key. */
+export const processLimiters: LimiterPool = createLimiterPool({ now: Date.now, sleep: realSleep });
+
+/** Full jitter: uniform in [0, min(cap, base·2^(attempt-1))). */
+export function backoffDelay(attempt: number, baseMs: number, capMs: number, random: () => number): number {
+  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
+}
+
+type Outcome = { response: PlatformResponse } | { error: PlatformError; status: number | null };
+
+export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformHttp {
+  const fetchImpl: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
+  const sleep = options.sleep ?? realSleep;
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const maxAttempts = Math.max(1, options.maxAttempts ?? HTTP_DEFAULTS.maxAttempts);
+  const baseDelayMs = options.baseDelayMs ?? HTTP_DEFAULTS.baseDelayMs;
+  const maxDelayMs = options.maxDelayMs ?? HTTP_DEFAULTS.maxDelayMs;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs;
+  const limitKey = options.limitKey ?? null;
+  const limiter = limitKey === null || options.limits === undefined
+    ? null
+    : (options.limiters ?? processLimiters).get(limitKey, options.limits);
+
+  function emit(event: AttemptEvent): void {
+    try {
+      options.onAttempt?.(event);
+    } catch {
+      // Observers must never break a request.
+    }
+  }
+
+  /** Delay before the next attempt, or null to give up with `error`. */
+  function nextDelay(error: PlatformError, attempt: number, req: PlatformRequest, signal: AbortSignal | undefined): number | null {
+    if (!mayRetry(error, req.idempotent) || attempt >= maxAttempts || signal?.aborted === true) return null;
+    if (error.retryAfterMs !== null && error.retryAfterMs > maxRetryAfterMs) return null;
+    const wait = error.retryAfterMs ?? backoffDelay(attempt, baseDelayMs, maxDelayMs, random);
+    if (req.deadline !== undefined && now() + wait >= req.deadline) return null;
+    return wait;
+  }
+
+  async function attemptOnce(req: PlatformRequest, url: URL, init: RequestInit, signal: AbortSignal | undefined): Promise<Outcome> {
+    const timeoutMs = Math.max(1, Math.min(req.timeoutMs ?? options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
+      req.deadline === undefined ? Number.POSITIVE_INFINITY : req.deadline - now()));
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let status: number | null = null;
+    let response: PlatformResponse;
+    let ok: boolean;
+    try {
+      const res = await fetchImpl(url.href, { ...init, signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]) });
+      status = res.status;
+      ok = (res.status >= 200 && res.status < 300) || req.acceptStatuses?.includes(res.status) === true;
+      response = { status, headers: Object.fromEntries(res.headers), body: await readBody(res, ok ? req.responseType ?? 'auto' : 'auto') };
+    } catch (thrown) {
+      if (signal?.aborted === true) {
+        // Cancelled mid-flight: the platform may have acted, so this is indeterminate, not a plain abort.
+        return { status, error: new PlatformError({ kind: 'timeout', message: 'The request was cancelled after it was sent', cause: signal.reason }) };
+      }
+      return { status, error: classifyFailure(thrown) };
+    }
+    if (ok) return { response };
+    const error = classifyResponse(response, now());
+    // A connector's classifier may throw its own PlatformError or return one.
+    try {
+      return { status, error: req.classifyError?.(error, response) ?? error };
+    } catch (thrown) {
+      if (thrown instanceof PlatformError) return { status, error: thrown };
+      throw thrown;
+    }
+  }
+
+  async function request(req: PlatformRequest): Promise<PlatformResponse> {
+    const signal = combineSignals(options.signal, req.signal);
+    const url = buildUrl(req);
+    const init = buildInit(req, options.headers);
+    const base = { operation: req.operation ?? `${req.method} ${url.pathname}`, method: req.method, url: url.origin + url.pathname, limitKey };
+    let lastError: PlatformError | null = null;
+    for (let attempt = 1; ; attempt++) {
+      if (lastError !== null && signal?.aborted === true) throw lastError;
+      signal?.throwIfAborted();
+      const waitStart = now();
+      let release = (): void => undefined;
+      try {
+        if (limiter !== null) release = await limiter.acquire(signal);
+      } catch (aborted) {
+        throw lastError ?? aborted;
+      }
+      const start = now();
+      const outcome = await attemptOnce(req, url, init, signal).finally(release);
+      const event = { ...base, attempt, durationMs: now() - start, limiterWaitMs: start - waitStart };
+      if ('response' in outcome) {
+        emit({ ...event, status: outcome.response.status, error: null, retryInMs: null });
+        return { ...outcome.response, attempts: attempt };
+      }
+      lastError = outcome.error;
+      const wait = nextDelay(outcome.error, attempt, req, signal);
+      emit({ ...event, status: outcome.status, error: outcome.error, retryInMs: wait });
+      if (wait === null) throw outcome.error;
+      try {
+        await sleep(wait, signal);
+      } catch {
+        // Cancelled while backing off: the platform failure is the useful news.
+        throw outcome.error;
+      }
+    }
+  }
+
+  return { request };
+}
+
+function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const present = signals.filter((s) => s !== undefined);
+  if (present.length <= 1) return present[0];
+  return AbortSignal.any(present);
+}
+
+function buildUrl(req: PlatformRequest): URL {
+  const url = new URL(req.url);
+  for (const [name, value] of Object.entries(req.query ?? {})) {
+    if (value !== null && value !== undefined) url.searchParams.append(name, String(value));
+  }
+  return url;
+}
+
+function buildInit(req: PlatformRequest, defaults: Record<string, string> | undefined): RequestInit {
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+  for (const [name, value] of Object.entries({ ...defaults, ...req.headers })) headers[name.toLowerCase()] = value;
+  const given = [req.body, req.form, req.rawBody].filter((b) => b !== undefined).length;
+  if (given > 1) throw new Error('PlatformRequest: give only one of body, form and rawBody');
+  let body: string | Uint8Array<ArrayBuffer> | undefined = req.rawBody;
+  if (req.form !== undefined) {
+    body = new URLSearchParams(req.form).toString();
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  } else if (req.body !== undefined) {
+    body = JSON.stringify(req.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return { method: req.method, headers, body, redirect: 'follow' };
+}
+
+async function readBody(res: Response, type: 'auto' | 'text' | 'bytes'): Promise<unknown> {
+  if (type === 'bytes') return new Uint8Array(await res.arrayBuffer());
+  const text = await res.text();
+  if (type === 'text') return text;
+  if (text.trim() === '') return null;
+  // Some platforms send JSON labelled text/plain; a leading brace is evidence enough.
+  const contentType = res.headers.get('content-type') ?? '';
+  if (!/[/+]json\b/i.test(contentType) && !/^\s*[{[]/.test(text)) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }

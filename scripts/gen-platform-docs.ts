@@ -1,0 +1,11 @@
+/**
+ * Writes docs/platforms.md from the registered connectors.
+ * Run: node scripts/gen-platform-docs.ts (src/platforms/docs.test.ts fails when it is stale).
+ */
+import { writeFile } from 'node:fs/promises';
+import { listConnectors } from '../src/platforms/index.ts';
+import { renderPlatformsMarkdown } from '../src/platforms/docs.ts';
+
+const target = new URL('../docs/platforms.md', import.meta.url);
+await writeFile(target, renderPlatformsMarkdown(listConnectors()));
+console.log(`wrote ${target.pathname}`);

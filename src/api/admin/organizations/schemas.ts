@@ -1,0 +1,16 @@
+import { Type } from 'typebox';
+
+export const OrganizationSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const ClientCredentialsSchema = Type.Object({
+  client_id: Type.String(),
+  client_secret: Type.String({ description: 'Shown once; stored encrypted.' }),
+});
+
+export const EnvironmentSchema = Type.Union([Type.Literal('sandbox'), Type.Literal('production')], { description: 'sandbox or production' });
+
+export const OrganizationIdParams = Type.Object({ id: Type.String({ format: 'uuid', description: 'Organisation id' }) });

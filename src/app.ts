@@ -1,0 +1,57 @@
+/**
+ * Builds the HTTP application: edge hooks, error handling, OpenAPI and every
+ * endpoint from src/api/routes.ts. No listening here: main.ts and tests decide.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { installErrorHandling } from './http/error-handler.ts';
+import { installEdgeHooks } from './http/hooks.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { registerEndpoint, type Endpoint } from './http/contract.ts';
+import { openApiOptions } from './http/openapi.ts';
+import { adminEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
+import type { Services } from './services.ts';
+
+export const VERSIONED_PREFIX = '/versioned';
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Extra /versioned endpoints (tests of the edge machinery). */
+  extraVersionedEndpoints?: Endpoint[];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: services.config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorate('services', services);
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandling(app);
+  installEdgeHooks(app);
+
+  await app.register(swagger, openApiOptions(services.config.publicUrl));
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  for (const endpoint of publicEndpoints) registerEndpoint(app, endpoint);
+  for (const endpoint of adminEndpoints) registerEndpoint(app, endpoint);
+  for (const endpoint of [...versionedEndpoints, ...(options.extraVersionedEndpoints ?? [])]) {
+    registerEndpoint(app, endpoint, VERSIONED_PREFIX);
+  }
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await app.ready();
+  return app;
+}

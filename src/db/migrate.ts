@@ -1,0 +1,60 @@
+/**
+ * Numbered plain-SQL migrations in src/db/migrations (NNNN_name.sql), applied in
+ * order, each in its own transaction, recorded in schema_migrations. An advisory
+ * lock makes concurrent starts safe: one process migrates, the others wait and
+ * then find nothing left to do.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Pool } from './pool.ts';
+
+const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+// Arbitrary constant shared by every Ledgerport process: "ledgerport migrations".
+const MIGRATION_LOCK_KEY = 4_711_000_001;
+
+export interface Migration { version: number; name: string; sql: string }
+
+export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  const migrations: Migration[] = [];
+  for (const file of files) {
+    const match = /^(\d{4})_([a-z0-9_]+)\.sql$/.exec(file);
+    if (match?.[1] === undefined || match[2] === undefined) {
+      throw new Error(`Migration file ${file} must be named NNNN_snake_name.sql`);
+    }
+    const version = Number(match[1]);
+    if (migrations.some((m) => m.version === version)) throw new Error(`Two migrations share number ${match[1]}`);
+    migrations.push({ version, name: match[2], sql: await readFile(path.join(dir, file), 'utf8') });
+  }
+  return migrations;
+}
+
+/** Applies pending migrations; returns the versions it applied. */
+export async function migrate(pool: Pool, migrations?: Migration[]): Promise<number[]> {
+  const all = migrations ?? (await loadMigrations());
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    const applied: number[] = [];
+    for (const migration of all) {
+      if (done.has(migration.version)) continue;
+      try {
+        await client.query('BEGIN');
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw new Error(`Migration ${String(migration.version).padStart(4, '0')}_${migration.name} failed: ${(error as Error).message}`, { cause: error });
+      }
+      applied.push(migration.version);
+    }
+    return applied;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    client.release();
+  }
+}

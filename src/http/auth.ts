@@ -1,0 +1,58 @@
+/**
+ * Authentication at the edge. /versioned: HTTP Basic client credentials, the
+ * environment follows from the client_id. /admin: Bearer ADMIN_TOKEN.
+ */
+import type { FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { ServiceError } from '../errors/catalogue.ts';
+import { sha256 } from '../crypto/secrets.ts';
+import type { Queryable } from '../db/pool.ts';
+import { authenticateClient } from '../tenants/organizations.ts';
+import type { Tenant } from '../tenants/types.ts';
+
+const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="Ledgerport", charset="UTF-8"' };
+
+function invalid(message: string): ServiceError {
+  return new ServiceError('INVALID_CREDENTIALS', message, { source: 'service' }, BASIC_CHALLENGE);
+}
+
+export function parseBasicAuthorization(header: string | undefined): { clientId: string; clientSecret: string } {
+  if (header === undefined || header === '') {
+    throw invalid('Missing credentials: send Authorization: Basic base64(client_id:client_secret).');
+  }
+  const match = /^Basic +([A-Za-z0-9+/=_-]+) *$/i.exec(header);
+  if (match?.[1] === undefined) {
+    throw invalid('Malformed Authorization header: expected "Basic " followed by base64(client_id:client_secret).');
+  }
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0 || colon === decoded.length - 1) {
+    throw invalid('Malformed Basic credentials: the decoded value must be client_id:client_secret.');
+  }
+  return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
+}
+
+export async function authenticateRequest(db: Queryable, request: FastifyRequest): Promise<Tenant> {
+  const { clientId, clientSecret } = parseBasicAuthorization(request.headers.authorization);
+  if (clientId.length > 200 || clientSecret.length > 200) throw invalid('Invalid client credentials.');
+  const tenant = await authenticateClient(db, clientId, clientSecret);
+  if (tenant === null) throw invalid('Invalid client credentials: unknown client_id, or a wrong or expired client_secret.');
+  return tenant;
+}
+
+/** Admin bearer check against the configured token or the stored hash of the generated one. */
+export function verifyAdminToken(header: string | undefined, expectedSha256: Buffer): void {
+  const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
+  if (match?.[1] === undefined) {
+    throw new ServiceError('INVALID_ADMIN_TOKEN', 'Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>.', { source: 'service' });
+  }
+  if (!timingSafeEqual(sha256(match[1]), expectedSha256)) {
+    throw new ServiceError('INVALID_ADMIN_TOKEN', 'Invalid admin token.', { source: 'service' });
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    tenant: Tenant | null;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * One contract per endpoint: method, URL, request schemas, success response and
+ * the error codes it can answer. The handler, the tests and the OpenAPI
+ * document all read the same object. Error responses are added to the schema
+ * from the error codes, so the document lists every status an endpoint can give.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { Type, type Static, type TSchema } from 'typebox';
+import { ERROR_CATALOGUE, type ErrorCode } from '../errors/catalogue.ts';
+
+export const ErrorBodySchema = Type.Object({
+  error_type: Type.String({ description: 'Kind of error, e.g. INVALID_REQUEST, CONNECTION_ERROR, PLATFORM_ERROR.' }),
+  error_code: Type.String({ description: 'Specific code, e.g. INVALID_CURSOR.' }),
+  error_message: Type.String({ description: 'What went wrong and what to fix.' }),
+  error_metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), {
+    description: 'source (service|platform), human_readable, platform, duplicate_property, field, location.',
+  })),
+}, { description: 'Error body of every failed request.' });
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** Which authentication guards the route; the edge hooks enforce it. */
+export type AuthKind = 'none' | 'client' | 'admin';
+
+export interface Contract {
+  method: Method;
+  url: string;
+  auth: AuthKind;
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  headers?: TSchema;
+  /** Success status and its body schema; null body for 204. */
+  success: { status: number; schema: TSchema | null };
+  errors: readonly ErrorCode[];
+  /** Content types the body may have (default JSON). */
+  consumes?: readonly string[];
+}
+
+type StaticOr<T, Fallback> = T extends TSchema ? Static<T> : Fallback;
+
+export type ContractRequest<C extends Contract> = FastifyRequest<{
+  Params: StaticOr<C['params'], unknown>;
+  Querystring: StaticOr<C['querystring'], unknown>;
+  Body: StaticOr<C['body'], unknown>;
+  Headers: StaticOr<C['headers'], unknown>;
+}>;
+
+export type ContractReply<C extends Contract> = C['success']['schema'] extends TSchema ? Static<C['success']['schema']> : undefined;
+
+export type Handler<C extends Contract> = (request: ContractRequest<C>, reply: FastifyReply) => Promise<ContractReply<C>>;
+
+/** A registered endpoint; its handler's request type was checked against the contract in defineEndpoint. */
+export interface Endpoint {
+  contract: Contract;
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
+export function defineContract<const C extends Contract>(contract: C): C {
+  return contract;
+}
+
+export function defineEndpoint<const C extends Contract>(contract: C, handler: Handler<C>): Endpoint {
+  // Fastify validated the request against the same contract's schemas before the handler runs,
+  // so the request has the contract's static types; this is the one place that says so.
+  return { contract, handler: (request, reply) => handler(request as ContractRequest<C>, reply) };
+}
+
+const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
+  none: undefined,
+  client: [{ basicAuth: [] }],
+  admin: [{ adminToken: [] }],
+};
+
+/** The Fastify route schema (validation, serialization and OpenAPI) of a contract. */
+export function routeSchema(contract: Contract): NonNullable<RouteShorthandOptions['schema']> & Record<string, unknown> {
+  const response: Record<string, unknown> = {
+    [contract.success.status]: contract.success.schema ?? { type: 'null', description: 'No content' },
+  };
+  for (const code of contract.errors) {
+    const status = ERROR_CATALOGUE[code].status;
+    response[status] ??= { ...ErrorBodySchema, description: '' };
+    const entry = response[status] as { description: string };
+    entry.description = entry.description === '' ? code : `${entry.description}, ${code}`;
+  }
+  return {
+    summary: contract.summary,
+    ...(contract.description !== undefined ? { description: contract.description } : {}),
+    tags: [...contract.tags],
+    ...(contract.params !== undefined ? { params: contract.params } : {}),
+    ...(contract.querystring !== undefined ? { querystring: contract.querystring } : {}),
+    ...(contract.body !== undefined ? { body: contract.body } : {}),
+    ...(contract.headers !== undefined ? { headers: contract.headers } : {}),
+    ...(contract.consumes !== undefined ? { consumes: [...contract.consumes] } : {}),
+    ...(SECURITY[contract.auth] !== undefined ? { security: SECURITY[contract.auth] } : {}),
+    response,
+  };
+}
+
+export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, prefix = ''): void {
+  const { contract } = endpoint;
+  app.route({
+    method: contract.method,
+    url: `${prefix}${contract.url}`,
+    schema: routeSchema(contract),
+    config: { auth: contract.auth, contract },
+    handler: (request, reply) => {
+      // The handler may choose another documented status (e.g. 202); the contract's is the default.
+      void reply.code(contract.success.status);
+      return endpoint.handler(request, reply);
+    },
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthKind;
+    contract?: Contract;
+  }
+}

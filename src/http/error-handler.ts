@@ -1,0 +1,56 @@
+/**
+ * The HTTP edge: every failure, framework-level ones included, answers with
+ * the spec's error body. Status and type come from the error catalogue.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, type ErrorCode } from '../errors/catalogue.ts';
+import { locationOf, validationMessage, ValidationFailure } from './validation.ts';
+
+/** Fastify's own error codes → ours, with a message that says what to fix. */
+const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: (error: FastifyError) => string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: () => 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: () => 'The request says Content-Type: application/json but the body is empty; send a JSON object or no Content-Type.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: () => 'The request body is larger than the limit of 1 MiB.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: (e) => `${e.message}. Send JSON with Content-Type: application/json.` },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_ERROR', message: () => 'The Content-Length header does not match the body.' },
+  FST_ERR_CTP_INVALID_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'The Content-Type header is invalid.' },
+};
+
+export function toServiceError(error: unknown): ServiceError | null {
+  if (error instanceof ServiceError) return error;
+  if (typeof error !== 'object' || error === null) return null;
+  const fastifyError = error as FastifyError & { validationContext?: string };
+  // Our validator's failures, or Fastify's own (for schemas it compiled itself).
+  if (error instanceof ValidationFailure || fastifyError.validation !== undefined) {
+    const location = locationOf(fastifyError.validationContext);
+    const errors = error instanceof ValidationFailure ? error.errors : fastifyError.validation ?? [];
+    const { message, field } = validationMessage(errors as ValidationFailure['errors'], location);
+    return new ServiceError('VALIDATION_ERROR', message, { source: 'service', field, location });
+  }
+  const known = FRAMEWORK_ERRORS[fastifyError.code];
+  if (known !== undefined) return new ServiceError(known.code, known.message(fastifyError), { source: 'service' });
+  return null;
+}
+
+export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const known = toServiceError(error);
+    if (known !== null) {
+      if (known.status >= 500) request.log.error({ err: error }, known.message);
+      return sendError(reply, known);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, new ServiceError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${request.id} when reporting it.`, { source: 'service' }));
+  });
+
+  app.setNotFoundHandler((request, reply) => sendError(reply, new ServiceError(
+    'ROUTE_NOT_FOUND',
+    `No endpoint ${request.method} ${request.url.split('?')[0] ?? ''}. See /docs for the list of endpoints.`,
+    { source: 'service' },
+  )));
+}

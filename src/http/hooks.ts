@@ -1,0 +1,89 @@
+/**
+ * Edge hooks, in order: request id → (admin | client auth → rate limit →
+ * version) → validation → idempotency → handler → idempotency store.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateRequest, verifyAdminToken } from './auth.ts';
+import { parseVersionHeader, type ApiVersion } from './versioning.ts';
+import { rateLimitHeaders } from '../ratelimit/limiter.ts';
+import { ServiceError } from '../errors/catalogue.ts';
+import {
+  beginIdempotent, finishIdempotent, IDEMPOTENCY_HEADER, REPLAYED_HEADERS, validateKey,
+} from '../idempotency/idempotency.ts';
+import type { IdempotencyScope } from '../sql/idempotency.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiVersion: ApiVersion | null;
+    idempotency: IdempotencyScope | null;
+  }
+}
+
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE', 'PUT']);
+
+export function installEdgeHooks(app: FastifyInstance): void {
+  app.decorateRequest('tenant', null);
+  app.decorateRequest('apiVersion', null);
+  app.decorateRequest('idempotency', null);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    void reply.header('X-Request-Id', request.id);
+    const auth = request.routeOptions.config.auth;
+    const { services } = app;
+    if (auth === 'admin') {
+      verifyAdminToken(request.headers.authorization, services.adminTokenSha256);
+      return;
+    }
+    if (auth !== 'client') return;
+    request.tenant = await authenticateRequest(services.pool, request);
+    const decision = await services.rateLimiter.hit(`org:${request.tenant.organizationId}`);
+    void reply.headers(rateLimitHeaders(decision));
+    if (!decision.allowed) {
+      throw new ServiceError('RATE_LIMIT_EXCEEDED',
+        `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} seconds for this organisation exceeded; retry after ${decision.resetSeconds} s.`,
+        { source: 'service' }, { 'Retry-After': String(decision.resetSeconds) });
+    }
+    request.apiVersion = parseVersionHeader(request.headers['x-service-version']);
+  });
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.tenant === null || !WRITE_METHODS.has(request.method)) return;
+    const key = validateKey(request.headers[IDEMPOTENCY_HEADER]);
+    if (key === null) return;
+    const scope = { organizationId: request.tenant.organizationId, environment: request.tenant.environment, key };
+    const outcome = await beginIdempotent(app.services.pool, scope,
+      { method: request.method, path: request.url, body: request.body }, { waitMs: app.services.idempotencyWaitMs });
+    if (outcome.kind === 'execute') {
+      request.idempotency = outcome.scope;
+      return;
+    }
+    const { response } = outcome;
+    for (const [name, value] of Object.entries(response.headers)) void reply.header(name, value);
+    return reply.code(response.status).header('Idempotent-Replayed', 'true').send(response.body);
+  });
+
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const scope = request.idempotency;
+    if (scope === null) return payload;
+    request.idempotency = null;
+    if (typeof payload !== 'string') {
+      await finishIdempotent(app.services.pool, scope, { status: 500, headers: {}, body: '' });
+      return payload;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = reply.getHeader(name);
+      if (typeof value === 'string') headers[name] = value;
+    }
+    await finishIdempotent(app.services.pool, scope, { status: reply.statusCode, headers, body: payload });
+    return payload;
+  });
+
+  // Versioned responses: newest shape from the handler, downgraded for older versions.
+  app.addHook('preSerialization', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+    const version = request.apiVersion;
+    if (version === null) return payload;
+    const routeKey = `${request.method} ${request.routeOptions.url ?? ''}`;
+    return app.services.versions.affects(routeKey, version) ? app.services.versions.render(routeKey, version, payload) : payload;
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * Request validation: bodies are validated strictly (no type coercion: a
+ * string is never silently an amount); query strings and path params are
+ * coerced, since everything there arrives as text. AJV errors become one
+ * message that names the field and what to fix.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import ajvFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+
+function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  // CommonJS package: under ESM its plugin function is the module's `default` property.
+  ajvFormats.default(ajv);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv('array');
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  const validate: ValidateFunction = ajv.compile(schema as object);
+  return (data: unknown) => (validate(data) ? { value: data } : { error: new ValidationFailure(validate.errors ?? []) });
+};
+
+export type Location = 'body' | 'query' | 'params' | 'headers';
+
+export class ValidationFailure extends Error {
+  readonly errors: ErrorObject[];
+  constructor(errors: ErrorObject[]) {
+    super('validation failed');
+    this.errors = errors;
+  }
+}
+
+function fieldPath(error: ErrorObject): string {
+  const base = error.instancePath.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replaceAll('/', '.');
+  if (error.keyword === 'required') {
+    const missing = (error.params as { missingProperty?: string }).missingProperty ?? '';
+    return base === '' ? missing : `${base}.${missing}`;
+  }
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty?: string }).additionalProperty ?? '';
+    return base === '' ? extra : `${base}.${extra}`;
+  }
+  return base;
+}
+
+function describe(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': return 'is required';
+    case 'additionalProperties': return 'is not a known field; remove it';
+    case 'type': return `must be of type ${String(params.type)}`;
+    case 'enum': return `must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const': return `must be ${JSON.stringify(params.allowedValue)}`;
+    case 'format': return `must be a valid ${String(params.format)}`;
+    case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
+      return `must be ${String(params.comparison)} ${String(params.limit)}`;
+    case 'minLength': return `must be at least ${String(params.limit)} characters long`;
+    case 'maxLength': return `must be at most ${String(params.limit)} characters long`;
+    case 'minItems': return `must have at least ${String(params.limit)} items`;
+    case 'maxItems': return `must have at most ${String(params.limit)} items`;
+    case 'pattern': return `must match the pattern ${String(params.pattern)}`;
+    case 'anyOf': case 'oneOf': return 'does not match any allowed shape';
+    default: return error.message ?? 'is invalid';
+  }
+}
+
+const LOCATION_WORDS: Record<Location, string> = { body: 'request body', query: 'query string', params: 'path', headers: 'headers' };
+
+export function locationOf(validationContext: string | undefined): Location {
+  if (validationContext === 'querystring') return 'query';
+  if (validationContext === 'params' || validationContext === 'headers') return validationContext;
+  return 'body';
+}
+
+/** `limit` in the query string must be <= 500. */
+export function validationMessage(errors: ErrorObject[], location: Location): { message: string; field: string } {
+  const first = errors[0];
+  if (first === undefined) return { message: `The ${LOCATION_WORDS[location]} is invalid.`, field: '' };
+  const field = fieldPath(first);
+  if (field === '') return { message: `The ${LOCATION_WORDS[location]} ${describe(first)}.`, field };
+  return { message: `\`${field}\` in the ${LOCATION_WORDS[location]} ${describe(first)}.`, field };
+}

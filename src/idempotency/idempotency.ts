@@ -1,0 +1,91 @@
+/**
+ * Idempotency-Key on POST, PATCH and DELETE under /versioned. The first
+ * request with a key runs; its status, headers and body are stored for 24 hours
+ * and replayed to every later request with the same key, method, path and
+ * body. A concurrent duplicate waits for the first to finish (so twenty
+ * simultaneous retries get one execution and twenty identical answers) and
+ * gets IDEMPOTENCY_KEY_IN_USE only if the first is still running after the
+ * wait. Keys are scoped to organisation and environment.
+ */
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Queryable } from '../db/pool.ts';
+import { ServiceError } from '../errors/catalogue.ts';
+import {
+  claimIdempotencyKey, completeIdempotencyKey, readIdempotencyKey, releaseIdempotencyKey, type IdempotencyScope,
+} from '../sql/idempotency.ts';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const TTL_SECONDS = 24 * 60 * 60;
+/** A request that holds a key longer than this without finishing is presumed dead. */
+export const LOCK_SECONDS = 120;
+
+export interface StoredResponse { status: number; headers: Record<string, string>; body: string }
+
+export type IdempotencyOutcome =
+  | { kind: 'execute'; scope: IdempotencyScope }
+  | { kind: 'replay'; response: StoredResponse };
+
+export function validateKey(raw: string | string[] | undefined): string | null {
+  if (raw === undefined) return null;
+  const key = Array.isArray(raw) ? raw[0] ?? '' : raw;
+  if (key.length === 0 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ServiceError('VALIDATION_ERROR',
+      'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).',
+      { source: 'service', field: 'Idempotency-Key', location: 'headers' });
+  }
+  return key;
+}
+
+export function requestFingerprint(method: string, path: string, body: unknown): Buffer {
+  return createHash('sha256').update(`${method}\n${path}\n${body === undefined ? '' : JSON.stringify(body)}`).digest();
+}
+
+export async function beginIdempotent(
+  db: Queryable, scope: IdempotencyScope, request: { method: string; path: string; body: unknown },
+  options: { waitMs: number },
+): Promise<IdempotencyOutcome> {
+  const fingerprint = requestFingerprint(request.method, request.path, request.body);
+  const deadline = Date.now() + options.waitMs;
+  let delay = 20;
+  for (;;) {
+    if (await claimIdempotencyKey(db, scope, { method: request.method, path: request.path, sha256: fingerprint }, LOCK_SECONDS, TTL_SECONDS)) {
+      return { kind: 'execute', scope };
+    }
+    const row = await readIdempotencyKey(db, scope);
+    if (row === null) continue; // expired between claim and read: claim again
+    if (row.request_method !== request.method || row.request_path !== request.path || !row.request_sha256.equals(fingerprint)) {
+      throw new ServiceError('IDEMPOTENCY_KEY_MISMATCH',
+        `Idempotency-Key "${scope.key}" was first used for ${row.request_method} ${row.request_path} with a different body; use a new key for a different request.`,
+        { source: 'service', field: 'Idempotency-Key', location: 'headers' });
+    }
+    if (row.state === 'completed' && row.response_status !== null && row.response_body !== null) {
+      return { kind: 'replay', response: { status: row.response_status, headers: row.response_headers ?? {}, body: row.response_body } };
+    }
+    if (Date.now() >= deadline) {
+      throw new ServiceError('IDEMPOTENCY_KEY_IN_USE',
+        `A request with Idempotency-Key "${scope.key}" is still being processed; retry after it finishes.`,
+        { source: 'service', field: 'Idempotency-Key', location: 'headers' }, { 'Retry-After': '1' });
+    }
+    await sleep(delay);
+    delay = Math.min(delay * 2, 250);
+  }
+}
+
+/**
+ * Answers that a retry may change (state conflicts, rate limits, platform
+ * authorisation, server errors) free the key so the client's retry runs again;
+ * success and deterministic rejections are stored and replayed.
+ */
+const TRANSIENT_STATUSES = new Set([409, 429, 451, 452]);
+
+export async function finishIdempotent(db: Queryable, scope: IdempotencyScope, response: StoredResponse): Promise<void> {
+  if (response.status >= 500 || TRANSIENT_STATUSES.has(response.status)) {
+    await releaseIdempotencyKey(db, scope);
+    return;
+  }
+  await completeIdempotencyKey(db, scope, response);
+}
+
+/** Response headers worth replaying (the rest are per-response: date, request id, rate limit). */
+export const REPLAYED_HEADERS = ['content-type', 'x-service-job-id', 'location'];

@@ -1,0 +1,18 @@
+/**
+ * pg-boss on the service's own PostgreSQL (schema `pgboss`). API processes use
+ * it to enqueue; worker processes also work the queues. Queue names and
+ * handlers are registered in src/jobs/queues.ts.
+ */
+import { PgBoss } from 'pg-boss';
+
+export function createBoss(databaseUrl: string, options: { schedule: boolean }): PgBoss {
+  return new PgBoss({
+    connectionString: databaseUrl,
+    schema: 'pgboss',
+    max: 10,
+    application_name: 'ledgerport-jobs',
+    schedule: options.schedule,
+  });
+}
+
+export type { PgBoss };

@@ -1,0 +1,38 @@
+/**
+ * Invoice credit memo: credit issued to a customer, applicable against
+ * invoices. Not shown in the spec; designed as the mirror of the bill credit memo.
+ */
+import { Type, type Static } from 'typebox';
+import { INVOICE_STATUSES } from './invoice.ts';
+import {
+  AllocationEntrySchema, CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable,
+  PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, StandardLineItemSchema, Str, StringEnum, Timestamp,
+  UpdatedAtProperty,
+} from './shared.ts';
+
+export const InvoiceCreditMemoSchema = Type.Object(
+  {
+    id: IdProperty,
+    platform_id: PlatformIdProperty,
+    account_id: Nullable(Str('Service id of the account the credit posts to.'), 'Service id of the account the credit posts to, normally the accounts receivable account.'),
+    customer_id: Nullable(Str('Service id of the customer.'), 'Service id of the customer the credit was issued to.'),
+    issue_date: Timestamp('When the credit memo was issued (ISO 8601).'),
+    document_number: Str('Document number of the credit memo.'),
+    remaining_amount: Type.Number({ description: 'Amount of the credit memo not yet applied to invoices.' }),
+    status: StringEnum(INVOICE_STATUSES, 'Status of the credit memo (same values as invoice status).'),
+    total_amount: Type.Number({ description: 'Total amount of the credit memo.' }),
+    currency_code: Nullable(CurrencyCodeEnum('Currency of the credit memo.'), 'Currency of the credit memo; null when the platform does not say.'),
+    memo: Nullable(Str('Memo of the credit memo.'), 'Memo of the credit memo.'),
+    currency_rate: Nullable(Str('Exchange rate as decimal text.'), 'Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one.'),
+    linked_invoices: Type.Array(AllocationEntrySchema, { description: 'Invoices the credit was applied to.' }),
+    line_items: Type.Array(StandardLineItemSchema, { description: 'Lines of the credit memo.' }),
+    created_at: CreatedAtProperty,
+    updated_at: UpdatedAtProperty,
+    last_synced_at: LastSyncedAtProperty,
+    platform_url: PlatformUrlProperty,
+    platform_data: PlatformDataProperty,
+  },
+  { additionalProperties: false, description: 'Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices.' },
+);
+
+export type InvoiceCreditMemo = Static<typeof InvoiceCreditMemoSchema>;

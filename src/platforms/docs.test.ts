@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { Connector } from './connector.ts';
+import { renderPlatformsMarkdown } from './docs.ts';
+import { listConnectors } from './index.ts';
+
+const connector: Connector = {
+  id: 'DOCSTEST',
+  name: 'Docs | Test',
+  kind: 'commerce',
+  auth: {
+    type: 'credentials',
+    fields: [
+      { field: 'store_url', label: 'Store URL', required: true, secret: false },
+      { field: 'api_key', label: 'API key', required: true, secret: true },
+    ],
+  },
+  identify: () => Promise.resolve({ storeUniqueId: 's', storeName: null }),
+  objects: {
+    order: {
+      capabilities: {
+        read: true, incremental: 'cursor', deletions: 'full_listing', filter: false, fetchByPlatformId: true,
+        create: false, update: false, delete: false, unmappedFields: ['shipping_total', 'discount_total'],
+      },
+      handler: { read: () => Promise.resolve({ records: [], nextPageToken: null }), map: () => ({}) },
+    },
+  },
+  limits: { requestsPerMinute: 120, concurrentRequests: null },
+};
+
+describe('renderPlatformsMarkdown', () => {
+  it('renders auth, limits, the capability table and unmapped fields', () => {
+    const text = renderPlatformsMarkdown([connector]);
+    expect(text).toContain('| DOCSTEST | Docs \\| Test | commerce | credentials | 1 |');
+    expect(text).toContain('  - `store_url`: Store URL (required)');
+    expect(text).toContain('  - `api_key`: API key (required, secret)');
+    expect(text).toContain('- Limits: 120 requests per minute per connection');
+    expect(text).toContain('| order | yes | cursor | full_listing | no | yes | no | no | no |');
+    expect(text).toContain('| order | `discount_total`, `shipping_total` |');
+    expect(renderPlatformsMarkdown([connector])).toBe(text);
+  });
+});
+
+describe('docs/platforms.md', () => {
+  it('matches the registered connectors (run `node scripts/gen-platform-docs.ts`)', async () => {
+    const committed = await readFile(new URL('../../docs/platforms.md', import.meta.url), 'utf8');
+    expect(committed).toBe(renderPlatformsMarkdown(listConnectors()));
+  });
+});

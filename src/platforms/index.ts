@@ -1,0 +1,13 @@
+/**
+ * Every platform this build serves. Adding a platform is one line in CONNECTORS;
+ * registration validates it at startup (src/platforms/registry.ts).
+ */
+import type { Connector } from './connector.ts';
+import { registerConnector } from './registry.ts';
+
+export const CONNECTORS: readonly Connector[] = [
+];
+
+for (const connector of CONNECTORS) registerConnector(connector);
+
+export { capabilityOf, getConnector, listConnectors, requireCapability } from './registry.ts';

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../errors/catalogue.ts';
+import type { Connector, ObjectCapabilities, ObjectHandler } from './connector.ts';
+import { createConnectorRegistry, requireCapability, validateConnector } from './registry.ts';
+
+const readOnly: ObjectCapabilities = {
+  read: true, incremental: 'cursor', deletions: 'reported', filter: true, fetchByPlatformId: true,
+  create: false, update: false, delete: false,
+};
+
+const handler: ObjectHandler = {
+  read: () => Promise.resolve({ records: [], nextPageToken: null }),
+  map: (record) => ({ name: record.platformId }),
+};
+
+const writer: ObjectHandler = {
+  ...handler,
+  create: () => Promise.resolve({ platformId: '1', raw: {} }),
+};
+
+function testConnector(overrides: Partial<Connector> = {}): Connector {
+  return {
+    id: 'TESTPLATFORM',
+    name: 'Test platform',
+    kind: 'accounting',
+    auth: { type: 'credentials', fields: [{ field: 'api_key', label: 'API key', required: true, secret: true }] },
+    identify: () => Promise.resolve({ storeUniqueId: 'acct-1', storeName: 'Acme' }),
+    objects: {
+      account: { capabilities: readOnly, handler },
+      vendor: { capabilities: { ...readOnly, create: true }, handler: writer },
+    },
+    limits: { requestsPerMinute: 60, concurrentRequests: 5 },
+    ...overrides,
+  };
+}
+
+/** A copy missing one property, as a loosely built connector might be. */
+function without<T extends object>(value: T, key: keyof T): T {
+  const copy = { ...value };
+  Reflect.deleteProperty(copy, key);
+  return copy;
+}
+
+function registrationError(connector: Connector): string {
+  try {
+    createConnectorRegistry().register(connector);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  throw new Error('registration unexpectedly succeeded');
+}
+
+describe('registerConnector', () => {
+  it('accepts a valid connector', () => {
+    expect(validateConnector(testConnector())).toEqual([]);
+    const registry = createConnectorRegistry();
+    registry.register(testConnector());
+    registry.register(testConnector({ id: 'ANOTHER_1' }));
+    expect(registry.get('TESTPLATFORM')?.name).toBe('Test platform');
+    expect(registry.list().map((c) => c.id)).toEqual(['ANOTHER_1', 'TESTPLATFORM']);
+  });
+
+  it('rejects a malformed id', () => {
+    expect(registrationError(testConnector({ id: 'Xero' }))).toContain('id "Xero" must be upper-case');
+    expect(registrationError(testConnector({ id: '' }))).toContain('must be upper-case');
+  });
+
+  it('rejects a second connector with the same id', () => {
+    const registry = createConnectorRegistry();
+    registry.register(testConnector());
+    expect(() => { registry.register(testConnector()); }).toThrow('already registered');
+  });
+
+  it('rejects handlers that do not match the capabilities, naming each problem', () => {
+    const message = registrationError(testConnector({
+      objects: {
+        account: { capabilities: readOnly, handler: { ...writer } }, // has create, says create: false
+        vendor: { capabilities: { ...readOnly, update: true }, handler }, // says update, has none
+        bill: { capabilities: readOnly, handler: without(handler, 'read') },
+      },
+    }));
+    expect(message).toContain('object "account" has create() but its capabilities say create: false');
+    expect(message).toContain('object "vendor" declares update but its handler has no update()');
+    expect(message).toContain('object "bill" can be read but its handler has no read()');
+  });
+
+  it('rejects capabilities that need reading on an object that is not read', () => {
+    const message = registrationError(testConnector({
+      objects: { invoice: { capabilities: { ...readOnly, read: false }, handler: writer } },
+    }));
+    expect(message).toContain('incremental must be "none"');
+    expect(message).toContain('cannot be filtered');
+  });
+
+  it('rejects unknown objects, bad credential fields and insane limits', () => {
+    const objects: Connector['objects'] = {};
+    Reflect.set(objects, 'widget', { capabilities: readOnly, handler });
+    const unknownField = { field: 'api_key', label: 'Password', required: false, secret: true } as const;
+    Reflect.set(unknownField, 'field', 'password');
+    const message = registrationError(testConnector({
+      objects,
+      auth: {
+        type: 'credentials',
+        fields: [
+          { field: 'api_key', label: 'API key', required: true, secret: true },
+          { field: 'api_key', label: '', required: false, secret: true },
+          unknownField,
+        ],
+      },
+      limits: { requestsPerMinute: 0, concurrentRequests: 2.5 },
+    }));
+    expect(message).toContain('object "widget" is not a unified object type');
+    expect(message).toContain('credential field "api_key" is listed twice');
+    expect(message).toContain('credential field "api_key" has no label');
+    expect(message).toContain('credential field "password" is not a credential field');
+    expect(message).toContain('limits.requestsPerMinute 0');
+    expect(message).toContain('limits.concurrentRequests 2.5');
+  });
+
+  it('rejects an OAuth connector without its auth functions', () => {
+    const auth: Connector['auth'] = {
+      type: 'oauth2',
+      authorizeUrl: () => 'https://example.test',
+      exchangeCode: () => Promise.reject(new Error('unused')),
+      refresh: () => Promise.reject(new Error('unused')),
+    };
+    const message = registrationError(testConnector({ auth: without(without(auth, 'exchangeCode'), 'refresh') }));
+    expect(message).toContain('auth.exchangeCode is not a function');
+    expect(message).toContain('auth.refresh is not a function');
+  });
+});
+
+describe('capabilityOf', () => {
+  const registry = createConnectorRegistry();
+  registry.register(testConnector());
+
+  it('answers per platform, object and operation', () => {
+    expect(registry.capabilityOf('TESTPLATFORM', 'account', 'read')).toBe(true);
+    expect(registry.capabilityOf('TESTPLATFORM', 'account', 'create')).toBe(false);
+    expect(registry.capabilityOf('TESTPLATFORM', 'vendor', 'create')).toBe(true);
+    expect(registry.capabilityOf('TESTPLATFORM', 'invoice', 'read')).toBe(false);
+    expect(registry.capabilityOf('NOPE', 'account', 'read')).toBe(false);
+  });
+
+  it('backs a 404 for unsupported operations', () => {
+    let thrown: unknown;
+    try {
+      requireCapability('NOPE', 'invoice', 'create');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ServiceError);
+    expect(thrown).toMatchObject({ code: 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', status: 404 });
+  });
+});

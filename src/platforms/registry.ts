@@ -1,0 +1,162 @@
+/**
+ * The registered connectors. A connector is checked once, when it registers,
+ * for everything the type system cannot see (id format, handlers matching the
+ * declared capabilities, sane limits), so a mistake fails at startup with every
+ * problem listed instead of as a 500 on the first request that touches it.
+ */
+import { ServiceError } from '../errors/catalogue.ts';
+import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
+import type { Connector, CredentialField, ObjectCapabilities, ObjectHandler } from './connector.ts';
+
+/** Capabilities an API route can depend on. */
+export type ObjectOperation = 'read' | 'filter' | 'fetchByPlatformId' | 'create' | 'update' | 'delete';
+
+/** A record, so the compiler insists every CredentialField of connector.ts is here. */
+const CREDENTIAL_FIELD_SET: Record<CredentialField, true> = {
+  oauth_client_id: true, oauth_client_secret: true, oauth_access_token: true, oauth_refresh_token: true,
+  store_url: true, basic_username: true, basic_password: true, api_key: true,
+  marketplace_access_key_id: true, marketplace_secret_access_key: true, marketplace_seller_region: true,
+  marketplace_selling_partner_role: true, country: true, partner_id: true, shop_id: true, key: true, account_id: true,
+  realm_id: true, environment: true, token_id: true, consumer_key: true, consumer_secret: true, store_name: true,
+  token_secret: true, seller_id: true, tenant_id: true, user_id: true, organization_id: true, region: true,
+};
+export const CREDENTIAL_FIELDS = Object.keys(CREDENTIAL_FIELD_SET) as CredentialField[];
+
+const PLATFORM_ID = /^[A-Z0-9_]+$/;
+const KINDS = new Set(['accounting', 'commerce', 'payments', 'bank_feed']);
+const INCREMENTAL = new Set(['cursor', 'none']);
+const DELETIONS = new Set(['reported', 'full_listing', 'none']);
+const WRITES = ['create', 'update', 'delete'] as const;
+const MAX_RPM = 1_000_000;
+const MAX_CONCURRENT = 1_000;
+
+/** Runtime check the types cannot give: a connector built from loose objects may lack a method. */
+function hasFunction(target: object, name: string): boolean {
+  const value: unknown = Reflect.get(target, name);
+  return typeof value === 'function';
+}
+const isPositiveInt = (value: number, max: number): boolean => Number.isInteger(value) && value >= 1 && value <= max;
+
+/** Every problem with a connector, one sentence each; empty when it is fine. */
+export function validateConnector(connector: Connector): string[] {
+  const problems: string[] = [];
+  if (!PLATFORM_ID.test(connector.id)) problems.push(`id "${connector.id}" must be upper-case A-Z, 0-9 and _`);
+  if (connector.name.trim() === '') problems.push('name is empty');
+  if (!KINDS.has(connector.kind)) problems.push(`kind "${connector.kind}" is not one of ${[...KINDS].join(', ')}`);
+  if (!hasFunction(connector, 'identify')) problems.push('identify is not a function');
+  if (connector.platformUrl !== undefined && !hasFunction(connector, 'platformUrl')) problems.push('platformUrl is not a function');
+  problems.push(...authProblems(connector), ...limitProblems(connector));
+  const entries = Object.entries(connector.objects);
+  if (entries.length === 0) problems.push('declares no objects');
+  for (const [type, entry] of entries) {
+    if (!isUnifiedObjectType(type)) problems.push(`object "${type}" is not a unified object type`);
+    else problems.push(...objectProblems(type, entry.capabilities, entry.handler));
+  }
+  return problems;
+}
+
+function authProblems(connector: Connector): string[] {
+  const auth = connector.auth;
+  if (auth.type === 'oauth2') {
+    return (['authorizeUrl', 'exchangeCode', 'refresh'] as const)
+      .filter((name) => !hasFunction(auth, name))
+      .map((name) => `auth.${name} is not a function`);
+  }
+  const known = new Set<string>(CREDENTIAL_FIELDS);
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const spec of auth.fields) {
+    const field = spec.field;
+    if (!known.has(field)) problems.push(`credential field "${field}" is not a credential field of the API`);
+    if (seen.has(field)) problems.push(`credential field "${field}" is listed twice`);
+    seen.add(field);
+    if (spec.label.trim() === '') problems.push(`credential field "${field}" has no label`);
+  }
+  if (auth.fields.length > 0 && !auth.fields.some((spec) => spec.required)) problems.push('no credential field is required');
+  return problems;
+}
+
+function limitProblems(connector: Connector): string[] {
+  const { requestsPerMinute, concurrentRequests } = connector.limits;
+  const problems: string[] = [];
+  if (requestsPerMinute !== null && !isPositiveInt(requestsPerMinute, MAX_RPM)) {
+    problems.push(`limits.requestsPerMinute ${requestsPerMinute} must be null or an integer from 1 to ${MAX_RPM}`);
+  }
+  if (concurrentRequests !== null && !isPositiveInt(concurrentRequests, MAX_CONCURRENT)) {
+    problems.push(`limits.concurrentRequests ${concurrentRequests} must be null or an integer from 1 to ${MAX_CONCURRENT}`);
+  }
+  return problems;
+}
+
+function objectProblems(type: UnifiedObjectType, caps: ObjectCapabilities, handler: ObjectHandler): string[] {
+  const problems: string[] = [];
+  const where = `object "${type}"`;
+  if (caps.read) {
+    if (!hasFunction(handler, 'read')) problems.push(`${where} can be read but its handler has no read()`);
+    if (!hasFunction(handler, 'map')) problems.push(`${where} can be read but its handler has no map()`);
+  } else {
+    if (caps.incremental !== 'none') problems.push(`${where} is not read, so incremental must be "none"`);
+    if (caps.deletions !== 'none') problems.push(`${where} is not read, so deletions must be "none"`);
+    if (caps.filter) problems.push(`${where} is not read, so it cannot be filtered`);
+    if (caps.fetchByPlatformId) problems.push(`${where} is not read, so it cannot be fetched by platform id`);
+  }
+  if (!INCREMENTAL.has(caps.incremental)) problems.push(`${where} incremental "${caps.incremental}" is not cursor or none`);
+  if (!DELETIONS.has(caps.deletions)) problems.push(`${where} deletions "${caps.deletions}" is not reported, full_listing or none`);
+  for (const op of WRITES) {
+    const has = handler[op] !== undefined;
+    if (caps[op] && !hasFunction(handler, op)) problems.push(`${where} declares ${op} but its handler has no ${op}()`);
+    if (!caps[op] && has) problems.push(`${where} has ${op}() but its capabilities say ${op}: false`);
+  }
+  const unmapped = caps.unmappedFields ?? [];
+  if (new Set(unmapped).size !== unmapped.length) problems.push(`${where} lists an unmapped field twice`);
+  return problems;
+}
+
+export interface ConnectorRegistry {
+  register(connector: Connector): void;
+  get(id: string): Connector | undefined;
+  /** Sorted by id. */
+  list(): Connector[];
+  /** Whether the platform supports the operation on the object; false for unknown platforms. */
+  capabilityOf(platformId: string, objectType: UnifiedObjectType, operation: ObjectOperation): boolean;
+}
+
+export function createConnectorRegistry(): ConnectorRegistry {
+  const connectors = new Map<string, Connector>();
+  return {
+    register(connector) {
+      const problems = validateConnector(connector);
+      if (connectors.has(connector.id)) problems.unshift(`id "${connector.id}" is already registered`);
+      if (problems.length > 0) {
+        throw new Error(`Connector ${connector.id} is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+      }
+      connectors.set(connector.id, connector);
+    },
+    get: (id) => connectors.get(id),
+    list: () => [...connectors.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    capabilityOf(platformId, objectType, operation) {
+      return connectors.get(platformId)?.objects[objectType]?.capabilities[operation] === true;
+    },
+  };
+}
+
+/** The process-wide registry, filled by src/platforms/index.ts. */
+const registry = createConnectorRegistry();
+
+export const registerConnector = (connector: Connector): void => { registry.register(connector); };
+export const getConnector = (id: string): Connector | undefined => registry.get(id);
+export const listConnectors = (): Connector[] => registry.list();
+export const capabilityOf = (platformId: string, objectType: UnifiedObjectType, operation: ObjectOperation): boolean =>
+  registry.capabilityOf(platformId, objectType, operation);
+
+/** For routes: 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM unless the platform supports it. */
+export function requireCapability(platformId: string, objectType: UnifiedObjectType, operation: ObjectOperation): void {
+  if (!capabilityOf(platformId, objectType, operation)) {
+    throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM',
+      `${operationLabel(operation)} ${objectType} is not supported for platform ${platformId}`);
+  }
+}
+
+function operationLabel(operation: ObjectOperation): string {
+  return operation === 'fetchByPlatformId' ? 'Fetching one' : operation.charAt(0).toUpperCase() + operation.slice(1);
+}

@@ -1,0 +1,179 @@
+/**
+ * The book generator: a deterministic, streaming history of one small business.
+ * Same seed, size and asOf → the same records, byte for byte. Records come out
+ * in batches so a million of them never sit in memory at once; accounts,
+ * balance sheets and bank feed accounts come last, carrying the balances the
+ * transactions produced.
+ */
+import { ROLES } from './chart.ts';
+import { Emitter, type GeneratedRecord } from './emitter.ts';
+import { generateReference, paletteOf, type Reference } from './reference.ts';
+import {
+  billUnit, depositPending, expenseUnit, invoiceUnit, journalUnit, openingEntry, orderUnit, otherDepositUnit,
+  purchaseOrderUnit, transferUnit, type GenState,
+} from './transactions.ts';
+import { stamp, monthsBefore } from '../dates.ts';
+import type { Palette } from '../documents.ts';
+import { addTo, balanceSheetId, buildBalanceSheet, monthEnd, monthOf, monthStart, naturalCents, nextMonth, type Balances } from '../ledger.ts';
+import { formatCents } from '../money.ts';
+import type { NativeFeedAccount } from '../native.ts';
+import { Rng } from '../prng.ts';
+
+export type { GeneratedRecord } from './emitter.ts';
+
+export interface GenerateOptions {
+  seed: number;
+  /** Approximate number of records. */
+  size: number;
+  /** Last business day of the history (YYYY-MM-DD). */
+  asOf: string;
+  /** Months of history, ending with the month of asOf. */
+  months?: number;
+  /** Records per batch handed out. */
+  batchSize?: number;
+}
+
+export interface GenerationSummary {
+  /** Last number used per id prefix, so later records continue the sequences. */
+  counters: Record<string, number>;
+  palette: Palette;
+  vendors: number;
+  customers: number;
+  total: number;
+}
+
+type Unit = (s: GenState, from: string, to: string) => void;
+
+/** Share of the transaction budget per family of documents (payments, credits and deposits included). */
+const FAMILIES: readonly (readonly [Unit, number])[] = [
+  [billUnit, 0.28], [invoiceUnit, 0.25], [journalUnit, 0.1], [expenseUnit, 0.09], [transferUnit, 0.02],
+  [purchaseOrderUnit, 0.03], [orderUnit, 0.14], [otherDepositUnit, 0.005],
+];
+const FIXED_RECORDS = 110;
+
+export class BookGenerator {
+  readonly options: Required<GenerateOptions>;
+  summary: GenerationSummary | null = null;
+
+  constructor(options: GenerateOptions) {
+    this.options = { months: 24, batchSize: 2_000, ...options };
+  }
+
+  *batches(): Generator<GeneratedRecord[]> {
+    const { seed, size, asOf, months, batchSize } = this.options;
+    const rng = new Rng(seed);
+    const out = new Emitter({ AP: ROLES.AP, AR: ROLES.AR, UndepositedFunds: ROLES.UndepositedFunds, InputTax: ROLES.InputTax, SalesTax: ROLES.SalesTax });
+    const start = monthsBefore(asOf, months - 1);
+    const budget = Math.max(0, size - FIXED_RECORDS);
+    const projects = clamp(Math.round(budget * 0.002), 2, 3_000);
+    const counts = {
+      vendors: Math.max(5, Math.round(budget * 0.02)),
+      customers: Math.max(8, Math.round(budget * 0.03)),
+      items: clamp(Math.round(budget * 0.004), 5, 5_000),
+      projects,
+    };
+    const ref = generateReference(rng, out, start, counts);
+    const palette = paletteOf(ref);
+    yield out.take();
+
+    const s: GenState = { rng, out, ref, palette, asOf, undeposited: [] };
+    const transactions = Math.max(0, budget - out.total());
+    const shareSum = FAMILIES.reduce((sum, [, share]) => sum + share, 0);
+    const made = FAMILIES.map(() => 0);
+    const monthList: string[] = [];
+    for (let m = monthOf(start); m <= monthOf(asOf); m = nextMonth(m)) monthList.push(m);
+
+    for (const [index, month] of monthList.entries()) {
+      const from = monthStart(month);
+      const to = monthEnd(month);
+      if (index === 0) openingEntry(s, from);
+      for (const [f, [unit, share]] of FAMILIES.entries()) {
+        const target = Math.round((transactions * share * (index + 1)) / (shareSum * monthList.length));
+        while ((made[f] ?? 0) < target) {
+          const before = out.total() + s.undeposited.length;
+          unit(s, from, to);
+          made[f] = (made[f] ?? 0) + Math.max(1, out.total() + s.undeposited.length - before);
+          if (out.buffer.length >= batchSize) yield out.take();
+        }
+      }
+      depositPending(s, to, index === monthList.length - 1);
+      if (out.buffer.length >= batchSize) yield out.take();
+    }
+    yield out.take();
+    yield* this.#closing(out, ref, monthList);
+    this.summary = {
+      counters: Object.fromEntries(out.counters), palette, vendors: ref.vendors.length, customers: ref.customers.length, total: out.total(),
+    };
+  }
+
+  /** Accounts with their balances, one balance sheet per month, and the bank feeds. */
+  *#closing(out: Emitter, ref: Reference, monthList: readonly string[]): Generator<GeneratedRecord[]> {
+    const { asOf } = this.options;
+    const cumulative: Balances = new Map();
+    const closedAt = stamp(asOf, 82_800);
+    for (const month of monthList) {
+      for (const [account, cents] of out.monthly.get(month) ?? []) addTo(cumulative, account, cents);
+      const end = monthEnd(month);
+      const at = end < asOf ? stamp(end, 86_000) : closedAt;
+      out.push('balance_sheet', buildBalanceSheet({
+        id: balanceSheetId(month), periodStart: monthStart(month), periodEnd: end, currencyCode: ref.currency,
+        createdAt: at, updatedAt: at, accounts: ref.accounts, balances: cumulative,
+      }));
+    }
+    for (const account of ref.accounts) {
+      account.Balance = formatCents(naturalCents(account.Class, cumulative.get(account.Id) ?? 0));
+      account.UpdatedAt = closedAt;
+      out.push('account', account);
+    }
+    for (const feed of feedAccounts(out, ref, asOf)) out.push('bank_feed_account', feed);
+    yield out.take();
+  }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+function feedAccounts(out: Emitter, ref: Reference, asOf: string): NativeFeedAccount[] {
+  const meta = { CreatedAt: stamp(ref.company.CreatedAt.slice(0, 10), 40_000), UpdatedAt: stamp(asOf, 80_000) };
+  const start = ref.company.CreatedAt.slice(0, 10);
+  const feeds: NativeFeedAccount[] = [];
+  for (const account of ref.accounts) {
+    if (account.Type !== 'Bank' && account.Type !== 'CreditCard') continue;
+    const card = account.Type === 'CreditCard';
+    const feed: NativeFeedAccount = {
+      Id: out.nextId('bank_feed_account'), ...meta, AccountId: account.Id, Name: account.Name,
+      Kind: card ? 'CreditCard' : account.Name.includes('Savings') ? 'Savings' : 'Checking', CurrencyCode: ref.currency,
+      AccountNumber: account.BankAccountNumber ?? '****4242', Institution: 'Sandbox Bank', InstitutionAccountId: `SBX-${account.Code}`,
+      FeedStatus: 'Active', Ready: true, CurrentBalance: account.Balance, TransactionStartDate: start, LastStatementDate: asOf,
+      LastStatementBalance: account.Balance, LineOfBusiness: 'Small business', PaymentNetworks: card ? ['VISA'] : ['ACH', 'WIRE'],
+    };
+    if (card) {
+      feed.CreditLimit = '50000.00';
+      feed.PurchasesApr = '19.990';
+      feed.MinimumPayment = '35.00';
+      feed.NextPaymentDate = asOf;
+    } else {
+      feed.RoutingNumber = '110000000';
+      feed.AvailableBalance = account.Balance;
+    }
+    const parent = feeds[0];
+    if (account.ParentId !== undefined && parent !== undefined) feed.ParentFeedId = parent.Id;
+    feeds.push(feed);
+  }
+  feeds.push({
+    Id: out.nextId('bank_feed_account'), ...meta, Name: 'Merchant Account (not linked)', Kind: 'Bank', CurrencyCode: ref.currency,
+    AccountNumber: '****9001', Institution: 'Sandbox Bank', InstitutionAccountId: 'SBX-9001', FeedStatus: 'Inactive', Ready: false,
+    CurrentBalance: '0.00', TransactionStartDate: asOf,
+  });
+  return feeds;
+}
+
+/** Generates everything into memory: for tests and small sizes. */
+export function generateAll(options: GenerateOptions): { records: GeneratedRecord[]; summary: GenerationSummary } {
+  const generator = new BookGenerator(options);
+  const records: GeneratedRecord[] = [];
+  for (const batch of generator.batches()) for (const record of batch) records.push(record);
+  if (generator.summary === null) throw new Error('generator did not finish');
+  return { records, summary: generator.summary };
+}

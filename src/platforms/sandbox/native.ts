@@ -1,0 +1,194 @@
+/**
+ * The sandbox platform's own record format, as its REST API serves it:
+ * PascalCase fields, ids like "BILL-000123", amounts as decimal text, business
+ * dates as YYYY-MM-DD. Deliberately unlike the unified model, so the connector's
+ * mapping is real work. Optional fields are left out of the JSON when empty.
+ */
+
+/** Decimal text with two places, e.g. "1234.50". */
+export type Money = string;
+/** YYYY-MM-DD. */
+export type DateOnly = string;
+
+export type NativeMeta = { Id: string; CreatedAt: string; UpdatedAt: string };
+
+export type TxnType = 'Bill' | 'BillPayment' | 'VendorCredit' | 'Invoice' | 'Payment' | 'CreditNote';
+
+/** An allocation between two documents (a payment applied to a bill, …). */
+export type LinkedTxn = { TxnId: string; TxnType: TxnType; Date: DateOnly; Amount: Money };
+
+export type TrackingRefs = { ClassId?: string; DepartmentId?: string; LocationId?: string; ProjectId?: string; CustomerId?: string };
+
+/** Line of bills, invoices, credits, expenses and purchase orders. Total = SubTotal - Discount + Tax. */
+export type NativeLine = TrackingRefs & {
+  LineId: string;
+  Description?: string;
+  AccountId: string;
+  ItemId?: string;
+  Qty: number;
+  UnitPrice: Money;
+  DiscountPct?: string;
+  Discount: Money;
+  SubTotal: Money;
+  TaxCodeId?: string;
+  Tax: Money;
+  Total: Money;
+};
+
+export type DocStatus = 'Draft' | 'Open' | 'PartiallyPaid' | 'Paid' | 'Void';
+export type CreditStatus = 'Open' | 'PartiallyApplied' | 'Applied' | 'Void';
+
+type DocTotals = { Lines: NativeLine[]; SubTotal: Money; TotalDiscount: Money; TotalTax: Money; Total: Money };
+
+export type NativeBill = NativeMeta & DocTotals & {
+  DocNumber: string; VendorId: string; APAccountId: string; TermId?: string; SubsidiaryId?: string;
+  TxnDate: DateOnly; DueDate: DateOnly; CurrencyCode: string; ExchangeRate: string; Status: DocStatus;
+  AmountDue: Money; PurchaseOrderIds: string[]; LinkedTxns: LinkedTxn[]; Memo?: string;
+};
+
+export type NativeInvoice = NativeMeta & DocTotals & {
+  DocNumber: string; CustomerId: string; ARAccountId: string; TermId?: string; SubsidiaryId?: string;
+  TxnDate: DateOnly; DueDate: DateOnly; CurrencyCode: string; ExchangeRate: string; Status: DocStatus;
+  AmountDue: Money; LinkedTxns: LinkedTxn[]; Memo?: string;
+};
+
+export type NativeVendorCredit = NativeMeta & DocTotals & {
+  DocNumber: string; VendorId: string; APAccountId: string; TxnDate: DateOnly; CurrencyCode: string;
+  ExchangeRate: string; Status: CreditStatus; Remaining: Money; LinkedTxns: LinkedTxn[]; Memo?: string;
+};
+
+export type NativeCreditNote = NativeMeta & DocTotals & {
+  DocNumber: string; CustomerId: string; ARAccountId: string; TxnDate: DateOnly; CurrencyCode: string;
+  ExchangeRate: string; Status: CreditStatus; Remaining: Money; LinkedTxns: LinkedTxn[]; Memo?: string;
+};
+
+export type PaymentStatus = 'Active' | 'Voided';
+
+export type NativeBillPayment = NativeMeta & {
+  DocNumber?: string; VendorId: string; BankAccountId: string; TxnDate: DateOnly; CurrencyCode: string;
+  ExchangeRate: string; Reference?: string; Memo?: string; Status: PaymentStatus; Amount: Money; LinkedTxns: LinkedTxn[];
+};
+
+export type NativePayment = NativeMeta & {
+  CustomerId: string; DepositToAccountId: string; TxnDate: DateOnly; CurrencyCode: string; ExchangeRate: string;
+  PaymentMethod: string; Reference?: string; Memo?: string; Status: PaymentStatus; Amount: Money;
+  LinkedTxns: LinkedTxn[]; DepositId?: string;
+};
+
+export type NativeDepositLine = TrackingRefs & { LineId: string; AccountId: string; Amount: Money; Description?: string; VendorId?: string; TaxCodeId?: string };
+
+export type NativeDeposit = NativeMeta & {
+  BankAccountId: string; TxnDate: DateOnly; CurrencyCode: string; Total: Money; Memo?: string;
+  DepartmentId?: string; SubsidiaryId?: string;
+  /** Customer payments taken out of undeposited funds. */
+  Payments: { PaymentId: string; Amount: Money }[];
+  Lines: NativeDepositLine[];
+};
+
+export type NativeTransfer = NativeMeta & TrackingRefs & {
+  FromAccountId: string; ToAccountId: string; Amount: Money; TxnDate: DateOnly; CurrencyCode: string;
+  Memo?: string; SubsidiaryId?: string;
+};
+
+export type NativeJournalLine = { LineId: string; AccountId: string; Debit?: Money; Credit?: Money; Description?: string; TaxCodeId?: string };
+
+export type NativeJournalEntry = NativeMeta & {
+  DocNumber: string; TxnDate: DateOnly; CurrencyCode: string; ExchangeRate: string; Memo?: string;
+  SubsidiaryId?: string; Status: 'Posted' | 'Voided'; Lines: NativeJournalLine[];
+};
+
+export type NativeExpense = NativeMeta & DocTotals & {
+  PaymentAccountId: string; PaymentType: 'Cash' | 'Check' | 'CreditCard'; VendorId?: string; TxnDate: DateOnly;
+  CurrencyCode: string; Reference?: string; Memo?: string; Status: 'Posted' | 'Voided';
+};
+
+export type NativePurchaseOrder = NativeMeta & DocTotals & {
+  DocNumber: string; VendorId: string; TxnDate: DateOnly; ExpectedDate: DateOnly; Status: 'Draft' | 'Open' | 'Closed';
+  CurrencyCode: string; ShipToLocationId?: string; Memo?: string;
+};
+
+export type NativeAddress = { Kind: 'Billing' | 'Shipping' | 'Remittance'; Line1: string; Line2?: string; City: string; Region: string; PostalCode: string; Country: string };
+export type NativePerson = { FirstName: string; LastName: string; Email?: string; Phone?: string };
+
+export type NativeContact = NativeMeta & {
+  DisplayName: string; ContactName?: string; Email?: string; Phone?: string; CurrencyCode: string; TermId?: string;
+  ParentId?: string; SubsidiaryIds: string[]; TaxNumber?: string; CompanyNumber?: string;
+  Status: 'Active' | 'Archived'; Addresses: NativeAddress[]; People: NativePerson[];
+};
+export type NativeVendor = NativeContact;
+export type NativeCustomer = NativeContact;
+
+export type AccountClass = 'Asset' | 'Liability' | 'Equity' | 'Revenue' | 'Expense';
+export type AccountType =
+  | 'Bank' | 'AccountsReceivable' | 'OtherCurrentAsset' | 'FixedAsset' | 'OtherAsset'
+  | 'AccountsPayable' | 'CreditCard' | 'OtherCurrentLiability' | 'LongTermLiability' | 'Equity'
+  | 'Income' | 'OtherIncome' | 'CostOfGoodsSold' | 'Expense' | 'OtherExpense';
+/** Accounts the platform itself posts to. */
+export type AccountRole = 'AP' | 'AR' | 'UndepositedFunds' | 'InputTax' | 'SalesTax' | 'RetainedEarnings' | 'OwnerCapital';
+
+export type NativeAccount = NativeMeta & {
+  Code: string; Name: string; Class: AccountClass; Type: AccountType; Status: 'Active' | 'Archived';
+  CurrencyCode: string; Balance: Money; ParentId?: string; SubsidiaryIds: string[]; Description?: string;
+  Role?: AccountRole; BankAccountNumber?: string;
+};
+
+export type NativeItem = NativeMeta & {
+  Sku: string; Name: string; Kind: 'Inventory' | 'Service' | 'NonInventory'; Description?: string;
+  SalesPrice: Money; PurchaseCost: Money; IncomeAccountId: string; ExpenseAccountId: string; Status: 'Active' | 'Archived';
+};
+
+export type NativeTaxComponent = { Name: string; Rate: string; Compound: boolean; Purchases: boolean; Sales: boolean; AgencyId?: string };
+export type NativeTaxCode = NativeMeta & {
+  Code: string; Name: string; Status: 'Active' | 'Archived'; Components: NativeTaxComponent[];
+  TotalRate: string; EffectiveRate: string; SubsidiaryIds: string[];
+};
+
+export type NativeTaxAgency = NativeMeta & { Name: string; Country: string; RegistrationNumber?: string };
+export type NativeTerm = NativeMeta & { Name: string; DueDays: number; DiscountDays?: number; DiscountPct?: string; Status: 'Active' | 'Archived' };
+export type NativeSubsidiary = NativeMeta & { Name: string; LegalName: string; Country: string; CurrencyCode: string; ParentId?: string; Status: 'Active' | 'Archived' };
+export type NativeDepartment = NativeMeta & { Name: string; ParentId?: string; Status: 'Active' | 'Archived' };
+export type NativeClass = NativeDepartment;
+export type NativeLocation = NativeMeta & { Name: string; ParentId?: string; Status: 'Active' | 'Archived'; SubsidiaryIds: string[]; Address?: NativeAddress };
+export type NativeProject = NativeMeta & { Name: string; Status: 'Active' | 'Completed' | 'OnHold'; Category?: string; CustomerId?: string; StartDate: DateOnly };
+export type NativeTask = NativeMeta & { Name: string; ProjectId: string; Status: 'NotStarted' | 'Planned' | 'InProgress' | 'Completed' | 'OnHold'; DueDate?: DateOnly };
+export type NativeCurrency = NativeMeta & { Code: string; Name: string; Symbol: string; ExchangeRate: string; IsBase: boolean };
+
+export type NativeCompany = NativeMeta & {
+  LegalName: string; TradingName: string; BaseCurrency: string; Country: string; FiscalYearStartMonth: number;
+  Email: string; Phone: string; Website: string; TaxNumber: string; CompanyNumber: string; Industry: string; Address: NativeAddress;
+};
+
+export type NativeFeedAccount = NativeMeta & {
+  AccountId?: string; Name: string; Kind: 'Bank' | 'Checking' | 'Savings' | 'CreditCard'; CurrencyCode: string;
+  AccountNumber: string; RoutingNumber?: string; Institution: string; InstitutionAccountId: string; ParentFeedId?: string;
+  ContactId?: string; FeedStatus: 'Active' | 'Inactive'; Ready: boolean; CurrentBalance: Money; AvailableBalance?: Money;
+  CreditLimit?: Money; AvailableCredit?: Money; LastStatementDate?: DateOnly; LastStatementBalance?: Money;
+  TransactionStartDate: DateOnly; NextPaymentDate?: DateOnly; NextPaymentAmount?: Money; MinimumPayment?: Money;
+  PastDue?: Money; FinanceCharges?: Money; PurchasesApr?: string; LineOfBusiness?: string; PaymentNetworks?: string[];
+};
+
+export type NativeAttachment = NativeMeta & {
+  FileName: string; ContentType: string; Size: number; Content: string; ParentType: 'JournalEntry'; ParentId: string;
+};
+
+export type NativeReportRow = { Name: string; Amount: Money; AccountId?: string; Kind?: 'Group' | 'Account' | 'NetIncome'; Rows: NativeReportRow[] };
+export type NativeBalanceSheet = NativeMeta & {
+  PeriodStart: DateOnly; PeriodEnd: DateOnly; CurrencyCode: string;
+  Assets: NativeReportRow; Liabilities: NativeReportRow; Equity: NativeReportRow;
+  TotalAssets: Money; TotalLiabilities: Money; TotalEquity: Money;
+};
+
+export type NativeOrderLine = { LineId: string; ProductId: string; VariantId: string; Title: string; Sku: string; Price: Money; UnitCost: Money; Qty: number };
+export type NativeOrderAddress = { FirstName: string; LastName: string; Line1: string; Line2?: string; City: string; Region: string; PostalCode: string; CountryCode: string; Phone?: string };
+export type NativeOrder = NativeMeta & {
+  OrderNumber: string; Status: 'Open' | 'Closed' | 'Cancelled'; FinancialStatus: 'Pending' | 'Paid' | 'PartiallyRefunded' | 'Refunded';
+  FulfillmentStatus: 'Unfulfilled' | 'Partial' | 'Fulfilled'; CurrencyCode: string; Lines: NativeOrderLine[];
+  Shipping: Money; Discount: Money; Tax: Money; Total: Money;
+  Buyer: { Id: string; Email: string; FirstName: string; LastName: string; OrdersCount: number; Verified: boolean; Phone?: string };
+  BillingAddress: NativeOrderAddress; ShippingAddress: NativeOrderAddress;
+  Fulfillments: { Carrier: string; Service: string; TrackingNumber: string; TrackingUrl: string; LineIds: string[] }[];
+  Refunds: { LineId: string; Qty: number }[];
+};
+
+/** Any native record: what the store keeps in `data`. */
+export type NativeRecord = NativeMeta & Record<string, unknown>;

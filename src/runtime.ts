@@ -1,0 +1,81 @@
+/**
+ * Process start-up shared by the server, the worker and the CLI: config,
+ * database (embedded unless DATABASE_URL), migrations, encryption key, services.
+ */
+import pg from 'pg';
+import { loadConfig, type Config } from './config.ts';
+import { createCipher } from './crypto/secrets.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
+import { migrate } from './db/migrate.ts';
+import { createPool } from './db/pool.ts';
+import { postgresRateLimiter, redisRateLimiter } from './ratelimit/limiter.ts';
+import { VersionRegistry } from './http/versioning.ts';
+import { registerVersionChanges } from './http/version-changes.ts';
+import { bootstrapAdmin, firstStartBanner, resolveEncryptionKey, verifyEncryptionKey } from './tenants/bootstrap.ts';
+import type { Services } from './services.ts';
+
+export interface Runtime {
+  services: Services;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+const EMBEDDED_DATABASE = 'ledgerport';
+
+async function ensureDatabase(serverUrl: string, database: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount === 0) {
+      await client.query(`CREATE DATABASE ${database}`).catch((error: unknown) => {
+        // Another process created it at the same moment.
+        if ((error as { code?: string }).code !== '42P04') throw error;
+      });
+    }
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export async function openDatabase(config: Config, log: (m: string) => void): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
+  if (config.databaseUrl !== null) return { url: config.databaseUrl, embedded: null };
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, log });
+  return { url: await ensureDatabase(embedded.url, EMBEDDED_DATABASE), embedded };
+}
+
+export async function startRuntime(options: { log: (m: string) => void; config?: Config; poolSize?: number }): Promise<Runtime> {
+  const config = options.config ?? loadConfig();
+  const { url, embedded } = await openDatabase(config, options.log);
+  const pool = createPool(url, { max: options.poolSize ?? 20 });
+  try {
+    const applied = await migrate(pool);
+    if (applied.length > 0) options.log(`applied migrations ${applied.join(', ')}`);
+    const cipher = createCipher(await resolveEncryptionKey(config, options.log));
+    await verifyEncryptionKey(pool, cipher);
+    const { adminTokenSha256, firstStart } = await bootstrapAdmin(pool, cipher, config);
+    if (firstStart !== null) process.stdout.write(firstStartBanner(firstStart));
+    const rateLimiter = config.redisUrl !== null
+      ? redisRateLimiter(config.redisUrl, config.rateLimit.limit, config.rateLimit.windowSeconds)
+      : postgresRateLimiter(pool, config.rateLimit.limit, config.rateLimit.windowSeconds);
+    const versions = new VersionRegistry();
+    registerVersionChanges(versions);
+    const services: Services = { config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000 };
+    return {
+      services,
+      databaseUrl: url,
+      async close() {
+        await rateLimiter.close();
+        await pool.end();
+        if (embedded !== null) await embedded.stop();
+      },
+    };
+  } catch (error) {
+    await pool.end();
+    if (embedded !== null) await embedded.stop();
+    throw error;
+  }
+}

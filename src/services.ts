@@ -1,0 +1,24 @@
+/** Everything a request handler or job may need, built once per process. */
+import type { Config } from './config.ts';
+import type { Cipher } from './crypto/secrets.ts';
+import type { Pool } from './db/pool.ts';
+import type { RateLimiter } from './ratelimit/limiter.ts';
+import type { VersionRegistry } from './http/versioning.ts';
+
+export interface Services {
+  config: Config;
+  pool: Pool;
+  cipher: Cipher;
+  rateLimiter: RateLimiter;
+  versions: VersionRegistry;
+  /** SHA-256 of the admin token (configured, or generated on first start). */
+  adminTokenSha256: Buffer;
+  /** How long a duplicate request waits for the first one with the same Idempotency-Key. */
+  idempotencyWaitMs: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}

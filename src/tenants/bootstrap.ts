@@ -1,0 +1,103 @@
+/**
+ * First-start set-up and the secrets the process needs: the encryption key
+ * (ENCRYPTION_KEY, or generated into DATA_DIR for the zero-config default), a
+ * check that it is the key the store was written with, and the admin token
+ * (ADMIN_TOKEN, or generated once with a "Default" organisation and written to
+ * DATA_DIR/credentials.json, mode 0600).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { randomToken, sha256, type Cipher } from '../crypto/secrets.ts';
+import { withTransaction, type Pool } from '../db/pool.ts';
+import { createOrganization, type CreatedOrganization } from './organizations.ts';
+
+const KEY_CHECK = 'ledgerport-key-check';
+const BOOTSTRAP_LOCK = 4_711_000_003;
+
+export async function resolveEncryptionKey(config: Config, log: (m: string) => void): Promise<Buffer> {
+  if (config.encryptionKey !== null) return config.encryptionKey;
+  const file = path.join(config.dataDir, 'encryption.key');
+  if (existsSync(file)) {
+    const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
+    if (key.length !== 32) throw new Error(`${file} must hold 64 hex characters`);
+    return key;
+  }
+  await mkdir(config.dataDir, { recursive: true });
+  const key = randomBytes(32);
+  await writeFile(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' }).catch((error: unknown) => {
+    // Another process created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  });
+  log(`generated an encryption key in ${file}; set ENCRYPTION_KEY in production`);
+  return Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
+}
+
+/** Refuses to start with a key other than the one the stored secrets were sealed with. */
+export async function verifyEncryptionKey(pool: Pool, cipher: Cipher): Promise<void> {
+  await pool.query(
+    `INSERT INTO service_settings (key, value) VALUES ('encryption_key_check', $1) ON CONFLICT (key) DO NOTHING`,
+    [JSON.stringify(cipher.encrypt(KEY_CHECK).toString('base64'))],
+  );
+  const row = await pool.query<{ value: string }>(`SELECT value FROM service_settings WHERE key = 'encryption_key_check'`);
+  const sealed = Buffer.from(row.rows[0]?.value ?? '', 'base64');
+  let ok: boolean;
+  try { ok = cipher.decrypt(sealed) === KEY_CHECK; } catch { ok = false; }
+  if (!ok) {
+    throw new Error('ENCRYPTION_KEY is not the key this database was set up with: stored secrets cannot be read. Use the original key.');
+  }
+}
+
+export interface FirstStart {
+  adminToken: string;
+  /** Null when organisations already existed (ADMIN_TOKEN was set before and is not now). */
+  created: CreatedOrganization | null;
+  file: string;
+}
+
+/**
+ * Returns the SHA-256 the admin API compares against. On the very first start
+ * without ADMIN_TOKEN it also creates the Default organisation and prints and
+ * stores the credentials once. Safe when several processes start together.
+ */
+export async function bootstrapAdmin(pool: Pool, cipher: Cipher, config: Config): Promise<{ adminTokenSha256: Buffer; firstStart: FirstStart | null }> {
+  if (config.adminToken !== null) return { adminTokenSha256: sha256(config.adminToken), firstStart: null };
+  const { digest, firstStart } = await withTransaction(pool, async (db): Promise<{ digest: Buffer; firstStart: FirstStart | null }> => {
+    await db.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+    const existing = await db.query<{ value: string }>(`SELECT value FROM service_settings WHERE key = 'admin_token_sha256'`);
+    if (existing.rows[0] !== undefined) return { digest: Buffer.from(existing.rows[0].value, 'hex'), firstStart: null };
+    const adminToken = randomToken('lpadm_');
+    const digest = sha256(adminToken);
+    await db.query(`INSERT INTO service_settings (key, value) VALUES ('admin_token_sha256', $1)`, [JSON.stringify(digest.toString('hex'))]);
+    const orgs = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
+    const created = (orgs.rows[0]?.n ?? 0) === 0 ? await createOrganization(pool, cipher, 'Default') : null;
+    return { digest, firstStart: { adminToken, created, file: path.join(config.dataDir, 'credentials.json') } };
+  });
+  if (firstStart !== null) await writeCredentialsFile(firstStart);
+  return { adminTokenSha256: digest, firstStart };
+}
+
+async function writeCredentialsFile(first: FirstStart): Promise<void> {
+  await mkdir(path.dirname(first.file), { recursive: true });
+  const content = {
+    note: 'Written once on first start. Keep it secret; rotate with POST /admin/organizations/:id/credentials/rotate.',
+    admin_token: first.adminToken,
+    ...(first.created !== null ? { organization: first.created.organization, credentials: first.created.credentials } : {}),
+  };
+  await writeFile(first.file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+}
+
+export function firstStartBanner(first: FirstStart): string {
+  const lines = ['', '=== Ledgerport first start: these secrets are shown once ===', `admin token: ${first.adminToken}`];
+  if (first.created !== null) {
+    lines.push(`organisation: ${first.created.organization.name} (${first.created.organization.id})`);
+    for (const env of ['sandbox', 'production'] as const) {
+      lines.push(`${env}: client_id=${first.created.credentials[env].client_id} client_secret=${first.created.credentials[env].client_secret}`);
+    }
+  }
+  lines.push(`saved to ${first.file} (mode 0600)`, '');
+  return lines.join('\n');
+}
+

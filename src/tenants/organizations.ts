@@ -1,0 +1,117 @@
+/**
+ * Organisations and their API credentials: one client_id per environment, with
+ * secrets stored as SHA-256 (to verify) and AES-256-GCM ciphertext (to sign
+ * webhooks). Rotation keeps the previous secret valid for a grace period.
+ */
+import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
+import { randomToken, secretMatches, sha256, type Cipher } from '../crypto/secrets.ts';
+import { findActiveClientSecrets } from '../sql/authenticate-client.ts';
+import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
+import { ServiceError } from '../errors/catalogue.ts';
+import { ENVIRONMENTS, type ClientCredentials, type Environment, type Organization, type Tenant } from './types.ts';
+
+const CLIENT_ID_PREFIX: Record<Environment, string> = { sandbox: 'lp_sandbox_', production: 'lp_live_' };
+const SECRET_PREFIX = 'lpsk_';
+
+interface OrganizationRow { id: string; name: string; created_at: Date }
+
+function toOrganization(row: OrganizationRow): Organization {
+  return { id: row.id, name: row.name, created_at: row.created_at.toISOString() };
+}
+
+async function insertSecret(db: Queryable, cipher: Cipher, credentialId: string): Promise<string> {
+  const secret = randomToken(SECRET_PREFIX);
+  await db.query('INSERT INTO api_secrets (credential_id, secret_sha256, secret_ciphertext) VALUES ($1, $2, $3)', [
+    credentialId, sha256(secret), cipher.encrypt(secret),
+  ]);
+  return secret;
+}
+
+export interface CreatedOrganization {
+  organization: Organization;
+  credentials: Record<Environment, ClientCredentials>;
+}
+
+export async function createOrganization(pool: Pool, cipher: Cipher, name: string): Promise<CreatedOrganization> {
+  return withTransaction(pool, async (db) => {
+    const org = await db.query<OrganizationRow>('INSERT INTO organizations (name) VALUES ($1) RETURNING id, name, created_at', [name]);
+    const row = org.rows[0];
+    if (row === undefined) throw new Error('organization insert returned no row');
+    const credentials = {} as Record<Environment, ClientCredentials>;
+    for (const environment of ENVIRONMENTS) {
+      const clientId = randomToken(CLIENT_ID_PREFIX[environment], 12);
+      const cred = await db.query<{ id: string }>(
+        'INSERT INTO api_credentials (organization_id, environment, client_id) VALUES ($1, $2, $3) RETURNING id',
+        [row.id, environment, clientId],
+      );
+      const credentialId = cred.rows[0]?.id;
+      if (credentialId === undefined) throw new Error('credential insert returned no row');
+      credentials[environment] = { client_id: clientId, client_secret: await insertSecret(db, cipher, credentialId) };
+    }
+    return { organization: toOrganization(row), credentials };
+  });
+}
+
+export async function getOrganization(db: Queryable, id: string): Promise<Organization | null> {
+  const result = await db.query<OrganizationRow>('SELECT id, name, created_at FROM organizations WHERE id = $1', [id]);
+  const row = result.rows[0];
+  return row === undefined ? null : toOrganization(row);
+}
+
+export async function listOrganizations(db: Queryable): Promise<Organization[]> {
+  const result = await db.query<OrganizationRow>('SELECT id, name, created_at FROM organizations ORDER BY created_at, id');
+  return result.rows.map(toOrganization);
+}
+
+export interface RotatedSecret {
+  environment: Environment;
+  client_id: string;
+  client_secret: string;
+  previous_secret_expires_at: string;
+}
+
+/**
+ * Issues a new secret; every secret active until now expires after the grace
+ * period (0 = at once). Serialised per credential by the row lock.
+ */
+export async function rotateSecret(
+  pool: Pool, cipher: Cipher, organizationId: string, environment: Environment, gracePeriodSeconds: number,
+): Promise<RotatedSecret> {
+  return withTransaction(pool, async (db) => {
+    const cred = await db.query<{ id: string; client_id: string }>(
+      'SELECT id, client_id FROM api_credentials WHERE organization_id = $1 AND environment = $2 FOR UPDATE',
+      [organizationId, environment],
+    );
+    const row = cred.rows[0];
+    if (row === undefined) throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`);
+    const expiry = await db.query<{ expires_at: Date }>(
+      `SELECT clock_timestamp() + make_interval(secs => $1) AS expires_at`, [gracePeriodSeconds],
+    );
+    const expiresAt = expiry.rows[0]?.expires_at ?? new Date();
+    // Secrets already expiring keep the earlier of their own expiry and the new one.
+    await db.query(
+      `UPDATE api_secrets SET expires_at = LEAST(COALESCE(expires_at, $2), $2)
+        WHERE credential_id = $1 AND (expires_at IS NULL OR expires_at > clock_timestamp())`,
+      [row.id, expiresAt],
+    );
+    const secret = await insertSecret(db, cipher, row.id);
+    return { environment, client_id: row.client_id, client_secret: secret, previous_secret_expires_at: expiresAt.toISOString() };
+  });
+}
+
+/** HTTP Basic client credentials → tenant, or null. Every active secret is compared in constant time. */
+export async function authenticateClient(db: Queryable, clientId: string, clientSecret: string): Promise<Tenant | null> {
+  const rows = await findActiveClientSecrets(db, clientId);
+  let tenant: Tenant | null = null;
+  for (const row of rows) {
+    // No early exit: the time taken does not tell which secret matched.
+    if (secretMatches(clientSecret, row.secret_sha256)) tenant = { organizationId: row.organization_id, environment: row.environment };
+  }
+  return tenant;
+}
+
+/** Plaintext active secrets of an environment, newest first: the webhook signing keys. */
+export async function activeSigningSecrets(db: Queryable, cipher: Cipher, tenant: Tenant): Promise<string[]> {
+  const sealed = await findActiveSecretCiphertexts(db, tenant.organizationId, tenant.environment);
+  return sealed.map((s) => cipher.decrypt(s));
+}

@@ -1,0 +1,91 @@
+/**
+ * A real application on a fresh database for one test file: real SQL, real
+ * hooks, requests through Fastify's inject (or a real port when asked).
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createCipher, sha256 } from '../../src/crypto/secrets.ts';
+import type { Endpoint } from '../../src/http/contract.ts';
+import { registerVersionChanges } from '../../src/http/version-changes.ts';
+import { VersionRegistry } from '../../src/http/versioning.ts';
+import { postgresRateLimiter, type RateLimiter } from '../../src/ratelimit/limiter.ts';
+import type { Services } from '../../src/services.ts';
+import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
+import type { Environment } from '../../src/tenants/types.ts';
+import { createTestDatabase, type TestDatabase, type TestServer } from './database.ts';
+
+export const VERSION = '2024-08-31';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDatabase;
+  services: Services;
+  adminToken: string;
+  org: CreatedOrganization;
+  /** Creates another organisation (for cross-tenant tests). */
+  newOrg(name?: string): Promise<CreatedOrganization>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  server?: TestServer;
+  config?: Partial<Config>;
+  rateLimiter?: RateLimiter;
+  extraVersionedEndpoints?: Endpoint[];
+  idempotencyWaitMs?: number;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await createTestDatabase(options.server ?? 'embedded');
+  const base = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/ledgerport-test-data' });
+  const config: Config = { ...base, ...options.config };
+  const cipher = createCipher(randomBytes(32));
+  const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
+  const versions = new VersionRegistry();
+  registerVersionChanges(versions);
+  const services: Services = {
+    config,
+    pool: db.pool,
+    cipher,
+    rateLimiter: options.rateLimiter ?? postgresRateLimiter(db.pool, config.rateLimit.limit, config.rateLimit.windowSeconds),
+    versions,
+    adminTokenSha256: sha256(adminToken),
+    idempotencyWaitMs: options.idempotencyWaitMs ?? 10_000,
+  };
+  const app = await buildApp(services, { logger: false, extraVersionedEndpoints: options.extraVersionedEndpoints ?? [] });
+  const org = await createOrganization(db.pool, cipher, 'Test Org');
+  return {
+    app, db, services, adminToken, org,
+    newOrg: (name = 'Other Org') => createOrganization(db.pool, cipher, name),
+    async close() {
+      await app.close();
+      await services.rateLimiter.close();
+      await db.close();
+    },
+  };
+}
+
+export function basicAuth(org: CreatedOrganization, environment: Environment = 'sandbox'): string {
+  const { client_id, client_secret } = org.credentials[environment];
+  return `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}`;
+}
+
+/** Headers of a well-formed /versioned request. */
+export function clientHeaders(org: CreatedOrganization, environment: Environment = 'sandbox'): Record<string, string> {
+  return { authorization: basicAuth(org, environment), 'x-service-version': VERSION };
+}
+
+export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
+  return JSON.parse(response.body) as T;
+}
+
+/** Asserts the spec's error body and returns it. */
+export function errorBody(response: LightMyRequestResponse): { error_type: string; error_code: string; error_message: string; error_metadata?: Record<string, unknown> } {
+  const body = json<{ error_type: string; error_code: string; error_message: string; error_metadata?: Record<string, unknown> }>(response);
+  if (typeof body.error_type !== 'string' || typeof body.error_code !== 'string' || typeof body.error_message !== 'string') {
+    throw new Error(`not an error body: ${response.body}`);
+  }
+  return body;
+}
