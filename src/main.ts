@@ -21,19 +21,8 @@ function log(message: string): void {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const runtime = await startRuntime({ log, config });
-  const { services } = runtime;
-  const boss = createBoss(runtime.databaseUrl, { schedule: role !== 'api' });
-  boss.on('error', (error: Error) => { log(`job queue error: ${error.message}`); });
-  await boss.start();
-  await createQueues(boss);
-  if (role !== 'api') await startWorkers(boss, services);
-
-  const app = role === 'worker' ? null : await buildApp(services);
-  if (app !== null) await app.listen({ port: config.port, host: config.host });
-  log(`ledgerport ${role} ready${app !== null ? ` on ${config.publicUrl}` : ''}`);
-
+  // Signal handlers first: a SIGTERM during start-up still shuts down cleanly.
+  const closers: (() => Promise<void>)[] = [];
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -41,14 +30,33 @@ async function main(): Promise<void> {
     log(`${signal}: shutting down`);
     const force = setTimeout(() => { log('shutdown took too long; exiting'); process.exit(1); }, 30_000);
     force.unref();
-    if (app !== null) await app.close();
-    await boss.stop({ graceful: true, timeout: 20_000 });
-    await runtime.close();
+    // Newest first: HTTP stops accepting and drains, then workers stop, then the pool and database.
+    for (const close of closers.reverse()) {
+      await close().catch((error: unknown) => { log(`error while stopping: ${String(error)}`); });
+    }
     log('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => { void shutdown('SIGTERM'); });
   process.on('SIGINT', () => { void shutdown('SIGINT'); });
+
+  const config = loadConfig();
+  const runtime = await startRuntime({ log, config });
+  closers.push(() => runtime.close());
+  const { services } = runtime;
+  const boss = createBoss(runtime.databaseUrl, { schedule: role !== 'api' });
+  boss.on('error', (error: Error) => { log(`job queue error: ${error.message}`); });
+  await boss.start();
+  closers.push(() => boss.stop({ graceful: true, timeout: 20_000 }));
+  await createQueues(boss);
+  if (role !== 'api') await startWorkers(boss, services);
+
+  if (role !== 'worker') {
+    const app = await buildApp(services);
+    closers.push(() => app.close());
+    await app.listen({ port: config.port, host: config.host });
+  }
+  if (!stopping) log(`ledgerport ${role} started${role !== 'worker' ? ` on ${config.publicUrl}` : ''}`);
 }
 
 main().catch((error: unknown) => {

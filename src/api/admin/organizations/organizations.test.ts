@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Value } from 'typebox/value';
+import { basicAuth, errorBody, json, startTestApp, VERSION, type TestApp } from '../../../../test/support/app.ts';
+import { probeEndpoints } from '../../../../test/support/probe-endpoints.ts';
+import { contract as createContract } from './create.ts';
+import { contract as rotateContract } from './rotate-credentials.ts';
+
+let t: TestApp;
+beforeAll(async () => { t = await startTestApp({ extraVersionedEndpoints: probeEndpoints({ executions: 0 }) }); });
+afterAll(async () => { await t.close(); });
+
+const admin = () => ({ authorization: `Bearer ${t.adminToken}` });
+
+describe('POST /admin/organizations', () => {
+  it('creates an organisation whose credentials work for both environments', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/admin/organizations', headers: admin(), payload: { name: 'Acme' } });
+    expect(response.statusCode).toBe(201);
+    const body = json(response);
+    expect(Value.Check(createContract.success.schema, body)).toBe(true);
+    const created = body as { organization: { id: string; name: string }; credentials: Record<'sandbox' | 'production', { client_id: string; client_secret: string }> };
+    expect(created.organization.name).toBe('Acme');
+    expect(created.credentials.sandbox.client_id).not.toBe(created.credentials.production.client_id);
+    for (const env of ['sandbox', 'production'] as const) {
+      const who = await t.app.inject({
+        method: 'GET', url: '/versioned/_probe/whoami',
+        headers: { authorization: basicAuth({ ...created, organization: { ...created.organization, created_at: '' } }, env), 'x-service-version': VERSION },
+      });
+      expect(json(who)).toMatchObject({ organization_id: created.organization.id, environment: env });
+    }
+  });
+
+  it('never stores a secret in plain text', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/admin/organizations', headers: admin(), payload: { name: 'Plain?' } });
+    const secret = (json(response) as { credentials: { sandbox: { client_secret: string } } }).credentials.sandbox.client_secret;
+    const hits = await t.db.pool.query(
+      `SELECT 1 FROM api_secrets WHERE position($1::bytea IN secret_ciphertext) > 0 OR position($1::bytea IN secret_sha256) > 0`,
+      [Buffer.from(secret)],
+    );
+    expect(hits.rowCount).toBe(0);
+  });
+
+  it('refuses a missing, malformed or wrong admin token', async () => {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: 'Bearer wrong-token-value' }]) {
+      const response = await t.app.inject({ method: 'POST', url: '/admin/organizations', headers, payload: { name: 'x' } });
+      expect(response.statusCode).toBe(401);
+      expect(errorBody(response).error_code).toBe('INVALID_ADMIN_TOKEN');
+    }
+  });
+
+  it('does not accept client credentials as admin credentials', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: { authorization: basicAuth(t.org) } });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('refuses malformed bodies with the field named', async () => {
+    const cases: [unknown, string][] = [
+      [{}, '`name` in the request body is required.'],
+      [{ name: '' }, '`name` in the request body must be at least 1 characters long.'],
+      [{ name: 42 }, '`name` in the request body must be of type string.'],
+      [{ name: 'x', extra: true }, '`extra` in the request body is not a known field; remove it.'],
+    ];
+    for (const [payload, message] of cases) {
+      const response = await t.app.inject({ method: 'POST', url: '/admin/organizations', headers: admin(), payload: payload as object });
+      expect(response.statusCode).toBe(400);
+      expect(errorBody(response).error_message).toBe(message);
+    }
+    const malformed = await t.app.inject({ method: 'POST', url: '/admin/organizations', headers: { ...admin(), 'content-type': 'application/json' }, payload: '{"name":' });
+    expect(errorBody(malformed).error_code).toBe('MALFORMED_JSON');
+  });
+});
+
+describe('GET /admin/organizations', () => {
+  it('lists organisations without secrets', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain('lpsk_');
+    expect((json(response) as { organizations: { id: string }[] }).organizations.map((o) => o.id)).toContain(t.org.organization.id);
+  });
+});
+
+describe('POST /admin/organizations/:id/credentials/rotate', () => {
+  it('returns the new secret and when the previous one expires', async () => {
+    const org = await t.newOrg('Rotate me');
+    const before = Date.now();
+    const response = await t.app.inject({
+      method: 'POST', url: `/admin/organizations/${org.organization.id}/credentials/rotate`, headers: admin(),
+      payload: { environment: 'production', grace_period_seconds: 3600 },
+    });
+    expect(response.statusCode).toBe(200);
+    const body = json(response);
+    expect(Value.Check(rotateContract.success.schema, body)).toBe(true);
+    expect(body).toMatchObject({ environment: 'production', client_id: org.credentials.production.client_id });
+    expect(body.client_secret).not.toBe(org.credentials.production.client_secret);
+    const expires = Date.parse(String(body.previous_secret_expires_at));
+    expect(expires - before).toBeGreaterThan(3590_000);
+    expect(expires - before).toBeLessThan(3610_000);
+  });
+
+  it('answers 410 for an organisation that does not exist', async () => {
+    const response = await t.app.inject({
+      method: 'POST', url: '/admin/organizations/00000000-0000-4000-8000-000000000000/credentials/rotate', headers: admin(),
+      payload: { environment: 'sandbox', grace_period_seconds: 0 },
+    });
+    expect(response.statusCode).toBe(410);
+    expect(errorBody(response).error_code).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('refuses malformed input', async () => {
+    const url = `/admin/organizations/${t.org.organization.id}/credentials/rotate`;
+    for (const payload of [{ environment: 'staging', grace_period_seconds: 0 }, { environment: 'sandbox', grace_period_seconds: -1 }, { environment: 'sandbox' }]) {
+      const response = await t.app.inject({ method: 'POST', url, headers: admin(), payload });
+      expect(response.statusCode).toBe(400);
+    }
+    const badId = await t.app.inject({ method: 'POST', url: '/admin/organizations/not-a-uuid/credentials/rotate', headers: admin(), payload: { environment: 'sandbox', grace_period_seconds: 0 } });
+    expect(badId.statusCode).toBe(400);
+    expect(errorBody(badId).error_metadata).toMatchObject({ location: 'params', field: 'id' });
+  });
+});

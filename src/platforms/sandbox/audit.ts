@@ -1,0 +1,148 @@
+/**
+ * Checks that a set of sandbox books adds up, on the unified objects users see:
+ * document totals, amount due against allocations (both sides of each link),
+ * balanced journals, balance sheets, deposits, ledger against balance sheet,
+ * and that every link points at an existing record. Returns the problems found;
+ * the tests expect none, after generation, after ticks and after writes.
+ */
+import { MODEL, collectLinks } from '../../model/index.ts';
+import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
+import { mapRecord } from './mapping/index.ts';
+
+export interface AuditInput { type: UnifiedObjectType; raw: Record<string, unknown> }
+
+type Obj = Record<string, unknown>;
+type Alloc = { id: string; allocated_amount: number };
+
+const cents = (value: unknown): number => Math.round(Number(value) * 100);
+const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+const arr = (value: unknown): Obj[] => (Array.isArray(value) ? (value as Obj[]) : []);
+const allocs = (value: unknown): Alloc[] => arr(value) as Alloc[];
+
+/** Service ids in audits are "<type>:<platform id>", so a link names its target. */
+export const auditRef = (type: UnifiedObjectType, id: string | number | null | undefined): string | null =>
+  id === null || id === undefined || id === '' ? null : `${type}:${String(id)}`;
+
+export function auditBooks(input: readonly AuditInput[]): string[] {
+  const problems: string[] = [];
+  const byType = new Map<UnifiedObjectType, Map<string, Obj>>();
+  for (const type of UNIFIED_OBJECT_TYPES) byType.set(type, new Map());
+  for (const { type, raw } of input) {
+    const id = typeof raw.Id === 'string' ? raw.Id : '';
+    byType.get(type)?.set(`${type}:${id}`, mapRecord(type, raw, auditRef));
+  }
+  const all = (type: UnifiedObjectType): Map<string, Obj> => byType.get(type) ?? new Map<string, Obj>();
+
+  for (const type of UNIFIED_OBJECT_TYPES) {
+    for (const [id, obj] of all(type)) {
+      for (const found of collectLinks(MODEL[type].links, obj)) {
+        const target = found.id.slice(0, found.id.indexOf(':'));
+        if (!found.targets.some((t) => t === target) || !all(target as UnifiedObjectType).has(found.id)) {
+          problems.push(`${id}: ${found.path} points at missing ${found.id}`);
+        }
+      }
+    }
+  }
+  checkPayables(problems, all('bill'), all('bill_payment'), all('bill_credit_memo'), 'linked_bills');
+  checkPayables(problems, all('invoice'), all('invoice_payment'), all('invoice_credit_memo'), 'linked_invoices');
+  for (const [id, je] of all('journal_entry')) {
+    const lines = arr(je.line_items);
+    if (lines.length < 2) problems.push(`${id}: fewer than two lines`);
+    const total = sum(lines.map((l) => cents(l.total_amount)));
+    if (total !== 0) problems.push(`${id}: lines sum to ${total / 100}, not 0`);
+  }
+  for (const [id, deposit] of all('bank_deposit')) {
+    const linked = arr(deposit.linked_payments);
+    for (const p of linked) {
+      const payment = all('invoice_payment').get(String(p.id));
+      if (payment !== undefined && cents(payment.total_amount) !== cents(p.payment_amount)) problems.push(`${id}: deposits ${String(p.id)} with another amount`);
+    }
+    const total = sum(linked.map((p) => cents(p.payment_amount))) + sum(arr(deposit.line_items).map((l) => cents(l.total_amount)));
+    if (total !== cents(deposit.total_amount)) problems.push(`${id}: total ${String(deposit.total_amount)} is not payments + lines ${total / 100}`);
+  }
+  checkBalanceSheets(problems, all('balance_sheet'), all('account'));
+  return problems;
+}
+
+function checkDocument(problems: string[], id: string, doc: Obj, payments: Alloc[], credits: Alloc[]): void {
+  const lines = arr(doc.line_items);
+  const sub = cents(doc.sub_total);
+  const total = cents(doc.total_amount);
+  if (sum(lines.map((l) => cents(l.sub_total))) !== sub) problems.push(`${id}: line sub_totals do not add up to sub_total`);
+  if (sum(lines.map((l) => cents(l.total_amount))) !== total) problems.push(`${id}: line totals do not add up to total_amount`);
+  if (sub + cents(doc.tax_amount) - cents(doc.total_discount) !== total) problems.push(`${id}: sub_total + tax - discount != total`);
+  const allocated = sum(payments.map((p) => cents(p.allocated_amount))) + sum(credits.map((c) => cents(c.allocated_amount)));
+  const due = cents(doc.amount_due);
+  if (doc.status === 'void') {
+    if (due !== 0 || allocated !== 0) problems.push(`${id}: void but amount_due ${due / 100}, allocations ${allocated / 100}`);
+    return;
+  }
+  if (due !== total - allocated) problems.push(`${id}: amount_due ${due / 100} != total ${total / 100} - allocations ${allocated / 100}`);
+  const expected = doc.status === 'draft' ? 'draft' : due === 0 ? 'paid' : due < total ? 'partially_paid' : 'open';
+  if (doc.status !== expected) problems.push(`${id}: status ${String(doc.status)} but expected ${expected}`);
+}
+
+/** Bills (or invoices) against their payments and credits, from both sides. */
+function checkPayables(problems: string[], docs: Map<string, Obj>, payments: Map<string, Obj>, credits: Map<string, Obj>, back: string): void {
+  for (const [id, doc] of docs) {
+    const paid = allocs(doc.linked_payments);
+    const credited = allocs(doc.linked_credit_memos);
+    checkDocument(problems, id, doc, paid, credited);
+    for (const [list, others] of [[paid, payments], [credited, credits]] as const) {
+      for (const a of list) {
+        const other = others.get(a.id);
+        const mirror = allocs(other?.[back]).find((x) => x.id === id);
+        if (other === undefined || other.status === 'void' || mirror === undefined || cents(mirror.allocated_amount) !== cents(a.allocated_amount)) {
+          problems.push(`${id}: allocation from ${a.id} has no matching entry on it`);
+        }
+      }
+    }
+  }
+  for (const [id, payment] of payments) {
+    const linked = allocs(payment[back]);
+    if (sum(linked.map((a) => cents(a.allocated_amount))) !== cents(payment.total_amount)) problems.push(`${id}: total is not the sum of its allocations`);
+    if (payment.status === 'void') continue;
+    for (const a of linked) {
+      if (!allocs(docs.get(a.id)?.linked_payments).some((x) => x.id === id)) problems.push(`${id}: ${a.id} does not list this payment`);
+    }
+  }
+  for (const [id, credit] of credits) {
+    const linked = allocs(credit[back]);
+    const used = sum(linked.map((a) => cents(a.allocated_amount)));
+    if (credit.status !== 'void' && cents(credit.remaining_amount) !== cents(credit.total_amount) - used) problems.push(`${id}: remaining_amount is not total - applications`);
+    for (const a of linked) {
+      if (!allocs(docs.get(a.id)?.linked_credit_memos).some((x) => x.id === id)) problems.push(`${id}: ${a.id} does not list this credit`);
+    }
+  }
+}
+
+interface TreeNode { account_id: string | null; name: string; value: string; items: TreeNode[] }
+
+function checkNode(problems: string[], where: string, node: TreeNode, leaves: Map<string, number>): void {
+  if (!/^-?\d+(\.\d+)?$/.test(node.value)) problems.push(`${where}: value ${node.value} is not numeric text`);
+  if (node.items.length > 0) {
+    if (sum(node.items.map((n) => cents(n.value))) !== cents(node.value)) problems.push(`${where}/${node.name}: children do not add up`);
+    for (const child of node.items) checkNode(problems, `${where}/${node.name}`, child, leaves);
+  } else if (node.account_id !== null && node.name !== 'Net Income') {
+    leaves.set(node.account_id, cents(node.value));
+  }
+}
+
+function checkBalanceSheets(problems: string[], sheets: Map<string, Obj>, accounts: Map<string, Obj>): void {
+  let latest: [string, Map<string, number>, Obj] | null = null;
+  for (const [id, sheet] of sheets) {
+    const assets = cents(sheet.total_assets);
+    if (assets !== cents(sheet.total_liabilities) + cents(sheet.total_equity)) problems.push(`${id}: assets != liabilities + equity`);
+    const leaves = new Map<string, number>();
+    for (const part of ['assets', 'liabilities', 'equity'] as const) checkNode(problems, id, sheet[part] as TreeNode, leaves);
+    const end = String(sheet.end_date);
+    if (latest === null || end > String(latest[2].end_date)) latest = [id, leaves, sheet];
+  }
+  if (latest === null) return;
+  // The newest sheet shows the same balances as the chart of accounts.
+  const [id, leaves] = latest;
+  for (const [accountId, value] of leaves) {
+    const account = accounts.get(accountId);
+    if (account !== undefined && cents(account.balance) !== value) problems.push(`${id}: ${accountId} shows ${value / 100}, account balance is ${String(account.balance)}`);
+  }
+}

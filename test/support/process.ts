@@ -1,0 +1,47 @@
+/** Runs the real service as a child process, as `npm start` would. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+export function startService(args: string[], env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ['src/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ADMIN_TOKEN: '', ENCRYPTION_KEY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const exited = new Promise<number | null>((resolve) => { child.once('exit', (code) => { resolve(code); }); });
+  return { child, output: () => output, exited };
+}
+
+/** Polls until the URL answers 200 or the deadline passes; returns the elapsed ms. */
+export async function waitForOk(url: string, timeoutMs: number, service?: ServiceProcess): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return Date.now() - started;
+    } catch {
+      // not listening yet
+    }
+    if (service?.child.exitCode !== null && service?.child.exitCode !== undefined) {
+      throw new Error(`service exited with ${service.child.exitCode}:\n${service.output()}`);
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms${service ? `:\n${service.output()}` : ''}`);
+}
+
+export function randomPort(): number {
+  return 20000 + Math.floor(Math.random() * 30000);
+}
