@@ -5,8 +5,7 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
-import { createBoss } from './jobs/boss.ts';
-import { createQueues, startWorkers } from './jobs/queues.ts';
+import { startWorkers } from './jobs/queues.ts';
 import { startRuntime } from './runtime.ts';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
@@ -41,15 +40,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => { void shutdown('SIGINT'); });
 
   const config = loadConfig();
-  const runtime = await startRuntime({ log, config });
+  const runtime = await startRuntime({ log, config, schedule: role !== 'api' });
   closers.push(() => runtime.close());
   const { services } = runtime;
-  const boss = createBoss(runtime.databaseUrl, { schedule: role !== 'api' });
-  boss.on('error', (error: Error) => { log(`job queue error: ${error.message}`); });
-  await boss.start();
-  closers.push(() => boss.stop({ graceful: true, timeout: 20_000 }));
-  await createQueues(boss);
-  if (role !== 'api') await startWorkers(boss, services);
+  if (role !== 'api') await startWorkers(runtime.boss, services);
 
   if (role !== 'worker') {
     const app = await buildApp(services);

@@ -13,9 +13,13 @@ import { VersionRegistry } from './http/versioning.ts';
 import { registerVersionChanges } from './http/version-changes.ts';
 import { bootstrapAdmin, firstStartBanner, resolveEncryptionKey, verifyEncryptionKey } from './tenants/bootstrap.ts';
 import type { Services } from './services.ts';
+import { createBoss, type PgBoss } from './jobs/boss.ts';
+import { createQueues } from './jobs/queues.ts';
+import { bossSender } from './jobs/sender.ts';
 
 export interface Runtime {
   services: Services;
+  boss: PgBoss;
   databaseUrl: string;
   close(): Promise<void>;
 }
@@ -47,7 +51,7 @@ export async function openDatabase(config: Config, log: (m: string) => void): Pr
   return { url: await ensureDatabase(embedded.url, EMBEDDED_DATABASE), embedded };
 }
 
-export async function startRuntime(options: { log: (m: string) => void; config?: Config; poolSize?: number }): Promise<Runtime> {
+export async function startRuntime(options: { log: (m: string) => void; config?: Config; poolSize?: number; schedule?: boolean }): Promise<Runtime> {
   const config = options.config ?? loadConfig();
   const { url, embedded } = await openDatabase(config, options.log);
   const pool = createPool(url, { max: options.poolSize ?? 20 });
@@ -63,11 +67,17 @@ export async function startRuntime(options: { log: (m: string) => void; config?:
       : postgresRateLimiter(pool, config.rateLimit.limit, config.rateLimit.windowSeconds);
     const versions = new VersionRegistry();
     registerVersionChanges(versions);
-    const services: Services = { config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000 };
+    const boss = createBoss(url, { schedule: options.schedule ?? false });
+    boss.on('error', (error: Error) => { options.log(`job queue error: ${error.message}`); });
+    await boss.start();
+    await createQueues(boss);
+    const services: Services = { config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000, jobs: bossSender(boss) };
     return {
       services,
+      boss,
       databaseUrl: url,
       async close() {
+        await boss.stop({ graceful: true, timeout: 20_000 });
         await rateLimiter.close();
         await pool.end();
         if (embedded !== null) await embedded.stop();

@@ -4,6 +4,7 @@ import type { Cipher } from './crypto/secrets.ts';
 import type { Pool } from './db/pool.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import type { VersionRegistry } from './http/versioning.ts';
+import type { JobSender } from './jobs/sender.ts';
 
 export interface Services {
   config: Config;
@@ -15,6 +16,7 @@ export interface Services {
   adminTokenSha256: Buffer;
   /** How long a duplicate request waits for the first one with the same Idempotency-Key. */
   idempotencyWaitMs: number;
+  jobs: JobSender;
 }
 
 declare module 'fastify' {

@@ -5,7 +5,20 @@ import readyz from './health/readyz.ts';
 import createOrganization from './admin/organizations/create.ts';
 import listOrganizations from './admin/organizations/list.ts';
 import rotateCredentials from './admin/organizations/rotate-credentials.ts';
+import createConnection from './connections/create.ts';
+import listConnections from './connections/list.ts';
+import getConnectionByToken from './connections/get-by-token.ts';
+import connectionStatus from './connections/status.ts';
+import updateConnection from './connections/update.ts';
+import deleteConnection from './connections/delete.ts';
+import invalidateAccessToken from './connections/invalidate-token.ts';
+import incrementalSync from './connections/incremental-sync.ts';
+import backfill from './connections/backfill.ts';
+import exchangePublicToken from './item/public-token-exchange.ts';
 
 export const publicEndpoints: Endpoint[] = [healthz, readyz];
 export const adminEndpoints: Endpoint[] = [createOrganization, listOrganizations, rotateCredentials];
-export const versionedEndpoints: Endpoint[] = [];
+export const versionedEndpoints: Endpoint[] = [
+  createConnection, listConnections, getConnectionByToken, connectionStatus, updateConnection, deleteConnection,
+  invalidateAccessToken, incrementalSync, backfill, exchangePublicToken,
+];

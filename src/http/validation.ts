@@ -22,7 +22,11 @@ const textAjv = makeAjv('array');
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   const validate: ValidateFunction = ajv.compile(schema as object);
-  return (data: unknown) => (validate(data) ? { value: data } : { error: new ValidationFailure(validate.errors ?? []) });
+  return (raw: unknown) => {
+    // A request without a body (Fastify passes null) is validated as an empty object: optional-only bodies may be left out.
+    const data = httpPart === 'body' && (raw === undefined || raw === null) ? {} : raw;
+    return validate(data) ? { value: data } : { error: new ValidationFailure(validate.errors ?? []) };
+  };
 };
 
 export type Location = 'body' | 'query' | 'params' | 'headers';

@@ -6,12 +6,13 @@ import type { PgBoss } from 'pg-boss';
 import type { Services } from '../services.ts';
 import { deleteExpiredIdempotencyKeys } from '../sql/idempotency.ts';
 
-export const QUEUES = {
-  maintenance: 'maintenance',
-} as const;
+import { QUEUES } from './queue-names.ts';
+
+export { QUEUES };
 
 export async function createQueues(boss: PgBoss): Promise<void> {
   await boss.createQueue(QUEUES.maintenance, { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 });
+  await boss.createQueue(QUEUES.sync, { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3600 });
 }
 
 /** Housekeeping: expired idempotency records go after their 24 h. */

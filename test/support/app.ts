@@ -12,6 +12,8 @@ import { registerVersionChanges } from '../../src/http/version-changes.ts';
 import { VersionRegistry } from '../../src/http/versioning.ts';
 import { postgresRateLimiter, type RateLimiter } from '../../src/ratelimit/limiter.ts';
 import type { Services } from '../../src/services.ts';
+import { createBoss, type PgBoss } from '../../src/jobs/boss.ts';
+import { bossSender } from '../../src/jobs/sender.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Environment } from '../../src/tenants/types.ts';
 import { createTestDatabase, type TestDatabase, type TestServer } from './database.ts';
@@ -22,6 +24,7 @@ export interface TestApp {
   app: FastifyInstance;
   db: TestDatabase;
   services: Services;
+  boss: PgBoss;
   adminToken: string;
   org: CreatedOrganization;
   /** Creates another organisation (for cross-tenant tests). */
@@ -53,14 +56,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     versions,
     adminTokenSha256: sha256(adminToken),
     idempotencyWaitMs: options.idempotencyWaitMs ?? 10_000,
+    jobs: { send: () => Promise.reject(new Error('jobs not started')) },
   };
+  const boss = createBoss(db.url, { schedule: false });
+  await boss.start();
+  services.jobs = bossSender(boss);
   const app = await buildApp(services, { logger: false, extraVersionedEndpoints: options.extraVersionedEndpoints ?? [] });
   const org = await createOrganization(db.pool, cipher, 'Test Org');
   return {
     app, db, services, adminToken, org,
     newOrg: (name = 'Other Org') => createOrganization(db.pool, cipher, name),
+    boss,
     async close() {
       await app.close();
+      await boss.stop({ graceful: false, close: true });
       await services.rateLimiter.close();
       await db.close();
     },

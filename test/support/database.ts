@@ -8,6 +8,8 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
+import { createBoss } from '../../src/jobs/boss.ts';
+import { createQueues, QUEUES } from '../../src/jobs/queues.ts';
 
 export interface TestDatabase {
   url: string;
@@ -36,7 +38,8 @@ function withDatabase(url: string, database: string): string {
 
 async function ensureTemplate(adminUrl: string): Promise<string> {
   const migrations = await loadMigrations();
-  const digest = createHash('sha256').update(migrations.map((m) => `${m.version}:${m.sql}`).join('\n')).digest('hex').slice(0, 12);
+  // The queue list is part of the template too.
+  const digest = createHash('sha256').update(migrations.map((m) => `${m.version}:${m.sql}`).join('\n')).update(JSON.stringify(Object.values(QUEUES))).digest('hex').slice(0, 12);
   const template = `ledgerport_tpl_${digest}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -54,6 +57,11 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
       } finally {
         await pool.end();
       }
+      // pg-boss creates its schema on first start; doing it here makes every test database start fast.
+      const boss = createBoss(withDatabase(adminUrl, building), { schedule: false });
+      await boss.start();
+      await createQueues(boss);
+      await boss.stop({ graceful: false, close: true });
       await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
     }
   } finally {

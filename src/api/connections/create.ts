@@ -1,0 +1,108 @@
+import { Type } from 'typebox';
+import { defineContract, defineEndpoint } from '../../http/contract.ts';
+import { ServiceError } from '../../errors/catalogue.ts';
+import { createConnection } from '../../connections/connections.ts';
+import { CREDENTIAL_FIELDS } from '../../platforms/registry.ts';
+import { getConnector } from '../../platforms/index.ts';
+import { connectorContext } from '../../platforms/context.ts';
+import { PlatformError } from '../../platforms/errors.ts';
+import type { Credentials } from '../../platforms/connector.ts';
+import { ENTITY_NAMES, SyncConfigSchema, validateSyncConfig, objectTypeToEntity } from '../../sync/config.ts';
+import { requestSync } from '../../sync/requests.ts';
+import { StringEnum } from '../../model/shared.ts';
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import { connectionView } from './schemas.ts';
+
+export const MARKETPLACES = ['UNITED_STATES', 'CANADA', 'MEXICO', 'BRAZIL', 'BELGIUM', 'UNITED_KINGDOM', 'GERMANY', 'FRANCE', 'SPAIN', 'ITALY',
+  'NETHERLANDS', 'SWEDEN', 'POLAND', 'SAUDI_ARABIA', 'EGYPT', 'TURKEY', 'UNITED_ARAB_EMIRATES', 'INDIA', 'JAPAN', 'AUSTRALIA', 'SINGAPORE'] as const;
+
+const credentialProperties = Object.fromEntries(CREDENTIAL_FIELDS.map((field) => [field, Type.Optional(Type.String({ maxLength: 4096 }))]));
+
+export const contract = defineContract({
+  method: 'POST', url: '/connections/create', auth: 'client', tags: ['Connections'],
+  summary: 'Create a connection: empty body (the end user picks the platform in the link flow), platform plus credentials, or platform plus redirect_url for an OAuth consent address.',
+  body: Type.Object({
+    platform: Type.Optional(Type.String({ pattern: '^[A-Z0-9_]{2,40}$', description: 'Upper-case platform identifier.' })),
+    name: Type.Optional(Type.String({ maxLength: 200, description: 'Display label.' })),
+    scope: Type.Optional(Type.String({ maxLength: 1000 })),
+    syncConfig: Type.Optional(SyncConfigSchema),
+    marketplace_seller_marketplace: Type.Optional(StringEnum(MARKETPLACES, 'Marketplace of a marketplace connection created without credentials.')),
+    redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'Where the end user lands after the flow, with public_token appended.' })),
+    ...credentialProperties,
+  }, { additionalProperties: false }),
+  success: {
+    status: 200,
+    schema: Type.Object({
+      connection: Type.Object({
+        id: Type.String({ format: 'uuid' }),
+        access_token: Type.String(),
+        link_url: Type.String(),
+        name: Type.Union([Type.String(), Type.Null()]),
+        platform_auth_url: Type.Optional(Type.String({ description: 'OAuth platforms created with redirect_url or a marketplace: send the end user here.' })),
+      }),
+    }),
+  },
+  errors: ['VALIDATION_ERROR', 'MALFORMED_JSON', 'INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED', 'PLATFORM_BAD_REQUEST', 'PLATFORM_UNAUTHORIZED', 'PLATFORM_RATE_LIMITED', 'PLATFORM_ERROR'],
+});
+
+export default defineEndpoint(contract, async (request) => {
+  const { pool, cipher, config, jobs } = request.server.services;
+  const tenant = request.tenant;
+  if (tenant === null) throw new Error('client auth hook did not run');
+  const body = request.body;
+  const credentials: Credentials = {};
+  const fields: Record<string, unknown> = body;
+  for (const field of CREDENTIAL_FIELDS) {
+    const value = fields[field];
+    if (typeof value === 'string') credentials[field] = value;
+  }
+  const hasCredentials = Object.keys(credentials).length > 0;
+  const platform = body.platform ?? null;
+  const connector = platform === null ? undefined : getConnector(platform);
+  if (platform !== null && connector === undefined) {
+    throw new ServiceError('VALIDATION_ERROR', `\`platform\` "${platform}" is not offered by this service. See docs/platforms.md for the list.`, { source: 'service', field: 'platform', location: 'body' });
+  }
+  if (platform === null && hasCredentials) {
+    throw new ServiceError('VALIDATION_ERROR', 'Credential fields need `platform`: name the platform they belong to.', { source: 'service', field: 'platform', location: 'body' });
+  }
+  if (body.syncConfig !== undefined) {
+    const offered = connector === undefined ? undefined : Object.keys(connector.objects).map((t) => objectTypeToEntity(t as UnifiedObjectType));
+    validateSyncConfig(body.syncConfig, offered ?? ENTITY_NAMES);
+  }
+
+  let identity = null;
+  if (connector !== undefined && hasCredentials) {
+    if (connector.auth.type !== 'credentials') {
+      throw new ServiceError('VALIDATION_ERROR', `${connector.id} connects through OAuth: create the connection without credentials and send the end user to link_url (or pass redirect_url for platform_auth_url).`, { source: 'service', field: 'platform', location: 'body' });
+    }
+    const missing = connector.auth.fields.filter((f) => f.required && credentials[f.field] === undefined).map((f) => f.field);
+    if (missing.length > 0) {
+      throw new ServiceError('VALIDATION_ERROR', `${connector.id} needs ${missing.join(', ')} in the request body.`, { source: 'service', field: missing[0], location: 'body' });
+    }
+    try {
+      identity = await connector.identify(connectorContext({ connector, connectionId: 'unlinked', credentials, tokens: null, db: pool }));
+    } catch (error) {
+      if (error instanceof PlatformError) throw error.toServiceError();
+      throw error;
+    }
+  }
+
+  const { connection, created } = await createConnection(pool, cipher, tenant, {
+    platform, name: body.name ?? null, credentials: hasCredentials ? credentials : null, identity,
+    syncConfig: body.syncConfig ?? null, scope: body.scope ?? null, marketplace: body.marketplace_seller_marketplace ?? null,
+    redirectUrl: body.redirect_url ?? null,
+  });
+  if (created && identity !== null) {
+    await requestSync(pool, jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
+  }
+  const view = connectionView(cipher, config.publicUrl, connection);
+  // OAuth platforms: an address that starts the flow directly at the platform's consent step.
+  const authUrl = connector?.auth.type === 'oauth2' && (body.redirect_url !== undefined || body.marketplace_seller_marketplace !== undefined)
+    ? `${view.link_url}/${connector.id}` : null;
+  return {
+    connection: {
+      id: view.id, access_token: view.access_token, link_url: view.link_url, name: view.name,
+      ...(authUrl !== null ? { platform_auth_url: authUrl } : {}),
+    },
+  };
+});

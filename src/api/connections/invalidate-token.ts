@@ -1,0 +1,20 @@
+import { Type } from 'typebox';
+import { defineContract, defineEndpoint } from '../../http/contract.ts';
+import { connectionForAccessToken, invalidateAccessToken } from '../../connections/connections.ts';
+import { AccessTokenQuery } from './schemas.ts';
+
+export const contract = defineContract({
+  method: 'POST', url: '/connections/access_token/invalidate', auth: 'client', tags: ['Connections'],
+  summary: 'Issue a new access_token for the connection; the old one stops working at once.',
+  querystring: AccessTokenQuery,
+  body: Type.Object({}, { additionalProperties: false, description: 'Empty: the connection is named by the access_token query parameter.' }),
+  success: { status: 200, schema: Type.Object({ connection_id: Type.String({ format: 'uuid' }), access_token: Type.String({ description: 'The replacement token.' }) }) },
+  errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'RATE_LIMIT_EXCEEDED'],
+});
+
+export default defineEndpoint(contract, async (request) => {
+  const { pool, cipher } = request.server.services;
+  if (request.tenant === null) throw new Error('client auth hook did not run');
+  const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
+  return { connection_id: connection.id, access_token: await invalidateAccessToken(pool, cipher, connection) };
+});

@@ -1,0 +1,200 @@
+/**
+ * Connections: creation, link completion (new and re-authentication),
+ * de-duplication by store_unique_id, public tokens, access tokens.
+ */
+import { randomToken, sha256, type Cipher } from '../crypto/secrets.ts';
+import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
+import { ServiceError } from '../errors/catalogue.ts';
+import { emitEvent } from '../events/emit.ts';
+import type { AccountIdentity, Credentials, OAuthTokens } from '../platforms/connector.ts';
+import { sealJson } from '../platforms/context.ts';
+import {
+  findConnectionByAccessToken, findConnectionById, findConnectionByStore, insertConnection,
+} from '../sql/connections.ts';
+import type { Tenant } from '../tenants/types.ts';
+import { canTransition, statusAfterLink } from './lifecycle.ts';
+import type { ConnectionRecord, ConnectionStatus } from './types.ts';
+
+export const ACCESS_TOKEN_PREFIX = 'lpat_';
+export const PUBLIC_TOKEN_PREFIX = 'lppt_';
+export const PUBLIC_TOKEN_TTL_SECONDS = 30 * 60;
+
+export function linkUrl(publicUrl: string, connection: Pick<ConnectionRecord, 'linkToken'>): string {
+  return `${publicUrl}/link/${connection.linkToken}`;
+}
+
+export function accessTokenOf(cipher: Cipher, connection: Pick<ConnectionRecord, 'accessTokenCiphertext'>): string {
+  return cipher.decrypt(connection.accessTokenCiphertext);
+}
+
+export interface CreateConnectionInput {
+  platform: string | null;
+  name: string | null;
+  credentials: Credentials | null;
+  identity: AccountIdentity | null;
+  syncConfig: unknown;
+  scope: string | null;
+  marketplace: string | null;
+  redirectUrl: string | null;
+}
+
+/**
+ * Creates a connection, or returns the existing one when the same platform
+ * account is already connected in this organisation and environment.
+ */
+export async function createConnection(
+  pool: Pool, cipher: Cipher, tenant: Tenant, input: CreateConnectionInput,
+): Promise<{ connection: ConnectionRecord; created: boolean }> {
+  return withTransaction(pool, async (db) => {
+    if (input.platform !== null && input.identity !== null) {
+      // Serialise concurrent creates of the same account so exactly one row wins.
+      await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+        [`${tenant.organizationId}:${tenant.environment}:${input.platform}:${input.identity.storeUniqueId}`]);
+      const existing = await findConnectionByStore(db, tenant, input.platform, input.identity.storeUniqueId);
+      if (existing !== null) return { connection: existing, created: false };
+    }
+    const accessToken = randomToken(ACCESS_TOKEN_PREFIX);
+    const connection = await insertConnection(db, {
+      tenant,
+      platform: input.platform,
+      name: input.name,
+      accessTokenSha256: sha256(accessToken),
+      accessTokenCiphertext: cipher.encrypt(accessToken),
+      linkToken: randomToken('lk_', 18),
+      credentialsCiphertext: input.credentials === null ? null : sealJson(cipher, input.credentials),
+      storeUniqueId: input.identity?.storeUniqueId ?? null,
+      storeName: input.identity?.storeName ?? null,
+      syncConfig: input.syncConfig ?? null,
+      scope: input.scope,
+      marketplace: input.marketplace,
+      redirectUrl: input.redirectUrl,
+      linked: input.identity !== null,
+    });
+    return { connection, created: true };
+  });
+}
+
+/** Resolves the access_token query parameter within the caller's tenant. */
+export async function connectionForAccessToken(db: Queryable, tenant: Tenant, accessToken: string | undefined): Promise<ConnectionRecord> {
+  if (accessToken === undefined || accessToken === '') {
+    throw new ServiceError('MISSING_ACCESS_TOKEN', 'The access_token query parameter is required: pass the connection access_token from connection creation or the public token exchange.', { source: 'service', field: 'access_token', location: 'query' });
+  }
+  const connection = accessToken.length > 200 ? null : await findConnectionByAccessToken(db, tenant, sha256(accessToken));
+  if (connection === null) {
+    throw new ServiceError('INVALID_CREDENTIALS', 'The access_token does not belong to a connection of these client credentials (check the environment, or whether it was invalidated).', { source: 'service', field: 'access_token', location: 'query' });
+  }
+  return connection;
+}
+
+export async function connectionForId(db: Queryable, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}): Promise<ConnectionRecord> {
+  const connection = await findConnectionById(db, tenant, id, options);
+  if (connection === null) throw new ServiceError('RESOURCE_NOT_FOUND', `No connection with id ${id}.`, { source: 'service', field: 'id', location: 'params' });
+  return connection;
+}
+
+export async function setStatus(db: Queryable, connection: ConnectionRecord, to: ConnectionStatus): Promise<void> {
+  if (!canTransition(connection.status, to)) throw new Error(`connection ${connection.id}: ${connection.status} → ${to} is not allowed`);
+  await db.query('UPDATE connections SET status = $2, updated_at = clock_timestamp() WHERE id = $1', [connection.id, to]);
+}
+
+export interface LinkCompletion {
+  connection: ConnectionRecord;
+  publicToken: string;
+  /** True when the end user linked a new account; false for re-authentication or a duplicate. */
+  isNewLink: boolean;
+}
+
+function connectionWebhook(cipher: Cipher, connection: ConnectionRecord, code: string, extra: Record<string, unknown>) {
+  return { type: 'CONNECTION', code, connection_id: connection.id, access_token: accessTokenOf(cipher, connection), ...extra };
+}
+
+/**
+ * The end user finished the platform's authentication in the link flow.
+ * - Another connection of this tenant already holds the account → that one is
+ *   refreshed and returned, and the placeholder connection is removed.
+ * - This connection was linked before → re-authentication: credentials replaced,
+ *   access_token unchanged, CONNECTION_UPDATED.
+ * - Otherwise → newly linked: the initial sync is started by the caller.
+ * Always issues a public token (single use, 30 minutes).
+ */
+export async function completeLink(
+  pool: Pool, cipher: Cipher, linkConnection: ConnectionRecord,
+  input: { platform: string; credentials: Credentials | null; tokens: OAuthTokens | null; identity: AccountIdentity },
+): Promise<LinkCompletion> {
+  return withTransaction(pool, async (db) => {
+    const tenant: Tenant = { organizationId: linkConnection.organizationId, environment: linkConnection.environment };
+    await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+      [`${tenant.organizationId}:${tenant.environment}:${input.platform}:${input.identity.storeUniqueId}`]);
+    const holder = await findConnectionByStore(db, tenant, input.platform, input.identity.storeUniqueId);
+    let target = await findConnectionById(db, tenant, linkConnection.id, { forUpdate: true }) ?? linkConnection;
+    if (holder !== null && holder.id !== target.id) {
+      // The account is already connected: keep the existing connection, drop the placeholder if it was never linked.
+      if (target.linkedAt === null) await db.query('DELETE FROM connections WHERE id = $1', [target.id]);
+      target = holder;
+    }
+    const wasLinked = target.linkedAt !== null;
+    const status = wasLinked ? statusAfterLink(target.readyAt !== null) : 'not_ready';
+    if (!canTransition(target.status, status)) throw new Error(`connection ${target.id}: ${target.status} → ${status} is not allowed`);
+    const updated = await db.query<{ linked_at: Date }>(
+      `UPDATE connections SET platform = $2, credentials_ciphertext = $3, oauth_tokens_ciphertext = $4,
+              store_unique_id = $5, store_name = $6, status = $7, linked_at = COALESCE(linked_at, clock_timestamp()),
+              disable_error = NULL, disable_message = NULL, consecutive_failures = 0, updated_at = clock_timestamp()
+        WHERE id = $1 RETURNING linked_at`,
+      [target.id, input.platform, input.credentials === null ? null : sealJson(cipher, input.credentials),
+        input.tokens === null ? null : sealJson(cipher, input.tokens), input.identity.storeUniqueId, input.identity.storeName, status],
+    );
+    const refreshed: ConnectionRecord = {
+      ...target, platform: input.platform, storeUniqueId: input.identity.storeUniqueId, storeName: input.identity.storeName,
+      status, linkedAt: updated.rows[0]?.linked_at ?? new Date(), disableError: null, disableMessage: null,
+    };
+    const publicToken = randomToken(PUBLIC_TOKEN_PREFIX);
+    await db.query(
+      `INSERT INTO public_tokens (token_sha256, connection_id, expires_at) VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3))`,
+      [sha256(publicToken), refreshed.id, PUBLIC_TOKEN_TTL_SECONDS],
+    );
+    await emitEvent(db, {
+      tenant, connectionId: refreshed.id, type: 'CONNECTION', code: 'CONNECTION_UPDATED',
+      payload: connectionWebhook(cipher, refreshed, 'CONNECTION_UPDATED', { store_unique_id: refreshed.storeUniqueId }),
+    });
+    return { connection: refreshed, publicToken, isNewLink: !wasLinked };
+  });
+}
+
+/** CONNECTION_LINK_ERROR: the flow failed; the end user sees the message too. */
+export async function recordLinkError(db: Queryable, cipher: Cipher, connection: ConnectionRecord, publicUrl: string, platform: string, message: string): Promise<void> {
+  await emitEvent(db, {
+    tenant: { organizationId: connection.organizationId, environment: connection.environment },
+    connectionId: connection.id, type: 'CONNECTION', code: 'CONNECTION_LINK_ERROR',
+    payload: connectionWebhook(cipher, connection, 'CONNECTION_LINK_ERROR', { update_url: linkUrl(publicUrl, connection), message, platform }),
+  });
+}
+
+/** Single use within 30 minutes; used, expired, unknown or another tenant's → the same 400. */
+export async function exchangePublicToken(pool: Pool, tenant: Tenant, publicToken: string): Promise<ConnectionRecord> {
+  return withTransaction(pool, async (db) => {
+    const result = await db.query<{ connection_id: string }>(
+      `UPDATE public_tokens p SET used_at = clock_timestamp()
+         FROM connections c
+        WHERE p.token_sha256 = $1 AND p.used_at IS NULL AND p.expires_at > clock_timestamp()
+          AND c.id = p.connection_id AND c.organization_id = $2 AND c.environment = $3
+        RETURNING p.connection_id`,
+      [sha256(publicToken), tenant.organizationId, tenant.environment],
+    );
+    const id = result.rows[0]?.connection_id;
+    if (id === undefined) {
+      throw new ServiceError('INVALID_PUBLIC_TOKEN',
+        'The public_token is unknown, already exchanged, expired (they live 30 minutes), or from another environment; run the link flow again.',
+        { source: 'service', field: 'public_token', location: 'body' });
+    }
+    return connectionForId(db, tenant, id);
+  });
+}
+
+export async function invalidateAccessToken(pool: Pool, cipher: Cipher, connection: ConnectionRecord): Promise<string> {
+  const accessToken = randomToken(ACCESS_TOKEN_PREFIX);
+  await pool.query(
+    `UPDATE connections SET access_token_sha256 = $2, access_token_ciphertext = $3, updated_at = clock_timestamp() WHERE id = $1`,
+    [connection.id, sha256(accessToken), cipher.encrypt(accessToken)],
+  );
+  return accessToken;
+}

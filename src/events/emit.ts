@@ -1,0 +1,29 @@
+/**
+ * Writes an event into the durable event store. Call it inside the same
+ * transaction as the change it announces, so an event exists exactly when the
+ * change does. The webhook worker delivers from this table.
+ */
+import type { Queryable } from '../db/pool.ts';
+import type { Tenant } from '../tenants/types.ts';
+
+export interface NewEvent {
+  tenant: Tenant;
+  connectionId: string | null;
+  /** CONNECTION, JOB or the upper-case entity kind. */
+  type: string;
+  code: string;
+  /** The webhook body, exactly as it will be delivered. */
+  payload: Record<string, unknown>;
+}
+
+export async function emitEvent(db: Queryable, event: NewEvent): Promise<string> {
+  const result = await db.query<{ id: string }>(
+    `INSERT INTO events (organization_id, environment, connection_id, type, code, payload)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [event.tenant.organizationId, event.tenant.environment, event.connectionId, event.type, event.code, JSON.stringify(event.payload)],
+  );
+  const id = result.rows[0]?.id;
+  if (id === undefined) throw new Error('event insert returned no row');
+  await db.query(`SELECT pg_notify('ledgerport_events', $1)`, [id]);
+  return id;
+}

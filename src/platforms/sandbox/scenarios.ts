@@ -1,0 +1,42 @@
+/**
+ * Test accounts of the sandbox platform, chosen by credentials. `user_good` /
+ * `pass_good` is a healthy business; the usernames below misbehave in one
+ * documented way each. Any other username starting with `user_` (password
+ * `pass_good`) is a healthy business with its own seed, so tests can create as
+ * many distinct accounts as they like; `_size_<N>` in it sets the record count.
+ */
+import { hashString } from './prng.ts';
+
+export type ScenarioName = 'healthy' | 'rate_limited' | 'flaky' | 'revoked_after_sync' | 'slow_initial_sync' | 'billing_issue';
+
+export interface ScenarioSpec { username: string; scenario: ScenarioName; behaviour: string }
+
+export const SANDBOX_PASSWORD = 'pass_good';
+
+export const SCENARIOS: readonly ScenarioSpec[] = [
+  { username: 'user_good', scenario: 'healthy', behaviour: 'A healthy business: every call succeeds.' },
+  { username: 'user_rate_limited', scenario: 'rate_limited', behaviour: 'Every Nth API call (default 3rd) answers 429 with Retry-After.' },
+  { username: 'user_flaky', scenario: 'flaky', behaviour: 'Every Nth API call (default 4th) answers 500 or 503, alternately; on writes the 500 comes after the write was applied.' },
+  { username: 'user_revoked', scenario: 'revoked_after_sync', behaviour: 'Credentials are revoked after the initial sync: the first incremental read (and every call after it) answers 401.' },
+  { username: 'user_slow', scenario: 'slow_initial_sync', behaviour: 'Full reads wait before each page (default 5 s), so the initial sync takes minutes.' },
+  { username: 'user_billing', scenario: 'billing_issue', behaviour: 'Reads work; every write answers 402 (subscription expired).' },
+];
+
+export interface ResolvedAccount {
+  accountKey: string;
+  scenario: ScenarioName;
+  seed: number;
+  /** Records to generate; null = the platform default. */
+  size: number | null;
+}
+
+export const MAX_SIZE = 2_000_000;
+
+/** The account behind a username and password, or null when the platform refuses them. */
+export function resolveAccount(username: string | undefined, password: string | undefined): ResolvedAccount | null {
+  if (username === undefined || password !== SANDBOX_PASSWORD || !/^user_[A-Za-z0-9_.-]{1,100}$/.test(username)) return null;
+  const known = SCENARIOS.find((s) => s.username === username);
+  const sized = /_size_(\d{1,7})(?:_|$)/.exec(username);
+  const size = sized?.[1] === undefined ? null : Math.min(MAX_SIZE, Math.max(1, Number(sized[1])));
+  return { accountKey: username, scenario: known?.scenario ?? 'healthy', seed: hashString(username), size };
+}
