@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     closers.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
   }
-  if (!stopping) log(`ledgerport ${role} started${role !== 'worker' ? ` on ${config.publicUrl}` : ''}`);
+  log(`ledgerport ${role} started${role !== 'worker' ? ` on ${config.publicUrl}` : ''}`);
 }
 
 main().catch((error: unknown) => {

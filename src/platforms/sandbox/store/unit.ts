@@ -1,0 +1,254 @@
+/**
+ * A unit of work on one account's books, inside the account's lock: load
+ * records, change them, and flush once. Flushing posts the ledger effect of
+ * every changed document to account balances and balance sheets, gives each
+ * change its sequence number, writes records and change log, and moves the
+ * account's clock — all in the caller's transaction.
+ */
+import type { PoolClient } from 'pg';
+import type { UnifiedObjectType } from '../../../model/object-types.ts';
+import { isPostingType, postingsOf, type Posting } from '../books.ts';
+import { businessDateOf, collectionOf, platformIdFor } from '../collections.ts';
+import { ROLES } from '../generator/chart.ts';
+import {
+  PROFIT_AND_LOSS, addTo, balanceSheetId, balancesOfSheet, buildBalanceSheet, monthEnd, monthOf, monthStart, naturalCents, nextMonth,
+} from '../ledger.ts';
+import { formatCents, parseCents } from '../money.ts';
+import type { NativeAccount, NativeBalanceSheet, NativeRecord } from '../native.ts';
+import type { AccountState } from './state.ts';
+
+interface Entry {
+  type: UnifiedObjectType;
+  id: string;
+  /** Current data; null once deleted. */
+  data: NativeRecord | null;
+  /** As loaded; null for records created in this unit. */
+  original: NativeRecord | null;
+  changed: boolean;
+}
+
+export interface FlushSummary { created: number; updated: number; deleted: number; lastSeq: number }
+
+const key = (type: string, id: string): string => `${type}\u0000${id}`;
+const ROLE_ACCOUNTS = { AP: ROLES.AP, AR: ROLES.AR, UndepositedFunds: ROLES.UndepositedFunds, InputTax: ROLES.InputTax, SalesTax: ROLES.SalesTax };
+
+export class Unit {
+  readonly client: PoolClient;
+  readonly state: AccountState;
+  /** Timestamp of every change in this unit (the platform's clock). */
+  readonly at: string;
+  readonly #entries = new Map<string, Entry>();
+  readonly #counters: Record<string, number>;
+
+  constructor(client: PoolClient, state: AccountState, now: number) {
+    this.client = client;
+    this.state = state;
+    this.at = new Date(now).toISOString();
+    this.#counters = { ...state.counters };
+  }
+
+  /** Loads live records not yet in the unit. */
+  async load(type: UnifiedObjectType, ids: readonly string[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.#entries.has(key(type, id)));
+    if (missing.length === 0) return;
+    const result = await this.client.query<{ platform_id: string; data: NativeRecord }>(
+      `SELECT platform_id, data FROM sandbox_platform.records
+       WHERE account_id = $1 AND object_type = $2 AND platform_id = ANY($3::text[]) AND deleted_at IS NULL`,
+      [this.state.id, type, missing],
+    );
+    for (const row of result.rows) this.#remember(type, row.platform_id, row.data);
+  }
+
+  #remember(type: UnifiedObjectType, id: string, data: NativeRecord): void {
+    // Kept twice: the original tells the ledger what the record posted before it changed.
+    this.#entries.set(key(type, id), { type, id, data, original: structuredClone(data), changed: false });
+  }
+
+  /** A live record already loaded (or created) in this unit. */
+  peek<T extends NativeRecord>(type: UnifiedObjectType, id: string | undefined): T | null {
+    if (id === undefined) return null;
+    const entry = this.#entries.get(key(type, id));
+    return entry?.data === null || entry === undefined ? null : (entry.data as T);
+  }
+
+  async get<T extends NativeRecord>(type: UnifiedObjectType, id: string | undefined): Promise<T | null> {
+    if (id === undefined || id === '') return null;
+    await this.load(type, [id]);
+    return this.peek<T>(type, id);
+  }
+
+  /** Every live record of a (small) type, with this unit's changes applied. */
+  async all<T extends NativeRecord>(type: UnifiedObjectType): Promise<T[]> {
+    const result = await this.client.query<{ platform_id: string; data: NativeRecord }>(
+      `SELECT platform_id, data FROM sandbox_platform.records WHERE account_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id`,
+      [this.state.id, type],
+    );
+    for (const row of result.rows) if (!this.#entries.has(key(type, row.platform_id))) this.#remember(type, row.platform_id, row.data);
+    const live: T[] = [];
+    for (const entry of this.#entries.values()) if (entry.type === type && entry.data !== null) live.push(entry.data as T);
+    return live.sort((a, b) => (a.Id < b.Id ? -1 : a.Id > b.Id ? 1 : 0));
+  }
+
+  /** Id of another live record whose text field equals `value` (uniqueness checks), or null. */
+  async findBy(type: UnifiedObjectType, field: string, value: string, exceptId: string | null): Promise<string | null> {
+    for (const entry of this.#entries.values()) {
+      if (entry.type === type && entry.data !== null && entry.id !== exceptId && entry.data[field] === value) return entry.id;
+    }
+    const result = await this.client.query<{ platform_id: string }>(
+      `SELECT platform_id FROM sandbox_platform.records
+       WHERE account_id = $1 AND object_type = $2 AND deleted_at IS NULL AND data->>$3 = $4 LIMIT 5`,
+      [this.state.id, type, field, value],
+    );
+    for (const row of result.rows) {
+      if (row.platform_id === exceptId) continue;
+      // Changed in this unit: the loaded copy decides, not the stored one.
+      const cached = this.#entries.get(key(type, row.platform_id));
+      if (cached !== undefined && (cached.data === null || cached.data[field] !== value)) continue;
+      return row.platform_id;
+    }
+    return null;
+  }
+
+  /** Live records of `types` whose JSON mentions `id` (reference checks before a delete). */
+  async referencedBy(types: readonly UnifiedObjectType[], id: string): Promise<string | null> {
+    const result = await this.client.query<{ platform_id: string }>(
+      `SELECT platform_id FROM sandbox_platform.records
+       WHERE account_id = $1 AND object_type = ANY($2::text[]) AND deleted_at IS NULL AND strpos(data::text, $3) > 0 LIMIT 1`,
+      [this.state.id, types, JSON.stringify(id)],
+    );
+    return result.rows[0]?.platform_id ?? null;
+  }
+
+  nextId(type: UnifiedObjectType): string {
+    const prefix = collectionOf(type).prefix;
+    const n = (this.#counters[prefix] ?? 0) + 1;
+    this.#counters[prefix] = n;
+    return platformIdFor(prefix, n);
+  }
+
+  create(type: UnifiedObjectType, data: NativeRecord): void {
+    data.CreatedAt = this.at;
+    data.UpdatedAt = this.at;
+    this.#entries.set(key(type, data.Id), { type, id: data.Id, data, original: null, changed: true });
+  }
+
+  /** Marks a loaded record changed (after mutating it in place). */
+  touch(type: UnifiedObjectType, data: NativeRecord): void {
+    const entry = this.#entries.get(key(type, data.Id));
+    if (entry?.data == null) throw new Error(`touch of ${type} ${data.Id}, which the unit has not loaded`);
+    entry.data = data;
+    data.UpdatedAt = this.at;
+    entry.changed = true;
+  }
+
+  remove(type: UnifiedObjectType, id: string): void {
+    const entry = this.#entries.get(key(type, id));
+    if (entry?.data == null) throw new Error(`delete of ${type} ${id}, which the unit has not loaded`);
+    entry.data = null;
+    entry.changed = true;
+  }
+
+  get changes(): number {
+    let n = 0;
+    for (const entry of this.#entries.values()) if (entry.changed) n++;
+    return n;
+  }
+
+  /** Ledger, sequence numbers, records, change log and account state, in that order. */
+  async flush(tick: number | null): Promise<FlushSummary> {
+    await this.#post();
+    const changed = [...this.#entries.values()].filter((e) => e.changed && !(e.original === null && e.data === null));
+    let seq = this.state.seq;
+    const rows: unknown[] = [];
+    const log: unknown[] = [];
+    const summary: FlushSummary = { created: 0, updated: 0, deleted: 0, lastSeq: seq };
+    for (const entry of changed) {
+      seq++;
+      const op = entry.data === null ? 'deleted' : entry.original === null ? 'created' : 'updated';
+      summary[op]++;
+      const data = entry.data ?? entry.original;
+      if (data === null) continue;
+      rows.push({ t: entry.type, p: entry.id, d: data, b: businessDateOf(collectionOf(entry.type), data), s: seq, u: this.at, x: entry.data === null ? this.at : null });
+      log.push({ s: seq, t: entry.type, p: entry.id, o: op });
+    }
+    summary.lastSeq = seq;
+    if (rows.length > 0) {
+      await this.client.query(
+        `INSERT INTO sandbox_platform.records (account_id, object_type, platform_id, data, business_date, seq, updated_at, deleted_at)
+         SELECT $1, x.t, x.p, x.d, x.b, x.s, x.u, x.x
+         FROM json_to_recordset($2::json) AS x(t text, p text, d json, b date, s bigint, u timestamptz, x timestamptz)
+         ON CONFLICT (account_id, object_type, platform_id) DO UPDATE SET data = EXCLUDED.data, business_date = EXCLUDED.business_date,
+           seq = EXCLUDED.seq, version = sandbox_platform.records.version + 1, updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at`,
+        [this.state.id, JSON.stringify(rows)],
+      );
+      await this.client.query(
+        `INSERT INTO sandbox_platform.change_log (account_id, seq, tick, object_type, platform_id, op, at)
+         SELECT $1, x.s, $3, x.t, x.p, x.o, $4 FROM json_to_recordset($2::json) AS x(s bigint, t text, p text, o text)`,
+        [this.state.id, JSON.stringify(log), tick ?? this.state.tick, this.at],
+      );
+    }
+    await this.client.query(
+      `UPDATE sandbox_platform.accounts_state SET seq = $2, counters = $3, tick = COALESCE($4, tick),
+         last_tick_at = CASE WHEN $4::integer IS NULL THEN last_tick_at ELSE $5::timestamptz END WHERE id = $1`,
+      [this.state.id, seq, JSON.stringify(this.#counters), tick, this.at],
+    );
+    this.state.seq = seq;
+    for (const entry of changed) {
+      entry.changed = false;
+      entry.original = entry.data === null ? null : structuredClone(entry.data);
+    }
+    return summary;
+  }
+
+  /** What the changed documents post, net of what they posted before, applied to balances and sheets. */
+  async #post(): Promise<void> {
+    const deltas: Posting[] = [];
+    for (const entry of this.#entries.values()) {
+      if (!entry.changed || !isPostingType(entry.type)) continue;
+      if (entry.original !== null) for (const p of postingsOf(entry.type, entry.original, ROLE_ACCOUNTS)) deltas.push({ ...p, cents: -p.cents });
+      if (entry.data !== null) deltas.push(...postingsOf(entry.type, entry.data, ROLE_ACCOUNTS));
+    }
+    const byAccount = new Map<string, number>();
+    for (const p of deltas) addTo(byAccount, p.accountId, p.cents);
+    if ([...byAccount.values()].every((c) => c === 0)) return;
+
+    const accounts = await this.all<NativeAccount>('account');
+    const classOf = new Map(accounts.map((a) => [a.Id, a.Class]));
+    for (const account of accounts) {
+      const delta = byAccount.get(account.Id) ?? 0;
+      if (delta === 0) continue;
+      const debit = naturalCents(account.Class, parseCents(account.Balance));
+      account.Balance = formatCents(naturalCents(account.Class, debit + delta));
+      this.touch('account', account);
+    }
+    const sheets = await this.all<NativeBalanceSheet>('balance_sheet');
+    const last = sheets.reduce<NativeBalanceSheet | null>((a, b) => (a === null || b.PeriodEnd > a.PeriodEnd ? b : a), null);
+    const latestPosting = deltas.reduce((d, p) => (p.date > d ? p.date : d), '');
+    if (last !== null) {
+      // Months the clock has reached get their own sheet, starting from the last one.
+      for (let month = nextMonth(monthOf(last.PeriodEnd)); month <= monthOf(latestPosting); month = nextMonth(month)) {
+        const sheet = buildBalanceSheet({
+          id: balanceSheetId(month), periodStart: monthStart(month), periodEnd: monthEnd(month), currencyCode: last.CurrencyCode,
+          createdAt: this.at, updatedAt: this.at, accounts, balances: balancesOfSheet(last),
+        });
+        this.create('balance_sheet', sheet);
+        sheets.push(sheet);
+      }
+    }
+    for (const sheet of sheets) {
+      const relevant = deltas.filter((p) => p.date <= sheet.PeriodEnd && p.cents !== 0);
+      if (relevant.length === 0) continue;
+      const balances = balancesOfSheet(sheet);
+      for (const p of relevant) {
+        const cls = classOf.get(p.accountId);
+        addTo(balances, cls === 'Revenue' || cls === 'Expense' ? PROFIT_AND_LOSS : p.accountId, p.cents);
+      }
+      const rebuilt = buildBalanceSheet({
+        id: sheet.Id, periodStart: sheet.PeriodStart, periodEnd: sheet.PeriodEnd, currencyCode: sheet.CurrencyCode,
+        createdAt: sheet.CreatedAt, updatedAt: this.at, accounts, balances,
+      });
+      Object.assign(sheet, rebuilt);
+      if (this.peek('balance_sheet', sheet.Id) !== null) this.touch('balance_sheet', sheet);
+    }
+  }
+}
