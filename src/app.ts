@@ -12,6 +12,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { registerEndpoint, type Endpoint } from './http/contract.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { adminEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
+import { registerLinkRoutes } from './link/routes.ts';
 import type { Services } from './services.ts';
 
 export const VERSIONED_PREFIX = '/versioned';
@@ -51,6 +52,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   for (const endpoint of [...versionedEndpoints, ...(options.extraVersionedEndpoints ?? [])]) {
     registerEndpoint(app, endpoint, VERSIONED_PREFIX);
   }
+  registerLinkRoutes(app);
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.ready();
   return app;

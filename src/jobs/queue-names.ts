@@ -2,4 +2,5 @@
 export const QUEUES = {
   maintenance: 'maintenance',
   sync: 'sync',
+  syncScheduler: 'sync-scheduler',
 } as const;

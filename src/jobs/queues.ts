@@ -5,14 +5,25 @@
 import type { PgBoss } from 'pg-boss';
 import type { Services } from '../services.ts';
 import { deleteExpiredIdempotencyKeys } from '../sql/idempotency.ts';
+import { startSyncWorkers } from '../sync/worker.ts';
 
 import { QUEUES } from './queue-names.ts';
 
 export { QUEUES };
 
+const QUEUE_OPTIONS = {
+  [QUEUES.maintenance]: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
+  // Heartbeats let a run whose worker died (kill -9) be handed to another worker within seconds, not at expiry.
+  [QUEUES.sync]: { retryLimit: 8, retryDelay: 15, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 6 * 3600, heartbeatSeconds: 10 },
+  [QUEUES.syncScheduler]: { retryLimit: 0, expireInSeconds: 120 },
+} as const;
+
+/** Creates every queue, and brings existing ones to the current options. */
 export async function createQueues(boss: PgBoss): Promise<void> {
-  await boss.createQueue(QUEUES.maintenance, { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 });
-  await boss.createQueue(QUEUES.sync, { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 3600 });
+  for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
+    if ((await boss.getQueue(name)) === null) await boss.createQueue(name, options);
+    else await boss.updateQueue(name, options);
+  }
 }
 
 /** Housekeeping: expired idempotency records go after their 24 h. */
@@ -21,6 +32,7 @@ export async function runMaintenance(services: Pick<Services, 'pool'>): Promise<
 }
 
 export async function startWorkers(boss: PgBoss, services: Services): Promise<void> {
+  await startSyncWorkers(boss, services, { concurrency: 2 });
   await boss.schedule(QUEUES.maintenance, '*/15 * * * *', {});
   await boss.work(QUEUES.maintenance, async () => {
     const result = await runMaintenance(services);

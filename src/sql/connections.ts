@@ -107,8 +107,3 @@ export async function listConnectionsUnpaged(db: Queryable, tenant: Tenant, stat
   );
   return result.rows.map(toConnectionRecord);
 }
-
-export async function hasRunningSync(db: Queryable, connectionId: string): Promise<boolean> {
-  const result = await db.query(`SELECT 1 FROM sync_runs WHERE connection_id = $1 AND status = 'running' LIMIT 1`, [connectionId]);
-  return (result.rowCount ?? 0) > 0;
-}

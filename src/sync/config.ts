@@ -31,6 +31,7 @@ export function objectTypeToEntity(type: UnifiedObjectType): string {
 export const MIN_FREQUENCY_MINUTES = 60;
 export const MAX_FREQUENCY_MINUTES = 14 * 24 * 60;
 export const DEFAULT_HISTORICAL_MONTHS = 24;
+export const DEFAULT_FREQUENCY_MINUTES = 60;
 
 export const SyncConfigSchema = Type.Object({
   entities: Type.Optional(Type.Array(Type.String(), { minItems: 1, uniqueItems: true, description: 'Upper-case entity names, e.g. BILL, ACCOUNT. Omitted: all.' })),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { completeLink } from '../../connections/connections.ts';
 import { findConnectionById } from '../../sql/connections.ts';
+import { tryLockConnectionSync, unlockConnectionSync } from '../../sync/lock.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { registerTestConnector, TEST_PLATFORM } from '../../../test/support/test-connector.ts';
 import type { CreatedOrganization } from '../../tenants/organizations.ts';
@@ -175,11 +176,14 @@ describe('connection-scoped endpoints', () => {
 
   it('DELETE removes the connection, and answers 409 while a sync runs', async () => {
     const busy = await createLinked('dave');
-    await t.db.pool.query(`UPDATE sync_runs SET status = 'running', started_at = now() WHERE connection_id = $1`, [busy.id]);
+    // A worker syncing this connection holds its sync lock.
+    const worker = await t.db.pool.connect();
+    expect(await tryLockConnectionSync(worker, busy.id)).toBe(true);
     const refused = await call('DELETE', `/connections/${busy.id}`);
     expect(refused.statusCode).toBe(409);
     expect(errorBody(refused).error_code).toBe('SYNC_IN_PROGRESS');
-    await t.db.pool.query(`UPDATE sync_runs SET status = 'completed', finished_at = now() WHERE connection_id = $1`, [busy.id]);
+    await unlockConnectionSync(worker, busy.id);
+    worker.release();
     const deleted = await call('DELETE', `/connections/${busy.id}`);
     expect(json(deleted)).toEqual({ success: true, connection_id: busy.id });
     expect((await call('GET', `/connections/access_token?access_token=${busy.access_token}`)).statusCode).toBe(401);

@@ -3,7 +3,7 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { connectionForId } from '../../connections/connections.ts';
-import { hasRunningSync } from '../../sql/connections.ts';
+import { holdSyncLockForTransaction } from '../../sync/lock.ts';
 import { ConnectionIdParams } from './schemas.ts';
 
 export const contract = defineContract({
@@ -19,9 +19,9 @@ export default defineEndpoint(contract, async (request) => {
   const tenant = request.tenant;
   if (tenant === null) throw new Error('client auth hook did not run');
   await withTransaction(pool, async (db) => {
-    // The row lock keeps a sync from starting between the check and the delete (syncs lock it to start).
     const connection = await connectionForId(db, tenant, request.params.id, { forUpdate: true });
-    if (await hasRunningSync(db, connection.id)) {
+    // Holding the sync lock until commit also keeps a sync from starting before the delete lands.
+    if (!(await holdSyncLockForTransaction(db, connection.id))) {
       throw new ServiceError('SYNC_IN_PROGRESS', 'A sync of this connection is running; delete it after the sync finishes (see GET /connections/status).', { source: 'service' });
     }
     await db.query('DELETE FROM connections WHERE id = $1', [connection.id]);

@@ -11,10 +11,7 @@ import { collectionOf, platformIdFor } from './collections.ts';
 import { buildLines, dueCents, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette } from './documents.ts';
 import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
 import { formatCents, parseCents } from './money.ts';
-import type {
-  NativeAttachment, NativeBill, NativeBillPayment, NativeContact, NativeExpense, NativeInvoice, NativeJournalEntry, NativeOrder,
-  NativePurchaseOrder, NativeRecord,
-} from './native.ts';
+import type { NativeContact, NativeExpense, NativeJournalEntry, NativeOf, NativeType } from './native.ts';
 import { Rng, deriveSeed } from './prng.ts';
 import type { Unit } from './store/unit.ts';
 
@@ -29,10 +26,10 @@ function candidates(t: TickContext, type: UnifiedObjectType, n: number): string[
   return [...ids];
 }
 
-async function loaded<T extends NativeRecord>(t: TickContext, type: UnifiedObjectType, n: number): Promise<T[]> {
+async function loaded<K extends NativeType>(t: TickContext, type: K, n: number): Promise<NativeOf[K][]> {
   const ids = candidates(t, type, n);
   await t.unit.load(type, ids);
-  return ids.map((id) => t.unit.peek<T>(type, id)).filter((r): r is T => r !== null);
+  return ids.map((id) => t.unit.peek(type, id)).filter((r) => r !== null);
 }
 
 const termFor = (p: Palette, party: NativeContact) => p.terms.find((term) => term.id === party.TermId);
@@ -46,7 +43,7 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
   const t: TickContext = { unit, rng: new Rng(deriveSeed(state.seed, 'tick', tick)), palette, date, stamps: { CreatedAt: unit.at, UpdatedAt: unit.at } };
   const k = Math.max(1, Math.round(state.size / 2_500));
 
-  const vendors = (await loaded<NativeContact>(t, 'vendor', k + 2)).filter((v) => v.Status === 'Active');
+  const vendors = (await loaded(t, 'vendor', k + 2)).filter((v) => v.Status === 'Active');
   for (const vendor of vendors.slice(0, k)) {
     const id = unit.nextId('bill');
     unit.create('bill', makeBill({
@@ -55,7 +52,7 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
     }));
   }
   await payBills(t, k);
-  const customers = (await loaded<NativeContact>(t, 'customer', k + 2)).filter((c) => c.Status === 'Active');
+  const customers = (await loaded(t, 'customer', k + 2)).filter((c) => c.Status === 'Active');
   for (const customer of customers.slice(0, k)) {
     const id = unit.nextId('invoice');
     unit.create('invoice', makeInvoice({
@@ -69,7 +66,7 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
   if (t.rng.chance(0.6)) await deleteSomething(t);
   await journals(t);
   for (let n = Math.ceil(k / 2); n > 0; n--) expense(t);
-  for (const order of await loaded<NativeOrder>(t, 'order', k)) {
+  for (const order of await loaded(t, 'order', k)) {
     if (order.Status !== 'Open') continue;
     order.Status = 'Closed';
     order.FinancialStatus = 'Paid';
@@ -79,7 +76,7 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
 }
 
 async function payBills(t: TickContext, k: number): Promise<void> {
-  const open = (await loaded<NativeBill>(t, 'bill', k * 4)).filter((b) => b.Status === 'Open' || b.Status === 'PartiallyPaid');
+  const open = (await loaded(t, 'bill', k * 4)).filter((b) => b.Status === 'Open' || b.Status === 'PartiallyPaid');
   for (const bill of open.slice(0, k)) {
     const due = dueCents(bill);
     const cents = t.rng.chance(0.7) ? due : Math.max(1, Math.floor(due / 2));
@@ -93,7 +90,7 @@ async function payBills(t: TickContext, k: number): Promise<void> {
 }
 
 async function receivePayments(t: TickContext, k: number): Promise<void> {
-  const open = (await loaded<NativeInvoice>(t, 'invoice', k * 4)).filter((i) => i.Status === 'Open' || i.Status === 'PartiallyPaid');
+  const open = (await loaded(t, 'invoice', k * 4)).filter((i) => i.Status === 'Open' || i.Status === 'PartiallyPaid');
   for (const invoice of open.slice(0, k)) {
     const payment = makePayment({
       id: t.unit.nextId('invoice_payment'), customerId: invoice.CustomerId, depositTo: acc('1000'), date: t.date, currency: invoice.CurrencyCode,
@@ -105,11 +102,11 @@ async function receivePayments(t: TickContext, k: number): Promise<void> {
 }
 
 async function voidBillPayment(t: TickContext): Promise<void> {
-  const payment = (await loaded<NativeBillPayment>(t, 'bill_payment', 3)).find((p) => p.Status === 'Active');
+  const payment = (await loaded(t, 'bill_payment', 3)).find((p) => p.Status === 'Active');
   if (payment === undefined) return;
   await t.unit.load('bill', payment.LinkedTxns.map((l) => l.TxnId));
   for (const link of payment.LinkedTxns) {
-    const bill = t.unit.peek<NativeBill>('bill', link.TxnId);
+    const bill = t.unit.peek('bill', link.TxnId);
     if (bill === null) continue;
     unallocate(bill, payment.Id, t.unit.at);
     t.unit.touch('bill', bill);
@@ -122,7 +119,7 @@ async function voidBillPayment(t: TickContext): Promise<void> {
 const RENAMES = [' Holdings', ' International', ' & Sons', ' Worldwide'];
 
 async function renameVendor(t: TickContext): Promise<void> {
-  const vendor = (await loaded<NativeContact>(t, 'vendor', 1))[0];
+  const vendor = (await loaded(t, 'vendor', 1))[0];
   if (vendor === undefined) return;
   const current = RENAMES.find((suffix) => vendor.DisplayName.endsWith(suffix));
   vendor.DisplayName = current === undefined ? `${vendor.DisplayName}${t.rng.pick(RENAMES)}` : vendor.DisplayName.slice(0, -current.length);
@@ -133,20 +130,20 @@ async function renameVendor(t: TickContext): Promise<void> {
 async function deleteSomething(t: TickContext): Promise<void> {
   const kind = t.rng.pick(['bill', 'purchase_order', 'attachment'] as const);
   if (kind === 'bill') {
-    const bill = (await loaded<NativeBill>(t, 'bill', 4)).find((b) => (b.Status === 'Open' || b.Status === 'Draft') && b.LinkedTxns.length === 0);
+    const bill = (await loaded(t, 'bill', 4)).find((b) => (b.Status === 'Open' || b.Status === 'Draft') && b.LinkedTxns.length === 0);
     if (bill !== undefined) t.unit.remove('bill', bill.Id);
   } else if (kind === 'purchase_order') {
-    const po = (await loaded<NativePurchaseOrder>(t, 'purchase_order', 4)).find((p) => p.Status !== 'Closed');
+    const po = (await loaded(t, 'purchase_order', 4)).find((p) => p.Status !== 'Closed');
     if (po !== undefined) t.unit.remove('purchase_order', po.Id);
   } else {
-    const attachment = (await loaded<NativeAttachment>(t, 'attachment', 1))[0];
+    const attachment = (await loaded(t, 'attachment', 1))[0];
     if (attachment !== undefined) t.unit.remove('attachment', attachment.Id);
   }
 }
 
 async function journals(t: TickContext): Promise<void> {
   if (t.rng.chance(0.3)) {
-    const entry = (await loaded<NativeJournalEntry>(t, 'journal_entry', 2)).find((e) => e.Status === 'Posted' && e.Memo !== 'Opening balances');
+    const entry = (await loaded(t, 'journal_entry', 2)).find((e) => e.Status === 'Posted' && e.Memo !== 'Opening balances');
     if (entry !== undefined) {
       entry.Status = 'Voided';
       t.unit.touch('journal_entry', entry);

@@ -192,3 +192,39 @@ export type NativeOrder = NativeMeta & {
 
 /** Any native record: what the store keeps in `data`. */
 export type NativeRecord = NativeMeta & Record<string, unknown>;
+
+/** The native record type of each collection, by unified object type. */
+export interface NativeOf {
+  account: NativeAccount;
+  attachment: NativeAttachment;
+  balance_sheet: NativeBalanceSheet;
+  bank_deposit: NativeDeposit;
+  bank_feed_account: NativeFeedAccount;
+  bank_transfer: NativeTransfer;
+  bill: NativeBill;
+  bill_credit_memo: NativeVendorCredit;
+  bill_payment: NativeBillPayment;
+  class: NativeClass;
+  company_info: NativeCompany;
+  currency: NativeCurrency;
+  customer: NativeCustomer;
+  department: NativeDepartment;
+  expense: NativeExpense;
+  invoice: NativeInvoice;
+  invoice_credit_memo: NativeCreditNote;
+  invoice_payment: NativePayment;
+  item: NativeItem;
+  journal_entry: NativeJournalEntry;
+  location: NativeLocation;
+  order: NativeOrder;
+  payment_term: NativeTerm;
+  project: NativeProject;
+  purchase_order: NativePurchaseOrder;
+  subsidiary: NativeSubsidiary;
+  task: NativeTask;
+  tax_agency: NativeTaxAgency;
+  tax_rate: NativeTaxCode;
+  vendor: NativeVendor;
+}
+
+export type NativeType = keyof NativeOf;

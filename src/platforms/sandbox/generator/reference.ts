@@ -9,7 +9,7 @@ import type {
   NativeItem, NativeLocation, NativeProject, NativeSubsidiary, NativeTask, NativeTaxAgency, NativeTaxCode,
   NativeTaxComponent, NativeTerm,
 } from '../native.ts';
-import type { Rng } from '../prng.ts';
+import { Rng } from '../prng.ts';
 import type { Palette, TaxChoice } from '../documents.ts';
 import { stamp } from '../dates.ts';
 import { CHART, acc } from './chart.ts';
@@ -115,15 +115,30 @@ function taxCode(def: TaxCodeDef, id: string, agencies: readonly string[], date:
   };
 }
 
-/** Emits the master data and returns what the transaction generator needs. */
-export function generateReference(rng: Rng, out: Emitter, start: string, counts: ReferenceCounts): Reference {
+/** The first draws of every generation: country profile and company name. */
+function companyStart(rng: Rng): { profile: Profile; names: CompanyNames; companyName: string } {
   const profile = rng.pick(PROFILES);
   const names = new CompanyNames(rng);
-  const companyName = names.next();
+  return { profile, names, companyName: names.next() };
+}
+
+/** The company a seed will generate, without generating anything else (identify before materializing). */
+export function companyOf(seed: number): { legalName: string; tradingName: string; country: string; currency: string } {
+  const { profile, companyName } = companyStart(new Rng(seed));
+  return { legalName: companyName, tradingName: tradingName(companyName), country: profile.country, currency: profile.currency };
+}
+
+function tradingName(legalName: string): string {
+  return legalName.replace(/ (Inc|LLC|Ltd|Co|Group|Partners|Corp|GmbH)$/, '');
+}
+
+/** Emits the master data and returns what the transaction generator needs. */
+export function generateReference(rng: Rng, out: Emitter, start: string, counts: ReferenceCounts): Reference {
+  const { profile, names, companyName } = companyStart(rng);
   const place = rng.pick(profile.cities);
   const company: NativeCompany = {
     ...meta(out.nextId('company_info'), start, rng),
-    LegalName: companyName, TradingName: companyName.replace(/ (Inc|LLC|Ltd|Co|Group|Partners|Corp|GmbH)$/, ''),
+    LegalName: companyName, TradingName: tradingName(companyName),
     BaseCurrency: profile.currency, Country: profile.country, FiscalYearStartMonth: rng.pick([1, 1, 4, 7]),
     Email: emailFor('accounts', companyName), Phone: phone(rng), Website: `https://${companyName.toLowerCase().replace(/[^a-z]+/g, '')}.example`,
     TaxNumber: `TN-${rng.int(100_000_000, 999_999_999)}`, CompanyNumber: `CN-${rng.int(1_000_000, 9_999_999)}`,

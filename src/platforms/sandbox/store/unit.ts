@@ -14,7 +14,7 @@ import {
   PROFIT_AND_LOSS, addTo, balanceSheetId, balancesOfSheet, buildBalanceSheet, monthEnd, monthOf, monthStart, naturalCents, nextMonth,
 } from '../ledger.ts';
 import { formatCents, parseCents } from '../money.ts';
-import type { NativeAccount, NativeBalanceSheet, NativeRecord } from '../native.ts';
+import type { NativeOf, NativeRecord, NativeType } from '../native.ts';
 import type { AccountState } from './state.ts';
 
 interface Entry {
@@ -65,27 +65,28 @@ export class Unit {
   }
 
   /** A live record already loaded (or created) in this unit. */
-  peek<T extends NativeRecord>(type: UnifiedObjectType, id: string | undefined): T | null {
+  peek<K extends NativeType>(type: K, id: string | undefined): NativeOf[K] | null {
     if (id === undefined) return null;
-    const entry = this.#entries.get(key(type, id));
-    return entry?.data === null || entry === undefined ? null : (entry.data as T);
+    const data = this.#entries.get(key(type, id))?.data ?? null;
+    // Entries of a type only ever hold that type's native records.
+    return data as NativeOf[K] | null;
   }
 
-  async get<T extends NativeRecord>(type: UnifiedObjectType, id: string | undefined): Promise<T | null> {
+  async get<K extends NativeType>(type: K, id: string | undefined): Promise<NativeOf[K] | null> {
     if (id === undefined || id === '') return null;
     await this.load(type, [id]);
-    return this.peek<T>(type, id);
+    return this.peek(type, id);
   }
 
   /** Every live record of a (small) type, with this unit's changes applied. */
-  async all<T extends NativeRecord>(type: UnifiedObjectType): Promise<T[]> {
+  async all<K extends NativeType>(type: K): Promise<NativeOf[K][]> {
     const result = await this.client.query<{ platform_id: string; data: NativeRecord }>(
       `SELECT platform_id, data FROM sandbox_platform.records WHERE account_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id`,
       [this.state.id, type],
     );
     for (const row of result.rows) if (!this.#entries.has(key(type, row.platform_id))) this.#remember(type, row.platform_id, row.data);
-    const live: T[] = [];
-    for (const entry of this.#entries.values()) if (entry.type === type && entry.data !== null) live.push(entry.data as T);
+    const live: NativeOf[K][] = [];
+    for (const entry of this.#entries.values()) if (entry.type === type && entry.data !== null) live.push(entry.data as NativeOf[K]);
     return live.sort((a, b) => (a.Id < b.Id ? -1 : a.Id > b.Id ? 1 : 0));
   }
 
@@ -103,7 +104,7 @@ export class Unit {
       if (row.platform_id === exceptId) continue;
       // Changed in this unit: the loaded copy decides, not the stored one.
       const cached = this.#entries.get(key(type, row.platform_id));
-      if (cached !== undefined && (cached.data === null || cached.data[field] !== value)) continue;
+      if (cached !== undefined && cached.data?.[field] !== value) continue;
       return row.platform_id;
     }
     return null;
@@ -212,7 +213,7 @@ export class Unit {
     for (const p of deltas) addTo(byAccount, p.accountId, p.cents);
     if ([...byAccount.values()].every((c) => c === 0)) return;
 
-    const accounts = await this.all<NativeAccount>('account');
+    const accounts = await this.all('account');
     const classOf = new Map(accounts.map((a) => [a.Id, a.Class]));
     for (const account of accounts) {
       const delta = byAccount.get(account.Id) ?? 0;
@@ -221,8 +222,8 @@ export class Unit {
       account.Balance = formatCents(naturalCents(account.Class, debit + delta));
       this.touch('account', account);
     }
-    const sheets = await this.all<NativeBalanceSheet>('balance_sheet');
-    const last = sheets.reduce<NativeBalanceSheet | null>((a, b) => (a === null || b.PeriodEnd > a.PeriodEnd ? b : a), null);
+    const sheets = await this.all('balance_sheet');
+    const last = sheets.reduce<NativeOf['balance_sheet'] | null>((a, b) => (a === null || b.PeriodEnd > a.PeriodEnd ? b : a), null);
     const latestPosting = deltas.reduce((d, p) => (p.date > d ? p.date : d), '');
     if (last !== null) {
       // Months the clock has reached get their own sheet, starting from the last one.

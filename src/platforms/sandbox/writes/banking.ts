@@ -2,7 +2,7 @@
 import { journalLine, journalLineCents } from '../books.ts';
 import { ROLES } from '../generator/chart.ts';
 import { formatCents, parseCents } from '../money.ts';
-import type { NativeAttachment, NativeDeposit, NativeJournalEntry, NativePayment, NativeTaxCode, NativeTransfer } from '../native.ts';
+import type { NativeAttachment, NativeDeposit, NativeJournalEntry, NativeJournalLine, NativePayment, NativeRecord, NativeTransfer } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 import { pick } from './documents.ts';
@@ -11,7 +11,7 @@ import { account, cents, date, existing, list, notFound, oneOf, text, type Body 
 async function releasePayments(unit: Unit, deposit: NativeDeposit): Promise<void> {
   await unit.load('invoice_payment', deposit.Payments.map((p) => p.PaymentId));
   for (const entry of deposit.Payments) {
-    const payment = unit.peek<NativePayment>('invoice_payment', entry.PaymentId);
+    const payment = unit.peek('invoice_payment', entry.PaymentId);
     if (payment === null || payment.DepositId !== deposit.Id) continue;
     delete payment.DepositId;
     unit.touch('invoice_payment', payment);
@@ -40,7 +40,7 @@ async function writeDeposit(unit: Unit, body: Body, base: NativeDeposit | null):
     deposit.Payments = [];
     for (const [n, entry] of list(body, 'Payments').entries()) {
       const field = `Payments[${n}]`;
-      const payment = await existing<NativePayment>(unit, 'invoice_payment', text(entry, 'PaymentId', true), `${field}.PaymentId`);
+      const payment = await existing(unit, 'invoice_payment', text(entry, 'PaymentId', true), `${field}.PaymentId`);
       if (payment === undefined) continue;
       if (payment.Status !== 'Active' || payment.DepositToAccountId !== ROLES.UndepositedFunds) {
         throw invalid('BusinessRule', `payment ${payment.Id} is not waiting in undeposited funds`, `${field}.PaymentId`);
@@ -77,10 +77,10 @@ async function writeDeposit(unit: Unit, body: Body, base: NativeDeposit | null):
   return deposit;
 }
 
-async function loadOrFail<T extends { Id: string }>(unit: Unit, type: 'bank_deposit' | 'bank_transfer' | 'journal_entry', id: string): Promise<T> {
-  const record = await unit.get(type, id);
+async function loadOrFail<T extends NativeRecord>(unit: Unit, type: 'bank_deposit' | 'bank_transfer' | 'journal_entry', id: string): Promise<T> {
+  const record = await unit.get<T>(type, id);
   if (record === null) throw notFound(type, id);
-  return record as unknown as T;
+  return record;
 }
 
 export const depositWriter = {
@@ -91,3 +91,114 @@ export const depositWriter = {
     unit.remove('bank_deposit', id);
   },
 };
+
+async function writeTransfer(unit: Unit, body: Body, base: NativeTransfer | null): Promise<NativeTransfer> {
+  const get = <T>(field: string, read: () => T, current: T): T => (base === null ? read() : pick(body, field, read, current));
+  const fromId = get('FromAccountId', () => text(body, 'FromAccountId', true), base?.FromAccountId ?? '');
+  const toId = get('ToAccountId', () => text(body, 'ToAccountId', true), base?.ToAccountId ?? '');
+  const from = await account(unit, fromId, 'FromAccountId');
+  const to = await account(unit, toId, 'ToAccountId');
+  if (from === undefined || to === undefined) throw invalid('RequiredField', 'FromAccountId and ToAccountId are required', 'FromAccountId');
+  if (from.Id === to.Id) throw invalid('BusinessRule', 'a transfer needs two different accounts', 'ToAccountId');
+  for (const [acct, field] of [[from, 'FromAccountId'], [to, 'ToAccountId']] as const) {
+    if (acct.Class !== 'Asset') throw invalid('BusinessRule', `${acct.Id} is not an asset account`, field);
+  }
+  if (from.CurrencyCode !== to.CurrencyCode) throw invalid('BusinessRule', 'both accounts of a transfer must have the same currency', 'ToAccountId');
+  const amount = get('Amount', () => cents(body, 'Amount', true), base === null ? 0 : parseCents(base.Amount));
+  if (amount <= 0) throw invalid('InvalidAmount', 'Amount must be positive', 'Amount');
+  const transfer: NativeTransfer = base ?? {
+    Id: unit.nextId('bank_transfer'), CreatedAt: unit.at, UpdatedAt: unit.at, FromAccountId: fromId, ToAccountId: toId, Amount: '0.00', TxnDate: '', CurrencyCode: from.CurrencyCode,
+  };
+  Object.assign(transfer, { FromAccountId: fromId, ToAccountId: toId, Amount: formatCents(amount), CurrencyCode: from.CurrencyCode, TxnDate: get('TxnDate', () => date(body, 'TxnDate', true), transfer.TxnDate) });
+  const tracking = [['ClassId', 'class'], ['DepartmentId', 'department'], ['LocationId', 'location'], ['ProjectId', 'project'], ['SubsidiaryId', 'subsidiary']] as const;
+  for (const [field, type] of tracking) {
+    const value = get(field, () => text(body, field), transfer[field]);
+    await existing(unit, type, value, field);
+    if (value === undefined) delete transfer[field];
+    else transfer[field] = value;
+  }
+  const memo = get('Memo', () => text(body, 'Memo'), transfer.Memo);
+  if (memo === undefined) delete transfer.Memo;
+  else transfer.Memo = memo;
+  if (base === null) unit.create('bank_transfer', transfer);
+  else unit.touch('bank_transfer', transfer);
+  return transfer;
+}
+
+export const transferWriter = {
+  create: (unit: Unit, body: Body) => writeTransfer(unit, body, null),
+  update: async (unit: Unit, id: string, body: Body) => writeTransfer(unit, body, await loadOrFail<NativeTransfer>(unit, 'bank_transfer', id)),
+  delete: async (unit: Unit, id: string) => {
+    await loadOrFail<NativeTransfer>(unit, 'bank_transfer', id);
+    unit.remove('bank_transfer', id);
+  },
+};
+
+async function journalLines(unit: Unit, body: Body): Promise<NativeJournalLine[]> {
+  const raw = list(body, 'Lines', true);
+  const lines: NativeJournalLine[] = [];
+  let debits = 0;
+  let credits = 0;
+  for (const [n, line] of raw.entries()) {
+    const field = `Lines[${n}]`;
+    const accountId = text(line, 'AccountId', true);
+    await account(unit, accountId, `${field}.AccountId`);
+    const debit = cents(line, 'Debit');
+    const credit = cents(line, 'Credit');
+    if ((debit === undefined) === (credit === undefined)) throw invalid('InvalidField', `${field} needs exactly one of Debit or Credit`, field);
+    const amount = debit ?? -(credit ?? 0);
+    if ((debit ?? credit ?? 0) < 0) throw invalid('InvalidAmount', `${field}: Debit and Credit are positive amounts`, field);
+    if (amount > 0) debits += amount;
+    else credits -= amount;
+    const out = journalLine(String(n + 1), accountId, amount, text(line, 'Description'));
+    const taxCodeId = text(line, 'TaxCodeId');
+    if ((await existing(unit, 'tax_rate', taxCodeId, `${field}.TaxCodeId`)) !== undefined) out.TaxCodeId = taxCodeId;
+    lines.push(out);
+  }
+  if (lines.length < 2) throw invalid('RequiredField', 'a journal entry needs at least two lines', 'Lines');
+  if (debits !== credits) {
+    throw invalid('JournalUnbalanced', `Debits (${formatCents(debits)}) and credits (${formatCents(credits)}) must be equal; the entry is out of balance by ${formatCents(Math.abs(debits - credits))}`, 'Lines');
+  }
+  if (debits === 0) throw invalid('InvalidAmount', 'a journal entry must move an amount', 'Lines');
+  return lines;
+}
+
+async function writeJournal(unit: Unit, body: Body, base: NativeJournalEntry | null): Promise<NativeJournalEntry> {
+  const get = <T>(field: string, read: () => T, current: T): T => (base === null ? read() : pick(body, field, read, current));
+  if (base?.Status === 'Voided') throw invalid('BusinessRule', `journal entry ${base.Id} is void and cannot change`, 'Status');
+  const id = base?.Id ?? unit.nextId('journal_entry');
+  const entry: NativeJournalEntry = base ?? {
+    Id: id, CreatedAt: unit.at, UpdatedAt: unit.at, DocNumber: `JE-${id.slice(3)}`, TxnDate: '', CurrencyCode: '', ExchangeRate: '1.000000', Status: 'Posted', Lines: [],
+  };
+  entry.TxnDate = get('TxnDate', () => date(body, 'TxnDate', true), entry.TxnDate);
+  entry.CurrencyCode = get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', entry.CurrencyCode);
+  entry.ExchangeRate = get('ExchangeRate', () => text(body, 'ExchangeRate') ?? '1.000000', entry.ExchangeRate);
+  entry.DocNumber = get('DocNumber', () => text(body, 'DocNumber') ?? entry.DocNumber, entry.DocNumber);
+  for (const field of ['Memo', 'SubsidiaryId'] as const) {
+    const value = get(field, () => text(body, field), entry[field]);
+    if (field === 'SubsidiaryId') await existing(unit, 'subsidiary', value, field);
+    if (value === undefined) delete entry[field];
+    else entry[field] = value;
+  }
+  if (base === null || Object.hasOwn(body, 'Lines')) entry.Lines = await journalLines(unit, body);
+  entry.Status = oneOf(body, 'Status', ['Posted', 'Voided'] as const, entry.Status);
+  if (entry.Lines.reduce((sum, line) => sum + journalLineCents(line), 0) !== 0) throw invalid('JournalUnbalanced', 'journal entry is out of balance', 'Lines');
+  if (base === null) unit.create('journal_entry', entry);
+  else unit.touch('journal_entry', entry);
+  return entry;
+}
+
+export const journalWriter = {
+  create: (unit: Unit, body: Body) => writeJournal(unit, body, null),
+  update: async (unit: Unit, id: string, body: Body) => writeJournal(unit, body, await loadOrFail<NativeJournalEntry>(unit, 'journal_entry', id)),
+  delete: async (unit: Unit, id: string) => {
+    await loadOrFail<NativeJournalEntry>(unit, 'journal_entry', id);
+    // Attachments go with the entry they belong to.
+    for (let attachmentId = await unit.findBy('attachment', 'ParentId', id, null); attachmentId !== null; attachmentId = await unit.findBy('attachment', 'ParentId', id, null)) {
+      if ((await unit.get('attachment', attachmentId)) === null) break;
+      unit.remove('attachment', attachmentId);
+    }
+    unit.remove('journal_entry', id);
+  },
+};
+

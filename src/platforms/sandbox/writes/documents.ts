@@ -32,7 +32,7 @@ async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | 
   const get = <T>(field: string, read: () => T, current: T): T => (base === null ? read() : pick(body, field, read, current));
   const record: Record<string, unknown> = base === null ? { Id: unit.nextId(side.type), CreatedAt: unit.at, UpdatedAt: unit.at, LinkedTxns: [] } : base;
   const partyId = get(side.party, () => text(body, side.party, true), String(record[side.party]));
-  const party = await existing<NativeContact>(unit, side.partyType, partyId, side.party);
+  const party = await existing(unit, side.partyType, partyId, side.party);
   if (base !== null && party !== undefined && party.Id !== base[side.party as keyof Payable] && base.LinkedTxns.length > 0) {
     throw invalid('BusinessRule', `${side.party} cannot change while payments or credits are applied`, side.party);
   }
@@ -40,7 +40,7 @@ async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | 
   await account(unit, controlId, side.control, [side.type === 'bill' ? 'AccountsPayable' : 'AccountsReceivable']);
   const txnDate = get('TxnDate', () => date(body, 'TxnDate', true), String(record.TxnDate));
   const termId = get('TermId', () => text(body, 'TermId'), record.TermId as string | undefined);
-  const term = await existing<NativeTerm>(unit, 'payment_term', termId, 'TermId');
+  const term = await existing(unit, 'payment_term', termId, 'TermId');
   const dueDate = get('DueDate', () => date(body, 'DueDate'), record.DueDate as string | undefined) ?? addDays(txnDate, term?.DueDays ?? 30);
   if (dueDate < txnDate) throw invalid('InvalidDate', 'DueDate is before TxnDate', 'DueDate');
   const docNumber = get('DocNumber', () => text(body, 'DocNumber'), record.DocNumber as string | undefined) ?? `${side.prefix}-${String(record.Id).split('-')[1] ?? ''}`;
@@ -86,7 +86,7 @@ function purchaseOrderIds(body: Body): string[] {
 }
 
 async function loadPayable(side: Side, unit: Unit, id: string): Promise<Payable> {
-  const doc = await unit.get<Payable>(side.type, id);
+  const doc = await unit.get(side.type, id);
   if (doc === null) throw notFound(side.type, id);
   return doc;
 }
@@ -113,7 +113,7 @@ export const invoiceWriter = {
 async function unapply(unit: Unit, credit: NativeVendorCredit): Promise<void> {
   await unit.load('bill', credit.LinkedTxns.map((l) => l.TxnId));
   for (const link of credit.LinkedTxns) {
-    const bill = unit.peek<NativeBill>('bill', link.TxnId);
+    const bill = unit.peek('bill', link.TxnId);
     if (bill === null) continue;
     unallocate(bill, credit.Id, unit.at);
     unit.touch('bill', bill);
@@ -156,7 +156,7 @@ async function writeCredit(unit: Unit, body: Body, base: NativeVendorCredit | nu
     const applications = base !== null && !Object.hasOwn(body, 'Applications') ? [] : list(body, 'Applications');
     for (const [n, application] of applications.entries()) {
       const field = `Applications[${n}]`;
-      const bill = await existing<NativeBill>(unit, 'bill', text(application, 'BillId', true), `${field}.BillId`);
+      const bill = await existing(unit, 'bill', text(application, 'BillId', true), `${field}.BillId`);
       const amount = cents(application, 'Amount', true);
       if (bill === undefined) continue;
       if (bill.VendorId !== credit.VendorId) throw invalid('BusinessRule', `bill ${bill.Id} belongs to another vendor`, `${field}.BillId`);
@@ -173,7 +173,7 @@ async function writeCredit(unit: Unit, body: Body, base: NativeVendorCredit | nu
 }
 
 async function loadCredit(unit: Unit, id: string): Promise<NativeVendorCredit> {
-  const credit = await unit.get<NativeVendorCredit>('bill_credit_memo', id);
+  const credit = await unit.get('bill_credit_memo', id);
   if (credit === null) throw notFound('bill_credit_memo', id);
   return credit;
 }

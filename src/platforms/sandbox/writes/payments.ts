@@ -10,7 +10,7 @@ import { account, cents, date, existing, list, notFound, oneOf, text, type Body 
 async function release(unit: Unit, payment: NativeBillPayment): Promise<void> {
   await unit.load('bill', payment.LinkedTxns.map((l) => l.TxnId));
   for (const link of payment.LinkedTxns) {
-    const bill = unit.peek<NativeBill>('bill', link.TxnId);
+    const bill = unit.peek('bill', link.TxnId);
     if (bill === null) continue;
     unallocate(bill, payment.Id, unit.at);
     unit.touch('bill', bill);
@@ -52,7 +52,7 @@ async function writePayment(unit: Unit, body: Body, base: NativeBillPayment | nu
     let total = 0;
     for (const [n, entry] of bills.entries()) {
       const field = `Bills[${n}]`;
-      const bill = await existing<NativeBill>(unit, 'bill', text(entry, 'BillId', true), `${field}.BillId`);
+      const bill = await existing(unit, 'bill', text(entry, 'BillId', true), `${field}.BillId`);
       const amount = cents(entry, 'Amount', true);
       if (bill === undefined) continue;
       if (bill.VendorId !== payment.VendorId) throw invalid('BusinessRule', `bill ${bill.Id} belongs to another vendor`, `${field}.BillId`);
@@ -72,7 +72,7 @@ async function writePayment(unit: Unit, body: Body, base: NativeBillPayment | nu
 }
 
 async function loadPayment(unit: Unit, id: string): Promise<NativeBillPayment> {
-  const payment = await unit.get<NativeBillPayment>('bill_payment', id);
+  const payment = await unit.get('bill_payment', id);
   if (payment === null) throw notFound('bill_payment', id);
   return payment;
 }

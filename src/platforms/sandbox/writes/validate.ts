@@ -3,7 +3,7 @@ import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type { LineInput } from '../books.ts';
 import { isDateOnly } from '../dates.ts';
 import { parseRate, tryParseCents } from '../money.ts';
-import type { NativeAccount, NativeRecord, NativeTaxCode } from '../native.ts';
+import type { NativeAccount, NativeOf, NativeType } from '../native.ts';
 import { invalid, NativeError } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 
@@ -68,15 +68,15 @@ export function oneOf<T extends string>(body: Body, field: string, values: reado
 }
 
 /** A live record the payload points at, or a 400 naming the field. */
-export async function existing<T extends NativeRecord>(unit: Unit, type: UnifiedObjectType, id: string | undefined, field: string): Promise<T | undefined> {
+export async function existing<K extends NativeType>(unit: Unit, type: K, id: string | undefined, field: string): Promise<NativeOf[K] | undefined> {
   if (id === undefined) return undefined;
-  const record = await unit.get<T>(type, id);
+  const record = await unit.get(type, id);
   if (record === null) throw invalid('InvalidReference', `${field} ${id} does not exist`, field);
   return record;
 }
 
 export async function account(unit: Unit, id: string | undefined, field: string, types?: readonly NativeAccount['Type'][]): Promise<NativeAccount | undefined> {
-  const found = await existing<NativeAccount>(unit, 'account', id, field);
+  const found = await existing(unit, 'account', id, field);
   if (found !== undefined && types !== undefined && !types.includes(found.Type)) {
     throw invalid('InvalidReference', `${field} ${found.Id} is a ${found.Type} account; expected ${types.join(' or ')}`, field);
   }
@@ -103,7 +103,7 @@ export async function lineInput(unit: Unit, line: Body, n: number, field: string
   const pct = text(line, 'DiscountPct');
   if (pct !== undefined && discount === undefined) input.discountPctMilli = rate(pct, `${where}.DiscountPct`);
   const taxCodeId = text(line, 'TaxCodeId');
-  const code = await existing<NativeTaxCode>(unit, 'tax_rate', taxCodeId, `${where}.TaxCodeId`);
+  const code = await existing(unit, 'tax_rate', taxCodeId, `${where}.TaxCodeId`);
   if (code !== undefined) {
     input.taxCodeId = code.Id;
     input.taxRateMilli = parseRate(code.EffectiveRate);

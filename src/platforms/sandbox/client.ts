@@ -1,0 +1,92 @@
+/** The connector's view of the native API: typed calls over a transport, with the connection's credentials. */
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import type { AuthContext, Credentials } from '../connector.ts';
+import { PlatformError } from '../errors.ts';
+import { collectionOf } from './collections.ts';
+import type { NativeRecord } from './native.ts';
+import type { SandboxCall, SandboxTransport } from './transport.ts';
+
+export interface ListBody {
+  Items: NativeRecord[];
+  Deleted: { Id: string; DeletedAt: string }[];
+  NextPageToken: string | null;
+  NextSince: string | null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRecord(value: unknown): value is NativeRecord {
+  return isObject(value) && typeof value.Id === 'string';
+}
+
+function malformed(what: string): PlatformError {
+  return new PlatformError({ kind: 'server', message: `the sandbox answered ${what} in an unexpected shape`, requestSent: true });
+}
+
+export class SandboxClient {
+  readonly #transport: SandboxTransport;
+  readonly #ctx: AuthContext;
+  readonly #authorization: string;
+
+  constructor(transport: SandboxTransport, ctx: AuthContext, credentials: Credentials) {
+    this.#transport = transport;
+    this.#ctx = ctx;
+    const user = credentials.basic_username ?? '';
+    const password = credentials.basic_password ?? '';
+    this.#authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  }
+
+  async #send(call: Omit<SandboxCall, 'headers'>, headers: Record<string, string> = {}): Promise<unknown> {
+    const response = await this.#transport.send({ ...call, headers: { authorization: this.#authorization, accept: 'application/json', ...headers } }, this.#ctx);
+    return response.body;
+  }
+
+  async me(): Promise<{ AccountId: string; CompanyName: string | null }> {
+    const body = await this.#send({ method: 'GET', path: '/v1/Me', idempotent: true, operation: 'identify' });
+    if (!isObject(body) || typeof body.AccountId !== 'string') throw malformed('Me');
+    return { AccountId: body.AccountId, CompanyName: typeof body.CompanyName === 'string' ? body.CompanyName : null };
+  }
+
+  async list(type: UnifiedObjectType, query: Record<string, string | undefined>): Promise<ListBody> {
+    const { collection } = collectionOf(type);
+    const body = await this.#send({ method: 'GET', path: `/v1/${collection}`, query, idempotent: true, objectType: type, operation: `list ${collection}` });
+    if (!isObject(body) || !Array.isArray(body.Items) || !body.Items.every(isRecord) || !Array.isArray(body.Deleted)) throw malformed(collection);
+    const deleted = body.Deleted.filter((d): d is { Id: string; DeletedAt: string } => isObject(d) && typeof d.Id === 'string');
+    return {
+      Items: body.Items, Deleted: deleted,
+      NextPageToken: typeof body.NextPageToken === 'string' ? body.NextPageToken : null,
+      NextSince: typeof body.NextSince === 'string' ? body.NextSince : null,
+    };
+  }
+
+  /** A create or update; the record as the platform stored it. */
+  async write(type: UnifiedObjectType, method: 'POST' | 'PATCH', id: string | null, body: Record<string, unknown>, key: string): Promise<NativeRecord> {
+    const { collection } = collectionOf(type);
+    const path = id === null ? `/v1/${collection}` : `/v1/${collection}/${encodeURIComponent(id)}`;
+    // Keyed writes are safe to retry: the platform answers a repeat with the first result.
+    const answer = await this.#send({ method, path, body, idempotent: true, objectType: type, operation: `${method === 'POST' ? 'create' : 'update'} ${collection}` }, { 'idempotency-key': key });
+    if (!isObject(answer) || !isRecord(answer.Item)) throw malformed(collection);
+    return answer.Item;
+  }
+
+  async delete(type: UnifiedObjectType, id: string, key: string): Promise<void> {
+    const { collection } = collectionOf(type);
+    await this.#send({ method: 'DELETE', path: `/v1/${collection}/${encodeURIComponent(id)}`, idempotent: true, objectType: type, operation: `delete ${collection}` }, { 'idempotency-key': key });
+  }
+
+  /** The record an earlier write with this key created, if it got that far. */
+  async writtenWith(key: string): Promise<NativeRecord | null> {
+    let body: unknown;
+    try {
+      body = await this.#send({ method: 'GET', path: `/v1/Requests/${encodeURIComponent(key)}`, idempotent: true, operation: 'find request' });
+    } catch (error) {
+      if (error instanceof PlatformError && error.kind === 'not_found') return null;
+      throw error;
+    }
+    if (!isObject(body) || !isObject(body.Request)) throw malformed('Requests');
+    const response = body.Request.Response;
+    return isObject(response) && isRecord(response.Item) ? response.Item : null;
+  }
+}

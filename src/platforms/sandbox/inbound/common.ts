@@ -1,0 +1,107 @@
+/**
+ * Helpers for unified → native payloads. Only fields present in the input are
+ * written (PATCH semantics: an omitted field keeps its value); links are turned
+ * from service ids into platform ids through the connection.
+ */
+import { ServiceError } from '../../../errors/catalogue.ts';
+import type { UnifiedObjectType } from '../../../model/object-types.ts';
+import type { ConnectorContext } from '../../connector.ts';
+
+export type Input = Record<string, unknown>;
+export type Native = Record<string, unknown>;
+
+export function has(input: Input, field: string): boolean {
+  return Object.hasOwn(input, field);
+}
+
+function invalid(field: string, message: string): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', `${field}: ${message}`, { field, location: 'body' });
+}
+
+/** Platform id of a linked object; undefined for null/absent, a 400 for an id this connection does not know. */
+export async function link(ctx: ConnectorContext, type: UnifiedObjectType, value: unknown, field: string): Promise<string | undefined> {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw invalid(field, 'must be an id (string)');
+  const platformId = await ctx.platformIdOf(type, value);
+  if (platformId === null) throw invalid(field, `no ${type} with id ${value} on this connection`);
+  return platformId;
+}
+
+/** A JSON number as the platform's decimal text; values with more than 2 decimals go through as is, for the platform to refuse. */
+export function decimal(value: unknown): unknown {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value;
+  const cents = Math.round(value * 100);
+  if (Math.abs(cents - value * 100) > 1e-6) return String(value);
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A timestamp or date as the platform's YYYY-MM-DD. */
+export function dateOnly(value: unknown): unknown {
+  return typeof value === 'string' && value.length >= 10 ? value.slice(0, 10) : value;
+}
+
+export function list(input: Input, field: string): Input[] {
+  const value = input[field];
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw invalid(field, 'must be an array');
+  return value.map((entry, n) => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid(`${field}[${n}]`, 'must be an object');
+    return entry as Input;
+  });
+}
+
+/** Copies plain fields present in the input under their native names, converted. */
+export function copy(input: Input, out: Native, fields: readonly (readonly [string, string, ((v: unknown) => unknown)?])[]): void {
+  for (const [from, to, convert] of fields) {
+    if (!has(input, from)) continue;
+    const value = input[from];
+    out[to] = value === null ? null : convert === undefined ? value : convert(value);
+  }
+}
+
+/** Copies links present in the input, resolved to platform ids. */
+export async function links(ctx: ConnectorContext, input: Input, out: Native, fields: readonly (readonly [string, string, UnifiedObjectType])[]): Promise<void> {
+  for (const [from, to, type] of fields) {
+    if (has(input, from)) out[to] = (await link(ctx, type, input[from], from)) ?? null;
+  }
+}
+
+export function enumValue(field: string, value: unknown, table: Readonly<Record<string, string>>): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const mapped = typeof value === 'string' ? table[value] : undefined;
+  if (mapped === undefined) throw invalid(field, `must be one of ${Object.keys(table).join(', ')}`);
+  return mapped;
+}
+
+export const TRACKING_LINKS = [
+  ['class_id', 'ClassId', 'class'], ['customer_id', 'CustomerId', 'customer'], ['department_id', 'DepartmentId', 'department'],
+  ['location_id', 'LocationId', 'location'], ['project_id', 'ProjectId', 'project'], ['tax_rate_id', 'TaxCodeId', 'tax_rate'],
+] as const;
+
+/** A standard line item as a native line: the platform recomputes tax and totals from it. */
+export async function documentLine(ctx: ConnectorContext, line: Input, field: string): Promise<Native> {
+  const out: Native = {};
+  await links(ctx, line, out, [['account_id', 'AccountId', 'account'], ...TRACKING_LINKS]);
+  copy(line, out, [['description', 'Description'], ['discount_amount', 'Discount', decimal], ['discount_percentage', 'DiscountPct', (v) => String(v)]]);
+  const item = line.item;
+  if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+    const entry = item as Input;
+    out.ItemId = await link(ctx, 'item', entry.id, `${field}.item.id`);
+    out.Qty = entry.quantity ?? 1;
+    out.UnitPrice = decimal(entry.unit_amount);
+  } else {
+    const total = typeof line.total_amount === 'number' ? line.total_amount : 0;
+    const tax = typeof line.tax_amount === 'number' && line.tax_rate_id !== undefined && line.tax_rate_id !== null ? line.tax_amount : 0;
+    out.Qty = 1;
+    out.UnitPrice = decimal(typeof line.sub_total === 'number' ? line.sub_total : Math.round((total - tax) * 100) / 100);
+  }
+  return out;
+}
+
+export async function documentLines(ctx: ConnectorContext, input: Input, out: Native): Promise<void> {
+  if (!has(input, 'line_items')) return;
+  const lines: Native[] = [];
+  for (const [n, line] of list(input, 'line_items').entries()) lines.push(await documentLine(ctx, line, `line_items[${n}]`));
+  out.Lines = lines;
+}

@@ -1,0 +1,101 @@
+/**
+ * The sandbox's native REST API over HTTP, so the real HTTP client path (with
+ * its retries, Retry-After and error classification) can be exercised:
+ * statuses are real (400, 401, 402, 404, 429 with Retry-After, 500, 503).
+ *
+ * Standalone: DATABASE_URL=postgres://… node src/platforms/sandbox/server.ts
+ * (SANDBOX_PORT, default 4010), then point the service at it with SANDBOX_URL.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { handleNative, type NativeMethod, type NativeRequest } from './api.ts';
+import { SandboxPlatform } from './platform.ts';
+
+const MAX_BODY = 1_000_000;
+const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface SandboxServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_BODY) throw new Error('body too large');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function handle(platform: SandboxPlatform, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://sandbox.local');
+  const method = (req.method ?? 'GET').toUpperCase();
+  if (!METHODS.has(method)) {
+    send(res, 405, {}, { Fault: { Type: 'ValidationFault', Error: [{ Message: `method ${method} not allowed`, code: 'MethodNotAllowed' }] } });
+    return;
+  }
+  let body: unknown;
+  try {
+    const text = await readBody(req);
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch (error) {
+    send(res, 400, {}, { Fault: { Type: 'ValidationFault', Error: [{ Message: `unreadable body: ${(error as Error).message}`, code: 'MalformedBody' }] } });
+    return;
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name.toLowerCase()] = value;
+  // A client that hangs up cancels whatever the platform was waiting on (the slow scenario's delays).
+  const aborted = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  const request: NativeRequest = {
+    method: method as NativeMethod, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body, signal: aborted.signal,
+  };
+  const response = await handleNative(platform, request);
+  send(res, response.status, response.headers, response.body);
+}
+
+export async function startSandboxServer(platform: SandboxPlatform, options: { port?: number; host?: string } = {}): Promise<SandboxServer> {
+  const server = createServer((req, res) => {
+    handle(platform, req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, {}, { Fault: { Type: 'SystemFault', Error: [{ Message: String(error), code: 'InternalError' }] } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((error) => (error === undefined ? resolve() : reject(error)));
+    }),
+  };
+}
+
+if (import.meta.main) {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl === undefined || databaseUrl === '') {
+    process.stderr.write('DATABASE_URL is required (the sandbox keeps its books in PostgreSQL)\n');
+    process.exit(1);
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const server = await startSandboxServer(new SandboxPlatform(pool), { port: Number(process.env.SANDBOX_PORT ?? 4010), host: process.env.SANDBOX_HOST ?? '127.0.0.1' });
+  process.stdout.write(`sandbox platform listening on ${server.url}\n`);
+}

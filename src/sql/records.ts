@@ -1,0 +1,90 @@
+/** The stored copy: hashes for change detection, batch upserts, deletions. */
+import type { Queryable } from '../db/pool.ts';
+
+export interface StoredHash { platform_id: string; id: string; content_hash: Buffer; raw_hash: Buffer | null; deleted: boolean }
+
+export async function loadStoredHashes(db: Queryable, connectionId: string, objectType: string, platformIds: string[]): Promise<Map<string, StoredHash>> {
+  const result = await db.query<StoredHash>(
+    `SELECT platform_id, id, content_hash, raw_hash, deleted_at IS NOT NULL AS deleted
+       FROM records WHERE connection_id = $1 AND object_type = $2 AND platform_id = ANY($3::text[])`,
+    [connectionId, objectType, platformIds],
+  );
+  return new Map(result.rows.map((r) => [r.platform_id, r]));
+}
+
+export interface RecordWrite {
+  id: string;
+  platformId: string;
+  data: Record<string, unknown>;
+  raw: Record<string, unknown>;
+  contentHash: Buffer;
+  rawHash: Buffer;
+  updatedAt: string | null;
+  createdAt: string | null;
+  businessDate: string | null;
+}
+
+/**
+ * Writes new and changed records in one statement; unchanged ones are never sent here.
+ * last_synced_at moves only when the unified object changed (not for platform_data-only changes).
+ */
+export async function upsertRecords(db: Queryable, connectionId: string, objectType: string, rows: RecordWrite[], syncedAt: string): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO records AS r (connection_id, object_type, id, platform_id, data, raw, content_hash, raw_hash,
+                               updated_at, created_at, business_date, last_synced_at, deleted_at)
+     SELECT $1, $2, u.id, u.platform_id, u.data, u.raw, u.content_hash, u.raw_hash,
+            u.updated_at, u.created_at, u.business_date, $12::timestamptz, NULL
+       FROM unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[], $7::bytea[], $8::bytea[],
+                   $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])
+            AS u(id, platform_id, data, raw, content_hash, raw_hash, updated_at, created_at, business_date)
+     ON CONFLICT (connection_id, object_type, id) DO UPDATE SET
+            data = EXCLUDED.data, raw = EXCLUDED.raw, content_hash = EXCLUDED.content_hash, raw_hash = EXCLUDED.raw_hash,
+            updated_at = EXCLUDED.updated_at, created_at = EXCLUDED.created_at, business_date = EXCLUDED.business_date,
+            platform_id = EXCLUDED.platform_id, deleted_at = NULL,
+            last_synced_at = CASE WHEN r.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR r.deleted_at IS NOT NULL
+                                  THEN EXCLUDED.last_synced_at ELSE r.last_synced_at END`,
+    [connectionId, objectType, rows.map((r) => r.id), rows.map((r) => r.platformId), rows.map((r) => JSON.stringify(r.data)),
+      rows.map((r) => JSON.stringify(r.raw)), rows.map((r) => r.contentHash), rows.map((r) => r.rawHash),
+      rows.map((r) => r.updatedAt), rows.map((r) => r.createdAt), rows.map((r) => r.businessDate), syncedAt],
+  );
+}
+
+/** Remembers the platform ids a full listing saw (for deletion detection at its end). */
+export async function markSeen(db: Queryable, runId: string, objectType: string, platformIds: string[]): Promise<void> {
+  if (platformIds.length === 0) return;
+  await db.query(
+    `INSERT INTO sync_seen (run_id, object_type, platform_id) SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING`,
+    [runId, objectType, platformIds],
+  );
+}
+
+export async function forgetSeen(db: Queryable, runId: string, objectType: string): Promise<void> {
+  await db.query('DELETE FROM sync_seen WHERE run_id = $1 AND object_type = $2', [runId, objectType]);
+}
+
+export interface DeletedRecord { id: string; platform_id: string; data: Record<string, unknown>; last_synced_at: Date }
+
+/** Soft-deletes by platform id; returns what was live before (the last known objects). */
+export async function deleteByPlatformIds(db: Queryable, connectionId: string, objectType: string, platformIds: string[], at: string): Promise<DeletedRecord[]> {
+  if (platformIds.length === 0) return [];
+  const result = await db.query<DeletedRecord>(
+    `UPDATE records SET deleted_at = $4, last_synced_at = $4
+      WHERE connection_id = $1 AND object_type = $2 AND platform_id = ANY($3::text[]) AND deleted_at IS NULL
+      RETURNING id, platform_id, data, last_synced_at`,
+    [connectionId, objectType, platformIds, at],
+  );
+  return result.rows;
+}
+
+/** After a complete full listing: live records the run did not see are gone from the platform. */
+export async function deleteUnseen(db: Queryable, connectionId: string, objectType: string, runId: string, at: string): Promise<DeletedRecord[]> {
+  const result = await db.query<DeletedRecord>(
+    `UPDATE records SET deleted_at = $4, last_synced_at = $4
+      WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = $3 AND s.object_type = $2 AND s.platform_id = records.platform_id)
+      RETURNING id, platform_id, data, last_synced_at`,
+    [connectionId, objectType, runId, at],
+  );
+  return result.rows;
+}

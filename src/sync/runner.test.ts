@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createConnection } from '../connections/connections.ts';
+import type { ConnectionRecord } from '../connections/types.ts';
+import { startTestApp, type TestApp } from '../../test/support/app.ts';
+import { books, MEMORY_PLATFORM, platformFailure, registerMemoryConnector, resetBooks } from '../../test/support/memory-platform.ts';
+import { requestSync } from './requests.ts';
+import { runSync } from './runner.ts';
+import type { SyncConfig } from './config.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  registerMemoryConnector();
+  t = await startTestApp();
+});
+afterAll(async () => { await t.close(); });
+beforeEach(() => { resetBooks(); });
+
+const signal = new AbortController().signal;
+let counter = 0;
+
+async function connect(syncConfig: SyncConfig | null = null): Promise<ConnectionRecord> {
+  counter += 1;
+  const tenant = { organizationId: t.org.organization.id, environment: 'sandbox' as const };
+  const { connection } = await createConnection(t.db.pool, t.services.cipher, tenant, {
+    platform: MEMORY_PLATFORM, name: null, credentials: { api_key: `k${counter}` }, identity: { storeUniqueId: `mem-${counter}`, storeName: 'Memory' },
+    syncConfig, scope: null, marketplace: null, redirectUrl: null,
+  });
+  return connection;
+}
+
+async function sync(c: ConnectionRecord, kind: 'initial' | 'incremental' = 'incremental', details: Record<string, unknown> = {}, trigger: 'api' | 'manual' = 'api') {
+  const run = await requestSync(t.db.pool, t.services.jobs, c.id, { kind, trigger, details });
+  return { run, outcome: await runSync(t.services, run.id, signal) };
+}
+
+async function events(c: ConnectionRecord): Promise<{ code: string; payload: Record<string, unknown> }[]> {
+  const result = await t.db.pool.query<{ code: string; payload: Record<string, unknown> }>(
+    `SELECT code, payload FROM events WHERE connection_id = $1 ORDER BY created_at, id`, [c.id]);
+  return result.rows;
+}
+
+async function records(c: ConnectionRecord) {
+  const result = await t.db.pool.query<{ object_type: string; platform_id: string; data: Record<string, unknown>; deleted: boolean; xmin: string }>(
+    `SELECT object_type, platform_id, data, deleted_at IS NOT NULL AS deleted, xmin::text FROM records WHERE connection_id = $1 ORDER BY object_type, platform_id`, [c.id]);
+  return result.rows;
+}
+
+function seed() {
+  for (let i = 1; i <= 7; i++) books.addAccount(`A${i}`, `Account ${i}`);
+  for (let i = 1; i <= 8; i++) books.addBill(`B${i}`, 100 * i, `2026-0${1 + (i % 9)}-15T00:00:00.000Z`);
+}
+
+describe('sync runner', () => {
+  it('initial sync stores every record, fires one CREATED each and INITIAL_UPDATE once', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    const { outcome } = await sync(c, 'initial');
+    expect(outcome).toBe('completed');
+    const stored = await records(c);
+    expect(stored.filter((r) => r.object_type === 'account')).toHaveLength(7);
+    expect(stored.filter((r) => r.object_type === 'bill')).toHaveLength(8);
+    const bill = stored.find((r) => r.platform_id === 'B2')?.data;
+    expect(bill).toMatchObject({ platform_id: 'B2', total_amount: 200 });
+    expect(typeof bill?.vendor_id).toBe('string');
+    const codes = (await events(c)).map((e) => e.code);
+    expect(codes.filter((x) => x === 'ACCOUNT_CREATED')).toHaveLength(7);
+    expect(codes.filter((x) => x === 'BILL_CREATED')).toHaveLength(8);
+    expect(codes.filter((x) => x === 'INITIAL_UPDATE')).toHaveLength(1);
+    const state = await t.db.pool.query(`SELECT status, ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id]);
+    expect(state.rows[0]).toEqual({ status: 'active', ready: true });
+    const payload = (await events(c)).find((e) => e.code === 'BILL_CREATED')?.payload;
+    expect(payload).toMatchObject({ type: 'BILL', code: 'BILL_CREATED', connection_id: c.id });
+    expect(payload?.bill).toMatchObject({ platform_id: expect.any(String) as string, last_synced_at: expect.any(String) as string });
+  });
+
+  it('an unchanged resync writes no record and fires no event', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    const before = await records(c);
+    const eventCount = (await events(c)).length;
+    expect((await sync(c)).outcome).toBe('completed');
+    expect(await records(c)).toEqual(before);
+    expect(await events(c)).toHaveLength(eventCount);
+  });
+
+  it('an incremental sync stores exactly the changes and fires exactly matching events', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    const seen = (await events(c)).length;
+    books.update('bills', 'B3', { Amount: 333 });
+    books.addBill('B9', 900, '2026-05-01T00:00:00.000Z');
+    books.remove('bills', 'B5');
+    books.remove('accounts', 'A2');
+    books.update('accounts', 'A4', { Name: 'Renamed' });
+    books.update('bills', 'B6', { Note: 'only the raw record changes' });
+    await sync(c);
+    const fresh = (await events(c)).slice(seen).map((e) => `${e.code}:${String((e.payload.bill ?? e.payload.account) === undefined ? '' : ((e.payload.bill ?? e.payload.account) as { platform_id: string }).platform_id)}`).sort();
+    expect(fresh).toEqual(['ACCOUNT_DELETED:A2', 'ACCOUNT_UPDATED:A4', 'BILL_CREATED:B9', 'BILL_DELETED:B5', 'BILL_UPDATED:B3'].sort());
+    const stored = await records(c);
+    expect(stored.find((r) => r.platform_id === 'B3')?.data.total_amount).toBe(333);
+    expect(stored.find((r) => r.platform_id === 'B5')?.deleted).toBe(true);
+    expect(stored.find((r) => r.platform_id === 'A2')?.deleted).toBe(true);
+    const raw = await t.db.pool.query(`SELECT raw->>'Note' AS note FROM records WHERE connection_id = $1 AND platform_id = 'B6'`, [c.id]);
+    expect(raw.rows[0]).toEqual({ note: 'only the raw record changes' });
+    // The bill read used the cursor of the previous sync, the account read listed everything.
+    const lastReads = books.reads.slice(-4);
+    expect(lastReads.some((r) => r.type === 'bills' && r.request.since !== null)).toBe(true);
+    expect(lastReads.filter((r) => r.type === 'accounts').every((r) => r.request.since === null)).toBe(true);
+  });
+
+  it('a run interrupted mid-read resumes at the saved page without duplicating events', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    books.failNext = { error: new Error('worker crashed'), type: 'bills', atPageToken: '6' };
+    const { run, outcome } = await sync(c, 'initial');
+    expect(outcome).toBe('retry');
+    const partial = (await events(c)).filter((e) => e.code === 'BILL_CREATED');
+    expect(partial).toHaveLength(6);
+    const readsBefore = books.reads.length;
+    expect(await runSync(t.services, run.id, signal)).toBe('completed');
+    const resumed = books.reads.slice(readsBefore);
+    expect(resumed.map((r) => `${r.type}:${String(r.request.pageToken)}`)).toEqual(['bills:6']);
+    const codes = (await events(c)).map((e) => e.code);
+    expect(codes.filter((x) => x === 'BILL_CREATED')).toHaveLength(8);
+    expect(codes.filter((x) => x === 'ACCOUNT_CREATED')).toHaveLength(7);
+    expect(codes.filter((x) => x === 'INITIAL_UPDATE')).toHaveLength(1);
+    expect(await runSync(t.services, run.id, signal)).toBe('skipped');
+  });
+
+  it('a platform 401 moves the connection to needs_reauth with CONNECTION_NEEDS_UPDATE', async () => {
+    seed();
+    const c = await connect();
+    books.failNext = { error: platformFailure('unauthorized'), type: 'accounts', atPageToken: null };
+    expect((await sync(c, 'initial')).outcome).toBe('failed');
+    const state = await t.db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id]);
+    expect(state.rows[0]).toEqual({ status: 'needs_reauth' });
+    const needs = (await events(c)).filter((e) => e.code === 'CONNECTION_NEEDS_UPDATE');
+    expect(needs).toHaveLength(1);
+    expect(needs[0]?.payload.update_url).toMatch(/\/link\/lk_/);
+  });
+
+  it('repeated platform failures make an active connection unhealthy, and a success heals it', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    for (let i = 0; i < 3; i++) {
+      books.failNext = { error: platformFailure('server'), type: 'accounts', atPageToken: null };
+      expect((await sync(c)).outcome).toBe('retry');
+    }
+    expect((await t.db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ status: 'unhealthy' });
+    await t.db.pool.query(`UPDATE sync_runs SET status = 'failed' WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
+    expect((await sync(c)).outcome).toBe('completed');
+    expect((await t.db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ status: 'active' });
+  });
+
+  it('never runs two syncs of one connection at once', async () => {
+    seed();
+    const c = await connect();
+    const a = await requestSync(t.db.pool, t.services.jobs, c.id, { kind: 'initial', trigger: 'api', details: {} });
+    const b = await requestSync(t.db.pool, t.services.jobs, c.id, { kind: 'incremental', trigger: 'api', details: {} });
+    const outcomes = await Promise.all([runSync(t.services, a.id, signal), runSync(t.services, b.id, signal)]);
+    expect(outcomes.sort()).toEqual(['busy', 'completed']);
+  });
+
+  it('data batching reads newest first and announces each historical batch', async () => {
+    const now = new Date();
+    const monthsAgo = (m: number) => { const d = new Date(now); d.setUTCMonth(d.getUTCMonth() - m); return d.toISOString(); };
+    books.addAccount('A1', 'Cash');
+    books.addBill('NEW', 1, new Date(now.getTime() - 5 * 86_400_000).toISOString());
+    books.addBill('MID', 2, monthsAgo(3));
+    books.addBill('OLD', 3, monthsAgo(9));
+    books.addBill('ANCIENT', 4, monthsAgo(30));
+    const c = await connect({ historical_months: 12, data_batching: { months: [1, 6] } });
+    await sync(c, 'initial');
+    const all = await events(c);
+    const historical = all.filter((e) => e.code === 'HISTORICAL_UPDATE');
+    expect(historical.map((e) => e.payload.entities_included_to_time_range)).toEqual([
+      [{ platformEntity: 'BILL', xMonthsAgo: 1 }],
+      [{ platformEntity: 'BILL', xMonthsAgo: 6 }],
+    ]);
+    const billOrder = all.filter((e) => e.code === 'BILL_CREATED').map((e) => (e.payload.bill as { platform_id: string }).platform_id);
+    expect(billOrder).toEqual(['NEW', 'MID', 'OLD']);
+    expect(all.at(-1)?.code).toBe('INITIAL_UPDATE');
+  });
+
+  it('a manual incremental sync fires INCREMENTAL_SYNC_COMPLETED with the requested entities', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    await sync(c, 'incremental', { object_types: ['BILL'] }, 'manual');
+    await sync(c, 'incremental', { object_types: null }, 'manual');
+    await sync(c, 'incremental', { object_types: [] }, 'manual');
+    await sync(c, 'incremental', {}, 'api');
+    const completed = (await events(c)).filter((e) => e.code === 'INCREMENTAL_SYNC_COMPLETED').map((e) => e.payload);
+    expect(completed.map((p) => p.entities)).toEqual([['BILL'], null, []]);
+    expect(completed.every((p) => p.incremental_sync_type === 'manual' && p.type === 'CONNECTION')).toBe(true);
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * Runs one sync (initial, incremental or backfill) of one connection. Progress
+ * is kept in the database page by page (sync_objects), so a run interrupted at
+ * any point — a crash, kill -9, a lost database connection — resumes where it
+ * stopped when its job is delivered again, and redoing a page changes nothing.
+ */
+import type { Services } from '../services.ts';
+import { withTransaction } from '../db/pool.ts';
+import { accessTokenOf } from '../connections/connections.ts';
+import { emitConnectionEvent, markNeedsReauth, markReady, recordSyncFailure, recordSyncSuccess } from '../connections/health.ts';
+import type { ConnectionRecord } from '../connections/types.ts';
+import { findConnectionById } from '../sql/connections.ts';
+import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
+import type { Connector, ConnectorContext } from '../platforms/connector.ts';
+import { connectorContext, openCredentials, openTokens } from '../platforms/context.ts';
+import { PlatformError } from '../platforms/errors.ts';
+import { getConnector } from '../platforms/index.ts';
+import { deleteUnseen, forgetSeen } from '../sql/records.ts';
+import {
+  beginObjectRead, completeObjectRead, finishObjectBatch, loadSyncObject, recordPage,
+} from '../sql/sync-objects.ts';
+import { emitEvents } from '../events/emit.ts';
+import { entityToObjectType, objectTypeToEntity, type SyncConfig } from './config.ts';
+import { tryLockConnectionSync, unlockConnectionSync } from './lock.ts';
+import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts';
+import { deletedEvents, storePage, type PageContext } from './store-page.ts';
+
+export const MAX_ATTEMPTS = 6;
+
+interface RunRow {
+  id: string;
+  connection_id: string;
+  kind: 'initial' | 'incremental' | 'backfill';
+  trigger: string;
+  status: string;
+  request: { object_types?: string[] | null; entity?: string; start_date?: string; end_date?: string };
+  attempts: number;
+  created_at: Date;
+}
+
+export type RunOutcome = 'completed' | 'failed' | 'busy' | 'retry' | 'skipped';
+
+async function loadRun(services: Services, runId: string): Promise<RunRow | null> {
+  const result = await services.pool.query<RunRow>(
+    'SELECT id, connection_id, kind, trigger, status, request, attempts, created_at FROM sync_runs WHERE id = $1', [runId]);
+  return result.rows[0] ?? null;
+}
+
+async function loadConnection(services: Services, connectionId: string): Promise<ConnectionRecord | null> {
+  const owner = await services.pool.query<{ organization_id: string; environment: 'sandbox' | 'production' }>(
+    'SELECT organization_id, environment FROM connections WHERE id = $1', [connectionId]);
+  const row = owner.rows[0];
+  return row === undefined ? null : findConnectionById(services.pool, { organizationId: row.organization_id, environment: row.environment }, connectionId);
+}
+
+/** Object types this run reads, in a stable order. */
+function objectsToRead(connector: Connector, connection: ConnectionRecord, run: RunRow): UnifiedObjectType[] {
+  const offered = (Object.keys(connector.objects) as UnifiedObjectType[])
+    .filter((t) => connector.objects[t]?.capabilities.read === true)
+    .sort();
+  const config = connection.syncConfig as SyncConfig | null;
+  const configured = config?.entities === undefined ? offered : offered.filter((t) => config.entities?.includes(objectTypeToEntity(t)));
+  if (run.kind === 'backfill') {
+    const type = run.request.entity === undefined ? undefined : entityToObjectType(run.request.entity);
+    return type !== undefined && configured.includes(type) ? [type] : type !== undefined && offered.includes(type) ? [type] : [];
+  }
+  if (run.kind === 'incremental' && Array.isArray(run.request.object_types)) {
+    const wanted = run.request.object_types.map(entityToObjectType).filter((t): t is UnifiedObjectType => t !== undefined && isUnifiedObjectType(t));
+    return offered.filter((t) => wanted.includes(t));
+  }
+  return configured;
+}
+
+function batchesFor(run: RunRow, connection: ConnectionRecord, type: UnifiedObjectType, dated: boolean): Batch[] {
+  if (run.kind === 'initial') return initialBatches(connection.syncConfig as SyncConfig | null, objectTypeToEntity(type), dated, run.created_at);
+  if (run.kind === 'backfill' && dated && run.request.start_date !== undefined && run.request.end_date !== undefined) {
+    const end = new Date(`${run.request.end_date}T00:00:00.000Z`);
+    end.setUTCDate(end.getUTCDate() + 1);
+    return [{ window: { start: `${run.request.start_date}T00:00:00.000Z`, end: end.toISOString() }, monthsAgo: null }];
+  }
+  return [{ window: null, monthsAgo: null }];
+}
+
+interface ObjectRead { type: UnifiedObjectType; batches: Batch[] }
+
+export async function runSync(services: Services, runId: string, signal: AbortSignal): Promise<RunOutcome> {
+  const run = await loadRun(services, runId);
+  if (run === null || ['completed', 'failed', 'cancelled'].includes(run.status)) return 'skipped';
+  const connection = await loadConnection(services, run.connection_id);
+  if (connection?.platform === null || connection === null || connection.linkedAt === null) return 'skipped';
+  const connector = getConnector(connection.platform);
+  if (connector === undefined) return 'skipped';
+
+  const lockClient = await services.pool.connect();
+  try {
+    if (!(await tryLockConnectionSync(lockClient, connection.id))) return 'busy';
+    await services.pool.query(
+      `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1`, [run.id]);
+    const ctx = connectorContext({
+      connector, connectionId: connection.id, db: services.pool, signal,
+      credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
+      tokens: openTokens(services.cipher, connection.oauthTokensCiphertext),
+    });
+    try {
+      await execute(services, run, connection, connector, ctx);
+      await finishRun(services, run, connection);
+      return 'completed';
+    } catch (error) {
+      return await handleFailure(services, run, connection, error);
+    }
+  } finally {
+    await unlockConnectionSync(lockClient, connection.id).catch(() => undefined);
+    lockClient.release();
+  }
+}
+
+async function execute(services: Services, run: RunRow, connection: ConnectionRecord, connector: Connector, ctx: ConnectorContext): Promise<void> {
+  const reads: ObjectRead[] = objectsToRead(connector, connection, run).map((type) => {
+    const handler = connector.objects[type]?.handler;
+    return { type, batches: batchesFor(run, connection, type, handler?.businessDate !== undefined) };
+  });
+  const batchCount = Math.max(0, ...reads.map((r) => r.batches.length));
+  const tenant = { organizationId: connection.organizationId, environment: connection.environment };
+  const accessToken = accessTokenOf(services.cipher, connection);
+  // Batch by batch across objects, so each finished batch is a consistent slice (HISTORICAL_UPDATE).
+  for (let batchIndex = 0; batchIndex < batchCount; batchIndex++) {
+    const included: { platformEntity: string; xMonthsAgo: number }[] = [];
+    for (const read of reads) {
+      const batch = read.batches[batchIndex];
+      const object = connector.objects[read.type];
+      if (batch === undefined || object === undefined) continue;
+      await readBatch(services, run, connection, ctx, { tenant, accessToken, objectType: read.type, handler: object.handler, capabilities: object.capabilities }, batch, batchIndex, read.batches.length);
+      if (batch.monthsAgo !== null) included.push({ platformEntity: objectTypeToEntity(read.type), xMonthsAgo: batch.monthsAgo });
+    }
+    if (included.length > 0 && run.kind === 'initial') {
+      await emitHistoricalOnce(services, run, connection, batchIndex, included);
+    }
+  }
+}
+
+interface ReadTarget {
+  tenant: { organizationId: string; environment: 'sandbox' | 'production' };
+  accessToken: string;
+  objectType: UnifiedObjectType;
+  handler: PageContext['handler'];
+  capabilities: NonNullable<Connector['objects'][UnifiedObjectType]>['capabilities'];
+}
+
+async function readBatch(services: Services, run: RunRow, connection: ConnectionRecord, ctx: ConnectorContext,
+  target: ReadTarget, batch: Batch, batchIndex: number, batchTotal: number): Promise<void> {
+  const { pool } = services;
+  let state = await loadSyncObject(pool, connection.id, target.objectType);
+  // Resuming after a crash: skip what this run already finished, continue from the saved page.
+  if (state.run_id === run.id && state.status === 'completed') return;
+  const resuming = state.run_id === run.id && state.status === 'in_progress';
+  if (resuming && state.batches_done > batchIndex) return;
+  if (!resuming) {
+    await beginObjectRead(pool, connection.id, target.objectType, run.id, batch.window, batchIndex);
+    state = await loadSyncObject(pool, connection.id, target.objectType);
+  }
+  const since = run.kind === 'incremental' && target.capabilities.incremental === 'cursor' ? state.since_cursor : null;
+  const fullListing = detectsDeletionsByListing(target.capabilities, since, batch.window);
+  const pageContext: PageContext = {
+    tenant: target.tenant, connectionId: connection.id, accessToken: target.accessToken, objectType: target.objectType,
+    handler: target.handler, connectorContext: ctx, runId: run.id, fullListing,
+  };
+  let pageToken = state.page_token;
+  for (;;) {
+    const page = await target.handler.read(ctx, { since, window: batch.window, pageToken });
+    const last = page.nextPageToken === null;
+    await withTransaction(pool, async (db) => {
+      await storePage(db, pageContext, page);
+      await recordPage(db, connection.id, target.objectType, page.nextPageToken, page.records.length);
+      if (!last) return;
+      if (fullListing) {
+        const gone = await deleteUnseen(db, connection.id, target.objectType, run.id, new Date().toISOString());
+        await emitEvents(db, target.tenant, deletedEvents(pageContext, gone));
+        await forgetSeen(db, run.id, target.objectType);
+      }
+      await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, page.nextSince ?? null);
+      if (batchIndex + 1 >= batchTotal) await completeObjectRead(db, connection.id, target.objectType);
+    });
+    if (last) return;
+    pageToken = page.nextPageToken;
+  }
+}
+
+async function emitHistoricalOnce(services: Services, run: RunRow, connection: ConnectionRecord, batchIndex: number,
+  included: { platformEntity: string; xMonthsAgo: number }[]): Promise<void> {
+  await withTransaction(services.pool, async (db) => {
+    // One HISTORICAL_UPDATE per batch of a run, also when the run resumes after a crash.
+    const marker = await db.query(
+      `UPDATE sync_runs SET request = jsonb_set(request, '{historical_batches_announced}', to_jsonb($2::int))
+        WHERE id = $1 AND COALESCE((request->>'historical_batches_announced')::int, 0) <= $3 RETURNING id`,
+      [run.id, batchIndex + 1, batchIndex]);
+    if (marker.rowCount !== 1) return;
+    await emitConnectionEvent(db, services.cipher, connection, 'HISTORICAL_UPDATE', { entities_included_to_time_range: included });
+  });
+}
+
+async function finishRun(services: Services, run: RunRow, connection: ConnectionRecord): Promise<void> {
+  await withTransaction(services.pool, async (db) => {
+    const done = await db.query(
+      `UPDATE sync_runs SET status = 'completed', error = NULL, finished_at = clock_timestamp() WHERE id = $1 AND status = 'running' RETURNING id`, [run.id]);
+    if (done.rowCount !== 1) return;
+    await recordSyncSuccess(db, connection);
+    if (run.kind === 'initial') await markReady(db, services.cipher, connection);
+    if (run.kind === 'incremental' && run.trigger === 'manual') {
+      await emitConnectionEvent(db, services.cipher, connection, 'INCREMENTAL_SYNC_COMPLETED', {
+        incremental_sync_type: 'manual',
+        entities: Array.isArray(run.request.object_types) ? run.request.object_types : null,
+      });
+    }
+  });
+}
+
+async function handleFailure(services: Services, run: RunRow, connection: ConnectionRecord, error: unknown): Promise<RunOutcome> {
+  const message = error instanceof Error ? error.message : String(error);
+  const platformError = error instanceof PlatformError ? error : null;
+  return withTransaction(services.pool, async (db) => {
+    const failObjects = () => db.query(
+      `UPDATE sync_objects SET status = 'failed', error = $2 WHERE connection_id = $1 AND status = 'in_progress' AND run_id = $3`,
+      [connection.id, message.slice(0, 1000), run.id]);
+    if (platformError !== null && (platformError.kind === 'unauthorized' || platformError.kind === 'forbidden')) {
+      await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
+      await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
+      await failObjects();
+      return 'failed';
+    }
+    const retryable = platformError === null || platformError.retryable;
+    if (platformError !== null && retryable) await recordSyncFailure(db, services.cipher, connection, message);
+    if (!retryable || run.attempts + 1 >= MAX_ATTEMPTS) {
+      await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
+      await failObjects();
+      return 'failed';
+    }
+    await db.query(`UPDATE sync_runs SET status = 'queued', error = $2 WHERE id = $1`, [run.id, message]);
+    return 'retry';
+  });
+}
+

@@ -1,0 +1,112 @@
+/**
+ * Stores one page read from a platform: maps records to unified objects,
+ * compares content hashes with the stored copy, writes only what changed, and
+ * writes the matching entity events and the read's resume point — all in one
+ * transaction, so a crash at any point redoes the page without losing or
+ * duplicating a change or an event.
+ */
+import type { PoolClient } from '../db/pool.ts';
+import { emitEvents, type NewEvent } from '../events/emit.ts';
+import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
+import type { ConnectorContext, ObjectHandler, ReadPage } from '../platforms/connector.ts';
+import {
+  deleteByPlatformIds, loadStoredHashes, markSeen, upsertRecords, type DeletedRecord, type RecordWrite,
+} from '../sql/records.ts';
+import type { Tenant } from '../tenants/types.ts';
+import { serviceId } from '../store/ids.ts';
+import { contentHash } from './hash.ts';
+
+export interface PageContext {
+  tenant: Tenant;
+  connectionId: string;
+  accessToken: string;
+  objectType: UnifiedObjectType;
+  handler: ObjectHandler;
+  connectorContext: ConnectorContext;
+  runId: string;
+  /** Full listings remember what they saw, for deletion detection at the end. */
+  fullListing: boolean;
+}
+
+export interface PageOutcome { created: number; updated: number; deleted: number; unchanged: number; rawOnly: number }
+
+function isoOrNull(value: unknown): string | null {
+  if (typeof value !== 'string' || value === '') return null;
+  return Number.isNaN(Date.parse(value)) ? null : value;
+}
+
+export function entityEvent(ctx: Pick<PageContext, 'connectionId' | 'accessToken' | 'objectType'>, change: 'CREATED' | 'UPDATED' | 'DELETED',
+  object: Record<string, unknown>, jobId?: string): Omit<NewEvent, 'tenant'> {
+  const names = OBJECT_TYPES[ctx.objectType];
+  return {
+    connectionId: ctx.connectionId,
+    type: names.entity,
+    code: `${names.entity}_${change}`,
+    payload: {
+      type: names.entity, code: `${names.entity}_${change}`, connection_id: ctx.connectionId, access_token: ctx.accessToken,
+      [names.singular]: object, ...(jobId !== undefined ? { job_id: jobId } : {}),
+    },
+  };
+}
+
+export function deletedEvents(ctx: PageContext, rows: DeletedRecord[]): Omit<NewEvent, 'tenant'>[] {
+  return rows.map((row) => entityEvent(ctx, 'DELETED', { ...row.data, last_synced_at: row.last_synced_at.toISOString() }));
+}
+
+export async function storePage(db: PoolClient, ctx: PageContext, page: ReadPage): Promise<PageOutcome> {
+  const outcome: PageOutcome = { created: 0, updated: 0, deleted: 0, unchanged: 0, rawOnly: 0 };
+  // The last occurrence of a platform id in a page wins.
+  const live = new Map<string, RecordWrite>();
+  const tombstones = new Set(page.deletedPlatformIds ?? []);
+  for (const record of page.records) {
+    if (record.deleted === true) {
+      tombstones.add(record.platformId);
+      live.delete(record.platformId);
+      continue;
+    }
+    tombstones.delete(record.platformId);
+    const id = serviceId(ctx.connectionId, ctx.objectType, record.platformId);
+    const data: Record<string, unknown> = { id, ...ctx.handler.map(record, ctx.connectorContext), platform_id: record.platformId };
+    live.set(record.platformId, {
+      id, platformId: record.platformId, data, raw: record.raw,
+      contentHash: contentHash(data), rawHash: contentHash(record.raw),
+      updatedAt: isoOrNull(data.updated_at), createdAt: isoOrNull(data.created_at),
+      businessDate: ctx.handler.businessDate?.(record) ?? null,
+    });
+  }
+
+  const stored = await loadStoredHashes(db, ctx.connectionId, ctx.objectType, [...live.keys()]);
+  const writes: RecordWrite[] = [];
+  const changes: { write: RecordWrite; change: 'CREATED' | 'UPDATED' }[] = [];
+  for (const write of live.values()) {
+    const before = stored.get(write.platformId);
+    if (before === undefined || before.deleted) {
+      writes.push(write);
+      changes.push({ write, change: 'CREATED' });
+    } else if (!before.content_hash.equals(write.contentHash)) {
+      writes.push(write);
+      changes.push({ write, change: 'UPDATED' });
+    } else if (before.raw_hash === null || !before.raw_hash.equals(write.rawHash)) {
+      // Only platform_data changed: keep it current, announce nothing (the unified object is the same).
+      writes.push(write);
+      outcome.rawOnly += 1;
+    } else {
+      outcome.unchanged += 1;
+    }
+  }
+  // One timestamp for the rows and their events, so a webhook's last_synced_at equals the stored one.
+  const syncedAt = new Date().toISOString();
+  await upsertRecords(db, ctx.connectionId, ctx.objectType, writes, syncedAt);
+  if (ctx.fullListing) await markSeen(db, ctx.runId, ctx.objectType, [...live.keys()]);
+  const deleted = await deleteByPlatformIds(db, ctx.connectionId, ctx.objectType, [...tombstones], syncedAt);
+
+  const events = [
+    ...changes.map(({ write, change }) => entityEvent(ctx, change, { ...write.data, last_synced_at: syncedAt })),
+    ...deletedEvents(ctx, deleted),
+  ];
+  await emitEvents(db, ctx.tenant, events);
+  outcome.created = changes.filter((c) => c.change === 'CREATED').length;
+  outcome.updated = changes.length - outcome.created;
+  outcome.deleted = deleted.length;
+  return outcome;
+}

@@ -1,0 +1,50 @@
+/**
+ * The sync worker: runs queued sync runs (pg-boss queue `sync`) and enqueues
+ * scheduled incremental syncs at each connection's frequency.
+ */
+import type { PgBoss } from 'pg-boss';
+import type { Services } from '../services.ts';
+import { QUEUES } from '../jobs/queue-names.ts';
+import { requestSync } from './requests.ts';
+import { runSync } from './runner.ts';
+import { DEFAULT_FREQUENCY_MINUTES } from './config.ts';
+
+export interface SyncJobData { syncRunId: string; connectionId: string }
+
+/** Seconds before a run whose connection is busy (another sync holds its lock) is tried again. */
+const BUSY_RETRY_SECONDS = 10;
+
+export async function startSyncWorkers(boss: PgBoss, services: Services, options: { concurrency: number }): Promise<void> {
+  await boss.work<SyncJobData>(QUEUES.sync, { batchSize: 1, localConcurrency: options.concurrency, pollingIntervalSeconds: 1 }, async (jobs) => {
+    for (const job of jobs) {
+      const outcome = await runSync(services, job.data.syncRunId, job.signal);
+      if (outcome === 'busy') await services.jobs.send(QUEUES.sync, { ...job.data }, { startAfterSeconds: BUSY_RETRY_SECONDS });
+      // pg-boss retries the job with backoff; the run resumes from its saved progress.
+      if (outcome === 'retry') throw new Error(`sync run ${job.data.syncRunId} will be retried`);
+    }
+  });
+  await boss.schedule(QUEUES.syncScheduler, '* * * * *', {});
+  await boss.work(QUEUES.syncScheduler, async () => {
+    await enqueueDueSyncs(services);
+  });
+}
+
+/**
+ * Linked, ready, not disabled connections whose last sync started longer ago
+ * than their frequency, with nothing queued or running, get an incremental sync.
+ */
+export async function enqueueDueSyncs(services: Services, now: Date = new Date()): Promise<number> {
+  const due = await services.pool.query<{ id: string }>(
+    `SELECT c.id FROM connections c
+      WHERE c.ready_at IS NOT NULL AND c.status IN ('active', 'unhealthy')
+        AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.status IN ('queued', 'running'))
+        AND COALESCE((SELECT max(r.created_at) FROM sync_runs r WHERE r.connection_id = c.id), c.ready_at)
+            <= $1::timestamptz - make_interval(mins => COALESCE((c.sync_config->>'incremental_sync_frequency_minutes')::int, $2))
+      LIMIT 500`,
+    [now.toISOString(), DEFAULT_FREQUENCY_MINUTES],
+  );
+  for (const row of due.rows) {
+    await requestSync(services.pool, services.jobs, row.id, { kind: 'incremental', trigger: 'schedule', details: {} });
+  }
+  return due.rows.length;
+}
