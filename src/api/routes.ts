@@ -15,10 +15,11 @@ import invalidateAccessToken from './connections/invalidate-token.ts';
 import incrementalSync from './connections/incremental-sync.ts';
 import backfill from './connections/backfill.ts';
 import exchangePublicToken from './item/public-token-exchange.ts';
+import listEvents from './events/list.ts';
 
 export const publicEndpoints: Endpoint[] = [healthz, readyz];
 export const adminEndpoints: Endpoint[] = [createOrganization, listOrganizations, rotateCredentials];
 export const versionedEndpoints: Endpoint[] = [
   createConnection, listConnections, getConnectionByToken, connectionStatus, updateConnection, deleteConnection,
-  invalidateAccessToken, incrementalSync, backfill, exchangePublicToken,
+  invalidateAccessToken, incrementalSync, backfill, exchangePublicToken, listEvents,
 ];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken, sha256 } from '../../crypto/secrets.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import type { CreatedOrganization } from '../../tenants/organizations.ts';
-import { decodeCursor, encodeCursor } from './list.ts';
+import { decodeCursor, encodeCursor } from '../../http/keyset-cursor.ts';
 
 let t: TestApp;
 let org: CreatedOrganization;

@@ -3,7 +3,8 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { DEFAULT_LIST_STATUSES } from '../../connections/lifecycle.ts';
 import { CONNECTION_STATUSES, type ConnectionStatus } from '../../connections/types.ts';
-import { listConnectionsPage, listConnectionsUnpaged, type ListPosition } from '../../sql/connections.ts';
+import { listConnectionsPage, listConnectionsUnpaged } from '../../sql/connections.ts';
+import { decodeCursor, encodeCursor } from '../../http/keyset-cursor.ts';
 import { StringEnum } from '../../model/shared.ts';
 import { ConnectionSchema, connectionView } from './schemas.ts';
 
@@ -38,29 +39,6 @@ export function parseLimit(raw: string | undefined): number {
       { source: 'service', field: 'limit', location: 'query' });
   }
   return value;
-}
-
-const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export function encodeCursor(position: ListPosition): string {
-  return Buffer.from(JSON.stringify({ t: position.createdAt, id: position.id })).toString('base64url');
-}
-
-export function decodeCursor(raw: string): ListPosition {
-  const invalid = () => new ServiceError('INVALID_CURSOR', 'The cursor is malformed: pass next_cursor from the previous page unchanged, or omit it for the first page.',
-    { source: 'service', field: 'cursor', location: 'query' });
-  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(raw)) throw invalid();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (typeof parsed !== 'object' || parsed === null || !('t' in parsed) || !('id' in parsed)) throw invalid();
-  const { t, id } = parsed;
-  if (typeof t !== 'string' || typeof id !== 'string' || !TS.test(t) || !UUID.test(id) || Number.isNaN(Date.parse(t))) throw invalid();
-  return { createdAt: t, id };
 }
 
 export default defineEndpoint(contract, async (request) => {
