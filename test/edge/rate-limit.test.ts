@@ -6,104 +6,109 @@ import { probeEndpoints } from '../support/probe-endpoints.ts';
 import { portAnswers } from '../support/servers.ts';
 
 // The spec's limit: 500 requests per 10 seconds per organisation.
-let t: TestApp;
-beforeAll(async () => { t = await startTestApp({ extraVersionedEndpoints: probeEndpoints({ executions: 0 }) }); });
-afterAll(async () => { await t.close(); });
+import { testServers } from '../support/database.ts';
 
-const url = '/versioned/_probe/whoami';
+// The same behaviour on every PostgreSQL of the run: embedded always, external when present.
+describe.each(testServers())('on the %s PostgreSQL', (server) => {
+  let t: TestApp;
+  beforeAll(async () => { t = await startTestApp({ server, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) }); });
+  afterAll(async () => { await t.close(); });
 
-async function burst(send: () => Promise<{ statusCode: number; headers: Record<string, unknown> }>, count: number) {
-  const results = await Promise.all(Array.from({ length: count }, send));
-  return {
-    ok: results.filter((r) => r.statusCode === 200).length,
-    limited: results.filter((r) => r.statusCode === 429),
-    all: results,
-  };
-}
+  const url = '/versioned/_probe/whoami';
 
-describe('rate limit', () => {
-  it('admits exactly 500 of 600 requests in 10 s; the rest get 429 with Retry-After; another organisation is unaffected', async () => {
-    const org = await t.newOrg('Busy');
-    const { ok, limited, all } = await burst(() => t.app.inject({ method: 'GET', url, headers: clientHeaders(org) }), 600);
-    expect(ok).toBe(500);
-    expect(limited).toHaveLength(100);
-    const first = limited[0];
-    expect(Number(first?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(Number(first?.headers['retry-after'])).toBeLessThanOrEqual(10);
-    for (const response of all) {
-      expect(response.headers['ratelimit-policy']).toBe('"org";q=500;w=10');
-      expect(response.headers.ratelimit).toMatch(/^"org";r=\d+;t=\d+$/);
-    }
-    const response = await t.app.inject({ method: 'GET', url, headers: clientHeaders(org) });
-    expect(errorBody(response)).toMatchObject({ error_code: 'RATE_LIMIT_EXCEEDED', error_type: 'RATE_LIMIT' });
+  async function burst(send: () => Promise<{ statusCode: number; headers: Record<string, unknown> }>, count: number) {
+    const results = await Promise.all(Array.from({ length: count }, send));
+    return {
+      ok: results.filter((r) => r.statusCode === 200).length,
+      limited: results.filter((r) => r.statusCode === 429),
+      all: results,
+    };
+  }
 
-    const quiet = await t.newOrg('Quiet');
-    const other = await t.app.inject({ method: 'GET', url, headers: clientHeaders(quiet) });
-    expect(other.statusCode).toBe(200);
-    expect(other.headers.ratelimit).toBe('"org";r=499;t=10');
-  });
-
-  it('counts both environments of one organisation together', async () => {
-    const org = await t.newOrg('Both environments');
-    const sandbox = await burst(() => t.app.inject({ method: 'GET', url, headers: clientHeaders(org, 'sandbox') }), 300);
-    const production = await burst(() => t.app.inject({ method: 'GET', url, headers: clientHeaders(org, 'production') }), 300);
-    expect(sandbox.ok + production.ok).toBe(500);
-  });
-
-  it('two API processes on one database still admit 500 in total', async () => {
-    const second = await buildApp({
-      ...t.services,
-      rateLimiter: postgresRateLimiter(t.db.pool, 500, 10),
-    }, { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
-    try {
-      const org = await t.newOrg('Spread');
-      let turn = 0;
-      const { ok } = await burst(() => {
-        turn += 1;
-        const app = turn % 2 === 0 ? t.app : second;
-        return app.inject({ method: 'GET', url, headers: clientHeaders(org) });
-      }, 600);
+  describe('rate limit', () => {
+    it('admits exactly 500 of 600 requests in 10 s; the rest get 429 with Retry-After; another organisation is unaffected', async () => {
+      const org = await t.newOrg('Busy');
+      const { ok, limited, all } = await burst(() => t.app.inject({ method: 'GET', url, headers: clientHeaders(org) }), 600);
       expect(ok).toBe(500);
-    } finally {
-      await second.close();
-    }
-  });
+      expect(limited).toHaveLength(100);
+      const first = limited[0];
+      expect(Number(first?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(first?.headers['retry-after'])).toBeLessThanOrEqual(10);
+      for (const response of all) {
+        expect(response.headers['ratelimit-policy']).toBe('"org";q=500;w=10');
+        expect(response.headers.ratelimit).toMatch(/^"org";r=\d+;t=\d+$/);
+      }
+      const response = await t.app.inject({ method: 'GET', url, headers: clientHeaders(org) });
+      expect(errorBody(response)).toMatchObject({ error_code: 'RATE_LIMIT_EXCEEDED', error_type: 'RATE_LIMIT' });
 
-  it('opens a new window after the old one ends', async () => {
-    const short = await startTestApp({
-      config: { rateLimit: { limit: 3, windowSeconds: 1 } },
-      extraVersionedEndpoints: probeEndpoints({ executions: 0 }),
+      const quiet = await t.newOrg('Quiet');
+      const other = await t.app.inject({ method: 'GET', url, headers: clientHeaders(quiet) });
+      expect(other.statusCode).toBe(200);
+      expect(other.headers.ratelimit).toBe('"org";r=499;t=10');
     });
-    try {
-      const send = () => short.app.inject({ method: 'GET', url, headers: clientHeaders(short.org) });
-      expect((await burst(send, 5)).ok).toBe(3);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
-      expect((await burst(send, 5)).ok).toBe(3);
-    } finally {
-      await short.close();
-    }
-  });
 
-  it('shares one count through Redis when REDIS_URL is set', async (context) => {
-    if (!(await portAnswers('127.0.0.1', 6379))) context.skip('no Redis at 127.0.0.1:6379');
-    const limiterA = redisRateLimiter('redis://127.0.0.1:6379', 500, 10);
-    const limiterB = redisRateLimiter('redis://127.0.0.1:6379', 500, 10);
-    const second = await buildApp({ ...t.services, rateLimiter: limiterB }, { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
-    const first = await buildApp({ ...t.services, rateLimiter: limiterA }, { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
-    try {
-      const org = await t.newOrg('Redis');
-      let turn = 0;
-      const { ok, limited } = await burst(() => {
-        turn += 1;
-        return (turn % 2 === 0 ? first : second).inject({ method: 'GET', url, headers: clientHeaders(org) });
-      }, 600);
-      expect(ok).toBe(500);
-      expect(limited[0]?.headers['retry-after']).toBeDefined();
-    } finally {
-      await first.close();
-      await second.close();
-      await limiterA.close();
-      await limiterB.close();
-    }
+    it('counts both environments of one organisation together', async () => {
+      const org = await t.newOrg('Both environments');
+      const sandbox = await burst(() => t.app.inject({ method: 'GET', url, headers: clientHeaders(org, 'sandbox') }), 300);
+      const production = await burst(() => t.app.inject({ method: 'GET', url, headers: clientHeaders(org, 'production') }), 300);
+      expect(sandbox.ok + production.ok).toBe(500);
+    });
+
+    it('two API instances with their own limiters on one database still admit 500 in total', async () => {
+      const second = await buildApp({
+        ...t.services,
+        rateLimiter: postgresRateLimiter(t.db.pool, 500, 10),
+      }, { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+      try {
+        const org = await t.newOrg('Spread');
+        let turn = 0;
+        const { ok } = await burst(() => {
+          turn += 1;
+          const app = turn % 2 === 0 ? t.app : second;
+          return app.inject({ method: 'GET', url, headers: clientHeaders(org) });
+        }, 600);
+        expect(ok).toBe(500);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('opens a new window after the old one ends', async () => {
+      const short = await startTestApp({
+        config: { rateLimit: { limit: 3, windowSeconds: 1 } },
+        extraVersionedEndpoints: probeEndpoints({ executions: 0 }),
+      });
+      try {
+        const send = () => short.app.inject({ method: 'GET', url, headers: clientHeaders(short.org) });
+        expect((await burst(send, 5)).ok).toBe(3);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        expect((await burst(send, 5)).ok).toBe(3);
+      } finally {
+        await short.close();
+      }
+    });
+
+    it('shares one count through Redis when REDIS_URL is set', async (context) => {
+      if (!(await portAnswers('127.0.0.1', 6379))) context.skip('no Redis at 127.0.0.1:6379');
+      const limiterA = redisRateLimiter('redis://127.0.0.1:6379', 500, 10);
+      const limiterB = redisRateLimiter('redis://127.0.0.1:6379', 500, 10);
+      const second = await buildApp({ ...t.services, rateLimiter: limiterB }, { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+      const first = await buildApp({ ...t.services, rateLimiter: limiterA }, { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+      try {
+        const org = await t.newOrg('Redis');
+        let turn = 0;
+        const { ok, limited } = await burst(() => {
+          turn += 1;
+          return (turn % 2 === 0 ? first : second).inject({ method: 'GET', url, headers: clientHeaders(org) });
+        }, 600);
+        expect(ok).toBe(500);
+        expect(limited[0]?.headers['retry-after']).toBeDefined();
+      } finally {
+        await first.close();
+        await second.close();
+        await limiterA.close();
+        await limiterB.close();
+      }
+    });
   });
 });

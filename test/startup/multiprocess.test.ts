@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCipher } from '../../src/crypto/secrets.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { randomPort, startService, waitForOk, type ServiceProcess } from '../support/process.ts';
+
+// Two real API processes on one database: every limit and lock lives in PostgreSQL.
+let db: TestDatabase;
+let org: CreatedOrganization;
+const services: ServiceProcess[] = [];
+const ports = [randomPort(), randomPort()];
+const key = randomBytes(32).toString('hex');
+
+beforeAll(async () => {
+  db = await createTestDatabase('embedded');
+  await migrate(db.pool);
+  org = await createOrganization(db.pool, createCipher(Buffer.from(key, 'hex')), 'Two processes');
+  for (const port of ports) {
+    services.push(startService(['--role=api'], {
+      DATABASE_URL: db.url, PORT: String(port), ENCRYPTION_KEY: key, ADMIN_TOKEN: 'multi-process-admin-token', HOST: '127.0.0.1',
+    }));
+  }
+  await Promise.all(ports.map((port, i) => waitForOk(`http://127.0.0.1:${port}/readyz`, 20_000, services[i])));
+}, 60_000);
+
+afterAll(async () => {
+  for (const service of services) service.child.kill('SIGTERM');
+  await Promise.all(services.map((s) => s.exited));
+  await db.close();
+});
+
+describe('two API processes on one database', () => {
+  it('admit 500 requests of one organisation in total', async () => {
+    const auth = `Basic ${Buffer.from(`${org.credentials.sandbox.client_id}:${org.credentials.sandbox.client_secret}`).toString('base64')}`;
+    const statuses = await Promise.all(Array.from({ length: 600 }, async (_, i) => {
+      const response = await fetch(`http://127.0.0.1:${ports[i % 2] ?? 0}/versioned/connections?limit=1`, {
+        headers: { authorization: auth, 'x-service-version': '2024-08-31' },
+      });
+      await response.arrayBuffer();
+      return response.status;
+    }));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(500);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100);
+  });
+});
