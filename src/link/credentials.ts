@@ -1,6 +1,7 @@
 /** The credential step: a form built from the connector's fields, checked with the platform on submit. */
 import type { ConnectionRecord } from '../connections/types.ts';
 import type { Connector, CredentialFieldSpec, Credentials } from '../platforms/connector.ts';
+import { PlatformError } from '../platforms/errors.ts';
 import { formToken } from './csrf.ts';
 import { failureStatus, finish, identify, page, reportLinkError, type FlowContext, type Outcome } from './flow.ts';
 import { missingFieldsMessage } from './messages.ts';
@@ -54,8 +55,10 @@ export async function submitCredentials(
   const checked = await identify(ctx, connection, connector, credentials, null);
   if ('message' in checked) {
     await reportLinkError(ctx, connection, connector.id, checked.message);
+    // An outage says nothing about the fields; a refusal is about all of them.
+    const retryable = checked.error instanceof PlatformError && checked.error.retryable;
     return credentialsForm(connection, connector, kept, ctx.secret, failureStatus(checked.error, 422), {
-      values: shown, error: checked.message, invalid: fields.map((f) => f.field),
+      values: shown, error: checked.message, invalid: retryable ? [] : fields.map((f) => f.field),
     });
   }
   return finish(ctx, connection, { platform: connector.id, credentials, tokens: null, identity: checked.identity },

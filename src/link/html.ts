@@ -122,6 +122,7 @@ input[type=text]:focus-visible, input[type=password]:focus-visible { outline-off
 input[aria-invalid=true] { border-color: var(--error); }
 .choice { display: flex; align-items: center; gap: 10px; padding: 12px 14px; border: 1px solid var(--line); border-radius: 12px;
   margin-bottom: 8px; font-weight: 500; cursor: pointer; }
+.choice:hover, .choice:has(input:checked) { border-color: var(--accent); background: var(--soft); }
 .choice input { width: 18px; height: 18px; accent-color: var(--accent); margin: 0; }
 fieldset { border: 0; padding: 0; margin: 0 0 8px; }
 legend { font-weight: 600; margin-bottom: 8px; padding: 0; }

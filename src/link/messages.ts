@@ -11,10 +11,16 @@ const MAX_PLATFORM_TEXT = 200;
 /** "username and password", "store name, API key and secret". */
 function fieldList(connector: Connector): string {
   if (connector.auth.type !== 'credentials') return 'details';
-  const labels = connector.auth.fields.filter((f) => f.required).map((f) => lowerFirst(f.label));
+  const labels = connector.auth.fields.filter((f) => f.required).map((f) => lowerFirst(splitLabel(f.label).label));
   if (labels.length === 0) return 'details';
   if (labels.length === 1) return labels[0] ?? 'details';
   return `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`;
+}
+
+/** "Password (pass_good)" → the label "Password" and the hint "pass_good". */
+export function splitLabel(label: string): { label: string; hint: string | null } {
+  const match = /^(.+?)\s*\((.+)\)\s*$/.exec(label);
+  return match?.[1] === undefined || match[2] === undefined ? { label, hint: null } : { label: match[1], hint: match[2] };
 }
 
 /** Keeps acronyms (API key, URL) as they are. */
@@ -54,7 +60,8 @@ export function platformFailureMessage(connector: Connector, error: unknown): st
 }
 
 export function missingFieldsMessage(labels: readonly string[]): string {
-  return labels.length === 1 ? `Enter your ${lowerFirst(labels[0] ?? '')}.` : `Fill in every field: ${labels.map(lowerFirst).join(', ')}.`;
+  const plain = labels.map((label) => lowerFirst(splitLabel(label).label));
+  return plain.length === 1 ? `Enter your ${plain[0] ?? ''}.` : `Fill in every field: ${plain.join(', ')}.`;
 }
 
 export function consentDeclinedMessage(connector: Connector, error: string, description: string | undefined): string {

@@ -50,7 +50,10 @@ function retryHref(claimed: ClaimedOAuthState): string {
   if (target.startsWith('/')) {
     const params = new URL(target, 'http://link.invalid').searchParams;
     const origin = params.get('origin');
-    if (params.get('mode') === 'popup' && origin !== null) Object.assign(kept, { mode: 'popup', origin });
+    if (params.get('mode') === 'popup' && origin !== null) {
+      kept.mode = 'popup';
+      kept.origin = origin;
+    }
   } else if (target !== '') {
     kept.redirect_url = target;
   }

@@ -93,12 +93,12 @@ const linkPages: FastifyPluginCallback = (scope, _options, done) => {
     parsed(null, fields);
   });
 
-  scope.addHook('onRequest', async (_request, reply) => {
+  scope.addHook('onRequest', (_request, reply, next) => {
     // Link and public tokens travel in these URLs: keep them out of caches and Referer headers; no framing (clickjacking).
     void reply.headers({
       'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY',
     });
-    return Promise.resolve();
+    next();
   });
 
   scope.setErrorHandler((error: unknown, request, reply) => {
@@ -106,7 +106,7 @@ const linkPages: FastifyPluginCallback = (scope, _options, done) => {
     if (known !== null && known.status < 500) {
       return send(reply, page(known.status, (nonce) => messagePage({
         nonce, title: 'This link is not valid',
-        message: `Something in this address is not right (${known.message}) Ask the app that sent you here for a new link.`,
+        message: `This address is not right: ${known.message} Ask the app that sent you here for a new link.`,
       })));
     }
     request.log.error({ err: error }, 'link flow failed');

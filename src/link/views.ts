@@ -5,6 +5,7 @@
  */
 import type { Connector, CredentialFieldSpec, OAuthTenant, PlatformKind } from '../platforms/connector.ts';
 import { html, page, type Html } from './html.ts';
+import { splitLabel } from './messages.ts';
 import { keptOf, keptQuery, type Kept } from './params.ts';
 
 const KIND_LABELS: Record<PlatformKind, string> = {
@@ -33,8 +34,10 @@ function monogram(name: string): string {
   return (words.length > 1 ? `${words[0]?.charAt(0) ?? ''}${words[1]?.charAt(0) ?? ''}` : name.slice(0, 1)).toUpperCase();
 }
 
-function hiddenKept(kept: Kept): Html {
-  return html`${Object.entries(keptOf(kept)).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}`;
+/** Kept values as hidden fields, except those the form asks for itself (store_name on a store platform). */
+function hiddenKept(kept: Kept, visible: readonly string[] = []): Html {
+  return html`${Object.entries(keptOf(kept)).filter(([name]) => !visible.includes(name))
+    .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}`;
 }
 
 function errorRegion(message: string | null): Html {
@@ -92,8 +95,10 @@ export function credentialsPage(view: CredentialsView): string {
   const inputs = view.fields.map((spec) => {
     const id = `f-${spec.field}`;
     const invalid = view.invalid.includes(spec.field);
+    const { label, hint } = splitLabel(spec.label);
+    const hints = [hint, spec.required ? null : 'Optional'].filter((h) => h !== null).join(' · ');
     return html`<div class="field">
-<label for="${id}">${spec.label}${spec.required ? '' : html` <span class="hint">Optional</span>`}</label>
+<label for="${id}">${label}${hints === '' ? '' : html` <span class="hint">${hints}</span>`}</label>
 <input id="${id}" name="${spec.field}" type="${spec.secret ? 'password' : 'text'}" autocomplete="${autocompleteOf(spec)}"
  autocapitalize="none" spellcheck="false"${spec.required ? html` required` : ''}${invalid ? html` aria-invalid="true" aria-describedby="form-error"` : ''}${firstInvalid === spec.field ? html` autofocus` : ''}
  value="${spec.secret ? '' : view.values[spec.field] ?? ''}">
@@ -107,7 +112,7 @@ export function credentialsPage(view: CredentialsView): string {
 ${errorRegion(view.error)}
 <form method="post" action="${action}" data-busy="Connecting…">
 <input type="hidden" name="csrf" value="${view.csrf}">
-${hiddenKept(view.kept)}${inputs}
+${hiddenKept(view.kept, view.fields.map((f) => f.field))}${inputs}
 <button type="submit">${view.reconnect ? 'Reconnect' : 'Connect'}</button>
 </form>
 ${view.canChangePlatform ? html`<a class="back" href="/link/${encodeURIComponent(view.linkToken)}${keptQuery(view.kept)}">← Choose a different platform</a>` : ''}`;
