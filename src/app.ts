@@ -11,6 +11,7 @@ import { installEdgeHooks } from './http/hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { registerEndpoint, type Endpoint } from './http/contract.ts';
 import { openApiOptions } from './http/openapi.ts';
+import { redactUrl } from './http/log-redaction.ts';
 import { adminEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
 import { registerLinkRoutes } from './link/routes.ts';
 import type { Services } from './services.ts';
@@ -28,7 +29,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: services.config.logLevel },
+    logger: options.logger ?? {
+      level: services.config.logLevel,
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remote_address: req.ip }),
+      },
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (req) => {
