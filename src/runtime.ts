@@ -16,6 +16,8 @@ import type { Services } from './services.ts';
 import { createBoss, type PgBoss } from './jobs/boss.ts';
 import { createQueues } from './jobs/queues.ts';
 import { bossSender } from './jobs/sender.ts';
+import { configureSandbox } from './platforms/sandbox/index.ts';
+import { optionsFromEnv } from './platforms/sandbox/options.ts';
 
 export interface Runtime {
   services: Services;
@@ -65,6 +67,8 @@ export async function startRuntime(options: { log: (m: string) => void; config?:
     const rateLimiter = config.redisUrl !== null
       ? redisRateLimiter(config.redisUrl, config.rateLimit.limit, config.rateLimit.windowSeconds)
       : postgresRateLimiter(pool, config.rateLimit.limit, config.rateLimit.windowSeconds);
+    // The SANDBOX platform keeps its books in this database (schema sandbox_platform).
+    configureSandbox({ pool, options: optionsFromEnv() });
     const versions = new VersionRegistry();
     registerVersionChanges(versions);
     const boss = createBoss(url, { schedule: options.schedule ?? false });

@@ -12,6 +12,9 @@ export function createBoss(databaseUrl: string, options: { schedule: boolean }):
     max: 10,
     application_name: 'ledgerport-jobs',
     schedule: options.schedule,
+    // Jobs of a worker that died (missed heartbeats) are handed on within ~10 s instead of a minute.
+    superviseIntervalSeconds: 5,
+    monitorIntervalSeconds: 5,
   });
 }
 

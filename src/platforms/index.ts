@@ -4,8 +4,10 @@
  */
 import type { Connector } from './connector.ts';
 import { registerConnector } from './registry.ts';
+import { sandboxConnector } from './sandbox/index.ts';
 
 export const CONNECTORS: readonly Connector[] = [
+  sandboxConnector,
 ];
 
 for (const connector of CONNECTORS) registerConnector(connector);

@@ -14,6 +14,7 @@ import { postgresRateLimiter, type RateLimiter } from '../../src/ratelimit/limit
 import type { Services } from '../../src/services.ts';
 import { createBoss, type PgBoss } from '../../src/jobs/boss.ts';
 import { bossSender } from '../../src/jobs/sender.ts';
+import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Environment } from '../../src/tenants/types.ts';
 import { createTestDatabase, type TestDatabase, type TestServer } from './database.ts';
@@ -58,6 +59,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     idempotencyWaitMs: options.idempotencyWaitMs ?? 10_000,
     jobs: { send: () => Promise.reject(new Error('jobs not started')) },
   };
+  configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
   const boss = createBoss(db.url, { schedule: false });
   await boss.start();
   services.jobs = bossSender(boss);

@@ -2,10 +2,11 @@
 -- kept apart from the service's tables because it plays the role of an external
 -- platform (src/platforms/sandbox). Nothing outside that folder reads it.
 
-CREATE SCHEMA sandbox_platform;
+-- IF NOT EXISTS throughout: the schema outlives a reset of `public`, and must not block re-migrating it.
+CREATE SCHEMA IF NOT EXISTS sandbox_platform;
 
 -- One row per sandbox account (account_key = basic_username).
-CREATE TABLE sandbox_platform.accounts_state (
+CREATE TABLE IF NOT EXISTS sandbox_platform.accounts_state (
   id                integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   account_key       text NOT NULL UNIQUE,
   seed              bigint NOT NULL,
@@ -32,7 +33,7 @@ CREATE TABLE sandbox_platform.accounts_state (
 
 -- Native records. No foreign key to accounts_state: it would cost a lookup per
 -- row when a million records are inserted; records go with their account in code.
-CREATE TABLE sandbox_platform.records (
+CREATE TABLE IF NOT EXISTS sandbox_platform.records (
   account_id     integer NOT NULL,
   object_type    text NOT NULL,
   platform_id    text NOT NULL,
@@ -42,15 +43,18 @@ CREATE TABLE sandbox_platform.records (
   -- Change sequence of the last change; 0 for records as generated.
   seq            bigint NOT NULL DEFAULT 0,
   version        integer NOT NULL DEFAULT 1,
+  -- The value the platform keeps unique per type (DocNumber, DisplayName, Name), for duplicate checks.
+  lookup         text,
   updated_at     timestamptz NOT NULL,
   deleted_at     timestamptz,
   -- Full reads page by platform id (keyset) on this key.
   PRIMARY KEY (account_id, object_type, platform_id)
 );
 -- Incremental reads: only changed records are indexed (generated ones have seq 0).
-CREATE INDEX records_changes_idx ON sandbox_platform.records (account_id, object_type, seq) WHERE seq > 0;
+CREATE INDEX IF NOT EXISTS records_changes_idx ON sandbox_platform.records (account_id, object_type, seq) WHERE seq > 0;
+CREATE INDEX IF NOT EXISTS records_lookup_idx ON sandbox_platform.records (account_id, object_type, lookup) WHERE lookup IS NOT NULL;
 
-CREATE TABLE sandbox_platform.change_log (
+CREATE TABLE IF NOT EXISTS sandbox_platform.change_log (
   account_id   integer NOT NULL,
   seq          bigint NOT NULL,
   tick         integer NOT NULL,
@@ -62,7 +66,7 @@ CREATE TABLE sandbox_platform.change_log (
 );
 
 -- Idempotent writes: the same key returns the stored answer instead of writing twice.
-CREATE TABLE sandbox_platform.writes (
+CREATE TABLE IF NOT EXISTS sandbox_platform.writes (
   account_id       integer NOT NULL,
   idempotency_key  text NOT NULL,
   method           text NOT NULL,

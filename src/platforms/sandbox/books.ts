@@ -4,7 +4,7 @@
  * amount due and status, and what each document posts to the ledger. Pure
  * functions on native records; all arithmetic in integer cents.
  */
-import { formatCents, parseCents, taxOn } from './money.ts';
+import { formatCents, parseCents, parseRate, taxOn } from './money.ts';
 import type {
   CreditStatus, DocStatus, LinkedTxn, NativeJournalLine, NativeLine, NativeRecord, TrackingRefs,
 } from './native.ts';
@@ -192,4 +192,16 @@ export function postingsOf(type: string, record: NativeRecord, roles: RoleAccoun
 
 export function isPostingType(type: string): boolean {
   return POSTERS[type] !== undefined;
+}
+
+/** Effective rate of stacked components: compound ones also tax the taxes before them. */
+export function taxRates(components: readonly { Rate: string; Compound: boolean }[]): { total: number; effective: number } {
+  let total = 0;
+  let effective = 0;
+  for (const component of components) {
+    const rate = parseRate(component.Rate);
+    total += rate;
+    effective += component.Compound ? Math.round((rate * (100_000 + effective)) / 100_000) : rate;
+  }
+  return { total, effective };
 }

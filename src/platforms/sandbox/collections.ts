@@ -13,25 +13,27 @@ export interface CollectionSpec {
   /** Platform ids are `<prefix>-<6 digits>` unless the record has a natural id. */
   prefix: string;
   dateField: 'TxnDate' | 'PeriodEnd' | 'CreatedAt' | null;
+  /** Field the platform keeps unique, indexed for duplicate checks. */
+  uniqueField?: 'DocNumber' | 'DisplayName' | 'Name';
 }
 
 const SPECS: readonly CollectionSpec[] = [
-  { type: 'account', collection: 'Accounts', prefix: 'ACC', dateField: null },
+  { type: 'account', collection: 'Accounts', prefix: 'ACC', dateField: null, uniqueField: 'Name' },
   { type: 'attachment', collection: 'Attachments', prefix: 'ATT', dateField: 'CreatedAt' },
   { type: 'balance_sheet', collection: 'BalanceSheets', prefix: 'BS', dateField: 'PeriodEnd' },
   { type: 'bank_deposit', collection: 'Deposits', prefix: 'DEP', dateField: 'TxnDate' },
   { type: 'bank_feed_account', collection: 'FeedAccounts', prefix: 'FEED', dateField: null },
   { type: 'bank_transfer', collection: 'Transfers', prefix: 'TRF', dateField: 'TxnDate' },
-  { type: 'bill', collection: 'Bills', prefix: 'BILL', dateField: 'TxnDate' },
-  { type: 'bill_credit_memo', collection: 'VendorCredits', prefix: 'VCR', dateField: 'TxnDate' },
+  { type: 'bill', collection: 'Bills', prefix: 'BILL', dateField: 'TxnDate', uniqueField: 'DocNumber' },
+  { type: 'bill_credit_memo', collection: 'VendorCredits', prefix: 'VCR', dateField: 'TxnDate', uniqueField: 'DocNumber' },
   { type: 'bill_payment', collection: 'BillPayments', prefix: 'BPAY', dateField: 'TxnDate' },
   { type: 'class', collection: 'Classes', prefix: 'CLS', dateField: null },
   { type: 'company_info', collection: 'Company', prefix: 'CO', dateField: null },
   { type: 'currency', collection: 'Currencies', prefix: 'CUR', dateField: null },
-  { type: 'customer', collection: 'Customers', prefix: 'CUS', dateField: null },
+  { type: 'customer', collection: 'Customers', prefix: 'CUS', dateField: null, uniqueField: 'DisplayName' },
   { type: 'department', collection: 'Departments', prefix: 'DEPT', dateField: null },
   { type: 'expense', collection: 'Expenses', prefix: 'EXP', dateField: 'TxnDate' },
-  { type: 'invoice', collection: 'Invoices', prefix: 'INV', dateField: 'TxnDate' },
+  { type: 'invoice', collection: 'Invoices', prefix: 'INV', dateField: 'TxnDate', uniqueField: 'DocNumber' },
   { type: 'invoice_credit_memo', collection: 'CreditNotes', prefix: 'CN', dateField: 'TxnDate' },
   { type: 'invoice_payment', collection: 'Payments', prefix: 'PAY', dateField: 'TxnDate' },
   { type: 'item', collection: 'Items', prefix: 'ITEM', dateField: null },
@@ -44,8 +46,8 @@ const SPECS: readonly CollectionSpec[] = [
   { type: 'subsidiary', collection: 'Subsidiaries', prefix: 'SUB', dateField: null },
   { type: 'task', collection: 'Tasks', prefix: 'TASK', dateField: null },
   { type: 'tax_agency', collection: 'TaxAgencies', prefix: 'AGY', dateField: null },
-  { type: 'tax_rate', collection: 'TaxCodes', prefix: 'TAX', dateField: null },
-  { type: 'vendor', collection: 'Vendors', prefix: 'VEN', dateField: null },
+  { type: 'tax_rate', collection: 'TaxCodes', prefix: 'TAX', dateField: null, uniqueField: 'Name' },
+  { type: 'vendor', collection: 'Vendors', prefix: 'VEN', dateField: null, uniqueField: 'DisplayName' },
 ];
 
 export const COLLECTIONS: ReadonlyMap<UnifiedObjectType, CollectionSpec> = new Map(SPECS.map((s) => [s.type, s]));
@@ -63,6 +65,12 @@ export function collectionByName(name: string): CollectionSpec | undefined {
 
 export function platformIdFor(prefix: string, n: number): string {
   return `${prefix}-${String(n).padStart(6, '0')}`;
+}
+
+/** The value of the collection's unique field, or null. */
+export function lookupOf(spec: CollectionSpec, data: Record<string, unknown>): string | null {
+  const value = spec.uniqueField === undefined ? undefined : data[spec.uniqueField];
+  return typeof value === 'string' ? value : null;
 }
 
 /** The business date of a native record, as YYYY-MM-DD, or null. */

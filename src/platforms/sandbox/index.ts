@@ -90,12 +90,15 @@ function handler(type: UnifiedObjectType, transport: () => SandboxTransport): Ob
         nextSince: page.NextPageToken === null ? page.NextSince : null,
       };
     },
-    map: (platformRecord, ctx) => MAPPERS[type](platformRecord.raw, ctx.ref),
-    businessDate(platformRecord) {
+    map: (platformRecord, ctx) => MAPPERS[type](platformRecord.raw, (t, id) => ctx.ref(t, id)),
+  };
+  // Only dated collections honour a window; the others have no business date to batch on.
+  if (spec.dateField !== null) {
+    result.businessDate = (platformRecord) => {
       const date = businessDateOf(spec, platformRecord.raw);
       return date === null ? null : midnight(date);
-    },
-  };
+    };
+  }
   const inbound = INBOUND[type];
   if (inbound !== undefined) {
     result.create = async (ctx, input) => record(await client(ctx).write(type, 'POST', null, await inbound(ctx, input), ctx.idempotencyKey));

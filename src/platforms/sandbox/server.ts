@@ -76,7 +76,9 @@ export async function startSandboxServer(platform: SandboxPlatform, options: { p
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -84,7 +86,10 @@ export async function startSandboxServer(platform: SandboxPlatform, options: { p
     url: `http://${host}:${address.port}`,
     close: () => new Promise<void>((resolve, reject) => {
       server.closeAllConnections();
-      server.close((error) => (error === undefined ? resolve() : reject(error)));
+      server.close((error) => {
+        if (error === undefined) resolve();
+        else reject(error);
+      });
     }),
   };
 }

@@ -8,9 +8,10 @@
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
 import { generateReference, paletteOf, type Reference } from './reference.ts';
+import { journalUnit, openingEntry } from './journals.ts';
+import { orderUnit } from './orders.ts';
 import {
-  billUnit, depositPending, expenseUnit, invoiceUnit, journalUnit, openingEntry, orderUnit, otherDepositUnit,
-  purchaseOrderUnit, transferUnit, type GenState,
+  billUnit, depositPending, expenseUnit, invoiceUnit, otherDepositUnit, purchaseOrderUnit, transferUnit, type GenState,
 } from './transactions.ts';
 import { stamp, monthsBefore } from '../dates.ts';
 import type { Palette } from '../documents.ts';

@@ -4,8 +4,9 @@
  * items, projects and tasks, vendors and customers.
  */
 import { formatCents, formatRate, parseCents, parseRate } from '../money.ts';
+import { taxRates } from '../books.ts';
 import type {
-  NativeAccount, NativeAddress, NativeClass, NativeCompany, NativeContact, NativeCurrency, NativeDepartment,
+  NativeAccount, NativeAddress, NativeCompany, NativeContact, NativeCurrency, NativeDepartment,
   NativeItem, NativeLocation, NativeProject, NativeSubsidiary, NativeTask, NativeTaxAgency, NativeTaxCode,
   NativeTaxComponent, NativeTerm,
 } from '../native.ts';
@@ -56,18 +57,6 @@ export function paletteOf(ref: Reference): Palette {
 }
 
 export interface ReferenceCounts { vendors: number; customers: number; items: number; projects: number }
-
-/** Effective rate of stacked components: compound ones also tax the taxes before them. */
-export function taxRates(components: readonly { Rate: string; Compound: boolean }[]): { total: number; effective: number } {
-  let total = 0;
-  let effective = 0;
-  for (const component of components) {
-    const rate = parseRate(component.Rate);
-    total += rate;
-    effective += component.Compound ? Math.round((rate * (100_000 + effective)) / 100_000) : rate;
-  }
-  return { total, effective };
-}
 
 export function address(rng: Rng, profile: Profile, kind: NativeAddress['Kind']): NativeAddress {
   const place = rng.pick(profile.cities);
@@ -270,7 +259,7 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
 function tree(out: Emitter, type: 'department' | 'class', start: string, rng: Rng, names: readonly string[]): string[] {
   const ids: string[] = [];
   for (const [n, name] of names.entries()) {
-    const record: NativeDepartment | NativeClass = { ...meta(out.nextId(type), start, rng), Name: name, Status: 'Active' };
+    const record: NativeDepartment = { ...meta(out.nextId(type), start, rng), Name: name, Status: 'Active' };
     // The last entry is a child of the first: hierarchies exist on real platforms.
     const parent = ids[0];
     if (n === names.length - 1 && parent !== undefined) record.ParentId = parent;

@@ -1,10 +1,10 @@
 /**
  * Business transactions of one generated history: bills with their payments,
  * credits and purchase orders; invoices with payments, credit notes and bank
- * deposits; expenses, transfers, journal entries with attachments, and
- * commerce orders. Every unit emits records whose amounts already agree.
+ * deposits; expenses and transfers (journals are in journals.ts, orders in
+ * orders.ts). Every unit emits records whose amounts already agree.
  */
-import { journalLine, settleDocument, type LineInput } from '../books.ts';
+import { settleDocument, type LineInput } from '../books.ts';
 import { addDays, stamp } from '../dates.ts';
 import {
   applyCredit, buildLines, dueCents, makeBill, makeBillPayment, makeCreditNote, makeInvoice, makePayment,
@@ -12,13 +12,11 @@ import {
 } from '../documents.ts';
 import { formatCents, parseCents } from '../money.ts';
 import type {
-  NativeAttachment, NativeBill, NativeContact, NativeDeposit, NativeExpense, NativeInvoice, NativeJournalEntry,
-  NativeJournalLine, NativeOrder, NativeOrderLine, NativePayment, NativePurchaseOrder, NativeTransfer,
+  NativeBill, NativeContact, NativeDeposit, NativeExpense, NativeInvoice, NativePayment, NativePurchaseOrder, NativeTransfer,
 } from '../native.ts';
 import type { Rng } from '../prng.ts';
-import { BILL_EXPENSE_CODES, ROLES, SPEND_CODES, acc } from './chart.ts';
+import { ROLES, SPEND_CODES, acc } from './chart.ts';
 import type { Emitter } from './emitter.ts';
-import { personName } from './names.ts';
 import type { Reference } from './reference.ts';
 
 export interface GenState {
@@ -38,7 +36,7 @@ export function dateIn(s: GenState, from: string, to: string): string {
   return addDays(from, s.rng.int(0, span));
 }
 
-function stampsOn(s: GenState, date: string): Stamps {
+export function stampsOn(s: GenState, date: string): Stamps {
   const at = stamp(date, s.rng.int(25_200, 68_400));
   return { CreatedAt: at, UpdatedAt: at };
 }
@@ -103,13 +101,13 @@ export function billUnit(s: GenState, from: string, to: string): void {
   if (first.Status === 'Open' && rng.chance(0.1)) bills.push(bill(purchaseLines(rng, palette), false));
 
   const open = bills.filter((b) => b.Status === 'Open');
-  if (open.length > 0 && rng.chance(0.06)) {
-    const target = open[0] as NativeBill;
+  const target = open[0];
+  const firstLine = lines[0];
+  if (target !== undefined && firstLine !== undefined && rng.chance(0.06)) {
     const creditDate = addDays(date, rng.int(1, 20));
     if (creditDate <= s.asOf) {
       const id = out.nextId('bill_credit_memo');
-      const creditLine = { ...(lines[0] as LineInput), qty: 1, unitPriceCents: Math.max(100, Math.floor(dueCents(target) * 0.2)) };
-      delete creditLine.discountPctMilli;
+      const creditLine: LineInput = { ...firstLine, qty: 1, unitPriceCents: Math.max(100, Math.floor(dueCents(target) * 0.2)), discountPctMilli: undefined };
       const credit = makeVendorCredit({ id, docNumber: `VC-${id.slice(4)}`, partyId: vendor.Id, date: creditDate, currency: palette.currency, lines: [creditLine], stamps: stampsOn(s, creditDate), memo: 'Returned goods' });
       if (rng.chance(0.8)) applyCredit(credit, target, Math.min(parseCents(credit.Total), dueCents(target)), creditDate, stampsOn(s, creditDate).UpdatedAt);
       out.push('bill_credit_memo', credit);
@@ -205,7 +203,8 @@ export function depositPending(s: GenState, monthEnd: string, final: boolean): v
   s.undeposited = s.undeposited.filter((p) => p.TxnDate > monthEnd);
   while (due.length > 0) {
     const group = due.splice(0, s.rng.int(2, 8));
-    const last = group[group.length - 1] as NativePayment;
+    const last = group[group.length - 1];
+    if (last === undefined) break;
     if (final && s.rng.chance(0.2)) {
       for (const p of group) s.out.push('invoice_payment', p);
       continue;
@@ -287,111 +286,3 @@ export function expenseUnit(s: GenState, from: string, to: string): void {
   s.out.push('expense', expense);
 }
 
-/** Line sets of typical manual journals; each sums to zero by construction. */
-function journalLines(s: GenState): { memo: string; lines: NativeJournalLine[] } {
-  const { rng } = s;
-  const kind = rng.weighted([['depreciation', 2], ['payroll', 4], ['accrual', 2], ['loan', 1], ['drawings', 1], ['tax', 1], ['card', 2], ['reclass', 1]] as const);
-  const x = rng.int(20_000, 500_000);
-  switch (kind) {
-    case 'depreciation': return { memo: 'Monthly depreciation', lines: [journalLine('1', acc('7200'), x), journalLine('2', acc('1550'), -x)] };
-    case 'payroll': {
-      const gross = rng.int(500_000, 4_000_000);
-      const tax = Math.round(gross * 0.0765);
-      const withheld = Math.round(gross * 0.2);
-      return { memo: 'Payroll run', lines: [
-        journalLine('1', acc('6900'), gross, 'Gross wages'), journalLine('2', acc('6950'), tax, 'Employer taxes'),
-        journalLine('3', acc(rng.chance(0.3) ? '1020' : '1000'), -(gross - withheld), 'Net pay'), journalLine('4', acc('2300'), -(withheld + tax), 'Withholdings'),
-      ] };
-    }
-    case 'accrual': {
-      const account = acc(rng.pick(BILL_EXPENSE_CODES));
-      return { memo: 'Month-end accrual', lines: [journalLine('1', account, x), journalLine('2', acc('2400'), -x)] };
-    }
-    case 'loan': {
-      const interest = Math.round(x * 0.1);
-      return { memo: 'Loan repayment', lines: [journalLine('1', acc('2700'), x), journalLine('2', acc('8000'), interest), journalLine('3', acc('1000'), -(x + interest))] };
-    }
-    case 'drawings': return { memo: 'Owner drawings', lines: [journalLine('1', acc('3100'), x), journalLine('2', acc('1000'), -x)] };
-    case 'tax': return { memo: 'Tax remittance', lines: [journalLine('1', acc('2200'), x), journalLine('2', acc('2300'), x), journalLine('3', acc('1000'), -2 * x)] };
-    case 'card': return { memo: 'Credit card payment', lines: [journalLine('1', acc('2100'), x), journalLine('2', acc('1000'), -x)] };
-    case 'reclass': {
-      const [a, b] = [rng.pick(BILL_EXPENSE_CODES), rng.pick(SPEND_CODES)];
-      return { memo: 'Reclassification', lines: [journalLine('1', acc(a), x), journalLine('2', acc(b), -x)] };
-    }
-  }
-}
-
-export function journalEntry(s: GenState, date: string, memo: string, lines: NativeJournalLine[]): NativeJournalEntry {
-  const id = s.out.nextId('journal_entry');
-  const entry: NativeJournalEntry = {
-    Id: id, ...stampsOn(s, date), DocNumber: `JE-${id.slice(3)}`, TxnDate: date, CurrencyCode: s.palette.currency, ExchangeRate: '1.000000',
-    Memo: memo, Status: 'Posted', Lines: lines,
-  };
-  if (s.palette.subsidiaries[0] !== undefined && s.rng.chance(0.3)) entry.SubsidiaryId = s.palette.subsidiaries[0];
-  return entry;
-}
-
-export function attachmentFor(s: GenState, entry: NativeJournalEntry): NativeAttachment {
-  const text = ['line,account,debit,credit', ...entry.Lines.map((l) => `${l.LineId},${l.AccountId},${l.Debit ?? ''},${l.Credit ?? ''}`)].join('\n') + '\n';
-  const content = Buffer.from(text, 'utf8');
-  return {
-    Id: s.out.nextId('attachment'), CreatedAt: entry.CreatedAt, UpdatedAt: entry.CreatedAt,
-    FileName: `${entry.DocNumber.toLowerCase()}-support.csv`, ContentType: 'text/csv', Size: content.length,
-    Content: content.toString('base64'), ParentType: 'JournalEntry', ParentId: entry.Id,
-  };
-}
-
-export function journalUnit(s: GenState, from: string, to: string): void {
-  const { memo, lines } = journalLines(s);
-  const entry = journalEntry(s, dateIn(s, from, to), memo, lines);
-  if (s.rng.chance(0.01)) entry.Status = 'Voided';
-  s.out.push('journal_entry', entry);
-  if (s.rng.chance(0.3)) s.out.push('attachment', attachmentFor(s, entry));
-}
-
-/** The opening balances: cash, equipment and a loan against owner's capital. */
-export function openingEntry(s: GenState, date: string): void {
-  const cash = s.rng.int(20_000_000, 60_000_000);
-  const savings = s.rng.int(5_000_000, 20_000_000);
-  const equipment = s.rng.int(3_000_000, 15_000_000);
-  const loan = s.rng.int(5_000_000, 20_000_000);
-  s.out.push('journal_entry', journalEntry(s, date, 'Opening balances', [
-    journalLine('1', acc('1000'), cash), journalLine('2', acc('1010'), savings), journalLine('3', acc('1500'), equipment),
-    journalLine('4', acc('2700'), -loan), journalLine('5', ROLES.OwnerCapital, -(cash + savings + equipment - loan)),
-  ]));
-}
-
-export function orderUnit(s: GenState, from: string, to: string): void {
-  const { rng, palette } = s;
-  const date = dateIn(s, from, to);
-  const id = s.out.nextId('order');
-  const customer = rng.pick(s.ref.customers);
-  const person = personName(rng);
-  const lines: NativeOrderLine[] = [];
-  let sub = 0;
-  for (let n = rng.int(1, 4); n > 0; n--) {
-    const item = palette.items.length > 0 ? rng.pick(palette.items) : { id: 'ITEM-000000', name: 'Gift card', salesCents: 2_500, costCents: 2_500 };
-    const qty = rng.int(1, 5);
-    sub += qty * item.salesCents;
-    lines.push({ LineId: `${id}-${lines.length + 1}`, ProductId: item.id, VariantId: `${item.id}-V1`, Title: item.name, Sku: item.id.replace('ITEM', 'SKU'), Price: formatCents(item.salesCents), UnitCost: formatCents(item.costCents), Qty: qty });
-  }
-  const shipping = rng.pick([0, 499, 999, 1_499]);
-  const discount = rng.chance(0.2) ? Math.round(sub * 0.1) : 0;
-  const tax = Math.round((sub - discount) * 0.08);
-  const addressBase = s.ref.profile.cities[0] ?? { city: 'Springfield', region: 'XX' };
-  const addr = { FirstName: person.first, LastName: person.last, Line1: `${rng.int(1, 999)} Market St`, City: addressBase.city, Region: addressBase.region, PostalCode: String(rng.int(10_000, 99_999)), CountryCode: s.ref.profile.country };
-  const at = stamp(date, rng.int(0, 86_399));
-  const status = rng.weighted([['Closed', 7], ['Open', 2], ['Cancelled', 1]] as const);
-  const fulfilled = status === 'Closed';
-  const order: NativeOrder = {
-    Id: id, CreatedAt: at, UpdatedAt: at, OrderNumber: `#${1000 + Number(id.slice(4))}`, Status: status,
-    FinancialStatus: status === 'Cancelled' ? 'Refunded' : status === 'Open' ? 'Pending' : 'Paid',
-    FulfillmentStatus: fulfilled ? 'Fulfilled' : 'Unfulfilled', CurrencyCode: palette.currency, Lines: lines,
-    Shipping: formatCents(shipping), Discount: formatCents(discount), Tax: formatCents(tax), Total: formatCents(sub - discount + tax + shipping),
-    Buyer: { Id: customer.Id, Email: customer.Email ?? `${person.first.toLowerCase()}@buyer.example`, FirstName: person.first, LastName: person.last, OrdersCount: rng.int(1, 12), Verified: rng.chance(0.8) },
-    BillingAddress: addr, ShippingAddress: addr,
-    Fulfillments: fulfilled ? [{ Carrier: 'UPS', Service: 'Ground', TrackingNumber: `1Z${rng.int(100_000_000, 999_999_999)}`, TrackingUrl: 'https://tracking.example/1Z', LineIds: lines.map((l) => l.LineId) }] : [],
-    Refunds: status === 'Cancelled' ? lines.map((l) => ({ LineId: l.LineId, Qty: l.Qty })) : [],
-  };
-  s.out.push('order', order);
-}

@@ -18,42 +18,38 @@ export type { Mapped, Ref } from './common.ts';
 
 type Mapper = (raw: Record<string, unknown>, ref: Ref) => Record<string, unknown>;
 
-/** Records come from the sandbox itself, so their shape is the native one by construction. */
-function as<T>(fn: (record: T, ref: Ref) => object): Mapper {
-  return (raw, ref) => ({ ...fn(raw as T, ref) });
-}
-
+// Records come from the sandbox itself, so their shape is the collection's native one by construction.
 export const MAPPERS: Readonly<Record<UnifiedObjectType, Mapper>> = {
-  account: as<N.NativeAccount>(mapAccount),
-  attachment: as<N.NativeAttachment>(mapAttachment),
-  balance_sheet: as<N.NativeBalanceSheet>(mapBalanceSheet),
-  bank_deposit: as<N.NativeDeposit>(mapDeposit),
-  bank_feed_account: as<N.NativeFeedAccount>(mapFeedAccount),
-  bank_transfer: as<N.NativeTransfer>(mapTransfer),
-  bill: as<N.NativeBill>(mapBill),
-  bill_credit_memo: as<N.NativeVendorCredit>(mapVendorCredit),
-  bill_payment: as<N.NativeBillPayment>(mapBillPayment),
-  class: as<N.NativeClass>(mapClass),
-  company_info: as<N.NativeCompany>(mapCompany),
-  currency: as<N.NativeCurrency>(mapCurrency),
-  customer: as<N.NativeCustomer>(mapCustomer),
-  department: as<N.NativeDepartment>(mapDepartment),
-  expense: as<N.NativeExpense>(mapExpense),
-  invoice: as<N.NativeInvoice>(mapInvoice),
-  invoice_credit_memo: as<N.NativeCreditNote>(mapCreditNote),
-  invoice_payment: as<N.NativePayment>(mapPayment),
-  item: as<N.NativeItem>(mapItem),
-  journal_entry: as<N.NativeJournalEntry>(mapJournalEntry),
-  location: as<N.NativeLocation>(mapLocation),
-  order: as<N.NativeOrder>(mapOrder),
-  payment_term: as<N.NativeTerm>(mapTerm),
-  project: as<N.NativeProject>(mapProject),
-  purchase_order: as<N.NativePurchaseOrder>(mapPurchaseOrder),
-  subsidiary: as<N.NativeSubsidiary>(mapSubsidiary),
-  task: as<N.NativeTask>(mapTask),
-  tax_agency: as<N.NativeTaxAgency>(mapTaxAgency),
-  tax_rate: as<N.NativeTaxCode>(mapTaxCode),
-  vendor: as<N.NativeVendor>(mapVendor),
+  account: (raw, ref) => ({ ...mapAccount(raw as N.NativeAccount, ref) }),
+  attachment: (raw, ref) => ({ ...mapAttachment(raw as N.NativeAttachment, ref) }),
+  balance_sheet: (raw, ref) => ({ ...mapBalanceSheet(raw as N.NativeBalanceSheet, ref) }),
+  bank_deposit: (raw, ref) => ({ ...mapDeposit(raw as N.NativeDeposit, ref) }),
+  bank_feed_account: (raw, ref) => ({ ...mapFeedAccount(raw as N.NativeFeedAccount, ref) }),
+  bank_transfer: (raw, ref) => ({ ...mapTransfer(raw as N.NativeTransfer, ref) }),
+  bill: (raw, ref) => ({ ...mapBill(raw as N.NativeBill, ref) }),
+  bill_credit_memo: (raw, ref) => ({ ...mapVendorCredit(raw as N.NativeVendorCredit, ref) }),
+  bill_payment: (raw, ref) => ({ ...mapBillPayment(raw as N.NativeBillPayment, ref) }),
+  class: (raw, ref) => ({ ...mapClass(raw as N.NativeClass, ref) }),
+  company_info: (raw) => ({ ...mapCompany(raw as N.NativeCompany) }),
+  currency: (raw) => ({ ...mapCurrency(raw as N.NativeCurrency) }),
+  customer: (raw, ref) => ({ ...mapCustomer(raw as N.NativeCustomer, ref) }),
+  department: (raw, ref) => ({ ...mapDepartment(raw as N.NativeDepartment, ref) }),
+  expense: (raw, ref) => ({ ...mapExpense(raw as N.NativeExpense, ref) }),
+  invoice: (raw, ref) => ({ ...mapInvoice(raw as N.NativeInvoice, ref) }),
+  invoice_credit_memo: (raw, ref) => ({ ...mapCreditNote(raw as N.NativeCreditNote, ref) }),
+  invoice_payment: (raw, ref) => ({ ...mapPayment(raw as N.NativePayment, ref) }),
+  item: (raw, ref) => ({ ...mapItem(raw as N.NativeItem, ref) }),
+  journal_entry: (raw, ref) => ({ ...mapJournalEntry(raw as N.NativeJournalEntry, ref) }),
+  location: (raw, ref) => ({ ...mapLocation(raw as N.NativeLocation, ref) }),
+  order: (raw, ref) => ({ ...mapOrder(raw as N.NativeOrder, ref) }),
+  payment_term: (raw) => ({ ...mapTerm(raw as N.NativeTerm) }),
+  project: (raw) => ({ ...mapProject(raw as N.NativeProject) }),
+  purchase_order: (raw, ref) => ({ ...mapPurchaseOrder(raw as N.NativePurchaseOrder, ref) }),
+  subsidiary: (raw, ref) => ({ ...mapSubsidiary(raw as N.NativeSubsidiary, ref) }),
+  task: (raw) => ({ ...mapTask(raw as N.NativeTask) }),
+  tax_agency: (raw) => ({ ...mapTaxAgency(raw as N.NativeTaxAgency) }),
+  tax_rate: (raw, ref) => ({ ...mapTaxCode(raw as N.NativeTaxCode, ref) }),
+  vendor: (raw, ref) => ({ ...mapVendor(raw as N.NativeVendor, ref) }),
 };
 
 export function mapRecord(type: UnifiedObjectType, raw: Record<string, unknown>, ref: Ref): Record<string, unknown> {

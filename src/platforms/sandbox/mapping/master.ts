@@ -123,7 +123,7 @@ export function mapSubsidiary(r: NativeSubsidiary, ref: Ref): Mapped<'subsidiary
   };
 }
 
-function tracking(type: 'department' | 'class', r: NativeDepartment | NativeClass, ref: Ref) {
+function tracking(type: 'department' | 'class', r: NativeDepartment, ref: Ref) {
   return {
     platform_id: r.Id,
     parent_id: ref(type, r.ParentId),

@@ -7,6 +7,7 @@
  * never sees half of them, and an interrupted run is cleaned up by the next.
  */
 import type { Pool, PoolClient } from 'pg';
+import { collectionOf, lookupOf } from '../collections.ts';
 import { toDateOnly } from '../dates.ts';
 import { BookGenerator, type GeneratedRecord } from '../generator/index.ts';
 import type { SandboxOptions } from '../options.ts';
@@ -14,12 +15,12 @@ import { LOCK_CLASS, loadAccountById, type AccountState } from './state.ts';
 
 const BATCH = 4_000;
 
-export const INSERT_RECORDS = `INSERT INTO sandbox_platform.records (account_id, object_type, platform_id, data, business_date, updated_at)
-  SELECT $1, x.t, x.p, x.d, x.b, x.u FROM json_to_recordset($2::json) AS x(t text, p text, d json, b date, u timestamptz)`;
+export const INSERT_RECORDS = `INSERT INTO sandbox_platform.records (account_id, object_type, platform_id, data, business_date, updated_at, lookup)
+  SELECT $1, x.t, x.p, x.d, x.b, x.u, x.k FROM json_to_recordset($2::json) AS x(t text, p text, d json, b date, u timestamptz, k text)`;
 
 /** One JSON parameter for a whole batch: far cheaper than one parameter per value. */
 export function batchParameter(records: readonly GeneratedRecord[]): string {
-  return JSON.stringify(records.map((r) => ({ t: r.type, p: r.id, d: r.data, b: r.date, u: r.data.UpdatedAt })));
+  return JSON.stringify(records.map((r) => ({ t: r.type, p: r.id, d: r.data, b: r.date, u: r.data.UpdatedAt, k: lookupOf(collectionOf(r.type), r.data) })));
 }
 
 export interface MaterializeResult { records: number; ms: number }
@@ -39,6 +40,8 @@ export async function materialize(pool: Pool, state: AccountState, options: Sand
     const asOf = options.asOf ?? toDateOnly(options.now());
     const generator = new BookGenerator({ seed: current.seed, size: current.size, asOf, months: options.months, batchSize: BATCH });
     const count = await insertAll(pool, lock, state.id, generator.batches(), current.size >= 20_000 ? options.insertConnections : 1);
+    // Fresh statistics, or the planner may still think the table is tiny and sort instead of walking the key.
+    if (count >= 20_000) await lock.query('ANALYZE sandbox_platform.records');
     const summary = generator.summary;
     if (summary === null) throw new Error('sandbox generator stopped early');
     await lock.query(
@@ -67,7 +70,9 @@ async function insertAll(pool: Pool, first: PoolClient, accountId: number, batch
         // Generate while the server inserts: the wait happens only after the next batch is ready.
         const previous = inFlight[slot];
         if (previous !== undefined) await previous;
-        const insert = (clients[slot] as PoolClient).query(INSERT_RECORDS, [accountId, batchParameter(part)]);
+        const client = clients[slot];
+        if (client === undefined) throw new Error('no insert connection');
+        const insert = client.query(INSERT_RECORDS, [accountId, batchParameter(part)]);
         // Marked handled now; its failure surfaces when it is awaited.
         insert.catch(() => undefined);
         inFlight[slot] = insert;

@@ -8,7 +8,7 @@
 import type { PoolClient } from 'pg';
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import { isPostingType, postingsOf, type Posting } from '../books.ts';
-import { businessDateOf, collectionOf, platformIdFor } from '../collections.ts';
+import { businessDateOf, collectionOf, lookupOf, platformIdFor } from '../collections.ts';
 import { ROLES } from '../generator/chart.ts';
 import {
   PROFIT_AND_LOSS, addTo, balanceSheetId, balancesOfSheet, buildBalanceSheet, monthEnd, monthOf, monthStart, naturalCents, nextMonth,
@@ -95,11 +95,19 @@ export class Unit {
     for (const entry of this.#entries.values()) {
       if (entry.type === type && entry.data !== null && entry.id !== exceptId && entry.data[field] === value) return entry.id;
     }
-    const result = await this.client.query<{ platform_id: string }>(
-      `SELECT platform_id FROM sandbox_platform.records
-       WHERE account_id = $1 AND object_type = $2 AND deleted_at IS NULL AND data->>$3 = $4 LIMIT 5`,
-      [this.state.id, type, field, value],
-    );
+    const spec = collectionOf(type);
+    // The platform's unique fields are indexed; anything else is a scan (rare: reference checks).
+    const result = spec.uniqueField === field
+      ? await this.client.query<{ platform_id: string }>(
+        `SELECT platform_id FROM sandbox_platform.records
+         WHERE account_id = $1 AND object_type = $2 AND lookup = $3 AND deleted_at IS NULL LIMIT 5`,
+        [this.state.id, type, value],
+      )
+      : await this.client.query<{ platform_id: string }>(
+        `SELECT platform_id FROM sandbox_platform.records
+         WHERE account_id = $1 AND object_type = $2 AND deleted_at IS NULL AND data->>$3 = $4 LIMIT 5`,
+        [this.state.id, type, field, value],
+      );
     for (const row of result.rows) {
       if (row.platform_id === exceptId) continue;
       // Changed in this unit: the loaded copy decides, not the stored one.
@@ -110,12 +118,12 @@ export class Unit {
     return null;
   }
 
-  /** Live records of `types` whose JSON mentions `id` (reference checks before a delete). */
+  /** Another live record of `types` whose JSON mentions `id` (reference checks before a delete). */
   async referencedBy(types: readonly UnifiedObjectType[], id: string): Promise<string | null> {
     const result = await this.client.query<{ platform_id: string }>(
       `SELECT platform_id FROM sandbox_platform.records
-       WHERE account_id = $1 AND object_type = ANY($2::text[]) AND deleted_at IS NULL AND strpos(data::text, $3) > 0 LIMIT 1`,
-      [this.state.id, types, JSON.stringify(id)],
+       WHERE account_id = $1 AND object_type = ANY($2::text[]) AND deleted_at IS NULL AND platform_id <> $4 AND strpos(data::text, $3) > 0 LIMIT 1`,
+      [this.state.id, types, JSON.stringify(id), id],
     );
     return result.rows[0]?.platform_id ?? null;
   }
@@ -169,16 +177,17 @@ export class Unit {
       summary[op]++;
       const data = entry.data ?? entry.original;
       if (data === null) continue;
-      rows.push({ t: entry.type, p: entry.id, d: data, b: businessDateOf(collectionOf(entry.type), data), s: seq, u: this.at, x: entry.data === null ? this.at : null });
+      const spec = collectionOf(entry.type);
+      rows.push({ t: entry.type, p: entry.id, d: data, b: businessDateOf(spec, data), k: lookupOf(spec, data), s: seq, u: this.at, x: entry.data === null ? this.at : null });
       log.push({ s: seq, t: entry.type, p: entry.id, o: op });
     }
     summary.lastSeq = seq;
     if (rows.length > 0) {
       await this.client.query(
-        `INSERT INTO sandbox_platform.records (account_id, object_type, platform_id, data, business_date, seq, updated_at, deleted_at)
-         SELECT $1, x.t, x.p, x.d, x.b, x.s, x.u, x.x
-         FROM json_to_recordset($2::json) AS x(t text, p text, d json, b date, s bigint, u timestamptz, x timestamptz)
-         ON CONFLICT (account_id, object_type, platform_id) DO UPDATE SET data = EXCLUDED.data, business_date = EXCLUDED.business_date,
+        `INSERT INTO sandbox_platform.records (account_id, object_type, platform_id, data, business_date, lookup, seq, updated_at, deleted_at)
+         SELECT $1, x.t, x.p, x.d, x.b, x.k, x.s, x.u, x.x
+         FROM json_to_recordset($2::json) AS x(t text, p text, d json, b date, k text, s bigint, u timestamptz, x timestamptz)
+         ON CONFLICT (account_id, object_type, platform_id) DO UPDATE SET data = EXCLUDED.data, business_date = EXCLUDED.business_date, lookup = EXCLUDED.lookup,
            seq = EXCLUDED.seq, version = sandbox_platform.records.version + 1, updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at`,
         [this.state.id, JSON.stringify(rows)],
       );

@@ -2,17 +2,17 @@
 import { journalLine, journalLineCents } from '../books.ts';
 import { ROLES } from '../generator/chart.ts';
 import { formatCents, parseCents } from '../money.ts';
-import type { NativeAttachment, NativeDeposit, NativeJournalEntry, NativeJournalLine, NativePayment, NativeRecord, NativeTransfer } from '../native.ts';
+import type { NativeDeposit, NativeJournalEntry, NativeJournalLine, NativeOf, NativeTransfer } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 import { pick } from './documents.ts';
-import { account, cents, date, existing, list, notFound, oneOf, text, type Body } from './validate.ts';
+import { account, cents, date, existing, list, notFound, oneOf, setOptional, text, type Body } from './validate.ts';
 
 async function releasePayments(unit: Unit, deposit: NativeDeposit): Promise<void> {
   await unit.load('invoice_payment', deposit.Payments.map((p) => p.PaymentId));
   for (const entry of deposit.Payments) {
     const payment = unit.peek('invoice_payment', entry.PaymentId);
-    if (payment === null || payment.DepositId !== deposit.Id) continue;
+    if (payment?.DepositId !== deposit.Id) continue;
     delete payment.DepositId;
     unit.touch('invoice_payment', payment);
   }
@@ -32,8 +32,7 @@ async function writeDeposit(unit: Unit, body: Body, base: NativeDeposit | null):
   for (const field of ['Memo', 'DepartmentId', 'SubsidiaryId'] as const) {
     const value = get(field, () => text(body, field), deposit[field]);
     if (field !== 'Memo') await existing(unit, field === 'DepartmentId' ? 'department' : 'subsidiary', value, field);
-    if (value === undefined) delete deposit[field];
-    else deposit[field] = value;
+    setOptional(deposit, field, value);
   }
   if (base === null || Object.hasOwn(body, 'Payments')) {
     if (base !== null) await releasePayments(unit, deposit);
@@ -77,17 +76,17 @@ async function writeDeposit(unit: Unit, body: Body, base: NativeDeposit | null):
   return deposit;
 }
 
-async function loadOrFail<T extends NativeRecord>(unit: Unit, type: 'bank_deposit' | 'bank_transfer' | 'journal_entry', id: string): Promise<T> {
-  const record = await unit.get<T>(type, id);
+async function loadOrFail<K extends 'bank_deposit' | 'bank_transfer' | 'journal_entry'>(unit: Unit, type: K, id: string): Promise<NativeOf[K]> {
+  const record = await unit.get(type, id);
   if (record === null) throw notFound(type, id);
   return record;
 }
 
 export const depositWriter = {
   create: (unit: Unit, body: Body) => writeDeposit(unit, body, null),
-  update: async (unit: Unit, id: string, body: Body) => writeDeposit(unit, body, await loadOrFail<NativeDeposit>(unit, 'bank_deposit', id)),
+  update: async (unit: Unit, id: string, body: Body) => writeDeposit(unit, body, await loadOrFail(unit, 'bank_deposit', id)),
   delete: async (unit: Unit, id: string) => {
-    await releasePayments(unit, await loadOrFail<NativeDeposit>(unit, 'bank_deposit', id));
+    await releasePayments(unit, await loadOrFail(unit, 'bank_deposit', id));
     unit.remove('bank_deposit', id);
   },
 };
@@ -114,12 +113,9 @@ async function writeTransfer(unit: Unit, body: Body, base: NativeTransfer | null
   for (const [field, type] of tracking) {
     const value = get(field, () => text(body, field), transfer[field]);
     await existing(unit, type, value, field);
-    if (value === undefined) delete transfer[field];
-    else transfer[field] = value;
+    setOptional(transfer, field, value);
   }
-  const memo = get('Memo', () => text(body, 'Memo'), transfer.Memo);
-  if (memo === undefined) delete transfer.Memo;
-  else transfer.Memo = memo;
+  setOptional(transfer, 'Memo', get('Memo', () => text(body, 'Memo'), transfer.Memo));
   if (base === null) unit.create('bank_transfer', transfer);
   else unit.touch('bank_transfer', transfer);
   return transfer;
@@ -127,9 +123,9 @@ async function writeTransfer(unit: Unit, body: Body, base: NativeTransfer | null
 
 export const transferWriter = {
   create: (unit: Unit, body: Body) => writeTransfer(unit, body, null),
-  update: async (unit: Unit, id: string, body: Body) => writeTransfer(unit, body, await loadOrFail<NativeTransfer>(unit, 'bank_transfer', id)),
+  update: async (unit: Unit, id: string, body: Body) => writeTransfer(unit, body, await loadOrFail(unit, 'bank_transfer', id)),
   delete: async (unit: Unit, id: string) => {
-    await loadOrFail<NativeTransfer>(unit, 'bank_transfer', id);
+    await loadOrFail(unit, 'bank_transfer', id);
     unit.remove('bank_transfer', id);
   },
 };
@@ -177,8 +173,7 @@ async function writeJournal(unit: Unit, body: Body, base: NativeJournalEntry | n
   for (const field of ['Memo', 'SubsidiaryId'] as const) {
     const value = get(field, () => text(body, field), entry[field]);
     if (field === 'SubsidiaryId') await existing(unit, 'subsidiary', value, field);
-    if (value === undefined) delete entry[field];
-    else entry[field] = value;
+    setOptional(entry, field, value);
   }
   if (base === null || Object.hasOwn(body, 'Lines')) entry.Lines = await journalLines(unit, body);
   entry.Status = oneOf(body, 'Status', ['Posted', 'Voided'] as const, entry.Status);
@@ -190,9 +185,9 @@ async function writeJournal(unit: Unit, body: Body, base: NativeJournalEntry | n
 
 export const journalWriter = {
   create: (unit: Unit, body: Body) => writeJournal(unit, body, null),
-  update: async (unit: Unit, id: string, body: Body) => writeJournal(unit, body, await loadOrFail<NativeJournalEntry>(unit, 'journal_entry', id)),
+  update: async (unit: Unit, id: string, body: Body) => writeJournal(unit, body, await loadOrFail(unit, 'journal_entry', id)),
   delete: async (unit: Unit, id: string) => {
-    await loadOrFail<NativeJournalEntry>(unit, 'journal_entry', id);
+    await loadOrFail(unit, 'journal_entry', id);
     // Attachments go with the entry they belong to.
     for (let attachmentId = await unit.findBy('attachment', 'ParentId', id, null); attachmentId !== null; attachmentId = await unit.findBy('attachment', 'ParentId', id, null)) {
       if ((await unit.get('attachment', attachmentId)) === null) break;

@@ -4,10 +4,10 @@ import { addDays } from '../dates.ts';
 import { applyCredit, buildLines, dueCents, unallocate } from '../documents.ts';
 import { ROLES } from '../generator/chart.ts';
 import { parseCents } from '../money.ts';
-import type { NativeBill, NativeContact, NativeInvoice, NativeTerm, NativeVendorCredit } from '../native.ts';
+import type { NativeBill, NativeInvoice, NativeVendorCredit } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
-import { account, cents, date, existing, lineInput, list, notFound, oneOf, text, unique, type Body } from './validate.ts';
+import { account, cents, date, existing, lineInput, list, notFound, oneOf, setOptional, text, unique, type Body } from './validate.ts';
 
 /** Patch semantics: a field present in the body replaces the stored one; an absent one is kept. */
 export function pick<T>(body: Body, field: string, read: () => T, current: T): T {
@@ -30,7 +30,7 @@ const INVOICE: Side = { type: 'invoice', party: 'CustomerId', partyType: 'custom
 /** Creates (base null) or updates a bill or invoice from a native payload. */
 async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | null): Promise<Payable> {
   const get = <T>(field: string, read: () => T, current: T): T => (base === null ? read() : pick(body, field, read, current));
-  const record: Record<string, unknown> = base === null ? { Id: unit.nextId(side.type), CreatedAt: unit.at, UpdatedAt: unit.at, LinkedTxns: [] } : base;
+  const record: Record<string, unknown> = base ?? { Id: unit.nextId(side.type), CreatedAt: unit.at, UpdatedAt: unit.at, LinkedTxns: [] };
   const partyId = get(side.party, () => text(body, side.party, true), String(record[side.party]));
   const party = await existing(unit, side.partyType, partyId, side.party);
   if (base !== null && party !== undefined && party.Id !== base[side.party as keyof Payable] && base.LinkedTxns.length > 0) {
@@ -52,10 +52,9 @@ async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | 
     CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', String(record.CurrencyCode)),
     ExchangeRate: get('ExchangeRate', () => text(body, 'ExchangeRate') ?? '1.000000', String(record.ExchangeRate)),
   });
-  for (const [field, value] of [['TermId', termId], ['SubsidiaryId', subsidiaryId], ['Memo', get('Memo', () => text(body, 'Memo'), record.Memo as string | undefined)]] as const) {
-    if (value === undefined) delete record[field];
-    else record[field] = value;
-  }
+  setOptional(record, 'TermId', termId);
+  setOptional(record, 'SubsidiaryId', subsidiaryId);
+  setOptional(record, 'Memo', get('Memo', () => text(body, 'Memo'), record.Memo as string | undefined));
   if (side.type === 'bill') {
     const poIds = get('PurchaseOrderIds', () => purchaseOrderIds(body), (record.PurchaseOrderIds as string[] | undefined) ?? []);
     for (const id of poIds) await existing(unit, 'purchase_order', id, 'PurchaseOrderIds');
@@ -86,7 +85,7 @@ function purchaseOrderIds(body: Body): string[] {
 }
 
 async function loadPayable(side: Side, unit: Unit, id: string): Promise<Payable> {
-  const doc = await unit.get(side.type, id);
+  const doc: Payable | null = side.type === 'bill' ? await unit.get('bill', id) : await unit.get('invoice', id);
   if (doc === null) throw notFound(side.type, id);
   return doc;
 }
@@ -141,9 +140,7 @@ async function writeCredit(unit: Unit, body: Body, base: NativeVendorCredit | nu
     TxnDate: get('TxnDate', () => date(body, 'TxnDate', true), credit.TxnDate),
     CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', credit.CurrencyCode),
   });
-  const memo = get('Memo', () => text(body, 'Memo'), credit.Memo);
-  if (memo === undefined) delete credit.Memo;
-  else credit.Memo = memo;
+  setOptional(credit, 'Memo', get('Memo', () => text(body, 'Memo'), credit.Memo));
   if (base === null || Object.hasOwn(body, 'Lines')) {
     const built = buildLines(await lines(unit, body));
     Object.assign(credit, { Lines: built, ...totalsOf(built) });

@@ -4,8 +4,10 @@ import type { NativeRecord } from '../native.ts';
 import type { Unit } from '../store/unit.ts';
 import { depositWriter, journalWriter, transferWriter } from './banking.ts';
 import { billWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
-import { accountWriter, customerWriter, feedWriter, taxCodeWriter, vendorWriter } from './master.ts';
+import { feedWriter } from './feeds.ts';
+import { accountWriter, customerWriter, vendorWriter } from './master.ts';
 import { billPaymentWriter } from './payments.ts';
+import { taxCodeWriter } from './tax-codes.ts';
 import type { Body } from './validate.ts';
 
 export interface Writer {

@@ -1,11 +1,11 @@
 /** Writes of bill payments: allocations move amount due and status of the bills they pay. */
 import { allocate, dueCents, unallocate } from '../documents.ts';
 import { formatCents } from '../money.ts';
-import type { NativeBill, NativeBillPayment } from '../native.ts';
+import type { NativeBillPayment } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 import { pick } from './documents.ts';
-import { account, cents, date, existing, list, notFound, oneOf, text, type Body } from './validate.ts';
+import { account, cents, date, existing, list, notFound, oneOf, setOptional, text, type Body } from './validate.ts';
 
 async function release(unit: Unit, payment: NativeBillPayment): Promise<void> {
   await unit.load('bill', payment.LinkedTxns.map((l) => l.TxnId));
@@ -37,8 +37,7 @@ async function writePayment(unit: Unit, body: Body, base: NativeBillPayment | nu
   });
   for (const field of ['Reference', 'Memo', 'DocNumber'] as const) {
     const value = get(field, () => text(body, field), payment[field]);
-    if (value === undefined) delete payment[field];
-    else payment[field] = value;
+    setOptional(payment, field, value);
   }
   const replace = base === null || Object.hasOwn(body, 'Bills') || status === 'Voided';
   if (base !== null && replace) await release(unit, payment);

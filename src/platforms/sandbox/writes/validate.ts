@@ -9,6 +9,12 @@ import type { Unit } from '../store/unit.ts';
 
 export type Body = Record<string, unknown>;
 
+/** Sets an optional field, or removes it when the value is undefined (the native format leaves empty fields out). */
+export function setOptional<T extends object, F extends keyof T>(record: T, field: F, value: T[F] | undefined): void {
+  if (value === undefined) Reflect.deleteProperty(record, field);
+  else record[field] = value;
+}
+
 export function isBody(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -133,4 +139,26 @@ export async function unique(unit: Unit, type: UnifiedObjectType, field: string,
   if (value === undefined) return;
   const other = await unit.findBy(type, field, value, exceptId);
   if (other !== null) throw new NativeError(400, 'DuplicateValue', `Another ${type} (${other}) already has ${field} "${value}"`, field);
+}
+
+/** Sets or clears optional text fields from a payload (patch semantics when base exists). */
+export function optionalTexts(record: Record<string, unknown>, body: Body, fields: readonly string[], isNew: boolean): void {
+  for (const field of fields) {
+    if (!isNew && !Object.hasOwn(body, field)) continue;
+    setOptional(record, field, text(body, field));
+  }
+}
+
+export async function loadOr404<K extends NativeType>(unit: Unit, type: K, id: string): Promise<NativeOf[K]> {
+  const record = await unit.get(type, id);
+  if (record === null) throw notFound(type, id);
+  return record;
+}
+
+/** A list of ids from a payload. */
+export function ids(body: Body, field: string): string[] {
+  const value = body[field];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw invalid('InvalidField', `${field} must be a list of ids`, field);
+  return value;
 }
