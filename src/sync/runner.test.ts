@@ -96,7 +96,8 @@ describe('sync runner', () => {
     books.update('accounts', 'A4', { Name: 'Renamed' });
     books.update('bills', 'B6', { Note: 'only the raw record changes' });
     await sync(c);
-    const fresh = (await events(c)).slice(seen).map((e) => `${e.code}:${String((e.payload.bill ?? e.payload.account) === undefined ? '' : ((e.payload.bill ?? e.payload.account) as { platform_id: string }).platform_id)}`).sort();
+    const platformIdOf = (e: { payload: Record<string, unknown> }) => ((e.payload.bill ?? e.payload.account) as { platform_id: string } | undefined)?.platform_id ?? '';
+    const fresh = (await events(c)).slice(seen).map((e) => `${e.code}:${platformIdOf(e)}`).sort();
     expect(fresh).toEqual(['ACCOUNT_DELETED:A2', 'ACCOUNT_UPDATED:A4', 'BILL_CREATED:B9', 'BILL_DELETED:B5', 'BILL_UPDATED:B3'].sort());
     const stored = await records(c);
     expect(stored.find((r) => r.platform_id === 'B3')?.data.total_amount).toBe(333);

@@ -87,7 +87,8 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
   const run = await loadRun(services, runId);
   if (run === null || ['completed', 'failed', 'cancelled'].includes(run.status)) return 'skipped';
   const connection = await loadConnection(services, run.connection_id);
-  if (connection?.platform === null || connection === null || connection.linkedAt === null) return 'skipped';
+  if (connection === null) return 'skipped';
+  if (connection.platform === null || connection.linkedAt === null) return 'skipped';
   const connector = getConnector(connection.platform);
   if (connector === undefined) return 'skipped';
 

@@ -86,7 +86,7 @@ export async function storePage(db: PoolClient, ctx: PageContext, page: ReadPage
     } else if (!before.content_hash.equals(write.contentHash)) {
       writes.push(write);
       changes.push({ write, change: 'UPDATED' });
-    } else if (before.raw_hash === null || !before.raw_hash.equals(write.rawHash)) {
+    } else if (before.raw_hash?.equals(write.rawHash) !== true) {
       // Only platform_data changed: keep it current, announce nothing (the unified object is the same).
       writes.push(write);
       outcome.rawOnly += 1;
