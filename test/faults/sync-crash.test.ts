@@ -19,7 +19,7 @@ import { createBoss } from '../../src/jobs/boss.ts';
 import { bossSender } from '../../src/jobs/sender.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startService, type ServiceProcess } from '../support/process.ts';
-import { diffSnapshots, expectedEvents, platformSnapshot, storedSnapshot, type Snapshot } from './books.ts';
+import { diffSnapshots, expectedEvents, platformSnapshot, storedSnapshot, type Snapshot } from '../support/books.ts';
 
 const RECORDS = Number(process.env.FAULT_SANDBOX_SIZE ?? 50_000);
 const SYNCS = 10;
