@@ -10,8 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnector } from '../../src/platforms/index.ts';
-import { configureSandbox, sandboxConnector } from '../../src/platforms/sandbox/index.ts';
-import { registerConnector } from '../../src/platforms/registry.ts';
+import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
 import { clientHeaders, startTestApp, type TestApp } from '../support/app.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -58,9 +57,6 @@ beforeAll(async () => {
   const started = await startTestApp();
   t = started;
   configureSandbox({ pool: started.db.pool });
-  // Until src/platforms/index.ts lists it, register it here so the flow is still tested with the real connector
-  // (the first test below fails meanwhile, saying so). A no-op once the service registers it.
-  if (!sandboxRegistered) registerConnector(sandboxConnector);
   await started.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(started.app.server.address() as AddressInfo).port}`;
   // link_url is built from publicUrl when a connection is created or fetched.
