@@ -5,6 +5,8 @@ import { startTestApp, type TestApp } from '../../test/support/app.ts';
 import { books, MEMORY_PLATFORM, platformFailure, registerMemoryConnector, resetBooks } from '../../test/support/memory-platform.ts';
 import { requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
+import { enqueueDueSyncs } from './worker.ts';
+import { DISABLED_AFTER } from '../connections/health.ts';
 import type { SyncConfig } from './config.ts';
 
 let t: TestApp;
@@ -197,5 +199,40 @@ describe('sync runner', () => {
     const completed = (await events(c)).filter((e) => e.code === 'INCREMENTAL_SYNC_COMPLETED').map((e) => e.payload);
     expect(completed.map((p) => p.entities)).toEqual([['BILL'], null, []]);
     expect(completed.every((p) => p.incremental_sync_type === 'manual' && p.type === 'CONNECTION')).toBe(true);
+  });
+
+  it('persistent platform failures disable the connection with CONNECTION_DISABLED', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    for (let i = 0; i < DISABLED_AFTER; i++) {
+      books.failNext = { error: platformFailure('server', 'Service Unavailable'), type: 'accounts', atPageToken: null };
+      await sync(c);
+      await t.db.pool.query(`UPDATE sync_runs SET status = 'failed' WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
+    }
+    const state = await t.db.pool.query(`SELECT status, disable_error FROM connections WHERE id = $1`, [c.id]);
+    expect(state.rows[0]).toEqual({ status: 'disabled', disable_error: 'PERSISTENT_PLATFORM_ERROR' });
+    const disabled = (await events(c)).filter((e) => e.code === 'CONNECTION_DISABLED');
+    expect(disabled).toHaveLength(1);
+    expect(disabled[0]?.payload).toMatchObject({ disable_error: 'PERSISTENT_PLATFORM_ERROR', disable_message: expect.stringContaining('Service Unavailable') as string });
+  });
+
+  it("schedules incremental syncs at each connection's frequency", async () => {
+    seed();
+    const hourly = await connect({ historical_months: 0 });
+    const daily = await connect({ historical_months: 0, incremental_sync_frequency_minutes: 1440 });
+    await sync(hourly, 'initial');
+    await sync(daily, 'initial');
+    const inTwoHours = new Date(Date.now() + 2 * 3600_000);
+    await enqueueDueSyncs(t.services, inTwoHours);
+    const queued = async (c: ConnectionRecord) => (await t.db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1 AND status = 'queued' AND trigger = 'schedule'`, [c.id])).rows[0]?.n;
+    expect(await queued(hourly)).toBe(1);
+    expect(await queued(daily)).toBe(0);
+    // Nothing is queued twice while one waits.
+    await enqueueDueSyncs(t.services, inTwoHours);
+    expect(await queued(hourly)).toBe(1);
+    await enqueueDueSyncs(t.services, new Date(Date.now() + 25 * 3600_000));
+    expect(await queued(daily)).toBe(1);
   });
 });
