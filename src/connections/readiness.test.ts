@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../errors/catalogue.ts';
+import type { ServiceError } from '../errors/catalogue.ts';
 import { assertReadable } from './readiness.ts';
 import type { ConnectionRecord } from './types.ts';
 
