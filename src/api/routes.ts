@@ -16,10 +16,12 @@ import incrementalSync from './connections/incremental-sync.ts';
 import backfill from './connections/backfill.ts';
 import exchangePublicToken from './item/public-token-exchange.ts';
 import listEvents from './events/list.ts';
+import { dataEndpoints } from './data/routes.ts';
 
 export const publicEndpoints: Endpoint[] = [healthz, readyz];
 export const adminEndpoints: Endpoint[] = [createOrganization, listOrganizations, rotateCredentials];
 export const versionedEndpoints: Endpoint[] = [
   createConnection, listConnections, getConnectionByToken, connectionStatus, updateConnection, deleteConnection,
   invalidateAccessToken, incrementalSync, backfill, exchangePublicToken, listEvents,
+  ...dataEndpoints,
 ];
