@@ -80,10 +80,16 @@ export function installEdgeHooks(app: FastifyInstance): void {
   });
 
   // Versioned responses: newest shape from the handler, downgraded for older versions.
-  app.addHook('preSerialization', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+  app.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const version = request.apiVersion;
-    if (version === null) return payload;
+    const contract = request.routeOptions.config.contract;
+    const successSchema = contract?.success.schema;
+    if (version === null || successSchema === undefined || successSchema === null || reply.statusCode !== contract?.success.status) return payload;
     const routeKey = `${request.method} ${request.routeOptions.url ?? ''}`;
-    return app.services.versions.affects(routeKey, version) ? app.services.versions.render(routeKey, version, payload) : payload;
+    const { versions } = app.services;
+    if (!versions.affects(routeKey, version)) return payload;
+    // The older shape has its own schema, so its serializer still drops every field that shape does not have.
+    void reply.serializer(versions.serializer(routeKey, version, { ...successSchema }));
+    return versions.render(routeKey, version, payload);
   });
 }

@@ -1,10 +1,87 @@
 /**
- * The history of response changes between API versions, newest first. Each
- * entry downgrades the newest shape for requests naming an older version.
- * See docs/versions.md.
+ * The history of response changes between API versions (docs/versions.md).
+ * Handlers build the newest shape; each change below turns it, and its
+ * response schema, into the shape of the versions before `since`.
  */
-import type { VersionRegistry } from './versioning.ts';
+import { OBJECT_TYPES } from '../model/object-types.ts';
+import type { JsonSchema, VersionRegistry } from './versioning.ts';
 
-export function registerVersionChanges(_registry: VersionRegistry): void {
-  // Resource-level changes are registered here by the read API (see docs/versions.md).
+const DATA_PATHS = Object.values(OBJECT_TYPES).map((o) => `/versioned${o.path}`);
+const isDataRoute = (routeKey: string) => DATA_PATHS.some((path) => routeKey === `GET ${path}` || routeKey === `GET ${path}/:id`);
+const isListRoute = (routeKey: string) => DATA_PATHS.some((path) => routeKey === `GET ${path}`);
+const journalRoute = (routeKey: string) => routeKey.startsWith('GET /versioned/accounting/journal_entries') && !routeKey.includes('/attachments');
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Applies `edit` to every served object of a data response (list items or the fetched object). */
+function eachObject(body: unknown, edit: (object: Json) => Json): unknown {
+  if (!isObject(body)) return body;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'connection' || key === 'next_cursor') out[key] = value;
+    else if (Array.isArray(value)) out[key] = value.map((item) => (isObject(item) ? edit(item) : item));
+    else out[key] = isObject(value) ? edit(value) : value;
+  }
+  return out;
+}
+
+/** The same for the object schemas inside a data response schema. */
+function eachObjectSchema(schema: JsonSchema, edit: (object: JsonSchema) => JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (properties === undefined) return schema;
+  const out: Record<string, JsonSchema> = {};
+  for (const [key, value] of Object.entries(properties)) {
+    if (key === 'connection' || key === 'next_cursor') out[key] = value;
+    else if (value.type === 'array' && isObject(value.items)) out[key] = { ...value, items: edit(value.items as JsonSchema) };
+    else out[key] = edit(value);
+  }
+  return { ...schema, properties: out };
+}
+
+function withoutProperty(schema: JsonSchema, name: string): JsonSchema {
+  const properties = { ...(schema.properties as Record<string, JsonSchema> | undefined) };
+  delete properties[name];
+  const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((r) => r !== name) : schema.required;
+  return { ...schema, properties, ...(required === undefined ? {} : { required }) };
+}
+
+function optionalProperty(schema: JsonSchema, name: string): JsonSchema {
+  const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((r) => r !== name) : schema.required;
+  return { ...schema, ...(required === undefined ? {} : { required }) };
+}
+
+export function registerVersionChanges(registry: VersionRegistry): void {
+  registry.register({
+    since: '2024-08-31',
+    description: 'Journal entries: currency_rate is a number (it was a decimal string, as on bills).',
+    appliesTo: journalRoute,
+    downgrade: (body) => eachObject(body, (o) => (typeof o.currency_rate === 'number' ? { ...o, currency_rate: String(o.currency_rate) } : o)),
+    downgradeSchema: (schema) => eachObjectSchema(schema, (o) => {
+      const properties = o.properties as Record<string, JsonSchema> | undefined;
+      if (properties?.currency_rate === undefined) return o;
+      return { ...o, properties: { ...properties, currency_rate: { type: 'string', description: 'Rate to the base currency, as decimal text.' } } };
+    }),
+  });
+  registry.register({
+    since: '2024-04-30',
+    description: 'Objects carry platform_url (the address of the object on the platform).',
+    appliesTo: isDataRoute,
+    downgrade: (body) => eachObject(body, (o) => {
+      const { platform_url: _dropped, ...rest } = o;
+      return rest;
+    }),
+    downgradeSchema: (schema) => eachObjectSchema(schema, (o) => withoutProperty(o, 'platform_url')),
+  });
+  registry.register({
+    since: '2023-03-14',
+    description: 'List responses always carry next_cursor, null on the last page (it was left out).',
+    appliesTo: isListRoute,
+    downgrade: (body) => {
+      if (!isObject(body) || body.next_cursor !== null) return body;
+      const { next_cursor: _dropped, ...rest } = body;
+      return rest;
+    },
+    downgradeSchema: (schema) => optionalProperty(schema, 'next_cursor'),
+  });
 }

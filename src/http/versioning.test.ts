@@ -25,10 +25,12 @@ describe('version registry', () => {
     registry.register({
       since: '2023-03-14', description: 'b', appliesTo: (r) => r === 'GET /x',
       downgrade: (body) => { calls.push('2023-03-14'); return { ...(body as object), b: true }; },
+      downgradeSchema: (schema) => ({ ...schema, b: true }),
     });
     registry.register({
       since: '2024-08-31', description: 'a', appliesTo: (r) => r === 'GET /x',
       downgrade: (body) => { calls.push('2024-08-31'); return { ...(body as object), a: true }; },
+      downgradeSchema: (schema) => ({ ...schema, a: true }),
     });
     expect(registry.render('GET /x', '2024-08-31', {})).toEqual({});
     expect(registry.render('GET /x', '2024-04-30', {})).toEqual({ a: true });

@@ -5,6 +5,7 @@
  * downgrades), applied newest first. Changes are declared in
  * src/http/version-changes.ts so the whole history reads in one place.
  */
+import fastJson from 'fast-json-stringify';
 import { ServiceError } from '../errors/catalogue.ts';
 
 export const API_VERSIONS = ['2024-08-31', '2024-04-30', '2023-03-14', '2023-02-07'] as const;
@@ -37,6 +38,8 @@ export function isBefore(version: ApiVersion, other: ApiVersion): boolean {
   return version < other;
 }
 
+export type JsonSchema = Record<string, unknown>;
+
 export interface VersionChange {
   /** The first version with the new behaviour; requests for older versions get `downgrade`. */
   since: ApiVersion;
@@ -44,6 +47,8 @@ export interface VersionChange {
   /** Route keys ("GET /versioned/accounting/bills") this change touches. */
   appliesTo(routeKey: string): boolean;
   downgrade(body: unknown): unknown;
+  /** The success response schema of the older shape (it serializes the downgraded body). */
+  downgradeSchema(schema: JsonSchema): JsonSchema;
 }
 
 export class VersionRegistry {
@@ -72,4 +77,26 @@ export class VersionRegistry {
     }
     return current;
   }
+
+  /** The success schema of the route as the requested version shapes it. */
+  renderSchema(routeKey: string, version: ApiVersion, schema: JsonSchema): JsonSchema {
+    let current = schema;
+    for (const change of this.changes) {
+      if (isBefore(version, change.since) && change.appliesTo(routeKey)) current = change.downgradeSchema(current);
+    }
+    return current;
+  }
+
+  /** A compiled serializer per route and version, built on first use. */
+  serializer(routeKey: string, version: ApiVersion, schema: JsonSchema): (body: unknown) => string {
+    const key = `${routeKey} ${version}`;
+    let compiled = this.serializers.get(key);
+    if (compiled === undefined) {
+      compiled = fastJson(this.renderSchema(routeKey, version, schema) as fastJson.AnySchema);
+      this.serializers.set(key, compiled);
+    }
+    return compiled;
+  }
+
+  private readonly serializers = new Map<string, (body: unknown) => string>();
 }
