@@ -20,7 +20,7 @@ function eachObject(body: unknown, edit: (object: Json) => Json): unknown {
   const out: Json = {};
   for (const [key, value] of Object.entries(body)) {
     if (key === 'connection' || key === 'next_cursor') out[key] = value;
-    else if (Array.isArray(value)) out[key] = value.map((item) => (isObject(item) ? edit(item) : item));
+    else if (Array.isArray(value)) out[key] = value.map((item: unknown) => (isObject(item) ? edit(item) : item));
     else out[key] = isObject(value) ? edit(value) : value;
   }
   return out;
@@ -33,15 +33,14 @@ function eachObjectSchema(schema: JsonSchema, edit: (object: JsonSchema) => Json
   const out: Record<string, JsonSchema> = {};
   for (const [key, value] of Object.entries(properties)) {
     if (key === 'connection' || key === 'next_cursor') out[key] = value;
-    else if (value.type === 'array' && isObject(value.items)) out[key] = { ...value, items: edit(value.items as JsonSchema) };
+    else if (value.type === 'array' && isObject(value.items)) out[key] = { ...value, items: edit(value.items) };
     else out[key] = edit(value);
   }
   return { ...schema, properties: out };
 }
 
 function withoutProperty(schema: JsonSchema, name: string): JsonSchema {
-  const properties = { ...(schema.properties as Record<string, JsonSchema> | undefined) };
-  delete properties[name];
+  const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).filter(([key]) => key !== name));
   const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((r) => r !== name) : schema.required;
   return { ...schema, properties, ...(required === undefined ? {} : { required }) };
 }
