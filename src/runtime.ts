@@ -2,6 +2,7 @@
  * Process start-up shared by the server, the worker and the CLI: config,
  * database (embedded unless DATABASE_URL), migrations, encryption key, services.
  */
+import { createHmac } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig, type Config } from './config.ts';
 import { createCipher } from './crypto/secrets.ts';
@@ -60,7 +61,9 @@ export async function startRuntime(options: { log: (m: string) => void; config?:
   try {
     const applied = await migrate(pool);
     if (applied.length > 0) options.log(`applied migrations ${applied.join(', ')}`);
-    const cipher = createCipher(await resolveEncryptionKey(config, options.log));
+    const encryptionKey = await resolveEncryptionKey(config, options.log);
+    const cipher = createCipher(encryptionKey);
+    const urlSigningKey = createHmac('sha256', encryptionKey).update('ledgerport url signing').digest();
     await verifyEncryptionKey(pool, cipher);
     const { adminTokenSha256, firstStart } = await bootstrapAdmin(pool, cipher, config);
     if (firstStart !== null) process.stdout.write(firstStartBanner(firstStart));
@@ -75,7 +78,7 @@ export async function startRuntime(options: { log: (m: string) => void; config?:
     boss.on('error', (error: Error) => { options.log(`job queue error: ${error.message}`); });
     await boss.start();
     await createQueues(boss);
-    const services: Services = { config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000, jobs: bossSender(boss) };
+    const services: Services = { config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey };
     return {
       services,
       boss,

@@ -17,6 +17,8 @@ export interface Services {
   /** How long a duplicate request waits for the first one with the same Idempotency-Key. */
   idempotencyWaitMs: number;
   jobs: JobSender;
+  /** Signs file download URLs (derived from the encryption key, so every process agrees). */
+  urlSigningKey: Buffer;
 }
 
 declare module 'fastify' {

@@ -17,8 +17,9 @@ import backfill from './connections/backfill.ts';
 import exchangePublicToken from './item/public-token-exchange.ts';
 import listEvents from './events/list.ts';
 import { dataEndpoints } from './data/routes.ts';
+import downloadFile from './files/download.ts';
 
-export const publicEndpoints: Endpoint[] = [healthz, readyz];
+export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
 export const adminEndpoints: Endpoint[] = [createOrganization, listOrganizations, rotateCredentials];
 export const versionedEndpoints: Endpoint[] = [
   createConnection, listConnections, getConnectionByToken, connectionStatus, updateConnection, deleteConnection,

@@ -37,14 +37,15 @@ export function enumValuesOf(schema: unknown, field: string): readonly string[] 
 }
 
 const SQL_NAME = /^[a-z_][a-z0-9_]*$/;
+const COLUMN = /^([a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;
 
 /**
- * fieldSql for objects stored as JSON in `column`: `column->>'field'` (text) for
+ * fieldSql for objects stored as JSON in `column` (optionally table-qualified): `column->>'field'` (text) for
  * scalars, `column->'field'` (jsonb) for lists. Names are checked again here so a
  * misuse can never splice arbitrary text into SQL.
  */
 export function jsonbFieldSql(column: string): (field: string, kind: FilterKind) => string {
-  if (!SQL_NAME.test(column)) throw new Error(`not a plain column name: ${column}`);
+  if (!COLUMN.test(column)) throw new Error(`not a plain column name: ${column}`);
   return (field, kind) => {
     if (!SQL_NAME.test(field)) throw new Error(`not a plain field name: ${field}`);
     return `${column}${kind === 'array' ? '->' : '->>'}'${field}'`;

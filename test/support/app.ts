@@ -58,6 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     adminTokenSha256: sha256(adminToken),
     idempotencyWaitMs: options.idempotencyWaitMs ?? 10_000,
     jobs: { send: () => Promise.reject(new Error('jobs not started')) },
+    urlSigningKey: randomBytes(32),
   };
   configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
   const boss = createBoss(db.url, { schedule: false });
