@@ -1,0 +1,126 @@
+/**
+ * The list operation's query: pagination, deprecated time bounds and
+ * object-specific deprecated filters, turned into one keyset query.
+ */
+import { Type, type TSchema } from 'typebox';
+import type { Pool } from '../../db/pool.ts';
+import type { ConnectionRecord } from '../../connections/types.ts';
+import { ServiceError } from '../../errors/catalogue.ts';
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import { BASE_PARAMS, listRecords, type RecordRow, type SortType } from '../../sql/list-records.ts';
+import type { FilterKind } from '../../model/fields.ts';
+import { compileFilterFor, jsonbFieldSql, parseSortFor } from '../../query/model-query.ts';
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 500;
+
+/** Deprecated equality filters some resources keep (use `filter` instead). */
+const DEPRECATED_FILTERS: Partial<Record<UnifiedObjectType, readonly string[]>> = {
+  bill: ['document_number'],
+  customer: ['customer_name'],
+  account: ['account_type'],
+  // Not deprecated: the attachments list's own parameter (the entity the files belong to).
+  attachment: ['attached_to_id'],
+};
+
+export function ListQuerySchema(type: UnifiedObjectType): TSchema {
+  const extra: Record<string, TSchema> = Object.fromEntries((DEPRECATED_FILTERS[type] ?? []).map((field) => [field, Type.Optional(Type.String({ maxLength: 500, description: `Deprecated: equality on ${field}; use filter.` }))]));
+  if (type === 'balance_sheet') {
+    extra.start_date = Type.Optional(Type.String({ format: 'date', description: 'Deprecated: statements whose month starts on or after this date; use filter.' }));
+    extra.end_date = Type.Optional(Type.String({ format: 'date', description: 'Deprecated: statements whose month ends on or before this date; use filter.' }));
+    extra.response_mode = Type.Optional(Type.Union([Type.Literal('prefer_sync'), Type.Literal('async')], { description: 'Accepted for compatibility: statements are served from the stored copy, always synchronously.' }));
+  }
+  return Type.Object({
+    access_token: Type.Optional(Type.String({ description: 'Connection access token (required).' })),
+    cursor: Type.Optional(Type.String({ maxLength: 1000, description: 'next_cursor of the previous page.' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Page size, default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}.` })),
+    filter: Type.Optional(Type.String({ maxLength: 2000, description: 'Filter on F fields, e.g. status = "open" AND due_date < 2024-06-30 (docs/filtering.md).' })),
+    sort: Type.Optional(Type.String({ maxLength: 200, description: 'An F field, optionally followed by ASC or DESC; default updated_at DESC.' })),
+    expand: Type.Optional(Type.Union([Type.Literal('platform_data'), Type.Array(Type.Literal('platform_data'))], { description: 'platform_data adds the raw platform record.' })),
+    updated_at_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Deprecated: Unix ms, inclusive; use filter.' })),
+    updated_at_max: Type.Optional(Type.Integer({ minimum: 0, description: 'Deprecated: Unix ms, inclusive; use filter.' })),
+    last_synced_at_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Deprecated: Unix ms, inclusive; use filter.' })),
+    force_fetch: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true answers even before the initial sync has finished.' })),
+    ...extra,
+  });
+}
+
+interface Sort { field: string; sql: string; type: SortType; direction: 'ASC' | 'DESC' }
+
+/** The sync timestamps are table columns (indexed); every other F field lives in the object's jsonb. */
+const COLUMNS = new Set(['updated_at', 'created_at', 'last_synced_at']);
+const jsonField = jsonbFieldSql('data');
+
+function fieldSql(field: string, kind: FilterKind): string {
+  return COLUMNS.has(field) ? field : jsonField(field, kind);
+}
+
+function sortOf(type: UnifiedObjectType, text: string | undefined): Sort {
+  const spec = parseSortFor(type, text);
+  const sortType: SortType = spec.kind === 'date' ? 'timestamptz' : spec.kind === 'number' ? 'numeric' : 'text';
+  return { field: spec.field, sql: fieldSql(spec.field, spec.kind), type: sortType, direction: spec.direction };
+}
+
+/** Opaque cursor: the next entity's sort key and id, plus the sort it belongs to. */
+function encode(sort: Sort, row: RecordRow): string {
+  return Buffer.from(JSON.stringify({ s: `${sort.field} ${sort.direction}`, v: row.sort_key ?? '', id: row.id })).toString('base64url');
+}
+
+function decode(sort: Sort, raw: string): { value: string; id: string } {
+  const invalid = new ServiceError('INVALID_CURSOR', 'The cursor is malformed or belongs to another sort: pass next_cursor unchanged with the same sort and filter.', { source: 'service', field: 'cursor', location: 'query' });
+  if (!/^[A-Za-z0-9_-]{1,1000}={0,2}$/.test(raw)) throw invalid;
+  let parsed: unknown;
+  try { parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')); } catch { throw invalid; }
+  if (typeof parsed !== 'object' || parsed === null) throw invalid;
+  const { s, v, id } = parsed as Record<string, unknown>;
+  if (s !== `${sort.field} ${sort.direction}` || typeof v !== 'string' || typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) throw invalid;
+  if (sort.type === 'timestamptz' && v !== '-infinity' && Number.isNaN(Date.parse(v))) throw invalid;
+  if (sort.type === 'numeric' && !/^-?(\d+(\.\d+)?|Infinity)$/.test(v)) throw invalid;
+  return { value: v, id };
+}
+
+/** Parameterised conditions, numbered after the base parameters of listRecords. */
+class Conditions {
+  readonly parts: string[] = [];
+  readonly params: unknown[] = [];
+  add(sqlWithPlaceholder: (p: string) => string, value: unknown): void {
+    this.params.push(value);
+    this.parts.push(sqlWithPlaceholder(`$${BASE_PARAMS + this.params.length}`));
+  }
+  /** A compiled filter whose placeholders were numbered from `offset` (see paramOffset). */
+  addCompiled(compiled: { sql: string; params: unknown[] }): void {
+    this.params.push(...compiled.params);
+    this.parts.push(compiled.sql);
+  }
+  get offset(): number {
+    return BASE_PARAMS + this.params.length;
+  }
+}
+
+export async function listPage(pool: Pool, connection: ConnectionRecord, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean): Promise<{ rows: RecordRow[]; nextCursor: string | null }> {
+  const sort = sortOf(type, typeof query.sort === 'string' ? query.sort : undefined);
+  const limit = typeof query.limit === 'number' ? query.limit : DEFAULT_LIMIT;
+  const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? decode(sort, query.cursor) : null;
+  const where = new Conditions();
+  if (typeof query.updated_at_min === 'number') where.add((p) => `updated_at >= to_timestamp(${p}::double precision / 1000)`, query.updated_at_min);
+  if (typeof query.updated_at_max === 'number') where.add((p) => `updated_at <= to_timestamp(${p}::double precision / 1000)`, query.updated_at_max);
+  if (typeof query.last_synced_at_min === 'number') where.add((p) => `last_synced_at >= to_timestamp(${p}::double precision / 1000)`, query.last_synced_at_min);
+  if (type === 'balance_sheet') {
+    // One statement per month in the inclusive range.
+    if (typeof query.start_date === 'string') where.add((p) => `(data->>'start_date')::timestamptz >= ${p}::date`, query.start_date);
+    if (typeof query.end_date === 'string') where.add((p) => `(data->>'end_date')::timestamptz < (${p}::date + 1)`, query.end_date);
+  }
+  for (const field of DEPRECATED_FILTERS[type] ?? []) {
+    const value = query[field];
+    // The field name comes from the fixed table above, never from the request.
+    if (typeof value === 'string') where.add((p) => `data->>'${field}' = ${p}`, value);
+  }
+  const filter = compileFilterFor(type, typeof query.filter === 'string' ? query.filter : undefined, { fieldSql, paramOffset: where.offset });
+  if (filter !== undefined) where.addCompiled(filter);
+  const rows = await listRecords(pool, {
+    connectionId: connection.id, objectType: type, sortSql: sort.sql, sortType: sort.type, direction: sort.direction,
+    from: cursor, where: where.parts.length === 0 ? null : { sql: where.parts.join(' AND '), params: where.params }, limit, withRaw,
+  });
+  const next = rows[limit];
+  return { rows: rows.slice(0, limit), nextCursor: next === undefined ? null : encode(sort, next) };
+}

@@ -1,0 +1,254 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Value } from 'typebox/value';
+import { accessTokenOf, createConnection } from '../../connections/connections.ts';
+import type { ConnectionRecord } from '../../connections/types.ts';
+import { MODEL } from '../../model/index.ts';
+import { OBJECT_TYPES, UNIFIED_OBJECT_TYPES } from '../../model/object-types.ts';
+import { connectorContext } from '../../platforms/context.ts';
+import { sandboxConnector } from '../../platforms/sandbox/index.ts';
+import { requestSync } from '../../sync/requests.ts';
+import { runSync } from '../../sync/runner.ts';
+import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
+
+let t: TestApp;
+let connection: ConnectionRecord;
+let token: string;
+
+async function sandboxConnection(user: string): Promise<ConnectionRecord> {
+  const credentials = { basic_username: user, basic_password: 'pass_good' };
+  const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, db: t.db.pool }));
+  const { connection: c } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
+    platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
+  });
+  return c;
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
+  connection = await sandboxConnection('user_reads_size_1500');
+  token = accessTokenOf(t.services.cipher, connection);
+  const run = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
+  expect(await runSync(t.services, run.id, new AbortController().signal)).toBe('completed');
+}, 120_000);
+afterAll(async () => { await t.close(); });
+
+const get = (url: string, headers = clientHeaders(t.org)) => t.app.inject({ method: 'GET', url: `/versioned${url}`, headers });
+
+describe.each(UNIFIED_OBJECT_TYPES)('%s', (type) => {
+  const names = OBJECT_TYPES[type];
+
+  it('lists every stored record exactly once across pages, each matching the schema', async () => {
+    const stored = await t.db.pool.query<{ id: string }>('SELECT id FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL', [connection.id, type]);
+    expect(stored.rows.length).toBeGreaterThan(0);
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    let pages = 0;
+    while (cursor !== null) {
+      const response = await get(`${names.path}?access_token=${token}&limit=17${cursor === '' ? '' : `&cursor=${cursor}`}`);
+      expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+      const body = json(response);
+      expect(body.connection).toEqual({ id: connection.id, platform: 'SANDBOX', orgId: t.org.organization.id });
+      const items = body[names.plural] as Record<string, unknown>[];
+      for (const item of items) {
+        expect(Value.Check(MODEL[type].schema, item), JSON.stringify([...Value.Errors(MODEL[type].schema, item)].slice(0, 2))).toBe(true);
+        expect('platform_data' in item).toBe(false);
+      }
+      seen.push(...items.map((i) => String(i.id)));
+      cursor = body.next_cursor as string | null;
+      pages += 1;
+    }
+    expect(seen.length).toBe(stored.rows.length);
+    expect(new Set(seen)).toEqual(new Set(stored.rows.map((r) => r.id)));
+    expect(pages).toBe(Math.max(1, Math.ceil(stored.rows.length / 17)));
+  });
+
+  it('fetches by service id and by platform id, with platform_data on request', async () => {
+    const row = (await t.db.pool.query<{ id: string; platform_id: string }>(
+      'SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL LIMIT 1', [connection.id, type])).rows[0];
+    if (row === undefined) throw new Error('no record');
+    const byService = json(await get(`${names.path}/${row.id}?access_token=${token}`));
+    expect((byService[names.singular] as { id: string }).id).toBe(row.id);
+    const byPlatform = json(await get(`${names.path}/${encodeURIComponent(row.platform_id)}?access_token=${token}&id_type=platform&expand=platform_data`));
+    const object = byPlatform[names.singular] as { id: string; platform_data?: unknown };
+    expect(object.id).toBe(row.id);
+    expect(typeof object.platform_data).toBe('object');
+    expect(Value.Check(MODEL[type].schema, object)).toBe(true);
+  });
+});
+
+describe('read conventions', () => {
+  it('answer 410 for unknown ids and ids of other connections', async () => {
+    const other = await sandboxConnection('user_reads_other_size_300');
+    await requestSync(t.db.pool, t.services.jobs, other.id, { kind: 'initial', trigger: 'api', details: {} }).then((r) => runSync(t.services, r.id, new AbortController().signal));
+    const theirs = (await t.db.pool.query<{ id: string }>(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' LIMIT 1`, [other.id])).rows[0]?.id ?? '';
+    for (const id of [theirs, '00000000-0000-4000-8000-000000000000', 'nope']) {
+      const response = await get(`/accounting/bills/${id}?access_token=${token}`);
+      expect(response.statusCode).toBe(410);
+      expect(errorBody(response).error_code).toBe('RESOURCE_NOT_FOUND');
+    }
+  });
+
+  it('answer PRODUCT_NOT_READY before the initial sync, and data so far with force_fetch', async () => {
+    const fresh = await sandboxConnection('user_reads_fresh_size_300');
+    const freshToken = accessTokenOf(t.services.cipher, fresh);
+    const early = await get(`/accounting/bills?access_token=${freshToken}`);
+    expect(early.statusCode).toBe(409);
+    expect(errorBody(early).error_code).toBe('PRODUCT_NOT_READY');
+    const forced = await get(`/accounting/bills?access_token=${freshToken}&force_fetch=true`);
+    expect(forced.statusCode).toBe(200);
+    expect(json(forced).bills).toEqual([]);
+  });
+
+  it('refuse missing auth, other tenants and malformed input', async () => {
+    expect((await get(`/accounting/bills?access_token=${token}`, { 'x-service-version': '2024-08-31' })).statusCode).toBe(401);
+    const otherOrg = await t.newOrg();
+    expect(errorBody(await get(`/accounting/bills?access_token=${token}`, clientHeaders(otherOrg))).error_code).toBe('INVALID_CREDENTIALS');
+    expect(errorBody(await get('/accounting/bills')).error_code).toBe('MISSING_ACCESS_TOKEN');
+    for (const query of ['limit=501', 'limit=0', 'limit=abc', 'expand=everything', 'force_fetch=yes', 'updated_at_min=-5']) {
+      expect((await get(`/accounting/bills?access_token=${token}&${query}`)).statusCode, query).toBe(400);
+    }
+    for (const cursor of ['abc', Buffer.from('{"s":"name ASC","v":"x","id":"00000000-0000-4000-8000-000000000000"}').toString('base64url')]) {
+      expect(errorBody(await get(`/accounting/bills?access_token=${token}&cursor=${cursor}`)).error_code).toBe('INVALID_CURSOR');
+    }
+    expect((await get(`/accounting/bills/x?access_token=${token}&id_type=other`)).statusCode).toBe(400);
+  });
+
+  it('sort by updated_at descending by default, with deprecated bounds and filters', async () => {
+    const body = json(await get(`/accounting/bills?access_token=${token}&limit=500`));
+    const times = (body.bills as { updated_at: string | null }[]).map((b) => (b.updated_at === null ? -Infinity : Date.parse(b.updated_at)));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const pivot = times[Math.floor(times.length / 2)] ?? 0;
+    const newer = json(await get(`/accounting/bills?access_token=${token}&limit=500&updated_at_min=${pivot}`)).bills as { updated_at: string }[];
+    expect(newer.length).toBeGreaterThan(0);
+    expect(newer.every((b) => Date.parse(b.updated_at) >= pivot)).toBe(true);
+    const one = (body.bills as { document_number: string }[])[0];
+    const byNumber = json(await get(`/accounting/bills?access_token=${token}&document_number=${encodeURIComponent(one?.document_number ?? '')}`)).bills as unknown[];
+    expect(byNumber).toHaveLength(1);
+  });
+});
+
+describe('versions', () => {
+  const at = (version: string, url: string) => get(url, { ...clientHeaders(t.org), 'x-service-version': version });
+
+  it('platform_url appears from 2024-04-30 on', async () => {
+    for (const [version, present] of [['2024-08-31', true], ['2024-04-30', true], ['2023-03-14', false], ['2023-02-07', false]] as const) {
+      const bills = json(await at(version, `/accounting/bills?access_token=${token}&limit=3`)).bills as Record<string, unknown>[];
+      expect(bills.length).toBe(3);
+      for (const bill of bills) expect('platform_url' in bill, version).toBe(present);
+    }
+  });
+
+  it('next_cursor is null on the last page from 2023-03-14 on, and left out before', async () => {
+    const last = (version: string) => at(version, `/accounting/currencies?access_token=${token}&limit=500`);
+    expect(json(await last('2023-03-14')).next_cursor).toBeNull();
+    expect('next_cursor' in json(await last('2023-02-07'))).toBe(false);
+    expect(typeof json(await at('2023-02-07', `/accounting/bills?access_token=${token}&limit=2`)).next_cursor).toBe('string');
+  });
+
+  it('journal entry currency_rate is a number from 2024-08-31 and decimal text before', async () => {
+    await t.db.pool.query(`UPDATE records SET data = data || '{"currency_rate": 1.25}' WHERE connection_id = $1 AND object_type = 'journal_entry'`, [connection.id]);
+    const newest = json(await at('2024-08-31', `/accounting/journal_entries?access_token=${token}&limit=2`)).journal_entries as { currency_rate: unknown }[];
+    expect(newest.map((j) => j.currency_rate)).toEqual([1.25, 1.25]);
+    const older = json(await at('2024-04-30', `/accounting/journal_entries?access_token=${token}&limit=2`)).journal_entries as { currency_rate: unknown }[];
+    expect(older.map((j) => j.currency_rate)).toEqual(['1.25', '1.25']);
+    const one = json(await at('2024-04-30', `/accounting/journal_entries/${String((newest[0] as { id?: string }).id)}?access_token=${token}`)).journal_entry as { currency_rate: unknown };
+    expect(one.currency_rate).toBe('1.25');
+  });
+});
+
+describe('attachments', () => {
+  it('list by attached_to_id and download through a signed file_url', async () => {
+    const all = json(await get(`/accounting/journal_entries/attachments?access_token=${token}&limit=5`)).attachments as { id: string; attached_to_id: string; file_url: string; file_name: string }[];
+    const first = all[0];
+    if (first === undefined) throw new Error('no attachments');
+    const mine = json(await get(`/accounting/journal_entries/attachments?access_token=${token}&attached_to_id=${first.attached_to_id}`)).attachments as { attached_to_id: string }[];
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((a) => a.attached_to_id === first.attached_to_id)).toBe(true);
+    const url = new URL(first.file_url);
+    expect(url.pathname).toBe(`/files/${first.id}`);
+    const download = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.length).toBeGreaterThan(0);
+    expect(download.headers['content-disposition']).toContain('attachment; filename=');
+    const source = (await t.db.pool.query<{ f: string }>(`SELECT data->>'file_url' AS f FROM records WHERE id = $1`, [first.id])).rows[0]?.f ?? '';
+    expect(download.rawPayload.equals(Buffer.from(source.slice(source.indexOf(',') + 1), 'base64'))).toBe(true);
+    const forged = await t.app.inject({ method: 'GET', url: `${url.pathname}?expires=${url.searchParams.get('expires') ?? ''}&signature=forged` });
+    expect(forged.statusCode).toBe(401);
+    const expired = await t.app.inject({ method: 'GET', url: `${url.pathname}?expires=1&signature=${url.searchParams.get('signature') ?? ''}` });
+    expect(expired.statusCode).toBe(401);
+  });
+});
+
+describe('balance sheets', () => {
+  it('are monthly and honour the deprecated start_date and end_date (inclusive)', async () => {
+    const all = json(await get(`/accounting/balance_sheets?access_token=${token}&limit=500`)).balance_sheets as { start_date: string; end_date: string; total_assets: string; total_liabilities: string; total_equity: string }[];
+    expect(all.length).toBeGreaterThan(3);
+    for (const sheet of all) {
+      expect(Number(sheet.total_assets)).toBeCloseTo(Number(sheet.total_liabilities) + Number(sheet.total_equity), 2);
+    }
+    const months = all.map((s) => s.start_date.slice(0, 7)).sort();
+    const from = months[1] ?? '';
+    const to = months[2] ?? '';
+    const ranged = json(await get(`/accounting/balance_sheets?access_token=${token}&start_date=${from}-01&end_date=${to}-27&response_mode=async`)).balance_sheets as { start_date: string }[];
+    expect(ranged.map((s) => s.start_date.slice(0, 7)).sort()).toEqual([from]);
+    const toEnd = all.find((sheet) => sheet.start_date.startsWith(to))?.end_date.slice(0, 10) ?? '';
+    const whole = json(await get(`/accounting/balance_sheets?access_token=${token}&start_date=${from}-01&end_date=${toEnd}`)).balance_sheets as { start_date: string }[];
+    expect(whole.map((s) => s.start_date.slice(0, 7)).sort()).toEqual([from, to]);
+    expect((await get(`/accounting/balance_sheets?access_token=${token}&start_date=yesterday`)).statusCode).toBe(400);
+  });
+});
+
+describe('filter and sort', () => {
+  type Bill = { id: string; status: string; due_date: string | null; document_number: string | null; total_amount: number; vendor_id: string | null };
+  const bills = async (query: string) => {
+    const response = await get(`/accounting/bills?access_token=${token}&limit=500&${query}`);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    return json(response).bills as Bill[];
+  };
+
+  it('apply every operator on bills as the data says', async () => {
+    const all = await bills('');
+    const open = all.filter((b) => b.status === 'open');
+    expect(open.length).toBeGreaterThan(0);
+    expect((await bills(`filter=${encodeURIComponent('status = "open"')}`)).map((b) => b.id).sort()).toEqual(open.map((b) => b.id).sort());
+    expect((await bills(`filter=${encodeURIComponent('status != "open"')}`)).length).toBe(all.length - open.length);
+    const pivot = all.find((b) => b.due_date !== null)?.due_date ?? '';
+    const later = await bills(`filter=${encodeURIComponent(`due_date > "${pivot}"`)}`);
+    expect(later.every((b) => b.due_date !== null && Date.parse(b.due_date) > Date.parse(pivot))).toBe(true);
+    expect(later.length).toBe(all.filter((b) => b.due_date !== null && Date.parse(b.due_date) > Date.parse(pivot)).length);
+    const number = all[0]?.document_number ?? '';
+    expect((await bills(`filter=${encodeURIComponent(`document_number = "${number}" OR status = "void"`)}`)).length)
+      .toBe(all.filter((b) => b.document_number === number || b.status === 'void').length);
+  });
+
+  it('sort on an F field, paging stably through ties', async () => {
+    const sorted = await bills('sort=due_date%20ASC');
+    const dates = sorted.map((b) => (b.due_date === null ? -Infinity : Date.parse(b.due_date)));
+    expect(dates).toEqual([...dates].sort((a, b) => a - b));
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const body = json(await get(`/accounting/bills?access_token=${token}&limit=13&sort=status&filter=${encodeURIComponent('status != "void"')}${cursor === '' ? '' : `&cursor=${cursor}`}`));
+      seen.push(...(body.bills as Bill[]).map((b) => b.id));
+      cursor = body.next_cursor as string | null;
+    }
+    const expected = (await bills(`filter=${encodeURIComponent('status != "void"')}`)).length;
+    expect(seen.length).toBe(expected);
+    expect(new Set(seen).size).toBe(expected);
+  });
+
+  it('refuse bad filters and sorts with what to fix, and never fail on injection', async () => {
+    const bad = await get(`/accounting/bills?access_token=${token}&filter=${encodeURIComponent('amount > 5')}`);
+    expect(bad.statusCode).toBe(400);
+    expect(errorBody(bad).error_code).toBe('INVALID_FILTER');
+    expect(errorBody(bad).error_message).toMatch(/Unknown field "amount".*filterable fields/);
+    expect((await get(`/accounting/bills?access_token=${token}&sort=memo`)).statusCode).toBe(400);
+    for (const attack of [`document_number = "x' OR 1=1 --"`, `document_number = "\\" OR 1=1"`, `name; DROP TABLE records = "x"`]) {
+      const response = await get(`/accounting/bills?access_token=${token}&filter=${encodeURIComponent(attack)}`);
+      expect([200, 400]).toContain(response.statusCode);
+      if (response.statusCode === 200) expect(json(response).bills).toEqual([]);
+    }
+    const stillThere = await t.db.pool.query('SELECT count(*)::int AS n FROM records');
+    expect((stillThere.rows[0] as { n: number }).n).toBeGreaterThan(0);
+  });
+});

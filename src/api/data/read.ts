@@ -1,0 +1,122 @@
+/**
+ * The shared list and fetch operations of every readable resource
+ * (accounting-resources.md, "Shared list operation" and "Shared fetch
+ * operation"), built from the model registry: one contract per resource and
+ * operation, served from the stored copy.
+ */
+import { Type, type TSchema } from 'typebox';
+import { defineContract, defineEndpoint, type Endpoint } from '../../http/contract.ts';
+import { ServiceError } from '../../errors/catalogue.ts';
+import { connectionForAccessToken } from '../../connections/connections.ts';
+import { assertReadable } from '../../connections/readiness.ts';
+import type { ConnectionRecord } from '../../connections/types.ts';
+import { MODEL } from '../../model/index.ts';
+import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
+import { getConnector } from '../../platforms/index.ts';
+import { fetchRecord, type RecordRow } from '../../sql/list-records.ts';
+import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
+import type { Pool } from '../../db/pool.ts';
+import type { Tenant } from '../../tenants/types.ts';
+import { signedFileUrl } from '../../files/signed-url.ts';
+import { listPage, ListQuerySchema } from './list-query.ts';
+
+export const ForceFetchSchema = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true answers even before the initial sync has finished.' }));
+export const ExpandSchema = Type.Optional(Type.Union([Type.Literal('platform_data'), Type.Array(Type.Literal('platform_data'))], { description: 'platform_data adds the raw platform record.' }));
+
+export function wantsPlatformData(expand: 'platform_data' | 'platform_data'[] | undefined): boolean {
+  return expand !== undefined && (expand === 'platform_data' || expand.includes('platform_data'));
+}
+
+/** The connection of the request, checked for readiness and for the platform supporting this read. */
+export async function readableConnection(
+  request: { server: { services: { pool: Pool } }; tenant: Tenant | null },
+  type: UnifiedObjectType, accessToken: string | undefined, forceFetch: boolean,
+): Promise<ConnectionRecord> {
+  if (request.tenant === null) throw new Error('client auth hook did not run');
+  const connection = await connectionForAccessToken(request.server.services.pool, request.tenant, accessToken);
+  const connector = connection.platform === null ? undefined : getConnector(connection.platform);
+  if (connection.platform !== null && connector?.objects[type]?.capabilities.read !== true) {
+    throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${OBJECT_TYPES[type].plural} are not available on ${connection.platform}; see docs/platforms.md.`, { source: 'service' });
+  }
+  assertReadable(connection, forceFetch);
+  return connection;
+}
+
+export interface Presenter { publicUrl: string; urlSigningKey: Buffer }
+
+/**
+ * A stored row as served: the unified object, last_synced_at, and platform_data
+ * when asked for. Attachments get a signed download address of this service in
+ * place of the platform's file source.
+ */
+export function served(type: UnifiedObjectType, row: RecordRow, withRaw: boolean, presenter: Presenter): Record<string, unknown> {
+  const object: Record<string, unknown> = { ...row.data, last_synced_at: row.last_synced_at.toISOString() };
+  if (type === 'attachment') object.file_url = signedFileUrl(presenter.publicUrl, presenter.urlSigningKey, row.id);
+  if (withRaw && row.raw !== null) object.platform_data = row.raw;
+  return object;
+}
+
+function presenterOf(services: { config: { publicUrl: string }; urlSigningKey: Buffer }): Presenter {
+  return { publicUrl: services.config.publicUrl, urlSigningKey: services.urlSigningKey };
+}
+
+const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE',
+  'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED'] as const;
+
+export function listEndpoint(type: UnifiedObjectType): Endpoint {
+  const names = OBJECT_TYPES[type];
+  const schema: TSchema = MODEL[type].schema;
+  const contract = defineContract({
+    method: 'GET', url: names.path, auth: 'client', tags: [names.plural.replaceAll('_', ' ')],
+    summary: `List ${names.plural.replaceAll('_', ' ')}`,
+    description: 'Keyset-paged; default sort updated_at DESC. filter and sort accept the F fields (docs/filtering.md).',
+    querystring: ListQuerySchema(type),
+    success: {
+      status: 200,
+      schema: Type.Object({
+        [names.plural]: Type.Array(schema),
+        next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' }),
+        connection: ConnectionRefSchema,
+      }),
+    },
+    errors: [...READ_ERRORS, 'INVALID_CURSOR', 'INVALID_FILTER'],
+  });
+  return defineEndpoint(contract, async (request) => {
+    const query = request.query as Record<string, unknown> & { access_token?: string; force_fetch?: 'true' | 'false'; expand?: 'platform_data' | 'platform_data'[] };
+    const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
+    const withRaw = wantsPlatformData(query.expand);
+    const page = await listPage(request.server.services.pool, connection, type, query, withRaw);
+    const presenter = presenterOf(request.server.services);
+    return { [names.plural]: page.rows.map((row) => served(type, row, withRaw, presenter)), next_cursor: page.nextCursor, connection: connectionRef(connection) };
+  });
+}
+
+export function fetchEndpoint(type: UnifiedObjectType): Endpoint {
+  const names = OBJECT_TYPES[type];
+  // The registry's schemas differ per type; the contract is checked per resource by the response-schema tests.
+  const schema: TSchema = MODEL[type].schema;
+  const contract = defineContract({
+    method: 'GET', url: `${names.path}/:id`, auth: 'client', tags: [names.plural.replaceAll('_', ' ')],
+    summary: `Fetch one ${names.singular.replaceAll('_', ' ')}`,
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 300, description: 'Service id, or the platform id with id_type=platform.' }) }),
+    querystring: Type.Object({
+      access_token: Type.Optional(Type.String()),
+      id_type: Type.Optional(Type.Union([Type.Literal('service'), Type.Literal('platform')], { description: 'Default service.' })),
+      expand: ExpandSchema,
+      force_fetch: ForceFetchSchema,
+    }),
+    success: { status: 200, schema: Type.Object({ [names.singular]: schema, connection: ConnectionRefSchema }) },
+    errors: [...READ_ERRORS, 'RESOURCE_NOT_FOUND'],
+  });
+  return defineEndpoint(contract, async (request) => {
+    const query = request.query;
+    const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
+    const withRaw = wantsPlatformData(query.expand);
+    const { id } = request.params;
+    const row = await fetchRecord(request.server.services.pool, connection.id, type, query.id_type ?? 'service', id, withRaw);
+    if (row === null) {
+      throw new ServiceError('RESOURCE_NOT_FOUND', `No ${names.singular.replaceAll('_', ' ')} with ${query.id_type === 'platform' ? 'platform id' : 'id'} ${id} in this connection.`, { source: 'service', field: 'id', location: 'params' });
+    }
+    return { [names.singular]: served(type, row, withRaw, presenterOf(request.server.services)), connection: connectionRef(connection) };
+  });
+}
