@@ -19,8 +19,12 @@ export type SortType = 'timestamptz' | 'numeric' | 'text';
 /** Nulls become the smallest value of their type: first ascending, last descending, never NULL in a comparison. */
 const SMALLEST: Record<SortType, string> = { timestamptz: `'-infinity'::timestamptz`, numeric: `'-Infinity'::numeric`, text: `''` };
 
+/** Table columns are already typed; written without a cast so the expression matches the indexes of 0006. */
+const TYPED_COLUMNS = new Set(['updated_at', 'created_at', 'last_synced_at']);
+
 export function sortKeySql(expr: string, type: SortType): string {
-  return type === 'text' ? `COALESCE(${expr}, '')` : `COALESCE((${expr})::${type}, ${SMALLEST[type]})`;
+  if (type === 'text') return `COALESCE(${expr}, '')`;
+  return TYPED_COLUMNS.has(expr) ? `COALESCE(${expr}, ${SMALLEST[type]})` : `COALESCE((${expr})::${type}, ${SMALLEST[type]})`;
 }
 
 export interface ListRecordsQuery {
@@ -40,19 +44,23 @@ export interface ListRecordsQuery {
 
 export const BASE_PARAMS = 5;
 
-export async function listRecords(db: Queryable, q: ListRecordsQuery): Promise<RecordRow[]> {
+/** The statement of one page, separate from running it so tests can EXPLAIN exactly what runs. */
+export function buildListQuery(q: ListRecordsQuery): { text: string; values: unknown[] } {
   const cmp = q.direction === 'DESC' ? '<=' : '>=';
   const key = sortKeySql(q.sortSql, q.sortType);
-  const sql = `SELECT id, data, ${q.withRaw ? 'raw' : 'NULL::jsonb AS raw'}, last_synced_at, ${key}::text AS sort_key
+  const text = `SELECT id, data, ${q.withRaw ? 'raw' : 'NULL::jsonb AS raw'}, last_synced_at, ${key}::text AS sort_key
       FROM records
      WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL
        AND ($3::text IS NULL OR (${key}, id) ${cmp} ($3::${q.sortType}, $4::uuid))
        ${q.where === null ? '' : `AND (${q.where.sql})`}
      ORDER BY ${key} ${q.direction}, id ${q.direction}
      LIMIT $5`;
-  const result = await db.query<RecordRow>(sql, [
-    q.connectionId, q.objectType, q.from?.value ?? null, q.from?.id ?? null, q.limit + 1, ...(q.where?.params ?? []),
-  ]);
+  return { text, values: [q.connectionId, q.objectType, q.from?.value ?? null, q.from?.id ?? null, q.limit + 1, ...(q.where?.params ?? [])] };
+}
+
+export async function listRecords(db: Queryable, q: ListRecordsQuery): Promise<RecordRow[]> {
+  const { text, values } = buildListQuery(q);
+  const result = await db.query<RecordRow>(text, values);
   return result.rows;
 }
 
