@@ -38,6 +38,14 @@ beforeAll(async () => {
            '\\x00', now() - make_interval(mins => n), now() - make_interval(days => n), now()
       FROM generate_series(1, $1::int) c, unnest($2::text[]) t, generate_series(1, $3::int) n`,
     [CONNECTIONS, UNIFIED_OBJECT_TYPES, PER_TYPE]);
+  // One large connection for the depth check: 100,000 bills.
+  await db.pool.query(`
+    INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
+    VALUES ($1, '00000000-0000-4000-8000-00000000000a', 'sandbox', 'active', sha256('big'::bytea), '\\x00', 'lk_plan_big')`, [target(1000)]);
+  await db.pool.query(`
+    INSERT INTO records (connection_id, object_type, id, platform_id, data, content_hash, updated_at, last_synced_at)
+    SELECT $1::uuid, 'bill', gen_random_uuid(), 'big-' || n, jsonb_build_object('status', 'open'), '\\x00', now() - make_interval(secs => n), now()
+      FROM generate_series(1, 100000) n`, [target(1000)]);
   await db.pool.query('ANALYZE records');
 }, 600_000);
 afterAll(async () => { await db.close(); });
@@ -90,11 +98,10 @@ describe(`read plans on ${(PER_TYPE * CONNECTIONS * UNIFIED_OBJECT_TYPES.length)
     }
   });
 
-  it('the default page costs the same at depth 1 and depth 10,000', async () => {
-    // 10,000 pages of 50 do not fit one connection here; the deepest position of the largest one stands in.
-    const base = { connectionId: target(7), objectType: 'bill', sortSql: 'updated_at', sortType: 'timestamptz' as const, direction: 'DESC' as const, where: null, limit: 50, withRaw: false };
+  it('the default page costs the same on page 1 and page 1,999 of a 100,000-record connection', async () => {
+    const base = { connectionId: target(1000), objectType: 'bill', sortSql: 'updated_at', sortType: 'timestamptz' as const, direction: 'DESC' as const, where: null, limit: 50, withRaw: false };
     const last = (await db.pool.query<{ k: string; id: string }>(
-      `SELECT COALESCE(updated_at, '-infinity')::text AS k, id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL ORDER BY COALESCE(updated_at, '-infinity') ASC, id ASC OFFSET 60 LIMIT 1`, [target(7)])).rows[0];
+      `SELECT COALESCE(updated_at, '-infinity')::text AS k, id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL ORDER BY COALESCE(updated_at, '-infinity') DESC, id DESC OFFSET 99900 LIMIT 1`, [target(1000)])).rows[0];
     if (last === undefined) throw new Error('no rows');
     const cost = async (from: { value: string; id: string } | null) => {
       const q = buildListQuery({ ...base, from });
