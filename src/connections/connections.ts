@@ -190,11 +190,42 @@ export async function exchangePublicToken(pool: Pool, tenant: Tenant, publicToke
   });
 }
 
-export async function invalidateAccessToken(pool: Pool, cipher: Cipher, connection: ConnectionRecord): Promise<string> {
+/** Replaces the token the caller presented; a concurrent invalidation of the same token wins once, the other gets 401. */
+export async function invalidateAccessToken(pool: Pool, cipher: Cipher, connection: ConnectionRecord, presented: string): Promise<string> {
   const accessToken = randomToken(ACCESS_TOKEN_PREFIX);
-  await pool.query(
-    `UPDATE connections SET access_token_sha256 = $2, access_token_ciphertext = $3, updated_at = clock_timestamp() WHERE id = $1`,
-    [connection.id, sha256(accessToken), cipher.encrypt(accessToken)],
+  const result = await pool.query(
+    `UPDATE connections SET access_token_sha256 = $2, access_token_ciphertext = $3, updated_at = clock_timestamp()
+      WHERE id = $1 AND access_token_sha256 = $4`,
+    [connection.id, sha256(accessToken), cipher.encrypt(accessToken), sha256(presented)],
   );
+  if (result.rowCount !== 1) {
+    throw new ServiceError('INVALID_CREDENTIALS', 'This access_token was invalidated meanwhile; use the token the other call returned.', { source: 'service', field: 'access_token', location: 'query' });
+  }
   return accessToken;
+}
+
+/**
+ * `POST /connections/create` with credentials of an account that is already
+ * connected: the new credentials replace the stored ones (they may be the fix
+ * for needs_reauth), the connection recovers like a re-link, and
+ * CONNECTION_UPDATED fires. The access_token stays.
+ */
+export async function refreshCredentials(pool: Pool, cipher: Cipher, connection: ConnectionRecord, credentials: Credentials): Promise<ConnectionRecord> {
+  return withTransaction(pool, async (db) => {
+    const current = await findConnectionById(db, { organizationId: connection.organizationId, environment: connection.environment }, connection.id, { forUpdate: true }) ?? connection;
+    const status = statusAfterLink(current.readyAt !== null);
+    if (!canTransition(current.status, status)) throw new Error(`connection ${current.id}: ${current.status} → ${status} is not allowed`);
+    await db.query(
+      `UPDATE connections SET credentials_ciphertext = $2, status = $3, disable_error = NULL, disable_message = NULL,
+              consecutive_failures = 0, updated_at = clock_timestamp() WHERE id = $1`,
+      [current.id, sealJson(cipher, credentials), status],
+    );
+    const refreshed: ConnectionRecord = { ...current, status, disableError: null, disableMessage: null };
+    await emitEvent(db, {
+      tenant: { organizationId: current.organizationId, environment: current.environment }, connectionId: current.id,
+      type: 'CONNECTION', code: 'CONNECTION_UPDATED',
+      payload: connectionWebhook(cipher, refreshed, 'CONNECTION_UPDATED', { store_unique_id: refreshed.storeUniqueId }),
+    });
+    return refreshed;
+  });
 }

@@ -8,14 +8,14 @@ import { parseVersionHeader, type ApiVersion } from './versioning.ts';
 import { rateLimitHeaders } from '../ratelimit/limiter.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import {
-  beginIdempotent, finishIdempotent, IDEMPOTENCY_HEADER, REPLAYED_HEADERS, validateKey,
+  beginIdempotent, finishIdempotent, IDEMPOTENCY_HEADER, keepClaimAlive, REPLAYED_HEADERS, validateKey, type IdempotencyClaim,
 } from '../idempotency/idempotency.ts';
-import type { IdempotencyScope } from '../sql/idempotency.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     apiVersion: ApiVersion | null;
-    idempotency: IdempotencyScope | null;
+    idempotency: IdempotencyClaim | null;
+    stopRenewingClaim: (() => void) | null;
   }
 }
 
@@ -25,6 +25,7 @@ export function installEdgeHooks(app: FastifyInstance): void {
   app.decorateRequest('tenant', null);
   app.decorateRequest('apiVersion', null);
   app.decorateRequest('idempotency', null);
+  app.decorateRequest('stopRenewingClaim', null);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('X-Request-Id', request.id);
@@ -51,10 +52,11 @@ export function installEdgeHooks(app: FastifyInstance): void {
     const key = validateKey(request.headers[IDEMPOTENCY_HEADER]);
     if (key === null) return;
     const scope = { organizationId: request.tenant.organizationId, environment: request.tenant.environment, key };
-    const outcome = await beginIdempotent(app.services.pool, scope,
+    const outcome = await beginIdempotent(app.services.pool, app.services.cipher, scope,
       { method: request.method, path: request.url, body: request.body }, { waitMs: app.services.idempotencyWaitMs });
     if (outcome.kind === 'execute') {
-      request.idempotency = outcome.scope;
+      request.idempotency = outcome.claim;
+      request.stopRenewingClaim = keepClaimAlive(app.services.pool, outcome.claim, (error) => { request.log.warn({ err: error }, 'could not renew an idempotency claim'); });
       return;
     }
     const { response } = outcome;
@@ -63,11 +65,12 @@ export function installEdgeHooks(app: FastifyInstance): void {
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const scope = request.idempotency;
-    if (scope === null) return payload;
+    const claim = request.idempotency;
+    if (claim === null) return payload;
     request.idempotency = null;
+    request.stopRenewingClaim?.();
     if (typeof payload !== 'string') {
-      await finishIdempotent(app.services.pool, scope, { status: 500, headers: {}, body: '' });
+      await finishIdempotent(app.services.pool, app.services.cipher, claim, { status: 500, headers: {}, body: '' });
       return payload;
     }
     const headers: Record<string, string> = {};
@@ -75,9 +78,13 @@ export function installEdgeHooks(app: FastifyInstance): void {
       const value = reply.getHeader(name);
       if (typeof value === 'string') headers[name] = value;
     }
-    await finishIdempotent(app.services.pool, scope, { status: reply.statusCode, headers, body: payload });
+    await finishIdempotent(app.services.pool, app.services.cipher, claim, { status: reply.statusCode, headers, body: payload });
     return payload;
   });
+
+  // A request that ends without a response (client gone, crash of the handler's socket) stops renewing its claim.
+  app.addHook('onResponse', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => { request.stopRenewingClaim?.(); done(); });
+  app.addHook('onRequestAbort', (request: FastifyRequest, done: () => void) => { request.stopRenewingClaim?.(); done(); });
 
   // Versioned responses: newest shape from the handler, downgraded for older versions.
   app.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {

@@ -9,6 +9,12 @@ export interface KeysetPosition { createdAt: string; id: string }
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** Date.parse accepts 2024-02-30 and hour 24; PostgreSQL does not. Only real instants pass. */
+export function isRealInstant(text: string): boolean {
+  const ms = Date.parse(text);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19);
+}
+
 export function encodeCursor(position: KeysetPosition): string {
   return Buffer.from(JSON.stringify({ t: position.createdAt, id: position.id })).toString('base64url');
 }
@@ -28,6 +34,6 @@ export function decodeCursor(raw: string): KeysetPosition {
   }
   if (typeof parsed !== 'object' || parsed === null || !('t' in parsed) || !('id' in parsed)) throw invalidCursor();
   const { t, id } = parsed;
-  if (typeof t !== 'string' || typeof id !== 'string' || !TS.test(t) || !UUID.test(id) || Number.isNaN(Date.parse(t))) throw invalidCursor();
+  if (typeof t !== 'string' || typeof id !== 'string' || !TS.test(t) || !UUID.test(id) || !isRealInstant(t)) throw invalidCursor();
   return { createdAt: t, id };
 }

@@ -2,7 +2,7 @@
  * Request URLs as logged: secrets in query strings and link tokens in paths are
  * masked, so logs never hold a usable access token, public token or OAuth code.
  */
-const SECRET_PARAMS = new Set(['access_token', 'public_token', 'code', 'state', 'secret', 'client_secret']);
+const SECRET_PARAMS = new Set(['access_token', 'public_token', 'code', 'state', 'secret', 'client_secret', 'signature']);
 
 export function redactUrl(url: string): string {
   const [path = '', query] = url.split('?', 2);

@@ -7,23 +7,29 @@
  * gets IDEMPOTENCY_KEY_IN_USE only if the first is still running after the
  * wait. Keys are scoped to organisation and environment.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queryable } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import {
-  claimIdempotencyKey, completeIdempotencyKey, readIdempotencyKey, releaseIdempotencyKey, type IdempotencyScope,
+  claimIdempotencyKey, completeIdempotencyKey, readIdempotencyKey, releaseIdempotencyKey, renewIdempotencyKey, type IdempotencyScope,
 } from '../sql/idempotency.ts';
+import type { Cipher } from '../crypto/secrets.ts';
+import { redactUrl } from '../http/log-redaction.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const TTL_SECONDS = 24 * 60 * 60;
-/** A request that holds a key longer than this without finishing is presumed dead. */
+/** A claim not renewed for this long is presumed dead (its process crashed); running requests renew it. */
 export const LOCK_SECONDS = 120;
+export const RENEW_EVERY_MS = 30_000;
 
 export interface StoredResponse { status: number; headers: Record<string, string>; body: string }
 
+/** The claim a running request holds: only its owner may renew, store or free it. */
+export interface IdempotencyClaim { scope: IdempotencyScope; owner: string }
+
 export type IdempotencyOutcome =
-  | { kind: 'execute'; scope: IdempotencyScope }
+  | { kind: 'execute'; claim: IdempotencyClaim }
   | { kind: 'replay'; response: StoredResponse };
 
 export function validateKey(raw: string | string[] | undefined): string | null {
@@ -42,25 +48,28 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 }
 
 export async function beginIdempotent(
-  db: Queryable, scope: IdempotencyScope, request: { method: string; path: string; body: unknown },
+  db: Queryable, cipher: Cipher, scope: IdempotencyScope, request: { method: string; path: string; body: unknown },
   options: { waitMs: number },
 ): Promise<IdempotencyOutcome> {
   const fingerprint = requestFingerprint(request.method, request.path, request.body);
+  // The path is kept only to explain a mismatch; its query may carry an access token.
+  const shownPath = redactUrl(request.path);
+  const owner = randomUUID();
   const deadline = Date.now() + options.waitMs;
   let delay = 20;
   for (;;) {
-    if (await claimIdempotencyKey(db, scope, { method: request.method, path: request.path, sha256: fingerprint }, LOCK_SECONDS, TTL_SECONDS)) {
-      return { kind: 'execute', scope };
+    if (await claimIdempotencyKey(db, scope, { method: request.method, path: shownPath, sha256: fingerprint }, owner, LOCK_SECONDS, TTL_SECONDS)) {
+      return { kind: 'execute', claim: { scope, owner } };
     }
     const row = await readIdempotencyKey(db, scope);
     if (row === null) continue; // expired between claim and read: claim again
-    if (row.request_method !== request.method || row.request_path !== request.path || !row.request_sha256.equals(fingerprint)) {
+    if (!row.request_sha256.equals(fingerprint)) {
       throw new ServiceError('IDEMPOTENCY_KEY_MISMATCH',
         `Idempotency-Key "${scope.key}" was first used for ${row.request_method} ${row.request_path} with a different body; use a new key for a different request.`,
         { source: 'service', field: 'Idempotency-Key', location: 'headers' });
     }
     if (row.state === 'completed' && row.response_status !== null && row.response_body !== null) {
-      return { kind: 'replay', response: { status: row.response_status, headers: row.response_headers ?? {}, body: row.response_body } };
+      return { kind: 'replay', response: { status: row.response_status, headers: row.response_headers ?? {}, body: cipher.decrypt(row.response_body) } };
     }
     if (Date.now() >= deadline) {
       throw new ServiceError('IDEMPOTENCY_KEY_IN_USE',
@@ -79,12 +88,21 @@ export async function beginIdempotent(
  */
 const TRANSIENT_STATUSES = new Set([409, 429, 451, 452]);
 
-export async function finishIdempotent(db: Queryable, scope: IdempotencyScope, response: StoredResponse): Promise<void> {
+export async function finishIdempotent(db: Queryable, cipher: Cipher, claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
   if (response.status >= 500 || TRANSIENT_STATUSES.has(response.status)) {
-    await releaseIdempotencyKey(db, scope);
+    await releaseIdempotencyKey(db, claim.scope, claim.owner);
     return;
   }
-  await completeIdempotencyKey(db, scope, response);
+  await completeIdempotencyKey(db, claim.scope, claim.owner, { status: response.status, headers: response.headers, sealedBody: cipher.encrypt(response.body) });
+}
+
+/** Renews the claim while the request runs; returns the function that stops renewing. */
+export function keepClaimAlive(db: Queryable, claim: IdempotencyClaim, onError: (error: unknown) => void): () => void {
+  const timer = setInterval(() => {
+    renewIdempotencyKey(db, claim.scope, claim.owner, LOCK_SECONDS).catch(onError);
+  }, RENEW_EVERY_MS);
+  timer.unref();
+  return () => { clearInterval(timer); };
 }
 
 /** Response headers worth replaying (the rest are per-response: date, request id, rate limit). */

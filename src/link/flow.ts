@@ -12,7 +12,7 @@ import type { AccountIdentity, Connector, Credentials, OAuthTokens } from '../pl
 import { connectorContext } from '../platforms/context.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import type { Services } from '../services.ts';
-import { requestSync } from '../sync/requests.ts';
+import { ensureInitialSync } from '../sync/requests.ts';
 import { otherAccountMessage, platformFailureMessage } from './messages.ts';
 import { withPublicToken } from './params.ts';
 import { messagePage } from './views.ts';
@@ -96,13 +96,12 @@ export async function finish(
 ): Promise<Outcome> {
   const { pool, cipher, jobs } = ctx.services;
   const completion = await completeLink(pool, cipher, connection, input);
-  if (completion.isNewLink) {
-    try {
-      await requestSync(pool, jobs, completion.connection.id, { kind: 'initial', trigger: 'link', details: {} });
-    } catch (error) {
-      // The link itself is done and the token valid; the end user cannot fix a queue problem.
-      ctx.log.error({ err: error, connectionId: completion.connection.id }, 'link flow: initial sync could not be requested');
-    }
+  try {
+    // New links, and re-links of a connection whose initial sync failed (its data is still not ready).
+    await ensureInitialSync(pool, jobs, completion.connection.id, 'link');
+  } catch (error) {
+    // The link itself is done and the token valid; the end user cannot fix a queue problem.
+    ctx.log.error({ err: error, connectionId: completion.connection.id }, 'link flow: initial sync could not be requested');
   }
   return { kind: 'redirect', status: 303, location: withPublicToken(target, completion.publicToken) };
 }

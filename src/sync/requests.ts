@@ -32,3 +32,17 @@ export async function requestSync(
     return { id: row.id, kind: request.kind, status: 'queued', created_at: row.created_at.toISOString() };
   });
 }
+
+/**
+ * Makes sure a linked connection whose data is not ready has an initial sync
+ * queued or running: after the first link, and after a re-link that follows a
+ * failed initial sync (401, persistent platform errors). Returns the run it queued, if any.
+ */
+export async function ensureInitialSync(pool: Pool, jobs: JobSender, connectionId: string, trigger: SyncTrigger): Promise<SyncRunView | null> {
+  const state = await pool.query<{ needed: boolean }>(
+    `SELECT c.ready_at IS NULL AND c.linked_at IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.kind = 'initial' AND r.status IN ('queued', 'running')) AS needed
+       FROM connections c WHERE c.id = $1`, [connectionId]);
+  if (state.rows[0]?.needed !== true) return null;
+  return requestSync(pool, jobs, connectionId, { kind: 'initial', trigger, details: {} });
+}

@@ -3,7 +3,7 @@ import { createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { startTestApp, type TestApp } from '../../test/support/app.ts';
 import { books, MEMORY_PLATFORM, platformFailure, registerMemoryConnector, resetBooks } from '../../test/support/memory-platform.ts';
-import { requestSync } from './requests.ts';
+import { ensureInitialSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
 import { enqueueDueSyncs } from './worker.ts';
 import { DISABLED_AFTER } from '../connections/health.ts';
@@ -30,7 +30,7 @@ async function connect(syncConfig: SyncConfig | null = null): Promise<Connection
   return connection;
 }
 
-async function sync(c: ConnectionRecord, kind: 'initial' | 'incremental' = 'incremental', details: Record<string, unknown> = {}, trigger: 'api' | 'manual' = 'api') {
+async function sync(c: ConnectionRecord, kind: 'initial' | 'incremental' | 'backfill' = 'incremental', details: Record<string, unknown> = {}, trigger: 'api' | 'manual' = 'api') {
   const run = await requestSync(t.db.pool, t.services.jobs, c.id, { kind, trigger, details });
   return { run, outcome: await runSync(t.services, run.id, signal) };
 }
@@ -234,5 +234,32 @@ describe('sync runner', () => {
     expect(await queued(hourly)).toBe(1);
     await enqueueDueSyncs(t.services, new Date(Date.now() + 25 * 3600_000));
     expect(await queued(daily)).toBe(1);
+  });
+
+  it('a backfill re-reads its window and never moves the incremental cursor past unread changes', async () => {
+    seed();
+    books.addBill('OLD', 5, '2015-06-01T00:00:00.000Z');
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    books.update('bills', 'B2', { Amount: 999 });
+    await sync(c, 'backfill', { entity: 'BILL', start_date: '2015-01-01', end_date: '2015-12-31' });
+    const backfillRead = books.reads.filter((r) => r.type === 'bills').at(-1);
+    expect(backfillRead?.request.window).toEqual({ start: '2015-01-01T00:00:00.000Z', end: '2016-01-01T00:00:00.000Z' });
+    await sync(c);
+    const stored = await records(c);
+    expect(stored.find((r) => r.platform_id === 'B2')?.data.total_amount).toBe(999);
+  });
+
+  it('re-linking after a failed initial sync queues it again', async () => {
+    seed();
+    const c = await connect();
+    books.failNext = { error: platformFailure('unauthorized'), type: 'accounts', atPageToken: null };
+    expect((await sync(c, 'initial')).outcome).toBe('failed');
+    const queued = await ensureInitialSync(t.db.pool, t.services.jobs, c.id, 'link');
+    expect(queued?.kind).toBe('initial');
+    expect(await ensureInitialSync(t.db.pool, t.services.jobs, c.id, 'link')).toBeNull();
+    expect(await runSync(t.services, queued?.id ?? '', signal)).toBe('completed');
+    expect((await t.db.pool.query(`SELECT ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ ready: true });
+    expect(await ensureInitialSync(t.db.pool, t.services.jobs, c.id, 'link')).toBeNull();
   });
 });

@@ -178,7 +178,8 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
         await emitEvents(db, target.tenant, deletedEvents(pageContext, gone));
         await forgetSeen(db, run.id, target.objectType);
       }
-      await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, page.nextSince ?? null);
+      // A backfill reads one window: its cursor says nothing about changes elsewhere, so it never moves the object's cursor.
+      await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, run.kind === 'backfill' ? null : page.nextSince ?? null);
       if (batchIndex + 1 >= batchTotal) await completeObjectRead(db, connection.id, target.objectType);
     });
     if (last) return;

@@ -5,7 +5,7 @@
 import type { PgBoss } from 'pg-boss';
 import type { Services } from '../services.ts';
 import { QUEUES } from '../jobs/queue-names.ts';
-import { requestSync } from './requests.ts';
+import { ensureInitialSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
 import { DEFAULT_FREQUENCY_MINUTES } from './config.ts';
 
@@ -13,6 +13,8 @@ export interface SyncJobData { syncRunId: string; connectionId: string }
 
 /** Seconds before a run whose connection is busy (another sync holds its lock) is tried again. */
 const BUSY_RETRY_SECONDS = 10;
+/** Pause before a failed initial sync is tried again by the schedule. */
+export const INITIAL_RETRY_MINUTES = 30;
 
 export async function startSyncWorkers(boss: PgBoss, services: Services, options: { concurrency: number }): Promise<void> {
   await boss.work<SyncJobData>(QUEUES.sync, { batchSize: 1, localConcurrency: options.concurrency, pollingIntervalSeconds: 1 }, async (jobs) => {
@@ -46,5 +48,16 @@ export async function enqueueDueSyncs(services: Services, now: Date = new Date()
   for (const row of due.rows) {
     await requestSync(services.pool, services.jobs, row.id, { kind: 'incremental', trigger: 'schedule', details: {} });
   }
-  return due.rows.length;
+  // Initial syncs that failed on platform errors are tried again after a pause (401s wait for the end user to re-link).
+  const retry = await services.pool.query<{ id: string }>(
+    `SELECT c.id FROM connections c
+      WHERE c.ready_at IS NULL AND c.linked_at IS NOT NULL AND c.status IN ('not_ready', 'unhealthy')
+        AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.status IN ('queued', 'running'))
+        AND (SELECT max(r.finished_at) FROM sync_runs r WHERE r.connection_id = c.id AND r.kind = 'initial' AND r.status = 'failed')
+            <= $1::timestamptz - make_interval(mins => $2)
+      LIMIT 500`,
+    [now.toISOString(), INITIAL_RETRY_MINUTES],
+  );
+  for (const row of retry.rows) await ensureInitialSync(services.pool, services.jobs, row.id, 'schedule');
+  return due.rows.length + retry.rows.length;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../support/app.ts';
 import { probeEndpoints, type ProbeCounter } from '../support/probe-endpoints.ts';
+import { beginIdempotent, finishIdempotent } from '../../src/idempotency/idempotency.ts';
 import { testServers } from '../support/database.ts';
 
 // The same behaviour on every PostgreSQL of the run: embedded always, external when present.
@@ -48,6 +49,32 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
       await post('key-path', { name: 'a' });
       const otherPath = await post('key-path', { name: 'a' }, { path: `${url}?delay_ms=1` });
       expect(errorBody(otherPath).error_code).toBe('IDEMPOTENCY_KEY_MISMATCH');
+      const otherMethod = await t.app.inject({
+        method: 'PATCH', url, payload: { name: 'a' },
+        headers: { ...clientHeaders(t.org), 'content-type': 'application/json', 'idempotency-key': 'key-path' },
+      });
+      expect(otherMethod.statusCode).toBe(409);
+      expect(errorBody(otherMethod).error_code).toBe('IDEMPOTENCY_KEY_MISMATCH');
+    });
+
+    it('stores answers sealed, never in plain text', async () => {
+      const first = await post('key-sealed', { name: 'visible-marker-4711' });
+      expect(first.body).toContain('visible-marker-4711');
+      const rows = await t.db.pool.query(`SELECT 1 FROM idempotency_keys WHERE key = 'key-sealed' AND position('visible-marker-4711'::bytea IN response_body) = 0`);
+      expect(rows.rowCount).toBe(1);
+    });
+
+    it('a request whose claim was taken over can neither store nor free the new claim', async () => {
+      const scope = { organizationId: t.org.organization.id, environment: 'sandbox', key: 'key-owner' };
+      const stale = await beginIdempotent(t.db.pool, t.services.cipher, scope, { method: 'POST', path: url, body: { name: 'o' } }, { waitMs: 0 });
+      if (stale.kind !== 'execute') throw new Error('expected a claim');
+      await t.db.pool.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = 'key-owner'`);
+      const fresh = await post('key-owner', { name: 'o' });
+      expect(fresh.statusCode).toBe(201);
+      await finishIdempotent(t.db.pool, t.services.cipher, stale.claim, { status: 500, headers: {}, body: '' });
+      await finishIdempotent(t.db.pool, t.services.cipher, stale.claim, { status: 201, headers: {}, body: '{"stale":true}' });
+      const replay = await post('key-owner', { name: 'o' });
+      expect(replay.body).toBe(fresh.body);
     });
 
     it('the same key while the first request still runs → 409 IDEMPOTENCY_KEY_IN_USE after the wait', async () => {

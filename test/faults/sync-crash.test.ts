@@ -112,8 +112,8 @@ describe(`sync of a ${RECORDS}-record sandbox under kill -9`, () => {
         const after = await platformSnapshot(sandboxConnector, ctx);
         const marker = (await db.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]?.now ?? new Date();
         const run = await requestSync(db.pool, jobs, connection.id, { kind: n === 0 ? 'initial' : 'incremental', trigger: 'api', details: {} });
-        // Up to two kills at random moments of this sync (the first sync is long, so aim wider).
-        const killAt = Array.from({ length: randomInt(0, 3) }, () => randomInt(50, n === 0 ? 8_000 : 1_500)).sort((a, b) => a - b);
+        // Up to two kills at random moments of this sync; the long initial sync is always hit at least once.
+        const killAt = Array.from({ length: n === 0 ? randomInt(1, 3) : randomInt(0, 3) }, () => randomInt(50, n === 0 ? 3_000 : 1_500)).sort((a, b) => a - b);
         await waitForRun(run.id, killAt);
         expect(diffSnapshots(after, await storedSnapshot(db.pool, connection.id)).slice(0, 10), `sync ${n}`).toEqual([]);
         const fired = await eventsSince(marker);
@@ -126,6 +126,7 @@ describe(`sync of a ${RECORDS}-record sandbox under kill -9`, () => {
       await boss.stop({ graceful: false, close: true });
     }
     expect(before.size).toBeGreaterThan(RECORDS * 0.9);
+    expect(kills).toBeGreaterThan(0);
     process.stdout.write(`sync crash test: ${SYNCS} syncs, ${kills} kill -9s, ${before.size} objects\n`);
   }, 1_800_000);
 });

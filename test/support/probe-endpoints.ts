@@ -33,5 +33,15 @@ export function probeEndpoints(counter: ProbeCounter): Endpoint[] {
     return { execution, name: request.body.name, at: new Date().toISOString() };
   });
 
-  return [whoami, create];
+  const patch = defineEndpoint(defineContract({
+    method: 'PATCH', url: '/_probe/things', auth: 'client', tags: ['Probe'], summary: 'probe',
+    body: Type.Object({ name: Type.String({ minLength: 1 }), amount: Type.Optional(Type.Number()) }, { additionalProperties: false }),
+    success: { status: 200, schema: Type.Object({ execution: Type.Integer(), name: Type.String() }) },
+    errors: ['VALIDATION_ERROR'],
+  }), (request) => {
+    counter.executions += 1;
+    return Promise.resolve({ execution: counter.executions, name: request.body.name });
+  });
+
+  return [whoami, create, patch];
 }

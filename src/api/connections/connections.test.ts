@@ -75,6 +75,18 @@ describe('POST /connections/create', () => {
     expect((await createLinked('bob', other)).id).not.toBe(first.id);
   });
 
+  it('connecting a known account again stores the new credentials and recovers the connection', async () => {
+    const first = await createLinked('ivy');
+    await t.db.pool.query(`UPDATE connections SET status = 'needs_reauth', ready_at = now() WHERE id = $1`, [first.id]);
+    const again = await createLinked('ivy');
+    expect(again.id).toBe(first.id);
+    expect(again.access_token).toBe(first.access_token);
+    const state = await t.db.pool.query(`SELECT status FROM connections WHERE id = $1`, [first.id]);
+    expect(state.rows[0]).toEqual({ status: 'active' });
+    const updated = await t.db.pool.query(`SELECT payload FROM events WHERE connection_id = $1 AND code = 'CONNECTION_UPDATED'`, [first.id]);
+    expect(updated.rows).toHaveLength(1);
+  });
+
   it('answers 451 with the platform message when the platform refuses the credentials', async () => {
     const response = await call('POST', '/connections/create', { body: { platform: TEST_PLATFORM, basic_username: 'x', basic_password: 'wrong' } });
     expect(response.statusCode).toBe(451);

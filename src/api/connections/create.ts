@@ -1,14 +1,14 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
-import { createConnection } from '../../connections/connections.ts';
+import { createConnection, refreshCredentials } from '../../connections/connections.ts';
 import { CREDENTIAL_FIELDS } from '../../platforms/registry.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { connectorContext } from '../../platforms/context.ts';
 import { PlatformError } from '../../platforms/errors.ts';
 import type { Credentials } from '../../platforms/connector.ts';
 import { ENTITY_NAMES, SyncConfigSchema, validateSyncConfig, objectTypeToEntity } from '../../sync/config.ts';
-import { requestSync } from '../../sync/requests.ts';
+import { ensureInitialSync } from '../../sync/requests.ts';
 import { StringEnum } from '../../model/shared.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { connectionView } from './schemas.ts';
@@ -87,14 +87,13 @@ export default defineEndpoint(contract, async (request) => {
     }
   }
 
-  const { connection, created } = await createConnection(pool, cipher, tenant, {
+  const result = await createConnection(pool, cipher, tenant, {
     platform, name: body.name ?? null, credentials: hasCredentials ? credentials : null, identity,
     syncConfig: body.syncConfig ?? null, scope: body.scope ?? null, marketplace: body.marketplace_seller_marketplace ?? null,
     redirectUrl: body.redirect_url ?? null,
   });
-  if (created && identity !== null) {
-    await requestSync(pool, jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
-  }
+  const connection = !result.created && identity !== null ? await refreshCredentials(pool, cipher, result.connection, credentials) : result.connection;
+  if (identity !== null) await ensureInitialSync(pool, jobs, connection.id, 'api');
   const view = connectionView(cipher, config.publicUrl, connection);
   // OAuth platforms: an address that starts the flow directly at the platform's consent step.
   const authUrl = connector?.auth.type === 'oauth2' && (body.redirect_url !== undefined || body.marketplace_seller_marketplace !== undefined)

@@ -16,5 +16,5 @@ export default defineEndpoint(contract, async (request) => {
   const { pool, cipher } = request.server.services;
   if (request.tenant === null) throw new Error('client auth hook did not run');
   const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
-  return { connection_id: connection.id, access_token: await invalidateAccessToken(pool, cipher, connection) };
+  return { connection_id: connection.id, access_token: await invalidateAccessToken(pool, cipher, connection, request.query.access_token ?? '') };
 });

@@ -101,7 +101,10 @@ describe('GET /connections paged mode', () => {
   it('answers 400 INVALID_CURSOR for malformed cursors', async () => {
     const bad = ['abc', '!!!', Buffer.from('{"t":1}').toString('base64url'), Buffer.from('not json').toString('base64url'),
       Buffer.from(JSON.stringify({ t: '2024-01-01T00:00:00.000000Z', id: 'x' })).toString('base64url'),
-      Buffer.from(JSON.stringify({ t: 'yesterday', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url'), "' OR 1=1 --"];
+      Buffer.from(JSON.stringify({ t: 'yesterday', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url'), "' OR 1=1 --",
+      // Well-formed but impossible instants: Date.parse accepts them, PostgreSQL would not.
+      Buffer.from(JSON.stringify({ t: '2024-02-30T00:00:00.000000Z', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url'),
+      Buffer.from(JSON.stringify({ t: '2024-01-01T24:00:00.000000Z', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url')];
     for (const cursor of bad) {
       const response = await list(`?cursor=${encodeURIComponent(cursor)}`);
       expect(response.statusCode, cursor).toBe(400);

@@ -9,6 +9,7 @@ import { ServiceError } from '../../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { BASE_PARAMS, listRecords, type RecordRow, type SortType } from '../../sql/list-records.ts';
 import type { FilterKind } from '../../model/fields.ts';
+import { isRealInstant } from '../../http/keyset-cursor.ts';
 import { compileFilterFor, jsonbFieldSql, parseSortFor } from '../../query/model-query.ts';
 
 export const DEFAULT_LIMIT = 50;
@@ -61,6 +62,12 @@ function sortOf(type: UnifiedObjectType, text: string | undefined): Sort {
   return { field: spec.field, sql: fieldSql(spec.field, spec.kind), type: sortType, direction: spec.direction };
 }
 
+/** A timestamptz as PostgreSQL prints it ("2024-05-01 10:11:12.123456+00"), with a real date and time of day. */
+function isPostgresTimestamp(text: string): boolean {
+  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/.exec(text);
+  return match !== null && isRealInstant(`${match[1] ?? ''}T${match[2] ?? ''}Z`);
+}
+
 /** Opaque cursor: the next entity's sort key and id, plus the sort it belongs to. */
 function encode(sort: Sort, row: RecordRow): string {
   return Buffer.from(JSON.stringify({ s: `${sort.field} ${sort.direction}`, v: row.sort_key ?? '', id: row.id })).toString('base64url');
@@ -74,7 +81,7 @@ function decode(sort: Sort, raw: string): { value: string; id: string } {
   if (typeof parsed !== 'object' || parsed === null) throw invalid;
   const { s, v, id } = parsed as Record<string, unknown>;
   if (s !== `${sort.field} ${sort.direction}` || typeof v !== 'string' || typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) throw invalid;
-  if (sort.type === 'timestamptz' && v !== '-infinity' && Number.isNaN(Date.parse(v))) throw invalid;
+  if (sort.type === 'timestamptz' && v !== '-infinity' && !isPostgresTimestamp(v)) throw invalid;
   if (sort.type === 'numeric' && !/^-?(\d+(\.\d+)?|Infinity)$/.test(v)) throw invalid;
   return { value: v, id };
 }
