@@ -4,6 +4,7 @@
  * materialization, ticks and writes, across every process sharing the database.
  */
 import type { Pool, PoolClient } from 'pg';
+import { withTransaction } from '../../../db/pool.ts';
 import type { Palette } from '../documents.ts';
 import type { ResolvedAccount, ScenarioName } from '../scenarios.ts';
 
@@ -88,19 +89,10 @@ export async function revoke(db: Queryable, id: number, at: Date): Promise<void>
 
 /** Runs `work` in a transaction holding the account's lock; the state is re-read under the lock. */
 export async function withAccountLock<T>(pool: Pool, id: number, work: (client: PoolClient, state: AccountState) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, id]);
-    const result = await work(client, await loadAccountById(client, id));
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return work(client, await loadAccountById(client, id));
+  });
 }
 
 /** Forgets an account and its books entirely (tests, or a user who wants a fresh business). */
