@@ -4,7 +4,8 @@ import { completeLink } from '../../connections/connections.ts';
 import { findConnectionById } from '../../sql/connections.ts';
 import { tryLockConnectionSync, unlockConnectionSync } from '../../sync/lock.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
-import { registerTestConnector, TEST_PLATFORM } from '../../../test/support/test-connector.ts';
+import { registerTestConnector, TEST_PLATFORM, testConnector } from '../../../test/support/test-connector.ts';
+import { getConnector, registerConnector } from '../../platforms/registry.ts';
 import type { CreatedOrganization } from '../../tenants/organizations.ts';
 import { contract as createContract } from './create.ts';
 import { contract as fetchContract } from './get-by-token.ts';
@@ -85,6 +86,30 @@ describe('POST /connections/create', () => {
     expect(state.rows[0]).toEqual({ status: 'active' });
     const updated = await t.db.pool.query(`SELECT payload FROM events WHERE connection_id = $1 AND code = 'CONNECTION_UPDATED'`, [first.id]);
     expect(updated.rows).toHaveLength(1);
+  });
+
+  it('gives an OAuth platform connection a platform_auth_url that starts the consent step', async () => {
+    if (getConnector('OAUTHBOOKS') === undefined) {
+      registerConnector({
+        ...testConnector, id: 'OAUTHBOOKS', name: 'OAuth Books',
+        auth: {
+          type: 'oauth2',
+          authorizeUrl: (app, state) => `https://login.example.test/authorize?client_id=${app.clientId}&state=${state}`,
+          exchangeCode: () => Promise.reject(new Error('not used here')),
+          refresh: () => Promise.reject(new Error('not used here')),
+        },
+      });
+    }
+    const response = await call('POST', '/connections/create', { body: { platform: 'OAUTHBOOKS', redirect_url: 'https://app.example.test/done' } });
+    expect(response.statusCode).toBe(200);
+    const connection = json(response).connection as { link_url: string; platform_auth_url?: string };
+    expect(connection.platform_auth_url).toBe(`${connection.link_url}/OAUTHBOOKS`);
+    // Without redirect_url or a marketplace there is no platform_auth_url: the end user starts at link_url.
+    const plain = json(await call('POST', '/connections/create', { body: { platform: 'OAUTHBOOKS' } })).connection as Json;
+    expect('platform_auth_url' in plain).toBe(false);
+    // OAuth platforms take no credential fields in the body.
+    const withCredentials = await call('POST', '/connections/create', { body: { platform: 'OAUTHBOOKS', basic_username: 'x', basic_password: 'y' } });
+    expect(errorBody(withCredentials).error_message).toMatch(/connects through OAuth/);
   });
 
   it('answers 451 with the platform message when the platform refuses the credentials', async () => {
