@@ -31,7 +31,7 @@ export function Str(description: string): TString {
   return Type.String({ description });
 }
 
-/** A free JSON object (platform_data, additional_fields): any keys, any values. */
+/** A free JSON object (platform_data, additional_fields) with arbitrary keys and values. */
 export function FreeObject(description: string): TUnsafe<Record<string, unknown>> {
   return Type.Unsafe<Record<string, unknown>>(Type.Object({}, { additionalProperties: true, description }));
 }
