@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import multipart from '@fastify/multipart';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installEdgeHooks } from './http/hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -14,6 +15,7 @@ import { openApiOptions } from './http/openapi.ts';
 import { redactUrl } from './http/log-redaction.ts';
 import { adminEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
 import { registerLinkRoutes } from './link/routes.ts';
+import { registerSandboxPages } from './platforms/sandbox/pages.ts';
 import type { Services } from './services.ts';
 
 export const VERSIONED_PREFIX = '/versioned';
@@ -50,6 +52,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   installErrorHandling(app);
   installEdgeHooks(app);
 
+  // Attachment uploads (limits are set per route where files are read).
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1 } });
   await app.register(swagger, openApiOptions(services.config.publicUrl));
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
@@ -59,6 +63,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     registerEndpoint(app, endpoint, VERSIONED_PREFIX);
   }
   registerLinkRoutes(app);
+  // The SANDBOX platform's own pages (bank feed linking), served here because SANDBOX runs in this process.
+  registerSandboxPages(app);
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.ready();
   return app;

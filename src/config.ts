@@ -22,6 +22,8 @@ export interface Config {
   embeddedPostgresPort: number;
   /** Public address of this service, for link_url and file_url. */
   publicUrl: string;
+  /** How long a prefer_sync write waits for the platform before answering 202 with async_response. */
+  writeSyncWaitSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limit: parsePositiveInt('RATE_LIMIT_PER_WINDOW', env.RATE_LIMIT_PER_WINDOW, 500, problems),
     windowSeconds: parsePositiveInt('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 10, problems),
   };
+  const writeSyncWaitSeconds = parsePositiveInt('WRITE_SYNC_WAIT_SECONDS', env.WRITE_SYNC_WAIT_SECONDS, 10, problems);
   const embeddedPostgresPort = parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329, problems);
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '0.0.0.0';
 
@@ -140,5 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit,
     embeddedPostgresPort,
     publicUrl,
+    writeSyncWaitSeconds,
   };
 }

@@ -19,6 +19,7 @@ import { createQueues } from './jobs/queues.ts';
 import { bossSender } from './jobs/sender.ts';
 import { configureSandbox } from './platforms/sandbox/index.ts';
 import { optionsFromEnv } from './platforms/sandbox/options.ts';
+import { JobWaiter } from './writes/waiter.ts';
 
 export interface Runtime {
   services: Services;
@@ -71,20 +72,25 @@ export async function startRuntime(options: { log: (m: string) => void; config?:
       ? redisRateLimiter(config.redisUrl, config.rateLimit.limit, config.rateLimit.windowSeconds)
       : postgresRateLimiter(pool, config.rateLimit.limit, config.rateLimit.windowSeconds);
     // The SANDBOX platform keeps its books in this database (schema sandbox_platform).
-    configureSandbox({ pool, options: optionsFromEnv() });
+    configureSandbox({ pool, options: { ...optionsFromEnv(), publicUrl: config.publicUrl } });
     const versions = new VersionRegistry();
     registerVersionChanges(versions);
     const boss = createBoss(url, { schedule: options.schedule ?? false });
     boss.on('error', (error: Error) => { options.log(`job queue error: ${error.message}`); });
     await boss.start();
     await createQueues(boss);
-    const services: Services = { config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey };
+    const jobWaiter = new JobWaiter(pool);
+    const services: Services = {
+      config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey,
+      jobWaiter, writeSyncWaitMs: config.writeSyncWaitSeconds * 1000,
+    };
     return {
       services,
       boss,
       databaseUrl: url,
       async close() {
         await boss.stop({ graceful: true, timeout: 20_000 });
+        await jobWaiter.close();
         await rateLimiter.close();
         await pool.end();
         if (embedded !== null) await embedded.stop();

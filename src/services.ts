@@ -5,6 +5,7 @@ import type { Pool } from './db/pool.ts';
 import type { RateLimiter } from './ratelimit/limiter.ts';
 import type { VersionRegistry } from './http/versioning.ts';
 import type { JobSender } from './jobs/sender.ts';
+import type { JobWaiter } from './writes/waiter.ts';
 
 export interface Services {
   config: Config;
@@ -19,6 +20,10 @@ export interface Services {
   jobs: JobSender;
   /** Signs file download URLs (derived from the encryption key, so every process agrees). */
   urlSigningKey: Buffer;
+  /** Wakes prefer_sync writes when their job finishes. */
+  jobWaiter: JobWaiter;
+  /** How long a prefer_sync write waits for its job before answering with async_response. */
+  writeSyncWaitMs: number;
 }
 
 declare module 'fastify' {

@@ -18,6 +18,13 @@ import exchangePublicToken from './item/public-token-exchange.ts';
 import listEvents from './events/list.ts';
 import { dataEndpoints } from './data/routes.ts';
 import downloadFile from './files/download.ts';
+import getJob from './jobs/get.ts';
+import { objectWriteEndpoints } from './writes/objects.ts';
+import applyBillCredit from './accounting/bill-credit-applications/apply.ts';
+import unapplyBillCredit from './accounting/bill-credit-applications/unapply.ts';
+import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
+import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
+import uploadJournalAttachment from './accounting/journal-entries/upload-attachment.ts';
 
 export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
 export const adminEndpoints: Endpoint[] = [createOrganization, listOrganizations, rotateCredentials];
@@ -25,4 +32,5 @@ export const versionedEndpoints: Endpoint[] = [
   createConnection, listConnections, getConnectionByToken, connectionStatus, updateConnection, deleteConnection,
   invalidateAccessToken, incrementalSync, backfill, exchangePublicToken, listEvents,
   ...dataEndpoints,
+  ...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink, uploadJournalAttachment, getJob,
 ];

@@ -35,6 +35,8 @@ export interface Contract {
   headers?: TSchema;
   /** Success status and its body schema; null body for 204. */
   success: { status: number; schema: TSchema | null };
+  /** Other successful answers the handler may choose (202 with async_response for writes). */
+  alsoSucceeds?: readonly { status: number; schema: TSchema }[];
   errors: readonly ErrorCode[];
   /** Content types the body may have (default JSON). */
   consumes?: readonly string[];
@@ -80,6 +82,7 @@ export function routeSchema(contract: Contract): NonNullable<RouteShorthandOptio
   const response: Record<string, unknown> = {
     [contract.success.status]: contract.success.schema ?? { type: 'null', description: 'No content' },
   };
+  for (const other of contract.alsoSucceeds ?? []) response[other.status] = other.schema;
   for (const code of contract.errors) {
     const status = ERROR_CATALOGUE[code].status;
     response[status] ??= { ...ErrorBodySchema, description: '' };

@@ -14,6 +14,13 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: (error: Fasti
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: (e) => `${e.message}. Send JSON with Content-Type: application/json.` },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_ERROR', message: () => 'The Content-Length header does not match the body.' },
   FST_ERR_CTP_INVALID_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'The Content-Type header is invalid.' },
+  // @fastify/multipart (attachment uploads)
+  FST_REQ_FILE_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: () => 'The uploaded file is larger than the limit.' },
+  FST_PARTS_LIMIT: { code: 'VALIDATION_ERROR', message: () => 'The multipart body has too many parts; send file, file_name and response_mode only.' },
+  FST_FILES_LIMIT: { code: 'VALIDATION_ERROR', message: () => 'Send one file per request, in the field file.' },
+  FST_FIELDS_LIMIT: { code: 'VALIDATION_ERROR', message: () => 'The multipart body has too many fields; send file, file_name and response_mode only.' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'Send multipart/form-data.' },
+  FST_MULTIPART_INVALID_CONTENT_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'Send multipart/form-data.' },
 };
 
 export function toServiceError(error: unknown): ServiceError | null {

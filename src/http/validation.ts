@@ -13,7 +13,21 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   // CommonJS package: under ESM its plugin function is the module's `default` property.
   ajvFormats.default(ajv);
+  // Write bodies take business dates as a day or a full timestamp (src/writes/input-schemas.ts).
+  ajv.addFormat('date-or-date-time', { type: 'string', validate: isDateOrTimestamp });
   return ajv;
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+
+/** YYYY-MM-DD or an ISO 8601 date-time with a zone, and a day that exists (no 2026-02-30). */
+export function isDateOrTimestamp(value: string): boolean {
+  const match = DAY.exec(value) ?? TIMESTAMP.exec(value);
+  if (match === null) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 const bodyAjv = makeAjv(false);
@@ -60,7 +74,9 @@ function describe(error: ErrorObject): string {
     case 'type': return `must be of type ${String(params.type)}`;
     case 'enum': return `must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
     case 'const': return `must be ${JSON.stringify(params.allowedValue)}`;
-    case 'format': return `must be a valid ${String(params.format)}`;
+    case 'format': return params.format === 'date-or-date-time'
+      ? 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone'
+      : `must be a valid ${String(params.format)}`;
     case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
       return `must be ${String(params.comparison)} ${String(params.limit)}`;
     case 'minLength': return `must be at least ${String(params.limit)} characters long`;

@@ -15,6 +15,8 @@ export function createBoss(databaseUrl: string, options: { schedule: boolean }):
     // Jobs of a worker that died (missed heartbeats) are handed on within ~10 s instead of a minute.
     superviseIntervalSeconds: 5,
     monitorIntervalSeconds: 5,
+    // Queues with notify (writes) wake their workers the moment a job is sent, in any process.
+    useListenNotify: true,
   });
 }
 

@@ -3,4 +3,5 @@ export const QUEUES = {
   maintenance: 'maintenance',
   sync: 'sync',
   syncScheduler: 'sync-scheduler',
+  write: 'write',
 } as const;

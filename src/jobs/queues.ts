@@ -6,6 +6,8 @@ import type { PgBoss } from 'pg-boss';
 import type { Services } from '../services.ts';
 import { deleteExpiredIdempotencyKeys } from '../sql/idempotency.ts';
 import { startSyncWorkers } from '../sync/worker.ts';
+import { forgetOldIdempotencyKeys } from '../sql/write-jobs.ts';
+import { requeueStaleWriteJobs, startWriteWorkers } from '../writes/worker.ts';
 
 import { QUEUES } from './queue-names.ts';
 
@@ -16,6 +18,11 @@ const QUEUE_OPTIONS = {
   // Heartbeats let a run whose worker died (kill -9) be handed to another worker within seconds, not at expiry.
   [QUEUES.sync]: { retryLimit: 8, retryDelay: 15, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 6 * 3600, heartbeatSeconds: 10 },
   [QUEUES.syncScheduler]: { retryLimit: 0, expireInSeconds: 120 },
+  // Writes: NOTIFY wakes a worker at once; heartbeats hand a killed worker's write on within seconds;
+  // the job row's own attempt limit (MAX_WRITE_ATTEMPTS) ends a job before these retries run out.
+  [QUEUES.write]: {
+    retryLimit: 12, retryDelay: 2, retryBackoff: true, retryDelayMax: 120, expireInSeconds: 900, heartbeatSeconds: 10, notify: true,
+  },
 } as const;
 
 /** Creates every queue, and brings existing ones to the current options. */
@@ -26,13 +33,18 @@ export async function createQueues(boss: PgBoss): Promise<void> {
   }
 }
 
-/** Housekeeping: expired idempotency records go after their 24 h. */
-export async function runMaintenance(services: Pick<Services, 'pool'>): Promise<{ idempotencyKeysDeleted: number }> {
-  return { idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(services.pool) };
+/** Housekeeping: expired idempotency records go after their 24 h; writes nobody drives are queued again. */
+export async function runMaintenance(services: Pick<Services, 'pool' | 'jobs'>): Promise<{ idempotencyKeysDeleted: number; writeKeysForgotten: number; writeJobsRequeued: number }> {
+  return {
+    idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(services.pool),
+    writeKeysForgotten: await forgetOldIdempotencyKeys(services.pool, 24 * 3600),
+    writeJobsRequeued: await requeueStaleWriteJobs(services),
+  };
 }
 
 export async function startWorkers(boss: PgBoss, services: Services): Promise<void> {
   await startSyncWorkers(boss, services, { concurrency: 2 });
+  await startWriteWorkers(boss, services, { concurrency: 5 });
   await boss.schedule(QUEUES.maintenance, '*/15 * * * *', {});
   await boss.work(QUEUES.maintenance, async () => {
     const result = await runMaintenance(services);

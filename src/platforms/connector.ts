@@ -154,6 +154,53 @@ export interface ObjectHandler<U = Record<string, unknown>> {
   findCreated?(ctx: WriteContext, input: Record<string, unknown>): Promise<PlatformRecord | null>;
 }
 
+/** A file sent with an attachment upload. */
+export interface UploadedFile {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** One statement line sent to a bank feed account (POST /accounting/bank_feeds/transactions). */
+export interface BankFeedTransactionInput {
+  /** The institution's own id of the line; platforms de-duplicate on it. */
+  internal_transaction_id: string;
+  /** ISO 8601 date or date-time. */
+  transaction_date: string;
+  /** Signed: money in is positive, money out negative. */
+  amount: number;
+  description: string;
+  payee_name?: string | null;
+  reference?: string | null;
+  running_balance?: number | null;
+}
+
+export interface BankFeedBatchResult {
+  /** The platform's id of the batch (statement), when it has one. */
+  batchPlatformId: string | null;
+  accepted: number;
+  /** Lines the platform already had (same internal_transaction_id), skipped. */
+  duplicates: number;
+  /** The feed account as it is after the batch (its feed_status may have changed). */
+  feedAccount: PlatformRecord;
+}
+
+/**
+ * Operations beyond create/update/delete of one object. Each is optional: an
+ * absent action answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM. All receive
+ * the write's idempotency key in ctx, as creates do, and must honour it: a
+ * repeat after an interrupted attempt must not apply the action twice.
+ * Declared as properties: the service calls them detached from the object.
+ */
+export interface ConnectorActions {
+  /** Uploads a file and attaches it to a record; returns the attachment record (read and mapped like synced ones). */
+  uploadAttachment?: (ctx: WriteContext, parent: { type: UnifiedObjectType; platformId: string }, file: UploadedFile) => Promise<PlatformRecord>;
+  /** Address of the platform page where the business links a bank feed account to a ledger account. */
+  bankFeedMappingLink?: (ctx: WriteContext, feedPlatformId: string) => Promise<{ url: string; expiresAt: string | null }>;
+  /** Sends a batch of statement lines to a bank feed account. */
+  sendBankFeedTransactions?: (ctx: WriteContext, feedPlatformId: string, transactions: BankFeedTransactionInput[]) => Promise<BankFeedBatchResult>;
+}
+
 export interface ObjectCapabilities {
   read: boolean;
   /** How changes since the last sync are found. */
@@ -181,6 +228,8 @@ export interface Connector {
   objects: Partial<Record<UnifiedObjectType, { capabilities: ObjectCapabilities; handler: ObjectHandler }>>;
   /** Platform request limits, enforced by the shared HTTP layer per connection. */
   limits: { requestsPerMinute: number | null; concurrentRequests: number | null };
+  /** Operations beyond the per-object writes (attachments, bank feeds). */
+  actions?: ConnectorActions;
   /** Address of an object on the platform, for platform_url. */
   platformUrl?(type: UnifiedObjectType, platformId: string, ctx: ConnectorContext): string | null;
 }

@@ -77,11 +77,15 @@ export async function deleteByPlatformIds(db: Queryable, connectionId: string, o
   return result.rows;
 }
 
-/** After a complete full listing: live records the run did not see are gone from the platform. */
+/**
+ * After a complete full listing: live records the run did not see are gone from the platform.
+ * Records stored after the run started (a write's write-through) were not in its listing and stay.
+ */
 export async function deleteUnseen(db: Queryable, connectionId: string, objectType: string, runId: string, at: string): Promise<DeletedRecord[]> {
   const result = await db.query<DeletedRecord>(
     `UPDATE records SET deleted_at = $4, last_synced_at = $4
       WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL
+        AND last_synced_at < COALESCE((SELECT started_at FROM sync_runs WHERE id = $3), 'infinity'::timestamptz)
         AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = $3 AND s.object_type = $2 AND s.platform_id = records.platform_id)
       RETURNING id, platform_id, data, last_synced_at`,
     [connectionId, objectType, runId, at],

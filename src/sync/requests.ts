@@ -8,7 +8,7 @@ import type { JobSender } from '../jobs/sender.ts';
 import { QUEUES } from '../jobs/queue-names.ts';
 
 export type SyncKind = 'initial' | 'incremental' | 'backfill';
-export type SyncTrigger = 'link' | 'schedule' | 'manual' | 'api';
+export type SyncTrigger = 'link' | 'schedule' | 'manual' | 'api' | 'write';
 
 export interface SyncRunView {
   id: string;
@@ -45,4 +45,28 @@ export async function ensureInitialSync(pool: Pool, jobs: JobSender, connectionI
        FROM connections c WHERE c.id = $1`, [connectionId]);
   if (state.rows[0]?.needed !== true) return null;
   return requestSync(pool, jobs, connectionId, { kind: 'initial', trigger, details: {} });
+}
+
+/**
+ * After a write: an incremental sync shortly after, unless one is already
+ * queued (it will see the write too), so records the write changed on the
+ * side (a paid bill's amount_due, an applied credit) reach the stored copy.
+ */
+export const FOLLOW_UP_DELAY_SECONDS = 5;
+
+export async function requestFollowUpSync(pool: Pool, jobs: JobSender, connectionId: string): Promise<string | null> {
+  return withTransaction(pool, async (db) => {
+    // Serialises concurrent writers of one connection for this check-then-insert only.
+    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledgerport-follow-up:' || $1::text, 0))`, [connectionId]);
+    const run = await db.query<{ id: string }>(
+      `INSERT INTO sync_runs (connection_id, kind, trigger, status, request)
+       SELECT c.id, 'incremental', 'write', 'queued', '{}'::jsonb FROM connections c
+        WHERE c.id = $1 AND c.ready_at IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.status = 'queued')
+       RETURNING id`, [connectionId]);
+    const row = run.rows[0];
+    if (row === undefined) return null;
+    await jobs.send(QUEUES.sync, { syncRunId: row.id, connectionId }, { startAfterSeconds: FOLLOW_UP_DELAY_SECONDS }, db);
+    return row.id;
+  });
 }

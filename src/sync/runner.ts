@@ -11,7 +11,7 @@ import { emitConnectionEvent, markNeedsReauth, markReady, recordSyncFailure, rec
 import type { ConnectionRecord } from '../connections/types.ts';
 import { findConnectionById } from '../sql/connections.ts';
 import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
-import type { Connector, ConnectorContext } from '../platforms/connector.ts';
+import type { Connector, ConnectorContext, ReadPage } from '../platforms/connector.ts';
 import { connectorContext, openCredentials, openTokens } from '../platforms/context.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
@@ -21,7 +21,7 @@ import {
 } from '../sql/sync-objects.ts';
 import { emitEvents } from '../events/emit.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from './config.ts';
-import { tryLockConnectionSync, unlockConnectionSync } from './lock.ts';
+import { tryLockConnectionSync, unlockConnectionSync, withConnectionPageLock } from './lock.ts';
 import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts';
 import { deletedEvents, storePage, type PageContext } from './store-page.ts';
 
@@ -102,8 +102,9 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
       credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
       tokens: openTokens(services.cipher, connection.oauthTokensCiphertext),
     });
+    const pageLock: PageLock = (work) => withConnectionPageLock(lockClient, connection.id, 'sync', work);
     try {
-      await execute(services, run, connection, connector, ctx);
+      await execute(services, run, connection, connector, ctx, pageLock);
       await finishRun(services, run, connection);
       return 'completed';
     } catch (error) {
@@ -115,7 +116,10 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
   }
 }
 
-async function execute(services: Services, run: RunRow, connection: ConnectionRecord, connector: Connector, ctx: ConnectorContext): Promise<void> {
+/** Runs a page read and its storing without a write of the same connection in between (src/sync/lock.ts). */
+type PageLock = <T>(work: () => Promise<T>) => Promise<T>;
+
+async function execute(services: Services, run: RunRow, connection: ConnectionRecord, connector: Connector, ctx: ConnectorContext, pageLock: PageLock): Promise<void> {
   const reads: ObjectRead[] = objectsToRead(connector, connection, run).map((type) => {
     const handler = connector.objects[type]?.handler;
     return { type, batches: batchesFor(run, connection, type, handler?.businessDate !== undefined) };
@@ -130,7 +134,7 @@ async function execute(services: Services, run: RunRow, connection: ConnectionRe
       const batch = read.batches[batchIndex];
       const object = connector.objects[read.type];
       if (batch === undefined || object === undefined) continue;
-      await readBatch(services, run, connection, ctx, { tenant, accessToken, objectType: read.type, handler: object.handler, capabilities: object.capabilities }, batch, batchIndex, read.batches.length);
+      await readBatch(services, run, connection, ctx, { tenant, accessToken, objectType: read.type, handler: object.handler, capabilities: object.capabilities }, batch, batchIndex, read.batches.length, pageLock);
       if (batch.monthsAgo !== null) included.push({ platformEntity: objectTypeToEntity(read.type), xMonthsAgo: batch.monthsAgo });
     }
     if (included.length > 0 && run.kind === 'initial') {
@@ -148,7 +152,7 @@ interface ReadTarget {
 }
 
 async function readBatch(services: Services, run: RunRow, connection: ConnectionRecord, ctx: ConnectorContext,
-  target: ReadTarget, batch: Batch, batchIndex: number, batchTotal: number): Promise<void> {
+  target: ReadTarget, batch: Batch, batchIndex: number, batchTotal: number, pageLock: PageLock): Promise<void> {
   const { pool } = services;
   let state = await loadSyncObject(pool, connection.id, target.objectType);
   // Resuming after a crash: skip what this run already finished, continue from the saved page.
@@ -167,7 +171,16 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
   };
   let pageToken = state.page_token;
   for (;;) {
-    const page = await target.handler.read(ctx, { since, window: batch.window, pageToken });
+    const page = await pageLock(async () => {
+      const read = await target.handler.read(ctx, { since, window: batch.window, pageToken });
+      await storeRead(read);
+      return read;
+    });
+    if (page.nextPageToken === null) return;
+    pageToken = page.nextPageToken;
+  }
+
+  async function storeRead(page: ReadPage): Promise<void> {
     const last = page.nextPageToken === null;
     await withTransaction(pool, async (db) => {
       await storePage(db, pageContext, page);
@@ -182,8 +195,6 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
       await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, run.kind === 'backfill' ? null : page.nextSince ?? null);
       if (batchIndex + 1 >= batchTotal) await completeObjectRead(db, connection.id, target.objectType);
     });
-    if (last) return;
-    pageToken = page.nextPageToken;
   }
 }
 

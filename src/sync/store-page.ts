@@ -26,6 +26,8 @@ export interface PageContext {
   runId: string;
   /** Full listings remember what they saw, for deletion detection at the end. */
   fullListing: boolean;
+  /** Set when the page is the result of a client's write: its entity events carry the job id. */
+  jobId?: string;
 }
 
 export interface PageOutcome { created: number; updated: number; deleted: number; unchanged: number; rawOnly: number }
@@ -50,7 +52,7 @@ export function entityEvent(ctx: Pick<PageContext, 'connectionId' | 'accessToken
 }
 
 export function deletedEvents(ctx: PageContext, rows: DeletedRecord[]): Omit<NewEvent, 'tenant'>[] {
-  return rows.map((row) => entityEvent(ctx, 'DELETED', { ...row.data, last_synced_at: row.last_synced_at.toISOString() }));
+  return rows.map((row) => entityEvent(ctx, 'DELETED', { ...row.data, last_synced_at: row.last_synced_at.toISOString() }, ctx.jobId));
 }
 
 export async function storePage(db: PoolClient, ctx: PageContext, page: ReadPage): Promise<PageOutcome> {
@@ -101,7 +103,7 @@ export async function storePage(db: PoolClient, ctx: PageContext, page: ReadPage
   const deleted = await deleteByPlatformIds(db, ctx.connectionId, ctx.objectType, [...tombstones], syncedAt);
 
   const events = [
-    ...changes.map(({ write, change }) => entityEvent(ctx, change, { ...write.data, last_synced_at: syncedAt })),
+    ...changes.map(({ write, change }) => entityEvent(ctx, change, { ...write.data, last_synced_at: syncedAt }, ctx.jobId)),
     ...deletedEvents(ctx, deleted),
   ];
   await emitEvents(db, ctx.tenant, events);

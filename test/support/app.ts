@@ -17,6 +17,7 @@ import { bossSender } from '../../src/jobs/sender.ts';
 import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Environment } from '../../src/tenants/types.ts';
+import { JobWaiter } from '../../src/writes/waiter.ts';
 import { createTestDatabase, type TestDatabase, type TestServer } from './database.ts';
 
 export const VERSION = '2024-08-31';
@@ -39,6 +40,7 @@ export interface TestAppOptions {
   rateLimiter?: RateLimiter;
   extraVersionedEndpoints?: Endpoint[];
   idempotencyWaitMs?: number;
+  writeSyncWaitMs?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -59,6 +61,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     idempotencyWaitMs: options.idempotencyWaitMs ?? 10_000,
     jobs: { send: () => Promise.reject(new Error('jobs not started')) },
     urlSigningKey: randomBytes(32),
+    jobWaiter: new JobWaiter(db.pool),
+    writeSyncWaitMs: options.writeSyncWaitMs ?? 10_000,
   };
   configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
   const boss = createBoss(db.url, { schedule: false });
@@ -73,6 +77,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await boss.stop({ graceful: false, close: true });
+      await services.jobWaiter.close();
       await services.rateLimiter.close();
       await db.close();
     },

@@ -1,34 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
-import { accessTokenOf, createConnection } from '../../connections/connections.ts';
+import { accessTokenOf } from '../../connections/connections.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, UNIFIED_OBJECT_TYPES } from '../../model/object-types.ts';
-import { connectorContext } from '../../platforms/context.ts';
-import { sandboxConnector } from '../../platforms/sandbox/index.ts';
 import { requestSync } from '../../sync/requests.ts';
 import { runSync } from '../../sync/runner.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { sandboxConnection as linkedSandbox, syncedSandboxConnection } from '../../../test/support/sandbox-connection.ts';
 
 let t: TestApp;
 let connection: ConnectionRecord;
 let token: string;
 
-async function sandboxConnection(user: string): Promise<ConnectionRecord> {
-  const credentials = { basic_username: user, basic_password: 'pass_good' };
-  const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, db: t.db.pool }));
-  const { connection: c } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
-    platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
-  });
-  return c;
-}
-
 beforeAll(async () => {
   t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
-  connection = await sandboxConnection('user_reads_size_1500');
-  token = accessTokenOf(t.services.cipher, connection);
-  const run = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
-  expect(await runSync(t.services, run.id, new AbortController().signal)).toBe('completed');
+  ({ connection, token } = await syncedSandboxConnection(t, 'user_reads_size_1500'));
 }, 120_000);
 afterAll(async () => { await t.close(); });
 
@@ -78,7 +65,7 @@ describe.each(UNIFIED_OBJECT_TYPES)('%s', (type) => {
 
 describe('read conventions', () => {
   it('answer 410 for unknown ids and ids of other connections', async () => {
-    const other = await sandboxConnection('user_reads_other_size_300');
+    const other = await linkedSandbox(t, 'user_reads_other_size_300');
     await requestSync(t.db.pool, t.services.jobs, other.id, { kind: 'initial', trigger: 'api', details: {} }).then((r) => runSync(t.services, r.id, new AbortController().signal));
     const theirs = (await t.db.pool.query<{ id: string }>(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' LIMIT 1`, [other.id])).rows[0]?.id ?? '';
     for (const id of [theirs, '00000000-0000-4000-8000-000000000000', 'nope']) {
@@ -89,7 +76,7 @@ describe('read conventions', () => {
   });
 
   it('answer PRODUCT_NOT_READY before the initial sync, and data so far with force_fetch', async () => {
-    const fresh = await sandboxConnection('user_reads_fresh_size_300');
+    const fresh = await linkedSandbox(t, 'user_reads_fresh_size_300');
     const freshToken = accessTokenOf(t.services.cipher, fresh);
     const early = await get(`/accounting/bills?access_token=${freshToken}`);
     expect(early.statusCode).toBe(409);

@@ -13,11 +13,11 @@ import type { ConnectionRecord } from '../../connections/types.ts';
 import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import { getConnector } from '../../platforms/index.ts';
-import { fetchRecord, type RecordRow } from '../../sql/list-records.ts';
+import { fetchRecord } from '../../sql/list-records.ts';
 import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
 import type { Pool } from '../../db/pool.ts';
 import type { Tenant } from '../../tenants/types.ts';
-import { signedFileUrl } from '../../files/signed-url.ts';
+import { presenterOf, served } from '../../store/served.ts';
 import { listPage, ListQuerySchema } from './list-query.ts';
 
 export const ForceFetchSchema = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true answers even before the initial sync has finished.' }));
@@ -40,24 +40,6 @@ export async function readableConnection(
   }
   assertReadable(connection, forceFetch);
   return connection;
-}
-
-export interface Presenter { publicUrl: string; urlSigningKey: Buffer }
-
-/**
- * A stored row as served: the unified object, last_synced_at, and platform_data
- * when asked for. Attachments get a signed download address of this service in
- * place of the platform's file source.
- */
-export function served(type: UnifiedObjectType, row: RecordRow, withRaw: boolean, presenter: Presenter): Record<string, unknown> {
-  const object: Record<string, unknown> = { ...row.data, last_synced_at: row.last_synced_at.toISOString() };
-  if (type === 'attachment') object.file_url = signedFileUrl(presenter.publicUrl, presenter.urlSigningKey, row.id);
-  if (withRaw && row.raw !== null) object.platform_data = row.raw;
-  return object;
-}
-
-function presenterOf(services: { config: { publicUrl: string }; urlSigningKey: Buffer }): Presenter {
-  return { publicUrl: services.config.publicUrl, urlSigningKey: services.urlSigningKey };
 }
 
 const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE',

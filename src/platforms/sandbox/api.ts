@@ -11,6 +11,14 @@
  *   PATCH  /v1/<Collection>/<id>
  *   DELETE /v1/<Collection>/<id>
  *   GET    /v1/Requests/<idempotency key>        the stored result of an earlier write
+ *
+ * and the actions beyond one record's create/update/delete (keyed ones honour Idempotency-Key):
+ *
+ *   POST   /v1/Attachments                       {ParentType, ParentId, FileName, ContentType, Content (base64)} → {Item}   keyed
+ *   POST   /v1/BankFeedAccounts/<id>/Transactions {Transactions: [...]} → {Batch: {Id, Accepted, Duplicates}, Item}  keyed
+ *   POST   /v1/BankFeedAccounts/<id>/MappingLink  → {Url, ExpiresAt}: the page where the business links the feed
+ *
+ * (FeedAccounts, the collection's own name, works in place of BankFeedAccounts.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { collectionByName } from './collections.ts';
@@ -82,13 +90,26 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
     if (found === null) throw new NativeError(404, 'NotFound', `no write with Idempotency-Key ${id}`);
     return json(200, { Request: { Key: id, Status: found.status, Collection: found.type, Response: found.body } });
   }
+  const action = actionOf(request.method, segments);
+  if (action !== null) {
+    refuseIfBillingIssue(state);
+    const body = request.body ?? {};
+    if (!isBody(body)) throw new NativeError(400, 'MalformedBody', 'the request body must be a JSON object');
+    const ready = await platform.ready(state);
+    const key = request.headers['idempotency-key'] ?? null;
+    const result = action.kind === 'upload' ? await platform.upload(ready, body, key, request.path)
+      : action.kind === 'transactions' ? await platform.feedTransactions(ready, action.feedId, body, key, request.path)
+        : { status: 200, body: await platform.mappingLink(ready, action.feedId) };
+    if (failAfterWrite) {
+      throw new NativeError(500, 'InternalError', 'An unexpected error occurred while sending the response; the change may have been saved');
+    }
+    return json(result.status, result.body);
+  }
   const spec = name === undefined ? undefined : collectionByName(name);
   if (spec === undefined || extra !== undefined) throw new NativeError(404, 'NoSuchRoute', `no route ${request.method} ${request.path}`);
 
   if (isWrite) {
-    if (state.scenario === 'billing_issue') {
-      throw new NativeError(402, 'SubscriptionExpired', 'The subscription of this company has expired; update billing details to make changes');
-    }
+    refuseIfBillingIssue(state);
     const op = request.method === 'POST' && id === undefined ? 'create'
       : (request.method === 'PATCH' || request.method === 'PUT') && id !== undefined ? 'update'
         : request.method === 'DELETE' && id !== undefined ? 'delete' : null;
@@ -129,6 +150,28 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
     since, pageToken: request.query.pageToken ?? null, from: request.query.from ?? null, to: request.query.to ?? null, limit,
   });
   return json(200, { Items: page.items, Deleted: page.deleted, NextPageToken: page.nextPageToken, NextSince: page.nextSince });
+}
+
+function refuseIfBillingIssue(state: AccountState): void {
+  if (state.scenario === 'billing_issue') {
+    throw new NativeError(402, 'SubscriptionExpired', 'The subscription of this company has expired; update billing details to make changes');
+  }
+}
+
+type Action = { kind: 'upload' } | { kind: 'transactions' | 'mapping_link'; feedId: string };
+
+/** Names the feed actions answer under: the documented BankFeedAccounts and the collection's own FeedAccounts. */
+const FEED_COLLECTIONS = new Set(['bankfeedaccounts', 'feedaccounts']);
+const FEED_ACTIONS: ReadonlyMap<string, 'transactions' | 'mapping_link'> = new Map([['transactions', 'transactions'], ['mappinglink', 'mapping_link']]);
+
+/** The action a request is, if it is one (case-insensitive names, like the collections). */
+function actionOf(method: NativeMethod, segments: readonly string[]): Action | null {
+  if (method !== 'POST') return null;
+  const [, name = '', id, extra, ...rest] = segments.map((s, n) => (n === 2 ? s : s.toLowerCase()));
+  if (rest.length > 0) return null;
+  if (name === 'attachments' && id === undefined) return { kind: 'upload' };
+  const kind = extra === undefined ? undefined : FEED_ACTIONS.get(extra);
+  return FEED_COLLECTIONS.has(name) && id !== undefined && kind !== undefined ? { kind, feedId: id } : null;
 }
 
 /**

@@ -13,6 +13,16 @@ export interface ListBody {
   NextSince: string | null;
 }
 
+/** Body of POST /v1/Attachments. */
+export interface NativeUpload { ParentType: 'JournalEntry'; ParentId: string; FileName: string; ContentType: string; Content: string }
+
+/** One line of POST /v1/BankFeedAccounts/<id>/Transactions. */
+export interface NativeFeedLine {
+  InstitutionTxnId: string; Date: string; Amount: unknown; Description: string; Payee?: string; Reference?: string; RunningBalance?: unknown;
+}
+
+export interface FeedBatchBody { Id: string; Accepted: number; Duplicates: number }
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -74,6 +84,32 @@ export class SandboxClient {
   async delete(type: UnifiedObjectType, id: string, key: string): Promise<void> {
     const { collection } = collectionOf(type);
     await this.#send({ method: 'DELETE', path: `/v1/${collection}/${encodeURIComponent(id)}`, idempotent: true, objectType: type, operation: `delete ${collection}` }, { 'idempotency-key': key });
+  }
+
+  /** Uploads a file as an attachment; the attachment as stored. */
+  async upload(body: NativeUpload, key: string): Promise<NativeRecord> {
+    const answer = await this.#send({ method: 'POST', path: '/v1/Attachments', body, idempotent: true, objectType: 'attachment', operation: 'upload Attachments' }, { 'idempotency-key': key });
+    if (!isObject(answer) || !isRecord(answer.Item)) throw malformed('Attachments');
+    return answer.Item;
+  }
+
+  /** Sends statement lines to a feed; the batch and the feed as it is afterwards. */
+  async feedTransactions(feedId: string, lines: NativeFeedLine[], key: string): Promise<{ Batch: FeedBatchBody; Item: NativeRecord }> {
+    const path = `/v1/BankFeedAccounts/${encodeURIComponent(feedId)}/Transactions`;
+    const answer = await this.#send({ method: 'POST', path, body: { Transactions: lines }, idempotent: true, objectType: 'bank_feed_account', operation: 'send BankFeedAccounts transactions' }, { 'idempotency-key': key });
+    if (!isObject(answer) || !isRecord(answer.Item) || !isObject(answer.Batch)) throw malformed('BankFeedAccounts Transactions');
+    const batch = answer.Batch;
+    if (typeof batch.Id !== 'string' || typeof batch.Accepted !== 'number' || typeof batch.Duplicates !== 'number') throw malformed('BankFeedAccounts Transactions');
+    return { Batch: { Id: batch.Id, Accepted: batch.Accepted, Duplicates: batch.Duplicates }, Item: answer.Item };
+  }
+
+  /** The address of the page where the business links a feed to a ledger account. */
+  async mappingLink(feedId: string): Promise<{ Url: string; ExpiresAt: string | null }> {
+    const path = `/v1/BankFeedAccounts/${encodeURIComponent(feedId)}/MappingLink`;
+    // Nothing changes on the platform until the business uses the link, so a retry is harmless.
+    const answer = await this.#send({ method: 'POST', path, body: {}, idempotent: true, objectType: 'bank_feed_account', operation: 'create BankFeedAccounts mapping link' });
+    if (!isObject(answer) || typeof answer.Url !== 'string') throw malformed('BankFeedAccounts MappingLink');
+    return { Url: answer.Url, ExpiresAt: typeof answer.ExpiresAt === 'string' ? answer.ExpiresAt : null };
   }
 
   /** The record an earlier write with this key created, if it got that far. */

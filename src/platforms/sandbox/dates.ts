@@ -48,7 +48,10 @@ export function monthsBefore(date: string, months: number): string {
 }
 
 export function isDateOnly(value: unknown): value is string {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(dateMs(value));
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  // Date.parse rolls 2025-02-30 over to March 2; a real day reads back as itself.
+  const ms = Date.parse(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === value;
 }
 
 /** Midnight UTC ISO timestamp of a date-only value (how the unified model serves business dates). */

@@ -9,10 +9,12 @@
  */
 import type { Pool } from 'pg';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
-import type { Connector, ConnectorContext, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../connector.ts';
+import type { Connector, ConnectorActions, ConnectorContext, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../connector.ts';
+import { PlatformError } from '../errors.ts';
 import { SandboxClient } from './client.ts';
 import { businessDateOf, collectionOf } from './collections.ts';
 import { midnight } from './dates.ts';
+import { feedLine, uploadBody } from './inbound/actions.ts';
 import { INBOUND } from './inbound/index.ts';
 import { MAPPERS } from './mapping/index.ts';
 import type { SandboxOptions } from './options.ts';
@@ -112,6 +114,31 @@ function handler(type: UnifiedObjectType, transport: () => SandboxTransport): Ob
   return result;
 }
 
+/** Attachment uploads and bank feeds: the platform's endpoints beyond one record's create/update/delete. */
+function actions(transport: () => SandboxTransport): ConnectorActions {
+  const client = (ctx: ConnectorContext): SandboxClient => new SandboxClient(transport(), ctx, ctx.credentials);
+  return {
+    async uploadAttachment(ctx, parent, file) {
+      if (parent.type !== 'journal_entry') {
+        throw new PlatformError({ kind: 'bad_request', message: `Sandbox attaches files to journal entries only, not to ${parent.type} records`, requestSent: false });
+      }
+      const raw = await client(ctx).upload(uploadBody(parent.platformId, file), ctx.idempotencyKey);
+      return { platformId: raw.Id, raw };
+    },
+    async bankFeedMappingLink(ctx, feedPlatformId) {
+      const link = await client(ctx).mappingLink(feedPlatformId);
+      return { url: link.Url, expiresAt: link.ExpiresAt };
+    },
+    async sendBankFeedTransactions(ctx, feedPlatformId, transactions) {
+      const answer = await client(ctx).feedTransactions(feedPlatformId, transactions.map(feedLine), ctx.idempotencyKey);
+      return {
+        batchPlatformId: answer.Batch.Id, accepted: answer.Batch.Accepted, duplicates: answer.Batch.Duplicates,
+        feedAccount: { platformId: answer.Item.Id, raw: answer.Item },
+      };
+    },
+  };
+}
+
 export function createSandboxConnector(options: { transport?: SandboxTransport } = {}): Connector {
   const transport = (): SandboxTransport => options.transport ?? defaultTransport();
   const objects: Connector['objects'] = {};
@@ -132,6 +159,7 @@ export function createSandboxConnector(options: { transport?: SandboxTransport }
       return { storeUniqueId: me.AccountId, storeName: me.CompanyName };
     },
     objects,
+    actions: actions(transport),
     limits: { requestsPerMinute: 6_000, concurrentRequests: 8 },
   };
 }

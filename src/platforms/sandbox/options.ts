@@ -24,6 +24,12 @@ export interface SandboxOptions {
   maxPageSize: number;
   /** Connections used in parallel to insert generated records. */
   insertConnections: number;
+  /**
+   * Base address of the platform's own web pages (the bank feed linking page), as a browser reaches
+   * them: the service's PUBLIC_URL when the pages are served by the service (registerSandboxPages),
+   * the standalone server's address when server.ts serves them.
+   */
+  publicUrl: string;
   /** The platform's clock (ms since epoch); injectable for tests. */
   now: () => number;
 }
@@ -41,6 +47,7 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   defaultPageSize: 200,
   maxPageSize: 1_000,
   insertConnections: 2,
+  publicUrl: 'http://localhost:8080',
   now: Date.now,
 };
 
@@ -52,11 +59,23 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
-/** Options from SANDBOX_* environment variables over the defaults. */
+/** PUBLIC_URL without its trailing slash; by default the service's own address on its PORT, as src/config.ts does. */
+function publicUrl(env: NodeJS.ProcessEnv): string {
+  const raw = env.PUBLIC_URL;
+  if (raw === undefined || raw === '') return `http://localhost:${int(env, 'PORT', 8080, 1)}`;
+  try {
+    return new URL(raw).toString().replace(/\/+$/, '');
+  } catch {
+    throw new Error(`PUBLIC_URL=${raw} must be a URL, e.g. https://ledgerport.example.com`);
+  }
+}
+
+/** Options from SANDBOX_* (and PUBLIC_URL) environment variables over the defaults. */
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<SandboxOptions> {
   const asOf = env.SANDBOX_AS_OF;
   if (asOf !== undefined && asOf !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(asOf)) throw new Error(`SANDBOX_AS_OF=${asOf} must be a date (YYYY-MM-DD)`);
   return {
+    publicUrl: publicUrl(env),
     defaultSize: int(env, 'SANDBOX_SIZE', DEFAULT_OPTIONS.defaultSize, 1),
     asOf: asOf === undefined || asOf === '' ? null : asOf,
     tickIntervalMs: int(env, 'SANDBOX_TICK_INTERVAL_SECONDS', DEFAULT_OPTIONS.tickIntervalMs / 1000, 0) * 1000,

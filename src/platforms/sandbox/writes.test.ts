@@ -195,11 +195,16 @@ describe('sandbox writes', () => {
     await handler('invoice').delete(wctx(), invoice.platformId);
 
     const unlinked = await handler('bank_feed_account').create(wctx(), { name: 'New feed', bank_account_type: 'checking', currency_code: 'USD', current_balance: 10 });
-    expect(unified('bank_feed_account', unlinked)).toMatchObject({ account_id: null, transaction_ready: true, current_balance: 10 });
+    // Not linked to a ledger account yet: the business must link it (the mapping link) before lines flow.
+    expect(unified('bank_feed_account', unlinked)).toMatchObject({ account_id: null, transaction_ready: false, feed_status: 'inactive', current_balance: 10 });
     const taken = await rejection(handler('bank_feed_account').create(wctx(), { name: 'Again', account_id: 'account:ACC-000001' }));
     expect([taken.kind, taken.duplicateProperty]).toEqual(['duplicate', 'account_id']);
     const replaced = await handler('bank_feed_account').create(wctx(), { name: 'Replacement', account_id: 'account:ACC-000001', additional_fields: { override_existing: true } });
     expect(unified('bank_feed_account', replaced)).toMatchObject({ account_id: 'account:ACC-000001', transaction_ready: true, feed_status: 'active' });
+    // The feed it took the account from is unlinked, so no longer ready.
+    const feeds = (await books()).filter((r) => r.type === 'bank_feed_account').map((r) => unified('bank_feed_account', { platformId: String(r.raw.Id), raw: r.raw }));
+    expect(feeds.filter((f) => f.account_id === 'account:ACC-000001')).toHaveLength(1);
+    expect(feeds.every((f) => f.transaction_ready === (f.account_id !== null))).toBe(true);
     await handler('bank_feed_account').delete(wctx(), unlinked.platformId);
     expect(auditBooks(await books())).toEqual([]);
   });

@@ -11,7 +11,7 @@ import { collectionOf, lookupOf } from '../collections.ts';
 import { toDateOnly } from '../dates.ts';
 import { BookGenerator, type GeneratedRecord } from '../generator/index.ts';
 import type { SandboxOptions } from '../options.ts';
-import { LOCK_CLASS, loadAccountById, type AccountState } from './state.ts';
+import { ACCOUNT_TABLES, LOCK_CLASS, loadAccountById, type AccountState } from './state.ts';
 
 const BATCH = 4_000;
 
@@ -34,7 +34,7 @@ export async function materialize(pool: Pool, state: AccountState, options: Sand
     await lock.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, state.id]);
     const current = await loadAccountById(lock, state.id);
     if (current.materializedAt !== null) return null;
-    for (const table of ['records', 'change_log', 'writes']) {
+    for (const table of ACCOUNT_TABLES) {
       await lock.query(`DELETE FROM sandbox_platform.${table} WHERE account_id = $1`, [state.id]);
     }
     const asOf = options.asOf ?? toDateOnly(options.now());

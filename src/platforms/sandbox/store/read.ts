@@ -117,3 +117,12 @@ export async function getRecord(pool: Pool, state: AccountState, type: UnifiedOb
   );
   return result.rows[0]?.data ?? null;
 }
+
+/** Every live record of a (small) type, by platform id: the chart of accounts, the bank feeds. */
+export async function allRecords(pool: Pool, state: AccountState, type: UnifiedObjectType): Promise<NativeRecord[]> {
+  const result = await pool.query<{ data: NativeRecord }>(
+    'SELECT data FROM sandbox_platform.records WHERE account_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id',
+    [state.id, type],
+  );
+  return result.rows.map((r) => r.data);
+}

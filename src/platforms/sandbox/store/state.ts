@@ -11,6 +11,9 @@ import type { ResolvedAccount, ScenarioName } from '../scenarios.ts';
 // First key of the two-key advisory lock: "sandbox books" (the second is the account id).
 export const LOCK_CLASS = 47_110_003;
 
+/** Tables holding an account's books, emptied when the account is reset or re-materialized. */
+export const ACCOUNT_TABLES = ['records', 'change_log', 'writes', 'feed_lines'] as const;
+
 export interface AccountState {
   id: number;
   accountKey: string;
@@ -69,11 +72,16 @@ export async function loadAccount(db: Queryable, accountKey: string): Promise<Ac
   return row === undefined ? null : fromRow(row);
 }
 
-export async function loadAccountById(db: Queryable, id: number): Promise<AccountState> {
+export async function findAccountById(db: Queryable, id: number): Promise<AccountState | null> {
   const result = await db.query<StateRow>(`SELECT ${COLUMNS} FROM sandbox_platform.accounts_state WHERE id = $1`, [id]);
   const row = result.rows[0];
-  if (row === undefined) throw new Error(`no sandbox account ${id}`);
-  return fromRow(row);
+  return row === undefined ? null : fromRow(row);
+}
+
+export async function loadAccountById(db: Queryable, id: number): Promise<AccountState> {
+  const state = await findAccountById(db, id);
+  if (state === null) throw new Error(`no sandbox account ${id}`);
+  return state;
 }
 
 /** Counts one API call; the fault scenarios decide from the number. */
@@ -102,7 +110,7 @@ export async function resetAccount(pool: Pool, accountKey: string): Promise<void
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, state.id]);
-    for (const table of ['records', 'change_log', 'writes']) {
+    for (const table of ACCOUNT_TABLES) {
       await client.query(`DELETE FROM sandbox_platform.${table} WHERE account_id = $1`, [state.id]);
     }
     await client.query('DELETE FROM sandbox_platform.accounts_state WHERE id = $1', [state.id]);

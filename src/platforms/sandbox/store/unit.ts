@@ -129,7 +129,11 @@ export class Unit {
   }
 
   nextId(type: UnifiedObjectType): string {
-    const prefix = collectionOf(type).prefix;
+    return this.nextNumbered(collectionOf(type).prefix);
+  }
+
+  /** Next id under a prefix of its own (things that are not records, e.g. feed batches); saved with the other counters. */
+  nextNumbered(prefix: string): string {
     const n = (this.#counters[prefix] ?? 0) + 1;
     this.#counters[prefix] = n;
     return platformIdFor(prefix, n);

@@ -1,0 +1,123 @@
+/**
+ * What every write endpoint does after its own checks: make sure the
+ * connection can take writes, accept the job, and answer — with the result
+ * when the platform answered within the wait (prefer_sync), otherwise 202 with
+ * async_response. Every accepted write carries X-Service-Job-Id.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { connectionForAccessToken } from '../../connections/connections.ts';
+import type { ConnectionRecord } from '../../connections/types.ts';
+import { ERROR_CATALOGUE, ServiceError, type ErrorCode, type ErrorMetadata } from '../../errors/catalogue.ts';
+import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
+import type { ConnectorActions } from '../../platforms/connector.ts';
+import { getConnector } from '../../platforms/index.ts';
+import { loadWriteJob, type JobFile, type WriteJob } from '../../sql/write-jobs.ts';
+import type { Tenant } from '../../tenants/types.ts';
+import { acceptWrite } from '../../writes/accept.ts';
+import { isFinished, type WriteOperation } from '../../writes/job-states.ts';
+import { asyncResponse } from '../../writes/job-view.ts';
+import type { ResponseMode } from '../../writes/input-schemas.ts';
+import type { ObjectWrite } from '../../writes/writable.ts';
+
+export const JOB_ID_HEADER = 'X-Service-Job-Id';
+
+export const WRITE_ERRORS = [
+  'MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE',
+  'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_KEY_IN_USE',
+  'DUPLICATE_VALUE_CONFLICT', 'PLATFORM_BAD_REQUEST', 'PLATFORM_BILLING_ISSUE', 'PLATFORM_UNAUTHORIZED', 'PLATFORM_RATE_LIMITED',
+  'PLATFORM_ERROR', 'INTERNAL_ERROR',
+] as const satisfies readonly ErrorCode[];
+
+export const AccessTokenQuery = Type.Object({
+  access_token: Type.Optional(Type.String({ description: 'The connection access_token (required).' })),
+});
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 300, description: 'Service id.' }) });
+
+type Capability = { op: ObjectWrite } | { action: keyof ConnectorActions };
+
+function supports(connection: ConnectionRecord, type: UnifiedObjectType, capability: Capability): boolean {
+  const connector = connection.platform === null ? undefined : getConnector(connection.platform);
+  if (connector === undefined) return false;
+  if ('op' in capability) return connector.objects[type]?.capabilities[capability.op] === true;
+  return connector.actions?.[capability.action] !== undefined;
+}
+
+/** The connection of the request, ready for writes of this kind on its platform. */
+export async function writableConnection(request: FastifyRequest, accessToken: string | undefined, type: UnifiedObjectType, capability: Capability): Promise<ConnectionRecord> {
+  const tenant = tenantOf(request);
+  const connection = await connectionForAccessToken(request.server.services.pool, tenant, accessToken);
+  if (connection.status === 'disabled') {
+    throw new ServiceError('CONNECTION_DISABLED', `The connection is disabled: ${connection.disableMessage ?? 'see GET /connections/status'}. The end user can re-link through update_url.`, { source: 'service' });
+  }
+  if (connection.status === 'needs_reauth') {
+    throw new ServiceError('NEEDS_UPDATE', 'The platform no longer accepts this connection: send the end user to update_url to re-authenticate, then write again.', { source: 'service' });
+  }
+  if (connection.platform === null || connection.readyAt === null) {
+    throw new ServiceError('PRODUCT_NOT_READY', 'Writes need the initial sync to have finished (ids are checked against the stored copy); wait for the INITIAL_UPDATE webhook.', { source: 'service' });
+  }
+  if (!supports(connection, type, capability)) {
+    const what = 'op' in capability ? `${capability.op === 'delete' ? 'Deleting' : capability.op === 'update' ? 'Updating' : 'Creating'} ${OBJECT_TYPES[type].plural.replaceAll('_', ' ')}` : capability.action;
+    throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${what} is not supported on ${connection.platform}; see docs/platforms.md.`, { source: 'service' });
+  }
+  return connection;
+}
+
+export function tenantOf(request: FastifyRequest): Tenant {
+  if (request.tenant === null) throw new Error('client auth hook did not run');
+  return request.tenant;
+}
+
+export interface Submission {
+  connection: ConnectionRecord;
+  objectType: UnifiedObjectType;
+  operation: WriteOperation;
+  targetId: string | null;
+  /** What GET /jobs/:id shows as the request body (the request body itself, except for uploads). */
+  requestBody: unknown;
+  mode: ResponseMode | undefined;
+  file?: JobFile;
+}
+
+/** A stored error body back into the error it was, so a failed job answers like a failed request. */
+function errorFromBody(body: unknown): ServiceError {
+  const record = typeof body === 'object' && body !== null ? body as Record<string, unknown> : {};
+  const code = typeof record.error_code === 'string' && Object.hasOwn(ERROR_CATALOGUE, record.error_code) ? record.error_code as ErrorCode : 'INTERNAL_ERROR';
+  const message = typeof record.error_message === 'string' ? record.error_message : 'The write failed.';
+  const metadata = typeof record.error_metadata === 'object' && record.error_metadata !== null ? record.error_metadata as ErrorMetadata : undefined;
+  return new ServiceError(code, message, metadata);
+}
+
+export async function submitWrite(request: FastifyRequest, reply: FastifyReply, submission: Submission): Promise<unknown> {
+  const { services } = request.server;
+  const { connection } = submission;
+  const { job } = await acceptWrite(services.pool, services.jobs, {
+    tenant: tenantOf(request), connectionId: connection.id, objectType: submission.objectType, operation: submission.operation,
+    targetId: submission.targetId, idempotencyKey: request.idempotency?.scope.key ?? null,
+    request: { method: request.method, path: request.url.split('?')[0] ?? request.url, body: submission.requestBody },
+  }, submission.file ?? null);
+  void reply.header(JOB_ID_HEADER, job.id);
+  if (submission.mode === 'async') {
+    void reply.code(202);
+    return asyncResponse(job, services.config.publicUrl);
+  }
+  const finished = await waitFor(request, job);
+  if (finished.status === 'completed' && finished.response !== null) {
+    void reply.code(finished.response.status_code);
+    return finished.response.body;
+  }
+  if (finished.status === 'failed') throw errorFromBody(finished.response?.body);
+  void reply.code(202);
+  return asyncResponse(finished, services.config.publicUrl);
+}
+
+async function waitFor(request: FastifyRequest, job: WriteJob): Promise<WriteJob> {
+  const { services } = request.server;
+  let latest = job;
+  await services.jobWaiter.wait(job.id, services.writeSyncWaitMs, async () => {
+    latest = await loadWriteJob(services.pool, job.id) ?? latest;
+    return isFinished(latest.status);
+  });
+  return latest;
+}

@@ -1,0 +1,104 @@
+/**
+ * Checks a write needs beyond its schema, made before anything is queued so
+ * that a mistake answers 400 at once with the field named: every linked id
+ * exists in this connection's stored copy and is of the right kind, journal
+ * entries balance, transfers move money between two accounts, and similar
+ * ledger rules the platform would otherwise refuse after a round trip.
+ */
+import type { Queryable } from '../db/pool.ts';
+import { ServiceError } from '../errors/catalogue.ts';
+import { collectLinks, LINKS } from '../model/fields.ts';
+import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
+
+type Json = Record<string, unknown>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function invalidField(field: string, message: string): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', `\`${field}\` in the request body ${message}.`, { source: 'service', field, location: 'body' });
+}
+
+/** Every id the object links to must be a live record of one of the link's target types in this connection. */
+export async function checkLinks(db: Queryable, connectionId: string, type: UnifiedObjectType, input: Json, prefix: string): Promise<void> {
+  const links = collectLinks(LINKS[type], input);
+  if (links.length === 0) return;
+  const ids = [...new Set(links.map((l) => l.id).filter((id) => UUID.test(id)))];
+  const result = ids.length === 0 ? { rows: [] } : await db.query<{ id: string; object_type: string }>(
+    'SELECT id, object_type FROM records WHERE connection_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
+    [connectionId, ids]);
+  const found = new Map(result.rows.map((r) => [r.id, r.object_type]));
+  for (const link of links) {
+    const kind = found.get(link.id.toLowerCase());
+    if (kind !== undefined && (link.targets as readonly string[]).includes(kind)) continue;
+    const wanted = link.targets.map((t) => OBJECT_TYPES[t].singular.replaceAll('_', ' ')).join(' or ');
+    const what = kind === undefined ? `is not the id of a ${wanted} in this connection` : `is the id of a ${kind.replaceAll('_', ' ')}, not of a ${wanted}`;
+    throw invalidField(`${prefix}.${link.path}`, `${what} (got "${link.id}"); use the id field of GET ${OBJECT_TYPES[link.targets[0]].path}`);
+  }
+}
+
+/** Amounts in integer cents, so that 0.1 + 0.2 balances against 0.3. */
+function cents(value: unknown): number {
+  return typeof value === 'number' ? Math.round(value * 100) : 0;
+}
+
+const format = (c: number): string => (c / 100).toFixed(2);
+
+function entries(input: Json, field: string): Json[] {
+  const value = input[field];
+  return Array.isArray(value) ? value.filter((v): v is Json => typeof v === 'object' && v !== null) : [];
+}
+
+/** Ledger rules per resource; `create` says whether the whole object is present (PATCH checks what it carries). */
+const RULES: Partial<Record<UnifiedObjectType, (input: Json, prefix: string, create: boolean) => void>> = {
+  journal_entry: (input, prefix) => {
+    if (!Object.hasOwn(input, 'line_items')) return;
+    const amounts = entries(input, 'line_items').map((line) => cents(line.total_amount));
+    const debits = amounts.filter((a) => a > 0).reduce((a, b) => a + b, 0);
+    const credits = -amounts.filter((a) => a < 0).reduce((a, b) => a + b, 0);
+    if (debits === 0 || credits === 0) {
+      throw invalidField(`${prefix}.line_items`, 'must hold at least one debit (positive total_amount) and one credit (negative total_amount)');
+    }
+    if (debits !== credits) {
+      throw invalidField(`${prefix}.line_items`, `do not balance: debits total ${format(debits)} and credits ${format(credits)}; the signed total_amount values must sum to 0`);
+    }
+  },
+  bank_transfer: (input, prefix) => {
+    if (typeof input.credit_account_id === 'string' && input.credit_account_id === input.debit_account_id) {
+      throw invalidField(`${prefix}.debit_account_id`, 'must differ from credit_account_id: a transfer moves money between two accounts');
+    }
+    if (Object.hasOwn(input, 'total_amount') && cents(input.total_amount) <= 0) throw invalidField(`${prefix}.total_amount`, 'must be greater than 0');
+  },
+  bill_payment: (input, prefix) => {
+    for (const [n, entry] of entries(input, 'linked_bills').entries()) {
+      if (cents(entry.allocated_amount) <= 0) throw invalidField(`${prefix}.linked_bills[${n}].allocated_amount`, 'must be greater than 0');
+    }
+  },
+  bill_credit_memo: (input, prefix) => {
+    for (const [n, entry] of entries(input, 'linked_bills').entries()) {
+      if (cents(entry.allocated_amount) <= 0) throw invalidField(`${prefix}.linked_bills[${n}].allocated_amount`, 'must be greater than 0');
+    }
+  },
+  bank_deposit: (input, prefix, create) => {
+    if (create && entries(input, 'linked_payments').length === 0 && entries(input, 'line_items').length === 0) {
+      throw invalidField(`${prefix}.line_items`, 'or linked_payments must have at least one entry: a deposit deposits something');
+    }
+  },
+};
+
+export function checkRules(type: UnifiedObjectType, input: Json, prefix: string, create: boolean): void {
+  RULES[type]?.(input, prefix, create);
+}
+
+/** The object must exist (live) in the stored copy: the target of a PATCH, DELETE or action. */
+export async function liveRecord(db: Queryable, connectionId: string, type: UnifiedObjectType, id: string): Promise<{ id: string; platformId: string; data: Json }> {
+  const result = UUID.test(id)
+    ? await db.query<{ id: string; platform_id: string; data: Json }>(
+      'SELECT id, platform_id, data FROM records WHERE connection_id = $1 AND object_type = $2 AND id = $3 AND deleted_at IS NULL',
+      [connectionId, type, id])
+    : { rows: [] };
+  const row = result.rows[0];
+  if (row === undefined) {
+    throw new ServiceError('RESOURCE_NOT_FOUND', `No ${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} with id ${id} in this connection.`, { source: 'service', field: 'id', location: 'params' });
+  }
+  return { id: row.id, platformId: row.platform_id, data: row.data };
+}

@@ -1,0 +1,208 @@
+/**
+ * Runs one write job: at most one process at a time (an advisory lock that
+ * dies with its session), the platform call, then in one transaction the
+ * write-through (stored copy and entity events with job_id), the job's result
+ * and JOB_COMPLETED. Retries happen only when the platform's answer proves the
+ * write did not happen (429, a request that never left), or after the platform
+ * was re-read (an indeterminate create is looked up before it is sent again).
+ */
+import type { Services } from '../services.ts';
+import { withTransaction, type PoolClient } from '../db/pool.ts';
+import { ServiceError, type ErrorBody } from '../errors/catalogue.ts';
+import { emitEvent, emitEvents } from '../events/emit.ts';
+import { accessTokenOf } from '../connections/connections.ts';
+import { markNeedsReauth } from '../connections/health.ts';
+import type { ConnectionRecord } from '../connections/types.ts';
+import { connectorContext, openCredentials, openTokens } from '../platforms/context.ts';
+import type { Connector, WriteContext } from '../platforms/connector.ts';
+import { PlatformError } from '../platforms/errors.ts';
+import { getConnector } from '../platforms/index.ts';
+import { findConnectionById } from '../sql/connections.ts';
+import { fetchRecord } from '../sql/list-records.ts';
+import { deleteByPlatformIds } from '../sql/records.ts';
+import {
+  claimWriteJob, completeWriteJob, failWriteJob, loadWriteJob, releaseForRetry, type JobResponse, type WriteJob,
+} from '../sql/write-jobs.ts';
+import { presenterOf, served } from '../store/served.ts';
+import { withConnectionPageLock } from '../sync/lock.ts';
+import { requestFollowUpSync } from '../sync/requests.ts';
+import { deletedEvents, storePage, type PageContext } from '../sync/store-page.ts';
+import { isFinished } from './job-states.ts';
+import { jobView } from './job-view.ts';
+import { jobObjectType, OPERATIONS, type Effect } from './operations.ts';
+import { liveRecord } from './check-input.ts';
+import { JOB_DONE_CHANNEL } from './waiter.ts';
+
+/** Attempts before a job fails for good; pg-boss's own retry limit is higher, so this one decides. */
+export const MAX_WRITE_ATTEMPTS = 8;
+
+export type ExecuteOutcome = 'done' | 'retry' | 'busy' | 'skipped';
+
+const JOB_LOCK_SQL = `hashtextextended('ledgerport-write:' || $1::text, 0)`;
+
+export async function executeWriteJob(services: Services, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
+  const lockClient = await services.pool.connect();
+  let broken = false;
+  try {
+    const locked = await lockClient.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${JOB_LOCK_SQL}) AS ok`, [jobId]);
+    if (locked.rows[0]?.ok !== true) return 'busy';
+    try {
+      return await attempt(services, lockClient, jobId, signal);
+    } finally {
+      await lockClient.query(`SELECT pg_advisory_unlock(${JOB_LOCK_SQL})`, [jobId]).catch(() => { broken = true; });
+    }
+  } finally {
+    // A session whose unlock failed may still hold locks: it must not go back to the pool.
+    lockClient.release(broken);
+  }
+}
+
+async function attempt(services: Services, lockClient: PoolClient, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
+  const { pool } = services;
+  const pending = await loadWriteJob(pool, jobId);
+  if (pending === null || isFinished(pending.status)) return 'skipped';
+  const connection = await findConnectionById(pool, { organizationId: pending.organizationId, environment: pending.environment }, pending.connectionId);
+  if (connection === null) return 'skipped';
+  const refusal = connectionRefusal(connection, pending);
+  if (refusal !== null) {
+    await finishFailed(services, pending, connection, refusal);
+    return 'done';
+  }
+  const job = await claimWriteJob(pool, jobId);
+  if (job === null) return 'skipped';
+  const connector = connection.platform === null ? undefined : getConnector(connection.platform);
+  if (connector === undefined) {
+    await finishFailed(services, job, connection, new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `No connector for platform ${connection.platform ?? '(none)'}.`, { source: 'service' }));
+    return 'done';
+  }
+  const ctx: WriteContext = {
+    ...connectorContext({
+      connector, connectionId: connection.id, db: pool, signal,
+      credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
+      tokens: openTokens(services.cipher, connection.oauthTokensCiphertext),
+    }),
+    idempotencyKey: job.id,
+  };
+  let applied = false;
+  try {
+    await withConnectionPageLock(lockClient, connection.id, 'write', async () => {
+      const type = jobObjectType(job);
+      const target = job.targetId === null ? null : await liveRecord(pool, connection.id, type, job.targetId);
+      const effect = await OPERATIONS[job.operation]({ job, type, connector, ctx, pool, target });
+      applied = true;
+      await finishApplied(services, job, connection, connector, ctx, effect);
+    });
+  } catch (error) {
+    return handleFailure(services, job, connection, error, applied);
+  }
+  // Records the write touched on the side (a paid bill's amount_due) arrive with a follow-up sync.
+  await requestFollowUpSync(pool, services.jobs, connection.id).catch(() => undefined);
+  return 'done';
+}
+
+function connectionRefusal(connection: ConnectionRecord, job: WriteJob): ServiceError | null {
+  if (connection.status === 'disabled') {
+    return new ServiceError('CONNECTION_DISABLED', `The connection was disabled before job ${job.id} ran: ${connection.disableMessage ?? 'see GET /connections/status'}.`, { source: 'service' });
+  }
+  if (connection.status === 'needs_reauth') {
+    return new ServiceError('NEEDS_UPDATE', `The platform stopped accepting this connection before job ${job.id} ran; send the end user to update_url, then write again.`, { source: 'service' });
+  }
+  if (job.attempts >= MAX_WRITE_ATTEMPTS) {
+    return new ServiceError('PLATFORM_ERROR', `The platform failed ${job.attempts} attempts of this write${job.indeterminate ? '; one of them may have been applied, check the platform before writing again' : ''}.`,
+      { source: 'service', indeterminate: job.indeterminate });
+  }
+  return null;
+}
+
+function pageContext(services: Services, job: WriteJob, connection: ConnectionRecord, connector: Connector, ctx: WriteContext, type: PageContext['objectType']): PageContext {
+  const handler = connector.objects[type]?.handler;
+  if (handler === undefined) throw new Error(`${connector.id} cannot map ${type}`);
+  return {
+    tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id,
+    accessToken: accessTokenOf(services.cipher, connection), objectType: type, handler, connectorContext: ctx, runId: job.id,
+    fullListing: false, jobId: job.id,
+  };
+}
+
+/** The platform accepted: stored copy, entity events, the job's result and JOB_COMPLETED, all or nothing. */
+async function finishApplied(services: Services, job: WriteJob, connection: ConnectionRecord, connector: Connector, ctx: WriteContext, effect: Effect): Promise<void> {
+  await withTransaction(services.pool, async (db) => {
+    let stored: Record<string, unknown> | null = null;
+    let resultId: string | null = null;
+    if (effect.store !== undefined) {
+      const { type, record } = effect.store;
+      await storePage(db, pageContext(services, job, connection, connector, ctx, type), { records: [record], nextPageToken: null });
+      const row = await fetchRecord(db, connection.id, type, 'platform', record.platformId, false);
+      if (row !== null) {
+        stored = served(type, row, false, presenterOf(services));
+        resultId = row.id;
+      }
+    }
+    if (effect.remove !== undefined) {
+      const { type, platformId } = effect.remove;
+      const gone = await deleteByPlatformIds(db, connection.id, type, [platformId], new Date().toISOString());
+      await emitEvents(db, { organizationId: connection.organizationId, environment: connection.environment },
+        deletedEvents(pageContext(services, job, connection, connector, ctx, type), gone));
+      resultId = gone[0]?.id ?? job.targetId;
+    }
+    const answer = effect.answer(stored);
+    const done = await completeWriteJob(db, job.id, { response: { status_code: answer.status, body: answer.body }, resultId });
+    if (done !== null) await announce(db, services, connection, done);
+  });
+}
+
+async function announce(db: PoolClient, services: Services, connection: ConnectionRecord, job: WriteJob): Promise<void> {
+  await emitEvent(db, {
+    tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id, type: 'JOB', code: 'JOB_COMPLETED',
+    payload: { type: 'JOB', code: 'JOB_COMPLETED', connection_id: connection.id, access_token: accessTokenOf(services.cipher, connection), job: jobView(job) },
+  });
+  await db.query('SELECT pg_notify($1, $2)', [JOB_DONE_CHANNEL, job.id]);
+}
+
+function errorResponse(error: ServiceError): JobResponse {
+  const body: ErrorBody = error.toBody();
+  return { status_code: error.status, body };
+}
+
+async function finishFailed(services: Services, job: WriteJob, connection: ConnectionRecord, error: ServiceError): Promise<void> {
+  await withTransaction(services.pool, async (db) => {
+    const done = await failWriteJob(db, job.id, errorResponse(error));
+    if (done !== null) await announce(db, services, connection, done);
+  });
+}
+
+async function handleFailure(services: Services, job: WriteJob, connection: ConnectionRecord, error: unknown, applied: boolean): Promise<ExecuteOutcome> {
+  if (error instanceof ServiceError) {
+    await finishFailed(services, job, connection, error);
+    return 'done';
+  }
+  if (error instanceof PlatformError) {
+    if (error.kind === 'unauthorized' || error.kind === 'forbidden') {
+      await withTransaction(services.pool, async (db) => {
+        await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
+        const done = await failWriteJob(db, job.id, errorResponse(error.toServiceError()));
+        if (done !== null) await announce(db, services, connection, done);
+      });
+      return 'done';
+    }
+    if (error.retryable && job.attempts < MAX_WRITE_ATTEMPTS) {
+      await releaseForRetry(services.pool, job.id, error.indeterminate || applied);
+      return 'retry';
+    }
+    const final = error.toServiceError();
+    // A 5xx or timeout on the last attempt: the client must know the write may be on the platform.
+    if ((error.indeterminate || job.indeterminate) && final.metadata !== undefined) final.metadata.indeterminate = true;
+    await finishFailed(services, job, connection, final);
+    return 'done';
+  }
+  // Our own failure (a lost database connection, a bug): try again; if the platform had accepted, the retry re-reads it first.
+  if (job.attempts < MAX_WRITE_ATTEMPTS) {
+    await releaseForRetry(services.pool, job.id, applied).catch(() => undefined);
+    return 'retry';
+  }
+  await finishFailed(services, job, connection, new ServiceError('INTERNAL_ERROR',
+    `Job ${job.id} failed inside the service: ${error instanceof Error ? error.message : String(error)}${applied ? '; the platform had accepted the write' : ''}.`,
+    { source: 'service', indeterminate: applied }));
+  return 'done';
+}
+

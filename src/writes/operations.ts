@@ -1,0 +1,198 @@
+/**
+ * What each kind of write asks of the connector, and what it leaves behind:
+ * the record to store (write-through), the record that is gone, and the answer
+ * the client gets. One entry per operation; the executor does the rest
+ * (locks, retries, storing, events) the same way for all of them.
+ */
+import type { Pool } from '../db/pool.ts';
+import { ServiceError } from '../errors/catalogue.ts';
+import { OBJECT_TYPES, isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
+import type { BankFeedTransactionInput, Connector, ConnectorActions, ObjectHandler, PlatformRecord, WriteContext } from '../platforms/connector.ts';
+import { PlatformError } from '../platforms/errors.ts';
+import { loadJobFile, type WriteJob } from '../sql/write-jobs.ts';
+import type { WriteOperation } from './job-states.ts';
+
+type Json = Record<string, unknown>;
+
+export interface OperationInput {
+  job: WriteJob;
+  type: UnifiedObjectType;
+  connector: Connector;
+  ctx: WriteContext;
+  pool: Pool;
+  /** The record the write acts on, as stored now; null for creates. */
+  target: { id: string; platformId: string; data: Json } | null;
+}
+
+export interface Answer { status: number; body: unknown }
+
+export interface Effect {
+  store?: { type: UnifiedObjectType; record: PlatformRecord };
+  remove?: { type: UnifiedObjectType; platformId: string };
+  /** The client's answer, given the stored object when one was stored. */
+  answer(stored: Json | null): Answer;
+}
+
+type Operation = (input: OperationInput) => Promise<Effect>;
+
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The part of the request body under `key` (the singular name, or an action's wrapper). */
+export function bodyPart(job: WriteJob, key: string): Json {
+  const body = job.request.body;
+  const part = isJson(body) ? body[key] : undefined;
+  return isJson(part) ? part : {};
+}
+
+function notSupported(what: string, platform: string): ServiceError {
+  return new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${what} is not supported for platform ${platform}; see docs/platforms.md.`, { source: 'service' });
+}
+
+function handlerFor(connector: Connector, type: UnifiedObjectType, op: 'create' | 'update' | 'delete'): ObjectHandler {
+  const entry = connector.objects[type];
+  if (entry?.capabilities[op] !== true) throw notSupported(`${op} ${type}`, connector.id);
+  return entry.handler;
+}
+
+function actionFor<K extends keyof ConnectorActions>(connector: Connector, name: K): NonNullable<ConnectorActions[K]> {
+  const action = connector.actions?.[name];
+  if (action === undefined) throw notSupported(name, connector.id);
+  return action;
+}
+
+function requireTarget(input: OperationInput): NonNullable<OperationInput['target']> {
+  if (input.target === null) throw new Error(`job ${input.job.id} (${input.job.operation}) has no target`);
+  return input.target;
+}
+
+const objectAnswer = (type: UnifiedObjectType) => (stored: Json | null): Answer => ({ status: 200, body: { [OBJECT_TYPES[type].singular]: stored } });
+
+/** A create that may already have happened is looked up on the platform before anything is sent again. */
+async function create({ job, type, connector, ctx }: OperationInput): Promise<Effect> {
+  const handler = handlerFor(connector, type, 'create');
+  const input = bodyPart(job, OBJECT_TYPES[type].singular);
+  let record: PlatformRecord | null = null;
+  if (job.indeterminate) {
+    if (handler.findCreated === undefined) {
+      throw new ServiceError('PLATFORM_ERROR', `An earlier attempt of this create may have reached ${connector.id} and it cannot be checked; nothing was sent again. Check the platform before creating it anew.`,
+        { source: 'service', indeterminate: true });
+    }
+    record = await handler.findCreated(ctx, input);
+  }
+  record ??= await handler.create?.(ctx, input) ?? null;
+  if (record === null) throw new Error(`${connector.id} create ${type} returned nothing`);
+  return { store: { type, record }, answer: objectAnswer(type) };
+}
+
+async function update(input: OperationInput): Promise<Effect> {
+  const { job, type, connector, ctx } = input;
+  const handler = handlerFor(connector, type, 'update');
+  const patch = bodyPart(job, OBJECT_TYPES[type].singular);
+  // A PATCH carries absolute values: applying it again after an indeterminate attempt changes nothing more.
+  const record = await handler.update?.(ctx, requireTarget(input).platformId, patch);
+  if (record === undefined) throw new Error(`${connector.id} update ${type} returned nothing`);
+  return { store: { type, record }, answer: objectAnswer(type) };
+}
+
+async function remove(input: OperationInput): Promise<Effect> {
+  const { job, type, connector, ctx } = input;
+  const handler = handlerFor(connector, type, 'delete');
+  const { platformId } = requireTarget(input);
+  try {
+    await handler.delete?.(ctx, platformId);
+  } catch (error) {
+    // The earlier, interrupted attempt deleted it.
+    if (!(job.indeterminate && error instanceof PlatformError && error.kind === 'not_found')) throw error;
+  }
+  return { remove: { type, platformId }, answer: () => ({ status: 200, body: { code: 'deleted', success: true } }) };
+}
+
+interface Allocation { id: string; allocated_amount: number }
+
+function allocations(value: unknown): Allocation[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isJson).map((entry) => ({ id: String(entry.id), allocated_amount: typeof entry.allocated_amount === 'number' ? entry.allocated_amount : 0 }));
+}
+
+const cents = (amount: number): number => Math.round(amount * 100);
+
+/**
+ * The credit memo's applications after the change, as absolute amounts: sending
+ * the whole list again after an interrupted attempt leaves the same state.
+ */
+export function appliedAfter(current: Allocation[], change: Allocation[], operation: 'apply_credit' | 'unapply_credit'): Allocation[] {
+  const byBill = new Map(current.map((a) => [a.id, cents(a.allocated_amount)]));
+  for (const entry of change) {
+    if (operation === 'unapply_credit') byBill.delete(entry.id);
+    else byBill.set(entry.id, (byBill.get(entry.id) ?? 0) + cents(entry.allocated_amount));
+  }
+  return [...byBill].map(([id, amount]) => ({ id, allocated_amount: amount / 100 }));
+}
+
+function creditApplication(operation: 'apply_credit' | 'unapply_credit'): Operation {
+  return async (input) => {
+    const { job, connector, ctx } = input;
+    const handler = handlerFor(connector, 'bill_credit_memo', 'update');
+    const target = requireTarget(input);
+    const linked = appliedAfter(allocations(target.data.linked_bills), allocations(bodyPart(job, 'bill_credit_application').linked_bills), operation);
+    const record = await handler.update?.(ctx, target.platformId, { linked_bills: linked });
+    if (record === undefined) throw new Error(`${connector.id} update bill_credit_memo returned nothing`);
+    return { store: { type: 'bill_credit_memo', record }, answer: objectAnswer('bill_credit_memo') };
+  };
+}
+
+async function uploadAttachment(input: OperationInput): Promise<Effect> {
+  const { job, type, connector, ctx, pool } = input;
+  const upload = actionFor(connector, 'uploadAttachment');
+  const file = await loadJobFile(pool, job.id);
+  if (file === null) throw new Error(`job ${job.id} has no file`);
+  // Connectors send uploads with ctx.idempotencyKey: a repeat after an interrupted attempt returns the first attachment.
+  const record = await upload(ctx, { type, platformId: requireTarget(input).platformId }, file);
+  return { store: { type: 'attachment', record }, answer: objectAnswer('attachment') };
+}
+
+async function sendBankFeedTransactions(input: OperationInput): Promise<Effect> {
+  const { job, connector, ctx } = input;
+  const send = actionFor(connector, 'sendBankFeedTransactions');
+  const part = bodyPart(job, 'bank_feed_transactions');
+  const transactions = (Array.isArray(part.transactions) ? part.transactions : []) as BankFeedTransactionInput[];
+  // Platforms de-duplicate lines on internal_transaction_id, so a repeated batch adds nothing twice.
+  const result = await send(ctx, requireTarget(input).platformId, transactions);
+  return {
+    store: { type: 'bank_feed_account', record: result.feedAccount },
+    answer: () => ({
+      status: 200,
+      body: {
+        bank_feed_transactions: {
+          bank_feed_account_id: requireTarget(input).id, accepted_count: result.accepted, duplicate_count: result.duplicates,
+          platform_batch_id: result.batchPlatformId,
+        },
+      },
+    }),
+  };
+}
+
+async function bankFeedMappingLink(input: OperationInput): Promise<Effect> {
+  const { connector, ctx } = input;
+  const link = await actionFor(connector, 'bankFeedMappingLink')(ctx, requireTarget(input).platformId);
+  return {
+    answer: () => ({ status: 200, body: { mapping_link: { bank_feed_account_id: requireTarget(input).id, url: link.url, expires_at: link.expiresAt } } }),
+  };
+}
+
+export const OPERATIONS: Readonly<Record<WriteOperation, Operation>> = {
+  create,
+  update,
+  delete: remove,
+  apply_credit: creditApplication('apply_credit'),
+  unapply_credit: creditApplication('unapply_credit'),
+  upload_attachment: uploadAttachment,
+  send_bank_feed_transactions: sendBankFeedTransactions,
+  bank_feed_mapping_link: bankFeedMappingLink,
+};
+
+/** The object type a job's target (or created record) is of. */
+export function jobObjectType(job: WriteJob): UnifiedObjectType {
+  if (!isUnifiedObjectType(job.objectType)) throw new Error(`job ${job.id} has unknown object type ${job.objectType}`);
+  return job.objectType;
+}

@@ -1,0 +1,39 @@
+/**
+ * The write worker: runs queued write jobs (pg-boss queue `write`, woken by
+ * NOTIFY the moment a write is accepted) and sweeps up jobs whose queue entry
+ * was lost or gave up, so no accepted write stays pending for ever.
+ */
+import type { PgBoss } from 'pg-boss';
+import type { Services } from '../services.ts';
+import { QUEUES } from '../jobs/queue-names.ts';
+import { staleOpenJobs } from '../sql/write-jobs.ts';
+import type { WriteJobData } from './accept.ts';
+import { executeWriteJob } from './executor.ts';
+
+/** Seconds before a job another process is working on (its lock is held) is looked at again. */
+const BUSY_RETRY_SECONDS = 5;
+/** An open job untouched this long has no live queue entry driving it (attempts touch it within minutes). */
+export const STALE_JOB_SECONDS = 15 * 60;
+
+export async function startWriteWorkers(boss: PgBoss, services: Services, options: { concurrency: number }): Promise<void> {
+  await boss.work<WriteJobData>(QUEUES.write, {
+    batchSize: 1, localConcurrency: options.concurrency, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5,
+  }, async (jobs) => {
+    for (const job of jobs) {
+      const outcome = await executeWriteJob(services, job.data.jobId, job.signal);
+      if (outcome === 'busy') await services.jobs.send(QUEUES.write, { ...job.data }, { startAfterSeconds: BUSY_RETRY_SECONDS });
+      // pg-boss retries the queue entry with backoff; the job row says what the next attempt must check first.
+      if (outcome === 'retry') throw new Error(`write job ${job.data.jobId} will be retried`);
+    }
+  });
+}
+
+/** Re-queues open jobs nobody is driving (a queue entry that exhausted its retries while the worker kept dying). */
+export async function requeueStaleWriteJobs(services: Pick<Services, 'pool' | 'jobs'>): Promise<number> {
+  const stale = await staleOpenJobs(services.pool, STALE_JOB_SECONDS, 500);
+  for (const row of stale) {
+    const data: WriteJobData = { jobId: row.id };
+    await services.jobs.send(QUEUES.write, { ...data }, { singletonKey: `sweep:${row.id}` });
+  }
+  return stale.length;
+}

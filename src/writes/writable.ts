@@ -1,0 +1,110 @@
+/**
+ * Which resources can be written, with which operations, and what a create
+ * must carry. Required fields follow the spec's sample minimal create bodies,
+ * narrowed to what a ledger cannot do without (docs/writes.md lists them):
+ * paths name nested fields of array entries as `line_items[].account_id`.
+ */
+import type { UnifiedObjectType } from '../model/object-types.ts';
+
+export type ObjectWrite = 'create' | 'update' | 'delete';
+
+export interface WritableSpec {
+  operations: readonly ObjectWrite[];
+  /** Top-level fields a client may send; everything else of the read model is set by the platform or the service. */
+  fields: readonly string[];
+  /** Fields a create must carry (array fields at least one entry); nested ones also bind PATCH when the array is sent. */
+  required: readonly string[];
+  /** Allowed values where the writable set is narrower than the read model's enum. */
+  enums?: Readonly<Record<string, readonly string[]>>;
+  /** Minimum entries of array fields, beyond the one every required array needs. */
+  minItems?: Readonly<Record<string, number>>;
+  /** Input-only nullable text fields that the read model does not have (spec sample bodies). */
+  extra?: readonly string[];
+}
+
+const DOCUMENT_LINES = ['line_items', 'line_items[].account_id', 'line_items[].total_amount'] as const;
+const CONTACT_FIELDS = ['parent_id', 'payment_terms_id', 'status', 'contact_name', 'currency_code', 'email', 'phone',
+  'registration_number', 'tax_number', 'subsidiaries', 'addresses'] as const;
+const DOCUMENT_STATUSES = ['draft', 'open', 'void'] as const;
+
+export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>> = {
+  account: {
+    operations: ['create', 'update'],
+    fields: ['parent_id', 'subsidiary_id', 'account_type', 'status', 'currency_code', 'name', 'nominal_code', 'subsidiaries', 'additional_fields'],
+    required: ['name', 'account_type'],
+    enums: { status: ['active', 'inactive'] },
+    extra: ['subsidiary_id'],
+  },
+  bank_deposit: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['account_id', 'department_id', 'subsidiary_id', 'transaction_date', 'currency_code', 'memo', 'linked_payments', 'line_items'],
+    required: ['account_id', 'transaction_date', 'linked_payments[].id', 'line_items[].account_id', 'line_items[].total_amount'],
+  },
+  bank_feed_account: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['account_id', 'contact_id', 'internal_bank_account_id', 'parent_bank_feed_account_id', 'transaction_start_date',
+      'bank_account_type', 'feed_status', 'currency_code', 'name', 'available_balance', 'current_balance', 'credit_limit',
+      'bank_account_number', 'line_of_business', 'routing_number', 'payment_network_ids', 'additional_fields'],
+    required: ['name', 'bank_account_type'],
+  },
+  bank_transfer: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['credit_account_id', 'debit_account_id', 'transaction_date', 'total_amount', 'currency_code', 'memo', 'class_id',
+      'department_id', 'location_id', 'project_id', 'subsidiary_id'],
+    required: ['credit_account_id', 'debit_account_id', 'transaction_date', 'total_amount'],
+  },
+  bill: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['vendor_id', 'account_id', 'payment_terms_id', 'subsidiary_id', 'issue_date', 'due_date', 'currency_code', 'currency_rate',
+      'status', 'document_number', 'memo', 'linked_purchase_orders', 'line_items', 'additional_fields'],
+    required: ['vendor_id', 'issue_date', ...DOCUMENT_LINES],
+    enums: { status: DOCUMENT_STATUSES },
+  },
+  bill_credit_memo: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['vendor_id', 'account_id', 'issue_date', 'document_number', 'currency_code', 'status', 'memo', 'linked_bills', 'line_items'],
+    required: ['vendor_id', 'issue_date', ...DOCUMENT_LINES, 'linked_bills[].id', 'linked_bills[].allocated_amount'],
+    enums: { status: ['open', 'void'] },
+  },
+  bill_payment: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['vendor_id', 'account_id', 'transaction_date', 'currency_code', 'currency_rate', 'document_number', 'memo', 'reference',
+      'status', 'linked_bills', 'additional_fields'],
+    required: ['vendor_id', 'account_id', 'transaction_date', 'linked_bills', 'linked_bills[].id', 'linked_bills[].allocated_amount'],
+  },
+  customer: {
+    operations: ['create', 'update'],
+    fields: ['customer_name', ...CONTACT_FIELDS],
+    required: ['customer_name'],
+    enums: { status: ['active', 'archived'] },
+  },
+  invoice: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['customer_id', 'account_id', 'payment_terms_id', 'subsidiary_id', 'issue_date', 'due_date', 'currency_code', 'currency_rate',
+      'status', 'document_number', 'memo', 'line_items', 'additional_fields'],
+    required: ['customer_id', 'issue_date', ...DOCUMENT_LINES],
+    enums: { status: DOCUMENT_STATUSES },
+  },
+  journal_entry: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['transaction_date', 'currency_code', 'currency_rate', 'memo', 'subsidiary_id', 'line_items', 'additional_fields'],
+    required: ['transaction_date', ...DOCUMENT_LINES],
+    // At least one debit and one credit.
+    minItems: { line_items: 2 },
+  },
+  tax_rate: {
+    operations: ['create'],
+    fields: ['name', 'code', 'status', 'components', 'subsidiaries'],
+    required: ['name', 'components', 'components[].name', 'components[].rate'],
+  },
+  vendor: {
+    operations: ['create', 'update'],
+    fields: ['vendor_name', ...CONTACT_FIELDS],
+    required: ['vendor_name'],
+    enums: { status: ['active', 'archived'] },
+  },
+};
+
+export function writableSpec(type: UnifiedObjectType): WritableSpec | null {
+  return WRITABLE[type] ?? null;
+}

@@ -1,0 +1,354 @@
+/**
+ * kill -9 of the worker process at random moments while it runs 150 bill
+ * creates and 20 bill updates (accepted in waves, each wave hit by several
+ * kills within a second of the worker coming up, i.e. mid-write). Afterwards:
+ * no job is left pending or in_progress; every completed create is on the
+ * platform exactly once (a failed one at most once) and nothing was created
+ * twice; the stored copy holds each created bill once, under the job's
+ * result_id; each completed create fired exactly one BILL_CREATED carrying its
+ * job id and exactly one JOB_COMPLETED; every completed update is on the
+ * platform. Jobs a kill interrupted after their claim end `indeterminate` and
+ * are recovered through the platform's Idempotency-Key lookup (findCreated).
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createConnection } from '../../src/connections/connections.ts';
+import type { ConnectionRecord } from '../../src/connections/types.ts';
+import { createCipher, sha256, type Cipher } from '../../src/crypto/secrets.ts';
+import { registerVersionChanges } from '../../src/http/version-changes.ts';
+import { VersionRegistry } from '../../src/http/versioning.ts';
+import { createBoss, type PgBoss } from '../../src/jobs/boss.ts';
+import { bossSender } from '../../src/jobs/sender.ts';
+import { connectorContext } from '../../src/platforms/context.ts';
+import type { ConnectorContext } from '../../src/platforms/connector.ts';
+import { configureSandbox, sandboxConnector } from '../../src/platforms/sandbox/index.ts';
+import { postgresRateLimiter } from '../../src/ratelimit/limiter.ts';
+import type { Services } from '../../src/services.ts';
+import { requestSync } from '../../src/sync/requests.ts';
+import { runSync } from '../../src/sync/runner.ts';
+import { createOrganization } from '../../src/tenants/organizations.ts';
+import type { Tenant } from '../../src/tenants/types.ts';
+import { acceptWrite } from '../../src/writes/accept.ts';
+import { JobWaiter } from '../../src/writes/waiter.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { startService, type ServiceProcess } from '../support/process.ts';
+
+const USER = 'user_write_crash_size_800';
+const CREDENTIALS = { basic_username: USER, basic_password: 'pass_good' };
+const KEY = randomBytes(32).toString('hex');
+const RUN = randomBytes(4).toString('hex');
+const CREATES = 150;
+const UPDATES = 20;
+const WAVES = 3;
+/** Kills per wave while the wave has unfinished jobs; at least MIN_KILLS in all. */
+const KILLS_PER_WAVE = 5;
+const MIN_KILLS = 8;
+const DEADLINE_MS = 240_000;
+const STARTED_LINE = 'ledgerport worker started';
+
+let db: TestDatabase;
+let cipher: Cipher;
+let boss: PgBoss;
+let services: Services;
+let tenant: Tenant;
+let connection: ConnectionRecord;
+let worker: ServiceProcess | null = null;
+let workerStarts = 0;
+let kills = 0;
+/** Kills that found at least one job claimed (in_progress) a moment before. */
+let killsMidWrite = 0;
+
+const workerEnv = (): Record<string, string> => ({
+  DATABASE_URL: db.url, ENCRYPTION_KEY: KEY, ADMIN_TOKEN: 'write-crash-admin-token', LOG_LEVEL: 'warn',
+  SANDBOX_TICK_INTERVAL_SECONDS: '0',
+});
+
+function startWorker(): ServiceProcess {
+  const started = startService(['--role=worker'], workerEnv());
+  worker = started;
+  workerStarts += 1;
+  return started;
+}
+
+/** The running worker, restarted if it exited on its own (it must not: that is reported). */
+function runningWorker(): ServiceProcess {
+  if (worker !== null && worker.child.exitCode === null && worker.child.signalCode === null) return worker;
+  if (worker !== null) throw new Error(`worker exited on its own (${String(worker.child.exitCode)}):\n${worker.output().slice(-4000)}`);
+  return startWorker();
+}
+
+async function untilStarted(service: ServiceProcess, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  while (!service.output().includes(STARTED_LINE)) {
+    if (service.child.exitCode !== null) throw new Error(`worker exited during start-up (${service.child.exitCode}):\n${service.output().slice(-4000)}`);
+    if (Date.now() - started > timeoutMs) throw new Error(`worker did not start within ${timeoutMs} ms:\n${service.output().slice(-4000)}`);
+    await sleep(20);
+  }
+}
+
+async function killWorker(): Promise<void> {
+  if (worker === null) return;
+  const victim = worker;
+  worker = null;
+  victim.child.kill('SIGKILL');
+  await victim.exited;
+  kills += 1;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('embedded', { poolSize: 8 });
+  const sandbox = configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
+  cipher = createCipher(Buffer.from(KEY, 'hex'));
+  const org = await createOrganization(db.pool, cipher, 'Write crash test');
+  tenant = { organizationId: org.organization.id, environment: 'sandbox' };
+  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials: CREDENTIALS, tokens: null, db: db.pool });
+  const identity = await sandboxConnector.identify(ctx);
+  ({ connection } = await createConnection(db.pool, cipher, tenant, {
+    platform: 'SANDBOX', name: null, credentials: CREDENTIALS, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
+  }));
+  await sandbox.materialize(USER);
+  boss = createBoss(db.url, { schedule: false });
+  await boss.start();
+  const versions = new VersionRegistry();
+  registerVersionChanges(versions);
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/ledgerport-test-data' });
+  services = {
+    config, pool: db.pool, cipher, rateLimiter: postgresRateLimiter(db.pool, 100_000, 10), versions, adminTokenSha256: sha256('write-crash-admin-token'),
+    idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey: randomBytes(32), jobWaiter: new JobWaiter(db.pool), writeSyncWaitMs: 10_000,
+  };
+  // The initial sync runs here, in process, before any worker exists.
+  const run = await requestSync(db.pool, services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
+  expect(await runSync(services, run.id, new AbortController().signal)).toBe('completed');
+}, 600_000);
+
+afterAll(async () => {
+  if (worker !== null) {
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  }
+  await boss.stop({ graceful: false, close: true });
+  await services.jobWaiter.close();
+  await services.rateLimiter.close();
+  await db.close();
+});
+
+type Json = Record<string, unknown>;
+
+async function storedIds(sql: string): Promise<string[]> {
+  const result = await db.pool.query<{ id: string }>(sql, [connection.id]);
+  return result.rows.map((r) => r.id);
+}
+
+interface Planned { kind: 'create'; memo: string }
+interface PlannedUpdate { kind: 'update'; memo: string; billId: string; platformId: string }
+
+interface JobRow {
+  id: string;
+  operation: string;
+  status: string;
+  indeterminate: boolean;
+  attempts: number;
+  result_id: string | null;
+  response_status: number | null;
+  response: unknown;
+}
+
+async function jobRows(): Promise<JobRow[]> {
+  const result = await db.pool.query<JobRow>(
+    `SELECT id, operation, status, indeterminate, attempts, result_id, response_status, response FROM write_jobs WHERE connection_id = $1 ORDER BY created_at`,
+    [connection.id]);
+  return result.rows;
+}
+
+async function openJobs(): Promise<number> {
+  const result = await db.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM write_jobs WHERE connection_id = $1 AND status NOT IN ('completed', 'failed')`, [connection.id]);
+  return result.rows[0]?.n ?? 0;
+}
+
+async function claimedJobs(): Promise<number> {
+  const result = await db.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM write_jobs WHERE connection_id = $1 AND status = 'in_progress'`, [connection.id]);
+  return result.rows[0]?.n ?? 0;
+}
+
+/** Every bill on the platform, read through the connector like test/support/books.ts does. */
+async function platformBills(ctx: ConnectorContext): Promise<{ platformId: string; memo: string | null }[]> {
+  const object = sandboxConnector.objects.bill;
+  if (object === undefined) throw new Error('SANDBOX has no bills');
+  const bills: { platformId: string; memo: string | null }[] = [];
+  let pageToken: string | null = null;
+  do {
+    const page = await object.handler.read(ctx, { since: null, window: null, pageToken });
+    for (const record of page.records) {
+      if (record.deleted === true) continue;
+      bills.push({ platformId: record.platformId, memo: typeof record.raw.Memo === 'string' ? record.raw.Memo : null });
+    }
+    pageToken = page.nextPageToken;
+  } while (pageToken !== null);
+  return bills;
+}
+
+describe('bill writes under kill -9 of the worker', () => {
+  it('runs every write exactly once: platform, stored copy and events agree with the jobs', async () => {
+    const begun = Date.now();
+    const vendors = await storedIds(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'vendor' AND deleted_at IS NULL AND data->>'status' = 'active' ORDER BY platform_id LIMIT 5`);
+    const accounts = await storedIds(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'account' AND deleted_at IS NULL
+      AND data->>'account_type' = 'expense' AND data->>'status' = 'active' ORDER BY platform_id LIMIT 5`);
+    const targets = (await db.pool.query<{ id: string; platform_id: string }>(
+      `SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL
+        ORDER BY data->>'status' = 'open' DESC, platform_id LIMIT $2`, [connection.id, UPDATES])).rows;
+    expect(vendors.length).toBeGreaterThan(0);
+    expect(accounts.length).toBeGreaterThan(0);
+    expect(targets).toHaveLength(UPDATES);
+    const today = new Date().toISOString().slice(0, 10);
+
+    // Each wave: its share of the creates, with its share of the updates spread among them.
+    const waves: (Planned | PlannedUpdate)[][] = Array.from({ length: WAVES }, () => []);
+    for (let n = 0; n < CREATES; n++) waves[n % WAVES]?.push({ kind: 'create', memo: `crash-${n}-${RUN}` });
+    targets.forEach((target, n) => {
+      const wave = waves[n % WAVES];
+      wave?.splice(randomInt(0, wave.length + 1), 0, { kind: 'update', memo: `updated-${n}-${RUN}`, billId: target.id, platformId: target.platform_id });
+    });
+
+    const planned = new Map<string, Planned | PlannedUpdate>();
+    const accept = async (write: Planned | PlannedUpdate, n: number): Promise<void> => {
+      const vendor = vendors[n % vendors.length] ?? '';
+      const account = accounts[n % accounts.length] ?? '';
+      const { job } = write.kind === 'create'
+        ? await acceptWrite(db.pool, services.jobs, {
+          tenant, connectionId: connection.id, objectType: 'bill', operation: 'create', targetId: null, idempotencyKey: null,
+          request: {
+            method: 'POST', path: '/versioned/accounting/bills',
+            body: { bill: { vendor_id: vendor, issue_date: today, memo: write.memo, line_items: [{ account_id: account, total_amount: 10 + n, description: `Crash line ${n}` }] } },
+          },
+        })
+        : await acceptWrite(db.pool, services.jobs, {
+          tenant, connectionId: connection.id, objectType: 'bill', operation: 'update', targetId: write.billId, idempotencyKey: null,
+          request: { method: 'PATCH', path: `/versioned/accounting/bills/${write.billId}`, body: { bill: { memo: write.memo } } },
+        });
+      planned.set(job.id, write);
+    };
+
+    const deadline = begun + DEADLINE_MS;
+    const stuck = async (): Promise<Error> => {
+      const open = (await jobRows()).filter((j) => j.status !== 'completed' && j.status !== 'failed');
+      return new Error(`${open.length} jobs unfinished after ${DEADLINE_MS / 1000} s (${kills} kills): ${JSON.stringify(open.slice(0, 20))}`);
+    };
+
+    let n = 0;
+    startWorker();
+    for (const [w, wave] of waves.entries()) {
+      for (const write of wave) await accept(write, n++);
+      // The last wave takes the kills still missing for the minimum.
+      const quota = w === WAVES - 1 ? Math.max(KILLS_PER_WAVE, MIN_KILLS - kills) : KILLS_PER_WAVE;
+      for (let k = 0; k < quota; k++) {
+        if (await openJobs() === 0) break;
+        if (Date.now() > deadline) throw await stuck();
+        await untilStarted(runningWorker(), 60_000);
+        // The worker takes queued writes the moment it is up: a kill this soon lands in the middle of them.
+        await sleep(randomInt(150, 701));
+        if (await claimedJobs() > 0) killsMidWrite += 1;
+        await killWorker();
+        startWorker();
+      }
+    }
+    // No more kills: the jobs the dead workers held come back (missed heartbeats) and finish.
+    while (await openJobs() > 0) {
+      if (Date.now() > deadline) throw await stuck();
+      runningWorker();
+      await sleep(250);
+    }
+    const elapsed = Date.now() - begun;
+
+    const jobs = await jobRows();
+    expect(jobs).toHaveLength(CREATES + UPDATES);
+    const problems: string[] = [];
+
+    // 1. Nothing left open.
+    for (const job of jobs) if (job.status !== 'completed' && job.status !== 'failed') problems.push(`job ${job.id} is ${job.status}`);
+
+    // 2. The platform: each completed create once, a failed one at most once, no memo of this run twice.
+    const ctx = connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials: CREDENTIALS, tokens: null, db: db.pool });
+    const bills = await platformBills(ctx);
+    const byMemo = new Map<string, string[]>();
+    for (const bill of bills) {
+      if (bill.memo?.endsWith(`-${RUN}`) !== true) continue;
+      byMemo.set(bill.memo, [...(byMemo.get(bill.memo) ?? []), bill.platformId]);
+    }
+    for (const [memo, ids] of byMemo) if (ids.length > 1) problems.push(`memo ${memo} is on ${ids.length} platform bills: ${ids.join(', ')}`);
+    const billsById = new Map(bills.map((b) => [b.platformId, b]));
+
+    // 3 and 4 read the stored copy and the events.
+    const stored = await db.pool.query<{ id: string; platform_id: string; memo: string | null }>(
+      `SELECT id, platform_id, data->>'memo' AS memo FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL`, [connection.id]);
+    const storedByMemo = new Map<string, { id: string; platform_id: string }[]>();
+    for (const row of stored.rows) {
+      if (row.memo === null) continue;
+      storedByMemo.set(row.memo, [...(storedByMemo.get(row.memo) ?? []), row]);
+    }
+    const events = await db.pool.query<{ code: string; payload: Json }>(
+      `SELECT code, payload FROM events WHERE connection_id = $1 AND code IN ('BILL_CREATED', 'JOB_COMPLETED')`, [connection.id]);
+    const created = new Map<string, number>();
+    const completedEvents = new Map<string, number>();
+    for (const event of events.rows) {
+      if (event.code === 'BILL_CREATED' && typeof event.payload.job_id === 'string') {
+        created.set(event.payload.job_id, (created.get(event.payload.job_id) ?? 0) + 1);
+      }
+      const job = event.payload.job;
+      if (event.code === 'JOB_COMPLETED' && typeof job === 'object' && job !== null && 'id' in job && typeof job.id === 'string') {
+        completedEvents.set(job.id, (completedEvents.get(job.id) ?? 0) + 1);
+      }
+    }
+
+    for (const job of jobs) {
+      const write = planned.get(job.id);
+      if (write === undefined) {
+        problems.push(`job ${job.id} was not accepted by this test`);
+        continue;
+      }
+      const where = `${job.operation} job ${job.id} (${write.memo}, ${job.status}, indeterminate ${String(job.indeterminate)}, attempts ${job.attempts})`;
+      if ((completedEvents.get(job.id) ?? 0) !== (job.status === 'completed' || job.status === 'failed' ? 1 : 0)) {
+        problems.push(`${where}: ${completedEvents.get(job.id) ?? 0} JOB_COMPLETED events`);
+      }
+      if (write.kind === 'update') {
+        // 5. A completed update is on the platform.
+        const memo = billsById.get(write.platformId)?.memo;
+        if (job.status === 'completed' && memo !== write.memo) problems.push(`${where}: platform bill ${write.platformId} has memo ${String(memo)}`);
+        continue;
+      }
+      const onPlatform = byMemo.get(write.memo) ?? [];
+      if (job.status === 'failed') {
+        if (onPlatform.length > 1) problems.push(`${where}: on the platform ${onPlatform.length} times`);
+        continue;
+      }
+      // 2. Exactly once on the platform.
+      if (onPlatform.length !== 1) problems.push(`${where}: on the platform ${onPlatform.length} times`);
+      // 3. Exactly once in the stored copy, under the job's result_id.
+      const copies = storedByMemo.get(write.memo) ?? [];
+      if (copies.length !== 1) problems.push(`${where}: ${copies.length} stored copies`);
+      else if (copies[0]?.id !== job.result_id) problems.push(`${where}: stored id ${copies[0]?.id ?? ''} but result_id ${String(job.result_id)}`);
+      // 4. Exactly one BILL_CREATED carrying the job id.
+      if ((created.get(job.id) ?? 0) !== 1) problems.push(`${where}: ${created.get(job.id) ?? 0} BILL_CREATED events with its job_id`);
+    }
+
+    // 6. What the faults did.
+    const count = (f: (j: JobRow) => boolean): number => jobs.filter(f).length;
+    const indeterminate = count((j) => j.indeterminate);
+    const failed = jobs.filter((j) => j.status === 'failed');
+    console.log([
+      `write crash test: ${kills} kill -9s (${killsMidWrite} with jobs in progress), ${workerStarts} worker starts, ${Math.round(elapsed / 1000)} s`,
+      `  jobs: ${count((j) => j.status === 'completed')} completed, ${failed.length} failed, ${indeterminate} marked indeterminate `
+        + `(${count((j) => j.indeterminate && j.operation === 'create')} creates, ${count((j) => j.indeterminate && j.operation === 'update')} updates), `
+        + `max attempts ${Math.max(...jobs.map((j) => j.attempts))}`,
+      indeterminate === 0 ? '  NOTE: no job ended indeterminate: no kill landed between a claim and its completion this run' : '',
+      ...failed.slice(0, 10).map((j) => `  failed ${j.operation} ${j.id}: ${JSON.stringify(j.response)}`),
+      ...problems.slice(0, 50).map((p) => `  PROBLEM ${p}`),
+    ].filter((line) => line !== '').join('\n'));
+
+    expect(problems).toEqual([]);
+    expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
+  }, 600_000);
+});

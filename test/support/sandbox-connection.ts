@@ -1,0 +1,55 @@
+/** A SANDBOX connection of a test app, initially synced, and helpers to read its stored copy and events. */
+import { expect } from 'vitest';
+import { accessTokenOf, createConnection } from '../../src/connections/connections.ts';
+import type { ConnectionRecord } from '../../src/connections/types.ts';
+import { connectorContext } from '../../src/platforms/context.ts';
+import { sandboxConnector } from '../../src/platforms/sandbox/index.ts';
+import { requestSync } from '../../src/sync/requests.ts';
+import { runSync } from '../../src/sync/runner.ts';
+import type { CreatedOrganization } from '../../src/tenants/organizations.ts';
+import type { TestApp } from './app.ts';
+
+export interface SyncedConnection { connection: ConnectionRecord; token: string }
+
+/** A linked SANDBOX connection whose initial sync has not run. */
+export async function sandboxConnection(t: TestApp, user: string, org: CreatedOrganization = t.org): Promise<ConnectionRecord> {
+  const credentials = { basic_username: user, basic_password: 'pass_good' };
+  const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, db: t.db.pool }));
+  const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: org.organization.id, environment: 'sandbox' }, {
+    platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
+  });
+  return connection;
+}
+
+export async function syncedSandboxConnection(t: TestApp, user: string, org: CreatedOrganization = t.org): Promise<SyncedConnection> {
+  const connection = await sandboxConnection(t, user, org);
+  const run = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
+  expect(await runSync(t.services, run.id, new AbortController().signal)).toBe('completed');
+  const ready = await t.db.pool.query<{ ready_at: Date | null }>('SELECT ready_at FROM connections WHERE id = $1', [connection.id]);
+  expect(ready.rows[0]?.ready_at).not.toBeNull();
+  return { connection: { ...connection, readyAt: ready.rows[0]?.ready_at ?? null }, token: accessTokenOf(t.services.cipher, connection) };
+}
+
+/** Runs an incremental sync of the connection to its end. */
+export async function incrementalSync(t: TestApp, connectionId: string): Promise<void> {
+  const run = await requestSync(t.db.pool, t.services.jobs, connectionId, { kind: 'incremental', trigger: 'api', details: {} });
+  expect(await runSync(t.services, run.id, new AbortController().signal)).toBe('completed');
+}
+
+type Json = Record<string, unknown>;
+
+/** A live stored record of the type whose unified object passes `where`. */
+export async function storedWhere(t: TestApp, connectionId: string, type: string, where: (data: Json) => boolean): Promise<Json & { id: string }> {
+  const result = await t.db.pool.query<{ data: Json & { id: string } }>(
+    'SELECT data FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id', [connectionId, type]);
+  const found = result.rows.map((r) => r.data).find(where);
+  if (found === undefined) throw new Error(`no stored ${type} matches`);
+  return found;
+}
+
+export interface StoredEvent { code: string; payload: Json }
+
+export async function eventsOf(t: TestApp, connectionId: string): Promise<StoredEvent[]> {
+  const result = await t.db.pool.query<StoredEvent>('SELECT code, payload FROM events WHERE connection_id = $1 ORDER BY created_at, id', [connectionId]);
+  return result.rows;
+}

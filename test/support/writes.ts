@@ -1,0 +1,36 @@
+/** A test app whose write jobs run (workers on), on a small SANDBOX, and a request helper bound to one connection. */
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
+import { startWriteWorkers } from '../../src/writes/worker.ts';
+import { clientHeaders, startTestApp, type TestApp, type TestAppOptions } from './app.ts';
+
+export type Json = Record<string, unknown>;
+export type Method = 'POST' | 'PATCH' | 'DELETE' | 'GET';
+export type Send = (method: Method, url: string, payload?: Json, headers?: Record<string, string>) => Promise<LightMyRequestResponse>;
+
+export async function startWriteTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } }, ...options });
+  // Scenario users (user_billing, user_flaky, …) take the default size: keep it small in tests.
+  configureSandbox({ pool: t.db.pool, options: { tickIntervalMs: 0, defaultSize: 300 } });
+  await startWriteWorkers(t.boss, t.services, { concurrency: 4 });
+  return t;
+}
+
+/** Requests to /versioned with the org's credentials and the connection's access token. */
+export function sender(t: TestApp, token: string): Send {
+  return (method, url, payload, headers = {}) => t.app.inject({
+    method, url: `/versioned${url}${url.includes('?') ? '&' : '?'}access_token=${token}`, headers: { ...clientHeaders(t.org), ...headers },
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
+
+export function jobIdOf(response: LightMyRequestResponse): string {
+  const id = response.headers['x-service-job-id'];
+  expect(typeof id, response.body).toBe('string');
+  return String(id);
+}
+
+export const today = (): string => new Date().toISOString().slice(0, 10);
+
+export const line = (account: string, amount: number, description = 'Test line'): Json => ({ account_id: account, total_amount: amount, description });
