@@ -124,6 +124,30 @@ export function backoffDelay(attempt: number, baseMs: number, capMs: number, ran
   return Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
 }
 
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is not waited out: the error goes up (the job reschedules). */
+  maxRetryAfterMs: number;
+  random: () => number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: HTTP_DEFAULTS.maxAttempts, baseDelayMs: HTTP_DEFAULTS.baseDelayMs, maxDelayMs: HTTP_DEFAULTS.maxDelayMs,
+  maxRetryAfterMs: HTTP_DEFAULTS.maxRetryAfterMs, random: Math.random,
+};
+
+/**
+ * The one retry rule of platform calls, whatever carries them (HTTP, or the
+ * in-process SANDBOX): the delay before attempt `attempt + 1`, or null to give up.
+ */
+export function retryDelay(error: PlatformError, attempt: number, idempotent: boolean, policy: RetryPolicy): number | null {
+  if (!mayRetry(error, idempotent) || attempt >= policy.maxAttempts) return null;
+  if (error.retryAfterMs !== null && error.retryAfterMs > policy.maxRetryAfterMs) return null;
+  return error.retryAfterMs ?? backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs, policy.random);
+}
+
 type Outcome = { response: PlatformResponse } | { error: PlatformError; status: number | null };
 
 export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformHttp {
@@ -131,10 +155,13 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const maxAttempts = Math.max(1, options.maxAttempts ?? HTTP_DEFAULTS.maxAttempts);
-  const baseDelayMs = options.baseDelayMs ?? HTTP_DEFAULTS.baseDelayMs;
-  const maxDelayMs = options.maxDelayMs ?? HTTP_DEFAULTS.maxDelayMs;
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs;
+  const policy: RetryPolicy = {
+    maxAttempts: Math.max(1, options.maxAttempts ?? HTTP_DEFAULTS.maxAttempts),
+    baseDelayMs: options.baseDelayMs ?? HTTP_DEFAULTS.baseDelayMs,
+    maxDelayMs: options.maxDelayMs ?? HTTP_DEFAULTS.maxDelayMs,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs,
+    random,
+  };
   const limitKey = options.limitKey ?? null;
   const limiter = limitKey === null || options.limits === undefined
     ? null
@@ -150,10 +177,9 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
 
   /** Delay before the next attempt, or null to give up with `error`. */
   function nextDelay(error: PlatformError, attempt: number, req: PlatformRequest, signal: AbortSignal | undefined): number | null {
-    if (!mayRetry(error, req.idempotent) || attempt >= maxAttempts || signal?.aborted === true) return null;
-    if (error.retryAfterMs !== null && error.retryAfterMs > maxRetryAfterMs) return null;
-    const wait = error.retryAfterMs ?? backoffDelay(attempt, baseDelayMs, maxDelayMs, random);
-    if (req.deadline !== undefined && now() + wait >= req.deadline) return null;
+    if (signal?.aborted === true) return null;
+    const wait = retryDelay(error, attempt, req.idempotent, policy);
+    if (wait === null || (req.deadline !== undefined && now() + wait >= req.deadline)) return null;
     return wait;
   }
 

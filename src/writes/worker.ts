@@ -3,7 +3,7 @@
  * NOTIFY the moment a write is accepted) and sweeps up jobs whose queue entry
  * was lost or gave up, so no accepted write stays pending for ever.
  */
-import type { PgBoss } from 'pg-boss';
+import type { JobResult, PgBoss } from 'pg-boss';
 import type { Services } from '../services.ts';
 import { QUEUES } from '../jobs/queue-names.ts';
 import { staleOpenJobs } from '../sql/write-jobs.ts';
@@ -15,17 +15,24 @@ const BUSY_RETRY_SECONDS = 5;
 /** An open job untouched this long has no live queue entry driving it (attempts touch it within minutes). */
 export const STALE_JOB_SECONDS = 15 * 60;
 
+/**
+ * Batches of up to BATCH jobs run side by side; while batches come back full the
+ * worker fetches again at once (a backlog drains without waiting out a poll), and
+ * each job is settled on its own: a retry fails only its queue entry (pg-boss
+ * retries it with backoff), never its neighbours.
+ */
+const BATCH = 5;
+
 export async function startWriteWorkers(boss: PgBoss, services: Services, options: { concurrency: number }): Promise<void> {
   await boss.work<WriteJobData>(QUEUES.write, {
-    batchSize: 1, localConcurrency: options.concurrency, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5,
-  }, async (jobs) => {
-    for (const job of jobs) {
-      const outcome = await executeWriteJob(services, job.data.jobId, job.signal);
-      if (outcome === 'busy') await services.jobs.send(QUEUES.write, { ...job.data }, { startAfterSeconds: BUSY_RETRY_SECONDS });
-      // pg-boss retries the queue entry with backoff; the job row says what the next attempt must check first.
-      if (outcome === 'retry') throw new Error(`write job ${job.data.jobId} will be retried`);
-    }
-  });
+    batchSize: BATCH, burstWhenBatchFull: true, perJobResults: true, localConcurrency: Math.max(1, Math.ceil(options.concurrency / BATCH)),
+    pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5,
+  }, (jobs) => Promise.all(jobs.map(async (job): Promise<JobResult> => {
+    const outcome = await executeWriteJob(services, job.data.jobId, job.signal).catch(() => 'retry' as const);
+    if (outcome === 'busy') await services.jobs.send(QUEUES.write, { ...job.data }, { startAfterSeconds: BUSY_RETRY_SECONDS });
+    // The job row says what the next attempt must check first (indeterminate writes are looked up).
+    return { id: job.id, status: outcome === 'retry' ? 'failed' : 'completed', output: { outcome } };
+  })));
 }
 
 /** Re-queues open jobs nobody is driving (a queue entry that exhausted its retries while the worker kept dying). */

@@ -43,7 +43,7 @@ const CREATES = 150;
 const UPDATES = 20;
 const WAVES = 3;
 /** Kills per wave while the wave has unfinished jobs; at least MIN_KILLS in all. */
-const KILLS_PER_WAVE = 5;
+const KILLS_PER_WAVE = 6;
 const MIN_KILLS = 8;
 const DEADLINE_MS = 240_000;
 const STARTED_LINE = 'ledgerport worker started';
@@ -56,9 +56,17 @@ let tenant: Tenant;
 let connection: ConnectionRecord;
 let worker: ServiceProcess | null = null;
 let workerStarts = 0;
-let kills = 0;
-/** Kills that found at least one job claimed (in_progress) a moment before. */
-let killsMidWrite = 0;
+let workerSince = new Date();
+/**
+ * How a kill is timed: `blind` 150-700 ms after the worker came up (whatever it is doing then: fetching, idle, busy);
+ * `claimed` 0-100 ms after it claimed a write (before, during or after the platform call); `applied` the moment one
+ * of its writes is on the platform (the platform's keyed write row exists) but the job is not completed yet.
+ */
+type KillKind = 'blind' | 'claimed' | 'applied';
+const KILL_KINDS: readonly KillKind[] = ['blind', 'claimed', 'applied'];
+/** Each kill: when (database clock), how it was timed, the claims it cut off and the jobs finished by then. */
+const killLog: { at: Date; kind: KillKind; cutOff: number; finished: number }[] = [];
+const startupMs: number[] = [];
 
 const workerEnv = (): Record<string, string> => ({
   DATABASE_URL: db.url, ENCRYPTION_KEY: KEY, ADMIN_TOKEN: 'write-crash-admin-token', LOG_LEVEL: 'warn',
@@ -68,6 +76,7 @@ const workerEnv = (): Record<string, string> => ({
 function startWorker(): ServiceProcess {
   const started = startService(['--role=worker'], workerEnv());
   worker = started;
+  workerSince = new Date();
   workerStarts += 1;
   return started;
 }
@@ -84,17 +93,52 @@ async function untilStarted(service: ServiceProcess, timeoutMs: number): Promise
   while (!service.output().includes(STARTED_LINE)) {
     if (service.child.exitCode !== null) throw new Error(`worker exited during start-up (${service.child.exitCode}):\n${service.output().slice(-4000)}`);
     if (Date.now() - started > timeoutMs) throw new Error(`worker did not start within ${timeoutMs} ms:\n${service.output().slice(-4000)}`);
-    await sleep(20);
+    await sleep(5);
+  }
+  startupMs.push(Date.now() - workerSince.getTime());
+}
+
+/** Until the current worker has a write in flight (claimed, not finished), or the timeout passes. */
+async function untilClaimed(timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if ((await claimedSince(workerSince)).claimed > 0) return;
+    await sleep(2);
   }
 }
 
-async function killWorker(): Promise<void> {
+/** Until a write the current worker claimed is applied on the platform but not completed here, or the timeout passes. */
+async function untilApplied(timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const applied = await db.pool.query(
+      `SELECT 1 FROM write_jobs j JOIN sandbox_platform.writes w ON w.idempotency_key = j.id::text
+        WHERE j.connection_id = $1 AND j.status = 'in_progress' AND j.updated_at > $2 LIMIT 1`, [connection.id, workerSince]);
+    if (applied.rowCount !== 0) return;
+  }
+}
+
+async function timeKill(kind: KillKind): Promise<void> {
+  if (kind === 'blind') {
+    await sleep(randomInt(150, 701));
+  } else if (kind === 'claimed') {
+    await untilClaimed(10_000);
+    await sleep(randomInt(0, 101));
+  } else {
+    await untilApplied(10_000);
+  }
+}
+
+async function killWorker(kind: KillKind): Promise<void> {
   if (worker === null) return;
   const victim = worker;
   worker = null;
   victim.child.kill('SIGKILL');
   await victim.exited;
-  kills += 1;
+  const at = await databaseNow();
+  // Claimed by the dead worker and never finished: nobody else has touched them yet.
+  const after = await claimedSince(workerSince);
+  killLog.push({ at, kind, cutOff: after.claimed, finished: after.finished });
 }
 
 beforeAll(async () => {
@@ -153,11 +197,13 @@ interface JobRow {
   result_id: string | null;
   response_status: number | null;
   response: unknown;
+  started_at: Date | null;
+  finished_at: Date | null;
 }
 
 async function jobRows(): Promise<JobRow[]> {
   const result = await db.pool.query<JobRow>(
-    `SELECT id, operation, status, indeterminate, attempts, result_id, response_status, response FROM write_jobs WHERE connection_id = $1 ORDER BY created_at`,
+    `SELECT id, operation, status, indeterminate, attempts, result_id, response_status, response, started_at, finished_at FROM write_jobs WHERE connection_id = $1 ORDER BY created_at`,
     [connection.id]);
   return result.rows;
 }
@@ -168,10 +214,18 @@ async function openJobs(): Promise<number> {
   return result.rows[0]?.n ?? 0;
 }
 
-async function claimedJobs(): Promise<number> {
-  const result = await db.pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM write_jobs WHERE connection_id = $1 AND status = 'in_progress'`, [connection.id]);
-  return result.rows[0]?.n ?? 0;
+/** Jobs the current worker has claimed and not finished (not those a killed worker left in_progress). */
+async function claimedSince(since: Date): Promise<{ claimed: number; finished: number }> {
+  const result = await db.pool.query<{ claimed: number; finished: number }>(
+    `SELECT count(*) FILTER (WHERE status = 'in_progress' AND updated_at > $2)::int AS claimed,
+            count(*) FILTER (WHERE status IN ('completed', 'failed'))::int AS finished
+       FROM write_jobs WHERE connection_id = $1`, [connection.id, since]);
+  return { claimed: result.rows[0]?.claimed ?? 0, finished: result.rows[0]?.finished ?? 0 };
+}
+
+async function databaseNow(): Promise<Date> {
+  const result = await db.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now');
+  return result.rows[0]?.now ?? new Date();
 }
 
 /** Every bill on the platform, read through the connector like test/support/books.ts does. */
@@ -235,7 +289,7 @@ describe('bill writes under kill -9 of the worker', () => {
     const deadline = begun + DEADLINE_MS;
     const stuck = async (): Promise<Error> => {
       const open = (await jobRows()).filter((j) => j.status !== 'completed' && j.status !== 'failed');
-      return new Error(`${open.length} jobs unfinished after ${DEADLINE_MS / 1000} s (${kills} kills): ${JSON.stringify(open.slice(0, 20))}`);
+      return new Error(`${open.length} jobs unfinished after ${DEADLINE_MS / 1000} s (${killLog.length} kills): ${JSON.stringify(open.slice(0, 20))}`);
     };
 
     let n = 0;
@@ -243,15 +297,15 @@ describe('bill writes under kill -9 of the worker', () => {
     for (const [w, wave] of waves.entries()) {
       for (const write of wave) await accept(write, n++);
       // The last wave takes the kills still missing for the minimum.
-      const quota = w === WAVES - 1 ? Math.max(KILLS_PER_WAVE, MIN_KILLS - kills) : KILLS_PER_WAVE;
+      const quota = w === WAVES - 1 ? Math.max(KILLS_PER_WAVE, MIN_KILLS - killLog.length) : KILLS_PER_WAVE;
       for (let k = 0; k < quota; k++) {
         if (await openJobs() === 0) break;
         if (Date.now() > deadline) throw await stuck();
         await untilStarted(runningWorker(), 60_000);
-        // The worker takes queued writes the moment it is up: a kill this soon lands in the middle of them.
-        await sleep(randomInt(150, 701));
-        if (await claimedJobs() > 0) killsMidWrite += 1;
-        await killWorker();
+        // Blind, claimed and applied kills in turn (see KillKind): the aimed ones make sure kills land mid-write.
+        const kind = KILL_KINDS[k % KILL_KINDS.length] ?? 'blind';
+        await timeKill(kind);
+        await killWorker(kind);
         startWorker();
       }
     }
@@ -290,13 +344,19 @@ describe('bill writes under kill -9 of the worker', () => {
       storedByMemo.set(row.memo, [...(storedByMemo.get(row.memo) ?? []), row]);
     }
     const events = await db.pool.query<{ code: string; payload: Json }>(
-      `SELECT code, payload FROM events WHERE connection_id = $1 AND code IN ('BILL_CREATED', 'JOB_COMPLETED')`, [connection.id]);
+      `SELECT code, payload FROM events WHERE connection_id = $1 AND code IN ('BILL_CREATED', 'BILL_UPDATED', 'JOB_COMPLETED')`, [connection.id]);
     const created = new Map<string, number>();
+    const updated = new Map<string, number>();
     const completedEvents = new Map<string, number>();
+    /** Memos of this run whose BILL_CREATED came from a sync (no job_id): the job's own announcement is then missing. */
+    const createdBySync = new Set<string>();
     for (const event of events.rows) {
-      if (event.code === 'BILL_CREATED' && typeof event.payload.job_id === 'string') {
-        created.set(event.payload.job_id, (created.get(event.payload.job_id) ?? 0) + 1);
-      }
+      const jobId = event.payload.job_id;
+      if (event.code === 'BILL_CREATED' && typeof jobId === 'string') created.set(jobId, (created.get(jobId) ?? 0) + 1);
+      if (event.code === 'BILL_UPDATED' && typeof jobId === 'string') updated.set(jobId, (updated.get(jobId) ?? 0) + 1);
+      const bill = event.payload.bill;
+      if (event.code === 'BILL_CREATED' && jobId === undefined && typeof bill === 'object' && bill !== null && 'memo' in bill
+        && typeof bill.memo === 'string' && bill.memo.endsWith(`-${RUN}`)) createdBySync.add(bill.memo);
       const job = event.payload.job;
       if (event.code === 'JOB_COMPLETED' && typeof job === 'object' && job !== null && 'id' in job && typeof job.id === 'string') {
         completedEvents.set(job.id, (completedEvents.get(job.id) ?? 0) + 1);
@@ -331,18 +391,48 @@ describe('bill writes under kill -9 of the worker', () => {
       if (copies.length !== 1) problems.push(`${where}: ${copies.length} stored copies`);
       else if (copies[0]?.id !== job.result_id) problems.push(`${where}: stored id ${copies[0]?.id ?? ''} but result_id ${String(job.result_id)}`);
       // 4. Exactly one BILL_CREATED carrying the job id.
-      if ((created.get(job.id) ?? 0) !== 1) problems.push(`${where}: ${created.get(job.id) ?? 0} BILL_CREATED events with its job_id`);
+      if ((created.get(job.id) ?? 0) !== 1) {
+        problems.push(`${where}: ${created.get(job.id) ?? 0} BILL_CREATED events with its job_id${createdBySync.has(write.memo) ? ' (a sync announced it, without job_id)' : ''}`);
+      }
     }
 
-    // 6. What the faults did.
+    // 6. What the faults did. A job "applied before a kill" had its platform call go through (the platform's
+    // keyed write row) before a kill, and finished after it: the re-run found it by its key instead of sending it again.
+    const keyed = await db.pool.query<{ idempotency_key: string; created_at: Date }>(
+      'SELECT idempotency_key, created_at FROM sandbox_platform.writes WHERE idempotency_key = ANY($1::text[])', [jobs.map((j) => j.id)]);
+    const appliedAt = new Map(keyed.rows.map((r) => [r.idempotency_key, r.created_at]));
+    const appliedBeforeKill = jobs.filter((j) => {
+      const applied = appliedAt.get(j.id);
+      const finished = j.finished_at;
+      return applied !== undefined && finished !== null && killLog.some((k) => applied < k.at && k.at < finished);
+    });
+    const syncRuns = await db.pool.query<{ trigger: string; status: string; n: number }>(
+      'SELECT trigger, status, count(*)::int AS n FROM sync_runs WHERE connection_id = $1 GROUP BY 1, 2 ORDER BY 1, 2', [connection.id]);
     const count = (f: (j: JobRow) => boolean): number => jobs.filter(f).length;
     const indeterminate = count((j) => j.indeterminate);
     const failed = jobs.filter((j) => j.status === 'failed');
+    const kills = killLog.length;
+    const runTimes = jobs.filter((j) => !j.indeterminate && j.started_at !== null && j.finished_at !== null)
+      .map((j) => (j.finished_at?.getTime() ?? 0) - (j.started_at?.getTime() ?? 0)).sort((a, b) => a - b);
+    const median = (values: number[]): number => values[Math.floor(values.length / 2)] ?? 0;
+    const hits = (kind: KillKind): string => {
+      const these = killLog.filter((k) => k.kind === kind);
+      return `${kind} ${these.filter((k) => k.cutOff > 0).length}/${these.length}`;
+    };
     console.log([
-      `write crash test: ${kills} kill -9s (${killsMidWrite} with jobs in progress), ${workerStarts} worker starts, ${Math.round(elapsed / 1000)} s`,
+      `write crash test: ${kills} kill -9s (${KILL_KINDS.map(hits).join(', ')} cut off a claimed write; `
+        + `${killLog.reduce((sum, k) => sum + k.cutOff, 0)} claims cut off in all), ${workerStarts} worker starts `
+        + `(start-up median ${median([...startupMs].sort((a, b) => a - b))} ms), ${Math.round(elapsed / 1000)} s in all`,
+      `  kills (kind cut-off/finished so far): ${killLog.map((k) => `${k.kind.slice(0, 1)}${k.cutOff}/${k.finished}`).join(' ')}`,
+      `  an uninterrupted job ran ${median(runTimes)} ms (median) from claim to completion`,
       `  jobs: ${count((j) => j.status === 'completed')} completed, ${failed.length} failed, ${indeterminate} marked indeterminate `
         + `(${count((j) => j.indeterminate && j.operation === 'create')} creates, ${count((j) => j.indeterminate && j.operation === 'update')} updates), `
-        + `max attempts ${Math.max(...jobs.map((j) => j.attempts))}`,
+        + `${appliedBeforeKill.length} applied on the platform before a kill and finished after it `
+        + `(${appliedBeforeKill.filter((j) => j.operation === 'create').length} creates), max attempts ${Math.max(...jobs.map((j) => j.attempts))}`,
+      `  events: ${createdBySync.size} bills of this run announced BILL_CREATED by a sync (no job_id); `
+        + `${count((j) => j.operation === 'update' && j.status === 'completed' && (updated.get(j.id) ?? 0) > 0)} of `
+        + `${count((j) => j.operation === 'update' && j.status === 'completed')} completed updates announced BILL_UPDATED with their job_id; `
+        + `sync runs: ${syncRuns.rows.map((r) => `${r.trigger}/${r.status} ${r.n}`).join(', ')}`,
       indeterminate === 0 ? '  NOTE: no job ended indeterminate: no kill landed between a claim and its completion this run' : '',
       ...failed.slice(0, 10).map((j) => `  failed ${j.operation} ${j.id}: ${JSON.stringify(j.response)}`),
       ...problems.slice(0, 50).map((p) => `  PROBLEM ${p}`),

@@ -1,7 +1,10 @@
 /** A test app whose write jobs run (workers on), on a small SANDBOX, and a request helper bound to one connection. */
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
+import type { Pool } from '../../src/db/pool.ts';
+import type { ReadPage } from '../../src/platforms/connector.ts';
+import { connectorContext } from '../../src/platforms/context.ts';
+import { configureSandbox, sandboxConnector } from '../../src/platforms/sandbox/index.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
 import { clientHeaders, startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 
@@ -34,3 +37,18 @@ export function jobIdOf(response: LightMyRequestResponse): string {
 export const today = (): string => new Date().toISOString().slice(0, 10);
 
 export const line = (account: string, amount: number, description = 'Test line'): Json => ({ account_id: account, total_amount: amount, description });
+
+/** Memos of every bill on the SANDBOX platform itself (not the stored copy), read through the connector. */
+export async function platformBillMemos(t: { db: { pool: Pool } }, user: string): Promise<string[]> {
+  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'check', credentials: { basic_username: user, basic_password: 'pass_good' }, tokens: null, db: t.db.pool });
+  const reader = sandboxConnector.objects.bill?.handler;
+  if (reader === undefined) throw new Error('no bill reader');
+  const memos: string[] = [];
+  let pageToken: string | null = null;
+  do {
+    const page: ReadPage = await reader.read(ctx, { since: null, window: null, pageToken });
+    memos.push(...page.records.map((r) => String(r.raw.Memo)));
+    pageToken = page.nextPageToken;
+  } while (pageToken !== null);
+  return memos;
+}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.ts';
 import type { ConnectorContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
+import { DEFAULT_RETRY_POLICY } from '../http.ts';
 import { createSandboxConnector, inProcessTransport, SandboxPlatform } from './index.ts';
 import { SCENARIOS } from './scenarios.ts';
 import { readAll, testContext, writeContext } from './testkit.ts';
@@ -19,7 +20,11 @@ afterAll(async () => {
   await db.close();
 });
 
-const connector = createSandboxConnector({ transport: inProcessTransport(() => platform) });
+// These tests watch the platform's own answers, so this connector's transport does not retry.
+const NO_RETRIES = { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 };
+const connector = createSandboxConnector({ transport: inProcessTransport(() => platform, NO_RETRIES) });
+/** What syncs and writes use: the in-process transport with the shared retry rule. */
+const retrying = createSandboxConnector({ transport: inProcessTransport(() => platform) });
 const login = (username: string, password = 'pass_good') => testContext({ basic_username: username, basic_password: password });
 const vendors = (ctx: ConnectorContext, since: string | null = null) => {
   const handler = connector.objects.vendor?.handler;
@@ -94,6 +99,20 @@ describe('sandbox scenarios', () => {
     expect(found?.raw.DocNumber).toBe('FLAKY-1');
     const retried = await bill.create(writeContext(ctx, 'flaky-1'), billInput('FLAKY-1'));
     expect(retried.platformId).toBe(found?.platformId);
+  });
+
+  it('the default in-process transport retries 429s (after Retry-After) and 5xx of reads like the HTTP client', async () => {
+    const ctx = login('user_rate_limited');
+    const handler = retrying.objects.vendor?.handler;
+    if (handler === undefined) throw new Error('no vendor handler');
+    const started = performance.now();
+    for (let n = 0; n < 3; n++) await handler.read(ctx, { since: null, window: null, pageToken: null });
+    // One of the three calls met a 429 and waited its Retry-After (2 s) before the retry succeeded.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_900);
+    const flaky = login('user_flaky');
+    const results = [];
+    for (let n = 0; n < 8; n++) results.push(await outcome(retrying.objects.vendor?.handler.read(flaky, { since: null, window: null, pageToken: null }) ?? Promise.resolve()));
+    expect(results).toEqual(Array(8).fill('ok'));
   });
 
   it('user_revoked syncs once; its first incremental read and every call after it answer 401', async () => {

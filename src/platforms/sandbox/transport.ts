@@ -7,7 +7,8 @@
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { AuthContext } from '../connector.ts';
 import { PlatformError, classifyResponse } from '../errors.ts';
-import type { PlatformResponse } from '../http.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_RETRY_POLICY, retryDelay, type PlatformResponse } from '../http.ts';
 import { handleNative, type NativeMethod, type NativeRequest, type NativeResponse } from './api.ts';
 import type { SandboxPlatform } from './platform.ts';
 
@@ -66,21 +67,30 @@ function cleanQuery(query: Record<string, string | undefined> | undefined): Reco
   return out;
 }
 
-/** Calls the platform in this process; `platform` is resolved per call so it can be configured after import. */
-export function inProcessTransport(platform: () => SandboxPlatform): SandboxTransport {
+/**
+ * Calls the platform in this process; `platform` is resolved per call so it can be configured after import.
+ * Failures are retried by the same rule as over HTTP (src/platforms/http.ts), so the default in-process
+ * SANDBOX behaves towards syncs and writes as a real platform behind the HTTP client does.
+ */
+export function inProcessTransport(platform: () => SandboxPlatform, policy = DEFAULT_RETRY_POLICY): SandboxTransport {
   return {
     kind: 'in-process',
     async send(call, ctx) {
-      const request: NativeRequest = {
-        method: call.method, path: call.path, query: cleanQuery(call.query),
-        headers: Object.fromEntries(Object.entries(call.headers).map(([k, v]) => [k.toLowerCase(), v])),
-        // As if it went over the wire: the platform never shares objects with the caller.
-        body: call.body === undefined ? undefined : structuredClone(call.body),
-        signal: ctx.signal,
-      };
-      const response = await handleNative(platform(), request);
-      if (response.status >= 200 && response.status < 300) return response;
-      throw refineError(classifyResponse(response), response, call.objectType);
+      for (let attempt = 1; ; attempt++) {
+        const request: NativeRequest = {
+          method: call.method, path: call.path, query: cleanQuery(call.query),
+          headers: Object.fromEntries(Object.entries(call.headers).map(([k, v]) => [k.toLowerCase(), v])),
+          // As if it went over the wire: the platform never shares objects with the caller.
+          body: call.body === undefined ? undefined : structuredClone(call.body),
+          signal: ctx.signal,
+        };
+        const response = await handleNative(platform(), request);
+        if (response.status >= 200 && response.status < 300) return response;
+        const error = refineError(classifyResponse(response), response, call.objectType);
+        const wait = ctx.signal.aborted ? null : retryDelay(error, attempt, call.idempotent, policy);
+        if (wait === null) throw error;
+        await sleep(wait, undefined, { signal: ctx.signal });
+      }
     },
   };
 }

@@ -1,0 +1,214 @@
+/**
+ * The executor's promises, against an in-memory platform whose failures the
+ * test chooses: an indeterminate create (applied, then 500) is looked up
+ * before anything is sent again and never made twice; a create that cannot be
+ * looked up fails rather than risk a second copy; 429s are retried; final
+ * platform errors fail the job with the platform's message; a 401 marks the
+ * connection needs_reauth; a worker that died mid-call leaves a job the next
+ * attempt treats as indeterminate.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createConnection } from '../connections/connections.ts';
+import type { ConnectionRecord } from '../connections/types.ts';
+import type { Connector, PlatformRecord, WriteContext } from '../platforms/connector.ts';
+import { PlatformError } from '../platforms/errors.ts';
+import { getConnector, registerConnector } from '../platforms/registry.ts';
+import { claimWriteJob, loadWriteJob } from '../sql/write-jobs.ts';
+import { startTestApp, type TestApp } from '../../test/support/app.ts';
+import { acceptWrite } from './accept.ts';
+import { executeWriteJob, MAX_WRITE_ATTEMPTS } from './executor.ts';
+
+type Failure = 'none' | 'applied_then_500' | 'rate_limited_once' | 'bad_request' | 'unauthorized' | 'always_503';
+
+/** The platform: records by id, the key each was created with, and how the next creates behave. */
+const platform = { records: new Map<string, { key: string; memo: unknown }>(), creates: 0, lookups: 0, failure: 'none' as Failure, failed: 0 };
+
+function fail(kind: PlatformError['kind'], status: number, message: string): PlatformError {
+  return new PlatformError({ kind, httpStatus: status, message, requestSent: true });
+}
+
+function memoryConnector(id: string, options: { findCreated: boolean }): Connector {
+  const toRecord = (platformId: string): PlatformRecord => ({ platformId, raw: { Id: platformId, Memo: platform.records.get(platformId)?.memo } });
+  return {
+    id, name: id, kind: 'accounting',
+    auth: { type: 'credentials', fields: [{ field: 'api_key', label: 'Key', required: true, secret: true }] },
+    identify: () => Promise.resolve({ storeUniqueId: `${id}-${randomUUID()}`, storeName: null }),
+    limits: { requestsPerMinute: null, concurrentRequests: null },
+    objects: {
+      bill: {
+        capabilities: { read: true, incremental: 'none', deletions: 'full_listing', filter: false, fetchByPlatformId: false, create: true, update: false, delete: false },
+        handler: {
+          read: () => Promise.resolve({ records: [...platform.records.keys()].map(toRecord), nextPageToken: null }),
+          map: (record) => ({ memo: record.raw.Memo ?? null }),
+          create(ctx: WriteContext, input) {
+            platform.creates += 1;
+            const { failure } = platform;
+            if (failure === 'rate_limited_once' && platform.failed === 0) {
+              platform.failed += 1;
+              return Promise.reject(new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'slow down', retryAfterMs: 10 }));
+            }
+            if (failure === 'bad_request') return Promise.reject(fail('bad_request', 400, 'Memo is too long for this ledger'));
+            if (failure === 'unauthorized') return Promise.reject(fail('unauthorized', 401, 'token revoked'));
+            if (failure === 'always_503') return Promise.reject(fail('server', 503, 'down'));
+            const platformId = `B-${platform.records.size + 1}`;
+            platform.records.set(platformId, { key: ctx.idempotencyKey, memo: input.memo });
+            if (failure === 'applied_then_500' && platform.failed === 0) {
+              platform.failed += 1;
+              return Promise.reject(fail('server', 500, 'saved, but the answer was lost'));
+            }
+            return Promise.resolve(toRecord(platformId));
+          },
+          ...(options.findCreated ? {
+            findCreated(ctx: WriteContext) {
+              platform.lookups += 1;
+              const found = [...platform.records].find(([, r]) => r.key === ctx.idempotencyKey);
+              return Promise.resolve(found === undefined ? null : toRecord(found[0]));
+            },
+          } : {}),
+        },
+      },
+    },
+  };
+}
+
+let t: TestApp;
+const connections: Record<'checked' | 'unchecked', ConnectionRecord | null> = { checked: null, unchecked: null };
+
+async function connectionFor(platformId: string): Promise<ConnectionRecord> {
+  const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
+    platform: platformId, name: null, credentials: { api_key: 'k' }, identity: { storeUniqueId: randomUUID(), storeName: null },
+    syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
+  });
+  await t.db.pool.query('UPDATE connections SET ready_at = now(), status = $2 WHERE id = $1', [connection.id, 'active']);
+  return connection;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  for (const [id, findCreated] of [['MEMBOOKS', true], ['MEMBOOKS_NOLOOKUP', false]] as const) {
+    if (getConnector(id) === undefined) registerConnector(memoryConnector(id, { findCreated }));
+  }
+  connections.checked = await connectionFor('MEMBOOKS');
+  connections.unchecked = await connectionFor('MEMBOOKS_NOLOOKUP');
+});
+afterAll(async () => { await t.close(); });
+beforeEach(() => {
+  platform.records.clear();
+  platform.creates = 0;
+  platform.lookups = 0;
+  platform.failed = 0;
+  platform.failure = 'none';
+});
+
+async function acceptCreate(connection: ConnectionRecord | null, memo: string): Promise<string> {
+  if (connection === null) throw new Error('no connection');
+  const { job } = await acceptWrite(t.db.pool, t.services.jobs, {
+    tenant: { organizationId: t.org.organization.id, environment: 'sandbox' }, connectionId: connection.id, objectType: 'bill', operation: 'create',
+    targetId: null, idempotencyKey: null, request: { method: 'POST', path: '/versioned/accounting/bills', body: { bill: { memo } } },
+  });
+  return job.id;
+}
+
+const run = (jobId: string) => executeWriteJob(t.services, jobId, new AbortController().signal);
+
+async function eventCodes(jobId: string): Promise<string[]> {
+  const result = await t.db.pool.query<{ code: string }>(
+    `SELECT code FROM events WHERE payload->>'job_id' = $1 OR payload->'job'->>'id' = $1 ORDER BY created_at, id`, [jobId]);
+  return result.rows.map((r) => r.code);
+}
+
+describe('write executor', () => {
+  it('looks an indeterminate create up on the platform instead of sending it again', async () => {
+    platform.failure = 'applied_then_500';
+    const jobId = await acceptCreate(connections.checked, 'once');
+    expect(await run(jobId)).toBe('retry');
+    expect(await loadWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'pending', indeterminate: true, attempts: 1 });
+    expect(await run(jobId)).toBe('done');
+    expect(platform.creates).toBe(1);
+    expect(platform.lookups).toBe(1);
+    expect(platform.records.size).toBe(1);
+    const job = await loadWriteJob(t.db.pool, jobId);
+    expect(job).toMatchObject({ status: 'completed', attempts: 2 });
+    const stored = await t.db.pool.query<{ id: string; data: { memo: string } }>(`SELECT id, data FROM records WHERE connection_id = $1 AND object_type = 'bill'`, [connections.checked?.id]);
+    expect(stored.rows.map((r) => r.data.memo)).toEqual(['once']);
+    expect(job?.resultId).toBe(stored.rows[0]?.id);
+    expect(await eventCodes(jobId)).toEqual(['BILL_CREATED', 'JOB_COMPLETED']);
+    // A finished job is never run again.
+    expect(await run(jobId)).toBe('skipped');
+  });
+
+  it('fails an indeterminate create it cannot check, rather than risk a second copy', async () => {
+    platform.failure = 'applied_then_500';
+    const jobId = await acceptCreate(connections.unchecked, 'maybe');
+    expect(await run(jobId)).toBe('retry');
+    expect(await run(jobId)).toBe('done');
+    expect(platform.creates).toBe(1);
+    const job = await loadWriteJob(t.db.pool, jobId);
+    expect(job?.status).toBe('failed');
+    expect(job?.response?.status_code).toBe(550);
+    expect(job?.response?.body).toMatchObject({ error_code: 'PLATFORM_ERROR', error_metadata: { indeterminate: true } });
+    expect(await eventCodes(jobId)).toEqual(['JOB_COMPLETED']);
+  });
+
+  it('treats a job left in_progress by a dead worker as indeterminate, and creates once when the platform has nothing', async () => {
+    const jobId = await acceptCreate(connections.checked, 'after crash');
+    // The dead worker's claim: it may or may not have reached the platform.
+    expect(await claimWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'in_progress', indeterminate: false });
+    expect(await run(jobId)).toBe('done');
+    expect(platform.lookups).toBe(1);
+    expect(platform.creates).toBe(1);
+    expect(await loadWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'completed', indeterminate: true, attempts: 2 });
+  });
+
+  it('retries a 429 without marking the write indeterminate', async () => {
+    platform.failure = 'rate_limited_once';
+    const jobId = await acceptCreate(connections.checked, 'throttled');
+    expect(await run(jobId)).toBe('retry');
+    expect(await loadWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'pending', indeterminate: false });
+    expect(await run(jobId)).toBe('done');
+    expect(platform.lookups).toBe(0);
+    expect(platform.records.size).toBe(1);
+  });
+
+  it('fails on a final platform error with the platform message kept, and announces the failure', async () => {
+    platform.failure = 'bad_request';
+    const jobId = await acceptCreate(connections.checked, 'x'.repeat(10));
+    expect(await run(jobId)).toBe('done');
+    const job = await loadWriteJob(t.db.pool, jobId);
+    expect(job?.status).toBe('failed');
+    expect(job?.response).toMatchObject({ status_code: 450, body: { error_code: 'PLATFORM_BAD_REQUEST', error_metadata: { source: 'platform', human_readable: 'Memo is too long for this ledger' } } });
+    const completed = await t.db.pool.query<{ payload: { job: { status: string } } }>(`SELECT payload FROM events WHERE code = 'JOB_COMPLETED' AND payload->'job'->>'id' = $1`, [jobId]);
+    expect(completed.rows.map((r) => r.payload.job.status)).toEqual(['failed']);
+  });
+
+  it('gives up after the attempt limit on a platform that keeps failing', async () => {
+    platform.failure = 'always_503';
+    const jobId = await acceptCreate(connections.checked, 'never');
+    const outcomes: string[] = [];
+    for (let i = 0; i < MAX_WRITE_ATTEMPTS + 1; i++) outcomes.push(await run(jobId));
+    expect(outcomes.slice(0, MAX_WRITE_ATTEMPTS - 1).every((o) => o === 'retry')).toBe(true);
+    expect(outcomes.at(-1)).toBe('skipped');
+    const job = await loadWriteJob(t.db.pool, jobId);
+    expect(job?.status).toBe('failed');
+    expect(job?.response?.body).toMatchObject({ error_code: 'PLATFORM_ERROR', error_metadata: { indeterminate: true } });
+  });
+
+  it('marks the connection needs_reauth on a 401 and fails the job with 451', async () => {
+    const connection = await connectionFor('MEMBOOKS');
+    platform.failure = 'unauthorized';
+    const jobId = await acceptCreate(connection, 'denied');
+    expect(await run(jobId)).toBe('done');
+    expect((await loadWriteJob(t.db.pool, jobId))?.response?.status_code).toBe(451);
+    const state = await t.db.pool.query<{ status: string }>('SELECT status FROM connections WHERE id = $1', [connection.id]);
+    expect(state.rows[0]?.status).toBe('needs_reauth');
+    const needsUpdate = await t.db.pool.query(`SELECT 1 FROM events WHERE connection_id = $1 AND code = 'CONNECTION_NEEDS_UPDATE'`, [connection.id]);
+    expect(needsUpdate.rowCount).toBe(1);
+    // Jobs still queued for it fail without calling the platform.
+    platform.failure = 'none';
+    const queued = await acceptCreate(connection, 'queued');
+    expect(await run(queued)).toBe('done');
+    expect((await loadWriteJob(t.db.pool, queued))?.response?.body).toMatchObject({ error_code: 'NEEDS_UPDATE' });
+    expect(platform.creates).toBe(1);
+  });
+});
