@@ -7,9 +7,17 @@ import { OBJECT_TYPES } from '../model/object-types.ts';
 import type { JsonSchema, VersionRegistry } from './versioning.ts';
 
 const DATA_PATHS = Object.values(OBJECT_TYPES).map((o) => `/versioned${o.path}`);
-const isDataRoute = (routeKey: string) => DATA_PATHS.some((path) => routeKey === `GET ${path}` || routeKey === `GET ${path}/:id`);
+/** Writes answer with the object written, shaped like reads of the same version. */
+const WRITE_ROUTES = new Set([
+  ...DATA_PATHS.flatMap((path) => [`POST ${path}`, `PATCH ${path}/:id`]),
+  'POST /versioned/accounting/bill_credit_applications', 'POST /versioned/accounting/bill_credit_applications/unapply',
+  'POST /versioned/accounting/journal_entries/:id/attachments',
+]);
+const isDataRoute = (routeKey: string) => WRITE_ROUTES.has(routeKey) || DATA_PATHS.some((path) => routeKey === `GET ${path}` || routeKey === `GET ${path}/:id`);
 const isListRoute = (routeKey: string) => DATA_PATHS.some((path) => routeKey === `GET ${path}`);
-const journalRoute = (routeKey: string) => routeKey.startsWith('GET /versioned/accounting/journal_entries') && !routeKey.includes('/attachments');
+const JOURNAL = '/versioned/accounting/journal_entries';
+const journalRoute = (routeKey: string) => !routeKey.includes('/attachments')
+  && [`GET ${JOURNAL}`, `GET ${JOURNAL}/:id`, `POST ${JOURNAL}`, `PATCH ${JOURNAL}/:id`].includes(routeKey);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

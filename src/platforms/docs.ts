@@ -47,7 +47,9 @@ function renderConnector(c: Connector): string[] {
       lines.push(`  - \`${f.field}\`: ${f.label} (${notes})`);
     }
   }
-  lines.push(`- Limits: ${limitsLabel(c.limits)}`, '');
+  lines.push(`- Limits: ${limitsLabel(c.limits)}`);
+  const actions = Object.keys(c.actions ?? {}).sort();
+  lines.push(`- Actions: ${actions.length === 0 ? 'none' : actions.map((a) => `\`${a}\``).join(', ')} (see docs/writes.md)`, '');
   const objects = byKey(Object.entries(c.objects).map(([type, entry]): [string, ObjectCapabilities] => [type, entry.capabilities]));
   lines.push(
     '| Object | Read | Incremental | Deletions | Filter | Fetch by id | Create | Update | Delete |',

@@ -9,13 +9,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createConnection } from '../connections/connections.ts';
+import { accessTokenOf, createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import type { Connector, PlatformRecord, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector, registerConnector } from '../platforms/registry.ts';
 import { claimWriteJob, loadWriteJob } from '../sql/write-jobs.ts';
-import { startTestApp, type TestApp } from '../../test/support/app.ts';
+import { clientHeaders, errorBody, startTestApp, type TestApp } from '../../test/support/app.ts';
 import { acceptWrite } from './accept.ts';
 import { executeWriteJob, MAX_WRITE_ATTEMPTS } from './executor.ts';
 
@@ -192,6 +192,20 @@ describe('write executor', () => {
     const job = await loadWriteJob(t.db.pool, jobId);
     expect(job?.status).toBe('failed');
     expect(job?.response?.body).toMatchObject({ error_code: 'PLATFORM_ERROR', error_metadata: { indeterminate: true } });
+  });
+
+  it('answers 404 over HTTP for writes the capability table of the platform does not offer', async () => {
+    const token = accessTokenOf(t.services.cipher, connections.checked ?? await connectionFor('MEMBOOKS'));
+    const response = await t.app.inject({
+      method: 'POST', url: `/versioned/accounting/vendors?access_token=${token}`, headers: clientHeaders(t.org), payload: { vendor: { vendor_name: 'Nope' } },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(errorBody(response).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    const upload = await t.app.inject({
+      method: 'POST', url: `/versioned/accounting/bank_feeds/accounts/mapping_link?access_token=${token}`, headers: clientHeaders(t.org),
+      payload: { mapping_link: { bank_feed_account_id: randomUUID() } },
+    });
+    expect(errorBody(upload).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
   });
 
   it('marks the connection needs_reauth on a 401 and fails the job with 451', async () => {

@@ -1,14 +1,19 @@
 /**
- * kill -9 of the worker process at random moments while it runs 150 bill
- * creates and 20 bill updates (accepted in waves, each wave hit by several
- * kills within a second of the worker coming up, i.e. mid-write). Afterwards:
- * no job is left pending or in_progress; every completed create is on the
- * platform exactly once (a failed one at most once) and nothing was created
- * twice; the stored copy holds each created bill once, under the job's
- * result_id; each completed create fired exactly one BILL_CREATED carrying its
- * job id and exactly one JOB_COMPLETED; every completed update is on the
- * platform. Jobs a kill interrupted after their claim end `indeterminate` and
- * are recovered through the platform's Idempotency-Key lookup (findCreated).
+ * kill -9 of the worker process (`--role=worker`, a real child process) while
+ * it runs 150 bill creates and 20 bill updates, accepted in three waves; each
+ * wave is hit by six kills, some blind (150-700 ms after the worker came up),
+ * some aimed at a write just claimed, some at a write already applied on the
+ * platform but not yet completed here. The killed worker's writes are handed
+ * on (missed heartbeats) and re-run as `indeterminate`; a create is then
+ * looked up by its Idempotency-Key (findCreated) instead of being sent again.
+ *
+ * Proves that afterwards: no job is left pending or in_progress; every
+ * completed create is on the platform exactly once (a failed one at most
+ * once) and no memo of the run is there twice; the stored copy holds each
+ * created bill once, under the job's result_id; each completed create fired
+ * exactly one BILL_CREATED carrying its job id and exactly one JOB_COMPLETED
+ * (every finished job exactly one JOB_COMPLETED); every completed update's
+ * memo is on the platform. The log says how many kills cut off a write.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -343,20 +348,26 @@ describe('bill writes under kill -9 of the worker', () => {
       if (row.memo === null) continue;
       storedByMemo.set(row.memo, [...(storedByMemo.get(row.memo) ?? []), row]);
     }
-    const events = await db.pool.query<{ code: string; payload: Json }>(
-      `SELECT code, payload FROM events WHERE connection_id = $1 AND code IN ('BILL_CREATED', 'BILL_UPDATED', 'JOB_COMPLETED')`, [connection.id]);
+    // When the platform applied each write (its keyed write row), for the log and for timelines of problems.
+    const keyed = await db.pool.query<{ idempotency_key: string; created_at: Date }>(
+      'SELECT idempotency_key, created_at FROM sandbox_platform.writes WHERE idempotency_key = ANY($1::text[])', [jobs.map((j) => j.id)]);
+    const appliedAt = new Map(keyed.rows.map((r) => [r.idempotency_key, r.created_at]));
+    const runs = await db.pool.query<{ trigger: string; status: string; created_at: Date; started_at: Date | null; finished_at: Date | null }>(
+      'SELECT trigger, status, created_at, started_at, finished_at FROM sync_runs WHERE connection_id = $1 ORDER BY created_at', [connection.id]);
+    const events = await db.pool.query<{ code: string; payload: Json; created_at: Date }>(
+      `SELECT code, payload, created_at FROM events WHERE connection_id = $1 AND code IN ('BILL_CREATED', 'BILL_UPDATED', 'JOB_COMPLETED')`, [connection.id]);
     const created = new Map<string, number>();
     const updated = new Map<string, number>();
     const completedEvents = new Map<string, number>();
     /** Memos of this run whose BILL_CREATED came from a sync (no job_id): the job's own announcement is then missing. */
-    const createdBySync = new Set<string>();
+    const createdBySync = new Map<string, Date>();
     for (const event of events.rows) {
       const jobId = event.payload.job_id;
       if (event.code === 'BILL_CREATED' && typeof jobId === 'string') created.set(jobId, (created.get(jobId) ?? 0) + 1);
       if (event.code === 'BILL_UPDATED' && typeof jobId === 'string') updated.set(jobId, (updated.get(jobId) ?? 0) + 1);
       const bill = event.payload.bill;
       if (event.code === 'BILL_CREATED' && jobId === undefined && typeof bill === 'object' && bill !== null && 'memo' in bill
-        && typeof bill.memo === 'string' && bill.memo.endsWith(`-${RUN}`)) createdBySync.add(bill.memo);
+        && typeof bill.memo === 'string' && bill.memo.endsWith(`-${RUN}`)) createdBySync.set(bill.memo, event.created_at);
       const job = event.payload.job;
       if (event.code === 'JOB_COMPLETED' && typeof job === 'object' && job !== null && 'id' in job && typeof job.id === 'string') {
         completedEvents.set(job.id, (completedEvents.get(job.id) ?? 0) + 1);
@@ -392,22 +403,23 @@ describe('bill writes under kill -9 of the worker', () => {
       else if (copies[0]?.id !== job.result_id) problems.push(`${where}: stored id ${copies[0]?.id ?? ''} but result_id ${String(job.result_id)}`);
       // 4. Exactly one BILL_CREATED carrying the job id.
       if ((created.get(job.id) ?? 0) !== 1) {
-        problems.push(`${where}: ${created.get(job.id) ?? 0} BILL_CREATED events with its job_id${createdBySync.has(write.memo) ? ' (a sync announced it, without job_id)' : ''}`);
+        const bySync = createdBySync.get(write.memo);
+        const iso = (d: Date | null | undefined): string => d?.toISOString().slice(11, 23) ?? '-';
+        const kill = killLog.find((k) => k.at > (appliedAt.get(job.id) ?? new Date()))?.at;
+        problems.push(`${where}: ${created.get(job.id) ?? 0} BILL_CREATED events with its job_id${bySync === undefined ? ''
+          : `; a sync announced it without job_id instead (applied on the platform ${iso(appliedAt.get(job.id))}, next kill ${iso(kill)}, `
+            + `by the ${runs.rows.find((r) => r.started_at !== null && r.started_at <= bySync && (r.finished_at === null || bySync <= r.finished_at))?.trigger ?? '?'}-triggered sync `
+            + `at ${iso(bySync)}, job completed ${iso(job.finished_at)})`}`);
       }
     }
 
-    // 6. What the faults did. A job "applied before a kill" had its platform call go through (the platform's
-    // keyed write row) before a kill, and finished after it: the re-run found it by its key instead of sending it again.
-    const keyed = await db.pool.query<{ idempotency_key: string; created_at: Date }>(
-      'SELECT idempotency_key, created_at FROM sandbox_platform.writes WHERE idempotency_key = ANY($1::text[])', [jobs.map((j) => j.id)]);
-    const appliedAt = new Map(keyed.rows.map((r) => [r.idempotency_key, r.created_at]));
+    // 6. What the faults did. A job "applied before a kill" had its platform call go through before a kill and
+    // finished after it: the re-run found it by its key (findCreated) instead of sending it again.
     const appliedBeforeKill = jobs.filter((j) => {
       const applied = appliedAt.get(j.id);
       const finished = j.finished_at;
       return applied !== undefined && finished !== null && killLog.some((k) => applied < k.at && k.at < finished);
     });
-    const syncRuns = await db.pool.query<{ trigger: string; status: string; n: number }>(
-      'SELECT trigger, status, count(*)::int AS n FROM sync_runs WHERE connection_id = $1 GROUP BY 1, 2 ORDER BY 1, 2', [connection.id]);
     const count = (f: (j: JobRow) => boolean): number => jobs.filter(f).length;
     const indeterminate = count((j) => j.indeterminate);
     const failed = jobs.filter((j) => j.status === 'failed');
@@ -432,7 +444,7 @@ describe('bill writes under kill -9 of the worker', () => {
       `  events: ${createdBySync.size} bills of this run announced BILL_CREATED by a sync (no job_id); `
         + `${count((j) => j.operation === 'update' && j.status === 'completed' && (updated.get(j.id) ?? 0) > 0)} of `
         + `${count((j) => j.operation === 'update' && j.status === 'completed')} completed updates announced BILL_UPDATED with their job_id; `
-        + `sync runs: ${syncRuns.rows.map((r) => `${r.trigger}/${r.status} ${r.n}`).join(', ')}`,
+        + `sync runs (trigger/status): ${runs.rows.map((r) => `${r.trigger}/${r.status}`).join(', ')}`,
       indeterminate === 0 ? '  NOTE: no job ended indeterminate: no kill landed between a claim and its completion this run' : '',
       ...failed.slice(0, 10).map((j) => `  failed ${j.operation} ${j.id}: ${JSON.stringify(j.response)}`),
       ...problems.slice(0, 50).map((p) => `  PROBLEM ${p}`),

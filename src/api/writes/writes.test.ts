@@ -12,7 +12,8 @@ import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import { clientHeaders, errorBody, json, type TestApp } from '../../../test/support/app.ts';
 import { jobIdOf, line, sender, startWriteTestApp, type Json } from '../../../test/support/writes.ts';
-import { eventsOf, incrementalSync, storedWhere, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
+import { accessTokenOf } from '../../connections/connections.ts';
+import { eventsOf, incrementalSync, sandboxConnection as linkedSandbox, storedWhere, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
 
 let t: TestApp;
 let c: SyncedConnection;
@@ -265,6 +266,47 @@ describe('write answers', () => {
     expect(jobs.rowCount).toBe(1);
     const stored = await t.db.pool.query(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' = $2`, [c.connection.id, `idem ${key}`]);
     expect(stored.rowCount).toBe(1);
+  });
+
+  it('joins the first job when a retry comes after our process died between the platform call and the answer', async () => {
+    const key = randomUUID();
+    const payload = { response_mode: 'async', bill: { vendor_id: f.vendor, issue_date: today, memo: `crash ${key}`, line_items: [line(f.expense, 44)] } };
+    const first = await send('POST', '/accounting/bills', payload, { 'idempotency-key': key });
+    expect(first.statusCode).toBe(202);
+    // The process that answered died before storing its answer: its claim on the key is gone.
+    await t.db.pool.query('DELETE FROM idempotency_keys WHERE key = $1', [key]);
+    const retry = await send('POST', '/accounting/bills', { ...payload, response_mode: 'prefer_sync' }, { 'idempotency-key': key });
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(jobIdOf(retry)).toBe(jobIdOf(first));
+    const jobs = await t.db.pool.query('SELECT id FROM write_jobs WHERE idempotency_key = $1', [key]);
+    expect(jobs.rowCount).toBe(1);
+    const stored = await t.db.pool.query(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' = $2`, [c.connection.id, `crash ${key}`]);
+    expect(stored.rowCount).toBe(1);
+    // The same key on a different write is refused, not joined.
+    const other = await send('POST', '/accounting/vendors', { vendor: { vendor_name: `Other ${key}` } }, { 'idempotency-key': key });
+    expect(other.statusCode).toBe(409);
+    expect(errorBody(other).error_code).toBe('IDEMPOTENCY_KEY_MISMATCH');
+  });
+
+  it('shapes the written object like reads of the requested version', async () => {
+    const older = await send('POST', '/accounting/journal_entries', { journal_entry: { transaction_date: today, line_items: [line(f.expense, 5), line(f.bank, -5)] } }, { 'x-service-version': '2023-02-07' });
+    expect(older.statusCode, older.body).toBe(200);
+    const entry = json(older).journal_entry as Json;
+    expect('platform_url' in entry).toBe(false);
+    expect(typeof entry.currency_rate).toBe('string');
+    const newest = json(await send('GET', `/accounting/journal_entries/${String(entry.id)}`)).journal_entry as Json;
+    expect('platform_url' in newest).toBe(true);
+    expect(typeof newest.currency_rate).toBe('number');
+  });
+
+  it('answers PRODUCT_NOT_READY before the initial sync has finished', async () => {
+    const fresh = await linkedSandbox(t, 'user_writes_fresh_size_100');
+    const response = await t.app.inject({
+      method: 'POST', url: `/versioned/accounting/vendors?access_token=${accessTokenOf(t.services.cipher, fresh)}`, headers: clientHeaders(t.org),
+      payload: { vendor: { vendor_name: 'Too early' } },
+    });
+    expect(response.statusCode).toBe(409);
+    expect(errorBody(response).error_code).toBe('PRODUCT_NOT_READY');
   });
 
   it('refuses bodies that would be wrong before calling the platform, naming the field', async () => {
