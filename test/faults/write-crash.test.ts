@@ -13,7 +13,8 @@
  * created bill once, under the job's result_id; each completed create fired
  * exactly one BILL_CREATED carrying its job id and exactly one JOB_COMPLETED
  * (every finished job exactly one JOB_COMPLETED); every completed update's
- * memo is on the platform. The log says how many kills cut off a write.
+ * memo is on the platform; and a sync run afterwards announces none of the
+ * run's bills again. The log says how many kills cut off a write.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -411,6 +412,23 @@ describe('bill writes under kill -9 of the worker', () => {
             + `by the ${runs.rows.find((r) => r.started_at !== null && r.started_at <= bySync && (r.finished_at === null || bySync <= r.finished_at))?.trigger ?? '?'}-triggered sync `
             + `at ${iso(bySync)}, job completed ${iso(job.finished_at)})`}`);
       }
+    }
+
+    // 7. Once the writes are done (and the worker stopped), a sync finds every bill of the run stored as the platform
+    // has it: it announces none of them again (and none the write-through missed).
+    const last = worker;
+    worker = null;
+    if (last !== null) {
+      last.child.kill('SIGTERM');
+      await last.exited;
+    }
+    const marker = await databaseNow();
+    const final = await requestSync(db.pool, services.jobs, connection.id, { kind: 'incremental', trigger: 'api', details: {} });
+    expect(await runSync(services, final.id, new AbortController().signal)).toBe('completed');
+    const late = await db.pool.query<{ code: string; memo: string | null }>(
+      `SELECT code, payload->'bill'->>'memo' AS memo FROM events WHERE connection_id = $1 AND type = 'BILL' AND created_at > $2`, [connection.id, marker]);
+    for (const event of late.rows) {
+      if (event.memo?.endsWith(`-${RUN}`) === true) problems.push(`the final sync announced ${event.code} for the bill with memo ${event.memo}`);
     }
 
     // 6. What the faults did. A job "applied before a kill" had its platform call go through before a kill and

@@ -13,6 +13,11 @@ import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.t
 import { clientHeaders, errorBody, json, type TestApp } from '../../../test/support/app.ts';
 import { jobIdOf, line, sender, startWriteTestApp, type Json } from '../../../test/support/writes.ts';
 import { accessTokenOf } from '../../connections/connections.ts';
+import applyBillCredit from '../accounting/bill-credit-applications/apply.ts';
+import unapplyBillCredit from '../accounting/bill-credit-applications/unapply.ts';
+import bankFeedMappingLink from '../accounting/bank-feeds/mapping-link.ts';
+import sendBankFeedTransactions from '../accounting/bank-feeds/transactions.ts';
+import { objectWriteEndpoints } from './objects.ts';
 import { eventsOf, incrementalSync, sandboxConnection as linkedSandbox, storedWhere, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
 
 let t: TestApp;
@@ -376,11 +381,44 @@ describe('write answers', () => {
     expect(malformedId.statusCode).toBe(410);
   });
 
+  it('every write route refuses missing auth, another tenant and malformed bodies', async () => {
+    const routes = [...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink].map((e) => e.contract);
+    expect(routes.length).toBeGreaterThan(30);
+    const otherOrg = await t.newOrg('Sweep other');
+    for (const route of routes) {
+      const url = `/versioned${route.url.replace(':id', f.vendor)}?access_token=${c.token}`;
+      const payload = route.method === 'DELETE' ? {} : { unexpected: true };
+      const noAuth = await t.app.inject({ method: route.method, url, headers: { 'x-service-version': '2024-08-31' }, payload });
+      expect(noAuth.statusCode, `${route.method} ${route.url}`).toBe(401);
+      const foreign = await t.app.inject({ method: route.method, url, headers: clientHeaders(otherOrg), payload: route.method === 'DELETE' ? {} : validBodyFor(route.url) });
+      expect(errorBody(foreign).error_code, `${route.method} ${route.url}: ${foreign.body}`).toBe('INVALID_CREDENTIALS');
+      if (route.method === 'DELETE') continue;
+      const malformed = await t.app.inject({ method: route.method, url, headers: { ...clientHeaders(t.org), 'content-type': 'application/json' }, payload: '{"oops"' });
+      expect(errorBody(malformed).error_code, `${route.method} ${route.url}`).toBe('MALFORMED_JSON');
+      const wrongShape = await t.app.inject({ method: route.method, url, headers: clientHeaders(t.org), payload });
+      expect(errorBody(wrongShape).error_code, `${route.method} ${route.url}`).toBe('VALIDATION_ERROR');
+    }
+  });
+
   it('answers route-not-found for operations the contract does not have', async () => {
     const response = await send('DELETE', `/accounting/customers/${f.customer}`);
     expect(response.statusCode).toBe(404);
   });
 });
+
+/** A body that passes the schema of a write route, so that the request reaches the access-token check. */
+function validBodyFor(url: string): Json {
+  if (url.includes('bill_credit_applications')) return { bill_credit_application: { bill_credit_memo_id: f.vendor, linked_bills: [{ id: f.vendor, ...(url.endsWith('unapply') ? {} : { allocated_amount: 1 }) }] } };
+  if (url.endsWith('/bank_feeds/transactions')) return { bank_feed_transactions: { bank_feed_account_id: f.vendor, transactions: [{ internal_transaction_id: 'x', transaction_date: today, amount: 1, description: 'x' }] } };
+  if (url.endsWith('/mapping_link')) return { mapping_link: { bank_feed_account_id: f.vendor } };
+  const life = LIFECYCLES.find((l) => url === OBJECT_TYPES[l.type].path || url === `${OBJECT_TYPES[l.type].path}/:id`);
+  if (life === undefined) throw new Error(`no body for ${url}`);
+  const patch: Json = ['customer', 'vendor'].includes(life.type) ? { phone: '1' } : ['account', 'bank_feed_account'].includes(life.type) ? { name: 'x' } : { memo: 'x' };
+  const create = life.type === 'bill_payment'
+    ? { vendor_id: f.vendor, account_id: f.bank, transaction_date: today, linked_bills: [{ id: f.vendor, allocated_amount: 1 }] }
+    : life.create({});
+  return { [OBJECT_TYPES[life.type].singular]: url.endsWith(':id') ? patch : create };
+}
 
 describe('platform errors', () => {
   it('keeps the platform message: 450 for a rejected write, 409 DUPLICATE_VALUE_CONFLICT with the field', async () => {
