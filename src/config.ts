@@ -24,6 +24,12 @@ export interface Config {
   publicUrl: string;
   /** How long a prefer_sync write waits for the platform before answering 202 with async_response. */
   writeSyncWaitSeconds: number;
+  /** Whether webhooks may go to loopback, private and link-local addresses (refused in production). */
+  webhookAllowPrivate: boolean;
+  /** A receiver must answer 2xx within this many milliseconds (the spec's 5 s). */
+  webhookTimeoutMs: number;
+  /** Multiplies the retry schedule and window (1 = the spec's 15 minutes); below 1 only for tests and demos. */
+  webhookScheduleScale: number;
 }
 
 export class ConfigError extends Error {
@@ -49,6 +55,24 @@ function parsePort(name: string, raw: string | undefined, fallback: number, prob
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0 || value > 65535) {
     problems.push(`${name}=${raw} is not a port number (an integer from 0 to 65535)`);
+    return fallback;
+  }
+  return value;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean, problems: string[]): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  problems.push(`${name}=${raw} must be true or false`);
+  return fallback;
+}
+
+function parseFraction(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) {
+    problems.push(`${name}=${raw} must be a number greater than 0 and at most 1`);
     return fallback;
   }
   return value;
@@ -116,6 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limit: parsePositiveInt('RATE_LIMIT_PER_WINDOW', env.RATE_LIMIT_PER_WINDOW, 500, problems),
     windowSeconds: parsePositiveInt('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 10, problems),
   };
+  const webhookAllowPrivate = parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, !production, problems);
+  const webhookTimeoutMs = parsePositiveInt('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5000, problems);
+  const webhookScheduleScale = parseFraction('WEBHOOK_SCHEDULE_SCALE', env.WEBHOOK_SCHEDULE_SCALE, 1, problems);
   const writeSyncWaitSeconds = parsePositiveInt('WRITE_SYNC_WAIT_SECONDS', env.WRITE_SYNC_WAIT_SECONDS, 10, problems);
   const embeddedPostgresPort = parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329, problems);
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '0.0.0.0';
@@ -144,5 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPostgresPort,
     publicUrl,
     writeSyncWaitSeconds,
+    webhookAllowPrivate,
+    webhookTimeoutMs,
+    webhookScheduleScale,
   };
 }

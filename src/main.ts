@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
 import { startWorkers } from './jobs/queues.ts';
 import { startRuntime } from './runtime.ts';
+import { startWebhookDispatcher } from './webhooks/dispatcher.ts';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const role = values.role as Role;
@@ -43,7 +44,11 @@ async function main(): Promise<void> {
   const runtime = await startRuntime({ log, config, schedule: role !== 'api' });
   closers.push(() => runtime.close());
   const { services } = runtime;
-  if (role !== 'api') await startWorkers(runtime.boss, services);
+  if (role !== 'api') {
+    await startWorkers(runtime.boss, services);
+    const dispatcher = startWebhookDispatcher(services);
+    closers.push(() => dispatcher.stop());
+  }
 
   if (role !== 'worker') {
     const app = await buildApp(services);

@@ -1,0 +1,149 @@
+/**
+ * Delivers webhooks from the outbox. Each worker process runs one dispatcher:
+ * it claims due deliveries (SKIP LOCKED, leased), sends them signed with the
+ * environment's active client secrets, logs every attempt, and settles each as
+ * delivered, due again on the spec's schedule, or failed once the 15-minute
+ * window has passed. New events wake it through LISTEN ledgerport_events (sent
+ * by src/events/emit.ts); a short poll covers retries coming due and lost
+ * notifications. Several processes share the work; a killed one loses only its
+ * leases, which come due again for the others (at-least-once).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PoolClient } from '../db/pool.ts';
+import type { Services } from '../services.ts';
+import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
+import { claimDueDeliveries, expireDeliveries, insertAttempt, settleDelivery, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
+import { webhookAttempts, webhookDelay, webhookDeliveries, webhookLatency } from '../metrics/registry.ts';
+import { retryDelayMs, windowMs } from './schedule.ts';
+import { createSender, type Send } from './sender.ts';
+import { signatureHeaders } from './signature.ts';
+
+export interface DispatcherOptions {
+  /** Deliveries in flight at once per process. */
+  concurrency?: number;
+  pollMs?: number;
+  /** Replaces the HTTP sender (tests). */
+  send?: Send;
+}
+
+const SECRET_CACHE_MS = 5_000;
+
+export interface WebhookDispatcher { stop(): Promise<void> }
+
+export function startWebhookDispatcher(services: Services, options: DispatcherOptions = {}): WebhookDispatcher {
+  const { config, pool, cipher } = services;
+  const concurrency = options.concurrency ?? 64;
+  const pollMs = options.pollMs ?? 500;
+  const scale = config.webhookScheduleScale;
+  const windowSeconds = windowMs(scale) / 1000;
+  // The lease outlasts the attempt's timeout, so a live worker always settles before anyone else may claim.
+  const leaseSeconds = Math.max(10, Math.ceil((config.webhookTimeoutMs * 3) / 1000));
+  const sender = createSender({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs });
+  const send: Send = options.send ?? sender.send;
+  const secrets = new Map<string, { at: number; values: string[] }>();
+  const inFlight = new Set<Promise<void>>();
+  let running = true;
+  let listener: PoolClient | null = null;
+  // A wake-up that comes while the loop is busy is remembered, not lost.
+  let woken = false;
+  let resolveWait: () => void = () => undefined;
+  const wake = (): void => { woken = true; resolveWait(); };
+
+  async function activeSecrets(organizationId: string, environment: ClaimedDelivery['environment']): Promise<string[]> {
+    const key = `${organizationId}:${environment}`;
+    const cached = secrets.get(key);
+    if (cached !== undefined && Date.now() - cached.at < SECRET_CACHE_MS) return cached.values;
+    const values = (await findActiveSecretCiphertexts(pool, organizationId, environment)).map((c) => cipher.decrypt(c));
+    secrets.set(key, { at: Date.now(), values });
+    return values;
+  }
+
+  async function deliver(delivery: ClaimedDelivery): Promise<void> {
+    const startedAt = new Date();
+    if (delivery.attempts === 1) webhookDelay.observe((startedAt.getTime() - delivery.event_created_at.getTime()) / 1000);
+    const body = JSON.stringify(delivery.payload);
+    const result = delivery.url === null
+      ? { kind: 'refused' as const, statusCode: null, error: 'no webhook URL is configured for this environment any more', excerpt: null, durationMs: 0 }
+      : await send(delivery.url, body, {
+        ...signatureHeaders(body, await activeSecrets(delivery.organization_id, delivery.environment)),
+        'X-Service-Event-Id': delivery.event_id, 'X-Service-Delivery-Id': delivery.id, 'X-Service-Delivery-Attempt': String(delivery.attempts),
+      });
+    webhookAttempts.inc({ result: result.kind });
+    webhookLatency.observe(result.durationMs / 1000);
+    const delivered = result.kind === 'success';
+    const next = new Date(Date.now() + retryDelayMs(delivery.attempts, scale));
+    const retryAt = delivered || next >= delivery.deadline_at ? null : next;
+    await insertAttempt(pool, {
+      deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.url ?? '', startedAt, durationMs: result.durationMs,
+      statusCode: result.statusCode, error: result.error, excerpt: result.excerpt,
+    });
+    const settled = await settleDelivery(pool, delivery.id, delivery.attempts, { delivered, retryAt, statusCode: result.statusCode, error: result.error });
+    if (settled && (delivered || retryAt === null)) webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'failed' });
+  }
+
+  function track(work: Promise<void>): void {
+    const tracked = work.catch(() => undefined).finally(() => { inFlight.delete(tracked); wake(); });
+    inFlight.add(tracked);
+  }
+
+  async function listen(): Promise<void> {
+    try {
+      const client = await pool.connect();
+      client.on('notification', () => { wake(); });
+      client.on('error', () => {
+        if (listener === client) listener = null;
+        client.release(true);
+      });
+      await client.query('LISTEN ledgerport_events');
+      listener = client;
+    } catch {
+      // Polling alone still delivers; the next loop tries to listen again.
+    }
+  }
+
+  async function loop(): Promise<void> {
+    let lastExpiry = 0;
+    while (running) {
+      if (listener === null) await listen();
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        if (Date.now() - lastExpiry > pollMs) {
+          lastExpiry = Date.now();
+          await expireDeliveries(pool, windowSeconds);
+        }
+        const room = concurrency - inFlight.size;
+        if (room > 0) claimed = await claimDueDeliveries(pool, Math.min(room, 100), leaseSeconds, windowSeconds);
+      } catch {
+        // The database is unreachable for a moment: wait a poll and try again.
+      }
+      for (const delivery of claimed) track(deliver(delivery));
+      if (claimed.length > 0 && inFlight.size < concurrency) continue;
+      if (woken) {
+        woken = false;
+        if (inFlight.size < concurrency) continue;
+      }
+      const waited = new Promise<void>((resolve) => { resolveWait = resolve; });
+      const abort = new AbortController();
+      await Promise.race([waited, sleep(pollMs, undefined, { signal: abort.signal }).catch(() => undefined)]);
+      abort.abort();
+      woken = false;
+    }
+  }
+
+  const running$ = loop();
+  return {
+    async stop() {
+      running = false;
+      wake();
+      await running$;
+      await Promise.all(inFlight);
+      sender.close();
+      const client = listener;
+      listener = null;
+      if (client !== null) {
+        await client.query('UNLISTEN ledgerport_events').catch(() => undefined);
+        client.release();
+      }
+    },
+  };
+}
