@@ -3,6 +3,9 @@ import type { Queryable } from '../db/pool.ts';
 import { statesLeadingTo, type JobStatus, type WriteOperation } from '../writes/job-states.ts';
 import type { Tenant } from '../tenants/types.ts';
 
+/** The advisory lock a worker holds while it executes a job (src/writes/executor.ts); $1 is the job id. */
+export const WRITE_JOB_LOCK_KEY_SQL = `hashtextextended('ledgerport-write:' || $1::text, 0)`;
+
 export interface JobRequest {
   method: string;
   /** Path without the query string (it carries the access token). */
@@ -194,4 +197,22 @@ export async function forgetOldIdempotencyKeys(db: Queryable, olderThanSeconds: 
     `UPDATE write_jobs SET idempotency_key = NULL
       WHERE idempotency_key IS NOT NULL AND created_at < clock_timestamp() - make_interval(secs => $1)`, [olderThanSeconds]);
   return result.rowCount ?? 0;
+}
+
+/**
+ * A write of this connection whose platform call may have gone through but whose
+ * write-through has not happened: its worker died mid-attempt (in_progress, its job
+ * lock free) or it waits for a retry after an indeterminate attempt. A sync must
+ * not store pages meanwhile: it would announce the record without the job's
+ * job_id, and the job's re-run would then find it unchanged and announce nothing.
+ * The lock is only probed on in_progress rows (CASE fixes the order), so live jobs are never touched.
+ */
+export async function findUnresolvedWrite(db: Queryable, connectionId: string): Promise<string | null> {
+  const result = await db.query<{ id: string }>(
+    `SELECT id FROM write_jobs
+      WHERE connection_id = $1 AND status IN ('pending', 'in_progress') AND updated_at > clock_timestamp() - interval '15 minutes'
+        AND CASE WHEN status = 'pending' THEN indeterminate
+                 ELSE pg_try_advisory_xact_lock(hashtextextended('ledgerport-write:' || id::text, 0)) END
+      LIMIT 1`, [connectionId]);
+  return result.rows[0]?.id ?? null;
 }

@@ -16,6 +16,7 @@ import { connectorContext, openCredentials, openTokens } from '../platforms/cont
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
 import { deleteUnseen, forgetSeen } from '../sql/records.ts';
+import { findUnresolvedWrite } from '../sql/write-jobs.ts';
 import {
   beginObjectRead, completeObjectRead, finishObjectBatch, loadSyncObject, recordPage,
 } from '../sql/sync-objects.ts';
@@ -26,6 +27,9 @@ import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts
 import { deletedEvents, storePage, type PageContext } from './store-page.ts';
 
 export const MAX_ATTEMPTS = 6;
+
+/** The run waits for a write whose outcome is not written through yet (src/sql/write-jobs.ts findUnresolvedWrite). */
+class UnresolvedWrite extends Error {}
 
 interface RunRow {
   id: string;
@@ -108,6 +112,11 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
       await finishRun(services, run, connection);
       return 'completed';
     } catch (error) {
+      if (error instanceof UnresolvedWrite) {
+        // Not a failure: the run is tried again shortly (the worker's busy retry) and resumes from its saved page.
+        await services.pool.query(`UPDATE sync_runs SET status = 'queued', attempts = attempts - 1 WHERE id = $1 AND status = 'running'`, [run.id]);
+        return 'busy';
+      }
       return await handleFailure(services, run, connection, error);
     }
   } finally {
@@ -172,6 +181,8 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
   let pageToken = state.page_token;
   for (;;) {
     const page = await pageLock(async () => {
+      const unresolved = await withTransaction(pool, (db) => findUnresolvedWrite(db, connection.id));
+      if (unresolved !== null) throw new UnresolvedWrite(`write job ${unresolved} may be on the platform but is not stored yet`);
       const read = await target.handler.read(ctx, { since, window: batch.window, pageToken });
       await storeRead(read);
       return read;

@@ -16,6 +16,8 @@ import { PlatformError } from '../platforms/errors.ts';
 import { getConnector, registerConnector } from '../platforms/registry.ts';
 import { claimWriteJob, loadWriteJob } from '../sql/write-jobs.ts';
 import { clientHeaders, errorBody, startTestApp, type TestApp } from '../../test/support/app.ts';
+import { requestSync } from '../sync/requests.ts';
+import { runSync } from '../sync/runner.ts';
 import { acceptWrite } from './accept.ts';
 import { executeWriteJob, MAX_WRITE_ATTEMPTS } from './executor.ts';
 
@@ -51,7 +53,7 @@ function memoryConnector(id: string, options: { findCreated: boolean }): Connect
             if (failure === 'bad_request') return Promise.reject(fail('bad_request', 400, 'Memo is too long for this ledger'));
             if (failure === 'unauthorized') return Promise.reject(fail('unauthorized', 401, 'token revoked'));
             if (failure === 'always_503') return Promise.reject(fail('server', 503, 'down'));
-            const platformId = `B-${platform.records.size + 1}`;
+            const platformId = `B-${randomUUID()}`;
             platform.records.set(platformId, { key: ctx.idempotencyKey, memo: input.memo });
             if (failure === 'applied_then_500' && platform.failed === 0) {
               platform.failed += 1;
@@ -159,6 +161,27 @@ describe('write executor', () => {
     expect(platform.lookups).toBe(1);
     expect(platform.creates).toBe(1);
     expect(await loadWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'completed', indeterminate: true, attempts: 2 });
+  });
+
+  it('makes a sync wait while a write whose worker died may be on the platform, so the write announces its own record', async () => {
+    const connection = connections.checked;
+    if (connection === null) throw new Error('no connection');
+    platform.failure = 'applied_then_500';
+    const jobId = await acceptCreate(connection, 'applied before the crash');
+    // The worker sent it (the platform applied it) and died before its write-through.
+    expect(await run(jobId)).toBe('retry');
+    const sync = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'incremental', trigger: 'api', details: {} });
+    expect(await runSync(t.services, sync.id, new AbortController().signal)).toBe('busy');
+    const stored = () => t.db.pool.query(`SELECT 1 FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' = 'applied before the crash'`, [connection.id]);
+    expect((await stored()).rowCount).toBe(0);
+    // A job in_progress whose worker is alive (it holds the job lock) does not hold the sync up.
+    expect(await run(jobId)).toBe('done');
+    expect(await eventCodes(jobId)).toEqual(['BILL_CREATED', 'JOB_COMPLETED']);
+    expect(await runSync(t.services, sync.id, new AbortController().signal)).toBe('completed');
+    expect((await stored()).rowCount).toBe(1);
+    const created = await t.db.pool.query<{ job_id: string | null }>(
+      `SELECT payload->>'job_id' AS job_id FROM events WHERE connection_id = $1 AND code = 'BILL_CREATED' AND payload->'bill'->>'memo' = 'applied before the crash'`, [connection.id]);
+    expect(created.rows).toEqual([{ job_id: jobId }]);
   });
 
   it('retries a 429 without marking the write indeterminate', async () => {

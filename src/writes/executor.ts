@@ -21,7 +21,7 @@ import { findConnectionById } from '../sql/connections.ts';
 import { fetchRecord } from '../sql/list-records.ts';
 import { deleteByPlatformIds } from '../sql/records.ts';
 import {
-  claimWriteJob, completeWriteJob, failWriteJob, loadWriteJob, releaseForRetry, type JobResponse, type WriteJob,
+  claimWriteJob, completeWriteJob, failWriteJob, loadWriteJob, releaseForRetry, WRITE_JOB_LOCK_KEY_SQL, type JobResponse, type WriteJob,
 } from '../sql/write-jobs.ts';
 import { presenterOf, served } from '../store/served.ts';
 import { withConnectionPageLock } from '../sync/lock.ts';
@@ -38,7 +38,7 @@ export const MAX_WRITE_ATTEMPTS = 8;
 
 export type ExecuteOutcome = 'done' | 'retry' | 'busy' | 'skipped';
 
-const JOB_LOCK_SQL = `hashtextextended('ledgerport-write:' || $1::text, 0)`;
+const JOB_LOCK_SQL = WRITE_JOB_LOCK_KEY_SQL;
 
 export async function executeWriteJob(services: Services, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
   const lockClient = await services.pool.connect();

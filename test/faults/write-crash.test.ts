@@ -13,8 +13,10 @@
  * created bill once, under the job's result_id; each completed create fired
  * exactly one BILL_CREATED carrying its job id and exactly one JOB_COMPLETED
  * (every finished job exactly one JOB_COMPLETED); every completed update's
- * memo is on the platform; and a sync run afterwards announces none of the
- * run's bills again. The log says how many kills cut off a write.
+ * memo is on the platform and it fired exactly one BILL_UPDATED with its job
+ * id; and a sync run afterwards announces none of the run's bills again.
+ * The log says how many kills cut off a write, and how many writes had reached
+ * the platform when their worker died.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -386,9 +388,10 @@ describe('bill writes under kill -9 of the worker', () => {
         problems.push(`${where}: ${completedEvents.get(job.id) ?? 0} JOB_COMPLETED events`);
       }
       if (write.kind === 'update') {
-        // 5. A completed update is on the platform.
+        // 5. A completed update is on the platform, and announced once with its job id (its memo is new: it changes the bill).
         const memo = billsById.get(write.platformId)?.memo;
         if (job.status === 'completed' && memo !== write.memo) problems.push(`${where}: platform bill ${write.platformId} has memo ${String(memo)}`);
+        if (job.status === 'completed' && (updated.get(job.id) ?? 0) !== 1) problems.push(`${where}: ${updated.get(job.id) ?? 0} BILL_UPDATED events with its job_id`);
         continue;
       }
       const onPlatform = byMemo.get(write.memo) ?? [];
@@ -414,8 +417,9 @@ describe('bill writes under kill -9 of the worker', () => {
       }
     }
 
-    // 7. Once the writes are done (and the worker stopped), a sync finds every bill of the run stored as the platform
-    // has it: it announces none of them again (and none the write-through missed).
+    // 6. Once the writes are done (and the worker stopped), the syncs still open (follow-ups of writes, perhaps one a
+    // kill interrupted) and a last one, run here, find every bill of the run stored as the platform has it: they
+    // announce none of them again (and none the write-through missed).
     const last = worker;
     worker = null;
     if (last !== null) {
@@ -423,15 +427,17 @@ describe('bill writes under kill -9 of the worker', () => {
       await last.exited;
     }
     const marker = await databaseNow();
-    const final = await requestSync(db.pool, services.jobs, connection.id, { kind: 'incremental', trigger: 'api', details: {} });
-    expect(await runSync(services, final.id, new AbortController().signal)).toBe('completed');
+    await requestSync(db.pool, services.jobs, connection.id, { kind: 'incremental', trigger: 'api', details: {} });
+    const pendingSyncs = await db.pool.query<{ id: string }>(
+      `SELECT id FROM sync_runs WHERE connection_id = $1 AND status IN ('running', 'queued') ORDER BY status = 'running' DESC, created_at`, [connection.id]);
+    for (const { id } of pendingSyncs.rows) expect(await runSync(services, id, new AbortController().signal), `sync run ${id}`).toBe('completed');
     const late = await db.pool.query<{ code: string; memo: string | null }>(
       `SELECT code, payload->'bill'->>'memo' AS memo FROM events WHERE connection_id = $1 AND type = 'BILL' AND created_at > $2`, [connection.id, marker]);
     for (const event of late.rows) {
       if (event.memo?.endsWith(`-${RUN}`) === true) problems.push(`the final sync announced ${event.code} for the bill with memo ${event.memo}`);
     }
 
-    // 6. What the faults did. A job "applied before a kill" had its platform call go through before a kill and
+    // 7. What the faults did. A job "applied before a kill" had its platform call go through before a kill and
     // finished after it: the re-run found it by its key (findCreated) instead of sending it again.
     const appliedBeforeKill = jobs.filter((j) => {
       const applied = appliedAt.get(j.id);
