@@ -5,6 +5,14 @@ import readyz from './health/readyz.ts';
 import createOrganization from './admin/organizations/create.ts';
 import listOrganizations from './admin/organizations/list.ts';
 import rotateCredentials from './admin/organizations/rotate-credentials.ts';
+import setWebhook from './admin/webhooks/set.ts';
+import getWebhook from './admin/webhooks/get.ts';
+import deleteWebhook from './admin/webhooks/delete.ts';
+import listWebhookDeliveries from './admin/webhooks/list-deliveries.ts';
+import getWebhookDelivery from './admin/webhooks/get-delivery.ts';
+import retryWebhookDelivery from './admin/webhooks/retry-delivery.ts';
+import replayWebhookDeliveries from './admin/webhooks/replay-deliveries.ts';
+import getMetrics from './metrics/get.ts';
 import createConnection from './connections/create.ts';
 import listConnections from './connections/list.ts';
 import getConnectionByToken from './connections/get-by-token.ts';
@@ -27,7 +35,12 @@ import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import uploadJournalAttachment from './accounting/journal-entries/upload-attachment.ts';
 
 export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
-export const adminEndpoints: Endpoint[] = [createOrganization, listOrganizations, rotateCredentials];
+// Admin bearer token (the edge hook keys on the contract's auth, not the URL: /metrics is here too).
+export const adminEndpoints: Endpoint[] = [
+  createOrganization, listOrganizations, rotateCredentials,
+  setWebhook, getWebhook, deleteWebhook, listWebhookDeliveries, getWebhookDelivery, retryWebhookDelivery, replayWebhookDeliveries,
+  getMetrics,
+];
 export const versionedEndpoints: Endpoint[] = [
   createConnection, listConnections, getConnectionByToken, connectionStatus, updateConnection, deleteConnection,
   invalidateAccessToken, incrementalSync, backfill, exchangePublicToken, listEvents,

@@ -3,6 +3,13 @@
  *   ledgerport org create --name Acme
  *   ledgerport org list
  *   ledgerport org rotate --id <org id> --environment sandbox|production [--grace-period-seconds 86400]
+ *   ledgerport webhook set --id <org id> --environment sandbox|production --url https://example.com/hooks
+ *   ledgerport webhook get --id <org id>
+ *   ledgerport webhook delete --id <org id> --environment sandbox|production
+ *   ledgerport webhook deliveries --id <org id> [--environment …] [--status failed] [--code BILL_CREATED]
+ *                                 [--connection-id <id>] [--limit 50] [--cursor <next_cursor>]
+ *   ledgerport webhook retry --id <org id> --delivery <delivery id>
+ *   ledgerport webhook replay --id <org id> --from 2026-01-01T00:00:00Z --to 2026-01-02T00:00:00Z [--environment …]
  *   ledgerport migrate
  * Configuration comes from the same environment variables as the server.
  */
@@ -11,14 +18,43 @@ import { ConfigError } from '../config.ts';
 import { createOrganization, listOrganizations, rotateSecret } from '../tenants/organizations.ts';
 import { ENVIRONMENTS, type Environment } from '../tenants/types.ts';
 import { startRuntime } from '../runtime.ts';
+import type { Services } from '../services.ts';
+import { DELIVERY_STATUSES } from '../sql/webhook-admin.ts';
+import {
+  DEFAULT_DELIVERY_LIMIT, getWebhookUrls, listDeliveries, MAX_DELIVERY_LIMIT, removeWebhookUrl, replayFailedDeliveries, retryDelivery,
+  setWebhookUrl, webhookWindowSeconds,
+} from '../webhooks/admin.ts';
 
 const USAGE = `usage:
   ledgerport org create --name <name>
   ledgerport org list
   ledgerport org rotate --id <organization id> --environment sandbox|production [--grace-period-seconds N]
+  ledgerport webhook set --id <organization id> --environment sandbox|production --url <url>
+  ledgerport webhook get --id <organization id>
+  ledgerport webhook delete --id <organization id> --environment sandbox|production
+  ledgerport webhook deliveries --id <organization id> [--environment sandbox|production]
+      [--status pending|delivering|delivered|failed] [--code <event code>] [--connection-id <id>] [--limit N] [--cursor <next_cursor>]
+  ledgerport webhook retry --id <organization id> --delivery <delivery id>
+  ledgerport webhook replay --id <organization id> --from <ISO date-time> --to <ISO date-time> [--environment sandbox|production]
   ledgerport migrate`;
 
 class UsageError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function requireUuid(value: string | undefined, option: string, command: string): string {
+  if (value === undefined || !UUID.test(value)) throw new UsageError(`${command} needs ${option} <uuid>${value === undefined ? '' : ` (got "${value}")`}`);
+  return value;
+}
+
+function environmentOption(value: string | undefined, command: string, required: true): Environment;
+function environmentOption(value: string | undefined, command: string, required: false): Environment | null;
+function environmentOption(value: string | undefined, command: string, required: boolean): Environment | null {
+  if (value === undefined && !required) return null;
+  const environment = ENVIRONMENTS.find((e) => e === value);
+  if (environment === undefined) throw new UsageError(`${command} needs --environment sandbox|production${value === undefined ? '' : ` (got "${value}")`}`);
+  return environment;
+}
 
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
@@ -37,17 +73,32 @@ export async function runCli(argv: string[]): Promise<void> {
       id: { type: 'string' },
       environment: { type: 'string' },
       'grace-period-seconds': { type: 'string', default: '0' },
+      url: { type: 'string' },
+      status: { type: 'string' },
+      code: { type: 'string' },
+      'connection-id': { type: 'string' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
+      delivery: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
     },
   });
   const [area, action] = positionals;
   const command = `${area ?? ''} ${action ?? ''}`.trim();
-  const known = ['org create', 'org list', 'org rotate', 'migrate'];
+  const known = ['org create', 'org list', 'org rotate', 'migrate',
+    'webhook set', 'webhook get', 'webhook delete', 'webhook deliveries', 'webhook retry', 'webhook replay'];
   if (!known.includes(command)) throw new UsageError(USAGE);
+
+  // Arguments are checked before the database is opened: a usage error costs nothing.
+  const webhookCommand = area === 'webhook' ? parseWebhookCommand(command, values) : null;
 
   const runtime = await startRuntime({ log, poolSize: 2 });
   try {
     const { pool, cipher } = runtime.services;
-    if (command === 'migrate') {
+    if (webhookCommand !== null) {
+      print(await webhookCommand(runtime.services));
+    } else if (command === 'migrate') {
       log('migrations are up to date');
     } else if (command === 'org create') {
       if (values.name === undefined || values.name.trim() === '') throw new UsageError('org create needs --name <name>');
@@ -63,6 +114,55 @@ export async function runCli(argv: string[]): Promise<void> {
     }
   } finally {
     await runtime.close();
+  }
+}
+
+type WebhookCommand = (services: Services) => Promise<unknown>;
+
+/** The webhook commands, over the same functions as the admin API (src/webhooks/admin.ts). */
+function parseWebhookCommand(command: string, values: Record<string, string | undefined>): WebhookCommand {
+  const id = requireUuid(values.id, '--id', command);
+  switch (command) {
+    case 'webhook set': {
+      const environment = environmentOption(values.environment, command, true);
+      const url = values.url;
+      if (url === undefined || url === '') throw new UsageError('webhook set needs --url <url>');
+      return async ({ pool, config }) => ({
+        webhook: await setWebhookUrl(pool, { organizationId: id, environment, url, allowPrivate: config.webhookAllowPrivate }),
+      });
+    }
+    case 'webhook get':
+      return async ({ pool }) => ({ webhooks: await getWebhookUrls(pool, id) });
+    case 'webhook delete': {
+      const environment = environmentOption(values.environment, command, true);
+      return async ({ pool }) => {
+        await removeWebhookUrl(pool, id, environment);
+        return { deleted: true };
+      };
+    }
+    case 'webhook deliveries': {
+      const environment = environmentOption(values.environment, command, false);
+      const status = values.status === undefined ? null : DELIVERY_STATUSES.find((s) => s === values.status);
+      if (status === undefined) throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}`);
+      const limit = values.limit === undefined ? DEFAULT_DELIVERY_LIMIT : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_DELIVERY_LIMIT}`);
+      const connectionId = values['connection-id'] === undefined ? null : requireUuid(values['connection-id'], '--connection-id', command);
+      return ({ pool }) => listDeliveries(pool, id, {
+        environment, status, code: values.code ?? null, connectionId, cursor: values.cursor ?? null, limit,
+      });
+    }
+    case 'webhook retry': {
+      const delivery = requireUuid(values.delivery, '--delivery', command);
+      return async ({ pool, config }) => ({ delivery: await retryDelivery(pool, id, delivery, webhookWindowSeconds(config)) });
+    }
+    case 'webhook replay': {
+      const environment = environmentOption(values.environment, command, false);
+      const { from, to } = values;
+      if (from === undefined || to === undefined) throw new UsageError('webhook replay needs --from and --to (ISO 8601 date-times, e.g. 2026-01-31T00:00:00Z)');
+      return ({ pool, config }) => replayFailedDeliveries(pool, { organizationId: id, from, to, environment, windowSeconds: webhookWindowSeconds(config) });
+    }
+    default:
+      throw new UsageError(USAGE);
   }
 }
 
