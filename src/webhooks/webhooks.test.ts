@@ -49,7 +49,7 @@ describe('signatures', () => {
 
 describe('retry schedule', () => {
   it('waits about 15 s, 25 s, 45 s, 1.5 min, 3 min and 5.5 min, plus up to 10 s of jitter', () => {
-    expect(RETRY_DELAYS_MS.map((d, n) => retryDelayMs(n + 1, 1, () => 0))).toEqual([15_000, 25_000, 45_000, 90_000, 180_000, 330_000]);
+    expect(RETRY_DELAYS_MS.map((_delay, n) => retryDelayMs(n + 1, 1, () => 0))).toEqual([15_000, 25_000, 45_000, 90_000, 180_000, 330_000]);
     expect(retryDelayMs(1, 1, () => 0.999)).toBeLessThan(15_000 + JITTER_MS);
     expect(retryDelayMs(2, 0.01, () => 0)).toBe(250);
   });

@@ -4,14 +4,13 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/dat
 import { decodeDataUrl } from '../../files/signed-url.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { BankFeedTransactionInput, ConnectorActions, PlatformRecord } from '../connector.ts';
-import { PlatformError } from '../errors.ts';
 import { createPlatformHttp } from '../http.ts';
 import { handleNative, type NativeResponse } from './api.ts';
 import { auditBooks, auditRef } from './audit.ts';
 import { createSandboxConnector, httpTransport, inProcessTransport, SandboxPlatform } from './index.ts';
 import { mapRecord } from './mapping/index.ts';
 import { startSandboxServer, type SandboxServer } from './server.ts';
-import { readAll, testContext, writeContext } from './testkit.ts';
+import { readAll, rejection, testContext, writeContext } from './testkit.ts';
 
 const USER = 'user_actions_size_1500';
 let db: TestDatabase;
@@ -52,15 +51,6 @@ async function create(type: UnifiedObjectType, input: Record<string, unknown>): 
 }
 const unified = (type: UnifiedObjectType, record: PlatformRecord) => mapRecord(type, record.raw, auditRef);
 
-async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof PlatformError) return error;
-    throw error;
-  }
-  throw new Error('expected a PlatformError');
-}
 
 const auth = { authorization: `Basic ${Buffer.from(`${USER}:pass_good`).toString('base64')}` };
 function native(method: 'GET' | 'POST', path: string, body?: unknown, key?: string): Promise<NativeResponse> {

@@ -5,6 +5,7 @@
  */
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ConnectorContext, Credentials, WriteContext } from '../connector.ts';
+import { PlatformError } from '../errors.ts';
 import type { PlatformHttp } from '../http.ts';
 import { auditRef, type AuditInput } from './audit.ts';
 
@@ -54,4 +55,15 @@ export async function readAll(
     } while (pageToken !== null);
   }
   return result;
+}
+
+/** The PlatformError a call fails with (fails the test when it succeeds or throws something else). */
+export async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof PlatformError) return error;
+    throw error;
+  }
+  throw new Error('expected a PlatformError');
 }

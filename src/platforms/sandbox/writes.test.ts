@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.ts';
 import type { ObjectHandler, PlatformRecord } from '../connector.ts';
-import { PlatformError } from '../errors.ts';
 import { auditBooks, auditRef } from './audit.ts';
 import { createSandboxConnector, inProcessTransport, SandboxPlatform } from './index.ts';
 import { mapRecord } from './mapping/index.ts';
 import type { NativeBalanceSheet, NativeOf, NativeType } from './native.ts';
-import { readAll, testContext, writeContext } from './testkit.ts';
+import { readAll, rejection, testContext, writeContext } from './testkit.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 
 const USER = 'user_writer_size_2000';
@@ -37,15 +36,6 @@ const unified = (type: UnifiedObjectType, record: PlatformRecord) => mapRecord(t
 
 async function books() {
   return (await readAll(connector, ctx)).records;
-}
-async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof PlatformError) return error;
-    throw error;
-  }
-  throw new Error('expected a PlatformError');
 }
 const native = <K extends NativeType>(records: Awaited<ReturnType<typeof books>>, type: K, id: string): NativeOf[K] => {
   const found = records.find((r) => r.type === type && r.raw.Id === id);
