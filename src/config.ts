@@ -30,6 +30,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Multiplies the retry schedule and window (1 = the spec's 15 minutes); below 1 only for tests and demos. */
   webhookScheduleScale: number;
+  /** Webhook deliveries in flight at once per worker process. */
+  webhookConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const webhookAllowPrivate = parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, !production, problems);
   const webhookTimeoutMs = parsePositiveInt('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5000, problems);
+  const webhookConcurrency = parsePositiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 16, problems);
   const webhookScheduleScale = parseFraction('WEBHOOK_SCHEDULE_SCALE', env.WEBHOOK_SCHEDULE_SCALE, 1, problems);
   const writeSyncWaitSeconds = parsePositiveInt('WRITE_SYNC_WAIT_SECONDS', env.WRITE_SYNC_WAIT_SECONDS, 10, problems);
   const embeddedPostgresPort = parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329, problems);
@@ -174,5 +177,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate,
     webhookTimeoutMs,
     webhookScheduleScale,
+    webhookConcurrency,
   };
 }

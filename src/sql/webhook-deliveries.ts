@@ -68,25 +68,29 @@ export interface AttemptRecord {
   excerpt: string | null;
 }
 
-export async function insertAttempt(db: Queryable, a: AttemptRecord): Promise<void> {
-  await db.query(
-    `INSERT INTO webhook_attempts (delivery_id, attempt, url, started_at, duration_ms, status_code, error, response_excerpt)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [a.deliveryId, a.attempt, a.url, a.startedAt, a.durationMs, a.statusCode, a.error, a.excerpt]);
-}
+export interface AttemptOutcome { delivered: boolean; retryAt: Date | null }
 
 /**
- * Settles an attempt: delivered, due again at `retryAt`, or failed for good
- * (retryAt null). Only the holder of the current claim (same attempt number)
- * settles it; a late worker whose lease was taken over changes nothing.
+ * Logs an attempt and settles its delivery in one statement (one round trip:
+ * the shorter the gap between a receiver's 2xx and its record, the fewer
+ * duplicates a killed worker leaves): delivered, due again at `retryAt`, or
+ * failed for good (retryAt null). Only the holder of the current claim (same
+ * attempt number) settles; a late worker whose lease was taken over only logs.
+ * Answers whether this call settled the delivery.
  */
-export async function settleDelivery(db: Queryable, id: string, attempt: number, outcome: { delivered: boolean; retryAt: Date | null; statusCode: number | null; error: string | null }): Promise<boolean> {
+export async function recordAttempt(db: Queryable, a: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
   const status = outcome.delivered ? 'delivered' : outcome.retryAt === null ? 'failed' : 'pending';
-  const result = await db.query(
-    `UPDATE webhook_deliveries
-        SET status = $3, next_attempt_at = COALESCE($4, next_attempt_at), locked_until = NULL, last_status_code = $5, last_error = $6,
-            finished_at = CASE WHEN $3 IN ('delivered', 'failed') THEN clock_timestamp() END, updated_at = clock_timestamp()
-      WHERE id = $1 AND attempts = $2 AND status = 'delivering'`,
-    [id, attempt, status, outcome.retryAt, outcome.statusCode, outcome.error]);
-  return result.rowCount === 1;
+  const result = await db.query<{ settled: boolean }>(
+    `WITH settled AS (
+       UPDATE webhook_deliveries
+          SET status = $9, next_attempt_at = COALESCE($10, next_attempt_at), locked_until = NULL, last_status_code = $6, last_error = $7,
+              finished_at = CASE WHEN $9 IN ('delivered', 'failed') THEN clock_timestamp() END, updated_at = clock_timestamp()
+        WHERE id = $1 AND attempts = $2 AND status = 'delivering'
+        RETURNING id
+     )
+     INSERT INTO webhook_attempts (delivery_id, attempt, url, started_at, duration_ms, status_code, error, response_excerpt)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     RETURNING EXISTS (SELECT 1 FROM settled) AS settled`,
+    [a.deliveryId, a.attempt, a.url, a.startedAt, a.durationMs, a.statusCode, a.error, a.excerpt, status, outcome.retryAt]);
+  return result.rows[0]?.settled === true;
 }

@@ -12,14 +12,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from '../db/pool.ts';
 import type { Services } from '../services.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
-import { claimDueDeliveries, expireDeliveries, insertAttempt, settleDelivery, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
+import { claimDueDeliveries, expireDeliveries, recordAttempt, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
 import { webhookAttempts, webhookDelay, webhookDeliveries, webhookLatency } from '../metrics/registry.ts';
 import { retryDelayMs, windowMs } from './schedule.ts';
 import { createSender, type Send } from './sender.ts';
 import { signatureHeaders } from './signature.ts';
 
 export interface DispatcherOptions {
-  /** Deliveries in flight at once per process. */
+  /** Deliveries in flight at once per process; default WEBHOOK_CONCURRENCY. */
   concurrency?: number;
   pollMs?: number;
   /** Replaces the HTTP sender (tests). */
@@ -32,7 +32,9 @@ export interface WebhookDispatcher { stop(): Promise<void> }
 
 export function startWebhookDispatcher(services: Services, options: DispatcherOptions = {}): WebhookDispatcher {
   const { config, pool, cipher } = services;
-  const concurrency = options.concurrency ?? 64;
+  // Bounded well below the pool size: an answered delivery must get a connection at once to be recorded,
+  // or a worker killed meanwhile leaves it to be sent again.
+  const concurrency = options.concurrency ?? config.webhookConcurrency;
   const pollMs = options.pollMs ?? 500;
   const scale = config.webhookScheduleScale;
   const windowSeconds = windowMs(scale) / 1000;
@@ -73,11 +75,10 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
     const delivered = result.kind === 'success';
     const next = new Date(Date.now() + retryDelayMs(delivery.attempts, scale));
     const retryAt = delivered || next >= delivery.deadline_at ? null : next;
-    await insertAttempt(pool, {
+    const settled = await recordAttempt(pool, {
       deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.url ?? '', startedAt, durationMs: result.durationMs,
       statusCode: result.statusCode, error: result.error, excerpt: result.excerpt,
-    });
-    const settled = await settleDelivery(pool, delivery.id, delivery.attempts, { delivered, retryAt, statusCode: result.statusCode, error: result.error });
+    }, { delivered, retryAt });
     if (settled && (delivered || retryAt === null)) webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'failed' });
   }
 
