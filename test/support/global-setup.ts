@@ -19,7 +19,8 @@ declare module 'vitest' {
 
 async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // Below the ephemeral range (32768+), and apart from randomPort()'s 26000-31999 (test/support/process.ts).
+    const port = 20000 + Math.floor(Math.random() * 6000);
     if (!(await portAnswers('127.0.0.1', port, 200))) return port;
   }
   throw new Error('no free port for the embedded PostgreSQL');

@@ -42,6 +42,11 @@ export async function waitForOk(url: string, timeoutMs: number, service?: Servic
   throw new Error(`${url} did not answer within ${timeoutMs} ms${service ? `:\n${service.output()}` : ''}`);
 }
 
+/**
+ * A port below Linux's ephemeral range (32768-60999): the tests' own outgoing
+ * connections take ephemeral ports, and a listener picked inside that range can
+ * collide with one of them (EADDRINUSE). 20000-25999 is the embedded PostgreSQL's of the test run.
+ */
 export function randomPort(): number {
-  return 20000 + Math.floor(Math.random() * 30000);
+  return 26000 + Math.floor(Math.random() * 6000);
 }
