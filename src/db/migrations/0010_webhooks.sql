@@ -53,13 +53,13 @@ CREATE TABLE webhook_attempts (
 );
 CREATE INDEX webhook_attempts_delivery_idx ON webhook_attempts (delivery_id, attempt);
 
--- The window is the spec's 15 minutes; the database setting ledgerport.webhook_window exists so that
--- tests can run the whole schedule in seconds (see src/webhooks/schedule.ts).
+-- deadline_at is the spec's 15 minutes from the event. (WEBHOOK_SCHEDULE_SCALE, for tests, shortens the
+-- window further in the dispatcher's queries: LEAST(deadline_at, created_at + scaled window).)
 CREATE FUNCTION ledgerport_enqueue_webhook() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO webhook_deliveries (event_id, organization_id, environment, connection_id, code, deadline_at, next_attempt_at)
   SELECT NEW.id, NEW.organization_id, NEW.environment, NEW.connection_id, NEW.code,
-         NEW.created_at + COALESCE(NULLIF(current_setting('ledgerport.webhook_window', true), ''), '15 minutes')::interval, NEW.created_at
+         NEW.created_at + interval '15 minutes', NEW.created_at
     FROM webhook_endpoints w
    WHERE w.organization_id = NEW.organization_id AND w.environment = NEW.environment;
   RETURN NULL;
