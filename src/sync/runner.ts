@@ -12,7 +12,8 @@ import type { ConnectionRecord } from '../connections/types.ts';
 import { findConnectionById } from '../sql/connections.ts';
 import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
 import type { Connector, ConnectorContext, ReadPage } from '../platforms/connector.ts';
-import { connectorContext, openCredentials, openTokens } from '../platforms/context.ts';
+import { connectorContext, openCredentials } from '../platforms/context.ts';
+import { freshTokens } from '../platforms/tokens.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
 import { deleteUnseen, forgetSeen } from '../sql/records.ts';
@@ -101,13 +102,14 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
     if (!(await tryLockConnectionSync(lockClient, connection.id))) return 'busy';
     await services.pool.query(
       `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1`, [run.id]);
-    const ctx = connectorContext({
-      connector, connectionId: connection.id, db: services.pool, signal,
-      credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-      tokens: openTokens(services.cipher, connection.oauthTokensCiphertext),
-    });
     const pageLock: PageLock = (work) => withConnectionPageLock(lockClient, connection.id, 'sync', work);
     try {
+      // Refreshed first when they expire soon; a revoked grant fails the run like a 401 (needs_reauth).
+      const ctx = connectorContext({
+        connector, connectionId: connection.id, db: services.pool, signal,
+        credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
+        tokens: await freshTokens(services, connection, connector, { signal }),
+      });
       await execute(services, run, connection, connector, ctx, pageLock);
       await finishRun(services, run, connection);
       return 'completed';

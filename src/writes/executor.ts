@@ -13,7 +13,8 @@ import { emitEvent, emitEvents } from '../events/emit.ts';
 import { accessTokenOf } from '../connections/connections.ts';
 import { markNeedsReauth } from '../connections/health.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
-import { connectorContext, openCredentials, openTokens } from '../platforms/context.ts';
+import { connectorContext, openCredentials } from '../platforms/context.ts';
+import { freshTokens } from '../platforms/tokens.ts';
 import type { Connector, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
@@ -75,16 +76,17 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
     await finishFailed(services, job, connection, new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `No connector for platform ${connection.platform ?? '(none)'}.`, { source: 'service' }));
     return 'done';
   }
-  const ctx: WriteContext = {
-    ...connectorContext({
-      connector, connectionId: connection.id, db: pool, signal,
-      credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-      tokens: openTokens(services.cipher, connection.oauthTokensCiphertext),
-    }),
-    idempotencyKey: job.id,
-  };
   let applied = false;
   try {
+    // Refreshed first when they expire soon; a revoked grant fails the job like a 401 (needs_reauth).
+    const ctx: WriteContext = {
+      ...connectorContext({
+        connector, connectionId: connection.id, db: pool, signal,
+        credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
+        tokens: await freshTokens(services, connection, connector, { signal }),
+      }),
+      idempotencyKey: job.id,
+    };
     await withConnectionPageLock(lockClient, connection.id, 'write', async () => {
       const type = jobObjectType(job);
       const target = job.targetId === null ? null : await liveRecord(pool, connection.id, type, job.targetId);

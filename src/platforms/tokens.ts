@@ -1,0 +1,82 @@
+/**
+ * Fresh OAuth tokens for a connection, shared by syncs, writes and every
+ * process. A token is refreshed when it expires within REFRESH_MARGIN_MS, or
+ * when a call was just refused (401) with the access token still stored.
+ * Refreshers of one connection serialise on an advisory lock and re-read the
+ * stored tokens under it, so however many requests, workers or processes find
+ * a token expired at once, the platform sees exactly one refresh call; the
+ * others pick up its result. The new access token and the rotated refresh token
+ * are stored (encrypted) in the same transaction: a crash can never keep one
+ * without the other. A refresh the platform refuses (revoked grant) surfaces as
+ * a PlatformError of kind `unauthorized`, which callers turn into needs_reauth.
+ */
+import type { Cipher } from '../crypto/secrets.ts';
+import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
+import type { ConnectionRecord } from '../connections/types.ts';
+import { findOAuthApp } from '../link/sql.ts';
+import type { Connector, OAuthTokens } from './connector.ts';
+import { openTokens, sealJson } from './context.ts';
+import { PlatformError } from './errors.ts';
+import { createPlatformHttp } from './http.ts';
+
+/** Refresh this long before expiry, so no call starts with a token that dies in flight. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+export interface TokenDeps {
+  pool: Pool;
+  cipher: Cipher;
+  now?: () => number;
+}
+
+export interface FreshTokenOptions {
+  /** The access token a call was just refused with: refresh unless another refresher already replaced it. */
+  rejected?: string;
+  signal?: AbortSignal;
+}
+
+async function storedTokens(db: Queryable, cipher: Cipher, connectionId: string): Promise<OAuthTokens | null> {
+  const result = await db.query<{ sealed: Buffer | null }>('SELECT oauth_tokens_ciphertext AS sealed FROM connections WHERE id = $1', [connectionId]);
+  return openTokens(cipher, result.rows[0]?.sealed ?? null);
+}
+
+function needsRefresh(tokens: OAuthTokens, now: number, rejected: string | undefined): boolean {
+  if (rejected !== undefined) return tokens.accessToken === rejected;
+  return tokens.expiresAt !== null && Date.parse(tokens.expiresAt) - now <= REFRESH_MARGIN_MS;
+}
+
+/** The connection's tokens, refreshed first when needed; null for connections without OAuth tokens. */
+export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord, connector: Connector, options: FreshTokenOptions = {}): Promise<OAuthTokens | null> {
+  const { auth } = connector;
+  const now = deps.now ?? Date.now;
+  const current = await storedTokens(deps.pool, deps.cipher, connection.id);
+  if (auth.type !== 'oauth2' || current === null || !needsRefresh(current, now(), options.rejected)) return current;
+  return withTransaction(deps.pool, async (db) => {
+    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledgerport-token:' || $1::text, 0))`, [connection.id]);
+    // Whoever held the lock before us may have refreshed already.
+    const latest = await storedTokens(db, deps.cipher, connection.id);
+    if (latest === null || !needsRefresh(latest, now(), options.rejected)) return latest;
+    if (latest.refreshToken === null) {
+      throw new PlatformError({ kind: 'unauthorized', message: `The ${connector.name} access token expired and no refresh token was issued; the end user must re-link.`, requestSent: false });
+    }
+    const app = await findOAuthApp(db, deps.cipher, connection, connector.id);
+    if (app === null) {
+      throw new PlatformError({ kind: 'unauthorized', message: `No OAuth app is registered for ${connector.id} in ${connection.environment}; register it through the admin API.`, requestSent: false });
+    }
+    const http = createPlatformHttp({ limitKey: `${connector.id}:${connection.id}:auth`, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    const refreshed = await auth.refresh({ http, signal: options.signal ?? new AbortController().signal }, app, latest.refreshToken).catch((error: unknown) => {
+      // OAuth servers refuse a revoked or expired grant with 400 invalid_grant (or 401): the end user must re-link.
+      if (error instanceof PlatformError && ['bad_request', 'unauthorized', 'forbidden'].includes(error.kind)) {
+        throw new PlatformError({ kind: 'unauthorized', httpStatus: error.httpStatus, message: `The refresh token was refused: ${error.platformMessage}`, code: error.platformCode, requestSent: true, cause: error });
+      }
+      throw error;
+    });
+    const tokens: OAuthTokens = {
+      ...refreshed,
+      // Platforms that do not rotate refresh tokens return none: the old one stays valid.
+      refreshToken: refreshed.refreshToken ?? latest.refreshToken,
+      tenantId: refreshed.tenantId ?? latest.tenantId,
+    };
+    await db.query('UPDATE connections SET oauth_tokens_ciphertext = $2, updated_at = clock_timestamp() WHERE id = $1', [connection.id, sealJson(deps.cipher, tokens)]);
+    return tokens;
+  });
+}
