@@ -12,6 +12,9 @@ import listWebhookDeliveries from './admin/webhooks/list-deliveries.ts';
 import getWebhookDelivery from './admin/webhooks/get-delivery.ts';
 import retryWebhookDelivery from './admin/webhooks/retry-delivery.ts';
 import replayWebhookDeliveries from './admin/webhooks/replay-deliveries.ts';
+import setOAuthApp from './admin/oauth-apps/set.ts';
+import listOAuthApps from './admin/oauth-apps/list.ts';
+import deleteOAuthApp from './admin/oauth-apps/delete.ts';
 import getMetrics from './metrics/get.ts';
 import createConnection from './connections/create.ts';
 import listConnections from './connections/list.ts';
@@ -39,6 +42,7 @@ export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
 export const adminEndpoints: Endpoint[] = [
   createOrganization, listOrganizations, rotateCredentials,
   setWebhook, getWebhook, deleteWebhook, listWebhookDeliveries, getWebhookDelivery, retryWebhookDelivery, replayWebhookDeliveries,
+  setOAuthApp, listOAuthApps, deleteOAuthApp,
   getMetrics,
 ];
 export const versionedEndpoints: Endpoint[] = [

@@ -10,11 +10,16 @@
  *                                 [--connection-id <id>] [--limit 50] [--cursor <next_cursor>]
  *   ledgerport webhook retry --id <org id> --delivery <delivery id>
  *   ledgerport webhook replay --id <org id> --from 2026-01-01T00:00:00Z --to 2026-01-02T00:00:00Z [--environment …]
+ *   ledgerport oauth-app set --id <org id> --platform XERO --environment sandbox|production
+ *                            --client-id <id> --client-secret <secret> --redirect-uri https://api.example.com/link/oauth/callback
+ *   ledgerport oauth-app list --id <org id>
+ *   ledgerport oauth-app delete --id <org id> --platform XERO --environment sandbox|production
  *   ledgerport migrate
  * Configuration comes from the same environment variables as the server.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config.ts';
+import { getOAuthApps, removeOAuthApp, setOAuthApp } from '../platforms/oauth-apps.ts';
 import { createOrganization, listOrganizations, rotateSecret } from '../tenants/organizations.ts';
 import { ENVIRONMENTS, type Environment } from '../tenants/types.ts';
 import { startRuntime } from '../runtime.ts';
@@ -36,6 +41,10 @@ const USAGE = `usage:
       [--status pending|delivering|delivered|failed] [--code <event code>] [--connection-id <id>] [--limit N] [--cursor <next_cursor>]
   ledgerport webhook retry --id <organization id> --delivery <delivery id>
   ledgerport webhook replay --id <organization id> --from <ISO date-time> --to <ISO date-time> [--environment sandbox|production]
+  ledgerport oauth-app set --id <organization id> --platform <platform> --environment sandbox|production
+      --client-id <client id> --client-secret <client secret> --redirect-uri <url>
+  ledgerport oauth-app list --id <organization id>
+  ledgerport oauth-app delete --id <organization id> --platform <platform> --environment sandbox|production
   ledgerport migrate`;
 
 class UsageError extends Error {}
@@ -82,22 +91,28 @@ export async function runCli(argv: string[]): Promise<void> {
       delivery: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
+      platform: { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
+      'redirect-uri': { type: 'string' },
     },
   });
   const [area, action] = positionals;
   const command = `${area ?? ''} ${action ?? ''}`.trim();
   const known = ['org create', 'org list', 'org rotate', 'migrate',
-    'webhook set', 'webhook get', 'webhook delete', 'webhook deliveries', 'webhook retry', 'webhook replay'];
+    'webhook set', 'webhook get', 'webhook delete', 'webhook deliveries', 'webhook retry', 'webhook replay',
+    'oauth-app set', 'oauth-app list', 'oauth-app delete'];
   if (!known.includes(command)) throw new UsageError(USAGE);
 
   // Arguments are checked before the database is opened: a usage error costs nothing.
-  const webhookCommand = area === 'webhook' ? parseWebhookCommand(command, values) : null;
+  const serviceCommand = area === 'webhook' ? parseWebhookCommand(command, values)
+    : area === 'oauth-app' ? parseOAuthAppCommand(command, values) : null;
 
   const runtime = await startRuntime({ log, poolSize: 2 });
   try {
     const { pool, cipher } = runtime.services;
-    if (webhookCommand !== null) {
-      print(await webhookCommand(runtime.services));
+    if (serviceCommand !== null) {
+      print(await serviceCommand(runtime.services));
     } else if (command === 'migrate') {
       log('migrations are up to date');
     } else if (command === 'org create') {
@@ -117,10 +132,11 @@ export async function runCli(argv: string[]): Promise<void> {
   }
 }
 
-type WebhookCommand = (services: Services) => Promise<unknown>;
+/** A command that runs against the services (webhook and oauth-app commands), parsed before the database is opened. */
+type ServiceCommand = (services: Services) => Promise<unknown>;
 
 /** The webhook commands, over the same functions as the admin API (src/webhooks/admin.ts). */
-function parseWebhookCommand(command: string, values: Record<string, string | undefined>): WebhookCommand {
+function parseWebhookCommand(command: string, values: Record<string, string | undefined>): ServiceCommand {
   const id = requireUuid(values.id, '--id', command);
   switch (command) {
     case 'webhook set': {
@@ -160,6 +176,40 @@ function parseWebhookCommand(command: string, values: Record<string, string | un
       const { from, to } = values;
       if (from === undefined || to === undefined) throw new UsageError('webhook replay needs --from and --to (ISO 8601 date-times, e.g. 2026-01-31T00:00:00Z)');
       return ({ pool, config }) => replayFailedDeliveries(pool, { organizationId: id, from, to, environment, windowSeconds: webhookWindowSeconds(config) });
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+function requireOption(value: string | undefined, option: string, command: string): string {
+  if (value === undefined || value === '') throw new UsageError(`${command} needs ${option} <value>`);
+  return value;
+}
+
+/** The OAuth app commands, over the same functions as the admin API (src/platforms/oauth-apps.ts). */
+function parseOAuthAppCommand(command: string, values: Record<string, string | undefined>): ServiceCommand {
+  const id = requireUuid(values.id, '--id', command);
+  switch (command) {
+    case 'oauth-app set': {
+      const platform = requireOption(values.platform, '--platform', command);
+      const environment = environmentOption(values.environment, command, true);
+      const clientId = requireOption(values['client-id'], '--client-id', command);
+      const clientSecret = requireOption(values['client-secret'], '--client-secret', command);
+      const redirectUri = requireOption(values['redirect-uri'], '--redirect-uri', command);
+      return async ({ pool, cipher }) => ({
+        oauth_app: await setOAuthApp(pool, cipher, { organizationId: id, platform, environment, clientId, clientSecret, redirectUri }),
+      });
+    }
+    case 'oauth-app list':
+      return async ({ pool }) => ({ oauth_apps: await getOAuthApps(pool, id) });
+    case 'oauth-app delete': {
+      const platform = requireOption(values.platform, '--platform', command);
+      const environment = environmentOption(values.environment, command, true);
+      return async ({ pool }) => {
+        await removeOAuthApp(pool, id, platform, environment);
+        return { deleted: true };
+      };
     }
     default:
       throw new UsageError(USAGE);

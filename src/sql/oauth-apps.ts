@@ -1,0 +1,53 @@
+/**
+ * SQL of the operator's OAuth app surface (admin API and CLI): each
+ * organisation's own OAuth app per platform and environment. The link flow
+ * reads the same table in src/link/sql.ts.
+ */
+import type { Queryable } from '../db/pool.ts';
+import type { Environment } from '../tenants/types.ts';
+
+/** An OAuth app without its secret: the ciphertext is never selected here. */
+export interface OAuthAppRow {
+  platform: string;
+  environment: Environment;
+  client_id: string;
+  redirect_uri: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const APP_COLUMNS = 'platform, environment, client_id, redirect_uri, created_at, updated_at';
+
+/** Sets (or replaces) the app of one platform and environment; null when the organisation does not exist. */
+export async function upsertOAuthApp(db: Queryable, app: {
+  organizationId: string; environment: Environment; platform: string; clientId: string; clientSecretCiphertext: Buffer; redirectUri: string;
+}): Promise<OAuthAppRow | null> {
+  const result = await db.query<OAuthAppRow>(
+    `INSERT INTO oauth_apps (organization_id, environment, platform, client_id, client_secret_ciphertext, redirect_uri)
+     SELECT o.id, $2, $3, $4, $5, $6 FROM organizations o WHERE o.id = $1
+     ON CONFLICT (organization_id, environment, platform) DO UPDATE
+       SET client_id = EXCLUDED.client_id, client_secret_ciphertext = EXCLUDED.client_secret_ciphertext,
+           redirect_uri = EXCLUDED.redirect_uri, updated_at = clock_timestamp()
+     RETURNING ${APP_COLUMNS}`,
+    [app.organizationId, app.environment, app.platform, app.clientId, app.clientSecretCiphertext, app.redirectUri],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** The organisation's apps, by platform then environment. */
+export async function listOAuthApps(db: Queryable, organizationId: string): Promise<OAuthAppRow[]> {
+  const result = await db.query<OAuthAppRow>(
+    `SELECT ${APP_COLUMNS} FROM oauth_apps WHERE organization_id = $1 ORDER BY platform, environment`,
+    [organizationId],
+  );
+  return result.rows;
+}
+
+/** True when an app was registered and is now removed. */
+export async function deleteOAuthApp(db: Queryable, organizationId: string, environment: Environment, platform: string): Promise<boolean> {
+  const result = await db.query(
+    `DELETE FROM oauth_apps WHERE organization_id = $1 AND environment = $2 AND platform = $3`,
+    [organizationId, environment, platform],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
