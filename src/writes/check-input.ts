@@ -89,16 +89,33 @@ export function checkRules(type: UnifiedObjectType, input: Json, prefix: string,
   RULES[type]?.(input, prefix, create);
 }
 
-/** The object must exist (live) in the stored copy: the target of a PATCH, DELETE or action. */
-export async function liveRecord(db: Queryable, connectionId: string, type: UnifiedObjectType, id: string): Promise<{ id: string; platformId: string; data: Json }> {
-  const result = UUID.test(id)
-    ? await db.query<{ id: string; platform_id: string; data: Json }>(
-      'SELECT id, platform_id, data FROM records WHERE connection_id = $1 AND object_type = $2 AND id = $3 AND deleted_at IS NULL',
-      [connectionId, type, id])
-    : { rows: [] };
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+export interface StoredRecord { id: string; platformId: string; data: Json }
+
+async function findLive(db: Queryable, connectionId: string, type: UnifiedObjectType, id: string): Promise<StoredRecord | null> {
+  if (!UUID.test(id)) return null;
+  const result = await db.query<{ id: string; platform_id: string; data: Json }>(
+    'SELECT id, platform_id, data FROM records WHERE connection_id = $1 AND object_type = $2 AND id = $3 AND deleted_at IS NULL',
+    [connectionId, type, id]);
   const row = result.rows[0];
-  if (row === undefined) {
+  return row === undefined ? null : { id: row.id, platformId: row.platform_id, data: row.data };
+}
+
+/** The object must exist (live) in the stored copy: the target of a PATCH, DELETE or action named in the path (410 otherwise). */
+export async function liveRecord(db: Queryable, connectionId: string, type: UnifiedObjectType, id: string): Promise<StoredRecord> {
+  const found = await findLive(db, connectionId, type, id);
+  if (found === null) {
     throw new ServiceError('RESOURCE_NOT_FOUND', `No ${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} with id ${id} in this connection.`, { source: 'service', field: 'id', location: 'params' });
   }
-  return { id: row.id, platformId: row.platform_id, data: row.data };
+  return found;
+}
+
+/** A live record named by a body field (400 naming the field otherwise). */
+export async function referencedRecord(db: Queryable, connectionId: string, type: UnifiedObjectType, id: string, field: string): Promise<StoredRecord> {
+  const found = await findLive(db, connectionId, type, id);
+  if (found === null) throw invalidField(field, `is not the id of a ${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} in this connection (got "${id}")`);
+  return found;
 }

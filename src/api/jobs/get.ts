@@ -3,9 +3,8 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { findJobForTenant } from '../../sql/write-jobs.ts';
 import { JobSchema, jobView } from '../../writes/job-view.ts';
+import { isUuid } from '../../writes/check-input.ts';
 import { tenantOf } from '../writes/submit.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const contract = defineContract({
   method: 'GET', url: '/jobs/:id', auth: 'client', tags: ['Jobs'],
@@ -18,7 +17,7 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { id } = request.params;
-  const job = UUID.test(id) ? await findJobForTenant(request.server.services.pool, tenantOf(request), id) : null;
+  const job = isUuid(id) ? await findJobForTenant(request.server.services.pool, tenantOf(request), id) : null;
   if (job === null) throw new ServiceError('RESOURCE_NOT_FOUND', `No job with id ${id} for these client credentials.`, { source: 'service', field: 'id', location: 'params' });
   return { job: jobView(job) };
 });

@@ -6,10 +6,11 @@
  */
 import { Type, type TSchema } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
+import { referencedRecord } from '../../../writes/check-input.ts';
 import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
 import { AsyncResponseSchema } from '../../../writes/job-view.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
-import { feedAccount } from './shared.ts';
+
 
 const Result: TSchema = Type.Object({
   mapping_link: Type.Object({
@@ -35,7 +36,7 @@ export const contract = defineContract({
 export default defineEndpoint(contract, async (request, reply) => {
   const body = request.body;
   const connection = await writableConnection(request, request.query.access_token, 'bank_feed_account', { action: 'bankFeedMappingLink' });
-  const feed = await feedAccount(request.server.services.pool, connection.id, body.mapping_link.bank_feed_account_id, 'mapping_link.bank_feed_account_id');
+  const feed = await referencedRecord(request.server.services.pool, connection.id, 'bank_feed_account', body.mapping_link.bank_feed_account_id, 'mapping_link.bank_feed_account_id');
   return submitWrite(request, reply, {
     connection, objectType: 'bank_feed_account', operation: 'bank_feed_mapping_link', targetId: feed.id, requestBody: body, mode: body.response_mode,
   });

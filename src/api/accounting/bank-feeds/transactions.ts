@@ -6,11 +6,11 @@
 import { Type, type TSchema } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { ServiceError } from '../../../errors/catalogue.ts';
-import { invalidField } from '../../../writes/check-input.ts';
+import { invalidField, referencedRecord } from '../../../writes/check-input.ts';
 import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
 import { AsyncResponseSchema } from '../../../writes/job-view.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
-import { feedAccount } from './shared.ts';
+
 
 export const MAX_LINES = 1000;
 
@@ -53,7 +53,7 @@ export default defineEndpoint(contract, async (request, reply) => {
   const body = request.body;
   const batch = body.bank_feed_transactions;
   const connection = await writableConnection(request, request.query.access_token, 'bank_feed_account', { action: 'sendBankFeedTransactions' });
-  const feed = await feedAccount(request.server.services.pool, connection.id, batch.bank_feed_account_id, 'bank_feed_transactions.bank_feed_account_id');
+  const feed = await referencedRecord(request.server.services.pool, connection.id, 'bank_feed_account', batch.bank_feed_account_id, 'bank_feed_transactions.bank_feed_account_id');
   if (feed.data.transaction_ready !== true) {
     throw new ServiceError('ENTITY_NOT_READY', `Bank feed account ${feed.id} does not accept transactions yet: link it to a ledger account first (POST /accounting/bank_feeds/accounts/mapping_link).`,
       { source: 'service', field: 'bank_feed_transactions.bank_feed_account_id', location: 'body' });

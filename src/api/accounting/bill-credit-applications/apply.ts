@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
-import { invalidField } from '../../../writes/check-input.ts';
+import { invalidField, referencedRecord } from '../../../writes/check-input.ts';
 import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
-import { ALSO_ASYNC, ApplicationResultSchema, cents, KEY, referenced } from './shared.ts';
+import { ALSO_ASYNC, ApplicationResultSchema, cents, KEY } from './shared.ts';
 
 const Application = Type.Object({
   bill_credit_memo_id: Type.String({ minLength: 1, description: 'Service id of the bill credit memo to apply.' }),
@@ -29,12 +29,12 @@ export default defineEndpoint(contract, async (request, reply) => {
   const application = body.bill_credit_application;
   const connection = await writableConnection(request, request.query.access_token, 'bill_credit_memo', { op: 'update' });
   const db = request.server.services.pool;
-  const memo = await referenced(db, connection.id, 'bill_credit_memo', application.bill_credit_memo_id, `${KEY}.bill_credit_memo_id`);
+  const memo = await referencedRecord(db, connection.id, 'bill_credit_memo', application.bill_credit_memo_id, `${KEY}.bill_credit_memo_id`);
   if (memo.data.status === 'void') throw invalidField(`${KEY}.bill_credit_memo_id`, 'names a void credit memo, which has no credit to apply');
   let total = 0;
   for (const [n, entry] of application.linked_bills.entries()) {
     const field = `${KEY}.linked_bills[${n}]`;
-    const bill = await referenced(db, connection.id, 'bill', entry.id, `${field}.id`);
+    const bill = await referencedRecord(db, connection.id, 'bill', entry.id, `${field}.id`);
     if (bill.data.vendor_id !== memo.data.vendor_id) throw invalidField(`${field}.id`, 'is a bill of another vendor than the credit memo\'s');
     if (cents(entry.allocated_amount) > cents(bill.data.amount_due)) {
       throw invalidField(`${field}.allocated_amount`, `is more than the bill's amount_due (${String(bill.data.amount_due)})`);

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
-import { invalidField } from '../../../writes/check-input.ts';
+import { invalidField, referencedRecord } from '../../../writes/check-input.ts';
 import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
-import { ALSO_ASYNC, ApplicationResultSchema, appliedBills, KEY, referenced } from './shared.ts';
+import { ALSO_ASYNC, ApplicationResultSchema, appliedBills, KEY } from './shared.ts';
 
 const Unapplication = Type.Object({
   bill_credit_memo_id: Type.String({ minLength: 1, description: 'Service id of the bill credit memo.' }),
@@ -27,7 +27,7 @@ export default defineEndpoint(contract, async (request, reply) => {
   const body = request.body;
   const application = body.bill_credit_application;
   const connection = await writableConnection(request, request.query.access_token, 'bill_credit_memo', { op: 'update' });
-  const memo = await referenced(request.server.services.pool, connection.id, 'bill_credit_memo', application.bill_credit_memo_id, `${KEY}.bill_credit_memo_id`);
+  const memo = await referencedRecord(request.server.services.pool, connection.id, 'bill_credit_memo', application.bill_credit_memo_id, `${KEY}.bill_credit_memo_id`);
   const applied = appliedBills(memo);
   for (const [n, entry] of application.linked_bills.entries()) {
     if (!applied.has(entry.id)) throw invalidField(`${KEY}.linked_bills[${n}].id`, 'is not a bill this credit memo is applied to (see its linked_bills)');
