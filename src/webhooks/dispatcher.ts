@@ -9,7 +9,7 @@
  * leases, which come due again for the others (at-least-once).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PoolClient } from '../db/pool.ts';
+import { listenOn, type Listener } from '../db/listener.ts';
 import type { Services } from '../services.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
 import { claimDueDeliveries, expireDeliveries, recordAttempt, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
@@ -45,7 +45,7 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
   const secrets = new Map<string, { at: number; values: string[] }>();
   const inFlight = new Set<Promise<void>>();
   let running = true;
-  let listener: PoolClient | null = null;
+  let listener: Listener | null = null;
   // A wake-up that comes while the loop is busy is remembered, not lost.
   let woken = false;
   let resolveWait: () => void = () => undefined;
@@ -89,14 +89,7 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
 
   async function listen(): Promise<void> {
     try {
-      const client = await pool.connect();
-      client.on('notification', () => { wake(); });
-      client.on('error', () => {
-        if (listener === client) listener = null;
-        client.release(true);
-      });
-      await client.query('LISTEN ledgerport_events');
-      listener = client;
+      listener = await listenOn(pool, 'ledgerport_events', wake);
     } catch {
       // Polling alone still delivers; the next loop tries to listen again.
     }
@@ -105,7 +98,7 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
   async function loop(): Promise<void> {
     let lastExpiry = 0;
     while (running) {
-      if (listener === null) await listen();
+      if (!(listener?.alive ?? false)) await listen();
       let claimed: ClaimedDelivery[] = [];
       try {
         if (Date.now() - lastExpiry > pollMs) {
@@ -139,12 +132,8 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
       await running$;
       await Promise.all(inFlight);
       sender.close();
-      const client = listener;
+      await listener?.close();
       listener = null;
-      if (client !== null) {
-        await client.query('UNLISTEN ledgerport_events').catch(() => undefined);
-        client.release();
-      }
     },
   };
 }

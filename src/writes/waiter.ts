@@ -7,14 +7,15 @@
  * a lost notification or a dropped listener costs at most a second.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Pool, PoolClient } from '../db/pool.ts';
+import { listenOn, type Listener } from '../db/listener.ts';
+import type { Pool } from '../db/pool.ts';
 
 export const JOB_DONE_CHANNEL = 'ledgerport_jobs_done';
 const POLL_MS = 1_000;
 
 export class JobWaiter {
   readonly #pool: Pool;
-  #client: PoolClient | null = null;
+  #listener: Listener | null = null;
   #connecting: Promise<void> | null = null;
   #closed = false;
   readonly #waiters = new Map<string, Set<() => void>>();
@@ -46,12 +47,10 @@ export class JobWaiter {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const client = this.#client;
-    this.#client = null;
-    if (client !== null) {
-      await client.query(`UNLISTEN ${JOB_DONE_CHANNEL}`).catch(() => undefined);
-      client.release();
-    }
+    await this.#connecting?.catch(() => undefined);
+    const listener = this.#listener;
+    this.#listener = null;
+    await listener?.close();
   }
 
   #add(jobId: string, wake: () => void): void {
@@ -67,23 +66,14 @@ export class JobWaiter {
   }
 
   async #listen(): Promise<void> {
-    if (this.#client !== null || this.#closed) return;
+    if ((this.#listener?.alive ?? false) || this.#closed) return;
     this.#connecting ??= (async () => {
-      const client = await this.#pool.connect();
-      client.on('notification', (message) => {
-        for (const wake of this.#waiters.get(message.payload ?? '') ?? []) wake();
-      });
       // A dropped listener is replaced by the next wait; until then polling answers.
-      client.on('error', () => {
-        if (this.#client === client) this.#client = null;
-        client.release(true);
+      const listener = await listenOn(this.#pool, JOB_DONE_CHANNEL, (jobId) => {
+        for (const wake of this.#waiters.get(jobId) ?? []) wake();
       });
-      await client.query(`LISTEN ${JOB_DONE_CHANNEL}`);
-      if (this.#closed) {
-        client.release();
-        return;
-      }
-      this.#client = client;
+      if (this.#closed) await listener.close();
+      else this.#listener = listener;
     })().finally(() => { this.#connecting = null; });
     await this.#connecting;
   }
