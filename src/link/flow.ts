@@ -69,7 +69,7 @@ export async function identify(
 ): Promise<{ identity: AccountIdentity } | { message: string; error: unknown }> {
   try {
     const identity = await connector.identify(connectorContext({
-      connector, connectionId: connection.id, credentials, tokens, db: ctx.services.pool,
+      connector, connectionId: connection.id, credentials, tokens, environment: connection.environment, db: ctx.services.pool,
       signal: AbortSignal.timeout(PLATFORM_CALL_TIMEOUT_MS),
     }));
     // Re-authentication must be the same account: another one would silently swap the data behind this access_token.

@@ -25,7 +25,7 @@ export const tenantSubject = (state: string): string => `tenant:${state}`;
 
 function authContext(ctx: FlowContext, connector: Connector, connection: ConnectionRecord): AuthContext {
   return connectorContext({
-    connector, connectionId: connection.id, credentials: {}, tokens: null, db: ctx.services.pool,
+    connector, connectionId: connection.id, credentials: {}, tokens: null, environment: connection.environment, db: ctx.services.pool,
     signal: AbortSignal.timeout(PLATFORM_CALL_TIMEOUT_MS),
   });
 }
@@ -84,7 +84,7 @@ function oauthConnector(claimed: ClaimedOAuthState): { connector: Connector; aut
   return connector?.auth.type === 'oauth2' ? { connector, auth: connector.auth } : null;
 }
 
-export interface CallbackInput { state?: string; code?: string; error?: string; error_description?: string }
+export interface CallbackInput { state?: string; code?: string; error?: string; error_description?: string; realmId?: string }
 
 /** The platform sends the end user back here after the consent page. */
 export async function oauthCallback(ctx: FlowContext, query: CallbackInput): Promise<Outcome> {
@@ -103,7 +103,7 @@ export async function oauthCallback(ctx: FlowContext, query: CallbackInput): Pro
   let tokens: OAuthTokens;
   let tenants: OAuthTenant[] | null = null;
   try {
-    tokens = await auth.exchangeCode(authContext(ctx, connector, claimed.connection), app, query.code);
+    tokens = await auth.exchangeCode(authContext(ctx, connector, claimed.connection), app, query.code, query.realmId === undefined ? {} : { realmId: query.realmId });
     if (auth.listTenants !== undefined) tenants = await auth.listTenants(authContext(ctx, connector, claimed.connection), tokens);
   } catch (error) {
     logUnexpected(ctx, error, connector, 'code exchange');

@@ -43,6 +43,8 @@ export const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 4096 })),
   error: Type.Optional(Type.String({ maxLength: 200 })),
   error_description: Type.Optional(Type.String({ maxLength: 1000 })),
+  /** QuickBooks Online names the company the user chose. */
+  realmId: Type.Optional(Type.String({ maxLength: 64 })),
 });
 
 export const TenantBody = Type.Object({

@@ -9,6 +9,7 @@
  */
 import type { PlatformHttp } from './http.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
+import type { Environment } from '../tenants/types.ts';
 
 export type PlatformKind = 'accounting' | 'commerce' | 'payments' | 'bank_feed';
 
@@ -49,6 +50,9 @@ export interface OAuthAppCredentials {
 
 export interface OAuthTenant { id: string; name: string }
 
+/** Extra parameters the platform adds to the OAuth callback (QuickBooks Online sends `realmId`). */
+export interface OAuthCallbackParams { realmId?: string }
+
 export type AuthSpec =
   | {
       type: 'credentials';
@@ -58,7 +62,7 @@ export type AuthSpec =
       type: 'oauth2';
       /** Consent page address the end user is sent to. */
       authorizeUrl(app: OAuthAppCredentials, state: string, scope: string | null): string;
-      exchangeCode(ctx: AuthContext, app: OAuthAppCredentials, code: string): Promise<OAuthTokens>;
+      exchangeCode(ctx: AuthContext, app: OAuthAppCredentials, code: string, callback: OAuthCallbackParams): Promise<OAuthTokens>;
       refresh(ctx: AuthContext, app: OAuthAppCredentials, refreshToken: string): Promise<OAuthTokens>;
       /** Organisations the tokens can reach; several → the link flow asks the user to pick. */
       listTenants?(ctx: AuthContext, tokens: OAuthTokens): Promise<OAuthTenant[]>;
@@ -73,14 +77,31 @@ export interface AccountIdentity {
 export interface AuthContext {
   http: PlatformHttp;
   signal: AbortSignal;
+  /** The connection's environment: platforms with separate sandbox hosts (QuickBooks Online) pick theirs from it. */
+  environment: Environment;
+}
+
+/**
+ * A connection's OAuth tokens during one job. Connectors never cache an access
+ * token themselves: they ask here before each call (src/platforms/oauth-request.ts
+ * does it for them), so a token that expires mid-sync is refreshed, once,
+ * whichever process notices first.
+ */
+export interface OAuthSession {
+  /** Tokens to call with; refreshed first when they expire within a minute. */
+  tokens(): Promise<OAuthTokens>;
+  /** The platform refused `accessToken` (401): refresh unless another caller already did, and return the tokens to retry with. */
+  rejected(accessToken: string): Promise<OAuthTokens>;
 }
 
 /** What a connector gets on every call for one connection. */
 export interface ConnectorContext extends AuthContext {
   connectionId: string;
   credentials: Credentials;
-  /** Present for OAuth connections; kept fresh by the shared token manager. */
+  /** Present for OAuth connections: the tokens as the job started. Call through `oauth` for fresh ones. */
   tokens: OAuthTokens | null;
+  /** Present for OAuth connections: fresh tokens on demand, refreshed on expiry and after a 401. */
+  oauth: OAuthSession | null;
   /**
    * Service id of another object of this connection, from its platform id.
    * Service ids are derived deterministically, so links resolve without lookups

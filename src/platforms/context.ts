@@ -7,7 +7,8 @@ import type { Cipher } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { serviceId } from '../store/ids.ts';
-import type { Connector, ConnectorContext, Credentials, OAuthTokens } from './connector.ts';
+import type { Environment } from '../tenants/types.ts';
+import type { Connector, ConnectorContext, Credentials, OAuthSession, OAuthTokens } from './connector.ts';
 import { createPlatformHttp } from './http.ts';
 
 export function sealJson(cipher: Cipher, value: unknown): Buffer {
@@ -27,8 +28,17 @@ export interface ContextInput {
   connectionId: string;
   credentials: Credentials;
   tokens: OAuthTokens | null;
+  /** Fresh tokens during a job (src/platforms/tokens.ts tokenSession); default: the given tokens, never refreshed. */
+  oauth?: OAuthSession | null;
+  environment: Environment;
   db: Queryable;
   signal?: AbortSignal;
+}
+
+/** A session over fixed tokens: for one-off calls (identify during the link flow) that never outlive the token. */
+export function fixedTokenSession(tokens: OAuthTokens | null): OAuthSession | null {
+  if (tokens === null) return null;
+  return { tokens: () => Promise.resolve(tokens), rejected: () => Promise.resolve(tokens) };
 }
 
 export function connectorContext(input: ContextInput): ConnectorContext {
@@ -38,6 +48,8 @@ export function connectorContext(input: ContextInput): ConnectorContext {
     connectionId,
     credentials: input.credentials,
     tokens: input.tokens,
+    oauth: input.oauth ?? fixedTokenSession(input.tokens),
+    environment: input.environment,
     signal,
     http: createPlatformHttp({
       limitKey: `${connector.id}:${connectionId}`,

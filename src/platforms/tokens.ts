@@ -14,7 +14,7 @@ import type { Cipher } from '../crypto/secrets.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { findOAuthApp } from '../link/sql.ts';
-import type { Connector, OAuthTokens } from './connector.ts';
+import type { Connector, OAuthSession, OAuthTokens } from './connector.ts';
 import { openTokens, sealJson } from './context.ts';
 import { PlatformError } from './errors.ts';
 import { createPlatformHttp } from './http.ts';
@@ -63,7 +63,7 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
       throw new PlatformError({ kind: 'unauthorized', message: `No OAuth app is registered for ${connector.id} in ${connection.environment}; register it through the admin API.`, requestSent: false });
     }
     const http = createPlatformHttp({ limitKey: `${connector.id}:${connection.id}:auth`, ...(options.signal === undefined ? {} : { signal: options.signal }) });
-    const refreshed = await auth.refresh({ http, signal: options.signal ?? new AbortController().signal }, app, latest.refreshToken).catch((error: unknown) => {
+    const refreshed = await auth.refresh({ http, signal: options.signal ?? new AbortController().signal, environment: connection.environment }, app, latest.refreshToken).catch((error: unknown) => {
       // OAuth servers refuse a revoked or expired grant with 400 invalid_grant (or 401): the end user must re-link.
       if (error instanceof PlatformError && ['bad_request', 'unauthorized', 'forbidden'].includes(error.kind)) {
         throw new PlatformError({ kind: 'unauthorized', httpStatus: error.httpStatus, message: `The refresh token was refused: ${error.platformMessage}`, code: error.platformCode, requestSent: true, cause: error });
@@ -79,4 +79,31 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
     await db.query('UPDATE connections SET oauth_tokens_ciphertext = $2, updated_at = clock_timestamp() WHERE id = $1', [connection.id, sealJson(deps.cipher, tokens)]);
     return tokens;
   });
+}
+
+/**
+ * The tokens of one connection for the length of a job (a sync, a write). Kept
+ * in memory between calls and refreshed through freshTokens when they near
+ * expiry or the platform refuses them, so a long sync outlives its access token.
+ */
+export function tokenSession(deps: TokenDeps, connection: ConnectionRecord, connector: Connector, initial: OAuthTokens, signal?: AbortSignal): OAuthSession {
+  const now = deps.now ?? Date.now;
+  let current = initial;
+  const withSignal = (rejected?: string): FreshTokenOptions => ({ ...(signal === undefined ? {} : { signal }), ...(rejected === undefined ? {} : { rejected }) });
+  const renew = async (rejected?: string): Promise<OAuthTokens> => {
+    const latest = await freshTokens(deps, connection, connector, withSignal(rejected));
+    if (latest === null) throw new PlatformError({ kind: 'unauthorized', message: 'The connection has no OAuth tokens any more; the end user must re-link.', requestSent: false });
+    current = latest;
+    return latest;
+  };
+  return {
+    tokens: () => (needsRefresh(current, now(), undefined) ? renew() : Promise.resolve(current)),
+    rejected: (accessToken) => (accessToken === current.accessToken ? renew(accessToken) : Promise.resolve(current)),
+  };
+}
+
+/** connectorContext's token fields for a job: the fresh tokens and a session over them (both null without OAuth). */
+export async function jobTokens(deps: TokenDeps, connection: ConnectionRecord, connector: Connector, signal?: AbortSignal): Promise<{ tokens: OAuthTokens | null; oauth: OAuthSession | null }> {
+  const tokens = await freshTokens(deps, connection, connector, signal === undefined ? {} : { signal });
+  return { tokens, oauth: tokens === null ? null : tokenSession(deps, connection, connector, tokens, signal) };
 }

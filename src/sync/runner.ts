@@ -13,7 +13,7 @@ import { findConnectionById } from '../sql/connections.ts';
 import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
 import type { Connector, ConnectorContext, ReadPage } from '../platforms/connector.ts';
 import { connectorContext, openCredentials } from '../platforms/context.ts';
-import { freshTokens } from '../platforms/tokens.ts';
+import { jobTokens } from '../platforms/tokens.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
 import { deleteUnseen, forgetSeen } from '../sql/records.ts';
@@ -108,7 +108,7 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
       const ctx = connectorContext({
         connector, connectionId: connection.id, db: services.pool, signal,
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-        tokens: await freshTokens(services, connection, connector, { signal }),
+        environment: connection.environment, ...(await jobTokens(services, connection, connector, signal)),
       });
       await execute(services, run, connection, connector, ctx, pageLock);
       await finishRun(services, run, connection);

@@ -22,7 +22,7 @@ const credentials = { basic_username: USER, basic_password: 'pass_good' };
 
 beforeAll(async () => {
   t = await startTestApp();
-  const probe = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, db: t.db.pool });
+  const probe = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: t.db.pool });
   const identity = await sandboxConnector.identify(probe);
   ({ connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
     platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
@@ -30,7 +30,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => { await t.close(); });
 
-const ctx = () => connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials, tokens: null, db: t.db.pool });
+const ctx = () => connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials, tokens: null, environment: 'sandbox', db: t.db.pool });
 
 async function sync(kind: 'initial' | 'incremental'): Promise<void> {
   const run = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind, trigger: 'api', details: {} });

@@ -14,7 +14,7 @@ import { accessTokenOf } from '../connections/connections.ts';
 import { markNeedsReauth } from '../connections/health.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { connectorContext, openCredentials } from '../platforms/context.ts';
-import { freshTokens } from '../platforms/tokens.ts';
+import { jobTokens } from '../platforms/tokens.ts';
 import type { Connector, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
@@ -83,7 +83,7 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
       ...connectorContext({
         connector, connectionId: connection.id, db: pool, signal,
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-        tokens: await freshTokens(services, connection, connector, { signal }),
+        environment: connection.environment, ...(await jobTokens(services, connection, connector, signal)),
       }),
       idempotencyKey: job.id,
     };

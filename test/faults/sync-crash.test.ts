@@ -54,7 +54,7 @@ beforeAll(async () => {
   const cipher = createCipher(Buffer.from(KEY, 'hex'));
   const org = await createOrganization(db.pool, cipher, 'Crash test');
   const credentials = { basic_username: USER, basic_password: 'pass_good' };
-  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, db: db.pool });
+  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: db.pool });
   const identity = await sandboxConnector.identify(ctx);
   ({ connection } = await createConnection(db.pool, cipher, { organizationId: org.organization.id, environment: 'sandbox' }, {
     platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
@@ -100,7 +100,7 @@ async function waitForRun(runId: string, killAt: number[]): Promise<void> {
 
 describe(`sync of a ${RECORDS}-record sandbox under kill -9`, () => {
   it('keeps the stored copy equal to the books and fires each change exactly once', async () => {
-    const ctx = connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials: { basic_username: USER, basic_password: 'pass_good' }, tokens: null, db: db.pool });
+    const ctx = connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials: { basic_username: USER, basic_password: 'pass_good' }, tokens: null, environment: 'sandbox', db: db.pool });
     const boss = createBoss(db.url, { schedule: false });
     await boss.start();
     const jobs = bossSender(boss);

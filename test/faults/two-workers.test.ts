@@ -26,7 +26,7 @@ beforeAll(async () => {
   const org = await createOrganization(db.pool, cipher, 'Two workers');
   for (const user of ['user_two_a_size_1500', 'user_two_b_size_1500']) {
     const credentials = { basic_username: user, basic_password: 'pass_good' };
-    const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, db: db.pool }));
+    const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: db.pool }));
     const { connection } = await createConnection(db.pool, cipher, { organizationId: org.organization.id, environment: 'sandbox' }, {
       platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
     });

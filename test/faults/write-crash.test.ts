@@ -155,7 +155,7 @@ beforeAll(async () => {
   cipher = createCipher(Buffer.from(KEY, 'hex'));
   const org = await createOrganization(db.pool, cipher, 'Write crash test');
   tenant = { organizationId: org.organization.id, environment: 'sandbox' };
-  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials: CREDENTIALS, tokens: null, db: db.pool });
+  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials: CREDENTIALS, tokens: null, environment: 'sandbox', db: db.pool });
   const identity = await sandboxConnector.identify(ctx);
   ({ connection } = await createConnection(db.pool, cipher, tenant, {
     platform: 'SANDBOX', name: null, credentials: CREDENTIALS, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
@@ -333,7 +333,7 @@ describe('bill writes under kill -9 of the worker', () => {
     for (const job of jobs) if (job.status !== 'completed' && job.status !== 'failed') problems.push(`job ${job.id} is ${job.status}`);
 
     // 2. The platform: each completed create once, a failed one at most once, no memo of this run twice.
-    const ctx = connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials: CREDENTIALS, tokens: null, db: db.pool });
+    const ctx = connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials: CREDENTIALS, tokens: null, environment: 'sandbox', db: db.pool });
     const bills = await platformBills(ctx);
     const byMemo = new Map<string, string[]>();
     for (const bill of bills) {

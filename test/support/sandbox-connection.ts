@@ -14,7 +14,7 @@ export interface SyncedConnection { connection: ConnectionRecord; token: string 
 /** A linked SANDBOX connection whose initial sync has not run. */
 export async function sandboxConnection(t: TestApp, user: string, org: CreatedOrganization = t.org): Promise<ConnectionRecord> {
   const credentials = { basic_username: user, basic_password: 'pass_good' };
-  const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, db: t.db.pool }));
+  const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: t.db.pool }));
   const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: org.organization.id, environment: 'sandbox' }, {
     platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
   });

@@ -40,7 +40,7 @@ export const line = (account: string, amount: number, description = 'Test line')
 
 /** Memos of every bill on the SANDBOX platform itself (not the stored copy), read through the connector. */
 export async function platformBillMemos(t: { db: { pool: Pool } }, user: string): Promise<string[]> {
-  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'check', credentials: { basic_username: user, basic_password: 'pass_good' }, tokens: null, db: t.db.pool });
+  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'check', credentials: { basic_username: user, basic_password: 'pass_good' }, tokens: null, environment: 'sandbox', db: t.db.pool });
   const reader = sandboxConnector.objects.bill?.handler;
   if (reader === undefined) throw new Error('no bill reader');
   const memos: string[] = [];

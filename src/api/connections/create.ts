@@ -80,7 +80,7 @@ export default defineEndpoint(contract, async (request) => {
       throw new ServiceError('VALIDATION_ERROR', `${connector.id} needs ${missing.join(', ')} in the request body.`, { source: 'service', field: missing[0], location: 'body' });
     }
     try {
-      identity = await connector.identify(connectorContext({ connector, connectionId: 'unlinked', credentials, tokens: null, db: pool }));
+      identity = await connector.identify(connectorContext({ connector, connectionId: 'unlinked', credentials, tokens: null, environment: tenant.environment, db: pool }));
     } catch (error) {
       if (error instanceof PlatformError) throw error.toServiceError();
       throw error;

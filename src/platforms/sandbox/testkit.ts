@@ -18,6 +18,8 @@ export function testContext(credentials: Credentials, http: PlatformHttp = noHtt
     connectionId: `test-${credentials.basic_username ?? 'none'}`,
     credentials,
     tokens: null,
+    oauth: null,
+    environment: 'sandbox',
     ref: auditRef,
     platformIdOf: (type, serviceId) => Promise.resolve(serviceId.startsWith(`${type}:`) ? serviceId.slice(type.length + 1) : null),
   };
