@@ -236,6 +236,8 @@ export interface ObjectCapabilities {
   delete: boolean;
   /** Unified fields this platform never fills (always null); for docs/platforms.md. */
   unmappedFields?: readonly string[];
+  /** Platform fields served only in platform_data (no unified field holds them); for docs/platforms.md. */
+  platformDataOnly?: readonly string[];
 }
 
 export interface Connector {
@@ -253,4 +255,13 @@ export interface Connector {
   actions?: ConnectorActions;
   /** Address of an object on the platform, for platform_url. */
   platformUrl?(type: UnifiedObjectType, platformId: string, ctx: ConnectorContext): string | null;
+  /** For docs/platforms.md: what the connector is tested against, and settings an operator may need. */
+  documentation?: {
+    /** One or two sentences: the stand-in or platform the tests run against, and its source. */
+    testedAgainst: string;
+    /** Environment variables the connector reads (addresses, overrides), with a short description. */
+    settings?: readonly { variable: string; description: string }[];
+    /** Anything a user must know (mappings, platform quirks), one sentence each. */
+    notes?: readonly string[];
+  };
 }

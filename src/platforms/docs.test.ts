@@ -39,6 +39,32 @@ describe('renderPlatformsMarkdown', () => {
     expect(text).toContain('| order | `discount_total`, `shipping_total` |');
     expect(renderPlatformsMarkdown([connector])).toBe(text);
   });
+
+  it('renders what the connector is tested against, its settings, notes and platform_data-only fields', () => {
+    const order = connector.objects.order;
+    if (order === undefined) throw new Error('the test connector declares order');
+    const documented: Connector = {
+      ...connector,
+      documentation: {
+        testedAgainst: 'A stand-in built from the platform\'s fixtures.',
+        settings: [{ variable: 'DOCSTEST_API_URL', description: 'API host' }],
+        notes: ['Orders map to orders.'],
+      },
+      objects: {
+        order: {
+          capabilities: { ...order.capabilities, platformDataOnly: ['Tags', 'Channel'] },
+          handler: order.handler,
+        },
+      },
+    };
+    const text = renderPlatformsMarkdown([documented]);
+    expect(text).toContain("- Tested against: A stand-in built from the platform's fixtures.");
+    expect(text).toContain('  - `DOCSTEST_API_URL`: API host');
+    expect(text).toContain('- Orders map to orders.');
+    expect(text).toContain('### Platform fields served only in platform_data');
+    expect(text).toContain('| order | `Channel`, `Tags` |');
+    expect(renderPlatformsMarkdown([connector])).not.toContain('platform_data');
+  });
 });
 
 describe('docs/platforms.md', () => {

@@ -48,6 +48,15 @@ function renderConnector(c: Connector): string[] {
     }
   }
   lines.push(`- Limits: ${limitsLabel(c.limits)}`);
+  const doc = c.documentation;
+  if (doc !== undefined) {
+    lines.push(`- Tested against: ${cell(doc.testedAgainst)}`);
+    if ((doc.settings ?? []).length > 0) {
+      lines.push('- Settings:');
+      for (const s of doc.settings ?? []) lines.push(`  - \`${s.variable}\`: ${cell(s.description)}`);
+    }
+    for (const note of doc.notes ?? []) lines.push(`- ${cell(note)}`);
+  }
   const actions = Object.keys(c.actions ?? {}).sort();
   lines.push(`- Actions: ${actions.length === 0 ? 'none' : actions.map((a) => `\`${a}\``).join(', ')} (see docs/writes.md)`, '');
   const objects = byKey(Object.entries(c.objects).map(([type, entry]): [string, ObjectCapabilities] => [type, entry.capabilities]));
@@ -66,6 +75,13 @@ function renderConnector(c: Connector): string[] {
     lines.push('| Object | Fields |', '|---|---|');
     for (const [type, caps] of unmapped) {
       lines.push(`| ${type} | ${[...(caps.unmappedFields ?? [])].sort().map((f) => `\`${f}\``).join(', ')} |`);
+    }
+  }
+  const kept = objects.filter(([, caps]) => (caps.platformDataOnly ?? []).length > 0);
+  if (kept.length > 0) {
+    lines.push('', '### Platform fields served only in platform_data', '', '| Object | Fields |', '|---|---|');
+    for (const [type, caps] of kept) {
+      lines.push(`| ${type} | ${[...(caps.platformDataOnly ?? [])].sort().map((f) => `\`${f}\``).join(', ')} |`);
     }
   }
   return lines;
