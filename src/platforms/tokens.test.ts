@@ -3,7 +3,9 @@
  * twenty concurrent requests on a connection whose token just expired make
  * exactly one refresh call and all get its token; the rotated refresh token is
  * stored with it; a 401 refreshes once even when the token looks valid; a
- * revoked grant leaves the stored tokens as they were.
+ * revoked grant leaves the stored tokens as they were. A job's session
+ * (authorizedRequest) refreshes once and retries once when the platform refuses
+ * an access token mid-job, and refreshes ahead of expiry during long jobs.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,10 +13,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { startTestApp, type TestApp } from '../../test/support/app.ts';
-import type { Connector, OAuthTokens } from './connector.ts';
-import { openTokens, sealJson } from './context.ts';
+import type { Connector, ConnectorContext, OAuthSession, OAuthTokens } from './connector.ts';
+import { connectorContext, fixedTokenSession, openTokens, sealJson } from './context.ts';
 import { PlatformError } from './errors.ts';
-import { freshTokens, REFRESH_MARGIN_MS } from './tokens.ts';
+import type { PlatformHttp } from './http.ts';
+import { authorizedRequest, bearer } from './oauth-request.ts';
+import { freshTokens, jobTokens, REFRESH_MARGIN_MS } from './tokens.ts';
 
 const platform = { refreshes: 0, revoked: false, seenRefreshTokens: [] as string[] };
 
@@ -104,5 +108,75 @@ describe('OAuth token refresh', () => {
     expect(refused instanceof PlatformError ? [refused.kind, refused.httpStatus, refused.platformMessage] : refused)
       .toEqual(['unauthorized', 400, 'The refresh token was refused: invalid_grant']);
     expect(await stored(connection)).toMatchObject({ accessToken: 'access-0', refreshToken: 'refresh-0' });
+  });
+});
+
+/** A platform API that accepts only `valid` as the access token, counting calls per token. */
+function apiAccepting(valid: () => string): { http: PlatformHttp; calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    http: {
+      request(request) {
+        const token = (request.headers?.authorization ?? '').replace('Bearer ', '');
+        calls.push(token);
+        if (token !== valid()) return Promise.reject(new PlatformError({ kind: 'unauthorized', httpStatus: 401, message: 'TokenExpired' }));
+        return Promise.resolve({ status: 200, headers: {}, body: { ok: token } });
+      },
+    },
+  };
+}
+
+function contextWith(connection: ConnectionRecord, http: PlatformHttp, oauth: OAuthSession | null): ConnectorContext {
+  return { ...connectorContext({ connector, connectionId: connection.id, credentials: {}, tokens: null, environment: 'sandbox', db: t.db.pool }), http, oauth };
+}
+
+const call = (ctx: ConnectorContext): Promise<unknown> =>
+  authorizedRequest(ctx, (tokens) => ({ method: 'GET', url: 'https://api.example.com/things', idempotent: true, headers: bearer(tokens) })).then((r) => r.body);
+
+describe('OAuth sessions of a job (authorizedRequest)', () => {
+  it('refreshes once and retries once when the access token dies mid-job, then keeps the new token', async () => {
+    const connection = await connectionWith({ ...expired(), expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const { tokens, oauth } = await jobTokens(deps(), connection, connector);
+    expect(tokens?.accessToken).toBe('access-0');
+    let valid = 'access-0';
+    const api = apiAccepting(() => valid);
+    const ctx = contextWith(connection, api.http, oauth);
+    expect(await call(ctx)).toEqual({ ok: 'access-0' });
+    valid = 'access-1'; // the platform expires the token before its stated expiry
+    expect(await call(ctx)).toEqual({ ok: 'access-1' });
+    expect(await call(ctx)).toEqual({ ok: 'access-1' });
+    expect(api.calls).toEqual(['access-0', 'access-0', 'access-1', 'access-1']);
+    expect(platform.refreshes).toBe(1);
+    expect(await stored(connection)).toMatchObject({ accessToken: 'access-1', refreshToken: 'refresh-1' });
+  });
+
+  it('refreshes before a call when the token nears expiry during a long job', async () => {
+    let now = Date.now();
+    const connection = await connectionWith({ ...expired(), expiresAt: new Date(now + 10 * 60_000).toISOString() });
+    const { oauth } = await jobTokens({ ...deps(), now: () => now }, connection, connector);
+    const api = apiAccepting(() => (platform.refreshes === 0 ? 'access-0' : 'access-1'));
+    const ctx = contextWith(connection, api.http, oauth);
+    expect(await call(ctx)).toEqual({ ok: 'access-0' });
+    now += 10 * 60_000 - REFRESH_MARGIN_MS + 1_000;
+    expect(await call(ctx)).toEqual({ ok: 'access-1' });
+    expect(api.calls).toEqual(['access-0', 'access-1']);
+    expect(platform.refreshes).toBe(1);
+  });
+
+  it('gives up with the 401 when the refreshed token is refused too, or when there is nothing to refresh', async () => {
+    const connection = await connectionWith({ ...expired(), expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const { oauth } = await jobTokens(deps(), connection, connector);
+    const api = apiAccepting(() => 'never');
+    const refused = await call(contextWith(connection, api.http, oauth)).catch((error: unknown) => error);
+    expect(refused instanceof PlatformError ? refused.kind : refused).toBe('unauthorized');
+    expect(api.calls).toEqual(['access-0', 'access-1']);
+    expect(platform.refreshes).toBe(1);
+
+    const fixed = fixedTokenSession(expired());
+    const once = apiAccepting(() => 'never');
+    await expect(call(contextWith(connection, once.http, fixed))).rejects.toThrow('TokenExpired');
+    expect(once.calls).toEqual(['access-0']);
+    await expect(call(contextWith(connection, once.http, null))).rejects.toThrow('no OAuth tokens');
   });
 });
