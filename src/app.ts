@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
-import { installErrorHandling } from './http/error-handler.ts';
+import { answerFrameworkError, installErrorHandling } from './http/error-handler.ts';
 import { installEdgeHooks } from './http/hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { registerEndpoint, type Endpoint } from './http/contract.ts';
@@ -46,6 +46,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any route runs (an over-long or badly encoded path) answer like every other.
+    frameworkErrors: answerFrameworkError,
   });
   app.decorate('services', services);
   app.setValidatorCompiler(validatorCompiler);

@@ -14,6 +14,9 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: (error: Fasti
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: (e) => `${e.message}. Send JSON with Content-Type: application/json.` },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_ERROR', message: () => 'The Content-Length header does not match the body.' },
   FST_ERR_CTP_INVALID_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'The Content-Type header is invalid.' },
+  // Raised by the router, before any route: see answerFrameworkError.
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'VALIDATION_ERROR', message: () => 'A path parameter is longer than 100 characters; no id of this service is that long.' },
+  FST_ERR_BAD_URL: { code: 'VALIDATION_ERROR', message: () => 'The path is not valid percent-encoding.' },
   // @fastify/multipart (attachment uploads)
   FST_REQ_FILE_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: () => 'The uploaded file is larger than the limit.' },
   FST_PARTS_LIMIT: { code: 'VALIDATION_ERROR', message: () => 'The multipart body has too many parts; send file, file_name and response_mode only.' },
@@ -42,6 +45,12 @@ export function toServiceError(error: unknown): ServiceError | null {
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
+}
+
+/** Fastify's `frameworkErrors`: router failures answer with the spec's error body too. */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const known = toServiceError(error) ?? new ServiceError('VALIDATION_ERROR', 'The request URL is not valid.', { source: 'service' });
+  void sendError(reply, known);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
