@@ -4,10 +4,12 @@
  */
 import type { Connector } from './connector.ts';
 import { registerConnector } from './registry.ts';
+import { quickbooksConnector } from './quickbooks/index.ts';
 import { sandboxConnector } from './sandbox/index.ts';
 
 export const CONNECTORS: readonly Connector[] = [
   sandboxConnector,
+  quickbooksConnector,
 ];
 
 for (const connector of CONNECTORS) registerConnector(connector);

@@ -1,0 +1,110 @@
+/**
+ * Calls to the QuickBooks Online Accounting API: every call goes through
+ * authorizedRequest (fresh token, one refresh and retry on a 401), to the
+ * company of the connection's realm, with the pinned minor version, and has
+ * its Fault classified. Reads page through the query endpoint; changes come
+ * from ChangeDataCapture.
+ */
+import type { ConnectorContext, OAuthTokens } from '../connector.ts';
+import { platformAddress } from '../addresses.ts';
+import { PlatformError } from '../errors.ts';
+import { authorizedRequest, bearer } from '../oauth-request.ts';
+import { classifyQboError, faultError, faultOf, type FaultContext } from './errors.ts';
+import type { QboCdcResponse, QboQueryResponse } from './native.ts';
+
+/** The API minor version every call pins (QBO serves the base version without one). */
+export const MINOR_VERSION = 75;
+
+/** QBO's largest MAXRESULTS for a query page, and the most objects a CDC answer holds. */
+export const PAGE_SIZE = 1000;
+
+/** The API host: QUICKBOOKS_API_URL, else Intuit's sandbox or production host for the connection's environment. */
+export function apiUrl(environment: 'sandbox' | 'production'): string {
+  return platformAddress('QUICKBOOKS_API_URL', environment === 'production' ? 'https://quickbooks.api.intuit.com' : 'https://sandbox-quickbooks.api.intuit.com');
+}
+
+/** The company (realm) the tokens were issued for; QBO's OAuth callback named it. */
+export function realmOf(tokens: OAuthTokens): string {
+  if (tokens.tenantId === null || tokens.tenantId === '') {
+    throw new PlatformError({ kind: 'unauthorized', message: 'The QuickBooks Online connection does not know its company (realmId): the end user must link it again.', requestSent: false });
+  }
+  return tokens.tenantId;
+}
+
+export interface QboCall extends FaultContext {
+  method: 'GET' | 'POST';
+  /** Below /v3/company/{realmId}/ ("query", "bill/25", "reports/BalanceSheet"). */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Sent as `requestid`: QBO answers a repeated request id with the outcome of the first, so such writes may be retried. */
+  requestId?: string;
+  /** For logs and metrics. */
+  operation: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** One API call; the parsed JSON answer. A Fault inside a 200 answer is thrown like an error status. */
+export async function callQbo(ctx: ConnectorContext, call: QboCall): Promise<Record<string, unknown>> {
+  const response = await authorizedRequest(ctx, (tokens) => ({
+    method: call.method,
+    url: `${apiUrl(ctx.environment)}/v3/company/${encodeURIComponent(realmOf(tokens))}/${call.path}`,
+    query: { ...call.query, minorversion: MINOR_VERSION, requestid: call.requestId },
+    headers: bearer(tokens, { accept: 'application/json' }),
+    ...(call.body === undefined ? {} : { body: call.body }),
+    idempotent: call.method === 'GET' || call.requestId !== undefined,
+    operation: `quickbooks ${call.operation}`,
+    classifyError: (error, res) => classifyQboError(error, res, call),
+  }));
+  const body = response.body;
+  const fault = faultOf(body);
+  if (fault !== null) {
+    throw faultError(fault, { kind: 'bad_request', httpStatus: response.status, retryAfterMs: null, rawExcerpt: JSON.stringify(body).slice(0, 2000), headers: {}, requestSent: true }, call);
+  }
+  if (!isRecord(body)) throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `QuickBooks Online answered ${call.operation} with no JSON object` });
+  return body;
+}
+
+/** A string literal of QBO's query language. */
+export function literal(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** An instant as QBO writes times in queries and CDC: whole seconds with an explicit offset. */
+export function qboTime(ms: number): string {
+  return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}+00:00`;
+}
+
+export interface QueryPage {
+  records: Record<string, unknown>[];
+  /** QBO's clock when it answered. */
+  time: string | null;
+}
+
+/** One page of `SELECT * FROM <entity>`: conditions joined with AND, ordered by Id, STARTPOSITION is 1-based. */
+export async function queryPage(ctx: ConnectorContext, entity: string, conditions: readonly string[], startPosition: number, maxResults = PAGE_SIZE): Promise<QueryPage> {
+  const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+  const query = `SELECT * FROM ${entity}${where} ORDERBY Id STARTPOSITION ${startPosition} MAXRESULTS ${maxResults}`;
+  const body = await callQbo(ctx, { method: 'GET', path: 'query', query: { query }, operation: `query ${entity}` }) as QboQueryResponse;
+  const list = body.QueryResponse?.[entity];
+  return { records: Array.isArray(list) ? list.filter(isRecord) : [], time: body.time ?? null };
+}
+
+export interface ChangePage {
+  records: Record<string, unknown>[];
+  time: string | null;
+}
+
+/** ChangeDataCapture of one entity since `changedSince` (within the last 30 days): changed records and tombstones (status "Deleted"). */
+export async function changes(ctx: ConnectorContext, entity: string, changedSince: string): Promise<ChangePage> {
+  const body = await callQbo(ctx, { method: 'GET', path: 'cdc', query: { entities: entity, changedSince }, operation: `cdc ${entity}` }) as QboCdcResponse;
+  const records: Record<string, unknown>[] = [];
+  for (const cdc of body.CDCResponse ?? []) {
+    for (const response of cdc.QueryResponse ?? []) {
+      const list = response[entity];
+      if (Array.isArray(list)) records.push(...list.filter(isRecord));
+    }
+  }
+  return { records, time: body.time ?? null };
+}

@@ -1,0 +1,75 @@
+/** The company itself (CompanyInfo and its home currency from Preferences) and the monthly balance sheets. */
+import type { AccountIdentity, ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
+import { PlatformError } from '../errors.ts';
+import { callQbo, realmOf } from './client.ts';
+import { splitBalanceSheet } from './mapping/reports.ts';
+import type { QboCompanyInfo, QboPreferences, QboReport } from './native.ts';
+
+async function realm(ctx: ConnectorContext): Promise<string> {
+  const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
+  if (tokens === null) throw new PlatformError({ kind: 'unauthorized', message: 'This connection has no OAuth tokens: the end user must link it first.', requestSent: false });
+  return realmOf(tokens);
+}
+
+async function companyInfo(ctx: ConnectorContext): Promise<QboCompanyInfo> {
+  const id = await realm(ctx);
+  const body = await callQbo(ctx, { method: 'GET', path: `companyinfo/${encodeURIComponent(id)}`, operation: 'read CompanyInfo' });
+  const info = body.CompanyInfo as QboCompanyInfo | undefined;
+  if (info === undefined) throw new Error('QuickBooks Online answered companyinfo without a CompanyInfo');
+  return info;
+}
+
+/** store_unique_id is the realm (company) id; the name is the company's. */
+export async function identify(ctx: ConnectorContext): Promise<AccountIdentity> {
+  const info = await companyInfo(ctx);
+  return { storeUniqueId: await realm(ctx), storeName: info.CompanyName ?? info.LegalName ?? null };
+}
+
+/**
+ * One record: CompanyInfo, with Preferences' home currency copied in as
+ * HomeCurrency (CompanyInfo does not carry the currency).
+ */
+export async function readCompany(ctx: ConnectorContext): Promise<ReadPage> {
+  const info = await companyInfo(ctx);
+  const preferences = (await callQbo(ctx, { method: 'GET', path: 'preferences', operation: 'read Preferences' })).Preferences as QboPreferences | undefined;
+  const home = preferences?.CurrencyPrefs?.HomeCurrency;
+  const raw = { ...info, ...(home === undefined ? {} : { HomeCurrency: home }) };
+  return { records: [{ platformId: info.Id, raw }], nextPageToken: null, nextSince: null };
+}
+
+/** Months read when the sync has no window (all history): two years of month-end statements. */
+export const BALANCE_SHEET_MONTHS = 24;
+/** The most months one read asks for. */
+export const MAX_BALANCE_SHEET_MONTHS = 120;
+
+function monthStart(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+}
+
+function addMonths(date: Date, months: number): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
+}
+
+const ymd = (date: Date): string => date.toISOString().slice(0, 10);
+
+/** The months of the window (clamped to the current month and MAX_BALANCE_SHEET_MONTHS), as a report date range. */
+export function balanceSheetRange(window: ReadRequest['window'], now: Date): { start: string; end: string } {
+  const current = monthStart(now);
+  const endMonth = window === null ? current : new Date(Math.min(current.getTime(), monthStart(new Date(Date.parse(window.end) - 1)).getTime()));
+  const earliest = addMonths(endMonth, -(MAX_BALANCE_SHEET_MONTHS - 1));
+  const wanted = window === null ? addMonths(endMonth, -(BALANCE_SHEET_MONTHS - 1)) : monthStart(new Date(window.start));
+  const startMonth = new Date(Math.max(earliest.getTime(), wanted.getTime()));
+  return { start: ymd(startMonth), end: ymd(new Date(addMonths(endMonth, 1).getTime() - 86_400_000)) };
+}
+
+/** The BalanceSheet report with a column per month, one record per month (platform id YYYY-MM). */
+export async function readBalanceSheets(ctx: ConnectorContext, request: ReadRequest, now: Date = new Date()): Promise<ReadPage> {
+  const range = balanceSheetRange(request.window, now);
+  if (range.start > range.end) return { records: [], nextPageToken: null, nextSince: null };
+  const report = await callQbo(ctx, {
+    method: 'GET', path: 'reports/BalanceSheet', operation: 'report BalanceSheet',
+    query: { start_date: range.start, end_date: range.end, summarize_column_by: 'Month', accounting_method: 'Accrual' },
+  }) as QboReport;
+  const records: PlatformRecord[] = splitBalanceSheet(report).map((month) => ({ platformId: month.Id, raw: { ...month } }));
+  return { records, nextPageToken: null, nextSince: null };
+}

@@ -1,0 +1,189 @@
+/**
+ * Unified write bodies → QBO request bodies, for the written objects: bills,
+ * journal entries and customers. Only fields present in the input are written
+ * (a PATCH becomes a sparse update; an array such as line_items replaces the
+ * whole list). Fields QBO has no place for are refused with a 400 naming them,
+ * never dropped silently.
+ */
+import { ServiceError } from '../../errors/catalogue.ts';
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import type { ConnectorContext } from '../connector.ts';
+import { dateOnly, has, link, list, type Input } from '../sandbox/inbound/common.ts';
+
+export type Native = Record<string, unknown>;
+
+function invalid(field: string, message: string): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', `${field}: ${message}`, { field, location: 'body' });
+}
+
+const present = (value: unknown): boolean => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
+
+/** Refuses fields QuickBooks Online cannot hold when they carry a value. */
+function refuse(input: Input, fields: readonly string[], prefix = ''): void {
+  for (const field of fields) {
+    if (has(input, field) && present(input[field])) throw invalid(`${prefix}${field}`, 'QuickBooks Online has no such field; leave it out or null.');
+  }
+}
+
+/** A QBO ReferenceType to the platform id behind a service id; undefined for null or absent. */
+async function ref(ctx: ConnectorContext, type: UnifiedObjectType, value: unknown, field: string): Promise<{ value: string } | undefined> {
+  const id = await link(ctx, type, value, field);
+  return id === undefined ? undefined : { value: id };
+}
+
+/** Copies links present in the input as ReferenceTypes (a null link is left out: a sparse update cannot clear one). */
+async function refs(ctx: ConnectorContext, input: Input, out: Native, fields: readonly (readonly [string, string, UnifiedObjectType])[], prefix = ''): Promise<void> {
+  for (const [from, to, type] of fields) {
+    if (!has(input, from)) continue;
+    const value = await ref(ctx, type, input[from], `${prefix}${from}`);
+    if (value !== undefined) out[to] = value;
+  }
+}
+
+/** A text field of the (schema-validated) input; '' for null. */
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
+const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+function amountOf(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(field, 'must be a number');
+  return round2(value);
+}
+
+/** Text fields: QBO clears text with an empty string, not null. */
+function copyText(input: Input, out: Native, fields: readonly (readonly [string, string])[]): void {
+  for (const [from, to] of fields) {
+    if (has(input, from)) out[to] = str(input[from]);
+  }
+}
+
+function copyDates(input: Input, out: Native, fields: readonly (readonly [string, string])[]): void {
+  for (const [from, to] of fields) {
+    if (has(input, from) && input[from] !== null) out[to] = dateOnly(input[from]);
+  }
+}
+
+function copyCurrency(input: Input, out: Native): void {
+  if (has(input, 'currency_code') && typeof input.currency_code === 'string') out.CurrencyRef = { value: input.currency_code };
+  if (has(input, 'currency_rate') && input.currency_rate !== null) {
+    const rate = Number(input.currency_rate);
+    if (!Number.isFinite(rate) || rate <= 0) throw invalid('currency_rate', 'must be a positive decimal');
+    out.ExchangeRate = rate;
+  }
+}
+
+/** An expense line: item lines post to the item's expense account (account_id is then not sent). */
+async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<{ line: Native; department: string | undefined }> {
+  const at = `line_items[${n}].`;
+  refuse(line, ['location_id', 'project_id', 'tax_rate_id', 'discount_amount', 'discount_percentage'], at);
+  const detail: Native = {};
+  await refs(ctx, line, detail, [['class_id', 'ClassRef', 'class'], ['customer_id', 'CustomerRef', 'customer']], at);
+  const department = await link(ctx, 'department', line.department_id, `${at}department_id`);
+  const out: Native = {};
+  if (has(line, 'description') && line.description !== null) out.Description = str(line.description);
+  const item = line.item;
+  if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+    const entry = item as Input;
+    const quantity = entry.quantity === undefined || entry.quantity === null ? 1 : amountOf(entry.quantity, `${at}item.quantity`);
+    const unit = amountOf(entry.unit_amount, `${at}item.unit_amount`);
+    out.DetailType = 'ItemBasedExpenseLineDetail';
+    out.Amount = round2(quantity * unit);
+    out.ItemBasedExpenseLineDetail = { ItemRef: await ref(ctx, 'item', entry.id, `${at}item.id`), Qty: quantity, UnitPrice: unit, ...detail };
+  } else {
+    const total = amountOf(line.total_amount, `${at}total_amount`);
+    const tax = typeof line.tax_amount === 'number' ? line.tax_amount : 0;
+    out.DetailType = 'AccountBasedExpenseLineDetail';
+    // QBO computes tax from tax codes: the line amount is before tax.
+    out.Amount = typeof line.sub_total === 'number' ? round2(line.sub_total) : round2(total - tax);
+    out.AccountBasedExpenseLineDetail = { AccountRef: await ref(ctx, 'account', line.account_id, `${at}account_id`), ...detail };
+  }
+  return { line: out, department };
+}
+
+export async function billBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  refuse(input, ['subsidiary_id', 'linked_purchase_orders', 'additional_fields']);
+  if (has(input, 'status') && input.status !== null && input.status !== 'open') {
+    throw invalid('status', 'QuickBooks Online bills are open until paid; they cannot be drafts or voided (delete the bill instead).');
+  }
+  const out: Native = {};
+  await refs(ctx, input, out, [['vendor_id', 'VendorRef', 'vendor'], ['account_id', 'APAccountRef', 'account'], ['payment_terms_id', 'SalesTermRef', 'payment_term']]);
+  copyDates(input, out, [['issue_date', 'TxnDate'], ['due_date', 'DueDate']]);
+  copyText(input, out, [['document_number', 'DocNumber'], ['memo', 'PrivateNote']]);
+  copyCurrency(input, out);
+  if (has(input, 'line_items')) {
+    const lines = await Promise.all(list(input, 'line_items').map((line, n) => billLine(ctx, line, n)));
+    // QBO tracks the department on the whole bill: the lines must agree.
+    const departments = new Set(lines.map((l) => l.department).filter((d) => d !== undefined));
+    if (departments.size > 1) throw invalid('line_items[].department_id', 'QuickBooks Online tracks one department per bill; give every line the same department_id.');
+    const [department] = departments;
+    if (department !== undefined) out.DepartmentRef = { value: department };
+    out.Line = lines.map((l) => l.line);
+  }
+  return out;
+}
+
+export async function journalEntryBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  refuse(input, ['subsidiary_id', 'additional_fields']);
+  const out: Native = {};
+  copyDates(input, out, [['transaction_date', 'TxnDate']]);
+  copyText(input, out, [['memo', 'PrivateNote']]);
+  copyCurrency(input, out);
+  if (has(input, 'line_items')) {
+    out.Line = await Promise.all(list(input, 'line_items').map(async (line, n) => {
+      const at = `line_items[${n}].`;
+      refuse(line, ['tax_rate_id'], at);
+      const signed = amountOf(line.total_amount, `${at}total_amount`);
+      const entry: Native = {
+        DetailType: 'JournalEntryLineDetail',
+        Amount: Math.abs(signed),
+        JournalEntryLineDetail: { PostingType: signed < 0 ? 'Credit' : 'Debit', AccountRef: await ref(ctx, 'account', line.account_id, `${at}account_id`) },
+      };
+      if (has(line, 'description') && line.description !== null) entry.Description = str(line.description);
+      return entry;
+    }));
+  }
+  return out;
+}
+
+const ADDRESS_KINDS: Readonly<Record<string, string>> = { billing: 'BillAddr', shipping: 'ShipAddr' };
+
+function addressBody(entry: Input, n: number): [string, Native] {
+  const kind = entry.type === null || entry.type === undefined ? 'billing' : str(entry.type).toLowerCase();
+  const target = ADDRESS_KINDS[kind];
+  if (target === undefined) throw invalid(`addresses[${n}].type`, 'QuickBooks Online keeps a billing and a shipping address only.');
+  const body: Native = {};
+  const fields = [['address1', 'Line1'], ['address2', 'Line2'], ['address3', 'Line3'], ['city', 'City'], ['country', 'Country'],
+    ['postal_code', 'PostalCode'], ['region', 'CountrySubDivisionCode']] as const;
+  for (const [from, to] of fields) if (typeof entry[from] === 'string') body[to] = entry[from];
+  return [target, body];
+}
+
+export async function customerBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  refuse(input, ['subsidiary_id', 'subsidiaries', 'registration_number']);
+  const out: Native = {};
+  copyText(input, out, [['customer_name', 'DisplayName'], ['tax_number', 'PrimaryTaxIdentifier']]);
+  if (has(input, 'contact_name')) {
+    // QBO keeps a person's given and family name apart: the first word is the given name.
+    const [given = '', ...family] = str(input.contact_name).trim().split(/\s+/);
+    out.GivenName = given;
+    out.FamilyName = family.join(' ');
+  }
+  if (has(input, 'email')) out.PrimaryEmailAddr = { Address: str(input.email) };
+  if (has(input, 'phone')) out.PrimaryPhone = { FreeFormNumber: str(input.phone) };
+  copyCurrency(input, out);
+  await refs(ctx, input, out, [['payment_terms_id', 'SalesTermRef', 'payment_term'], ['parent_id', 'ParentRef', 'customer']]);
+  if (out.ParentRef !== undefined) out.Job = true;
+  if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
+  if (has(input, 'addresses')) {
+    const seen = new Set<string>();
+    for (const [n, entry] of list(input, 'addresses').entries()) {
+      const [target, body] = addressBody(entry, n);
+      if (seen.has(target)) throw invalid(`addresses[${n}].type`, 'QuickBooks Online keeps one address of each type.');
+      seen.add(target);
+      out[target] = body;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,124 @@
+/**
+ * QUICKBOOKS: QuickBooks Online through Intuit's Accounting API (v3, JSON),
+ * with OAuth 2.0. Objects are read by query (full) and ChangeDataCapture
+ * (incremental, with deletions), the company and its monthly balance sheets
+ * from CompanyInfo, Preferences and the BalanceSheet report; bills, journal
+ * entries and customers are written with SyncToken handling.
+ * Tested against test/standins/quickbooks, built from the response shapes of
+ * Intuit's API reference (test/fixtures/quickbooks/README.md).
+ */
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import type { Connector, ConnectorContext, ObjectCapabilities, ObjectHandler } from '../connector.ts';
+import { quickbooksAuth } from './auth.ts';
+import { identify, readBalanceSheets, readCompany } from './company.ts';
+import { appUrl, type MapContext } from './mapping/common.ts';
+import { mapCompany } from './mapping/master.ts';
+import { balanceSheetMonth, mapBalanceSheet } from './mapping/reports.ts';
+import { ENTITIES, entity, type EntitySpec } from './objects.ts';
+import { readEntity } from './read.ts';
+import { billBody, customerBody, journalEntryBody } from './inbound.ts';
+import { writeHandlers, type WriteSpec } from './writes.ts';
+
+const mapContext = (ctx: ConnectorContext): MapContext => ({ ref: (type, id) => ctx.ref(type, id), environment: ctx.environment });
+
+/** Written objects: what QBO accepts for each (see inbound.ts for the fields). */
+const WRITES: Partial<Record<UnifiedObjectType, WriteSpec>> = {
+  bill: { entity: 'Bill', body: billBody, deletable: true },
+  journal_entry: { entity: 'JournalEntry', body: journalEntryBody, deletable: true },
+  customer: { entity: 'Customer', body: customerBody, deletable: false, duplicateProperty: 'customer_name' },
+};
+
+/** A TxnDate (YYYY-MM-DD) as the business date the engine windows and reports on. */
+function txnDate(raw: Record<string, unknown>): string | null {
+  return typeof raw.TxnDate === 'string' && /^\d{4}-\d{2}-\d{2}/.test(raw.TxnDate) ? `${raw.TxnDate.slice(0, 10)}T00:00:00.000Z` : null;
+}
+
+function entityObject(spec: EntitySpec): { capabilities: ObjectCapabilities; handler: ObjectHandler } {
+  const write = WRITES[spec.type];
+  const handler: ObjectHandler = {
+    read: (ctx, request) => readEntity(ctx, spec, request),
+    map: (record, ctx) => spec.map(record.raw, mapContext(ctx)),
+    ...(spec.dated ? { businessDate: (record) => txnDate(record.raw) } : {}),
+    ...(write === undefined ? {} : writeHandlers(write)),
+  };
+  return {
+    capabilities: {
+      read: true,
+      incremental: spec.cdc ? 'cursor' : 'none',
+      // Without CDC (tax rates and agencies) each sync reads the whole list, and what is missing from it is gone.
+      deletions: spec.cdc ? 'reported' : 'full_listing',
+      filter: true,
+      fetchByPlatformId: true,
+      create: write !== undefined,
+      update: write !== undefined,
+      delete: write?.deletable === true,
+      unmappedFields: spec.unmapped,
+      platformDataOnly: spec.platformDataOnly,
+    },
+    handler,
+  };
+}
+
+const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
+
+function objects(): Connector['objects'] {
+  const table: Connector['objects'] = {};
+  for (const spec of ENTITIES) table[spec.type] = entityObject(spec);
+  table.company_info = {
+    capabilities: {
+      ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['tax_number', 'registration_number'],
+      platformDataOnly: ['Country', 'CompanyStartDate', 'WebAddr', 'SupportedLanguages', 'NameValue', 'HomeCurrency (from Preferences)'],
+    },
+    handler: {
+      read: (ctx) => readCompany(ctx),
+      map: (record, ctx) => ({ ...mapCompany(entity(record.raw), mapContext(ctx)) }),
+    },
+  };
+  table.balance_sheet = {
+    capabilities: {
+      ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['created_at', 'updated_at'],
+      platformDataOnly: ['Rows[].group (QBO section names)', 'ReportBasis'],
+    },
+    handler: {
+      read: (ctx, request) => readBalanceSheets(ctx, request),
+      map: (record, ctx) => ({ ...mapBalanceSheet(balanceSheetMonth(record.raw), mapContext(ctx)) }),
+      businessDate: (record) => (typeof record.raw.EndDate === 'string' ? `${record.raw.EndDate.slice(0, 10)}T00:00:00.000Z` : null),
+    },
+  };
+  return table;
+}
+
+export function createQuickBooksConnector(): Connector {
+  return {
+    id: 'QUICKBOOKS',
+    name: 'QuickBooks Online',
+    kind: 'accounting',
+    auth: quickbooksAuth,
+    identify,
+    objects: objects(),
+    // Intuit: 500 requests per minute and 10 concurrent requests per company (realm) and app.
+    limits: { requestsPerMinute: 500, concurrentRequests: 10 },
+    platformUrl: (type, platformId, ctx) => appUrl(type, platformId, ctx.environment),
+    documentation: {
+      testedAgainst: 'An in-process stand-in of the QuickBooks Online Accounting API and Intuit OAuth (test/standins/quickbooks), seeded from response shapes recorded from Intuit\'s API reference (test/fixtures/quickbooks).',
+      settings: [
+        { variable: 'QUICKBOOKS_API_URL', description: 'API host; default https://sandbox-quickbooks.api.intuit.com for sandbox connections and https://quickbooks.api.intuit.com for production ones.' },
+        { variable: 'QUICKBOOKS_AUTHORIZE_URL', description: 'Consent page; default https://appcenter.intuit.com/connect/oauth2.' },
+        { variable: 'QUICKBOOKS_TOKEN_URL', description: 'Token endpoint; default https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer.' },
+      ],
+      notes: [
+        'Incremental syncs use ChangeDataCapture, which looks back 30 days: after a longer pause changed records are still found, but deletions from before the window are not (an initial sync catches them).',
+        'Tax rates and tax agencies are outside ChangeDataCapture: every sync reads them whole and notices removals.',
+        'Bills and invoices carry their status and amount_due from QBO\'s Balance; which payments settled them is on the payments (linked_bills, linked_invoices), since QBO links carry no amounts on the bill or invoice.',
+        'Line items reference TaxCodes, not TaxRates: tax_rate_id stays null and the TaxCodeRef is in platform_data.',
+        'QBO tracks the department on the whole bill: every line of a written bill must have the same department_id.',
+        'Voided bill payments, payments and invoices (amounts zeroed, "Voided" in the memo) have status void.',
+        'Customers cannot be deleted in QuickBooks Online; PATCH status archived makes them inactive.',
+        'Attachments are files attached to transactions and names (note-only attachables are not attachments); file contents are not downloaded.',
+        'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window.',
+      ],
+    },
+  };
+}
+
+export const quickbooksConnector: Connector = createQuickBooksConnector();

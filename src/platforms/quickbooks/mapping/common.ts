@@ -1,0 +1,135 @@
+/** Small helpers the QuickBooks Online mappers share: times, dates, amounts, currencies, references, addresses. */
+import type { ObjectTypeMap } from '../../../model/fields.ts';
+import type { UnifiedObjectType } from '../../../model/object-types.ts';
+import { CURRENCY_CODES, type CurrencyCode } from '../../../model/shared.ts';
+import type { ConnectorContext } from '../../connector.ts';
+import type { QboAddress, QboLinkedTxn, QboRef, QboTransaction } from '../native.ts';
+
+/** The unified object a mapper returns: everything except the service-owned fields. */
+export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data' | 'additional_fields'>;
+
+export type Ref = ConnectorContext['ref'];
+
+const CURRENCIES = new Set<string>(CURRENCY_CODES);
+
+/** An ISO 4217 code from a CurrencyRef; XXX ("no currency") when QBO names none we know. */
+export function currency(ref: QboRef | undefined, fallback: CurrencyCode = 'XXX'): CurrencyCode {
+  const code = ref?.value.toUpperCase();
+  return code !== undefined && CURRENCIES.has(code) ? (code as CurrencyCode) : fallback;
+}
+
+export function optCurrency(ref: QboRef | undefined): CurrencyCode | null {
+  const code = currency(ref);
+  return code === 'XXX' ? null : code;
+}
+
+/** A QBO time ("2014-11-06T13:09:25-08:00") as an ISO 8601 UTC timestamp; null when absent or unreadable. */
+export function time(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : new Date(at).toISOString();
+}
+
+/** A QBO date (YYYY-MM-DD) as midnight UTC. */
+export function day(date: string | undefined): string | null {
+  if (date === undefined || !/^\d{4}-\d{2}-\d{2}/.test(date)) return null;
+  return `${date.slice(0, 10)}T00:00:00.000Z`;
+}
+
+/** A date the record always has; QBO puts the server's date on transactions created without one. */
+export function requiredDay(date: string | undefined, fallbackTime: string | undefined): string {
+  return day(date) ?? day(fallbackTime?.slice(0, 10)) ?? '1970-01-01T00:00:00.000Z';
+}
+
+/** Amounts: QBO sends JSON numbers; two decimals are kept exactly. */
+export function amount(value: number | undefined): number {
+  return value === undefined ? 0 : Math.round(value * 100) / 100;
+}
+
+export function optAmount(value: number | undefined): number | null {
+  return value === undefined ? null : amount(value);
+}
+
+/** Service id of the object a QBO reference points to; null without a reference. */
+export function refTo(ref: Ref, type: UnifiedObjectType, target: QboRef | undefined): string | null {
+  return ref(type, target?.value);
+}
+
+export function text(value: string | undefined): string | null {
+  return value === undefined || value.trim() === '' ? null : value;
+}
+
+export type Address = Mapped<'customer'>['addresses'][number];
+
+/** A QBO physical address; Line1..Line5 fold into address1..3 (the last one keeps the rest). */
+export function address(type: string, a: QboAddress | undefined): Address | null {
+  if (a === undefined) return null;
+  const lines = [a.Line1, a.Line2, a.Line3, a.Line4, a.Line5].filter((l): l is string => l !== undefined && l.trim() !== '');
+  const fields = [lines[0], lines[1], lines.slice(2).join(', '), a.City, a.Country, a.PostalCode, a.CountrySubDivisionCode];
+  if (fields.every((f) => f === undefined || f === '')) return null;
+  return {
+    type, address1: lines[0] ?? null, address2: lines[1] ?? null, address3: lines.length > 2 ? lines.slice(2).join(', ') : null,
+    city: a.City ?? null, country: a.Country ?? null, postal_code: a.PostalCode ?? null, region: a.CountrySubDivisionCode ?? null,
+  };
+}
+
+export function addresses(...entries: [string, QboAddress | undefined][]): Address[] {
+  return entries.map(([type, a]) => address(type, a)).filter((a): a is Address => a !== null);
+}
+
+/**
+ * QBO voids a transaction in place: amounts become zero, lines are cleared and
+ * "Voided" is put in front of PrivateNote. There is no status field.
+ */
+export function isVoided(txn: QboTransaction): boolean {
+  return (txn.TotalAmt ?? 0) === 0 && /^voided\b/i.test(txn.PrivateNote ?? '');
+}
+
+/** Transaction ids linked with one of the given types (QBO's LinkedTxn). */
+export function linkedIds(linked: readonly QboLinkedTxn[] | undefined, ...types: string[]): string[] {
+  return (linked ?? []).filter((t) => types.includes(t.TxnType)).map((t) => t.TxnId);
+}
+
+/** Status of a payable or receivable document from its open balance. */
+export function balanceStatus(total: number, balance: number): 'open' | 'partially_paid' | 'paid' {
+  if (balance <= 0) return 'paid';
+  return balance < total ? 'partially_paid' : 'open';
+}
+
+/** The exchange rate as decimal text (bills, credit memos and payments serve it as a string). */
+export function rateText(rate: number | undefined): string | null {
+  return rate === undefined ? null : String(rate);
+}
+
+export function createdUpdated(entity: { MetaData?: { CreateTime?: string; LastUpdatedTime?: string } }): { created_at: string | null; updated_at: string | null } {
+  return { created_at: time(entity.MetaData?.CreateTime), updated_at: time(entity.MetaData?.LastUpdatedTime) };
+}
+
+/** What a mapper needs beyond the record: links to other objects and, for deep links, the environment. */
+export interface MapContext {
+  ref: Ref;
+  environment: 'sandbox' | 'production';
+}
+
+/** QBO's web app pages per entity (the path and the id parameter). */
+const APP_PAGES: Readonly<Partial<Record<UnifiedObjectType, { path: string; param: 'txnId' | 'nameId' }>>> = {
+  bill: { path: 'bill', param: 'txnId' },
+  bill_payment: { path: 'billpayment', param: 'txnId' },
+  bill_credit_memo: { path: 'vendorcredit', param: 'txnId' },
+  bank_deposit: { path: 'deposit', param: 'txnId' },
+  bank_transfer: { path: 'transfer', param: 'txnId' },
+  journal_entry: { path: 'journal', param: 'txnId' },
+  invoice: { path: 'invoice', param: 'txnId' },
+  invoice_payment: { path: 'recvpayment', param: 'txnId' },
+  invoice_credit_memo: { path: 'creditmemo', param: 'txnId' },
+  customer: { path: 'customerdetail', param: 'nameId' },
+  vendor: { path: 'vendordetail', param: 'nameId' },
+};
+
+/** Address of the record in the QuickBooks Online web app; null for objects without a page of their own. */
+export function appUrl(type: UnifiedObjectType, platformId: string, environment: 'sandbox' | 'production'): string | null {
+  const page = APP_PAGES[type];
+  if (page === undefined) return null;
+  const host = environment === 'sandbox' ? 'https://app.sandbox.qbo.intuit.com' : 'https://app.qbo.intuit.com';
+  return `${host}/app/${page.path}?${page.param}=${encodeURIComponent(platformId)}`;
+}

@@ -1,0 +1,170 @@
+/** QBO records as recorded from Intuit's reference (test/fixtures/quickbooks) → unified objects, value by value. */
+import { describe, expect, it } from 'vitest';
+import { fixture, recordedRecords, type Entity, type Json } from '../../../../test/standins/quickbooks/fixtures.ts';
+import { balanceSheetReport } from '../../../../test/standins/quickbooks/report.ts';
+import { entity, ENTITIES } from '../objects.ts';
+import { mapBalanceSheet, splitBalanceSheet } from './reports.ts';
+import { mapCompany } from './master.ts';
+import type { MapContext } from './common.ts';
+
+/** Links as readable "type:id" strings instead of hashed service ids. */
+const mc: MapContext = { ref: (type, id) => (id === null || id === undefined || id === '' ? null : `${type}:${String(id)}`), environment: 'sandbox' };
+
+function record(name: Entity, id: string): Json {
+  const found = recordedRecords(name).find((r) => r.Id === id);
+  if (found === undefined) throw new Error(`no recorded ${name} ${id}`);
+  return found;
+}
+
+function mapped(name: Entity, id: string): Record<string, unknown> {
+  const spec = ENTITIES.find((e) => e.entity === name);
+  if (spec === undefined) throw new Error(`no spec for ${name}`);
+  return spec.map(entity(record(name, id)), mc);
+}
+
+describe('QuickBooks Online mapping', () => {
+  it('maps accounts: type, category, parent, status, balance, number', () => {
+    expect(mapped('Account', '35')).toMatchObject({
+      platform_id: '35', account_type: 'bank', category: 'asset', status: 'active', balance: 1350.55, currency_code: 'USD',
+      name: 'Checking', nominal_code: '1001', parent_id: null, subsidiaries: [], created_at: '2014-09-12T17:12:02.000Z', updated_at: '2015-07-14T20:15:36.000Z',
+    });
+    expect(mapped('Account', '64')).toMatchObject({ account_type: 'expense', category: 'expense', parent_id: 'account:63', name: 'Decks and Patios' });
+    expect(mapped('Account', '33')).toMatchObject({ account_type: 'accounts_payable', category: 'liability' });
+    expect(mapped('Account', '79')).toMatchObject({ account_type: 'income', category: 'income' });
+    expect(mapped('Account', '80')).toMatchObject({ account_type: 'cost_of_goods_sold' });
+    expect(mapped('Account', '91')).toMatchObject({ status: 'inactive', updated_at: '2015-02-10T17:30:00.000Z' });
+  });
+
+  it('maps vendors and customers: names, contact, addresses, terms, parent, archived', () => {
+    expect(mapped('Vendor', '30')).toMatchObject({
+      vendor_name: 'Books by Bessie', contact_name: 'Bessie Williams', email: 'Books@Intuit.com', phone: '(650) 555-7745', status: 'active',
+      addresses: [{ type: 'billing', address1: '15 Main St.', address2: null, address3: null, city: 'Palo Alto', region: 'CA', postal_code: '94303', country: null }],
+      platform_url: 'https://app.sandbox.qbo.intuit.com/app/vendordetail?nameId=30',
+    });
+    expect(mapped('Vendor', '46')).toMatchObject({ payment_terms_id: 'payment_term:3', tax_number: 'XXXXXX1111', contact_name: null });
+    expect(mapped('Vendor', '42')).toMatchObject({ status: 'archived' });
+    const amy = mapped('Customer', '1');
+    expect(amy).toMatchObject({ customer_name: "Amy's Bird Sanctuary", contact_name: 'Amy Lauterbach', payment_terms_id: 'payment_term:3', parent_id: null, currency_code: 'USD' });
+    expect((amy.addresses as { type: string }[]).map((a) => a.type)).toEqual(['billing', 'shipping']);
+    expect(mapped('Customer', '10')).toMatchObject({ customer_name: '0969 Ocean View Road', parent_id: 'customer:9' });
+    expect(mapped('Customer', '17')).toMatchObject({ status: 'archived', email: null, phone: null });
+  });
+
+  it('maps bills: status from Balance, lines with class, customer, department and item', () => {
+    expect(mapped('Bill', '25')).toMatchObject({
+      vendor_id: 'vendor:46', account_id: 'account:33', payment_terms_id: 'payment_term:3', status: 'paid', amount_due: 0, total_amount: 103.55,
+      issue_date: '2014-11-06T00:00:00.000Z', due_date: '2014-12-06T00:00:00.000Z', currency_code: 'USD', linked_payments: [],
+      platform_url: 'https://app.sandbox.qbo.intuit.com/app/bill?txnId=25',
+    });
+    expect(mapped('Bill', '108')).toMatchObject({ status: 'open', amount_due: 200, document_number: '56-2015-07', memo: 'Team lunch' });
+    const bill = mapped('Bill', '126');
+    expect(bill).toMatchObject({ status: 'partially_paid', amount_due: 100, total_amount: 250, sub_total: 250, tax_amount: null });
+    expect(bill.line_items).toEqual([
+      {
+        platform_id: '1', account_id: 'account:7', class_id: 'class:5000000000000007280', customer_id: 'customer:3', department_id: 'department:1',
+        location_id: null, project_id: null, tax_rate_id: null, description: 'Brochure copy', discount_amount: null, discount_percentage: null,
+        sub_total: 175, tax_amount: null, total_amount: 175, item: null,
+      },
+      {
+        platform_id: '2', account_id: null, class_id: null, customer_id: null, department_id: 'department:1', location_id: null, project_id: null,
+        tax_rate_id: null, description: 'Fountain Pump', discount_amount: null, discount_percentage: null, sub_total: 75, tax_amount: null, total_amount: 75,
+        item: { id: 'item:11', quantity: 3, unit_amount: 25 },
+      },
+    ]);
+  });
+
+  it('maps bill payments: bank or card account, allocations, void', () => {
+    expect(mapped('BillPayment', '118')).toMatchObject({
+      account_id: 'account:35', vendor_id: 'vendor:46', reference: '1003', document_number: '1003', status: 'active', total_amount: 103.55,
+      linked_bills: [{ id: 'bill:25', allocated_date: '2014-11-06T00:00:00.000Z', allocated_amount: 103.55 }], linked_credit_memos: [],
+    });
+    expect(mapped('BillPayment', '130')).toMatchObject({ account_id: 'account:41', reference: null, memo: 'Acct. 1JK90', linked_bills: [{ id: 'bill:126', allocated_amount: 150 }] });
+    expect(mapped('BillPayment', '131')).toMatchObject({ status: 'void', total_amount: 0, linked_bills: [] });
+  });
+
+  it('maps vendor credits, deposits, transfers and journal entries', () => {
+    expect(mapped('VendorCredit', '157')).toMatchObject({
+      vendor_id: 'vendor:30', account_id: 'account:33', document_number: 'VC-1', remaining_amount: 90, status: 'open', total_amount: 90, memo: 'Returned catalogues',
+    });
+    expect(mapped('Deposit', '148')).toMatchObject({
+      account_id: 'account:35', total_amount: 1200, memo: 'Weekly deposit', transaction_date: '2014-11-10T00:00:00.000Z',
+      linked_payments: [{ id: 'invoice_payment:120', payment_amount: 868.15, type: 'invoice_payment' }],
+      line_items: [{ platform_id: '2', account_id: 'account:79', class_id: 'class:5000000000000007281', customer_id: 'customer:3', vendor_id: null, total_amount: 331.85, description: 'Cash sale' }],
+    });
+    expect(mapped('Transfer', '150')).toMatchObject({ credit_account_id: 'account:35', debit_account_id: 'account:36', total_amount: 500, memo: 'Monthly savings' });
+    const journal = mapped('JournalEntry', '228');
+    expect(journal).toMatchObject({ memo: 'Reclassify advertising', currency_code: 'USD', deposited: null, transaction_date: '2015-07-01T00:00:00.000Z' });
+    expect(journal.line_items).toEqual([
+      { account_id: 'account:7', tax_rate_id: null, total_amount: 120, description: 'Print ads' },
+      { account_id: 'account:35', tax_rate_id: null, total_amount: -120, description: null },
+    ]);
+    expect('currency_rate' in journal).toBe(false);
+  });
+
+  it('maps tax rates, agencies, departments, classes, items and terms', () => {
+    expect(mapped('TaxRate', '3')).toMatchObject({ name: 'California', status: 'active', effective_tax_rate: 8, total_tax_rate: 8, code: null, components: [] });
+    expect(mapped('TaxRate', '4')).toMatchObject({ status: 'inactive' });
+    expect(mapped('TaxAgency', '2')).toMatchObject({ name: 'Board of Equalization' });
+    expect(mapped('Department', '3')).toMatchObject({ name: 'Inside Sales', parent_id: 'department:2', status: 'archived', has_children: null });
+    expect(mapped('Class', '5000000000000007281')).toMatchObject({ name: 'Paris', parent_id: 'class:5000000000000007280', status: 'active' });
+    expect(mapped('Item', '11')).toMatchObject({
+      name: 'Pump', code: 'P461-17', type: 'inventory', quantity_on_hand: 25, asset_account_id: 'account:81',
+      bill_item: { unit_price: 10, account_id: 'account:80', tax_rate_id: null, description: 'Fountain Pump' },
+      invoice_item: { unit_price: 15, account_id: 'account:79', tax_rate_id: null, description: 'Fountain Pump' },
+    });
+    expect(mapped('Item', '3')).toMatchObject({ type: 'service', quantity_on_hand: null, bill_item: { unit_price: 0, account_id: null } });
+    expect(mapped('Term', '4')).toMatchObject({ name: '1% 10 Net 30', due_days: 30, discount_days: 10, discount_percentage: 1, status: 'active' });
+    expect(mapped('Term', '5')).toMatchObject({ status: 'archived', due_days: null });
+  });
+
+  it('maps file attachables to their record and leaves note-only ones out', () => {
+    const spec = ENTITIES.find((e) => e.entity === 'Attachable');
+    expect(spec?.keep?.(record('Attachable', '200900000000000008541'))).toBe(false);
+    expect(spec?.keep?.(record('Attachable', '5000000000000010341'))).toBe(true);
+    expect(mapped('Attachable', '5000000000000010341')).toEqual({
+      platform_id: '5000000000000010341', attached_to_id: 'bill:25', attached_to_type: 'bill', file_name: 'receipt_nov15.jpg',
+      file_url: '/v3/company/4620816365178424710/download/5000000000000010341', created_at: '2015-11-17T19:05:28.000Z',
+    });
+  });
+
+  it('maps invoices, payments and credit memos, with discounts and voids', () => {
+    expect(mapped('Invoice', '130')).toMatchObject({ customer_id: 'customer:1', status: 'paid', amount_due: 0, total_amount: 868.15, document_number: '1036', total_discount: null });
+    const open = mapped('Invoice', '239');
+    expect(open).toMatchObject({ status: 'open', amount_due: 300, sub_total: 320, total_discount: 20 });
+    expect(open.line_items).toMatchObject([{ item: { id: 'item:11', quantity: 2, unit_amount: 160 }, class_id: 'class:5000000000000007280', total_amount: 320 }]);
+    expect(mapped('Invoice', '237')).toMatchObject({ status: 'void', total_amount: 0, line_items: [] });
+    expect(mapped('Payment', '120')).toMatchObject({
+      account_id: 'account:4', customer_id: 'customer:1', reference: '1234', status: 'active', total_amount: 868.15,
+      linked_invoices: [{ id: 'invoice:130', allocated_date: '2014-11-05T00:00:00.000Z', allocated_amount: 868.15 }],
+    });
+    expect(mapped('CreditMemo', '73')).toMatchObject({ customer_id: 'customer:3', remaining_amount: 50, status: 'open', document_number: '1026' });
+  });
+
+  it('maps the company with its home currency and fiscal year', () => {
+    const info = fixture('companyinfo.json').CompanyInfo as Json;
+    expect(mapCompany(entity({ ...info, HomeCurrency: { value: 'USD' } }), mc)).toMatchObject({
+      platform_id: '1', name: "Larry's Bakery", legal_name: "Larry's Bakery", currency_code: 'USD', fiscal_year_start_month: 1,
+      email: 'donotreply@intuit.com', phone: '(650)944-4444', tax_number: null,
+    });
+  });
+
+  it('splits a monthly BalanceSheet report into one statement per month', () => {
+    const report = balanceSheetReport(fixture('balancesheet.json'), new URLSearchParams({ start_date: '2016-09-01', end_date: '2016-10-31', summarize_column_by: 'Month' }), '2016-10-31T09:42:21-07:00');
+    const months = splitBalanceSheet(report);
+    expect(months.map((m) => [m.Id, m.StartDate, m.EndDate])).toEqual([['2016-09', '2016-09-01', '2016-09-30'], ['2016-10', '2016-10-01', '2016-10-31']]);
+    const [september] = months;
+    if (september === undefined) throw new Error('no month');
+    const sheet = mapBalanceSheet(september, mc);
+    expect(sheet).toMatchObject({
+      start_date: '2016-09-01T00:00:00.000Z', end_date: '2016-09-30T00:00:00.000Z', currency_code: 'USD',
+      total_assets: '24742.44', total_liabilities: '31548.42', total_equity: '-6805.98',
+    });
+    expect(sheet.assets.items.map((n) => [n.name, n.value])).toEqual([['Current Assets', '11247.44'], ['Fixed Assets', '13495.00']]);
+    expect(sheet.assets.items[1]?.items[0]).toEqual({ account_id: 'account:37', name: 'Truck', value: '13495.00', items: [{ account_id: 'account:38', name: 'Original Cost', value: '13495.00', items: [] }] });
+    expect(sheet.equity.items).toEqual([
+      { account_id: 'account:34', name: 'Opening Balance Equity', value: '-9337.50', items: [] },
+      { account_id: 'account:2', name: 'Retained Earnings', value: '91.25', items: [] },
+      { account_id: null, name: 'Net Income', value: '2440.27', items: [] },
+    ]);
+  });
+});

@@ -1,0 +1,195 @@
+/** Name lists and settings: accounts, vendors, customers, departments, classes, tax rates and agencies, items, terms, the company. */
+import type {
+  QboAccount, QboCompanyInfo, QboCustomer, QboItem, QboNameEntity, QboTaxAgency, QboTaxRate, QboTerm, QboTrackingCategory, QboVendor,
+} from '../native.ts';
+import {
+  addresses, amount, appUrl, createdUpdated, optAmount, optCurrency, refTo, text, time, type MapContext, type Mapped,
+} from './common.ts';
+
+type AccountType = Mapped<'account'>['account_type'];
+
+/** QBO's AccountType (display names) → the unified account_type. */
+const ACCOUNT_TYPES: Readonly<Record<string, AccountType>> = {
+  'Bank': 'bank', 'Other Current Asset': 'other_current_asset', 'Fixed Asset': 'fixed_asset', 'Other Asset': 'other_asset',
+  'Accounts Receivable': 'accounts_receivable', 'Equity': 'equity', 'Expense': 'expense', 'Other Expense': 'other_expense',
+  'Cost of Goods Sold': 'cost_of_goods_sold', 'Accounts Payable': 'accounts_payable', 'Credit Card': 'credit_card',
+  'Long Term Liability': 'long_term_liability', 'Other Current Liability': 'other_current_liability', 'Income': 'income',
+  'Other Income': 'other_income',
+};
+
+const CATEGORIES: Readonly<Record<string, Mapped<'account'>['category']>> = {
+  Asset: 'asset', Liability: 'liability', Equity: 'equity', Revenue: 'income', Expense: 'expense',
+};
+
+export function mapAccount(r: QboAccount, mc: MapContext): Mapped<'account'> {
+  const status = r.Active === false ? 'inactive' : 'active';
+  const { created_at, updated_at } = createdUpdated(r);
+  return {
+    platform_id: r.Id,
+    parent_id: refTo(mc.ref, 'account', r.ParentRef),
+    account_type: ACCOUNT_TYPES[r.AccountType ?? ''] ?? 'unknown',
+    category: CATEGORIES[r.Classification ?? ''] ?? 'unknown',
+    status,
+    balance: optAmount(r.CurrentBalance),
+    currency_code: optCurrency(r.CurrencyRef),
+    name: text(r.Name),
+    nominal_code: text(r.AcctNum),
+    subsidiaries: [],
+    created_at,
+    // The model promises an update time; QBO always sends one, the epoch only guards a malformed record.
+    updated_at: updated_at ?? created_at ?? new Date(0).toISOString(),
+    platform_url: null,
+  };
+}
+
+/** GivenName and FamilyName as one contact name; null when QBO has neither. */
+function contactName(r: QboNameEntity): string | null {
+  const name = [r.GivenName, r.MiddleName, r.FamilyName].filter((p) => p !== undefined && p.trim() !== '').join(' ');
+  return name === '' ? null : name;
+}
+
+function nameFields(r: QboNameEntity) {
+  return {
+    platform_id: r.Id,
+    status: r.Active === false ? 'archived' as const : 'active' as const,
+    contact_name: contactName(r),
+    currency_code: optCurrency(r.CurrencyRef),
+    email: text(r.PrimaryEmailAddr?.Address),
+    phone: text(r.PrimaryPhone?.FreeFormNumber) ?? text(r.Mobile?.FreeFormNumber),
+    registration_number: null,
+    subsidiaries: null,
+    contacts: [],
+    ...createdUpdated(r),
+  };
+}
+
+export function mapVendor(r: QboVendor, mc: MapContext): Mapped<'vendor'> {
+  return {
+    ...nameFields(r),
+    parent_id: null,
+    payment_terms_id: refTo(mc.ref, 'payment_term', r.TermRef),
+    vendor_name: text(r.DisplayName),
+    tax_number: text(r.TaxIdentifier),
+    addresses: addresses(['billing', r.BillAddr]),
+    platform_url: appUrl('vendor', r.Id, mc.environment),
+  };
+}
+
+export function mapCustomer(r: QboCustomer, mc: MapContext): Mapped<'customer'> {
+  return {
+    ...nameFields(r),
+    parent_id: refTo(mc.ref, 'customer', r.ParentRef),
+    payment_terms_id: refTo(mc.ref, 'payment_term', r.SalesTermRef),
+    subsidiary_id: null,
+    customer_name: text(r.DisplayName),
+    tax_number: text(r.PrimaryTaxIdentifier),
+    addresses: addresses(['billing', r.BillAddr], ['shipping', r.ShipAddr]),
+    platform_url: appUrl('customer', r.Id, mc.environment),
+  };
+}
+
+function tracking(type: 'department' | 'class', r: QboTrackingCategory, mc: MapContext) {
+  return {
+    platform_id: r.Id,
+    parent_id: refTo(mc.ref, type, r.ParentRef),
+    has_children: null,
+    name: text(r.Name),
+    status: r.Active === false ? 'archived' as const : 'active' as const,
+    subsidiaries: [],
+    ...createdUpdated(r),
+  };
+}
+
+export function mapDepartment(r: QboTrackingCategory, mc: MapContext): Mapped<'department'> {
+  return tracking('department', r, mc);
+}
+
+export function mapClass(r: QboTrackingCategory, mc: MapContext): Mapped<'class'> {
+  return tracking('class', r, mc);
+}
+
+/**
+ * A QBO TaxRate is one rate of one agency (compound taxes are TaxCodes that
+ * group rates): its RateValue is both the total and the effective rate, and it
+ * has no components of its own.
+ */
+export function mapTaxRate(r: QboTaxRate): Mapped<'tax_rate'> {
+  const rate = r.RateValue ?? null;
+  return {
+    platform_id: r.Id,
+    status: r.Active === false ? 'inactive' : 'active',
+    code: null,
+    name: text(r.Name),
+    effective_tax_rate: rate,
+    total_tax_rate: rate,
+    subsidiaries: [],
+    components: [],
+    ...createdUpdated(r),
+  };
+}
+
+export function mapTaxAgency(r: QboTaxAgency): Mapped<'tax_agency'> {
+  return { platform_id: r.Id, name: r.DisplayName ?? '', ...createdUpdated(r) };
+}
+
+const ITEM_TYPES: Readonly<Record<string, Mapped<'item'>['type']>> = {
+  Inventory: 'inventory', NonInventory: 'non_inventory', Service: 'service',
+};
+
+export function mapItem(r: QboItem, mc: MapContext): Mapped<'item'> {
+  const description = text(r.Description);
+  return {
+    platform_id: r.Id,
+    name: r.Name ?? '',
+    code: text(r.Sku),
+    type: ITEM_TYPES[r.Type ?? ''] ?? 'unknown',
+    status: r.Active === false ? 'archived' : 'active',
+    quantity_on_hand: r.Type === 'Inventory' ? r.QtyOnHand ?? null : null,
+    asset_account_id: refTo(mc.ref, 'account', r.AssetAccountRef),
+    bill_item: r.ExpenseAccountRef === undefined && r.PurchaseCost === undefined ? null : {
+      unit_price: amount(r.PurchaseCost), account_id: refTo(mc.ref, 'account', r.ExpenseAccountRef), tax_rate_id: null,
+      description: text(r.PurchaseDesc) ?? description,
+    },
+    invoice_item: r.IncomeAccountRef === undefined && r.UnitPrice === undefined ? null : {
+      unit_price: amount(r.UnitPrice), account_id: refTo(mc.ref, 'account', r.IncomeAccountRef), tax_rate_id: null, description,
+    },
+    subsidiaries: [],
+    ...createdUpdated(r),
+    platform_url: null,
+  };
+}
+
+export function mapTerm(r: QboTerm): Mapped<'payment_term'> {
+  return {
+    platform_id: r.Id,
+    name: r.Name ?? '',
+    status: r.Active === false ? 'archived' : 'active',
+    // DateDriven terms count from a day of the month, not from the document date: no due_days then.
+    due_days: r.Type === 'DateDriven' ? null : r.DueDays ?? null,
+    discount_days: r.DiscountDays ?? null,
+    discount_percentage: r.DiscountPercent ?? null,
+    subsidiaries: [],
+    ...createdUpdated(r),
+  };
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+export function mapCompany(r: QboCompanyInfo, mc: MapContext): Mapped<'company_info'> {
+  const month = MONTHS.indexOf(r.FiscalYearStartMonth ?? '');
+  return {
+    platform_id: r.Id,
+    name: text(r.CompanyName),
+    legal_name: text(r.LegalName),
+    addresses: addresses(['company', r.CompanyAddr], ['legal', r.LegalAddr], ['customer_communication', r.CustomerCommunicationAddr]),
+    currency_code: optCurrency(r.HomeCurrency),
+    fiscal_year_start_month: month === -1 ? null : month + 1,
+    tax_number: null,
+    registration_number: null,
+    email: text(r.Email?.Address),
+    phone: text(r.PrimaryPhone?.FreeFormNumber),
+    created_at: time(r.MetaData?.CreateTime),
+    updated_at: time(r.MetaData?.LastUpdatedTime),
+    platform_url: mc.environment === 'sandbox' ? 'https://app.sandbox.qbo.intuit.com/app/settings?p=Company' : 'https://app.qbo.intuit.com/app/settings?p=Company',
+  };
+}

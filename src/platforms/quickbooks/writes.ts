@@ -1,0 +1,82 @@
+/**
+ * Creates, updates and deletes. Every write carries the job's idempotency key
+ * as QBO's `requestid`: QBO answers a repeated request id with the outcome of
+ * the first request, so the HTTP layer may retry a write, and a create whose
+ * answer was lost is looked up by sending it again (findCreated). Updates and
+ * deletes need the record's current SyncToken: the record is read first, and
+ * when someone changed it in between (5010 stale object) it is read again and
+ * the write is tried once more.
+ */
+import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
+import { PlatformError } from '../errors.ts';
+import type { Input } from '../sandbox/inbound/common.ts';
+import { callQbo } from './client.ts';
+import type { Native } from './inbound.ts';
+
+export interface WriteSpec {
+  /** QBO entity name ("Bill"), the key of its answers; lower-cased it is the REST resource. */
+  entity: string;
+  body: (ctx: WriteContext, input: Input) => Promise<Native>;
+  /** Whether QBO deletes the entity (name lists such as Customer are only made inactive). */
+  deletable: boolean;
+  duplicateProperty?: string;
+}
+
+function recordOf(spec: WriteSpec, body: Record<string, unknown>): PlatformRecord {
+  const raw = body[spec.entity];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`QuickBooks Online answered without a ${spec.entity}`);
+  const record = raw as Record<string, unknown>;
+  return { platformId: String(record.Id), raw: record };
+}
+
+const resource = (spec: WriteSpec): string => spec.entity.toLowerCase();
+
+async function readCurrent(ctx: WriteContext, spec: WriteSpec, platformId: string): Promise<Record<string, unknown>> {
+  const body = await callQbo(ctx, { method: 'GET', path: `${resource(spec)}/${encodeURIComponent(platformId)}`, operation: `read ${spec.entity}` });
+  return recordOf(spec, body).raw;
+}
+
+/**
+ * Sends a write that needs the current SyncToken. A stale token (someone
+ * changed the record since it was read) re-reads and sends once more, with a
+ * request id of its own: the first request failed, so it is no repeat.
+ */
+async function withSyncToken(ctx: WriteContext, spec: WriteSpec, platformId: string, operation: 'update' | 'delete',
+  build: (current: Record<string, unknown>) => Native): Promise<Record<string, unknown>> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await readCurrent(ctx, spec, platformId);
+    try {
+      return await callQbo(ctx, {
+        method: 'POST', path: resource(spec), body: build(current), operation: `${operation} ${spec.entity}`,
+        requestId: attempt === 1 ? ctx.idempotencyKey : `${ctx.idempotencyKey}-${attempt}`,
+        ...(operation === 'delete' ? { query: { operation: 'delete' } } : {}),
+        ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
+      });
+    } catch (error) {
+      if (attempt >= 2 || !(error instanceof PlatformError) || error.kind !== 'conflict') throw error;
+    }
+  }
+}
+
+export function writeHandlers(spec: WriteSpec): Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> {
+  const create = async (ctx: WriteContext, input: Input): Promise<PlatformRecord> => recordOf(spec, await callQbo(ctx, {
+    method: 'POST', path: resource(spec), body: await spec.body(ctx, input), operation: `create ${spec.entity}`, requestId: ctx.idempotencyKey,
+    ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
+  }));
+  const handlers: Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> = {
+    create,
+    // The same request id again: QBO answers with the record the earlier attempt created, or creates it now if it never arrived.
+    findCreated: create,
+    async update(ctx, platformId, patch) {
+      const changes = await spec.body(ctx, patch);
+      const body = await withSyncToken(ctx, spec, platformId, 'update', (current) => ({ ...changes, Id: platformId, SyncToken: current.SyncToken, sparse: true }));
+      return recordOf(spec, body);
+    },
+  };
+  if (spec.deletable) {
+    handlers.delete = async (ctx, platformId) => {
+      await withSyncToken(ctx, spec, platformId, 'delete', (current) => ({ Id: platformId, SyncToken: current.SyncToken }));
+    };
+  }
+  return handlers;
+}

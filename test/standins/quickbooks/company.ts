@@ -1,0 +1,173 @@
+/**
+ * One QuickBooks Online company (realm) of the stand-in: its records per
+ * entity, tombstones of deleted ones (for ChangeDataCapture), and the
+ * bookkeeping QBO does on every write (Id, SyncToken, MetaData, totals).
+ */
+import { ENTITIES, fixture, generatedBills, recordedRecords, type Entity, type Json } from './fixtures.ts';
+
+/** Times as QBO writes them: the company's offset (Pacific, -07:00 here) and whole seconds. */
+export function qboTime(ms: number, withMillis = false): string {
+  const local = new Date(ms - 7 * 3_600_000).toISOString();
+  return `${withMillis ? local.slice(0, 23) : local.slice(0, 19)}-07:00`;
+}
+
+export interface Tombstone { Id: string; at: number }
+
+export interface CompanyOptions {
+  realmId: string;
+  name?: string;
+  /** Extra bills of the recorded shape (paging beyond 1,000). */
+  generatedBills?: number;
+  now: () => number;
+}
+
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const numericId = (record: Json): number => Number(record.Id);
+
+function lines(record: Json): Json[] {
+  return Array.isArray(record.Line) ? record.Line.filter(isJson) : [];
+}
+
+const cents = (value: unknown): number => (typeof value === 'number' ? Math.round(value * 100) : 0);
+
+export function updatedAt(record: Json): number {
+  const meta = isJson(record.MetaData) ? record.MetaData : {};
+  return typeof meta.LastUpdatedTime === 'string' ? Date.parse(meta.LastUpdatedTime) : 0;
+}
+
+export class Company {
+  readonly realmId: string;
+  readonly companyInfo: Json;
+  readonly preferences: Json;
+  readonly balanceSheet: Json;
+  private readonly records = new Map<Entity, Map<string, Json>>();
+  private readonly tombstones = new Map<Entity, Tombstone[]>();
+  private nextId = 9001;
+  private readonly now: () => number;
+
+  constructor(options: CompanyOptions) {
+    this.realmId = options.realmId;
+    this.now = options.now;
+    for (const entity of ENTITIES) this.records.set(entity, new Map(recordedRecords(entity).map((r) => [String(r.Id), r])));
+    for (const bill of generatedBills(options.generatedBills ?? 0)) this.table('Bill').set(String(bill.Id), bill);
+    const info = fixture('companyinfo.json').CompanyInfo;
+    this.companyInfo = isJson(info) ? info : {};
+    if (options.name !== undefined) {
+      this.companyInfo.CompanyName = options.name;
+      this.companyInfo.LegalName = options.name;
+    }
+    const preferences = fixture('preferences.json').Preferences;
+    this.preferences = isJson(preferences) ? preferences : {};
+    this.balanceSheet = fixture('balancesheet.json');
+  }
+
+  get name(): string {
+    return typeof this.companyInfo.CompanyName === 'string' ? this.companyInfo.CompanyName : this.realmId;
+  }
+
+  private table(entity: Entity): Map<string, Json> {
+    let table = this.records.get(entity);
+    if (table === undefined) {
+      table = new Map();
+      this.records.set(entity, table);
+    }
+    return table;
+  }
+
+  /** Live records, ordered by Id; copies. */
+  list(entity: Entity): Json[] {
+    return [...this.table(entity).values()].sort((a, b) => numericId(a) - numericId(b)).map((r) => structuredClone(r));
+  }
+
+  find(entity: Entity, id: string): Json | null {
+    const record = this.table(entity).get(id);
+    return record === undefined ? null : structuredClone(record);
+  }
+
+  /** Records changed at or after `since`, and tombstones of those deleted since. */
+  changedSince(entity: Entity, since: number): Json[] {
+    const live = this.list(entity).filter((r) => updatedAt(r) >= since);
+    const gone = (this.tombstones.get(entity) ?? []).filter((t) => t.at >= since)
+      .map((t) => ({ domain: 'QBO', status: 'Deleted', Id: t.Id, MetaData: { LastUpdatedTime: qboTime(t.at) } }));
+    return [...live, ...gone];
+  }
+
+  /** QBO's derived fields of a written record. */
+  private derive(entity: Entity, record: Json, before: Json | null): void {
+    if (entity === 'Bill') {
+      const total = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0);
+      const paid = before === null ? 0 : cents(before.TotalAmt) - cents(before.Balance);
+      record.TotalAmt = total / 100;
+      record.Balance = Math.max(0, total - paid) / 100;
+    }
+    if (entity === 'JournalEntry') {
+      const debits = lines(record).filter((line) => isJson(line.JournalEntryLineDetail) && line.JournalEntryLineDetail.PostingType === 'Debit');
+      record.TotalAmt = debits.reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
+    }
+    if (entity === 'Customer') {
+      record.FullyQualifiedName = record.DisplayName;
+      record.Active ??= true;
+      record.Balance ??= 0;
+      record.BalanceWithJobs ??= 0;
+      if (isJson(record.ParentRef)) {
+        record.Job = true;
+        record.Level = 1;
+      }
+    }
+    // QBO numbers the lines of a transaction.
+    lines(record).forEach((line, i) => {
+      if (typeof line.Id !== 'string' && line.DetailType !== 'SubTotalLineDetail') line.Id = String(i + 1);
+    });
+    // Transactions and names are in the home currency unless they say otherwise.
+    if (record.CurrencyRef === undefined && ['Customer', 'Bill', 'JournalEntry'].includes(entity)) record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
+  }
+
+  insert(entity: Entity, body: Json): Json {
+    const at = qboTime(this.now());
+    const record: Json = { ...structuredClone(body), domain: 'QBO', sparse: false, Id: String(this.nextId++), SyncToken: '0', MetaData: { CreateTime: at, LastUpdatedTime: at } };
+    if (record.TxnDate === undefined && entity !== 'Customer') record.TxnDate = at.slice(0, 10);
+    this.derive(entity, record, null);
+    this.table(entity).set(String(record.Id), record);
+    return structuredClone(record);
+  }
+
+  /** Stores a new version of a record: SyncToken and LastUpdatedTime move on. */
+  replace(entity: Entity, record: Json): Json {
+    const before = this.table(entity).get(String(record.Id)) ?? null;
+    const next = structuredClone(record);
+    const created = before !== null && isJson(before.MetaData) ? before.MetaData.CreateTime : undefined;
+    next.SyncToken = String(Number(before?.SyncToken ?? record.SyncToken ?? 0) + 1);
+    next.MetaData = { CreateTime: created ?? qboTime(this.now()), LastUpdatedTime: qboTime(this.now()) };
+    next.domain = 'QBO';
+    next.sparse = false;
+    this.derive(entity, next, before);
+    this.table(entity).set(String(next.Id), next);
+    return structuredClone(next);
+  }
+
+  remove(entity: Entity, id: string): void {
+    if (!this.table(entity).delete(id)) throw new Error(`no ${entity} ${id} in realm ${this.realmId}`);
+    const list = this.tombstones.get(entity) ?? [];
+    list.push({ Id: id, at: this.now() });
+    this.tombstones.set(entity, list);
+  }
+
+  /** A change made in QBO itself (by a user of the company), as a test control. */
+  edit(entity: Entity, id: string, change: (record: Json) => void): Json {
+    const record = this.find(entity, id);
+    if (record === null) throw new Error(`no ${entity} ${id} in realm ${this.realmId}`);
+    change(record);
+    return this.replace(entity, record);
+  }
+
+  /** QBO's void: amounts zeroed, lines cleared, "Voided" in front of the memo. */
+  void(entity: Entity, id: string): Json {
+    return this.edit(entity, id, (record) => {
+      record.TotalAmt = 0;
+      if (record.Balance !== undefined) record.Balance = 0;
+      record.Line = [];
+      record.PrivateNote = typeof record.PrivateNote === 'string' && record.PrivateNote !== '' ? `Voided - ${record.PrivateNote}` : 'Voided';
+    });
+  }
+}

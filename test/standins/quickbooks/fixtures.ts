@@ -1,0 +1,79 @@
+/** The recorded QuickBooks Online response shapes of test/fixtures/quickbooks, read once. */
+import { readFileSync } from 'node:fs';
+
+export type Json = Record<string, unknown>;
+
+const DIR = new URL('../../fixtures/quickbooks/', import.meta.url);
+const cache = new Map<string, unknown>();
+
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A fixture file, parsed; every caller gets its own copy. */
+export function fixture(name: string): Json {
+  let parsed = cache.get(name);
+  if (parsed === undefined) {
+    parsed = JSON.parse(readFileSync(new URL(name, DIR), 'utf8')) as unknown;
+    cache.set(name, parsed);
+  }
+  if (!isJson(parsed)) throw new Error(`fixture ${name} is not a JSON object`);
+  return structuredClone(parsed);
+}
+
+/** Entities the stand-in keeps, each seeded from query/<Entity>.json. */
+export const ENTITIES = [
+  'Account', 'Attachable', 'Bill', 'BillPayment', 'Class', 'CreditMemo', 'Customer', 'Department', 'Deposit', 'Invoice', 'Item',
+  'JournalEntry', 'Payment', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit',
+] as const;
+
+export type Entity = (typeof ENTITIES)[number];
+
+export function isEntity(name: string): name is Entity {
+  return (ENTITIES as readonly string[]).includes(name);
+}
+
+/** The recorded records of an entity (the QueryResponse list of its query fixture). */
+export function recordedRecords(entity: Entity): Json[] {
+  const response = fixture(`query/${entity}.json`).QueryResponse;
+  const list = isJson(response) ? response[entity] : undefined;
+  return Array.isArray(list) ? list.filter(isJson) : [];
+}
+
+/** The Fault of faults/<name>.json with its message and detail replaced when given. */
+export function faultBody(name: string, detail?: string, element?: string): Json {
+  const body = fixture(`faults/${name}.json`);
+  const fault = body.Fault;
+  if (detail !== undefined && isJson(fault) && Array.isArray(fault.Error) && isJson(fault.Error[0])) {
+    const error = fault.Error[0];
+    error.Detail = detail;
+    if (element !== undefined) error.element = element;
+  }
+  return body;
+}
+
+/**
+ * Bills of the recorded shape (bill 108: one account-based line) in bulk, so
+ * that a read needs more than one 1,000-record page. Ids from 5001, dated
+ * through 2015, last changed long before any test runs.
+ */
+export function generatedBills(count: number): Json[] {
+  const [template] = recordedRecords('Bill').filter((b) => b.Id === '108');
+  if (template === undefined) throw new Error('the Bill fixture lost bill 108');
+  const vendors = [['46', 'Norton Lumber and Building Materials'], ['56', "Bob's Burger Joint"], ['30', 'Books by Bessie']] as const;
+  return Array.from({ length: count }, (_, i) => {
+    const bill = structuredClone(template);
+    const [vendorId, vendorName] = vendors[i % vendors.length] ?? vendors[0];
+    const amount = 10 + i;
+    const day = new Date(Date.UTC(2015, 0, 1 + (i % 360)));
+    bill.Id = String(5001 + i);
+    bill.DocNumber = `GEN-${i + 1}`;
+    bill.PrivateNote = `Generated bill ${i + 1}`;
+    bill.VendorRef = { value: vendorId, name: vendorName };
+    bill.TxnDate = day.toISOString().slice(0, 10);
+    bill.DueDate = new Date(day.getTime() + 30 * 86_400_000).toISOString().slice(0, 10);
+    bill.TotalAmt = amount;
+    bill.Balance = amount;
+    bill.Line = [{ DetailType: 'AccountBasedExpenseLineDetail', Amount: amount, Id: '1', AccountBasedExpenseLineDetail: { AccountRef: { value: '7', name: 'Advertising' }, BillableStatus: 'NotBillable' } }];
+    bill.MetaData = { CreateTime: '2015-05-01T08:00:00-07:00', LastUpdatedTime: '2015-05-01T08:00:00-07:00' };
+    return bill;
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * GET /reports/BalanceSheet from the recorded report (one Total column).
+ * With summarize_column_by=Month it has a Money column per month of
+ * start_date..end_date (MetaData StartDate, EndDate, ColKey) and a Total
+ * column, as QBO answers; every month shows the recorded balances (the
+ * stand-in keeps no ledger), the Total column too.
+ */
+import type { Json } from './fixtures.ts';
+
+export class ReportError extends Error {}
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const SUMMARIZE = new Set(['Total', 'Month', 'Week', 'Days', 'Quarter', 'Year']);
+const METHODS = new Set(['Cash', 'Accrual']);
+
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function date(params: URLSearchParams, name: string): string {
+  const value = params.get(name);
+  if (value === null || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new ReportError(`${name} must be YYYY-MM-DD`);
+  return value;
+}
+
+interface Period { title: string; start: string; end: string }
+
+function months(start: string, end: string): Period[] {
+  const periods: Period[] = [];
+  let cursor = new Date(`${start.slice(0, 7)}-01T00:00:00Z`);
+  while (cursor.toISOString().slice(0, 10) <= end) {
+    const next = new Date(Date.UTC(cursor.getUTCFullYear(), cursor.getUTCMonth() + 1, 1));
+    const first = cursor.toISOString().slice(0, 10);
+    const last = new Date(next.getTime() - 86_400_000).toISOString().slice(0, 10);
+    periods.push({ title: `${MONTH_NAMES[cursor.getUTCMonth()] ?? ''} ${cursor.getUTCFullYear()}`, start: first < start ? start : first, end: last > end ? end : last });
+    cursor = next;
+  }
+  return periods;
+}
+
+/** Repeats the value cell of every row once per period, then the total. */
+function spread(row: Json, periods: number): Json {
+  const out: Json = { ...row };
+  const cells = (data: unknown): unknown[] => {
+    if (!Array.isArray(data)) return [];
+    const [label, value] = data as unknown[];
+    return [label, ...Array.from({ length: periods }, () => structuredClone(value)), structuredClone(value)];
+  };
+  if (isJson(row.Header)) out.Header = { ...row.Header, ColData: cells(row.Header.ColData) };
+  if (isJson(row.Summary)) out.Summary = { ...row.Summary, ColData: cells(row.Summary.ColData) };
+  if (Array.isArray(row.ColData)) out.ColData = cells(row.ColData);
+  if (isJson(row.Rows) && Array.isArray(row.Rows.Row)) out.Rows = { Row: row.Rows.Row.filter(isJson).map((child) => spread(child, periods)) };
+  return out;
+}
+
+export function balanceSheetReport(recorded: Json, params: URLSearchParams, time: string): Json {
+  const start = date(params, 'start_date');
+  const end = date(params, 'end_date');
+  if (start > end) throw new ReportError('start_date must not be after end_date');
+  const summarize = params.get('summarize_column_by') ?? 'Total';
+  if (!SUMMARIZE.has(summarize)) throw new ReportError(`summarize_column_by ${summarize} is not supported`);
+  const method = params.get('accounting_method') ?? 'Accrual';
+  if (!METHODS.has(method)) throw new ReportError(`accounting_method ${method} is not Cash or Accrual`);
+  const header = isJson(recorded.Header) ? recorded.Header : {};
+  const report: Json = {
+    Header: { ...header, Time: time, StartPeriod: start, EndPeriod: end, ReportBasis: method, SummarizeColumnsBy: summarize, DateMacro: undefined },
+    Columns: recorded.Columns,
+    Rows: recorded.Rows,
+  };
+  if (summarize !== 'Month') return report;
+  const periods = months(start, end);
+  const rows = isJson(recorded.Rows) && Array.isArray(recorded.Rows.Row) ? recorded.Rows.Row.filter(isJson) : [];
+  report.Columns = {
+    Column: [
+      { ColType: 'Account', ColTitle: '', MetaData: [{ Name: 'ColKey', Value: 'account' }] },
+      ...periods.map((p) => ({ ColType: 'Money', ColTitle: p.title, MetaData: [{ Name: 'StartDate', Value: p.start }, { Name: 'EndDate', Value: p.end }, { Name: 'ColKey', Value: p.title }] })),
+      { ColType: 'Money', ColTitle: 'Total', MetaData: [{ Name: 'ColKey', Value: 'total' }] },
+    ],
+  };
+  report.Rows = { Row: rows.map((row) => spread(row, periods.length)) };
+  return report;
+}
