@@ -32,6 +32,7 @@ export { Company } from './company.ts';
 
 export interface Violation { method: string; path: string; reason: string }
 
+/** One request; `query` is decoded ("query=SELECT * FROM Bill …&minorversion=75"). */
 export interface LoggedRequest { method: string; path: string; query: string; status: number; at: number }
 
 export interface FailRule {
@@ -42,6 +43,8 @@ export interface FailRule {
   match?: string | RegExp;
   /** Retry-After seconds sent with a 429; default 1. */
   retryAfter?: number;
+  /** Carry the request out first, then fail (an answer lost on the way back): the write is done, the caller cannot know. */
+  applied?: boolean;
 }
 
 export interface StandInOptions {
@@ -68,6 +71,8 @@ export interface QuickBooksStandIn {
   issueTokens(options: { clientId: string; realmId?: string; expiresInSeconds?: number }): IssuedTokens;
   /** Every access token issued so far is refused from now on (401 AuthenticationFault). */
   expireAccessTokens(): void;
+  /** Expires every access token once `requests` more API requests were answered (an expiry mid-sync). */
+  expireAccessTokensAfter(requests: number): void;
   /** Every refresh token issued so far is refused (400 invalid_grant). */
   revokeRefreshTokens(): void;
   failNext(rule: FailRule): void;
@@ -79,7 +84,7 @@ export interface QuickBooksStandIn {
   readonly log: LoggedRequest[];
   /** Calls of the token endpoint. */
   readonly tokenCalls: number;
-  /** API and OAuth requests whose `METHOD /path?query` matches. */
+  /** Answered requests whose `METHOD /path?query` (query decoded) matches. */
   requests(match?: string | RegExp): number;
   /** Requests answered from the request id cache (a write sent again with its requestid). */
   readonly repeatedRequestIds: number;
@@ -89,6 +94,11 @@ export interface QuickBooksStandIn {
 interface Answer { status: number; body: Json | string; headers?: Record<string, string> }
 
 const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The query string with its values decoded, for logs and matching. */
+function decodedQuery(url: URL): string {
+  return [...url.searchParams].map(([name, value]) => `${name}=${value}`).join('&');
+}
 
 function matches(rule: string | RegExp | undefined, line: string): boolean {
   if (rule === undefined) return true;
@@ -112,6 +122,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   const afterRead = new Map<string, (record: Json) => void>();
   const inFlight = new Map<string, number>();
   let repeated = 0;
+  let expireAfter: number | null = null;
 
   const addCompany = (input: { realmId: string; name?: string; generatedBills?: number }): Company => {
     const company = new Company({ ...input, now });
@@ -336,19 +347,22 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     if (path === '/oauth2/v1/tokens/bearer' && req.method === 'POST') return tokens(req, path);
     const match = /^\/v3\/company\/([^/]+)\/(.+)$/.exec(path);
     if (match?.[1] !== undefined && match[2] !== undefined) {
-      const line = `${req.method ?? 'GET'} ${path}${url.search}`;
-      const rule = rules.find((r) => r.count > 0 && matches(r.match, line));
-      if (rule !== undefined) {
-        rule.count -= 1;
-        if (rule.status === 429) return { ...fault(429, 'throttle'), headers: { 'retry-after': String(rule.retryAfter ?? 1) } };
-        return fault(rule.status, 'system');
-      }
+      const rule = rules.find((r) => r.count > 0 && matches(r.match, `${req.method ?? 'GET'} ${path}?${decodedQuery(url)}`));
+      if (rule !== undefined) rule.count -= 1;
+      const failure = rule === undefined ? null
+        : rule.status === 429 ? { ...fault(429, 'throttle'), headers: { 'retry-after': String(rule.retryAfter ?? 1) } } : fault(rule.status, 'system');
+      if (failure !== null && rule?.applied !== true) return failure;
       const realmId = decodeURIComponent(match[1]);
       const busy = (inFlight.get(realmId) ?? 0) + 1;
       inFlight.set(realmId, busy);
       try {
         if (busy > MAX_CONCURRENT) return refuse({ method: req.method ?? 'GET', path }, 429, 'throttle', `more than ${MAX_CONCURRENT} concurrent requests to realm ${realmId}`);
-        return await api(req, url, realmId, match[2].split('/').map(decodeURIComponent));
+        const answer = await api(req, url, realmId, match[2].split('/').map(decodeURIComponent));
+        if (expireAfter !== null && --expireAfter <= 0) {
+          expireAfter = null;
+          oauth.expireAccessTokens();
+        }
+        return failure ?? answer;
       } finally {
         inFlight.set(realmId, (inFlight.get(realmId) ?? 1) - 1);
       }
@@ -368,7 +382,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const at = now();
     route(req, url).then((answer) => {
-      log.push({ method: req.method ?? 'GET', path: url.pathname, query: url.search, status: answer.status, at });
+      log.push({ method: req.method ?? 'GET', path: url.pathname, query: decodedQuery(url), status: answer.status, at });
       send(res, answer);
     }, (error: unknown) => {
       violations.push({ method: req.method ?? 'GET', path: url.pathname, reason: `stand-in failure: ${error instanceof Error ? error.message : String(error)}` });
@@ -391,6 +405,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     registerClient: (client) => { oauth.register(client); },
     issueTokens: ({ clientId, realmId = defaultRealm, expiresInSeconds }) => oauth.issue(realmId, clientId, expiresInSeconds),
     expireAccessTokens: () => { oauth.expireAccessTokens(); },
+    expireAccessTokensAfter: (requests) => { expireAfter = requests; },
     revokeRefreshTokens: () => { oauth.revokeRefreshTokens(); },
     failNext: (rule) => { rules.push({ ...rule }); },
     editAfterNextRead(entity, id, change, realmId = defaultRealm) {
@@ -399,7 +414,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     violations,
     log,
     get tokenCalls() { return oauth.tokenCalls; },
-    requests: (match) => log.filter((entry) => matches(match, `${entry.method} ${entry.path}${entry.query}`)).length,
+    requests: (match) => log.filter((entry) => matches(match, `${entry.method} ${entry.path}?${entry.query}`)).length,
     get repeatedRequestIds() { return repeated; },
     close: () => new Promise<void>((resolve, reject) => {
       server.closeAllConnections();

@@ -1,0 +1,448 @@
+/**
+ * The QUICKBOOKS connector in the real service (real PostgreSQL, the sync
+ * runner, the write executor and its workers, the token manager) against the
+ * QuickBooks Online stand-in (test/standins/quickbooks): the OAuth exchange,
+ * an initial sync of every object with its values checked against the
+ * stand-in's records (1,013 bills: two query pages), incremental syncs by
+ * ChangeDataCapture and, past its 30 days, by LastUpdatedTime, writes through
+ * the API with SyncToken handling and request ids, token expiry and refresh,
+ * throttling and 5xx retries, a revoked grant, and twenty jobs racing to
+ * refresh one expired token. Each part uses a company (realm) of its own.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, json, errorBody, type TestApp } from '../../../test/support/app.ts';
+import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
+import { eventsOf } from '../../../test/support/sandbox-connection.ts';
+import { sender, type Json } from '../../../test/support/writes.ts';
+import { startQuickBooksStandIn, type QuickBooksStandIn } from '../../../test/standins/quickbooks/index.ts';
+import type { Entity } from '../../../test/standins/quickbooks/fixtures.ts';
+import type { ConnectionRecord } from '../../connections/types.ts';
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import { serviceId } from '../../store/ids.ts';
+import { startWriteWorkers } from '../../writes/worker.ts';
+import { connectorContext } from '../context.ts';
+import { createPlatformHttp } from '../http.ts';
+import { jobTokens } from '../tokens.ts';
+import { qboTime } from './client.ts';
+import { quickbooksConnector } from './index.ts';
+import { CURSOR_OVERLAP_MS } from './read.ts';
+
+const APP = { clientId: 'ABqbo-client-id', clientSecret: 'qbo-client-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
+const GENERATED_BILLS = 1010;
+
+let t: TestApp;
+let qbo: QuickBooksStandIn;
+const saved: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  qbo = await startQuickBooksStandIn({ generatedBills: GENERATED_BILLS });
+  qbo.registerClient(APP);
+  for (const [name, path] of [['QUICKBOOKS_API_URL', ''], ['QUICKBOOKS_TOKEN_URL', '/oauth2/v1/tokens/bearer'], ['QUICKBOOKS_AUTHORIZE_URL', '/connect/oauth2']] as const) {
+    saved[name] = process.env[name];
+    process.env[name] = `${qbo.url}${path}`;
+  }
+  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
+  await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
+}, 120_000);
+
+afterAll(async () => {
+  await t.close();
+  await qbo.close();
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) Reflect.deleteProperty(process.env, name);
+    else process.env[name] = value;
+  }
+});
+
+interface Linked { connection: ConnectionRecord; token: string; realmId: string }
+
+/** A linked QUICKBOOKS connection to a company of the stand-in, tokens as the consent flow would leave them. */
+async function link(realmId: string, expiresInSeconds?: number): Promise<Linked> {
+  const tokens = qbo.issueTokens({ clientId: APP.clientId, realmId, ...(expiresInSeconds === undefined ? {} : { expiresInSeconds }) });
+  const { connection, token } = await oauthConnection(t, {
+    platform: 'QUICKBOOKS', app: APP, tokens, identity: { storeUniqueId: realmId, storeName: qbo.company(realmId).name },
+  });
+  return { connection, token, realmId };
+}
+
+interface StoredRow { id: string; platform_id: string; data: Json; raw: Json; deleted_at: Date | null; last_synced_at: Date }
+
+async function stored(connectionId: string, type: UnifiedObjectType, live = true): Promise<StoredRow[]> {
+  const result = await t.db.pool.query<StoredRow>(
+    `SELECT id, platform_id, data, raw, deleted_at, last_synced_at FROM records WHERE connection_id = $1 AND object_type = $2 ${live ? 'AND deleted_at IS NULL' : ''} ORDER BY platform_id`,
+    [connectionId, type]);
+  return result.rows;
+}
+
+async function storedOne(connectionId: string, type: UnifiedObjectType, platformId: string): Promise<StoredRow> {
+  const row = (await stored(connectionId, type, false)).find((r) => r.platform_id === platformId);
+  if (row === undefined) throw new Error(`no stored ${type} ${platformId}`);
+  return row;
+}
+
+const ref = (c: Linked, type: UnifiedObjectType, platformId: string): string => serviceId(c.connection.id, type, platformId);
+
+/** What each declared object is read from in the stand-in (the attachment count excludes note-only attachables). */
+const SOURCES: [UnifiedObjectType, Entity][] = [
+  ['account', 'Account'], ['vendor', 'Vendor'], ['customer', 'Customer'], ['bill', 'Bill'], ['bill_payment', 'BillPayment'],
+  ['bill_credit_memo', 'VendorCredit'], ['bank_deposit', 'Deposit'], ['bank_transfer', 'Transfer'], ['journal_entry', 'JournalEntry'],
+  ['tax_rate', 'TaxRate'], ['tax_agency', 'TaxAgency'], ['department', 'Department'], ['class', 'Class'], ['attachment', 'Attachable'],
+  ['item', 'Item'], ['payment_term', 'Term'], ['invoice', 'Invoice'], ['invoice_payment', 'Payment'], ['invoice_credit_memo', 'CreditMemo'],
+];
+
+function expectNoViolations(): void {
+  expect(qbo.violations).toEqual([]);
+}
+
+describe('QuickBooks Online OAuth', () => {
+  it('sends the end user to the consent page, exchanges the code for tokens of the chosen realm, and identifies the company', async () => {
+    const auth = quickbooksConnector.auth;
+    if (auth.type !== 'oauth2') throw new Error('QUICKBOOKS must use OAuth');
+    const consent = new URL(auth.authorizeUrl(APP, 'state-123', null));
+    expect(Object.fromEntries(consent.searchParams)).toEqual({
+      client_id: APP.clientId, response_type: 'code', scope: 'com.intuit.quickbooks.accounting', redirect_uri: APP.redirectUri, state: 'state-123',
+    });
+    const page = await fetch(consent);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Larry&#39;s Bakery");
+    expect(html).toMatch(/id="allow"/);
+    const decide = (decision: string) => fetch(`${qbo.url}/connect/oauth2`, {
+      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: APP.clientId, redirect_uri: APP.redirectUri, state: 'state-123', scope: 'com.intuit.quickbooks.accounting', decision }),
+    });
+    const denied = new URL((await decide('deny')).headers.get('location') ?? '');
+    expect(Object.fromEntries(denied.searchParams)).toEqual({ error: 'access_denied', state: 'state-123' });
+    const allowed = new URL((await decide('allow')).headers.get('location') ?? '');
+    expect(allowed.searchParams.get('state')).toBe('state-123');
+    expect(allowed.searchParams.get('realmId')).toBe(qbo.realmId);
+
+    const ctx = { http: createPlatformHttp(), signal: new AbortController().signal, environment: 'sandbox' as const };
+    const before = qbo.tokenCalls;
+    const tokens = await auth.exchangeCode(ctx, APP, allowed.searchParams.get('code') ?? '', { realmId: allowed.searchParams.get('realmId') ?? '' });
+    expect(qbo.tokenCalls - before).toBe(1);
+    expect(tokens.tenantId).toBe(qbo.realmId);
+    expect(Date.parse(tokens.expiresAt ?? '') - Date.now()).toBeGreaterThan(3500_000);
+    // A code works once.
+    await expect(auth.exchangeCode(ctx, APP, allowed.searchParams.get('code') ?? '', { realmId: qbo.realmId })).rejects.toMatchObject({ kind: 'bad_request', httpStatus: 400 });
+    const identity = await quickbooksConnector.identify(connectorContext({ connector: quickbooksConnector, connectionId: 'probe', credentials: {}, tokens, environment: 'sandbox', db: t.db.pool }));
+    expect(identity).toEqual({ storeUniqueId: qbo.realmId, storeName: "Larry's Bakery" });
+    expectNoViolations();
+  });
+});
+
+describe('QuickBooks Online sync', () => {
+  let c: Linked;
+
+  it('stores every declared object on an initial sync, mapped from the stand-in\'s records', async () => {
+    c = await link(qbo.realmId);
+    await expectSynced(t, c.connection.id, 'initial');
+    const company = qbo.company();
+    for (const [type, entity] of SOURCES) {
+      const expected = company.list(entity).filter((r) => entity !== 'Attachable' || typeof r.FileName === 'string').map((r) => String(r.Id)).sort();
+      expect((await stored(c.connection.id, type)).map((r) => r.platform_id), type).toEqual(expected);
+    }
+    // 1,013 bills take two pages of QBO's maximum 1,000.
+    expect(qbo.log.filter((r) => r.query.includes('SELECT * FROM Bill ')).map((r) => /STARTPOSITION (\d+) MAXRESULTS (\d+)/.exec(r.query)?.slice(1))).toEqual([['1', '1000'], ['1001', '1000']]);
+
+    // Every bill against the stand-in's: links as service ids, amounts, status, lines.
+    const bills = new Map((await stored(c.connection.id, 'bill')).map((r) => [r.platform_id, r]));
+    for (const bill of company.list('Bill')) {
+      const row = bills.get(String(bill.Id));
+      const vendor = (bill.VendorRef as { value: string }).value;
+      const status = bill.Balance === 0 ? 'paid' : bill.Balance === bill.TotalAmt ? 'open' : 'partially_paid';
+      expect(row?.data, `bill ${String(bill.Id)}`).toMatchObject({
+        vendor_id: ref(c, 'vendor', vendor), total_amount: bill.TotalAmt, amount_due: bill.Balance, status, issue_date: `${String(bill.TxnDate)}T00:00:00.000Z`,
+      });
+      expect((row?.data.line_items as Json[]).length).toBe((bill.Line as Json[]).length);
+      expect(row?.raw).toEqual(bill);
+    }
+    expect(bills.get('126')?.data).toMatchObject({
+      status: 'partially_paid', amount_due: 100, total_amount: 250, document_number: 'BB-7731', account_id: ref(c, 'account', '33'),
+      line_items: [
+        { account_id: ref(c, 'account', '7'), class_id: ref(c, 'class', '5000000000000007280'), customer_id: ref(c, 'customer', '3'), department_id: ref(c, 'department', '1'), total_amount: 175 },
+        { account_id: null, item: { id: ref(c, 'item', '11'), quantity: 3, unit_amount: 25 }, total_amount: 75 },
+      ],
+    });
+    // Links resolve to stored records.
+    expect((await storedOne(c.connection.id, 'bill_payment', '130')).data).toMatchObject({
+      account_id: ref(c, 'account', '41'), linked_bills: [{ id: bills.get('126')?.id, allocated_amount: 150 }], status: 'active',
+    });
+    expect((await storedOne(c.connection.id, 'bill_payment', '131')).data).toMatchObject({ status: 'void', total_amount: 0 });
+    expect((await storedOne(c.connection.id, 'invoice', '237')).data).toMatchObject({ status: 'void' });
+    expect((await storedOne(c.connection.id, 'bank_deposit', '148')).data).toMatchObject({
+      linked_payments: [{ id: (await storedOne(c.connection.id, 'invoice_payment', '120')).id, payment_amount: 868.15, type: 'invoice_payment' }],
+    });
+    expect((await storedOne(c.connection.id, 'journal_entry', '227')).data.line_items).toEqual([
+      { account_id: ref(c, 'account', '34'), tax_rate_id: null, total_amount: 25.54, description: 'nov portion of rider insurance' },
+      { account_id: ref(c, 'account', '44'), tax_rate_id: null, total_amount: -25.54, description: 'nov portion of rider insurance' },
+    ]);
+    expect((await storedOne(c.connection.id, 'attachment', '5000000000000010341')).data).toMatchObject({ attached_to_id: bills.get('25')?.id, attached_to_type: 'bill', file_name: 'receipt_nov15.jpg' });
+    expect((await storedOne(c.connection.id, 'company_info', '1')).data).toMatchObject({ name: "Larry's Bakery", currency_code: 'USD', fiscal_year_start_month: 1 });
+
+    // Monthly balance sheets: the last 24 months, the current one last, accounts linked.
+    const sheets = await stored(c.connection.id, 'balance_sheet');
+    const month = new Date().toISOString().slice(0, 7);
+    expect(sheets).toHaveLength(24);
+    expect(sheets.at(-1)?.platform_id).toBe(month);
+    expect(sheets.at(-1)?.data).toMatchObject({ start_date: `${month}-01T00:00:00.000Z`, currency_code: 'USD', total_assets: '24742.44', total_liabilities: '31548.42', total_equity: '-6805.98' });
+    const checking = ((sheets.at(-1)?.data.assets as { items: { items: { items: { account_id: string; value: string }[] }[] }[] }).items[0]?.items[0]?.items[0]);
+    expect(checking).toEqual({ account_id: (await storedOne(c.connection.id, 'account', '35')).id, name: 'Checking', value: '1350.55', items: [] });
+    expectNoViolations();
+  }, 60_000);
+
+  it('reads changes by ChangeDataCapture: the changed bill updated, the deleted one gone, nothing else touched', async () => {
+    const untouched = await storedOne(c.connection.id, 'bill', '126');
+    const before = (await eventsOf(t, c.connection.id)).length;
+    const log = qbo.log.length;
+    qbo.company().edit('Bill', '108', (bill) => {
+      bill.PrivateNote = 'Team lunch (corrected)';
+      bill.Line = [{ DetailType: 'AccountBasedExpenseLineDetail', Amount: 240, AccountBasedExpenseLineDetail: { AccountRef: { value: '7' } } }];
+    });
+    qbo.company().remove('Bill', '5001');
+    await expectSynced(t, c.connection.id, 'incremental');
+
+    const requests = qbo.log.slice(log);
+    expect(requests.filter((r) => r.path.endsWith('/cdc')).map((r) => /entities=(\w+)/.exec(r.query)?.[1]).sort()).toEqual(
+      SOURCES.filter(([type]) => type !== 'tax_rate' && type !== 'tax_agency').map(([, entity]) => entity).sort());
+    // Tax rates and agencies are outside CDC: read whole; bills are not queried again.
+    expect(requests.filter((r) => r.query.includes('SELECT * FROM')).map((r) => /FROM (\w+)/.exec(r.query)?.[1]).sort()).toEqual(['TaxAgency', 'TaxRate']);
+
+    const changes = (await eventsOf(t, c.connection.id)).slice(before).map((e) => [e.code, (e.payload.bill as Json | undefined)?.platform_id]);
+    expect(changes).toEqual([['BILL_UPDATED', '108'], ['BILL_DELETED', '5001']]);
+    expect((await storedOne(c.connection.id, 'bill', '108')).data).toMatchObject({ memo: 'Team lunch (corrected)', total_amount: 240, amount_due: 240, status: 'open' });
+    expect((await storedOne(c.connection.id, 'bill', '5001')).deleted_at).not.toBeNull();
+    expect(await storedOne(c.connection.id, 'bill', '126')).toEqual(untouched);
+    expectNoViolations();
+  });
+
+  it('reads changes by LastUpdatedTime when the cursor is older than CDC\'s 30 days', async () => {
+    const old = new Date(Date.now() - 40 * 24 * 60 * 60_000).toISOString();
+    await t.db.pool.query(`UPDATE sync_objects SET since_cursor = $2 WHERE connection_id = $1 AND object_type = 'bill'`, [c.connection.id, old]);
+    qbo.company().edit('Bill', '126', (bill) => { bill.DocNumber = 'BB-7731-R'; });
+    const log = qbo.log.length;
+    await expectSynced(t, c.connection.id, 'incremental');
+    const billReads = qbo.log.slice(log).filter((r) => /FROM Bill |entities=Bill&/.test(r.query));
+    const since = qboTime(Date.parse(old) - CURSOR_OVERLAP_MS);
+    expect(billReads.map((r) => r.query.replace(/&minorversion=\d+/, ''))).toEqual([`query=SELECT * FROM Bill WHERE MetaData.LastUpdatedTime > '${since}' ORDERBY Id STARTPOSITION 1 MAXRESULTS 1000`]);
+    expect((await storedOne(c.connection.id, 'bill', '126')).data.document_number).toBe('BB-7731-R');
+    expectNoViolations();
+  });
+});
+
+describe('QuickBooks Online writes', () => {
+  let c: Linked;
+  let send: ReturnType<typeof sender>;
+  const today = new Date().toISOString().slice(0, 10);
+
+  beforeAll(async () => {
+    qbo.addCompany({ realmId: '9130350000000001', name: 'Writes Company' });
+    c = await link('9130350000000001');
+    await expectSynced(t, c.connection.id, 'initial');
+    send = sender(t, c.token);
+  }, 60_000);
+
+  const company = () => qbo.company('9130350000000001');
+  /** The bill the create test makes, updated and deleted by the next tests. */
+  let billId = '';
+
+  it('creates a bill with account and item lines, once, under the job\'s request id', async () => {
+    // The first answer is lost after QBO stored the bill: the retry with the same requestid gets the first outcome.
+    qbo.failNext({ status: 503, count: 1, match: '/9130350000000001/bill?', applied: true });
+    const repeats = qbo.repeatedRequestIds;
+    const response = await send('POST', '/accounting/bills', {
+      bill: {
+        vendor_id: ref(c, 'vendor', '46'), issue_date: today, due_date: '2030-01-31', memo: 'Decking for Amy', document_number: 'NL-9001',
+        line_items: [
+          { account_id: ref(c, 'account', '64'), total_amount: 120.5, description: 'Boards', customer_id: ref(c, 'customer', '1'), department_id: ref(c, 'department', '1') },
+          { account_id: ref(c, 'account', '80'), total_amount: 24, item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 12 }, department_id: ref(c, 'department', '1') },
+        ],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(qbo.repeatedRequestIds - repeats).toBe(1);
+    const created = company().list('Bill').filter((b) => b.DocNumber === 'NL-9001');
+    expect(created).toHaveLength(1);
+    const [bill] = created;
+    billId = String(bill?.Id);
+    expect(bill).toMatchObject({
+      VendorRef: { value: '46' }, TxnDate: today, DueDate: '2030-01-31', PrivateNote: 'Decking for Amy', DepartmentRef: { value: '1' }, TotalAmt: 144.5, Balance: 144.5, SyncToken: '0',
+      Line: [
+        { DetailType: 'AccountBasedExpenseLineDetail', Amount: 120.5, Description: 'Boards', AccountBasedExpenseLineDetail: { AccountRef: { value: '64' }, CustomerRef: { value: '1' } } },
+        { DetailType: 'ItemBasedExpenseLineDetail', Amount: 24, ItemBasedExpenseLineDetail: { ItemRef: { value: '11' }, Qty: 2, UnitPrice: 12 } },
+      ],
+    });
+    expect(json(response).bill).toMatchObject({
+      platform_id: bill?.Id, vendor_id: ref(c, 'vendor', '46'), status: 'open', total_amount: 144.5, amount_due: 144.5, memo: 'Decking for Amy',
+      line_items: [{ account_id: ref(c, 'account', '64'), total_amount: 120.5, department_id: ref(c, 'department', '1') }, { item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 12 } }],
+    });
+    expect(qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/bill')).every((r) => /requestid=[\w-]{36}/.test(r.query))).toBe(true);
+    expectNoViolations();
+  });
+
+  it('updates a bill with its current SyncToken, and again after a concurrent change made it stale', async () => {
+    const id = ref(c, 'bill', billId);
+    const patched = await send('PATCH', `/accounting/bills/${id}`, { bill: { memo: 'Patched', line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 99 }] } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(company().find('Bill', billId)).toMatchObject({ SyncToken: '1', PrivateNote: 'Patched', TotalAmt: 99, VendorRef: { value: '46' }, DocNumber: 'NL-9001' });
+    expect(json(patched).bill).toMatchObject({ memo: 'Patched', total_amount: 99, vendor_id: ref(c, 'vendor', '46'), line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 99 }] });
+
+    // Someone edits the bill in QuickBooks between the connector's read and its write.
+    qbo.editAfterNextRead('Bill', billId, (b) => { b.DocNumber = 'EDITED-IN-QBO'; }, '9130350000000001');
+    const log = qbo.log.length;
+    const again = await send('PATCH', `/accounting/bills/${id}`, { bill: { memo: 'After the conflict' } });
+    expect(again.statusCode, again.body).toBe(200);
+    const calls = qbo.log.slice(log).filter((r) => r.path.includes(`/bill`)).map((r) => `${r.method} ${r.status}`);
+    expect(calls).toEqual(['GET 200', 'POST 400', 'GET 200', 'POST 200']);
+    expect(company().find('Bill', billId)).toMatchObject({ SyncToken: '3', PrivateNote: 'After the conflict', DocNumber: 'EDITED-IN-QBO', TotalAmt: 99 });
+    expect(json(again).bill).toMatchObject({ memo: 'After the conflict', document_number: 'EDITED-IN-QBO' });
+    expectNoViolations();
+  });
+
+  it('deletes a bill with its SyncToken', async () => {
+    const response = await send('DELETE', `/accounting/bills/${ref(c, 'bill', billId)}`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(json(response)).toEqual({ code: 'deleted', success: true });
+    expect(company().find('Bill', billId)).toBeNull();
+    expect((await storedOne(c.connection.id, 'bill', billId)).deleted_at).not.toBeNull();
+    expectNoViolations();
+  });
+
+  it('creates, updates and deletes a journal entry with debit and credit lines', async () => {
+    const response = await send('POST', '/accounting/journal_entries', {
+      journal_entry: {
+        transaction_date: today, memo: 'Accrue rent', currency_code: 'USD',
+        line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 50, description: 'Rent' }, { account_id: ref(c, 'account', '35'), total_amount: -50, description: 'Rent' }],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).journal_entry as Json;
+    const native = company().find('JournalEntry', String(created.platform_id));
+    expect(native).toMatchObject({
+      PrivateNote: 'Accrue rent', TxnDate: today, CurrencyRef: { value: 'USD' }, TotalAmt: 50,
+      Line: [
+        { DetailType: 'JournalEntryLineDetail', Amount: 50, JournalEntryLineDetail: { PostingType: 'Debit', AccountRef: { value: '7' } } },
+        { DetailType: 'JournalEntryLineDetail', Amount: 50, JournalEntryLineDetail: { PostingType: 'Credit', AccountRef: { value: '35' } } },
+      ],
+    });
+    expect(created.line_items).toEqual([
+      { account_id: ref(c, 'account', '7'), tax_rate_id: null, total_amount: 50, description: 'Rent' },
+      { account_id: ref(c, 'account', '35'), tax_rate_id: null, total_amount: -50, description: 'Rent' },
+    ]);
+    const patched = await send('PATCH', `/accounting/journal_entries/${String(created.id)}`, { journal_entry: { memo: 'Accrue rent (July)' } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(company().find('JournalEntry', String(created.platform_id))).toMatchObject({ PrivateNote: 'Accrue rent (July)', SyncToken: '1', TotalAmt: 50 });
+    const deleted = await send('DELETE', `/accounting/journal_entries/${String(created.id)}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(company().find('JournalEntry', String(created.platform_id))).toBeNull();
+    expectNoViolations();
+  });
+
+  it('passes QuickBooks\' refusal on to the client with QBO\'s own message', async () => {
+    // The item was deleted in QuickBooks after the last sync: only QBO can tell.
+    company().remove('Item', '3');
+    const response = await send('POST', '/accounting/bills', {
+      bill: { vendor_id: ref(c, 'vendor', '56'), issue_date: today, line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 5, item: { id: ref(c, 'item', '3'), quantity: 1, unit_amount: 5 } }] },
+    });
+    expect(response.statusCode, response.body).toBe(450);
+    expect(errorBody(response)).toMatchObject({
+      error_code: 'PLATFORM_BAD_REQUEST',
+      error_metadata: { human_readable: 'Invalid Reference Id : Item 3 does not exist (Line.ItemBasedExpenseLineDetail.ItemRef)', platform: { code: '2500', status: 400 } },
+    });
+    // The stand-in refused it as QBO would, and says so.
+    expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual(['Invalid Reference Id : Item 3 does not exist']);
+  });
+
+  it('creates a customer, archives it, and reports a duplicate display name as a conflict on customer_name', async () => {
+    const response = await send('POST', '/accounting/customers', {
+      customer: {
+        customer_name: 'Zed Zebra Supplies', contact_name: 'Zed Zebra', email: 'zed@example.com', phone: '(650) 555-0100', currency_code: 'USD',
+        payment_terms_id: ref(c, 'payment_term', '3'),
+        addresses: [{ type: 'billing', address1: '1 Savanna Way', address2: null, address3: null, city: 'Palo Alto', region: 'CA', postal_code: '94301', country: 'US' }],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).customer as Json;
+    expect(company().find('Customer', String(created.platform_id))).toMatchObject({
+      DisplayName: 'Zed Zebra Supplies', GivenName: 'Zed', FamilyName: 'Zebra', PrimaryEmailAddr: { Address: 'zed@example.com' }, PrimaryPhone: { FreeFormNumber: '(650) 555-0100' },
+      SalesTermRef: { value: '3' }, BillAddr: { Line1: '1 Savanna Way', City: 'Palo Alto', CountrySubDivisionCode: 'CA', PostalCode: '94301', Country: 'US' }, Active: true,
+    });
+    expect(created).toMatchObject({ customer_name: 'Zed Zebra Supplies', contact_name: 'Zed Zebra', status: 'active', payment_terms_id: ref(c, 'payment_term', '3') });
+
+    const archived = await send('PATCH', `/accounting/customers/${String(created.id)}`, { customer: { status: 'archived' } });
+    expect(archived.statusCode, archived.body).toBe(200);
+    expect(company().find('Customer', String(created.platform_id))).toMatchObject({ Active: false, DisplayName: 'Zed Zebra Supplies', SyncToken: '1' });
+    expect(json(archived).customer).toMatchObject({ status: 'archived' });
+
+    const duplicate = await send('POST', '/accounting/customers', { customer: { customer_name: 'Cool Cars' } });
+    expect(duplicate.statusCode).toBe(409);
+    expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'customer_name' } });
+    expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual([expect.stringContaining('Another customer, vendor or employee is already using this name (Cool Cars)')]);
+  });
+});
+
+describe('QuickBooks Online faults', () => {
+  it('refreshes exactly once when the access token expires mid-sync, and finishes the sync', async () => {
+    qbo.addCompany({ realmId: '9130350000000002', name: 'Expiry Company' });
+    const c = await link('9130350000000002');
+    const calls = qbo.tokenCalls;
+    qbo.expireAccessTokensAfter(5);
+    await expectSynced(t, c.connection.id, 'initial');
+    expect(qbo.tokenCalls - calls).toBe(1);
+    expect(qbo.log.filter((r) => r.path.includes('/9130350000000002/') && r.status === 401)).toHaveLength(1);
+    expect((await stored(c.connection.id, 'bill')).map((r) => r.platform_id)).toEqual(['108', '126', '25']);
+    const tokens = await storedTokens(t, c.connection.id);
+    expect(tokens?.tenantId).toBe('9130350000000002');
+    expectNoViolations();
+  });
+
+  it('waits out a 429\'s Retry-After and retries 5xx answers', async () => {
+    qbo.addCompany({ realmId: '9130350000000003', name: 'Throttled Company' });
+    const c = await link('9130350000000003');
+    qbo.failNext({ status: 429, count: 1, match: '/9130350000000003/query?query=SELECT * FROM Vendor ORDERBY', retryAfter: 1 });
+    qbo.failNext({ status: 503, count: 2, match: '/9130350000000003/query?query=SELECT * FROM Account ORDERBY' });
+    await expectSynced(t, c.connection.id, 'initial');
+    const vendorCalls = qbo.log.filter((r) => r.path.includes('/9130350000000003/') && r.query.includes('FROM Vendor '));
+    expect(vendorCalls.map((r) => r.status)).toEqual([429, 200]);
+    expect((vendorCalls[1]?.at ?? 0) - (vendorCalls[0]?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(qbo.log.filter((r) => r.path.includes('/9130350000000003/') && r.query.includes('FROM Account ')).map((r) => r.status)).toEqual([503, 503, 200]);
+    expect(await stored(c.connection.id, 'vendor')).toHaveLength(4);
+    expect(await stored(c.connection.id, 'account')).toHaveLength(23);
+    expectNoViolations();
+  });
+
+  it('marks the connection needs_reauth and announces CONNECTION_NEEDS_UPDATE when the refresh token is revoked', async () => {
+    qbo.addCompany({ realmId: '9130350000000004', name: 'Revoked Company' });
+    // The stored token expired a minute ago: the sync refreshes first, and Intuit refuses the grant.
+    const c = await link('9130350000000004', -60);
+    qbo.revokeRefreshTokens();
+    const calls = qbo.tokenCalls;
+    expect(await syncConnection(t, c.connection.id, 'initial')).toBe('failed');
+    expect(qbo.tokenCalls - calls).toBe(1);
+    const status = await t.db.pool.query<{ status: string }>('SELECT status FROM connections WHERE id = $1', [c.connection.id]);
+    expect(status.rows[0]?.status).toBe('needs_reauth');
+    expect((await eventsOf(t, c.connection.id)).map((e) => e.code)).toContain('CONNECTION_NEEDS_UPDATE');
+    expect(qbo.log.filter((r) => r.path.includes('/9130350000000004/'))).toEqual([]);
+    expectNoViolations();
+  });
+
+  it('makes exactly one token call when twenty jobs find the same token expired', async () => {
+    qbo.addCompany({ realmId: '9130350000000005', name: 'Race Company' });
+    const c = await link('9130350000000005', -60);
+    const calls = qbo.tokenCalls;
+    const deps = { pool: t.db.pool, cipher: t.services.cipher };
+    const handler = quickbooksConnector.objects.tax_agency?.handler;
+    if (handler === undefined) throw new Error('no tax_agency reader');
+    const pages = await Promise.all(Array.from({ length: 20 }, async () => {
+      const ctx = connectorContext({
+        connector: quickbooksConnector, connectionId: c.connection.id, credentials: {}, environment: 'sandbox', db: t.db.pool,
+        ...(await jobTokens(deps, c.connection, quickbooksConnector)),
+      });
+      return handler.read(ctx, { since: null, window: null, pageToken: null });
+    }));
+    expect(qbo.tokenCalls - calls).toBe(1);
+    expect(pages.map((p) => p.records.map((r) => r.raw.DisplayName))).toEqual(Array.from({ length: 20 }, () => ['Arizona Dept. of Revenue', 'Board of Equalization']));
+    expect(qbo.log.filter((r) => r.path.includes('/9130350000000005/') && r.status !== 200)).toEqual([]);
+    expectNoViolations();
+  });
+});
