@@ -133,3 +133,37 @@ export function appUrl(type: UnifiedObjectType, platformId: string, environment:
   const host = environment === 'sandbox' ? 'https://app.sandbox.qbo.intuit.com' : 'https://app.qbo.intuit.com';
   return `${host}/app/${page.path}?${page.param}=${encodeURIComponent(platformId)}`;
 }
+
+/** Fields every payable and receivable maps the same way: currency, rate, memo, times and deep link. */
+export function txnFields(r: QboTransaction, type: UnifiedObjectType, mc: MapContext) {
+  return {
+    platform_id: r.Id,
+    currency_code: currency(r.CurrencyRef),
+    currency_rate: rateText(r.ExchangeRate),
+    memo: text(r.PrivateNote),
+    ...createdUpdated(r),
+    platform_url: appUrl(type, r.Id, mc.environment),
+  };
+}
+
+/** The total, the open balance (Balance, else the total) and the status they give. */
+export function balanceOf(r: { TotalAmt?: number }, balance: number | undefined): { total: number; open: number; status: 'open' | 'partially_paid' | 'paid' } {
+  const total = amount(r.TotalAmt);
+  const open = balance === undefined ? total : amount(balance);
+  return { total, open, status: balanceStatus(total, open) };
+}
+
+/** Header fields of bills and invoices: dates, amounts and their status from QBO's Balance. */
+export function openDocument(r: QboTransaction & { DueDate?: string; Balance?: number }, lines: readonly { sub_total: number | null }[]) {
+  const { total, open, status } = balanceOf(r, r.Balance);
+  return {
+    status,
+    due_date: day(r.DueDate),
+    issue_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
+    amount_due: open,
+    total_amount: total,
+    document_number: text(r.DocNumber),
+    sub_total: amount(lines.reduce((sum, line) => sum + (line.sub_total ?? 0), 0)),
+    tax_amount: r.TxnTaxDetail?.TotalTax === undefined ? null : amount(r.TxnTaxDetail.TotalTax),
+  };
+}

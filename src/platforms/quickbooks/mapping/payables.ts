@@ -1,8 +1,7 @@
 /** Bills, vendor credits and bill payments. */
 import type { QboBill, QboBillPayment, QboLine, QboRef, QboVendorCredit } from '../native.ts';
 import {
-  amount, appUrl, balanceStatus, createdUpdated, currency, rateText, refTo, requiredDay, day, text, isVoided,
-  type MapContext, type Mapped,
+  amount, balanceOf, isVoided, openDocument, refTo, requiredDay, text, txnFields, type MapContext, type Mapped,
 } from './common.ts';
 
 export type StandardLine = Mapped<'bill'>['line_items'][number];
@@ -45,10 +44,6 @@ export function expenseLines(lines: readonly QboLine[] | undefined, department: 
   return (lines ?? []).map((line) => expenseLine(line, department, mc)).filter((l): l is StandardLine => l !== null);
 }
 
-function subTotal(lines: readonly StandardLine[]): number {
-  return amount(lines.reduce((sum, line) => sum + (line.sub_total ?? 0), 0));
-}
-
 /**
  * Bill status from QBO's Balance: QBO bills are never drafts and cannot be
  * voided (only deleted). Which payments and credits paid a bill is told by the
@@ -56,56 +51,36 @@ function subTotal(lines: readonly StandardLine[]): number {
  * amounts and stays in platform_data.
  */
 export function mapBill(r: QboBill, mc: MapContext): Mapped<'bill'> {
-  const total = amount(r.TotalAmt);
-  const balance = r.Balance === undefined ? total : amount(r.Balance);
   const lines = expenseLines(r.Line, r.DepartmentRef, mc);
   return {
-    platform_id: r.Id,
+    ...txnFields(r, 'bill', mc),
+    ...openDocument(r, lines),
     account_id: refTo(mc.ref, 'account', r.APAccountRef),
     payment_terms_id: refTo(mc.ref, 'payment_term', r.SalesTermRef),
     subsidiary_id: null,
     vendor_id: refTo(mc.ref, 'vendor', r.VendorRef),
-    due_date: day(r.DueDate),
-    issue_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    amount_due: balance,
-    currency_code: currency(r.CurrencyRef),
-    status: balanceStatus(total, balance),
-    total_amount: total,
-    document_number: text(r.DocNumber),
-    memo: text(r.PrivateNote),
-    sub_total: subTotal(lines),
-    tax_amount: r.TxnTaxDetail?.TotalTax === undefined ? null : amount(r.TxnTaxDetail.TotalTax),
     total_discount: null,
-    currency_rate: rateText(r.ExchangeRate),
     linked_purchase_orders: [],
     linked_credit_memos: [],
     linked_payments: [],
     line_items: lines,
-    ...createdUpdated(r),
-    platform_url: appUrl('bill', r.Id, mc.environment),
   };
 }
 
 export function mapVendorCredit(r: QboVendorCredit, mc: MapContext): Mapped<'bill_credit_memo'> {
-  const total = amount(r.TotalAmt);
-  const remaining = r.Balance === undefined ? total : amount(r.Balance);
+  const { total, open, status } = balanceOf(r, r.Balance);
   return {
-    platform_id: r.Id,
+    ...txnFields(r, 'bill_credit_memo', mc),
     account_id: refTo(mc.ref, 'account', r.APAccountRef),
     vendor_id: refTo(mc.ref, 'vendor', r.VendorRef),
     issue_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
     // The model has no null here; QBO vendor credits need not have a number.
     document_number: r.DocNumber ?? '',
-    remaining_amount: remaining,
-    status: balanceStatus(total, remaining),
+    remaining_amount: open,
+    status,
     total_amount: total,
-    currency_code: currency(r.CurrencyRef),
-    memo: text(r.PrivateNote),
-    currency_rate: rateText(r.ExchangeRate),
     linked_bills: [],
     line_items: expenseLines(r.Line, r.DepartmentRef, mc),
-    ...createdUpdated(r),
-    platform_url: appUrl('bill_credit_memo', r.Id, mc.environment),
   };
 }
 
@@ -123,21 +98,16 @@ export function allocations(r: { Line?: QboLine[]; TxnDate?: string; MetaData?: 
 export function mapBillPayment(r: QboBillPayment, mc: MapContext): Mapped<'bill_payment'> {
   const bank = r.PayType === 'CreditCard' ? r.CreditCardPayment?.CCAccountRef : r.CheckPayment?.BankAccountRef;
   return {
-    platform_id: r.Id,
+    ...txnFields(r, 'bill_payment', mc),
     account_id: refTo(mc.ref, 'account', bank),
     vendor_id: refTo(mc.ref, 'vendor', r.VendorRef),
     transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    currency_code: currency(r.CurrencyRef),
-    currency_rate: rateText(r.ExchangeRate),
     document_number: text(r.DocNumber),
-    memo: text(r.PrivateNote),
     // A check payment's DocNumber is the check number.
     reference: r.PayType === 'Check' ? text(r.DocNumber) : null,
     status: isVoided(r) ? 'void' : 'active',
     total_amount: amount(r.TotalAmt),
     linked_bills: allocations(r, 'Bill', 'bill', mc),
     linked_credit_memos: allocations(r, 'VendorCredit', 'bill_credit_memo', mc),
-    ...createdUpdated(r),
-    platform_url: appUrl('bill_payment', r.Id, mc.environment),
   };
 }

@@ -1,7 +1,7 @@
 /** Invoices, credit memos and customer payments. */
 import type { QboCreditMemo, QboInvoice, QboLine, QboPayment, QboRef } from '../native.ts';
 import {
-  amount, appUrl, balanceStatus, createdUpdated, currency, day, isVoided, rateText, refTo, requiredDay, text, type MapContext, type Mapped,
+  amount, balanceOf, isVoided, openDocument, refTo, requiredDay, text, txnFields, type MapContext, type Mapped,
 } from './common.ts';
 import { allocations, type StandardLine } from './payables.ts';
 
@@ -42,73 +42,50 @@ function discountTotal(lines: readonly QboLine[] | undefined): number | null {
 
 /** Which payments and credits settled an invoice is told by the payments (linked_invoices there). */
 export function mapInvoice(r: QboInvoice, mc: MapContext): Mapped<'invoice'> {
-  const total = amount(r.TotalAmt);
-  const balance = r.Balance === undefined ? total : amount(r.Balance);
   const lines = salesLines(r.Line, r.DepartmentRef, mc);
+  const document = openDocument(r, lines);
   return {
-    platform_id: r.Id,
+    ...txnFields(r, 'invoice', mc),
+    ...document,
+    status: isVoided(r) ? 'void' : document.status,
     account_id: refTo(mc.ref, 'account', r.ARAccountRef),
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
     payment_terms_id: refTo(mc.ref, 'payment_term', r.SalesTermRef),
     subsidiary_id: null,
-    due_date: day(r.DueDate),
-    issue_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    amount_due: balance,
-    currency_code: currency(r.CurrencyRef),
-    status: isVoided(r) ? 'void' : balanceStatus(total, balance),
-    total_amount: total,
-    document_number: text(r.DocNumber),
-    memo: text(r.PrivateNote),
-    sub_total: amount(lines.reduce((sum, line) => sum + (line.sub_total ?? 0), 0)),
-    tax_amount: r.TxnTaxDetail?.TotalTax === undefined ? null : amount(r.TxnTaxDetail.TotalTax),
     total_discount: discountTotal(r.Line),
-    currency_rate: rateText(r.ExchangeRate),
     linked_payments: [],
     linked_credit_memos: [],
     line_items: lines,
-    ...createdUpdated(r),
-    platform_url: appUrl('invoice', r.Id, mc.environment),
   };
 }
 
 export function mapCreditMemo(r: QboCreditMemo, mc: MapContext): Mapped<'invoice_credit_memo'> {
-  const total = amount(r.TotalAmt);
-  const remaining = amount(r.RemainingCredit ?? r.Balance ?? r.TotalAmt);
+  const { total, open, status } = balanceOf(r, r.RemainingCredit ?? r.Balance);
   return {
-    platform_id: r.Id,
+    ...txnFields(r, 'invoice_credit_memo', mc),
     account_id: refTo(mc.ref, 'account', r.ARAccountRef),
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
     issue_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
     document_number: r.DocNumber ?? '',
-    remaining_amount: remaining,
-    status: isVoided(r) ? 'void' : balanceStatus(total, remaining),
+    remaining_amount: open,
+    status: isVoided(r) ? 'void' : status,
     total_amount: total,
-    currency_code: currency(r.CurrencyRef),
-    memo: text(r.PrivateNote),
-    currency_rate: rateText(r.ExchangeRate),
     linked_invoices: [],
     line_items: salesLines(r.Line, r.DepartmentRef, mc),
-    ...createdUpdated(r),
-    platform_url: appUrl('invoice_credit_memo', r.Id, mc.environment),
   };
 }
 
 export function mapPayment(r: QboPayment, mc: MapContext): Mapped<'invoice_payment'> {
   return {
-    platform_id: r.Id,
+    ...txnFields(r, 'invoice_payment', mc),
     account_id: refTo(mc.ref, 'account', r.DepositToAccountRef),
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
     transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    currency_code: currency(r.CurrencyRef),
-    currency_rate: rateText(r.ExchangeRate),
     document_number: text(r.DocNumber),
-    memo: text(r.PrivateNote),
     reference: text(r.PaymentRefNum),
     status: isVoided(r) ? 'void' : 'active',
     total_amount: amount(r.TotalAmt),
     linked_invoices: allocations(r, 'Invoice', 'invoice', mc),
     linked_credit_memos: allocations(r, 'CreditMemo', 'invoice_credit_memo', mc),
-    ...createdUpdated(r),
-    platform_url: appUrl('invoice_payment', r.Id, mc.environment),
   };
 }
