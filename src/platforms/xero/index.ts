@@ -1,0 +1,122 @@
+/**
+ * XERO: Xero's Accounting API over OAuth 2.0 (one organisation per connection,
+ * chosen in the link flow when the user authorises several). Reads are paged
+ * and incremental where Xero's lists take If-Modified-Since; the small
+ * reference lists are read whole each time, which is how their deletions are
+ * found. Bills, journal entries and customers can be written.
+ */
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import type { Connector, ObjectCapabilities, ObjectHandler } from '../connector.ts';
+import { xeroAuth } from './auth.ts';
+import { listOf, XERO_SETTINGS, xeroCall } from './client.ts';
+import { deepLink } from './mapping/common.ts';
+import { READERS } from './objects.ts';
+import { billWriter, customerWriter, journalWriter } from './writes.ts';
+
+type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'>;
+
+const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = { bill: billWriter, journal_entry: journalWriter, customer: customerWriter };
+
+/** Paged lists that take If-Modified-Since and report deletions as a DELETED (or VOIDED) status. */
+const INCREMENTAL = new Set<UnifiedObjectType>([
+  'bill', 'invoice', 'bill_credit_memo', 'invoice_credit_memo', 'bill_payment', 'invoice_payment', 'vendor', 'customer', 'journal_entry',
+]);
+/** Always read whole: nothing there to be deleted (one organisation, a report computed on demand). */
+const SNAPSHOTS = new Set<UnifiedObjectType>(['company_info', 'balance_sheet']);
+
+/** Unified fields Xero never fills (always null). */
+const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
+  account: ['parent_id', 'balance', 'created_at'],
+  attachment: ['created_at'],
+  balance_sheet: ['created_at'],
+  bank_transfer: ['class_id', 'department_id', 'location_id', 'project_id', 'subsidiary_id', 'memo'],
+  bill: ['account_id', 'payment_terms_id', 'subsidiary_id', 'memo', 'created_at'],
+  bill_credit_memo: ['account_id', 'created_at'],
+  bill_payment: ['document_number', 'memo', 'created_at'],
+  class: ['created_at', 'updated_at'],
+  company_info: ['email', 'updated_at', 'platform_url'],
+  currency: ['created_at', 'updated_at'],
+  customer: ['parent_id', 'payment_terms_id', 'subsidiary_id', 'registration_number', 'subsidiaries', 'created_at'],
+  invoice: ['account_id', 'payment_terms_id', 'subsidiary_id', 'created_at'],
+  invoice_credit_memo: ['account_id', 'created_at'],
+  invoice_payment: ['document_number', 'memo', 'created_at'],
+  journal_entry: ['subsidiary_id', 'currency_code', 'deposited', 'created_at'],
+  tax_rate: ['created_at', 'updated_at'],
+  vendor: ['parent_id', 'payment_terms_id', 'registration_number', 'subsidiaries', 'created_at'],
+};
+
+const DOCUMENT_EXTRAS = ['AmountPaid', 'AmountCredited', 'LineAmountTypes', 'SentToContact', 'BrandingThemeID', 'HasAttachments', 'LineItems[].ItemCode', 'LineItems[].Quantity', 'LineItems[].UnitAmount', 'LineItems[].Tracking (a second tracking category)'] as const;
+const CONTACT_EXTRAS = ['ContactNumber', 'AccountNumber', 'BankAccountDetails', 'Balances', 'ContactGroups', 'IsSupplier', 'IsCustomer', 'PaymentTerms', 'AccountsPayableTaxType', 'AccountsReceivableTaxType', 'PurchasesDefaultAccountCode', 'SalesDefaultAccountCode', 'Website'] as const;
+const PAYMENT_EXTRAS = ['BankAmount', 'IsReconciled', 'BatchPaymentID', 'PaymentType', 'Details', 'Particulars', 'Code'] as const;
+
+/** Xero fields served only in platform_data (for docs/platforms.md). */
+export const PLATFORM_DATA_ONLY: Partial<Record<UnifiedObjectType, readonly string[]>> = {
+  account: ['Description', 'TaxType', 'BankAccountNumber', 'EnablePaymentsToAccount', 'ShowInExpenseClaims', 'ReportingCode', 'AddToWatchlist'],
+  attachment: ['MimeType', 'ContentLength', 'IncludeOnline'],
+  bank_transfer: ['FromBankTransactionID', 'ToBankTransactionID', 'CurrencyRate', 'HasAttachments'],
+  bill: [...DOCUMENT_EXTRAS, 'Reference', 'PlannedPaymentDate', 'FullyPaidOnDate', 'RepeatingInvoiceID', 'Prepayments', 'Overpayments'],
+  invoice: [...DOCUMENT_EXTRAS, 'ExpectedPaymentDate', 'FullyPaidOnDate', 'RepeatingInvoiceID', 'Prepayments', 'Overpayments'],
+  bill_credit_memo: ['AppliedAmount', 'Payments (cash refunds)', 'LineAmountTypes', 'SentToContact', 'BrandingThemeID'],
+  invoice_credit_memo: ['AppliedAmount', 'Payments (cash refunds)', 'LineAmountTypes', 'SentToContact', 'BrandingThemeID'],
+  bill_payment: PAYMENT_EXTRAS,
+  invoice_payment: PAYMENT_EXTRAS,
+  vendor: CONTACT_EXTRAS,
+  customer: CONTACT_EXTRAS,
+  journal_entry: ['Status (DRAFT, POSTED, ARCHIVED)', 'ShowOnCashBasisReports', 'LineAmountTypes', 'JournalLines[].Tracking'],
+  tax_rate: ['ReportTaxType', 'DisplayTaxRate', 'CanApplyToAssets', 'CanApplyToEquity', 'CanApplyToExpenses', 'CanApplyToLiabilities', 'CanApplyToRevenue', 'TaxComponents[].IsNonRecoverable'],
+  company_info: ['ShortCode', 'Version', 'OrganisationType', 'CountryCode', 'Timezone', 'SalesTaxBasis', 'SalesTaxPeriod', 'PeriodLockDate', 'EndOfYearLockDate', 'FinancialYearEndDay', 'PaysTax', 'DefaultSalesTax', 'DefaultPurchasesTax', 'Edition', 'Class'],
+};
+
+function capabilities(type: UnifiedObjectType, writer: Writer | undefined): ObjectCapabilities {
+  const incremental = INCREMENTAL.has(type);
+  return {
+    read: true,
+    incremental: incremental ? 'cursor' : 'none',
+    deletions: incremental ? 'reported' : SNAPSHOTS.has(type) ? 'none' : 'full_listing',
+    filter: true,
+    fetchByPlatformId: true,
+    create: writer?.create !== undefined,
+    update: writer?.update !== undefined,
+    delete: writer?.delete !== undefined,
+    unmappedFields: UNMAPPED[type] ?? [],
+    platformDataOnly: PLATFORM_DATA_ONLY[type] ?? [],
+  };
+}
+
+function objects(): Connector['objects'] {
+  const result: Connector['objects'] = {};
+  for (const [type, reader] of Object.entries(READERS) as [UnifiedObjectType, NonNullable<(typeof READERS)[UnifiedObjectType]>][]) {
+    const writer = WRITERS[type];
+    result[type] = { capabilities: capabilities(type, writer), handler: { ...reader, ...writer } };
+  }
+  return result;
+}
+
+export const xeroConnector: Connector = {
+  id: 'XERO',
+  name: 'Xero',
+  kind: 'accounting',
+  auth: xeroAuth,
+  async identify(ctx) {
+    const response = await xeroCall(ctx, { method: 'GET', path: '/Organisation', operation: 'get Organisation' });
+    const [organisation] = listOf(response, 'Organisations');
+    if (organisation?.OrganisationID === undefined) throw new Error('Xero answered GET /Organisation without an organisation');
+    return { storeUniqueId: organisation.OrganisationID, storeName: organisation.Name ?? null };
+  },
+  objects: objects(),
+  // Xero allows 60 calls a minute and 5 at a time per organisation (and 5,000 a day, which its 429s enforce).
+  limits: { requestsPerMinute: 60, concurrentRequests: 5 },
+  platformUrl: (type, platformId) => deepLink(type, platformId),
+  documentation: {
+    testedAgainst: 'A stand-in (test/standins/xero) built from Xero\'s published OpenAPI contract (Accounting API 2.9.4 and the identity /connections contract in test/contracts/xero): its example records, and records cloned from them beyond a page, are the seed data, and every request and answer is validated against it.',
+    settings: XERO_SETTINGS,
+    notes: [
+      'Contacts are vendors when Xero flags them suppliers and customers when it flags them customers; a contact with neither flag (as every contact is until it has a bill or invoice) counts as a customer.',
+      'Tracking categories are classes and their options are classes under them; a line\'s class_id is its first tracking option.',
+      'Voided and deleted manual journals are reported deleted (a journal entry has no status); voided invoices, bills and credit notes keep status void; deleted ones are reported deleted.',
+      'Deleting a bill deletes a draft or a bill awaiting approval; an approved bill is voided with PATCH status void.',
+      'Balance sheets are the current month and the eleven before, from the BalanceSheet report.',
+      'Attachments of bills, invoices and manual journals are listed (file name and parent); their content is not fetched from Xero, so the file_url download has no file to serve for them.',
+    ],
+  },
+};

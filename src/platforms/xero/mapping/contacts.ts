@@ -1,0 +1,50 @@
+/**
+ * Xero has one Contacts list; a contact is a vendor when Xero flags it a
+ * supplier and a customer when it flags it a customer (both: it is both).
+ * Xero sets the flags only once a bill or invoice exists, so a contact with
+ * neither flag (a customer just created through the API) counts as a customer.
+ */
+import { xeroIso } from '../dates.ts';
+import type { XeroContact } from '../types.ts';
+import { addresses, deepLink, phone, text, type Mapped } from './common.ts';
+
+export function isVendor(c: XeroContact): boolean {
+  return c.IsSupplier === true;
+}
+
+export function isCustomer(c: XeroContact): boolean {
+  return c.IsCustomer === true || c.IsSupplier !== true;
+}
+
+function status(s: string | undefined): Mapped<'customer'>['status'] {
+  return s === 'ACTIVE' ? 'active' : s === 'ARCHIVED' ? 'archived' : 'unknown';
+}
+
+function contactCommon(c: XeroContact) {
+  const person = [c.FirstName, c.LastName].filter((v) => text(v) !== null).join(' ');
+  return {
+    platform_id: c.ContactID ?? '',
+    parent_id: null,
+    payment_terms_id: null,
+    status: status(c.ContactStatus),
+    contact_name: text(person),
+    currency_code: text(c.DefaultCurrency),
+    email: text(c.EmailAddress),
+    phone: phone(c.Phones),
+    registration_number: null,
+    tax_number: text(c.TaxNumber),
+    subsidiaries: null,
+    addresses: addresses(c.Addresses),
+    contacts: (c.ContactPersons ?? []).map((p) => ({ first_name: text(p.FirstName), last_name: text(p.LastName), email: text(p.EmailAddress), phone: null })),
+    created_at: null,
+    updated_at: xeroIso(c.UpdatedDateUTC),
+  };
+}
+
+export function mapVendor(c: XeroContact): Mapped<'vendor'> {
+  return { ...contactCommon(c), vendor_name: text(c.Name), platform_url: deepLink('vendor', c.ContactID ?? '') };
+}
+
+export function mapCustomer(c: XeroContact): Mapped<'customer'> {
+  return { ...contactCommon(c), customer_name: text(c.Name), subsidiary_id: null, platform_url: deepLink('customer', c.ContactID ?? '') };
+}

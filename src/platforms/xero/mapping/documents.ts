@@ -1,0 +1,136 @@
+/**
+ * Xero's Invoices (ACCPAY → bill, ACCREC → invoice), CreditNotes (ACCPAYCREDIT
+ * → bill_credit_memo, ACCRECCREDIT → invoice_credit_memo) and Payments
+ * (on a bill → bill_payment, on an invoice → invoice_payment).
+ */
+import { xeroDay, xeroIso } from '../dates.ts';
+import type { XeroCreditNote, XeroInvoice, XeroPayment } from '../types.ts';
+import {
+  allocation, currency, deepLink, documentStatus, money, optCurrency, rate, standardLine, text, type Mapped, type Ref,
+} from './common.ts';
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+function invoiceCommon(r: XeroInvoice, ref: Ref) {
+  const id = r.InvoiceID ?? '';
+  const total = money(r.Total);
+  return {
+    platform_id: id,
+    account_id: null,
+    payment_terms_id: null,
+    subsidiary_id: null,
+    due_date: xeroDay(r.DueDate),
+    issue_date: xeroDay(r.Date) ?? EPOCH,
+    amount_due: money(r.AmountDue),
+    currency_code: currency(r.CurrencyCode),
+    status: documentStatus(r.Status, total, money(r.AmountDue)),
+    total_amount: total,
+    document_number: text(r.InvoiceNumber),
+    sub_total: money(r.SubTotal),
+    tax_amount: money(r.TotalTax),
+    total_discount: r.TotalDiscount ?? null,
+    currency_rate: rate(r.CurrencyRate),
+    line_items: (r.LineItems ?? []).map((line) => standardLine(line, r.LineAmountTypes, ref)),
+    created_at: null,
+    updated_at: xeroIso(r.UpdatedDateUTC),
+  };
+}
+
+export function mapBill(r: XeroInvoice, ref: Ref): Mapped<'bill'> {
+  return {
+    ...invoiceCommon(r, ref),
+    vendor_id: ref('vendor', r.Contact?.ContactID),
+    // A bill's "Reference" in Xero's app is its InvoiceNumber: bills have no other memo.
+    memo: null,
+    linked_purchase_orders: [],
+    linked_credit_memos: (r.CreditNotes ?? []).map((c) => allocation(ref, 'bill_credit_memo', c.CreditNoteID, c.Date, c.AppliedAmount ?? c.Total)),
+    linked_payments: (r.Payments ?? []).map((p) => allocation(ref, 'bill_payment', p.PaymentID, p.Date, p.Amount)),
+    platform_url: deepLink('bill', r.InvoiceID ?? ''),
+  };
+}
+
+export function mapInvoice(r: XeroInvoice, ref: Ref): Mapped<'invoice'> {
+  return {
+    ...invoiceCommon(r, ref),
+    customer_id: ref('customer', r.Contact?.ContactID),
+    memo: text(r.Reference),
+    linked_credit_memos: (r.CreditNotes ?? []).map((c) => allocation(ref, 'invoice_credit_memo', c.CreditNoteID, c.Date, c.AppliedAmount ?? c.Total)),
+    linked_payments: (r.Payments ?? []).map((p) => allocation(ref, 'invoice_payment', p.PaymentID, p.Date, p.Amount)),
+    platform_url: deepLink('invoice', r.InvoiceID ?? ''),
+  };
+}
+
+function creditCommon(r: XeroCreditNote, ref: Ref) {
+  const total = money(r.Total);
+  const remaining = money(r.RemainingCredit);
+  return {
+    platform_id: r.CreditNoteID ?? '',
+    account_id: null,
+    issue_date: xeroDay(r.Date) ?? EPOCH,
+    document_number: r.CreditNoteNumber ?? '',
+    remaining_amount: remaining,
+    status: documentStatus(r.Status, total, remaining),
+    total_amount: total,
+    currency_code: optCurrency(r.CurrencyCode),
+    memo: text(r.Reference),
+    currency_rate: rate(r.CurrencyRate),
+    line_items: (r.LineItems ?? []).map((line) => standardLine(line, r.LineAmountTypes, ref)),
+    created_at: null,
+    updated_at: xeroIso(r.UpdatedDateUTC),
+  };
+}
+
+export function mapBillCredit(r: XeroCreditNote, ref: Ref): Mapped<'bill_credit_memo'> {
+  return {
+    ...creditCommon(r, ref),
+    vendor_id: ref('vendor', r.Contact?.ContactID),
+    linked_bills: (r.Allocations ?? []).map((a) => allocation(ref, 'bill', a.Invoice?.InvoiceID, a.Date, a.Amount)),
+    platform_url: deepLink('bill_credit_memo', r.CreditNoteID ?? ''),
+  };
+}
+
+export function mapInvoiceCredit(r: XeroCreditNote, ref: Ref): Mapped<'invoice_credit_memo'> {
+  return {
+    ...creditCommon(r, ref),
+    customer_id: ref('customer', r.Contact?.ContactID),
+    linked_invoices: (r.Allocations ?? []).map((a) => allocation(ref, 'invoice', a.Invoice?.InvoiceID, a.Date, a.Amount)),
+    platform_url: deepLink('invoice_credit_memo', r.CreditNoteID ?? ''),
+  };
+}
+
+function paymentCommon(r: XeroPayment, ref: Ref) {
+  return {
+    platform_id: r.PaymentID ?? '',
+    account_id: ref('account', r.Account?.AccountID),
+    transaction_date: xeroDay(r.Date) ?? EPOCH,
+    // A payment is in its invoice's currency; Xero names it on the embedded invoice only.
+    currency_code: currency(r.Invoice?.CurrencyCode),
+    currency_rate: rate(r.CurrencyRate),
+    document_number: null,
+    memo: null,
+    reference: text(r.Reference),
+    status: 'active' as const,
+    total_amount: money(r.Amount),
+    linked_credit_memos: [],
+    created_at: null,
+    updated_at: xeroIso(r.UpdatedDateUTC),
+    platform_url: null,
+  };
+}
+
+export function mapBillPayment(r: XeroPayment, ref: Ref): Mapped<'bill_payment'> {
+  return {
+    ...paymentCommon(r, ref),
+    vendor_id: ref('vendor', r.Invoice?.Contact?.ContactID),
+    linked_bills: [allocation(ref, 'bill', r.Invoice?.InvoiceID, r.Date, r.Amount)],
+  };
+}
+
+export function mapInvoicePayment(r: XeroPayment, ref: Ref): Mapped<'invoice_payment'> {
+  return {
+    ...paymentCommon(r, ref),
+    customer_id: ref('customer', r.Invoice?.Contact?.ContactID),
+    linked_invoices: [allocation(ref, 'invoice', r.Invoice?.InvoiceID, r.Date, r.Amount)],
+  };
+}
+

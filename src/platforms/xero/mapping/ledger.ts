@@ -1,0 +1,143 @@
+/** The chart of accounts, manual journals, bank transfers, tax rates, tracking categories and currencies. */
+import type { AccountSchema } from '../../../model/account.ts';
+import type { Static } from 'typebox';
+import { xeroDay, xeroIso } from '../dates.ts';
+import type {
+  XeroAccount, XeroBankTransfer, XeroCurrency, XeroManualJournal, XeroTaxRate, XeroTrackingCategory, XeroTrackingOption,
+} from '../types.ts';
+import { currency, deepLink, link, money, optCurrency, text, type Mapped, type Ref } from './common.ts';
+
+type AccountType = Static<typeof AccountSchema>['account_type'];
+type AccountCategory = Static<typeof AccountSchema>['category'];
+
+/** Xero account types (contract enum AccountType) → unified account_type. */
+const ACCOUNT_TYPES: Readonly<Record<string, AccountType>> = {
+  BANK: 'bank', CURRENT: 'other_current_asset', INVENTORY: 'other_current_asset', PREPAYMENT: 'other_current_asset',
+  FIXED: 'fixed_asset', NONCURRENT: 'other_asset', CURRLIAB: 'other_current_liability', PAYGLIABILITY: 'other_current_liability',
+  PAYG: 'other_current_liability', SUPERANNUATIONLIABILITY: 'other_current_liability', LIABILITY: 'liability', TERMLIAB: 'long_term_liability',
+  EQUITY: 'equity', REVENUE: 'income', SALES: 'income', OTHERINCOME: 'other_income', DIRECTCOSTS: 'cost_of_goods_sold',
+  EXPENSE: 'expense', OVERHEADS: 'expense', DEPRECIATN: 'expense', WAGESEXPENSE: 'expense', SUPERANNUATIONEXPENSE: 'expense',
+};
+
+/** Xero account classes → unified category. */
+const CLASSES: Readonly<Record<string, AccountCategory>> = {
+  ASSET: 'asset', EQUITY: 'equity', EXPENSE: 'expense', LIABILITY: 'liability', REVENUE: 'income',
+};
+
+const CATEGORY_OF_TYPE: Readonly<Partial<Record<AccountType, AccountCategory>>> = {
+  bank: 'asset', other_current_asset: 'asset', fixed_asset: 'asset', other_asset: 'asset', accounts_receivable: 'asset',
+  other_current_liability: 'liability', liability: 'liability', long_term_liability: 'liability', accounts_payable: 'liability', credit_card: 'liability',
+  equity: 'equity', income: 'income', other_income: 'income', cost_of_goods_sold: 'expense', expense: 'expense', other_expense: 'expense',
+};
+
+function accountType(a: XeroAccount): AccountType {
+  if (a.SystemAccount === 'DEBTORS') return 'accounts_receivable';
+  if (a.SystemAccount === 'CREDITORS') return 'accounts_payable';
+  if (a.Type === 'BANK' && a.BankAccountType === 'CREDITCARD') return 'credit_card';
+  return ACCOUNT_TYPES[a.Type ?? ''] ?? 'unknown';
+}
+
+export function mapAccount(a: XeroAccount): Mapped<'account'> {
+  const type = accountType(a);
+  return {
+    platform_id: a.AccountID ?? '',
+    parent_id: null,
+    account_type: type,
+    category: CLASSES[a.Class ?? ''] ?? CATEGORY_OF_TYPE[type] ?? 'unknown',
+    status: a.Status === 'ARCHIVED' ? 'inactive' : 'active',
+    balance: null,
+    currency_code: optCurrency(a.CurrencyCode),
+    name: text(a.Name),
+    nominal_code: text(a.Code),
+    subsidiaries: [],
+    created_at: null,
+    // Never null in the unified model; Xero always sends it, the epoch only guards a record without one.
+    updated_at: xeroIso(a.UpdatedDateUTC) ?? '1970-01-01T00:00:00.000Z',
+    platform_url: null,
+  };
+}
+
+export function mapJournal(j: XeroManualJournal, ref: Ref): Mapped<'journal_entry'> {
+  return {
+    platform_id: j.ManualJournalID ?? '',
+    subsidiary_id: null,
+    transaction_date: xeroDay(j.Date) ?? '1970-01-01T00:00:00.000Z',
+    // Manual journals are always in the organisation's base currency, which the journal does not name.
+    currency_code: null,
+    deposited: null,
+    memo: text(j.Narration),
+    // Xero signs journal lines as the unified model does: debits positive, credits negative.
+    line_items: (j.JournalLines ?? []).map((line) => ({
+      account_id: link(ref, 'account', line.AccountID),
+      tax_rate_id: ref('tax_rate', line.TaxType),
+      total_amount: money((line.LineAmount ?? 0) + (j.LineAmountTypes === 'Exclusive' ? line.TaxAmount ?? 0 : 0)),
+      description: text(line.Description),
+    })),
+    created_at: null,
+    updated_at: xeroIso(j.UpdatedDateUTC),
+    platform_url: deepLink('journal_entry', j.ManualJournalID ?? ''),
+  };
+}
+
+export function mapTransfer(t: XeroBankTransfer, ref: Ref): Mapped<'bank_transfer'> {
+  const created = xeroIso(t.CreatedDateUTC);
+  return {
+    platform_id: t.BankTransferID ?? '',
+    class_id: null,
+    department_id: null,
+    location_id: null,
+    project_id: null,
+    credit_account_id: ref('account', t.FromBankAccount?.AccountID),
+    debit_account_id: ref('account', t.ToBankAccount?.AccountID),
+    subsidiary_id: null,
+    transaction_date: xeroDay(t.Date) ?? '1970-01-01T00:00:00.000Z',
+    currency_code: currency(t.FromBankAccount?.CurrencyCode),
+    total_amount: money(t.Amount),
+    memo: null,
+    created_at: created,
+    // Xero cannot edit a transfer (only delete it): it is as it was created.
+    updated_at: created,
+    platform_url: null,
+  };
+}
+
+export function mapTaxRate(r: XeroTaxRate): Mapped<'tax_rate'> {
+  const sales = r.CanApplyToRevenue === true;
+  const purchases = r.CanApplyToExpenses === true || r.CanApplyToAssets === true;
+  const components = (r.TaxComponents ?? []).map((c) => ({
+    is_compound: c.IsCompound === true, is_purchases_tax: purchases, is_sales_tax: sales, name: text(c.Name), rate: c.Rate ?? 0,
+  }));
+  return {
+    platform_id: r.TaxType ?? '',
+    status: r.Status === 'ACTIVE' ? 'active' : r.Status === 'ARCHIVED' ? 'inactive' : 'unknown',
+    code: text(r.TaxType),
+    name: text(r.Name),
+    effective_tax_rate: r.EffectiveRate ?? null,
+    total_tax_rate: components.length === 0 ? r.DisplayTaxRate ?? null : components.reduce((sum, c) => sum + c.rate, 0),
+    subsidiaries: [],
+    components,
+    created_at: null,
+    updated_at: null,
+  };
+}
+
+const trackingStatus = (s: string | undefined): Mapped<'class'>['status'] => (s === 'ARCHIVED' ? 'archived' : s === 'ACTIVE' ? 'active' : null);
+
+/** A tracking category is a top-level class; its options are classes under it (lines are tagged with options). */
+export function mapTrackingCategory(c: XeroTrackingCategory): Mapped<'class'> {
+  return {
+    platform_id: c.TrackingCategoryID ?? '', parent_id: null, has_children: (c.Options ?? []).length > 0,
+    name: text(c.Name), status: trackingStatus(c.Status), subsidiaries: [], created_at: null, updated_at: null,
+  };
+}
+
+export function mapTrackingOption(o: XeroTrackingOption, ref: Ref): Mapped<'class'> {
+  return {
+    platform_id: o.TrackingOptionID ?? '', parent_id: ref('class', o.TrackingCategoryID), has_children: false,
+    name: text(o.Name), status: trackingStatus(o.Status), subsidiaries: [], created_at: null, updated_at: null,
+  };
+}
+
+export function mapCurrency(c: XeroCurrency): Mapped<'currency'> {
+  return { currency_code: currency(c.Code), currency_name: text(c.Description), created_at: null, updated_at: null };
+}

@@ -1,0 +1,112 @@
+/** The organisation (company_info), monthly balance sheets cut from Xero's BalanceSheet report, and attachments. */
+import { xeroIso } from '../dates.ts';
+import type { XeroOrganisation, XeroReportRow, XeroStoredAttachment, XeroStoredBalanceSheet } from '../types.ts';
+import { addresses, optCurrency, phone, text, type Mapped, type Ref } from './common.ts';
+
+export function mapOrganisation(o: XeroOrganisation): Mapped<'company_info'> {
+  const endMonth = o.FinancialYearEndMonth;
+  return {
+    platform_id: o.OrganisationID ?? '',
+    name: text(o.Name),
+    legal_name: text(o.LegalName),
+    addresses: addresses(o.Addresses),
+    currency_code: optCurrency(o.BaseCurrency),
+    // Xero stores the year's last month; the next one starts the year.
+    fiscal_year_start_month: endMonth === undefined || endMonth < 1 || endMonth > 12 ? null : (endMonth % 12) + 1,
+    tax_number: text(o.TaxNumber),
+    registration_number: text(o.RegistrationNumber),
+    email: null,
+    phone: phone(o.Phones),
+    created_at: xeroIso(o.CreatedDateUTC),
+    updated_at: null,
+    platform_url: null,
+  };
+}
+
+export function mapAttachment(a: XeroStoredAttachment, ref: Ref): Mapped<'attachment'> {
+  const parent = a.ManualJournal !== undefined
+    ? { type: 'journal_entry' as const, id: a.ManualJournal.ManualJournalID }
+    : { type: a.Invoice?.Type === 'ACCPAY' ? 'bill' as const : 'invoice' as const, id: a.Invoice?.InvoiceID };
+  return {
+    platform_id: a.AttachmentID ?? '',
+    attached_to_id: ref(parent.type, parent.id),
+    file_name: a.FileName ?? '',
+    // Xero's own address of the file (it needs the connection's token); the API serves a signed address of its own.
+    file_url: a.Url ?? '',
+    attached_to_type: parent.type,
+    created_at: null,
+  };
+}
+
+type Node = Mapped<'balance_sheet'>['assets'];
+type Group = 'assets' | 'liabilities' | 'equity';
+
+const GROUPS: Readonly<Record<string, Group>> = { assets: 'assets', liabilities: 'liabilities', equity: 'equity' };
+const TOTAL = /^total (assets|liabilities|equity)$/i;
+
+/** Report values as numeric text: thousands separators dropped, (12.00) read as -12.00, blanks as 0. */
+export function numericText(value: string | undefined): string {
+  const raw = (value ?? '').replaceAll(',', '').trim();
+  const negative = /^\((.*)\)$/.exec(raw);
+  const candidate = negative === null ? raw : `-${negative[1] ?? ''}`;
+  return /^-?\d+(\.\d+)?$/.test(candidate) ? candidate : '0';
+}
+
+/** Xero's id for rows that stand for no account (Current Year Earnings). */
+const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
+
+function rowNode(row: XeroReportRow, ref: Ref): Node {
+  const [label, value] = row.Cells ?? [];
+  const accountId = label?.Attributes?.find((a) => a.Id === 'account')?.Value;
+  return { account_id: accountId === NO_ACCOUNT ? null : ref('account', accountId), name: label?.Value ?? '', value: numericText(value?.Value), items: [] };
+}
+
+function sum(nodes: readonly Node[]): string {
+  const total = nodes.reduce((acc, n) => acc + Math.round(Number(n.value) * 100), 0);
+  return (total / 100).toFixed(2);
+}
+
+/**
+ * Xero's balance sheet is a flat list of sections: a heading section per group
+ * ("Assets"), titled sub-sections of account rows with their own total row,
+ * and untitled sections with the group total ("Total Assets").
+ */
+export function mapBalanceSheet(r: XeroStoredBalanceSheet, ref: Ref): Mapped<'balance_sheet'> {
+  const items: Record<Group, Node[]> = { assets: [], liabilities: [], equity: [] };
+  const totals: Record<Group, string | null> = { assets: null, liabilities: null, equity: null };
+  let current: Group | null = null;
+  for (const section of r.Rows) {
+    if (section.RowType !== 'Section') continue;
+    const title = (section.Title ?? '').trim();
+    const group = GROUPS[title.toLowerCase()];
+    if (group !== undefined) current = group;
+    const rows = section.Rows ?? [];
+    const own: Node[] = [];
+    let subtotal: string | null = null;
+    for (const row of rows) {
+      const node = rowNode(row, ref);
+      const total = TOTAL.exec(node.name);
+      if (row.RowType === 'SummaryRow' && total !== null) totals[(total[1] ?? '').toLowerCase() as Group] = node.value;
+      else if (row.RowType === 'SummaryRow') subtotal = node.value;
+      else if (row.RowType === 'Row' && title !== '') own.push(node);
+    }
+    if (current === null || own.length === 0) continue;
+    if (group !== undefined) items[current].push(...own);
+    else items[current].push({ account_id: null, name: title, value: subtotal ?? sum(own), items: own });
+  }
+  const tree = (group: Group, name: string): Node => ({ account_id: null, name, value: totals[group] ?? sum(items[group]), items: items[group] });
+  return {
+    start_date: `${r.PeriodStart}T00:00:00.000Z`,
+    end_date: `${r.PeriodEnd}T00:00:00.000Z`,
+    currency_code: r.BaseCurrency ?? 'XXX',
+    total_assets: totals.assets,
+    total_equity: totals.equity,
+    total_liabilities: totals.liabilities,
+    assets: tree('assets', 'Assets'),
+    equity: tree('equity', 'Equity'),
+    liabilities: tree('liabilities', 'Liabilities'),
+    created_at: null,
+    updated_at: xeroIso(r.UpdatedDateUTC),
+  };
+}
+

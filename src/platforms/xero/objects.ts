@@ -1,0 +1,232 @@
+/**
+ * How each unified object is read from Xero: which endpoint, which filter,
+ * what counts as gone, and the mapper. One small entry per object.
+ */
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
+import { listOf, XERO_PAGE_SIZE, xeroCall } from './client.ts';
+import { xeroDay } from './dates.ts';
+import { isCustomer, isVendor, mapCustomer, mapVendor } from './mapping/contacts.ts';
+import {
+  mapBill, mapBillCredit, mapBillPayment, mapInvoice, mapInvoiceCredit, mapInvoicePayment,
+} from './mapping/documents.ts';
+import { mapAccount, mapCurrency, mapJournal, mapTaxRate, mapTrackingCategory, mapTrackingOption, mapTransfer } from './mapping/ledger.ts';
+import { mapAttachment, mapBalanceSheet, mapOrganisation } from './mapping/reports.ts';
+import { chartOf, readList, recordOf, withAccountIds, withCurrency, type XeroList } from './read.ts';
+import type {
+  XeroContact, XeroCreditNote, XeroInvoice, XeroLists, XeroManualJournal, XeroOrganisation, XeroReportRow, XeroStoredAttachment,
+  XeroStoredBalanceSheet,
+} from './types.ts';
+
+/** ctx.ref detached from ctx. */
+const refOf = (ctx: ConnectorContext) => (type: UnifiedObjectType, id: string | number | null | undefined): string | null => ctx.ref(type, id);
+
+/** Invoices and credit notes with AccountIDs on their lines (contract 2.9.4 names accounts by code only). */
+export async function invoiceRecords(ctx: ConnectorContext, items: XeroInvoice[]): Promise<PlatformRecord[]> {
+  const chart = await chartOf(ctx);
+  return items.map((i) => recordOf(i.InvoiceID, { ...i, LineItems: withAccountIds(chart, i.LineItems) }, i.Status));
+}
+
+async function creditRecords(ctx: ConnectorContext, items: XeroCreditNote[]): Promise<PlatformRecord[]> {
+  const chart = await chartOf(ctx);
+  return items.map((c) => recordOf(c.CreditNoteID, { ...c, LineItems: withAccountIds(chart, c.LineItems) }, c.Status));
+}
+
+/** Voided journals have no effect on the ledger and the unified entry has no status: both are gone. */
+export async function journalRecords(ctx: ConnectorContext, items: XeroManualJournal[]): Promise<PlatformRecord[]> {
+  const chart = await chartOf(ctx);
+  return items.map((j) => recordOf(j.ManualJournalID, { ...j, JournalLines: withAccountIds(chart, j.JournalLines) }, j.Status, ['DELETED', 'VOIDED']));
+}
+
+const invoices = (type: 'ACCPAY' | 'ACCREC'): XeroList<'Invoices'> => ({
+  path: '/Invoices', key: 'Invoices', paged: true, modifiedSince: true, dated: true, where: `Type=="${type}"`,
+  records: (items, ctx) => invoiceRecords(ctx, items),
+});
+
+const credits = (type: 'ACCPAYCREDIT' | 'ACCRECCREDIT'): XeroList<'CreditNotes'> => ({
+  path: '/CreditNotes', key: 'CreditNotes', paged: true, modifiedSince: true, dated: true, where: `Type=="${type}"`,
+  records: (items, ctx) => creditRecords(ctx, items),
+});
+
+/** Payments on bills or on invoices; refunds of credit notes and over/prepayments are neither. */
+const payments = (type: 'ACCPAYPAYMENT' | 'ACCRECPAYMENT', invoiceType: 'ACCPAY' | 'ACCREC'): XeroList<'Payments'> => ({
+  path: '/Payments', key: 'Payments', paged: true, modifiedSince: true, dated: true, where: `PaymentType=="${type}"`,
+  records: (items) => items
+    .filter((p) => p.Invoice?.Type === undefined || p.Invoice.Type === invoiceType)
+    .map((p) => recordOf(p.PaymentID, p, p.Status)),
+});
+
+/** Every contact: those without the role are tombstones, so one that loses it leaves the list. */
+const contacts = (hasRole: (c: XeroContact) => boolean): XeroList<'Contacts'> => ({
+  path: '/Contacts', key: 'Contacts', paged: true, modifiedSince: true, query: { includeArchived: true },
+  records: (items) => items.map((c) => ({ ...recordOf(c.ContactID, c, undefined), ...(hasRole(c) ? {} : { deleted: true }) })),
+});
+
+const manualJournals: XeroList<'ManualJournals'> = {
+  path: '/ManualJournals', key: 'ManualJournals', paged: true, modifiedSince: true, dated: true,
+  records: (items, ctx) => journalRecords(ctx, items),
+};
+
+const bankTransfers: XeroList<'BankTransfers'> = {
+  path: '/BankTransfers', key: 'BankTransfers', paged: false, modifiedSince: false, dated: true,
+  async records(items, ctx) {
+    const chart = await chartOf(ctx);
+    return items.map((t) => recordOf(t.BankTransferID, { ...t, FromBankAccount: withCurrency(chart, t.FromBankAccount), ToBankAccount: withCurrency(chart, t.ToBankAccount) }, undefined));
+  },
+};
+
+const taxRates: XeroList<'TaxRates'> = {
+  path: '/TaxRates', key: 'TaxRates', paged: false, modifiedSince: false,
+  records: (items) => items.map((r) => recordOf(r.TaxType, r, r.Status)),
+};
+
+/** Categories and their options, as classes; an option's record names its category. */
+const tracking: XeroList<'TrackingCategories'> = {
+  path: '/TrackingCategories', key: 'TrackingCategories', paged: false, modifiedSince: false, query: { includeArchived: true },
+  records: (items) => items.flatMap((c) => [
+    recordOf(c.TrackingCategoryID, c, c.Status),
+    ...(c.Status === 'DELETED' ? [] : (c.Options ?? []).map((o) => recordOf(o.TrackingOptionID, { ...o, TrackingCategoryID: o.TrackingCategoryID ?? c.TrackingCategoryID }, o.Status))),
+  ]),
+};
+
+const currencies: XeroList<'Currencies'> = {
+  path: '/Currencies', key: 'Currencies', paged: false, modifiedSince: false,
+  records: (items) => items.map((c) => recordOf(c.Code, c, undefined)),
+};
+
+async function readAccounts(ctx: ConnectorContext): Promise<ReadPage> {
+  const chart = await chartOf(ctx);
+  return { records: chart.map((a) => recordOf(a.AccountID, a, a.Status)), nextPageToken: null };
+}
+
+async function readOrganisation(ctx: ConnectorContext): Promise<XeroOrganisation> {
+  const response = await xeroCall(ctx, { method: 'GET', path: '/Organisation', operation: 'get Organisation' });
+  const [organisation] = listOf(response, 'Organisations');
+  return organisation ?? {};
+}
+
+/** Months of balance sheets read per sync: the current one and the eleven before (Xero's maximum of periods). */
+export const BALANCE_SHEET_MONTHS = 12;
+
+function monthEnd(year: number, month: number): string {
+  return new Date(Date.UTC(year, month + 1, 0)).toISOString().slice(0, 10);
+}
+
+/** One column of the report: each row's label cell and the cell of that period. */
+function column(rows: readonly XeroReportRow[], index: number): XeroReportRow[] {
+  return rows.map((row) => ({
+    ...row,
+    ...(row.Cells === undefined ? {} : { Cells: [row.Cells[0] ?? {}, row.Cells[index] ?? {}] }),
+    ...(row.Rows === undefined ? {} : { Rows: column(row.Rows, index) }),
+  }));
+}
+
+function storedBalanceSheet(record: PlatformRecord): XeroStoredBalanceSheet {
+  const raw = record.raw;
+  const textOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+  return {
+    ReportID: textOf(raw.ReportID) ?? 'BalanceSheet', ReportName: textOf(raw.ReportName),
+    ReportTitles: Array.isArray(raw.ReportTitles) ? raw.ReportTitles.filter((t) => typeof t === 'string') : [],
+    UpdatedDateUTC: textOf(raw.UpdatedDateUTC), PeriodStart: textOf(raw.PeriodStart) ?? record.platformId.slice(0, 8) + '01',
+    PeriodEnd: textOf(raw.PeriodEnd) ?? record.platformId, BaseCurrency: textOf(raw.BaseCurrency),
+    Rows: Array.isArray(raw.Rows) ? (raw.Rows as XeroReportRow[]) : [],
+  };
+}
+
+async function readBalanceSheets(ctx: ConnectorContext): Promise<ReadPage> {
+  const now = new Date();
+  const end = monthEnd(now.getUTCFullYear(), now.getUTCMonth());
+  const organisation = await readOrganisation(ctx);
+  const response = await xeroCall(ctx, {
+    method: 'GET', path: '/Reports/BalanceSheet', operation: 'get BalanceSheet report',
+    query: { date: end, periods: BALANCE_SHEET_MONTHS - 1, timeframe: 'MONTH' },
+  });
+  const [report] = listOf(response, 'Reports');
+  if (report === undefined) return { records: [], nextPageToken: null };
+  const rows = report.Rows ?? [];
+  const periods = Math.max(0, ...rows.map((r) => (r.Cells?.length ?? 1) - 1));
+  const records: PlatformRecord[] = [];
+  for (let index = 1; index <= Math.min(periods, BALANCE_SHEET_MONTHS); index++) {
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (index - 1), 1));
+    const stored: XeroStoredBalanceSheet = {
+      ReportID: report.ReportID ?? 'BalanceSheet', ReportName: report.ReportName ?? null, ReportTitles: report.ReportTitles ?? [],
+      UpdatedDateUTC: report.UpdatedDateUTC ?? null, PeriodStart: month.toISOString().slice(0, 10),
+      PeriodEnd: monthEnd(month.getUTCFullYear(), month.getUTCMonth()), BaseCurrency: organisation.BaseCurrency ?? null,
+      Rows: column(rows, index),
+    };
+    records.push({ platformId: stored.PeriodEnd, raw: { ...stored } });
+  }
+  return { records, nextPageToken: null };
+}
+
+/**
+ * Attachments of bills and invoices, then of manual journals: a page of the
+ * parents Xero flags HasAttachments, and each parent's attachment list.
+ */
+async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Promise<ReadPage> {
+  const [phase = 'inv', pageText = '1'] = (request.pageToken ?? 'inv:1').split(':');
+  const page = Number(pageText) || 1;
+  const journals = phase === 'mj';
+  const list = await xeroCall(ctx, {
+    method: 'GET', path: journals ? '/ManualJournals' : '/Invoices', operation: 'list parents with attachments',
+    query: { page, where: 'HasAttachments==true' },
+  });
+  const parents = journals ? listOf(list, 'ManualJournals') : listOf(list, 'Invoices');
+  const records: PlatformRecord[] = [];
+  for (const parent of parents) {
+    const id = 'ManualJournalID' in parent ? parent.ManualJournalID : (parent as XeroInvoice).InvoiceID;
+    if (id === undefined || parent.HasAttachments !== true) continue;
+    const path = `${journals ? '/ManualJournals' : '/Invoices'}/${encodeURIComponent(id)}/Attachments`;
+    const answer = await xeroCall(ctx, { method: 'GET', path, operation: 'list Attachments' });
+    const owner = journals ? { ManualJournal: { ManualJournalID: id } } : { Invoice: { InvoiceID: id, Type: (parent as XeroInvoice).Type ?? 'ACCREC' } };
+    for (const attachment of listOf(answer, 'Attachments')) {
+      const stored: XeroStoredAttachment = { ...attachment, ...owner };
+      records.push(recordOf(attachment.AttachmentID, stored, undefined));
+    }
+  }
+  const more = parents.length >= XERO_PAGE_SIZE;
+  return { records, nextPageToken: more ? `${phase}:${page + 1}` : journals ? null : 'mj:1' };
+}
+
+type Reader = (ctx: ConnectorContext, request: ReadRequest) => Promise<ReadPage>;
+const list = <K extends keyof XeroLists>(spec: XeroList<K>): Reader => (ctx, request) => readList(ctx, request, spec);
+const dated = (date: (record: PlatformRecord) => unknown) => (record: PlatformRecord): string | null => xeroDay(date(record));
+
+interface ReadEntry {
+  read: Reader;
+  map: (record: PlatformRecord, ctx: ConnectorContext) => Record<string, unknown>;
+  businessDate?: (record: PlatformRecord) => string | null;
+}
+
+// Records are Xero's own (or the connector's cut of them): each raw record has its list's shape by construction.
+export const READERS: Readonly<Partial<Record<UnifiedObjectType, ReadEntry>>> = {
+  account: { read: readAccounts, map: (r) => ({ ...mapAccount(r.raw) }) },
+  attachment: { read: readAttachments, map: (r, ctx) => ({ ...mapAttachment(r.raw, refOf(ctx)) }) },
+  balance_sheet: { read: readBalanceSheets, map: (r, ctx) => ({ ...mapBalanceSheet(storedBalanceSheet(r), refOf(ctx)) }) },
+  bank_transfer: { read: list(bankTransfers), map: (r, ctx) => ({ ...mapTransfer(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  bill: { read: list(invoices('ACCPAY')), map: (r, ctx) => ({ ...mapBill(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  invoice: { read: list(invoices('ACCREC')), map: (r, ctx) => ({ ...mapInvoice(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  bill_credit_memo: { read: list(credits('ACCPAYCREDIT')), map: (r, ctx) => ({ ...mapBillCredit(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  invoice_credit_memo: { read: list(credits('ACCRECCREDIT')), map: (r, ctx) => ({ ...mapInvoiceCredit(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  bill_payment: { read: list(payments('ACCPAYPAYMENT', 'ACCPAY')), map: (r, ctx) => ({ ...mapBillPayment(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  invoice_payment: { read: list(payments('ACCRECPAYMENT', 'ACCREC')), map: (r, ctx) => ({ ...mapInvoicePayment(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  vendor: { read: list(contacts(isVendor)), map: (r) => ({ ...mapVendor(r.raw) }) },
+  customer: { read: list(contacts(isCustomer)), map: (r) => ({ ...mapCustomer(r.raw) }) },
+  journal_entry: { read: list(manualJournals), map: (r, ctx) => ({ ...mapJournal(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  tax_rate: { read: list(taxRates), map: (r) => ({ ...mapTaxRate(r.raw) }) },
+  class: {
+    read: list(tracking),
+    // An option's record has no Options of its own.
+    map: (r, ctx) => (typeof r.raw.TrackingOptionID === 'string' && !Array.isArray(r.raw.Options)
+      ? { ...mapTrackingOption(r.raw, refOf(ctx)) }
+      : { ...mapTrackingCategory(r.raw) }),
+  },
+  currency: { read: list(currencies), map: (r) => ({ ...mapCurrency(r.raw) }) },
+  company_info: {
+    read: async (ctx) => {
+      const organisation = await readOrganisation(ctx);
+      return { records: [recordOf(organisation.OrganisationID, organisation, undefined)], nextPageToken: null };
+    },
+    map: (r) => ({ ...mapOrganisation(r.raw) }),
+  },
+};

@@ -1,0 +1,120 @@
+/**
+ * Reading Xero lists: `page` for the paged endpoints (100 records a page, line
+ * items included only when paging), If-Modified-Since for incremental reads
+ * with the next cursor taken from the newest UpdatedDateUTC seen (Xero's
+ * clock, not ours), sorted by UpdatedDateUTC so a record changed mid-read
+ * moves behind the reader instead of past it, and date windows as a `where`
+ * clause. Records Xero reports DELETED come back as tombstones.
+ */
+import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
+import { listOf, XERO_PAGE_SIZE, xeroCall } from './client.ts';
+import { whereDate, xeroMillis } from './dates.ts';
+import type { XeroAccount, XeroAccountRef, XeroJournalLine, XeroLineItem, XeroLists } from './types.ts';
+
+export interface XeroList<K extends keyof XeroLists> {
+  path: string;
+  /** The answer's list key ("Invoices"). */
+  key: K;
+  paged: boolean;
+  /** Sends If-Modified-Since when the read has a cursor. */
+  modifiedSince: boolean;
+  /** A fixed filter in Xero's where syntax (`Type=="ACCPAY"`). */
+  where?: string;
+  /** Honours the read's window with a `where` on Date. */
+  dated?: boolean;
+  query?: Record<string, string | boolean>;
+  /** Xero's records of one page as platform records (tombstones, one record per option, …). */
+  records(items: XeroLists[K][], ctx: ConnectorContext): Promise<PlatformRecord[]> | PlatformRecord[];
+}
+
+interface Cursor { page: number; newest: number | null }
+
+function parseToken(token: string | null): Cursor {
+  if (token === null) return { page: 1, newest: null };
+  const [page, newest] = token.split(':');
+  return { page: Number(page) || 1, newest: newest === undefined || newest === '' ? null : Number(newest) };
+}
+
+/** The first midnight at or after an ISO time: a record dated that day or later is inside the window. */
+function ceilDay(iso: string): string {
+  const at = Date.parse(iso);
+  const day = new Date(at);
+  day.setUTCHours(0, 0, 0, 0);
+  if (day.getTime() < at) day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString();
+}
+
+export function whereOf(fixed: string | undefined, window: ReadRequest['window']): string | undefined {
+  const parts = fixed === undefined ? [] : [fixed];
+  if (window !== null) {
+    parts.push(`Date>=${whereDate(ceilDay(window.start))}`);
+    if (Date.parse(window.end) < Date.parse('9999-01-01T00:00:00Z')) parts.push(`Date<${whereDate(ceilDay(window.end))}`);
+  }
+  return parts.length === 0 ? undefined : parts.join(' && ');
+}
+
+/** A record, or its tombstone when Xero reports it in one of `gone` statuses. */
+export function recordOf(platformId: string | undefined, raw: object, status: string | undefined, gone: readonly string[] = ['DELETED']): PlatformRecord {
+  return { platformId: platformId ?? '', raw: raw as Record<string, unknown>, ...(status !== undefined && gone.includes(status) ? { deleted: true } : {}) };
+}
+
+export async function readList<K extends keyof XeroLists>(ctx: ConnectorContext, request: ReadRequest, list: XeroList<K>): Promise<ReadPage> {
+  const cursor = parseToken(request.pageToken);
+  const since = list.modifiedSince ? request.since : null;
+  const response = await xeroCall(ctx, {
+    method: 'GET', path: list.path, since, operation: `list ${list.key}`,
+    query: {
+      ...list.query,
+      ...(list.paged ? { page: cursor.page, order: 'UpdatedDateUTC ASC' } : {}),
+      where: whereOf(list.where, list.dated === true ? request.window : null),
+    },
+  });
+  const items = listOf(response, list.key);
+  let newest = cursor.newest;
+  for (const item of items) {
+    const updated = 'UpdatedDateUTC' in item ? xeroMillis(item.UpdatedDateUTC) : null;
+    if (updated !== null && (newest === null || updated > newest)) newest = updated;
+  }
+  const more = list.paged && items.length >= XERO_PAGE_SIZE;
+  return {
+    records: await list.records(items, ctx),
+    nextPageToken: more ? `${cursor.page + 1}:${newest ?? ''}` : null,
+    // An empty incremental read keeps the cursor it had.
+    nextSince: more || !list.modifiedSince ? null : newest === null ? since : new Date(newest).toISOString(),
+  };
+}
+
+/**
+ * The organisation's chart of accounts, once per job (a sync or a write):
+ * line items in contract 2.9.4 name their account by code only, so the
+ * connector looks the AccountID up here, and writes turn AccountIDs into codes.
+ */
+const charts = new WeakMap<ConnectorContext, Promise<XeroAccount[]>>();
+
+export function chartOf(ctx: ConnectorContext): Promise<XeroAccount[]> {
+  let chart = charts.get(ctx);
+  if (chart === undefined) {
+    chart = xeroCall(ctx, { method: 'GET', path: '/Accounts', operation: 'list Accounts' }).then((r) => listOf(r, 'Accounts'));
+    // A failed read is not remembered: the next caller asks again.
+    chart.catch(() => { charts.delete(ctx); });
+    charts.set(ctx, chart);
+  }
+  return chart;
+}
+
+/** Lines with their AccountID filled in from the account code (Xero's newer API versions send both). */
+export function withAccountIds<L extends XeroLineItem | XeroJournalLine>(chart: readonly XeroAccount[], lines: L[] | undefined): L[] | undefined {
+  if (lines === undefined) return undefined;
+  return lines.map((line) => {
+    if (line.AccountID !== undefined || line.AccountCode === undefined) return line;
+    const account = chart.find((a) => a.Code === line.AccountCode);
+    return account?.AccountID === undefined ? line : { ...line, AccountID: account.AccountID };
+  });
+}
+
+/** An embedded account with its currency from the chart (bank transfers name only id, code and name). */
+export function withCurrency(chart: readonly XeroAccount[], account: XeroAccountRef | undefined): XeroAccountRef | undefined {
+  if (account === undefined || account.CurrencyCode !== undefined) return account;
+  const found = chart.find((a) => a.AccountID === account.AccountID);
+  return found?.CurrencyCode === undefined ? account : { ...account, CurrencyCode: found.CurrencyCode };
+}

@@ -1,0 +1,195 @@
+/**
+ * Writes to Xero: bills (Invoices of Type ACCPAY), journal entries (ManualJournals)
+ * and customers (Contacts). Creates are PUTs, updates POSTs to the record, every
+ * one with the write's Idempotency-Key: Xero answers a repeated key with the
+ * first result, so finding what an interrupted create made is sending it again.
+ */
+import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
+import { PlatformError } from '../errors.ts';
+import { onlyOf, xeroCall, type XeroCall } from './client.ts';
+import {
+  checkBaseCurrency, dateOf, documentLines, has, invalid, list, refuse, textOf, xeroIdOf, accountCode, type Body, type Input,
+} from './inbound.ts';
+import { invoiceRecords, journalRecords } from './objects.ts';
+import { recordOf } from './read.ts';
+import type { XeroContact, XeroInvoice, XeroLists, XeroManualJournal } from './types.ts';
+
+type Writer = Required<Pick<ObjectHandler, 'create' | 'update' | 'findCreated'>> & Pick<ObjectHandler, 'delete'>;
+
+/** Sends one record to a Xero collection and reads it back from the answer. */
+async function send<K extends keyof XeroLists>(ctx: WriteContext, call: Omit<XeroCall, 'body'>, key: K, record: Body): Promise<XeroLists[K]> {
+  const response = await xeroCall(ctx, { ...call, body: { [key]: [record] }, idempotencyKey: ctx.idempotencyKey });
+  return onlyOf(response, key);
+}
+
+async function fetchOne<K extends keyof XeroLists>(ctx: WriteContext, path: string, key: K): Promise<XeroLists[K]> {
+  const response = await xeroCall(ctx, { method: 'GET', path, operation: `get ${key}` });
+  return onlyOf(response, key);
+}
+
+const BILL_STATUSES: Readonly<Record<string, string>> = { draft: 'DRAFT', open: 'AUTHORISED', void: 'VOIDED' };
+
+async function billBody(ctx: WriteContext, input: Input, creating: boolean): Promise<Body> {
+  refuse(input, ['account_id', 'payment_terms_id', 'subsidiary_id', 'linked_purchase_orders'], 'Xero bills have no such field');
+  refuse(input, ['memo'], 'a Xero bill has no memo (its reference is document_number)');
+  // A new bill is approved (open) unless asked for as a draft, as on the other platforms.
+  const body: Body = creating ? { Type: 'ACCPAY', Status: 'AUTHORISED' } : {};
+  if (has(input, 'vendor_id')) {
+    const contactId = await xeroIdOf(ctx, 'vendor', input.vendor_id, 'vendor_id');
+    if (contactId === undefined) throw invalid('vendor_id', 'is required');
+    body.Contact = { ContactID: contactId };
+  }
+  if (has(input, 'issue_date')) body.Date = dateOf(input.issue_date);
+  if (has(input, 'due_date')) body.DueDate = dateOf(input.due_date) ?? '';
+  if (has(input, 'document_number')) body.InvoiceNumber = textOf(input.document_number);
+  if (has(input, 'currency_code') && typeof input.currency_code === 'string') body.CurrencyCode = input.currency_code;
+  if (has(input, 'currency_rate') && input.currency_rate !== null) {
+    const value = Number(input.currency_rate);
+    if (!Number.isFinite(value) || value <= 0) throw invalid('currency_rate', 'must be a positive decimal');
+    body.CurrencyRate = value;
+  }
+  if (has(input, 'status') && input.status !== null) {
+    const status = typeof input.status === 'string' ? BILL_STATUSES[input.status] : undefined;
+    if (status === undefined || (creating && status === 'VOIDED')) throw invalid('status', creating ? 'must be draft or open' : 'must be draft, open or void');
+    body.Status = status;
+  }
+  if (has(input, 'line_items')) Object.assign(body, await documentLines(ctx, input));
+  return body;
+}
+
+async function billRecord(ctx: WriteContext, invoice: XeroInvoice): Promise<PlatformRecord> {
+  const [record] = await invoiceRecords(ctx, [invoice]);
+  if (record === undefined) throw new Error('no record');
+  return record;
+}
+
+const invoicePath = (id: string): string => `/Invoices/${encodeURIComponent(id)}`;
+
+export const billWriter: Writer = {
+  async create(ctx, input) {
+    const body = await billBody(ctx, input, true);
+    return billRecord(ctx, await send(ctx, { method: 'PUT', path: '/Invoices', operation: 'create bill' }, 'Invoices', body));
+  },
+  findCreated: (ctx, input) => billWriter.create(ctx, input),
+  async update(ctx, platformId, patch) {
+    const body = await billBody(ctx, patch, false);
+    return billRecord(ctx, await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: 'update bill' }, 'Invoices', body));
+  },
+  /** Xero deletes drafts and bills awaiting approval; an approved bill is voided instead, with PATCH status void. */
+  async delete(ctx, platformId) {
+    const bill = await fetchOne(ctx, invoicePath(platformId), 'Invoices');
+    if (bill.Status === 'DELETED') return;
+    if (bill.Status !== 'DRAFT' && bill.Status !== 'SUBMITTED') {
+      throw new PlatformError({
+        kind: 'bad_request', requestSent: false,
+        message: `Xero deletes only draft bills and bills awaiting approval; this one is ${bill.Status ?? 'unknown'}. Void an approved bill with PATCH status void.`,
+      });
+    }
+    await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: 'delete bill' }, 'Invoices', { Status: 'DELETED' });
+  },
+};
+
+async function journalBody(ctx: WriteContext, input: Input): Promise<Body> {
+  refuse(input, ['subsidiary_id', 'currency_rate'], 'Xero manual journals have no such field');
+  await checkBaseCurrency(ctx, input);
+  const body: Body = {};
+  if (has(input, 'memo')) {
+    if (typeof input.memo !== 'string' || input.memo.trim() === '') throw invalid('memo', 'is required: it is the Xero manual journal\'s narration');
+    body.Narration = input.memo;
+  }
+  if (has(input, 'transaction_date')) body.Date = dateOf(input.transaction_date);
+  if (has(input, 'line_items')) {
+    const lines = list(input, 'line_items');
+    const taxed = lines.some((l) => typeof l.tax_rate_id === 'string' && l.tax_rate_id !== '');
+    const journalLines: Body[] = [];
+    for (const [n, line] of lines.entries()) {
+      const at = `line_items[${n}]`;
+      const out: Body = { AccountCode: await accountCode(ctx, line.account_id, `${at}.account_id`), LineAmount: line.total_amount };
+      if (has(line, 'description')) out.Description = textOf(line.description);
+      const taxType = await xeroIdOf(ctx, 'tax_rate', line.tax_rate_id, `${at}.tax_rate_id`);
+      if (taxType !== undefined) out.TaxType = taxType;
+      journalLines.push(out);
+    }
+    body.JournalLines = journalLines;
+    // Tax-inclusive keeps the signed amounts as sent, so the lines still sum to zero.
+    body.LineAmountTypes = taxed ? 'Inclusive' : 'NoTax';
+  }
+  return body;
+}
+
+async function journalRecord(ctx: WriteContext, journal: XeroManualJournal): Promise<PlatformRecord> {
+  const [record] = await journalRecords(ctx, [journal]);
+  if (record === undefined) throw new Error('no record');
+  return record;
+}
+
+const journalPath = (id: string): string => `/ManualJournals/${encodeURIComponent(id)}`;
+
+export const journalWriter: Writer = {
+  async create(ctx, input) {
+    if (!has(input, 'memo')) throw invalid('memo', 'is required: it is the Xero manual journal\'s narration');
+    const body = { ...(await journalBody(ctx, input)), Status: 'POSTED' };
+    return journalRecord(ctx, await send(ctx, { method: 'PUT', path: '/ManualJournals', operation: 'create journal' }, 'ManualJournals', body));
+  },
+  findCreated: (ctx, input) => journalWriter.create(ctx, input),
+  async update(ctx, platformId, patch) {
+    const body = await journalBody(ctx, patch);
+    // Xero's contract requires the narration on every journal sent.
+    body.Narration ??= (await fetchOne(ctx, journalPath(platformId), 'ManualJournals')).Narration ?? '';
+    return journalRecord(ctx, await send(ctx, { method: 'POST', path: journalPath(platformId), operation: 'update journal' }, 'ManualJournals', body));
+  },
+  /** A draft is deleted, a posted journal voided: both leave the ledger, and both read back as gone. */
+  async delete(ctx, platformId) {
+    const journal = await fetchOne(ctx, journalPath(platformId), 'ManualJournals');
+    if (journal.Status === 'DELETED' || journal.Status === 'VOIDED') return;
+    const status = journal.Status === 'DRAFT' ? 'DELETED' : 'VOIDED';
+    await send(ctx, { method: 'POST', path: journalPath(platformId), operation: 'delete journal' }, 'ManualJournals', { Narration: journal.Narration ?? '', Status: status });
+  },
+};
+
+const ADDRESS_TYPES: Readonly<Record<string, string>> = { billing: 'POBOX', pobox: 'POBOX', postal: 'POBOX', shipping: 'STREET', street: 'STREET', delivery: 'STREET' };
+
+function contactBody(input: Input): Body {
+  refuse(input, ['parent_id', 'payment_terms_id', 'subsidiary_id', 'subsidiaries', 'registration_number'], 'Xero contacts have no such field');
+  const body: Body = {};
+  if (has(input, 'customer_name')) {
+    if (typeof input.customer_name !== 'string' || input.customer_name.trim() === '') throw invalid('customer_name', 'is required: it is the Xero contact\'s name');
+    body.Name = input.customer_name;
+  }
+  if (has(input, 'contact_name')) {
+    const [first = '', ...rest] = textOf(input.contact_name).trim().split(/\s+/);
+    body.FirstName = first;
+    body.LastName = rest.join(' ');
+  }
+  if (has(input, 'email')) body.EmailAddress = textOf(input.email);
+  if (has(input, 'phone')) body.Phones = [{ PhoneType: 'DEFAULT', PhoneNumber: textOf(input.phone) }];
+  if (has(input, 'tax_number')) body.TaxNumber = textOf(input.tax_number);
+  if (has(input, 'currency_code') && typeof input.currency_code === 'string') body.DefaultCurrency = input.currency_code;
+  if (has(input, 'status') && input.status !== null) body.ContactStatus = input.status === 'archived' ? 'ARCHIVED' : 'ACTIVE';
+  if (has(input, 'addresses')) {
+    body.Addresses = list(input, 'addresses').map((a, n) => {
+      const type = ADDRESS_TYPES[typeof a.type === 'string' ? a.type.toLowerCase() : 'billing'];
+      if (type === undefined) throw invalid(`addresses[${n}].type`, `must be one of ${Object.keys(ADDRESS_TYPES).join(', ')} (Xero keeps a postal and a street address)`);
+      return {
+        AddressType: type, AddressLine1: textOf(a.address1), AddressLine2: textOf(a.address2), AddressLine3: textOf(a.address3),
+        City: textOf(a.city), Region: textOf(a.region), PostalCode: textOf(a.postal_code), Country: textOf(a.country),
+      };
+    });
+  }
+  return body;
+}
+
+const contactRecord = (contact: XeroContact): PlatformRecord => recordOf(contact.ContactID, contact, undefined);
+const DUPLICATES = { duplicateProperty: 'customer_name' };
+
+export const customerWriter: Writer = {
+  async create(ctx, input) {
+    const body = contactBody(input);
+    return contactRecord(await send(ctx, { method: 'PUT', path: '/Contacts', operation: 'create customer', errors: DUPLICATES }, 'Contacts', body));
+  },
+  findCreated: (ctx, input) => customerWriter.create(ctx, input),
+  async update(ctx, platformId, patch) {
+    const path = `/Contacts/${encodeURIComponent(platformId)}`;
+    return contactRecord(await send(ctx, { method: 'POST', path, operation: 'update customer', errors: DUPLICATES }, 'Contacts', contactBody(patch)));
+  },
+};

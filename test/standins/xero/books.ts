@@ -1,0 +1,329 @@
+/**
+ * One organisation's books in the stand-in: the seeded records, Xero's list
+ * behaviour (If-Modified-Since, where, order, 100-record pages, archived and
+ * deleted records) and Xero's rules for the writes the connector makes
+ * (invoices, contacts, manual journals): validation messages, status
+ * transitions, totals, UpdatedDateUTC from a clock that only moves forward.
+ */
+import { randomUUID } from 'node:crypto';
+import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
+import { clone, COLLECTIONS, computeDocument, ID_FIELD, round2, str, type Collection, type Json, type Seed } from './seed.ts';
+import { matches, parseWhere, sortBy, WhereError } from './where.ts';
+
+export interface Answer { status: number; body: unknown; headers?: Record<string, string> }
+
+const PAGE = 100;
+const PROVIDER = 'Ledgerport Xero stand-in';
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Xero's 400 for a record it refuses. */
+export function validationError(messages: readonly string[], element: Json = {}): Answer {
+  return {
+    status: 400,
+    body: {
+      ErrorNumber: 10, Type: 'ValidationException', Message: 'A validation exception occurred',
+      Elements: [{ ...element, ValidationErrors: messages.map((Message) => ({ Message })) }],
+    },
+  };
+}
+
+export const notFound = (): Answer => ({ status: 404, body: 'The resource you\'re looking for cannot be found', headers: { 'content-type': 'text/plain' } });
+
+/** `YYYY-MM-DD` (or a Xero date) as epoch ms at midnight; null when unreadable. */
+function dayMillis(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const ms = xeroMillis(value);
+  return ms === null ? null : ms - (ms % 86_400_000);
+}
+
+type Refusal = string[];
+
+export class XeroBooks {
+  readonly tenantId: string;
+  readonly organisation: Json;
+  readonly attachments: Record<string, Json[]>;
+  private readonly report: Json;
+  private readonly records: Record<Collection, Map<string, Json>>;
+  private last = 0;
+
+  constructor(seed: Seed) {
+    this.organisation = seed.organisation;
+    this.tenantId = String(seed.organisation.OrganisationID);
+    this.attachments = seed.attachments;
+    this.report = seed.report;
+    this.records = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map(seed.collections[c].map((r) => [str(r[ID_FIELD[c]]), r]))])) as Record<Collection, Map<string, Json>>;
+  }
+
+  /** Xero's clock: now, but never twice the same millisecond. */
+  now(): number {
+    this.last = Math.max(Date.now(), this.last + 1);
+    return this.last;
+  }
+
+  /** The live records of a collection (tests read and compare against them). */
+  all(collection: Collection): Json[] {
+    return [...this.records[collection].values()];
+  }
+
+  get(collection: Collection, id: string): Json | undefined {
+    return this.records[collection].get(id);
+  }
+
+  /** Changes a record as someone in Xero's app would: totals recomputed, UpdatedDateUTC moved. */
+  change(collection: Collection, id: string, edit: (record: Json) => void): Json {
+    const record = this.records[collection].get(id);
+    if (record === undefined) throw new Error(`no ${collection} ${id}`);
+    edit(record);
+    if (collection === 'Invoices' || collection === 'CreditNotes') computeDocument(record, this.all('TaxRates'));
+    record.UpdatedDateUTC = msDate(this.now());
+    return record;
+  }
+
+  private envelope(key: string, records: Json[]): Json {
+    return { Id: randomUUID(), Status: 'OK', ProviderName: PROVIDER, DateTimeUTC: msDate(this.now()), [key]: records };
+  }
+
+  list(collection: Collection, query: URLSearchParams, since: string | undefined): Answer {
+    let records = this.all(collection);
+    const archived = query.get('includeArchived') === 'true';
+    if (collection === 'Accounts' || collection === 'TrackingCategories') records = records.filter((r) => r.Status !== 'DELETED');
+    if ((collection === 'Contacts' && !archived)) records = records.filter((r) => r.ContactStatus !== 'ARCHIVED');
+    if (collection === 'TrackingCategories' && !archived) records = records.filter((r) => r.Status !== 'ARCHIVED');
+    if (since !== undefined) {
+      const from = Date.parse(since);
+      records = records.filter((r) => (xeroMillis(r.UpdatedDateUTC ?? r.CreatedDateUTC) ?? Number.POSITIVE_INFINITY) >= from);
+    }
+    try {
+      const where = query.get('where');
+      if (where !== null && where.trim() !== '') {
+        const expr = parseWhere(where);
+        records = records.filter((r) => matches(expr, r));
+      }
+      const order = query.get('order');
+      if (order !== null && order.trim() !== '') records = sortBy(records, order);
+    } catch (error) {
+      if (!(error instanceof WhereError)) throw error;
+      return { status: 400, body: { ErrorNumber: 16, Type: 'QueryParseException', Message: error.message } };
+    }
+    const page = query.get('page');
+    if (page !== null) {
+      const n = Math.max(1, Number(page));
+      records = records.slice((n - 1) * PAGE, n * PAGE);
+    }
+    const copies = records.map(clone);
+    // Lists of documents carry line items only when paged (or fetched by id).
+    if (page === null && (collection === 'Invoices' || collection === 'CreditNotes')) for (const r of copies) delete r.LineItems;
+    return { status: 200, body: this.envelope(collection, copies) };
+  }
+
+  one(collection: Collection, id: string): Answer {
+    const record = this.records[collection].get(id);
+    return record === undefined ? notFound() : { status: 200, body: this.envelope(collection, [clone(record)]) };
+  }
+
+  attachmentsOf(parent: Collection, id: string): Answer {
+    if (!this.records[parent].has(id)) return notFound();
+    return { status: 200, body: { Attachments: (this.attachments[id] ?? []).map(clone) } };
+  }
+
+  organisationAnswer(): Answer {
+    return { status: 200, body: this.envelope('Organisations', [clone(this.organisation)]) };
+  }
+
+  /** Saves records of a write body one by one, all or nothing as Xero does with summarizeErrors. */
+  save(collection: 'Invoices' | 'Contacts' | 'ManualJournals', body: unknown, pathId: string | null, createOnly: boolean): Answer {
+    const items = isObject(body) && Array.isArray(body[collection]) ? (body[collection] as unknown[]).filter(isObject) : [];
+    const idField = ID_FIELD[collection];
+    const saved: Json[] = [];
+    for (const item of items) {
+      const id = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
+      const existing = id === null ? undefined : this.records[collection].get(id);
+      if (id !== null && existing === undefined) return notFound();
+      if (createOnly && existing !== undefined) return validationError([`${collection} ${id ?? ''} already exists: use POST to update it`], { [idField]: id });
+      const record = existing === undefined ? this.fresh(collection) : clone(existing);
+      const refusal = collection === 'Invoices' ? this.applyInvoice(record, item, existing)
+        : collection === 'Contacts' ? this.applyContact(record, item, existing) : this.applyJournal(record, item, existing);
+      if (refusal.length > 0) return validationError(refusal, existing === undefined ? {} : { [idField]: id });
+      saved.push(record);
+    }
+    for (const record of saved) {
+      record.UpdatedDateUTC = msDate(this.now());
+      this.records[collection].set(str(record[idField]), record);
+    }
+    return { status: 200, body: this.envelope(collection, saved.map(clone)) };
+  }
+
+  private fresh(collection: 'Invoices' | 'Contacts' | 'ManualJournals'): Json {
+    const id = randomUUID();
+    if (collection === 'Invoices') {
+      return { InvoiceID: id, Payments: [], CreditNotes: [], Prepayments: [], Overpayments: [], HasErrors: false, IsDiscounted: false, HasAttachments: false, Status: 'DRAFT', LineAmountTypes: 'Exclusive', LineItems: [], CurrencyRate: 1 };
+    }
+    if (collection === 'Contacts') {
+      return {
+        ContactID: id, ContactStatus: 'ACTIVE', IsSupplier: false, IsCustomer: false, HasAttachments: false, HasValidationErrors: false, ContactGroups: [], ContactPersons: [],
+        Addresses: [{ AddressType: 'STREET' }, { AddressType: 'POBOX' }], Phones: [{ PhoneType: 'DEFAULT' }, { PhoneType: 'MOBILE' }],
+      };
+    }
+    return { ManualJournalID: id, Status: 'DRAFT', LineAmountTypes: 'NoTax', ShowOnCashBasisReports: true, HasAttachments: false, JournalLines: [] };
+  }
+
+  private accountFor(line: Json): Json | undefined {
+    const accounts = this.all('Accounts').filter((a) => a.Status === 'ACTIVE');
+    return typeof line.AccountID === 'string' ? accounts.find((a) => a.AccountID === line.AccountID) : accounts.find((a) => a.Code === line.AccountCode);
+  }
+
+  private checkLine(line: Json, refusal: Refusal): void {
+    if (this.accountFor(line) === undefined) refusal.push(`Account code '${str(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
+    if (line.TaxType !== undefined && !this.records.TaxRates.has(str(line.TaxType))) {
+      refusal.push(`The TaxType code '${str(line.TaxType)}' does not exist or cannot be used for this type of transaction.`);
+    }
+    for (const tracking of (Array.isArray(line.Tracking) ? line.Tracking : []) as Json[]) {
+      const category = this.all('TrackingCategories').find((c) => c.Name === tracking.Name && c.Status === 'ACTIVE');
+      const option = ((category?.Options ?? []) as Json[]).find((o) => o.Name === tracking.Option);
+      if (option === undefined) refusal.push(`The TrackingOption '${str(tracking.Option)}' does not exist in TrackingCategory '${str(tracking.Name)}'.`);
+      else Object.assign(tracking, { TrackingCategoryID: category?.TrackingCategoryID, TrackingOptionID: option.TrackingOptionID });
+    }
+  }
+
+  private setDate(record: Json, item: Json, field: string, refusal: Refusal): void {
+    if (!(field in item)) return;
+    if (item[field] === '' || item[field] === null) {
+      Reflect.deleteProperty(record, field);
+      Reflect.deleteProperty(record, `${field}String`);
+      return;
+    }
+    const ms = dayMillis(item[field]);
+    if (ms === null) {
+      refusal.push(`${field} is not a valid date`);
+      return;
+    }
+    record[field] = msDate(ms);
+    record[`${field}String`] = new Date(ms).toISOString().slice(0, 19);
+  }
+
+  private contactRef(item: Json, refusal: Refusal): Json | undefined {
+    const ref = isObject(item.Contact) ? item.Contact : null;
+    const contact = ref === null ? undefined
+      : typeof ref.ContactID === 'string' ? this.records.Contacts.get(ref.ContactID) : this.all('Contacts').find((c) => c.Name === ref.Name);
+    if (contact === undefined) refusal.push(ref === null ? 'A Contact must be specified for this type of transaction' : 'The contact could not be found.');
+    return contact === undefined ? undefined : { ContactID: contact.ContactID, Name: contact.Name, Addresses: [], Phones: [], ContactGroups: [], ContactPersons: [], HasValidationErrors: false };
+  }
+
+  private applyInvoice(record: Json, item: Json, existing: Json | undefined): Refusal {
+    const refusal: Refusal = [];
+    const from = str(existing?.Status ?? 'DRAFT');
+    const to = typeof item.Status === 'string' ? item.Status : existing === undefined ? 'DRAFT' : from;
+    if (existing === undefined && !['ACCPAY', 'ACCREC'].includes(String(item.Type))) refusal.push('Invoice Type must be ACCPAY or ACCREC');
+    if (existing !== undefined && ['VOIDED', 'DELETED'].includes(from)) return ['This document cannot be edited as it has a status of ' + from + '.'];
+    if (existing === undefined && !['DRAFT', 'SUBMITTED', 'AUTHORISED'].includes(to)) refusal.push(`A new invoice cannot have a status of ${to}`);
+    const paidOrCredited = Number(existing?.AmountPaid ?? 0) > 0 || Number(existing?.AmountCredited ?? 0) > 0;
+    if (to === 'DELETED' && !['DRAFT', 'SUBMITTED'].includes(from)) refusal.push('Invoice not of valid status for modification');
+    if (to === 'VOIDED' && (from !== 'AUTHORISED' || paidOrCredited)) refusal.push(paidOrCredited ? 'Payments and credit notes must be removed before voiding' : 'Invoice not of valid status for modification');
+    if (existing !== undefined && from === 'PAID' && ('LineItems' in item || to !== from)) refusal.push('Invoice not of valid status for modification');
+    if (existing === undefined || 'Contact' in item) {
+      const contact = this.contactRef(item, refusal);
+      if (contact !== undefined) record.Contact = contact;
+    }
+    for (const field of ['Type', 'InvoiceNumber', 'Reference', 'CurrencyCode', 'CurrencyRate', 'LineAmountTypes', 'Url', 'SentToContact', 'BrandingThemeID']) {
+      if (field in item && !(field === 'Type' && existing !== undefined)) record[field] = item[field];
+    }
+    this.setDate(record, item, 'Date', refusal);
+    this.setDate(record, item, 'DueDate', refusal);
+    if (record.Date === undefined) this.setDate(record, { Date: new Date(this.now()).toISOString().slice(0, 10) }, 'Date', refusal);
+    if (Array.isArray(item.LineItems)) {
+      const lines = (item.LineItems as unknown[]).filter(isObject).map((line) => ({ LineItemID: randomUUID(), ...clone(line), Tracking: Array.isArray(line.Tracking) ? clone(line.Tracking) : [] }));
+      for (const line of lines) this.checkLine(line, refusal);
+      record.LineItems = lines;
+    }
+    if (to === 'AUTHORISED' && (record.LineItems as Json[]).length === 0) refusal.push('An approved invoice must have at least one line item');
+    record.Status = to;
+    record.CurrencyCode ??= this.organisation.BaseCurrency;
+    if (record.Type === 'ACCREC' && (typeof record.InvoiceNumber !== 'string' || record.InvoiceNumber === '')) record.InvoiceNumber = `INV-${String(this.records.Invoices.size + 1).padStart(4, '0')}`;
+    computeDocument(record, this.all('TaxRates'));
+    return refusal;
+  }
+
+  private applyContact(record: Json, item: Json, existing: Json | undefined): Refusal {
+    const refusal: Refusal = [];
+    if (existing === undefined && (typeof item.Name !== 'string' || item.Name.trim() === '')) refusal.push('The contact name must be specified.');
+    for (const field of ['Name', 'FirstName', 'LastName', 'EmailAddress', 'TaxNumber', 'DefaultCurrency', 'ContactStatus', 'ContactNumber', 'AccountNumber', 'Website', 'BankAccountDetails']) {
+      if (field in item) record[field] = item[field];
+    }
+    for (const field of ['Addresses', 'Phones', 'ContactPersons']) if (Array.isArray(item[field])) record[field] = clone(item[field]);
+    const name = str(record.Name).toLowerCase();
+    const taken = this.all('Contacts').some((c) => c.ContactID !== record.ContactID && c.ContactStatus === 'ACTIVE' && str(c.Name).toLowerCase() === name);
+    if (taken && record.ContactStatus === 'ACTIVE') {
+      refusal.push(`The contact name ${str(record.Name)} is already assigned to another contact. The contact name must be unique across all active contacts.`);
+    }
+    return refusal;
+  }
+
+  private applyJournal(record: Json, item: Json, existing: Json | undefined): Refusal {
+    const refusal: Refusal = [];
+    const from = str(existing?.Status ?? 'DRAFT');
+    const to = typeof item.Status === 'string' ? item.Status : existing === undefined ? 'DRAFT' : from;
+    if (existing !== undefined && ['VOIDED', 'DELETED'].includes(from)) return [`This manual journal cannot be edited as it has a status of ${from}.`];
+    if (existing === undefined && !['DRAFT', 'POSTED'].includes(to)) refusal.push(`A new manual journal cannot have a status of ${to}`);
+    if (to === 'DELETED' && from !== 'DRAFT') refusal.push('Only draft manual journals can be deleted; void a posted one');
+    if (to === 'VOIDED' && from !== 'POSTED') refusal.push('Only posted manual journals can be voided');
+    if (typeof item.Narration !== 'string' || item.Narration.trim() === '') refusal.push('Narration is required');
+    for (const field of ['Narration', 'LineAmountTypes', 'ShowOnCashBasisReports', 'Url']) if (field in item) record[field] = item[field];
+    this.setDate(record, item, 'Date', refusal);
+    if (record.Date === undefined) this.setDate(record, { Date: new Date(this.now()).toISOString().slice(0, 10) }, 'Date', refusal);
+    if (Array.isArray(item.JournalLines)) {
+      const lines = (item.JournalLines as unknown[]).filter(isObject).map(clone);
+      let total = 0;
+      for (const line of lines) {
+        const account = this.accountFor(line);
+        if (account === undefined) refusal.push(`Account code '${str(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
+        else Object.assign(line, { AccountID: account.AccountID, AccountCode: account.Code });
+        const amount = typeof line.LineAmount === 'number' ? line.LineAmount : 0;
+        line.TaxType ??= 'NONE';
+        line.TaxAmount = 0;
+        line.Tracking ??= [];
+        line.IsBlank = false;
+        total += Math.round(amount * 100);
+      }
+      if (lines.length < 2) refusal.push('A manual journal must have at least two lines');
+      if (total !== 0) {
+        const debits = round2(lines.reduce((s, l) => s + Math.max(0, Number(l.LineAmount)), 0));
+        const credits = round2(lines.reduce((s, l) => s - Math.min(0, Number(l.LineAmount)), 0));
+        refusal.push(`The total debits (${debits.toFixed(2)}) must equal total credits (${credits.toFixed(2)})`);
+      }
+      record.JournalLines = lines;
+    }
+    record.Status = to;
+    return refusal;
+  }
+
+  /**
+   * The BalanceSheet report at `date` with `periods` earlier months: the
+   * example report's rows, with the example's value columns repeated to fill
+   * the requested periods.
+   */
+  balanceSheet(query: URLSearchParams): Answer {
+    const date = query.get('date') ?? new Date(this.now()).toISOString().slice(0, 10);
+    const columns = Math.min(12, Math.max(1, Number(query.get('periods') ?? '0') + 1));
+    const end = new Date(`${date}T00:00:00Z`);
+    // Column j (from 1) ends on the last day of the month j - 1 months before `date`'s.
+    const label = (j: number): string => new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - j + 2, 0)).toUTCString().slice(5, 16);
+    const widen = (row: Json): Json => {
+      const out = clone(row);
+      if (Array.isArray(row.Cells)) {
+        const cells = row.Cells as Json[];
+        const values = cells.slice(1);
+        out.Cells = [cells[0] ?? { Value: '' }, ...Array.from({ length: columns }, (_v, k) => (
+          row.RowType === 'Header' ? { Value: label(k + 1) } : clone(values[k % Math.max(1, values.length)] ?? { Value: '' })
+        ))];
+      }
+      if (Array.isArray(row.Rows)) out.Rows = (row.Rows as Json[]).map(widen);
+      return out;
+    };
+    const report = {
+      ...clone(this.report), ReportTitles: ['Balance Sheet', str(this.organisation.Name), `As at ${label(1)}`],
+      Rows: ((this.report.Rows ?? []) as Json[]).map(widen),
+    };
+    return { status: 200, body: this.envelope('Reports', [report]) };
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The part of Xero's `where` and `order` query syntax the stand-in honours:
+ * comparisons (== != >= <= > <) of a field path with a string, number,
+ * boolean, DateTime(y,m,d[,h,m,s]) or Guid("…"), joined with && / AND, || / OR
+ * and parentheses. Anything else is refused as Xero refuses a bad filter.
+ */
+import { xeroMillis } from '../../../src/platforms/xero/dates.ts';
+
+type Json = Record<string, unknown>;
+type Value = { kind: 'text'; text: string } | { kind: 'number'; number: number } | { kind: 'boolean'; boolean: boolean } | { kind: 'date'; ms: number } | { kind: 'null' };
+type Expr = { op: 'and' | 'or'; left: Expr; right: Expr } | { op: 'cmp'; path: string[]; cmp: string; value: Value };
+
+export class WhereError extends Error {}
+
+const TOKEN = /\s*(\(|\)|&&|\|\||==|!=|>=|<=|>|<|,|"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|[A-Za-z_][\w.]*)/y;
+
+function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < text.length) {
+    if (/^\s*$/.test(text.slice(TOKEN.lastIndex))) break;
+    const start = TOKEN.lastIndex;
+    const match = TOKEN.exec(text);
+    if (match === null) throw new WhereError(`cannot read the filter at "${text.slice(start, start + 20)}"`);
+    tokens.push(match[1] ?? '');
+  }
+  return tokens;
+}
+
+class Parser {
+  private at = 0;
+  private readonly tokens: string[];
+
+  constructor(tokens: string[]) {
+    this.tokens = tokens;
+  }
+
+  parse(): Expr {
+    const expr = this.or();
+    if (this.at < this.tokens.length) throw new WhereError(`unexpected "${this.tokens[this.at] ?? ''}"`);
+    return expr;
+  }
+
+  private peek(): string | undefined { return this.tokens[this.at]; }
+  private next(): string {
+    const token = this.tokens[this.at++];
+    if (token === undefined) throw new WhereError('the filter ends too early');
+    return token;
+  }
+  private expect(token: string): void {
+    const got = this.next();
+    if (got !== token) throw new WhereError(`expected "${token}", found "${got}"`);
+  }
+
+  private or(): Expr {
+    let left = this.and();
+    while (this.peek() === '||' || this.peek()?.toUpperCase() === 'OR') {
+      this.next();
+      left = { op: 'or', left, right: this.and() };
+    }
+    return left;
+  }
+
+  private and(): Expr {
+    let left = this.term();
+    while (this.peek() === '&&' || this.peek()?.toUpperCase() === 'AND') {
+      this.next();
+      left = { op: 'and', left, right: this.term() };
+    }
+    return left;
+  }
+
+  private term(): Expr {
+    if (this.peek() === '(') {
+      this.next();
+      const inner = this.or();
+      this.expect(')');
+      return inner;
+    }
+    const field = this.next();
+    if (!/^[A-Za-z_][\w.]*$/.test(field)) throw new WhereError(`expected a field, found "${field}"`);
+    const cmp = this.next();
+    if (!['==', '!=', '>=', '<=', '>', '<'].includes(cmp)) throw new WhereError(`expected a comparison after ${field}, found "${cmp}"`);
+    return { op: 'cmp', path: field.split('.'), cmp, value: this.value() };
+  }
+
+  private value(): Value {
+    const token = this.next();
+    if (token.startsWith('"')) return { kind: 'text', text: JSON.parse(token) as string };
+    if (/^-?\d/.test(token)) return { kind: 'number', number: Number(token) };
+    if (token === 'true' || token === 'false') return { kind: 'boolean', boolean: token === 'true' };
+    if (token === 'null') return { kind: 'null' };
+    if (token === 'DateTime') {
+      this.expect('(');
+      const parts: number[] = [Number(this.next())];
+      while (this.peek() === ',') {
+        this.next();
+        parts.push(Number(this.next()));
+      }
+      this.expect(')');
+      const [year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0] = parts;
+      return { kind: 'date', ms: Date.UTC(year, month - 1, day, hour, minute, second) };
+    }
+    if (token === 'Guid') {
+      this.expect('(');
+      const id = this.next();
+      this.expect(')');
+      return { kind: 'text', text: (JSON.parse(id) as string).toLowerCase() };
+    }
+    throw new WhereError(`cannot read the value "${token}"`);
+  }
+}
+
+export function parseWhere(text: string): Expr {
+  return new Parser(tokenize(text)).parse();
+}
+
+function fieldOf(record: Json, path: string[]): unknown {
+  let current: unknown = record;
+  for (const step of path) current = typeof current === 'object' && current !== null ? (current as Json)[step] : undefined;
+  return current;
+}
+
+function compare(actual: unknown, value: Value): number | null {
+  switch (value.kind) {
+    case 'date': {
+      const ms = xeroMillis(actual);
+      return ms === null ? null : ms - value.ms;
+    }
+    case 'number': return typeof actual === 'number' ? actual - value.number : null;
+    case 'boolean': return actual === value.boolean ? 0 : 1;
+    case 'null': return actual === null || actual === undefined ? 0 : 1;
+    case 'text': {
+      if (typeof actual !== 'string') return null;
+      const a = actual.toLowerCase();
+      const b = value.text.toLowerCase();
+      return a < b ? -1 : a > b ? 1 : 0;
+    }
+  }
+}
+
+export function matches(expr: Expr, record: Json): boolean {
+  if (expr.op !== 'cmp') return expr.op === 'and' ? matches(expr.left, record) && matches(expr.right, record) : matches(expr.left, record) || matches(expr.right, record);
+  const c = compare(fieldOf(record, expr.path), expr.value);
+  if (c === null) return expr.cmp === '!=';
+  switch (expr.cmp) {
+    case '==': return c === 0;
+    case '!=': return c !== 0;
+    case '>=': return c >= 0;
+    case '<=': return c <= 0;
+    case '>': return c > 0;
+    default: return c < 0;
+  }
+}
+
+/** Sorts by `order` ("UpdatedDateUTC ASC, Name DESC"); dates compare as times, the rest as text or numbers. */
+export function sortBy<T extends Json>(records: T[], order: string): T[] {
+  const keys = order.split(',').map((part) => {
+    const [field = '', direction = 'ASC'] = part.trim().split(/\s+/);
+    if (!/^[A-Za-z_][\w.]*$/.test(field) || !['ASC', 'DESC'].includes(direction.toUpperCase())) throw new WhereError(`cannot order by "${part.trim()}"`);
+    return { path: field.split('.'), sign: direction.toUpperCase() === 'DESC' ? -1 : 1 };
+  });
+  const sortable = (value: unknown): number | string => {
+    const ms = typeof value === 'string' && value.startsWith('/Date(') ? xeroMillis(value) : null;
+    return ms ?? (typeof value === 'number' ? value : typeof value === 'string' ? value : '');
+  };
+  return [...records].sort((a, b) => {
+    for (const key of keys) {
+      const x = sortable(fieldOf(a, key.path));
+      const y = sortable(fieldOf(b, key.path));
+      if (x < y) return -key.sign;
+      if (x > y) return key.sign;
+    }
+    return 0;
+  });
+}
