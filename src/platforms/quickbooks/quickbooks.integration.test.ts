@@ -191,7 +191,7 @@ describe('QuickBooks Online sync', () => {
     expectNoViolations();
   }, 60_000);
 
-  it('reads changes by ChangeDataCapture: the changed bill updated, the deleted one gone, nothing else touched', async () => {
+  it('reads changes by ChangeDataCapture: the changed bill updated, the deleted one gone, the voided payment void, nothing else touched', async () => {
     const untouched = await storedOne(c.connection.id, 'bill', '126');
     const before = (await eventsOf(t, c.connection.id)).length;
     const log = qbo.log.length;
@@ -200,6 +200,7 @@ describe('QuickBooks Online sync', () => {
       bill.Line = [{ DetailType: 'AccountBasedExpenseLineDetail', Amount: 240, AccountBasedExpenseLineDetail: { AccountRef: { value: '7' } } }];
     });
     qbo.company().remove('Bill', '5001');
+    qbo.company().void('BillPayment', '130');
     await expectSynced(t, c.connection.id, 'incremental');
 
     const requests = qbo.log.slice(log);
@@ -208,8 +209,9 @@ describe('QuickBooks Online sync', () => {
     // Tax rates and agencies are outside CDC: read whole; bills are not queried again.
     expect(requests.filter((r) => r.query.includes('SELECT * FROM')).map((r) => /FROM (\w+)/.exec(r.query)?.[1]).sort()).toEqual(['TaxAgency', 'TaxRate']);
 
-    const changes = (await eventsOf(t, c.connection.id)).slice(before).map((e) => [e.code, (e.payload.bill as Json | undefined)?.platform_id]);
-    expect(changes).toEqual([['BILL_UPDATED', '108'], ['BILL_DELETED', '5001']]);
+    const changes = (await eventsOf(t, c.connection.id)).slice(before).map((e) => [e.code, ((e.payload.bill ?? e.payload.bill_payment) as Json | undefined)?.platform_id]);
+    expect(changes).toEqual([['BILL_UPDATED', '108'], ['BILL_DELETED', '5001'], ['BILL_PAYMENT_UPDATED', '130']]);
+    expect((await storedOne(c.connection.id, 'bill_payment', '130')).data).toMatchObject({ status: 'void', total_amount: 0, linked_bills: [], memo: 'Voided - Acct. 1JK90' });
     expect((await storedOne(c.connection.id, 'bill', '108')).data).toMatchObject({ memo: 'Team lunch (corrected)', total_amount: 240, amount_due: 240, status: 'open' });
     expect((await storedOne(c.connection.id, 'bill', '5001')).deleted_at).not.toBeNull();
     expect(await storedOne(c.connection.id, 'bill', '126')).toEqual(untouched);
