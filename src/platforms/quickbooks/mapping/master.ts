@@ -164,8 +164,8 @@ export function mapTerm(r: QboTerm): Mapped<'payment_term'> {
     platform_id: r.Id,
     name: r.Name ?? '',
     status: r.Active === false ? 'archived' : 'active',
-    // DateDriven terms count from a day of the month, not from the document date: no due_days then.
-    due_days: r.Type === 'DateDriven' ? null : r.DueDays ?? null,
+    // DATE_DRIVEN terms count from a day of the month, not from the document date: no due_days then.
+    due_days: r.Type === 'DATE_DRIVEN' ? null : r.DueDays ?? null,
     discount_days: r.DiscountDays ?? null,
     discount_percentage: r.DiscountPercent ?? null,
     subsidiaries: [],
