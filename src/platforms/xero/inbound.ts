@@ -1,21 +1,19 @@
 /**
- * Unified write bodies → Xero request records. Only fields present in the
+ * Unified write bodies → Xero request records (the generic body helpers are
+ * the sandbox's, as for QuickBooks Online). Only fields present in the
  * input are sent (PATCH semantics; an array such as line_items replaces
  * Xero's whole list). Links are service ids, turned into Xero ids here;
  * fields Xero has no place for are refused rather than dropped.
  */
 import { ServiceError } from '../../errors/catalogue.ts';
-import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext } from '../connector.ts';
+import { has, link, list, type Input } from '../sandbox/inbound/common.ts';
 import { listOf, xeroCall } from './client.ts';
 import { dayOf } from './dates.ts';
 import { chartOf } from './read.ts';
 import type { XeroLineItem, XeroTracking, XeroTrackingCategory } from './types.ts';
 
-export type Input = Record<string, unknown>;
 export type Body = Record<string, unknown>;
-
-export const has = (input: Input, field: string): boolean => Object.hasOwn(input, field);
 
 export function invalid(field: string, message: string): ServiceError {
   return new ServiceError('VALIDATION_ERROR', `${field}: ${message}`, { source: 'service', field, location: 'body' });
@@ -28,25 +26,6 @@ export function refuse(input: Input, fields: readonly string[], why: string): vo
   for (const field of fields) if (has(input, field) && !isEmpty(input[field])) throw invalid(field, why);
 }
 
-/** Xero's id of a linked record; undefined for an empty link; a 400 for an id this connection does not know. */
-export async function xeroIdOf(ctx: ConnectorContext, type: UnifiedObjectType, value: unknown, field: string): Promise<string | undefined> {
-  if (value === null || value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw invalid(field, 'must be an id (string)');
-  const platformId = await ctx.platformIdOf(type, value);
-  if (platformId === null) throw invalid(field, `no ${type} with id ${value} on this connection`);
-  return platformId;
-}
-
-export function list(input: Input, field: string): Input[] {
-  const value = input[field];
-  if (value === null || value === undefined) return [];
-  if (!Array.isArray(value)) throw invalid(field, 'must be an array');
-  return value.map((entry, n) => {
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid(`${field}[${n}]`, 'must be an object');
-    return entry as Input;
-  });
-}
-
 /** Text for Xero: null clears a field, which Xero does with an empty string. */
 export const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -57,7 +36,7 @@ const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 /** The account code Xero's line items name accounts by (contract 2.9.4 has no AccountID on invoice lines). */
 export async function accountCode(ctx: ConnectorContext, value: unknown, field: string): Promise<string> {
-  const accountId = await xeroIdOf(ctx, 'account', value, field);
+  const accountId = await link(ctx, 'account', value, field);
   if (accountId === undefined) throw invalid(field, 'is required');
   const account = (await chartOf(ctx)).find((a) => a.AccountID === accountId);
   if (account?.Code === undefined || account.Code === '') throw invalid(field, `the Xero account ${account?.Name ?? accountId} has no code, and Xero lines name accounts by code`);
@@ -68,7 +47,7 @@ const trackingLists = new WeakMap<ConnectorContext, Promise<XeroTrackingCategory
 
 /** The tracking category and option of a class that is a tracking option. */
 async function trackingOf(ctx: ConnectorContext, value: unknown, field: string): Promise<XeroTracking[]> {
-  const optionId = await xeroIdOf(ctx, 'class', value, field);
+  const optionId = await link(ctx, 'class', value, field);
   if (optionId === undefined) return [];
   let categories = trackingLists.get(ctx);
   if (categories === undefined) {
@@ -100,7 +79,7 @@ export async function documentLines(ctx: ConnectorContext, input: Input): Promis
     refuse(line, LINE_REFUSED, 'this Xero connector writes lines against accounts only');
     const item: XeroLineItem = { Quantity: 1, AccountCode: await accountCode(ctx, line.account_id, `${at}.account_id`) };
     if (has(line, 'description')) item.Description = textOf(line.description);
-    const taxType = await xeroIdOf(ctx, 'tax_rate', line.tax_rate_id, `${at}.tax_rate_id`);
+    const taxType = await link(ctx, 'tax_rate', line.tax_rate_id, `${at}.tax_rate_id`);
     if (taxType !== undefined) item.TaxType = taxType;
     const tracking = await trackingOf(ctx, line.class_id, `${at}.class_id`);
     if (tracking.length > 0) item.Tracking = tracking;

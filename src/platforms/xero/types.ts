@@ -64,15 +64,12 @@ export interface XeroAllocation { Amount?: number; Date?: string; Invoice?: { In
 
 export type LineAmountTypes = 'Exclusive' | 'Inclusive' | 'NoTax';
 
-/** Invoices (ACCREC) and bills (ACCPAY). */
-export interface XeroInvoice {
-  InvoiceID?: string;
+/** What invoices, bills and credit notes share. */
+export interface XeroDocument {
   Type?: string;
   Status?: string;
   Contact?: XeroContact;
   Date?: string;
-  DueDate?: string;
-  InvoiceNumber?: string;
   Reference?: string;
   CurrencyCode?: string;
   CurrencyRate?: number;
@@ -81,6 +78,14 @@ export interface XeroInvoice {
   SubTotal?: number;
   TotalTax?: number;
   Total?: number;
+  UpdatedDateUTC?: string;
+}
+
+/** Invoices (ACCREC) and bills (ACCPAY). */
+export interface XeroInvoice extends XeroDocument {
+  InvoiceID?: string;
+  DueDate?: string;
+  InvoiceNumber?: string;
   TotalDiscount?: number;
   AmountDue?: number;
   AmountPaid?: number;
@@ -88,27 +93,13 @@ export interface XeroInvoice {
   Payments?: XeroPaymentSummary[];
   CreditNotes?: XeroCreditSummary[];
   HasAttachments?: boolean;
-  UpdatedDateUTC?: string;
 }
 
-export interface XeroCreditNote {
+export interface XeroCreditNote extends XeroDocument {
   CreditNoteID?: string;
   CreditNoteNumber?: string;
-  Type?: string;
-  Status?: string;
-  Contact?: XeroContact;
-  Date?: string;
-  Reference?: string;
-  CurrencyCode?: string;
-  CurrencyRate?: number;
-  LineAmountTypes?: LineAmountTypes;
-  LineItems?: XeroLineItem[];
-  SubTotal?: number;
-  TotalTax?: number;
-  Total?: number;
   RemainingCredit?: number;
   Allocations?: XeroAllocation[];
-  UpdatedDateUTC?: string;
 }
 
 export interface XeroAccountRef { AccountID?: string; Code?: string; Name?: string; CurrencyCode?: string }

@@ -7,11 +7,10 @@
 import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { onlyOf, xeroCall, type XeroCall } from './client.ts';
-import {
-  checkBaseCurrency, dateOf, documentLines, has, invalid, list, refuse, textOf, xeroIdOf, accountCode, type Body, type Input,
-} from './inbound.ts';
+import { has, link, list, type Input } from '../sandbox/inbound/common.ts';
+import { accountCode, checkBaseCurrency, dateOf, documentLines, invalid, refuse, textOf, type Body } from './inbound.ts';
 import { invoiceRecords, journalRecords } from './objects.ts';
-import { recordOf } from './read.ts';
+import { recordOf as platformRecord } from './read.ts';
 import type { XeroContact, XeroInvoice, XeroLists, XeroManualJournal } from './types.ts';
 
 type Writer = Required<Pick<ObjectHandler, 'create' | 'update' | 'findCreated'>> & Pick<ObjectHandler, 'delete'>;
@@ -35,7 +34,7 @@ async function billBody(ctx: WriteContext, input: Input, creating: boolean): Pro
   // A new bill is approved (open) unless asked for as a draft, as on the other platforms.
   const body: Body = creating ? { Type: 'ACCPAY', Status: 'AUTHORISED' } : {};
   if (has(input, 'vendor_id')) {
-    const contactId = await xeroIdOf(ctx, 'vendor', input.vendor_id, 'vendor_id');
+    const contactId = await link(ctx, 'vendor', input.vendor_id, 'vendor_id');
     if (contactId === undefined) throw invalid('vendor_id', 'is required');
     body.Contact = { ContactID: contactId };
   }
@@ -57,12 +56,14 @@ async function billBody(ctx: WriteContext, input: Input, creating: boolean): Pro
   return body;
 }
 
-async function billRecord(ctx: WriteContext, invoice: XeroInvoice): Promise<PlatformRecord> {
-  const [record] = await invoiceRecords(ctx, [invoice]);
-  if (record === undefined) throw new Error('no record');
+/** The platform record of a written record, read as a sync reads it (lines with their AccountIDs). */
+async function recordOf<T>(ctx: WriteContext, written: T, read: (ctx: WriteContext, items: T[]) => Promise<PlatformRecord[]>): Promise<PlatformRecord> {
+  const [record] = await read(ctx, [written]);
+  if (record === undefined) throw new Error('Xero answered a write with no record');
   return record;
 }
 
+const billRecord = (ctx: WriteContext, invoice: XeroInvoice): Promise<PlatformRecord> => recordOf(ctx, invoice, invoiceRecords);
 const invoicePath = (id: string): string => `/Invoices/${encodeURIComponent(id)}`;
 
 export const billWriter: Writer = {
@@ -106,7 +107,7 @@ async function journalBody(ctx: WriteContext, input: Input): Promise<Body> {
       const at = `line_items[${n}]`;
       const out: Body = { AccountCode: await accountCode(ctx, line.account_id, `${at}.account_id`), LineAmount: line.total_amount };
       if (has(line, 'description')) out.Description = textOf(line.description);
-      const taxType = await xeroIdOf(ctx, 'tax_rate', line.tax_rate_id, `${at}.tax_rate_id`);
+      const taxType = await link(ctx, 'tax_rate', line.tax_rate_id, `${at}.tax_rate_id`);
       if (taxType !== undefined) out.TaxType = taxType;
       journalLines.push(out);
     }
@@ -117,12 +118,7 @@ async function journalBody(ctx: WriteContext, input: Input): Promise<Body> {
   return body;
 }
 
-async function journalRecord(ctx: WriteContext, journal: XeroManualJournal): Promise<PlatformRecord> {
-  const [record] = await journalRecords(ctx, [journal]);
-  if (record === undefined) throw new Error('no record');
-  return record;
-}
-
+const journalRecord = (ctx: WriteContext, journal: XeroManualJournal): Promise<PlatformRecord> => recordOf(ctx, journal, journalRecords);
 const journalPath = (id: string): string => `/ManualJournals/${encodeURIComponent(id)}`;
 
 export const journalWriter: Writer = {
@@ -179,7 +175,7 @@ function contactBody(input: Input): Body {
   return body;
 }
 
-const contactRecord = (contact: XeroContact): PlatformRecord => recordOf(contact.ContactID, contact, undefined);
+const contactRecord = (contact: XeroContact): PlatformRecord => platformRecord(contact.ContactID, contact, undefined);
 const DUPLICATES = { duplicateProperty: 'customer_name' };
 
 export const customerWriter: Writer = {

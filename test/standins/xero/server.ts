@@ -66,20 +66,28 @@ type Handler = (input: { books: XeroBooks; params: Record<string, string>; query
 const list = (collection: Collection): Handler => ({ books, query, since }) => books.list(collection, query, since);
 const one = (collection: Collection, param: string): Handler => ({ books, params }) => books.one(collection, params[param] ?? '');
 
+/** Xero's three writes of a collection: PUT creates, POST creates or updates, POST to a record updates it. */
+function writes(collection: 'Invoices' | 'Contacts' | 'ManualJournals', param: string): [Handler, Handler, Handler] {
+  return [
+    ({ books, body }) => books.save(collection, body, null, true),
+    ({ books, body }) => books.save(collection, body, null, false),
+    ({ books, body, params }) => books.save(collection, body, params[param] ?? '', false),
+  ];
+}
+const [createContacts, updateOrCreateContacts, updateContact] = writes('Contacts', 'ContactID');
+const [createInvoices, updateOrCreateInvoices, updateInvoice] = writes('Invoices', 'InvoiceID');
+const [createManualJournals, updateOrCreateManualJournals, updateManualJournal] = writes('ManualJournals', 'ManualJournalID');
+
 /** The operations the stand-in implements, by the contract's operationId. */
 const HANDLERS: Readonly<Record<string, Handler>> = {
   getAccounts: list('Accounts'),
   getAccount: one('Accounts', 'AccountID'),
   getContacts: list('Contacts'),
   getContact: one('Contacts', 'ContactID'),
-  createContacts: ({ books, body }) => books.save('Contacts', body, null, true),
-  updateOrCreateContacts: ({ books, body }) => books.save('Contacts', body, null, false),
-  updateContact: ({ books, body, params }) => books.save('Contacts', body, params.ContactID ?? '', false),
+  createContacts, updateOrCreateContacts, updateContact,
   getInvoices: list('Invoices'),
   getInvoice: one('Invoices', 'InvoiceID'),
-  createInvoices: ({ books, body }) => books.save('Invoices', body, null, true),
-  updateOrCreateInvoices: ({ books, body }) => books.save('Invoices', body, null, false),
-  updateInvoice: ({ books, body, params }) => books.save('Invoices', body, params.InvoiceID ?? '', false),
+  createInvoices, updateOrCreateInvoices, updateInvoice,
   getInvoiceAttachments: ({ books, params }) => books.attachmentsOf('Invoices', params.InvoiceID ?? ''),
   getCreditNotes: list('CreditNotes'),
   getCreditNote: one('CreditNotes', 'CreditNoteID'),
@@ -88,9 +96,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getBankTransfers: list('BankTransfers'),
   getManualJournals: list('ManualJournals'),
   getManualJournal: one('ManualJournals', 'ManualJournalID'),
-  createManualJournals: ({ books, body }) => books.save('ManualJournals', body, null, true),
-  updateOrCreateManualJournals: ({ books, body }) => books.save('ManualJournals', body, null, false),
-  updateManualJournal: ({ books, body, params }) => books.save('ManualJournals', body, params.ManualJournalID ?? '', false),
+  createManualJournals, updateOrCreateManualJournals, updateManualJournal,
   getManualJournalAttachments: ({ books, params }) => books.attachmentsOf('ManualJournals', params.ManualJournalID ?? ''),
   getTaxRates: list('TaxRates'),
   getTrackingCategories: list('TrackingCategories'),

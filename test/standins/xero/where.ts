@@ -1,7 +1,7 @@
 /**
  * The part of Xero's `where` and `order` query syntax the stand-in honours:
  * comparisons (== != >= <= > <) of a field path with a string, number,
- * boolean, DateTime(y,m,d[,h,m,s]) or Guid("…"), joined with && / AND, || / OR
+ * boolean, DateTime(y,m,d[,h,m,s]) or GUID("…"), joined with && / AND, || / OR
  * and parentheses. Anything else is refused as Xero refuses a bad filter.
  */
 import { xeroMillis } from '../../../src/platforms/xero/dates.ts';
@@ -53,19 +53,19 @@ class Parser {
   }
 
   private or(): Expr {
-    let left = this.and();
-    while (this.peek() === '||' || this.peek()?.toUpperCase() === 'OR') {
-      this.next();
-      left = { op: 'or', left, right: this.and() };
-    }
-    return left;
+    return this.joined('or', ['||', 'OR'], () => this.and());
   }
 
   private and(): Expr {
-    let left = this.term();
-    while (this.peek() === '&&' || this.peek()?.toUpperCase() === 'AND') {
+    return this.joined('and', ['&&', 'AND'], () => this.term());
+  }
+
+  /** Operands of `next` joined by either spelling of an operator, left to right. */
+  private joined(op: 'and' | 'or', words: readonly string[], next: () => Expr): Expr {
+    let left = next();
+    while (words.includes(this.peek()?.toUpperCase() ?? '')) {
       this.next();
-      left = { op: 'and', left, right: this.term() };
+      left = { op, left, right: next() };
     }
     return left;
   }
@@ -101,7 +101,7 @@ class Parser {
       const [year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0] = parts;
       return { kind: 'date', ms: Date.UTC(year, month - 1, day, hour, minute, second) };
     }
-    if (token === 'Guid') {
+    if (token.toLowerCase() === 'guid') {
       this.expect('(');
       const id = this.next();
       this.expect(')');

@@ -4,35 +4,41 @@
  * (on a bill → bill_payment, on an invoice → invoice_payment).
  */
 import { xeroDay, xeroIso } from '../dates.ts';
-import type { XeroCreditNote, XeroInvoice, XeroPayment } from '../types.ts';
+import type { XeroCreditNote, XeroDocument, XeroInvoice, XeroPayment } from '../types.ts';
 import {
   allocation, currency, deepLink, documentStatus, money, optCurrency, rate, standardLine, text, type Mapped, type Ref,
 } from './common.ts';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
-function invoiceCommon(r: XeroInvoice, ref: Ref) {
-  const id = r.InvoiceID ?? '';
+/** What invoices, bills and credit notes share: issue date, status from the amount still open, totals, rate, lines, times. */
+function documentCommon(r: XeroDocument, open: number, ref: Ref) {
   const total = money(r.Total);
   return {
-    platform_id: id,
     account_id: null,
-    payment_terms_id: null,
-    subsidiary_id: null,
-    due_date: xeroDay(r.DueDate),
     issue_date: xeroDay(r.Date) ?? EPOCH,
-    amount_due: money(r.AmountDue),
-    currency_code: currency(r.CurrencyCode),
-    status: documentStatus(r.Status, total, money(r.AmountDue)),
+    status: documentStatus(r.Status, total, open),
     total_amount: total,
-    document_number: text(r.InvoiceNumber),
-    sub_total: money(r.SubTotal),
-    tax_amount: money(r.TotalTax),
-    total_discount: r.TotalDiscount ?? null,
     currency_rate: rate(r.CurrencyRate),
     line_items: (r.LineItems ?? []).map((line) => standardLine(line, r.LineAmountTypes, ref)),
     created_at: null,
     updated_at: xeroIso(r.UpdatedDateUTC),
+  };
+}
+
+function invoiceCommon(r: XeroInvoice, ref: Ref) {
+  return {
+    ...documentCommon(r, money(r.AmountDue), ref),
+    platform_id: r.InvoiceID ?? '',
+    payment_terms_id: null,
+    subsidiary_id: null,
+    due_date: xeroDay(r.DueDate),
+    amount_due: money(r.AmountDue),
+    currency_code: currency(r.CurrencyCode),
+    document_number: text(r.InvoiceNumber),
+    sub_total: money(r.SubTotal),
+    tax_amount: money(r.TotalTax),
+    total_discount: r.TotalDiscount ?? null,
   };
 }
 
@@ -61,22 +67,14 @@ export function mapInvoice(r: XeroInvoice, ref: Ref): Mapped<'invoice'> {
 }
 
 function creditCommon(r: XeroCreditNote, ref: Ref) {
-  const total = money(r.Total);
   const remaining = money(r.RemainingCredit);
   return {
+    ...documentCommon(r, remaining, ref),
     platform_id: r.CreditNoteID ?? '',
-    account_id: null,
-    issue_date: xeroDay(r.Date) ?? EPOCH,
     document_number: r.CreditNoteNumber ?? '',
     remaining_amount: remaining,
-    status: documentStatus(r.Status, total, remaining),
-    total_amount: total,
     currency_code: optCurrency(r.CurrencyCode),
     memo: text(r.Reference),
-    currency_rate: rate(r.CurrencyRate),
-    line_items: (r.LineItems ?? []).map((line) => standardLine(line, r.LineAmountTypes, ref)),
-    created_at: null,
-    updated_at: xeroIso(r.UpdatedDateUTC),
   };
 }
 
