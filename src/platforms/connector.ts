@@ -218,6 +218,11 @@ export interface ConnectorActions {
   uploadAttachment?: (ctx: WriteContext, parent: { type: UnifiedObjectType; platformId: string }, file: UploadedFile) => Promise<PlatformRecord>;
   /** Address of the platform page where the business links a bank feed account to a ledger account. */
   bankFeedMappingLink?: (ctx: WriteContext, feedPlatformId: string) => Promise<{ url: string; expiresAt: string | null }>;
+  /**
+   * The content of a synced attachment, for its signed file_url (GET /files/:id). Platforms that keep files
+   * behind their own authentication implement it; without it only files stored with the record can be served.
+   */
+  downloadAttachment?: (ctx: ConnectorContext, attachment: PlatformRecord) => Promise<{ contentType: string; content: Buffer }>;
   /** Sends a batch of statement lines to a bank feed account. */
   sendBankFeedTransactions?: (ctx: WriteContext, feedPlatformId: string, transactions: BankFeedTransactionInput[]) => Promise<BankFeedBatchResult>;
 }

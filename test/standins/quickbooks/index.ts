@@ -367,7 +367,8 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
         inFlight.set(realmId, (inFlight.get(realmId) ?? 1) - 1);
       }
     }
-    violations.push({ method: req.method ?? 'GET', path, reason: 'no such endpoint' });
+    // The browser on the consent page asks for a favicon: not the connector's doing.
+    if (path !== '/favicon.ico') violations.push({ method: req.method ?? 'GET', path, reason: 'no such endpoint' });
     return { status: 404, body: 'Not Found' };
   }
 

@@ -289,7 +289,7 @@ describe('ledgerport oauth-app (CLI)', () => {
     const sandbox = await cli(['set', '--id', id, '--platform', 'SANDBOX', '--environment', 'sandbox',
       '--client-id', 'c', '--client-secret', 's', '--redirect-uri', 'https://example.com/cb']);
     expect(sandbox.code).toBe(1);
-    expect(sandbox.stderr).toContain('`platform` SANDBOX does not sign in with OAuth; no platform of this build takes an OAuth app yet.');
+    expect(sandbox.stderr).toContain('`platform` SANDBOX does not sign in with OAuth; platforms that take an OAuth app: QUICKBOOKS, XERO.');
   });
 
   it('refuses usage errors before touching the database', async () => {

@@ -1,0 +1,40 @@
+/**
+ * Files of synced attachments that the platform keeps behind its own
+ * authentication (Xero, QuickBooks Online): fetched through the connector when
+ * the signed file_url is followed, with the connection's fresh tokens. Nothing
+ * is cached: the platform stays the one copy of the file.
+ */
+import { findConnectionById } from '../sql/connections.ts';
+import type { Environment } from '../tenants/types.ts';
+import { openCredentials, connectorContext } from '../platforms/context.ts';
+import { PlatformError } from '../platforms/errors.ts';
+import { getConnector } from '../platforms/index.ts';
+import { jobTokens } from '../platforms/tokens.ts';
+import type { Services } from '../services.ts';
+
+const DOWNLOAD_TIMEOUT_MS = 60_000;
+
+export interface StoredAttachment { connectionId: string; platformId: string; raw: Record<string, unknown> | null }
+
+/** The file from the platform, or null when the platform offers no download for it. */
+export async function platformFile(services: Services, attachment: StoredAttachment): Promise<{ contentType: string; content: Buffer } | null> {
+  const owner = await services.pool.query<{ organization_id: string; environment: Environment }>(
+    'SELECT organization_id, environment FROM connections WHERE id = $1', [attachment.connectionId]);
+  const row = owner.rows[0];
+  if (row === undefined) return null;
+  const connection = await findConnectionById(services.pool, { organizationId: row.organization_id, environment: row.environment }, attachment.connectionId);
+  const connector = connection?.platform === null || connection === null ? undefined : getConnector(connection.platform);
+  const download = connector?.actions?.downloadAttachment;
+  if (connection === null || connector === undefined || download === undefined || attachment.raw === null) return null;
+  const signal = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
+  const ctx = connectorContext({
+    connector, connectionId: connection.id, db: services.pool, signal, environment: connection.environment,
+    credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
+    ...(await jobTokens(services, connection, connector, signal)),
+  });
+  try {
+    return await download(ctx, { platformId: attachment.platformId, raw: attachment.raw });
+  } catch (error) {
+    throw error instanceof PlatformError ? error.toServiceError() : error;
+  }
+}
