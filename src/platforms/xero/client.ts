@@ -42,6 +42,10 @@ export interface XeroCall {
   since?: string | null;
   /** Sent as Idempotency-Key; makes a write retryable. */
   idempotencyKey?: string;
+  /** More headers (an attachment's mime type). */
+  headers?: Record<string, string>;
+  /** 'bytes' for file downloads. */
+  responseType?: 'bytes';
   operation: string;
   errors?: XeroErrorOptions;
 }
@@ -53,13 +57,14 @@ export async function xeroCall(ctx: ConnectorContext, call: XeroCall): Promise<P
       // Not `unauthorized`: that would refresh the token, which cannot add an organisation.
       throw new PlatformError({ kind: 'forbidden', message: 'This Xero connection has no organisation: the end user must link it again.', requestSent: false });
     }
-    const headers: Record<string, string> = { 'xero-tenant-id': tokens.tenantId };
+    const headers: Record<string, string> = { ...call.headers, 'xero-tenant-id': tokens.tenantId };
     if (call.since !== undefined && call.since !== null) headers['if-modified-since'] = call.since;
     if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
     return {
       method: call.method, url, headers: bearer(tokens, headers), query: call.query, body: call.body,
       idempotent: call.method === 'GET' || call.idempotencyKey !== undefined,
       classifyError: classifyXeroError(call.errors), operation: `xero ${call.operation}`,
+      ...(call.responseType === undefined ? {} : { responseType: call.responseType }),
     };
   });
 }

@@ -7,6 +7,7 @@
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ObjectCapabilities, ObjectHandler } from '../connector.ts';
+import { xeroActions } from './actions.ts';
 import { xeroAuth } from './auth.ts';
 import { listOf, XERO_SETTINGS, xeroCall } from './client.ts';
 import { deepLink } from './mapping/common.ts';
@@ -104,6 +105,7 @@ export const xeroConnector: Connector = {
     return { storeUniqueId: organisation.OrganisationID, storeName: organisation.Name ?? null };
   },
   objects: objects(),
+  actions: xeroActions,
   // Xero allows 60 calls a minute and 5 at a time per organisation (and 5,000 a day, which its 429s enforce).
   limits: { requestsPerMinute: 60, concurrentRequests: 5 },
   platformUrl: (type, platformId) => deepLink(type, platformId),
@@ -116,7 +118,7 @@ export const xeroConnector: Connector = {
       'Voided and deleted manual journals are reported deleted (a journal entry has no status); voided invoices, bills and credit notes keep status void; deleted ones are reported deleted.',
       'Deleting a bill deletes a draft or a bill awaiting approval; an approved bill is voided with PATCH status void.',
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report.',
-      'Attachments of bills, invoices and manual journals are listed (file name and parent); their content is not fetched from Xero, so the file_url download has no file to serve for them.',
+      'Attachments are those of bills, invoices and manual journals; their file_url fetches the file from Xero when followed (nothing is copied).',
     ],
   },
 };

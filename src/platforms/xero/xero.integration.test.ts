@@ -18,6 +18,7 @@ import { errorBody, json, startTestApp, type TestApp } from '../../../test/suppo
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
 import { jobIdOf, sender, type Json } from '../../../test/support/writes.ts';
+import { XeroBooks } from '../../../test/standins/xero/books.ts';
 import { startXeroStandIn, useStandIn, type XeroStandIn } from '../../../test/standins/xero/server.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
@@ -176,7 +177,15 @@ describe('Xero sync', () => {
     const sheets = await stored(id, 'balance_sheet');
     expect(sheets.at(-1)?.data).toMatchObject({ total_assets: '179533.09', total_liabilities: '-5915.21', total_equity: '185448.29', currency_code: 'NZD' });
     const receipt = Object.entries(books().attachments).find(([, a]) => a.some((x) => x.FileName === 'receipt.pdf'));
-    expect((await one(id, 'attachment', receipt?.[1][0]?.AttachmentID)).data).toMatchObject({ attached_to_type: 'bill', attached_to_id: ref('bill', receipt?.[0]), file_name: 'receipt.pdf' });
+    const attachment = await one(id, 'attachment', receipt?.[1][0]?.AttachmentID);
+    expect(attachment.data).toMatchObject({ attached_to_type: 'bill', attached_to_id: ref('bill', receipt?.[0]), file_name: 'receipt.pdf' });
+    // Its signed file_url fetches the file from Xero with the connection's tokens.
+    const served = json(await sender(t, c.token)('GET', `/accounting/journal_entries/attachments/${attachment.id}`)).attachment as Json;
+    const fileUrl = new URL(String(served.file_url));
+    const file = await t.app.inject({ method: 'GET', url: `${fileUrl.pathname}${fileUrl.search}` });
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.rawPayload).toEqual(XeroBooks.fileOf(receipt?.[1][0] ?? {}));
     expect((await one(id, 'company_info', standin.tenants[0]?.id)).data).toMatchObject({ name: 'Demo Company (NZ)', currency_code: 'NZD', fiscal_year_start_month: 4 });
     // A contact that is both a supplier and a customer is both.
     const both = list('Contacts').find((x) => x.Name === 'Katherine Warren');

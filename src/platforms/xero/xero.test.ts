@@ -12,6 +12,7 @@ import { MODEL } from '../../model/index.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { serviceId } from '../../store/ids.ts';
 import { startXeroStandIn, useStandIn, type XeroStandIn } from '../../../test/standins/xero/server.ts';
+import { XeroBooks } from '../../../test/standins/xero/books.ts';
 import type { Json } from '../../../test/standins/xero/seed.ts';
 import type { Connector, ConnectorContext, OAuthTokens, PlatformRecord, WriteContext } from '../connector.ts';
 import { connectorContext } from '../context.ts';
@@ -289,6 +290,21 @@ describe('reads against the stand-in', () => {
       expect(mapped.get(String(a.AttachmentID))).toEqual({ platform_id: a.AttachmentID, attached_to_id: ref(type, parent), attached_to_type: type, file_name: a.FileName, file_url: a.Url, created_at: null });
     }
     expect(new Set([...mapped.values()].map((a) => a.attached_to_type))).toEqual(new Set(['bill', 'invoice', 'journal_entry']));
+  });
+
+  it('downloads an attachment\'s file from Xero with the mime type the contract asks for', async () => {
+    const { live } = await readAll('attachment');
+    const download = fast.actions?.downloadAttachment;
+    if (download === undefined) throw new Error('no downloadAttachment');
+    standin.resetCounters();
+    for (const record of live) {
+      const source = Object.values(books().attachments).flat().find((a) => a.AttachmentID === record.platformId) ?? {};
+      const file = await download(context(), record);
+      expect(file).toEqual({ contentType: source.MimeType, content: XeroBooks.fileOf(source) });
+    }
+    expect(standin.requests.map((r) => [r.path.replace(/\/[^/]+\/Attachments\/[^/]+$/, '/…/Attachments/{id}'), r.status])).toEqual(live.map((r) => [
+      `/api.xro/2.0/${books().get('ManualJournals', String(r.raw.ManualJournal === undefined ? '' : (r.raw.ManualJournal as Json).ManualJournalID)) === undefined ? 'Invoices' : 'ManualJournals'}/…/Attachments/{id}`, 200,
+    ]));
   });
 
   it('maps every record of every object to its unified schema', async () => {

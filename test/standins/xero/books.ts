@@ -122,6 +122,18 @@ export class XeroBooks {
     return record === undefined ? notFound() : { status: 200, body: this.envelope(collection, [clone(record)]) };
   }
 
+  /** The bytes the stand-in serves for an attachment: made up, but the same every time. */
+  static fileOf(attachment: Json): Buffer {
+    return Buffer.from(`Xero stand-in file ${str(attachment.FileName)} (${str(attachment.AttachmentID)})\n`);
+  }
+
+  /** GET …/Attachments/{AttachmentID}: the file itself. */
+  attachmentFile(parent: Collection, id: string, attachmentId: string): Answer {
+    const attachment = this.records[parent].has(id) ? (this.attachments[id] ?? []).find((a) => a.AttachmentID === attachmentId) : undefined;
+    if (attachment === undefined) return notFound();
+    return { status: 200, body: XeroBooks.fileOf(attachment), headers: { 'content-type': str(attachment.MimeType) || 'application/octet-stream' } };
+  }
+
   attachmentsOf(parent: Collection, id: string): Answer {
     if (!this.records[parent].has(id)) return notFound();
     return { status: 200, body: { Attachments: (this.attachments[id] ?? []).map(clone) } };

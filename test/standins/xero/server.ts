@@ -89,6 +89,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getInvoice: one('Invoices', 'InvoiceID'),
   createInvoices, updateOrCreateInvoices, updateInvoice,
   getInvoiceAttachments: ({ books, params }) => books.attachmentsOf('Invoices', params.InvoiceID ?? ''),
+  getInvoiceAttachmentById: ({ books, params }) => books.attachmentFile('Invoices', params.InvoiceID ?? '', params.AttachmentID ?? ''),
   getCreditNotes: list('CreditNotes'),
   getCreditNote: one('CreditNotes', 'CreditNoteID'),
   getPayments: list('Payments'),
@@ -98,6 +99,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getManualJournal: one('ManualJournals', 'ManualJournalID'),
   createManualJournals, updateOrCreateManualJournals, updateManualJournal,
   getManualJournalAttachments: ({ books, params }) => books.attachmentsOf('ManualJournals', params.ManualJournalID ?? ''),
+  getManualJournalAttachmentById: ({ books, params }) => books.attachmentFile('ManualJournals', params.ManualJournalID ?? '', params.AttachmentID ?? ''),
   getTaxRates: list('TaxRates'),
   getTrackingCategories: list('TrackingCategories'),
   getCurrencies: list('Currencies'),
@@ -122,6 +124,11 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function send(res: ServerResponse, answer: Answer): void {
+  if (Buffer.isBuffer(answer.body)) {
+    res.writeHead(answer.status, { 'content-type': 'application/octet-stream', ...answer.headers });
+    res.end(answer.body);
+    return;
+  }
   const text = typeof answer.body === 'string' ? answer.body : answer.body === undefined ? '' : JSON.stringify(answer.body);
   const type = typeof answer.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
   res.writeHead(answer.status, { 'content-type': type, ...answer.headers });

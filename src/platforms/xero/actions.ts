@@ -1,0 +1,28 @@
+/**
+ * Xero keeps attachment files behind its own sign-in: the signed file_url of
+ * a synced attachment is served by fetching the file from Xero with the
+ * connection's tokens (GET …/Attachments/{AttachmentID}; the contract names
+ * the file's mime type in a `contentType` header).
+ */
+import type { ConnectorActions } from '../connector.ts';
+import { PlatformError } from '../errors.ts';
+import { xeroCall } from './client.ts';
+import type { XeroStoredAttachment } from './types.ts';
+
+export const xeroActions: ConnectorActions = {
+  async downloadAttachment(ctx, attachment) {
+    const raw: XeroStoredAttachment = attachment.raw;
+    const parent = raw.ManualJournal !== undefined ? `/ManualJournals/${encodeURIComponent(raw.ManualJournal.ManualJournalID)}`
+      : raw.Invoice !== undefined ? `/Invoices/${encodeURIComponent(raw.Invoice.InvoiceID)}` : null;
+    if (parent === null || raw.AttachmentID === undefined) {
+      throw new PlatformError({ kind: 'not_found', message: 'The stored attachment does not name the Xero record it belongs to', requestSent: false });
+    }
+    const mime = raw.MimeType ?? 'application/octet-stream';
+    const response = await xeroCall(ctx, {
+      method: 'GET', path: `${parent}/Attachments/${encodeURIComponent(raw.AttachmentID)}`, operation: 'download attachment',
+      headers: { contentType: mime, accept: mime }, responseType: 'bytes',
+    });
+    const body = response.body instanceof Uint8Array ? response.body : new Uint8Array();
+    return { contentType: response.headers['content-type'] ?? mime, content: Buffer.from(body) };
+  },
+};
