@@ -8,6 +8,7 @@
 import type { ConnectorContext, OAuthTokens } from '../connector.ts';
 import { platformAddress } from '../addresses.ts';
 import { PlatformError } from '../errors.ts';
+import type { PlatformRequest } from '../http.ts';
 import { authorizedRequest, bearer } from '../oauth-request.ts';
 import { classifyQboError, faultError, faultOf, type FaultContext } from './errors.ts';
 import type { QboCdcResponse, QboQueryResponse } from './native.ts';
@@ -45,25 +46,60 @@ export interface QboCall extends FaultContext {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** One API call; the parsed JSON answer. A Fault inside a 200 answer is thrown like an error status. */
-export async function callQbo(ctx: ConnectorContext, call: QboCall): Promise<Record<string, unknown>> {
-  const response = await authorizedRequest(ctx, (tokens) => ({
+function qboRequest(ctx: ConnectorContext, tokens: OAuthTokens, call: QboCall, accept: string, responseType: 'auto' | 'text'): PlatformRequest {
+  return {
     method: call.method,
     url: `${apiUrl(ctx.environment)}/v3/company/${encodeURIComponent(realmOf(tokens))}/${call.path}`,
     query: { ...call.query, minorversion: MINOR_VERSION, requestid: call.requestId },
-    headers: bearer(tokens, { accept: 'application/json' }),
+    headers: bearer(tokens, { accept }),
     ...(call.body === undefined ? {} : { body: call.body }),
     idempotent: call.method === 'GET' || call.requestId !== undefined,
+    responseType,
     operation: `quickbooks ${call.operation}`,
     classifyError: (error, res) => classifyQboError(error, res, call),
-  }));
-  const body = response.body;
+  };
+}
+
+/** Throws the Fault a 200 answer may carry. */
+function throwFault(body: unknown, status: number, call: QboCall): void {
   const fault = faultOf(body);
   if (fault !== null) {
-    throw faultError(fault, { kind: 'bad_request', httpStatus: response.status, retryAfterMs: null, rawExcerpt: JSON.stringify(body).slice(0, 2000), headers: {}, requestSent: true }, call);
+    throw faultError(fault, { kind: 'bad_request', httpStatus: status, retryAfterMs: null, rawExcerpt: JSON.stringify(body).slice(0, 2000), headers: {}, requestSent: true }, call);
   }
+}
+
+/** One API call; the parsed JSON answer. A Fault inside a 200 answer is thrown like an error status. */
+export async function callQbo(ctx: ConnectorContext, call: QboCall): Promise<Record<string, unknown>> {
+  const response = await authorizedRequest(ctx, (tokens) => qboRequest(ctx, tokens, call, 'application/json', 'auto'));
+  const body = response.body;
+  throwFault(body, response.status, call);
   if (!isRecord(body)) throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `QuickBooks Online answered ${call.operation} with no JSON object` });
   return body;
+}
+
+/**
+ * The short-lived address of an attachable's file: GET download/{attachableId}
+ * answers it as plain text (a presigned link, valid for minutes). Errors come
+ * as Faults (610 when the attachable is gone).
+ */
+export async function temporaryDownloadUrl(ctx: ConnectorContext, attachableId: string): Promise<string> {
+  const call: QboCall = { method: 'GET', path: `download/${encodeURIComponent(attachableId)}`, operation: 'download Attachable' };
+  // Faults are JSON; the link itself is text.
+  const response = await authorizedRequest(ctx, (tokens) => qboRequest(ctx, tokens, call, 'text/plain, application/json', 'text'));
+  const text = typeof response.body === 'string' ? response.body.trim() : '';
+  let answer: unknown = text;
+  if (/^[{"]/.test(text)) {
+    try {
+      answer = JSON.parse(text) as unknown;
+    } catch {
+      // Not JSON after all: judged as a link below.
+    }
+  }
+  throwFault(answer, response.status, call);
+  if (typeof answer !== 'string' || !URL.canParse(answer) || !/^https?:$/.test(new URL(answer).protocol)) {
+    throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `QuickBooks Online answered ${call.operation} with no download link`, rawExcerpt: text.slice(0, 2000) });
+  }
+  return answer;
 }
 
 /** A string literal of QBO's query language. */

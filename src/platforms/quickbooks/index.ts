@@ -3,12 +3,14 @@
  * with OAuth 2.0. Objects are read by query (full) and ChangeDataCapture
  * (incremental, with deletions), the company and its monthly balance sheets
  * from CompanyInfo, Preferences and the BalanceSheet report; bills, journal
- * entries and customers are written with SyncToken handling.
+ * entries and customers are written with SyncToken handling; attachment files
+ * are fetched from QBO when their file_url is followed.
  * Tested against test/standins/quickbooks, built from the response shapes of
  * Intuit's API reference (test/fixtures/quickbooks/README.md).
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ConnectorContext, ObjectCapabilities, ObjectHandler } from '../connector.ts';
+import { quickbooksActions } from './attachments.ts';
 import { quickbooksAuth } from './auth.ts';
 import { identify, readBalanceSheets, readCompany } from './company.ts';
 import { appUrl, type MapContext } from './mapping/common.ts';
@@ -96,6 +98,7 @@ export function createQuickBooksConnector(): Connector {
     auth: quickbooksAuth,
     identify,
     objects: objects(),
+    actions: quickbooksActions,
     // Intuit: 500 requests per minute and 10 concurrent requests per company (realm) and app.
     limits: { requestsPerMinute: 500, concurrentRequests: 10 },
     platformUrl: (type, platformId, ctx) => appUrl(type, platformId, ctx.environment),
@@ -114,7 +117,7 @@ export function createQuickBooksConnector(): Connector {
         'QBO tracks the department on the whole bill: every line of a written bill must have the same department_id.',
         'Voided bill payments, payments and invoices (amounts zeroed, "Voided" in the memo) have status void.',
         'Customers cannot be deleted in QuickBooks Online; PATCH status archived makes them inactive.',
-        'Attachments are files attached to transactions and names (note-only attachables are not attachments); file contents are not downloaded.',
+        'Attachments are files attached to transactions and names (note-only attachables are not attachments). The file_url serves the file from QuickBooks when followed (its download endpoint, then the short-lived link it answers); nothing is stored.',
         'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window.',
       ],
     },

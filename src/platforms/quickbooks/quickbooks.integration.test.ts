@@ -6,8 +6,9 @@
  * stand-in's records (1,013 bills: two query pages), incremental syncs by
  * ChangeDataCapture and, past its 30 days, by LastUpdatedTime, writes through
  * the API with SyncToken handling and request ids, token expiry and refresh,
- * throttling and 5xx retries, a revoked grant, and twenty jobs racing to
- * refresh one expired token. Each part uses a company (realm) of its own.
+ * throttling and 5xx retries, a revoked grant, twenty jobs racing to
+ * refresh one expired token, and attachment files served through their signed
+ * file_url. Each part uses a company (realm) of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, json, errorBody, type TestApp } from '../../../test/support/app.ts';
@@ -445,6 +446,71 @@ describe('QuickBooks Online faults', () => {
     expect(qbo.tokenCalls - calls).toBe(1);
     expect(pages.map((p) => p.records.map((r) => r.raw.DisplayName))).toEqual(Array.from({ length: 20 }, () => ['Arizona Dept. of Revenue', 'Board of Equalization']));
     expect(qbo.log.filter((r) => r.path.includes('/9130350000000005/') && r.status !== 200)).toEqual([]);
+    expectNoViolations();
+  });
+});
+
+describe('QuickBooks Online attachment files', () => {
+  const realm = '9130350000000006';
+  const attachableId = '5000000000000010341';
+  let c: Linked;
+  let fileUrl = '';
+
+  beforeAll(async () => {
+    qbo.addCompany({ realmId: realm, name: 'Attachments Company' });
+    c = await link(realm);
+    await expectSynced(t, c.connection.id, 'initial');
+  }, 60_000);
+
+  const follow = async (address: string) => {
+    const file = new URL(address);
+    return t.app.inject({ method: 'GET', url: `${file.pathname}${file.search}` });
+  };
+  const downloads = () => qbo.log.filter((r) => r.path === `/v3/company/${realm}/download/${attachableId}`);
+  const links = () => qbo.log.filter((r) => r.path.startsWith(`/attachments/${realm}/`));
+
+  it('serves the file of a synced attachment byte for byte, fetched from QuickBooks when its file_url is followed', async () => {
+    const listed = await sender(t, c.token)('GET', '/accounting/journal_entries/attachments');
+    expect(listed.statusCode, listed.body).toBe(200);
+    const attachment = (json(listed).attachments as Json[]).find((a) => a.platform_id === attachableId);
+    expect(attachment).toMatchObject({ file_name: 'receipt_nov15.jpg', attached_to_type: 'bill', attached_to_id: ref(c, 'bill', '25') });
+    fileUrl = String(attachment?.file_url);
+    expect(new URL(fileUrl).pathname).toBe(`/files/${String(attachment?.id)}`);
+
+    const expected = qbo.company(realm).file(attachableId)?.content;
+    expect(expected?.length).toBe(1594261);
+    const response = await follow(fileUrl);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(response.headers['content-type']).toBe('image/jpeg');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="receipt_nov15.jpg"');
+    expect(response.rawPayload.length).toBe(1594261);
+    expect(expected !== undefined && response.rawPayload.equals(expected)).toBe(true);
+    // QBO's download call with the bearer token and minor version, then the presigned link without it (the stand-in records a bearer sent there).
+    expect(downloads().map((r) => [r.status, r.query])).toEqual([[200, 'minorversion=75']]);
+    expect(links().map((r) => r.status)).toEqual([200]);
+    expectNoViolations();
+  });
+
+  it('refreshes an access token that expired before the download, once, and serves the file', async () => {
+    qbo.expireAccessTokens();
+    const calls = qbo.tokenCalls;
+    const before = downloads().length;
+    const response = await follow(fileUrl);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(response.rawPayload.equals(qbo.company(realm).file(attachableId)?.content ?? Buffer.alloc(0))).toBe(true);
+    expect(qbo.tokenCalls - calls).toBe(1);
+    expect(downloads().slice(before).map((r) => r.status)).toEqual([401, 200]);
+    expect((await storedTokens(t, c.connection.id))?.tenantId).toBe(realm);
+    expectNoViolations();
+  });
+
+  it('answers QuickBooks\' Object Not Found when the attachable was deleted there since the sync', async () => {
+    qbo.company(realm).remove('Attachable', attachableId);
+    const before = links().length;
+    const response = await follow(fileUrl);
+    expect(response.statusCode).toBe(450);
+    expect(errorBody(response)).toMatchObject({ error_code: 'PLATFORM_BAD_REQUEST', error_metadata: { platform: { code: '610', status: 400 } } });
+    expect(links().length).toBe(before);
     expectNoViolations();
   });
 });

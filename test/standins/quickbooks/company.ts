@@ -3,7 +3,7 @@
  * entity, tombstones of deleted ones (for ChangeDataCapture), and the
  * bookkeeping QBO does on every write (Id, SyncToken, MetaData, totals).
  */
-import { ENTITIES, fixture, generatedBills, recordedRecords, type Entity, type Json } from './fixtures.ts';
+import { attachableFile, ENTITIES, fixture, generatedBills, recordedRecords, type Entity, type Json } from './fixtures.ts';
 
 /** Times as QBO writes them: the company's offset (Pacific, -07:00 here) and whole seconds. */
 export function qboTime(ms: number, withMillis = false): string {
@@ -83,6 +83,14 @@ export class Company {
   find(entity: Entity, id: string): Json | null {
     const record = this.table(entity).get(id);
     return record === undefined ? null : structuredClone(record);
+  }
+
+  /** The file of a live file attachable (deterministic from its Id and Size); null for notes and unknown ids. */
+  file(id: string): { content: Buffer; contentType: string; fileName: string } | null {
+    const record = this.table('Attachable').get(id);
+    if (record === undefined || typeof record.FileName !== 'string' || record.FileName === '') return null;
+    const contentType = typeof record.ContentType === 'string' ? record.ContentType : 'application/octet-stream';
+    return { content: attachableFile(record), contentType, fileName: record.FileName };
   }
 
   /** Records changed at or after `since`, and tombstones of those deleted since. */

@@ -77,3 +77,31 @@ export function generatedBills(count: number): Json[] {
     return bill;
   });
 }
+
+const FILE_HEADERS: Readonly<Record<string, readonly number[]>> = {
+  'image/jpeg': [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00],
+  'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  'application/pdf': [...Buffer.from('%PDF-1.4\n')],
+};
+
+/**
+ * The file of a seeded attachable: as many bytes as its Size says (1 KiB
+ * without one), the magic number of its ContentType, then bytes of every
+ * value drawn from a generator seeded with its Id. The same Id always gives
+ * the same file.
+ */
+export function attachableFile(record: Json): Buffer {
+  const size = typeof record.Size === 'number' && Number.isInteger(record.Size) && record.Size >= 0 ? record.Size : 1024;
+  const content = Buffer.alloc(size);
+  const header = FILE_HEADERS[typeof record.ContentType === 'string' ? record.ContentType : ''] ?? [];
+  // FNV-1a of the Id seeds xorshift32.
+  let state = 0x811c9dc5;
+  for (const char of String(record.Id)) state = Math.imul(state ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  for (let i = 0; i < size; i++) {
+    state ^= state << 13; state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5; state >>>= 0;
+    content[i] = header[i] ?? state & 0xff;
+  }
+  return content;
+}

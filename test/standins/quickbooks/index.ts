@@ -1,8 +1,8 @@
 /**
  * An in-process stand-in of QuickBooks Online for tests: the Accounting API
  * (query, ChangeDataCapture, reads, sparse and full updates with SyncToken,
- * deletes, voids, CompanyInfo, Preferences, the BalanceSheet report) and
- * Intuit's OAuth (consent page and token endpoint), on 127.0.0.1 and a random
+ * deletes, voids, CompanyInfo, Preferences, the BalanceSheet report,
+ * attachment downloads with their short-lived file links) and Intuit's OAuth (consent page and token endpoint), on 127.0.0.1 and a random
  * port. Stateful and seeded from test/fixtures/quickbooks, the response
  * shapes of Intuit's reference.
  *
@@ -11,13 +11,16 @@
  * subset it understands, `minorversion` on every call, `Accept:
  * application/json`, a bearer token for the company in the path, the
  * documented required fields of written entities, CDC's 30-day look-back and
- * the entities it covers, and at most 10 concurrent requests per company.
+ * the entities it covers, at most 10 concurrent requests per company, and
+ * no Authorization header on the presigned file links (S3 refuses a second
+ * credential).
  *
  * Fault controls: expire access tokens (next call 401 with the
  * AuthenticationFault body), revoke refresh tokens (invalid_grant), answer
  * the next N matching requests with 429 (Retry-After) or 5xx, change a record
  * between the connector's read and its write (stale SyncToken).
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Company, qboTime } from './company.ts';
@@ -57,6 +60,8 @@ export interface StandInOptions {
 /** Intuit's documented limit of concurrent requests per company and app. */
 export const MAX_CONCURRENT = 10;
 const CDC_LOOKBACK_MS = 30 * 24 * 60 * 60_000;
+/** How long the file link GET download/{id} answers stays valid (QBO's TempDownloadUri: 15 minutes). */
+export const FILE_LINK_SECONDS = 15 * 60;
 /** Entities ChangeDataCapture does not cover (Intuit's list). */
 const NOT_IN_CDC = new Set(['JournalCode', 'TaxAgency', 'TimeActivity', 'TaxCode', 'TaxRate']);
 
@@ -91,7 +96,7 @@ export interface QuickBooksStandIn {
   close(): Promise<void>;
 }
 
-interface Answer { status: number; body: Json | string; headers?: Record<string, string> }
+interface Answer { status: number; body: Json | string | Buffer; headers?: Record<string, string> }
 
 const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -121,6 +126,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   const requestIds = new Map<string, { fingerprint: string; answer: Answer }>();
   const afterRead = new Map<string, (record: Json) => void>();
   const inFlight = new Map<string, number>();
+  const fileLinks = new Map<string, { realmId: string; id: string; expires: number }>();
   let repeated = 0;
   let expireAfter: number | null = null;
 
@@ -225,6 +231,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
           throw error;
         }
       }
+      if (resource === 'download' && id !== undefined && extra.length === 0) return download(company, id);
       const entity = entityOf(resource);
       if (entity !== null && id !== undefined && extra.length === 0) return read(company, entity, id);
     }
@@ -280,6 +287,38 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
       company.edit(entity, id, change);
     }
     return { status: 200, body: { [entity]: record, time: time() } };
+  }
+
+  /** GET download/{attachableId}: a presigned link to the file, as plain text. */
+  function download(company: Company, id: string): Answer {
+    const file = company.file(id);
+    if (file === null) return fault(400, 'object-not-found', `Object Not Found : Attachable ${id} does not exist, was deleted or has no file`);
+    const key = randomBytes(16).toString('hex');
+    const expires = Math.floor(now() / 1000) + FILE_LINK_SECONDS;
+    fileLinks.set(key, { realmId: company.realmId, id, expires });
+    const link = `${stand.url}/attachments/${company.realmId}/${key}/${encodeURIComponent(file.fileName)}?Expires=${expires}&Signature=${key}`;
+    return { status: 200, body: link, headers: { 'content-type': 'text/plain;charset=UTF-8' } };
+  }
+
+  /** The file store behind a download link: presigned, valid for FILE_LINK_SECONDS, refuses another credential. */
+  function fileAtLink(req: IncomingMessage, url: URL, key: string): Answer {
+    const where = { method: req.method ?? 'GET', path: url.pathname };
+    const s3Error = (status: number, code: string, message: string): Answer => ({
+      status, body: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`, headers: { 'content-type': 'application/xml' },
+    });
+    const link = fileLinks.get(key);
+    if (link === undefined || url.searchParams.get('Signature') !== key || url.searchParams.get('Expires') !== String(link.expires)) {
+      violations.push({ ...where, reason: 'file link that GET download/{id} did not answer (or altered)' });
+      return s3Error(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
+    }
+    if (req.headers.authorization !== undefined) {
+      violations.push({ ...where, reason: 'Authorization header sent to a presigned file link' });
+      return s3Error(400, 'InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified');
+    }
+    if (now() / 1000 > link.expires) return s3Error(403, 'AccessDenied', 'Request has expired');
+    const file = companies.get(link.realmId)?.file(link.id) ?? null;
+    if (file === null) return s3Error(404, 'NoSuchKey', 'The specified key does not exist.');
+    return { status: 200, body: file.content, headers: { 'content-type': file.contentType } };
   }
 
   async function write(req: IncomingMessage, where: { method: string; path: string }, company: Company, entity: Entity, url: URL): Promise<Answer> {
@@ -345,6 +384,8 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     const path = url.pathname;
     if (path === '/connect/oauth2' && (req.method === 'GET' || req.method === 'POST')) return authorize(req, url);
     if (path === '/oauth2/v1/tokens/bearer' && req.method === 'POST') return tokens(req, path);
+    const link = /^\/attachments\/[^/]+\/([0-9a-f]{32})\/[^/]+$/.exec(path);
+    if (link?.[1] !== undefined && req.method === 'GET') return fileAtLink(req, url, link[1]);
     const match = /^\/v3\/company\/([^/]+)\/(.+)$/.exec(path);
     if (match?.[1] !== undefined && match[2] !== undefined) {
       const rule = rules.find((r) => r.count > 0 && matches(r.match, `${req.method ?? 'GET'} ${path}?${decodedQuery(url)}`));
@@ -373,6 +414,11 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   }
 
   function send(res: ServerResponse, answer: Answer): void {
+    if (Buffer.isBuffer(answer.body)) {
+      res.writeHead(answer.status, { 'content-type': 'application/octet-stream', 'content-length': answer.body.length, ...answer.headers });
+      res.end(answer.body);
+      return;
+    }
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     const type = typeof answer.body === 'string' ? (answer.body.startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain') : 'application/json;charset=UTF-8';
     res.writeHead(answer.status, { 'content-type': type, intuit_tid: `1-${Date.now().toString(16)}`, ...answer.headers });

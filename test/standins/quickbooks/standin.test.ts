@@ -3,7 +3,7 @@
  * violation) is what the connector tests rely on "no violations" to mean.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startQuickBooksStandIn, type QuickBooksStandIn } from './index.ts';
+import { FILE_LINK_SECONDS, startQuickBooksStandIn, type QuickBooksStandIn } from './index.ts';
 
 let qbo: QuickBooksStandIn;
 let token = '';
@@ -111,5 +111,42 @@ describe('QuickBooks Online stand-in', () => {
     const missing = await call('bill?minorversion=75', { method: 'POST', body: { Line: [] } });
     expect(missing.body.Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '2020', element: 'VendorRef' }] });
     expect(lastViolation()).toBe('Required parameter VendorRef is missing in the request');
+  });
+
+  it('answers GET download/{id} with a presigned file link that serves the attachable\'s file for 15 minutes, without a bearer', async () => {
+    let clock = Date.now();
+    const own = await startQuickBooksStandIn({ now: () => clock });
+    try {
+      own.registerClient(CLIENT);
+      const bearer = own.issueTokens({ clientId: CLIENT.clientId }).accessToken;
+      const download = (id: string) => fetch(`${own.url}/v3/company/${own.realmId}/download/${id}?minorversion=75`, { headers: { authorization: `Bearer ${bearer}`, accept: 'text/plain, application/json' } });
+      const answer = await download('5000000000000010341');
+      expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'text/plain;charset=UTF-8']);
+      const link = await answer.text();
+      expect(link).toMatch(new RegExp(`^${own.url}/attachments/${own.realmId}/[0-9a-f]{32}/receipt_nov15\\.jpg\\?Expires=\\d+&Signature=`));
+      const file = await fetch(link);
+      const bytes = Buffer.from(await file.arrayBuffer());
+      expect([file.status, file.headers.get('content-type'), bytes.length]).toEqual([200, 'image/jpeg', 1594261]);
+      expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
+      expect(bytes.equals(own.company().file('5000000000000010341')?.content ?? Buffer.alloc(0))).toBe(true);
+      // The same Id always gives the same file, in every company.
+      expect(bytes.equals(qbo.company().file('5000000000000010341')?.content ?? Buffer.alloc(0))).toBe(true);
+      expect(own.violations).toEqual([]);
+
+      expect((await fetch(link, { headers: { authorization: `Bearer ${bearer}` } })).status).toBe(400);
+      expect(own.violations.splice(0).map((v) => v.reason)).toEqual(['Authorization header sent to a presigned file link']);
+      clock += (FILE_LINK_SECONDS + 1) * 1000;
+      const expired = await fetch(link);
+      expect([expired.status, await expired.text()]).toEqual([403, expect.stringContaining('Request has expired')]);
+
+      for (const id of ['200900000000000008541', '999']) {
+        const missing = await download(id);
+        expect(missing.status, id).toBe(400);
+        expect((await missing.json() as Json).Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '610' }] });
+      }
+      expect(own.violations).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 });
