@@ -103,7 +103,7 @@ export function createQuickBooksConnector(): Connector {
     limits: { requestsPerMinute: 500, concurrentRequests: 10 },
     platformUrl: (type, platformId, ctx) => appUrl(type, platformId, ctx.environment),
     documentation: {
-      testedAgainst: 'An in-process stand-in of the QuickBooks Online Accounting API and Intuit OAuth (test/standins/quickbooks), seeded from response shapes recorded from Intuit\'s API reference (test/fixtures/quickbooks).',
+      testedAgainst: 'Fixture-tested: Intuit publishes no machine-readable contract, so the tests run against an in-process stand-in of the QuickBooks Online Accounting API and Intuit OAuth (test/standins/quickbooks) built on response shapes recorded from Intuit\'s API reference (test/fixtures/quickbooks). Not yet run against the real service.',
       settings: [
         { variable: 'QUICKBOOKS_API_URL', description: 'API host; default https://sandbox-quickbooks.api.intuit.com for sandbox connections and https://quickbooks.api.intuit.com for production ones.' },
         { variable: 'QUICKBOOKS_AUTHORIZE_URL', description: 'Consent page; default https://appcenter.intuit.com/connect/oauth2.' },

@@ -110,7 +110,7 @@ export const xeroConnector: Connector = {
   limits: { requestsPerMinute: 60, concurrentRequests: 5 },
   platformUrl: (type, platformId) => deepLink(type, platformId),
   documentation: {
-    testedAgainst: 'A stand-in (test/standins/xero) built from Xero\'s published OpenAPI contract (Accounting API 2.9.4 and the identity /connections contract in test/contracts/xero): its example records, and records cloned from them beyond a page, are the seed data, and every request and answer is validated against it.',
+    testedAgainst: 'A stand-in (test/standins/xero) built from Xero\'s published OpenAPI contract (Accounting API 2.9.4 and the identity /connections contract in test/contracts/xero): its example records, and records cloned from them beyond a page, are the seed data, and every request and answer is validated against it. Not yet run against the real service.',
     settings: XERO_SETTINGS,
     notes: [
       'Contacts are vendors when Xero flags them suppliers and customers when it flags them customers; a contact with neither flag (as every contact is until it has a bill or invoice) counts as a customer.',
