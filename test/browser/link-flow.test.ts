@@ -4,16 +4,15 @@
  * and /link.js driving the flow in a popup from a host page on another origin.
  * Screenshots of the pages go to /tmp (ledgerport-link-*.png).
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnector } from '../../src/platforms/index.ts';
 import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
 import { clientHeaders, startTestApp, type TestApp } from '../support/app.ts';
+import { launchChromium, runBrowserTests } from '../support/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = '/tmp';
 
 let t: TestApp | undefined;
@@ -52,14 +51,8 @@ function clientApp(): Server {
   });
 }
 
-// Debian's Chromium drives these tests. CI installs it (.ci/run) and must run them; elsewhere, without it, they
-// are skipped with this notice: apt-get install -y chromium.
-const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!runBrowser) process.stderr.write(`browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
-
-describe.skipIf(!runBrowser)('with Chromium', () => {
+describe.skipIf(!runBrowserTests)('with Chromium', () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
     const started = await startTestApp();
     t = started;
     configureSandbox({ pool: started.db.pool });
@@ -71,11 +64,7 @@ describe.skipIf(!runBrowser)('with Chromium', () => {
     receiver = client;
     await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));
     receiverBase = `http://127.0.0.1:${(client.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

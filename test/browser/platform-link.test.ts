@@ -9,20 +9,19 @@
  * stand-ins check every request against the platform's contract and record
  * any breach: there must be none.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSync } from '../../src/sync/requests.ts';
 import { startSyncWorkers } from '../../src/sync/worker.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
 import { clientHeaders, startTestApp, type TestApp } from '../support/app.ts';
+import { launchChromium, runBrowserTests } from '../support/chromium.ts';
+import { setEnv } from '../support/env.ts';
 import { PLATFORM_CASES, type PlatformCase, type RunningStandIn } from './platform-cases.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = '/tmp';
-const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
 
 type Json = Record<string, unknown>;
 
@@ -32,9 +31,8 @@ let receiver: Server | undefined;
 let receiverBase = '';
 let browser: Browser | undefined;
 
-describe.skipIf(!runBrowser)('OAuth platforms in a browser', () => {
+describe.skipIf(!runBrowserTests)('OAuth platforms in a browser', () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
     const started = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
     t = started;
     await started.app.listen({ port: 0, host: '127.0.0.1' });
@@ -46,10 +44,7 @@ describe.skipIf(!runBrowser)('OAuth platforms in a browser', () => {
     receiver = client;
     await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));
     receiverBase = `http://127.0.0.1:${(client.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
@@ -101,8 +96,8 @@ describe.skipIf(!runBrowser)('OAuth platforms in a browser', () => {
   for (const platform of PLATFORM_CASES) {
     it(`${platform.platform}: link in the browser, initial sync, incremental sync, bill create, all within the platform's contract`, async () => {
       const standIn = await platform.start();
+      const restoreEnv = setEnv(standIn.env);
       try {
-        for (const [name, value] of Object.entries(standIn.env)) process.env[name] = value;
         const redirectUri = `${base}/link/oauth/callback`;
         const clientId = `lp-${platform.platform.toLowerCase()}-app`;
         const clientSecret = `${clientId}-secret-0123456789`;
@@ -163,6 +158,7 @@ describe.skipIf(!runBrowser)('OAuth platforms in a browser', () => {
         expect(standIn.billWithMarker(marker)).toBe(true);
         expect(standIn.violations()).toEqual([]);
       } finally {
+        restoreEnv();
         await standIn.close();
       }
     }, 180_000);

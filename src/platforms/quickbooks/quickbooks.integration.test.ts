@@ -27,21 +27,19 @@ import { jobTokens } from '../tokens.ts';
 import { qboTime } from './client.ts';
 import { quickbooksConnector } from './index.ts';
 import { CURSOR_OVERLAP_MS } from './read.ts';
+import { setEnv } from '../../../test/support/env.ts';
 
 const APP = { clientId: 'ABqbo-client-id', clientSecret: 'qbo-client-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
 const GENERATED_BILLS = 1010;
 
 let t: TestApp;
 let qbo: QuickBooksStandIn;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: () => void = () => undefined;
 
 beforeAll(async () => {
   qbo = await startQuickBooksStandIn({ generatedBills: GENERATED_BILLS });
   qbo.registerClient(APP);
-  for (const [name, path] of [['QUICKBOOKS_API_URL', ''], ['QUICKBOOKS_TOKEN_URL', '/oauth2/v1/tokens/bearer'], ['QUICKBOOKS_AUTHORIZE_URL', '/connect/oauth2']] as const) {
-    saved[name] = process.env[name];
-    process.env[name] = `${qbo.url}${path}`;
-  }
+  restoreEnv = setEnv({ QUICKBOOKS_API_URL: qbo.url, QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer`, QUICKBOOKS_AUTHORIZE_URL: `${qbo.url}/connect/oauth2` });
   t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
   await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
 }, 120_000);
@@ -49,10 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await qbo.close();
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) Reflect.deleteProperty(process.env, name);
-    else process.env[name] = value;
-  }
+  restoreEnv();
 });
 
 interface Linked { connection: ConnectionRecord; token: string; realmId: string }

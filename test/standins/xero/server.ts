@@ -17,6 +17,7 @@ import { notFound, XeroBooks, type Answer } from './books.ts';
 import { xeroContract, type Operation } from './contract.ts';
 import { XeroIdentity, type OAuthClient, type Tenant } from './oauth.ts';
 import { seedBooks, withFreshIds, type Collection } from './seed.ts';
+import { setEnv } from '../../support/env.ts';
 
 export interface Violation { kind: 'request' | 'response'; method: string; path: string; operation: string | null; problems: string[] }
 
@@ -308,14 +309,5 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
 
 /** Points the Xero connector's addresses at the stand-in; returns a function that restores them. */
 export function useStandIn(standin: Pick<XeroStandIn, 'url'>): () => void {
-  const variables = ['XERO_API_URL', 'XERO_IDENTITY_URL', 'XERO_LOGIN_URL'] as const;
-  const before = variables.map((name) => process.env[name]);
-  for (const name of variables) process.env[name] = standin.url;
-  return () => {
-    variables.forEach((name, i) => {
-      const value = before[i];
-      if (value === undefined) Reflect.deleteProperty(process.env, name);
-      else process.env[name] = value;
-    });
-  };
+  return setEnv({ XERO_API_URL: standin.url, XERO_IDENTITY_URL: standin.url, XERO_LOGIN_URL: standin.url });
 }
