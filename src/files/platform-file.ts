@@ -4,8 +4,7 @@
  * the signed file_url is followed, with the connection's fresh tokens. Nothing
  * is cached: the platform stays the one copy of the file.
  */
-import { findConnectionById } from '../sql/connections.ts';
-import type { Environment } from '../tenants/types.ts';
+import { findConnectionForService } from '../sql/connections.ts';
 import { openCredentials, connectorContext } from '../platforms/context.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
@@ -18,11 +17,7 @@ export interface StoredAttachment { connectionId: string; platformId: string; ra
 
 /** The file from the platform, or null when the platform offers no download for it. */
 export async function platformFile(services: Services, attachment: StoredAttachment): Promise<{ contentType: string; content: Buffer } | null> {
-  const owner = await services.pool.query<{ organization_id: string; environment: Environment }>(
-    'SELECT organization_id, environment FROM connections WHERE id = $1', [attachment.connectionId]);
-  const row = owner.rows[0];
-  if (row === undefined) return null;
-  const connection = await findConnectionById(services.pool, { organizationId: row.organization_id, environment: row.environment }, attachment.connectionId);
+  const connection = await findConnectionForService(services.pool, attachment.connectionId);
   const connector = connection?.platform === null || connection === null ? undefined : getConnector(connection.platform);
   const download = connector?.actions?.downloadAttachment;
   if (connection === null || connector === undefined || download === undefined || attachment.raw === null) return null;

@@ -53,6 +53,12 @@ export async function findConnectionById(db: Queryable, tenant: Tenant, id: stri
   return result.rows[0] === undefined ? null : toConnectionRecord(result.rows[0]);
 }
 
+/** A connection by id whatever its organisation: for workers and signed file links, which act for the service, not a caller. */
+export async function findConnectionForService(db: Queryable, id: string): Promise<ConnectionRecord | null> {
+  const result = await db.query<ConnectionRow>(`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE id = $1`, [id]);
+  return result.rows[0] === undefined ? null : toConnectionRecord(result.rows[0]);
+}
+
 export async function findConnectionByLinkToken(db: Queryable, linkToken: string, options: { forUpdate?: boolean } = {}): Promise<ConnectionRecord | null> {
   const result = await db.query<ConnectionRow>(
     `SELECT ${CONNECTION_COLUMNS} FROM connections WHERE link_token = $1 ${options.forUpdate === true ? 'FOR UPDATE' : ''}`,

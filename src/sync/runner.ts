@@ -9,7 +9,7 @@ import { withTransaction } from '../db/pool.ts';
 import { accessTokenOf } from '../connections/connections.ts';
 import { emitConnectionEvent, markNeedsReauth, markReady, recordSyncFailure, recordSyncSuccess } from '../connections/health.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
-import { findConnectionById } from '../sql/connections.ts';
+import { findConnectionForService } from '../sql/connections.ts';
 import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
 import type { Connector, ConnectorContext, ReadPage } from '../platforms/connector.ts';
 import { connectorContext, openCredentials } from '../platforms/context.ts';
@@ -51,13 +51,6 @@ async function loadRun(services: Services, runId: string): Promise<RunRow | null
   return result.rows[0] ?? null;
 }
 
-async function loadConnection(services: Services, connectionId: string): Promise<ConnectionRecord | null> {
-  const owner = await services.pool.query<{ organization_id: string; environment: 'sandbox' | 'production' }>(
-    'SELECT organization_id, environment FROM connections WHERE id = $1', [connectionId]);
-  const row = owner.rows[0];
-  return row === undefined ? null : findConnectionById(services.pool, { organizationId: row.organization_id, environment: row.environment }, connectionId);
-}
-
 /** Object types this run reads, in a stable order. */
 function objectsToRead(connector: Connector, connection: ConnectionRecord, run: RunRow): UnifiedObjectType[] {
   const offered = (Object.keys(connector.objects) as UnifiedObjectType[])
@@ -91,7 +84,7 @@ interface ObjectRead { type: UnifiedObjectType; batches: Batch[] }
 export async function runSync(services: Services, runId: string, signal: AbortSignal): Promise<RunOutcome> {
   const run = await loadRun(services, runId);
   if (run === null || ['completed', 'failed', 'cancelled'].includes(run.status)) return 'skipped';
-  const connection = await loadConnection(services, run.connection_id);
+  const connection = await findConnectionForService(services.pool, run.connection_id);
   if (connection === null) return 'skipped';
   if (connection.platform === null || connection.linkedAt === null) return 'skipped';
   const connector = getConnector(connection.platform);

@@ -8,7 +8,7 @@
 import { ServiceError } from '../../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext } from '../connector.ts';
-import { dateOnly, has, link, list, type Input } from '../sandbox/inbound/common.ts';
+import { dateOnly, has, link, list, type Input } from '../inbound.ts';
 
 export type Native = Record<string, unknown>;
 

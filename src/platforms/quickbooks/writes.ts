@@ -9,7 +9,7 @@
  */
 import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
-import type { Input } from '../sandbox/inbound/common.ts';
+import type { Input } from '../inbound.ts';
 import { callQbo } from './client.ts';
 import type { Native } from './inbound.ts';
 

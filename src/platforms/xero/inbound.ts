@@ -7,7 +7,7 @@
  */
 import { ServiceError } from '../../errors/catalogue.ts';
 import type { ConnectorContext } from '../connector.ts';
-import { has, link, list, type Input } from '../sandbox/inbound/common.ts';
+import { has, link, list, type Input } from '../inbound.ts';
 import { listOf, xeroCall } from './client.ts';
 import { dayOf } from './dates.ts';
 import { chartOf } from './read.ts';

@@ -7,7 +7,7 @@
 import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { onlyOf, xeroCall, type XeroCall } from './client.ts';
-import { has, link, list, type Input } from '../sandbox/inbound/common.ts';
+import { has, link, list, type Input } from '../inbound.ts';
 import { accountCode, checkBaseCurrency, dateOf, documentLines, invalid, refuse, textOf, type Body } from './inbound.ts';
 import { invoiceRecords, journalRecords } from './objects.ts';
 import { recordOf as platformRecord } from './read.ts';

@@ -1,55 +1,12 @@
 /**
- * Helpers for unified → native payloads. Only fields present in the input are
- * written (PATCH semantics: an omitted field keeps its value); links are turned
- * from service ids into platform ids through the connection.
+ * SANDBOX's helpers for unified → native payloads, on top of the ones every
+ * connector shares (src/platforms/inbound.ts, re-exported here).
  */
-import { ServiceError } from '../../../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type { ConnectorContext } from '../../connector.ts';
 
-export type Input = Record<string, unknown>;
-export type Native = Record<string, unknown>;
-
-export function has(input: Input, field: string): boolean {
-  return Object.hasOwn(input, field);
-}
-
-function invalid(field: string, message: string): ServiceError {
-  return new ServiceError('VALIDATION_ERROR', `${field}: ${message}`, { field, location: 'body' });
-}
-
-/** Platform id of a linked object; undefined for null/absent, a 400 for an id this connection does not know. */
-export async function link(ctx: ConnectorContext, type: UnifiedObjectType, value: unknown, field: string): Promise<string | undefined> {
-  if (value === null || value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw invalid(field, 'must be an id (string)');
-  const platformId = await ctx.platformIdOf(type, value);
-  if (platformId === null) throw invalid(field, `no ${type} with id ${value} on this connection`);
-  return platformId;
-}
-
-/** A JSON number as the platform's decimal text; values with more than 2 decimals go through as is, for the platform to refuse. */
-export function decimal(value: unknown): unknown {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return value;
-  const cents = Math.round(value * 100);
-  if (Math.abs(cents - value * 100) > 1e-6) return String(value);
-  const abs = Math.abs(cents);
-  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** A timestamp or date as the platform's YYYY-MM-DD. */
-export function dateOnly(value: unknown): unknown {
-  return typeof value === 'string' && value.length >= 10 ? value.slice(0, 10) : value;
-}
-
-export function list(input: Input, field: string): Input[] {
-  const value = input[field];
-  if (value === null || value === undefined) return [];
-  if (!Array.isArray(value)) throw invalid(field, 'must be an array');
-  return value.map((entry, n) => {
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid(`${field}[${n}]`, 'must be an object');
-    return entry as Input;
-  });
-}
+export { dateOnly, decimal, has, invalid, link, list, type Input, type Native } from '../../inbound.ts';
+import { decimal, has, invalid, link, list, type Input, type Native } from '../../inbound.ts';
 
 /** Copies plain fields present in the input under their native names, converted. */
 export function copy(input: Input, out: Native, fields: readonly (readonly [string, string, ((v: unknown) => unknown)?])[]): void {

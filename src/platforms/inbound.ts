@@ -1,0 +1,53 @@
+/**
+ * Helpers every connector's write mapping shares (unified → native payloads):
+ * presence checks with PATCH semantics (an omitted field keeps its value),
+ * service ids turned into platform ids through the connection, and the plain
+ * conversions, each failing with a 400 that names the field.
+ */
+import { ServiceError } from '../errors/catalogue.ts';
+import type { UnifiedObjectType } from '../model/object-types.ts';
+import type { ConnectorContext } from './connector.ts';
+
+export type Input = Record<string, unknown>;
+export type Native = Record<string, unknown>;
+
+export function has(input: Input, field: string): boolean {
+  return Object.hasOwn(input, field);
+}
+
+export function invalid(field: string, message: string): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', `${field}: ${message}`, { field, location: 'body' });
+}
+
+/** Platform id of a linked object; undefined for null/absent, a 400 for an id this connection does not know. */
+export async function link(ctx: ConnectorContext, type: UnifiedObjectType, value: unknown, field: string): Promise<string | undefined> {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw invalid(field, 'must be an id (string)');
+  const platformId = await ctx.platformIdOf(type, value);
+  if (platformId === null) throw invalid(field, `no ${type} with id ${value} on this connection`);
+  return platformId;
+}
+
+/** A JSON number as the platform's decimal text; values with more than 2 decimals go through as is, for the platform to refuse. */
+export function decimal(value: unknown): unknown {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value;
+  const cents = Math.round(value * 100);
+  if (Math.abs(cents - value * 100) > 1e-6) return String(value);
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A timestamp or date as the platform's YYYY-MM-DD. */
+export function dateOnly(value: unknown): unknown {
+  return typeof value === 'string' && value.length >= 10 ? value.slice(0, 10) : value;
+}
+
+export function list(input: Input, field: string): Input[] {
+  const value = input[field];
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw invalid(field, 'must be an array');
+  return value.map((entry, n) => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid(`${field}[${n}]`, 'must be an object');
+    return entry as Input;
+  });
+}
