@@ -32,6 +32,8 @@ export interface Config {
   webhookScheduleScale: number;
   /** Webhook deliveries in flight at once per worker process. */
   webhookConcurrency: number;
+  /** How long a process remembers verified client credentials (0 = check every request). */
+  authCacheSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -75,6 +77,16 @@ function parseFraction(name: string, raw: string | undefined, fallback: number, 
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0 || value > 1) {
     problems.push(`${name}=${raw} must be a number greater than 0 and at most 1`);
+    return fallback;
+  }
+  return value;
+}
+
+function parseNonNegativeInt(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    problems.push(`${name}=${raw} must be 0 or a positive integer`);
     return fallback;
   }
   return value;
@@ -146,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const webhookTimeoutMs = parsePositiveInt('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5000, problems);
   const webhookConcurrency = parsePositiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 16, problems);
   const webhookScheduleScale = parseFraction('WEBHOOK_SCHEDULE_SCALE', env.WEBHOOK_SCHEDULE_SCALE, 1, problems);
+  const authCacheSeconds = parseNonNegativeInt('AUTH_CACHE_SECONDS', env.AUTH_CACHE_SECONDS, 5, problems);
   const writeSyncWaitSeconds = parsePositiveInt('WRITE_SYNC_WAIT_SECONDS', env.WRITE_SYNC_WAIT_SECONDS, 10, problems);
   const embeddedPostgresPort = parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329, problems);
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '0.0.0.0';
@@ -174,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPostgresPort,
     publicUrl,
     writeSyncWaitSeconds,
+    authCacheSeconds,
     webhookAllowPrivate,
     webhookTimeoutMs,
     webhookScheduleScale,

@@ -28,15 +28,20 @@ export async function emitEvent(db: Queryable, event: NewEvent): Promise<string>
   return id;
 }
 
-/** Many events of one tenant in one statement (a synced page's entity events). */
+/**
+ * Many events of one tenant in one statement (a synced page's entity events).
+ * The batch travels as one JSON document: PostgreSQL parses it in one pass,
+ * where a jsonb[] parameter costs an array literal escaped element by element
+ * on both sides (measured: about 2x slower for a page of synced objects).
+ */
 export async function emitEvents(db: Queryable, tenant: Tenant, events: Omit<NewEvent, 'tenant'>[]): Promise<void> {
   if (events.length === 0) return;
   await db.query(
     `INSERT INTO events (organization_id, environment, connection_id, type, code, payload)
      SELECT $1, $2, e.connection_id, e.type, e.code, e.payload
-       FROM unnest($3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS e(connection_id, type, code, payload)`,
-    [tenant.organizationId, tenant.environment, events.map((e) => e.connectionId), events.map((e) => e.type),
-      events.map((e) => e.code), events.map((e) => JSON.stringify(e.payload))],
+       FROM json_to_recordset($3::json) AS e(connection_id uuid, type text, code text, payload json)`,
+    [tenant.organizationId, tenant.environment,
+      JSON.stringify(events.map((e) => ({ connection_id: e.connectionId, type: e.type, code: e.code, payload: e.payload })))],
   );
   await db.query(`SELECT pg_notify('ledgerport_events', $1)`, [String(events.length)]);
 }

@@ -7,7 +7,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { ServiceError } from '../errors/catalogue.ts';
 import { sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/pool.ts';
-import { authenticateClient } from '../tenants/organizations.ts';
+import { verifyClient } from '../tenants/organizations.ts';
+import { clientAuthCache } from './auth-cache.ts';
 import type { Tenant } from '../tenants/types.ts';
 
 const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="Ledgerport", charset="UTF-8"' };
@@ -35,9 +36,12 @@ export function parseBasicAuthorization(header: string | undefined): { clientId:
 export async function authenticateRequest(db: Queryable, request: FastifyRequest): Promise<Tenant> {
   const { clientId, clientSecret } = parseBasicAuthorization(request.headers.authorization);
   if (clientId.length > 200 || clientSecret.length > 200) throw invalid('Invalid client credentials.');
-  const tenant = await authenticateClient(db, clientId, clientSecret);
-  if (tenant === null) throw invalid('Invalid client credentials: unknown client_id, or a wrong or expired client_secret.');
-  return tenant;
+  const cached = clientAuthCache.get(clientId, clientSecret);
+  if (cached !== null) return cached;
+  const verified = await verifyClient(db, clientId, clientSecret);
+  if (verified === null) throw invalid('Invalid client credentials: unknown client_id, or a wrong or expired client_secret.');
+  clientAuthCache.remember(clientId, clientSecret, verified.tenant, verified.expiresAt);
+  return verified.tenant;
 }
 
 /** Admin bearer check against the configured token or the stored hash of the generated one. */

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateRequest, verifyAdminToken } from './auth.ts';
+import { clientAuthCache } from './auth-cache.ts';
 import { parseVersionHeader, type ApiVersion } from './versioning.ts';
 import { rateLimitHeaders } from '../ratelimit/limiter.ts';
 import { ServiceError } from '../errors/catalogue.ts';
@@ -22,6 +23,7 @@ declare module 'fastify' {
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE', 'PUT']);
 
 export function installEdgeHooks(app: FastifyInstance): void {
+  clientAuthCache.configure(app.services.config.authCacheSeconds);
   app.decorateRequest('tenant', null);
   app.decorateRequest('apiVersion', null);
   app.decorateRequest('idempotency', null);

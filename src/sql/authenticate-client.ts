@@ -5,12 +5,13 @@ export interface ClientSecretRow {
   organization_id: string;
   environment: Environment;
   secret_sha256: Buffer;
+  expires_at: Date | null;
 }
 
 /** Unexpired secrets of a client_id (normally one; two during a rotation grace period). */
 export async function findActiveClientSecrets(db: Queryable, clientId: string): Promise<ClientSecretRow[]> {
   const result = await db.query<ClientSecretRow>(
-    `SELECT c.organization_id, c.environment, s.secret_sha256
+    `SELECT c.organization_id, c.environment, s.secret_sha256, s.expires_at
        FROM api_credentials c
        JOIN api_secrets s ON s.credential_id = c.id
       WHERE c.client_id = $1

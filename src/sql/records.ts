@@ -27,26 +27,29 @@ export interface RecordWrite {
 /**
  * Writes new and changed records in one statement; unchanged ones are never sent here.
  * last_synced_at moves only when the unified object changed (not for platform_data-only changes).
+ * The rows travel as one JSON document (see emitEvents: one parse instead of escaped arrays).
  */
 export async function upsertRecords(db: Queryable, connectionId: string, objectType: string, rows: RecordWrite[], syncedAt: string): Promise<void> {
   if (rows.length === 0) return;
+  const batch = rows.map((r) => ({
+    id: r.id, platform_id: r.platformId, data: r.data, raw: r.raw, content_hash: r.contentHash.toString('hex'), raw_hash: r.rawHash.toString('hex'),
+    updated_at: r.updatedAt, created_at: r.createdAt, business_date: r.businessDate,
+  }));
   await db.query(
     `INSERT INTO records AS r (connection_id, object_type, id, platform_id, data, raw, content_hash, raw_hash,
                                updated_at, created_at, business_date, last_synced_at, deleted_at)
-     SELECT $1, $2, u.id, u.platform_id, u.data, u.raw, u.content_hash, u.raw_hash,
-            u.updated_at, u.created_at, u.business_date, $12::timestamptz, NULL
-       FROM unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[], $7::bytea[], $8::bytea[],
-                   $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])
-            AS u(id, platform_id, data, raw, content_hash, raw_hash, updated_at, created_at, business_date)
+     SELECT $1, $2, u.id, u.platform_id, u.data, u.raw, decode(u.content_hash, 'hex'), decode(u.raw_hash, 'hex'),
+            u.updated_at, u.created_at, u.business_date, $4::timestamptz, NULL
+       FROM json_to_recordset($3::json)
+            AS u(id uuid, platform_id text, data jsonb, raw json, content_hash text, raw_hash text,
+                 updated_at timestamptz, created_at timestamptz, business_date timestamptz)
      ON CONFLICT (connection_id, object_type, id) DO UPDATE SET
             data = EXCLUDED.data, raw = EXCLUDED.raw, content_hash = EXCLUDED.content_hash, raw_hash = EXCLUDED.raw_hash,
             updated_at = EXCLUDED.updated_at, created_at = EXCLUDED.created_at, business_date = EXCLUDED.business_date,
             platform_id = EXCLUDED.platform_id, deleted_at = NULL,
             last_synced_at = CASE WHEN r.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR r.deleted_at IS NOT NULL
                                   THEN EXCLUDED.last_synced_at ELSE r.last_synced_at END`,
-    [connectionId, objectType, rows.map((r) => r.id), rows.map((r) => r.platformId), rows.map((r) => JSON.stringify(r.data)),
-      rows.map((r) => JSON.stringify(r.raw)), rows.map((r) => r.contentHash), rows.map((r) => r.rawHash),
-      rows.map((r) => r.updatedAt), rows.map((r) => r.createdAt), rows.map((r) => r.businessDate), syncedAt],
+    [connectionId, objectType, JSON.stringify(batch), syncedAt],
   );
 }
 

@@ -101,13 +101,18 @@ export async function rotateSecret(
 
 /** HTTP Basic client credentials → tenant, or null. Every active secret is compared in constant time. */
 export async function authenticateClient(db: Queryable, clientId: string, clientSecret: string): Promise<Tenant | null> {
+  return (await verifyClient(db, clientId, clientSecret))?.tenant ?? null;
+}
+
+/** As authenticateClient, with the matched secret's expiry (set while a rotated-out secret is in its grace period). */
+export async function verifyClient(db: Queryable, clientId: string, clientSecret: string): Promise<{ tenant: Tenant; expiresAt: Date | null } | null> {
   const rows = await findActiveClientSecrets(db, clientId);
-  let tenant: Tenant | null = null;
+  let match: { tenant: Tenant; expiresAt: Date | null } | null = null;
   for (const row of rows) {
     // No early exit: the time taken does not tell which secret matched.
-    if (secretMatches(clientSecret, row.secret_sha256)) tenant = { organizationId: row.organization_id, environment: row.environment };
+    if (secretMatches(clientSecret, row.secret_sha256)) match = { tenant: { organizationId: row.organization_id, environment: row.environment }, expiresAt: row.expires_at };
   }
-  return tenant;
+  return match;
 }
 
 /** Plaintext active secrets of an environment, newest first: the webhook signing keys. */

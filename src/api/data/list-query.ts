@@ -7,7 +7,7 @@ import type { Pool } from '../../db/pool.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
-import { BASE_PARAMS, listRecords, type RecordRow, type SortType } from '../../sql/list-records.ts';
+import { BASE_PARAMS, listRecords, type ListRecordsQuery, type RecordRow, type SortType } from '../../sql/list-records.ts';
 import type { FilterKind } from '../../model/fields.ts';
 import { isRealInstant } from '../../http/keyset-cursor.ts';
 import { compileFilterFor, jsonbFieldSql, parseSortFor } from '../../query/model-query.ts';
@@ -104,7 +104,14 @@ class Conditions {
   }
 }
 
-export async function listPage(pool: Pool, connection: ConnectionRecord, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean): Promise<{ rows: RecordRow[]; nextCursor: string | null }> {
+export interface ListPlan {
+  query: ListRecordsQuery;
+  /** next_cursor for the first row of the next page. */
+  cursorOf(row: RecordRow): string;
+}
+
+/** The keyset query of one page, without running it (the read benchmark's bare handler runs the same statement). */
+export function planListPage(connectionId: string, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean): ListPlan {
   const sort = sortOf(type, typeof query.sort === 'string' ? query.sort : undefined);
   const limit = typeof query.limit === 'number' ? query.limit : DEFAULT_LIMIT;
   const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? decode(sort, query.cursor) : null;
@@ -124,10 +131,19 @@ export async function listPage(pool: Pool, connection: ConnectionRecord, type: U
   }
   const filter = compileFilterFor(type, typeof query.filter === 'string' ? query.filter : undefined, { fieldSql, paramOffset: where.offset });
   if (filter !== undefined) where.addCompiled(filter);
-  const rows = await listRecords(pool, {
-    connectionId: connection.id, objectType: type, sortSql: sort.sql, sortType: sort.type, direction: sort.direction,
-    from: cursor, where: where.parts.length === 0 ? null : { sql: where.parts.join(' AND '), params: where.params }, limit, withRaw,
-  });
+  return {
+    query: {
+      connectionId, objectType: type, sortSql: sort.sql, sortType: sort.type, direction: sort.direction,
+      from: cursor, where: where.parts.length === 0 ? null : { sql: where.parts.join(' AND '), params: where.params }, limit, withRaw,
+    },
+    cursorOf: (row) => encode(sort, row),
+  };
+}
+
+export async function listPage(pool: Pool, connection: ConnectionRecord, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean): Promise<{ rows: RecordRow[]; nextCursor: string | null }> {
+  const plan = planListPage(connection.id, type, query, withRaw);
+  const rows = await listRecords(pool, plan.query);
+  const { limit } = plan.query;
   const next = rows[limit];
-  return { rows: rows.slice(0, limit), nextCursor: next === undefined ? null : encode(sort, next) };
+  return { rows: rows.slice(0, limit), nextCursor: next === undefined ? null : plan.cursorOf(next) };
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
+import { clientAuthCache } from '../../../http/auth-cache.ts';
 import { rotateSecret } from '../../../tenants/organizations.ts';
 import { EnvironmentSchema, OrganizationIdParams } from './schemas.ts';
 
@@ -25,5 +26,8 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher } = request.server.services;
-  return rotateSecret(pool, cipher, request.params.id, request.body.environment, request.body.grace_period_seconds);
+  const rotated = await rotateSecret(pool, cipher, request.params.id, request.body.environment, request.body.grace_period_seconds);
+  // The previous secret's new expiry applies here at once (other processes: within AUTH_CACHE_SECONDS).
+  clientAuthCache.forgetOrganization(request.params.id);
+  return rotated;
 });

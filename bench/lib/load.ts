@@ -1,0 +1,31 @@
+/** One load run with autocannon: keep-alive clients for a fixed time, every request from `paths` in turn. */
+import autocannon from 'autocannon';
+import { round } from './stats.ts';
+
+export interface LoadResult { requestsPerSecond: number; p50Ms: number; p99Ms: number; requests: number; failures: number }
+
+export async function load(baseUrl: string, options: { paths: readonly string[]; headers: Record<string, string>; connections: number; seconds: number }): Promise<LoadResult> {
+  let next = 0;
+  const result = await autocannon({
+    url: baseUrl,
+    connections: options.connections,
+    duration: options.seconds,
+    headers: options.headers,
+    timeout: 10,
+    requests: [{
+      method: 'GET',
+      setupRequest: (request) => {
+        const path = options.paths[next % options.paths.length] ?? '/';
+        next += 1;
+        return { ...request, path };
+      },
+    }],
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.total / result.duration),
+    p50Ms: round(result.latency.p50, 1),
+    p99Ms: round(result.latency.p99, 1),
+    requests: result.requests.total,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
