@@ -16,7 +16,26 @@ export function createPool(url: string, options: { max?: number; applicationName
   });
   // An idle client that loses its server (restart, pg_terminate_backend) must not crash the process.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one (pool.connect(): a transaction, a held advisory lock): the pool listens only to idle
+  // clients, so its 'error' would go unhandled. Its query in flight or its next one fails instead, and release()
+  // drops it from the pool (it is no longer queryable).
+  pool.on('connect', (client) => { client.on('error', () => undefined); });
   return pool;
+}
+
+/** SQLSTATEs of a lost session besides class 08: admin_shutdown (pg_terminate_backend), crash_shutdown, cannot_connect_now. */
+const LOST_SESSION_CODES = new Set(['57P01', '57P02', '57P03']);
+/** node-postgres's own errors for a connection that went away (they carry no SQLSTATE). */
+const LOST_CONNECTION_MESSAGE = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
+
+/**
+ * Whether `error` is the loss of a database connection (a restart, a failover, pg_terminate_backend), not a
+ * statement that failed: its transaction was rolled back, and the same work may simply be done again on a new one.
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
+  return code.startsWith('08') || LOST_SESSION_CODES.has(code) || LOST_CONNECTION_MESSAGE.test(error.message);
 }
 
 /** Runs `work` in one transaction on one client; rolls back on any error. */

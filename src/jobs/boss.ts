@@ -5,12 +5,13 @@
  */
 import { PgBoss } from 'pg-boss';
 
-export function createBoss(databaseUrl: string, options: { schedule: boolean }): PgBoss {
+/** `applicationName` (default 'ledgerport-jobs') names its connections in pg_stat_activity. */
+export function createBoss(databaseUrl: string, options: { schedule: boolean; applicationName?: string }): PgBoss {
   return new PgBoss({
     connectionString: databaseUrl,
     schema: 'pgboss',
     max: 10,
-    application_name: 'ledgerport-jobs',
+    application_name: options.applicationName ?? 'ledgerport-jobs',
     schedule: options.schedule,
     // Jobs of a worker that died (missed heartbeats) are handed on within ~10 s instead of a minute.
     superviseIntervalSeconds: 5,

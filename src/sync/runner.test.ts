@@ -132,6 +132,21 @@ describe('sync runner', () => {
     expect(await runSync(t.services, run.id, signal)).toBe('skipped');
   });
 
+  it('a run whose database connection is lost mid-read resumes in place from its saved page, without spending an attempt', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    // What a statement cut by pg_terminate_backend rejects with (src/db/pool.ts isConnectionLoss).
+    books.failNext = { error: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), type: 'bills', atPageToken: '6' };
+    const { run, outcome } = await sync(c, 'initial');
+    expect(outcome).toBe('completed');
+    const state = await t.db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM sync_runs WHERE id = $1', [run.id]);
+    expect(state.rows[0]).toEqual({ status: 'completed', attempts: 1 });
+    expect(books.reads.filter((r) => r.type === 'bills').map((r) => String(r.request.pageToken))).toEqual(['null', '3', '6', '6']);
+    const codes = (await events(c)).map((e) => e.code);
+    expect(codes.filter((x) => x === 'BILL_CREATED')).toHaveLength(8);
+    expect(codes.filter((x) => x === 'INITIAL_UPDATE')).toHaveLength(1);
+  });
+
   it('a platform 401 moves the connection to needs_reauth with CONNECTION_NEEDS_UPDATE', async () => {
     seed();
     const c = await connect();

@@ -4,8 +4,9 @@
  * any point — a crash, kill -9, a lost database connection — resumes where it
  * stopped when its job is delivered again, and redoing a page changes nothing.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Services } from '../services.ts';
-import { withTransaction } from '../db/pool.ts';
+import { isConnectionLoss, withTransaction, type PoolClient } from '../db/pool.ts';
 import { accessTokenOf } from '../connections/connections.ts';
 import { emitConnectionEvent, markNeedsReauth, markReady, recordSyncFailure, recordSyncSuccess } from '../connections/health.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
@@ -28,6 +29,12 @@ import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts
 import { deletedEvents, storePage, type PageContext } from './store-page.ts';
 
 export const MAX_ATTEMPTS = 6;
+/**
+ * Lost database connections (a restart, a failover, pg_terminate_backend) one delivery of a run rides out in place,
+ * each time resuming from its saved page after a short pause; they spend none of its MAX_ATTEMPTS.
+ */
+const RESUMES_AFTER_CONNECTION_LOSS = 50;
+const RESUME_PAUSE_MS = 200;
 
 /** The run waits for a write whose outcome is not written through yet (src/sql/write-jobs.ts findUnresolvedWrite). */
 class UnresolvedWrite extends Error {}
@@ -103,12 +110,15 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
         environment: connection.environment, ...(await jobTokens(services, connection, connector, signal)),
       });
-      await execute(services, run, connection, connector, ctx, pageLock);
-      await finishRun(services, run, connection);
+      await resumingAfterConnectionLoss(lockClient, async () => {
+        await execute(services, run, connection, connector, ctx, pageLock);
+        await finishRun(services, run, connection);
+      });
       return 'completed';
     } catch (error) {
-      if (error instanceof UnresolvedWrite) {
-        // Not a failure: the run is tried again shortly (the worker's busy retry) and resumes from its saved page.
+      // Not failures: the run is tried again shortly (the worker's busy retry) and resumes from its saved page. A lost
+      // connection ends up here when it was the lock's own session (the lock went with it) or when losses went on.
+      if (error instanceof UnresolvedWrite || isConnectionLoss(error)) {
         await services.pool.query(`UPDATE sync_runs SET status = 'queued', attempts = attempts - 1 WHERE id = $1 AND status = 'running'`, [run.id]);
         return 'busy';
       }
@@ -117,6 +127,24 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
   } finally {
     await unlockConnectionSync(lockClient, connection.id).catch(() => undefined);
     lockClient.release();
+  }
+}
+
+/**
+ * Runs `work` again after a lost database connection (its transaction was rolled back; the run's progress is in the
+ * database, so doing it again resumes at the saved page), as long as the lock's session is still there.
+ */
+async function resumingAfterConnectionLoss(lockClient: PoolClient, work: () => Promise<void>): Promise<void> {
+  for (let resumes = 0; ; resumes++) {
+    try {
+      await work();
+      return;
+    } catch (error) {
+      if (!isConnectionLoss(error) || resumes >= RESUMES_AFTER_CONNECTION_LOSS) throw error;
+      await sleep(RESUME_PAUSE_MS);
+      // Fails (a connection loss) when the cut session was this one: the connection's sync lock is gone.
+      await lockClient.query('SELECT 1');
+    }
   }
 }
 

@@ -3,7 +3,7 @@
  * through the connector itself, and the stored copy, in comparable form.
  */
 import type { Pool } from '../../src/db/pool.ts';
-import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../src/model/object-types.ts';
+import { OBJECT_TYPES, UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../src/model/object-types.ts';
 import type { Connector, ConnectorContext } from '../../src/platforms/connector.ts';
 import { serviceId } from '../../src/store/ids.ts';
 import { canonicalJson } from '../../src/sync/hash.ts';
@@ -61,4 +61,35 @@ export function diffSnapshots(expected: Snapshot, actual: Snapshot): string[] {
   }
   for (const key of actual.keys()) if (!expected.has(key)) problems.push(`extra ${key}`);
   return problems;
+}
+
+/**
+ * The entity events stored for the connection after `marker` (database clock), as `CODE type:platform_id`, sorted:
+ * comparable with expectedEvents.
+ */
+export async function entityEventsSince(pool: Pool, connectionId: string, marker: Date): Promise<string[]> {
+  const result = await pool.query<{ code: string; type: string; payload: Record<string, unknown> }>(
+    `SELECT code, type, payload FROM events WHERE connection_id = $1 AND created_at > $2 AND type NOT IN ('CONNECTION', 'JOB')`, [connectionId, marker]);
+  return result.rows.map((row) => {
+    const objectType = row.type.toLowerCase() as UnifiedObjectType;
+    const object = row.payload[OBJECT_TYPES[objectType].singular] as { platform_id: string };
+    return `${row.code} ${objectType}:${object.platform_id}`;
+  }).sort();
+}
+
+/** Every bill on the platform with its memo, read through the connector like platformSnapshot. */
+export async function platformBills(connector: Connector, ctx: ConnectorContext): Promise<{ platformId: string; memo: string | null }[]> {
+  const object = connector.objects.bill;
+  if (object === undefined) throw new Error(`${connector.id} has no bills`);
+  const bills: { platformId: string; memo: string | null }[] = [];
+  let pageToken: string | null = null;
+  do {
+    const page = await object.handler.read(ctx, { since: null, window: null, pageToken });
+    for (const record of page.records) {
+      if (record.deleted === true) continue;
+      bills.push({ platformId: record.platformId, memo: typeof record.raw.Memo === 'string' ? record.raw.Memo : null });
+    }
+    pageToken = page.nextPageToken;
+  } while (pageToken !== null);
+  return bills;
 }

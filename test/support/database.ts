@@ -71,7 +71,11 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
   return template;
 }
 
-export async function createTestDatabase(server: TestServer = 'embedded', options: { poolSize?: number } = {}): Promise<TestDatabase> {
+/**
+ * `applicationName` names the test's own pool in pg_stat_activity (default 'ledgerport', like the service's), so a
+ * test that terminates the service's backends can tell its own connections apart.
+ */
+export async function createTestDatabase(server: TestServer = 'embedded', options: { poolSize?: number; applicationName?: string } = {}): Promise<TestDatabase> {
   const adminUrl = serverUrl(server);
   const template = await ensureTemplate(adminUrl);
   const name = `ledgerport_test_${randomBytes(6).toString('hex')}`;
@@ -83,7 +87,7 @@ export async function createTestDatabase(server: TestServer = 'embedded', option
     await admin.end();
   }
   const url = withDatabase(adminUrl, name);
-  const pool = createPool(url, { max: options.poolSize ?? 10 });
+  const pool = createPool(url, { max: options.poolSize ?? 10, ...(options.applicationName !== undefined ? { applicationName: options.applicationName } : {}) });
   return {
     url,
     pool,

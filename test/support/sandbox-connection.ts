@@ -2,20 +2,28 @@
 import { expect } from 'vitest';
 import { accessTokenOf, createConnection } from '../../src/connections/connections.ts';
 import type { ConnectionRecord } from '../../src/connections/types.ts';
+import type { Cipher } from '../../src/crypto/secrets.ts';
+import type { Pool } from '../../src/db/pool.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
 import { sandboxConnector } from '../../src/platforms/sandbox/index.ts';
 import { requestSync } from '../../src/sync/requests.ts';
 import { runSync } from '../../src/sync/runner.ts';
 import type { CreatedOrganization } from '../../src/tenants/organizations.ts';
+import type { Tenant } from '../../src/tenants/types.ts';
 import type { TestApp } from './app.ts';
 
 export interface SyncedConnection { connection: ConnectionRecord; token: string }
 
 /** A linked SANDBOX connection whose initial sync has not run. */
 export async function sandboxConnection(t: TestApp, user: string, org: CreatedOrganization = t.org): Promise<ConnectionRecord> {
+  return linkSandboxConnection(t.db.pool, t.services.cipher, { organizationId: org.organization.id, environment: 'sandbox' }, user);
+}
+
+/** The same without a test app (fault tests, whose service runs as a child process): `tenant`'s connection to `user`'s books. */
+export async function linkSandboxConnection(pool: Pool, cipher: Cipher, tenant: Tenant, user: string): Promise<ConnectionRecord> {
   const credentials = { basic_username: user, basic_password: 'pass_good' };
-  const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: t.db.pool }));
-  const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: org.organization.id, environment: 'sandbox' }, {
+  const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: pool }));
+  const { connection } = await createConnection(pool, cipher, tenant, {
     platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
   });
   return connection;
