@@ -3,9 +3,9 @@
  * in PostgreSQL, or in Redis when REDIS_URL is set, so any number of API
  * processes share one count.
  */
-import { Redis } from 'ioredis';
 import type { Pool } from '../db/pool.ts';
 import { rateLimitHit, type WindowState } from '../sql/rate-limit-hit.ts';
+import { BatchedCounter } from './batched.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -33,11 +33,13 @@ function decide(state: WindowState, limit: number, windowSeconds: number): RateD
 }
 
 export function postgresRateLimiter(pool: Pool, limit: number, windowSeconds: number): RateLimiter {
+  // One counter row per organisation: far from the limit, requests are added to it in batches (src/ratelimit/batched.ts).
+  const counter = new BatchedCounter((bucket, n) => rateLimitHit(pool, bucket, windowSeconds, n), limit);
   return {
     async hit(bucket) {
-      return decide(await rateLimitHit(pool, bucket, windowSeconds), limit, windowSeconds);
+      return decide(await counter.hit(bucket), limit, windowSeconds);
     },
-    close: () => Promise.resolve(),
+    close: () => counter.drain(),
   };
 }
 
@@ -50,16 +52,18 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {hits, ttl}`;
 
 export function redisRateLimiter(url: string, limit: number, windowSeconds: number): RateLimiter {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  // ioredis is loaded only when REDIS_URL is set: it costs every start about 50 ms and 15 MB of memory.
+  const client = import('ioredis').then(({ Redis }) => new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }));
   return {
     async hit(bucket) {
+      const redis = await client;
       const reply = await redis.eval(REDIS_HIT, 1, `ledgerport:rl:${bucket}`, String(windowSeconds * 1000));
       const [hits, ttl] = Array.isArray(reply) ? reply.map(Number) : [Number.NaN, Number.NaN];
       if (hits === undefined || ttl === undefined || Number.isNaN(hits)) throw new Error('unexpected reply from Redis rate limit script');
       return decide({ hits, resetMs: ttl }, limit, windowSeconds);
     },
     async close() {
-      await redis.quit();
+      await (await client).quit();
     },
   };
 }

@@ -54,7 +54,10 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
       expect(sandbox.ok + production.ok).toBe(500);
     });
 
-    it('two API instances with their own limiters on one database still admit 500 in total', async () => {
+    // Far from the limit each instance adds its requests to the shared count in batches (src/ratelimit/batched.ts), so
+    // another instance's last batch can land after this one saw the count reach 500: the total may pass 500 by what one
+    // instance counted locally in one flush interval, never by more than the batching margin (100 at this limit).
+    it('two API instances with their own limiters on one database admit 500 in total, give or take one batch', async () => {
       const second = await buildApp({
         ...t.services,
         rateLimiter: postgresRateLimiter(t.db.pool, 500, 10),
@@ -66,8 +69,9 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
           turn += 1;
           const app = turn % 2 === 0 ? t.app : second;
           return app.inject({ method: 'GET', url, headers: clientHeaders(org) });
-        }, 600);
-        expect(ok).toBe(500);
+        }, 800);
+        expect(ok).toBeGreaterThanOrEqual(500);
+        expect(ok).toBeLessThanOrEqual(500 + 100);
       } finally {
         await second.close();
       }
@@ -100,8 +104,9 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
         const { ok, limited } = await burst(() => {
           turn += 1;
           return (turn % 2 === 0 ? first : second).inject({ method: 'GET', url, headers: clientHeaders(org) });
-        }, 600);
-        expect(ok).toBe(500);
+        }, 800);
+        expect(ok).toBeGreaterThanOrEqual(500);
+        expect(ok).toBeLessThanOrEqual(500 + 100);
         expect(limited[0]?.headers['retry-after']).toBeDefined();
       } finally {
         await first.close();

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { WindowState } from '../sql/rate-limit-hit.ts';
+import { BatchedCounter } from './batched.ts';
+
+/** A shared counter as the database keeps it: one window of 10 s, with every add recorded. */
+function sharedCounter(): { add: (bucket: string, n: number) => Promise<WindowState>; adds: number[]; total: () => number } {
+  let hits = 0;
+  const adds: number[] = [];
+  return {
+    adds,
+    total: () => hits,
+    add: (_bucket, n) => {
+      adds.push(n);
+      hits += n;
+      return Promise.resolve({ hits, resetMs: 10_000 });
+    },
+  };
+}
+
+describe('BatchedCounter', () => {
+  it('counts a small limit exactly: every request is one add, and the answer is the shared count', async () => {
+    const shared = sharedCounter();
+    const counter = new BatchedCounter(shared.add, 5);
+    const answers: number[] = [];
+    for (let n = 0; n < 7; n++) answers.push((await counter.hit('org:a')).hits);
+    expect(answers).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(shared.adds).toEqual([1, 1, 1, 1, 1, 1, 1]);
+  });
+
+  it('far from a large limit, counts locally and adds the requests in one write per flush', async () => {
+    const shared = sharedCounter();
+    const counter = new BatchedCounter(shared.add, 10_000);
+    const answers: number[] = [];
+    for (let n = 0; n < 50; n++) answers.push((await counter.hit('org:a')).hits);
+    expect(answers).toEqual(Array.from({ length: 50 }, (_, k) => k + 1));
+    expect(shared.adds).toEqual([1]);
+    await sleep(150);
+    expect(shared.adds).toEqual([1, 49]);
+    expect(shared.total()).toBe(50);
+  });
+
+  it('goes exact again in the last 10% before the limit, so the request over the limit sees it', async () => {
+    const shared = sharedCounter();
+    const counter = new BatchedCounter(shared.add, 1_000);
+    let last = 0;
+    for (let n = 0; n < 1_001; n++) last = (await counter.hit('org:a')).hits;
+    expect(last).toBe(1_001);
+    await sleep(150);
+    expect(shared.total()).toBe(1_001);
+    // From 900 on, every request is its own add (the one that crossed the margin carries what was pending).
+    expect(shared.adds.slice(-100).every((n) => n === 1)).toBe(true);
+  });
+
+  it('adds what is pending when drained', async () => {
+    const shared = sharedCounter();
+    const counter = new BatchedCounter(shared.add, 10_000);
+    for (let n = 0; n < 10; n++) await counter.hit('org:a');
+    await counter.drain();
+    expect(shared.total()).toBe(10);
+  });
+});
