@@ -26,7 +26,7 @@ import { emitEvents } from '../events/emit.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from './config.ts';
 import { tryLockConnectionSync, unlockConnectionSync, withConnectionPageLock } from './lock.ts';
 import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts';
-import { deletedEvents, storePage, type PageContext } from './store-page.ts';
+import { deletedEvents, preparePage, storePrepared, type PageContext, type PreparedPage } from './store-page.ts';
 
 export const MAX_ATTEMPTS = 6;
 /**
@@ -35,6 +35,9 @@ export const MAX_ATTEMPTS = 6;
  */
 const RESUMES_AFTER_CONNECTION_LOSS = 50;
 const RESUME_PAUSE_MS = 200;
+
+/** Pages read and stored in one hold of the page lock: a write waits at most this many pages. */
+const PAGES_PER_LOCK = 4;
 
 /** The run waits for a write whose outcome is not written through yet (src/sql/write-jobs.ts findUnresolvedWrite). */
 class UnresolvedWrite extends Error {}
@@ -202,22 +205,36 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
     handler: target.handler, connectorContext: ctx, runId: run.id, fullListing,
   };
   let pageToken = state.page_token;
+  const readPrepared = async (token: string | null): Promise<{ page: ReadPage; prepared: PreparedPage }> => {
+    const page = await target.handler.read(ctx, { since, window: batch.window, pageToken: token });
+    return { page, prepared: preparePage(pageContext, page) };
+  };
   for (;;) {
     const page = await pageLock(async () => {
       const unresolved = await withTransaction(pool, (db) => findUnresolvedWrite(db, connection.id));
       if (unresolved !== null) throw new UnresolvedWrite(`write job ${unresolved} may be on the platform but is not stored yet`);
-      const read = await target.handler.read(ctx, { since, window: batch.window, pageToken });
-      await storeRead(read);
-      return read;
+      // Writes wait for the lock (held shared from their platform call to their write-through), so while it is held
+      // nothing is written: several pages may be read and stored in one hold. The next page is read, mapped and
+      // hashed while this one is written, so the platform, this process and the database work at the same time.
+      let current = await readPrepared(pageToken);
+      for (let n = 1; ; n++) {
+        const token = current.page.nextPageToken;
+        const next = token !== null && n < PAGES_PER_LOCK ? readPrepared(token) : null;
+        // Awaited below, or abandoned when storing fails: never an unhandled rejection.
+        next?.catch(() => undefined);
+        await storeRead(current.page, current.prepared);
+        if (next === null) return current.page;
+        current = await next;
+      }
     });
     if (page.nextPageToken === null) return;
     pageToken = page.nextPageToken;
   }
 
-  async function storeRead(page: ReadPage): Promise<void> {
+  async function storeRead(page: ReadPage, prepared: PreparedPage): Promise<void> {
     const last = page.nextPageToken === null;
     await withTransaction(pool, async (db) => {
-      await storePage(db, pageContext, page);
+      await storePrepared(db, pageContext, prepared);
       await recordPage(db, connection.id, target.objectType, page.nextPageToken, page.records.length);
       if (!last) return;
       if (fullListing) {

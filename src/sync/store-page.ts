@@ -55,8 +55,14 @@ export function deletedEvents(ctx: PageContext, rows: DeletedRecord[]): Omit<New
   return rows.map((row) => entityEvent(ctx, 'DELETED', { ...row.data, last_synced_at: row.last_synced_at.toISOString() }, ctx.jobId));
 }
 
-export async function storePage(db: PoolClient, ctx: PageContext, page: ReadPage): Promise<PageOutcome> {
-  const outcome: PageOutcome = { created: 0, updated: 0, deleted: 0, unchanged: 0, rawOnly: 0 };
+/** A page mapped and hashed, ready to be compared with the stored copy and written. */
+export interface PreparedPage { live: Map<string, RecordWrite>; tombstones: Set<string> }
+
+/**
+ * The CPU part of storing a page (mapping to unified objects, content hashes), apart
+ * from the database part, so a sync can prepare its next page while this one is written.
+ */
+export function preparePage(ctx: PageContext, page: ReadPage): PreparedPage {
   // The last occurrence of a platform id in a page wins.
   const live = new Map<string, RecordWrite>();
   const tombstones = new Set(page.deletedPlatformIds ?? []);
@@ -76,7 +82,16 @@ export async function storePage(db: PoolClient, ctx: PageContext, page: ReadPage
       businessDate: ctx.handler.businessDate?.(record) ?? null,
     });
   }
+  return { live, tombstones };
+}
 
+export async function storePage(db: PoolClient, ctx: PageContext, page: ReadPage): Promise<PageOutcome> {
+  return storePrepared(db, ctx, preparePage(ctx, page));
+}
+
+export async function storePrepared(db: PoolClient, ctx: PageContext, prepared: PreparedPage): Promise<PageOutcome> {
+  const outcome: PageOutcome = { created: 0, updated: 0, deleted: 0, unchanged: 0, rawOnly: 0 };
+  const { live, tombstones } = prepared;
   const stored = await loadStoredHashes(db, ctx.connectionId, ctx.objectType, [...live.keys()]);
   const writes: RecordWrite[] = [];
   const changes: { write: RecordWrite; change: 'CREATED' | 'UPDATED' }[] = [];
