@@ -61,6 +61,7 @@ describe('pool clients whose backend is terminated (pg_terminate_backend)', () =
     expect(failed).toBeInstanceOf(Error);
     expect(isConnectionLoss(failed)).toBe(false);
     expect(isConnectionLoss(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isConnectionLoss(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toBe(true);
     expect(isConnectionLoss('57P01')).toBe(false);
   });
 });

@@ -23,8 +23,12 @@ export function createPool(url: string, options: { max?: number; applicationName
   return pool;
 }
 
-/** SQLSTATEs of a lost session besides class 08: admin_shutdown (pg_terminate_backend), crash_shutdown, cannot_connect_now. */
-const LOST_SESSION_CODES = new Set(['57P01', '57P02', '57P03']);
+/**
+ * SQLSTATEs of a lost session besides class 08: admin_shutdown (pg_terminate_backend), crash_shutdown,
+ * cannot_connect_now; and the socket's own errors, which node-postgres hands to the statement it was sending (a
+ * statement written to a connection the server just closed fails with EPIPE).
+ */
+const LOST_SESSION_CODES = new Set(['57P01', '57P02', '57P03', 'EPIPE', 'ECONNRESET']);
 /** node-postgres's own errors for a connection that went away (they carry no SQLSTATE). */
 const LOST_CONNECTION_MESSAGE = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
 

@@ -3,6 +3,7 @@
  * scheduled incremental syncs at each connection's frequency.
  */
 import type { PgBoss } from 'pg-boss';
+import { isConnectionLoss } from '../db/pool.ts';
 import type { Services } from '../services.ts';
 import { QUEUES } from '../jobs/queue-names.ts';
 import { ensureInitialSync, requestSync } from './requests.ts';
@@ -19,7 +20,12 @@ export const INITIAL_RETRY_MINUTES = 30;
 export async function startSyncWorkers(boss: PgBoss, services: Services, options: { concurrency: number }): Promise<void> {
   await boss.work<SyncJobData>(QUEUES.sync, { batchSize: 1, localConcurrency: options.concurrency, pollingIntervalSeconds: 1 }, async (jobs) => {
     for (const job of jobs) {
-      const outcome = await runSync(services, job.data.syncRunId, job.signal);
+      const outcome = await runSync(services, job.data.syncRunId, job.signal).catch((error: unknown) => {
+        // A database connection lost where the run could not ride it out (runner.ts: while taking the run, or putting
+        // it back): tried again like a busy connection, not after the failure backoff of the queue.
+        if (isConnectionLoss(error)) return 'busy' as const;
+        throw error;
+      });
       if (outcome === 'busy') await services.jobs.send(QUEUES.sync, { ...job.data }, { startAfterSeconds: BUSY_RETRY_SECONDS });
       // pg-boss retries the job with backoff; the run resumes from its saved progress.
       if (outcome === 'retry') throw new Error(`sync run ${job.data.syncRunId} will be retried`);

@@ -110,16 +110,30 @@ export class FaultWorkload {
     for (const { job, write } of outcome.failed) this.problems.push(`${write.kind} ${write.memo} failed after ${job.attempts} attempts: ${JSON.stringify(job.response)}`);
   }
 
-  private async waitForRun(runId: string, options: WorkloadOptions): Promise<number> {
+  /** Until the run completed; its attempts, and (for a run that took more than one) how it went. */
+  private async waitForRun(runId: string, options: WorkloadOptions): Promise<{ attempts: number; story: string }> {
+    const started = Date.now();
+    const seen: string[] = [];
     for (;;) {
       options.alive();
       const result = await this.pool.query<{ status: string; error: string | null; attempts: number }>('SELECT status, error, attempts FROM sync_runs WHERE id = $1', [runId]);
       const run = result.rows[0];
-      if (run?.status === 'completed') return run.attempts;
-      if (run?.status === 'failed') throw new Error(`sync ${runId} failed after ${run.attempts} attempts: ${run.error ?? ''}`);
-      if (Date.now() > options.deadline) throw new Error(`sync ${runId} not finished by the deadline (${JSON.stringify(run)})`);
+      const state = `${run?.status ?? 'missing'}/${run?.attempts ?? 0}`;
+      if (seen.at(-1)?.startsWith(`${state} `) !== true) seen.push(`${state} at ${((Date.now() - started) / 1000).toFixed(1)} s${run?.error !== null && run?.error !== undefined ? ` (${run.error.slice(0, 80)})` : ''}`);
+      if (run?.status === 'completed') return { attempts: run.attempts, story: run.attempts > 1 ? `${seen.join(' > ')}; ${await this.jobsOf(runId)}` : '' };
+      if (run?.status === 'failed') throw new Error(`sync ${runId} failed after ${run.attempts} attempts: ${run.error ?? ''} (${seen.join(' > ')}; ${await this.jobsOf(runId)})`);
+      if (Date.now() > options.deadline) throw new Error(`sync ${runId} not finished by the deadline (${seen.join(' > ')}; ${await this.jobsOf(runId)})`);
       await sleep(100);
     }
+  }
+
+  /** The run's queue entries: each one's state, retries and what its handler answered or threw. */
+  private async jobsOf(runId: string): Promise<string> {
+    const jobs = await this.pool.query<{ state: string; retry_count: number; created_on: Date; started_on: Date | null; output: unknown }>(
+      `SELECT state, retry_count, created_on, started_on, output FROM pgboss.job WHERE name = 'sync' AND data->>'syncRunId' = $1 ORDER BY created_on`, [runId]);
+    const at = (d: Date | null): string => d?.toISOString().slice(11, 19) ?? '-';
+    return `queue entries: ${jobs.rows.map((j) => `${j.state} (retries ${j.retry_count}, created ${at(j.created_on)}, started ${at(j.started_on)}${
+      j.output === null ? '' : `, ${JSON.stringify(j.output).slice(0, 100)}`})`).join(', ')}`;
   }
 
   private async syncs(options: WorkloadOptions): Promise<number> {
@@ -130,7 +144,7 @@ export class FaultWorkload {
       const after = await platformSnapshot(sandboxConnector, this.context(connection));
       const marker = (await this.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]?.now ?? new Date();
       const run = await requestSync(this.pool, this.jobs, connection.id, { kind: n === 0 ? 'initial' : 'incremental', trigger: 'api', details: {} });
-      const attempts = await this.waitForRun(run.id, options);
+      const { attempts, story } = await this.waitForRun(run.id, options);
       const diff = diffSnapshots(after, await storedSnapshot(this.pool, connection.id));
       if (diff.length > 0) this.problems.push(`sync ${n}: the stored copy differs from the books: ${diff.slice(0, 10).join(', ')}`);
       const fired = await entityEventsSince(this.pool, connection.id, marker);
@@ -142,7 +156,7 @@ export class FaultWorkload {
       const extra = [...firedSet].filter((e) => !wantedSet.has(e));
       if (missing.length > 0) this.problems.push(`sync ${n}: ${missing.length} events missing, e.g. ${missing.slice(0, 5).join(', ')}`);
       if (extra.length > 0) this.problems.push(`sync ${n}: ${extra.length} events not implied by the change, e.g. ${extra.slice(0, 5).join(', ')}`);
-      this.syncLog.push(`${n === 0 ? 'initial' : 'incremental'} done at ${Math.round((Date.now() - this.begun) / 1000)} s (${wanted.length} events, ${attempts} attempt${attempts === 1 ? '' : 's'})`);
+      this.syncLog.push(`${n === 0 ? 'initial' : 'incremental'} done at ${Math.round((Date.now() - this.begun) / 1000)} s (${wanted.length} events, ${attempts} attempt${attempts === 1 ? '' : 's'}${story === '' ? '' : `: ${story}`})`);
       before = after;
     }
     return before.size;
