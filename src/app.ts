@@ -1,6 +1,6 @@
 /**
  * Builds the HTTP application: edge hooks, error handling, OpenAPI and every
- * endpoint from src/api/routes.ts. No listening here: main.ts and tests decide.
+ * endpoint from src/api/routes.ts. No listening here: server.ts and tests decide.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -10,6 +10,7 @@ import multipart from '@fastify/multipart';
 import { answerFrameworkError, installErrorHandling } from './http/error-handler.ts';
 import { installEdgeHooks } from './http/hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { serializerCompiler } from './http/serialization.ts';
 import { registerEndpoint, type Endpoint } from './http/contract.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { redactUrl } from './http/log-redaction.ts';
@@ -50,7 +51,9 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     frameworkErrors: answerFrameworkError,
   });
   app.decorate('services', services);
+  // Both compile a route's schemas on its first use, not here (docs/architecture.md, "Lazy schema compilation").
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installEdgeHooks(app);
 

@@ -3,10 +3,9 @@
  * database (embedded unless DATABASE_URL), migrations, encryption key, services.
  */
 import { createHmac } from 'node:crypto';
-import pg from 'pg';
 import { loadConfig, type Config } from './config.ts';
 import { createCipher } from './crypto/secrets.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
+import { openDatabase, type OpenDatabase } from './db/open.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { postgresRateLimiter, redisRateLimiter } from './ratelimit/limiter.ts';
@@ -28,36 +27,16 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-const EMBEDDED_DATABASE = 'ledgerport';
-
-async function ensureDatabase(serverUrl: string, database: string): Promise<string> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (exists.rowCount === 0) {
-      await client.query(`CREATE DATABASE ${database}`).catch((error: unknown) => {
-        // Another process created it at the same moment.
-        if ((error as { code?: string }).code !== '42P04') throw error;
-      });
-    }
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-export async function openDatabase(config: Config, log: (m: string) => void): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
-  if (config.databaseUrl !== null) return { url: config.databaseUrl, embedded: null };
-  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, log });
-  return { url: await ensureDatabase(embedded.url, EMBEDDED_DATABASE), embedded };
-}
-
-export async function startRuntime(options: { log: (m: string) => void; config?: Config; poolSize?: number; schedule?: boolean }): Promise<Runtime> {
+export async function startRuntime(options: {
+  log: (m: string) => void;
+  config?: Config;
+  poolSize?: number;
+  schedule?: boolean;
+  /** Opened already (src/server.ts starts it while the modules load); else opened here. */
+  database?: OpenDatabase;
+}): Promise<Runtime> {
   const config = options.config ?? loadConfig();
-  const { url, embedded } = await openDatabase(config, options.log);
+  const { url, embedded } = options.database ?? await openDatabase(config, options.log);
   const pool = createPool(url, { max: options.poolSize ?? 20 });
   try {
     const applied = await migrate(pool);

@@ -63,7 +63,7 @@ async function runningPostmasterPid(clusterDir: string): Promise<number | null> 
  * on SIGINT/SIGTERM it stops the server and exits at once, which would cut off
  * in-flight requests and race our graceful shutdown; on `beforeExit` it calls
  * process.exit(0), which overrides any exit code already set — a test runner
- * whose tests failed would exit 0. We remove every hook it added: main.ts stops
+ * whose tests failed would exit 0. We remove every hook it added: server.ts stops
  * the server itself, last, and a server left behind by a crash is attached to
  * on the next start.
  */
@@ -149,6 +149,11 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
   log: (message: string) => void;
+  /**
+   * Called (perhaps several times) when PostgreSQL's own processes, initdb or the server, write output: they
+   * are running and need nothing from this thread for a while, so the caller may block it (src/server.ts).
+   */
+  onRunning?: () => void;
 }): Promise<EmbeddedDatabase> {
   await mkdir(options.dataDir, { recursive: true });
   const clusterDir = await clusterDirectory(options.dataDir, options.log);
@@ -172,7 +177,7 @@ export async function startEmbeddedPostgres(options: {
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: isRoot,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
-    onLog: () => undefined,
+    onLog: () => { options.onRunning?.(); },
     onError: (error: unknown) => { options.log(`embedded PostgreSQL: ${String(error)}`); },
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {

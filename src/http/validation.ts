@@ -33,10 +33,18 @@ export function isDateOrTimestamp(value: string): boolean {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
 
+/**
+ * Compiles a route's schema on the route's first request, not when the route is
+ * registered: compiling all ~150 routes' schemas up front took most of a second
+ * of every start (docs/architecture.md, "Lazy schema compilation"). AJV keeps
+ * one compiled function per schema object, so routes sharing a schema (HEAD
+ * beside GET) compile it once.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  const validate: ValidateFunction = ajv.compile(schema as object);
+  let validate: ValidateFunction | undefined;
   return (raw: unknown) => {
+    validate ??= ajv.compile(schema as object);
     // A request without a body (Fastify passes null) is validated as an empty object: optional-only bodies may be left out.
     const data = httpPart === 'body' && (raw === undefined || raw === null) ? {} : raw;
     return validate(data) ? { value: data } : { error: new ValidationFailure(validate.errors ?? []) };

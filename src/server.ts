@@ -1,0 +1,84 @@
+/**
+ * The service process, entered through src/main.ts: API + worker (the default),
+ * --role=api or --role=worker. SIGTERM/SIGINT: stop accepting, drain requests,
+ * stop workers, close the pool.
+ */
+import { flushCompileCache } from 'node:module';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Role } from './config.ts';
+import { openDatabase } from './db/open.ts';
+import { collectStartupGarbage } from './startup-gc.ts';
+
+const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
+const role = values.role as Role;
+if (!['all', 'api', 'worker'].includes(role)) {
+  process.stderr.write(`--role must be all, api or worker (got ${values.role})\n`);
+  process.exit(2);
+}
+
+function log(message: string): void {
+  process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: message })}\n`);
+}
+
+async function main(): Promise<void> {
+  // Signal handlers first: a SIGTERM during start-up still shuts down cleanly.
+  const closers: (() => Promise<void>)[] = [];
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    const force = setTimeout(() => { log('shutdown took too long; exiting'); process.exit(1); }, 30_000);
+    force.unref();
+    // Newest first: HTTP stops accepting and drains, then workers stop, then the pool and database.
+    for (const close of closers.reverse()) {
+      await close().catch((error: unknown) => { log(`error while stopping: ${String(error)}`); });
+    }
+    log('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => { void shutdown('SIGTERM'); });
+  process.on('SIGINT', () => { void shutdown('SIGINT'); });
+
+  const config = loadConfig();
+  // The application's modules load while PostgreSQL starts (initdb alone takes over a second on an empty
+  // DATA_DIR). Loading them blocks this thread, so it begins once PostgreSQL's own processes are running.
+  const postgresRunning = Promise.withResolvers<undefined>();
+  const opening = openDatabase(config, log, () => { postgresRunning.resolve(undefined); });
+  await Promise.race([postgresRunning.promise, opening]);
+  const [database, { startRuntime }, { startWorkers }, { startWebhookDispatcher }, appModule] = await Promise.all([
+    opening,
+    import('./runtime.ts'),
+    import('./jobs/queues.ts'),
+    import('./webhooks/dispatcher.ts'),
+    role !== 'worker' ? import('./app.ts') : null,
+  ]);
+  const runtime = await startRuntime({ log, config, database, schedule: role !== 'api' });
+  closers.push(() => runtime.close());
+  const { services } = runtime;
+  if (role !== 'api') {
+    await startWorkers(runtime.boss, services);
+    const dispatcher = startWebhookDispatcher(services);
+    closers.push(() => dispatcher.stop());
+  }
+
+  if (appModule !== null) {
+    const app = await appModule.buildApp(services);
+    closers.push(() => app.close());
+    await app.listen({ port: config.port, host: config.host });
+  }
+  log(`ledgerport ${role} started${role !== 'worker' ? ` on ${config.publicUrl}` : ''}`);
+  // Every module is loaded by now; write the compile cache (src/main.ts) without waiting for the exit.
+  flushCompileCache();
+  // A second after listening, so the first requests (health checks) are not held by its pause.
+  setTimeout(collectStartupGarbage, 1000).unref();
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`ledgerport failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});
