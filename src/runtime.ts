@@ -38,8 +38,12 @@ export async function startRuntime(options: {
   const config = options.config ?? loadConfig();
   const { url, embedded } = options.database ?? await openDatabase(config, options.log);
   const pool = createPool(url, { max: options.poolSize ?? 20 });
+  const boss = createBoss(url, { schedule: options.schedule ?? false });
+  boss.on('error', (error: Error) => { options.log(`job queue error: ${error.message}`); });
+  // pg-boss installs or checks its own schema (pgboss) while ours migrates: neither touches the other's.
+  const bossStarted = boss.start();
   try {
-    const applied = await migrate(pool);
+    const [applied] = await Promise.all([migrate(pool), bossStarted]);
     if (applied.length > 0) options.log(`applied migrations ${applied.join(', ')}`);
     const encryptionKey = await resolveEncryptionKey(config, options.log);
     const cipher = createCipher(encryptionKey);
@@ -54,9 +58,6 @@ export async function startRuntime(options: {
     configureSandbox({ pool, options: { ...optionsFromEnv(), publicUrl: config.publicUrl } });
     const versions = new VersionRegistry();
     registerVersionChanges(versions);
-    const boss = createBoss(url, { schedule: options.schedule ?? false });
-    boss.on('error', (error: Error) => { options.log(`job queue error: ${error.message}`); });
-    await boss.start();
     await createQueues(boss);
     const jobWaiter = new JobWaiter(pool);
     const services: Services = {
@@ -76,6 +77,7 @@ export async function startRuntime(options: {
       },
     };
   } catch (error) {
+    await bossStarted.then(() => boss.stop({ graceful: false })).catch(() => undefined);
     await pool.end();
     if (embedded !== null) await embedded.stop();
     throw error;
