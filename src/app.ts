@@ -51,7 +51,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     frameworkErrors: answerFrameworkError,
   });
   app.decorate('services', services);
-  // Both compile a route's schemas on its first use, not here (docs/architecture.md, "Lazy schema compilation").
+  // Both compile a route's schemas on its first use, not here (docs/architecture.md, "Start-up").
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);

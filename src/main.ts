@@ -3,7 +3,7 @@
  * process is src/server.ts. This entry only turns on Node's module compile cache
  * before anything else loads, so the ~280 TypeScript files and their dependencies
  * skip type stripping and V8's parsing on every start after the first (about
- * 0.4 s and 20 MB less).
+ * 0.4 s less).
  *
  * The cache is where Node keeps it by default, <os tmpdir>/node-compile-cache
  * (NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1 turns it off): it is

@@ -2,7 +2,7 @@
  * Response serializers: fast-json-stringify, as Fastify's default compiler uses
  * it (no shared schemas, default options), but built on the first response that
  * needs one instead of for every status of every route at start-up
- * (docs/architecture.md, "Lazy schema compilation").
+ * (docs/architecture.md, "Start-up").
  */
 import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify';

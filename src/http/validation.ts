@@ -35,10 +35,10 @@ const textAjv = makeAjv('array');
 
 /**
  * Compiles a route's schema on the route's first request, not when the route is
- * registered: compiling all ~150 routes' schemas up front took most of a second
- * of every start (docs/architecture.md, "Lazy schema compilation"). AJV keeps
- * one compiled function per schema object, so routes sharing a schema (HEAD
- * beside GET) compile it once.
+ * registered: compiling every route's schemas up front took most of a second of
+ * every start (docs/architecture.md, "Start-up"). AJV keeps one compiled
+ * function per schema object, so routes sharing a schema (HEAD beside GET)
+ * compile it once.
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
