@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WindowState } from '../sql/rate-limit-hit.ts';
-import { BatchedCounter } from './batched.ts';
+import { BatchedCounter, MAX_PENDING } from './batched.ts';
 
 /** A shared counter as the database keeps it: one window of 10 s, with every add recorded. */
 function sharedCounter(): { add: (bucket: string, n: number) => Promise<WindowState>; adds: number[]; total: () => number } {
@@ -28,16 +28,38 @@ describe('BatchedCounter', () => {
     expect(shared.adds).toEqual([1, 1, 1, 1, 1, 1, 1]);
   });
 
-  it('far from a large limit, counts locally and adds the requests in one write per flush', async () => {
+  it('far from a large limit, counts up to MAX_PENDING requests locally and adds them in one write', async () => {
     const shared = sharedCounter();
     const counter = new BatchedCounter(shared.add, 10_000);
     const answers: number[] = [];
-    for (let n = 0; n < 50; n++) answers.push((await counter.hit('org:a')).hits);
+    for (let n = 0; n < 50; n++) {
+      answers.push((await counter.hit('org:a')).hits);
+      // Never more than MAX_PENDING admitted here and not yet in the shared count.
+      expect(n + 1 - shared.total()).toBeLessThanOrEqual(MAX_PENDING);
+    }
     expect(answers).toEqual(Array.from({ length: 50 }, (_, k) => k + 1));
-    expect(shared.adds).toEqual([1]);
+    // The first request, then one write per MAX_PENDING + 1 requests.
+    expect(shared.adds).toEqual([1, 11, 11, 11, 11]);
     await sleep(150);
-    expect(shared.adds).toEqual([1, 49]);
+    expect(shared.adds).toEqual([1, 11, 11, 11, 11, 5]);
     expect(shared.total()).toBe(50);
+  });
+
+  it('counts adds still in flight: requests arriving while the first ones are being added are not batched past them', async () => {
+    let hits = 0;
+    const release: (() => void)[] = [];
+    const slowAdd = async (_bucket: string, n: number): Promise<WindowState> => {
+      await new Promise<void>((resolve) => release.push(resolve));
+      hits += n;
+      return { hits, resetMs: 10_000 };
+    };
+    const counter = new BatchedCounter(slowAdd, 500);
+    // 300 requests at once: the window is unknown, so every one is added exactly.
+    const first = Array.from({ length: 300 }, () => counter.hit('org:a'));
+    expect(release).toHaveLength(300);
+    release.splice(0).forEach((go) => { go(); });
+    const answers = await Promise.all(first);
+    expect(Math.max(...answers.map((a) => a.hits))).toBe(300);
   });
 
   it('goes exact again in the last 10% before the limit, so the request over the limit sees it', async () => {

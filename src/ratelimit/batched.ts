@@ -1,11 +1,12 @@
 /**
  * Far from the limit, a process need not ask the shared counter about every
- * request: it counts them locally and adds them to the shared count in one
- * write every FLUSH_MS. Within the last stretch before the limit (10% of it,
- * at least 100 requests) every request goes to the shared counter again, so
- * the 429 comes exactly where it should for one process and, with several,
- * late by at most what the others counted in one flush interval. A limit of
- * 100 or less is therefore always counted exactly.
+ * request: it counts up to MAX_PENDING of them locally and adds them to the
+ * shared count in one write (after FLUSH_MS at the latest). Within the last
+ * stretch before the limit (10% of it, at least 100 requests) every request
+ * goes to the shared counter again, so one process answers 429 exactly at the
+ * limit; with several, each process can have up to MAX_PENDING requests
+ * admitted but not yet added, so the total can pass the limit by that much per
+ * process. A limit of 100 or less is always counted exactly.
  *
  * Why: under load every request of an organisation updates one counter row;
  * the read benchmark showed that write costing about a fifth of list throughput.
@@ -16,6 +17,8 @@ import type { WindowState } from '../sql/rate-limit-hit.ts';
 export type AddHits = (bucket: string, n: number) => Promise<WindowState>;
 
 const FLUSH_MS = 100;
+/** Requests admitted here and not yet added to the shared count, at most. */
+export const MAX_PENDING = 10;
 
 interface Local {
   /** Shared count when last read, and when its window resets (ms since epoch). */
@@ -43,34 +46,38 @@ export class BatchedCounter {
   async hit(bucket: string): Promise<WindowState> {
     const now = Date.now();
     const local = this.buckets.get(bucket);
-    if (local !== undefined && local.resetAt > now && local.hits + local.sending + local.pending + 1 <= this.limit - this.margin) {
+    // sending: batches on their way to the shared count, and exact adds not answered yet (counted against the cap too).
+    if (local !== undefined && local.resetAt > now && local.pending + local.sending < MAX_PENDING
+      && local.hits + local.sending + local.pending + 1 <= this.limit - this.margin) {
       local.pending += 1;
       local.flush ??= this.scheduleFlush(bucket, local);
       return { hits: local.hits + local.sending + local.pending, resetMs: local.resetAt - now };
     }
-    // Exact: this request and whatever was counted locally, added now.
-    const n = (local !== undefined && local.resetAt > now ? local.pending : 0) + 1;
-    if (local !== undefined) {
-      local.pending = 0;
-      local.sending += n;
-    }
+    // Exact: this request and whatever was counted locally, added now. A bucket seen for the first time is
+    // entered at once (window unknown, so nothing is batched yet) so that adds in flight are counted by the others.
+    const entry = local ?? this.enter(bucket);
+    const n = (entry.resetAt > now ? entry.pending : 0) + 1;
+    entry.pending = 0;
+    entry.sending += n;
     try {
       const state = await this.add(bucket, n);
       this.remember(bucket, state);
       return state;
     } finally {
-      if (local !== undefined) local.sending -= n;
+      entry.sending -= n;
     }
   }
 
+  private enter(bucket: string): Local {
+    if (this.buckets.size >= 10_000) this.forgetIdle();
+    const entry: Local = { hits: 0, resetAt: 0, pending: 0, sending: 0, flush: null };
+    this.buckets.set(bucket, entry);
+    return entry;
+  }
+
   private remember(bucket: string, state: WindowState): void {
-    const local = this.buckets.get(bucket);
+    const local = this.buckets.get(bucket) ?? this.enter(bucket);
     const resetAt = Date.now() + state.resetMs;
-    if (local === undefined) {
-      if (this.buckets.size >= 10_000) this.forgetIdle();
-      this.buckets.set(bucket, { hits: state.hits, resetAt, pending: 0, sending: 0, flush: null });
-      return;
-    }
     // Answers can come back out of order: within one window the shared count only grows.
     if (state.hits > local.hits || resetAt > local.resetAt + 1_000 || local.resetAt <= Date.now()) local.hits = state.hits;
     local.resetAt = resetAt;
@@ -95,7 +102,7 @@ export class BatchedCounter {
   /** Buckets whose window is over and that hold nothing: an organisation that stopped sending requests. */
   private forgetIdle(): void {
     const now = Date.now();
-    for (const [bucket, local] of this.buckets) if (local.resetAt <= now && local.pending === 0 && local.flush === null) this.buckets.delete(bucket);
+    for (const [bucket, local] of this.buckets) if (local.resetAt <= now && local.pending === 0 && local.sending === 0 && local.flush === null) this.buckets.delete(bucket);
   }
 
   /** Adds what is still counted locally (shutdown). */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCipher } from '../../src/crypto/secrets.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { MAX_PENDING } from '../../src/ratelimit/batched.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { randomPort, startService, waitForOk, type ServiceProcess } from '../support/process.ts';
@@ -41,7 +42,11 @@ describe('two API processes on one database', () => {
       await response.arrayBuffer();
       return response.status;
     }));
-    expect(statuses.filter((s) => s === 200)).toHaveLength(500);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(100);
+    // Each process adds its requests to the shared count in batches of at most MAX_PENDING (src/ratelimit/batched.ts):
+    // each process's last batch can land after the other saw the count reach 500.
+    const admitted = statuses.filter((s) => s === 200).length;
+    expect(admitted).toBeGreaterThanOrEqual(500);
+    expect(admitted).toBeLessThanOrEqual(500 + 2 * MAX_PENDING);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(600 - admitted);
   });
 });
