@@ -35,7 +35,7 @@
  * answer to the settled row (the window in which a kill makes a duplicate).
  * Set CHAOS_SEED to replay the receiver's and the kills' draws.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -46,6 +46,8 @@ import { createOrganization } from '../../src/tenants/organizations.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startService, type ServiceProcess } from '../support/process.ts';
+// The receiver's own verification, written from the spec (sha256= + base64 HMAC of the raw body), not with the service's code.
+import { expectedWebhookSignature, header } from '../support/webhook-receiver.ts';
 
 const KEY = randomBytes(32).toString('hex');
 const SEED = process.env.CHAOS_SEED !== undefined && process.env.CHAOS_SEED !== '' ? Number(process.env.CHAOS_SEED) : randomBytes(4).readUInt32BE(0);
@@ -81,16 +83,6 @@ function prng(seed: number): () => number {
   };
 }
 
-/** The receiver's own verification, written from the spec (sha256= + base64 HMAC of the raw body), not with the service's code. */
-function expectedSignature(body: Buffer, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('base64')}`;
-}
-
-function header(request: http.IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 interface Acceptance { at: number; n: number | null; attempt: string | undefined }
 
 /** Answers 500 to a seeded 30% of requests (at most MAX_FAILURES_PER_EVENT per event), 200 to the rest once the signature verifies. */
@@ -118,7 +110,7 @@ class ChaosReceiver {
   private handle(request: http.IncomingMessage, body: Buffer, response: http.ServerResponse): void {
     this.requests += 1;
     const eventId = header(request, 'x-service-event-id');
-    const expected = expectedSignature(body, this.secret);
+    const expected = expectedWebhookSignature(body, this.secret);
     const single = header(request, 'x-service-signature');
     const listed = (header(request, 'x-service-signatures') ?? '').split(', ');
     if (single !== expected || !listed.includes(expected)) {

@@ -30,7 +30,6 @@ import { VersionRegistry } from '../../src/http/versioning.ts';
 import { createBoss, type PgBoss } from '../../src/jobs/boss.ts';
 import { bossSender } from '../../src/jobs/sender.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import type { ConnectorContext } from '../../src/platforms/connector.ts';
 import { configureSandbox, sandboxConnector } from '../../src/platforms/sandbox/index.ts';
 import { postgresRateLimiter } from '../../src/ratelimit/limiter.ts';
 import type { Services } from '../../src/services.ts';
@@ -40,6 +39,7 @@ import { createOrganization } from '../../src/tenants/organizations.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import { acceptWrite } from '../../src/writes/accept.ts';
 import { JobWaiter } from '../../src/writes/waiter.ts';
+import { platformBills } from '../support/books.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startService, type ServiceProcess } from '../support/process.ts';
 
@@ -236,23 +236,6 @@ async function databaseNow(): Promise<Date> {
   return result.rows[0]?.now ?? new Date();
 }
 
-/** Every bill on the platform, read through the connector like test/support/books.ts does. */
-async function platformBills(ctx: ConnectorContext): Promise<{ platformId: string; memo: string | null }[]> {
-  const object = sandboxConnector.objects.bill;
-  if (object === undefined) throw new Error('SANDBOX has no bills');
-  const bills: { platformId: string; memo: string | null }[] = [];
-  let pageToken: string | null = null;
-  do {
-    const page = await object.handler.read(ctx, { since: null, window: null, pageToken });
-    for (const record of page.records) {
-      if (record.deleted === true) continue;
-      bills.push({ platformId: record.platformId, memo: typeof record.raw.Memo === 'string' ? record.raw.Memo : null });
-    }
-    pageToken = page.nextPageToken;
-  } while (pageToken !== null);
-  return bills;
-}
-
 describe('bill writes under kill -9 of the worker', () => {
   it('runs every write exactly once: platform, stored copy and events agree with the jobs', async () => {
     const begun = Date.now();
@@ -334,7 +317,7 @@ describe('bill writes under kill -9 of the worker', () => {
 
     // 2. The platform: each completed create once, a failed one at most once, no memo of this run twice.
     const ctx = connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials: CREDENTIALS, tokens: null, environment: 'sandbox', db: db.pool });
-    const bills = await platformBills(ctx);
+    const bills = await platformBills(sandboxConnector, ctx);
     const byMemo = new Map<string, string[]>();
     for (const bill of bills) {
       if (bill.memo?.endsWith(`-${RUN}`) !== true) continue;

@@ -12,7 +12,8 @@ export function expectedWebhookSignature(body: Buffer, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('base64')}`;
 }
 
-function header(request: http.IncomingMessage, name: string): string | undefined {
+/** A request header as one string (repeated headers joined). */
+export function header(request: http.IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }
