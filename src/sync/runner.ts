@@ -203,6 +203,7 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
   const pageContext: PageContext = {
     tenant: target.tenant, connectionId: connection.id, accessToken: target.accessToken, objectType: target.objectType,
     handler: target.handler, connectorContext: ctx, runId: run.id, fullListing,
+    announceChanges: !(run.kind === 'initial' && connection.readyAt === null),
   };
   let pageToken = state.page_token;
   const readPrepared = async (token: string | null): Promise<{ page: ReadPage; prepared: PreparedPage }> => {
@@ -239,7 +240,7 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
       if (!last) return;
       if (fullListing) {
         const gone = await deleteUnseen(db, connection.id, target.objectType, run.id, new Date().toISOString());
-        await emitEvents(db, target.tenant, deletedEvents(pageContext, gone));
+        if (pageContext.announceChanges !== false) await emitEvents(db, target.tenant, deletedEvents(pageContext, gone));
         await forgetSeen(db, run.id, target.objectType);
       }
       // A backfill reads one window: its cursor says nothing about changes elsewhere, so it never moves the object's cursor.

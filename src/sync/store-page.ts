@@ -14,7 +14,7 @@ import {
 } from '../sql/records.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { serviceId } from '../store/ids.ts';
-import { contentHash } from './hash.ts';
+import { canonicalJson, contentHash, hashOfCanonicalJson } from './hash.ts';
 
 export interface PageContext {
   tenant: Tenant;
@@ -28,6 +28,11 @@ export interface PageContext {
   fullListing: boolean;
   /** Set when the page is the result of a client's write: its entity events carry the job id. */
   jobId?: string;
+  /**
+   * False while a connection's initial download runs: what it finds is announced once, by INITIAL_UPDATE (and
+   * HISTORICAL_UPDATE per batch), not by one entity event per record (docs/sync.md "Entity events").
+   */
+  announceChanges?: boolean;
 }
 
 export interface PageOutcome { created: number; updated: number; deleted: number; unchanged: number; rawOnly: number }
@@ -75,9 +80,10 @@ export function preparePage(ctx: PageContext, page: ReadPage): PreparedPage {
     tombstones.delete(record.platformId);
     const id = serviceId(ctx.connectionId, ctx.objectType, record.platformId);
     const data: Record<string, unknown> = { id, ...ctx.handler.map(record, ctx.connectorContext), platform_id: record.platformId };
+    const dataJson = canonicalJson(data);
     live.set(record.platformId, {
-      id, platformId: record.platformId, data, raw: record.raw,
-      contentHash: contentHash(data), rawHash: contentHash(record.raw),
+      id, platformId: record.platformId, data, dataJson, raw: record.raw,
+      contentHash: hashOfCanonicalJson(dataJson), rawHash: contentHash(record.raw),
       updatedAt: isoOrNull(data.updated_at), createdAt: isoOrNull(data.created_at),
       businessDate: ctx.handler.businessDate?.(record) ?? null,
     });
@@ -117,7 +123,7 @@ export async function storePrepared(db: PoolClient, ctx: PageContext, prepared: 
   if (ctx.fullListing) await markSeen(db, ctx.runId, ctx.objectType, [...live.keys()]);
   const deleted = await deleteByPlatformIds(db, ctx.connectionId, ctx.objectType, [...tombstones], syncedAt);
 
-  const events = [
+  const events = ctx.announceChanges === false ? [] : [
     ...changes.map(({ write, change }) => entityEvent(ctx, change, { ...write.data, last_synced_at: syncedAt }, ctx.jobId)),
     ...deletedEvents(ctx, deleted),
   ];

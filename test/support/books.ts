@@ -36,8 +36,12 @@ export async function storedSnapshot(pool: Pool, connectionId: string): Promise<
   return new Map(result.rows.map((r) => [`${r.object_type}:${r.platform_id}`, canonicalJson(r.data)]));
 }
 
-/** The entity events that must follow from the books moving from `before` to `after`. */
-export function expectedEvents(before: Snapshot, after: Snapshot): string[] {
+/**
+ * The entity events that must follow from the books moving from `before` to `after`, sorted. `before` is null for a connection's initial
+ * download, which announces what it stores with INITIAL_UPDATE instead (docs/sync.md): no entity event.
+ */
+export function expectedEvents(before: Snapshot | null, after: Snapshot): string[] {
+  if (before === null) return [];
   const events: string[] = [];
   const entity = (key: string) => {
     const type = key.slice(0, key.indexOf(':')) as UnifiedObjectType;
