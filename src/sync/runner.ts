@@ -240,7 +240,7 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
       if (!last) return;
       if (fullListing) {
         const gone = await deleteUnseen(db, connection.id, target.objectType, run.id, new Date().toISOString());
-        if (pageContext.announceChanges !== false) await emitEvents(db, target.tenant, deletedEvents(pageContext, gone));
+        if (pageContext.announceChanges) await emitEvents(db, target.tenant, deletedEvents(pageContext, gone));
         await forgetSeen(db, run.id, target.objectType);
       }
       // A backfill reads one window: its cursor says nothing about changes elsewhere, so it never moves the object's cursor.

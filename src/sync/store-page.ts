@@ -30,9 +30,9 @@ export interface PageContext {
   jobId?: string;
   /**
    * False while a connection's initial download runs: what it finds is announced once, by INITIAL_UPDATE (and
-   * HISTORICAL_UPDATE per batch), not by one entity event per record (docs/sync.md "Entity events").
+   * HISTORICAL_UPDATE per batch), not by one entity event per record (docs/sync.md, "Change detection").
    */
-  announceChanges?: boolean;
+  announceChanges: boolean;
 }
 
 export interface PageOutcome { created: number; updated: number; deleted: number; unchanged: number; rawOnly: number }
@@ -123,10 +123,10 @@ export async function storePrepared(db: PoolClient, ctx: PageContext, prepared: 
   if (ctx.fullListing) await markSeen(db, ctx.runId, ctx.objectType, [...live.keys()]);
   const deleted = await deleteByPlatformIds(db, ctx.connectionId, ctx.objectType, [...tombstones], syncedAt);
 
-  const events = ctx.announceChanges === false ? [] : [
+  const events = ctx.announceChanges ? [
     ...changes.map(({ write, change }) => entityEvent(ctx, change, { ...write.data, last_synced_at: syncedAt }, ctx.jobId)),
     ...deletedEvents(ctx, deleted),
-  ];
+  ] : [];
   await emitEvents(db, ctx.tenant, events);
   outcome.created = changes.filter((c) => c.change === 'CREATED').length;
   outcome.updated = changes.length - outcome.created;
