@@ -20,14 +20,14 @@ function write(id: string, n: number, amount: number): RecordWrite {
   const data = { id, platform_id: `B${n}`, total_amount: amount, memo: `it's "quoted" \\ ${n}`, updated_at: '2026-11-01T10:00:00.000Z' };
   const raw = { Id: `B${n}`, Amount: amount, Note: null, Lines: [{ Amount: amount }] };
   return {
-    id, platformId: `B${n}`, data, dataJson: canonicalJson(data), raw, contentHash: contentHash(data), rawHash: contentHash(raw),
+    id, platformId: `B${n}`, data, dataJson: canonicalJson(data), raw, rawJson: JSON.stringify(raw), contentHash: contentHash(data), rawHash: contentHash(raw),
     updatedAt: data.updated_at, createdAt: null, businessDate: n % 2 === 0 ? '2026-10-31T00:00:00.000Z' : null,
   };
 }
 
 describe('upsertRecords', () => {
   it('stores more rows than one statement can carry parameters for, exactly as given, and updates them in place', async () => {
-    // 8,000 rows x 9 values is past PostgreSQL's 65,535 parameters per statement: the writes go in chunks.
+    // 8,000 rows x 9 values is past PostgreSQL's 65,535 parameters per statement: the writes go in batches.
     const ids = Array.from({ length: 8_000 }, () => randomUUID());
     await upsertRecords(db.pool, connectionId, 'bill', ids.map((id, n) => write(id, n, n)), '2026-11-02T00:00:00.000Z');
     const sample = async () => (await db.pool.query<{ n: number; total: string; memo: string; raw: unknown; dated: number }>(
@@ -43,5 +43,21 @@ describe('upsertRecords', () => {
     expect(await sample()).toMatchObject({ n: 8_000, total: String((7_999 * 8_000) / 2 + 8_000) });
     const synced = await db.pool.query<{ at: Date }>(`SELECT DISTINCT last_synced_at AS at FROM records WHERE connection_id = $1`, [connectionId]);
     expect(synced.rows.map((r) => r.at.toISOString())).toEqual(['2026-11-03T00:00:00.000Z']);
+  });
+
+  it('writes exactly the rows given at every batch size, padding included', async () => {
+    const connection = randomUUID();
+    await db.pool.query(`
+      INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
+      VALUES ($1::uuid, '00000000-0000-4000-8000-0000000000c0', 'sandbox', 'active', sha256($1::text::bytea), '\\x00', 'lk_' || $1::text)`, [connection]);
+    let written = 0;
+    // Around each batch size (8, 64, 512) and across two batches.
+    for (const count of [1, 7, 8, 9, 63, 64, 65, 511, 512, 513, 1_100]) {
+      await upsertRecords(db.pool, connection, 'bill', Array.from({ length: count }, (_, n) => write(randomUUID(), written + n, n)), '2026-11-04T00:00:00.000Z');
+      written += count;
+      const stored = await db.pool.query<{ n: number; nulls: number }>(
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE data IS NULL OR platform_id IS NULL)::int AS nulls FROM records WHERE connection_id = $1`, [connection]);
+      expect(stored.rows[0]).toEqual({ n: written, nulls: 0 });
+    }
   });
 });

@@ -11,4 +11,9 @@ describe('service ids', () => {
     expect(serviceId(connection, 'bill', 'BILL-2')).not.toBe(id);
     expect(serviceId('00000000-0000-4000-8000-000000000000', 'bill', 'BILL-1')).not.toBe(id);
   });
+
+  it('never change between versions: stored records and links to them are keyed by them', () => {
+    // Computed once by the first implementation (createHash('sha1'), v5 layout).
+    expect(serviceId(connection, 'bill', 'BILL-1')).toBe('11e8cf0a-1795-5508-b4c2-b14ab27f358d');
+  });
 });

@@ -89,12 +89,12 @@ function generalCanonicalJson(value: unknown): string {
   return `${text}}`;
 }
 
-/** SHA-256 of the canonical JSON (one-shot crypto.hash: about half the cost of createHash for texts this small). */
+/** SHA-256 of the canonical JSON. */
 export function contentHash(value: unknown): Buffer {
-  return hashOfCanonicalJson(canonicalJson(value));
+  return hashOfText(canonicalJson(value));
 }
 
-/** contentHash of a value whose canonicalJson text is already at hand. */
-export function hashOfCanonicalJson(text: string): Buffer {
+/** SHA-256 of a text: contentHash of a value whose canonicalJson is at hand (one-shot crypto.hash: about half the cost of createHash for texts this small). */
+export function hashOfText(text: string): Buffer {
   return hash('sha256', text, 'buffer');
 }

@@ -208,7 +208,7 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
   let pageToken = state.page_token;
   const readPrepared = async (token: string | null): Promise<{ page: ReadPage; prepared: PreparedPage }> => {
     const page = await target.handler.read(ctx, { since, window: batch.window, pageToken: token });
-    return { page, prepared: preparePage(pageContext, page) };
+    return { page, prepared: await preparePage(pageContext, page) };
   };
   for (;;) {
     const page = await pageLock(async () => {

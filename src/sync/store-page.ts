@@ -5,6 +5,7 @@
  * transaction, so a crash at any point redoes the page without losing or
  * duplicating a change or an event.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { PoolClient } from '../db/pool.ts';
 import { emitEvents, type NewEvent } from '../events/emit.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
@@ -14,7 +15,7 @@ import {
 } from '../sql/records.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { serviceId } from '../store/ids.ts';
-import { canonicalJson, contentHash, hashOfCanonicalJson } from './hash.ts';
+import { canonicalJson, hashOfText } from './hash.ts';
 
 export interface PageContext {
   tenant: Tenant;
@@ -63,15 +64,24 @@ export function deletedEvents(ctx: PageContext, rows: DeletedRecord[]): Omit<New
 /** A page mapped and hashed, ready to be compared with the stored copy and written. */
 export interface PreparedPage { live: Map<string, RecordWrite>; tombstones: Set<string> }
 
+/** Records prepared between two turns of the event loop (about 2 ms of work). */
+const PREPARE_SLICE = 32;
+
 /**
  * The CPU part of storing a page (mapping to unified objects, content hashes), apart
  * from the database part, so a sync can prepare its next page while this one is written.
+ * It yields to the event loop every few records: the page being written goes on to its next
+ * statement as soon as the database answers, instead of waiting for this whole page
+ * (measured: the database sat idle for most of each page's preparation).
  */
-export function preparePage(ctx: PageContext, page: ReadPage): PreparedPage {
+export async function preparePage(ctx: PageContext, page: ReadPage): Promise<PreparedPage> {
   // The last occurrence of a platform id in a page wins.
   const live = new Map<string, RecordWrite>();
   const tombstones = new Set(page.deletedPlatformIds ?? []);
-  for (const record of page.records) {
+  for (let i = 0; i < page.records.length; i++) {
+    if (i > 0 && i % PREPARE_SLICE === 0) await setImmediate();
+    const record = page.records[i];
+    if (record === undefined) continue;
     if (record.deleted === true) {
       tombstones.add(record.platformId);
       live.delete(record.platformId);
@@ -81,9 +91,13 @@ export function preparePage(ctx: PageContext, page: ReadPage): PreparedPage {
     const id = serviceId(ctx.connectionId, ctx.objectType, record.platformId);
     const data: Record<string, unknown> = { id, ...ctx.handler.map(record, ctx.connectorContext), platform_id: record.platformId };
     const dataJson = canonicalJson(data);
+    // platform_data is compared as the platform's record serialises, keys in the order it sent them: a platform that
+    // reorders keys costs one platform_data-only rewrite, never an event. The unified object, which the events and the
+    // API answer with, is compared canonically (key order from mapping code must never read as a change).
+    const rawJson = JSON.stringify(record.raw);
     live.set(record.platformId, {
-      id, platformId: record.platformId, data, dataJson, raw: record.raw,
-      contentHash: hashOfCanonicalJson(dataJson), rawHash: contentHash(record.raw),
+      id, platformId: record.platformId, data, dataJson, raw: record.raw, rawJson,
+      contentHash: hashOfText(dataJson), rawHash: hashOfText(rawJson),
       updatedAt: isoOrNull(data.updated_at), createdAt: isoOrNull(data.created_at),
       businessDate: ctx.handler.businessDate?.(record) ?? null,
     });
@@ -92,13 +106,13 @@ export function preparePage(ctx: PageContext, page: ReadPage): PreparedPage {
 }
 
 export async function storePage(db: PoolClient, ctx: PageContext, page: ReadPage): Promise<PageOutcome> {
-  return storePrepared(db, ctx, preparePage(ctx, page));
+  return storePrepared(db, ctx, await preparePage(ctx, page));
 }
 
 export async function storePrepared(db: PoolClient, ctx: PageContext, prepared: PreparedPage): Promise<PageOutcome> {
   const outcome: PageOutcome = { created: 0, updated: 0, deleted: 0, unchanged: 0, rawOnly: 0 };
   const { live, tombstones } = prepared;
-  const stored = await loadStoredHashes(db, ctx.connectionId, ctx.objectType, [...live.keys()]);
+  const stored = await loadStoredHashes(db, ctx.connectionId, ctx.objectType, [...live.values()].map((write) => write.id));
   const writes: RecordWrite[] = [];
   const changes: { write: RecordWrite; change: 'CREATED' | 'UPDATED' }[] = [];
   for (const write of live.values()) {
