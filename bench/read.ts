@@ -18,7 +18,7 @@ import { createOrganization } from '../src/tenants/organizations.ts';
 import type { Tenant } from '../src/tenants/types.ts';
 import type { BenchContext } from './lib/context.ts';
 import { BENCH_DATA_DIR } from './lib/context.ts';
-import { load, type LoadResult } from './lib/load.ts';
+import { combine, load, type LoadResult } from './lib/load.ts';
 import { rssMb, sampleRss, spawnNode, waitForOk, type Child } from './lib/processes.ts';
 import { ratio, round, timed } from './lib/stats.ts';
 
@@ -153,12 +153,17 @@ export async function readBench(bench: BenchContext, sourceConnectionId: string,
     log('reads: warm-up');
     await run(bareBase, paths, 3);
     await run(apiBase, paths, 3);
-    log(`reads: bare handler, ${options.seconds} s`);
-    const bareResult = await run(bareBase, paths, options.seconds);
-    log(`reads: Ledgerport, ${options.seconds} s`);
+    // Alternating halves (bare, Ledgerport, Ledgerport, bare): a background stall of the machine (autovacuum after
+    // the store was built, another process) weighs on both sides alike instead of on whichever ran second.
+    const half = options.seconds / 2;
+    log(`reads: bare handler and Ledgerport, ${options.seconds} s each in alternating halves`);
     const rss = sampleRss(api.child.pid);
-    const ledgerport = await run(apiBase, paths, options.seconds);
+    const bareRuns = [await run(bareBase, paths, half)];
+    const apiRuns = [await run(apiBase, paths, half), await run(apiBase, paths, half)];
+    bareRuns.push(await run(bareBase, paths, half));
     const apiRssUnderLoadMb = await rss.stop();
+    const bareResult = combine(bareRuns, options.seconds);
+    const ledgerport = combine(apiRuns, options.seconds);
 
     log('reads: walking to page 1,000 of the 100,000-bill connection');
     let cursor: string | null = null;

@@ -29,3 +29,18 @@ export async function load(baseUrl: string, options: { paths: readonly string[];
     failures: result.errors + result.timeouts + result.non2xx,
   };
 }
+
+/**
+ * Several runs against one server as one result: requests per second over their whole time, p50 weighted by
+ * each run's requests, and the worst run's p99 (percentiles of separate runs cannot be merged exactly).
+ */
+export function combine(runs: readonly LoadResult[], seconds: number): LoadResult {
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  return {
+    requestsPerSecond: Math.round(requests / seconds),
+    p50Ms: round(runs.reduce((sum, r) => sum + r.p50Ms * r.requests, 0) / Math.max(requests, 1), 1),
+    p99Ms: Math.max(...runs.map((r) => r.p99Ms)),
+    requests,
+    failures: runs.reduce((sum, r) => sum + r.failures, 0),
+  };
+}

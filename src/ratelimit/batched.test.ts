@@ -54,12 +54,57 @@ describe('BatchedCounter', () => {
       return { hits, resetMs: 10_000 };
     };
     const counter = new BatchedCounter(slowAdd, 500);
-    // 300 requests at once: the window is unknown, so every one is added exactly.
+    // 300 requests at once: the window is unknown, so every one is added exactly, together in one add.
     const first = Array.from({ length: 300 }, () => counter.hit('org:a'));
-    expect(release).toHaveLength(300);
-    release.splice(0).forEach((go) => { go(); });
-    const answers = await Promise.all(first);
-    expect(Math.max(...answers.map((a) => a.hits))).toBe(300);
+    await sleep(0);
+    expect(release).toHaveLength(1);
+    // Five more while that add is on its way: they form the next one, sent only once the first is answered.
+    const second = Array.from({ length: 5 }, () => counter.hit('org:a'));
+    await sleep(0);
+    expect(release).toHaveLength(1);
+    release.shift()?.();
+    await sleep(0);
+    expect(release).toHaveLength(1);
+    release.shift()?.();
+    const answers = await Promise.all([...first, ...second]);
+    // Each request is answered as if added one by one: 305 different counts, in arrival order.
+    expect(answers.map((a) => a.hits)).toEqual(Array.from({ length: 305 }, (_, k) => k + 1));
+    expect(hits).toBe(305);
+  });
+
+  it('decides concurrent requests one by one at the limit: a group add refuses only the hits past it', async () => {
+    const shared = sharedCounter();
+    const counter = new BatchedCounter(shared.add, 5);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => counter.hit('org:a')));
+    expect(answers.map((a) => a.hits)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(shared.adds).toEqual([8]);
+  });
+
+  it('under concurrent load, admits at most MAX_PENDING without the shared count and writes far less than once per request', async () => {
+    let hits = 0;
+    const adds: number[] = [];
+    let maxUnshared = 0;
+    let admitted = 0;
+    const add = async (_bucket: string, n: number): Promise<WindowState> => {
+      adds.push(n);
+      await sleep(1);
+      hits += n;
+      return { hits, resetMs: 10_000 };
+    };
+    const counter = new BatchedCounter(add, 100_000);
+    await counter.hit('org:a');
+    admitted += 1;
+    for (let round = 0; round < 20; round++) {
+      await Promise.all(Array.from({ length: 50 }, async () => {
+        await counter.hit('org:a');
+        admitted += 1;
+        maxUnshared = Math.max(maxUnshared, admitted - hits);
+      }));
+    }
+    await sleep(150);
+    expect(hits).toBe(1_001);
+    expect(maxUnshared).toBeLessThanOrEqual(MAX_PENDING);
+    expect(adds.length).toBeLessThan(1_001 / 5);
   });
 
   it('goes exact again in the last 10% before the limit, so the request over the limit sees it', async () => {

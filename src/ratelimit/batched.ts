@@ -8,6 +8,12 @@
  * admitted but not yet added, so the total can pass the limit by that much per
  * process. A limit of 100 or less is always counted exactly.
  *
+ * Exact adds of one bucket go one at a time: the requests that need one while
+ * another is on its way join the next, which answers each of them as if they
+ * had been added one by one (the shared count after the add, less the hits
+ * added after theirs). Under many concurrent requests that is one write per
+ * round trip instead of one per request, with the same decisions.
+ *
  * Why: under load every request of an organisation updates one counter row;
  * the read benchmark showed that write costing about a fifth of list throughput.
  */
@@ -26,10 +32,18 @@ interface Local {
   resetAt: number;
   /** Counted here, not yet added to the shared window. */
   pending: number;
-  /** Sent to the shared window, answer not back yet: counted as if already there. */
+  /** Sent (or about to be sent) to the shared window, answer not back yet: counted as if already there. */
   sending: number;
+  /** The part of `sending` admitted here before it was sent (what the MAX_PENDING cap bounds). */
+  admittedSending: number;
   flush: Promise<void> | null;
+  /** The exact add still taking members; it is sent once the one before it has been answered. */
+  forming: ExactAdd | null;
+  /** The last exact add sent: the next waits for it. */
+  lastExact: Promise<unknown>;
 }
+
+interface ExactAdd { n: number; admitted: number; state: Promise<WindowState> }
 
 export class BatchedCounter {
   private readonly buckets = new Map<string, Local>();
@@ -47,7 +61,7 @@ export class BatchedCounter {
     const now = Date.now();
     const local = this.buckets.get(bucket);
     // sending: batches on their way to the shared count, and exact adds not answered yet (counted against the cap too).
-    if (local !== undefined && local.resetAt > now && local.pending + local.sending < MAX_PENDING
+    if (local !== undefined && local.resetAt > now && local.pending + local.admittedSending < MAX_PENDING
       && local.hits + local.sending + local.pending + 1 <= this.limit - this.margin) {
       local.pending += 1;
       local.flush ??= this.scheduleFlush(bucket, local);
@@ -56,21 +70,43 @@ export class BatchedCounter {
     // Exact: this request and whatever was counted locally, added now. A bucket seen for the first time is
     // entered at once (window unknown, so nothing is batched yet) so that adds in flight are counted by the others.
     const entry = local ?? this.enter(bucket);
-    const n = (entry.resetAt > now ? entry.pending : 0) + 1;
+    const admitted = entry.resetAt > now ? entry.pending : 0;
     entry.pending = 0;
-    entry.sending += n;
-    try {
-      const state = await this.add(bucket, n);
-      this.remember(bucket, state);
-      return state;
-    } finally {
-      entry.sending -= n;
-    }
+    const group = entry.forming ?? this.formExact(bucket, entry);
+    group.n += admitted + 1;
+    group.admitted += admitted;
+    entry.sending += admitted + 1;
+    entry.admittedSending += admitted;
+    // This request's own hit is the last of its share of the group: later members' hits are subtracted.
+    const after = group.n;
+    const state = await group.state;
+    return { hits: state.hits - (group.n - after), resetMs: state.resetMs };
+  }
+
+  private formExact(bucket: string, entry: Local): ExactAdd {
+    const group: ExactAdd = { n: 0, admitted: 0, state: Promise.resolve({ hits: 0, resetMs: 0 }) };
+    const previous = entry.lastExact;
+    group.state = (async () => {
+      await previous;
+      // From here on, requests form the next group.
+      if (entry.forming === group) entry.forming = null;
+      try {
+        const state = await this.add(bucket, group.n);
+        this.remember(bucket, state);
+        return state;
+      } finally {
+        entry.sending -= group.n;
+        entry.admittedSending -= group.admitted;
+      }
+    })();
+    entry.forming = group;
+    entry.lastExact = group.state.catch(() => undefined);
+    return group;
   }
 
   private enter(bucket: string): Local {
     if (this.buckets.size >= 10_000) this.forgetIdle();
-    const entry: Local = { hits: 0, resetAt: 0, pending: 0, sending: 0, flush: null };
+    const entry: Local = { hits: 0, resetAt: 0, pending: 0, sending: 0, admittedSending: 0, flush: null, forming: null, lastExact: Promise.resolve() };
     this.buckets.set(bucket, entry);
     return entry;
   }
@@ -88,6 +124,7 @@ export class BatchedCounter {
     const n = local.pending;
     local.pending = 0;
     local.sending += n;
+    local.admittedSending += n;
     try {
       if (n > 0) this.remember(bucket, await this.add(bucket, n));
     } catch {
@@ -95,6 +132,7 @@ export class BatchedCounter {
       local.resetAt = 0;
     } finally {
       local.sending -= n;
+      local.admittedSending -= n;
       local.flush = null;
     }
   }
@@ -102,7 +140,7 @@ export class BatchedCounter {
   /** Buckets whose window is over and that hold nothing: an organisation that stopped sending requests. */
   private forgetIdle(): void {
     const now = Date.now();
-    for (const [bucket, local] of this.buckets) if (local.resetAt <= now && local.pending === 0 && local.sending === 0 && local.flush === null) this.buckets.delete(bucket);
+    for (const [bucket, local] of this.buckets) if (local.resetAt <= now && local.pending === 0 && local.sending === 0 && local.flush === null && local.forming === null) this.buckets.delete(bucket);
   }
 
   /** Adds what is still counted locally (shutdown). */

@@ -70,27 +70,62 @@ export interface AttemptRecord {
 
 export interface AttemptOutcome { delivered: boolean; retryAt: Date | null }
 
+export interface SettledAttempt { record: AttemptRecord; outcome: AttemptOutcome }
+
+const settleStatus = (o: AttemptOutcome): 'delivered' | 'failed' | 'pending' => (o.delivered ? 'delivered' : o.retryAt === null ? 'failed' : 'pending');
+
 /**
- * Logs an attempt and settles its delivery in one statement (one round trip:
- * the shorter the gap between a receiver's 2xx and its record, the fewer
- * duplicates a killed worker leaves): delivered, due again at `retryAt`, or
- * failed for good (retryAt null). Only the holder of the current claim (same
- * attempt number) settles; a late worker whose lease was taken over only logs.
- * Answers whether this call settled the delivery.
+ * Logs attempts and settles their deliveries in one statement (one round trip
+ * for every attempt that finished while the previous settle was running: the
+ * shorter the gap between a receiver's 2xx and its record, the fewer duplicates
+ * a killed worker leaves): delivered, due again at `retryAt`, or failed for
+ * good (retryAt null). Only the holder of the current claim (same attempt
+ * number) settles; a late worker whose lease was taken over only logs.
+ * Answers the ids of the deliveries this call settled.
  */
-export async function recordAttempt(db: Queryable, a: AttemptRecord, outcome: AttemptOutcome): Promise<boolean> {
-  const status = outcome.delivered ? 'delivered' : outcome.retryAt === null ? 'failed' : 'pending';
-  const result = await db.query<{ settled: boolean }>(
-    `WITH settled AS (
-       UPDATE webhook_deliveries
-          SET status = $9, next_attempt_at = COALESCE($10, next_attempt_at), locked_until = NULL, last_status_code = $6, last_error = $7,
-              finished_at = CASE WHEN $9 IN ('delivered', 'failed') THEN clock_timestamp() END, updated_at = clock_timestamp()
-        WHERE id = $1 AND attempts = $2 AND status = 'delivering'
-        RETURNING id
+export async function recordAttempts(db: Queryable, attempts: readonly SettledAttempt[]): Promise<Set<string>> {
+  if (attempts.length === 0) return new Set();
+  // Rows locked in one order by every worker, so two settles never wait on each other in a cycle.
+  const sorted = [...attempts].sort((x, y) => (x.record.deliveryId < y.record.deliveryId ? -1 : x.record.deliveryId > y.record.deliveryId ? 1 : 0));
+  const column = <T>(pick: (a: SettledAttempt) => T): T[] => sorted.map(pick);
+  const result = await db.query<{ id: string }>({
+    name: 'ledgerport_record_webhook_attempts',
+    text: `WITH a AS (
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::timestamptz[])
+           AS a(delivery_id, attempt, url, started_at, duration_ms, status_code, error, excerpt, status, retry_at)
+     ), settled AS (
+       UPDATE webhook_deliveries d
+          SET status = a.status, next_attempt_at = COALESCE(a.retry_at, d.next_attempt_at), locked_until = NULL,
+              last_status_code = a.status_code, last_error = a.error,
+              finished_at = CASE WHEN a.status IN ('delivered', 'failed') THEN clock_timestamp() END, updated_at = clock_timestamp()
+         FROM a
+        WHERE d.id = a.delivery_id AND d.attempts = a.attempt AND d.status = 'delivering'
+        RETURNING d.id
+     ), logged AS (
+       INSERT INTO webhook_attempts (delivery_id, attempt, url, started_at, duration_ms, status_code, error, response_excerpt)
+       SELECT delivery_id, attempt, url, started_at, duration_ms, status_code, error, excerpt FROM a
      )
-     INSERT INTO webhook_attempts (delivery_id, attempt, url, started_at, duration_ms, status_code, error, response_excerpt)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     RETURNING EXISTS (SELECT 1 FROM settled) AS settled`,
-    [a.deliveryId, a.attempt, a.url, a.startedAt, a.durationMs, a.statusCode, a.error, a.excerpt, status, outcome.retryAt]);
-  return result.rows[0]?.settled === true;
+     SELECT id FROM settled`,
+    values: [
+      column((a) => a.record.deliveryId), column((a) => a.record.attempt), column((a) => a.record.url), column((a) => a.record.startedAt),
+      column((a) => a.record.durationMs), column((a) => a.record.statusCode), column((a) => a.record.error), column((a) => a.record.excerpt),
+      column((a) => settleStatus(a.outcome)), column((a) => a.outcome.retryAt),
+    ],
+  });
+  return new Set(result.rows.map((row) => row.id));
+}
+
+/**
+ * Hands claimed deliveries that were never attempted back (a dispatcher
+ * stopping with work queued): due at once for any worker, their claim undone.
+ */
+export async function releaseDeliveries(db: Queryable, claims: readonly { id: string; attempts: number }[]): Promise<number> {
+  if (claims.length === 0) return 0;
+  const result = await db.query(
+    `UPDATE webhook_deliveries d
+        SET status = 'pending', attempts = d.attempts - 1, locked_until = NULL, next_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
+       FROM unnest($1::uuid[], $2::int[]) AS c(id, attempts)
+      WHERE d.id = c.id AND d.attempts = c.attempts AND d.status = 'delivering'`,
+    [claims.map((c) => c.id), claims.map((c) => c.attempts)]);
+  return result.rowCount ?? 0;
 }

@@ -192,6 +192,33 @@ describe('webhook delivery', () => {
       await Promise.all(dispatchers.map((d) => d.stop()));
     }
   }, 30_000);
+
+  it('hands back, when stopped, what it claimed ahead but never attempted: due at once for another worker, its attempt undone', async () => {
+    let releaseSend: () => void = () => undefined;
+    const sent: string[] = [];
+    const send = async (_url: string, _body: string, headers: Record<string, string>) => {
+      sent.push(headers['X-Service-Event-Id'] ?? '');
+      await new Promise<void>((resolve) => { releaseSend = resolve; });
+      return { kind: 'success' as const, statusCode: 200, error: null, excerpt: null, durationMs: 1 };
+    };
+    const ids: string[] = [];
+    for (let n = 0; n < 4; n++) ids.push(await emit('INCREMENTAL_SYNC_COMPLETED', { n }));
+    const states = async () => (await t.db.pool.query<{ event_id: string; status: string; attempts: number; due: boolean }>(
+      `SELECT event_id, status, attempts, next_attempt_at <= clock_timestamp() AS due FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])`, [ids])).rows;
+    // One attempt at a time: one in flight, one more claimed ahead, two left in the outbox.
+    const local = startWebhookDispatcher(t.services, { pollMs: 20, concurrency: 1, send });
+    await until(() => sent.length === 1, 5_000);
+    await until(async () => (await states()).filter((d) => d.status === 'delivering').length === 2, 5_000);
+    const stopped = local.stop();
+    await until(async () => (await states()).filter((d) => d.status === 'delivering').length === 1, 5_000);
+    const handedBack = (await states()).filter((d) => d.event_id !== sent[0]);
+    expect(handedBack).toHaveLength(3);
+    expect(handedBack.every((d) => d.status === 'pending' && d.attempts === 0 && d.due)).toBe(true);
+    releaseSend();
+    await stopped;
+    expect((await states()).find((d) => d.event_id === sent[0])).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(sent).toHaveLength(1);
+  });
 });
 
 describe('SSRF protection (WEBHOOK_ALLOW_PRIVATE=false)', () => {

@@ -12,10 +12,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOn, type Listener } from '../db/listener.ts';
 import type { Services } from '../services.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
-import { claimDueDeliveries, expireDeliveries, recordAttempt, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
+import { claimDueDeliveries, expireDeliveries, recordAttempts, releaseDeliveries, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
 import { webhookAttempts, webhookDelay, webhookDeliveries, webhookLatency } from '../metrics/registry.ts';
 import { retryDelayMs, windowMs } from './schedule.ts';
 import { createSender, type Send } from './sender.ts';
+import { createSettler } from './settler.ts';
 import { signatureHeaders } from './signature.ts';
 
 export interface DispatcherOptions {
@@ -32,8 +33,7 @@ export interface WebhookDispatcher { stop(): Promise<void> }
 
 export function startWebhookDispatcher(services: Services, options: DispatcherOptions = {}): WebhookDispatcher {
   const { config, pool, cipher } = services;
-  // Bounded well below the pool size: an answered delivery must get a connection at once to be recorded,
-  // or a worker killed meanwhile leaves it to be sent again.
+  // Attempts in flight; settles share one connection (src/webhooks/settler.ts), claims another.
   const concurrency = options.concurrency ?? config.webhookConcurrency;
   const pollMs = options.pollMs ?? 500;
   const scale = config.webhookScheduleScale;
@@ -43,7 +43,11 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
   const sender = createSender({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs });
   const send: Send = options.send ?? sender.send;
   const secrets = new Map<string, { at: number; values: string[] }>();
+  const settler = createSettler((attempts) => recordAttempts(pool, attempts));
   const inFlight = new Set<Promise<void>>();
+  // Claimed ahead of a free slot, so claims go in batches instead of one statement per delivery. At most
+  // `concurrency` wait here: each waits at most one attempt's timeout for a slot, within its lease.
+  const queued: ClaimedDelivery[] = [];
   let running = true;
   let listener: Listener | null = null;
   // A wake-up that comes while the loop is busy is remembered, not lost.
@@ -75,7 +79,7 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
     const delivered = result.kind === 'success';
     const next = new Date(Date.now() + retryDelayMs(delivery.attempts, scale));
     const retryAt = delivered || next >= delivery.deadline_at ? null : next;
-    const settled = await recordAttempt(pool, {
+    const settled = await settler.settle({
       deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.url ?? '', startedAt, durationMs: result.durationMs,
       statusCode: result.statusCode, error: result.error, excerpt: result.excerpt,
     }, { delivered, retryAt });
@@ -99,22 +103,31 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
     let lastExpiry = 0;
     while (running) {
       if (!(listener?.alive ?? false)) await listen();
-      let claimed: ClaimedDelivery[] = [];
+      // More may be due when the last claim came back full.
+      let moreDue = false;
       try {
         if (Date.now() - lastExpiry > pollMs) {
           lastExpiry = Date.now();
           await expireDeliveries(pool, windowSeconds);
         }
-        const room = concurrency - inFlight.size;
-        if (room > 0) claimed = await claimDueDeliveries(pool, Math.min(room, 100), leaseSeconds, windowSeconds);
+        const held = inFlight.size + queued.length;
+        if (queued.length <= concurrency / 2 && held < 2 * concurrency) {
+          const want = Math.min(100, 2 * concurrency - held);
+          const claimed = await claimDueDeliveries(pool, want, leaseSeconds, windowSeconds);
+          queued.push(...claimed);
+          moreDue = claimed.length === want;
+        }
       } catch {
         // The database is unreachable for a moment: wait a poll and try again.
       }
-      for (const delivery of claimed) track(deliver(delivery));
-      if (claimed.length > 0 && inFlight.size < concurrency) continue;
+      while (inFlight.size < concurrency && queued.length > 0) {
+        const next = queued.shift();
+        if (next !== undefined) track(deliver(next));
+      }
+      if (moreDue && queued.length <= concurrency / 2) continue;
       if (woken) {
         woken = false;
-        if (inFlight.size < concurrency) continue;
+        continue;
       }
       const waited = new Promise<void>((resolve) => { resolveWait = resolve; });
       const abort = new AbortController();
@@ -130,6 +143,8 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
       running = false;
       wake();
       await running$;
+      // Claimed but never attempted: due again at once for another worker instead of after their lease.
+      await releaseDeliveries(pool, queued.splice(0)).catch(() => undefined);
       await Promise.all(inFlight);
       sender.close();
       await listener?.close();
