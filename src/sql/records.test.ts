@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.ts';
 import { canonicalJson, contentHash } from '../sync/hash.ts';
-import { upsertRecords, type RecordWrite } from './records.ts';
+import { storedBeforeRun, upsertRecords, type RecordWrite } from './records.ts';
 
 let db: TestDatabase;
 const connectionId = '00000000-0000-4000-8000-0000000000c1';
@@ -59,5 +59,30 @@ describe('upsertRecords', () => {
         `SELECT count(*)::int AS n, count(*) FILTER (WHERE data IS NULL OR platform_id IS NULL)::int AS nulls FROM records WHERE connection_id = $1`, [connection]);
       expect(stored.rows[0]).toEqual({ n: written, nulls: 0 });
     }
+  });
+});
+
+describe('storedBeforeRun', () => {
+  it('tells an empty store from one holding records, and records synced before the run from those stored by it', async () => {
+    const connection = randomUUID();
+    await db.pool.query(`
+      INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
+      VALUES ($1::uuid, '00000000-0000-4000-8000-0000000000c0', 'sandbox', 'active', sha256($1::text::bytea), '\\x00', 'lk_' || $1::text)`, [connection]);
+    const run = (await db.pool.query<{ id: string }>(
+      `INSERT INTO sync_runs (connection_id, kind, trigger, status, started_at) VALUES ($1, 'initial', 'link', 'running', '2026-11-05T00:00:00Z') RETURNING id`,
+      [connection])).rows[0]?.id ?? '';
+    expect(await storedBeforeRun(db.pool, connection, 'bill', run)).toEqual({ anyStored: false, liveBeforeRun: false });
+
+    // Stored by the run itself (synced after it started): stored, but nothing the deletion sweep could take.
+    await upsertRecords(db.pool, connection, 'bill', [write(randomUUID(), 1, 1)], '2026-11-05T00:00:01.000Z');
+    expect(await storedBeforeRun(db.pool, connection, 'bill', run)).toEqual({ anyStored: true, liveBeforeRun: false });
+    expect(await storedBeforeRun(db.pool, connection, 'invoice', run)).toEqual({ anyStored: false, liveBeforeRun: false });
+
+    // Synced before the run started: a candidate for the sweep, until it is deleted.
+    const older = randomUUID();
+    await upsertRecords(db.pool, connection, 'bill', [write(older, 2, 2)], '2026-11-04T23:59:59.000Z');
+    expect(await storedBeforeRun(db.pool, connection, 'bill', run)).toEqual({ anyStored: true, liveBeforeRun: true });
+    await db.pool.query(`UPDATE records SET deleted_at = '2026-11-05T00:00:02Z' WHERE connection_id = $1 AND id = $2`, [connection, older]);
+    expect(await storedBeforeRun(db.pool, connection, 'bill', run)).toEqual({ anyStored: true, liveBeforeRun: false });
   });
 });

@@ -104,6 +104,23 @@ async function upsertBatch(db: Queryable, connectionId: string, objectType: stri
 }
 
 /** Remembers the platform ids a full listing saw (for deletion detection at its end). */
+/**
+ * What a read of one object type has to compare with, asked when the read starts or resumes: whether anything of
+ * the type is stored for the connection at all, and whether a live record was last synced before the run began
+ * (the deletion sweep at the end of a full listing, deleteUnseen, only ever considers those).
+ */
+export async function storedBeforeRun(db: Queryable, connectionId: string, objectType: string, runId: string): Promise<{ anyStored: boolean; liveBeforeRun: boolean }> {
+  const result = await db.query<{ any_stored: boolean; live_before_run: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM records WHERE connection_id = $1 AND object_type = $2) AS any_stored,
+            EXISTS (SELECT 1 FROM records
+                     WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL
+                       AND last_synced_at < COALESCE((SELECT started_at FROM sync_runs WHERE id = $3), 'infinity'::timestamptz)) AS live_before_run`,
+    [connectionId, objectType, runId],
+  );
+  const row = result.rows[0];
+  return { anyStored: row?.any_stored ?? true, liveBeforeRun: row?.live_before_run ?? true };
+}
+
 export async function markSeen(db: Queryable, runId: string, objectType: string, platformIds: string[]): Promise<void> {
   if (platformIds.length === 0) return;
   await db.query(

@@ -41,6 +41,11 @@ async function events(c: ConnectionRecord): Promise<{ code: string; payload: Rec
   return result.rows;
 }
 
+async function seenRows(runId: string, objectType: string): Promise<number> {
+  const result = await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sync_seen WHERE run_id = $1 AND object_type = $2', [runId, objectType]);
+  return result.rows[0]?.n ?? -1;
+}
+
 async function records(c: ConnectionRecord) {
   const result = await t.db.pool.query<{ object_type: string; platform_id: string; data: Record<string, unknown>; deleted: boolean; xmin: string }>(
     `SELECT object_type, platform_id, data, deleted_at IS NOT NULL AS deleted, xmin::text FROM records WHERE connection_id = $1 ORDER BY object_type, platform_id`, [c.id]);
@@ -136,7 +141,8 @@ describe('sync runner', () => {
     expect(resumed.map((r) => `${r.type}:${String(r.request.pageToken)}`)).toEqual(['bills:6']);
     const codes = (await events(c)).map((e) => e.code);
     expect(codes.filter((x) => x === 'BILL_UPDATED')).toHaveLength(8);
-    expect(codes.filter((x) => x.endsWith('_CREATED') || x.startsWith('ACCOUNT_'))).toEqual([]);
+    expect(codes.filter((x) => x.endsWith('_CREATED') || x.endsWith('_DELETED') || x.startsWith('ACCOUNT_'))).toEqual([]);
+    expect((await records(c)).filter((r) => r.object_type === 'bill' && !r.deleted)).toHaveLength(8);
     expect(codes.filter((x) => x === 'INITIAL_UPDATE')).toHaveLength(1);
     expect(await runSync(t.services, run.id, signal)).toBe('skipped');
   });
@@ -151,6 +157,30 @@ describe('sync runner', () => {
     expect(await runSync(t.services, run.id, signal)).toBe('completed');
     expect((await records(c)).filter((r) => r.object_type === 'bill')).toHaveLength(8);
     expect((await events(c)).map((e) => e.code)).toEqual(['INITIAL_UPDATE']);
+  });
+
+  it('a full listing remembers what it saw only when stored records older than the run could be swept, across a crash too', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    books.failNext = { error: new Error('worker crashed'), type: 'accounts', atPageToken: '3' };
+    const first = await sync(c, 'initial');
+    expect(first.outcome).toBe('retry');
+    // A download into an empty store: the sweep has nothing to take, so nothing is remembered.
+    expect(await seenRows(first.run.id, 'account')).toBe(0);
+    expect(await runSync(t.services, first.run.id, signal)).toBe('completed');
+
+    // A full resync of stored accounts, one of them gone from the platform, interrupted after its first page.
+    books.remove('accounts', 'A2');
+    books.failNext = { error: new Error('worker crashed'), type: 'accounts', atPageToken: '3' };
+    const second = await sync(c, 'initial');
+    expect(second.outcome).toBe('retry');
+    expect(await seenRows(second.run.id, 'account')).toBe(3);
+    expect(await runSync(t.services, second.run.id, signal)).toBe('completed');
+    const accounts = (await records(c)).filter((r) => r.object_type === 'account');
+    expect(accounts.filter((r) => r.deleted).map((r) => r.platform_id)).toEqual(['A2']);
+    expect(accounts.filter((r) => !r.deleted)).toHaveLength(6);
+    expect((await events(c)).filter((e) => e.code === 'ACCOUNT_DELETED')).toHaveLength(1);
+    expect(await seenRows(second.run.id, 'account')).toBe(0);
   });
 
   it('a run whose database connection is lost mid-read resumes in place from its saved page, without spending an attempt', async () => {

@@ -17,7 +17,7 @@ import { connectorContext, openCredentials } from '../platforms/context.ts';
 import { jobTokens } from '../platforms/tokens.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
-import { deleteUnseen, forgetSeen } from '../sql/records.ts';
+import { deleteUnseen, forgetSeen, storedBeforeRun } from '../sql/records.ts';
 import { findUnresolvedWrite } from '../sql/write-jobs.ts';
 import {
   beginObjectRead, completeObjectRead, finishObjectBatch, loadSyncObject, recordPage,
@@ -200,10 +200,13 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
   }
   const since = run.kind === 'incremental' && target.capabilities.incremental === 'cursor' ? state.since_cursor : null;
   const fullListing = detectsDeletionsByListing(target.capabilities, since, batch.window);
+  const announceChanges = !(run.kind === 'initial' && connection.readyAt === null);
+  // Asked again on resume: the pages this run stored before a crash count as stored (compared from then on), never as older.
+  const before = await storedBeforeRun(pool, connection.id, target.objectType, run.id);
   const pageContext: PageContext = {
     tenant: target.tenant, connectionId: connection.id, accessToken: target.accessToken, objectType: target.objectType,
-    handler: target.handler, connectorContext: ctx, runId: run.id, fullListing,
-    announceChanges: !(run.kind === 'initial' && connection.readyAt === null),
+    handler: target.handler, connectorContext: ctx, runId: run.id,
+    rememberSeen: fullListing && before.liveBeforeRun, compareStored: announceChanges || before.anyStored, announceChanges,
   };
   let pageToken = state.page_token;
   const readPrepared = async (token: string | null): Promise<{ page: ReadPage; prepared: PreparedPage }> => {

@@ -11,7 +11,7 @@ import { emitEvents, type NewEvent } from '../events/emit.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
 import type { ConnectorContext, ObjectHandler, ReadPage } from '../platforms/connector.ts';
 import {
-  deleteByPlatformIds, loadStoredHashes, markSeen, upsertRecords, type DeletedRecord, type RecordWrite,
+  deleteByPlatformIds, loadStoredHashes, markSeen, upsertRecords, type DeletedRecord, type RecordWrite, type StoredHash,
 } from '../sql/records.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { serviceId } from '../store/ids.ts';
@@ -25,8 +25,17 @@ export interface PageContext {
   handler: ObjectHandler;
   connectorContext: ConnectorContext;
   runId: string;
-  /** Full listings remember what they saw, for deletion detection at the end. */
-  fullListing: boolean;
+  /**
+   * Pages record the platform ids they saw, for the deletion sweep at the end of a full listing. Not needed when no
+   * live record of the type was synced before the run: the sweep considers only those, and every record stored from
+   * then on is newer (measured: a million-record initial sync wrote, and later deleted, a million sync_seen rows).
+   */
+  rememberSeen: boolean;
+  /**
+   * False only for an initial download into a store holding nothing of the type: there is nothing to compare with and
+   * nothing is announced, so the stored-hash lookup is skipped (a record met twice is simply written twice).
+   */
+  compareStored: boolean;
   /** Set when the page is the result of a client's write: its entity events carry the job id. */
   jobId?: string;
   /**
@@ -112,7 +121,9 @@ export async function storePage(db: PoolClient, ctx: PageContext, page: ReadPage
 export async function storePrepared(db: PoolClient, ctx: PageContext, prepared: PreparedPage): Promise<PageOutcome> {
   const outcome: PageOutcome = { created: 0, updated: 0, deleted: 0, unchanged: 0, rawOnly: 0 };
   const { live, tombstones } = prepared;
-  const stored = await loadStoredHashes(db, ctx.connectionId, ctx.objectType, [...live.values()].map((write) => write.id));
+  const stored = ctx.compareStored
+    ? await loadStoredHashes(db, ctx.connectionId, ctx.objectType, [...live.values()].map((write) => write.id))
+    : new Map<string, StoredHash>();
   const writes: RecordWrite[] = [];
   const changes: { write: RecordWrite; change: 'CREATED' | 'UPDATED' }[] = [];
   for (const write of live.values()) {
@@ -134,7 +145,7 @@ export async function storePrepared(db: PoolClient, ctx: PageContext, prepared: 
   // One timestamp for the rows and their events, so a webhook's last_synced_at equals the stored one.
   const syncedAt = new Date().toISOString();
   await upsertRecords(db, ctx.connectionId, ctx.objectType, writes, syncedAt);
-  if (ctx.fullListing) await markSeen(db, ctx.runId, ctx.objectType, [...live.keys()]);
+  if (ctx.rememberSeen) await markSeen(db, ctx.runId, ctx.objectType, [...live.keys()]);
   const deleted = await deleteByPlatformIds(db, ctx.connectionId, ctx.objectType, [...tombstones], syncedAt);
 
   const events = ctx.announceChanges ? [

@@ -122,7 +122,7 @@ function pageContext(services: Services, job: WriteJob, connection: ConnectionRe
   return {
     tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id,
     accessToken: accessTokenOf(services.cipher, connection), objectType: type, handler, connectorContext: ctx, runId: job.id,
-    fullListing: false, jobId: job.id, announceChanges: true,
+    rememberSeen: false, compareStored: true, jobId: job.id, announceChanges: true,
   };
 }
 
