@@ -34,6 +34,8 @@ export interface Config {
   webhookConcurrency: number;
   /** How long a process remembers verified client credentials (0 = check every request). */
   authCacheSeconds: number;
+  /** How long a process may remember a connection looked up by access token, between change notifications (0 = off). */
+  connectionCacheSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const webhookConcurrency = parsePositiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 16, problems);
   const webhookScheduleScale = parseFraction('WEBHOOK_SCHEDULE_SCALE', env.WEBHOOK_SCHEDULE_SCALE, 1, problems);
   const authCacheSeconds = parseNonNegativeInt('AUTH_CACHE_SECONDS', env.AUTH_CACHE_SECONDS, 5, problems);
+  const connectionCacheSeconds = parseNonNegativeInt('CONNECTION_CACHE_SECONDS', env.CONNECTION_CACHE_SECONDS, 5, problems);
   const writeSyncWaitSeconds = parsePositiveInt('WRITE_SYNC_WAIT_SECONDS', env.WRITE_SYNC_WAIT_SECONDS, 10, problems);
   const embeddedPostgresPort = parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329, problems);
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '0.0.0.0';
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     writeSyncWaitSeconds,
     authCacheSeconds,
+    connectionCacheSeconds,
     webhookAllowPrivate,
     webhookTimeoutMs,
     webhookScheduleScale,

@@ -19,6 +19,7 @@ import { bossSender } from './jobs/sender.ts';
 import { configureSandbox } from './platforms/sandbox/index.ts';
 import { optionsFromEnv } from './platforms/sandbox/options.ts';
 import { JobWaiter } from './writes/waiter.ts';
+import { ConnectionCache } from './connections/access-token-cache.ts';
 
 export interface Runtime {
   services: Services;
@@ -60,9 +61,10 @@ export async function startRuntime(options: {
     registerVersionChanges(versions);
     await createQueues(boss);
     const jobWaiter = new JobWaiter(pool);
+    const connectionCache = new ConnectionCache(pool, config.connectionCacheSeconds);
     const services: Services = {
       config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey,
-      jobWaiter, writeSyncWaitMs: config.writeSyncWaitSeconds * 1000,
+      jobWaiter, writeSyncWaitMs: config.writeSyncWaitSeconds * 1000, connectionCache,
     };
     return {
       services,
@@ -71,6 +73,7 @@ export async function startRuntime(options: {
       async close() {
         await boss.stop({ graceful: true, timeout: 20_000 });
         await jobWaiter.close();
+        await connectionCache.close();
         await rateLimiter.close();
         await pool.end();
         if (embedded !== null) await embedded.stop();

@@ -6,6 +6,7 @@ import type { RateLimiter } from './ratelimit/limiter.ts';
 import type { VersionRegistry } from './http/versioning.ts';
 import type { JobSender } from './jobs/sender.ts';
 import type { JobWaiter } from './writes/waiter.ts';
+import type { ConnectionCache } from './connections/access-token-cache.ts';
 
 export interface Services {
   config: Config;
@@ -24,6 +25,8 @@ export interface Services {
   jobWaiter: JobWaiter;
   /** How long a prefer_sync write waits for its job before answering with async_response. */
   writeSyncWaitMs: number;
+  /** Connections by access token for the data reads (src/connections/access-token-cache.ts). */
+  connectionCache: ConnectionCache;
 }
 
 declare module 'fastify' {

@@ -2,6 +2,7 @@
  * Connections: creation, link completion (new and re-authentication),
  * de-duplication by store_unique_id, public tokens, access tokens.
  */
+import type { ConnectionCache } from './access-token-cache.ts';
 import { randomToken, sha256, type Cipher } from '../crypto/secrets.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
@@ -75,15 +76,21 @@ export async function createConnection(
 }
 
 /** Resolves the access_token query parameter within the caller's tenant. */
-export async function connectionForAccessToken(db: Queryable, tenant: Tenant, accessToken: string | undefined): Promise<ConnectionRecord> {
+/** `cache` (the data reads): remembered between change notifications (src/connections/access-token-cache.ts). */
+export async function connectionForAccessToken(db: Queryable, tenant: Tenant, accessToken: string | undefined, cache?: ConnectionCache): Promise<ConnectionRecord> {
   if (accessToken === undefined || accessToken === '') {
     throw new ServiceError('MISSING_ACCESS_TOKEN', 'The access_token query parameter is required: pass the connection access_token from connection creation or the public token exchange.', { source: 'service', field: 'access_token', location: 'query' });
   }
-  const connection = accessToken.length > 200 ? null : await findConnectionByAccessToken(db, tenant, sha256(accessToken));
+  const connection = accessToken.length > 200 ? null : await lookUp(db, tenant, sha256(accessToken), cache);
   if (connection === null) {
     throw new ServiceError('INVALID_CREDENTIALS', 'The access_token does not belong to a connection of these client credentials (check the environment, or whether it was invalidated).', { source: 'service', field: 'access_token', location: 'query' });
   }
   return connection;
+}
+
+function lookUp(db: Queryable, tenant: Tenant, tokenSha256: Buffer, cache: ConnectionCache | undefined): Promise<ConnectionRecord | null> {
+  const load = (): Promise<ConnectionRecord | null> => findConnectionByAccessToken(db, tenant, tokenSha256);
+  return cache === undefined ? load() : cache.get(`${tenant.organizationId}:${tenant.environment}:${tokenSha256.toString('base64')}`, load);
 }
 
 export async function connectionForId(db: Queryable, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}): Promise<ConnectionRecord> {

@@ -28,7 +28,8 @@ async function snapshot(connectionId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { rateLimit: { limit: 1_000_000, windowSeconds: 10 } }, writeSyncWaitMs: 200 });
+  // The connection cache on, as in production: what one organisation looked up is never answered to another.
+  t = await startTestApp({ config: { rateLimit: { limit: 1_000_000, windowSeconds: 10 }, connectionCacheSeconds: 60 }, writeSyncWaitMs: 200 });
   owner = await syncedSandboxConnection(t, 'user_owner_size_40');
   intruderOrg = await t.newOrg('Intruder');
   intruder = await syncedSandboxConnection(t, 'user_intruder_size_40', intruderOrg);

@@ -18,6 +18,7 @@
  * The log says how many kills cut off a write, and how many writes had reached
  * the platform when their worker died.
  */
+import { ConnectionCache } from '../../src/connections/access-token-cache.ts';
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +170,7 @@ beforeAll(async () => {
   services = {
     config, pool: db.pool, cipher, rateLimiter: postgresRateLimiter(db.pool, 100_000, 10), versions, adminTokenSha256: sha256('write-crash-admin-token'),
     idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey: randomBytes(32), jobWaiter: new JobWaiter(db.pool), writeSyncWaitMs: 10_000,
+    connectionCache: new ConnectionCache(db.pool, 0),
   };
   // The initial sync runs here, in process, before any worker exists.
   const run = await requestSync(db.pool, services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
@@ -182,6 +184,7 @@ afterAll(async () => {
   }
   await boss.stop({ graceful: false, close: true });
   await services.jobWaiter.close();
+  await services.connectionCache.close();
   await services.rateLimiter.close();
   await db.close();
 });

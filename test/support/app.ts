@@ -2,6 +2,7 @@
  * A real application on a fresh database for one test file: real SQL, real
  * hooks, requests through Fastify's inject (or a real port when asked).
  */
+import { ConnectionCache } from '../../src/connections/access-token-cache.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -46,7 +47,9 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(options.server ?? 'embedded');
   const base = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/ledgerport-test-data' });
-  const config: Config = { ...base, ...options.config };
+  // Exact connection lookups unless a test asks for the cache: many tests change a connection in the database and read
+  // at once, and the cache sees that change only when its notification arrives (its own test checks that it does).
+  const config: Config = { ...base, connectionCacheSeconds: 0, ...options.config };
   const cipher = createCipher(randomBytes(32));
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
   const versions = new VersionRegistry();
@@ -63,6 +66,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     urlSigningKey: randomBytes(32),
     jobWaiter: new JobWaiter(db.pool),
     writeSyncWaitMs: options.writeSyncWaitMs ?? 10_000,
+    connectionCache: new ConnectionCache(db.pool, config.connectionCacheSeconds),
   };
   configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
   const boss = createBoss(db.url, { schedule: false });
@@ -78,6 +82,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await app.close();
       await boss.stop({ graceful: false, close: true });
       await services.jobWaiter.close();
+      await services.connectionCache.close();
       await services.rateLimiter.close();
       await db.close();
     },

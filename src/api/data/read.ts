@@ -7,6 +7,7 @@
 import { Type, type TSchema } from 'typebox';
 import { defineContract, defineEndpoint, type Endpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
+import type { ConnectionCache } from '../../connections/access-token-cache.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { assertReadable } from '../../connections/readiness.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
@@ -29,11 +30,12 @@ export function wantsPlatformData(expand: 'platform_data' | 'platform_data'[] | 
 
 /** The connection of the request, checked for readiness and for the platform supporting this read. */
 export async function readableConnection(
-  request: { server: { services: { pool: Pool } }; tenant: Tenant | null },
+  request: { server: { services: { pool: Pool; connectionCache: ConnectionCache } }; tenant: Tenant | null },
   type: UnifiedObjectType, accessToken: string | undefined, forceFetch: boolean,
 ): Promise<ConnectionRecord> {
   if (request.tenant === null) throw new Error('client auth hook did not run');
-  const connection = await connectionForAccessToken(request.server.services.pool, request.tenant, accessToken);
+  const { pool, connectionCache } = request.server.services;
+  const connection = await connectionForAccessToken(pool, request.tenant, accessToken, connectionCache);
   const connector = connection.platform === null ? undefined : getConnector(connection.platform);
   if (connection.platform !== null && connector?.objects[type]?.capabilities.read !== true) {
     throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${OBJECT_TYPES[type].plural} are not available on ${connection.platform}; see docs/platforms.md.`, { source: 'service' });
