@@ -154,10 +154,6 @@ export async function ingestBench(bench: BenchContext, records: number, log: (m:
   log(`ingest: materializing the ${records}-record sandbox`);
   const made = await timed(() => sandboxPlatform().materialize(accountKey));
   const platformRecords = made.result?.records ?? 0;
-  // The platform's books are the stand-in's, not the store being measured: analysed once, and never vacuumed at a random
-  // moment of a measured sync (autovacuum would take the million rows just inserted about a minute into the first sync).
-  await pool.query('ANALYZE sandbox_platform.records');
-  await pool.query('ALTER TABLE sandbox_platform.records SET (autovacuum_enabled = off)');
   const stored = (): Promise<number> => count(pool, 'SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND deleted_at IS NULL', [connection.id]);
 
   log('ingest: initial sync');
