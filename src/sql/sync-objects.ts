@@ -13,9 +13,11 @@ export interface SyncObjectRow {
   error: string | null;
   last_started_at: Date | null;
   last_completed_at: Date | null;
+  /** Decided when the read began (migration 0014): whether it remembers what it sees and sweeps the rest. */
+  sweep_deletions: boolean;
 }
 
-const COLUMNS = `object_type, status, since_cursor, run_id, run_window, page_token, batches_done, pages_read, records_read, error, last_started_at, last_completed_at`;
+const COLUMNS = `object_type, status, since_cursor, run_id, run_window, page_token, batches_done, pages_read, records_read, error, last_started_at, last_completed_at, sweep_deletions`;
 
 export async function loadSyncObject(db: Queryable, connectionId: string, objectType: string): Promise<SyncObjectRow> {
   const result = await db.query<SyncObjectRow>(
@@ -36,12 +38,12 @@ export async function listSyncObjects(db: Queryable, connectionId: string): Prom
 
 /** Starts (or restarts) a read of this object within a run. */
 export async function beginObjectRead(db: Queryable, connectionId: string, objectType: string, runId: string,
-  window: { start: string; end: string } | null, batchesDone: number): Promise<void> {
+  window: { start: string; end: string } | null, batchesDone: number, sweepDeletions: boolean): Promise<void> {
   await db.query(
-    `UPDATE sync_objects SET status = 'in_progress', run_id = $3, run_window = $4, page_token = NULL, batches_done = $5,
+    `UPDATE sync_objects SET status = 'in_progress', run_id = $3, run_window = $4, page_token = NULL, batches_done = $5, sweep_deletions = $6,
             error = NULL, last_started_at = CASE WHEN run_id IS DISTINCT FROM $3 THEN clock_timestamp() ELSE last_started_at END
       WHERE connection_id = $1 AND object_type = $2`,
-    [connectionId, objectType, runId, window === null ? null : JSON.stringify(window), batchesDone],
+    [connectionId, objectType, runId, window === null ? null : JSON.stringify(window), batchesDone, sweepDeletions],
   );
 }
 

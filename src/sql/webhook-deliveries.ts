@@ -81,14 +81,14 @@ const settleStatus = (o: AttemptOutcome): 'delivered' | 'failed' | 'pending' => 
  * a killed worker leaves): delivered, due again at `retryAt`, or failed for
  * good (retryAt null). Only the holder of the current claim (same attempt
  * number) settles; a late worker whose lease was taken over only logs.
- * Answers the ids of the deliveries this call settled.
+ * Answers `<delivery id>:<attempt>` of each attempt this call settled.
  */
 export async function recordAttempts(db: Queryable, attempts: readonly SettledAttempt[]): Promise<Set<string>> {
   if (attempts.length === 0) return new Set();
   // Rows locked in one order by every worker, so two settles never wait on each other in a cycle.
   const sorted = [...attempts].sort((x, y) => (x.record.deliveryId < y.record.deliveryId ? -1 : x.record.deliveryId > y.record.deliveryId ? 1 : 0));
   const column = <T>(pick: (a: SettledAttempt) => T): T[] => sorted.map(pick);
-  const result = await db.query<{ id: string }>({
+  const result = await db.query<{ id: string; attempts: number }>({
     name: 'ledgerport_record_webhook_attempts',
     text: `WITH a AS (
        SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::timestamptz[])
@@ -100,19 +100,20 @@ export async function recordAttempts(db: Queryable, attempts: readonly SettledAt
               finished_at = CASE WHEN a.status IN ('delivered', 'failed') THEN clock_timestamp() END, updated_at = clock_timestamp()
          FROM a
         WHERE d.id = a.delivery_id AND d.attempts = a.attempt AND d.status = 'delivering'
-        RETURNING d.id
+        RETURNING d.id, d.attempts
      ), logged AS (
        INSERT INTO webhook_attempts (delivery_id, attempt, url, started_at, duration_ms, status_code, error, response_excerpt)
        SELECT delivery_id, attempt, url, started_at, duration_ms, status_code, error, excerpt FROM a
      )
-     SELECT id FROM settled`,
+     SELECT id, attempts FROM settled`,
     values: [
       column((a) => a.record.deliveryId), column((a) => a.record.attempt), column((a) => a.record.url), column((a) => a.record.startedAt),
       column((a) => a.record.durationMs), column((a) => a.record.statusCode), column((a) => a.record.error), column((a) => a.record.excerpt),
       column((a) => settleStatus(a.outcome)), column((a) => a.outcome.retryAt),
     ],
   });
-  return new Set(result.rows.map((row) => row.id));
+  // Keyed like src/webhooks/settler.ts settledKey: delivery and attempt.
+  return new Set(result.rows.map((row) => `${row.id}:${row.attempts}`));
 }
 
 /**

@@ -183,6 +183,20 @@ describe('sync runner', () => {
     expect(await seenRows(second.run.id, 'account')).toBe(0);
   });
 
+  it('keeps its decision not to sweep across a resume, even when its own records look older than the run (a clock behind the database)', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    books.failNext = { error: new Error('worker crashed'), type: 'accounts', atPageToken: '3' };
+    const { run, outcome } = await sync(c, 'initial');
+    expect(outcome).toBe('retry');
+    // Timestamps come from the application's clock, the run's start from the database's: as if the first was behind.
+    await t.db.pool.query(`UPDATE records SET last_synced_at = last_synced_at - interval '1 hour' WHERE connection_id = $1`, [c.id]);
+    expect(await runSync(t.services, run.id, signal)).toBe('completed');
+    const accounts = (await records(c)).filter((r) => r.object_type === 'account');
+    expect(accounts).toHaveLength(7);
+    expect(accounts.filter((r) => r.deleted)).toEqual([]);
+  });
+
   it('a run whose database connection is lost mid-read resumes in place from its saved page, without spending an attempt', async () => {
     seed();
     const c = await connect({ historical_months: 0 });

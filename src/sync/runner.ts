@@ -194,19 +194,20 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
   if (state.run_id === run.id && state.status === 'completed') return;
   const resuming = state.run_id === run.id && state.status === 'in_progress';
   if (resuming && state.batches_done > batchIndex) return;
-  if (!resuming) {
-    await beginObjectRead(pool, connection.id, target.objectType, run.id, batch.window, batchIndex);
-    state = await loadSyncObject(pool, connection.id, target.objectType);
-  }
   const since = run.kind === 'incremental' && target.capabilities.incremental === 'cursor' ? state.since_cursor : null;
   const fullListing = detectsDeletionsByListing(target.capabilities, since, batch.window);
-  const announceChanges = !(run.kind === 'initial' && connection.readyAt === null);
-  // Asked again on resume: the pages this run stored before a crash count as stored (compared from then on), never as older.
   const before = await storedBeforeRun(pool, connection.id, target.objectType, run.id);
+  if (!resuming) {
+    // Decided once, before this run stores anything of the type, and kept across a resume (migration 0014).
+    await beginObjectRead(pool, connection.id, target.objectType, run.id, batch.window, batchIndex, fullListing && before.liveBeforeRun);
+    state = await loadSyncObject(pool, connection.id, target.objectType);
+  }
+  const sweepDeletions = fullListing && state.sweep_deletions;
+  const announceChanges = !(run.kind === 'initial' && connection.readyAt === null);
   const pageContext: PageContext = {
     tenant: target.tenant, connectionId: connection.id, accessToken: target.accessToken, objectType: target.objectType,
     handler: target.handler, connectorContext: ctx, runId: run.id,
-    rememberSeen: fullListing && before.liveBeforeRun, compareStored: announceChanges || before.anyStored, announceChanges,
+    rememberSeen: sweepDeletions, compareStored: announceChanges || before.anyStored, announceChanges,
   };
   let pageToken = state.page_token;
   const readPrepared = async (token: string | null): Promise<{ page: ReadPage; prepared: PreparedPage }> => {
@@ -241,11 +242,11 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
       await storePrepared(db, pageContext, prepared);
       await recordPage(db, connection.id, target.objectType, page.nextPageToken, page.records.length);
       if (!last) return;
-      if (fullListing) {
+      if (sweepDeletions) {
         const gone = await deleteUnseen(db, connection.id, target.objectType, run.id, new Date().toISOString());
         if (pageContext.announceChanges) await emitEvents(db, target.tenant, deletedEvents(pageContext, gone));
-        await forgetSeen(db, run.id, target.objectType);
       }
+      if (fullListing) await forgetSeen(db, run.id, target.objectType);
       // A backfill reads one window: its cursor says nothing about changes elsewhere, so it never moves the object's cursor.
       await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, run.kind === 'backfill' ? null : page.nextSince ?? null);
       if (batchIndex + 1 >= batchTotal) await completeObjectRead(db, connection.id, target.objectType);

@@ -221,6 +221,23 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('sender', () => {
+  it('keeps a receiver answer with a NUL byte storable: the attempt is logged, not lost to PostgreSQL refusing U+0000', async () => {
+    const server = http.createServer((_request, response) => { response.writeHead(500).end('bad\u0000answer'); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { send, close } = createSender({ allowPrivate: true, timeoutMs: 1_000 });
+    try {
+      const result = await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, '{}', {});
+      expect(result).toMatchObject({ kind: 'http_error', statusCode: 500, excerpt: 'badanswer' });
+      await expect(t.db.pool.query('SELECT $1::text AS excerpt', [result.excerpt])).resolves.toMatchObject({ rows: [{ excerpt: 'badanswer' }] });
+    } finally {
+      close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    }
+  });
+});
+
 describe('SSRF protection (WEBHOOK_ALLOW_PRIVATE=false)', () => {
   it('refuses loopback, private, link-local and metadata addresses, and names resolving to them, before connecting', async () => {
     const { send, close } = createSender({ allowPrivate: false, timeoutMs: 1_000 });

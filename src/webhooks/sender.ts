@@ -24,6 +24,9 @@ export type Send = (url: string, body: string, headers: Record<string, string>) 
 
 const EXCERPT_BYTES = 1024;
 
+/** PostgreSQL text cannot hold U+0000: an answer containing one would otherwise fail the attempt's record. */
+const storable = (text: string | null): string | null => (text === null ? null : text.replaceAll('\u0000', ''));
+
 export function createSender(options: { allowPrivate: boolean; timeoutMs: number }): { send: Send; close: () => void } {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 64, ...(options.allowPrivate ? {} : { lookup: guardedLookup }) }),
@@ -32,7 +35,7 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs: number
   const send: Send = (raw, body, headers) => {
     const started = performance.now();
     const done = (kind: AttemptKind, statusCode: number | null, error: string | null, excerpt: string | null): AttemptResult =>
-      ({ kind, statusCode, error, excerpt, durationMs: Math.round(performance.now() - started) });
+      ({ kind, statusCode, error: storable(error), excerpt: storable(excerpt), durationMs: Math.round(performance.now() - started) });
     let url: URL;
     try {
       url = new URL(raw);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { AttemptRecord } from '../sql/webhook-deliveries.ts';
-import { createSettler, type RecordAttempts } from './settler.ts';
+import { createSettler, settledKey, type RecordAttempts } from './settler.ts';
 
 /** A settle statement the test answers: each call waits until released; ids in `lost` are not settled. */
 function fakeRecord(lost = new Set<string>()) {
@@ -11,7 +11,7 @@ function fakeRecord(lost = new Set<string>()) {
     const ids = attempts.map((a) => a.record.deliveryId);
     calls.push(ids);
     await new Promise<void>((resolve, reject) => { pending.push({ go: resolve, fail: reject }); });
-    return new Set(ids.filter((id) => !lost.has(id)));
+    return new Set(attempts.filter((a) => !lost.has(a.record.deliveryId)).map((a) => settledKey(a.record)));
   };
   return { record, calls, pending };
 }
@@ -40,17 +40,26 @@ describe('createSettler', () => {
     expect(await Promise.all(rest)).toEqual([true, true, false]);
   });
 
-  it('fails only the batch whose statement failed; the next batch is settled', async () => {
-    const { record, calls, pending } = fakeRecord();
+  it('when a batch statement fails, tries each attempt alone: one bad row costs only itself', async () => {
+    const calls: string[][] = [];
+    // A statement holding 'bad' fails (as PostgreSQL refuses a row it cannot store); any other succeeds.
+    const record: RecordAttempts = (attempts) => {
+      const ids = attempts.map((a) => a.record.deliveryId);
+      calls.push(ids);
+      return ids.includes('bad') ? Promise.reject(new Error('invalid byte sequence')) : Promise.resolve(new Set(attempts.map((a) => settledKey(a.record))));
+    };
     const settler = createSettler(record);
     const first = settler.settle(attempt('a'), delivered);
-    await sleep(0);
-    const second = settler.settle(attempt('b'), delivered);
-    pending.shift()?.fail(new Error('connection terminated'));
-    await expect(first).rejects.toThrow('connection terminated');
-    await sleep(0);
-    expect(calls).toEqual([['a'], ['b']]);
-    pending.shift()?.go();
-    expect(await second).toBe(true);
+    const rest = ['b', 'bad', 'c'].map((id) => settler.settle(attempt(id), delivered));
+    expect(await first).toBe(true);
+    const outcomes = await Promise.allSettled(rest);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(calls).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
+  });
+
+  it('keys what it settled by delivery and attempt: a stale claim of a re-claimed delivery is not reported settled', async () => {
+    const settler = createSettler((attempts) => Promise.resolve(new Set(attempts.filter((a) => a.record.attempt === 2).map((a) => settledKey(a.record)))));
+    const results = await Promise.all([settler.settle({ ...attempt('d'), attempt: 1 }, delivered), settler.settle({ ...attempt('d'), attempt: 2 }, delivered)]);
+    expect(results).toEqual([false, true]);
   });
 });

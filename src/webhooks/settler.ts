@@ -5,7 +5,7 @@
  */
 import type { AttemptOutcome, AttemptRecord, SettledAttempt } from '../sql/webhook-deliveries.ts';
 
-/** Writes a batch of attempts (src/sql/webhook-deliveries.ts recordAttempts); answers the ids it settled. */
+/** Writes a batch of attempts (src/sql/webhook-deliveries.ts recordAttempts); answers what it settled, as `settledKey`s. */
 export type RecordAttempts = (attempts: readonly SettledAttempt[]) => Promise<Set<string>>;
 
 /** A statement's size stays bounded however far behind the settles fall. */
@@ -18,6 +18,9 @@ export interface Settler {
   settle(record: AttemptRecord, outcome: AttemptOutcome): Promise<boolean>;
 }
 
+/** How a settle answers what it settled: the delivery and the attempt (a re-claimed delivery may settle twice in one batch). */
+export const settledKey = (record: Pick<AttemptRecord, 'deliveryId' | 'attempt'>): string => `${record.deliveryId}:${record.attempt}`;
+
 export function createSettler(record: RecordAttempts): Settler {
   const waiting: Waiting[] = [];
   let flushing = false;
@@ -29,10 +32,13 @@ export function createSettler(record: RecordAttempts): Settler {
         const batch = waiting.splice(0, MAX_BATCH);
         try {
           const settled = await record(batch);
-          for (const item of batch) item.resolve(settled.has(item.record.deliveryId));
-        } catch (error) {
-          // Not recorded: each delivery's lease runs out and it is sent again (at least once, never lost).
-          for (const item of batch) item.reject(error);
+          for (const item of batch) item.resolve(settled.has(settledKey(item.record)));
+        } catch {
+          // One bad row must not cost the others: each is tried alone. What still fails is not recorded, so its lease
+          // runs out and it is sent again (at least once, never lost).
+          for (const item of batch) {
+            await record([item]).then((settled) => { item.resolve(settled.has(settledKey(item.record))); }, item.reject);
+          }
         }
       }
     } finally {
