@@ -41,6 +41,14 @@ async function events(c: ConnectionRecord): Promise<{ code: string; payload: Rec
   return result.rows;
 }
 
+/** Starts an initial sync that the platform interrupts when `type` is read at `atPageToken`: a crashed worker, to resume. */
+async function interruptedInitial(c: ConnectionRecord, type: 'accounts' | 'bills', atPageToken: string) {
+  books.failNext = { error: new Error('worker crashed'), type, atPageToken };
+  const { run, outcome } = await sync(c, 'initial');
+  expect(outcome).toBe('retry');
+  return run;
+}
+
 async function seenRows(runId: string, objectType: string): Promise<number> {
   const result = await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sync_seen WHERE run_id = $1 AND object_type = $2', [runId, objectType]);
   return result.rows[0]?.n ?? -1;
@@ -130,9 +138,7 @@ describe('sync runner', () => {
     await sync(c, 'initial');
     // Every bill changes, so a full resync announces each one once.
     for (let i = 1; i <= 8; i++) books.update('bills', `B${i}`, { Amount: 1000 + i });
-    books.failNext = { error: new Error('worker crashed'), type: 'bills', atPageToken: '6' };
-    const { run, outcome } = await sync(c, 'initial');
-    expect(outcome).toBe('retry');
+    const run = await interruptedInitial(c, 'bills', '6');
     const partial = (await events(c)).filter((e) => e.code === 'BILL_UPDATED');
     expect(partial).toHaveLength(6);
     const readsBefore = books.reads.length;
@@ -150,9 +156,7 @@ describe('sync runner', () => {
   it('an initial download interrupted mid-read resumes at the saved page and stores everything once', async () => {
     seed();
     const c = await connect({ historical_months: 0 });
-    books.failNext = { error: new Error('worker crashed'), type: 'bills', atPageToken: '6' };
-    const { run, outcome } = await sync(c, 'initial');
-    expect(outcome).toBe('retry');
+    const run = await interruptedInitial(c, 'bills', '6');
     expect((await records(c)).filter((r) => r.object_type === 'bill')).toHaveLength(6);
     expect(await runSync(t.services, run.id, signal)).toBe('completed');
     expect((await records(c)).filter((r) => r.object_type === 'bill')).toHaveLength(8);
@@ -162,33 +166,27 @@ describe('sync runner', () => {
   it('a full listing remembers what it saw only when stored records older than the run could be swept, across a crash too', async () => {
     seed();
     const c = await connect({ historical_months: 0 });
-    books.failNext = { error: new Error('worker crashed'), type: 'accounts', atPageToken: '3' };
-    const first = await sync(c, 'initial');
-    expect(first.outcome).toBe('retry');
+    const first = await interruptedInitial(c, 'accounts', '3');
     // A download into an empty store: the sweep has nothing to take, so nothing is remembered.
-    expect(await seenRows(first.run.id, 'account')).toBe(0);
-    expect(await runSync(t.services, first.run.id, signal)).toBe('completed');
+    expect(await seenRows(first.id, 'account')).toBe(0);
+    expect(await runSync(t.services, first.id, signal)).toBe('completed');
 
     // A full resync of stored accounts, one of them gone from the platform, interrupted after its first page.
     books.remove('accounts', 'A2');
-    books.failNext = { error: new Error('worker crashed'), type: 'accounts', atPageToken: '3' };
-    const second = await sync(c, 'initial');
-    expect(second.outcome).toBe('retry');
-    expect(await seenRows(second.run.id, 'account')).toBe(3);
-    expect(await runSync(t.services, second.run.id, signal)).toBe('completed');
+    const second = await interruptedInitial(c, 'accounts', '3');
+    expect(await seenRows(second.id, 'account')).toBe(3);
+    expect(await runSync(t.services, second.id, signal)).toBe('completed');
     const accounts = (await records(c)).filter((r) => r.object_type === 'account');
     expect(accounts.filter((r) => r.deleted).map((r) => r.platform_id)).toEqual(['A2']);
     expect(accounts.filter((r) => !r.deleted)).toHaveLength(6);
     expect((await events(c)).filter((e) => e.code === 'ACCOUNT_DELETED')).toHaveLength(1);
-    expect(await seenRows(second.run.id, 'account')).toBe(0);
+    expect(await seenRows(second.id, 'account')).toBe(0);
   });
 
   it('keeps its decision not to sweep across a resume, even when its own records look older than the run (a clock behind the database)', async () => {
     seed();
     const c = await connect({ historical_months: 0 });
-    books.failNext = { error: new Error('worker crashed'), type: 'accounts', atPageToken: '3' };
-    const { run, outcome } = await sync(c, 'initial');
-    expect(outcome).toBe('retry');
+    const run = await interruptedInitial(c, 'accounts', '3');
     // Timestamps come from the application's clock, the run's start from the database's: as if the first was behind.
     await t.db.pool.query(`UPDATE records SET last_synced_at = last_synced_at - interval '1 hour' WHERE connection_id = $1`, [c.id]);
     expect(await runSync(t.services, run.id, signal)).toBe('completed');

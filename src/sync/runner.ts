@@ -196,14 +196,17 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
   if (resuming && state.batches_done > batchIndex) return;
   const since = run.kind === 'incremental' && target.capabilities.incremental === 'cursor' ? state.since_cursor : null;
   const fullListing = detectsDeletionsByListing(target.capabilities, since, batch.window);
-  const before = await storedBeforeRun(pool, connection.id, target.objectType, run.id);
+  const announceChanges = !(run.kind === 'initial' && connection.readyAt === null);
+  // Only an unannounced download, or a full listing about to begin, has a use for what is stored; the rest assume all of it.
+  const before = !announceChanges || (fullListing && !resuming)
+    ? await storedBeforeRun(pool, connection.id, target.objectType, run.id)
+    : { anyStored: true, liveBeforeRun: true };
   if (!resuming) {
     // Decided once, before this run stores anything of the type, and kept across a resume (migration 0014).
     await beginObjectRead(pool, connection.id, target.objectType, run.id, batch.window, batchIndex, fullListing && before.liveBeforeRun);
     state = await loadSyncObject(pool, connection.id, target.objectType);
   }
   const sweepDeletions = fullListing && state.sweep_deletions;
-  const announceChanges = !(run.kind === 'initial' && connection.readyAt === null);
   const pageContext: PageContext = {
     tenant: target.tenant, connectionId: connection.id, accessToken: target.accessToken, objectType: target.objectType,
     handler: target.handler, connectorContext: ctx, runId: run.id,
