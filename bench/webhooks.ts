@@ -83,7 +83,7 @@ export async function webhookBench(bench: BenchContext, options: { burst: number
     log(`webhooks: burst of ${options.burst} events`);
     const started = Date.now();
     for (let n = 0; n < options.burst; n += 1000) {
-      await emitEvents(pool, tenant, Array.from({ length: Math.min(1000, options.burst - n) }, (_, k) => event(n + k)));
+      await emitEvents(pool, cipher, tenant, Array.from({ length: Math.min(1000, options.burst - n) }, (_, k) => event(n + k)));
     }
     await waitFor(receiver, options.burst, 300_000);
     const seconds = (Date.now() - started) / 1000;
@@ -96,7 +96,7 @@ export async function webhookBench(bench: BenchContext, options: { burst: number
     const ticks = Math.round((options.steadySeconds * 1000) / tickMs);
     const steadyStart = Date.now();
     for (let t = 0; t < ticks; t++) {
-      await emitEvents(pool, tenant, Array.from({ length: perTick }, (_, k) => event(options.burst + t * perTick + k)));
+      await emitEvents(pool, cipher, tenant, Array.from({ length: perTick }, (_, k) => event(options.burst + t * perTick + k)));
       const due = steadyStart + (t + 1) * tickMs;
       if (due > Date.now()) await sleep(due - Date.now());
     }

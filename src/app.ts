@@ -8,14 +8,17 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
 import { answerFrameworkError, installErrorHandling } from './http/error-handler.ts';
+import { answerClientError } from './http/client-error.ts';
 import { installEdgeHooks } from './http/hooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { serializerCompiler } from './http/serialization.ts';
 import { registerEndpoint, type Endpoint } from './http/contract.ts';
 import { openApiOptions } from './http/openapi.ts';
-import { redactUrl } from './http/log-redaction.ts';
+import { requestLogOptions } from './http/log-redaction.ts';
+import { httpServerOptions, limitConnections } from './http/connection-limits.ts';
 import { adminEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
 import { registerLinkRoutes } from './link/routes.ts';
+import { AuthFailureThrottle } from './ratelimit/auth-failures.ts';
 import { registerSandboxPages } from './platforms/sandbox/pages.ts';
 import type { Services } from './services.ts';
 
@@ -31,30 +34,37 @@ export interface BuildOptions {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const limits = services.config.http;
   const app = Fastify({
-    logger: options.logger ?? {
-      level: services.config.logLevel,
-      serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remote_address: req.ip }),
-      },
-    },
+    // No header, body or secret query parameter is logged (src/http/log-redaction.ts).
+    logger: options.logger ?? requestLogOptions(services.config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has its own body: the edge hooks answer it with ours (src/http/hooks.ts).
+    return503OnClosing: false,
+    // Slow clients (issue 19): a request must arrive whole within its bound; Fastify sets these two on the server itself.
+    http: httpServerOptions(limits),
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
     // Errors the router raises before any route runs (an over-long or badly encoded path) answer like every other.
     frameworkErrors: answerFrameworkError,
+    // And requests Node's HTTP parser refuses (a control byte in a header, headers too large, a timeout).
+    clientErrorHandler: answerClientError,
   });
   app.decorate('services', services);
+  limitConnections(app.server, limits, (message) => { app.log.warn(message); });
   // Both compile a route's schemas on its first use, not here (docs/architecture.md, "Start-up").
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  // Per process: the blocks this process has learnt; the counts are shared in PostgreSQL.
+  app.decorate('authThrottle', new AuthFailureThrottle(services.pool, services.config.authFailures));
   installEdgeHooks(app);
 
   // Attachment uploads (limits are set per route where files are read).

@@ -2,6 +2,7 @@
  * Configuration comes only from environment variables, validated at start:
  * every bad value is reported at once with what to fix.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -32,10 +33,64 @@ export interface Config {
   webhookScheduleScale: number;
   /** Webhook deliveries in flight at once per worker process. */
   webhookConcurrency: number;
+  /** Deliveries one endpoint (organisation and environment) may have claimed at once, across all workers: its share. */
+  webhookEndpointConcurrency: number;
   /** How long a process remembers verified client credentials (0 = check every request). */
   authCacheSeconds: number;
   /** How long a process may remember a connection looked up by access token, between change notifications (0 = off). */
   connectionCacheSeconds: number;
+  /** Connections per process: API requests, workers (syncs, writes, schedules), the webhook dispatcher (docs/architecture.md). */
+  databasePools: { api: number; worker: number; webhooks: number };
+  /** How long an API request waits for a free connection of the API pool before 503 SERVICE_UNAVAILABLE. */
+  databaseAcquireTimeoutMs: number;
+  /** Requests of one organisation that may hold API connections at once per process, and how long the rest wait before 429. */
+  organizationDatabase: { concurrency: number; waitMs: number };
+  /** What one data read may cost: statement time, and the bytes of platform_data one list page may carry. */
+  readLimits: { statementTimeoutMs: number; pagePlatformDataBytes: number };
+  /**
+   * Failed authentications (admin token, client credentials, link pages) allowed per window from one source
+   * address and against one target, before answers are 429 without checking (src/ratelimit/auth-failures.ts).
+   */
+  authFailures: AuthFailureLimits;
+  /** What one client connection may hold (src/http/connection-limits.ts). */
+  http: HttpLimits;
+}
+
+export interface AuthFailureLimits {
+  perAddress: number;
+  perTarget: number;
+  windowSeconds: number;
+}
+
+export interface HttpLimits {
+  /** Time to receive a whole request, headers and body (Node's server.requestTimeout): a trickled body is cut. */
+  requestTimeoutMs: number;
+  /** Time to receive a request's headers, counted from the connection or the previous response. */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /** Sockets open at once in all; below the open-file limit so the database pool and workers never meet EMFILE. */
+  maxConnections: number;
+  /** Sockets one client address (an IPv6 /64) may hold at once; 0 = no per-client cap (behind a proxy). */
+  maxConnectionsPerClient: number;
+}
+
+/** File descriptors kept free for everything but HTTP clients: pools, pg-boss, listeners, webhook and platform calls. */
+export const RESERVED_FILE_DESCRIPTORS = 256;
+
+/**
+ * The process's open-file limit (Node raises the soft limit to the hard one at start). Linux says it in
+ * /proc/self/limits; elsewhere 1024 is assumed, a cautious guess that only lowers the default cap.
+ */
+export function readOpenFileLimit(): number {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = Number(line?.split(/\s{2,}/)[1]);
+    if (Number.isInteger(soft) && soft > 0) return soft;
+  } catch {
+    // no /proc
+  }
+  return 1024;
 }
 
 export class ConfigError extends Error {
@@ -104,7 +159,31 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
   return value;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+function parseHttpLimits(env: NodeJS.ProcessEnv, openFileLimit: number, problems: string[]): HttpLimits {
+  const requestSeconds = parsePositiveInt('HTTP_REQUEST_TIMEOUT_SECONDS', env.HTTP_REQUEST_TIMEOUT_SECONDS, 30, problems);
+  const headersSeconds = parsePositiveInt('HTTP_HEADERS_TIMEOUT_SECONDS', env.HTTP_HEADERS_TIMEOUT_SECONDS, Math.min(10, requestSeconds), problems);
+  if (headersSeconds > requestSeconds) {
+    problems.push(`HTTP_HEADERS_TIMEOUT_SECONDS=${headersSeconds} must not exceed HTTP_REQUEST_TIMEOUT_SECONDS=${requestSeconds} (the headers are part of the request)`);
+  }
+  // Above a load balancer's idle timeout (commonly 60 s), so it never reuses a connection this side just closed.
+  const keepAliveSeconds = parsePositiveInt('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS, 72, problems);
+  const ceiling = openFileLimit - RESERVED_FILE_DESCRIPTORS;
+  const maxConnections = parsePositiveInt('HTTP_MAX_CONNECTIONS', env.HTTP_MAX_CONNECTIONS,
+    Math.max(1, Math.min(10_000, Math.floor(openFileLimit / 2))), problems);
+  if (maxConnections > ceiling) {
+    problems.push(`HTTP_MAX_CONNECTIONS=${maxConnections} leaves too few file descriptors: the open-file limit (ulimit -n) is ${openFileLimit} and ${RESERVED_FILE_DESCRIPTORS} stay for the database and workers; use at most ${Math.max(ceiling, 0)} or raise the limit`);
+  }
+  const maxConnectionsPerClient = parseNonNegativeInt('HTTP_MAX_CONNECTIONS_PER_CLIENT', env.HTTP_MAX_CONNECTIONS_PER_CLIENT, 64, problems);
+  return {
+    requestTimeoutMs: requestSeconds * 1000,
+    headersTimeoutMs: headersSeconds * 1000,
+    keepAliveTimeoutMs: keepAliveSeconds * 1000,
+    maxConnections,
+    maxConnectionsPerClient,
+  };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: number = readOpenFileLimit()): Config {
   const problems: string[] = [];
   const port = parsePort('PORT', env.PORT, 8080, problems);
   const production = env.NODE_ENV === 'production';
@@ -159,12 +238,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const webhookAllowPrivate = parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, !production, problems);
   const webhookTimeoutMs = parsePositiveInt('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5000, problems);
   const webhookConcurrency = parsePositiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 16, problems);
+  const webhookEndpointConcurrency = parsePositiveInt('WEBHOOK_ENDPOINT_CONCURRENCY', env.WEBHOOK_ENDPOINT_CONCURRENCY, 8, problems);
   const webhookScheduleScale = parseFraction('WEBHOOK_SCHEDULE_SCALE', env.WEBHOOK_SCHEDULE_SCALE, 1, problems);
   const authCacheSeconds = parseNonNegativeInt('AUTH_CACHE_SECONDS', env.AUTH_CACHE_SECONDS, 5, problems);
   const connectionCacheSeconds = parseNonNegativeInt('CONNECTION_CACHE_SECONDS', env.CONNECTION_CACHE_SECONDS, 5, problems);
+  const authFailures = {
+    perAddress: parsePositiveInt('AUTH_FAILURE_LIMIT_PER_ADDRESS', env.AUTH_FAILURE_LIMIT_PER_ADDRESS, 20, problems),
+    perTarget: parsePositiveInt('AUTH_FAILURE_LIMIT_PER_TARGET', env.AUTH_FAILURE_LIMIT_PER_TARGET, 100, problems),
+    windowSeconds: parsePositiveInt('AUTH_FAILURE_WINDOW_SECONDS', env.AUTH_FAILURE_WINDOW_SECONDS, 60, problems),
+  };
+  const databasePools = {
+    api: parsePositiveInt('DATABASE_POOL_API', env.DATABASE_POOL_API, 20, problems),
+    worker: parsePositiveInt('DATABASE_POOL_WORKER', env.DATABASE_POOL_WORKER, 10, problems),
+    webhooks: parsePositiveInt('DATABASE_POOL_WEBHOOKS', env.DATABASE_POOL_WEBHOOKS, 5, problems),
+  };
+  const databaseAcquireTimeoutMs = parsePositiveInt('DATABASE_ACQUIRE_TIMEOUT_MS', env.DATABASE_ACQUIRE_TIMEOUT_MS, 5000, problems);
+  // A tenth of the API pool, at least 2: measured (bench/tenant-isolation.ts, 2 cores), a flooder with 5 expensive
+  // reads at once still took most of the CPU from the others (their p99 3.5x); with 2, 2.2x. Cheap reads hold a
+  // connection for milliseconds, so 2 at a time still serves an organisation's bursts well within the wait.
+  const organizationDatabase = {
+    concurrency: parsePositiveInt('ORG_DATABASE_CONCURRENCY', env.ORG_DATABASE_CONCURRENCY, Math.min(databasePools.api, Math.max(2, Math.floor(databasePools.api / 10))), problems),
+    waitMs: parseNonNegativeInt('ORG_DATABASE_WAIT_MS', env.ORG_DATABASE_WAIT_MS, 10_000, problems),
+  };
+  if (organizationDatabase.concurrency > databasePools.api) {
+    problems.push(`ORG_DATABASE_CONCURRENCY=${organizationDatabase.concurrency} must not exceed DATABASE_POOL_API=${databasePools.api}`);
+  }
+  const readLimits = {
+    statementTimeoutMs: parsePositiveInt('READ_STATEMENT_TIMEOUT_MS', env.READ_STATEMENT_TIMEOUT_MS, 5000, problems),
+    pagePlatformDataBytes: parsePositiveInt('LIST_PLATFORM_DATA_MAX_BYTES', env.LIST_PLATFORM_DATA_MAX_BYTES, 8 * 2 ** 20, problems),
+  };
   const writeSyncWaitSeconds = parsePositiveInt('WRITE_SYNC_WAIT_SECONDS', env.WRITE_SYNC_WAIT_SECONDS, 10, problems);
   const embeddedPostgresPort = parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329, problems);
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '0.0.0.0';
+  const http = parseHttpLimits(env, openFileLimit, problems);
 
   let publicUrl = `http://localhost:${port}`;
   if (env.PUBLIC_URL !== undefined && env.PUBLIC_URL !== '') {
@@ -192,9 +298,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writeSyncWaitSeconds,
     authCacheSeconds,
     connectionCacheSeconds,
+    authFailures,
     webhookAllowPrivate,
     webhookTimeoutMs,
     webhookScheduleScale,
     webhookConcurrency,
+    databasePools,
+    databaseAcquireTimeoutMs,
+    organizationDatabase,
+    readLimits,
+    http,
+    webhookEndpointConcurrency,
   };
 }

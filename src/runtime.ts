@@ -8,6 +8,7 @@ import { createCipher } from './crypto/secrets.ts';
 import { openDatabase, type OpenDatabase } from './db/open.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
+import { OrganizationGate } from './db/organization-gate.ts';
 import { postgresRateLimiter, redisRateLimiter } from './ratelimit/limiter.ts';
 import { VersionRegistry } from './http/versioning.ts';
 import { registerVersionChanges } from './http/version-changes.ts';
@@ -20,9 +21,15 @@ import { configureSandbox } from './platforms/sandbox/index.ts';
 import { optionsFromEnv } from './platforms/sandbox/options.ts';
 import { JobWaiter } from './writes/waiter.ts';
 import { ConnectionCache } from './connections/access-token-cache.ts';
+import { sealLegacyLinkTokens } from './connections/seal-link-tokens.ts';
 
 export interface Runtime {
+  /** The API's: `pool` is the API pool, whose checkouts for a request count against its organisation. */
   services: Services;
+  /** The same services for the job workers: `pool` is the worker pool (syncs, writes, schedules). */
+  workerServices: Services;
+  /** The same for the webhook dispatcher: `pool` is its own pool, so neither reads nor syncs can starve deliveries. */
+  webhookServices: Services;
   boss: PgBoss;
   databaseUrl: string;
   close(): Promise<void>;
@@ -31,14 +38,21 @@ export interface Runtime {
 export async function startRuntime(options: {
   log: (m: string) => void;
   config?: Config;
-  poolSize?: number;
   schedule?: boolean;
   /** Opened already (src/server.ts starts it while the modules load); else opened here. */
   database?: OpenDatabase;
 }): Promise<Runtime> {
   const config = options.config ?? loadConfig();
   const { url, embedded } = options.database ?? await openDatabase(config, options.log);
-  const pool = createPool(url, { max: options.poolSize ?? 20 });
+  // Three pools, so no kind of work can take every connection from another (docs/architecture.md). Each opens
+  // connections only when used: an API-only process never opens its worker pool's.
+  const { databasePools, databaseAcquireTimeoutMs, organizationDatabase } = config;
+  const pool = createPool(url, {
+    max: databasePools.api, applicationName: 'ledgerport-api', acquireTimeoutMs: databaseAcquireTimeoutMs, gate: new OrganizationGate(organizationDatabase),
+  });
+  const workerPool = createPool(url, { max: databasePools.worker, applicationName: 'ledgerport-worker' });
+  const webhookPool = createPool(url, { max: databasePools.webhooks, applicationName: 'ledgerport-webhooks' });
+  const endPools = (): Promise<unknown> => Promise.all([pool.end(), workerPool.end(), webhookPool.end()]);
   const boss = createBoss(url, { schedule: options.schedule ?? false });
   boss.on('error', (error: Error) => { options.log(`job queue error: ${error.message}`); });
   // pg-boss installs or checks its own schema (pgboss) while ours migrates: neither touches the other's.
@@ -50,13 +64,16 @@ export async function startRuntime(options: {
     const cipher = createCipher(encryptionKey);
     const urlSigningKey = createHmac('sha256', encryptionKey).update('ledgerport url signing').digest();
     await verifyEncryptionKey(pool, cipher);
+    // Link tokens of connections written before migration 0018 are sealed now, before anything serves them.
+    const sealed = await sealLegacyLinkTokens(pool, cipher);
+    if (sealed > 0) options.log(`sealed the link tokens of ${sealed} connections`);
     const { adminTokenSha256, firstStart } = await bootstrapAdmin(pool, cipher, config);
     if (firstStart !== null) process.stdout.write(firstStartBanner(firstStart));
     const rateLimiter = config.redisUrl !== null
       ? redisRateLimiter(config.redisUrl, config.rateLimit.limit, config.rateLimit.windowSeconds)
       : postgresRateLimiter(pool, config.rateLimit.limit, config.rateLimit.windowSeconds);
     // The SANDBOX platform keeps its books in this database (schema sandbox_platform).
-    configureSandbox({ pool, options: { ...optionsFromEnv(), publicUrl: config.publicUrl } });
+    configureSandbox({ pool: workerPool, options: { ...optionsFromEnv(), publicUrl: config.publicUrl } });
     const versions = new VersionRegistry();
     registerVersionChanges(versions);
     await createQueues(boss);
@@ -68,6 +85,8 @@ export async function startRuntime(options: {
     };
     return {
       services,
+      workerServices: { ...services, pool: workerPool },
+      webhookServices: { ...services, pool: webhookPool },
       boss,
       databaseUrl: url,
       async close() {
@@ -75,13 +94,13 @@ export async function startRuntime(options: {
         await jobWaiter.close();
         await connectionCache.close();
         await rateLimiter.close();
-        await pool.end();
+        await endPools();
         if (embedded !== null) await embedded.stop();
       },
     };
   } catch (error) {
     await bossStarted.then(() => boss.stop({ graceful: false })).catch(() => undefined);
-    await pool.end();
+    await endPools();
     if (embedded !== null) await embedded.stop();
     throw error;
   }

@@ -57,8 +57,8 @@ async function main(): Promise<void> {
   closers.push(() => runtime.close());
   const { services } = runtime;
   if (role !== 'api') {
-    await startWorkers(runtime.boss, services);
-    const dispatcher = startWebhookDispatcher(services);
+    await startWorkers(runtime.boss, runtime.workerServices);
+    const dispatcher = startWebhookDispatcher(runtime.webhookServices);
     closers.push(() => dispatcher.stop());
   }
 

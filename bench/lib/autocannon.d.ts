@@ -20,6 +20,9 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    '4xx': number;
+    '5xx': number;
+    statusCodeStats: Record<string, { count: number } | undefined>;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

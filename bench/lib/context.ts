@@ -13,7 +13,8 @@ import { startRuntime, type Runtime } from '../../src/runtime.ts';
 import { ROOT } from './processes.ts';
 
 export const BENCH_DATA_DIR = path.join(ROOT, 'bench', 'data');
-const POSTGRES_PORT = '54410';
+// BENCH_POSTGRES_PORT: another port, when another checkout runs a benchmark on the same machine.
+const POSTGRES_PORT = process.env.BENCH_POSTGRES_PORT ?? '54410';
 
 export interface BenchContext {
   runtime: Runtime;
@@ -46,7 +47,7 @@ export async function openBenchContext(log: (message: string) => void): Promise<
   await rm(BENCH_DATA_DIR, { recursive: true, force: true });
   const env = baseEnv();
   const config = loadConfig({ ...process.env, ...env });
-  const runtime = await startRuntime({ log, config, poolSize: 8, schedule: false });
+  const runtime = await startRuntime({ log, config: { ...config, databasePools: { ...config.databasePools, api: 8, worker: 8 } }, schedule: false });
   return {
     runtime,
     childEnv: (extra = {}) => ({ ...env, ...extra }),

@@ -2,7 +2,8 @@
 import autocannon from 'autocannon';
 import { round } from './stats.ts';
 
-export interface LoadResult { requestsPerSecond: number; p50Ms: number; p99Ms: number; requests: number; failures: number }
+/** `failures`: errors, timeouts and every answer but 2xx; `serverErrors`: the 5xx among them. */
+export interface LoadResult { requestsPerSecond: number; p50Ms: number; p99Ms: number; requests: number; failures: number; serverErrors: number }
 
 export async function load(baseUrl: string, options: { paths: readonly string[]; headers: Record<string, string>; connections: number; seconds: number }): Promise<LoadResult> {
   let next = 0;
@@ -27,6 +28,7 @@ export async function load(baseUrl: string, options: { paths: readonly string[];
     p99Ms: round(result.latency.p99, 1),
     requests: result.requests.total,
     failures: result.errors + result.timeouts + result.non2xx,
+    serverErrors: result['5xx'],
   };
 }
 
@@ -42,5 +44,6 @@ export function combine(runs: readonly LoadResult[], seconds: number): LoadResul
     p99Ms: Math.max(...runs.map((r) => r.p99Ms)),
     requests,
     failures: runs.reduce((sum, r) => sum + r.failures, 0),
+    serverErrors: runs.reduce((sum, r) => sum + r.serverErrors, 0),
   };
 }

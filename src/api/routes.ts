@@ -15,6 +15,9 @@ import replayWebhookDeliveries from './admin/webhooks/replay-deliveries.ts';
 import setOAuthApp from './admin/oauth-apps/set.ts';
 import listOAuthApps from './admin/oauth-apps/list.ts';
 import deleteOAuthApp from './admin/oauth-apps/delete.ts';
+import setRedirectUrls from './admin/redirect-urls/set.ts';
+import getRedirectUrls from './admin/redirect-urls/get.ts';
+import deleteRedirectUrls from './admin/redirect-urls/delete.ts';
 import getMetrics from './metrics/get.ts';
 import createConnection from './connections/create.ts';
 import listConnections from './connections/list.ts';
@@ -43,6 +46,7 @@ export const adminEndpoints: Endpoint[] = [
   createOrganization, listOrganizations, rotateCredentials,
   setWebhook, getWebhook, deleteWebhook, listWebhookDeliveries, getWebhookDelivery, retryWebhookDelivery, replayWebhookDeliveries,
   setOAuthApp, listOAuthApps, deleteOAuthApp,
+  setRedirectUrls, getRedirectUrls, deleteRedirectUrls,
   getMetrics,
 ];
 export const versionedEndpoints: Endpoint[] = [

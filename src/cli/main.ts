@@ -14,14 +14,18 @@
  *                            --client-id <id> --client-secret <secret> --redirect-uri https://api.example.com/link/oauth/callback
  *   ledgerport oauth-app list --id <org id>
  *   ledgerport oauth-app delete --id <org id> --platform XERO --environment sandbox|production
+ *   ledgerport redirect-url set --id <org id> --environment sandbox|production --url https://app.example.com/connected [--url …] | --none
+ *   ledgerport redirect-url get --id <org id>
+ *   ledgerport redirect-url delete --id <org id> --environment sandbox|production
  *   ledgerport migrate
  * Configuration comes from the same environment variables as the server.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { getOAuthApps, removeOAuthApp, setOAuthApp } from '../platforms/oauth-apps.ts';
 import { createOrganization, listOrganizations, rotateSecret } from '../tenants/organizations.ts';
 import { ENVIRONMENTS, type Environment } from '../tenants/types.ts';
+import { getRedirectUrls, removeRedirectUrls, setRedirectUrls } from '../connections/redirect-urls.ts';
 import { startRuntime } from '../runtime.ts';
 import type { Services } from '../services.ts';
 import { DELIVERY_STATUSES } from '../sql/webhook-admin.ts';
@@ -45,6 +49,9 @@ const USAGE = `usage:
       --client-id <client id> --client-secret <client secret> --redirect-uri <url>
   ledgerport oauth-app list --id <organization id>
   ledgerport oauth-app delete --id <organization id> --platform <platform> --environment sandbox|production
+  ledgerport redirect-url set --id <organization id> --environment sandbox|production (--url <url> [--url <url> …] | --none)
+  ledgerport redirect-url get --id <organization id>
+  ledgerport redirect-url delete --id <organization id> --environment sandbox|production
   ledgerport migrate`;
 
 class UsageError extends Error {}
@@ -82,7 +89,9 @@ export async function runCli(argv: string[]): Promise<void> {
       id: { type: 'string' },
       environment: { type: 'string' },
       'grace-period-seconds': { type: 'string', default: '0' },
-      url: { type: 'string' },
+      // Several for redirect-url set (the whole list); exactly one for webhook set.
+      url: { type: 'string', multiple: true },
+      none: { type: 'boolean', default: false },
       status: { type: 'string' },
       code: { type: 'string' },
       'connection-id': { type: 'string' },
@@ -101,14 +110,18 @@ export async function runCli(argv: string[]): Promise<void> {
   const command = `${area ?? ''} ${action ?? ''}`.trim();
   const known = ['org create', 'org list', 'org rotate', 'migrate',
     'webhook set', 'webhook get', 'webhook delete', 'webhook deliveries', 'webhook retry', 'webhook replay',
-    'oauth-app set', 'oauth-app list', 'oauth-app delete'];
+    'oauth-app set', 'oauth-app list', 'oauth-app delete', 'redirect-url set', 'redirect-url get', 'redirect-url delete'];
   if (!known.includes(command)) throw new UsageError(USAGE);
 
   // Arguments are checked before the database is opened: a usage error costs nothing.
-  const serviceCommand = area === 'webhook' ? parseWebhookCommand(command, values)
-    : area === 'oauth-app' ? parseOAuthAppCommand(command, values) : null;
+  const { url: urls, none, ...single } = values;
+  const serviceCommand = area === 'webhook' ? parseWebhookCommand(command, { ...single, url: onlyUrl(urls, command) })
+    : area === 'oauth-app' ? parseOAuthAppCommand(command, single)
+      : area === 'redirect-url' ? parseRedirectUrlCommand(command, single, urls ?? [], none) : null;
 
-  const runtime = await startRuntime({ log, poolSize: 2 });
+  // One command at a time: a couple of connections is plenty.
+  const config = loadConfig();
+  const runtime = await startRuntime({ log, config: { ...config, databasePools: { api: 2, worker: 2, webhooks: 1 } } });
   try {
     const { pool, cipher } = runtime.services;
     if (serviceCommand !== null) {
@@ -130,6 +143,12 @@ export async function runCli(argv: string[]): Promise<void> {
   } finally {
     await runtime.close();
   }
+}
+
+/** The one --url of a command that takes one (webhook set). */
+function onlyUrl(urls: string[] | undefined, command: string): string | undefined {
+  if (urls !== undefined && urls.length > 1) throw new UsageError(`${command} takes one --url`);
+  return urls?.[0];
 }
 
 /** A command that runs against the services (webhook and oauth-app commands), parsed before the database is opened. */
@@ -208,6 +227,31 @@ function parseOAuthAppCommand(command: string, values: Record<string, string | u
       const environment = environmentOption(values.environment, command, true);
       return async ({ pool }) => {
         await removeOAuthApp(pool, id, platform, environment);
+        return { deleted: true };
+      };
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+/** The redirect URL commands, over the same functions as the admin API (src/connections/redirect-urls.ts). */
+function parseRedirectUrlCommand(command: string, values: Record<string, string | undefined>, urls: string[], none: boolean): ServiceCommand {
+  const id = requireUuid(values.id, '--id', command);
+  switch (command) {
+    case 'redirect-url set': {
+      const environment = environmentOption(values.environment, command, true);
+      // An empty list allows no redirect at all: asked for explicitly, never by forgetting --url.
+      if (urls.length === 0 && !none) throw new UsageError('redirect-url set needs --url <url> (repeat it for several) or --none');
+      if (urls.length > 0 && none) throw new UsageError('redirect-url set takes --url or --none, not both');
+      return async ({ pool }) => ({ redirect_urls: await setRedirectUrls(pool, { organizationId: id, environment, urls }) });
+    }
+    case 'redirect-url get':
+      return async ({ pool }) => ({ redirect_urls: await getRedirectUrls(pool, id) });
+    case 'redirect-url delete': {
+      const environment = environmentOption(values.environment, command, true);
+      return async ({ pool }) => {
+        await removeRedirectUrls(pool, id, environment);
         return { deleted: true };
       };
     }

@@ -14,15 +14,12 @@ import {
 } from '../sql/connections.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { canTransition, statusAfterLink } from './lifecycle.ts';
+import { linkUrl, newLinkToken } from './link-token.ts';
 import type { ConnectionRecord, ConnectionStatus } from './types.ts';
 
 export const ACCESS_TOKEN_PREFIX = 'lpat_';
 export const PUBLIC_TOKEN_PREFIX = 'lppt_';
 export const PUBLIC_TOKEN_TTL_SECONDS = 30 * 60;
-
-export function linkUrl(publicUrl: string, connection: Pick<ConnectionRecord, 'linkToken'>): string {
-  return `${publicUrl}/link/${connection.linkToken}`;
-}
 
 export function accessTokenOf(cipher: Cipher, connection: Pick<ConnectionRecord, 'accessTokenCiphertext'>): string {
   return cipher.decrypt(connection.accessTokenCiphertext);
@@ -55,13 +52,15 @@ export async function createConnection(
       if (existing !== null) return { connection: existing, created: false };
     }
     const accessToken = randomToken(ACCESS_TOKEN_PREFIX);
+    const linkToken = newLinkToken(cipher);
     const connection = await insertConnection(db, {
       tenant,
       platform: input.platform,
       name: input.name,
       accessTokenSha256: sha256(accessToken),
       accessTokenCiphertext: cipher.encrypt(accessToken),
-      linkToken: randomToken('lk_', 18),
+      linkTokenSha256: linkToken.sha256,
+      linkTokenCiphertext: linkToken.ciphertext,
       credentialsCiphertext: input.credentials === null ? null : sealJson(cipher, input.credentials),
       storeUniqueId: input.identity?.storeUniqueId ?? null,
       storeName: input.identity?.storeName ?? null,
@@ -159,7 +158,7 @@ export async function completeLink(
       `INSERT INTO public_tokens (token_sha256, connection_id, expires_at) VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3))`,
       [sha256(publicToken), refreshed.id, PUBLIC_TOKEN_TTL_SECONDS],
     );
-    await emitEvent(db, {
+    await emitEvent(db, cipher, {
       tenant, connectionId: refreshed.id, type: 'CONNECTION', code: 'CONNECTION_UPDATED',
       payload: connectionWebhook(cipher, refreshed, 'CONNECTION_UPDATED', { store_unique_id: refreshed.storeUniqueId }),
     });
@@ -169,10 +168,10 @@ export async function completeLink(
 
 /** CONNECTION_LINK_ERROR: the flow failed; the end user sees the message too. */
 export async function recordLinkError(db: Queryable, cipher: Cipher, connection: ConnectionRecord, publicUrl: string, platform: string, message: string): Promise<void> {
-  await emitEvent(db, {
+  await emitEvent(db, cipher, {
     tenant: { organizationId: connection.organizationId, environment: connection.environment },
     connectionId: connection.id, type: 'CONNECTION', code: 'CONNECTION_LINK_ERROR',
-    payload: connectionWebhook(cipher, connection, 'CONNECTION_LINK_ERROR', { update_url: linkUrl(publicUrl, connection), message, platform }),
+    payload: connectionWebhook(cipher, connection, 'CONNECTION_LINK_ERROR', { update_url: linkUrl(publicUrl, cipher, connection), message, platform }),
   });
 }
 
@@ -228,7 +227,7 @@ export async function refreshCredentials(pool: Pool, cipher: Cipher, connection:
       [current.id, sealJson(cipher, credentials), status],
     );
     const refreshed: ConnectionRecord = { ...current, status, disableError: null, disableMessage: null };
-    await emitEvent(db, {
+    await emitEvent(db, cipher, {
       tenant: { organizationId: current.organizationId, environment: current.environment }, connectionId: current.id,
       type: 'CONNECTION', code: 'CONNECTION_UPDATED',
       payload: connectionWebhook(cipher, refreshed, 'CONNECTION_UPDATED', { store_unique_id: refreshed.storeUniqueId }),

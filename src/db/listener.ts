@@ -6,6 +6,7 @@
  */
 import type { Notification } from 'pg';
 import type { Pool } from './pool.ts';
+import { outsideRequestScope } from './request-scope.ts';
 
 export interface Listener {
   /** False once the connection failed or was closed: listen again to be woken again. */
@@ -15,7 +16,8 @@ export interface Listener {
 
 /** `channel` is one of the service's own constant channel names (it is written into the SQL). */
 export async function listenOn(pool: Pool, channel: string, onNotify: (payload: string) => void): Promise<Listener> {
-  const client = await pool.connect();
+  // Held for the process's life: it belongs to no request, even when a request's first need opened it.
+  const client = await outsideRequestScope(() => pool.connect());
   let alive = true;
   const notify = (message: Notification): void => { onNotify(message.payload ?? ''); };
   const finish = (): void => {

@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { ApiPool } from './api-pool.ts';
+import type { OrganizationGate } from './organization-gate.ts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -6,14 +8,24 @@ export type PoolClient = pg.PoolClient;
 // Amounts and counts come back as JS numbers: bigint counts (int8) fit easily, NUMERIC is parsed explicitly where used.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export function createPool(url: string, options: { max?: number; applicationName?: string } = {}): Pool {
-  const pool = new pg.Pool({
+export interface PoolOptions {
+  max?: number;
+  applicationName?: string;
+  /** How long a checkout waits for a free connection (default 10 s). */
+  acquireTimeoutMs?: number;
+  /** Makes it an API pool: checkouts of an organisation's request pass this gate (src/db/api-pool.ts). */
+  gate?: OrganizationGate;
+}
+
+export function createPool(url: string, options: PoolOptions = {}): Pool {
+  const config: pg.PoolConfig = {
     connectionString: url,
     max: options.max ?? 20,
     application_name: options.applicationName ?? 'ledgerport',
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 10_000,
-  });
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000,
+  };
+  const pool = options.gate === undefined ? new pg.Pool(config) : new ApiPool(config, options.gate);
   // An idle client that loses its server (restart, pg_terminate_backend) must not crash the process.
   pool.on('error', () => undefined);
   // Nor may a checked-out one (pool.connect(): a transaction, a held advisory lock): the pool listens only to idle

@@ -14,6 +14,8 @@ export const ERROR_CATALOGUE = {
   MISSING_VERSION: { status: 400, type: 'INVALID_REQUEST' },
   UNSUPPORTED_VERSION: { status: 400, type: 'INVALID_REQUEST' },
   INVALID_PUBLIC_TOKEN: { status: 400, type: 'INVALID_REQUEST' },
+  /** A data read ran past READ_STATEMENT_TIMEOUT_MS and was stopped: narrow the filter or lower limit. */
+  QUERY_TIMEOUT: { status: 400, type: 'INVALID_REQUEST' },
   // 401: missing or invalid credentials
   MISSING_ACCESS_TOKEN: { status: 401, type: 'INVALID_REQUEST' },
   INVALID_CREDENTIALS: { status: 401, type: 'CONNECTION_ERROR' },
@@ -21,6 +23,8 @@ export const ERROR_CATALOGUE = {
   // 404: endpoint not implemented, or not supported for the platform
   ROUTE_NOT_FOUND: { status: 404, type: 'INVALID_REQUEST' },
   ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM: { status: 404, type: 'INVALID_REQUEST' },
+  // 408: the request did not arrive in time (answered on the raw socket, src/http/client-error.ts)
+  REQUEST_TIMEOUT: { status: 408, type: 'INVALID_REQUEST' },
   // 409: conflict with current state or a previous request
   IDEMPOTENCY_KEY_MISMATCH: { status: 409, type: 'INVALID_REQUEST' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, type: 'INVALID_REQUEST' },
@@ -37,6 +41,8 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { status: 413, type: 'INVALID_REQUEST' },
   // 429: too many requests to the service
   RATE_LIMIT_EXCEEDED: { status: 429, type: 'RATE_LIMIT' },
+  // 431: request line and headers over the HTTP parser's limit (src/http/client-error.ts)
+  HEADERS_TOO_LARGE: { status: 431, type: 'INVALID_REQUEST' },
   // 45x / 550: the platform answered with an error; its message is kept
   PLATFORM_BAD_REQUEST: { status: 450, type: 'PLATFORM_ERROR' },
   PLATFORM_BILLING_ISSUE: { status: 450, type: 'INVALID_REQUEST' },

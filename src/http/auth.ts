@@ -9,6 +9,7 @@ import { sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/pool.ts';
 import { verifyClient } from '../tenants/organizations.ts';
 import { clientAuthCache } from './auth-cache.ts';
+import { hasControlOrUndecodable } from './storable-input.ts';
 import type { Tenant } from '../tenants/types.ts';
 
 const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="Ledgerport", charset="UTF-8"' };
@@ -26,11 +27,24 @@ export function parseBasicAuthorization(header: string | undefined): { clientId:
     throw invalid('Malformed Authorization header: expected "Basic " followed by base64(client_id:client_secret).');
   }
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  // No credential of this service holds such characters; refused here, before they reach a lookup (a NUL used to end in a 500).
+  if (hasControlOrUndecodable(decoded)) {
+    throw invalid('Malformed Basic credentials: the decoded value contains a control character (such as NUL) or bytes that are not UTF-8.');
+  }
   const colon = decoded.indexOf(':');
   if (colon <= 0 || colon === decoded.length - 1) {
     throw invalid('Malformed Basic credentials: the decoded value must be client_id:client_secret.');
   }
   return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
+}
+
+/** The client_id the header names, if it can be read: what a failed attempt was aimed at. */
+export function clientIdOf(header: string | undefined): string | null {
+  try {
+    return parseBasicAuthorization(header).clientId;
+  } catch {
+    return null;
+  }
 }
 
 export async function authenticateRequest(db: Queryable, request: FastifyRequest): Promise<Tenant> {

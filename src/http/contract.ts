@@ -77,13 +77,20 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   admin: [{ adminToken: [] }],
 };
 
+/** What authentication itself may answer: a refused credential, and too many refused ones (src/ratelimit/auth-failures.ts). */
+const AUTH_ERRORS: Record<AuthKind, readonly ErrorCode[]> = {
+  none: [],
+  client: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED'],
+  admin: ['INVALID_ADMIN_TOKEN', 'RATE_LIMIT_EXCEEDED'],
+};
+
 /** The Fastify route schema (validation, serialization and OpenAPI) of a contract. */
 export function routeSchema(contract: Contract): NonNullable<RouteShorthandOptions['schema']> & Record<string, unknown> {
   const response: Record<string, unknown> = {
     [contract.success.status]: contract.success.schema ?? { type: 'null', description: 'No content' },
   };
   for (const other of contract.alsoSucceeds ?? []) response[other.status] = other.schema;
-  for (const code of contract.errors) {
+  for (const code of new Set([...contract.errors, ...AUTH_ERRORS[contract.auth]])) {
     const status = ERROR_CATALOGUE[code].status;
     response[status] ??= { ...ErrorBodySchema, description: '' };
     const entry = response[status] as { description: string };

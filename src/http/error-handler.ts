@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, type ErrorCode } from '../errors/catalogue.ts';
+import { isPoolExhausted } from '../db/api-pool.ts';
 import { locationOf, validationMessage, ValidationFailure } from './validation.ts';
 
 /** Fastify's own error codes → ours, with a message that says what to fix. */
@@ -37,14 +38,31 @@ export function toServiceError(error: unknown): ServiceError | null {
     const { message, field } = validationMessage(errors as ValidationFailure['errors'], location);
     return new ServiceError('VALIDATION_ERROR', message, { source: 'service', field, location });
   }
+  // Every connection of the pool stayed busy for DATABASE_ACQUIRE_TIMEOUT_MS: the server is overloaded, not broken.
+  if (isPoolExhausted(error)) {
+    return new ServiceError('SERVICE_UNAVAILABLE', 'The server has no free database connection right now; retry after 1 s.', { source: 'service', reason: 'database_busy' }, { 'Retry-After': '1' });
+  }
   const known = FRAMEWORK_ERRORS[fastifyError.code];
   if (known !== undefined) return new ServiceError(known.code, known.message(fastifyError), { source: 'service' });
-  return null;
+  return clientFault(fastifyError);
 }
 
+/**
+ * Any other error Fastify or one of its plugins raises with a 4xx status (a
+ * multipart field named __proto__, a body cut short, …) is the client's: a
+ * 400 with its message, never a 500 because the table above lacks its code.
+ */
+function clientFault(error: FastifyError): ServiceError | null {
+  const { code, statusCode } = error;
+  if (typeof code !== 'string' || !code.startsWith('FST_') || statusCode === undefined || statusCode < 400 || statusCode >= 500) return null;
+  const ours = statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_ERROR';
+  return new ServiceError(ours, `The request is not valid: ${error.message} (${code}).`, { source: 'service' });
+}
+
+/** Writes the spec's error body; every error answer carries the request id, those raised before any hook ran too. */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
-  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
+  return reply.code(error.status).header('X-Request-Id', reply.request.id).type('application/json; charset=utf-8').send(error.toBody());
 }
 
 /** Fastify's `frameworkErrors`: router failures answer with the spec's error body too. */
@@ -60,7 +78,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       if (known.status >= 500) request.log.error({ err: error }, known.message);
       return sendError(reply, known);
     }
-    request.log.error({ err: error }, 'unhandled error');
+    // The client went away mid-request (closed, or cut by the request timeout or the connection caps,
+    // src/http/connection-limits.ts): nothing failed here, and a flood of them must not flood the error log.
+    if (request.raw.socket.destroyed) request.log.debug({ err: error }, 'client closed the connection mid-request');
+    else request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, new ServiceError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${request.id} when reporting it.`, { source: 'service' }));
   });
 

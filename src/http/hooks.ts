@@ -1,13 +1,18 @@
 /**
  * Edge hooks, in order: request id → (admin | client auth → rate limit →
- * version) → validation → idempotency → handler → idempotency store.
+ * version) → unstorable input → validation → idempotency → handler →
+ * idempotency store.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateRequest, verifyAdminToken } from './auth.ts';
+import { authenticateRequest, clientIdOf, verifyAdminToken } from './auth.ts';
+import { throttledAuthentication } from './auth-throttle.ts';
 import { clientAuthCache } from './auth-cache.ts';
 import { parseVersionHeader, type ApiVersion } from './versioning.ts';
 import { rateLimitHeaders } from '../ratelimit/limiter.ts';
 import { ServiceError } from '../errors/catalogue.ts';
+import { refuseUnstorableInput } from './storable-input.ts';
+import { ApiPool } from '../db/api-pool.ts';
+import { newRequestScope, runInRequestScope, type RequestScope } from '../db/request-scope.ts';
 import {
   beginIdempotent, finishIdempotent, IDEMPOTENCY_HEADER, keepClaimAlive, REPLAYED_HEADERS, validateKey, type IdempotencyClaim,
 } from '../idempotency/idempotency.ts';
@@ -17,6 +22,7 @@ declare module 'fastify' {
     apiVersion: ApiVersion | null;
     idempotency: IdempotencyClaim | null;
     stopRenewingClaim: (() => void) | null;
+    requestScope: RequestScope | null;
   }
 }
 
@@ -28,17 +34,33 @@ export function installEdgeHooks(app: FastifyInstance): void {
   app.decorateRequest('apiVersion', null);
   app.decorateRequest('idempotency', null);
   app.decorateRequest('stopRenewingClaim', null);
+  app.decorateRequest('requestScope', null);
+
+  // Requests that arrive while the server closes answer 503 with the spec's body (Fastify's own 503 has another).
+  let closing = false;
+  app.addHook('preClose', (done) => { closing = true; done(); });
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('X-Request-Id', request.id);
+    if (closing) {
+      throw new ServiceError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry in a moment.', { source: 'service' }, { Connection: 'close' });
+    }
     const auth = request.routeOptions.config.auth;
     const { services } = app;
+    const header = request.headers.authorization;
+    const presented = header !== undefined && header !== '';
+    // Failed attempts are counted per source address and per target; over a limit, 429 without checking (src/ratelimit/auth-failures.ts).
     if (auth === 'admin') {
-      verifyAdminToken(request.headers.authorization, services.adminTokenSha256);
+      await throttledAuthentication(app.authThrottle, request.log,
+        { surface: 'admin', address: request.ip, target: 'admin', presented, refusal: 'INVALID_ADMIN_TOKEN' },
+        () => { verifyAdminToken(header, services.adminTokenSha256); });
       return;
     }
     if (auth !== 'client') return;
-    request.tenant = await authenticateRequest(services.pool, request);
+    const clientId = clientIdOf(header);
+    request.tenant = await throttledAuthentication(app.authThrottle, request.log,
+      { surface: 'client', address: request.ip, target: clientId === null ? null : `client:${clientId}`, presented, refusal: 'INVALID_CREDENTIALS' },
+      () => authenticateRequest(services.pool, request));
     const decision = await services.rateLimiter.hit(`org:${request.tenant.organizationId}`);
     void reply.headers(rateLimitHeaders(decision));
     if (!decision.allowed) {
@@ -48,6 +70,27 @@ export function installEdgeHooks(app: FastifyInstance): void {
     }
     request.apiVersion = parseVersionHeader(request.headers['x-service-version']);
   });
+
+  // Text PostgreSQL cannot store as sent (NUL, lone surrogates) and non-finite numbers: 400 before validation or any handler.
+  app.addHook('preValidation', refuseUnstorableInput);
+  // From here on the request's database connections count against its organisation (src/db/organization-gate.ts):
+  // after authentication and the rate limit, whose shared batches belong to no one request.
+  const gate = app.services.pool instanceof ApiPool ? app.services.pool.gate : null;
+  app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    if (request.tenant === null) {
+      done();
+      return;
+    }
+    const scope = newRequestScope(request.tenant.organizationId);
+    request.requestScope = scope;
+    runInRequestScope(scope, done);
+  });
+  const endScope = (request: FastifyRequest): void => {
+    const scope = request.requestScope;
+    if (scope === null) return;
+    if (gate === null) scope.ended = true;
+    else gate.end(scope);
+  };
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.tenant === null || !WRITE_METHODS.has(request.method)) return;
@@ -85,8 +128,8 @@ export function installEdgeHooks(app: FastifyInstance): void {
   });
 
   // A request that ends without a response (client gone, crash of the handler's socket) stops renewing its claim.
-  app.addHook('onResponse', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => { request.stopRenewingClaim?.(); done(); });
-  app.addHook('onRequestAbort', (request: FastifyRequest, done: () => void) => { request.stopRenewingClaim?.(); done(); });
+  app.addHook('onResponse', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => { request.stopRenewingClaim?.(); endScope(request); done(); });
+  app.addHook('onRequestAbort', (request: FastifyRequest, done: () => void) => { request.stopRenewingClaim?.(); endScope(request); done(); });
 
   // Versioned responses: newest shape from the handler, downgraded for older versions.
   app.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {

@@ -3,16 +3,17 @@
  * Malformed cursors answer 400 INVALID_CURSOR, never a database error.
  */
 import { ServiceError } from '../errors/catalogue.ts';
+import { FIRST_INSTANT_MS } from './dates.ts';
+import { isUuid } from './uuid.ts';
 
 export interface KeysetPosition { createdAt: string; id: string }
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Date.parse accepts 2024-02-30 and hour 24; PostgreSQL does not. Only real instants pass. */
+/** Date.parse accepts 2024-02-30, hour 24 and year 0; PostgreSQL does not. Only real instants pass. */
 export function isRealInstant(text: string): boolean {
   const ms = Date.parse(text);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19);
+  return !Number.isNaN(ms) && ms >= FIRST_INSTANT_MS && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19);
 }
 
 export function encodeCursor(position: KeysetPosition): string {
@@ -34,6 +35,6 @@ export function decodeCursor(raw: string): KeysetPosition {
   }
   if (typeof parsed !== 'object' || parsed === null || !('t' in parsed) || !('id' in parsed)) throw invalidCursor();
   const { t, id } = parsed;
-  if (typeof t !== 'string' || typeof id !== 'string' || !TS.test(t) || !UUID.test(id) || !isRealInstant(t)) throw invalidCursor();
+  if (typeof t !== 'string' || typeof id !== 'string' || !TS.test(t) || !isUuid(id) || !isRealInstant(t)) throw invalidCursor();
   return { createdAt: t, id };
 }

@@ -7,27 +7,21 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-
+import { isDateOrTimestamp, isStorableDate, isStorableDateTime } from './dates.ts';
+import { isUuid } from './uuid.ts';
 
 function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   // CommonJS package: under ESM its plugin function is the module's `default` property.
   ajvFormats.default(ajv);
+  // Only dates PostgreSQL stores as sent (years 0001-9999, offsets within ±15:59): see dates.ts.
+  ajv.addFormat('date', { type: 'string', validate: isStorableDate });
+  ajv.addFormat('date-time', { type: 'string', validate: isStorableDateTime });
   // Write bodies take business dates as a day or a full timestamp (src/writes/input-schemas.ts).
   ajv.addFormat('date-or-date-time', { type: 'string', validate: isDateOrTimestamp });
+  // ajv-formats also accepts a urn:uuid: prefix, which PostgreSQL's uuid type refuses.
+  ajv.addFormat('uuid', { type: 'string', validate: isUuid });
   return ajv;
-}
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
-
-/** YYYY-MM-DD or an ISO 8601 date-time with a zone, and a day that exists (no 2026-02-30). */
-export function isDateOrTimestamp(value: string): boolean {
-  const match = DAY.exec(value) ?? TIMESTAMP.exec(value);
-  if (match === null) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 const bodyAjv = makeAjv(false);
@@ -97,7 +91,7 @@ function describe(error: ErrorObject): string {
   }
 }
 
-const LOCATION_WORDS: Record<Location, string> = { body: 'request body', query: 'query string', params: 'path', headers: 'headers' };
+export const LOCATION_WORDS: Record<Location, string> = { body: 'request body', query: 'query string', params: 'path', headers: 'headers' };
 
 export function locationOf(validationContext: string | undefined): Location {
   if (validationContext === 'querystring') return 'query';

@@ -19,9 +19,24 @@ import { redactUrl } from '../http/log-redaction.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const TTL_SECONDS = 24 * 60 * 60;
-/** A claim not renewed for this long is presumed dead (its process crashed); running requests renew it. */
-export const LOCK_SECONDS = 120;
-export const RENEW_EVERY_MS = 30_000;
+/**
+ * The claim is a lease: its owner renews it every RENEW_EVERY_MS while the request runs, and a claim not renewed for
+ * LOCK_SECONDS is presumed dead (its process crashed or was killed) and the next request with the key takes it over.
+ * Five seconds is half the wait a duplicate gets (10 s, idempotencyWaitMs), so a client retrying after our crash
+ * waits and then runs (a write joins its original job, src/writes/accept.ts) instead of answering
+ * IDEMPOTENCY_KEY_IN_USE for up to two minutes, as the former 120 s lease did.
+ *
+ * Trade-off, chosen over tying the claim to the owner's database session (an advisory lock dies with its
+ * connection): a session lock needs a connection held for every running idempotent request, out of a pool of 20,
+ * and is lost by a live request whenever that one connection drops; a lease costs one UPDATE per running request
+ * every second on any pooled connection and also covers a host that vanished without closing its sockets, which
+ * PostgreSQL notices only after TCP keepalive (hours by default). Its risk: a live owner that cannot renew for the
+ * whole lease (event loop stalled, database unreachable for ~4 s, four renewals missed) loses the claim and a retry
+ * runs beside it. A write still makes one job (the retry joins it by key), and the stale owner can neither store
+ * nor free the new claim (the owner column, migration 0007).
+ */
+export const LOCK_SECONDS = 5;
+export const RENEW_EVERY_MS = 1_000;
 
 export interface StoredResponse { status: number; headers: Record<string, string>; body: string }
 
@@ -98,8 +113,12 @@ export async function finishIdempotent(db: Queryable, cipher: Cipher, claim: Ide
 
 /** Renews the claim while the request runs; returns the function that stops renewing. */
 export function keepClaimAlive(db: Queryable, claim: IdempotencyClaim, onError: (error: unknown) => void): () => void {
+  let renewing = false;
   const timer = setInterval(() => {
-    renewIdempotencyKey(db, claim.scope, claim.owner, LOCK_SECONDS).catch(onError);
+    // One renewal at a time: a slow one (a busy pool) must not pile up more behind it.
+    if (renewing) return;
+    renewing = true;
+    renewIdempotencyKey(db, claim.scope, claim.owner, LOCK_SECONDS).catch(onError).finally(() => { renewing = false; });
   }, RENEW_EVERY_MS);
   timer.unref();
   return () => { clearInterval(timer); };

@@ -1,15 +1,14 @@
 /** The credential step: a form built from the connector's fields, checked with the platform on submit. */
-import type { ConnectionRecord } from '../connections/types.ts';
 import type { Connector, CredentialFieldSpec, Credentials } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { formToken } from './csrf.ts';
-import { failureStatus, finish, identify, page, reportLinkError, type FlowContext, type Outcome } from './flow.ts';
+import { failureStatus, finish, identify, page, reportLinkError, type FlowContext, type LinkConnection, type Outcome } from './flow.ts';
 import { missingFieldsMessage } from './messages.ts';
 import { destination, type Kept } from './params.ts';
 import { credentialsPage } from './views.ts';
 
 /** Subject of the credential form's CSRF token: the flow it belongs to. */
-export const formSubject = (connection: ConnectionRecord): string => `link:${connection.linkToken}`;
+export const formSubject = (connection: LinkConnection): string => `link:${connection.linkToken}`;
 
 function fieldsOf(connector: Connector): readonly CredentialFieldSpec[] {
   return connector.auth.type === 'credentials' ? connector.auth.fields : [];
@@ -21,7 +20,7 @@ export interface FormState {
   invalid: readonly string[];
 }
 
-export function credentialsForm(connection: ConnectionRecord, connector: Connector, kept: Kept, secret: string, status: number, state: FormState): Outcome {
+export function credentialsForm(connection: LinkConnection, connector: Connector, kept: Kept, secret: string, status: number, state: FormState): Outcome {
   // The store-name prefill parameter (Shopify): fills the store_name field when the platform has one.
   const values = { ...(kept.store_name === undefined ? {} : { store_name: kept.store_name }), ...state.values };
   return page(status, (nonce) => credentialsPage({
@@ -33,8 +32,8 @@ export function credentialsForm(connection: ConnectionRecord, connector: Connect
 
 /** The submitted form: validated, checked with the platform, then linked. */
 export async function submitCredentials(
-  ctx: FlowContext & { secret: string }, connection: ConnectionRecord, connector: Connector, kept: Kept,
-  submitted: Partial<Record<string, string>>,
+  ctx: FlowContext & { secret: string }, connection: LinkConnection, connector: Connector, kept: Kept,
+  submitted: Partial<Record<string, string>>, redirect: string | null,
 ): Promise<Outcome> {
   const fields = fieldsOf(connector);
   const credentials: Credentials = {};
@@ -55,12 +54,13 @@ export async function submitCredentials(
   const checked = await identify(ctx, connection, connector, credentials, null);
   if ('message' in checked) {
     await reportLinkError(ctx, connection, connector.id, checked.message);
-    // An outage says nothing about the fields; a refusal is about all of them.
+    // An outage says nothing about the fields; a refusal is about all of them, and counts as a failed sign-in.
     const retryable = checked.error instanceof PlatformError && checked.error.retryable;
+    if (checked.error instanceof PlatformError && !retryable) await ctx.refused();
     return credentialsForm(connection, connector, kept, ctx.secret, failureStatus(checked.error, 422), {
       values: shown, error: checked.message, invalid: retryable ? [] : fields.map((f) => f.field),
     });
   }
   return finish(ctx, connection, { platform: connector.id, credentials, tokens: null, identity: checked.identity },
-    destination(connection, connector.id, kept));
+    destination(redirect, connector.id, kept));
 }

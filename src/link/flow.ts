@@ -29,7 +29,16 @@ export interface FlowContext {
   log: FastifyBaseLogger;
   /** This browser's CSRF secret (cookie); null when it has none. */
   secret: string | null;
+  /** Counts a sign-in the platform refused, for the failed-authentication throttle (never throws). */
+  refused: () => Promise<void>;
 }
+
+/**
+ * The connection a link page acts on, with its link token: the one the end user
+ * presented (the connection was found by its SHA-256). Held in memory only; the
+ * database has the token sealed (src/connections/link-token.ts).
+ */
+export type LinkConnection = ConnectionRecord & { linkToken: string };
 
 export function page(status: number, render: (nonce: string) => string): Outcome {
   return { kind: 'page', status, render };
@@ -107,6 +116,6 @@ export async function finish(
 }
 
 /** The connection's link address with the flow's kept query: where "Try again" goes. */
-export function startOverHref(connection: ConnectionRecord, query: string): string {
-  return `/link/${encodeURIComponent(connection.linkToken)}${query}`;
+export function startOverHref(linkToken: string, query: string): string {
+  return `/link/${encodeURIComponent(linkToken)}${query}`;
 }

@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { Script } from 'node:vm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { csrfOf, LinkBrowser } from '../../test/support/link-browser.ts';
 import { clientHeaders, json, startTestApp, type TestApp } from '../../test/support/app.ts';
+import { deliveredBody, type SealedSlots } from '../events/access-token-slot.ts';
 import type { Connector, ObjectHandler } from '../platforms/connector.ts';
 import { openTokens } from '../platforms/context.ts';
 import { PlatformError } from '../platforms/errors.ts';
@@ -144,6 +146,14 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   fakeBase = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
   t = await startTestApp();
+  // The redirect URLs these tests send end users to (the rules themselves: src/link/redirect.test.ts).
+  const allowed = ['https://a.example/', 'https://client.example/cb', 'https://client.example/done', 'https://client.example/stored', 'https://client.example/oauth-done',
+    'https://host.example:8443/', 'https://host.example/'];
+  const response = await t.app.inject({
+    method: 'PUT', url: `/admin/organizations/${t.org.organization.id}/redirect_urls`, headers: { authorization: `Bearer ${t.adminToken}` },
+    payload: { environment: 'sandbox', urls: allowed },
+  });
+  expect(response.statusCode, response.body).toBe(200);
 });
 afterAll(async () => {
   await t.close();
@@ -159,34 +169,10 @@ async function create(body: Record<string, unknown> = {}): Promise<Created & { p
   return { ...connection, path: new URL(connection.link_url).pathname };
 }
 
-/** A browser: remembers the link flow's cookie. */
-class Browser {
-  cookie = '';
-  async get(url: string): Promise<LightMyRequestResponse> {
-    return this.keep(await t.app.inject({ method: 'GET', url, headers: this.cookie === '' ? {} : { cookie: this.cookie } }));
-  }
-  async post(url: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
-    return this.keep(await t.app.inject({
-      method: 'POST', url, payload: new URLSearchParams(fields).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie === '' ? {} : { cookie: this.cookie }) },
-    }));
-  }
-  private keep(response: LightMyRequestResponse): LightMyRequestResponse {
-    const set = response.headers['set-cookie'];
-    const first = Array.isArray(set) ? set[0] : set;
-    if (first !== undefined) this.cookie = first.split(';')[0] ?? '';
-    return response;
-  }
-}
 
-function csrfOf(page: string): string {
-  const match = /name="csrf" value="([^"]+)"/.exec(page);
-  if (match?.[1] === undefined) throw new Error(`no csrf field in:\n${page}`);
-  return match[1];
-}
 
 /** Opens the form, fills it in and submits it, as a person would (prefilled and hidden values included). */
-async function submitForm(browser: Browser, formUrl: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
+async function submitForm(browser: LinkBrowser, formUrl: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
   const form = await browser.get(formUrl);
   expect(form.statusCode, form.body).toBe(200);
   const action = /<form method="post" action="([^"]+)"/.exec(form.body)?.[1] ?? '';
@@ -218,10 +204,13 @@ async function exchange(publicToken: string): Promise<{ connection_id: string; a
   return json(response) as { connection_id: string; access_token: string; platform: string; store_unique_name?: string };
 }
 
+/** The webhook bodies as delivered (the sealed access token put back in its slot). */
 async function eventsOf(connectionId: string, code: string): Promise<Record<string, unknown>[]> {
-  const result = await t.db.pool.query<{ payload: Record<string, unknown> }>(
-    'SELECT payload FROM events WHERE connection_id = $1 AND code = $2 ORDER BY created_at', [connectionId, code]);
-  return result.rows.map((r) => r.payload);
+  const result = await t.db.pool.query<{ payload: Record<string, unknown> } & SealedSlots>(
+    `SELECT payload, access_token_ciphertext, update_url_ciphertext FROM events
+      WHERE connection_id = $1 AND code = $2 ORDER BY created_at`, [connectionId, code]);
+  // As delivered: the sealed access token and update_url back in their slots (src/events/access-token-slot.ts).
+  return result.rows.map((r) => deliveredBody(t.services.cipher, r.payload, r).body as Record<string, unknown>);
 }
 
 function expectHtml(response: LightMyRequestResponse, status: number): void {
@@ -234,7 +223,7 @@ function expectHtml(response: LightMyRequestResponse, status: number): void {
 describe('picker and forms', () => {
   it('lists the platforms with their kind; unknown link tokens get a plain 404 page', async () => {
     const c = await create();
-    const page = await new Browser().get(c.path);
+    const page = await new LinkBrowser(t.app).get(c.path);
     expectHtml(page, 200);
     expect(page.body).toContain('Choose the platform');
     for (const [id, name, kind] of [[CRED, 'Link Books', 'Accounting'], [SHOP, 'Link Shop', 'Commerce'], [OAUTH, 'Fake Ledger', 'Accounting']]) {
@@ -245,16 +234,16 @@ describe('picker and forms', () => {
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
 
-    const missing = await new Browser().get('/link/lk_doesnotexist');
+    const missing = await new LinkBrowser(t.app).get('/link/lk_doesnotexist');
     expectHtml(missing, 404);
     expect(missing.body).toContain('Link not found');
-    expectHtml(await new Browser().get('/link/lk_doesnotexist/LINKBOOKS'), 404);
-    expectHtml(await new Browser().get('/link/a/b/c'), 404);
+    expectHtml(await new LinkBrowser(t.app).get('/link/lk_doesnotexist/LINKBOOKS'), 404);
+    expectHtml(await new LinkBrowser(t.app).get('/link/a/b/c'), 404);
   });
 
   it('?platform= skips the picker; labels are bound to inputs and secrets are password fields', async () => {
     const c = await create();
-    const page = await new Browser().get(`${c.path}?platform=${CRED}`);
+    const page = await new LinkBrowser(t.app).get(`${c.path}?platform=${CRED}`);
     expectHtml(page, 200);
     expect(page.body).toContain('Connect Link Books');
     expect(page.body).toContain('<label for="f-basic_username">Username</label>');
@@ -264,19 +253,19 @@ describe('picker and forms', () => {
     expect(page.body).toContain('Choose a different platform');
     expect(page.headers['set-cookie']).toMatch(/^lp_link=[\w-]{43}; Path=\/link; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
 
-    const lower = await new Browser().get(`${c.path}?platform=linkbooks`);
+    const lower = await new LinkBrowser(t.app).get(`${c.path}?platform=linkbooks`);
     expect(lower.body).toContain('Connect Link Books');
-    const unknown = await new Browser().get(`${c.path}?platform=NOPE`);
+    const unknown = await new LinkBrowser(t.app).get(`${c.path}?platform=NOPE`);
     expectHtml(unknown, 404);
     expect(unknown.body).toContain('&quot;NOPE&quot; is not a platform we can connect');
   });
 
   it('a connection created with a platform goes straight to it, and to no other', async () => {
     const c = await create({ platform: CRED });
-    const page = await new Browser().get(c.path);
+    const page = await new LinkBrowser(t.app).get(c.path);
     expect(page.body).toContain('Connect Link Books');
     expect(page.body).not.toContain('Choose a different platform');
-    const other = await new Browser().get(`${c.path}/${SHOP}?redirect_url=https%3A%2F%2Fa.example%2F`);
+    const other = await new LinkBrowser(t.app).get(`${c.path}/${SHOP}?redirect_url=https%3A%2F%2Fa.example%2F`);
     expect(other.statusCode).toBe(302);
     expect(other.headers.location).toBe(`${c.path}/${CRED}?redirect_url=https%3A%2F%2Fa.example%2F`);
   });
@@ -285,22 +274,22 @@ describe('picker and forms', () => {
     const c = await create({ name: '<script>alert("name")</script>' });
     const redirect = 'https://client.example/cb?x="><script>alert(1)</script>';
     const store = '"><img src=x onerror=alert(2)>';
-    const page = await new Browser().get(`${c.path}/${SHOP}?${new URLSearchParams({ redirect_url: redirect, store_name: store }).toString()}`);
+    const page = await new LinkBrowser(t.app).get(`${c.path}/${SHOP}?${new URLSearchParams({ redirect_url: redirect, store_name: store }).toString()}`);
     expectHtml(page, 200);
     expect(page.body).not.toContain('<script>alert');
     expect(page.body).not.toContain('<img');
     expect(page.body).toContain('value="&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"');
     expect(page.body).toContain(`name="redirect_url" value="https://client.example/cb?x=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"`);
-    const picker = await new Browser().get(`${c.path}?${new URLSearchParams({ redirect_url: redirect }).toString()}`);
+    const picker = await new LinkBrowser(t.app).get(`${c.path}?${new URLSearchParams({ redirect_url: redirect }).toString()}`);
     expect(picker.body).not.toContain('<script>alert');
   });
 
   it('the store-name prefill: the field is filled in, sent once, and names the account', async () => {
     const c = await create();
-    const form = await new Browser().get(`${c.path}/${SHOP}?store_name=corner-shop`);
+    const form = await new LinkBrowser(t.app).get(`${c.path}/${SHOP}?store_name=corner-shop`);
     expect(form.body).toMatch(/<input id="f-store_name" name="store_name" type="text"[^>]*value="corner-shop">/);
     expect(form.body).not.toContain('type="hidden" name="store_name"');
-    const response = await submitForm(new Browser(), `${c.path}/${SHOP}?store_name=corner-shop`, { api_key: 'k' });
+    const response = await submitForm(new LinkBrowser(t.app), `${c.path}/${SHOP}?store_name=corner-shop`, { api_key: 'k' });
     expect(response.statusCode, response.body).toBe(303);
     expect(await exchange(publicTokenOf(String(response.headers.location)))).toMatchObject({ connection_id: c.id, platform: SHOP, store_unique_name: 'corner-shop' });
   });
@@ -308,7 +297,7 @@ describe('picker and forms', () => {
   it('refuses a redirect_url that is not http(s) and a malformed origin, with a page', async () => {
     const c = await create();
     for (const query of ['redirect_url=javascript%3Aalert(1)', 'redirect_url=https%3A%2F%2F', 'mode=popup&origin=https%3A%2F%2Fa.example%2Fpath']) {
-      const page = await new Browser().get(`${c.path}?${query}`);
+      const page = await new LinkBrowser(t.app).get(`${c.path}?${query}`);
       expectHtml(page, 400);
       expect(page.body).toContain('This link is not valid');
     }
@@ -329,7 +318,7 @@ describe('picker and forms', () => {
 describe('credential platforms', () => {
   it('wrong credentials: the form again with a plain message, and CONNECTION_LINK_ERROR', async () => {
     const c = await create();
-    const browser = new Browser();
+    const browser = new LinkBrowser(t.app);
     const response = await submitForm(browser, `${c.path}/${CRED}`, { basic_username: 'ann', basic_password: 'wrong' });
     expectHtml(response, 422);
     expect(response.body).toContain('Those credentials were not accepted by Link Books. Check the username and password.');
@@ -356,14 +345,14 @@ describe('credential platforms', () => {
   it('a missing, forged or borrowed CSRF token gets a 403 page and changes nothing', async () => {
     const c = await create();
     const other = await create();
-    const browser = new Browser();
+    const browser = new LinkBrowser(t.app);
     const form = await browser.get(`${c.path}/${CRED}`);
     const good = { basic_username: 'csrf', basic_password: 'secret' };
-    const attempts: [Browser, Record<string, string>, string][] = [
+    const attempts: [LinkBrowser, Record<string, string>, string][] = [
       [browser, good, c.path],
       [browser, { ...good, csrf: 'forged' }, c.path],
       [browser, { ...good, csrf: csrfOf(form.body) }, other.path],
-      [new Browser(), { ...good, csrf: csrfOf(form.body) }, c.path],
+      [new LinkBrowser(t.app), { ...good, csrf: csrfOf(form.body) }, c.path],
     ];
     for (const [who, fields, path] of attempts) {
       const response = await who.post(`${path}/${CRED}`, fields);
@@ -376,7 +365,7 @@ describe('credential platforms', () => {
 
   it('success: 303 to redirect_url with public_token (its query kept), initial sync queued, exchange works', async () => {
     const c = await create();
-    const response = await submitForm(new Browser(), `${c.path}/${CRED}?redirect_url=${encodeURIComponent('https://client.example/done?state=abc')}`,
+    const response = await submitForm(new LinkBrowser(t.app), `${c.path}/${CRED}?redirect_url=${encodeURIComponent('https://client.example/done?state=abc')}`,
       { basic_username: 'dora', basic_password: 'secret' });
     expect(response.statusCode).toBe(303);
     const location = new URL(String(response.headers.location));
@@ -391,14 +380,14 @@ describe('credential platforms', () => {
 
   it('uses the stored redirect_url, else the completion page', async () => {
     const stored = await create({ redirect_url: 'https://client.example/stored' });
-    const response = await submitForm(new Browser(), `${stored.path}/${CRED}`, { basic_username: 'ed', basic_password: 'secret' });
+    const response = await submitForm(new LinkBrowser(t.app), `${stored.path}/${CRED}`, { basic_username: 'ed', basic_password: 'secret' });
     expect(String(response.headers.location)).toMatch(/^https:\/\/client\.example\/stored\?public_token=lppt_/);
 
     const plain = await create();
-    const done = await submitForm(new Browser(), `${plain.path}/${CRED}`, { basic_username: 'flo', basic_password: 'secret' });
+    const done = await submitForm(new LinkBrowser(t.app), `${plain.path}/${CRED}`, { basic_username: 'flo', basic_password: 'secret' });
     expect(done.statusCode).toBe(303);
     expect(String(done.headers.location)).toMatch(/^\/link\/done\?platform=LINKBOOKS&public_token=lppt_/);
-    const page = await new Browser().get(String(done.headers.location));
+    const page = await new LinkBrowser(t.app).get(String(done.headers.location));
     expectHtml(page, 200);
     expect(page.body).toContain('Your Link Books account is now connected');
     expect(page.body).not.toContain('data-token');
@@ -406,13 +395,13 @@ describe('credential platforms', () => {
   });
 
   it('popup mode: the completion page posts the token to the given origin only', async () => {
-    const c = await create({ redirect_url: 'https://client.example/ignored-in-popup' });
-    const response = await submitForm(new Browser(), `${c.path}/${CRED}?mode=popup&origin=${encodeURIComponent('https://Host.example:8443')}`,
+    const c = await create({ redirect_url: 'https://client.example/stored' });
+    const response = await submitForm(new LinkBrowser(t.app), `${c.path}/${CRED}?mode=popup&origin=${encodeURIComponent('https://Host.example:8443')}`,
       { basic_username: 'gus', basic_password: 'secret' });
     expect(response.statusCode).toBe(303);
     const location = String(response.headers.location);
     expect(location).toMatch(/^\/link\/done\?platform=LINKBOOKS&mode=popup&origin=https%3A%2F%2Fhost\.example%3A8443&public_token=lppt_/);
-    const page = await new Browser().get(location);
+    const page = await new LinkBrowser(t.app).get(location);
     expectHtml(page, 200);
     expect(page.body).toContain(`data-origin="https://host.example:8443" data-token="${publicTokenOf(location)}"`);
     expect(page.body).toContain("window.opener.postMessage({ type: 'ledgerport:success', public_token: data.token }, data.origin)");
@@ -422,22 +411,22 @@ describe('credential platforms', () => {
 
   it('de-duplicates: linking the same account from a new connection returns the existing one', async () => {
     const first = await create();
-    const one = await submitForm(new Browser(), `${first.path}/${CRED}`, { basic_username: 'hal', basic_password: 'secret' });
+    const one = await submitForm(new LinkBrowser(t.app), `${first.path}/${CRED}`, { basic_username: 'hal', basic_password: 'secret' });
     expect((await exchange(publicTokenOf(String(one.headers.location)))).connection_id).toBe(first.id);
 
     const second = await create();
-    const two = await submitForm(new Browser(), `${second.path}/${CRED}`, { basic_username: 'hal', basic_password: 'secret' });
+    const two = await submitForm(new LinkBrowser(t.app), `${second.path}/${CRED}`, { basic_username: 'hal', basic_password: 'secret' });
     expect(two.statusCode).toBe(303);
     const exchanged = await exchange(publicTokenOf(String(two.headers.location)));
     expect(exchanged).toMatchObject({ connection_id: first.id, access_token: first.access_token });
-    expectHtml(await new Browser().get(second.path), 404);
+    expectHtml(await new LinkBrowser(t.app).get(second.path), 404);
     const runs = await t.db.pool.query('SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1', [first.id]);
     expect(runs.rows[0]).toEqual({ n: 1 });
   });
 
   it('re-authentication keeps the access_token and sends CONNECTION_UPDATED; another account is refused', async () => {
     const c = await create();
-    const browser = new Browser();
+    const browser = new LinkBrowser(t.app);
     await submitForm(browser, `${c.path}/${CRED}`, { basic_username: 'ivy', basic_password: 'secret' });
     const again = await browser.get(c.path);
     expect(again.body).toContain('Reconnect Link Books');
@@ -473,7 +462,7 @@ describe('OAuth platforms', () => {
   }
 
   /** Starts the flow; returns the consent page address. */
-  async function consent(browser: Browser, path: string): Promise<URL> {
+  async function consent(browser: LinkBrowser, path: string): Promise<URL> {
     const start = await browser.get(path);
     expect(start.statusCode, start.body).toBe(302);
     const authorize = new URL(String(start.headers.location));
@@ -493,7 +482,7 @@ describe('OAuth platforms', () => {
 
   it('without a registered OAuth app: a plain page and CONNECTION_LINK_ERROR', async () => {
     const c = await create();
-    const page = await new Browser().get(`${c.path}/${OAUTH}`);
+    const page = await new LinkBrowser(t.app).get(`${c.path}/${OAUTH}`);
     expectHtml(page, 503);
     expect(page.body).toContain('Fake Ledger is not set up for this app yet');
     expect(page.body).toContain('register your Fake Ledger OAuth app for the sandbox environment');
@@ -503,7 +492,7 @@ describe('OAuth platforms', () => {
   it('consent → callback → organisation picker → linked, with the tenant in the stored tokens', async () => {
     await registerApp();
     const c = await create({ redirect_url: 'https://client.example/oauth-done' });
-    const browser = new Browser();
+    const browser = new LinkBrowser(t.app);
     const authorize = await consent(browser, `${c.path}?platform=${OAUTH}`);
     const picker = await browser.get(await consentAnswer(authorize));
     expectHtml(picker, 200);
@@ -538,7 +527,7 @@ describe('OAuth platforms', () => {
     await registerApp();
     tenantCount = 1;
     const c = await create();
-    const browser = new Browser();
+    const browser = new LinkBrowser(t.app);
     const authorize = await consent(browser, `${c.path}/${OAUTH}?mode=popup&origin=${encodeURIComponent('https://host.example')}`);
     const done = await browser.get(await consentAnswer(authorize));
     expect(done.statusCode, done.body).toBe(303);
@@ -549,7 +538,7 @@ describe('OAuth platforms', () => {
   it('access_denied: a plain page and CONNECTION_LINK_ERROR; a reused state is refused', async () => {
     await registerApp();
     const c = await create();
-    const browser = new Browser();
+    const browser = new LinkBrowser(t.app);
     const authorize = await consent(browser, `${c.path}/${OAUTH}`);
     const state = authorize.searchParams.get('state') ?? '';
     const denied = await browser.get(`/link/oauth/callback?${new URLSearchParams({ error: 'access_denied', state }).toString()}`);
@@ -567,9 +556,9 @@ describe('OAuth platforms', () => {
   it('refuses a callback from another browser, without a state, or after 15 minutes', async () => {
     await registerApp();
     const c = await create();
-    const browser = new Browser();
+    const browser = new LinkBrowser(t.app);
     const back = await consentAnswer(await consent(browser, `${c.path}/${OAUTH}`));
-    expectHtml(await new Browser().get(back), 403);
+    expectHtml(await new LinkBrowser(t.app).get(back), 403);
     expectHtml(await browser.get('/link/oauth/callback?code=abc'), 400);
     await t.db.pool.query(`UPDATE oauth_states SET expires_at = now() - interval '1 second' WHERE connection_id = $1`, [c.id]);
     const late = await browser.get(back);

@@ -3,6 +3,7 @@
  * to this browser), the callback that exchanges the code, an organisation
  * picker when the tokens reach several tenants, then the usual completion.
  */
+import { linkTokenOf } from '../connections/link-token.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import type { AuthContext, Connector, OAuthTenant, OAuthTokens } from '../platforms/connector.ts';
 import { connectorContext, sealJson } from '../platforms/context.ts';
@@ -33,18 +34,19 @@ function authContext(ctx: FlowContext, connector: Connector, connection: Connect
 /** Sends the end user to the platform's consent page. */
 export async function startOAuth(
   ctx: FlowContext & { secret: string }, connection: ConnectionRecord, connector: Connector, auth: OAuthAuth, kept: Kept,
+  redirect: string | null,
 ): Promise<Outcome> {
   const app = await findOAuthApp(ctx.services.pool, ctx.services.cipher, connection, connector.id);
   if (app === null) return failure(ctx, connection, connector, noOAuthAppMessage(connector, connection.environment), 503, null);
   const state = newOAuthState(ctx.secret);
   await insertOAuthState(ctx.services.pool, {
-    state, connectionId: connection.id, platform: connector.id, destination: destination(connection, connector.id, kept), pending: null,
+    state, connectionId: connection.id, platform: connector.id, destination: destination(redirect, connector.id, kept), pending: null,
   });
   return { kind: 'redirect', status: 302, location: auth.authorizeUrl(app, state, connection.scope) };
 }
 
 /** "Try again" from a claimed state: the connection's link, back in popup mode or with the same redirect. */
-function retryHref(claimed: ClaimedOAuthState): string {
+function retryHref(ctx: FlowContext, claimed: ClaimedOAuthState): string {
   const target = claimed.destination;
   const kept: Kept = {};
   if (target.startsWith('/')) {
@@ -57,7 +59,7 @@ function retryHref(claimed: ClaimedOAuthState): string {
   } else if (target !== '') {
     kept.redirect_url = target;
   }
-  return startOverHref(claimed.connection, keptQuery(kept));
+  return startOverHref(linkTokenOf(ctx.services.cipher, claimed.connection), keptQuery(kept));
 }
 
 function plainPage(status: number, title: string, message: string): Outcome {
@@ -93,7 +95,7 @@ export async function oauthCallback(ctx: FlowContext, query: CallbackInput): Pro
   const found = oauthConnector(claimed);
   if (found === null) return plainPage(404, 'Platform not available', 'This platform is no longer offered here. Start again from the app that sent you here.');
   const { connector, auth } = found;
-  const fail = (message: string, status: number) => failure(ctx, claimed.connection, connector, message, status, retryHref(claimed));
+  const fail = (message: string, status: number) => failure(ctx, claimed.connection, connector, message, status, retryHref(ctx, claimed));
   if (claimed.expired) return fail(EXPIRED_MESSAGE, 400);
   if (query.error !== undefined) return fail(consentDeclinedMessage(connector, query.error, query.error_description), 400);
   if (query.code === undefined || query.code === '') return fail(`${connector.name} did not send back a sign-in code, so nothing was connected. Please start again.`, 400);
@@ -137,7 +139,7 @@ export async function chooseTenant(ctx: FlowContext, body: { csrf?: string; stat
   const found = oauthConnector(claimed);
   if (found === null || claimed.pending === null) return plainPage(404, 'Platform not available', 'This platform is no longer offered here.');
   const { connector } = found;
-  if (claimed.expired) return failure(ctx, claimed.connection, connector, EXPIRED_MESSAGE, 400, retryHref(claimed));
+  if (claimed.expired) return failure(ctx, claimed.connection, connector, EXPIRED_MESSAGE, 400, retryHref(ctx, claimed));
   const pending = JSON.parse(ctx.services.cipher.decrypt(claimed.pending)) as Pending;
   const chosen = pending.tenants.find((t) => t.id === body.tenant);
   if (chosen === undefined) return askForTenant(ctx, claimed, connector, pending, 'Choose an organisation to continue.');
@@ -147,7 +149,7 @@ export async function chooseTenant(ctx: FlowContext, body: { csrf?: string; stat
 async function complete(ctx: FlowContext, claimed: ClaimedOAuthState, connector: Connector, tokens: OAuthTokens): Promise<Outcome> {
   const checked = await identify(ctx, claimed.connection, connector, {}, tokens);
   if ('message' in checked) {
-    return failure(ctx, claimed.connection, connector, checked.message, failureStatus(checked.error, 400), retryHref(claimed));
+    return failure(ctx, claimed.connection, connector, checked.message, failureStatus(checked.error, 400), retryHref(ctx, claimed));
   }
   return finish(ctx, claimed.connection, { platform: connector.id, credentials: null, tokens, identity: checked.identity }, claimed.destination);
 }

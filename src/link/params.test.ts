@@ -26,14 +26,15 @@ describe('kept parameters and destinations', () => {
     expect(keptProblem({ origin: 'https://a.example:443' })).not.toBeNull();
   });
 
-  it('popup mode wins, then the link redirect_url, then the stored one (http(s) only), then the completion page', () => {
-    const stored = { redirectUrl: 'https://stored.example/cb' };
-    expect(destination(stored, 'SANDBOX', { mode: 'popup', origin: 'https://host.example', redirect_url: 'https://x.example' }))
+  it('popup mode wins, then the vetted redirect (http(s) only), then the completion page', () => {
+    const vetted = 'https://stored.example/cb';
+    expect(destination(vetted, 'SANDBOX', { mode: 'popup', origin: 'https://host.example', redirect_url: 'https://x.example' }))
       .toBe('/link/done?platform=SANDBOX&mode=popup&origin=https%3A%2F%2Fhost.example');
-    expect(destination(stored, 'SANDBOX', { redirect_url: 'https://x.example/a' })).toBe('https://x.example/a');
-    expect(destination(stored, 'SANDBOX', {})).toBe('https://stored.example/cb');
-    expect(destination({ redirectUrl: 'javascript:alert(1)' }, 'SANDBOX', {})).toBe(completionPath('SANDBOX', {}));
-    expect(destination({ redirectUrl: null }, 'SANDBOX', { mode: 'popup' })).toBe('/link/done?platform=SANDBOX');
+    // The kept redirect_url is only a candidate: what the flow uses is the redirect src/link/redirect.ts vetted.
+    expect(destination(vetted, 'SANDBOX', { redirect_url: 'https://x.example/a' })).toBe('https://stored.example/cb');
+    expect(destination(null, 'SANDBOX', { redirect_url: 'https://x.example/a' })).toBe(completionPath('SANDBOX', {}));
+    expect(destination('javascript:alert(1)', 'SANDBOX', {})).toBe(completionPath('SANDBOX', {}));
+    expect(destination(null, 'SANDBOX', { mode: 'popup' })).toBe('/link/done?platform=SANDBOX');
   });
 
   it('appends public_token and keeps the query already there', () => {

@@ -4,7 +4,6 @@
  * page's origin. Also where the end user goes when the flow succeeds.
  */
 import { Type, type Static } from 'typebox';
-import type { ConnectionRecord } from '../connections/types.ts';
 import { CREDENTIAL_FIELDS } from '../platforms/registry.ts';
 
 const PLATFORM = Type.String({ pattern: '^[A-Za-z0-9_]{1,40}$' });
@@ -112,13 +111,11 @@ export function completionPath(platform: string, kept: Kept): string {
 /**
  * Where the end user goes after success, before public_token is appended:
  * popup mode → our completion page (it posts the token to the host page);
- * else the link's redirect_url, else the connection's, else the completion page.
- * A stored redirect_url that is not http(s) is ignored.
+ * else the vetted redirect (src/link/redirect.ts), else the completion page.
  */
-export function destination(connection: Pick<ConnectionRecord, 'redirectUrl'>, platform: string, kept: Kept): string {
+export function destination(redirect: string | null, platform: string, kept: Kept): string {
   if (isPopup(kept)) return completionPath(platform, kept);
-  const url = httpUrl(kept.redirect_url) ?? httpUrl(connection.redirectUrl);
-  return url?.href ?? completionPath(platform, kept);
+  return httpUrl(redirect)?.href ?? completionPath(platform, kept);
 }
 
 /** The destination with public_token added, keeping the query it already has. */

@@ -16,19 +16,20 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import { findConnectionByLinkToken } from '../sql/connections.ts';
 import { toServiceError } from '../http/error-handler.ts';
 import { getConnector, listConnectors } from '../platforms/index.ts';
-import type { ConnectionRecord } from '../connections/types.ts';
 import { browserSecret, ensureBrowserSecret, formTokenValid } from './csrf.ts';
 import { credentialsForm, formSubject, submitCredentials } from './credentials.ts';
-import { page, startOverHref, type FlowContext, type Outcome } from './flow.ts';
+import { page, startOverHref, type FlowContext, type LinkConnection, type Outcome } from './flow.ts';
 import { chooseTenant, forbidden, oauthCallback, startOAuth } from './oauth.ts';
 import {
   CallbackQuery, CredentialsBody, DoneQuery, httpUrl, keptOf, keptProblem, keptQuery, LinkParams, LinkQuery, PlatformParams,
   TenantBody, type Kept,
 } from './params.ts';
+import { checkRedirect } from './redirect.ts';
+import { findLinkConnection } from './sql.ts';
 import { LINK_SCRIPT } from './script.ts';
+import type { AuthAttempt, Blocked } from '../ratelimit/auth-failures.ts';
 import { donePage, messagePage, notFoundPage, pickerPage } from './views.ts';
 
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -57,18 +58,55 @@ function secureCookies(request: FastifyRequest): boolean {
   return request.server.services.config.publicUrl.startsWith('https:');
 }
 
+/** The link flow's authentication attempt: from this address, at this link (when the address names one). */
+function linkAttempt(request: FastifyRequest): AuthAttempt {
+  const { params } = request;
+  const linkToken = typeof params === 'object' && params !== null && 'linkToken' in params && typeof params.linkToken === 'string' ? params.linkToken : null;
+  return { surface: 'link', address: request.ip, target: linkToken === null ? null : `link:${linkToken}` };
+}
+
+/** Counts a failed attempt of the link flow (an unknown link, refused credentials); never fails the page. */
+async function countFailure(request: FastifyRequest, attempt: AuthAttempt): Promise<void> {
+  try {
+    await request.server.authThrottle.recordFailure(attempt);
+  } catch (error) {
+    request.log.warn({ err: error }, 'could not count a failed link sign-in');
+  }
+}
+
 function context(request: FastifyRequest): FlowContext {
-  return { services: request.server.services, log: request.log, secret: browserSecret(request) };
+  return {
+    services: request.server.services, log: request.log, secret: browserSecret(request),
+    refused: () => countFailure(request, linkAttempt(request)),
+  };
 }
 
 const notFound = (): Outcome => page(404, notFoundPage);
+
+/** A link token nobody was given: counted against the address only (there is no link to count it against). */
+async function unknownLink(request: FastifyRequest): Promise<Outcome> {
+  await countFailure(request, { ...linkAttempt(request), target: null });
+  return notFound();
+}
+
+function tooManyAttempts(blocked: Blocked): Outcome {
+  const minutes = Math.ceil(blocked.retryAfterSeconds / 60);
+  const wait = minutes <= 1 ? 'a minute' : `${minutes} minutes`;
+  return page(429, (nonce) => messagePage({
+    nonce, title: 'Too many attempts',
+    message: `There were too many unsuccessful attempts to sign in ${blocked.by === 'address' ? 'from your network' : 'with this link'}, `
+      + `so it is paused for now and nothing was changed. Wait ${wait}, then try again.`,
+  }));
+}
 
 function badLink(message: string): Outcome {
   return page(400, (nonce) => messagePage({ nonce, title: 'This link is not valid', message: `${message} Ask the app that sent you here for a new link.` }));
 }
 
 /** The platform step for a connection: the credential form, or off to the OAuth consent page. */
-async function platformStep(request: FastifyRequest, reply: FastifyReply, connection: ConnectionRecord, platform: string, kept: Kept): Promise<Outcome> {
+async function platformStep(
+  request: FastifyRequest, reply: FastifyReply, connection: LinkConnection, platform: string, kept: Kept, redirect: string | null,
+): Promise<Outcome> {
   const connector = getConnector(platform);
   if (connector === undefined) {
     if (connection.platform !== null) {
@@ -81,7 +119,7 @@ async function platformStep(request: FastifyRequest, reply: FastifyReply, connec
   }
   const secret = ensureBrowserSecret(request, reply, secureCookies(request));
   const ctx = { ...context(request), secret };
-  if (connector.auth.type === 'oauth2') return startOAuth(ctx, connection, connector, connector.auth, kept);
+  if (connector.auth.type === 'oauth2') return startOAuth(ctx, connection, connector, connector.auth, kept, redirect);
   return credentialsForm(connection, connector, kept, secret, 200, { values: {}, error: null, invalid: [] });
 }
 
@@ -93,12 +131,15 @@ const linkPages: FastifyPluginCallback = (scope, _options, done) => {
     parsed(null, fields);
   });
 
-  scope.addHook('onRequest', (_request, reply, next) => {
+  scope.addHook('onRequest', async (request, reply) => {
     // Link and public tokens travel in these URLs: keep them out of caches and Referer headers; no framing (clickjacking).
     void reply.headers({
       'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY',
     });
-    next();
+    // Too many failed attempts from this address or at this link: paused, before anything is looked up (src/ratelimit/auth-failures.ts).
+    const blocked = request.server.authThrottle.blocked(linkAttempt(request));
+    if (blocked !== null) return send(reply.header('Retry-After', String(blocked.retryAfterSeconds)), tooManyAttempts(blocked));
+    return undefined;
   });
 
   scope.setErrorHandler((error: unknown, request, reply) => {
@@ -135,41 +176,45 @@ const linkPages: FastifyPluginCallback = (scope, _options, done) => {
 
   scope.get<{ Params: Static<typeof LinkParams>; Querystring: Static<typeof LinkQuery> }>('/:linkToken',
     { schema: { hide: true, params: LinkParams, querystring: LinkQuery } }, async (request, reply) => {
-      const connection = await findConnectionByLinkToken(request.server.services.pool, request.params.linkToken);
-      if (connection === null) return send(reply, notFound());
+      const connection = await findLinkConnection(request.server.services.pool, request.params.linkToken);
+      if (connection === null) return send(reply, await unknownLink(request));
       const kept = keptOf(request.query);
       const problem = keptProblem(kept);
       if (problem !== null) return send(reply, badLink(problem));
+      const checked = await checkRedirect(request.server.services.pool, connection, kept);
+      if ('refused' in checked) return send(reply, checked.refused);
       const platform = connection.platform ?? request.query.platform?.toUpperCase() ?? null;
       if (platform === null) {
         return send(reply, page(200, (nonce) => pickerPage({ nonce, linkToken: connection.linkToken, kept, connectors: listConnectors(), notice: null })));
       }
-      return send(reply, await platformStep(request, reply, connection, platform, kept));
+      return send(reply, await platformStep(request, reply, connection, platform, kept, checked.redirect));
     });
 
   scope.get<{ Params: Static<typeof PlatformParams>; Querystring: Static<typeof LinkQuery> }>('/:linkToken/:platform',
     { schema: { hide: true, params: PlatformParams, querystring: LinkQuery } }, async (request, reply) => {
-      const connection = await findConnectionByLinkToken(request.server.services.pool, request.params.linkToken);
-      if (connection === null) return send(reply, notFound());
+      const connection = await findLinkConnection(request.server.services.pool, request.params.linkToken);
+      if (connection === null) return send(reply, await unknownLink(request));
       const kept = keptOf(request.query);
       const problem = keptProblem(kept);
       if (problem !== null) return send(reply, badLink(problem));
+      const checked = await checkRedirect(request.server.services.pool, connection, kept);
+      if ('refused' in checked) return send(reply, checked.refused);
       const platform = request.params.platform.toUpperCase();
       if (connection.platform !== null && connection.platform !== platform) {
         // The connection's platform is fixed (chosen at creation, or linked before): go there instead.
         return send(reply, { kind: 'redirect', status: 302, location: `/link/${encodeURIComponent(connection.linkToken)}/${connection.platform}${keptQuery(kept)}` });
       }
-      return send(reply, await platformStep(request, reply, connection, platform, kept));
+      return send(reply, await platformStep(request, reply, connection, platform, kept, checked.redirect));
     });
 
   scope.post<{ Params: Static<typeof PlatformParams>; Body: Static<typeof CredentialsBody> }>('/:linkToken/:platform',
     { schema: { hide: true, params: PlatformParams, body: CredentialsBody } }, async (request, reply) => {
-      const connection = await findConnectionByLinkToken(request.server.services.pool, request.params.linkToken);
-      if (connection === null) return send(reply, notFound());
+      const connection = await findLinkConnection(request.server.services.pool, request.params.linkToken);
+      if (connection === null) return send(reply, await unknownLink(request));
       const kept = keptOf(request.body);
       const secret = browserSecret(request);
       if (secret === null || !formTokenValid(secret, formSubject(connection), request.body.csrf)) {
-        return send(reply, forbidden(startOverHref(connection, keptQuery(kept))));
+        return send(reply, forbidden(startOverHref(connection.linkToken, keptQuery(kept))));
       }
       const problem = keptProblem(kept);
       if (problem !== null) return send(reply, badLink(problem));
@@ -178,8 +223,10 @@ const linkPages: FastifyPluginCallback = (scope, _options, done) => {
       if (connector?.auth.type !== 'credentials' || (connection.platform !== null && connection.platform !== platform)) {
         return send(reply, badLink('This form does not belong to this connection.'));
       }
+      const checked = await checkRedirect(request.server.services.pool, connection, kept);
+      if ('refused' in checked) return send(reply, checked.refused);
       const submitted: Partial<Record<string, string>> = request.body;
-      return send(reply, await submitCredentials({ ...context(request), secret }, connection, connector, kept, submitted));
+      return send(reply, await submitCredentials({ ...context(request), secret }, connection, connector, kept, submitted, checked.redirect));
     });
 
   done();

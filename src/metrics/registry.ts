@@ -91,3 +91,4 @@ export const webhookDeliveries = metrics.register(new Counter('ledgerport_webhoo
 export const webhookAttempts = metrics.register(new Counter('ledgerport_webhook_attempts_total', 'Webhook delivery attempts, by result (success, http_error, timeout, network, refused).'));
 export const webhookLatency = metrics.register(new Histogram('ledgerport_webhook_attempt_duration_seconds', 'Duration of webhook delivery attempts.', [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]));
 export const webhookDelay = metrics.register(new Histogram('ledgerport_webhook_enqueue_to_attempt_seconds', 'From the event\'s creation to the start of its first delivery attempt.', [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60]));
+export const httpConnectionsShed = metrics.register(new Counter('ledgerport_http_connections_shed_total', 'Client sockets closed by the connection caps, by reason (client_limit, total_limit, evicted).'));

@@ -37,6 +37,18 @@ export function decimal(value: unknown): unknown {
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
+/**
+ * An amount for a platform that keeps whole cents: a float artefact of our own arithmetic (10.1 - 0.1) is put
+ * right, a real fraction of a cent (0.004 in a three-decimal currency) is refused, never rounded away.
+ */
+export function wholeCents(value: number, field: string): number {
+  const cents = Math.round(value * 100);
+  if (!Number.isFinite(value) || Math.abs(cents - value * 100) > 1e-6) {
+    throw invalid(field, `has more than 2 decimal places (got ${String(value)}), which this platform does not keep; amounts are never rounded`);
+  }
+  return cents / 100;
+}
+
 /** A timestamp or date as the platform's YYYY-MM-DD. */
 export function dateOnly(value: unknown): unknown {
   return typeof value === 'string' && value.length >= 10 ? value.slice(0, 10) : value;

@@ -42,7 +42,12 @@ export interface OrNode {
 
 export type FilterNode = Comparison | AndNode | OrNode;
 
-export const FILTER_LIMITS = { maxLength: 2000, maxComparisons: 50, maxDepth: 10 } as const;
+/**
+ * `maxWordMatches` bounds the `~` comparisons: each is a regular expression run on every candidate row, and
+ * PostgreSQL keeps only 32 compiled ones per connection, so a filter with more recompiles them for every row
+ * (measured: 32 terms 0.3 s, 33 terms 6.3 s over 5,000 rows). Ten keeps far below that cliff.
+ */
+export const FILTER_LIMITS = { maxLength: 2000, maxComparisons: 50, maxWordMatches: 10, maxDepth: 10 } as const;
 
 export function invalidFilter(message: string, position?: number): ServiceError {
   return new ServiceError('INVALID_FILTER', message, {

@@ -86,10 +86,12 @@ describe('AND, OR and parentheses', () => {
 
 describe('limits', () => {
   const comparisons = (n: number) => Array.from({ length: n }, (_, i) => `f${i} = ${i}`).join(' AND ');
+  const wordMatches = (n: number) => `(${Array.from({ length: n }, (_, i) => `name ~ "w${i}"`).join(' OR ')})`;
 
   it('allows exactly the maximum comparisons, nesting and length', () => {
-    expect(FILTER_LIMITS).toEqual({ maxLength: 2000, maxComparisons: 50, maxDepth: 10 });
+    expect(FILTER_LIMITS).toEqual({ maxLength: 2000, maxComparisons: 50, maxWordMatches: 10, maxDepth: 10 });
     expect(parseFilter(comparisons(50))).toMatchObject({ type: 'and' });
+    expect(parseFilter(wordMatches(10))).toMatchObject({ type: 'or' });
     expect(shape(parseFilter(`${'('.repeat(10)}a = "1"${')'.repeat(10)}`))).toEqual(['a', '=', str('1')]);
     const long = `name = "${'x'.repeat(2000 - 9)}"`;
     expect(long).toHaveLength(2000);
@@ -98,6 +100,9 @@ describe('limits', () => {
 
   it('rejects one more of each', () => {
     expect(() => parseFilter(comparisons(51))).toThrow(/more than 50 comparisons/);
+    // The eleventh "~" is refused at its own position; other operators do not count towards it.
+    expect(() => parseFilter(`${wordMatches(11)} AND a = 1`)).toThrow(/more than 10 "~" comparisons \(the one at position 157 is one too many\)/);
+    expect(parseFilter(`${wordMatches(10)} AND ${comparisons(40)}`)).toMatchObject({ type: 'and' });
     expect(() => parseFilter(`${'('.repeat(11)}a = "1"${')'.repeat(11)}`)).toThrow(/nested deeper than 10/);
     expect(() => parseFilter(`name = "${'x'.repeat(2000 - 8)}"`)).toThrow(/too long: 2001 characters/);
   });

@@ -61,6 +61,7 @@ export function parseFilter(text: string): FilterNode {
   const tokens = tokenize(text);
   let index = 0;
   let comparisons = 0;
+  let wordMatches = 0;
   let depth = 0;
 
   const peek = (): Token => tokens[index] ?? { kind: 'end', pos: text.length + 1 };
@@ -84,6 +85,9 @@ export function parseFilter(text: string): FilterNode {
     const opToken = peek();
     if (opToken.kind !== 'op') {
       throw invalidFilter(`Expected an operator after "${field}" at position ${opToken.pos}; found ${describe(opToken)}; operators: = != > >= < <= ~`, opToken.pos);
+    }
+    if (opToken.op === '~' && ++wordMatches > FILTER_LIMITS.maxWordMatches) {
+      throw invalidFilter(`Filter has more than ${FILTER_LIMITS.maxWordMatches} "~" comparisons (the one at position ${opToken.pos} is one too many): each one scans the text of every record; use fewer, or = for exact values`, opToken.pos);
     }
     index++;
     const valueToken = peek();

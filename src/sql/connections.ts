@@ -8,7 +8,8 @@ export interface InsertConnection {
   name: string | null;
   accessTokenSha256: Buffer;
   accessTokenCiphertext: Buffer;
-  linkToken: string;
+  linkTokenSha256: Buffer;
+  linkTokenCiphertext: Buffer;
   credentialsCiphertext: Buffer | null;
   storeUniqueId: string | null;
   storeName: string | null;
@@ -22,12 +23,12 @@ export interface InsertConnection {
 export async function insertConnection(db: Queryable, c: InsertConnection): Promise<ConnectionRecord> {
   const result = await db.query<ConnectionRow>(
     `INSERT INTO connections (organization_id, environment, platform, name, access_token_sha256, access_token_ciphertext,
-                              link_token, credentials_ciphertext, store_unique_id, store_name, sync_config, scope,
-                              marketplace, redirect_url, linked_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $15 THEN clock_timestamp() END)
+                              link_token_sha256, link_token_ciphertext, credentials_ciphertext, store_unique_id, store_name,
+                              sync_config, scope, marketplace, redirect_url, linked_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, CASE WHEN $16 THEN clock_timestamp() END)
      RETURNING ${CONNECTION_COLUMNS}`,
     [c.tenant.organizationId, c.tenant.environment, c.platform, c.name, c.accessTokenSha256, c.accessTokenCiphertext,
-      c.linkToken, c.credentialsCiphertext, c.storeUniqueId, c.storeName, c.syncConfig === null ? null : JSON.stringify(c.syncConfig),
+      c.linkTokenSha256, c.linkTokenCiphertext, c.credentialsCiphertext, c.storeUniqueId, c.storeName, c.syncConfig === null ? null : JSON.stringify(c.syncConfig),
       c.scope, c.marketplace, c.redirectUrl, c.linked],
   );
   const row = result.rows[0];
@@ -59,10 +60,11 @@ export async function findConnectionForService(db: Queryable, id: string): Promi
   return result.rows[0] === undefined ? null : toConnectionRecord(result.rows[0]);
 }
 
-export async function findConnectionByLinkToken(db: Queryable, linkToken: string, options: { forUpdate?: boolean } = {}): Promise<ConnectionRecord | null> {
+/** The connection a link token opens, found by the token's SHA-256 (the token itself is only stored sealed). */
+export async function findConnectionByLinkToken(db: Queryable, linkTokenSha256: Buffer, options: { forUpdate?: boolean } = {}): Promise<ConnectionRecord | null> {
   const result = await db.query<ConnectionRow>(
-    `SELECT ${CONNECTION_COLUMNS} FROM connections WHERE link_token = $1 ${options.forUpdate === true ? 'FOR UPDATE' : ''}`,
-    [linkToken],
+    `SELECT ${CONNECTION_COLUMNS} FROM connections WHERE link_token_sha256 = $1 ${options.forUpdate === true ? 'FOR UPDATE' : ''}`,
+    [linkTokenSha256],
   );
   return result.rows[0] === undefined ? null : toConnectionRecord(result.rows[0]);
 }

@@ -10,9 +10,9 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await db.pool.query(`INSERT INTO organizations (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'Plans')`);
   await db.pool.query(`
-    INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
+    INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
     SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(c), 12, '0'))::uuid, '00000000-0000-4000-8000-00000000000a', 'sandbox', 'active',
-           sha256(c::text::bytea), '\\x00', 'lk_plan_' || c
+           sha256(c::text::bytea), '\\x00', sha256(convert_to('lk_plan_' || c, 'UTF8')), '\\x00'
       FROM generate_series(1, 200) c`);
   await db.pool.query(`
     INSERT INTO records (connection_id, object_type, id, platform_id, data, content_hash, updated_at, last_synced_at)

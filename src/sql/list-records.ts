@@ -11,6 +11,8 @@ export interface RecordRow {
   raw: Record<string, unknown> | null;
   last_synced_at: Date;
   sort_key: string | null;
+  /** Length of `raw` as JSON text, when it was read (lists with platform_data), to bound a page's size. */
+  raw_bytes?: number;
 }
 
 /** How a sort key compares: as time, as number or as text. */
@@ -48,7 +50,7 @@ export const BASE_PARAMS = 5;
 export function buildListQuery(q: ListRecordsQuery): { text: string; values: unknown[] } {
   const cmp = q.direction === 'DESC' ? '<=' : '>=';
   const key = sortKeySql(q.sortSql, q.sortType);
-  const text = `SELECT id, data, ${q.withRaw ? 'raw' : 'NULL::jsonb AS raw'}, last_synced_at, ${key}::text AS sort_key
+  const text = `SELECT id, data, ${q.withRaw ? 'raw, octet_length(raw::text) AS raw_bytes' : 'NULL::jsonb AS raw'}, last_synced_at, ${key}::text AS sort_key
       FROM records
      WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL
        AND ($3::text IS NULL OR (${key}, id) ${cmp} ($3::${q.sortType}, $4::uuid))

@@ -11,8 +11,8 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await db.pool.query(`INSERT INTO organizations (id, name) VALUES ('00000000-0000-4000-8000-0000000000c0', 'Upserts')`);
   await db.pool.query(`
-    INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
-    VALUES ($1, '00000000-0000-4000-8000-0000000000c0', 'sandbox', 'active', sha256('c1'::bytea), '\\x00', 'lk_upsert_c1')`, [connectionId]);
+    INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
+    VALUES ($1, '00000000-0000-4000-8000-0000000000c0', 'sandbox', 'active', sha256('c1'::bytea), '\\x00', sha256('lk_upsert_c1'::bytea), '\\x00')`, [connectionId]);
 }, 60_000);
 afterAll(async () => { await db.close(); });
 
@@ -48,8 +48,8 @@ describe('upsertRecords', () => {
   it('writes exactly the rows given at every batch size, padding included', async () => {
     const connection = randomUUID();
     await db.pool.query(`
-      INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
-      VALUES ($1::uuid, '00000000-0000-4000-8000-0000000000c0', 'sandbox', 'active', sha256($1::text::bytea), '\\x00', 'lk_' || $1::text)`, [connection]);
+      INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
+      VALUES ($1::uuid, '00000000-0000-4000-8000-0000000000c0', 'sandbox', 'active', sha256($1::text::bytea), '\\x00', sha256(convert_to('lk_' || $1::text, 'UTF8')), '\\x00')`, [connection]);
     let written = 0;
     // Around each batch size (8, 64, 512) and across two batches.
     for (const count of [1, 7, 8, 9, 63, 64, 65, 511, 512, 513, 1_100]) {
@@ -66,8 +66,8 @@ describe('storedBeforeRun', () => {
   it('tells an empty store from one holding records, and records synced before the run from those stored by it', async () => {
     const connection = randomUUID();
     await db.pool.query(`
-      INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
-      VALUES ($1::uuid, '00000000-0000-4000-8000-0000000000c0', 'sandbox', 'active', sha256($1::text::bytea), '\\x00', 'lk_' || $1::text)`, [connection]);
+      INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
+      VALUES ($1::uuid, '00000000-0000-4000-8000-0000000000c0', 'sandbox', 'active', sha256($1::text::bytea), '\\x00', sha256(convert_to('lk_' || $1::text, 'UTF8')), '\\x00')`, [connection]);
     const run = (await db.pool.query<{ id: string }>(
       `INSERT INTO sync_runs (connection_id, kind, trigger, status, started_at) VALUES ($1, 'initial', 'link', 'running', '2026-11-05T00:00:00Z') RETURNING id`,
       [connection])).rows[0]?.id ?? '';

@@ -16,22 +16,68 @@ export interface ClaimedDelivery {
   attempts: number;
   deadline_at: Date;
   event_created_at: Date;
-  /** The event's payload, the webhook body. */
+  /** The event's stored payload: the webhook body with its access_token and update_url slots empty (src/events/access-token-slot.ts). */
   payload: unknown;
+  /** The access token that fills the slot, sealed; null when the body has none. */
+  access_token_ciphertext: Buffer | null;
+  /** The update_url that fills its slot, sealed; null when the body has none. */
+  update_url_ciphertext: Buffer | null;
   /** The environment's webhook URL now; null when it was removed. */
   url: string | null;
 }
 
-/** Claims up to `limit` due deliveries for `leaseSeconds`; the window (seconds) bounds every delivery's deadline. */
-export async function claimDueDeliveries(db: Queryable, limit: number, leaseSeconds: number, windowSeconds: number): Promise<ClaimedDelivery[]> {
+/** What one endpoint (organisation and environment) may still take in a claim. */
+export interface EndpointAllowance { organizationId: string; environment: Environment; allowance: number }
+
+export interface ClaimLimits {
+  /** Deliveries this claim may take in all. */
+  limit: number;
+  /** Deliveries one endpoint may take in this claim, unless `held` says less. */
+  perEndpoint: number;
+  /** Endpoints this worker already holds deliveries of, with what each may still take. */
+  held: readonly EndpointAllowance[];
+  leaseSeconds: number;
+  /** The retry window (seconds): it bounds every delivery's deadline. */
+  windowSeconds: number;
+}
+
+/**
+ * Claims due deliveries fairly and leases them. Every endpoint with open
+ * deliveries is visited (a skip scan over webhook_deliveries_endpoint_due_idx,
+ * one index probe per endpoint), each offers its oldest due deliveries up to
+ * its allowance, and the claim takes them round-robin: every endpoint's
+ * oldest first, then every endpoint's second, and so on, oldest first within
+ * a round. However long one organisation's queue is, another's due delivery is
+ * in the next claim.
+ */
+export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
   const result = await db.query<ClaimedDelivery>(
-    `WITH due AS (
-       SELECT id FROM webhook_deliveries
-        WHERE status IN ('pending', 'delivering') AND next_attempt_at <= clock_timestamp()
-          AND LEAST(deadline_at, created_at + make_interval(secs => $3)) > clock_timestamp()
-        ORDER BY next_attempt_at
-        LIMIT $1
-        FOR UPDATE SKIP LOCKED
+    `WITH RECURSIVE endpoints AS (
+       (SELECT organization_id, environment FROM webhook_deliveries
+         WHERE status IN ('pending', 'delivering') ORDER BY organization_id, environment, next_attempt_at LIMIT 1)
+       UNION ALL
+       SELECT next.organization_id, next.environment FROM endpoints e, LATERAL (
+         SELECT organization_id, environment FROM webhook_deliveries
+          WHERE status IN ('pending', 'delivering') AND (organization_id, environment) > (e.organization_id, e.environment)
+          ORDER BY organization_id, environment, next_attempt_at LIMIT 1) next
+     ), allowances AS (
+       SELECT e.organization_id, e.environment, LEAST(COALESCE(h.allowance, $4::int), $1::int) AS allowance
+         FROM endpoints e
+         LEFT JOIN unnest($5::uuid[], $6::text[], $7::int[]) AS h(organization_id, environment, allowance)
+           ON h.organization_id = e.organization_id AND h.environment = e.environment
+     ), offered AS (
+       SELECT o.id, o.next_attempt_at, row_number() OVER (PARTITION BY a.organization_id, a.environment ORDER BY o.next_attempt_at) AS round
+         FROM allowances a, LATERAL (
+           SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+            WHERE d.organization_id = a.organization_id AND d.environment = a.environment
+              AND d.status IN ('pending', 'delivering') AND d.next_attempt_at <= clock_timestamp()
+              AND LEAST(d.deadline_at, d.created_at + make_interval(secs => $3)) > clock_timestamp()
+            ORDER BY d.next_attempt_at
+            LIMIT a.allowance
+            FOR UPDATE SKIP LOCKED) o
+        WHERE a.allowance > 0
+     ), due AS (
+       SELECT id FROM offered ORDER BY round, next_attempt_at LIMIT $1
      )
      UPDATE webhook_deliveries d
         SET status = 'delivering', attempts = d.attempts + 1, updated_at = clock_timestamp(),
@@ -39,9 +85,10 @@ export async function claimDueDeliveries(db: Queryable, limit: number, leaseSeco
        FROM due, events e
       WHERE d.id = due.id AND e.id = d.event_id
       RETURNING d.id, d.event_id, d.organization_id, d.environment, d.attempts,
-                LEAST(d.deadline_at, d.created_at + make_interval(secs => $3)) AS deadline_at, e.created_at AS event_created_at, e.payload,
+                LEAST(d.deadline_at, d.created_at + make_interval(secs => $3)) AS deadline_at, e.created_at AS event_created_at, e.payload, e.access_token_ciphertext, e.update_url_ciphertext,
                 (SELECT w.url FROM webhook_endpoints w WHERE w.organization_id = d.organization_id AND w.environment = d.environment) AS url`,
-    [limit, leaseSeconds, windowSeconds]);
+    [limits.limit, limits.leaseSeconds, limits.windowSeconds, limits.perEndpoint,
+      limits.held.map((h) => h.organizationId), limits.held.map((h) => h.environment), limits.held.map((h) => h.allowance)]);
   return result.rows;
 }
 

@@ -15,3 +15,10 @@ export function serviceId(connectionId: string, type: UnifiedObjectType, platfor
   const hex = digest.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
+
+const SERVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether the text can be a service id at all (a UUID PostgreSQL accepts); anything else names no record. */
+export function isServiceId(value: string): boolean {
+  return SERVICE_ID.test(value);
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
+import { deliveredBody, type SealedSlots } from '../events/access-token-slot.ts';
 import { startTestApp, type TestApp } from '../../test/support/app.ts';
 import { books, MEMORY_PLATFORM, platformFailure, registerMemoryConnector, resetBooks } from '../../test/support/memory-platform.ts';
 import { ensureInitialSync, requestSync } from './requests.ts';
@@ -35,10 +36,11 @@ async function sync(c: ConnectionRecord, kind: 'initial' | 'incremental' | 'back
   return { run, outcome: await runSync(t.services, run.id, signal) };
 }
 
+/** Stored events as delivered: sealed values back in their slots (src/events/access-token-slot.ts). */
 async function events(c: ConnectionRecord): Promise<{ code: string; payload: Record<string, unknown> }[]> {
-  const result = await t.db.pool.query<{ code: string; payload: Record<string, unknown> }>(
-    `SELECT code, payload FROM events WHERE connection_id = $1 ORDER BY created_at, id`, [c.id]);
-  return result.rows;
+  const result = await t.db.pool.query<{ code: string; payload: Record<string, unknown> } & SealedSlots>(
+    `SELECT code, payload, access_token_ciphertext, update_url_ciphertext FROM events WHERE connection_id = $1 ORDER BY created_at, id`, [c.id]);
+  return result.rows.map((row) => ({ code: row.code, payload: deliveredBody(t.services.cipher, row.payload, row).body as Record<string, unknown> }));
 }
 
 /** Starts an initial sync that the platform interrupts when `type` is read at `atPageToken`: a crashed worker, to resume. */

@@ -208,7 +208,7 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
   }
   const sweepDeletions = fullListing && state.sweep_deletions;
   const pageContext: PageContext = {
-    tenant: target.tenant, connectionId: connection.id, accessToken: target.accessToken, objectType: target.objectType,
+    tenant: target.tenant, connectionId: connection.id, accessToken: target.accessToken, cipher: services.cipher, objectType: target.objectType,
     handler: target.handler, connectorContext: ctx, runId: run.id,
     rememberSeen: sweepDeletions, compareStored: announceChanges || before.anyStored, announceChanges,
   };
@@ -247,7 +247,7 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
       if (!last) return;
       if (sweepDeletions) {
         const gone = await deleteUnseen(db, connection.id, target.objectType, run.id, new Date().toISOString());
-        if (pageContext.announceChanges) await emitEvents(db, target.tenant, deletedEvents(pageContext, gone));
+        if (pageContext.announceChanges) await emitEvents(db, services.cipher, target.tenant, deletedEvents(pageContext, gone));
       }
       if (fullListing) await forgetSeen(db, run.id, target.objectType);
       // A backfill reads one window: its cursor says nothing about changes elsewhere, so it never moves the object's cursor.

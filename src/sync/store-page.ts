@@ -6,6 +6,7 @@
  * duplicating a change or an event.
  */
 import { setImmediate } from 'node:timers/promises';
+import type { Cipher } from '../crypto/secrets.ts';
 import type { PoolClient } from '../db/pool.ts';
 import { emitEvents, type NewEvent } from '../events/emit.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
@@ -21,6 +22,8 @@ export interface PageContext {
   tenant: Tenant;
   connectionId: string;
   accessToken: string;
+  /** Seals the access token of the page's events (src/events/emit.ts). */
+  cipher: Cipher;
   objectType: UnifiedObjectType;
   handler: ObjectHandler;
   connectorContext: ConnectorContext;
@@ -152,7 +155,7 @@ export async function storePrepared(db: PoolClient, ctx: PageContext, prepared: 
     ...changes.map(({ write, change }) => entityEvent(ctx, change, { ...write.data, last_synced_at: syncedAt }, ctx.jobId)),
     ...deletedEvents(ctx, deleted),
   ] : [];
-  await emitEvents(db, ctx.tenant, events);
+  await emitEvents(db, ctx.cipher, ctx.tenant, events);
   outcome.created = changes.filter((c) => c.change === 'CREATED').length;
   outcome.updated = changes.length - outcome.created;
   outcome.deleted = deleted.length;

@@ -11,17 +11,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOn, type Listener } from '../db/listener.ts';
 import type { Services } from '../services.ts';
+import { scrubSecrets } from '../crypto/scrub.ts';
+import { deliveredBody, linkTokenIn } from '../events/access-token-slot.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
 import { claimDueDeliveries, expireDeliveries, recordAttempts, releaseDeliveries, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
 import { webhookAttempts, webhookDelay, webhookDeliveries, webhookLatency } from '../metrics/registry.ts';
 import { retryDelayMs, windowMs } from './schedule.ts';
 import { createSender, type Send } from './sender.ts';
 import { createSettler } from './settler.ts';
+import { createEndpointShares } from './shares.ts';
 import { signatureHeaders } from './signature.ts';
 
 export interface DispatcherOptions {
   /** Deliveries in flight at once per process; default WEBHOOK_CONCURRENCY. */
   concurrency?: number;
+  /** Attempts one endpoint (organisation and environment) may have in flight in this process; default WEBHOOK_ENDPOINT_CONCURRENCY. */
+  perEndpoint?: number;
   pollMs?: number;
   /** Replaces the HTTP sender (tests). */
   send?: Send;
@@ -35,6 +40,8 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
   const { config, pool, cipher } = services;
   // Attempts in flight; settles share one connection (src/webhooks/settler.ts), claims another.
   const concurrency = options.concurrency ?? config.webhookConcurrency;
+  // A receiver that never answers holds at most its share of the slots; the others stay free for everyone else.
+  const shares = createEndpointShares(options.perEndpoint ?? config.webhookEndpointConcurrency);
   const pollMs = options.pollMs ?? 500;
   const scale = config.webhookScheduleScale;
   const windowSeconds = windowMs(scale) / 1000;
@@ -45,8 +52,9 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
   const secrets = new Map<string, { at: number; values: string[] }>();
   const settler = createSettler((attempts) => recordAttempts(pool, attempts));
   const inFlight = new Set<Promise<void>>();
-  // Claimed ahead of a free slot, so claims go in batches instead of one statement per delivery. At most
-  // `concurrency` wait here: each waits at most one attempt's timeout for a slot, within its lease.
+  // Claimed ahead of a free slot, so claims go in batches instead of one statement per delivery. At most about
+  // `concurrency` that may start wait here, plus at most one share per endpoint at its share of attempts in flight:
+  // each waits about one attempt's timeout for a slot (its own endpoint's, or any), within its lease.
   const queued: ClaimedDelivery[] = [];
   const stopping = new AbortController();
   // A call, not a property read: checked again after each await (a narrowed read would look constant to the linter).
@@ -69,13 +77,21 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
     if (delivery.attempts === 1) webhookDelay.observe((startedAt.getTime() - delivery.event_created_at.getTime()) / 1000);
-    const body = JSON.stringify(delivery.payload);
-    const result = delivery.url === null
+    // The access token and update_url are stored sealed, not in the body (src/events/access-token-slot.ts): they go back in here.
+    const filled = deliveredBody(cipher, delivery.payload, delivery);
+    const { accessToken, updateUrl } = filled;
+    const body = JSON.stringify(filled.body);
+    const signingSecrets = await activeSecrets(delivery.organization_id, delivery.environment);
+    const sent = delivery.url === null
       ? { kind: 'refused' as const, statusCode: null, error: 'no webhook URL is configured for this environment any more', excerpt: null, durationMs: 0 }
       : await send(delivery.url, body, {
-        ...signatureHeaders(body, await activeSecrets(delivery.organization_id, delivery.environment)),
+        ...signatureHeaders(body, signingSecrets),
         'X-Service-Event-Id': delivery.event_id, 'X-Service-Delivery-Id': delivery.id, 'X-Service-Delivery-Attempt': String(delivery.attempts),
       });
+    // The attempt log keeps the receiver's answer, which may echo the body: no secret of ours is stored with it.
+    const secrets = [...(accessToken === null ? [] : [accessToken]), ...(updateUrl === null ? [] : [linkTokenIn(updateUrl)]), ...signingSecrets];
+    const scrub = (text: string | null): string | null => (text === null ? null : scrubSecrets(text, secrets));
+    const result = { ...sent, error: scrub(sent.error), excerpt: scrub(sent.excerpt) };
     webhookAttempts.inc({ result: result.kind });
     webhookLatency.observe(result.durationMs / 1000);
     const delivered = result.kind === 'success';
@@ -88,8 +104,8 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
     if (settled && (delivered || retryAt === null)) webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'failed' });
   }
 
-  function track(work: Promise<void>): void {
-    const tracked = work.catch(() => undefined).finally(() => { inFlight.delete(tracked); wake(); });
+  function start(delivery: ClaimedDelivery): void {
+    const tracked = deliver(delivery).catch(() => undefined).finally(() => { inFlight.delete(tracked); shares.finished(delivery); wake(); });
     inFlight.add(tracked);
   }
 
@@ -112,22 +128,27 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
           lastExpiry = Date.now();
           await expireDeliveries(pool, windowSeconds);
         }
-        const held = inFlight.size + queued.length;
-        if (queued.length <= concurrency / 2 && held < 2 * concurrency) {
+        // Deliveries waiting for their own endpoint's share do not stop others from being claimed.
+        const ready = shares.ready(queued);
+        const held = inFlight.size + ready;
+        if (ready <= concurrency / 2 && held < 2 * concurrency) {
           const want = Math.min(100, 2 * concurrency - held);
-          const claimed = await claimDueDeliveries(pool, want, leaseSeconds, windowSeconds);
+          const claimed = await claimDueDeliveries(pool, { limit: want, perEndpoint: shares.perClaim, held: shares.allowances(), leaseSeconds, windowSeconds });
+          shares.claimed(claimed);
           queued.push(...claimed);
+          // A shorter claim can also mean endpoints at their share: the attempt that frees one wakes the loop.
           moreDue = claimed.length === want;
         }
       } catch {
         // The database is unreachable for a moment: wait a poll and try again.
       }
       // Stopping: what was just claimed is handed back by stop(), not started.
-      while (!stopped() && inFlight.size < concurrency && queued.length > 0) {
-        const next = queued.shift();
-        if (next !== undefined) track(deliver(next));
+      while (!stopped() && inFlight.size < concurrency) {
+        const next = shares.startNext(queued);
+        if (next === undefined) break;
+        start(next);
       }
-      if (moreDue && queued.length <= concurrency / 2) continue;
+      if (moreDue && shares.ready(queued) <= concurrency / 2) continue;
       if (woken) {
         woken = false;
         continue;
@@ -147,7 +168,9 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
       wake();
       await running$;
       // Claimed but never attempted: due again at once for another worker instead of after their lease.
-      await releaseDeliveries(pool, queued.splice(0)).catch(() => undefined);
+      const unstarted = queued.splice(0);
+      shares.released(unstarted);
+      await releaseDeliveries(pool, unstarted).catch(() => undefined);
       await Promise.all(inFlight);
       sender.close();
       await listener?.close();

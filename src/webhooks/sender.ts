@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, isForbiddenAddress } from './address-guard.ts';
+import { addressRefusal, guardedLookup, notGlobal } from './address-guard.ts';
 
 export type AttemptKind = 'success' | 'http_error' | 'timeout' | 'network' | 'refused';
 
@@ -46,9 +46,8 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs: number
     if (agent === null) return Promise.resolve(done('refused', null, `unsupported scheme ${url.protocol}`, null));
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     // Literal addresses never go through the lookup: judge them here, before any connection.
-    if (!options.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
-      return Promise.resolve(done('refused', null, `refused: ${host} is a private, loopback or link-local address (WEBHOOK_ALLOW_PRIVATE=false)`, null));
-    }
+    const reason = options.allowPrivate || isIP(host) === 0 ? null : addressRefusal(host);
+    if (reason !== null) return Promise.resolve(done('refused', null, `refused: ${host} is an address ${notGlobal(reason)}`, null));
     return new Promise<AttemptResult>((resolve) => {
       const client = url.protocol === 'https:' ? https : http;
       const request = client.request(url, {

@@ -7,8 +7,10 @@
  */
 import type { Queryable } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
-import { collectLinks, LINKS } from '../model/fields.ts';
+import { collectLinks, LINKS, type LinkField } from '../model/fields.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
+import { decimalParts, decimalPlaces, formatUnits, scaledUnits } from './decimal.ts';
+import { WRITABLE } from './writable.ts';
 
 type Json = Record<string, unknown>;
 
@@ -18,9 +20,17 @@ export function invalidField(field: string, message: string): ServiceError {
   return new ServiceError('VALIDATION_ERROR', `\`${field}\` in the request body ${message}.`, { source: 'service', field, location: 'body' });
 }
 
-/** Every id the object links to must be a live record of one of the link's target types in this connection. */
+/** The references a write body of the type may carry: the read model's links and the input-only ones (WRITABLE). */
+export function writeLinks(type: UnifiedObjectType): readonly LinkField[] {
+  return [...LINKS[type], ...(WRITABLE[type]?.inputLinks ?? [])];
+}
+
+/**
+ * Every id the object links to must be a live record of one of the link's target types in this connection.
+ * An id that is no UUID cannot be one: it is refused without a query (PostgreSQL would refuse the cast).
+ */
 export async function checkLinks(db: Queryable, connectionId: string, type: UnifiedObjectType, input: Json, prefix: string): Promise<void> {
-  const links = collectLinks(LINKS[type], input);
+  const links = collectLinks(writeLinks(type), input);
   if (links.length === 0) return;
   const ids = [...new Set(links.map((l) => l.id).filter((id) => UUID.test(id)))];
   const result = ids.length === 0 ? { rows: [] } : await db.query<{ id: string; object_type: string }>(
@@ -36,12 +46,22 @@ export async function checkLinks(db: Queryable, connectionId: string, type: Unif
   }
 }
 
-/** Amounts in integer cents, so that 0.1 + 0.2 balances against 0.3. */
-function cents(value: unknown): number {
-  return typeof value === 'number' ? Math.round(value * 100) : 0;
+/**
+ * Signed amounts summed exactly, as the decimals that were sent (0.1 + 0.2 balances against 0.3, and 1.005 + 1.004
+ * against 2.009 in a three-decimal currency). Runs after checkNumbers: every amount is finite and exactly kept.
+ */
+function exactSum(values: readonly number[]): { debits: bigint; credits: bigint; format: (units: bigint) => string } {
+  const parts = values.map(decimalParts);
+  const places = Math.max(2, ...parts.map(decimalPlaces));
+  const units = parts.map((p) => scaledUnits(p, places));
+  return {
+    debits: units.filter((u) => u > 0n).reduce((a, b) => a + b, 0n),
+    credits: -units.filter((u) => u < 0n).reduce((a, b) => a + b, 0n),
+    format: (u) => formatUnits(u, places),
+  };
 }
 
-const format = (c: number): string => (c / 100).toFixed(2);
+const amountOf = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
 function entries(input: Json, field: string): Json[] {
   const value = input[field];
@@ -52,10 +72,8 @@ function entries(input: Json, field: string): Json[] {
 const RULES: Partial<Record<UnifiedObjectType, (input: Json, prefix: string, create: boolean) => void>> = {
   journal_entry: (input, prefix) => {
     if (!Object.hasOwn(input, 'line_items')) return;
-    const amounts = entries(input, 'line_items').map((line) => cents(line.total_amount));
-    const debits = amounts.filter((a) => a > 0).reduce((a, b) => a + b, 0);
-    const credits = -amounts.filter((a) => a < 0).reduce((a, b) => a + b, 0);
-    if (debits === 0 || credits === 0) {
+    const { debits, credits, format } = exactSum(entries(input, 'line_items').map((line) => amountOf(line.total_amount)));
+    if (debits === 0n || credits === 0n) {
       throw invalidField(`${prefix}.line_items`, 'must hold at least one debit (positive total_amount) and one credit (negative total_amount)');
     }
     if (debits !== credits) {
@@ -66,16 +84,16 @@ const RULES: Partial<Record<UnifiedObjectType, (input: Json, prefix: string, cre
     if (typeof input.credit_account_id === 'string' && input.credit_account_id === input.debit_account_id) {
       throw invalidField(`${prefix}.debit_account_id`, 'must differ from credit_account_id: a transfer moves money between two accounts');
     }
-    if (Object.hasOwn(input, 'total_amount') && cents(input.total_amount) <= 0) throw invalidField(`${prefix}.total_amount`, 'must be greater than 0');
+    if (Object.hasOwn(input, 'total_amount') && amountOf(input.total_amount) <= 0) throw invalidField(`${prefix}.total_amount`, 'must be greater than 0');
   },
   bill_payment: (input, prefix) => {
     for (const [n, entry] of entries(input, 'linked_bills').entries()) {
-      if (cents(entry.allocated_amount) <= 0) throw invalidField(`${prefix}.linked_bills[${n}].allocated_amount`, 'must be greater than 0');
+      if (amountOf(entry.allocated_amount) <= 0) throw invalidField(`${prefix}.linked_bills[${n}].allocated_amount`, 'must be greater than 0');
     }
   },
   bill_credit_memo: (input, prefix) => {
     for (const [n, entry] of entries(input, 'linked_bills').entries()) {
-      if (cents(entry.allocated_amount) <= 0) throw invalidField(`${prefix}.linked_bills[${n}].allocated_amount`, 'must be greater than 0');
+      if (amountOf(entry.allocated_amount) <= 0) throw invalidField(`${prefix}.linked_bills[${n}].allocated_amount`, 'must be greater than 0');
     }
   },
   bank_deposit: (input, prefix, create) => {

@@ -121,7 +121,7 @@ function pageContext(services: Services, job: WriteJob, connection: ConnectionRe
   if (handler === undefined) throw new Error(`${connector.id} cannot map ${type}`);
   return {
     tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id,
-    accessToken: accessTokenOf(services.cipher, connection), objectType: type, handler, connectorContext: ctx, runId: job.id,
+    accessToken: accessTokenOf(services.cipher, connection), cipher: services.cipher, objectType: type, handler, connectorContext: ctx, runId: job.id,
     rememberSeen: false, compareStored: true, jobId: job.id, announceChanges: true,
   };
 }
@@ -143,7 +143,7 @@ async function finishApplied(services: Services, job: WriteJob, connection: Conn
     if (effect.remove !== undefined) {
       const { type, platformId } = effect.remove;
       const gone = await deleteByPlatformIds(db, connection.id, type, [platformId], new Date().toISOString());
-      await emitEvents(db, { organizationId: connection.organizationId, environment: connection.environment },
+      await emitEvents(db, services.cipher, { organizationId: connection.organizationId, environment: connection.environment },
         deletedEvents(pageContext(services, job, connection, connector, ctx, type), gone));
       resultId = gone[0]?.id ?? job.targetId;
     }
@@ -154,7 +154,7 @@ async function finishApplied(services: Services, job: WriteJob, connection: Conn
 }
 
 async function announce(db: PoolClient, services: Services, connection: ConnectionRecord, job: WriteJob): Promise<void> {
-  await emitEvent(db, {
+  await emitEvent(db, services.cipher, {
     tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id, type: 'JOB', code: 'JOB_COMPLETED',
     payload: { type: 'JOB', code: 'JOB_COMPLETED', connection_id: connection.id, access_token: accessTokenOf(services.cipher, connection), job: jobView(job) },
   });

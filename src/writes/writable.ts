@@ -4,6 +4,7 @@
  * narrowed to what a ledger cannot do without (docs/writes.md lists them):
  * paths name nested fields of array entries as `line_items[].account_id`.
  */
+import type { LinkField } from '../model/fields.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 
 export type ObjectWrite = 'create' | 'update' | 'delete';
@@ -20,6 +21,8 @@ export interface WritableSpec {
   minItems?: Readonly<Record<string, number>>;
   /** Input-only nullable text fields that the read model does not have (spec sample bodies). */
   extra?: readonly string[];
+  /** Which of the `extra` fields are references: checked like the read model's LINKS before anything is queued. */
+  inputLinks?: readonly LinkField[];
 }
 
 const DOCUMENT_LINES = ['line_items', 'line_items[].account_id', 'line_items[].total_amount'] as const;
@@ -34,6 +37,7 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     required: ['name', 'account_type'],
     enums: { status: ['active', 'inactive'] },
     extra: ['subsidiary_id'],
+    inputLinks: [{ path: 'subsidiary_id', targets: ['subsidiary'] }],
   },
   bank_deposit: {
     operations: ['create', 'update', 'delete'],

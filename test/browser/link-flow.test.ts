@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
+import { setRedirectUrls } from '../../src/connections/redirect-urls.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnector } from '../../src/platforms/index.ts';
 import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
@@ -64,6 +65,8 @@ describe.skipIf(!runBrowserTests)('with Chromium', () => {
     receiver = client;
     await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));
     receiverBase = `http://127.0.0.1:${(client.address() as AddressInfo).port}`;
+    // The client app's landing page is an allowed redirect URL of the organisation (src/connections/redirect-urls.ts).
+    await setRedirectUrls(started.db.pool, { organizationId: started.org.organization.id, environment: 'sandbox', urls: [`${receiverBase}/receiver`] });
     browser = await launchChromium();
   }, 120_000);
 

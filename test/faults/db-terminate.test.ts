@@ -6,7 +6,7 @@
  * syncs (connection B), and the webhook deliveries of every event all this
  * fires, to a receiver on 127.0.0.1. Meanwhile, every 100-1000 ms (at random),
  * the test runs pg_terminate_backend on one of the worker's backends
- * (application_name ledgerport: its pool; ledgerport-jobs: its pg-boss) that
+ * (application_name ledgerport-api, -worker, -webhooks: its pools; ledgerport-jobs: its pg-boss) that
  * is `active` or `idle in transaction` at that moment, so the cut lands in
  * the middle of statements and transactions; it picks a kind of work first
  * (sync progress, stored copy and events, write jobs, webhooks, pg-boss, ...)
@@ -46,7 +46,7 @@ const KEY = randomBytes(32).toString('hex');
 /** The test's own connections: never terminated. */
 const TEST_APPLICATION = 'ledgerport-fault-test';
 /** The worker's: its pool and its pg-boss. */
-const SERVICE_APPLICATIONS = ['ledgerport', 'ledgerport-jobs'];
+const SERVICE_APPLICATIONS = ['ledgerport-api', 'ledgerport-worker', 'ledgerport-webhooks', 'ledgerport-jobs'];
 const DEADLINE_MS = 300_000;
 
 let db: TestDatabase;

@@ -40,7 +40,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCipher } from '../../src/crypto/secrets.ts';
+import { createCipher, type Cipher } from '../../src/crypto/secrets.ts';
 import { emitEvents } from '../../src/events/emit.ts';
 import { createOrganization } from '../../src/tenants/organizations.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
@@ -160,6 +160,7 @@ class ChaosReceiver {
 
 let db: TestDatabase;
 let tenant: Tenant;
+let cipher: Cipher;
 let receiver: ChaosReceiver;
 let worker: ServiceProcess | null = null;
 let workerSince = new Date();
@@ -212,7 +213,7 @@ async function killWorker(): Promise<void> {
 
 beforeAll(async () => {
   db = await createTestDatabase('embedded', { poolSize: 8 });
-  const cipher = createCipher(Buffer.from(KEY, 'hex'));
+  cipher = createCipher(Buffer.from(KEY, 'hex'));
   const org = await createOrganization(db.pool, cipher, 'Webhook chaos test');
   tenant = { organizationId: org.organization.id, environment: 'sandbox' };
   receiver = new ChaosReceiver(SEED);
@@ -254,7 +255,7 @@ describe('webhook delivery under chaos', () => {
           const n = start + k;
           return { connectionId: null, type: 'CONNECTION', code: 'CONNECTION_UPDATED', payload: { type: 'CONNECTION', code: 'CONNECTION_UPDATED', chaos_n: n } };
         });
-        await emitEvents(db.pool, tenant, batch);
+        await emitEvents(db.pool, cipher, tenant, batch);
         emission.emitted += batch.length;
         if (emission.emitted < EVENTS) await sleep(BATCH_INTERVAL_MS);
       }

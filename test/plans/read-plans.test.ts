@@ -26,9 +26,9 @@ beforeAll(async () => {
   db = await createTestDatabase('embedded');
   await db.pool.query(`INSERT INTO organizations (id, name) VALUES ('00000000-0000-4000-8000-00000000000a', 'Plans')`);
   await db.pool.query(`
-    INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
+    INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
     SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(c), 12, '0'))::uuid, '00000000-0000-4000-8000-00000000000a', 'sandbox', 'active',
-           sha256(c::text::bytea), '\\x00', 'lk_plan_' || c
+           sha256(c::text::bytea), '\\x00', sha256(convert_to('lk_plan_' || c, 'UTF8')), '\\x00'
       FROM generate_series(1, $1::int) c`, [CONNECTIONS]);
   await db.pool.query(`
     INSERT INTO records (connection_id, object_type, id, platform_id, data, content_hash, updated_at, created_at, last_synced_at)
@@ -40,8 +40,8 @@ beforeAll(async () => {
     [CONNECTIONS, UNIFIED_OBJECT_TYPES, PER_TYPE]);
   // One large connection for the depth check: 100,000 bills.
   await db.pool.query(`
-    INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
-    VALUES ($1, '00000000-0000-4000-8000-00000000000a', 'sandbox', 'active', sha256('big'::bytea), '\\x00', 'lk_plan_big')`, [target(1000)]);
+    INSERT INTO connections (id, organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
+    VALUES ($1, '00000000-0000-4000-8000-00000000000a', 'sandbox', 'active', sha256('big'::bytea), '\\x00', sha256('lk_plan_big'::bytea), '\\x00')`, [target(1000)]);
   await db.pool.query(`
     INSERT INTO records (connection_id, object_type, id, platform_id, data, content_hash, updated_at, last_synced_at)
     SELECT $1::uuid, 'bill', gen_random_uuid(), 'big-' || n, jsonb_build_object('status', 'open'), '\\x00', now() - make_interval(secs => n), now()

@@ -21,6 +21,8 @@ beforeAll(async () => {
   for (const port of ports) {
     services.push(startService(['--role=api'], {
       DATABASE_URL: db.url, PORT: String(port), ENCRYPTION_KEY: key, ADMIN_TOKEN: 'multi-process-admin-token', HOST: '127.0.0.1',
+      // 300 concurrent requests per process from one address, each on its own connection: no per-client socket cap here.
+      HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
     }));
   }
   await Promise.all(ports.map((port, i) => waitForOk(`http://127.0.0.1:${port}/readyz`, 20_000, services[i])));

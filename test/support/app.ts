@@ -20,6 +20,8 @@ import { createOrganization, type CreatedOrganization } from '../../src/tenants/
 import type { Environment } from '../../src/tenants/types.ts';
 import { JobWaiter } from '../../src/writes/waiter.ts';
 import { createTestDatabase, type TestDatabase, type TestServer } from './database.ts';
+import { createPool } from '../../src/db/pool.ts';
+import { OrganizationGate } from '../../src/db/organization-gate.ts';
 
 export const VERSION = '2024-08-31';
 
@@ -49,14 +51,22 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const base = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/ledgerport-test-data' });
   // Exact connection lookups unless a test asks for the cache: many tests change a connection in the database and read
   // at once, and the cache sees that change only when its notification arrives (its own test checks that it does).
-  const config: Config = { ...base, connectionCacheSeconds: 0, ...options.config };
+  // Many tests fail authentication on purpose, all from 127.0.0.1: the failed-authentication throttle is out of their way
+  // unless a test sets its own limits (its tests do: test/edge/auth-throttle.test.ts); the service's defaults are unchanged.
+  const authFailures = { perAddress: 1_000_000, perTarget: 1_000_000, windowSeconds: 60 };
+  const config: Config = { ...base, connectionCacheSeconds: 0, authFailures, ...options.config };
   const cipher = createCipher(randomBytes(32));
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
   const versions = new VersionRegistry();
   registerVersionChanges(versions);
+  // The service's own API pool (per-organisation gate, acquire timeout, its size); tests reach the data through db.pool.
+  const apiPool = createPool(db.url, {
+    max: config.databasePools.api, applicationName: 'ledgerport-api', acquireTimeoutMs: config.databaseAcquireTimeoutMs,
+    gate: new OrganizationGate(config.organizationDatabase),
+  });
   const services: Services = {
     config,
-    pool: db.pool,
+    pool: apiPool,
     cipher,
     rateLimiter: options.rateLimiter ?? postgresRateLimiter(db.pool, config.rateLimit.limit, config.rateLimit.windowSeconds),
     versions,
@@ -84,6 +94,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await services.jobWaiter.close();
       await services.connectionCache.close();
       await services.rateLimiter.close();
+      await apiPool.end();
       await db.close();
     },
   };

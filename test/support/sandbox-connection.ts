@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { accessTokenOf, createConnection } from '../../src/connections/connections.ts';
 import type { ConnectionRecord } from '../../src/connections/types.ts';
 import type { Cipher } from '../../src/crypto/secrets.ts';
+import { deliveredBody, type SealedSlots } from '../../src/events/access-token-slot.ts';
 import type { Pool } from '../../src/db/pool.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
 import { sandboxConnector } from '../../src/platforms/sandbox/index.ts';
@@ -64,7 +65,9 @@ export async function storedWhere(t: TestApp, connectionId: string, type: string
 
 export interface StoredEvent { code: string; payload: Json }
 
+/** The connection's events with their payloads as webhooks deliver them (the sealed access token put back). */
 export async function eventsOf(t: TestApp, connectionId: string): Promise<StoredEvent[]> {
-  const result = await t.db.pool.query<StoredEvent>('SELECT code, payload FROM events WHERE connection_id = $1 ORDER BY created_at, id', [connectionId]);
-  return result.rows;
+  const result = await t.db.pool.query<StoredEvent & SealedSlots>(
+    'SELECT code, payload, access_token_ciphertext, update_url_ciphertext FROM events WHERE connection_id = $1 ORDER BY created_at, id', [connectionId]);
+  return result.rows.map((row) => ({ code: row.code, payload: deliveredBody(t.services.cipher, row.payload, row).body as Json }));
 }

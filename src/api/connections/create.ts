@@ -12,6 +12,7 @@ import { ensureInitialSync } from '../../sync/requests.ts';
 import { StringEnum } from '../../model/shared.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { connectionView } from './schemas.ts';
+import { assertCreationRedirect } from '../../connections/redirect-urls.ts';
 
 export const MARKETPLACES = ['UNITED_STATES', 'CANADA', 'MEXICO', 'BRAZIL', 'BELGIUM', 'UNITED_KINGDOM', 'GERMANY', 'FRANCE', 'SPAIN', 'ITALY',
   'NETHERLANDS', 'SWEDEN', 'POLAND', 'SAUDI_ARABIA', 'EGYPT', 'TURKEY', 'UNITED_ARAB_EMIRATES', 'INDIA', 'JAPAN', 'AUSTRALIA', 'SINGAPORE'] as const;
@@ -27,7 +28,7 @@ export const contract = defineContract({
     scope: Type.Optional(Type.String({ maxLength: 1000 })),
     syncConfig: Type.Optional(SyncConfigSchema),
     marketplace_seller_marketplace: Type.Optional(StringEnum(MARKETPLACES, 'Marketplace of a marketplace connection created without credentials.')),
-    redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'Where the end user lands after the flow, with public_token appended.' })),
+    redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'Where the end user lands after the flow, with public_token appended. Must be on the environment\'s allowed redirect URLs (PUT /admin/organizations/:id/redirect_urls); without a list, sandbox accepts any http(s) URL here and production none.' })),
     ...credentialProperties,
   }, { additionalProperties: false }),
   success: {
@@ -69,6 +70,8 @@ export default defineEndpoint(contract, async (request) => {
     const offered = connector === undefined ? undefined : Object.keys(connector.objects).map((t) => objectTypeToEntity(t as UnifiedObjectType));
     validateSyncConfig(body.syncConfig, offered ?? ENTITY_NAMES);
   }
+  // Checked before anything is created: the link flow would refuse it later (src/connections/redirect-urls.ts).
+  if (body.redirect_url !== undefined) await assertCreationRedirect(pool, tenant, body.redirect_url);
 
   let identity = null;
   if (connector !== undefined && hasCredentials) {

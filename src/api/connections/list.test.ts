@@ -13,8 +13,8 @@ const TOTAL = 1234;
 async function seed(organizationId: string, count: number): Promise<void> {
   const tokens = Array.from({ length: count }, () => randomToken('lpat_'));
   await t.db.pool.query(
-    `INSERT INTO connections (organization_id, environment, platform, status, access_token_sha256, access_token_ciphertext, link_token, created_at, name)
-     SELECT $1::uuid, 'sandbox', 'TESTBOOKS', ($4::text[])[1 + (i % 5)], sha, cipher, 'lk_seed_' || i || '_' || $1::text,
+    `INSERT INTO connections (organization_id, environment, platform, status, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext, created_at, name)
+     SELECT $1::uuid, 'sandbox', 'TESTBOOKS', ($4::text[])[1 + (i % 5)], sha, cipher, sha256(convert_to('lk_seed_' || i || '_' || $1::text, 'UTF8')), cipher,
             timestamptz '2024-01-01' + make_interval(secs => (i / 10)::int), 'seed-' || i
        FROM unnest($2::bytea[], $3::bytea[]) WITH ORDINALITY AS s(sha, cipher, i)`,
     [organizationId, tokens.map((tk) => sha256(tk)), tokens.map((tk) => t.services.cipher.encrypt(tk)), STATUSES],
@@ -122,8 +122,8 @@ describe('GET /connections paged mode', () => {
     await seed(fresh.organization.id, 20);
     const first = (json(await list('?limit=15&status=any', fresh)) as Page);
     await t.db.pool.query(
-      `INSERT INTO connections (organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token)
-       VALUES ($1, 'sandbox', 'active', $2, $3, 'lk_late')`,
+      `INSERT INTO connections (organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
+       VALUES ($1, 'sandbox', 'active', $2, $3, sha256('lk_late'::bytea), $3)`,
       [fresh.organization.id, sha256('lpat_late'), t.services.cipher.encrypt('lpat_late')]);
     const second = (json(await list(`?limit=15&status=any&cursor=${first.next_cursor ?? ''}`, fresh)) as Page);
     expect(second.connections).toHaveLength(6);

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { Cipher } from '../../crypto/secrets.ts';
-import { accessTokenOf, linkUrl } from '../../connections/connections.ts';
+import { accessTokenOf } from '../../connections/connections.ts';
+import { linkUrl } from '../../connections/link-token.ts';
 import { CONNECTION_STATUSES, type ConnectionRecord } from '../../connections/types.ts';
 
 import { Nullable, StringEnum } from '../../model/shared.ts';
@@ -30,7 +31,7 @@ export const ConnectionSchema = Type.Object({
 export type ConnectionView = Static<typeof ConnectionSchema>;
 
 export function connectionView(cipher: Cipher, publicUrl: string, c: ConnectionRecord): ConnectionView {
-  const url = linkUrl(publicUrl, c);
+  const url = linkUrl(publicUrl, cipher, c);
   return {
     id: c.id,
     orgId: c.organizationId,

@@ -4,12 +4,16 @@
  */
 import { Type, type TSchema } from 'typebox';
 import type { Pool } from '../../db/pool.ts';
+import { boundedRead } from '../../db/bounded-read.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { BASE_PARAMS, listRecords, type ListRecordsQuery, type RecordRow, type SortType } from '../../sql/list-records.ts';
 import type { FilterKind } from '../../model/fields.ts';
 import { isRealInstant } from '../../http/keyset-cursor.ts';
+import { isoOfUnixMillis, UnixMillisParam } from '../../http/time-params.ts';
+import { textProblem } from '../../http/storable-input.ts';
+import { isUuid } from '../../http/uuid.ts';
 import { compileFilterFor, jsonbFieldSql, parseSortFor } from '../../query/model-query.ts';
 
 export const DEFAULT_LIMIT = 50;
@@ -38,9 +42,9 @@ export function ListQuerySchema(type: UnifiedObjectType): TSchema {
     filter: Type.Optional(Type.String({ maxLength: 2000, description: 'Filter on F fields, e.g. status = "open" AND due_date < 2024-06-30 (docs/filtering.md).' })),
     sort: Type.Optional(Type.String({ maxLength: 200, description: 'An F field, optionally followed by ASC or DESC; default updated_at DESC.' })),
     expand: Type.Optional(Type.Union([Type.Literal('platform_data'), Type.Array(Type.Literal('platform_data'))], { description: 'platform_data adds the raw platform record.' })),
-    updated_at_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Deprecated: Unix ms, inclusive; use filter.' })),
-    updated_at_max: Type.Optional(Type.Integer({ minimum: 0, description: 'Deprecated: Unix ms, inclusive; use filter.' })),
-    last_synced_at_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Deprecated: Unix ms, inclusive; use filter.' })),
+    updated_at_min: Type.Optional(UnixMillisParam('Deprecated: inclusive; use filter.')),
+    updated_at_max: Type.Optional(UnixMillisParam('Deprecated: inclusive; use filter.')),
+    last_synced_at_min: Type.Optional(UnixMillisParam('Deprecated: inclusive; use filter.')),
     force_fetch: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true answers even before the initial sync has finished.' })),
     ...extra,
   });
@@ -64,7 +68,8 @@ function sortOf(type: UnifiedObjectType, text: string | undefined): Sort {
 
 /** A timestamptz as PostgreSQL prints it ("2024-05-01 10:11:12.123456+00"), with a real date and time of day. */
 function isPostgresTimestamp(text: string): boolean {
-  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/.exec(text);
+  // PostgreSQL's offsets stay within ±15:59.
+  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(\.\d{1,6})?[+-](0\d|1[0-5])(:[0-5]\d){0,2}$/.exec(text);
   return match !== null && isRealInstant(`${match[1] ?? ''}T${match[2] ?? ''}Z`);
 }
 
@@ -80,7 +85,7 @@ function decode(sort: Sort, raw: string): { value: string; id: string } {
   try { parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')); } catch { throw invalid; }
   if (typeof parsed !== 'object' || parsed === null) throw invalid;
   const { s, v, id } = parsed as Record<string, unknown>;
-  if (s !== `${sort.field} ${sort.direction}` || typeof v !== 'string' || typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) throw invalid;
+  if (s !== `${sort.field} ${sort.direction}` || typeof v !== 'string' || typeof id !== 'string' || !isUuid(id) || textProblem(v) !== null) throw invalid;
   if (sort.type === 'timestamptz' && v !== '-infinity' && !isPostgresTimestamp(v)) throw invalid;
   if (sort.type === 'numeric' && !/^-?(\d+(\.\d+)?|Infinity)$/.test(v)) throw invalid;
   return { value: v, id };
@@ -116,9 +121,9 @@ export function planListPage(connectionId: string, type: UnifiedObjectType, quer
   const limit = typeof query.limit === 'number' ? query.limit : DEFAULT_LIMIT;
   const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? decode(sort, query.cursor) : null;
   const where = new Conditions();
-  if (typeof query.updated_at_min === 'number') where.add((p) => `updated_at >= to_timestamp(${p}::double precision / 1000)`, query.updated_at_min);
-  if (typeof query.updated_at_max === 'number') where.add((p) => `updated_at <= to_timestamp(${p}::double precision / 1000)`, query.updated_at_max);
-  if (typeof query.last_synced_at_min === 'number') where.add((p) => `last_synced_at >= to_timestamp(${p}::double precision / 1000)`, query.last_synced_at_min);
+  if (typeof query.updated_at_min === 'number') where.add((p) => `updated_at >= ${p}::timestamptz`, isoOfUnixMillis(query.updated_at_min));
+  if (typeof query.updated_at_max === 'number') where.add((p) => `updated_at <= ${p}::timestamptz`, isoOfUnixMillis(query.updated_at_max));
+  if (typeof query.last_synced_at_min === 'number') where.add((p) => `last_synced_at >= ${p}::timestamptz`, isoOfUnixMillis(query.last_synced_at_min));
   if (type === 'balance_sheet') {
     // One statement per month in the inclusive range.
     if (typeof query.start_date === 'string') where.add((p) => `(data->>'start_date')::timestamptz >= ${p}::date`, query.start_date);
@@ -140,10 +145,27 @@ export function planListPage(connectionId: string, type: UnifiedObjectType, quer
   };
 }
 
-export async function listPage(pool: Pool, connection: ConnectionRecord, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean): Promise<{ rows: RecordRow[]; nextCursor: string | null }> {
+/** What one page may cost (READ_STATEMENT_TIMEOUT_MS, LIST_PLATFORM_DATA_MAX_BYTES). */
+export interface PageLimits { statementTimeoutMs: number; pagePlatformDataBytes: number }
+
+/**
+ * How many of `rows` fit on the page: at most `limit`, and with platform_data no more than `maxBytes` of it, but
+ * always one (a record larger than the bound comes alone). The rest start the next page.
+ */
+export function pageLength(rows: readonly RecordRow[], limit: number, maxBytes: number): number {
+  let bytes = 0;
+  for (let i = 0; i < Math.min(limit, rows.length); i++) {
+    bytes += rows[i]?.raw_bytes ?? 0;
+    if (bytes > maxBytes && i > 0) return i;
+  }
+  return Math.min(limit, rows.length);
+}
+
+export async function listPage(pool: Pool, connection: ConnectionRecord, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean, limits: PageLimits): Promise<{ rows: RecordRow[]; nextCursor: string | null }> {
   const plan = planListPage(connection.id, type, query, withRaw);
-  const rows = await listRecords(pool, plan.query);
-  const { limit } = plan.query;
-  const next = rows[limit];
-  return { rows: rows.slice(0, limit), nextCursor: next === undefined ? null : plan.cursorOf(next) };
+  const blame = { field: typeof query.filter === 'string' && query.filter !== '' ? 'filter' : 'limit', location: 'query' as const };
+  const rows = await boundedRead(pool, limits.statementTimeoutMs, blame, (db) => listRecords(db, plan.query));
+  const length = pageLength(rows, plan.query.limit, limits.pagePlatformDataBytes);
+  const next = rows[length];
+  return { rows: rows.slice(0, length), nextCursor: next === undefined ? null : plan.cursorOf(next) };
 }

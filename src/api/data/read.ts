@@ -15,6 +15,7 @@ import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { fetchRecord } from '../../sql/list-records.ts';
+import { boundedRead } from '../../db/bounded-read.ts';
 import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
 import type { Pool } from '../../db/pool.ts';
 import type { Tenant } from '../../tenants/types.ts';
@@ -63,13 +64,14 @@ export function listEndpoint(type: UnifiedObjectType): Endpoint {
         connection: ConnectionRefSchema,
       }),
     },
-    errors: [...READ_ERRORS, 'INVALID_CURSOR', 'INVALID_FILTER'],
+    errors: [...READ_ERRORS, 'INVALID_CURSOR', 'INVALID_FILTER', 'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'],
   });
   return defineEndpoint(contract, async (request) => {
     const query = request.query as Record<string, unknown> & { access_token?: string; force_fetch?: 'true' | 'false'; expand?: 'platform_data' | 'platform_data'[] };
     const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
     const withRaw = wantsPlatformData(query.expand);
-    const page = await listPage(request.server.services.pool, connection, type, query, withRaw);
+    const { pool, config } = request.server.services;
+    const page = await listPage(pool, connection, type, query, withRaw, config.readLimits);
     const presenter = presenterOf(request.server.services);
     return { [names.plural]: page.rows.map((row) => served(type, row, withRaw, presenter)), next_cursor: page.nextCursor, connection: connectionRef(connection) };
   });
@@ -90,14 +92,16 @@ export function fetchEndpoint(type: UnifiedObjectType): Endpoint {
       force_fetch: ForceFetchSchema,
     }),
     success: { status: 200, schema: Type.Object({ [names.singular]: schema, connection: ConnectionRefSchema }) },
-    errors: [...READ_ERRORS, 'RESOURCE_NOT_FOUND'],
+    errors: [...READ_ERRORS, 'RESOURCE_NOT_FOUND', 'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'],
   });
   return defineEndpoint(contract, async (request) => {
     const query = request.query;
     const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
     const withRaw = wantsPlatformData(query.expand);
     const { id } = request.params;
-    const row = await fetchRecord(request.server.services.pool, connection.id, type, query.id_type ?? 'service', id, withRaw);
+    const { pool, config } = request.server.services;
+    const row = await boundedRead(pool, config.readLimits.statementTimeoutMs, { field: 'id', location: 'params' },
+      (db) => fetchRecord(db, connection.id, type, query.id_type ?? 'service', id, withRaw));
     if (row === null) {
       throw new ServiceError('RESOURCE_NOT_FOUND', `No ${names.singular.replaceAll('_', ' ')} with ${query.id_type === 'platform' ? 'platform id' : 'id'} ${id} in this connection.`, { source: 'service', field: 'id', location: 'params' });
     }

@@ -3,10 +3,12 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { decodeCursor, encodeCursor } from '../../http/keyset-cursor.ts';
+import { isoOfUnixMillis, UnixMillisParam } from '../../http/time-params.ts';
 import { OBJECT_TYPES } from '../../model/object-types.ts';
 import { StringEnum } from '../../model/shared.ts';
 import { listDeletionEvents } from '../../sql/deletion-events.ts';
 import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
+import { boundedRead } from '../../db/bounded-read.ts';
 
 export const DEFAULT_LIMIT = 500;
 export const MAX_LIMIT = 500;
@@ -32,13 +34,13 @@ export const contract = defineContract({
     cursor: Type.Optional(Type.String({ maxLength: 512 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: 'Default 500.' })),
     resources: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated resource names, e.g. bills,accounts.' })),
-    last_synced_at_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix time in milliseconds, inclusive.' })),
+    last_synced_at_min: Type.Optional(UnixMillisParam('Inclusive.')),
   }),
   success: {
     status: 200,
     schema: Type.Object({ events: Type.Array(EventSchema), next_cursor: Type.Union([Type.String(), Type.Null()]), connection: ConnectionRefSchema }),
   },
-  errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'INVALID_CURSOR', 'RATE_LIMIT_EXCEEDED'],
+  errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'INVALID_CURSOR', 'RATE_LIMIT_EXCEEDED', 'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'],
 });
 
 export default defineEndpoint(contract, async (request) => {
@@ -57,12 +59,12 @@ export default defineEndpoint(contract, async (request) => {
     }
     entityTypes = names.map((n) => ENTITY_BY_RESOURCE.get(n) ?? '');
   }
-  const rows = await listDeletionEvents(pool, {
+  const rows = await boundedRead(pool, request.server.services.config.readLimits.statementTimeoutMs, { field: 'limit', location: 'query' }, (db) => listDeletionEvents(db, {
     connectionId: connection.id, entityTypes,
-    since: sinceMs === undefined ? null : new Date(sinceMs).toISOString(),
+    since: sinceMs === undefined ? null : isoOfUnixMillis(sinceMs),
     from: cursor === undefined || cursor === '' ? null : decodeCursor(cursor),
     limit,
-  });
+  }));
   const page = rows.slice(0, limit);
   const next = rows[limit];
   return {

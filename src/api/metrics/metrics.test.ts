@@ -52,7 +52,7 @@ describe('GET /metrics', () => {
 
     const orgId = t.org.organization.id;
     await t.db.pool.query(`INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, 'sandbox', 'https://example.com/m')`, [orgId]);
-    await emitEvents(t.db.pool, { organizationId: orgId, environment: 'sandbox' }, ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => ({
+    await emitEvents(t.db.pool, t.services.cipher, { organizationId: orgId, environment: 'sandbox' }, ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => ({
       connectionId: null, type: 'BILL', code: `BILL_${x}`, payload: {},
     })));
     const ids = (await t.db.pool.query<{ id: string }>('SELECT id FROM webhook_deliveries ORDER BY created_at, id')).rows.map((r) => r.id);
@@ -73,7 +73,7 @@ describe('GET /metrics', () => {
       paths: Record<string, { get?: { security?: unknown; responses?: Record<string, unknown> } }>;
     };
     expect(doc.paths['/metrics']?.get?.security).toEqual([{ adminToken: [] }]);
-    expect(Object.keys(doc.paths['/metrics']?.get?.responses ?? {}).sort()).toEqual(['200', '401']);
+    expect(Object.keys(doc.paths['/metrics']?.get?.responses ?? {}).sort()).toEqual(['200', '401', '429']);
   });
 });
 

@@ -3,13 +3,14 @@
  * operations") of every writable resource, generated from WRITABLE: POST
  * creates, PATCH changes the fields sent (arrays replaced whole), DELETE
  * removes. Bodies are checked against the stored copy before anything is
- * queued; the write itself runs as a job (src/writes).
+ * queued (src/writes/check-write.ts, run by submitWrite for every write); the
+ * write itself runs as a job (src/writes).
  */
 import { Type, type TSchema } from 'typebox';
 import { defineContract, defineEndpoint, type Endpoint } from '../../http/contract.ts';
 import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
-import { checkLinks, checkRules, liveRecord } from '../../writes/check-input.ts';
+import { liveRecord } from '../../writes/check-input.ts';
 import { objectInputSchema, ResponseModeSchema, writeBody, type ResponseMode } from '../../writes/input-schemas.ts';
 import { AsyncResponseSchema } from '../../writes/job-view.ts';
 import { WRITABLE } from '../../writes/writable.ts';
@@ -39,11 +40,9 @@ function createEndpoint(type: UnifiedObjectType): Endpoint {
   });
   return defineEndpoint(contract, async (request, reply) => {
     const body = request.body as Json & { response_mode?: ResponseMode };
-    const input = body[singular] as Json;
     const connection = await writableConnection(request, request.query.access_token, type, { op: 'create' });
-    checkRules(type, input, singular, true);
-    await checkLinks(request.server.services.pool, connection.id, type, input, singular);
-    return submitWrite(request, reply, { connection, objectType: type, operation: 'create', targetId: null, requestBody: body, mode: body.response_mode });
+    // Numbers, ledger rules and references are checked by submitWrite, for every write alike.
+    return submitWrite(request, reply, { connection, objectType: type, operation: 'create', target: null, requestBody: body, mode: body.response_mode });
   });
 }
 
@@ -62,12 +61,10 @@ function updateEndpoint(type: UnifiedObjectType): Endpoint {
   });
   return defineEndpoint(contract, async (request, reply) => {
     const body = request.body as Json & { response_mode?: ResponseMode };
-    const input = body[singular] as Json;
     const connection = await writableConnection(request, request.query.access_token, type, { op: 'update' });
     const target = await liveRecord(request.server.services.pool, connection.id, type, request.params.id);
-    checkRules(type, input, singular, false);
-    await checkLinks(request.server.services.pool, connection.id, type, input, singular);
-    return submitWrite(request, reply, { connection, objectType: type, operation: 'update', targetId: target.id, requestBody: body, mode: body.response_mode });
+    // The same numbers, ledger rules and reference checks as a create (submitWrite), on the fields sent.
+    return submitWrite(request, reply, { connection, objectType: type, operation: 'update', target, requestBody: body, mode: body.response_mode });
   });
 }
 
@@ -94,7 +91,7 @@ function deleteEndpoint(type: UnifiedObjectType): Endpoint {
     const connection = await writableConnection(request, request.query.access_token, type, { op: 'delete' });
     const target = await liveRecord(request.server.services.pool, connection.id, type, request.params.id);
     const mode = request.body.response_mode ?? request.query.response_mode;
-    return submitWrite(request, reply, { connection, objectType: type, operation: 'delete', targetId: target.id, requestBody: {}, mode });
+    return submitWrite(request, reply, { connection, objectType: type, operation: 'delete', target, requestBody: {}, mode });
   });
 }
 

@@ -1,6 +1,7 @@
 /**
  * What every write endpoint does after its own checks: make sure the
- * connection can take writes, accept the job, and answer — with the result
+ * connection can take writes, run the checks every write shares
+ * (src/writes/check-write.ts), accept the job, and answer — with the result
  * when the platform answered within the wait (prefer_sync), otherwise 202 with
  * async_response. Every accepted write carries X-Service-Job-Id.
  */
@@ -15,6 +16,8 @@ import { getConnector } from '../../platforms/index.ts';
 import { loadWriteJob, type JobFile, type WriteJob } from '../../sql/write-jobs.ts';
 import type { Tenant } from '../../tenants/types.ts';
 import { acceptWrite } from '../../writes/accept.ts';
+import type { StoredRecord } from '../../writes/check-input.ts';
+import { checkWrite } from '../../writes/check-write.ts';
 import { isFinished, type WriteOperation } from '../../writes/job-states.ts';
 import { asyncResponse } from '../../writes/job-view.ts';
 import type { ResponseMode } from '../../writes/input-schemas.ts';
@@ -73,8 +76,9 @@ export interface Submission {
   connection: ConnectionRecord;
   objectType: UnifiedObjectType;
   operation: WriteOperation;
-  targetId: string | null;
-  /** What GET /jobs/:id shows as the request body (the request body itself, except for uploads). */
+  /** The stored record the write changes (PATCH, DELETE, actions); null for a create. */
+  target: StoredRecord | null;
+  /** What GET /jobs/:id shows as the request body (the request body itself, except for uploads): what the worker sends on. */
   requestBody: unknown;
   mode: ResponseMode | undefined;
   file?: JobFile;
@@ -89,12 +93,19 @@ function errorFromBody(body: unknown): ServiceError {
   return new ServiceError(code, message, metadata);
 }
 
+const isJson = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export async function submitWrite(request: FastifyRequest, reply: FastifyReply, submission: Submission): Promise<unknown> {
   const { services } = request.server;
   const { connection } = submission;
+  const bodySchema: unknown = request.routeOptions.config.contract?.body;
+  await checkWrite(services.pool, {
+    connectionId: connection.id, objectType: submission.objectType, operation: submission.operation, body: submission.requestBody,
+    bodySchema: isJson(bodySchema) ? bodySchema : undefined, target: submission.target,
+  });
   const { job } = await acceptWrite(services.pool, services.jobs, {
     tenant: tenantOf(request), connectionId: connection.id, objectType: submission.objectType, operation: submission.operation,
-    targetId: submission.targetId, idempotencyKey: request.idempotency?.scope.key ?? null,
+    targetId: submission.target?.id ?? null, idempotencyKey: request.idempotency?.scope.key ?? null,
     request: { method: request.method, path: request.url.split('?')[0] ?? request.url, body: submission.requestBody },
   }, submission.file ?? null);
   void reply.header(JOB_ID_HEADER, job.id);

@@ -8,7 +8,7 @@
 import { ServiceError } from '../../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext } from '../connector.ts';
-import { dateOnly, has, link, list, type Input } from '../inbound.ts';
+import { dateOnly, has, link, list, wholeCents, type Input } from '../inbound.ts';
 
 export type Native = Record<string, unknown>;
 
@@ -45,12 +45,16 @@ function str(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
+/** Qty × UnitPrice in cents, as QBO computes a line's Amount. */
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
-function amountOf(value: unknown, field: string): number {
+function numberOf(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(field, 'must be a number');
-  return round2(value);
+  return value;
 }
+
+/** QBO keeps amounts in cents: more decimals are refused, not rounded. */
+const amountOf = (value: unknown, field: string): number => wholeCents(numberOf(value, field), field);
 
 /** Text fields: QBO clears text with an empty string, not null. */
 function copyText(input: Input, out: Native, fields: readonly (readonly [string, string])[]): void {
@@ -86,7 +90,7 @@ async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<
   const item = line.item;
   if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
     const entry = item as Input;
-    const quantity = entry.quantity === undefined || entry.quantity === null ? 1 : amountOf(entry.quantity, `${at}item.quantity`);
+    const quantity = entry.quantity === undefined || entry.quantity === null ? 1 : numberOf(entry.quantity, `${at}item.quantity`);
     const unit = amountOf(entry.unit_amount, `${at}item.unit_amount`);
     out.DetailType = 'ItemBasedExpenseLineDetail';
     out.Amount = round2(quantity * unit);
@@ -96,7 +100,7 @@ async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<
     const tax = typeof line.tax_amount === 'number' ? line.tax_amount : 0;
     out.DetailType = 'AccountBasedExpenseLineDetail';
     // QBO computes tax from tax codes: the line amount is before tax.
-    out.Amount = typeof line.sub_total === 'number' ? round2(line.sub_total) : round2(total - tax);
+    out.Amount = wholeCents(typeof line.sub_total === 'number' ? line.sub_total : total - tax, `${at}${typeof line.sub_total === 'number' ? 'sub_total' : 'total_amount'}`);
     out.AccountBasedExpenseLineDetail = { AccountRef: await ref(ctx, 'account', line.account_id, `${at}account_id`), ...detail };
   }
   return { line: out, department };

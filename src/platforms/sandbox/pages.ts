@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { toServiceError } from '../../http/error-handler.ts';
 import { LINK_PAGE_PATH } from './feed-link.ts';
 import { sandboxPlatform } from './index.ts';
 import type { NativeAccount, NativeFeedAccount } from './native.ts';
@@ -250,7 +251,8 @@ export function registerSandboxPages(app: FastifyInstance, options: { platform?:
       });
     }
     scope.setErrorHandler((error: unknown, request, reply) => {
-      const status = typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+      const status = toServiceError(error)?.status
+        ?? (typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500);
       if (status >= 400 && status < 500) return send(reply, messagePage(status, 'This request was not understood', 'Open the link you were given again, and use the form on it.'));
       request.log.error({ err: error }, 'sandbox page failed');
       return send(reply, messagePage(500, 'Something went wrong', `Sandbox Books could not show this page. Please try again in a few minutes. (Reference: ${request.id})`));

@@ -7,7 +7,7 @@
  */
 import { ServiceError } from '../../errors/catalogue.ts';
 import type { ConnectorContext } from '../connector.ts';
-import { has, link, list, type Input } from '../inbound.ts';
+import { has, link, list, wholeCents, type Input } from '../inbound.ts';
 import { listOf, xeroCall } from './client.ts';
 import { dayOf } from './dates.ts';
 import { chartOf } from './read.ts';
@@ -32,7 +32,6 @@ export const textOf = (value: unknown): string => (typeof value === 'string' ? v
 export const dateOf = (value: unknown): string | undefined => (typeof value === 'string' ? dayOf(value) : undefined);
 
 const amount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 /** The account code Xero's line items name accounts by (contract 2.9.4 has no AccountID on invoice lines). */
 export async function accountCode(ctx: ConnectorContext, value: unknown, field: string): Promise<string> {
@@ -86,7 +85,8 @@ export async function documentLines(ctx: ConnectorContext, input: Input): Promis
     if (typeof line.discount_percentage === 'number') item.DiscountRate = line.discount_percentage;
     if (typeof line.discount_amount === 'number') item.DiscountAmount = line.discount_amount;
     const total = amount(line.total_amount);
-    item.UnitAmount = round2(!taxed ? total : typeof line.sub_total === 'number' ? line.sub_total : total - amount(line.tax_amount));
+    // Xero keeps 2 decimal places here: more are refused, not rounded.
+    item.UnitAmount = wholeCents(!taxed ? total : typeof line.sub_total === 'number' ? line.sub_total : total - amount(line.tax_amount), `${at}.total_amount`);
     items.push(item);
   }
   return { LineItems: items, LineAmountTypes: taxed ? 'Exclusive' : 'NoTax' };

@@ -26,6 +26,8 @@ export class XeroIdentity {
   private readonly codes = new Map<string, Code>();
   private readonly access = new Map<string, { grantId: string; expiresAt: number }>();
   private readonly refresh = new Map<string, { grantId: string; used: boolean }>();
+  /** Every token handed out (access, refresh, id), so tests can look for them where they must not be. */
+  readonly issued: string[] = [];
   /** Calls of the token endpoint by grant type. */
   readonly tokenCalls = { authorization_code: 0, refresh_token: 0, total: 0 };
 
@@ -104,7 +106,9 @@ ${boxes}
     const refresh = token('rt');
     this.access.set(access, { grantId: grant.id, expiresAt: Date.now() + ACCESS_TOKEN_SECONDS * 1000 });
     this.refresh.set(refresh, { grantId: grant.id, used: false });
-    return { id_token: token('id'), access_token: access, expires_in: ACCESS_TOKEN_SECONDS, token_type: 'Bearer', refresh_token: refresh, scope: grant.scope };
+    const id = token('id');
+    this.issued.push(access, refresh, id);
+    return { id_token: id, access_token: access, expires_in: ACCESS_TOKEN_SECONDS, token_type: 'Bearer', refresh_token: refresh, scope: grant.scope };
   }
 
   /** Tokens for a client and organisations without the consent page (tests that start linked). */

@@ -52,6 +52,8 @@ export interface XeroStandIn {
   /** Forgets logged requests and token calls (violations stay). */
   resetCounters(): void;
   expireAccessTokens(): void;
+  /** Every access, refresh and id token issued so far. */
+  issuedTokens(): readonly string[];
   /** Expires every access token once `count` more API requests have been answered. */
   expireAccessTokensAfter(count: number): void;
   revokeRefreshTokens(): void;
@@ -295,6 +297,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
       identity.tokenCalls.total = 0;
     },
     expireAccessTokens: () => { identity.expireAccessTokens(); },
+    issuedTokens: () => [...identity.issued],
     expireAccessTokensAfter(count) { expireAfter = count; },
     revokeRefreshTokens: () => { identity.revokeRefreshTokens(); },
     failNext(status, count = 1, match = {}, retryAfterSeconds = 1) {

@@ -38,6 +38,6 @@ export default defineEndpoint(contract, async (request, reply) => {
   const connection = await writableConnection(request, request.query.access_token, 'bank_feed_account', { action: 'bankFeedMappingLink' });
   const feed = await referencedRecord(request.server.services.pool, connection.id, 'bank_feed_account', body.mapping_link.bank_feed_account_id, 'mapping_link.bank_feed_account_id');
   return submitWrite(request, reply, {
-    connection, objectType: 'bank_feed_account', operation: 'bank_feed_mapping_link', targetId: feed.id, requestBody: body, mode: body.response_mode,
+    connection, objectType: 'bank_feed_account', operation: 'bank_feed_mapping_link', target: feed, requestBody: body, mode: body.response_mode,
   });
 });

@@ -64,6 +64,6 @@ export default defineEndpoint(contract, async (request, reply) => {
     seen.add(line.internal_transaction_id);
   }
   return submitWrite(request, reply, {
-    connection, objectType: 'bank_feed_account', operation: 'send_bank_feed_transactions', targetId: feed.id, requestBody: body, mode: body.response_mode,
+    connection, objectType: 'bank_feed_account', operation: 'send_bank_feed_transactions', target: feed, requestBody: body, mode: body.response_mode,
   });
 });

@@ -44,5 +44,5 @@ export default defineEndpoint(contract, async (request, reply) => {
   if (total > cents(memo.data.remaining_amount)) {
     throw invalidField(`${KEY}.linked_bills`, `apply ${(total / 100).toFixed(2)} in all, more than the credit memo's remaining_amount (${String(memo.data.remaining_amount)})`);
   }
-  return submitWrite(request, reply, { connection, objectType: 'bill_credit_memo', operation: 'apply_credit', targetId: memo.id, requestBody: body, mode: body.response_mode });
+  return submitWrite(request, reply, { connection, objectType: 'bill_credit_memo', operation: 'apply_credit', target: memo, requestBody: body, mode: body.response_mode });
 });

@@ -32,5 +32,5 @@ export default defineEndpoint(contract, async (request, reply) => {
   for (const [n, entry] of application.linked_bills.entries()) {
     if (!applied.has(entry.id)) throw invalidField(`${KEY}.linked_bills[${n}].id`, 'is not a bill this credit memo is applied to (see its linked_bills)');
   }
-  return submitWrite(request, reply, { connection, objectType: 'bill_credit_memo', operation: 'unapply_credit', targetId: memo.id, requestBody: body, mode: body.response_mode });
+  return submitWrite(request, reply, { connection, objectType: 'bill_credit_memo', operation: 'unapply_credit', target: memo, requestBody: body, mode: body.response_mode });
 });

@@ -10,6 +10,8 @@ import type { Multipart } from '@fastify/multipart';
 import { Type, type TSchema } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { ServiceError } from '../../../errors/catalogue.ts';
+import { toServiceError } from '../../../http/error-handler.ts';
+import { hasControlOrUndecodable } from '../../../http/storable-input.ts';
 import { MODEL } from '../../../model/index.ts';
 import { invalidField, liveRecord } from '../../../writes/check-input.ts';
 import { RESPONSE_MODES, ResponseModeSchema, type ResponseMode } from '../../../writes/input-schemas.ts';
@@ -51,6 +53,20 @@ interface Upload { fileName: string | null; uploadedName: string; contentType: s
 
 const tooLarge = (): ServiceError => new ServiceError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB.`, { source: 'service', field: 'file', location: 'body' });
 
+/**
+ * What reading the parts raised, as the client's error: ours and Fastify's
+ * (limits) as they are; anything else comes from the multipart parser (no
+ * boundary, a body cut short, a broken part header): a 400 saying so.
+ */
+function multipartFailure(error: unknown): ServiceError {
+  if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
+  const known = toServiceError(error);
+  if (known !== null) return known;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ServiceError('VALIDATION_ERROR', `The multipart/form-data body is malformed (${reason}); send the fields file and file_name in a well-formed multipart body.`,
+    { source: 'service', location: 'body' });
+}
+
 async function readParts(parts: AsyncIterableIterator<Multipart>): Promise<Upload> {
   const upload: Upload = { fileName: null, uploadedName: '', contentType: 'application/octet-stream', content: null, mode: undefined };
   for await (const part of parts) {
@@ -60,6 +76,7 @@ async function readParts(parts: AsyncIterableIterator<Multipart>): Promise<Uploa
       upload.content = await part.toBuffer();
       if (part.file.truncated) throw tooLarge();
       upload.uploadedName = part.filename;
+      if (hasControlOrUndecodable(part.mimetype)) throw invalidField('file', 'has a Content-Type with control characters');
       upload.contentType = part.mimetype === '' ? 'application/octet-stream' : part.mimetype;
     } else if (part.fieldname === 'file_name') {
       upload.fileName = String(part.value);
@@ -84,14 +101,13 @@ export default defineEndpoint(contract, async (request, reply) => {
   try {
     upload = await readParts(request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, fieldSize: 1024, parts: 8 } }));
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    throw error;
+    throw multipartFailure(error);
   }
   if (upload.content === null || upload.content.length === 0) throw invalidField('file', 'is required and must not be empty');
   const fileName = upload.fileName ?? upload.uploadedName;
   if (!isFileName(fileName)) throw invalidField('file_name', 'must be 1 to 255 characters without slashes or control characters');
   return submitWrite(request, reply, {
-    connection, objectType: 'journal_entry', operation: 'upload_attachment', targetId: entry.id, mode: upload.mode,
+    connection, objectType: 'journal_entry', operation: 'upload_attachment', target: entry, mode: upload.mode,
     requestBody: { file_name: fileName, content_type: upload.contentType, size: upload.content.length, sha256: createHash('sha256').update(upload.content).digest('hex') },
     file: { fileName, contentType: upload.contentType, content: upload.content },
   });

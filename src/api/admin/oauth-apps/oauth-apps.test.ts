@@ -77,7 +77,7 @@ function connectionOf(organizationId: string, environment: Environment): Connect
   const now = new Date();
   return {
     id: '00000000-0000-4000-8000-000000000001', organizationId, environment, platform: OAUTH, name: null, status: 'not_ready',
-    accessTokenCiphertext: Buffer.alloc(0), linkToken: '', storeUniqueId: null, storeName: null, credentialsCiphertext: null, oauthTokensCiphertext: null,
+    accessTokenCiphertext: Buffer.alloc(0), linkTokenCiphertext: Buffer.alloc(0), storeUniqueId: null, storeName: null, credentialsCiphertext: null, oauthTokensCiphertext: null,
     syncConfig: null, scope: null, redirectUrl: null, defaultSubsidiaryId: null, linkedAt: null, readyAt: null, disableError: null, disableMessage: null,
     createdAt: now, updatedAt: now,
   };

@@ -35,7 +35,7 @@ async function putUrl(orgId: string, environment: Environment, url: string, app 
 
 /** Emits events (the trigger creates one delivery each when the environment has a URL); returns the organisation's deliveries, oldest first. */
 async function emit(org: CreatedOrganization, environment: Environment, events: { code: string; connectionId?: string | null }[]): Promise<Delivery[]> {
-  await emitEvents(t.db.pool, { organizationId: org.organization.id, environment }, events.map((e) => ({
+  await emitEvents(t.db.pool, t.services.cipher, { organizationId: org.organization.id, environment }, events.map((e) => ({
     connectionId: e.connectionId ?? null, type: e.code.split('_')[0] ?? 'CONNECTION', code: e.code, payload: { code: e.code },
   })));
   return deliveriesOf(org);
@@ -187,7 +187,9 @@ describe('PUT, GET and DELETE /admin/organizations/:id/webhook', () => {
 });
 
 describe('private addresses', () => {
-  const privateUrls = ['http://10.0.0.1/', 'http://127.0.0.1:8080/hooks', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://[::ffff:192.168.1.1]/'];
+  const privateUrls = ['http://10.0.0.1/', 'http://127.0.0.1:8080/hooks', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://[::ffff:192.168.1.1]/',
+    // Forms the hand-written prefixes let through (issue 19).
+    'http://[::127.0.0.1]/', 'http://[64:ff9b:1::a00:1]/', 'http://[::ffff:0:7f00:1]/', 'http://2130706433/'];
 
   it('the shared function refuses them when allowPrivate is false and accepts them when true', async () => {
     for (const url of privateUrls) {
@@ -218,7 +220,7 @@ describe('private addresses', () => {
         const response = await putUrl(strict.org.organization.id, 'production', url, strict);
         expect(response.statusCode, url).toBe(400);
         const body = errorBody(response);
-        expect(body.error_message).toContain('private, loopback or link-local');
+        expect(body.error_message).toContain('not a global unicast address');
         expect(body.error_metadata).toMatchObject({ field: 'url', location: 'body' });
       }
       expect((await putUrl(strict.org.organization.id, 'production', 'https://hooks.example.com/x', strict)).statusCode).toBe(200);

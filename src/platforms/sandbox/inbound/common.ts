@@ -51,7 +51,9 @@ export async function documentLine(ctx: ConnectorContext, line: Input, field: st
     const total = typeof line.total_amount === 'number' ? line.total_amount : 0;
     const tax = typeof line.tax_amount === 'number' && line.tax_rate_id !== undefined && line.tax_rate_id !== null ? line.tax_amount : 0;
     out.Qty = 1;
-    out.UnitPrice = decimal(typeof line.sub_total === 'number' ? line.sub_total : Math.round((total - tax) * 100) / 100);
+    // decimal() turns a float artefact (10.1 - 0.1) into whole cents but hands a real sub-cent amount on as sent,
+    // for the platform to refuse: never rounded away here.
+    out.UnitPrice = decimal(typeof line.sub_total === 'number' ? line.sub_total : total - tax);
   }
   return out;
 }

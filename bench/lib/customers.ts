@@ -1,0 +1,80 @@
+/**
+ * Organisations with customers to list, and the two kinds of list load of the tenant figures: a bystander's light
+ * lists (a few clients, `status = "active"`) and a flood of the most expensive filter allowed (ten `~` comparisons
+ * that match nothing: every record is scanned ten times).
+ */
+import autocannon from 'autocannon';
+import { accessTokenOf, createConnection } from '../../src/connections/connections.ts';
+import type { Runtime } from '../../src/runtime.ts';
+import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
+import type { Tenant } from '../../src/tenants/types.ts';
+import { load, type LoadResult } from './load.ts';
+import { round } from './stats.ts';
+
+const VERSION = '2024-08-31';
+export const HEAVY_FILTER = Array.from({ length: 10 }, (_, i) => `customer_name ~ "zq${i}x"`).join(' OR ');
+export const LIGHT_FILTER = 'status = "active"';
+
+export interface CustomerOrganization { org: CreatedOrganization; tenant: Tenant; token: string }
+
+function basic(org: CreatedOrganization): string {
+  const { client_id, client_secret } = org.credentials.sandbox;
+  return `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}`;
+}
+
+/** An organisation with one ready SANDBOX connection holding `records` customers, made in SQL (no sync needed). */
+export async function organizationWithCustomers(runtime: Runtime, name: string, records: number): Promise<CustomerOrganization> {
+  const { pool, cipher } = runtime.services;
+  const org = await createOrganization(pool, cipher, name);
+  const tenant: Tenant = { organizationId: org.organization.id, environment: 'sandbox' };
+  const { connection } = await createConnection(pool, cipher, tenant, {
+    platform: 'SANDBOX', name: null, credentials: { basic_username: `user_${name}`, basic_password: 'pass_good' },
+    identity: { storeUniqueId: name, storeName: name }, syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
+  });
+  await pool.query(`UPDATE connections SET status = 'active', ready_at = clock_timestamp() WHERE id = $1`, [connection.id]);
+  await pool.query(
+    `INSERT INTO records (connection_id, object_type, id, platform_id, data, raw, content_hash, updated_at, created_at, last_synced_at)
+     SELECT $1::uuid, 'customer', u.id, 'C-' || i, jsonb_build_object(
+              'id', u.id, 'platform_id', 'C-' || i, 'parent_id', null, 'payment_terms_id', null, 'subsidiary_id', null,
+              'status', CASE WHEN i % 5 = 0 THEN 'archived' ELSE 'active' END, 'contact_name', 'Contact ' || i, 'currency_code', 'EUR',
+              'customer_name', (ARRAY['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark'])[i % 6 + 1] || ' ' || substr(md5(i::text), 1, 8) || ' Trading Ltd',
+              'email', 'c' || i || '@example.com', 'phone', null, 'registration_number', null, 'tax_number', null, 'subsidiaries', null,
+              'addresses', '[]'::jsonb, 'contacts', '[]'::jsonb, 'created_at', to_char(t, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+              'updated_at', to_char(t, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'platform_url', null),
+            json_build_object('Id', i, 'DisplayName', 'Customer ' || i), sha256(i::text::bytea), t, t, t
+       FROM generate_series(1, $2::int) AS i,
+            LATERAL (SELECT md5($1::text || i)::uuid AS id, timestamptz '2024-01-01' + i * interval '1 minute' AS t) AS u`,
+    [connection.id, records]);
+  await pool.query('ANALYZE records');
+  return { org, tenant, token: accessTokenOf(cipher, connection) };
+}
+
+function listPath(owner: CustomerOrganization, filter: string): string {
+  return `/versioned/accounting/customers?access_token=${owner.token}&limit=50&filter=${encodeURIComponent(filter)}`;
+}
+
+function headers(owner: CustomerOrganization): Record<string, string> {
+  return { authorization: basic(owner.org), 'x-service-version': VERSION };
+}
+
+export interface FloodResult {
+  requests: number; ok: number; tooMany: number; otherClientErrors: number; serverErrors: number; otherFailures: number; p50Ms: number; p99Ms: number;
+}
+
+/** `clients` concurrent lists with HEAVY_FILTER for `seconds`; every answer counted by status. */
+export async function flood(baseUrl: string, owner: CustomerOrganization, clients: number, seconds: number): Promise<FloodResult> {
+  const result = await autocannon({
+    url: baseUrl, connections: clients, duration: seconds, timeout: 30, headers: headers(owner),
+    requests: [{ method: 'GET', path: listPath(owner, HEAVY_FILTER) }],
+  });
+  const tooMany = result.statusCodeStats['429']?.count ?? 0;
+  return {
+    requests: result.requests.total, ok: result['2xx'], tooMany, otherClientErrors: result['4xx'] - tooMany,
+    serverErrors: result['5xx'], otherFailures: result.errors + result.timeouts, p50Ms: round(result.latency.p50, 1), p99Ms: round(result.latency.p99, 1),
+  };
+}
+
+/** `clients` keep-alive clients listing LIGHT_FILTER for `seconds`. */
+export function bystander(baseUrl: string, owner: CustomerOrganization, clients: number, seconds: number): Promise<LoadResult> {
+  return load(baseUrl, { paths: [listPath(owner, LIGHT_FILTER)], headers: headers(owner), connections: clients, seconds });
+}

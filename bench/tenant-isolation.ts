@@ -1,0 +1,89 @@
+/**
+ * One organisation cannot starve another (issue 19, item 6, reads): organisation B lists its customers with a
+ * few clients, first alone, then while organisation A floods the same API process with 50 concurrent lists
+ * carrying the most expensive filter allowed (ten `~` comparisons matching nothing: every record is scanned ten
+ * times). B's p99 is compared with its p99 alone; A's answers are counted by status. The flood runs twice: with
+ * the per-organisation cap (the default) and without it (ORG_DATABASE_CONCURRENCY = DATABASE_POOL_API).
+ *
+ * Small on purpose (3,000 customers per organisation, about 45 s): `node bench/tenant-isolation.ts`.
+ * Writes bench/results/tenant-isolation.json. Figures, not assertions: the machine is shared.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { startRuntime } from '../src/runtime.ts';
+import { bystander as bystanderLoad, flood as floodLoad, HEAVY_FILTER, organizationWithCustomers, type CustomerOrganization } from './lib/customers.ts';
+import type { LoadResult } from './lib/load.ts';
+import { ROOT, spawnNode, waitForOk } from './lib/processes.ts';
+import { ratio } from './lib/stats.ts';
+
+const RECORDS = 3000;
+const SECONDS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 10);
+const FLOOD_CLIENTS = 50;
+const BYSTANDER_CLIENTS = 4;
+const API_PORT = 18412;
+const API_URL = `http://127.0.0.1:${API_PORT}`;
+
+const flood = (owner: CustomerOrganization): ReturnType<typeof floodLoad> => floodLoad(API_URL, owner, FLOOD_CLIENTS, SECONDS);
+const bystander = (owner: CustomerOrganization): Promise<LoadResult> => bystanderLoad(API_URL, owner, BYSTANDER_CLIENTS, SECONDS);
+
+async function withApi<T>(env: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  const api = spawnNode('src/main.ts', ['--role=api'], { ...env, PORT: String(API_PORT), HOST: '127.0.0.1' });
+  try {
+    await waitForOk(`http://127.0.0.1:${API_PORT}/healthz`, api, performance.now());
+    return await work();
+  } finally {
+    await api.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-isolation-'));
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: '54412', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn',
+    ADMIN_TOKEN: 'bench-admin-token', ENCRYPTION_KEY: randomBytes(32).toString('hex'), SANDBOX_TICK_INTERVAL_SECONDS: '0',
+    // Far above what the flood sends: this measures the database bounds, not the request rate limit.
+    RATE_LIMIT_PER_WINDOW: '1000000000',
+  };
+  const log = (message: string): void => { process.stdout.write(`${message}\n`); };
+  const runtime = await startRuntime({ log, config: loadConfig({ ...process.env, ...env }) });
+  try {
+    const victim = await organizationWithCustomers(runtime, 'bystander', RECORDS);
+    const attacker = await organizationWithCustomers(runtime, 'flooder', RECORDS);
+    const pool = loadConfig({ ...process.env, ...env }).databasePools.api;
+
+    const { alone, capped } = await withApi(env, async () => {
+      await bystander(victim); // warm-up: schemas compiled, caches filled
+      const quiet = await bystander(victim);
+      const [flooded, during] = await Promise.all([flood(attacker), bystander(victim)]);
+      return { alone: quiet, capped: { flood: flooded, bystander: during } };
+    });
+    const uncapped = await withApi({ ...env, ORG_DATABASE_CONCURRENCY: String(pool) }, async () => {
+      await bystander(victim);
+      const [flooded, during] = await Promise.all([flood(attacker), bystander(victim)]);
+      return { flood: flooded, bystander: during };
+    });
+
+    const report = {
+      records: RECORDS, seconds: SECONDS, floodClients: FLOOD_CLIENTS, bystanderClients: BYSTANDER_CLIENTS,
+      heavyFilter: HEAVY_FILTER, machineCores: os.availableParallelism(),
+      alone,
+      capped: { ...capped, p99VsAlone: ratio(capped.bystander.p99Ms, alone.p99Ms), p50VsAlone: ratio(capped.bystander.p50Ms, alone.p50Ms) },
+      uncapped: { ...uncapped, p99VsAlone: ratio(uncapped.bystander.p99Ms, alone.p99Ms), p50VsAlone: ratio(uncapped.bystander.p50Ms, alone.p50Ms) },
+    };
+    await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
+    await writeFile(path.join(ROOT, 'bench', 'results', 'tenant-isolation.json'), `${JSON.stringify(report, null, 2)}\n`);
+    log(JSON.stringify(report, null, 2));
+  } finally {
+    await runtime.close();
+    // As root the cluster may live outside DATA_DIR (src/db/embedded.ts).
+    const pointer = path.join(dataDir, 'postgres-location');
+    if (existsSync(pointer)) await rm(path.dirname((await readFile(pointer, 'utf8')).trim()), { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../errors/catalogue.ts';
+import { OrganizationGate } from './organization-gate.ts';
+import { newRequestScope } from './request-scope.ts';
+
+describe('OrganizationGate', () => {
+  it('lets `concurrency` requests of one organisation in, queues the next, and hands a freed slot to the first in line', async () => {
+    const gate = new OrganizationGate({ concurrency: 2, waitMs: 5000 });
+    const [a, b, c] = [newRequestScope('org'), newRequestScope('org'), newRequestScope('org')];
+    await gate.enter(a);
+    await gate.enter(b);
+    let cIn = false;
+    const waiting = gate.enter(c).then(() => { cIn = true; });
+    await Promise.resolve();
+    expect(cIn).toBe(false);
+    expect(gate.usage('org')).toEqual({ active: 2, waiting: 1 });
+    gate.leave(a);
+    await waiting;
+    expect(gate.usage('org')).toEqual({ active: 2, waiting: 0 });
+    gate.leave(b);
+    gate.leave(c);
+    await Promise.resolve();
+    expect(gate.usage('org')).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('a second connection of the same request needs no second slot (a request never waits for itself)', async () => {
+    const gate = new OrganizationGate({ concurrency: 1, waitMs: 0 });
+    const scope = newRequestScope('org');
+    await gate.enter(scope);
+    await gate.enter(scope);
+    expect(gate.usage('org').active).toBe(1);
+    gate.leave(scope);
+    expect(gate.usage('org').active).toBe(1);
+    gate.leave(scope);
+    await Promise.resolve();
+    expect(gate.usage('org').active).toBe(0);
+  });
+
+  it('refuses with 429 and Retry-After after waitMs; other organisations are not affected', async () => {
+    const gate = new OrganizationGate({ concurrency: 1, waitMs: 20 });
+    const first = newRequestScope('busy');
+    await gate.enter(first);
+    const error: unknown = await gate.enter(newRequestScope('busy')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).status).toBe(429);
+    expect((error as ServiceError).headers['Retry-After']).toBe('1');
+    await gate.enter(newRequestScope('calm'));
+    expect(gate.usage('calm').active).toBe(1);
+    expect(gate.usage('busy')).toEqual({ active: 1, waiting: 0 });
+  });
+
+  it('gives the slot back when the request ends, even with a connection still out', async () => {
+    const gate = new OrganizationGate({ concurrency: 1, waitMs: 0 });
+    const leaky = newRequestScope('org');
+    await gate.enter(leaky);
+    gate.end(leaky);
+    await Promise.resolve();
+    expect(gate.usage('org').active).toBe(0);
+    gate.leave(leaky);
+    await gate.enter(newRequestScope('org'));
+    expect(gate.usage('org').active).toBe(1);
+  });
+});
