@@ -69,7 +69,7 @@ describe('database pools and per-organisation limits', () => {
     const config = loadConfig({});
     expect(config.databasePools).toEqual({ api: 20, worker: 10, webhooks: 5 });
     expect(config.databaseAcquireTimeoutMs).toBe(5000);
-    expect(config.organizationDatabase).toEqual({ concurrency: 2, waitMs: 10_000 });
+    expect(config.organizationDatabase).toEqual({ concurrency: 2, waitMs: 10_000, costlyConcurrency: 1 });
     expect(config.readLimits).toEqual({ statementTimeoutMs: 5000, pagePlatformDataBytes: 8 * 2 ** 20 });
     expect(loadConfig({ DATABASE_POOL_API: '8' }).organizationDatabase.concurrency).toBe(2);
     expect(loadConfig({ DATABASE_POOL_API: '50' }).organizationDatabase.concurrency).toBe(5);
@@ -79,11 +79,11 @@ describe('database pools and per-organisation limits', () => {
   it('takes every value from the environment', () => {
     const config = loadConfig({
       DATABASE_POOL_API: '30', DATABASE_POOL_WORKER: '6', DATABASE_POOL_WEBHOOKS: '3', DATABASE_ACQUIRE_TIMEOUT_MS: '800',
-      ORG_DATABASE_CONCURRENCY: '4', ORG_DATABASE_WAIT_MS: '0', READ_STATEMENT_TIMEOUT_MS: '1500', LIST_PLATFORM_DATA_MAX_BYTES: '65536',
+      ORG_DATABASE_CONCURRENCY: '4', ORG_DATABASE_WAIT_MS: '0', ORG_COSTLY_READ_CONCURRENCY: '3', READ_STATEMENT_TIMEOUT_MS: '1500', LIST_PLATFORM_DATA_MAX_BYTES: '65536',
     });
     expect(config.databasePools).toEqual({ api: 30, worker: 6, webhooks: 3 });
     expect(config.databaseAcquireTimeoutMs).toBe(800);
-    expect(config.organizationDatabase).toEqual({ concurrency: 4, waitMs: 0 });
+    expect(config.organizationDatabase).toEqual({ concurrency: 4, waitMs: 0, costlyConcurrency: 3 });
     expect(config.readLimits).toEqual({ statementTimeoutMs: 1500, pagePlatformDataBytes: 65536 });
   });
 

@@ -44,7 +44,7 @@ export interface Config {
   /** How long an API request waits for a free connection of the API pool before 503 SERVICE_UNAVAILABLE. */
   databaseAcquireTimeoutMs: number;
   /** Requests of one organisation that may hold API connections at once per process, and how long the rest wait before 429. */
-  organizationDatabase: { concurrency: number; waitMs: number };
+  organizationDatabase: { concurrency: number; waitMs: number; costlyConcurrency: number };
   /** What one data read may cost: statement time, and the bytes of platform_data one list page may carry. */
   readLimits: { statementTimeoutMs: number; pagePlatformDataBytes: number };
   /**
@@ -259,6 +259,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
   const organizationDatabase = {
     concurrency: parsePositiveInt('ORG_DATABASE_CONCURRENCY', env.ORG_DATABASE_CONCURRENCY, Math.min(databasePools.api, Math.max(2, Math.floor(databasePools.api / 10))), problems),
     waitMs: parseNonNegativeInt('ORG_DATABASE_WAIT_MS', env.ORG_DATABASE_WAIT_MS, 10_000, problems),
+    // Lists with a `~` filter, which scan every record: CPU, not connections (src/db/organization-gate.ts).
+    costlyConcurrency: parsePositiveInt('ORG_COSTLY_READ_CONCURRENCY', env.ORG_COSTLY_READ_CONCURRENCY, 1, problems),
   };
   if (organizationDatabase.concurrency > databasePools.api) {
     problems.push(`ORG_DATABASE_CONCURRENCY=${organizationDatabase.concurrency} must not exceed DATABASE_POOL_API=${databasePools.api}`);

@@ -57,6 +57,14 @@ export class ApiPool extends pg.Pool {
   }
 }
 
+/**
+ * Runs a read that scans every record of a connection within the organisation's costly-read slots
+ * (src/db/organization-gate.ts); a pool without a gate (tests, the CLI) runs it at once.
+ */
+export function costlyRead<T>(pool: pg.Pool, organizationId: string, work: () => Promise<T>): Promise<T> {
+  return pool instanceof ApiPool ? pool.gate.costly(organizationId, work) : work();
+}
+
 /** node-postgres's error when no connection came free within connectionTimeoutMillis. */
 export function isPoolExhausted(error: unknown): boolean {
   return error instanceof Error && error.message === 'timeout exceeded when trying to connect';

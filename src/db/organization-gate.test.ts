@@ -5,7 +5,7 @@ import { newRequestScope } from './request-scope.ts';
 
 describe('OrganizationGate', () => {
   it('lets `concurrency` requests of one organisation in, queues the next, and hands a freed slot to the first in line', async () => {
-    const gate = new OrganizationGate({ concurrency: 2, waitMs: 5000 });
+    const gate = new OrganizationGate({ concurrency: 2, waitMs: 5000, costlyConcurrency: 1 });
     const [a, b, c] = [newRequestScope('org'), newRequestScope('org'), newRequestScope('org')];
     await gate.enter(a);
     await gate.enter(b);
@@ -24,7 +24,7 @@ describe('OrganizationGate', () => {
   });
 
   it('a second connection of the same request needs no second slot (a request never waits for itself)', async () => {
-    const gate = new OrganizationGate({ concurrency: 1, waitMs: 0 });
+    const gate = new OrganizationGate({ concurrency: 1, waitMs: 0, costlyConcurrency: 1 });
     const scope = newRequestScope('org');
     await gate.enter(scope);
     await gate.enter(scope);
@@ -37,7 +37,7 @@ describe('OrganizationGate', () => {
   });
 
   it('refuses with 429 and Retry-After after waitMs; other organisations are not affected', async () => {
-    const gate = new OrganizationGate({ concurrency: 1, waitMs: 20 });
+    const gate = new OrganizationGate({ concurrency: 1, waitMs: 20, costlyConcurrency: 1 });
     const first = newRequestScope('busy');
     await gate.enter(first);
     const error: unknown = await gate.enter(newRequestScope('busy')).catch((e: unknown) => e);
@@ -50,7 +50,7 @@ describe('OrganizationGate', () => {
   });
 
   it('gives the slot back when the request ends, even with a connection still out', async () => {
-    const gate = new OrganizationGate({ concurrency: 1, waitMs: 0 });
+    const gate = new OrganizationGate({ concurrency: 1, waitMs: 0, costlyConcurrency: 1 });
     const leaky = newRequestScope('org');
     await gate.enter(leaky);
     gate.end(leaky);
@@ -59,5 +59,39 @@ describe('OrganizationGate', () => {
     gate.leave(leaky);
     await gate.enter(newRequestScope('org'));
     expect(gate.usage('org').active).toBe(1);
+  });
+
+  it('runs costly reads `costlyConcurrency` at a time per organisation, apart from its connection slots', async () => {
+    const gate = new OrganizationGate({ concurrency: 2, waitMs: 5000, costlyConcurrency: 1 });
+    const first = Promise.withResolvers<undefined>();
+    const running = gate.costly('org', () => first.promise);
+    let secondRan = false;
+    const second = gate.costly('org', () => { secondRan = true; return Promise.resolve('second'); });
+    await Promise.resolve();
+    expect(secondRan).toBe(false);
+    expect(gate.costlyUsage('org')).toEqual({ active: 1, waiting: 1 });
+    // The organisation's connection slots are untouched, and another organisation's costly read runs at once.
+    await gate.enter(newRequestScope('org'));
+    expect(gate.usage('org').active).toBe(1);
+    await expect(gate.costly('other', () => Promise.resolve('other'))).resolves.toBe('other');
+    first.resolve(undefined);
+    await running;
+    await expect(second).resolves.toBe('second');
+    expect(gate.costlyUsage('org')).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('gives a costly slot back when the read fails, and refuses a waiter after waitMs with 429 naming filter', async () => {
+    const gate = new OrganizationGate({ concurrency: 2, waitMs: 20, costlyConcurrency: 1 });
+    await expect(gate.costly('org', () => Promise.reject(new Error('read failed')))).rejects.toThrow('read failed');
+    expect(gate.costlyUsage('org')).toEqual({ active: 0, waiting: 0 });
+    const held = Promise.withResolvers<undefined>();
+    const running = gate.costly('org', () => held.promise);
+    const error: unknown = await gate.costly('org', () => Promise.resolve()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).status).toBe(429);
+    expect((error as ServiceError).metadata).toMatchObject({ reason: 'organization_costly_reads', field: 'filter' });
+    held.resolve(undefined);
+    await running;
+    expect(gate.costlyUsage('org')).toEqual({ active: 0, waiting: 0 });
   });
 });

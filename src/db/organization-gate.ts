@@ -4,27 +4,36 @@
  * its response is sent); its further connections meanwhile need no second slot, so a request never waits for
  * itself. The others wait in their organisation's queue, first come first served, for up to `waitMs`, then get
  * 429: one organisation's flood waits in its own queue and never takes another organisation's connections.
+ *
+ * Reads that scan every record of a connection (a `~` filter compares the text of each one) also take one of the
+ * organisation's `costlyConcurrency` costly-read slots (ORG_COSTLY_READ_CONCURRENCY, 1): on a small host those reads
+ * are CPU, not connections, and two of one organisation at once doubled another organisation's p99 where one kept it
+ * at 1.3x (docs/performance.md, "Tenant fairness"). Cheap requests of the same organisation keep their own slots, so
+ * a slow scan never holds back a fetch.
  */
 import { ServiceError } from '../errors/catalogue.ts';
+import { KeyedSlots } from './keyed-slots.ts';
 import type { RequestScope } from './request-scope.ts';
-
-interface Waiter { grant(): void; timer: NodeJS.Timeout | null }
-interface OrganizationSlots { active: number; waiting: Waiter[] }
 
 export class OrganizationGate {
   readonly #concurrency: number;
   readonly #waitMs: number;
-  readonly #organizations = new Map<string, OrganizationSlots>();
+  readonly #slots: KeyedSlots;
+  readonly #costlySlots: KeyedSlots;
+  readonly #costlyConcurrency: number;
 
-  constructor(options: { concurrency: number; waitMs: number }) {
+  constructor(options: { concurrency: number; waitMs: number; costlyConcurrency: number }) {
     this.#concurrency = options.concurrency;
     this.#waitMs = options.waitMs;
+    this.#costlyConcurrency = options.costlyConcurrency;
+    this.#slots = new KeyedSlots({ concurrency: options.concurrency, waitMs: options.waitMs, refusal: () => this.#busy() });
+    this.#costlySlots = new KeyedSlots({ concurrency: options.costlyConcurrency, waitMs: options.waitMs, refusal: () => this.#busyCostly() });
   }
 
   /** Before a connection is checked out for `scope`: its slot is held when this resolves. */
   async enter(scope: RequestScope): Promise<void> {
     scope.connections += 1;
-    scope.slot ??= this.#take(scope.organizationId);
+    scope.slot ??= this.#slots.take(scope.organizationId);
     try {
       await scope.slot;
     } catch (error) {
@@ -47,53 +56,35 @@ export class OrganizationGate {
     if (scope.connections > 0) this.#giveBack(scope);
   }
 
+  /**
+   * Runs `work`, a read that scans every record of a connection, once one of the organisation's costly-read slots
+   * is held. Call it while the request holds no connection: the connection slot is taken inside, after this one, so
+   * the two are always taken in the same order and a request waiting here holds nothing another one needs.
+   */
+  async costly<T>(organizationId: string, work: () => Promise<T>): Promise<T> {
+    await this.#costlySlots.take(organizationId);
+    try {
+      return await work();
+    } finally {
+      this.#costlySlots.release(organizationId);
+    }
+  }
+
   /** Requests holding or waiting for a slot, per organisation (for tests and metrics). */
   usage(organizationId: string): { active: number; waiting: number } {
-    const slots = this.#organizations.get(organizationId);
-    return { active: slots?.active ?? 0, waiting: slots?.waiting.length ?? 0 };
+    return this.#slots.usage(organizationId);
+  }
+
+  /** Costly reads running or waiting, per organisation. */
+  costlyUsage(organizationId: string): { active: number; waiting: number } {
+    return this.#costlySlots.usage(organizationId);
   }
 
   #giveBack(scope: RequestScope): void {
     const slot = scope.slot;
     scope.slot = null;
     // Only a slot that was granted is given back; a rejected one was never counted.
-    void slot?.then(() => { this.#release(scope.organizationId); }, () => undefined);
-  }
-
-  #take(organizationId: string): Promise<void> {
-    let slots = this.#organizations.get(organizationId);
-    if (slots === undefined) {
-      slots = { active: 0, waiting: [] };
-      this.#organizations.set(organizationId, slots);
-    }
-    if (slots.active < this.#concurrency) {
-      slots.active += 1;
-      return Promise.resolve();
-    }
-    const queue = slots.waiting;
-    const { promise, resolve, reject } = Promise.withResolvers<undefined>();
-    const waiter: Waiter = {
-      grant: () => { if (waiter.timer !== null) clearTimeout(waiter.timer); resolve(undefined); },
-      timer: setTimeout(() => {
-        queue.splice(queue.indexOf(waiter), 1);
-        reject(this.#busy());
-      }, this.#waitMs),
-    };
-    queue.push(waiter);
-    return promise;
-  }
-
-  #release(organizationId: string): void {
-    const slots = this.#organizations.get(organizationId);
-    if (slots === undefined) return;
-    const next = slots.waiting.shift();
-    // Handed on directly: the count stays, so no newcomer can jump the queue.
-    if (next !== undefined) {
-      next.grant();
-      return;
-    }
-    slots.active -= 1;
-    if (slots.active === 0) this.#organizations.delete(organizationId);
+    void slot?.then(() => { this.#slots.release(scope.organizationId); }, () => undefined);
   }
 
   #busy(): ServiceError {
@@ -101,5 +92,12 @@ export class OrganizationGate {
     return new ServiceError('RATE_LIMIT_EXCEEDED',
       `This organisation already has ${this.#concurrency} requests using the database on this server and this one waited ${this.#waitMs} ms for a turn; send fewer requests at once (or cheaper ones: a narrower filter, a lower limit) and retry after ${retryAfter} s.`,
       { source: 'service', reason: 'organization_concurrency', concurrency: this.#concurrency }, { 'Retry-After': String(retryAfter) });
+  }
+
+  #busyCostly(): ServiceError {
+    const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
+    return new ServiceError('RATE_LIMIT_EXCEEDED',
+      `This organisation already has ${this.#costlyConcurrency} list${this.#costlyConcurrency === 1 ? '' : 's'} with a "~" filter running on this server and this one waited ${this.#waitMs} ms for a turn; each "~" comparison reads the text of every record, so send them one at a time (or filter with = on exact values) and retry after ${retryAfter} s.`,
+      { source: 'service', field: 'filter', location: 'query', reason: 'organization_costly_reads', concurrency: this.#costlyConcurrency }, { 'Retry-After': String(retryAfter) });
   }
 }

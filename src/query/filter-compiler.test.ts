@@ -7,8 +7,10 @@ import { enumValuesOf } from './model-query.ts';
 
 const fieldSql = (field: string, kind: FilterKind) => (kind === 'array' ? `data->'${field}'` : `data->>'${field}'`);
 
-function compile(fields: FilterableFields, filter: string, options: Partial<CompileFilterOptions> = {}): CompiledFilter {
-  return compileFilter(parseFilter(filter), fields, { fieldSql, paramOffset: 0, ...options });
+/** SQL and parameters only; the count of `~` comparisons has its own test below. */
+function compile(fields: FilterableFields, filter: string, options: Partial<CompileFilterOptions> = {}): Pick<CompiledFilter, 'sql' | 'params'> {
+  const { sql, params } = compileFilter(parseFilter(filter), fields, { fieldSql, paramOffset: 0, ...options });
+  return { sql, params };
 }
 
 const bill = (filter: string) => compile(FILTERABLE.bill, filter, { enumValues: (f) => enumValuesOf(MODEL.bill.schema, f) });
@@ -117,6 +119,13 @@ describe('combinations', () => {
       sql: `(((data->>'status') = $4::text AND ((data->>'due_date')::timestamptz < $5::timestamptz OR (data->>'document_number') ~* $6::text)) OR (data->>'vendor_id') IS NULL)`,
       params: ['open', '2024-01-01T00:00:00Z', '(^|[^[:alnum:]])x'],
     });
+  });
+
+  it('counts the "~" comparisons anywhere in the tree (each one scans the text of every record)', () => {
+    const count = (filter: string): number => compileFilter(parseFilter(filter), FILTERABLE.bill, { fieldSql, paramOffset: 0 }).substringComparisons;
+    expect(count('status = "open"')).toBe(0);
+    expect(count('document_number ~ "x"')).toBe(1);
+    expect(count('status = "open" AND (document_number ~ "x" OR (vendor_id = "v" AND document_number ~ "z") OR document_number ~ "y")')).toBe(3);
   });
 
   it('asks fieldSql only for allowed field names, with their kind', () => {

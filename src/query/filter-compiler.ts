@@ -25,6 +25,8 @@ export interface CompileFilterOptions {
 export interface CompiledFilter {
   sql: string;
   params: unknown[];
+  /** `~` comparisons: each reads the text of every record the rest of the filter lets through. */
+  substringComparisons: number;
 }
 
 const KIND_NAMES: Readonly<Record<FilterKind, string>> = {
@@ -166,9 +168,13 @@ export function compileFilter(ast: FilterNode, fields: FilterableFields, options
     params.push(value);
     return `$${options.paramOffset + params.length}`;
   };
+  let substringComparisons = 0;
   const compile = (node: FilterNode): string => {
-    if (node.type === 'comparison') return comparisonSql(node, fields, options, param);
+    if (node.type === 'comparison') {
+      if (node.op === '~') substringComparisons += 1;
+      return comparisonSql(node, fields, options, param);
+    }
     return `(${node.children.map(compile).join(node.type === 'and' ? ' AND ' : ' OR ')})`;
   };
-  return { sql: compile(ast), params };
+  return { sql: compile(ast), params, substringComparisons };
 }

@@ -42,6 +42,7 @@ describe('compileFilterFor', () => {
     expect(compileFilterFor('bill', 'status = "paid" AND due_date < 2024-02-01T00:00:00Z', options)).toEqual({
       sql: "((r.data->>'status') = $3::text AND (r.data->>'due_date')::timestamptz < $4::timestamptz)",
       params: ['paid', '2024-02-01T00:00:00Z'],
+      substringComparisons: 0,
     });
     expect(() => compileFilterFor('bill', 'status = "Paid"', options)).toThrow('Invalid value "Paid" for status at position 10; allowed values:');
     expect(() => compileFilterFor('vendor', 'customer_name ~ "a"', options)).toThrow('Unknown field "customer_name" for vendors');

@@ -11,7 +11,8 @@ import { ApiPool } from '../../src/db/api-pool.ts';
 import { defineContract, defineEndpoint } from '../../src/http/contract.ts';
 import type { CreatedOrganization } from '../../src/tenants/organizations.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../support/app.ts';
-import { syncedSandboxConnection, type SyncedConnection } from '../support/sandbox-connection.ts';
+import { accessTokenOf } from '../../src/connections/connections.ts';
+import { sandboxConnection, syncedSandboxConnection, type SyncedConnection } from '../support/sandbox-connection.ts';
 
 /** A client endpoint whose work is one statement holding an API connection for `seconds`. */
 const busyEndpoint = defineEndpoint(defineContract({
@@ -34,7 +35,7 @@ describe('per-organisation cap on requests holding API connections', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({
-      config: { databasePools: { api: 4, worker: 2, webhooks: 1 }, organizationDatabase: { concurrency: 2, waitMs: 200 } },
+      config: { databasePools: { api: 4, worker: 2, webhooks: 1 }, organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1 } },
       extraVersionedEndpoints: [busyEndpoint],
     });
   });
@@ -87,7 +88,7 @@ describe('an exhausted API pool', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({
-      config: { databasePools: { api: 2, worker: 2, webhooks: 1 }, databaseAcquireTimeoutMs: 300, organizationDatabase: { concurrency: 2, waitMs: 200 } },
+      config: { databasePools: { api: 2, worker: 2, webhooks: 1 }, databaseAcquireTimeoutMs: 300, organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1 } },
       extraVersionedEndpoints: [busyEndpoint],
     });
   });
@@ -107,6 +108,45 @@ describe('an exhausted API pool', () => {
       for (const client of held) client.release();
     }
     expect((await get(t, t.org, '/versioned/_probe/busy?seconds=0')).statusCode).toBe(200);
+  });
+});
+
+describe('lists with a "~" filter (costly reads)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ config: { organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1 } } });
+  });
+  afterAll(async () => { await t.close(); });
+
+  it('run one at a time per organisation; the same organisation\'s other reads and another organisation\'s "~" lists are served meanwhile', async () => {
+    const scanner = await t.newOrg('Scanner');
+    const neighbour = await t.newOrg('Neighbour');
+    const [mine, theirs] = await Promise.all([sandboxConnection(t, 'user_costly_a', scanner), sandboxConnection(t, 'user_costly_b', neighbour)]);
+    const list = (org: CreatedOrganization, connection: typeof mine, query: string): Promise<Answer> =>
+      get(t, org, `/versioned/accounting/customers?force_fetch=true&access_token=${accessTokenOf(t.services.cipher, connection)}&${query}`);
+    const substring = `filter=${encodeURIComponent('customer_name ~ "a"')}`;
+    const exact = `filter=${encodeURIComponent('status = "active"')}`;
+    const { pool } = t.services;
+    if (!(pool instanceof ApiPool)) throw new Error('the test app runs without the API pool');
+
+    // One of the scanner's costly reads is running (held open here).
+    const { promise: held, resolve: finish } = Promise.withResolvers<undefined>();
+    const running = pool.gate.costly(scanner.organization.id, () => held);
+    try {
+      const refused = await list(scanner, mine, substring);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      const body = errorBody(refused);
+      expect(body.error_code).toBe('RATE_LIMIT_EXCEEDED');
+      expect(body.error_metadata).toMatchObject({ reason: 'organization_costly_reads', field: 'filter', location: 'query', concurrency: 1 });
+      expect((await list(scanner, mine, exact)).statusCode).toBe(200);
+      expect((await list(neighbour, theirs, substring)).statusCode).toBe(200);
+    } finally {
+      finish(undefined);
+      await running;
+    }
+    expect((await list(scanner, mine, substring)).statusCode).toBe(200);
+    expect(pool.gate.costlyUsage(scanner.organization.id)).toEqual({ active: 0, waiting: 0 });
   });
 });
 

@@ -5,6 +5,7 @@
 import { Type, type TSchema } from 'typebox';
 import type { Pool } from '../../db/pool.ts';
 import { boundedRead } from '../../db/bounded-read.ts';
+import { costlyRead } from '../../db/api-pool.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
@@ -111,6 +112,8 @@ class Conditions {
 
 export interface ListPlan {
   query: ListRecordsQuery;
+  /** The filter has `~` comparisons, which read the text of every record: the read takes a costly-read slot. */
+  costly: boolean;
   /** next_cursor for the first row of the next page. */
   cursorOf(row: RecordRow): string;
 }
@@ -141,6 +144,7 @@ export function planListPage(connectionId: string, type: UnifiedObjectType, quer
       connectionId, objectType: type, sortSql: sort.sql, sortType: sort.type, direction: sort.direction,
       from: cursor, where: where.parts.length === 0 ? null : { sql: where.parts.join(' AND '), params: where.params }, limit, withRaw,
     },
+    costly: (filter?.substringComparisons ?? 0) > 0,
     cursorOf: (row) => encode(sort, row),
   };
 }
@@ -164,7 +168,8 @@ export function pageLength(rows: readonly RecordRow[], limit: number, maxBytes: 
 export async function listPage(pool: Pool, connection: ConnectionRecord, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean, limits: PageLimits): Promise<{ rows: RecordRow[]; nextCursor: string | null }> {
   const plan = planListPage(connection.id, type, query, withRaw);
   const blame = { field: typeof query.filter === 'string' && query.filter !== '' ? 'filter' : 'limit', location: 'query' as const };
-  const rows = await boundedRead(pool, limits.statementTimeoutMs, blame, (db) => listRecords(db, plan.query));
+  const read = (): Promise<RecordRow[]> => boundedRead(pool, limits.statementTimeoutMs, blame, (db) => listRecords(db, plan.query));
+  const rows = plan.costly ? await costlyRead(pool, connection.organizationId, read) : await read();
   const length = pageLength(rows, plan.query.limit, limits.pagePlatformDataBytes);
   const next = rows[length];
   return { rows: rows.slice(0, length), nextCursor: next === undefined ? null : plan.cursorOf(next) };
