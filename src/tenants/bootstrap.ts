@@ -2,8 +2,8 @@
  * First-start set-up and the secrets the process needs: the encryption key
  * (ENCRYPTION_KEY, or generated into DATA_DIR for the zero-config default), a
  * check that it is the key the store was written with, and the admin token
- * (ADMIN_TOKEN, or generated once with a "Default" organisation and written to
- * DATA_DIR/credentials.json, mode 0600).
+ * (ADMIN_TOKEN, or generated once), and on the first start the "Default" organisation, whose credentials are
+ * written to DATA_DIR/credentials.json (mode 0600) with the generated admin token if any.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -51,29 +51,40 @@ export async function verifyEncryptionKey(pool: Pool, cipher: Cipher): Promise<v
 }
 
 export interface FirstStart {
-  adminToken: string;
+  /** Null when ADMIN_TOKEN is set: the operator has it, so it is neither printed nor stored. */
+  adminToken: string | null;
   /** Null when organisations already existed (ADMIN_TOKEN was set before and is not now). */
   created: CreatedOrganization | null;
   file: string;
 }
 
 /**
- * Returns the SHA-256 the admin API compares against. On the very first start
- * without ADMIN_TOKEN it also creates the Default organisation and prints and
- * stores the credentials once. Safe when several processes start together.
+ * Returns the SHA-256 the admin API compares against. On the very first start (no admin token stored, no
+ * organisation, not set up before) it also creates the Default organisation and prints and stores its credentials
+ * once, with ADMIN_TOKEN set or not; without ADMIN_TOKEN it generates the admin token too. Safe when several
+ * processes start together.
  */
 export async function bootstrapAdmin(pool: Pool, cipher: Cipher, config: Config): Promise<{ adminTokenSha256: Buffer; firstStart: FirstStart | null }> {
-  if (config.adminToken !== null) return { adminTokenSha256: sha256(config.adminToken), firstStart: null };
+  const file = path.join(config.dataDir, 'credentials.json');
   const { digest, firstStart } = await withTransaction(pool, async (db): Promise<{ digest: Buffer; firstStart: FirstStart | null }> => {
     await db.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
-    const existing = await db.query<{ value: string }>(`SELECT value FROM service_settings WHERE key = 'admin_token_sha256'`);
-    if (existing.rows[0] !== undefined) return { digest: Buffer.from(existing.rows[0].value, 'hex'), firstStart: null };
-    const adminToken = randomToken('lpadm_');
-    const digest = sha256(adminToken);
-    await db.query(`INSERT INTO service_settings (key, value) VALUES ('admin_token_sha256', $1)`, [JSON.stringify(digest.toString('hex'))]);
+    const settings = await db.query<{ key: string; value: string }>(
+      `SELECT key, value FROM service_settings WHERE key IN ('admin_token_sha256', 'first_start_done')`);
+    const stored = settings.rows.find((row) => row.key === 'admin_token_sha256');
+    const setUpBefore = settings.rows.length > 0;
+    if (config.adminToken === null && stored !== undefined) return { digest: Buffer.from(stored.value, 'hex'), firstStart: null };
+    const generated = config.adminToken === null ? randomToken('lpadm_') : null;
+    const digest = sha256(config.adminToken ?? generated ?? '');
+    if (generated !== null) {
+      await db.query(`INSERT INTO service_settings (key, value) VALUES ('admin_token_sha256', $1)`, [JSON.stringify(digest.toString('hex'))]);
+    }
+    if (setUpBefore) return { digest, firstStart: generated === null ? null : { adminToken: generated, created: null, file } };
+    // Marks the installation as set up, so deleting every organisation later never brings Default back.
+    await db.query(`INSERT INTO service_settings (key, value) VALUES ('first_start_done', 'true') ON CONFLICT (key) DO NOTHING`);
     const orgs = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
     const created = (orgs.rows[0]?.n ?? 0) === 0 ? await createOrganization(pool, cipher, 'Default') : null;
-    return { digest, firstStart: { adminToken, created, file: path.join(config.dataDir, 'credentials.json') } };
+    if (generated === null && created === null) return { digest, firstStart: null };
+    return { digest, firstStart: { adminToken: generated, created, file } };
   });
   if (firstStart !== null) await writeCredentialsFile(firstStart);
   return { adminTokenSha256: digest, firstStart };
@@ -81,16 +92,20 @@ export async function bootstrapAdmin(pool: Pool, cipher: Cipher, config: Config)
 
 async function writeCredentialsFile(first: FirstStart): Promise<void> {
   await mkdir(path.dirname(first.file), { recursive: true });
+  // What an earlier start wrote stays (the Default organisation's credentials when only the admin token is new).
+  const earlier = existsSync(first.file) ? JSON.parse(await readFile(first.file, 'utf8')) as Record<string, unknown> : {};
   const content = {
+    ...earlier,
     note: 'Written once on first start. Keep it secret; rotate with POST /admin/organizations/:id/credentials/rotate.',
-    admin_token: first.adminToken,
+    ...(first.adminToken !== null ? { admin_token: first.adminToken } : {}),
     ...(first.created !== null ? { organization: first.created.organization, credentials: first.created.credentials } : {}),
   };
   await writeFile(first.file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
 }
 
 export function firstStartBanner(first: FirstStart): string {
-  const lines = ['', '=== Ledgerport first start: these secrets are shown once ===', `admin token: ${first.adminToken}`];
+  const lines = ['', '=== Ledgerport first start: these secrets are shown once ===',
+    first.adminToken !== null ? `admin token: ${first.adminToken}` : 'admin token: the ADMIN_TOKEN you set'];
   if (first.created !== null) {
     lines.push(`organisation: ${first.created.organization.name} (${first.created.organization.id})`);
     for (const env of ['sandbox', 'production'] as const) {
