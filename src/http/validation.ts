@@ -10,8 +10,8 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { isDateOrTimestamp, isStorableDate, isStorableDateTime } from './dates.ts';
 import { isUuid } from './uuid.ts';
 
-function makeAjv(coerceTypes: boolean | 'array'): Ajv {
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+function makeAjv(coerceTypes: boolean | 'array', allErrors: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors, strict: false });
   // CommonJS package: under ESM its plugin function is the module's `default` property.
   ajvFormats.default(ajv);
   // Only dates PostgreSQL stores as sent (years 0001-9999, offsets within ±15:59): see dates.ts.
@@ -24,8 +24,11 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   return ajv;
 }
 
-const bodyAjv = makeAjv(false);
-const textAjv = makeAjv('array');
+const bodyAjv = makeAjv(false, false);
+const textAjv = makeAjv('array', false);
+// Only for input already refused: every error, so the message can name an unknown field beside a missing one.
+const bodyAjvAllErrors = makeAjv(false, true);
+const textAjvAllErrors = makeAjv('array', true);
 
 /**
  * Compiles a route's schema on the route's first request, not when the route is
@@ -35,13 +38,16 @@ const textAjv = makeAjv('array');
  * compile it once.
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  const [ajv, explaining] = httpPart === 'body' ? [bodyAjv, bodyAjvAllErrors] : [textAjv, textAjvAllErrors];
   let validate: ValidateFunction | undefined;
+  let explain: ValidateFunction | undefined;
   return (raw: unknown) => {
     validate ??= ajv.compile(schema as object);
     // A request without a body (Fastify passes null) is validated as an empty object: optional-only bodies may be left out.
     const data = httpPart === 'body' && (raw === undefined || raw === null) ? {} : raw;
-    return validate(data) ? { value: data } : { error: new ValidationFailure(validate.errors ?? []) };
+    if (validate(data)) return { value: data };
+    explain ??= explaining.compile(schema as object);
+    return { error: new ValidationFailure(explain(data) ? validate.errors ?? [] : explain.errors ?? []) };
   };
 };
 
@@ -99,11 +105,43 @@ export function locationOf(validationContext: string | undefined): Location {
   return 'body';
 }
 
+/**
+ * The values a union of literals accepts, when `first` failed one of its branches: AJV reports each branch's `const`
+ * (or `enum`) error and then the union's, so the first error alone would name just the first value.
+ */
+function unionLiterals(errors: ErrorObject[], first: ErrorObject): unknown[] | null {
+  const union = errors.find((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && e.instancePath === first.instancePath
+    && first.schemaPath.startsWith(`${e.schemaPath}/`));
+  if (union === undefined) return null;
+  const values = errors
+    .filter((e) => e.instancePath === first.instancePath && e.schemaPath.startsWith(`${union.schemaPath}/`))
+    .flatMap((e) => {
+      const params = e.params as Record<string, unknown>;
+      if (e.keyword === 'const') return [params.allowedValue];
+      return e.keyword === 'enum' && Array.isArray(params.allowedValues) ? params.allowedValues : [];
+    });
+  return values.length === 0 ? null : [...new Set(values)];
+}
+
+/** Unknown fields of the object that also lacks the required field `first` names. */
+function unknownBeside(errors: ErrorObject[], first: ErrorObject): string[] {
+  return errors.filter((e) => e.keyword === 'additionalProperties' && e.instancePath === first.instancePath).map(fieldPath);
+}
+
 /** `limit` in the query string must be <= 500. */
 export function validationMessage(errors: ErrorObject[], location: Location): { message: string; field: string } {
   const first = errors[0];
   if (first === undefined) return { message: `The ${LOCATION_WORDS[location]} is invalid.`, field: '' };
+  const unknown = first.keyword === 'required' ? unknownBeside(errors, first) : [];
+  if (unknown.length > 0) {
+    // A missing field beside an unknown one is most often a misspelling: name the unknown one first.
+    const names = unknown.map((name) => `\`${name}\``).join(', ');
+    const message = `${names} in the ${LOCATION_WORDS[location]} ${unknown.length === 1 ? 'is not a known field' : 'are not known fields'}; \`${fieldPath(first)}\` is required.`;
+    return { message, field: unknown[0] ?? '' };
+  }
   const field = fieldPath(first);
-  if (field === '') return { message: `The ${LOCATION_WORDS[location]} ${describe(first)}.`, field };
-  return { message: `\`${field}\` in the ${LOCATION_WORDS[location]} ${describe(first)}.`, field };
+  const literals = unionLiterals(errors, first);
+  const what = literals === null ? describe(first) : `must be one of: ${literals.map(String).join(', ')}`;
+  if (field === '') return { message: `The ${LOCATION_WORDS[location]} ${what}.`, field };
+  return { message: `\`${field}\` in the ${LOCATION_WORDS[location]} ${what}.`, field };
 }

@@ -207,7 +207,11 @@ describe('connection-scoped endpoints', () => {
     expect((json(renamed).connection as Json).name).toBe('Main books');
     expect((json(await call('GET', `/connections/access_token?access_token=${token}`)).connection as Json).name).toBe('Main books');
     expect((await call('PATCH', `/connections/${id}`, { body: { name: 7 } })).statusCode).toBe(400);
-    expect((await call('PATCH', `/connections/${id}`, { body: { platform: 'X' } })).statusCode).toBe(400);
+    const unknown = await call('PATCH', `/connections/${id}`, { body: { platform: 'X' } });
+    expect(unknown.statusCode).toBe(400);
+    // The unknown field is named, not only the missing `name`.
+    expect(errorBody(unknown).error_message).toBe('`platform` in the request body is not a known field; `name` is required.');
+    expect(errorBody(unknown).error_metadata).toMatchObject({ field: 'platform', location: 'body' });
     expect((await call('PATCH', '/connections/not-a-uuid', { body: { name: 'x' } })).statusCode).toBe(400);
   });
 

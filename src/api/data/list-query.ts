@@ -15,7 +15,8 @@ import { isRealInstant } from '../../http/keyset-cursor.ts';
 import { isoOfUnixMillis, UnixMillisParam } from '../../http/time-params.ts';
 import { textProblem } from '../../http/storable-input.ts';
 import { isUuid } from '../../http/uuid.ts';
-import { compileFilterFor, jsonbFieldSql, parseSortFor } from '../../query/model-query.ts';
+import { compileFilterFor, enumValuesOf, jsonbFieldSql, parseSortFor } from '../../query/model-query.ts';
+import { MODEL } from '../../model/index.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
@@ -30,7 +31,13 @@ const DEPRECATED_FILTERS: Partial<Record<UnifiedObjectType, readonly string[]>> 
 };
 
 export function ListQuerySchema(type: UnifiedObjectType): TSchema {
-  const extra: Record<string, TSchema> = Object.fromEntries((DEPRECATED_FILTERS[type] ?? []).map((field) => [field, Type.Optional(Type.String({ maxLength: 500, description: `Deprecated: equality on ${field}; use filter.` }))]));
+  const extra: Record<string, TSchema> = Object.fromEntries((DEPRECATED_FILTERS[type] ?? []).map((field) => {
+    const description = `Deprecated: equality on ${field}; use filter.`;
+    // An enum field takes only its values: a misspelt one is a 400 listing them, not an empty page.
+    const values = enumValuesOf(MODEL[type].schema, field);
+    const schema = values === undefined ? Type.String({ maxLength: 500, description }) : Type.Union(values.map((v) => Type.Literal(v)), { description });
+    return [field, Type.Optional(schema)];
+  }));
   if (type === 'balance_sheet') {
     extra.start_date = Type.Optional(Type.String({ format: 'date', description: 'Deprecated: statements whose month starts on or after this date; use filter.' }));
     extra.end_date = Type.Optional(Type.String({ format: 'date', description: 'Deprecated: statements whose month ends on or before this date; use filter.' }));

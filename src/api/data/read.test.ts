@@ -114,6 +114,18 @@ describe('read conventions', () => {
     const byNumber = json(await get(`/accounting/bills?access_token=${token}&document_number=${encodeURIComponent(one?.document_number ?? '')}`)).bills as unknown[];
     expect(byNumber).toHaveLength(1);
   });
+
+  it('take only the values of an enum in a deprecated filter: a misspelt one is a 400 listing them, not an empty page', async () => {
+    const banks = json(await get(`/accounting/accounts?access_token=${token}&account_type=bank`)).accounts as { account_type: string }[];
+    expect(banks.length).toBeGreaterThan(0);
+    expect(banks.every((a) => a.account_type === 'bank')).toBe(true);
+    const refused = await get(`/accounting/accounts?access_token=${token}&account_type=bogus`);
+    expect(refused.statusCode).toBe(400);
+    const body = errorBody(refused);
+    expect(body.error_code).toBe('VALIDATION_ERROR');
+    expect(body.error_metadata).toMatchObject({ field: 'account_type', location: 'query' });
+    expect(body.error_message).toMatch(/^`account_type` in the query string must be one of: .*\bbank\b.*\bexpense\b/);
+  });
 });
 
 describe('versions', () => {
