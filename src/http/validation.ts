@@ -118,7 +118,8 @@ function unionLiterals(errors: ErrorObject[], first: ErrorObject): unknown[] | n
     .flatMap((e) => {
       const params = e.params as Record<string, unknown>;
       if (e.keyword === 'const') return [params.allowedValue];
-      return e.keyword === 'enum' && Array.isArray(params.allowedValues) ? params.allowedValues : [];
+      const allowed: unknown = params.allowedValues;
+      return e.keyword === 'enum' && Array.isArray(allowed) ? allowed.map((value: unknown) => value) : [];
     });
   return values.length === 0 ? null : [...new Set(values)];
 }

@@ -75,6 +75,17 @@ describe('read conventions', () => {
     }
   });
 
+  it('answer 404 ROUTE_NOT_FOUND for a sub-path of the reference that falls into /:id, on reads and writes alike', async () => {
+    for (const [method, url] of [['GET', '/accounting/bills/attachments'], ['GET', '/accounting/invoices/attachments'], ['DELETE', '/accounting/bills/attachments']] as const) {
+      const response = await t.app.inject({ method, url: `/versioned${url}?access_token=${token}`, headers: clientHeaders(t.org) });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(errorBody(response).error_code).toBe('ROUTE_NOT_FOUND');
+      expect(errorBody(response).error_message).toContain(`No endpoint ${method} /versioned${url}`);
+    }
+    // By platform id the word is an id like any other.
+    expect((await get(`/accounting/bills/attachments?access_token=${token}&id_type=platform`)).statusCode).toBe(410);
+  });
+
   it('answer PRODUCT_NOT_READY before the initial sync, and data so far with force_fetch', async () => {
     const fresh = await linkedSandbox(t, 'user_reads_fresh_size_300');
     const freshToken = accessTokenOf(t.services.cipher, fresh);

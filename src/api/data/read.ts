@@ -17,6 +17,7 @@ import { getConnector } from '../../platforms/index.ts';
 import { fetchRecord } from '../../sql/list-records.ts';
 import { boundedRead } from '../../db/bounded-read.ts';
 import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
+import { refusePathWordAsServiceId } from '../shared/record-id.ts';
 import type { Pool } from '../../db/pool.ts';
 import type { Tenant } from '../../tenants/types.ts';
 import { presenterOf, served } from '../../store/served.ts';
@@ -92,13 +93,14 @@ export function fetchEndpoint(type: UnifiedObjectType): Endpoint {
       force_fetch: ForceFetchSchema,
     }),
     success: { status: 200, schema: Type.Object({ [names.singular]: schema, connection: ConnectionRefSchema }) },
-    errors: [...READ_ERRORS, 'RESOURCE_NOT_FOUND', 'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'],
+    errors: [...READ_ERRORS, 'RESOURCE_NOT_FOUND', 'ROUTE_NOT_FOUND', 'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'],
   });
   return defineEndpoint(contract, async (request) => {
     const query = request.query;
     const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
     const withRaw = wantsPlatformData(query.expand);
     const { id } = request.params;
+    if (query.id_type !== 'platform') refusePathWordAsServiceId(request, id);
     const { pool, config } = request.server.services;
     const row = await boundedRead(pool, config.readLimits.statementTimeoutMs, { field: 'id', location: 'params' },
       (db) => fetchRecord(db, connection.id, type, query.id_type ?? 'service', id, withRaw));

@@ -15,6 +15,7 @@ import { objectInputSchema, ResponseModeSchema, writeBody, type ResponseMode } f
 import { AsyncResponseSchema } from '../../writes/job-view.ts';
 import { WRITABLE } from '../../writes/writable.ts';
 import { AccessTokenQuery, IdParams, submitWrite, WRITE_ERRORS, writableConnection } from './submit.ts';
+import { refusePathWordAsServiceId } from '../shared/record-id.ts';
 
 type Json = Record<string, unknown>;
 
@@ -57,10 +58,11 @@ function updateEndpoint(type: UnifiedObjectType): Endpoint {
     body: writeBody(singular, { ...objectInputSchema(type, 'update'), minProperties: 1 }, { required: true }),
     success: { status: 200, schema: result },
     alsoSucceeds: [{ status: 202, schema: AsyncResponseSchema }],
-    errors: [...WRITE_ERRORS, 'RESOURCE_NOT_FOUND'],
+    errors: [...WRITE_ERRORS, 'RESOURCE_NOT_FOUND', 'ROUTE_NOT_FOUND'],
   });
   return defineEndpoint(contract, async (request, reply) => {
     const body = request.body as Json & { response_mode?: ResponseMode };
+    refusePathWordAsServiceId(request, request.params.id);
     const connection = await writableConnection(request, request.query.access_token, type, { op: 'update' });
     const target = await liveRecord(request.server.services.pool, connection.id, type, request.params.id);
     // The same numbers, ledger rules and reference checks as a create (submitWrite), on the fields sent.
@@ -85,9 +87,10 @@ function deleteEndpoint(type: UnifiedObjectType): Endpoint {
     body: Type.Object({ response_mode: ResponseModeSchema }, { additionalProperties: false }),
     success: { status: 200, schema: deleted },
     alsoSucceeds: [{ status: 202, schema: AsyncResponseSchema }],
-    errors: [...WRITE_ERRORS, 'RESOURCE_NOT_FOUND'],
+    errors: [...WRITE_ERRORS, 'RESOURCE_NOT_FOUND', 'ROUTE_NOT_FOUND'],
   });
   return defineEndpoint(contract, async (request, reply) => {
+    refusePathWordAsServiceId(request, request.params.id);
     const connection = await writableConnection(request, request.query.access_token, type, { op: 'delete' });
     const target = await liveRecord(request.server.services.pool, connection.id, type, request.params.id);
     const mode = request.body.response_mode ?? request.query.response_mode;
