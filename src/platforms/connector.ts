@@ -254,6 +254,11 @@ export interface Connector {
   /** Calls the platform once to prove the credentials work and learn who the account is. */
   identify(ctx: ConnectorContext): Promise<AccountIdentity>;
   objects: Partial<Record<UnifiedObjectType, { capabilities: ObjectCapabilities; handler: ObjectHandler }>>;
+  /**
+   * Marketplaces a marketplace platform sells on (the spec's marketplace_seller_marketplace values); absent for every
+   * other platform, which then refuses that field at creation instead of ignoring it.
+   */
+  marketplaces?: readonly string[];
   /** Platform request limits, enforced by the shared HTTP layer per connection. */
   limits: { requestsPerMinute: number | null; concurrentRequests: number | null };
   /** Operations beyond the per-object writes (attachments, bank feeds). */

@@ -133,6 +133,9 @@ describe('POST /connections/create', () => {
       [{ syncConfig: { unknown: true } }, /not a known field/],
       [{ redirect_url: 'not a url' }, /redirect_url/],
       [{ marketplace_seller_marketplace: 'MARS' }, /must be one of/],
+      // No platform offered is a marketplace: the field is refused, never silently ignored.
+      [{ marketplace_seller_marketplace: 'GERMANY' }, /`marketplace_seller_marketplace` cannot be used here: it needs `platform`/],
+      [{ platform: TEST_PLATFORM, marketplace_seller_marketplace: 'GERMANY' }, /is not a marketplace platform/],
       [{ surprise: 1 }, /`surprise`.*not a known field/],
     ];
     for (const [body, message] of cases) {

@@ -66,6 +66,14 @@ export default defineEndpoint(contract, async (request) => {
   if (platform === null && hasCredentials) {
     throw new ServiceError('VALIDATION_ERROR', 'Credential fields need `platform`: name the platform they belong to.', { source: 'service', field: 'platform', location: 'body' });
   }
+  const marketplace = body.marketplace_seller_marketplace;
+  if (marketplace !== undefined && connector?.marketplaces?.includes(marketplace) !== true) {
+    const why = connector === undefined
+      ? 'it needs `platform` naming a marketplace platform'
+      : connector.marketplaces === undefined ? `${connector.id} is not a marketplace platform` : `${connector.id} does not sell on ${marketplace}`;
+    throw new ServiceError('VALIDATION_ERROR', `\`marketplace_seller_marketplace\` cannot be used here: ${why}. No marketplace platform is offered by this service yet (docs/platforms.md); leave the field out.`,
+      { source: 'service', field: 'marketplace_seller_marketplace', location: 'body' });
+  }
   if (body.syncConfig !== undefined) {
     const offered = connector === undefined ? undefined : Object.keys(connector.objects).map((t) => objectTypeToEntity(t as UnifiedObjectType));
     validateSyncConfig(body.syncConfig, offered ?? ENTITY_NAMES);
