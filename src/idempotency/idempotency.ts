@@ -10,6 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queryable } from '../db/pool.ts';
+import { outsideRequestScope } from '../db/request-scope.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import {
   claimIdempotencyKey, completeIdempotencyKey, readIdempotencyKey, releaseIdempotencyKey, renewIdempotencyKey, type IdempotencyScope,
@@ -22,20 +23,21 @@ export const TTL_SECONDS = 24 * 60 * 60;
 /**
  * The claim is a lease: its owner renews it every RENEW_EVERY_MS while the request runs, and a claim not renewed for
  * LOCK_SECONDS is presumed dead (its process crashed or was killed) and the next request with the key takes it over.
- * Five seconds is half the wait a duplicate gets (10 s, idempotencyWaitMs), so a client retrying after our crash
+ * Eight seconds is below the wait a duplicate gets (10 s, idempotencyWaitMs), so a client retrying after our crash
  * waits and then runs (a write joins its original job, src/writes/accept.ts) instead of answering
- * IDEMPOTENCY_KEY_IN_USE for up to two minutes, as the former 120 s lease did.
+ * IDEMPOTENCY_KEY_IN_USE for up to two minutes, as the former 120 s lease did; and above the API pool's acquire
+ * timeout (DATABASE_ACQUIRE_TIMEOUT_MS, 5 s), so one renewal stuck behind a busy pool does not lose the claim.
  *
  * Trade-off, chosen over tying the claim to the owner's database session (an advisory lock dies with its
  * connection): a session lock needs a connection held for every running idempotent request, out of a pool of 20,
  * and is lost by a live request whenever that one connection drops; a lease costs one UPDATE per running request
  * every second on any pooled connection and also covers a host that vanished without closing its sockets, which
  * PostgreSQL notices only after TCP keepalive (hours by default). Its risk: a live owner that cannot renew for the
- * whole lease (event loop stalled, database unreachable for ~4 s, four renewals missed) loses the claim and a retry
+ * whole lease (event loop stalled, database unreachable for ~7 s, seven renewals missed) loses the claim and a retry
  * runs beside it. A write still makes one job (the retry joins it by key), and the stale owner can neither store
  * nor free the new claim (the owner column, migration 0007).
  */
-export const LOCK_SECONDS = 5;
+export const LOCK_SECONDS = 8;
 export const RENEW_EVERY_MS = 1_000;
 
 export interface StoredResponse { status: number; headers: Record<string, string>; body: string }
@@ -111,8 +113,16 @@ export async function finishIdempotent(db: Queryable, cipher: Cipher, claim: Ide
   await completeIdempotencyKey(db, claim.scope, claim.owner, { status: response.status, headers: response.headers, sealedBody: cipher.encrypt(response.body) });
 }
 
-/** Renews the claim while the request runs; returns the function that stops renewing. */
+/**
+ * Renews the claim while the request runs; returns the function that stops renewing. The timer runs outside the
+ * request's scope: a renewal must never wait in its own organisation's queue for a connection slot
+ * (src/db/organization-gate.ts), or a busy organisation would let its own claims lapse and a retry run beside them.
+ */
 export function keepClaimAlive(db: Queryable, claim: IdempotencyClaim, onError: (error: unknown) => void): () => void {
+  return outsideRequestScope(() => renewEverySecond(db, claim, onError));
+}
+
+function renewEverySecond(db: Queryable, claim: IdempotencyClaim, onError: (error: unknown) => void): () => void {
   let renewing = false;
   const timer = setInterval(() => {
     // One renewal at a time: a slow one (a busy pool) must not pile up more behind it.

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { beginIdempotent } from '../../src/idempotency/idempotency.ts';
+import { beginIdempotent, keepClaimAlive } from '../../src/idempotency/idempotency.ts';
+import { createPool } from '../../src/db/pool.ts';
+import { OrganizationGate } from '../../src/db/organization-gate.ts';
+import { newRequestScope, runInRequestScope } from '../../src/db/request-scope.ts';
 import { ServiceError } from '../../src/errors/catalogue.ts';
 import { clientHeaders, json, startTestApp, type TestApp } from '../support/app.ts';
 import { probeEndpoints, type ProbeCounter } from '../support/probe-endpoints.ts';
@@ -66,5 +69,35 @@ describe('Idempotency-Key claim of a killed process', () => {
     });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toBe(retry.body);
+  });
+});
+
+describe('renewing a claim', () => {
+  it('never waits in its own organisation\'s queue: a claim renews while the organisation\'s every slot is taken', async () => {
+    const organizationId = t.org.organization.id;
+    // The organisation's only slot is held by another of its requests, for longer than the test.
+    const gate = new OrganizationGate({ concurrency: 1, waitMs: 60_000, costlyConcurrency: 1 });
+    const pool = createPool(t.db.url, { max: 3, applicationName: 'lease-test', acquireTimeoutMs: 5000, gate });
+    const holder = newRequestScope(organizationId);
+    await gate.enter(holder);
+    const scope = { organizationId, environment: 'sandbox' as const, key: 'key-busy-organisation' };
+    const outcome = await beginIdempotent(t.db.pool, t.services.cipher, scope, { method: 'POST', path: url, body }, { waitMs: 0 });
+    if (outcome.kind !== 'execute') throw new Error('expected to claim the key');
+    const lockedUntil = async (): Promise<number> => (await t.db.pool.query<{ locked_until: Date }>(
+      'SELECT locked_until FROM idempotency_keys WHERE organization_id = $1 AND key = $2', [organizationId, scope.key])).rows[0]?.locked_until.getTime() ?? 0;
+    const first = await lockedUntil();
+    const errors: unknown[] = [];
+    // Started inside the request's scope, as the HTTP hook does.
+    const stop = runInRequestScope(newRequestScope(organizationId), () => keepClaimAlive(pool, outcome.claim, (error) => { errors.push(error); }));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await lockedUntil()).toBeGreaterThan(first);
+      expect(gate.usage(organizationId)).toEqual({ active: 1, waiting: 0 });
+      expect(errors).toEqual([]);
+    } finally {
+      stop();
+      gate.leave(holder);
+      await pool.end();
+    }
   });
 });
