@@ -1,7 +1,8 @@
 /**
  * The failed-authentication throttle at the API's edge (/admin and
- * /versioned): a blocked address or target is answered 429 before the
- * credential is looked at; a refused credential is counted.
+ * /versioned): a blocked address is answered 429 before the credential is
+ * looked at, a blocked target only when its credential is wrong; a refused
+ * credential is counted.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { ServiceError, type ErrorCode } from '../errors/catalogue.ts';
@@ -16,22 +17,27 @@ function tooManyFailures(blocked: Blocked): ServiceError {
 }
 
 /**
- * Runs `check` unless the attempt is blocked; when `check` throws `refusal`
- * and a credential was presented, counts a failure (a missing header is not a
- * guess). Counting never hides the refusal: if it fails, it is logged.
+ * Runs `check` unless the attempt's address is blocked; when `check` throws `refusal` and a credential was
+ * presented, counts a failure (a missing header is not a guess). Counting never hides the refusal: if it fails, it
+ * is logged.
+ *
+ * A blocked target (the admin token, one client_id) is still checked: the right credential passes, a wrong one is
+ * answered 429. Otherwise anyone could lock an organisation, or the operator, out of its own service by sending
+ * wrong secrets for its client_id from a few addresses; the secrets are long random strings, so the target count
+ * slows no realistic guessing, while the per-address count still stops one source's flood unread.
  */
 export async function throttledAuthentication<T>(
   throttle: AuthFailureThrottle, log: FastifyBaseLogger,
   attempt: AuthAttempt & { presented: boolean; refusal: ErrorCode }, check: () => T | Promise<T>,
 ): Promise<T> {
   const blocked = throttle.blocked(attempt);
-  if (blocked !== null) throw tooManyFailures(blocked);
+  if (blocked?.by === 'address') throw tooManyFailures(blocked);
   try {
     return await check();
   } catch (error) {
-    if (attempt.presented && error instanceof ServiceError && error.code === attempt.refusal) {
-      await throttle.recordFailure(attempt).catch((countError: unknown) => { log.warn({ err: countError }, 'could not count a failed authentication'); });
-    }
-    throw error;
+    if (!(attempt.presented && error instanceof ServiceError && error.code === attempt.refusal)) throw error;
+    await throttle.recordFailure(attempt).catch((countError: unknown) => { log.warn({ err: countError }, 'could not count a failed authentication'); });
+    // The failure that reaches the limit is still answered as refused; the ones after it, 429.
+    throw blocked === null ? error : tooManyFailures(blocked);
   }
 }
