@@ -33,7 +33,7 @@ export interface Config {
   webhookScheduleScale: number;
   /** Webhook deliveries in flight at once per worker process. */
   webhookConcurrency: number;
-  /** Deliveries one endpoint (organisation and environment) may have claimed at once, across all workers: its share. */
+  /** Attempts one organisation (both environments together) may have in flight at once in one worker process: its share of WEBHOOK_CONCURRENCY. */
   webhookEndpointConcurrency: number;
   /** How long a process remembers verified client credentials (0 = check every request). */
   authCacheSeconds: number;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ClaimedDelivery } from '../sql/webhook-deliveries.ts';
 import { createEndpointShares } from './shares.ts';
 
-const delivery = (organization: string, n: number): ClaimedDelivery => ({
-  id: `${organization}-${n}`, event_id: `e-${organization}-${n}`, organization_id: organization, environment: 'sandbox', attempts: 1,
+const delivery = (organization: string, n: number, environment: 'sandbox' | 'production' = 'sandbox'): ClaimedDelivery => ({
+  id: `${organization}-${n}`, event_id: `e-${organization}-${n}`, organization_id: organization, environment, attempts: 1,
   deadline_at: new Date(), event_created_at: new Date(), payload: {}, access_token_ciphertext: null, update_url_ciphertext: null, url: 'https://example.com/',
 });
 
@@ -37,5 +37,19 @@ describe('endpoint shares of one worker', () => {
     shares.released(waiting.splice(0));
     // Nothing held any more: every endpoint may take a full claim again.
     expect(shares.allowances()).toEqual([]);
+  });
+
+  it('counts an organisation\'s sandbox and production receivers against one share', () => {
+    const shares = createEndpointShares(2);
+    const waiting = [delivery('a', 1, 'sandbox'), delivery('a', 2, 'production'), delivery('a', 3, 'production'), delivery('b', 1)];
+    shares.claimed(waiting);
+    expect(shares.startNext(waiting)?.id).toBe('a-1');
+    expect(shares.startNext(waiting)?.id).toBe('a-2');
+    // Both of a's receivers hang: a holds its one share, and b's delivery goes next.
+    expect(shares.ready(waiting)).toBe(1);
+    expect(shares.startNext(waiting)?.id).toBe('b-1');
+    expect(shares.startNext(waiting)).toBeUndefined();
+    shares.finished(delivery('a', 1, 'sandbox'));
+    expect(shares.startNext(waiting)?.id).toBe('a-3');
   });
 });

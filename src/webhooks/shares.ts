@@ -1,11 +1,10 @@
 /**
- * Each endpoint's (organisation and environment's) share of one worker's
- * delivery slots. An endpoint has at most `perEndpoint` attempts in flight and
- * as many again claimed and waiting, so a receiver that never answers holds at
- * most its share while the rest of the slots stay free for every other
- * organisation; an endpoint alone still keeps its slots busy with deliveries
- * claimed ahead. Waiting deliveries start first come, first served among
- * those whose endpoint is below its share.
+ * Each organisation's share of one worker's delivery slots. An organisation has at most `perEndpoint` attempts in
+ * flight across its endpoints (its sandbox and production receivers together), and each endpoint (organisation and
+ * environment) as many again claimed and waiting, so an organisation whose receivers never answer holds at most
+ * one share while the rest of the slots stay free for every other organisation; an endpoint alone still keeps its
+ * share busy with deliveries claimed ahead. Waiting deliveries start first come, first served among those whose
+ * organisation is below its share.
  */
 import type { ClaimedDelivery, EndpointAllowance } from '../sql/webhook-deliveries.ts';
 
@@ -34,6 +33,13 @@ export interface EndpointShares {
 
 export function createEndpointShares(perEndpoint: number): EndpointShares {
   const held = new Map<string, { endpoint: Endpoint; claimed: number; inFlight: number }>();
+  // Attempts in flight per organisation, all its endpoints together.
+  const organizationInFlight = new Map<string, number>();
+  const addInFlight = (organizationId: string, delta: number): void => {
+    const next = (organizationInFlight.get(organizationId) ?? 0) + delta;
+    if (next <= 0) organizationInFlight.delete(organizationId);
+    else organizationInFlight.set(organizationId, next);
+  };
   const perClaim = 2 * perEndpoint;
   const entry = (d: Endpoint): { endpoint: Endpoint; claimed: number; inFlight: number } => {
     let found = held.get(keyOf(d));
@@ -47,9 +53,10 @@ export function createEndpointShares(perEndpoint: number): EndpointShares {
     const found = entry(d);
     found.claimed -= 1;
     found.inFlight -= inFlight;
+    addInFlight(d.organization_id, -inFlight);
     if (found.claimed <= 0) held.delete(keyOf(d));
   };
-  const canStart = (d: Endpoint): boolean => (held.get(keyOf(d))?.inFlight ?? 0) < perEndpoint;
+  const canStart = (d: Endpoint): boolean => (organizationInFlight.get(d.organization_id) ?? 0) < perEndpoint;
   return {
     perClaim,
     claimed(deliveries) { for (const d of deliveries) entry(d).claimed += 1; },
@@ -59,7 +66,10 @@ export function createEndpointShares(perEndpoint: number): EndpointShares {
       const index = waiting.findIndex(canStart);
       if (index < 0) return undefined;
       const [next] = waiting.splice(index, 1);
-      if (next !== undefined) entry(next).inFlight += 1;
+      if (next !== undefined) {
+        entry(next).inFlight += 1;
+        addInFlight(next.organization_id, 1);
+      }
       return next;
     },
     finished(d) { drop(d, 1); },
