@@ -4,6 +4,7 @@
  * service ids turned into platform ids through the connection, and the plain
  * conversions, each failing with a 400 that names the field.
  */
+import { decimalParts, decimalPlaces, formatUnits, scaledUnits } from '../money/decimal.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import type { ConnectorContext } from './connector.ts';
@@ -38,15 +39,22 @@ export function decimal(value: unknown): unknown {
 }
 
 /**
- * An amount for a platform that keeps whole cents: a float artefact of our own arithmetic (10.1 - 0.1) is put
- * right, a real fraction of a cent (0.004 in a three-decimal currency) is refused, never rounded away.
+ * An amount for a platform that keeps whole cents: a real fraction of a cent (0.004 in a three-decimal currency) is
+ * refused, never rounded away. Decided on the decimal the number is (src/money/decimal.ts), not on `value * 100`,
+ * whose float error grows with the amount (161941518.64 * 100 is 16194151864.000002).
  */
 export function wholeCents(value: number, field: string): number {
-  const cents = Math.round(value * 100);
-  if (!Number.isFinite(value) || Math.abs(cents - value * 100) > 1e-6) {
+  if (!Number.isFinite(value) || decimalPlaces(decimalParts(value)) > 2) {
     throw invalid(field, `has more than 2 decimal places (got ${String(value)}), which this platform does not keep; amounts are never rounded`);
   }
-  return cents / 100;
+  return value;
+}
+
+/** a - b as decimals, exactly (10.1 - 0.1 is 10, where the float subtraction gives 9.999999999999998). */
+export function exactDifference(a: number, b: number): number {
+  const [left, right] = [decimalParts(a), decimalParts(b)];
+  const places = Math.max(decimalPlaces(left), decimalPlaces(right));
+  return Number(formatUnits(scaledUnits(left, places) - scaledUnits(right, places), places));
 }
 
 /** A timestamp or date as the platform's YYYY-MM-DD. */

@@ -8,7 +8,7 @@ import { objectWriteEndpoints } from '../api/writes/objects.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { checkAmount, collectAmounts, MONEY_FIELDS, NOT_MONEY_FIELDS, type Amount } from './amounts.ts';
 import { checkRules } from './check-input.ts';
-import { decimalParts, decimalPlaces, formatUnits, scaledUnits } from './decimal.ts';
+import { decimalParts, decimalPlaces, formatUnits, scaledUnits } from '../money/decimal.ts';
 import { minorUnits } from './minor-units.ts';
 
 type Json = Record<string, unknown>;

@@ -17,7 +17,7 @@
  * (the target record's, else the company's).
  */
 import { invalidField } from './check-input.ts';
-import { decimalParts, decimalPlaces } from './decimal.ts';
+import { decimalParts, decimalPlaces } from '../money/decimal.ts';
 import { minorUnits, MOST_MINOR_UNITS } from './minor-units.ts';
 
 type Json = Record<string, unknown>;

@@ -9,7 +9,7 @@ import type { Queryable } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { collectLinks, LINKS, type LinkField } from '../model/fields.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
-import { decimalParts, decimalPlaces, formatUnits, scaledUnits } from './decimal.ts';
+import { decimalParts, decimalPlaces, formatUnits, scaledUnits } from '../money/decimal.ts';
 import { WRITABLE } from './writable.ts';
 
 type Json = Record<string, unknown>;

@@ -8,7 +8,7 @@
 import { ServiceError } from '../../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext } from '../connector.ts';
-import { dateOnly, has, link, list, wholeCents, type Input } from '../inbound.ts';
+import { dateOnly, exactDifference, has, link, list, wholeCents, type Input } from '../inbound.ts';
 
 export type Native = Record<string, unknown>;
 
@@ -100,7 +100,7 @@ async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<
     const tax = typeof line.tax_amount === 'number' ? line.tax_amount : 0;
     out.DetailType = 'AccountBasedExpenseLineDetail';
     // QBO computes tax from tax codes: the line amount is before tax.
-    out.Amount = wholeCents(typeof line.sub_total === 'number' ? line.sub_total : total - tax, `${at}${typeof line.sub_total === 'number' ? 'sub_total' : 'total_amount'}`);
+    out.Amount = wholeCents(typeof line.sub_total === 'number' ? line.sub_total : exactDifference(total, tax), `${at}${typeof line.sub_total === 'number' ? 'sub_total' : 'total_amount'}`);
     out.AccountBasedExpenseLineDetail = { AccountRef: await ref(ctx, 'account', line.account_id, `${at}account_id`), ...detail };
   }
   return { line: out, department };

@@ -7,7 +7,7 @@
  */
 import { ServiceError } from '../../errors/catalogue.ts';
 import type { ConnectorContext } from '../connector.ts';
-import { has, link, list, wholeCents, type Input } from '../inbound.ts';
+import { exactDifference, has, link, list, wholeCents, type Input } from '../inbound.ts';
 import { listOf, xeroCall } from './client.ts';
 import { dayOf } from './dates.ts';
 import { chartOf } from './read.ts';
@@ -86,7 +86,7 @@ export async function documentLines(ctx: ConnectorContext, input: Input): Promis
     if (typeof line.discount_amount === 'number') item.DiscountAmount = line.discount_amount;
     const total = amount(line.total_amount);
     // Xero keeps 2 decimal places here: more are refused, not rounded.
-    item.UnitAmount = wholeCents(!taxed ? total : typeof line.sub_total === 'number' ? line.sub_total : total - amount(line.tax_amount), `${at}.total_amount`);
+    item.UnitAmount = wholeCents(!taxed ? total : typeof line.sub_total === 'number' ? line.sub_total : exactDifference(total, amount(line.tax_amount)), `${at}.total_amount`);
     items.push(item);
   }
   return { LineItems: items, LineAmountTypes: taxed ? 'Exclusive' : 'NoTax' };
