@@ -91,4 +91,21 @@ describe('migration 0018 and the start-up step', () => {
     expect(claimed?.connection.id).toBe(keptId);
     expect(await claimOAuthState(db.pool, state, false)).toBeNull();
   });
+
+  it('two processes starting at once: each goes on only once every link token is sealed', async () => {
+    const org = (await db.pool.query<{ id: string }>(`INSERT INTO organizations (name) VALUES ('Many legacy links') RETURNING id`)).rows[0]?.id ?? '';
+    // 1,200 connections as 0018 leaves them: the link token in clear beside its SHA-256, not sealed yet.
+    await db.pool.query(
+      `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token, link_token_sha256)
+       SELECT $1, 'sandbox', sha256(convert_to('at-' || g, 'UTF8')), '\\x00'::bytea, 'lk_legacy_' || g, sha256(convert_to('lk_legacy_' || g, 'UTF8'))
+         FROM generate_series(1, 1200) AS g`, [org]);
+    const leftInClear = async (): Promise<number> =>
+      (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM connections WHERE link_token IS NOT NULL')).rows[0]?.n ?? -1;
+    const start = () => sealLegacyLinkTokens(db.pool, cipher).then(async (sealed) => ({ sealed, left: await leftInClear() }));
+    const [first, second] = await Promise.all([start(), start()]);
+    expect(first.left).toBe(0);
+    expect(second.left).toBe(0);
+    expect(first.sealed + second.sealed).toBe(1200);
+    expect(await sealLegacyLinkTokens(db.pool, cipher)).toBe(0);
+  });
 });

@@ -5,33 +5,57 @@
  * written before 0018, empties their clear column, and moves the update_url of
  * their stored webhook bodies into its sealed slot (src/events/access-token-slot.ts).
  * Idempotent: it only finds rows still in clear, so after the first run it is
- * one index lookup. Several processes starting at once split the rows (SKIP
- * LOCKED); each batch is one transaction, so a crash leaves no half-sealed row.
+ * one probe. Several processes starting at once: one seals while the others
+ * wait for it (a session advisory lock), so no process serves while a
+ * connection is still unsealed (reading one would fail). Each batch is one
+ * transaction, so a crash leaves no half-sealed row.
  */
 import type { Cipher } from '../crypto/secrets.ts';
-import { withTransaction, type Pool } from '../db/pool.ts';
+import type { Pool, PoolClient } from '../db/pool.ts';
 import { takeUpdateUrl } from '../events/access-token-slot.ts';
-import { lockLegacyLinkTokens, lockLegacyUpdateUrls, storeSealedLinkTokens, storeSealedUpdateUrls } from '../sql/legacy-link-tokens.ts';
+import { anyLegacyLinkToken, lockLegacyLinkTokens, lockLegacyUpdateUrls, storeSealedLinkTokens, storeSealedUpdateUrls } from '../sql/legacy-link-tokens.ts';
 
 const BATCH = 500;
+const SEALING_LOCK = 4_711_000_018;
 
-/** Seals what is left in clear; returns how many connections it sealed. */
+/** Seals what is left in clear; returns how many connections this process sealed. */
 export async function sealLegacyLinkTokens(pool: Pool, cipher: Cipher): Promise<number> {
-  let sealed = 0;
-  for (;;) {
-    const count = await withTransaction(pool, async (db) => {
-      const rows = await lockLegacyLinkTokens(db, BATCH);
-      if (rows.length === 0) return 0;
-      const ids = rows.map((r) => r.id);
+  if (!(await anyLegacyLinkToken(pool))) return 0;
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [SEALING_LOCK]);
+    try {
+      let sealed = 0;
+      for (;;) {
+        const count = await sealBatch(client, cipher);
+        sealed += count;
+        if (count < BATCH) return sealed;
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [SEALING_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+async function sealBatch(db: PoolClient, cipher: Cipher): Promise<number> {
+  await db.query('BEGIN');
+  try {
+    const rows = await lockLegacyLinkTokens(db, BATCH);
+    const ids = rows.map((r) => r.id);
+    if (rows.length > 0) {
       await storeSealedLinkTokens(db, ids, rows.map((r) => cipher.encrypt(r.link_token)));
       const events = (await lockLegacyUpdateUrls(db, ids)).flatMap((e) => {
         const { payload, updateUrl } = takeUpdateUrl(e.payload);
         return updateUrl === null ? [] : [{ id: e.id, payload: JSON.stringify(payload), sealed: cipher.encrypt(updateUrl) }];
       });
       await storeSealedUpdateUrls(db, events.map((e) => e.id), events.map((e) => e.payload), events.map((e) => e.sealed));
-      return rows.length;
-    });
-    sealed += count;
-    if (count < BATCH) return sealed;
+    }
+    await db.query('COMMIT');
+    return rows.length;
+  } catch (error) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw error;
   }
 }

@@ -7,10 +7,16 @@ import type { Queryable } from '../db/pool.ts';
 
 export interface LegacyLinkToken { id: string; link_token: string }
 
-/** A batch of connections whose link token is still in clear; rows another process is sealing are skipped. */
+/** Whether any connection still holds its link token in clear (false on every start after the first). */
+export async function anyLegacyLinkToken(db: Queryable): Promise<boolean> {
+  const result = await db.query('SELECT 1 FROM connections WHERE link_token IS NOT NULL LIMIT 1');
+  return result.rows.length > 0;
+}
+
+/** A batch of connections whose link token is still in clear, locked (waiting for a row another statement holds). */
 export async function lockLegacyLinkTokens(db: Queryable, limit: number): Promise<LegacyLinkToken[]> {
   const result = await db.query<LegacyLinkToken>(
-    `SELECT id, link_token FROM connections WHERE link_token IS NOT NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, [limit]);
+    `SELECT id, link_token FROM connections WHERE link_token IS NOT NULL ORDER BY id LIMIT $1 FOR UPDATE`, [limit]);
   return result.rows;
 }
 
