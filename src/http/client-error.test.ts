@@ -34,4 +34,14 @@ describe('answers to requests the HTTP parser refused', () => {
     answerClientError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }), reset);
     expect(reset.read()).toBeNull();
   });
+
+  it('writes nothing into a response already under way on the socket (a malformed pipelined request), only closes it', () => {
+    const socket = Object.assign(new PassThrough(), { _httpMessage: { _headerSent: true } });
+    const written: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => written.push(chunk));
+    socket.on('error', () => undefined);
+    answerClientError(Object.assign(new Error('bad'), { code: 'HPE_INVALID_METHOD' }), socket);
+    expect(written).toEqual([]);
+    expect(socket.destroyed).toBe(true);
+  });
 });

@@ -51,6 +51,13 @@ export function rawErrorResponse(error: ServiceError, requestId: string, extraHe
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   // A reset connection has nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) socket.write(rawErrorResponse(clientErrorAnswer(error.code), randomUUID()));
+  // As Node's own handler: not while a response on this keep-alive socket is under way (our bytes would land inside it).
+  if (socket.writable && !responseUnderway(socket)) socket.write(rawErrorResponse(clientErrorAnswer(error.code), randomUUID()));
   socket.destroy(error);
+}
+
+/** Whether the socket's current response has sent its headers (Node's internal `_httpMessage._headerSent`). */
+function responseUnderway(socket: Duplex): boolean {
+  const message: unknown = Reflect.get(socket, '_httpMessage');
+  return typeof message === 'object' && message !== null && Reflect.get(message, '_headerSent') === true;
 }
