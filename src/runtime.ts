@@ -22,6 +22,7 @@ import { optionsFromEnv } from './platforms/sandbox/options.ts';
 import { JobWaiter } from './writes/waiter.ts';
 import { ConnectionCache } from './connections/access-token-cache.ts';
 import { sealLegacyLinkTokens } from './connections/seal-link-tokens.ts';
+import { productionRedirectsWithoutList } from './sql/redirect-urls.ts';
 
 export interface Runtime {
   /** The API's: `pool` is the API pool, whose checkouts for a request count against its organisation. */
@@ -67,6 +68,9 @@ export async function startRuntime(options: {
     // Link tokens of connections written before migration 0018 are sealed now, before anything serves them.
     const sealed = await sealLegacyLinkTokens(pool, cipher);
     if (sealed > 0) options.log(`sealed the link tokens of ${sealed} connections`);
+    for (const unlisted of await productionRedirectsWithoutList(pool)) {
+      options.log(`organisation ${unlisted.organization_id}: ${unlisted.connections} production connections have a redirect_url but no production redirect URL list is set, so their link flows refuse to redirect; set one (PUT /admin/organizations/${unlisted.organization_id}/redirect_urls, docs/security.md "Redirects")`);
+    }
     const { adminTokenSha256, firstStart } = await bootstrapAdmin(pool, cipher, config);
     if (firstStart !== null) process.stdout.write(firstStartBanner(firstStart));
     const rateLimiter = config.redisUrl !== null

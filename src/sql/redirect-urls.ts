@@ -51,3 +51,18 @@ export async function deleteRedirectUrlList(db: Queryable, organizationId: strin
   );
   return (result.rowCount ?? 0) > 0;
 }
+
+export interface UnlistedRedirects { organization_id: string; connections: number }
+
+/**
+ * Organisations whose production connections carry a redirect_url (given at creation, before migration 0015 made
+ * lists the rule) while no production list is set: their link flows are refused until one is.
+ */
+export async function productionRedirectsWithoutList(db: Queryable): Promise<UnlistedRedirects[]> {
+  const result = await db.query<UnlistedRedirects>(
+    `SELECT c.organization_id, count(*)::int AS connections FROM connections c
+      WHERE c.environment = 'production' AND c.redirect_url IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM redirect_url_lists l WHERE l.organization_id = c.organization_id AND l.environment = 'production')
+      GROUP BY c.organization_id ORDER BY c.organization_id`);
+  return result.rows;
+}
