@@ -33,6 +33,11 @@ export interface BuildOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Fastify's trustProxy: a hop count becomes the function proxy-addr makes of one (trust the first `hops` hops). */
+function trustedProxies(setting: boolean | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
 export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
   const limits = services.config.http;
   const app = Fastify({
@@ -40,6 +45,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     logger: options.logger ?? requestLogOptions(services.config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
+    // request.ip from X-Forwarded-For only when the peer is a trusted proxy (TRUST_PROXY): the auth throttle counts by it.
+    trustProxy: trustedProxies(services.config.trustProxy),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -96,4 +96,12 @@ describe('database pools and per-organisation limits', () => {
     }
     expect(() => loadConfig({ DATABASE_POOL_API: '4', ORG_DATABASE_CONCURRENCY: '5' })).toThrow(/ORG_DATABASE_CONCURRENCY=5 must not exceed DATABASE_POOL_API=4/);
   });
+
+  it('reads TRUST_PROXY as off, on, a hop count or addresses and ranges, refusing anything else by name', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/8,proxy.internal' })).toThrow('TRUST_PROXY has "proxy.internal"');
+  });
 });

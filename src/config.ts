@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -54,6 +55,11 @@ export interface Config {
   authFailures: AuthFailureLimits;
   /** What one client connection may hold (src/http/connection-limits.ts). */
   http: HttpLimits;
+  /**
+   * Which peers' X-Forwarded-For to believe for the client address (request.ip), which the failed-authentication
+   * throttle counts by: false (none, the default), true (any), a number of proxy hops, or addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 export interface AuthFailureLimits {
@@ -157,6 +163,19 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
     return fallback;
   }
   return value;
+}
+
+function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const bad = entries.filter((entry) => !(entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)));
+  if (bad.length > 0) {
+    problems.push(`TRUST_PROXY has ${bad.map((b) => `"${b}"`).join(', ')}, which is not an IP address or CIDR range; expected true, false, a hop count or e.g. 10.0.0.0/8,127.0.0.1`);
+  }
+  return entries;
 }
 
 function parseHttpLimits(env: NodeJS.ProcessEnv, openFileLimit: number, problems: string[]): HttpLimits {
@@ -283,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     }
   }
 
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -310,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     organizationDatabase,
     readLimits,
     http,
+    trustProxy,
     webhookEndpointConcurrency,
   };
 }

@@ -139,6 +139,27 @@ describe('/admin', () => {
   });
 });
 
+describe('behind a reverse proxy (TRUST_PROXY)', () => {
+  const viaProxy = (app: FastifyInstance, client: string, authorization: string): Promise<LightMyRequestResponse> =>
+    app.inject({ method: 'GET', url: '/admin/organizations', remoteAddress: '10.9.0.1', headers: { authorization, 'x-forwarded-for': client } });
+
+  it('counts each client by the address the trusted proxy forwards: one client\'s failures do not block the others', async () => {
+    const app = await buildApp({ ...t.services, config: { ...t.services.config, trustProxy: ['10.9.0.1'] } }, { logger: false });
+    try {
+      for (let i = 0; i < PER_ADDRESS; i++) expect((await viaProxy(app, '203.0.113.5', WRONG_ADMIN)).statusCode).toBe(401);
+      expectThrottled(await viaProxy(app, '203.0.113.5', `Bearer ${t.adminToken}`), 'address');
+      expect((await viaProxy(app, '203.0.113.6', `Bearer ${t.adminToken}`)).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without TRUST_PROXY the header is ignored: a client cannot spread its failures over made-up addresses', async () => {
+    for (let i = 0; i < PER_ADDRESS; i++) expect((await viaProxy(t.app, `198.51.100.${i + 1}`, WRONG_ADMIN)).statusCode).toBe(401);
+    expectThrottled(await viaProxy(t.app, '198.51.100.200', `Bearer ${t.adminToken}`), 'address');
+  });
+});
+
 describe('/versioned client credentials', () => {
   it(`after ${PER_ADDRESS} wrong secrets from one address: 429, even for right credentials; successes write nothing`, async () => {
     const record = vi.spyOn(t.app.authThrottle, 'recordFailure');
