@@ -182,9 +182,9 @@ function parseWebhookCommand(command: string, values: Record<string, string | un
       const limit = values.limit === undefined ? DEFAULT_DELIVERY_LIMIT : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_DELIVERY_LIMIT}`);
       const connectionId = values['connection-id'] === undefined ? null : requireUuid(values['connection-id'], '--connection-id', command);
-      return ({ pool }) => listDeliveries(pool, id, {
+      return ({ pool, config }) => listDeliveries(pool, id, {
         environment, status, code: values.code ?? null, connectionId, cursor: values.cursor ?? null, limit,
-      });
+      }, webhookWindowSeconds(config));
     }
     case 'webhook retry': {
       const delivery = requireUuid(values.delivery, '--delivery', command);

@@ -67,7 +67,12 @@ function toWebhookView(row: WebhookEndpointRow): WebhookView {
   return { environment: row.environment, url: row.url, updated_at: row.updated_at.toISOString() };
 }
 
-function toDeliveryView(row: WebhookDeliveryRow): DeliveryView {
+/**
+ * `deadline_at` as the dispatcher keeps it: the stored 15 minutes (set by the event's trigger, which cannot see the
+ * configuration), shortened by WEBHOOK_SCHEDULE_SCALE exactly as the claim and expiry statements shorten it.
+ */
+function toDeliveryView(row: WebhookDeliveryRow, windowSeconds: number): DeliveryView {
+  const scaledDeadline = new Date(Math.min(row.deadline_at.getTime(), row.created_at.getTime() + windowSeconds * 1000));
   return {
     id: row.id,
     event_id: row.event_id,
@@ -77,7 +82,7 @@ function toDeliveryView(row: WebhookDeliveryRow): DeliveryView {
     status: row.status,
     attempts: row.attempts,
     next_attempt_at: row.next_attempt_at.toISOString(),
-    deadline_at: row.deadline_at.toISOString(),
+    deadline_at: scaledDeadline.toISOString(),
     last_status_code: row.last_status_code,
     last_error: row.last_error,
     replay_of: row.replay_of,
@@ -161,7 +166,7 @@ export interface DeliveryQuery extends DeliveryFilters {
 }
 
 /** The delivery log, newest first, keyset-paged with the shared cursor codec. */
-export async function listDeliveries(db: Queryable, organizationId: string, query: DeliveryQuery): Promise<DeliveryPage> {
+export async function listDeliveries(db: Queryable, organizationId: string, query: DeliveryQuery, windowSeconds: number): Promise<DeliveryPage> {
   if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_DELIVERY_LIMIT) {
     throw invalid(`\`limit\` must be an integer from 1 to ${MAX_DELIVERY_LIMIT}.`, 'limit', 'query');
   }
@@ -170,18 +175,18 @@ export async function listDeliveries(db: Queryable, organizationId: string, quer
   const rows = await listWebhookDeliveries(db, organizationId, query, from, query.limit);
   const next = rows[query.limit];
   return {
-    deliveries: rows.slice(0, query.limit).map(toDeliveryView),
+    deliveries: rows.slice(0, query.limit).map((row) => toDeliveryView(row, windowSeconds)),
     next_cursor: next === undefined ? null : encodeCursor({ createdAt: next.position_ts, id: next.id }),
   };
 }
 
 /** One delivery with every attempt made so far. */
-export async function getDelivery(db: Queryable, organizationId: string, deliveryId: string): Promise<DeliveryView & { attempts_log: AttemptView[] }> {
+export async function getDelivery(db: Queryable, organizationId: string, deliveryId: string, windowSeconds: number): Promise<DeliveryView & { attempts_log: AttemptView[] }> {
   await requireOrganization(db, organizationId);
   const row = await findWebhookDelivery(db, organizationId, deliveryId);
   if (row === null) throw deliveryNotFound(organizationId, deliveryId);
   const attempts = await listWebhookAttempts(db, row.id);
-  return { ...toDeliveryView(row), attempts_log: attempts.map(toAttemptView) };
+  return { ...toDeliveryView(row, windowSeconds), attempts_log: attempts.map(toAttemptView) };
 }
 
 /** Re-sends one delivery, whatever its status: a new delivery of the same event, due now, with a fresh window. */
@@ -196,7 +201,7 @@ export async function retryDelivery(db: Queryable, organizationId: string, deliv
       + `set one with PUT /admin/organizations/${organizationId}/webhook first.`,
       { source: 'service', field: 'environment' });
   }
-  return toDeliveryView(created);
+  return toDeliveryView(created, windowSeconds);
 }
 
 /** A date-time the caller gave, or a 400 naming the field. */

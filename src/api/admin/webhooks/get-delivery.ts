@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
-import { getDelivery } from '../../../webhooks/admin.ts';
+import { getDelivery, webhookWindowSeconds } from '../../../webhooks/admin.ts';
 import { AttemptSchema, DeliveryParams, DeliverySchema } from './schemas.ts';
 
 export const contract = defineContract({
@@ -17,5 +17,5 @@ export const contract = defineContract({
 });
 
 export default defineEndpoint(contract, async (request) => ({
-  delivery: await getDelivery(request.server.services.pool, request.params.id, request.params.deliveryId),
+  delivery: await getDelivery(request.server.services.pool, request.params.id, request.params.deliveryId, webhookWindowSeconds(request.server.services.config)),
 }));

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
-import { DEFAULT_DELIVERY_LIMIT, listDeliveries, MAX_DELIVERY_LIMIT } from '../../../webhooks/admin.ts';
+import { DEFAULT_DELIVERY_LIMIT, listDeliveries, MAX_DELIVERY_LIMIT, webhookWindowSeconds } from '../../../webhooks/admin.ts';
 import { EnvironmentSchema, OrganizationIdParams } from '../organizations/schemas.ts';
 import { DeliverySchema, DeliveryStatusSchema } from './schemas.ts';
 
@@ -31,5 +31,5 @@ export default defineEndpoint(contract, async (request) => {
   return listDeliveries(request.server.services.pool, request.params.id, {
     environment: q.environment ?? null, status: q.status ?? null, code: q.code ?? null, connectionId: q.connection_id ?? null,
     cursor: q.cursor ?? null, limit: q.limit ?? DEFAULT_DELIVERY_LIMIT,
-  });
+  }, webhookWindowSeconds(request.server.services.config));
 });

@@ -9,6 +9,7 @@ import type { CreatedOrganization } from '../../../tenants/organizations.ts';
 import type { Environment } from '../../../tenants/types.ts';
 import { setWebhookUrl, webhookUrlError } from '../../../webhooks/admin.ts';
 import { errorBody, json, startTestApp, type Json, type TestApp } from '../../../../test/support/app.ts';
+import { buildApp } from '../../../app.ts';
 import { ROOT } from '../../../../test/support/process.ts';
 import { contract as setContract } from './set.ts';
 import { contract as getContract } from './get.ts';
@@ -257,6 +258,19 @@ describe('GET /admin/organizations/:id/webhook/deliveries', () => {
     const first = page.deliveries.at(-1);
     expect(first).toMatchObject({ environment: 'sandbox', connection_id: connA, code: 'BILL_CREATED', status: 'failed', attempts: 0, replay_of: null });
     expect(Date.parse(first?.deadline_at ?? '') - Date.parse(first?.created_at ?? '')).toBeGreaterThan(14 * 60_000);
+  });
+
+  it('shows each deadline as the dispatcher keeps it, shortened by WEBHOOK_SCHEDULE_SCALE like the delays', async () => {
+    const scaled = await buildApp({ ...t.services, config: { ...t.services.config, webhookScheduleScale: 0.01 } }, { logger: false });
+    try {
+      const response = await scaled.inject({ method: 'GET', url: `/admin/organizations/${org.organization.id}/webhook/deliveries?limit=3`, headers: admin() });
+      const deliveries = json(response).deliveries as Delivery[];
+      expect(deliveries).toHaveLength(3);
+      // 15 minutes × 0.01 = 9 s after creation.
+      for (const d of deliveries) expect(Date.parse(d.deadline_at) - Date.parse(d.created_at)).toBe(9000);
+    } finally {
+      await scaled.close();
+    }
   });
 
   it('filters by environment, status, code and connection, together', async () => {
