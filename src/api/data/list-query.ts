@@ -131,8 +131,10 @@ export function planListPage(connectionId: string, type: UnifiedObjectType, quer
   const limit = typeof query.limit === 'number' ? query.limit : DEFAULT_LIMIT;
   const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? decode(sort, query.cursor) : null;
   const where = new Conditions();
-  if (typeof query.updated_at_min === 'number') where.add((p) => `updated_at >= ${p}::timestamptz`, isoOfUnixMillis(query.updated_at_min));
-  if (typeof query.updated_at_max === 'number') where.add((p) => `updated_at <= ${p}::timestamptz`, isoOfUnixMillis(query.updated_at_max));
+  // Objects that are never updated (attachments have no updated_at) take the bounds on their creation time.
+  const updated = 'updated_at' in MODEL[type].schema.properties ? 'updated_at' : 'created_at';
+  if (typeof query.updated_at_min === 'number') where.add((p) => `${updated} >= ${p}::timestamptz`, isoOfUnixMillis(query.updated_at_min));
+  if (typeof query.updated_at_max === 'number') where.add((p) => `${updated} <= ${p}::timestamptz`, isoOfUnixMillis(query.updated_at_max));
   if (typeof query.last_synced_at_min === 'number') where.add((p) => `last_synced_at >= ${p}::timestamptz`, isoOfUnixMillis(query.last_synced_at_min));
   if (type === 'balance_sheet') {
     // One statement per month in the inclusive range.

@@ -189,6 +189,22 @@ describe('attachments', () => {
     const expired = await t.app.inject({ method: 'GET', url: `${url.pathname}?expires=1&signature=${url.searchParams.get('signature') ?? ''}` });
     expect(expired.statusCode).toBe(401);
   });
+
+  it('take updated_at_min and updated_at_max on their creation time (an attachment is never updated)', async () => {
+    type Listed = { id: string; created_at: string | null };
+    const list = async (query: string): Promise<Listed[]> => json(await get(`/accounting/journal_entries/attachments?access_token=${token}&limit=500${query}`)).attachments as Listed[];
+    const all = await list('');
+    expect(all.length).toBeGreaterThan(1);
+    expect((await list('&updated_at_min=0')).map((a) => a.id).sort()).toEqual(all.map((a) => a.id).sort());
+    const times = all.map((a) => Date.parse(a.created_at ?? '')).sort((a, b) => a - b);
+    const pivot = times[Math.floor(times.length / 2)] ?? 0;
+    const older = await list(`&updated_at_max=${pivot}`);
+    const newer = await list(`&updated_at_min=${pivot}`);
+    expect(older.length).toBeGreaterThan(0);
+    expect(older.every((a) => Date.parse(a.created_at ?? '') <= pivot)).toBe(true);
+    expect(newer.every((a) => Date.parse(a.created_at ?? '') >= pivot)).toBe(true);
+    expect(new Set([...older, ...newer].map((a) => a.id)).size).toBe(all.length);
+  });
 });
 
 describe('balance sheets', () => {
