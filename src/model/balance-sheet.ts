@@ -6,7 +6,8 @@ import {
 } from './shared.ts';
 
 export interface BalanceSheetNode {
-  account_id: string | null;
+  /** '' for section and total rows, which stand for no account (the spec types it as a string, not nullable). */
+  account_id: string;
   name: string;
   value: string;
   items: BalanceSheetNode[];
@@ -25,7 +26,7 @@ function treeNode(level: number): TSchema {
     : treeNode(level + 1);
   return Type.Object(
     {
-      account_id: Nullable(Str('Service id of the account.'), 'Service id of the account the row stands for; null for section and total rows.'),
+      account_id: Str('Service id of the account the row stands for; an empty string for section and total rows, which stand for no account.'),
       name: Str('Name of the row.'),
       value: NumericText('Value of the row as decimal text.'),
       items: Type.Array(child, { description: 'Child rows, possibly empty.' }),

@@ -343,7 +343,8 @@ function withDescendants(at: Located, via: string): Located[] {
 }
 
 /**
- * Calls `visit` for every non-null link id in `value`. The holder and key let a
+ * Calls `visit` for every link id in `value`: not null and not empty (a balance sheet's section rows have
+ * account_id "", standing for no account). The holder and key let a
  * caller replace ids in place (on a copy) when translating service ids to
  * platform ids.
  */
@@ -361,12 +362,12 @@ export function visitLinks(links: readonly LinkField[], value: unknown, visit: (
     for (const at of holders) {
       if (!isRecord(at.node)) continue;
       const id = at.node[key];
-      if (typeof id === 'string') visit({ link, path: join(at.path, key), holder: at.node, key, id });
+      if (typeof id === 'string' && id !== '') visit({ link, path: join(at.path, key), holder: at.node, key, id });
     }
   }
 }
 
-/** Every non-null link id in `value`, with its concrete path and possible target types. */
+/** Every link id in `value` (not null, not empty), with its concrete path and possible target types. */
 export function collectLinks(links: readonly LinkField[], value: unknown): { path: string; id: string; targets: LinkField['targets'] }[] {
   const found: { path: string; id: string; targets: LinkField['targets'] }[] = [];
   visitLinks(links, value, ({ path, id, link }) => {

@@ -139,7 +139,7 @@ function validBill(): Bill {
   };
 }
 
-function node(name: string, value: string, accountId: string | null, items: BalanceSheetNode[] = []): BalanceSheetNode {
+function node(name: string, value: string, accountId: string, items: BalanceSheetNode[] = []): BalanceSheetNode {
   return { account_id: accountId, name, value, items };
 }
 
@@ -152,9 +152,9 @@ function validBalanceSheet(): BalanceSheet {
     total_assets: '1500.00',
     total_equity: '1000',
     total_liabilities: '500.00',
-    assets: node('Assets', '1500.00', null, [node('Current assets', '1500.00', null, [node('Checking', '1500.00', 'acc_bank')])]),
-    equity: node('Equity', '1000', null, [node('Retained earnings', '1000', 'acc_re')]),
-    liabilities: node('Liabilities', '500.00', null, [node('Accounts payable', '500.00', 'acc_ap')]),
+    assets: node('Assets', '1500.00', '', [node('Current assets', '1500.00', '', [node('Checking', '1500.00', 'acc_bank')])]),
+    equity: node('Equity', '1000', '', [node('Retained earnings', '1000', 'acc_re')]),
+    liabilities: node('Liabilities', '500.00', '', [node('Accounts payable', '500.00', 'acc_ap')]),
     created_at: null,
     updated_at: null,
   };
@@ -383,14 +383,14 @@ describe('balance sheet', () => {
   it('rejects numbers and non-numeric text as values', () => {
     const sheet = validBalanceSheet();
     expect(Value.Check(BalanceSheetSchema, { ...sheet, total_assets: 1500 })).toBe(false);
-    expect(Value.Check(BalanceSheetSchema, { ...sheet, equity: node('Equity', 'n/a', null) })).toBe(false);
-    const deepBad = node('Assets', '1', null, [node('A', '1', null, [node('B', 'x', 'acc_1')])]);
+    expect(Value.Check(BalanceSheetSchema, { ...sheet, equity: node('Equity', 'n/a', '') })).toBe(false);
+    const deepBad = node('Assets', '1', '', [node('A', '1', '', [node('B', 'x', 'acc_1')])]);
     expect(Value.Check(BalanceSheetSchema, { ...sheet, assets: deepBad })).toBe(false);
   });
 
   it('accepts trees deeper than the unrolled depth', () => {
     let deep = node('Leaf', '1', 'acc_leaf');
-    for (let level = 0; level < BALANCE_SHEET_TREE_DEPTH + 3; level++) deep = node(`Level ${level}`, '1', null, [deep]);
+    for (let level = 0; level < BALANCE_SHEET_TREE_DEPTH + 3; level++) deep = node(`Level ${level}`, '1', '', [deep]);
     expect(Value.Check(BalanceSheetSchema, { ...validBalanceSheet(), assets: deep })).toBe(true);
   });
 });

@@ -116,14 +116,14 @@ function checkPayables(problems: string[], docs: Map<string, Obj>, payments: Map
   }
 }
 
-interface TreeNode { account_id: string | null; name: string; value: string; items: TreeNode[] }
+interface TreeNode { account_id: string; name: string; value: string; items: TreeNode[] }
 
 function checkNode(problems: string[], where: string, node: TreeNode, leaves: Map<string, number>): void {
   if (!/^-?\d+(\.\d+)?$/.test(node.value)) problems.push(`${where}: value ${node.value} is not numeric text`);
   if (node.items.length > 0) {
     if (sum(node.items.map((n) => cents(n.value))) !== cents(node.value)) problems.push(`${where}/${node.name}: children do not add up`);
     for (const child of node.items) checkNode(problems, `${where}/${node.name}`, child, leaves);
-  } else if (node.account_id !== null && node.name !== 'Net Income') {
+  } else if (node.account_id !== '' && node.name !== 'Net Income') {
     leaves.set(node.account_id, cents(node.value));
   }
 }

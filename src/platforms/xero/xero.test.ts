@@ -277,7 +277,7 @@ describe('reads against the stand-in', () => {
     ]);
     // The second month is the report's second column.
     expect([...mapped.values()][1]).toMatchObject({ total_assets: '179402.78', total_equity: '185333.67' });
-    expect((current?.equity as { items: { name: string; account_id: string | null }[] }).items.find((n) => n.name === 'Current Year Earnings')?.account_id).toBeNull();
+    expect((current?.equity as { items: { name: string; account_id: string | null }[] }).items.find((n) => n.name === 'Current Year Earnings')?.account_id).toBe('');
   });
 
   it('finds attachments of bills, invoices and journals', async () => {

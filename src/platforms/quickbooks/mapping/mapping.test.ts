@@ -164,7 +164,7 @@ describe('QuickBooks Online mapping', () => {
     expect(sheet.equity.items).toEqual([
       { account_id: 'account:34', name: 'Opening Balance Equity', value: '-9337.50', items: [] },
       { account_id: 'account:2', name: 'Retained Earnings', value: '91.25', items: [] },
-      { account_id: null, name: 'Net Income', value: '2440.27', items: [] },
+      { account_id: '', name: 'Net Income', value: '2440.27', items: [] },
     ]);
   });
 });

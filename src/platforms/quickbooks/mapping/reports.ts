@@ -59,7 +59,7 @@ function node(row: QboReportRow, mc: MapContext): Node {
   const label = row.Header?.ColData?.[0] ?? row.ColData?.[0];
   const value = row.Summary?.ColData?.[1]?.value ?? row.ColData?.[1]?.value;
   return {
-    account_id: mc.ref('account', label?.id),
+    account_id: mc.ref('account', label?.id) ?? '',
     name: label?.value ?? '',
     value: numeric(value),
     items: (row.Rows?.Row ?? []).map((child) => node(child, mc)),
@@ -77,7 +77,7 @@ function section(rows: readonly QboReportRow[], group: string): QboReportRow | u
 
 function sectionNode(rows: readonly QboReportRow[], group: string, name: string, mc: MapContext): Node {
   const row = section(rows, group);
-  return row === undefined ? { account_id: null, name, value: '0', items: [] } : node(row, mc);
+  return row === undefined ? { account_id: '', name, value: '0', items: [] } : node(row, mc);
 }
 
 export function mapBalanceSheet(r: QboBalanceSheetMonth, mc: MapContext): Mapped<'balance_sheet'> {

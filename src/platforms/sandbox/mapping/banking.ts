@@ -154,7 +154,7 @@ type Node = Mapped<'balance_sheet'>['assets'];
 
 function node(row: NativeReportRow, ref: Ref): Node {
   return {
-    account_id: row.AccountId === undefined ? null : ref('account', row.AccountId),
+    account_id: row.AccountId === undefined ? '' : ref('account', row.AccountId) ?? '',
     name: row.Name,
     value: row.Amount,
     items: row.Rows.map((child) => node(child, ref)),

@@ -58,7 +58,7 @@ const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 function rowNode(row: XeroReportRow, ref: Ref): Node {
   const [label, value] = row.Cells ?? [];
   const accountId = label?.Attributes?.find((a) => a.Id === 'account')?.Value;
-  return { account_id: accountId === NO_ACCOUNT ? null : ref('account', accountId), name: label?.Value ?? '', value: numericText(value?.Value), items: [] };
+  return { account_id: accountId === NO_ACCOUNT ? '' : ref('account', accountId) ?? '', name: label?.Value ?? '', value: numericText(value?.Value), items: [] };
 }
 
 function sum(nodes: readonly Node[]): string {
@@ -92,9 +92,9 @@ export function mapBalanceSheet(r: XeroStoredBalanceSheet, ref: Ref): Mapped<'ba
     }
     if (current === null || own.length === 0) continue;
     if (group !== undefined) items[current].push(...own);
-    else items[current].push({ account_id: null, name: title, value: subtotal ?? sum(own), items: own });
+    else items[current].push({ account_id: '', name: title, value: subtotal ?? sum(own), items: own });
   }
-  const tree = (group: Group, name: string): Node => ({ account_id: null, name, value: totals[group] ?? sum(items[group]), items: items[group] });
+  const tree = (group: Group, name: string): Node => ({ account_id: '', name, value: totals[group] ?? sum(items[group]), items: items[group] });
   return {
     start_date: `${r.PeriodStart}T00:00:00.000Z`,
     end_date: `${r.PeriodEnd}T00:00:00.000Z`,
