@@ -19,3 +19,18 @@ export async function latestSyncRuns(db: Queryable, connectionId: string, limit:
   );
   return result.rows;
 }
+
+/** When a sync of the connection last completed (any kind); null when none has. */
+export async function lastCompletedSyncAt(db: Queryable, connectionId: string): Promise<Date | null> {
+  const result = await db.query<{ finished_at: Date | null }>(
+    `SELECT max(finished_at) AS finished_at FROM sync_runs WHERE connection_id = $1 AND status = 'completed'`, [connectionId]);
+  return result.rows[0]?.finished_at ?? null;
+}
+
+/** Data batches the connection's initial sync has announced with HISTORICAL_UPDATE (src/sync/runner.ts). */
+export async function historicalBatchesAnnounced(db: Queryable, connectionId: string): Promise<number> {
+  const result = await db.query<{ batches: number | null }>(
+    `SELECT max((request->>'historical_batches_announced')::int) AS batches FROM sync_runs WHERE connection_id = $1 AND kind = 'initial'`,
+    [connectionId]);
+  return result.rows[0]?.batches ?? 0;
+}

@@ -199,8 +199,28 @@ describe('connection-scoped endpoints', () => {
     expect((fetched.connection as Json).orgId).toBe(t.org.organization.id);
     const status = json(await call('GET', `/connections/status?access_token=${created.access_token}`));
     expect(Value.Check(statusContract.success.schema, status)).toBe(true);
-    expect(status).toMatchObject({ connection_id: created.id, platform: TEST_PLATFORM, status: 'not_ready', is_ready: false, default_subsidiary_id: null });
-    expect((status.latest_syncs as Json[])[0]).toMatchObject({ kind: 'initial', status: 'queued' });
+    // The reference's nesting: {status: {...}, connection: {id, platform, orgId}}.
+    expect(status.connection).toEqual({ id: created.id, platform: TEST_PLATFORM, orgId: t.org.organization.id });
+    const inner = status.status as Json;
+    expect(inner).toMatchObject({
+      platform: TEST_PLATFORM, connection_status: 'not_ready', is_ready: false, is_healthy: true, default_subsidiary_id: null,
+      last_sync_completed_at: null, needs_update_status: { needs_update: false }, disabled_status: { is_disabled: false, disabled_reason: null },
+      link_url: (fetched.connection as Json).link_url,
+    });
+    expect((inner.historical_sync_status as Json).historical_sync_completed).toBe(false);
+    expect((inner.latest_syncs as Json[])[0]).toMatchObject({ kind: 'initial', status: 'queued' });
+  });
+
+  it('status says a disabled or re-authentication-needing connection is unhealthy, in the reference\'s words', async () => {
+    const created = await createLinked('dora');
+    const statusOf = async (): Promise<Json> => json(await call('GET', `/connections/status?access_token=${created.access_token}`)).status as Json;
+    await t.db.pool.query(`UPDATE connections SET status = 'needs_reauth' WHERE id = $1`, [created.id]);
+    expect(await statusOf()).toMatchObject({ is_healthy: false, needs_update_status: { needs_update: true }, disabled_status: { is_disabled: false, disabled_reason: null } });
+    await t.db.pool.query(`UPDATE connections SET status = 'disabled', disable_error = 'PERSISTENT_PLATFORM_ERROR', disable_message = 'failed 10 syncs' WHERE id = $1`, [created.id]);
+    expect(await statusOf()).toMatchObject({
+      is_healthy: false, connection_status: 'disabled', needs_update_status: { needs_update: false },
+      disabled_status: { is_disabled: true, disabled_reason: 'UNKNOWN' }, disable_error: 'PERSISTENT_PLATFORM_ERROR', disable_message: 'failed 10 syncs',
+    });
   });
 
   it('PATCH renames and refuses malformed bodies', async () => {

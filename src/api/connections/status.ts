@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
-import { latestSyncRuns } from '../../sql/sync-runs.ts';
+import { historicalBatchesAnnounced, lastCompletedSyncAt, latestSyncRuns } from '../../sql/sync-runs.ts';
+import { linkUrl } from '../../connections/link-token.ts';
+import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
 import { Nullable, StringEnum } from '../../model/shared.ts';
 import { AccessTokenQuery, ConnectionStatusSchema } from './schemas.ts';
 import { listSyncObjects, objectCoverage } from '../../sql/sync-objects.ts';
@@ -33,27 +35,69 @@ const ObjectStatusSchema = Type.Object({
   error: Nullable(Type.String(), 'Why the latest read failed.'),
 });
 
+const EntityTotalSchema = Type.Object({
+  oldest_entity_date: Nullable(Type.String({ format: 'date-time' }), 'Oldest business date stored (null for undated objects or none stored).'),
+  newest_entity_date: Nullable(Type.String({ format: 'date-time' }), 'Newest business date stored.'),
+  ready: Type.Boolean({ description: 'Whether this object has been read in full at least once.' }),
+  synced_count: Type.Integer({ description: 'Live records of this object in the stored copy.' }),
+});
+
+/** Reasons of the reference's disabled_status; ours are narrower (docs/reference.md). */
+export const DISABLED_REASONS = ['NEEDS_REAUTH', 'MANUALLY_DISABLED', 'REQUEST_TIMEOUT', 'UNKNOWN'] as const;
+
+const optionalCount = (what: string) => Nullable(Type.Integer(), `${what} in the stored copy; null when the platform has none.`);
+
+/**
+ * The reference's connection status object (docs/reference.md), plus the spec's default_subsidiary_id, plus
+ * Ledgerport's own detail after it (connection_status … objects).
+ */
 export const StatusSchema = Type.Object({
-  connection_id: Type.String({ format: 'uuid' }),
-  platform: Nullable(Type.String(), 'Platform identifier.'),
-  status: ConnectionStatusSchema,
-  is_ready: Type.Boolean({ description: 'Whether the initial sync finished.' }),
-  default_subsidiary_id: Nullable(Type.String(), 'Subsidiary picked in the link flow (one ERP platform only); null otherwise.'),
-  disable_error: Nullable(Type.String(), 'Why the connection is disabled.'),
-  disable_message: Nullable(Type.String(), 'Human-readable reason.'),
-  latest_syncs: Type.Array(SyncRunSchema, { description: 'The five most recent syncs, newest first.' }),
-  initial_sync: Type.Object({
-    status: StringEnum(['not_started', 'in_progress', 'completed', 'failed'], 'State of the initial sync.'),
-    objects_total: Type.Integer({ description: 'Objects the initial sync reads.' }),
-    objects_completed: Type.Integer({ description: 'Objects it has finished.' }),
-    progress: Type.Number({ minimum: 0, maximum: 1, description: 'objects_completed / objects_total: enough for a progress bar.' }),
+  status: Type.Object({
+    platform: Nullable(Type.String(), 'Platform identifier; null until the end user picks one in the link flow.'),
+    is_ready: Type.Boolean({ description: 'Whether the initial sync finished: data requests answer without force_fetch.' }),
+    is_healthy: Type.Boolean({ description: 'False while syncs keep failing, the connection needs re-authentication or is disabled.' }),
+    link_url: Type.String({ description: 'Address of the hosted link flow for this connection (also to re-authenticate).' }),
+    created_at: Type.String({ format: 'date-time' }),
+    last_sync_completed_at: Nullable(Type.String({ format: 'date-time' }), 'When a sync last completed; null if none has.'),
+    needs_update_status: Type.Object({
+      needs_update: Type.Boolean({ description: 'The end user must re-authenticate through link_url.' }),
+    }),
+    disabled_status: Type.Object({
+      is_disabled: Type.Boolean(),
+      disabled_reason: Nullable(StringEnum(DISABLED_REASONS, 'Why, in the reference\'s words; disable_error and disable_message say more.')),
+    }),
+    historical_sync_status: Type.Object({
+      historical_sync_completed: Type.Boolean({ description: 'The initial sync has read every object in full.' }),
+      total: Type.Record(Type.String(), EntityTotalSchema, { description: 'Per synced entity (upper-case name, e.g. BILL).' }),
+      num_batches_completed: Nullable(Type.Integer(), 'Data batches announced by HISTORICAL_UPDATE; null without data batching.'),
+      synced_balance_sheets_count: optionalCount('Balance sheets'),
+      synced_cash_flows_count: optionalCount('Cash flow statements'),
+      synced_income_statements_count: optionalCount('Income statements'),
+      synced_orders_count: optionalCount('Orders'),
+      synced_transactions_count: optionalCount('Transactions'),
+      expected_entity_counts: Type.Null({ description: 'Not estimated: always null.' }),
+      batches: Type.Array(Type.Object({}), { description: 'Always empty: progress per entity is in total and objects.' }),
+    }),
+    default_subsidiary_id: Nullable(Type.String(), 'Subsidiary picked in the link flow (one ERP platform only); null otherwise.'),
+    connection_status: ConnectionStatusSchema,
+    disable_error: Nullable(Type.String(), 'Why the connection is disabled.'),
+    disable_message: Nullable(Type.String(), 'Human-readable reason.'),
+    latest_syncs: Type.Array(SyncRunSchema, { description: 'The five most recent syncs, newest first.' }),
+    initial_sync: Type.Object({
+      status: StringEnum(['not_started', 'in_progress', 'completed', 'failed'], 'State of the initial sync.'),
+      objects_total: Type.Integer({ description: 'Objects the initial sync reads.' }),
+      objects_completed: Type.Integer({ description: 'Objects it has finished.' }),
+      progress: Type.Number({ minimum: 0, maximum: 1, description: 'objects_completed / objects_total: enough for a progress bar.' }),
+    }),
+    objects: Type.Array(ObjectStatusSchema, { description: 'Per synced object.' }),
   }),
-  objects: Type.Array(ObjectStatusSchema, { description: 'Per synced object.' }),
+  connection: ConnectionRefSchema,
 });
 
 export const contract = defineContract({
   method: 'GET', url: '/connections/status', auth: 'client', tags: ['Connections'],
   summary: 'Sync status of a connection.',
+  description: 'The reference\'s {status, connection} object (docs/reference.md); Ledgerport\'s own detail follows inside status, from connection_status on.',
   querystring: AccessTokenQuery,
   success: { status: 200, schema: StatusSchema },
   errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED'],
@@ -72,14 +116,25 @@ function syncedTypes(connection: ConnectionRecord): UnifiedObjectType[] {
     .sort();
 }
 
+/** The reference's disabled_reason for our disable_error (src/connections/health.ts). */
+function disabledReason(connection: ConnectionRecord): (typeof DISABLED_REASONS)[number] | null {
+  if (connection.status !== 'disabled') return null;
+  return connection.disableError === 'MANUALLY_DISABLED' ? 'MANUALLY_DISABLED' : 'UNKNOWN';
+}
+
 export default defineEndpoint(contract, async (request) => {
-  const { pool } = request.server.services;
+  const { pool, cipher, config } = request.server.services;
   if (request.tenant === null) throw new Error('client auth hook did not run');
   const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
-  const runs = await latestSyncRuns(pool, connection.id, 5);
+  const [runs, states, coverage, lastCompleted, batches] = await Promise.all([
+    latestSyncRuns(pool, connection.id, 5),
+    listSyncObjects(pool, connection.id).then((rows) => new Map(rows.map((o) => [o.object_type, o]))),
+    objectCoverage(pool, connection.id),
+    lastCompletedSyncAt(pool, connection.id),
+    historicalBatchesAnnounced(pool, connection.id),
+  ]);
   const types = syncedTypes(connection);
-  const states = new Map((await listSyncObjects(pool, connection.id)).map((o) => [o.object_type, o]));
-  const coverage = await objectCoverage(pool, connection.id);
+  const ready = connection.readyAt !== null;
   const objects = types.map((type) => {
     const state = states.get(type);
     const cover = coverage.get(type);
@@ -96,27 +151,52 @@ export default defineEndpoint(contract, async (request) => {
       error: state?.error ?? null,
     };
   });
-  const completed = connection.readyAt !== null ? types.length : objects.filter((o) => o.last_completed_at !== null).length;
+  const completed = ready ? types.length : objects.filter((o) => o.last_completed_at !== null).length;
   const initialRun = runs.find((r) => r.kind === 'initial');
-  const initialStatus = connection.readyAt !== null ? 'completed' as const
+  const initialStatus = ready ? 'completed' as const
     : initialRun === undefined ? 'not_started' as const
       : initialRun.status === 'failed' ? 'failed' as const : initialRun.status === 'queued' && initialRun.started_at === null ? 'not_started' as const : 'in_progress' as const;
+  const countOf = (type: UnifiedObjectType): number | null => (types.includes(type) ? coverage.get(type)?.live ?? 0 : null);
+  const batching = (connection.syncConfig as SyncConfig | null)?.data_batching !== undefined;
   return {
-    connection_id: connection.id,
-    platform: connection.platform,
-    status: connection.status,
-    is_ready: connection.readyAt !== null,
-    default_subsidiary_id: connection.defaultSubsidiaryId,
-    disable_error: connection.disableError,
-    disable_message: connection.disableMessage,
-    latest_syncs: runs.map((r) => ({
-      id: r.id, kind: r.kind, status: r.status, error: r.error,
-      created_at: r.created_at.toISOString(), started_at: iso(r.started_at), finished_at: iso(r.finished_at),
-    })),
-    initial_sync: {
-      status: initialStatus, objects_total: types.length, objects_completed: completed,
-      progress: types.length === 0 ? (connection.readyAt !== null ? 1 : 0) : completed / types.length,
+    status: {
+      platform: connection.platform,
+      is_ready: ready,
+      is_healthy: connection.status === 'active' || connection.status === 'not_ready',
+      link_url: linkUrl(config.publicUrl, cipher, connection),
+      created_at: connection.createdAt.toISOString(),
+      last_sync_completed_at: iso(lastCompleted),
+      needs_update_status: { needs_update: connection.status === 'needs_reauth' },
+      disabled_status: { is_disabled: connection.status === 'disabled', disabled_reason: disabledReason(connection) },
+      historical_sync_status: {
+        historical_sync_completed: ready,
+        total: Object.fromEntries(objects.map((o) => [o.entity, {
+          oldest_entity_date: o.oldest_record_at, newest_entity_date: o.newest_record_at,
+          ready: ready || o.last_completed_at !== null, synced_count: o.synced_count,
+        }])),
+        num_batches_completed: batching ? batches : null,
+        synced_balance_sheets_count: countOf('balance_sheet'),
+        synced_cash_flows_count: null,
+        synced_income_statements_count: null,
+        synced_orders_count: countOf('order'),
+        synced_transactions_count: null,
+        expected_entity_counts: null,
+        batches: [],
+      },
+      default_subsidiary_id: connection.defaultSubsidiaryId,
+      connection_status: connection.status,
+      disable_error: connection.disableError,
+      disable_message: connection.disableMessage,
+      latest_syncs: runs.map((r) => ({
+        id: r.id, kind: r.kind, status: r.status, error: r.error,
+        created_at: r.created_at.toISOString(), started_at: iso(r.started_at), finished_at: iso(r.finished_at),
+      })),
+      initial_sync: {
+        status: initialStatus, objects_total: types.length, objects_completed: completed,
+        progress: types.length === 0 ? (ready ? 1 : 0) : completed / types.length,
+      },
+      objects,
     },
-    objects,
+    connection: connectionRef(connection),
   };
 });

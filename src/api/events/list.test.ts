@@ -80,10 +80,26 @@ describe('GET /connections/status after syncs', () => {
   it('reports per-object progress and counts', async () => {
     const body = json(await t.app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${token}`, headers: clientHeaders(t.org) }));
     expect(Value.Check(statusContract.success.schema, body)).toBe(true);
-    expect(body.initial_sync).toEqual({ status: 'completed', objects_total: 2, objects_completed: 2, progress: 1 });
-    const objects = body.objects as { entity: string; status: string; synced_count: number; oldest_record_at: string | null }[];
+    expect(Object.keys(body).sort()).toEqual(['connection', 'status']);
+    expect(body.connection).toEqual({ id: connectionId, platform: expect.any(String) as string, orgId: t.org.organization.id });
+    const status = body.status as Record<string, unknown>;
+    expect(status.initial_sync).toEqual({ status: 'completed', objects_total: 2, objects_completed: 2, progress: 1 });
+    const objects = status.objects as { entity: string; status: string; synced_count: number; oldest_record_at: string | null }[];
     expect(objects.map((o) => [o.entity, o.status, o.synced_count])).toEqual([['ACCOUNT', 'completed', 5], ['BILL', 'completed', 4]]);
     expect(objects.find((o) => o.entity === 'BILL')?.oldest_record_at).toBe('2026-01-01T00:00:00.000Z');
-    expect(body.status).toBe('active');
+    expect(status).toMatchObject({
+      connection_status: 'active', is_ready: true, is_healthy: true,
+      needs_update_status: { needs_update: false }, disabled_status: { is_disabled: false, disabled_reason: null },
+    });
+    expect(typeof status.last_sync_completed_at).toBe('string');
+    // The reference's per-entity totals, from the same counts.
+    const history = status.historical_sync_status as { historical_sync_completed: boolean; total: Record<string, unknown>; num_batches_completed: number | null };
+    expect(history.historical_sync_completed).toBe(true);
+    expect(history.num_batches_completed).toBeNull();
+    expect(history.total).toEqual({
+      // Accounts carry no business date.
+      ACCOUNT: { oldest_entity_date: null, newest_entity_date: null, ready: true, synced_count: 5 },
+      BILL: { oldest_entity_date: '2026-01-01T00:00:00.000Z', newest_entity_date: expect.any(String) as string, ready: true, synced_count: 4 },
+    });
   });
 });
