@@ -30,9 +30,9 @@ describe('validation messages', () => {
 
   it('name an unknown field beside a missing required one (most often its misspelling)', () => {
     const body = Type.Object({ name: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
-    expect(messageFor(body, { nmae: 'x' }, 'body')).toBe('`nmae` in the request body is not a known field; `name` is required.');
+    expect(messageFor(body, { nmae: 'x' }, 'body')).toBe('`name` in the request body is required; `nmae` is not a known field there.');
     expect(messageFor(body, { name: 'x', extra: 1 }, 'body')).toBe('`extra` in the request body is not a known field; remove it.');
     const nested = Type.Object({ bill: Type.Object({ vendor_id: Type.String() }, { additionalProperties: false }) });
-    expect(messageFor(nested, { bill: { vendorid: 'v', memo: 'm' } }, 'body')).toBe('`bill.vendorid`, `bill.memo` in the request body are not known fields; `bill.vendor_id` is required.');
+    expect(messageFor(nested, { bill: { vendorid: 'v', memo: 'm' } }, 'body')).toBe('`bill.vendor_id` in the request body is required; `bill.vendorid`, `bill.memo` are not known fields there.');
   });
 });

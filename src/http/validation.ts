@@ -135,10 +135,11 @@ export function validationMessage(errors: ErrorObject[], location: Location): { 
   if (first === undefined) return { message: `The ${LOCATION_WORDS[location]} is invalid.`, field: '' };
   const unknown = first.keyword === 'required' ? unknownBeside(errors, first) : [];
   if (unknown.length > 0) {
-    // A missing field beside an unknown one is most often a misspelling: name the unknown one first.
+    // A missing field beside an unknown one is often its misspelling (or a wrapper left out): name both.
     const names = unknown.map((name) => `\`${name}\``).join(', ');
-    const message = `${names} in the ${LOCATION_WORDS[location]} ${unknown.length === 1 ? 'is not a known field' : 'are not known fields'}; \`${fieldPath(first)}\` is required.`;
-    return { message, field: unknown[0] ?? '' };
+    const missing = fieldPath(first);
+    const message = `\`${missing}\` in the ${LOCATION_WORDS[location]} is required; ${names} ${unknown.length === 1 ? 'is not a known field' : 'are not known fields'} there.`;
+    return { message, field: missing };
   }
   const field = fieldPath(first);
   const literals = unionLiterals(errors, first);

@@ -233,8 +233,8 @@ describe('connection-scoped endpoints', () => {
     const unknown = await call('PATCH', `/connections/${id}`, { body: { platform: 'X' } });
     expect(unknown.statusCode).toBe(400);
     // The unknown field is named, not only the missing `name`.
-    expect(errorBody(unknown).error_message).toBe('`platform` in the request body is not a known field; `name` is required.');
-    expect(errorBody(unknown).error_metadata).toMatchObject({ field: 'platform', location: 'body' });
+    expect(errorBody(unknown).error_message).toBe('`name` in the request body is required; `platform` is not a known field there.');
+    expect(errorBody(unknown).error_metadata).toMatchObject({ field: 'name', location: 'body' });
     expect((await call('PATCH', '/connections/not-a-uuid', { body: { name: 'x' } })).statusCode).toBe(400);
   });
 
