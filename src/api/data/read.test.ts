@@ -4,6 +4,7 @@ import { accessTokenOf } from '../../connections/connections.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, UNIFIED_OBJECT_TYPES } from '../../model/object-types.ts';
+import { SINGLE_OBJECT_TYPES } from './routes.ts';
 import { requestSync } from '../../sync/requests.ts';
 import { runSync } from '../../sync/runner.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
@@ -21,7 +22,7 @@ afterAll(async () => { await t.close(); });
 
 const get = (url: string, headers = clientHeaders(t.org)) => t.app.inject({ method: 'GET', url: `/versioned${url}`, headers });
 
-describe.each(UNIFIED_OBJECT_TYPES)('%s', (type) => {
+describe.each(UNIFIED_OBJECT_TYPES.filter((type) => !SINGLE_OBJECT_TYPES.has(type)))('%s', (type) => {
   const names = OBJECT_TYPES[type];
 
   it('lists every stored record exactly once across pages, each matching the schema', async () => {
@@ -60,6 +61,35 @@ describe.each(UNIFIED_OBJECT_TYPES)('%s', (type) => {
     expect(object.id).toBe(row.id);
     expect(typeof object.platform_data).toBe('object');
     expect(Value.Check(MODEL[type].schema, object)).toBe(true);
+  });
+});
+
+describe('company info', () => {
+  it('is one object per connection, as the reference serves it: {company_info, connection}', async () => {
+    const response = await get(`/accounting/company_info?access_token=${token}`);
+    expect(response.statusCode).toBe(200);
+    const body = json(response);
+    expect(Object.keys(body).sort()).toEqual(['company_info', 'connection']);
+    expect(body.connection).toEqual({ id: connection.id, platform: 'SANDBOX', orgId: t.org.organization.id });
+    const company = body.company_info as Record<string, unknown>;
+    expect(Value.Check(MODEL.company_info.schema, company)).toBe(true);
+    const stored = (await t.db.pool.query<{ id: string }>(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'company_info' AND deleted_at IS NULL`, [connection.id])).rows;
+    expect(stored.map((r) => r.id)).toEqual([company.id]);
+    const raw = json(await get(`/accounting/company_info?access_token=${token}&expand=platform_data`)).company_info as Record<string, unknown>;
+    expect(typeof raw.platform_data).toBe('object');
+    // No list paging and no fetch by id.
+    expect((await get(`/accounting/company_info/${String(company.id)}?access_token=${token}`)).statusCode).toBe(404);
+  });
+
+  it('answers 410 when the connection has none stored', async () => {
+    await t.db.pool.query(`UPDATE records SET deleted_at = now() WHERE connection_id = $1 AND object_type = 'company_info'`, [connection.id]);
+    try {
+      const response = await get(`/accounting/company_info?access_token=${token}`);
+      expect(response.statusCode).toBe(410);
+      expect(errorBody(response).error_code).toBe('RESOURCE_NOT_FOUND');
+    } finally {
+      await t.db.pool.query(`UPDATE records SET deleted_at = NULL WHERE connection_id = $1 AND object_type = 'company_info'`, [connection.id]);
+    }
   });
 });
 

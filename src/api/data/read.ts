@@ -110,3 +110,37 @@ export function fetchEndpoint(type: UnifiedObjectType): Endpoint {
     return { [names.singular]: served(type, row, withRaw, presenterOf(request.server.services)), connection: connectionRef(connection) };
   });
 }
+
+/**
+ * A resource the reference serves as one object per connection (GET /accounting/company_info → {company_info,
+ * connection}): the connection's live record of the type, no list or fetch by id (docs/reference.md).
+ */
+export function singleObjectEndpoint(type: UnifiedObjectType): Endpoint {
+  const names = OBJECT_TYPES[type];
+  const schema: TSchema = MODEL[type].schema;
+  const contract = defineContract({
+    method: 'GET', url: names.path, auth: 'client', tags: [names.plural.replaceAll('_', ' ')],
+    summary: `The connection's ${names.singular.replaceAll('_', ' ')}`,
+    description: 'One object per connection, as the reference serves it.',
+    querystring: Type.Object({
+      access_token: Type.Optional(Type.String()),
+      expand: ExpandSchema,
+      force_fetch: ForceFetchSchema,
+    }),
+    success: { status: 200, schema: Type.Object({ [names.singular]: schema, connection: ConnectionRefSchema }) },
+    errors: [...READ_ERRORS, 'RESOURCE_NOT_FOUND', 'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'],
+  });
+  return defineEndpoint(contract, async (request) => {
+    const query = request.query;
+    const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
+    const withRaw = wantsPlatformData(query.expand);
+    const { pool, config } = request.server.services;
+    const page = await listPage(pool, connection, type, { limit: 1 }, withRaw, config.readLimits);
+    const row = page.rows[0];
+    if (row === undefined) {
+      throw new ServiceError('RESOURCE_NOT_FOUND', `This connection has no ${names.singular.replaceAll('_', ' ')} stored${connection.readyAt === null ? ' yet: its initial sync has not read it' : ''}.`, { source: 'service' });
+    }
+    return { [names.singular]: served(type, row, withRaw, presenterOf(request.server.services)), connection: connectionRef(connection) };
+  });
+}
+

@@ -1,9 +1,14 @@
 /**
- * Read endpoints of every unified resource (list and fetch), generated from
+ * Read endpoints of every unified resource (list and fetch, or the one object of a connection), generated from
  * the model registry so that every resource follows the same conventions.
  */
 import type { Endpoint } from '../../http/contract.ts';
 import { UNIFIED_OBJECT_TYPES } from '../../model/object-types.ts';
-import { fetchEndpoint, listEndpoint } from './read.ts';
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import { fetchEndpoint, listEndpoint, singleObjectEndpoint } from './read.ts';
 
-export const dataEndpoints: Endpoint[] = UNIFIED_OBJECT_TYPES.flatMap((type) => [listEndpoint(type), fetchEndpoint(type)]);
+/** Resources the reference serves as one object per connection, not as a list (docs/reference.md). */
+export const SINGLE_OBJECT_TYPES: ReadonlySet<UnifiedObjectType> = new Set(['company_info']);
+
+export const dataEndpoints: Endpoint[] = UNIFIED_OBJECT_TYPES.flatMap((type) =>
+  SINGLE_OBJECT_TYPES.has(type) ? [singleObjectEndpoint(type)] : [listEndpoint(type), fetchEndpoint(type)]);
