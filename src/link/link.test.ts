@@ -372,7 +372,7 @@ describe('credential platforms', () => {
     expect(`${location.origin}${location.pathname}`).toBe('https://client.example/done');
     expect(location.searchParams.get('state')).toBe('abc');
     const exchanged = await exchange(publicTokenOf(location.href));
-    expect(exchanged).toMatchObject({ connection_id: c.id, access_token: c.access_token, platform: CRED, store_unique_name: 'Books of dora' });
+    expect(exchanged).toMatchObject({ connection_id: c.id, access_token: c.access_token, platform: CRED, store_unique_name: 'acct-dora' });
     const runs = await t.db.pool.query('SELECT kind, trigger, status FROM sync_runs WHERE connection_id = $1', [c.id]);
     expect(runs.rows).toEqual([{ kind: 'initial', trigger: 'link', status: 'queued' }]);
     expect(await eventsOf(c.id, 'CONNECTION_UPDATED')).toHaveLength(1);
@@ -511,7 +511,7 @@ describe('OAuth platforms', () => {
     const chosen = await browser.post('/link/oauth/tenant', { csrf: csrfOf(none.body), state: nextState, tenant: 't-2' });
     expect(chosen.statusCode, chosen.body).toBe(303);
     expect(String(chosen.headers.location)).toMatch(/^https:\/\/client\.example\/oauth-done\?public_token=lppt_/);
-    expect(await exchange(publicTokenOf(String(chosen.headers.location)))).toMatchObject({ connection_id: c.id, platform: OAUTH, store_unique_name: 'Org t-2' });
+    expect(await exchange(publicTokenOf(String(chosen.headers.location)))).toMatchObject({ connection_id: c.id, platform: OAUTH, store_unique_name: 't-2' });
     const row = await t.db.pool.query<{ oauth_tokens_ciphertext: Buffer; store_unique_id: string }>(
       'SELECT oauth_tokens_ciphertext, store_unique_id FROM connections WHERE id = $1', [c.id]);
     expect(row.rows[0]?.store_unique_id).toBe('t-2');

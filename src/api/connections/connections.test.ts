@@ -317,7 +317,7 @@ describe('POST /item/public_token/exchange', () => {
     const { created, publicToken } = await linkThroughFlow('gina');
     const response = await call('POST', '/item/public_token/exchange', { body: exchangeBody(t.org, publicToken) });
     expect(response.statusCode).toBe(200);
-    expect(json(response)).toEqual({ connection_id: created.id, access_token: created.access_token, is_ready: false, platform: TEST_PLATFORM, store_unique_name: 'Books of gina' });
+    expect(json(response)).toEqual({ connection_id: created.id, access_token: created.access_token, is_ready: false, platform: TEST_PLATFORM, store_unique_name: 'acct-gina' });
     const again = await call('POST', '/item/public_token/exchange', { body: exchangeBody(t.org, publicToken) });
     expect(again.statusCode).toBe(400);
     expect(errorBody(again).error_code).toBe('INVALID_PUBLIC_TOKEN');

@@ -20,7 +20,7 @@ export const contract = defineContract({
       access_token: Type.String(),
       is_ready: Type.Boolean({ description: 'Whether all data is ready (initial sync finished).' }),
       platform: Type.String(),
-      store_unique_name: Type.Optional(Type.String({ description: 'Name of the platform account, when the platform has one.' })),
+      store_unique_name: Type.Optional(Type.String({ description: 'Unique identifier of the account on its platform (store_unique_id: the realm, tenant or shop id), when the platform has one.' })),
     }),
   },
   errors: ['VALIDATION_ERROR', 'MALFORMED_JSON', 'INVALID_CREDENTIALS', 'INVALID_PUBLIC_TOKEN', 'RATE_LIMIT_EXCEEDED'],
@@ -41,6 +41,7 @@ export default defineEndpoint(contract, async (request) => {
     access_token: accessTokenOf(cipher, connection),
     is_ready: connection.readyAt !== null,
     platform: connection.platform ?? '',
-    ...(connection.storeName !== null ? { store_unique_name: connection.storeName } : {}),
+    // The spec: "unique store identifier". The display name (storeName) is not unique; the platform's id is.
+    ...(connection.storeUniqueId !== null ? { store_unique_name: connection.storeUniqueId } : {}),
   };
 });
