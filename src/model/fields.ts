@@ -284,8 +284,9 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     link('line_items[].tax_rate_id', 'tax_rate'),
   ],
   location: [link('parent_id', 'location'), SUBSIDIARIES],
-  // Order ids (products, variants, commerce customers) belong to the commerce platform, not to unified types.
-  order: [],
+  // Links are service ids (spec, Shared rules): a line's product is an item until commerce products are a type of
+  // their own; variant ids and commerce customers have no unified type yet and stay the platform's.
+  order: [link('line_items[].product_id', 'item')],
   payment_term: [SUBSIDIARIES],
   project: [],
   purchase_order: [

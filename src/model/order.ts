@@ -16,7 +16,7 @@ function NullableText(description: string) {
 export const OrderLineItemSchema = Type.Object(
   {
     id: Str('Id of the line item.'),
-    product_id: NullableText('Id of the product; null for custom lines.'),
+    product_id: NullableText('Service id of the product (an item); null for custom lines.'),
     variant_id: NullableText('Id of the product variant; null when the product has no variants.'),
     title: NullableText('Title of the line item.'),
     sku: NullableText('Stock keeping unit of the line item.'),

@@ -17,7 +17,7 @@ const FULFILMENT = { Unfulfilled: 'unfulfilled', Partial: 'partial', Fulfilled: 
 export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
   const code = currency(r.CurrencyCode);
   const lines = r.Lines.map((l) => ({
-    id: l.LineId, product_id: l.ProductId, variant_id: l.VariantId, title: l.Title, sku: l.Sku,
+    id: l.LineId, product_id: ref('item', l.ProductId), variant_id: l.VariantId, title: l.Title, sku: l.Sku,
     unit_cost: money(l.UnitCost), price: money(l.Price), quantity: l.Qty, iso_currency_code: code,
   }));
   const orderId = ref('order', r.Id) ?? r.Id;
