@@ -342,6 +342,19 @@ describe('credential platforms', () => {
     expect(await eventsOf(c.id, 'CONNECTION_LINK_ERROR')).toHaveLength(2);
   });
 
+  it('the SANDBOX test user user_link_error: a 503 page saying the platform could not be reached, and CONNECTION_LINK_ERROR', async () => {
+    const c = await create();
+    const browser = new LinkBrowser(t.app);
+    const response = await submitForm(browser, `${c.path}/SANDBOX`, { basic_username: 'user_link_error', basic_password: 'pass_good' });
+    expectHtml(response, 503);
+    expect(response.body).toContain('could not be reached just now');
+    const events = await eventsOf(c.id, 'CONNECTION_LINK_ERROR');
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ code: 'CONNECTION_LINK_ERROR', connection_id: c.id, platform: 'SANDBOX' });
+    const linked = await t.db.pool.query('SELECT 1 FROM connections WHERE id = $1 AND linked_at IS NOT NULL', [c.id]);
+    expect(linked.rowCount).toBe(0);
+  });
+
   it('a missing, forged or borrowed CSRF token gets a 403 page and changes nothing', async () => {
     const c = await create();
     const other = await create();

@@ -223,6 +223,14 @@ describe('connection-scoped endpoints', () => {
     });
   });
 
+  it('creating a SANDBOX connection for the test user user_link_error answers 550 PLATFORM_ERROR and creates nothing', async () => {
+    const before = (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM connections')).rows[0]?.n;
+    const response = await call('POST', '/connections/create', { body: { platform: 'SANDBOX', basic_username: 'user_link_error', basic_password: 'pass_good' } });
+    expect(response.statusCode, response.body).toBe(550);
+    expect(errorBody(response)).toMatchObject({ error_type: 'PLATFORM_ERROR', error_code: 'PLATFORM_ERROR', error_metadata: { source: 'platform' } });
+    expect((await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM connections')).rows[0]?.n).toBe(before);
+  });
+
   it('PATCH renames and refuses malformed bodies', async () => {
     const { id, access_token: token } = await createEmpty();
     const renamed = await call('PATCH', `/connections/${id}`, { body: { name: 'Main books' } });

@@ -448,4 +448,17 @@ describe('platform errors', () => {
     expect(response.statusCode, response.body).toBe(450);
     expect(errorBody(response)).toMatchObject({ error_code: 'PLATFORM_BILLING_ISSUE', error_metadata: { source: 'platform' } });
   });
+
+  it('answers 450 PLATFORM_BAD_REQUEST with the platform\'s message for the documented test user user_write_invalid', async () => {
+    const invalid = await syncedSandboxConnection(t, 'user_write_invalid');
+    const vendor = await storedWhere(t, invalid.connection.id, 'vendor', () => true);
+    const response = await t.app.inject({
+      method: 'PATCH', url: `/versioned/accounting/vendors/${vendor.id}?access_token=${invalid.token}`, headers: clientHeaders(t.org),
+      payload: { vendor: { email: 'new@example.com' } },
+    });
+    expect(response.statusCode, response.body).toBe(450);
+    const body = errorBody(response);
+    expect(body).toMatchObject({ error_type: 'PLATFORM_ERROR', error_code: 'PLATFORM_BAD_REQUEST', error_metadata: { source: 'platform' } });
+    expect(body.error_message).toContain('the vendor is locked for editing');
+  });
 });

@@ -82,6 +82,7 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
 
   const [, name, id, extra] = segments;
   if (name === 'Me' && id === undefined && request.method === 'GET') {
+    if (state.scenario === 'link_error') throw new NativeError(503, 'ServiceUnavailable', 'Company details are temporarily unavailable; try again later');
     const identity = platform.identity(state);
     return json(200, { AccountId: identity.storeUniqueId, Username: state.accountKey, CompanyName: identity.name, Country: identity.country, BaseCurrency: identity.currency });
   }
@@ -92,7 +93,7 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
   }
   const action = actionOf(request.method, segments);
   if (action !== null) {
-    refuseIfBillingIssue(state);
+    refuseScenarioWrite(state, platform.options.retryAfterSeconds);
     const body = request.body ?? {};
     if (!isBody(body)) throw new NativeError(400, 'MalformedBody', 'the request body must be a JSON object');
     const ready = await platform.ready(state);
@@ -109,7 +110,7 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
   if (spec === undefined || extra !== undefined) throw new NativeError(404, 'NoSuchRoute', `no route ${request.method} ${request.path}`);
 
   if (isWrite) {
-    refuseIfBillingIssue(state);
+    refuseScenarioWrite(state, platform.options.retryAfterSeconds);
     const op = request.method === 'POST' && id === undefined ? 'create'
       : (request.method === 'PATCH' || request.method === 'PUT') && id !== undefined ? 'update'
         : request.method === 'DELETE' && id !== undefined ? 'delete' : null;
@@ -152,9 +153,18 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
   return json(200, { Items: page.items, Deleted: page.deleted, NextPageToken: page.nextPageToken, NextSince: page.nextSince });
 }
 
-function refuseIfBillingIssue(state: AccountState): void {
-  if (state.scenario === 'billing_issue') {
-    throw new NativeError(402, 'SubscriptionExpired', 'The subscription of this company has expired; update billing details to make changes');
+/** Scenario accounts whose every write fails the same way, before anything is applied (src/platforms/sandbox/scenarios.ts). */
+function refuseScenarioWrite(state: AccountState, retryAfterSeconds: number): void {
+  switch (state.scenario) {
+    case 'billing_issue':
+      throw new NativeError(402, 'SubscriptionExpired', 'The subscription of this company has expired; update billing details to make changes');
+    case 'write_invalid':
+      throw new NativeError(400, 'ValidationFault', 'This company does not accept changes from this application: the vendor is locked for editing', 'VendorRef');
+    case 'write_throttled':
+      throw new NativeError(429, 'ThrottleExceeded', 'Too many changes; slow down', null, { 'retry-after': String(retryAfterSeconds) });
+    case 'write_unavailable':
+      throw new NativeError(503, 'ServiceUnavailable', 'Changes are temporarily unavailable; try again later');
+    default:
   }
 }
 

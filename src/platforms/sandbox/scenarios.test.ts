@@ -53,7 +53,10 @@ const billInput = (documentNumber: string) => ({
 
 describe('sandbox scenarios', () => {
   it('documents a scenario for each behaviour', () => {
-    expect(SCENARIOS.map((s) => s.scenario).sort()).toEqual(['billing_issue', 'flaky', 'healthy', 'rate_limited', 'revoked_after_sync', 'slow_initial_sync']);
+    expect(SCENARIOS.map((s) => s.scenario).sort()).toEqual([
+      'billing_issue', 'flaky', 'healthy', 'link_error', 'rate_limited', 'revoked_after_sync', 'slow_initial_sync',
+      'write_invalid', 'write_throttled', 'write_unavailable',
+    ]);
   });
 
   it('user_good with pass_good is healthy; a wrong password or an unknown user is refused as unauthorized', async () => {
@@ -143,5 +146,29 @@ describe('sandbox scenarios', () => {
     if (bill?.create === undefined) throw new Error('bills are writable');
     const failed = await outcome(bill.create(writeContext(ctx, 'billing-1'), billInput('BILLING-1')));
     expect(failed === 'ok' ? 'ok' : [failed.kind, failed.httpStatus, failed.toServiceError().code]).toEqual(['billing', 402, 'PLATFORM_BILLING_ISSUE']);
+  });
+
+  it.each([
+    ['user_write_invalid', 400, 'PLATFORM_BAD_REQUEST', 450],
+    ['user_write_throttled', 429, 'PLATFORM_RATE_LIMITED', 452],
+    ['user_write_unavailable', 503, 'PLATFORM_ERROR', 550],
+  ] as const)('%s reads fine; every write fails with %i, our %s (%i), and nothing is applied', async (username, httpStatus, code, status) => {
+    const ctx = login(username);
+    expect(await kind(vendors(ctx))).toBe('ok');
+    const bill = connector.objects.bill?.handler;
+    if (bill?.create === undefined) throw new Error('bills are writable');
+    const before = (await readAll(connector, ctx, {}, ['bill'])).records.length;
+    for (const n of [1, 2]) {
+      const failed = await outcome(bill.create(writeContext(ctx, `${username}-${n}`), billInput(`SCENARIO-${n}`)));
+      if (failed === 'ok') throw new Error('the write went through');
+      const refused = failed.toServiceError();
+      expect([failed.httpStatus, refused.code, refused.status]).toEqual([httpStatus, code, status]);
+    }
+    expect((await readAll(connector, ctx, {}, ['bill'])).records.length).toBe(before);
+  });
+
+  it('user_link_error cannot be identified: 503 from the platform, our 550', async () => {
+    const failed = await outcome(connector.identify(login('user_link_error')));
+    expect(failed === 'ok' ? 'ok' : [failed.httpStatus, failed.toServiceError().code, failed.toServiceError().status]).toEqual([503, 'PLATFORM_ERROR', 550]);
   });
 });

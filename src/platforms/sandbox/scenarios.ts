@@ -7,7 +7,8 @@
  */
 import { hashString } from './prng.ts';
 
-export type ScenarioName = 'healthy' | 'rate_limited' | 'flaky' | 'revoked_after_sync' | 'slow_initial_sync' | 'billing_issue';
+export type ScenarioName = 'healthy' | 'rate_limited' | 'flaky' | 'revoked_after_sync' | 'slow_initial_sync' | 'billing_issue'
+  | 'write_invalid' | 'write_throttled' | 'write_unavailable' | 'link_error';
 
 export interface ScenarioSpec { username: string; scenario: ScenarioName; behaviour: string }
 
@@ -20,6 +21,10 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   { username: 'user_revoked', scenario: 'revoked_after_sync', behaviour: 'Credentials are revoked after the initial sync: the first incremental read (and every call after it) answers 401.' },
   { username: 'user_slow', scenario: 'slow_initial_sync', behaviour: 'Full reads wait before each page (default 5 s), so the initial sync takes minutes.' },
   { username: 'user_billing', scenario: 'billing_issue', behaviour: 'Reads work; every write answers 402 (subscription expired).' },
+  { username: 'user_write_invalid', scenario: 'write_invalid', behaviour: 'Reads work; every write answers 400, a validation fault naming the field (our 450 PLATFORM_BAD_REQUEST, with the platform message).' },
+  { username: 'user_write_throttled', scenario: 'write_throttled', behaviour: 'Reads work; every write answers 429 with Retry-After (retried, then our 452 PLATFORM_RATE_LIMITED).' },
+  { username: 'user_write_unavailable', scenario: 'write_unavailable', behaviour: 'Reads work; every write answers 503 before anything is applied (retried, then our 550 PLATFORM_ERROR).' },
+  { username: 'user_link_error', scenario: 'link_error', behaviour: 'The platform fails (503) when asked who the account is: connecting answers 550 and the link flow shows the error and sends CONNECTION_LINK_ERROR.' },
 ];
 
 export interface ResolvedAccount {
