@@ -30,6 +30,12 @@ export const ERROR_CATALOGUE = {
   IDEMPOTENCY_KEY_IN_USE: { status: 409, type: 'INVALID_REQUEST' },
   PRODUCT_NOT_READY: { status: 409, type: 'CONNECTION_ERROR' },
   ENTITY_NOT_READY: { status: 409, type: 'CONNECTION_ERROR' },
+  /** A connection never linked: no platform credentials to read or write with (src/connections/unlinked.ts). */
+  NO_CREDENTIALS: { status: 409, type: 'CONNECTION_ERROR' },
+  /** Never linked, and the end user is signing in at the platform right now. */
+  PENDING: { status: 409, type: 'CONNECTION_ERROR' },
+  /** Never linked, and the last attempt failed (CONNECTION_LINK_ERROR). */
+  LINK_ERROR: { status: 409, type: 'CONNECTION_ERROR' },
   NEEDS_UPDATE: { status: 409, type: 'CONNECTION_ERROR' },
   CONNECTION_DISABLED: { status: 409, type: 'CONNECTION_ERROR' },
   SYNC_IN_PROGRESS: { status: 409, type: 'CONNECTION_ERROR' },

@@ -23,7 +23,7 @@ export const contract = defineContract({
       backfill: Type.Object({ ...SyncRequestSchema.properties, entity: Type.String(), start_date: Type.String(), end_date: Type.String() }),
     }),
   },
-  errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'CONNECTION_DISABLED', 'RATE_LIMIT_EXCEEDED'],
+  errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR', 'NEEDS_UPDATE', 'CONNECTION_DISABLED', 'RATE_LIMIT_EXCEEDED'],
 });
 
 export default defineEndpoint(contract, async (request) => {
@@ -31,7 +31,7 @@ export default defineEndpoint(contract, async (request) => {
   if (request.tenant === null) throw new Error('client auth hook did not run');
   const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
   const { entity, start_date: start, end_date: end } = request.body;
-  checkEntities([entity], syncableEntities(connection), 'entity');
+  checkEntities([entity], await syncableEntities(pool, connection), 'entity');
   const days = (Date.parse(end) - Date.parse(start)) / 86_400_000;
   if (days < 0) throw new ServiceError('VALIDATION_ERROR', '`end_date` in the request body must not be before `start_date`.', { source: 'service', field: 'end_date', location: 'body' });
   if (days > MAX_BACKFILL_DAYS) throw new ServiceError('VALIDATION_ERROR', '`end_date` in the request body is more than 10 years after `start_date`; split the backfill.', { source: 'service', field: 'end_date', location: 'body' });

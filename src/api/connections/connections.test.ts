@@ -300,9 +300,38 @@ describe('POST /connections/incremental_sync and /connections/backfill', () => {
       expect((await call('POST', `/connections/backfill?access_token=${c.access_token}`, { body })).statusCode, JSON.stringify(body)).toBe(400);
     }
     const unlinked = await createEmpty();
-    const notReady = await call('POST', `/connections/incremental_sync?access_token=${unlinked.access_token}`, { body: {} });
-    expect(notReady.statusCode).toBe(409);
-    expect(errorBody(notReady).error_code).toBe('PRODUCT_NOT_READY');
+    const notLinked = await call('POST', `/connections/incremental_sync?access_token=${unlinked.access_token}`, { body: {} });
+    expect(notLinked.statusCode).toBe(409);
+    expect(errorBody(notLinked).error_code).toBe('NO_CREDENTIALS');
+  });
+});
+
+describe('a connection never linked says where its link stands', () => {
+  async function codes(token: string): Promise<string[]> {
+    const answers = await Promise.all([
+      call('GET', `/accounting/bills?access_token=${token}`),
+      call('GET', `/accounting/bills?access_token=${token}&force_fetch=true`),
+      call('POST', `/accounting/vendors?access_token=${token}`, { body: { vendor: { vendor_name: 'Never written' } } }),
+      call('POST', `/connections/incremental_sync?access_token=${token}`, { body: {} }),
+    ]);
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(409);
+    return answers.map((a) => String(errorBody(a).error_code));
+  }
+
+  it('NO_CREDENTIALS, then PENDING while the end user signs in at the platform, then LINK_ERROR once an attempt failed', async () => {
+    const c = await createEmpty();
+    expect(await codes(c.access_token)).toEqual(['NO_CREDENTIALS', 'NO_CREDENTIALS', 'NO_CREDENTIALS', 'NO_CREDENTIALS']);
+    await t.db.pool.query(
+      `INSERT INTO events (organization_id, environment, connection_id, type, code, payload)
+       VALUES ($1, 'sandbox', $2, 'CONNECTION', 'CONNECTION_LINK_ERROR', '{"message": "Those credentials were not accepted."}'::json)`,
+      [t.org.organization.id, c.id]);
+    expect(await codes(c.access_token)).toEqual(['LINK_ERROR', 'LINK_ERROR', 'LINK_ERROR', 'LINK_ERROR']);
+    const body = errorBody(await call('GET', `/accounting/bills?access_token=${c.access_token}`));
+    expect(body).toMatchObject({ error_type: 'CONNECTION_ERROR' });
+    expect(body.error_message).toContain('Those credentials were not accepted.');
+    await t.db.pool.query(
+      `INSERT INTO oauth_states (state_sha256, connection_id, platform, expires_at) VALUES (sha256('st-pending'::bytea), $1, 'XERO', now() + interval '10 minutes')`, [c.id]);
+    expect(await codes(c.access_token)).toEqual(['PENDING', 'PENDING', 'PENDING', 'PENDING']);
   });
 });
 

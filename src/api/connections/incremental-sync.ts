@@ -7,6 +7,9 @@ import { objectTypeToEntity } from '../../sync/config.ts';
 import { requestSync } from '../../sync/requests.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { assertUsable } from '../../connections/readiness.ts';
+import { assertLinked } from '../../connections/unlinked.ts';
 import { AccessTokenQuery } from './schemas.ts';
 
 export const SyncRequestSchema = Type.Object({
@@ -28,20 +31,17 @@ export const contract = defineContract({
       incremental_sync: Type.Object({ ...SyncRequestSchema.properties, object_types: Type.Union([Type.Array(Type.String()), Type.Null()]) }),
     }),
   },
-  errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'CONNECTION_DISABLED', 'RATE_LIMIT_EXCEEDED'],
+  errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR', 'NEEDS_UPDATE', 'CONNECTION_DISABLED', 'RATE_LIMIT_EXCEEDED'],
 });
 
-/** Entities a linked connection's platform syncs; throws the spec's state errors for connections that cannot sync now. */
-export function syncableEntities(connection: ConnectionRecord): string[] {
-  if (connection.platform === null || connection.linkedAt === null) {
-    throw new ServiceError('PRODUCT_NOT_READY', 'The end user has not completed the link flow for this connection yet.', { source: 'service' });
-  }
-  if (connection.status === 'needs_reauth') {
-    throw new ServiceError('NEEDS_UPDATE', 'The platform no longer accepts this connection: send the end user to update_url to re-authenticate.', { source: 'service' });
-  }
-  if (connection.status === 'disabled') {
-    throw new ServiceError('CONNECTION_DISABLED', `The connection is disabled: ${connection.disableMessage ?? 'see GET /connections/status'}.`, { source: 'service' });
-  }
+/**
+ * Entities a linked connection's platform syncs; throws the spec's state errors for connections that cannot sync
+ * now (never linked: PENDING, LINK_ERROR or NO_CREDENTIALS; then NEEDS_UPDATE, CONNECTION_DISABLED).
+ */
+export async function syncableEntities(db: Queryable, connection: ConnectionRecord): Promise<string[]> {
+  await assertLinked(db, connection);
+  assertUsable(connection, '');
+  if (connection.platform === null) return [];
   const connector = getConnector(connection.platform);
   return connector === undefined ? [] : Object.keys(connector.objects).map((t) => objectTypeToEntity(t as UnifiedObjectType));
 }
@@ -58,7 +58,7 @@ export default defineEndpoint(contract, async (request) => {
   const { pool, jobs } = request.server.services;
   if (request.tenant === null) throw new Error('client auth hook did not run');
   const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
-  const offered = syncableEntities(connection);
+  const offered = await syncableEntities(pool, connection);
   const objectTypes = request.body.object_types ?? null;
   if (objectTypes !== null) checkEntities(objectTypes, offered, 'object_types');
   const run = await requestSync(pool, jobs, connection.id, { kind: 'incremental', trigger: 'manual', details: { object_types: objectTypes } });

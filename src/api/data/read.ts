@@ -10,6 +10,7 @@ import { ServiceError } from '../../errors/catalogue.ts';
 import type { ConnectionCache } from '../../connections/access-token-cache.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { assertReadable } from '../../connections/readiness.ts';
+import { assertLinked } from '../../connections/unlinked.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
@@ -38,6 +39,7 @@ export async function readableConnection(
   if (request.tenant === null) throw new Error('client auth hook did not run');
   const { pool, connectionCache } = request.server.services;
   const connection = await connectionForAccessToken(pool, request.tenant, accessToken, connectionCache);
+  await assertLinked(pool, connection);
   const connector = connection.platform === null ? undefined : getConnector(connection.platform);
   if (connection.platform !== null && connector?.objects[type]?.capabilities.read !== true) {
     throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${OBJECT_TYPES[type].plural} are not available on ${connection.platform}; see docs/platforms.md.`, { source: 'service' });
@@ -46,7 +48,7 @@ export async function readableConnection(
   return connection;
 }
 
-const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE',
+const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
   'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED'] as const;
 
 export function listEndpoint(type: UnifiedObjectType): Endpoint {

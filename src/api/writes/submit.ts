@@ -8,6 +8,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { connectionForAccessToken } from '../../connections/connections.ts';
+import { assertLinked } from '../../connections/unlinked.ts';
+import { assertUsable } from '../../connections/readiness.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { ERROR_CATALOGUE, ServiceError, type ErrorCode, type ErrorMetadata } from '../../errors/catalogue.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
@@ -26,7 +28,7 @@ import type { ObjectWrite } from '../../writes/writable.ts';
 export const JOB_ID_HEADER = 'X-Service-Job-Id';
 
 export const WRITE_ERRORS = [
-  'MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE',
+  'MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
   'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_KEY_IN_USE',
   'DUPLICATE_VALUE_CONFLICT', 'PLATFORM_BAD_REQUEST', 'PLATFORM_BILLING_ISSUE', 'PLATFORM_UNAUTHORIZED', 'PLATFORM_RATE_LIMITED',
   'PLATFORM_ERROR', 'INTERNAL_ERROR',
@@ -51,12 +53,8 @@ function supports(connection: ConnectionRecord, type: UnifiedObjectType, capabil
 export async function writableConnection(request: FastifyRequest, accessToken: string | undefined, type: UnifiedObjectType, capability: Capability): Promise<ConnectionRecord> {
   const tenant = tenantOf(request);
   const connection = await connectionForAccessToken(request.server.services.pool, tenant, accessToken);
-  if (connection.status === 'disabled') {
-    throw new ServiceError('CONNECTION_DISABLED', `The connection is disabled: ${connection.disableMessage ?? 'see GET /connections/status'}. The end user can re-link through update_url.`, { source: 'service' });
-  }
-  if (connection.status === 'needs_reauth') {
-    throw new ServiceError('NEEDS_UPDATE', 'The platform no longer accepts this connection: send the end user to update_url to re-authenticate, then write again.', { source: 'service' });
-  }
+  await assertLinked(request.server.services.pool, connection);
+  assertUsable(connection, ', then write again');
   if (connection.platform === null || connection.readyAt === null) {
     throw new ServiceError('PRODUCT_NOT_READY', 'Writes need the initial sync to have finished (ids are checked against the stored copy); wait for the INITIAL_UPDATE webhook.', { source: 'service' });
   }
