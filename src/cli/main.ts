@@ -3,6 +3,7 @@
  *   ledgerport org create --name Acme
  *   ledgerport org list
  *   ledgerport org rotate --id <org id> --environment sandbox|production [--grace-period-seconds 86400]
+ *   ledgerport org products --id <org id> --set accounting,commerce,payments,bank_feeds
  *   ledgerport webhook set --id <org id> --environment sandbox|production --url https://example.com/hooks
  *   ledgerport webhook get --id <org id>
  *   ledgerport webhook delete --id <org id> --environment sandbox|production
@@ -24,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { getOAuthApps, removeOAuthApp, setOAuthApp } from '../platforms/oauth-apps.ts';
 import { createOrganization, listOrganizations, rotateSecret } from '../tenants/organizations.ts';
+import { setProducts } from '../tenants/products.ts';
 import { ENVIRONMENTS, type Environment } from '../tenants/types.ts';
 import { getRedirectUrls, removeRedirectUrls, setRedirectUrls } from '../connections/redirect-urls.ts';
 import { startRuntime } from '../runtime.ts';
@@ -38,6 +40,7 @@ const USAGE = `usage:
   ledgerport org create --name <name>
   ledgerport org list
   ledgerport org rotate --id <organization id> --environment sandbox|production [--grace-period-seconds N]
+  ledgerport org products --id <organization id> --set <product>[,<product>…]   (accounting, commerce, payments, bank_feeds; '' for none)
   ledgerport webhook set --id <organization id> --environment sandbox|production --url <url>
   ledgerport webhook get --id <organization id>
   ledgerport webhook delete --id <organization id> --environment sandbox|production
@@ -104,11 +107,12 @@ export async function runCli(argv: string[]): Promise<void> {
       'client-id': { type: 'string' },
       'client-secret': { type: 'string' },
       'redirect-uri': { type: 'string' },
+      set: { type: 'string' },
     },
   });
   const [area, action] = positionals;
   const command = `${area ?? ''} ${action ?? ''}`.trim();
-  const known = ['org create', 'org list', 'org rotate', 'migrate',
+  const known = ['org create', 'org list', 'org rotate', 'org products', 'migrate',
     'webhook set', 'webhook get', 'webhook delete', 'webhook deliveries', 'webhook retry', 'webhook replay',
     'oauth-app set', 'oauth-app list', 'oauth-app delete', 'redirect-url set', 'redirect-url get', 'redirect-url delete'];
   if (!known.includes(command)) throw new UsageError(USAGE);
@@ -117,7 +121,8 @@ export async function runCli(argv: string[]): Promise<void> {
   const { url: urls, none, ...single } = values;
   const serviceCommand = area === 'webhook' ? parseWebhookCommand(command, { ...single, url: onlyUrl(urls, command) })
     : area === 'oauth-app' ? parseOAuthAppCommand(command, single)
-      : area === 'redirect-url' ? parseRedirectUrlCommand(command, single, urls ?? [], none) : null;
+      : area === 'redirect-url' ? parseRedirectUrlCommand(command, single, urls ?? [], none)
+        : command === 'org products' ? parseProductsCommand(single) : null;
 
   // One command at a time: a couple of connections is plenty.
   const config = loadConfig();
@@ -143,6 +148,14 @@ export async function runCli(argv: string[]): Promise<void> {
   } finally {
     await runtime.close();
   }
+}
+
+/** org products: the organisation's products, over the admin API's function (src/tenants/products.ts). */
+function parseProductsCommand(values: Record<string, string | undefined>): ServiceCommand {
+  const id = requireUuid(values.id, '--id', 'org products');
+  if (values.set === undefined) throw new UsageError('org products needs --set <product>[,<product>…] (accounting, commerce, payments, bank_feeds)');
+  const products = values.set.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  return async ({ pool }) => ({ products: await setProducts(pool, id, products, '--set') });
 }
 
 /** The one --url of a command that takes one (webhook set). */

@@ -22,6 +22,8 @@ export const ERROR_CATALOGUE = {
   INVALID_ADMIN_TOKEN: { status: 401, type: 'INVALID_REQUEST' },
   // 404: endpoint not implemented, or not supported for the platform
   ROUTE_NOT_FOUND: { status: 404, type: 'INVALID_REQUEST' },
+  /** The endpoint's product is not enabled for the organisation (src/tenants/products.ts). */
+  PRODUCT_NOT_ALLOWED: { status: 404, type: 'CONNECTION_ERROR' },
   ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM: { status: 404, type: 'INVALID_REQUEST' },
   // 408: the request did not arrive in time (answered on the raw socket, src/http/client-error.ts)
   REQUEST_TIMEOUT: { status: 408, type: 'INVALID_REQUEST' },

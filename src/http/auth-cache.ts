@@ -8,11 +8,11 @@
  * effect here within AUTH_CACHE_SECONDS (default 5; 0 turns the cache off).
  */
 import { createHash } from 'node:crypto';
-import type { Tenant } from '../tenants/types.ts';
+import type { AuthenticatedTenant } from '../tenants/types.ts';
 
 const MAX_ENTRIES = 10_000;
 
-interface Entry { tenant: Tenant; until: number }
+interface Entry { tenant: AuthenticatedTenant; until: number }
 
 export class ClientAuthCache {
   private readonly entries = new Map<string, Entry>();
@@ -31,7 +31,7 @@ export class ClientAuthCache {
     return createHash('sha256').update(clientId).update('\0').update(clientSecret).digest('base64');
   }
 
-  get(clientId: string, clientSecret: string): Tenant | null {
+  get(clientId: string, clientSecret: string): AuthenticatedTenant | null {
     if (this.ttlMs === 0) return null;
     const key = ClientAuthCache.key(clientId, clientSecret);
     const entry = this.entries.get(key);
@@ -44,7 +44,7 @@ export class ClientAuthCache {
   }
 
   /** `expiresAt`: the matched secret's own expiry (a rotated-out secret), if any. */
-  remember(clientId: string, clientSecret: string, tenant: Tenant, expiresAt: Date | null): void {
+  remember(clientId: string, clientSecret: string, tenant: AuthenticatedTenant, expiresAt: Date | null): void {
     if (this.ttlMs === 0) return;
     if (this.entries.size >= MAX_ENTRIES) {
       // Oldest first (insertion order): a bounded map, not an unbounded one keyed by whatever clients send.

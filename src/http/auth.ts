@@ -10,7 +10,7 @@ import type { Queryable } from '../db/pool.ts';
 import { verifyClient } from '../tenants/organizations.ts';
 import { clientAuthCache } from './auth-cache.ts';
 import { hasControlOrUndecodable } from './storable-input.ts';
-import type { Tenant } from '../tenants/types.ts';
+import type { AuthenticatedTenant } from '../tenants/types.ts';
 
 const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="Ledgerport", charset="UTF-8"' };
 
@@ -47,7 +47,7 @@ export function clientIdOf(header: string | undefined): string | null {
   }
 }
 
-export async function authenticateRequest(db: Queryable, request: FastifyRequest): Promise<Tenant> {
+export async function authenticateRequest(db: Queryable, request: FastifyRequest): Promise<AuthenticatedTenant> {
   const { clientId, clientSecret } = parseBasicAuthorization(request.headers.authorization);
   if (clientId.length > 200 || clientSecret.length > 200) throw invalid('Invalid client credentials.');
   const cached = clientAuthCache.get(clientId, clientSecret);
@@ -71,6 +71,6 @@ export function verifyAdminToken(header: string | undefined, expectedSha256: Buf
 
 declare module 'fastify' {
   interface FastifyRequest {
-    tenant: Tenant | null;
+    tenant: AuthenticatedTenant | null;
   }
 }

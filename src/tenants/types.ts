@@ -1,9 +1,14 @@
 export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
+/** What an organisation may use, enabled by the operator (PRODUCT_NOT_ALLOWED for the others). */
+export const PRODUCTS = ['accounting', 'commerce', 'payments', 'bank_feeds'] as const;
+export type Product = (typeof PRODUCTS)[number];
+
 export interface Organization {
   id: string;
   name: string;
+  products: Product[];
   created_at: string;
 }
 
@@ -16,4 +21,9 @@ export interface ClientCredentials {
 export interface Tenant {
   organizationId: string;
   environment: Environment;
+}
+
+/** A tenant as the API's authentication found it, with the products its organisation may use. */
+export interface AuthenticatedTenant extends Tenant {
+  products: readonly Product[];
 }

@@ -83,6 +83,25 @@ describe('npm start on an empty data dir', () => {
     expect(usage.stderr).toContain('--name');
   });
 
+  it('the CLI sets an organisation\'s products through the same code as the admin API', () => {
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/ledgerport.js', ...args], {
+      cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(pgPort), DATABASE_URL: '' }, encoding: 'utf8',
+    });
+    const listed = JSON.parse(cli('org', 'list').stdout) as { organizations: { id: string; name: string; products: string[] }[] };
+    const acme = listed.organizations.find((o) => o.name === 'Acme');
+    if (acme === undefined) throw new Error('no Acme');
+    expect(acme.products).toEqual(['accounting', 'commerce', 'payments', 'bank_feeds']);
+    const set = cli('org', 'products', '--id', acme.id, '--set', 'commerce,accounting');
+    expect(set.status, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ products: ['accounting', 'commerce'] });
+    const refused = cli('org', 'products', '--id', acme.id, '--set', 'accounting,crypto');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('"crypto"');
+    const usage = cli('org', 'products', '--id', acme.id);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain('--set');
+  });
+
   it('refuses bad configuration with one clear message per problem', () => {
     const result = spawnSync(process.execPath, ['src/main.ts'], {
       cwd: ROOT, env: { ...process.env, PORT: 'eighty', ENCRYPTION_KEY: 'short', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' }, encoding: 'utf8',

@@ -11,6 +11,7 @@ import type { ConnectionCache } from '../../connections/access-token-cache.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { assertReadable } from '../../connections/readiness.ts';
 import { assertLinked } from '../../connections/unlinked.ts';
+import { assertProductAllowed } from '../../tenants/products.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
@@ -20,7 +21,7 @@ import { boundedRead } from '../../db/bounded-read.ts';
 import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
 import { refusePathWordAsServiceId } from '../shared/record-id.ts';
 import type { Pool } from '../../db/pool.ts';
-import type { Tenant } from '../../tenants/types.ts';
+import type { AuthenticatedTenant } from '../../tenants/types.ts';
 import { presenterOf, served } from '../../store/served.ts';
 import { listPage, ListQuerySchema } from './list-query.ts';
 
@@ -33,10 +34,11 @@ export function wantsPlatformData(expand: 'platform_data' | 'platform_data'[] | 
 
 /** The connection of the request, checked for readiness and for the platform supporting this read. */
 export async function readableConnection(
-  request: { server: { services: { pool: Pool; connectionCache: ConnectionCache } }; tenant: Tenant | null },
+  request: { server: { services: { pool: Pool; connectionCache: ConnectionCache } }; tenant: AuthenticatedTenant | null },
   type: UnifiedObjectType, accessToken: string | undefined, forceFetch: boolean,
 ): Promise<ConnectionRecord> {
   if (request.tenant === null) throw new Error('client auth hook did not run');
+  assertProductAllowed(request.tenant, type);
   const { pool, connectionCache } = request.server.services;
   const connection = await connectionForAccessToken(pool, request.tenant, accessToken, connectionCache);
   await assertLinked(pool, connection);
@@ -48,7 +50,7 @@ export async function readableConnection(
   return connection;
 }
 
-const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
+const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_ALLOWED', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
   'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED'] as const;
 
 export function listEndpoint(type: UnifiedObjectType): Endpoint {

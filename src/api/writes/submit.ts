@@ -10,13 +10,14 @@ import { Type } from 'typebox';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { assertLinked } from '../../connections/unlinked.ts';
 import { assertUsable } from '../../connections/readiness.ts';
+import { assertProductAllowed } from '../../tenants/products.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { ERROR_CATALOGUE, ServiceError, type ErrorCode, type ErrorMetadata } from '../../errors/catalogue.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorActions } from '../../platforms/connector.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { loadWriteJob, type JobFile, type WriteJob } from '../../sql/write-jobs.ts';
-import type { Tenant } from '../../tenants/types.ts';
+import type { AuthenticatedTenant } from '../../tenants/types.ts';
 import { acceptWrite } from '../../writes/accept.ts';
 import type { StoredRecord } from '../../writes/check-input.ts';
 import { checkWrite } from '../../writes/check-write.ts';
@@ -28,7 +29,7 @@ import type { ObjectWrite } from '../../writes/writable.ts';
 export const JOB_ID_HEADER = 'X-Service-Job-Id';
 
 export const WRITE_ERRORS = [
-  'MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
+  'MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'PRODUCT_NOT_ALLOWED', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
   'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_KEY_IN_USE',
   'DUPLICATE_VALUE_CONFLICT', 'PLATFORM_BAD_REQUEST', 'PLATFORM_BILLING_ISSUE', 'PLATFORM_UNAUTHORIZED', 'PLATFORM_RATE_LIMITED',
   'PLATFORM_ERROR', 'INTERNAL_ERROR',
@@ -52,6 +53,7 @@ function supports(connection: ConnectionRecord, type: UnifiedObjectType, capabil
 /** The connection of the request, ready for writes of this kind on its platform. */
 export async function writableConnection(request: FastifyRequest, accessToken: string | undefined, type: UnifiedObjectType, capability: Capability): Promise<ConnectionRecord> {
   const tenant = tenantOf(request);
+  assertProductAllowed(tenant, type);
   const connection = await connectionForAccessToken(request.server.services.pool, tenant, accessToken);
   await assertLinked(request.server.services.pool, connection);
   assertUsable(connection, ', then write again');
@@ -65,7 +67,7 @@ export async function writableConnection(request: FastifyRequest, accessToken: s
   return connection;
 }
 
-export function tenantOf(request: FastifyRequest): Tenant {
+export function tenantOf(request: FastifyRequest): AuthenticatedTenant {
   if (request.tenant === null) throw new Error('client auth hook did not run');
   return request.tenant;
 }

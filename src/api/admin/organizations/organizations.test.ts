@@ -23,7 +23,7 @@ describe('POST /admin/organizations', () => {
     for (const env of ['sandbox', 'production'] as const) {
       const who = await t.app.inject({
         method: 'GET', url: '/versioned/_probe/whoami',
-        headers: { authorization: basicAuth({ ...created, organization: { ...created.organization, created_at: '' } }, env), 'x-service-version': VERSION },
+        headers: { authorization: basicAuth({ ...created, organization: { ...created.organization, products: [], created_at: '' } }, env), 'x-service-version': VERSION },
       });
       expect(json(who)).toMatchObject({ organization_id: created.organization.id, environment: env });
     }
@@ -114,5 +114,51 @@ describe('POST /admin/organizations/:id/credentials/rotate', () => {
     const badId = await t.app.inject({ method: 'POST', url: '/admin/organizations/not-a-uuid/credentials/rotate', headers: admin(), payload: { environment: 'sandbox', grace_period_seconds: 0 } });
     expect(badId.statusCode).toBe(400);
     expect(errorBody(badId).error_metadata).toMatchObject({ location: 'params', field: 'id' });
+  });
+});
+
+describe('PUT /admin/organizations/:id/products', () => {
+  const put = (id: string, payload: unknown, headers: Record<string, string> = admin()) =>
+    t.app.inject({ method: 'PUT', url: `/admin/organizations/${id}/products`, headers, payload: payload as Record<string, unknown> });
+
+  it('limits what the organisation may use: other products answer PRODUCT_NOT_ALLOWED, before anything else is looked at', async () => {
+    const org = await t.newOrg('Accounting only');
+    const get = (url: string) => t.app.inject({ method: 'GET', url: `/versioned${url}`, headers: { authorization: basicAuth(org), 'x-service-version': VERSION } });
+    // Every product by default: a bogus access token is what is wrong.
+    expect(errorBody(await get('/commerce/orders?access_token=bogus')).error_code).toBe('INVALID_CREDENTIALS');
+
+    const set = await put(org.organization.id, { products: ['accounting'] });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(json(set)).toEqual({ products: ['accounting'] });
+    const listed = json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; products: string[] }[] };
+    expect(listed.organizations.find((o) => o.id === org.organization.id)?.products).toEqual(['accounting']);
+
+    for (const [url, product] of [['/commerce/orders?access_token=bogus', 'commerce'], ['/accounting/bank_feeds/accounts?access_token=bogus', 'bank_feeds']] as const) {
+      const refused = await get(url);
+      expect(refused.statusCode, url).toBe(404);
+      expect(errorBody(refused)).toMatchObject({ error_type: 'CONNECTION_ERROR', error_code: 'PRODUCT_NOT_ALLOWED', error_metadata: { product } });
+    }
+    expect(errorBody(await get('/accounting/bills?access_token=bogus')).error_code).toBe('INVALID_CREDENTIALS');
+    // Another organisation is not affected.
+    expect(errorBody(await t.app.inject({ method: 'GET', url: '/versioned/commerce/orders?access_token=bogus', headers: { authorization: basicAuth(t.org), 'x-service-version': VERSION } })).error_code).toBe('INVALID_CREDENTIALS');
+
+    expect(json(await put(org.organization.id, { products: ['bank_feeds', 'commerce', 'accounting', 'payments'] }))).toEqual({ products: ['accounting', 'commerce', 'payments', 'bank_feeds'] });
+    expect(errorBody(await get('/commerce/orders?access_token=bogus')).error_code).toBe('INVALID_CREDENTIALS');
+  });
+
+  it('refuses missing or wrong admin tokens, unknown organisations and malformed lists, changing nothing', async () => {
+    const org = await t.newOrg('Products untouched');
+    expect((await put(org.organization.id, { products: [] }, {})).statusCode).toBe(401);
+    expect((await put(org.organization.id, { products: [] }, { authorization: basicAuth(org) })).statusCode).toBe(401);
+    expect((await put('00000000-0000-4000-8000-000000000000', { products: ['accounting'] })).statusCode).toBe(410);
+    for (const payload of [{ products: ['crypto'] }, { products: 'accounting' }, { products: ['accounting', 'accounting'] }, {}, { products: [], extra: 1 }]) {
+      const refused = await put(org.organization.id, payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(errorBody(refused).error_code).toBe('VALIDATION_ERROR');
+    }
+    expect(errorBody(await put(org.organization.id, { products: ['crypto'] })).error_message).toContain('accounting, commerce, payments, bank_feeds');
+    expect((await put('not-a-uuid', { products: [] })).statusCode).toBe(400);
+    const listed = json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; products: string[] }[] };
+    expect(listed.organizations.find((o) => o.id === org.organization.id)?.products).toEqual(['accounting', 'commerce', 'payments', 'bank_feeds']);
   });
 });

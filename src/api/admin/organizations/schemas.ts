@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 export const OrganizationSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
+  products: Type.Array(Type.String(), { description: 'Products the organisation may use: accounting, commerce, payments, bank_feeds.' }),
   created_at: Type.String({ format: 'date-time' }),
 });
 
