@@ -6,6 +6,7 @@ import createOrganization from './admin/organizations/create.ts';
 import listOrganizations from './admin/organizations/list.ts';
 import rotateCredentials from './admin/organizations/rotate-credentials.ts';
 import setOrganizationProducts from './admin/organizations/set-products.ts';
+import setOrganizationDataBatching from './admin/organizations/set-data-batching.ts';
 import setWebhook from './admin/webhooks/set.ts';
 import getWebhook from './admin/webhooks/get.ts';
 import deleteWebhook from './admin/webhooks/delete.ts';
@@ -44,7 +45,7 @@ import uploadJournalAttachment from './accounting/journal-entries/upload-attachm
 export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
 // Admin bearer token (the edge hook keys on the contract's auth, not the URL: /metrics is here too).
 export const adminEndpoints: Endpoint[] = [
-  createOrganization, listOrganizations, rotateCredentials, setOrganizationProducts,
+  createOrganization, listOrganizations, rotateCredentials, setOrganizationProducts, setOrganizationDataBatching,
   setWebhook, getWebhook, deleteWebhook, listWebhookDeliveries, getWebhookDelivery, retryWebhookDelivery, replayWebhookDeliveries,
   setOAuthApp, listOAuthApps, deleteOAuthApp,
   setRedirectUrls, getRedirectUrls, deleteRedirectUrls,

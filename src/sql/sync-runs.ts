@@ -27,10 +27,16 @@ export async function lastCompletedSyncAt(db: Queryable, connectionId: string): 
   return result.rows[0]?.finished_at ?? null;
 }
 
-/** Data batches the connection's initial sync has announced with HISTORICAL_UPDATE (src/sync/runner.ts). */
-export async function historicalBatchesAnnounced(db: Queryable, connectionId: string): Promise<number> {
-  const result = await db.query<{ batches: number | null }>(
-    `SELECT max((request->>'historical_batches_announced')::int) AS batches FROM sync_runs WHERE connection_id = $1 AND kind = 'initial'`,
+/**
+ * Data batches the connection's initial sync has announced with HISTORICAL_UPDATE (src/sync/runner.ts); null when
+ * its initial sync runs without batching (or has not started).
+ */
+export async function historicalBatchesAnnounced(db: Queryable, connectionId: string): Promise<number | null> {
+  const result = await db.query<{ batches: number | null; batching: boolean | null }>(
+    `SELECT max((request->>'historical_batches_announced')::int) AS batches,
+            bool_or(jsonb_typeof(request->'data_batching'->'months') = 'array' AND jsonb_array_length(request->'data_batching'->'months') > 0) AS batching
+       FROM sync_runs WHERE connection_id = $1 AND kind = 'initial'`,
     [connectionId]);
-  return result.rows[0]?.batches ?? 0;
+  const row = result.rows[0];
+  return row?.batching === true ? row.batches ?? 0 : null;
 }

@@ -8,6 +8,7 @@ import { ensureInitialSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
 import { enqueueDueSyncs } from './worker.ts';
 import { DISABLED_AFTER } from '../connections/health.ts';
+import { setOrganizationDataBatching } from '../sql/data-batching.ts';
 import type { SyncConfig } from './config.ts';
 
 let t: TestApp;
@@ -266,6 +267,33 @@ describe('sync runner', () => {
     const billOrder = (await records(c)).filter((r) => r.object_type === 'bill').sort((a, b) => Number(a.xmin) - Number(b.xmin)).map((r) => r.platform_id);
     expect(billOrder).toEqual(['NEW', 'MID', 'OLD']);
     expect(all.at(-1)?.code).toBe('INITIAL_UPDATE');
+  });
+
+  it("the organisation's data batching applies to connections without their own; a connection's months: [] turns it off", async () => {
+    const now = new Date();
+    books.addAccount('A1', 'Cash');
+    books.addBill('NEW', 1, new Date(now.getTime() - 5 * 86_400_000).toISOString());
+    books.addBill('OLD', 3, new Date(now.getTime() - 200 * 86_400_000).toISOString());
+    await setOrganizationDataBatching(t.db.pool, t.org.organization.id, { months: [1, 6] });
+    try {
+      const inherits = await connect({ historical_months: 12 });
+      const { run } = await sync(inherits, 'initial');
+      expect((await events(inherits)).filter((e) => e.code === 'HISTORICAL_UPDATE').map((e) => e.payload.entities_included_to_time_range)).toEqual([
+        [{ platformEntity: 'BILL', xMonthsAgo: 1 }],
+        [{ platformEntity: 'BILL', xMonthsAgo: 6 }],
+      ]);
+      // Fixed in the run on its first start: a resume plans the same batches whatever the setting is by then.
+      const fixed = await t.db.pool.query<{ b: unknown }>(`SELECT request->'data_batching' AS b FROM sync_runs WHERE id = $1`, [run.id]);
+      expect(fixed.rows[0]?.b).toEqual({ months: [1, 6] });
+      const optsOut = await connect({ historical_months: 12, data_batching: { months: [] } });
+      await sync(optsOut, 'initial');
+      expect((await events(optsOut)).filter((e) => e.code === 'HISTORICAL_UPDATE')).toEqual([]);
+    } finally {
+      await setOrganizationDataBatching(t.db.pool, t.org.organization.id, null);
+    }
+    const off = await connect({ historical_months: 12 });
+    await sync(off, 'initial');
+    expect((await events(off)).filter((e) => e.code === 'HISTORICAL_UPDATE')).toEqual([]);
   });
 
   it('a manual incremental sync fires INCREMENTAL_SYNC_COMPLETED with the requested entities', async () => {

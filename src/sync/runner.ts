@@ -26,6 +26,7 @@ import { emitEvents } from '../events/emit.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from './config.ts';
 import { tryLockConnectionSync, unlockConnectionSync, withConnectionPageLock } from './lock.ts';
 import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts';
+import { fixRunDataBatching, type DataBatching } from '../sql/data-batching.ts';
 import { deletedEvents, preparePage, storePrepared, type PageContext, type PreparedPage } from './store-page.ts';
 
 export const MAX_ATTEMPTS = 6;
@@ -48,7 +49,7 @@ interface RunRow {
   kind: 'initial' | 'incremental' | 'backfill';
   trigger: string;
   status: string;
-  request: { object_types?: string[] | null; entity?: string; start_date?: string; end_date?: string };
+  request: { object_types?: string[] | null; entity?: string; start_date?: string; end_date?: string; data_batching?: DataBatching | null };
   attempts: number;
   created_at: Date;
 }
@@ -80,7 +81,11 @@ function objectsToRead(connector: Connector, connection: ConnectionRecord, run: 
 }
 
 function batchesFor(run: RunRow, connection: ConnectionRecord, type: UnifiedObjectType, dated: boolean): Batch[] {
-  if (run.kind === 'initial') return initialBatches(connection.syncConfig as SyncConfig | null, objectTypeToEntity(type), dated, run.created_at);
+  if (run.kind === 'initial') {
+    // The run's own batching (fixRunDataBatching): the connection's override or its organisation's setting.
+    const config: SyncConfig = { ...(connection.syncConfig as SyncConfig | null), data_batching: run.request.data_batching ?? undefined };
+    return initialBatches(config, objectTypeToEntity(type), dated, run.created_at);
+  }
   if (run.kind === 'backfill' && dated && run.request.start_date !== undefined && run.request.end_date !== undefined) {
     const end = new Date(`${run.request.end_date}T00:00:00.000Z`);
     end.setUTCDate(end.getUTCDate() + 1);
@@ -106,6 +111,10 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
     await services.pool.query(
       `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1`, [run.id]);
     const pageLock: PageLock = (work) => withConnectionPageLock(lockClient, connection.id, 'sync', work);
+    if (run.kind === 'initial') {
+      const own = (connection.syncConfig as SyncConfig | null)?.data_batching ?? null;
+      run.request.data_batching = await fixRunDataBatching(services.pool, run.id, connection.organizationId, own);
+    }
     try {
       // Refreshed first when they expire soon; a revoked grant fails the run like a 401 (needs_reauth).
       const ctx = connectorContext({

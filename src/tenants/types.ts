@@ -9,6 +9,8 @@ export interface Organization {
   id: string;
   name: string;
   products: Product[];
+  /** The organisation's data batching (HISTORICAL_UPDATE per batch); null: off. */
+  data_batching: { months: number[] } | null;
   created_at: string;
 }
 

@@ -315,7 +315,7 @@ describe('a connection never linked says where its link stands', () => {
       call('POST', `/connections/incremental_sync?access_token=${token}`, { body: {} }),
     ]);
     for (const answer of answers) expect(answer.statusCode, answer.body).toBe(409);
-    return answers.map((a) => String(errorBody(a).error_code));
+    return answers.map((a) => errorBody(a).error_code);
   }
 
   it('NO_CREDENTIALS, then PENDING while the end user signs in at the platform, then LINK_ERROR once an attempt failed', async () => {

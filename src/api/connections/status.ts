@@ -157,7 +157,6 @@ export default defineEndpoint(contract, async (request) => {
     : initialRun === undefined ? 'not_started' as const
       : initialRun.status === 'failed' ? 'failed' as const : initialRun.status === 'queued' && initialRun.started_at === null ? 'not_started' as const : 'in_progress' as const;
   const countOf = (type: UnifiedObjectType): number | null => (types.includes(type) ? coverage.get(type)?.live ?? 0 : null);
-  const batching = (connection.syncConfig as SyncConfig | null)?.data_batching !== undefined;
   return {
     status: {
       platform: connection.platform,
@@ -174,7 +173,7 @@ export default defineEndpoint(contract, async (request) => {
           oldest_entity_date: o.oldest_record_at, newest_entity_date: o.newest_record_at,
           ready: ready || o.last_completed_at !== null, synced_count: o.synced_count,
         }])),
-        num_batches_completed: batching ? batches : null,
+        num_batches_completed: batches,
         synced_balance_sheets_count: countOf('balance_sheet'),
         synced_cash_flows_count: null,
         synced_income_statements_count: null,

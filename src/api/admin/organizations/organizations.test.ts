@@ -23,7 +23,7 @@ describe('POST /admin/organizations', () => {
     for (const env of ['sandbox', 'production'] as const) {
       const who = await t.app.inject({
         method: 'GET', url: '/versioned/_probe/whoami',
-        headers: { authorization: basicAuth({ ...created, organization: { ...created.organization, products: [], created_at: '' } }, env), 'x-service-version': VERSION },
+        headers: { authorization: basicAuth({ ...created, organization: { ...created.organization, products: [], data_batching: null, created_at: '' } }, env), 'x-service-version': VERSION },
       });
       expect(json(who)).toMatchObject({ organization_id: created.organization.id, environment: env });
     }
@@ -160,5 +160,37 @@ describe('PUT /admin/organizations/:id/products', () => {
     expect((await put('not-a-uuid', { products: [] })).statusCode).toBe(400);
     const listed = json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; products: string[] }[] };
     expect(listed.organizations.find((o) => o.id === org.organization.id)?.products).toEqual(['accounting', 'commerce', 'payments', 'bank_feeds']);
+  });
+});
+
+describe('PUT /admin/organizations/:id/data_batching', () => {
+  const put = (id: string, payload: unknown, headers: Record<string, string> = admin()) =>
+    t.app.inject({ method: 'PUT', url: `/admin/organizations/${id}/data_batching`, headers, payload: payload as Record<string, unknown> });
+  const listedBatching = async (id: string): Promise<unknown> =>
+    (json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; data_batching: unknown }[] })
+      .organizations.find((o) => o.id === id)?.data_batching;
+
+  it('turns the organisation\'s data batching on and off', async () => {
+    const org = await t.newOrg('Batched');
+    expect(await listedBatching(org.organization.id)).toBeNull();
+    const on = await put(org.organization.id, { months: [1, 6, 12] });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(json(on)).toEqual({ data_batching: { months: [1, 6, 12] } });
+    expect(await listedBatching(org.organization.id)).toEqual({ months: [1, 6, 12] });
+    expect(json(await put(org.organization.id, { months: [] }))).toEqual({ data_batching: null });
+    expect(await listedBatching(org.organization.id)).toBeNull();
+  });
+
+  it('refuses missing admin tokens, unknown organisations and malformed batches, changing nothing', async () => {
+    const org = await t.newOrg('Batching untouched');
+    expect((await put(org.organization.id, { months: [1] }, {})).statusCode).toBe(401);
+    expect((await put('00000000-0000-4000-8000-000000000000', { months: [1] })).statusCode).toBe(410);
+    for (const payload of [{ months: [6, 1] }, { months: [0] }, { months: [241] }, { months: [1.5] }, { months: 'monthly' }, {}, { months: [1], extra: true }]) {
+      const refused = await put(org.organization.id, payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(errorBody(refused).error_code).toBe('VALIDATION_ERROR');
+    }
+    expect(errorBody(await put(org.organization.id, { months: [6, 1] })).error_message).toContain('strictly ascending');
+    expect(await listedBatching(org.organization.id)).toBeNull();
   });
 });
