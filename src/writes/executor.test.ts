@@ -202,7 +202,7 @@ describe('write executor', () => {
     expect(job?.status).toBe('failed');
     expect(job?.response).toMatchObject({ status_code: 450, body: { error_code: 'PLATFORM_BAD_REQUEST', error_metadata: { source: 'platform', human_readable: 'Memo is too long for this ledger' } } });
     const completed = await t.db.pool.query<{ payload: { job: { status: string } } }>(`SELECT payload FROM events WHERE code = 'JOB_COMPLETED' AND payload->'job'->>'id' = $1`, [jobId]);
-    expect(completed.rows.map((r) => r.payload.job.status)).toEqual(['failed']);
+    expect(completed.rows.map((r) => r.payload.job.status)).toEqual(['failure']);
   });
 
   it('gives up after the attempt limit on a platform that keeps failing', async () => {

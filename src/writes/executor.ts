@@ -156,7 +156,7 @@ async function finishApplied(services: Services, job: WriteJob, connection: Conn
 async function announce(db: PoolClient, services: Services, connection: ConnectionRecord, job: WriteJob): Promise<void> {
   await emitEvent(db, services.cipher, {
     tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id, type: 'JOB', code: 'JOB_COMPLETED',
-    payload: { type: 'JOB', code: 'JOB_COMPLETED', connection_id: connection.id, access_token: accessTokenOf(services.cipher, connection), job: jobView(job) },
+    payload: { type: 'JOB', code: 'JOB_COMPLETED', connection_id: connection.id, access_token: accessTokenOf(services.cipher, connection), job: jobView(job, services.config.publicUrl) },
   });
   await db.query('SELECT pg_notify($1, $2)', [JOB_DONE_CHANNEL, job.id]);
 }

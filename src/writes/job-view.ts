@@ -2,31 +2,45 @@
 import { Type, type Static } from 'typebox';
 import type { WriteJob } from '../sql/write-jobs.ts';
 import { StringEnum } from '../model/shared.ts';
-import { JOB_STATUSES } from './job-states.ts';
+import type { JobStatus } from './job-states.ts';
 
-export const JobStatusSchema = StringEnum(JOB_STATUSES, 'pending, in_progress, completed or failed.');
+/** The reference's job status vocabulary (docs/reference.md, "Jobs"): prequeued, pending, success, failure. */
+export const JOB_VIEW_STATUSES = ['prequeued', 'pending', 'success', 'failure'] as const;
+export type JobViewStatus = (typeof JOB_VIEW_STATUSES)[number];
+
+export const JobStatusSchema = StringEnum(JOB_VIEW_STATUSES, 'pending while the write waits or runs (retries included), then success or failure; prequeued is not used.');
+
+/** Our states (src/writes/job-states.ts) in the reference's words. */
+const VIEW_STATUS: Readonly<Record<JobStatus, JobViewStatus>> = { pending: 'pending', in_progress: 'pending', completed: 'success', failed: 'failure' };
 
 export const JobSchema = Type.Object({
   id: Type.String({ format: 'uuid', description: 'Job id; also the X-Service-Job-Id header of the write and job_id of its entity webhooks.' }),
   status: JobStatusSchema,
   request: Type.Object({
     method: Type.String(),
-    path: Type.String({ description: 'Path of the write, without the query string.' }),
+    url: Type.String({ description: 'Address of the write, without the query string (the access_token is not kept).' }),
     body: Type.Unknown({ description: 'The request body as sent (for uploads: file_name, content_type and size).' }),
+    idempotency_key: Type.Optional(Type.String({ description: 'The Idempotency-Key header, when the write had one.' })),
   }),
-  response: Type.Union([Type.Object({
-    status_code: Type.Integer({ description: 'The HTTP status a synchronous answer had or would have had.' }),
+  response: Type.Optional(Type.Object({
+    http_status: Type.Integer({ description: 'The HTTP status a synchronous answer had or would have had.' }),
     body: Type.Unknown({ description: 'The synchronous answer: the written object, or the error body.' }),
-  }), Type.Null()], { description: 'Null until the job has finished.' }),
+  }, { description: 'Present once the job has finished.' })),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-}, { description: 'A write passed through to the platform.' });
+}, { description: 'A write passed through to the platform, as the reference\'s job object.' });
 
 export type JobView = Static<typeof JobSchema>;
 
-export function jobView(job: WriteJob): JobView {
+export function jobView(job: WriteJob, publicUrl: string): JobView {
   return {
-    id: job.id, status: job.status, request: job.request, response: job.response,
+    id: job.id,
+    status: VIEW_STATUS[job.status],
+    request: {
+      method: job.request.method, url: `${publicUrl}${job.request.path}`, body: job.request.body,
+      ...(job.idempotencyKey !== null ? { idempotency_key: job.idempotencyKey } : {}),
+    },
+    ...(job.response !== null ? { response: { http_status: job.response.status_code, body: job.response.body } } : {}),
     created_at: job.createdAt.toISOString(), updated_at: job.updatedAt.toISOString(),
   };
 }
@@ -39,6 +53,6 @@ export const AsyncResponseSchema = Type.Object({
   }),
 }, { description: 'The write was accepted and runs in the background; JOB_COMPLETED announces its end.' });
 
-export function asyncResponse(job: WriteJob, publicUrl: string): { async_response: { id: string; status: string; response_url: string } } {
-  return { async_response: { id: job.id, status: job.status, response_url: `${publicUrl}/versioned/jobs/${job.id}` } };
+export function asyncResponse(job: WriteJob, publicUrl: string): { async_response: { id: string; status: JobViewStatus; response_url: string } } {
+  return { async_response: { id: job.id, status: VIEW_STATUS[job.status], response_url: `${publicUrl}/versioned/jobs/${job.id}` } };
 }

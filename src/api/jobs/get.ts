@@ -11,7 +11,7 @@ export const contract = defineContract({
   summary: 'Fetch a write job',
   description: 'The job of a write (its id is the X-Service-Job-Id header and async_response.id): status, the request, and once finished the response a synchronous call would have had.',
   params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
-  success: { status: 200, schema: Type.Object({ job: JobSchema }) },
+  success: { status: 200, schema: JobSchema },
   errors: ['INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'RESOURCE_NOT_FOUND', 'RATE_LIMIT_EXCEEDED'],
 });
 
@@ -19,5 +19,6 @@ export default defineEndpoint(contract, async (request) => {
   const { id } = request.params;
   const job = isUuid(id) ? await findJobForTenant(request.server.services.pool, tenantOf(request), id) : null;
   if (job === null) throw new ServiceError('RESOURCE_NOT_FOUND', `No job with id ${id} for these client credentials.`, { source: 'service', field: 'id', location: 'params' });
-  return { job: jobView(job) };
+  // The reference answers the job object itself, with no wrapper key (docs/reference.md, "Jobs").
+  return jobView(job, request.server.services.config.publicUrl);
 });
