@@ -149,6 +149,8 @@ export interface LinkField {
   readonly discriminator?: string;
   /** Child array of tree nodes: the link repeats at every node below the path's parent. */
   readonly recursive?: string;
+  /** "" means "no link" here (a balance sheet's section rows); everywhere else "" is an id, and a wrong one. */
+  readonly emptyIsNone?: true;
 }
 
 function link(path: string, target: UnifiedObjectType, ...more: UnifiedObjectType[]): LinkField {
@@ -181,9 +183,9 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   account: [link('parent_id', 'account'), SUBSIDIARIES],
   attachment: [{ path: 'attached_to_id', targets: ATTACHABLE, discriminator: 'attached_to_type' }],
   balance_sheet: [
-    { path: 'assets.account_id', targets: ['account'], recursive: 'items' },
-    { path: 'equity.account_id', targets: ['account'], recursive: 'items' },
-    { path: 'liabilities.account_id', targets: ['account'], recursive: 'items' },
+    { path: 'assets.account_id', targets: ['account'], recursive: 'items', emptyIsNone: true },
+    { path: 'equity.account_id', targets: ['account'], recursive: 'items', emptyIsNone: true },
+    { path: 'liabilities.account_id', targets: ['account'], recursive: 'items', emptyIsNone: true },
   ],
   bank_deposit: [
     link('account_id', 'account'),
@@ -344,8 +346,8 @@ function withDescendants(at: Located, via: string): Located[] {
 }
 
 /**
- * Calls `visit` for every link id in `value`: not null and not empty (a balance sheet's section rows have
- * account_id "", standing for no account). The holder and key let a
+ * Calls `visit` for every link id in `value`: not null, and not "" where the link says "" is none (a balance
+ * sheet's section rows). The holder and key let a
  * caller replace ids in place (on a copy) when translating service ids to
  * platform ids.
  */
@@ -363,12 +365,12 @@ export function visitLinks(links: readonly LinkField[], value: unknown, visit: (
     for (const at of holders) {
       if (!isRecord(at.node)) continue;
       const id = at.node[key];
-      if (typeof id === 'string' && id !== '') visit({ link, path: join(at.path, key), holder: at.node, key, id });
+      if (typeof id === 'string' && !(id === '' && link.emptyIsNone === true)) visit({ link, path: join(at.path, key), holder: at.node, key, id });
     }
   }
 }
 
-/** Every link id in `value` (not null, not empty), with its concrete path and possible target types. */
+/** Every link id in `value` (as visitLinks), with its concrete path and possible target types. */
 export function collectLinks(links: readonly LinkField[], value: unknown): { path: string; id: string; targets: LinkField['targets'] }[] {
   const found: { path: string; id: string; targets: LinkField['targets'] }[] = [];
   visitLinks(links, value, ({ path, id, link }) => {

@@ -45,16 +45,19 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
   const pollMs = options.pollMs ?? 500;
   const scale = config.webhookScheduleScale;
   const windowSeconds = windowMs(scale) / 1000;
-  // The lease outlasts the attempt's timeout, so a live worker always settles before anyone else may claim.
-  const leaseSeconds = Math.max(10, Math.ceil((config.webhookTimeoutMs * 3) / 1000));
+  // The lease outlasts the wait for a slot plus the attempt, so a live worker always settles before anyone else may
+  // claim. The longest wait: an organisation whose two receivers never answer has claimed twice its share for each
+  // (4 shares) and runs one share at a time (src/webhooks/shares.ts): its last share starts after 3 timeouts and
+  // ends after 4. Five timeouts leave one to spare; a crashed worker's claims come back after that.
+  const leaseSeconds = Math.max(10, Math.ceil((config.webhookTimeoutMs * 5) / 1000));
   const sender = createSender({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs });
   const send: Send = options.send ?? sender.send;
   const secrets = new Map<string, { at: number; values: string[] }>();
   const settler = createSettler((attempts) => recordAttempts(pool, attempts));
   const inFlight = new Set<Promise<void>>();
   // Claimed ahead of a free slot, so claims go in batches instead of one statement per delivery. At most about
-  // `concurrency` that may start wait here, plus at most one share per endpoint at its share of attempts in flight:
-  // each waits about one attempt's timeout for a slot (its own endpoint's, or any), within its lease.
+  // `concurrency` that may start wait here, plus what endpoints at their organisation's share have claimed ahead:
+  // each waits at most a few attempts' timeouts for a slot, within its lease (above).
   const queued: ClaimedDelivery[] = [];
   const stopping = new AbortController();
   // A call, not a property read: checked again after each await (a narrowed read would look constant to the linter).

@@ -6,7 +6,7 @@
  * The schedule runs scaled by 0.1 (WEBHOOK_SCHEDULE_SCALE): the 15-minute
  * window is 90 s and the retries come after about 1.5 s, 2.5 s, 4.5 s, 9 s,
  * 18 s and 33 s. The lease of a killed worker's claims is 10 s
- * (max(10 s, 3 × WEBHOOK_TIMEOUT_MS=1000)), so a delivery cut off by a kill
+ * (max(10 s, 5 × WEBHOOK_TIMEOUT_MS=1000)), so a delivery cut off by a kill
  * comes due again with most of its window left.
  *
  * The receiver (127.0.0.1, its own HMAC check against the organisation's

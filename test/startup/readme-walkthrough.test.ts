@@ -20,8 +20,16 @@ async function walkThroughBlock(): Promise<string> {
 
 function runBash(script: string, cwd: string, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
+    // Its own process group: the block starts a background receiver, which must not outlive it (nor keep stdout open).
     const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
-      cwd, env: { ...process.env, ADMIN_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL',
+      cwd, env: { ...process.env, ADMIN_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL', detached: true,
+    });
+    child.once('exit', () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group is gone already: the block stopped its receiver itself.
+      }
     });
     let stdout = '';
     let stderr = '';

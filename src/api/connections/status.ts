@@ -126,13 +126,12 @@ export default defineEndpoint(contract, async (request) => {
   const { pool, cipher, config } = request.server.services;
   if (request.tenant === null) throw new Error('client auth hook did not run');
   const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
-  const [runs, states, coverage, lastCompleted, batches] = await Promise.all([
-    latestSyncRuns(pool, connection.id, 5),
-    listSyncObjects(pool, connection.id).then((rows) => new Map(rows.map((o) => [o.object_type, o]))),
-    objectCoverage(pool, connection.id),
-    lastCompletedSyncAt(pool, connection.id),
-    historicalBatchesAnnounced(pool, connection.id),
-  ]);
+  // One after another: in parallel they would hold five of the organisation's connections at once (organization-gate.ts).
+  const runs = await latestSyncRuns(pool, connection.id, 5);
+  const states = new Map((await listSyncObjects(pool, connection.id)).map((o) => [o.object_type, o]));
+  const coverage = await objectCoverage(pool, connection.id);
+  const lastCompleted = await lastCompletedSyncAt(pool, connection.id);
+  const batches = await historicalBatchesAnnounced(pool, connection.id);
   const types = syncedTypes(connection);
   const ready = connection.readyAt !== null;
   const objects = types.map((type) => {

@@ -112,6 +112,8 @@ describe('read conventions', () => {
       expect(errorBody(response).error_code).toBe('ROUTE_NOT_FOUND');
       expect(errorBody(response).error_message).toContain(`No endpoint ${method} /versioned${url}`);
     }
+    // Before anything about the connection: also without an access token.
+    expect((await t.app.inject({ method: 'GET', url: '/versioned/accounting/bills/attachments', headers: clientHeaders(t.org) })).statusCode).toBe(404);
     // By platform id the word is an id like any other.
     expect((await get(`/accounting/bills/attachments?access_token=${token}&id_type=platform`)).statusCode).toBe(410);
   });

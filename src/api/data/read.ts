@@ -101,10 +101,11 @@ export function fetchEndpoint(type: UnifiedObjectType): Endpoint {
   });
   return defineEndpoint(contract, async (request) => {
     const query = request.query;
+    const { id } = request.params;
+    // First, as for any unknown path: before the connection is even looked up.
+    if (query.id_type !== 'platform') refusePathWordAsServiceId(request, id);
     const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
     const withRaw = wantsPlatformData(query.expand);
-    const { id } = request.params;
-    if (query.id_type !== 'platform') refusePathWordAsServiceId(request, id);
     const { pool, config } = request.server.services;
     const row = await boundedRead(pool, config.readLimits.statementTimeoutMs, { field: 'id', location: 'params' },
       (db) => fetchRecord(db, connection.id, type, query.id_type ?? 'service', id, withRaw));

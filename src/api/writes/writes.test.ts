@@ -329,6 +329,8 @@ describe('write answers', () => {
       ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, currency_code: 'XYZ', line_items: [line(f.expense, 1)] } }, 'bill.currency_code'],
       ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, amount_due: 5, line_items: [line(f.expense, 1)] } }, 'bill.amount_due'],
       ['/accounting/bills', { bill: { vendor_id: randomUUID(), issue_date: today, line_items: [line(f.expense, 1)] } }, 'bill.vendor_id'],
+      ['/accounting/bills', { bill: { vendor_id: '', issue_date: today, line_items: [line(f.expense, 1)] } }, 'bill.vendor_id'],
+      ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, line_items: [line('', 1)] } }, 'bill.line_items[0].account_id'],
       ['/accounting/bills', { bill: { vendor_id: f.customer, issue_date: today, line_items: [line(f.expense, 1)] } }, 'bill.vendor_id'],
       ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, line_items: [line('nope', 1)] } }, 'bill.line_items[0].account_id'],
       ['/accounting/bills', { response_mode: 'later', bill: { vendor_id: f.vendor, issue_date: today, line_items: [line(f.expense, 1)] } }, 'response_mode'],
