@@ -23,7 +23,8 @@ export async function latestSyncRuns(db: Queryable, connectionId: string, limit:
 /** When a sync of the connection last completed (any kind); null when none has. */
 export async function lastCompletedSyncAt(db: Queryable, connectionId: string): Promise<Date | null> {
   const result = await db.query<{ finished_at: Date | null }>(
-    `SELECT max(finished_at) AS finished_at FROM sync_runs WHERE connection_id = $1 AND status = 'completed'`, [connectionId]);
+    // The connection's runs newest first on its index, up to the first completed one (not every run it ever had).
+    `SELECT finished_at FROM sync_runs WHERE connection_id = $1 AND status = 'completed' ORDER BY created_at DESC LIMIT 1`, [connectionId]);
   return result.rows[0]?.finished_at ?? null;
 }
 

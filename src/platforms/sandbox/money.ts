@@ -2,6 +2,7 @@
  * Money as integer cents. The native format writes amounts as decimal text
  * ("1234.50"); arithmetic happens on cents only, so totals never drift.
  */
+import { decimalParts, decimalPlaces, scaledUnits } from '../../money/decimal.ts';
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d{1,2}))?$/;
 
@@ -34,9 +35,10 @@ export function parseCents(text: string): number {
 export function tryParseCents(value: unknown): number | null {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return null;
-    const cents = Math.round(value * 100);
-    // Reject sub-cent precision instead of silently rounding it away.
-    return Math.abs(cents - value * 100) < 1e-6 ? cents : null;
+    // Reject sub-cent precision instead of silently rounding it away; decided on the decimal the number is, since
+    // value * 100 carries float error that grows with the amount (161941518.64 * 100 is 16194151864.000002).
+    const parts = decimalParts(value);
+    return decimalPlaces(parts) <= 2 ? Number(scaledUnits(parts, 2)) : null;
   }
   if (typeof value !== 'string') return null;
   return DECIMAL.test(value.trim()) ? parseCents(value) : null;
