@@ -92,3 +92,9 @@ export async function objectCoverage(db: Queryable, connectionId: string): Promi
   );
   return new Map(result.rows.map((r) => [r.object_type, r]));
 }
+
+/** Whether a full read of this object of the connection has ever completed (an empty answer then means "none"). */
+export async function objectEverRead(db: Queryable, connectionId: string, objectType: string): Promise<boolean> {
+  const result = await db.query('SELECT 1 FROM sync_objects WHERE connection_id = $1 AND object_type = $2 AND last_completed_at IS NOT NULL', [connectionId, objectType]);
+  return result.rows.length > 0;
+}

@@ -105,6 +105,29 @@ describe('read conventions', () => {
     }
   });
 
+  it('answer ENTITY_NOT_READY when a ready connection has never read an object in full, not an empty page or a 410', async () => {
+    // As after an upgrade that taught the connector a new object: nothing stored, no completed read of it.
+    const saved = await t.db.pool.query<{ object_type: string }>(`SELECT object_type FROM sync_objects WHERE connection_id = $1 AND object_type = 'tax_agency'`, [connection.id]);
+    expect(saved.rows).toHaveLength(1);
+    await t.db.pool.query(`UPDATE sync_objects SET last_completed_at = NULL WHERE connection_id = $1 AND object_type = 'tax_agency'`, [connection.id]);
+    const hidden = (await t.db.pool.query<{ id: string }>(
+      `UPDATE records SET deleted_at = now() WHERE connection_id = $1 AND object_type = 'tax_agency' AND deleted_at IS NULL RETURNING id`, [connection.id])).rows.map((r) => r.id);
+    try {
+      for (const url of [`/accounting/tax_agencies?access_token=${token}`, `/accounting/tax_agencies/00000000-0000-4000-8000-000000000000?access_token=${token}`]) {
+        const response = await get(url);
+        expect(response.statusCode, url).toBe(409);
+        expect(errorBody(response)).toMatchObject({ error_type: 'CONNECTION_ERROR', error_code: 'ENTITY_NOT_READY' });
+      }
+      expect(errorBody(await get(`/accounting/tax_agencies?access_token=${token}`)).error_message).toContain('have not been synced yet');
+      // force_fetch answers what is stored (nothing); a filter matching nothing on an object that was read stays an empty page.
+      expect(json(await get(`/accounting/tax_agencies?access_token=${token}&force_fetch=true`)).tax_agencies).toEqual([]);
+      expect(json(await get(`/accounting/bills?access_token=${token}&document_number=no-such-bill`)).bills).toEqual([]);
+    } finally {
+      await t.db.pool.query(`UPDATE sync_objects SET last_completed_at = now() WHERE connection_id = $1 AND object_type = 'tax_agency'`, [connection.id]);
+      await t.db.pool.query('UPDATE records SET deleted_at = NULL WHERE id = ANY($1::uuid[])', [hidden]);
+    }
+  });
+
   it('answer 404 ROUTE_NOT_FOUND for a sub-path of the reference that falls into /:id, on reads and writes alike', async () => {
     for (const [method, url] of [['GET', '/accounting/bills/attachments'], ['GET', '/accounting/invoices/attachments'], ['DELETE', '/accounting/bills/attachments']] as const) {
       const response = await t.app.inject({ method, url: `/versioned${url}?access_token=${token}`, headers: clientHeaders(t.org) });

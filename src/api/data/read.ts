@@ -11,6 +11,7 @@ import type { ConnectionCache } from '../../connections/access-token-cache.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { assertReadable } from '../../connections/readiness.ts';
 import { assertLinked } from '../../connections/unlinked.ts';
+import { assertEntityRead } from '../../connections/entity-readiness.ts';
 import { assertProductAllowed } from '../../tenants/products.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { MODEL } from '../../model/index.ts';
@@ -50,7 +51,7 @@ export async function readableConnection(
   return connection;
 }
 
-const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_ALLOWED', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
+const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_ALLOWED', 'PRODUCT_NOT_READY', 'ENTITY_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
   'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED'] as const;
 
 export function listEndpoint(type: UnifiedObjectType): Endpoint {
@@ -77,6 +78,8 @@ export function listEndpoint(type: UnifiedObjectType): Endpoint {
     const withRaw = wantsPlatformData(query.expand);
     const { pool, config } = request.server.services;
     const page = await listPage(pool, connection, type, query, withRaw, config.readLimits);
+    // Nothing on a first page: say so when the object has never been synced, rather than "none".
+    if (page.rows.length === 0 && query.cursor === undefined) await assertEntityRead(pool, connection, type, query.force_fetch === 'true');
     const presenter = presenterOf(request.server.services);
     return { [names.plural]: page.rows.map((row) => served(type, row, withRaw, presenter)), next_cursor: page.nextCursor, connection: connectionRef(connection) };
   });
@@ -110,6 +113,7 @@ export function fetchEndpoint(type: UnifiedObjectType): Endpoint {
     const row = await boundedRead(pool, config.readLimits.statementTimeoutMs, { field: 'id', location: 'params' },
       (db) => fetchRecord(db, connection.id, type, query.id_type ?? 'service', id, withRaw));
     if (row === null) {
+      await assertEntityRead(pool, connection, type, query.force_fetch === 'true');
       throw new ServiceError('RESOURCE_NOT_FOUND', `No ${names.singular.replaceAll('_', ' ')} with ${query.id_type === 'platform' ? 'platform id' : 'id'} ${id} in this connection.`, { source: 'service', field: 'id', location: 'params' });
     }
     return { [names.singular]: served(type, row, withRaw, presenterOf(request.server.services)), connection: connectionRef(connection) };
@@ -143,6 +147,7 @@ export function singleObjectEndpoint(type: UnifiedObjectType): Endpoint {
     const page = await listPage(pool, connection, type, { limit: 1 }, withRaw, config.readLimits);
     const row = page.rows[0];
     if (row === undefined) {
+      await assertEntityRead(pool, connection, type, query.force_fetch === 'true');
       throw new ServiceError('RESOURCE_NOT_FOUND', `This connection has no ${names.singular.replaceAll('_', ' ')} stored${connection.readyAt === null ? ' yet: its initial sync has not read it' : ''}.`, { source: 'service' });
     }
     return { [names.singular]: served(type, row, withRaw, presenterOf(request.server.services)), connection: connectionRef(connection) };
