@@ -59,6 +59,10 @@ async function newConnections(bench: BenchContext, tenant: Tenant, prefix: strin
   }
   // As after a finished initial sync: the data endpoints serve them.
   await pool.query(`UPDATE connections SET status = 'active', ready_at = clock_timestamp() WHERE id = ANY($1::uuid[])`, [made.map((c) => c.id)]);
+  // Bills read in full, as after the initial sync: an empty page is then an answer, not ENTITY_NOT_READY.
+  await pool.query(
+    `INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at) SELECT c, 'bill', 'completed', clock_timestamp() FROM unnest($1::uuid[]) AS c`,
+    [made.map((c) => c.id)]);
   return made;
 }
 

@@ -32,6 +32,8 @@ export async function organizationWithCustomers(runtime: Runtime, name: string, 
     identity: { storeUniqueId: name, storeName: name }, syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
   });
   await pool.query(`UPDATE connections SET status = 'active', ready_at = clock_timestamp() WHERE id = $1`, [connection.id]);
+  // As a finished initial sync leaves it: customers were read in full (a list that matches nothing is then an empty page).
+  await pool.query(`INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at) VALUES ($1, 'customer', 'completed', clock_timestamp())`, [connection.id]);
   await pool.query(
     `INSERT INTO records (connection_id, object_type, id, platform_id, data, raw, content_hash, updated_at, created_at, last_synced_at)
      SELECT $1::uuid, 'customer', u.id, 'C-' || i, jsonb_build_object(

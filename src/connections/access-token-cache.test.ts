@@ -18,6 +18,8 @@ afterAll(async () => { await t.close(); });
 async function readyConnection(user: string): Promise<{ connection: ConnectionRecord; token: string }> {
   const connection = await sandboxConnection(t, user);
   await t.db.pool.query(`UPDATE connections SET status = 'active', ready_at = clock_timestamp() WHERE id = $1`, [connection.id]);
+  // As an initial sync that read bills (and found none) leaves it: an empty page is then an answer, not ENTITY_NOT_READY.
+  await t.db.pool.query(`INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at) VALUES ($1, 'bill', 'completed', clock_timestamp())`, [connection.id]);
   return { connection, token: accessTokenOf(t.services.cipher, connection) };
 }
 
