@@ -12,7 +12,7 @@
  * block): across P processes at most P - 1 guesses more than the limit.
  *
  * IPv6 addresses are counted per /64 (one host usually holds a whole /64), and
- * IPv4-mapped IPv6 as the IPv4 address. Targets are stored as hashes: any byte
+ * IPv4-mapped IPv6 as the IPv4 address. Targets are stored as hashes, since every byte
  * a client sends is a valid key, and no client_id or link token is kept.
  */
 import { createHash } from 'node:crypto';
