@@ -15,9 +15,10 @@ const WRITE_ROUTES = new Set([
 ]);
 const isDataRoute = (routeKey: string) => WRITE_ROUTES.has(routeKey) || DATA_PATHS.some((path) => routeKey === `GET ${path}` || routeKey === `GET ${path}/:id`);
 const isListRoute = (routeKey: string) => DATA_PATHS.some((path) => routeKey === `GET ${path}`);
-const JOURNAL = '/versioned/accounting/journal_entries';
-const journalRoute = (routeKey: string) => !routeKey.includes('/attachments')
-  && [`GET ${JOURNAL}`, `GET ${JOURNAL}/:id`, `POST ${JOURNAL}`, `PATCH ${JOURNAL}/:id`].includes(routeKey);
+/** Objects whose currency_rate became a number in 2024-08-31 (journal entries by the spec, expenses by the reference). */
+const NUMERIC_RATE_PATHS = ['/versioned/accounting/journal_entries', '/versioned/accounting/expenses'];
+const numericRateRoute = (routeKey: string) => !routeKey.includes('/attachments')
+  && NUMERIC_RATE_PATHS.some((path) => [`GET ${path}`, `GET ${path}/:id`, `POST ${path}`, `PATCH ${path}/:id`].includes(routeKey));
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -61,8 +62,8 @@ function optionalProperty(schema: JsonSchema, name: string): JsonSchema {
 export function registerVersionChanges(registry: VersionRegistry): void {
   registry.register({
     since: '2024-08-31',
-    description: 'Journal entries: currency_rate is a number (it was a decimal string, as on bills).',
-    appliesTo: journalRoute,
+    description: 'Journal entries and expenses: currency_rate is a number (it was a decimal string, as on bills).',
+    appliesTo: numericRateRoute,
     downgrade: (body) => eachObject(body, (o) => (typeof o.currency_rate === 'number' ? { ...o, currency_rate: String(o.currency_rate) } : o)),
     downgradeSchema: (schema) => eachObjectSchema(schema, (o) => {
       const properties = o.properties as Record<string, JsonSchema> | undefined;

@@ -22,7 +22,7 @@ export const ExpenseSchema = Type.Object(
     subsidiary_id: Nullable(Str('Service id of the subsidiary.'), 'Service id of the subsidiary the expense belongs to.'),
     transaction_date: Timestamp('When the expense was made (ISO 8601).'),
     currency_code: CurrencyCodeEnum('Currency of the expense.'),
-    currency_rate: Nullable(Str('Exchange rate as decimal text.'), 'Rate from the expense currency to the business default currency, as decimal text; null when the platform does not give one.'),
+    currency_rate: Nullable(Type.Number({ description: 'Exchange rate.' }), 'Rate from the expense currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one.'),
     expense_type: StringEnum(EXPENSE_TYPES, 'Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.'),
     payment_type: StringEnum(EXPENSE_PAYMENT_TYPES, 'How the expense was paid.'),
     document_number: Nullable(Str('Document or reference number.'), 'Document or reference number of the expense, such as a check number.'),

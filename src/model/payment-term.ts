@@ -16,6 +16,8 @@ export const PaymentTermSchema = Type.Object(
     due_days: Nullable(Type.Integer({ minimum: 0, description: 'Days after issue until due.' }), 'Days after the issue date until the document is due; null when the term is not day-based.'),
     discount_days: Nullable(Type.Integer({ minimum: 0, description: 'Days after issue the discount applies.' }), 'Days after the issue date within which the early-payment discount applies; null when there is none.'),
     discount_percentage: Nullable(Type.Number({ description: 'Early-payment discount in percent.' }), 'Early-payment discount in percent; null when there is none.'),
+    term_name: Str('The reference\'s name for `name`: the same value, "" when the term has none (docs/reference.md).'),
+    discount_percent: Nullable(Type.Number({ description: 'The reference\'s name for `discount_percentage`.' }), 'The reference\'s name for `discount_percentage`: the same value.'),
     subsidiaries: Type.Array(SubsidiaryRefSchema, { description: 'Subsidiaries the payment term is available in.' }),
     created_at: CreatedAtProperty,
     updated_at: UpdatedAtProperty,
@@ -26,3 +28,8 @@ export const PaymentTermSchema = Type.Object(
 );
 
 export type PaymentTerm = Static<typeof PaymentTermSchema>;
+
+/** The reference's field names beside ours, filled from ours by every connector the same way. */
+export function withReferenceNames<T extends { name: string | null; discount_percentage: number | null }>(term: T): T & { term_name: string; discount_percent: number | null } {
+  return { ...term, term_name: term.name ?? '', discount_percent: term.discount_percentage };
+}

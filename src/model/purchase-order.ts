@@ -9,10 +9,8 @@ import {
   Str, StringEnum, Timestamp, UpdatedAtProperty,
 } from './shared.ts';
 
-export const PURCHASE_ORDER_STATUSES = [
-  'draft', 'submitted', 'pending_approval', 'rejected', 'open', 'partially_received', 'partially_billed', 'billed',
-  'closed', 'void', 'unknown',
-] as const;
+/** The reference's enum (2024-08-31): pending_bill is received in full and waiting for its bill. */
+export const PURCHASE_ORDER_STATUSES = ['open', 'draft', 'closed', 'pending_bill', 'unknown'] as const;
 
 export const PurchaseOrderSchema = Type.Object(
   {
@@ -31,6 +29,7 @@ export const PurchaseOrderSchema = Type.Object(
     tax_amount: Nullable(Type.Number({ description: 'Tax amount.' }), 'Tax amount of the order.'),
     total_discount: Nullable(Type.Number({ description: 'Total discount.' }), 'Total discount of the order.'),
     total_amount: Type.Number({ description: 'Total amount of the order.' }),
+    total_quantity: Nullable(Type.Number({ description: 'Total quantity ordered.' }), 'Sum of the quantities of the item lines; null when no line orders an item.'),
     shipping_address: Nullable(AddressSchema, 'Address the goods are delivered to; null when not given.'),
     linked_bills: Type.Array(IdRefSchema, { description: 'Bills raised against the order.' }),
     line_items: Type.Array(StandardLineItemSchema, { description: 'Lines of the order.' }),
@@ -45,3 +44,10 @@ export const PurchaseOrderSchema = Type.Object(
 );
 
 export type PurchaseOrder = Static<typeof PurchaseOrderSchema>;
+
+/** total_quantity: the sum of the item lines' quantities, null when no line has an item. */
+export function totalQuantity(lines: readonly { item: { quantity: number } | null }[]): number | null {
+  const quantities = lines.flatMap((line) => (line.item === null ? [] : [line.item.quantity]));
+  // Quantities may be fractional (hours, kilograms): sum in integer millionths so 0.1 + 0.2 is 0.3.
+  return quantities.length === 0 ? null : quantities.reduce((sum, q) => sum + Math.round(q * 1e6), 0) / 1e6;
+}

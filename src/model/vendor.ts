@@ -9,6 +9,15 @@ import {
   PlatformIdProperty, PlatformUrlProperty, Str, StringEnum, SubsidiaryStatusRefSchema, UpdatedAtProperty,
 } from './shared.ts';
 
+/** The reference's vendor subsidiary entry: the status ref plus which subsidiary is the vendor's primary one. */
+const VendorSubsidiarySchema = Type.Object(
+  {
+    ...SubsidiaryStatusRefSchema.properties,
+    primary: Type.Boolean({ description: 'Whether this is the primary subsidiary of the vendor.' }),
+  },
+  { additionalProperties: false, description: 'Subsidiary the vendor belongs to, with its status there and whether it is the primary one.' },
+);
+
 export const VendorSchema = Type.Object(
   {
     id: IdProperty,
@@ -23,8 +32,9 @@ export const VendorSchema = Type.Object(
     phone: Nullable(Str('Phone number of the vendor.'), 'Phone number of the vendor.'),
     registration_number: Nullable(Str('Company registration number.'), 'Company registration number of the vendor.'),
     tax_number: Nullable(Str('Tax number.'), 'Tax number of the vendor.'),
+    website: Nullable(Str('Website of the vendor.'), 'Website address of the vendor; null when not given.'),
     subsidiaries: Nullable(
-      Type.Array(SubsidiaryStatusRefSchema, { description: 'Subsidiaries the vendor belongs to.' }),
+      Type.Array(VendorSubsidiarySchema, { description: 'Subsidiaries the vendor belongs to.' }),
       'Subsidiaries the vendor belongs to; null where the platform has no subsidiaries.',
     ),
     addresses: Type.Array(AddressSchema, { description: 'Addresses of the vendor.' }),

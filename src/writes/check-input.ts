@@ -96,6 +96,15 @@ const RULES: Partial<Record<UnifiedObjectType, (input: Json, prefix: string, cre
       if (amountOf(entry.allocated_amount) <= 0) throw invalidField(`${prefix}.linked_bills[${n}].allocated_amount`, 'must be greater than 0');
     }
   },
+  invoice: (input, prefix) => {
+    for (const [n, line] of entries(input, 'line_items').entries()) {
+      const item = line.item;
+      const hasItem = typeof item === 'object' && item !== null && typeof (item as Json).id === 'string';
+      if ((line.account_id === undefined || line.account_id === null) && !hasItem) {
+        throw invalidField(`${prefix}.line_items[${n}].account_id`, 'is required on a line without item.id (an item line posts to the item\'s income account)');
+      }
+    }
+  },
   bank_deposit: (input, prefix, create) => {
     if (create && entries(input, 'linked_payments').length === 0 && entries(input, 'line_items').length === 0) {
       throw invalidField(`${prefix}.line_items`, 'or linked_payments must have at least one entry: a deposit deposits something');

@@ -54,6 +54,8 @@ function shape(schema: Json, path: string, shaping: Shaping): Json {
     let shaped = shape(enumOverride === undefined ? child : overrideEnum(child, enumOverride), childPath, shaping);
     // The read model types some currency codes as free text; a write takes only the ISO 4217 list.
     if (name === 'currency_code') shaped = overrideEnum(shaped, CURRENCY_CODES);
+    // The reference's write bodies send rates as numbers where its reads answer text: take either.
+    if (name === 'currency_rate') shaped = numberOrDecimalText(shaped);
     if (isRequired(shaping, childPath)) {
       required.push(name);
       shaped = withoutNull(shaped);
@@ -61,12 +63,25 @@ function shape(schema: Json, path: string, shaping: Shaping): Json {
     properties[name] = shaped;
   }
   if (path === '') {
+    // A write may carry additional_fields where the read model has none (the spec's bank feed account sample body).
+    if (shaping.spec.fields.includes('additional_fields') && properties.additional_fields === undefined) {
+      properties.additional_fields = { type: 'object', description: 'Platform-specific options of the write (docs/writes.md).' };
+    }
     for (const name of shaping.spec.extra ?? []) {
       properties[name] = { anyOf: [{ type: 'string' }, { type: 'null' }], description: `Input-only field: ${name}.` };
     }
   }
   const { required: _modelRequired, ...rest } = schema;
   return { ...rest, properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+const DECIMAL_TEXT = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal text, such as "1.0825".' };
+
+function numberOrDecimalText(schema: Json): Json {
+  const nullable = Array.isArray(schema.anyOf) && (schema.anyOf as Json[]).some((b) => b.type === 'null');
+  const branches: Json[] = [{ type: 'number', exclusiveMinimum: 0 }, DECIMAL_TEXT, ...(nullable ? [{ type: 'null' }] : [])];
+  const described = typeof schema.description === 'string' ? schema.description : 'Exchange rate.';
+  return { anyOf: branches, description: `${described} A number or decimal text.` };
 }
 
 function overrideEnum(schema: Json, values: readonly string[]): Json {

@@ -7,10 +7,11 @@
 import type { Pool } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { OBJECT_TYPES, isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
-import type { BankFeedTransactionInput, Connector, ConnectorActions, ObjectHandler, PlatformRecord, WriteContext } from '../platforms/connector.ts';
+import type { Connector, ConnectorActions, ObjectHandler, PlatformRecord, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { loadJobFile, type WriteJob } from '../sql/write-jobs.ts';
 import type { WriteOperation } from './job-states.ts';
+import { feedLine, type SentFeedLine } from './bank-feed-lines.ts';
 
 type Json = Record<string, unknown>;
 
@@ -155,7 +156,9 @@ async function sendBankFeedTransactions(input: OperationInput): Promise<Effect> 
   const { job, connector, ctx } = input;
   const send = actionFor(connector, 'sendBankFeedTransactions');
   const part = bodyPart(job, 'bank_feed_transactions');
-  const transactions = (Array.isArray(part.transactions) ? part.transactions : []) as BankFeedTransactionInput[];
+  // The body as the client sent it, checked by the endpoint: our names or the reference's.
+  const sent = (Array.isArray(part.transactions) ? part.transactions : []) as SentFeedLine[];
+  const transactions = sent.map((line, n) => feedLine(line, `bank_feed_transactions.transactions[${n}]`));
   // Platforms de-duplicate lines on internal_transaction_id, so a repeated batch adds nothing twice.
   const result = await send(ctx, requireTarget(input).platformId, transactions);
   return {

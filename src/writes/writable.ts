@@ -50,6 +50,8 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
       'bank_account_type', 'feed_status', 'currency_code', 'name', 'available_balance', 'current_balance', 'credit_limit',
       'bank_account_number', 'line_of_business', 'routing_number', 'payment_network_ids', 'additional_fields'],
     required: ['name', 'bank_account_type'],
+    // The reference's (2023-03-14) country of the institution's account: kept by the platform, in platform_data.
+    extra: ['country'],
   },
   bank_transfer: {
     operations: ['create', 'update', 'delete'],
@@ -86,7 +88,8 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     operations: ['create', 'update', 'delete'],
     fields: ['customer_id', 'account_id', 'payment_terms_id', 'subsidiary_id', 'issue_date', 'due_date', 'currency_code', 'currency_rate',
       'status', 'document_number', 'memo', 'line_items', 'additional_fields'],
-    required: ['customer_id', 'issue_date', ...DOCUMENT_LINES],
+    // A line with an item may leave account_id out (the reference's item lines); the platform posts it to the item's income account.
+    required: ['customer_id', 'issue_date', 'line_items', 'line_items[].total_amount'],
     enums: { status: DOCUMENT_STATUSES },
   },
   journal_entry: {
@@ -103,7 +106,7 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
   },
   vendor: {
     operations: ['create', 'update'],
-    fields: ['vendor_name', ...CONTACT_FIELDS],
+    fields: ['vendor_name', 'website', ...CONTACT_FIELDS],
     required: ['vendor_name'],
     enums: { status: ['active', 'archived'] },
   },

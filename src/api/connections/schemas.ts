@@ -19,6 +19,7 @@ export const ConnectionSchema = Type.Object({
   update_url: Type.String({ description: 'Address to hand to the end user to re-authenticate (same flow as link_url).' }),
   store_unique_id: Nullable(Type.String({ description: 'De-duplication key: the platform account id.' })),
   store_name: Nullable(Type.String({ description: 'Name of the platform account.' })),
+  store_domain: Nullable(Type.String({ description: 'Web domain of the store, for commerce platforms whose accounts live on one (the reference\'s field); null for accounting platforms, which have none.' })),
   is_ready: Type.Boolean({ description: 'Whether the initial sync has finished and data can be read.' }),
   needs_update: Type.Boolean({ description: 'True when the end user must re-authenticate through update_url.' }),
   disabled: Type.Boolean(),
@@ -43,6 +44,8 @@ export function connectionView(cipher: Cipher, publicUrl: string, c: ConnectionR
     update_url: url,
     store_unique_id: c.storeUniqueId,
     store_name: c.storeName,
+    // No platform offered today has a store on its own domain (docs/reference.md).
+    store_domain: null,
     is_ready: c.readyAt !== null,
     needs_update: c.status === 'needs_reauth',
     disabled: c.status === 'disabled',

@@ -49,7 +49,7 @@ export const ENTITIES: readonly EntitySpec[] = [
   {
     type: 'vendor', entity: 'Vendor', cdc: true, dated: false, map: (r, mc) => ({ ...mapVendor(entity(r), mc) }),
     unmapped: ['parent_id', 'registration_number', 'subsidiaries'],
-    platformDataOnly: ['CompanyName', 'Title', 'Suffix', 'PrintOnCheckName', 'WebAddr', 'Mobile', 'Fax', 'AcctNum', 'Balance', 'Vendor1099', 'SyncToken'],
+    platformDataOnly: ['CompanyName', 'Title', 'Suffix', 'PrintOnCheckName', 'Mobile', 'Fax', 'AcctNum', 'Balance', 'Vendor1099', 'SyncToken'],
   },
   {
     type: 'customer', entity: 'Customer', cdc: true, dated: false, map: (r, mc) => ({ ...mapCustomer(entity(r), mc) }),

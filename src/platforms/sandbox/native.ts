@@ -112,7 +112,7 @@ export type NativePerson = { FirstName: string; LastName: string; Email?: string
 
 export type NativeContact = NativeMeta & {
   DisplayName: string; ContactName?: string; Email?: string; Phone?: string; CurrencyCode: string; TermId?: string;
-  ParentId?: string; SubsidiaryIds: string[]; TaxNumber?: string; CompanyNumber?: string;
+  ParentId?: string; SubsidiaryIds: string[]; TaxNumber?: string; CompanyNumber?: string; Website?: string;
   Status: 'Active' | 'Archived'; Addresses: NativeAddress[]; People: NativePerson[];
 };
 export type NativeVendor = NativeContact;
@@ -165,6 +165,8 @@ export type NativeFeedAccount = NativeMeta & {
   CreditLimit?: Money; AvailableCredit?: Money; LastStatementDate?: DateOnly; LastStatementBalance?: Money;
   TransactionStartDate: DateOnly; NextPaymentDate?: DateOnly; NextPaymentAmount?: Money; MinimumPayment?: Money;
   PastDue?: Money; FinanceCharges?: Money; PurchasesApr?: string; LineOfBusiness?: string; PaymentNetworks?: string[];
+  /** Country of the institution's account (ISO 3166-1 alpha-2), when the client gave it. */
+  Country?: string;
 };
 
 export type NativeAttachment = NativeMeta & {

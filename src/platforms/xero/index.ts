@@ -47,7 +47,7 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
 };
 
 const DOCUMENT_EXTRAS = ['AmountPaid', 'AmountCredited', 'LineAmountTypes', 'SentToContact', 'BrandingThemeID', 'HasAttachments', 'LineItems[].ItemCode', 'LineItems[].Quantity', 'LineItems[].UnitAmount', 'LineItems[].Tracking (a second tracking category)'] as const;
-const CONTACT_EXTRAS = ['ContactNumber', 'AccountNumber', 'BankAccountDetails', 'Balances', 'ContactGroups', 'IsSupplier', 'IsCustomer', 'PaymentTerms', 'AccountsPayableTaxType', 'AccountsReceivableTaxType', 'PurchasesDefaultAccountCode', 'SalesDefaultAccountCode', 'Website'] as const;
+const CONTACT_EXTRAS = ['ContactNumber', 'AccountNumber', 'BankAccountDetails', 'Balances', 'ContactGroups', 'IsSupplier', 'IsCustomer', 'PaymentTerms', 'AccountsPayableTaxType', 'AccountsReceivableTaxType', 'PurchasesDefaultAccountCode', 'SalesDefaultAccountCode'] as const;
 const PAYMENT_EXTRAS = ['BankAmount', 'IsReconciled', 'BatchPaymentID', 'PaymentType', 'Details', 'Particulars', 'Code'] as const;
 
 /** Xero fields served only in platform_data (for docs/platforms.md). */
@@ -62,7 +62,7 @@ export const PLATFORM_DATA_ONLY: Partial<Record<UnifiedObjectType, readonly stri
   bill_payment: PAYMENT_EXTRAS,
   invoice_payment: PAYMENT_EXTRAS,
   vendor: CONTACT_EXTRAS,
-  customer: CONTACT_EXTRAS,
+  customer: [...CONTACT_EXTRAS, 'Website'],
   journal_entry: ['Status (DRAFT, POSTED, ARCHIVED)', 'ShowOnCashBasisReports', 'LineAmountTypes', 'JournalLines[].Tracking'],
   tax_rate: ['ReportTaxType', 'DisplayTaxRate', 'CanApplyToAssets', 'CanApplyToEquity', 'CanApplyToExpenses', 'CanApplyToLiabilities', 'CanApplyToRevenue', 'TaxComponents[].IsNonRecoverable'],
   company_info: ['ShortCode', 'Version', 'OrganisationType', 'CountryCode', 'Timezone', 'SalesTaxBasis', 'SalesTaxPeriod', 'PeriodLockDate', 'EndOfYearLockDate', 'FinancialYearEndDay', 'PaysTax', 'DefaultSalesTax', 'DefaultPurchasesTax', 'Edition', 'Class'],

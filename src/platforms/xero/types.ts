@@ -48,6 +48,7 @@ export interface XeroContact {
   EmailAddress?: string;
   TaxNumber?: string;
   DefaultCurrency?: string;
+  Website?: string;
   IsSupplier?: boolean;
   IsCustomer?: boolean;
   Addresses?: XeroAddress[];

@@ -7,21 +7,31 @@ import { Type, type TSchema } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { ServiceError } from '../../../errors/catalogue.ts';
 import { invalidField, referencedRecord } from '../../../writes/check-input.ts';
+import { feedLine, REFERENCE_TRANSACTION_TYPES } from '../../../writes/bank-feed-lines.ts';
 import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
+import { StringEnum } from '../../../model/shared.ts';
 import { AsyncResponseSchema } from '../../../writes/job-view.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
 
 
 export const MAX_LINES = 1000;
 
+const NullableText = (maxLength: number, description: string) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()], { description }));
+
+/** Our field names, or the reference's beside them (src/writes/bank-feed-lines.ts says how they combine). */
 const Line = Type.Object({
-  internal_transaction_id: Type.String({ minLength: 1, maxLength: 200, description: 'The institution\'s id of the line; a line sent again with the same id is skipped.' }),
-  transaction_date: Type.String({ format: 'date-or-date-time', description: 'Date (YYYY-MM-DD) or date-time of the line.' }),
+  internal_transaction_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The institution\'s id of the line; a line sent again with the same id is skipped. Required, or transaction_id.' })),
+  transaction_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The reference\'s name for internal_transaction_id.' })),
+  transaction_date: Type.Optional(Type.String({ format: 'date-or-date-time', description: 'Date (YYYY-MM-DD) or date-time of the line. Required, or posted_at.' })),
+  posted_at: Type.Optional(Type.String({ format: 'date-or-date-time', description: 'The reference\'s date of the line (when the bank posted it); with it, transaction_date may say when the transaction happened, on or before.' })),
   amount: Type.Number({ description: 'Signed: money in positive, money out negative.' }),
   description: Type.String({ minLength: 1, maxLength: 500 }),
-  payee_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-  reference: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  payee_name: NullableText(200, 'Who was paid or paid.'),
+  payee: NullableText(200, 'The reference\'s name for payee_name.'),
+  reference: NullableText(200, 'Reference of the line, such as a check number.'),
   running_balance: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Account balance after this line.' })),
+  transaction_type: Type.Optional(StringEnum(REFERENCE_TRANSACTION_TYPES, 'The reference\'s kind of line; checked against the sign of amount (credit and deposit are money in; debit, fee and payment money out).')),
+  debit_credit_memo: Type.Optional(StringEnum(['CREDIT', 'DEBIT'], 'The reference\'s direction of the line; checked against the sign of amount.')),
 }, { additionalProperties: false });
 
 const Batch = Type.Object({
@@ -59,8 +69,10 @@ export default defineEndpoint(contract, async (request, reply) => {
       { source: 'service', field: 'bank_feed_transactions.bank_feed_account_id', location: 'body' });
   }
   const seen = new Set<string>();
-  for (const [n, line] of batch.transactions.entries()) {
-    if (seen.has(line.internal_transaction_id)) throw invalidField(`bank_feed_transactions.transactions[${n}].internal_transaction_id`, 'appears twice in this batch');
+  for (const [n, sent] of batch.transactions.entries()) {
+    const at = `bank_feed_transactions.transactions[${n}]`;
+    const line = feedLine(sent, at);
+    if (seen.has(line.internal_transaction_id)) throw invalidField(`${at}.${sent.transaction_id === undefined ? 'internal_transaction_id' : 'transaction_id'}`, 'appears twice in this batch');
     seen.add(line.internal_transaction_id);
   }
   return submitWrite(request, reply, {

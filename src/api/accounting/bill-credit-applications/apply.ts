@@ -3,9 +3,10 @@ import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { invalidField, referencedRecord } from '../../../writes/check-input.ts';
 import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
-import { ALSO_ASYNC, ApplicationResultSchema, cents, KEY } from './shared.ts';
+import { ALSO_ASYNC, ApplicationResultSchema, cents, checkReferenceFields, KEY, ReferenceApplicationFields } from './shared.ts';
 
 const Application = Type.Object({
+  ...ReferenceApplicationFields,
   bill_credit_memo_id: Type.String({ minLength: 1, description: 'Service id of the bill credit memo to apply.' }),
   linked_bills: Type.Array(Type.Object({
     id: Type.String({ minLength: 1, description: 'Service id of a bill of the same vendor.' }),
@@ -30,6 +31,7 @@ export default defineEndpoint(contract, async (request, reply) => {
   const connection = await writableConnection(request, request.query.access_token, 'bill_credit_memo', { op: 'update' });
   const db = request.server.services.pool;
   const memo = await referencedRecord(db, connection.id, 'bill_credit_memo', application.bill_credit_memo_id, `${KEY}.bill_credit_memo_id`);
+  checkReferenceFields(application, memo, new Date());
   if (memo.data.status === 'void') throw invalidField(`${KEY}.bill_credit_memo_id`, 'names a void credit memo, which has no credit to apply');
   let total = 0;
   for (const [n, entry] of application.linked_bills.entries()) {

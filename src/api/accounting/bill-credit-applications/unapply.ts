@@ -3,9 +3,10 @@ import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { invalidField, referencedRecord } from '../../../writes/check-input.ts';
 import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
-import { ALSO_ASYNC, ApplicationResultSchema, appliedBills, KEY } from './shared.ts';
+import { ALSO_ASYNC, ApplicationResultSchema, appliedBills, checkReferenceFields, KEY, ReferenceApplicationFields } from './shared.ts';
 
 const Unapplication = Type.Object({
+  ...ReferenceApplicationFields,
   bill_credit_memo_id: Type.String({ minLength: 1, description: 'Service id of the bill credit memo.' }),
   linked_bills: Type.Array(Type.Object({
     id: Type.String({ minLength: 1, description: 'Service id of a bill the memo is applied to; its whole application is removed.' }),
@@ -28,6 +29,7 @@ export default defineEndpoint(contract, async (request, reply) => {
   const application = body.bill_credit_application;
   const connection = await writableConnection(request, request.query.access_token, 'bill_credit_memo', { op: 'update' });
   const memo = await referencedRecord(request.server.services.pool, connection.id, 'bill_credit_memo', application.bill_credit_memo_id, `${KEY}.bill_credit_memo_id`);
+  checkReferenceFields(application, memo, new Date());
   const applied = appliedBills(memo);
   for (const [n, entry] of application.linked_bills.entries()) {
     if (!applied.has(entry.id)) throw invalidField(`${KEY}.linked_bills[${n}].id`, 'is not a bill this credit memo is applied to (see its linked_bills)');

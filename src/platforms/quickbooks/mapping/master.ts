@@ -1,4 +1,5 @@
 /** Name lists and settings: accounts, vendors, customers, departments, classes, tax rates and agencies, items, terms, the company. */
+import { withReferenceNames } from '../../../model/payment-term.ts';
 import type {
   QboAccount, QboCompanyInfo, QboCustomer, QboItem, QboNameEntity, QboTaxAgency, QboTaxRate, QboTerm, QboTrackingCategory, QboVendor,
 } from '../native.ts';
@@ -70,6 +71,7 @@ export function mapVendor(r: QboVendor, mc: MapContext): Mapped<'vendor'> {
     payment_terms_id: refTo(mc.ref, 'payment_term', r.TermRef),
     vendor_name: text(r.DisplayName),
     tax_number: text(r.TaxIdentifier),
+    website: text(r.WebAddr?.URI),
     addresses: addresses(['billing', r.BillAddr]),
     platform_url: appUrl('vendor', r.Id, mc.environment),
   };
@@ -160,7 +162,7 @@ export function mapItem(r: QboItem, mc: MapContext): Mapped<'item'> {
 }
 
 export function mapTerm(r: QboTerm): Mapped<'payment_term'> {
-  return {
+  return withReferenceNames({
     platform_id: r.Id,
     name: r.Name ?? '',
     status: r.Active === false ? 'archived' : 'active',
@@ -170,7 +172,7 @@ export function mapTerm(r: QboTerm): Mapped<'payment_term'> {
     discount_percentage: r.DiscountPercent ?? null,
     subsidiaries: [],
     ...createdUpdated(r),
-  };
+  });
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

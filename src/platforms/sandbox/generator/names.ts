@@ -46,6 +46,11 @@ export function emailFor(name: string, domainHint: string): string {
   return `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@${slug}.example`;
 }
 
+/** A deterministic website for a business name (no randomness, so generated books stay as they were). */
+export function websiteFor(name: string): string {
+  return `https://www.${name.toLowerCase().replace(/[^a-z0-9]+/g, '').slice(0, 30) || 'example'}.example`;
+}
+
 export function phone(rng: Rng): string {
   return `+1-555-${String(rng.int(100, 999))}-${String(rng.int(1000, 9999))}`;
 }

@@ -15,7 +15,7 @@ import type { Palette, TaxChoice } from '../documents.ts';
 import { stamp } from '../dates.ts';
 import { CHART, acc } from './chart.ts';
 import type { Emitter } from './emitter.ts';
-import { CompanyNames, emailFor, personName, phone, street } from './names.ts';
+import { CompanyNames, emailFor, personName, phone, street, websiteFor } from './names.ts';
 import { PROFILES, USD_RATES, postalCode, type Profile, type TaxCodeDef } from './profiles.ts';
 
 export interface Reference {
@@ -76,6 +76,7 @@ export function contact(rng: Rng, id: string, name: string, profile: Profile, da
     ContactName: `${person.first} ${person.last}`,
     Email: emailFor(person.first, name),
     Phone: phone(rng),
+    Website: websiteFor(name),
     CurrencyCode: profile.currency,
     SubsidiaryIds: subsidiaries.slice(0, rng.chance(0.2) ? 2 : 1),
     Status: rng.chance(0.05) ? 'Archived' : 'Active',

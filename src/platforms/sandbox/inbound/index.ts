@@ -2,7 +2,7 @@
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type { ConnectorContext } from '../../connector.ts';
 import {
-  copy, dateOnly, decimal, documentLines, enumValue, has, link, links, list, TRACKING_LINKS, type Input, type Native,
+  copy, dateOnly, decimal, documentLines, enumValue, has, invalid, link, links, list, TRACKING_LINKS, type Input, type Native,
 } from './common.ts';
 
 type Inbound = (ctx: ConnectorContext, input: Input) => Promise<Native>;
@@ -44,7 +44,7 @@ async function contact(ctx: ConnectorContext, input: Input, kind: 'customer' | '
   const out: Native = {};
   copy(input, out, [
     [`${kind}_name`, 'DisplayName'], ['contact_name', 'ContactName'], ['email', 'Email'], ['phone', 'Phone'], ['currency_code', 'CurrencyCode'],
-    ['tax_number', 'TaxNumber'], ['registration_number', 'CompanyNumber'],
+    ['tax_number', 'TaxNumber'], ['registration_number', 'CompanyNumber'], ['website', 'Website'],
   ]);
   await links(ctx, input, out, [['payment_terms_id', 'TermId', 'payment_term'], ['parent_id', 'ParentId', kind]]);
   if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', archived: 'Archived' });
@@ -58,11 +58,18 @@ async function contact(ctx: ConnectorContext, input: Input, kind: 'customer' | '
   return out;
 }
 
+/** Subsidiary ids in order, the one marked `primary` (vendors) first: SANDBOX keeps a contact's primary subsidiary first. */
 async function subsidiaryIds(ctx: ConnectorContext, entries: Input[]): Promise<string[]> {
   const ids: string[] = [];
+  let primary: number | null = null;
   for (const [n, entry] of entries.entries()) {
     const id = await link(ctx, 'subsidiary', entry.id, `subsidiaries[${n}].id`);
-    if (id !== undefined) ids.push(id);
+    if (id === undefined) continue;
+    if (entry.primary === true) {
+      if (primary !== null) throw invalid(`subsidiaries[${n}].primary`, `only one subsidiary can be primary; subsidiaries[${primary}] already is`);
+      primary = n;
+      ids.unshift(id);
+    } else ids.push(id);
   }
   return ids;
 }
@@ -195,6 +202,7 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
       ['bank_account_number', 'AccountNumber'], ['routing_number', 'RoutingNumber'], ['line_of_business', 'LineOfBusiness'],
       ['transaction_start_date', 'TransactionStartDate', dateOnly], ['current_balance', 'CurrentBalance', decimal],
       ['available_balance', 'AvailableBalance', decimal], ['credit_limit', 'CreditLimit', decimal], ['payment_network_ids', 'PaymentNetworks'],
+      ['country', 'Country'],
     ]);
     if (has(input, 'bank_account_type')) out.Kind = enumValue('bank_account_type', input.bank_account_type, { bank: 'Bank', checking: 'Checking', savings: 'Savings', credit_card: 'CreditCard' });
     if (has(input, 'feed_status')) out.FeedStatus = enumValue('feed_status', input.feed_status, { active: 'Active', inactive: 'Inactive' });

@@ -1,4 +1,5 @@
 /** Master data: contacts, items, tax, currencies, company and the tracking categories. */
+import { withReferenceNames } from '../../../model/payment-term.ts';
 import type {
   NativeClass, NativeCompany, NativeContact, NativeCurrency, NativeDepartment, NativeItem, NativeLocation,
   NativeProject, NativeSubsidiary, NativeTask, NativeTaxAgency, NativeTaxCode, NativeTerm,
@@ -32,7 +33,9 @@ export function mapCustomer(r: NativeContact, ref: Ref): Mapped<'customer'> {
 }
 
 export function mapVendor(r: NativeContact, ref: Ref): Mapped<'vendor'> {
-  return { ...contactFields(r, ref), vendor_name: r.DisplayName };
+  // The first subsidiary is the one the vendor was created in: its primary one.
+  const subsidiaries = r.SubsidiaryIds.map((id, index) => ({ id: link(ref, 'subsidiary', id), status: 'active' as const, primary: index === 0 }));
+  return { ...contactFields(r, ref), subsidiaries, vendor_name: r.DisplayName, website: r.Website ?? null };
 }
 
 const ITEM_TYPES = { Inventory: 'inventory', Service: 'service', NonInventory: 'non_inventory' } as const;
@@ -97,7 +100,7 @@ export function mapCompany(r: NativeCompany): Mapped<'company_info'> {
 }
 
 export function mapTerm(r: NativeTerm): Mapped<'payment_term'> {
-  return {
+  return withReferenceNames({
     platform_id: r.Id,
     name: r.Name,
     status: r.Status === 'Active' ? 'active' : 'archived',
@@ -107,7 +110,7 @@ export function mapTerm(r: NativeTerm): Mapped<'payment_term'> {
     subsidiaries: [],
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
-  };
+  });
 }
 
 export function mapSubsidiary(r: NativeSubsidiary, ref: Ref): Mapped<'subsidiary'> {

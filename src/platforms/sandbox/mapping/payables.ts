@@ -1,4 +1,5 @@
 /** Bills, vendor credits, bill payments, purchase orders and expenses. */
+import { totalQuantity } from '../../../model/purchase-order.ts';
 import type {
   NativeBill, NativeBillPayment, NativeExpense, NativePurchaseOrder, NativeVendorCredit,
 } from '../native.ts';
@@ -78,6 +79,7 @@ export function mapBillPayment(r: NativeBillPayment, ref: Ref): Mapped<'bill_pay
 }
 
 export function mapPurchaseOrder(r: NativePurchaseOrder, ref: Ref): Mapped<'purchase_order'> {
+  const lines = r.Lines.map((line) => standardLine(line, ref));
   return {
     platform_id: r.Id,
     vendor_id: ref('vendor', r.VendorId),
@@ -95,7 +97,8 @@ export function mapPurchaseOrder(r: NativePurchaseOrder, ref: Ref): Mapped<'purc
     total_amount: money(r.Total),
     shipping_address: null,
     linked_bills: [],
-    line_items: r.Lines.map((line) => standardLine(line, ref)),
+    line_items: lines,
+    total_quantity: totalQuantity(lines),
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
     platform_url: null,

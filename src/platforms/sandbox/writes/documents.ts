@@ -14,11 +14,11 @@ export function pick<T>(body: Body, field: string, read: () => T, current: T): T
   return Object.hasOwn(body, field) ? read() : current;
 }
 
-async function lines(unit: Unit, body: Body): Promise<LineInput[]> {
+async function lines(unit: Unit, body: Body, itemAccount: 'IncomeAccountId' | 'ExpenseAccountId'): Promise<LineInput[]> {
   const raw = list(body, 'Lines', true);
   if (raw.length === 0) throw invalid('RequiredField', 'Lines must have at least one line', 'Lines');
   const inputs: LineInput[] = [];
-  for (const [n, line] of raw.entries()) inputs.push(await lineInput(unit, line, n, 'Lines'));
+  for (const [n, line] of raw.entries()) inputs.push(await lineInput(unit, line, n, 'Lines', itemAccount));
   return inputs;
 }
 
@@ -61,7 +61,7 @@ async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | 
     record.PurchaseOrderIds = poIds;
   }
   if (base === null || Object.hasOwn(body, 'Lines')) {
-    const built = buildLines(await lines(unit, body));
+    const built = buildLines(await lines(unit, body, side.type === 'invoice' ? 'IncomeAccountId' : 'ExpenseAccountId'));
     Object.assign(record, { Lines: built, ...totalsOf(built) });
   }
   const linked = (record.LinkedTxns as Payable['LinkedTxns']);
@@ -142,7 +142,7 @@ async function writeCredit(unit: Unit, body: Body, base: NativeVendorCredit | nu
   });
   setOptional(credit, 'Memo', get('Memo', () => text(body, 'Memo'), credit.Memo));
   if (base === null || Object.hasOwn(body, 'Lines')) {
-    const built = buildLines(await lines(unit, body));
+    const built = buildLines(await lines(unit, body, 'ExpenseAccountId'));
     Object.assign(credit, { Lines: built, ...totalsOf(built) });
   }
   credit.Status = body.Status === 'Void' || credit.Status === 'Void' ? 'Void' : 'Open';

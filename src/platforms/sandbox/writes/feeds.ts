@@ -64,7 +64,8 @@ async function writeFeed(unit: Unit, body: Body, base: NativeFeedAccount | null)
   const wasLinked = base?.AccountId !== undefined;
   record.Name = base === null ? text(body, 'Name', true) : pick(body, 'Name', () => text(body, 'Name', true), base.Name);
   record.Kind = oneOf(body, 'Kind', FEED_KINDS, record.Kind);
-  optionalTexts(record, body, ['AccountId', 'ParentFeedId', 'ContactId', 'RoutingNumber', 'LineOfBusiness'], base === null);
+  optionalTexts(record, body, ['AccountId', 'ParentFeedId', 'ContactId', 'RoutingNumber', 'LineOfBusiness', 'Country'], base === null);
+  if (record.Country !== undefined && !/^[A-Z]{2}$/.test(record.Country)) throw invalid('InvalidField', 'Country must be an ISO 3166-1 alpha-2 code, such as US', 'Country');
   const linked = await account(unit, record.AccountId, 'AccountId', FEEDABLE_ACCOUNT_TYPES);
   await existing(unit, 'bank_feed_account', record.ParentFeedId, 'ParentFeedId');
   if (linked !== undefined) await takeAccount(unit, record, linked.Id, body.Override === true);

@@ -34,7 +34,7 @@ function contactWriter(type: 'customer' | 'vendor') {
     const name = base === null ? text(body, 'DisplayName', true) : pick(body, 'DisplayName', () => text(body, 'DisplayName', true), base.DisplayName);
     await unique(unit, type, 'DisplayName', name, base?.Id ?? null);
     record.DisplayName = name;
-    optionalTexts(record, body, ['ContactName', 'Email', 'Phone', 'TaxNumber', 'CompanyNumber', 'TermId', 'ParentId'], base === null);
+    optionalTexts(record, body, ['ContactName', 'Email', 'Phone', 'TaxNumber', 'CompanyNumber', 'Website', 'TermId', 'ParentId'], base === null);
     await existing(unit, 'payment_term', record.TermId, 'TermId');
     await existing(unit, type, record.ParentId, 'ParentId');
     if (record.ParentId === record.Id) throw invalid('BusinessRule', `a ${type} cannot be its own parent`, 'ParentId');

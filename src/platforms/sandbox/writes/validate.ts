@@ -94,9 +94,17 @@ export function notFound(type: UnifiedObjectType, id: string): NativeError {
 }
 
 /** A document line from its payload: the platform computes tax from the tax code, never trusts a given total. */
-export async function lineInput(unit: Unit, line: Body, n: number, field: string): Promise<LineInput> {
+/**
+ * A document line. A line with an item and no account posts to the item's account of the document's side (income on
+ * invoices, expense on bills and vendor credits), as QuickBooks does with item lines.
+ */
+export async function lineInput(unit: Unit, line: Body, n: number, field: string, itemAccount: 'IncomeAccountId' | 'ExpenseAccountId'): Promise<LineInput> {
   const where = `${field}[${n}]`;
-  const accountId = text(line, 'AccountId', true);
+  const itemId = text(line, 'ItemId');
+  const item = await existing(unit, 'item', itemId, `${where}.ItemId`);
+  const given = text(line, 'AccountId');
+  if (given === undefined && item === undefined) throw invalid('RequiredField', `${where}.AccountId is required on a line without an ItemId`, `${where}.AccountId`);
+  const accountId = given ?? item?.[itemAccount] ?? '';
   await account(unit, accountId, `${where}.AccountId`);
   const qtyRaw = line.Qty ?? 1;
   if (typeof qtyRaw !== 'number' || !Number.isFinite(qtyRaw) || qtyRaw <= 0 || qtyRaw > 1_000_000) throw invalid('InvalidField', `${where}.Qty must be a positive number`, `${where}.Qty`);
@@ -114,8 +122,7 @@ export async function lineInput(unit: Unit, line: Body, n: number, field: string
     input.taxCodeId = code.Id;
     input.taxRateMilli = parseRate(code.EffectiveRate);
   }
-  const itemId = text(line, 'ItemId');
-  if ((await existing(unit, 'item', itemId, `${where}.ItemId`)) !== undefined) input.itemId = itemId;
+  if (item !== undefined) input.itemId = item.Id;
   const tracking = [['ClassId', 'class'], ['DepartmentId', 'department'], ['LocationId', 'location'], ['ProjectId', 'project'], ['CustomerId', 'customer']] as const;
   for (const [key, type] of tracking) {
     const id = text(line, key);

@@ -42,7 +42,7 @@ function contactCommon(c: XeroContact) {
 }
 
 export function mapVendor(c: XeroContact): Mapped<'vendor'> {
-  return { ...contactCommon(c), vendor_name: text(c.Name), platform_url: deepLink('vendor', c.ContactID ?? '') };
+  return { ...contactCommon(c), vendor_name: text(c.Name), website: text(c.Website), platform_url: deepLink('vendor', c.ContactID ?? '') };
 }
 
 export function mapCustomer(c: XeroContact): Mapped<'customer'> {
