@@ -32,22 +32,38 @@ export async function markNeedsReauth(db: Queryable, cipher: Cipher, publicUrl: 
   });
 }
 
-/** A retryable failure (5xx, 429, timeout): unhealthy after a few in a row, disabled when it persists. */
-export async function recordSyncFailure(db: Queryable, cipher: Cipher, c: ConnectionRecord, message: string): Promise<'unchanged' | 'unhealthy' | 'disabled'> {
+/** Disables the connection (once per episode) and sends CONNECTION_DISABLED with the reason. */
+export async function disableConnection(db: Queryable, cipher: Cipher, c: ConnectionRecord, disableError: string, disableMessage: string): Promise<boolean> {
+  if (c.status === 'disabled' || !canTransition(c.status, 'disabled')) return false;
+  await db.query(`UPDATE connections SET status = 'disabled', disable_error = $2, disable_message = $3, updated_at = clock_timestamp() WHERE id = $1`, [c.id, disableError, disableMessage]);
+  await emitEvent(db, cipher, {
+    tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'CONNECTION_DISABLED',
+    payload: { ...base(cipher, c, 'CONNECTION_DISABLED'), disable_error: disableError, disable_message: disableMessage },
+  });
+  return true;
+}
+
+/**
+ * A retryable failure (5xx, 429, timeout): CONNECTION_ERROR and unhealthy after a few in a row, disabled when it
+ * persists. CONNECTION_ERROR fires once per episode (the count resets when a sync succeeds), also for a connection
+ * whose initial sync keeps failing (docs/webhooks.md).
+ */
+export async function recordSyncFailure(db: Queryable, cipher: Cipher, c: ConnectionRecord, failure: { code: string; message: string }): Promise<'unchanged' | 'unhealthy' | 'disabled'> {
+  const { message } = failure;
   const result = await db.query<{ failures: number }>(
     `UPDATE connections SET consecutive_failures = consecutive_failures + 1, updated_at = clock_timestamp() WHERE id = $1 RETURNING consecutive_failures AS failures`,
     [c.id],
   );
   const failures = result.rows[0]?.failures ?? 0;
-  if (failures >= DISABLED_AFTER && c.status !== 'disabled' && canTransition(c.status, 'disabled')) {
-    const disableError = 'PERSISTENT_PLATFORM_ERROR';
-    const disableMessage = `The platform failed ${failures} syncs in a row; the last error: ${message.slice(0, 500)}`;
-    await db.query(`UPDATE connections SET status = 'disabled', disable_error = $2, disable_message = $3 WHERE id = $1`, [c.id, disableError, disableMessage]);
+  if (failures >= DISABLED_AFTER) {
+    const disabled = await disableConnection(db, cipher, c, 'PERSISTENT_PLATFORM_ERROR', `The platform failed ${failures} syncs in a row; the last error: ${message.slice(0, 500)}`);
+    if (disabled) return 'disabled';
+  }
+  if (failures === UNHEALTHY_AFTER) {
     await emitEvent(db, cipher, {
-      tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'CONNECTION_DISABLED',
-      payload: { ...base(cipher, c, 'CONNECTION_DISABLED'), disable_error: disableError, disable_message: disableMessage },
+      tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'CONNECTION_ERROR',
+      payload: { ...base(cipher, c, 'CONNECTION_ERROR'), error_code: failure.code, error_message: message.slice(0, 1000), consecutive_failures: failures },
     });
-    return 'disabled';
   }
   if (failures >= UNHEALTHY_AFTER && c.status === 'active') {
     await db.query(`UPDATE connections SET status = 'unhealthy' WHERE id = $1`, [c.id]);

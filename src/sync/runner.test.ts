@@ -233,9 +233,33 @@ describe('sync runner', () => {
       expect((await sync(c)).outcome).toBe('retry');
     }
     expect((await t.db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ status: 'unhealthy' });
+    // CONNECTION_ERROR once, at the third failure in a row, with what failed.
+    const errors = (await events(c)).filter((e) => e.code === 'CONNECTION_ERROR');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.payload).toMatchObject({ type: 'CONNECTION', code: 'CONNECTION_ERROR', connection_id: c.id, error_code: 'PLATFORM_ERROR', consecutive_failures: 3 });
+    expect(typeof errors[0]?.payload.error_message).toBe('string');
     await t.db.pool.query(`UPDATE sync_runs SET status = 'failed' WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
     expect((await sync(c)).outcome).toBe('completed');
     expect((await t.db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ status: 'active' });
+    // A new episode after a success sends it again.
+    for (let i = 0; i < 3; i++) {
+      books.failNext = { error: platformFailure('server'), type: 'accounts', atPageToken: null };
+      await sync(c);
+    }
+    expect((await events(c)).filter((e) => e.code === 'CONNECTION_ERROR')).toHaveLength(2);
+  });
+
+  it('a platform that refuses the account for billing disables the connection at once, with CONNECTION_DISABLED', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    books.failNext = { error: platformFailure('billing'), type: 'accounts', atPageToken: null };
+    expect((await sync(c)).outcome).toBe('failed');
+    const state = await t.db.pool.query(`SELECT status, disable_error FROM connections WHERE id = $1`, [c.id]);
+    expect(state.rows[0]).toEqual({ status: 'disabled', disable_error: 'PLATFORM_BILLING_ISSUE' });
+    const disabled = (await events(c)).filter((e) => e.code === 'CONNECTION_DISABLED');
+    expect(disabled).toHaveLength(1);
+    expect(disabled[0]?.payload).toMatchObject({ disable_error: 'PLATFORM_BILLING_ISSUE' });
   });
 
   it('never runs two syncs of one connection at once', async () => {

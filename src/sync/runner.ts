@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Services } from '../services.ts';
 import { isConnectionLoss, withTransaction, type PoolClient } from '../db/pool.ts';
 import { accessTokenOf } from '../connections/connections.ts';
-import { emitConnectionEvent, markNeedsReauth, markReady, recordSyncFailure, recordSyncSuccess } from '../connections/health.ts';
+import { disableConnection, emitConnectionEvent, markNeedsReauth, markReady, recordSyncFailure, recordSyncSuccess } from '../connections/health.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { findConnectionForService } from '../sql/connections.ts';
 import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
@@ -308,8 +308,15 @@ async function handleFailure(services: Services, run: RunRow, connection: Connec
       await failObjects();
       return 'failed';
     }
+    if (platformError !== null && platformError.kind === 'billing') {
+      // The account is suspended or unpaid: no retry or re-authentication helps until the business settles it.
+      await disableConnection(db, services.cipher, connection, 'PLATFORM_BILLING_ISSUE', `The platform refused access to the account: ${platformError.platformMessage.slice(0, 500)}`);
+      await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
+      await failObjects();
+      return 'failed';
+    }
     const retryable = platformError === null || platformError.retryable;
-    if (platformError !== null && retryable) await recordSyncFailure(db, services.cipher, connection, message);
+    if (platformError !== null && retryable) await recordSyncFailure(db, services.cipher, connection, { code: platformError.toServiceError().code, message });
     if (!retryable || run.attempts + 1 >= MAX_ATTEMPTS) {
       await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
       await failObjects();

@@ -99,6 +99,8 @@ export function registerMemoryConnector(): void {
   if (getConnector(MEMORY_PLATFORM) === undefined) registerConnector(memoryConnector);
 }
 
-export function platformFailure(kind: 'unauthorized' | 'server', message = 'platform says no'): PlatformError {
-  return new PlatformError({ kind, httpStatus: kind === 'unauthorized' ? 401 : 503, message });
+const FAILURE_STATUS = { unauthorized: 401, server: 503, billing: 402 } as const;
+
+export function platformFailure(kind: keyof typeof FAILURE_STATUS, message = 'platform says no'): PlatformError {
+  return new PlatformError({ kind, httpStatus: FAILURE_STATUS[kind], message });
 }

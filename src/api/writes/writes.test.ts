@@ -19,6 +19,8 @@ import bankFeedMappingLink from '../accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../accounting/bank-feeds/transactions.ts';
 import { objectWriteEndpoints } from './objects.ts';
 import { eventsOf, incrementalSync, sandboxConnection as linkedSandbox, storedWhere, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
+import { requestSync } from '../../sync/requests.ts';
+import { runSync } from '../../sync/runner.ts';
 
 let t: TestApp;
 let c: SyncedConnection;
@@ -466,5 +468,28 @@ describe('platform errors', () => {
     const body = errorBody(response);
     expect(body).toMatchObject({ error_type: 'PLATFORM_ERROR', error_code: 'PLATFORM_BAD_REQUEST', error_metadata: { source: 'platform' } });
     expect(body.error_message).toContain('the vendor is locked for editing');
+  });
+  it('answers 451 PLATFORM_UNAUTHORIZED for the documented test user user_write_forbidden, and the connection then needs re-authentication', async () => {
+    const forbidden = await syncedSandboxConnection(t, 'user_write_forbidden');
+    const vendor = await storedWhere(t, forbidden.connection.id, 'vendor', () => true);
+    const response = await t.app.inject({
+      method: 'PATCH', url: `/versioned/accounting/vendors/${vendor.id}?access_token=${forbidden.token}`, headers: clientHeaders(t.org),
+      payload: { vendor: { email: 'new@example.com' } },
+    });
+    expect(response.statusCode, response.body).toBe(451);
+    expect(errorBody(response)).toMatchObject({ error_type: 'PLATFORM_ERROR', error_code: 'PLATFORM_UNAUTHORIZED', error_metadata: { source: 'platform' } });
+    expect((await eventsOf(t, forbidden.connection.id)).map((e) => e.code)).toContain('CONNECTION_NEEDS_UPDATE');
+  });
+
+  it('disables the connection of the documented test user user_suspended at its first incremental sync', async () => {
+    const suspended = await syncedSandboxConnection(t, 'user_suspended');
+    const run = await requestSync(t.db.pool, t.services.jobs, suspended.connection.id, { kind: 'incremental', trigger: 'api', details: {} });
+    expect(await runSync(t.services, run.id, new AbortController().signal)).toBe('failed');
+    const disabled = (await eventsOf(t, suspended.connection.id)).filter((e) => e.code === 'CONNECTION_DISABLED');
+    expect(disabled).toHaveLength(1);
+    expect(disabled[0]?.payload.disable_error).toBe('PLATFORM_BILLING_ISSUE');
+    const read = await t.app.inject({ method: 'GET', url: `/versioned/accounting/vendors?access_token=${suspended.token}`, headers: clientHeaders(t.org) });
+    expect(read.statusCode, read.body).toBe(409);
+    expect(errorBody(read).error_code).toBe('CONNECTION_DISABLED');
   });
 });

@@ -133,6 +133,9 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
   }
 
   const since = request.query.since ?? null;
+  if (since !== null && state.scenario === 'suspended_after_sync') {
+    throw new NativeError(402, 'AccountSuspended', 'This company\'s subscription was cancelled; its data cannot be read until billing is resolved');
+  }
   if (since !== null && state.scenario === 'revoked_after_sync') {
     // The owner disconnected the app after the first sync.
     await revoke(platform.pool, state.id, new Date(platform.options.now()));
@@ -164,6 +167,8 @@ function refuseScenarioWrite(state: AccountState, retryAfterSeconds: number): vo
       throw new NativeError(429, 'ThrottleExceeded', 'Too many changes; slow down', null, { 'retry-after': String(retryAfterSeconds) });
     case 'write_unavailable':
       throw new NativeError(503, 'ServiceUnavailable', 'Changes are temporarily unavailable; try again later');
+    case 'write_forbidden':
+      throw new NativeError(403, 'InsufficientPermissions', 'The user who connected this company may read its books but not make changes');
     default:
   }
 }

@@ -55,7 +55,7 @@ describe('sandbox scenarios', () => {
   it('documents a scenario for each behaviour', () => {
     expect(SCENARIOS.map((s) => s.scenario).sort()).toEqual([
       'billing_issue', 'flaky', 'healthy', 'link_error', 'rate_limited', 'revoked_after_sync', 'slow_initial_sync',
-      'write_invalid', 'write_throttled', 'write_unavailable',
+      'suspended_after_sync', 'write_forbidden', 'write_invalid', 'write_throttled', 'write_unavailable',
     ]);
   });
 

@@ -8,7 +8,7 @@
 import { hashString } from './prng.ts';
 
 export type ScenarioName = 'healthy' | 'rate_limited' | 'flaky' | 'revoked_after_sync' | 'slow_initial_sync' | 'billing_issue'
-  | 'write_invalid' | 'write_throttled' | 'write_unavailable' | 'link_error';
+  | 'write_invalid' | 'write_throttled' | 'write_unavailable' | 'write_forbidden' | 'suspended_after_sync' | 'link_error';
 
 export interface ScenarioSpec { username: string; scenario: ScenarioName; behaviour: string }
 
@@ -24,6 +24,8 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   { username: 'user_write_invalid', scenario: 'write_invalid', behaviour: 'Reads work; every write answers 400, a validation fault naming the field (our 450 PLATFORM_BAD_REQUEST, with the platform message).' },
   { username: 'user_write_throttled', scenario: 'write_throttled', behaviour: 'Reads work; every write answers 429 with Retry-After (retried, then our 452 PLATFORM_RATE_LIMITED).' },
   { username: 'user_write_unavailable', scenario: 'write_unavailable', behaviour: 'Reads work; every write answers 503 before anything is applied (retried, then our 550 PLATFORM_ERROR).' },
+  { username: 'user_write_forbidden', scenario: 'write_forbidden', behaviour: 'Reads work; every write answers 403, the connected user may not make changes (our 451 PLATFORM_UNAUTHORIZED; the connection then needs re-authentication by a user who may, CONNECTION_NEEDS_UPDATE).' },
+  { username: 'user_suspended', scenario: 'suspended_after_sync', behaviour: 'The account is suspended after the initial sync: the first incremental read (and every read after it) answers 402, and the connection is disabled (CONNECTION_DISABLED, then 409 CONNECTION_DISABLED).' },
   { username: 'user_link_error', scenario: 'link_error', behaviour: 'The platform fails (503) when asked who the account is: connecting answers 550 and the link flow shows the error and sends CONNECTION_LINK_ERROR.' },
 ];
 
