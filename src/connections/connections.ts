@@ -117,7 +117,7 @@ function connectionWebhook(cipher: Cipher, connection: ConnectionRecord, code: s
 /**
  * The end user finished the platform's authentication in the link flow.
  * - Another connection of this tenant already holds the account → that one is
- *   refreshed and returned, and the placeholder connection is removed.
+ *   refreshed and returned, and a placeholder never linked becomes its duplicate (IS_DUPLICATE).
  * - This connection was linked before → re-authentication: credentials replaced,
  *   access_token unchanged, CONNECTION_UPDATED.
  * - Otherwise → newly linked: the initial sync is started by the caller.
@@ -134,8 +134,9 @@ export async function completeLink(
     const holder = await findConnectionByStore(db, tenant, input.platform, input.identity.storeUniqueId);
     let target = await findConnectionById(db, tenant, linkConnection.id, { forUpdate: true }) ?? linkConnection;
     if (holder !== null && holder.id !== target.id) {
-      // The account is already connected: keep the existing connection, drop the placeholder if it was never linked.
-      if (target.linkedAt === null) await db.query('DELETE FROM connections WHERE id = $1', [target.id]);
+      // The account is already connected: keep the existing connection; a placeholder never linked points at it, so
+      // requests with its access token answer IS_DUPLICATE naming the holder (src/connections/unlinked.ts).
+      if (target.linkedAt === null) await db.query('UPDATE connections SET duplicate_of = $2, updated_at = clock_timestamp() WHERE id = $1', [target.id, holder.id]);
       target = holder;
     }
     const wasLinked = target.linkedAt !== null;
@@ -144,7 +145,7 @@ export async function completeLink(
     const updated = await db.query<{ linked_at: Date }>(
       `UPDATE connections SET platform = $2, credentials_ciphertext = $3, oauth_tokens_ciphertext = $4,
               store_unique_id = $5, store_name = $6, status = $7, linked_at = COALESCE(linked_at, clock_timestamp()),
-              disable_error = NULL, disable_message = NULL, consecutive_failures = 0, updated_at = clock_timestamp()
+              disable_error = NULL, disable_message = NULL, consecutive_failures = 0, duplicate_of = NULL, updated_at = clock_timestamp()
         WHERE id = $1 RETURNING linked_at`,
       [target.id, input.platform, input.credentials === null ? null : sealJson(cipher, input.credentials),
         input.tokens === null ? null : sealJson(cipher, input.tokens), input.identity.storeUniqueId, input.identity.storeName, status],

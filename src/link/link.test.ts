@@ -432,7 +432,11 @@ describe('credential platforms', () => {
     expect(two.statusCode).toBe(303);
     const exchanged = await exchange(publicTokenOf(String(two.headers.location)));
     expect(exchanged).toMatchObject({ connection_id: first.id, access_token: first.access_token });
-    expectHtml(await new LinkBrowser(t.app).get(second.path), 404);
+    // The second connection stays, pointing at the first: its access token answers IS_DUPLICATE naming the holder.
+    const read = await t.app.inject({ method: 'GET', url: `/versioned/accounting/accounts?access_token=${second.access_token}`, headers: clientHeaders(t.org) });
+    expect(read.statusCode, read.body).toBe(409);
+    expect(json(read)).toMatchObject({ error_type: 'CONNECTION_ERROR', error_code: 'IS_DUPLICATE', error_metadata: { connection_id: first.id } });
+    expect(String(json(read).error_message)).toContain(first.id);
     const runs = await t.db.pool.query('SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1', [first.id]);
     expect(runs.rows[0]).toEqual({ n: 1 });
   });
