@@ -14,6 +14,7 @@ import listWebhookDeliveries from './admin/webhooks/list-deliveries.ts';
 import getWebhookDelivery from './admin/webhooks/get-delivery.ts';
 import retryWebhookDelivery from './admin/webhooks/retry-delivery.ts';
 import replayWebhookDeliveries from './admin/webhooks/replay-deliveries.ts';
+import setOrganizationDisabledEndpoints from './admin/organizations/set-disabled-endpoints.ts';
 import setOAuthApp from './admin/oauth-apps/set.ts';
 import listOAuthApps from './admin/oauth-apps/list.ts';
 import deleteOAuthApp from './admin/oauth-apps/delete.ts';
@@ -45,7 +46,7 @@ import uploadJournalAttachment from './accounting/journal-entries/upload-attachm
 export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
 // Admin bearer token (the edge hook keys on the contract's auth, not the URL: /metrics is here too).
 export const adminEndpoints: Endpoint[] = [
-  createOrganization, listOrganizations, rotateCredentials, setOrganizationProducts, setOrganizationDataBatching,
+  createOrganization, listOrganizations, rotateCredentials, setOrganizationProducts, setOrganizationDataBatching, setOrganizationDisabledEndpoints,
   setWebhook, getWebhook, deleteWebhook, listWebhookDeliveries, getWebhookDelivery, retryWebhookDelivery, replayWebhookDeliveries,
   setOAuthApp, listOAuthApps, deleteOAuthApp,
   setRedirectUrls, getRedirectUrls, deleteRedirectUrls,

@@ -4,6 +4,7 @@
  *   ledgerport org list
  *   ledgerport org rotate --id <org id> --environment sandbox|production [--grace-period-seconds 86400]
  *   ledgerport org products --id <org id> --set accounting,commerce,payments,bank_feeds
+ *   ledgerport org endpoints --id <org id> --disable "POST /accounting/bills" --disable "…"   (none: --disable '')
  *   ledgerport webhook set --id <org id> --environment sandbox|production --url https://example.com/hooks
  *   ledgerport webhook get --id <org id>
  *   ledgerport webhook delete --id <org id> --environment sandbox|production
@@ -26,6 +27,8 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { getOAuthApps, removeOAuthApp, setOAuthApp } from '../platforms/oauth-apps.ts';
 import { createOrganization, listOrganizations, rotateSecret } from '../tenants/organizations.ts';
 import { setProducts } from '../tenants/products.ts';
+import { setDisabledEndpoints } from '../tenants/endpoints.ts';
+import { versionedEndpoints } from '../api/routes.ts';
 import { ENVIRONMENTS, type Environment } from '../tenants/types.ts';
 import { getRedirectUrls, removeRedirectUrls, setRedirectUrls } from '../connections/redirect-urls.ts';
 import { startRuntime } from '../runtime.ts';
@@ -41,6 +44,7 @@ const USAGE = `usage:
   ledgerport org list
   ledgerport org rotate --id <organization id> --environment sandbox|production [--grace-period-seconds N]
   ledgerport org products --id <organization id> --set <product>[,<product>…]   (accounting, commerce, payments, bank_feeds; '' for none)
+  ledgerport org endpoints --id <organization id> --disable "POST /accounting/bills" [--disable …]   (--disable '' turns all back on)
   ledgerport webhook set --id <organization id> --environment sandbox|production --url <url>
   ledgerport webhook get --id <organization id>
   ledgerport webhook delete --id <organization id> --environment sandbox|production
@@ -94,6 +98,7 @@ export async function runCli(argv: string[]): Promise<void> {
       'grace-period-seconds': { type: 'string', default: '0' },
       // Several for redirect-url set (the whole list); exactly one for webhook set.
       url: { type: 'string', multiple: true },
+      disable: { type: 'string', multiple: true },
       none: { type: 'boolean', default: false },
       status: { type: 'string' },
       code: { type: 'string' },
@@ -112,17 +117,18 @@ export async function runCli(argv: string[]): Promise<void> {
   });
   const [area, action] = positionals;
   const command = `${area ?? ''} ${action ?? ''}`.trim();
-  const known = ['org create', 'org list', 'org rotate', 'org products', 'migrate',
+  const known = ['org create', 'org list', 'org rotate', 'org products', 'org endpoints', 'migrate',
     'webhook set', 'webhook get', 'webhook delete', 'webhook deliveries', 'webhook retry', 'webhook replay',
     'oauth-app set', 'oauth-app list', 'oauth-app delete', 'redirect-url set', 'redirect-url get', 'redirect-url delete'];
   if (!known.includes(command)) throw new UsageError(USAGE);
 
   // Arguments are checked before the database is opened: a usage error costs nothing.
-  const { url: urls, none, ...single } = values;
+  const { url: urls, none, disable, ...single } = values;
   const serviceCommand = area === 'webhook' ? parseWebhookCommand(command, { ...single, url: onlyUrl(urls, command) })
     : area === 'oauth-app' ? parseOAuthAppCommand(command, single)
       : area === 'redirect-url' ? parseRedirectUrlCommand(command, single, urls ?? [], none)
-        : command === 'org products' ? parseProductsCommand(single) : null;
+        : command === 'org products' ? parseProductsCommand(single)
+          : command === 'org endpoints' ? parseEndpointsCommand(single.id, disable) : null;
 
   // One command at a time: a couple of connections is plenty.
   const config = loadConfig();
@@ -156,6 +162,15 @@ function parseProductsCommand(values: Record<string, string | undefined>): Servi
   if (values.set === undefined) throw new UsageError('org products needs --set <product>[,<product>…] (accounting, commerce, payments, bank_feeds)');
   const products = values.set.split(',').map((p) => p.trim()).filter((p) => p !== '');
   return async ({ pool }) => ({ products: await setProducts(pool, id, products, '--set') });
+}
+
+/** org endpoints: the endpoints turned off for the organisation, over the admin API's function (src/tenants/endpoints.ts). */
+function parseEndpointsCommand(idValue: string | undefined, disable: string[] | undefined): ServiceCommand {
+  const id = requireUuid(idValue, '--id', 'org endpoints');
+  if (disable === undefined) throw new UsageError('org endpoints needs --disable "METHOD /route" (repeat it; --disable \'\' turns everything back on)');
+  const entries = disable.filter((entry) => entry.trim() !== '');
+  const served = new Set(versionedEndpoints.map((e) => `${e.contract.method} ${e.contract.url}`));
+  return async ({ pool }) => ({ disabled_endpoints: await setDisabledEndpoints(pool, id, entries, '--disable', (method, route) => served.has(`${method} ${route}`)) });
 }
 
 /** The one --url of a command that takes one (webhook set). */

@@ -25,6 +25,8 @@ export const ERROR_CATALOGUE = {
   /** The endpoint's product is not enabled for the organisation (src/tenants/products.ts). */
   PRODUCT_NOT_ALLOWED: { status: 404, type: 'CONNECTION_ERROR' },
   ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM: { status: 404, type: 'INVALID_REQUEST' },
+  /** The operator turned the endpoint off for the organisation (src/tenants/endpoints.ts). */
+  ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION: { status: 404, type: 'INVALID_REQUEST' },
   // 408: the request did not arrive in time (answered on the raw socket, src/http/client-error.ts)
   REQUEST_TIMEOUT: { status: 408, type: 'INVALID_REQUEST' },
   // 409: conflict with current state or a previous request
@@ -41,7 +43,10 @@ export const ERROR_CATALOGUE = {
   NEEDS_UPDATE: { status: 409, type: 'CONNECTION_ERROR' },
   CONNECTION_DISABLED: { status: 409, type: 'CONNECTION_ERROR' },
   SYNC_IN_PROGRESS: { status: 409, type: 'CONNECTION_ERROR' },
+  /** Linked to an account another connection holds (src/connections/unlinked.ts). */
   IS_DUPLICATE: { status: 409, type: 'CONNECTION_ERROR' },
+  /** The platform's sign-in form cannot be offered: no OAuth app for it in this environment (connection creation). */
+  ENDFORM_NOT_AVAILABLE: { status: 409, type: 'CONNECTION_ERROR' },
   DUPLICATE_VALUE_CONFLICT: { status: 409, type: 'INVALID_INPUT' },
   // 410: endpoint known, resource not found
   RESOURCE_NOT_FOUND: { status: 410, type: 'INVALID_REQUEST' },

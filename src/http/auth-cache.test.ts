@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientAuthCache } from './auth-cache.ts';
 
-const tenant = { organizationId: 'org-1', environment: 'sandbox' as const, products: [] };
+const tenant = { organizationId: 'org-1', environment: 'sandbox' as const, products: [], disabledEndpoints: [] };
 
 afterEach(() => { vi.useRealTimers(); });
 
@@ -32,7 +32,7 @@ describe('ClientAuthCache', () => {
   it('forgets an organisation at once, and remembers nothing with a TTL of 0', () => {
     const cache = new ClientAuthCache(5);
     cache.remember('lp_sandbox_a', 's', tenant, null);
-    cache.remember('lp_sandbox_b', 's', { organizationId: 'org-2', environment: 'production', products: [] }, null);
+    cache.remember('lp_sandbox_b', 's', { organizationId: 'org-2', environment: 'production', products: [], disabledEndpoints: [] }, null);
     cache.forgetOrganization('org-1');
     expect(cache.get('lp_sandbox_a', 's')).toBeNull();
     expect(cache.get('lp_sandbox_b', 's')).not.toBeNull();

@@ -3,6 +3,7 @@
  * version) → unstorable input → validation → idempotency → handler →
  * idempotency store.
  */
+import { assertEndpointEnabled } from '../tenants/endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateRequest, clientIdOf, verifyAdminToken } from './auth.ts';
 import { throttledAuthentication } from './auth-throttle.ts';
@@ -69,6 +70,7 @@ export function installEdgeHooks(app: FastifyInstance): void {
         { source: 'service' }, { 'Retry-After': String(decision.resetSeconds) });
     }
     request.apiVersion = parseVersionHeader(request.headers['x-service-version']);
+    assertEndpointEnabled(request.tenant, request.method, request.routeOptions.url ?? request.url);
   });
 
   // Text PostgreSQL cannot store as sent (NUL, lone surrogates) and non-finite numbers: 400 before validation or any handler.

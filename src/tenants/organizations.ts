@@ -13,10 +13,10 @@ import { ENVIRONMENTS, type AuthenticatedTenant, type ClientCredentials, type En
 const CLIENT_ID_PREFIX: Record<Environment, string> = { sandbox: 'lp_sandbox_', production: 'lp_live_' };
 const SECRET_PREFIX = 'lpsk_';
 
-interface OrganizationRow { id: string; name: string; products: Product[]; data_batching: { months: number[] } | null; created_at: Date }
+interface OrganizationRow { id: string; name: string; products: Product[]; disabled_endpoints: string[]; data_batching: { months: number[] } | null; created_at: Date }
 
 function toOrganization(row: OrganizationRow): Organization {
-  return { id: row.id, name: row.name, products: row.products, data_batching: row.data_batching, created_at: row.created_at.toISOString() };
+  return { id: row.id, name: row.name, products: row.products, disabled_endpoints: row.disabled_endpoints, data_batching: row.data_batching, created_at: row.created_at.toISOString() };
 }
 
 async function insertSecret(db: Queryable, cipher: Cipher, credentialId: string): Promise<string> {
@@ -34,7 +34,7 @@ export interface CreatedOrganization {
 
 export async function createOrganization(pool: Pool, cipher: Cipher, name: string): Promise<CreatedOrganization> {
   return withTransaction(pool, async (db) => {
-    const org = await db.query<OrganizationRow>('INSERT INTO organizations (name) VALUES ($1) RETURNING id, name, products, data_batching, created_at', [name]);
+    const org = await db.query<OrganizationRow>('INSERT INTO organizations (name) VALUES ($1) RETURNING id, name, products, disabled_endpoints, data_batching, created_at', [name]);
     const row = org.rows[0];
     if (row === undefined) throw new Error('organization insert returned no row');
     const credentials = {} as Record<Environment, ClientCredentials>;
@@ -53,13 +53,13 @@ export async function createOrganization(pool: Pool, cipher: Cipher, name: strin
 }
 
 export async function getOrganization(db: Queryable, id: string): Promise<Organization | null> {
-  const result = await db.query<OrganizationRow>('SELECT id, name, products, data_batching, created_at FROM organizations WHERE id = $1', [id]);
+  const result = await db.query<OrganizationRow>('SELECT id, name, products, disabled_endpoints, data_batching, created_at FROM organizations WHERE id = $1', [id]);
   const row = result.rows[0];
   return row === undefined ? null : toOrganization(row);
 }
 
 export async function listOrganizations(db: Queryable): Promise<Organization[]> {
-  const result = await db.query<OrganizationRow>('SELECT id, name, products, data_batching, created_at FROM organizations ORDER BY created_at, id');
+  const result = await db.query<OrganizationRow>('SELECT id, name, products, disabled_endpoints, data_batching, created_at FROM organizations ORDER BY created_at, id');
   return result.rows.map(toOrganization);
 }
 
@@ -111,7 +111,7 @@ export async function verifyClient(db: Queryable, clientId: string, clientSecret
   for (const row of rows) {
     // No early exit: the time taken does not tell which secret matched.
     if (secretMatches(clientSecret, row.secret_sha256)) {
-      match = { tenant: { organizationId: row.organization_id, environment: row.environment, products: row.products }, expiresAt: row.expires_at };
+      match = { tenant: { organizationId: row.organization_id, environment: row.environment, products: row.products, disabledEndpoints: row.disabled_endpoints }, expiresAt: row.expires_at };
     }
   }
   return match;

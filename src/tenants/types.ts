@@ -9,6 +9,8 @@ export interface Organization {
   id: string;
   name: string;
   products: Product[];
+  /** Endpoints turned off for the organisation, as "METHOD /route" (src/tenants/endpoints.ts). */
+  disabled_endpoints: string[];
   /** The organisation's data batching (HISTORICAL_UPDATE per batch); null: off. */
   data_batching: { months: number[] } | null;
   created_at: string;
@@ -28,4 +30,6 @@ export interface Tenant {
 /** A tenant as the API's authentication found it, with the products its organisation may use. */
 export interface AuthenticatedTenant extends Tenant {
   products: readonly Product[];
+  /** "METHOD /route" the operator turned off for the organisation (src/tenants/endpoints.ts). */
+  disabledEndpoints: readonly string[];
 }

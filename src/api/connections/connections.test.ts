@@ -6,6 +6,7 @@ import { tryLockConnectionSync, unlockConnectionSync } from '../../sync/lock.ts'
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { registerTestConnector, TEST_PLATFORM, testConnector } from '../../../test/support/test-connector.ts';
 import { getConnector, registerConnector } from '../../platforms/registry.ts';
+import { setOAuthApp } from '../../platforms/oauth-apps.ts';
 import type { CreatedOrganization } from '../../tenants/organizations.ts';
 import { contract as createContract } from './create.ts';
 import { contract as fetchContract } from './get-by-token.ts';
@@ -100,8 +101,20 @@ describe('POST /connections/create', () => {
         },
       });
     }
+    // Without an OAuth app the platform's sign-in form cannot be reached: nothing is created.
+    const before = await t.db.pool.query('SELECT count(*)::int AS n FROM connections');
+    const noApp = await call('POST', '/connections/create', { body: { platform: 'OAUTHBOOKS', redirect_url: 'https://app.example.test/done' } });
+    expect(noApp.statusCode, noApp.body).toBe(409);
+    expect(errorBody(noApp)).toMatchObject({ error_type: 'CONNECTION_ERROR', error_code: 'ENDFORM_NOT_AVAILABLE', error_metadata: { field: 'platform' } });
+    expect(errorBody(noApp).error_message).toContain('oauth_apps/OAUTHBOOKS');
+    expect((await t.db.pool.query('SELECT count(*)::int AS n FROM connections')).rows[0]).toEqual(before.rows[0]);
+
+    await setOAuthApp(t.db.pool, t.services.cipher, {
+      organizationId: t.org.organization.id, platform: 'OAUTHBOOKS', environment: 'sandbox', clientId: 'oauth-books-client', clientSecret: 'oauth-books-secret',
+      redirectUri: 'https://api.example.test/link/oauth/callback',
+    });
     const response = await call('POST', '/connections/create', { body: { platform: 'OAUTHBOOKS', redirect_url: 'https://app.example.test/done' } });
-    expect(response.statusCode).toBe(200);
+    expect(response.statusCode, response.body).toBe(200);
     const connection = json(response).connection as { link_url: string; platform_auth_url?: string };
     expect(connection.platform_auth_url).toBe(`${connection.link_url}/OAUTHBOOKS`);
     // Without redirect_url or a marketplace there is no platform_auth_url: the end user starts at link_url.

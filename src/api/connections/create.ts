@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { oauthAppExists } from '../../sql/oauth-app-exists.ts';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { createConnection, refreshCredentials } from '../../connections/connections.ts';
@@ -43,7 +44,7 @@ export const contract = defineContract({
       }),
     }),
   },
-  errors: ['VALIDATION_ERROR', 'MALFORMED_JSON', 'INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED', 'PLATFORM_BAD_REQUEST', 'PLATFORM_UNAUTHORIZED', 'PLATFORM_RATE_LIMITED', 'PLATFORM_ERROR'],
+  errors: ['VALIDATION_ERROR', 'MALFORMED_JSON', 'INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED', 'PLATFORM_BAD_REQUEST', 'PLATFORM_UNAUTHORIZED', 'PLATFORM_RATE_LIMITED', 'PLATFORM_ERROR', 'ENDFORM_NOT_AVAILABLE'],
 });
 
 export default defineEndpoint(contract, async (request) => {
@@ -80,6 +81,14 @@ export default defineEndpoint(contract, async (request) => {
   }
   // Checked before anything is created: the link flow would refuse it later (src/connections/redirect-urls.ts).
   if (body.redirect_url !== undefined) await assertCreationRedirect(pool, tenant, body.redirect_url);
+  // A platform_auth_url is only worth handing out if the platform's sign-in form can be reached (docs/reference.md).
+  const wantsAuthUrl = body.redirect_url !== undefined || body.marketplace_seller_marketplace !== undefined;
+  if (connector?.auth.type === 'oauth2' && wantsAuthUrl && !(await oauthAppExists(pool, tenant.organizationId, tenant.environment, connector.id))) {
+    throw new ServiceError('ENDFORM_NOT_AVAILABLE',
+      `${connector.name}'s sign-in form cannot be offered: this organisation has no ${connector.id} OAuth app for the ${tenant.environment} environment. `
+      + `The operator registers one (PUT /admin/organizations/:id/oauth_apps/${connector.id}, or npx ledgerport oauth-app set); until then nothing was created.`,
+      { source: 'service', field: 'platform', location: 'body' });
+  }
 
   let identity = null;
   if (connector !== undefined && hasCredentials) {
@@ -107,8 +116,7 @@ export default defineEndpoint(contract, async (request) => {
   if (identity !== null) await ensureInitialSync(pool, jobs, connection.id, 'api');
   const view = connectionView(cipher, config.publicUrl, connection);
   // OAuth platforms: an address that starts the flow directly at the platform's consent step.
-  const authUrl = connector?.auth.type === 'oauth2' && (body.redirect_url !== undefined || body.marketplace_seller_marketplace !== undefined)
-    ? `${view.link_url}/${connector.id}` : null;
+  const authUrl = connector?.auth.type === 'oauth2' && wantsAuthUrl ? `${view.link_url}/${connector.id}` : null;
   return {
     connection: {
       id: view.id, access_token: view.access_token, link_url: view.link_url, name: view.name,

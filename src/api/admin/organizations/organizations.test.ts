@@ -23,7 +23,7 @@ describe('POST /admin/organizations', () => {
     for (const env of ['sandbox', 'production'] as const) {
       const who = await t.app.inject({
         method: 'GET', url: '/versioned/_probe/whoami',
-        headers: { authorization: basicAuth({ ...created, organization: { ...created.organization, products: [], data_batching: null, created_at: '' } }, env), 'x-service-version': VERSION },
+        headers: { authorization: basicAuth({ ...created, organization: { ...created.organization, products: [], disabled_endpoints: [], data_batching: null, created_at: '' } }, env), 'x-service-version': VERSION },
       });
       expect(json(who)).toMatchObject({ organization_id: created.organization.id, environment: env });
     }
@@ -160,6 +160,59 @@ describe('PUT /admin/organizations/:id/products', () => {
     expect((await put('not-a-uuid', { products: [] })).statusCode).toBe(400);
     const listed = json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; products: string[] }[] };
     expect(listed.organizations.find((o) => o.id === org.organization.id)?.products).toEqual(['accounting', 'commerce', 'payments', 'bank_feeds']);
+  });
+});
+
+describe('PUT /admin/organizations/:id/disabled_endpoints', () => {
+  const put = (id: string, payload: unknown, headers: Record<string, string> = admin()) =>
+    t.app.inject({ method: 'PUT', url: `/admin/organizations/${id}/disabled_endpoints`, headers, payload: payload as Record<string, unknown> });
+  const listedDisabled = async (id: string): Promise<unknown> =>
+    (json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; disabled_endpoints: unknown }[] })
+      .organizations.find((o) => o.id === id)?.disabled_endpoints;
+
+  it('turns single endpoints off for the organisation: they answer ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION, the rest as before', async () => {
+    const org = await t.newOrg('Read-only lender');
+    const call = (method: 'GET' | 'POST', url: string, who = org) => t.app.inject({
+      method, url: `/versioned${url}`, headers: { authorization: basicAuth(who), 'x-service-version': VERSION }, ...(method === 'POST' ? { payload: { bill: {} } } : {}),
+    });
+    expect(errorBody(await call('POST', '/accounting/bills?access_token=bogus')).error_code).not.toBe('ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION');
+
+    const set = await put(org.organization.id, { disabled_endpoints: ['POST /accounting/bills', 'GET /accounting/bills/:id', 'POST /accounting/bills'] });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(json(set)).toEqual({ disabled_endpoints: ['POST /accounting/bills', 'GET /accounting/bills/:id'] });
+    expect(await listedDisabled(org.organization.id)).toEqual(['POST /accounting/bills', 'GET /accounting/bills/:id']);
+
+    for (const [method, url, key] of [['POST', '/accounting/bills?access_token=bogus', 'POST /accounting/bills'], ['GET', '/accounting/bills/abc?access_token=bogus', 'GET /accounting/bills/:id']] as const) {
+      const refused = await call(method, url);
+      expect(refused.statusCode, url).toBe(404);
+      expect(errorBody(refused)).toMatchObject({ error_type: 'INVALID_REQUEST', error_code: 'ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION', error_metadata: { endpoint: key } });
+    }
+    // The list and other endpoints answer as before; another organisation is not affected.
+    expect(errorBody(await call('GET', '/accounting/bills?access_token=bogus')).error_code).toBe('INVALID_CREDENTIALS');
+    expect(errorBody(await call('POST', '/accounting/bills?access_token=bogus', t.org)).error_code).not.toBe('ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION');
+    // Unauthenticated requests learn nothing about the organisation's settings.
+    const anonymous = await t.app.inject({ method: 'POST', url: '/versioned/accounting/bills?access_token=bogus', headers: { 'x-service-version': VERSION }, payload: {} });
+    expect(anonymous.statusCode).toBe(401);
+
+    expect(json(await put(org.organization.id, { disabled_endpoints: [] }))).toEqual({ disabled_endpoints: [] });
+    expect(errorBody(await call('POST', '/accounting/bills?access_token=bogus')).error_code).not.toBe('ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION');
+  });
+
+  it('refuses missing admin tokens, unknown organisations and entries that are no endpoint, changing nothing', async () => {
+    const org = await t.newOrg('Endpoints untouched');
+    expect((await put(org.organization.id, { disabled_endpoints: [] }, {})).statusCode).toBe(401);
+    expect((await put(org.organization.id, { disabled_endpoints: [] }, { authorization: basicAuth(org) })).statusCode).toBe(401);
+    expect((await put('00000000-0000-4000-8000-000000000000', { disabled_endpoints: ['POST /accounting/bills'] })).statusCode).toBe(410);
+    for (const payload of [
+      { disabled_endpoints: ['POST /accounting/bill'] }, { disabled_endpoints: ['post /accounting/bills'] }, { disabled_endpoints: ['POST /versioned/accounting/bills'] },
+      { disabled_endpoints: ['PUT /admin/organizations/:id/products'] }, { disabled_endpoints: 'POST /accounting/bills' }, {}, { disabled_endpoints: [], extra: 1 },
+    ]) {
+      const refused = await put(org.organization.id, payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(errorBody(refused).error_code).toBe('VALIDATION_ERROR');
+    }
+    expect(errorBody(await put(org.organization.id, { disabled_endpoints: ['POST /accounting/bills', 'POST /accounting/bill'] })).error_metadata?.field).toBe('disabled_endpoints[1]');
+    expect(await listedDisabled(org.organization.id)).toEqual([]);
   });
 });
 
