@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { OBJECT_TYPES } from '../../src/model/object-types.ts';
 import { json, startTestApp, type TestApp } from '../support/app.ts';
 
 let t: TestApp;
@@ -54,5 +56,28 @@ describe('OpenAPI document', () => {
     expect([200, 302]).toContain(response.statusCode);
     const page = response.statusCode === 302 ? await t.app.inject({ method: 'GET', url: String(response.headers.location) }) : response;
     expect(page.body).toMatch(/swagger/i);
+  });
+
+  it('serves under /versioned only routes of the spec, of the objects docs/objects.md cites, or listed in docs/reference.md', async () => {
+    const doc = (json(await t.app.inject({ method: 'GET', url: '/openapi.json' })) as Document);
+    const spec = (await Promise.all(['access-connections-notifications.md', 'accounting-resources.md']
+      .map((name) => readFile(new URL(`../../../shared/spec/${name}`, import.meta.url), 'utf8')))).join('\n');
+    const decisions = await readFile(new URL('../../docs/reference.md', import.meta.url), 'utf8');
+    const objectPaths = new Set(Object.values(OBJECT_TYPES).flatMap((o) => [o.path, `${o.path}/:id`]));
+    const unaccounted: string[] = [];
+    let walked = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/versioned/')) continue;
+      const route = path.slice('/versioned'.length).replace(/\{([^}]+)\}/g, ':$1');
+      for (const method of Object.keys(methods)) {
+        walked += 1;
+        const key = `${method.toUpperCase()} ${route}`;
+        const inSpec = new RegExp(`${route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z_/])`).test(spec);
+        if (inSpec || objectPaths.has(route) || decisions.includes(`\`${key}\``)) continue;
+        unaccounted.push(key);
+      }
+    }
+    expect(walked).toBeGreaterThan(60);
+    expect(unaccounted).toEqual([]);
   });
 });
