@@ -39,6 +39,7 @@ import getJob from './jobs/get.ts';
 import { objectWriteEndpoints } from './writes/objects.ts';
 import applyBillCredit from './accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from './accounting/bill-credit-applications/unapply.ts';
+import { agingEndpoints } from './accounting/aging/summary.ts';
 import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import uploadJournalAttachment from './accounting/journal-entries/upload-attachment.ts';
@@ -55,6 +56,6 @@ export const adminEndpoints: Endpoint[] = [
 export const versionedEndpoints: Endpoint[] = [
   createConnection, listConnections, getConnectionByToken, connectionStatus, updateConnection, deleteConnection,
   invalidateAccessToken, incrementalSync, backfill, exchangePublicToken, listEvents,
-  ...dataEndpoints,
+  ...dataEndpoints, ...agingEndpoints,
   ...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink, uploadJournalAttachment, getJob,
 ];
