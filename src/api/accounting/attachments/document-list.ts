@@ -8,15 +8,14 @@ import type { AttachmentParent } from '../../../model/attachment.ts';
 import { MODEL } from '../../../model/index.ts';
 import { presenterOf, served } from '../../../store/served.ts';
 import { DEFAULT_LIMIT, listPage, MAX_LIMIT } from '../../data/list-query.ts';
-import { ExpandSchema, ForceFetchSchema, readableConnection, wantsPlatformData } from '../../data/read.ts';
+import { ExpandSchema, ForceFetchSchema, READ_ERRORS, readableConnection, wantsPlatformData } from '../../data/read.ts';
 import { ConnectionRefSchema, connectionRef } from '../../shared/envelope.ts';
 import { refusePathWordAsServiceId } from '../../shared/record-id.ts';
 import { IdParams } from '../../writes/submit.ts';
 import { assertAttachedTo, documentOf, documentsPath, nameOf } from './support.ts';
 
-export const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_ALLOWED', 'PRODUCT_NOT_READY', 'ENTITY_NOT_READY', 'NEEDS_UPDATE',
-  'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR', 'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED', 'RESOURCE_NOT_FOUND', 'ROUTE_NOT_FOUND',
-  'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'] as const;
+/** What a read of a document's attachments may answer: a read's errors, and the document (or an id that is a path word) not found. */
+export const DOCUMENT_READ_ERRORS = [...READ_ERRORS, 'RESOURCE_NOT_FOUND', 'ROUTE_NOT_FOUND', 'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'] as const;
 
 // Served objects are checked against the schema by the tests, as in src/api/data/read.ts.
 const ATTACHMENT: TSchema = MODEL.attachment.schema;
@@ -42,7 +41,7 @@ export function documentAttachmentsEndpoint(entity: AttachmentParent): Endpoint 
         connection: ConnectionRefSchema,
       }),
     },
-    errors: [...READ_ERRORS, 'INVALID_CURSOR'],
+    errors: [...DOCUMENT_READ_ERRORS, 'INVALID_CURSOR'],
   });
   return defineEndpoint(contract, async (request) => {
     const { query, params } = request;

@@ -13,7 +13,7 @@ import { findAttachmentFile } from '../../../sql/attachment-files.ts';
 import { ForceFetchSchema, readableConnection } from '../../data/read.ts';
 import { refusePathWordAsServiceId } from '../../shared/record-id.ts';
 import { AccessTokenQuery } from '../../writes/submit.ts';
-import { READ_ERRORS } from './document-list.ts';
+import { DOCUMENT_READ_ERRORS } from './document-list.ts';
 import { assertAttachedTo, documentOf, documentsPath, nameOf } from './support.ts';
 
 export function attachmentFileEndpoint(entity: AttachmentParent): Endpoint {
@@ -27,7 +27,7 @@ export function attachmentFileEndpoint(entity: AttachmentParent): Endpoint {
     }),
     querystring: Type.Object({ ...AccessTokenQuery.properties, force_fetch: ForceFetchSchema }),
     success: { status: 200, schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The file content.' }) },
-    errors: [...READ_ERRORS, 'PLATFORM_UNAUTHORIZED', 'PLATFORM_BAD_REQUEST', 'PLATFORM_RATE_LIMITED', 'PLATFORM_ERROR'],
+    errors: [...DOCUMENT_READ_ERRORS, 'PLATFORM_UNAUTHORIZED', 'PLATFORM_BAD_REQUEST', 'PLATFORM_RATE_LIMITED', 'PLATFORM_ERROR'],
   });
   return defineEndpoint(contract, async (request, reply) => {
     const { query, params } = request;

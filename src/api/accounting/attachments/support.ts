@@ -23,7 +23,7 @@ export const documentsPath = (entity: AttachmentParent): string => OBJECT_TYPES[
  * The platform has attachments of this document type (`read`) or takes uploads to it (`upload`): its attachment
  * capability says so (docs/platforms.md, "Attachments by object"). Otherwise 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.
  */
-export function assertAttachedTo(connection: ConnectionRecord, entity: AttachmentParent, use: 'read' | 'upload'): void {
+export function assertAttachedTo(connection: Pick<ConnectionRecord, 'platform'>, entity: AttachmentParent, use: 'read' | 'upload'): void {
   const connector = connection.platform === null ? undefined : getConnector(connection.platform);
   const attachedTo = connector?.objects.attachment?.capabilities.attachedTo;
   // A connection without a platform yet has nothing to read; readiness answers for it.
