@@ -202,3 +202,20 @@ describe('versions', () => {
     }
   });
 });
+
+describe('readiness', () => {
+  it('answer ENTITY_NOT_READY for a document without files while attachments were never read in full, and [] with force_fetch', async () => {
+    const bare = (await t.db.pool.query<{ id: string }>(
+      `SELECT id FROM records r WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM records a WHERE a.connection_id = r.connection_id AND a.object_type = 'attachment' AND a.data->>'attached_to_id' = r.id::text) LIMIT 1`,
+      [c.connection.id])).rows[0]?.id ?? '';
+    await t.db.pool.query(`UPDATE sync_objects SET last_completed_at = NULL WHERE connection_id = $1 AND object_type = 'attachment'`, [c.connection.id]);
+    try {
+      const response = await get(`/accounting/bills/${bare}/attachments`);
+      expect([response.statusCode, errorBody(response).error_code]).toEqual([409, 'ENTITY_NOT_READY']);
+      expect(json(await get(`/accounting/bills/${bare}/attachments?force_fetch=true`)).attachments).toEqual([]);
+    } finally {
+      await t.db.pool.query(`UPDATE sync_objects SET last_completed_at = now() WHERE connection_id = $1 AND object_type = 'attachment'`, [c.connection.id]);
+    }
+  });
+});

@@ -5,6 +5,7 @@
 import { Type, type TSchema } from 'typebox';
 import { defineContract, defineEndpoint, type Endpoint } from '../../../http/contract.ts';
 import type { AttachmentParent } from '../../../model/attachment.ts';
+import { assertEntityRead } from '../../../connections/entity-readiness.ts';
 import { MODEL } from '../../../model/index.ts';
 import { presenterOf, served } from '../../../store/served.ts';
 import { DEFAULT_LIMIT, listPage, MAX_LIMIT } from '../../data/list-query.ts';
@@ -53,6 +54,8 @@ export function documentAttachmentsEndpoint(entity: AttachmentParent): Endpoint 
     const document = await documentOf(pool, config.readLimits.statementTimeoutMs, connection, entity, params.id, forceFetch);
     const withRaw = wantsPlatformData(query.expand);
     const page = await listPage(pool, connection, 'attachment', query, withRaw, config.readLimits, { attached_to_type: entity, attached_to_id: document.id });
+    // None on a first page: "not synced yet" when attachments never were, rather than "none" (as every list).
+    if (page.rows.length === 0 && query.cursor === undefined) await assertEntityRead(pool, connection, 'attachment', forceFetch);
     const presenter = presenterOf(request.server.services);
     return { attachments: page.rows.map((row) => served('attachment', row, withRaw, presenter)), next_cursor: page.nextCursor, connection: connectionRef(connection) };
   });
