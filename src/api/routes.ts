@@ -42,7 +42,7 @@ import unapplyBillCredit from './accounting/bill-credit-applications/unapply.ts'
 import { agingEndpoints } from './accounting/aging/summary.ts';
 import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
-import uploadJournalAttachment from './accounting/journal-entries/upload-attachment.ts';
+import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 
 export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
 // Admin bearer token (the edge hook keys on the contract's auth, not the URL: /metrics is here too).
@@ -57,5 +57,5 @@ export const versionedEndpoints: Endpoint[] = [
   createConnection, listConnections, getConnectionByToken, connectionStatus, updateConnection, deleteConnection,
   invalidateAccessToken, incrementalSync, backfill, exchangePublicToken, listEvents,
   ...dataEndpoints, ...agingEndpoints,
-  ...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink, uploadJournalAttachment, getJob,
+  ...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink, ...attachmentEndpoints, getJob,
 ];

@@ -14,7 +14,9 @@ const WRITE_ROUTES = new Set([
   'POST /versioned/accounting/journal_entries/:id/attachments',
 ]);
 const isDataRoute = (routeKey: string) => WRITE_ROUTES.has(routeKey) || DATA_PATHS.some((path) => routeKey === `GET ${path}` || routeKey === `GET ${path}/:id`);
-const isListRoute = (routeKey: string) => DATA_PATHS.some((path) => routeKey === `GET ${path}`);
+/** Attachment lists of each document type (src/api/accounting/attachments): of one type, or of one document. */
+const ATTACHMENT_LIST = /^GET \/versioned\/accounting\/[a-z_]+(\/:id)?\/attachments$/;
+const isListRoute = (routeKey: string) => ATTACHMENT_LIST.test(routeKey) || DATA_PATHS.some((path) => routeKey === `GET ${path}`);
 /** Objects whose currency_rate became a number in 2024-08-31 (journal entries by the spec, expenses by the reference). */
 const NUMERIC_RATE_PATHS = ['/versioned/accounting/journal_entries', '/versioned/accounting/expenses'];
 const numericRateRoute = (routeKey: string) => !routeKey.includes('/attachments')

@@ -1,6 +1,14 @@
 /** Attachment: a file attached to an entity (journal entries are the documented case). */
 import { Type, type Static } from 'typebox';
 import { CreatedAtProperty, IdProperty, Nullable, PlatformDataProperty, PlatformIdProperty, Str } from './shared.ts';
+import type { UnifiedObjectType } from './object-types.ts';
+
+/**
+ * Documents whose attachments have endpoints of their own (`/accounting/{plural}/{id}/attachments`, the spec's
+ * "Journal entry attachments" and "Other entity attachments"); an attachment's attached_to_type names which.
+ */
+export const ATTACHMENT_PARENTS = ['journal_entry', 'bill', 'invoice', 'expense'] as const satisfies readonly UnifiedObjectType[];
+export type AttachmentParent = (typeof ATTACHMENT_PARENTS)[number];
 
 export const AttachmentSchema = Type.Object(
   {

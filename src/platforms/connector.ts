@@ -243,6 +243,12 @@ export interface ObjectCapabilities {
   unmappedFields?: readonly string[];
   /** Platform fields served only in platform_data (no unified field holds them); for docs/platforms.md. */
   platformDataOnly?: readonly string[];
+  /**
+   * Attachments only: the objects whose attachments the platform has (read: listed and fetched under the object's
+   * path) and those it takes uploads for (upload, through the `uploadAttachment` action). Another object's
+   * attachment endpoints answer ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.
+   */
+  attachedTo?: { read: readonly UnifiedObjectType[]; upload: readonly UnifiedObjectType[] };
 }
 
 export interface Connector {

@@ -3,6 +3,7 @@
  * documentation cannot drift from what the code does. Pure: same connectors in,
  * same text out (sorted, no dates).
  */
+import { ATTACHMENT_PARENTS } from '../model/attachment.ts';
 import type { Connector, ObjectCapabilities } from './connector.ts';
 
 const HEADER = [
@@ -67,6 +68,14 @@ function renderConnector(c: Connector): string[] {
   for (const [type, caps] of objects) {
     lines.push(`| ${type} | ${yesNo(caps.read)} | ${caps.incremental} | ${caps.deletions} | ${yesNo(caps.filter)} | `
       + `${yesNo(caps.fetchByPlatformId)} | ${yesNo(caps.create)} | ${yesNo(caps.update)} | ${yesNo(caps.delete)} |`);
+  }
+  const attachedTo = c.objects.attachment?.capabilities.attachedTo;
+  if (attachedTo !== undefined) {
+    lines.push('', '### Attachments by object', '', 'Under `/accounting/<object>/…/attachments` (docs/reference.md, "Attachments"):', '',
+      '| Attached to | List, fetch, file | Upload |', '|---|---|---|');
+    for (const parent of ATTACHMENT_PARENTS) {
+      lines.push(`| ${parent} | ${yesNo(attachedTo.read.includes(parent))} | ${yesNo(attachedTo.upload.includes(parent) && c.actions?.uploadAttachment !== undefined)} |`);
+    }
   }
   const unmapped = objects.filter(([, caps]) => (caps.unmappedFields ?? []).length > 0);
   lines.push('', '### Unmapped fields (always null)', '');

@@ -3,7 +3,7 @@ import applyBillCredit from '../api/accounting/bill-credit-applications/apply.ts
 import unapplyBillCredit from '../api/accounting/bill-credit-applications/unapply.ts';
 import bankFeedMappingLink from '../api/accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../api/accounting/bank-feeds/transactions.ts';
-import uploadAttachment from '../api/accounting/journal-entries/upload-attachment.ts';
+import { uploadAttachmentEndpoint } from '../api/accounting/attachments/upload.ts';
 import { objectWriteEndpoints } from '../api/writes/objects.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { checkAmount, collectAmounts, MONEY_FIELDS, NOT_MONEY_FIELDS, type Amount } from './amounts.ts';
@@ -143,7 +143,7 @@ describe('numbers in a body', () => {
   });
 
   it('classifies every numeric field of every write route as money or not', () => {
-    const routes = [...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink, uploadAttachment];
+    const routes = [...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink, uploadAttachmentEndpoint('journal_entry')];
     const numeric = new Set<string>();
     const walk = (node: unknown, name: string): void => {
       if (typeof node !== 'object' || node === null) return;

@@ -62,7 +62,14 @@ describe('OpenAPI document', () => {
     const doc = (json(await t.app.inject({ method: 'GET', url: '/openapi.json' })) as Document);
     const spec = (await Promise.all(['access-connections-notifications.md', 'accounting-resources.md']
       .map((name) => readFile(new URL(`../../../shared/spec/${name}`, import.meta.url), 'utf8')))).join('\n');
-    const decisions = await readFile(new URL('../../docs/reference.md', import.meta.url), 'utf8');
+    // Routes docs/reference.md names in backticks, `{a,b}` standing for each alternative.
+    const expand = (text: string): string[] => {
+      const group = /\{([^{}]*,[^{}]*)\}/.exec(text);
+      if (group?.[1] === undefined) return [text];
+      return group[1].split(',').flatMap((choice) => expand(text.replace(group[0], choice)));
+    };
+    const decisions = new Set([...(await readFile(new URL('../../docs/reference.md', import.meta.url), 'utf8')).matchAll(/`((?:GET|POST|PUT|PATCH|DELETE) \/[^`\s]*)`/g)]
+      .flatMap((m) => expand(m[1] ?? '')));
     const objectPaths = new Set(Object.values(OBJECT_TYPES).flatMap((o) => [o.path, `${o.path}/:id`]));
     const unaccounted: string[] = [];
     let walked = 0;
@@ -73,7 +80,7 @@ describe('OpenAPI document', () => {
         walked += 1;
         const key = `${method.toUpperCase()} ${route}`;
         const inSpec = new RegExp(`${route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z_/])`).test(spec);
-        if (inSpec || objectPaths.has(route) || decisions.includes(`\`${key}\``)) continue;
+        if (inSpec || objectPaths.has(route) || decisions.has(key)) continue;
         unaccounted.push(key);
       }
     }

@@ -125,8 +125,11 @@ export interface ListPlan {
   cursorOf(row: RecordRow): string;
 }
 
+/** Fields of the stored object every record of a list has (a view of the type: the attachments of bills); names come from code, never from the request. */
+export type ListScope = Readonly<Record<string, string>>;
+
 /** The keyset query of one page, without running it (the read benchmark's bare handler runs the same statement). */
-export function planListPage(connectionId: string, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean): ListPlan {
+export function planListPage(connectionId: string, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean, scope: ListScope = {}): ListPlan {
   const sort = sortOf(type, typeof query.sort === 'string' ? query.sort : undefined);
   const limit = typeof query.limit === 'number' ? query.limit : DEFAULT_LIMIT;
   const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? decode(sort, query.cursor) : null;
@@ -141,6 +144,7 @@ export function planListPage(connectionId: string, type: UnifiedObjectType, quer
     if (typeof query.start_date === 'string') where.add((p) => `(data->>'start_date')::timestamptz >= ${p}::date`, query.start_date);
     if (typeof query.end_date === 'string') where.add((p) => `(data->>'end_date')::timestamptz < (${p}::date + 1)`, query.end_date);
   }
+  for (const [field, value] of Object.entries(scope)) where.add((p) => `data->>'${field}' = ${p}`, value);
   for (const field of DEPRECATED_FILTERS[type] ?? []) {
     const value = query[field];
     // The field name comes from the fixed table above, never from the request.
@@ -174,8 +178,8 @@ export function pageLength(rows: readonly RecordRow[], limit: number, maxBytes: 
   return Math.min(limit, rows.length);
 }
 
-export async function listPage(pool: Pool, connection: ConnectionRecord, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean, limits: PageLimits): Promise<{ rows: RecordRow[]; nextCursor: string | null }> {
-  const plan = planListPage(connection.id, type, query, withRaw);
+export async function listPage(pool: Pool, connection: ConnectionRecord, type: UnifiedObjectType, query: Record<string, unknown>, withRaw: boolean, limits: PageLimits, scope: ListScope = {}): Promise<{ rows: RecordRow[]; nextCursor: string | null }> {
+  const plan = planListPage(connection.id, type, query, withRaw, scope);
   const blame = { field: typeof query.filter === 'string' && query.filter !== '' ? 'filter' : 'limit', location: 'query' as const };
   const read = (): Promise<RecordRow[]> => boundedRead(pool, limits.statementTimeoutMs, blame, (db) => listRecords(db, plan.query));
   const rows = plan.costly ? await costlyRead(pool, connection.organizationId, read) : await read();

@@ -129,16 +129,17 @@ describe('read conventions', () => {
   });
 
   it('answer 404 ROUTE_NOT_FOUND for a sub-path of the reference that falls into /:id, on reads and writes alike', async () => {
-    for (const [method, url] of [['GET', '/accounting/bills/attachments'], ['GET', '/accounting/invoices/attachments'], ['DELETE', '/accounting/bills/attachments']] as const) {
+    // Bills, invoices and expenses have attachment paths of their own now (src/api/accounting/attachments); vendors do not.
+    for (const [method, url] of [['GET', '/accounting/vendors/attachments'], ['GET', '/accounting/customers/attachments'], ['DELETE', '/accounting/bills/attachments']] as const) {
       const response = await t.app.inject({ method, url: `/versioned${url}?access_token=${token}`, headers: clientHeaders(t.org) });
       expect(response.statusCode, `${method} ${url}`).toBe(404);
       expect(errorBody(response).error_code).toBe('ROUTE_NOT_FOUND');
       expect(errorBody(response).error_message).toContain(`No endpoint ${method} /versioned${url}`);
     }
     // Before anything about the connection: also without an access token.
-    expect((await t.app.inject({ method: 'GET', url: '/versioned/accounting/bills/attachments', headers: clientHeaders(t.org) })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/versioned/accounting/vendors/attachments', headers: clientHeaders(t.org) })).statusCode).toBe(404);
     // By platform id the word is an id like any other.
-    expect((await get(`/accounting/bills/attachments?access_token=${token}&id_type=platform`)).statusCode).toBe(410);
+    expect((await get(`/accounting/vendors/attachments?access_token=${token}&id_type=platform`)).statusCode).toBe(410);
   });
 
   it('answer PRODUCT_NOT_READY before the initial sync, and data so far with force_fetch', async () => {

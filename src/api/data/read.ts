@@ -24,7 +24,7 @@ import { refusePathWordAsServiceId } from '../shared/record-id.ts';
 import type { Pool } from '../../db/pool.ts';
 import type { AuthenticatedTenant } from '../../tenants/types.ts';
 import { presenterOf, served } from '../../store/served.ts';
-import { listPage, ListQuerySchema } from './list-query.ts';
+import { listPage, ListQuerySchema, type ListScope } from './list-query.ts';
 
 export const ForceFetchSchema = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true answers even before the initial sync has finished.' }));
 export const ExpandSchema = Type.Optional(Type.Union([Type.Literal('platform_data'), Type.Array(Type.Literal('platform_data'))], { description: 'platform_data adds the raw platform record.' }));
@@ -51,15 +51,29 @@ export async function readableConnection(
   return connection;
 }
 
-const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_ALLOWED', 'PRODUCT_NOT_READY', 'ENTITY_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
+export const READ_ERRORS = ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'PRODUCT_NOT_ALLOWED', 'PRODUCT_NOT_READY', 'ENTITY_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
   'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED'] as const;
 
-export function listEndpoint(type: UnifiedObjectType): Endpoint {
+/**
+ * The records of a type that one other path serves (the attachments of bills under /accounting/bills/attachments):
+ * those whose stored object has the `scope` fields, on connections whose platform passes `check`.
+ */
+export interface ReadView {
+  path: string;
+  /** What the records are called in summaries and messages ("bill attachment"). */
+  singular: string;
+  plural: string;
+  scope: ListScope;
+  /** Throws when the connection's platform does not serve this view (before anything is read). */
+  check(connection: ConnectionRecord): void;
+}
+
+export function listEndpoint(type: UnifiedObjectType, view?: ReadView): Endpoint {
   const names = OBJECT_TYPES[type];
   const schema: TSchema = MODEL[type].schema;
   const contract = defineContract({
-    method: 'GET', url: names.path, auth: 'client', tags: [names.plural.replaceAll('_', ' ')],
-    summary: `List ${names.plural.replaceAll('_', ' ')}`,
+    method: 'GET', url: view?.path ?? names.path, auth: 'client', tags: [names.plural.replaceAll('_', ' ')],
+    summary: `List ${view?.plural ?? names.plural.replaceAll('_', ' ')}`,
     description: 'Keyset-paged; default sort updated_at DESC. filter and sort accept the F fields (docs/filtering.md).',
     querystring: ListQuerySchema(type),
     success: {
@@ -75,9 +89,10 @@ export function listEndpoint(type: UnifiedObjectType): Endpoint {
   return defineEndpoint(contract, async (request) => {
     const query = request.query as Record<string, unknown> & { access_token?: string; force_fetch?: 'true' | 'false'; expand?: 'platform_data' | 'platform_data'[] };
     const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
+    view?.check(connection);
     const withRaw = wantsPlatformData(query.expand);
     const { pool, config } = request.server.services;
-    const page = await listPage(pool, connection, type, query, withRaw, config.readLimits);
+    const page = await listPage(pool, connection, type, query, withRaw, config.readLimits, view?.scope);
     // Nothing on a first page: say so when the object has never been synced, rather than "none".
     if (page.rows.length === 0 && query.cursor === undefined) await assertEntityRead(pool, connection, type, query.force_fetch === 'true');
     const presenter = presenterOf(request.server.services);
@@ -85,13 +100,14 @@ export function listEndpoint(type: UnifiedObjectType): Endpoint {
   });
 }
 
-export function fetchEndpoint(type: UnifiedObjectType): Endpoint {
+export function fetchEndpoint(type: UnifiedObjectType, view?: ReadView): Endpoint {
   const names = OBJECT_TYPES[type];
+  const singular = view?.singular ?? names.singular.replaceAll('_', ' ');
   // The registry's schemas differ per type; the contract is checked per resource by the response-schema tests.
   const schema: TSchema = MODEL[type].schema;
   const contract = defineContract({
-    method: 'GET', url: `${names.path}/:id`, auth: 'client', tags: [names.plural.replaceAll('_', ' ')],
-    summary: `Fetch one ${names.singular.replaceAll('_', ' ')}`,
+    method: 'GET', url: `${view?.path ?? names.path}/:id`, auth: 'client', tags: [names.plural.replaceAll('_', ' ')],
+    summary: `Fetch one ${singular}`,
     params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 300, description: 'Service id, or the platform id with id_type=platform.' }) }),
     querystring: Type.Object({
       access_token: Type.Optional(Type.String()),
@@ -108,13 +124,15 @@ export function fetchEndpoint(type: UnifiedObjectType): Endpoint {
     // First, as for any unknown path: before the connection is even looked up.
     if (query.id_type !== 'platform') refusePathWordAsServiceId(request, id);
     const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
+    view?.check(connection);
     const withRaw = wantsPlatformData(query.expand);
     const { pool, config } = request.server.services;
-    const row = await boundedRead(pool, config.readLimits.statementTimeoutMs, { field: 'id', location: 'params' },
+    const found = await boundedRead(pool, config.readLimits.statementTimeoutMs, { field: 'id', location: 'params' },
       (db) => fetchRecord(db, connection.id, type, query.id_type ?? 'service', id, withRaw));
+    const row = found !== null && Object.entries(view?.scope ?? {}).every(([field, value]) => found.data[field] === value) ? found : null;
     if (row === null) {
       await assertEntityRead(pool, connection, type, query.force_fetch === 'true');
-      throw new ServiceError('RESOURCE_NOT_FOUND', `No ${names.singular.replaceAll('_', ' ')} with ${query.id_type === 'platform' ? 'platform id' : 'id'} ${id} in this connection.`, { source: 'service', field: 'id', location: 'params' });
+      throw new ServiceError('RESOURCE_NOT_FOUND', `No ${singular} with ${query.id_type === 'platform' ? 'platform id' : 'id'} ${id} in this connection.`, { source: 'service', field: 'id', location: 'params' });
     }
     return { [names.singular]: served(type, row, withRaw, presenterOf(request.server.services)), connection: connectionRef(connection) };
   });

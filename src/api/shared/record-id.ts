@@ -1,8 +1,9 @@
 /**
- * `/accounting/bills/:id` also catches paths of the reference that we do not serve under that resource
- * (`/accounting/bills/attachments`, `/accounting/invoice_credit_applications/unapply`): those words, which no
- * service id (a UUID) can be, are answered like any unknown path (404 ROUTE_NOT_FOUND), never with a 410 saying
- * there is no bill with id "attachments". Any other wrong id stays a 410 (spec: "usually a wrong :id").
+ * `/accounting/vendors/:id` also catches paths of the reference that we do not serve under that resource
+ * (`/accounting/vendors/attachments`, `/accounting/invoice_credit_applications/unapply`), and an id route of
+ * attachments their words (`/accounting/bills/attachments/attachments`): those words, which no service id (a UUID)
+ * can be, are answered like any unknown path (404 ROUTE_NOT_FOUND), never with a 410 saying there is no vendor with
+ * id "attachments". Any other wrong id stays a 410 (spec: "usually a wrong :id").
  */
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors/catalogue.ts';

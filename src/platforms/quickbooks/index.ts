@@ -56,6 +56,7 @@ function entityObject(spec: EntitySpec): { capabilities: ObjectCapabilities; han
       delete: write?.deletable === true,
       unmappedFields: spec.unmapped,
       platformDataOnly: spec.platformDataOnly,
+      ...(spec.attachedTo === undefined ? {} : { attachedTo: spec.attachedTo }),
     },
     handler,
   };

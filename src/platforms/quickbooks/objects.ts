@@ -5,6 +5,7 @@
  * `dated` whether it has a TxnDate to window initial syncs on.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
+import type { ObjectCapabilities } from '../connector.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import type { MapContext } from './mapping/common.ts';
 import {
@@ -29,6 +30,8 @@ export interface EntitySpec {
   unmapped: readonly string[];
   /** QBO fields served only in platform_data. */
   platformDataOnly: readonly string[];
+  /** Attachments only: which objects' attachments are served under their paths (ObjectCapabilities.attachedTo). */
+  attachedTo?: ObjectCapabilities['attachedTo'];
 }
 
 /**
@@ -102,6 +105,8 @@ export const ENTITIES: readonly EntitySpec[] = [
   {
     type: 'attachment', entity: 'Attachable', cdc: true, dated: false, map: (r, mc) => ({ ...mapAttachment(entity(r), mc) }),
     keep: (r) => isFileAttachable(entity(r)),
+    // Attachables of a Purchase have no expense to hang off (Purchase is not read); QBO takes no uploads through us yet.
+    attachedTo: { read: ['bill', 'invoice', 'journal_entry'], upload: [] },
     unmapped: [], platformDataOnly: ['Note', 'Category', 'ContentType', 'Size', 'TempDownloadUri', 'ThumbnailFileAccessUri', 'AttachableRef[1..]'],
   },
   {

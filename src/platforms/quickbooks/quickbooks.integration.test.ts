@@ -486,6 +486,21 @@ describe('QuickBooks Online attachment files', () => {
     expectNoViolations();
   });
 
+  it('serves it under its bill too, and its file by the bill\'s download path; expenses\' attachments are not supported', async () => {
+    const send = sender(t, c.token);
+    const bill = ref(c, 'bill', '25');
+    const ofBill = json(await send('GET', `/accounting/bills/${bill}/attachments`)).attachments as Json[];
+    const attachment = ofBill.find((a) => a.platform_id === attachableId);
+    expect(attachment).toMatchObject({ attached_to_type: 'bill', attached_to_id: bill });
+    expect((json(await send('GET', '/accounting/bills/attachments')).attachments as Json[]).map((a) => a.id)).toContain(attachment?.id);
+    const file = await send('GET', `/accounting/bills/${bill}/attachments/${String(attachment?.id)}/file`);
+    expect(file.statusCode, file.body.slice(0, 300)).toBe(200);
+    expect(file.rawPayload.equals(qbo.company(realm).file(attachableId)?.content ?? Buffer.alloc(0))).toBe(true);
+    const expenses = await send('GET', '/accounting/expenses/attachments');
+    expect([expenses.statusCode, errorBody(expenses).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    expectNoViolations();
+  });
+
   it('refreshes an access token that expired before the download, once, and serves the file', async () => {
     qbo.expireAccessTokens();
     const calls = qbo.tokenCalls;

@@ -92,6 +92,27 @@ describe('sandbox attachment upload', () => {
     expect((await readAll(connector, ctx, {}, ['attachment'])).records.filter((r) => r.raw.Id === created.platformId)).toHaveLength(1);
   });
 
+  it('uploads files to bills, invoices and expenses, each mapped with its own attached_to_type', async () => {
+    for (const [type, parentType, platformId] of [['bill', 'Bill', 'BILL-000001'], ['invoice', 'Invoice', 'INV-000001'], ['expense', 'Expense', 'EXP-000001']] as const) {
+      const created = await actions().uploadAttachment(wctx(), { type, platformId }, { ...upload, content: Buffer.from(`file of ${platformId}`) });
+      expect(created.raw).toMatchObject({ ParentType: parentType, ParentId: platformId });
+      expect(unified('attachment', created)).toMatchObject({ attached_to_id: `${type}:${platformId}`, attached_to_type: type });
+    }
+  });
+
+  it('gives some generated bills, invoices and expenses a file, and deleting a bill takes its files with it', async () => {
+    const all = (await readAll(connector, ctx, {}, ['attachment'])).records.map((r) => mapRecord('attachment', r.raw, auditRef));
+    const kinds = new Set(all.map((a) => a.attached_to_type));
+    expect([...kinds].sort()).toEqual(['bill', 'expense', 'invoice', 'journal_entry']);
+    const bill = await create('bill', { vendor_id: 'vendor:VEN-000001', issue_date: '2025-06-16T00:00:00Z', currency_code: 'USD', document_number: 'VI-FILES-1',
+      line_items: [{ account_id: 'account:ACC-000030', description: 'Rent June', total_amount: 1200 }] });
+    const file = await actions().uploadAttachment(wctx(), { type: 'bill', platformId: bill.platformId }, { ...upload, content: Buffer.from('goes with the bill') });
+    expect((await native('GET', `/v1/Attachments/${file.platformId}`)).status).toBe(200);
+    const handler = required(connector.objects.bill?.handler, 'bill handler');
+    await handler.delete?.(wctx(), bill.platformId);
+    expect((await native('GET', `/v1/Attachments/${file.platformId}`)).status).toBe(404);
+  });
+
   it('refuses a missing journal entry, a bad file name, type or content, naming the field', async () => {
     const body = (over: Record<string, unknown>) => ({
       ParentType: 'JournalEntry', ParentId: 'JE-000001', FileName: 'a.txt', ContentType: 'text/plain', Content: Buffer.from('hi').toString('base64'), ...over,
@@ -99,7 +120,8 @@ describe('sandbox attachment upload', () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ ParentId: 'JE-999999' }, 'ParentId', 'InvalidReference'],
       [{ ParentId: undefined }, 'ParentId', 'RequiredField'],
-      [{ ParentType: 'Bill' }, 'ParentType', 'InvalidField'],
+      [{ ParentType: 'Customer' }, 'ParentType', 'InvalidField'],
+      [{ ParentType: 'Bill' }, 'ParentId', 'InvalidReference'],
       [{ FileName: '' }, 'FileName', 'RequiredField'],
       [{ FileName: `${'x'.repeat(252)}.txt` }, 'FileName', 'InvalidField'],
       [{ FileName: '../etc/passwd' }, 'FileName', 'InvalidField'],
@@ -122,7 +144,7 @@ describe('sandbox attachment upload', () => {
     const missing = await rejection(actions().uploadAttachment(wctx(), { type: 'journal_entry', platformId: 'JE-999999' }, { ...upload, content: Buffer.from('x') }));
     expect([missing.kind, missing.httpStatus]).toEqual(['bad_request', 400]);
     expect(missing.platformMessage).toMatch(/ParentId JE-999999 does not exist/);
-    const elsewhere = await rejection(actions().uploadAttachment(wctx(), { type: 'bill', platformId: 'BILL-000001' }, { ...upload, content: Buffer.from('x') }));
+    const elsewhere = await rejection(actions().uploadAttachment(wctx(), { type: 'customer', platformId: 'CUS-000001' }, { ...upload, content: Buffer.from('x') }));
     expect([elsewhere.kind, elsewhere.requestSent]).toEqual(['bad_request', false]);
   });
 

@@ -2,7 +2,7 @@
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { AuthContext, Credentials } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
-import { collectionOf } from './collections.ts';
+import { collectionOf, type AttachmentParentType } from './collections.ts';
 import type { NativeRecord } from './native.ts';
 import type { SandboxCall, SandboxTransport } from './transport.ts';
 
@@ -14,7 +14,7 @@ export interface ListBody {
 }
 
 /** Body of POST /v1/Attachments. */
-export interface NativeUpload { ParentType: 'JournalEntry'; ParentId: string; FileName: string; ContentType: string; Content: string }
+export interface NativeUpload { ParentType: AttachmentParentType; ParentId: string; FileName: string; ContentType: string; Content: string }
 
 /** One line of POST /v1/BankFeedAccounts/<id>/Transactions. */
 export interface NativeFeedLine {

@@ -14,6 +14,7 @@ import { formatCents, parseCents } from './money.ts';
 import type { NativeContact, NativeExpense, NativeJournalEntry, NativeOf, NativeType } from './native.ts';
 import { Rng, deriveSeed } from './prng.ts';
 import type { Unit } from './store/unit.ts';
+import { removeAttachmentsOf } from './writes/attachments.ts';
 
 interface TickContext { unit: Unit; rng: Rng; palette: Palette; date: string; stamps: { CreatedAt: string; UpdatedAt: string } }
 
@@ -131,7 +132,10 @@ async function deleteSomething(t: TickContext): Promise<void> {
   const kind = t.rng.pick(['bill', 'purchase_order', 'attachment'] as const);
   if (kind === 'bill') {
     const bill = (await loaded(t, 'bill', 4)).find((b) => (b.Status === 'Open' || b.Status === 'Draft') && b.LinkedTxns.length === 0);
-    if (bill !== undefined) t.unit.remove('bill', bill.Id);
+    if (bill !== undefined) {
+      await removeAttachmentsOf(t.unit, bill.Id);
+      t.unit.remove('bill', bill.Id);
+    }
   } else if (kind === 'purchase_order') {
     const po = (await loaded(t, 'purchase_order', 4)).find((p) => p.Status !== 'Closed');
     if (po !== undefined) t.unit.remove('purchase_order', po.Id);

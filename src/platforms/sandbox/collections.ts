@@ -17,6 +17,18 @@ export interface CollectionSpec {
   uniqueField?: 'DocNumber' | 'DisplayName' | 'Name';
 }
 
+/** What files attach to on the platform (an attachment's ParentType), with the unified object type of each. */
+export const ATTACHMENT_PARENT_TYPES = {
+  JournalEntry: 'journal_entry', Bill: 'bill', Invoice: 'invoice', Expense: 'expense',
+} as const satisfies Record<string, UnifiedObjectType>;
+export type AttachmentParentType = keyof typeof ATTACHMENT_PARENT_TYPES;
+export const ATTACHMENT_PARENT_NAMES = Object.keys(ATTACHMENT_PARENT_TYPES) as readonly AttachmentParentType[];
+
+/** The ParentType of a unified object type files attach to, or undefined when nothing attaches to it. */
+export function attachmentParentType(type: UnifiedObjectType): AttachmentParentType | undefined {
+  return ATTACHMENT_PARENT_NAMES.find((name) => ATTACHMENT_PARENT_TYPES[name] === type);
+}
+
 const SPECS: readonly CollectionSpec[] = [
   { type: 'account', collection: 'Accounts', prefix: 'ACC', dateField: null, uniqueField: 'Name' },
   { type: 'attachment', collection: 'Attachments', prefix: 'ATT', dateField: 'CreatedAt' },

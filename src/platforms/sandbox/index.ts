@@ -8,11 +8,12 @@
  * SANDBOX_URL points at a running sandbox server (server.ts).
  */
 import type { Pool } from 'pg';
+import { ATTACHMENT_PARENTS } from '../../model/attachment.ts';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ConnectorActions, ConnectorContext, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { SandboxClient } from './client.ts';
-import { businessDateOf, collectionOf } from './collections.ts';
+import { attachmentParentType, businessDateOf, collectionOf } from './collections.ts';
 import { midnight } from './dates.ts';
 import { feedLine, uploadBody } from './inbound/actions.ts';
 import { INBOUND } from './inbound/index.ts';
@@ -72,6 +73,7 @@ function capabilities(type: UnifiedObjectType): ObjectCapabilities {
   return {
     read: true, incremental: 'cursor', deletions: 'reported', filter: true, fetchByPlatformId: true,
     create: writable, update: writable, delete: writable, unmappedFields: UNMAPPED[type] ?? [],
+    ...(type === 'attachment' ? { attachedTo: { read: ATTACHMENT_PARENTS, upload: ATTACHMENT_PARENTS } } : {}),
   };
 }
 
@@ -119,10 +121,11 @@ function actions(transport: () => SandboxTransport): ConnectorActions {
   const client = (ctx: ConnectorContext): SandboxClient => new SandboxClient(transport(), ctx, ctx.credentials);
   return {
     async uploadAttachment(ctx, parent, file) {
-      if (parent.type !== 'journal_entry') {
-        throw new PlatformError({ kind: 'bad_request', message: `Sandbox attaches files to journal entries only, not to ${parent.type} records`, requestSent: false });
+      const parentType = attachmentParentType(parent.type);
+      if (parentType === undefined) {
+        throw new PlatformError({ kind: 'bad_request', message: `Sandbox attaches files to journal entries, bills, invoices and expenses, not to ${parent.type} records`, requestSent: false });
       }
-      const raw = await client(ctx).upload(uploadBody(parent.platformId, file), ctx.idempotencyKey);
+      const raw = await client(ctx).upload(uploadBody(parentType, parent.platformId, file), ctx.idempotencyKey);
       return { platformId: raw.Id, raw };
     },
     async bankFeedMappingLink(ctx, feedPlatformId) {

@@ -5,6 +5,8 @@
  * mapping is real work. Optional fields are left out of the JSON when empty.
  */
 
+import type { AttachmentParentType } from './collections.ts';
+
 /** Decimal text with two places, e.g. "1234.50". */
 export type Money = string;
 /** YYYY-MM-DD. */
@@ -170,7 +172,7 @@ export type NativeFeedAccount = NativeMeta & {
 };
 
 export type NativeAttachment = NativeMeta & {
-  FileName: string; ContentType: string; Size: number; Content: string; ParentType: 'JournalEntry'; ParentId: string;
+  FileName: string; ContentType: string; Size: number; Content: string; ParentType: AttachmentParentType; ParentId: string;
 };
 
 export type NativeReportRow = { Name: string; Amount: Money; AccountId?: string; Kind?: 'Group' | 'Account' | 'NetIncome'; Rows: NativeReportRow[] };

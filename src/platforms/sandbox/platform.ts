@@ -120,7 +120,7 @@ export class SandboxPlatform {
     });
   }
 
-  /** A file attached to a journal entry (POST /v1/Attachments), once per idempotency key. */
+  /** A file attached to a journal entry, bill, invoice or expense (POST /v1/Attachments), once per idempotency key. */
   upload(state: AccountState, body: Body, idempotencyKey: string | null, path: string): Promise<WriteResult> {
     return this.#once(state, { key: idempotencyKey, op: 'create', path, body, type: 'attachment' }, async (unit) => {
       const attachment = await uploadAttachment(unit, body);

@@ -68,6 +68,12 @@ export const PLATFORM_DATA_ONLY: Partial<Record<UnifiedObjectType, readonly stri
   company_info: ['ShortCode', 'Version', 'OrganisationType', 'CountryCode', 'Timezone', 'SalesTaxBasis', 'SalesTaxPeriod', 'PeriodLockDate', 'EndOfYearLockDate', 'FinancialYearEndDay', 'PaysTax', 'DefaultSalesTax', 'DefaultPurchasesTax', 'Edition', 'Class'],
 };
 
+/**
+ * Attachments are read from Invoices (ACCPAY bills, ACCREC invoices) and ManualJournals. Xero's expense-like
+ * BankTransactions (SPEND) are no object of this connector, so expenses have no attachments here; no uploads yet.
+ */
+const ATTACHED_TO: ObjectCapabilities['attachedTo'] = { read: ['bill', 'invoice', 'journal_entry'], upload: [] };
+
 function capabilities(type: UnifiedObjectType, writer: Writer | undefined): ObjectCapabilities {
   const incremental = INCREMENTAL.has(type);
   return {
@@ -81,6 +87,7 @@ function capabilities(type: UnifiedObjectType, writer: Writer | undefined): Obje
     delete: writer?.delete !== undefined,
     unmappedFields: UNMAPPED[type] ?? [],
     platformDataOnly: PLATFORM_DATA_ONLY[type] ?? [],
+    ...(type === 'attachment' ? { attachedTo: ATTACHED_TO } : {}),
   };
 }
 

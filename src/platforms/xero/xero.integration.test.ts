@@ -14,8 +14,9 @@
  * take minutes); everything else is the registered XERO connector.
  */
 import { afterAll, beforeAll, afterEach, describe, expect, it } from 'vitest';
-import { errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
+import { multipart } from '../../../test/support/multipart.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
 import { jobIdOf, sender, type Json } from '../../../test/support/writes.ts';
 import { XeroBooks } from '../../../test/standins/xero/books.ts';
@@ -186,6 +187,23 @@ describe('Xero sync', () => {
     expect(file.statusCode, file.body).toBe(200);
     expect(file.headers['content-type']).toBe('application/pdf');
     expect(file.rawPayload).toEqual(XeroBooks.fileOf(receipt?.[1][0] ?? {}));
+    // The bill's own attachment paths serve it too, and its file (docs/reference.md, "Attachments").
+    const send = sender(t, c.token);
+    const billId = String(attachment.data.attached_to_id);
+    const ofBill = json(await send('GET', `/accounting/bills/${billId}/attachments`)).attachments as Json[];
+    expect(ofBill.map((a) => a.id)).toContain(attachment.id);
+    expect(ofBill.every((a) => a.attached_to_id === billId && a.attached_to_type === 'bill')).toBe(true);
+    expect((json(await send('GET', `/accounting/bills/attachments/${attachment.id}`)).attachment as Json).id).toBe(attachment.id);
+    const direct = await send('GET', `/accounting/bills/${billId}/attachments/${attachment.id}/file`);
+    expect(direct.statusCode, direct.body).toBe(200);
+    expect(direct.rawPayload).toEqual(XeroBooks.fileOf(receipt?.[1][0] ?? {}));
+    // What Xero lacks here answers "not supported": expenses (no expense object), uploads (no upload action yet).
+    const expense = await send('GET', '/accounting/expenses/attachments');
+    expect([expense.statusCode, errorBody(expense).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    const body = multipart([{ name: 'file', value: 'x', filename: 'x.txt' }]);
+    const upload = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bills/${billId}/attachments?access_token=${c.token}`,
+      headers: { ...clientHeaders(t.org), 'content-type': body.contentType }, payload: body.payload });
+    expect([upload.statusCode, errorBody(upload).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     expect((await one(id, 'company_info', standin.tenants[0]?.id)).data).toMatchObject({ name: 'Demo Company (NZ)', currency_code: 'NZD', fiscal_year_start_month: 4 });
     // A contact that is both a supplier and a customer is both.
     const both = list('Contacts').find((x) => x.Name === 'Katherine Warren');

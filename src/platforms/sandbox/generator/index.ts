@@ -8,7 +8,7 @@
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
 import { generateReference, paletteOf, type Reference } from './reference.ts';
-import { journalUnit, openingEntry } from './journals.ts';
+import { documentAttachments, journalUnit, openingEntry } from './journals.ts';
 import { orderUnit } from './orders.ts';
 import {
   billUnit, depositPending, expenseUnit, invoiceUnit, otherDepositUnit, purchaseOrderUnit, transferUnit, type GenState,
@@ -18,7 +18,7 @@ import type { Palette } from '../documents.ts';
 import { addTo, balanceSheetId, buildBalanceSheet, monthEnd, monthOf, monthStart, naturalCents, nextMonth, type Balances } from '../ledger.ts';
 import { formatCents } from '../money.ts';
 import type { NativeFeedAccount } from '../native.ts';
-import { Rng } from '../prng.ts';
+import { Rng, deriveSeed } from '../prng.ts';
 
 export type { GeneratedRecord } from './emitter.ts';
 
@@ -78,6 +78,7 @@ export class BookGenerator {
     yield out.take();
 
     const s: GenState = { rng, out, ref, palette, asOf, undeposited: [] };
+    const files = new Rng(deriveSeed(seed, 'document-files'));
     const transactions = Math.max(0, budget - out.total());
     const shareSum = FAMILIES.reduce((sum, [, share]) => sum + share, 0);
     const made = FAMILIES.map(() => 0);
@@ -92,8 +93,10 @@ export class BookGenerator {
         const target = Math.round((transactions * share * (index + 1)) / (shareSum * monthList.length));
         while ((made[f] ?? 0) < target) {
           const before = out.total() + s.undeposited.length;
+          const mark = out.buffer.length;
           unit(s, from, to);
           made[f] = (made[f] ?? 0) + Math.max(1, out.total() + s.undeposited.length - before);
+          documentAttachments(s, files, out.buffer.slice(mark));
           if (out.buffer.length >= batchSize) yield out.take();
         }
       }

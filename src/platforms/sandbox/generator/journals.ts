@@ -1,6 +1,8 @@
 /** Journal entries (payroll, accruals, depreciation, …) with their supporting attachments, and the opening balances. */
 import { journalLine } from '../books.ts';
+import { attachmentParentType } from '../collections.ts';
 import type { NativeAttachment, NativeJournalEntry, NativeJournalLine } from '../native.ts';
+import type { Rng } from '../prng.ts';
 import { BILL_EXPENSE_CODES, ROLES, SPEND_CODES, acc } from './chart.ts';
 import { dateIn, stampsOn, type GenState } from './transactions.ts';
 
@@ -56,6 +58,37 @@ export function attachmentFor(s: GenState, entry: NativeJournalEntry): NativeAtt
     FileName: `${entry.DocNumber.toLowerCase()}-support.csv`, ContentType: 'text/csv', Size: content.length,
     Content: content.toString('base64'), ParentType: 'JournalEntry', ParentId: entry.Id,
   };
+}
+
+/** Share of bills, invoices and expenses that come with a supporting file. */
+const DOCUMENT_FILE_SHARE = 0.15;
+const DOCUMENT_FILES = {
+  bill: { prefix: 'Vendor invoice', suffix: 'scan' },
+  invoice: { prefix: 'Invoice copy', suffix: 'copy' },
+  expense: { prefix: 'Receipt', suffix: 'receipt' },
+} as const;
+
+/**
+ * Supporting files of the bills, invoices and expenses a unit of the generator just made (`records`). Drawn from
+ * `files`, a stream of their own, and left out of the unit's record count: every other record is the same as
+ * without them.
+ */
+export function documentAttachments(s: GenState, files: Rng, records: readonly { type: string; data: Record<string, unknown> }[]): void {
+  for (const { type, data } of records) {
+    if (type !== 'bill' && type !== 'invoice' && type !== 'expense') continue;
+    const parentType = attachmentParentType(type);
+    const id = typeof data.Id === 'string' ? data.Id : '';
+    const createdAt = typeof data.CreatedAt === 'string' ? data.CreatedAt : '';
+    if (parentType === undefined || !files.chance(DOCUMENT_FILE_SHARE)) continue;
+    const name = typeof data.DocNumber === 'string' ? data.DocNumber : id;
+    const { prefix, suffix } = DOCUMENT_FILES[type];
+    const content = Buffer.from(`${prefix} ${name}\nDate: ${String(data.TxnDate)}\nTotal: ${String(data.Total)} ${String(data.CurrencyCode)}\n`, 'utf8');
+    s.out.push('attachment', {
+      Id: s.out.nextId('attachment'), CreatedAt: createdAt, UpdatedAt: createdAt,
+      FileName: `${name.toLowerCase()}-${suffix}.txt`, ContentType: 'text/plain', Size: content.length,
+      Content: content.toString('base64'), ParentType: parentType, ParentId: id,
+    } satisfies NativeAttachment);
+  }
 }
 
 export function journalUnit(s: GenState, from: string, to: string): void {

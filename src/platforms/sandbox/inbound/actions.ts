@@ -1,6 +1,7 @@
 /** Unified → native payloads of the connector's actions: attachment uploads and bank feed statement lines. */
 import type { BankFeedTransactionInput, UploadedFile } from '../../connector.ts';
 import type { NativeFeedLine, NativeUpload } from '../client.ts';
+import type { AttachmentParentType } from '../collections.ts';
 import { decimal } from './common.ts';
 
 /**
@@ -12,8 +13,8 @@ export function mediaType(contentType: string): string {
   return bare === '' ? 'application/octet-stream' : bare;
 }
 
-export function uploadBody(parentId: string, file: UploadedFile): NativeUpload {
-  return { ParentType: 'JournalEntry', ParentId: parentId, FileName: file.fileName, ContentType: mediaType(file.contentType), Content: file.content.toString('base64') };
+export function uploadBody(parentType: AttachmentParentType, parentId: string, file: UploadedFile): NativeUpload {
+  return { ParentType: parentType, ParentId: parentId, FileName: file.fileName, ContentType: mediaType(file.contentType), Content: file.content.toString('base64') };
 }
 
 /**

@@ -4,6 +4,7 @@ import type {
   NativeJournalEntry, NativeReportRow, NativeTransfer,
 } from '../native.ts';
 import { journalLineCents } from '../books.ts';
+import { ATTACHMENT_PARENT_TYPES } from '../collections.ts';
 import { currency, day, link, money, optDay, optMoney, type Mapped, type Ref } from './common.ts';
 
 const ACCOUNT_TYPES: Readonly<Record<AccountType, Mapped<'account'>['account_type']>> = {
@@ -141,11 +142,11 @@ export function mapJournalEntry(r: NativeJournalEntry, ref: Ref): Mapped<'journa
 export function mapAttachment(r: NativeAttachment, ref: Ref): Mapped<'attachment'> {
   return {
     platform_id: r.Id,
-    attached_to_id: ref('journal_entry', r.ParentId),
+    attached_to_id: ref(ATTACHMENT_PARENT_TYPES[r.ParentType], r.ParentId),
     file_name: r.FileName,
     // Self-contained: the file is small; the service may serve its own download address instead.
     file_url: `data:${r.ContentType};base64,${r.Content}`,
-    attached_to_type: 'journal_entry',
+    attached_to_type: ATTACHMENT_PARENT_TYPES[r.ParentType],
     created_at: r.CreatedAt,
   };
 }

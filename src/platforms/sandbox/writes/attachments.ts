@@ -1,8 +1,9 @@
 /**
- * Uploads of attachments (POST /v1/Attachments): a file attached to a journal entry. The content is
+ * Uploads of attachments (POST /v1/Attachments): a file attached to a journal entry, bill, invoice or expense. The content is
  * kept as base64 text, exactly like the generated attachments, so the connector maps both the same
  * way (file_url = data:<ContentType>;base64,<Content>) and the service's download route serves both.
  */
+import { ATTACHMENT_PARENT_NAMES, ATTACHMENT_PARENT_TYPES } from '../collections.ts';
 import type { NativeAttachment } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
@@ -65,9 +66,9 @@ function content(body: Body): Buffer {
 
 export async function uploadAttachment(unit: Unit, body: Body): Promise<NativeAttachment> {
   if (body.ParentType === undefined || body.ParentType === null) throw invalid('RequiredField', 'ParentType is required', 'ParentType');
-  const parentType = oneOf(body, 'ParentType', ['JournalEntry'] as const, 'JournalEntry');
+  const parentType = oneOf(body, 'ParentType', ATTACHMENT_PARENT_NAMES, 'JournalEntry');
   const parentId = text(body, 'ParentId', true);
-  await existing(unit, 'journal_entry', parentId, 'ParentId');
+  await existing(unit, ATTACHMENT_PARENT_TYPES[parentType], parentId, 'ParentId');
   const name = fileName(body);
   const type = contentType(body);
   const bytes = content(body);
@@ -78,4 +79,12 @@ export async function uploadAttachment(unit: Unit, body: Body): Promise<NativeAt
   };
   unit.create('attachment', attachment);
   return attachment;
+}
+
+/** A record's files go with it when it is deleted (a journal entry, bill or invoice; the clock's deletions too). */
+export async function removeAttachmentsOf(unit: Unit, parentId: string): Promise<void> {
+  for (let attachmentId = await unit.findBy('attachment', 'ParentId', parentId, null); attachmentId !== null; attachmentId = await unit.findBy('attachment', 'ParentId', parentId, null)) {
+    if ((await unit.get('attachment', attachmentId)) === null) break;
+    unit.remove('attachment', attachmentId);
+  }
 }

@@ -5,6 +5,7 @@ import { formatCents, parseCents } from '../money.ts';
 import type { NativeDeposit, NativeJournalEntry, NativeJournalLine, NativeOf, NativeTransfer } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
+import { removeAttachmentsOf } from './attachments.ts';
 import { pick } from './documents.ts';
 import { account, cents, date, existing, list, notFound, oneOf, setOptional, text, type Body } from './validate.ts';
 
@@ -188,11 +189,7 @@ export const journalWriter = {
   update: async (unit: Unit, id: string, body: Body) => writeJournal(unit, body, await loadOrFail(unit, 'journal_entry', id)),
   delete: async (unit: Unit, id: string) => {
     await loadOrFail(unit, 'journal_entry', id);
-    // Attachments go with the entry they belong to.
-    for (let attachmentId = await unit.findBy('attachment', 'ParentId', id, null); attachmentId !== null; attachmentId = await unit.findBy('attachment', 'ParentId', id, null)) {
-      if ((await unit.get('attachment', attachmentId)) === null) break;
-      unit.remove('attachment', attachmentId);
-    }
+    await removeAttachmentsOf(unit, id);
     unit.remove('journal_entry', id);
   },
 };

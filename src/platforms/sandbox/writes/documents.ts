@@ -7,6 +7,7 @@ import { parseCents } from '../money.ts';
 import type { NativeBill, NativeInvoice, NativeVendorCredit } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
+import { removeAttachmentsOf } from './attachments.ts';
 import { account, cents, date, existing, lineInput, list, notFound, oneOf, setOptional, text, unique, type Body } from './validate.ts';
 
 /** Patch semantics: a field present in the body replaces the stored one; an absent one is kept. */
@@ -93,6 +94,7 @@ async function loadPayable(side: Side, unit: Unit, id: string): Promise<Payable>
 async function deletePayable(side: Side, unit: Unit, id: string): Promise<void> {
   const doc = await loadPayable(side, unit, id);
   if (doc.LinkedTxns.length > 0) throw invalid('BusinessRule', `${side.type} ${id} has payments or credits applied; remove them first`, 'LinkedTxns');
+  await removeAttachmentsOf(unit, id);
   unit.remove(side.type, id);
 }
 

@@ -3,8 +3,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, type TestApp } from '../../../../test/support/app.ts';
 import { eventsOf, storedWhere, syncedSandboxConnection, type SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
+import { multipart, type Part } from '../../../../test/support/multipart.ts';
 import { jobIdOf, startWriteTestApp, type Json } from '../../../../test/support/writes.ts';
-import { MAX_UPLOAD_BYTES } from './upload-attachment.ts';
+import { MAX_UPLOAD_BYTES } from './upload.ts';
 
 let t: TestApp;
 let c: SyncedConnection;
@@ -16,21 +17,6 @@ beforeAll(async () => {
   entry = (await storedWhere(t, c.connection.id, 'journal_entry', () => true)).id;
 }, 120_000);
 afterAll(async () => { await t.close(); });
-
-interface Part { name: string; value: string | Buffer; filename?: string; type?: string }
-
-function multipart(parts: Part[]): { payload: Buffer; contentType: string } {
-  const boundary = `----ledgerport${randomUUID()}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type === undefined ? '' : `Content-Type: ${part.type}\r\n`}\r\n`));
-    chunks.push(Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 function upload(journalId: string, parts: Part[], headers: Record<string, string> = clientHeaders(t.org), token = c.token) {
   const body = multipart(parts);
