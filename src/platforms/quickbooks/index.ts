@@ -79,15 +79,17 @@ function objects(): Connector['objects'] {
   };
   table.balance_sheet = monthlyReport('BalanceSheet', (month, mc) => ({ ...mapBalanceSheet(month, mc) }));
   table.income_statement = monthlyReport('ProfitAndLoss', (month, mc) => ({ ...mapIncomeStatement(month, mc) }));
-  table.cash_flow_statement = monthlyReport('CashFlow', (month, mc) => ({ ...mapCashFlow(month, mc) }));
+  table.cash_flow_statement = monthlyReport('CashFlow', (month, mc) => ({ ...mapCashFlow(month, mc) }), ['gross_cash_in_flow', 'gross_cash_out_flow']);
   return table;
 }
 
 /** A statement read from a QBO report, one record per month (company.ts, mapping/reports.ts). */
-function monthlyReport(report: MonthlyReport, map: (month: QboReportMonth, mc: MapContext) => Record<string, unknown>): { capabilities: ObjectCapabilities; handler: ObjectHandler } {
+function monthlyReport(
+  report: MonthlyReport, map: (month: QboReportMonth, mc: MapContext) => Record<string, unknown>, unmapped: readonly string[] = [],
+): { capabilities: ObjectCapabilities; handler: ObjectHandler } {
   return {
     capabilities: {
-      ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['created_at', 'updated_at'],
+      ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['created_at', 'updated_at', ...unmapped],
       platformDataOnly: ['Rows[].group (QBO section names)', 'ReportBasis'],
     },
     handler: {
