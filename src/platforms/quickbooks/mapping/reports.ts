@@ -5,6 +5,7 @@
  */
 import type { QboColData, QboReport, QboReportColumn, QboReportMonth, QboReportRow } from '../native.ts';
 import type { ReportNode } from '../../../model/report-tree.ts';
+import { incomeStatementOf, sectionsTree } from '../../statements.ts';
 import { day, type MapContext, type Mapped } from './common.ts';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -155,15 +156,12 @@ function sectionNode(rows: readonly QboReportRow[], group: string, name: string,
   return row === undefined ? { account_id: '', name, value: '0', items: [] } : node(row, mc, numeric);
 }
 
-/** The sections of `groups` present in the report as one tree: the section itself, or a row over several. */
+/** The sections of `groups` present in the report as one tree. */
 function statementTree(rows: readonly QboReportRow[], groups: readonly string[], name: string, mc: MapContext): ReportNode<number> {
-  const found = groups.flatMap((group) => {
+  return sectionsTree(name, groups.flatMap((group) => {
     const row = section(rows, group);
     return row === undefined ? [] : [node(row, mc, amount)];
-  });
-  const [only] = found;
-  if (found.length === 1 && only !== undefined) return only;
-  return { account_id: '', name, value: Math.round(found.reduce((sum, n) => sum + n.value * 100, 0)) / 100, items: found };
+  }));
 }
 
 /** The total of a total-only section (Gross Profit, Net Income, …); null when the report has none. */
@@ -176,29 +174,18 @@ const STANDARDS: Readonly<Record<string, 'accrual' | 'cash'>> = { Accrual: 'accr
 
 /** A month of the ProfitAndLoss report: income (with other income), cost of goods sold, expenses (with other expenses). */
 export function mapIncomeStatement(r: QboReportMonth, mc: MapContext): Mapped<'income_statement'> {
-  const income = statementTree(r.Rows, ['Income', 'OtherIncome'], 'Income', mc);
-  const costOfSales = statementTree(r.Rows, ['COGS'], 'Cost of Goods Sold', mc);
-  const expenses = statementTree(r.Rows, ['Expenses', 'OtherExpenses'], 'Expenses', mc);
-  const netIncome = totalOf(r.Rows, 'NetIncome');
-  return {
+  return incomeStatementOf({
     ...period(r),
     accounting_standard: STANDARDS[r.ReportBasis ?? ''] ?? 'unknown',
     currency_code: r.Currency,
     gross_profit: totalOf(r.Rows, 'GrossProfit'),
-    net_income: netIncome,
-    total_cost_of_sales: costOfSales.value,
-    total_expenses: expenses.value,
-    total_income: income.value,
+    net_income: totalOf(r.Rows, 'NetIncome'),
     net_operating_income: totalOf(r.Rows, 'NetOperatingIncome'),
-    net_profit: netIncome,
     net_sales: totalOf(r.Rows, 'Income'),
-    income,
-    expenses,
-    cost_of_sales: costOfSales,
-    created_at: null,
-    updated_at: null,
-    platform_url: null,
-  };
+    income: statementTree(r.Rows, ['Income', 'OtherIncome'], 'Income', mc),
+    expenses: statementTree(r.Rows, ['Expenses', 'OtherExpenses'], 'Expenses', mc),
+    cost_of_sales: statementTree(r.Rows, ['COGS'], 'Cost of Goods Sold', mc),
+  });
 }
 
 /** A month of the CashFlow report: the three activities, cash at the beginning and end; QBO gives no gross flows. */

@@ -4,6 +4,7 @@
  */
 import { xeroIso } from '../dates.ts';
 import type { ReportNode } from '../../../model/report-tree.ts';
+import { incomeStatementOf, sectionsTree } from '../../statements.ts';
 import type { XeroOrganisation, XeroReportRow, XeroStoredAttachment, XeroStoredReport } from '../types.ts';
 import { addresses, optCurrency, phone, text, type Mapped, type Ref } from './common.ts';
 
@@ -152,37 +153,21 @@ export function mapIncomeStatement(r: XeroStoredReport, ref: Ref): Mapped<'incom
     if (part === 'income' && !title.toLowerCase().includes('other')) sales = value;
     parts[part].push({ account_id: '', name: title, value, items });
   }
-  const tree = (part: Part, name: string): ReportNode<number> => {
-    const [only] = parts[part];
-    if (parts[part].length === 1 && only !== undefined) return only;
-    return { account_id: '', name, value: cents(parts[part].reduce((acc, n) => acc + n.value * 100, 0)), items: parts[part] };
-  };
-  const income = tree('income', 'Income');
-  const costOfSales = tree('cost_of_sales', 'Cost of Sales');
-  const expenses = tree('expenses', 'Expenses');
   const net = lines.get('net profit') ?? null;
-  return {
+  return incomeStatementOf({
     start_date: `${r.PeriodStart}T00:00:00.000Z`,
     end_date: `${r.PeriodEnd}T00:00:00.000Z`,
     accounting_standard: 'accrual',
     currency_code: r.BaseCurrency ?? 'XXX',
     gross_profit: lines.get('gross profit') ?? null,
     net_income: net,
-    total_cost_of_sales: costOfSales.value,
-    total_expenses: expenses.value,
-    total_income: income.value,
     // Xero's report has no operating-income line.
     net_operating_income: null,
-    net_profit: net,
     net_sales: sales,
-    income,
-    expenses,
-    cost_of_sales: costOfSales,
-    // The report's UpdatedDateUTC is when Xero ran it, a new one on every read: not a change of the statement.
-    created_at: null,
-    updated_at: null,
-    platform_url: null,
-  };
+    income: sectionsTree('Income', parts.income),
+    expenses: sectionsTree('Expenses', parts.expenses),
+    cost_of_sales: sectionsTree('Cost of Sales', parts.cost_of_sales),
+  });
 }
 
 /** A sum of cents back to an amount. */
