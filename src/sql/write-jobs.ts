@@ -57,8 +57,10 @@ export interface WriteJobRow {
   updated_at: Date;
 }
 
-export const WRITE_JOB_COLUMNS = `id, organization_id, environment, connection_id, object_type, operation, target_id, request, status,
+const COLUMNS = `id, organization_id, environment, connection_id, object_type, operation, target_id, request, status,
   indeterminate, attempts, response_status, response, result_id, idempotency_key, created_at, updated_at`;
+/** The columns toWriteJob reads, for queries of write_jobs kept elsewhere (src/sql/read-jobs.ts). */
+export const WRITE_JOB_COLUMNS = COLUMNS;
 
 export function toWriteJob(row: WriteJobRow): WriteJob {
   return {
@@ -91,7 +93,7 @@ export async function insertWriteJob(db: Queryable, job: NewWriteJob): Promise<W
     `INSERT INTO write_jobs (organization_id, environment, connection_id, object_type, operation, target_id, request, idempotency_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (organization_id, environment, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-     RETURNING ${WRITE_JOB_COLUMNS}`,
+     RETURNING ${COLUMNS}`,
     [job.tenant.organizationId, job.tenant.environment, job.connectionId, job.objectType, job.operation, job.targetId,
       JSON.stringify(job.request), job.idempotencyKey],
   );
@@ -100,7 +102,7 @@ export async function insertWriteJob(db: Queryable, job: NewWriteJob): Promise<W
 
 export async function findJobByIdempotencyKey(db: Queryable, tenant: Tenant, key: string): Promise<WriteJob | null> {
   const result = await db.query<WriteJobRow>(
-    `SELECT ${WRITE_JOB_COLUMNS} FROM write_jobs WHERE organization_id = $1 AND environment = $2 AND idempotency_key = $3`,
+    `SELECT ${COLUMNS} FROM write_jobs WHERE organization_id = $1 AND environment = $2 AND idempotency_key = $3`,
     [tenant.organizationId, tenant.environment, key]);
   return one(result.rows);
 }
@@ -108,13 +110,13 @@ export async function findJobByIdempotencyKey(db: Queryable, tenant: Tenant, key
 /** A job of this tenant; another tenant's id is simply not found. */
 export async function findJobForTenant(db: Queryable, tenant: Tenant, id: string): Promise<WriteJob | null> {
   const result = await db.query<WriteJobRow>(
-    `SELECT ${WRITE_JOB_COLUMNS} FROM write_jobs WHERE id = $1 AND organization_id = $2 AND environment = $3`,
+    `SELECT ${COLUMNS} FROM write_jobs WHERE id = $1 AND organization_id = $2 AND environment = $3`,
     [id, tenant.organizationId, tenant.environment]);
   return one(result.rows);
 }
 
 export async function loadWriteJob(db: Queryable, id: string): Promise<WriteJob | null> {
-  const result = await db.query<WriteJobRow>(`SELECT ${WRITE_JOB_COLUMNS} FROM write_jobs WHERE id = $1`, [id]);
+  const result = await db.query<WriteJobRow>(`SELECT ${COLUMNS} FROM write_jobs WHERE id = $1`, [id]);
   return one(result.rows);
 }
 
@@ -129,7 +131,7 @@ export async function claimWriteJob(db: Queryable, id: string): Promise<WriteJob
         SET status = 'in_progress', attempts = attempts + 1, indeterminate = indeterminate OR status = 'in_progress',
             started_at = COALESCE(started_at, clock_timestamp()), updated_at = clock_timestamp()
       WHERE id = $1 AND status = ANY($2::text[])
-      RETURNING ${WRITE_JOB_COLUMNS}`,
+      RETURNING ${COLUMNS}`,
     [id, statesLeadingTo('in_progress')]);
   return one(result.rows);
 }
@@ -152,7 +154,7 @@ export async function completeWriteJob(db: Queryable, id: string, outcome: { res
         SET status = 'completed', response_status = $3, response = $4, result_id = $5,
             finished_at = clock_timestamp(), updated_at = clock_timestamp()
       WHERE id = $1 AND status = ANY($2::text[])
-      RETURNING ${WRITE_JOB_COLUMNS}`,
+      RETURNING ${COLUMNS}`,
     [id, statesLeadingTo('completed'), outcome.response.status_code, JSON.stringify(outcome.response.body), outcome.resultId]);
   return one(result.rows);
 }
@@ -162,7 +164,7 @@ export async function failWriteJob(db: Queryable, id: string, response: JobRespo
     `UPDATE write_jobs
         SET status = 'failed', response_status = $3, response = $4, finished_at = clock_timestamp(), updated_at = clock_timestamp()
       WHERE id = $1 AND status = ANY($2::text[])
-      RETURNING ${WRITE_JOB_COLUMNS}`,
+      RETURNING ${COLUMNS}`,
     [id, statesLeadingTo('failed'), response.status_code, JSON.stringify(response.body)]);
   return one(result.rows);
 }
