@@ -9,13 +9,13 @@ import { createCipher } from '../../src/crypto/secrets.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { randomPort, startService, waitForOk, type ServiceProcess } from '../support/process.ts';
+import { randomPort, startApiProcesses, stopServices, type ServiceProcess } from '../support/process.ts';
 
 let db: TestDatabase;
 let org: CreatedOrganization;
 let other: CreatedOrganization;
 let token = '';
-const services: ServiceProcess[] = [];
+let services: ServiceProcess[] = [];
 const ports = [randomPort(), randomPort()];
 const key = randomBytes(32).toString('hex');
 
@@ -40,17 +40,11 @@ beforeAll(async () => {
     `INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at)
      SELECT $1, t, 'completed', clock_timestamp() FROM unnest(ARRAY['balance_sheet', 'income_statement', 'cash_flow_statement']) AS t`, [connection.id]);
   token = accessTokenOf(cipher, connection);
-  for (const port of ports) {
-    services.push(startService(['--role=api'], {
-      DATABASE_URL: db.url, PORT: String(port), ENCRYPTION_KEY: key, ADMIN_TOKEN: 'report-jobs-admin-token', HOST: '127.0.0.1',
-    }));
-  }
-  await Promise.all(ports.map((port, i) => waitForOk(`http://127.0.0.1:${port}/readyz`, 20_000, services[i])));
+  services = await startApiProcesses(ports, { DATABASE_URL: db.url, ENCRYPTION_KEY: key, ADMIN_TOKEN: 'report-jobs-admin-token' });
 }, 60_000);
 
 afterAll(async () => {
-  for (const service of services) service.child.kill('SIGTERM');
-  await Promise.all(services.map((s) => s.exited));
+  await stopServices(services);
   await db.close();
 });
 
