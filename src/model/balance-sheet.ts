@@ -1,41 +1,15 @@
 /** Balance sheet: a monthly statement of assets, liabilities and equity. */
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { REPORT_TREE_DEPTH, reportTree, type ReportNode } from './report-tree.ts';
 import {
-  CreatedAtProperty, FreeObject, IdProperty, Nullable, NumericText, PlatformDataProperty, Str, Timestamp,
-  UpdatedAtProperty,
+  CreatedAtProperty, IdProperty, Nullable, NumericText, PlatformDataProperty, Str, Timestamp, UpdatedAtProperty,
 } from './shared.ts';
 
-export interface BalanceSheetNode {
-  /** '' for section and total rows, which stand for no account (the spec types it as a string, not nullable). */
-  account_id: string;
-  name: string;
-  value: string;
-  items: BalanceSheetNode[];
-}
+export type BalanceSheetNode = ReportNode<string>;
 
-/**
- * The tree is unrolled to a fixed depth instead of a $ref cycle: a cyclic schema
- * needs an $id, and Ajv rejects the same $id appearing under assets, equity and
- * liabilities. Below the last level, nodes are accepted as free objects.
- */
-export const BALANCE_SHEET_TREE_DEPTH = 8;
+export const BALANCE_SHEET_TREE_DEPTH = REPORT_TREE_DEPTH;
 
-function treeNode(level: number): TSchema {
-  const child = level >= BALANCE_SHEET_TREE_DEPTH
-    ? FreeObject('Deeper row of the statement.')
-    : treeNode(level + 1);
-  return Type.Object(
-    {
-      account_id: Str('Service id of the account the row stands for; an empty string for section and total rows, which stand for no account.'),
-      name: Str('Name of the row.'),
-      value: NumericText('Value of the row as decimal text.'),
-      items: Type.Array(child, { description: 'Child rows, possibly empty.' }),
-    },
-    { additionalProperties: false, description: 'Row of the statement with its child rows.' },
-  );
-}
-
-export const BalanceSheetNodeSchema = Type.Unsafe<BalanceSheetNode>(treeNode(1));
+export const BalanceSheetNodeSchema = Type.Unsafe<BalanceSheetNode>(reportTree(() => NumericText('Value of the row as decimal text.')));
 
 export const BalanceSheetSchema = Type.Object(
   {

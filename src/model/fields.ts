@@ -6,6 +6,7 @@
  *   translate them to platform ids (and the sync the other way round).
  */
 import type { UnifiedObjectType } from './object-types.ts';
+import { reportTreeLinks } from './report-tree.ts';
 import type { Account } from './account.ts';
 import type { Attachment } from './attachment.ts';
 import type { BalanceSheet } from './balance-sheet.ts';
@@ -15,12 +16,14 @@ import type { BankTransfer } from './bank-transfer.ts';
 import type { Bill } from './bill.ts';
 import type { BillCreditMemo } from './bill-credit-memo.ts';
 import type { BillPayment } from './bill-payment.ts';
+import type { CashFlowStatement } from './cash-flow-statement.ts';
 import type { Class } from './class.ts';
 import type { CompanyInfo } from './company-info.ts';
 import type { Currency } from './currency.ts';
 import type { Customer } from './customer.ts';
 import type { Department } from './department.ts';
 import type { Expense } from './expense.ts';
+import type { IncomeStatement } from './income-statement.ts';
 import type { Invoice } from './invoice.ts';
 import type { InvoiceCreditMemo } from './invoice-credit-memo.ts';
 import type { InvoicePayment } from './invoice-payment.ts';
@@ -48,12 +51,14 @@ export interface ObjectTypeMap {
   bill: Bill;
   bill_credit_memo: BillCreditMemo;
   bill_payment: BillPayment;
+  cash_flow_statement: CashFlowStatement;
   class: Class;
   company_info: CompanyInfo;
   currency: Currency;
   customer: Customer;
   department: Department;
   expense: Expense;
+  income_statement: IncomeStatement;
   invoice: Invoice;
   invoice_credit_memo: InvoiceCreditMemo;
   invoice_payment: InvoicePayment;
@@ -105,12 +110,14 @@ export const FILTERABLE = {
   bill: { vendor_id: 'id', due_date: 'date', status: 'enum', document_number: 'string', ...SYNC_TIMESTAMPS },
   bill_credit_memo: { vendor_id: 'id', document_number: 'string', ...SYNC_TIMESTAMPS },
   bill_payment: { account_id: 'id', vendor_id: 'id', reference: 'string' },
+  cash_flow_statement: { start_date: 'date', end_date: 'date' },
   class: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   company_info: { ...SYNC_TIMESTAMPS },
   currency: { currency_code: 'enum', ...SYNC_TIMESTAMPS },
   customer: { status: 'enum', customer_name: 'string', email: 'string', phone: 'string', subsidiaries: 'array' },
   department: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   expense: { account_id: 'id', vendor_id: 'id', transaction_date: 'date', document_number: 'string', ...SYNC_TIMESTAMPS },
+  income_statement: { start_date: 'date', end_date: 'date' },
   invoice: { customer_id: 'id', due_date: 'date', status: 'enum', document_number: 'string', ...SYNC_TIMESTAMPS },
   invoice_credit_memo: { customer_id: 'id', document_number: 'string', ...SYNC_TIMESTAMPS },
   invoice_payment: { account_id: 'id', customer_id: 'id', reference: 'string' },
@@ -182,11 +189,7 @@ const ATTACHABLE: readonly [UnifiedObjectType, ...UnifiedObjectType[]] = [
 export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = {
   account: [link('parent_id', 'account'), SUBSIDIARIES],
   attachment: [{ path: 'attached_to_id', targets: ATTACHABLE, discriminator: 'attached_to_type' }],
-  balance_sheet: [
-    { path: 'assets.account_id', targets: ['account'], recursive: 'items', emptyIsNone: true },
-    { path: 'equity.account_id', targets: ['account'], recursive: 'items', emptyIsNone: true },
-    { path: 'liabilities.account_id', targets: ['account'], recursive: 'items', emptyIsNone: true },
-  ],
+  balance_sheet: reportTreeLinks('assets', 'equity', 'liabilities'),
   bank_deposit: [
     link('account_id', 'account'),
     link('department_id', 'department'),
@@ -235,6 +238,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     link('linked_bills[].id', 'bill'),
     link('linked_credit_memos[].id', 'bill_credit_memo'),
   ],
+  cash_flow_statement: reportTreeLinks('financing_activities', 'investing_activities', 'operating_activities'),
   class: [link('parent_id', 'class'), SUBSIDIARIES],
   company_info: [],
   currency: [],
@@ -251,6 +255,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     link('subsidiary_id', 'subsidiary'),
     ...standardLineItemLinks(),
   ],
+  income_statement: reportTreeLinks('income', 'expenses', 'cost_of_sales'),
   invoice: [
     link('account_id', 'account'),
     link('customer_id', 'customer'),

@@ -14,12 +14,14 @@ import { BankTransferSchema } from './bank-transfer.ts';
 import { BillSchema } from './bill.ts';
 import { BillCreditMemoSchema } from './bill-credit-memo.ts';
 import { BillPaymentSchema } from './bill-payment.ts';
+import { CashFlowStatementSchema } from './cash-flow-statement.ts';
 import { ClassSchema } from './class.ts';
 import { CompanyInfoSchema } from './company-info.ts';
 import { CurrencySchema } from './currency.ts';
 import { CustomerSchema } from './customer.ts';
 import { DepartmentSchema } from './department.ts';
 import { ExpenseSchema } from './expense.ts';
+import { IncomeStatementSchema } from './income-statement.ts';
 import { InvoiceSchema } from './invoice.ts';
 import { InvoiceCreditMemoSchema } from './invoice-credit-memo.ts';
 import { InvoicePaymentSchema } from './invoice-payment.ts';
@@ -59,12 +61,14 @@ export const MODEL = {
   bill: entry('bill', BillSchema),
   bill_credit_memo: entry('bill_credit_memo', BillCreditMemoSchema),
   bill_payment: entry('bill_payment', BillPaymentSchema),
+  cash_flow_statement: entry('cash_flow_statement', CashFlowStatementSchema),
   class: entry('class', ClassSchema),
   company_info: entry('company_info', CompanyInfoSchema),
   currency: entry('currency', CurrencySchema),
   customer: entry('customer', CustomerSchema),
   department: entry('department', DepartmentSchema),
   expense: entry('expense', ExpenseSchema),
+  income_statement: entry('income_statement', IncomeStatementSchema),
   invoice: entry('invoice', InvoiceSchema),
   invoice_credit_memo: entry('invoice_credit_memo', InvoiceCreditMemoSchema),
   invoice_payment: entry('invoice_payment', InvoicePaymentSchema),
@@ -101,18 +105,21 @@ export * from './shared.ts';
 export * from './account.ts';
 export * from './attachment.ts';
 export * from './balance-sheet.ts';
+export * from './report-tree.ts';
 export * from './bank-deposit.ts';
 export * from './bank-feed-account.ts';
 export * from './bank-transfer.ts';
 export * from './bill.ts';
 export * from './bill-credit-memo.ts';
 export * from './bill-payment.ts';
+export * from './cash-flow-statement.ts';
 export * from './class.ts';
 export * from './company-info.ts';
 export * from './currency.ts';
 export * from './customer.ts';
 export * from './department.ts';
 export * from './expense.ts';
+export * from './income-statement.ts';
 export * from './invoice.ts';
 export * from './invoice-credit-memo.ts';
 export * from './invoice-payment.ts';

@@ -8,6 +8,7 @@ import { BillPaymentSchema } from './bill-payment.ts';
 import { JournalEntrySchema, type JournalEntry } from './journal-entry.ts';
 import { BalanceSheetSchema, BALANCE_SHEET_TREE_DEPTH, type BalanceSheet, type BalanceSheetNode } from './balance-sheet.ts';
 import { CURRENCY_CODES } from './shared.ts';
+import { IncomeStatementSchema, type IncomeStatement, type StatementNode } from './income-statement.ts';
 
 // --- helpers over plain JSON Schema --------------------------------------
 
@@ -392,6 +393,38 @@ describe('balance sheet', () => {
     let deep = node('Leaf', '1', 'acc_leaf');
     for (let level = 0; level < BALANCE_SHEET_TREE_DEPTH + 3; level++) deep = node(`Level ${level}`, '1', '', [deep]);
     expect(Value.Check(BalanceSheetSchema, { ...validBalanceSheet(), assets: deep })).toBe(true);
+  });
+});
+
+describe('income and cash flow statements', () => {
+  const row = (name: string, value: number, accountId = '', items: StatementNode[] = []): StatementNode => ({ account_id: accountId, name, value, items });
+  const income = (): IncomeStatement => ({
+    id: 'is_2024_03', start_date: '2024-03-01T00:00:00.000Z', end_date: '2024-03-31T00:00:00.000Z', accounting_standard: 'accrual', currency_code: 'USD',
+    gross_profit: 700, net_income: 500, total_cost_of_sales: 300, total_expenses: 200, total_income: 1000, net_operating_income: 500, net_profit: 500, net_sales: 1000,
+    income: row('Income', 1000, '', [row('Sales', 1000, 'acc_sales')]), expenses: row('Expenses', 200, '', [row('Rent', 200, 'acc_rent')]),
+    cost_of_sales: row('Cost of Sales', 300, '', [row('COGS', 300, 'acc_cogs')]),
+    created_at: null, updated_at: null, last_synced_at: '2024-04-01T00:00:00.000Z', platform_url: null,
+  });
+
+  it('take amounts as numbers, not the reference\'s decimal text, at every depth', () => {
+    expect(Value.Check(IncomeStatementSchema, income())).toBe(true);
+    expect(Value.Check(IncomeStatementSchema, { ...income(), net_income: '500.00' })).toBe(false);
+    expect(Value.Check(IncomeStatementSchema, { ...income(), income: { ...row('Income', 1), items: [{ account_id: '', name: 'Sales', value: '1', items: [] }] } })).toBe(false);
+    expect(Value.Check(IncomeStatementSchema, { ...income(), accounting_standard: 'modified_cash' })).toBe(false);
+    expect(Value.Check(IncomeStatementSchema, { ...income(), gross_profit: null, net_operating_income: null })).toBe(true);
+  });
+
+  it('link every row of every tree to its account, "" being none', () => {
+    expect(collectLinks(MODEL.income_statement.links, income()).map(({ path, id }) => `${path}=${id}`).sort()).toEqual([
+      'cost_of_sales.items[0].account_id=acc_cogs', 'expenses.items[0].account_id=acc_rent', 'income.items[0].account_id=acc_sales',
+    ]);
+    const flow = { operating_activities: row('Operating', 1, '', [row('AR', 1, 'acc_ar')]), investing_activities: row('Investing', 0), financing_activities: row('Financing', 0, 'acc_loan') };
+    expect(collectLinks(MODEL.cash_flow_statement.links, flow).map(({ id }) => id).sort()).toEqual(['acc_ar', 'acc_loan']);
+  });
+
+  it('are listed under the reference\'s keys', () => {
+    expect(OBJECT_TYPES.income_statement).toMatchObject({ plural: 'income_statements', path: '/accounting/income_statements', entity: 'INCOME_STATEMENT' });
+    expect(OBJECT_TYPES.cash_flow_statement).toMatchObject({ plural: 'cash_flows', path: '/accounting/cash_flow_statements', entity: 'CASH_FLOW_STATEMENT' });
   });
 });
 

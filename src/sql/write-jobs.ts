@@ -1,6 +1,6 @@
 /** Write jobs: named, parameterised queries and the row ↔ domain mapping. */
 import type { Queryable } from '../db/pool.ts';
-import { statesLeadingTo, type JobStatus, type WriteOperation } from '../writes/job-states.ts';
+import { statesLeadingTo, type JobOperation, type JobStatus, type WriteOperation } from '../writes/job-states.ts';
 import type { Tenant } from '../tenants/types.ts';
 
 /** The advisory lock a worker holds while it executes a job (src/writes/executor.ts); $1 is the job id. */
@@ -24,7 +24,7 @@ export interface WriteJob {
   environment: Tenant['environment'];
   connectionId: string;
   objectType: string;
-  operation: WriteOperation;
+  operation: JobOperation;
   targetId: string | null;
   request: JobRequest;
   status: JobStatus;
@@ -37,13 +37,13 @@ export interface WriteJob {
   updatedAt: Date;
 }
 
-interface WriteJobRow {
+export interface WriteJobRow {
   id: string;
   organization_id: string;
   environment: Tenant['environment'];
   connection_id: string;
   object_type: string;
-  operation: WriteOperation;
+  operation: JobOperation;
   target_id: string | null;
   request: JobRequest;
   status: JobStatus;
@@ -59,8 +59,10 @@ interface WriteJobRow {
 
 const COLUMNS = `id, organization_id, environment, connection_id, object_type, operation, target_id, request, status,
   indeterminate, attempts, response_status, response, result_id, idempotency_key, created_at, updated_at`;
+/** The columns toWriteJob reads, for queries of write_jobs kept elsewhere (src/sql/read-jobs.ts). */
+export const WRITE_JOB_COLUMNS = COLUMNS;
 
-function toWriteJob(row: WriteJobRow): WriteJob {
+export function toWriteJob(row: WriteJobRow): WriteJob {
   return {
     id: row.id, organizationId: row.organization_id, environment: row.environment, connectionId: row.connection_id,
     objectType: row.object_type, operation: row.operation, targetId: row.target_id, request: row.request, status: row.status,

@@ -94,6 +94,38 @@ describe('syncing SANDBOX', () => {
     }
   });
 
+  it('statements sync like balance sheets: a day of business updates this month\'s and fires their entity webhooks', async () => {
+    const marker = await now();
+    await sandboxPlatform().advance(USER, 1);
+    await sync('incremental');
+    const fired = await entityEvents(marker);
+    for (const code of ['BALANCE_SHEET_UPDATED balance_sheet:BS-', 'INCOME_STATEMENT_UPDATED income_statement:IS-', 'CASH_FLOW_STATEMENT_UPDATED cash_flow_statement:CF-']) {
+      expect(fired.some((e) => e.startsWith(code)), code).toBe(true);
+    }
+    const payload = (await t.db.pool.query<{ payload: Record<string, unknown> }>(
+      `SELECT payload FROM events WHERE connection_id = $1 AND code = 'CASH_FLOW_STATEMENT_UPDATED' ORDER BY created_at DESC LIMIT 1`, [connection.id])).rows[0]?.payload;
+    expect(payload).toMatchObject({ type: 'CASH_FLOW_STATEMENT', code: 'CASH_FLOW_STATEMENT_UPDATED', cash_flow: { ending_balance: expect.any(Number) as unknown } });
+    books = await platformSnapshot(sandboxConnector, ctx());
+  });
+
+  it('syncConfig.entities names them INCOME_STATEMENT and CASH_FLOW_STATEMENT; the status counts what is synced', async () => {
+    const other = { basic_username: 'user_engine_statements_size_300', basic_password: 'pass_good' };
+    const probe = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials: other, tokens: null, environment: 'sandbox', db: t.db.pool });
+    const { connection: narrow } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
+      platform: 'SANDBOX', name: 'statements only', credentials: other, identity: await sandboxConnector.identify(probe),
+      syncConfig: { historical_months: 0, entities: ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'] }, scope: null, marketplace: null, redirectUrl: null,
+    });
+    const run = await requestSync(t.db.pool, t.services.jobs, narrow.id, { kind: 'initial', trigger: 'api', details: {} });
+    expect(await runSync(t.services, run.id, new AbortController().signal)).toBe('completed');
+    const types = await t.db.pool.query<{ object_type: string }>('SELECT DISTINCT object_type FROM records WHERE connection_id = $1 ORDER BY 1', [narrow.id]);
+    expect(types.rows.map((r) => r.object_type)).toEqual(['cash_flow_statement', 'income_statement']);
+    const months = (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND object_type = 'income_statement'`, [narrow.id])).rows[0]?.n;
+    const response = await t.app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${accessTokenOf(t.services.cipher, narrow)}`, headers: clientHeaders(t.org) });
+    const status = json(response).status as { historical_sync_status: Record<string, unknown> };
+    expect(status.historical_sync_status).toMatchObject({ synced_income_statements_count: months, synced_cash_flows_count: months, synced_balance_sheets_count: null });
+    expect(months).toBeGreaterThan(12);
+  });
+
   it('deletions show up in /events and as <ENTITY>_DELETED', async () => {
     const deleted = await t.db.pool.query<{ object_type: string; platform_id: string }>(
       `SELECT object_type, platform_id FROM records WHERE connection_id = $1 AND deleted_at IS NOT NULL`, [connection.id]);

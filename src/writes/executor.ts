@@ -71,6 +71,9 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
   }
   const job = await claimWriteJob(pool, jobId);
   if (job === null) return 'skipped';
+  // A read job is finished when created (src/writes/read-job.ts); claiming refuses finished jobs.
+  const operation = job.operation;
+  if (operation === 'read') return 'skipped';
   const connector = connection.platform === null ? undefined : getConnector(connection.platform);
   if (connector === undefined) {
     await finishFailed(services, job, connection, new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `No connector for platform ${connection.platform ?? '(none)'}.`, { source: 'service' }));
@@ -90,7 +93,7 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
     await withConnectionPageLock(lockClient, connection.id, 'write', async () => {
       const type = jobObjectType(job);
       const target = job.targetId === null ? null : await liveRecord(pool, connection.id, type, job.targetId);
-      const effect = await OPERATIONS[job.operation]({ job, type, connector, ctx, pool, target });
+      const effect = await OPERATIONS[operation]({ job, type, connector, ctx, pool, target });
       applied = true;
       await finishApplied(services, job, connection, connector, ctx, effect);
     });
@@ -153,7 +156,8 @@ async function finishApplied(services: Services, job: WriteJob, connection: Conn
   });
 }
 
-async function announce(db: PoolClient, services: Services, connection: ConnectionRecord, job: WriteJob): Promise<void> {
+/** JOB_COMPLETED of a finished job, and the wake-up of requests waiting for it. */
+export async function announce(db: PoolClient, services: Services, connection: ConnectionRecord, job: WriteJob): Promise<void> {
   await emitEvent(db, services.cipher, {
     tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id, type: 'JOB', code: 'JOB_COMPLETED',
     payload: { type: 'JOB', code: 'JOB_COMPLETED', connection_id: connection.id, access_token: accessTokenOf(services.cipher, connection), job: jobView(job, services.config.publicUrl) },

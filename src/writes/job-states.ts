@@ -34,3 +34,6 @@ export const WRITE_OPERATIONS = [
   'create', 'update', 'delete', 'apply_credit', 'unapply_credit', 'upload_attachment', 'send_bank_feed_transactions', 'bank_feed_mapping_link',
 ] as const;
 export type WriteOperation = (typeof WRITE_OPERATIONS)[number];
+
+/** What a job does: a write, or a read asked with response_mode=async (finished when created, never executed). */
+export type JobOperation = WriteOperation | 'read';

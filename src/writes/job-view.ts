@@ -18,7 +18,7 @@ export const JobSchema = Type.Object({
   status: JobStatusSchema,
   request: Type.Object({
     method: Type.String(),
-    url: Type.String({ description: 'Address of the write, without the query string (the access_token is not kept).' }),
+    url: Type.String({ description: 'Address of the request: a write\'s without its query string, a statement read\'s with its query but no access_token (the access_token is never kept).' }),
     body: Type.Unknown({ description: 'The request body as sent (for uploads: file_name, content_type and size).' }),
     idempotency_key: Type.Optional(Type.String({ description: 'The Idempotency-Key header, when the write had one.' })),
   }),

@@ -50,3 +50,16 @@ export async function waitForOk(url: string, timeoutMs: number, service?: Servic
 export function randomPort(): number {
   return 26000 + Math.floor(Math.random() * 6000);
 }
+
+/** API processes (`--role=api`) on one database, one per port, once each answers /readyz. */
+export async function startApiProcesses(ports: readonly number[], env: Record<string, string>): Promise<ServiceProcess[]> {
+  const services = ports.map((port) => startService(['--role=api'], { HOST: '127.0.0.1', ...env, PORT: String(port) }));
+  await Promise.all(ports.map((port, i) => waitForOk(`http://127.0.0.1:${port}/readyz`, 20_000, services[i])));
+  return services;
+}
+
+/** SIGTERM to each, and their exits. */
+export async function stopServices(services: readonly ServiceProcess[]): Promise<void> {
+  for (const service of services) service.child.kill('SIGTERM');
+  await Promise.all(services.map((s) => s.exited));
+}

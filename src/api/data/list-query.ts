@@ -21,6 +21,13 @@ import { MODEL } from '../../model/index.ts';
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
 
+/** The monthly statements: listed with start_date, end_date and response_mode (accounting-resources.md, "Balance sheets"). */
+export const REPORT_TYPES: ReadonlySet<UnifiedObjectType> = new Set(['balance_sheet', 'income_statement', 'cash_flow_statement']);
+
+export function isReportType(type: UnifiedObjectType): boolean {
+  return REPORT_TYPES.has(type);
+}
+
 /** Deprecated equality filters some resources keep (use `filter` instead). */
 const DEPRECATED_FILTERS: Partial<Record<UnifiedObjectType, readonly string[]>> = {
   bill: ['document_number'],
@@ -38,10 +45,10 @@ export function ListQuerySchema(type: UnifiedObjectType): TSchema {
     const schema = values === undefined ? Type.String({ maxLength: 500, description }) : Type.Union(values.map((v) => Type.Literal(v)), { description });
     return [field, Type.Optional(schema)];
   }));
-  if (type === 'balance_sheet') {
+  if (isReportType(type)) {
     extra.start_date = Type.Optional(Type.String({ format: 'date', description: 'Deprecated: statements whose month starts on or after this date; use filter.' }));
     extra.end_date = Type.Optional(Type.String({ format: 'date', description: 'Deprecated: statements whose month ends on or before this date; use filter.' }));
-    extra.response_mode = Type.Optional(Type.Union([Type.Literal('prefer_sync'), Type.Literal('async')], { description: 'Accepted for compatibility: statements are served from the stored copy, always synchronously.' }));
+    extra.response_mode = Type.Optional(Type.Union([Type.Literal('prefer_sync'), Type.Literal('async')], { description: 'prefer_sync (default) answers at once; async answers an async_response whose job (GET /jobs/:id) holds the answer.' }));
   }
   return Type.Object({
     access_token: Type.Optional(Type.String({ description: 'Connection access token (required).' })),
@@ -139,7 +146,7 @@ export function planListPage(connectionId: string, type: UnifiedObjectType, quer
   if (typeof query.updated_at_min === 'number') where.add((p) => `${updated} >= ${p}::timestamptz`, isoOfUnixMillis(query.updated_at_min));
   if (typeof query.updated_at_max === 'number') where.add((p) => `${updated} <= ${p}::timestamptz`, isoOfUnixMillis(query.updated_at_max));
   if (typeof query.last_synced_at_min === 'number') where.add((p) => `last_synced_at >= ${p}::timestamptz`, isoOfUnixMillis(query.last_synced_at_min));
-  if (type === 'balance_sheet') {
+  if (isReportType(type)) {
     // One statement per month in the inclusive range.
     if (typeof query.start_date === 'string') where.add((p) => `(data->>'start_date')::timestamptz >= ${p}::date`, query.start_date);
     if (typeof query.end_date === 'string') where.add((p) => `(data->>'end_date')::timestamptz < (${p}::date + 1)`, query.end_date);

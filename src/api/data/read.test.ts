@@ -273,12 +273,127 @@ describe('balance sheets', () => {
     const months = all.map((s) => s.start_date.slice(0, 7)).sort();
     const from = months[1] ?? '';
     const to = months[2] ?? '';
-    const ranged = json(await get(`/accounting/balance_sheets?access_token=${token}&start_date=${from}-01&end_date=${to}-27&response_mode=async`)).balance_sheets as { start_date: string }[];
+    const ranged = json(await get(`/accounting/balance_sheets?access_token=${token}&start_date=${from}-01&end_date=${to}-27`)).balance_sheets as { start_date: string }[];
     expect(ranged.map((s) => s.start_date.slice(0, 7)).sort()).toEqual([from]);
     const toEnd = all.find((sheet) => sheet.start_date.startsWith(to))?.end_date.slice(0, 10) ?? '';
     const whole = json(await get(`/accounting/balance_sheets?access_token=${token}&start_date=${from}-01&end_date=${toEnd}`)).balance_sheets as { start_date: string }[];
     expect(whole.map((s) => s.start_date.slice(0, 7)).sort()).toEqual([from, to]);
     expect((await get(`/accounting/balance_sheets?access_token=${token}&start_date=yesterday`)).statusCode).toBe(400);
+  });
+});
+
+type Row = { account_id: string; name: string; value: number; items: Row[] };
+const REPORTS = [
+  { path: '/accounting/balance_sheets', key: 'balance_sheets', type: 'balance_sheet' },
+  { path: '/accounting/income_statements', key: 'income_statements', type: 'income_statement' },
+  { path: '/accounting/cash_flow_statements', key: 'cash_flows', type: 'cash_flow_statement' },
+] as const;
+
+describe('income statements and cash flow statements', () => {
+  it('are monthly, like balance sheets, with the reference\'s list keys and amounts as numbers', async () => {
+    const sheets = json(await get(`/accounting/balance_sheets?access_token=${token}&limit=500`)).balance_sheets as { start_date: string }[];
+    const incomes = json(await get(`/accounting/income_statements?access_token=${token}&limit=500`)).income_statements as Record<string, unknown>[];
+    const flows = json(await get(`/accounting/cash_flow_statements?access_token=${token}&limit=500`)).cash_flows as Record<string, unknown>[];
+    const months = (list: readonly { start_date?: unknown }[]): string[] => list.map((s) => String(s.start_date).slice(0, 7)).sort();
+    expect(months(incomes)).toEqual(months(sheets));
+    expect(months(flows)).toEqual(months(sheets));
+    for (const income of incomes) {
+      expect(Value.Check(MODEL.income_statement.schema, income)).toBe(true);
+      expect(income).toMatchObject({ accounting_standard: 'accrual', platform_url: null });
+      expect(typeof income.net_income).toBe('number');
+      expect(typeof (income.income as Row).value).toBe('number');
+      expect(Math.round((Number(income.total_income) - Number(income.total_cost_of_sales) - Number(income.total_expenses)) * 100)).toBe(Math.round(Number(income.net_income) * 100));
+    }
+    for (const flow of flows) {
+      expect(Math.round((Number(flow.starting_balance) + Number(flow.total_operating) + Number(flow.total_investing) + Number(flow.total_financing)) * 100))
+        .toBe(Math.round(Number(flow.ending_balance) * 100));
+    }
+    // The trees link rows to accounts by service id; section rows have "".
+    const rows = (row: Row): Row[] => [row, ...row.items.flatMap(rows)];
+    const linked = incomes.flatMap((i) => rows(i.income as Row)).filter((r) => r.account_id !== '');
+    expect(linked.length).toBeGreaterThan(0);
+    const accounts = new Set((await t.db.pool.query<{ id: string }>(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'account'`, [connection.id])).rows.map((r) => r.id));
+    expect(linked.every((r) => accounts.has(r.account_id))).toBe(true);
+  });
+
+  it('honour start_date and end_date, and refuse bad dates and a bad response_mode listing every value', async () => {
+    for (const report of REPORTS) {
+      const all = json(await get(`${report.path}?access_token=${token}&limit=500`))[report.key] as { start_date: string; end_date: string }[];
+      const months = all.map((s) => s.start_date.slice(0, 7)).sort();
+      const from = months[1] ?? '';
+      const ranged = json(await get(`${report.path}?access_token=${token}&start_date=${from}-01&end_date=${from}-27`))[report.key] as { start_date: string }[];
+      expect(ranged, report.path).toEqual([]);
+      const end = all.find((s) => s.start_date.startsWith(from))?.end_date.slice(0, 10) ?? '';
+      const month = json(await get(`${report.path}?access_token=${token}&start_date=${from}-01&end_date=${end}`))[report.key] as { start_date: string }[];
+      expect(month.map((s) => s.start_date.slice(0, 7)), report.path).toEqual([from]);
+      for (const bad of ['start_date=yesterday', 'end_date=2024-02-30', 'start_date=2024-13-01', 'end_date=0000-01-01']) {
+        const response = await get(`${report.path}?access_token=${token}&${bad}`);
+        expect(response.statusCode, `${report.path} ${bad}`).toBe(400);
+        expect(errorBody(response).error_code).toBe('VALIDATION_ERROR');
+      }
+      const mode = await get(`${report.path}?access_token=${token}&response_mode=later`);
+      expect(mode.statusCode).toBe(400);
+      expect(errorBody(mode).error_message).toContain('prefer_sync');
+      expect(errorBody(mode).error_message).toContain('async');
+    }
+  });
+
+  it('refuse missing auth, a missing access token and another organisation\'s access token', async () => {
+    const otherOrg = await t.newOrg('Reports other');
+    for (const report of REPORTS) {
+      const unauthenticated = await t.app.inject({ method: 'GET', url: `/versioned${report.path}?access_token=${token}`, headers: { 'x-service-version': '2024-08-31' } });
+      expect(unauthenticated.statusCode, report.path).toBe(401);
+      const noToken = await get(report.path);
+      expect(errorBody(noToken).error_code).toBe('MISSING_ACCESS_TOKEN');
+      const foreign = await get(`${report.path}?access_token=${token}`, clientHeaders(otherOrg));
+      expect(foreign.statusCode, report.path).toBe(401);
+      expect(errorBody(foreign).error_code).toBe('INVALID_CREDENTIALS');
+      expect(foreign.body).not.toContain(connection.id);
+    }
+  });
+});
+
+describe('statements with response_mode=async', () => {
+  it('answer 202 with async_response; the job, from any process and only for its organisation, holds the synchronous answer', async () => {
+    for (const report of REPORTS) {
+      const query = `access_token=${token}&start_date=2000-01-01&expand=platform_data`;
+      const sync = await get(`${report.path}?${query}`);
+      expect(sync.statusCode).toBe(200);
+      const preferSync = await get(`${report.path}?${query}&response_mode=prefer_sync`);
+      expect(preferSync.statusCode).toBe(200);
+      expect(json(preferSync)).toEqual(json(sync));
+      const response = await get(`${report.path}?${query}&response_mode=async`);
+      expect(response.statusCode, response.body.slice(0, 300)).toBe(202);
+      const asyncAnswer = json(response).async_response as { id: string; status: string; response_url: string };
+      expect(asyncAnswer.status).toBe('success');
+      expect(response.headers['x-service-job-id']).toBe(asyncAnswer.id);
+      expect(asyncAnswer.response_url).toBe(`${t.services.config.publicUrl}/versioned/jobs/${asyncAnswer.id}`);
+      // The job is a row, not process memory: whichever process answers GET /jobs/:id reads it there.
+      const stored = await t.db.pool.query<{ operation: string; status: string }>('SELECT operation, status FROM write_jobs WHERE id = $1', [asyncAnswer.id]);
+      expect(stored.rows).toEqual([{ operation: 'read', status: 'completed' }]);
+      const job = json(await t.app.inject({ method: 'GET', url: `/versioned/jobs/${asyncAnswer.id}`, headers: clientHeaders(t.org) }));
+      expect(job).toMatchObject({ id: asyncAnswer.id, status: 'success', request: { method: 'GET', url: `${t.services.config.publicUrl}/versioned${report.path}?start_date=2000-01-01&expand=platform_data&response_mode=async` } });
+      expect(JSON.stringify(job)).not.toContain(token);
+      expect(job.response).toEqual({ http_status: 200, body: json(sync) });
+    }
+  });
+
+  it('keep another organisation\'s job as not found as a write\'s job, and announce JOB_COMPLETED', async () => {
+    const response = await get(`/accounting/income_statements?access_token=${token}&response_mode=async`);
+    const id = (json(response).async_response as { id: string }).id;
+    const otherOrg = await t.newOrg('Report jobs other');
+    const theirs = await t.app.inject({ method: 'GET', url: `/versioned/jobs/${id}`, headers: clientHeaders(otherOrg) });
+    expect(theirs.statusCode).toBe(410);
+    expect(errorBody(theirs).error_code).toBe('RESOURCE_NOT_FOUND');
+    expect((await t.app.inject({ method: 'GET', url: `/versioned/jobs/${id}`, headers: { 'x-service-version': '2024-08-31' } })).statusCode).toBe(401);
+    const events = await t.db.pool.query<{ code: string }>(`SELECT code FROM events WHERE connection_id = $1 AND payload->'job'->>'id' = $2`, [connection.id, id]);
+    expect(events.rows.map((e) => e.code)).toEqual(['JOB_COMPLETED']);
+  });
+
+  it('stay synchronous on lists that are not statements', async () => {
+    const bills = await get(`/accounting/bills?access_token=${token}&response_mode=async&limit=1`);
+    expect(bills.statusCode).toBe(200);
+    expect(json(bills).bills).toHaveLength(1);
   });
 });
 

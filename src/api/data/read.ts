@@ -24,7 +24,10 @@ import { refusePathWordAsServiceId } from '../shared/record-id.ts';
 import type { Pool } from '../../db/pool.ts';
 import type { AuthenticatedTenant } from '../../tenants/types.ts';
 import { presenterOf, served } from '../../store/served.ts';
-import { listPage, ListQuerySchema, type ListScope } from './list-query.ts';
+import { isReportType, listPage, ListQuerySchema, type ListScope } from './list-query.ts';
+import { AsyncResponseSchema, asyncResponse } from '../../writes/job-view.ts';
+import { finishedReadJob } from '../../writes/read-job.ts';
+import { JOB_ID_HEADER } from '../writes/submit.ts';
 
 export const ForceFetchSchema = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true answers even before the initial sync has finished.' }));
 export const ExpandSchema = Type.Optional(Type.Union([Type.Literal('platform_data'), Type.Array(Type.Literal('platform_data'))], { description: 'platform_data adds the raw platform record.' }));
@@ -71,33 +74,51 @@ export interface ReadView {
 export function listEndpoint(type: UnifiedObjectType, view?: ReadView): Endpoint {
   const names = OBJECT_TYPES[type];
   const schema: TSchema = MODEL[type].schema;
+  // Widened: the handler may also answer the async response (statements).
+  const page: TSchema = Type.Object({
+    [names.plural]: Type.Array(schema),
+    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' }),
+    connection: ConnectionRefSchema,
+  });
   const contract = defineContract({
     method: 'GET', url: view?.path ?? names.path, auth: 'client', tags: [names.plural.replaceAll('_', ' ')],
     summary: `List ${view?.plural ?? names.plural.replaceAll('_', ' ')}`,
     description: 'Keyset-paged; default sort updated_at DESC. filter and sort accept the F fields (docs/filtering.md).',
     querystring: ListQuerySchema(type),
-    success: {
-      status: 200,
-      schema: Type.Object({
-        [names.plural]: Type.Array(schema),
-        next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' }),
-        connection: ConnectionRefSchema,
-      }),
-    },
+    success: { status: 200, schema: page },
+    // The monthly statements also answer response_mode=async with a job holding the answer (docs/reference.md).
+    ...(isReportType(type) ? { alsoSucceeds: [{ status: 202, schema: AsyncResponseSchema }] } : {}),
     errors: [...READ_ERRORS, 'INVALID_CURSOR', 'INVALID_FILTER', 'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'],
   });
-  return defineEndpoint(contract, async (request) => {
-    const query = request.query as Record<string, unknown> & { access_token?: string; force_fetch?: 'true' | 'false'; expand?: 'platform_data' | 'platform_data'[] };
+  return defineEndpoint(contract, async (request, reply) => {
+    const query = request.query as Record<string, unknown> & {
+      access_token?: string; force_fetch?: 'true' | 'false'; expand?: 'platform_data' | 'platform_data'[]; response_mode?: 'async' | 'prefer_sync';
+    };
     const connection = await readableConnection(request, type, query.access_token, query.force_fetch === 'true');
     view?.check(connection);
     const withRaw = wantsPlatformData(query.expand);
     const { pool, config } = request.server.services;
-    const page = await listPage(pool, connection, type, query, withRaw, config.readLimits, view?.scope);
+    const found = await listPage(pool, connection, type, query, withRaw, config.readLimits, view?.scope);
     // Nothing on a first page: say so when the object has never been synced, rather than "none".
-    if (page.rows.length === 0 && query.cursor === undefined) await assertEntityRead(pool, connection, type, query.force_fetch === 'true');
+    if (found.rows.length === 0 && query.cursor === undefined) await assertEntityRead(pool, connection, type, query.force_fetch === 'true');
     const presenter = presenterOf(request.server.services);
-    return { [names.plural]: page.rows.map((row) => served(type, row, withRaw, presenter)), next_cursor: page.nextCursor, connection: connectionRef(connection) };
+    const answer = { [names.plural]: found.rows.map((row) => served(type, row, withRaw, presenter)), next_cursor: found.nextCursor, connection: connectionRef(connection) };
+    if (query.response_mode !== 'async' || !isReportType(type)) return answer;
+    // The job keeps the answer as the synchronous read serializes it (the route's own 200 schema).
+    const text = reply.serialize(answer);
+    const body: unknown = JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text));
+    const job = await finishedReadJob(request.server.services, connection, type, { method: 'GET', path: withoutAccessToken(request.url), body: null }, { status_code: 200, body });
+    void reply.header(JOB_ID_HEADER, job.id);
+    void reply.code(202);
+    return asyncResponse(job, config.publicUrl);
   });
+}
+
+/** The request's path and query without the access token, which a job never keeps. */
+function withoutAccessToken(url: string): string {
+  const parsed = new URL(url, 'http://localhost');
+  parsed.searchParams.delete('access_token');
+  return `${parsed.pathname}${parsed.search}`;
 }
 
 export function fetchEndpoint(type: UnifiedObjectType, view?: ReadView): Endpoint {

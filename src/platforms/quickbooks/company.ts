@@ -1,9 +1,9 @@
-/** The company itself (CompanyInfo and its home currency from Preferences) and the monthly balance sheets. */
+/** The company itself (CompanyInfo and its home currency from Preferences) and the monthly reports. */
 import type { AccountIdentity, ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { callQbo, realmOf } from './client.ts';
-import { splitBalanceSheet } from './mapping/reports.ts';
-import type { QboCompanyInfo, QboPreferences, QboReport } from './native.ts';
+import { parseReport, splitReport } from './mapping/reports.ts';
+import type { QboCompanyInfo, QboPreferences } from './native.ts';
 
 async function realm(ctx: ConnectorContext): Promise<string> {
   const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
@@ -37,10 +37,10 @@ export async function readCompany(ctx: ConnectorContext): Promise<ReadPage> {
   return { records: [{ platformId: info.Id, raw }], nextPageToken: null, nextSince: null };
 }
 
-/** Months read when the sync has no window (all history): two years of month-end statements. */
-export const BALANCE_SHEET_MONTHS = 24;
+/** Months read when the sync has no window (all history): two years of monthly statements. */
+export const REPORT_MONTHS = 24;
 /** The most months one read asks for. */
-export const MAX_BALANCE_SHEET_MONTHS = 120;
+export const MAX_REPORT_MONTHS = 120;
 
 function monthStart(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
@@ -52,24 +52,27 @@ function addMonths(date: Date, months: number): Date {
 
 const ymd = (date: Date): string => date.toISOString().slice(0, 10);
 
-/** The months of the window (clamped to the current month and MAX_BALANCE_SHEET_MONTHS), as a report date range. */
-export function balanceSheetRange(window: ReadRequest['window'], now: Date): { start: string; end: string } {
+/** The months of the window (clamped to the current month and MAX_REPORT_MONTHS), as a report date range. */
+export function reportRange(window: ReadRequest['window'], now: Date): { start: string; end: string } {
   const current = monthStart(now);
   const endMonth = window === null ? current : new Date(Math.min(current.getTime(), monthStart(new Date(Date.parse(window.end) - 1)).getTime()));
-  const earliest = addMonths(endMonth, -(MAX_BALANCE_SHEET_MONTHS - 1));
-  const wanted = window === null ? addMonths(endMonth, -(BALANCE_SHEET_MONTHS - 1)) : monthStart(new Date(window.start));
+  const earliest = addMonths(endMonth, -(MAX_REPORT_MONTHS - 1));
+  const wanted = window === null ? addMonths(endMonth, -(REPORT_MONTHS - 1)) : monthStart(new Date(window.start));
   const startMonth = new Date(Math.max(earliest.getTime(), wanted.getTime()));
   return { start: ymd(startMonth), end: ymd(new Date(addMonths(endMonth, 1).getTime() - 86_400_000)) };
 }
 
-/** The BalanceSheet report with a column per month, one record per month (platform id YYYY-MM). */
-export async function readBalanceSheets(ctx: ConnectorContext, request: ReadRequest, now: Date = new Date()): Promise<ReadPage> {
-  const range = balanceSheetRange(request.window, now);
+/** The reports read as monthly statements; ProfitAndLoss and BalanceSheet on the accrual basis (CashFlow has no basis). */
+export type MonthlyReport = 'BalanceSheet' | 'ProfitAndLoss' | 'CashFlow';
+
+/** A report with a column per month, one record per month (platform id YYYY-MM). */
+export async function readMonthlyReport(ctx: ConnectorContext, request: ReadRequest, report: MonthlyReport, now: Date = new Date()): Promise<ReadPage> {
+  const range = reportRange(request.window, now);
   if (range.start > range.end) return { records: [], nextPageToken: null, nextSince: null };
-  const report = await callQbo(ctx, {
-    method: 'GET', path: 'reports/BalanceSheet', operation: 'report BalanceSheet',
-    query: { start_date: range.start, end_date: range.end, summarize_column_by: 'Month', accounting_method: 'Accrual' },
-  }) as QboReport;
-  const records: PlatformRecord[] = splitBalanceSheet(report).map((month) => ({ platformId: month.Id, raw: { ...month } }));
+  const body = await callQbo(ctx, {
+    method: 'GET', path: `reports/${report}`, operation: `report ${report}`,
+    query: { start_date: range.start, end_date: range.end, summarize_column_by: 'Month', ...(report === 'CashFlow' ? {} : { accounting_method: 'Accrual' }) },
+  });
+  const records: PlatformRecord[] = splitReport(parseReport(body)).map((month) => ({ platformId: month.Id, raw: { ...month } }));
   return { records, nextPageToken: null, nextSince: null };
 }

@@ -1,8 +1,8 @@
 /**
  * QUICKBOOKS: QuickBooks Online through Intuit's Accounting API (v3, JSON),
  * with OAuth 2.0. Objects are read by query (full) and ChangeDataCapture
- * (incremental, with deletions), the company and its monthly balance sheets
- * from CompanyInfo, Preferences and the BalanceSheet report; bills, journal
+ * (incremental, with deletions), the company and its monthly statements
+ * from CompanyInfo, Preferences and the BalanceSheet, ProfitAndLoss and CashFlow reports; bills, journal
  * entries and customers are written with SyncToken handling; attachment files
  * are fetched from QBO when their file_url is followed.
  * Tested against test/standins/quickbooks, built from the response shapes of
@@ -12,11 +12,12 @@ import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ConnectorContext, ObjectCapabilities, ObjectHandler } from '../connector.ts';
 import { quickbooksActions } from './attachments.ts';
 import { quickbooksAuth } from './auth.ts';
-import { identify, readBalanceSheets, readCompany } from './company.ts';
+import { identify, readCompany, readMonthlyReport, type MonthlyReport } from './company.ts';
 import { appUrl, type MapContext } from './mapping/common.ts';
 import { mapCompany } from './mapping/master.ts';
-import { balanceSheetMonth, mapBalanceSheet } from './mapping/reports.ts';
+import { mapBalanceSheet, mapCashFlow, mapIncomeStatement, reportMonth } from './mapping/reports.ts';
 import { ENTITIES, entity, type EntitySpec } from './objects.ts';
+import type { QboReportMonth } from './native.ts';
 import { readEntity } from './read.ts';
 import { billBody, customerBody, journalEntryBody } from './inbound.ts';
 import { writeHandlers, type WriteSpec } from './writes.ts';
@@ -77,18 +78,27 @@ function objects(): Connector['objects'] {
       map: (record, ctx) => ({ ...mapCompany(entity(record.raw), mapContext(ctx)) }),
     },
   };
-  table.balance_sheet = {
+  table.balance_sheet = monthlyReport('BalanceSheet', (month, mc) => ({ ...mapBalanceSheet(month, mc) }));
+  table.income_statement = monthlyReport('ProfitAndLoss', (month, mc) => ({ ...mapIncomeStatement(month, mc) }));
+  table.cash_flow_statement = monthlyReport('CashFlow', (month, mc) => ({ ...mapCashFlow(month, mc) }), ['gross_cash_in_flow', 'gross_cash_out_flow']);
+  return table;
+}
+
+/** A statement read from a QBO report, one record per month (company.ts, mapping/reports.ts). */
+function monthlyReport(
+  report: MonthlyReport, map: (month: QboReportMonth, mc: MapContext) => Record<string, unknown>, unmapped: readonly string[] = [],
+): { capabilities: ObjectCapabilities; handler: ObjectHandler } {
+  return {
     capabilities: {
-      ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['created_at', 'updated_at'],
+      ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['created_at', 'updated_at', ...unmapped],
       platformDataOnly: ['Rows[].group (QBO section names)', 'ReportBasis'],
     },
     handler: {
-      read: (ctx, request) => readBalanceSheets(ctx, request),
-      map: (record, ctx) => ({ ...mapBalanceSheet(balanceSheetMonth(record.raw), mapContext(ctx)) }),
+      read: (ctx, request) => readMonthlyReport(ctx, request, report),
+      map: (record, ctx) => map(reportMonth(record.raw), mapContext(ctx)),
       businessDate: (record) => (typeof record.raw.EndDate === 'string' ? `${record.raw.EndDate.slice(0, 10)}T00:00:00.000Z` : null),
     },
   };
-  return table;
 }
 
 export function createQuickBooksConnector(): Connector {
@@ -119,7 +129,7 @@ export function createQuickBooksConnector(): Connector {
         'Voided bill payments, payments and invoices (amounts zeroed, "Voided" in the memo) have status void.',
         'Customers cannot be deleted in QuickBooks Online; PATCH status archived makes them inactive.',
         'Attachments are files attached to transactions and names (note-only attachables are not attachments). The file_url serves the file from QuickBooks when followed (its download endpoint, then the short-lived link it answers); nothing is stored.',
-        'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window.',
+        'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window. Income statements come the same way from the ProfitAndLoss report (accrual basis; other income and other expenses are children of income and expenses), cash flow statements from the CashFlow report (gross_cash_in_flow and gross_cash_out_flow are null: the report has no such totals).',
       ],
     },
   };

@@ -341,15 +341,17 @@ export interface QboReport {
 }
 
 /**
- * One month of the BalanceSheet report as the connector stores it: the
- * report's header and rows with the values of that month's column only.
+ * One month of a report (BalanceSheet, ProfitAndLoss, CashFlow) as the connector
+ * stores it: the report's header and rows with the values of that month's column only.
  */
-export interface QboBalanceSheetMonth {
+export interface QboReportMonth {
   Id: string;
   StartDate: string;
   EndDate: string;
   Currency: string;
   ReportTime?: string;
+  /** Accrual or Cash, as the report's header says. */
+  ReportBasis?: string;
   Rows: QboReportRow[];
 }
 

@@ -11,7 +11,7 @@
  * file_url. Each part uses a company (realm) of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, json, errorBody, type TestApp } from '../../../test/support/app.ts';
+import { clientHeaders, startTestApp, json, errorBody, type TestApp } from '../../../test/support/app.ts';
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
 import { sender, type Json } from '../../../test/support/writes.ts';
@@ -184,6 +184,20 @@ describe('QuickBooks Online sync', () => {
     expect(sheets.at(-1)?.data).toMatchObject({ start_date: `${month}-01T00:00:00.000Z`, currency_code: 'USD', total_assets: '24742.44', total_liabilities: '31548.42', total_equity: '-6805.98' });
     const checking = ((sheets.at(-1)?.data.assets as { items: { items: { items: { account_id: string; value: string }[] }[] }[] }).items[0]?.items[0]?.items[0]);
     expect(checking).toEqual({ account_id: (await storedOne(c.connection.id, 'account', '35')).id, name: 'Checking', value: '1350.55', items: [] });
+
+    // Income statements and cash flows from the ProfitAndLoss and CashFlow reports, month by month as well.
+    const incomes = await stored(c.connection.id, 'income_statement');
+    expect(incomes).toHaveLength(24);
+    expect(incomes.at(-1)?.data).toMatchObject({ start_date: `${month}-01T00:00:00.000Z`, accounting_standard: 'accrual', total_income: 1415.55, net_income: 534.67 });
+    const sales = (incomes.at(-1)?.data.income as { items: { account_id: string }[] }).items[0];
+    expect(sales?.account_id).toBe((await storedOne(c.connection.id, 'account', '79')).id);
+    const flows = await stored(c.connection.id, 'cash_flow_statement');
+    expect(flows).toHaveLength(24);
+    expect(flows.at(-1)?.data).toMatchObject({ starting_balance: -3183.48, ending_balance: 1350.55, total_operating: 2366.53 });
+    const reports = qbo.log.filter((r) => r.path.includes('/reports/')).map((r) => r.path.split('/').at(-1));
+    expect(new Set(reports)).toEqual(new Set(['BalanceSheet', 'ProfitAndLoss', 'CashFlow']));
+    const status = json(await t.app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${c.token}`, headers: clientHeaders(t.org) })).status as { historical_sync_status: Json };
+    expect(status.historical_sync_status).toMatchObject({ synced_balance_sheets_count: 24, synced_income_statements_count: 24, synced_cash_flows_count: 24 });
     expectNoViolations();
   }, 60_000);
 

@@ -61,6 +61,7 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
     if (total !== cents(deposit.total_amount)) problems.push(`${id}: total ${String(deposit.total_amount)} is not payments + lines ${total / 100}`);
   }
   checkBalanceSheets(problems, all('balance_sheet'), all('account'));
+  problems.push(...statementProblems(all('balance_sheet'), all('income_statement'), all('cash_flow_statement'), all('account')));
   return problems;
 }
 
@@ -145,4 +146,68 @@ function checkBalanceSheets(problems: string[], sheets: Map<string, Obj>, accoun
     const account = accounts.get(accountId);
     if (account !== undefined && cents(account.balance) !== value) problems.push(`${id}: ${accountId} shows ${value / 100}, account balance is ${String(account.balance)}`);
   }
+}
+
+interface NumberNode { account_id: string; name: string; value: number; items: NumberNode[] }
+
+function checkNumberTree(problems: string[], where: string, node: NumberNode): void {
+  if (node.items.length === 0) return;
+  if (sum(node.items.map((n) => cents(n.value))) !== cents(node.value)) problems.push(`${where}/${node.name}: children do not add up`);
+  for (const child of node.items) checkNumberTree(problems, `${where}/${node.name}`, child);
+}
+
+function byMonth(objects: Map<string, Obj>): Map<string, Obj> {
+  return new Map([...objects.values()].map((o) => [String(o.start_date).slice(0, 7), o]));
+}
+
+/** Cents of the leaves of `node` that stand for one of `accounts` (and of Net Income rows for NET_INCOME). */
+function leafCents(node: TreeNode, accounts: ReadonlySet<string>): number {
+  if (node.items.length > 0) return sum(node.items.map((n) => leafCents(n, accounts)));
+  return accounts.has(node.name === 'Net Income' ? NET_INCOME : node.account_id) ? cents(node.value) : 0;
+}
+
+const NET_INCOME = '\u0000net income';
+
+/**
+ * The statements tie out with the balance sheets, month by month: net income is the change of the balance sheet's
+ * Net Income over the month; the cash flow starts where the last one ended, moves by its three activities, and ends
+ * at the Bank accounts' balance on the month's balance sheet. Exported for the statements' own tests.
+ */
+export function statementProblems(sheets: Map<string, Obj>, incomes: Map<string, Obj>, flows: Map<string, Obj>, accounts: Map<string, Obj>): string[] {
+  const problems: string[] = [];
+  const sheetOf = byMonth(sheets);
+  const cash = new Set([...accounts].filter(([, a]) => a.account_type === 'bank').map(([id]) => id));
+  const netIncomeOf = (month: string): number => {
+    const sheet = sheetOf.get(month);
+    return sheet === undefined ? 0 : leafCents(sheet.equity as TreeNode, new Set([NET_INCOME]));
+  };
+  const months = [...sheetOf.keys()].sort();
+  const previous = (month: string): string | undefined => months[months.indexOf(month) - 1];
+  for (const [month, statement] of byMonth(incomes)) {
+    const id = String(statement.id);
+    for (const part of ['income', 'expenses', 'cost_of_sales'] as const) checkNumberTree(problems, id, statement[part] as NumberNode);
+    const income = cents(statement.total_income);
+    const net = cents(statement.net_income);
+    if (income - cents(statement.total_cost_of_sales) - cents(statement.total_expenses) !== net) problems.push(`${id}: income - cost of sales - expenses != net income`);
+    for (const [field, part] of [['total_income', 'income'], ['total_expenses', 'expenses'], ['total_cost_of_sales', 'cost_of_sales']] as const) {
+      if (cents((statement[part] as NumberNode).value) !== cents(statement[field])) problems.push(`${id}: ${field} is not the ${part} tree's value`);
+    }
+    const before = previous(month);
+    const change = netIncomeOf(month) - (before === undefined ? 0 : netIncomeOf(before));
+    if (sheetOf.has(month) && change !== net) problems.push(`${id}: net income ${net / 100} but the balance sheet's Net Income moved ${change / 100}`);
+  }
+  let lastEnding: number | null = null;
+  for (const [month, flow] of [...byMonth(flows)].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const id = String(flow.id);
+    for (const part of ['operating_activities', 'investing_activities', 'financing_activities'] as const) checkNumberTree(problems, id, flow[part] as NumberNode);
+    const starting = cents(flow.starting_balance);
+    const ending = cents(flow.ending_balance);
+    if (starting + cents(flow.total_operating) + cents(flow.total_investing) + cents(flow.total_financing) !== ending) problems.push(`${id}: starting + operating + investing + financing != ending`);
+    if (cents(flow.gross_cash_in_flow) - cents(flow.gross_cash_out_flow) !== ending - starting) problems.push(`${id}: cash in - cash out != ending - starting`);
+    if (lastEnding !== null && starting !== lastEnding) problems.push(`${id}: starts at ${starting / 100}, the month before ended at ${lastEnding / 100}`);
+    lastEnding = ending;
+    const sheet = sheetOf.get(month);
+    if (sheet !== undefined && leafCents(sheet.assets as TreeNode, cash) !== ending) problems.push(`${id}: ends at ${ending / 100}, the balance sheet's bank accounts hold ${leafCents(sheet.assets as TreeNode, cash) / 100}`);
+  }
+  return problems;
 }

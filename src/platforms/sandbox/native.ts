@@ -182,6 +182,25 @@ export type NativeBalanceSheet = NativeMeta & {
   TotalAssets: Money; TotalLiabilities: Money; TotalEquity: Money;
 };
 
+/** A month's profit and loss: one Account row per income and expense account (natural signs), grouped. */
+export type NativeIncomeStatement = NativeMeta & {
+  PeriodStart: DateOnly; PeriodEnd: DateOnly; CurrencyCode: string; Basis: 'Accrual';
+  Income: NativeReportRow; CostOfSales: NativeReportRow; Expenses: NativeReportRow;
+  TotalIncome: Money; NetSales: Money; TotalCostOfSales: Money; GrossProfit: Money; TotalExpenses: Money;
+  NetOperatingIncome: Money; NetIncome: Money;
+};
+
+/**
+ * A month's cash flow (indirect method): Net Income and one Account row per other non-cash account, its change
+ * as it moved cash (the negated debit movement). Cash is the Bank accounts.
+ */
+export type NativeCashFlow = NativeMeta & {
+  PeriodStart: DateOnly; PeriodEnd: DateOnly; CurrencyCode: string;
+  StartingBalance: Money; EndingBalance: Money;
+  Operating: NativeReportRow; Investing: NativeReportRow; Financing: NativeReportRow;
+  TotalOperating: Money; TotalInvesting: Money; TotalFinancing: Money; CashIn: Money; CashOut: Money;
+};
+
 export type NativeOrderLine = { LineId: string; ProductId: string; VariantId: string; Title: string; Sku: string; Price: Money; UnitCost: Money; Qty: number };
 export type NativeOrderAddress = { FirstName: string; LastName: string; Line1: string; Line2?: string; City: string; Region: string; PostalCode: string; CountryCode: string; Phone?: string };
 export type NativeOrder = NativeMeta & {
@@ -208,12 +227,14 @@ export interface NativeOf {
   bill: NativeBill;
   bill_credit_memo: NativeVendorCredit;
   bill_payment: NativeBillPayment;
+  cash_flow_statement: NativeCashFlow;
   class: NativeClass;
   company_info: NativeCompany;
   currency: NativeCurrency;
   customer: NativeCustomer;
   department: NativeDepartment;
   expense: NativeExpense;
+  income_statement: NativeIncomeStatement;
   invoice: NativeInvoice;
   invoice_credit_memo: NativeCreditNote;
   invoice_payment: NativePayment;

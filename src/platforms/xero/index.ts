@@ -23,13 +23,14 @@ const INCREMENTAL = new Set<UnifiedObjectType>([
   'bill', 'invoice', 'bill_credit_memo', 'invoice_credit_memo', 'bill_payment', 'invoice_payment', 'vendor', 'customer', 'journal_entry',
 ]);
 /** Always read whole: nothing there to be deleted (one organisation, a report computed on demand). */
-const SNAPSHOTS = new Set<UnifiedObjectType>(['company_info', 'balance_sheet']);
+const SNAPSHOTS = new Set<UnifiedObjectType>(['company_info', 'balance_sheet', 'income_statement']);
 
 /** Unified fields Xero never fills (always null). */
 const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
   account: ['parent_id', 'balance', 'created_at'],
   attachment: ['created_at'],
   balance_sheet: ['created_at'],
+  income_statement: ['created_at', 'updated_at', 'net_operating_income'],
   bank_transfer: ['class_id', 'department_id', 'location_id', 'project_id', 'subsidiary_id', 'memo'],
   bill: ['account_id', 'payment_terms_id', 'subsidiary_id', 'memo', 'created_at'],
   bill_credit_memo: ['account_id', 'created_at'],
@@ -97,6 +98,15 @@ function objects(): Connector['objects'] {
     const writer = WRITERS[type];
     result[type] = { capabilities: capabilities(type, writer), handler: { ...reader, ...writer } };
   }
+  // Xero's Accounting API has no cash flow statement (its reports are balance sheet, profit and loss, trial balance,
+  // aged and bank summaries, …): said here so the capability table shows it, and the endpoint answers 404.
+  result.cash_flow_statement = {
+    capabilities: { ...capabilities('cash_flow_statement', undefined), read: false, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false },
+    handler: {
+      read: () => Promise.reject(new Error('Xero has no cash flow statement: the capability says read false')),
+      map: () => { throw new Error('Xero has no cash flow statement'); },
+    },
+  };
   return result;
 }
 
@@ -124,7 +134,8 @@ export const xeroConnector: Connector = {
       'Tracking categories are classes and their options are classes under them; a line\'s class_id is its first tracking option.',
       'Voided and deleted manual journals are reported deleted (a journal entry has no status); voided invoices, bills and credit notes keep status void; deleted ones are reported deleted.',
       'Deleting a bill deletes a draft or a bill awaiting approval; an approved bill is voided with PATCH status void.',
-      'Balance sheets are the current month and the eleven before, from the BalanceSheet report.',
+      'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
+      'Cash flow statements are not available: Xero\'s Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).',
       'Attachments are those of bills, invoices and manual journals; their file_url fetches the file from Xero when followed (nothing is copied).',
     ],
   },

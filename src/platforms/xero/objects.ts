@@ -11,11 +11,11 @@ import {
   mapBill, mapBillCredit, mapBillPayment, mapInvoice, mapInvoiceCredit, mapInvoicePayment,
 } from './mapping/documents.ts';
 import { mapAccount, mapCurrency, mapJournal, mapTaxRate, mapTrackingCategory, mapTrackingOption, mapTransfer } from './mapping/ledger.ts';
-import { mapAttachment, mapBalanceSheet, mapOrganisation } from './mapping/reports.ts';
+import { mapAttachment, mapBalanceSheet, mapIncomeStatement, mapOrganisation } from './mapping/reports.ts';
 import { chartOf, readList, recordOf, withAccountIds, withCurrency, type XeroList } from './read.ts';
 import type {
   XeroContact, XeroCreditNote, XeroInvoice, XeroLists, XeroManualJournal, XeroOrganisation, XeroReportRow, XeroStoredAttachment,
-  XeroStoredBalanceSheet,
+  XeroStoredReport,
 } from './types.ts';
 
 /** ctx.ref detached from ctx. */
@@ -105,8 +105,8 @@ async function readOrganisation(ctx: ConnectorContext): Promise<XeroOrganisation
   return organisation ?? {};
 }
 
-/** Months of balance sheets read per sync: the current one and the eleven before (Xero's maximum of periods). */
-export const BALANCE_SHEET_MONTHS = 12;
+/** Months of statements read per sync: the current one and the eleven before (Xero's maximum of periods). */
+export const REPORT_MONTHS = 12;
 
 function monthEnd(year: number, month: number): string {
   return new Date(Date.UTC(year, month + 1, 0)).toISOString().slice(0, 10);
@@ -121,7 +121,7 @@ function column(rows: readonly XeroReportRow[], index: number): XeroReportRow[] 
   }));
 }
 
-function storedBalanceSheet(record: PlatformRecord): XeroStoredBalanceSheet {
+function storedReport(record: PlatformRecord): XeroStoredReport {
   const raw = record.raw;
   const textOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
   return {
@@ -133,24 +133,28 @@ function storedBalanceSheet(record: PlatformRecord): XeroStoredBalanceSheet {
   };
 }
 
-async function readBalanceSheets(ctx: ConnectorContext): Promise<ReadPage> {
-  const now = new Date();
+/** The query of each monthly report: the month ending now and the eleven before. */
+function reportQuery(report: 'BalanceSheet' | 'ProfitAndLoss', now: Date): Record<string, string | number> {
   const end = monthEnd(now.getUTCFullYear(), now.getUTCMonth());
+  if (report === 'BalanceSheet') return { date: end, periods: REPORT_MONTHS - 1, timeframe: 'MONTH' };
+  return { fromDate: `${end.slice(0, 8)}01`, toDate: end, periods: REPORT_MONTHS - 1, timeframe: 'MONTH' };
+}
+
+/** A multi-period report (newest column first) cut into one record per month, keyed by the month's last day. */
+async function readMonthlyReport(ctx: ConnectorContext, report: 'BalanceSheet' | 'ProfitAndLoss'): Promise<ReadPage> {
+  const now = new Date();
   const organisation = await readOrganisation(ctx);
-  const response = await xeroCall(ctx, {
-    method: 'GET', path: '/Reports/BalanceSheet', operation: 'get BalanceSheet report',
-    query: { date: end, periods: BALANCE_SHEET_MONTHS - 1, timeframe: 'MONTH' },
-  });
-  const [report] = listOf(response, 'Reports');
-  if (report === undefined) return { records: [], nextPageToken: null };
-  const rows = report.Rows ?? [];
+  const response = await xeroCall(ctx, { method: 'GET', path: `/Reports/${report}`, operation: `get ${report} report`, query: reportQuery(report, now) });
+  const [found] = listOf(response, 'Reports');
+  if (found === undefined) return { records: [], nextPageToken: null };
+  const rows = found.Rows ?? [];
   const periods = Math.max(0, ...rows.map((r) => (r.Cells?.length ?? 1) - 1));
   const records: PlatformRecord[] = [];
-  for (let index = 1; index <= Math.min(periods, BALANCE_SHEET_MONTHS); index++) {
+  for (let index = 1; index <= Math.min(periods, REPORT_MONTHS); index++) {
     const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (index - 1), 1));
-    const stored: XeroStoredBalanceSheet = {
-      ReportID: report.ReportID ?? 'BalanceSheet', ReportName: report.ReportName ?? null, ReportTitles: report.ReportTitles ?? [],
-      UpdatedDateUTC: report.UpdatedDateUTC ?? null, PeriodStart: month.toISOString().slice(0, 10),
+    const stored: XeroStoredReport = {
+      ReportID: found.ReportID ?? report, ReportName: found.ReportName ?? null, ReportTitles: found.ReportTitles ?? [],
+      UpdatedDateUTC: found.UpdatedDateUTC ?? null, PeriodStart: month.toISOString().slice(0, 10),
       PeriodEnd: monthEnd(month.getUTCFullYear(), month.getUTCMonth()), BaseCurrency: organisation.BaseCurrency ?? null,
       Rows: column(rows, index),
     };
@@ -202,7 +206,8 @@ interface ReadEntry {
 export const READERS: Readonly<Partial<Record<UnifiedObjectType, ReadEntry>>> = {
   account: { read: readAccounts, map: (r) => ({ ...mapAccount(r.raw) }) },
   attachment: { read: readAttachments, map: (r, ctx) => ({ ...mapAttachment(r.raw, refOf(ctx)) }) },
-  balance_sheet: { read: readBalanceSheets, map: (r, ctx) => ({ ...mapBalanceSheet(storedBalanceSheet(r), refOf(ctx)) }) },
+  balance_sheet: { read: (ctx) => readMonthlyReport(ctx, 'BalanceSheet'), map: (r, ctx) => ({ ...mapBalanceSheet(storedReport(r), refOf(ctx)) }) },
+  income_statement: { read: (ctx) => readMonthlyReport(ctx, 'ProfitAndLoss'), map: (r, ctx) => ({ ...mapIncomeStatement(storedReport(r), refOf(ctx)) }) },
   bank_transfer: { read: list(bankTransfers), map: (r, ctx) => ({ ...mapTransfer(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
   bill: { read: list(invoices('ACCPAY')), map: (r, ctx) => ({ ...mapBill(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
   invoice: { read: list(invoices('ACCREC')), map: (r, ctx) => ({ ...mapInvoice(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },

@@ -222,10 +222,10 @@ export interface XeroReport {
 }
 
 /**
- * One monthly balance sheet as the connector stores it: the columns of Xero's
- * multi-period BalanceSheet report cut into one record per period end.
+ * One month of a report as the connector stores it: the columns of Xero's
+ * multi-period BalanceSheet or ProfitAndLoss report cut into one record per period end.
  */
-export interface XeroStoredBalanceSheet {
+export interface XeroStoredReport {
   ReportID: string;
   ReportName: string | null;
   ReportTitles: string[];

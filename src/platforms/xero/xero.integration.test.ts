@@ -111,6 +111,9 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     company_info: [standin.tenants[0]?.id ?? ''],
     attachment: ids(Object.values(books().attachments).flat(), 'AttachmentID'),
     balance_sheet: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
+    income_statement: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
+    // Declared so the capability table says so, but not readable: Xero has no cash flow statement.
+    cash_flow_statement: [] as string[],
   } as Record<UnifiedObjectType, string[]>;
 }
 
@@ -177,6 +180,19 @@ describe('Xero sync', () => {
     }
     const sheets = await stored(id, 'balance_sheet');
     expect(sheets.at(-1)?.data).toMatchObject({ total_assets: '179533.09', total_liabilities: '-5915.21', total_equity: '185448.29', currency_code: 'NZD' });
+    const incomes = await stored(id, 'income_statement');
+    expect(incomes.at(-1)?.data).toMatchObject({ accounting_standard: 'accrual', currency_code: 'NZD', net_operating_income: null });
+    const now = new Date();
+    const monthEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+    expect(standin.requests.filter((r) => r.path === '/api.xro/2.0/Reports/ProfitAndLoss').map((r) => r.query)).toContainEqual({
+      fromDate: `${monthEnd.slice(0, 8)}01`, toDate: monthEnd, periods: '11', timeframe: 'MONTH',
+    });
+    // No cash flow statement on Xero: the endpoint says so, and the status counts none.
+    const flows = await sender(t, c.token)('GET', '/accounting/cash_flow_statements');
+    expect(flows.statusCode).toBe(404);
+    expect(errorBody(flows).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    const status = json(await sender(t, c.token)('GET', '/connections/status')).status as { historical_sync_status: Json };
+    expect(status.historical_sync_status).toMatchObject({ synced_income_statements_count: 12, synced_cash_flows_count: null, synced_balance_sheets_count: 12 });
     const receipt = Object.entries(books().attachments).find(([, a]) => a.some((x) => x.FileName === 'receipt.pdf'));
     const attachment = await one(id, 'attachment', receipt?.[1][0]?.AttachmentID);
     expect(attachment.data).toMatchObject({ attached_to_type: 'bill', attached_to_id: ref('bill', receipt?.[0]), file_name: 'receipt.pdf' });

@@ -19,7 +19,7 @@ import { connectorContext } from '../context.ts';
 import { PlatformError } from '../errors.ts';
 import { validateConnector } from '../registry.ts';
 import { xeroAuth, XERO_SCOPES } from './auth.ts';
-import { xeroDay, xeroIso, xeroMillis } from './dates.ts';
+import { msDate, xeroDay, xeroIso, xeroMillis } from './dates.ts';
 import { xeroConnector } from './index.ts';
 
 const CONNECTION = '7a3c1f0e-0000-4000-8000-00000000c0de';
@@ -280,6 +280,44 @@ describe('reads against the stand-in', () => {
     expect((current?.equity as { items: { name: string; account_id: string | null }[] }).items.find((n) => n.name === 'Current Year Earnings')?.account_id).toBe('');
   });
 
+  it('cuts the ProfitAndLoss report into twelve monthly income statements computed from the books', async () => {
+    const now = new Date();
+    const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+    const before = (await readAll('income_statement')).mapped;
+    expect(before.size).toBe(12);
+    for (const statement of before.values()) expect(Value.Check(MODEL.income_statement.schema, { ...statement, id: 'x', last_synced_at: end + 'T00:00:00.000Z' })).toBe(true);
+    // An approved sale and an approved bill moved into this month show up in its statement, ex tax, each on its account.
+    const approved = (type: string) => (i: Json): boolean => i.Type === type && i.Status === 'AUTHORISED' && i.LineAmountTypes === 'Exclusive' && Array.isArray(i.LineItems) && i.LineItems.length > 0;
+    const sale = books().all('Invoices').find(approved('ACCREC'));
+    const bill = books().all('Invoices').find(approved('ACCPAY'));
+    if (sale === undefined || bill === undefined) throw new Error('the stand-in has approved invoices and bills');
+    const lineSum = (doc: Json): number => ((doc.LineItems ?? []) as Json[]).reduce((sum, l) => sum + Math.round(Number(l.LineAmount) * 100), 0);
+    const dates = { sale: sale.Date, bill: bill.Date };
+    try {
+      books().change('Invoices', String(sale.InvoiceID), (r) => { r.Date = msDate(Date.now()); });
+      books().change('Invoices', String(bill.InvoiceID), (r) => { r.Date = msDate(Date.now()); });
+      const after = (await readAll('income_statement')).mapped.get(end) ?? {};
+      const was = before.get(end) ?? {};
+      const moved = (field: string): number => Math.round(Number(after[field]) * 100) - Math.round(Number(was[field]) * 100);
+      expect(moved('total_income')).toBe(lineSum(sale));
+      expect(moved('total_expenses') + moved('total_cost_of_sales')).toBe(lineSum(bill));
+      expect(moved('net_income')).toBe(lineSum(sale) - lineSum(bill));
+      expect(after).toMatchObject({ start_date: `${end.slice(0, 8)}01T00:00:00.000Z`, end_date: `${end}T00:00:00.000Z`, accounting_standard: 'accrual', currency_code: 'NZD', net_operating_income: null });
+      const income = after.income as { items: { account_id: string }[] };
+      const revenueAccount = books().all('Accounts').find((a) => a.Code === ((sale.LineItems as Json[])[0]?.AccountCode));
+      expect(JSON.stringify(income)).toContain(String(ref('account', revenueAccount?.AccountID)));
+      expect(Math.round(Number(after.total_income) * 100) - Math.round(Number(after.total_cost_of_sales) * 100) - Math.round(Number(after.total_expenses) * 100))
+        .toBe(Math.round(Number(after.net_income) * 100));
+    } finally {
+      books().change('Invoices', String(sale.InvoiceID), (r) => { r.Date = dates.sale; });
+      books().change('Invoices', String(bill.InvoiceID), (r) => { r.Date = dates.bill; });
+    }
+  });
+
+  it('declares no cash flow statement: Xero has none, and the capability says so', () => {
+    expect(fast.objects.cash_flow_statement?.capabilities.read).toBe(false);
+  });
+
   it('finds attachments of bills, invoices and journals', async () => {
     const { mapped } = await readAll('attachment');
     const expected = Object.entries(books().attachments).flatMap(([parent, list]) => list.map((a) => ({ parent, a })));
@@ -309,6 +347,8 @@ describe('reads against the stand-in', () => {
 
   it('maps every record of every object to its unified schema', async () => {
     for (const [type, entry] of Object.entries(fast.objects) as [UnifiedObjectType, NonNullable<Connector['objects'][UnifiedObjectType]>][]) {
+      // Declared unreadable (the cash flow statement Xero has not): nothing to map.
+      if (!entry.capabilities.read) continue;
       const schema = MODEL[type].schema;
       const properties = Object.keys((schema as { properties?: Record<string, unknown> }).properties ?? {});
       const { live, mapped } = await readAll(type);

@@ -4,6 +4,7 @@
  * bookkeeping QBO does on every write (Id, SyncToken, MetaData, totals).
  */
 import { attachableFile, ENTITIES, fixture, generatedBills, recordedRecords, type Entity, type Json } from './fixtures.ts';
+import type { ReportName } from './report.ts';
 
 /** Times as QBO writes them: the company's offset (Pacific, -07:00 here) and whole seconds. */
 export function qboTime(ms: number, withMillis = false): string {
@@ -40,7 +41,8 @@ export class Company {
   readonly realmId: string;
   readonly companyInfo: Json;
   readonly preferences: Json;
-  readonly balanceSheet: Json;
+  /** The recorded reports (test/fixtures/quickbooks), by the name in their path. */
+  readonly reports: Readonly<Record<ReportName, Json>>;
   private readonly records = new Map<Entity, Map<string, Json>>();
   private readonly tombstones = new Map<Entity, Tombstone[]>();
   private nextId = 9001;
@@ -59,7 +61,7 @@ export class Company {
     }
     const preferences = fixture('preferences.json').Preferences;
     this.preferences = isJson(preferences) ? preferences : {};
-    this.balanceSheet = fixture('balancesheet.json');
+    this.reports = { BalanceSheet: fixture('balancesheet.json'), ProfitAndLoss: fixture('profitandloss.json'), CashFlow: fixture('cashflow.json') };
   }
 
   get name(): string {

@@ -1,7 +1,7 @@
 /**
  * An in-process stand-in of QuickBooks Online for tests: the Accounting API
  * (query, ChangeDataCapture, reads, sparse and full updates with SyncToken,
- * deletes, voids, CompanyInfo, Preferences, the BalanceSheet report,
+ * deletes, voids, CompanyInfo, Preferences, the BalanceSheet, ProfitAndLoss and CashFlow reports,
  * attachment downloads with their short-lived file links) and Intuit's OAuth (consent page and token endpoint), on 127.0.0.1 and a random
  * port. Stateful and seeded from test/fixtures/quickbooks, the response
  * shapes of Intuit's reference.
@@ -27,7 +27,7 @@ import { Company, qboTime } from './company.ts';
 import { faultBody, isEntity, type Entity, type Json } from './fixtures.ts';
 import { consentPage, errorPage, OAuthServer, type IssuedTokens, type OAuthClient } from './oauth.ts';
 import { parseQuery, QueryError, runQuery } from './query.ts';
-import { balanceSheetReport, ReportError } from './report.ts';
+import { isReportName, monthlyReport, ReportError } from './report.ts';
 import { DELETABLE, validate, VOIDABLE, WRITABLE } from './validate.ts';
 
 export type { IssuedTokens, OAuthClient } from './oauth.ts';
@@ -223,9 +223,9 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
         if (id !== realmId) return refuse(where, 400, 'object-not-found', `companyinfo/${id} is not the realm ${realmId}`);
         return { status: 200, body: { CompanyInfo: company.companyInfo, time: time() } };
       }
-      if (resource === 'reports' && id === 'BalanceSheet' && extra.length === 0) {
+      if (resource === 'reports' && isReportName(id) && extra.length === 0) {
         try {
-          return { status: 200, body: balanceSheetReport(company.balanceSheet, url.searchParams, time()) };
+          return { status: 200, body: monthlyReport(company.reports[id], url.searchParams, time()) };
         } catch (error) {
           if (error instanceof ReportError) return refuse(where, 400, 'required-param-missing', error.message);
           throw error;

@@ -1,9 +1,9 @@
 /**
- * GET /reports/BalanceSheet from the recorded report (one Total column).
- * With summarize_column_by=Month it has a Money column per month of
- * start_date..end_date (MetaData StartDate, EndDate, ColKey) and a Total
- * column, as QBO answers; every month shows the recorded balances (the
- * stand-in keeps no ledger), the Total column too.
+ * GET /reports/BalanceSheet, /reports/ProfitAndLoss and /reports/CashFlow from
+ * the recorded reports (one Total column each). With summarize_column_by=Month
+ * a report has a Money column per month of start_date..end_date (MetaData
+ * StartDate, EndDate, ColKey) and a Total column, as QBO answers; every month
+ * shows the recorded values (the stand-in keeps no ledger), the Total column too.
  */
 import type { Json } from './fixtures.ts';
 
@@ -51,7 +51,15 @@ function spread(row: Json, periods: number): Json {
   return out;
 }
 
-export function balanceSheetReport(recorded: Json, params: URLSearchParams, time: string): Json {
+/** The reports the stand-in serves, by the name in the path. */
+export const REPORT_NAMES = ['BalanceSheet', 'ProfitAndLoss', 'CashFlow'] as const;
+export type ReportName = (typeof REPORT_NAMES)[number];
+
+export function isReportName(name: string | undefined): name is ReportName {
+  return REPORT_NAMES.some((n) => n === name);
+}
+
+export function monthlyReport(recorded: Json, params: URLSearchParams, time: string): Json {
   const start = date(params, 'start_date');
   const end = date(params, 'end_date');
   if (start > end) throw new ReportError('start_date must not be after end_date');

@@ -338,4 +338,85 @@ export class XeroBooks {
     };
     return { status: 200, body: this.envelope('Reports', [report]) };
   }
+
+  /**
+   * The ProfitAndLoss report (accrual basis) for fromDate..toDate and `periods` earlier months (timeframe MONTH),
+   * newest first, computed from the books: approved and paid invoices, bills and credit notes (their lines ex tax),
+   * and posted manual journals, per account; sections as Xero lays them out (Income, Less Cost of Sales, Gross
+   * Profit, Plus Other Income, Less Operating Expenses, Net Profit). Xero's contract has no example of it.
+   */
+  profitAndLoss(query: URLSearchParams): Answer {
+    const today = new Date(this.now());
+    const from = query.get('fromDate') ?? new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1)).toISOString().slice(0, 10);
+    const start = new Date(`${from}T00:00:00Z`);
+    if (Number.isNaN(start.getTime())) return validationError([`fromDate ${from} is not a date`]);
+    const columns = Math.min(12, Math.max(1, Number(query.get('periods') ?? '0') + 1));
+    // Column k (from 0) is the month k months before fromDate's.
+    const bounds = Array.from({ length: columns }, (_v, k) => [Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - k, 1), Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - k + 1, 1)] as const);
+    const columnOf = (date: unknown): number => {
+      const ms = dayMillis(date);
+      return ms === null ? -1 : bounds.findIndex(([a, b]) => ms >= a && ms < b);
+    };
+    const accounts = new Map(this.all('Accounts').map((a) => [str(a.Code), a]));
+    const amounts = new Map<string, number[]>();
+    // Debit-positive, per account code and column.
+    const post = (code: unknown, column: number, debit: number): void => {
+      if (column < 0 || typeof code !== 'string') return;
+      const row = amounts.get(code) ?? Array.from({ length: columns }, () => 0);
+      row[column] = round2((row[column] ?? 0) + debit);
+      amounts.set(code, row);
+    };
+    const exTax = (doc: Json, line: Json): number => Number(line.LineAmount ?? 0) - (doc.LineAmountTypes === 'Inclusive' ? Number(line.TaxAmount ?? 0) : 0);
+    const approved = (doc: Json): boolean => doc.Status === 'AUTHORISED' || doc.Status === 'PAID';
+    for (const doc of [...this.all('Invoices'), ...this.all('CreditNotes')]) {
+      if (!approved(doc)) continue;
+      // Sales credit revenue, purchases debit expenses; credit notes the other way round.
+      const sign = doc.Type === 'ACCPAY' || doc.Type === 'ACCRECCREDIT' ? 1 : -1;
+      for (const line of (doc.LineItems ?? []) as Json[]) post(line.AccountCode, columnOf(doc.Date), sign * exTax(doc, line));
+    }
+    for (const journal of this.all('ManualJournals')) {
+      if (journal.Status !== 'POSTED') continue;
+      for (const line of (journal.JournalLines ?? []) as Json[]) post(line.AccountCode, columnOf(journal.Date), Number(line.LineAmount ?? 0));
+    }
+    const money = (n: number): string => round2(n).toFixed(2);
+    const sections = [
+      { title: 'Income', total: 'Total Income', types: ['REVENUE', 'SALES'], sign: -1 },
+      { title: 'Less Cost of Sales', total: 'Total Cost of Sales', types: ['DIRECTCOSTS'], sign: 1 },
+      { title: 'Plus Other Income', total: 'Total Other Income', types: ['OTHERINCOME'], sign: -1 },
+      { title: 'Less Operating Expenses', total: 'Total Operating Expenses', types: ['EXPENSE', 'OVERHEADS', 'DEPRECIATN'], sign: 1 },
+    ];
+    const totals = new Map<string, number[]>();
+    const sectionRows = (section: (typeof sections)[number]): Json[] => {
+      const sum = Array.from({ length: columns }, () => 0);
+      const rows: Json[] = [];
+      for (const [code, values] of [...amounts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        const account = accounts.get(code);
+        if (account === undefined || !section.types.includes(str(account.Type))) continue;
+        const attributes = [{ Value: str(account.AccountID), Id: 'account' }];
+        values.forEach((v, k) => { sum[k] = (sum[k] ?? 0) + section.sign * v; });
+        rows.push({ RowType: 'Row', Cells: [{ Value: str(account.Name), Attributes: attributes }, ...values.map((v) => ({ Value: money(section.sign * v), Attributes: attributes }))] });
+      }
+      totals.set(section.title, sum);
+      if (rows.length === 0) return [];
+      return [{ RowType: 'Section', Title: section.title, Rows: [...rows, { RowType: 'SummaryRow', Cells: [{ Value: section.total }, ...sum.map((v) => ({ Value: money(v) }))] }] }];
+    };
+    const [income, cost, other, expenses] = sections.map(sectionRows);
+    const column = (title: string, k: number): number => totals.get(title)?.[k] ?? 0;
+    const line = (name: string, value: (k: number) => number): Json => ({
+      RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: [{ Value: name }, ...bounds.map((_b, k) => ({ Value: money(value(k)) }))] }],
+    });
+    const gross = (k: number): number => column('Income', k) - column('Less Cost of Sales', k);
+    const label = (k: number): string => new Date(bounds[k]?.[0] ?? 0).toUTCString().slice(8, 16);
+    const report = {
+      ReportID: 'ProfitAndLoss', ReportName: 'Profit and Loss', ReportType: 'ProfitAndLoss',
+      ReportTitles: ['Profit & Loss', str(this.organisation.Name), `${label(columns - 1)} to ${label(0)}`],
+      ReportDate: today.toUTCString().slice(5, 16), UpdatedDateUTC: msDate(this.now()), Fields: [],
+      Rows: [
+        { RowType: 'Header', Cells: [{ Value: '' }, ...bounds.map((_b, k) => ({ Value: label(k) }))] },
+        ...(income ?? []), ...(cost ?? []), line('Gross Profit', gross), ...(other ?? []), ...(expenses ?? []),
+        line('Net Profit', (k) => gross(k) + column('Plus Other Income', k) - column('Less Operating Expenses', k)),
+      ],
+    };
+    return { status: 200, body: this.envelope('Reports', [report]) };
+  }
 }

@@ -108,6 +108,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getCurrencies: list('Currencies'),
   getOrganisations: ({ books }) => books.organisationAnswer(),
   getReportBalanceSheet: ({ books, query }) => books.balanceSheet(query),
+  getReportProfitAndLoss: ({ books, query }) => books.profitAndLoss(query),
 };
 
 const ACCOUNTING = '/api.xro/2.0';

@@ -1,9 +1,9 @@
 /** QBO records as recorded from Intuit's reference (test/fixtures/quickbooks) → unified objects, value by value. */
 import { describe, expect, it } from 'vitest';
 import { fixture, recordedRecords, type Entity, type Json } from '../../../../test/standins/quickbooks/fixtures.ts';
-import { balanceSheetReport } from '../../../../test/standins/quickbooks/report.ts';
+import { monthlyReport } from '../../../../test/standins/quickbooks/report.ts';
 import { entity, ENTITIES } from '../objects.ts';
-import { mapBalanceSheet, splitBalanceSheet } from './reports.ts';
+import { mapBalanceSheet, mapCashFlow, mapIncomeStatement, parseReport, splitReport } from './reports.ts';
 import { mapCompany } from './master.ts';
 import type { MapContext } from './common.ts';
 
@@ -149,8 +149,8 @@ describe('QuickBooks Online mapping', () => {
   });
 
   it('splits a monthly BalanceSheet report into one statement per month', () => {
-    const report = balanceSheetReport(fixture('balancesheet.json'), new URLSearchParams({ start_date: '2016-09-01', end_date: '2016-10-31', summarize_column_by: 'Month' }), '2016-10-31T09:42:21-07:00');
-    const months = splitBalanceSheet(report);
+    const report = monthlyReport(fixture('balancesheet.json'), new URLSearchParams({ start_date: '2016-09-01', end_date: '2016-10-31', summarize_column_by: 'Month' }), '2016-10-31T09:42:21-07:00');
+    const months = splitReport(parseReport(report));
     expect(months.map((m) => [m.Id, m.StartDate, m.EndDate])).toEqual([['2016-09', '2016-09-01', '2016-09-30'], ['2016-10', '2016-10-01', '2016-10-31']]);
     const [september] = months;
     if (september === undefined) throw new Error('no month');
@@ -166,5 +166,43 @@ describe('QuickBooks Online mapping', () => {
       { account_id: 'account:2', name: 'Retained Earnings', value: '91.25', items: [] },
       { account_id: '', name: 'Net Income', value: '2440.27', items: [] },
     ]);
+  });
+
+  const october = (file: string) => {
+    const report = monthlyReport(fixture(file), new URLSearchParams({ start_date: '2016-09-01', end_date: '2016-10-31', summarize_column_by: 'Month' }), '2016-10-31T09:42:21-07:00');
+    const month = splitReport(parseReport(report))[1];
+    if (month === undefined) throw new Error('no month');
+    return month;
+  };
+
+  it('maps a month of the ProfitAndLoss report to an income statement, amounts as numbers', () => {
+    const statement = mapIncomeStatement(october('profitandloss.json'), mc);
+    expect(statement).toMatchObject({
+      start_date: '2016-10-01T00:00:00.000Z', end_date: '2016-10-31T00:00:00.000Z', accounting_standard: 'accrual', currency_code: 'USD',
+      total_income: 1415.55, net_sales: 1415.55, total_cost_of_sales: 405, gross_profit: 1010.55, total_expenses: 475.88,
+      net_operating_income: 534.67, net_income: 534.67, net_profit: 534.67, created_at: null, updated_at: null, platform_url: null,
+    });
+    expect(statement.income).toEqual({ account_id: '', name: 'Income', value: 1415.55, items: [{ account_id: 'account:79', name: 'Sales of Product Income', value: 1415.55, items: [] }] });
+    expect(statement.cost_of_sales.items).toEqual([{ account_id: 'account:80', name: 'Cost of Goods Sold', value: 405, items: [] }]);
+    // A parent account with its own amount: the row is its total, the children what is below it.
+    expect(statement.expenses.items[2]).toMatchObject({ account_id: 'account:58', name: 'Job Expenses', value: 281.02, items: [{ account_id: 'account:63', value: 234.04 }] });
+  });
+
+  it('maps a month of the CashFlow report to a cash flow statement whose activities explain the change of cash', () => {
+    const flow = mapCashFlow(october('cashflow.json'), mc);
+    expect(flow).toMatchObject({
+      currency_code: 'USD', starting_balance: -3183.48, ending_balance: 1350.55,
+      total_operating: 2366.53, total_investing: -13495, total_financing: 15662.5, gross_cash_in_flow: null, gross_cash_out_flow: null,
+    });
+    expect(Math.round(((flow.starting_balance ?? 0) + (flow.total_operating ?? 0) + (flow.total_investing ?? 0) + (flow.total_financing ?? 0)) * 100)).toBe(Math.round((flow.ending_balance ?? 0) * 100));
+    expect(flow.operating_activities.items.map((n) => [n.account_id, n.name, n.value])).toEqual([
+      ['', 'Net Income', 534.67], ['', 'Adjustments to reconcile Net Income to Net Cash provided by operations:', 1831.86],
+    ]);
+    expect(flow.financing_activities.items[0]).toEqual({ account_id: 'account:44', name: 'Notes Payable', value: 25000, items: [] });
+  });
+
+  it('parses a report answer rather than trusting its shape: stray values are left out', () => {
+    const parsed = parseReport({ Header: { Currency: 7, ReportBasis: 'Cash' }, Columns: 'x', Rows: { Row: [{ type: 'Data', ColData: [{ value: 'A', id: 3 }, { value: 5 }] }, 'junk'] } });
+    expect(parsed).toEqual({ Header: { ReportBasis: 'Cash' }, Columns: { Column: [] }, Rows: { Row: [{ type: 'Data', ColData: [{ value: 'A' }, {}] }] } });
   });
 });

@@ -1,10 +1,76 @@
 /**
- * The BalanceSheet report, read once with a column per month
- * (summarize_column_by=Month), split into one record per month, and each
- * month mapped to the unified statement tree.
+ * The BalanceSheet, ProfitAndLoss and CashFlow reports, each read once with a
+ * column per month (summarize_column_by=Month), parsed, split into one record
+ * per month, and each month mapped to the unified statement.
  */
-import type { QboBalanceSheetMonth, QboColData, QboReport, QboReportColumn, QboReportRow } from '../native.ts';
+import type { QboColData, QboReport, QboReportColumn, QboReportMonth, QboReportRow } from '../native.ts';
+import type { ReportNode } from '../../../model/report-tree.ts';
+import { incomeStatementOf, sectionsTree } from '../../statements.ts';
 import { day, type MapContext, type Mapped } from './common.ts';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function cellsOf(value: unknown): QboColData[] | undefined {
+  if (!isRecord(value) || !Array.isArray(value.ColData)) return undefined;
+  return value.ColData.map((cell): QboColData => {
+    const out: QboColData = {};
+    const text = isRecord(cell) ? textOf(cell.value) : undefined;
+    const id = isRecord(cell) ? textOf(cell.id) : undefined;
+    if (text !== undefined) out.value = text;
+    if (id !== undefined) out.id = id;
+    return out;
+  });
+}
+
+function rowsOf(value: unknown): QboReportRow[] {
+  return isRecord(value) && Array.isArray(value.Row) ? value.Row.filter(isRecord).map(rowOf) : [];
+}
+
+function rowOf(raw: Record<string, unknown>): QboReportRow {
+  const row: QboReportRow = {};
+  if (raw.type === 'Section' || raw.type === 'Data') row.type = raw.type;
+  const group = textOf(raw.group);
+  if (group !== undefined) row.group = group;
+  const header = cellsOf(raw.Header);
+  if (header !== undefined) row.Header = { ColData: header };
+  const data = Array.isArray(raw.ColData) ? cellsOf(raw) : undefined;
+  if (data !== undefined) row.ColData = data;
+  if (isRecord(raw.Rows)) row.Rows = { Row: rowsOf(raw.Rows) };
+  const summary = cellsOf(raw.Summary);
+  if (summary !== undefined) row.Summary = { ColData: summary };
+  return row;
+}
+
+/** A report answer parsed into the shapes the connector reads (anything else in it is left out). */
+export function parseReport(body: Record<string, unknown>): QboReport {
+  const header = isRecord(body.Header) ? body.Header : {};
+  const columns = isRecord(body.Columns) && Array.isArray(body.Columns.Column) ? body.Columns.Column.filter(isRecord) : [];
+  const headerText = (name: string): Record<string, string> => {
+    const value = textOf(header[name]);
+    return value === undefined ? {} : { [name]: value };
+  };
+  return {
+    Header: {
+      ...headerText('ReportName'), ...headerText('Time'), ...headerText('StartPeriod'), ...headerText('EndPeriod'),
+      ...headerText('Currency'), ...headerText('ReportBasis'), ...headerText('SummarizeColumnsBy'),
+    },
+    Columns: {
+      Column: columns.map((column): QboReportColumn => {
+        const meta = Array.isArray(column.MetaData) ? column.MetaData.filter(isRecord) : [];
+        const out: QboReportColumn = {
+          MetaData: meta.flatMap((m) => (typeof m.Name === 'string' && typeof m.Value === 'string' ? [{ Name: m.Name, Value: m.Value }] : [])),
+        };
+        const title = textOf(column.ColTitle);
+        const type = textOf(column.ColType);
+        if (title !== undefined) out.ColTitle = title;
+        if (type !== undefined) out.ColType = type;
+        return out;
+      }),
+    },
+    Rows: { Row: rowsOf(body.Rows) },
+  };
+}
 
 function meta(column: QboReportColumn, name: string): string | undefined {
   return column.MetaData?.find((m) => m.Name === name)?.Value;
@@ -24,30 +90,33 @@ function rowAt(row: QboReportRow, index: number): QboReportRow {
 }
 
 /** One record per month column of the report (the trailing Total column is not a month). */
-export function splitBalanceSheet(report: QboReport): QboBalanceSheetMonth[] {
+export function splitReport(report: QboReport): QboReportMonth[] {
   const columns = report.Columns?.Column ?? [];
   const rows = report.Rows?.Row ?? [];
   const currency = report.Header?.Currency ?? 'USD';
-  const months: QboBalanceSheetMonth[] = [];
+  const months: QboReportMonth[] = [];
   columns.forEach((column, index) => {
     const start = meta(column, 'StartDate');
     const end = meta(column, 'EndDate');
     if (index === 0 || start === undefined || end === undefined) return;
-    months.push({ Id: start.slice(0, 7), StartDate: start, EndDate: end, Currency: currency, Rows: rows.map((row) => rowAt(row, index)) });
+    months.push({
+      Id: start.slice(0, 7), StartDate: start, EndDate: end, Currency: currency,
+      ...(report.Header?.ReportBasis === undefined ? {} : { ReportBasis: report.Header.ReportBasis }),
+      Rows: rows.map((row) => rowAt(row, index)),
+    });
   });
   return months;
 }
 
 /** A stored month record (platform_data) read back. */
-export function balanceSheetMonth(raw: Record<string, unknown>): QboBalanceSheetMonth {
-  const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
+export function reportMonth(raw: Record<string, unknown>): QboReportMonth {
+  const text = (value: unknown): string => textOf(value) ?? '';
   return {
-    Id: textOf(raw.Id), StartDate: textOf(raw.StartDate), EndDate: textOf(raw.EndDate), Currency: textOf(raw.Currency),
-    Rows: Array.isArray(raw.Rows) ? (raw.Rows as QboReportRow[]) : [],
+    Id: text(raw.Id), StartDate: text(raw.StartDate), EndDate: text(raw.EndDate), Currency: text(raw.Currency),
+    ...(typeof raw.ReportBasis === 'string' ? { ReportBasis: raw.ReportBasis } : {}),
+    Rows: rowsOf({ Row: raw.Rows }),
   };
 }
-
-type Node = Mapped<'balance_sheet'>['assets'];
 
 /** Report amounts as the model's numeric text: QBO leaves empty cells for zero. */
 function numeric(value: string | undefined): string {
@@ -55,14 +124,21 @@ function numeric(value: string | undefined): string {
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? trimmed : '0';
 }
 
-function node(row: QboReportRow, mc: MapContext): Node {
+/** Amounts of the income and cash flow statements: numbers (spec, Shared rules). */
+const amount = (value: string | undefined): number => Number(numeric(value));
+
+/** The value cell of a row: a section's total (Summary, or Header for the total-only sections), or a data row's cell. */
+function valueOf(row: QboReportRow): string | undefined {
+  return row.Summary?.ColData?.[1]?.value ?? row.ColData?.[1]?.value ?? row.Header?.ColData?.[1]?.value;
+}
+
+function node<V>(row: QboReportRow, mc: MapContext, value: (text: string | undefined) => V): ReportNode<V> {
   const label = row.Header?.ColData?.[0] ?? row.ColData?.[0];
-  const value = row.Summary?.ColData?.[1]?.value ?? row.ColData?.[1]?.value;
   return {
     account_id: mc.ref('account', label?.id) ?? '',
     name: label?.value ?? '',
-    value: numeric(value),
-    items: (row.Rows?.Row ?? []).map((child) => node(child, mc)),
+    value: value(row.Summary?.ColData?.[1]?.value ?? row.ColData?.[1]?.value),
+    items: (row.Rows?.Row ?? []).map((child) => node(child, mc, value)),
   };
 }
 
@@ -75,18 +151,77 @@ function section(rows: readonly QboReportRow[], group: string): QboReportRow | u
   return undefined;
 }
 
-function sectionNode(rows: readonly QboReportRow[], group: string, name: string, mc: MapContext): Node {
+function sectionNode(rows: readonly QboReportRow[], group: string, name: string, mc: MapContext): ReportNode<string> {
   const row = section(rows, group);
-  return row === undefined ? { account_id: '', name, value: '0', items: [] } : node(row, mc);
+  return row === undefined ? { account_id: '', name, value: '0', items: [] } : node(row, mc, numeric);
 }
 
-export function mapBalanceSheet(r: QboBalanceSheetMonth, mc: MapContext): Mapped<'balance_sheet'> {
+/** The sections of `groups` present in the report as one tree. */
+function statementTree(rows: readonly QboReportRow[], groups: readonly string[], name: string, mc: MapContext): ReportNode<number> {
+  return sectionsTree(name, groups.flatMap((group) => {
+    const row = section(rows, group);
+    return row === undefined ? [] : [node(row, mc, amount)];
+  }));
+}
+
+/** The total of a total-only section (Gross Profit, Net Income, …); null when the report has none. */
+function totalOf(rows: readonly QboReportRow[], group: string): number | null {
+  const row = section(rows, group);
+  return row === undefined ? null : amount(valueOf(row));
+}
+
+const STANDARDS: Readonly<Record<string, 'accrual' | 'cash'>> = { Accrual: 'accrual', Cash: 'cash' };
+
+/** A month of the ProfitAndLoss report: income (with other income), cost of goods sold, expenses (with other expenses). */
+export function mapIncomeStatement(r: QboReportMonth, mc: MapContext): Mapped<'income_statement'> {
+  return incomeStatementOf({
+    ...period(r),
+    accounting_standard: STANDARDS[r.ReportBasis ?? ''] ?? 'unknown',
+    currency_code: r.Currency,
+    gross_profit: totalOf(r.Rows, 'GrossProfit'),
+    net_income: totalOf(r.Rows, 'NetIncome'),
+    net_operating_income: totalOf(r.Rows, 'NetOperatingIncome'),
+    net_sales: totalOf(r.Rows, 'Income'),
+    income: statementTree(r.Rows, ['Income', 'OtherIncome'], 'Income', mc),
+    expenses: statementTree(r.Rows, ['Expenses', 'OtherExpenses'], 'Expenses', mc),
+    cost_of_sales: statementTree(r.Rows, ['COGS'], 'Cost of Goods Sold', mc),
+  });
+}
+
+/** A month of the CashFlow report: the three activities, cash at the beginning and end; QBO gives no gross flows. */
+export function mapCashFlow(r: QboReportMonth, mc: MapContext): Mapped<'cash_flow_statement'> {
+  const operating = statementTree(r.Rows, ['OperatingActivities'], 'Operating Activities', mc);
+  const investing = statementTree(r.Rows, ['InvestingActivities'], 'Investing Activities', mc);
+  const financing = statementTree(r.Rows, ['FinancingActivities'], 'Financing Activities', mc);
+  return {
+    ...period(r),
+    currency_code: r.Currency,
+    starting_balance: totalOf(r.Rows, 'BeginningCash'),
+    ending_balance: totalOf(r.Rows, 'EndingCash'),
+    total_financing: financing.value,
+    total_investing: investing.value,
+    total_operating: operating.value,
+    gross_cash_in_flow: null,
+    gross_cash_out_flow: null,
+    financing_activities: financing,
+    investing_activities: investing,
+    operating_activities: operating,
+    created_at: null,
+    updated_at: null,
+    platform_url: null,
+  };
+}
+
+function period(r: QboReportMonth): { start_date: string; end_date: string } {
+  return { start_date: day(r.StartDate) ?? `${r.Id}-01T00:00:00.000Z`, end_date: day(r.EndDate) ?? `${r.Id}-28T00:00:00.000Z` };
+}
+
+export function mapBalanceSheet(r: QboReportMonth, mc: MapContext): Mapped<'balance_sheet'> {
   const assets = sectionNode(r.Rows, 'TotalAssets', 'Assets', mc);
   const liabilities = sectionNode(r.Rows, 'Liabilities', 'Liabilities', mc);
   const equity = sectionNode(r.Rows, 'Equity', 'Equity', mc);
   return {
-    start_date: day(r.StartDate) ?? `${r.Id}-01T00:00:00.000Z`,
-    end_date: day(r.EndDate) ?? `${r.Id}-28T00:00:00.000Z`,
+    ...period(r),
     currency_code: r.Currency,
     total_assets: assets.value,
     total_equity: equity.value,

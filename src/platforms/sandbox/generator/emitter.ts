@@ -13,11 +13,22 @@ export interface GeneratedRecord {
   date: string | null;
 }
 
+function monthEntry(months: Map<string, Balances>, month: string): Balances {
+  let balances = months.get(month);
+  if (balances === undefined) {
+    balances = new Map();
+    months.set(month, balances);
+  }
+  return balances;
+}
+
 export class Emitter {
   readonly counters = new Map<string, number>();
   readonly counts = new Map<UnifiedObjectType, number>();
   /** Debit-positive movements per month, per account. */
   readonly monthly = new Map<string, Balances>();
+  /** Debit postings per month, per account: with `monthly`, the gross flows in and out of an account. */
+  readonly monthlyDebits = new Map<string, Balances>();
   buffer: GeneratedRecord[] = [];
   #total = 0;
   readonly #roles: RoleAccounts;
@@ -40,12 +51,8 @@ export class Emitter {
     if (isPostingType(type)) {
       for (const posting of postingsOf(type, data, this.#roles)) {
         const month = monthOf(posting.date);
-        let balances = this.monthly.get(month);
-        if (balances === undefined) {
-          balances = new Map();
-          this.monthly.set(month, balances);
-        }
-        addTo(balances, posting.accountId, posting.cents);
+        addTo(monthEntry(this.monthly, month), posting.accountId, posting.cents);
+        if (posting.cents > 0) addTo(monthEntry(this.monthlyDebits, month), posting.accountId, posting.cents);
       }
     }
   }

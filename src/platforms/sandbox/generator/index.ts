@@ -17,6 +17,7 @@ import { stamp, monthsBefore } from '../dates.ts';
 import type { Palette } from '../documents.ts';
 import { addTo, balanceSheetId, buildBalanceSheet, monthEnd, monthOf, monthStart, naturalCents, nextMonth, type Balances } from '../ledger.ts';
 import { formatCents } from '../money.ts';
+import { buildCashFlow, buildIncomeStatement, cashFlowId, incomeStatementId, isCash } from '../statements.ts';
 import type { NativeFeedAccount } from '../native.ts';
 import { Rng, deriveSeed } from '../prng.ts';
 
@@ -110,18 +111,25 @@ export class BookGenerator {
     };
   }
 
-  /** Accounts with their balances, one balance sheet per month, and the bank feeds. */
+  /** Accounts with their balances, one balance sheet, income statement and cash flow per month, and the bank feeds. */
   *#closing(out: Emitter, ref: Reference, monthList: readonly string[]): Generator<GeneratedRecord[]> {
     const { asOf } = this.options;
     const cumulative: Balances = new Map();
     const closedAt = stamp(asOf, 82_800);
+    const cash = ref.accounts.filter(isCash).map((a) => a.Id);
+    const cashOf = (balances: Balances | undefined): number => cash.reduce((sum, id) => sum + (balances?.get(id) ?? 0), 0);
     for (const month of monthList) {
-      for (const [account, cents] of out.monthly.get(month) ?? []) addTo(cumulative, account, cents);
+      const movements = out.monthly.get(month) ?? new Map<string, number>();
+      const startingCents = cashOf(cumulative);
+      for (const [account, cents] of movements) addTo(cumulative, account, cents);
       const end = monthEnd(month);
       const at = end < asOf ? stamp(end, 86_000) : closedAt;
-      out.push('balance_sheet', buildBalanceSheet({
-        id: balanceSheetId(month), periodStart: monthStart(month), periodEnd: end, currencyCode: ref.currency,
-        createdAt: at, updatedAt: at, accounts: ref.accounts, balances: cumulative,
+      const period = { periodStart: monthStart(month), periodEnd: end, currencyCode: ref.currency, createdAt: at, updatedAt: at, accounts: ref.accounts };
+      out.push('balance_sheet', buildBalanceSheet({ id: balanceSheetId(month), ...period, balances: cumulative }));
+      out.push('income_statement', buildIncomeStatement({ id: incomeStatementId(month), ...period, movements }));
+      const cashIn = cashOf(out.monthlyDebits.get(month));
+      out.push('cash_flow_statement', buildCashFlow({
+        id: cashFlowId(month), ...period, movements, startingCents, cashInCents: cashIn, cashOutCents: cashIn - cashOf(movements),
       }));
     }
     for (const account of ref.accounts) {

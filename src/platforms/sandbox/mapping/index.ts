@@ -13,6 +13,7 @@ import {
 } from './master.ts';
 import { mapBill, mapBillPayment, mapExpense, mapPurchaseOrder, mapVendorCredit } from './payables.ts';
 import { mapCreditNote, mapInvoice, mapPayment } from './receivables.ts';
+import { mapCashFlow, mapIncomeStatement } from './statements.ts';
 
 export type { Mapped, Ref } from './common.ts';
 
@@ -29,12 +30,14 @@ export const MAPPERS: Readonly<Record<UnifiedObjectType, Mapper>> = {
   bill: (raw, ref) => ({ ...mapBill(raw as N.NativeBill, ref) }),
   bill_credit_memo: (raw, ref) => ({ ...mapVendorCredit(raw as N.NativeVendorCredit, ref) }),
   bill_payment: (raw, ref) => ({ ...mapBillPayment(raw as N.NativeBillPayment, ref) }),
+  cash_flow_statement: (raw, ref) => ({ ...mapCashFlow(raw as N.NativeCashFlow, ref) }),
   class: (raw, ref) => ({ ...mapClass(raw as N.NativeClass, ref) }),
   company_info: (raw) => ({ ...mapCompany(raw as N.NativeCompany) }),
   currency: (raw) => ({ ...mapCurrency(raw as N.NativeCurrency) }),
   customer: (raw, ref) => ({ ...mapCustomer(raw as N.NativeCustomer, ref) }),
   department: (raw, ref) => ({ ...mapDepartment(raw as N.NativeDepartment, ref) }),
   expense: (raw, ref) => ({ ...mapExpense(raw as N.NativeExpense, ref) }),
+  income_statement: (raw, ref) => ({ ...mapIncomeStatement(raw as N.NativeIncomeStatement, ref) }),
   invoice: (raw, ref) => ({ ...mapInvoice(raw as N.NativeInvoice, ref) }),
   invoice_credit_memo: (raw, ref) => ({ ...mapCreditNote(raw as N.NativeCreditNote, ref) }),
   invoice_payment: (raw, ref) => ({ ...mapPayment(raw as N.NativePayment, ref) }),

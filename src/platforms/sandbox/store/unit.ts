@@ -16,6 +16,9 @@ import {
 import { formatCents, parseCents } from '../money.ts';
 import type { NativeOf, NativeRecord, NativeType } from '../native.ts';
 import type { AccountState } from './state.ts';
+import {
+  buildCashFlow, buildIncomeStatement, cashFlowId, incomeStatementId, isCash, movementsOfCashFlow, movementsOfIncomeStatement,
+} from '../statements.ts';
 
 interface Entry {
   type: UnifiedObjectType;
@@ -214,17 +217,24 @@ export class Unit {
     return summary;
   }
 
-  /** What the changed documents post, net of what they posted before, applied to balances and sheets. */
+  /** What the changed documents post, net of what they posted before, applied to balances, sheets and statements. */
   async #post(): Promise<void> {
-    const deltas: Posting[] = [];
+    const removed: Posting[] = [];
+    const added: Posting[] = [];
     for (const entry of this.#entries.values()) {
       if (!entry.changed || !isPostingType(entry.type)) continue;
-      if (entry.original !== null) for (const p of postingsOf(entry.type, entry.original, ROLE_ACCOUNTS)) deltas.push({ ...p, cents: -p.cents });
-      if (entry.data !== null) deltas.push(...postingsOf(entry.type, entry.data, ROLE_ACCOUNTS));
+      if (entry.original !== null) removed.push(...postingsOf(entry.type, entry.original, ROLE_ACCOUNTS));
+      if (entry.data !== null) added.push(...postingsOf(entry.type, entry.data, ROLE_ACCOUNTS));
     }
+    const deltas: Posting[] = [...removed.map((p) => ({ ...p, cents: -p.cents })), ...added];
     const byAccount = new Map<string, number>();
-    for (const p of deltas) addTo(byAccount, p.accountId, p.cents);
-    if ([...byAccount.values()].every((c) => c === 0)) return;
+    // By account and month: a posting moved to another month changes the statements of both.
+    const byMonth = new Map<string, number>();
+    for (const p of deltas) {
+      addTo(byAccount, p.accountId, p.cents);
+      addTo(byMonth, `${p.accountId} ${monthOf(p.date)}`, p.cents);
+    }
+    if ([...byMonth.values()].every((c) => c === 0)) return;
 
     const accounts = await this.all('account');
     const classOf = new Map(accounts.map((a) => [a.Id, a.Class]));
@@ -264,5 +274,64 @@ export class Unit {
       Object.assign(sheet, rebuilt);
       if (this.peek('balance_sheet', sheet.Id) !== null) this.touch('balance_sheet', sheet);
     }
+    await this.#postStatements({ deltas, removed, added, latestPosting, accounts });
   }
+
+  /** The same change on the income statements and cash flows: the month's movements, later months' cash. */
+  async #postStatements(change: { deltas: Posting[]; removed: Posting[]; added: Posting[]; latestPosting: string; accounts: NativeOf['account'][] }): Promise<void> {
+    const { deltas, accounts } = change;
+    const cash = new Set(accounts.filter(isCash).map((a) => a.Id));
+    const profitAndLoss = new Set(accounts.filter((a) => a.Class === 'Revenue' || a.Class === 'Expense').map((a) => a.Id));
+    const incomes = await this.all('income_statement');
+    const flows = await this.all('cash_flow_statement');
+    const lastIncome = latest(incomes);
+    const lastFlow = latest(flows);
+    for (let month = lastIncome === null ? '9999-12' : nextMonth(monthOf(lastIncome.PeriodEnd)); month <= monthOf(change.latestPosting); month = nextMonth(month)) {
+      const statement = buildIncomeStatement({ id: incomeStatementId(month), ...this.#period(month, lastIncome?.CurrencyCode ?? ''), accounts, movements: new Map() });
+      this.create('income_statement', statement);
+      incomes.push(statement);
+    }
+    for (let month = lastFlow === null ? '9999-12' : nextMonth(monthOf(lastFlow.PeriodEnd)); month <= monthOf(change.latestPosting); month = nextMonth(month)) {
+      const statement = buildCashFlow({
+        id: cashFlowId(month), ...this.#period(month, lastFlow?.CurrencyCode ?? ''), accounts, movements: new Map(),
+        startingCents: parseCents(lastFlow?.EndingBalance ?? '0'), cashInCents: 0, cashOutCents: 0,
+      });
+      this.create('cash_flow_statement', statement);
+      flows.push(statement);
+    }
+    const inMonth = (p: Posting, start: string, end: string): boolean => p.cents !== 0 && p.date >= start && p.date <= end;
+    for (const statement of incomes) {
+      const relevant = deltas.filter((p) => inMonth(p, statement.PeriodStart, statement.PeriodEnd) && profitAndLoss.has(p.accountId));
+      if (relevant.length === 0) continue;
+      const movements = movementsOfIncomeStatement(statement);
+      for (const p of relevant) addTo(movements, p.accountId, p.cents);
+      Object.assign(statement, buildIncomeStatement({ ...this.#period(monthOf(statement.PeriodEnd), statement.CurrencyCode), id: statement.Id, createdAt: statement.CreatedAt, accounts, movements }));
+      if (this.peek('income_statement', statement.Id) !== null) this.touch('income_statement', statement);
+    }
+    for (const statement of flows) {
+      const before = deltas.filter((p) => p.cents !== 0 && p.date < statement.PeriodStart && cash.has(p.accountId));
+      const relevant = deltas.filter((p) => inMonth(p, statement.PeriodStart, statement.PeriodEnd));
+      if (before.length === 0 && relevant.length === 0) continue;
+      const movements = movementsOfCashFlow(statement);
+      for (const p of relevant) if (!cash.has(p.accountId)) addTo(movements, profitAndLoss.has(p.accountId) ? PROFIT_AND_LOSS : p.accountId, p.cents);
+      // Gross flows of cash: what a changed document received or paid before comes off, what it does now goes on.
+      const cashIn = (postings: Posting[]): number => postings.filter((p) => cash.has(p.accountId) && p.cents > 0 && inMonth(p, statement.PeriodStart, statement.PeriodEnd)).reduce((sum, p) => sum + p.cents, 0);
+      const cashOut = (postings: Posting[]): number => postings.filter((p) => cash.has(p.accountId) && p.cents < 0 && inMonth(p, statement.PeriodStart, statement.PeriodEnd)).reduce((sum, p) => sum - p.cents, 0);
+      Object.assign(statement, buildCashFlow({
+        ...this.#period(monthOf(statement.PeriodEnd), statement.CurrencyCode), id: statement.Id, createdAt: statement.CreatedAt, accounts, movements,
+        startingCents: parseCents(statement.StartingBalance) + before.reduce((sum, p) => sum + p.cents, 0),
+        cashInCents: parseCents(statement.CashIn) - cashIn(change.removed) + cashIn(change.added),
+        cashOutCents: parseCents(statement.CashOut) - cashOut(change.removed) + cashOut(change.added),
+      }));
+      if (this.peek('cash_flow_statement', statement.Id) !== null) this.touch('cash_flow_statement', statement);
+    }
+  }
+
+  #period(month: string, currencyCode: string): { periodStart: string; periodEnd: string; currencyCode: string; createdAt: string; updatedAt: string } {
+    return { periodStart: monthStart(month), periodEnd: monthEnd(month), currencyCode, createdAt: this.at, updatedAt: this.at };
+  }
+}
+
+function latest<T extends { PeriodEnd: string }>(statements: readonly T[]): T | null {
+  return statements.reduce<T | null>((a, b) => (a === null || b.PeriodEnd > a.PeriodEnd ? b : a), null);
 }

@@ -1,6 +1,11 @@
-/** The organisation (company_info), monthly balance sheets cut from Xero's BalanceSheet report, and attachments. */
+/**
+ * The organisation (company_info), monthly balance sheets and income statements cut from Xero's BalanceSheet and
+ * ProfitAndLoss reports, and attachments.
+ */
 import { xeroIso } from '../dates.ts';
-import type { XeroOrganisation, XeroReportRow, XeroStoredAttachment, XeroStoredBalanceSheet } from '../types.ts';
+import type { ReportNode } from '../../../model/report-tree.ts';
+import { incomeStatementOf, sectionsTree } from '../../statements.ts';
+import type { XeroOrganisation, XeroReportRow, XeroStoredAttachment, XeroStoredReport } from '../types.ts';
 import { addresses, optCurrency, phone, text, type Mapped, type Ref } from './common.ts';
 
 export function mapOrganisation(o: XeroOrganisation): Mapped<'company_info'> {
@@ -55,10 +60,10 @@ export function numericText(value: string | undefined): string {
 /** Xero's id for rows that stand for no account (Current Year Earnings). */
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
-function rowNode(row: XeroReportRow, ref: Ref): Node {
+function rowNode<V>(row: XeroReportRow, ref: Ref, valueOf: (text: string | undefined) => V): ReportNode<V> {
   const [label, value] = row.Cells ?? [];
   const accountId = label?.Attributes?.find((a) => a.Id === 'account')?.Value;
-  return { account_id: accountId === NO_ACCOUNT ? '' : ref('account', accountId) ?? '', name: label?.Value ?? '', value: numericText(value?.Value), items: [] };
+  return { account_id: accountId === NO_ACCOUNT ? '' : ref('account', accountId) ?? '', name: label?.Value ?? '', value: valueOf(value?.Value), items: [] };
 }
 
 function sum(nodes: readonly Node[]): string {
@@ -71,7 +76,7 @@ function sum(nodes: readonly Node[]): string {
  * ("Assets"), titled sub-sections of account rows with their own total row,
  * and untitled sections with the group total ("Total Assets").
  */
-export function mapBalanceSheet(r: XeroStoredBalanceSheet, ref: Ref): Mapped<'balance_sheet'> {
+export function mapBalanceSheet(r: XeroStoredReport, ref: Ref): Mapped<'balance_sheet'> {
   const items: Record<Group, Node[]> = { assets: [], liabilities: [], equity: [] };
   const totals: Record<Group, string | null> = { assets: null, liabilities: null, equity: null };
   let current: Group | null = null;
@@ -84,7 +89,7 @@ export function mapBalanceSheet(r: XeroStoredBalanceSheet, ref: Ref): Mapped<'ba
     const own: Node[] = [];
     let subtotal: string | null = null;
     for (const row of rows) {
-      const node = rowNode(row, ref);
+      const node = rowNode(row, ref, numericText);
       const total = TOTAL.exec(node.name);
       if (row.RowType === 'SummaryRow' && total !== null) totals[(total[1] ?? '').toLowerCase() as Group] = node.value;
       else if (row.RowType === 'SummaryRow') subtotal = node.value;
@@ -110,3 +115,62 @@ export function mapBalanceSheet(r: XeroStoredBalanceSheet, ref: Ref): Mapped<'ba
   };
 }
 
+
+type Part = 'income' | 'cost_of_sales' | 'expenses';
+
+/** Which part of the income statement a ProfitAndLoss section belongs to, by its title ("Less Cost of Sales", …). */
+function partOf(title: string): Part | null {
+  const t = title.toLowerCase();
+  if (t.includes('cost of sales')) return 'cost_of_sales';
+  if (t.includes('income')) return 'income';
+  if (t.includes('expense')) return 'expenses';
+  return null;
+}
+
+const amount = (text: string | undefined): number => Number(numericText(text));
+
+/**
+ * Xero's ProfitAndLoss is a flat list of titled sections of account rows, each with its total row, and untitled
+ * sections holding one line (Gross Profit, Net Profit). Income is Income and Plus Other Income; expenses are Less
+ * Operating Expenses (and any other expense section); paymentsOnly is not asked, so the basis is accrual.
+ */
+export function mapIncomeStatement(r: XeroStoredReport, ref: Ref): Mapped<'income_statement'> {
+  const parts: Record<Part, ReportNode<number>[]> = { income: [], cost_of_sales: [], expenses: [] };
+  const lines = new Map<string, number>();
+  let sales: number | null = null;
+  for (const section of r.Rows) {
+    if (section.RowType !== 'Section') continue;
+    const title = (section.Title ?? '').trim();
+    const rows = section.Rows ?? [];
+    const part = partOf(title);
+    if (part === null) {
+      for (const row of rows) if (row.RowType === 'Row') lines.set((row.Cells?.[0]?.Value ?? '').toLowerCase(), amount(row.Cells?.[1]?.Value));
+      continue;
+    }
+    const items = rows.filter((row) => row.RowType === 'Row').map((row) => rowNode(row, ref, amount));
+    const total = rows.find((row) => row.RowType === 'SummaryRow');
+    const value = total === undefined ? cents(items.reduce((acc, n) => acc + n.value * 100, 0)) : amount(total.Cells?.[1]?.Value);
+    if (part === 'income' && !title.toLowerCase().includes('other')) sales = value;
+    parts[part].push({ account_id: '', name: title, value, items });
+  }
+  const net = lines.get('net profit') ?? null;
+  return incomeStatementOf({
+    start_date: `${r.PeriodStart}T00:00:00.000Z`,
+    end_date: `${r.PeriodEnd}T00:00:00.000Z`,
+    accounting_standard: 'accrual',
+    currency_code: r.BaseCurrency ?? 'XXX',
+    gross_profit: lines.get('gross profit') ?? null,
+    net_income: net,
+    // Xero's report has no operating-income line.
+    net_operating_income: null,
+    net_sales: sales,
+    income: sectionsTree('Income', parts.income),
+    expenses: sectionsTree('Expenses', parts.expenses),
+    cost_of_sales: sectionsTree('Cost of Sales', parts.cost_of_sales),
+  });
+}
+
+/** A sum of cents back to an amount. */
+function cents(hundredths: number): number {
+  return Math.round(hundredths) / 100;
+}
