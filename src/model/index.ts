@@ -19,6 +19,7 @@ import { CompanyInfoSchema } from './company-info.ts';
 import { CurrencySchema } from './currency.ts';
 import { CustomerSchema } from './customer.ts';
 import { DepartmentSchema } from './department.ts';
+import { EmployeeSchema } from './employee.ts';
 import { ExpenseSchema } from './expense.ts';
 import { InvoiceSchema } from './invoice.ts';
 import { InvoiceCreditMemoSchema } from './invoice-credit-memo.ts';
@@ -64,6 +65,7 @@ export const MODEL = {
   currency: entry('currency', CurrencySchema),
   customer: entry('customer', CustomerSchema),
   department: entry('department', DepartmentSchema),
+  employee: entry('employee', EmployeeSchema),
   expense: entry('expense', ExpenseSchema),
   invoice: entry('invoice', InvoiceSchema),
   invoice_credit_memo: entry('invoice_credit_memo', InvoiceCreditMemoSchema),
@@ -112,6 +114,7 @@ export * from './company-info.ts';
 export * from './currency.ts';
 export * from './customer.ts';
 export * from './department.ts';
+export * from './employee.ts';
 export * from './expense.ts';
 export * from './invoice.ts';
 export * from './invoice-credit-memo.ts';

@@ -18,6 +18,7 @@ export const OBJECT_TYPES = {
   currency: { plural: 'currencies', singular: 'currency', path: '/accounting/currencies', entity: 'CURRENCY' },
   customer: { plural: 'customers', singular: 'customer', path: '/accounting/customers', entity: 'CUSTOMER' },
   department: { plural: 'departments', singular: 'department', path: '/accounting/departments', entity: 'DEPARTMENT' },
+  employee: { plural: 'employees', singular: 'employee', path: '/hris/employees', entity: 'EMPLOYEE' },
   expense: { plural: 'expenses', singular: 'expense', path: '/accounting/expenses', entity: 'EXPENSE' },
   invoice: { plural: 'invoices', singular: 'invoice', path: '/accounting/invoices', entity: 'INVOICE' },
   invoice_credit_memo: { plural: 'invoice_credit_memos', singular: 'invoice_credit_memo', path: '/accounting/invoice_credit_memos', entity: 'INVOICE_CREDIT_MEMO' },

@@ -29,6 +29,7 @@ export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> =
   currency: spec('Currency'),
   customer: spec('Accounting customer'),
   department: reference('departments'),
+  employee: reference('hris-employees'),
   expense: reference('expenses'),
   invoice: reference('invoices'),
   invoice_credit_memo: reference('invoice-credit-memos'),
