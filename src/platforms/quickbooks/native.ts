@@ -91,6 +91,25 @@ export interface QboCustomer extends QboNameEntity {
   BalanceWithJobs?: number;
 }
 
+/** Employee: a name-list entity without currency, balance or terms; names, number, hire and release dates, hourly rates. */
+export interface QboEmployee extends QboEntity {
+  DisplayName?: string;
+  GivenName?: string;
+  MiddleName?: string;
+  FamilyName?: string;
+  PrintOnCheckName?: string;
+  Active?: boolean;
+  EmployeeNumber?: string;
+  HiredDate?: string;
+  ReleasedDate?: string;
+  BillableTime?: boolean;
+  BillRate?: number;
+  CostRate?: number;
+  PrimaryEmailAddr?: { Address?: string };
+  PrimaryPhone?: { FreeFormNumber?: string };
+  PrimaryAddr?: QboAddress;
+}
+
 export interface QboTrackingCategory extends QboEntity {
   Name?: string;
   ParentRef?: QboRef;
