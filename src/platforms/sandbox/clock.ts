@@ -2,8 +2,9 @@
  * Time moving in the sandbox: each tick is a day's worth of business, decided
  * by the account seed and the tick number alone (given the same books): new
  * bills and invoices, payments against open ones, a voided payment or journal,
- * a renamed vendor, a deleted draft, now and then a hire or a departure. Ticks go through a Unit, so the ledger,
- * balance sheets and change log follow, and the books still add up.
+ * a renamed vendor, a deleted draft, now and then a hire or a departure. Ticks
+ * go through a Unit, so the ledger, balance sheets and change log follow, and
+ * the books still add up.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { journalLine } from './books.ts';
@@ -92,9 +93,11 @@ async function people(unit: Unit, rng: Rng, date: string): Promise<void> {
     const title = colleagues.length === 0 ? 'Associate' : rng.pick(colleagues).JobTitle;
     const person = personName(rng);
     const id = unit.nextId('employee');
+    // The company's mail domain, as its other people have it.
+    const mailbox = emailFor(`${person.first}.${person.last}`, 'example').split('@')[0] ?? person.first.toLowerCase();
     const employee: NativeEmployee = {
       Id: id, CreatedAt: unit.at, UpdatedAt: unit.at, EmployeeNumber: `E${id.slice(-4)}`, FirstName: person.first, LastName: person.last,
-      JobTitle: title, Email: emailFor(`${person.first}.${person.last}`, head.Email.split('@')[1] ?? 'example'),
+      JobTitle: title, Email: `${mailbox}${head.Email.slice(head.Email.indexOf('@'))}`,
       DepartmentId: head.DepartmentId, ManagerId: head.Id, HireDate: date, Status: 'Active',
       AnnualSalary: formatCents(rng.int(350, 750) * 10_000), CustomFields: [{ Name: 'Pay frequency', Value: 'Monthly' }, { Name: 'Remote', Value: 'No' }],
     };
