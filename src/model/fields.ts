@@ -22,6 +22,7 @@ import type { CompanyInfo } from './company-info.ts';
 import type { Currency } from './currency.ts';
 import type { Customer } from './customer.ts';
 import type { Department } from './department.ts';
+import type { Employee } from './employee.ts';
 import type { Expense } from './expense.ts';
 import type { IncomeStatement } from './income-statement.ts';
 import type { Invoice } from './invoice.ts';
@@ -57,6 +58,7 @@ export interface ObjectTypeMap {
   currency: Currency;
   customer: Customer;
   department: Department;
+  employee: Employee;
   expense: Expense;
   income_statement: IncomeStatement;
   invoice: Invoice;
@@ -116,6 +118,8 @@ export const FILTERABLE = {
   currency: { currency_code: 'enum', ...SYNC_TIMESTAMPS },
   customer: { status: 'enum', customer_name: 'string', email: 'string', phone: 'string', subsidiaries: 'array' },
   department: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
+  // The reference's list takes no filter; ours offers what a client narrows people by (docs/reference.md).
+  employee: { status: 'enum', department_id: 'id', manager_id: 'id', hire_date: 'date', ...SYNC_TIMESTAMPS },
   expense: { account_id: 'id', vendor_id: 'id', transaction_date: 'date', document_number: 'string', ...SYNC_TIMESTAMPS },
   income_statement: { start_date: 'date', end_date: 'date' },
   invoice: { customer_id: 'id', due_date: 'date', status: 'enum', document_number: 'string', ...SYNC_TIMESTAMPS },
@@ -249,6 +253,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     SUBSIDIARIES,
   ],
   department: [link('parent_id', 'department'), SUBSIDIARIES],
+  employee: [link('department_id', 'department'), link('manager_id', 'employee')],
   expense: [
     link('account_id', 'account'),
     link('vendor_id', 'vendor'),

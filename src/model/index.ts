@@ -20,6 +20,7 @@ import { CompanyInfoSchema } from './company-info.ts';
 import { CurrencySchema } from './currency.ts';
 import { CustomerSchema } from './customer.ts';
 import { DepartmentSchema } from './department.ts';
+import { EmployeeSchema } from './employee.ts';
 import { ExpenseSchema } from './expense.ts';
 import { IncomeStatementSchema } from './income-statement.ts';
 import { InvoiceSchema } from './invoice.ts';
@@ -67,6 +68,7 @@ export const MODEL = {
   currency: entry('currency', CurrencySchema),
   customer: entry('customer', CustomerSchema),
   department: entry('department', DepartmentSchema),
+  employee: entry('employee', EmployeeSchema),
   expense: entry('expense', ExpenseSchema),
   income_statement: entry('income_statement', IncomeStatementSchema),
   invoice: entry('invoice', InvoiceSchema),
@@ -118,6 +120,7 @@ export * from './company-info.ts';
 export * from './currency.ts';
 export * from './customer.ts';
 export * from './department.ts';
+export * from './employee.ts';
 export * from './expense.ts';
 export * from './income-statement.ts';
 export * from './invoice.ts';

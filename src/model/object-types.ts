@@ -19,6 +19,7 @@ export const OBJECT_TYPES = {
   currency: { plural: 'currencies', singular: 'currency', path: '/accounting/currencies', entity: 'CURRENCY' },
   customer: { plural: 'customers', singular: 'customer', path: '/accounting/customers', entity: 'CUSTOMER' },
   department: { plural: 'departments', singular: 'department', path: '/accounting/departments', entity: 'DEPARTMENT' },
+  employee: { plural: 'employees', singular: 'employee', path: '/hris/employees', entity: 'EMPLOYEE' },
   expense: { plural: 'expenses', singular: 'expense', path: '/accounting/expenses', entity: 'EXPENSE' },
   income_statement: { plural: 'income_statements', singular: 'income_statement', path: '/accounting/income_statements', entity: 'INCOME_STATEMENT' },
   invoice: { plural: 'invoices', singular: 'invoice', path: '/accounting/invoices', entity: 'INVOICE' },

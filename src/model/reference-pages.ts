@@ -30,6 +30,7 @@ export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> =
   currency: spec('Currency'),
   customer: spec('Accounting customer'),
   department: reference('departments'),
+  employee: reference('hris-employees'),
   expense: reference('expenses'),
   income_statement: reference('income-statements'),
   invoice: reference('invoices'),

@@ -8,7 +8,10 @@ import { setOrganizationProducts } from '../sql/organization-products.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { PRODUCTS, type AuthenticatedTenant, type Product } from './types.ts';
 
-/** Everything not listed is accounting. Payments has no object of its own yet. */
+/**
+ * Everything not listed is accounting. Payments has no object of its own yet. Employees are accounting too, though
+ * served at the reference's HRIS path: the spec lists them among the further accounting endpoints (docs/reference.md).
+ */
 const PRODUCT_OF: Partial<Record<UnifiedObjectType, Product>> = { order: 'commerce', bank_feed_account: 'bank_feeds' };
 
 export function productOf(type: UnifiedObjectType): Product {

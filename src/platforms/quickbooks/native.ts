@@ -51,10 +51,9 @@ export interface QboAccount extends QboEntity {
   CurrencyRef?: QboRef;
 }
 
-/** Vendor and Customer share the name-list fields. */
-export interface QboNameEntity extends QboEntity {
+/** Names, contact details and Active, which every name list (vendors, customers, employees) has. */
+export interface QboPerson extends QboEntity {
   DisplayName?: string;
-  CompanyName?: string;
   Title?: string;
   GivenName?: string;
   MiddleName?: string;
@@ -65,6 +64,11 @@ export interface QboNameEntity extends QboEntity {
   PrimaryEmailAddr?: { Address?: string };
   PrimaryPhone?: { FreeFormNumber?: string };
   Mobile?: { FreeFormNumber?: string };
+}
+
+/** Vendor and Customer share the name-list fields. */
+export interface QboNameEntity extends QboPerson {
+  CompanyName?: string;
   WebAddr?: { URI?: string };
   BillAddr?: QboAddress;
   CurrencyRef?: QboRef;
@@ -89,6 +93,17 @@ export interface QboCustomer extends QboNameEntity {
   Taxable?: boolean;
   Notes?: string;
   BalanceWithJobs?: number;
+}
+
+/** Employee: a name list without currency, balance or terms; its number, hire and release dates, hourly rates. */
+export interface QboEmployee extends QboPerson {
+  EmployeeNumber?: string;
+  HiredDate?: string;
+  ReleasedDate?: string;
+  BillableTime?: boolean;
+  BillRate?: number;
+  CostRate?: number;
+  PrimaryAddr?: QboAddress;
 }
 
 export interface QboTrackingCategory extends QboEntity {

@@ -9,7 +9,7 @@ import type { ObjectCapabilities } from '../connector.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import type { MapContext } from './mapping/common.ts';
 import {
-  mapAccount, mapClass, mapCustomer, mapDepartment, mapItem, mapTaxAgency, mapTaxRate, mapTerm, mapVendor,
+  mapAccount, mapClass, mapCustomer, mapDepartment, mapEmployee, mapItem, mapTaxAgency, mapTaxRate, mapTerm, mapVendor,
 } from './mapping/master.ts';
 import { mapBill, mapBillPayment, mapVendorCredit } from './mapping/payables.ts';
 import { mapCreditMemo, mapInvoice, mapPayment } from './mapping/receivables.ts';
@@ -97,6 +97,11 @@ export const ENTITIES: readonly EntitySpec[] = [
   {
     type: 'department', entity: 'Department', cdc: true, dated: false, map: (r, mc) => ({ ...mapDepartment(entity(r), mc) }),
     unmapped: ['has_children'], platformDataOnly: ['FullyQualifiedName', 'SubDepartment'],
+  },
+  {
+    type: 'employee', entity: 'Employee', cdc: true, dated: false, map: (r) => ({ ...mapEmployee(entity(r)) }),
+    unmapped: ['department_id', 'manager_id', 'position', 'salary'],
+    platformDataOnly: ['DisplayName', 'MiddleName', 'PrintOnCheckName', 'Title', 'Suffix', 'PrimaryEmailAddr', 'PrimaryPhone', 'Mobile', 'PrimaryAddr', 'BillableTime', 'BillRate', 'CostRate', 'Gender', 'BirthDate', 'SSN (masked)', 'SyncToken'],
   },
   {
     type: 'class', entity: 'Class', cdc: true, dated: false, map: (r, mc) => ({ ...mapClass(entity(r), mc) }),

@@ -84,6 +84,7 @@ const SOURCES: [UnifiedObjectType, Entity][] = [
   ['bill_credit_memo', 'VendorCredit'], ['bank_deposit', 'Deposit'], ['bank_transfer', 'Transfer'], ['journal_entry', 'JournalEntry'],
   ['tax_rate', 'TaxRate'], ['tax_agency', 'TaxAgency'], ['department', 'Department'], ['class', 'Class'], ['attachment', 'Attachable'],
   ['item', 'Item'], ['payment_term', 'Term'], ['invoice', 'Invoice'], ['invoice_payment', 'Payment'], ['invoice_credit_memo', 'CreditMemo'],
+  ['employee', 'Employee'],
 ];
 
 function expectNoViolations(): void {
@@ -225,6 +226,26 @@ describe('QuickBooks Online sync', () => {
     expect((await storedOne(c.connection.id, 'bill', '108')).data).toMatchObject({ memo: 'Team lunch (corrected)', total_amount: 240, amount_due: 240, status: 'open' });
     expect((await storedOne(c.connection.id, 'bill', '5001')).deleted_at).not.toBeNull();
     expect(await storedOne(c.connection.id, 'bill', '126')).toEqual(untouched);
+    expectNoViolations();
+  });
+
+  it('reads employees, and a hire and a release by ChangeDataCapture as EMPLOYEE_CREATED and EMPLOYEE_UPDATED', async () => {
+    expect((await storedOne(c.connection.id, 'employee', '54')).data).toMatchObject({
+      first_name: 'John', last_name: 'Johnson', employee_number: 'E-101', hire_date: '2014-09-01T00:00:00.000Z', status: 'active',
+      termination_date: null, department_id: null, manager_id: null, salary: null, custom_fields: {},
+    });
+    expect((await storedOne(c.connection.id, 'employee', '72')).data).toMatchObject({ status: 'terminated', termination_date: '2015-06-30T00:00:00.000Z' });
+    const before = (await eventsOf(t, c.connection.id)).length;
+    qbo.company().edit('Employee', '55', (employee) => {
+      employee.Active = false;
+      employee.ReleasedDate = '2015-08-31';
+    });
+    const hired = qbo.company().insert('Employee', { GivenName: 'Dana', FamilyName: 'Reyes', DisplayName: 'Dana Reyes', Active: true, HiredDate: '2015-09-01', EmployeeNumber: 'E-103' });
+    await expectSynced(t, c.connection.id, 'incremental');
+    const changes = (await eventsOf(t, c.connection.id)).slice(before).map((e) => [e.code, (e.payload.employee as Json | undefined)?.platform_id]);
+    expect(changes.sort()).toEqual([['EMPLOYEE_CREATED', String(hired.Id)], ['EMPLOYEE_UPDATED', '55']]);
+    expect((await storedOne(c.connection.id, 'employee', '55')).data).toMatchObject({ status: 'terminated', termination_date: '2015-08-31T00:00:00.000Z', hire_date: '2014-09-15T00:00:00.000Z' });
+    expect((await storedOne(c.connection.id, 'employee', String(hired.Id))).data).toMatchObject({ first_name: 'Dana', last_name: 'Reyes', status: 'active', employee_number: 'E-103' });
     expectNoViolations();
   });
 

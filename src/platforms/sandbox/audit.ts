@@ -62,7 +62,25 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
   }
   checkBalanceSheets(problems, all('balance_sheet'), all('account'));
   problems.push(...statementProblems(all('balance_sheet'), all('income_statement'), all('cash_flow_statement'), all('account')));
+  checkEmployees(problems, all('employee'));
   return problems;
+}
+
+/** People: terminated exactly when they have a termination date after their hire, and a chain of managers that ends. */
+function checkEmployees(problems: string[], employees: Map<string, Obj>): void {
+  for (const [id, employee] of employees) {
+    const ended = employee.termination_date;
+    if ((employee.status === 'terminated') !== (typeof ended === 'string')) problems.push(`${id}: status ${String(employee.status)} with termination_date ${String(ended)}`);
+    if (typeof ended === 'string' && typeof employee.hire_date === 'string' && ended < employee.hire_date) problems.push(`${id}: terminated before being hired`);
+    const seen = new Set<string>([id]);
+    for (let manager = employee.manager_id; typeof manager === 'string'; manager = employees.get(manager)?.manager_id) {
+      if (seen.has(manager)) {
+        problems.push(`${id}: its managers form a loop`);
+        break;
+      }
+      seen.add(manager);
+    }
+  }
 }
 
 function checkDocument(problems: string[], id: string, doc: Obj, payments: Alloc[], credits: Alloc[]): void {

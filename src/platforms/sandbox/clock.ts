@@ -2,8 +2,9 @@
  * Time moving in the sandbox: each tick is a day's worth of business, decided
  * by the account seed and the tick number alone (given the same books): new
  * bills and invoices, payments against open ones, a voided payment or journal,
- * a renamed vendor, a deleted draft. Ticks go through a Unit, so the ledger,
- * balance sheets and change log follow, and the books still add up.
+ * a renamed vendor, a deleted draft, now and then a hire or a departure. Ticks
+ * go through a Unit, so the ledger, balance sheets and change log follow, and
+ * the books still add up.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { journalLine } from './books.ts';
@@ -11,7 +12,8 @@ import { collectionOf, platformIdFor } from './collections.ts';
 import { buildLines, dueCents, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette } from './documents.ts';
 import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
 import { formatCents, parseCents } from './money.ts';
-import type { NativeContact, NativeExpense, NativeJournalEntry, NativeOf, NativeType } from './native.ts';
+import { emailFor, personName } from './generator/names.ts';
+import type { NativeContact, NativeEmployee, NativeExpense, NativeJournalEntry, NativeOf, NativeType } from './native.ts';
 import { Rng, deriveSeed } from './prng.ts';
 import type { Unit } from './store/unit.ts';
 import { removeAttachmentsOf } from './writes/attachments.ts';
@@ -73,6 +75,42 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
     order.FinancialStatus = 'Paid';
     order.FulfillmentStatus = 'Fulfilled';
     unit.touch('order', order);
+  }
+  // Drawn apart from the rest of the day, so the day's documents are what they were before people came and went.
+  await people(unit, new Rng(deriveSeed(state.seed, 'people', tick)), date);
+}
+
+/** Now and then someone joins a department, under its head, or someone who manages no one leaves. */
+async function people(unit: Unit, rng: Rng, date: string): Promise<void> {
+  const hire = rng.chance(0.1);
+  const leave = rng.chance(0.06);
+  if (!hire && !leave) return;
+  const everyone = await unit.all('employee');
+  const director = everyone.find((e) => e.ManagerId === undefined);
+  const heads = everyone.filter((e) => director !== undefined && e.ManagerId === director.Id && e.Status !== 'Terminated');
+  if (hire && heads.length > 0) {
+    const head = rng.pick(heads);
+    const colleagues = everyone.filter((e) => e.ManagerId === head.Id);
+    const title = colleagues.length === 0 ? 'Associate' : rng.pick(colleagues).JobTitle;
+    const person = personName(rng);
+    const id = unit.nextId('employee');
+    // The company's mail domain, as its other people have it.
+    const mailbox = emailFor(`${person.first}.${person.last}`, 'example').split('@')[0] ?? person.first.toLowerCase();
+    const employee: NativeEmployee = {
+      Id: id, CreatedAt: unit.at, UpdatedAt: unit.at, EmployeeNumber: `E${id.slice(-4)}`, FirstName: person.first, LastName: person.last,
+      JobTitle: title, Email: `${mailbox}${head.Email.slice(head.Email.indexOf('@'))}`,
+      DepartmentId: head.DepartmentId, ManagerId: head.Id, HireDate: date, Status: 'Active',
+      AnnualSalary: formatCents(rng.int(350, 750) * 10_000), CustomFields: [{ Name: 'Pay frequency', Value: 'Monthly' }, { Name: 'Remote', Value: 'No' }],
+    };
+    unit.create('employee', employee);
+  }
+  const managers = new Set(everyone.map((e) => e.ManagerId));
+  const staff = everyone.filter((e) => e.Status !== 'Terminated' && e.ManagerId !== undefined && !managers.has(e.Id));
+  if (leave && staff.length > 0) {
+    const leaver = rng.pick(staff);
+    leaver.Status = 'Terminated';
+    leaver.EndDate = date;
+    unit.touch('employee', leaver);
   }
 }
 

@@ -5,6 +5,8 @@ import { UNIFIED_OBJECT_TYPES } from '../../model/object-types.ts';
 import { auditBooks, auditRef } from './audit.ts';
 import { generateAll } from './generator/index.ts';
 import { mapRecord } from './mapping/index.ts';
+import { mapEmployee } from './mapping/master.ts';
+import type { NativeEmployee } from './native.ts';
 import { taxOn } from './money.ts';
 import { taxRates } from './books.ts';
 
@@ -73,6 +75,65 @@ describe('generated books', () => {
     const problems = auditBooks(input(records));
     expect(problems.some((p) => p.includes(bill.id) && p.includes('amount_due'))).toBe(true);
     expect(problems.some((p) => p.includes(entry.id))).toBe(true);
+  });
+});
+
+describe('employees', () => {
+  // Generated records of the employee collection have its native shape by construction.
+  const people = (records: ReturnType<typeof books>['records']) => records.filter((r) => r.type === 'employee')
+    .map((r) => ({ key: `employee:${r.id}`, ...mapEmployee(r.data as NativeEmployee, auditRef) }));
+
+  it('are a few to tens by the size of the books, and come last, after every other record', () => {
+    const counts = [300, 1_500, 20_000].map((size) => people(generateAll({ seed: 3, size, asOf: AS_OF }).records).length);
+    expect(counts[0]).toBeGreaterThanOrEqual(5);
+    expect(counts[2]).toBeLessThanOrEqual(60);
+    expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+    expect(counts[0]).toBeLessThan(counts[2] ?? 0);
+    const { records } = books(4);
+    const first = records.findIndex((r) => r.type === 'employee');
+    expect(first).toBeGreaterThan(0);
+    expect(records.slice(first).every((r) => r.type === 'employee')).toBe(true);
+  });
+
+  it('work in the business\'s departments under one managing director, hired after their managers, terminated after their hire', () => {
+    const statuses = new Set<unknown>();
+    for (let seed = 1; seed <= 10; seed++) {
+      const { records } = books(seed, 5_000);
+      const departments = new Set(records.filter((r) => r.type === 'department').map((r) => `department:${r.id}`));
+      const staff = people(records);
+      const byKey = new Map(staff.map((e) => [e.key, e]));
+      const top = staff.filter((e) => e.manager_id === null);
+      expect(top.map((e) => e.position), `seed ${seed}`).toEqual(['Managing Director']);
+      for (const e of staff) {
+        statuses.add(e.status);
+        expect(departments.has(String(e.department_id)), e.key).toBe(true);
+        const manager = e.manager_id === null ? undefined : byKey.get(e.manager_id);
+        if (e.manager_id !== null) expect(manager, e.key).toBeDefined();
+        if (manager !== undefined) {
+          expect(String(manager.hire_date) <= String(e.hire_date), e.key).toBe(true);
+          expect(manager.status).not.toBe('terminated');
+        }
+        expect(e.status === 'terminated').toBe(e.termination_date !== null);
+        if (e.termination_date !== null) expect(e.termination_date > String(e.hire_date)).toBe(true);
+        expect(String(e.hire_date) <= `${AS_OF}T00:00:00.000Z`).toBe(true);
+        expect(e.salary).toBeGreaterThan(0);
+      }
+      // Every department has a head reporting to the director.
+      expect(new Set(staff.filter((e) => e.manager_id === top[0]?.key).map((e) => e.department_id))).toEqual(departments);
+    }
+    expect([...statuses].sort()).toEqual(['active', 'inactive', 'terminated']);
+  });
+
+  it('the audit catches a loop of managers and a termination without its date', () => {
+    const { records } = books(9);
+    const [a, b] = records.filter((r) => r.type === 'employee' && r.data.ManagerId !== undefined);
+    if (a === undefined || b === undefined) throw new Error('fixture lacks managed employees');
+    a.data.ManagerId = b.id;
+    b.data.ManagerId = a.id;
+    b.data.Status = 'Terminated';
+    const problems = auditBooks(input(records));
+    expect(problems.some((p) => p.includes(a.id) && p.includes('loop'))).toBe(true);
+    expect(problems.some((p) => p.includes(b.id) && p.includes('termination_date'))).toBe(true);
   });
 });
 

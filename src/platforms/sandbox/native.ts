@@ -150,6 +150,14 @@ export type NativeTerm = NativeMeta & { Name: string; DueDays: number; DiscountD
 export type NativeSubsidiary = NativeMeta & { Name: string; LegalName: string; Country: string; CurrencyCode: string; ParentId?: string; Status: 'Active' | 'Archived' };
 export type NativeDepartment = NativeMeta & { Name: string; ParentId?: string; Status: 'Active' | 'Archived' };
 export type NativeClass = NativeDepartment;
+/** Someone on the payroll: in a department, reporting to another employee (the director to no one). */
+export type NativeEmployee = NativeMeta & {
+  EmployeeNumber: string; FirstName: string; LastName: string; JobTitle: string; Email: string; DepartmentId: string;
+  ManagerId?: string; HireDate: DateOnly; EndDate?: DateOnly; Status: 'Active' | 'OnLeave' | 'Terminated';
+  /** Gross yearly salary in the company's currency. */
+  AnnualSalary: Money;
+  CustomFields: { Name: string; Value: string }[];
+};
 export type NativeLocation = NativeMeta & { Name: string; ParentId?: string; Status: 'Active' | 'Archived'; SubsidiaryIds: string[]; Address?: NativeAddress };
 export type NativeProject = NativeMeta & { Name: string; Status: 'Active' | 'Completed' | 'OnHold'; Category?: string; CustomerId?: string; StartDate: DateOnly };
 export type NativeTask = NativeMeta & { Name: string; ProjectId: string; Status: 'NotStarted' | 'Planned' | 'InProgress' | 'Completed' | 'OnHold'; DueDate?: DateOnly };
@@ -233,6 +241,7 @@ export interface NativeOf {
   currency: NativeCurrency;
   customer: NativeCustomer;
   department: NativeDepartment;
+  employee: NativeEmployee;
   expense: NativeExpense;
   income_statement: NativeIncomeStatement;
   invoice: NativeInvoice;

@@ -38,6 +38,7 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
   class: ['created_at', 'updated_at'],
   company_info: ['email', 'updated_at', 'platform_url'],
   currency: ['created_at', 'updated_at'],
+  employee: ['department_id', 'manager_id', 'hire_date', 'termination_date', 'employee_number', 'position', 'salary', 'created_at'],
   customer: ['parent_id', 'payment_terms_id', 'subsidiary_id', 'registration_number', 'subsidiaries', 'created_at'],
   invoice: ['account_id', 'payment_terms_id', 'subsidiary_id', 'created_at'],
   invoice_credit_memo: ['account_id', 'created_at'],
@@ -65,6 +66,7 @@ export const PLATFORM_DATA_ONLY: Partial<Record<UnifiedObjectType, readonly stri
   vendor: CONTACT_EXTRAS,
   customer: [...CONTACT_EXTRAS, 'Website'],
   journal_entry: ['Status (DRAFT, POSTED, ARCHIVED)', 'ShowOnCashBasisReports', 'LineAmountTypes', 'JournalLines[].Tracking'],
+  employee: ['ExternalLink'],
   tax_rate: ['ReportTaxType', 'DisplayTaxRate', 'CanApplyToAssets', 'CanApplyToEquity', 'CanApplyToExpenses', 'CanApplyToLiabilities', 'CanApplyToRevenue', 'TaxComponents[].IsNonRecoverable'],
   company_info: ['ShortCode', 'Version', 'OrganisationType', 'CountryCode', 'Timezone', 'SalesTaxBasis', 'SalesTaxPeriod', 'PeriodLockDate', 'EndOfYearLockDate', 'FinancialYearEndDay', 'PaysTax', 'DefaultSalesTax', 'DefaultPurchasesTax', 'Edition', 'Class'],
 };
@@ -137,6 +139,7 @@ export const xeroConnector: Connector = {
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
       'Cash flow statements are not available: Xero\'s Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).',
       'Attachments are those of bills, invoices and manual journals; their file_url fetches the file from Xero when followed (nothing is copied).',
+      'Employees are the Accounting API\'s (names and a status, for expense claims): ARCHIVED is inactive, GDPRREQUEST unknown, DELETED a deletion; Xero Payroll\'s employees are not read.',
     ],
   },
 };

@@ -11,6 +11,7 @@ import {
   mapBill, mapBillCredit, mapBillPayment, mapInvoice, mapInvoiceCredit, mapInvoicePayment,
 } from './mapping/documents.ts';
 import { mapAccount, mapCurrency, mapJournal, mapTaxRate, mapTrackingCategory, mapTrackingOption, mapTransfer } from './mapping/ledger.ts';
+import { mapEmployee } from './mapping/employees.ts';
 import { mapAttachment, mapBalanceSheet, mapIncomeStatement, mapOrganisation } from './mapping/reports.ts';
 import { chartOf, readList, recordOf, withAccountIds, withCurrency, type XeroList } from './read.ts';
 import type {
@@ -92,6 +93,12 @@ const tracking: XeroList<'TrackingCategories'> = {
 const currencies: XeroList<'Currencies'> = {
   path: '/Currencies', key: 'Currencies', paged: false, modifiedSince: false,
   records: (items) => items.map((c) => recordOf(c.Code, c, undefined)),
+};
+
+/** The whole list each time (it is short): who is missing from it, or DELETED in it, is gone. */
+const employees: XeroList<'Employees'> = {
+  path: '/Employees', key: 'Employees', paged: false, modifiedSince: false,
+  records: (items) => items.map((e) => recordOf(e.EmployeeID, e, e.Status)),
 };
 
 async function readAccounts(ctx: ConnectorContext): Promise<ReadPage> {
@@ -227,6 +234,7 @@ export const READERS: Readonly<Partial<Record<UnifiedObjectType, ReadEntry>>> = 
       : { ...mapTrackingCategory(r.raw) }),
   },
   currency: { read: list(currencies), map: (r) => ({ ...mapCurrency(r.raw) }) },
+  employee: { read: list(employees), map: (r) => ({ ...mapEmployee(r.raw) }) },
   company_info: {
     read: async (ctx) => {
       const organisation = await readOrganisation(ctx);

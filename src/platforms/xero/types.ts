@@ -183,6 +183,16 @@ export interface XeroTrackingCategory { TrackingCategoryID?: string; Name?: stri
 
 export interface XeroCurrency { Code?: string; Description?: string }
 
+/** Xero's employee: a name and a status (ACTIVE, ARCHIVED, GDPRREQUEST, DELETED), for expense claims and receipts. */
+export interface XeroEmployee {
+  EmployeeID?: string;
+  Status?: string;
+  FirstName?: string;
+  LastName?: string;
+  ExternalLink?: { Url?: string; Description?: string; LinkType?: string };
+  UpdatedDateUTC?: string;
+}
+
 export interface XeroOrganisation {
   OrganisationID?: string;
   Name?: string;
@@ -247,6 +257,7 @@ export interface XeroLists {
   Contacts: XeroContact;
   CreditNotes: XeroCreditNote;
   Currencies: XeroCurrency;
+  Employees: XeroEmployee;
   Invoices: XeroInvoice;
   ManualJournals: XeroManualJournal;
   Organisations: XeroOrganisation;

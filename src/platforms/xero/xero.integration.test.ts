@@ -108,6 +108,7 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     tax_rate: ids(list('TaxRates').filter((r) => r.Status !== 'DELETED'), 'TaxType'),
     class: [...ids(categories, 'TrackingCategoryID'), ...ids(categories.flatMap((c) => (c.Options ?? []) as Json[]), 'TrackingOptionID')].sort(),
     currency: ids(list('Currencies'), 'Code'),
+    employee: ids(list('Employees').filter((e) => e.Status !== 'DELETED'), 'EmployeeID'),
     company_info: [standin.tenants[0]?.id ?? ''],
     attachment: ids(Object.values(books().attachments).flat(), 'AttachmentID'),
     balance_sheet: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
@@ -265,6 +266,28 @@ describe('Xero sync', () => {
     const after = (await t.db.pool.query<{ since_cursor: string }>(`SELECT since_cursor FROM sync_objects WHERE connection_id = $1 AND object_type = 'bill'`, [id])).rows[0]?.since_cursor;
     expect(after).toBe(new Date(xeroMillis(books().get('Invoices', String(voided.InvoiceID))?.UpdatedDateUTC) ?? 0).toISOString());
   }, 30_000);
+
+  it('reads employees whole each sync: the archived one inactive, the deleted one gone, each with its event', async () => {
+    const id = c.connection.id;
+    const byName = (first: string): Json => list('Employees').find((e) => e.FirstName === first) ?? {};
+    const [tony, bruce, nick] = [byName('Tony'), byName('Bruce'), byName('Nick')];
+    expect((await one(id, 'employee', tony.EmployeeID)).data).toMatchObject({
+      first_name: 'Tony', last_name: 'Stark', status: 'active', department_id: null, manager_id: null, hire_date: null, salary: null,
+      custom_fields: {}, updated_at: new Date(xeroMillis(tony.UpdatedDateUTC) ?? 0).toISOString(),
+    });
+    const eventsBefore = (await eventsOf(t, id)).length;
+    standin.resetCounters();
+    books().change('Employees', String(bruce.EmployeeID), (e) => { e.Status = 'ARCHIVED'; });
+    books().change('Employees', String(nick.EmployeeID), (e) => { e.Status = 'DELETED'; });
+    await expectSynced(t, id, 'incremental');
+    const events = (await eventsOf(t, id)).slice(eventsBefore).filter((e) => e.code.startsWith('EMPLOYEE_'));
+    expect(events.map((e) => [e.code, (e.payload.employee as Json).platform_id]).sort()).toEqual([['EMPLOYEE_DELETED', nick.EmployeeID], ['EMPLOYEE_UPDATED', bruce.EmployeeID]]);
+    expect((await one(id, 'employee', bruce.EmployeeID)).data).toMatchObject({ status: 'inactive', first_name: 'Bruce' });
+    expect((await stored(id, 'employee')).map((r) => r.platform_id)).not.toContain(nick.EmployeeID);
+    // The whole list, without a page or If-Modified-Since.
+    const reads = standin.requests.filter((r) => r.path === '/api.xro/2.0/Employees');
+    expect(reads.map((r) => [r.query.page, r.ifModifiedSince])).toEqual([[undefined, undefined]]);
+  });
 
   describe('writes through the API', () => {
     const send = (...args: Parameters<ReturnType<typeof sender>>) => sender(t, c.token)(...args);

@@ -259,6 +259,29 @@ describe('reads against the stand-in', () => {
     expect(company).toMatchObject({ platform_id: standin.tenants[0]?.id, name: 'Demo Company (NZ)', currency_code: 'NZD', fiscal_year_start_month: 4, tax_number: '071-138-054' });
   });
 
+  it('reads employees with their status: ARCHIVED inactive, GDPRREQUEST unknown, DELETED a deletion', async () => {
+    const seeded = books().all('Employees');
+    expect(seeded.map((e) => e.FirstName).sort()).toEqual(['Bruce', 'Nick', 'Tony']);
+    const [first, second, third] = seeded.map((e) => String(e.EmployeeID));
+    if (first === undefined || second === undefined || third === undefined) throw new Error('the stand-in lost its employees');
+    const all = await readAll('employee');
+    expect(all.mapped.get(first)).toEqual({
+      platform_id: first, department_id: null, manager_id: null, hire_date: null, termination_date: null, first_name: seeded[0]?.FirstName,
+      last_name: seeded[0]?.LastName, status: 'active', custom_fields: {}, employee_number: null, position: null, salary: null, created_at: null,
+      updated_at: xeroIso(seeded[0]?.UpdatedDateUTC),
+    });
+    const statuses = new Map([[first, 'ARCHIVED'], [second, 'GDPRREQUEST'], [third, 'DELETED']]);
+    for (const [id, status] of statuses) books().change('Employees', id, (e) => { e.Status = status; });
+    try {
+      const changed = await readAll('employee');
+      expect([changed.mapped.get(first)?.status, changed.mapped.get(second)?.status]).toEqual(['inactive', 'unknown']);
+      expect(changed.dead.map((r) => r.platformId)).toEqual([third]);
+      expect(changed.pages).toBe(1);
+    } finally {
+      for (const id of statuses.keys()) books().change('Employees', id, (e) => { e.Status = 'ACTIVE'; });
+    }
+  });
+
   it('cuts the BalanceSheet report into twelve monthly statements', async () => {
     const { mapped } = await readAll('balance_sheet');
     expect(mapped.size).toBe(12);

@@ -136,7 +136,7 @@ export class Company {
   insert(entity: Entity, body: Json): Json {
     const at = qboTime(this.now());
     const record: Json = { ...structuredClone(body), domain: 'QBO', sparse: false, Id: String(this.nextId++), SyncToken: '0', MetaData: { CreateTime: at, LastUpdatedTime: at } };
-    if (record.TxnDate === undefined && entity !== 'Customer') record.TxnDate = at.slice(0, 10);
+    if (record.TxnDate === undefined && entity !== 'Customer' && entity !== 'Employee') record.TxnDate = at.slice(0, 10);
     this.derive(entity, record, null);
     this.table(entity).set(String(record.Id), record);
     return structuredClone(record);

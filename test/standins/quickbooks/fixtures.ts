@@ -21,7 +21,7 @@ export function fixture(name: string): Json {
 
 /** Entities the stand-in keeps, each seeded from query/<Entity>.json. */
 export const ENTITIES = [
-  'Account', 'Attachable', 'Bill', 'BillPayment', 'Class', 'CreditMemo', 'Customer', 'Department', 'Deposit', 'Invoice', 'Item',
+  'Account', 'Attachable', 'Bill', 'BillPayment', 'Class', 'CreditMemo', 'Customer', 'Department', 'Deposit', 'Employee', 'Invoice', 'Item',
   'JournalEntry', 'Payment', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit',
 ] as const;
 

@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Company, qboTime } from './company.ts';
-import { faultBody, isEntity, type Entity, type Json } from './fixtures.ts';
+import { ENTITIES, faultBody, isEntity, type Entity, type Json } from './fixtures.ts';
 import { consentPage, errorPage, OAuthServer, type IssuedTokens, type OAuthClient } from './oauth.ts';
 import { parseQuery, QueryError, runQuery } from './query.ts';
 import { isReportName, monthlyReport, ReportError } from './report.ts';
@@ -244,9 +244,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
 
   /** The entity of a REST resource name (lower case: bill, journalentry, …). */
   function entityOf(resource: string): Entity | null {
-    const name = ['Account', 'Attachable', 'Bill', 'BillPayment', 'Class', 'CreditMemo', 'Customer', 'Department', 'Deposit', 'Invoice', 'Item',
-      'JournalEntry', 'Payment', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit'].find((e) => e.toLowerCase() === resource);
-    return name !== undefined && isEntity(name) ? name : null;
+    return ENTITIES.find((e) => e.toLowerCase() === resource) ?? null;
   }
 
   function query(where: { method: string; path: string }, company: Company, url: URL): Answer {

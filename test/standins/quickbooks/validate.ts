@@ -3,8 +3,8 @@
  * for, checked on the record as it would be stored (after a sparse update is
  * merged): Bill needs a VendorRef and lines with a DetailType, an Amount and
  * the account (or item) of their detail; a JournalEntry's lines carry a
- * PostingType and balance; a Customer has a DisplayName no other customer or
- * vendor has. References must point at live records of the company.
+ * PostingType and balance; a Customer has a DisplayName no other customer,
+ * vendor or employee has. References must point at live records of the company.
  */
 import type { Company } from './company.ts';
 import type { Entity, Json } from './fixtures.ts';
@@ -105,7 +105,7 @@ function validateJournalEntry(company: Company, record: Json): Problem | null {
 function validateCustomer(company: Company, record: Json): Problem | null {
   const name = typeof record.DisplayName === 'string' ? record.DisplayName.trim() : '';
   if (name === '') return missing('DisplayName');
-  const taken = [...company.list('Customer'), ...company.list('Vendor')]
+  const taken = [...company.list('Customer'), ...company.list('Vendor'), ...company.list('Employee')]
     .some((other) => other.Id !== record.Id && typeof other.DisplayName === 'string' && other.DisplayName.trim().toLowerCase() === name.toLowerCase());
   if (taken) {
     return { fault: 'duplicate-name', detail: `The name supplied already exists. : Another customer, vendor or employee is already using this name (${name}). Please use a different name.`, element: 'DisplayName' };

@@ -14,12 +14,14 @@ export type Json = Record<string, unknown>;
 
 export const COLLECTIONS = [
   'Accounts', 'Contacts', 'Invoices', 'CreditNotes', 'Payments', 'ManualJournals', 'BankTransfers', 'TaxRates', 'TrackingCategories', 'Currencies',
+  'Employees',
 ] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 export const ID_FIELD: Readonly<Record<Collection, string>> = {
   Accounts: 'AccountID', Contacts: 'ContactID', Invoices: 'InvoiceID', CreditNotes: 'CreditNoteID', Payments: 'PaymentID',
   ManualJournals: 'ManualJournalID', BankTransfers: 'BankTransferID', TaxRates: 'TaxType', TrackingCategories: 'TrackingCategoryID', Currencies: 'Code',
+  Employees: 'EmployeeID',
 };
 
 export interface Seed {

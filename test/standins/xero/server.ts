@@ -106,6 +106,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getTaxRates: list('TaxRates'),
   getTrackingCategories: list('TrackingCategories'),
   getCurrencies: list('Currencies'),
+  getEmployees: list('Employees'),
+  getEmployee: one('Employees', 'EmployeeID'),
   getOrganisations: ({ books }) => books.organisationAnswer(),
   getReportBalanceSheet: ({ books, query }) => books.balanceSheet(query),
   getReportProfitAndLoss: ({ books, query }) => books.profitAndLoss(query),

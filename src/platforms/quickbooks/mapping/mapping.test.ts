@@ -117,6 +117,18 @@ describe('QuickBooks Online mapping', () => {
     expect(mapped('Term', '5')).toMatchObject({ status: 'archived', due_days: null });
   });
 
+  it('maps employees: names, number, hire and release dates; released is terminated, inactive without a release is inactive', () => {
+    expect(mapped('Employee', '54')).toEqual({
+      platform_id: '54', department_id: null, manager_id: null, hire_date: '2014-09-01T00:00:00.000Z', termination_date: null,
+      first_name: 'John', last_name: 'Johnson', status: 'active', custom_fields: {}, employee_number: 'E-101', position: null, salary: null,
+      created_at: '2014-09-17T18:21:48.000Z', updated_at: '2014-09-17T18:21:48.000Z',
+    });
+    expect(mapped('Employee', '71')).toMatchObject({ first_name: 'Bill', last_name: 'Miller', hire_date: null, employee_number: null, status: 'active' });
+    expect(mapped('Employee', '72')).toMatchObject({ status: 'terminated', hire_date: '2015-01-05T00:00:00.000Z', termination_date: '2015-06-30T00:00:00.000Z' });
+    expect(mapped('Employee', '73')).toMatchObject({ status: 'inactive', termination_date: null });
+    expect(ENTITIES.find((e) => e.entity === 'Employee')?.cdc).toBe(true);
+  });
+
   it('maps file attachables to their record and leaves note-only ones out', () => {
     const spec = ENTITIES.find((e) => e.entity === 'Attachable');
     expect(spec?.keep?.(record('Attachable', '200900000000000008541'))).toBe(false);

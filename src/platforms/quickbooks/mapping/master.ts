@@ -1,10 +1,10 @@
 /** Name lists and settings: accounts, vendors, customers, departments, classes, tax rates and agencies, items, terms, the company. */
 import { withReferenceNames } from '../../../model/payment-term.ts';
 import type {
-  QboAccount, QboCompanyInfo, QboCustomer, QboItem, QboNameEntity, QboTaxAgency, QboTaxRate, QboTerm, QboTrackingCategory, QboVendor,
+  QboAccount, QboCompanyInfo, QboCustomer, QboEmployee, QboItem, QboNameEntity, QboTaxAgency, QboTaxRate, QboTerm, QboTrackingCategory, QboVendor,
 } from '../native.ts';
 import {
-  addresses, amount, appUrl, createdUpdated, optAmount, optCurrency, refTo, text, time, type MapContext, type Mapped,
+  addresses, amount, appUrl, createdUpdated, day, optAmount, optCurrency, refTo, text, time, type MapContext, type Mapped,
 } from './common.ts';
 
 type AccountType = Mapped<'account'>['account_type'];
@@ -173,6 +173,27 @@ export function mapTerm(r: QboTerm): Mapped<'payment_term'> {
     subsidiaries: [],
     ...createdUpdated(r),
   });
+}
+
+/** A released employee (ReleasedDate) is terminated; one made inactive without a release date is inactive. */
+export function mapEmployee(r: QboEmployee): Mapped<'employee'> {
+  const released = day(r.ReleasedDate);
+  return {
+    platform_id: r.Id,
+    // QBO has no department, manager, job title (Title is the courtesy title) or salary (BillRate and CostRate are hourly).
+    department_id: null,
+    manager_id: null,
+    hire_date: day(r.HiredDate),
+    termination_date: released,
+    first_name: r.GivenName ?? '',
+    last_name: text(r.FamilyName),
+    status: released !== null ? 'terminated' : r.Active === false ? 'inactive' : 'active',
+    custom_fields: {},
+    employee_number: text(r.EmployeeNumber),
+    position: null,
+    salary: null,
+    ...createdUpdated(r),
+  };
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

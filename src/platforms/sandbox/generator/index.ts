@@ -2,11 +2,12 @@
  * The book generator: a deterministic, streaming history of one small business.
  * Same seed, size and asOf → the same records, byte for byte. Records come out
  * in batches so a million of them never sit in memory at once; accounts,
- * balance sheets and bank feed accounts come last, carrying the balances the
- * transactions produced.
+ * balance sheets and bank feed accounts come next, carrying the balances the
+ * transactions produced, and the employees last (generator/employees.ts).
  */
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
+import { generateEmployees } from './employees.ts';
 import { generateReference, paletteOf, type Reference } from './reference.ts';
 import { documentAttachments, journalUnit, openingEntry } from './journals.ts';
 import { orderUnit } from './orders.ts';
@@ -106,6 +107,9 @@ export class BookGenerator {
     }
     yield out.take();
     yield* this.#closing(out, ref, monthList);
+    // Last, from a generator of their own: every record before them is what it was before employees existed.
+    generateEmployees(seed, size, out, ref, asOf);
+    yield out.take();
     this.summary = {
       counters: Object.fromEntries(out.counters), palette, vendors: ref.vendors.length, customers: ref.customers.length, total: out.total(),
     };

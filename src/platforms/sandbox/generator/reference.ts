@@ -56,6 +56,9 @@ export function paletteOf(ref: Reference): Palette {
   };
 }
 
+/** The departments of every sandbox business, in the order of `Reference.departments`. */
+export const DEPARTMENT_NAMES = ['Sales', 'Operations', 'Finance', 'Marketing', 'Field Sales'] as const;
+
 export interface ReferenceCounts { vendors: number; customers: number; items: number; projects: number }
 
 export function address(rng: Rng, profile: Profile, kind: NativeAddress['Kind']): NativeAddress {
@@ -192,7 +195,7 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
     return term;
   });
 
-  const departments = tree(out, 'department', start, rng, ['Sales', 'Operations', 'Finance', 'Marketing', 'Field Sales']);
+  const departments = tree(out, 'department', start, rng, DEPARTMENT_NAMES);
   const classes = tree(out, 'class', start, rng, ['Retail', 'Wholesale', 'Online', 'Online Marketplace']);
   const locations: string[] = [];
   for (const [n, name] of ['Head Office', 'Warehouse', 'Retail Store', 'Old Depot'].entries()) {

@@ -1,10 +1,10 @@
 /** Master data: contacts, items, tax, currencies, company and the tracking categories. */
 import { withReferenceNames } from '../../../model/payment-term.ts';
 import type {
-  NativeClass, NativeCompany, NativeContact, NativeCurrency, NativeDepartment, NativeItem, NativeLocation,
+  NativeClass, NativeCompany, NativeContact, NativeCurrency, NativeDepartment, NativeEmployee, NativeItem, NativeLocation,
   NativeProject, NativeSubsidiary, NativeTask, NativeTaxAgency, NativeTaxCode, NativeTerm,
 } from '../native.ts';
-import { address, currency, link, money, subsidiaryRefs, type Mapped, type Ref } from './common.ts';
+import { address, currency, day, link, money, optDay, subsidiaryRefs, type Mapped, type Ref } from './common.ts';
 
 function contactFields(r: NativeContact, ref: Ref) {
   return {
@@ -173,4 +173,25 @@ const TASK_STATUSES = { NotStarted: 'not_started', Planned: 'planned', InProgres
 
 export function mapTask(r: NativeTask): Mapped<'task'> {
   return { platform_id: r.Id, name: r.Name, status: TASK_STATUSES[r.Status], created_at: r.CreatedAt, updated_at: r.UpdatedAt, platform_url: null };
+}
+
+const EMPLOYEE_STATUSES = { Active: 'active', OnLeave: 'inactive', Terminated: 'terminated' } as const;
+
+export function mapEmployee(r: NativeEmployee, ref: Ref): Mapped<'employee'> {
+  return {
+    platform_id: r.Id,
+    department_id: ref('department', r.DepartmentId),
+    manager_id: ref('employee', r.ManagerId),
+    hire_date: day(r.HireDate),
+    termination_date: optDay(r.EndDate),
+    first_name: r.FirstName,
+    last_name: r.LastName,
+    status: EMPLOYEE_STATUSES[r.Status],
+    custom_fields: Object.fromEntries(r.CustomFields.map((f) => [f.Name, f.Value])),
+    employee_number: r.EmployeeNumber,
+    position: r.JobTitle,
+    salary: money(r.AnnualSalary),
+    created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
+  };
 }
