@@ -119,6 +119,37 @@ describe('BatchedCounter', () => {
     expect(shared.adds.slice(-100).every((n) => n === 1)).toBe(true);
   });
 
+  it('counts a batch still on its way when requests reach the limit: one process admits exactly the limit', async () => {
+    let hits = 0;
+    let hold = false;
+    const held: (() => void)[] = [];
+    const add = async (_bucket: string, n: number): Promise<WindowState> => {
+      if (hold) {
+        hold = false;
+        await new Promise<void>((resolve) => held.push(resolve));
+      }
+      hits += n;
+      return { hits, resetMs: 10_000 };
+    };
+    const counter = new BatchedCounter(add, 500);
+    let admitted = 0;
+    const admit = async (): Promise<void> => { if ((await counter.hit('org:a')).hits <= 500) admitted += 1; };
+    for (let n = 0; n < 395; n++) await admit();
+    await sleep(150);
+    expect(hits).toBe(395);
+    // Five more are admitted here; their batch is sent after FLUSH_MS and answered only later.
+    hold = true;
+    for (let n = 0; n < 5; n++) await admit();
+    await sleep(150);
+    expect(held).toHaveLength(1);
+    const rest = Array.from({ length: 200 }, admit);
+    await sleep(10);
+    held.shift()?.();
+    await Promise.all(rest);
+    expect(admitted).toBe(500);
+    expect(hits).toBe(600);
+  });
+
   it('adds what is pending when drained', async () => {
     const shared = sharedCounter();
     const counter = new BatchedCounter(shared.add, 10_000);

@@ -39,8 +39,8 @@ interface Local {
   flush: Promise<void> | null;
   /** The exact add still taking members; it is sent once the one before it has been answered. */
   forming: ExactAdd | null;
-  /** The last exact add sent: the next waits for it. */
-  lastExact: Promise<unknown>;
+  /** The last add sent (exact or flush): the next waits for it, so every answer counts what this process sent before. */
+  lastAdd: Promise<unknown>;
 }
 
 interface ExactAdd { n: number; admitted: number; state: Promise<WindowState> }
@@ -85,7 +85,7 @@ export class BatchedCounter {
 
   private formExact(bucket: string, entry: Local): ExactAdd {
     const group: ExactAdd = { n: 0, admitted: 0, state: Promise.resolve({ hits: 0, resetMs: 0 }) };
-    const previous = entry.lastExact;
+    const previous = entry.lastAdd;
     group.state = (async () => {
       await previous;
       // From here on, requests form the next group.
@@ -100,13 +100,13 @@ export class BatchedCounter {
       }
     })();
     entry.forming = group;
-    entry.lastExact = group.state.catch(() => undefined);
+    entry.lastAdd = group.state.catch(() => undefined);
     return group;
   }
 
   private enter(bucket: string): Local {
     if (this.buckets.size >= 10_000) this.forgetIdle();
-    const entry: Local = { hits: 0, resetAt: 0, pending: 0, sending: 0, admittedSending: 0, flush: null, forming: null, lastExact: Promise.resolve() };
+    const entry: Local = { hits: 0, resetAt: 0, pending: 0, sending: 0, admittedSending: 0, flush: null, forming: null, lastAdd: Promise.resolve() };
     this.buckets.set(bucket, entry);
     return entry;
   }
@@ -125,8 +125,16 @@ export class BatchedCounter {
     local.pending = 0;
     local.sending += n;
     local.admittedSending += n;
-    try {
+    // In the chain of adds: an exact add sent while this one is on its way would otherwise be answered
+    // without these hits, and admit as many past the limit.
+    const previous = local.lastAdd;
+    const added = (async () => {
+      await previous;
       if (n > 0) this.remember(bucket, await this.add(bucket, n));
+    })();
+    local.lastAdd = added.catch(() => undefined);
+    try {
+      await added;
     } catch {
       // The shared counter is unreachable for a moment: the next request goes the exact way and retries.
       local.resetAt = 0;
