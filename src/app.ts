@@ -3,7 +3,7 @@
  * endpoint from src/api/routes.ts. No listening here: server.ts and tests decide.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
@@ -14,7 +14,6 @@ import { validatorCompiler } from './http/validation.ts';
 import { serializerCompiler } from './http/serialization.ts';
 import { registerEndpoint, type Endpoint } from './http/contract.ts';
 import { openApiOptions } from './http/openapi.ts';
-import { requestLogOptions } from './http/log-redaction.ts';
 import { httpServerOptions, limitConnections } from './http/connection-limits.ts';
 import { adminEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
 import { registerLinkRoutes } from './link/routes.ts';
@@ -40,9 +39,13 @@ function trustedProxies(setting: boolean | number | string[]): boolean | string[
 
 export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
   const limits = services.config.http;
+  // Widened to Fastify's own logger type, so the app keeps the instance type every route module is written against.
+  const loggerInstance: FastifyBaseLogger = services.log;
   const app = Fastify({
-    // No header, body or secret query parameter is logged (src/http/log-redaction.ts).
-    logger: options.logger ?? requestLogOptions(services.config.logLevel),
+    // The process's log (src/log/logger.ts: no header, body or secret query parameter is logged), unless a test or
+    // tool passes its own settings.
+    ...(options.logger === undefined ? { loggerInstance } : { logger: options.logger }),
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     // request.ip from X-Forwarded-For only when the peer is a trusted proxy (TRUST_PROXY): the auth throttle counts by it.

@@ -10,6 +10,8 @@ export type Role = 'all' | 'api' | 'worker';
 
 export interface Config {
   port: number;
+  /** Where a worker-only process (--role=worker) answers GET /metrics; null: it does not (API processes answer on `port`). */
+  metricsPort: number | null;
   host: string;
   databaseUrl: string | null;
   dataDir: string;
@@ -289,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     pagePlatformDataBytes: parsePositiveInt('LIST_PLATFORM_DATA_MAX_BYTES', env.LIST_PLATFORM_DATA_MAX_BYTES, 8 * 2 ** 20, problems),
   };
   const writeSyncWaitSeconds = parsePositiveInt('WRITE_SYNC_WAIT_SECONDS', env.WRITE_SYNC_WAIT_SECONDS, 10, problems);
+  const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : parsePort('METRICS_PORT', env.METRICS_PORT, 0, problems);
   const embeddedPostgresPort = parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329, problems);
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '0.0.0.0';
   const http = parseHttpLimits(env, openFileLimit, problems);
@@ -306,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
+    metricsPort,
     host,
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR !== undefined && env.DATA_DIR !== '' ? env.DATA_DIR : './data'),

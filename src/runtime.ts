@@ -23,6 +23,7 @@ import { JobWaiter } from './writes/waiter.ts';
 import { ConnectionCache } from './connections/access-token-cache.ts';
 import { sealLegacyLinkTokens } from './connections/seal-link-tokens.ts';
 import { productionRedirectsWithoutList } from './sql/redirect-urls.ts';
+import { createLogger, type Logger } from './log/logger.ts';
 
 export interface Runtime {
   /** The API's: `pool` is the API pool, whose checkouts for a request count against its organisation. */
@@ -42,8 +43,11 @@ export async function startRuntime(options: {
   schedule?: boolean;
   /** Opened already (src/server.ts starts it while the modules load); else opened here. */
   database?: OpenDatabase;
+  /** The process's structured log; default pino on stderr (the CLI's stdout is its answer). */
+  logger?: Logger;
 }): Promise<Runtime> {
   const config = options.config ?? loadConfig();
+  const logger = options.logger ?? createLogger({ level: config.logLevel, role: 'cli', destination: process.stderr });
   const { url, embedded } = options.database ?? await openDatabase(config, options.log);
   // Three pools, so no kind of work can take every connection from another (docs/architecture.md). Each opens
   // connections only when used: an API-only process never opens its worker pool's.
@@ -85,7 +89,7 @@ export async function startRuntime(options: {
     const connectionCache = new ConnectionCache(pool, config.connectionCacheSeconds);
     const services: Services = {
       config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey,
-      jobWaiter, writeSyncWaitMs: config.writeSyncWaitSeconds * 1000, connectionCache,
+      jobWaiter, writeSyncWaitMs: config.writeSyncWaitSeconds * 1000, connectionCache, log: logger,
     };
     return {
       services,

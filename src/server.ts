@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Role } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { collectStartupGarbage } from './startup-gc.ts';
+import { createLogger, type Logger } from './log/logger.ts';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const role = values.role as Role;
@@ -16,8 +17,12 @@ if (!['all', 'api', 'worker'].includes(role)) {
   process.exit(2);
 }
 
+/** The process's log, once the config says its level; lines before that are written the same way by hand. */
+let logger: Logger | null = null;
+
 function log(message: string): void {
-  process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: message })}\n`);
+  if (logger !== null) logger.info(message);
+  else process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, role, msg: message })}\n`);
 }
 
 async function main(): Promise<void> {
@@ -41,6 +46,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => { void shutdown('SIGINT'); });
 
   const config = loadConfig();
+  logger = createLogger({ level: config.logLevel, role });
   // The application's modules load while PostgreSQL starts (initdb alone takes over a second on an empty
   // DATA_DIR). Loading them blocks this thread, so it begins once PostgreSQL's own processes are running.
   const postgresRunning = Promise.withResolvers<undefined>();
@@ -53,13 +59,20 @@ async function main(): Promise<void> {
     import('./webhooks/dispatcher.ts'),
     role !== 'worker' ? import('./app.ts') : null,
   ]);
-  const runtime = await startRuntime({ log, config, database, schedule: role !== 'api' });
+  const runtime = await startRuntime({ log, config, database, schedule: role !== 'api', logger });
   closers.push(() => runtime.close());
   const { services } = runtime;
   if (role !== 'api') {
     await startWorkers(runtime.boss, runtime.workerServices);
     const dispatcher = startWebhookDispatcher(runtime.webhookServices);
     closers.push(() => dispatcher.stop());
+  }
+  // A worker-only process has no API server: its metrics are scraped on a port of their own.
+  if (role === 'worker' && config.metricsPort !== null) {
+    const { startMetricsListener } = await import('./api/metrics/listener.ts');
+    const listener = await startMetricsListener(services, config.metricsPort, config.host);
+    closers.push(() => listener.close());
+    log(`metrics on port ${listener.port} (GET /metrics, admin token)`);
   }
 
   if (appModule !== null) {

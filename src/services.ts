@@ -7,6 +7,7 @@ import type { VersionRegistry } from './http/versioning.ts';
 import type { JobSender } from './jobs/sender.ts';
 import type { JobWaiter } from './writes/waiter.ts';
 import type { ConnectionCache } from './connections/access-token-cache.ts';
+import type { Logger } from './log/logger.ts';
 
 export interface Services {
   config: Config;
@@ -27,6 +28,8 @@ export interface Services {
   writeSyncWaitMs: number;
   /** Connections by access token for the data reads (src/connections/access-token-cache.ts). */
   connectionCache: ConnectionCache;
+  /** The process's structured log (src/log/logger.ts); jobs add their ids with withIds. */
+  log: Logger;
 }
 
 declare module 'fastify' {

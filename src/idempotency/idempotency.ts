@@ -16,7 +16,7 @@ import {
   claimIdempotencyKey, completeIdempotencyKey, readIdempotencyKey, releaseIdempotencyKey, renewIdempotencyKey, type IdempotencyScope,
 } from '../sql/idempotency.ts';
 import type { Cipher } from '../crypto/secrets.ts';
-import { redactUrl } from '../http/log-redaction.ts';
+import { redactUrl } from '../log/redaction.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const TTL_SECONDS = 24 * 60 * 60;

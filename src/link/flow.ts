@@ -27,6 +27,8 @@ export type Outcome =
 export interface FlowContext {
   services: Services;
   log: FastifyBaseLogger;
+  /** The page request's id: the initial sync's log lines carry it. */
+  requestId: string;
   /** This browser's CSRF secret (cookie); null when it has none. */
   secret: string | null;
   /** Counts a sign-in the platform refused, for the failed-authentication throttle (never throws). */
@@ -107,7 +109,7 @@ export async function finish(
   const completion = await completeLink(pool, cipher, connection, input);
   try {
     // New links, and re-links of a connection whose initial sync failed (its data is still not ready).
-    await ensureInitialSync(pool, jobs, completion.connection.id, 'link');
+    await ensureInitialSync(pool, jobs, completion.connection.id, 'link', ctx.requestId);
   } catch (error) {
     // The link itself is done and the token valid; the end user cannot fix a queue problem.
     ctx.log.error({ err: error, connectionId: completion.connection.id }, 'link flow: initial sync could not be requested');

@@ -76,7 +76,7 @@ async function countFailure(request: FastifyRequest, attempt: AuthAttempt): Prom
 
 function context(request: FastifyRequest): FlowContext {
   return {
-    services: request.server.services, log: request.log, secret: browserSecret(request),
+    services: request.server.services, log: request.log, requestId: request.id, secret: browserSecret(request),
     refused: () => countFailure(request, linkAttempt(request)),
   };
 }

@@ -9,7 +9,9 @@ import type { UnifiedObjectType } from '../model/object-types.ts';
 import { isServiceId, serviceId } from '../store/ids.ts';
 import type { Environment } from '../tenants/types.ts';
 import type { Connector, ConnectorContext, Credentials, OAuthSession, OAuthTokens } from './connector.ts';
-import { createPlatformHttp } from './http.ts';
+import type { Logger } from '../log/logger.ts';
+import { platformCallDuration, platformCalls } from '../metrics/registry.ts';
+import { createPlatformHttp, type AttemptEvent } from './http.ts';
 
 export function sealJson(cipher: Cipher, value: unknown): Buffer {
   return cipher.encrypt(JSON.stringify(value));
@@ -33,6 +35,30 @@ export interface ContextInput {
   environment: Environment;
   db: Queryable;
   signal?: AbortSignal;
+  /** The job's log (its ids bound): every platform call is a debug line on it. */
+  log?: Logger;
+}
+
+function statusClass(event: AttemptEvent): string {
+  return event.status === null ? 'error' : `${Math.floor(event.status / 100)}xx`;
+}
+
+/**
+ * Every platform call attempt is counted (ledgerport_platform_calls_total) and, with a log, a line at debug: no query
+ * string, header or body (they may carry keys).
+ */
+export function observePlatformCall(log: Logger | undefined): (event: AttemptEvent) => void {
+  return (event) => {
+    const url = new URL(event.url);
+    platformCalls.inc({ host: url.host, status: statusClass(event) });
+    platformCallDuration.observe({ host: url.host }, event.durationMs / 1000);
+    log?.debug({
+      platform_call: {
+        operation: event.operation, method: event.method, host: url.host, path: url.pathname, status: event.status, attempt: event.attempt,
+        duration_ms: Math.round(event.durationMs), limiter_wait_ms: Math.round(event.limiterWaitMs), error: event.error?.kind ?? null, retry_in_ms: event.retryInMs,
+      },
+    }, 'platform call');
+  };
 }
 
 /** A session over fixed tokens: for one-off calls (identify during the link flow) that never outlive the token. */
@@ -55,6 +81,7 @@ export function connectorContext(input: ContextInput): ConnectorContext {
       limitKey: `${connector.id}:${connectionId}`,
       limits: { requestsPerMinute: connector.limits.requestsPerMinute, concurrentRequests: connector.limits.concurrentRequests },
       signal,
+      onAttempt: observePlatformCall(input.log),
     }),
     ref(type: UnifiedObjectType, platformId) {
       if (platformId === null || platformId === undefined || platformId === '') return null;

@@ -15,7 +15,9 @@ import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { findOAuthApp } from '../link/sql.ts';
 import type { Connector, OAuthSession, OAuthTokens } from './connector.ts';
-import { openTokens, sealJson } from './context.ts';
+import type { Logger } from '../log/logger.ts';
+import { observePlatformCall, openTokens, sealJson } from './context.ts';
+import { tokenRefreshes } from '../metrics/registry.ts';
 import { PlatformError } from './errors.ts';
 import { createPlatformHttp } from './http.ts';
 
@@ -26,6 +28,8 @@ export interface TokenDeps {
   pool: Pool;
   cipher: Cipher;
   now?: () => number;
+  /** The job's log: a line when a refresh starts and when it ends. */
+  log?: Logger;
 }
 
 export interface FreshTokenOptions {
@@ -62,8 +66,17 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
     if (app === null) {
       throw new PlatformError({ kind: 'unauthorized', message: `No OAuth app is registered for ${connector.id} in ${connection.environment}; register it through the admin API.`, requestSent: false });
     }
-    const http = createPlatformHttp({ limitKey: `${connector.id}:${connection.id}:auth`, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    const { log } = deps;
+    const http = createPlatformHttp({
+      limitKey: `${connector.id}:${connection.id}:auth`, ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onAttempt: observePlatformCall(log),
+    });
+    const reason = options.rejected === undefined ? 'expiring' : 'refused by the platform';
+    const started = Date.now();
+    log?.info({ token_refresh: { reason, expires_at: latest.expiresAt } }, 'token refresh started');
     const refreshed = await auth.refresh({ http, signal: options.signal ?? new AbortController().signal, environment: connection.environment }, app, latest.refreshToken).catch((error: unknown) => {
+      tokenRefreshes.inc({ platform: connector.id, outcome: 'failed' });
+      log?.warn({ token_refresh: { reason, duration_ms: Date.now() - started }, err: error }, 'token refresh failed');
       // OAuth servers refuse a revoked or expired grant with 400 invalid_grant (or 401): the end user must re-link.
       if (error instanceof PlatformError && ['bad_request', 'unauthorized', 'forbidden'].includes(error.kind)) {
         throw new PlatformError({ kind: 'unauthorized', httpStatus: error.httpStatus, message: `The refresh token was refused: ${error.platformMessage}`, code: error.platformCode, requestSent: true, cause: error });
@@ -77,6 +90,8 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
       tenantId: refreshed.tenantId ?? latest.tenantId,
     };
     await db.query('UPDATE connections SET oauth_tokens_ciphertext = $2, updated_at = clock_timestamp() WHERE id = $1', [connection.id, sealJson(deps.cipher, tokens)]);
+    tokenRefreshes.inc({ platform: connector.id, outcome: 'refreshed' });
+    log?.info({ token_refresh: { reason, duration_ms: Date.now() - started, expires_at: tokens.expiresAt, refresh_token_rotated: refreshed.refreshToken !== null } }, 'token refreshed');
     return tokens;
   });
 }

@@ -33,6 +33,8 @@ export interface WriteJob {
   response: JobResponse | null;
   resultId: string | null;
   idempotencyKey: string | null;
+  /** The X-Request-Id of the request that asked for it (log lines only). */
+  requestId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -53,12 +55,13 @@ export interface WriteJobRow {
   response: unknown;
   result_id: string | null;
   idempotency_key: string | null;
+  request_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS = `id, organization_id, environment, connection_id, object_type, operation, target_id, request, status,
-  indeterminate, attempts, response_status, response, result_id, idempotency_key, created_at, updated_at`;
+  indeterminate, attempts, response_status, response, result_id, idempotency_key, request_id, created_at, updated_at`;
 /** The columns toWriteJob reads, for queries of write_jobs kept elsewhere (src/sql/read-jobs.ts). */
 export const WRITE_JOB_COLUMNS = COLUMNS;
 
@@ -68,7 +71,7 @@ export function toWriteJob(row: WriteJobRow): WriteJob {
     objectType: row.object_type, operation: row.operation, targetId: row.target_id, request: row.request, status: row.status,
     indeterminate: row.indeterminate, attempts: row.attempts,
     response: row.response_status === null ? null : { status_code: row.response_status, body: row.response },
-    resultId: row.result_id, idempotencyKey: row.idempotency_key, createdAt: row.created_at, updatedAt: row.updated_at,
+    resultId: row.result_id, idempotencyKey: row.idempotency_key, requestId: row.request_id, createdAt: row.created_at, updatedAt: row.updated_at,
   };
 }
 
@@ -85,17 +88,19 @@ export interface NewWriteJob {
   targetId: string | null;
   request: JobRequest;
   idempotencyKey: string | null;
+  /** The API request's id, for the worker's log lines. */
+  requestId?: string | null;
 }
 
 /** The new job, or null when a job with the same Idempotency-Key exists already. */
 export async function insertWriteJob(db: Queryable, job: NewWriteJob): Promise<WriteJob | null> {
   const result = await db.query<WriteJobRow>(
-    `INSERT INTO write_jobs (organization_id, environment, connection_id, object_type, operation, target_id, request, idempotency_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO write_jobs (organization_id, environment, connection_id, object_type, operation, target_id, request, idempotency_key, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (organization_id, environment, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
      RETURNING ${COLUMNS}`,
     [job.tenant.organizationId, job.tenant.environment, job.connectionId, job.objectType, job.operation, job.targetId,
-      JSON.stringify(job.request), job.idempotencyKey],
+      JSON.stringify(job.request), job.idempotencyKey, job.requestId ?? null],
   );
   return one(result.rows);
 }

@@ -19,12 +19,12 @@ export interface SyncRunView {
 
 export async function requestSync(
   pool: Pool, jobs: JobSender, connectionId: string,
-  request: { kind: SyncKind; trigger: SyncTrigger; details: Record<string, unknown> },
+  request: { kind: SyncKind; trigger: SyncTrigger; details: Record<string, unknown>; requestId?: string },
 ): Promise<SyncRunView> {
   return withTransaction(pool, async (db) => {
     const run = await db.query<{ id: string; created_at: Date }>(
-      `INSERT INTO sync_runs (connection_id, kind, trigger, status, request) VALUES ($1, $2, $3, 'queued', $4) RETURNING id, created_at`,
-      [connectionId, request.kind, request.trigger, JSON.stringify(request.details)],
+      `INSERT INTO sync_runs (connection_id, kind, trigger, status, request, request_id) VALUES ($1, $2, $3, 'queued', $4, $5) RETURNING id, created_at`,
+      [connectionId, request.kind, request.trigger, JSON.stringify(request.details), request.requestId ?? null],
     );
     const row = run.rows[0];
     if (row === undefined) throw new Error('sync run insert returned no row');
@@ -38,13 +38,13 @@ export async function requestSync(
  * queued or running: after the first link, and after a re-link that follows a
  * failed initial sync (401, persistent platform errors). Returns the run it queued, if any.
  */
-export async function ensureInitialSync(pool: Pool, jobs: JobSender, connectionId: string, trigger: SyncTrigger): Promise<SyncRunView | null> {
+export async function ensureInitialSync(pool: Pool, jobs: JobSender, connectionId: string, trigger: SyncTrigger, requestId?: string): Promise<SyncRunView | null> {
   const state = await pool.query<{ needed: boolean }>(
     `SELECT c.ready_at IS NULL AND c.linked_at IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.kind = 'initial' AND r.status IN ('queued', 'running')) AS needed
        FROM connections c WHERE c.id = $1`, [connectionId]);
   if (state.rows[0]?.needed !== true) return null;
-  return requestSync(pool, jobs, connectionId, { kind: 'initial', trigger, details: {} });
+  return requestSync(pool, jobs, connectionId, { kind: 'initial', trigger, details: {}, ...(requestId === undefined ? {} : { requestId }) });
 }
 
 /**

@@ -23,6 +23,8 @@ import {
   beginObjectRead, completeObjectRead, finishObjectBatch, loadSyncObject, recordPage,
 } from '../sql/sync-objects.ts';
 import { emitEvents } from '../events/emit.ts';
+import { withIds } from '../log/logger.ts';
+import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from './config.ts';
 import { tryLockConnectionSync, unlockConnectionSync, withConnectionPageLock } from './lock.ts';
 import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts';
@@ -52,13 +54,14 @@ interface RunRow {
   request: { object_types?: string[] | null; entity?: string; start_date?: string; end_date?: string; data_batching?: DataBatching | null };
   attempts: number;
   created_at: Date;
+  request_id: string | null;
 }
 
 export type RunOutcome = 'completed' | 'failed' | 'busy' | 'retry' | 'skipped';
 
 async function loadRun(services: Services, runId: string): Promise<RunRow | null> {
   const result = await services.pool.query<RunRow>(
-    'SELECT id, connection_id, kind, trigger, status, request, attempts, created_at FROM sync_runs WHERE id = $1', [runId]);
+    'SELECT id, connection_id, kind, trigger, status, request, attempts, created_at, request_id FROM sync_runs WHERE id = $1', [runId]);
   return result.rows[0] ?? null;
 }
 
@@ -104,12 +107,33 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
   if (connection.platform === null || connection.linkedAt === null) return 'skipped';
   const connector = getConnector(connection.platform);
   if (connector === undefined) return 'skipped';
+  const log = withIds(services.log, {
+    organization_id: connection.organizationId, connection_id: connection.id, sync_run_id: run.id, request_id: run.request_id, platform: connection.platform,
+  });
+  const started = Date.now();
+  const outcome = await runLocked({ ...services, log }, run, connection, connector, signal).catch((error: unknown) => {
+    log.error({ err: error, sync: { kind: run.kind, trigger: run.trigger } }, 'sync run stopped by an error inside the service');
+    throw error;
+  });
+  // A busy connection is the normal case of a run waiting its turn: no line for it.
+  if (outcome !== 'busy') {
+    const durationMs = Date.now() - started;
+    syncRuns.inc({ platform: connector.id, kind: run.kind, outcome });
+    syncRunDuration.observe({ platform: connector.id, kind: run.kind }, durationMs / 1000);
+    log.info({ sync: { kind: run.kind, trigger: run.trigger, outcome }, duration_ms: durationMs }, 'sync run ended');
+  }
+  return outcome;
+}
 
+/** The run under the connection's sync lock; `services.log` carries the run's ids. */
+async function runLocked(services: Services, run: RunRow, connection: ConnectionRecord, connector: Connector, signal: AbortSignal): Promise<RunOutcome> {
+  const { log } = services;
   const lockClient = await services.pool.connect();
   try {
     if (!(await tryLockConnectionSync(lockClient, connection.id))) return 'busy';
     await services.pool.query(
       `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1`, [run.id]);
+    log.info({ sync: { kind: run.kind, trigger: run.trigger, attempt: run.attempts + 1 } }, 'sync run started');
     const pageLock: PageLock = (work) => withConnectionPageLock(lockClient, connection.id, 'sync', work);
     if (run.kind === 'initial') {
       const own = (connection.syncConfig as SyncConfig | null)?.data_batching ?? null;
@@ -118,7 +142,7 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
     try {
       // Refreshed first when they expire soon; a revoked grant fails the run like a 401 (needs_reauth).
       const ctx = connectorContext({
-        connector, connectionId: connection.id, db: services.pool, signal,
+        connector, connectionId: connection.id, db: services.pool, signal, log,
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
         environment: connection.environment, ...(await jobTokens(services, connection, connector, signal)),
       });
@@ -296,6 +320,7 @@ async function finishRun(services: Services, run: RunRow, connection: Connection
 }
 
 async function handleFailure(services: Services, run: RunRow, connection: ConnectionRecord, error: unknown): Promise<RunOutcome> {
+  services.log.warn({ err: error }, 'sync run failed');
   const message = error instanceof Error ? error.message : String(error);
   const platformError = error instanceof PlatformError ? error : null;
   return withTransaction(services.pool, async (db) => {
@@ -304,6 +329,7 @@ async function handleFailure(services: Services, run: RunRow, connection: Connec
       [connection.id, message.slice(0, 1000), run.id]);
     if (platformError !== null && (platformError.kind === 'unauthorized' || platformError.kind === 'forbidden')) {
       await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
+      services.log.warn({ connection_status: 'needs_reauth' }, 'connection needs re-authentication: the platform refused its credentials');
       await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
       await failObjects();
       return 'failed';
@@ -311,12 +337,16 @@ async function handleFailure(services: Services, run: RunRow, connection: Connec
     if (platformError !== null && platformError.kind === 'billing') {
       // The account is suspended or unpaid: no retry or re-authentication helps until the business settles it.
       await disableConnection(db, services.cipher, connection, 'PLATFORM_BILLING_ISSUE', `The platform refused access to the account: ${platformError.platformMessage.slice(0, 500)}`);
+      services.log.warn({ connection_status: 'disabled', disable_code: 'PLATFORM_BILLING_ISSUE' }, 'connection disabled: the platform refused access for billing');
       await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
       await failObjects();
       return 'failed';
     }
     const retryable = platformError === null || platformError.retryable;
-    if (platformError !== null && retryable) await recordSyncFailure(db, services.cipher, connection, { code: platformError.toServiceError().code, message });
+    if (platformError !== null && retryable) {
+      const health = await recordSyncFailure(db, services.cipher, connection, { code: platformError.toServiceError().code, message });
+      if (health !== 'unchanged') services.log.warn({ connection_status: health }, `connection ${health} after repeated sync failures`);
+    }
     if (!retryable || run.attempts + 1 >= MAX_ATTEMPTS) {
       await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
       await failObjects();

@@ -21,6 +21,14 @@ import { createSender, type Send } from './sender.ts';
 import { createSettler } from './settler.ts';
 import { createEndpointShares } from './shares.ts';
 import { signatureHeaders } from './signature.ts';
+import { withIds } from '../log/logger.ts';
+
+/** A payload field the log line names (connection_id, code), when the payload has it as text. */
+function payloadText(payload: unknown, key: string): string | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const value: unknown = Reflect.get(payload, key);
+  return typeof value === 'string' ? value : undefined;
+}
 
 export interface DispatcherOptions {
   /** Deliveries in flight at once per process; default WEBHOOK_CONCURRENCY. */
@@ -33,6 +41,15 @@ export interface DispatcherOptions {
 }
 
 const SECRET_CACHE_MS = 5_000;
+
+function hostOf(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
 
 export interface WebhookDispatcher { stop(): Promise<void> }
 
@@ -105,10 +122,24 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
       statusCode: result.statusCode, error: result.error, excerpt: result.excerpt,
     }, { delivered, retryAt });
     if (settled && (delivered || retryAt === null)) webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'failed' });
+    // The URL is the customer's own and may hold a key of theirs in its query: only its host is logged.
+    deliveryLog(delivery).info({
+      webhook: {
+        event_id: delivery.event_id, code: payloadText(delivery.payload, 'code'), attempt: delivery.attempts, result: result.kind,
+        status_code: result.statusCode, duration_ms: Math.round(result.durationMs), host: hostOf(delivery.url),
+        outcome: delivered ? 'delivered' : retryAt === null ? 'failed' : 'retry', retry_at: retryAt?.toISOString() ?? null, settled,
+      },
+    }, 'webhook delivery attempt');
+  }
+
+  function deliveryLog(delivery: ClaimedDelivery): typeof services.log {
+    return withIds(services.log, { organization_id: delivery.organization_id, connection_id: payloadText(delivery.payload, 'connection_id'), delivery_id: delivery.id });
   }
 
   function start(delivery: ClaimedDelivery): void {
-    const tracked = deliver(delivery).catch(() => undefined).finally(() => { inFlight.delete(tracked); shares.finished(delivery); wake(); });
+    const tracked = deliver(delivery)
+      .catch((error: unknown) => { deliveryLog(delivery).error({ err: error }, 'webhook delivery attempt could not be made or settled; its lease brings it back'); })
+      .finally(() => { inFlight.delete(tracked); shares.finished(delivery); wake(); });
     inFlight.add(tracked);
   }
 
@@ -122,6 +153,7 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
 
   async function loop(): Promise<void> {
     let lastExpiry = 0;
+    let unreachableSince: number | null = null;
     while (!stopped()) {
       if (!(listener?.alive ?? false)) await listen();
       // More may be due when the last claim came back full.
@@ -142,8 +174,12 @@ export function startWebhookDispatcher(services: Services, options: DispatcherOp
           // A shorter claim can also mean endpoints at their share: the attempt that frees one wakes the loop.
           moreDue = claimed.length === want;
         }
-      } catch {
-        // The database is unreachable for a moment: wait a poll and try again.
+        if (unreachableSince !== null) services.log.info('webhook dispatcher reaches the database again');
+        unreachableSince = null;
+      } catch (error) {
+        // The database is unreachable for a moment: wait a poll and try again (one line per outage, not per poll).
+        if (unreachableSince === null) services.log.warn({ err: error }, 'webhook dispatcher cannot claim deliveries; retrying every poll');
+        unreachableSince ??= Date.now();
       }
       // Stopping: what was just claimed is handed back by stop(), not started.
       while (!stopped() && inFlight.size < concurrency) {

@@ -33,6 +33,8 @@ import { jobView } from './job-view.ts';
 import { jobObjectType, OPERATIONS, type Effect } from './operations.ts';
 import { liveRecord } from './check-input.ts';
 import { JOB_DONE_CHANNEL } from './waiter.ts';
+import { withIds } from '../log/logger.ts';
+import { writeAttempts } from '../metrics/registry.ts';
 
 /** Attempts before a job fails for good; pg-boss's own retry limit is higher, so this one decides. */
 export const MAX_WRITE_ATTEMPTS = 8;
@@ -66,12 +68,36 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
   if (connection === null) return 'skipped';
   const refusal = connectionRefusal(connection, pending);
   if (refusal !== null) {
+    withIds(services.log, { organization_id: pending.organizationId, connection_id: pending.connectionId, job_id: pending.id, request_id: pending.requestId })
+      .info({ write: { operation: pending.operation, object_type: pending.objectType, error_code: refusal.code } }, 'write refused before reaching the platform');
     await finishFailed(services, pending, connection, refusal);
     return 'done';
   }
   const job = await claimWriteJob(pool, jobId);
   if (job === null) return 'skipped';
   // A read job is finished when created (src/writes/read-job.ts); claiming refuses finished jobs.
+  if (job.operation === 'read') return 'skipped';
+  const log = withIds(services.log, {
+    organization_id: job.organizationId, connection_id: job.connectionId, job_id: job.id, request_id: job.requestId, platform: connection.platform,
+  });
+  const started = Date.now();
+  log.info({ write: { operation: job.operation, object_type: job.objectType, attempt: job.attempts } }, 'write started');
+  const outcome = await applyWrite({ ...services, log }, lockClient, job, connection, signal).catch((error: unknown) => {
+    log.error({ err: error }, 'write attempt failed inside the service');
+    throw error;
+  });
+  writeAttempts.inc({ platform: connection.platform ?? 'none', operation: job.operation, outcome });
+  const finished = outcome === 'done' ? await loadWriteJob(pool, job.id) : null;
+  log.info({
+    write: { operation: job.operation, object_type: job.objectType, attempt: job.attempts, outcome, status: finished?.status ?? job.status, status_code: finished?.response?.status_code ?? null },
+    duration_ms: Date.now() - started,
+  }, outcome === 'retry' ? 'write will be retried' : 'write finished');
+  return outcome;
+}
+
+/** The claimed job against the platform; `services.log` carries the job's ids. */
+async function applyWrite(services: Services, lockClient: PoolClient, job: WriteJob, connection: ConnectionRecord, signal: AbortSignal): Promise<ExecuteOutcome> {
+  const { pool, log } = services;
   const operation = job.operation;
   if (operation === 'read') return 'skipped';
   const connector = connection.platform === null ? undefined : getConnector(connection.platform);
@@ -84,7 +110,7 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
     // Refreshed first when they expire soon; a revoked grant fails the job like a 401 (needs_reauth).
     const ctx: WriteContext = {
       ...connectorContext({
-        connector, connectionId: connection.id, db: pool, signal,
+        connector, connectionId: connection.id, db: pool, signal, log,
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
         environment: connection.environment, ...(await jobTokens(services, connection, connector, signal)),
       }),
@@ -101,7 +127,7 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
     return handleFailure(services, job, connection, error, applied);
   }
   // Records the write touched on the side (a paid bill's amount_due) arrive with a follow-up sync.
-  await requestFollowUpSync(pool, services.jobs, connection.id).catch(() => undefined);
+  await requestFollowUpSync(pool, services.jobs, connection.id).catch((error: unknown) => { log.warn({ err: error }, 'follow-up sync could not be requested'); });
   return 'done';
 }
 
@@ -178,6 +204,7 @@ async function finishFailed(services: Services, job: WriteJob, connection: Conne
 }
 
 async function handleFailure(services: Services, job: WriteJob, connection: ConnectionRecord, error: unknown, applied: boolean): Promise<ExecuteOutcome> {
+  services.log.warn({ err: error, applied }, 'write attempt failed');
   if (error instanceof ServiceError) {
     await finishFailed(services, job, connection, error);
     return 'done';

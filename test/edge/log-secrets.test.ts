@@ -10,7 +10,7 @@ import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { CENSORED, requestLogOptions } from '../../src/http/log-redaction.ts';
+import { CENSORED, requestLogOptions } from '../../src/log/redaction.ts';
 import { basicAuth, clientHeaders, json, startTestApp, type TestApp } from '../support/app.ts';
 
 let t: TestApp;

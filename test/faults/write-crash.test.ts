@@ -42,6 +42,7 @@ import { acceptWrite } from '../../src/writes/accept.ts';
 import { JobWaiter } from '../../src/writes/waiter.ts';
 import { platformBills } from '../support/books.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { silentLogger } from '../../src/log/logger.ts';
 import { startService, type ServiceProcess } from '../support/process.ts';
 
 const USER = 'user_write_crash_size_800';
@@ -170,7 +171,7 @@ beforeAll(async () => {
   services = {
     config, pool: db.pool, cipher, rateLimiter: postgresRateLimiter(db.pool, 100_000, 10), versions, adminTokenSha256: sha256('write-crash-admin-token'),
     idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey: randomBytes(32), jobWaiter: new JobWaiter(db.pool), writeSyncWaitMs: 10_000,
-    connectionCache: new ConnectionCache(db.pool, 0),
+    connectionCache: new ConnectionCache(db.pool, 0), log: silentLogger(),
   };
   // The initial sync runs here, in process, before any worker exists.
   const run = await requestSync(db.pool, services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });

@@ -19,6 +19,7 @@ import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Environment } from '../../src/tenants/types.ts';
 import { JobWaiter } from '../../src/writes/waiter.ts';
+import { silentLogger, type Logger } from '../../src/log/logger.ts';
 import { createTestDatabase, type TestDatabase, type TestServer } from './database.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { OrganizationGate } from '../../src/db/organization-gate.ts';
@@ -42,6 +43,8 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   rateLimiter?: RateLimiter;
   extraVersionedEndpoints?: Endpoint[];
+  /** The service's log (API requests and the jobs it runs); default silent. */
+  log?: Logger;
   idempotencyWaitMs?: number;
   writeSyncWaitMs?: number;
 }
@@ -77,12 +80,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     jobWaiter: new JobWaiter(db.pool),
     writeSyncWaitMs: options.writeSyncWaitMs ?? 10_000,
     connectionCache: new ConnectionCache(db.pool, config.connectionCacheSeconds),
+    log: options.log ?? silentLogger(),
   };
   configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
   const boss = createBoss(db.url, { schedule: false });
   await boss.start();
   services.jobs = bossSender(boss);
-  const app = await buildApp(services, { logger: false, extraVersionedEndpoints: options.extraVersionedEndpoints ?? [] });
+  const app = await buildApp(services, { ...(options.log === undefined ? { logger: false } : {}), extraVersionedEndpoints: options.extraVersionedEndpoints ?? [] });
   const org = await createOrganization(db.pool, cipher, 'Test Org');
   return {
     app, db, services, adminToken, org,

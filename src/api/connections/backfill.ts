@@ -35,6 +35,6 @@ export default defineEndpoint(contract, async (request) => {
   const days = (Date.parse(end) - Date.parse(start)) / 86_400_000;
   if (days < 0) throw new ServiceError('VALIDATION_ERROR', '`end_date` in the request body must not be before `start_date`.', { source: 'service', field: 'end_date', location: 'body' });
   if (days > MAX_BACKFILL_DAYS) throw new ServiceError('VALIDATION_ERROR', '`end_date` in the request body is more than 10 years after `start_date`; split the backfill.', { source: 'service', field: 'end_date', location: 'body' });
-  const run = await requestSync(pool, jobs, connection.id, { kind: 'backfill', trigger: 'api', details: { entity, start_date: start, end_date: end } });
+  const run = await requestSync(pool, jobs, connection.id, { kind: 'backfill', trigger: 'api', details: { entity, start_date: start, end_date: end }, requestId: request.id });
   return { backfill: { id: run.id, status: 'queued' as const, created_at: run.created_at, entity, start_date: start, end_date: end } };
 });

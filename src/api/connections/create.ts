@@ -113,7 +113,7 @@ export default defineEndpoint(contract, async (request) => {
     redirectUrl: body.redirect_url ?? null,
   });
   const connection = !result.created && identity !== null ? await refreshCredentials(pool, cipher, result.connection, credentials) : result.connection;
-  if (identity !== null) await ensureInitialSync(pool, jobs, connection.id, 'api');
+  if (identity !== null) await ensureInitialSync(pool, jobs, connection.id, 'api', request.id);
   const view = connectionView(cipher, config.publicUrl, connection);
   // OAuth platforms: an address that starts the flow directly at the platform's consent step.
   const authUrl = connector?.auth.type === 'oauth2' && wantsAuthUrl ? `${view.link_url}/${connector.id}` : null;

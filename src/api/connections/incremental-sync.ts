@@ -61,6 +61,6 @@ export default defineEndpoint(contract, async (request) => {
   const offered = await syncableEntities(pool, connection);
   const objectTypes = request.body.object_types ?? null;
   if (objectTypes !== null) checkEntities(objectTypes, offered, 'object_types');
-  const run = await requestSync(pool, jobs, connection.id, { kind: 'incremental', trigger: 'manual', details: { object_types: objectTypes } });
+  const run = await requestSync(pool, jobs, connection.id, { kind: 'incremental', trigger: 'manual', details: { object_types: objectTypes }, requestId: request.id });
   return { incremental_sync: { id: run.id, status: 'queued' as const, created_at: run.created_at, object_types: objectTypes } };
 });

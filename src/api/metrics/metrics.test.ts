@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitEvents } from '../../events/emit.ts';
 import { webhookAttempts, webhookDeliveries, webhookLatency } from '../../metrics/registry.ts';
 import { errorBody, startTestApp, type TestApp } from '../../../test/support/app.ts';
-import { processRole } from './get.ts';
+import { processRole } from '../../metrics/registry.ts';
+import { startMetricsListener } from './listener.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startTestApp(); });
@@ -74,6 +75,34 @@ describe('GET /metrics', () => {
     };
     expect(doc.paths['/metrics']?.get?.security).toEqual([{ adminToken: [] }]);
     expect(Object.keys(doc.paths['/metrics']?.get?.responses ?? {}).sort()).toEqual(['200', '401', '429']);
+  });
+});
+
+describe('a worker process\'s metrics listener (METRICS_PORT)', () => {
+  it('answers GET /metrics under the admin token with the same text as the API, and nothing else', async () => {
+    const listener = await startMetricsListener(t.services, 0, '127.0.0.1');
+    try {
+      const url = `http://127.0.0.1:${listener.port}`;
+      const refused = await fetch(`${url}/metrics`);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error_code: string }).error_code).toBe('INVALID_ADMIN_TOKEN');
+      const wrong = await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer not-the-token' } });
+      expect(wrong.status).toBe(401);
+      const other = await fetch(`${url}/admin/organizations`, { headers: { authorization: `Bearer ${t.adminToken}` } });
+      expect(other.status).toBe(404);
+      expect(((await other.json()) as { error_code: string }).error_code).toBe('ROUTE_NOT_FOUND');
+
+      const scraped = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${t.adminToken}` } });
+      expect(scraped.status).toBe(200);
+      expect(scraped.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      const body = await scraped.text();
+      for (const family of ['ledgerport_sync_runs_total', 'ledgerport_write_attempts_total', 'ledgerport_platform_calls_total', 'ledgerport_token_refreshes_total',
+        'ledgerport_webhook_deliveries_open', 'ledgerport_process_resident_memory_bytes', 'ledgerport_process_info']) {
+        expect(body, family).toContain(`# TYPE ${family} `);
+      }
+    } finally {
+      await listener.close();
+    }
   });
 });
 

@@ -105,7 +105,7 @@ export async function submitWrite(request: FastifyRequest, reply: FastifyReply, 
   });
   const { job } = await acceptWrite(services.pool, services.jobs, {
     tenant: tenantOf(request), connectionId: connection.id, objectType: submission.objectType, operation: submission.operation,
-    targetId: submission.target?.id ?? null, idempotencyKey: request.idempotency?.scope.key ?? null,
+    targetId: submission.target?.id ?? null, idempotencyKey: request.idempotency?.scope.key ?? null, requestId: request.id,
     request: { method: request.method, path: request.url.split('?')[0] ?? request.url, body: submission.requestBody },
   }, submission.file ?? null);
   void reply.header(JOB_ID_HEADER, job.id);

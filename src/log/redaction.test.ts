@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from './log-redaction.ts';
+import { redactUrl } from './redaction.ts';
 
 describe('logged URLs', () => {
   it('mask tokens in query strings and link paths', () => {
