@@ -6,6 +6,9 @@
 import { withTransaction, type Pool } from '../db/pool.ts';
 import type { JobSender } from '../jobs/sender.ts';
 import { QUEUES } from '../jobs/queue-names.ts';
+import type { UnifiedObjectType } from '../model/object-types.ts';
+import { insertFollowUpRun, queuedRuns, widenQueuedRun } from '../sql/follow-up-runs.ts';
+import { objectTypeToEntity } from './config.ts';
 
 export type SyncKind = 'initial' | 'incremental' | 'backfill';
 export type SyncTrigger = 'link' | 'schedule' | 'manual' | 'api' | 'write';
@@ -48,25 +51,27 @@ export async function ensureInitialSync(pool: Pool, jobs: JobSender, connectionI
 }
 
 /**
- * After a write: an incremental sync shortly after, unless one is already
- * queued (it will see the write too), so records the write changed on the
- * side (a paid bill's amount_due, an applied credit) reach the stored copy.
+ * After a write: an incremental sync of the types it can touch (follow-up-scope.ts) shortly after, so records the
+ * write changed on the side (a paid bill's amount_due, an applied credit) reach the stored copy. A queued run that
+ * reads those types already is enough; a queued follow-up of another write is widened instead of queuing a second.
  */
 export const FOLLOW_UP_DELAY_SECONDS = 5;
 
-export async function requestFollowUpSync(pool: Pool, jobs: JobSender, connectionId: string): Promise<string | null> {
+export async function requestFollowUpSync(pool: Pool, jobs: JobSender, connectionId: string, objectTypes: readonly UnifiedObjectType[]): Promise<string | null> {
+  const entities = [...new Set(objectTypes.map(objectTypeToEntity))].sort();
   return withTransaction(pool, async (db) => {
     // Serialises concurrent writers of one connection for this check-then-insert only.
     await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledgerport-follow-up:' || $1::text, 0))`, [connectionId]);
-    const run = await db.query<{ id: string }>(
-      `INSERT INTO sync_runs (connection_id, kind, trigger, status, request)
-       SELECT c.id, 'incremental', 'write', 'queued', '{}'::jsonb FROM connections c
-        WHERE c.id = $1 AND c.ready_at IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.status = 'queued')
-       RETURNING id`, [connectionId]);
-    const row = run.rows[0];
-    if (row === undefined) return null;
-    await jobs.send(QUEUES.sync, { syncRunId: row.id, connectionId }, { startAfterSeconds: FOLLOW_UP_DELAY_SECONDS }, db);
-    return row.id;
+    const queued = await queuedRuns(db, connectionId);
+    // A queued initial or incremental run that reads these entities (or all of them) will see the write too; a
+    // backfill reads one entity's window only.
+    const covering = queued.find((run) => run.kind !== 'backfill' && (run.entities === null || entities.every((e) => run.entities?.includes(e))));
+    if (covering !== undefined) return covering.id;
+    const followUp = queued.find((run) => run.trigger === 'write');
+    if (followUp !== undefined && await widenQueuedRun(db, followUp.id, entities)) return followUp.id;
+    const runId = await insertFollowUpRun(db, connectionId, entities);
+    if (runId === null) return null;
+    await jobs.send(QUEUES.sync, { syncRunId: runId, connectionId }, { startAfterSeconds: FOLLOW_UP_DELAY_SECONDS }, db);
+    return runId;
   });
 }

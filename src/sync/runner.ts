@@ -131,8 +131,10 @@ async function runLocked(services: Services, run: RunRow, connection: Connection
   const lockClient = await services.pool.connect();
   try {
     if (!(await tryLockConnectionSync(lockClient, connection.id))) return 'busy';
-    await services.pool.query(
-      `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1`, [run.id]);
+    // The request as it is now: a queued follow-up may have been widened since it was loaded (src/sql/follow-up-runs.ts).
+    const marked = await services.pool.query<{ request: RunRow['request'] }>(
+      `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1 RETURNING request`, [run.id]);
+    run.request = marked.rows[0]?.request ?? run.request;
     log.info({ sync: { kind: run.kind, trigger: run.trigger, attempt: run.attempts + 1 } }, 'sync run started');
     const pageLock: PageLock = (work) => withConnectionPageLock(lockClient, connection.id, 'sync', work);
     if (run.kind === 'initial') {

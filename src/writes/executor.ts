@@ -27,6 +27,7 @@ import {
 import { presenterOf, served } from '../store/served.ts';
 import { withConnectionPageLock } from '../sync/lock.ts';
 import { requestFollowUpSync } from '../sync/requests.ts';
+import { followUpTypes } from '../sync/follow-up-scope.ts';
 import { deletedEvents, storePage, type PageContext } from '../sync/store-page.ts';
 import { isFinished } from './job-states.ts';
 import { jobView } from './job-view.ts';
@@ -127,7 +128,7 @@ async function applyWrite(services: Services, lockClient: PoolClient, job: Write
     return handleFailure(services, job, connection, error, applied);
   }
   // Records the write touched on the side (a paid bill's amount_due) arrive with a follow-up sync.
-  await requestFollowUpSync(pool, services.jobs, connection.id).catch((error: unknown) => { log.warn({ err: error }, 'follow-up sync could not be requested'); });
+  await requestFollowUpSync(pool, services.jobs, connection.id, followUpTypes(jobObjectType(job))).catch((error: unknown) => { log.warn({ err: error }, 'follow-up sync could not be requested'); });
   return 'done';
 }
 
