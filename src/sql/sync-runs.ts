@@ -41,3 +41,13 @@ export async function historicalBatchesAnnounced(db: Queryable, connectionId: st
   const row = result.rows[0];
   return row?.batching === true ? row.batches ?? 0 : null;
 }
+
+/**
+ * Puts a run back in the queue until a platform pause ends (src/connections/platform-pause.ts). `uncount`: the
+ * attempt that met the pause does not count against the run's attempts (the platform refused before doing anything).
+ */
+export async function requeueRunForPause(db: Queryable, runId: string, error: string | null, uncount: boolean): Promise<void> {
+  await db.query(
+    `UPDATE sync_runs SET status = 'queued', error = COALESCE($2, error), attempts = attempts - CASE WHEN $3 THEN 1 ELSE 0 END
+      WHERE id = $1 AND status IN ('queued', 'running')`, [runId, error, uncount]);
+}

@@ -191,8 +191,10 @@ export async function loadJobFile(db: Queryable, jobId: string): Promise<JobFile
 /** Unfinished jobs untouched for a while: their queue job was lost or gave up (the sweeper re-queues them). */
 export async function staleOpenJobs(db: Queryable, idleSeconds: number, limit: number): Promise<{ id: string; connection_id: string }[]> {
   const result = await db.query<{ id: string; connection_id: string }>(
-    `SELECT id, connection_id FROM write_jobs
+    `SELECT id, connection_id FROM write_jobs j
       WHERE status IN ('pending', 'in_progress') AND updated_at < clock_timestamp() - make_interval(secs => $1)
+        -- Jobs of a paused connection wait in the queue for the pause's end (src/connections/platform-pause.ts).
+        AND NOT EXISTS (SELECT 1 FROM platform_pauses p WHERE p.connection_id = j.connection_id AND p.paused_until > clock_timestamp())
       ORDER BY updated_at LIMIT $2`,
     [idleSeconds, limit]);
   return result.rows;
@@ -222,4 +224,12 @@ export async function findUnresolvedWrite(db: Queryable, connectionId: string): 
                  ELSE pg_try_advisory_xact_lock(hashtextextended('ledgerport-write:' || id::text, 0)) END
       LIMIT 1`, [connectionId]);
   return result.rows[0]?.id ?? null;
+}
+
+/** Back to pending until a platform pause ends; the attempt that met the pause does not count (nothing was done). */
+export async function releaseForPause(db: Queryable, id: string): Promise<void> {
+  await db.query(
+    `UPDATE write_jobs SET status = 'pending', attempts = GREATEST(attempts - 1, 0), updated_at = clock_timestamp()
+      WHERE id = $1 AND status = ANY($2::text[])`,
+    [id, statesLeadingTo('pending')]);
 }

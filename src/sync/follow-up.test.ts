@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
-import { startTestApp, type TestApp } from '../../test/support/app.ts';
-import { books, MEMORY_PLATFORM, registerMemoryConnector, resetBooks } from '../../test/support/memory-platform.ts';
+import { books, MEMORY_PLATFORM, memoryPlatformApp } from '../../test/support/memory-platform.ts';
 import { followUpTypes } from './follow-up-scope.ts';
 import { requestFollowUpSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  registerMemoryConnector();
-  t = await startTestApp();
-});
-afterAll(async () => { await t.close(); });
-beforeEach(() => { resetBooks(); });
+const app = memoryPlatformApp();
 
 const signal = new AbortController().signal;
 let counter = 0;
@@ -23,22 +16,22 @@ async function readyConnection(): Promise<ConnectionRecord> {
   counter += 1;
   for (let i = 1; i <= 3; i++) books.addAccount(`A${i}`, `Account ${i}`);
   books.addBill('B1', 100, '2026-01-15T00:00:00.000Z');
-  const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
+  const { connection } = await createConnection(app().db.pool, app().services.cipher, { organizationId: app().org.organization.id, environment: 'sandbox' }, {
     platform: MEMORY_PLATFORM, name: null, credentials: { api_key: `f${counter}` }, identity: { storeUniqueId: `follow-${counter}`, storeName: 'Memory' },
     syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
   });
-  const initial = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
-  expect(await runSync(t.services, initial.id, signal)).toBe('completed');
+  const initial = await requestSync(app().db.pool, app().services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
+  expect(await runSync(app().services, initial.id, signal)).toBe('completed');
   return connection;
 }
 
 async function queued(connectionId: string): Promise<{ id: string; trigger: string; request: { object_types?: string[] } }[]> {
-  const result = await t.db.pool.query<{ id: string; trigger: string; request: { object_types?: string[] } }>(
+  const result = await app().db.pool.query<{ id: string; trigger: string; request: { object_types?: string[] } }>(
     `SELECT id, trigger, request FROM sync_runs WHERE connection_id = $1 AND status = 'queued' ORDER BY created_at`, [connectionId]);
   return result.rows;
 }
 
-const follow = (c: ConnectionRecord, types: Parameters<typeof requestFollowUpSync>[3]) => requestFollowUpSync(t.db.pool, t.services.jobs, c.id, types);
+const follow = (c: ConnectionRecord, types: Parameters<typeof requestFollowUpSync>[3]) => requestFollowUpSync(app().db.pool, app().services.jobs, c.id, types);
 
 describe('a write\'s follow-up sync', () => {
   it('reads the written type and the types whose fields a document changes, not every object type', () => {
@@ -54,7 +47,7 @@ describe('a write\'s follow-up sync', () => {
     const runId = await follow(c, ['bill']);
     expect(await queued(c.id)).toEqual([{ id: runId, trigger: 'write', request: { object_types: ['BILL'] } }]);
     books.reads = [];
-    expect(await runSync(t.services, runId ?? '', signal)).toBe('completed');
+    expect(await runSync(app().services, runId ?? '', signal)).toBe('completed');
     expect(new Set(books.reads.map((r) => r.type))).toEqual(new Set(['bills']));
   });
 
@@ -65,18 +58,18 @@ describe('a write\'s follow-up sync', () => {
     expect(second).toBe(first);
     expect(await queued(c.id)).toEqual([{ id: first, trigger: 'write', request: { object_types: ['ACCOUNT', 'BILL'] } }]);
     books.reads = [];
-    expect(await runSync(t.services, first ?? '', signal)).toBe('completed');
+    expect(await runSync(app().services, first ?? '', signal)).toBe('completed');
     expect(new Set(books.reads.map((r) => r.type))).toEqual(new Set(['accounts', 'bills']));
   });
 
   it('leaves it to a queued run that reads everything, but not to a backfill', async () => {
     const c = await readyConnection();
-    const full = await requestSync(t.db.pool, t.services.jobs, c.id, { kind: 'incremental', trigger: 'schedule', details: {} });
+    const full = await requestSync(app().db.pool, app().services.jobs, c.id, { kind: 'incremental', trigger: 'schedule', details: {} });
     expect(await follow(c, ['bill'])).toBe(full.id);
     expect(await queued(c.id)).toHaveLength(1);
 
     const other = await readyConnection();
-    await requestSync(t.db.pool, t.services.jobs, other.id, { kind: 'backfill', trigger: 'api', details: { entity: 'BILL', start_date: '2026-01-01', end_date: '2026-01-31' } });
+    await requestSync(app().db.pool, app().services.jobs, other.id, { kind: 'backfill', trigger: 'api', details: { entity: 'BILL', start_date: '2026-01-01', end_date: '2026-01-31' } });
     const followUp = await follow(other, ['bill']);
     expect((await queued(other.id)).map((r) => r.id)).toContain(followUp);
     expect(await queued(other.id)).toHaveLength(2);
@@ -86,15 +79,15 @@ describe('a write\'s follow-up sync', () => {
     const c = await readyConnection();
     const first = await follow(c, ['bill']);
     // A worker marked it running (src/sync/runner.ts takes the request as it is at that moment).
-    await t.db.pool.query(`UPDATE sync_runs SET status = 'running' WHERE id = $1`, [first]);
+    await app().db.pool.query(`UPDATE sync_runs SET status = 'running' WHERE id = $1`, [first]);
     const second = await follow(c, ['account']);
     expect(second).not.toBe(first);
     expect(await queued(c.id)).toEqual([{ id: second, trigger: 'write', request: { object_types: ['ACCOUNT'] } }]);
-    await t.db.pool.query(`UPDATE sync_runs SET status = 'cancelled' WHERE id = $1`, [first]);
+    await app().db.pool.query(`UPDATE sync_runs SET status = 'cancelled' WHERE id = $1`, [first]);
   });
 
   it('queues nothing for a connection whose data is not ready', async () => {
-    const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
+    const { connection } = await createConnection(app().db.pool, app().services.cipher, { organizationId: app().org.organization.id, environment: 'sandbox' }, {
       platform: MEMORY_PLATFORM, name: null, credentials: { api_key: 'never-synced' }, identity: { storeUniqueId: 'follow-unready', storeName: 'Memory' },
       syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
     });

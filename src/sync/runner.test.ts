@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { deliveredBody, type SealedSlots } from '../events/access-token-slot.ts';
-import { startTestApp, type TestApp } from '../../test/support/app.ts';
-import { books, MEMORY_PLATFORM, platformFailure, registerMemoryConnector, resetBooks } from '../../test/support/memory-platform.ts';
+import { books, MEMORY_PLATFORM, memoryPlatformApp, platformFailure } from '../../test/support/memory-platform.ts';
 import { ensureInitialSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
 import { enqueueDueSyncs } from './worker.ts';
@@ -11,21 +10,15 @@ import { DISABLED_AFTER } from '../connections/health.ts';
 import { setOrganizationDataBatching } from '../sql/data-batching.ts';
 import type { SyncConfig } from './config.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  registerMemoryConnector();
-  t = await startTestApp();
-});
-afterAll(async () => { await t.close(); });
-beforeEach(() => { resetBooks(); });
+const app = memoryPlatformApp();
 
 const signal = new AbortController().signal;
 let counter = 0;
 
 async function connect(syncConfig: SyncConfig | null = null): Promise<ConnectionRecord> {
   counter += 1;
-  const tenant = { organizationId: t.org.organization.id, environment: 'sandbox' as const };
-  const { connection } = await createConnection(t.db.pool, t.services.cipher, tenant, {
+  const tenant = { organizationId: app().org.organization.id, environment: 'sandbox' as const };
+  const { connection } = await createConnection(app().db.pool, app().services.cipher, tenant, {
     platform: MEMORY_PLATFORM, name: null, credentials: { api_key: `k${counter}` }, identity: { storeUniqueId: `mem-${counter}`, storeName: 'Memory' },
     syncConfig, scope: null, marketplace: null, redirectUrl: null,
   });
@@ -33,15 +26,15 @@ async function connect(syncConfig: SyncConfig | null = null): Promise<Connection
 }
 
 async function sync(c: ConnectionRecord, kind: 'initial' | 'incremental' | 'backfill' = 'incremental', details: Record<string, unknown> = {}, trigger: 'api' | 'manual' = 'api') {
-  const run = await requestSync(t.db.pool, t.services.jobs, c.id, { kind, trigger, details });
-  return { run, outcome: await runSync(t.services, run.id, signal) };
+  const run = await requestSync(app().db.pool, app().services.jobs, c.id, { kind, trigger, details });
+  return { run, outcome: await runSync(app().services, run.id, signal) };
 }
 
 /** Stored events as delivered: sealed values back in their slots (src/events/access-token-slot.ts). */
 async function events(c: ConnectionRecord): Promise<{ code: string; payload: Record<string, unknown> }[]> {
-  const result = await t.db.pool.query<{ code: string; payload: Record<string, unknown> } & SealedSlots>(
+  const result = await app().db.pool.query<{ code: string; payload: Record<string, unknown> } & SealedSlots>(
     `SELECT code, payload, access_token_ciphertext, update_url_ciphertext FROM events WHERE connection_id = $1 ORDER BY created_at, id`, [c.id]);
-  return result.rows.map((row) => ({ code: row.code, payload: deliveredBody(t.services.cipher, row.payload, row).body as Record<string, unknown> }));
+  return result.rows.map((row) => ({ code: row.code, payload: deliveredBody(app().services.cipher, row.payload, row).body as Record<string, unknown> }));
 }
 
 /** Starts an initial sync that the platform interrupts when `type` is read at `atPageToken`: a crashed worker, to resume. */
@@ -53,12 +46,12 @@ async function interruptedInitial(c: ConnectionRecord, type: 'accounts' | 'bills
 }
 
 async function seenRows(runId: string, objectType: string): Promise<number> {
-  const result = await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sync_seen WHERE run_id = $1 AND object_type = $2', [runId, objectType]);
+  const result = await app().db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sync_seen WHERE run_id = $1 AND object_type = $2', [runId, objectType]);
   return result.rows[0]?.n ?? -1;
 }
 
 async function records(c: ConnectionRecord) {
-  const result = await t.db.pool.query<{ object_type: string; platform_id: string; data: Record<string, unknown>; deleted: boolean; xmin: string }>(
+  const result = await app().db.pool.query<{ object_type: string; platform_id: string; data: Record<string, unknown>; deleted: boolean; xmin: string }>(
     `SELECT object_type, platform_id, data, deleted_at IS NOT NULL AS deleted, xmin::text FROM records WHERE connection_id = $1 ORDER BY object_type, platform_id`, [c.id]);
   return result.rows;
 }
@@ -81,7 +74,7 @@ describe('sync runner', () => {
     expect(bill).toMatchObject({ platform_id: 'B2', total_amount: 200 });
     expect(typeof bill?.vendor_id).toBe('string');
     expect((await events(c)).map((e) => e.code)).toEqual(['INITIAL_UPDATE']);
-    const state = await t.db.pool.query(`SELECT status, ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id]);
+    const state = await app().db.pool.query(`SELECT status, ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id]);
     expect(state.rows[0]).toEqual({ status: 'active', ready: true });
   });
 
@@ -127,7 +120,7 @@ describe('sync runner', () => {
     expect(stored.find((r) => r.platform_id === 'B3')?.data.total_amount).toBe(333);
     expect(stored.find((r) => r.platform_id === 'B5')?.deleted).toBe(true);
     expect(stored.find((r) => r.platform_id === 'A2')?.deleted).toBe(true);
-    const raw = await t.db.pool.query(`SELECT raw->>'Note' AS note FROM records WHERE connection_id = $1 AND platform_id = 'B6'`, [c.id]);
+    const raw = await app().db.pool.query(`SELECT raw->>'Note' AS note FROM records WHERE connection_id = $1 AND platform_id = 'B6'`, [c.id]);
     expect(raw.rows[0]).toEqual({ note: 'only the raw record changes' });
     // The bill read used the cursor of the previous sync, the account read listed everything.
     const lastReads = books.reads.slice(-4);
@@ -145,7 +138,7 @@ describe('sync runner', () => {
     const partial = (await events(c)).filter((e) => e.code === 'BILL_UPDATED');
     expect(partial).toHaveLength(6);
     const readsBefore = books.reads.length;
-    expect(await runSync(t.services, run.id, signal)).toBe('completed');
+    expect(await runSync(app().services, run.id, signal)).toBe('completed');
     const resumed = books.reads.slice(readsBefore);
     expect(resumed.map((r) => `${r.type}:${String(r.request.pageToken)}`)).toEqual(['bills:6']);
     const codes = (await events(c)).map((e) => e.code);
@@ -153,7 +146,7 @@ describe('sync runner', () => {
     expect(codes.filter((x) => x.endsWith('_CREATED') || x.endsWith('_DELETED') || x.startsWith('ACCOUNT_'))).toEqual([]);
     expect((await records(c)).filter((r) => r.object_type === 'bill' && !r.deleted)).toHaveLength(8);
     expect(codes.filter((x) => x === 'INITIAL_UPDATE')).toHaveLength(1);
-    expect(await runSync(t.services, run.id, signal)).toBe('skipped');
+    expect(await runSync(app().services, run.id, signal)).toBe('skipped');
   });
 
   it('an initial download interrupted mid-read resumes at the saved page and stores everything once', async () => {
@@ -161,7 +154,7 @@ describe('sync runner', () => {
     const c = await connect({ historical_months: 0 });
     const run = await interruptedInitial(c, 'bills', '6');
     expect((await records(c)).filter((r) => r.object_type === 'bill')).toHaveLength(6);
-    expect(await runSync(t.services, run.id, signal)).toBe('completed');
+    expect(await runSync(app().services, run.id, signal)).toBe('completed');
     expect((await records(c)).filter((r) => r.object_type === 'bill')).toHaveLength(8);
     expect((await events(c)).map((e) => e.code)).toEqual(['INITIAL_UPDATE']);
   });
@@ -172,13 +165,13 @@ describe('sync runner', () => {
     const first = await interruptedInitial(c, 'accounts', '3');
     // A download into an empty store: the sweep has nothing to take, so nothing is remembered.
     expect(await seenRows(first.id, 'account')).toBe(0);
-    expect(await runSync(t.services, first.id, signal)).toBe('completed');
+    expect(await runSync(app().services, first.id, signal)).toBe('completed');
 
     // A full resync of stored accounts, one of them gone from the platform, interrupted after its first page.
     books.remove('accounts', 'A2');
     const second = await interruptedInitial(c, 'accounts', '3');
     expect(await seenRows(second.id, 'account')).toBe(3);
-    expect(await runSync(t.services, second.id, signal)).toBe('completed');
+    expect(await runSync(app().services, second.id, signal)).toBe('completed');
     const accounts = (await records(c)).filter((r) => r.object_type === 'account');
     expect(accounts.filter((r) => r.deleted).map((r) => r.platform_id)).toEqual(['A2']);
     expect(accounts.filter((r) => !r.deleted)).toHaveLength(6);
@@ -191,8 +184,8 @@ describe('sync runner', () => {
     const c = await connect({ historical_months: 0 });
     const run = await interruptedInitial(c, 'accounts', '3');
     // Timestamps come from the application's clock, the run's start from the database's: as if the first was behind.
-    await t.db.pool.query(`UPDATE records SET last_synced_at = last_synced_at - interval '1 hour' WHERE connection_id = $1`, [c.id]);
-    expect(await runSync(t.services, run.id, signal)).toBe('completed');
+    await app().db.pool.query(`UPDATE records SET last_synced_at = last_synced_at - interval '1 hour' WHERE connection_id = $1`, [c.id]);
+    expect(await runSync(app().services, run.id, signal)).toBe('completed');
     const accounts = (await records(c)).filter((r) => r.object_type === 'account');
     expect(accounts).toHaveLength(7);
     expect(accounts.filter((r) => r.deleted)).toEqual([]);
@@ -205,7 +198,7 @@ describe('sync runner', () => {
     books.failNext = { error: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), type: 'bills', atPageToken: '6' };
     const { run, outcome } = await sync(c, 'initial');
     expect(outcome).toBe('completed');
-    const state = await t.db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM sync_runs WHERE id = $1', [run.id]);
+    const state = await app().db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM sync_runs WHERE id = $1', [run.id]);
     expect(state.rows[0]).toEqual({ status: 'completed', attempts: 1 });
     expect(books.reads.filter((r) => r.type === 'bills').map((r) => String(r.request.pageToken))).toEqual(['null', '3', '6', '6']);
     expect((await records(c)).filter((r) => r.object_type === 'bill')).toHaveLength(8);
@@ -217,7 +210,7 @@ describe('sync runner', () => {
     const c = await connect();
     books.failNext = { error: platformFailure('unauthorized'), type: 'accounts', atPageToken: null };
     expect((await sync(c, 'initial')).outcome).toBe('failed');
-    const state = await t.db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id]);
+    const state = await app().db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id]);
     expect(state.rows[0]).toEqual({ status: 'needs_reauth' });
     const needs = (await events(c)).filter((e) => e.code === 'CONNECTION_NEEDS_UPDATE');
     expect(needs).toHaveLength(1);
@@ -232,15 +225,15 @@ describe('sync runner', () => {
       books.failNext = { error: platformFailure('server'), type: 'accounts', atPageToken: null };
       expect((await sync(c)).outcome).toBe('retry');
     }
-    expect((await t.db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ status: 'unhealthy' });
+    expect((await app().db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ status: 'unhealthy' });
     // CONNECTION_ERROR once, at the third failure in a row, with what failed.
     const errors = (await events(c)).filter((e) => e.code === 'CONNECTION_ERROR');
     expect(errors).toHaveLength(1);
     expect(errors[0]?.payload).toMatchObject({ type: 'CONNECTION', code: 'CONNECTION_ERROR', connection_id: c.id, error_code: 'PLATFORM_ERROR', consecutive_failures: 3 });
     expect(typeof errors[0]?.payload.error_message).toBe('string');
-    await t.db.pool.query(`UPDATE sync_runs SET status = 'failed' WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
+    await app().db.pool.query(`UPDATE sync_runs SET status = 'failed' WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
     expect((await sync(c)).outcome).toBe('completed');
-    expect((await t.db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ status: 'active' });
+    expect((await app().db.pool.query(`SELECT status FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ status: 'active' });
     // A new episode after a success sends it again.
     for (let i = 0; i < 3; i++) {
       books.failNext = { error: platformFailure('server'), type: 'accounts', atPageToken: null };
@@ -255,7 +248,7 @@ describe('sync runner', () => {
     await sync(c, 'initial');
     books.failNext = { error: platformFailure('billing'), type: 'accounts', atPageToken: null };
     expect((await sync(c)).outcome).toBe('failed');
-    const state = await t.db.pool.query(`SELECT status, disable_error FROM connections WHERE id = $1`, [c.id]);
+    const state = await app().db.pool.query(`SELECT status, disable_error FROM connections WHERE id = $1`, [c.id]);
     expect(state.rows[0]).toEqual({ status: 'disabled', disable_error: 'PLATFORM_BILLING_ISSUE' });
     const disabled = (await events(c)).filter((e) => e.code === 'CONNECTION_DISABLED');
     expect(disabled).toHaveLength(1);
@@ -265,9 +258,9 @@ describe('sync runner', () => {
   it('never runs two syncs of one connection at once', async () => {
     seed();
     const c = await connect();
-    const a = await requestSync(t.db.pool, t.services.jobs, c.id, { kind: 'initial', trigger: 'api', details: {} });
-    const b = await requestSync(t.db.pool, t.services.jobs, c.id, { kind: 'incremental', trigger: 'api', details: {} });
-    const outcomes = await Promise.all([runSync(t.services, a.id, signal), runSync(t.services, b.id, signal)]);
+    const a = await requestSync(app().db.pool, app().services.jobs, c.id, { kind: 'initial', trigger: 'api', details: {} });
+    const b = await requestSync(app().db.pool, app().services.jobs, c.id, { kind: 'incremental', trigger: 'api', details: {} });
+    const outcomes = await Promise.all([runSync(app().services, a.id, signal), runSync(app().services, b.id, signal)]);
     expect(outcomes.sort()).toEqual(['busy', 'completed']);
   });
 
@@ -298,7 +291,7 @@ describe('sync runner', () => {
     books.addAccount('A1', 'Cash');
     books.addBill('NEW', 1, new Date(now.getTime() - 5 * 86_400_000).toISOString());
     books.addBill('OLD', 3, new Date(now.getTime() - 200 * 86_400_000).toISOString());
-    await setOrganizationDataBatching(t.db.pool, t.org.organization.id, { months: [1, 6] });
+    await setOrganizationDataBatching(app().db.pool, app().org.organization.id, { months: [1, 6] });
     try {
       const inherits = await connect({ historical_months: 12 });
       const { run } = await sync(inherits, 'initial');
@@ -307,13 +300,13 @@ describe('sync runner', () => {
         [{ platformEntity: 'BILL', xMonthsAgo: 6 }],
       ]);
       // Fixed in the run on its first start: a resume plans the same batches whatever the setting is by then.
-      const fixed = await t.db.pool.query<{ b: unknown }>(`SELECT request->'data_batching' AS b FROM sync_runs WHERE id = $1`, [run.id]);
+      const fixed = await app().db.pool.query<{ b: unknown }>(`SELECT request->'data_batching' AS b FROM sync_runs WHERE id = $1`, [run.id]);
       expect(fixed.rows[0]?.b).toEqual({ months: [1, 6] });
       const optsOut = await connect({ historical_months: 12, data_batching: { months: [] } });
       await sync(optsOut, 'initial');
       expect((await events(optsOut)).filter((e) => e.code === 'HISTORICAL_UPDATE')).toEqual([]);
     } finally {
-      await setOrganizationDataBatching(t.db.pool, t.org.organization.id, null);
+      await setOrganizationDataBatching(app().db.pool, app().org.organization.id, null);
     }
     const off = await connect({ historical_months: 12 });
     await sync(off, 'initial');
@@ -340,9 +333,9 @@ describe('sync runner', () => {
     for (let i = 0; i < DISABLED_AFTER; i++) {
       books.failNext = { error: platformFailure('server', 'Service Unavailable'), type: 'accounts', atPageToken: null };
       await sync(c);
-      await t.db.pool.query(`UPDATE sync_runs SET status = 'failed' WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
+      await app().db.pool.query(`UPDATE sync_runs SET status = 'failed' WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
     }
-    const state = await t.db.pool.query(`SELECT status, disable_error FROM connections WHERE id = $1`, [c.id]);
+    const state = await app().db.pool.query(`SELECT status, disable_error FROM connections WHERE id = $1`, [c.id]);
     expect(state.rows[0]).toEqual({ status: 'disabled', disable_error: 'PERSISTENT_PLATFORM_ERROR' });
     const disabled = (await events(c)).filter((e) => e.code === 'CONNECTION_DISABLED');
     expect(disabled).toHaveLength(1);
@@ -356,15 +349,15 @@ describe('sync runner', () => {
     await sync(hourly, 'initial');
     await sync(daily, 'initial');
     const inTwoHours = new Date(Date.now() + 2 * 3600_000);
-    await enqueueDueSyncs(t.services, inTwoHours);
-    const queued = async (c: ConnectionRecord) => (await t.db.pool.query<{ n: number }>(
+    await enqueueDueSyncs(app().services, inTwoHours);
+    const queued = async (c: ConnectionRecord) => (await app().db.pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1 AND status = 'queued' AND trigger = 'schedule'`, [c.id])).rows[0]?.n;
     expect(await queued(hourly)).toBe(1);
     expect(await queued(daily)).toBe(0);
     // Nothing is queued twice while one waits.
-    await enqueueDueSyncs(t.services, inTwoHours);
+    await enqueueDueSyncs(app().services, inTwoHours);
     expect(await queued(hourly)).toBe(1);
-    await enqueueDueSyncs(t.services, new Date(Date.now() + 25 * 3600_000));
+    await enqueueDueSyncs(app().services, new Date(Date.now() + 25 * 3600_000));
     expect(await queued(daily)).toBe(1);
   });
 
@@ -387,11 +380,11 @@ describe('sync runner', () => {
     const c = await connect();
     books.failNext = { error: platformFailure('unauthorized'), type: 'accounts', atPageToken: null };
     expect((await sync(c, 'initial')).outcome).toBe('failed');
-    const queued = await ensureInitialSync(t.db.pool, t.services.jobs, c.id, 'link');
+    const queued = await ensureInitialSync(app().db.pool, app().services.jobs, c.id, 'link');
     expect(queued?.kind).toBe('initial');
-    expect(await ensureInitialSync(t.db.pool, t.services.jobs, c.id, 'link')).toBeNull();
-    expect(await runSync(t.services, queued?.id ?? '', signal)).toBe('completed');
-    expect((await t.db.pool.query(`SELECT ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ ready: true });
-    expect(await ensureInitialSync(t.db.pool, t.services.jobs, c.id, 'link')).toBeNull();
+    expect(await ensureInitialSync(app().db.pool, app().services.jobs, c.id, 'link')).toBeNull();
+    expect(await runSync(app().services, queued?.id ?? '', signal)).toBe('completed');
+    expect((await app().db.pool.query(`SELECT ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ ready: true });
+    expect(await ensureInitialSync(app().db.pool, app().services.jobs, c.id, 'link')).toBeNull();
   });
 });

@@ -24,6 +24,10 @@ import {
 } from '../sql/sync-objects.ts';
 import { emitEvents } from '../events/emit.ts';
 import { withIds } from '../log/logger.ts';
+import { QUEUES } from '../jobs/queue-names.ts';
+import { pauseFor, secondsUntil } from '../connections/platform-pause.ts';
+import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
+import { requeueRunForPause } from '../sql/sync-runs.ts';
 import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from './config.ts';
 import { tryLockConnectionSync, unlockConnectionSync, withConnectionPageLock } from './lock.ts';
@@ -57,7 +61,8 @@ interface RunRow {
   request_id: string | null;
 }
 
-export type RunOutcome = 'completed' | 'failed' | 'busy' | 'retry' | 'skipped';
+/** `paused`: the platform paused the connection's calls; the run is queued again for the end of the pause. */
+export type RunOutcome = 'completed' | 'failed' | 'busy' | 'retry' | 'skipped' | 'paused';
 
 async function loadRun(services: Services, runId: string): Promise<RunRow | null> {
   const result = await services.pool.query<RunRow>(
@@ -131,6 +136,15 @@ async function runLocked(services: Services, run: RunRow, connection: Connection
   const lockClient = await services.pool.connect();
   try {
     if (!(await tryLockConnectionSync(lockClient, connection.id))) return 'busy';
+    const pause = await activePause(services.pool, connection.id);
+    if (pause !== null) {
+      await withTransaction(services.pool, async (db) => {
+        await requeueRunForPause(db, run.id, null, false);
+        await services.jobs.send(QUEUES.sync, { syncRunId: run.id, connectionId: connection.id }, { startAfterSeconds: secondsUntil(pause.until) }, db);
+      });
+      log.info({ paused_until: pause.until.toISOString() }, 'sync run put off until the platform pause ends');
+      return 'paused';
+    }
     // The request as it is now: a queued follow-up may have been widened since it was loaded (src/sql/follow-up-runs.ts).
     const marked = await services.pool.query<{ request: RunRow['request'] }>(
       `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1 RETURNING request`, [run.id]);
@@ -325,7 +339,16 @@ async function handleFailure(services: Services, run: RunRow, connection: Connec
   services.log.warn({ err: error }, 'sync run failed');
   const message = error instanceof Error ? error.message : String(error);
   const platformError = error instanceof PlatformError ? error : null;
+  const pauseRequest = pauseFor(error);
   return withTransaction(services.pool, async (db) => {
+    if (pauseRequest !== null) {
+      // Not a failure: the run resumes from its saved page when the pause ends, in whichever worker.
+      const pause = await pausePlatformCalls(db, connection.id, pauseRequest.until, pauseRequest.reason);
+      await requeueRunForPause(db, run.id, message, true);
+      await services.jobs.send(QUEUES.sync, { syncRunId: run.id, connectionId: connection.id }, { startAfterSeconds: secondsUntil(pause.until) }, db);
+      services.log.warn({ paused_until: pause.until.toISOString() }, 'platform calls of this connection paused: a long Retry-After');
+      return 'paused';
+    }
     const failObjects = () => db.query(
       `UPDATE sync_objects SET status = 'failed', error = $2 WHERE connection_id = $1 AND status = 'in_progress' AND run_id = $3`,
       [connection.id, message.slice(0, 1000), run.id]);

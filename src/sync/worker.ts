@@ -46,6 +46,7 @@ export async function enqueueDueSyncs(services: Services, now: Date = new Date()
     `SELECT c.id FROM connections c
       WHERE c.ready_at IS NOT NULL AND c.status IN ('active', 'unhealthy')
         AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.status IN ('queued', 'running'))
+        AND NOT EXISTS (SELECT 1 FROM platform_pauses p WHERE p.connection_id = c.id AND p.paused_until > $1::timestamptz)
         AND COALESCE((SELECT max(r.created_at) FROM sync_runs r WHERE r.connection_id = c.id), c.ready_at)
             <= $1::timestamptz - make_interval(mins => COALESCE((c.sync_config->>'incremental_sync_frequency_minutes')::int, $2))
       LIMIT 500`,

@@ -21,7 +21,7 @@ import { runSync } from '../sync/runner.ts';
 import { acceptWrite } from './accept.ts';
 import { executeWriteJob, MAX_WRITE_ATTEMPTS } from './executor.ts';
 
-type Failure = 'none' | 'applied_then_500' | 'rate_limited_once' | 'bad_request' | 'unauthorized' | 'always_503';
+type Failure = 'none' | 'applied_then_500' | 'rate_limited_once' | 'daily_limit_once' | 'bad_request' | 'unauthorized' | 'always_503';
 
 /** The platform: records by id, the key each was created with, and how the next creates behave. */
 const platform = { records: new Map<string, { key: string; memo: unknown }>(), creates: 0, lookups: 0, failure: 'none' as Failure, failed: 0 };
@@ -49,6 +49,10 @@ function memoryConnector(id: string, options: { findCreated: boolean }): Connect
             if (failure === 'rate_limited_once' && platform.failed === 0) {
               platform.failed += 1;
               return Promise.reject(new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'slow down', retryAfterMs: 10 }));
+            }
+            if (failure === 'daily_limit_once' && platform.failed === 0) {
+              platform.failed += 1;
+              return Promise.reject(new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'Daily limit exceeded', retryAfterMs: 11 * 3600_000 }));
             }
             if (failure === 'bad_request') return Promise.reject(fail('bad_request', 400, 'Memo is too long for this ledger'));
             if (failure === 'unauthorized') return Promise.reject(fail('unauthorized', 401, 'token revoked'));
@@ -121,6 +125,29 @@ async function eventCodes(jobId: string): Promise<string[]> {
 }
 
 describe('write executor', () => {
+  it('a long Retry-After pauses the connection: the write waits for the pause\'s end in the queue, without spending an attempt', async () => {
+    platform.failure = 'daily_limit_once';
+    const connection = await connectionFor('MEMBOOKS');
+    const jobId = await acceptCreate(connection, 'after the pause');
+    expect(await run(jobId)).toBe('paused');
+    expect(await loadWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'pending', attempts: 0 });
+    const pause = await t.db.pool.query<{ hours: number }>(
+      `SELECT (extract(epoch FROM paused_until - now()) / 3600)::float8 AS hours FROM platform_pauses WHERE connection_id = $1`, [connection.id]);
+    expect(pause.rows[0]?.hours).toBeGreaterThan(10.9);
+    const queued = await t.db.pool.query<{ hours: number }>(
+      `SELECT (extract(epoch FROM start_after - now()) / 3600)::float8 AS hours FROM pgboss.job WHERE singleton_key = $1 AND state = 'created'`, [`paused:${jobId}`]);
+    expect(queued.rows).toHaveLength(1);
+    expect(queued.rows[0]?.hours).toBeGreaterThan(10.9);
+    // A queue entry that runs before the end (another one, a sweep) puts it off again without calling the platform.
+    expect(await run(jobId)).toBe('paused');
+    expect(platform.creates).toBe(1);
+    // The pause ends: the write goes through.
+    await t.db.pool.query(`UPDATE platform_pauses SET paused_until = now() - interval '1 second' WHERE connection_id = $1`, [connection.id]);
+    expect(await run(jobId)).toBe('done');
+    expect(platform.creates).toBe(2);
+    expect(await loadWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'completed', attempts: 1 });
+  });
+
   it('looks an indeterminate create up on the platform instead of sending it again', async () => {
     platform.failure = 'applied_then_500';
     const jobId = await acceptCreate(connections.checked, 'once');

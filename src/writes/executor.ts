@@ -22,7 +22,7 @@ import { findConnectionById } from '../sql/connections.ts';
 import { fetchRecord } from '../sql/list-records.ts';
 import { deleteByPlatformIds } from '../sql/records.ts';
 import {
-  claimWriteJob, completeWriteJob, failWriteJob, loadWriteJob, releaseForRetry, WRITE_JOB_LOCK_KEY_SQL, type JobResponse, type WriteJob,
+  claimWriteJob, completeWriteJob, failWriteJob, loadWriteJob, releaseForPause, releaseForRetry, WRITE_JOB_LOCK_KEY_SQL, type JobResponse, type WriteJob,
 } from '../sql/write-jobs.ts';
 import { presenterOf, served } from '../store/served.ts';
 import { withConnectionPageLock } from '../sync/lock.ts';
@@ -36,11 +36,16 @@ import { liveRecord } from './check-input.ts';
 import { JOB_DONE_CHANNEL } from './waiter.ts';
 import { withIds } from '../log/logger.ts';
 import { writeAttempts } from '../metrics/registry.ts';
+import { QUEUES } from '../jobs/queue-names.ts';
+import { pauseFor, secondsUntil } from '../connections/platform-pause.ts';
+import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
+import type { WriteJobData } from './accept.ts';
 
 /** Attempts before a job fails for good; pg-boss's own retry limit is higher, so this one decides. */
 export const MAX_WRITE_ATTEMPTS = 8;
 
-export type ExecuteOutcome = 'done' | 'retry' | 'busy' | 'skipped';
+/** `paused`: the platform paused the connection's calls; the job waits in the queue for the end of the pause. */
+export type ExecuteOutcome = 'done' | 'retry' | 'busy' | 'skipped' | 'paused';
 
 const JOB_LOCK_SQL = WRITE_JOB_LOCK_KEY_SQL;
 
@@ -74,6 +79,13 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
     await finishFailed(services, pending, connection, refusal);
     return 'done';
   }
+  const pause = await activePause(pool, connection.id);
+  if (pause !== null) {
+    await deferUntil(services, pending.id, pause.until);
+    withIds(services.log, { organization_id: pending.organizationId, connection_id: pending.connectionId, job_id: pending.id, request_id: pending.requestId })
+      .info({ paused_until: pause.until.toISOString() }, 'write put off until the platform pause ends');
+    return 'paused';
+  }
   const job = await claimWriteJob(pool, jobId);
   if (job === null) return 'skipped';
   // A read job is finished when created (src/writes/read-job.ts); claiming refuses finished jobs.
@@ -92,7 +104,7 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
   log.info({
     write: { operation: job.operation, object_type: job.objectType, attempt: job.attempts, outcome, status: finished?.status ?? job.status, status_code: finished?.response?.status_code ?? null },
     duration_ms: Date.now() - started,
-  }, outcome === 'retry' ? 'write will be retried' : 'write finished');
+  }, outcome === 'retry' ? 'write will be retried' : outcome === 'paused' ? 'write waits for the platform pause to end' : 'write finished');
   return outcome;
 }
 
@@ -204,8 +216,25 @@ async function finishFailed(services: Services, job: WriteJob, connection: Conne
   });
 }
 
+/** The job's next queue entry, at the end of a platform pause (one per job, whoever defers it). */
+async function deferUntil(services: Services, jobId: string, until: Date, client?: PoolClient): Promise<void> {
+  const data: WriteJobData = { jobId };
+  await services.jobs.send(QUEUES.write, { ...data }, { startAfterSeconds: secondsUntil(until), singletonKey: `paused:${jobId}` }, client);
+}
+
 async function handleFailure(services: Services, job: WriteJob, connection: ConnectionRecord, error: unknown, applied: boolean): Promise<ExecuteOutcome> {
   services.log.warn({ err: error, applied }, 'write attempt failed');
+  const pauseRequest = applied ? null : pauseFor(error);
+  if (pauseRequest !== null) {
+    // A 429 is not indeterminate: the platform refused before doing anything, so the job waits and tries again.
+    await withTransaction(services.pool, async (db) => {
+      const pause = await pausePlatformCalls(db, connection.id, pauseRequest.until, pauseRequest.reason);
+      await releaseForPause(db, job.id);
+      await deferUntil(services, job.id, pause.until, db);
+      services.log.warn({ paused_until: pause.until.toISOString() }, 'platform calls of this connection paused: a long Retry-After');
+    });
+    return 'paused';
+  }
   if (error instanceof ServiceError) {
     await finishFailed(services, job, connection, error);
     return 'done';

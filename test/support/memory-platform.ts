@@ -7,6 +7,8 @@
 import type { Connector, PlatformRecord, ReadPage, ReadRequest } from '../../src/platforms/connector.ts';
 import { PlatformError } from '../../src/platforms/errors.ts';
 import { getConnector, registerConnector } from '../../src/platforms/registry.ts';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startTestApp, type TestApp } from './app.ts';
 
 export const MEMORY_PLATFORM = 'MEMBOOKS';
 const PAGE = 3;
@@ -103,4 +105,22 @@ const FAILURE_STATUS = { unauthorized: 401, server: 503, billing: 402 } as const
 
 export function platformFailure(kind: keyof typeof FAILURE_STATUS, message = 'platform says no'): PlatformError {
   return new PlatformError({ kind, httpStatus: FAILURE_STATUS[kind], message });
+}
+
+/**
+ * A test app with the memory platform registered, started before the file's tests and closed after them, and fresh
+ * books before each test: call at the top of a test file, read the app through the returned function.
+ */
+export function memoryPlatformApp(): () => TestApp {
+  let app: TestApp | null = null;
+  beforeAll(async () => {
+    registerMemoryConnector();
+    app = await startTestApp();
+  });
+  afterAll(async () => { await app?.close(); });
+  beforeEach(() => { resetBooks(); });
+  return () => {
+    if (app === null) throw new Error('the memory platform app starts in beforeAll');
+    return app;
+  };
 }

@@ -8,6 +8,7 @@ import { Nullable, StringEnum } from '../../model/shared.ts';
 import { AccessTokenQuery, ConnectionStatusSchema } from './schemas.ts';
 import { listSyncObjects, objectCoverage } from '../../sql/sync-objects.ts';
 import { getConnector } from '../../platforms/index.ts';
+import { activePause } from '../../sql/platform-pauses.ts';
 import { objectTypeToEntity, type SyncConfig } from '../../sync/config.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
@@ -82,6 +83,10 @@ export const StatusSchema = Type.Object({
     connection_status: ConnectionStatusSchema,
     disable_error: Nullable(Type.String(), 'Why the connection is disabled.'),
     disable_message: Nullable(Type.String(), 'Human-readable reason.'),
+    platform_pause: Nullable(Type.Object({
+      paused_until: Type.String({ format: 'date-time', description: 'No sync or write calls the platform before this time; they resume by themselves then.' }),
+      reason: Type.String({ description: 'What the platform answered (a long Retry-After, e.g. a daily request limit).' }),
+    }), 'Set while the platform has asked us to stop calling it for this connection (docs/sync.md, "Platform pauses").'),
     latest_syncs: Type.Array(SyncRunSchema, { description: 'The five most recent syncs, newest first.' }),
     initial_sync: Type.Object({
       status: StringEnum(['not_started', 'in_progress', 'completed', 'failed'], 'State of the initial sync.'),
@@ -132,6 +137,7 @@ export default defineEndpoint(contract, async (request) => {
   const coverage = await objectCoverage(pool, connection.id);
   const lastCompleted = await lastCompletedSyncAt(pool, connection.id);
   const batches = await historicalBatchesAnnounced(pool, connection.id);
+  const pause = await activePause(pool, connection.id);
   const types = syncedTypes(connection);
   const ready = connection.readyAt !== null;
   const objects = types.map((type) => {
@@ -185,6 +191,7 @@ export default defineEndpoint(contract, async (request) => {
       connection_status: connection.status,
       disable_error: connection.disableError,
       disable_message: connection.disableMessage,
+      platform_pause: pause === null ? null : { paused_until: pause.until.toISOString(), reason: pause.reason },
       latest_syncs: runs.map((r) => ({
         id: r.id, kind: r.kind, status: r.status, error: r.error,
         created_at: r.created_at.toISOString(), started_at: iso(r.started_at), finished_at: iso(r.finished_at),
