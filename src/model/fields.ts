@@ -35,6 +35,7 @@ import type { Order } from './order.ts';
 import type { PaymentTerm } from './payment-term.ts';
 import type { Project } from './project.ts';
 import type { PurchaseOrder } from './purchase-order.ts';
+import type { SalesOrder } from './sales-order.ts';
 import type { Subsidiary } from './subsidiary.ts';
 import type { Task } from './task.ts';
 import type { TaxAgency } from './tax-agency.ts';
@@ -71,6 +72,7 @@ export interface ObjectTypeMap {
   payment_term: PaymentTerm;
   project: Project;
   purchase_order: PurchaseOrder;
+  sales_order: SalesOrder;
   subsidiary: Subsidiary;
   task: Task;
   tax_agency: TaxAgency;
@@ -134,6 +136,8 @@ export const FILTERABLE = {
   purchase_order: {
     vendor_id: 'id', issue_date: 'date', status: 'enum', document_number: 'string', ...SYNC_TIMESTAMPS,
   },
+  // The reference marks customer_id and created_at (its page is cut after them); the sync times as its other objects.
+  sales_order: { customer_id: 'id', ...SYNC_TIMESTAMPS },
   subsidiary: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   task: {},
   tax_agency: { ...SYNC_TIMESTAMPS },
@@ -306,6 +310,16 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     link('subsidiary_id', 'subsidiary'),
     link('linked_bills[].id', 'bill'),
     ...standardLineItemLinks(),
+  ],
+  sales_order: [
+    link('class_id', 'class'),
+    link('customer_id', 'customer'),
+    link('department_id', 'department'),
+    link('location_id', 'location'),
+    link('payment_terms_id', 'payment_term'),
+    link('subsidiary_id', 'subsidiary'),
+    link('line_items[].tax_rate_id', 'tax_rate'),
+    link('line_items[].item.id', 'item'),
   ],
   subsidiary: [link('parent_id', 'subsidiary')],
   task: [],

@@ -428,6 +428,31 @@ describe('income and cash flow statements', () => {
   });
 });
 
+describe('sales orders', () => {
+  const order = {
+    id: 'so_1', platform_id: '17', class_id: null, customer_id: 'cus_1', department_id: null, location_id: null, payment_terms_id: null,
+    subsidiary_id: null, issue_date: '2025-05-01T00:00:00.000Z', status: 'pending', currency_code: 'NZD', currency_rate: 1, discount_amount: null,
+    document_number: 'SO-1', memo: null, reference_number: null, tax_amount: 1.5, total_amount: 11.5,
+    line_items: [{ platform_id: null, tax_rate_id: 'tax_1', description: 'Widgets', total_amount: 11.5, item: { id: 'item_1', quantity: 2, unit_amount: 5 } }],
+    created_at: null, updated_at: null, last_synced_at: '2025-05-02T00:00:00.000Z', platform_url: null,
+  };
+
+  it('are listed under the reference\'s keys, with its status enum and its nullable amounts', () => {
+    expect(OBJECT_TYPES.sales_order).toEqual({ plural: 'sales_orders', singular: 'sales_order', path: '/accounting/sales_orders', entity: 'SALES_ORDER' });
+    expect(Value.Check(MODEL.sales_order.schema, order)).toBe(true);
+    expect(Value.Check(MODEL.sales_order.schema, { ...order, total_amount: null, currency_code: null, line_items: [{ ...order.line_items[0], item: null, total_amount: null }] })).toBe(true);
+    expect(Value.Check(MODEL.sales_order.schema, { ...order, status: 'invoiced' })).toBe(false);
+    expect(Value.Check(MODEL.sales_order.schema, { ...order, line_items: [{ ...order.line_items[0], account_id: 'acc_1' }] })).toBe(false);
+    expect(FILTERABLE.sales_order).toEqual({ customer_id: 'id', created_at: 'date', updated_at: 'date', last_synced_at: 'date' });
+  });
+
+  it('link the customer, tracking, terms, tax rates and items', () => {
+    expect(collectLinks(MODEL.sales_order.links, order).map(({ path, id }) => `${path}=${id}`).sort()).toEqual([
+      'customer_id=cus_1', 'line_items[0].item.id=item_1', 'line_items[0].tax_rate_id=tax_1',
+    ]);
+  });
+});
+
 describe('currency codes', () => {
   it('holds the spec codes plus ETH and BTC, each once', () => {
     expect(CURRENCY_CODES).toHaveLength(182);

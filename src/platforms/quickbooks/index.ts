@@ -130,6 +130,7 @@ export function createQuickBooksConnector(): Connector {
         'Customers cannot be deleted in QuickBooks Online; PATCH status archived makes them inactive.',
         'Attachments are files attached to transactions and names (note-only attachables are not attachments). The file_url serves the file from QuickBooks when followed (its download endpoint, then the short-lived link it answers); nothing is stored.',
         'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window. Income statements come the same way from the ProfitAndLoss report (accrual basis; other income and other expenses are children of income and expenses), cash flow statements from the CashFlow report (gross_cash_in_flow and gross_cash_out_flow are null: the report has no such totals).',
+        'Sales orders are not available: QuickBooks Online has no sales order entity (sales orders are QuickBooks Desktop\'s; Estimates are quotes, not orders), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.',
       ],
     },
   };

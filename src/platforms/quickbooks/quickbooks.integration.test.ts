@@ -199,6 +199,13 @@ describe('QuickBooks Online sync', () => {
     expect(new Set(reports)).toEqual(new Set(['BalanceSheet', 'ProfitAndLoss', 'CashFlow']));
     const status = json(await t.app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${c.token}`, headers: clientHeaders(t.org) })).status as { historical_sync_status: Json };
     expect(status.historical_sync_status).toMatchObject({ synced_balance_sheets_count: 24, synced_income_statements_count: 24, synced_cash_flows_count: 24 });
+    // No sales order entity in QuickBooks Online (docs/reference.md): not read, not counted, the endpoints say so.
+    expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('SALES_ORDER');
+    for (const path of ['/accounting/sales_orders', `/accounting/sales_orders/${(await storedOne(c.connection.id, 'account', '35')).id}`]) {
+      const orders = await sender(t, c.token)('GET', path);
+      expect([orders.statusCode, errorBody(orders).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
+    expect(qbo.log.some((r) => /salesorder|estimate/i.test(`${r.path} ${r.query}`))).toBe(false);
     expectNoViolations();
   }, 60_000);
 

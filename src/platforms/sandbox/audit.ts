@@ -2,11 +2,13 @@
  * Checks that a set of sandbox books adds up, on the unified objects users see:
  * document totals, amount due against allocations (both sides of each link),
  * balanced journals, balance sheets, deposits, ledger against balance sheet,
- * and that every link points at an existing record. Returns the problems found;
- * the tests expect none, after generation, after ticks and after writes.
+ * that every link points at an existing record, and that sales orders post
+ * nothing and carry the lines of the invoices made from them. Returns the
+ * problems found; the tests expect none, after generation, after ticks and after writes.
  */
 import { MODEL, collectLinks } from '../../model/index.ts';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
+import { isPostingType } from './books.ts';
 import { mapRecord } from './mapping/index.ts';
 
 export interface AuditInput { type: UnifiedObjectType; raw: Record<string, unknown> }
@@ -27,9 +29,12 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
   const problems: string[] = [];
   const byType = new Map<UnifiedObjectType, Map<string, Obj>>();
   for (const type of UNIFIED_OBJECT_TYPES) byType.set(type, new Map());
+  // Which invoices each sales order became: the platform keeps it, the unified order (as the reference's) does not.
+  const invoicedAs = new Map<string, unknown>();
   for (const { type, raw } of input) {
     const id = typeof raw.Id === 'string' ? raw.Id : '';
     byType.get(type)?.set(`${type}:${id}`, mapRecord(type, raw, auditRef));
+    if (type === 'sales_order') invoicedAs.set(`${type}:${id}`, raw.InvoiceIds);
   }
   const all = (type: UnifiedObjectType): Map<string, Obj> => byType.get(type) ?? new Map<string, Obj>();
 
@@ -63,7 +68,43 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
   checkBalanceSheets(problems, all('balance_sheet'), all('account'));
   problems.push(...statementProblems(all('balance_sheet'), all('income_statement'), all('cash_flow_statement'), all('account')));
   checkEmployees(problems, all('employee'));
+  checkSalesOrders(problems, all('sales_order'), invoicedAs, all('invoice'));
   return problems;
+}
+
+/** What an order line and an invoice line have in common: the order line's fields. */
+const orderedLine = (line: Obj): string => {
+  const item = line.item as Obj | null;
+  return JSON.stringify([line.platform_id, line.tax_rate_id, line.description, cents(line.total_amount), item === null ? null : [item.id, item.quantity, cents(item.unit_amount)]]);
+};
+
+/**
+ * Orders move no money, so nothing of them reaches the ledger; an order is closed exactly when it was invoiced, and
+ * its invoices are its customer's, dated on or after it, with the order's lines and total.
+ */
+function checkSalesOrders(problems: string[], orders: Map<string, Obj>, invoicedAs: Map<string, unknown>, invoices: Map<string, Obj>): void {
+  if (orders.size > 0 && isPostingType('sales_order')) problems.push('sales orders post to the ledger');
+  for (const [id, order] of orders) {
+    const invoiceIds = invoicedAs.get(id);
+    const named = Array.isArray(invoiceIds) ? invoiceIds.map(String) : [];
+    if ((order.status === 'closed') !== (named.length > 0)) problems.push(`${id}: status ${String(order.status)} but invoiced as [${named.join(', ')}]`);
+    if (sum(arr(order.line_items).map((l) => cents(l.total_amount))) !== cents(order.total_amount)) problems.push(`${id}: line totals do not add up to total_amount`);
+    if (named.length === 0) continue;
+    const made = named.map((invoiceId) => invoices.get(`invoice:${invoiceId}`));
+    const missing = named.filter((_invoiceId, n) => made[n] === undefined);
+    if (missing.length > 0) {
+      problems.push(`${id}: invoiced as missing ${missing.map((m) => `invoice:${m}`).join(', ')}`);
+      continue;
+    }
+    const found = made.filter((invoice) => invoice !== undefined);
+    for (const invoice of found) {
+      if (invoice.customer_id !== order.customer_id) problems.push(`${id}: invoiced to ${String(invoice.customer_id)}, ordered by ${String(order.customer_id)}`);
+      if (String(invoice.issue_date) < String(order.issue_date)) problems.push(`${id}: invoiced on ${String(invoice.issue_date)}, before it was ordered`);
+    }
+    const invoiced = found.flatMap((invoice) => arr(invoice.line_items).map(orderedLine));
+    if (JSON.stringify(invoiced) !== JSON.stringify(arr(order.line_items).map(orderedLine))) problems.push(`${id}: its lines are not those of its invoices`);
+    if (sum(found.map((invoice) => cents(invoice.total_amount))) !== cents(order.total_amount)) problems.push(`${id}: total ${String(order.total_amount)} is not its invoices'`);
+  }
 }
 
 /** People: terminated exactly when they have a termination date after their hire, and a chain of managers that ends. */

@@ -2,18 +2,20 @@
  * Time moving in the sandbox: each tick is a day's worth of business, decided
  * by the account seed and the tick number alone (given the same books): new
  * bills and invoices, payments against open ones, a voided payment or journal,
- * a renamed vendor, a deleted draft, now and then a hire or a departure. Ticks
- * go through a Unit, so the ledger, balance sheets and change log follow, and
- * the books still add up.
+ * a renamed vendor, a deleted draft, now and then a hire or a departure, a new
+ * sales order or an order invoiced. Ticks go through a Unit, so the ledger,
+ * balance sheets and change log follow, and the books still add up.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
-import { journalLine } from './books.ts';
+import { journalLine, totalsOf } from './books.ts';
 import { collectionOf, platformIdFor } from './collections.ts';
-import { buildLines, dueCents, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette } from './documents.ts';
+import {
+  buildLines, dueCents, invoiceOfLines, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette,
+} from './documents.ts';
 import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
 import { formatCents, parseCents } from './money.ts';
 import { emailFor, personName } from './generator/names.ts';
-import type { NativeContact, NativeEmployee, NativeExpense, NativeJournalEntry, NativeOf, NativeType } from './native.ts';
+import type { NativeContact, NativeEmployee, NativeExpense, NativeJournalEntry, NativeOf, NativeSalesOrder, NativeType } from './native.ts';
 import { Rng, deriveSeed } from './prng.ts';
 import type { Unit } from './store/unit.ts';
 import { removeAttachmentsOf } from './writes/attachments.ts';
@@ -78,6 +80,49 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
   }
   // Drawn apart from the rest of the day, so the day's documents are what they were before people came and went.
   await people(unit, new Rng(deriveSeed(state.seed, 'people', tick)), date);
+  // Likewise the day's orders, after everything else: their invoices take the next numbers.
+  await salesOrders({ ...t, rng: new Rng(deriveSeed(state.seed, 'sales-orders', tick)) });
+}
+
+/** Now and then a customer places an order, an order awaiting approval is approved, or an open order is invoiced as ordered. */
+async function salesOrders(t: TickContext): Promise<void> {
+  const place = t.rng.chance(0.12);
+  const approve = t.rng.chance(0.08);
+  const invoice = t.rng.chance(0.15);
+  if (place) {
+    const customer = (await loaded(t, 'customer', 3)).find((c) => c.Status === 'Active');
+    if (customer !== undefined) {
+      const lines = buildLines(salesLines(t.rng, t.palette));
+      const id = t.unit.nextId('sales_order');
+      const order: NativeSalesOrder = {
+        Id: id, ...t.stamps, DocNumber: `SO-${String(1000 + Number(id.slice(3)))}`, CustomerId: customer.Id, TxnDate: t.date,
+        CurrencyCode: t.palette.currency, ExchangeRate: '1.000000', Status: 'Open', Lines: lines, ...totalsOf(lines), InvoiceIds: [],
+      };
+      if (customer.TermId !== undefined) order.TermId = customer.TermId;
+      t.unit.create('sales_order', order);
+    }
+  }
+  if (!approve && !invoice) return;
+  const orders = await t.unit.all('sales_order');
+  const waiting = orders.filter((o) => o.Status === 'PendingApproval');
+  if (approve && waiting.length > 0) {
+    const approved = t.rng.pick(waiting);
+    approved.Status = 'Open';
+    t.unit.touch('sales_order', approved);
+  }
+  const open = orders.filter((o) => o.Status === 'Open' && o.TxnDate <= t.date);
+  if (invoice && open.length > 0) {
+    const order = t.rng.pick(open);
+    const id = t.unit.nextId('invoice');
+    const made = invoiceOfLines({
+      id, docNumber: `INV-${String(1000 + Number(id.slice(4)))}`, partyId: order.CustomerId, date: t.date, currency: order.CurrencyCode,
+      lines: structuredClone(order.Lines), stamps: t.stamps, term: t.palette.terms.find((term) => term.id === order.TermId),
+    });
+    t.unit.create('invoice', made);
+    order.Status = 'Closed';
+    order.InvoiceIds = [made.Id];
+    t.unit.touch('sales_order', order);
+  }
 }
 
 /** Now and then someone joins a department, under its head, or someone who manages no one leaves. */

@@ -6,7 +6,7 @@ import { buildLine, settleCredit, settleDocument, totalsOf, type LineInput } fro
 import { addDays } from './dates.ts';
 import { formatCents, parseCents } from './money.ts';
 import type {
-  LinkedTxn, NativeBill, NativeBillPayment, NativeCreditNote, NativeInvoice, NativePayment, NativeVendorCredit, TxnType,
+  LinkedTxn, NativeBill, NativeBillPayment, NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeVendorCredit, TxnType,
 } from './native.ts';
 import type { Rng } from './prng.ts';
 import { BILL_EXPENSE_CODES, INCOME_CODES, ROLES, acc } from './generator/chart.ts';
@@ -101,7 +101,12 @@ export function makeBill(args: DocArgs & { draft?: boolean; purchaseOrderIds?: s
 }
 
 export function makeInvoice(args: DocArgs & { draft?: boolean }): NativeInvoice {
-  const lines = buildLines(args.lines);
+  return invoiceOfLines({ ...args, lines: buildLines(args.lines) });
+}
+
+/** An invoice of lines already built: a sales order's, invoiced as it was ordered. */
+export function invoiceOfLines(args: Omit<DocArgs, 'lines'> & { lines: NativeLine[]; draft?: boolean }): NativeInvoice {
+  const lines = args.lines;
   const invoice: NativeInvoice = {
     Id: args.id, ...args.stamps, DocNumber: args.docNumber, CustomerId: args.partyId, ARAccountId: ROLES.AR,
     TxnDate: args.date, DueDate: addDays(args.date, args.term?.dueDays ?? 30), CurrencyCode: args.currency, ExchangeRate: '1.000000',

@@ -66,6 +66,7 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
   purchase_order: ['subsidiary_id', 'currency_rate', 'shipping_address'],
   expense: ['subsidiary_id', 'currency_rate'],
   invoice_payment: ['document_number'],
+  sales_order: ['class_id', 'department_id', 'location_id', 'subsidiary_id'],
 };
 
 function capabilities(type: UnifiedObjectType): ObjectCapabilities {

@@ -109,6 +109,15 @@ export type NativePurchaseOrder = NativeMeta & DocTotals & {
   CurrencyCode: string; ShipToLocationId?: string; Memo?: string;
 };
 
+/**
+ * An order a customer placed. It posts nothing; once invoiced it is Closed and InvoiceIds names the invoices made
+ * from it, which carry its lines.
+ */
+export type NativeSalesOrder = NativeMeta & DocTotals & {
+  DocNumber: string; CustomerId: string; TxnDate: DateOnly; CurrencyCode: string; ExchangeRate: string;
+  Status: 'PendingApproval' | 'Open' | 'Closed'; TermId?: string; CustomerPoNumber?: string; Memo?: string; InvoiceIds: string[];
+};
+
 export type NativeAddress = { Kind: 'Billing' | 'Shipping' | 'Remittance'; Line1: string; Line2?: string; City: string; Region: string; PostalCode: string; Country: string };
 export type NativePerson = { FirstName: string; LastName: string; Email?: string; Phone?: string };
 
@@ -254,6 +263,7 @@ export interface NativeOf {
   payment_term: NativeTerm;
   project: NativeProject;
   purchase_order: NativePurchaseOrder;
+  sales_order: NativeSalesOrder;
   subsidiary: NativeSubsidiary;
   task: NativeTask;
   tax_agency: NativeTaxAgency;

@@ -198,4 +198,19 @@ describe('sandbox writes', () => {
     await handler('bank_feed_account').delete(wctx(), unlinked.platformId);
     expect(auditBooks(await books())).toEqual([]);
   });
+
+  it('keeps the invoice a sales order became: refuses to delete it, voids it; the order still names it', async () => {
+    const records = await books();
+    const order = records.filter((r) => r.type === 'sales_order').map((r) => native(records, 'sales_order', String(r.raw.Id)))
+      .find((o) => o.InvoiceIds.some((id) => native(records, 'invoice', id).LinkedTxns.length === 0));
+    const invoiceId = order?.InvoiceIds[0];
+    if (order === undefined || invoiceId === undefined) throw new Error('fixture lacks an order invoiced as an unpaid invoice');
+    const refused = await rejection(handler('invoice').delete(wctx(), invoiceId));
+    expect(refused.kind).toBe('bad_request');
+    expect(refused.message).toContain(order.Id);
+    expect(unified('invoice', await handler('invoice').update(wctx(), invoiceId, { status: 'void' }))).toMatchObject({ status: 'void', amount_due: 0 });
+    const after = await books();
+    expect(native(after, 'sales_order', order.Id)).toMatchObject({ Status: 'Closed', InvoiceIds: [invoiceId] });
+    expect(auditBooks(after)).toEqual([]);
+  });
 });

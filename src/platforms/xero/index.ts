@@ -140,6 +140,7 @@ export const xeroConnector: Connector = {
       'Cash flow statements are not available: Xero\'s Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).',
       'Attachments are those of bills, invoices and manual journals; their file_url fetches the file from Xero when followed (nothing is copied).',
       'Employees are the Accounting API\'s (names and a status, for expense claims): ARCHIVED is inactive, GDPRREQUEST unknown, DELETED a deletion; Xero Payroll\'s employees are not read.',
+      'Sales orders are not available: Xero has no sales order, and the reference does not confirm which Xero object it reads as one (its Quotes are the likely one), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM (docs/reference.md).',
     ],
   },
 };

@@ -194,6 +194,13 @@ describe('Xero sync', () => {
     expect(errorBody(flows).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
     const status = json(await sender(t, c.token)('GET', '/connections/status')).status as { historical_sync_status: Json };
     expect(status.historical_sync_status).toMatchObject({ synced_income_statements_count: 12, synced_cash_flows_count: null, synced_balance_sheets_count: 12 });
+    // Nor sales orders: Xero has none, and reading its quotes as orders is not confirmed by the reference (docs/reference.md).
+    expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('SALES_ORDER');
+    for (const path of ['/accounting/sales_orders', `/accounting/sales_orders/${(await one(id, 'company_info', standin.tenants[0]?.id)).id}`]) {
+      const orders = await sender(t, c.token)('GET', path);
+      expect([orders.statusCode, errorBody(orders).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
+    expect(standin.requests.some((r) => r.path.includes('/Quotes'))).toBe(false);
     const receipt = Object.entries(books().attachments).find(([, a]) => a.some((x) => x.FileName === 'receipt.pdf'));
     const attachment = await one(id, 'attachment', receipt?.[1][0]?.AttachmentID);
     expect(attachment.data).toMatchObject({ attached_to_type: 'bill', attached_to_id: ref('bill', receipt?.[0]), file_name: 'receipt.pdf' });

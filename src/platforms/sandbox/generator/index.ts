@@ -3,7 +3,8 @@
  * Same seed, size and asOf → the same records, byte for byte. Records come out
  * in batches so a million of them never sit in memory at once; accounts,
  * balance sheets and bank feed accounts come next, carrying the balances the
- * transactions produced, and the employees last (generator/employees.ts).
+ * transactions produced, then the employees (generator/employees.ts) and the
+ * sales orders last (generator/sales-orders.ts).
  */
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
@@ -11,6 +12,7 @@ import { generateEmployees } from './employees.ts';
 import { generateReference, paletteOf, type Reference } from './reference.ts';
 import { documentAttachments, journalUnit, openingEntry } from './journals.ts';
 import { orderUnit } from './orders.ts';
+import { generateSalesOrders, InvoicedOrders } from './sales-orders.ts';
 import {
   billUnit, depositPending, expenseUnit, invoiceUnit, otherDepositUnit, purchaseOrderUnit, transferUnit, type GenState,
 } from './transactions.ts';
@@ -81,6 +83,7 @@ export class BookGenerator {
 
     const s: GenState = { rng, out, ref, palette, asOf, undeposited: [] };
     const files = new Rng(deriveSeed(seed, 'document-files'));
+    const invoiced = new InvoicedOrders(seed, size);
     const transactions = Math.max(0, budget - out.total());
     const shareSum = FAMILIES.reduce((sum, [, share]) => sum + share, 0);
     const made = FAMILIES.map(() => 0);
@@ -98,7 +101,9 @@ export class BookGenerator {
           const mark = out.buffer.length;
           unit(s, from, to);
           made[f] = (made[f] ?? 0) + Math.max(1, out.total() + s.undeposited.length - before);
-          documentAttachments(s, files, out.buffer.slice(mark));
+          const fresh = out.buffer.slice(mark);
+          documentAttachments(s, files, fresh);
+          invoiced.observe(fresh);
           if (out.buffer.length >= batchSize) yield out.take();
         }
       }
@@ -109,6 +114,9 @@ export class BookGenerator {
     yield* this.#closing(out, ref, monthList);
     // Last, from a generator of their own: every record before them is what it was before employees existed.
     generateEmployees(seed, size, out, ref, asOf);
+    yield out.take();
+    // After the employees, from generators of their own: the orders of some of the invoices above, and a few still open.
+    generateSalesOrders(seed, size, out, ref, palette, asOf, invoiced);
     yield out.take();
     this.summary = {
       counters: Object.fromEntries(out.counters), palette, vendors: ref.vendors.length, customers: ref.customers.length, total: out.total(),

@@ -1,6 +1,6 @@
-/** Invoices, credit notes and customer payments. */
-import type { NativeCreditNote, NativeInvoice, NativePayment } from '../native.ts';
-import { allocations, creditStatus, currency, day, docStatus, money, standardLine, type Mapped, type Ref } from './common.ts';
+/** Invoices, credit notes, customer payments and the sales orders invoices are made from. */
+import type { NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeSalesOrder } from '../native.ts';
+import { allocations, creditStatus, currency, day, docStatus, link, money, standardLine, type Mapped, type Ref } from './common.ts';
 
 export function mapInvoice(r: NativeInvoice, ref: Ref): Mapped<'invoice'> {
   return {
@@ -66,6 +66,46 @@ export function mapPayment(r: NativePayment, ref: Ref): Mapped<'invoice_payment'
     total_amount: money(r.Amount),
     linked_invoices: allocations(r.LinkedTxns, 'Invoice', ref),
     linked_credit_memos: [],
+    created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
+    platform_url: null,
+  };
+}
+
+const SALES_ORDER_STATUSES = { PendingApproval: 'pending_approval', Open: 'open', Closed: 'closed' } as const;
+
+/** The reference's order line: what was ordered, without the account an invoice line posts to. */
+export function salesOrderLine(line: NativeLine, ref: Ref): Mapped<'sales_order'>['line_items'][number] {
+  return {
+    platform_id: line.LineId,
+    tax_rate_id: ref('tax_rate', line.TaxCodeId),
+    description: line.Description ?? null,
+    total_amount: money(line.Total),
+    item: line.ItemId === undefined ? null : { id: link(ref, 'item', line.ItemId), quantity: line.Qty, unit_amount: money(line.UnitPrice) },
+  };
+}
+
+export function mapSalesOrder(r: NativeSalesOrder, ref: Ref): Mapped<'sales_order'> {
+  return {
+    platform_id: r.Id,
+    // The sandbox tracks classes, departments and locations per line, and has no subsidiaries on orders.
+    class_id: null,
+    customer_id: ref('customer', r.CustomerId),
+    department_id: null,
+    location_id: null,
+    payment_terms_id: ref('payment_term', r.TermId),
+    subsidiary_id: null,
+    issue_date: day(r.TxnDate),
+    status: SALES_ORDER_STATUSES[r.Status],
+    currency_code: currency(r.CurrencyCode),
+    currency_rate: Number(r.ExchangeRate),
+    discount_amount: money(r.TotalDiscount),
+    document_number: r.DocNumber,
+    memo: r.Memo ?? null,
+    reference_number: r.CustomerPoNumber ?? null,
+    tax_amount: money(r.TotalTax),
+    total_amount: money(r.Total),
+    line_items: r.Lines.map((line) => salesOrderLine(line, ref)),
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
     platform_url: null,

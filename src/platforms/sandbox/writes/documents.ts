@@ -94,6 +94,9 @@ async function loadPayable(side: Side, unit: Unit, id: string): Promise<Payable>
 async function deletePayable(side: Side, unit: Unit, id: string): Promise<void> {
   const doc = await loadPayable(side, unit, id);
   if (doc.LinkedTxns.length > 0) throw invalid('BusinessRule', `${side.type} ${id} has payments or credits applied; remove them first`, 'LinkedTxns');
+  // A closed sales order names the invoices made from it (InvoiceIds): they stay, as the order does.
+  const order = side.type === 'invoice' ? await unit.referencedBy(['sales_order'], id) : null;
+  if (order !== null) throw invalid('InUse', `invoice ${id} was made from sales order ${order}; void it instead (Status: Void)`, 'Id');
   await removeAttachmentsOf(unit, id);
   unit.remove(side.type, id);
 }

@@ -23,6 +23,7 @@ function addresses(body: Body): NativeAddress[] {
 /** Records that may point at a contact; a contact they use cannot be deleted. */
 const CONTACT_USERS: readonly UnifiedObjectType[] = [
   'bill', 'bill_credit_memo', 'bill_payment', 'expense', 'purchase_order', 'invoice', 'invoice_credit_memo', 'invoice_payment', 'order', 'project', 'customer', 'vendor', 'bank_deposit',
+  'sales_order',
 ];
 
 function contactWriter(type: 'customer' | 'vendor') {
@@ -74,7 +75,7 @@ const ACCOUNT_TYPES = Object.keys(CLASS_OF) as AccountType[];
 /** Everything that may post to or point at an account. */
 const ACCOUNT_USERS: readonly UnifiedObjectType[] = [
   'bill', 'bill_credit_memo', 'bill_payment', 'expense', 'purchase_order', 'invoice', 'invoice_credit_memo', 'invoice_payment',
-  'bank_deposit', 'bank_transfer', 'journal_entry', 'item', 'bank_feed_account', 'account',
+  'bank_deposit', 'bank_transfer', 'journal_entry', 'item', 'bank_feed_account', 'account', 'sales_order',
 ];
 
 async function writeAccount(unit: Unit, body: Body, base: NativeAccount | null): Promise<NativeAccount> {

@@ -58,7 +58,7 @@ export const taxCodeWriter = {
   update: async (unit: Unit, id: string, body: Body) => writeTaxCode(unit, body, await loadOr404(unit, 'tax_rate', id)),
   delete: async (unit: Unit, id: string) => {
     await loadOr404(unit, 'tax_rate', id);
-    const user = await unit.referencedBy(['bill', 'bill_credit_memo', 'invoice', 'invoice_credit_memo', 'expense', 'purchase_order', 'journal_entry', 'bank_deposit'], id);
+    const user = await unit.referencedBy(['bill', 'bill_credit_memo', 'invoice', 'invoice_credit_memo', 'expense', 'purchase_order', 'journal_entry', 'bank_deposit', 'sales_order'], id);
     if (user !== null) throw invalid('InUse', `tax code ${id} is used by ${user}; archive it instead`, 'Id');
     unit.remove('tax_rate', id);
   },
