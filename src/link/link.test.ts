@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { csrfOf, LinkBrowser } from '../../test/support/link-browser.ts';
 import { clientHeaders, json, startTestApp, type TestApp } from '../../test/support/app.ts';
 import { deliveredBody, type SealedSlots } from '../events/access-token-slot.ts';
-import type { Connector, ObjectHandler } from '../platforms/connector.ts';
+import type { Connector, OAuthCallbackParams, ObjectHandler } from '../platforms/connector.ts';
 import { openTokens } from '../platforms/context.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector, registerConnector } from '../platforms/registry.ts';
@@ -87,6 +87,10 @@ async function fakePlatform(req: IncomingMessage, res: ServerResponse): Promise<
     const back = new URL(url.searchParams.get('redirect_uri') ?? '');
     back.searchParams.set('code', code);
     back.searchParams.set('state', url.searchParams.get('state') ?? '');
+    // Parameters of the platform's own on the callback: two the connector declares, one it does not.
+    back.searchParams.set('shop', 'fake-shop.example');
+    back.searchParams.set('hmac', 'f00d');
+    back.searchParams.set('stray', 'not asked for');
     res.writeHead(302, { location: back.href }).end();
   } else if (url.pathname === '/token' && req.method === 'POST') {
     const form = new URLSearchParams(await readBody(req));
@@ -101,14 +105,19 @@ async function fakePlatform(req: IncomingMessage, res: ServerResponse): Promise<
   }
 }
 
+/** What exchangeCode was given besides the code, per exchange. */
+const callbacks: OAuthCallbackParams[] = [];
+
 const oauthConnector: Connector = {
   id: OAUTH, name: 'Fake Ledger', kind: 'accounting',
   auth: {
     type: 'oauth2',
+    callbackParams: ['shop', 'hmac'],
     authorizeUrl: (app, state, scope) => `${fakeBase}/authorize?${new URLSearchParams({
       response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, state, scope: scope ?? 'accounting',
     }).toString()}`,
-    async exchangeCode(ctx, app, code) {
+    async exchangeCode(ctx, app, code, callback) {
+      callbacks.push(callback);
       const response = await ctx.http.request({
         method: 'POST', url: `${fakeBase}/token`, idempotent: false,
         form: { grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: app.redirectUri },
@@ -546,7 +555,10 @@ describe('OAuth platforms', () => {
     const c = await create();
     const browser = new LinkBrowser(t.app);
     const authorize = await consent(browser, `${c.path}/${OAUTH}?mode=popup&origin=${encodeURIComponent('https://host.example')}`);
+    const exchanges = callbacks.length;
     const done = await browser.get(await consentAnswer(authorize));
+    // The callback's parameters the connector declared reach its code exchange as sent; nothing else does.
+    expect(callbacks.slice(exchanges)).toEqual([{ shop: 'fake-shop.example', hmac: 'f00d' }]);
     expect(done.statusCode, done.body).toBe(303);
     expect(String(done.headers.location)).toMatch(/^\/link\/done\?platform=FAKEOAUTH&mode=popup&origin=https%3A%2F%2Fhost\.example&public_token=lppt_/);
     expect((await exchange(publicTokenOf(String(done.headers.location)))).connection_id).toBe(c.id);

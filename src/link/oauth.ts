@@ -5,7 +5,7 @@
  */
 import { linkTokenOf } from '../connections/link-token.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
-import type { AuthContext, Connector, OAuthTenant, OAuthTokens } from '../platforms/connector.ts';
+import type { AuthContext, Connector, OAuthCallbackParams, OAuthTenant, OAuthTokens } from '../platforms/connector.ts';
 import { connectorContext, sealJson } from '../platforms/context.ts';
 import { getConnector } from '../platforms/index.ts';
 import { formToken, formTokenValid, newOAuthState, oauthStateBound } from './csrf.ts';
@@ -86,7 +86,17 @@ function oauthConnector(claimed: ClaimedOAuthState): { connector: Connector; aut
   return connector?.auth.type === 'oauth2' ? { connector, auth: connector.auth } : null;
 }
 
-export interface CallbackInput { state?: string; code?: string; error?: string; error_description?: string; realmId?: string }
+export interface CallbackInput { state?: string; code?: string; error?: string; error_description?: string; [platformParam: string]: string | undefined }
+
+/** The callback parameters the connector declared, as the platform sent them. */
+function callbackParams(auth: OAuthAuth, query: CallbackInput): OAuthCallbackParams {
+  const params: Record<string, string> = {};
+  for (const name of auth.callbackParams ?? []) {
+    const value = query[name];
+    if (value !== undefined) params[name] = value;
+  }
+  return params;
+}
 
 /** The platform sends the end user back here after the consent page. */
 export async function oauthCallback(ctx: FlowContext, query: CallbackInput): Promise<Outcome> {
@@ -105,7 +115,7 @@ export async function oauthCallback(ctx: FlowContext, query: CallbackInput): Pro
   let tokens: OAuthTokens;
   let tenants: OAuthTenant[] | null = null;
   try {
-    tokens = await auth.exchangeCode(authContext(ctx, connector, claimed.connection), app, query.code, query.realmId === undefined ? {} : { realmId: query.realmId });
+    tokens = await auth.exchangeCode(authContext(ctx, connector, claimed.connection), app, query.code, callbackParams(auth, query));
     if (auth.listTenants !== undefined) tenants = await auth.listTenants(authContext(ctx, connector, claimed.connection), tokens);
   } catch (error) {
     logUnexpected(ctx, error, connector, 'code exchange');

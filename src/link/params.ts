@@ -37,14 +37,13 @@ export const DoneQuery = Type.Object({
   public_token: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
+/** The platform's own parameters (QuickBooks' realmId, Shopify's shop and hmac…) pass as text, up to 30 of them. */
 export const CallbackQuery = Type.Object({
   state: Type.Optional(Type.String({ maxLength: 300 })),
   code: Type.Optional(Type.String({ maxLength: 4096 })),
   error: Type.Optional(Type.String({ maxLength: 200 })),
   error_description: Type.Optional(Type.String({ maxLength: 1000 })),
-  /** QuickBooks Online names the company the user chose. */
-  realmId: Type.Optional(Type.String({ maxLength: 64 })),
-});
+}, { additionalProperties: Type.String({ maxLength: 2048 }), maxProperties: 30 });
 
 export const TenantBody = Type.Object({
   csrf: Type.Optional(Type.String({ maxLength: 200 })),

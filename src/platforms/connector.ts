@@ -50,8 +50,15 @@ export interface OAuthAppCredentials {
 
 export interface OAuthTenant { id: string; name: string }
 
-/** Extra parameters the platform adds to the OAuth callback (QuickBooks Online sends `realmId`). */
-export interface OAuthCallbackParams { realmId?: string }
+/**
+ * Query parameters the platform adds to its OAuth callback besides code and state, by name: those the connector
+ * declares in `callbackParams` (QuickBooks Online's `realmId`; Shopify's `shop`, `hmac`, `host`; Amazon's
+ * `selling_partner_id`), as sent. The link flow passes them on without knowing what they mean.
+ */
+export type OAuthCallbackParams = Readonly<Record<string, string>>;
+
+/** Parameters of the OAuth callback the link flow itself reads; a connector cannot claim them. */
+export const OAUTH_CALLBACK_RESERVED = ['state', 'code', 'error', 'error_description'] as const;
 
 export type AuthSpec =
   | {
@@ -60,6 +67,8 @@ export type AuthSpec =
     }
   | {
       type: 'oauth2';
+      /** Names of the callback's query parameters exchangeCode needs (OAuthCallbackParams); none when absent. */
+      callbackParams?: readonly string[];
       /** Consent page address the end user is sent to. */
       authorizeUrl(app: OAuthAppCredentials, state: string, scope: string | null): string;
       exchangeCode(ctx: AuthContext, app: OAuthAppCredentials, code: string, callback: OAuthCallbackParams): Promise<OAuthTokens>;

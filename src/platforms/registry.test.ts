@@ -128,6 +128,21 @@ describe('registerConnector', () => {
     expect(message).toContain('auth.exchangeCode is not a function');
     expect(message).toContain('auth.refresh is not a function');
   });
+
+  it('rejects callback parameters the link flow reads itself, or that are not plain names', () => {
+    const auth: Connector['auth'] = {
+      type: 'oauth2',
+      callbackParams: ['shop', 'state', 'code', 'bad name'],
+      authorizeUrl: () => 'https://example.test',
+      exchangeCode: () => Promise.reject(new Error('unused')),
+      refresh: () => Promise.reject(new Error('unused')),
+    };
+    const message = registrationError(testConnector({ auth }));
+    expect(message).toContain('callback parameter "state" is reserved');
+    expect(message).toContain('callback parameter "code" is reserved');
+    expect(message).toContain('callback parameter "bad name" is reserved by the link flow or not a plain parameter name');
+    expect(message).not.toContain('"shop"');
+  });
 });
 
 describe('capabilityOf', () => {

@@ -6,7 +6,7 @@
  */
 import { ServiceError } from '../errors/catalogue.ts';
 import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
-import type { Connector, CredentialField, ObjectCapabilities, ObjectHandler } from './connector.ts';
+import { OAUTH_CALLBACK_RESERVED, type Connector, type CredentialField, type ObjectCapabilities, type ObjectHandler } from './connector.ts';
 
 /** Capabilities an API route can depend on. */
 export type ObjectOperation = 'read' | 'filter' | 'fetchByPlatformId' | 'create' | 'update' | 'delete';
@@ -58,9 +58,12 @@ export function validateConnector(connector: Connector): string[] {
 function authProblems(connector: Connector): string[] {
   const auth = connector.auth;
   if (auth.type === 'oauth2') {
-    return (['authorizeUrl', 'exchangeCode', 'refresh'] as const)
-      .filter((name) => !hasFunction(auth, name))
-      .map((name) => `auth.${name} is not a function`);
+    const reserved = new Set<string>(OAUTH_CALLBACK_RESERVED);
+    return [
+      ...(['authorizeUrl', 'exchangeCode', 'refresh'] as const).filter((name) => !hasFunction(auth, name)).map((name) => `auth.${name} is not a function`),
+      ...(auth.callbackParams ?? []).filter((name) => reserved.has(name) || !/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name))
+        .map((name) => `callback parameter "${name}" is reserved by the link flow or not a plain parameter name`),
+    ];
   }
   const known = new Set<string>(CREDENTIAL_FIELDS);
   const seen = new Set<string>();

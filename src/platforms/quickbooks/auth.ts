@@ -55,6 +55,8 @@ async function tokenRequest(ctx: AuthContext, app: OAuthAppCredentials, form: Re
 
 export const quickbooksAuth: Extract<AuthSpec, { type: 'oauth2' }> = {
   type: 'oauth2',
+  // Intuit names the company the end user chose on the callback, and nowhere else.
+  callbackParams: ['realmId'],
   authorizeUrl(app, state, scope) {
     const url = new URL(authorizeEndpoint());
     url.searchParams.set('client_id', app.clientId);
