@@ -3,11 +3,13 @@
  * Same seed, size and asOf → the same records, byte for byte. Records come out
  * in batches so a million of them never sit in memory at once; accounts,
  * balance sheets and bank feed accounts come next, carrying the balances the
- * transactions produced, and the employees last (generator/employees.ts).
+ * transactions produced, and the employees and exchange rates last (generator/employees.ts,
+ * generator/exchange-rates.ts).
  */
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
 import { generateEmployees } from './employees.ts';
+import { generateExchangeRates } from './exchange-rates.ts';
 import { generateReference, paletteOf, type Reference } from './reference.ts';
 import { documentAttachments, journalUnit, openingEntry } from './journals.ts';
 import { orderUnit } from './orders.ts';
@@ -107,8 +109,10 @@ export class BookGenerator {
     }
     yield out.take();
     yield* this.#closing(out, ref, monthList);
-    // Last, from a generator of their own: every record before them is what it was before employees existed.
+    // Last, from generators of their own: every record before them is what it was before employees existed, and
+    // before exchange rates did.
     generateEmployees(seed, size, out, ref, asOf);
+    generateExchangeRates(seed, out, ref.currency, start, asOf);
     yield out.take();
     this.summary = {
       counters: Object.fromEntries(out.counters), palette, vendors: ref.vendors.length, customers: ref.customers.length, total: out.total(),
