@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { renderObjectTable, withObjectTable } from './docs.ts';
+import { decisionAnchor, renderObjectTable, withObjectTable } from './docs.ts';
 import { MODEL } from './index.ts';
 import { UNIFIED_OBJECT_TYPES } from './object-types.ts';
 import { OBJECT_SOURCES } from './reference-pages.ts';
@@ -45,13 +45,16 @@ describe('docs/objects.md', () => {
     expect(withObjectTable(document)).toBe(document);
   });
 
-  it('names for every object a spec section that exists or a reference page', async () => {
+  it('names for every object a spec section that exists, a reference page, or a section of reference.md with our decision', async () => {
     const sections = specSections(await readFile(SPEC, 'utf8'));
+    const decisions = await readFile(new URL('../../docs/reference.md', import.meta.url), 'utf8');
     for (const type of UNIFIED_OBJECT_TYPES) {
       const source = OBJECT_SOURCES[type];
       if (source.follows === 'spec') expect(sections.has(source.section), `${type}: spec section "${source.section}"`).toBe(true);
-      else expect(source.page, type).toMatch(/^https:\/\/docs\.rutter\.com\/rest\/2024-08-31\/[a-z-]+$/);
+      else if (source.follows === 'reference') expect(source.page, type).toMatch(/^https:\/\/docs\.rutter\.com\/rest\/2024-08-31\/[a-z-]+$/);
+      else expect(decisions.split('\n'), `${type}: reference.md section "${source.decision}"`).toContain(`## ${source.decision}`);
     }
+    expect(decisionAnchor('Exchange rates')).toBe('reference.md#exchange-rates');
   });
 
   it('has every field of each spec field table in the schema, and filters on every field the spec marks F', async () => {

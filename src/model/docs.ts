@@ -1,6 +1,6 @@
 /**
  * The generated table of docs/objects.md: every unified object with its path, list key, fields, F fields and the
- * spec section or reference page it follows (src/model/reference-pages.ts). Run node scripts/gen-object-docs.ts
+ * spec section, reference page or decision of ours it follows (src/model/reference-pages.ts). Run node scripts/gen-object-docs.ts
  * after changing a schema; src/model/docs.test.ts fails while the document is stale.
  */
 import { MODEL } from './index.ts';
@@ -15,11 +15,17 @@ function topLevelFields(schema: unknown): string[] {
   return properties === undefined ? [] : Object.keys(properties);
 }
 
+/** The link to a section of docs/reference.md, as Markdown renderers anchor its heading. */
+export function decisionAnchor(heading: string): string {
+  return `reference.md#${heading.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')}`;
+}
+
 export function renderObjectTable(): string {
   const rows = UNIFIED_OBJECT_TYPES.map((type) => {
     const names = OBJECT_TYPES[type];
     const source = OBJECT_SOURCES[type];
-    const follows = source.follows === 'spec' ? `spec: ${source.section}` : `[reference](${source.page})`;
+    const follows = source.follows === 'spec' ? `spec: ${source.section}`
+      : source.follows === 'reference' ? `[reference](${source.page})` : `ours: [${source.decision}](${decisionAnchor(source.decision)})`;
     const filterable = Object.keys(MODEL[type].filterable);
     const fields = topLevelFields(MODEL[type].schema).map((f) => (filterable.includes(f) ? `${f} (F)` : f));
     return `| ${type} | \`${names.path}\` | \`${names.plural}\` / \`${names.singular}\` | ${follows} | ${fields.join(', ')} |`;

@@ -23,6 +23,7 @@ import type { Currency } from './currency.ts';
 import type { Customer } from './customer.ts';
 import type { Department } from './department.ts';
 import type { Employee } from './employee.ts';
+import type { ExchangeRate } from './exchange-rate.ts';
 import type { Expense } from './expense.ts';
 import type { IncomeStatement } from './income-statement.ts';
 import type { Invoice } from './invoice.ts';
@@ -60,6 +61,7 @@ export interface ObjectTypeMap {
   customer: Customer;
   department: Department;
   employee: Employee;
+  exchange_rate: ExchangeRate;
   expense: Expense;
   income_statement: IncomeStatement;
   invoice: Invoice;
@@ -122,6 +124,7 @@ export const FILTERABLE = {
   department: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   // The reference's list takes no filter; ours offers what a client narrows people by (docs/reference.md).
   employee: { status: 'enum', department_id: 'id', manager_id: 'id', hire_date: 'date', ...SYNC_TIMESTAMPS },
+  exchange_rate: { source_currency_code: 'enum', target_currency_code: 'enum', as_of_date: 'date', ...SYNC_TIMESTAMPS },
   expense: { account_id: 'id', vendor_id: 'id', transaction_date: 'date', document_number: 'string', ...SYNC_TIMESTAMPS },
   income_statement: { start_date: 'date', end_date: 'date' },
   invoice: { customer_id: 'id', due_date: 'date', status: 'enum', document_number: 'string', ...SYNC_TIMESTAMPS },
@@ -258,6 +261,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   ],
   department: [link('parent_id', 'department'), SUBSIDIARIES],
   employee: [link('department_id', 'department'), link('manager_id', 'employee')],
+  exchange_rate: [],
   expense: [
     link('account_id', 'account'),
     link('vendor_id', 'vendor'),

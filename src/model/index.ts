@@ -21,6 +21,7 @@ import { CurrencySchema } from './currency.ts';
 import { CustomerSchema } from './customer.ts';
 import { DepartmentSchema } from './department.ts';
 import { EmployeeSchema } from './employee.ts';
+import { ExchangeRateSchema } from './exchange-rate.ts';
 import { ExpenseSchema } from './expense.ts';
 import { IncomeStatementSchema } from './income-statement.ts';
 import { InvoiceSchema } from './invoice.ts';
@@ -70,6 +71,7 @@ export const MODEL = {
   customer: entry('customer', CustomerSchema),
   department: entry('department', DepartmentSchema),
   employee: entry('employee', EmployeeSchema),
+  exchange_rate: entry('exchange_rate', ExchangeRateSchema),
   expense: entry('expense', ExpenseSchema),
   income_statement: entry('income_statement', IncomeStatementSchema),
   invoice: entry('invoice', InvoiceSchema),
@@ -123,6 +125,7 @@ export * from './currency.ts';
 export * from './customer.ts';
 export * from './department.ts';
 export * from './employee.ts';
+export * from './exchange-rate.ts';
 export * from './expense.ts';
 export * from './income-statement.ts';
 export * from './invoice.ts';

@@ -20,6 +20,7 @@ export const OBJECT_TYPES = {
   customer: { plural: 'customers', singular: 'customer', path: '/accounting/customers', entity: 'CUSTOMER' },
   department: { plural: 'departments', singular: 'department', path: '/accounting/departments', entity: 'DEPARTMENT' },
   employee: { plural: 'employees', singular: 'employee', path: '/hris/employees', entity: 'EMPLOYEE' },
+  exchange_rate: { plural: 'exchange_rates', singular: 'exchange_rate', path: '/accounting/exchange_rates', entity: 'EXCHANGE_RATE' },
   expense: { plural: 'expenses', singular: 'expense', path: '/accounting/expenses', entity: 'EXPENSE' },
   income_statement: { plural: 'income_statements', singular: 'income_statement', path: '/accounting/income_statements', entity: 'INCOME_STATEMENT' },
   invoice: { plural: 'invoices', singular: 'invoice', path: '/accounting/invoices', entity: 'INVOICE' },

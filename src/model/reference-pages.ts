@@ -1,18 +1,21 @@
 /**
  * What each unified object follows: a section of the spec (../shared/spec/accounting-resources.md), whose field table
  * is exact, or — where the spec shows no shape — a page of the reference (docs.rutter.com, 2024-08-31), with our
- * decisions in docs/reference.md. docs/objects.md is generated from this and the model (scripts/gen-object-docs.ts),
+ * decisions in docs/reference.md; or, where neither has the object, our own shape, designed in the section of
+ * docs/reference.md named. docs/objects.md is generated from this and the model (scripts/gen-object-docs.ts),
  * and src/model/docs.test.ts checks the spec's field tables against the schemas.
  */
 import type { UnifiedObjectType } from './object-types.ts';
 
 export type ObjectSource =
   | { follows: 'spec'; section: string }
-  | { follows: 'reference'; page: string };
+  | { follows: 'reference'; page: string }
+  | { follows: 'ours'; decision: string };
 
 const REFERENCE = 'https://docs.rutter.com/rest/2024-08-31';
 const spec = (section: string): ObjectSource => ({ follows: 'spec', section });
 const reference = (page: string): ObjectSource => ({ follows: 'reference', page: `${REFERENCE}/${page}` });
+const ours = (decision: string): ObjectSource => ({ follows: 'ours', decision });
 
 export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> = {
   account: spec('Account'),
@@ -31,6 +34,7 @@ export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> =
   customer: spec('Accounting customer'),
   department: reference('departments'),
   employee: reference('hris-employees'),
+  exchange_rate: ours('Exchange rates'),
   expense: reference('expenses'),
   income_statement: reference('income-statements'),
   invoice: reference('invoices'),

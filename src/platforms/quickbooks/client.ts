@@ -118,10 +118,15 @@ export interface QueryPage {
   time: string | null;
 }
 
-/** One page of `SELECT * FROM <entity>`: conditions joined with AND, ordered by Id, STARTPOSITION is 1-based. */
-export async function queryPage(ctx: ConnectorContext, entity: string, conditions: readonly string[], startPosition: number, maxResults = PAGE_SIZE): Promise<QueryPage> {
+/**
+ * One page of `SELECT * FROM <entity>`: conditions joined with AND, ordered by Id (by nothing for entities without
+ * one: `orderBy` null), STARTPOSITION is 1-based.
+ */
+export async function queryPage(
+  ctx: ConnectorContext, entity: string, conditions: readonly string[], startPosition: number, maxResults = PAGE_SIZE, orderBy: string | null = 'Id',
+): Promise<QueryPage> {
   const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
-  const query = `SELECT * FROM ${entity}${where} ORDERBY Id STARTPOSITION ${startPosition} MAXRESULTS ${maxResults}`;
+  const query = `SELECT * FROM ${entity}${where}${orderBy === null ? '' : ` ORDERBY ${orderBy}`} STARTPOSITION ${startPosition} MAXRESULTS ${maxResults}`;
   const body = await callQbo(ctx, { method: 'GET', path: 'query', query: { query }, operation: `query ${entity}` }) as QboQueryResponse;
   const list = body.QueryResponse?.[entity];
   return { records: Array.isArray(list) ? list.filter(isRecord) : [], time: body.time ?? null };

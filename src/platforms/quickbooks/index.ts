@@ -2,7 +2,8 @@
  * QUICKBOOKS: QuickBooks Online through Intuit's Accounting API (v3, JSON),
  * with OAuth 2.0. Objects are read by query (full) and ChangeDataCapture
  * (incremental, with deletions), the company and its monthly statements
- * from CompanyInfo, Preferences and the BalanceSheet, ProfitAndLoss and CashFlow reports; bills, journal
+ * from CompanyInfo, Preferences and the BalanceSheet, ProfitAndLoss and CashFlow reports, currencies and exchange
+ * rates from Preferences, CompanyCurrency and ExchangeRate (currencies.ts); bills, journal
  * entries and customers are written with SyncToken handling; attachment files
  * are fetched from QBO when their file_url is followed.
  * Tested against test/standins/quickbooks, built from the response shapes of
@@ -13,7 +14,9 @@ import type { Connector, ConnectorContext, ObjectCapabilities, ObjectHandler } f
 import { quickbooksActions } from './attachments.ts';
 import { quickbooksAuth } from './auth.ts';
 import { identify, readCompany, readMonthlyReport, type MonthlyReport } from './company.ts';
+import { readCurrencies, readExchangeRates } from './currencies.ts';
 import { appUrl, type MapContext } from './mapping/common.ts';
+import { mapCurrency, mapExchangeRate } from './mapping/currencies.ts';
 import { mapCompany } from './mapping/master.ts';
 import { mapBalanceSheet, mapCashFlow, mapIncomeStatement, reportMonth } from './mapping/reports.ts';
 import { ENTITIES, entity, type EntitySpec } from './objects.ts';
@@ -78,6 +81,18 @@ function objects(): Connector['objects'] {
       map: (record, ctx) => ({ ...mapCompany(entity(record.raw), mapContext(ctx)) }),
     },
   };
+  table.currency = {
+    capabilities: {
+      ...READ_ONLY, incremental: 'none', deletions: 'full_listing', unmappedFields: [],
+      platformDataOnly: ['Active', 'SyncToken', 'Id (of a CompanyCurrency; the platform id is the currency code)', 'MultiCurrencyEnabled (of the home currency\'s Preferences)'],
+    },
+    handler: { read: (ctx) => readCurrencies(ctx), map: (record) => ({ ...mapCurrency(record.raw) }) },
+  };
+  table.exchange_rate = {
+    // QBO has no delete for a rate (only a new rate for a date): a rate missing from one read is not gone.
+    capabilities: { ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['created_at'], platformDataOnly: ['SyncToken'] },
+    handler: { read: (ctx, request) => readExchangeRates(ctx, request), map: (record) => ({ ...mapExchangeRate(record.raw) }) },
+  };
   table.balance_sheet = monthlyReport('BalanceSheet', (month, mc) => ({ ...mapBalanceSheet(month, mc) }));
   table.income_statement = monthlyReport('ProfitAndLoss', (month, mc) => ({ ...mapIncomeStatement(month, mc) }));
   table.cash_flow_statement = monthlyReport('CashFlow', (month, mc) => ({ ...mapCashFlow(month, mc) }), ['gross_cash_in_flow', 'gross_cash_out_flow']);
@@ -129,6 +144,7 @@ export function createQuickBooksConnector(): Connector {
         'Voided bill payments, payments and invoices (amounts zeroed, "Voided" in the memo) have status void.',
         'Customers cannot be deleted in QuickBooks Online; PATCH status archived makes them inactive.',
         'Attachments are files attached to transactions and names (note-only attachables are not attachments). The file_url serves the file from QuickBooks when followed (its download endpoint, then the short-lived link it answers); nothing is stored.',
+        'Currencies are the home currency (from Preferences) and, in a multicurrency company, its active CompanyCurrency list, each under its ISO code as platform id; exchange rates are its ExchangeRate entities (units of the home currency per unit of the currency from AsOfDate on), read whole each sync. A company without multicurrency has one currency and no rates, and neither list is queried.',
         'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window. Income statements come the same way from the ProfitAndLoss report (accrual basis; other income and other expenses are children of income and expenses), cash flow statements from the CashFlow report (gross_cash_in_flow and gross_cash_out_flow are null: the report has no such totals).',
         'Sales orders are not available: QuickBooks Online has no sales order entity (sales orders are QuickBooks Desktop\'s; Estimates are quotes, not orders), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.',
       ],

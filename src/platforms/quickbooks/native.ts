@@ -323,6 +323,24 @@ export interface QboPreferences extends QboEntity {
   CurrencyPrefs?: { MultiCurrencyEnabled?: boolean; HomeCurrency?: QboRef };
 }
 
+/** A currency a multicurrency company added to its list (the Currency Center); the home currency is in Preferences. */
+export interface QboCompanyCurrency extends QboEntity {
+  Code?: string;
+  Name?: string;
+  Active?: boolean;
+}
+
+/** The rate of a currency into another (the home currency unless it says otherwise) from a date on; it has no Id. */
+export interface QboExchangeRate {
+  SourceCurrencyCode?: string;
+  TargetCurrencyCode?: string;
+  /** Units of the target currency one unit of the source currency is worth. */
+  Rate?: number;
+  AsOfDate?: string;
+  SyncToken?: string;
+  MetaData?: QboMetaData;
+}
+
 /** One cell of a report row. */
 export interface QboColData { value?: string; id?: string }
 

@@ -270,6 +270,55 @@ describe('QuickBooks Online sync', () => {
   });
 });
 
+describe('QuickBooks Online currencies and exchange rates', () => {
+  const realmQueries = (realmId: string, entity: string) => qbo.log.filter((r) => r.path.includes(`/${realmId}/query`) && r.query.includes(`FROM ${entity}`));
+
+  it('gives a company without multicurrency its home currency only, no rates, and queries neither list', async () => {
+    qbo.addCompany({ realmId: '9130350000000021', name: 'One Currency Bakery' });
+    const c = await link('9130350000000021');
+    await expectSynced(t, c.connection.id, 'initial');
+    expect((await stored(c.connection.id, 'currency')).map((r) => [r.platform_id, r.data.currency_code, r.data.currency_name])).toEqual([['USD', 'USD', null]]);
+    expect((await stored(c.connection.id, 'currency'))[0]?.raw).toMatchObject({ CurrencyPrefs: { HomeCurrency: { value: 'USD' }, MultiCurrencyEnabled: false } });
+    expect(await stored(c.connection.id, 'exchange_rate')).toEqual([]);
+    expect([...realmQueries('9130350000000021', 'CompanyCurrency'), ...realmQueries('9130350000000021', 'ExchangeRate')]).toEqual([]);
+    expectNoViolations();
+  });
+
+  it('reads a multicurrency company\'s active currencies and its rates, and a new and a revised rate, a removed currency, on the next sync', async () => {
+    const company = qbo.addCompany({ realmId: '9130350000000022', name: 'Many Currencies Bakery', multiCurrency: true });
+    const c = await link('9130350000000022');
+    await expectSynced(t, c.connection.id, 'initial');
+    // CAD is inactive: off the list.
+    expect((await stored(c.connection.id, 'currency')).map((r) => [r.platform_id, r.data.currency_name])).toEqual([['EUR', 'Euro'], ['INR', 'Indian Rupee'], ['JPY', 'Japanese Yen'], ['USD', null]]);
+    const rates = await stored(c.connection.id, 'exchange_rate');
+    expect(rates.map((r) => r.platform_id)).toEqual(['EUR-USD-2015-06-05', 'EUR-USD-2015-07-07', 'INR-USD-2015-05-15', 'JPY-USD-2015-06-19']);
+    expect(rates[1]?.data).toMatchObject({ source_currency_code: 'EUR', target_currency_code: 'USD', rate: 1.1034, as_of_date: '2015-07-07T00:00:00.000Z', created_at: null, updated_at: '2015-07-07T19:40:24.000Z' });
+    expect(rates[1]?.raw).toEqual(company.list('ExchangeRate').find((r) => r.AsOfDate === '2015-07-07'));
+    // The entity has no Id to order by.
+    expect(realmQueries('9130350000000022', 'ExchangeRate').map((r) => r.query.replace(/&minorversion=\d+/, ''))).toEqual(['query=SELECT * FROM ExchangeRate STARTPOSITION 1 MAXRESULTS 1000']);
+
+    const list = await t.app.inject({ method: 'GET', url: `/versioned/accounting/exchange_rates?access_token=${c.token}&filter=${encodeURIComponent('source_currency_code = "EUR"')}&sort=as_of_date%20ASC`, headers: clientHeaders(t.org) });
+    expect(list.statusCode, list.body).toBe(200);
+    expect((json(list).exchange_rates as Json[]).map((r) => r.rate)).toEqual([1.1178, 1.1034]);
+
+    const before = (await eventsOf(t, c.connection.id)).length;
+    company.setExchangeRate({ SourceCurrencyCode: 'EUR', AsOfDate: '2015-07-08', Rate: 1.0991 });
+    company.setExchangeRate({ SourceCurrencyCode: 'INR', AsOfDate: '2015-05-15', Rate: 0.0157 });
+    company.edit('CompanyCurrency', '5', (currency) => { currency.Active = false; });
+    await expectSynced(t, c.connection.id, 'incremental');
+    const events = (await eventsOf(t, c.connection.id)).slice(before)
+      .map((e) => [e.code, String(((e.payload.exchange_rate ?? e.payload.currency) as Json | undefined)?.id)]);
+    const idOf = async (type: UnifiedObjectType, platformId: string) => (await storedOne(c.connection.id, type, platformId)).id;
+    expect(events.sort()).toEqual([
+      ['CURRENCY_DELETED', await idOf('currency', 'JPY')],
+      ['EXCHANGE_RATE_CREATED', await idOf('exchange_rate', 'EUR-USD-2015-07-08')],
+      ['EXCHANGE_RATE_UPDATED', await idOf('exchange_rate', 'INR-USD-2015-05-15')],
+    ].sort());
+    expect((await storedOne(c.connection.id, 'exchange_rate', 'INR-USD-2015-05-15')).data).toMatchObject({ rate: 0.0157 });
+    expectNoViolations();
+  });
+});
+
 describe('QuickBooks Online writes', () => {
   let c: Linked;
   let send: ReturnType<typeof sender>;

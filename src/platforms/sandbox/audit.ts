@@ -2,6 +2,7 @@
  * Checks that a set of sandbox books adds up, on the unified objects users see:
  * document totals, amount due against allocations (both sides of each link),
  * balanced journals, balance sheets, deposits, ledger against balance sheet,
+ * exchange rates against the currencies and documents (audit-rates.ts),
  * that every link points at an existing record, and that sales orders post
  * nothing and carry the lines of the invoices made from them. Returns the
  * problems found; the tests expect none, after generation, after ticks and after writes.
@@ -9,6 +10,7 @@
 import { MODEL, collectLinks } from '../../model/index.ts';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import { isPostingType } from './books.ts';
+import { exchangeRateProblems } from './audit-rates.ts';
 import { mapRecord } from './mapping/index.ts';
 
 export interface AuditInput { type: UnifiedObjectType; raw: Record<string, unknown> }
@@ -21,6 +23,11 @@ const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b
 const arr = (value: unknown): Obj[] => (Array.isArray(value) ? (value as Obj[]) : []);
 const allocs = (value: unknown): Alloc[] => arr(value) as Alloc[];
 
+/** The objects that carry a currency_rate. */
+const RATED: readonly UnifiedObjectType[] = [
+  'bill', 'bill_credit_memo', 'bill_payment', 'invoice', 'invoice_credit_memo', 'invoice_payment', 'journal_entry', 'expense', 'purchase_order',
+];
+
 /** Service ids in audits are "<type>:<platform id>", so a link names its target. */
 export const auditRef = (type: UnifiedObjectType, id: string | number | null | undefined): string | null =>
   id === null || id === undefined || id === '' ? null : `${type}:${String(id)}`;
@@ -31,10 +38,12 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
   for (const type of UNIFIED_OBJECT_TYPES) byType.set(type, new Map());
   // Which invoices each sales order became: the platform keeps it, the unified order (as the reference's) does not.
   const invoicedAs = new Map<string, unknown>();
+  const listed = new Map<string, string>();
   for (const { type, raw } of input) {
     const id = typeof raw.Id === 'string' ? raw.Id : '';
     byType.get(type)?.set(`${type}:${id}`, mapRecord(type, raw, auditRef));
     if (type === 'sales_order') invoicedAs.set(`${type}:${id}`, raw.InvoiceIds);
+    if (type === 'currency' && typeof raw.ExchangeRate === 'string') listed.set(id, raw.ExchangeRate);
   }
   const all = (type: UnifiedObjectType): Map<string, Obj> => byType.get(type) ?? new Map<string, Obj>();
 
@@ -69,6 +78,11 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
   problems.push(...statementProblems(all('balance_sheet'), all('income_statement'), all('cash_flow_statement'), all('account')));
   checkEmployees(problems, all('employee'));
   checkSalesOrders(problems, all('sales_order'), invoicedAs, all('invoice'));
+  const home = [...all('company_info').values()][0]?.currency_code;
+  problems.push(...exchangeRateProblems({
+    home: typeof home === 'string' ? home : null, currencies: all('currency'), listed, rates: all('exchange_rate'),
+    documents: new Map(RATED.flatMap((type) => [...all(type)])),
+  }));
   return problems;
 }
 

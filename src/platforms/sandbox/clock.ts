@@ -3,7 +3,7 @@
  * by the account seed and the tick number alone (given the same books): new
  * bills and invoices, payments against open ones, a voided payment or journal,
  * a renamed vendor, a deleted draft, now and then a hire or a departure, a new
- * sales order or an order invoiced. Ticks go through a Unit, so the ledger,
+ * sales order or an order invoiced, and a revised exchange rate. Ticks go through a Unit, so the ledger,
  * balance sheets and change log follow, and the books still add up.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
@@ -13,9 +13,10 @@ import {
   buildLines, dueCents, invoiceOfLines, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette,
 } from './documents.ts';
 import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
+import { drift, formatExchangeRate, rateOfListed } from './generator/exchange-rates.ts';
 import { formatCents, parseCents } from './money.ts';
 import { emailFor, personName } from './generator/names.ts';
-import type { NativeContact, NativeEmployee, NativeExpense, NativeJournalEntry, NativeOf, NativeSalesOrder, NativeType } from './native.ts';
+import type { NativeContact, NativeEmployee, NativeExchangeRate, NativeExpense, NativeJournalEntry, NativeOf, NativeSalesOrder, NativeType } from './native.ts';
 import { Rng, deriveSeed } from './prng.ts';
 import type { Unit } from './store/unit.ts';
 import { removeAttachmentsOf } from './writes/attachments.ts';
@@ -82,6 +83,8 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
   await people(unit, new Rng(deriveSeed(state.seed, 'people', tick)), date);
   // Likewise the day's orders, after everything else: their invoices take the next numbers.
   await salesOrders({ ...t, rng: new Rng(deriveSeed(state.seed, 'sales-orders', tick)) });
+  // Drawn apart too: the day's documents and people are what they were before exchange rates existed.
+  await exchangeRates(unit, new Rng(deriveSeed(state.seed, 'exchange-rates', tick)), palette.currency, date);
 }
 
 /** Now and then a customer places an order, an order awaiting approval is approved, or an open order is invoiced as ordered. */
@@ -123,6 +126,32 @@ async function salesOrders(t: TickContext): Promise<void> {
     order.InvoiceIds = [made.Id];
     t.unit.touch('sales_order', order);
   }
+}
+
+/**
+ * Now and then the business revises the rate of one of its foreign currencies: a new rate as of today (or today's,
+ * revised), a little off the latest, and the currency list shows it. No document is in a foreign currency, so nothing
+ * posts.
+ */
+async function exchangeRates(unit: Unit, rng: Rng, home: string, date: string): Promise<void> {
+  if (!rng.chance(0.08)) return;
+  const foreign = (await unit.all('currency')).filter((c) => c.Code !== home);
+  if (foreign.length === 0) return;
+  const currency = rng.pick(foreign);
+  const latest = (await unit.all('exchange_rate'))
+    .filter((r) => r.SourceCurrencyCode === currency.Code)
+    .reduce<NativeExchangeRate | null>((a, b) => (a === null || b.AsOfDate > a.AsOfDate ? b : a), null);
+  const rate = formatExchangeRate((latest === null ? rateOfListed(currency.ExchangeRate) : Number(latest.Rate)) * drift(rng));
+  if (latest !== null && latest.AsOfDate === date) {
+    latest.Rate = rate;
+    unit.touch('exchange_rate', latest);
+  } else {
+    unit.create('exchange_rate', {
+      Id: unit.nextId('exchange_rate'), CreatedAt: unit.at, UpdatedAt: unit.at, SourceCurrencyCode: currency.Code, TargetCurrencyCode: home, Rate: rate, AsOfDate: date,
+    } satisfies NativeExchangeRate);
+  }
+  currency.ExchangeRate = (1 / Number(rate)).toFixed(6);
+  unit.touch('currency', currency);
 }
 
 /** Now and then someone joins a department, under its head, or someone who manages no one leaves. */

@@ -46,6 +46,7 @@ const SPECS: readonly CollectionSpec[] = [
   { type: 'customer', collection: 'Customers', prefix: 'CUS', dateField: null, uniqueField: 'DisplayName' },
   { type: 'department', collection: 'Departments', prefix: 'DEPT', dateField: null },
   { type: 'employee', collection: 'Employees', prefix: 'EMP', dateField: null },
+  { type: 'exchange_rate', collection: 'ExchangeRates', prefix: 'FX', dateField: null },
   { type: 'expense', collection: 'Expenses', prefix: 'EXP', dateField: 'TxnDate' },
   { type: 'income_statement', collection: 'IncomeStatements', prefix: 'IS', dateField: 'PeriodEnd' },
   { type: 'invoice', collection: 'Invoices', prefix: 'INV', dateField: 'TxnDate', uniqueField: 'DocNumber' },

@@ -6,8 +6,9 @@ import { UNIFIED_OBJECT_TYPES } from '../../model/object-types.ts';
 import { auditBooks, auditRef } from './audit.ts';
 import { generateAll } from './generator/index.ts';
 import { mapRecord } from './mapping/index.ts';
+import { rateDates } from './generator/exchange-rates.ts';
 import { mapEmployee } from './mapping/master.ts';
-import type { NativeEmployee } from './native.ts';
+import type { NativeCompany, NativeCurrency, NativeEmployee, NativeExchangeRate } from './native.ts';
 import { taxOn } from './money.ts';
 import { isPostingType, postingsOf, taxRates } from './books.ts';
 
@@ -33,8 +34,10 @@ describe('generated books', () => {
     // Attachments, statements, employees and sales orders come on top of the size (README): about 10% at 1,000.
     for (const size of [1_000, 5_000, 20_000]) {
       const { records } = generateAll({ seed: 3, size, asOf: AS_OF });
+      // Attachments, statements, employees, sales orders, sales receipts and exchange rates come on top of the size
+      // (README): about 17% at 1,000, less above.
       expect(records.length).toBeGreaterThanOrEqual(size);
-      expect((records.length - size) / size).toBeLessThan(0.15);
+      expect(records.length).toBeLessThan(size * 1.2);
     }
   });
 
@@ -95,7 +98,7 @@ describe('employees', () => {
     const { records } = books(4);
     const first = records.findIndex((r) => r.type === 'employee');
     expect(first).toBeGreaterThan(0);
-    expect(records.slice(first).every((r) => r.type === 'employee' || r.type === 'sales_order')).toBe(true);
+    expect(records.slice(first).every((r) => r.type === 'employee' || r.type === 'sales_order' || r.type === 'exchange_rate')).toBe(true);
     expect(records.findIndex((r) => r.type === 'sales_order')).toBeGreaterThan(records.findLastIndex((r) => r.type === 'employee'));
   });
 
@@ -161,7 +164,8 @@ describe('sales orders', () => {
       const { records } = generateAll({ seed, size, asOf: AS_OF });
       const first = records.findIndex((r) => r.type === 'sales_order');
       expect(first, `seed ${seed}`).toBeGreaterThan(0);
-      expect(records.slice(first).every((r) => r.type === 'sales_order'), `seed ${seed}`).toBe(true);
+      // Only the exchange rates, drawn after the orders, follow them.
+      expect(records.slice(first).every((r) => r.type === 'sales_order' || r.type === 'exchange_rate'), `seed ${seed}`).toBe(true);
       expect(sha256(JSON.stringify(records.slice(0, first))), `seed ${seed}`).toBe(digest);
     }
   });
@@ -211,6 +215,65 @@ describe('sales orders', () => {
     expect(problems.some((p) => p.startsWith(`sales_order:${closed.id}: its lines`))).toBe(true);
     expect(problems.some((p) => p.startsWith(`sales_order:${other.id}: status closed`))).toBe(true);
     expect(problems.some((p) => p.startsWith(`sales_order:${open.id}: status open`))).toBe(true);
+  });
+});
+
+describe('exchange rates', () => {
+  const ratesOf = (records: ReturnType<typeof books>['records']) => records.filter((r) => r.type === 'exchange_rate').map((r) => r.data as NativeExchangeRate);
+
+  it('come last: each foreign currency of the list at the books\' start and every quarter start after, ending at its listed rate', () => {
+    for (let seed = 1; seed <= 5; seed++) {
+      const { records } = books(seed);
+      const first = records.findIndex((r) => r.type === 'exchange_rate');
+      expect(records.slice(first).every((r) => r.type === 'exchange_rate'), `seed ${seed}`).toBe(true);
+      const company = records.find((r) => r.type === 'company_info')?.data as NativeCompany;
+      const currencies = records.filter((r) => r.type === 'currency').map((r) => r.data as NativeCurrency);
+      const foreign = currencies.filter((c) => !c.IsBase);
+      expect(foreign.map((c) => c.Code)).not.toContain(company.BaseCurrency);
+      const rates = ratesOf(records);
+      const dates = rateDates('2023-07-01', AS_OF);
+      expect(dates).toEqual(['2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01', '2025-01-01', '2025-04-01']);
+      expect(rates).toHaveLength(foreign.length * dates.length);
+      for (const currency of foreign) {
+        const own = rates.filter((r) => r.SourceCurrencyCode === currency.Code);
+        expect(own.map((r) => r.AsOfDate)).toEqual(dates);
+        expect(own.every((r) => r.TargetCurrencyCode === company.BaseCurrency)).toBe(true);
+        // Quarter to quarter the rate moves by 3% at most; the latest is the inverse of the listed rate.
+        for (let n = 1; n < own.length; n++) expect(Math.abs(Number(own[n]?.Rate) / Number(own[n - 1]?.Rate) - 1)).toBeLessThanOrEqual(0.0301);
+        expect(Number(own.at(-1)?.Rate) * Number(currency.ExchangeRate)).toBeCloseTo(1, 5);
+      }
+      // No document is in a foreign currency, nor at a rate other than 1: the rates move no posting.
+      const documents = records.filter((r) => typeof r.data.ExchangeRate === 'string' && r.type !== 'currency');
+      expect(documents.length).toBeGreaterThan(0);
+      expect(documents.every((r) => r.data.CurrencyCode === company.BaseCurrency && r.data.ExchangeRate === '1.000000')).toBe(true);
+    }
+  });
+
+  it('the audit catches a rate into another currency, a second rate of a day, a listed rate off its latest and documents off the rate of their day', () => {
+    const { records } = books(12);
+    const home = (records.find((r) => r.type === 'company_info')?.data as NativeCompany).BaseCurrency;
+    const euros = ratesOf(records).filter((r) => r.SourceCurrencyCode === 'EUR');
+    const [rate, other] = euros;
+    const bill = records.find((r) => r.type === 'bill' && String(r.data.TxnDate) > '2024-05-01' && String(r.data.TxnDate) < '2024-07-01');
+    const invoice = records.find((r) => r.type === 'invoice');
+    if (rate === undefined || other === undefined || bill === undefined || invoice === undefined) throw new Error('fixture lacks EUR rates, a bill of May or June 2024 or an invoice');
+    // A euro bill at the rate of its day passes: the rate of 2024-04-01 is in effect until 2024-07-01.
+    const april = euros.find((r) => r.AsOfDate === '2024-04-01');
+    Object.assign(bill.data, { CurrencyCode: 'EUR', ExchangeRate: Number(april?.Rate).toFixed(6) });
+    expect(auditBooks(input(records))).toEqual([]);
+    bill.data.ExchangeRate = '2.500000';
+    invoice.data.ExchangeRate = '1.100000';
+    other.AsOfDate = rate.AsOfDate;
+    rate.TargetCurrencyCode = home === 'EUR' ? 'USD' : 'EUR';
+    const euro = records.find((r) => r.type === 'currency' && r.id === 'EUR');
+    if (euro === undefined) throw new Error('fixture lacks the euro');
+    euro.data.ExchangeRate = '9.000000';
+    const problems = auditBooks(input(records));
+    expect(problems.some((p) => p.includes(bill.id) && p.includes('currency_rate 2.500000 of EUR'))).toBe(true);
+    expect(problems.some((p) => p.includes(invoice.id) && p.includes('the rate on') && p.includes(' is 1'))).toBe(true);
+    expect(problems.some((p) => p.includes(other.Id) && p.includes('a second rate'))).toBe(true);
+    expect(problems.some((p) => p.includes(rate.Id) && p.includes('is not the home currency'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('currency:EUR: lists 9.000000'))).toBe(true);
   });
 });
 

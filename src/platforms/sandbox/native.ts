@@ -171,6 +171,11 @@ export type NativeLocation = NativeMeta & { Name: string; ParentId?: string; Sta
 export type NativeProject = NativeMeta & { Name: string; Status: 'Active' | 'Completed' | 'OnHold'; Category?: string; CustomerId?: string; StartDate: DateOnly };
 export type NativeTask = NativeMeta & { Name: string; ProjectId: string; Status: 'NotStarted' | 'Planned' | 'InProgress' | 'Completed' | 'OnHold'; DueDate?: DateOnly };
 export type NativeCurrency = NativeMeta & { Code: string; Name: string; Symbol: string; ExchangeRate: string; IsBase: boolean };
+/**
+ * A rate of one of the business's currencies into its home currency from a date on, in QuickBooks Online's direction:
+ * Rate is decimal text, units of TargetCurrencyCode (the home currency) that one unit of SourceCurrencyCode is worth.
+ */
+export type NativeExchangeRate = NativeMeta & { SourceCurrencyCode: string; TargetCurrencyCode: string; Rate: string; AsOfDate: DateOnly };
 
 export type NativeCompany = NativeMeta & {
   LegalName: string; TradingName: string; BaseCurrency: string; Country: string; FiscalYearStartMonth: number;
@@ -251,6 +256,7 @@ export interface NativeOf {
   customer: NativeCustomer;
   department: NativeDepartment;
   employee: NativeEmployee;
+  exchange_rate: NativeExchangeRate;
   expense: NativeExpense;
   income_statement: NativeIncomeStatement;
   invoice: NativeInvoice;

@@ -110,6 +110,29 @@ describe('sandbox platform (PostgreSQL)', () => {
     expect(quiet.records.length + quiet.deleted.length).toBe(0);
   });
 
+  it('revises exchange rates now and then: today\'s rate of a currency, created or revised, and the currency list follows it', async () => {
+    const username = 'user_fx_size_800';
+    const before = await readAll(connector, login(username));
+    const home = String(before.records.find((r) => r.type === 'company_info')?.raw.BaseCurrency);
+    clock += 86_400_000;
+    const today = new Date(clock).toISOString().slice(0, 10);
+    await platform.advance(username, 40);
+    const revised = (await changeLog(username)).filter((c) => c.object_type === 'exchange_rate');
+    expect(revised.length).toBeGreaterThan(0);
+    const after = await readAll(connector, login(username));
+    expect(auditBooks(after.records)).toEqual([]);
+    const rates = after.records.filter((r) => r.type === 'exchange_rate').map((r) => r.raw);
+    const todays = rates.filter((r) => r.AsOfDate === today);
+    expect(todays.length).toBeGreaterThan(0);
+    expect(todays.every((r) => r.TargetCurrencyCode === home && r.SourceCurrencyCode !== home)).toBe(true);
+    // Each currency revised today lists today's rate, inverted.
+    for (const rate of todays) {
+      const currency = after.records.find((r) => r.type === 'currency' && r.raw.Id === rate.SourceCurrencyCode)?.raw;
+      expect(Number(currency?.ExchangeRate) * Number(rate.Rate)).toBeCloseTo(1, 5);
+      expect(currency?.UpdatedAt).toBe(new Date(clock).toISOString());
+    }
+  });
+
   it('ticks deterministically: same seed and tick number give the same changes', async () => {
     const run = async () => {
       await platform.reset('user_det_size_1000');

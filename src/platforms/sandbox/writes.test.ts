@@ -213,4 +213,22 @@ describe('sandbox writes', () => {
     expect(native(after, 'sales_order', order.Id)).toMatchObject({ Status: 'Closed', InvoiceIds: [invoiceId] });
     expect(auditBooks(after)).toEqual([]);
   });
+
+  it('gives a document in a foreign currency the rate of its day unless the client sends one, as QuickBooks Online does', async () => {
+    const euros = (await books()).filter((r) => r.type === 'exchange_rate').map((r) => r.raw as NativeOf['exchange_rate'])
+      .filter((r) => r.SourceCurrencyCode === 'EUR' && r.AsOfDate <= '2025-06-16');
+    const inEffect = euros.reduce((a, b) => (b.AsOfDate > a.AsOfDate ? b : a));
+    expect(inEffect.AsOfDate).toBe('2025-04-01');
+    const rated = await handler('bill').create(wctx(), { ...billInput('TEST-FX-1'), currency_code: 'EUR' });
+    expect(unified('bill', rated)).toMatchObject({ currency_code: 'EUR', currency_rate: Number(inEffect.Rate).toFixed(6) });
+    const base = String((await books()).find((r) => r.type === 'company_info')?.raw.BaseCurrency);
+    const home = await handler('bill').create(wctx(), { ...billInput('TEST-FX-2'), currency_code: base });
+    expect(unified('bill', home)).toMatchObject({ currency_code: base, currency_rate: '1.000000' });
+    const sent = await handler('bill').create(wctx(), { ...billInput('TEST-FX-3'), currency_code: 'EUR', currency_rate: 1.25 });
+    expect(unified('bill', sent)).toMatchObject({ currency_rate: '1.25' });
+    // The client's own rate is theirs to send; the audit says which document is off the rate of its day.
+    expect(auditBooks(await books())).toEqual([`bill:${sent.platformId}: currency_rate 1.25 of EUR, the rate on 2025-06-16 is ${Number(inEffect.Rate)}`]);
+    for (const bill of [rated, home, sent]) await handler('bill').delete(wctx(), bill.platformId);
+    expect(auditBooks(await books())).toEqual([]);
+  });
 });

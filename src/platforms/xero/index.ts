@@ -101,15 +101,21 @@ function objects(): Connector['objects'] {
     result[type] = { capabilities: capabilities(type, writer), handler: { ...reader, ...writer } };
   }
   // Xero's Accounting API has no cash flow statement (its reports are balance sheet, profit and loss, trial balance,
-  // aged and bank summaries, …): said here so the capability table shows it, and the endpoint answers 404.
-  result.cash_flow_statement = {
-    capabilities: { ...capabilities('cash_flow_statement', undefined), read: false, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false },
+  // aged and bank summaries, …) and no exchange rates (documents carry their own CurrencyRate): said here so the
+  // capability table shows it, and the endpoints answer 404.
+  result.cash_flow_statement = unavailable('cash_flow_statement', 'cash flow statement');
+  result.exchange_rate = unavailable('exchange_rate', 'exchange rate');
+  return result;
+}
+
+function unavailable(type: UnifiedObjectType, what: string): NonNullable<Connector['objects'][UnifiedObjectType]> {
+  return {
+    capabilities: { ...capabilities(type, undefined), read: false, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false },
     handler: {
-      read: () => Promise.reject(new Error('Xero has no cash flow statement: the capability says read false')),
-      map: () => { throw new Error('Xero has no cash flow statement'); },
+      read: () => Promise.reject(new Error(`Xero has no ${what}: the capability says read false`)),
+      map: () => { throw new Error(`Xero has no ${what}`); },
     },
   };
-  return result;
 }
 
 export const xeroConnector: Connector = {
@@ -141,6 +147,7 @@ export const xeroConnector: Connector = {
       'Attachments are those of bills, invoices and manual journals; their file_url fetches the file from Xero when followed (nothing is copied).',
       'Employees are the Accounting API\'s (names and a status, for expense claims): ARCHIVED is inactive, GDPRREQUEST unknown, DELETED a deletion; Xero Payroll\'s employees are not read.',
       'Sales orders are not available: Xero has no sales order, and the reference does not confirm which Xero object it reads as one (its Quotes are the likely one), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM (docs/reference.md).',
+      'Exchange rates are not available: the Accounting API has none (GET /accounting/exchange_rates answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM); each invoice, bill, credit note and payment carries its own CurrencyRate (currency_rate), and GET /Currencies lists codes and names only.',
     ],
   },
 };

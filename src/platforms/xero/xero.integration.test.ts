@@ -113,8 +113,9 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     attachment: ids(Object.values(books().attachments).flat(), 'AttachmentID'),
     balance_sheet: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
     income_statement: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
-    // Declared so the capability table says so, but not readable: Xero has no cash flow statement.
+    // Declared so the capability table says so, but not readable: Xero has no cash flow statement, nor exchange rates.
     cash_flow_statement: [] as string[],
+    exchange_rate: [] as string[],
   } as Record<UnifiedObjectType, string[]>;
 }
 
@@ -192,6 +193,10 @@ describe('Xero sync', () => {
     const flows = await sender(t, c.token)('GET', '/accounting/cash_flow_statements');
     expect(flows.statusCode).toBe(404);
     expect(errorBody(flows).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    // Nor exchange rates: the Accounting API has none; its currencies are there.
+    const rates = await sender(t, c.token)('GET', '/accounting/exchange_rates');
+    expect([rates.statusCode, errorBody(rates).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    expect((await stored(id, 'currency')).length).toBeGreaterThan(0);
     const status = json(await sender(t, c.token)('GET', '/connections/status')).status as { historical_sync_status: Json };
     expect(status.historical_sync_status).toMatchObject({ synced_income_statements_count: 12, synced_cash_flows_count: null, synced_balance_sheets_count: 12 });
     // Nor sales orders: Xero has none, and reading its quotes as orders is not confirmed by the reference (docs/reference.md).

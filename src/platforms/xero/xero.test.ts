@@ -341,6 +341,13 @@ describe('reads against the stand-in', () => {
     expect(fast.objects.cash_flow_statement?.capabilities.read).toBe(false);
   });
 
+  it('declares no exchange rates: the Accounting API has no rate endpoint, and its currencies carry no rate', async () => {
+    expect(fast.objects.exchange_rate?.capabilities.read).toBe(false);
+    const { mapped } = await readAll('currency');
+    expect(mapped.size).toBeGreaterThan(0);
+    expect([...mapped.values()].every((c) => Object.keys(c).sort().join() === 'created_at,currency_code,currency_name,updated_at')).toBe(true);
+  });
+
   it('finds attachments of bills, invoices and journals', async () => {
     const { mapped } = await readAll('attachment');
     const expected = Object.entries(books().attachments).flatMap(([parent, list]) => list.map((a) => ({ parent, a })));

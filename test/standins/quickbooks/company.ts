@@ -3,7 +3,7 @@
  * entity, tombstones of deleted ones (for ChangeDataCapture), and the
  * bookkeeping QBO does on every write (Id, SyncToken, MetaData, totals).
  */
-import { attachableFile, ENTITIES, fixture, generatedBills, recordedRecords, type Entity, type Json } from './fixtures.ts';
+import { attachableFile, ENTITIES, fixture, generatedBills, MULTICURRENCY_ENTITIES, recordedRecords, recordKey, type Entity, type Json } from './fixtures.ts';
 import type { ReportName } from './report.ts';
 
 /** Times as QBO writes them: the company's offset (Pacific, -07:00 here) and whole seconds. */
@@ -19,6 +19,8 @@ export interface CompanyOptions {
   name?: string;
   /** Extra bills of the recorded shape (paging beyond 1,000). */
   generatedBills?: number;
+  /** Multicurrency on (Preferences say so, and the company has the recorded CompanyCurrency and ExchangeRate records); off, as recorded, by default. */
+  multiCurrency?: boolean;
   now: () => number;
 }
 
@@ -51,7 +53,7 @@ export class Company {
   constructor(options: CompanyOptions) {
     this.realmId = options.realmId;
     this.now = options.now;
-    for (const entity of ENTITIES) this.records.set(entity, new Map(recordedRecords(entity).map((r) => [String(r.Id), r])));
+    for (const entity of ENTITIES) this.records.set(entity, new Map(recordedRecords(entity).map((r) => [recordKey(entity, r), r])));
     for (const bill of generatedBills(options.generatedBills ?? 0)) this.table('Bill').set(String(bill.Id), bill);
     const info = fixture('companyinfo.json').CompanyInfo;
     this.companyInfo = isJson(info) ? info : {};
@@ -61,6 +63,8 @@ export class Company {
     }
     const preferences = fixture('preferences.json').Preferences;
     this.preferences = isJson(preferences) ? preferences : {};
+    if (options.multiCurrency === true && isJson(this.preferences.CurrencyPrefs)) this.preferences.CurrencyPrefs.MultiCurrencyEnabled = true;
+    else for (const entity of MULTICURRENCY_ENTITIES) this.records.set(entity, new Map());
     this.reports = { BalanceSheet: fixture('balancesheet.json'), ProfitAndLoss: fixture('profitandloss.json'), CashFlow: fixture('cashflow.json') };
   }
 
@@ -77,9 +81,10 @@ export class Company {
     return table;
   }
 
-  /** Live records, ordered by Id; copies. */
+  /** Live records, ordered by Id (rates, which have none, by their key); copies. */
   list(entity: Entity): Json[] {
-    return [...this.table(entity).values()].sort((a, b) => numericId(a) - numericId(b)).map((r) => structuredClone(r));
+    const byKey = (a: Json, b: Json): number => (recordKey(entity, a) < recordKey(entity, b) ? -1 : 1);
+    return [...this.table(entity).values()].sort(entity === 'ExchangeRate' ? byKey : (a, b) => numericId(a) - numericId(b)).map((r) => structuredClone(r));
   }
 
   find(entity: Entity, id: string): Json | null {
@@ -161,6 +166,19 @@ export class Company {
     const list = this.tombstones.get(entity) ?? [];
     list.push({ Id: id, at: this.now() });
     this.tombstones.set(entity, list);
+  }
+
+  /**
+   * A rate set in QBO (what POST /exchangerate does, as a test control): the rate of its currency on its date is
+   * created or replaced, into the home currency unless it names another; SyncToken and LastUpdatedTime move on.
+   */
+  setExchangeRate(rate: { SourceCurrencyCode: string; AsOfDate: string; Rate: number; TargetCurrencyCode?: string }): Json {
+    const home = isJson(this.preferences.CurrencyPrefs) && isJson(this.preferences.CurrencyPrefs.HomeCurrency) ? this.preferences.CurrencyPrefs.HomeCurrency.value : 'USD';
+    const record: Json = { TargetCurrencyCode: home, ...rate };
+    const before = this.table('ExchangeRate').get(recordKey('ExchangeRate', record));
+    Object.assign(record, { SyncToken: String(Number(before?.SyncToken ?? -1) + 1), MetaData: { LastUpdatedTime: qboTime(this.now()) } });
+    this.table('ExchangeRate').set(recordKey('ExchangeRate', record), record);
+    return structuredClone(record);
   }
 
   /** A change made in QBO itself (by a user of the company), as a test control. */

@@ -21,9 +21,18 @@ export function fixture(name: string): Json {
 
 /** Entities the stand-in keeps, each seeded from query/<Entity>.json. */
 export const ENTITIES = [
-  'Account', 'Attachable', 'Bill', 'BillPayment', 'Class', 'CreditMemo', 'Customer', 'Department', 'Deposit', 'Employee', 'Invoice', 'Item',
-  'JournalEntry', 'Payment', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit',
+  'Account', 'Attachable', 'Bill', 'BillPayment', 'Class', 'CompanyCurrency', 'CreditMemo', 'Customer', 'Department', 'Deposit', 'Employee',
+  'ExchangeRate', 'Invoice', 'Item', 'JournalEntry', 'Payment', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit',
 ] as const;
+
+/** Entities only a multicurrency company has (Preferences.CurrencyPrefs.MultiCurrencyEnabled). */
+export const MULTICURRENCY_ENTITIES: readonly Entity[] = ['CompanyCurrency', 'ExchangeRate'];
+
+/** How the stand-in keys a record: its Id, or for an ExchangeRate (which has none) its currencies and date. */
+export function recordKey(entity: Entity, record: Json): string {
+  if (entity !== 'ExchangeRate') return String(record.Id);
+  return [record.SourceCurrencyCode, record.TargetCurrencyCode, record.AsOfDate].map((part) => (typeof part === 'string' ? part : '')).join('|');
+}
 
 export type Entity = (typeof ENTITIES)[number];
 

@@ -1,7 +1,7 @@
 /**
  * An in-process stand-in of QuickBooks Online for tests: the Accounting API
  * (query, ChangeDataCapture, reads, sparse and full updates with SyncToken,
- * deletes, voids, CompanyInfo, Preferences, the BalanceSheet, ProfitAndLoss and CashFlow reports,
+ * deletes, voids, CompanyInfo, Preferences, a multicurrency company's CompanyCurrency and ExchangeRate (by query), the BalanceSheet, ProfitAndLoss and CashFlow reports,
  * attachment downloads with their short-lived file links) and Intuit's OAuth (consent page and token endpoint), on 127.0.0.1 and a random
  * port. Stateful and seeded from test/fixtures/quickbooks, the response
  * shapes of Intuit's reference.
@@ -54,6 +54,8 @@ export interface StandInOptions {
   realmId?: string;
   companyName?: string;
   generatedBills?: number;
+  /** The default company has multicurrency on (CompanyCurrency and ExchangeRate records); off by default, as recorded. */
+  multiCurrency?: boolean;
   now?: () => number;
 }
 
@@ -70,7 +72,7 @@ export interface QuickBooksStandIn {
   /** The default company. */
   realmId: string;
   company(realmId?: string): Company;
-  addCompany(options: { realmId: string; name?: string; generatedBills?: number }): Company;
+  addCompany(options: { realmId: string; name?: string; generatedBills?: number; multiCurrency?: boolean }): Company;
   registerClient(client: OAuthClient): void;
   /** Tokens as if the consent flow had run, for connections made without a browser. */
   issueTokens(options: { clientId: string; realmId?: string; expiresInSeconds?: number }): IssuedTokens;
@@ -130,13 +132,16 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   let repeated = 0;
   let expireAfter: number | null = null;
 
-  const addCompany = (input: { realmId: string; name?: string; generatedBills?: number }): Company => {
+  const addCompany = (input: { realmId: string; name?: string; generatedBills?: number; multiCurrency?: boolean }): Company => {
     const company = new Company({ ...input, now });
     companies.set(input.realmId, company);
     return company;
   };
   const defaultRealm = options.realmId ?? '4620816365178424710';
-  addCompany({ realmId: defaultRealm, ...(options.companyName === undefined ? {} : { name: options.companyName }), generatedBills: options.generatedBills ?? 0 });
+  addCompany({
+    realmId: defaultRealm, ...(options.companyName === undefined ? {} : { name: options.companyName }), generatedBills: options.generatedBills ?? 0,
+    multiCurrency: options.multiCurrency ?? false,
+  });
 
   const time = (): string => qboTime(now(), true);
   const fault = (status: number, name: string, detail?: string, element?: string): Answer => ({ status, body: { ...faultBody(name, detail, element), time: time() } });

@@ -102,6 +102,7 @@ export function parseQuery(text: string): Query {
   if (clause !== undefined) throw new QueryError(`unexpected "${clause}"`);
   if (!Number.isInteger(query.startPosition) || query.startPosition < 1) throw new QueryError('STARTPOSITION must be 1 or more');
   if (!Number.isInteger(query.maxResults) || query.maxResults < 1 || query.maxResults > MAX_RESULTS) throw new QueryError(`MAXRESULTS must be 1 to ${MAX_RESULTS}`);
+  if (entity === 'ExchangeRate' && (query.orderBy?.field === 'Id' || query.where.some((c) => c.field === 'Id'))) throw new QueryError('ExchangeRate has no Id');
   return query;
 }
 

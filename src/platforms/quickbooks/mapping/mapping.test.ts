@@ -4,6 +4,8 @@ import { fixture, recordedRecords, type Entity, type Json } from '../../../../te
 import { monthlyReport } from '../../../../test/standins/quickbooks/report.ts';
 import { entity, ENTITIES } from '../objects.ts';
 import { mapBalanceSheet, mapCashFlow, mapIncomeStatement, parseReport, splitReport } from './reports.ts';
+import { exchangeRateId } from '../currencies.ts';
+import { mapCurrency, mapExchangeRate } from './currencies.ts';
 import { mapCompany } from './master.ts';
 import type { MapContext } from './common.ts';
 
@@ -127,6 +129,25 @@ describe('QuickBooks Online mapping', () => {
     expect(mapped('Employee', '72')).toMatchObject({ status: 'terminated', hire_date: '2015-01-05T00:00:00.000Z', termination_date: '2015-06-30T00:00:00.000Z' });
     expect(mapped('Employee', '73')).toMatchObject({ status: 'inactive', termination_date: null });
     expect(ENTITIES.find((e) => e.entity === 'Employee')?.cdc).toBe(true);
+  });
+
+  it('maps currencies: a CompanyCurrency by its code and name, the home currency from Preferences without a name', () => {
+    expect(mapCurrency(record('CompanyCurrency', '5'))).toEqual({
+      currency_code: 'JPY', currency_name: 'Japanese Yen', created_at: '2015-06-19T16:20:44.000Z', updated_at: '2015-06-19T16:20:44.000Z',
+    });
+    const preferences = fixture('preferences.json').Preferences as Json;
+    expect(mapCurrency({ CurrencyPrefs: preferences.CurrencyPrefs as { HomeCurrency?: { value: string } }, MetaData: preferences.MetaData as { LastUpdatedTime?: string } })).toEqual({
+      currency_code: 'USD', currency_name: null, created_at: null, updated_at: '2015-07-06T15:51:50.000Z',
+    });
+  });
+
+  it('maps exchange rates: source and target currency, the rate as QBO gives it, the date it applies from', () => {
+    const [inr] = recordedRecords('ExchangeRate');
+    expect(inr).toBeDefined();
+    expect(mapExchangeRate(inr ?? {})).toEqual({
+      source_currency_code: 'INR', target_currency_code: 'USD', rate: 5, as_of_date: '2015-05-15T00:00:00.000Z', created_at: null, updated_at: '2015-07-07T19:38:40.000Z',
+    });
+    expect(exchangeRateId(inr ?? {})).toBe('INR-USD-2015-05-15');
   });
 
   it('maps file attachables to their record and leaves note-only ones out', () => {

@@ -3,12 +3,13 @@
  * Same seed, size and asOf → the same records, byte for byte. Records come out
  * in batches so a million of them never sit in memory at once; accounts,
  * balance sheets and bank feed accounts come next, carrying the balances the
- * transactions produced, then the employees (generator/employees.ts) and the
- * sales orders last (generator/sales-orders.ts).
+ * transactions produced, then the employees (generator/employees.ts), the sales orders
+ * (generator/sales-orders.ts) and the exchange rates last (generator/exchange-rates.ts).
  */
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
 import { generateEmployees } from './employees.ts';
+import { generateExchangeRates } from './exchange-rates.ts';
 import { generateReference, paletteOf, type Reference } from './reference.ts';
 import { documentAttachments, journalUnit, openingEntry } from './journals.ts';
 import { orderUnit } from './orders.ts';
@@ -112,11 +113,13 @@ export class BookGenerator {
     }
     yield out.take();
     yield* this.#closing(out, ref, monthList);
-    // Last, from a generator of their own: every record before them is what it was before employees existed.
+    // Last, from generators of their own, each after the one before: every record before them is what it was before
+    // employees, sales orders and exchange rates existed.
     generateEmployees(seed, size, out, ref, asOf);
     yield out.take();
-    // After the employees, from generators of their own: the orders of some of the invoices above, and a few still open.
+    // The orders of some of the invoices above, and a few still open.
     generateSalesOrders(seed, size, out, ref, palette, asOf, invoiced);
+    generateExchangeRates(seed, out, ref.currency, start, asOf);
     yield out.take();
     this.summary = {
       counters: Object.fromEntries(out.counters), palette, vendors: ref.vendors.length, customers: ref.customers.length, total: out.total(),

@@ -121,6 +121,11 @@ export function companyOf(seed: number): { legalName: string; tradingName: strin
   return { legalName: companyName, tradingName: tradingName(companyName), country: profile.country, currency: profile.currency };
 }
 
+/** A currency's rate as the business's currency list shows it: units of the currency per unit of the home currency. */
+export function listedRate(code: string, home: string): string {
+  return ((USD_RATES[code]?.perUsd ?? 1) / (USD_RATES[home]?.perUsd ?? 1)).toFixed(6);
+}
+
 function tradingName(legalName: string): string {
   return legalName.replace(/ (Inc|LLC|Ltd|Co|Group|Partners|Corp|GmbH)$/, '');
 }
@@ -140,9 +145,8 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
   };
   out.push('company_info', company);
 
-  const base = USD_RATES[profile.currency]?.perUsd ?? 1;
   for (const [code, info] of Object.entries(USD_RATES)) {
-    const currency: NativeCurrency = { ...meta(code, start, rng), Code: code, Name: info.name, Symbol: info.symbol, ExchangeRate: (info.perUsd / base).toFixed(6), IsBase: code === profile.currency };
+    const currency: NativeCurrency = { ...meta(code, start, rng), Code: code, Name: info.name, Symbol: info.symbol, ExchangeRate: listedRate(code, profile.currency), IsBase: code === profile.currency };
     out.push('currency', currency);
   }
 

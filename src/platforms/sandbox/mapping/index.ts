@@ -8,7 +8,7 @@ import { mapAccount, mapAttachment, mapBalanceSheet, mapDeposit, mapFeedAccount,
 import type { Ref } from './common.ts';
 import { mapOrder } from './commerce.ts';
 import {
-  mapClass, mapCompany, mapCurrency, mapCustomer, mapDepartment, mapEmployee, mapItem, mapLocation, mapProject, mapSubsidiary,
+  mapClass, mapCompany, mapCurrency, mapCustomer, mapDepartment, mapEmployee, mapExchangeRate, mapItem, mapLocation, mapProject, mapSubsidiary,
   mapTask, mapTaxAgency, mapTaxCode, mapTerm, mapVendor,
 } from './master.ts';
 import { mapBill, mapBillPayment, mapExpense, mapPurchaseOrder, mapVendorCredit } from './payables.ts';
@@ -37,6 +37,7 @@ export const MAPPERS: Readonly<Record<UnifiedObjectType, Mapper>> = {
   customer: (raw, ref) => ({ ...mapCustomer(raw as N.NativeCustomer, ref) }),
   department: (raw, ref) => ({ ...mapDepartment(raw as N.NativeDepartment, ref) }),
   employee: (raw, ref) => ({ ...mapEmployee(raw as N.NativeEmployee, ref) }),
+  exchange_rate: (raw) => ({ ...mapExchangeRate(raw as N.NativeExchangeRate) }),
   expense: (raw, ref) => ({ ...mapExpense(raw as N.NativeExpense, ref) }),
   income_statement: (raw, ref) => ({ ...mapIncomeStatement(raw as N.NativeIncomeStatement, ref) }),
   invoice: (raw, ref) => ({ ...mapInvoice(raw as N.NativeInvoice, ref) }),

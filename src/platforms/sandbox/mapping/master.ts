@@ -1,7 +1,7 @@
 /** Master data: contacts, items, tax, currencies, company and the tracking categories. */
 import { withReferenceNames } from '../../../model/payment-term.ts';
 import type {
-  NativeClass, NativeCompany, NativeContact, NativeCurrency, NativeDepartment, NativeEmployee, NativeItem, NativeLocation,
+  NativeClass, NativeCompany, NativeContact, NativeCurrency, NativeDepartment, NativeEmployee, NativeExchangeRate, NativeItem, NativeLocation,
   NativeProject, NativeSubsidiary, NativeTask, NativeTaxAgency, NativeTaxCode, NativeTerm,
 } from '../native.ts';
 import { address, currency, day, link, money, optDay, subsidiaryRefs, type Mapped, type Ref } from './common.ts';
@@ -79,6 +79,13 @@ export function mapTaxAgency(r: NativeTaxAgency): Mapped<'tax_agency'> {
 
 export function mapCurrency(r: NativeCurrency): Mapped<'currency'> {
   return { currency_code: currency(r.Code), currency_name: r.Name, created_at: r.CreatedAt, updated_at: r.UpdatedAt };
+}
+
+export function mapExchangeRate(r: NativeExchangeRate): Mapped<'exchange_rate'> {
+  return {
+    source_currency_code: currency(r.SourceCurrencyCode), target_currency_code: currency(r.TargetCurrencyCode), rate: Number(r.Rate),
+    as_of_date: day(r.AsOfDate), created_at: r.CreatedAt, updated_at: r.UpdatedAt,
+  };
 }
 
 export function mapCompany(r: NativeCompany): Mapped<'company_info'> {

@@ -7,6 +7,7 @@ import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 import { removeAttachmentsOf } from './attachments.ts';
 import { pick } from './documents.ts';
+import { writtenRate } from './rates.ts';
 import { account, cents, date, existing, list, notFound, oneOf, setOptional, text, type Body } from './validate.ts';
 
 async function releasePayments(unit: Unit, deposit: NativeDeposit): Promise<void> {
@@ -169,7 +170,7 @@ async function writeJournal(unit: Unit, body: Body, base: NativeJournalEntry | n
   };
   entry.TxnDate = get('TxnDate', () => date(body, 'TxnDate', true), entry.TxnDate);
   entry.CurrencyCode = get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', entry.CurrencyCode);
-  entry.ExchangeRate = get('ExchangeRate', () => text(body, 'ExchangeRate') ?? '1.000000', entry.ExchangeRate);
+  entry.ExchangeRate = await writtenRate(unit, body, entry, base === null);
   entry.DocNumber = get('DocNumber', () => text(body, 'DocNumber') ?? entry.DocNumber, entry.DocNumber);
   for (const field of ['Memo', 'SubsidiaryId'] as const) {
     const value = get(field, () => text(body, field), entry[field]);

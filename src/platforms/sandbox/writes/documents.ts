@@ -8,6 +8,7 @@ import type { NativeBill, NativeInvoice, NativeVendorCredit } from '../native.ts
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 import { removeAttachmentsOf } from './attachments.ts';
+import { writtenRate } from './rates.ts';
 import { account, cents, date, existing, lineInput, list, notFound, oneOf, setOptional, text, unique, type Body } from './validate.ts';
 
 /** Patch semantics: a field present in the body replaces the stored one; an absent one is kept. */
@@ -48,10 +49,10 @@ async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | 
   await unique(unit, side.type, 'DocNumber', docNumber, base?.Id ?? null);
   const subsidiaryId = get('SubsidiaryId', () => text(body, 'SubsidiaryId'), record.SubsidiaryId as string | undefined);
   await existing(unit, 'subsidiary', subsidiaryId, 'SubsidiaryId');
+  const currencyCode = get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', String(record.CurrencyCode));
   Object.assign(record, {
-    DocNumber: docNumber, [side.party]: partyId, [side.control]: controlId, TxnDate: txnDate, DueDate: dueDate,
-    CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', String(record.CurrencyCode)),
-    ExchangeRate: get('ExchangeRate', () => text(body, 'ExchangeRate') ?? '1.000000', String(record.ExchangeRate)),
+    DocNumber: docNumber, [side.party]: partyId, [side.control]: controlId, TxnDate: txnDate, DueDate: dueDate, CurrencyCode: currencyCode,
+    ExchangeRate: await writtenRate(unit, body, { CurrencyCode: currencyCode, TxnDate: txnDate, ExchangeRate: base?.ExchangeRate ?? '' }, base === null),
   });
   setOptional(record, 'TermId', termId);
   setOptional(record, 'SubsidiaryId', subsidiaryId);
@@ -145,6 +146,7 @@ async function writeCredit(unit: Unit, body: Body, base: NativeVendorCredit | nu
     TxnDate: get('TxnDate', () => date(body, 'TxnDate', true), credit.TxnDate),
     CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', credit.CurrencyCode),
   });
+  credit.ExchangeRate = await writtenRate(unit, body, credit, base === null);
   setOptional(credit, 'Memo', get('Memo', () => text(body, 'Memo'), credit.Memo));
   if (base === null || Object.hasOwn(body, 'Lines')) {
     const built = buildLines(await lines(unit, body, 'ExpenseAccountId'));

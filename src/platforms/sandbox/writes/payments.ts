@@ -5,6 +5,7 @@ import type { NativeBillPayment } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 import { pick } from './documents.ts';
+import { writtenRate } from './rates.ts';
 import { account, cents, date, existing, list, notFound, oneOf, setOptional, text, type Body } from './validate.ts';
 
 async function release(unit: Unit, payment: NativeBillPayment): Promise<void> {
@@ -33,8 +34,8 @@ async function writePayment(unit: Unit, body: Body, base: NativeBillPayment | nu
     VendorId: vendorId, BankAccountId: bankAccountId,
     TxnDate: get('TxnDate', () => date(body, 'TxnDate', true), payment.TxnDate),
     CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', payment.CurrencyCode),
-    ExchangeRate: get('ExchangeRate', () => text(body, 'ExchangeRate') ?? '1.000000', payment.ExchangeRate),
   });
+  payment.ExchangeRate = await writtenRate(unit, body, payment, base === null);
   for (const field of ['Reference', 'Memo', 'DocNumber'] as const) {
     const value = get(field, () => text(body, field), payment[field]);
     setOptional(payment, field, value);
