@@ -35,6 +35,7 @@ import type { Order } from './order.ts';
 import type { PaymentTerm } from './payment-term.ts';
 import type { Project } from './project.ts';
 import type { PurchaseOrder } from './purchase-order.ts';
+import { SALES_RECEIPT_LINKED_TYPES, type SalesReceipt } from './sales-receipt.ts';
 import type { Subsidiary } from './subsidiary.ts';
 import type { Task } from './task.ts';
 import type { TaxAgency } from './tax-agency.ts';
@@ -71,6 +72,7 @@ export interface ObjectTypeMap {
   payment_term: PaymentTerm;
   project: Project;
   purchase_order: PurchaseOrder;
+  sales_receipt: SalesReceipt;
   subsidiary: Subsidiary;
   task: Task;
   tax_agency: TaxAgency;
@@ -134,6 +136,8 @@ export const FILTERABLE = {
   purchase_order: {
     vendor_id: 'id', issue_date: 'date', status: 'enum', document_number: 'string', ...SYNC_TIMESTAMPS,
   },
+  // The reference's F fields.
+  sales_receipt: { customer_id: 'id', document_number: 'string', reference: 'string', ...SYNC_TIMESTAMPS },
   subsidiary: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   task: {},
   tax_agency: { ...SYNC_TIMESTAMPS },
@@ -305,6 +309,12 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     link('vendor_id', 'vendor'),
     link('subsidiary_id', 'subsidiary'),
     link('linked_bills[].id', 'bill'),
+    ...standardLineItemLinks(),
+  ],
+  sales_receipt: [
+    link('account_id', 'account'),
+    link('customer_id', 'customer'),
+    { path: 'linked_transactions[].id', targets: SALES_RECEIPT_LINKED_TYPES, discriminator: 'type' },
     ...standardLineItemLinks(),
   ],
   subsidiary: [link('parent_id', 'subsidiary')],

@@ -33,6 +33,7 @@ import { OrderSchema } from './order.ts';
 import { PaymentTermSchema } from './payment-term.ts';
 import { ProjectSchema } from './project.ts';
 import { PurchaseOrderSchema } from './purchase-order.ts';
+import { SalesReceiptSchema } from './sales-receipt.ts';
 import { SubsidiarySchema } from './subsidiary.ts';
 import { TaskSchema } from './task.ts';
 import { TaxAgencySchema } from './tax-agency.ts';
@@ -81,6 +82,7 @@ export const MODEL = {
   payment_term: entry('payment_term', PaymentTermSchema),
   project: entry('project', ProjectSchema),
   purchase_order: entry('purchase_order', PurchaseOrderSchema),
+  sales_receipt: entry('sales_receipt', SalesReceiptSchema),
   subsidiary: entry('subsidiary', SubsidiarySchema),
   task: entry('task', TaskSchema),
   tax_agency: entry('tax_agency', TaxAgencySchema),
@@ -133,6 +135,7 @@ export * from './order.ts';
 export * from './payment-term.ts';
 export * from './project.ts';
 export * from './purchase-order.ts';
+export * from './sales-receipt.ts';
 export * from './subsidiary.ts';
 export * from './task.ts';
 export * from './tax-agency.ts';

@@ -32,6 +32,7 @@ export const OBJECT_TYPES = {
   payment_term: { plural: 'payment_terms', singular: 'payment_term', path: '/accounting/payment_terms', entity: 'PAYMENT_TERM' },
   project: { plural: 'projects', singular: 'project', path: '/accounting/projects', entity: 'PROJECT' },
   purchase_order: { plural: 'purchase_orders', singular: 'purchase_order', path: '/accounting/purchase_orders', entity: 'PURCHASE_ORDER' },
+  sales_receipt: { plural: 'sales_receipts', singular: 'sales_receipt', path: '/accounting/sales_receipts', entity: 'SALES_RECEIPT' },
   subsidiary: { plural: 'subsidiaries', singular: 'subsidiary', path: '/accounting/subsidiaries', entity: 'SUBSIDIARY' },
   task: { plural: 'tasks', singular: 'task', path: '/accounting/tasks', entity: 'TASK' },
   tax_agency: { plural: 'tax_agencies', singular: 'tax_agency', path: '/accounting/tax_agencies', entity: 'TAX_AGENCY' },

@@ -43,6 +43,7 @@ export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> =
   payment_term: reference('payment-terms'),
   project: spec('Project'),
   purchase_order: reference('purchase-orders'),
+  sales_receipt: reference('sales-receipts'),
   subsidiary: reference('subsidiaries'),
   task: spec('Task'),
   tax_agency: spec('Tax agency'),

@@ -2,14 +2,17 @@
  * Time moving in the sandbox: each tick is a day's worth of business, decided
  * by the account seed and the tick number alone (given the same books): new
  * bills and invoices, payments against open ones, a voided payment or journal,
- * a renamed vendor, a deleted draft, now and then a hire or a departure. Ticks
+ * a renamed vendor, a deleted draft, now and then a hire or a departure, some
+ * days a cash sale (a sales receipt). Ticks
  * go through a Unit, so the ledger, balance sheets and change log follow, and
  * the books still add up.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { journalLine } from './books.ts';
 import { collectionOf, platformIdFor } from './collections.ts';
-import { buildLines, dueCents, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette } from './documents.ts';
+import {
+  buildLines, drawSalesReceipt, dueCents, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette,
+} from './documents.ts';
 import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
 import { formatCents, parseCents } from './money.ts';
 import { emailFor, personName } from './generator/names.ts';
@@ -78,6 +81,19 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
   }
   // Drawn apart from the rest of the day, so the day's documents are what they were before people came and went.
   await people(unit, new Rng(deriveSeed(state.seed, 'people', tick)), date);
+  // Likewise the day's cash sales.
+  await cashSales({ ...t, rng: new Rng(deriveSeed(state.seed, 'sales-receipt', tick)) }, k);
+}
+
+/** Some days a sale or a few are paid on the spot: sales receipts, to a customer or to no one named. */
+async function cashSales(t: TickContext, k: number): Promise<void> {
+  const count = t.rng.int(0, Math.ceil(k / 2));
+  if (count === 0) return;
+  const customers = (await loaded(t, 'customer', count)).filter((c) => c.Status === 'Active');
+  for (let n = 0; n < count; n++) {
+    const customer = t.rng.chance(0.7) ? customers[n] : undefined;
+    t.unit.create('sales_receipt', drawSalesReceipt(t.rng, t.palette, { id: t.unit.nextId('sales_receipt'), date: t.date, stamps: t.stamps, customer }));
+  }
 }
 
 /** Now and then someone joins a department, under its head, or someone who manages no one leaves. */

@@ -4,9 +4,10 @@ import { MODEL } from '../../model/index.ts';
 import { UNIFIED_OBJECT_TYPES } from '../../model/object-types.ts';
 import { auditBooks, auditRef } from './audit.ts';
 import { generateAll } from './generator/index.ts';
+import { salesReceiptCount } from './generator/sales-receipts.ts';
 import { mapRecord } from './mapping/index.ts';
 import { mapEmployee } from './mapping/master.ts';
-import type { NativeEmployee } from './native.ts';
+import type { NativeEmployee, NativeSalesReceipt } from './native.ts';
 import { taxOn } from './money.ts';
 import { taxRates } from './books.ts';
 
@@ -134,6 +135,42 @@ describe('employees', () => {
     const problems = auditBooks(input(records));
     expect(problems.some((p) => p.includes(a.id) && p.includes('loop'))).toBe(true);
     expect(problems.some((p) => p.includes(b.id) && p.includes('termination_date'))).toBe(true);
+  });
+});
+
+describe('sales receipts', () => {
+  it('are a modest number by size, paid into checking on the day, and come after the transactions, before the closing', () => {
+    for (const size of [300, 1_500, 20_000]) {
+      const { records } = generateAll({ seed: 3, size, asOf: AS_OF });
+      const receipts = records.filter((r) => r.type === 'sales_receipt');
+      expect(receipts.length).toBe(salesReceiptCount(size));
+      const first = records.findIndex((r) => r.type === 'sales_receipt');
+      expect(records.slice(first, first + receipts.length).every((r) => r.type === 'sales_receipt')).toBe(true);
+      expect(records.slice(0, first).some((r) => r.type === 'balance_sheet' || r.type === 'employee')).toBe(false);
+      const dates = receipts.map((r) => String(r.data.TxnDate));
+      expect(dates).toEqual([...dates].sort());
+      expect(dates.every((d) => d >= '2023-07-01' && d <= AS_OF)).toBe(true);
+      expect(receipts.every((r) => r.data.DepositToAccountId === 'ACC-000001')).toBe(true);
+    }
+    expect(salesReceiptCount(300)).toBe(6);
+    expect(salesReceiptCount(20_000)).toBe(200);
+  });
+
+  it('post to the ledger: the audit catches a receipt whose lines do not add up, one left out, one deposited to income', () => {
+    const { records } = books(12);
+    const [a, b, c] = records.filter((r) => r.type === 'sales_receipt');
+    if (a === undefined || b === undefined || c === undefined) throw new Error('fixture lacks three sales receipts');
+    expect(auditBooks(input(records))).toEqual([]);
+    // Generated records of the collection have its native shape by construction.
+    const [line] = (a.data as NativeSalesReceipt).Lines;
+    if (line === undefined) throw new Error('a receipt without lines');
+    line.Total = '0.01';
+    c.data.DepositToAccountId = 'ACC-000023';
+    const problems = auditBooks(input(records.filter((r) => r !== b)));
+    expect(problems.some((p) => p.includes(a.id) && p.includes('line totals'))).toBe(true);
+    expect(problems.some((p) => p.includes(c.id) && p.includes('no asset account'))).toBe(true);
+    // b's sale is still in the checking account's balance, but no document posts it any more.
+    expect(problems.some((p) => p.startsWith('account:ACC-000001') && p.includes('postings'))).toBe(true);
   });
 });
 

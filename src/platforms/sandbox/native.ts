@@ -109,6 +109,20 @@ export type NativePurchaseOrder = NativeMeta & DocTotals & {
   CurrencyCode: string; ShipToLocationId?: string; Memo?: string;
 };
 
+/**
+ * A cash sale: the lines are sold and paid for at once, the money deposited to DepositToAccountId (a bank account).
+ * Posts like an invoice whose receivable is that account; nothing is ever due.
+ */
+export type NativeSalesReceipt = NativeMeta & DocTotals & {
+  DocNumber: string; CustomerId?: string; DepositToAccountId: string; TxnDate: DateOnly; CurrencyCode: string;
+  ExchangeRate: string; PaymentMethod: 'Cash' | 'Card' | 'Check'; Reference?: string;
+  /** Shown to the customer. */
+  Memo?: string;
+  /** For the business only. */
+  InternalMemo?: string;
+  BillEmail?: string; BillAddress?: NativeAddress;
+};
+
 export type NativeAddress = { Kind: 'Billing' | 'Shipping' | 'Remittance'; Line1: string; Line2?: string; City: string; Region: string; PostalCode: string; Country: string };
 export type NativePerson = { FirstName: string; LastName: string; Email?: string; Phone?: string };
 
@@ -254,6 +268,7 @@ export interface NativeOf {
   payment_term: NativeTerm;
   project: NativeProject;
   purchase_order: NativePurchaseOrder;
+  sales_receipt: NativeSalesReceipt;
   subsidiary: NativeSubsidiary;
   task: NativeTask;
   tax_agency: NativeTaxAgency;
