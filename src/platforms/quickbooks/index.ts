@@ -129,6 +129,7 @@ export function createQuickBooksConnector(): Connector {
         'Voided bill payments, payments and invoices (amounts zeroed, "Voided" in the memo) have status void.',
         'Customers cannot be deleted in QuickBooks Online; PATCH status archived makes them inactive.',
         'Attachments are files attached to transactions and names (note-only attachables are not attachments). The file_url serves the file from QuickBooks when followed (its download endpoint, then the short-lived link it answers); nothing is stored.',
+        'Sales receipts are the SalesReceipt entity: memo is its customer memo (CustomerMemo), additional_fields.internal_memo its PrivateNote, reference its PaymentRefNum, account_id the account it was deposited to; a Deposit that took it out of Undeposited Funds is its linked transaction. Lines carry amounts before tax (tax_amount in additional_fields, from TxnTaxDetail); shipping_amount is null (QBO charges shipping as a line); currency_code is null when QBO sends no CurrencyRef.',
         'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window. Income statements come the same way from the ProfitAndLoss report (accrual basis; other income and other expenses are children of income and expenses), cash flow statements from the CashFlow report (gross_cash_in_flow and gross_cash_out_flow are null: the report has no such totals).',
       ],
     },

@@ -22,7 +22,7 @@ export function fixture(name: string): Json {
 /** Entities the stand-in keeps, each seeded from query/<Entity>.json. */
 export const ENTITIES = [
   'Account', 'Attachable', 'Bill', 'BillPayment', 'Class', 'CreditMemo', 'Customer', 'Department', 'Deposit', 'Employee', 'Invoice', 'Item',
-  'JournalEntry', 'Payment', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit',
+  'JournalEntry', 'Payment', 'SalesReceipt', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit',
 ] as const;
 
 export type Entity = (typeof ENTITIES)[number];
