@@ -113,8 +113,9 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     attachment: ids(Object.values(books().attachments).flat(), 'AttachmentID'),
     balance_sheet: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
     income_statement: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
-    // Declared so the capability table says so, but not readable: Xero has no cash flow statement.
+    // Declared so the capability table says so, but not readable: Xero has no cash flow statement and no sales receipt.
     cash_flow_statement: [] as string[],
+    sales_receipt: [] as string[],
   } as Record<UnifiedObjectType, string[]>;
 }
 
@@ -192,8 +193,15 @@ describe('Xero sync', () => {
     const flows = await sender(t, c.token)('GET', '/accounting/cash_flow_statements');
     expect(flows.statusCode).toBe(404);
     expect(errorBody(flows).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
-    const status = json(await sender(t, c.token)('GET', '/connections/status')).status as { historical_sync_status: Json };
+    // Nor sales receipts: list and fetch say so, and the status names no such object.
+    for (const path of ['/accounting/sales_receipts', '/accounting/sales_receipts/anything']) {
+      const receipts = await sender(t, c.token)('GET', path);
+      expect(receipts.statusCode, path).toBe(404);
+      expect(errorBody(receipts).error_code, path).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    }
+    const status = json(await sender(t, c.token)('GET', '/connections/status')).status as { historical_sync_status: Json & { total: Json } };
     expect(status.historical_sync_status).toMatchObject({ synced_income_statements_count: 12, synced_cash_flows_count: null, synced_balance_sheets_count: 12 });
+    expect(Object.keys(status.historical_sync_status.total)).not.toContain('SALES_RECEIPT');
     const receipt = Object.entries(books().attachments).find(([, a]) => a.some((x) => x.FileName === 'receipt.pdf'));
     const attachment = await one(id, 'attachment', receipt?.[1][0]?.AttachmentID);
     expect(attachment.data).toMatchObject({ attached_to_type: 'bill', attached_to_id: ref('bill', receipt?.[0]), file_name: 'receipt.pdf' });
