@@ -37,6 +37,7 @@ import type { PaymentTerm } from './payment-term.ts';
 import type { Project } from './project.ts';
 import type { PurchaseOrder } from './purchase-order.ts';
 import type { SalesOrder } from './sales-order.ts';
+import { SALES_RECEIPT_LINKED_TYPES, type SalesReceipt } from './sales-receipt.ts';
 import type { Subsidiary } from './subsidiary.ts';
 import type { Task } from './task.ts';
 import type { TaxAgency } from './tax-agency.ts';
@@ -75,6 +76,7 @@ export interface ObjectTypeMap {
   project: Project;
   purchase_order: PurchaseOrder;
   sales_order: SalesOrder;
+  sales_receipt: SalesReceipt;
   subsidiary: Subsidiary;
   task: Task;
   tax_agency: TaxAgency;
@@ -141,6 +143,8 @@ export const FILTERABLE = {
   },
   // The reference marks customer_id and created_at (its page is cut after them); the sync times as its other objects.
   sales_order: { customer_id: 'id', ...SYNC_TIMESTAMPS },
+  // The reference's F fields.
+  sales_receipt: { customer_id: 'id', document_number: 'string', reference: 'string', ...SYNC_TIMESTAMPS },
   subsidiary: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   task: {},
   tax_agency: { ...SYNC_TIMESTAMPS },
@@ -324,6 +328,12 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     link('subsidiary_id', 'subsidiary'),
     link('line_items[].tax_rate_id', 'tax_rate'),
     link('line_items[].item.id', 'item'),
+  ],
+  sales_receipt: [
+    link('account_id', 'account'),
+    link('customer_id', 'customer'),
+    { path: 'linked_transactions[].id', targets: SALES_RECEIPT_LINKED_TYPES, discriminator: 'type' },
+    ...standardLineItemLinks(),
   ],
   subsidiary: [link('parent_id', 'subsidiary')],
   task: [],

@@ -35,6 +35,7 @@ import { PaymentTermSchema } from './payment-term.ts';
 import { ProjectSchema } from './project.ts';
 import { PurchaseOrderSchema } from './purchase-order.ts';
 import { SalesOrderSchema } from './sales-order.ts';
+import { SalesReceiptSchema } from './sales-receipt.ts';
 import { SubsidiarySchema } from './subsidiary.ts';
 import { TaskSchema } from './task.ts';
 import { TaxAgencySchema } from './tax-agency.ts';
@@ -85,6 +86,7 @@ export const MODEL = {
   project: entry('project', ProjectSchema),
   purchase_order: entry('purchase_order', PurchaseOrderSchema),
   sales_order: entry('sales_order', SalesOrderSchema),
+  sales_receipt: entry('sales_receipt', SalesReceiptSchema),
   subsidiary: entry('subsidiary', SubsidiarySchema),
   task: entry('task', TaskSchema),
   tax_agency: entry('tax_agency', TaxAgencySchema),
@@ -139,6 +141,7 @@ export * from './payment-term.ts';
 export * from './project.ts';
 export * from './purchase-order.ts';
 export * from './sales-order.ts';
+export * from './sales-receipt.ts';
 export * from './subsidiary.ts';
 export * from './task.ts';
 export * from './tax-agency.ts';

@@ -34,6 +34,7 @@ export const OBJECT_TYPES = {
   project: { plural: 'projects', singular: 'project', path: '/accounting/projects', entity: 'PROJECT' },
   purchase_order: { plural: 'purchase_orders', singular: 'purchase_order', path: '/accounting/purchase_orders', entity: 'PURCHASE_ORDER' },
   sales_order: { plural: 'sales_orders', singular: 'sales_order', path: '/accounting/sales_orders', entity: 'SALES_ORDER' },
+  sales_receipt: { plural: 'sales_receipts', singular: 'sales_receipt', path: '/accounting/sales_receipts', entity: 'SALES_RECEIPT' },
   subsidiary: { plural: 'subsidiaries', singular: 'subsidiary', path: '/accounting/subsidiaries', entity: 'SUBSIDIARY' },
   task: { plural: 'tasks', singular: 'task', path: '/accounting/tasks', entity: 'TASK' },
   tax_agency: { plural: 'tax_agencies', singular: 'tax_agency', path: '/accounting/tax_agencies', entity: 'TAX_AGENCY' },

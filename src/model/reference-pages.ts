@@ -48,6 +48,7 @@ export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> =
   project: spec('Project'),
   purchase_order: reference('purchase-orders'),
   sales_order: reference('sales-orders'),
+  sales_receipt: reference('sales-receipts'),
   subsidiary: reference('subsidiaries'),
   task: spec('Task'),
   tax_agency: spec('Tax agency'),

@@ -293,6 +293,19 @@ export interface QboPayment extends QboTransaction {
   PaymentMethodRef?: QboRef;
 }
 
+/** A sale paid on the spot: an invoice's sales lines, the account the money went to, how it was paid. */
+export interface QboSalesReceipt extends QboTransaction {
+  CustomerRef?: QboRef;
+  DepositToAccountRef?: QboRef;
+  Balance?: number;
+  BillAddr?: QboAddress;
+  ShipAddr?: QboAddress;
+  BillEmail?: { Address?: string };
+  CustomerMemo?: { value?: string };
+  PaymentMethodRef?: QboRef;
+  PaymentRefNum?: string;
+}
+
 export interface QboAttachable extends QboEntity {
   FileName?: string;
   Note?: string;

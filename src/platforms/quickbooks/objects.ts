@@ -12,7 +12,7 @@ import {
   mapAccount, mapClass, mapCustomer, mapDepartment, mapEmployee, mapItem, mapTaxAgency, mapTaxRate, mapTerm, mapVendor,
 } from './mapping/master.ts';
 import { mapBill, mapBillPayment, mapVendorCredit } from './mapping/payables.ts';
-import { mapCreditMemo, mapInvoice, mapPayment } from './mapping/receivables.ts';
+import { mapCreditMemo, mapInvoice, mapPayment, mapSalesReceipt } from './mapping/receivables.ts';
 
 type Raw = Record<string, unknown>;
 type Mapper = (raw: Raw, mc: MapContext) => Record<string, unknown>;
@@ -134,6 +134,15 @@ export const ENTITIES: readonly EntitySpec[] = [
   {
     type: 'invoice_credit_memo', entity: 'CreditMemo', cdc: true, dated: true, map: (r, mc) => ({ ...mapCreditMemo(entity(r), mc) }),
     unmapped: [], platformDataOnly: ['BillAddr', 'ShipAddr', 'BillEmail', 'CustomerMemo', 'Line[].SalesItemLineDetail.TaxCodeRef', ...TXN_ONLY],
+  },
+  {
+    type: 'sales_receipt', entity: 'SalesReceipt', cdc: true, dated: true, map: (r, mc) => ({ ...mapSalesReceipt(entity(r), mc) }),
+    unmapped: [],
+    platformDataOnly: [
+      'PaymentMethodRef', 'ShipDate', 'ShipMethodRef', 'TrackingNum', 'ClassRef', 'CreditCardPayment', 'PrintStatus', 'EmailStatus',
+      'ApplyTaxAfterDiscount', 'GlobalTaxCalculation', 'HomeBalance', 'LinkedTxn (kinds other than Deposit)', 'Line[].SalesItemLineDetail.TaxCodeRef',
+      'Line[].SubTotalLineDetail', ...TXN_ONLY,
+    ],
   },
 ];
 

@@ -84,7 +84,7 @@ const SOURCES: [UnifiedObjectType, Entity][] = [
   ['bill_credit_memo', 'VendorCredit'], ['bank_deposit', 'Deposit'], ['bank_transfer', 'Transfer'], ['journal_entry', 'JournalEntry'],
   ['tax_rate', 'TaxRate'], ['tax_agency', 'TaxAgency'], ['department', 'Department'], ['class', 'Class'], ['attachment', 'Attachable'],
   ['item', 'Item'], ['payment_term', 'Term'], ['invoice', 'Invoice'], ['invoice_payment', 'Payment'], ['invoice_credit_memo', 'CreditMemo'],
-  ['employee', 'Employee'],
+  ['employee', 'Employee'], ['sales_receipt', 'SalesReceipt'],
 ];
 
 function expectNoViolations(): void {
@@ -253,6 +253,35 @@ describe('QuickBooks Online sync', () => {
     expect(changes.sort()).toEqual([['EMPLOYEE_CREATED', String(hired.Id)], ['EMPLOYEE_UPDATED', '55']]);
     expect((await storedOne(c.connection.id, 'employee', '55')).data).toMatchObject({ status: 'terminated', termination_date: '2015-08-31T00:00:00.000Z', hire_date: '2014-09-15T00:00:00.000Z' });
     expect((await storedOne(c.connection.id, 'employee', String(hired.Id))).data).toMatchObject({ first_name: 'Dana', last_name: 'Reyes', status: 'active', employee_number: 'E-103' });
+    expectNoViolations();
+  });
+
+  it('reads sales receipts, and a new one, a changed one and a deleted one by ChangeDataCapture as SALES_RECEIPT_* webhooks', async () => {
+    expect((await storedOne(c.connection.id, 'sales_receipt', '12')).data).toMatchObject({
+      customer_id: ref(c, 'customer', '3'), account_id: ref(c, 'account', '4'), total_amount: 526.24, amount_due: 0, discount_amount: 20,
+      document_number: '1069', memo: 'Thank you for your business', additional_fields: { internal_memo: 'Paid at the yard', tax_amount: 38.98 },
+      line_items: [{ item: { id: ref(c, 'item', '3'), quantity: 2, unit_amount: 173.63 } }, { item: { id: ref(c, 'item', '11'), quantity: 1, unit_amount: 160 } }],
+    });
+    const before = (await eventsOf(t, c.connection.id)).length;
+    qbo.company().edit('SalesReceipt', '12', (receipt) => {
+      receipt.LinkedTxn = [{ TxnId: '148', TxnType: 'Deposit' }];
+    });
+    const sold = qbo.company().insert('SalesReceipt', {
+      CustomerRef: { value: '1', name: "Amy's Bird Sanctuary" }, DepositToAccountRef: { value: '35', name: 'Checking' }, DocNumber: '1071', TotalAmt: 160, Balance: 0,
+      Line: [{ Amount: 160, DetailType: 'SalesItemLineDetail', SalesItemLineDetail: { ItemRef: { value: '11', name: 'Pump' }, Qty: 1, UnitPrice: 160 } }],
+    });
+    qbo.company().remove('SalesReceipt', '11');
+    await expectSynced(t, c.connection.id, 'incremental');
+    const changes = (await eventsOf(t, c.connection.id)).slice(before).filter((e) => e.code.startsWith('SALES_RECEIPT_'))
+      .map((e) => [e.code, (e.payload.sales_receipt as Json | undefined)?.platform_id ?? e.payload.id]);
+    expect(changes.map(([code]) => code).sort()).toEqual(['SALES_RECEIPT_CREATED', 'SALES_RECEIPT_DELETED', 'SALES_RECEIPT_UPDATED']);
+    expect(changes).toContainEqual(['SALES_RECEIPT_CREATED', String(sold.Id)]);
+    expect(changes).toContainEqual(['SALES_RECEIPT_UPDATED', '12']);
+    expect((await storedOne(c.connection.id, 'sales_receipt', '12')).data).toMatchObject({
+      linked_transactions: [{ id: (await storedOne(c.connection.id, 'bank_deposit', '148')).id, type: 'bank_deposit' }],
+    });
+    expect((await storedOne(c.connection.id, 'sales_receipt', '11')).deleted_at).not.toBeNull();
+    expect((await storedOne(c.connection.id, 'sales_receipt', String(sold.Id))).data).toMatchObject({ customer_id: ref(c, 'customer', '1'), total_amount: 160, document_number: '1071' });
     expectNoViolations();
   });
 

@@ -1,17 +1,23 @@
 /**
  * Checks that a set of sandbox books adds up, on the unified objects users see:
  * document totals, amount due against allocations (both sides of each link),
- * balanced journals, balance sheets, deposits, ledger against balance sheet,
+ * balanced journals, balance sheets, deposits, sales receipts, ledger against balance sheet,
  * exchange rates against the currencies and documents (audit-rates.ts),
  * that every link points at an existing record, and that sales orders post
- * nothing and carry the lines of the invoices made from them. Returns the
- * problems found; the tests expect none, after generation, after ticks and after writes.
+ * nothing and carry the lines of the invoices made from them; and, on the
+ * platform's own records, that each account's balance is what the documents
+ * post to it. Returns the problems found; the tests expect none, after
+ * generation, after ticks and after writes.
  */
 import { MODEL, collectLinks } from '../../model/index.ts';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
-import { isPostingType } from './books.ts';
+import { isPostingType, postingsOf } from './books.ts';
 import { exchangeRateProblems } from './audit-rates.ts';
+import { ROLES } from './generator/chart.ts';
+import { naturalCents } from './ledger.ts';
 import { mapRecord } from './mapping/index.ts';
+import { parseCents } from './money.ts';
+import type { AccountClass, NativeRecord } from './native.ts';
 
 export interface AuditInput { type: UnifiedObjectType; raw: Record<string, unknown> }
 
@@ -74,6 +80,8 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
     const total = sum(linked.map((p) => cents(p.payment_amount))) + sum(arr(deposit.line_items).map((l) => cents(l.total_amount)));
     if (total !== cents(deposit.total_amount)) problems.push(`${id}: total ${String(deposit.total_amount)} is not payments + lines ${total / 100}`);
   }
+  checkSalesReceipts(problems, all('sales_receipt'), all('account'));
+  checkLedger(problems, input);
   checkBalanceSheets(problems, all('balance_sheet'), all('account'));
   problems.push(...statementProblems(all('balance_sheet'), all('income_statement'), all('cash_flow_statement'), all('account')));
   checkEmployees(problems, all('employee'));
@@ -118,6 +126,50 @@ function checkSalesOrders(problems: string[], orders: Map<string, Obj>, invoiced
     const invoiced = found.flatMap((invoice) => arr(invoice.line_items).map(orderedLine));
     if (JSON.stringify(invoiced) !== JSON.stringify(arr(order.line_items).map(orderedLine))) problems.push(`${id}: its lines are not those of its invoices`);
     if (sum(found.map((invoice) => cents(invoice.total_amount))) !== cents(order.total_amount)) problems.push(`${id}: total ${String(order.total_amount)} is not its invoices'`);
+  }
+}
+
+/**
+ * Cash sales: the total is the lines', the discount and tax theirs too, nothing is due, and what they post goes from
+ * income (and sales tax) into an asset account the money was deposited to.
+ */
+function checkSalesReceipts(problems: string[], receipts: Map<string, Obj>, accounts: Map<string, Obj>): void {
+  for (const [id, receipt] of receipts) {
+    const lines = arr(receipt.line_items);
+    const extra = (receipt.additional_fields ?? {}) as Obj;
+    if (sum(lines.map((l) => cents(l.total_amount))) !== cents(receipt.total_amount)) problems.push(`${id}: line totals do not add up to total_amount`);
+    if (sum(lines.map((l) => cents(l.discount_amount))) !== cents(receipt.discount_amount)) problems.push(`${id}: line discounts do not add up to discount_amount`);
+    if (sum(lines.map((l) => cents(l.tax_amount))) !== cents(extra.tax_amount)) problems.push(`${id}: line taxes do not add up to tax_amount`);
+    if (cents(receipt.amount_due) !== 0) problems.push(`${id}: a sales receipt with ${String(receipt.amount_due)} due`);
+    const deposit = accounts.get(String(receipt.account_id));
+    if (deposit !== undefined && deposit.category !== 'asset') problems.push(`${id}: deposited to ${String(receipt.account_id)}, which is no asset account`);
+    for (const line of lines) {
+      const income = accounts.get(String(line.account_id));
+      if (income !== undefined && income.category !== 'income') problems.push(`${id}: a line sells into ${String(line.account_id)}, which is no income account`);
+    }
+  }
+}
+
+/**
+ * The ledger: every account's balance is the sum of what the platform's documents post to it (receipts, bills,
+ * payments, journals, …), so no document's posting is missing from the books or counted twice. Needs the whole
+ * books: skipped when the input has no accounts.
+ */
+function checkLedger(problems: string[], input: readonly AuditInput[]): void {
+  const accounts = input.filter((r) => r.type === 'account').map((r) => r.raw);
+  if (accounts.length === 0) return;
+  const posted = new Map<string, number>();
+  for (const { type, raw } of input) {
+    if (!isPostingType(type)) continue;
+    // The sandbox's own records, as it serves them: each has its Id.
+    for (const posting of postingsOf(type, raw as NativeRecord, ROLES)) {
+      posted.set(posting.accountId, (posted.get(posting.accountId) ?? 0) + posting.cents);
+    }
+  }
+  for (const account of accounts) {
+    const id = String(account.Id);
+    const expected = naturalCents(account.Class as AccountClass, posted.get(id) ?? 0);
+    if (parseCents(String(account.Balance)) !== expected) problems.push(`account:${id}: balance ${String(account.Balance)} but its postings come to ${expected / 100}`);
   }
 }
 

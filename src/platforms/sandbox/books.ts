@@ -150,6 +150,8 @@ const POSTERS: Readonly<Record<string, Poster>> = {
   invoice: (r, roles) => documentPostings(r, -1, roles.SalesTax, str(r, 'ARAccountId')),
   invoice_credit_memo: (r, roles) => documentPostings(r, 1, roles.SalesTax, str(r, 'ARAccountId')),
   expense: (r, roles) => documentPostings(r, 1, roles.InputTax, str(r, 'PaymentAccountId')),
+  // A cash sale: the deposit account takes the place of the receivable an invoice would debit.
+  sales_receipt: (r, roles) => documentPostings(r, -1, roles.SalesTax, str(r, 'DepositToAccountId')),
   bill_payment: (r, roles) => {
     const cents = parseCents(str(r, 'Amount'));
     const date = str(r, 'TxnDate');

@@ -3,14 +3,14 @@
  * by the account seed and the tick number alone (given the same books): new
  * bills and invoices, payments against open ones, a voided payment or journal,
  * a renamed vendor, a deleted draft, now and then a hire or a departure, a new
- * sales order or an order invoiced, and a revised exchange rate. Ticks go through a Unit, so the ledger,
- * balance sheets and change log follow, and the books still add up.
+ * sales order or an order invoiced, a revised exchange rate, some days a cash sale (a sales receipt).
+ * Ticks go through a Unit, so the ledger, balance sheets and change log follow, and the books still add up.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { journalLine, totalsOf } from './books.ts';
 import { collectionOf, platformIdFor } from './collections.ts';
 import {
-  buildLines, dueCents, invoiceOfLines, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette,
+  buildLines, drawSalesReceipt, dueCents, invoiceOfLines, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette,
 } from './documents.ts';
 import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
 import { drift, formatExchangeRate, rateOfListed } from './generator/exchange-rates.ts';
@@ -85,6 +85,8 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
   await salesOrders({ ...t, rng: new Rng(deriveSeed(state.seed, 'sales-orders', tick)) });
   // Drawn apart too: the day's documents and people are what they were before exchange rates existed.
   await exchangeRates(unit, new Rng(deriveSeed(state.seed, 'exchange-rates', tick)), palette.currency, date);
+  // Likewise the day's cash sales.
+  await cashSales({ ...t, rng: new Rng(deriveSeed(state.seed, 'sales-receipt', tick)) }, k);
 }
 
 /** Now and then a customer places an order, an order awaiting approval is approved, or an open order is invoiced as ordered. */
@@ -152,6 +154,17 @@ async function exchangeRates(unit: Unit, rng: Rng, home: string, date: string): 
   }
   currency.ExchangeRate = (1 / Number(rate)).toFixed(6);
   unit.touch('currency', currency);
+}
+
+/** Some days a sale or a few are paid on the spot: sales receipts, to a customer or to no one named. */
+async function cashSales(t: TickContext, k: number): Promise<void> {
+  const count = t.rng.int(0, Math.ceil(k / 2));
+  if (count === 0) return;
+  const customers = (await loaded(t, 'customer', count)).filter((c) => c.Status === 'Active');
+  for (let n = 0; n < count; n++) {
+    const customer = t.rng.chance(0.7) ? customers[n] : undefined;
+    t.unit.create('sales_receipt', drawSalesReceipt(t.rng, t.palette, { id: t.unit.nextId('sales_receipt'), date: t.date, stamps: t.stamps, customer }));
+  }
 }
 
 /** Now and then someone joins a department, under its head, or someone who manages no one leaves. */

@@ -60,6 +60,7 @@ const SPECS: readonly CollectionSpec[] = [
   { type: 'project', collection: 'Projects', prefix: 'PRJ', dateField: null },
   { type: 'purchase_order', collection: 'PurchaseOrders', prefix: 'PO', dateField: 'TxnDate' },
   { type: 'sales_order', collection: 'SalesOrders', prefix: 'SO', dateField: 'TxnDate' },
+  { type: 'sales_receipt', collection: 'SalesReceipts', prefix: 'SR', dateField: 'TxnDate', uniqueField: 'DocNumber' },
   { type: 'subsidiary', collection: 'Subsidiaries', prefix: 'SUB', dateField: null },
   { type: 'task', collection: 'Tasks', prefix: 'TASK', dateField: null },
   { type: 'tax_agency', collection: 'TaxAgencies', prefix: 'AGY', dateField: null },

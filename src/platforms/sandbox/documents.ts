@@ -6,7 +6,8 @@ import { buildLine, settleCredit, settleDocument, totalsOf, type LineInput } fro
 import { addDays } from './dates.ts';
 import { formatCents, parseCents } from './money.ts';
 import type {
-  LinkedTxn, NativeBill, NativeBillPayment, NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeVendorCredit, TxnType,
+  LinkedTxn, NativeBill, NativeBillPayment, NativeContact, NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeSalesReceipt,
+  NativeVendorCredit, TxnType,
 } from './native.ts';
 import type { Rng } from './prng.ts';
 import { BILL_EXPENSE_CODES, INCOME_CODES, ROLES, acc } from './generator/chart.ts';
@@ -196,4 +197,34 @@ export function applyCredit(credit: NativeVendorCredit | NativeCreditNote, doc: 
 
 export function dueCents(doc: Payable): number {
   return parseCents(doc.AmountDue);
+}
+
+/** What a sales receipt charges for shipping goes to this account, as a line of its own. */
+export const SHIPPING_ACCOUNT_ID = acc('4200');
+
+/**
+ * A cash sale of the day, drawn whole from `rng`: the sales lines of an invoice (and now and then a shipping line),
+ * paid by cash, card or check into the checking account, to a customer or to no one named (a walk-in sale).
+ */
+export function drawSalesReceipt(rng: Rng, p: Palette, args: { id: string; date: string; stamps: Stamps; customer: NativeContact | undefined }): NativeSalesReceipt {
+  const inputs = salesLines(rng, p);
+  if (rng.chance(0.2)) inputs.push({ accountId: SHIPPING_ACCOUNT_ID, description: 'Shipping', qty: 1, unitPriceCents: rng.int(500, 4_000) });
+  const lines = buildLines(inputs);
+  const method = rng.weighted([['Card', 6], ['Cash', 3], ['Check', 1]] as const);
+  const receipt: NativeSalesReceipt = {
+    Id: args.id, ...args.stamps, DocNumber: `SR-${String(1000 + Number(args.id.slice(3)))}`, DepositToAccountId: acc('1000'),
+    TxnDate: args.date, CurrencyCode: p.currency, ExchangeRate: '1.000000', PaymentMethod: method, Lines: lines, ...totalsOf(lines),
+  };
+  if (method === 'Check') receipt.Reference = `CHK ${rng.int(1000, 99_999)}`;
+  else if (method === 'Card') receipt.Reference = `CARD-${rng.int(100_000, 999_999)}`;
+  if (rng.chance(0.3)) receipt.Memo = 'Thank you for your purchase';
+  if (rng.chance(0.15)) receipt.InternalMemo = 'Counter sale';
+  const customer = args.customer;
+  if (customer !== undefined) {
+    receipt.CustomerId = customer.Id;
+    if (customer.Email !== undefined && rng.chance(0.5)) receipt.BillEmail = customer.Email;
+    const billing = customer.Addresses.find((a) => a.Kind === 'Billing');
+    if (billing !== undefined) receipt.BillAddress = billing;
+  }
+  return receipt;
 }

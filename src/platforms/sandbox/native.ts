@@ -118,6 +118,20 @@ export type NativeSalesOrder = NativeMeta & DocTotals & {
   Status: 'PendingApproval' | 'Open' | 'Closed'; TermId?: string; CustomerPoNumber?: string; Memo?: string; InvoiceIds: string[];
 };
 
+/**
+ * A cash sale: the lines are sold and paid for at once, the money deposited to DepositToAccountId (a bank account).
+ * Posts like an invoice whose receivable is that account; nothing is ever due.
+ */
+export type NativeSalesReceipt = NativeMeta & DocTotals & {
+  DocNumber: string; CustomerId?: string; DepositToAccountId: string; TxnDate: DateOnly; CurrencyCode: string;
+  ExchangeRate: string; PaymentMethod: 'Cash' | 'Card' | 'Check'; Reference?: string;
+  /** Shown to the customer. */
+  Memo?: string;
+  /** For the business only. */
+  InternalMemo?: string;
+  BillEmail?: string; BillAddress?: NativeAddress;
+};
+
 export type NativeAddress = { Kind: 'Billing' | 'Shipping' | 'Remittance'; Line1: string; Line2?: string; City: string; Region: string; PostalCode: string; Country: string };
 export type NativePerson = { FirstName: string; LastName: string; Email?: string; Phone?: string };
 
@@ -270,6 +284,7 @@ export interface NativeOf {
   project: NativeProject;
   purchase_order: NativePurchaseOrder;
   sales_order: NativeSalesOrder;
+  sales_receipt: NativeSalesReceipt;
   subsidiary: NativeSubsidiary;
   task: NativeTask;
   tax_agency: NativeTaxAgency;

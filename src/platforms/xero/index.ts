@@ -101,13 +101,16 @@ function objects(): Connector['objects'] {
     result[type] = { capabilities: capabilities(type, writer), handler: { ...reader, ...writer } };
   }
   // Xero's Accounting API has no cash flow statement (its reports are balance sheet, profit and loss, trial balance,
-  // aged and bank summaries, …) and no exchange rates (documents carry their own CurrencyRate): said here so the
+  // aged and bank summaries, …), no exchange rates (documents carry their own CurrencyRate) and no sales receipt (a
+  // RECEIVE bank transaction is any money received, which the reference maps to other objects): said here so the
   // capability table shows it, and the endpoints answer 404.
   result.cash_flow_statement = unavailable('cash_flow_statement', 'cash flow statement');
   result.exchange_rate = unavailable('exchange_rate', 'exchange rate');
+  result.sales_receipt = unavailable('sales_receipt', 'sales receipt');
   return result;
 }
 
+/** An object Xero does not have: declared unreadable. */
 function unavailable(type: UnifiedObjectType, what: string): NonNullable<Connector['objects'][UnifiedObjectType]> {
   return {
     capabilities: { ...capabilities(type, undefined), read: false, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false },
@@ -144,6 +147,7 @@ export const xeroConnector: Connector = {
       'Deleting a bill deletes a draft or a bill awaiting approval; an approved bill is voided with PATCH status void.',
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
       'Cash flow statements are not available: Xero\'s Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).',
+      'Sales receipts are not available: the Accounting API has no sales receipt. A RECEIVE bank transaction is any money received into a bank account (a refund, interest, an owner\'s contribution, a sale), not a sale paid on the spot (GET /accounting/sales_receipts answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM).',
       'Attachments are those of bills, invoices and manual journals; their file_url fetches the file from Xero when followed (nothing is copied).',
       'Employees are the Accounting API\'s (names and a status, for expense claims): ARCHIVED is inactive, GDPRREQUEST unknown, DELETED a deletion; Xero Payroll\'s employees are not read.',
       'Sales orders are not available: Xero has no sales order, and the reference does not confirm which Xero object it reads as one (its Quotes are the likely one), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM (docs/reference.md).',

@@ -113,9 +113,10 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     attachment: ids(Object.values(books().attachments).flat(), 'AttachmentID'),
     balance_sheet: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
     income_statement: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
-    // Declared so the capability table says so, but not readable: Xero has no cash flow statement, nor exchange rates.
+    // Declared so the capability table says so, but not readable: Xero has no cash flow statement, exchange rates or sales receipts.
     cash_flow_statement: [] as string[],
     exchange_rate: [] as string[],
+    sales_receipt: [] as string[],
   } as Record<UnifiedObjectType, string[]>;
 }
 
@@ -206,6 +207,13 @@ describe('Xero sync', () => {
       expect([orders.statusCode, errorBody(orders).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     }
     expect(standin.requests.some((r) => r.path.includes('/Quotes'))).toBe(false);
+    // Nor sales receipts: list and fetch say so, and the status names no such object.
+    for (const path of ['/accounting/sales_receipts', '/accounting/sales_receipts/anything']) {
+      const receipts = await sender(t, c.token)('GET', path);
+      expect(receipts.statusCode, path).toBe(404);
+      expect(errorBody(receipts).error_code, path).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    }
+    expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('SALES_RECEIPT');
     const receipt = Object.entries(books().attachments).find(([, a]) => a.some((x) => x.FileName === 'receipt.pdf'));
     const attachment = await one(id, 'attachment', receipt?.[1][0]?.AttachmentID);
     expect(attachment.data).toMatchObject({ attached_to_type: 'bill', attached_to_id: ref('bill', receipt?.[0]), file_name: 'receipt.pdf' });

@@ -22,7 +22,7 @@ export function fixture(name: string): Json {
 /** Entities the stand-in keeps, each seeded from query/<Entity>.json. */
 export const ENTITIES = [
   'Account', 'Attachable', 'Bill', 'BillPayment', 'Class', 'CompanyCurrency', 'CreditMemo', 'Customer', 'Department', 'Deposit', 'Employee',
-  'ExchangeRate', 'Invoice', 'Item', 'JournalEntry', 'Payment', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit',
+  'ExchangeRate', 'Invoice', 'Item', 'JournalEntry', 'Payment', 'SalesReceipt', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit',
 ] as const;
 
 /** Entities only a multicurrency company has (Preferences.CurrencyPrefs.MultiCurrencyEnabled). */

@@ -5,8 +5,11 @@ import { CURRENCY_CODES, type CurrencyCode } from '../../../model/shared.ts';
 import type { ConnectorContext } from '../../connector.ts';
 import type { QboAddress, QboLinkedTxn, QboRef, QboTransaction } from '../native.ts';
 
-/** The unified object a mapper returns: everything except the service-owned fields. */
-export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data' | 'additional_fields'>;
+/**
+ * The unified object a mapper returns: everything except the service-owned fields. additional_fields is optional
+ * (and not filled) on every object but the sales receipt, whose additional fields are the reference's typed ones.
+ */
+export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data'>;
 
 export type Ref = ConnectorContext['ref'];
 
@@ -122,6 +125,7 @@ const APP_PAGES: Readonly<Partial<Record<UnifiedObjectType, { path: string; para
   invoice: { path: 'invoice', param: 'txnId' },
   invoice_payment: { path: 'recvpayment', param: 'txnId' },
   invoice_credit_memo: { path: 'creditmemo', param: 'txnId' },
+  sales_receipt: { path: 'salesreceipt', param: 'txnId' },
   customer: { path: 'customerdetail', param: 'nameId' },
   vendor: { path: 'vendordetail', param: 'nameId' },
 };

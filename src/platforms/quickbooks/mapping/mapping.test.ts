@@ -173,6 +173,38 @@ describe('QuickBooks Online mapping', () => {
     expect(mapped('CreditMemo', '73')).toMatchObject({ customer_id: 'customer:3', remaining_amount: 50, status: 'open', document_number: '1026' });
   });
 
+  it('maps sales receipts: the customer memo, the payment reference, the deposit account, tax and addresses; the deposit that took one out of Undeposited Funds', () => {
+    expect(mapped('SalesReceipt', '11')).toEqual({
+      platform_id: '11', customer_id: 'customer:6', account_id: 'account:35', issue_date: '2014-09-14T00:00:00.000Z', amount_due: 0,
+      currency_code: null, discount_amount: null, document_number: '1003', memo: 'Thank you for your business and have a great day!',
+      reference: '10264', total_amount: 337.5, linked_transactions: [],
+      line_items: [{
+        platform_id: '1', account_id: null, class_id: null, customer_id: null, department_id: null, location_id: null, project_id: null, tax_rate_id: null,
+        description: 'Custom Design', discount_amount: null, discount_percentage: null, sub_total: 337.5, tax_amount: null, total_amount: 337.5,
+        item: { id: 'item:4', quantity: 4.5, unit_amount: 75 },
+      }],
+      additional_fields: {
+        billing_email: null, internal_memo: null, shipping_amount: null, tax_amount: 0,
+        addresses: [{ type: 'billing', address1: 'Dylan Sollfrank', address2: null, address3: null, city: null, country: null, postal_code: null, region: null }],
+      },
+      created_at: '2014-09-16T21:59:48.000Z', updated_at: '2014-09-16T21:59:48.000Z',
+      platform_url: 'https://app.sandbox.qbo.intuit.com/app/salesreceipt?txnId=11',
+    });
+    const taxed = mapped('SalesReceipt', '12');
+    expect(taxed).toMatchObject({
+      customer_id: 'customer:3', account_id: 'account:4', currency_code: 'USD', discount_amount: 20, total_amount: 526.24, reference: null,
+      memo: 'Thank you for your business',
+      additional_fields: { billing_email: 'Cool_Cars@intuit.com', internal_memo: 'Paid at the yard', tax_amount: 38.98 },
+    });
+    expect((taxed.line_items as Json[]).map((l) => [l.account_id, l.class_id, l.department_id, l.total_amount])).toEqual([
+      ['account:79', 'class:5000000000000007280', 'department:1', 347.26], ['account:79', null, 'department:1', 160],
+    ]);
+    expect(((taxed.additional_fields as Json).addresses as Json[]).map((a) => a.type)).toEqual(['billing', 'shipping']);
+    const deposited = { ...record('SalesReceipt', '12'), LinkedTxn: [{ TxnId: '148', TxnType: 'Deposit' }, { TxnId: '9', TxnType: 'ReimburseCharge' }] };
+    expect(ENTITIES.find((e) => e.entity === 'SalesReceipt')?.map(entity(deposited), mc)).toMatchObject({ linked_transactions: [{ id: 'bank_deposit:148', type: 'bank_deposit' }] });
+    expect(ENTITIES.find((e) => e.entity === 'SalesReceipt')).toMatchObject({ cdc: true, dated: true });
+  });
+
   it('maps the company with its home currency and fiscal year', () => {
     const info = fixture('companyinfo.json').CompanyInfo as Json;
     expect(mapCompany(entity({ ...info, HomeCurrency: { value: 'USD' } }), mc)).toMatchObject({

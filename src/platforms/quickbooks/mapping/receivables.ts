@@ -1,7 +1,8 @@
-/** Invoices, credit memos and customer payments. */
-import type { QboCreditMemo, QboInvoice, QboLine, QboPayment, QboRef } from '../native.ts';
+/** Invoices, credit memos, customer payments and sales receipts. */
+import type { QboCreditMemo, QboInvoice, QboLine, QboPayment, QboRef, QboSalesReceipt } from '../native.ts';
 import {
-  amount, balanceOf, isVoided, openDocument, refTo, requiredDay, text, txnFields, type MapContext, type Mapped,
+  addresses, amount, appUrl, balanceOf, createdUpdated, isVoided, linkedIds, openDocument, optAmount, optCurrency, refTo, requiredDay, text,
+  txnFields, type MapContext, type Mapped,
 } from './common.ts';
 import { allocations, type StandardLine } from './payables.ts';
 
@@ -87,5 +88,39 @@ export function mapPayment(r: QboPayment, mc: MapContext): Mapped<'invoice_payme
     total_amount: amount(r.TotalAmt),
     linked_invoices: allocations(r, 'Invoice', 'invoice', mc),
     linked_credit_memos: allocations(r, 'CreditMemo', 'invoice_credit_memo', mc),
+  };
+}
+
+/**
+ * The reference's memo is the customer-facing one (CustomerMemo), its internal_memo QBO's PrivateNote; reference is
+ * the payment's reference number. Lines are the invoice's sales lines (amounts before tax, which is
+ * TxnTaxDetail.TotalTax); the deposit that took the receipt out of Undeposited Funds is its linked transaction.
+ */
+export function mapSalesReceipt(r: QboSalesReceipt, mc: MapContext): Mapped<'sales_receipt'> {
+  const deposits = linkedIds(r.LinkedTxn, 'Deposit').map((id) => mc.ref('bank_deposit', id)).filter((id): id is string => id !== null);
+  return {
+    platform_id: r.Id,
+    customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
+    account_id: refTo(mc.ref, 'account', r.DepositToAccountRef),
+    issue_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
+    amount_due: optAmount(r.Balance),
+    currency_code: optCurrency(r.CurrencyRef),
+    discount_amount: discountTotal(r.Line),
+    document_number: text(r.DocNumber),
+    memo: text(r.CustomerMemo?.value),
+    reference: text(r.PaymentRefNum),
+    total_amount: amount(r.TotalAmt),
+    linked_transactions: deposits.map((id) => ({ id, type: 'bank_deposit' })),
+    line_items: salesLines(r.Line, r.DepartmentRef, mc),
+    additional_fields: {
+      billing_email: text(r.BillEmail?.Address),
+      internal_memo: text(r.PrivateNote),
+      // QBO has no shipping total: shipping, where the company charges it, is a line of its own.
+      shipping_amount: null,
+      tax_amount: optAmount(r.TxnTaxDetail?.TotalTax),
+      addresses: addresses(['billing', r.BillAddr], ['shipping', r.ShipAddr]),
+    },
+    ...createdUpdated(r),
+    platform_url: appUrl('sales_receipt', r.Id, mc.environment),
   };
 }

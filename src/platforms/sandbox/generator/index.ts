@@ -1,10 +1,11 @@
 /**
  * The book generator: a deterministic, streaming history of one small business.
  * Same seed, size and asOf → the same records, byte for byte. Records come out
- * in batches so a million of them never sit in memory at once; accounts,
- * balance sheets and bank feed accounts come next, carrying the balances the
- * transactions produced, then the employees (generator/employees.ts), the sales orders
- * (generator/sales-orders.ts) and the exchange rates last (generator/exchange-rates.ts).
+ * in batches so a million of them never sit in memory at once; then the cash
+ * sales (generator/sales-receipts.ts); accounts, balance sheets and bank feed
+ * accounts come next, carrying the balances the transactions produced, then the
+ * employees (generator/employees.ts), the sales orders (generator/sales-orders.ts)
+ * and the exchange rates last (generator/exchange-rates.ts).
  */
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
@@ -14,6 +15,7 @@ import { generateReference, paletteOf, type Reference } from './reference.ts';
 import { documentAttachments, journalUnit, openingEntry } from './journals.ts';
 import { orderUnit } from './orders.ts';
 import { generateSalesOrders, InvoicedOrders } from './sales-orders.ts';
+import { generateSalesReceipts } from './sales-receipts.ts';
 import {
   billUnit, depositPending, expenseUnit, invoiceUnit, otherDepositUnit, purchaseOrderUnit, transferUnit, type GenState,
 } from './transactions.ts';
@@ -111,6 +113,10 @@ export class BookGenerator {
       depositPending(s, to, index === monthList.length - 1);
       if (out.buffer.length >= batchSize) yield out.take();
     }
+    yield out.take();
+    // From a generator of their own, after every transaction: the records before them are those of books without
+    // them. Before the closing, whose balances, balance sheets and statements take in what they post.
+    generateSalesReceipts(seed, size, out, palette, ref.customers, monthStart(monthOf(start)), asOf);
     yield out.take();
     yield* this.#closing(out, ref, monthList);
     // Last, from generators of their own, each after the one before: every record before them is what it was before

@@ -7,8 +7,11 @@ import { midnight } from '../dates.ts';
 import { parseCents } from '../money.ts';
 import type { CreditStatus, DocStatus, LinkedTxn, NativeAddress, NativeLine, TxnType } from '../native.ts';
 
-/** The unified object a mapper returns: everything except the service-owned fields. */
-export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data' | 'additional_fields'>;
+/**
+ * The unified object a mapper returns: everything except the service-owned fields. additional_fields is optional
+ * (and not filled) on every object but the sales receipt, whose additional fields are the reference's typed ones.
+ */
+export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data'>;
 
 export type Ref = ConnectorContext['ref'];
 

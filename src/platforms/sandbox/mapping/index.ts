@@ -12,7 +12,7 @@ import {
   mapTask, mapTaxAgency, mapTaxCode, mapTerm, mapVendor,
 } from './master.ts';
 import { mapBill, mapBillPayment, mapExpense, mapPurchaseOrder, mapVendorCredit } from './payables.ts';
-import { mapCreditNote, mapInvoice, mapPayment, mapSalesOrder } from './receivables.ts';
+import { mapCreditNote, mapInvoice, mapPayment, mapSalesOrder, mapSalesReceipt } from './receivables.ts';
 import { mapCashFlow, mapIncomeStatement } from './statements.ts';
 
 export type { Mapped, Ref } from './common.ts';
@@ -51,6 +51,7 @@ export const MAPPERS: Readonly<Record<UnifiedObjectType, Mapper>> = {
   project: (raw) => ({ ...mapProject(raw as N.NativeProject) }),
   purchase_order: (raw, ref) => ({ ...mapPurchaseOrder(raw as N.NativePurchaseOrder, ref) }),
   sales_order: (raw, ref) => ({ ...mapSalesOrder(raw as N.NativeSalesOrder, ref) }),
+  sales_receipt: (raw, ref) => ({ ...mapSalesReceipt(raw as N.NativeSalesReceipt, ref) }),
   subsidiary: (raw, ref) => ({ ...mapSubsidiary(raw as N.NativeSubsidiary, ref) }),
   task: (raw) => ({ ...mapTask(raw as N.NativeTask) }),
   tax_agency: (raw) => ({ ...mapTaxAgency(raw as N.NativeTaxAgency) }),

@@ -1,6 +1,8 @@
-/** Invoices, credit notes, customer payments and the sales orders invoices are made from. */
-import type { NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeSalesOrder } from '../native.ts';
-import { allocations, creditStatus, currency, day, docStatus, link, money, standardLine, type Mapped, type Ref } from './common.ts';
+/** Invoices, credit notes, customer payments, sales receipts and the sales orders invoices are made from. */
+import { SHIPPING_ACCOUNT_ID } from '../documents.ts';
+import { parseCents } from '../money.ts';
+import type { NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeSalesOrder, NativeSalesReceipt } from '../native.ts';
+import { address, allocations, creditStatus, currency, day, docStatus, link, money, standardLine, type Mapped, type Ref } from './common.ts';
 
 export function mapInvoice(r: NativeInvoice, ref: Ref): Mapped<'invoice'> {
   return {
@@ -106,6 +108,37 @@ export function mapSalesOrder(r: NativeSalesOrder, ref: Ref): Mapped<'sales_orde
     tax_amount: money(r.TotalTax),
     total_amount: money(r.Total),
     line_items: r.Lines.map((line) => salesOrderLine(line, ref)),
+    created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
+    platform_url: null,
+  };
+}
+
+/** Nothing is due on a cash sale; what the lines charge to Shipping Income is its shipping. */
+export function mapSalesReceipt(r: NativeSalesReceipt, ref: Ref): Mapped<'sales_receipt'> {
+  let shipping = 0;
+  for (const line of r.Lines) if (line.AccountId === SHIPPING_ACCOUNT_ID) shipping += parseCents(line.Total);
+  return {
+    platform_id: r.Id,
+    customer_id: ref('customer', r.CustomerId),
+    account_id: ref('account', r.DepositToAccountId),
+    issue_date: day(r.TxnDate),
+    amount_due: 0,
+    currency_code: currency(r.CurrencyCode),
+    discount_amount: money(r.TotalDiscount),
+    document_number: r.DocNumber,
+    memo: r.Memo ?? null,
+    reference: r.Reference ?? null,
+    total_amount: money(r.Total),
+    linked_transactions: [],
+    line_items: r.Lines.map((line) => standardLine(line, ref)),
+    additional_fields: {
+      billing_email: r.BillEmail ?? null,
+      internal_memo: r.InternalMemo ?? null,
+      shipping_amount: shipping / 100,
+      tax_amount: money(r.TotalTax),
+      addresses: r.BillAddress === undefined ? [] : [address(r.BillAddress)],
+    },
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
     platform_url: null,
