@@ -17,11 +17,15 @@ if (!['all', 'api', 'worker'].includes(role)) {
   process.exit(2);
 }
 
-/** The process's log, once the config says its level; lines before that are written the same way by hand. */
-let logger: Logger | null = null;
+/**
+ * Start-up, shutdown and database messages an operator must see whatever LOG_LEVEL says (credentials saved, the
+ * embedded PostgreSQL attached or left running): a child of the process's log that writes info even when the
+ * process's level is warn or above. Before the config is read, lines are written the same way by hand.
+ */
+let lifecycle: Logger | null = null;
 
 function log(message: string): void {
-  if (logger !== null) logger.info(message);
+  if (lifecycle !== null) lifecycle.info(message);
   else process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, role, msg: message })}\n`);
 }
 
@@ -46,7 +50,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => { void shutdown('SIGINT'); });
 
   const config = loadConfig();
-  logger = createLogger({ level: config.logLevel, role });
+  const logger = createLogger({ level: config.logLevel, role });
+  lifecycle = logger.child({});
+  // pino levels are per logger: a child may say more than its parent.
+  if (!logger.isLevelEnabled('info')) lifecycle.level = 'info';
   // The application's modules load while PostgreSQL starts (initdb alone takes over a second on an empty
   // DATA_DIR). Loading them blocks this thread, so it begins once PostgreSQL's own processes are running.
   const postgresRunning = Promise.withResolvers<undefined>();
