@@ -141,6 +141,7 @@ export async function claimWriteJob(db: Queryable, id: string): Promise<WriteJob
   return one(result.rows);
 }
 
+/** The write may be on the platform: the next attempt looks it up first, and syncs wait for its outcome (findUnresolvedWrite). */
 export async function markIndeterminate(db: Queryable, id: string): Promise<void> {
   await db.query(`UPDATE write_jobs SET indeterminate = true, updated_at = clock_timestamp() WHERE id = $1`, [id]);
 }
@@ -220,8 +221,10 @@ export async function findUnresolvedWrite(db: Queryable, connectionId: string): 
   const result = await db.query<{ id: string }>(
     `SELECT id FROM write_jobs
       WHERE connection_id = $1 AND status IN ('pending', 'in_progress') AND updated_at > clock_timestamp() - interval '15 minutes'
+        -- In progress and indeterminate: its platform call failed in a way that may have applied it, and its executor
+        -- has let go of the page lock but not recorded the outcome yet (src/writes/executor.ts marks it first).
         AND CASE WHEN status = 'pending' THEN indeterminate
-                 ELSE pg_try_advisory_xact_lock(hashtextextended('ledgerport-write:' || id::text, 0)) END
+                 ELSE indeterminate OR pg_try_advisory_xact_lock(hashtextextended('ledgerport-write:' || id::text, 0)) END
       LIMIT 1`, [connectionId]);
   return result.rows[0]?.id ?? null;
 }

@@ -22,7 +22,7 @@ import { findConnectionById } from '../sql/connections.ts';
 import { fetchRecord } from '../sql/list-records.ts';
 import { deleteByPlatformIds } from '../sql/records.ts';
 import {
-  claimWriteJob, completeWriteJob, failWriteJob, loadWriteJob, releaseForPause, releaseForRetry, WRITE_JOB_LOCK_KEY_SQL, type JobResponse, type WriteJob,
+  claimWriteJob, completeWriteJob, failWriteJob, loadWriteJob, markIndeterminate, releaseForPause, releaseForRetry, WRITE_JOB_LOCK_KEY_SQL, type JobResponse, type WriteJob,
 } from '../sql/write-jobs.ts';
 import { presenterOf, served } from '../store/served.ts';
 import { withConnectionPageLock } from '../sync/lock.ts';
@@ -130,11 +130,18 @@ async function applyWrite(services: Services, lockClient: PoolClient, job: Write
       idempotencyKey: job.id,
     };
     await withConnectionPageLock(lockClient, connection.id, 'write', async () => {
-      const type = jobObjectType(job);
-      const target = job.targetId === null ? null : await liveRecord(pool, connection.id, type, job.targetId);
-      const effect = await OPERATIONS[operation]({ job, type, connector, ctx, pool, target });
-      applied = true;
-      await finishApplied(services, job, connection, connector, ctx, effect);
+      try {
+        const type = jobObjectType(job);
+        const target = job.targetId === null ? null : await liveRecord(pool, connection.id, type, job.targetId);
+        const effect = await OPERATIONS[operation]({ job, type, connector, ctx, pool, target });
+        applied = true;
+        await finishApplied(services, job, connection, connector, ctx, effect);
+      } catch (error) {
+        // Said before the page lock goes: a sync waiting for it would otherwise read the record this write may have
+        // made and announce it without the job's id (findUnresolvedWrite).
+        if (applied || (error instanceof PlatformError && error.indeterminate)) await markIndeterminate(pool, job.id);
+        throw error;
+      }
     });
   } catch (error) {
     return handleFailure(services, job, connection, error, applied);
