@@ -34,10 +34,12 @@ import type { JournalEntry } from './journal-entry.ts';
 import type { Location } from './location.ts';
 import type { Order } from './order.ts';
 import type { PaymentTerm } from './payment-term.ts';
+import type { Payout } from './payout.ts';
 import type { Project } from './project.ts';
 import type { PurchaseOrder } from './purchase-order.ts';
 import type { SalesOrder } from './sales-order.ts';
 import { SALES_RECEIPT_LINKED_TYPES, type SalesReceipt } from './sales-receipt.ts';
+import type { Store } from './store.ts';
 import type { Subsidiary } from './subsidiary.ts';
 import type { Task } from './task.ts';
 import type { TaxAgency } from './tax-agency.ts';
@@ -73,10 +75,12 @@ export interface ObjectTypeMap {
   location: Location;
   order: Order;
   payment_term: PaymentTerm;
+  payout: Payout;
   project: Project;
   purchase_order: PurchaseOrder;
   sales_order: SalesOrder;
   sales_receipt: SalesReceipt;
+  store: Store;
   subsidiary: Subsidiary;
   task: Task;
   tax_agency: TaxAgency;
@@ -137,6 +141,8 @@ export const FILTERABLE = {
   location: { status: 'enum' },
   order: {},
   payment_term: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
+  // The reference's list takes arrival_at and created_at bounds (served as parameters too); status and currency are ours.
+  payout: { arrival_at: 'date', status: 'enum', iso_currency_code: 'enum', ...SYNC_TIMESTAMPS },
   project: {},
   purchase_order: {
     vendor_id: 'id', issue_date: 'date', status: 'enum', document_number: 'string', ...SYNC_TIMESTAMPS,
@@ -145,6 +151,7 @@ export const FILTERABLE = {
   sales_order: { customer_id: 'id', ...SYNC_TIMESTAMPS },
   // The reference's F fields.
   sales_receipt: { customer_id: 'id', document_number: 'string', reference: 'string', ...SYNC_TIMESTAMPS },
+  store: {},
   subsidiary: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   task: {},
   tax_agency: { ...SYNC_TIMESTAMPS },
@@ -312,6 +319,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   // their own; variant ids and commerce customers have no unified type yet and stay the platform's.
   order: [link('line_items[].product_id', 'item')],
   payment_term: [SUBSIDIARIES],
+  payout: [link('transactions[].order_id', 'order')],
   project: [],
   purchase_order: [
     link('vendor_id', 'vendor'),
@@ -335,6 +343,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     { path: 'linked_transactions[].id', targets: SALES_RECEIPT_LINKED_TYPES, discriminator: 'type' },
     ...standardLineItemLinks(),
   ],
+  store: [],
   subsidiary: [link('parent_id', 'subsidiary')],
   task: [],
   tax_agency: [],

@@ -32,10 +32,12 @@ import { JournalEntrySchema } from './journal-entry.ts';
 import { LocationSchema } from './location.ts';
 import { OrderSchema } from './order.ts';
 import { PaymentTermSchema } from './payment-term.ts';
+import { PayoutSchema } from './payout.ts';
 import { ProjectSchema } from './project.ts';
 import { PurchaseOrderSchema } from './purchase-order.ts';
 import { SalesOrderSchema } from './sales-order.ts';
 import { SalesReceiptSchema } from './sales-receipt.ts';
+import { StoreSchema } from './store.ts';
 import { SubsidiarySchema } from './subsidiary.ts';
 import { TaskSchema } from './task.ts';
 import { TaxAgencySchema } from './tax-agency.ts';
@@ -83,10 +85,12 @@ export const MODEL = {
   location: entry('location', LocationSchema),
   order: entry('order', OrderSchema),
   payment_term: entry('payment_term', PaymentTermSchema),
+  payout: entry('payout', PayoutSchema),
   project: entry('project', ProjectSchema),
   purchase_order: entry('purchase_order', PurchaseOrderSchema),
   sales_order: entry('sales_order', SalesOrderSchema),
   sales_receipt: entry('sales_receipt', SalesReceiptSchema),
+  store: entry('store', StoreSchema),
   subsidiary: entry('subsidiary', SubsidiarySchema),
   task: entry('task', TaskSchema),
   tax_agency: entry('tax_agency', TaxAgencySchema),
@@ -138,10 +142,12 @@ export * from './journal-entry.ts';
 export * from './location.ts';
 export * from './order.ts';
 export * from './payment-term.ts';
+export * from './payout.ts';
 export * from './project.ts';
 export * from './purchase-order.ts';
 export * from './sales-order.ts';
 export * from './sales-receipt.ts';
+export * from './store.ts';
 export * from './subsidiary.ts';
 export * from './task.ts';
 export * from './tax-agency.ts';

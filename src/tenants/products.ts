@@ -12,7 +12,7 @@ import { PRODUCTS, type AuthenticatedTenant, type Product } from './types.ts';
  * Everything not listed is accounting. Payments has no object of its own yet. Employees are accounting too, though
  * served at the reference's HRIS path: the spec lists them among the further accounting endpoints (docs/reference.md).
  */
-const PRODUCT_OF: Partial<Record<UnifiedObjectType, Product>> = { order: 'commerce', bank_feed_account: 'bank_feeds' };
+const PRODUCT_OF: Partial<Record<UnifiedObjectType, Product>> = { order: 'commerce', payout: 'commerce', store: 'commerce', bank_feed_account: 'bank_feeds' };
 
 export function productOf(type: UnifiedObjectType): Product {
   return PRODUCT_OF[type] ?? 'accounting';

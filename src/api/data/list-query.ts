@@ -37,6 +37,14 @@ const DEPRECATED_FILTERS: Partial<Record<UnifiedObjectType, readonly string[]>> 
   attachment: ['attached_to_id'],
 };
 
+/**
+ * Time bounds the reference's list of a type takes as `<field>_min` / `<field>_max` (Unix milliseconds, inclusive),
+ * besides the updated_at bounds every list has: the payouts list's arrival and creation times.
+ */
+const TIME_BOUNDS: Partial<Record<UnifiedObjectType, readonly string[]>> = {
+  payout: ['arrival_at', 'created_at'],
+};
+
 export function ListQuerySchema(type: UnifiedObjectType): TSchema {
   const extra: Record<string, TSchema> = Object.fromEntries((DEPRECATED_FILTERS[type] ?? []).map((field) => {
     const description = `Deprecated: equality on ${field}; use filter.`;
@@ -45,6 +53,10 @@ export function ListQuerySchema(type: UnifiedObjectType): TSchema {
     const schema = values === undefined ? Type.String({ maxLength: 500, description }) : Type.Union(values.map((v) => Type.Literal(v)), { description });
     return [field, Type.Optional(schema)];
   }));
+  for (const field of TIME_BOUNDS[type] ?? []) {
+    extra[`${field}_min`] = Type.Optional(UnixMillisParam(`Only records whose ${field} is at or after this instant (inclusive).`));
+    extra[`${field}_max`] = Type.Optional(UnixMillisParam(`Only records whose ${field} is at or before this instant (inclusive).`));
+  }
   if (isReportType(type)) {
     extra.start_date = Type.Optional(Type.String({ format: 'date', description: 'Deprecated: statements whose month starts on or after this date; use filter.' }));
     extra.end_date = Type.Optional(Type.String({ format: 'date', description: 'Deprecated: statements whose month ends on or before this date; use filter.' }));
@@ -150,6 +162,14 @@ export function planListPage(connectionId: string, type: UnifiedObjectType, quer
     // One statement per month in the inclusive range.
     if (typeof query.start_date === 'string') where.add((p) => `(data->>'start_date')::timestamptz >= ${p}::date`, query.start_date);
     if (typeof query.end_date === 'string') where.add((p) => `(data->>'end_date')::timestamptz < (${p}::date + 1)`, query.end_date);
+  }
+  for (const field of TIME_BOUNDS[type] ?? []) {
+    // The field names come from the fixed table above, never from the request.
+    const column = COLUMNS.has(field) ? field : `(${fieldSql(field, 'date')})::timestamptz`;
+    const min = query[`${field}_min`];
+    const max = query[`${field}_max`];
+    if (typeof min === 'number') where.add((p) => `${column} >= ${p}::timestamptz`, isoOfUnixMillis(min));
+    if (typeof max === 'number') where.add((p) => `${column} <= ${p}::timestamptz`, isoOfUnixMillis(max));
   }
   for (const [field, value] of Object.entries(scope)) where.add((p) => `data->>'${field}' = ${p}`, value);
   for (const field of DEPRECATED_FILTERS[type] ?? []) {

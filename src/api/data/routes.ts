@@ -8,7 +8,7 @@ import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { fetchEndpoint, listEndpoint, singleObjectEndpoint } from './read.ts';
 
 /** Resources the reference serves as one object per connection, not as a list (docs/reference.md). */
-export const SINGLE_OBJECT_TYPES: ReadonlySet<UnifiedObjectType> = new Set(['company_info']);
+export const SINGLE_OBJECT_TYPES: ReadonlySet<UnifiedObjectType> = new Set(['company_info', 'store']);
 
 export const dataEndpoints: Endpoint[] = UNIFIED_OBJECT_TYPES.flatMap((type) =>
   SINGLE_OBJECT_TYPES.has(type) ? [singleObjectEndpoint(type)] : [listEndpoint(type), fetchEndpoint(type)]);

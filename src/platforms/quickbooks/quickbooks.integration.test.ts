@@ -206,6 +206,11 @@ describe('QuickBooks Online sync', () => {
       expect([orders.statusCode, errorBody(orders).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     }
     expect(qbo.log.some((r) => /salesorder|estimate/i.test(`${r.path} ${r.query}`))).toBe(false);
+    // Nor the commerce objects: QuickBooks Online is no store and no payment gateway.
+    for (const path of ['/payouts', '/payouts/anything', '/store']) {
+      const commerce = await sender(t, c.token)('GET', path);
+      expect([commerce.statusCode, errorBody(commerce).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     expectNoViolations();
   }, 60_000);
 

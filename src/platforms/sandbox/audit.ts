@@ -1,7 +1,8 @@
 /**
  * Checks that a set of sandbox books adds up, on the unified objects users see:
  * document totals, amount due against allocations (both sides of each link),
- * balanced journals, balance sheets, deposits, sales receipts, ledger against balance sheet,
+ * balanced journals, balance sheets, deposits, sales receipts, the web shop's payouts
+ * (audit-payouts.ts), ledger against balance sheet,
  * exchange rates against the currencies and documents (audit-rates.ts),
  * that every link points at an existing record, and that sales orders post
  * nothing and carry the lines of the invoices made from them; and, on the
@@ -12,8 +13,9 @@
 import { MODEL, collectLinks } from '../../model/index.ts';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import { isPostingType, postingsOf } from './books.ts';
+import { payoutProblems } from './audit-payouts.ts';
 import { exchangeRateProblems } from './audit-rates.ts';
-import { ROLES } from './generator/chart.ts';
+import { ROLES, acc } from './generator/chart.ts';
 import { naturalCents } from './ledger.ts';
 import { mapRecord } from './mapping/index.ts';
 import { parseCents } from './money.ts';
@@ -45,10 +47,12 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
   // Which invoices each sales order became: the platform keeps it, the unified order (as the reference's) does not.
   const invoicedAs = new Map<string, unknown>();
   const listed = new Map<string, string>();
+  const postedBy = new Map<string, string>();
   for (const { type, raw } of input) {
     const id = typeof raw.Id === 'string' ? raw.Id : '';
     byType.get(type)?.set(`${type}:${id}`, mapRecord(type, raw, auditRef));
     if (type === 'sales_order') invoicedAs.set(`${type}:${id}`, raw.InvoiceIds);
+    if (type === 'payout' && typeof raw.JournalEntryId === 'string') postedBy.set(`${type}:${id}`, `journal_entry:${raw.JournalEntryId}`);
     if (type === 'currency' && typeof raw.ExchangeRate === 'string') listed.set(id, raw.ExchangeRate);
   }
   const all = (type: UnifiedObjectType): Map<string, Obj> => byType.get(type) ?? new Map<string, Obj>();
@@ -81,6 +85,9 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
     if (total !== cents(deposit.total_amount)) problems.push(`${id}: total ${String(deposit.total_amount)} is not payments + lines ${total / 100}`);
   }
   checkSalesReceipts(problems, all('sales_receipt'), all('account'));
+  problems.push(...payoutProblems({
+    payouts: all('payout'), orders: all('order'), journals: all('journal_entry'), postedBy, checking: `account:${acc('1000')}`,
+  }));
   checkLedger(problems, input);
   checkBalanceSheets(problems, all('balance_sheet'), all('account'));
   problems.push(...statementProblems(all('balance_sheet'), all('income_statement'), all('cash_flow_statement'), all('account')));

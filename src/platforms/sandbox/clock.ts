@@ -3,7 +3,9 @@
  * by the account seed and the tick number alone (given the same books): new
  * bills and invoices, payments against open ones, a voided payment or journal,
  * a renamed vendor, a deleted draft, now and then a hire or a departure, a new
- * sales order or an order invoiced, a revised exchange rate, some days a cash sale (a sales receipt).
+ * sales order or an order invoiced, a revised exchange rate, some days a cash sale (a sales receipt), and the web
+ * shop's payouts in transit arriving, posted as they arrive (generator/payouts.ts). New payouts are the generator's
+ * only: the clock makes no new web-shop orders, and the orders it charges wait for a payout it does not make.
  * Ticks go through a Unit, so the ledger, balance sheets and change log follow, and the books still add up.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
@@ -14,6 +16,7 @@ import {
 } from './documents.ts';
 import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
 import { drift, formatExchangeRate, rateOfListed } from './generator/exchange-rates.ts';
+import { chargeOf, payoutJournal } from './generator/payouts.ts';
 import { formatCents, parseCents } from './money.ts';
 import { emailFor, personName } from './generator/names.ts';
 import type { NativeContact, NativeEmployee, NativeExchangeRate, NativeExpense, NativeJournalEntry, NativeOf, NativeSalesOrder, NativeType } from './native.ts';
@@ -87,6 +90,24 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
   await exchangeRates(unit, new Rng(deriveSeed(state.seed, 'exchange-rates', tick)), palette.currency, date);
   // Likewise the day's cash sales.
   await cashSales({ ...t, rng: new Rng(deriveSeed(state.seed, 'sales-receipt', tick)) }, k);
+  // Decided by the date alone, after everything else.
+  await payoutsArrive(t);
+}
+
+/** Payouts in transit whose day has come arrive, each posted by a journal entry of its own dated its arrival. */
+async function payoutsArrive(t: TickContext): Promise<void> {
+  for (const payout of await t.unit.all('payout')) {
+    if (payout.Status !== 'InTransit' || payout.ArrivalDate > t.date) continue;
+    const orderIds = [...new Set(payout.Transactions.map((x) => x.OrderId))];
+    await t.unit.load('order', orderIds);
+    const charges = orderIds.map((id) => t.unit.peek('order', id)).flatMap((order) => (order === null ? [] : [chargeOf(order)])).filter((c) => c !== null);
+    payout.Status = 'Paid';
+    payout.UpdatedAt = t.stamps.UpdatedAt;
+    const entry = payoutJournal(t.unit.nextId('journal_entry'), payout, charges);
+    t.unit.create('journal_entry', entry);
+    payout.JournalEntryId = entry.Id;
+    t.unit.touch('payout', payout);
+  }
 }
 
 /** Now and then a customer places an order, an order awaiting approval is approved, or an open order is invoiced as ordered. */

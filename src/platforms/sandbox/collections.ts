@@ -12,7 +12,7 @@ export interface CollectionSpec {
   collection: string;
   /** Platform ids are `<prefix>-<6 digits>` unless the record has a natural id. */
   prefix: string;
-  dateField: 'TxnDate' | 'PeriodEnd' | 'CreatedAt' | null;
+  dateField: 'TxnDate' | 'PeriodEnd' | 'CreatedAt' | 'ArrivalDate' | null;
   /** Field the platform keeps unique, indexed for duplicate checks. */
   uniqueField?: 'DocNumber' | 'DisplayName' | 'Name';
 }
@@ -57,10 +57,12 @@ const SPECS: readonly CollectionSpec[] = [
   { type: 'location', collection: 'Locations', prefix: 'LOC', dateField: null },
   { type: 'order', collection: 'Orders', prefix: 'ORD', dateField: 'CreatedAt' },
   { type: 'payment_term', collection: 'Terms', prefix: 'TERM', dateField: null },
+  { type: 'payout', collection: 'Payouts', prefix: 'PAYOUT', dateField: 'ArrivalDate' },
   { type: 'project', collection: 'Projects', prefix: 'PRJ', dateField: null },
   { type: 'purchase_order', collection: 'PurchaseOrders', prefix: 'PO', dateField: 'TxnDate' },
   { type: 'sales_order', collection: 'SalesOrders', prefix: 'SO', dateField: 'TxnDate' },
   { type: 'sales_receipt', collection: 'SalesReceipts', prefix: 'SR', dateField: 'TxnDate', uniqueField: 'DocNumber' },
+  { type: 'store', collection: 'Stores', prefix: 'STORE', dateField: null },
   { type: 'subsidiary', collection: 'Subsidiaries', prefix: 'SUB', dateField: null },
   { type: 'task', collection: 'Tasks', prefix: 'TASK', dateField: null },
   { type: 'tax_agency', collection: 'TaxAgencies', prefix: 'AGY', dateField: null },

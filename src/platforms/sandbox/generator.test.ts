@@ -9,8 +9,12 @@ import { salesReceiptCount } from './generator/sales-receipts.ts';
 import { mapRecord } from './mapping/index.ts';
 import { rateDates } from './generator/exchange-rates.ts';
 import { mapEmployee } from './mapping/master.ts';
-import type { NativeCompany, NativeCurrency, NativeEmployee, NativeExchangeRate, NativeSalesReceipt } from './native.ts';
-import { taxOn } from './money.ts';
+import { gatewayFeeCents, scheduleFor } from './generator/payouts.ts';
+import { addDays } from './dates.ts';
+import type {
+  NativeCompany, NativeCurrency, NativeEmployee, NativeExchangeRate, NativeOrder, NativePayout, NativeSalesReceipt,
+} from './native.ts';
+import { formatCents, parseCents, taxOn } from './money.ts';
 import { isPostingType, postingsOf, taxRates } from './books.ts';
 
 const AS_OF = '2025-06-15';
@@ -32,13 +36,12 @@ describe('generated books', () => {
   });
 
   it('has about the requested number of records', () => {
-    // Attachments, statements, employees and sales orders come on top of the size (README): about 10% at 1,000.
     for (const size of [1_000, 5_000, 20_000]) {
       const { records } = generateAll({ seed: 3, size, asOf: AS_OF });
-      // Attachments, statements, employees, sales orders, sales receipts and exchange rates come on top of the size
-      // (README): about 17% at 1,000, less above.
+      // Attachments, statements, employees, sales orders, sales receipts, payouts with their journals and exchange
+      // rates come on top of the size (README): about 20% at 1,000, 11% at 10,000, less above.
       expect(records.length).toBeGreaterThanOrEqual(size);
-      expect(records.length).toBeLessThan(size * 1.2);
+      expect(records.length).toBeLessThan(size * 1.25);
     }
   });
 
@@ -157,12 +160,13 @@ describe('sales orders', () => {
     expect(counts[2]).toBeLessThanOrEqual(80);
     expect([...counts].sort((a, b) => a - b)).toEqual(counts);
     expect(counts[0]).toBeLessThan(counts[2] ?? 0);
-    // The books before the orders, as generated since sales receipts joined them (their cash sales move the balances
-    // and statements; before them, as at commit 3f07e81, the digests were 75dd55c0… and a281065d…): orders change
-    // none of them. Update these only when the books are meant to change.
+    // The books before the orders, as generated since the web shop's payouts joined them (their journals move the
+    // balances and statements; before them, as at commit 51c5281, the digests were 99240273… and f7b9cef8…; before the
+    // sales receipts, as at 3f07e81, 75dd55c0… and a281065d…): orders change none of them. Update these only when the
+    // books are meant to change.
     for (const [seed, size, digest] of [
-      [7, 3_000, '99240273b94866ff70056b00e88b25bb95b54c57664873a0cd6aac34bba502a1'],
-      [42, 1_500, 'f7b9cef8678417b8ca86c4661d32504af0da22c4816029b1990f27e4f687fe6e'],
+      [7, 3_000, 'c352540dcc001c08920082cba6f103859506a1a75944b6f1e361dae443a50175'],
+      [42, 1_500, 'edeb24ce836cca45310273cff13623b0b6aa3b28d56ee0cc8ceeb92d5cf2581d'],
     ] as const) {
       const { records } = generateAll({ seed, size, asOf: AS_OF });
       const first = records.findIndex((r) => r.type === 'sales_order');
@@ -312,6 +316,71 @@ describe('sales receipts', () => {
     expect(problems.some((p) => p.includes(a.id) && p.includes('line totals'))).toBe(true);
     expect(problems.some((p) => p.includes(c.id) && p.includes('no asset account'))).toBe(true);
     // b's sale is still in the checking account's balance, but no document posts it any more.
+    expect(problems.some((p) => p.startsWith('account:ACC-000001') && p.includes('postings'))).toBe(true);
+  });
+});
+
+describe('payouts', () => {
+  const payoutsOf = (records: ReturnType<typeof books>['records']) => records.filter((r) => r.type === 'payout').map((r) => r.data as NativePayout);
+
+  it('come after the cash sales, before the closing, and leave every record before them as it was', () => {
+    // Digests of the records before the store, taken at commit 51c5281 (before payouts existed) of the records before
+    // the first balance sheet: the same records.
+    for (const [seed, size, digest] of [
+      [7, 3_000, 'eb0005f4e5ddacbe1b4a90e927a54c20d6d0812246602858c2eba95a59c19ef8'],
+      [42, 1_500, 'e052c683264d134c5720dff534cd1f36f5affee0f6bdab1a1360c04f0a66b4e2'],
+    ] as const) {
+      const { records } = books(seed, size);
+      const store = records.findIndex((r) => r.type === 'store');
+      const closing = records.findIndex((r) => r.type === 'balance_sheet');
+      expect(store).toBeGreaterThan(records.findLastIndex((r) => r.type === 'sales_receipt'));
+      expect(closing).toBeGreaterThan(records.findLastIndex((r) => r.type === 'payout'));
+      expect(records.slice(store + 1, closing).every((r) => r.type === 'payout' || r.type === 'journal_entry')).toBe(true);
+      expect(createHash('sha256').update(JSON.stringify(records.slice(0, store))).digest('hex'), `seed ${seed}`).toBe(digest);
+    }
+  });
+
+  it('pay each charged order once, monthly for a small shop and weekly for a busy one, the last period not yet', () => {
+    for (const [size, expected] of [[1_500, 'monthly'], [20_000, 'weekly']] as const) {
+      const { records } = books(5, size);
+      const payouts = payoutsOf(records);
+      const orders = records.filter((r) => r.type === 'order').map((r) => r.data as NativeOrder);
+      const charged = orders.filter((o) => o.FinancialStatus !== 'Pending');
+      const sales = payouts.flatMap((p) => p.Transactions.filter((t) => t.Kind === 'Charge').map((t) => t.OrderId));
+      expect(new Set(sales).size).toBe(sales.length);
+      expect(scheduleFor(charged.map((o) => ({ at: o.CreatedAt })), AS_OF)).toBe(expected);
+      const made = payouts.map((p) => p.CreatedAt.slice(0, 10));
+      if (expected === 'weekly') expect(made.every((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1)).toBe(true);
+      else expect(made.every((d) => d.endsWith('-01'))).toBe(true);
+      // Every charge of a period that has been paid out is in a payout; the rest are the last period's.
+      const last = made.at(-1) ?? '';
+      const unpaid = charged.filter((o) => !sales.includes(o.Id));
+      expect(unpaid.length).toBeGreaterThan(0);
+      expect(unpaid.every((o) => o.CreatedAt.slice(0, 10) >= addDays(last, expected === 'weekly' ? -7 : -31))).toBe(true);
+      for (const p of payouts) {
+        const net = p.Transactions.reduce((sum, t) => sum + parseCents(t.Amount) - parseCents(t.Fee), 0);
+        expect(parseCents(p.Amount)).toBe(net);
+        expect(p.Transactions.filter((t) => t.Kind === 'Charge').every((t) => parseCents(t.Fee) === gatewayFeeCents(parseCents(t.Amount)))).toBe(true);
+        expect(p.Status === 'Paid').toBe(p.ArrivalDate <= AS_OF);
+      }
+    }
+  });
+
+  it('post when they arrive: the audit catches a payout off its transactions, an order paid out twice and a payout without its journal', () => {
+    const { records } = books(12);
+    expect(auditBooks(input(records))).toEqual([]);
+    const [a, b, c] = payoutsOf(records).filter((p) => p.Status === 'Paid');
+    if (a === undefined || b === undefined || c === undefined) throw new Error('fixture lacks three paid payouts');
+    a.Amount = formatCents(parseCents(a.Amount) + 1);
+    const sale = c.Transactions.find((t) => t.Kind === 'Charge');
+    if (sale === undefined) throw new Error('a payout without a charge');
+    b.Transactions.push(sale);
+    const journal = c.JournalEntryId;
+    const problems = auditBooks(input(records.filter((r) => r.id !== journal)));
+    expect(problems.some((p) => p.includes(`payout:${a.Id}`) && p.includes('transactions less fees'))).toBe(true);
+    expect(problems.some((p) => p.includes(`payout:${b.Id}`) && p.includes('again'))).toBe(true);
+    expect(problems.some((p) => p.includes(`payout:${c.Id}`) && p.includes('no journal entry'))).toBe(true);
+    // c's money is still in the checking account's balance, but no document posts it any more.
     expect(problems.some((p) => p.startsWith('account:ACC-000001') && p.includes('postings'))).toBe(true);
   });
 });

@@ -249,6 +249,22 @@ export type NativeOrder = NativeMeta & {
   Refunds: { LineId: string; Qty: number }[];
 };
 
+/**
+ * A payout of the web shop's card gateway to the checking account: the charges and refunds of a week, less the
+ * gateway's fees. A paid payout is posted to the books by the journal entry JournalEntryId.
+ */
+export type NativePayout = NativeMeta & {
+  ArrivalDate: DateOnly; Amount: Money; CurrencyCode: string; Status: 'Paid' | 'InTransit'; Schedule: 'Automatic';
+  Method: 'standard'; GatewayAccountId: string; DestinationAccountId: string; DestinationLast4: string; DestinationBank: string;
+  RoutingNumber: string; JournalEntryId?: string; Transactions: NativePayoutTransaction[];
+};
+export type NativePayoutTransaction = {
+  Id: string; OrderId: string; Kind: 'Charge' | 'Refund'; Amount: Money; Fee: Money; CreatedAt: string;
+};
+
+/** The business's web shop: the store its orders and payouts belong to. */
+export type NativeStore = NativeMeta & { Name: string; Domain: string; Currency: string; ContactEmail: string };
+
 /** Any native record: what the store keeps in `data`. */
 export type NativeRecord = NativeMeta & Record<string, unknown>;
 
@@ -281,10 +297,12 @@ export interface NativeOf {
   location: NativeLocation;
   order: NativeOrder;
   payment_term: NativeTerm;
+  payout: NativePayout;
   project: NativeProject;
   purchase_order: NativePurchaseOrder;
   sales_order: NativeSalesOrder;
   sales_receipt: NativeSalesReceipt;
+  store: NativeStore;
   subsidiary: NativeSubsidiary;
   task: NativeTask;
   tax_agency: NativeTaxAgency;

@@ -112,6 +112,33 @@ describe('sandbox platform (PostgreSQL)', () => {
     expect(quiet.records.length + quiet.deleted.length).toBe(0);
   });
 
+  it('lets a payout in transit arrive when its day comes: paid, posted by a journal entry of its own, the books adding up', async () => {
+    // Books as of the day after a monthly payout was made: it arrives two days after it was made.
+    const asOf = '2025-06-02';
+    let now = Date.parse('2025-06-02T12:00:00Z');
+    const early = new SandboxPlatform(db.pool, { asOf, tickIntervalMs: 0, now: () => now });
+    const sandbox = createSandboxConnector({ transport: inProcessTransport(() => early) });
+    const username = 'user_payouts_size_1500';
+    const before = await readAll(sandbox, login(username));
+    expect(auditBooks(before.records)).toEqual([]);
+    const payouts = before.records.filter((r) => r.type === 'payout').map((r) => r.raw);
+    const moving = payouts.filter((p) => p.Status === 'InTransit');
+    expect(moving.map((p) => p.ArrivalDate)).toEqual(['2025-06-03']);
+    expect(moving[0]?.JournalEntryId).toBeUndefined();
+    expect(payouts.filter((p) => p.Status === 'Paid').every((p) => typeof p.JournalEntryId === 'string')).toBe(true);
+    // The day before it arrives nothing moves; on its day it is paid and posted.
+    await early.advance(username, 1);
+    expect((await readAll(sandbox, login(username))).records.find((r) => r.raw.Id === moving[0]?.Id)?.raw.Status).toBe('InTransit');
+    now = Date.parse('2025-06-03T12:00:00Z');
+    await early.advance(username, 1);
+    const after = await readAll(sandbox, login(username));
+    const arrived = after.records.find((r) => r.raw.Id === moving[0]?.Id)?.raw;
+    expect(arrived).toMatchObject({ Status: 'Paid', UpdatedAt: new Date(now).toISOString() });
+    const journal = after.records.find((r) => r.type === 'journal_entry' && r.raw.Id === arrived?.JournalEntryId)?.raw;
+    expect(journal).toMatchObject({ TxnDate: '2025-06-03', Memo: `Web shop payout ${String(arrived?.Id)}` });
+    expect(auditBooks(after.records)).toEqual([]);
+  });
+
   it('revises exchange rates now and then: today\'s rate of a currency, created or revised, and the currency list follows it', async () => {
     const username = 'user_fx_size_800';
     const before = await readAll(connector, login(username));

@@ -214,6 +214,11 @@ describe('Xero sync', () => {
       expect(errorBody(receipts).error_code, path).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
     }
     expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('SALES_RECEIPT');
+    // Nor the commerce objects: Xero is no store and no payment gateway.
+    for (const path of ['/payouts', '/payouts/anything', '/store']) {
+      const commerce = await sender(t, c.token)('GET', path);
+      expect([commerce.statusCode, errorBody(commerce).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     const receipt = Object.entries(books().attachments).find(([, a]) => a.some((x) => x.FileName === 'receipt.pdf'));
     const attachment = await one(id, 'attachment', receipt?.[1][0]?.AttachmentID);
     expect(attachment.data).toMatchObject({ attached_to_type: 'bill', attached_to_id: ref('bill', receipt?.[0]), file_name: 'receipt.pdf' });

@@ -2,7 +2,8 @@
  * The book generator: a deterministic, streaming history of one small business.
  * Same seed, size and asOf → the same records, byte for byte. Records come out
  * in batches so a million of them never sit in memory at once; then the cash
- * sales (generator/sales-receipts.ts); accounts, balance sheets and bank feed
+ * sales (generator/sales-receipts.ts), the web shop's store and payouts
+ * (generator/payouts.ts); accounts, balance sheets and bank feed
  * accounts come next, carrying the balances the transactions produced, then the
  * employees (generator/employees.ts), the sales orders (generator/sales-orders.ts)
  * and the exchange rates last (generator/exchange-rates.ts).
@@ -15,6 +16,7 @@ import { generateReference, paletteOf, type Reference } from './reference.ts';
 import { documentAttachments, journalUnit, openingEntry } from './journals.ts';
 import { orderUnit } from './orders.ts';
 import { generateSalesOrders, InvoicedOrders } from './sales-orders.ts';
+import { generatePayouts, generateStore, ShopCharges } from './payouts.ts';
 import { generateSalesReceipts } from './sales-receipts.ts';
 import {
   billUnit, depositPending, expenseUnit, invoiceUnit, otherDepositUnit, purchaseOrderUnit, transferUnit, type GenState,
@@ -87,6 +89,7 @@ export class BookGenerator {
     const s: GenState = { rng, out, ref, palette, asOf, undeposited: [] };
     const files = new Rng(deriveSeed(seed, 'document-files'));
     const invoiced = new InvoicedOrders(seed, size);
+    const shop = new ShopCharges();
     const transactions = Math.max(0, budget - out.total());
     const shareSum = FAMILIES.reduce((sum, [, share]) => sum + share, 0);
     const made = FAMILIES.map(() => 0);
@@ -107,6 +110,7 @@ export class BookGenerator {
           const fresh = out.buffer.slice(mark);
           documentAttachments(s, files, fresh);
           invoiced.observe(fresh);
+          shop.observe(fresh);
           if (out.buffer.length >= batchSize) yield out.take();
         }
       }
@@ -117,6 +121,11 @@ export class BookGenerator {
     // From a generator of their own, after every transaction: the records before them are those of books without
     // them. Before the closing, whose balances, balance sheets and statements take in what they post.
     generateSalesReceipts(seed, size, out, palette, ref.customers, monthStart(monthOf(start)), asOf);
+    yield out.take();
+    // The web shop and its gateway's payouts of the orders above, each arrived one posted to the books (so before
+    // the closing too). Drawn from no random source: the orders decide them.
+    generateStore(out, ref);
+    generatePayouts(out, ref, shop, asOf);
     yield out.take();
     yield* this.#closing(out, ref, monthList);
     // Last, from generators of their own, each after the one before: every record before them is what it was before

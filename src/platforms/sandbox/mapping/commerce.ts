@@ -1,6 +1,6 @@
-/** Commerce orders. */
-import type { NativeOrder, NativeOrderAddress } from '../native.ts';
-import { currency, money, type Mapped, type Ref } from './common.ts';
+/** Commerce orders, the store and the gateway's payouts. */
+import type { NativeOrder, NativeOrderAddress, NativePayout, NativeStore } from '../native.ts';
+import { currency, day, money, type Mapped, type Ref } from './common.ts';
 
 type OrderAddress = NonNullable<Mapped<'order'>['billing_address']>;
 
@@ -45,6 +45,52 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
     total_price: money(r.Total),
     iso_currency_code: code,
     created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
+  };
+}
+
+const PAYOUT_STATUS = { Paid: 'paid', InTransit: 'in_transit' } as const;
+
+/** A payout of the web shop's card gateway; its transactions name their orders by service id. */
+export function mapPayout(r: NativePayout, ref: Ref): Mapped<'payout'> {
+  const code = currency(r.CurrencyCode);
+  return {
+    platform_id: r.Id,
+    gateway_account_id: r.GatewayAccountId,
+    arrival_at: day(r.ArrivalDate),
+    amount: money(r.Amount),
+    gateway: 'sandbox_payments',
+    iso_currency_code: code,
+    schedule: 'automatic',
+    status: PAYOUT_STATUS[r.Status],
+    type: 'bank_account',
+    method: r.Method,
+    destination: {
+      destination_id: r.DestinationAccountId, account_number_last_digits: r.DestinationLast4, bank_name: r.DestinationBank,
+      brand: null, last_four: r.DestinationLast4, routing_number: r.RoutingNumber,
+    },
+    transactions: r.Transactions.map((t) => ({
+      id: t.Id,
+      order_id: ref('order', t.OrderId),
+      payment_method_type: 'card',
+      status: 'success',
+      type: t.Kind === 'Charge' ? 'sale' : 'refund',
+      amount: money(t.Amount),
+      fee: money(t.Fee),
+      gateway: 'sandbox_payments',
+      iso_currency_code: code,
+      description: t.Kind === 'Charge' ? `Charge for order ${t.OrderId}` : `Refund of order ${t.OrderId}`,
+      created_at: t.CreatedAt,
+      updated_at: t.CreatedAt,
+    })),
+    created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
+  };
+}
+
+export function mapStore(r: NativeStore): Mapped<'store'> {
+  return {
+    platform_id: r.Id, store_name: r.Name, url: `https://${r.Domain}`, default_currency: currency(r.Currency), email: r.ContactEmail,
     updated_at: r.UpdatedAt,
   };
 }

@@ -6,7 +6,7 @@ import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type * as N from '../native.ts';
 import { mapAccount, mapAttachment, mapBalanceSheet, mapDeposit, mapFeedAccount, mapJournalEntry, mapTransfer } from './banking.ts';
 import type { Ref } from './common.ts';
-import { mapOrder } from './commerce.ts';
+import { mapOrder, mapPayout, mapStore } from './commerce.ts';
 import {
   mapClass, mapCompany, mapCurrency, mapCustomer, mapDepartment, mapEmployee, mapExchangeRate, mapItem, mapLocation, mapProject, mapSubsidiary,
   mapTask, mapTaxAgency, mapTaxCode, mapTerm, mapVendor,
@@ -48,10 +48,12 @@ export const MAPPERS: Readonly<Record<UnifiedObjectType, Mapper>> = {
   location: (raw, ref) => ({ ...mapLocation(raw as N.NativeLocation, ref) }),
   order: (raw, ref) => ({ ...mapOrder(raw as N.NativeOrder, ref) }),
   payment_term: (raw) => ({ ...mapTerm(raw as N.NativeTerm) }),
+  payout: (raw, ref) => ({ ...mapPayout(raw as N.NativePayout, ref) }),
   project: (raw) => ({ ...mapProject(raw as N.NativeProject) }),
   purchase_order: (raw, ref) => ({ ...mapPurchaseOrder(raw as N.NativePurchaseOrder, ref) }),
   sales_order: (raw, ref) => ({ ...mapSalesOrder(raw as N.NativeSalesOrder, ref) }),
   sales_receipt: (raw, ref) => ({ ...mapSalesReceipt(raw as N.NativeSalesReceipt, ref) }),
+  store: (raw) => ({ ...mapStore(raw as N.NativeStore) }),
   subsidiary: (raw, ref) => ({ ...mapSubsidiary(raw as N.NativeSubsidiary, ref) }),
   task: (raw) => ({ ...mapTask(raw as N.NativeTask) }),
   tax_agency: (raw) => ({ ...mapTaxAgency(raw as N.NativeTaxAgency) }),
