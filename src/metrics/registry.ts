@@ -48,6 +48,19 @@ export const platformCallDuration = new Histogram({
   name: 'ledgerport_platform_call_duration_seconds', help: 'Duration of HTTP calls to platforms (each attempt), by platform host.',
   labelNames: ['host'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers,
 });
+export const platformLimitedCalls = new Counter({
+  name: 'ledgerport_platform_limited_calls_total',
+  help: 'Platform call attempts that took capacity from their connection\'s shared limits, by platform and outcome (immediate, waited, budget_spent).',
+  labelNames: ['platform', 'outcome'], registers,
+});
+export const platformLimitWait = new Histogram({
+  name: 'ledgerport_platform_limit_wait_seconds', help: 'How long platform call attempts waited for their connection\'s shared rate or cost bucket, by platform.',
+  labelNames: ['platform'], buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60], registers,
+});
+export const platformBudgetPauses = new Counter({
+  name: 'ledgerport_platform_budget_pauses_total', help: 'Sync runs and writes put off because their connection\'s daily budget of platform calls was spent, by platform.',
+  labelNames: ['platform'], registers,
+});
 export const tokenRefreshes = new Counter({
   name: 'ledgerport_token_refreshes_total', help: 'OAuth token refreshes, by platform and outcome (refreshed, failed).', labelNames: ['platform', 'outcome'], registers,
 });

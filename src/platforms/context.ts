@@ -11,7 +11,8 @@ import type { Environment } from '../tenants/types.ts';
 import type { Connector, ConnectorContext, Credentials, OAuthSession, OAuthTokens } from './connector.ts';
 import type { Logger } from '../log/logger.ts';
 import { platformCallDuration, platformCalls } from '../metrics/registry.ts';
-import { createPlatformHttp, type AttemptEvent } from './http.ts';
+import { createPlatformHttp, HTTP_DEFAULTS, realSleep, type AttemptEvent } from './http.ts';
+import { createSharedLimiter, type SharedLimiter } from './shared-limits.ts';
 
 export function sealJson(cipher: Cipher, value: unknown): Buffer {
   return cipher.encrypt(JSON.stringify(value));
@@ -67,9 +68,24 @@ export function fixedTokenSession(tokens: OAuthTokens | null): OAuthSession | nu
   return { tokens: () => Promise.resolve(tokens), rejected: () => Promise.resolve(tokens) };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The limits every process shares, for a stored connection (the meters reference it); calls before one exists (the
+ * link flow's probes, named 'probe' or 'unlinked') keep to this process's limiter only.
+ */
+function sharedLimiterOf(input: ContextInput): SharedLimiter | null {
+  if (!UUID.test(input.connectionId)) return null;
+  return createSharedLimiter({
+    db: input.db, connectionId: input.connectionId, platform: input.connector.id, limits: input.connector.limits,
+    sleep: realSleep, maxBudgetWaitMs: HTTP_DEFAULTS.maxRetryAfterMs,
+  });
+}
+
 export function connectorContext(input: ContextInput): ConnectorContext {
   const { connector, connectionId } = input;
   const signal = input.signal ?? new AbortController().signal;
+  const sharedLimiter = sharedLimiterOf(input);
   return {
     connectionId,
     credentials: input.credentials,
@@ -79,7 +95,9 @@ export function connectorContext(input: ContextInput): ConnectorContext {
     signal,
     http: createPlatformHttp({
       limitKey: `${connector.id}:${connectionId}`,
-      limits: { requestsPerMinute: connector.limits.requestsPerMinute, concurrentRequests: connector.limits.concurrentRequests },
+      // The shared limiter paces the rate when there is one; this process still caps what it has in flight.
+      limits: { requestsPerMinute: sharedLimiter === null ? connector.limits.requestsPerMinute : null, concurrentRequests: connector.limits.concurrentRequests },
+      sharedLimiter,
       signal,
       onAttempt: observePlatformCall(input.log),
     }),

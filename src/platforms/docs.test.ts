@@ -40,6 +40,19 @@ describe('renderPlatformsMarkdown', () => {
     expect(renderPlatformsMarkdown([connector])).toBe(text);
   });
 
+  it('renders a daily budget, a cost bucket and per-operation rates', () => {
+    const text = renderPlatformsMarkdown([{
+      ...connector,
+      limits: {
+        requestsPerMinute: null, concurrentRequests: 5, dailyRequests: 5000,
+        costBucket: { size: 1000, refillPerSecond: 100, defaultCost: 10 },
+        operations: { getOrders: { requestsPerSecond: 0.0167, burst: 20 } },
+      },
+    }]);
+    expect(text).toContain('- Limits: 5 concurrent requests, 5000 requests per 24 hours (then paused until the window ends), '
+      + 'a cost bucket of 1000 points refilling 100 per second, per operation `getOrders` 0.0167/s (burst 20) per connection');
+  });
+
   it('renders what the connector is tested against, its settings, notes and platform_data-only fields', () => {
     const order = connector.objects.order;
     if (order === undefined) throw new Error('the test connector declares order');

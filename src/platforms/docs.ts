@@ -13,7 +13,8 @@ const HEADER = [
   '',
   'What each platform supports, per unified object. Unsupported operations answer 404',
   '`ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM`. Limits are enforced per connection by the shared',
-  'HTTP layer; the platform\'s own 429 answers are retried with backoff.',
+  'HTTP layer, together by every process (concurrency per process; docs/sync.md, "Platform limits and',
+  'budgets"); the platform\'s own 429 answers are retried with backoff.',
   '',
 ];
 
@@ -100,5 +101,12 @@ function limitsLabel(limits: Connector['limits']): string {
   const parts: string[] = [];
   if (limits.requestsPerMinute !== null) parts.push(`${limits.requestsPerMinute} requests per minute`);
   if (limits.concurrentRequests !== null) parts.push(`${limits.concurrentRequests} concurrent requests`);
+  if ((limits.dailyRequests ?? null) !== null) parts.push(`${limits.dailyRequests} requests per 24 hours (then paused until the window ends)`);
+  const bucket = limits.costBucket;
+  if (bucket !== undefined) parts.push(`a cost bucket of ${bucket.size} points refilling ${bucket.refillPerSecond} per second`);
+  const operations = byKey(Object.entries(limits.operations ?? {}));
+  if (operations.length > 0) {
+    parts.push(`per operation ${operations.map(([name, rate]) => `\`${name}\` ${rate.requestsPerSecond}/s (burst ${rate.burst})`).join(', ')}`);
+  }
   return parts.length === 0 ? 'none client-side (platform 429 answers are retried with backoff)' : `${parts.join(', ')} per connection`;
 }

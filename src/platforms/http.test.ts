@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformError } from './errors.ts';
 import { createPlatformHttp, type AttemptEvent, type FetchLike, type PlatformHttpOptions } from './http.ts';
 import { createLimiterPool, type Sleep } from './limiter.ts';
+import { DailyBudgetSpent } from './daily-budget.ts';
+import type { SharedCall, SharedLimiter } from './shared-limits.ts';
 
 /** Virtual time: sleeps resolve in due order, instantly, and are recorded. */
 function fakeClock(start = 0): { now: () => number; sleep: Sleep; delays: number[] } {
@@ -281,6 +283,38 @@ describe('limiter', () => {
     const two = createPlatformHttp({ fetch: fetchImpl, ...clock, limiters, limitKey: 'conn-b', limits });
     await Promise.all([one.request(GET), two.request(GET)]);
     expect(starts).toEqual([0, 0]);
+  });
+});
+
+describe('shared limits', () => {
+  /** A stand-in of the shared limiter: grants `grants` takes, then refuses with a spent budget. */
+  function sharedStub(grants: number): SharedLimiter & { takes: SharedCall[]; settled: unknown[] } {
+    const takes: SharedCall[] = [];
+    const settled: unknown[] = [];
+    return {
+      takes, settled,
+      take(call) {
+        takes.push(call);
+        if (takes.length > grants) return Promise.reject(new DailyBudgetSpent('TESTBOOKS', grants, new Date(Date.now() + 3600_000)));
+        return Promise.resolve({ waitedMs: 0, settle: (response) => { settled.push(response.body); return Promise.resolve(); } });
+      },
+    };
+  }
+
+  it('takes capacity before every attempt, retries included, and settles each answer', async () => {
+    const fetchImpl = scripted(json(503, {}), json(200, { ok: true }));
+    const sharedLimiter = sharedStub(5);
+    const http = createPlatformHttp({ fetch: fetchImpl, ...fakeClock(), baseDelayMs: 1, sharedLimiter });
+    await http.request({ ...GET, operation: 'list invoices', cost: 7 });
+    expect(sharedLimiter.takes).toEqual([{ operation: 'list invoices', cost: 7 }, { operation: 'list invoices', cost: 7 }]);
+    expect(sharedLimiter.settled).toEqual([{ ok: true }]);
+  });
+
+  it('sends nothing once the budget is spent, and says so rather than the failure before it', async () => {
+    const fetchImpl = scripted(json(503, {}), json(200, {}));
+    const http = createPlatformHttp({ fetch: fetchImpl, ...fakeClock(), baseDelayMs: 1, sharedLimiter: sharedStub(1) });
+    await expect(http.request(GET)).rejects.toBeInstanceOf(DailyBudgetSpent);
+    expect(fetchImpl.calls).toHaveLength(1);
   });
 });
 

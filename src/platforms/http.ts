@@ -7,6 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { PlatformError, classifyFailure, classifyResponse, mayRetry } from './errors.ts';
 import { createLimiterPool, type LimitSpec, type LimiterPool, type Sleep } from './limiter.ts';
+import type { SharedLimiter, TakenCall } from './shared-limits.ts';
 
 export type { Sleep } from './limiter.ts';
 
@@ -46,8 +47,10 @@ export interface PlatformRequest {
   classifyError?: (error: PlatformError, response: PlatformResponse) => PlatformError;
   /** 'auto' parses JSON when the content type says so; 'bytes' gives a Uint8Array (attachments). */
   responseType?: 'auto' | 'text' | 'bytes';
-  /** Short name for logs and metrics ("list invoices"); default method and path. */
+  /** Short name for logs and metrics ("list invoices"), and the key of a per-operation rate; default method and path. */
   operation?: string;
+  /** Points this call is expected to cost, for platforms with a cost bucket; default the bucket's defaultCost. */
+  cost?: number;
 }
 
 export interface PlatformResponse {
@@ -79,8 +82,10 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 export interface PlatformHttpOptions {
   /** Requests with the same key (usually the connection id) share `limits`. */
   limitKey?: string;
-  /** From the connector's `limits`; in-process only (see limiter.ts: other processes are kept in line by the platform's 429s). */
+  /** Limits this process keeps by itself (limiter.ts): concurrency, and the rate when there is no shared limiter. */
   limits?: LimitSpec;
+  /** Limits every process shares (shared-limits.ts), taken after this process's own before each attempt. */
+  sharedLimiter?: SharedLimiter | null;
   /** Where limiters live; default one per process. Pass your own with a fake clock in tests. */
   limiters?: LimiterPool;
   timeoutMs?: number;
@@ -112,7 +117,7 @@ export const HTTP_DEFAULTS = {
 
 const USER_AGENT = 'Ledgerport (+https://github.com/ledgerport/ledgerport)';
 
-const realSleep: Sleep = async (ms, signal) => {
+export const realSleep: Sleep = async (ms, signal) => {
   await delay(ms, undefined, signal === undefined ? undefined : { signal });
 };
 
@@ -224,15 +229,21 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
       signal?.throwIfAborted();
       const waitStart = now();
       let release = (): void => undefined;
+      let taken: TakenCall | null;
       try {
         if (limiter !== null) release = await limiter.acquire(signal);
-      } catch (aborted) {
-        throw lastError ?? aborted;
+        taken = await options.sharedLimiter?.take({ operation: base.operation, ...(req.cost === undefined ? {} : { cost: req.cost }) }, signal) ?? null;
+      } catch (refused) {
+        release();
+        // Cancelled while waiting: the platform failure before it is the useful news. A spent budget is news itself.
+        throw signal?.aborted === true ? lastError ?? refused : refused;
       }
       const start = now();
       const outcome = await attemptOnce(req, url, init, signal).finally(release);
       const event = { ...base, attempt, durationMs: now() - start, limiterWaitMs: start - waitStart };
       if ('response' in outcome) {
+        // Best effort: an unsettled cost only leaves the bucket emptier than it is until it refills.
+        await taken?.settle(outcome.response).catch(() => undefined);
         emit({ ...event, status: outcome.response.status, error: null, retryInMs: null });
         return { ...outcome.response, attempts: attempt };
       }

@@ -1,9 +1,9 @@
 /**
- * Client-side request limits per key (usually a connection): at most N requests
- * in flight and at most M started per minute (token bucket). This is in-process
- * only, on purpose: several workers talking to the same platform account are
- * kept in line by the platform's own 429 answers and our backoff on them; the
- * local limiter just avoids provoking those answers from one process.
+ * Client-side request limits per key (usually a connection), in this process:
+ * at most N requests in flight and at most M started per minute (token bucket).
+ * The calls of a stored connection take their rate, daily budget and cost from
+ * limits every process shares (shared-limits.ts, which says why concurrency stays
+ * here); this bucket paces the rest (link-flow probes before a connection exists).
  */
 
 export interface LimitSpec {

@@ -29,6 +29,10 @@ const DELETIONS = new Set(['reported', 'full_listing', 'none']);
 const WRITES = ['create', 'update', 'delete'] as const;
 const MAX_RPM = 1_000_000;
 const MAX_CONCURRENT = 1_000;
+const MAX_DAILY = 100_000_000;
+const MAX_PER_SECOND = 100_000;
+const MAX_POINTS = 100_000_000;
+const OPERATION_NAME = /^\S.{0,99}$/;
 
 /** Runtime check the types cannot give: a connector built from loose objects may lack a method. */
 function hasFunction(target: object, name: string): boolean {
@@ -79,14 +83,34 @@ function authProblems(connector: Connector): string[] {
   return problems;
 }
 
+const isPositive = (value: number, max: number): boolean => Number.isFinite(value) && value > 0 && value <= max;
+
 function limitProblems(connector: Connector): string[] {
-  const { requestsPerMinute, concurrentRequests } = connector.limits;
+  const { requestsPerMinute, concurrentRequests, dailyRequests, costBucket, operations } = connector.limits;
   const problems: string[] = [];
   if (requestsPerMinute !== null && !isPositiveInt(requestsPerMinute, MAX_RPM)) {
     problems.push(`limits.requestsPerMinute ${requestsPerMinute} must be null or an integer from 1 to ${MAX_RPM}`);
   }
   if (concurrentRequests !== null && !isPositiveInt(concurrentRequests, MAX_CONCURRENT)) {
     problems.push(`limits.concurrentRequests ${concurrentRequests} must be null or an integer from 1 to ${MAX_CONCURRENT}`);
+  }
+  if (dailyRequests !== undefined && dailyRequests !== null && !isPositiveInt(dailyRequests, MAX_DAILY)) {
+    problems.push(`limits.dailyRequests ${dailyRequests} must be null or an integer from 1 to ${MAX_DAILY}`);
+  }
+  if (costBucket !== undefined) {
+    const { size, refillPerSecond, defaultCost } = costBucket;
+    if (!isPositive(size, MAX_POINTS)) problems.push(`limits.costBucket.size ${size} must be a number above 0 and at most ${MAX_POINTS}`);
+    if (!isPositive(refillPerSecond, MAX_POINTS)) problems.push(`limits.costBucket.refillPerSecond ${refillPerSecond} must be a number above 0 and at most ${MAX_POINTS}`);
+    // A default above the size could never be taken from a full bucket.
+    if (!isPositive(defaultCost, size)) problems.push(`limits.costBucket.defaultCost ${defaultCost} must be a number above 0 and at most the size`);
+    if (costBucket.costOf !== undefined && !hasFunction(costBucket, 'costOf')) problems.push('limits.costBucket.costOf is not a function');
+  }
+  for (const [name, rate] of Object.entries(operations ?? {})) {
+    if (!OPERATION_NAME.test(name)) problems.push(`limits.operations "${name}" is not an operation name (1 to 100 characters, not starting with a space)`);
+    if (!isPositive(rate.requestsPerSecond, MAX_PER_SECOND)) {
+      problems.push(`limits.operations "${name}" requestsPerSecond ${rate.requestsPerSecond} must be a number above 0 and at most ${MAX_PER_SECOND}`);
+    }
+    if (!isPositiveInt(rate.burst, MAX_CONCURRENT)) problems.push(`limits.operations "${name}" burst ${rate.burst} must be an integer from 1 to ${MAX_CONCURRENT}`);
   }
   return problems;
 }

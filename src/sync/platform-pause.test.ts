@@ -12,6 +12,7 @@ import { PlatformError } from '../platforms/errors.ts';
 import { clientHeaders } from '../../test/support/app.ts';
 import { books, MEMORY_PLATFORM, memoryPlatformApp } from '../../test/support/memory-platform.ts';
 import { pauseFor } from '../connections/platform-pause.ts';
+import { DailyBudgetSpent } from '../platforms/daily-budget.ts';
 import { requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
 import { enqueueDueSyncs } from './worker.ts';
@@ -45,6 +46,13 @@ describe('platform pauses', () => {
     expect(pauseFor(new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'slow down', retryAfterMs: 30_000 }))).toBeNull();
     expect(pauseFor(new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'slow down' }))).toBeNull();
     expect(pauseFor(new PlatformError({ kind: 'server', httpStatus: 503, message: 'down', retryAfterMs: ELEVEN_HOURS_MS }))).toBeNull();
+  });
+
+  it('a spent daily budget asks for one until its window ends, however soon', () => {
+    const resetsAt = new Date(Date.now() + 30_000);
+    const pause = pauseFor(new DailyBudgetSpent('XERO', 5000, resetsAt));
+    expect(pause).toMatchObject({ until: resetsAt, cause: 'daily_budget' });
+    expect(pause?.reason).toContain('daily budget of 5000 XERO calls is spent');
   });
 
   it('a daily limit met mid-sync queues the run for the end of the pause, calls nothing before it, and resumes where it stopped', async () => {

@@ -25,7 +25,7 @@ import {
 import { emitEvents } from '../events/emit.ts';
 import { withIds } from '../log/logger.ts';
 import { QUEUES } from '../jobs/queue-names.ts';
-import { pauseFor, secondsUntil } from '../connections/platform-pause.ts';
+import { notePause, pauseFor, secondsUntil } from '../connections/platform-pause.ts';
 import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
 import { requeueRunForPause } from '../sql/sync-runs.ts';
 import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
@@ -346,7 +346,7 @@ async function handleFailure(services: Services, run: RunRow, connection: Connec
       const pause = await pausePlatformCalls(db, connection.id, pauseRequest.until, pauseRequest.reason);
       await requeueRunForPause(db, run.id, message, true);
       await services.jobs.send(QUEUES.sync, { syncRunId: run.id, connectionId: connection.id }, { startAfterSeconds: secondsUntil(pause.until) }, db);
-      services.log.warn({ paused_until: pause.until.toISOString() }, 'platform calls of this connection paused: a long Retry-After');
+      services.log.warn({ paused_until: pause.until.toISOString(), pause_cause: pauseRequest.cause }, notePause(pauseRequest, connection.platform));
       return 'paused';
     }
     const failObjects = () => db.query(

@@ -37,7 +37,7 @@ import { JOB_DONE_CHANNEL } from './waiter.ts';
 import { withIds } from '../log/logger.ts';
 import { writeAttempts } from '../metrics/registry.ts';
 import { QUEUES } from '../jobs/queue-names.ts';
-import { pauseFor, secondsUntil } from '../connections/platform-pause.ts';
+import { notePause, pauseFor, secondsUntil } from '../connections/platform-pause.ts';
 import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
 import type { WriteJobData } from './accept.ts';
 
@@ -238,7 +238,7 @@ async function handleFailure(services: Services, job: WriteJob, connection: Conn
       const pause = await pausePlatformCalls(db, connection.id, pauseRequest.until, pauseRequest.reason);
       await releaseForPause(db, job.id);
       await deferUntil(services, job.id, pause.until, db);
-      services.log.warn({ paused_until: pause.until.toISOString() }, 'platform calls of this connection paused: a long Retry-After');
+      services.log.warn({ paused_until: pause.until.toISOString(), pause_cause: pauseRequest.cause }, notePause(pauseRequest, connection.platform));
     });
     return 'paused';
   }

@@ -47,6 +47,8 @@ export interface TestAppOptions {
   log?: Logger;
   idempotencyWaitMs?: number;
   writeSyncWaitMs?: number;
+  /** ENCRYPTION_KEY of the app (32 bytes): worker processes on its database must share it; default random. */
+  encryptionKey?: Buffer;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -58,7 +60,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // unless a test sets its own limits (its tests do: test/edge/auth-throttle.test.ts); the service's defaults are unchanged.
   const authFailures = { perAddress: 1_000_000, perTarget: 1_000_000, windowSeconds: 60 };
   const config: Config = { ...base, connectionCacheSeconds: 0, authFailures, ...options.config };
-  const cipher = createCipher(randomBytes(32));
+  const cipher = createCipher(options.encryptionKey ?? randomBytes(32));
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
   const versions = new VersionRegistry();
   registerVersionChanges(versions);

@@ -9,6 +9,7 @@ import { AccessTokenQuery, ConnectionStatusSchema } from './schemas.ts';
 import { listSyncObjects, objectCoverage } from '../../sql/sync-objects.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { activePause } from '../../sql/platform-pauses.ts';
+import { platformBudgetOf } from '../../connections/platform-budget.ts';
 import { objectTypeToEntity, type SyncConfig } from '../../sync/config.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
@@ -85,8 +86,14 @@ export const StatusSchema = Type.Object({
     disable_message: Nullable(Type.String(), 'Human-readable reason.'),
     platform_pause: Nullable(Type.Object({
       paused_until: Type.String({ format: 'date-time', description: 'No sync or write calls the platform before this time; they resume by themselves then.' }),
-      reason: Type.String({ description: 'What the platform answered (a long Retry-After, e.g. a daily request limit).' }),
-    }), 'Set while the platform has asked us to stop calling it for this connection (docs/sync.md, "Platform pauses").'),
+      reason: Type.String({ description: 'What the platform answered (a long Retry-After, e.g. a daily request limit), or that the daily budget is spent.' }),
+    }), 'Set while the platform has asked us to stop calling it for this connection, or its daily budget is spent (docs/sync.md, "Platform pauses").'),
+    platform_budget: Nullable(Type.Object({
+      daily_limit: Type.Integer({ description: 'Platform calls the connection may make in 24 hours, as the platform states it (Xero: 5,000).' }),
+      used_today: Type.Integer({ description: 'Platform calls made in the current 24-hour window, by every process.' }),
+      remaining_today: Type.Integer({ description: 'Calls left in the window; at 0 platform calls pause until resets_at (platform_pause).' }),
+      resets_at: Nullable(Type.String({ format: 'date-time' }), 'When the window ends; null while none is open (the next platform call opens one).'),
+    }), 'The daily budget of platform calls and its use; null when the platform states none (docs/sync.md, "Platform limits and budgets").'),
     latest_syncs: Type.Array(SyncRunSchema, { description: 'The five most recent syncs, newest first.' }),
     initial_sync: Type.Object({
       status: StringEnum(['not_started', 'in_progress', 'completed', 'failed'], 'State of the initial sync.'),
@@ -138,6 +145,7 @@ export default defineEndpoint(contract, async (request) => {
   const lastCompleted = await lastCompletedSyncAt(pool, connection.id);
   const batches = await historicalBatchesAnnounced(pool, connection.id);
   const pause = await activePause(pool, connection.id);
+  const budget = await platformBudgetOf(pool, connection);
   const types = syncedTypes(connection);
   const ready = connection.readyAt !== null;
   const objects = types.map((type) => {
@@ -192,6 +200,7 @@ export default defineEndpoint(contract, async (request) => {
       disable_error: connection.disableError,
       disable_message: connection.disableMessage,
       platform_pause: pause === null ? null : { paused_until: pause.until.toISOString(), reason: pause.reason },
+      platform_budget: budget,
       latest_syncs: runs.map((r) => ({
         id: r.id, kind: r.kind, status: r.status, error: r.error,
         created_at: r.created_at.toISOString(), started_at: iso(r.started_at), finished_at: iso(r.finished_at),

@@ -134,8 +134,8 @@ export const xeroConnector: Connector = {
   },
   objects: objects(),
   actions: xeroActions,
-  // Xero allows 60 calls a minute and 5 at a time per organisation (and 5,000 a day, which its 429s enforce).
-  limits: { requestsPerMinute: 60, concurrentRequests: 5 },
+  // Xero allows 60 calls a minute, 5 at a time and 5,000 in 24 hours per organisation (tenant).
+  limits: { requestsPerMinute: 60, concurrentRequests: 5, dailyRequests: 5_000 },
   platformUrl: (type, platformId) => deepLink(type, platformId),
   documentation: {
     testedAgainst: 'A stand-in (test/standins/xero) built from Xero\'s published OpenAPI contract (Accounting API 2.9.4 and the identity /connections contract in test/contracts/xero): its example records, and records cloned from them beyond a page, are the seed data, and every request and answer is validated against it. Not yet run against the real service.',
