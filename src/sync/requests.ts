@@ -4,8 +4,8 @@
  * connection runs at a time.
  */
 import { withTransaction, type Pool } from '../db/pool.ts';
-import type { JobSender } from '../jobs/sender.ts';
-import { QUEUES } from '../jobs/queue-names.ts';
+import type { JobSender } from '../queue/sender.ts';
+import { QUEUES } from '../queue/names.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { insertFollowUpRun, queuedRuns, widenQueuedRun } from '../sql/follow-up-runs.ts';
 import { objectTypeToEntity } from './config.ts';
