@@ -8,7 +8,7 @@ import type { JobSender } from '../queue/sender.ts';
 import { QUEUES } from '../queue/names.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { insertFollowUpRun, queuedRuns, widenQueuedRun } from '../sql/follow-up-runs.ts';
-import { objectTypeToEntity } from './config.ts';
+import { objectTypeToEntity } from '../connections/sync-config.ts';
 
 export type SyncKind = 'initial' | 'incremental' | 'backfill';
 export type SyncTrigger = 'link' | 'schedule' | 'manual' | 'api' | 'write';

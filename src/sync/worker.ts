@@ -8,7 +8,7 @@ import type { CoreServices } from '../core-services.ts';
 import { QUEUES } from '../queue/names.ts';
 import { ensureInitialSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
-import { DEFAULT_FREQUENCY_MINUTES } from './config.ts';
+import { DEFAULT_FREQUENCY_MINUTES } from '../connections/sync-config.ts';
 
 export interface SyncJobData { syncRunId: string; connectionId: string }
 

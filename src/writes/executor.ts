@@ -29,7 +29,7 @@ import { withConnectionPageLock } from '../sync/lock.ts';
 import { requestFollowUpSync } from '../sync/requests.ts';
 import { followUpTypes } from '../sync/follow-up-scope.ts';
 import { deletedEvents, storePage, type PageContext } from '../sync/store-page.ts';
-import { isFinished } from './job-states.ts';
+import { isFinished } from '../sql/write-job-states.ts';
 import { jobView } from './job-view.ts';
 import { jobObjectType, OPERATIONS, type Effect } from './operations.ts';
 import { liveRecord } from './check-input.ts';

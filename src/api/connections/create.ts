@@ -8,7 +8,7 @@ import { getConnector } from '../../platforms/index.ts';
 import { connectorContext } from '../../platforms/context.ts';
 import { PlatformError } from '../../platforms/errors.ts';
 import type { Credentials } from '../../platforms/connector.ts';
-import { ENTITY_NAMES, SyncConfigSchema, validateSyncConfig, objectTypeToEntity } from '../../sync/config.ts';
+import { ENTITY_NAMES, SyncConfigSchema, validateSyncConfig, objectTypeToEntity } from '../../connections/sync-config.ts';
 import { ensureInitialSync } from '../../sync/requests.ts';
 import { StringEnum } from '../../model/shared.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';

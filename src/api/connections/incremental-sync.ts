@@ -3,7 +3,7 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { getConnector } from '../../platforms/index.ts';
-import { objectTypeToEntity } from '../../sync/config.ts';
+import { objectTypeToEntity } from '../../connections/sync-config.ts';
 import { requestSync } from '../../sync/requests.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';

@@ -9,7 +9,7 @@ import { AccessTokenQuery, ConnectionStatusSchema } from './schemas.ts';
 import { listSyncObjects, objectCoverage } from '../../sql/sync-objects.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { activePause } from '../../sql/platform-pauses.ts';
-import { objectTypeToEntity, type SyncConfig } from '../../sync/config.ts';
+import { objectTypeToEntity, type SyncConfig } from '../../connections/sync-config.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 

@@ -21,7 +21,7 @@ import type { AuthenticatedTenant } from '../../tenants/types.ts';
 import { acceptWrite } from '../../writes/accept.ts';
 import type { StoredRecord } from '../../writes/check-input.ts';
 import { checkWrite } from '../../writes/check-write.ts';
-import { isFinished, type WriteOperation } from '../../writes/job-states.ts';
+import { isFinished, type WriteOperation } from '../../sql/write-job-states.ts';
 import { asyncResponse } from '../../writes/job-view.ts';
 import type { ResponseMode } from '../../writes/input-schemas.ts';
 import type { ObjectWrite } from '../../writes/writable.ts';

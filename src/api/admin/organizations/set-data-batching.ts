@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { ServiceError } from '../../../errors/catalogue.ts';
 import { setOrganizationDataBatching } from '../../../sql/data-batching.ts';
-import { checkDataBatchingMonths, DataBatchingSchema } from '../../../sync/config.ts';
+import { checkDataBatchingMonths, DataBatchingSchema } from '../../../connections/sync-config.ts';
 import { OrganizationIdParams } from './schemas.ts';
 
 export const contract = defineContract({
