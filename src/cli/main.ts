@@ -24,7 +24,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { getOAuthApps, removeOAuthApp, setOAuthApp } from '../platforms/oauth-apps.ts';
+import { getOAuthApps, removeOAuthApp, setOAuthApp } from '../connections/oauth-apps.ts';
 import { createOrganization, listOrganizations, rotateSecret } from '../tenants/organizations.ts';
 import { setProducts } from '../tenants/products.ts';
 import { setDisabledEndpoints } from '../tenants/endpoints.ts';
@@ -239,7 +239,7 @@ function requireOption(value: string | undefined, option: string, command: strin
   return value;
 }
 
-/** The OAuth app commands, over the same functions as the admin API (src/platforms/oauth-apps.ts). */
+/** The OAuth app commands, over the same functions as the admin API (src/connections/oauth-apps.ts). */
 function parseOAuthAppCommand(command: string, values: Record<string, string | undefined>): ServiceCommand {
   const id = requireUuid(values.id, '--id', command);
   switch (command) {

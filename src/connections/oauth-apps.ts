@@ -11,7 +11,7 @@ import { ServiceError, type ErrorMetadata } from '../errors/catalogue.ts';
 import { deleteOAuthApp, listOAuthApps, upsertOAuthApp, type OAuthAppRow } from '../sql/oauth-apps.ts';
 import { getOrganization } from '../tenants/organizations.ts';
 import type { Environment } from '../tenants/types.ts';
-import { getConnector, listConnectors } from './index.ts';
+import { getConnector, listConnectors } from '../platforms/index.ts';
 
 export const OAUTH_APP_FIELD_MAX_LENGTH = 500;
 export const REDIRECT_URI_MAX_LENGTH = 2000;
