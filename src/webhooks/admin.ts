@@ -14,7 +14,7 @@ import {
   listWebhookAttempts, listWebhookDeliveries, listWebhookEndpoints, lockOrganizationReplays, upsertWebhookEndpoint,
   type DeliveryFilters, type DeliveryPosition, type DeliveryStatus, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow,
 } from '../sql/webhook-admin.ts';
-import { getOrganization } from '../tenants/organizations.ts';
+import { organizationNotFound, requireOrganization } from '../tenants/organizations.ts';
 import type { Environment } from '../tenants/types.ts';
 import { webhookUrlProblem } from './address-guard.ts';
 import { windowMs } from './schedule.ts';
@@ -103,9 +103,6 @@ function toAttemptView(row: WebhookAttemptRow): AttemptView {
   };
 }
 
-function organizationNotFound(organizationId: string): ServiceError {
-  return new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`, { source: 'service' });
-}
 
 function deliveryNotFound(organizationId: string, deliveryId: string): ServiceError {
   return new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} has no webhook delivery ${deliveryId}.`, { source: 'service' });
@@ -116,10 +113,6 @@ function invalid(message: string, field: string, location: ErrorMetadata['locati
 }
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
-async function requireOrganization(db: Queryable, organizationId: string): Promise<void> {
-  if (await getOrganization(db, organizationId) === null) throw organizationNotFound(organizationId);
-}
 
 /** Seconds a re-sent delivery is attempted for: 15 minutes, times WEBHOOK_SCHEDULE_SCALE (1 outside tests and demos). */
 export function webhookWindowSeconds(config: Pick<Config, 'webhookScheduleScale'>): number {
