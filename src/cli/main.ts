@@ -24,11 +24,12 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { getOAuthApps, removeOAuthApp, setOAuthApp } from '../platforms/oauth-apps.ts';
+import { getOAuthApps, removeOAuthApp, setOAuthApp } from '../connections/oauth-apps.ts';
 import { createOrganization, listOrganizations, rotateSecret } from '../tenants/organizations.ts';
 import { setProducts } from '../tenants/products.ts';
 import { setDisabledEndpoints } from '../tenants/endpoints.ts';
 import { versionedEndpoints } from '../api/routes.ts';
+import { decodeCursor, encodeCursor } from '../http/keyset-cursor.ts';
 import { ENVIRONMENTS, type Environment } from '../tenants/types.ts';
 import { getRedirectUrls, removeRedirectUrls, setRedirectUrls } from '../connections/redirect-urls.ts';
 import { startRuntime } from '../runtime.ts';
@@ -210,9 +211,13 @@ function parseWebhookCommand(command: string, values: Record<string, string | un
       const limit = values.limit === undefined ? DEFAULT_DELIVERY_LIMIT : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_DELIVERY_LIMIT}`);
       const connectionId = values['connection-id'] === undefined ? null : requireUuid(values['connection-id'], '--connection-id', command);
-      return ({ pool, config }) => listDeliveries(pool, id, {
-        environment, status, code: values.code ?? null, connectionId, cursor: values.cursor ?? null, limit,
-      }, webhookWindowSeconds(config));
+      const { cursor } = values;
+      return async ({ pool, config }) => {
+        const page = await listDeliveries(pool, id, {
+          environment, status, code: values.code ?? null, connectionId, from: cursor === undefined || cursor === '' ? null : decodeCursor(cursor), limit,
+        }, webhookWindowSeconds(config));
+        return { deliveries: page.deliveries, next_cursor: page.next === null ? null : encodeCursor(page.next) };
+      };
     }
     case 'webhook retry': {
       const delivery = requireUuid(values.delivery, '--delivery', command);
@@ -234,7 +239,7 @@ function requireOption(value: string | undefined, option: string, command: strin
   return value;
 }
 
-/** The OAuth app commands, over the same functions as the admin API (src/platforms/oauth-apps.ts). */
+/** The OAuth app commands, over the same functions as the admin API (src/connections/oauth-apps.ts). */
 function parseOAuthAppCommand(command: string, values: Record<string, string | undefined>): ServiceCommand {
   const id = requireUuid(values.id, '--id', command);
   switch (command) {

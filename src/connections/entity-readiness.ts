@@ -8,7 +8,7 @@ import type { Queryable } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
 import { objectEverRead } from '../sql/sync-objects.ts';
-import type { SyncConfig } from '../sync/config.ts';
+import type { SyncConfig } from './sync-config.ts';
 import type { ConnectionRecord } from './types.ts';
 
 export async function assertEntityRead(db: Queryable, connection: ConnectionRecord, type: UnifiedObjectType, forceFetch: boolean): Promise<void> {

@@ -18,7 +18,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { ServiceError, type ErrorMetadata } from '../errors/catalogue.ts';
 import { deleteRedirectUrlList, findRedirectUrlList, listRedirectUrlLists, upsertRedirectUrlList } from '../sql/redirect-urls.ts';
-import { getOrganization } from '../tenants/organizations.ts';
+import { organizationNotFound, requireOrganization } from '../tenants/organizations.ts';
 import type { Environment } from '../tenants/types.ts';
 
 export const MAX_REDIRECT_URLS = 50;
@@ -71,9 +71,6 @@ function invalid(message: string, field: string, location: ErrorMetadata['locati
   return new ServiceError('VALIDATION_ERROR', message, { source: 'service', field, ...(location !== undefined ? { location } : {}) });
 }
 
-function organizationNotFound(organizationId: string): ServiceError {
-  return new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`, { source: 'service' });
-}
 
 /**
  * Sets (replaces) the allowed redirect URLs of one environment. Entries are
@@ -101,7 +98,7 @@ export async function setRedirectUrls(db: Queryable, input: {
 
 /** The lists of the organisation's configured environments (an environment without a list is left out). */
 export async function getRedirectUrls(db: Queryable, organizationId: string): Promise<RedirectUrlsView[]> {
-  if (await getOrganization(db, organizationId) === null) throw organizationNotFound(organizationId);
+  await requireOrganization(db, organizationId);
   return (await listRedirectUrlLists(db, organizationId)).map((row) => ({
     environment: row.environment, urls: row.urls, updated_at: row.updated_at.toISOString(),
   }));
@@ -109,7 +106,7 @@ export async function getRedirectUrls(db: Queryable, organizationId: string): Pr
 
 /** Removes the list: sandbox goes back to accepting the creation redirect_url, production to accepting none. */
 export async function removeRedirectUrls(db: Queryable, organizationId: string, environment: Environment): Promise<void> {
-  if (await getOrganization(db, organizationId) === null) throw organizationNotFound(organizationId);
+  await requireOrganization(db, organizationId);
   if (!await deleteRedirectUrlList(db, organizationId, environment)) {
     throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} has no redirect URL list for ${environment}.`, { source: 'service' });
   }

@@ -74,3 +74,14 @@ declare module 'fastify' {
     tenant: AuthenticatedTenant | null;
   }
 }
+
+/**
+ * The tenant guard of client-authenticated handlers: the tenant the authentication hook established
+ * (src/http/hooks.ts), which every ownership check below takes (connections by access token or id, jobs, events
+ * are looked up within it, so another tenant's ids answer as unknown ones). A route with auth 'client' always has
+ * one; a handler reached without it is a wiring mistake, and fails as one.
+ */
+export function requireTenant(request: FastifyRequest): AuthenticatedTenant {
+  if (request.tenant === null) throw new Error('client auth hook did not run');
+  return request.tenant;
+}

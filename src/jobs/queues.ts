@@ -1,17 +1,15 @@
 /**
  * Every queue the workers serve, with its handler. A worker process calls
- * startWorkers; API processes only send.
+ * startWorkers; API processes only send (through src/queue/, which knows the
+ * queue names but no handler: syncs and writes enqueue without importing this).
  */
 import type { PgBoss } from 'pg-boss';
-import type { Services } from '../services.ts';
+import type { CoreServices } from '../core-services.ts';
 import { deleteExpiredIdempotencyKeys } from '../sql/idempotency.ts';
 import { startSyncWorkers } from '../sync/worker.ts';
 import { forgetOldIdempotencyKeys } from '../sql/write-jobs.ts';
 import { requeueStaleWriteJobs, startWriteWorkers } from '../writes/worker.ts';
-
-import { QUEUES } from './queue-names.ts';
-
-export { QUEUES };
+import { QUEUES } from '../queue/names.ts';
 
 const QUEUE_OPTIONS = {
   [QUEUES.maintenance]: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
@@ -34,7 +32,7 @@ export async function createQueues(boss: PgBoss): Promise<void> {
 }
 
 /** Housekeeping: expired idempotency records go after their 24 h; writes nobody drives are queued again. */
-export async function runMaintenance(services: Pick<Services, 'pool' | 'jobs'>): Promise<{ idempotencyKeysDeleted: number; writeKeysForgotten: number; writeJobsRequeued: number }> {
+export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs'>): Promise<{ idempotencyKeysDeleted: number; writeKeysForgotten: number; writeJobsRequeued: number }> {
   return {
     idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(services.pool),
     writeKeysForgotten: await forgetOldIdempotencyKeys(services.pool, 24 * 3600),
@@ -42,7 +40,7 @@ export async function runMaintenance(services: Pick<Services, 'pool' | 'jobs'>):
   };
 }
 
-export async function startWorkers(boss: PgBoss, services: Services): Promise<void> {
+export async function startWorkers(boss: PgBoss, services: CoreServices): Promise<void> {
   await startSyncWorkers(boss, services, { concurrency: 2 });
   await startWriteWorkers(boss, services, { concurrency: 5 });
   await boss.schedule(QUEUES.maintenance, '*/15 * * * *', {});

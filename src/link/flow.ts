@@ -8,10 +8,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { completeLink, recordLinkError } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
+import { sha256 } from '../crypto/secrets.ts';
+import type { Queryable } from '../db/pool.ts';
 import type { AccountIdentity, Connector, Credentials, OAuthTokens } from '../platforms/connector.ts';
 import { connectorContext } from '../platforms/context.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import type { Services } from '../services.ts';
+import { findConnectionByLinkToken } from '../sql/connections.ts';
 import { ensureInitialSync } from '../sync/requests.ts';
 import { otherAccountMessage, platformFailureMessage } from './messages.ts';
 import { withPublicToken } from './params.ts';
@@ -41,6 +44,12 @@ export interface FlowContext {
  * database has the token sealed (src/connections/link-token.ts).
  */
 export type LinkConnection = ConnectionRecord & { linkToken: string };
+
+/** The connection a presented link token opens (looked up by its SHA-256), or null. */
+export async function findLinkConnection(db: Queryable, linkToken: string): Promise<LinkConnection | null> {
+  const connection = await findConnectionByLinkToken(db, sha256(linkToken));
+  return connection === null ? null : { ...connection, linkToken };
+}
 
 export function page(status: number, render: (nonce: string) => string): Outcome {
   return { kind: 'page', status, render };

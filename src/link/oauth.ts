@@ -14,7 +14,8 @@ import {
   consentDeclinedMessage, EXPIRED_MESSAGE, NO_TENANT_MESSAGE, noOAuthAppMessage, platformFailureMessage,
 } from './messages.ts';
 import { destination, keptQuery, type Kept } from './params.ts';
-import { claimOAuthState, findOAuthApp, insertOAuthState, type ClaimedOAuthState } from './sql.ts';
+import { findOAuthApp } from '../sql/oauth-apps.ts';
+import { claimOAuthState, insertOAuthState, type ClaimedOAuthState } from '../sql/oauth-states.ts';
 import { messagePage, tenantPage } from './views.ts';
 
 type OAuthAuth = Extract<Connector['auth'], { type: 'oauth2' }>;

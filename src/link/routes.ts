@@ -20,14 +20,13 @@ import { toServiceError } from '../http/error-handler.ts';
 import { getConnector, listConnectors } from '../platforms/index.ts';
 import { browserSecret, ensureBrowserSecret, formTokenValid } from './csrf.ts';
 import { credentialsForm, formSubject, submitCredentials } from './credentials.ts';
-import { page, startOverHref, type FlowContext, type LinkConnection, type Outcome } from './flow.ts';
+import { findLinkConnection, page, startOverHref, type FlowContext, type LinkConnection, type Outcome } from './flow.ts';
 import { chooseTenant, forbidden, oauthCallback, startOAuth } from './oauth.ts';
 import {
   CallbackQuery, CredentialsBody, DoneQuery, httpUrl, keptOf, keptProblem, keptQuery, LinkParams, LinkQuery, PlatformParams,
   TenantBody, type Kept,
 } from './params.ts';
 import { checkRedirect } from './redirect.ts';
-import { findLinkConnection } from './sql.ts';
 import { LINK_SCRIPT } from './script.ts';
 import type { AuthAttempt, Blocked } from '../ratelimit/auth-failures.ts';
 import { donePage, messagePage, notFoundPage, pickerPage } from './views.ts';

@@ -7,7 +7,10 @@
  * shared (HTTP retries, rate limits, token refresh, error classes, storing,
  * change detection) lives outside the connector.
  */
-import type { PlatformHttp, PlatformResponse } from './http.ts';
+import type { PlatformHttp } from './http.ts';
+import type { PlatformLimits } from './limit-types.ts';
+
+export type { CostBucket, OperationRate, PlatformLimits } from './limit-types.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import type { Environment } from '../tenants/types.ts';
 
@@ -260,49 +263,6 @@ export interface ObjectCapabilities {
   attachedTo?: { read: readonly UnifiedObjectType[]; upload: readonly UnifiedObjectType[] };
 }
 
-/**
- * A rate the platform states per operation, as a token bucket: Amazon SP-API's getOrders is 0.0167 requests per second
- * with a burst of 20. Keyed by the request's `operation` name (PlatformRequest.operation).
- */
-export interface OperationRate {
-  requestsPerSecond: number;
-  /** Requests that may start back to back when the bucket is full. */
-  burst: number;
-}
-
-/**
- * A bucket of points that refills every second, each call costing points (Shopify's GraphQL Admin API: a bucket per
- * store restoring 100 points a second on the Standard plan; a query needs its requested cost in the bucket before it
- * runs and is refunded the difference to its actual cost afterwards). A call takes its expected cost before it starts
- * and waits while the bucket is short; the answer's actual cost, when `costOf` reports it, settles the difference.
- */
-export interface CostBucket {
-  size: number;
-  refillPerSecond: number;
-  /** Points a call takes up front unless the request says (PlatformRequest.cost). */
-  defaultCost: number;
-  /** The points the answer says the call cost (Shopify: extensions.cost.actualQueryCost); null when it does not say. */
-  costOf?: (response: PlatformResponse) => number | null;
-}
-
-/**
- * Request limits of one connection (one platform tenant), as the platform documents them; every process shares
- * them through PostgreSQL (src/platforms/shared-limits.ts), except concurrency, which is per process.
- */
-export interface PlatformLimits {
-  /** Requests started per minute (Xero 60, QuickBooks Online 500); null: none stated. */
-  requestsPerMinute: number | null;
-  /** Requests in flight at once, per process (see shared-limits.ts for why not across processes); null: none stated. */
-  concurrentRequests: number | null;
-  /**
-   * Requests per 24 hours (Xero: 5,000 per tenant). Counted over a 24-hour window opened by its first call; when it is
-   * spent the connection's syncs and writes pause until the window ends. Absent or null: none.
-   */
-  dailyRequests?: number | null;
-  costBucket?: CostBucket;
-  /** Per-operation rates on top of the connection's (Amazon SP-API). */
-  operations?: Readonly<Record<string, OperationRate>>;
-}
 
 export interface Connector {
   /** Upper-case platform identifier of the spec (SANDBOX, XERO, QUICKBOOKS, …). */

@@ -7,7 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { PlatformError, classifyFailure, classifyResponse, mayRetry } from './errors.ts';
 import { createLimiterPool, type LimitSpec, type LimiterPool, type Sleep } from './limiter.ts';
-import type { SharedLimiter, TakenCall } from './shared-limits.ts';
+import type { PlatformResponse, SharedLimiter, TakenCall } from './limit-types.ts';
 
 export type { Sleep } from './limiter.ts';
 
@@ -53,14 +53,7 @@ export interface PlatformRequest {
   cost?: number;
 }
 
-export interface PlatformResponse {
-  status: number;
-  /** Lower-case names. */
-  headers: Record<string, string>;
-  body: unknown;
-  /** Attempts it took, 1 when the first one succeeded. */
-  attempts?: number;
-}
+export type { PlatformResponse } from './limit-types.ts';
 
 /** One attempt, for logs and metrics. The URL has no query string (it may carry keys). */
 export interface AttemptEvent {

@@ -22,31 +22,12 @@ import type { Queryable } from '../db/pool.ts';
 import { platformLimitedCalls, platformLimitWait } from '../metrics/registry.ts';
 import { settlePlatformCallCost } from '../sql/settle-platform-call-cost.ts';
 import { takePlatformCall, type MeterKey, type MeterLimits } from '../sql/take-platform-call.ts';
-import type { CostBucket, PlatformLimits } from './connector.ts';
 import { DailyBudgetSpent } from './daily-budget.ts';
-import type { PlatformResponse } from './http.ts';
+import type { CostBucket, PlatformLimits, PlatformResponse, SharedLimiter } from './limit-types.ts';
+
+export type { SharedCall, SharedLimiter, TakenCall } from './limit-types.ts';
 import type { Sleep } from './limiter.ts';
 
-export interface SharedCall {
-  /** The request's operation name: per-operation rates are keyed by it. */
-  operation: string;
-  /** Expected points for a cost bucket; default the bucket's defaultCost. */
-  cost?: number;
-}
-
-export interface TakenCall {
-  waitedMs: number;
-  /** After the answer: settles the cost bucket with the cost the answer reports. */
-  settle(response: PlatformResponse): Promise<void>;
-}
-
-export interface SharedLimiter {
-  /**
-   * Takes the call's capacity and waits until it may start; throws DailyBudgetSpent when the budget is spent. A call
-   * cancelled while it waits has spent its share all the same: the count errs towards fewer calls, never more.
-   */
-  take(call: SharedCall, signal?: AbortSignal): Promise<TakenCall>;
-}
 
 export interface SharedLimiterOptions {
   db: Queryable;

@@ -13,7 +13,8 @@
 import type { Cipher } from '../crypto/secrets.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
-import { findOAuthApp } from '../link/sql.ts';
+import { findSealedTokens, lockConnectionTokens, storeSealedTokens } from '../sql/connection-tokens.ts';
+import { findOAuthApp } from '../sql/oauth-apps.ts';
 import type { Connector, OAuthSession, OAuthTokens } from './connector.ts';
 import type { Logger } from '../log/logger.ts';
 import { observePlatformCall, openTokens, sealJson } from './context.ts';
@@ -39,8 +40,7 @@ export interface FreshTokenOptions {
 }
 
 async function storedTokens(db: Queryable, cipher: Cipher, connectionId: string): Promise<OAuthTokens | null> {
-  const result = await db.query<{ sealed: Buffer | null }>('SELECT oauth_tokens_ciphertext AS sealed FROM connections WHERE id = $1', [connectionId]);
-  return openTokens(cipher, result.rows[0]?.sealed ?? null);
+  return openTokens(cipher, await findSealedTokens(db, connectionId));
 }
 
 function needsRefresh(tokens: OAuthTokens, now: number, rejected: string | undefined): boolean {
@@ -55,7 +55,7 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
   const current = await storedTokens(deps.pool, deps.cipher, connection.id);
   if (auth.type !== 'oauth2' || current === null || !needsRefresh(current, now(), options.rejected)) return current;
   return withTransaction(deps.pool, async (db) => {
-    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledgerport-token:' || $1::text, 0))`, [connection.id]);
+    await lockConnectionTokens(db, connection.id);
     // Whoever held the lock before us may have refreshed already.
     const latest = await storedTokens(db, deps.cipher, connection.id);
     if (latest === null || !needsRefresh(latest, now(), options.rejected)) return latest;
@@ -89,7 +89,7 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
       refreshToken: refreshed.refreshToken ?? latest.refreshToken,
       tenantId: refreshed.tenantId ?? latest.tenantId,
     };
-    await db.query('UPDATE connections SET oauth_tokens_ciphertext = $2, updated_at = clock_timestamp() WHERE id = $1', [connection.id, sealJson(deps.cipher, tokens)]);
+    await storeSealedTokens(db, connection.id, sealJson(deps.cipher, tokens));
     tokenRefreshes.inc({ platform: connector.id, outcome: 'refreshed' });
     log?.info({ token_refresh: { reason, duration_ms: Date.now() - started, expires_at: tokens.expiresAt, refresh_token_rotated: refreshed.refreshToken !== null } }, 'token refreshed');
     return tokens;

@@ -1,8 +1,10 @@
 /**
  * SQL of the operator's OAuth app surface (admin API and CLI): each
- * organisation's own OAuth app per platform and environment. The link flow
- * reads the same table in src/link/sql.ts.
+ * organisation's own OAuth app per platform and environment; and the app a
+ * connection's link flow and token refreshes use (findOAuthApp, secret opened).
  */
+import type { Cipher } from '../crypto/secrets.ts';
+import type { ConnectionRecord } from '../connections/types.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Environment } from '../tenants/types.ts';
 
@@ -50,4 +52,19 @@ export async function deleteOAuthApp(db: Queryable, organizationId: string, envi
     [organizationId, environment, platform],
   );
   return (result.rowCount ?? 0) > 0;
+}
+
+/** An app with its secret opened: what a connector's OAuth calls take (OAuthAppCredentials, src/platforms/connector.ts). */
+export interface OAuthAppSecret { clientId: string; clientSecret: string; redirectUri: string }
+
+/** The app of the connection's organisation and environment for this platform, or null. */
+export async function findOAuthApp(db: Queryable, cipher: Cipher, connection: ConnectionRecord, platform: string): Promise<OAuthAppSecret | null> {
+  const result = await db.query<{ client_id: string; client_secret_ciphertext: Buffer; redirect_uri: string }>(
+    `SELECT client_id, client_secret_ciphertext, redirect_uri FROM oauth_apps
+      WHERE organization_id = $1 AND environment = $2 AND platform = $3`,
+    [connection.organizationId, connection.environment, platform],
+  );
+  const row = result.rows[0];
+  if (row === undefined) return null;
+  return { clientId: row.client_id, clientSecret: cipher.decrypt(row.client_secret_ciphertext), redirectUri: row.redirect_uri };
 }

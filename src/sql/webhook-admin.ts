@@ -5,7 +5,6 @@
  * dispatcher's own queries live in src/sql/webhook-deliveries.ts.
  */
 import type { Queryable } from '../db/pool.ts';
-import type { KeysetPosition } from '../http/keyset-cursor.ts';
 import type { Environment } from '../tenants/types.ts';
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'delivered', 'failed'] as const;
@@ -82,6 +81,9 @@ export async function deleteWebhookEndpoint(db: Queryable, organizationId: strin
   return (result.rowCount ?? 0) > 0;
 }
 
+/** Where a page of the delivery log starts: a delivery's created_at (position_ts) and id. */
+export interface DeliveryPosition { createdAt: string; id: string }
+
 export interface DeliveryFilters {
   environment: Environment | null;
   status: DeliveryStatus | null;
@@ -95,7 +97,7 @@ export interface DeliveryFilters {
  * one extra row says whether, and where, the next page starts.
  */
 export async function listWebhookDeliveries(
-  db: Queryable, organizationId: string, filters: DeliveryFilters, from: KeysetPosition | null, limit: number,
+  db: Queryable, organizationId: string, filters: DeliveryFilters, from: DeliveryPosition | null, limit: number,
 ): Promise<WebhookDeliveryRow[]> {
   const result = await db.query<WebhookDeliveryRow>(
     `SELECT ${DELIVERY_COLUMNS}

@@ -1,6 +1,6 @@
 /** Write jobs: named, parameterised queries and the row ↔ domain mapping. */
 import type { Queryable } from '../db/pool.ts';
-import { statesLeadingTo, type JobOperation, type JobStatus, type WriteOperation } from '../writes/job-states.ts';
+import { statesLeadingTo, type JobOperation, type JobStatus, type WriteOperation } from './write-job-states.ts';
 import type { Tenant } from '../tenants/types.ts';
 
 /** The advisory lock a worker holds while it executes a job (src/writes/executor.ts); $1 is the job id. */

@@ -4,7 +4,7 @@
  * same run always plans the same steps — which is what lets a crashed run resume.
  */
 import type { ObjectCapabilities } from '../platforms/connector.ts';
-import { DEFAULT_HISTORICAL_MONTHS, type SyncConfig } from './config.ts';
+import { DEFAULT_HISTORICAL_MONTHS, type SyncConfig } from '../connections/sync-config.ts';
 
 export interface Window { start: string; end: string }
 

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessTokenOf, createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
-import { QUEUES } from '../jobs/queue-names.ts';
+import { QUEUES } from '../queue/names.ts';
 import { connectorContext } from '../platforms/context.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { acceptWrite } from '../writes/accept.ts';

@@ -4,11 +4,11 @@
  * connection runs at a time.
  */
 import { withTransaction, type Pool } from '../db/pool.ts';
-import type { JobSender } from '../jobs/sender.ts';
-import { QUEUES } from '../jobs/queue-names.ts';
+import type { JobSender } from '../queue/sender.ts';
+import { QUEUES } from '../queue/names.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { insertFollowUpRun, queuedRuns, widenQueuedRun } from '../sql/follow-up-runs.ts';
-import { objectTypeToEntity } from './config.ts';
+import { objectTypeToEntity } from '../connections/sync-config.ts';
 
 export type SyncKind = 'initial' | 'incremental' | 'backfill';
 export type SyncTrigger = 'link' | 'schedule' | 'manual' | 'api' | 'write';

@@ -8,7 +8,7 @@ import { runSync } from './runner.ts';
 import { enqueueDueSyncs } from './worker.ts';
 import { DISABLED_AFTER } from '../connections/health.ts';
 import { setOrganizationDataBatching } from '../sql/data-batching.ts';
-import type { SyncConfig } from './config.ts';
+import type { SyncConfig } from '../connections/sync-config.ts';
 
 const app = memoryPlatformApp();
 

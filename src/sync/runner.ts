@@ -5,7 +5,7 @@
  * stopped when its job is delivered again, and redoing a page changes nothing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Services } from '../services.ts';
+import type { CoreServices } from '../core-services.ts';
 import { isConnectionLoss, withTransaction, type PoolClient } from '../db/pool.ts';
 import { accessTokenOf } from '../connections/connections.ts';
 import { disableConnection, emitConnectionEvent, markNeedsReauth, markReady, recordSyncFailure, recordSyncSuccess } from '../connections/health.ts';
@@ -24,12 +24,12 @@ import {
 } from '../sql/sync-objects.ts';
 import { emitEvents } from '../events/emit.ts';
 import { withIds } from '../log/logger.ts';
-import { QUEUES } from '../jobs/queue-names.ts';
+import { QUEUES } from '../queue/names.ts';
 import { notePause, pauseFor, secondsUntil } from '../connections/platform-pause.ts';
 import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
 import { requeueRunForPause } from '../sql/sync-runs.ts';
 import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
-import { entityToObjectType, objectTypeToEntity, type SyncConfig } from './config.ts';
+import { entityToObjectType, objectTypeToEntity, type SyncConfig } from '../connections/sync-config.ts';
 import { tryLockConnectionSync, unlockConnectionSync, withConnectionPageLock } from './lock.ts';
 import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts';
 import { fixRunDataBatching, type DataBatching } from '../sql/data-batching.ts';
@@ -64,7 +64,7 @@ interface RunRow {
 /** `paused`: the platform paused the connection's calls; the run is queued again for the end of the pause. */
 export type RunOutcome = 'completed' | 'failed' | 'busy' | 'retry' | 'skipped' | 'paused';
 
-async function loadRun(services: Services, runId: string): Promise<RunRow | null> {
+async function loadRun(services: CoreServices, runId: string): Promise<RunRow | null> {
   const result = await services.pool.query<RunRow>(
     'SELECT id, connection_id, kind, trigger, status, request, attempts, created_at, request_id FROM sync_runs WHERE id = $1', [runId]);
   return result.rows[0] ?? null;
@@ -104,7 +104,7 @@ function batchesFor(run: RunRow, connection: ConnectionRecord, type: UnifiedObje
 
 interface ObjectRead { type: UnifiedObjectType; batches: Batch[] }
 
-export async function runSync(services: Services, runId: string, signal: AbortSignal): Promise<RunOutcome> {
+export async function runSync(services: CoreServices, runId: string, signal: AbortSignal): Promise<RunOutcome> {
   const run = await loadRun(services, runId);
   if (run === null || ['completed', 'failed', 'cancelled'].includes(run.status)) return 'skipped';
   const connection = await findConnectionForService(services.pool, run.connection_id);
@@ -131,7 +131,7 @@ export async function runSync(services: Services, runId: string, signal: AbortSi
 }
 
 /** The run under the connection's sync lock; `services.log` carries the run's ids. */
-async function runLocked(services: Services, run: RunRow, connection: ConnectionRecord, connector: Connector, signal: AbortSignal): Promise<RunOutcome> {
+async function runLocked(services: CoreServices, run: RunRow, connection: ConnectionRecord, connector: Connector, signal: AbortSignal): Promise<RunOutcome> {
   const { log } = services;
   const lockClient = await services.pool.connect();
   try {
@@ -203,7 +203,7 @@ async function resumingAfterConnectionLoss(lockClient: PoolClient, work: () => P
 /** Runs a page read and its storing without a write of the same connection in between (src/sync/lock.ts). */
 type PageLock = <T>(work: () => Promise<T>) => Promise<T>;
 
-async function execute(services: Services, run: RunRow, connection: ConnectionRecord, connector: Connector, ctx: ConnectorContext, pageLock: PageLock): Promise<void> {
+async function execute(services: CoreServices, run: RunRow, connection: ConnectionRecord, connector: Connector, ctx: ConnectorContext, pageLock: PageLock): Promise<void> {
   const reads: ObjectRead[] = objectsToRead(connector, connection, run).map((type) => {
     const handler = connector.objects[type]?.handler;
     return { type, batches: batchesFor(run, connection, type, handler?.businessDate !== undefined) };
@@ -235,7 +235,7 @@ interface ReadTarget {
   capabilities: NonNullable<Connector['objects'][UnifiedObjectType]>['capabilities'];
 }
 
-async function readBatch(services: Services, run: RunRow, connection: ConnectionRecord, ctx: ConnectorContext,
+async function readBatch(services: CoreServices, run: RunRow, connection: ConnectionRecord, ctx: ConnectorContext,
   target: ReadTarget, batch: Batch, batchIndex: number, batchTotal: number, pageLock: PageLock): Promise<void> {
   const { pool } = services;
   let state = await loadSyncObject(pool, connection.id, target.objectType);
@@ -306,7 +306,7 @@ async function readBatch(services: Services, run: RunRow, connection: Connection
   }
 }
 
-async function emitHistoricalOnce(services: Services, run: RunRow, connection: ConnectionRecord, batchIndex: number,
+async function emitHistoricalOnce(services: CoreServices, run: RunRow, connection: ConnectionRecord, batchIndex: number,
   included: { platformEntity: string; xMonthsAgo: number }[]): Promise<void> {
   await withTransaction(services.pool, async (db) => {
     // One HISTORICAL_UPDATE per batch of a run, also when the run resumes after a crash.
@@ -319,7 +319,7 @@ async function emitHistoricalOnce(services: Services, run: RunRow, connection: C
   });
 }
 
-async function finishRun(services: Services, run: RunRow, connection: ConnectionRecord): Promise<void> {
+async function finishRun(services: CoreServices, run: RunRow, connection: ConnectionRecord): Promise<void> {
   await withTransaction(services.pool, async (db) => {
     const done = await db.query(
       `UPDATE sync_runs SET status = 'completed', error = NULL, finished_at = clock_timestamp() WHERE id = $1 AND status = 'running' RETURNING id`, [run.id]);
@@ -335,7 +335,7 @@ async function finishRun(services: Services, run: RunRow, connection: Connection
   });
 }
 
-async function handleFailure(services: Services, run: RunRow, connection: ConnectionRecord, error: unknown): Promise<RunOutcome> {
+async function handleFailure(services: CoreServices, run: RunRow, connection: ConnectionRecord, error: unknown): Promise<RunOutcome> {
   services.log.warn({ err: error }, 'sync run failed');
   const message = error instanceof Error ? error.message : String(error);
   const platformError = error instanceof PlatformError ? error : null;

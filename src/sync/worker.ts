@@ -4,11 +4,11 @@
  */
 import type { PgBoss } from 'pg-boss';
 import { isConnectionLoss } from '../db/pool.ts';
-import type { Services } from '../services.ts';
-import { QUEUES } from '../jobs/queue-names.ts';
+import type { CoreServices } from '../core-services.ts';
+import { QUEUES } from '../queue/names.ts';
 import { ensureInitialSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
-import { DEFAULT_FREQUENCY_MINUTES } from './config.ts';
+import { DEFAULT_FREQUENCY_MINUTES } from '../connections/sync-config.ts';
 
 export interface SyncJobData { syncRunId: string; connectionId: string }
 
@@ -17,7 +17,7 @@ const BUSY_RETRY_SECONDS = 10;
 /** Pause before a failed initial sync is tried again by the schedule. */
 export const INITIAL_RETRY_MINUTES = 30;
 
-export async function startSyncWorkers(boss: PgBoss, services: Services, options: { concurrency: number }): Promise<void> {
+export async function startSyncWorkers(boss: PgBoss, services: CoreServices, options: { concurrency: number }): Promise<void> {
   await boss.work<SyncJobData>(QUEUES.sync, { batchSize: 1, localConcurrency: options.concurrency, pollingIntervalSeconds: 1 }, async (jobs) => {
     for (const job of jobs) {
       const outcome = await runSync(services, job.data.syncRunId, job.signal).catch((error: unknown) => {
@@ -41,7 +41,7 @@ export async function startSyncWorkers(boss: PgBoss, services: Services, options
  * Linked, ready, not disabled connections whose last sync started longer ago
  * than their frequency, with nothing queued or running, get an incremental sync.
  */
-export async function enqueueDueSyncs(services: Services, now: Date = new Date()): Promise<number> {
+export async function enqueueDueSyncs(services: CoreServices, now: Date = new Date()): Promise<number> {
   const due = await services.pool.query<{ id: string }>(
     `SELECT c.id FROM connections c
       WHERE c.ready_at IS NOT NULL AND c.status IN ('active', 'unhealthy')

@@ -6,6 +6,7 @@
  */
 import type { Queryable } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
+import { organizationNotFound } from './organizations.ts';
 import { setOrganizationDisabledEndpoints } from '../sql/organization-disabled-endpoints.ts';
 import type { AuthenticatedTenant } from './types.ts';
 
@@ -36,6 +37,6 @@ export async function setDisabledEndpoints(
     }
   }
   const stored = await setOrganizationDisabledEndpoints(db, organizationId, [...new Set(requested)]);
-  if (stored === null) throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`, { source: 'service' });
+  if (stored === null) throw organizationNotFound(organizationId);
   return stored;
 }

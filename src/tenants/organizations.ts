@@ -58,6 +58,16 @@ export async function getOrganization(db: Queryable, id: string): Promise<Organi
   return row === undefined ? null : toOrganization(row);
 }
 
+/** The answer for an organisation id of the admin API or the CLI that names none: one wording everywhere. */
+export function organizationNotFound(organizationId: string): ServiceError {
+  return new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`, { source: 'service' });
+}
+
+/** The organisation guard of the operator functions: RESOURCE_NOT_FOUND unless the organisation exists. */
+export async function requireOrganization(db: Queryable, organizationId: string): Promise<void> {
+  if (await getOrganization(db, organizationId) === null) throw organizationNotFound(organizationId);
+}
+
 export async function listOrganizations(db: Queryable): Promise<Organization[]> {
   const result = await db.query<OrganizationRow>('SELECT id, name, products, disabled_endpoints, data_batching, created_at FROM organizations ORDER BY created_at, id');
   return result.rows.map(toOrganization);

@@ -4,6 +4,7 @@
  */
 import type { Queryable } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
+import { organizationNotFound } from './organizations.ts';
 import { setOrganizationProducts } from '../sql/organization-products.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { PRODUCTS, type AuthenticatedTenant, type Product } from './types.ts';
@@ -34,6 +35,6 @@ export async function setProducts(db: Queryable, organizationId: string, request
   }
   const products = PRODUCTS.filter((p) => requested.includes(p));
   const stored = await setOrganizationProducts(db, organizationId, products);
-  if (stored === null) throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`, { source: 'service' });
+  if (stored === null) throw organizationNotFound(organizationId);
   return stored;
 }

@@ -9,13 +9,12 @@
 import type { Config } from '../config.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import { ServiceError, type ErrorMetadata } from '../errors/catalogue.ts';
-import { decodeCursor, encodeCursor } from '../http/keyset-cursor.ts';
 import {
   deleteWebhookEndpoint, deliveryGauges, findWebhookDelivery, insertReplayDeliveries, insertRetryDelivery,
   listWebhookAttempts, listWebhookDeliveries, listWebhookEndpoints, lockOrganizationReplays, upsertWebhookEndpoint,
-  type DeliveryFilters, type DeliveryStatus, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow,
+  type DeliveryFilters, type DeliveryPosition, type DeliveryStatus, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow,
 } from '../sql/webhook-admin.ts';
-import { getOrganization } from '../tenants/organizations.ts';
+import { organizationNotFound, requireOrganization } from '../tenants/organizations.ts';
 import type { Environment } from '../tenants/types.ts';
 import { webhookUrlProblem } from './address-guard.ts';
 import { windowMs } from './schedule.ts';
@@ -58,9 +57,10 @@ export interface AttemptView {
   response_excerpt: string | null;
 }
 
+/** A page of the delivery log; `next` is where the next page starts (the callers hand it out as an opaque cursor). */
 export interface DeliveryPage {
   deliveries: DeliveryView[];
-  next_cursor: string | null;
+  next: DeliveryPosition | null;
 }
 
 function toWebhookView(row: WebhookEndpointRow): WebhookView {
@@ -103,9 +103,6 @@ function toAttemptView(row: WebhookAttemptRow): AttemptView {
   };
 }
 
-function organizationNotFound(organizationId: string): ServiceError {
-  return new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`, { source: 'service' });
-}
 
 function deliveryNotFound(organizationId: string, deliveryId: string): ServiceError {
   return new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} has no webhook delivery ${deliveryId}.`, { source: 'service' });
@@ -116,10 +113,6 @@ function invalid(message: string, field: string, location: ErrorMetadata['locati
 }
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
-async function requireOrganization(db: Queryable, organizationId: string): Promise<void> {
-  if (await getOrganization(db, organizationId) === null) throw organizationNotFound(organizationId);
-}
 
 /** Seconds a re-sent delivery is attempted for: 15 minutes, times WEBHOOK_SCHEDULE_SCALE (1 outside tests and demos). */
 export function webhookWindowSeconds(config: Pick<Config, 'webhookScheduleScale'>): number {
@@ -161,22 +154,22 @@ export async function removeWebhookUrl(db: Queryable, organizationId: string, en
 }
 
 export interface DeliveryQuery extends DeliveryFilters {
-  cursor: string | null;
+  /** The first delivery of the page (the previous page's `next`); null for the first page. */
+  from: DeliveryPosition | null;
   limit: number;
 }
 
-/** The delivery log, newest first, keyset-paged with the shared cursor codec. */
+/** The delivery log, newest first, keyset-paged: the admin API and the CLI encode `next` with the shared cursor codec. */
 export async function listDeliveries(db: Queryable, organizationId: string, query: DeliveryQuery, windowSeconds: number): Promise<DeliveryPage> {
   if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_DELIVERY_LIMIT) {
     throw invalid(`\`limit\` must be an integer from 1 to ${MAX_DELIVERY_LIMIT}.`, 'limit', 'query');
   }
-  const from = query.cursor === null || query.cursor === '' ? null : decodeCursor(query.cursor);
   await requireOrganization(db, organizationId);
-  const rows = await listWebhookDeliveries(db, organizationId, query, from, query.limit);
+  const rows = await listWebhookDeliveries(db, organizationId, query, query.from, query.limit);
   const next = rows[query.limit];
   return {
     deliveries: rows.slice(0, query.limit).map((row) => toDeliveryView(row, windowSeconds)),
-    next_cursor: next === undefined ? null : encodeCursor({ createdAt: next.position_ts, id: next.id }),
+    next: next === undefined ? null : { createdAt: next.position_ts, id: next.id },
   };
 }
 

@@ -10,7 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOn, type Listener } from '../db/listener.ts';
-import type { Services } from '../services.ts';
+import type { CoreServices } from '../core-services.ts';
 import { scrubSecrets } from '../crypto/scrub.ts';
 import { deliveredBody, linkTokenIn } from '../events/access-token-slot.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
@@ -53,7 +53,7 @@ function hostOf(url: string | null): string | null {
 
 export interface WebhookDispatcher { stop(): Promise<void> }
 
-export function startWebhookDispatcher(services: Services, options: DispatcherOptions = {}): WebhookDispatcher {
+export function startWebhookDispatcher(services: CoreServices, options: DispatcherOptions = {}): WebhookDispatcher {
   const { config, pool, cipher } = services;
   // Attempts in flight; settles share one connection (src/webhooks/settler.ts), claims another.
   const concurrency = options.concurrency ?? config.webhookConcurrency;

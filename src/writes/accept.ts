@@ -7,8 +7,8 @@
  */
 import { withTransaction, type Pool } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
-import type { JobSender } from '../jobs/sender.ts';
-import { QUEUES } from '../jobs/queue-names.ts';
+import type { JobSender } from '../queue/sender.ts';
+import { QUEUES } from '../queue/names.ts';
 import { findJobByIdempotencyKey, insertJobFile, insertWriteJob, type JobFile, type NewWriteJob, type WriteJob } from '../sql/write-jobs.ts';
 
 export interface WriteJobData { jobId: string }

@@ -10,7 +10,7 @@ import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
 import { companyCurrency } from '../sql/company-currency.ts';
 import { checkNumbers } from './amounts.ts';
 import { checkLinks, checkRules, type StoredRecord } from './check-input.ts';
-import type { WriteOperation } from './job-states.ts';
+import type { WriteOperation } from '../sql/write-job-states.ts';
 
 type Json = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
  * write did not happen (429, a request that never left), or after the platform
  * was re-read (an indeterminate create is looked up before it is sent again).
  */
-import type { Services } from '../services.ts';
+import type { CoreServices } from '../core-services.ts';
 import { withTransaction, type PoolClient } from '../db/pool.ts';
 import { ServiceError, type ErrorBody } from '../errors/catalogue.ts';
 import { emitEvent, emitEvents } from '../events/emit.ts';
@@ -29,14 +29,14 @@ import { withConnectionPageLock } from '../sync/lock.ts';
 import { requestFollowUpSync } from '../sync/requests.ts';
 import { followUpTypes } from '../sync/follow-up-scope.ts';
 import { deletedEvents, storePage, type PageContext } from '../sync/store-page.ts';
-import { isFinished } from './job-states.ts';
+import { isFinished } from '../sql/write-job-states.ts';
 import { jobView } from './job-view.ts';
 import { jobObjectType, OPERATIONS, type Effect } from './operations.ts';
 import { liveRecord } from './check-input.ts';
 import { JOB_DONE_CHANNEL } from './waiter.ts';
 import { withIds } from '../log/logger.ts';
 import { writeAttempts } from '../metrics/registry.ts';
-import { QUEUES } from '../jobs/queue-names.ts';
+import { QUEUES } from '../queue/names.ts';
 import { notePause, pauseFor, secondsUntil } from '../connections/platform-pause.ts';
 import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
 import type { WriteJobData } from './accept.ts';
@@ -49,7 +49,7 @@ export type ExecuteOutcome = 'done' | 'retry' | 'busy' | 'skipped' | 'paused';
 
 const JOB_LOCK_SQL = WRITE_JOB_LOCK_KEY_SQL;
 
-export async function executeWriteJob(services: Services, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
+export async function executeWriteJob(services: CoreServices, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
   const lockClient = await services.pool.connect();
   let broken = false;
   try {
@@ -66,7 +66,7 @@ export async function executeWriteJob(services: Services, jobId: string, signal:
   }
 }
 
-async function attempt(services: Services, lockClient: PoolClient, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
+async function attempt(services: CoreServices, lockClient: PoolClient, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
   const { pool } = services;
   const pending = await loadWriteJob(pool, jobId);
   if (pending === null || isFinished(pending.status)) return 'skipped';
@@ -109,7 +109,7 @@ async function attempt(services: Services, lockClient: PoolClient, jobId: string
 }
 
 /** The claimed job against the platform; `services.log` carries the job's ids. */
-async function applyWrite(services: Services, lockClient: PoolClient, job: WriteJob, connection: ConnectionRecord, signal: AbortSignal): Promise<ExecuteOutcome> {
+async function applyWrite(services: CoreServices, lockClient: PoolClient, job: WriteJob, connection: ConnectionRecord, signal: AbortSignal): Promise<ExecuteOutcome> {
   const { pool, log } = services;
   const operation = job.operation;
   if (operation === 'read') return 'skipped';
@@ -165,7 +165,7 @@ function connectionRefusal(connection: ConnectionRecord, job: WriteJob): Service
   return null;
 }
 
-function pageContext(services: Services, job: WriteJob, connection: ConnectionRecord, connector: Connector, ctx: WriteContext, type: PageContext['objectType']): PageContext {
+function pageContext(services: CoreServices, job: WriteJob, connection: ConnectionRecord, connector: Connector, ctx: WriteContext, type: PageContext['objectType']): PageContext {
   const handler = connector.objects[type]?.handler;
   if (handler === undefined) throw new Error(`${connector.id} cannot map ${type}`);
   return {
@@ -176,7 +176,7 @@ function pageContext(services: Services, job: WriteJob, connection: ConnectionRe
 }
 
 /** The platform accepted: stored copy, entity events, the job's result and JOB_COMPLETED, all or nothing. */
-async function finishApplied(services: Services, job: WriteJob, connection: ConnectionRecord, connector: Connector, ctx: WriteContext, effect: Effect): Promise<void> {
+async function finishApplied(services: CoreServices, job: WriteJob, connection: ConnectionRecord, connector: Connector, ctx: WriteContext, effect: Effect): Promise<void> {
   await withTransaction(services.pool, async (db) => {
     let stored: Record<string, unknown> | null = null;
     let resultId: string | null = null;
@@ -203,7 +203,7 @@ async function finishApplied(services: Services, job: WriteJob, connection: Conn
 }
 
 /** JOB_COMPLETED of a finished job, and the wake-up of requests waiting for it. */
-export async function announce(db: PoolClient, services: Services, connection: ConnectionRecord, job: WriteJob): Promise<void> {
+export async function announce(db: PoolClient, services: CoreServices, connection: ConnectionRecord, job: WriteJob): Promise<void> {
   await emitEvent(db, services.cipher, {
     tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id, type: 'JOB', code: 'JOB_COMPLETED',
     payload: { type: 'JOB', code: 'JOB_COMPLETED', connection_id: connection.id, access_token: accessTokenOf(services.cipher, connection), job: jobView(job, services.config.publicUrl) },
@@ -216,7 +216,7 @@ function errorResponse(error: ServiceError): JobResponse {
   return { status_code: error.status, body };
 }
 
-async function finishFailed(services: Services, job: WriteJob, connection: ConnectionRecord, error: ServiceError): Promise<void> {
+async function finishFailed(services: CoreServices, job: WriteJob, connection: ConnectionRecord, error: ServiceError): Promise<void> {
   await withTransaction(services.pool, async (db) => {
     const done = await failWriteJob(db, job.id, errorResponse(error));
     if (done !== null) await announce(db, services, connection, done);
@@ -224,12 +224,12 @@ async function finishFailed(services: Services, job: WriteJob, connection: Conne
 }
 
 /** The job's next queue entry, at the end of a platform pause (one per job, whoever defers it). */
-async function deferUntil(services: Services, jobId: string, until: Date, client?: PoolClient): Promise<void> {
+async function deferUntil(services: CoreServices, jobId: string, until: Date, client?: PoolClient): Promise<void> {
   const data: WriteJobData = { jobId };
   await services.jobs.send(QUEUES.write, { ...data }, { startAfterSeconds: secondsUntil(until), singletonKey: `paused:${jobId}` }, client);
 }
 
-async function handleFailure(services: Services, job: WriteJob, connection: ConnectionRecord, error: unknown, applied: boolean): Promise<ExecuteOutcome> {
+async function handleFailure(services: CoreServices, job: WriteJob, connection: ConnectionRecord, error: unknown, applied: boolean): Promise<ExecuteOutcome> {
   services.log.warn({ err: error, applied }, 'write attempt failed');
   const pauseRequest = applied ? null : pauseFor(error);
   if (pauseRequest !== null) {

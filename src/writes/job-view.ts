@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import type { WriteJob } from '../sql/write-jobs.ts';
 import { StringEnum } from '../model/shared.ts';
-import type { JobStatus } from './job-states.ts';
+import type { JobStatus } from '../sql/write-job-states.ts';
 
 /** The reference's job status vocabulary (docs/reference.md, "Jobs"): prequeued, pending, success, failure. */
 export const JOB_VIEW_STATUSES = ['prequeued', 'pending', 'success', 'failure'] as const;
@@ -10,7 +10,7 @@ export type JobViewStatus = (typeof JOB_VIEW_STATUSES)[number];
 
 export const JobStatusSchema = StringEnum(JOB_VIEW_STATUSES, 'pending while the write waits or runs (retries included), then success or failure; prequeued is not used.');
 
-/** Our states (src/writes/job-states.ts) in the reference's words. */
+/** Our states (src/sql/write-job-states.ts) in the reference's words. */
 const VIEW_STATUS: Readonly<Record<JobStatus, JobViewStatus>> = { pending: 'pending', in_progress: 'pending', completed: 'success', failed: 'failure' };
 
 export const JobSchema = Type.Object({

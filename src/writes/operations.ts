@@ -10,7 +10,7 @@ import { OBJECT_TYPES, isUnifiedObjectType, type UnifiedObjectType } from '../mo
 import type { Connector, ConnectorActions, ObjectHandler, PlatformRecord, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { loadJobFile, type WriteJob } from '../sql/write-jobs.ts';
-import type { WriteOperation } from './job-states.ts';
+import type { WriteOperation } from '../sql/write-job-states.ts';
 import { feedLine, type SentFeedLine } from './bank-feed-lines.ts';
 
 type Json = Record<string, unknown>;

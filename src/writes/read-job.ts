@@ -4,7 +4,7 @@
  * Everything is in the database (the job row, the event), so GET /jobs/:id finds it from any process, under the
  * same tenant guard as a write's job.
  */
-import type { Services } from '../services.ts';
+import type { CoreServices } from '../core-services.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { insertFinishedReadJob } from '../sql/read-jobs.ts';
@@ -12,7 +12,7 @@ import type { JobRequest, JobResponse, WriteJob } from '../sql/write-jobs.ts';
 import { announce } from './executor.ts';
 
 export async function finishedReadJob(
-  services: Services, connection: ConnectionRecord, objectType: string, request: JobRequest, response: JobResponse,
+  services: CoreServices, connection: ConnectionRecord, objectType: string, request: JobRequest, response: JobResponse,
 ): Promise<WriteJob> {
   return withTransaction(services.pool, async (db) => {
     const job = await insertFinishedReadJob(db, {

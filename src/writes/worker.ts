@@ -4,8 +4,8 @@
  * was lost or gave up, so no accepted write stays pending for ever.
  */
 import type { JobResult, PgBoss } from 'pg-boss';
-import type { Services } from '../services.ts';
-import { QUEUES } from '../jobs/queue-names.ts';
+import type { CoreServices } from '../core-services.ts';
+import { QUEUES } from '../queue/names.ts';
 import { staleOpenJobs } from '../sql/write-jobs.ts';
 import type { WriteJobData } from './accept.ts';
 import { executeWriteJob } from './executor.ts';
@@ -23,7 +23,7 @@ export const STALE_JOB_SECONDS = 15 * 60;
  */
 const BATCH = 5;
 
-export async function startWriteWorkers(boss: PgBoss, services: Services, options: { concurrency: number }): Promise<void> {
+export async function startWriteWorkers(boss: PgBoss, services: CoreServices, options: { concurrency: number }): Promise<void> {
   await boss.work<WriteJobData>(QUEUES.write, {
     batchSize: BATCH, burstWhenBatchFull: true, perJobResults: true, localConcurrency: Math.max(1, Math.ceil(options.concurrency / BATCH)),
     pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5,
@@ -36,7 +36,7 @@ export async function startWriteWorkers(boss: PgBoss, services: Services, option
 }
 
 /** Re-queues open jobs nobody is driving (a queue entry that exhausted its retries while the worker kept dying). */
-export async function requeueStaleWriteJobs(services: Pick<Services, 'pool' | 'jobs'>): Promise<number> {
+export async function requeueStaleWriteJobs(services: Pick<CoreServices, 'pool' | 'jobs'>): Promise<number> {
   const stale = await staleOpenJobs(services.pool, STALE_JOB_SECONDS, 500);
   for (const row of stale) {
     const data: WriteJobData = { jobId: row.id };

@@ -29,8 +29,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCipher } from '../../src/crypto/secrets.ts';
-import { createBoss, type PgBoss } from '../../src/jobs/boss.ts';
-import { bossSender } from '../../src/jobs/sender.ts';
+import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
+import { bossSender } from '../../src/queue/sender.ts';
 import { HTTP_DEFAULTS } from '../../src/platforms/http.ts';
 import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
 import { startSandboxServer, type SandboxServer } from '../../src/platforms/sandbox/server.ts';

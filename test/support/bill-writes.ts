@@ -16,7 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Pool } from '../../src/db/pool.ts';
-import type { JobSender } from '../../src/jobs/sender.ts';
+import type { JobSender } from '../../src/queue/sender.ts';
 import type { Connector, ConnectorContext } from '../../src/platforms/connector.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import { acceptWrite } from '../../src/writes/accept.ts';

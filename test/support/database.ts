@@ -8,8 +8,9 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
-import { createBoss } from '../../src/jobs/boss.ts';
-import { createQueues, QUEUES } from '../../src/jobs/queues.ts';
+import { createBoss } from '../../src/queue/boss.ts';
+import { createQueues } from '../../src/jobs/queues.ts';
+import { QUEUES } from '../../src/queue/names.ts';
 
 export interface TestDatabase {
   url: string;

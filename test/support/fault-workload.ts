@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConnectionRecord } from '../../src/connections/types.ts';
 import type { Cipher } from '../../src/crypto/secrets.ts';
 import type { Pool } from '../../src/db/pool.ts';
-import type { JobSender } from '../../src/jobs/sender.ts';
+import type { JobSender } from '../../src/queue/sender.ts';
 import type { ConnectorContext } from '../../src/platforms/connector.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
 import { sandboxConnector, type SandboxPlatform } from '../../src/platforms/sandbox/index.ts';

@@ -5,6 +5,7 @@ import { connectionForAccessToken } from '../../connections/connections.ts';
 import { requestSync } from '../../sync/requests.ts';
 import { AccessTokenQuery } from './schemas.ts';
 import { checkEntities, SyncRequestSchema, syncableEntities } from './incremental-sync.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const MAX_BACKFILL_DAYS = 366 * 10;
 
@@ -28,8 +29,8 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, jobs } = request.server.services;
-  if (request.tenant === null) throw new Error('client auth hook did not run');
-  const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
+  const tenant = requireTenant(request);
+  const connection = await connectionForAccessToken(pool, tenant, request.query.access_token);
   const { entity, start_date: start, end_date: end } = request.body;
   checkEntities([entity], await syncableEntities(pool, connection), 'entity');
   const days = (Date.parse(end) - Date.parse(start)) / 86_400_000;

@@ -6,7 +6,7 @@ import { tryLockConnectionSync, unlockConnectionSync } from '../../sync/lock.ts'
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { registerTestConnector, TEST_PLATFORM, testConnector } from '../../../test/support/test-connector.ts';
 import { getConnector, registerConnector } from '../../platforms/registry.ts';
-import { setOAuthApp } from '../../platforms/oauth-apps.ts';
+import { setOAuthApp } from '../../connections/oauth-apps.ts';
 import type { CreatedOrganization } from '../../tenants/organizations.ts';
 import { contract as createContract } from './create.ts';
 import { contract as fetchContract } from './get-by-token.ts';

@@ -8,12 +8,13 @@ import { getConnector } from '../../platforms/index.ts';
 import { connectorContext } from '../../platforms/context.ts';
 import { PlatformError } from '../../platforms/errors.ts';
 import type { Credentials } from '../../platforms/connector.ts';
-import { ENTITY_NAMES, SyncConfigSchema, validateSyncConfig, objectTypeToEntity } from '../../sync/config.ts';
+import { ENTITY_NAMES, SyncConfigSchema, validateSyncConfig, objectTypeToEntity } from '../../connections/sync-config.ts';
 import { ensureInitialSync } from '../../sync/requests.ts';
 import { StringEnum } from '../../model/shared.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { connectionView } from './schemas.ts';
 import { assertCreationRedirect } from '../../connections/redirect-urls.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const MARKETPLACES = ['UNITED_STATES', 'CANADA', 'MEXICO', 'BRAZIL', 'BELGIUM', 'UNITED_KINGDOM', 'GERMANY', 'FRANCE', 'SPAIN', 'ITALY',
   'NETHERLANDS', 'SWEDEN', 'POLAND', 'SAUDI_ARABIA', 'EGYPT', 'TURKEY', 'UNITED_ARAB_EMIRATES', 'INDIA', 'JAPAN', 'AUSTRALIA', 'SINGAPORE'] as const;
@@ -49,8 +50,7 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher, config, jobs } = request.server.services;
-  const tenant = request.tenant;
-  if (tenant === null) throw new Error('client auth hook did not run');
+  const tenant = requireTenant(request);
   const body = request.body;
   const credentials: Credentials = {};
   const fields: Record<string, unknown> = body;

@@ -5,6 +5,7 @@ import { withTransaction } from '../../db/pool.ts';
 import { connectionForId } from '../../connections/connections.ts';
 import { holdSyncLockForTransaction } from '../../sync/lock.ts';
 import { ConnectionIdParams } from './schemas.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
   method: 'DELETE', url: '/connections/:id', auth: 'client', tags: ['Connections'],
@@ -16,8 +17,7 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool } = request.server.services;
-  const tenant = request.tenant;
-  if (tenant === null) throw new Error('client auth hook did not run');
+  const tenant = requireTenant(request);
   await withTransaction(pool, async (db) => {
     const connection = await connectionForId(db, tenant, request.params.id, { forUpdate: true });
     // Holding the sync lock until commit also keeps a sync from starting before the delete lands.

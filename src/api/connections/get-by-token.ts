@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { AccessTokenQuery, ConnectionSchema, connectionView } from './schemas.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
   method: 'GET', url: '/connections/access_token', auth: 'client', tags: ['Connections'],
@@ -13,7 +14,7 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher, config } = request.server.services;
-  if (request.tenant === null) throw new Error('client auth hook did not run');
-  const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
+  const tenant = requireTenant(request);
+  const connection = await connectionForAccessToken(pool, tenant, request.query.access_token);
   return { connection: connectionView(cipher, config.publicUrl, connection) };
 });

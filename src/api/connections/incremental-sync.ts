@@ -3,7 +3,7 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { getConnector } from '../../platforms/index.ts';
-import { objectTypeToEntity } from '../../sync/config.ts';
+import { objectTypeToEntity } from '../../connections/sync-config.ts';
 import { requestSync } from '../../sync/requests.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
@@ -11,6 +11,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { assertUsable } from '../../connections/readiness.ts';
 import { assertLinked } from '../../connections/unlinked.ts';
 import { AccessTokenQuery } from './schemas.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const SyncRequestSchema = Type.Object({
   id: Type.String({ format: 'uuid', description: 'Sync run id; see GET /connections/status.' }),
@@ -56,8 +57,8 @@ export function checkEntities(requested: readonly string[], offered: readonly st
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, jobs } = request.server.services;
-  if (request.tenant === null) throw new Error('client auth hook did not run');
-  const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
+  const tenant = requireTenant(request);
+  const connection = await connectionForAccessToken(pool, tenant, request.query.access_token);
   const offered = await syncableEntities(pool, connection);
   const objectTypes = request.body.object_types ?? null;
   if (objectTypes !== null) checkEntities(objectTypes, offered, 'object_types');

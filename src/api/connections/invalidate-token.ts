@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { connectionForAccessToken, invalidateAccessToken } from '../../connections/connections.ts';
 import { AccessTokenQuery } from './schemas.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
   method: 'POST', url: '/connections/access_token/invalidate', auth: 'client', tags: ['Connections'],
@@ -14,7 +15,7 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher } = request.server.services;
-  if (request.tenant === null) throw new Error('client auth hook did not run');
-  const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
+  const tenant = requireTenant(request);
+  const connection = await connectionForAccessToken(pool, tenant, request.query.access_token);
   return { connection_id: connection.id, access_token: await invalidateAccessToken(pool, cipher, connection, request.query.access_token ?? '') };
 });

@@ -7,6 +7,7 @@ import { listConnectionsPage, listConnectionsUnpaged } from '../../sql/connectio
 import { decodeCursor, encodeCursor } from '../../http/keyset-cursor.ts';
 import { StringEnum } from '../../model/shared.ts';
 import { ConnectionSchema, connectionView } from './schemas.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
@@ -43,8 +44,7 @@ export function parseLimit(raw: string | undefined): number {
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher, config } = request.server.services;
-  const tenant = request.tenant;
-  if (tenant === null) throw new Error('client auth hook did not run');
+  const tenant = requireTenant(request);
   const { status, cursor, limit } = request.query;
   const statuses: readonly ConnectionStatus[] = status === undefined ? DEFAULT_LIST_STATUSES : status === 'any' ? CONNECTION_STATUSES : [status];
   const view = (c: Parameters<typeof connectionView>[2]) => connectionView(cipher, config.publicUrl, c);

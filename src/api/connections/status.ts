@@ -10,9 +10,10 @@ import { listSyncObjects, objectCoverage } from '../../sql/sync-objects.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { activePause } from '../../sql/platform-pauses.ts';
 import { platformBudgetOf } from '../../connections/platform-budget.ts';
-import { objectTypeToEntity, type SyncConfig } from '../../sync/config.ts';
+import { objectTypeToEntity, type SyncConfig } from '../../connections/sync-config.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 const SyncRunSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -136,8 +137,8 @@ function disabledReason(connection: ConnectionRecord): (typeof DISABLED_REASONS)
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher, config } = request.server.services;
-  if (request.tenant === null) throw new Error('client auth hook did not run');
-  const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
+  const tenant = requireTenant(request);
+  const connection = await connectionForAccessToken(pool, tenant, request.query.access_token);
   // One after another: in parallel they would hold five of the organisation's connections at once (organization-gate.ts).
   const runs = await latestSyncRuns(pool, connection.id, 5);
   const states = new Map((await listSyncObjects(pool, connection.id)).map((o) => [o.object_type, o]));

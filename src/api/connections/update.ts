@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { connectionForId } from '../../connections/connections.ts';
 import { ConnectionIdParams, ConnectionSchema, connectionView } from './schemas.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
   method: 'PATCH', url: '/connections/:id', auth: 'client', tags: ['Connections'],
@@ -14,8 +15,8 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher, config } = request.server.services;
-  if (request.tenant === null) throw new Error('client auth hook did not run');
-  await connectionForId(pool, request.tenant, request.params.id);
+  const tenant = requireTenant(request);
+  await connectionForId(pool, tenant, request.params.id);
   await pool.query('UPDATE connections SET name = $2, updated_at = clock_timestamp() WHERE id = $1', [request.params.id, request.body.name]);
-  return { connection: connectionView(cipher, config.publicUrl, await connectionForId(pool, request.tenant, request.params.id)) };
+  return { connection: connectionView(cipher, config.publicUrl, await connectionForId(pool, tenant, request.params.id)) };
 });

@@ -9,6 +9,7 @@ import { StringEnum } from '../../model/shared.ts';
 import { listDeletionEvents } from '../../sql/deletion-events.ts';
 import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
 import { boundedRead } from '../../db/bounded-read.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const DEFAULT_LIMIT = 500;
 export const MAX_LIMIT = 500;
@@ -45,8 +46,8 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool } = request.server.services;
-  if (request.tenant === null) throw new Error('client auth hook did not run');
-  const connection = await connectionForAccessToken(pool, request.tenant, request.query.access_token);
+  const tenant = requireTenant(request);
+  const connection = await connectionForAccessToken(pool, tenant, request.query.access_token);
   const { cursor, resources, last_synced_at_min: sinceMs } = request.query;
   const limit = request.query.limit ?? DEFAULT_LIMIT;
   let entityTypes: string[] | null = null;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
-import { sendAttachmentFile } from '../../files/attachment-file.ts';
+import { sendAttachmentFile } from './attachment-file.ts';
 import { verifyFileSignature } from '../../files/signed-url.ts';
 import { findAttachmentFile } from '../../sql/attachment-files.ts';
 

@@ -4,6 +4,7 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { accessTokenOf, exchangePublicToken } from '../../connections/connections.ts';
 import { parseBasicAuthorization } from '../../http/auth.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
   method: 'POST', url: '/item/public_token/exchange', auth: 'client', tags: ['Connections'],
@@ -30,12 +31,12 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher } = request.server.services;
-  if (request.tenant === null) throw new Error('client auth hook did not run');
+  const tenant = requireTenant(request);
   const basic = parseBasicAuthorization(request.headers.authorization);
   if (!same(basic.clientId, request.body.client_id) || !same(basic.clientSecret, request.body.secret)) {
     throw new ServiceError('INVALID_CREDENTIALS', '`client_id` and `secret` in the body must be the same credentials as the Authorization header.', { source: 'service', field: 'client_id', location: 'body' });
   }
-  const connection = await exchangePublicToken(pool, request.tenant, request.body.public_token);
+  const connection = await exchangePublicToken(pool, tenant, request.body.public_token);
   return {
     connection_id: connection.id,
     access_token: accessTokenOf(cipher, connection),

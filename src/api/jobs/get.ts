@@ -4,7 +4,7 @@ import { ServiceError } from '../../errors/catalogue.ts';
 import { findJobForTenant } from '../../sql/write-jobs.ts';
 import { JobSchema, jobView } from '../../writes/job-view.ts';
 import { isUuid } from '../../writes/check-input.ts';
-import { tenantOf } from '../writes/submit.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
   method: 'GET', url: '/jobs/:id', auth: 'client', tags: ['Jobs'],
@@ -17,7 +17,7 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { id } = request.params;
-  const job = isUuid(id) ? await findJobForTenant(request.server.services.pool, tenantOf(request), id) : null;
+  const job = isUuid(id) ? await findJobForTenant(request.server.services.pool, requireTenant(request), id) : null;
   if (job === null) throw new ServiceError('RESOURCE_NOT_FOUND', `No job with id ${id} for these client credentials.`, { source: 'service', field: 'id', location: 'params' });
   // The reference answers the job object itself, with no wrapper key (docs/reference.md, "Jobs").
   return jobView(job, request.server.services.config.publicUrl);

@@ -13,7 +13,7 @@ import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.t
 import { clientHeaders, errorBody, json, type TestApp } from '../../../test/support/app.ts';
 import { storedWhere, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
 import { jobIdOf, line, sender, startWriteTestApp, today, type Json, type Method } from '../../../test/support/writes.ts';
-import { QUEUES } from '../../jobs/queue-names.ts';
+import { QUEUES } from '../../queue/names.ts';
 import { loadWriteJob, type WriteJob } from '../../sql/write-jobs.ts';
 import { acceptWrite } from '../../writes/accept.ts';
 import { WRITABLE } from '../../writes/writable.ts';

@@ -17,14 +17,14 @@ import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.t
 import type { ConnectorActions } from '../../platforms/connector.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { loadWriteJob, type JobFile, type WriteJob } from '../../sql/write-jobs.ts';
-import type { AuthenticatedTenant } from '../../tenants/types.ts';
 import { acceptWrite } from '../../writes/accept.ts';
 import type { StoredRecord } from '../../writes/check-input.ts';
 import { checkWrite } from '../../writes/check-write.ts';
-import { isFinished, type WriteOperation } from '../../writes/job-states.ts';
+import { isFinished, type WriteOperation } from '../../sql/write-job-states.ts';
 import { asyncResponse } from '../../writes/job-view.ts';
 import type { ResponseMode } from '../../writes/input-schemas.ts';
 import type { ObjectWrite } from '../../writes/writable.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const JOB_ID_HEADER = 'X-Service-Job-Id';
 
@@ -52,7 +52,7 @@ function supports(connection: ConnectionRecord, type: UnifiedObjectType, capabil
 
 /** The connection of the request, ready for writes of this kind on its platform. */
 export async function writableConnection(request: FastifyRequest, accessToken: string | undefined, type: UnifiedObjectType, capability: Capability): Promise<ConnectionRecord> {
-  const tenant = tenantOf(request);
+  const tenant = requireTenant(request);
   assertProductAllowed(tenant, type);
   const connection = await connectionForAccessToken(request.server.services.pool, tenant, accessToken);
   await assertLinked(request.server.services.pool, connection);
@@ -67,10 +67,6 @@ export async function writableConnection(request: FastifyRequest, accessToken: s
   return connection;
 }
 
-export function tenantOf(request: FastifyRequest): AuthenticatedTenant {
-  if (request.tenant === null) throw new Error('client auth hook did not run');
-  return request.tenant;
-}
 
 export interface Submission {
   connection: ConnectionRecord;
@@ -104,7 +100,7 @@ export async function submitWrite(request: FastifyRequest, reply: FastifyReply, 
     bodySchema: isJson(bodySchema) ? bodySchema : undefined, target: submission.target,
   });
   const { job } = await acceptWrite(services.pool, services.jobs, {
-    tenant: tenantOf(request), connectionId: connection.id, objectType: submission.objectType, operation: submission.operation,
+    tenant: requireTenant(request), connectionId: connection.id, objectType: submission.objectType, operation: submission.operation,
     targetId: submission.target?.id ?? null, idempotencyKey: request.idempotency?.scope.key ?? null, requestId: request.id,
     request: { method: request.method, path: request.url.split('?')[0] ?? request.url, body: submission.requestBody },
   }, submission.file ?? null);

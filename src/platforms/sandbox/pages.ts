@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { toServiceError } from '../../http/error-handler.ts';
+import { ServiceError } from '../../errors/catalogue.ts';
 import { LINK_PAGE_PATH } from './feed-link.ts';
 import { sandboxPlatform } from './index.ts';
 import type { NativeAccount, NativeFeedAccount } from './native.ts';
@@ -233,6 +233,16 @@ function formFields(body: unknown): Record<string, string> {
 
 // ---- Fastify ----------------------------------------------------------------------------------
 
+/**
+ * The status an error of these routes stands for: its own (ServiceError), or the one Fastify and its plugins
+ * give theirs (a form too large, a bad content type: all 4xx); anything else is ours to fix. The platform's
+ * pages classify errors themselves, as another service would: they do not lean on our API's error mapping.
+ */
+function statusOf(error: unknown): number {
+  if (error instanceof ServiceError) return error.status;
+  return typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+}
+
 function send(reply: FastifyReply, page: PageResponse): FastifyReply {
   return reply.code(page.status).headers(PAGE_HEADERS).send(page.html);
 }
@@ -251,8 +261,7 @@ export function registerSandboxPages(app: FastifyInstance, options: { platform?:
       });
     }
     scope.setErrorHandler((error: unknown, request, reply) => {
-      const status = toServiceError(error)?.status
-        ?? (typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500);
+      const status = statusOf(error);
       if (status >= 400 && status < 500) return send(reply, messagePage(status, 'This request was not understood', 'Open the link you were given again, and use the form on it.'));
       request.log.error({ err: error }, 'sandbox page failed');
       return send(reply, messagePage(500, 'Something went wrong', `Sandbox Books could not show this page. Please try again in a few minutes. (Reference: ${request.id})`));

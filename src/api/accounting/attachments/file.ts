@@ -1,11 +1,11 @@
 /**
  * GET /accounting/{plural}/:id/attachments/:attachmentId/file: the file of one attachment of a document
  * (reference: "Download … Attachment File"), for the client's own credentials. The same bytes and headers as
- * the attachment's signed file_url (GET /files/:id): one way to serve a file (src/files/attachment-file.ts).
+ * the attachment's signed file_url (GET /files/:id): one way to serve a file (src/api/files/attachment-file.ts).
  */
 import { Type } from 'typebox';
 import { ServiceError } from '../../../errors/catalogue.ts';
-import { sendAttachmentFile } from '../../../files/attachment-file.ts';
+import { sendAttachmentFile } from '../../files/attachment-file.ts';
 import { defineContract, defineEndpoint, type Endpoint } from '../../../http/contract.ts';
 import { isUuid } from '../../../http/uuid.ts';
 import type { AttachmentParent } from '../../../model/attachment.ts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
-import { removeOAuthApp } from '../../../platforms/oauth-apps.ts';
+import { removeOAuthApp } from '../../../connections/oauth-apps.ts';
 import { EnvironmentSchema } from '../organizations/schemas.ts';
 import { OAuthAppParams } from './schemas.ts';
 

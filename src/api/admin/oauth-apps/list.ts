@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
-import { getOAuthApps } from '../../../platforms/oauth-apps.ts';
+import { getOAuthApps } from '../../../connections/oauth-apps.ts';
 import { OrganizationIdParams } from '../organizations/schemas.ts';
 import { OAuthAppSchema } from './schemas.ts';
 

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import type { ConnectionRecord } from '../../../connections/types.ts';
-import { findOAuthApp } from '../../../link/sql.ts';
+import { findOAuthApp } from '../../../sql/oauth-apps.ts';
 import type { Connector } from '../../../platforms/connector.ts';
 import { getConnector, registerConnector } from '../../../platforms/registry.ts';
 import type { Environment } from '../../../tenants/types.ts';

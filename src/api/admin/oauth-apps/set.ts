@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
-import { OAUTH_APP_FIELD_MAX_LENGTH, REDIRECT_URI_MAX_LENGTH, setOAuthApp } from '../../../platforms/oauth-apps.ts';
+import { OAUTH_APP_FIELD_MAX_LENGTH, REDIRECT_URI_MAX_LENGTH, setOAuthApp } from '../../../connections/oauth-apps.ts';
 import { EnvironmentSchema } from '../organizations/schemas.ts';
 import { OAuthAppParams, OAuthAppSchema } from './schemas.ts';
 

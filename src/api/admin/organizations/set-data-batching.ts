@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
-import { ServiceError } from '../../../errors/catalogue.ts';
+import { organizationNotFound } from '../../../tenants/organizations.ts';
 import { setOrganizationDataBatching } from '../../../sql/data-batching.ts';
-import { checkDataBatchingMonths, DataBatchingSchema } from '../../../sync/config.ts';
+import { checkDataBatchingMonths, DataBatchingSchema } from '../../../connections/sync-config.ts';
 import { OrganizationIdParams } from './schemas.ts';
 
 export const contract = defineContract({
@@ -22,7 +22,7 @@ export default defineEndpoint(contract, async (request) => {
   checkDataBatchingMonths(months, 'months');
   const batching = months.length === 0 ? null : { months };
   if (!(await setOrganizationDataBatching(request.server.services.pool, request.params.id, batching))) {
-    throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${request.params.id} does not exist.`, { source: 'service' });
+    throw organizationNotFound(request.params.id);
   }
   return { data_batching: batching };
 });

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
+import { decodeCursor, encodeCursor } from '../../../http/keyset-cursor.ts';
 import { DEFAULT_DELIVERY_LIMIT, listDeliveries, MAX_DELIVERY_LIMIT, webhookWindowSeconds } from '../../../webhooks/admin.ts';
 import { EnvironmentSchema, OrganizationIdParams } from '../organizations/schemas.ts';
 import { DeliverySchema, DeliveryStatusSchema } from './schemas.ts';
@@ -28,8 +29,9 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const q = request.query;
-  return listDeliveries(request.server.services.pool, request.params.id, {
+  const page = await listDeliveries(request.server.services.pool, request.params.id, {
     environment: q.environment ?? null, status: q.status ?? null, code: q.code ?? null, connectionId: q.connection_id ?? null,
-    cursor: q.cursor ?? null, limit: q.limit ?? DEFAULT_DELIVERY_LIMIT,
+    from: q.cursor === undefined || q.cursor === '' ? null : decodeCursor(q.cursor), limit: q.limit ?? DEFAULT_DELIVERY_LIMIT,
   }, webhookWindowSeconds(request.server.services.config));
+  return { deliveries: page.deliveries, next_cursor: page.next === null ? null : encodeCursor(page.next) };
 });

@@ -1,7 +1,7 @@
 /**
  * pg-boss on the service's own PostgreSQL (schema `pgboss`). API processes use
- * it to enqueue; worker processes also work the queues. Queue names and
- * handlers are registered in src/jobs/queues.ts.
+ * it to enqueue; worker processes also work the queues. Queue names are in
+ * src/queue/names.ts; queues and their handlers are registered in src/jobs/queues.ts.
  */
 import { PgBoss } from 'pg-boss';
 

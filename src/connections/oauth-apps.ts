@@ -9,9 +9,9 @@ import type { Cipher } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/pool.ts';
 import { ServiceError, type ErrorMetadata } from '../errors/catalogue.ts';
 import { deleteOAuthApp, listOAuthApps, upsertOAuthApp, type OAuthAppRow } from '../sql/oauth-apps.ts';
-import { getOrganization } from '../tenants/organizations.ts';
+import { organizationNotFound, requireOrganization } from '../tenants/organizations.ts';
 import type { Environment } from '../tenants/types.ts';
-import { getConnector, listConnectors } from './index.ts';
+import { getConnector, listConnectors } from '../platforms/index.ts';
 
 export const OAUTH_APP_FIELD_MAX_LENGTH = 500;
 export const REDIRECT_URI_MAX_LENGTH = 2000;
@@ -38,9 +38,6 @@ function toOAuthAppView(row: OAuthAppRow): OAuthAppView {
   };
 }
 
-function organizationNotFound(organizationId: string): ServiceError {
-  return new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`, { source: 'service' });
-}
 
 function invalid(field: string, problem: string, location: ErrorMetadata['location']): ServiceError {
   const where = location === 'body' ? ' in the request body' : location === 'params' ? ' in the path' : '';
@@ -113,7 +110,7 @@ export async function setOAuthApp(db: Queryable, cipher: Cipher, input: OAuthApp
 
 /** The organisation's apps, by platform then environment, without secrets. */
 export async function getOAuthApps(db: Queryable, organizationId: string): Promise<OAuthAppView[]> {
-  if (await getOrganization(db, organizationId) === null) throw organizationNotFound(organizationId);
+  await requireOrganization(db, organizationId);
   return (await listOAuthApps(db, organizationId)).map(toOAuthAppView);
 }
 
@@ -123,7 +120,7 @@ export async function getOAuthApps(db: Queryable, organizationId: string): Promi
  * platform no longer served can still be removed.
  */
 export async function removeOAuthApp(db: Queryable, organizationId: string, platform: string, environment: Environment): Promise<void> {
-  if (await getOrganization(db, organizationId) === null) throw organizationNotFound(organizationId);
+  await requireOrganization(db, organizationId);
   if (!await deleteOAuthApp(db, organizationId, environment, platform)) {
     throw new ServiceError('RESOURCE_NOT_FOUND',
       `Organization ${organizationId} has no ${platform} OAuth app for ${environment}.`, { source: 'service' });

@@ -1,14 +1,14 @@
 /**
  * The content of a stored attachment, however it is kept: with the record (a data: URL, SANDBOX and uploads) or
- * behind the platform's own sign-in (fetched now, src/files/platform-file.ts). One way to serve it, used by the
+ * behind the platform's own sign-in (fetched now, src/api/files/platform-file.ts). One way to serve it, used by the
  * signed file_url (GET /files/:id) and by the authenticated download path of each document's attachments.
  */
 import type { FastifyReply } from 'fastify';
-import { ServiceError } from '../errors/catalogue.ts';
-import type { Services } from '../services.ts';
-import type { AttachmentFileRow } from '../sql/attachment-files.ts';
+import { ServiceError } from '../../errors/catalogue.ts';
+import type { Services } from '../../services.ts';
+import type { AttachmentFileRow } from '../../sql/attachment-files.ts';
 import { platformFile } from './platform-file.ts';
-import { decodeDataUrl } from './signed-url.ts';
+import { decodeDataUrl } from '../../files/signed-url.ts';
 
 /** Sends the attachment's file as the reply's body (its type, a download disposition with a safe name); 410 when it has none. */
 export async function sendAttachmentFile(services: Services, reply: FastifyReply, row: AttachmentFileRow | null): Promise<Buffer> {

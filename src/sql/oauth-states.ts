@@ -1,33 +1,13 @@
 /**
- * SQL of the link flow: the connection a link token opens, the organisation's
- * OAuth apps and OAuth consent states. Link tokens and states are looked up by
- * their SHA-256: neither is stored in clear.
+ * SQL of the link flow's OAuth consent states. A state is looked up by its
+ * SHA-256 (never stored in clear) and claimed once; the connection it names
+ * comes back with it.
  */
-import { sha256, type Cipher } from '../crypto/secrets.ts';
+import { sha256 } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/pool.ts';
 import { CONNECTION_COLUMNS, toConnectionRecord, type ConnectionRecord, type ConnectionRow } from '../connections/types.ts';
-import type { OAuthAppCredentials } from '../platforms/connector.ts';
-import { findConnectionByLinkToken } from '../sql/connections.ts';
-import type { LinkConnection } from './flow.ts';
 
 export const OAUTH_STATE_TTL_SECONDS = 15 * 60;
-
-/** The connection a presented link token opens (looked up by its SHA-256), or null. */
-export async function findLinkConnection(db: Queryable, linkToken: string): Promise<LinkConnection | null> {
-  const connection = await findConnectionByLinkToken(db, sha256(linkToken));
-  return connection === null ? null : { ...connection, linkToken };
-}
-
-export async function findOAuthApp(db: Queryable, cipher: Cipher, connection: ConnectionRecord, platform: string): Promise<OAuthAppCredentials | null> {
-  const result = await db.query<{ client_id: string; client_secret_ciphertext: Buffer; redirect_uri: string }>(
-    `SELECT client_id, client_secret_ciphertext, redirect_uri FROM oauth_apps
-      WHERE organization_id = $1 AND environment = $2 AND platform = $3`,
-    [connection.organizationId, connection.environment, platform],
-  );
-  const row = result.rows[0];
-  if (row === undefined) return null;
-  return { clientId: row.client_id, clientSecret: cipher.decrypt(row.client_secret_ciphertext), redirectUri: row.redirect_uri };
-}
 
 export interface NewOAuthState {
   state: string;

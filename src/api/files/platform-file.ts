@@ -4,12 +4,12 @@
  * the signed file_url is followed, with the connection's fresh tokens. Nothing
  * is cached: the platform stays the one copy of the file.
  */
-import { findConnectionForService } from '../sql/connections.ts';
-import { openCredentials, connectorContext } from '../platforms/context.ts';
-import { PlatformError } from '../platforms/errors.ts';
-import { getConnector } from '../platforms/index.ts';
-import { jobTokens } from '../platforms/tokens.ts';
-import type { Services } from '../services.ts';
+import { findConnectionForService } from '../../sql/connections.ts';
+import { openCredentials, connectorContext } from '../../platforms/context.ts';
+import { PlatformError } from '../../platforms/errors.ts';
+import { getConnector } from '../../platforms/index.ts';
+import { jobTokens } from '../../platforms/tokens.ts';
+import type { Services } from '../../services.ts';
 
 const DOWNLOAD_TIMEOUT_MS = 60_000;
 
