@@ -15,7 +15,8 @@ import { serializerCompiler } from './http/serialization.ts';
 import { registerEndpoint, type Endpoint } from './http/contract.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { httpServerOptions, limitConnections } from './http/connection-limits.ts';
-import { adminEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
+import { adminEndpoints, platformWebhookEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
+import { PLATFORM_WEBHOOK_BODY_LIMIT } from './api/platform-webhooks/receive.ts';
 import { registerLinkRoutes } from './link/routes.ts';
 import { AuthFailureThrottle } from './ratelimit/auth-failures.ts';
 import { registerSandboxPages } from './platforms/sandbox/pages.ts';
@@ -84,6 +85,14 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
 
   for (const endpoint of publicEndpoints) registerEndpoint(app, endpoint);
   for (const endpoint of adminEndpoints) registerEndpoint(app, endpoint);
+  // A signature covers the bytes as sent: this scope hands the handler the raw body, parsed only once verified.
+  await app.register((scope, _options, done) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: PLATFORM_WEBHOOK_BODY_LIMIT }, (_request, body, parsed) => {
+      parsed(null, body);
+    });
+    for (const endpoint of platformWebhookEndpoints) registerEndpoint(scope, endpoint);
+    done();
+  });
   for (const endpoint of [...versionedEndpoints, ...(options.extraVersionedEndpoints ?? [])]) {
     registerEndpoint(app, endpoint, VERSIONED_PREFIX);
   }

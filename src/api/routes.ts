@@ -43,8 +43,11 @@ import { agingEndpoints } from './accounting/aging/summary.ts';
 import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
+import receivePlatformWebhook from './platform-webhooks/receive.ts';
 
 export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
+/** Platforms' own webhooks: verified by their signature over the raw body, which their scope keeps unparsed (app.ts). */
+export const platformWebhookEndpoints: Endpoint[] = [receivePlatformWebhook];
 // Admin bearer token (the edge hook keys on the contract's auth, not the URL: /metrics is here too).
 export const adminEndpoints: Endpoint[] = [
   createOrganization, listOrganizations, rotateCredentials, setOrganizationProducts, setOrganizationDataBatching, setOrganizationDisabledEndpoints,

@@ -23,6 +23,8 @@ export interface OAuthAppView {
   environment: Environment;
   client_id: string;
   redirect_uri: string;
+  /** Whether the platform's webhooks are verified with a key of this app (never shown). */
+  has_webhook_key: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -33,6 +35,7 @@ function toOAuthAppView(row: OAuthAppRow): OAuthAppView {
     environment: row.environment,
     client_id: row.client_id,
     redirect_uri: row.redirect_uri,
+    has_webhook_key: row.has_webhook_key,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -82,6 +85,8 @@ export interface OAuthAppInput {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
+  /** The key the platform signs its webhooks with (Xero's webhook key, Intuit's verifier token), for platforms that send them. */
+  webhookKey?: string;
   /** Where the values came from, for the error metadata: body (platform in params) for the API, undefined for the CLI. */
   location?: 'body';
 }
@@ -100,9 +105,19 @@ export async function setOAuthApp(db: Queryable, cipher: Cipher, input: OAuthApp
     ? `must be at most ${REDIRECT_URI_MAX_LENGTH} characters long`
     : redirectUriProblem(input.redirectUri);
   if (problem !== null) throw invalid('redirect_uri', problem, input.location);
+  const webhookKey = input.webhookKey;
+  if (webhookKey !== undefined) {
+    if (getConnector(input.platform)?.webhooks === undefined) {
+      throw invalid('webhook_key', `${input.platform} sends no webhooks we receive; leave webhook_key out`, input.location);
+    }
+    if (webhookKey.length < 1 || webhookKey.length > OAUTH_APP_FIELD_MAX_LENGTH) {
+      throw invalid('webhook_key', `must be 1 to ${OAUTH_APP_FIELD_MAX_LENGTH} characters long`, input.location);
+    }
+  }
   const row = await upsertOAuthApp(db, {
     organizationId: input.organizationId, environment: input.environment, platform: input.platform,
     clientId: input.clientId, clientSecretCiphertext: cipher.encrypt(input.clientSecret), redirectUri: input.redirectUri,
+    webhookKeyCiphertext: webhookKey === undefined ? null : cipher.encrypt(webhookKey),
   });
   if (row === null) throw organizationNotFound(input.organizationId);
   return toOAuthAppView(row);

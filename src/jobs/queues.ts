@@ -8,6 +8,7 @@ import type { CoreServices } from '../core-services.ts';
 import { deleteExpiredIdempotencyKeys } from '../sql/idempotency.ts';
 import { startSyncWorkers } from '../sync/worker.ts';
 import { forgetOldIdempotencyKeys } from '../sql/write-jobs.ts';
+import { deleteOldWebhookReceipts } from '../sql/platform-webhooks.ts';
 import { requeueStaleWriteJobs, startWriteWorkers } from '../writes/worker.ts';
 import { QUEUES } from '../queue/names.ts';
 
@@ -32,11 +33,15 @@ export async function createQueues(boss: PgBoss): Promise<void> {
 }
 
 /** Housekeeping: expired idempotency records go after their 24 h; writes nobody drives are queued again. */
-export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs'>): Promise<{ idempotencyKeysDeleted: number; writeKeysForgotten: number; writeJobsRequeued: number }> {
+export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs'>): Promise<{
+  idempotencyKeysDeleted: number; writeKeysForgotten: number; writeJobsRequeued: number; platformWebhooksForgotten: number;
+}> {
   return {
     idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(services.pool),
     writeKeysForgotten: await forgetOldIdempotencyKeys(services.pool, 24 * 3600),
     writeJobsRequeued: await requeueStaleWriteJobs(services),
+    // Platform webhook receipts are for an operator looking back at a few days.
+    platformWebhooksForgotten: await deleteOldWebhookReceipts(services.pool, 7),
   };
 }
 

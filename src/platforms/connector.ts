@@ -263,6 +263,30 @@ export interface ObjectCapabilities {
   attachedTo?: { read: readonly UnifiedObjectType[]; upload: readonly UnifiedObjectType[] };
 }
 
+/** What one platform notification says changed: in which account, and which objects (their platform ids when known). */
+export interface InboundChange {
+  /** The account the change happened in, as the connection stores it in store_unique_id (Xero tenant, QBO realm). */
+  account: string;
+  type: UnifiedObjectType;
+  /** Platform id of the changed object; null when the notification names only the kind of object. */
+  platformId: string | null;
+}
+
+/**
+ * The platform's own webhooks (spec: "Real-time entity webhooks … exist for a few accounting and payment platforms"):
+ * how a notification is verified and what it says changed. The service receives them at
+ * /platform-webhooks/<platform id>/<organization id>/<environment>, verifies them with the webhook key the operator
+ * registered on the organisation's OAuth app, records them, acknowledges them within the platform's deadline and runs
+ * an incremental sync of the changed types of each connection named (src/sync/inbound-webhooks.ts).
+ */
+export interface InboundWebhooks {
+  /** True when the signature headers match the raw body under the app's webhook key. */
+  verify(rawBody: Buffer, headers: Readonly<Record<string, string | string[] | undefined>>, webhookKey: string): boolean;
+  /** The changes a verified body names; null when the body is not the platform's notification shape. */
+  changes(body: unknown): InboundChange[] | null;
+  /** How soon the platform wants its answer (documentation; the receiver answers before any sync runs). */
+  acknowledgeWithinMs: number;
+}
 
 export interface Connector {
   /** Upper-case platform identifier of the spec (SANDBOX, XERO, QUICKBOOKS, …). */
@@ -280,6 +304,8 @@ export interface Connector {
   marketplaces?: readonly string[];
   /** Platform request limits as the platform states them, enforced per connection by the shared HTTP layer. */
   limits: PlatformLimits;
+  /** The platform's webhooks, where it has them and we receive them. */
+  webhooks?: InboundWebhooks;
   /** Operations beyond the per-object writes (attachments, bank feeds). */
   actions?: ConnectorActions;
   /** Address of an object on the platform, for platform_url. */

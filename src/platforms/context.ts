@@ -96,7 +96,10 @@ export function connectorContext(input: ContextInput): ConnectorContext {
     http: createPlatformHttp({
       limitKey: `${connector.id}:${connectionId}`,
       // The shared limiter paces the rate when there is one; this process still caps what it has in flight.
-      limits: { requestsPerMinute: sharedLimiter === null ? connector.limits.requestsPerMinute : null, concurrentRequests: connector.limits.concurrentRequests },
+      limits: {
+        requestsPerMinute: sharedLimiter === null ? connector.limits.requestsPerMinute : null, concurrentRequests: connector.limits.concurrentRequests,
+        ...(connector.limits.burst === undefined ? {} : { burst: connector.limits.burst }),
+      },
       sharedLimiter,
       signal,
       onAttempt: observePlatformCall(input.log),

@@ -45,6 +45,12 @@ export interface CostBucket {
 export interface PlatformLimits {
   /** Requests started per minute (Xero 60, QuickBooks Online 500); null: none stated. */
   requestsPerMinute: number | null;
+  /**
+   * Requests that may start back to back before requestsPerMinute spaces the rest (a token bucket of this size; default
+   * 1, every start spaced). A minute can then see requestsPerMinute + burst starts: a platform whose limit is N per
+   * minute declares requestsPerMinute + burst = N, trading a little full-sync speed for short reads that go at once.
+   */
+  burst?: number;
   /** Requests in flight at once, per process (see shared-limits.ts for why not across processes); null: none stated. */
   concurrentRequests: number | null;
   /**

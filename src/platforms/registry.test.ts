@@ -121,19 +121,20 @@ describe('registerConnector', () => {
     const costOf = (): number | null => null;
     expect(() => { createConnectorRegistry().register(testConnector({
       limits: {
-        requestsPerMinute: 60, concurrentRequests: 5, dailyRequests: 5_000,
+        requestsPerMinute: 50, burst: 10, concurrentRequests: 5, dailyRequests: 5_000,
         costBucket: { size: 1_000, refillPerSecond: 100, defaultCost: 10, costOf },
         operations: { getOrders: { requestsPerSecond: 0.0167, burst: 20 } },
       },
     })); }).not.toThrow();
     const message = registrationError(testConnector({
       limits: {
-        requestsPerMinute: null, concurrentRequests: null, dailyRequests: 0,
+        requestsPerMinute: null, burst: 10, concurrentRequests: null, dailyRequests: 0,
         costBucket: { size: 100, refillPerSecond: 0, defaultCost: 101 },
         operations: { '': { requestsPerSecond: -1, burst: 0.5 } },
       },
     }));
     expect(message).toContain('limits.dailyRequests 0');
+    expect(message).toContain('limits.burst 10 must be an integer from 1 to');
     expect(message).toContain('limits.costBucket.refillPerSecond 0');
     expect(message).toContain('limits.costBucket.defaultCost 101 must be a number above 0 and at most the size');
     expect(message).toContain('limits.operations "" is not an operation name');

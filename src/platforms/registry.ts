@@ -86,10 +86,13 @@ function authProblems(connector: Connector): string[] {
 const isPositive = (value: number, max: number): boolean => Number.isFinite(value) && value > 0 && value <= max;
 
 function limitProblems(connector: Connector): string[] {
-  const { requestsPerMinute, concurrentRequests, dailyRequests, costBucket, operations } = connector.limits;
+  const { requestsPerMinute, burst, concurrentRequests, dailyRequests, costBucket, operations } = connector.limits;
   const problems: string[] = [];
   if (requestsPerMinute !== null && !isPositiveInt(requestsPerMinute, MAX_RPM)) {
     problems.push(`limits.requestsPerMinute ${requestsPerMinute} must be null or an integer from 1 to ${MAX_RPM}`);
+  }
+  if (burst !== undefined && (requestsPerMinute === null || !isPositiveInt(burst, MAX_CONCURRENT))) {
+    problems.push(`limits.burst ${burst} must be an integer from 1 to ${MAX_CONCURRENT}, with requestsPerMinute`);
   }
   if (concurrentRequests !== null && !isPositiveInt(concurrentRequests, MAX_CONCURRENT)) {
     problems.push(`limits.concurrentRequests ${concurrentRequests} must be null or an integer from 1 to ${MAX_CONCURRENT}`);

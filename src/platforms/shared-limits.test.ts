@@ -80,6 +80,15 @@ describe('createSharedLimiter', () => {
     expect(sleeps).toHaveLength(1);
   });
 
+  it('lets a burst of calls start at once, then spaces the rest by the rate (Xero: 10 at once, 50 a minute after)', async () => {
+    const id = await connection();
+    const { shared, sleeps } = limiter(id, { ...none, requestsPerMinute: 6, burst: 3 });
+    for (let n = 0; n < 3; n++) expect((await shared.take({ operation: 'list' })).waitedMs).toBe(0);
+    // The fourth waits for the bucket's next token: a tenth of a minute.
+    expect((await shared.take({ operation: 'list' })).waitedMs).toBeGreaterThan(9_000);
+    expect(sleeps).toHaveLength(1);
+  });
+
   it('settles the cost bucket with the cost the connector\'s hook reads from the answer', async () => {
     const id = await connection();
     const { shared, sleeps } = limiter(id, {

@@ -49,7 +49,7 @@ const MIN_BUDGET_WAIT_MS = 1000;
 
 function connectionMeterLimits(limits: PlatformLimits, bucket: CostBucket | null, cost: number | null): MeterLimits {
   return {
-    rate: limits.requestsPerMinute === null ? null : { intervalMs: 60_000 / limits.requestsPerMinute, burst: 1 },
+    rate: limits.requestsPerMinute === null ? null : { intervalMs: 60_000 / limits.requestsPerMinute, burst: limits.burst ?? 1 },
     dailyCalls: limits.dailyRequests ?? null,
     bucket: bucket === null || cost === null ? null : { size: bucket.size, refillPerSecond: bucket.refillPerSecond, cost },
   };

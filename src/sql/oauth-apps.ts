@@ -14,24 +14,26 @@ export interface OAuthAppRow {
   environment: Environment;
   client_id: string;
   redirect_uri: string;
+  has_webhook_key: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
-const APP_COLUMNS = 'platform, environment, client_id, redirect_uri, created_at, updated_at';
+const APP_COLUMNS = 'platform, environment, client_id, redirect_uri, webhook_key_ciphertext IS NOT NULL AS has_webhook_key, created_at, updated_at';
 
 /** Sets (or replaces) the app of one platform and environment; null when the organisation does not exist. */
 export async function upsertOAuthApp(db: Queryable, app: {
   organizationId: string; environment: Environment; platform: string; clientId: string; clientSecretCiphertext: Buffer; redirectUri: string;
+  webhookKeyCiphertext: Buffer | null;
 }): Promise<OAuthAppRow | null> {
   const result = await db.query<OAuthAppRow>(
-    `INSERT INTO oauth_apps (organization_id, environment, platform, client_id, client_secret_ciphertext, redirect_uri)
-     SELECT o.id, $2, $3, $4, $5, $6 FROM organizations o WHERE o.id = $1
+    `INSERT INTO oauth_apps (organization_id, environment, platform, client_id, client_secret_ciphertext, redirect_uri, webhook_key_ciphertext)
+     SELECT o.id, $2, $3, $4, $5, $6, $7 FROM organizations o WHERE o.id = $1
      ON CONFLICT (organization_id, environment, platform) DO UPDATE
        SET client_id = EXCLUDED.client_id, client_secret_ciphertext = EXCLUDED.client_secret_ciphertext,
-           redirect_uri = EXCLUDED.redirect_uri, updated_at = clock_timestamp()
+           redirect_uri = EXCLUDED.redirect_uri, webhook_key_ciphertext = EXCLUDED.webhook_key_ciphertext, updated_at = clock_timestamp()
      RETURNING ${APP_COLUMNS}`,
-    [app.organizationId, app.environment, app.platform, app.clientId, app.clientSecretCiphertext, app.redirectUri],
+    [app.organizationId, app.environment, app.platform, app.clientId, app.clientSecretCiphertext, app.redirectUri, app.webhookKeyCiphertext],
   );
   return result.rows[0] ?? null;
 }

@@ -56,7 +56,8 @@ describe('a write\'s follow-up sync', () => {
     const first = await follow(c, ['bill']);
     const second = await follow(c, ['account', 'bill']);
     expect(second).toBe(first);
-    expect(await queued(c.id)).toEqual([{ id: first, trigger: 'write', request: { object_types: ['ACCOUNT', 'BILL'] } }]);
+    // The run's own types first, the widened ones after: the order the run reads them in.
+    expect(await queued(c.id)).toEqual([{ id: first, trigger: 'write', request: { object_types: ['BILL', 'ACCOUNT'] } }]);
     books.reads = [];
     expect(await runSync(app().services, first ?? '', signal)).toBe('completed');
     expect(new Set(books.reads.map((r) => r.type))).toEqual(new Set(['accounts', 'bills']));

@@ -11,7 +11,7 @@ import { insertFollowUpRun, queuedRuns, widenQueuedRun } from '../sql/follow-up-
 import { objectTypeToEntity } from '../connections/sync-config.ts';
 
 export type SyncKind = 'initial' | 'incremental' | 'backfill';
-export type SyncTrigger = 'link' | 'schedule' | 'manual' | 'api' | 'write';
+export type SyncTrigger = 'link' | 'schedule' | 'manual' | 'api' | 'write' | 'platform_webhook';
 
 export interface SyncRunView {
   id: string;
@@ -58,20 +58,35 @@ export async function ensureInitialSync(pool: Pool, jobs: JobSender, connectionI
 export const FOLLOW_UP_DELAY_SECONDS = 5;
 
 export async function requestFollowUpSync(pool: Pool, jobs: JobSender, connectionId: string, objectTypes: readonly UnifiedObjectType[]): Promise<string | null> {
-  const entities = [...new Set(objectTypes.map(objectTypeToEntity))].sort();
+  return requestTargetedSync(pool, jobs, connectionId, objectTypes, { trigger: 'write', delaySeconds: FOLLOW_UP_DELAY_SECONDS });
+}
+
+/**
+ * An incremental sync of some types only, for a write's follow-up (after FOLLOW_UP_DELAY_SECONDS) or a platform's
+ * webhook (at once). A queued run that reads those types already is enough; a queued run of the same trigger is
+ * widened instead of queuing a second. Null when the connection's data is not ready (its initial sync reads all).
+ */
+export async function requestTargetedSync(
+  pool: Pool, jobs: JobSender, connectionId: string, objectTypes: readonly UnifiedObjectType[],
+  options: { trigger: 'write' | 'platform_webhook'; delaySeconds: number },
+): Promise<string | null> {
+  // In the caller's order, which is the order the run reads them (the types a webhook named first).
+  const entities = [...new Set(objectTypes.map(objectTypeToEntity))];
   return withTransaction(pool, async (db) => {
     // Serialises concurrent writers of one connection for this check-then-insert only.
     await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledgerport-follow-up:' || $1::text, 0))`, [connectionId]);
     const queued = await queuedRuns(db, connectionId);
-    // A queued initial or incremental run that reads these entities (or all of them) will see the write too; a
+    // A queued initial or incremental run that reads these entities (or all of them) will see the change too; a
     // backfill reads one entity's window only.
     const covering = queued.find((run) => run.kind !== 'backfill' && (run.entities === null || entities.every((e) => run.entities?.includes(e))));
     if (covering !== undefined) return covering.id;
-    const followUp = queued.find((run) => run.trigger === 'write');
-    if (followUp !== undefined && await widenQueuedRun(db, followUp.id, entities)) return followUp.id;
-    const runId = await insertFollowUpRun(db, connectionId, entities);
+    const sameTrigger = queued.find((run) => run.trigger === options.trigger);
+    if (sameTrigger !== undefined && await widenQueuedRun(db, sameTrigger.id, entities)) return sameTrigger.id;
+    const runId = await insertFollowUpRun(db, connectionId, entities, options.trigger);
     if (runId === null) return null;
-    await jobs.send(QUEUES.sync, { syncRunId: runId, connectionId }, { startAfterSeconds: FOLLOW_UP_DELAY_SECONDS }, db);
+    // A webhook's run waits its turn behind a running sync a second at a time (src/sync/worker.ts, BUSY_RETRY_SECONDS).
+    const data = options.trigger === 'platform_webhook' ? { syncRunId: runId, connectionId, busyRetrySeconds: 1 } : { syncRunId: runId, connectionId };
+    await jobs.send(QUEUES.sync, data, options.delaySeconds > 0 ? { startAfterSeconds: options.delaySeconds } : {}, db);
     return runId;
   });
 }

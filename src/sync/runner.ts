@@ -70,7 +70,7 @@ async function loadRun(services: CoreServices, runId: string): Promise<RunRow | 
   return result.rows[0] ?? null;
 }
 
-/** Object types this run reads, in a stable order. */
+/** Object types this run reads, in a stable order (a targeted run's: its request's). */
 function objectsToRead(connector: Connector, connection: ConnectionRecord, run: RunRow): UnifiedObjectType[] {
   const offered = (Object.keys(connector.objects) as UnifiedObjectType[])
     .filter((t) => connector.objects[t]?.capabilities.read === true)
@@ -83,7 +83,8 @@ function objectsToRead(connector: Connector, connection: ConnectionRecord, run: 
   }
   if (run.kind === 'incremental' && Array.isArray(run.request.object_types)) {
     const wanted = run.request.object_types.map(entityToObjectType).filter((t): t is UnifiedObjectType => t !== undefined && isUnifiedObjectType(t));
-    return offered.filter((t) => wanted.includes(t));
+    // In the request's order: a webhook's run reads the types it named before those they change on the side.
+    return [...new Set(wanted)].filter((t) => offered.includes(t));
   }
   return configured;
 }

@@ -16,17 +16,20 @@ import type { TestApp } from './app.ts';
 
 export interface OAuthConnectionInput {
   platform: string;
-  app: OAuthAppCredentials;
+  app: OAuthAppCredentials & { webhookKey?: string };
   tokens: OAuthTokens;
   identity: AccountIdentity;
   org?: CreatedOrganization;
   syncConfig?: unknown;
 }
 
-export async function registerOAuthApp(t: TestApp, platform: string, app: OAuthAppCredentials, org: CreatedOrganization = t.org): Promise<void> {
+export async function registerOAuthApp(
+  t: TestApp, platform: string, app: OAuthAppCredentials & { webhookKey?: string }, org: CreatedOrganization = t.org,
+): Promise<void> {
   await upsertOAuthApp(t.db.pool, {
     organizationId: org.organization.id, environment: 'sandbox', platform,
     clientId: app.clientId, clientSecretCiphertext: t.services.cipher.encrypt(app.clientSecret), redirectUri: app.redirectUri,
+    webhookKeyCiphertext: app.webhookKey === undefined ? null : t.services.cipher.encrypt(app.webhookKey),
   });
 }
 

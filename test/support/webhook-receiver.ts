@@ -21,6 +21,8 @@ export function header(request: http.IncomingMessage, name: string): string | un
 export class WebhookReceiver {
   /** Event id → how many times it was answered 2xx. */
   readonly accepted = new Map<string, number>();
+  /** The bodies answered 2xx, parsed, in the order they came. */
+  readonly bodies: Record<string, unknown>[] = [];
   requests = 0;
   badSignatures = 0;
   badRequests = 0;
@@ -47,6 +49,7 @@ export class WebhookReceiver {
       return;
     }
     this.accepted.set(eventId, (this.accepted.get(eventId) ?? 0) + 1);
+    this.bodies.push(JSON.parse(body.toString('utf8')) as Record<string, unknown>);
     response.writeHead(200).end('ok');
   }
 

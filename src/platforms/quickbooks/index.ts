@@ -24,6 +24,7 @@ import type { QboReportMonth } from './native.ts';
 import { readEntity } from './read.ts';
 import { billBody, customerBody, journalEntryBody } from './inbound.ts';
 import { writeHandlers, type WriteSpec } from './writes.ts';
+import { quickbooksWebhooks } from './webhooks.ts';
 
 const mapContext = (ctx: ConnectorContext): MapContext => ({ ref: (type, id) => ctx.ref(type, id), environment: ctx.environment });
 
@@ -127,6 +128,7 @@ export function createQuickBooksConnector(): Connector {
     actions: quickbooksActions,
     // Intuit: 500 requests per minute and 10 concurrent requests per company (realm) and app.
     limits: { requestsPerMinute: 500, concurrentRequests: 10 },
+    webhooks: quickbooksWebhooks,
     platformUrl: (type, platformId, ctx) => appUrl(type, platformId, ctx.environment),
     documentation: {
       testedAgainst: 'Fixture-tested: Intuit publishes no machine-readable contract, so the tests run against an in-process stand-in of the QuickBooks Online Accounting API and Intuit OAuth (test/standins/quickbooks) built on response shapes recorded from Intuit\'s API reference (test/fixtures/quickbooks). Not yet run against the real service.',
@@ -147,6 +149,7 @@ export function createQuickBooksConnector(): Connector {
         'Currencies are the home currency (from Preferences) and, in a multicurrency company, its active CompanyCurrency list, each under its ISO code as platform id; exchange rates are its ExchangeRate entities (units of the home currency per unit of the currency from AsOfDate on), read whole each sync. A company without multicurrency has one currency and no rates, and neither list is queried.',
         'Sales receipts are the SalesReceipt entity: memo is its customer memo (CustomerMemo), additional_fields.internal_memo its PrivateNote, reference its PaymentRefNum, account_id the account it was deposited to; a Deposit that took it out of Undeposited Funds is its linked transaction. Lines carry amounts before tax (tax_amount in additional_fields, from TxnTaxDetail); shipping_amount is null (QBO charges shipping as a line); currency_code is null when QBO sends no CurrencyRef.',
         'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window. Income statements come the same way from the ProfitAndLoss report (accrual basis; other income and other expenses are children of income and expenses), cash flow statements from the CashFlow report (gross_cash_in_flow and gross_cash_out_flow are null: the report has no such totals).',
+        'Intuit\'s webhooks are received at /platform-webhooks/QUICKBOOKS/{organization id}/{environment} once the app\'s verifier token is set as webhook_key on the OAuth app; each notification syncs the changed entities\' types of the connections to that realm at once (docs/sync.md, "Platform webhooks").',
         'Sales orders are not available: QuickBooks Online has no sales order entity (sales orders are QuickBooks Desktop\'s; Estimates are quotes, not orders), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.',
       ],
     },

@@ -13,6 +13,7 @@ import { listOf, XERO_SETTINGS, xeroCall } from './client.ts';
 import { deepLink } from './mapping/common.ts';
 import { READERS } from './objects.ts';
 import { billWriter, customerWriter, journalWriter } from './writes.ts';
+import { xeroWebhooks } from './webhooks.ts';
 
 type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'>;
 
@@ -135,7 +136,10 @@ export const xeroConnector: Connector = {
   objects: objects(),
   actions: xeroActions,
   // Xero allows 60 calls a minute, 5 at a time and 5,000 in 24 hours per organisation (tenant).
-  limits: { requestsPerMinute: 60, concurrentRequests: 5, dailyRequests: 5_000 },
+  // Xero allows 60 calls a minute: 10 at once and 50 a minute after them never pass it, and the few calls of a sync
+  // its webhooks ask for go out at once instead of a second apart.
+  limits: { requestsPerMinute: 50, burst: 10, concurrentRequests: 5, dailyRequests: 5_000 },
+  webhooks: xeroWebhooks,
   platformUrl: (type, platformId) => deepLink(type, platformId),
   documentation: {
     testedAgainst: 'A stand-in (test/standins/xero) built from Xero\'s published OpenAPI contract (Accounting API 2.9.4 and the identity /connections contract in test/contracts/xero): its example records, and records cloned from them beyond a page, are the seed data, and every request and answer is validated against it. Not yet run against the real service.',
@@ -148,6 +152,7 @@ export const xeroConnector: Connector = {
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
       'Cash flow statements are not available: Xero\'s Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).',
       'Sales receipts are not available: the Accounting API has no sales receipt. A RECEIVE bank transaction is any money received into a bank account (a refund, interest, an owner\'s contribution, a sale), not a sale paid on the spot (GET /accounting/sales_receipts answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM).',
+      'Xero\'s webhooks (Invoice, Contact, CreditNote events) are received at /platform-webhooks/XERO/{organization id}/{environment} once the app\'s webhook key is set as webhook_key on the OAuth app; each one syncs the changed types of the connections to that tenant at once (docs/sync.md, "Platform webhooks").',
       'Attachments are those of bills, invoices and manual journals; their file_url fetches the file from Xero when followed (nothing is copied).',
       'Employees are the Accounting API\'s (names and a status, for expense claims): ARCHIVED is inactive, GDPRREQUEST unknown, DELETED a deletion; Xero Payroll\'s employees are not read.',
       'Sales orders are not available: Xero has no sales order, and the reference does not confirm which Xero object it reads as one (its Quotes are the likely one), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM (docs/reference.md).',

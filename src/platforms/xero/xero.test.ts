@@ -94,7 +94,7 @@ function expectedStatus(r: Json): string {
 describe('the Xero connector', () => {
   it('is a valid connector with Xero\'s limits and scopes', () => {
     expect(validateConnector(xeroConnector)).toEqual([]);
-    expect(xeroConnector).toMatchObject({ id: 'XERO', name: 'Xero', kind: 'accounting', limits: { requestsPerMinute: 60, concurrentRequests: 5 } });
+    expect(xeroConnector).toMatchObject({ id: 'XERO', name: 'Xero', kind: 'accounting', limits: { requestsPerMinute: 50, burst: 10, concurrentRequests: 5, dailyRequests: 5_000 } });
     expect(XERO_SCOPES).toBe('offline_access accounting.transactions accounting.contacts accounting.settings accounting.reports.read accounting.attachments openid profile email');
     const writable = Object.entries(xeroConnector.objects).filter(([, o]) => o.capabilities.create).map(([t]) => t).sort();
     expect(writable).toEqual(['bill', 'customer', 'journal_entry']);

@@ -93,7 +93,7 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
     expect(Value.Check(setContract.success.schema, created)).toBe(true);
     expect(created).toEqual({ oauth_app: {
       platform: OAUTH, environment: 'sandbox', client_id: 'app-client-id', redirect_uri: 'https://api.example.com/link/oauth/callback',
-      created_at: expect.any(String) as string, updated_at: expect.any(String) as string,
+      has_webhook_key: false, created_at: expect.any(String) as string, updated_at: expect.any(String) as string,
     } });
     expect(response.body).not.toContain(SECRET);
     expect(response.body).not.toContain('client_secret');

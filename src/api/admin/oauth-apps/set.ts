@@ -16,6 +16,11 @@ export const contract = defineContract({
     client_id: Type.String({ minLength: 1, maxLength: OAUTH_APP_FIELD_MAX_LENGTH }),
     client_secret: Type.String({ minLength: 1, maxLength: OAUTH_APP_FIELD_MAX_LENGTH, description: 'Stored encrypted; never returned.' }),
     redirect_uri: Type.String({ minLength: 1, maxLength: REDIRECT_URI_MAX_LENGTH, description: 'e.g. https://api.example.com/link/oauth/callback' }),
+    webhook_key: Type.Optional(Type.String({
+      minLength: 1, maxLength: OAUTH_APP_FIELD_MAX_LENGTH,
+      description: 'The key the platform signs its webhooks with (Xero: the app\'s webhook key; QuickBooks: the verifier token). With it, '
+        + 'POST /platform-webhooks/{platform}/{organization id}/{environment} receives them (docs/sync.md, "Platform webhooks"). Stored encrypted; never returned.',
+    })),
   }, { additionalProperties: false }),
   success: { status: 200, schema: Type.Object({ oauth_app: OAuthAppSchema }) },
   errors: ['VALIDATION_ERROR', 'MALFORMED_JSON', 'INVALID_ADMIN_TOKEN', 'RESOURCE_NOT_FOUND'],
@@ -23,10 +28,11 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher } = request.server.services;
-  const { environment, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri } = request.body;
+  const { environment, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri, webhook_key: webhookKey } = request.body;
   return {
     oauth_app: await setOAuthApp(pool, cipher, {
-      organizationId: request.params.id, platform: request.params.platform, environment, clientId, clientSecret, redirectUri, location: 'body',
+      organizationId: request.params.id, platform: request.params.platform, environment, clientId, clientSecret, redirectUri,
+      ...(webhookKey === undefined ? {} : { webhookKey }), location: 'body',
     }),
   };
 });

@@ -1,0 +1,170 @@
+/**
+ * A platform's own webhook through the real service, from Xero's stand-in to our receiver: a signed Xero notification
+ * of an edited bill reaches the stored copy through a targeted incremental sync run by a sync worker, and our
+ * BILL_UPDATED webhook is delivered. Refusals: no or a wrong signature, an app without a key, another organisation's
+ * address, a platform that sends none, a body that is not JSON or not Xero's shape; nothing of those is recorded.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startXeroStandIn, useStandIn, type XeroStandIn } from '../../../test/standins/xero/server.ts';
+import { errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { expectSynced, oauthConnection, registerOAuthApp } from '../../../test/support/oauth-connection.ts';
+import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
+import type { ConnectionRecord } from '../../connections/types.ts';
+import type { Connector } from '../../platforms/connector.ts';
+import { getConnector, registerConnector } from '../../platforms/registry.ts';
+import { xeroConnector } from '../../platforms/xero/index.ts';
+import { startSyncWorkers } from '../../sync/worker.ts';
+import { startWebhookDispatcher, type WebhookDispatcher } from '../../webhooks/dispatcher.ts';
+
+type Json = Record<string, unknown>;
+
+// Xero without its 60-a-minute spacing, as in xero.integration.test.ts; its webhooks are Xero's.
+const PLATFORM = 'XERO_HOOKS';
+const xero: Connector = { ...xeroConnector, id: PLATFORM, name: 'Xero (webhooks)', limits: { requestsPerMinute: null, concurrentRequests: 5 } };
+const WEBHOOK_KEY = 'xero-webhook-key-0123456789';
+const APP = { clientId: 'ledgerport-xero-hooks', clientSecret: 'xero-hooks-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
+
+let t: TestApp;
+let standin: XeroStandIn;
+let restore: () => void;
+let receiver: WebhookReceiver;
+let dispatcher: WebhookDispatcher;
+let connection: ConnectionRecord;
+
+beforeAll(async () => {
+  standin = await startXeroStandIn();
+  restore = useStandIn(standin);
+  standin.registerClient(APP);
+  if (getConnector(PLATFORM) === undefined) registerConnector(xero);
+  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true } });
+  const tenant = standin.tenants[0];
+  ({ connection } = await oauthConnection(t, {
+    platform: PLATFORM, app: { ...APP, webhookKey: WEBHOOK_KEY }, tokens: standin.issueTokens(APP.clientId),
+    identity: { storeUniqueId: tenant?.id ?? '', storeName: tenant?.name ?? null },
+  }));
+  await expectSynced(t, connection.id, 'initial');
+  receiver = new WebhookReceiver();
+  const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
+  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [t.org.organization.id, 'sandbox', url]);
+  await startSyncWorkers(t.boss, t.services, { concurrency: 1 });
+  dispatcher = startWebhookDispatcher(t.services, { pollMs: 50 });
+}, 120_000);
+afterAll(async () => {
+  await dispatcher.stop();
+  await receiver.close();
+  await t.close();
+  await standin.close();
+  restore();
+});
+
+const sign = (body: string, key = WEBHOOK_KEY) => createHmac('sha256', key).update(body).digest('base64');
+const tenantId = () => standin.tenants[0]?.id ?? '';
+const xeroEvent = (resourceId: string, over: Json = {}) => ({
+  resourceUrl: `https://api.xero.com/api.xro/2.0/Invoices/${resourceId}`, resourceId, eventDateUtc: '2026-11-26T02:00:00.000',
+  eventType: 'UPDATE', eventCategory: 'INVOICE', tenantId: tenantId(), tenantType: 'ORGANISATION', ...over,
+});
+const notification = (events: unknown[]) => JSON.stringify({ events, firstEventSequence: 1, lastEventSequence: events.length, entropy: 'QWERTYUIOPASDFGH' });
+
+function post(body: string, signature: string | null, path = `/platform-webhooks/${PLATFORM}/${t.org.organization.id}/sandbox`) {
+  return t.app.inject({
+    method: 'POST', url: path, payload: body,
+    headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-xero-signature': signature }) },
+  });
+}
+
+const receipts = async () => Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM platform_webhook_receipts')).rows[0]?.n);
+
+async function until<T>(find: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error('not in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('POST /platform-webhooks/:platform/:organization_id/:environment', () => {
+  it('answers Xero\'s intent-to-receive check: 200 for a good signature, 401 for a bad one', async () => {
+    const empty = notification([]);
+    const good = await post(empty, sign(empty));
+    expect([good.statusCode, json(good)]).toEqual([200, { changes: 0, sync_runs: 0 }]);
+    const bad = await post(empty, sign(empty, 'another key'));
+    expect([bad.statusCode, errorBody(bad).error_code]).toEqual([401, 'INVALID_CREDENTIALS']);
+  });
+
+  it('takes an edited bill from Xero\'s webhook to the stored copy and to our BILL_UPDATED webhook', async () => {
+    const bill = standin.books().all('Invoices').find((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED');
+    const billId = String(bill?.InvoiceID);
+    standin.books().change('Invoices', billId, (record) => { record.Reference = 'Changed in Xero'; });
+    const body = notification([xeroEvent(billId)]);
+    const answer = await post(body, sign(body));
+    expect(answer.statusCode).toBe(200);
+    // An invoice event may be a sales invoice or a bill: both are read.
+    expect(json(answer)).toEqual({ changes: 2, sync_runs: 1 });
+    const run = (await t.db.pool.query<{ trigger: string; request: Json }>(
+      `SELECT trigger, request FROM sync_runs WHERE connection_id = $1 ORDER BY created_at DESC LIMIT 1`, [connection.id])).rows[0];
+    expect(run?.trigger).toBe('platform_webhook');
+    expect(run?.request.object_types).toEqual(expect.arrayContaining(['BILL', 'INVOICE']));
+    const delivered = await until(() => receiver.bodies.find((b) => b.code === 'BILL_UPDATED' && (b.bill as Json | undefined)?.platform_id === billId), 30_000);
+    expect(delivered).toMatchObject({ type: 'BILL', connection_id: connection.id });
+    const stored = await t.db.pool.query<{ raw: Json }>(`SELECT raw FROM records WHERE connection_id = $1 AND object_type = 'bill' AND platform_id = $2`, [connection.id, billId]);
+    expect(stored.rows[0]?.raw.Reference).toBe('Changed in Xero');
+    const kept = (await t.db.pool.query<{ changes: number; sync_run_ids: string[] }>('SELECT changes, sync_run_ids FROM platform_webhook_receipts ORDER BY received_at DESC LIMIT 1')).rows[0];
+    expect(kept?.changes).toBe(2);
+    expect(kept?.sync_run_ids.length).toBe(1);
+  }, 60_000);
+
+  it('refuses what it cannot verify or read, and records none of it', async () => {
+    const before = await receipts();
+    const body = notification([xeroEvent(randomUUID())]);
+    for (const signature of [null, '', sign(body, 'wrong key'), sign(`${body} `)]) {
+      const refused = await post(body, signature);
+      expect([refused.statusCode, errorBody(refused).error_code], String(signature)).toEqual([401, 'INVALID_CREDENTIALS']);
+    }
+    // Another organisation's address: its app has no webhook key, so nothing can be verified there.
+    const other = await t.newOrg();
+    await registerOAuthApp(t, PLATFORM, APP, other);
+    const elsewhere = await post(body, sign(body), `/platform-webhooks/${PLATFORM}/${other.organization.id}/sandbox`);
+    expect([elsewhere.statusCode, errorBody(elsewhere).error_message]).toEqual([401, expect.stringContaining('No webhook key')]);
+    // Production has no app at all.
+    expect((await post(body, sign(body), `/platform-webhooks/${PLATFORM}/${t.org.organization.id}/production`)).statusCode).toBe(401);
+    const sandbox = await post(body, sign(body), `/platform-webhooks/SANDBOX/${t.org.organization.id}/sandbox`);
+    expect([sandbox.statusCode, errorBody(sandbox).error_code]).toEqual([404, 'ROUTE_NOT_FOUND']);
+    expect((await post(body, sign(body), `/platform-webhooks/${PLATFORM}/not-a-uuid/sandbox`)).statusCode).toBe(400);
+    expect((await post(body, sign(body), `/platform-webhooks/${PLATFORM}/${t.org.organization.id}/staging`)).statusCode).toBe(400);
+    const notJson = '{"events": [';
+    expect(errorBody(await post(notJson, sign(notJson))).error_code).toBe('MALFORMED_JSON');
+    const notXero = JSON.stringify({ eventNotifications: [] });
+    const wrongShape = await post(notXero, sign(notXero));
+    expect([wrongShape.statusCode, errorBody(wrongShape).error_code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(await receipts()).toBe(before);
+  });
+
+  it('syncs only the organisation\'s own connections: another organisation naming our tenant reaches none of ours', async () => {
+    const other = await t.newOrg();
+    await registerOAuthApp(t, PLATFORM, { ...APP, webhookKey: 'their-key' }, other);
+    const body = notification([xeroEvent(randomUUID())]);
+    const theirs = await post(body, sign(body, 'their-key'), `/platform-webhooks/${PLATFORM}/${other.organization.id}/sandbox`);
+    expect([theirs.statusCode, json(theirs)]).toEqual([200, { changes: 2, sync_runs: 0 }]);
+  });
+
+  it('lets the operator register the key with the OAuth app, never shows it, and refuses it for a platform that sends none', async () => {
+    const id = t.org.organization.id;
+    const put = (platform: string, body: Json) => t.app.inject({ method: 'PUT', url: `/admin/organizations/${id}/oauth_apps/${platform}`, headers: { authorization: `Bearer ${t.adminToken}` }, payload: body });
+    const app = { environment: 'production', client_id: 'abc', client_secret: 'def', redirect_uri: 'https://api.example.com/link/oauth/callback' };
+    const set = await put('XERO', { ...app, webhook_key: 'k'.repeat(40) });
+    expect(set.statusCode).toBe(200);
+    expect(json(set).oauth_app).toMatchObject({ platform: 'XERO', has_webhook_key: true });
+    expect(set.body).not.toContain('k'.repeat(40));
+    const without = await put('XERO', app);
+    expect(json(without).oauth_app).toMatchObject({ has_webhook_key: false });
+    const unauthorised = await t.app.inject({ method: 'PUT', url: `/admin/organizations/${id}/oauth_apps/XERO`, payload: { ...app, webhook_key: 'x' } });
+    expect(unauthorised.statusCode).toBe(401);
+    for (const [platform, key] of [['XERO', ''], ['SANDBOX', 'x']] as const) {
+      const refused = await put(platform, { ...app, webhook_key: key });
+      expect(refused.statusCode, platform).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * SQL of the platforms' own webhooks (src/sync/inbound-webhooks.ts): the sealed webhook key of an organisation's OAuth
+ * app, the connections a notification names, and the receipts kept for seven days.
+ */
+import type { Queryable } from '../db/pool.ts';
+import type { Environment } from '../tenants/types.ts';
+
+/** The sealed webhook key of the organisation's app of a platform and environment; null when none is registered. */
+export async function webhookKeyCiphertext(db: Queryable, organizationId: string, environment: Environment, platform: string): Promise<Buffer | null> {
+  const result = await db.query<{ webhook_key_ciphertext: Buffer | null }>(
+    `SELECT webhook_key_ciphertext FROM oauth_apps WHERE organization_id = $1 AND environment = $2 AND platform = $3`,
+    [organizationId, environment, platform]);
+  return result.rows[0]?.webhook_key_ciphertext ?? null;
+}
+
+/** Sets (or, with null, clears) the webhook key of an app; false when the organisation has no app of that platform and environment. */
+export async function setWebhookKeyCiphertext(
+  db: Queryable, organizationId: string, environment: Environment, platform: string, ciphertext: Buffer | null,
+): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE oauth_apps SET webhook_key_ciphertext = $4, updated_at = clock_timestamp()
+      WHERE organization_id = $1 AND environment = $2 AND platform = $3`,
+    [organizationId, environment, platform, ciphertext]);
+  return result.rowCount === 1;
+}
+
+/** The connections of an organisation's platform accounts, by store_unique_id: only those whose data a sync can read. */
+export async function connectionsOfAccounts(
+  db: Queryable, organizationId: string, environment: Environment, platform: string, accounts: readonly string[],
+): Promise<{ id: string; store_unique_id: string }[]> {
+  const result = await db.query<{ id: string; store_unique_id: string }>(
+    `SELECT id, store_unique_id FROM connections
+      WHERE organization_id = $1 AND environment = $2 AND platform = $3 AND store_unique_id = ANY($4::text[])
+        AND ready_at IS NOT NULL AND duplicate_of IS NULL AND status IN ('active', 'unhealthy')`,
+    [organizationId, environment, platform, accounts]);
+  return result.rows;
+}
+
+export async function insertWebhookReceipt(db: Queryable, receipt: {
+  organizationId: string; environment: Environment; platform: string; body: unknown; changes: number; syncRunIds: readonly string[]; requestId: string | null;
+}): Promise<string> {
+  const result = await db.query<{ id: string }>(
+    `INSERT INTO platform_webhook_receipts (organization_id, environment, platform, body, changes, sync_run_ids, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7) RETURNING id`,
+    [receipt.organizationId, receipt.environment, receipt.platform, JSON.stringify(receipt.body), receipt.changes, receipt.syncRunIds, receipt.requestId]);
+  const row = result.rows[0];
+  if (row === undefined) throw new Error('webhook receipt insert returned no row');
+  return row.id;
+}
+
+/** Receipts older than `days` go; returns how many. */
+export async function deleteOldWebhookReceipts(db: Queryable, days: number): Promise<number> {
+  const result = await db.query(`DELETE FROM platform_webhook_receipts WHERE received_at < clock_timestamp() - make_interval(days => $1)`, [days]);
+  return result.rowCount ?? 0;
+}
