@@ -31,21 +31,29 @@ export async function connectionsOfAccounts(
   const result = await db.query<{ id: string; store_unique_id: string }>(
     `SELECT id, store_unique_id FROM connections
       WHERE organization_id = $1 AND environment = $2 AND platform = $3 AND store_unique_id = ANY($4::text[])
-        AND ready_at IS NOT NULL AND duplicate_of IS NULL AND status IN ('active', 'unhealthy')`,
+        AND ready_at IS NOT NULL AND duplicate_of IS NULL AND status IN ('active', 'unhealthy')
+      ORDER BY id`,
     [organizationId, environment, platform, accounts]);
   return result.rows;
 }
 
-export async function insertWebhookReceipt(db: Queryable, receipt: {
-  organizationId: string; environment: Environment; platform: string; body: unknown; changes: number; syncRunIds: readonly string[]; requestId: string | null;
-}): Promise<string> {
+/**
+ * Records a verified notification, once: null when the same body was received before for this organisation,
+ * environment and platform (a replay), which then changes nothing.
+ */
+export async function claimWebhookReceipt(db: Queryable, receipt: {
+  organizationId: string; environment: Environment; platform: string; body: unknown; bodySha256: Buffer; changes: number; requestId: string | null;
+}): Promise<string | null> {
   const result = await db.query<{ id: string }>(
-    `INSERT INTO platform_webhook_receipts (organization_id, environment, platform, body, changes, sync_run_ids, request_id)
-     VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7) RETURNING id`,
-    [receipt.organizationId, receipt.environment, receipt.platform, JSON.stringify(receipt.body), receipt.changes, receipt.syncRunIds, receipt.requestId]);
-  const row = result.rows[0];
-  if (row === undefined) throw new Error('webhook receipt insert returned no row');
-  return row.id;
+    `INSERT INTO platform_webhook_receipts (organization_id, environment, platform, body, body_sha256, changes, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (organization_id, environment, platform, body_sha256) DO NOTHING RETURNING id`,
+    [receipt.organizationId, receipt.environment, receipt.platform, JSON.stringify(receipt.body), receipt.bodySha256, receipt.changes, receipt.requestId]);
+  return result.rows[0]?.id ?? null;
+}
+
+export async function setWebhookReceiptRuns(db: Queryable, receiptId: string, syncRunIds: readonly string[]): Promise<void> {
+  await db.query('UPDATE platform_webhook_receipts SET sync_run_ids = $2::uuid[] WHERE id = $1', [receiptId, syncRunIds]);
 }
 
 /** Receipts older than `days` go; returns how many. */

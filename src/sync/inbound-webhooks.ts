@@ -5,15 +5,17 @@
  * of each connection to an account it names. The platform's deadline (Xero 5 s, Intuit 3 s) is met because nothing
  * here calls the platform: the sync runs in a worker, and the change reaches our own webhooks from there.
  */
+import { createHash } from 'node:crypto';
 import type { CoreServices } from '../core-services.ts';
+import { withTransaction } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import type { InboundChange } from '../platforms/connector.ts';
 import { getConnector } from '../platforms/index.ts';
-import { connectionsOfAccounts, insertWebhookReceipt, webhookKeyCiphertext } from '../sql/platform-webhooks.ts';
+import { claimWebhookReceipt, connectionsOfAccounts, setWebhookReceiptRuns, webhookKeyCiphertext } from '../sql/platform-webhooks.ts';
 import type { Environment } from '../tenants/types.ts';
 import { followUpTypes } from './follow-up-scope.ts';
-import { requestTargetedSync } from './requests.ts';
+import { requestTargetedSyncIn } from './requests.ts';
 
 export interface ReceivedPlatformWebhook {
   platform: string;
@@ -29,20 +31,28 @@ export interface PlatformWebhookOutcome {
   changes: number;
   /** Sync runs queued or joined, one per connection named. */
   syncRuns: number;
+  /** The same notification was received before (a platform's retry after a lost answer, or a replay): nothing was done again. */
+  duplicate: boolean;
 }
 
-const refused = (message: string): ServiceError => new ServiceError('INVALID_CREDENTIALS', message, { source: 'service' });
-
 export async function receivePlatformWebhook(services: Pick<CoreServices, 'pool' | 'cipher' | 'jobs' | 'log'>, received: ReceivedPlatformWebhook): Promise<PlatformWebhookOutcome> {
+  const log = services.log.child({ platform: received.platform, organization_id: received.organizationId, environment: received.environment, request_id: received.requestId });
+  const refused = (reason: string, message: string): ServiceError => {
+    // A forged or misconfigured sender is worth an operator's look; the answer tells the sender no more than 401.
+    log.warn({ reason }, 'platform webhook refused');
+    return new ServiceError('INVALID_CREDENTIALS', message, { source: 'service' });
+  };
   const receiver = getConnector(received.platform)?.webhooks;
   if (receiver === undefined) {
     throw new ServiceError('ROUTE_NOT_FOUND', `${received.platform} sends no webhooks this service receives.`, { source: 'service', field: 'platform', location: 'params' });
   }
   const sealed = await webhookKeyCiphertext(services.pool, received.organizationId, received.environment, received.platform);
   // Without a key nothing can be verified: the platform is told 401, as for a wrong signature (Xero's intent-to-receive check expects it).
-  if (sealed === null) throw refused(`No webhook key is registered on this organisation's ${received.platform} OAuth app for ${received.environment}: set webhook_key with PUT /admin/organizations/:id/oauth_apps/${received.platform}.`);
+  if (sealed === null) {
+    throw refused('no_key', `No webhook key is registered on this organisation's ${received.platform} OAuth app for ${received.environment}: set webhook_key with PUT /admin/organizations/:id/oauth_apps/${received.platform}.`);
+  }
   if (!receiver.verify(received.rawBody, received.headers, services.cipher.decrypt(sealed))) {
-    throw refused('The webhook signature does not match the body under the registered webhook key.');
+    throw refused('bad_signature', 'The webhook signature does not match the body under the registered webhook key.');
   }
   let body: unknown;
   try {
@@ -54,21 +64,27 @@ export async function receivePlatformWebhook(services: Pick<CoreServices, 'pool'
   if (changes === null) throw new ServiceError('VALIDATION_ERROR', `The body is not a ${received.platform} webhook notification.`, { source: 'service', location: 'body' });
 
   const byAccount = typesByAccount(changes);
-  const connections = byAccount.size === 0 ? [] : await connectionsOfAccounts(
-    services.pool, received.organizationId, received.environment, received.platform, [...byAccount.keys()]);
-  const syncRunIds: string[] = [];
-  for (const connection of connections) {
-    const types = byAccount.get(connection.store_unique_id) ?? [];
-    const runId = await requestTargetedSync(services.pool, services.jobs, connection.id, types, { trigger: 'platform_webhook', delaySeconds: 0 });
-    if (runId !== null) syncRunIds.push(runId);
-  }
-  await insertWebhookReceipt(services.pool, {
-    organizationId: received.organizationId, environment: received.environment, platform: received.platform, body,
-    changes: changes.length, syncRunIds, requestId: received.requestId,
+  // The receipt and the runs it asks for commit together: a notification is either taken whole or not at all, and a
+  // retry of one that was taken finds its receipt and changes nothing.
+  const outcome = await withTransaction(services.pool, async (db): Promise<PlatformWebhookOutcome> => {
+    const receiptId = await claimWebhookReceipt(db, {
+      organizationId: received.organizationId, environment: received.environment, platform: received.platform, body,
+      bodySha256: createHash('sha256').update(received.rawBody).digest(), changes: changes.length, requestId: received.requestId,
+    });
+    if (receiptId === null) return { changes: changes.length, syncRuns: 0, duplicate: true };
+    const connections = byAccount.size === 0 ? [] : await connectionsOfAccounts(
+      db, received.organizationId, received.environment, received.platform, [...byAccount.keys()]);
+    const syncRunIds: string[] = [];
+    for (const connection of connections) {
+      const types = byAccount.get(connection.store_unique_id) ?? [];
+      const runId = await requestTargetedSyncIn(db, services.jobs, connection.id, types, { trigger: 'platform_webhook', delaySeconds: 0 });
+      if (runId !== null) syncRunIds.push(runId);
+    }
+    await setWebhookReceiptRuns(db, receiptId, syncRunIds);
+    return { changes: changes.length, syncRuns: syncRunIds.length, duplicate: false };
   });
-  services.log.info({ platform: received.platform, organization_id: received.organizationId, changes: changes.length, sync_runs: syncRunIds.length },
-    'platform webhook received');
-  return { changes: changes.length, syncRuns: syncRunIds.length };
+  log.info({ changes: outcome.changes, sync_runs: outcome.syncRuns, duplicate: outcome.duplicate }, outcome.duplicate ? 'platform webhook received again: ignored' : 'platform webhook received');
+  return outcome;
 }
 
 /**

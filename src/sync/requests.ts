@@ -3,7 +3,7 @@
  * The sync worker picks the job up and runs it; at most one sync per
  * connection runs at a time.
  */
-import { withTransaction, type Pool } from '../db/pool.ts';
+import { withTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import type { JobSender } from '../queue/sender.ts';
 import { QUEUES } from '../queue/names.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
@@ -70,23 +70,29 @@ export async function requestTargetedSync(
   pool: Pool, jobs: JobSender, connectionId: string, objectTypes: readonly UnifiedObjectType[],
   options: { trigger: 'write' | 'platform_webhook'; delaySeconds: number },
 ): Promise<string | null> {
+  return withTransaction(pool, (db) => requestTargetedSyncIn(db, jobs, connectionId, objectTypes, options));
+}
+
+/** requestTargetedSync inside the caller's transaction (a platform webhook's receipt commits with its runs). */
+export async function requestTargetedSyncIn(
+  db: PoolClient, jobs: JobSender, connectionId: string, objectTypes: readonly UnifiedObjectType[],
+  options: { trigger: 'write' | 'platform_webhook'; delaySeconds: number },
+): Promise<string | null> {
   // In the caller's order, which is the order the run reads them (the types a webhook named first).
   const entities = [...new Set(objectTypes.map(objectTypeToEntity))];
-  return withTransaction(pool, async (db) => {
-    // Serialises concurrent writers of one connection for this check-then-insert only.
-    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledgerport-follow-up:' || $1::text, 0))`, [connectionId]);
-    const queued = await queuedRuns(db, connectionId);
-    // A queued initial or incremental run that reads these entities (or all of them) will see the change too; a
-    // backfill reads one entity's window only.
-    const covering = queued.find((run) => run.kind !== 'backfill' && (run.entities === null || entities.every((e) => run.entities?.includes(e))));
-    if (covering !== undefined) return covering.id;
-    const sameTrigger = queued.find((run) => run.trigger === options.trigger);
-    if (sameTrigger !== undefined && await widenQueuedRun(db, sameTrigger.id, entities)) return sameTrigger.id;
-    const runId = await insertFollowUpRun(db, connectionId, entities, options.trigger);
-    if (runId === null) return null;
-    // A webhook's run waits its turn behind a running sync a second at a time (src/sync/worker.ts, BUSY_RETRY_SECONDS).
-    const data = options.trigger === 'platform_webhook' ? { syncRunId: runId, connectionId, busyRetrySeconds: 1 } : { syncRunId: runId, connectionId };
-    await jobs.send(QUEUES.sync, data, options.delaySeconds > 0 ? { startAfterSeconds: options.delaySeconds } : {}, db);
-    return runId;
-  });
+  // Serialises concurrent writers of one connection for this check-then-insert only.
+  await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledgerport-follow-up:' || $1::text, 0))`, [connectionId]);
+  const queued = await queuedRuns(db, connectionId);
+  // A queued initial or incremental run that reads these entities (or all of them) will see the change too; a
+  // backfill reads one entity's window only.
+  const covering = queued.find((run) => run.kind !== 'backfill' && (run.entities === null || entities.every((e) => run.entities?.includes(e))));
+  if (covering !== undefined) return covering.id;
+  const sameTrigger = queued.find((run) => run.trigger === options.trigger);
+  if (sameTrigger !== undefined && await widenQueuedRun(db, sameTrigger.id, entities)) return sameTrigger.id;
+  const runId = await insertFollowUpRun(db, connectionId, entities, options.trigger);
+  if (runId === null) return null;
+  // A webhook's run waits its turn behind a running sync a second at a time (src/sync/worker.ts, BUSY_RETRY_SECONDS).
+  const data = options.trigger === 'platform_webhook' ? { syncRunId: runId, connectionId, busyRetrySeconds: 1 } : { syncRunId: runId, connectionId };
+  await jobs.send(QUEUES.sync, data, options.delaySeconds > 0 ? { startAfterSeconds: options.delaySeconds } : {}, db);
+  return runId;
 }

@@ -10,6 +10,7 @@ import { startXeroStandIn, useStandIn, type XeroStandIn } from '../../../test/st
 import { errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { expectSynced, oauthConnection, registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
+import { createLogger } from '../../log/logger.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import type { Connector } from '../../platforms/connector.ts';
 import { getConnector, registerConnector } from '../../platforms/registry.ts';
@@ -31,13 +32,20 @@ let restore: () => void;
 let receiver: WebhookReceiver;
 let dispatcher: WebhookDispatcher;
 let connection: ConnectionRecord;
+const written: string[] = [];
+/** The service's log lines with this message. */
+const logged = (msg: string): Json[] => written.flatMap((chunk) => chunk.split('\n')).filter((line) => line !== '')
+  .map((line) => JSON.parse(line) as Json).filter((line) => line.msg === msg);
 
 beforeAll(async () => {
   standin = await startXeroStandIn();
   restore = useStandIn(standin);
   standin.registerClient(APP);
   if (getConnector(PLATFORM) === undefined) registerConnector(xero);
-  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true } });
+  t = await startTestApp({
+    config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true },
+    log: createLogger({ level: 'info', role: 'test', destination: { write: (chunk: string) => { written.push(chunk); } } }),
+  });
   const tenant = standin.tenants[0];
   ({ connection } = await oauthConnection(t, {
     platform: PLATFORM, app: { ...APP, webhookKey: WEBHOOK_KEY }, tokens: standin.issueTokens(APP.clientId),
@@ -89,7 +97,7 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
   it('answers Xero\'s intent-to-receive check: 200 for a good signature, 401 for a bad one', async () => {
     const empty = notification([]);
     const good = await post(empty, sign(empty));
-    expect([good.statusCode, json(good)]).toEqual([200, { changes: 0, sync_runs: 0 }]);
+    expect([good.statusCode, json(good)]).toEqual([200, { changes: 0, sync_runs: 0, duplicate: false }]);
     const bad = await post(empty, sign(empty, 'another key'));
     expect([bad.statusCode, errorBody(bad).error_code]).toEqual([401, 'INVALID_CREDENTIALS']);
   });
@@ -102,7 +110,7 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     const answer = await post(body, sign(body));
     expect(answer.statusCode).toBe(200);
     // An invoice event may be a sales invoice or a bill: both are read.
-    expect(json(answer)).toEqual({ changes: 2, sync_runs: 1 });
+    expect(json(answer)).toEqual({ changes: 2, sync_runs: 1, duplicate: false });
     const run = (await t.db.pool.query<{ trigger: string; request: Json }>(
       `SELECT trigger, request FROM sync_runs WHERE connection_id = $1 ORDER BY created_at DESC LIMIT 1`, [connection.id])).rows[0];
     expect(run?.trigger).toBe('platform_webhook');
@@ -114,6 +122,13 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     const kept = (await t.db.pool.query<{ changes: number; sync_run_ids: string[] }>('SELECT changes, sync_run_ids FROM platform_webhook_receipts ORDER BY received_at DESC LIMIT 1')).rows[0];
     expect(kept?.changes).toBe(2);
     expect(kept?.sync_run_ids.length).toBe(1);
+
+    // The same notification again (Xero retrying after a lost answer, or a replay): taken once, nothing queued.
+    const runsBefore = (await t.db.pool.query('SELECT id FROM sync_runs WHERE connection_id = $1', [connection.id])).rowCount;
+    const again = await post(body, sign(body));
+    expect([again.statusCode, json(again)]).toEqual([200, { changes: 2, sync_runs: 0, duplicate: true }]);
+    expect((await t.db.pool.query('SELECT id FROM sync_runs WHERE connection_id = $1', [connection.id])).rowCount).toBe(runsBefore);
+    expect(logged('platform webhook received again: ignored').at(-1)).toMatchObject({ platform: PLATFORM, organization_id: t.org.organization.id, duplicate: true });
   }, 60_000);
 
   it('refuses what it cannot verify or read, and records none of it', async () => {
@@ -140,6 +155,10 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     const wrongShape = await post(notXero, sign(notXero));
     expect([wrongShape.statusCode, errorBody(wrongShape).error_code]).toEqual([400, 'VALIDATION_ERROR']);
     expect(await receipts()).toBe(before);
+    // Each refusal of a signature is logged with its reason, for an operator to see forgeries and misconfigurations.
+    const refusals = logged('platform webhook refused');
+    expect(refusals.filter((line) => line.reason === 'bad_signature').length).toBeGreaterThanOrEqual(4);
+    expect(refusals.some((line) => line.reason === 'no_key' && line.organization_id === other.organization.id)).toBe(true);
   });
 
   it('syncs only the organisation\'s own connections: another organisation naming our tenant reaches none of ours', async () => {
@@ -147,7 +166,7 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     await registerOAuthApp(t, PLATFORM, { ...APP, webhookKey: 'their-key' }, other);
     const body = notification([xeroEvent(randomUUID())]);
     const theirs = await post(body, sign(body, 'their-key'), `/platform-webhooks/${PLATFORM}/${other.organization.id}/sandbox`);
-    expect([theirs.statusCode, json(theirs)]).toEqual([200, { changes: 2, sync_runs: 0 }]);
+    expect([theirs.statusCode, json(theirs)]).toEqual([200, { changes: 2, sync_runs: 0, duplicate: false }]);
   });
 
   it('lets the operator register the key with the OAuth app, never shows it, and refuses it for a platform that sends none', async () => {

@@ -26,6 +26,7 @@ export const contract = defineContract({
     schema: Type.Object({
       changes: Type.Integer({ description: 'Changes the notification named (an object once per type it may be: a Xero invoice is an invoice or a bill).' }),
       sync_runs: Type.Integer({ description: 'Connections whose incremental sync was queued or joined.' }),
+      duplicate: Type.Boolean({ description: 'True when the same notification was received before (a retry or a replay): nothing was done again.' }),
     }),
   },
   errors: ['INVALID_CREDENTIALS', 'ROUTE_NOT_FOUND', 'MALFORMED_JSON', 'VALIDATION_ERROR'],
@@ -37,5 +38,5 @@ export default defineEndpoint(contract, async (request) => {
     platform: request.params.platform, organizationId: request.params.organization_id, environment: request.params.environment,
     rawBody, headers: request.headers, requestId: request.id,
   });
-  return { changes: outcome.changes, sync_runs: outcome.syncRuns };
+  return { changes: outcome.changes, sync_runs: outcome.syncRuns, duplicate: outcome.duplicate };
 });

@@ -1,7 +1,8 @@
 -- The platforms' own webhooks (Xero, QuickBooks Online): the key each signs its notifications with, registered by the
 -- operator on the organisation's OAuth app (sealed like the client secret); every verified notification recorded as
--- received, with the connections it named and the sync runs it asked for; and syncs they trigger, told apart from the
--- others (docs/sync.md, "Platform webhooks").
+-- received, with the connections it named and the sync runs it asked for, keyed by the SHA-256 of its body so that a
+-- replay of the same notification changes nothing; and syncs they trigger, told apart from the others (docs/sync.md,
+-- "Platform webhooks").
 ALTER TABLE oauth_apps ADD COLUMN webhook_key_ciphertext bytea;
 
 CREATE TABLE platform_webhook_receipts (
@@ -11,10 +12,13 @@ CREATE TABLE platform_webhook_receipts (
   platform         text NOT NULL,
   received_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
   body             jsonb NOT NULL,
+  body_sha256      bytea NOT NULL,
   changes          integer NOT NULL,
   sync_run_ids     uuid[] NOT NULL DEFAULT '{}',
   request_id       text
 );
+-- A notification is taken once: the same bytes again within the seven days receipts are kept is a replay.
+CREATE UNIQUE INDEX platform_webhook_receipts_body_idx ON platform_webhook_receipts (organization_id, environment, platform, body_sha256);
 -- Maintenance deletes receipts after seven days, oldest first.
 CREATE INDEX platform_webhook_receipts_received_idx ON platform_webhook_receipts (received_at);
 CREATE INDEX platform_webhook_receipts_org_idx ON platform_webhook_receipts (organization_id, received_at DESC);
