@@ -140,7 +140,7 @@ describe('QuickBooks Online sync', () => {
       expect((await stored(c.connection.id, type)).map((r) => r.platform_id), type).toEqual(expected);
     }
     // 1,013 bills take two pages of QBO's maximum 1,000.
-    expect(qbo.log.filter((r) => r.query.includes('SELECT * FROM Bill ')).map((r) => /STARTPOSITION (\d+) MAXRESULTS (\d+)/.exec(r.query)?.slice(1))).toEqual([['1', '1000'], ['1001', '1000']]);
+    expect(qbo.log.filter((r) => r.query.includes('SELECT * FROM Bill ')).map((r) => /STARTPOSITION (\d+) MAXRESULTS (\d+)/.exec(r.query)?.slice(1))).toEqual([['1', '1000'], ['991', '1000']]);
 
     // Every bill against the stand-in's: links as service ids, amounts, status, lines.
     const bills = new Map((await stored(c.connection.id, 'bill')).map((r) => [r.platform_id, r]));
@@ -505,6 +505,28 @@ describe('QuickBooks Online writes', () => {
 });
 
 describe('QuickBooks Online faults', () => {
+  it('loses no bill when bills of a page already read are deleted before the next page is asked for', async () => {
+    const company = qbo.addCompany({ realmId: '9130350000000006', name: 'Deleting Company', generatedBills: 1_500 });
+    const c = await link('9130350000000006');
+    // Right after the first page of bills is answered (in Id order), someone deletes its first five bills in QuickBooks:
+    // every later bill moves five positions down. Without the pages' overlap, five bills would slip into the page
+    // already read and never be read.
+    let deleted: string[] = [];
+    qbo.afterNextQuery('Bill', (books) => {
+      deleted = books.list('Bill').map((bill) => String(bill.Id)).sort().slice(0, 5);
+      for (const id of deleted) books.remove('Bill', id);
+    }, '9130350000000006');
+    await expectSynced(t, c.connection.id, 'initial');
+    const expected = company.list('Bill').map((r) => String(r.Id)).sort();
+    const storedIds = new Set((await stored(c.connection.id, 'bill')).map((r) => r.platform_id));
+    // Every bill still there is stored; the five deleted were read before they went, and go with the next sync.
+    expect(expected.filter((id) => !storedIds.has(id))).toEqual([]);
+    expect(deleted.every((id) => storedIds.has(id))).toBe(true);
+    await expectSynced(t, c.connection.id, 'incremental');
+    expect((await stored(c.connection.id, 'bill')).map((r) => r.platform_id).sort()).toEqual(expected);
+    expectNoViolations();
+  });
+
   it('refreshes exactly once when the access token expires mid-sync, and finishes the sync', async () => {
     qbo.addCompany({ realmId: '9130350000000002', name: 'Expiry Company' });
     const c = await link('9130350000000002');

@@ -1,9 +1,12 @@
 /**
- * Reading Xero lists: `page` for the paged endpoints (100 records a page, line
- * items included only when paging), If-Modified-Since for incremental reads
- * with the next cursor taken from the newest UpdatedDateUTC seen (Xero's
- * clock, not ours), sorted by UpdatedDateUTC so a record changed mid-read
- * moves behind the reader instead of past it, and date windows as a `where`
+ * Reading Xero lists: the paged endpoints (100 records a page, line items included only when paging) are read in
+ * UpdatedDateUTC order by keyset, not by page number: each page asks If-Modified-Since the newest UpdatedDateUTC of
+ * the page before (less 1 ms, whether Xero counts the bound in or not) and page 1 of that. A record changed mid-read
+ * gets an UpdatedDateUTC later than everything read so far, so it moves ahead of the reader and is read again; with
+ * page numbers, a record of an earlier page moving to the end shifted the next page by one and one record was never
+ * read (a reviewer's run stored 249 of 250 bills, and incremental reads never fetched the one missing). More than a
+ * page of records at one UpdatedDateUTC (a bulk import) is paged by number within that instant. Incremental reads
+ * start at the cursor, taken from the newest UpdatedDateUTC seen (Xero's clock, not ours); date windows are a `where`
  * clause. Records Xero reports DELETED come back as tombstones.
  */
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
@@ -27,13 +30,23 @@ export interface XeroList<K extends keyof XeroLists> {
   records(items: XeroLists[K][], ctx: ConnectorContext): Promise<PlatformRecord[]> | PlatformRecord[];
 }
 
-interface Cursor { page: number; newest: number | null }
+/** Where a paged read continues: the lower bound it asks from (ms), the page within it, and the newest UpdatedDateUTC seen. */
+interface Cursor { after: number | null; page: number; newest: number | null }
+
+const KEYSET = 'k1';
 
 function parseToken(token: string | null): Cursor {
-  if (token === null) return { page: 1, newest: null };
-  const [page, newest] = token.split(':');
-  return { page: Number(page) || 1, newest: newest === undefined || newest === '' ? null : Number(newest) };
+  if (token === null) return { after: null, page: 1, newest: null };
+  const parts = token.split(':');
+  const number = (text: string | undefined): number | null => (text === undefined || text === '' || !Number.isFinite(Number(text)) ? null : Number(text));
+  if (parts[0] === KEYSET) return { after: number(parts[1]), page: number(parts[2]) ?? 1, newest: number(parts[3]) };
+  // A read paged by number before this version: everything up to its newest UpdatedDateUTC was read in order, so the
+  // keyset continues from there.
+  const newest = number(parts[1]);
+  return { after: newest === null ? null : newest - 1, page: 1, newest };
 }
+
+const tokenOf = (cursor: Cursor): string => `${KEYSET}:${cursor.after ?? ''}:${cursor.page}:${cursor.newest ?? ''}`;
 
 /** The first midnight at or after an ISO time: a record dated that day or later is inside the window. */
 function ceilDay(iso: string): string {
@@ -61,8 +74,9 @@ export function recordOf(platformId: string | undefined, raw: object, status: st
 export async function readList<K extends keyof XeroLists>(ctx: ConnectorContext, request: ReadRequest, list: XeroList<K>): Promise<ReadPage> {
   const cursor = parseToken(request.pageToken);
   const since = list.modifiedSince ? request.since : null;
+  const from = list.paged && cursor.after !== null ? new Date(cursor.after).toISOString() : since;
   const response = await xeroCall(ctx, {
-    method: 'GET', path: list.path, since, operation: `list ${list.key}`,
+    method: 'GET', path: list.path, since: from, operation: `list ${list.key}`,
     query: {
       ...list.query,
       ...(list.paged ? { page: cursor.page, order: 'UpdatedDateUTC ASC' } : {}),
@@ -70,18 +84,26 @@ export async function readList<K extends keyof XeroLists>(ctx: ConnectorContext,
     },
   });
   const items = listOf(response, list.key);
-  let newest = cursor.newest;
+  let pageNewest: number | null = null;
   for (const item of items) {
     const updated = 'UpdatedDateUTC' in item ? xeroMillis(item.UpdatedDateUTC) : null;
-    if (updated !== null && (newest === null || updated > newest)) newest = updated;
+    if (updated !== null && (pageNewest === null || updated > pageNewest)) pageNewest = updated;
   }
+  const newest = pageNewest === null || (cursor.newest !== null && cursor.newest >= pageNewest) ? cursor.newest : pageNewest;
   const more = list.paged && items.length >= XERO_PAGE_SIZE;
   return {
     records: await list.records(items, ctx),
-    nextPageToken: more ? `${cursor.page + 1}:${newest ?? ''}` : null,
+    nextPageToken: more ? tokenOf(nextCursor(cursor, pageNewest, newest)) : null,
     // An empty incremental read keeps the cursor it had.
     nextSince: more || !list.modifiedSince ? null : newest === null ? since : new Date(newest).toISOString(),
   };
+}
+
+/** The next page: from just before this page's newest record, or, when that is no further on, the next page within it. */
+function nextCursor(cursor: Cursor, pageNewest: number | null, newest: number | null): Cursor {
+  const after = pageNewest === null ? null : pageNewest - 1;
+  if (after === null || (cursor.after !== null && after <= cursor.after)) return { after: cursor.after, page: cursor.page + 1, newest };
+  return { after, page: 1, newest };
 }
 
 /**

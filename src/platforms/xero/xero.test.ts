@@ -142,12 +142,64 @@ describe('reads against the stand-in', () => {
     expect([...statuses].sort()).toEqual(['draft', 'open', 'paid', 'partially_paid', 'void']);
   });
 
-  it('pages with page and order, filters bills with where, and sends nothing the contract does not have', async () => {
+  it('pages by UpdatedDateUTC from the last page\'s newest, filters bills with where, and sends nothing the contract does not have', async () => {
     standin.resetCounters();
-    await readAll('bill');
+    const { live } = await readAll('bill');
     const calls = standin.requests.filter((r) => r.path === '/api.xro/2.0/Invoices');
-    expect(calls.map((c) => c.query)).toEqual([1, 2].map((page) => ({ page: String(page), order: 'UpdatedDateUTC ASC', where: 'Type=="ACCPAY"' })));
-    expect(calls.every((c) => c.ifModifiedSince === undefined && c.tenant === standin.tenants[0]?.id)).toBe(true);
+    expect(calls.map((c) => c.query)).toEqual([1, 1].map((page) => ({ page: String(page), order: 'UpdatedDateUTC ASC', where: 'Type=="ACCPAY"' })));
+    expect(calls.every((c) => c.tenant === standin.tenants[0]?.id)).toBe(true);
+    // The second page asks from just before the first page's newest bill (keyset, not page 2).
+    const firstPage = live.slice(0, 100).map((r) => xeroMillis(r.raw.UpdatedDateUTC) ?? 0);
+    expect(calls.map((c) => c.ifModifiedSince)).toEqual([undefined, new Date(Math.max(...firstPage) - 1).toISOString()]);
+  });
+
+  it('loses no record changed while it pages: an edited bill of the first page moves ahead of the reader, and every bill is read', async () => {
+    const handler = fast.objects.bill?.handler;
+    if (handler === undefined) throw new Error('no bill');
+    const ctx = context();
+    const first = await handler.read(ctx, { since: null, window: null, pageToken: null });
+    expect(first.nextPageToken).not.toBeNull();
+    // Between the page requests, Xero's users edit two bills of the first page: each gets the newest UpdatedDateUTC.
+    // Paged by number, each would shift the next page down by one and one unchanged bill would never be read.
+    for (const record of first.records.slice(0, 2)) {
+      books().change('Invoices', record.platformId, (bill) => { bill.Reference = 'Edited while paging'; });
+    }
+    const seen = new Set(first.records.map((r) => r.platformId));
+    let pageToken = first.nextPageToken;
+    const edited: string[] = [];
+    while (pageToken !== null) {
+      const page = await handler.read(ctx, { since: null, window: null, pageToken });
+      for (const record of page.records) {
+        seen.add(record.platformId);
+        if (record.raw.Reference === 'Edited while paging') edited.push(record.platformId);
+      }
+      pageToken = page.nextPageToken;
+    }
+    expect([...seen].sort()).toEqual(invoicesOf('ACCPAY').map((b) => String(b.InvoiceID)).sort());
+    // The edits themselves are read too, in their new version.
+    expect(edited.sort()).toEqual(first.records.slice(0, 2).map((r) => r.platformId).sort());
+  });
+
+  it('pages by number within one instant when more than a page of records share an UpdatedDateUTC (a bulk import)', async () => {
+    const handler = fast.objects.bill?.handler;
+    if (handler === undefined) throw new Error('no bill');
+    const stamp = `/Date(${Date.UTC(2026, 5, 1)}+0000)/`;
+    const bills = invoicesOf('ACCPAY');
+    // The stand-in's records themselves, given one instant; put back afterwards for the tests that follow.
+    const before = new Map(bills.map((bill) => [bill, bill.UpdatedDateUTC]));
+    for (const bill of bills) bill.UpdatedDateUTC = stamp;
+    const seen = new Set<string>();
+    let pageToken: string | null = null;
+    let pages = 0;
+    do {
+      const page = await handler.read(context(), { since: null, window: null, pageToken });
+      for (const record of page.records) seen.add(record.platformId);
+      pageToken = page.nextPageToken;
+      pages += 1;
+    } while (pageToken !== null && pages < 20);
+    for (const [bill, updated] of before) bill.UpdatedDateUTC = updated;
+    expect(seen.size).toBe(bills.length);
+    expect(pages).toBeLessThan(20);
   });
 
   it('reads changes since a cursor with If-Modified-Since and moves the cursor to Xero\'s newest UpdatedDateUTC', async () => {

@@ -85,6 +85,8 @@ export interface QuickBooksStandIn {
   failNext(rule: FailRule): void;
   /** Changes the record right after the next time the API serves it by id: the caller's SyncToken is then stale. */
   editAfterNextRead(entity: Entity, id: string, change: (record: Json) => void, realmId?: string): void;
+  /** Runs `change` on the company once the next query of `entity` has been answered (records changing between pages). */
+  afterNextQuery(entity: Entity, change: (company: Company) => void, realmId?: string): void;
   /** The company the consent page connects. */
   consentRealm: string;
   readonly violations: Violation[];
@@ -127,6 +129,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   const rules: FailRule[] = [];
   const requestIds = new Map<string, { fingerprint: string; answer: Answer }>();
   const afterRead = new Map<string, (record: Json) => void>();
+  const afterQuery = new Map<string, (company: Company) => void>();
   const inFlight = new Map<string, number>();
   const fileLinks = new Map<string, { realmId: string; id: string; expires: number }>();
   let repeated = 0;
@@ -258,6 +261,12 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
       const parsed = parseQuery(text);
       const page = runQuery(parsed, company.list(parsed.entity));
       const response: Json = page.length === 0 ? {} : { [parsed.entity]: page, startPosition: parsed.startPosition, maxResults: page.length };
+      const key = `${company.realmId}|${parsed.entity}`;
+      const change = afterQuery.get(key);
+      if (change !== undefined) {
+        afterQuery.delete(key);
+        change(company);
+      }
       return { status: 200, body: { QueryResponse: response, time: time() } };
     } catch (error) {
       if (error instanceof QueryError) return refuse(where, 400, 'query-parser', `QueryParserError: ${error.message} in "${text}"`);
@@ -460,6 +469,9 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     failNext: (rule) => { rules.push({ ...rule }); },
     editAfterNextRead(entity, id, change, realmId = defaultRealm) {
       afterRead.set(`${realmId}|${entity}|${id}`, change);
+    },
+    afterNextQuery(entity, change, realmId = defaultRealm) {
+      afterQuery.set(`${realmId}|${entity}`, change);
     },
     violations,
     log,
