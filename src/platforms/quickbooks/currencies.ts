@@ -17,6 +17,22 @@ async function currencyPrefs(ctx: ConnectorContext): Promise<{ preferences: QboP
   return { preferences, home: home === undefined || home === '' ? null : home.toUpperCase(), multiCurrency: preferences?.CurrencyPrefs?.MultiCurrencyEnabled === true };
 }
 
+/**
+ * The home currency learnt during a job (a sync or a write), by its connector context: a transaction without a
+ * CurrencyRef is in it. Mappers are synchronous, so a read that meets such a transaction loads it first
+ * (loadHomeCurrency, one Preferences call per job) and the mapper looks it up (knownHomeCurrency).
+ */
+const homeCurrencies = new WeakMap<ConnectorContext, string | null>();
+
+export async function loadHomeCurrency(ctx: ConnectorContext): Promise<void> {
+  if (homeCurrencies.has(ctx)) return;
+  homeCurrencies.set(ctx, (await currencyPrefs(ctx)).home);
+}
+
+export function knownHomeCurrency(ctx: ConnectorContext): string | null {
+  return homeCurrencies.get(ctx) ?? null;
+}
+
 /** Every active CompanyCurrency (a company has a few: one read, however many pages). */
 async function companyCurrencies(ctx: ConnectorContext): Promise<QboCompanyCurrency[]> {
   const all: QboCompanyCurrency[] = [];
@@ -34,6 +50,7 @@ async function companyCurrencies(ctx: ConnectorContext): Promise<QboCompanyCurre
  */
 export async function readCurrencies(ctx: ConnectorContext): Promise<ReadPage> {
   const { preferences, home, multiCurrency } = await currencyPrefs(ctx);
+  homeCurrencies.set(ctx, home);
   const records = new Map<string, PlatformRecord>();
   if (home !== null) {
     const raw: Raw = { CurrencyPrefs: preferences?.CurrencyPrefs, ...(preferences?.MetaData === undefined ? {} : { MetaData: preferences.MetaData }) };

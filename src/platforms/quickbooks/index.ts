@@ -25,8 +25,11 @@ import { readEntity } from './read.ts';
 import { billBody, customerBody, journalEntryBody } from './inbound.ts';
 import { writeHandlers, type WriteSpec } from './writes.ts';
 import { quickbooksWebhooks } from './webhooks.ts';
+import { knownHomeCurrency } from './currencies.ts';
 
-const mapContext = (ctx: ConnectorContext): MapContext => ({ ref: (type, id) => ctx.ref(type, id), environment: ctx.environment });
+const mapContext = (ctx: ConnectorContext): MapContext => ({
+  ref: (type, id) => ctx.ref(type, id), environment: ctx.environment, homeCurrency: knownHomeCurrency(ctx),
+});
 
 /** Written objects: what QBO accepts for each (see inbound.ts for the fields). */
 const WRITES: Partial<Record<UnifiedObjectType, WriteSpec>> = {

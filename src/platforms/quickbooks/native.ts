@@ -194,6 +194,8 @@ export interface QboLine {
     DiscountRate?: number;
   };
   DiscountLineDetail?: { PercentBased?: boolean; DiscountPercent?: number; DiscountAccountRef?: QboRef };
+  /** A bundle (a Group item) sold as one line: its component lines, whose amounts make the group's. */
+  GroupLineDetail?: { GroupItemRef?: QboRef; Quantity?: number; Line?: QboLine[] };
   JournalEntryLineDetail?: {
     PostingType?: 'Debit' | 'Credit';
     AccountRef?: QboRef;

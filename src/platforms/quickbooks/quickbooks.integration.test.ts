@@ -505,6 +505,22 @@ describe('QuickBooks Online writes', () => {
 });
 
 describe('QuickBooks Online faults', () => {
+  it('stores a transaction QuickBooks sends without CurrencyRef in the company\'s home currency, not XXX', async () => {
+    const company = qbo.addCompany({ realmId: '9130350000000007', name: 'One Currency Company' });
+    const c = await link('9130350000000007');
+    await expectSynced(t, c.connection.id, 'initial');
+    const [first] = company.list('Invoice');
+    const invoiceId = String(first?.Id);
+    company.edit('Invoice', invoiceId, (invoice) => { delete invoice.CurrencyRef; delete invoice.ExchangeRate; });
+    await expectSynced(t, c.connection.id, 'incremental');
+    const home = (await stored(c.connection.id, 'currency')).map((r) => r.platform_id);
+    expect(home).toEqual(['USD']);
+    const invoice = (await stored(c.connection.id, 'invoice')).find((r) => r.platform_id === invoiceId);
+    expect(invoice?.raw.CurrencyRef).toBeUndefined();
+    expect(invoice?.data.currency_code).toBe('USD');
+    expectNoViolations();
+  });
+
   it('loses no bill when bills of a page already read are deleted before the next page is asked for', async () => {
     const company = qbo.addCompany({ realmId: '9130350000000006', name: 'Deleting Company', generatedBills: 1_500 });
     const c = await link('9130350000000006');

@@ -13,6 +13,7 @@
  */
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { changes, literal, PAGE_SIZE, qboTime, queryPage } from './client.ts';
+import { loadHomeCurrency } from './currencies.ts';
 import type { EntitySpec } from './objects.ts';
 
 /** CDC answers for changes up to 30 days back; a day is kept in hand for clock skew. */
@@ -41,6 +42,12 @@ function decode(token: string): Position {
   const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<Position>;
   if (typeof value.at !== 'number' || value.at < 1) throw new Error(`not a QuickBooks page token: ${token}`);
   return { at: value.at, time: typeof value.time === 'string' ? value.time : null, ...(typeof value.changedSince === 'string' ? { changedSince: value.changedSince } : {}) };
+}
+
+/** Transactions lack CurrencyRef in a company without multicurrency: their mapper needs the home currency then. */
+async function withHomeCurrency(ctx: ConnectorContext, page: ReadPage): Promise<ReadPage> {
+  if (page.records.some((r) => r.deleted !== true && 'TxnDate' in r.raw && !('CurrencyRef' in r.raw))) await loadHomeCurrency(ctx);
+  return page;
 }
 
 function toRecords(spec: EntitySpec, raws: readonly Record<string, unknown>[]): PlatformRecord[] {
@@ -78,6 +85,10 @@ function changedSince(since: string): string {
 }
 
 export async function readEntity(ctx: ConnectorContext, spec: EntitySpec, request: ReadRequest, now: number = Date.now()): Promise<ReadPage> {
+  return withHomeCurrency(ctx, await readEntityPage(ctx, spec, request, now));
+}
+
+async function readEntityPage(ctx: ConnectorContext, spec: EntitySpec, request: ReadRequest, now: number): Promise<ReadPage> {
   if (request.pageToken !== null) {
     const position = decode(request.pageToken);
     const conditions = position.changedSince === undefined

@@ -44,7 +44,7 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
   invoice: ['account_id', 'payment_terms_id', 'subsidiary_id', 'created_at'],
   invoice_credit_memo: ['account_id', 'created_at'],
   invoice_payment: ['document_number', 'memo', 'created_at'],
-  journal_entry: ['subsidiary_id', 'currency_code', 'deposited', 'created_at'],
+  journal_entry: ['subsidiary_id', 'deposited', 'created_at'],
   tax_rate: ['created_at', 'updated_at'],
   vendor: ['parent_id', 'payment_terms_id', 'registration_number', 'subsidiaries', 'created_at'],
 };
@@ -66,7 +66,7 @@ export const PLATFORM_DATA_ONLY: Partial<Record<UnifiedObjectType, readonly stri
   invoice_payment: PAYMENT_EXTRAS,
   vendor: CONTACT_EXTRAS,
   customer: [...CONTACT_EXTRAS, 'Website'],
-  journal_entry: ['Status (DRAFT, POSTED, ARCHIVED)', 'ShowOnCashBasisReports', 'LineAmountTypes', 'JournalLines[].Tracking'],
+  journal_entry: ['Status (POSTED, ARCHIVED; drafts and voided journals are not journal entries)', 'ShowOnCashBasisReports', 'LineAmountTypes', 'JournalLines[].Tracking'],
   employee: ['ExternalLink'],
   tax_rate: ['ReportTaxType', 'DisplayTaxRate', 'CanApplyToAssets', 'CanApplyToEquity', 'CanApplyToExpenses', 'CanApplyToLiabilities', 'CanApplyToRevenue', 'TaxComponents[].IsNonRecoverable'],
   company_info: ['ShortCode', 'Version', 'OrganisationType', 'CountryCode', 'Timezone', 'SalesTaxBasis', 'SalesTaxPeriod', 'PeriodLockDate', 'EndOfYearLockDate', 'FinancialYearEndDay', 'PaysTax', 'DefaultSalesTax', 'DefaultPurchasesTax', 'Edition', 'Class'],

@@ -33,11 +33,26 @@ async function creditRecords(ctx: ConnectorContext, items: XeroCreditNote[]): Pr
   return items.map((c) => recordOf(c.CreditNoteID, { ...c, LineItems: withAccountIds(chart, c.LineItems) }, c.Status));
 }
 
-/** Voided journals have no effect on the ledger and the unified entry has no status: both are gone. */
+/**
+ * Only posted journals are journal entries: a draft has not touched the ledger (and may never), a voided one no longer
+ * does, and the unified entry has no status to tell them apart, so both are gone until a draft is posted. The entries'
+ * currency is the organisation's base currency, which a journal does not name: learnt once per job.
+ */
 export async function journalRecords(ctx: ConnectorContext, items: XeroManualJournal[]): Promise<PlatformRecord[]> {
   const chart = await chartOf(ctx);
-  return items.map((j) => recordOf(j.ManualJournalID, { ...j, JournalLines: withAccountIds(chart, j.JournalLines) }, j.Status, ['DELETED', 'VOIDED']));
+  if (items.length > 0) await loadBaseCurrency(ctx);
+  return items.map((j) => recordOf(j.ManualJournalID, { ...j, JournalLines: withAccountIds(chart, j.JournalLines) }, j.Status, ['DELETED', 'VOIDED', 'DRAFT']));
 }
+
+const baseCurrencies = new WeakMap<ConnectorContext, string | null>();
+
+/** The organisation's base currency, read once per job (a sync or a write) for the mappers, which are synchronous. */
+async function loadBaseCurrency(ctx: ConnectorContext): Promise<void> {
+  if (baseCurrencies.has(ctx)) return;
+  baseCurrencies.set(ctx, (await readOrganisation(ctx)).BaseCurrency ?? null);
+}
+
+const knownBaseCurrency = (ctx: ConnectorContext): string | null => baseCurrencies.get(ctx) ?? null;
 
 const invoices = (type: 'ACCPAY' | 'ACCREC'): XeroList<'Invoices'> => ({
   path: '/Invoices', key: 'Invoices', paged: true, modifiedSince: true, dated: true, where: `Type=="${type}"`,
@@ -224,7 +239,7 @@ export const READERS: Readonly<Partial<Record<UnifiedObjectType, ReadEntry>>> = 
   invoice_payment: { read: list(payments('ACCRECPAYMENT', 'ACCREC')), map: (r, ctx) => ({ ...mapInvoicePayment(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
   vendor: { read: list(contacts(isVendor)), map: (r) => ({ ...mapVendor(r.raw) }) },
   customer: { read: list(contacts(isCustomer)), map: (r) => ({ ...mapCustomer(r.raw) }) },
-  journal_entry: { read: list(manualJournals), map: (r, ctx) => ({ ...mapJournal(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  journal_entry: { read: list(manualJournals), map: (r, ctx) => ({ ...mapJournal(r.raw, refOf(ctx), knownBaseCurrency(ctx)) }), businessDate: dated((r) => r.raw.Date) },
   tax_rate: { read: list(taxRates), map: (r) => ({ ...mapTaxRate(r.raw) }) },
   class: {
     read: list(tracking),

@@ -103,7 +103,8 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     invoice_credit_memo: ids(list('CreditNotes').filter((c) => c.Type === 'ACCRECCREDIT' && c.Status !== 'DELETED'), 'CreditNoteID'),
     bill_payment: ids(list('Payments').filter((p) => p.PaymentType === 'ACCPAYPAYMENT' && p.Status !== 'DELETED'), 'PaymentID'),
     invoice_payment: ids(list('Payments').filter((p) => p.PaymentType === 'ACCRECPAYMENT' && p.Status !== 'DELETED'), 'PaymentID'),
-    journal_entry: ids(list('ManualJournals').filter((j) => j.Status !== 'DELETED' && j.Status !== 'VOIDED'), 'ManualJournalID'),
+    // Posted journals only: drafts have not touched the ledger, voided ones no longer do.
+    journal_entry: ids(list('ManualJournals').filter((j) => j.Status !== 'DELETED' && j.Status !== 'VOIDED' && j.Status !== 'DRAFT'), 'ManualJournalID'),
     bank_transfer: ids(list('BankTransfers'), 'BankTransferID'),
     tax_rate: ids(list('TaxRates').filter((r) => r.Status !== 'DELETED'), 'TaxType'),
     class: [...ids(categories, 'TrackingCategoryID'), ...ids(categories.flatMap((c) => (c.Options ?? []) as Json[]), 'TrackingOptionID')].sort(),

@@ -283,10 +283,16 @@ describe('reads against the stand-in', () => {
     const journals = await readAll('journal_entry');
     const posted = books().all('ManualJournals').find((j) => j.ManualJournalID === '99cb8353-ce73-4a5d-8e0d-8b0edf86cfc4') ?? {};
     expect(journals.mapped.get('99cb8353-ce73-4a5d-8e0d-8b0edf86cfc4')).toEqual(expect.objectContaining({
-      memo: 'These aren\'t the droids you are looking for', transaction_date: xeroDay(posted.Date), currency_code: null,
+      // In the organisation's base currency, which the journal does not name.
+      memo: 'These aren\'t the droids you are looking for', transaction_date: xeroDay(posted.Date), currency_code: 'NZD',
       line_items: (posted.JournalLines as Json[]).map((l) => ({ account_id: ref('account', l.AccountID), tax_rate_id: ref('tax_rate', 'NONE'), total_amount: l.LineAmount, description: l.Description })),
     }));
     for (const journal of journals.mapped.values()) expect((journal.line_items as Json[]).reduce((s, l) => s + Math.round(Number(l.total_amount) * 100), 0)).toBe(0);
+    // A draft journal has not touched the ledger: it is not a journal entry (a tombstone, if it was ever stored).
+    const drafts = books().all('ManualJournals').filter((j) => j.Status === 'DRAFT').map((j) => String(j.ManualJournalID));
+    expect(drafts.length).toBeGreaterThan(0);
+    expect(drafts.filter((id) => journals.mapped.has(id))).toEqual([]);
+    expect(journals.dead.map((r) => r.platformId)).toEqual(expect.arrayContaining(drafts));
 
     const transfers = await readAll('bank_transfer');
     expect(transfers.mapped.get('6221458a-ef7a-4d5f-9b1c-1b96ce03833c')).toMatchObject({

@@ -2,7 +2,7 @@
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type { QboAttachable, QboDeposit, QboJournalEntry, QboTransfer } from '../native.ts';
 import {
-  amount, appUrl, createdUpdated, currency, optCurrency, refTo, requiredDay, text, time, type MapContext, type Mapped,
+  amount, appUrl, createdUpdated, refTo, requiredDay, text, time, txnCurrency, type MapContext, type Mapped,
 } from './common.ts';
 
 /** Deposited transactions the unified model links to (other kinds stay in platform_data). */
@@ -16,7 +16,7 @@ export function mapDeposit(r: QboDeposit, mc: MapContext): Mapped<'bank_deposit'
     department_id: refTo(mc.ref, 'department', r.DepartmentRef),
     subsidiary_id: null,
     transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    currency_code: currency(r.CurrencyRef),
+    currency_code: txnCurrency(r.CurrencyRef, mc),
     total_amount: amount(r.TotalAmt),
     memo: text(r.PrivateNote),
     linked_payments: lines.flatMap((line) => (line.LinkedTxn ?? []).flatMap((t) => {
@@ -57,7 +57,7 @@ export function mapTransfer(r: QboTransfer, mc: MapContext): Mapped<'bank_transf
     debit_account_id: refTo(mc.ref, 'account', r.ToAccountRef),
     subsidiary_id: null,
     transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    currency_code: currency(r.CurrencyRef),
+    currency_code: txnCurrency(r.CurrencyRef, mc),
     total_amount: amount(r.Amount),
     memo: text(r.PrivateNote),
     ...createdUpdated(r),
@@ -71,7 +71,7 @@ export function mapJournalEntry(r: QboJournalEntry, mc: MapContext): Mapped<'jou
     platform_id: r.Id,
     subsidiary_id: null,
     transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    currency_code: optCurrency(r.CurrencyRef),
+    currency_code: txnCurrency(r.CurrencyRef, mc),
     deposited: null,
     memo: text(r.PrivateNote),
     line_items: (r.Line ?? []).flatMap((line) => {

@@ -10,7 +10,7 @@ import { mapCompany } from './master.ts';
 import type { MapContext } from './common.ts';
 
 /** Links as readable "type:id" strings instead of hashed service ids. */
-const mc: MapContext = { ref: (type, id) => (id === null || id === undefined || id === '' ? null : `${type}:${String(id)}`), environment: 'sandbox' };
+const mc: MapContext = { ref: (type, id) => (id === null || id === undefined || id === '' ? null : `${type}:${String(id)}`), environment: 'sandbox', homeCurrency: null };
 
 function record(name: Entity, id: string): Json {
   const found = recordedRecords(name).find((r) => r.Id === id);
@@ -24,7 +24,42 @@ function mapped(name: Entity, id: string): Record<string, unknown> {
   return spec.map(entity(record(name, id)), mc);
 }
 
+/**
+ * An invoice of one bundle (a Group item) as QuickBooks answers it: the group line carries GroupLineDetail with its
+ * component lines, then the sub-total line; and, as in a company without multicurrency, no CurrencyRef. Shapes from
+ * Intuit's Invoice reference (GroupLineDetail: GroupItemRef, Quantity, Line) as open-source clients record them.
+ */
+const BUNDLE_INVOICE: Json = {
+  Id: '1042', SyncToken: '0', DocNumber: '1042', TxnDate: '2026-03-02', DueDate: '2026-04-01', TotalAmt: 10.61, Balance: 10.61,
+  CustomerRef: { value: '3', name: 'Cool Cars' }, MetaData: { CreateTime: '2026-03-02T10:00:00-08:00', LastUpdatedTime: '2026-03-02T10:00:00-08:00' },
+  Line: [
+    {
+      Id: '1', LineNum: 1, Amount: 10.61, DetailType: 'GroupLineDetail',
+      GroupLineDetail: {
+        GroupItemRef: { value: '19', name: 'Fountain kit' }, Quantity: 1,
+        Line: [
+          { Id: '2', LineNum: 2, Description: 'Rock Fountain', Amount: 6.11, DetailType: 'SalesItemLineDetail',
+            SalesItemLineDetail: { ItemRef: { value: '5', name: 'Rock Fountain' }, UnitPrice: 6.11, Qty: 1, ItemAccountRef: { value: '79', name: 'Sales of Product Income' }, TaxCodeRef: { value: 'NON' } } },
+          { Id: '3', LineNum: 3, Description: 'Pump', Amount: 4.5, DetailType: 'SalesItemLineDetail',
+            SalesItemLineDetail: { ItemRef: { value: '11', name: 'Pump' }, UnitPrice: 4.5, Qty: 1, ItemAccountRef: { value: '79', name: 'Sales of Product Income' }, TaxCodeRef: { value: 'NON' } } },
+        ],
+      },
+    },
+    { Amount: 10.61, DetailType: 'SubTotalLineDetail', SubTotalLineDetail: {} },
+  ],
+};
+
 describe('QuickBooks Online mapping', () => {
+  it('maps a bundle\'s component lines as the invoice\'s lines, and a transaction without CurrencyRef in the home currency', () => {
+    const spec = ENTITIES.find((e) => e.entity === 'Invoice');
+    if (spec === undefined) throw new Error('no invoice spec');
+    const invoice = spec.map(entity(BUNDLE_INVOICE), { ...mc, homeCurrency: 'CAD' });
+    expect(invoice).toMatchObject({ sub_total: 10.61, total_amount: 10.61, amount_due: 10.61, currency_code: 'CAD' });
+    expect((invoice.line_items as Json[]).map((l) => [l.platform_id, l.total_amount, (l.item as Json).id])).toEqual([['2', 6.11, 'item:5'], ['3', 4.5, 'item:11']]);
+    // Before the company's home currency is known the currency is XXX, never a guess.
+    expect(spec.map(entity(BUNDLE_INVOICE), mc).currency_code).toBe('XXX');
+  });
+
   it('maps accounts: type, category, parent, status, balance, number', () => {
     expect(mapped('Account', '35')).toMatchObject({
       platform_id: '35', account_type: 'bank', category: 'asset', status: 'active', balance: 1350.55, currency_code: 'USD',

@@ -32,8 +32,16 @@ function salesLine(line: QboLine, department: QboRef | undefined, mc: MapContext
   };
 }
 
+/**
+ * The sales lines of a document, a bundle's (GroupLineDetail) as its component lines: the group line itself carries
+ * no item detail, and dropping it lost the whole bundle (an invoice of one bundle had no lines and a sub-total of 0).
+ */
 function salesLines(lines: readonly QboLine[] | undefined, department: QboRef | undefined, mc: MapContext): StandardLine[] {
-  return (lines ?? []).map((line) => salesLine(line, department, mc)).filter((l): l is StandardLine => l !== null);
+  return (lines ?? []).flatMap((line) => {
+    if (line.GroupLineDetail !== undefined) return salesLines(line.GroupLineDetail.Line, department, mc);
+    const mapped = salesLine(line, department, mc);
+    return mapped === null ? [] : [mapped];
+  });
 }
 
 function discountTotal(lines: readonly QboLine[] | undefined): number | null {

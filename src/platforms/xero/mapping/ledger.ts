@@ -57,13 +57,13 @@ export function mapAccount(a: XeroAccount): Mapped<'account'> {
   };
 }
 
-export function mapJournal(j: XeroManualJournal, ref: Ref): Mapped<'journal_entry'> {
+/** `baseCurrency`: the organisation's, in which every manual journal is (the journal does not name it); null when not known. */
+export function mapJournal(j: XeroManualJournal, ref: Ref, baseCurrency: string | null): Mapped<'journal_entry'> {
   return {
     platform_id: j.ManualJournalID ?? '',
     subsidiary_id: null,
     transaction_date: xeroDay(j.Date) ?? '1970-01-01T00:00:00.000Z',
-    // Manual journals are always in the organisation's base currency, which the journal does not name.
-    currency_code: null,
+    currency_code: baseCurrency === null ? null : optCurrency(baseCurrency),
     deposited: null,
     memo: text(j.Narration),
     // Xero signs journal lines as the unified model does: debits positive, credits negative.
