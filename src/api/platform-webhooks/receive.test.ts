@@ -7,6 +7,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startXeroStandIn, useStandIn, type XeroStandIn } from '../../../test/standins/xero/server.ts';
+import { xeroWebhook } from '../../../test/standins/xero/webhooks.ts';
 import { errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { expectSynced, oauthConnection, registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
@@ -106,8 +107,10 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     const bill = standin.books().all('Invoices').find((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED');
     const billId = String(bill?.InvoiceID);
     standin.books().change('Invoices', billId, (record) => { record.Reference = 'Changed in Xero'; });
-    const body = notification([xeroEvent(billId)]);
-    const answer = await post(body, sign(body));
+    // As Xero's stand-in sends it (test/standins/xero/webhooks.ts): Xero's body and signature.
+    const sent = xeroWebhook([{ tenantId: tenantId(), category: 'INVOICE', resourceId: billId, eventType: 'UPDATE' }], WEBHOOK_KEY);
+    const body = sent.body;
+    const answer = await post(body, sent.headers['x-xero-signature'] ?? null);
     expect(answer.statusCode).toBe(200);
     // An invoice event may be a sales invoice or a bill: both are read.
     expect(json(answer)).toEqual({ changes: 2, sync_runs: 1, duplicate: false });
