@@ -9,7 +9,7 @@ import { PlatformError } from '../errors.ts';
 import { bearer } from '../oauth-request.ts';
 import { xeroUrls } from './client.ts';
 import { classifyXeroError } from './errors.ts';
-import type { XeroConnection } from './types.ts';
+import { parseConnections } from './contract.ts';
 
 export const XERO_SCOPES = 'offline_access accounting.transactions accounting.contacts accounting.settings accounting.reports.read accounting.attachments openid profile email';
 
@@ -51,7 +51,7 @@ export const xeroAuth: AuthSpec = {
       method: 'GET', url: xeroUrls().connections, headers: bearer(tokens), idempotent: true,
       classifyError: classifyXeroError(), operation: 'xero connections',
     });
-    const connections = Array.isArray(response.body) ? (response.body as XeroConnection[]) : [];
+    const connections = parseConnections(response.body, response.status);
     // Practices (tenantType PRACTICE) hold no books of their own.
     return connections
       .filter((c) => c.tenantType === 'ORGANISATION' && typeof c.tenantId === 'string')
