@@ -1,12 +1,14 @@
 /**
  * Cost per record of checking a mapped object against its unified schema (src/sync/mapped-check.ts), beside what
- * preparePage already spends per record on the same object (canonical JSON and its hash), for scale.
+ * preparePage already spends per record on the same object (canonical JSON and its hash), for scale; and of parsing
+ * a page of Xero invoices against Xero's contract (src/platforms/xero/contract.ts).
  *   node bench/mapped-check.ts [iterations]
  * Not part of `npm run bench` (no database, no service): a micro-benchmark to quote next to the code.
  */
 import { canonicalJson, hashOfText } from '../src/sync/hash.ts';
 import { checkMappedObject } from '../src/sync/mapped-check.ts';
 import type { UnifiedObjectType } from '../src/model/object-types.ts';
+import { parseList } from '../src/platforms/xero/contract.ts';
 
 const ITERATIONS = Number(process.argv[2] ?? 200_000);
 const at = '2024-01-05T00:00:00.000Z';
@@ -44,3 +46,13 @@ for (const [name, type, object] of rows) {
   const hash = perRecordMicros(() => { hashOfText(canonicalJson(object)); });
   process.stdout.write(`${name}: check ${check.toFixed(2)} µs/record; canonical JSON + hash ${hash.toFixed(2)} µs/record\n`);
 }
+
+// A page of 100 Xero bills with 3 lines each, the shape the connector reads (fields it ignores included, as Xero sends).
+const xeroLine = { Description: 'Supplies', Quantity: 2, UnitAmount: 50, AccountCode: '400', TaxType: 'INPUT', TaxAmount: 10, LineAmount: 100, Tracking: [] };
+const xeroPage = Array.from({ length: 100 }, (_, i) => ({
+  InvoiceID: `inv-${i}`, Type: 'ACCPAY', Status: 'AUTHORISED', Contact: { ContactID: 'c1', Name: 'Vendor' }, Date: '/Date(1704412800000+0000)/',
+  DueDate: '/Date(1705017600000+0000)/', LineAmountTypes: 'Exclusive', LineItems: [xeroLine, xeroLine, xeroLine], SubTotal: 300, TotalTax: 30, Total: 330,
+  AmountDue: 330, AmountPaid: 0, CurrencyCode: 'USD', UpdatedDateUTC: '/Date(1704412800000+0000)/', Payments: [], CreditNotes: [], BrandingThemeID: 'b',
+}));
+const parse = perRecordMicros(() => { parseList('Invoices', xeroPage, 200); }) / xeroPage.length;
+process.stdout.write(`Xero bill with 3 lines, parsed against the contract in a page of 100: ${parse.toFixed(2)} µs/record\n`);

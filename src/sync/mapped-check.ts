@@ -16,9 +16,9 @@
  * record. Measured by bench/mapped-check.ts: see COST below.
  *
  * COST per record, measured with `node bench/mapped-check.ts` (Node 24, 2 shared cores, load average 5-7 during the
- * runs, 200,000 and 500,000 iterations after a warm-up): a valid bill with 3 lines 5.3-8.5 µs, a valid account
- * 1.4-2.4 µs; in the same runs the canonical JSON and content hash preparePage already computes for the same
- * objects took 21-29 µs and 6-8 µs. So the check adds about a quarter to a record's CPU before it is stored, with
+ * runs, 100,000 to 500,000 iterations after a warm-up, six runs): a valid bill with 3 lines 4.3-8.5 µs, a valid
+ * account 1.4-2.4 µs; in the same runs the canonical JSON and content hash preparePage already computes for the same
+ * objects took 21-30 µs and 5-8 µs. So the check adds about a quarter to a record's CPU before it is stored, with
  * `date-time` format checks a good part of it. A violating record costs a few re-validations more (tens of µs):
  * violations are rare and counted.
  */
