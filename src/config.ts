@@ -20,6 +20,11 @@ export interface Config {
   redisUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
+  /**
+   * A mapped object that does not fit its unified schema fails the sync or write (true: tests, STRICT_MAPPING=true), or
+   * is logged, counted and stored with what is valid (false, the default): src/sync/mapped-check.ts.
+   */
+  strictMapping: boolean;
   /** Requests per window per organisation. */
   rateLimit: { limit: number; windowSeconds: number };
   /** Port of the embedded PostgreSQL when DATABASE_URL is not set. */
@@ -256,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     limit: parsePositiveInt('RATE_LIMIT_PER_WINDOW', env.RATE_LIMIT_PER_WINDOW, 500, problems),
     windowSeconds: parsePositiveInt('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 10, problems),
   };
+  const strictMapping = parseBoolean('STRICT_MAPPING', env.STRICT_MAPPING, false, problems);
   const webhookAllowPrivate = parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, !production, problems);
   const webhookTimeoutMs = parsePositiveInt('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5000, problems);
   const webhookConcurrency = parsePositiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 16, problems);
@@ -318,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     redisUrl,
     logLevel: logLevel ?? 'info',
     production,
+    strictMapping,
     rateLimit,
     embeddedPostgresPort,
     publicUrl,

@@ -61,6 +61,11 @@ export const platformBudgetPauses = new Counter({
   name: 'ledgerport_platform_budget_pauses_total', help: 'Sync runs and writes put off because their connection\'s daily budget of platform calls was spent, by platform.',
   labelNames: ['platform'], registers,
 });
+export const mappingViolations = new Counter({
+  name: 'ledgerport_mapping_violations_total',
+  help: 'Mapped objects that did not fit their unified schema and were stored with what is valid, by platform and object type.',
+  labelNames: ['platform', 'object_type'], registers,
+});
 export const tokenRefreshes = new Counter({
   name: 'ledgerport_token_refreshes_total', help: 'OAuth token refreshes, by platform and outcome (refreshed, failed).', labelNames: ['platform', 'outcome'], registers,
 });

@@ -9,6 +9,7 @@ import { enqueueDueSyncs } from './worker.ts';
 import { DISABLED_AFTER } from '../connections/health.ts';
 import { setOrganizationDataBatching } from '../sql/data-batching.ts';
 import type { SyncConfig } from '../connections/sync-config.ts';
+import { metrics } from '../metrics/registry.ts';
 
 const app = memoryPlatformApp();
 
@@ -76,6 +77,21 @@ describe('sync runner', () => {
     expect((await events(c)).map((e) => e.code)).toEqual(['INITIAL_UPDATE']);
     const state = await app().db.pool.query(`SELECT status, ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id]);
     expect(state.rows[0]).toEqual({ status: 'active', ready: true });
+  });
+
+  it('stores a mapped object that does not fit its schema with what is valid, and counts it (this app runs lenient)', async () => {
+    const violations = async () => (await metrics.getSingleMetric('ledgerport_mapping_violations_total')?.get())?.values
+      .find((v) => v.labels.platform === MEMORY_PLATFORM && v.labels.object_type === 'account')?.value ?? 0;
+    const before = await violations();
+    books.addAccount('A1', 'Account 1');
+    const c = await connect({ historical_months: 0 });
+    expect((await sync(c, 'initial')).outcome).toBe('completed');
+    const account = (await records(c)).find((r) => r.platform_id === 'A1')?.data;
+    // The memory platform maps three fields: the missing nullable ones are stored as null, the missing required
+    // category (not nullable) stays missing, and the record is stored all the same.
+    expect(account).toMatchObject({ platform_id: 'A1', name: 'Account 1', account_type: 'bank', parent_id: null, balance: null, nominal_code: null });
+    expect(account).not.toHaveProperty('category');
+    expect(await violations()).toBe(before + 1);
   });
 
   it('a full resync of a ready connection fires CREATED for what is new, with the object', async () => {

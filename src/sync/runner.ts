@@ -261,6 +261,7 @@ async function readBatch(services: CoreServices, run: RunRow, connection: Connec
     tenant: target.tenant, connectionId: connection.id, accessToken: target.accessToken, cipher: services.cipher, objectType: target.objectType,
     handler: target.handler, connectorContext: ctx, runId: run.id,
     rememberSeen: sweepDeletions, compareStored: announceChanges || before.anyStored, announceChanges,
+    mapping: { strict: services.config.strictMapping, platform: connection.platform ?? 'unknown', log: services.log },
   };
   let pageToken = state.page_token;
   const readPrepared = async (token: string | null): Promise<{ page: ReadPage; prepared: PreparedPage }> => {

@@ -17,6 +17,7 @@ import {
 import type { Tenant } from '../tenants/types.ts';
 import { serviceId } from '../store/ids.ts';
 import { canonicalJson, hashOfText } from './hash.ts';
+import { conformMapped, type MappingCheck } from './mapped-check.ts';
 
 export interface PageContext {
   tenant: Tenant;
@@ -46,6 +47,8 @@ export interface PageContext {
    * HISTORICAL_UPDATE per batch), not by one entity event per record (docs/sync.md, "Change detection").
    */
   announceChanges: boolean;
+  /** How a mapped object that does not fit its unified schema is handled (src/sync/mapped-check.ts). */
+  mapping: MappingCheck;
 }
 
 export interface PageOutcome { created: number; updated: number; deleted: number; unchanged: number; rawOnly: number }
@@ -101,7 +104,8 @@ export async function preparePage(ctx: PageContext, page: ReadPage): Promise<Pre
     }
     tombstones.delete(record.platformId);
     const id = serviceId(ctx.connectionId, ctx.objectType, record.platformId);
-    const data: Record<string, unknown> = { id, ...ctx.handler.map(record, ctx.connectorContext), platform_id: record.platformId };
+    const data = conformMapped(ctx.mapping, ctx.objectType, record.platformId,
+      { id, ...ctx.handler.map(record, ctx.connectorContext), platform_id: record.platformId });
     const dataJson = canonicalJson(data);
     // platform_data is compared as the platform's record serialises, keys in the order it sent them: a platform that
     // reorders keys costs one platform_data-only rewrite, never an event. The unified object, which the events and the

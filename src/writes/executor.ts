@@ -172,6 +172,7 @@ function pageContext(services: CoreServices, job: WriteJob, connection: Connecti
     tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id,
     accessToken: accessTokenOf(services.cipher, connection), cipher: services.cipher, objectType: type, handler, connectorContext: ctx, runId: job.id,
     rememberSeen: false, compareStored: true, jobId: job.id, announceChanges: true,
+    mapping: { strict: services.config.strictMapping, platform: connector.id, log: services.log },
   };
 }
 

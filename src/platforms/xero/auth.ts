@@ -9,7 +9,7 @@ import { PlatformError } from '../errors.ts';
 import { bearer } from '../oauth-request.ts';
 import { xeroUrls } from './client.ts';
 import { classifyXeroError } from './errors.ts';
-import type { XeroConnection } from './types.ts';
+import { parseConnections } from './contract.ts';
 
 /**
  * Xero's granular scopes, which replace accounting.transactions and accounting.reports.read: apps created since
@@ -62,7 +62,7 @@ export const xeroAuth: AuthSpec = {
       method: 'GET', url: xeroUrls().connections, headers: bearer(tokens), idempotent: true,
       classifyError: classifyXeroError(), operation: 'xero connections',
     });
-    const connections = Array.isArray(response.body) ? (response.body as XeroConnection[]) : [];
+    const connections = parseConnections(response.body, response.status);
     // Practices (tenantType PRACTICE) hold no books of their own.
     return connections
       .filter((c) => c.tenantType === 'ORGANISATION' && typeof c.tenantId === 'string')

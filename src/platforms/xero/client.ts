@@ -9,6 +9,7 @@ import type { ConnectorContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import type { HttpMethod, PlatformResponse } from '../http.ts';
 import { authorizedRequest, bearer } from '../oauth-request.ts';
+import { parseList } from './contract.ts';
 import { classifyXeroError, type XeroErrorOptions } from './errors.ts';
 import type { XeroLists } from './types.ts';
 
@@ -69,14 +70,17 @@ export async function xeroCall(ctx: ConnectorContext, call: XeroCall): Promise<P
   });
 }
 
-/** The array under `key` of a Xero answer (`{"Invoices": [...]}`); a missing key is an empty list. */
+/**
+ * The array under `key` of a Xero answer (`{"Invoices": [...]}`), parsed against Xero's contract (./contract.ts);
+ * a missing key is an empty list.
+ */
 export function listOf<K extends keyof XeroLists>(response: PlatformResponse, key: K): XeroLists[K][] {
   const body = response.body;
-  if (typeof body !== 'object' || body === null) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `Xero answered without a JSON body where ${key} was expected`, requestSent: true });
   }
-  const list = (body as Record<string, unknown>)[key];
-  return Array.isArray(list) ? (list as XeroLists[K][]) : [];
+  const list: unknown = Reflect.get(body, key);
+  return list === undefined || list === null ? [] : parseList(key, list, response.status);
 }
 
 /** The one record of a write's answer (`{"Invoices": [record]}`). */

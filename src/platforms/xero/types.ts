@@ -2,6 +2,8 @@
  * The parts of Xero's Accounting API records (api.xro/2.0, contract 2.9.4 in
  * test/contracts/xero) the connector reads. Every field is optional: Xero
  * leaves out what is empty, and lists embed summaries of linked records.
+ * scripts/gen-xero-contract.ts checks these against the contract and cuts the
+ * answer validators (./contract.ts) along them: run it after changing a type.
  */
 
 export interface XeroTracking { TrackingCategoryID?: string; TrackingOptionID?: string; Name?: string; Option?: string }

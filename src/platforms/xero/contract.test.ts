@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generate, TARGET } from '../../../scripts/gen-xero-contract.ts';
+import { PlatformError } from '../errors.ts';
+import { listOf } from './client.ts';
+import { parseConnections, parseList } from './contract.ts';
+
+function refusal(work: () => unknown): PlatformError {
+  try {
+    work();
+  } catch (error) {
+    if (error instanceof PlatformError) return error;
+    throw error;
+  }
+  throw new Error('expected a PlatformError');
+}
+
+describe('Xero answers parsed against the published contract', () => {
+  it('contract-schemas.json is what the script makes of the contract and types.ts (run `node scripts/gen-xero-contract.ts`)', () => {
+    expect(readFileSync(TARGET, 'utf8')).toBe(generate());
+  });
+
+  it('passes an answer that fits, fields the connector does not read included', () => {
+    const invoices = [{
+      InvoiceID: 'i1', Type: 'ACCPAY', Status: 'AUTHORISED', Total: 12.5, LineItems: [{ LineAmount: 12.5, Description: 'x', Tracking: [] }],
+      Contact: { ContactID: 'c1', Name: 'Vendor' }, BrandingThemeID: 'anything', SomethingNew: { nested: [1] },
+    }];
+    expect(parseList('Invoices', invoices, 200)).toBe(invoices);
+  });
+
+  it('refuses one that does not, as a PlatformError naming the path, before any mapping', () => {
+    const error = refusal(() => parseList('Invoices', [{ InvoiceID: 'i1' }, { InvoiceID: 'i2', LineItems: [{}, { LineAmount: '12.50' }] }], 200));
+    expect(error).toMatchObject({ kind: 'server', platformCode: 'XERO_CONTRACT', httpStatus: 200 });
+    expect(error.platformMessage).toBe("Xero's answer does not fit its published contract: Invoices[1].LineItems[1].LineAmount must be number");
+    expect(refusal(() => parseList('Contacts', { Contacts: [] }, 200)).platformMessage).toMatch(/: Contacts must be array$/);
+  });
+
+  it('reads a missing list as empty, as before', () => {
+    expect(listOf({ status: 200, headers: {}, body: { Id: 'x' } }, 'Accounts')).toEqual([]);
+    expect(refusal(() => listOf({ status: 200, headers: {}, body: { Accounts: [{ Code: 400 }] } }, 'Accounts')).platformMessage)
+      .toMatch(/Accounts\[0\]\.Code must be string$/);
+  });
+
+  it('parses GET /connections against the identity contract', () => {
+    expect(parseConnections([{ tenantId: 't', tenantType: 'ORGANISATION' }], 200)).toHaveLength(1);
+    expect(refusal(() => parseConnections([{ tenantId: 7 }], 200)).platformMessage).toMatch(/connections\[0\]\.tenantId must be string$/);
+  });
+});
