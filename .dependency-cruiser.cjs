@@ -54,8 +54,11 @@ const LEVELS = [
 /** @type {{ from: string, to: string, reason: string }[]} exact paths */
 const EXCEPTIONS = [];
 
-// The SANDBOX connector is mounted by the process (its books, its link pages) besides being registered.
-const SANDBOX_MOUNTS = ['src/platforms/index.ts', 'src/app.ts', 'src/runtime.ts'];
+// SANDBOX is an optional plugin (docs/architecture.md, "SANDBOX"): one composition point hosts it, through its one
+// entry point, and it leans only on the product's foundation, database access and platform kit, never the other way.
+const SANDBOX_MOUNTS = ['src/runtime.ts'];
+const SANDBOX_ENTRY = 'src/platforms/sandbox/plugin.ts';
+const SANDBOX_MAY_IMPORT = '^src/(platforms/sandbox/|platforms/(?!index\\.ts$)[^/]+$|errors/|money/|log/|crypto/|model/|files/|db/)';
 
 const TEST_FILE = '\\.test\\.ts$';
 const exact = (path) => `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
@@ -99,8 +102,14 @@ const layersConfig = (exceptions) => ({
       'product code reaches a connector through src/platforms/index.ts (getConnector), never its folder',
       { path: '^src/', pathNot: '^src/platforms/' }, { path: '^src/platforms/(?!sandbox/)[^/]+/' }),
     ...forbid(exceptions, 'sandbox-mounts-only',
-      `the SANDBOX connector is imported only by ${SANDBOX_MOUNTS.join(', ')}`,
+      `the SANDBOX plugin is imported only by ${SANDBOX_MOUNTS.join(', ')}`,
       { path: '^src/', pathNot: `^src/platforms/sandbox/|${SANDBOX_MOUNTS.map(exact).join('|')}` }, { path: '^src/platforms/sandbox/' }),
+    ...forbid(exceptions, 'sandbox-through-plugin',
+      `the product reaches SANDBOX through its one entry point, ${SANDBOX_ENTRY}, never its other modules`,
+      { path: '^src/', pathNot: '^src/platforms/sandbox/' }, { path: '^src/platforms/sandbox/', pathNot: exact(SANDBOX_ENTRY) }),
+    ...forbid(exceptions, 'sandbox-leans-on-kit',
+      'SANDBOX imports only the foundation, database access and the platform kit of the product (src/platforms/*.ts)',
+      { path: '^src/platforms/sandbox/' }, { path: '^src/', pathNot: SANDBOX_MAY_IMPORT }),
     {
       name: 'no-circular', severity: 'error', comment: 'modules importing each other, directly or around a loop',
       from: { path: '^src/', pathNot: TEST_FILE }, to: { circular: true },
@@ -122,5 +131,5 @@ module.exports = layersConfig(EXCEPTIONS);
 
 // For test/lint/layers.test.ts; not enumerable, so dependency-cruiser's own configuration check never sees them.
 Object.defineProperties(module.exports, {
-  LEVELS: { value: LEVELS }, EXCEPTIONS: { value: EXCEPTIONS }, SANDBOX_MOUNTS: { value: SANDBOX_MOUNTS }, layersConfig: { value: layersConfig },
+  LEVELS: { value: LEVELS }, EXCEPTIONS: { value: EXCEPTIONS }, SANDBOX_MOUNTS: { value: SANDBOX_MOUNTS }, SANDBOX_ENTRY: { value: SANDBOX_ENTRY }, layersConfig: { value: layersConfig },
 });

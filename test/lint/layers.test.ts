@@ -148,18 +148,39 @@ describe('npm run lint: the layers of src/', () => {
     }, 'connectors-through-catalogue', 'src/sync/__probe.ts → src/platforms/xero/index.ts');
   });
 
-  it('lets only the catalogue and the places that mount it import the SANDBOX', async () => {
+  it('lets only the composition point import the SANDBOX, through its plugin entry point', async () => {
     await expectViolation({
-      'src/sync/__probe.ts': "import { value } from '../platforms/sandbox/index.ts';\nexport const probe = value;\n",
-      'src/platforms/sandbox/index.ts': stub,
-    }, 'sandbox-mounts-only', 'src/sync/__probe.ts → src/platforms/sandbox/index.ts');
-    expect(layers.SANDBOX_MOUNTS).toEqual(['src/platforms/index.ts', 'src/app.ts', 'src/runtime.ts']);
-    await expectClean({
-      'src/platforms/index.ts': "import { value } from './sandbox/index.ts';\nexport const probe = value;\n",
-      'src/app.ts': "import { value } from './platforms/sandbox/index.ts';\nexport const probe = value;\n",
+      'src/sync/__probe.ts': "import { value } from '../platforms/sandbox/plugin.ts';\nexport const probe = value;\n",
+      'src/platforms/sandbox/plugin.ts': stub,
+    }, 'sandbox-mounts-only', 'src/sync/__probe.ts → src/platforms/sandbox/plugin.ts');
+    // The catalogue and the app no longer do: SANDBOX is registered and mounted by the process that hosts it.
+    await expectViolation({
+      'src/platforms/index.ts': "import { value } from './sandbox/plugin.ts';\nexport const probe = value;\n",
+      'src/platforms/sandbox/plugin.ts': stub,
+    }, 'sandbox-mounts-only', 'src/platforms/index.ts → src/platforms/sandbox/plugin.ts');
+    await expectViolation({
       'src/runtime.ts': "import { value } from './platforms/sandbox/index.ts';\nexport const probe = value;\n",
       'src/platforms/sandbox/index.ts': stub,
+    }, 'sandbox-through-plugin', 'src/runtime.ts → src/platforms/sandbox/index.ts');
+    expect(layers.SANDBOX_MOUNTS).toEqual(['src/runtime.ts']);
+    await expectClean({
+      'src/runtime.ts': "import { value } from './platforms/sandbox/plugin.ts';\nexport const probe = value;\n",
+      'src/platforms/sandbox/plugin.ts': "import { value } from './index.ts';\nexport { value };\n",
+      'src/platforms/sandbox/index.ts': "import { value } from '../connector.ts';\nimport { value as v2 } from '../../db/pool.ts';\nexport const probe = value + v2;\n",
+      'src/platforms/connector.ts': stub,
+      'src/db/pool.ts': stub,
     });
+  });
+
+  it('keeps SANDBOX on the product\'s foundation, database access and platform kit', async () => {
+    await expectViolation({
+      'src/platforms/sandbox/pages.ts': "import { value } from '../../link/html.ts';\nexport const probe = value;\n",
+      'src/link/html.ts': stub,
+    }, 'sandbox-leans-on-kit', 'src/platforms/sandbox/pages.ts → src/link/html.ts');
+    await expectViolation({
+      'src/platforms/sandbox/index.ts': "import { value } from '../../store/records.ts';\nexport const probe = value;\n",
+      'src/store/records.ts': stub,
+    }, 'sandbox-leans-on-kit', 'src/platforms/sandbox/index.ts → src/store/records.ts');
   });
 
   it('fails on modules that import each other', async () => {

@@ -4,7 +4,7 @@
  * a user evaluates the service with. See README.md for scenarios and knobs.
  *
  * The connector talks to the sandbox platform through a transport: in process
- * by default (configureSandbox({ pool }) at startup), or over HTTP when
+ * by default (plugin.ts's sandboxPlugin({ pool }) at startup), or over HTTP when
  * SANDBOX_URL points at a running sandbox server (server.ts).
  */
 import type { Pool } from 'pg';
@@ -12,6 +12,7 @@ import { ATTACHMENT_PARENTS } from '../../model/attachment.ts';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ConnectorActions, ConnectorContext, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
+import { registerConnector } from '../registry.ts';
 import { SandboxClient } from './client.ts';
 import { attachmentParentType, businessDateOf, collectionOf } from './collections.ts';
 import { midnight } from './dates.ts';
@@ -28,9 +29,14 @@ export { httpTransport, inProcessTransport, type SandboxTransport } from './tran
 
 let configured: SandboxPlatform | null = null;
 
-/** Gives the in-process sandbox its database (call once at startup, API and worker alike). */
+/**
+ * Gives the in-process sandbox its database (once at startup, API and worker alike, through plugin.ts) and
+ * registers SANDBOX as a platform of this process. Nothing registers it otherwise: with SANDBOX_ENABLED=false
+ * the service never calls this, and SANDBOX is an unknown platform.
+ */
 export function configureSandbox(input: { pool: Pool; options?: Partial<SandboxOptions> } | SandboxPlatform): SandboxPlatform {
   configured = input instanceof SandboxPlatform ? input : new SandboxPlatform(input.pool, input.options);
+  registerConnector(sandboxConnector);
   return configured;
 }
 

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { handleNative, type NativeMethod, type NativeRequest } from './api.ts';
 import { FORM_BODY_LIMIT, FORM_CONTENT_TYPE, LINK_PAGE_PATH, messagePage, PAGE_HEADERS, parseForm, showLinkPage, submitLinkPage, type PageResponse } from './pages.ts';
+import { migrateSandbox } from './migrate.ts';
 import { SandboxPlatform } from './platform.ts';
 import { MAX_ATTACHMENT_BYTES } from './writes/attachments.ts';
 
@@ -142,6 +143,8 @@ if (import.meta.main) {
     process.exit(1);
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // Its own schema (sandbox_platform), by its own migrations: the database needs none of the service's.
+  await migrateSandbox(pool);
   const port = Number(process.env.SANDBOX_PORT ?? 4010);
   const host = process.env.SANDBOX_HOST ?? '127.0.0.1';
   // Mapping links point at this server's own pages, not at the service's PUBLIC_URL.
