@@ -18,6 +18,8 @@ const LEVELS = [
       crypto: '^src/crypto/',
       model: '^src/model/',
       files: '^src/files/',
+      // The HTML template tag of every served page: the hosted link pages and SANDBOX's.
+      html: '^src/html/',
       config: '^src/config\\.ts$',
       // Pinned: the shared record types (who is calling, a connection as stored). Types and row mapping only.
       'record-types': '^src/(tenants|connections)/types\\.ts$',
@@ -58,7 +60,7 @@ const EXCEPTIONS = [];
 // entry point, and it leans only on the product's foundation, database access and platform kit, never the other way.
 const SANDBOX_MOUNTS = ['src/runtime.ts'];
 const SANDBOX_ENTRY = 'src/platforms/sandbox/plugin.ts';
-const SANDBOX_MAY_IMPORT = '^src/(platforms/sandbox/|platforms/(?!index\\.ts$)[^/]+$|errors/|money/|log/|crypto/|model/|files/|db/)';
+const SANDBOX_MAY_IMPORT = '^src/(platforms/sandbox/|platforms/(?!index\\.ts$)[^/]+$|errors/|money/|log/|crypto/|model/|files/|html/|db/)';
 
 const TEST_FILE = '\\.test\\.ts$';
 const exact = (path) => `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ServiceError } from '../../errors/catalogue.ts';
+import { html, trustedHtml, type Html } from '../../html/tag.ts';
 import { LINK_PAGE_PATH } from './feed-link.ts';
 import { sandboxPlatform } from './index.ts';
 import type { NativeAccount, NativeFeedAccount } from './native.ts';
@@ -28,40 +29,7 @@ export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 /** A form of one field; anything bigger is not ours. */
 export const FORM_BODY_LIMIT = 16 * 1024;
 
-// ---- HTML -------------------------------------------------------------------------------------
-
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c);
-}
-
-/** Markup built by `html`: already escaped. */
-class Markup {
-  readonly text: string;
-  constructor(text: string) {
-    this.text = text;
-  }
-}
-
-type Value = string | number | Markup | null | undefined | false | readonly Value[];
-
-function render(value: Value): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (typeof value === 'string') return escapeHtml(value);
-  if (typeof value === 'number') return String(value);
-  if (value instanceof Markup) return value.text;
-  return value.map(render).join('');
-}
-
-/** Template tag escaping every interpolated value, so a page cannot forget to. */
-function html(strings: TemplateStringsArray, ...values: Value[]): Markup {
-  let text = strings[0] ?? '';
-  values.forEach((value, i) => {
-    text += render(value) + (strings[i + 1] ?? '');
-  });
-  return new Markup(text);
-}
+// ---- HTML: the product's tag (src/html/tag.ts), shared with the hosted link pages -----------------
 
 const STYLE = `
 body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2733; background: #eef2f5; margin: 0; padding: 2rem 1rem; }
@@ -90,7 +58,7 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': `default-src 'none'; style-src '${STYLE_HASH}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
 };
 
-function layout(status: number, title: string, body: Markup): PageResponse {
+function layout(status: number, title: string, body: Html): PageResponse {
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -99,7 +67,7 @@ function layout(status: number, title: string, body: Markup): PageResponse {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${title} · Sandbox Books</title>
-<style>${new Markup(STYLE)}</style>
+<style>${trustedHtml(STYLE)}</style>
 </head>
 <body>
 <main>
@@ -150,11 +118,11 @@ function formPage(status: number, view: FormView): PageResponse {
   }
   const choices = view.accounts.map((account) => {
     const id = `account-${account.Id}`;
-    const checked = account.Id === (view.selected ?? feed.AccountId) ? new Markup(' checked') : '';
+    const checked = account.Id === (view.selected ?? feed.AccountId) ? html` checked` : '';
     return html`<div class="choice"><input type="radio" id="${id}" name="account_id" value="${account.Id}" required${checked}>
 <label for="${id}">${accountLabel(account)} <span class="muted">(${account.Type === 'CreditCard' ? 'credit card' : 'bank'}, ${account.CurrencyCode})</span></label></div>\n`;
   });
-  const described = view.error === null ? '' : new Markup(' aria-describedby="form-error"');
+  const described = view.error === null ? '' : html` aria-describedby="form-error"`;
   return layout(status, 'Link a bank feed', html`<h1>Link a bank feed</h1>
 ${intro}
 ${alert}
