@@ -56,11 +56,13 @@ const LEVELS = [
 /** @type {{ from: string, to: string, reason: string }[]} exact paths */
 const EXCEPTIONS = [];
 
-// SANDBOX is an optional plugin (docs/architecture.md, "SANDBOX"): one composition point hosts it, through its one
-// entry point, and it leans only on the product's foundation, database access and platform kit, never the other way.
+// SANDBOX is an optional plugin, its own workspace package (packages/sandbox; docs/architecture.md, "SANDBOX, a
+// plugin"): one composition point hosts it, through its one entry point, and it leans only on the product's
+// foundation, database access and platform kit, never the other way. `npm run lint` cruises src and the package.
+const SANDBOX = '^packages/sandbox/';
 const SANDBOX_MOUNTS = ['src/runtime.ts'];
-const SANDBOX_ENTRY = 'src/platforms/sandbox/plugin.ts';
-const SANDBOX_MAY_IMPORT = '^src/(platforms/sandbox/|platforms/(?!index\\.ts$)[^/]+$|errors/|money/|log/|crypto/|model/|files/|html/|db/)';
+const SANDBOX_ENTRY = 'packages/sandbox/src/plugin.ts';
+const SANDBOX_MAY_IMPORT = '^src/(platforms/(?!index\\.ts$)[^/]+$|errors/|money/|log/|crypto/|model/|files/|html/|db/)';
 
 const TEST_FILE = '\\.test\\.ts$';
 const exact = (path) => `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
@@ -102,23 +104,23 @@ const layersConfig = (exceptions) => ({
       { path: '^src/platforms/([^/]+)/' }, { path: '^src/platforms/[^/]+/', pathNot: '^src/platforms/$1/' }),
     ...forbid(exceptions, 'connectors-through-catalogue',
       'product code reaches a connector through src/platforms/index.ts (getConnector), never its folder',
-      { path: '^src/', pathNot: '^src/platforms/' }, { path: '^src/platforms/(?!sandbox/)[^/]+/' }),
+      { path: '^src/', pathNot: '^src/platforms/' }, { path: '^src/platforms/[^/]+/' }),
     ...forbid(exceptions, 'sandbox-mounts-only',
-      `the SANDBOX plugin is imported only by ${SANDBOX_MOUNTS.join(', ')}`,
-      { path: '^src/', pathNot: `^src/platforms/sandbox/|${SANDBOX_MOUNTS.map(exact).join('|')}` }, { path: '^src/platforms/sandbox/' }),
+      `the SANDBOX package is imported only by ${SANDBOX_MOUNTS.join(', ')}`,
+      { path: '^src/', pathNot: SANDBOX_MOUNTS.map(exact).join('|') }, { path: SANDBOX }),
     ...forbid(exceptions, 'sandbox-through-plugin',
       `the product reaches SANDBOX through its one entry point, ${SANDBOX_ENTRY}, never its other modules`,
-      { path: '^src/', pathNot: '^src/platforms/sandbox/' }, { path: '^src/platforms/sandbox/', pathNot: exact(SANDBOX_ENTRY) }),
+      { path: '^src/' }, { path: SANDBOX, pathNot: exact(SANDBOX_ENTRY) }),
     ...forbid(exceptions, 'sandbox-leans-on-kit',
       'SANDBOX imports only the foundation, database access and the platform kit of the product (src/platforms/*.ts)',
-      { path: '^src/platforms/sandbox/' }, { path: '^src/', pathNot: SANDBOX_MAY_IMPORT }),
+      { path: SANDBOX }, { path: '^src/', pathNot: SANDBOX_MAY_IMPORT }),
     {
       name: 'no-circular', severity: 'error', comment: 'modules importing each other, directly or around a loop',
-      from: { path: '^src/', pathNot: TEST_FILE }, to: { circular: true },
+      from: { path: `^src/|${SANDBOX}`, pathNot: TEST_FILE }, to: { circular: true },
     },
     {
       name: 'not-to-tests', severity: 'error', comment: 'product code never imports a test or a test helper',
-      from: { path: '^src/', pathNot: TEST_FILE }, to: { path: `${TEST_FILE}|^test/` },
+      from: { path: `^src/|${SANDBOX}`, pathNot: TEST_FILE }, to: { path: `${TEST_FILE}|^test/` },
     },
   ],
   options: {

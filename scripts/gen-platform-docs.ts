@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { listConnectors } from '../src/platforms/index.ts';
 import { renderPlatformsMarkdown } from '../src/platforms/docs.ts';
-import { sandboxConnector } from '../src/platforms/sandbox/index.ts';
+import { sandboxConnector } from '../packages/sandbox/src/index.ts';
 
 const target = new URL('../docs/platforms.md', import.meta.url);
 // SANDBOX as the default service offers it (SANDBOX_ENABLED), besides the catalogue's.

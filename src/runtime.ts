@@ -19,7 +19,7 @@ import { createQueues } from './jobs/queues.ts';
 import { bossSender } from './queue/sender.ts';
 import type { FastifyInstance } from 'fastify';
 import { registerConnector } from './platforms/registry.ts';
-import { sandboxOptionsFromEnv, sandboxPlugin } from './platforms/sandbox/plugin.ts';
+import { sandboxOptionsFromEnv, sandboxPlugin } from '../packages/sandbox/src/plugin.ts';
 import { JobWaiter } from './writes/waiter.ts';
 import { ConnectionCache } from './connections/access-token-cache.ts';
 import { sealLegacyLinkTokens } from './connections/seal-link-tokens.ts';

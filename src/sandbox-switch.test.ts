@@ -17,8 +17,8 @@ import { loadConfig } from './config.ts';
 import { loadMigrations } from './db/migrate.ts';
 import type { Pool } from './db/pool.ts';
 import { getConnector } from './platforms/index.ts';
-import { LINK_PAGE_PATH } from './platforms/sandbox/feed-link.ts';
-import { loadSandboxMigrations, SANDBOX_MIGRATIONS_DIR } from './platforms/sandbox/migrate.ts';
+import { LINK_PAGE_PATH } from '../packages/sandbox/src/feed-link.ts';
+import { loadSandboxMigrations, SANDBOX_MIGRATIONS_DIR } from '../packages/sandbox/src/migrate.ts';
 import { startRuntime, type Runtime } from './runtime.ts';
 import { createOrganization } from './tenants/organizations.ts';
 
@@ -95,7 +95,7 @@ describe('SANDBOX_ENABLED', () => {
         const sql = await readFile(path.join(import.meta.dirname, 'db/migrations', file), 'utf8');
         expect(sql.split('\n').filter((line) => !line.startsWith('--')).join('\n').trim(), file).toBe('SELECT 1;');
       }
-      expect(SANDBOX_MIGRATIONS_DIR).toContain(path.join('platforms', 'sandbox', 'migrations'));
+      expect(SANDBOX_MIGRATIONS_DIR).toBe(path.join(import.meta.dirname, '..', 'packages', 'sandbox', 'migrations'));
     } finally {
       await runtime.close();
       await db.close();

@@ -4,7 +4,7 @@
  * lock makes concurrent starts safe: one process migrates, the others wait and
  * then find nothing left to do.
  *
- * A plugin with tables of its own (SANDBOX, src/platforms/sandbox/migrations) runs
+ * A plugin with tables of its own (SANDBOX, packages/sandbox/migrations) runs
  * this with its own folder, lock and record table (a MigrationSet), so its
  * migrations are numbered, applied and skipped apart from the product's.
  */

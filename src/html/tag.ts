@@ -1,6 +1,6 @@
 /**
  * The HTML template tag of every page the process serves: the hosted link pages (src/link/html.ts) and SANDBOX's
- * own pages (src/platforms/sandbox/pages.ts). Every interpolated value goes through the `html` tag, which escapes it
+ * own pages (packages/sandbox/src/pages.ts). Every interpolated value goes through the `html` tag, which escapes it
  * unless it is already Html built by the tag, so a template cannot forget to escape.
  */
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Connector } from './connector.ts';
 import { renderPlatformsMarkdown } from './docs.ts';
 import { listConnectors } from './index.ts';
-import { sandboxConnector } from './sandbox/index.ts';
+import { sandboxConnector } from '../../packages/sandbox/src/index.ts';
 
 const connector: Connector = {
   id: 'DOCSTEST',

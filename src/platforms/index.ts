@@ -1,7 +1,7 @@
 /**
  * Every platform this build serves. Adding a platform is one line in CONNECTORS;
  * registration validates it at startup (src/platforms/registry.ts). SANDBOX is not
- * listed: it is a plugin (src/platforms/sandbox/plugin.ts) that the process registers
+ * listed: it is a plugin (packages/sandbox/src/plugin.ts) that the process registers
  * when SANDBOX_ENABLED (src/runtime.ts).
  */
 import type { Connector } from './connector.ts';

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { setRedirectUrls } from '../../src/connections/redirect-urls.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnector } from '../../src/platforms/index.ts';
-import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
+import { configureSandbox } from '../../packages/sandbox/src/index.ts';
 import { clientHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium, runBrowserTests } from '../support/chromium.ts';
 
@@ -122,7 +122,7 @@ describe.skipIf(!runBrowserTests)('with Chromium', () => {
   }
 
   describe('hosted link flow in a browser', () => {
-    it('SANDBOX is registered by the process that hosts it (src/platforms/sandbox/plugin.ts), not by the catalogue', () => {
+    it('SANDBOX is registered by the process that hosts it (packages/sandbox/src/plugin.ts), not by the catalogue', () => {
       expect(sandboxRegisteredByCatalogue, 'SANDBOX is an optional plugin: keep it out of CONNECTORS in src/platforms/index.ts').toBe(false);
       expect(getConnector('SANDBOX')?.auth.type).toBe('credentials');
     });

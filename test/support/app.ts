@@ -15,7 +15,7 @@ import { postgresRateLimiter, type RateLimiter } from '../../src/ratelimit/limit
 import type { Services } from '../../src/services.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
-import { sandboxPlugin } from '../../src/platforms/sandbox/plugin.ts';
+import { sandboxPlugin } from '../../packages/sandbox/src/plugin.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Environment } from '../../src/tenants/types.ts';
 import { JobWaiter } from '../../src/writes/waiter.ts';

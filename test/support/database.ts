@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
-import { loadSandboxMigrations, migrateSandbox } from '../../src/platforms/sandbox/migrate.ts';
+import { loadSandboxMigrations, migrateSandbox } from '../../packages/sandbox/src/migrate.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { createBoss } from '../../src/queue/boss.ts';
 import { createQueues } from '../../src/jobs/queues.ts';
