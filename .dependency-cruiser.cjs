@@ -18,6 +18,8 @@ const LEVELS = [
       crypto: '^src/crypto/',
       model: '^src/model/',
       files: '^src/files/',
+      // The HTML template tag of every served page: the hosted link pages and SANDBOX's.
+      html: '^src/html/',
       config: '^src/config\\.ts$',
       // Pinned: the shared record types (who is calling, a connection as stored). Types and row mapping only.
       'record-types': '^src/(tenants|connections)/types\\.ts$',
@@ -54,8 +56,13 @@ const LEVELS = [
 /** @type {{ from: string, to: string, reason: string }[]} exact paths */
 const EXCEPTIONS = [];
 
-// The SANDBOX connector is mounted by the process (its books, its link pages) besides being registered.
-const SANDBOX_MOUNTS = ['src/platforms/index.ts', 'src/app.ts', 'src/runtime.ts'];
+// SANDBOX is an optional plugin, its own workspace package (packages/sandbox; docs/architecture.md, "SANDBOX, a
+// plugin"): one composition point hosts it, through its one entry point, and it leans only on the product's
+// foundation, database access and platform kit, never the other way. `npm run lint` cruises src and the package.
+const SANDBOX = '^packages/sandbox/';
+const SANDBOX_MOUNTS = ['src/runtime.ts'];
+const SANDBOX_ENTRY = 'packages/sandbox/src/plugin.ts';
+const SANDBOX_MAY_IMPORT = '^src/(platforms/(?!index\\.ts$)[^/]+$|errors/|money/|log/|crypto/|model/|files/|html/|db/)';
 
 const TEST_FILE = '\\.test\\.ts$';
 const exact = (path) => `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
@@ -97,17 +104,23 @@ const layersConfig = (exceptions) => ({
       { path: '^src/platforms/([^/]+)/' }, { path: '^src/platforms/[^/]+/', pathNot: '^src/platforms/$1/' }),
     ...forbid(exceptions, 'connectors-through-catalogue',
       'product code reaches a connector through src/platforms/index.ts (getConnector), never its folder',
-      { path: '^src/', pathNot: '^src/platforms/' }, { path: '^src/platforms/(?!sandbox/)[^/]+/' }),
+      { path: '^src/', pathNot: '^src/platforms/' }, { path: '^src/platforms/[^/]+/' }),
     ...forbid(exceptions, 'sandbox-mounts-only',
-      `the SANDBOX connector is imported only by ${SANDBOX_MOUNTS.join(', ')}`,
-      { path: '^src/', pathNot: `^src/platforms/sandbox/|${SANDBOX_MOUNTS.map(exact).join('|')}` }, { path: '^src/platforms/sandbox/' }),
+      `the SANDBOX package is imported only by ${SANDBOX_MOUNTS.join(', ')}`,
+      { path: '^src/', pathNot: SANDBOX_MOUNTS.map(exact).join('|') }, { path: SANDBOX }),
+    ...forbid(exceptions, 'sandbox-through-plugin',
+      `the product reaches SANDBOX through its one entry point, ${SANDBOX_ENTRY}, never its other modules`,
+      { path: '^src/' }, { path: SANDBOX, pathNot: exact(SANDBOX_ENTRY) }),
+    ...forbid(exceptions, 'sandbox-leans-on-kit',
+      'SANDBOX imports only the foundation, database access and the platform kit of the product (src/platforms/*.ts)',
+      { path: SANDBOX }, { path: '^src/', pathNot: SANDBOX_MAY_IMPORT }),
     {
       name: 'no-circular', severity: 'error', comment: 'modules importing each other, directly or around a loop',
-      from: { path: '^src/', pathNot: TEST_FILE }, to: { circular: true },
+      from: { path: `^src/|${SANDBOX}`, pathNot: TEST_FILE }, to: { circular: true },
     },
     {
       name: 'not-to-tests', severity: 'error', comment: 'product code never imports a test or a test helper',
-      from: { path: '^src/', pathNot: TEST_FILE }, to: { path: `${TEST_FILE}|^test/` },
+      from: { path: `^src/|${SANDBOX}`, pathNot: TEST_FILE }, to: { path: `${TEST_FILE}|^test/` },
     },
   ],
   options: {
@@ -122,5 +135,5 @@ module.exports = layersConfig(EXCEPTIONS);
 
 // For test/lint/layers.test.ts; not enumerable, so dependency-cruiser's own configuration check never sees them.
 Object.defineProperties(module.exports, {
-  LEVELS: { value: LEVELS }, EXCEPTIONS: { value: EXCEPTIONS }, SANDBOX_MOUNTS: { value: SANDBOX_MOUNTS }, layersConfig: { value: layersConfig },
+  LEVELS: { value: LEVELS }, EXCEPTIONS: { value: EXCEPTIONS }, SANDBOX_MOUNTS: { value: SANDBOX_MOUNTS }, SANDBOX_ENTRY: { value: SANDBOX_ENTRY }, layersConfig: { value: layersConfig },
 });

@@ -16,7 +16,7 @@ import { createConnection } from '../src/connections/connections.ts';
 import type { ConnectionRecord } from '../src/connections/types.ts';
 import type { Pool } from '../src/db/pool.ts';
 import { connectorContext } from '../src/platforms/context.ts';
-import { sandboxConnector, sandboxPlatform } from '../src/platforms/sandbox/index.ts';
+import { sandboxConnector, sandboxPlatform } from '../packages/sandbox/src/index.ts';
 import { requestSync, type SyncKind } from '../src/sync/requests.ts';
 import { createOrganization } from '../src/tenants/organizations.ts';
 import type { Tenant } from '../src/tenants/types.ts';

@@ -19,7 +19,6 @@ import { adminEndpoints, platformWebhookEndpoints, publicEndpoints, versionedEnd
 import { PLATFORM_WEBHOOK_BODY_LIMIT } from './api/platform-webhooks/receive.ts';
 import { registerLinkRoutes } from './link/routes.ts';
 import { AuthFailureThrottle } from './ratelimit/auth-failures.ts';
-import { registerSandboxPages } from './platforms/sandbox/pages.ts';
 import type { Services } from './services.ts';
 
 export const VERSIONED_PREFIX = '/versioned';
@@ -29,6 +28,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Extra /versioned endpoints (tests of the edge machinery). */
   extraVersionedEndpoints?: Endpoint[];
+  /** Routes of the optional plugins the process hosts (Runtime.mounts: SANDBOX's pages when SANDBOX_ENABLED). */
+  mounts?: readonly ((app: FastifyInstance) => void)[];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -97,8 +98,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     registerEndpoint(app, endpoint, VERSIONED_PREFIX);
   }
   registerLinkRoutes(app);
-  // The SANDBOX platform's own pages (bank feed linking), served here because SANDBOX runs in this process.
-  registerSandboxPages(app);
+  // The optional plugins' own pages (SANDBOX's bank feed linking), served here because they run in this process.
+  for (const mount of options.mounts ?? []) mount(app);
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.ready();
   return app;

@@ -34,6 +34,16 @@ describe('configuration', () => {
     }
   });
 
+  it('reads SANDBOX_ENABLED, on by default, and refuses anything but true/false/1/0 by name', () => {
+    expect(loadConfig({}).sandboxEnabled).toBe(true);
+    expect(loadConfig({ SANDBOX_ENABLED: 'false' }).sandboxEnabled).toBe(false);
+    expect(loadConfig({ SANDBOX_ENABLED: '0' }).sandboxEnabled).toBe(false);
+    expect(loadConfig({ SANDBOX_ENABLED: 'true' }).sandboxEnabled).toBe(true);
+    for (const bad of ['off', 'no', 'FALSE', 'yes']) {
+      expect(() => loadConfig({ SANDBOX_ENABLED: bad }), bad).toThrow(`SANDBOX_ENABLED=${bad} must be true or false`);
+    }
+  });
+
   it('reports every bad value at once', () => {
     try {
       loadConfig({ PORT: '70000', DATABASE_URL: 'not a url', REDIS_URL: 'http://x', ADMIN_TOKEN: 'short', LOG_LEVEL: 'chatty' });

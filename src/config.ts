@@ -67,6 +67,11 @@ export interface Config {
    * throttle counts by: false (none, the default), true (any), a number of proxy hops, or addresses and CIDR ranges.
    */
   trustProxy: boolean | number | string[];
+  /**
+   * Whether this process hosts the SANDBOX platform (SANDBOX_ENABLED, default true): its connector, its pages and its
+   * own migrations (schema sandbox_platform). Off, SANDBOX is an unknown platform and the database has no sandbox schema.
+   */
+  sandboxEnabled: boolean;
 }
 
 export interface AuthFailureLimits {
@@ -312,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
   }
 
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
+  const sandboxEnabled = parseBoolean('SANDBOX_ENABLED', env.SANDBOX_ENABLED, true, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -343,5 +349,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     http,
     trustProxy,
     webhookEndpointConcurrency,
+    sandboxEnabled,
   };
 }

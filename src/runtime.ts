@@ -17,8 +17,9 @@ import type { Services } from './services.ts';
 import { createBoss, type PgBoss } from './queue/boss.ts';
 import { createQueues } from './jobs/queues.ts';
 import { bossSender } from './queue/sender.ts';
-import { configureSandbox } from './platforms/sandbox/index.ts';
-import { optionsFromEnv } from './platforms/sandbox/options.ts';
+import type { FastifyInstance } from 'fastify';
+import { registerConnector } from './platforms/registry.ts';
+import { sandboxOptionsFromEnv, sandboxPlugin } from '../packages/sandbox/src/plugin.ts';
 import { JobWaiter } from './writes/waiter.ts';
 import { ConnectionCache } from './connections/access-token-cache.ts';
 import { sealLegacyLinkTokens } from './connections/seal-link-tokens.ts';
@@ -33,6 +34,8 @@ export interface Runtime {
   /** The same for the webhook dispatcher: `pool` is its own pool, so neither reads nor syncs can starve deliveries. */
   webhookServices: Services;
   boss: PgBoss;
+  /** What the optional plugins this process hosts mount on the app (SANDBOX's pages when SANDBOX_ENABLED): pass to buildApp. */
+  mounts: ((app: FastifyInstance) => void)[];
   databaseUrl: string;
   close(): Promise<void>;
 }
@@ -65,6 +68,16 @@ export async function startRuntime(options: {
   try {
     const [applied] = await Promise.all([migrate(pool), bossStarted]);
     if (applied.length > 0) options.log(`applied migrations ${applied.join(', ')}`);
+    // SANDBOX, when this process hosts it (SANDBOX_ENABLED, default true), keeps its books in this database, in schema
+    // sandbox_platform, which its own migrations make; off, neither the schema nor the platform exists.
+    const sandbox = config.sandboxEnabled
+      ? sandboxPlugin({ pool: workerPool, options: { ...sandboxOptionsFromEnv(), publicUrl: config.publicUrl } })
+      : null;
+    if (sandbox !== null) {
+      const sandboxApplied = await sandbox.migrate();
+      if (sandboxApplied.length > 0) options.log(`applied SANDBOX migrations ${sandboxApplied.join(', ')}`);
+      registerConnector(sandbox.connector);
+    }
     const encryptionKey = await resolveEncryptionKey(config, options.log);
     const cipher = createCipher(encryptionKey);
     const urlSigningKey = createHmac('sha256', encryptionKey).update('ledgerport url signing').digest();
@@ -80,8 +93,6 @@ export async function startRuntime(options: {
     const rateLimiter = config.redisUrl !== null
       ? redisRateLimiter(config.redisUrl, config.rateLimit.limit, config.rateLimit.windowSeconds)
       : postgresRateLimiter(pool, config.rateLimit.limit, config.rateLimit.windowSeconds);
-    // The SANDBOX platform keeps its books in this database (schema sandbox_platform).
-    configureSandbox({ pool: workerPool, options: { ...optionsFromEnv(), publicUrl: config.publicUrl } });
     const versions = new VersionRegistry();
     registerVersionChanges(versions);
     await createQueues(boss);
@@ -96,6 +107,7 @@ export async function startRuntime(options: {
       workerServices: { ...services, pool: workerPool },
       webhookServices: { ...services, pool: webhookPool },
       boss,
+      mounts: sandbox === null ? [] : [sandbox.pages],
       databaseUrl: url,
       async close() {
         await boss.stop({ graceful: true, timeout: 20_000 });

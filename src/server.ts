@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   }
 
   if (appModule !== null) {
-    const app = await appModule.buildApp(services);
+    const app = await appModule.buildApp(services, { mounts: runtime.mounts });
     closers.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
   }

@@ -3,6 +3,10 @@
  * order, each in its own transaction, recorded in schema_migrations. An advisory
  * lock makes concurrent starts safe: one process migrates, the others wait and
  * then find nothing left to do.
+ *
+ * A plugin with tables of its own (SANDBOX, packages/sandbox/migrations) runs
+ * this with its own folder, lock and record table (a MigrationSet), so its
+ * migrations are numbered, applied and skipped apart from the product's.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +17,21 @@ const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 const MIGRATION_LOCK_KEY = 4_711_000_001;
 
 export interface Migration { version: number; name: string; sql: string }
+
+/** Where a set of migrations records itself and which lock serialises it. */
+export interface MigrationSet {
+  /** pg_advisory_lock key, one per set. */
+  lockKey: number;
+  /** The applied migrations' record, e.g. schema_migrations or sandbox_platform.schema_migrations. */
+  table: string;
+  /** Created first when set: the schema of `table`. */
+  schema?: string;
+}
+
+/** The product's own: src/db/migrations, recorded in public.schema_migrations. */
+export const PRODUCT_MIGRATIONS: MigrationSet = { lockKey: MIGRATION_LOCK_KEY, table: 'schema_migrations' };
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 
 export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
@@ -29,22 +48,25 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
   return migrations;
 }
 
-/** Applies pending migrations; returns the versions it applied. */
-export async function migrate(pool: Pool, migrations?: Migration[]): Promise<number[]> {
+/** Applies pending migrations (by default the product's); returns the versions it applied. */
+export async function migrate(pool: Pool, migrations?: Migration[], set: MigrationSet = PRODUCT_MIGRATIONS): Promise<number[]> {
+  const { lockKey, table, schema } = set;
+  if (!IDENTIFIER.test(table) || (schema !== undefined && !IDENTIFIER.test(schema))) throw new Error(`Migration table ${table} is not a plain [schema.]name`);
   const all = migrations ?? (await loadMigrations());
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    await client.query('SELECT pg_advisory_lock($1)', [lockKey]);
+    if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${table} (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    const done = new Set((await client.query<{ version: number }>(`SELECT version FROM ${table}`)).rows.map((r) => r.version));
     const applied: number[] = [];
     for (const migration of all) {
       if (done.has(migration.version)) continue;
       try {
         await client.query('BEGIN');
         await client.query(migration.sql);
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await client.query(`INSERT INTO ${table} (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
@@ -54,7 +76,7 @@ export async function migrate(pool: Pool, migrations?: Migration[]): Promise<num
     }
     return applied;
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await client.query('SELECT pg_advisory_unlock($1)', [lockKey]).catch(() => undefined);
     client.release();
   }
 }

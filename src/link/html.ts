@@ -4,39 +4,10 @@
  * a template cannot forget to escape.
  */
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+import { html, trustedHtml, type Html } from '../html/tag.ts';
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c);
-}
-
-const HTML = Symbol('html');
-
-/** Markup that is already safe (built by the `html` tag). */
-export interface Html {
-  readonly [HTML]: true;
-  readonly text: string;
-}
-
-export type HtmlValue = string | number | Html | null | undefined | false | readonly HtmlValue[];
-
-function render(value: HtmlValue): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (typeof value === 'string') return escapeHtml(value);
-  if (typeof value === 'number') return String(value);
-  if (isHtml(value)) return value.text;
-  return value.map(render).join('');
-}
-
-function isHtml(value: Html | readonly HtmlValue[]): value is Html {
-  return HTML in value;
-}
-
-export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
-  let text = strings[0] ?? '';
-  values.forEach((value, i) => { text += render(value) + (strings[i + 1] ?? ''); });
-  return { [HTML]: true, text };
-}
+// The tag itself is shared with SANDBOX's pages (src/html/tag.ts).
+export { escapeHtml, html, type Html, type HtmlValue } from '../html/tag.ts';
 
 export interface PageOptions {
   title: string;
@@ -71,10 +42,10 @@ ${script}
 
 /** Our own constant script and CSS are trusted; "</" is still broken up so they can never end their element. */
 function rawScript(source: string): Html {
-  return { [HTML]: true, text: source.replaceAll('</', '<\\/') };
+  return trustedHtml(source.replaceAll('</', '<\\/'));
 }
 function rawCss(source: string): Html {
-  return { [HTML]: true, text: source.replaceAll('</', '') };
+  return trustedHtml(source.replaceAll('</', ''));
 }
 
 const STYLE = `

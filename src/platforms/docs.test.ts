@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Connector } from './connector.ts';
 import { renderPlatformsMarkdown } from './docs.ts';
 import { listConnectors } from './index.ts';
+import { sandboxConnector } from '../../packages/sandbox/src/index.ts';
 
 const connector: Connector = {
   id: 'DOCSTEST',
@@ -83,6 +84,7 @@ describe('renderPlatformsMarkdown', () => {
 describe('docs/platforms.md', () => {
   it('matches the registered connectors (run `node scripts/gen-platform-docs.ts`)', async () => {
     const committed = await readFile(new URL('../../docs/platforms.md', import.meta.url), 'utf8');
-    expect(committed).toBe(renderPlatformsMarkdown(listConnectors()));
+    // SANDBOX as the default service offers it (SANDBOX_ENABLED), besides the catalogue's.
+    expect(committed).toBe(renderPlatformsMarkdown([...listConnectors(), sandboxConnector]));
   });
 });

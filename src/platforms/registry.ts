@@ -170,10 +170,16 @@ export function createConnectorRegistry(): ConnectorRegistry {
   };
 }
 
-/** The process-wide registry, filled by src/platforms/index.ts. */
+/**
+ * The process-wide registry, filled by src/platforms/index.ts, and with SANDBOX by the process that
+ * hosts it (src/runtime.ts, unless SANDBOX_ENABLED=false) or by a test that configures it.
+ */
 const registry = createConnectorRegistry();
 
-export const registerConnector = (connector: Connector): void => { registry.register(connector); };
+/** Registering the very same connector again is a no-op; another one with a registered id still fails. */
+export const registerConnector = (connector: Connector): void => {
+  if (registry.get(connector.id) !== connector) registry.register(connector);
+};
 export const getConnector = (id: string): Connector | undefined => registry.get(id);
 export const listConnectors = (): Connector[] => registry.list();
 export const capabilityOf = (platformId: string, objectType: UnifiedObjectType, operation: ObjectOperation): boolean =>

@@ -9,7 +9,7 @@ import { accessTokenOf, createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { OBJECT_TYPES, UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
 import { connectorContext } from '../platforms/context.ts';
-import { sandboxConnector, sandboxPlatform } from '../platforms/sandbox/index.ts';
+import { sandboxConnector, sandboxPlatform } from '../../packages/sandbox/src/index.ts';
 import { clientHeaders, json, startTestApp, type TestApp } from '../../test/support/app.ts';
 import { expectedEvents, platformSnapshot, storedSnapshot, type Snapshot } from '../../test/support/books.ts';
 import { requestSync } from './requests.ts';

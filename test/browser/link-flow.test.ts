@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { setRedirectUrls } from '../../src/connections/redirect-urls.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnector } from '../../src/platforms/index.ts';
-import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
+import { configureSandbox } from '../../packages/sandbox/src/index.ts';
 import { clientHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium, runBrowserTests } from '../support/chromium.ts';
 
@@ -21,8 +21,8 @@ let base = '';
 let receiver: Server | undefined;
 let receiverBase = '';
 let browser: Browser | undefined;
-/** Whether the service itself registers SANDBOX (src/platforms/index.ts), before this file does anything. */
-const sandboxRegistered = getConnector('SANDBOX') !== undefined;
+/** Whether SANDBOX is a platform before anything hosts it: it is not, the process hosting the plugin registers it. */
+const sandboxRegisteredByCatalogue = getConnector('SANDBOX') !== undefined;
 
 /** A client's web app on another origin: a redirect_url landing page and a page embedding /link.js. */
 function clientApp(): Server {
@@ -122,8 +122,8 @@ describe.skipIf(!runBrowserTests)('with Chromium', () => {
   }
 
   describe('hosted link flow in a browser', () => {
-    it('SANDBOX is registered by the service (src/platforms/index.ts)', () => {
-      expect(sandboxRegistered, 'add sandboxConnector to CONNECTORS in src/platforms/index.ts').toBe(true);
+    it('SANDBOX is registered by the process that hosts it (packages/sandbox/src/plugin.ts), not by the catalogue', () => {
+      expect(sandboxRegisteredByCatalogue, 'SANDBOX is an optional plugin: keep it out of CONNECTORS in src/platforms/index.ts').toBe(false);
       expect(getConnector('SANDBOX')?.auth.type).toBe('credentials');
     });
 

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listenOnLoopback } from '../support/loopback-server.ts';
 import { completeLink, connectionForId, recordLinkError } from '../../src/connections/connections.ts';
 import { getConnector, registerConnector } from '../../src/platforms/registry.ts';
-import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
+import { configureSandbox } from '../../packages/sandbox/src/index.ts';
 import { xeroConnector } from '../../src/platforms/xero/index.ts';
 import { ensureInitialSync } from '../../src/sync/requests.ts';
 import { runSync } from '../../src/sync/runner.ts';

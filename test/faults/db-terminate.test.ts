@@ -32,7 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCipher } from '../../src/crypto/secrets.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
-import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
+import { configureSandbox } from '../../packages/sandbox/src/index.ts';
 import { createOrganization } from '../../src/tenants/organizations.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

@@ -1,6 +1,6 @@
 /**
  * The platform misbehaving on the wire. The SANDBOX platform runs as its own
- * HTTP server (src/platforms/sandbox/server.ts, in this process), and the
+ * HTTP server (packages/sandbox/src/server.ts, in this process), and the
  * worker (`--role=worker`, a real child process, never restarted) reaches it
  * through a chaos proxy (test/support/chaos-proxy.ts; SANDBOX_URL points at
  * the proxy), which with seeded randomness drops 6% of the requests (before
@@ -32,8 +32,8 @@ import { createCipher } from '../../src/crypto/secrets.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
 import { HTTP_DEFAULTS } from '../../src/platforms/http.ts';
-import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
-import { startSandboxServer, type SandboxServer } from '../../src/platforms/sandbox/server.ts';
+import { configureSandbox } from '../../packages/sandbox/src/index.ts';
+import { startSandboxServer, type SandboxServer } from '../../packages/sandbox/src/server.ts';
 import { createOrganization } from '../../src/tenants/organizations.ts';
 import { ChaosProxy, seededChaos, type ChaosPolicy } from '../support/chaos-proxy.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

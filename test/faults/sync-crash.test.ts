@@ -12,7 +12,7 @@ import type { ConnectionRecord } from '../../src/connections/types.ts';
 import { createCipher } from '../../src/crypto/secrets.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../src/model/object-types.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { configureSandbox, sandboxConnector, type SandboxPlatform } from '../../src/platforms/sandbox/index.ts';
+import { configureSandbox, sandboxConnector, type SandboxPlatform } from '../../packages/sandbox/src/index.ts';
 import { requestSync } from '../../src/sync/requests.ts';
 import { createOrganization } from '../../src/tenants/organizations.ts';
 import { createBoss } from '../../src/queue/boss.ts';

@@ -8,7 +8,7 @@ import { createCipher } from '../../src/crypto/secrets.ts';
 import { createBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { configureSandbox, sandboxConnector } from '../../src/platforms/sandbox/index.ts';
+import { configureSandbox, sandboxConnector } from '../../packages/sandbox/src/index.ts';
 import { requestSync } from '../../src/sync/requests.ts';
 import { createOrganization } from '../../src/tenants/organizations.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

@@ -31,7 +31,7 @@ import { VersionRegistry } from '../../src/http/versioning.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { configureSandbox, sandboxConnector } from '../../src/platforms/sandbox/index.ts';
+import { configureSandbox, sandboxConnector } from '../../packages/sandbox/src/index.ts';
 import { postgresRateLimiter } from '../../src/ratelimit/limiter.ts';
 import type { Services } from '../../src/services.ts';
 import { requestSync } from '../../src/sync/requests.ts';

@@ -5,6 +5,7 @@
  * output. The clean cases matter as much: a configuration that refused everything would pass the others.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -44,7 +45,7 @@ async function tree(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-layers-'));
   trees.push(dir);
   const all: Record<string, string> = {
-    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', allowImportingTsExtensions: true, noEmit: true }, include: ['src'] }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', allowImportingTsExtensions: true, noEmit: true }, include: ['src', 'packages'] }),
     ...files,
   };
   for (const [file, source] of Object.entries(all)) {
@@ -57,9 +58,11 @@ async function tree(files: Record<string, string>): Promise<string> {
 /** A stub module that exports one value. */
 const stub = 'export const value = 1;\n';
 
-async function cruise(cwd: string, config = CONFIG, target = 'src'): Promise<{ code: number; output: string }> {
+/** Cruises src, and the SANDBOX package when the tree has it (as `npm run lint` does). */
+async function cruise(cwd: string, config = CONFIG): Promise<{ code: number; output: string }> {
+  const targets = ['src', ...(existsSync(path.join(cwd, 'packages/sandbox/src')) ? ['packages/sandbox/src'] : [])];
   try {
-    const { stdout, stderr } = await run(process.execPath, [DEPCRUISE, target, '--config', config, '--output-type', 'err'], { cwd });
+    const { stdout, stderr } = await run(process.execPath, [DEPCRUISE, ...targets, '--config', config, '--output-type', 'err'], { cwd });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     // Exit code = number of violations; a crash (no such file, a bad configuration) exits non-zero too, but
@@ -148,18 +151,43 @@ describe('npm run lint: the layers of src/', () => {
     }, 'connectors-through-catalogue', 'src/sync/__probe.ts → src/platforms/xero/index.ts');
   });
 
-  it('lets only the catalogue and the places that mount it import the SANDBOX', async () => {
+  it('lets only the composition point import the SANDBOX package, through its plugin entry point', async () => {
     await expectViolation({
-      'src/sync/__probe.ts': "import { value } from '../platforms/sandbox/index.ts';\nexport const probe = value;\n",
-      'src/platforms/sandbox/index.ts': stub,
-    }, 'sandbox-mounts-only', 'src/sync/__probe.ts → src/platforms/sandbox/index.ts');
-    expect(layers.SANDBOX_MOUNTS).toEqual(['src/platforms/index.ts', 'src/app.ts', 'src/runtime.ts']);
+      'src/sync/__probe.ts': "import { value } from '../../packages/sandbox/src/plugin.ts';\nexport const probe = value;\n",
+      'packages/sandbox/src/plugin.ts': stub,
+    }, 'sandbox-mounts-only', 'src/sync/__probe.ts → packages/sandbox/src/plugin.ts');
+    // The catalogue and the app do not: SANDBOX is registered and mounted by the process that hosts it.
+    await expectViolation({
+      'src/platforms/index.ts': "import { value } from '../../packages/sandbox/src/plugin.ts';\nexport const probe = value;\n",
+      'packages/sandbox/src/plugin.ts': stub,
+    }, 'sandbox-mounts-only', 'src/platforms/index.ts → packages/sandbox/src/plugin.ts');
+    await expectViolation({
+      'src/runtime.ts': "import { value } from '../packages/sandbox/src/index.ts';\nexport const probe = value;\n",
+      'packages/sandbox/src/index.ts': stub,
+    }, 'sandbox-through-plugin', 'src/runtime.ts → packages/sandbox/src/index.ts');
+    expect(layers.SANDBOX_MOUNTS).toEqual(['src/runtime.ts']);
     await expectClean({
-      'src/platforms/index.ts': "import { value } from './sandbox/index.ts';\nexport const probe = value;\n",
-      'src/app.ts': "import { value } from './platforms/sandbox/index.ts';\nexport const probe = value;\n",
-      'src/runtime.ts': "import { value } from './platforms/sandbox/index.ts';\nexport const probe = value;\n",
-      'src/platforms/sandbox/index.ts': stub,
+      'src/runtime.ts': "import { value } from '../packages/sandbox/src/plugin.ts';\nexport const probe = value;\n",
+      'packages/sandbox/src/plugin.ts': "import { value } from './index.ts';\nexport { value };\n",
+      'packages/sandbox/src/index.ts': "import { value } from '../../../src/platforms/connector.ts';\nimport { value as v2 } from '../../../src/db/pool.ts';\nexport const probe = value + v2;\n",
+      'src/platforms/connector.ts': stub,
+      'src/db/pool.ts': stub,
     });
+  });
+
+  it('keeps SANDBOX on the product\'s foundation, database access and platform kit', async () => {
+    await expectViolation({
+      'packages/sandbox/src/pages.ts': "import { value } from '../../../src/link/html.ts';\nexport const probe = value;\n",
+      'src/link/html.ts': stub,
+    }, 'sandbox-leans-on-kit', 'packages/sandbox/src/pages.ts → src/link/html.ts');
+    await expectViolation({
+      'packages/sandbox/src/index.ts': "import { value } from '../../../src/platforms/index.ts';\nexport const probe = value;\n",
+      'src/platforms/index.ts': stub,
+    }, 'sandbox-leans-on-kit', 'packages/sandbox/src/index.ts → src/platforms/index.ts');
+    await expectViolation({
+      'packages/sandbox/src/books.ts': "import { value } from '../../../test/support/app.ts';\nexport const probe = value;\n",
+      'test/support/app.ts': stub, 'src/db/pool.ts': stub,
+    }, 'not-to-tests', 'packages/sandbox/src/books.ts → test/support/app.ts');
   });
 
   it('fails on modules that import each other', async () => {

@@ -15,7 +15,7 @@ import { postgresRateLimiter, type RateLimiter } from '../../src/ratelimit/limit
 import type { Services } from '../../src/services.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
-import { configureSandbox } from '../../src/platforms/sandbox/index.ts';
+import { sandboxPlugin } from '../../packages/sandbox/src/plugin.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Environment } from '../../src/tenants/types.ts';
 import { JobWaiter } from '../../src/writes/waiter.ts';
@@ -85,11 +85,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     connectionCache: new ConnectionCache(db.pool, config.connectionCacheSeconds),
     log: options.log ?? silentLogger(),
   };
-  configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
+  // SANDBOX on, as by default: registered, its books in the test database (migrated with the template), its pages mounted.
+  const sandbox = sandboxPlugin({ pool: db.pool, options: { tickIntervalMs: 0 } });
   const boss = createBoss(db.url, { schedule: false });
   await boss.start();
   services.jobs = bossSender(boss);
-  const app = await buildApp(services, { ...(options.log === undefined ? { logger: false } : {}), extraVersionedEndpoints: options.extraVersionedEndpoints ?? [] });
+  const app = await buildApp(services, { ...(options.log === undefined ? { logger: false } : {}), extraVersionedEndpoints: options.extraVersionedEndpoints ?? [], mounts: [sandbox.pages] });
   const org = await createOrganization(db.pool, cipher, 'Test Org');
   return {
     app, db, services, adminToken, org,

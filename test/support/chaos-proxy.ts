@@ -10,7 +10,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Rng } from '../../src/platforms/sandbox/prng.ts';
+import { Rng } from '../../packages/sandbox/src/prng.ts';
 
 export type ChaosAction =
   | { kind: 'pass' }

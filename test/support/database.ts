@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadMigrations, migrate } from '../../src/db/migrate.ts';
+import { loadSandboxMigrations, migrateSandbox } from '../../packages/sandbox/src/migrate.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { createBoss } from '../../src/queue/boss.ts';
 import { createQueues } from '../../src/jobs/queues.ts';
@@ -39,8 +40,11 @@ function withDatabase(url: string, database: string): string {
 
 async function ensureTemplate(adminUrl: string): Promise<string> {
   const migrations = await loadMigrations();
-  // The queue list is part of the template too.
-  const digest = createHash('sha256').update(migrations.map((m) => `${m.version}:${m.sql}`).join('\n')).update(JSON.stringify(Object.values(QUEUES))).digest('hex').slice(0, 12);
+  // SANDBOX is on in tests (as by default): its own migrations are part of the template, and so is the queue list.
+  const sandboxMigrations = await loadSandboxMigrations();
+  const digest = createHash('sha256').update(migrations.map((m) => `${m.version}:${m.sql}`).join('\n'))
+    .update(`sandbox\n${sandboxMigrations.map((m) => `${m.version}:${m.sql}`).join('\n')}`)
+    .update(JSON.stringify(Object.values(QUEUES))).digest('hex').slice(0, 12);
   const template = `ledgerport_tpl_${digest}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -55,6 +59,7 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
       const pool = createPool(withDatabase(adminUrl, building), { max: 1 });
       try {
         await migrate(pool, migrations);
+        await migrateSandbox(pool, sandboxMigrations);
       } finally {
         await pool.end();
       }
@@ -76,9 +81,13 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
  * `applicationName` names the test's own pool in pg_stat_activity (default 'ledgerport', like the service's), so a
  * test that terminates the service's backends can tell its own connections apart.
  */
-export async function createTestDatabase(server: TestServer = 'embedded', options: { poolSize?: number; applicationName?: string } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  server: TestServer = 'embedded',
+  /** `empty`: a database with nothing in it (no migration, no queue), as a fresh installation finds. */
+  options: { poolSize?: number; applicationName?: string; empty?: boolean } = {},
+): Promise<TestDatabase> {
   const adminUrl = serverUrl(server);
-  const template = await ensureTemplate(adminUrl);
+  const template = options.empty === true ? 'template0' : await ensureTemplate(adminUrl);
   const name = `ledgerport_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

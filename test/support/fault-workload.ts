@@ -22,7 +22,7 @@ import type { Pool } from '../../src/db/pool.ts';
 import type { JobSender } from '../../src/queue/sender.ts';
 import type { ConnectorContext } from '../../src/platforms/connector.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { sandboxConnector, type SandboxPlatform } from '../../src/platforms/sandbox/index.ts';
+import { sandboxConnector, type SandboxPlatform } from '../../packages/sandbox/src/index.ts';
 import { requestSync } from '../../src/sync/requests.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import { BillWrites, type BillWritesOutcome } from './bill-writes.ts';

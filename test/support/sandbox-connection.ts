@@ -6,7 +6,7 @@ import type { Cipher } from '../../src/crypto/secrets.ts';
 import { deliveredBody, type SealedSlots } from '../../src/events/access-token-slot.ts';
 import type { Pool } from '../../src/db/pool.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { sandboxConnector } from '../../src/platforms/sandbox/index.ts';
+import { sandboxConnector } from '../../packages/sandbox/src/index.ts';
 import { requestSync } from '../../src/sync/requests.ts';
 import { runSync } from '../../src/sync/runner.ts';
 import type { CreatedOrganization } from '../../src/tenants/organizations.ts';

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { Pool } from '../../src/db/pool.ts';
 import type { ReadPage } from '../../src/platforms/connector.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { configureSandbox, sandboxConnector } from '../../src/platforms/sandbox/index.ts';
+import { configureSandbox, sandboxConnector } from '../../packages/sandbox/src/index.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
 import { clientHeaders, startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 

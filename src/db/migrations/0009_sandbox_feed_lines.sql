@@ -1,23 +1,6 @@
--- Statement lines sent to the SANDBOX platform's bank feed accounts
--- (POST /v1/BankFeedAccounts/<id>/Transactions, src/platforms/sandbox). Like the
--- rest of schema sandbox_platform, this plays the role of an external platform's
--- storage: nothing outside src/platforms/sandbox reads it.
-
-CREATE TABLE IF NOT EXISTS sandbox_platform.feed_lines (
-  account_id          integer NOT NULL,
-  feed_id             text NOT NULL,
-  -- The institution's own id of the line: the platform keeps one line per id and feed.
-  institution_txn_id  text NOT NULL,
-  -- The batch (statement) that brought the line, e.g. "FTB-000001".
-  batch_id            text NOT NULL,
-  txn_date            date NOT NULL,
-  -- Signed integer cents: money in positive, money out negative (as the platform's money elsewhere).
-  amount_cents        bigint NOT NULL,
-  description         text NOT NULL,
-  payee               text,
-  reference           text,
-  running_balance_cents bigint,
-  received_at         timestamptz NOT NULL,
-  PRIMARY KEY (account_id, feed_id, institution_txn_id)
-);
-CREATE INDEX IF NOT EXISTS feed_lines_batch_idx ON sandbox_platform.feed_lines (account_id, batch_id);
+-- Formerly the SANDBOX platform's bank feed lines (sandbox_platform.feed_lines). The
+-- sandbox's own now: packages/sandbox/migrations/0002_feed_lines.sql, applied by
+-- the sandbox itself when SANDBOX_ENABLED (recorded in sandbox_platform.schema_migrations).
+-- Kept, empty, so the numbering and the schema_migrations of existing installations
+-- stay as they are (docs/upgrading.md, "SANDBOX's own migrations").
+SELECT 1;

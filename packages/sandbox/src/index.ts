@@ -1,0 +1,177 @@
+/**
+ * SANDBOX: a synthetic business whose books behave like real ones. What
+ * `npm start` serves out of the box, what tests and benchmarks drive, and what
+ * a user evaluates the service with. See README.md for scenarios and knobs.
+ *
+ * The connector talks to the sandbox platform through a transport: in process
+ * by default (plugin.ts's sandboxPlugin({ pool }) at startup), or over HTTP when
+ * SANDBOX_URL points at a running sandbox server (server.ts).
+ */
+import type { Pool } from 'pg';
+import { ATTACHMENT_PARENTS } from '../../../src/model/attachment.ts';
+import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../../src/model/object-types.ts';
+import type { Connector, ConnectorActions, ConnectorContext, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../../../src/platforms/connector.ts';
+import { PlatformError } from '../../../src/platforms/errors.ts';
+import { registerConnector } from '../../../src/platforms/registry.ts';
+import { SandboxClient } from './client.ts';
+import { attachmentParentType, businessDateOf, collectionOf } from './collections.ts';
+import { midnight } from './dates.ts';
+import { feedLine, uploadBody } from './inbound/actions.ts';
+import { INBOUND } from './inbound/index.ts';
+import { MAPPERS } from './mapping/index.ts';
+import type { SandboxOptions } from './options.ts';
+import { SandboxPlatform } from './platform.ts';
+import { httpTransport, inProcessTransport, type SandboxTransport } from './transport.ts';
+
+export { SandboxPlatform } from './platform.ts';
+export { SCENARIOS, SANDBOX_PASSWORD } from './scenarios.ts';
+export { httpTransport, inProcessTransport, type SandboxTransport } from './transport.ts';
+
+let configured: SandboxPlatform | null = null;
+
+/**
+ * Gives the in-process sandbox its database (once at startup, API and worker alike, through plugin.ts) and
+ * registers SANDBOX as a platform of this process. Nothing registers it otherwise: with SANDBOX_ENABLED=false
+ * the service never calls this, and SANDBOX is an unknown platform.
+ */
+export function configureSandbox(input: { pool: Pool; options?: Partial<SandboxOptions> } | SandboxPlatform): SandboxPlatform {
+  configured = input instanceof SandboxPlatform ? input : new SandboxPlatform(input.pool, input.options);
+  registerConnector(sandboxConnector);
+  return configured;
+}
+
+export function sandboxPlatform(): SandboxPlatform {
+  if (configured === null) throw new Error('The SANDBOX platform has no database: call configureSandbox({ pool }) at startup, or set SANDBOX_URL');
+  return configured;
+}
+
+const inProcess = inProcessTransport(sandboxPlatform);
+const overHttp = new Map<string, SandboxTransport>();
+
+/** SANDBOX_URL (a running sandbox server) selects HTTP; otherwise the platform runs in this process. */
+function defaultTransport(): SandboxTransport {
+  const url = process.env.SANDBOX_URL;
+  if (url === undefined || url === '') return inProcess;
+  let transport = overHttp.get(url);
+  if (transport === undefined) {
+    transport = httpTransport(url);
+    overHttp.set(url, transport);
+  }
+  return transport;
+}
+
+const PAGE_SIZE = 500;
+
+/** Unified fields the sandbox never fills. */
+const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
+  journal_entry: ['deposited'],
+  location: ['has_children'],
+  department: ['has_children'],
+  class: ['has_children'],
+  item: ['quantity_on_hand', 'asset_account_id'],
+  purchase_order: ['subsidiary_id', 'currency_rate', 'shipping_address'],
+  expense: ['subsidiary_id', 'currency_rate'],
+  invoice_payment: ['document_number'],
+  sales_order: ['class_id', 'department_id', 'location_id', 'subsidiary_id'],
+};
+
+function capabilities(type: UnifiedObjectType): ObjectCapabilities {
+  const writable = INBOUND[type] !== undefined;
+  return {
+    read: true, incremental: 'cursor', deletions: 'reported', filter: true, fetchByPlatformId: true,
+    create: writable, update: writable, delete: writable, unmappedFields: UNMAPPED[type] ?? [],
+    ...(type === 'attachment' ? { attachedTo: { read: ATTACHMENT_PARENTS, upload: ATTACHMENT_PARENTS } } : {}),
+  };
+}
+
+function handler(type: UnifiedObjectType, transport: () => SandboxTransport): ObjectHandler {
+  const spec = collectionOf(type);
+  const client = (ctx: ConnectorContext): SandboxClient => new SandboxClient(transport(), ctx, ctx.credentials);
+  const record = (raw: PlatformRecord['raw'] & { Id: string }): PlatformRecord => ({ platformId: raw.Id, raw });
+  const result: ObjectHandler = {
+    async read(ctx, request) {
+      const page = await client(ctx).list(type, {
+        since: request.since ?? undefined, pageToken: request.pageToken ?? undefined, limit: String(PAGE_SIZE),
+        from: request.window?.start.slice(0, 10), to: request.window?.end.slice(0, 10),
+      });
+      return {
+        records: page.Items.map(record),
+        deletedPlatformIds: page.Deleted.map((d) => d.Id),
+        nextPageToken: page.NextPageToken,
+        nextSince: page.NextPageToken === null ? page.NextSince : null,
+      };
+    },
+    map: (platformRecord, ctx) => MAPPERS[type](platformRecord.raw, (t, id) => ctx.ref(t, id)),
+  };
+  // Only dated collections honour a window; the others have no business date to batch on.
+  if (spec.dateField !== null) {
+    result.businessDate = (platformRecord) => {
+      const date = businessDateOf(spec, platformRecord.raw);
+      return date === null ? null : midnight(date);
+    };
+  }
+  const inbound = INBOUND[type];
+  if (inbound !== undefined) {
+    result.create = async (ctx, input) => record(await client(ctx).write(type, 'POST', null, await inbound(ctx, input), ctx.idempotencyKey));
+    result.update = async (ctx, platformId, patch) => record(await client(ctx).write(type, 'PATCH', platformId, await inbound(ctx, patch), ctx.idempotencyKey));
+    result.delete = async (ctx, platformId) => client(ctx).delete(type, platformId, ctx.idempotencyKey);
+    result.findCreated = async (ctx) => {
+      const raw = await client(ctx).writtenWith(ctx.idempotencyKey);
+      return raw === null ? null : record(raw);
+    };
+  }
+  return result;
+}
+
+/** Attachment uploads and bank feeds: the platform's endpoints beyond one record's create/update/delete. */
+function actions(transport: () => SandboxTransport): ConnectorActions {
+  const client = (ctx: ConnectorContext): SandboxClient => new SandboxClient(transport(), ctx, ctx.credentials);
+  return {
+    async uploadAttachment(ctx, parent, file) {
+      const parentType = attachmentParentType(parent.type);
+      if (parentType === undefined) {
+        throw new PlatformError({ kind: 'bad_request', message: `Sandbox attaches files to journal entries, bills, invoices and expenses, not to ${parent.type} records`, requestSent: false });
+      }
+      const raw = await client(ctx).upload(uploadBody(parentType, parent.platformId, file), ctx.idempotencyKey);
+      return { platformId: raw.Id, raw };
+    },
+    async bankFeedMappingLink(ctx, feedPlatformId) {
+      const link = await client(ctx).mappingLink(feedPlatformId);
+      return { url: link.Url, expiresAt: link.ExpiresAt };
+    },
+    async sendBankFeedTransactions(ctx, feedPlatformId, transactions) {
+      const answer = await client(ctx).feedTransactions(feedPlatformId, transactions.map(feedLine), ctx.idempotencyKey);
+      return {
+        batchPlatformId: answer.Batch.Id, accepted: answer.Batch.Accepted, duplicates: answer.Batch.Duplicates,
+        feedAccount: { platformId: answer.Item.Id, raw: answer.Item },
+      };
+    },
+  };
+}
+
+export function createSandboxConnector(options: { transport?: SandboxTransport } = {}): Connector {
+  const transport = (): SandboxTransport => options.transport ?? defaultTransport();
+  const objects: Connector['objects'] = {};
+  for (const type of UNIFIED_OBJECT_TYPES) objects[type] = { capabilities: capabilities(type), handler: handler(type, transport) };
+  return {
+    id: 'SANDBOX',
+    name: 'Sandbox',
+    kind: 'accounting',
+    auth: {
+      type: 'credentials',
+      fields: [
+        { field: 'basic_username', label: 'Username (user_good, or another documented test user)', required: true, secret: false },
+        { field: 'basic_password', label: 'Password (pass_good)', required: true, secret: true },
+      ],
+    },
+    async identify(ctx) {
+      const me = await new SandboxClient(transport(), ctx, ctx.credentials).me();
+      return { storeUniqueId: me.AccountId, storeName: me.CompanyName };
+    },
+    objects,
+    actions: actions(transport),
+    limits: { requestsPerMinute: 6_000, concurrentRequests: 8 },
+  };
+}
+
+export const sandboxConnector: Connector = createSandboxConnector();

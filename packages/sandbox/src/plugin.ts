@@ -1,0 +1,45 @@
+/**
+ * SANDBOX's one entry point for the product: the process that hosts it (src/runtime.ts, the only product
+ * module allowed to import the sandbox, see docs/architecture.md "Layers") asks it for its connector, its
+ * migrations and its pages, and leaves them all out when SANDBOX_ENABLED=false.
+ *
+ *   const sandbox = sandboxPlugin({ pool, options });
+ *   await sandbox.migrate();              // schema sandbox_platform, its own migrations
+ *   registerConnector(sandbox.connector); // a platform like any other
+ *   buildApp(services, { mounts: [sandbox.pages] });
+ *
+ * The in-process platform is still reached by the connector through one module-level instance (index.ts,
+ * configureSandbox), which the tests set with their own databases; this entry point is what sets it in the
+ * service.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Pool } from '../../../src/db/pool.ts';
+import type { Connector } from '../../../src/platforms/connector.ts';
+import { configureSandbox, sandboxConnector } from './index.ts';
+import { migrateSandbox } from './migrate.ts';
+import type { SandboxOptions } from './options.ts';
+import { registerSandboxPages } from './pages.ts';
+import type { SandboxPlatform } from './platform.ts';
+
+export { optionsFromEnv as sandboxOptionsFromEnv, type SandboxOptions } from './options.ts';
+
+export interface SandboxPlugin {
+  /** The SANDBOX platform's connector, to register. */
+  connector: Connector;
+  /** The platform itself (its books in schema sandbox_platform), in this process. */
+  platform: SandboxPlatform;
+  /** Applies the sandbox's own pending migrations (schema sandbox_platform); returns the versions applied. */
+  migrate: () => Promise<number[]>;
+  /** Mounts the platform's own web pages (bank feed linking) on the service's app. */
+  pages: (app: FastifyInstance) => void;
+}
+
+export function sandboxPlugin(input: { pool: Pool; options?: Partial<SandboxOptions> }): SandboxPlugin {
+  const platform = configureSandbox(input);
+  return {
+    connector: sandboxConnector,
+    platform,
+    migrate: () => migrateSandbox(input.pool),
+    pages: (app) => { registerSandboxPages(app); },
+  };
+}

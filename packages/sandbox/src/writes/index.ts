@@ -1,0 +1,34 @@
+/** The writable collections of the native API and their handlers. */
+import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
+import type { NativeRecord } from '../native.ts';
+import type { Unit } from '../store/unit.ts';
+import { depositWriter, journalWriter, transferWriter } from './banking.ts';
+import { billWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
+import { feedWriter } from './feeds.ts';
+import { accountWriter, customerWriter, vendorWriter } from './master.ts';
+import { billPaymentWriter } from './payments.ts';
+import { taxCodeWriter } from './tax-codes.ts';
+import type { Body } from './validate.ts';
+
+export interface Writer {
+  create(unit: Unit, body: Body): Promise<NativeRecord>;
+  update(unit: Unit, id: string, body: Body): Promise<NativeRecord>;
+  delete(unit: Unit, id: string): Promise<void>;
+}
+
+export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
+  account: accountWriter,
+  bank_deposit: depositWriter,
+  bank_feed_account: feedWriter,
+  bank_transfer: transferWriter,
+  bill: billWriter,
+  bill_credit_memo: vendorCreditWriter,
+  bill_payment: billPaymentWriter,
+  customer: customerWriter,
+  invoice: invoiceWriter,
+  journal_entry: journalWriter,
+  tax_rate: taxCodeWriter,
+  vendor: vendorWriter,
+};
+
+export { isBody, type Body } from './validate.ts';
