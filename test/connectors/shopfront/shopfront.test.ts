@@ -46,7 +46,7 @@ beforeAll(async () => {
     clientId: standin.app.clientId, clientSecret: standin.app.clientSecret, redirectUri: `${t.services.config.publicUrl}/link/oauth/callback`,
     webhookKey: WEBHOOK_KEY,
   });
-  standin.addShop(SHOP, 7);
+  standin.addShop(SHOP, 13);
   standin.addShop(CRASH_SHOP, 4);
   receiver = new WebhookReceiver();
   const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
@@ -144,10 +144,24 @@ describe('connector interface v2: SHOPFRONT', () => {
       if (outcome !== 'waiting') break;
     }
     expect(outcomes).toEqual(['waiting', 'waiting', 'completed']);
-    expect(standin.shop(CRASH_SHOP)).toMatchObject({ exportsStarted: 1, polls: 3, throttled: 0 });
+    expect(standin.shop(CRASH_SHOP)).toMatchObject({ exportsStarted: 1, polls: 3 });
     expect(await count(`SELECT count(*) AS n FROM records WHERE connection_id = $1 AND object_type = 'customer'`, [connection.id])).toBe(4);
     const attempts = await t.db.pool.query<{ attempts: number }>('SELECT attempts FROM sync_runs WHERE id = $1', [run.id]);
     expect(attempts.rows[0]?.attempts).toBe(1);
+
+    // An export the platform gives up on fails the attempt like any platform error; the retry starts a new export.
+    standin.failNextExport(CRASH_SHOP);
+    const again = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'backfill', trigger: 'api', details: { entity: 'CUSTOMER' } });
+    expect(await runSync(t.services, again.id, new AbortController().signal)).toBe('retry');
+    expect(await count('SELECT count(*) AS n FROM sync_exports WHERE connection_id = $1', [connection.id])).toBe(0);
+    const retried = [];
+    for (let delivery = 0; delivery < 5; delivery++) {
+      const outcome = await runSync(t.services, again.id, new AbortController().signal);
+      retried.push(outcome);
+      if (outcome !== 'waiting') break;
+    }
+    expect(retried).toEqual(['waiting', 'waiting', 'completed']);
+    expect(standin.shop(CRASH_SHOP).exportsStarted).toBe(3);
   });
 
   it('links a shop through the link flow, syncs it through a bulk export within its limits, and turns its webhook into ours', async () => {
@@ -175,7 +189,7 @@ describe('connector interface v2: SHOPFRONT', () => {
 
     // The initial sync: one export, polled until ready (the run queued again in between), its results stored.
     await until(async () => (await count('SELECT count(*) AS n FROM connections WHERE id = $1 AND ready_at IS NOT NULL', [id])) === 1 || undefined, 60_000);
-    expect(await count(`SELECT count(*) AS n FROM records WHERE connection_id = $1 AND object_type = 'customer'`, [id])).toBe(7);
+    expect(await count(`SELECT count(*) AS n FROM records WHERE connection_id = $1 AND object_type = 'customer'`, [id])).toBe(13);
     const shop = standin.shop(SHOP);
     expect(shop).toMatchObject({ exportsStarted: 1, polls: 3 });
     expect(await count(`SELECT count(*) AS n FROM sync_exports WHERE connection_id = $1 AND status = 'ready'`, [id])).toBe(1);

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { callbackHmac, SHOPFRONT_COSTS, SHOPFRONT_LIMITS, SHOPFRONT_PAGE_SIZE } from './connector.ts';
 
-const LATENCY_SLACK_POINTS = 0.5;
+const LATENCY_SLACK_POINTS = 1;
 
 export interface StandInCustomer { id: string; name: string; email: string; updated_at: string }
 
@@ -27,13 +27,15 @@ interface Shop {
   polls: number;
 }
 
-interface Export { shop: string; pollsLeft: number; since: string | null }
+interface Export { shop: string; pollsLeft: number; since: string | null; fails: boolean }
 
 export interface ShopfrontStandIn {
   url: string;
   app: { clientId: string; clientSecret: string };
   addShop(domain: string, customers: number): void;
   shop(domain: string): Shop;
+  /** The shop's next export fails at its first poll (the platform gave up on it). */
+  failNextExport(domain: string): void;
   /** An access token of the shop, as the consent and exchange would issue it (tests that skip the link flow). */
   issueToken(domain: string): string;
   /** Changes a customer's name now (its updated_at moves), as the shop's owner would. */
@@ -47,6 +49,7 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
   const codes = new Map<string, string>();
   const tokens = new Map<string, string>();
   const exports = new Map<string, Export>();
+  const failing = new Set<string>();
   let clock = Date.parse('2026-11-01T00:00:00.000Z');
   const now = (): string => new Date((clock += 1000)).toISOString();
 
@@ -55,9 +58,10 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
     shop.points = Math.min(SHOPFRONT_LIMITS.bucketSize, shop.points + ((at - shop.refilledAt) / 1000) * SHOPFRONT_LIMITS.refillPerSecond);
     shop.refilledAt = at;
     shop.calls += 1;
-    // Half a point (50 ms of refill) of slack: the service takes its points when it sends a call and the shop when the
-    // call arrives, so a call that left a full bucket is charged here a few milliseconds of refill later. Without the
-    // service's bucket the calls of a sync overdraw it by whole calls (an export's start alone is half of it).
+    // One point (100 ms of refill) of slack: the service takes its points when it sends a call and the shop when the
+    // call arrives, so a call that left a full bucket is charged here that much refill later (tens of milliseconds on
+    // a busy test machine). Without the service's bucket the calls of a sync overdraw it by whole calls (an export's
+    // start alone is half of it).
     if (shop.points + LATENCY_SLACK_POINTS < cost) {
       shop.throttled += 1;
       return false;
@@ -91,7 +95,7 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
     }
     if (method === 'POST' && path === '/exports.json') {
       const id = `exp_${randomBytes(6).toString('hex')}`;
-      exports.set(id, { shop: domain, pollsLeft: options.pollsBeforeReady, since: updatedSince });
+      exports.set(id, { shop: domain, pollsLeft: options.pollsBeforeReady, since: updatedSince, fails: failing.delete(domain) });
       shop.exportsStarted += 1;
       return costed(SHOPFRONT_COSTS.startExport, { export: { id, status: 'running' } });
     }
@@ -103,6 +107,7 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
         shop.polls += 1;
         found.pollsLeft -= 1;
         const ready = found.pollsLeft < 0;
+        if (found.fails) return costed(SHOPFRONT_COSTS.pollExport, { status: 'failed', error: 'INTERNAL_SERVER_ERROR' });
         return costed(SHOPFRONT_COSTS.pollExport, ready ? { status: 'completed', results_cursor: '0' } : { status: 'running', retry_after_ms: options.retryAfterMs });
       }
       const { customers, next } = page(changed(found.since), Number(url.searchParams.get('cursor') ?? '0'));
@@ -169,6 +174,7 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
       });
     },
     shop: shopNamed,
+    failNextExport(domain) { failing.add(domain); },
     issueToken(domain) {
       const token = `shpat_${randomBytes(12).toString('hex')}`;
       tokens.set(token, domain);
