@@ -187,6 +187,11 @@ describe('connector interface v2: SHOPFRONT', () => {
     // The shop domain is kept sealed with the connection: later calls find the shop's host in ctx.credentials.
     expect(JSON.parse(t.services.cipher.decrypt(linked.rows[0]?.credentials_ciphertext ?? Buffer.alloc(0)))).toEqual({ store_url: SHOP });
 
+    // Re-authentication stays on the same shop: the link page goes straight to that shop's consent, without the form.
+    const relink = await new LinkBrowser(t.app).get(linkPath);
+    expect(relink.statusCode).toBe(302);
+    expect(String(relink.headers.location).startsWith(`${standin.url}/${SHOP}/admin/oauth/authorize?`)).toBe(true);
+
     // The initial sync: one export, polled until ready (the run queued again in between), its results stored.
     await until(async () => (await count('SELECT count(*) AS n FROM connections WHERE id = $1 AND ready_at IS NOT NULL', [id])) === 1 || undefined, 60_000);
     expect(await count(`SELECT count(*) AS n FROM records WHERE connection_id = $1 AND object_type = 'customer'`, [id])).toBe(13);
