@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection } from '../../../src/connections/connections.ts';
 import { sealJson } from '../../../src/platforms/context.ts';
+import { renderPlatformsMarkdown } from '../../../src/platforms/docs.ts';
 import { CONNECTION_SCOPE } from '../../../src/platforms/shared-limits.ts';
 import { getConnector, registerConnector } from '../../../src/platforms/registry.ts';
 import { requestSync } from '../../../src/sync/requests.ts';
@@ -254,5 +255,7 @@ describe('connector interface v2: SHOPFRONT', () => {
     expect(mentions).toEqual([]);
     const registrations = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((line) => line.trimEnd().endsWith('registerConnector(shopfrontConnector);'));
     expect(registrations).toHaveLength(1);
+    // Its page of docs/platforms.md comes from its declarations too: the shop domain asked before consent.
+    expect(renderPlatformsMarkdown([shopfrontConnector])).toContain('`store_url`: Shop domain, asked before the consent page');
   });
 });
