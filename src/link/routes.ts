@@ -4,8 +4,9 @@
  *
  *   GET  /link.js                       embeddable popup opener
  *   GET  /link/:linkToken               platform picker, or straight to the platform (?platform=, or the connection's)
- *   GET  /link/:linkToken/:platform     credential form, or redirect to the platform's OAuth consent page
- *   POST /link/:linkToken/:platform     credential form submission
+ *   GET  /link/:linkToken/:platform     credential form, the authorisation input form of an OAuth platform that asks
+ *                                       for one (a shop domain), or redirect to the platform's OAuth consent page
+ *   POST /link/:linkToken/:platform     credential form or authorisation input form submission
  *   GET  /link/oauth/callback           OAuth redirect target (code and state, or error)
  *   POST /link/oauth/tenant             organisation picker submission
  *   GET  /link/done                     completion page (popup mode: hands the token to the opener)
