@@ -143,12 +143,36 @@ const oauthConnector: Connector = {
   limits: { requestsPerMinute: null, concurrentRequests: null },
 };
 
+/**
+ * The same platform behind a consent address that depends on the account's region (Amazon's): the region is asked
+ * before consent (authorizationInput) and must reach authorizeUrl, exchangeCode, identify and the stored credentials.
+ */
+const REGIONAL = 'FAKEREGIONAL';
+const regionInputs: (Record<string, string> | undefined)[] = [];
+function regionalConnector(): Connector {
+  const base = oauthConnector.auth;
+  if (base.type !== 'oauth2') throw new Error('the fake OAuth platform signs in with OAuth');
+  return {
+    ...oauthConnector, id: REGIONAL, name: 'Regional Ledger',
+    auth: {
+      ...base,
+      authorizationInput: [{ field: 'region', label: 'Region', pattern: /^(eu|na|fe)$/, hint: 'One of eu, na or fe.', lowercase: true }],
+      authorizeUrl: (app, state, scope, input) => `${base.authorizeUrl(app, state, scope)}&region=${input?.region ?? ''}`,
+      exchangeCode(ctx, app, code, callback, input) {
+        regionInputs.push(input);
+        return base.exchangeCode(ctx, app, code, callback);
+      },
+    },
+    identify: async (ctx) => ({ ...(await oauthConnector.identify(ctx)), storeName: `Org in ${ctx.credentials.region ?? '?'}` }),
+  };
+}
+
 // ---- harness -----------------------------------------------------------------
 
 let t: TestApp;
 
 beforeAll(async () => {
-  for (const connector of [credentialConnector, shopConnector, oauthConnector]) {
+  for (const connector of [credentialConnector, shopConnector, oauthConnector, regionalConnector()]) {
     if (getConnector(connector.id) === undefined) registerConnector(connector);
   }
   fake = createServer((req, res) => { fakePlatform(req, res).catch(() => res.writeHead(500).end()); });
@@ -547,6 +571,41 @@ describe('OAuth platforms', () => {
     const reused = await browser.post('/link/oauth/tenant', { csrf: csrfOf(none.body), state: nextState, tenant: 't-2' });
     expectHtml(reused, 400);
     expect(reused.body).toContain('already been used');
+  });
+
+  it('asks for the authorisation input before consent: a bad value is a 400 form, a good one reaches consent, exchange, picker and credentials', async () => {
+    await t.db.pool.query(
+      `INSERT INTO oauth_apps (organization_id, environment, platform, client_id, client_secret_ciphertext, redirect_uri)
+       VALUES ($1, 'sandbox', $2, 'app-id', $3, $4) ON CONFLICT DO NOTHING`,
+      [t.org.organization.id, REGIONAL, t.services.cipher.encrypt('app-secret'), callbackUrl],
+    );
+    const c = await create({ redirect_url: 'https://client.example/oauth-done' });
+    const browser = new LinkBrowser(t.app);
+    const formUrl = `${c.path}/${REGIONAL}?redirect_url=${encodeURIComponent('https://client.example/oauth-done')}`;
+    const form = await browser.get(formUrl);
+    expectHtml(form, 200);
+    expect(form.body).toContain('name="region"');
+    const refused = await submitForm(browser, formUrl, { region: 'mars' });
+    expectHtml(refused, 400);
+    expect(refused.body).toContain('Region: One of eu, na or fe.');
+    expect(refused.body).toContain('value="mars"');
+    expect(Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM oauth_states WHERE connection_id = $1', [c.id])).rows[0]?.n)).toBe(0);
+
+    const start = await submitForm(browser, formUrl, { region: ' EU ' });
+    expect(start.statusCode, start.body).toBe(302);
+    const authorize = new URL(String(start.headers.location));
+    expect(authorize.searchParams.get('region')).toBe('eu');
+    const picker = await browser.get(await consentAnswer(authorize));
+    expectHtml(picker, 200);
+    const state = /name="state" value="([^"]+)"/.exec(picker.body)?.[1] ?? '';
+    const chosen = await browser.post('/link/oauth/tenant', { csrf: csrfOf(picker.body), state, tenant: 't-1' });
+    expect(chosen.statusCode, chosen.body).toBe(303);
+    expect(String(chosen.headers.location)).toMatch(/^https:\/\/client\.example\/oauth-done\?public_token=lppt_/);
+    expect(regionInputs.at(-1)).toEqual({ region: 'eu' });
+    const row = await t.db.pool.query<{ credentials_ciphertext: Buffer; store_name: string }>('SELECT credentials_ciphertext, store_name FROM connections WHERE id = $1', [c.id]);
+    // Kept through the organisation picker, seen by identify, stored sealed as the connection's credentials.
+    expect(row.rows[0]?.store_name).toBe('Org in eu');
+    expect(JSON.parse(t.services.cipher.decrypt(row.rows[0]?.credentials_ciphertext ?? Buffer.alloc(0)))).toEqual({ region: 'eu' });
   });
 
   it('one tenant: no picker; popup mode survives the round trip', async () => {

@@ -5,8 +5,8 @@
  */
 import { linkTokenOf } from '../connections/link-token.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
-import type { AuthContext, Connector, OAuthCallbackParams, OAuthTenant, OAuthTokens } from '../platforms/connector.ts';
-import { connectorContext, sealJson } from '../platforms/context.ts';
+import type { AuthContext, AuthorizationInput, Connector, OAuthCallbackParams, OAuthTenant, OAuthTokens } from '../platforms/connector.ts';
+import { connectorContext, openCredentials, sealJson } from '../platforms/context.ts';
 import { getConnector } from '../platforms/index.ts';
 import { formToken, formTokenValid, newOAuthState, oauthStateBound } from './csrf.ts';
 import { failure, failureStatus, finish, identify, logUnexpected, page, PLATFORM_CALL_TIMEOUT_MS, startOverHref, type FlowContext, type Outcome } from './flow.ts';
@@ -32,18 +32,28 @@ function authContext(ctx: FlowContext, connector: Connector, connection: Connect
   });
 }
 
-/** Sends the end user to the platform's consent page. */
+/** The input kept with a claimed state (sealed: a shop domain says whose shop it is); empty when none was asked. */
+function inputOf(ctx: FlowContext, claimed: ClaimedOAuthState): AuthorizationInput {
+  return openCredentials(ctx.services.cipher, claimed.authorizationInput);
+}
+
+function sealedInput(ctx: FlowContext, input: AuthorizationInput): Buffer | null {
+  return Object.keys(input).length === 0 ? null : sealJson(ctx.services.cipher, input);
+}
+
+/** Sends the end user to the platform's consent page; `input`: the checked authorisation input (src/link/authorization-input.ts). */
 export async function startOAuth(
   ctx: FlowContext & { secret: string }, connection: ConnectionRecord, connector: Connector, auth: OAuthAuth, kept: Kept,
-  redirect: string | null,
+  redirect: string | null, input: AuthorizationInput,
 ): Promise<Outcome> {
   const app = await findOAuthApp(ctx.services.pool, ctx.services.cipher, connection, connector.id);
   if (app === null) return failure(ctx, connection, connector, noOAuthAppMessage(connector, connection.environment), 503, null);
   const state = newOAuthState(ctx.secret);
   await insertOAuthState(ctx.services.pool, {
     state, connectionId: connection.id, platform: connector.id, destination: destination(redirect, connector.id, kept), pending: null,
+    authorizationInput: sealedInput(ctx, input),
   });
-  return { kind: 'redirect', status: 302, location: auth.authorizeUrl(app, state, connection.scope) };
+  return { kind: 'redirect', status: 302, location: auth.authorizeUrl(app, state, connection.scope, input) };
 }
 
 /** "Try again" from a claimed state: the connection's link, back in popup mode or with the same redirect. */
@@ -116,7 +126,7 @@ export async function oauthCallback(ctx: FlowContext, query: CallbackInput): Pro
   let tokens: OAuthTokens;
   let tenants: OAuthTenant[] | null = null;
   try {
-    tokens = await auth.exchangeCode(authContext(ctx, connector, claimed.connection), app, query.code, callbackParams(auth, query));
+    tokens = await auth.exchangeCode(authContext(ctx, connector, claimed.connection), app, query.code, callbackParams(auth, query), inputOf(ctx, claimed));
     if (auth.listTenants !== undefined) tenants = await auth.listTenants(authContext(ctx, connector, claimed.connection), tokens);
   } catch (error) {
     logUnexpected(ctx, error, connector, 'code exchange');
@@ -135,7 +145,7 @@ async function askForTenant(ctx: FlowContext, claimed: ClaimedOAuthState, connec
   const state = newOAuthState(secret);
   await insertOAuthState(ctx.services.pool, {
     state, connectionId: claimed.connection.id, platform: connector.id, destination: claimed.destination,
-    pending: sealJson(ctx.services.cipher, pending),
+    pending: sealJson(ctx.services.cipher, pending), authorizationInput: claimed.authorizationInput,
   });
   return page(error === null ? 200 : 422, (nonce) => tenantPage({
     nonce, connector, tenants: pending.tenants, state, csrf: formToken(secret, tenantSubject(state)), error,
@@ -158,11 +168,14 @@ export async function chooseTenant(ctx: FlowContext, body: { csrf?: string; stat
 }
 
 async function complete(ctx: FlowContext, claimed: ClaimedOAuthState, connector: Connector, tokens: OAuthTokens): Promise<Outcome> {
-  const checked = await identify(ctx, claimed.connection, connector, {}, tokens);
+  // Kept as the connection's sealed credentials: later calls (the API host of a shop) read it from ctx.credentials.
+  const input = inputOf(ctx, claimed);
+  const credentials = Object.keys(input).length === 0 ? null : input;
+  const checked = await identify(ctx, claimed.connection, connector, input, tokens);
   if ('message' in checked) {
     return failure(ctx, claimed.connection, connector, checked.message, failureStatus(checked.error, 400), retryHref(ctx, claimed));
   }
-  return finish(ctx, claimed.connection, { platform: connector.id, credentials: null, tokens, identity: checked.identity }, claimed.destination);
+  return finish(ctx, claimed.connection, { platform: connector.id, credentials, tokens, identity: checked.identity }, claimed.destination);
 }
 
 export function forbidden(retry: string | null = null): Outcome {

@@ -4,8 +4,9 @@
  *
  *   GET  /link.js                       embeddable popup opener
  *   GET  /link/:linkToken               platform picker, or straight to the platform (?platform=, or the connection's)
- *   GET  /link/:linkToken/:platform     credential form, or redirect to the platform's OAuth consent page
- *   POST /link/:linkToken/:platform     credential form submission
+ *   GET  /link/:linkToken/:platform     credential form, the authorisation input form of an OAuth platform that asks
+ *                                       for one (a shop domain), or redirect to the platform's OAuth consent page
+ *   POST /link/:linkToken/:platform     credential form or authorisation input form submission
  *   GET  /link/oauth/callback           OAuth redirect target (code and state, or error)
  *   POST /link/oauth/tenant             organisation picker submission
  *   GET  /link/done                     completion page (popup mode: hands the token to the opener)
@@ -21,7 +22,8 @@ import { getConnector, listConnectors } from '../platforms/index.ts';
 import { browserSecret, ensureBrowserSecret, formTokenValid } from './csrf.ts';
 import { credentialsForm, formSubject, submitCredentials } from './credentials.ts';
 import { findLinkConnection, page, startOverHref, type FlowContext, type LinkConnection, type Outcome } from './flow.ts';
-import { chooseTenant, forbidden, oauthCallback, startOAuth } from './oauth.ts';
+import { chooseTenant, forbidden, oauthCallback } from './oauth.ts';
+import { oauthStep, submitAuthorizationInput } from './authorization-input.ts';
 import {
   CallbackQuery, CredentialsBody, DoneQuery, httpUrl, keptOf, keptProblem, keptQuery, LinkParams, LinkQuery, PlatformParams,
   TenantBody, type Kept,
@@ -118,7 +120,7 @@ async function platformStep(
   }
   const secret = ensureBrowserSecret(request, reply, secureCookies(request));
   const ctx = { ...context(request), secret };
-  if (connector.auth.type === 'oauth2') return startOAuth(ctx, connection, connector, connector.auth, kept, redirect);
+  if (connector.auth.type === 'oauth2') return oauthStep(ctx, connection, connector, connector.auth, kept, redirect);
   return credentialsForm(connection, connector, kept, secret, 200, { values: {}, error: null, invalid: [] });
 }
 
@@ -219,13 +221,19 @@ const linkPages: FastifyPluginCallback = (scope, _options, done) => {
       if (problem !== null) return send(reply, badLink(problem));
       const platform = request.params.platform.toUpperCase();
       const connector = getConnector(platform);
-      if (connector?.auth.type !== 'credentials' || (connection.platform !== null && connection.platform !== platform)) {
+      // The credential form, or the authorisation input asked before an OAuth consent page (authorization-input.ts).
+      const asksInput = connector?.auth.type === 'oauth2' && (connector.auth.authorizationInput ?? []).length > 0;
+      if (connector === undefined || (connector.auth.type !== 'credentials' && !asksInput) || (connection.platform !== null && connection.platform !== platform)) {
         return send(reply, badLink('This form does not belong to this connection.'));
       }
       const checked = await checkRedirect(request.server.services.pool, connection, kept);
       if ('refused' in checked) return send(reply, checked.refused);
       const submitted: Partial<Record<string, string>> = request.body;
-      return send(reply, await submitCredentials({ ...context(request), secret }, connection, connector, kept, submitted, checked.redirect));
+      const ctx = { ...context(request), secret };
+      if (connector.auth.type === 'oauth2') {
+        return send(reply, await submitAuthorizationInput(ctx, connection, connector, connector.auth, kept, submitted, checked.redirect));
+      }
+      return send(reply, await submitCredentials(ctx, connection, connector, kept, submitted, checked.redirect));
     });
 
   done();

@@ -3,7 +3,7 @@
  * the little script there is only disables a button while a form is sent and,
  * in popup mode, hands the public token to the page that opened the popup.
  */
-import type { Connector, CredentialFieldSpec, OAuthTenant, PlatformKind } from '../platforms/connector.ts';
+import type { AuthorizationInputField, Connector, CredentialFieldSpec, OAuthTenant, PlatformKind } from '../platforms/connector.ts';
 import { html, page, type Html } from './html.ts';
 import { splitLabel } from './messages.ts';
 import { keptOf, keptQuery, type Kept } from './params.ts';
@@ -114,6 +114,36 @@ ${errorRegion(view.error)}
 <input type="hidden" name="csrf" value="${view.csrf}">
 ${hiddenKept(view.kept, view.fields.map((f) => f.field))}${inputs}
 <button type="submit">${view.reconnect ? 'Reconnect' : 'Connect'}</button>
+</form>
+${view.canChangePlatform ? html`<a class="back" href="/link/${encodeURIComponent(view.linkToken)}${keptQuery(view.kept)}">← Choose a different platform</a>` : ''}`;
+  return page({ title: `${view.reconnect ? 'Reconnect' : 'Connect'} ${connector.name}`, body, nonce: view.nonce, script: BUSY_SCRIPT });
+}
+
+export interface AuthorizationInputView extends Omit<CredentialsView, 'fields'> {
+  fields: readonly AuthorizationInputField[];
+}
+
+/** What an OAuth platform needs to know before its consent page (a shop domain); the form posts back to this step. */
+export function authorizationInputPage(view: AuthorizationInputView): string {
+  const { connector } = view;
+  const firstInvalid = view.fields.find((f) => view.invalid.includes(f.field))?.field ?? view.fields[0]?.field;
+  const inputs = view.fields.map((spec) => {
+    const id = `f-${spec.field}`;
+    const invalid = view.invalid.includes(spec.field);
+    return html`<div class="field">
+<label for="${id}">${spec.label} <span class="hint">${spec.hint}</span></label>
+<input id="${id}" name="${spec.field}" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" required
+${invalid ? html` aria-invalid="true" aria-describedby="form-error"` : ''}${firstInvalid === spec.field ? html` autofocus` : ''} value="${view.values[spec.field] ?? ''}">
+</div>`;
+  });
+  const action = `/link/${encodeURIComponent(view.linkToken)}/${connector.id}`;
+  const body = html`<h1>${view.reconnect ? 'Reconnect' : 'Connect'} ${connector.name}</h1>
+<p class="lead">Tell us which ${connector.name} account to connect. You will sign in to ${connector.name} next.</p>
+${errorRegion(view.error)}
+<form method="post" action="${action}" data-busy="Continuing…">
+<input type="hidden" name="csrf" value="${view.csrf}">
+${hiddenKept(view.kept, view.fields.map((f) => f.field))}${inputs}
+<button type="submit">Continue</button>
 </form>
 ${view.canChangePlatform ? html`<a class="back" href="/link/${encodeURIComponent(view.linkToken)}${keptQuery(view.kept)}">← Choose a different platform</a>` : ''}`;
   return page({ title: `${view.reconnect ? 'Reconnect' : 'Connect'} ${connector.name}`, body, nonce: view.nonce, script: BUSY_SCRIPT });

@@ -63,6 +63,28 @@ export type OAuthCallbackParams = Readonly<Record<string, string>>;
 /** Parameters of the OAuth callback the link flow itself reads; a connector cannot claim them. */
 export const OAUTH_CALLBACK_RESERVED = ['state', 'code', 'error', 'error_description'] as const;
 
+/**
+ * A value the end user gives before the consent page, because the consent address or the API host depends on it
+ * (Shopify's shop domain, {shop}.myshopify.com; Amazon's marketplace region). Named after the spec's credential field
+ * that holds it (`store_url`, `store_name`, `region`), so `POST /connections/create` accepts it under that name. The
+ * link flow asks for it, checks it against `pattern`, keeps it with the OAuth state, passes it to `authorizeUrl`,
+ * `exchangeCode` and `refresh`, and stores it sealed as the connection's credentials: every later call sees it in
+ * `ctx.credentials`.
+ */
+export interface AuthorizationInputField {
+  field: CredentialField;
+  label: string;
+  /** The whole value must match (anchor it: ^…$), after trimming and, with `lowercase`, lower-casing. */
+  pattern: RegExp;
+  /** Said to the end user when the value does not match (an example helps: "like my-shop.myshopify.com"). */
+  hint: string;
+  /** Domains and region codes are case-insensitive: compare and store them lower-case. */
+  lowercase?: boolean;
+}
+
+/** The authorisation input of one connection, by field; empty for platforms that ask for none. */
+export type AuthorizationInput = Credentials;
+
 export type AuthSpec =
   | {
       type: 'credentials';
@@ -72,10 +94,15 @@ export type AuthSpec =
       type: 'oauth2';
       /** Names of the callback's query parameters exchangeCode needs (OAuthCallbackParams); none when absent. */
       callbackParams?: readonly string[];
-      /** Consent page address the end user is sent to. */
-      authorizeUrl(app: OAuthAppCredentials, state: string, scope: string | null): string;
-      exchangeCode(ctx: AuthContext, app: OAuthAppCredentials, code: string, callback: OAuthCallbackParams): Promise<OAuthTokens>;
-      refresh(ctx: AuthContext, app: OAuthAppCredentials, refreshToken: string): Promise<OAuthTokens>;
+      /** Values the end user gives before the consent page (AuthorizationInputField); none when absent. */
+      authorizationInput?: readonly AuthorizationInputField[];
+      /**
+       * Consent page address the end user is sent to. `input`: the checked authorizationInput values; the service always
+       * passes it (here, to exchangeCode and to refresh), optional so connectors and tests that need none stay as they are.
+       */
+      authorizeUrl(app: OAuthAppCredentials, state: string, scope: string | null, input?: AuthorizationInput): string;
+      exchangeCode(ctx: AuthContext, app: OAuthAppCredentials, code: string, callback: OAuthCallbackParams, input?: AuthorizationInput): Promise<OAuthTokens>;
+      refresh(ctx: AuthContext, app: OAuthAppCredentials, refreshToken: string, input?: AuthorizationInput): Promise<OAuthTokens>;
       /** Organisations the tokens can reach; several → the link flow asks the user to pick. */
       listTenants?(ctx: AuthContext, tokens: OAuthTokens): Promise<OAuthTenant[]>;
     };
@@ -146,6 +173,41 @@ export interface ReadRequest {
   pageToken: string | null;
 }
 
+/** What a bulk export is asked for: the read's incremental cursor and business-date window (see ReadRequest). */
+export interface ExportRequest {
+  since: string | null;
+  window: { start: string; end: string } | null;
+}
+
+/** Where a started export is. `resultCursor`: where its results begin when ready (null: at the start). */
+export type ExportStatus =
+  | { status: 'running'; retryAfterMs?: number }
+  | { status: 'ready'; resultCursor?: string | null }
+  | { status: 'failed'; message: string };
+
+export interface ExportPage {
+  records: PlatformRecord[];
+  deletedPlatformIds?: string[];
+  /** Null when this was the last page of the results. */
+  nextCursor: string | null;
+  /** On the last page: the cursor to pass as `since` next time (see ReadPage.nextSince). */
+  nextSince?: string | null;
+}
+
+/**
+ * A read the platform serves as an asynchronous export (Shopify bulk operations, Amazon reports, NetSuite SuiteQL
+ * paging): started once, polled until ready, then read page by page. The sync runner drives it (src/sync/bulk-read.ts):
+ * it keeps the export id, so a run that restarts after a crash polls the same export instead of starting another, and
+ * between polls it gives its worker back (the run is queued again for `retryAfterMs`).
+ */
+export interface BulkRead {
+  /** Asks the platform for the export; returns the platform's id of it. */
+  startExport(ctx: ConnectorContext, request: ExportRequest): Promise<string>;
+  pollExport(ctx: ConnectorContext, exportId: string): Promise<ExportStatus>;
+  /** One page of a ready export's results; `cursor` is null for the first when the status gave none. */
+  readExportPage(ctx: ConnectorContext, exportId: string, cursor: string | null): Promise<ExportPage>;
+}
+
 export interface ReadPage {
   records: PlatformRecord[];
   /** Platform ids the platform reports deleted since `since` (when it reports deletions separately). */
@@ -171,7 +233,10 @@ export interface WriteContext extends ConnectorContext {
  * unified object without the service-owned fields (id, last_synced_at, platform_data).
  */
 export interface ObjectHandler<U = Record<string, unknown>> {
+  /** Paged reads. With `bulk` too, it serves the incremental reads and the export the full ones. */
   read(ctx: ConnectorContext, request: ReadRequest): Promise<ReadPage>;
+  /** Full reads (no `since`) through an asynchronous export (BulkRead); incremental ones stay with `read`. */
+  bulk?: BulkRead;
   /** Unified fields from a raw record; links via ctx.ref. Pure. */
   map(record: PlatformRecord, ctx: ConnectorContext): U;
   /** Business date used for windows and oldest/newest reporting (ISO 8601), if any. */

@@ -48,6 +48,9 @@ function renderConnector(c: Connector): string[] {
       const notes = [f.required ? 'required' : 'optional', ...(f.secret ? ['secret'] : [])].join(', ');
       lines.push(`  - \`${f.field}\`: ${f.label} (${notes})`);
     }
+  } else {
+    // Asked by the link flow before the consent page, and accepted by POST /connections/create under the same name.
+    for (const f of c.auth.authorizationInput ?? []) lines.push(`  - \`${f.field}\`: ${f.label}, asked before the consent page (${cell(f.hint)})`);
   }
   lines.push(`- Limits: ${limitsLabel(c.limits)}`);
   const doc = c.documentation;

@@ -193,3 +193,40 @@ describe('capabilityOf', () => {
     expect(thrown).toMatchObject({ code: 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', status: 404 });
   });
 });
+
+describe('connector interface v2 at registration', () => {
+  const oauth = (authorizationInput: NonNullable<Extract<Connector['auth'], { type: 'oauth2' }>['authorizationInput']>): Connector => testConnector({
+    auth: {
+      type: 'oauth2', authorizationInput,
+      authorizeUrl: () => 'https://example.com/authorize',
+      exchangeCode: () => Promise.reject(new Error('not called')),
+      refresh: () => Promise.reject(new Error('not called')),
+    },
+  });
+  const shop = { field: 'store_url', label: 'Shop domain', hint: 'like my-shop.myshopify.com', pattern: /^[a-z0-9-]+\.myshopify\.com$/ } as const;
+
+  it('accepts authorisation input with an anchored pattern, and refuses an unanchored one, an unknown field or a repeat', () => {
+    expect(validateConnector(oauth([shop]))).toEqual([]);
+    expect(validateConnector(oauth([{ ...shop, pattern: /\.myshopify\.com/ }]))).toEqual([
+      'authorization input "store_url" pattern must be a regular expression anchored with ^ and $',
+    ]);
+    const problems = validateConnector(oauth([shop, shop, { ...shop, field: 'shop_domain' as 'store_url', label: ' ', hint: '' }]));
+    expect(problems).toEqual(expect.arrayContaining([
+      'authorization input "store_url" is listed twice',
+      'authorization input "shop_domain" is not a credential field of the API',
+      'authorization input "shop_domain" has no label',
+      'authorization input "shop_domain" has no hint for a value that does not match',
+    ]));
+  });
+
+  it('refuses a bulk read without its functions, or on an object that is not read', () => {
+    const bulk = { startExport: () => Promise.resolve('e1'), pollExport: () => Promise.resolve({ status: 'ready' as const }), readExportPage: () => Promise.resolve({ records: [], nextCursor: null }) };
+    expect(validateConnector(testConnector({ objects: { account: { capabilities: readOnly, handler: { ...handler, bulk } } } }))).toEqual([]);
+    const broken = without(bulk, 'pollExport');
+    expect(validateConnector(testConnector({ objects: { account: { capabilities: readOnly, handler: { ...handler, bulk: broken } } } })))
+      .toEqual(['object "account" bulk.pollExport is not a function']);
+    const unread: ObjectCapabilities = { ...readOnly, read: false, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false };
+    expect(validateConnector(testConnector({ objects: { account: { capabilities: unread, handler: { ...handler, bulk } } } })))
+      .toContain('object "account" has a bulk read but its capabilities say read: false');
+  });
+});

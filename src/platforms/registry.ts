@@ -6,7 +6,7 @@
  */
 import { ServiceError } from '../errors/catalogue.ts';
 import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
-import { OAUTH_CALLBACK_RESERVED, type Connector, type CredentialField, type ObjectCapabilities, type ObjectHandler } from './connector.ts';
+import { OAUTH_CALLBACK_RESERVED, type AuthorizationInputField, type Connector, type CredentialField, type ObjectCapabilities, type ObjectHandler } from './connector.ts';
 
 /** Capabilities an API route can depend on. */
 export type ObjectOperation = 'read' | 'filter' | 'fetchByPlatformId' | 'create' | 'update' | 'delete';
@@ -67,6 +67,7 @@ function authProblems(connector: Connector): string[] {
       ...(['authorizeUrl', 'exchangeCode', 'refresh'] as const).filter((name) => !hasFunction(auth, name)).map((name) => `auth.${name} is not a function`),
       ...(auth.callbackParams ?? []).filter((name) => reserved.has(name) || !/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name))
         .map((name) => `callback parameter "${name}" is reserved by the link flow or not a plain parameter name`),
+      ...authorizationInputProblems(auth.authorizationInput ?? []),
     ];
   }
   const known = new Set<string>(CREDENTIAL_FIELDS);
@@ -80,6 +81,25 @@ function authProblems(connector: Connector): string[] {
     if (spec.label.trim() === '') problems.push(`credential field "${field}" has no label`);
   }
   if (auth.fields.length > 0 && !auth.fields.some((spec) => spec.required)) problems.push('no credential field is required');
+  return problems;
+}
+
+function authorizationInputProblems(fields: readonly AuthorizationInputField[]): string[] {
+  const known = new Set<string>(CREDENTIAL_FIELDS);
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const spec of fields) {
+    const where = `authorization input "${spec.field}"`;
+    if (!known.has(spec.field)) problems.push(`${where} is not a credential field of the API`);
+    if (seen.has(spec.field)) problems.push(`${where} is listed twice`);
+    seen.add(spec.field);
+    if (spec.label.trim() === '') problems.push(`${where} has no label`);
+    if (spec.hint.trim() === '') problems.push(`${where} has no hint for a value that does not match`);
+    // Unanchored, a pattern accepts anything that contains a match: "evil.example/?x.myshopify.com".
+    if (!(spec.pattern instanceof RegExp) || !spec.pattern.source.startsWith('^') || !spec.pattern.source.endsWith('$')) {
+      problems.push(`${where} pattern must be a regular expression anchored with ^ and $`);
+    }
+  }
   return problems;
 }
 
@@ -121,6 +141,12 @@ function limitProblems(connector: Connector): string[] {
 function objectProblems(type: UnifiedObjectType, caps: ObjectCapabilities, handler: ObjectHandler): string[] {
   const problems: string[] = [];
   const where = `object "${type}"`;
+  if (handler.bulk !== undefined) {
+    const bulk = handler.bulk;
+    problems.push(...(['startExport', 'pollExport', 'readExportPage'] as const).filter((name) => !hasFunction(bulk, name))
+      .map((name) => `${where} bulk.${name} is not a function`));
+    if (!caps.read) problems.push(`${where} has a bulk read but its capabilities say read: false`);
+  }
   if (caps.read) {
     if (!hasFunction(handler, 'read')) problems.push(`${where} can be read but its handler has no read()`);
     if (!hasFunction(handler, 'map')) problems.push(`${where} can be read but its handler has no map()`);

@@ -17,7 +17,7 @@ import { findSealedTokens, lockConnectionTokens, storeSealedTokens } from '../sq
 import { findOAuthApp } from '../sql/oauth-apps.ts';
 import type { Connector, OAuthSession, OAuthTokens } from './connector.ts';
 import type { Logger } from '../log/logger.ts';
-import { observePlatformCall, openTokens, sealJson } from './context.ts';
+import { observePlatformCall, openCredentials, openTokens, sealJson } from './context.ts';
 import { tokenRefreshes } from '../metrics/registry.ts';
 import { PlatformError } from './errors.ts';
 import { createPlatformHttp } from './http.ts';
@@ -74,7 +74,9 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
     const reason = options.rejected === undefined ? 'expiring' : 'refused by the platform';
     const started = Date.now();
     log?.info({ token_refresh: { reason, expires_at: latest.expiresAt } }, 'token refresh started');
-    const refreshed = await auth.refresh({ http, signal: options.signal ?? new AbortController().signal, environment: connection.environment }, app, latest.refreshToken).catch((error: unknown) => {
+    const refreshed = await auth.refresh({ http, signal: options.signal ?? new AbortController().signal, environment: connection.environment }, app, latest.refreshToken,
+      // The connection's authorisation input (a shop domain: the token host) is kept as its credentials.
+      openCredentials(deps.cipher, connection.credentialsCiphertext)).catch((error: unknown) => {
       tokenRefreshes.inc({ platform: connector.id, outcome: 'failed' });
       log?.warn({ token_refresh: { reason, duration_ms: Date.now() - started }, err: error }, 'token refresh failed');
       // OAuth servers refuse a revoked or expired grant with 400 invalid_grant (or 401): the end user must re-link.

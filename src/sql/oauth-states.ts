@@ -17,15 +17,17 @@ export interface NewOAuthState {
   destination: string;
   /** Sealed tokens and tenants while the end user picks a tenant; null at the consent step. */
   pending: Buffer | null;
+  /** The sealed authorisation input the end user gave (a shop domain); null when the platform asks for none. */
+  authorizationInput: Buffer | null;
 }
 
 export async function insertOAuthState(db: Queryable, state: NewOAuthState): Promise<void> {
   // Abandoned consents would pile up otherwise; a day of grace keeps "expired" answers possible.
   await db.query(`DELETE FROM oauth_states WHERE expires_at < clock_timestamp() - interval '1 day'`);
   await db.query(
-    `INSERT INTO oauth_states (state_sha256, connection_id, platform, redirect_url, pending_tokens_ciphertext, expires_at)
-     VALUES ($1, $2, $3, $4, $5, clock_timestamp() + make_interval(secs => $6))`,
-    [sha256(state.state), state.connectionId, state.platform, state.destination, state.pending, OAUTH_STATE_TTL_SECONDS],
+    `INSERT INTO oauth_states (state_sha256, connection_id, platform, redirect_url, pending_tokens_ciphertext, authorization_input_ciphertext, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp() + make_interval(secs => $7))`,
+    [sha256(state.state), state.connectionId, state.platform, state.destination, state.pending, state.authorizationInput, OAUTH_STATE_TTL_SECONDS],
   );
 }
 
@@ -34,6 +36,7 @@ export interface ClaimedOAuthState {
   platform: string;
   destination: string;
   pending: Buffer | null;
+  authorizationInput: Buffer | null;
   expired: boolean;
 }
 
@@ -43,10 +46,10 @@ export interface ClaimedOAuthState {
  * Expired states are claimed too, so the caller can tell the end user and record the error.
  */
 export async function claimOAuthState(db: Queryable, state: string, pending: boolean): Promise<ClaimedOAuthState | null> {
-  const claimed = await db.query<{ connection_id: string; platform: string; redirect_url: string | null; pending_tokens_ciphertext: Buffer | null; expired: boolean }>(
+  const claimed = await db.query<{ connection_id: string; platform: string; redirect_url: string | null; pending_tokens_ciphertext: Buffer | null; authorization_input_ciphertext: Buffer | null; expired: boolean }>(
     `DELETE FROM oauth_states
       WHERE state_sha256 = $1 AND (pending_tokens_ciphertext IS NOT NULL) = $2
-      RETURNING connection_id, platform, redirect_url, pending_tokens_ciphertext, expires_at <= clock_timestamp() AS expired`,
+      RETURNING connection_id, platform, redirect_url, pending_tokens_ciphertext, authorization_input_ciphertext, expires_at <= clock_timestamp() AS expired`,
     [sha256(state), pending],
   );
   const row = claimed.rows[0];
@@ -56,6 +59,6 @@ export async function claimOAuthState(db: Queryable, state: string, pending: boo
   if (connectionRow === undefined) return null;
   return {
     connection: toConnectionRecord(connectionRow), platform: row.platform, destination: row.redirect_url ?? '',
-    pending: row.pending_tokens_ciphertext, expired: row.expired,
+    pending: row.pending_tokens_ciphertext, authorizationInput: row.authorization_input_ciphertext, expired: row.expired,
   };
 }

@@ -30,6 +30,7 @@ import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
 import { requeueRunForPause } from '../sql/sync-runs.ts';
 import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from '../connections/sync-config.ts';
+import { ExportPending, pageReader, waitForExport } from './bulk-read.ts';
 import { tryLockConnectionSync, unlockConnectionSync, withConnectionPageLock } from './lock.ts';
 import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts';
 import { fixRunDataBatching, type DataBatching } from '../sql/data-batching.ts';
@@ -61,8 +62,11 @@ interface RunRow {
   request_id: string | null;
 }
 
-/** `paused`: the platform paused the connection's calls; the run is queued again for the end of the pause. */
-export type RunOutcome = 'completed' | 'failed' | 'busy' | 'retry' | 'skipped' | 'paused';
+/**
+ * `paused`: the platform paused the connection's calls; the run is queued again for the end of the pause.
+ * `waiting`: a platform export the run reads is not ready; the run is queued again for its next poll (bulk-read.ts).
+ */
+export type RunOutcome = 'completed' | 'failed' | 'busy' | 'retry' | 'skipped' | 'paused' | 'waiting';
 
 async function loadRun(services: CoreServices, runId: string): Promise<RunRow | null> {
   const result = await services.pool.query<RunRow>(
@@ -171,6 +175,11 @@ async function runLocked(services: CoreServices, run: RunRow, connection: Connec
     } catch (error) {
       // Not failures: the run is tried again shortly (the worker's busy retry) and resumes from its saved page. A lost
       // connection ends up here when it was the lock's own session (the lock went with it) or when losses went on.
+      if (error instanceof ExportPending) {
+        const next = await waitForExport(services, run.id, connection.id, error);
+        log.info({ export_id: error.exportId, next_poll_at: next.toISOString() }, 'sync run waits for the platform export');
+        return 'waiting';
+      }
       if (error instanceof UnresolvedWrite || isConnectionLoss(error)) {
         await services.pool.query(`UPDATE sync_runs SET status = 'queued', attempts = attempts - 1 WHERE id = $1 AND status = 'running'`, [run.id]);
         return 'busy';
@@ -264,8 +273,9 @@ async function readBatch(services: CoreServices, run: RunRow, connection: Connec
     mapping: { strict: services.config.strictMapping, platform: connection.platform ?? 'unknown', log: services.log },
   };
   let pageToken = state.page_token;
+  const read = pageReader(pool, ctx, target.handler, { connectionId: connection.id, objectType: target.objectType, runId: run.id, batchIndex });
   const readPrepared = async (token: string | null): Promise<{ page: ReadPage; prepared: PreparedPage }> => {
-    const page = await target.handler.read(ctx, { since, window: batch.window, pageToken: token });
+    const page = await read({ since, window: batch.window, pageToken: token });
     return { page, prepared: await preparePage(pageContext, page) };
   };
   for (;;) {

@@ -7,6 +7,7 @@ import { CREDENTIAL_FIELDS } from '../../platforms/registry.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { connectorContext } from '../../platforms/context.ts';
 import { PlatformError } from '../../platforms/errors.ts';
+import { authorizationInputFields, checkAuthorizationInput, invalidInputMessage } from '../../platforms/authorization-input.ts';
 import type { Credentials } from '../../platforms/connector.ts';
 import { ENTITY_NAMES, SyncConfigSchema, validateSyncConfig, objectTypeToEntity } from '../../connections/sync-config.ts';
 import { ensureInitialSync } from '../../sync/requests.ts';
@@ -90,8 +91,24 @@ export default defineEndpoint(contract, async (request) => {
       { source: 'service', field: 'platform', location: 'body' });
   }
 
+  // OAuth platforms that ask for input before consent (a shop domain) take it here under the spec's field names; it
+  // is checked as the link form checks it and kept, sealed, for the consent step (src/link/authorization-input.ts).
+  const inputFields = connector === undefined ? [] : authorizationInputFields(connector);
+  if (inputFields.length > 0 && hasCredentials) {
+    const asked = new Set<string>(inputFields.map((spec) => spec.field));
+    const other = Object.keys(credentials).find((field) => !asked.has(field));
+    if (other !== undefined) {
+      throw new ServiceError('VALIDATION_ERROR', `\`${other}\` is not asked by ${connector?.id ?? ''}: before its consent page it takes ${[...asked].join(', ')}.`, { source: 'service', field: other, location: 'body' });
+    }
+    const checked = checkAuthorizationInput(inputFields, credentials);
+    if (!checked.ok) {
+      throw new ServiceError('VALIDATION_ERROR', invalidInputMessage(checked.invalid), { source: 'service', field: checked.invalid[0]?.field, location: 'body' });
+    }
+    Object.assign(credentials, checked.input);
+  }
+
   let identity = null;
-  if (connector !== undefined && hasCredentials) {
+  if (connector !== undefined && hasCredentials && inputFields.length === 0) {
     if (connector.auth.type !== 'credentials') {
       throw new ServiceError('VALIDATION_ERROR', `${connector.id} connects through OAuth: create the connection without credentials and send the end user to link_url (or pass redirect_url for platform_auth_url).`, { source: 'service', field: 'platform', location: 'body' });
     }
