@@ -83,6 +83,15 @@ function customersOf(body: Record<string, unknown>): PlatformRecord[] {
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
+/** A shop's customer as the unified customer, every field of its schema given (the store checks mapped objects). */
+function mapCustomer(platformId: string, raw: Record<string, unknown>): Record<string, unknown> {
+  return {
+    platform_id: platformId, parent_id: null, payment_terms_id: null, subsidiary_id: null, status: 'active', contact_name: null,
+    currency_code: null, customer_name: text(raw.name), email: text(raw.email), phone: null, registration_number: null, tax_number: null,
+    subsidiaries: [], addresses: [], contacts: [], created_at: null, updated_at: text(raw.updated_at), platform_url: null,
+  };
+}
+
 async function readCustomers(ctx: ConnectorContext, since: string | null, pageToken: string | null): Promise<ReadPage> {
   const body = await call(ctx, 'GET', '/customers.json', 'list customers', SHOPFRONT_COSTS.page, { updated_since: since, page: pageToken });
   const next = text(body.next_page);
@@ -160,7 +169,7 @@ export const shopfrontConnector: Connector = {
           pollExport,
           readExportPage,
         },
-        map: (record) => ({ platform_id: record.platformId, customer_name: text(record.raw.name), email: text(record.raw.email) }),
+        map: (record) => mapCustomer(record.platformId, record.raw),
       },
     },
   },
