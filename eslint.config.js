@@ -33,10 +33,14 @@ export default tseslint.config(
     files: ['src/api/**/*.ts'],
     ignores: ['src/api/**/*.test.ts', 'src/api/data/read.ts'],
     rules: {
-      'no-restricted-syntax': ['error', NO_AS_UNKNOWN_AS, {
-        selector: 'MemberExpression[property.name="tenant"][object.name=/^(request|req)$/]',
-        message: 'Take the tenant from requireTenant(request) (src/http/auth.ts): one guard, not copies.',
-      }],
+      'no-restricted-syntax': [
+        'error',
+        NO_AS_UNKNOWN_AS,
+        {
+          selector: 'MemberExpression[property.name="tenant"][object.name=/^(request|req)$/]',
+          message: 'Take the tenant from requireTenant(request) (src/http/auth.ts): one guard, not copies.',
+        },
+      ],
     },
   },
   {

@@ -16,7 +16,12 @@ import { createPool } from '../src/db/pool.ts';
 import { MODEL } from '../src/model/index.ts';
 import { buildListQuery, type RecordRow } from '../src/sql/list-records.ts';
 
-interface BareConnection { accessToken: string; id: string; platform: string; orgId: string }
+interface BareConnection {
+  accessToken: string;
+  id: string;
+  platform: string;
+  orgId: string;
+}
 
 const file = process.env.BENCH_BARE_CONNECTIONS ?? '';
 const connections: BareConnection[] = JSON.parse(await readFile(file, 'utf8')) as BareConnection[];
@@ -35,7 +40,12 @@ app.get('/versioned/accounting/bills', { schema: { response: { 200: Response } }
   const connection = byToken.get(query.access_token ?? '');
   if (connection === undefined) throw new Error('unknown access token');
   // The same plan and statement the service builds for this query.
-  const plan = planListPage(connection.id, 'bill', { filter: query.filter, cursor: query.cursor, limit: query.limit === undefined ? undefined : Number(query.limit) }, false);
+  const plan = planListPage(
+    connection.id,
+    'bill',
+    { filter: query.filter, cursor: query.cursor, limit: query.limit === undefined ? undefined : Number(query.limit) },
+    false,
+  );
   const { text, values } = buildListQuery(plan.query);
   const rows = (await pool.query<RecordRow>(text, values)).rows;
   const next = rows[plan.query.limit];
@@ -47,4 +57,9 @@ app.get('/versioned/accounting/bills', { schema: { response: { 200: Response } }
 });
 app.get('/healthz', () => ({ ok: true }));
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
-process.on('SIGTERM', () => { void app.close().then(() => pool.end()).then(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0));
+});

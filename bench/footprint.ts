@@ -10,7 +10,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { rssMb, spawnNode, waitForOk } from './lib/processes.ts';
 import { percentile, round } from './lib/stats.ts';
 
-export interface StartMeasure { startSeconds: number; idleRssMb: number }
+export interface StartMeasure {
+  startSeconds: number;
+  idleRssMb: number;
+}
 
 const PORT = 27520;
 
@@ -28,16 +31,30 @@ export async function measureStart(env: Record<string, string>, idleSeconds: num
 }
 
 /** Median of `runs` first starts, each on a new empty data directory. */
-export async function emptyStarts(runs: number, log: (m: string) => void): Promise<{ runs: StartMeasure[]; startSeconds: number; idleRssMb: number }> {
+export async function emptyStarts(
+  runs: number,
+  log: (m: string) => void,
+): Promise<{ runs: StartMeasure[]; startSeconds: number; idleRssMb: number }> {
   const measures: StartMeasure[] = [];
   for (let n = 0; n < runs; n++) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-start-'));
     // The embedded PostgreSQL runs as the postgres user when we are root: it must reach the directory.
     await chmod(dir, 0o755);
     try {
-      measures.push(await measureStart({
-        DATA_DIR: dir, EMBEDDED_POSTGRES_PORT: '54420', DATABASE_URL: '', REDIS_URL: '', ADMIN_TOKEN: '', ENCRYPTION_KEY: '', LOG_LEVEL: 'warn',
-      }, 5));
+      measures.push(
+        await measureStart(
+          {
+            DATA_DIR: dir,
+            EMBEDDED_POSTGRES_PORT: '54420',
+            DATABASE_URL: '',
+            REDIS_URL: '',
+            ADMIN_TOKEN: '',
+            ENCRYPTION_KEY: '',
+            LOG_LEVEL: 'warn',
+          },
+          5,
+        ),
+      );
       log(`footprint: empty data dir start ${measures.at(-1)?.startSeconds ?? 0} s`);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -45,7 +62,13 @@ export async function emptyStarts(runs: number, log: (m: string) => void): Promi
   }
   return {
     runs: measures,
-    startSeconds: percentile(measures.map((m) => m.startSeconds), 50),
-    idleRssMb: percentile(measures.map((m) => m.idleRssMb), 50),
+    startSeconds: percentile(
+      measures.map((m) => m.startSeconds),
+      50,
+    ),
+    idleRssMb: percentile(
+      measures.map((m) => m.idleRssMb),
+      50,
+    ),
   };
 }

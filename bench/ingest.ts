@@ -23,7 +23,13 @@ import type { Tenant } from '../src/tenants/types.ts';
 import type { BenchContext } from './lib/context.ts';
 import { ratio, round, timed } from './lib/stats.ts';
 
-export interface SyncMeasure { seconds: number; recordsRead: number; recordsPerSecond: number; rowsWritten: number; events: number }
+export interface SyncMeasure {
+  seconds: number;
+  recordsRead: number;
+  recordsPerSecond: number;
+  rowsWritten: number;
+  events: number;
+}
 
 export interface IngestResult {
   platformRecords: number;
@@ -53,8 +59,12 @@ async function runSyncToEnd(bench: BenchContext, connectionId: string, kind: Syn
   const run = await requestSync(pool, jobs, connectionId, { kind, trigger: 'api', details: {} });
   const deadline = Date.now() + 900_000;
   for (;;) {
-    const row = (await pool.query<{ status: string; error: string | null; seconds: number | null }>(
-      `SELECT status, error, extract(epoch FROM finished_at - started_at)::float8 AS seconds FROM sync_runs WHERE id = $1`, [run.id])).rows[0];
+    const row = (
+      await pool.query<{ status: string; error: string | null; seconds: number | null }>(
+        `SELECT status, error, extract(epoch FROM finished_at - started_at)::float8 AS seconds FROM sync_runs WHERE id = $1`,
+        [run.id],
+      )
+    ).rows[0];
     if (row?.status === 'completed') return { seconds: row.seconds ?? 0 };
     if (row?.status === 'failed' || row?.status === 'cancelled') throw new Error(`${kind} sync ${row.status}: ${row.error ?? ''}`);
     if (Date.now() > deadline) throw new Error(`${kind} sync did not finish in 15 minutes`);
@@ -63,7 +73,12 @@ async function runSyncToEnd(bench: BenchContext, connectionId: string, kind: Syn
 }
 
 /** Measures one sync: its time, what it read, the stored-copy rows it wrote and the events it fired. */
-async function measureSync(bench: BenchContext, connection: ConnectionRecord, kind: SyncKind, recordsRead: () => Promise<number>): Promise<SyncMeasure> {
+async function measureSync(
+  bench: BenchContext,
+  connection: ConnectionRecord,
+  kind: SyncKind,
+  recordsRead: () => Promise<number>,
+): Promise<SyncMeasure> {
   const { pool } = bench.runtime.services;
   const xid = await xidNow(pool);
   const marker = (await pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]?.now;
@@ -74,8 +89,14 @@ async function measureSync(bench: BenchContext, connection: ConnectionRecord, ki
     recordsRead: read,
     recordsPerSecond: seconds === 0 ? 0 : Math.round(read / seconds),
     // Stored-copy rows inserted or updated by the run (each carries the writing transaction in xmin).
-    rowsWritten: await count(pool, `SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND xmin::text::bigint >= $2`, [connection.id, xid]),
-    events: await count(pool, `SELECT count(*)::int AS n FROM events WHERE connection_id = $1 AND created_at > $2 AND type <> 'CONNECTION'`, [connection.id, marker]),
+    rowsWritten: await count(pool, `SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND xmin::text::bigint >= $2`, [
+      connection.id,
+      xid,
+    ]),
+    events: await count(pool, `SELECT count(*)::int AS n FROM events WHERE connection_id = $1 AND created_at > $2 AND type <> 'CONNECTION'`, [
+      connection.id,
+      marker,
+    ]),
   };
 }
 
@@ -88,8 +109,11 @@ async function changeOnePercent(pool: Pool, accountKey: string): Promise<number>
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const state = (await client.query<{ id: number; seq: string }>(
-      `SELECT id, seq::text FROM sandbox_platform.accounts_state WHERE account_key = $1 FOR UPDATE`, [accountKey])).rows[0];
+    const state = (
+      await client.query<{ id: number; seq: string }>(`SELECT id, seq::text FROM sandbox_platform.accounts_state WHERE account_key = $1 FOR UPDATE`, [
+        accountKey,
+      ])
+    ).rows[0];
     if (state === undefined) throw new Error(`no sandbox account ${accountKey}`);
     const changed = await client.query<{ seq: string }>(
       `WITH picked AS (
@@ -107,7 +131,8 @@ async function changeOnePercent(pool: Pool, accountKey: string): Promise<number>
        INSERT INTO sandbox_platform.change_log (account_id, seq, tick, object_type, platform_id, op, at)
        SELECT $1, t.seq, 0, t.object_type, t.platform_id, 'updated', clock_timestamp() FROM touched t
        RETURNING seq::text`,
-      [state.id, state.seq]);
+      [state.id, state.seq],
+    );
     const last = changed.rows.reduce((max, row) => Math.max(max, Number(row.seq)), Number(state.seq));
     await client.query('UPDATE sandbox_platform.accounts_state SET seq = $2 WHERE id = $1', [state.id, last]);
     await client.query('COMMIT');
@@ -139,7 +164,11 @@ async function copyLimit(pool: Pool, connectionId: string): Promise<IngestResult
   }
 }
 
-export async function ingestBench(bench: BenchContext, records: number, log: (m: string) => void): Promise<{ connectionId: string; result: IngestResult }> {
+export async function ingestBench(
+  bench: BenchContext,
+  records: number,
+  log: (m: string) => void,
+): Promise<{ connectionId: string; result: IngestResult }> {
   const { pool, cipher } = bench.runtime.services;
   const org = await createOrganization(pool, cipher, 'Bench: ingest');
   const tenant: Tenant = { organizationId: org.organization.id, environment: 'sandbox' };
@@ -148,13 +177,21 @@ export async function ingestBench(bench: BenchContext, records: number, log: (m:
   const probe = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: pool });
   const identity = await sandboxConnector.identify(probe);
   const { connection } = await createConnection(pool, cipher, tenant, {
-    platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
+    platform: 'SANDBOX',
+    name: null,
+    credentials,
+    identity,
+    syncConfig: { historical_months: 0 },
+    scope: null,
+    marketplace: null,
+    redirectUrl: null,
   });
 
   log(`ingest: materializing the ${records}-record sandbox`);
   const made = await timed(() => sandboxPlatform().materialize(accountKey));
   const platformRecords = made.result?.records ?? 0;
-  const stored = (): Promise<number> => count(pool, 'SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND deleted_at IS NULL', [connection.id]);
+  const stored = (): Promise<number> =>
+    count(pool, 'SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND deleted_at IS NULL', [connection.id]);
 
   log('ingest: initial sync');
   const initial = await measureSync(bench, connection, 'initial', stored);
@@ -169,8 +206,12 @@ export async function ingestBench(bench: BenchContext, records: number, log: (m:
   return {
     connectionId: connection.id,
     result: {
-      platformRecords, materializeSeconds: round(made.ms / 1000, 1),
-      initial, incremental: { ...incremental, changedOnPlatform: changed }, unchangedResync, copy,
+      platformRecords,
+      materializeSeconds: round(made.ms / 1000, 1),
+      initial,
+      incremental: { ...incremental, changedOnPlatform: changed },
+      unchangedResync,
+      copy,
       initialVsCopy: ratio(initial.recordsPerSecond, copy.rowsPerSecond),
     },
   };

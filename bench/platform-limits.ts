@@ -28,29 +28,41 @@ const settings = {
 };
 
 const began = performance.now();
-const log = (message: string): void => { process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`); };
+const log = (message: string): void => {
+  process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`);
+};
 
 /** Xero's limits as declared, with a cost bucket on top: every part of the statement does its work. */
 const EVERY_LIMIT: MeterLimits = { rate: { intervalMs: 1, burst: 1 }, dailyCalls: 100_000_000, bucket: { size: 1e9, refillPerSecond: 1e6, cost: 1 } };
 const BUDGET_ONLY: MeterLimits = { rate: null, dailyCalls: 100_000_000, bucket: null };
 
-interface Latency { p50Ms: number; p99Ms: number; perSecond: number }
+interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+  perSecond: number;
+}
 
 function summarise(samples: number[], elapsedMs: number): Latency {
-  return { p50Ms: round(percentile(samples, 50), 3), p99Ms: round(percentile(samples, 99), 3), perSecond: Math.round((samples.length / elapsedMs) * 1000) };
+  return {
+    p50Ms: round(percentile(samples, 50), 3),
+    p99Ms: round(percentile(samples, 99), 3),
+    perSecond: Math.round((samples.length / elapsedMs) * 1000),
+  };
 }
 
 /** `count` runs of `work` per session, sessions side by side; the latency of each run. */
 async function measure(sessions: number, count: number, work: (session: number) => Promise<unknown>): Promise<Latency> {
   const samples: number[] = [];
   const started = performance.now();
-  await Promise.all(Array.from({ length: sessions }, async (_, session) => {
-    for (let i = 0; i < count; i++) {
-      const t0 = performance.now();
-      await work(session);
-      samples.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: sessions }, async (_, session) => {
+      for (let i = 0; i < count; i++) {
+        const t0 = performance.now();
+        await work(session);
+        samples.push(performance.now() - t0);
+      }
+    }),
+  );
   return summarise(samples, performance.now() - started);
 }
 
@@ -62,7 +74,8 @@ async function connections(pool: Pool, count: number): Promise<MeterKey[]> {
     const row = await pool.query<{ id: string }>(
       `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
        VALUES ($1, 'sandbox', sha256(convert_to('at' || $2, 'UTF8')), '\\x00'::bytea, sha256(convert_to('lk' || $2, 'UTF8')), '\\x00'::bytea) RETURNING id`,
-      [org.rows[0]?.id, n]);
+      [org.rows[0]?.id, n],
+    );
     keys.push({ connectionId: row.rows[0]?.id ?? '', scope: '' });
   }
   return keys;
@@ -71,7 +84,9 @@ async function connections(pool: Pool, count: number): Promise<MeterKey[]> {
 /** The in-process token bucket's acquire and release, as it paced the rate before. */
 async function inProcessLimiter(count: number): Promise<Latency> {
   const limiter = createLimiter({ requestsPerMinute: 1e9, concurrentRequests: 5 }, { now: Date.now, sleep: () => Promise.resolve() });
-  return measure(1, count, async () => { (await limiter.acquire())(); });
+  return measure(1, count, async () => {
+    (await limiter.acquire())();
+  });
 }
 
 const bench = await openBenchContext(log);
@@ -92,25 +107,45 @@ try {
 
   log(`${settings.sessions} sessions, one meter / one meter each`);
   const oneMeter = await measure(settings.sessions, Math.ceil(settings.takes / settings.sessions), () => takePlatformCall(pool, one, EVERY_LIMIT));
-  const manyMeters = await measure(settings.sessions, Math.ceil(settings.takes / settings.sessions), (s) => takePlatformCall(pool, keys[s] ?? one, EVERY_LIMIT));
+  const manyMeters = await measure(settings.sessions, Math.ceil(settings.takes / settings.sessions), (s) =>
+    takePlatformCall(pool, keys[s] ?? one, EVERY_LIMIT),
+  );
 
   log('the same, LOGGED');
   await pool.query('ALTER TABLE platform_call_meters SET LOGGED');
   const logged = await measure(1, settings.takes, () => takePlatformCall(pool, one, EVERY_LIMIT));
-  const loggedOneMeter = await measure(settings.sessions, Math.ceil(settings.takes / settings.sessions), () => takePlatformCall(pool, one, EVERY_LIMIT));
+  const loggedOneMeter = await measure(settings.sessions, Math.ceil(settings.takes / settings.sessions), () =>
+    takePlatformCall(pool, one, EVERY_LIMIT),
+  );
   await pool.query('ALTER TABLE platform_call_meters SET UNLOGGED');
 
   const result = {
-    date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?', postgres }, settings,
-    selectOneRoundTrip: roundTrip, takeEveryLimit: everyLimit, takeBudgetOnly: budgetOnly, inProcessLimiter: inProcess,
-    oneMeterConcurrent: oneMeter, meterPerSessionConcurrent: manyMeters, loggedTake: logged, loggedOneMeterConcurrent: loggedOneMeter,
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?', postgres },
+    settings,
+    selectOneRoundTrip: roundTrip,
+    takeEveryLimit: everyLimit,
+    takeBudgetOnly: budgetOnly,
+    inProcessLimiter: inProcess,
+    oneMeterConcurrent: oneMeter,
+    meterPerSessionConcurrent: manyMeters,
+    loggedTake: logged,
+    loggedOneMeterConcurrent: loggedOneMeter,
   };
   const lines = [
-    ['SELECT 1 round trip', roundTrip], ['take, every limit', everyLimit], ['take, budget only', budgetOnly], ['in-process limiter (before)', inProcess],
-    [`take, ${settings.sessions} sessions on one meter`, oneMeter], [`take, ${settings.sessions} sessions, a meter each`, manyMeters],
-    ['take, LOGGED table', logged], [`take, LOGGED table, ${settings.sessions} sessions on one meter`, loggedOneMeter],
+    ['SELECT 1 round trip', roundTrip],
+    ['take, every limit', everyLimit],
+    ['take, budget only', budgetOnly],
+    ['in-process limiter (before)', inProcess],
+    [`take, ${settings.sessions} sessions on one meter`, oneMeter],
+    [`take, ${settings.sessions} sessions, a meter each`, manyMeters],
+    ['take, LOGGED table', logged],
+    [`take, LOGGED table, ${settings.sessions} sessions on one meter`, loggedOneMeter],
   ] as const;
-  for (const [name, l] of lines) process.stdout.write(`${name.padEnd(44)} p50 ${String(l.p50Ms).padStart(7)} ms  p99 ${String(l.p99Ms).padStart(7)} ms  ${String(l.perSecond).padStart(7)}/s\n`);
+  for (const [name, l] of lines)
+    process.stdout.write(
+      `${name.padEnd(44)} p50 ${String(l.p50Ms).padStart(7)} ms  p99 ${String(l.p99Ms).padStart(7)} ms  ${String(l.perSecond).padStart(7)}/s\n`,
+    );
   const dir = path.join(ROOT, 'bench', 'results');
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'platform-limits.json'), `${JSON.stringify(result, null, 2)}\n`);

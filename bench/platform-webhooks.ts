@@ -37,7 +37,9 @@ const WEBHOOK_KEY = 'bench-xero-webhook-key';
 const APP = { clientId: 'bench-xero-app', clientSecret: 'bench-xero-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
 
 const began = performance.now();
-const log = (message: string): void => { process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`); };
+const log = (message: string): void => {
+  process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`);
+};
 
 /** Our webhooks as they arrive: when BILL_UPDATED last came for each bill (our id). */
 class Receiver {
@@ -60,7 +62,11 @@ class Receiver {
 
   async close(): Promise<void> {
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
   }
 }
 
@@ -78,29 +84,58 @@ try {
   const org = await createOrganization(services.pool, services.cipher, 'Bench: platform webhooks');
   const organizationId = org.organization.id;
   await upsertOAuthApp(services.pool, {
-    organizationId, environment: 'sandbox', platform: 'XERO', clientId: APP.clientId, clientSecretCiphertext: services.cipher.encrypt(APP.clientSecret),
-    redirectUri: APP.redirectUri, webhookKeyCiphertext: services.cipher.encrypt(WEBHOOK_KEY),
+    organizationId,
+    environment: 'sandbox',
+    platform: 'XERO',
+    clientId: APP.clientId,
+    clientSecretCiphertext: services.cipher.encrypt(APP.clientSecret),
+    redirectUri: APP.redirectUri,
+    webhookKeyCiphertext: services.cipher.encrypt(WEBHOOK_KEY),
   });
   const tenant = standin.tenants[0];
   if (tenant === undefined) throw new Error('the stand-in has no organisation');
-  const { connection } = await createConnection(services.pool, services.cipher, { organizationId, environment: 'sandbox' }, {
-    platform: 'XERO', name: null, credentials: null, identity: { storeUniqueId: tenant.id, storeName: tenant.name }, syncConfig: { historical_months: 0 },
-    scope: null, marketplace: null, redirectUrl: null,
-  });
-  await services.pool.query('UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1', [connection.id, sealJson(services.cipher, standin.issueTokens(APP.clientId))]);
-  log('initial sync of the stand-in\'s organisation (Xero\'s declared limits)');
+  const { connection } = await createConnection(
+    services.pool,
+    services.cipher,
+    { organizationId, environment: 'sandbox' },
+    {
+      platform: 'XERO',
+      name: null,
+      credentials: null,
+      identity: { storeUniqueId: tenant.id, storeName: tenant.name },
+      syncConfig: { historical_months: 0 },
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  );
+  await services.pool.query('UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1', [
+    connection.id,
+    sealJson(services.cipher, standin.issueTokens(APP.clientId)),
+  ]);
+  log("initial sync of the stand-in's organisation (Xero's declared limits)");
   const initial = await requestSync(services.pool, services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
   const syncStarted = performance.now();
-  if (await runSync(workerServices, initial.id, new AbortController().signal) !== 'completed') throw new Error('the initial sync did not complete');
+  if ((await runSync(workerServices, initial.id, new AbortController().signal)) !== 'completed') throw new Error('the initial sync did not complete');
   log(`initial sync: ${round((performance.now() - syncStarted) / 1000, 1)} s`);
-  await services.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [organizationId, 'sandbox', await receiver.listen()]);
+  await services.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    organizationId,
+    'sandbox',
+    await receiver.listen(),
+  ]);
   await startSyncWorkers(boss, workerServices, { concurrency: 2 });
   dispatcher = startWebhookDispatcher(webhookServices);
 
-  const stored = await services.pool.query<{ id: string; platform_id: string }>(`SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'bill'`, [connection.id]);
+  const stored = await services.pool.query<{ id: string; platform_id: string }>(
+    `SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'bill'`,
+    [connection.id],
+  );
   const serviceIdOf = new Map(stored.rows.map((row) => [row.platform_id, row.id]));
   // Bills the sync stored (Xero's deleted ones are not).
-  const bills = standin.books().all('Invoices').filter((i) => i.Type === 'ACCPAY' && serviceIdOf.has(String(i.InvoiceID)));
+  const bills = standin
+    .books()
+    .all('Invoices')
+    .filter((i) => i.Type === 'ACCPAY' && serviceIdOf.has(String(i.InvoiceID)));
   const latencies: number[] = [];
   const acknowledged: number[] = [];
   for (let n = 0; n < ROUNDS; n++) {
@@ -109,14 +144,30 @@ try {
     const ourId = serviceIdOf.get(billId);
     if (ourId === undefined) throw new Error(`bill ${billId} was not synced`);
     receiver.seen.delete(ourId);
-    standin.books().change('Invoices', billId, (record) => { record.Reference = `Bench round ${n}`; });
+    standin.books().change('Invoices', billId, (record) => {
+      record.Reference = `Bench round ${n}`;
+    });
     const body = JSON.stringify({
-      events: [{ resourceUrl: `${standin.url}/api.xro/2.0/Invoices/${billId}`, resourceId: billId, eventDateUtc: new Date().toISOString().slice(0, 23), eventType: 'UPDATE', eventCategory: 'INVOICE', tenantId: tenant.id, tenantType: 'ORGANISATION' }],
-      firstEventSequence: n + 1, lastEventSequence: n + 1, entropy: `bench${n}`,
+      events: [
+        {
+          resourceUrl: `${standin.url}/api.xro/2.0/Invoices/${billId}`,
+          resourceId: billId,
+          eventDateUtc: new Date().toISOString().slice(0, 23),
+          eventType: 'UPDATE',
+          eventCategory: 'INVOICE',
+          tenantId: tenant.id,
+          tenantType: 'ORGANISATION',
+        },
+      ],
+      firstEventSequence: n + 1,
+      lastEventSequence: n + 1,
+      entropy: `bench${n}`,
     });
     const sent = performance.now();
     const answer = await fetch(`${apiUrl}/platform-webhooks/XERO/${organizationId}/sandbox`, {
-      method: 'POST', body, headers: { 'content-type': 'application/json', 'x-xero-signature': createHmac('sha256', WEBHOOK_KEY).update(body).digest('base64') },
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-xero-signature': createHmac('sha256', WEBHOOK_KEY).update(body).digest('base64') },
     });
     acknowledged.push(performance.now() - sent);
     if (answer.status !== 200) throw new Error(`the webhook was answered ${answer.status}: ${await answer.text()}`);
@@ -132,16 +183,23 @@ try {
     await sleep(GAP_MS);
   }
   const result = {
-    date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, rounds: ROUNDS, gapMs: GAP_MS,
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, node: process.version },
+    rounds: ROUNDS,
+    gapMs: GAP_MS,
     acknowledgeMs: { p50: round(percentile(acknowledged, 50), 1), p99: round(percentile(acknowledged, 99), 1) },
-    platformWebhookToOursMs: { p50: round(percentile(latencies, 50), 0), p99: round(percentile(latencies, 99), 0), max: round(Math.max(...latencies), 0) },
+    platformWebhookToOursMs: {
+      p50: round(percentile(latencies, 50), 0),
+      p99: round(percentile(latencies, 99), 0),
+      max: round(Math.max(...latencies), 0),
+    },
     platformCalls: standin.requests.length,
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
   await writeFile(path.join(ROOT, 'bench', 'results', `platform-webhooks-gap-${GAP_MS}ms.json`), `${JSON.stringify(result, null, 2)}\n`);
 } catch (error) {
-  process.stderr.write(`platform webhook bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`platform webhook bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 } finally {
   await dispatcher?.stop();

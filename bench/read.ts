@@ -45,24 +45,41 @@ export interface ReadResult {
   deep: { bills: number; page1: LoadResult; page1000: LoadResult; p50Ratio: number; p99Ratio: number; throughputRatio: number };
 }
 
-interface StoreConnection { accessToken: string; id: string; platform: string; orgId: string }
+interface StoreConnection {
+  accessToken: string;
+  id: string;
+  platform: string;
+  orgId: string;
+}
 
 async function newConnections(bench: BenchContext, tenant: Tenant, prefix: string, n: number): Promise<StoreConnection[]> {
   const { pool, cipher } = bench.runtime.services;
   const made: StoreConnection[] = [];
   for (let i = 0; i < n; i++) {
     const { connection } = await createConnection(pool, cipher, tenant, {
-      platform: 'SANDBOX', name: null, credentials: { basic_username: `user_${prefix}_${i}`, basic_password: 'pass_good' },
-      identity: { storeUniqueId: `${prefix}-${i}`, storeName: `Bench ${prefix} ${i}` }, syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
+      platform: 'SANDBOX',
+      name: null,
+      credentials: { basic_username: `user_${prefix}_${i}`, basic_password: 'pass_good' },
+      identity: { storeUniqueId: `${prefix}-${i}`, storeName: `Bench ${prefix} ${i}` },
+      syncConfig: null,
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
     });
-    made.push({ accessToken: cipher.decrypt(connection.accessTokenCiphertext), id: connection.id, platform: 'SANDBOX', orgId: tenant.organizationId });
+    made.push({
+      accessToken: cipher.decrypt(connection.accessTokenCiphertext),
+      id: connection.id,
+      platform: 'SANDBOX',
+      orgId: tenant.organizationId,
+    });
   }
   // As after a finished initial sync: the data endpoints serve them.
   await pool.query(`UPDATE connections SET status = 'active', ready_at = clock_timestamp() WHERE id = ANY($1::uuid[])`, [made.map((c) => c.id)]);
   // Bills read in full, as after the initial sync: an empty page is then an answer, not ENTITY_NOT_READY.
   await pool.query(
     `INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at) SELECT c, 'bill', 'completed', clock_timestamp() FROM unnest($1::uuid[]) AS c`,
-    [made.map((c) => c.id)]);
+    [made.map((c) => c.id)],
+  );
   return made;
 }
 
@@ -81,7 +98,8 @@ async function spreadRecords(pool: Pool, sourceId: string, targets: string[]): P
      INSERT INTO records (connection_id, id, ${COPY_COLUMNS})
      SELECT connection_id, new_id, object_type, platform_id, jsonb_set(data, '{id}', to_jsonb(new_id::text)), raw, content_hash, raw_hash,
             updated_at, created_at, business_date, last_synced_at FROM moved`,
-    [sourceId, targets.length, targets]);
+    [sourceId, targets.length, targets],
+  );
   return result.rowCount ?? 0;
 }
 
@@ -94,7 +112,8 @@ async function repeatBills(pool: Pool, sourceId: string, targetId: string, bills
      SELECT $2::uuid, new_id, object_type, new_platform_id,
             jsonb_set(jsonb_set(data, '{id}', to_jsonb(new_id::text)), '{platform_id}', to_jsonb(new_platform_id)), raw, content_hash, raw_hash,
             updated_at, created_at, business_date, last_synced_at FROM moved`,
-    [sourceId, targetId, bills]);
+    [sourceId, targetId, bills],
+  );
   return result.rowCount ?? 0;
 }
 
@@ -109,7 +128,12 @@ async function body(url: string, headers: Record<string, string>): Promise<strin
   return text;
 }
 
-export async function readBench(bench: BenchContext, sourceConnectionId: string, options: { clients: number; seconds: number }, log: (m: string) => void): Promise<ReadResult> {
+export async function readBench(
+  bench: BenchContext,
+  sourceConnectionId: string,
+  options: { clients: number; seconds: number },
+  log: (m: string) => void,
+): Promise<ReadResult> {
   const { pool } = bench.runtime.services;
   // The store is built just before the measurement: autovacuum would take its million new rows at a random moment of
   // the 30 s of reads (the likely cause of two runs here in which both servers fell to a tenth and to a half of their
@@ -122,7 +146,12 @@ export async function readBench(bench: BenchContext, sourceConnectionId: string,
   }
 }
 
-async function measureReads(bench: BenchContext, sourceConnectionId: string, options: { clients: number; seconds: number }, log: (m: string) => void): Promise<ReadResult> {
+async function measureReads(
+  bench: BenchContext,
+  sourceConnectionId: string,
+  options: { clients: number; seconds: number },
+  log: (m: string) => void,
+): Promise<ReadResult> {
   const { pool, cipher } = bench.runtime.services;
   const org = await createOrganization(pool, cipher, 'Bench: reads');
   const tenant: Tenant = { organizationId: org.organization.id, environment: 'sandbox' };
@@ -132,7 +161,11 @@ async function measureReads(bench: BenchContext, sourceConnectionId: string, opt
   log(`reads: building the store (${CONNECTIONS} connections and a ${DEEP_BILLS}-bill connection)`);
   const built = await timed(async () => {
     const spread = await newConnections(bench, tenant, 'bench-read', CONNECTIONS);
-    const stored = await spreadRecords(pool, sourceConnectionId, spread.map((c) => c.id));
+    const stored = await spreadRecords(
+      pool,
+      sourceConnectionId,
+      spread.map((c) => c.id),
+    );
     const [deep] = await newConnections(bench, tenant, 'bench-deep', 1);
     if (deep === undefined) throw new Error('no deep connection');
     const bills = await repeatBills(pool, sourceConnectionId, deep.id, DEEP_BILLS);
@@ -140,9 +173,14 @@ async function measureReads(bench: BenchContext, sourceConnectionId: string, opt
     return { spread, stored, deep, bills };
   });
   const { spread, stored, deep, bills } = built.result;
-  const matching = (await pool.query<{ share: number }>(
-    `SELECT (count(*) FILTER (WHERE data->>'status' = 'paid'))::float8 / greatest(count(*), 1) AS share
-       FROM records WHERE connection_id = ANY($1::uuid[]) AND object_type = 'bill'`, [spread.map((c) => c.id)])).rows[0]?.share ?? 0;
+  const matching =
+    (
+      await pool.query<{ share: number }>(
+        `SELECT (count(*) FILTER (WHERE data->>'status' = 'paid'))::float8 / greatest(count(*), 1) AS share
+       FROM records WHERE connection_id = ANY($1::uuid[]) AND object_type = 'bill'`,
+        [spread.map((c) => c.id)],
+      )
+    ).rows[0]?.share ?? 0;
 
   const file = path.join(BENCH_DATA_DIR, 'bare-connections.json');
   await writeFile(file, JSON.stringify([...spread, deep]));
@@ -152,7 +190,11 @@ async function measureReads(bench: BenchContext, sourceConnectionId: string, opt
   try {
     const api = spawnNode('src/main.ts', ['--role=api'], bench.childEnv({ PORT: String(apiPort), HOST: '127.0.0.1' }));
     children.push(api);
-    const bare = spawnNode('bench/bare-server.ts', [], { DATABASE_URL: bench.runtime.databaseUrl, PORT: String(barePort), BENCH_BARE_CONNECTIONS: file });
+    const bare = spawnNode('bench/bare-server.ts', [], {
+      DATABASE_URL: bench.runtime.databaseUrl,
+      PORT: String(barePort),
+      BENCH_BARE_CONNECTIONS: file,
+    });
     children.push(bare);
     await waitForOk(`http://127.0.0.1:${apiPort}/healthz`, api, performance.now());
     await waitForOk(`http://127.0.0.1:${barePort}/healthz`, bare, performance.now());
@@ -195,12 +237,25 @@ async function measureReads(bench: BenchContext, sourceConnectionId: string, opt
     const page1 = await run(apiBase, [page1Path], options.seconds);
     const page1000 = await run(apiBase, [page1000Path], options.seconds);
     return {
-      storeRecords: stored, connections: CONNECTIONS, filter: FILTER, matchingShare: round(matching, 2), buildSeconds: round(built.ms / 1000, 1), sameBytes,
-      clients: options.clients, seconds: options.seconds, ledgerport, bare: bareResult, throughputVsBare: ratio(ledgerport.requestsPerSecond, bareResult.requestsPerSecond),
-      apiRssIdleMb, apiRssUnderLoadMb,
+      storeRecords: stored,
+      connections: CONNECTIONS,
+      filter: FILTER,
+      matchingShare: round(matching, 2),
+      buildSeconds: round(built.ms / 1000, 1),
+      sameBytes,
+      clients: options.clients,
+      seconds: options.seconds,
+      ledgerport,
+      bare: bareResult,
+      throughputVsBare: ratio(ledgerport.requestsPerSecond, bareResult.requestsPerSecond),
+      apiRssIdleMb,
+      apiRssUnderLoadMb,
       deep: {
-        bills, page1, page1000,
-        p50Ratio: ratio(page1000.p50Ms, page1.p50Ms), p99Ratio: ratio(page1000.p99Ms, page1.p99Ms),
+        bills,
+        page1,
+        page1000,
+        p50Ratio: ratio(page1000.p50Ms, page1.p50Ms),
+        p99Ratio: ratio(page1000.p99Ms, page1.p99Ms),
         throughputRatio: ratio(page1.requestsPerSecond, page1000.requestsPerSecond),
       },
     };

@@ -28,7 +28,9 @@ const settings = {
   webhookBurst: numberFromEnv('BENCH_WEBHOOKS', 10_000),
 };
 const began = performance.now();
-const log = (message: string): void => { process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`); };
+const log = (message: string): void => {
+  process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`);
+};
 
 const emptyStart = await emptyStarts(3, log);
 const bench = await openBenchContext(log);
@@ -53,17 +55,26 @@ try {
 
   const report: BenchReport = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, postgres: `${postgres} (embedded)` },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? '?',
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      postgres: `${postgres} (embedded)`,
+    },
     settings,
     ingest: ingest.result,
-    reads, webhooks,
+    reads,
+    webhooks,
     footprint: { emptyStart, loadedStart: { ...loadedStart, storedRecords } },
     totalSeconds: Math.round((performance.now() - began) / 1000),
   };
   const file = path.join(ROOT, 'bench', 'results', `${report.date.slice(0, 10)}.json`);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`\n${formatReport(report)}\n\nSaved ${path.relative(ROOT, file)}; the run took ${report.totalSeconds} s. Data: ${path.relative(ROOT, BENCH_DATA_DIR)} (deleted by the next run).\n`);
+  process.stdout.write(
+    `\n${formatReport(report)}\n\nSaved ${path.relative(ROOT, file)}; the run took ${report.totalSeconds} s. Data: ${path.relative(ROOT, BENCH_DATA_DIR)} (deleted by the next run).\n`,
+  );
 } finally {
   if (!closed) await bench.close();
 }

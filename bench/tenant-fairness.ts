@@ -19,7 +19,14 @@ import { bystander, flood, HEAVY_FILTER, LIGHT_FILTER, organizationWithCustomers
 import { numberFromEnv } from './lib/env.ts';
 import { ROOT, spawnNode, waitForOk } from './lib/processes.ts';
 import {
-  addWebhookEndpoint, arrivalDelays, emitSteadily, numberedEvent, Receiver, removeWebhookEndpoints, summariseArrivals, waitUntil,
+  addWebhookEndpoint,
+  arrivalDelays,
+  emitSteadily,
+  numberedEvent,
+  Receiver,
+  removeWebhookEndpoints,
+  summariseArrivals,
+  waitUntil,
 } from './lib/receiver.ts';
 import { ratio } from './lib/stats.ts';
 
@@ -34,13 +41,17 @@ const settings = {
 const API_PORT = Number(process.env.BENCH_FAIRNESS_API_PORT ?? 18414);
 const API_URL = `http://127.0.0.1:${API_PORT}`;
 const began = performance.now();
-const log = (message: string): void => { process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`); };
+const log = (message: string): void => {
+  process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`);
+};
 
 const bLive = new Receiver(false);
 const aDead = new Receiver(true);
 
 const count5xx = (statuses: Record<string, number>): number =>
-  Object.entries(statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0);
+  Object.entries(statuses)
+    .filter(([status]) => Number(status) >= 500)
+    .reduce((sum, [, n]) => sum + n, 0);
 
 /** Polls /healthz every 250 ms until stopped; counts the answers by status (0: no answer). */
 function probeHealth(): { stop(): Promise<Record<string, number>> } {
@@ -48,7 +59,10 @@ function probeHealth(): { stop(): Promise<Record<string, number>> } {
   const state = { running: true };
   const loop = (async () => {
     while (state.running) {
-      const status = await fetch(`${API_URL}/healthz`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status, () => 0);
+      const status = await fetch(`${API_URL}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
       statuses[status] = (statuses[status] ?? 0) + 1;
       await sleep(250);
     }
@@ -98,26 +112,41 @@ async function run(bench: BenchContext) {
     const alone = await phase(bench, b, 'alone', () => Promise.resolve(null));
 
     log(`A: ${settings.deadQueued} deliveries queued for a receiver that never answers`);
-    await emitEvents(pool, cipher, a.tenant, Array.from({ length: settings.deadQueued }, (_, n) => numberedEvent(n, 'dead')));
+    await emitEvents(
+      pool,
+      cipher,
+      a.tenant,
+      Array.from({ length: settings.deadQueued }, (_, n) => numberedEvent(n, 'dead')),
+    );
     await waitUntil(() => aDead.open > 0, 30_000);
     const during = await phase(bench, b, 'during', () => flood(API_URL, a, settings.floodClients, settings.secondsPerPhase));
 
     const deadStates = await pool.query<{ attempted: number; open: number }>(
       `SELECT count(*) FILTER (WHERE attempts > 0)::int AS attempted, count(*) FILTER (WHERE status <> 'delivered')::int AS open
-         FROM webhook_deliveries WHERE organization_id = $1`, [a.tenant.organizationId]);
+         FROM webhook_deliveries WHERE organization_id = $1`,
+      [a.tenant.organizationId],
+    );
     const aFlood = during.other;
-    const serverErrors = alone.lists.serverErrors + during.lists.serverErrors + aFlood.serverErrors + count5xx(alone.healthz) + count5xx(during.healthz);
+    const serverErrors =
+      alone.lists.serverErrors + during.lists.serverErrors + aFlood.serverErrors + count5xx(alone.healthz) + count5xx(during.healthz);
     return {
       date: new Date().toISOString(),
       machine: { cores: os.availableParallelism(), loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
       settings: { ...settings, heavyFilter: HEAVY_FILTER, lightFilter: LIGHT_FILTER },
       bLists: {
-        alone: alone.lists, during: during.lists,
-        p50VsAlone: ratio(during.lists.p50Ms, alone.lists.p50Ms), p99VsAlone: ratio(during.lists.p99Ms, alone.lists.p99Ms),
+        alone: alone.lists,
+        during: during.lists,
+        p50VsAlone: ratio(during.lists.p50Ms, alone.lists.p50Ms),
+        p99VsAlone: ratio(during.lists.p99Ms, alone.lists.p99Ms),
       },
       bDeliveries: { alone: alone.deliveries, during: during.deliveries },
       aFlood,
-      aDeadReceiver: { queued: settings.deadQueued, maxOpenAtOnce: aDead.maxOpen, attempted: deadStates.rows[0]?.attempted ?? 0, undelivered: deadStates.rows[0]?.open ?? 0 },
+      aDeadReceiver: {
+        queued: settings.deadQueued,
+        maxOpenAtOnce: aDead.maxOpen,
+        attempted: deadStates.rows[0]?.attempted ?? 0,
+        undelivered: deadStates.rows[0]?.open ?? 0,
+      },
       healthz: { alone: alone.healthz, during: during.healthz },
       serverErrors,
     };
@@ -135,17 +164,19 @@ try {
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   const { bLists, bDeliveries, aFlood } = report;
   const d = bDeliveries.during;
-  process.stdout.write([
-    '',
-    `B's list alone: p50 ${bLists.alone.p50Ms} ms, p99 ${bLists.alone.p99Ms} ms; during A's flood and dead receiver: p50 ${bLists.during.p50Ms} ms, p99 ${bLists.during.p99Ms} ms (p99 ${bLists.p99VsAlone}× alone, target ≤ 2×)`,
-    `B's deliveries alone: p50 ${bDeliveries.alone.p50Ms} ms, p99 ${bDeliveries.alone.p99Ms} ms, max ${bDeliveries.alone.maxMs} ms`,
-    `B's deliveries during: ${d.arrived} of ${d.events} arrived, p50 ${d.p50Ms} ms, p99 ${d.p99Ms} ms, max ${d.maxMs} ms; ${d.within5s} within 5 s (target: all)`,
-    `A's lists: ${aFlood.ok} × 200, ${aFlood.tooMany} × 429, ${aFlood.otherClientErrors} other 4xx, ${aFlood.serverErrors} × 5xx, ${aFlood.otherFailures} errors/timeouts; p50 ${aFlood.p50Ms} ms, p99 ${aFlood.p99Ms} ms`,
-    `A's dead receiver: ${report.aDeadReceiver.maxOpenAtOnce} requests open at most, ${report.aDeadReceiver.attempted} of ${report.aDeadReceiver.queued} attempted`,
-    `5xx anywhere (B's lists, A's lists, /healthz): ${report.serverErrors} (target 0); load average ${report.machine.loadAverage.join(', ')} on ${report.machine.cores} cores`,
-    `Saved ${path.relative(ROOT, file)}.`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      '',
+      `B's list alone: p50 ${bLists.alone.p50Ms} ms, p99 ${bLists.alone.p99Ms} ms; during A's flood and dead receiver: p50 ${bLists.during.p50Ms} ms, p99 ${bLists.during.p99Ms} ms (p99 ${bLists.p99VsAlone}× alone, target ≤ 2×)`,
+      `B's deliveries alone: p50 ${bDeliveries.alone.p50Ms} ms, p99 ${bDeliveries.alone.p99Ms} ms, max ${bDeliveries.alone.maxMs} ms`,
+      `B's deliveries during: ${d.arrived} of ${d.events} arrived, p50 ${d.p50Ms} ms, p99 ${d.p99Ms} ms, max ${d.maxMs} ms; ${d.within5s} within 5 s (target: all)`,
+      `A's lists: ${aFlood.ok} × 200, ${aFlood.tooMany} × 429, ${aFlood.otherClientErrors} other 4xx, ${aFlood.serverErrors} × 5xx, ${aFlood.otherFailures} errors/timeouts; p50 ${aFlood.p50Ms} ms, p99 ${aFlood.p99Ms} ms`,
+      `A's dead receiver: ${report.aDeadReceiver.maxOpenAtOnce} requests open at most, ${report.aDeadReceiver.attempted} of ${report.aDeadReceiver.queued} attempted`,
+      `5xx anywhere (B's lists, A's lists, /healthz): ${report.serverErrors} (target 0); load average ${report.machine.loadAverage.join(', ')} on ${report.machine.cores} cores`,
+      `Saved ${path.relative(ROOT, file)}.`,
+      '',
+    ].join('\n'),
+  );
 } finally {
   await Promise.all([bLive.close(), aDead.close()]);
   await bench.close();

@@ -15,7 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
-import { bystander as bystanderLoad, flood as floodLoad, HEAVY_FILTER, organizationWithCustomers, type CustomerOrganization } from './lib/customers.ts';
+import {
+  bystander as bystanderLoad,
+  flood as floodLoad,
+  HEAVY_FILTER,
+  organizationWithCustomers,
+  type CustomerOrganization,
+} from './lib/customers.ts';
 import type { LoadResult } from './lib/load.ts';
 import { ROOT, spawnNode, waitForOk } from './lib/processes.ts';
 import { ratio } from './lib/stats.ts';
@@ -43,12 +49,20 @@ async function withApi<T>(env: Record<string, string>, work: () => Promise<T>): 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-isolation-'));
   const env: Record<string, string> = {
-    DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: '54412', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn',
-    ADMIN_TOKEN: 'bench-admin-token', ENCRYPTION_KEY: randomBytes(32).toString('hex'), SANDBOX_TICK_INTERVAL_SECONDS: '0',
+    DATA_DIR: dataDir,
+    EMBEDDED_POSTGRES_PORT: '54412',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOG_LEVEL: 'warn',
+    ADMIN_TOKEN: 'bench-admin-token',
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SANDBOX_TICK_INTERVAL_SECONDS: '0',
     // Far above what the flood sends: this measures the database bounds, not the request rate limit.
     RATE_LIMIT_PER_WINDOW: '1000000000',
   };
-  const log = (message: string): void => { process.stdout.write(`${message}\n`); };
+  const log = (message: string): void => {
+    process.stdout.write(`${message}\n`);
+  };
   const runtime = await startRuntime({ log, config: loadConfig({ ...process.env, ...env }) });
   try {
     const victim = await organizationWithCustomers(runtime, 'bystander', RECORDS);
@@ -68,8 +82,12 @@ async function main(): Promise<void> {
     });
 
     const report = {
-      records: RECORDS, seconds: SECONDS, floodClients: FLOOD_CLIENTS, bystanderClients: BYSTANDER_CLIENTS,
-      heavyFilter: HEAVY_FILTER, machineCores: os.availableParallelism(),
+      records: RECORDS,
+      seconds: SECONDS,
+      floodClients: FLOOD_CLIENTS,
+      bystanderClients: BYSTANDER_CLIENTS,
+      heavyFilter: HEAVY_FILTER,
+      machineCores: os.availableParallelism(),
       alone,
       capped: { ...capped, p99VsAlone: ratio(capped.bystander.p99Ms, alone.p99Ms), p50VsAlone: ratio(capped.bystander.p50Ms, alone.p50Ms) },
       uncapped: { ...uncapped, p99VsAlone: ratio(uncapped.bystander.p99Ms, alone.p99Ms), p50VsAlone: ratio(uncapped.bystander.p50Ms, alone.p50Ms) },

@@ -18,7 +18,16 @@ import type { Tenant } from '../src/tenants/types.ts';
 import { openBenchContext, type BenchContext } from './lib/context.ts';
 import { numberFromEnv } from './lib/env.ts';
 import { ROOT, spawnNode } from './lib/processes.ts';
-import { addWebhookEndpoint, arrivalDelays, emitSteadily, numberedEvent, Receiver, removeWebhookEndpoints, summariseArrivals, waitUntil } from './lib/receiver.ts';
+import {
+  addWebhookEndpoint,
+  arrivalDelays,
+  emitSteadily,
+  numberedEvent,
+  Receiver,
+  removeWebhookEndpoints,
+  summariseArrivals,
+  waitUntil,
+} from './lib/receiver.ts';
 import { webhookBench } from './webhooks.ts';
 
 const settings = {
@@ -28,7 +37,9 @@ const settings = {
   liveSeconds: 10,
 };
 const began = performance.now();
-const log = (message: string): void => { process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`); };
+const log = (message: string): void => {
+  process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`);
+};
 
 interface FairnessResult {
   deadQueued: number;
@@ -47,7 +58,10 @@ async function fairness(bench: BenchContext): Promise<FairnessResult> {
   const dead = new Receiver(true);
   const live = new Receiver(false);
   const orgs: Tenant[] = [];
-  for (const [name, receiver] of [['Bench: dead receiver', dead], ['Bench: live receiver', live]] as const) {
+  for (const [name, receiver] of [
+    ['Bench: dead receiver', dead],
+    ['Bench: live receiver', live],
+  ] as const) {
     const org = await createOrganization(pool, cipher, name);
     const tenant: Tenant = { organizationId: org.organization.id, environment: 'sandbox' };
     await addWebhookEndpoint(pool, tenant, await receiver.listen());
@@ -57,7 +71,12 @@ async function fairness(bench: BenchContext): Promise<FairnessResult> {
   if (a === undefined || b === undefined) throw new Error('two organisations expected');
   try {
     log(`fairness: ${settings.deadQueued} deliveries queued for a receiver that never answers`);
-    await emitEvents(pool, cipher, a, Array.from({ length: settings.deadQueued }, (_, n) => numberedEvent(n)));
+    await emitEvents(
+      pool,
+      cipher,
+      a,
+      Array.from({ length: settings.deadQueued }, (_, n) => numberedEvent(n)),
+    );
     await waitUntil(() => dead.open > 0, 30_000);
 
     log(`fairness: another organisation emits ${settings.liveEvents} events over ${settings.liveSeconds} s`);
@@ -65,11 +84,20 @@ async function fairness(bench: BenchContext): Promise<FairnessResult> {
     await waitUntil(() => live.firstSeen.size >= settings.liveEvents, 60_000);
 
     const arrivals = summariseArrivals(await arrivalDelays(pool, b.organizationId, live));
-    const attempted = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = $1 AND attempts > 0', [a.organizationId]);
+    const attempted = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = $1 AND attempts > 0',
+      [a.organizationId],
+    );
     return {
-      deadQueued: settings.deadQueued, deadMaxOpen: dead.maxOpen, deadAttemptedDuringRun: attempted.rows[0]?.n ?? 0,
-      liveEvents: settings.liveEvents, liveArrived: arrivals.arrived,
-      liveP50Ms: arrivals.p50Ms, liveP99Ms: arrivals.p99Ms, liveMaxMs: arrivals.maxMs, liveWithin5s: arrivals.within5s,
+      deadQueued: settings.deadQueued,
+      deadMaxOpen: dead.maxOpen,
+      deadAttemptedDuringRun: attempted.rows[0]?.n ?? 0,
+      liveEvents: settings.liveEvents,
+      liveArrived: arrivals.arrived,
+      liveP50Ms: arrivals.p50Ms,
+      liveP99Ms: arrivals.p99Ms,
+      liveMaxMs: arrivals.maxMs,
+      liveWithin5s: arrivals.within5s,
     };
   } finally {
     await removeWebhookEndpoints(pool, [a, b]);
@@ -93,15 +121,17 @@ try {
   const file = path.join(ROOT, 'bench', 'results', `${report.date.slice(0, 10)}-webhook-fairness.json`);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write([
-    '',
-    `One organisation's burst of ${burst.burst.events}: ${burst.burst.deliveriesPerSecond} deliveries/s (target ≥ 1,000/s), ${burst.burst.duplicates} duplicates`,
-    `Steady ${burst.steady.eventsPerSecond}/s: first attempt p50 ${burst.steady.firstAttemptP50Ms} ms, p99 ${burst.steady.firstAttemptP99Ms} ms`,
-    `Dead receiver with ${fault.deadQueued} queued: at most ${fault.deadMaxOpen} requests open at once, ${fault.deadAttemptedDuringRun} attempted during the run`,
-    `Other organisation: ${fault.liveArrived} of ${fault.liveEvents} arrived, p50 ${fault.liveP50Ms} ms, p99 ${fault.liveP99Ms} ms, max ${fault.liveMaxMs} ms; ${fault.liveWithin5s} within 5 s (target: all)`,
-    `Saved ${path.relative(ROOT, file)}.`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      '',
+      `One organisation's burst of ${burst.burst.events}: ${burst.burst.deliveriesPerSecond} deliveries/s (target ≥ 1,000/s), ${burst.burst.duplicates} duplicates`,
+      `Steady ${burst.steady.eventsPerSecond}/s: first attempt p50 ${burst.steady.firstAttemptP50Ms} ms, p99 ${burst.steady.firstAttemptP99Ms} ms`,
+      `Dead receiver with ${fault.deadQueued} queued: at most ${fault.deadMaxOpen} requests open at once, ${fault.deadAttemptedDuringRun} attempted during the run`,
+      `Other organisation: ${fault.liveArrived} of ${fault.liveEvents} arrived, p50 ${fault.liveP50Ms} ms, p99 ${fault.liveP99Ms} ms, max ${fault.liveMaxMs} ms; ${fault.liveWithin5s} within 5 s (target: all)`,
+      `Saved ${path.relative(ROOT, file)}.`,
+      '',
+    ].join('\n'),
+  );
 } finally {
   await bench.close();
 }

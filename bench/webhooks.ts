@@ -57,12 +57,20 @@ class Receiver {
 
   async close(): Promise<void> {
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
   }
 }
 
-const event = (n: number): { connectionId: null; type: string; code: string; payload: Record<string, unknown> } =>
-  ({ connectionId: null, type: 'CONNECTION', code: 'CONNECTION_UPDATED', payload: { type: 'CONNECTION', code: 'CONNECTION_UPDATED', bench_n: n } });
+const event = (n: number): { connectionId: null; type: string; code: string; payload: Record<string, unknown> } => ({
+  connectionId: null,
+  type: 'CONNECTION',
+  code: 'CONNECTION_UPDATED',
+  payload: { type: 'CONNECTION', code: 'CONNECTION_UPDATED', bench_n: n },
+});
 
 async function waitFor(receiver: Receiver, total: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -72,18 +80,31 @@ async function waitFor(receiver: Receiver, total: number, timeoutMs: number): Pr
   }
 }
 
-export async function webhookBench(bench: BenchContext, options: { burst: number; steadyRate: number; steadySeconds: number }, log: (m: string) => void): Promise<WebhookResult> {
+export async function webhookBench(
+  bench: BenchContext,
+  options: { burst: number; steadyRate: number; steadySeconds: number },
+  log: (m: string) => void,
+): Promise<WebhookResult> {
   const { pool, cipher } = bench.runtime.services;
   const org = await createOrganization(pool, cipher, 'Bench: webhooks');
   const tenant: Tenant = { organizationId: org.organization.id, environment: 'sandbox' };
   const receiver = new Receiver(org.credentials.sandbox.client_secret);
   const url = await receiver.listen();
-  await pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [tenant.organizationId, tenant.environment, url]);
+  await pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    tenant.organizationId,
+    tenant.environment,
+    url,
+  ]);
   try {
     log(`webhooks: burst of ${options.burst} events`);
     const started = Date.now();
     for (let n = 0; n < options.burst; n += 1000) {
-      await emitEvents(pool, cipher, tenant, Array.from({ length: Math.min(1000, options.burst - n) }, (_, k) => event(n + k)));
+      await emitEvents(
+        pool,
+        cipher,
+        tenant,
+        Array.from({ length: Math.min(1000, options.burst - n) }, (_, k) => event(n + k)),
+      );
     }
     await waitFor(receiver, options.burst, 300_000);
     const seconds = (Date.now() - started) / 1000;
@@ -96,7 +117,12 @@ export async function webhookBench(bench: BenchContext, options: { burst: number
     const ticks = Math.round((options.steadySeconds * 1000) / tickMs);
     const steadyStart = Date.now();
     for (let t = 0; t < ticks; t++) {
-      await emitEvents(pool, cipher, tenant, Array.from({ length: perTick }, (_, k) => event(options.burst + t * perTick + k)));
+      await emitEvents(
+        pool,
+        cipher,
+        tenant,
+        Array.from({ length: perTick }, (_, k) => event(options.burst + t * perTick + k)),
+      );
       const due = steadyStart + (t + 1) * tickMs;
       if (due > Date.now()) await sleep(due - Date.now());
     }
@@ -104,13 +130,17 @@ export async function webhookBench(bench: BenchContext, options: { burst: number
     await waitFor(receiver, before + steadyEvents, 120_000);
     const created = await pool.query<{ id: string; at: number }>(
       `SELECT id, (extract(epoch FROM created_at) * 1000)::float8 AS at FROM events
-        WHERE organization_id = $1 AND (payload->>'bench_n')::int >= $2`, [tenant.organizationId, options.burst]);
+        WHERE organization_id = $1 AND (payload->>'bench_n')::int >= $2`,
+      [tenant.organizationId, options.burst],
+    );
     const delays = created.rows.map((row) => (receiver.firstSeen.get(row.id) ?? Number.NaN) - row.at).filter((d) => !Number.isNaN(d));
     return {
       burst: { events: options.burst, seconds: round(seconds, 1), deliveriesPerSecond: Math.round(options.burst / seconds), duplicates },
       steady: {
-        eventsPerSecond: Math.round(steadyEvents / options.steadySeconds), events: steadyEvents,
-        firstAttemptP50Ms: round(percentile(delays, 50), 1), firstAttemptP99Ms: round(percentile(delays, 99), 1),
+        eventsPerSecond: Math.round(steadyEvents / options.steadySeconds),
+        events: steadyEvents,
+        firstAttemptP50Ms: round(percentile(delays, 50), 1),
+        firstAttemptP99Ms: round(percentile(delays, 99), 1),
       },
       badSignatures: receiver.badSignatures,
     };

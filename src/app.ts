@@ -70,7 +70,9 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     clientErrorHandler: answerClientError,
   });
   app.decorate('services', services);
-  limitConnections(app.server, limits, (message) => { app.log.warn(message); });
+  limitConnections(app.server, limits, (message) => {
+    app.log.warn(message);
+  });
   // Both compile a route's schemas on its first use, not here (docs/architecture.md, "Start-up").
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

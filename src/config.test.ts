@@ -13,8 +13,9 @@ describe('configuration', () => {
   });
 
   it('reads the failed-authentication throttle and refuses thresholds that would turn it off or make no sense', () => {
-    expect(loadConfig({ AUTH_FAILURE_LIMIT_PER_ADDRESS: '5', AUTH_FAILURE_LIMIT_PER_TARGET: '50', AUTH_FAILURE_WINDOW_SECONDS: '300' }).authFailures)
-      .toEqual({ perAddress: 5, perTarget: 50, windowSeconds: 300 });
+    expect(
+      loadConfig({ AUTH_FAILURE_LIMIT_PER_ADDRESS: '5', AUTH_FAILURE_LIMIT_PER_TARGET: '50', AUTH_FAILURE_WINDOW_SECONDS: '300' }).authFailures,
+    ).toEqual({ perAddress: 5, perTarget: 50, windowSeconds: 300 });
     try {
       loadConfig({ AUTH_FAILURE_LIMIT_PER_ADDRESS: '0', AUTH_FAILURE_LIMIT_PER_TARGET: '1.5', AUTH_FAILURE_WINDOW_SECONDS: 'soon' });
       expect.unreachable();
@@ -62,13 +63,22 @@ describe('configuration', () => {
 
   it('bounds client connections: whole-request and header timeouts, and socket caps below the open-file limit', () => {
     expect(loadConfig({}, 20_000).http).toEqual({
-      requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000, maxConnections: 10_000, maxConnectionsPerClient: 64,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnections: 10_000,
+      maxConnectionsPerClient: 64,
     });
     // Half the limit by default, so the pool, pg-boss and webhook sockets always have descriptors left.
     expect(loadConfig({}, 1024).http.maxConnections).toBe(512);
-    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '5', HTTP_MAX_CONNECTIONS_PER_CLIENT: '0' }, 1024).http)
-      .toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 5000, maxConnectionsPerClient: 0 });
-    expect(() => loadConfig({ HTTP_MAX_CONNECTIONS: '1000' }, 1024)).toThrow(/HTTP_MAX_CONNECTIONS=1000 leaves too few file descriptors.*at most 768/);
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '5', HTTP_MAX_CONNECTIONS_PER_CLIENT: '0' }, 1024).http).toMatchObject({
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 5000,
+      maxConnectionsPerClient: 0,
+    });
+    expect(() => loadConfig({ HTTP_MAX_CONNECTIONS: '1000' }, 1024)).toThrow(
+      /HTTP_MAX_CONNECTIONS=1000 leaves too few file descriptors.*at most 768/,
+    );
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '40' }, 1024)).toThrow(/must not exceed HTTP_REQUEST_TIMEOUT_SECONDS=30/);
     expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '0', HTTP_MAX_CONNECTIONS_PER_CLIENT: '-1' }, 1024)).toThrow(ConfigError);
   });
@@ -88,8 +98,15 @@ describe('database pools and per-organisation limits', () => {
 
   it('takes every value from the environment', () => {
     const config = loadConfig({
-      DATABASE_POOL_API: '30', DATABASE_POOL_WORKER: '6', DATABASE_POOL_WEBHOOKS: '3', DATABASE_ACQUIRE_TIMEOUT_MS: '800',
-      ORG_DATABASE_CONCURRENCY: '4', ORG_DATABASE_WAIT_MS: '0', ORG_COSTLY_READ_CONCURRENCY: '3', READ_STATEMENT_TIMEOUT_MS: '1500', LIST_PLATFORM_DATA_MAX_BYTES: '65536',
+      DATABASE_POOL_API: '30',
+      DATABASE_POOL_WORKER: '6',
+      DATABASE_POOL_WEBHOOKS: '3',
+      DATABASE_ACQUIRE_TIMEOUT_MS: '800',
+      ORG_DATABASE_CONCURRENCY: '4',
+      ORG_DATABASE_WAIT_MS: '0',
+      ORG_COSTLY_READ_CONCURRENCY: '3',
+      READ_STATEMENT_TIMEOUT_MS: '1500',
+      LIST_PLATFORM_DATA_MAX_BYTES: '65536',
     });
     expect(config.databasePools).toEqual({ api: 30, worker: 6, webhooks: 3 });
     expect(config.databaseAcquireTimeoutMs).toBe(800);
@@ -99,12 +116,20 @@ describe('database pools and per-organisation limits', () => {
 
   it('refuses sizes that are not positive integers, and a per-organisation cap above the API pool', () => {
     try {
-      loadConfig({ DATABASE_POOL_API: '0', DATABASE_POOL_WORKER: 'ten', DATABASE_POOL_WEBHOOKS: '-1', READ_STATEMENT_TIMEOUT_MS: '1.5', LIST_PLATFORM_DATA_MAX_BYTES: '0' });
+      loadConfig({
+        DATABASE_POOL_API: '0',
+        DATABASE_POOL_WORKER: 'ten',
+        DATABASE_POOL_WEBHOOKS: '-1',
+        READ_STATEMENT_TIMEOUT_MS: '1.5',
+        LIST_PLATFORM_DATA_MAX_BYTES: '0',
+      });
       expect.unreachable();
     } catch (error) {
       expect((error as ConfigError).problems).toHaveLength(5);
     }
-    expect(() => loadConfig({ DATABASE_POOL_API: '4', ORG_DATABASE_CONCURRENCY: '5' })).toThrow(/ORG_DATABASE_CONCURRENCY=5 must not exceed DATABASE_POOL_API=4/);
+    expect(() => loadConfig({ DATABASE_POOL_API: '4', ORG_DATABASE_CONCURRENCY: '5' })).toThrow(
+      /ORG_DATABASE_CONCURRENCY=5 must not exceed DATABASE_POOL_API=4/,
+    );
   });
 
   it('reads TRUST_PROXY as off, on, a hop count or addresses and ranges, refusing anything else by name', () => {

@@ -102,7 +102,9 @@ export const RESERVED_FILE_DESCRIPTORS = 256;
  */
 export function readOpenFileLimit(): number {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = Number(line?.split(/\s{2,}/)[1]);
     if (Number.isInteger(soft) && soft > 0) return soft;
   } catch {
@@ -182,10 +184,15 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): boolean |
   if (value === '' || value === 'false') return false;
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const bad = entries.filter((entry) => !(entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)));
   if (bad.length > 0) {
-    problems.push(`TRUST_PROXY has ${bad.map((b) => `"${b}"`).join(', ')}, which is not an IP address or CIDR range; expected true, false, a hop count or e.g. 10.0.0.0/8,127.0.0.1`);
+    problems.push(
+      `TRUST_PROXY has ${bad.map((b) => `"${b}"`).join(', ')}, which is not an IP address or CIDR range; expected true, false, a hop count or e.g. 10.0.0.0/8,127.0.0.1`,
+    );
   }
   return entries;
 }
@@ -194,15 +201,23 @@ function parseHttpLimits(env: NodeJS.ProcessEnv, openFileLimit: number, problems
   const requestSeconds = parsePositiveInt('HTTP_REQUEST_TIMEOUT_SECONDS', env.HTTP_REQUEST_TIMEOUT_SECONDS, 30, problems);
   const headersSeconds = parsePositiveInt('HTTP_HEADERS_TIMEOUT_SECONDS', env.HTTP_HEADERS_TIMEOUT_SECONDS, Math.min(10, requestSeconds), problems);
   if (headersSeconds > requestSeconds) {
-    problems.push(`HTTP_HEADERS_TIMEOUT_SECONDS=${headersSeconds} must not exceed HTTP_REQUEST_TIMEOUT_SECONDS=${requestSeconds} (the headers are part of the request)`);
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_SECONDS=${headersSeconds} must not exceed HTTP_REQUEST_TIMEOUT_SECONDS=${requestSeconds} (the headers are part of the request)`,
+    );
   }
   // Above a load balancer's idle timeout (commonly 60 s), so it never reuses a connection this side just closed.
   const keepAliveSeconds = parsePositiveInt('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS, 72, problems);
   const ceiling = openFileLimit - RESERVED_FILE_DESCRIPTORS;
-  const maxConnections = parsePositiveInt('HTTP_MAX_CONNECTIONS', env.HTTP_MAX_CONNECTIONS,
-    Math.max(1, Math.min(10_000, Math.floor(openFileLimit / 2))), problems);
+  const maxConnections = parsePositiveInt(
+    'HTTP_MAX_CONNECTIONS',
+    env.HTTP_MAX_CONNECTIONS,
+    Math.max(1, Math.min(10_000, Math.floor(openFileLimit / 2))),
+    problems,
+  );
   if (maxConnections > ceiling) {
-    problems.push(`HTTP_MAX_CONNECTIONS=${maxConnections} leaves too few file descriptors: the open-file limit (ulimit -n) is ${openFileLimit} and ${RESERVED_FILE_DESCRIPTORS} stay for the database and workers; use at most ${Math.max(ceiling, 0)} or raise the limit`);
+    problems.push(
+      `HTTP_MAX_CONNECTIONS=${maxConnections} leaves too few file descriptors: the open-file limit (ulimit -n) is ${openFileLimit} and ${RESERVED_FILE_DESCRIPTORS} stay for the database and workers; use at most ${Math.max(ceiling, 0)} or raise the limit`,
+    );
   }
   const maxConnectionsPerClient = parseNonNegativeInt('HTTP_MAX_CONNECTIONS_PER_CLIENT', env.HTTP_MAX_CONNECTIONS_PER_CLIENT, 64, problems);
   return {
@@ -289,7 +304,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
   // reads at once still took most of the CPU from the others (their p99 3.5x); with 2, 2.2x. Cheap reads hold a
   // connection for milliseconds, so 2 at a time still serves an organisation's bursts well within the wait.
   const organizationDatabase = {
-    concurrency: parsePositiveInt('ORG_DATABASE_CONCURRENCY', env.ORG_DATABASE_CONCURRENCY, Math.min(databasePools.api, Math.max(2, Math.floor(databasePools.api / 10))), problems),
+    concurrency: parsePositiveInt(
+      'ORG_DATABASE_CONCURRENCY',
+      env.ORG_DATABASE_CONCURRENCY,
+      Math.min(databasePools.api, Math.max(2, Math.floor(databasePools.api / 10))),
+      problems,
+    ),
     waitMs: parseNonNegativeInt('ORG_DATABASE_WAIT_MS', env.ORG_DATABASE_WAIT_MS, 10_000, problems),
     // Lists with a `~` filter, which scan every record: CPU, not connections (src/db/organization-gate.ts).
     costlyConcurrency: parsePositiveInt('ORG_COSTLY_READ_CONCURRENCY', env.ORG_COSTLY_READ_CONCURRENCY, 1, problems),

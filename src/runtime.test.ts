@@ -23,8 +23,15 @@ beforeAll(async () => {
   db = await createTestDatabase();
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-runtime-'));
   const config = loadConfig({
-    DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ENCRYPTION_KEY: randomBytes(32).toString('hex'), ADMIN_TOKEN: randomBytes(16).toString('hex'),
-    DATABASE_POOL_API: '3', DATABASE_POOL_WORKER: '4', DATABASE_POOL_WEBHOOKS: '1', DATABASE_ACQUIRE_TIMEOUT_MS: '500',
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ADMIN_TOKEN: randomBytes(16).toString('hex'),
+    DATABASE_POOL_API: '3',
+    DATABASE_POOL_WORKER: '4',
+    DATABASE_POOL_WEBHOOKS: '1',
+    DATABASE_ACQUIRE_TIMEOUT_MS: '500',
   });
   runtime = await startRuntime({ log: () => undefined, config });
 }, 60_000);
@@ -49,7 +56,12 @@ describe('separate pools for the API, the workers and the webhook dispatcher', (
       await expect(api.connect()).rejects.toThrow(/timeout exceeded/);
       await startWorkers(runtime.boss, runtime.workerServices);
       const { organization } = await createOrganization(db.pool, runtime.services.cipher, 'Busy reader');
-      const connection = await linkSandboxConnection(db.pool, runtime.services.cipher, { organizationId: organization.id, environment: 'sandbox' }, 'user_pools');
+      const connection = await linkSandboxConnection(
+        db.pool,
+        runtime.services.cipher,
+        { organizationId: organization.id, environment: 'sandbox' },
+        'user_pools',
+      );
       const run = await requestSync(db.pool, runtime.services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
       let status = 'queued';
       for (let i = 0; i < 240 && (status === 'queued' || status === 'running'); i++) {

@@ -51,18 +51,23 @@ export async function startRuntime(options: {
 }): Promise<Runtime> {
   const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger({ level: config.logLevel, role: 'cli', destination: process.stderr });
-  const { url, embedded } = options.database ?? await openDatabase(config, options.log);
+  const { url, embedded } = options.database ?? (await openDatabase(config, options.log));
   // Three pools, so no kind of work can take every connection from another (docs/architecture.md). Each opens
   // connections only when used: an API-only process never opens its worker pool's.
   const { databasePools, databaseAcquireTimeoutMs, organizationDatabase } = config;
   const pool = createPool(url, {
-    max: databasePools.api, applicationName: 'ledgerport-api', acquireTimeoutMs: databaseAcquireTimeoutMs, gate: new OrganizationGate(organizationDatabase),
+    max: databasePools.api,
+    applicationName: 'ledgerport-api',
+    acquireTimeoutMs: databaseAcquireTimeoutMs,
+    gate: new OrganizationGate(organizationDatabase),
   });
   const workerPool = createPool(url, { max: databasePools.worker, applicationName: 'ledgerport-worker' });
   const webhookPool = createPool(url, { max: databasePools.webhooks, applicationName: 'ledgerport-webhooks' });
   const endPools = (): Promise<unknown> => Promise.all([pool.end(), workerPool.end(), webhookPool.end()]);
   const boss = createBoss(url, { schedule: options.schedule ?? false });
-  boss.on('error', (error: Error) => { options.log(`job queue error: ${error.message}`); });
+  boss.on('error', (error: Error) => {
+    options.log(`job queue error: ${error.message}`);
+  });
   // pg-boss installs or checks its own schema (pgboss) while ours migrates: neither touches the other's.
   const bossStarted = boss.start();
   try {
@@ -86,21 +91,35 @@ export async function startRuntime(options: {
     const sealed = await sealLegacyLinkTokens(pool, cipher);
     if (sealed > 0) options.log(`sealed the link tokens of ${sealed} connections`);
     for (const unlisted of await productionRedirectsWithoutList(pool)) {
-      options.log(`organisation ${unlisted.organization_id}: ${unlisted.connections} production connections have a redirect_url but no production redirect URL list is set, so their link flows refuse to redirect; set one (PUT /admin/organizations/${unlisted.organization_id}/redirect_urls, docs/security.md "Redirects")`);
+      options.log(
+        `organisation ${unlisted.organization_id}: ${unlisted.connections} production connections have a redirect_url but no production redirect URL list is set, so their link flows refuse to redirect; set one (PUT /admin/organizations/${unlisted.organization_id}/redirect_urls, docs/security.md "Redirects")`,
+      );
     }
     const { adminTokenSha256, firstStart } = await bootstrapAdmin(pool, cipher, config);
     if (firstStart !== null) process.stdout.write(firstStartBanner(firstStart));
-    const rateLimiter = config.redisUrl !== null
-      ? redisRateLimiter(config.redisUrl, config.rateLimit.limit, config.rateLimit.windowSeconds)
-      : postgresRateLimiter(pool, config.rateLimit.limit, config.rateLimit.windowSeconds);
+    const rateLimiter =
+      config.redisUrl !== null
+        ? redisRateLimiter(config.redisUrl, config.rateLimit.limit, config.rateLimit.windowSeconds)
+        : postgresRateLimiter(pool, config.rateLimit.limit, config.rateLimit.windowSeconds);
     const versions = new VersionRegistry();
     registerVersionChanges(versions);
     await createQueues(boss);
     const jobWaiter = new JobWaiter(pool);
     const connectionCache = new ConnectionCache(pool, config.connectionCacheSeconds);
     const services: Services = {
-      config, pool, cipher, rateLimiter, versions, adminTokenSha256, idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey,
-      jobWaiter, writeSyncWaitMs: config.writeSyncWaitSeconds * 1000, connectionCache, log: logger,
+      config,
+      pool,
+      cipher,
+      rateLimiter,
+      versions,
+      adminTokenSha256,
+      idempotencyWaitMs: 10_000,
+      jobs: bossSender(boss),
+      urlSigningKey,
+      jobWaiter,
+      writeSyncWaitMs: config.writeSyncWaitSeconds * 1000,
+      connectionCache,
+      log: logger,
     };
     return {
       services,

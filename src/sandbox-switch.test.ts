@@ -23,13 +23,24 @@ import { startRuntime, type Runtime } from './runtime.ts';
 import { createOrganization } from './tenants/organizations.ts';
 
 let dataDir: string;
-beforeAll(async () => { dataDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-sandbox-switch-')); });
-afterAll(async () => { await rm(dataDir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-sandbox-switch-'));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
 
 function start(url: string, sandboxEnabled: string): Promise<Runtime> {
   const config = loadConfig({
-    DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ENCRYPTION_KEY: randomBytes(32).toString('hex'), ADMIN_TOKEN: randomBytes(16).toString('hex'),
-    DATABASE_POOL_API: '2', DATABASE_POOL_WORKER: '2', DATABASE_POOL_WEBHOOKS: '1', SANDBOX_ENABLED: sandboxEnabled,
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ADMIN_TOKEN: randomBytes(16).toString('hex'),
+    DATABASE_POOL_API: '2',
+    DATABASE_POOL_WORKER: '2',
+    DATABASE_POOL_WEBHOOKS: '1',
+    SANDBOX_ENABLED: sandboxEnabled,
   });
   return startRuntime({ log: () => undefined, config });
 }
@@ -40,7 +51,9 @@ async function schemas(pool: Pool): Promise<string[]> {
 }
 
 async function productTables(pool: Pool): Promise<string[]> {
-  const rows = await pool.query<{ schema: string }>(`SELECT DISTINCT table_schema AS schema FROM information_schema.tables WHERE table_name IN ('accounts_state', 'feed_lines')`);
+  const rows = await pool.query<{ schema: string }>(
+    `SELECT DISTINCT table_schema AS schema FROM information_schema.tables WHERE table_name IN ('accounts_state', 'feed_lines')`,
+  );
   return rows.rows.map((r) => r.schema);
 }
 
@@ -61,7 +74,9 @@ describe('SANDBOX_ENABLED', () => {
         const { organization, credentials } = await createOrganization(db.pool, runtime.services.cipher, 'No sandbox');
         const org = { organization, credentials };
         const created = await app.inject({
-          method: 'POST', url: '/versioned/connections/create', headers: clientHeaders(org),
+          method: 'POST',
+          url: '/versioned/connections/create',
+          headers: clientHeaders(org),
           payload: { platform: 'SANDBOX', basic_username: 'user_good', basic_password: 'pass_good' },
         });
         expect(created.statusCode).toBe(400);
@@ -93,7 +108,14 @@ describe('SANDBOX_ENABLED', () => {
       // The product's own migrations make no sandbox table: its 0002 and 0009 are kept, empty.
       for (const file of ['0002_sandbox_platform.sql', '0009_sandbox_feed_lines.sql']) {
         const sql = await readFile(path.join(import.meta.dirname, 'db/migrations', file), 'utf8');
-        expect(sql.split('\n').filter((line) => !line.startsWith('--')).join('\n').trim(), file).toBe('SELECT 1;');
+        expect(
+          sql
+            .split('\n')
+            .filter((line) => !line.startsWith('--'))
+            .join('\n')
+            .trim(),
+          file,
+        ).toBe('SELECT 1;');
       }
       expect(SANDBOX_MIGRATIONS_DIR).toBe(path.join(import.meta.dirname, '..', 'packages', 'sandbox', 'migrations'));
     } finally {

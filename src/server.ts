@@ -37,17 +37,26 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`${signal}: shutting down`);
-    const force = setTimeout(() => { log('shutdown took too long; exiting'); process.exit(1); }, 30_000);
+    const force = setTimeout(() => {
+      log('shutdown took too long; exiting');
+      process.exit(1);
+    }, 30_000);
     force.unref();
     // Newest first: HTTP stops accepting and drains, then workers stop, then the pool and database.
     for (const close of closers.reverse()) {
-      await close().catch((error: unknown) => { log(`error while stopping: ${String(error)}`); });
+      await close().catch((error: unknown) => {
+        log(`error while stopping: ${String(error)}`);
+      });
     }
     log('stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', () => { void shutdown('SIGTERM'); });
-  process.on('SIGINT', () => { void shutdown('SIGINT'); });
+  process.on('SIGTERM', () => {
+    void shutdown('SIGTERM');
+  });
+  process.on('SIGINT', () => {
+    void shutdown('SIGINT');
+  });
 
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel, role });
@@ -57,7 +66,9 @@ async function main(): Promise<void> {
   // The application's modules load while PostgreSQL starts (initdb alone takes over a second on an empty
   // DATA_DIR). Loading them blocks this thread, so it begins once PostgreSQL's own processes are running.
   const postgresRunning = Promise.withResolvers<undefined>();
-  const opening = openDatabase(config, log, () => { postgresRunning.resolve(undefined); });
+  const opening = openDatabase(config, log, () => {
+    postgresRunning.resolve(undefined);
+  });
   await Promise.race([postgresRunning.promise, opening]);
   const [database, { startRuntime }, { startWorkers }, { startWebhookDispatcher }, appModule] = await Promise.all([
     opening,
@@ -99,6 +110,6 @@ main().catch((error: unknown) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  process.stderr.write(`ledgerport failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`ledgerport failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,6 +1,11 @@
 // The part of autocannon's API the benchmarks use (the package ships no types).
 declare module 'autocannon' {
-  interface Request { method?: string; path?: string; headers?: Record<string, string>; setupRequest?: (request: Request) => Request }
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    setupRequest?: (request: Request) => Request;
+  }
   interface Options {
     url: string;
     connections: number;
@@ -10,7 +15,15 @@ declare module 'autocannon' {
     requests?: Request[];
     timeout?: number;
   }
-  interface Histogram { average: number; mean: number; p50: number; p90: number; p99: number; max: number; total: number }
+  interface Histogram {
+    average: number;
+    mean: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    max: number;
+    total: number;
+  }
   interface Result {
     requests: Histogram;
     latency: Histogram;

@@ -15,7 +15,11 @@ const VERSION = '2024-08-31';
 export const HEAVY_FILTER = Array.from({ length: 10 }, (_, i) => `customer_name ~ "zq${i}x"`).join(' OR ');
 export const LIGHT_FILTER = 'status = "active"';
 
-export interface CustomerOrganization { org: CreatedOrganization; tenant: Tenant; token: string }
+export interface CustomerOrganization {
+  org: CreatedOrganization;
+  tenant: Tenant;
+  token: string;
+}
 
 function basic(org: CreatedOrganization): string {
   const { client_id, client_secret } = org.credentials.sandbox;
@@ -28,12 +32,21 @@ export async function organizationWithCustomers(runtime: Runtime, name: string, 
   const org = await createOrganization(pool, cipher, name);
   const tenant: Tenant = { organizationId: org.organization.id, environment: 'sandbox' };
   const { connection } = await createConnection(pool, cipher, tenant, {
-    platform: 'SANDBOX', name: null, credentials: { basic_username: `user_${name}`, basic_password: 'pass_good' },
-    identity: { storeUniqueId: name, storeName: name }, syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
+    platform: 'SANDBOX',
+    name: null,
+    credentials: { basic_username: `user_${name}`, basic_password: 'pass_good' },
+    identity: { storeUniqueId: name, storeName: name },
+    syncConfig: null,
+    scope: null,
+    marketplace: null,
+    redirectUrl: null,
   });
   await pool.query(`UPDATE connections SET status = 'active', ready_at = clock_timestamp() WHERE id = $1`, [connection.id]);
   // As a finished initial sync leaves it: customers were read in full (a list that matches nothing is then an empty page).
-  await pool.query(`INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at) VALUES ($1, 'customer', 'completed', clock_timestamp())`, [connection.id]);
+  await pool.query(
+    `INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at) VALUES ($1, 'customer', 'completed', clock_timestamp())`,
+    [connection.id],
+  );
   await pool.query(
     `INSERT INTO records (connection_id, object_type, id, platform_id, data, raw, content_hash, updated_at, created_at, last_synced_at)
      SELECT $1::uuid, 'customer', u.id, 'C-' || i, jsonb_build_object(
@@ -46,7 +59,8 @@ export async function organizationWithCustomers(runtime: Runtime, name: string, 
             json_build_object('Id', i, 'DisplayName', 'Customer ' || i), sha256(i::text::bytea), t, t, t
        FROM generate_series(1, $2::int) AS i,
             LATERAL (SELECT md5($1::text || i)::uuid AS id, timestamptz '2024-01-01' + i * interval '1 minute' AS t) AS u`,
-    [connection.id, records]);
+    [connection.id, records],
+  );
   await pool.query('ANALYZE records');
   return { org, tenant, token: accessTokenOf(cipher, connection) };
 }
@@ -60,19 +74,36 @@ function headers(owner: CustomerOrganization): Record<string, string> {
 }
 
 export interface FloodResult {
-  requests: number; ok: number; tooMany: number; otherClientErrors: number; serverErrors: number; otherFailures: number; p50Ms: number; p99Ms: number;
+  requests: number;
+  ok: number;
+  tooMany: number;
+  otherClientErrors: number;
+  serverErrors: number;
+  otherFailures: number;
+  p50Ms: number;
+  p99Ms: number;
 }
 
 /** `clients` concurrent lists with HEAVY_FILTER for `seconds`; every answer counted by status. */
 export async function flood(baseUrl: string, owner: CustomerOrganization, clients: number, seconds: number): Promise<FloodResult> {
   const result = await autocannon({
-    url: baseUrl, connections: clients, duration: seconds, timeout: 30, headers: headers(owner),
+    url: baseUrl,
+    connections: clients,
+    duration: seconds,
+    timeout: 30,
+    headers: headers(owner),
     requests: [{ method: 'GET', path: listPath(owner, HEAVY_FILTER) }],
   });
   const tooMany = result.statusCodeStats['429']?.count ?? 0;
   return {
-    requests: result.requests.total, ok: result['2xx'], tooMany, otherClientErrors: result['4xx'] - tooMany,
-    serverErrors: result['5xx'], otherFailures: result.errors + result.timeouts, p50Ms: round(result.latency.p50, 1), p99Ms: round(result.latency.p99, 1),
+    requests: result.requests.total,
+    ok: result['2xx'],
+    tooMany,
+    otherClientErrors: result['4xx'] - tooMany,
+    serverErrors: result['5xx'],
+    otherFailures: result.errors + result.timeouts,
+    p50Ms: round(result.latency.p50, 1),
+    p99Ms: round(result.latency.p99, 1),
   };
 }
 

@@ -3,9 +3,19 @@ import autocannon from 'autocannon';
 import { round } from './stats.ts';
 
 /** `failures`: errors, timeouts and every answer but 2xx; `serverErrors`: the 5xx among them. */
-export interface LoadResult { requestsPerSecond: number; p50Ms: number; p99Ms: number; requests: number; failures: number; serverErrors: number }
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  failures: number;
+  serverErrors: number;
+}
 
-export async function load(baseUrl: string, options: { paths: readonly string[]; headers: Record<string, string>; connections: number; seconds: number }): Promise<LoadResult> {
+export async function load(
+  baseUrl: string,
+  options: { paths: readonly string[]; headers: Record<string, string>; connections: number; seconds: number },
+): Promise<LoadResult> {
   let next = 0;
   const result = await autocannon({
     url: baseUrl,
@@ -13,14 +23,16 @@ export async function load(baseUrl: string, options: { paths: readonly string[];
     duration: options.seconds,
     headers: options.headers,
     timeout: 10,
-    requests: [{
-      method: 'GET',
-      setupRequest: (request) => {
-        const path = options.paths[next % options.paths.length] ?? '/';
-        next += 1;
-        return { ...request, path };
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          const path = options.paths[next % options.paths.length] ?? '/';
+          next += 1;
+          return { ...request, path };
+        },
       },
-    }],
+    ],
   });
   return {
     requestsPerSecond: Math.round(result.requests.total / result.duration),

@@ -21,12 +21,20 @@ export function spawnNode(script: string, args: string[], env: Record<string, st
   const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   // Kept short: a long-running child's log must not grow without bound in the benchmark's memory.
-  const keep = (chunk: Buffer): void => { output = (output + chunk.toString()).slice(-20_000); };
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => { child.once('exit', (code) => { resolve(code); }); });
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => {
+      resolve(code);
+    });
+  });
   return {
-    child, output: () => output, exited,
+    child,
+    output: () => output,
+    exited,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

@@ -31,7 +31,9 @@ export class Receiver {
         }
         this.open += 1;
         this.maxOpen = Math.max(this.maxOpen, this.open);
-        request.socket.once('close', () => { this.open -= 1; });
+        request.socket.once('close', () => {
+          this.open -= 1;
+        });
       });
     });
   }
@@ -43,13 +45,21 @@ export class Receiver {
 
   async close(): Promise<void> {
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
   }
 }
 
 /** Points the tenant's webhooks at `url` (straight in SQL: the admin API is not what is measured). */
 export async function addWebhookEndpoint(pool: Pool, tenant: Tenant, url: string): Promise<void> {
-  await pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [tenant.organizationId, tenant.environment, url]);
+  await pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    tenant.organizationId,
+    tenant.environment,
+    url,
+  ]);
 }
 
 export async function removeWebhookEndpoints(pool: Pool, tenants: readonly Tenant[]): Promise<void> {
@@ -58,7 +68,12 @@ export async function removeWebhookEndpoints(pool: Pool, tenants: readonly Tenan
 
 /** An event numbered `n`, labelled with the `phase` of the run it belongs to. */
 export function numberedEvent(n: number, phase = ''): { connectionId: null; type: string; code: string; payload: Record<string, unknown> } {
-  return { connectionId: null, type: 'CONNECTION', code: 'CONNECTION_UPDATED', payload: { type: 'CONNECTION', code: 'CONNECTION_UPDATED', fairness_n: n, fairness_phase: phase } };
+  return {
+    connectionId: null,
+    type: 'CONNECTION',
+    code: 'CONNECTION_UPDATED',
+    payload: { type: 'CONNECTION', code: 'CONNECTION_UPDATED', fairness_n: n, fairness_phase: phase },
+  };
 }
 
 /** Emits `count` numbered events one at a time, evenly over `seconds`. */
@@ -85,15 +100,26 @@ export async function waitUntil(done: () => boolean | Promise<boolean>, timeoutM
 export async function arrivalDelays(pool: Pool, organizationId: string, receiver: Receiver, phase?: string): Promise<number[]> {
   const created = await pool.query<{ id: string; at: number }>(
     `SELECT id, (extract(epoch FROM created_at) * 1000)::float8 AS at FROM events
-      WHERE organization_id = $1 AND ($2::text IS NULL OR payload->>'fairness_phase' = $2)`, [organizationId, phase ?? null]);
+      WHERE organization_id = $1 AND ($2::text IS NULL OR payload->>'fairness_phase' = $2)`,
+    [organizationId, phase ?? null],
+  );
   return created.rows.map((row) => (receiver.firstSeen.get(row.id) ?? Number.NaN) - row.at).filter((d) => !Number.isNaN(d));
 }
 
-export interface ArrivalSummary { arrived: number; p50Ms: number; p99Ms: number; maxMs: number; within5s: number }
+export interface ArrivalSummary {
+  arrived: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  within5s: number;
+}
 
 export function summariseArrivals(delays: readonly number[]): ArrivalSummary {
   return {
-    arrived: delays.length, p50Ms: round(percentile(delays, 50), 1), p99Ms: round(percentile(delays, 99), 1),
-    maxMs: round(Math.max(0, ...delays), 1), within5s: delays.filter((d) => d <= 5_000).length,
+    arrived: delays.length,
+    p50Ms: round(percentile(delays, 50), 1),
+    p99Ms: round(percentile(delays, 99), 1),
+    maxMs: round(Math.max(0, ...delays), 1),
+    within5s: delays.filter((d) => d <= 5_000).length,
   };
 }

@@ -16,7 +16,9 @@ beforeAll(async () => {
   c = await syncedSandboxConnection(t, 'user_reference_size_300');
   send = sender(t, c.token);
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 async function all(path: string, key: string, headers: Record<string, string> = {}): Promise<Json[]> {
   const response = await send('GET', `${path}?limit=500`, undefined, headers);
@@ -24,7 +26,7 @@ async function all(path: string, key: string, headers: Record<string, string> = 
   return json(response)[key] as Json[];
 }
 
-describe('reads with the reference\'s fields', () => {
+describe("reads with the reference's fields", () => {
   it('vendors carry website and say which subsidiary is primary', async () => {
     const vendors = await all('/accounting/vendors', 'vendors');
     expect(vendors.length).toBeGreaterThan(0);
@@ -46,21 +48,28 @@ describe('reads with the reference\'s fields', () => {
     expect(terms.some((term) => typeof term.discount_percent === 'number')).toBe(true);
   });
 
-  it('purchase orders carry total_quantity and a status of the reference\'s enum', async () => {
+  it("purchase orders carry total_quantity and a status of the reference's enum", async () => {
     const orders = await all('/accounting/purchase_orders', 'purchase_orders');
     expect(orders.length).toBeGreaterThan(0);
     for (const order of orders) {
       expect(['open', 'draft', 'closed', 'pending_bill', 'unknown']).toContain(order.status);
       const quantities = (order.line_items as Json[]).flatMap((l) => (l.item === null ? [] : [(l.item as Json).quantity as number]));
       if (quantities.length === 0) expect(order.total_quantity).toBeNull();
-      else expect(order.total_quantity).toBeCloseTo(quantities.reduce((a, b) => a + b, 0), 6);
+      else
+        expect(order.total_quantity).toBeCloseTo(
+          quantities.reduce((a, b) => a + b, 0),
+          6,
+        );
     }
   });
 
   it('expenses carry currency_rate as a number, and as text under versions before 2024-08-31', async () => {
     const stored = await storedWhere(t, c.connection.id, 'expense', () => true);
     // Every SANDBOX expense is in the home currency; a stored rate (as a store written before this version has it) shows both shapes.
-    await t.db.pool.query(`UPDATE records SET data = jsonb_set(data, '{currency_rate}', '"1.25"') WHERE connection_id = $1 AND object_type = 'expense' AND id = $2`, [c.connection.id, stored.id]);
+    await t.db.pool.query(
+      `UPDATE records SET data = jsonb_set(data, '{currency_rate}', '"1.25"') WHERE connection_id = $1 AND object_type = 'expense' AND id = $2`,
+      [c.connection.id, stored.id],
+    );
     const current = json(await send('GET', `/accounting/expenses/${stored.id}`)).expense as Json;
     expect(current.currency_rate).toBe(1.25);
     const older = json(await send('GET', `/accounting/expenses/${stored.id}`, undefined, { 'x-service-version': '2023-03-14' })).expense as Json;
@@ -90,41 +99,65 @@ describe('write bodies of the reference', () => {
     const subsidiaries = (await all('/accounting/subsidiaries', 'subsidiaries')).slice(0, 2);
     expect(subsidiaries).toHaveLength(2);
     const body = {
-      vendor_name: `Reference Vendor ${Date.now()}`, website: 'https://vendor.example',
-      subsidiaries: [{ id: subsidiaries[0]?.id, primary: false }, { id: subsidiaries[1]?.id, primary: true }],
+      vendor_name: `Reference Vendor ${Date.now()}`,
+      website: 'https://vendor.example',
+      subsidiaries: [
+        { id: subsidiaries[0]?.id, primary: false },
+        { id: subsidiaries[1]?.id, primary: true },
+      ],
     };
     const created = await send('POST', '/accounting/vendors', { vendor: body });
     expect(created.statusCode, created.body).toBe(200);
     const written = json(created).vendor as Json;
     expect(written.website).toBe('https://vendor.example');
-    expect((written.subsidiaries as Json[]).map((s) => [s.id, s.primary])).toEqual([[subsidiaries[1]?.id, true], [subsidiaries[0]?.id, false]]);
+    expect((written.subsidiaries as Json[]).map((s) => [s.id, s.primary])).toEqual([
+      [subsidiaries[1]?.id, true],
+      [subsidiaries[0]?.id, false],
+    ]);
 
-    const twoPrimaries = await send('POST', '/accounting/vendors', { vendor: { ...body, vendor_name: `Other ${Date.now()}`, subsidiaries: body.subsidiaries.map((s) => ({ ...s, primary: true })) } });
+    const twoPrimaries = await send('POST', '/accounting/vendors', {
+      vendor: { ...body, vendor_name: `Other ${Date.now()}`, subsidiaries: body.subsidiaries.map((s) => ({ ...s, primary: true })) },
+    });
     expect(twoPrimaries.statusCode).toBe(400);
     expect(errorBody(twoPrimaries).error_message).toContain('only one subsidiary can be primary');
   });
 
-  it('an invoice item line without account_id posts to the item\'s income account; a line with neither is refused', async () => {
+  it("an invoice item line without account_id posts to the item's income account; a line with neither is refused", async () => {
     const customer = await storedWhere(t, c.connection.id, 'customer', (v) => v.status === 'active');
     const item = await storedWhere(t, c.connection.id, 'item', (i) => i.status === 'active' && i.invoice_item !== null);
     const created = await send('POST', '/accounting/invoices', {
-      invoice: { customer_id: customer.id, issue_date: today(), line_items: [{ total_amount: 30, item: { id: item.id, quantity: 2, unit_amount: 15 } }] },
+      invoice: {
+        customer_id: customer.id,
+        issue_date: today(),
+        line_items: [{ total_amount: 30, item: { id: item.id, quantity: 2, unit_amount: 15 } }],
+      },
     });
     expect(created.statusCode, created.body).toBe(200);
     const [written] = (json(created).invoice as Json).line_items as Json[];
     expect(written).toMatchObject({ total_amount: 30, item: { id: item.id, quantity: 2, unit_amount: 15 } });
     expect(written?.account_id).toBe((item.invoice_item as Json).account_id);
 
-    const bare = await send('POST', '/accounting/invoices', { invoice: { customer_id: customer.id, issue_date: today(), line_items: [{ total_amount: 30 }] } });
+    const bare = await send('POST', '/accounting/invoices', {
+      invoice: { customer_id: customer.id, issue_date: today(), line_items: [{ total_amount: 30 }] },
+    });
     expect(bare.statusCode).toBe(400);
     expect(errorBody(bare).error_metadata?.field).toBe('invoice.line_items[0].account_id');
   });
 
   it('a bill payment takes currency_rate as a number or as decimal text, not as other text', async () => {
-    const bill = json(await send('POST', '/accounting/bills', { bill: { vendor_id: vendor.id, issue_date: today(), line_items: [line(expenseAccount, 40)] } })).bill as Json;
-    const pay = (rate: unknown, amount: number) => send('POST', '/accounting/bill_payments', {
-      bill_payment: { vendor_id: vendor.id, account_id: bank, transaction_date: today(), currency_rate: rate, linked_bills: [{ id: bill.id, allocated_amount: amount }] },
-    });
+    const bill = json(
+      await send('POST', '/accounting/bills', { bill: { vendor_id: vendor.id, issue_date: today(), line_items: [line(expenseAccount, 40)] } }),
+    ).bill as Json;
+    const pay = (rate: unknown, amount: number) =>
+      send('POST', '/accounting/bill_payments', {
+        bill_payment: {
+          vendor_id: vendor.id,
+          account_id: bank,
+          transaction_date: today(),
+          currency_rate: rate,
+          linked_bills: [{ id: bill.id, allocated_amount: amount }],
+        },
+      });
     const asNumber = await pay(1, 10);
     expect(asNumber.statusCode, asNumber.body).toBe(200);
     expect((json(asNumber).bill_payment as Json).currency_rate).toBe('1');
@@ -135,13 +168,20 @@ describe('write bodies of the reference', () => {
     expect(errorBody(bad).error_message).toContain('currency_rate');
   });
 
-  it('a bill credit application takes the reference\'s vendor_id, currency_code and transaction_date, checked against the memo', async () => {
-    const bill = json(await send('POST', '/accounting/bills', { bill: { vendor_id: vendor.id, issue_date: today(), line_items: [line(expenseAccount, 90)] } })).bill as Json;
-    const memo = json(await send('POST', '/accounting/bill_credit_memos', { bill_credit_memo: { vendor_id: vendor.id, issue_date: today(), line_items: [line(expenseAccount, 30)] } })).bill_credit_memo as Json;
+  it("a bill credit application takes the reference's vendor_id, currency_code and transaction_date, checked against the memo", async () => {
+    const bill = json(
+      await send('POST', '/accounting/bills', { bill: { vendor_id: vendor.id, issue_date: today(), line_items: [line(expenseAccount, 90)] } }),
+    ).bill as Json;
+    const memo = json(
+      await send('POST', '/accounting/bill_credit_memos', {
+        bill_credit_memo: { vendor_id: vendor.id, issue_date: today(), line_items: [line(expenseAccount, 30)] },
+      }),
+    ).bill_credit_memo as Json;
     const other = await storedWhere(t, c.connection.id, 'vendor', (v) => v.status === 'active' && v.id !== vendor.id);
-    const apply = (extra: Json) => send('POST', '/accounting/bill_credit_applications', {
-      bill_credit_application: { bill_credit_memo_id: memo.id, linked_bills: [{ id: bill.id, allocated_amount: 10 }], ...extra },
-    });
+    const apply = (extra: Json) =>
+      send('POST', '/accounting/bill_credit_applications', {
+        bill_credit_application: { bill_credit_memo_id: memo.id, linked_bills: [{ id: bill.id, allocated_amount: 10 }], ...extra },
+      });
     const wrongVendor = await apply({ vendor_id: other.id });
     expect(wrongVendor.statusCode).toBe(400);
     expect(errorBody(wrongVendor).error_metadata?.field).toBe('bill_credit_application.vendor_id');
@@ -153,13 +193,25 @@ describe('write bodies of the reference', () => {
     expect((json(ported).bill_credit_memo as Json).remaining_amount).toBe(20);
   });
 
-  it('the spec\'s sample bank feed account body, with additional_fields.override_existing and the reference\'s country', async () => {
+  it("the spec's sample bank feed account body, with additional_fields.override_existing and the reference's country", async () => {
     const created = await send('POST', '/accounting/bank_feeds/accounts', {
       bank_feed_account: {
-        account_id: null, contact_id: null, internal_bank_account_id: `ext-${Date.now()}`, parent_bank_feed_account_id: null,
-        transaction_start_date: today(), bank_account_type: 'checking', currency_code: 'USD', name: 'Spec sample feed',
-        available_balance: 1200.5, bank_account_number: '000123456789', current_balance: 1300.25, line_of_business: 'retail',
-        routing_number: '110000000', payment_network_ids: [], country: 'US', additional_fields: { override_existing: true },
+        account_id: null,
+        contact_id: null,
+        internal_bank_account_id: `ext-${Date.now()}`,
+        parent_bank_feed_account_id: null,
+        transaction_start_date: today(),
+        bank_account_type: 'checking',
+        currency_code: 'USD',
+        name: 'Spec sample feed',
+        available_balance: 1200.5,
+        bank_account_number: '000123456789',
+        current_balance: 1300.25,
+        line_of_business: 'retail',
+        routing_number: '110000000',
+        payment_network_ids: [],
+        country: 'US',
+        additional_fields: { override_existing: true },
       },
     });
     expect(created.statusCode, created.body).toBe(200);
@@ -168,18 +220,30 @@ describe('write bodies of the reference', () => {
     const raw = json(await send('GET', `/accounting/bank_feeds/accounts/${String(feed.id)}?expand=platform_data`)).bank_feed_account as Json;
     expect((raw.platform_data as Json).Country).toBe('US');
 
-    const badCountry = await send('POST', '/accounting/bank_feeds/accounts', { bank_feed_account: { name: 'Bad country', bank_account_type: 'bank', country: 'United States' } });
+    const badCountry = await send('POST', '/accounting/bank_feeds/accounts', {
+      bank_feed_account: { name: 'Bad country', bank_account_type: 'bank', country: 'United States' },
+    });
     expect(badCountry.statusCode).not.toBe(200);
   });
 
-  it('bank feed transactions in the reference\'s names are taken; both names at once, or a sign against the type, are refused', async () => {
+  it("bank feed transactions in the reference's names are taken; both names at once, or a sign against the type, are refused", async () => {
     const feed = await storedWhere(t, c.connection.id, 'bank_feed_account', (f) => f.transaction_ready === true);
-    const post = (lines: Json[]) => send('POST', '/accounting/bank_feeds/transactions', { bank_feed_transactions: { bank_feed_account_id: feed.id, transactions: lines } });
-    const reference = { transaction_id: `ref-${Date.now()}`, posted_at: today(), amount: -42.1, description: 'Card payment', transaction_type: 'debit', payee: 'Coffee Co' };
+    const post = (lines: Json[]) =>
+      send('POST', '/accounting/bank_feeds/transactions', { bank_feed_transactions: { bank_feed_account_id: feed.id, transactions: lines } });
+    const reference = {
+      transaction_id: `ref-${Date.now()}`,
+      posted_at: today(),
+      amount: -42.1,
+      description: 'Card payment',
+      transaction_type: 'debit',
+      payee: 'Coffee Co',
+    };
     const taken = await post([reference]);
     expect(taken.statusCode, taken.body).toBe(200);
     expect(json(taken).bank_feed_transactions).toMatchObject({ accepted_count: 1, duplicate_count: 0 });
-    const again = await post([{ ...reference, transaction_id: undefined, internal_transaction_id: reference.transaction_id, posted_at: undefined, transaction_date: today() }]);
+    const again = await post([
+      { ...reference, transaction_id: undefined, internal_transaction_id: reference.transaction_id, posted_at: undefined, transaction_date: today() },
+    ]);
     expect(json(again).bank_feed_transactions).toMatchObject({ accepted_count: 0, duplicate_count: 1 });
 
     const both = await post([{ ...reference, internal_transaction_id: 'x' }]);

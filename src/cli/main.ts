@@ -36,8 +36,15 @@ import { startRuntime } from '../runtime.ts';
 import type { Services } from '../services.ts';
 import { DELIVERY_STATUSES } from '../sql/webhook-admin.ts';
 import {
-  DEFAULT_DELIVERY_LIMIT, getWebhookUrls, listDeliveries, MAX_DELIVERY_LIMIT, removeWebhookUrl, replayFailedDeliveries, retryDelivery,
-  setWebhookUrl, webhookWindowSeconds,
+  DEFAULT_DELIVERY_LIMIT,
+  getWebhookUrls,
+  listDeliveries,
+  MAX_DELIVERY_LIMIT,
+  removeWebhookUrl,
+  replayFailedDeliveries,
+  retryDelivery,
+  setWebhookUrl,
+  webhookWindowSeconds,
 } from '../webhooks/admin.ts';
 
 const USAGE = `usage:
@@ -67,7 +74,8 @@ class UsageError extends Error {}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function requireUuid(value: string | undefined, option: string, command: string): string {
-  if (value === undefined || !UUID.test(value)) throw new UsageError(`${command} needs ${option} <uuid>${value === undefined ? '' : ` (got "${value}")`}`);
+  if (value === undefined || !UUID.test(value))
+    throw new UsageError(`${command} needs ${option} <uuid>${value === undefined ? '' : ` (got "${value}")`}`);
   return value;
 }
 
@@ -76,7 +84,8 @@ function environmentOption(value: string | undefined, command: string, required:
 function environmentOption(value: string | undefined, command: string, required: boolean): Environment | null {
   if (value === undefined && !required) return null;
   const environment = ENVIRONMENTS.find((e) => e === value);
-  if (environment === undefined) throw new UsageError(`${command} needs --environment sandbox|production${value === undefined ? '' : ` (got "${value}")`}`);
+  if (environment === undefined)
+    throw new UsageError(`${command} needs --environment sandbox|production${value === undefined ? '' : ` (got "${value}")`}`);
   return environment;
 }
 
@@ -118,18 +127,42 @@ export async function runCli(argv: string[]): Promise<void> {
   });
   const [area, action] = positionals;
   const command = `${area ?? ''} ${action ?? ''}`.trim();
-  const known = ['org create', 'org list', 'org rotate', 'org products', 'org endpoints', 'migrate',
-    'webhook set', 'webhook get', 'webhook delete', 'webhook deliveries', 'webhook retry', 'webhook replay',
-    'oauth-app set', 'oauth-app list', 'oauth-app delete', 'redirect-url set', 'redirect-url get', 'redirect-url delete'];
+  const known = [
+    'org create',
+    'org list',
+    'org rotate',
+    'org products',
+    'org endpoints',
+    'migrate',
+    'webhook set',
+    'webhook get',
+    'webhook delete',
+    'webhook deliveries',
+    'webhook retry',
+    'webhook replay',
+    'oauth-app set',
+    'oauth-app list',
+    'oauth-app delete',
+    'redirect-url set',
+    'redirect-url get',
+    'redirect-url delete',
+  ];
   if (!known.includes(command)) throw new UsageError(USAGE);
 
   // Arguments are checked before the database is opened: a usage error costs nothing.
   const { url: urls, none, disable, ...single } = values;
-  const serviceCommand = area === 'webhook' ? parseWebhookCommand(command, { ...single, url: onlyUrl(urls, command) })
-    : area === 'oauth-app' ? parseOAuthAppCommand(command, single)
-      : area === 'redirect-url' ? parseRedirectUrlCommand(command, single, urls ?? [], none)
-        : command === 'org products' ? parseProductsCommand(single)
-          : command === 'org endpoints' ? parseEndpointsCommand(single.id, disable) : null;
+  const serviceCommand =
+    area === 'webhook'
+      ? parseWebhookCommand(command, { ...single, url: onlyUrl(urls, command) })
+      : area === 'oauth-app'
+        ? parseOAuthAppCommand(command, single)
+        : area === 'redirect-url'
+          ? parseRedirectUrlCommand(command, single, urls ?? [], none)
+          : command === 'org products'
+            ? parseProductsCommand(single)
+            : command === 'org endpoints'
+              ? parseEndpointsCommand(single.id, disable)
+              : null;
 
   // One command at a time: a couple of connections is plenty.
   const config = loadConfig();
@@ -161,17 +194,23 @@ export async function runCli(argv: string[]): Promise<void> {
 function parseProductsCommand(values: Record<string, string | undefined>): ServiceCommand {
   const id = requireUuid(values.id, '--id', 'org products');
   if (values.set === undefined) throw new UsageError('org products needs --set <product>[,<product>…] (accounting, commerce, payments, bank_feeds)');
-  const products = values.set.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const products = values.set
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   return async ({ pool }) => ({ products: await setProducts(pool, id, products, '--set') });
 }
 
 /** org endpoints: the endpoints turned off for the organisation, over the admin API's function (src/tenants/endpoints.ts). */
 function parseEndpointsCommand(idValue: string | undefined, disable: string[] | undefined): ServiceCommand {
   const id = requireUuid(idValue, '--id', 'org endpoints');
-  if (disable === undefined) throw new UsageError('org endpoints needs --disable "METHOD /route" (repeat it; --disable \'\' turns everything back on)');
+  if (disable === undefined)
+    throw new UsageError('org endpoints needs --disable "METHOD /route" (repeat it; --disable \'\' turns everything back on)');
   const entries = disable.filter((entry) => entry.trim() !== '');
   const served = new Set(versionedEndpoints.map((e) => `${e.contract.method} ${e.contract.url}`));
-  return async ({ pool }) => ({ disabled_endpoints: await setDisabledEndpoints(pool, id, entries, '--disable', (method, route) => served.has(`${method} ${route}`)) });
+  return async ({ pool }) => ({
+    disabled_endpoints: await setDisabledEndpoints(pool, id, entries, '--disable', (method, route) => served.has(`${method} ${route}`)),
+  });
 }
 
 /** The one --url of a command that takes one (webhook set). */
@@ -209,13 +248,24 @@ function parseWebhookCommand(command: string, values: Record<string, string | un
       const status = values.status === undefined ? null : DELIVERY_STATUSES.find((s) => s === values.status);
       if (status === undefined) throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}`);
       const limit = values.limit === undefined ? DEFAULT_DELIVERY_LIMIT : Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_DELIVERY_LIMIT}`);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIMIT)
+        throw new UsageError(`--limit must be a whole number from 1 to ${MAX_DELIVERY_LIMIT}`);
       const connectionId = values['connection-id'] === undefined ? null : requireUuid(values['connection-id'], '--connection-id', command);
       const { cursor } = values;
       return async ({ pool, config }) => {
-        const page = await listDeliveries(pool, id, {
-          environment, status, code: values.code ?? null, connectionId, from: cursor === undefined || cursor === '' ? null : decodeCursor(cursor), limit,
-        }, webhookWindowSeconds(config));
+        const page = await listDeliveries(
+          pool,
+          id,
+          {
+            environment,
+            status,
+            code: values.code ?? null,
+            connectionId,
+            from: cursor === undefined || cursor === '' ? null : decodeCursor(cursor),
+            limit,
+          },
+          webhookWindowSeconds(config),
+        );
         return { deliveries: page.deliveries, next_cursor: page.next === null ? null : encodeCursor(page.next) };
       };
     }
@@ -226,8 +276,10 @@ function parseWebhookCommand(command: string, values: Record<string, string | un
     case 'webhook replay': {
       const environment = environmentOption(values.environment, command, false);
       const { from, to } = values;
-      if (from === undefined || to === undefined) throw new UsageError('webhook replay needs --from and --to (ISO 8601 date-times, e.g. 2026-01-31T00:00:00Z)');
-      return ({ pool, config }) => replayFailedDeliveries(pool, { organizationId: id, from, to, environment, windowSeconds: webhookWindowSeconds(config) });
+      if (from === undefined || to === undefined)
+        throw new UsageError('webhook replay needs --from and --to (ISO 8601 date-times, e.g. 2026-01-31T00:00:00Z)');
+      return ({ pool, config }) =>
+        replayFailedDeliveries(pool, { organizationId: id, from, to, environment, windowSeconds: webhookWindowSeconds(config) });
     }
     default:
       throw new UsageError(USAGE);

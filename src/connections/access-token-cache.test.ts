@@ -12,14 +12,21 @@ import { accessTokenOf } from './connections.ts';
 import type { ConnectionRecord } from './types.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp({ config: { connectionCacheSeconds: 60 } }); }, 60_000);
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await startTestApp({ config: { connectionCacheSeconds: 60 } });
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+});
 
 async function readyConnection(user: string): Promise<{ connection: ConnectionRecord; token: string }> {
   const connection = await sandboxConnection(t, user);
   await t.db.pool.query(`UPDATE connections SET status = 'active', ready_at = clock_timestamp() WHERE id = $1`, [connection.id]);
   // As an initial sync that read bills (and found none) leaves it: an empty page is then an answer, not ENTITY_NOT_READY.
-  await t.db.pool.query(`INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at) VALUES ($1, 'bill', 'completed', clock_timestamp())`, [connection.id]);
+  await t.db.pool.query(
+    `INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at) VALUES ($1, 'bill', 'completed', clock_timestamp())`,
+    [connection.id],
+  );
   return { connection, token: accessTokenOf(t.services.cipher, connection) };
 }
 
@@ -84,12 +91,24 @@ describe('connection cache of the data reads', () => {
     const cache = new ConnectionCache(t.db.pool, 0.2);
     try {
       let loads = 0;
-      const load = (): Promise<ConnectionRecord> => { loads += 1; return Promise.resolve(connection); };
+      const load = (): Promise<ConnectionRecord> => {
+        loads += 1;
+        return Promise.resolve(connection);
+      };
       await cache.get('key', load);
       await until(() => cache.listening);
 
       let release: () => void = () => undefined;
-      const slow = cache.get('key', () => new Promise<ConnectionRecord>((resolve) => { loads += 1; release = () => { resolve(connection); }; }));
+      const slow = cache.get(
+        'key',
+        () =>
+          new Promise<ConnectionRecord>((resolve) => {
+            loads += 1;
+            release = () => {
+              resolve(connection);
+            };
+          }),
+      );
       cache.invalidate(connection.id);
       release();
       await slow;

@@ -15,7 +15,10 @@ import type { ConnectionRecord } from './types.ts';
 export const CONNECTION_CHANNEL = 'ledgerport_connections';
 const MAX_ENTRIES = 10_000;
 
-interface Entry { connection: ConnectionRecord; until: number }
+interface Entry {
+  connection: ConnectionRecord;
+  until: number;
+}
 
 export class ConnectionCache {
   readonly #pool: Pool;
@@ -86,7 +89,9 @@ export class ConnectionCache {
   #listen(): void {
     if (this.#connecting !== null || this.#closed) return;
     this.#connecting = (async () => {
-      const listener = await listenOn(this.#pool, CONNECTION_CHANNEL, (connectionId) => { this.invalidate(connectionId); });
+      const listener = await listenOn(this.#pool, CONNECTION_CHANNEL, (connectionId) => {
+        this.invalidate(connectionId);
+      });
       if (this.#closed) {
         await listener.close();
         return;
@@ -94,6 +99,10 @@ export class ConnectionCache {
       this.#entries.clear();
       this.#generation += 1;
       this.#listener = listener;
-    })().catch(() => undefined).finally(() => { this.#connecting = null; });
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#connecting = null;
+      });
   }
 }

@@ -9,9 +9,7 @@ import { ServiceError } from '../errors/catalogue.ts';
 import { emitEvent } from '../events/emit.ts';
 import type { AccountIdentity, Credentials, OAuthTokens } from '../platforms/connector.ts';
 import { sealJson } from '../platforms/context.ts';
-import {
-  findConnectionByAccessToken, findConnectionById, findConnectionByStore, insertConnection,
-} from '../sql/connections.ts';
+import { findConnectionByAccessToken, findConnectionById, findConnectionByStore, insertConnection } from '../sql/connections.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { canTransition, statusAfterLink } from './lifecycle.ts';
 import { linkUrl, newLinkToken } from './link-token.ts';
@@ -41,13 +39,17 @@ export interface CreateConnectionInput {
  * account is already connected in this organisation and environment.
  */
 export async function createConnection(
-  pool: Pool, cipher: Cipher, tenant: Tenant, input: CreateConnectionInput,
+  pool: Pool,
+  cipher: Cipher,
+  tenant: Tenant,
+  input: CreateConnectionInput,
 ): Promise<{ connection: ConnectionRecord; created: boolean }> {
   return withTransaction(pool, async (db) => {
     if (input.platform !== null && input.identity !== null) {
       // Serialise concurrent creates of the same account so exactly one row wins.
-      await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
-        [`${tenant.organizationId}:${tenant.environment}:${input.platform}:${input.identity.storeUniqueId}`]);
+      await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `${tenant.organizationId}:${tenant.environment}:${input.platform}:${input.identity.storeUniqueId}`,
+      ]);
       const existing = await findConnectionByStore(db, tenant, input.platform, input.identity.storeUniqueId);
       if (existing !== null) return { connection: existing, created: false };
     }
@@ -76,13 +78,26 @@ export async function createConnection(
 
 /** Resolves the access_token query parameter within the caller's tenant. */
 /** `cache` (the data reads): remembered between change notifications (src/connections/access-token-cache.ts). */
-export async function connectionForAccessToken(db: Queryable, tenant: Tenant, accessToken: string | undefined, cache?: ConnectionCache): Promise<ConnectionRecord> {
+export async function connectionForAccessToken(
+  db: Queryable,
+  tenant: Tenant,
+  accessToken: string | undefined,
+  cache?: ConnectionCache,
+): Promise<ConnectionRecord> {
   if (accessToken === undefined || accessToken === '') {
-    throw new ServiceError('MISSING_ACCESS_TOKEN', 'The access_token query parameter is required: pass the connection access_token from connection creation or the public token exchange.', { source: 'service', field: 'access_token', location: 'query' });
+    throw new ServiceError(
+      'MISSING_ACCESS_TOKEN',
+      'The access_token query parameter is required: pass the connection access_token from connection creation or the public token exchange.',
+      { source: 'service', field: 'access_token', location: 'query' },
+    );
   }
   const connection = accessToken.length > 200 ? null : await lookUp(db, tenant, sha256(accessToken), cache);
   if (connection === null) {
-    throw new ServiceError('INVALID_CREDENTIALS', 'The access_token does not belong to a connection of these client credentials (check the environment, or whether it was invalidated).', { source: 'service', field: 'access_token', location: 'query' });
+    throw new ServiceError(
+      'INVALID_CREDENTIALS',
+      'The access_token does not belong to a connection of these client credentials (check the environment, or whether it was invalidated).',
+      { source: 'service', field: 'access_token', location: 'query' },
+    );
   }
   return connection;
 }
@@ -94,7 +109,8 @@ function lookUp(db: Queryable, tenant: Tenant, tokenSha256: Buffer, cache: Conne
 
 export async function connectionForId(db: Queryable, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}): Promise<ConnectionRecord> {
   const connection = await findConnectionById(db, tenant, id, options);
-  if (connection === null) throw new ServiceError('RESOURCE_NOT_FOUND', `No connection with id ${id}.`, { source: 'service', field: 'id', location: 'params' });
+  if (connection === null)
+    throw new ServiceError('RESOURCE_NOT_FOUND', `No connection with id ${id}.`, { source: 'service', field: 'id', location: 'params' });
   return connection;
 }
 
@@ -124,19 +140,23 @@ function connectionWebhook(cipher: Cipher, connection: ConnectionRecord, code: s
  * Always issues a public token (single use, 30 minutes).
  */
 export async function completeLink(
-  pool: Pool, cipher: Cipher, linkConnection: ConnectionRecord,
+  pool: Pool,
+  cipher: Cipher,
+  linkConnection: ConnectionRecord,
   input: { platform: string; credentials: Credentials | null; tokens: OAuthTokens | null; identity: AccountIdentity },
 ): Promise<LinkCompletion> {
   return withTransaction(pool, async (db) => {
     const tenant: Tenant = { organizationId: linkConnection.organizationId, environment: linkConnection.environment };
-    await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
-      [`${tenant.organizationId}:${tenant.environment}:${input.platform}:${input.identity.storeUniqueId}`]);
+    await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `${tenant.organizationId}:${tenant.environment}:${input.platform}:${input.identity.storeUniqueId}`,
+    ]);
     const holder = await findConnectionByStore(db, tenant, input.platform, input.identity.storeUniqueId);
-    let target = await findConnectionById(db, tenant, linkConnection.id, { forUpdate: true }) ?? linkConnection;
+    let target = (await findConnectionById(db, tenant, linkConnection.id, { forUpdate: true })) ?? linkConnection;
     if (holder !== null && holder.id !== target.id) {
       // The account is already connected: keep the existing connection; a placeholder never linked points at it, so
       // requests with its access token answer IS_DUPLICATE naming the holder (src/connections/unlinked.ts).
-      if (target.linkedAt === null) await db.query('UPDATE connections SET duplicate_of = $2, updated_at = clock_timestamp() WHERE id = $1', [target.id, holder.id]);
+      if (target.linkedAt === null)
+        await db.query('UPDATE connections SET duplicate_of = $2, updated_at = clock_timestamp() WHERE id = $1', [target.id, holder.id]);
       target = holder;
     }
     const wasLinked = target.linkedAt !== null;
@@ -147,12 +167,25 @@ export async function completeLink(
               store_unique_id = $5, store_name = $6, status = $7, linked_at = COALESCE(linked_at, clock_timestamp()),
               disable_error = NULL, disable_message = NULL, consecutive_failures = 0, duplicate_of = NULL, updated_at = clock_timestamp()
         WHERE id = $1 RETURNING linked_at`,
-      [target.id, input.platform, input.credentials === null ? null : sealJson(cipher, input.credentials),
-        input.tokens === null ? null : sealJson(cipher, input.tokens), input.identity.storeUniqueId, input.identity.storeName, status],
+      [
+        target.id,
+        input.platform,
+        input.credentials === null ? null : sealJson(cipher, input.credentials),
+        input.tokens === null ? null : sealJson(cipher, input.tokens),
+        input.identity.storeUniqueId,
+        input.identity.storeName,
+        status,
+      ],
     );
     const refreshed: ConnectionRecord = {
-      ...target, platform: input.platform, storeUniqueId: input.identity.storeUniqueId, storeName: input.identity.storeName,
-      status, linkedAt: updated.rows[0]?.linked_at ?? new Date(), disableError: null, disableMessage: null,
+      ...target,
+      platform: input.platform,
+      storeUniqueId: input.identity.storeUniqueId,
+      storeName: input.identity.storeName,
+      status,
+      linkedAt: updated.rows[0]?.linked_at ?? new Date(),
+      disableError: null,
+      disableMessage: null,
     };
     const publicToken = randomToken(PUBLIC_TOKEN_PREFIX);
     await db.query(
@@ -160,7 +193,10 @@ export async function completeLink(
       [sha256(publicToken), refreshed.id, PUBLIC_TOKEN_TTL_SECONDS],
     );
     await emitEvent(db, cipher, {
-      tenant, connectionId: refreshed.id, type: 'CONNECTION', code: 'CONNECTION_UPDATED',
+      tenant,
+      connectionId: refreshed.id,
+      type: 'CONNECTION',
+      code: 'CONNECTION_UPDATED',
       payload: connectionWebhook(cipher, refreshed, 'CONNECTION_UPDATED', { store_unique_id: refreshed.storeUniqueId }),
     });
     return { connection: refreshed, publicToken, isNewLink: !wasLinked };
@@ -168,11 +204,24 @@ export async function completeLink(
 }
 
 /** CONNECTION_LINK_ERROR: the flow failed; the end user sees the message too. */
-export async function recordLinkError(db: Queryable, cipher: Cipher, connection: ConnectionRecord, publicUrl: string, platform: string, message: string): Promise<void> {
+export async function recordLinkError(
+  db: Queryable,
+  cipher: Cipher,
+  connection: ConnectionRecord,
+  publicUrl: string,
+  platform: string,
+  message: string,
+): Promise<void> {
   await emitEvent(db, cipher, {
     tenant: { organizationId: connection.organizationId, environment: connection.environment },
-    connectionId: connection.id, type: 'CONNECTION', code: 'CONNECTION_LINK_ERROR',
-    payload: connectionWebhook(cipher, connection, 'CONNECTION_LINK_ERROR', { update_url: linkUrl(publicUrl, cipher, connection), message, platform }),
+    connectionId: connection.id,
+    type: 'CONNECTION',
+    code: 'CONNECTION_LINK_ERROR',
+    payload: connectionWebhook(cipher, connection, 'CONNECTION_LINK_ERROR', {
+      update_url: linkUrl(publicUrl, cipher, connection),
+      message,
+      platform,
+    }),
   });
 }
 
@@ -189,9 +238,11 @@ export async function exchangePublicToken(pool: Pool, tenant: Tenant, publicToke
     );
     const id = result.rows[0]?.connection_id;
     if (id === undefined) {
-      throw new ServiceError('INVALID_PUBLIC_TOKEN',
+      throw new ServiceError(
+        'INVALID_PUBLIC_TOKEN',
         'The public_token is unknown, already exchanged, expired (they live 30 minutes), or from another environment; run the link flow again.',
-        { source: 'service', field: 'public_token', location: 'body' });
+        { source: 'service', field: 'public_token', location: 'body' },
+      );
     }
     return connectionForId(db, tenant, id);
   });
@@ -206,7 +257,11 @@ export async function invalidateAccessToken(pool: Pool, cipher: Cipher, connecti
     [connection.id, sha256(accessToken), cipher.encrypt(accessToken), sha256(presented)],
   );
   if (result.rowCount !== 1) {
-    throw new ServiceError('INVALID_CREDENTIALS', 'This access_token was invalidated meanwhile; use the token the other call returned.', { source: 'service', field: 'access_token', location: 'query' });
+    throw new ServiceError('INVALID_CREDENTIALS', 'This access_token was invalidated meanwhile; use the token the other call returned.', {
+      source: 'service',
+      field: 'access_token',
+      location: 'query',
+    });
   }
   return accessToken;
 }
@@ -217,9 +272,17 @@ export async function invalidateAccessToken(pool: Pool, cipher: Cipher, connecti
  * for needs_reauth), the connection recovers like a re-link, and
  * CONNECTION_UPDATED fires. The access_token stays.
  */
-export async function refreshCredentials(pool: Pool, cipher: Cipher, connection: ConnectionRecord, credentials: Credentials): Promise<ConnectionRecord> {
+export async function refreshCredentials(
+  pool: Pool,
+  cipher: Cipher,
+  connection: ConnectionRecord,
+  credentials: Credentials,
+): Promise<ConnectionRecord> {
   return withTransaction(pool, async (db) => {
-    const current = await findConnectionById(db, { organizationId: connection.organizationId, environment: connection.environment }, connection.id, { forUpdate: true }) ?? connection;
+    const current =
+      (await findConnectionById(db, { organizationId: connection.organizationId, environment: connection.environment }, connection.id, {
+        forUpdate: true,
+      })) ?? connection;
     const status = statusAfterLink(current.readyAt !== null);
     if (!canTransition(current.status, status)) throw new Error(`connection ${current.id}: ${current.status} → ${status} is not allowed`);
     await db.query(
@@ -229,8 +292,10 @@ export async function refreshCredentials(pool: Pool, cipher: Cipher, connection:
     );
     const refreshed: ConnectionRecord = { ...current, status, disableError: null, disableMessage: null };
     await emitEvent(db, cipher, {
-      tenant: { organizationId: current.organizationId, environment: current.environment }, connectionId: current.id,
-      type: 'CONNECTION', code: 'CONNECTION_UPDATED',
+      tenant: { organizationId: current.organizationId, environment: current.environment },
+      connectionId: current.id,
+      type: 'CONNECTION',
+      code: 'CONNECTION_UPDATED',
       payload: connectionWebhook(cipher, refreshed, 'CONNECTION_UPDATED', { store_unique_id: refreshed.storeUniqueId }),
     });
     return refreshed;

@@ -12,11 +12,12 @@ import type { SyncConfig } from './sync-config.ts';
 import type { ConnectionRecord } from './types.ts';
 
 export async function assertEntityRead(db: Queryable, connection: ConnectionRecord, type: UnifiedObjectType, forceFetch: boolean): Promise<void> {
-  if (forceFetch || connection.readyAt === null || await objectEverRead(db, connection.id, type)) return;
+  if (forceFetch || connection.readyAt === null || (await objectEverRead(db, connection.id, type))) return;
   const { entity, plural } = OBJECT_TYPES[type];
   const entities = (connection.syncConfig as SyncConfig | null)?.entities;
-  const why = entities !== undefined && !entities.includes(entity)
-    ? `this connection's syncConfig.entities leaves ${entity} out, so its ${plural.replaceAll('_', ' ')} are never synced`
-    : `its ${plural.replaceAll('_', ' ')} have not been synced yet; they will be at the next sync (POST /connections/incremental_sync starts one now)`;
+  const why =
+    entities !== undefined && !entities.includes(entity)
+      ? `this connection's syncConfig.entities leaves ${entity} out, so its ${plural.replaceAll('_', ' ')} are never synced`
+      : `its ${plural.replaceAll('_', ' ')} have not been synced yet; they will be at the next sync (POST /connections/incremental_sync starts one now)`;
   throw new ServiceError('ENTITY_NOT_READY', `The connection is ready, but ${why}. force_fetch=true answers what is stored.`, { source: 'service' });
 }

@@ -27,17 +27,32 @@ export async function markNeedsReauth(db: Queryable, cipher: Cipher, publicUrl: 
   if (c.status === 'needs_reauth' || !canTransition(c.status, 'needs_reauth')) return;
   await db.query(`UPDATE connections SET status = 'needs_reauth', updated_at = clock_timestamp() WHERE id = $1`, [c.id]);
   await emitEvent(db, cipher, {
-    tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'CONNECTION_NEEDS_UPDATE',
+    tenant: tenantOf(c),
+    connectionId: c.id,
+    type: 'CONNECTION',
+    code: 'CONNECTION_NEEDS_UPDATE',
     payload: { ...base(cipher, c, 'CONNECTION_NEEDS_UPDATE'), update_url: linkUrl(publicUrl, cipher, c) },
   });
 }
 
 /** Disables the connection (once per episode) and sends CONNECTION_DISABLED with the reason. */
-export async function disableConnection(db: Queryable, cipher: Cipher, c: ConnectionRecord, disableError: string, disableMessage: string): Promise<boolean> {
+export async function disableConnection(
+  db: Queryable,
+  cipher: Cipher,
+  c: ConnectionRecord,
+  disableError: string,
+  disableMessage: string,
+): Promise<boolean> {
   if (c.status === 'disabled' || !canTransition(c.status, 'disabled')) return false;
-  await db.query(`UPDATE connections SET status = 'disabled', disable_error = $2, disable_message = $3, updated_at = clock_timestamp() WHERE id = $1`, [c.id, disableError, disableMessage]);
+  await db.query(
+    `UPDATE connections SET status = 'disabled', disable_error = $2, disable_message = $3, updated_at = clock_timestamp() WHERE id = $1`,
+    [c.id, disableError, disableMessage],
+  );
   await emitEvent(db, cipher, {
-    tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'CONNECTION_DISABLED',
+    tenant: tenantOf(c),
+    connectionId: c.id,
+    type: 'CONNECTION',
+    code: 'CONNECTION_DISABLED',
     payload: { ...base(cipher, c, 'CONNECTION_DISABLED'), disable_error: disableError, disable_message: disableMessage },
   });
   return true;
@@ -48,7 +63,12 @@ export async function disableConnection(db: Queryable, cipher: Cipher, c: Connec
  * persists. CONNECTION_ERROR fires once per episode (the count resets when a sync succeeds), also for a connection
  * whose initial sync keeps failing (docs/webhooks.md).
  */
-export async function recordSyncFailure(db: Queryable, cipher: Cipher, c: ConnectionRecord, failure: { code: string; message: string }): Promise<'unchanged' | 'unhealthy' | 'disabled'> {
+export async function recordSyncFailure(
+  db: Queryable,
+  cipher: Cipher,
+  c: ConnectionRecord,
+  failure: { code: string; message: string },
+): Promise<'unchanged' | 'unhealthy' | 'disabled'> {
   const { message } = failure;
   const result = await db.query<{ failures: number }>(
     `UPDATE connections SET consecutive_failures = consecutive_failures + 1, updated_at = clock_timestamp() WHERE id = $1 RETURNING consecutive_failures AS failures`,
@@ -56,13 +76,27 @@ export async function recordSyncFailure(db: Queryable, cipher: Cipher, c: Connec
   );
   const failures = result.rows[0]?.failures ?? 0;
   if (failures >= DISABLED_AFTER) {
-    const disabled = await disableConnection(db, cipher, c, 'PERSISTENT_PLATFORM_ERROR', `The platform failed ${failures} syncs in a row; the last error: ${message.slice(0, 500)}`);
+    const disabled = await disableConnection(
+      db,
+      cipher,
+      c,
+      'PERSISTENT_PLATFORM_ERROR',
+      `The platform failed ${failures} syncs in a row; the last error: ${message.slice(0, 500)}`,
+    );
     if (disabled) return 'disabled';
   }
   if (failures === UNHEALTHY_AFTER) {
     await emitEvent(db, cipher, {
-      tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'CONNECTION_ERROR',
-      payload: { ...base(cipher, c, 'CONNECTION_ERROR'), error_code: failure.code, error_message: message.slice(0, 1000), consecutive_failures: failures },
+      tenant: tenantOf(c),
+      connectionId: c.id,
+      type: 'CONNECTION',
+      code: 'CONNECTION_ERROR',
+      payload: {
+        ...base(cipher, c, 'CONNECTION_ERROR'),
+        error_code: failure.code,
+        error_message: message.slice(0, 1000),
+        consecutive_failures: failures,
+      },
     });
   }
   if (failures >= UNHEALTHY_AFTER && c.status === 'active') {
@@ -91,10 +125,22 @@ export async function markReady(db: Queryable, cipher: Cipher, c: ConnectionReco
     [c.id],
   );
   if (result.rowCount !== 1) return false;
-  await emitEvent(db, cipher, { tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code: 'INITIAL_UPDATE', payload: base(cipher, c, 'INITIAL_UPDATE') });
+  await emitEvent(db, cipher, {
+    tenant: tenantOf(c),
+    connectionId: c.id,
+    type: 'CONNECTION',
+    code: 'INITIAL_UPDATE',
+    payload: base(cipher, c, 'INITIAL_UPDATE'),
+  });
   return true;
 }
 
-export async function emitConnectionEvent(db: Queryable, cipher: Cipher, c: ConnectionRecord, code: string, extra: Record<string, unknown>): Promise<void> {
+export async function emitConnectionEvent(
+  db: Queryable,
+  cipher: Cipher,
+  c: ConnectionRecord,
+  code: string,
+  extra: Record<string, unknown>,
+): Promise<void> {
   await emitEvent(db, cipher, { tenant: tenantOf(c), connectionId: c.id, type: 'CONNECTION', code, payload: { ...base(cipher, c, code), ...extra } });
 }

@@ -7,7 +7,11 @@
 import { randomToken, sha256, type Cipher } from '../crypto/secrets.ts';
 import type { ConnectionRecord } from './types.ts';
 
-export interface NewLinkToken { token: string; sha256: Buffer; ciphertext: Buffer }
+export interface NewLinkToken {
+  token: string;
+  sha256: Buffer;
+  ciphertext: Buffer;
+}
 
 export function newLinkToken(cipher: Cipher): NewLinkToken {
   const token = randomToken('lk_', 18);

@@ -41,16 +41,20 @@ function toOAuthAppView(row: OAuthAppRow): OAuthAppView {
   };
 }
 
-
 function invalid(field: string, problem: string, location: ErrorMetadata['location']): ServiceError {
   const where = location === 'body' ? ' in the request body' : location === 'params' ? ' in the path' : '';
-  return new ServiceError('VALIDATION_ERROR', `\`${field}\`${where} ${problem}.`,
-    { source: 'service', field, ...(location !== undefined ? { location } : {}) });
+  return new ServiceError('VALIDATION_ERROR', `\`${field}\`${where} ${problem}.`, {
+    source: 'service',
+    field,
+    ...(location !== undefined ? { location } : {}),
+  });
 }
 
 /** Ids of the registered platforms that sign in with OAuth 2, sorted. */
 export function oauthPlatforms(): string[] {
-  return listConnectors().filter((c) => c.auth.type === 'oauth2').map((c) => c.id);
+  return listConnectors()
+    .filter((c) => c.auth.type === 'oauth2')
+    .map((c) => c.id);
 }
 
 /** Why the platform cannot take an OAuth app, as a 400 naming `platform`; null when it can. */
@@ -74,7 +78,8 @@ export function redirectUriProblem(uri: string): string | null {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an absolute http or https URL';
   if (url.username !== '' || url.password !== '') return 'must not contain credentials';
   if (url.hash !== '' || uri.includes('#')) return 'must not contain a #fragment';
-  if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) return `must use https (plain http is allowed only for ${[...LOCAL_HOSTS].join(' and ')})`;
+  if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname))
+    return `must use https (plain http is allowed only for ${[...LOCAL_HOSTS].join(' and ')})`;
   return null;
 }
 
@@ -96,14 +101,18 @@ export async function setOAuthApp(db: Queryable, cipher: Cipher, input: OAuthApp
   const api = input.location === 'body';
   const platformError = oauthPlatformError(input.platform, api ? 'params' : undefined);
   if (platformError !== null) throw platformError;
-  for (const [field, value] of [['client_id', input.clientId], ['client_secret', input.clientSecret]] as const) {
+  for (const [field, value] of [
+    ['client_id', input.clientId],
+    ['client_secret', input.clientSecret],
+  ] as const) {
     if (value.length < 1 || value.length > OAUTH_APP_FIELD_MAX_LENGTH) {
       throw invalid(field, `must be 1 to ${OAUTH_APP_FIELD_MAX_LENGTH} characters long`, input.location);
     }
   }
-  const problem = input.redirectUri.length > REDIRECT_URI_MAX_LENGTH
-    ? `must be at most ${REDIRECT_URI_MAX_LENGTH} characters long`
-    : redirectUriProblem(input.redirectUri);
+  const problem =
+    input.redirectUri.length > REDIRECT_URI_MAX_LENGTH
+      ? `must be at most ${REDIRECT_URI_MAX_LENGTH} characters long`
+      : redirectUriProblem(input.redirectUri);
   if (problem !== null) throw invalid('redirect_uri', problem, input.location);
   const webhookKey = input.webhookKey;
   if (webhookKey !== undefined) {
@@ -115,8 +124,12 @@ export async function setOAuthApp(db: Queryable, cipher: Cipher, input: OAuthApp
     }
   }
   const row = await upsertOAuthApp(db, {
-    organizationId: input.organizationId, environment: input.environment, platform: input.platform,
-    clientId: input.clientId, clientSecretCiphertext: cipher.encrypt(input.clientSecret), redirectUri: input.redirectUri,
+    organizationId: input.organizationId,
+    environment: input.environment,
+    platform: input.platform,
+    clientId: input.clientId,
+    clientSecretCiphertext: cipher.encrypt(input.clientSecret),
+    redirectUri: input.redirectUri,
     webhookKeyCiphertext: webhookKey === undefined ? null : cipher.encrypt(webhookKey),
   });
   if (row === null) throw organizationNotFound(input.organizationId);
@@ -136,8 +149,9 @@ export async function getOAuthApps(db: Queryable, organizationId: string): Promi
  */
 export async function removeOAuthApp(db: Queryable, organizationId: string, platform: string, environment: Environment): Promise<void> {
   await requireOrganization(db, organizationId);
-  if (!await deleteOAuthApp(db, organizationId, environment, platform)) {
-    throw new ServiceError('RESOURCE_NOT_FOUND',
-      `Organization ${organizationId} has no ${platform} OAuth app for ${environment}.`, { source: 'service' });
+  if (!(await deleteOAuthApp(db, organizationId, environment, platform))) {
+    throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} has no ${platform} OAuth app for ${environment}.`, {
+      source: 'service',
+    });
   }
 }

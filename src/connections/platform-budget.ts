@@ -16,7 +16,7 @@ export interface PlatformBudget {
 
 /** Null when the connection's platform states no daily budget. */
 export async function platformBudgetOf(db: Queryable, connection: { id: string; platform: string | null }): Promise<PlatformBudget | null> {
-  const limit = connection.platform === null ? null : getConnector(connection.platform)?.limits.dailyRequests ?? null;
+  const limit = connection.platform === null ? null : (getConnector(connection.platform)?.limits.dailyRequests ?? null);
   if (limit === null) return null;
   const today = await platformCallsToday(db, connection.id);
   const used = today?.calls ?? 0;

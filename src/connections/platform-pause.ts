@@ -27,7 +27,11 @@ export function pauseFor(error: unknown, now: number = Date.now()): PauseRequest
   if (!(error instanceof PlatformError) || error.kind !== 'rate_limited') return null;
   if (error.retryAfterMs === null || error.retryAfterMs <= HTTP_DEFAULTS.maxRetryAfterMs) return null;
   const seconds = Math.ceil(error.retryAfterMs / 1000);
-  return { until: new Date(now + error.retryAfterMs), reason: `The platform asked us to wait ${seconds} s before calling again (HTTP ${error.httpStatus ?? 429} Retry-After): ${error.platformMessage.slice(0, 300)}`, cause: 'retry_after' };
+  return {
+    until: new Date(now + error.retryAfterMs),
+    reason: `The platform asked us to wait ${seconds} s before calling again (HTTP ${error.httpStatus ?? 429} Retry-After): ${error.platformMessage.slice(0, 300)}`,
+    cause: 'retry_after',
+  };
 }
 
 /** Whole seconds from now until `until`, at least 1: a job's startAfter. */

@@ -71,16 +71,20 @@ function invalid(message: string, field: string, location: ErrorMetadata['locati
   return new ServiceError('VALIDATION_ERROR', message, { source: 'service', field, ...(location !== undefined ? { location } : {}) });
 }
 
-
 /**
  * Sets (replaces) the allowed redirect URLs of one environment. Entries are
  * stored as scheme://host[:port]/path, each once; an empty list allows none.
  */
-export async function setRedirectUrls(db: Queryable, input: {
-  organizationId: string; environment: Environment; urls: readonly string[];
-  /** Where the list came from, for the error metadata (body for the API, undefined for the CLI). */
-  location?: ErrorMetadata['location'];
-}): Promise<RedirectUrlsView> {
+export async function setRedirectUrls(
+  db: Queryable,
+  input: {
+    organizationId: string;
+    environment: Environment;
+    urls: readonly string[];
+    /** Where the list came from, for the error metadata (body for the API, undefined for the CLI). */
+    location?: ErrorMetadata['location'];
+  },
+): Promise<RedirectUrlsView> {
   if (input.urls.length > MAX_REDIRECT_URLS) {
     throw invalid(`\`urls\` may hold at most ${MAX_REDIRECT_URLS} URLs (got ${input.urls.length}).`, 'urls', input.location);
   }
@@ -88,7 +92,8 @@ export async function setRedirectUrls(db: Queryable, input: {
   for (const [i, raw] of input.urls.entries()) {
     const problem = entryProblem(raw, input.environment);
     const key = problem === null ? redirectKey(raw) : null;
-    if (key === null) throw invalid(`\`urls[${i}]\` ${problem ?? 'is not a valid redirect URL'} (got "${raw.slice(0, 100)}").`, `urls/${i}`, input.location);
+    if (key === null)
+      throw invalid(`\`urls[${i}]\` ${problem ?? 'is not a valid redirect URL'} (got "${raw.slice(0, 100)}").`, `urls/${i}`, input.location);
     if (!urls.includes(key)) urls.push(key);
   }
   const row = await upsertRedirectUrlList(db, input.organizationId, input.environment, urls);
@@ -100,15 +105,19 @@ export async function setRedirectUrls(db: Queryable, input: {
 export async function getRedirectUrls(db: Queryable, organizationId: string): Promise<RedirectUrlsView[]> {
   await requireOrganization(db, organizationId);
   return (await listRedirectUrlLists(db, organizationId)).map((row) => ({
-    environment: row.environment, urls: row.urls, updated_at: row.updated_at.toISOString(),
+    environment: row.environment,
+    urls: row.urls,
+    updated_at: row.updated_at.toISOString(),
   }));
 }
 
 /** Removes the list: sandbox goes back to accepting the creation redirect_url, production to accepting none. */
 export async function removeRedirectUrls(db: Queryable, organizationId: string, environment: Environment): Promise<void> {
   await requireOrganization(db, organizationId);
-  if (!await deleteRedirectUrlList(db, organizationId, environment)) {
-    throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} has no redirect URL list for ${environment}.`, { source: 'service' });
+  if (!(await deleteRedirectUrlList(db, organizationId, environment))) {
+    throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} has no redirect URL list for ${environment}.`, {
+      source: 'service',
+    });
   }
 }
 
@@ -124,7 +133,12 @@ export type RedirectRefusal = 'malformed' | 'not_listed' | 'not_from_creation' |
  * Null when `candidate` may be used, else why not. `fromCreation`: it is the
  * redirect_url given at connection creation (stored with the connection).
  */
-export async function redirectRefusal(db: Queryable, scope: RedirectScope, candidate: string, fromCreation: boolean): Promise<RedirectRefusal | null> {
+export async function redirectRefusal(
+  db: Queryable,
+  scope: RedirectScope,
+  candidate: string,
+  fromCreation: boolean,
+): Promise<RedirectRefusal | null> {
   const key = redirectKey(candidate);
   if (key === null) return 'malformed';
   const list = await findRedirectUrlList(db, scope.organizationId, scope.environment);
@@ -150,10 +164,14 @@ export async function originRefusal(db: Queryable, scope: RedirectScope, origin:
 /** The refusal in words for the developer, without how to fix it. */
 export function refusalReason(refusal: RedirectRefusal, environment: Environment): string {
   switch (refusal) {
-    case 'malformed': return 'is not an absolute http or https URL without credentials or #fragment';
-    case 'not_listed': return `is not on the ${environment} environment's allowed redirect URLs (scheme, host, port and path must equal one's)`;
-    case 'not_from_creation': return 'is not the redirect_url given when the connection was created, and the sandbox environment has no allowed redirect URLs';
-    case 'no_list': return 'cannot be used: the production environment has no allowed redirect URLs';
+    case 'malformed':
+      return 'is not an absolute http or https URL without credentials or #fragment';
+    case 'not_listed':
+      return `is not on the ${environment} environment's allowed redirect URLs (scheme, host, port and path must equal one's)`;
+    case 'not_from_creation':
+      return 'is not the redirect_url given when the connection was created, and the sandbox environment has no allowed redirect URLs';
+    case 'no_list':
+      return 'cannot be used: the production environment has no allowed redirect URLs';
   }
 }
 
@@ -161,7 +179,10 @@ export function refusalReason(refusal: RedirectRefusal, environment: Environment
 export async function assertCreationRedirect(db: Queryable, scope: RedirectScope, redirectUrl: string): Promise<void> {
   const refusal = await redirectRefusal(db, scope, redirectUrl, true);
   if (refusal === null) return;
-  const howTo = refusal === 'malformed' ? '' : `; allow it with PUT ${adminPath(scope.organizationId)} `
-    + `{"environment": "${scope.environment}", "urls": [...]} or: ledgerport redirect-url set --id ${scope.organizationId} --environment ${scope.environment} --url <url>`;
+  const howTo =
+    refusal === 'malformed'
+      ? ''
+      : `; allow it with PUT ${adminPath(scope.organizationId)} ` +
+        `{"environment": "${scope.environment}", "urls": [...]} or: ledgerport redirect-url set --id ${scope.organizationId} --environment ${scope.environment} --url <url>`;
   throw invalid(`\`redirect_url\` ${refusalReason(refusal, scope.environment)}${howTo}.`, 'redirect_url', 'body');
 }

@@ -21,22 +21,30 @@ let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
   await db.pool.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
-  await migrate(db.pool, (await loadMigrations()).filter((m) => m.version < 18));
+  await migrate(
+    db.pool,
+    (await loadMigrations()).filter((m) => m.version < 18),
+  );
 }, 60_000);
-afterAll(async () => { await db.close(); });
+afterAll(async () => {
+  await db.close();
+});
 
 async function legacyConnection(organizationId: string, linkToken: string): Promise<string> {
   const accessToken = randomToken('lpat_');
   const result = await db.pool.query<{ id: string }>(
     `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token)
-     VALUES ($1, 'sandbox', $2, $3, $4) RETURNING id`, [organizationId, sha256(accessToken), cipher.encrypt(accessToken), linkToken]);
+     VALUES ($1, 'sandbox', $2, $3, $4) RETURNING id`,
+    [organizationId, sha256(accessToken), cipher.encrypt(accessToken), linkToken],
+  );
   return result.rows[0]?.id ?? '';
 }
 
 async function legacyEvent(organizationId: string, connectionId: string, body: Record<string, unknown>): Promise<string> {
   const result = await db.pool.query<{ id: string }>(
     `INSERT INTO events (organization_id, environment, connection_id, type, code, payload) VALUES ($1, 'sandbox', $2, 'CONNECTION', $3, $4::json) RETURNING id`,
-    [organizationId, connectionId, body.code, JSON.stringify(body)]);
+    [organizationId, connectionId, body.code, JSON.stringify(body)],
+  );
   return result.rows[0]?.id ?? '';
 }
 
@@ -49,14 +57,20 @@ describe('migration 0018 and the start-up step', () => {
     const keptId = await legacyConnection(org, kept);
     const goneId = await legacyConnection(org, gone);
     const body = (id: string, token: string) => ({
-      type: 'CONNECTION', code: 'CONNECTION_LINK_ERROR', connection_id: id, access_token: null, update_url: `https://lp.example/link/${token}`, message: 'm',
+      type: 'CONNECTION',
+      code: 'CONNECTION_LINK_ERROR',
+      connection_id: id,
+      access_token: null,
+      update_url: `https://lp.example/link/${token}`,
+      message: 'm',
     });
     const keptEvent = await legacyEvent(org, keptId, body(keptId, kept));
     const goneEvent = await legacyEvent(org, goneId, body(goneId, gone));
     await db.pool.query('DELETE FROM connections WHERE id = $1', [goneId]);
     await db.pool.query(
       `INSERT INTO oauth_states (state, connection_id, platform, redirect_url, expires_at) VALUES ($1, $2, 'XERO', '/link/done', now() + interval '10 minutes')`,
-      [state, keptId]);
+      [state, keptId],
+    );
 
     // 0018 and whatever came after it.
     const applied = await migrate(db.pool);
@@ -69,7 +83,8 @@ describe('migration 0018 and the start-up step', () => {
     const stored = await db.pool.query<{ text: string }>(
       `SELECT row_to_json(c)::text AS text FROM connections c
        UNION ALL SELECT row_to_json(e)::text FROM events e
-       UNION ALL SELECT row_to_json(o)::text FROM oauth_states o`);
+       UNION ALL SELECT row_to_json(o)::text FROM oauth_states o`,
+    );
     for (const row of stored.rows) for (const secret of [kept, gone, state]) expect(row.text).not.toContain(secret);
 
     const found = await findLinkConnection(db.pool, kept);
@@ -79,14 +94,17 @@ describe('migration 0018 and the start-up step', () => {
     expect(await findLinkConnection(db.pool, gone)).toBeNull();
 
     const events = await db.pool.query<{ id: string; payload: Record<string, unknown>; update_url_ciphertext: Buffer | null }>(
-      'SELECT id, payload, update_url_ciphertext FROM events WHERE id = ANY($1::uuid[])', [[keptEvent, goneEvent]]);
+      'SELECT id, payload, update_url_ciphertext FROM events WHERE id = ANY($1::uuid[])',
+      [[keptEvent, goneEvent]],
+    );
     const byId = new Map(events.rows.map((e) => [e.id, e]));
     const keptRow = byId.get(keptEvent);
     const sealedUrl = keptRow?.update_url_ciphertext ?? null;
     expect(sealedUrl).not.toBeNull();
     // The delivered body is the one written before the migration, key order included.
-    expect(JSON.stringify(fillSecrets(keptRow?.payload, { accessToken: null, updateUrl: sealedUrl === null ? null : cipher.decrypt(sealedUrl) })))
-      .toBe(JSON.stringify(body(keptId, kept)));
+    expect(
+      JSON.stringify(fillSecrets(keptRow?.payload, { accessToken: null, updateUrl: sealedUrl === null ? null : cipher.decrypt(sealedUrl) })),
+    ).toBe(JSON.stringify(body(keptId, kept)));
     // A deleted connection's link opens nothing: its update_url is emptied, not sealed.
     expect(byId.get(goneEvent)?.payload.update_url).toBeNull();
     expect(byId.get(goneEvent)?.update_url_ciphertext).toBeNull();
@@ -102,7 +120,9 @@ describe('migration 0018 and the start-up step', () => {
     await db.pool.query(
       `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token, link_token_sha256)
        SELECT $1, 'sandbox', sha256(convert_to('at-' || g, 'UTF8')), '\\x00'::bytea, 'lk_legacy_' || g, sha256(convert_to('lk_legacy_' || g, 'UTF8'))
-         FROM generate_series(1, 1200) AS g`, [org]);
+         FROM generate_series(1, 1200) AS g`,
+      [org],
+    );
     const leftInClear = async (): Promise<number> =>
       (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM connections WHERE link_token IS NOT NULL')).rows[0]?.n ?? -1;
     const start = () => sealLegacyLinkTokens(db.pool, cipher).then(async (sealed) => ({ sealed, left: await leftInClear() }));

@@ -13,7 +13,13 @@
 import type { Cipher } from '../crypto/secrets.ts';
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { takeUpdateUrl } from '../events/access-token-slot.ts';
-import { anyLegacyLinkToken, lockLegacyLinkTokens, lockLegacyUpdateUrls, storeSealedLinkTokens, storeSealedUpdateUrls } from '../sql/legacy-link-tokens.ts';
+import {
+  anyLegacyLinkToken,
+  lockLegacyLinkTokens,
+  lockLegacyUpdateUrls,
+  storeSealedLinkTokens,
+  storeSealedUpdateUrls,
+} from '../sql/legacy-link-tokens.ts';
 
 const BATCH = 500;
 const SEALING_LOCK = 4_711_000_018;
@@ -45,12 +51,21 @@ async function sealBatch(db: PoolClient, cipher: Cipher): Promise<number> {
     const rows = await lockLegacyLinkTokens(db, BATCH);
     const ids = rows.map((r) => r.id);
     if (rows.length > 0) {
-      await storeSealedLinkTokens(db, ids, rows.map((r) => cipher.encrypt(r.link_token)));
+      await storeSealedLinkTokens(
+        db,
+        ids,
+        rows.map((r) => cipher.encrypt(r.link_token)),
+      );
       const events = (await lockLegacyUpdateUrls(db, ids)).flatMap((e) => {
         const { payload, updateUrl } = takeUpdateUrl(e.payload);
         return updateUrl === null ? [] : [{ id: e.id, payload: JSON.stringify(payload), sealed: cipher.encrypt(updateUrl) }];
       });
-      await storeSealedUpdateUrls(db, events.map((e) => e.id), events.map((e) => e.payload), events.map((e) => e.sealed));
+      await storeSealedUpdateUrls(
+        db,
+        events.map((e) => e.id),
+        events.map((e) => e.payload),
+        events.map((e) => e.sealed),
+      );
     }
     await db.query('COMMIT');
     return rows.length;

@@ -34,24 +34,45 @@ export const DEFAULT_HISTORICAL_MONTHS = 24;
 export const DEFAULT_FREQUENCY_MINUTES = 60;
 
 /** Batch boundaries of an initial sync (an organisation setting, or a connection's override; [] = none). */
-export const DataBatchingSchema = Type.Object({
-  months: Type.Array(Type.Integer({ minimum: 1, maximum: 240 }), { maxItems: 12, description: 'Ascending batch boundaries in months back; each finished batch fires HISTORICAL_UPDATE. [] turns batching off.' }),
-}, { additionalProperties: false });
+export const DataBatchingSchema = Type.Object(
+  {
+    months: Type.Array(Type.Integer({ minimum: 1, maximum: 240 }), {
+      maxItems: 12,
+      description: 'Ascending batch boundaries in months back; each finished batch fires HISTORICAL_UPDATE. [] turns batching off.',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 /** Batch boundaries must be strictly ascending; the schema cannot say so. */
 export function checkDataBatchingMonths(months: readonly number[], field: string): void {
   if (months.some((m, i) => i > 0 && m <= (months[i - 1] ?? 0))) {
-    throw new ServiceError('VALIDATION_ERROR', `\`${field}\` in the request body must be strictly ascending, e.g. [1, 6, 12].`, { source: 'service', field, location: 'body' });
+    throw new ServiceError('VALIDATION_ERROR', `\`${field}\` in the request body must be strictly ascending, e.g. [1, 6, 12].`, {
+      source: 'service',
+      field,
+      location: 'body',
+    });
   }
 }
 
-export const SyncConfigSchema = Type.Object({
-  entities: Type.Optional(Type.Array(Type.String(), { minItems: 1, uniqueItems: true, description: 'Upper-case entity names, e.g. BILL, ACCOUNT. Omitted: all.' })),
-  historical_months: Type.Optional(Type.Integer({ minimum: 0, maximum: 240, description: 'Months back the initial sync reaches on dated records; 0 = everything.' })),
-  entity_historical_months: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0, maximum: 240 }), { description: 'Per-entity override of historical_months.' })),
-  data_batching: Type.Optional(DataBatchingSchema),
-  incremental_sync_frequency_minutes: Type.Optional(Type.Integer({ minimum: MIN_FREQUENCY_MINUTES, maximum: MAX_FREQUENCY_MINUTES, description: '60 (hourly, default) to 20160 (14 days).' })),
-}, { additionalProperties: false, description: 'Which entities to sync, the historical time frame and the incremental frequency.' });
+export const SyncConfigSchema = Type.Object(
+  {
+    entities: Type.Optional(
+      Type.Array(Type.String(), { minItems: 1, uniqueItems: true, description: 'Upper-case entity names, e.g. BILL, ACCOUNT. Omitted: all.' }),
+    ),
+    historical_months: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 240, description: 'Months back the initial sync reaches on dated records; 0 = everything.' }),
+    ),
+    entity_historical_months: Type.Optional(
+      Type.Record(Type.String(), Type.Integer({ minimum: 0, maximum: 240 }), { description: 'Per-entity override of historical_months.' }),
+    ),
+    data_batching: Type.Optional(DataBatchingSchema),
+    incremental_sync_frequency_minutes: Type.Optional(
+      Type.Integer({ minimum: MIN_FREQUENCY_MINUTES, maximum: MAX_FREQUENCY_MINUTES, description: '60 (hourly, default) to 20160 (14 days).' }),
+    ),
+  },
+  { additionalProperties: false, description: 'Which entities to sync, the historical time frame and the incremental frequency.' },
+);
 
 export type SyncConfig = Static<typeof SyncConfigSchema>;
 
@@ -59,9 +80,11 @@ export type SyncConfig = Static<typeof SyncConfigSchema>;
 export function validateSyncConfig(config: SyncConfig, supported: readonly string[]): void {
   const check = (entity: string, field: string) => {
     if (!supported.includes(entity)) {
-      throw new ServiceError('VALIDATION_ERROR',
+      throw new ServiceError(
+        'VALIDATION_ERROR',
         `\`${field}\` in the request body names "${entity}", which this platform does not sync. Allowed: ${supported.join(', ')}.`,
-        { source: 'service', field, location: 'body' });
+        { source: 'service', field, location: 'body' },
+      );
     }
   };
   for (const entity of config.entities ?? []) check(entity, 'syncConfig.entities');

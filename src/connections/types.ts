@@ -62,7 +62,8 @@ export const CONNECTION_COLUMNS = `id, organization_id, environment, platform, n
 
 function sealedLinkToken(row: ConnectionRow): Buffer {
   // Sealed by the start-up step before any process serves (src/connections/seal-link-tokens.ts).
-  if (row.link_token_ciphertext === null) throw new Error(`connection ${row.id}: its link token is not sealed yet (start the service once to seal it)`);
+  if (row.link_token_ciphertext === null)
+    throw new Error(`connection ${row.id}: its link token is not sealed yet (start the service once to seal it)`);
   return row.link_token_ciphertext;
 }
 

@@ -15,15 +15,29 @@ export async function assertLinked(db: Queryable, connection: ConnectionRecord):
   if (connection.linkedAt !== null) return;
   const state = await linkState(db, connection.id);
   if (state.duplicateOf !== null) {
-    throw new ServiceError('IS_DUPLICATE',
+    throw new ServiceError(
+      'IS_DUPLICATE',
       `The end user linked this connection to an account that connection ${state.duplicateOf} already holds, so the link flow joined them to that connection: use its access token (the public token of the flow exchanges for it).`,
-      { source: 'service', connection_id: state.duplicateOf });
+      { source: 'service', connection_id: state.duplicateOf },
+    );
   }
   if (state.pending) {
-    throw new ServiceError('PENDING', 'The end user is signing in at the platform for this connection; wait for CONNECTION_UPDATED, then for INITIAL_UPDATE.', { source: 'service' });
+    throw new ServiceError(
+      'PENDING',
+      'The end user is signing in at the platform for this connection; wait for CONNECTION_UPDATED, then for INITIAL_UPDATE.',
+      { source: 'service' },
+    );
   }
   if (state.lastLinkError !== null) {
-    throw new ServiceError('LINK_ERROR', `The end user's last attempt to link this connection failed: ${state.lastLinkError} Send them to link_url to try again.`, { source: 'service' });
+    throw new ServiceError(
+      'LINK_ERROR',
+      `The end user's last attempt to link this connection failed: ${state.lastLinkError} Send them to link_url to try again.`,
+      { source: 'service' },
+    );
   }
-  throw new ServiceError('NO_CREDENTIALS', 'This connection has no platform credentials yet: send the end user to its link_url (or create it with credentials).', { source: 'service' });
+  throw new ServiceError(
+    'NO_CREDENTIALS',
+    'This connection has no platform credentials yet: send the end user to its link_url (or create it with credentials).',
+    { source: 'service' },
+  );
 }

@@ -6,8 +6,9 @@ describe('scrubSecrets', () => {
   const secret = 'lpsk_c2VjcmV0c2VjcmV0c2VjcmV0';
 
   it('masks every occurrence of every secret', () => {
-    expect(scrubSecrets(`{"access_token":"${token}","again":"${token}"} ${secret}`, [token, secret]))
-      .toBe(`{"access_token":"${MASK}","again":"${MASK}"} ${MASK}`);
+    expect(scrubSecrets(`{"access_token":"${token}","again":"${token}"} ${secret}`, [token, secret])).toBe(
+      `{"access_token":"${MASK}","again":"${MASK}"} ${MASK}`,
+    );
   });
 
   it('masks the beginning of a secret cut off at the end of an excerpt', () => {

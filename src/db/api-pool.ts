@@ -22,8 +22,14 @@ export class ApiPool extends pg.Pool {
     const checkout = this.#gatedConnect();
     if (callback === undefined) return checkout;
     checkout.then(
-      (client) => { callback(undefined, client, (release) => { client.release(release); }); },
-      (error: unknown) => { callback(error instanceof Error ? error : new Error(String(error)), undefined, () => undefined); },
+      (client) => {
+        callback(undefined, client, (release) => {
+          client.release(release);
+        });
+      },
+      (error: unknown) => {
+        callback(error instanceof Error ? error : new Error(String(error)), undefined, () => undefined);
+      },
     );
     return undefined;
   }

@@ -13,7 +13,12 @@ function isCanceled(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === QUERY_CANCELED;
 }
 
-export async function boundedRead<T>(pool: Pool, timeoutMs: number, blame: Pick<ErrorMetadata, 'field' | 'location'>, work: (db: PoolClient) => Promise<T>): Promise<T> {
+export async function boundedRead<T>(
+  pool: Pool,
+  timeoutMs: number,
+  blame: Pick<ErrorMetadata, 'field' | 'location'>,
+  work: (db: PoolClient) => Promise<T>,
+): Promise<T> {
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new Error(`statement timeout must be a positive integer (got ${timeoutMs})`);
   const client = await pool.connect();
   try {
@@ -26,9 +31,11 @@ export async function boundedRead<T>(pool: Pool, timeoutMs: number, blame: Pick<
     await client.query('ROLLBACK').catch(() => undefined);
     if (!isCanceled(error)) throw error;
     const seconds = timeoutMs / 1000;
-    throw new ServiceError('QUERY_TIMEOUT',
+    throw new ServiceError(
+      'QUERY_TIMEOUT',
       `The read ran longer than ${seconds} s and was stopped; narrow the filter, lower limit or leave out expand=platform_data, then try again.`,
-      { source: 'service', ...blame, statement_timeout_ms: timeoutMs });
+      { source: 'service', ...blame, statement_timeout_ms: timeoutMs },
+    );
   } finally {
     client.release();
   }

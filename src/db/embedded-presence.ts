@@ -33,7 +33,12 @@ export async function announcePresence(url: string, log: (m: string) => void): P
   const hold = async (held: pg.Client): Promise<void> => {
     await held.query(`SELECT pg_advisory_lock_shared(${PRESENCE_KEY_SQL})`);
     // If someone ends this session (pg_terminate_backend, a restart), take the lock again on a new one.
-    held.once('end', () => { if (!state.released) setTimeout(() => { void reacquire(); }, RECONNECT_MS).unref(); });
+    held.once('end', () => {
+      if (!state.released)
+        setTimeout(() => {
+          void reacquire();
+        }, RECONNECT_MS).unref();
+    });
   };
   const reacquire = async (): Promise<void> => {
     if (state.released) return;
@@ -48,7 +53,9 @@ export async function announcePresence(url: string, log: (m: string) => void): P
       await hold(next);
     } catch (error) {
       log(`could not announce this process to the embedded PostgreSQL (${String(error)}); retrying`);
-      setTimeout(() => { void reacquire(); }, RECONNECT_MS).unref();
+      setTimeout(() => {
+        void reacquire();
+      }, RECONNECT_MS).unref();
     }
   };
   try {

@@ -27,13 +27,22 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-interface EmbeddedSettings { port: number; password: string }
+interface EmbeddedSettings {
+  port: number;
+  password: string;
+}
 
 async function readSettings(file: string, port: number): Promise<EmbeddedSettings> {
   if (existsSync(file)) {
     const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
-    if (typeof parsed === 'object' && parsed !== null && 'password' in parsed && 'port' in parsed
-      && typeof parsed.password === 'string' && typeof parsed.port === 'number') {
+    if (
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      'password' in parsed &&
+      'port' in parsed &&
+      typeof parsed.password === 'string' &&
+      typeof parsed.port === 'number'
+    ) {
       return { port: parsed.port, password: parsed.password };
     }
     throw new Error(`${file} is damaged: expected {"port": number, "password": string}`);
@@ -46,8 +55,13 @@ async function readSettings(file: string, port: number): Promise<EmbeddedSetting
 function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
-    socket.once('error', () => { resolve(false); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      resolve(false);
+    });
   });
 }
 
@@ -240,7 +254,9 @@ export async function startEmbeddedPostgres(options: {
 
 /** Attaches to the running server or starts it; returns what stops it. */
 async function startOrAttach(
-  options: Parameters<typeof startEmbeddedPostgres>[0], clusterDir: string, settings: EmbeddedSettings,
+  options: Parameters<typeof startEmbeddedPostgres>[0],
+  clusterDir: string,
+  settings: EmbeddedSettings,
 ): Promise<() => Promise<void>> {
   if ((await runningPostmasterPid(clusterDir)) !== null && (await portAnswers(settings.port))) {
     options.log(`embedded PostgreSQL already running on 127.0.0.1:${settings.port}; attaching`);
@@ -258,9 +274,21 @@ async function startOrAttach(
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `max_connections=${EMBEDDED_MAX_CONNECTIONS}`, '-c', 'unix_socket_directories=', ...embeddedTuning()],
-    onLog: () => { options.onRunning?.(); },
-    onError: (error: unknown) => { options.log(`embedded PostgreSQL: ${String(error)}`); },
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
+      '-c',
+      'unix_socket_directories=',
+      ...embeddedTuning(),
+    ],
+    onLog: () => {
+      options.onRunning?.();
+    },
+    onError: (error: unknown) => {
+      options.log(`embedded PostgreSQL: ${String(error)}`);
+    },
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     options.log(`initialising embedded PostgreSQL in ${clusterDir}`);

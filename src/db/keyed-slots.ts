@@ -3,8 +3,14 @@
  * `waitMs`, then are refused with the error `refusal()` makes. A freed slot is handed straight to the first in
  * line, so no newcomer can jump the queue. In memory: it guards this process's own resources only.
  */
-interface Waiter { grant(): void; timer: NodeJS.Timeout | null }
-interface Slots { active: number; waiting: Waiter[] }
+interface Waiter {
+  grant(): void;
+  timer: NodeJS.Timeout | null;
+}
+interface Slots {
+  active: number;
+  waiting: Waiter[];
+}
 
 export class KeyedSlots {
   readonly #concurrency: number;
@@ -32,7 +38,10 @@ export class KeyedSlots {
     const queue = slots.waiting;
     const { promise, resolve, reject } = Promise.withResolvers<undefined>();
     const waiter: Waiter = {
-      grant: () => { if (waiter.timer !== null) clearTimeout(waiter.timer); resolve(undefined); },
+      grant: () => {
+        if (waiter.timer !== null) clearTimeout(waiter.timer);
+        resolve(undefined);
+      },
       timer: setTimeout(() => {
         queue.splice(queue.indexOf(waiter), 1);
         reject(this.#refusal());

@@ -4,8 +4,12 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/databa
 import { listenOn } from './listener.ts';
 
 let db: TestDatabase;
-beforeAll(async () => { db = await createTestDatabase(); });
-afterAll(async () => { await db.close(); });
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.close();
+});
 
 async function backends(): Promise<number[]> {
   const result = await db.pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`);

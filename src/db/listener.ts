@@ -19,7 +19,9 @@ export async function listenOn(pool: Pool, channel: string, onNotify: (payload: 
   // Held for the process's life: it belongs to no request, even when a request's first need opened it.
   const client = await outsideRequestScope(() => pool.connect());
   let alive = true;
-  const notify = (message: Notification): void => { onNotify(message.payload ?? ''); };
+  const notify = (message: Notification): void => {
+    onNotify(message.payload ?? '');
+  };
   const finish = (): void => {
     if (!alive) return;
     alive = false;
@@ -36,7 +38,9 @@ export async function listenOn(pool: Pool, channel: string, onNotify: (payload: 
     throw error;
   }
   return {
-    get alive() { return alive; },
+    get alive() {
+      return alive;
+    },
     async close() {
       if (!alive) return;
       await client.query(`UNLISTEN ${channel}`).catch(() => undefined);

@@ -16,7 +16,11 @@ const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 // Arbitrary constant shared by every Ledgerport process: "ledgerport migrations".
 const MIGRATION_LOCK_KEY = 4_711_000_001;
 
-export interface Migration { version: number; name: string; sql: string }
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
 
 /** Where a set of migrations records itself and which lock serialises it. */
 export interface MigrationSet {
@@ -51,7 +55,8 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 /** Applies pending migrations (by default the product's); returns the versions it applied. */
 export async function migrate(pool: Pool, migrations?: Migration[], set: MigrationSet = PRODUCT_MIGRATIONS): Promise<number[]> {
   const { lockKey, table, schema } = set;
-  if (!IDENTIFIER.test(table) || (schema !== undefined && !IDENTIFIER.test(schema))) throw new Error(`Migration table ${table} is not a plain [schema.]name`);
+  if (!IDENTIFIER.test(table) || (schema !== undefined && !IDENTIFIER.test(schema)))
+    throw new Error(`Migration table ${table} is not a plain [schema.]name`);
   const all = migrations ?? (await loadMigrations());
   const client = await pool.connect();
   try {
@@ -70,7 +75,9 @@ export async function migrate(pool: Pool, migrations?: Migration[], set: Migrati
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new Error(`Migration ${String(migration.version).padStart(4, '0')}_${migration.name} failed: ${(error as Error).message}`, { cause: error });
+        throw new Error(`Migration ${String(migration.version).padStart(4, '0')}_${migration.name} failed: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
       applied.push(migration.version);
     }

@@ -10,7 +10,9 @@ describe('OrganizationGate', () => {
     await gate.enter(a);
     await gate.enter(b);
     let cIn = false;
-    const waiting = gate.enter(c).then(() => { cIn = true; });
+    const waiting = gate.enter(c).then(() => {
+      cIn = true;
+    });
     await Promise.resolve();
     expect(cIn).toBe(false);
     expect(gate.usage('org')).toEqual({ active: 2, waiting: 1 });
@@ -66,7 +68,10 @@ describe('OrganizationGate', () => {
     const first = Promise.withResolvers<undefined>();
     const running = gate.costly('org', () => first.promise);
     let secondRan = false;
-    const second = gate.costly('org', () => { secondRan = true; return Promise.resolve('second'); });
+    const second = gate.costly('org', () => {
+      secondRan = true;
+      return Promise.resolve('second');
+    });
     await Promise.resolve();
     expect(secondRan).toBe(false);
     expect(gate.costlyUsage('org')).toEqual({ active: 1, waiting: 1 });

@@ -84,20 +84,31 @@ export class OrganizationGate {
     const slot = scope.slot;
     scope.slot = null;
     // Only a slot that was granted is given back; a rejected one was never counted.
-    void slot?.then(() => { this.#slots.release(scope.organizationId); }, () => undefined);
+    void slot?.then(
+      () => {
+        this.#slots.release(scope.organizationId);
+      },
+      () => undefined,
+    );
   }
 
   #busy(): ServiceError {
     const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
-    return new ServiceError('RATE_LIMIT_EXCEEDED',
+    return new ServiceError(
+      'RATE_LIMIT_EXCEEDED',
       `This organisation already has ${this.#concurrency} requests using the database on this server and this one waited ${this.#waitMs} ms for a turn; send fewer requests at once (or cheaper ones: a narrower filter, a lower limit) and retry after ${retryAfter} s.`,
-      { source: 'service', reason: 'organization_concurrency', concurrency: this.#concurrency }, { 'Retry-After': String(retryAfter) });
+      { source: 'service', reason: 'organization_concurrency', concurrency: this.#concurrency },
+      { 'Retry-After': String(retryAfter) },
+    );
   }
 
   #busyCostly(): ServiceError {
     const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
-    return new ServiceError('RATE_LIMIT_EXCEEDED',
+    return new ServiceError(
+      'RATE_LIMIT_EXCEEDED',
       `This organisation already has ${this.#costlyConcurrency} list${this.#costlyConcurrency === 1 ? '' : 's'} with a "~" filter running on this server and this one waited ${this.#waitMs} ms for a turn; each "~" comparison reads the text of every record, so send them one at a time (or filter with = on exact values) and retry after ${retryAfter} s.`,
-      { source: 'service', field: 'filter', location: 'query', reason: 'organization_costly_reads', concurrency: this.#costlyConcurrency }, { 'Retry-After': String(retryAfter) });
+      { source: 'service', field: 'filter', location: 'query', reason: 'organization_costly_reads', concurrency: this.#costlyConcurrency },
+      { 'Retry-After': String(retryAfter) },
+    );
   }
 }

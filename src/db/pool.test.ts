@@ -39,16 +39,20 @@ describe('pool clients whose backend is terminated (pg_terminate_backend)', () =
   it('a transaction cut off in the middle (idle in transaction, then mid-statement): it rolls back and the error reaches the caller', async () => {
     await pool.query('CREATE TABLE IF NOT EXISTS pool_test_rows (n int)');
     let pid = 0;
-    await expect(withTransaction(pool, async (tx) => {
-      pid = await pidOf(tx);
-      await tx.query('INSERT INTO pool_test_rows VALUES (1)');
-      await terminate(pid);
-      await sleep(200);
-      await tx.query('INSERT INTO pool_test_rows VALUES (2)');
-    })).rejects.toThrow();
+    await expect(
+      withTransaction(pool, async (tx) => {
+        pid = await pidOf(tx);
+        await tx.query('INSERT INTO pool_test_rows VALUES (1)');
+        await terminate(pid);
+        await sleep(200);
+        await tx.query('INSERT INTO pool_test_rows VALUES (2)');
+      }),
+    ).rejects.toThrow();
     const cut: unknown = await withTransaction(pool, async (tx) => {
       const own = await pidOf(tx);
-      setTimeout(() => { void terminate(own); }, 100);
+      setTimeout(() => {
+        void terminate(own);
+      }, 100);
       await tx.query('SELECT pg_sleep(5)');
     }).catch((e: unknown) => e);
     expect(isConnectionLoss(cut)).toBe(true);

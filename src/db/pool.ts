@@ -31,7 +31,9 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
   // Nor may a checked-out one (pool.connect(): a transaction, a held advisory lock): the pool listens only to idle
   // clients, so its 'error' would go unhandled. Its query in flight or its next one fails instead, and release()
   // drops it from the pool (it is no longer queryable).
-  pool.on('connect', (client) => { client.on('error', () => undefined); });
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 
@@ -42,7 +44,8 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
  */
 const LOST_SESSION_CODES = new Set(['57P01', '57P02', '57P03', 'EPIPE', 'ECONNRESET']);
 /** node-postgres's own errors for a connection that went away (they carry no SQLSTATE). */
-const LOST_CONNECTION_MESSAGE = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
+const LOST_CONNECTION_MESSAGE =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
 
 /**
  * Whether `error` is the loss of a database connection (a restart, a failover, pg_terminate_backend), not a

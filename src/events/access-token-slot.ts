@@ -71,10 +71,17 @@ export function fillSecrets(stored: unknown, secrets: { accessToken: string | nu
   return fillSlot(fillAccessToken(stored, secrets.accessToken), UPDATE_URL, secrets.updateUrl);
 }
 
-export interface SealedSlots { access_token_ciphertext: Buffer | null; update_url_ciphertext: Buffer | null }
+export interface SealedSlots {
+  access_token_ciphertext: Buffer | null;
+  update_url_ciphertext: Buffer | null;
+}
 
 /** A stored event's body as the dispatcher sends it: its sealed values unsealed, back in their slots. */
-export function deliveredBody(cipher: Cipher, stored: unknown, sealed: SealedSlots): { body: unknown; accessToken: string | null; updateUrl: string | null } {
+export function deliveredBody(
+  cipher: Cipher,
+  stored: unknown,
+  sealed: SealedSlots,
+): { body: unknown; accessToken: string | null; updateUrl: string | null } {
   const accessToken = unsealAccessToken(cipher, sealed.access_token_ciphertext);
   const updateUrl = sealed.update_url_ciphertext === null ? null : cipher.decrypt(sealed.update_url_ciphertext);
   return { body: fillSecrets(stored, { accessToken, updateUrl }), accessToken, updateUrl };

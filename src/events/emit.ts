@@ -29,8 +29,16 @@ export async function emitEvent(db: Queryable, cipher: Cipher, event: NewEvent):
   const result = await db.query<{ id: string }>(
     `INSERT INTO events (organization_id, environment, connection_id, type, code, payload, access_token_ciphertext, update_url_ciphertext)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [event.tenant.organizationId, event.tenant.environment, event.connectionId, event.type, event.code, JSON.stringify(payload),
-      accessToken === null ? null : cipher.encrypt(accessToken), updateUrl === null ? null : cipher.encrypt(updateUrl)],
+    [
+      event.tenant.organizationId,
+      event.tenant.environment,
+      event.connectionId,
+      event.type,
+      event.code,
+      JSON.stringify(payload),
+      accessToken === null ? null : cipher.encrypt(accessToken),
+      updateUrl === null ? null : cipher.encrypt(updateUrl),
+    ],
   );
   const id = result.rows[0]?.id;
   if (id === undefined) throw new Error('event insert returned no row');

@@ -15,8 +15,12 @@ import { emitEvent, emitEvents } from './emit.ts';
 const cipher = createCipher(randomBytes(32));
 let db: TestDatabase;
 
-beforeAll(async () => { db = await createTestDatabase(); });
-afterAll(async () => { await db.close(); });
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.close();
+});
 
 async function organization(): Promise<string> {
   const result = await db.pool.query<{ id: string }>(`INSERT INTO organizations (name) VALUES ('Sealed events') RETURNING id`);
@@ -26,14 +30,22 @@ async function organization(): Promise<string> {
 async function connection(organizationId: string, token: string): Promise<string> {
   const result = await db.pool.query<{ id: string }>(
     `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
-     VALUES ($1, 'sandbox', $2, $3, $4, $5) RETURNING id`, [organizationId, sha256(token), cipher.encrypt(token), sha256(randomToken('lk_')), cipher.encrypt('lk_')]);
+     VALUES ($1, 'sandbox', $2, $3, $4, $5) RETURNING id`,
+    [organizationId, sha256(token), cipher.encrypt(token), sha256(randomToken('lk_')), cipher.encrypt('lk_')],
+  );
   return result.rows[0]?.id ?? '';
 }
 
-interface StoredRow { text: string; sealed: Buffer | null }
+interface StoredRow {
+  text: string;
+  sealed: Buffer | null;
+}
 
 async function stored(where: string, values: unknown[]): Promise<StoredRow[]> {
-  const result = await db.pool.query<StoredRow>(`SELECT payload::text AS text, access_token_ciphertext AS sealed FROM events WHERE ${where} ORDER BY created_at, id`, values);
+  const result = await db.pool.query<StoredRow>(
+    `SELECT payload::text AS text, access_token_ciphertext AS sealed FROM events WHERE ${where} ORDER BY created_at, id`,
+    values,
+  );
   return result.rows;
 }
 
@@ -48,7 +60,14 @@ describe('events and access tokens', () => {
     const tenant = { organizationId: org, environment: 'sandbox' as const };
     const body = { type: 'CONNECTION', code: 'INITIAL_UPDATE', connection_id: id, access_token: token, extra: { nested: [1, 'two'] } };
     const eventId = await emitEvent(db.pool, cipher, { tenant, connectionId: id, type: 'CONNECTION', code: 'INITIAL_UPDATE', payload: body });
-    const bodies = [1, 2, 3].map((n) => ({ type: 'BILL', code: 'BILL_CREATED', connection_id: id, access_token: token, bill: { id: `b${n}` }, job_id: 'j' }));
+    const bodies = [1, 2, 3].map((n) => ({
+      type: 'BILL',
+      code: 'BILL_CREATED',
+      connection_id: id,
+      access_token: token,
+      bill: { id: `b${n}` },
+      job_id: 'j',
+    }));
     await emitEvents(db.pool, cipher, tenant, [
       ...bodies.map((payload) => ({ connectionId: id, type: 'BILL', code: 'BILL_CREATED', payload })),
       { connectionId: null, type: 'CONNECTION', code: 'OTHER', payload: { type: 'CONNECTION', code: 'OTHER' } },
@@ -83,32 +102,54 @@ describe('migration 0016', () => {
     try {
       await legacy.pool.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
       const all = await loadMigrations();
-      await migrate(legacy.pool, all.filter((m) => m.version < 16));
+      await migrate(
+        legacy.pool,
+        all.filter((m) => m.version < 16),
+      );
       const org = (await legacy.pool.query<{ id: string }>(`INSERT INTO organizations (name) VALUES ('Legacy') RETURNING id`)).rows[0]?.id;
-      await legacy.pool.query(`INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, 'sandbox', 'https://example.com/hooks')`, [org]);
-      const insertConnection = async (token: string): Promise<string> => (await legacy.pool.query<{ id: string }>(
-        `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token)
-         VALUES ($1, 'sandbox', $2, $3, $4) RETURNING id`, [org, sha256(token), cipher.encrypt(token), randomToken('lk_')])).rows[0]?.id ?? '';
+      await legacy.pool.query(
+        `INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, 'sandbox', 'https://example.com/hooks')`,
+        [org],
+      );
+      const insertConnection = async (token: string): Promise<string> =>
+        (
+          await legacy.pool.query<{ id: string }>(
+            `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token)
+         VALUES ($1, 'sandbox', $2, $3, $4) RETURNING id`,
+            [org, sha256(token), cipher.encrypt(token), randomToken('lk_')],
+          )
+        ).rows[0]?.id ?? '';
       const current = randomToken('lpat_');
       const kept = await insertConnection(current);
       const invalidated = randomToken('lpat_');
       const gone = randomToken('lpat_');
       const goneId = await insertConnection(gone);
-      const insertEvent = async (connectionId: string, text: string): Promise<string> => (await legacy.pool.query<{ id: string }>(
-        `INSERT INTO events (organization_id, environment, connection_id, type, code, payload) VALUES ($1, 'sandbox', $2, 'X', 'X', $3::json) RETURNING id`,
-        [org, connectionId, text])).rows[0]?.id ?? '';
+      const insertEvent = async (connectionId: string, text: string): Promise<string> =>
+        (
+          await legacy.pool.query<{ id: string }>(
+            `INSERT INTO events (organization_id, environment, connection_id, type, code, payload) VALUES ($1, 'sandbox', $2, 'X', 'X', $3::json) RETURNING id`,
+            [org, connectionId, text],
+          )
+        ).rows[0]?.id ?? '';
       // As JSON.stringify wrote them, as jsonb printed them before 0011, with the token nested too, and of a deleted connection.
       const compact = JSON.stringify({ type: 'X', code: 'X', connection_id: kept, access_token: current, bill: { id: 'b' } });
       const spaced = `{"code": "X", "type": "X", "access_token": "${current}", "connection_id": "${kept}"}`;
       const oldToken = JSON.stringify({ type: 'X', connection_id: kept, access_token: invalidated, echo: { access_token: invalidated } });
       const deleted = JSON.stringify({ type: 'X', connection_id: goneId, access_token: gone });
-      const ids = [await insertEvent(kept, compact), await insertEvent(kept, spaced), await insertEvent(kept, oldToken), await insertEvent(goneId, deleted)];
+      const ids = [
+        await insertEvent(kept, compact),
+        await insertEvent(kept, spaced),
+        await insertEvent(kept, oldToken),
+        await insertEvent(goneId, deleted),
+      ];
       await legacy.pool.query('DELETE FROM connections WHERE id = $1', [goneId]);
 
       expect(await migrate(legacy.pool, all)).toEqual(all.filter((m) => m.version >= 16).map((m) => m.version));
 
       const rows = await legacy.pool.query<StoredRow & { id: string }>(
-        'SELECT id, payload::text AS text, access_token_ciphertext AS sealed FROM events WHERE id = ANY($1::uuid[])', [ids]);
+        'SELECT id, payload::text AS text, access_token_ciphertext AS sealed FROM events WHERE id = ANY($1::uuid[])',
+        [ids],
+      );
       const byId = new Map(rows.rows.map((row) => [row.id, row]));
       const row = (n: number): StoredRow => {
         const found = byId.get(ids[n] ?? '');
@@ -125,7 +166,9 @@ describe('migration 0016', () => {
       expect(row(3).sealed).toBeNull();
       expect(JSON.parse(row(3).text)).toEqual({ type: 'X', connection_id: goneId, access_token: null });
       const deliveries = await legacy.pool.query<{ event_id: string; status: string }>(
-        'SELECT event_id, status FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])', [ids]);
+        'SELECT event_id, status FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])',
+        [ids],
+      );
       expect(new Map(deliveries.rows.map((d) => [d.event_id, d.status]))).toEqual(new Map(ids.map((id, n) => [id, n === 3 ? 'failed' : 'pending'])));
     } finally {
       await legacy.close();

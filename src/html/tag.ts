@@ -34,7 +34,9 @@ function isHtml(value: Html | readonly HtmlValue[]): value is Html {
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
   let text = strings[0] ?? '';
-  values.forEach((value, i) => { text += render(value) + (strings[i + 1] ?? ''); });
+  values.forEach((value, i) => {
+    text += render(value) + (strings[i + 1] ?? '');
+  });
   return { [HTML]: true, text };
 }
 

@@ -3,7 +3,9 @@ import { ClientAuthCache } from './auth-cache.ts';
 
 const tenant = { organizationId: 'org-1', environment: 'sandbox' as const, products: [], disabledEndpoints: [] };
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('ClientAuthCache', () => {
   it('answers a verified client_id and secret until the TTL passes, and nothing for another secret', () => {

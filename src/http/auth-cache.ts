@@ -12,7 +12,10 @@ import type { AuthenticatedTenant } from '../tenants/types.ts';
 
 const MAX_ENTRIES = 10_000;
 
-interface Entry { tenant: AuthenticatedTenant; until: number }
+interface Entry {
+  tenant: AuthenticatedTenant;
+  until: number;
+}
 
 export class ClientAuthCache {
   private readonly entries = new Map<string, Entry>();

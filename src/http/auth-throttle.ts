@@ -10,10 +10,13 @@ import type { AuthAttempt, AuthFailureThrottle, Blocked } from '../ratelimit/aut
 
 function tooManyFailures(blocked: Blocked): ServiceError {
   const from = blocked.by === 'address' ? 'from this address' : 'for these credentials';
-  return new ServiceError('RATE_LIMIT_EXCEEDED',
-    `Too many failed authentication attempts ${from} (${blocked.limit} in ${blocked.windowSeconds} s): `
-    + `further attempts are refused without being checked; retry after ${blocked.retryAfterSeconds} s.`,
-    { source: 'service' }, { 'Retry-After': String(blocked.retryAfterSeconds) });
+  return new ServiceError(
+    'RATE_LIMIT_EXCEEDED',
+    `Too many failed authentication attempts ${from} (${blocked.limit} in ${blocked.windowSeconds} s): ` +
+      `further attempts are refused without being checked; retry after ${blocked.retryAfterSeconds} s.`,
+    { source: 'service' },
+    { 'Retry-After': String(blocked.retryAfterSeconds) },
+  );
 }
 
 /**
@@ -27,8 +30,10 @@ function tooManyFailures(blocked: Blocked): ServiceError {
  * slows no realistic guessing, while the per-address count still stops one source's flood unread.
  */
 export async function throttledAuthentication<T>(
-  throttle: AuthFailureThrottle, log: FastifyBaseLogger,
-  attempt: AuthAttempt & { presented: boolean; refusal: ErrorCode }, check: () => T | Promise<T>,
+  throttle: AuthFailureThrottle,
+  log: FastifyBaseLogger,
+  attempt: AuthAttempt & { presented: boolean; refusal: ErrorCode },
+  check: () => T | Promise<T>,
 ): Promise<T> {
   const blocked = throttle.blocked(attempt);
   if (blocked?.by === 'address') throw tooManyFailures(blocked);
@@ -36,7 +41,9 @@ export async function throttledAuthentication<T>(
     return await check();
   } catch (error) {
     if (!(attempt.presented && error instanceof ServiceError && error.code === attempt.refusal)) throw error;
-    await throttle.recordFailure(attempt).catch((countError: unknown) => { log.warn({ err: countError }, 'could not count a failed authentication'); });
+    await throttle.recordFailure(attempt).catch((countError: unknown) => {
+      log.warn({ err: countError }, 'could not count a failed authentication');
+    });
     // The failure that reaches the limit is still answered as refused; the ones after it, 429.
     throw blocked === null ? error : tooManyFailures(blocked);
   }

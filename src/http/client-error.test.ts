@@ -15,7 +15,11 @@ describe('answers to requests the HTTP parser refused', () => {
     const raw = rawErrorResponse(clientErrorAnswer('ERR_HTTP_REQUEST_TIMEOUT'), 'req-1');
     const [head = '', body = ''] = raw.split('\r\n\r\n');
     expect(head.split('\r\n')).toEqual([
-      'HTTP/1.1 408 Request Timeout', 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'X-Request-Id: req-1', 'Connection: close',
+      'HTTP/1.1 408 Request Timeout',
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'X-Request-Id: req-1',
+      'Connection: close',
     ]);
     expect(JSON.parse(body)).toMatchObject({ error_type: 'INVALID_REQUEST', error_code: 'REQUEST_TIMEOUT' });
   });

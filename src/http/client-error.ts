@@ -24,10 +24,16 @@ const PARSER_MESSAGES: Record<string, string> = {
 /** The answer to a request the HTTP parser refused, by the parser's error code. */
 export function clientErrorAnswer(code: string | undefined): ServiceError {
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return new ServiceError('HEADERS_TOO_LARGE', 'The request line and headers are larger than the server accepts; send a shorter URL or fewer or smaller headers.', { source: 'service', location: 'headers' });
+    return new ServiceError(
+      'HEADERS_TOO_LARGE',
+      'The request line and headers are larger than the server accepts; send a shorter URL or fewer or smaller headers.',
+      { source: 'service', location: 'headers' },
+    );
   }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return new ServiceError('REQUEST_TIMEOUT', 'The request was not received in time; send the whole request without pausing.', { source: 'service' });
+    return new ServiceError('REQUEST_TIMEOUT', 'The request was not received in time; send the whole request without pausing.', {
+      source: 'service',
+    });
   }
   const message = (code === undefined ? undefined : PARSER_MESSAGES[code]) ?? 'The request is not valid HTTP.';
   return new ServiceError('VALIDATION_ERROR', `${message}${code === undefined ? '' : ` (${code})`}`, { source: 'service' });

@@ -10,7 +10,14 @@ describe('connection caps', () => {
   });
 
   it("check Node's timeouts often enough to enforce them near their bound", () => {
-    expect(httpServerOptions({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000, maxConnections: 1, maxConnectionsPerClient: 1 }))
-      .toEqual({ requestTimeout: 30_000, headersTimeout: 10_000, connectionsCheckingInterval: 1000 });
+    expect(
+      httpServerOptions({
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 10_000,
+        keepAliveTimeoutMs: 72_000,
+        maxConnections: 1,
+        maxConnectionsPerClient: 1,
+      }),
+    ).toEqual({ requestTimeout: 30_000, headersTimeout: 10_000, connectionsCheckingInterval: 1000 });
   });
 });

@@ -65,7 +65,8 @@ export interface ConnectionGuard {
 }
 
 export function guardConnections(
-  server: Server, limits: Pick<HttpLimits, 'maxConnections' | 'maxConnectionsPerClient'>,
+  server: Server,
+  limits: Pick<HttpLimits, 'maxConnections' | 'maxConnectionsPerClient'>,
   onShed: (reason: ShedReason, client: string) => void = () => undefined,
 ): ConnectionGuard {
   const sockets = new Map<Socket, Tracked>();
@@ -91,17 +92,30 @@ export function guardConnections(
   server.on('connection', (socket: Socket) => {
     const client = clientKey(socket.remoteAddress ?? '');
     if (limits.maxConnectionsPerClient > 0 && (perClient.get(client) ?? 0) >= limits.maxConnectionsPerClient) {
-      refuse(socket, new ServiceError('RATE_LIMIT_EXCEEDED',
-        `Your address already holds ${limits.maxConnectionsPerClient} open connections to this server; reuse keep-alive connections or open fewer at once, and retry.`,
-        { source: 'service', reason: 'client_connections' }, { 'Retry-After': '1' }));
+      refuse(
+        socket,
+        new ServiceError(
+          'RATE_LIMIT_EXCEEDED',
+          `Your address already holds ${limits.maxConnectionsPerClient} open connections to this server; reuse keep-alive connections or open fewer at once, and retry.`,
+          { source: 'service', reason: 'client_connections' },
+          { 'Retry-After': '1' },
+        ),
+      );
       onShed('client_limit', client);
       return;
     }
     if (sockets.size >= limits.maxConnections) {
       const victim = oldestSheddable();
       if (victim === null) {
-        refuse(socket, new ServiceError('SERVICE_UNAVAILABLE', 'The server holds as many connections as it can; retry in a moment.',
-          { source: 'service' }, { 'Retry-After': '1' }));
+        refuse(
+          socket,
+          new ServiceError(
+            'SERVICE_UNAVAILABLE',
+            'The server holds as many connections as it can; retry in a moment.',
+            { source: 'service' },
+            { 'Retry-After': '1' },
+          ),
+        );
         onShed('total_limit', client);
         return;
       }
@@ -112,7 +126,9 @@ export function guardConnections(
     }
     sockets.set(socket, { client, since: Date.now(), request: null, response: null });
     perClient.set(client, (perClient.get(client) ?? 0) + 1);
-    socket.once('close', () => { release(socket); });
+    socket.once('close', () => {
+      release(socket);
+    });
   });
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -135,9 +151,13 @@ export function guardConnections(
  * second at most: a refused socket never stays open.
  */
 function refuse(socket: Socket, error: ServiceError): void {
-  const timer = setTimeout(() => { socket.destroy(); }, 1000);
+  const timer = setTimeout(() => {
+    socket.destroy();
+  }, 1000);
   timer.unref();
-  socket.on('error', () => { socket.destroy(); });
+  socket.on('error', () => {
+    socket.destroy();
+  });
   socket.end(rawErrorResponse(error, randomUUID(), error.headers), () => {
     clearTimeout(timer);
     socket.destroy();
@@ -155,8 +175,10 @@ export function limitConnections(server: Server, limits: HttpLimits, warn: (mess
     unlogged += 1;
     const now = Date.now();
     if (now - lastLogged < SHED_LOG_INTERVAL_MS) return;
-    warn(`closed ${unlogged} client socket(s) over the connection caps (latest: ${reason}, client ${client}; `
-      + `HTTP_MAX_CONNECTIONS=${limits.maxConnections}, HTTP_MAX_CONNECTIONS_PER_CLIENT=${limits.maxConnectionsPerClient})`);
+    warn(
+      `closed ${unlogged} client socket(s) over the connection caps (latest: ${reason}, client ${client}; ` +
+        `HTTP_MAX_CONNECTIONS=${limits.maxConnections}, HTTP_MAX_CONNECTIONS_PER_CLIENT=${limits.maxConnectionsPerClient})`,
+    );
     lastLogged = now;
     unlogged = 0;
   });

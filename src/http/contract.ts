@@ -8,14 +8,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import { Type, type Static, type TSchema } from 'typebox';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors/catalogue.ts';
 
-export const ErrorBodySchema = Type.Object({
-  error_type: Type.String({ description: 'Kind of error, e.g. INVALID_REQUEST, CONNECTION_ERROR, PLATFORM_ERROR.' }),
-  error_code: Type.String({ description: 'Specific code, e.g. INVALID_CURSOR.' }),
-  error_message: Type.String({ description: 'What went wrong and what to fix.' }),
-  error_metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), {
-    description: 'source (service|platform), human_readable, platform, duplicate_property, field, location.',
-  })),
-}, { description: 'Error body of every failed request.' });
+export const ErrorBodySchema = Type.Object(
+  {
+    error_type: Type.String({ description: 'Kind of error, e.g. INVALID_REQUEST, CONNECTION_ERROR, PLATFORM_ERROR.' }),
+    error_code: Type.String({ description: 'Specific code, e.g. INVALID_CURSOR.' }),
+    error_message: Type.String({ description: 'What went wrong and what to fix.' }),
+    error_metadata: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'source (service|platform), human_readable, platform, duplicate_property, field, location.',
+      }),
+    ),
+  },
+  { description: 'Error body of every failed request.' },
+);
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

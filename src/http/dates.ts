@@ -39,5 +39,5 @@ export function isStorableDateTime(text: string): boolean {
 /** A date (YYYY-MM-DD) or an ISO 8601 date-time with a zone, on a day that exists. */
 export function isDateOrTimestamp(text: string): boolean {
   const timestamp = TIMESTAMP.exec(text);
-  return isStorableDate(timestamp === null ? text : timestamp[1] ?? '');
+  return isStorableDate(timestamp === null ? text : (timestamp[1] ?? ''));
 }

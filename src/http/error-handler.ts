@@ -10,19 +10,28 @@ import { locationOf, validationMessage, ValidationFailure } from './validation.t
 /** Fastify's own error codes → ours, with a message that says what to fix. */
 const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: (error: FastifyError) => string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: () => 'The request body is not valid JSON.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: () => 'The request says Content-Type: application/json but the body is empty; send a JSON object or no Content-Type.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'MALFORMED_JSON',
+    message: () => 'The request says Content-Type: application/json but the body is empty; send a JSON object or no Content-Type.',
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: () => 'The request body is larger than the limit of 1 MiB.' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: (e) => `${e.message}. Send JSON with Content-Type: application/json.` },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_ERROR', message: () => 'The Content-Length header does not match the body.' },
   FST_ERR_CTP_INVALID_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'The Content-Type header is invalid.' },
   // Raised by the router, before any route: see answerFrameworkError.
-  FST_ERR_MAX_PARAM_LENGTH: { code: 'VALIDATION_ERROR', message: () => 'A path parameter is longer than 100 characters; no id of this service is that long.' },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    code: 'VALIDATION_ERROR',
+    message: () => 'A path parameter is longer than 100 characters; no id of this service is that long.',
+  },
   FST_ERR_BAD_URL: { code: 'VALIDATION_ERROR', message: () => 'The path is not valid percent-encoding.' },
   // @fastify/multipart (attachment uploads)
   FST_REQ_FILE_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: () => 'The uploaded file is larger than the limit.' },
   FST_PARTS_LIMIT: { code: 'VALIDATION_ERROR', message: () => 'The multipart body has too many parts; send file, file_name and response_mode only.' },
   FST_FILES_LIMIT: { code: 'VALIDATION_ERROR', message: () => 'Send one file per request, in the field file.' },
-  FST_FIELDS_LIMIT: { code: 'VALIDATION_ERROR', message: () => 'The multipart body has too many fields; send file, file_name and response_mode only.' },
+  FST_FIELDS_LIMIT: {
+    code: 'VALIDATION_ERROR',
+    message: () => 'The multipart body has too many fields; send file, file_name and response_mode only.',
+  },
   FST_INVALID_MULTIPART_CONTENT_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'Send multipart/form-data.' },
   FST_MULTIPART_INVALID_CONTENT_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'Send multipart/form-data.' },
 };
@@ -34,13 +43,18 @@ export function toServiceError(error: unknown): ServiceError | null {
   // Our validator's failures, or Fastify's own (for schemas it compiled itself).
   if (error instanceof ValidationFailure || fastifyError.validation !== undefined) {
     const location = locationOf(fastifyError.validationContext);
-    const errors = error instanceof ValidationFailure ? error.errors : fastifyError.validation ?? [];
+    const errors = error instanceof ValidationFailure ? error.errors : (fastifyError.validation ?? []);
     const { message, field } = validationMessage(errors as ValidationFailure['errors'], location);
     return new ServiceError('VALIDATION_ERROR', message, { source: 'service', field, location });
   }
   // Every connection of the pool stayed busy for DATABASE_ACQUIRE_TIMEOUT_MS: the server is overloaded, not broken.
   if (isPoolExhausted(error)) {
-    return new ServiceError('SERVICE_UNAVAILABLE', 'The server has no free database connection right now; retry after 1 s.', { source: 'service', reason: 'database_busy' }, { 'Retry-After': '1' });
+    return new ServiceError(
+      'SERVICE_UNAVAILABLE',
+      'The server has no free database connection right now; retry after 1 s.',
+      { source: 'service', reason: 'database_busy' },
+      { 'Retry-After': '1' },
+    );
   }
   const known = FRAMEWORK_ERRORS[fastifyError.code];
   if (known !== undefined) return new ServiceError(known.code, known.message(fastifyError), { source: 'service' });
@@ -82,12 +96,18 @@ export function installErrorHandling(app: FastifyInstance): void {
     // src/http/connection-limits.ts): nothing failed here, and a flood of them must not flood the error log.
     if (request.raw.socket.destroyed) request.log.debug({ err: error }, 'client closed the connection mid-request');
     else request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, new ServiceError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${request.id} when reporting it.`, { source: 'service' }));
+    return sendError(
+      reply,
+      new ServiceError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${request.id} when reporting it.`, { source: 'service' }),
+    );
   });
 
-  app.setNotFoundHandler((request, reply) => sendError(reply, new ServiceError(
-    'ROUTE_NOT_FOUND',
-    `No endpoint ${request.method} ${request.url.split('?')[0] ?? ''}. See /docs for the list of endpoints.`,
-    { source: 'service' },
-  )));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      new ServiceError('ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0] ?? ''}. See /docs for the list of endpoints.`, {
+        source: 'service',
+      }),
+    ),
+  );
 }

@@ -15,7 +15,13 @@ import { refuseUnstorableInput } from './storable-input.ts';
 import { ApiPool } from '../db/api-pool.ts';
 import { newRequestScope, runInRequestScope, type RequestScope } from '../db/request-scope.ts';
 import {
-  beginIdempotent, finishIdempotent, IDEMPOTENCY_HEADER, keepClaimAlive, REPLAYED_HEADERS, validateKey, type IdempotencyClaim,
+  beginIdempotent,
+  finishIdempotent,
+  IDEMPOTENCY_HEADER,
+  keepClaimAlive,
+  REPLAYED_HEADERS,
+  validateKey,
+  type IdempotencyClaim,
 } from '../idempotency/idempotency.ts';
 
 declare module 'fastify' {
@@ -39,12 +45,20 @@ export function installEdgeHooks(app: FastifyInstance): void {
 
   // Requests that arrive while the server closes answer 503 with the spec's body (Fastify's own 503 has another).
   let closing = false;
-  app.addHook('preClose', (done) => { closing = true; done(); });
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('X-Request-Id', request.id);
     if (closing) {
-      throw new ServiceError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry in a moment.', { source: 'service' }, { Connection: 'close' });
+      throw new ServiceError(
+        'SERVICE_UNAVAILABLE',
+        'The server is shutting down; retry in a moment.',
+        { source: 'service' },
+        { Connection: 'close' },
+      );
     }
     const auth = request.routeOptions.config.auth;
     const { services } = app;
@@ -52,22 +66,33 @@ export function installEdgeHooks(app: FastifyInstance): void {
     const presented = header !== undefined && header !== '';
     // Failed attempts are counted per source address and per target; over a limit, 429 without checking (src/ratelimit/auth-failures.ts).
     if (auth === 'admin') {
-      await throttledAuthentication(app.authThrottle, request.log,
+      await throttledAuthentication(
+        app.authThrottle,
+        request.log,
         { surface: 'admin', address: request.ip, target: 'admin', presented, refusal: 'INVALID_ADMIN_TOKEN' },
-        () => { verifyAdminToken(header, services.adminTokenSha256); });
+        () => {
+          verifyAdminToken(header, services.adminTokenSha256);
+        },
+      );
       return;
     }
     if (auth !== 'client') return;
     const clientId = clientIdOf(header);
-    request.tenant = await throttledAuthentication(app.authThrottle, request.log,
+    request.tenant = await throttledAuthentication(
+      app.authThrottle,
+      request.log,
       { surface: 'client', address: request.ip, target: clientId === null ? null : `client:${clientId}`, presented, refusal: 'INVALID_CREDENTIALS' },
-      () => authenticateRequest(services.pool, request));
+      () => authenticateRequest(services.pool, request),
+    );
     const decision = await services.rateLimiter.hit(`org:${request.tenant.organizationId}`);
     void reply.headers(rateLimitHeaders(decision));
     if (!decision.allowed) {
-      throw new ServiceError('RATE_LIMIT_EXCEEDED',
+      throw new ServiceError(
+        'RATE_LIMIT_EXCEEDED',
         `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} seconds for this organisation exceeded; retry after ${decision.resetSeconds} s.`,
-        { source: 'service' }, { 'Retry-After': String(decision.resetSeconds) });
+        { source: 'service' },
+        { 'Retry-After': String(decision.resetSeconds) },
+      );
     }
     request.apiVersion = parseVersionHeader(request.headers['x-service-version']);
     assertEndpointEnabled(request.tenant, request.method, request.routeOptions.url ?? request.url);
@@ -99,11 +124,18 @@ export function installEdgeHooks(app: FastifyInstance): void {
     const key = validateKey(request.headers[IDEMPOTENCY_HEADER]);
     if (key === null) return;
     const scope = { organizationId: request.tenant.organizationId, environment: request.tenant.environment, key };
-    const outcome = await beginIdempotent(app.services.pool, app.services.cipher, scope,
-      { method: request.method, path: request.url, body: request.body }, { waitMs: app.services.idempotencyWaitMs });
+    const outcome = await beginIdempotent(
+      app.services.pool,
+      app.services.cipher,
+      scope,
+      { method: request.method, path: request.url, body: request.body },
+      { waitMs: app.services.idempotencyWaitMs },
+    );
     if (outcome.kind === 'execute') {
       request.idempotency = outcome.claim;
-      request.stopRenewingClaim = keepClaimAlive(app.services.pool, outcome.claim, (error) => { request.log.warn({ err: error }, 'could not renew an idempotency claim'); });
+      request.stopRenewingClaim = keepClaimAlive(app.services.pool, outcome.claim, (error) => {
+        request.log.warn({ err: error }, 'could not renew an idempotency claim');
+      });
       return;
     }
     const { response } = outcome;
@@ -130,8 +162,16 @@ export function installEdgeHooks(app: FastifyInstance): void {
   });
 
   // A request that ends without a response (client gone, crash of the handler's socket) stops renewing its claim.
-  app.addHook('onResponse', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => { request.stopRenewingClaim?.(); endScope(request); done(); });
-  app.addHook('onRequestAbort', (request: FastifyRequest, done: () => void) => { request.stopRenewingClaim?.(); endScope(request); done(); });
+  app.addHook('onResponse', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    request.stopRenewingClaim?.();
+    endScope(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request: FastifyRequest, done: () => void) => {
+    request.stopRenewingClaim?.();
+    endScope(request);
+    done();
+  });
 
   // Versioned responses: newest shape from the handler, downgraded for older versions.
   app.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {

@@ -6,7 +6,10 @@ import { ServiceError } from '../errors/catalogue.ts';
 import { FIRST_INSTANT_MS } from './dates.ts';
 import { isUuid } from './uuid.ts';
 
-export interface KeysetPosition { createdAt: string; id: string }
+export interface KeysetPosition {
+  createdAt: string;
+  id: string;
+}
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -21,8 +24,11 @@ export function encodeCursor(position: KeysetPosition): string {
 }
 
 export function invalidCursor(): ServiceError {
-  return new ServiceError('INVALID_CURSOR', 'The cursor is malformed: pass next_cursor from the previous page unchanged, or omit it for the first page.',
-    { source: 'service', field: 'cursor', location: 'query' });
+  return new ServiceError(
+    'INVALID_CURSOR',
+    'The cursor is malformed: pass next_cursor from the previous page unchanged, or omit it for the first page.',
+    { source: 'service', field: 'cursor', location: 'query' },
+  );
 }
 
 export function decodeCursor(raw: string): KeysetPosition {

@@ -8,8 +8,9 @@ export function openApiOptions(publicUrl: string): FastifyDynamicSwaggerOptions 
       info: {
         title: 'Ledgerport API',
         version: API_VERSIONS[0],
-        description: 'Unified financial data API. Every /versioned request needs HTTP Basic client credentials and the '
-          + `X-Service-Version header (${API_VERSIONS.join(', ')}). Connection-scoped endpoints also take access_token.`,
+        description:
+          'Unified financial data API. Every /versioned request needs HTTP Basic client credentials and the ' +
+          `X-Service-Version header (${API_VERSIONS.join(', ')}). Connection-scoped endpoints also take access_token.`,
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
       servers: [{ url: publicUrl }],

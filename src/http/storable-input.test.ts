@@ -13,8 +13,10 @@ describe('textProblem', () => {
 
 describe('findUnstorable', () => {
   it('names the first bad value in document order with its path', () => {
-    expect(findUnstorable({ bill: { memo: 'ok', line_items: [{ description: 'ok' }, { description: 'x\u0000' }], other: '\ud800' } }))
-      .toEqual({ field: 'bill.line_items[1].description', problem: expect.stringMatching(/NUL/) as unknown });
+    expect(findUnstorable({ bill: { memo: 'ok', line_items: [{ description: 'ok' }, { description: 'x\u0000' }], other: '\ud800' } })).toEqual({
+      field: 'bill.line_items[1].description',
+      problem: expect.stringMatching(/NUL/) as unknown,
+    });
     expect(findUnstorable(['\ud800'])?.field).toBe('[0]');
     expect(findUnstorable('\u0000')?.field).toBe('');
   });
@@ -47,7 +49,8 @@ describe('findUnstorable', () => {
 
 describe('hasControlOrUndecodable', () => {
   it('finds C0 controls, DEL and the replacement character of undecodable UTF-8', () => {
-    for (const bad of ['\u0000', 'a\u0001', '\u001f', '\u007f', Buffer.from([0xed, 0xa0, 0x80]).toString('utf8')]) expect(hasControlOrUndecodable(bad)).toBe(true);
+    for (const bad of ['\u0000', 'a\u0001', '\u001f', '\u007f', Buffer.from([0xed, 0xa0, 0x80]).toString('utf8')])
+      expect(hasControlOrUndecodable(bad)).toBe(true);
     for (const fine of ['client_id', 'sk_live_AbC-123_', 'é', '😀']) expect(hasControlOrUndecodable(fine)).toBe(false);
   });
 });

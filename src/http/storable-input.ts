@@ -26,7 +26,10 @@ export function hasControlOrUndecodable(text: string): boolean {
   return false;
 }
 
-export interface Unstorable { field: string; problem: string }
+export interface Unstorable {
+  field: string;
+  problem: string;
+}
 
 /**
  * No request of this API nests deeper than a few levels; a 1 MiB body can
@@ -52,7 +55,10 @@ function valueProblem(value: unknown): string | null {
 }
 
 /** Where the problem is (its keys, innermost first, filled in while unwinding) and what it is. */
-interface Found { keys: (string | number)[]; problem: string }
+interface Found {
+  keys: (string | number)[];
+  problem: string;
+}
 
 function walk(value: unknown, depth: number): Found | null {
   const problem = valueProblem(value);
@@ -64,7 +70,10 @@ function walk(value: unknown, depth: number): Found | null {
     const items: unknown[] = value;
     for (let i = 0; i < items.length; i++) {
       const found = walk(items[i], depth + 1);
-      if (found !== null) { found.keys.push(i); return found; }
+      if (found !== null) {
+        found.keys.push(i);
+        return found;
+      }
     }
     return null;
   }
@@ -73,7 +82,10 @@ function walk(value: unknown, depth: number): Found | null {
     const keyProblem = textProblem(key);
     if (keyProblem !== null) return { keys: [key], problem: `has a name that ${keyProblem}` };
     const found = walk(record[key], depth + 1);
-    if (found !== null) { found.keys.push(key); return found; }
+    if (found !== null) {
+      found.keys.push(key);
+      return found;
+    }
   }
   return null;
 }

@@ -13,7 +13,9 @@ function messageFor(schema: object, value: unknown, httpPart: 'body' | 'querystr
 describe('validation messages', () => {
   it('list every value of a union of literals, not only the first', () => {
     const query = Type.Object({ response_mode: Type.Optional(Type.Union([Type.Literal('prefer_sync'), Type.Literal('async')])) });
-    expect(messageFor(query, { response_mode: 'sometimes' }, 'querystring')).toBe('`response_mode` in the query string must be one of: prefer_sync, async.');
+    expect(messageFor(query, { response_mode: 'sometimes' }, 'querystring')).toBe(
+      '`response_mode` in the query string must be one of: prefer_sync, async.',
+    );
     const idType = Type.Object({ id_type: Type.Union([Type.Literal('service'), Type.Literal('platform')]) });
     expect(messageFor(idType, { id_type: 'x' }, 'querystring')).toBe('`id_type` in the query string must be one of: service, platform.');
   });
@@ -24,7 +26,9 @@ describe('validation messages', () => {
   });
 
   it('describe a nested field of a union member by its own rule', () => {
-    const body = Type.Object({ item: Type.Union([Type.Object({ kind: Type.Literal('a'), size: Type.Integer({ maximum: 3 }) }), Type.Literal('none')]) });
+    const body = Type.Object({
+      item: Type.Union([Type.Object({ kind: Type.Literal('a'), size: Type.Integer({ maximum: 3 }) }), Type.Literal('none')]),
+    });
     expect(messageFor(body, { item: { kind: 'a', size: 9 } }, 'body')).toBe('`item.size` in the request body must be <= 3.');
   });
 
@@ -33,6 +37,8 @@ describe('validation messages', () => {
     expect(messageFor(body, { nmae: 'x' }, 'body')).toBe('`name` in the request body is required; `nmae` is not a known field there.');
     expect(messageFor(body, { name: 'x', extra: 1 }, 'body')).toBe('`extra` in the request body is not a known field; remove it.');
     const nested = Type.Object({ bill: Type.Object({ vendor_id: Type.String() }, { additionalProperties: false }) });
-    expect(messageFor(nested, { bill: { vendorid: 'v', memo: 'm' } }, 'body')).toBe('`bill.vendor_id` in the request body is required; `bill.vendorid`, `bill.memo` are not known fields there.');
+    expect(messageFor(nested, { bill: { vendorid: 'v', memo: 'm' } }, 'body')).toBe(
+      '`bill.vendor_id` in the request body is required; `bill.vendorid`, `bill.memo` are not known fields there.',
+    );
   });
 });

@@ -47,7 +47,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     const data = httpPart === 'body' && (raw === undefined || raw === null) ? {} : raw;
     if (validate(data)) return { value: data };
     explain ??= explaining.compile(schema as object);
-    return { error: new ValidationFailure(explain(data) ? validate.errors ?? [] : explain.errors ?? []) };
+    return { error: new ValidationFailure(explain(data) ? (validate.errors ?? []) : (explain.errors ?? [])) };
   };
 };
 
@@ -62,7 +62,10 @@ export class ValidationFailure extends Error {
 }
 
 function fieldPath(error: ErrorObject): string {
-  const base = error.instancePath.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replaceAll('/', '.');
+  const base = error.instancePath
+    .replace(/^\//, '')
+    .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
+    .replaceAll('/', '.');
   if (error.keyword === 'required') {
     const missing = (error.params as { missingProperty?: string }).missingProperty ?? '';
     return base === '' ? missing : `${base}.${missing}`;
@@ -77,23 +80,40 @@ function fieldPath(error: ErrorObject): string {
 function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case 'required': return 'is required';
-    case 'additionalProperties': return 'is not a known field; remove it';
-    case 'type': return `must be of type ${String(params.type)}`;
-    case 'enum': return `must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
-    case 'const': return `must be ${JSON.stringify(params.allowedValue)}`;
-    case 'format': return params.format === 'date-or-date-time'
-      ? 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone'
-      : `must be a valid ${String(params.format)}`;
-    case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field; remove it';
+    case 'type':
+      return `must be of type ${String(params.type)}`;
+    case 'enum':
+      return `must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    case 'format':
+      return params.format === 'date-or-date-time'
+        ? 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone'
+        : `must be a valid ${String(params.format)}`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
       return `must be ${String(params.comparison)} ${String(params.limit)}`;
-    case 'minLength': return `must be at least ${String(params.limit)} characters long`;
-    case 'maxLength': return `must be at most ${String(params.limit)} characters long`;
-    case 'minItems': return `must have at least ${String(params.limit)} items`;
-    case 'maxItems': return `must have at most ${String(params.limit)} items`;
-    case 'pattern': return `must match the pattern ${String(params.pattern)}`;
-    case 'anyOf': case 'oneOf': return 'does not match any allowed shape';
-    default: return error.message ?? 'is invalid';
+    case 'minLength':
+      return `must be at least ${String(params.limit)} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(params.limit)} characters long`;
+    case 'minItems':
+      return `must have at least ${String(params.limit)} items`;
+    case 'maxItems':
+      return `must have at most ${String(params.limit)} items`;
+    case 'pattern':
+      return `must match the pattern ${String(params.pattern)}`;
+    case 'anyOf':
+    case 'oneOf':
+      return 'does not match any allowed shape';
+    default:
+      return error.message ?? 'is invalid';
   }
 }
 
@@ -110,8 +130,10 @@ export function locationOf(validationContext: string | undefined): Location {
  * (or `enum`) error and then the union's, so the first error alone would name just the first value.
  */
 function unionLiterals(errors: ErrorObject[], first: ErrorObject): unknown[] | null {
-  const union = errors.find((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && e.instancePath === first.instancePath
-    && first.schemaPath.startsWith(`${e.schemaPath}/`));
+  const union = errors.find(
+    (e) =>
+      (e.keyword === 'anyOf' || e.keyword === 'oneOf') && e.instancePath === first.instancePath && first.schemaPath.startsWith(`${e.schemaPath}/`),
+  );
   if (union === undefined) return null;
   const values = errors
     .filter((e) => e.instancePath === first.instancePath && e.schemaPath.startsWith(`${union.schemaPath}/`))

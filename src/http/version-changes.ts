@@ -10,17 +10,20 @@ const DATA_PATHS = Object.values(OBJECT_TYPES).map((o) => `/versioned${o.path}`)
 /** Writes answer with the object written, shaped like reads of the same version. */
 const WRITE_ROUTES = new Set([
   ...DATA_PATHS.flatMap((path) => [`POST ${path}`, `PATCH ${path}/:id`]),
-  'POST /versioned/accounting/bill_credit_applications', 'POST /versioned/accounting/bill_credit_applications/unapply',
+  'POST /versioned/accounting/bill_credit_applications',
+  'POST /versioned/accounting/bill_credit_applications/unapply',
   'POST /versioned/accounting/journal_entries/:id/attachments',
 ]);
-const isDataRoute = (routeKey: string) => WRITE_ROUTES.has(routeKey) || DATA_PATHS.some((path) => routeKey === `GET ${path}` || routeKey === `GET ${path}/:id`);
+const isDataRoute = (routeKey: string) =>
+  WRITE_ROUTES.has(routeKey) || DATA_PATHS.some((path) => routeKey === `GET ${path}` || routeKey === `GET ${path}/:id`);
 /** Attachment lists of each document type (src/api/accounting/attachments): of one type, or of one document. */
 const ATTACHMENT_LIST = /^GET \/versioned\/accounting\/[a-z_]+(\/:id)?\/attachments$/;
 const isListRoute = (routeKey: string) => ATTACHMENT_LIST.test(routeKey) || DATA_PATHS.some((path) => routeKey === `GET ${path}`);
 /** Objects whose currency_rate became a number in 2024-08-31 (journal entries by the spec, expenses by the reference). */
 const NUMERIC_RATE_PATHS = ['/versioned/accounting/journal_entries', '/versioned/accounting/expenses'];
-const numericRateRoute = (routeKey: string) => !routeKey.includes('/attachments')
-  && NUMERIC_RATE_PATHS.some((path) => [`GET ${path}`, `GET ${path}/:id`, `POST ${path}`, `PATCH ${path}/:id`].includes(routeKey));
+const numericRateRoute = (routeKey: string) =>
+  !routeKey.includes('/attachments') &&
+  NUMERIC_RATE_PATHS.some((path) => [`GET ${path}`, `GET ${path}/:id`, `POST ${path}`, `PATCH ${path}/:id`].includes(routeKey));
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -67,20 +70,22 @@ export function registerVersionChanges(registry: VersionRegistry): void {
     description: 'Journal entries and expenses: currency_rate is a number (it was a decimal string, as on bills).',
     appliesTo: numericRateRoute,
     downgrade: (body) => eachObject(body, (o) => (typeof o.currency_rate === 'number' ? { ...o, currency_rate: String(o.currency_rate) } : o)),
-    downgradeSchema: (schema) => eachObjectSchema(schema, (o) => {
-      const properties = o.properties as Record<string, JsonSchema> | undefined;
-      if (properties?.currency_rate === undefined) return o;
-      return { ...o, properties: { ...properties, currency_rate: { type: 'string', description: 'Rate to the base currency, as decimal text.' } } };
-    }),
+    downgradeSchema: (schema) =>
+      eachObjectSchema(schema, (o) => {
+        const properties = o.properties as Record<string, JsonSchema> | undefined;
+        if (properties?.currency_rate === undefined) return o;
+        return { ...o, properties: { ...properties, currency_rate: { type: 'string', description: 'Rate to the base currency, as decimal text.' } } };
+      }),
   });
   registry.register({
     since: '2024-04-30',
     description: 'Objects carry platform_url (the address of the object on the platform).',
     appliesTo: isDataRoute,
-    downgrade: (body) => eachObject(body, (o) => {
-      const { platform_url: _dropped, ...rest } = o;
-      return rest;
-    }),
+    downgrade: (body) =>
+      eachObject(body, (o) => {
+        const { platform_url: _dropped, ...rest } = o;
+        return rest;
+      }),
     downgradeSchema: (schema) => eachObjectSchema(schema, (o) => withoutProperty(o, 'platform_url')),
   });
   registry.register({

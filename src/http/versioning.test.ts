@@ -9,7 +9,11 @@ describe('version header', () => {
 
   it('rejects a missing header listing the accepted versions', () => {
     expect(() => parseVersionHeader(undefined)).toThrow(/2024-08-31, 2024-04-30, 2023-03-14, 2023-02-07/);
-    try { parseVersionHeader(undefined); } catch (e) { expect((e as ServiceError).code).toBe('MISSING_VERSION'); }
+    try {
+      parseVersionHeader(undefined);
+    } catch (e) {
+      expect((e as ServiceError).code).toBe('MISSING_VERSION');
+    }
   });
 
   it('rejects an unknown version', () => {
@@ -23,13 +27,23 @@ describe('version registry', () => {
     const registry = new VersionRegistry();
     const calls: string[] = [];
     registry.register({
-      since: '2023-03-14', description: 'b', appliesTo: (r) => r === 'GET /x',
-      downgrade: (body) => { calls.push('2023-03-14'); return { ...(body as object), b: true }; },
+      since: '2023-03-14',
+      description: 'b',
+      appliesTo: (r) => r === 'GET /x',
+      downgrade: (body) => {
+        calls.push('2023-03-14');
+        return { ...(body as object), b: true };
+      },
       downgradeSchema: (schema) => ({ ...schema, b: true }),
     });
     registry.register({
-      since: '2024-08-31', description: 'a', appliesTo: (r) => r === 'GET /x',
-      downgrade: (body) => { calls.push('2024-08-31'); return { ...(body as object), a: true }; },
+      since: '2024-08-31',
+      description: 'a',
+      appliesTo: (r) => r === 'GET /x',
+      downgrade: (body) => {
+        calls.push('2024-08-31');
+        return { ...(body as object), a: true };
+      },
       downgradeSchema: (schema) => ({ ...schema, a: true }),
     });
     expect(registry.render('GET /x', '2024-08-31', {})).toEqual({});

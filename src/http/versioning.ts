@@ -20,15 +20,21 @@ export function isApiVersion(value: string): value is ApiVersion {
 export function parseVersionHeader(raw: string | string[] | undefined): ApiVersion {
   const accepted = API_VERSIONS.join(', ');
   if (raw === undefined || raw === '') {
-    throw new ServiceError('MISSING_VERSION',
-      `The X-Service-Version header is required. Send one of: ${accepted} (newest first).`,
-      { source: 'service', field: 'X-Service-Version', location: 'headers', accepted_versions: [...API_VERSIONS] });
+    throw new ServiceError('MISSING_VERSION', `The X-Service-Version header is required. Send one of: ${accepted} (newest first).`, {
+      source: 'service',
+      field: 'X-Service-Version',
+      location: 'headers',
+      accepted_versions: [...API_VERSIONS],
+    });
   }
-  const value = Array.isArray(raw) ? raw[0] ?? '' : raw.trim();
+  const value = Array.isArray(raw) ? (raw[0] ?? '') : raw.trim();
   if (!isApiVersion(value)) {
-    throw new ServiceError('UNSUPPORTED_VERSION',
-      `X-Service-Version "${value.slice(0, 40)}" is not a published version. Send one of: ${accepted}.`,
-      { source: 'service', field: 'X-Service-Version', location: 'headers', accepted_versions: [...API_VERSIONS] });
+    throw new ServiceError('UNSUPPORTED_VERSION', `X-Service-Version "${value.slice(0, 40)}" is not a published version. Send one of: ${accepted}.`, {
+      source: 'service',
+      field: 'X-Service-Version',
+      location: 'headers',
+      accepted_versions: [...API_VERSIONS],
+    });
   }
   return value;
 }

@@ -13,7 +13,12 @@ import type { Queryable } from '../db/pool.ts';
 import { outsideRequestScope } from '../db/request-scope.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import {
-  claimIdempotencyKey, completeIdempotencyKey, readIdempotencyKey, releaseIdempotencyKey, renewIdempotencyKey, type IdempotencyScope,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  readIdempotencyKey,
+  releaseIdempotencyKey,
+  renewIdempotencyKey,
+  type IdempotencyScope,
 } from '../sql/idempotency.ts';
 import type { Cipher } from '../crypto/secrets.ts';
 import { redactUrl } from '../log/redaction.ts';
@@ -40,32 +45,44 @@ export const TTL_SECONDS = 24 * 60 * 60;
 export const LOCK_SECONDS = 8;
 export const RENEW_EVERY_MS = 1_000;
 
-export interface StoredResponse { status: number; headers: Record<string, string>; body: string }
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /** The claim a running request holds: only its owner may renew, store or free it. */
-export interface IdempotencyClaim { scope: IdempotencyScope; owner: string }
+export interface IdempotencyClaim {
+  scope: IdempotencyScope;
+  owner: string;
+}
 
-export type IdempotencyOutcome =
-  | { kind: 'execute'; claim: IdempotencyClaim }
-  | { kind: 'replay'; response: StoredResponse };
+export type IdempotencyOutcome = { kind: 'execute'; claim: IdempotencyClaim } | { kind: 'replay'; response: StoredResponse };
 
 export function validateKey(raw: string | string[] | undefined): string | null {
   if (raw === undefined) return null;
-  const key = Array.isArray(raw) ? raw[0] ?? '' : raw;
+  const key = Array.isArray(raw) ? (raw[0] ?? '') : raw;
   if (key.length === 0 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new ServiceError('VALIDATION_ERROR',
-      'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).',
-      { source: 'service', field: 'Idempotency-Key', location: 'headers' });
+    throw new ServiceError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).', {
+      source: 'service',
+      field: 'Idempotency-Key',
+      location: 'headers',
+    });
   }
   return key;
 }
 
 export function requestFingerprint(method: string, path: string, body: unknown): Buffer {
-  return createHash('sha256').update(`${method}\n${path}\n${body === undefined ? '' : JSON.stringify(body)}`).digest();
+  return createHash('sha256')
+    .update(`${method}\n${path}\n${body === undefined ? '' : JSON.stringify(body)}`)
+    .digest();
 }
 
 export async function beginIdempotent(
-  db: Queryable, cipher: Cipher, scope: IdempotencyScope, request: { method: string; path: string; body: unknown },
+  db: Queryable,
+  cipher: Cipher,
+  scope: IdempotencyScope,
+  request: { method: string; path: string; body: unknown },
   options: { waitMs: number },
 ): Promise<IdempotencyOutcome> {
   const fingerprint = requestFingerprint(request.method, request.path, request.body);
@@ -81,17 +98,25 @@ export async function beginIdempotent(
     const row = await readIdempotencyKey(db, scope);
     if (row === null) continue; // expired between claim and read: claim again
     if (!row.request_sha256.equals(fingerprint)) {
-      throw new ServiceError('IDEMPOTENCY_KEY_MISMATCH',
+      throw new ServiceError(
+        'IDEMPOTENCY_KEY_MISMATCH',
         `Idempotency-Key "${scope.key}" was first used for ${row.request_method} ${row.request_path} with a different body; use a new key for a different request.`,
-        { source: 'service', field: 'Idempotency-Key', location: 'headers' });
+        { source: 'service', field: 'Idempotency-Key', location: 'headers' },
+      );
     }
     if (row.state === 'completed' && row.response_status !== null && row.response_body !== null) {
-      return { kind: 'replay', response: { status: row.response_status, headers: row.response_headers ?? {}, body: cipher.decrypt(row.response_body) } };
+      return {
+        kind: 'replay',
+        response: { status: row.response_status, headers: row.response_headers ?? {}, body: cipher.decrypt(row.response_body) },
+      };
     }
     if (Date.now() >= deadline) {
-      throw new ServiceError('IDEMPOTENCY_KEY_IN_USE',
+      throw new ServiceError(
+        'IDEMPOTENCY_KEY_IN_USE',
         `A request with Idempotency-Key "${scope.key}" is still being processed; retry after it finishes.`,
-        { source: 'service', field: 'Idempotency-Key', location: 'headers' }, { 'Retry-After': '1' });
+        { source: 'service', field: 'Idempotency-Key', location: 'headers' },
+        { 'Retry-After': '1' },
+      );
     }
     await sleep(delay);
     delay = Math.min(delay * 2, 250);
@@ -110,7 +135,11 @@ export async function finishIdempotent(db: Queryable, cipher: Cipher, claim: Ide
     await releaseIdempotencyKey(db, claim.scope, claim.owner);
     return;
   }
-  await completeIdempotencyKey(db, claim.scope, claim.owner, { status: response.status, headers: response.headers, sealedBody: cipher.encrypt(response.body) });
+  await completeIdempotencyKey(db, claim.scope, claim.owner, {
+    status: response.status,
+    headers: response.headers,
+    sealedBody: cipher.encrypt(response.body),
+  });
 }
 
 /**
@@ -128,10 +157,16 @@ function renewEverySecond(db: Queryable, claim: IdempotencyClaim, onError: (erro
     // One renewal at a time: a slow one (a busy pool) must not pile up more behind it.
     if (renewing) return;
     renewing = true;
-    renewIdempotencyKey(db, claim.scope, claim.owner, LOCK_SECONDS).catch(onError).finally(() => { renewing = false; });
+    renewIdempotencyKey(db, claim.scope, claim.owner, LOCK_SECONDS)
+      .catch(onError)
+      .finally(() => {
+        renewing = false;
+      });
   }, RENEW_EVERY_MS);
   timer.unref();
-  return () => { clearInterval(timer); };
+  return () => {
+    clearInterval(timer);
+  };
 }
 
 /** Response headers worth replaying (the rest are per-response: date, request id, rate limit). */

@@ -20,7 +20,13 @@ const QUEUE_OPTIONS = {
   // Writes: NOTIFY wakes a worker at once; heartbeats hand a killed worker's write on within seconds;
   // the job row's own attempt limit (MAX_WRITE_ATTEMPTS) ends a job before these retries run out.
   [QUEUES.write]: {
-    retryLimit: 12, retryDelay: 2, retryBackoff: true, retryDelayMax: 120, expireInSeconds: 900, heartbeatSeconds: 10, notify: true,
+    retryLimit: 12,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 120,
+    expireInSeconds: 900,
+    heartbeatSeconds: 10,
+    notify: true,
   },
 } as const;
 
@@ -34,7 +40,10 @@ export async function createQueues(boss: PgBoss): Promise<void> {
 
 /** Housekeeping: expired idempotency records go after their 24 h; writes nobody drives are queued again. */
 export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs'>): Promise<{
-  idempotencyKeysDeleted: number; writeKeysForgotten: number; writeJobsRequeued: number; platformWebhooksForgotten: number;
+  idempotencyKeysDeleted: number;
+  writeKeysForgotten: number;
+  writeJobsRequeued: number;
+  platformWebhooksForgotten: number;
 }> {
   return {
     idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(services.pool),

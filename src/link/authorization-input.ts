@@ -5,7 +5,12 @@
  * goes with the OAuth state to the consent page. A connection that already holds the input (given at creation, or
  * linked before: re-authentication stays on the same shop) goes straight to consent.
  */
-import { authorizationInputFields, checkAuthorizationInput, invalidInputMessage, storedAuthorizationInput } from '../platforms/authorization-input.ts';
+import {
+  authorizationInputFields,
+  checkAuthorizationInput,
+  invalidInputMessage,
+  storedAuthorizationInput,
+} from '../platforms/authorization-input.ts';
 import type { AuthorizationInput, Connector } from '../platforms/connector.ts';
 import { openCredentials } from '../platforms/context.ts';
 import { formToken } from './csrf.ts';
@@ -17,21 +22,40 @@ import { authorizationInputPage } from './views.ts';
 
 type OAuthAuth = Extract<Connector['auth'], { type: 'oauth2' }>;
 
-interface InputFormState { values: Partial<Record<string, string>>; error: string | null; invalid: readonly string[] }
+interface InputFormState {
+  values: Partial<Record<string, string>>;
+  error: string | null;
+  invalid: readonly string[];
+}
 
 function inputForm(connection: LinkConnection, connector: Connector, kept: Kept, secret: string, status: number, state: InputFormState): Outcome {
   // The store-name prefill parameter fills a store_name field here as on the credential form.
   const values = { ...(kept.store_name === undefined ? {} : { store_name: kept.store_name }), ...state.values };
-  return page(status, (nonce) => authorizationInputPage({
-    nonce, linkToken: connection.linkToken, kept, connector, fields: authorizationInputFields(connector),
-    csrf: formToken(secret, formSubject(connection)), values, error: state.error, invalid: state.invalid,
-    reconnect: connection.linkedAt !== null, canChangePlatform: connection.platform === null,
-  }));
+  return page(status, (nonce) =>
+    authorizationInputPage({
+      nonce,
+      linkToken: connection.linkToken,
+      kept,
+      connector,
+      fields: authorizationInputFields(connector),
+      csrf: formToken(secret, formSubject(connection)),
+      values,
+      error: state.error,
+      invalid: state.invalid,
+      reconnect: connection.linkedAt !== null,
+      canChangePlatform: connection.platform === null,
+    }),
+  );
 }
 
 /** The OAuth step of a GET: the input form when the platform asks for input the connection does not hold yet. */
 export function oauthStep(
-  ctx: FlowContext & { secret: string }, connection: LinkConnection, connector: Connector, auth: OAuthAuth, kept: Kept, redirect: string | null,
+  ctx: FlowContext & { secret: string },
+  connection: LinkConnection,
+  connector: Connector,
+  auth: OAuthAuth,
+  kept: Kept,
+  redirect: string | null,
 ): Promise<Outcome> {
   const fields = authorizationInputFields(connector);
   const held: AuthorizationInput = connection.platform === connector.id ? openCredentials(ctx.services.cipher, connection.credentialsCiphertext) : {};
@@ -42,14 +66,23 @@ export function oauthStep(
 
 /** The submitted input form: checked, then off to the consent page with it. */
 export function submitAuthorizationInput(
-  ctx: FlowContext & { secret: string }, connection: LinkConnection, connector: Connector, auth: OAuthAuth, kept: Kept,
-  submitted: Partial<Record<string, string>>, redirect: string | null,
+  ctx: FlowContext & { secret: string },
+  connection: LinkConnection,
+  connector: Connector,
+  auth: OAuthAuth,
+  kept: Kept,
+  submitted: Partial<Record<string, string>>,
+  redirect: string | null,
 ): Promise<Outcome> {
   const checked = checkAuthorizationInput(authorizationInputFields(connector), submitted);
   if (!checked.ok) {
-    return Promise.resolve(inputForm(connection, connector, kept, ctx.secret, 400, {
-      values: checked.values, error: invalidInputMessage(checked.invalid), invalid: checked.invalid.map((spec) => spec.field),
-    }));
+    return Promise.resolve(
+      inputForm(connection, connector, kept, ctx.secret, 400, {
+        values: checked.values,
+        error: invalidInputMessage(checked.invalid),
+        invalid: checked.invalid.map((spec) => spec.field),
+      }),
+    );
   }
   return startOAuth(ctx, connection, connector, auth, kept, redirect, checked.input);
 }

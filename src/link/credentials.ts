@@ -20,20 +20,41 @@ export interface FormState {
   invalid: readonly string[];
 }
 
-export function credentialsForm(connection: LinkConnection, connector: Connector, kept: Kept, secret: string, status: number, state: FormState): Outcome {
+export function credentialsForm(
+  connection: LinkConnection,
+  connector: Connector,
+  kept: Kept,
+  secret: string,
+  status: number,
+  state: FormState,
+): Outcome {
   // The store-name prefill parameter (Shopify): fills the store_name field when the platform has one.
   const values = { ...(kept.store_name === undefined ? {} : { store_name: kept.store_name }), ...state.values };
-  return page(status, (nonce) => credentialsPage({
-    nonce, linkToken: connection.linkToken, kept, connector, fields: fieldsOf(connector),
-    csrf: formToken(secret, formSubject(connection)), values, error: state.error, invalid: state.invalid,
-    reconnect: connection.linkedAt !== null, canChangePlatform: connection.platform === null,
-  }));
+  return page(status, (nonce) =>
+    credentialsPage({
+      nonce,
+      linkToken: connection.linkToken,
+      kept,
+      connector,
+      fields: fieldsOf(connector),
+      csrf: formToken(secret, formSubject(connection)),
+      values,
+      error: state.error,
+      invalid: state.invalid,
+      reconnect: connection.linkedAt !== null,
+      canChangePlatform: connection.platform === null,
+    }),
+  );
 }
 
 /** The submitted form: validated, checked with the platform, then linked. */
 export async function submitCredentials(
-  ctx: FlowContext & { secret: string }, connection: LinkConnection, connector: Connector, kept: Kept,
-  submitted: Partial<Record<string, string>>, redirect: string | null,
+  ctx: FlowContext & { secret: string },
+  connection: LinkConnection,
+  connector: Connector,
+  kept: Kept,
+  submitted: Partial<Record<string, string>>,
+  redirect: string | null,
 ): Promise<Outcome> {
   const fields = fieldsOf(connector);
   const credentials: Credentials = {};
@@ -48,7 +69,9 @@ export async function submitCredentials(
   const missing = fields.filter((spec) => spec.required && credentials[spec.field] === undefined);
   if (missing.length > 0) {
     return credentialsForm(connection, connector, kept, ctx.secret, 422, {
-      values: shown, error: missingFieldsMessage(missing.map((m) => m.label)), invalid: missing.map((m) => m.field),
+      values: shown,
+      error: missingFieldsMessage(missing.map((m) => m.label)),
+      invalid: missing.map((m) => m.field),
     });
   }
   const checked = await identify(ctx, connection, connector, credentials, null);
@@ -58,9 +81,15 @@ export async function submitCredentials(
     const retryable = checked.error instanceof PlatformError && checked.error.retryable;
     if (checked.error instanceof PlatformError && !retryable) await ctx.refused();
     return credentialsForm(connection, connector, kept, ctx.secret, failureStatus(checked.error, 422), {
-      values: shown, error: checked.message, invalid: retryable ? [] : fields.map((f) => f.field),
+      values: shown,
+      error: checked.message,
+      invalid: retryable ? [] : fields.map((f) => f.field),
     });
   }
-  return finish(ctx, connection, { platform: connector.id, credentials, tokens: null, identity: checked.identity },
-    destination(redirect, connector.id, kept));
+  return finish(
+    ctx,
+    connection,
+    { platform: connector.id, credentials, tokens: null, identity: checked.identity },
+    destination(redirect, connector.id, kept),
+  );
 }

@@ -34,8 +34,10 @@ export function ensureBrowserSecret(request: FastifyRequest, reply: FastifyReply
   if (existing !== null) return existing;
   const secret = randomBytes(32).toString('base64url');
   // Lax: sent on the top-level GET back from the platform's consent page, not on cross-site POSTs.
-  void reply.header('Set-Cookie',
-    `${CSRF_COOKIE}=${secret}; Path=/link; Max-Age=${COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
+  void reply.header(
+    'Set-Cookie',
+    `${CSRF_COOKIE}=${secret}; Path=/link; Max-Age=${COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+  );
   return secret;
 }
 

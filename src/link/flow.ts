@@ -23,9 +23,7 @@ import { messagePage } from './views.ts';
 /** The end user is waiting on every platform call of the flow. */
 export const PLATFORM_CALL_TIMEOUT_MS = 30_000;
 
-export type Outcome =
-  | { kind: 'redirect'; status: 302 | 303; location: string }
-  | { kind: 'page'; status: number; render: (nonce: string) => string };
+export type Outcome = { kind: 'redirect'; status: 302 | 303; location: string } | { kind: 'page'; status: number; render: (nonce: string) => string };
 
 export interface FlowContext {
   services: Services;
@@ -67,7 +65,12 @@ export async function reportLinkError(ctx: FlowContext, connection: ConnectionRe
 
 /** A page that says what went wrong, after recording it as CONNECTION_LINK_ERROR. */
 export async function failure(
-  ctx: FlowContext, connection: ConnectionRecord, connector: Connector, message: string, status: number, retryHref: string | null,
+  ctx: FlowContext,
+  connection: ConnectionRecord,
+  connector: Connector,
+  message: string,
+  status: number,
+  retryHref: string | null,
 ): Promise<Outcome> {
   await reportLinkError(ctx, connection, connector.id, message);
   return page(status, (nonce) => messagePage({ nonce, title: `Could not connect ${connector.name}`, message, retryHref }));
@@ -85,16 +88,31 @@ export function logUnexpected(ctx: FlowContext, error: unknown, connector: Conne
 
 /** Asks the platform who the account is; a message for the end user when it refuses. */
 export async function identify(
-  ctx: FlowContext, connection: ConnectionRecord, connector: Connector, credentials: Credentials, tokens: OAuthTokens | null,
+  ctx: FlowContext,
+  connection: ConnectionRecord,
+  connector: Connector,
+  credentials: Credentials,
+  tokens: OAuthTokens | null,
 ): Promise<{ identity: AccountIdentity } | { message: string; error: unknown }> {
   try {
-    const identity = await connector.identify(connectorContext({
-      connector, connectionId: connection.id, credentials, tokens, environment: connection.environment, db: ctx.services.pool,
-      signal: AbortSignal.timeout(PLATFORM_CALL_TIMEOUT_MS),
-    }));
+    const identity = await connector.identify(
+      connectorContext({
+        connector,
+        connectionId: connection.id,
+        credentials,
+        tokens,
+        environment: connection.environment,
+        db: ctx.services.pool,
+        signal: AbortSignal.timeout(PLATFORM_CALL_TIMEOUT_MS),
+      }),
+    );
     // Re-authentication must be the same account: another one would silently swap the data behind this access_token.
-    if (connection.linkedAt !== null && connection.platform === connector.id && connection.storeUniqueId !== null
-      && identity.storeUniqueId !== connection.storeUniqueId) {
+    if (
+      connection.linkedAt !== null &&
+      connection.platform === connector.id &&
+      connection.storeUniqueId !== null &&
+      identity.storeUniqueId !== connection.storeUniqueId
+    ) {
       return { message: otherAccountMessage(connector, connection.storeName), error: null };
     }
     return { identity };
@@ -110,7 +128,8 @@ export async function identify(
  * sends the end user to `target` with public_token appended.
  */
 export async function finish(
-  ctx: FlowContext, connection: ConnectionRecord,
+  ctx: FlowContext,
+  connection: ConnectionRecord,
   input: { platform: string; credentials: Credentials | null; tokens: OAuthTokens | null; identity: AccountIdentity },
   target: string,
 ): Promise<Outcome> {

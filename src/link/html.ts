@@ -20,7 +20,8 @@ export interface PageOptions {
 /** The shared layout: one centred card, readable without CSS or JavaScript. */
 export function page(options: PageOptions): string {
   const script = options.script === undefined ? '' : html`<script nonce="${options.nonce}">${rawScript(options.script)}</script>`;
-  return `<!doctype html>\n${html`<html lang="en">
+  return `<!doctype html>\n${
+    html`<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -37,7 +38,8 @@ ${options.body}
 <p class="footnote">Secured by Ledgerport. Your credentials are encrypted and only used to read and write the data you share.</p>
 ${script}
 </body>
-</html>`.text}`;
+</html>`.text
+  }`;
 }
 
 /** Our own constant script and CSS are trusted; "</" is still broken up so they can never end their element. */

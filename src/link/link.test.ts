@@ -22,14 +22,28 @@ const OAUTH = 'FAKEOAUTH';
 
 const noObjects = {
   account: {
-    capabilities: { read: true, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false, create: false, update: false, delete: false },
-    handler: { read: () => Promise.resolve({ records: [], nextPageToken: null }), map: (record) => ({ platform_id: record.platformId }) } satisfies ObjectHandler,
+    capabilities: {
+      read: true,
+      incremental: 'none',
+      deletions: 'none',
+      filter: false,
+      fetchByPlatformId: false,
+      create: false,
+      update: false,
+      delete: false,
+    },
+    handler: {
+      read: () => Promise.resolve({ records: [], nextPageToken: null }),
+      map: (record) => ({ platform_id: record.platformId }),
+    } satisfies ObjectHandler,
   },
 } satisfies Connector['objects'];
 
 /** Username → account; password "secret" is right; "down" makes the platform fail. */
 const credentialConnector: Connector = {
-  id: CRED, name: 'Link Books', kind: 'accounting',
+  id: CRED,
+  name: 'Link Books',
+  kind: 'accounting',
   auth: {
     type: 'credentials',
     fields: [
@@ -38,8 +52,10 @@ const credentialConnector: Connector = {
     ],
   },
   identify(ctx) {
-    if (ctx.credentials.basic_password === 'down') return Promise.reject(new PlatformError({ kind: 'server', httpStatus: 503, message: 'maintenance' }));
-    if (ctx.credentials.basic_password !== 'secret') return Promise.reject(new PlatformError({ kind: 'unauthorized', httpStatus: 401, message: 'bad login' }));
+    if (ctx.credentials.basic_password === 'down')
+      return Promise.reject(new PlatformError({ kind: 'server', httpStatus: 503, message: 'maintenance' }));
+    if (ctx.credentials.basic_password !== 'secret')
+      return Promise.reject(new PlatformError({ kind: 'unauthorized', httpStatus: 401, message: 'bad login' }));
     const user = ctx.credentials.basic_username ?? '';
     return Promise.resolve({ storeUniqueId: `acct-${user}`, storeName: `Books of ${user}` });
   },
@@ -49,7 +65,10 @@ const credentialConnector: Connector = {
 
 /** A commerce platform with a store_name field (the prefill parameter). */
 const shopConnector: Connector = {
-  ...credentialConnector, id: SHOP, name: 'Link Shop', kind: 'commerce',
+  ...credentialConnector,
+  id: SHOP,
+  name: 'Link Shop',
+  kind: 'commerce',
   auth: {
     type: 'credentials',
     fields: [
@@ -97,7 +116,14 @@ async function fakePlatform(req: IncomingMessage, res: ServerResponse): Promise<
     if (!issuedCodes.delete(form.get('code') ?? '') || form.get('client_secret') !== 'app-secret') sendJson(res, 400, { error: 'invalid_grant' });
     else sendJson(res, 200, { access_token: 'at-1', refresh_token: 'rt-1', expires_in: 1800 });
   } else if (url.pathname === '/tenants' && bearer) {
-    sendJson(res, 200, [{ id: 't-1', name: 'First <Org>' }, { id: 't-2', name: 'Second Org' }].slice(0, tenantCount));
+    sendJson(
+      res,
+      200,
+      [
+        { id: 't-1', name: 'First <Org>' },
+        { id: 't-2', name: 'Second Org' },
+      ].slice(0, tenantCount),
+    );
   } else if (url.pathname === '/whoami' && bearer) {
     sendJson(res, 200, { org: url.searchParams.get('tenant'), name: `Org ${url.searchParams.get('tenant') ?? ''}` });
   } else {
@@ -109,17 +135,26 @@ async function fakePlatform(req: IncomingMessage, res: ServerResponse): Promise<
 const callbacks: OAuthCallbackParams[] = [];
 
 const oauthConnector: Connector = {
-  id: OAUTH, name: 'Fake Ledger', kind: 'accounting',
+  id: OAUTH,
+  name: 'Fake Ledger',
+  kind: 'accounting',
   auth: {
     type: 'oauth2',
     callbackParams: ['shop', 'hmac'],
-    authorizeUrl: (app, state, scope) => `${fakeBase}/authorize?${new URLSearchParams({
-      response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, state, scope: scope ?? 'accounting',
-    }).toString()}`,
+    authorizeUrl: (app, state, scope) =>
+      `${fakeBase}/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: app.clientId,
+        redirect_uri: app.redirectUri,
+        state,
+        scope: scope ?? 'accounting',
+      }).toString()}`,
     async exchangeCode(ctx, app, code, callback) {
       callbacks.push(callback);
       const response = await ctx.http.request({
-        method: 'POST', url: `${fakeBase}/token`, idempotent: false,
+        method: 'POST',
+        url: `${fakeBase}/token`,
+        idempotent: false,
         form: { grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: app.redirectUri },
       });
       const body = response.body as { access_token: string; refresh_token: string };
@@ -127,13 +162,21 @@ const oauthConnector: Connector = {
     },
     refresh: () => Promise.reject(new Error('not used')),
     async listTenants(ctx, tokens) {
-      const response = await ctx.http.request({ method: 'GET', url: `${fakeBase}/tenants`, idempotent: true, headers: { authorization: `Bearer ${tokens.accessToken}` } });
+      const response = await ctx.http.request({
+        method: 'GET',
+        url: `${fakeBase}/tenants`,
+        idempotent: true,
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      });
       return response.body as { id: string; name: string }[];
     },
   },
   async identify(ctx) {
     const response = await ctx.http.request({
-      method: 'GET', url: `${fakeBase}/whoami`, idempotent: true, query: { tenant: ctx.tokens?.tenantId },
+      method: 'GET',
+      url: `${fakeBase}/whoami`,
+      idempotent: true,
+      query: { tenant: ctx.tokens?.tenantId },
       headers: { authorization: `Bearer ${ctx.tokens?.accessToken ?? ''}` },
     });
     const body = response.body as { org: string; name: string };
@@ -153,7 +196,9 @@ function regionalConnector(): Connector {
   const base = oauthConnector.auth;
   if (base.type !== 'oauth2') throw new Error('the fake OAuth platform signs in with OAuth');
   return {
-    ...oauthConnector, id: REGIONAL, name: 'Regional Ledger',
+    ...oauthConnector,
+    id: REGIONAL,
+    name: 'Regional Ledger',
     auth: {
       ...base,
       authorizationInput: [{ field: 'region', label: 'Region', pattern: /^(eu|na|fe)$/, hint: 'One of eu, na or fe.', lowercase: true }],
@@ -175,15 +220,26 @@ beforeAll(async () => {
   for (const connector of [credentialConnector, shopConnector, oauthConnector, regionalConnector()]) {
     if (getConnector(connector.id) === undefined) registerConnector(connector);
   }
-  fake = createServer((req, res) => { fakePlatform(req, res).catch(() => res.writeHead(500).end()); });
+  fake = createServer((req, res) => {
+    fakePlatform(req, res).catch(() => res.writeHead(500).end());
+  });
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   fakeBase = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
   t = await startTestApp();
   // The redirect URLs these tests send end users to (the rules themselves: src/link/redirect.test.ts).
-  const allowed = ['https://a.example/', 'https://client.example/cb', 'https://client.example/done', 'https://client.example/stored', 'https://client.example/oauth-done',
-    'https://host.example:8443/', 'https://host.example/'];
+  const allowed = [
+    'https://a.example/',
+    'https://client.example/cb',
+    'https://client.example/done',
+    'https://client.example/stored',
+    'https://client.example/oauth-done',
+    'https://host.example:8443/',
+    'https://host.example/',
+  ];
   const response = await t.app.inject({
-    method: 'PUT', url: `/admin/organizations/${t.org.organization.id}/redirect_urls`, headers: { authorization: `Bearer ${t.adminToken}` },
+    method: 'PUT',
+    url: `/admin/organizations/${t.org.organization.id}/redirect_urls`,
+    headers: { authorization: `Bearer ${t.adminToken}` },
     payload: { environment: 'sandbox', urls: allowed },
   });
   expect(response.statusCode, response.body).toBe(200);
@@ -193,7 +249,11 @@ afterAll(async () => {
   await new Promise((resolve) => fake.close(resolve));
 });
 
-interface Created { id: string; access_token: string; link_url: string }
+interface Created {
+  id: string;
+  access_token: string;
+  link_url: string;
+}
 
 async function create(body: Record<string, unknown> = {}): Promise<Created & { path: string }> {
   const response = await t.app.inject({ method: 'POST', url: '/versioned/connections/create', headers: clientHeaders(t.org), payload: body });
@@ -201,8 +261,6 @@ async function create(body: Record<string, unknown> = {}): Promise<Created & { p
   const { connection } = json(response) as { connection: Created };
   return { ...connection, path: new URL(connection.link_url).pathname };
 }
-
-
 
 /** Opens the form, fills it in and submits it, as a person would (prefilled and hidden values included). */
 async function submitForm(browser: LinkBrowser, formUrl: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
@@ -218,7 +276,13 @@ async function submitForm(browser: LinkBrowser, formUrl: string, fields: Record<
 }
 
 function decodeEntities(text: string): string {
-  return text.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&#96;', '`').replaceAll('&amp;', '&');
+  return text
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&#96;', '`')
+    .replaceAll('&amp;', '&');
 }
 
 function publicTokenOf(location: string): string {
@@ -230,7 +294,9 @@ function publicTokenOf(location: string): string {
 async function exchange(publicToken: string): Promise<{ connection_id: string; access_token: string; platform: string; store_unique_name?: string }> {
   const { client_id, client_secret } = t.org.credentials.sandbox;
   const response = await t.app.inject({
-    method: 'POST', url: '/versioned/item/public_token/exchange', headers: clientHeaders(t.org),
+    method: 'POST',
+    url: '/versioned/item/public_token/exchange',
+    headers: clientHeaders(t.org),
     payload: { client_id, secret: client_secret, public_token: publicToken },
   });
   expect(response.statusCode, response.body).toBe(200);
@@ -241,7 +307,9 @@ async function exchange(publicToken: string): Promise<{ connection_id: string; a
 async function eventsOf(connectionId: string, code: string): Promise<Record<string, unknown>[]> {
   const result = await t.db.pool.query<{ payload: Record<string, unknown> } & SealedSlots>(
     `SELECT payload, access_token_ciphertext, update_url_ciphertext FROM events
-      WHERE connection_id = $1 AND code = $2 ORDER BY created_at`, [connectionId, code]);
+      WHERE connection_id = $1 AND code = $2 ORDER BY created_at`,
+    [connectionId, code],
+  );
   // As delivered: the sealed access token and update_url back in their slots (src/events/access-token-slot.ts).
   return result.rows.map((r) => deliveredBody(t.services.cipher, r.payload, r).body as Record<string, unknown>);
 }
@@ -259,7 +327,11 @@ describe('picker and forms', () => {
     const page = await new LinkBrowser(t.app).get(c.path);
     expectHtml(page, 200);
     expect(page.body).toContain('Choose the platform');
-    for (const [id, name, kind] of [[CRED, 'Link Books', 'Accounting'], [SHOP, 'Link Shop', 'Commerce'], [OAUTH, 'Fake Ledger', 'Accounting']]) {
+    for (const [id, name, kind] of [
+      [CRED, 'Link Books', 'Accounting'],
+      [SHOP, 'Link Shop', 'Commerce'],
+      [OAUTH, 'Fake Ledger', 'Accounting'],
+    ]) {
       expect(page.body).toContain(`href="${c.path}/${id ?? ''}"`);
       expect(page.body).toContain(`<span class="platform-name">${name ?? ''}</span><span class="platform-kind">${kind ?? ''}</span>`);
     }
@@ -307,7 +379,9 @@ describe('picker and forms', () => {
     const c = await create({ name: '<script>alert("name")</script>' });
     const redirect = 'https://client.example/cb?x="><script>alert(1)</script>';
     const store = '"><img src=x onerror=alert(2)>';
-    const page = await new LinkBrowser(t.app).get(`${c.path}/${SHOP}?${new URLSearchParams({ redirect_url: redirect, store_name: store }).toString()}`);
+    const page = await new LinkBrowser(t.app).get(
+      `${c.path}/${SHOP}?${new URLSearchParams({ redirect_url: redirect, store_name: store }).toString()}`,
+    );
     expectHtml(page, 200);
     expect(page.body).not.toContain('<script>alert');
     expect(page.body).not.toContain('<img');
@@ -324,7 +398,11 @@ describe('picker and forms', () => {
     expect(form.body).not.toContain('type="hidden" name="store_name"');
     const response = await submitForm(new LinkBrowser(t.app), `${c.path}/${SHOP}?store_name=corner-shop`, { api_key: 'k' });
     expect(response.statusCode, response.body).toBe(303);
-    expect(await exchange(publicTokenOf(String(response.headers.location)))).toMatchObject({ connection_id: c.id, platform: SHOP, store_unique_name: 'corner-shop' });
+    expect(await exchange(publicTokenOf(String(response.headers.location)))).toMatchObject({
+      connection_id: c.id,
+      platform: SHOP,
+      store_unique_name: 'corner-shop',
+    });
   });
 
   it('refuses a redirect_url that is not http(s) and a malformed origin, with a page', async () => {
@@ -340,7 +418,7 @@ describe('picker and forms', () => {
     const script = await t.app.inject({ method: 'GET', url: '/link.js' });
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toMatch(/^application\/javascript/);
-    expect(script.body).toContain("event.origin !== url.origin");
+    expect(script.body).toContain('event.origin !== url.origin');
     expect(script.body).toContain("'ledgerport:success'");
     expect(() => new Script(script.body)).not.toThrow();
     const doc = json(await t.app.inject({ method: 'GET', url: '/openapi.json' })) as { paths: Record<string, unknown> };
@@ -359,10 +437,17 @@ describe('credential platforms', () => {
     expect(response.body).not.toContain('value="wrong"');
     expect(response.body).toContain('aria-invalid="true"');
     const events = await eventsOf(c.id, 'CONNECTION_LINK_ERROR');
-    expect(events).toEqual([{
-      type: 'CONNECTION', code: 'CONNECTION_LINK_ERROR', connection_id: c.id, access_token: c.access_token,
-      update_url: c.link_url, message: 'Those credentials were not accepted by Link Books. Check the username and password.', platform: CRED,
-    }]);
+    expect(events).toEqual([
+      {
+        type: 'CONNECTION',
+        code: 'CONNECTION_LINK_ERROR',
+        connection_id: c.id,
+        access_token: c.access_token,
+        update_url: c.link_url,
+        message: 'Those credentials were not accepted by Link Books. Check the username and password.',
+        platform: CRED,
+      },
+    ]);
 
     const down = await browser.post(`${c.path}/${CRED}`, { csrf: csrfOf(response.body), basic_username: 'ann', basic_password: 'down' });
     expectHtml(down, 503);
@@ -411,8 +496,11 @@ describe('credential platforms', () => {
 
   it('success: 303 to redirect_url with public_token (its query kept), initial sync queued, exchange works', async () => {
     const c = await create();
-    const response = await submitForm(new LinkBrowser(t.app), `${c.path}/${CRED}?redirect_url=${encodeURIComponent('https://client.example/done?state=abc')}`,
-      { basic_username: 'dora', basic_password: 'secret' });
+    const response = await submitForm(
+      new LinkBrowser(t.app),
+      `${c.path}/${CRED}?redirect_url=${encodeURIComponent('https://client.example/done?state=abc')}`,
+      { basic_username: 'dora', basic_password: 'secret' },
+    );
     expect(response.statusCode).toBe(303);
     const location = new URL(String(response.headers.location));
     expect(`${location.origin}${location.pathname}`).toBe('https://client.example/done');
@@ -442,8 +530,11 @@ describe('credential platforms', () => {
 
   it('popup mode: the completion page posts the token to the given origin only', async () => {
     const c = await create({ redirect_url: 'https://client.example/stored' });
-    const response = await submitForm(new LinkBrowser(t.app), `${c.path}/${CRED}?mode=popup&origin=${encodeURIComponent('https://Host.example:8443')}`,
-      { basic_username: 'gus', basic_password: 'secret' });
+    const response = await submitForm(
+      new LinkBrowser(t.app),
+      `${c.path}/${CRED}?mode=popup&origin=${encodeURIComponent('https://Host.example:8443')}`,
+      { basic_username: 'gus', basic_password: 'secret' },
+    );
     expect(response.statusCode).toBe(303);
     const location = String(response.headers.location);
     expect(location).toMatch(/^\/link\/done\?platform=LINKBOOKS&mode=popup&origin=https%3A%2F%2Fhost\.example%3A8443&public_token=lppt_/);
@@ -466,7 +557,11 @@ describe('credential platforms', () => {
     const exchanged = await exchange(publicTokenOf(String(two.headers.location)));
     expect(exchanged).toMatchObject({ connection_id: first.id, access_token: first.access_token });
     // The second connection stays, pointing at the first: its access token answers IS_DUPLICATE naming the holder.
-    const read = await t.app.inject({ method: 'GET', url: `/versioned/accounting/accounts?access_token=${second.access_token}`, headers: clientHeaders(t.org) });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/accounting/accounts?access_token=${second.access_token}`,
+      headers: clientHeaders(t.org),
+    });
     expect(read.statusCode, read.body).toBe(409);
     expect(json(read)).toMatchObject({ error_type: 'CONNECTION_ERROR', error_code: 'IS_DUPLICATE', error_metadata: { connection_id: first.id } });
     expect(String(json(read).error_message)).toContain(first.id);
@@ -501,7 +596,9 @@ describe('credential platforms', () => {
 describe('OAuth platforms', () => {
   const callbackUrl = 'http://localhost:8080/link/oauth/callback';
 
-  beforeEach(() => { tenantCount = 2; });
+  beforeEach(() => {
+    tenantCount = 2;
+  });
 
   async function registerApp(): Promise<void> {
     await t.db.pool.query(
@@ -561,11 +658,22 @@ describe('OAuth platforms', () => {
     const chosen = await browser.post('/link/oauth/tenant', { csrf: csrfOf(none.body), state: nextState, tenant: 't-2' });
     expect(chosen.statusCode, chosen.body).toBe(303);
     expect(String(chosen.headers.location)).toMatch(/^https:\/\/client\.example\/oauth-done\?public_token=lppt_/);
-    expect(await exchange(publicTokenOf(String(chosen.headers.location)))).toMatchObject({ connection_id: c.id, platform: OAUTH, store_unique_name: 't-2' });
+    expect(await exchange(publicTokenOf(String(chosen.headers.location)))).toMatchObject({
+      connection_id: c.id,
+      platform: OAUTH,
+      store_unique_name: 't-2',
+    });
     const row = await t.db.pool.query<{ oauth_tokens_ciphertext: Buffer; store_unique_id: string }>(
-      'SELECT oauth_tokens_ciphertext, store_unique_id FROM connections WHERE id = $1', [c.id]);
+      'SELECT oauth_tokens_ciphertext, store_unique_id FROM connections WHERE id = $1',
+      [c.id],
+    );
     expect(row.rows[0]?.store_unique_id).toBe('t-2');
-    expect(openTokens(t.services.cipher, row.rows[0]?.oauth_tokens_ciphertext ?? null)).toEqual({ accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: null, tenantId: 't-2' });
+    expect(openTokens(t.services.cipher, row.rows[0]?.oauth_tokens_ciphertext ?? null)).toEqual({
+      accessToken: 'at-1',
+      refreshToken: 'rt-1',
+      expiresAt: null,
+      tenantId: 't-2',
+    });
 
     // Both states were single use.
     const reused = await browser.post('/link/oauth/tenant', { csrf: csrfOf(none.body), state: nextState, tenant: 't-2' });
@@ -589,7 +697,9 @@ describe('OAuth platforms', () => {
     expectHtml(refused, 400);
     expect(refused.body).toContain('Region: One of eu, na or fe.');
     expect(refused.body).toContain('value="mars"');
-    expect(Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM oauth_states WHERE connection_id = $1', [c.id])).rows[0]?.n)).toBe(0);
+    expect(Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM oauth_states WHERE connection_id = $1', [c.id])).rows[0]?.n)).toBe(
+      0,
+    );
 
     const start = await submitForm(browser, formUrl, { region: ' EU ' });
     expect(start.statusCode, start.body).toBe(302);
@@ -602,7 +712,10 @@ describe('OAuth platforms', () => {
     expect(chosen.statusCode, chosen.body).toBe(303);
     expect(String(chosen.headers.location)).toMatch(/^https:\/\/client\.example\/oauth-done\?public_token=lppt_/);
     expect(regionInputs.at(-1)).toEqual({ region: 'eu' });
-    const row = await t.db.pool.query<{ credentials_ciphertext: Buffer; store_name: string }>('SELECT credentials_ciphertext, store_name FROM connections WHERE id = $1', [c.id]);
+    const row = await t.db.pool.query<{ credentials_ciphertext: Buffer; store_name: string }>(
+      'SELECT credentials_ciphertext, store_name FROM connections WHERE id = $1',
+      [c.id],
+    );
     // Kept through the organisation picker, seen by identify, stored sealed as the connection's credentials.
     expect(row.rows[0]?.store_name).toBe('Org in eu');
     expect(JSON.parse(t.services.cipher.decrypt(row.rows[0]?.credentials_ciphertext ?? Buffer.alloc(0)))).toEqual({ region: 'eu' });
@@ -619,7 +732,9 @@ describe('OAuth platforms', () => {
     // The callback's parameters the connector declared reach its code exchange as sent; nothing else does.
     expect(callbacks.slice(exchanges)).toEqual([{ shop: 'fake-shop.example', hmac: 'f00d' }]);
     expect(done.statusCode, done.body).toBe(303);
-    expect(String(done.headers.location)).toMatch(/^\/link\/done\?platform=FAKEOAUTH&mode=popup&origin=https%3A%2F%2Fhost\.example&public_token=lppt_/);
+    expect(String(done.headers.location)).toMatch(
+      /^\/link\/done\?platform=FAKEOAUTH&mode=popup&origin=https%3A%2F%2Fhost\.example&public_token=lppt_/,
+    );
     expect((await exchange(publicTokenOf(String(done.headers.location)))).connection_id).toBe(c.id);
   });
 
@@ -633,9 +748,13 @@ describe('OAuth platforms', () => {
     expectHtml(denied, 400);
     expect(denied.body).toContain('Access was declined on Fake Ledger, so nothing was connected.');
     expect(denied.body).toContain(`href="${c.path}"`);
-    expect(await eventsOf(c.id, 'CONNECTION_LINK_ERROR')).toMatchObject([{
-      platform: OAUTH, update_url: c.link_url, message: 'Access was declined on Fake Ledger, so nothing was connected. Start again if you meant to allow it.',
-    }]);
+    expect(await eventsOf(c.id, 'CONNECTION_LINK_ERROR')).toMatchObject([
+      {
+        platform: OAUTH,
+        update_url: c.link_url,
+        message: 'Access was declined on Fake Ledger, so nothing was connected. Start again if you meant to allow it.',
+      },
+    ]);
     const reused = await browser.get(`/link/oauth/callback?${new URLSearchParams({ code: 'code-x', state }).toString()}`);
     expectHtml(reused, 400);
     expect(reused.body).toContain('already been used');

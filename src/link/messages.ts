@@ -71,8 +71,10 @@ export function consentDeclinedMessage(connector: Connector, error: string, desc
 }
 
 export function noOAuthAppMessage(connector: Connector, environment: string): string {
-  return `${connector.name} is not set up for this app yet, so it cannot be connected right now. `
-    + `(For the developer: register your ${connector.name} OAuth app for the ${environment} environment with Ledgerport.)`;
+  return (
+    `${connector.name} is not set up for this app yet, so it cannot be connected right now. ` +
+    `(For the developer: register your ${connector.name} OAuth app for the ${environment} environment with Ledgerport.)`
+  );
 }
 
 export function otherAccountMessage(connector: Connector, storeName: string | null): string {

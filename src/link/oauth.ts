@@ -9,10 +9,19 @@ import type { AuthContext, AuthorizationInput, Connector, OAuthCallbackParams, O
 import { connectorContext, openCredentials, sealJson } from '../platforms/context.ts';
 import { getConnector } from '../platforms/index.ts';
 import { formToken, formTokenValid, newOAuthState, oauthStateBound } from './csrf.ts';
-import { failure, failureStatus, finish, identify, logUnexpected, page, PLATFORM_CALL_TIMEOUT_MS, startOverHref, type FlowContext, type Outcome } from './flow.ts';
 import {
-  consentDeclinedMessage, EXPIRED_MESSAGE, NO_TENANT_MESSAGE, noOAuthAppMessage, platformFailureMessage,
-} from './messages.ts';
+  failure,
+  failureStatus,
+  finish,
+  identify,
+  logUnexpected,
+  page,
+  PLATFORM_CALL_TIMEOUT_MS,
+  startOverHref,
+  type FlowContext,
+  type Outcome,
+} from './flow.ts';
+import { consentDeclinedMessage, EXPIRED_MESSAGE, NO_TENANT_MESSAGE, noOAuthAppMessage, platformFailureMessage } from './messages.ts';
 import { destination, keptQuery, type Kept } from './params.ts';
 import { findOAuthApp } from '../sql/oauth-apps.ts';
 import { claimOAuthState, insertOAuthState, type ClaimedOAuthState } from '../sql/oauth-states.ts';
@@ -21,13 +30,21 @@ import { messagePage, tenantPage } from './views.ts';
 type OAuthAuth = Extract<Connector['auth'], { type: 'oauth2' }>;
 
 /** What the tenant picker keeps sealed in oauth_states.pending_tokens_ciphertext. */
-interface Pending { tokens: OAuthTokens; tenants: OAuthTenant[] }
+interface Pending {
+  tokens: OAuthTokens;
+  tenants: OAuthTenant[];
+}
 
 export const tenantSubject = (state: string): string => `tenant:${state}`;
 
 function authContext(ctx: FlowContext, connector: Connector, connection: ConnectionRecord): AuthContext {
   return connectorContext({
-    connector, connectionId: connection.id, credentials: {}, tokens: null, environment: connection.environment, db: ctx.services.pool,
+    connector,
+    connectionId: connection.id,
+    credentials: {},
+    tokens: null,
+    environment: connection.environment,
+    db: ctx.services.pool,
     signal: AbortSignal.timeout(PLATFORM_CALL_TIMEOUT_MS),
   });
 }
@@ -43,14 +60,23 @@ function sealedInput(ctx: FlowContext, input: AuthorizationInput): Buffer | null
 
 /** Sends the end user to the platform's consent page; `input`: the checked authorisation input (src/link/authorization-input.ts). */
 export async function startOAuth(
-  ctx: FlowContext & { secret: string }, connection: ConnectionRecord, connector: Connector, auth: OAuthAuth, kept: Kept,
-  redirect: string | null, input: AuthorizationInput,
+  ctx: FlowContext & { secret: string },
+  connection: ConnectionRecord,
+  connector: Connector,
+  auth: OAuthAuth,
+  kept: Kept,
+  redirect: string | null,
+  input: AuthorizationInput,
 ): Promise<Outcome> {
   const app = await findOAuthApp(ctx.services.pool, ctx.services.cipher, connection, connector.id);
   if (app === null) return failure(ctx, connection, connector, noOAuthAppMessage(connector, connection.environment), 503, null);
   const state = newOAuthState(ctx.secret);
   await insertOAuthState(ctx.services.pool, {
-    state, connectionId: connection.id, platform: connector.id, destination: destination(redirect, connector.id, kept), pending: null,
+    state,
+    connectionId: connection.id,
+    platform: connector.id,
+    destination: destination(redirect, connector.id, kept),
+    pending: null,
     authorizationInput: sealedInput(ctx, input),
   });
   return { kind: 'redirect', status: 302, location: auth.authorizeUrl(app, state, connection.scope, input) };
@@ -77,7 +103,8 @@ function plainPage(status: number, title: string, message: string): Outcome {
   return page(status, (nonce) => messagePage({ nonce, title, message }));
 }
 
-const STATE_UNKNOWN = 'This sign-in has already been used or is no longer valid, so nothing more was changed. If you still need to connect, start again from the app that sent you here.';
+const STATE_UNKNOWN =
+  'This sign-in has already been used or is no longer valid, so nothing more was changed. If you still need to connect, start again from the app that sent you here.';
 
 /** Claims a state for this browser, or says why it cannot be used. */
 async function claim(ctx: FlowContext, state: string | undefined, pending: boolean): Promise<ClaimedOAuthState | Outcome> {
@@ -85,8 +112,11 @@ async function claim(ctx: FlowContext, state: string | undefined, pending: boole
     return plainPage(400, 'Sign-in incomplete', 'This address is missing part of the sign-in. Start again from the app that sent you here.');
   }
   if (!oauthStateBound(ctx.secret, state)) {
-    return plainPage(403, 'Sign-in not recognised',
-      'This sign-in was started in another browser or window, so it cannot be finished here. Start again in this browser.');
+    return plainPage(
+      403,
+      'Sign-in not recognised',
+      'This sign-in was started in another browser or window, so it cannot be finished here. Start again in this browser.',
+    );
   }
   const claimed = await claimOAuthState(ctx.services.pool, state, pending);
   return claimed ?? plainPage(400, 'Sign-in no longer valid', STATE_UNKNOWN);
@@ -97,7 +127,13 @@ function oauthConnector(claimed: ClaimedOAuthState): { connector: Connector; aut
   return connector?.auth.type === 'oauth2' ? { connector, auth: connector.auth } : null;
 }
 
-export interface CallbackInput { state?: string; code?: string; error?: string; error_description?: string; [platformParam: string]: string | undefined }
+export interface CallbackInput {
+  state?: string;
+  code?: string;
+  error?: string;
+  error_description?: string;
+  [platformParam: string]: string | undefined;
+}
 
 /** The callback parameters the connector declared, as the platform sent them. */
 function callbackParams(auth: OAuthAuth, query: CallbackInput): OAuthCallbackParams {
@@ -114,19 +150,27 @@ export async function oauthCallback(ctx: FlowContext, query: CallbackInput): Pro
   const claimed = await claim(ctx, query.state, false);
   if ('kind' in claimed) return claimed;
   const found = oauthConnector(claimed);
-  if (found === null) return plainPage(404, 'Platform not available', 'This platform is no longer offered here. Start again from the app that sent you here.');
+  if (found === null)
+    return plainPage(404, 'Platform not available', 'This platform is no longer offered here. Start again from the app that sent you here.');
   const { connector, auth } = found;
   const fail = (message: string, status: number) => failure(ctx, claimed.connection, connector, message, status, retryHref(ctx, claimed));
   if (claimed.expired) return fail(EXPIRED_MESSAGE, 400);
   if (query.error !== undefined) return fail(consentDeclinedMessage(connector, query.error, query.error_description), 400);
-  if (query.code === undefined || query.code === '') return fail(`${connector.name} did not send back a sign-in code, so nothing was connected. Please start again.`, 400);
+  if (query.code === undefined || query.code === '')
+    return fail(`${connector.name} did not send back a sign-in code, so nothing was connected. Please start again.`, 400);
   const app = await findOAuthApp(ctx.services.pool, ctx.services.cipher, claimed.connection, connector.id);
   if (app === null) return fail(noOAuthAppMessage(connector, claimed.connection.environment), 503);
 
   let tokens: OAuthTokens;
   let tenants: OAuthTenant[] | null = null;
   try {
-    tokens = await auth.exchangeCode(authContext(ctx, connector, claimed.connection), app, query.code, callbackParams(auth, query), inputOf(ctx, claimed));
+    tokens = await auth.exchangeCode(
+      authContext(ctx, connector, claimed.connection),
+      app,
+      query.code,
+      callbackParams(auth, query),
+      inputOf(ctx, claimed),
+    );
     if (auth.listTenants !== undefined) tenants = await auth.listTenants(authContext(ctx, connector, claimed.connection), tokens);
   } catch (error) {
     logUnexpected(ctx, error, connector, 'code exchange');
@@ -139,17 +183,34 @@ export async function oauthCallback(ctx: FlowContext, query: CallbackInput): Pro
 }
 
 /** Parks the tokens under a new single-use state and shows the organisation picker. */
-async function askForTenant(ctx: FlowContext, claimed: ClaimedOAuthState, connector: Connector, pending: Pending, error: string | null): Promise<Outcome> {
+async function askForTenant(
+  ctx: FlowContext,
+  claimed: ClaimedOAuthState,
+  connector: Connector,
+  pending: Pending,
+  error: string | null,
+): Promise<Outcome> {
   const secret = ctx.secret;
   if (secret === null) throw new Error('a claimed state implies the browser secret');
   const state = newOAuthState(secret);
   await insertOAuthState(ctx.services.pool, {
-    state, connectionId: claimed.connection.id, platform: connector.id, destination: claimed.destination,
-    pending: sealJson(ctx.services.cipher, pending), authorizationInput: claimed.authorizationInput,
+    state,
+    connectionId: claimed.connection.id,
+    platform: connector.id,
+    destination: claimed.destination,
+    pending: sealJson(ctx.services.cipher, pending),
+    authorizationInput: claimed.authorizationInput,
   });
-  return page(error === null ? 200 : 422, (nonce) => tenantPage({
-    nonce, connector, tenants: pending.tenants, state, csrf: formToken(secret, tenantSubject(state)), error,
-  }));
+  return page(error === null ? 200 : 422, (nonce) =>
+    tenantPage({
+      nonce,
+      connector,
+      tenants: pending.tenants,
+      state,
+      csrf: formToken(secret, tenantSubject(state)),
+      error,
+    }),
+  );
 }
 
 /** The organisation picker's answer. */
@@ -179,9 +240,12 @@ async function complete(ctx: FlowContext, claimed: ClaimedOAuthState, connector:
 }
 
 export function forbidden(retry: string | null = null): Outcome {
-  return page(403, (nonce) => messagePage({
-    nonce, title: 'Please start again',
-    message: 'This form has expired or was not sent from this page, so nothing was changed. Go back to the start and try again.',
-    retryHref: retry,
-  }));
+  return page(403, (nonce) =>
+    messagePage({
+      nonce,
+      title: 'Please start again',
+      message: 'This form has expired or was not sent from this page, so nothing was changed. Go back to the start and try again.',
+      retryHref: retry,
+    }),
+  );
 }

@@ -12,8 +12,9 @@ describe('html', () => {
     const evil = `<script>alert("x")</script>'&\``;
     expect(escapeHtml(evil)).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;&#96;');
     const inner = html`<b>${evil}</b>`;
-    expect(html`<p title="${evil}">${inner}${[html`<i>${'<'}</i>`, '>']}${null}${false}${3}</p>`.text)
-      .toBe(`<p title="${escapeHtml(evil)}"><b>${escapeHtml(evil)}</b><i>&lt;</i>&gt;3</p>`);
+    expect(html`<p title="${evil}">${inner}${[html`<i>${'<'}</i>`, '>']}${null}${false}${3}</p>`.text).toBe(
+      `<p title="${escapeHtml(evil)}"><b>${escapeHtml(evil)}</b><i>&lt;</i>&gt;3</p>`,
+    );
   });
 });
 
@@ -28,8 +29,9 @@ describe('kept parameters and destinations', () => {
 
   it('popup mode wins, then the vetted redirect (http(s) only), then the completion page', () => {
     const vetted = 'https://stored.example/cb';
-    expect(destination(vetted, 'SANDBOX', { mode: 'popup', origin: 'https://host.example', redirect_url: 'https://x.example' }))
-      .toBe('/link/done?platform=SANDBOX&mode=popup&origin=https%3A%2F%2Fhost.example');
+    expect(destination(vetted, 'SANDBOX', { mode: 'popup', origin: 'https://host.example', redirect_url: 'https://x.example' })).toBe(
+      '/link/done?platform=SANDBOX&mode=popup&origin=https%3A%2F%2Fhost.example',
+    );
     // The kept redirect_url is only a candidate: what the flow uses is the redirect src/link/redirect.ts vetted.
     expect(destination(vetted, 'SANDBOX', { redirect_url: 'https://x.example/a' })).toBe('https://stored.example/cb');
     expect(destination(null, 'SANDBOX', { redirect_url: 'https://x.example/a' })).toBe(completionPath('SANDBOX', {}));
@@ -42,7 +44,9 @@ describe('kept parameters and destinations', () => {
     expect(withPublicToken('https://a.example/cb?public_token=old', 'lppt_t')).toBe('https://a.example/cb?public_token=lppt_t');
     expect(withPublicToken('/link/done?platform=X', 'lppt_t')).toBe('/link/done?platform=X&public_token=lppt_t');
     expect(keptQuery({})).toBe('');
-    expect(keptQuery({ store_name: 'a b', mode: 'popup', origin: 'https://h.example' })).toBe('?store_name=a+b&mode=popup&origin=https%3A%2F%2Fh.example');
+    expect(keptQuery({ store_name: 'a b', mode: 'popup', origin: 'https://h.example' })).toBe(
+      '?store_name=a+b&mode=popup&origin=https%3A%2F%2Fh.example',
+    );
   });
 });
 
@@ -66,32 +70,47 @@ describe('CSRF tokens', () => {
     expect(oauthStateBound(secret, state)).toBe(true);
     expect(oauthStateBound(other, state)).toBe(false);
     expect(oauthStateBound(null, state)).toBe(false);
-    expect(oauthStateBound(secret, state.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')))).toBe(false);
+    expect(
+      oauthStateBound(
+        secret,
+        state.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+      ),
+    ).toBe(false);
     expect(oauthStateBound(secret, 'no-dot')).toBe(false);
   });
 });
 
 describe('messages', () => {
   const connector = {
-    id: 'SANDBOX', name: 'Sandbox',
-    auth: { type: 'credentials', fields: [
-      { field: 'basic_username', label: 'Username (user_good, or another documented test user)', required: true, secret: false },
-      { field: 'basic_password', label: 'Password (pass_good)', required: true, secret: true },
-      { field: 'api_key', label: 'API key', required: true, secret: true },
-    ] },
+    id: 'SANDBOX',
+    name: 'Sandbox',
+    auth: {
+      type: 'credentials',
+      fields: [
+        { field: 'basic_username', label: 'Username (user_good, or another documented test user)', required: true, secret: false },
+        { field: 'basic_password', label: 'Password (pass_good)', required: true, secret: true },
+        { field: 'api_key', label: 'API key', required: true, secret: true },
+      ],
+    },
   } satisfies Pick<Connector, 'id' | 'name' | 'auth'>;
   const asConnector = (partial: typeof connector): Connector => ({
-    ...partial, kind: 'accounting', identify: () => Promise.reject(new Error('unused')), objects: {}, limits: { requestsPerMinute: null, concurrentRequests: null },
+    ...partial,
+    kind: 'accounting',
+    identify: () => Promise.reject(new Error('unused')),
+    objects: {},
+    limits: { requestsPerMinute: null, concurrentRequests: null },
   });
 
   it('say what to check, in plain words, without the label hints', () => {
     expect(splitLabel('Password (pass_good)')).toEqual({ label: 'Password', hint: 'pass_good' });
     expect(splitLabel('API key')).toEqual({ label: 'API key', hint: null });
     const unauthorized = new PlatformError({ kind: 'unauthorized', httpStatus: 401, message: 'nope' });
-    expect(platformFailureMessage(asConnector(connector), unauthorized))
-      .toBe('Those credentials were not accepted by Sandbox. Check the username, password and API key.');
-    expect(platformFailureMessage(asConnector(connector), new PlatformError({ kind: 'timeout', message: 'slow' })))
-      .toBe('Sandbox could not be reached just now. Please try again in a few minutes.');
+    expect(platformFailureMessage(asConnector(connector), unauthorized)).toBe(
+      'Those credentials were not accepted by Sandbox. Check the username, password and API key.',
+    );
+    expect(platformFailureMessage(asConnector(connector), new PlatformError({ kind: 'timeout', message: 'slow' }))).toBe(
+      'Sandbox could not be reached just now. Please try again in a few minutes.',
+    );
     expect(platformFailureMessage(asConnector(connector), new Error('bug'))).toMatch(/^Something went wrong on our side/);
   });
 });

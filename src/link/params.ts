@@ -20,15 +20,16 @@ export const PlatformParams = Type.Object({ linkToken: Type.String({ minLength: 
 export const LinkQuery = Type.Object({ platform: Type.Optional(PLATFORM), ...keptProperties });
 export const KeptQuery = Type.Object(keptProperties);
 
-const credentialProperties = Object.fromEntries(
-  CREDENTIAL_FIELDS.map((field) => [field, Type.Optional(Type.String({ maxLength: 4096 }))]),
-);
+const credentialProperties = Object.fromEntries(CREDENTIAL_FIELDS.map((field) => [field, Type.Optional(Type.String({ maxLength: 4096 }))]));
 /** The credential form: kept fields, the CSRF token (checked by the handler: 403, not 400) and credential fields. */
-export const CredentialsBody = Type.Object({
-  csrf: Type.Optional(Type.String({ maxLength: 200 })),
-  ...keptProperties,
-  ...credentialProperties,
-}, { additionalProperties: false });
+export const CredentialsBody = Type.Object(
+  {
+    csrf: Type.Optional(Type.String({ maxLength: 200 })),
+    ...keptProperties,
+    ...credentialProperties,
+  },
+  { additionalProperties: false },
+);
 
 export const DoneQuery = Type.Object({
   platform: Type.Optional(PLATFORM),
@@ -38,18 +39,24 @@ export const DoneQuery = Type.Object({
 });
 
 /** The platform's own parameters (QuickBooks' realmId, Shopify's shop and hmac…) pass as text, up to 30 of them. */
-export const CallbackQuery = Type.Object({
-  state: Type.Optional(Type.String({ maxLength: 300 })),
-  code: Type.Optional(Type.String({ maxLength: 4096 })),
-  error: Type.Optional(Type.String({ maxLength: 200 })),
-  error_description: Type.Optional(Type.String({ maxLength: 1000 })),
-}, { additionalProperties: Type.String({ maxLength: 2048 }), maxProperties: 30 });
+export const CallbackQuery = Type.Object(
+  {
+    state: Type.Optional(Type.String({ maxLength: 300 })),
+    code: Type.Optional(Type.String({ maxLength: 4096 })),
+    error: Type.Optional(Type.String({ maxLength: 200 })),
+    error_description: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: Type.String({ maxLength: 2048 }), maxProperties: 30 },
+);
 
-export const TenantBody = Type.Object({
-  csrf: Type.Optional(Type.String({ maxLength: 200 })),
-  state: Type.String({ minLength: 1, maxLength: 300 }),
-  tenant: Type.Optional(Type.String({ maxLength: 300 })),
-}, { additionalProperties: false });
+export const TenantBody = Type.Object(
+  {
+    csrf: Type.Optional(Type.String({ maxLength: 200 })),
+    state: Type.String({ minLength: 1, maxLength: 300 }),
+    tenant: Type.Optional(Type.String({ maxLength: 300 })),
+  },
+  { additionalProperties: false },
+);
 
 export type Kept = Static<typeof KeptQuery>;
 

@@ -25,13 +25,24 @@ const EVIL = 'https://evil.example/steal';
 
 const objects: Connector['objects'] = {
   account: {
-    capabilities: { read: true, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false, create: false, update: false, delete: false },
+    capabilities: {
+      read: true,
+      incremental: 'none',
+      deletions: 'none',
+      filter: false,
+      fetchByPlatformId: false,
+      create: false,
+      update: false,
+      delete: false,
+    },
     handler: { read: () => Promise.resolve({ records: [], nextPageToken: null }), map: (record) => ({ platform_id: record.platformId }) },
   },
 };
 
 const credentialConnector: Connector = {
-  id: CRED, name: 'Redirect Books', kind: 'accounting',
+  id: CRED,
+  name: 'Redirect Books',
+  kind: 'accounting',
   auth: {
     type: 'credentials',
     fields: [
@@ -39,15 +50,18 @@ const credentialConnector: Connector = {
       { field: 'basic_password', label: 'Password', required: true, secret: true },
     ],
   },
-  identify: (ctx) => ctx.credentials.basic_password === 'secret'
-    ? Promise.resolve({ storeUniqueId: `acct-${ctx.credentials.basic_username ?? ''}`, storeName: null })
-    : Promise.reject(new PlatformError({ kind: 'unauthorized', httpStatus: 401, message: 'bad login' })),
+  identify: (ctx) =>
+    ctx.credentials.basic_password === 'secret'
+      ? Promise.resolve({ storeUniqueId: `acct-${ctx.credentials.basic_username ?? ''}`, storeName: null })
+      : Promise.reject(new PlatformError({ kind: 'unauthorized', httpStatus: 401, message: 'bad login' })),
   objects,
   limits: { requestsPerMinute: null, concurrentRequests: null },
 };
 
 const oauthConnector: Connector = {
-  ...credentialConnector, id: OAUTH, name: 'Redirect OAuth',
+  ...credentialConnector,
+  id: OAUTH,
+  name: 'Redirect OAuth',
   auth: {
     type: 'oauth2',
     authorizeUrl: (_app, state) => `https://login.example/authorize?state=${state}`,
@@ -61,12 +75,19 @@ beforeAll(async () => {
   for (const connector of [credentialConnector, oauthConnector]) if (getConnector(connector.id) === undefined) registerConnector(connector);
   t = await startTestApp();
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const admin = () => ({ authorization: `Bearer ${t.adminToken}` });
 
 function putList(org: CreatedOrganization, environment: Environment, urls: unknown[]): Promise<LightMyRequestResponse> {
-  return t.app.inject({ method: 'PUT', url: `/admin/organizations/${org.organization.id}/redirect_urls`, headers: admin(), payload: { environment, urls } });
+  return t.app.inject({
+    method: 'PUT',
+    url: `/admin/organizations/${org.organization.id}/redirect_urls`,
+    headers: admin(),
+    payload: { environment, urls },
+  });
 }
 
 async function allow(org: CreatedOrganization, environment: Environment, urls: string[]): Promise<void> {
@@ -85,8 +106,6 @@ async function create(org: CreatedOrganization, environment: Environment, body: 
   return { id: connection.id, path: new URL(connection.link_url).pathname };
 }
 
-
-
 async function linkedAt(connectionId: string): Promise<Date | null> {
   const row = await t.db.pool.query<{ linked_at: Date | null }>('SELECT linked_at FROM connections WHERE id = $1', [connectionId]);
   return row.rows[0]?.linked_at ?? null;
@@ -102,7 +121,7 @@ function expectRefusedPage(response: LightMyRequestResponse): void {
 
 const query = (redirect: string): string => `?${new URLSearchParams({ redirect_url: redirect }).toString()}`;
 
-describe('the reviewer\'s exploit: a redirect_url in the link address', () => {
+describe("the reviewer's exploit: a redirect_url in the link address", () => {
   it('sandbox without a list: refused on every page, the form post included, and nothing is linked', async () => {
     const org = await t.newOrg('Exploit sandbox');
     const c = await create(org, 'sandbox', { redirect_url: 'https://client.example/stored' });
@@ -113,7 +132,12 @@ describe('the reviewer\'s exploit: a redirect_url in the link address', () => {
     const browser = new LinkBrowser(t.app);
     const form = await browser.get(`${c.path}/${CRED}`);
     expect(form.statusCode, form.body).toBe(200);
-    const posted = await browser.post(`${c.path}/${CRED}`, { csrf: csrfOf(form.body), basic_username: 'ann', basic_password: 'secret', redirect_url: EVIL });
+    const posted = await browser.post(`${c.path}/${CRED}`, {
+      csrf: csrfOf(form.body),
+      basic_username: 'ann',
+      basic_password: 'secret',
+      redirect_url: EVIL,
+    });
     expectRefusedPage(posted);
     expect(await linkedAt(c.id)).toBeNull();
   });
@@ -146,7 +170,10 @@ describe('sandbox without a list (the README walk-through)', () => {
       const form = await browser.get(path);
       expect(form.statusCode, form.body).toBe(200);
       const done = await browser.post(`${c.path}/${CRED}`, {
-        csrf: csrfOf(form.body), basic_username: 'bo', basic_password: 'secret', ...(path.includes('?') ? { redirect_url: stored } : {}),
+        csrf: csrfOf(form.body),
+        basic_username: 'bo',
+        basic_password: 'secret',
+        ...(path.includes('?') ? { redirect_url: stored } : {}),
       });
       expect(done.statusCode, done.body).toBe(303);
       expect(String(done.headers.location)).toMatch(/^https:\/\/client\.example\/stored\?state=1&public_token=lppt_/);
@@ -186,15 +213,23 @@ describe('production', () => {
     const form = await browser.get(`${c.path}/${CRED}${query('https://app.example.com/connected?user=42')}`);
     expect(form.statusCode, form.body).toBe(200);
     const done = await browser.post(`${c.path}/${CRED}`, {
-      csrf: csrfOf(form.body), basic_username: 'cy', basic_password: 'secret', redirect_url: 'https://app.example.com/connected?user=42',
+      csrf: csrfOf(form.body),
+      basic_username: 'cy',
+      basic_password: 'secret',
+      redirect_url: 'https://app.example.com/connected?user=42',
     });
     expect(done.statusCode, done.body).toBe(303);
     expect(String(done.headers.location)).toMatch(/^https:\/\/app\.example\.com\/connected\?user=42&public_token=lppt_/);
 
     for (const other of [
-      'http://app.example.com/connected', 'https://app.example.com:8443/connected', 'https://app.example.com/connected/',
-      'https://app.example.com/other', 'https://evil.example/connected', 'https://app.example.com.evil.example/connected',
-      'https://user@app.example.com/connected', 'https://app.example.com/connected#x',
+      'http://app.example.com/connected',
+      'https://app.example.com:8443/connected',
+      'https://app.example.com/connected/',
+      'https://app.example.com/other',
+      'https://evil.example/connected',
+      'https://app.example.com.evil.example/connected',
+      'https://user@app.example.com/connected',
+      'https://app.example.com/connected#x',
     ]) {
       expectRefusedPage(await new LinkBrowser(t.app).get(`${c.path}/${CRED}${query(other)}`));
       const created = await createRaw(org, 'production', { redirect_url: other });
@@ -226,13 +261,17 @@ describe('a list in sandbox', () => {
     expect(errorBody(refused).error_message).toContain("is not on the sandbox environment's allowed redirect URLs");
 
     // Removing the list goes back to the sandbox default.
-    const removed = await t.app.inject({ method: 'DELETE', url: `/admin/organizations/${org.organization.id}/redirect_urls?environment=sandbox`, headers: admin() });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/organizations/${org.organization.id}/redirect_urls?environment=sandbox`,
+      headers: admin(),
+    });
     expect(removed.statusCode, removed.body).toBe(200);
     expect((await new LinkBrowser(t.app).get(`${c.path}/${CRED}`)).statusCode).toBe(200);
   });
 });
 
-describe('popup mode: the token goes to the opener\'s origin, under the same rule', () => {
+describe("popup mode: the token goes to the opener's origin, under the same rule", () => {
   const popup = (origin: string): string => `?${new URLSearchParams({ mode: 'popup', origin }).toString()}`;
 
   it('a list is set: only the origin of a listed URL; without a list, sandbox accepts it and production refuses it', async () => {
@@ -257,13 +296,23 @@ describe('popup mode: the token goes to the opener\'s origin, under the same rul
     const form = await browser.get(`${c.path}/${CRED}${popup('https://app.example.com')}`);
     expect(form.statusCode, form.body).toBe(200);
     const done = await browser.post(`${c.path}/${CRED}`, {
-      csrf: csrfOf(form.body), basic_username: 'di', basic_password: 'secret', mode: 'popup', origin: 'https://app.example.com',
+      csrf: csrfOf(form.body),
+      basic_username: 'di',
+      basic_password: 'secret',
+      mode: 'popup',
+      origin: 'https://app.example.com',
     });
     expect(done.statusCode, done.body).toBe(303);
-    expect(String(done.headers.location)).toMatch(/^\/link\/done\?platform=REDIRBOOKS&mode=popup&origin=https%3A%2F%2Fapp\.example\.com&public_token=lppt_/);
+    expect(String(done.headers.location)).toMatch(
+      /^\/link\/done\?platform=REDIRBOOKS&mode=popup&origin=https%3A%2F%2Fapp\.example\.com&public_token=lppt_/,
+    );
     // A forged post with another origin is refused before the platform is asked.
     const forged = await browser.post(`${c.path}/${CRED}`, {
-      csrf: csrfOf(form.body), basic_username: 'di', basic_password: 'secret', mode: 'popup', origin: 'https://evil.example',
+      csrf: csrfOf(form.body),
+      basic_username: 'di',
+      basic_password: 'secret',
+      mode: 'popup',
+      origin: 'https://evil.example',
     });
     expectRefusedPage(forged);
   });
@@ -272,13 +321,20 @@ describe('popup mode: the token goes to the opener\'s origin, under the same rul
 describe('admin API', () => {
   it('sets, normalises, lists and removes the list of each environment', async () => {
     const org = await t.newOrg('Admin lists');
-    const set = await putList(org, 'production', ['HTTPS://App.Example.com:443/a/../connected', 'https://app.example.com/connected', 'http://localhost:3000/cb']);
+    const set = await putList(org, 'production', [
+      'HTTPS://App.Example.com:443/a/../connected',
+      'https://app.example.com/connected',
+      'http://localhost:3000/cb',
+    ]);
     expect(set.statusCode, set.body).toBe(200);
-    expect(json(set)).toMatchObject({ redirect_urls: { environment: 'production', urls: ['https://app.example.com/connected', 'http://localhost:3000/cb'] } });
+    expect(json(set)).toMatchObject({
+      redirect_urls: { environment: 'production', urls: ['https://app.example.com/connected', 'http://localhost:3000/cb'] },
+    });
     await allow(org, 'sandbox', ['http://dev.example.test:8080/cb']);
     const listed = await t.app.inject({ method: 'GET', url: `/admin/organizations/${org.organization.id}/redirect_urls`, headers: admin() });
     expect((json(listed) as { redirect_urls: { environment: string; urls: string[] }[] }).redirect_urls.map((l) => [l.environment, l.urls])).toEqual([
-      ['sandbox', ['http://dev.example.test:8080/cb']], ['production', ['https://app.example.com/connected', 'http://localhost:3000/cb']],
+      ['sandbox', ['http://dev.example.test:8080/cb']],
+      ['production', ['https://app.example.com/connected', 'http://localhost:3000/cb']],
     ]);
     const url = `/admin/organizations/${org.organization.id}/redirect_urls?environment=production`;
     expect((await t.app.inject({ method: 'DELETE', url, headers: admin() })).statusCode).toBe(200);
@@ -303,14 +359,24 @@ describe('admin API', () => {
       expect(body.error_message).toContain(message);
       expect(body.error_metadata).toMatchObject({ field: `urls/${urls.length - 1}`, location: 'body' });
     }
-    const tooMany = await putList(org, 'sandbox', Array.from({ length: 51 }, (_, i) => `https://app.example.com/${i}`));
+    const tooMany = await putList(
+      org,
+      'sandbox',
+      Array.from({ length: 51 }, (_, i) => `https://app.example.com/${i}`),
+    );
     expect(tooMany.statusCode).toBe(400);
     expect(errorBody(tooMany).error_metadata).toMatchObject({ field: 'urls' });
     const lists = await t.db.pool.query('SELECT environment, urls FROM redirect_url_lists WHERE organization_id = $1', [org.organization.id]);
     expect(lists.rows).toEqual([{ environment: 'production', urls: ['https://app.example.com/kept'] }]);
 
-    expect((await putList({ ...org, organization: { ...org.organization, id: '00000000-0000-4000-8000-000000000000' } }, 'sandbox', [])).statusCode).toBe(410);
-    const noToken = await t.app.inject({ method: 'PUT', url: `/admin/organizations/${org.organization.id}/redirect_urls`, payload: { environment: 'sandbox', urls: [] } });
+    expect(
+      (await putList({ ...org, organization: { ...org.organization, id: '00000000-0000-4000-8000-000000000000' } }, 'sandbox', [])).statusCode,
+    ).toBe(410);
+    const noToken = await t.app.inject({
+      method: 'PUT',
+      url: `/admin/organizations/${org.organization.id}/redirect_urls`,
+      payload: { environment: 'sandbox', urls: [] },
+    });
     expect(noToken.statusCode).toBe(401);
   });
 });
@@ -321,7 +387,8 @@ describe('ledgerport redirect-url (CLI)', () => {
   async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     try {
       const { stdout, stderr } = await run(process.execPath, ['bin/ledgerport.js', 'redirect-url', ...args], {
-        cwd: ROOT, env: { ...process.env, DATABASE_URL: t.db.url, ...fixed, DATA_DIR: '/tmp/ledgerport-test-data', LOG_LEVEL: 'silent' },
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: t.db.url, ...fixed, DATA_DIR: '/tmp/ledgerport-test-data', LOG_LEVEL: 'silent' },
       });
       return { code: 0, stdout, stderr };
     } catch (error) {
@@ -333,9 +400,22 @@ describe('ledgerport redirect-url (CLI)', () => {
   it('sets, gets and deletes over the same functions as the API; usage errors cost no database', async () => {
     const org = await t.newOrg('CLI lists');
     const id = org.organization.id;
-    const set = await cli(['set', '--id', id, '--environment', 'production', '--url', 'https://app.example.com/a', '--url', 'https://app.example.com/b']);
+    const set = await cli([
+      'set',
+      '--id',
+      id,
+      '--environment',
+      'production',
+      '--url',
+      'https://app.example.com/a',
+      '--url',
+      'https://app.example.com/b',
+    ]);
     expect(set.code, set.stderr).toBe(0);
-    expect((JSON.parse(set.stdout) as { redirect_urls: { urls: string[] } }).redirect_urls.urls).toEqual(['https://app.example.com/a', 'https://app.example.com/b']);
+    expect((JSON.parse(set.stdout) as { redirect_urls: { urls: string[] } }).redirect_urls.urls).toEqual([
+      'https://app.example.com/a',
+      'https://app.example.com/b',
+    ]);
     expect((await create(org, 'production', { redirect_url: 'https://app.example.com/b' })).id).toMatch(/^[0-9a-f-]{36}$/);
 
     const got = await cli(['get', '--id', id]);

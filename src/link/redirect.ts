@@ -18,9 +18,10 @@ export async function checkRedirect(db: Queryable, connection: ConnectionRecord,
   if (isPopup(kept)) {
     const refusal = await originRefusal(db, connection, kept.origin);
     if (refusal === null) return { redirect: null };
-    const reason = refusal === 'not_listed'
-      ? `is not the origin of any of the ${connection.environment} environment's allowed redirect URLs`
-      : refusalReason(refusal, connection.environment);
+    const reason =
+      refusal === 'not_listed'
+        ? `is not the origin of any of the ${connection.environment} environment's allowed redirect URLs`
+        : refusalReason(refusal, connection.environment);
     return { refused: refusedPage(kept.origin, `popup origin ${reason}; see "Redirect URLs" in docs/connections.md`) };
   }
   const candidate = kept.redirect_url ?? connection.redirectUrl;
@@ -28,13 +29,19 @@ export async function checkRedirect(db: Queryable, connection: ConnectionRecord,
   const fromCreation = candidate === connection.redirectUrl;
   const refusal = await redirectRefusal(db, connection, candidate, fromCreation);
   if (refusal === null) return { redirect: candidate };
-  return { refused: refusedPage(candidate, `redirect_url ${refusalReason(refusal, connection.environment)}; see "Redirect URLs" in docs/connections.md`) };
+  return {
+    refused: refusedPage(candidate, `redirect_url ${refusalReason(refusal, connection.environment)}; see "Redirect URLs" in docs/connections.md`),
+  };
 }
 
 function refusedPage(candidate: string, problem: string): Outcome {
-  return page(400, (nonce) => messagePage({
-    nonce, title: 'This link is not valid',
-    message: `This link would send you on to ${candidate.slice(0, 200)} after connecting, and that address is not allowed here, `
-      + `so nothing was started. Ask the app that sent you here for a new link. (For the developer: the ${problem}.)`,
-  }));
+  return page(400, (nonce) =>
+    messagePage({
+      nonce,
+      title: 'This link is not valid',
+      message:
+        `This link would send you on to ${candidate.slice(0, 200)} after connecting, and that address is not allowed here, ` +
+        `so nothing was started. Ask the app that sent you here for a new link. (For the developer: the ${problem}.)`,
+    }),
+  );
 }

@@ -9,7 +9,10 @@ import { splitLabel } from './messages.ts';
 import { keptOf, keptQuery, type Kept } from './params.ts';
 
 const KIND_LABELS: Record<PlatformKind, string> = {
-  accounting: 'Accounting', commerce: 'Commerce', payments: 'Payments', bank_feed: 'Bank feeds',
+  accounting: 'Accounting',
+  commerce: 'Commerce',
+  payments: 'Payments',
+  bank_feed: 'Bank feeds',
 };
 
 /** Disables the submit button while the form is being sent (no double submits). */
@@ -36,7 +39,8 @@ function monogram(name: string): string {
 
 /** Kept values as hidden fields, except those the form asks for itself (store_name on a store platform). */
 function hiddenKept(kept: Kept, visible: readonly string[] = []): Html {
-  return html`${Object.entries(keptOf(kept)).filter(([name]) => !visible.includes(name))
+  return html`${Object.entries(keptOf(kept))
+    .filter(([name]) => !visible.includes(name))
     .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}`;
 }
 
@@ -55,16 +59,20 @@ export interface PickerView {
 
 export function pickerPage(view: PickerView): string {
   const query = keptQuery(view.kept);
-  const items = view.connectors.map((c) => html`<li><a class="platform" href="/link/${encodeURIComponent(view.linkToken)}/${c.id}${query}">
+  const items = view.connectors.map(
+    (c) => html`<li><a class="platform" href="/link/${encodeURIComponent(view.linkToken)}/${c.id}${query}">
 <span class="platform-logo" aria-hidden="true">${monogram(c.name)}</span>
 <span class="platform-text"><span class="platform-name">${c.name}</span><span class="platform-kind">${KIND_LABELS[c.kind]}</span></span>
-<span class="chevron" aria-hidden="true">›</span></a></li>`);
+<span class="chevron" aria-hidden="true">›</span></a></li>`,
+  );
   const body = html`<h1>Connect your account</h1>
 <p class="lead">Choose the platform your business uses. You will sign in to it next.</p>
 ${errorRegion(view.notice)}
-${view.connectors.length === 0
+${
+  view.connectors.length === 0
     ? html`<p>No platforms are available on this service yet.</p>`
-    : html`<nav aria-label="Platforms"><ul class="platforms">${items}</ul></nav>`}`;
+    : html`<nav aria-label="Platforms"><ul class="platforms">${items}</ul></nav>`
+}`;
   return page({ title: 'Choose your platform', body, nonce: view.nonce });
 }
 
@@ -101,18 +109,23 @@ export function credentialsPage(view: CredentialsView): string {
 <label for="${id}">${label}${hints === '' ? '' : html` <span class="hint">${hints}</span>`}</label>
 <input id="${id}" name="${spec.field}" type="${spec.secret ? 'password' : 'text'}" autocomplete="${autocompleteOf(spec)}"
  autocapitalize="none" spellcheck="false"${spec.required ? html` required` : ''}${invalid ? html` aria-invalid="true" aria-describedby="form-error"` : ''}${firstInvalid === spec.field ? html` autofocus` : ''}
- value="${spec.secret ? '' : view.values[spec.field] ?? ''}">
+ value="${spec.secret ? '' : (view.values[spec.field] ?? '')}">
 </div>`;
   });
   const action = `/link/${encodeURIComponent(view.linkToken)}/${connector.id}`;
   const body = html`<h1>${view.reconnect ? 'Reconnect' : 'Connect'} ${connector.name}</h1>
-<p class="lead">${view.reconnect
-    ? `Sign in to ${connector.name} again so your data keeps flowing.`
-    : `Enter your ${connector.name} details. They are checked with ${connector.name} and stored encrypted.`}</p>
+<p class="lead">${
+    view.reconnect
+      ? `Sign in to ${connector.name} again so your data keeps flowing.`
+      : `Enter your ${connector.name} details. They are checked with ${connector.name} and stored encrypted.`
+  }</p>
 ${errorRegion(view.error)}
 <form method="post" action="${action}" data-busy="Connecting…">
 <input type="hidden" name="csrf" value="${view.csrf}">
-${hiddenKept(view.kept, view.fields.map((f) => f.field))}${inputs}
+${hiddenKept(
+  view.kept,
+  view.fields.map((f) => f.field),
+)}${inputs}
 <button type="submit">${view.reconnect ? 'Reconnect' : 'Connect'}</button>
 </form>
 ${view.canChangePlatform ? html`<a class="back" href="/link/${encodeURIComponent(view.linkToken)}${keptQuery(view.kept)}">← Choose a different platform</a>` : ''}`;
@@ -142,7 +155,10 @@ ${invalid ? html` aria-invalid="true" aria-describedby="form-error"` : ''}${firs
 ${errorRegion(view.error)}
 <form method="post" action="${action}" data-busy="Continuing…">
 <input type="hidden" name="csrf" value="${view.csrf}">
-${hiddenKept(view.kept, view.fields.map((f) => f.field))}${inputs}
+${hiddenKept(
+  view.kept,
+  view.fields.map((f) => f.field),
+)}${inputs}
 <button type="submit">Continue</button>
 </form>
 ${view.canChangePlatform ? html`<a class="back" href="/link/${encodeURIComponent(view.linkToken)}${keptQuery(view.kept)}">← Choose a different platform</a>` : ''}`;
@@ -159,8 +175,10 @@ export interface TenantView {
 }
 
 export function tenantPage(view: TenantView): string {
-  const options = view.tenants.map((tenant, i) => html`<label class="choice" for="t-${i}">
-<input type="radio" id="t-${i}" name="tenant" value="${tenant.id}" required${i === 0 ? html` autofocus` : ''}> ${tenant.name}</label>`);
+  const options = view.tenants.map(
+    (tenant, i) => html`<label class="choice" for="t-${i}">
+<input type="radio" id="t-${i}" name="tenant" value="${tenant.id}" required${i === 0 ? html` autofocus` : ''}> ${tenant.name}</label>`,
+  );
   const body = html`<h1>Choose an organisation</h1>
 <p class="lead">Your ${view.connector.name} login can reach several organisations. Pick the one to connect.</p>
 ${errorRegion(view.error)}
@@ -208,7 +226,8 @@ ${view.retryHref === undefined || view.retryHref === null ? '' : html`<a class="
 
 export function notFoundPage(nonce: string): string {
   return messagePage({
-    nonce, title: 'Link not found',
+    nonce,
+    title: 'Link not found',
     message: 'This link does not exist or is no longer valid. Ask the app that sent you here for a new link.',
   });
 }

@@ -11,8 +11,9 @@ describe('logged URLs', () => {
 
   it('mask every credential-like parameter, whatever its case or encoding, and secrets hidden in another value', () => {
     const masked = (url: string): string => decodeURIComponent(redactUrl(url));
-    expect(masked('/x?ACCESS_TOKEN=lpat_a&Refresh_Token=r&id_token=i&token=t&password=p&api_key=k&client_secret=s&code=c&state=st'))
-      .toBe('/x?ACCESS_TOKEN=…&Refresh_Token=…&id_token=…&token=…&password=…&api_key=…&client_secret=…&code=…&state=…');
+    expect(masked('/x?ACCESS_TOKEN=lpat_a&Refresh_Token=r&id_token=i&token=t&password=p&api_key=k&client_secret=s&code=c&state=st')).toBe(
+      '/x?ACCESS_TOKEN=…&Refresh_Token=…&id_token=…&token=…&password=…&api_key=…&client_secret=…&code=…&state=…',
+    );
     expect(masked('/x?access%5Ftoken=lpat_a')).toBe('/x?access_token=…');
     expect(masked('/x?a=1?access_token=lpat_a&b=2')).toBe('/x?a=…&b=2');
     expect(masked('/x?access_token=lpat_a&access_token=lpat_b')).toBe('/x?access_token=…&access_token=…');

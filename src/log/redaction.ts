@@ -11,8 +11,19 @@ import type { FastifyServerOptions } from 'fastify';
 
 /** Query parameters whose values are masked, compared without case (a client may send ACCESS_TOKEN=…). */
 const SECRET_PARAMS = new Set([
-  'access_token', 'public_token', 'refresh_token', 'id_token', 'token', 'link_token', 'code', 'state',
-  'secret', 'client_secret', 'password', 'api_key', 'signature',
+  'access_token',
+  'public_token',
+  'refresh_token',
+  'id_token',
+  'token',
+  'link_token',
+  'code',
+  'state',
+  'secret',
+  'client_secret',
+  'password',
+  'api_key',
+  'signature',
 ]);
 const MASKED = '…';
 export const CENSORED = '[redacted]';
@@ -38,12 +49,20 @@ export function redactUrl(url: string): string {
  */
 const REDACTED_PATHS = [
   'err.rawPacket',
-  'req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]',
-  'err.headers.authorization', 'err.headers.cookie',
-  'headers.authorization', 'headers.cookie',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'err.headers.authorization',
+  'err.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
 ];
 
-interface LoggedRequest { method: string; url: string; ip?: string }
+interface LoggedRequest {
+  method: string;
+  url: string;
+  ip?: string;
+}
 
 /** The service's request logger: pino at `level`, with the serializer and redaction above. */
 export function requestLogOptions(level: string): Exclude<FastifyServerOptions['logger'], boolean | undefined> {

@@ -13,61 +13,97 @@ collectDefaultMetrics({ register: metrics, prefix: 'ledgerport_' });
 const registers = [metrics];
 
 export const webhookDeliveries = new Counter({
-  name: 'ledgerport_webhook_deliveries_total', help: 'Webhook deliveries finished, by outcome (delivered, failed).', labelNames: ['outcome'], registers,
+  name: 'ledgerport_webhook_deliveries_total',
+  help: 'Webhook deliveries finished, by outcome (delivered, failed).',
+  labelNames: ['outcome'],
+  registers,
 });
 export const webhookAttempts = new Counter({
-  name: 'ledgerport_webhook_attempts_total', help: 'Webhook delivery attempts, by result (success, http_error, timeout, network, refused).', labelNames: ['result'], registers,
+  name: 'ledgerport_webhook_attempts_total',
+  help: 'Webhook delivery attempts, by result (success, http_error, timeout, network, refused).',
+  labelNames: ['result'],
+  registers,
 });
 export const webhookLatency = new Histogram({
-  name: 'ledgerport_webhook_attempt_duration_seconds', help: 'Duration of webhook delivery attempts.', buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers,
+  name: 'ledgerport_webhook_attempt_duration_seconds',
+  help: 'Duration of webhook delivery attempts.',
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers,
 });
 export const webhookDelay = new Histogram({
-  name: 'ledgerport_webhook_enqueue_to_attempt_seconds', help: 'From the event\'s creation to the start of its first delivery attempt.',
-  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60], registers,
+  name: 'ledgerport_webhook_enqueue_to_attempt_seconds',
+  help: "From the event's creation to the start of its first delivery attempt.",
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
+  registers,
 });
 export const httpConnectionsShed = new Counter({
-  name: 'ledgerport_http_connections_shed_total', help: 'Client sockets closed by the connection caps, by reason (client_limit, total_limit, evicted).', labelNames: ['reason'], registers,
+  name: 'ledgerport_http_connections_shed_total',
+  help: 'Client sockets closed by the connection caps, by reason (client_limit, total_limit, evicted).',
+  labelNames: ['reason'],
+  registers,
 });
 export const syncRuns = new Counter({
-  name: 'ledgerport_sync_runs_total', help: 'Sync runs that ended in this process, by platform, kind and outcome (completed, failed, retry, skipped).',
-  labelNames: ['platform', 'kind', 'outcome'], registers,
+  name: 'ledgerport_sync_runs_total',
+  help: 'Sync runs that ended in this process, by platform, kind and outcome (completed, failed, retry, skipped).',
+  labelNames: ['platform', 'kind', 'outcome'],
+  registers,
 });
 export const syncRunDuration = new Histogram({
-  name: 'ledgerport_sync_run_duration_seconds', help: 'Duration of one delivery of a sync run (a resumed run counts each delivery), by platform and kind.',
-  labelNames: ['platform', 'kind'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600], registers,
+  name: 'ledgerport_sync_run_duration_seconds',
+  help: 'Duration of one delivery of a sync run (a resumed run counts each delivery), by platform and kind.',
+  labelNames: ['platform', 'kind'],
+  buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
+  registers,
 });
 export const writeAttempts = new Counter({
-  name: 'ledgerport_write_attempts_total', help: 'Write job attempts that ended in this process, by platform, operation and outcome (done, retry, busy, skipped).',
-  labelNames: ['platform', 'operation', 'outcome'], registers,
+  name: 'ledgerport_write_attempts_total',
+  help: 'Write job attempts that ended in this process, by platform, operation and outcome (done, retry, busy, skipped).',
+  labelNames: ['platform', 'operation', 'outcome'],
+  registers,
 });
 export const platformCalls = new Counter({
-  name: 'ledgerport_platform_calls_total', help: 'HTTP calls to platforms (each attempt), by platform host and status class (2xx, 4xx, 5xx, error).',
-  labelNames: ['host', 'status'], registers,
+  name: 'ledgerport_platform_calls_total',
+  help: 'HTTP calls to platforms (each attempt), by platform host and status class (2xx, 4xx, 5xx, error).',
+  labelNames: ['host', 'status'],
+  registers,
 });
 export const platformCallDuration = new Histogram({
-  name: 'ledgerport_platform_call_duration_seconds', help: 'Duration of HTTP calls to platforms (each attempt), by platform host.',
-  labelNames: ['host'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers,
+  name: 'ledgerport_platform_call_duration_seconds',
+  help: 'Duration of HTTP calls to platforms (each attempt), by platform host.',
+  labelNames: ['host'],
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers,
 });
 export const platformLimitedCalls = new Counter({
   name: 'ledgerport_platform_limited_calls_total',
-  help: 'Platform call attempts that took capacity from their connection\'s shared limits, by platform and outcome (immediate, waited, budget_spent).',
-  labelNames: ['platform', 'outcome'], registers,
+  help: "Platform call attempts that took capacity from their connection's shared limits, by platform and outcome (immediate, waited, budget_spent).",
+  labelNames: ['platform', 'outcome'],
+  registers,
 });
 export const platformLimitWait = new Histogram({
-  name: 'ledgerport_platform_limit_wait_seconds', help: 'How long platform call attempts waited for their connection\'s shared rate or cost bucket, by platform.',
-  labelNames: ['platform'], buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60], registers,
+  name: 'ledgerport_platform_limit_wait_seconds',
+  help: "How long platform call attempts waited for their connection's shared rate or cost bucket, by platform.",
+  labelNames: ['platform'],
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
+  registers,
 });
 export const platformBudgetPauses = new Counter({
-  name: 'ledgerport_platform_budget_pauses_total', help: 'Sync runs and writes put off because their connection\'s daily budget of platform calls was spent, by platform.',
-  labelNames: ['platform'], registers,
+  name: 'ledgerport_platform_budget_pauses_total',
+  help: "Sync runs and writes put off because their connection's daily budget of platform calls was spent, by platform.",
+  labelNames: ['platform'],
+  registers,
 });
 export const mappingViolations = new Counter({
   name: 'ledgerport_mapping_violations_total',
   help: 'Mapped objects that did not fit their unified schema and were stored with what is valid, by platform and object type.',
-  labelNames: ['platform', 'object_type'], registers,
+  labelNames: ['platform', 'object_type'],
+  registers,
 });
 export const tokenRefreshes = new Counter({
-  name: 'ledgerport_token_refreshes_total', help: 'OAuth token refreshes, by platform and outcome (refreshed, failed).', labelNames: ['platform', 'outcome'], registers,
+  name: 'ledgerport_token_refreshes_total',
+  help: 'OAuth token refreshes, by platform and outcome (refreshed, failed).',
+  labelNames: ['platform', 'outcome'],
+  registers,
 });
 
 /** The --role this process was started with (src/main.ts), `all` when none. */
@@ -79,5 +115,9 @@ export function processRole(argv: readonly string[] = process.argv): string {
   return 'all';
 }
 
-new Gauge({ name: 'ledgerport_process_info', help: 'The process answering this scrape; role is all, api or worker.', labelNames: ['role'], registers })
-  .set({ role: processRole() }, 1);
+new Gauge({
+  name: 'ledgerport_process_info',
+  help: 'The process answering this scrape; role is all, api or worker.',
+  labelNames: ['role'],
+  registers,
+}).set({ role: processRole() }, 1);

@@ -1,14 +1,40 @@
 /** Account: an entry in the chart of accounts. */
 import { Type, type Static } from 'typebox';
 import {
-  AdditionalFieldsProperty, CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable,
-  PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, Str, StringEnum, SubsidiaryStatusRefSchema, Timestamp,
+  AdditionalFieldsProperty,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  StringEnum,
+  SubsidiaryStatusRefSchema,
+  Timestamp,
 } from './shared.ts';
 
 export const ACCOUNT_TYPES = [
-  'accounts_payable', 'accounts_receivable', 'bank', 'fixed_asset', 'other_asset', 'other_current_asset', 'liability',
-  'equity', 'expense', 'other_expense', 'income', 'other_income', 'credit_card', 'cost_of_goods_sold',
-  'other_current_liability', 'long_term_liability', 'non_posting', 'unknown',
+  'accounts_payable',
+  'accounts_receivable',
+  'bank',
+  'fixed_asset',
+  'other_asset',
+  'other_current_asset',
+  'liability',
+  'equity',
+  'expense',
+  'other_expense',
+  'income',
+  'other_income',
+  'credit_card',
+  'cost_of_goods_sold',
+  'other_current_liability',
+  'long_term_liability',
+  'non_posting',
+  'unknown',
 ] as const;
 export const ACCOUNT_CATEGORIES = ['asset', 'expense', 'equity', 'liability', 'income', 'nonposting', 'unknown'] as const;
 export const ACCOUNT_STATUSES = ['active', 'inactive', 'pending'] as const;
@@ -22,7 +48,10 @@ export const AccountSchema = Type.Object(
     account_type: StringEnum(ACCOUNT_TYPES, 'Detailed type of the account. unknown on one ERP platform except on certain implementations.'),
     category: StringEnum(ACCOUNT_CATEGORIES, 'Category the account belongs to.'),
     status: StringEnum(ACCOUNT_STATUSES, 'Status of the account.'),
-    balance: Nullable(Type.Number({ description: 'Running sum of credits and debits.' }), 'Running sum of credits and debits; null when the platform does not give it.'),
+    balance: Nullable(
+      Type.Number({ description: 'Running sum of credits and debits.' }),
+      'Running sum of credits and debits; null when the platform does not give it.',
+    ),
     currency_code: Nullable(CurrencyCodeEnum('Currency of the account.'), 'Currency of the account; null when the platform does not say.'),
     name: Nullable(Str('Name of the account.'), 'Name of the account.'),
     nominal_code: Nullable(Str('Nominal code (account number).'), 'Nominal code (account number) of the account.'),

@@ -1,9 +1,7 @@
 /** Balance sheet: a monthly statement of assets, liabilities and equity. */
 import { Type, type Static } from 'typebox';
 import { REPORT_TREE_DEPTH, reportTree, type ReportNode } from './report-tree.ts';
-import {
-  CreatedAtProperty, IdProperty, Nullable, NumericText, PlatformDataProperty, Str, Timestamp, UpdatedAtProperty,
-} from './shared.ts';
+import { CreatedAtProperty, IdProperty, Nullable, NumericText, PlatformDataProperty, Str, Timestamp, UpdatedAtProperty } from './shared.ts';
 
 export type BalanceSheetNode = ReportNode<string>;
 

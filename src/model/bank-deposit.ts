@@ -1,8 +1,17 @@
 /** Bank deposit: groups payments into one deposit so bank transactions can be reconciled. */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty,
-  PlatformIdProperty, PlatformUrlProperty, Str, Timestamp, UpdatedAtProperty,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const BankDepositLinkedPaymentSchema = Type.Object(

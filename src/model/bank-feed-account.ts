@@ -1,8 +1,6 @@
 /** Bank feed account: an institution account linked as a feed to an account on the platform. */
 import { Type, type Static } from 'typebox';
-import {
-  CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty, Str, StringEnum, Timestamp,
-} from './shared.ts';
+import { CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty, Str, StringEnum, Timestamp } from './shared.ts';
 
 export const BANK_ACCOUNT_TYPES = ['bank', 'checking', 'credit_card', 'savings'] as const;
 export const FEED_STATUSES = ['active', 'inactive'] as const;
@@ -52,7 +50,8 @@ export const BankFeedAccountSchema = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'An account at a financial institution that can be linked as a feed to an account in an accounting platform, so that bank data can be imported.',
+    description:
+      'An account at a financial institution that can be linked as a feed to an account in an accounting platform, so that bank data can be imported.',
   },
 );
 

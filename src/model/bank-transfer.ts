@@ -1,8 +1,17 @@
 /** Bank transfer: moves money between two asset accounts of the same currency. */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty,
-  PlatformIdProperty, PlatformUrlProperty, Str, Timestamp, UpdatedAtProperty,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const BankTransferSchema = Type.Object(

@@ -2,8 +2,19 @@
 import { Type, type Static } from 'typebox';
 import { BILL_STATUSES } from './bill.ts';
 import {
-  AllocationEntrySchema, CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable,
-  PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, StandardLineItemSchema, Str, StringEnum, Timestamp,
+  AllocationEntrySchema,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  StandardLineItemSchema,
+  Str,
+  StringEnum,
+  Timestamp,
   UpdatedAtProperty,
 } from './shared.ts';
 
@@ -21,7 +32,10 @@ export const BillCreditMemoSchema = Type.Object(
     currency_code: Nullable(CurrencyCodeEnum('Currency of the credit memo.'), 'Currency of the credit memo; null when the platform does not say.'),
     memo: Nullable(Str('Memo of the credit memo.'), 'Memo of the credit memo.'),
     // The spec marks it optional; the service always sends it (null when the platform has no rate).
-    currency_rate: Nullable(Str('Exchange rate as decimal text.'), 'Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one.'),
+    currency_rate: Nullable(
+      Str('Exchange rate as decimal text.'),
+      'Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one.',
+    ),
     linked_bills: Type.Array(AllocationEntrySchema, { description: 'Bills the credit was applied to.' }),
     line_items: Type.Array(StandardLineItemSchema, { description: 'Lines of the credit memo.' }),
     created_at: CreatedAtProperty,

@@ -1,9 +1,20 @@
 /** Bill payment: a payment by the business against one or more bills. */
 import { Type, type Static } from 'typebox';
 import {
-  AdditionalFieldsProperty, AllocationEntrySchema, CreatedAtProperty, CurrencyCodeEnum, IdProperty,
-  LastSyncedAtProperty, Nullable, PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, Str, StringEnum,
-  Timestamp, UpdatedAtProperty,
+  AdditionalFieldsProperty,
+  AllocationEntrySchema,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  StringEnum,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const PAYMENT_STATUSES = ['active', 'void'] as const;
@@ -16,7 +27,10 @@ export const BillPaymentSchema = Type.Object(
     vendor_id: Nullable(Str('Service id of the vendor.'), 'Service id of the vendor paid.'),
     transaction_date: Timestamp('When the payment was made (ISO 8601).'),
     currency_code: CurrencyCodeEnum('Currency of the payment.'),
-    currency_rate: Nullable(Str('Exchange rate as decimal text.'), 'Rate from the payment currency to the business default currency, as decimal text; null when the platform does not give one.'),
+    currency_rate: Nullable(
+      Str('Exchange rate as decimal text.'),
+      'Rate from the payment currency to the business default currency, as decimal text; null when the platform does not give one.',
+    ),
     document_number: Nullable(Str('Document number of the payment.'), 'Document number of the payment.'),
     memo: Nullable(Str('Memo of the payment.'), 'Memo of the payment.'),
     reference: Nullable(Str('Reference of the payment.'), 'Reference of the payment, such as a check number.'),

@@ -1,21 +1,35 @@
 /** Bill: a vendor invoice the business must pay. */
 import { Type, type Static } from 'typebox';
 import {
-  AdditionalFieldsProperty, AllocationEntrySchema, CreatedAtProperty, CurrencyCodeEnum, IdProperty, IdRefSchema,
-  LastSyncedAtProperty, Nullable, PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, StandardLineItemSchema,
-  Str, StringEnum, Timestamp, UpdatedAtProperty,
+  AdditionalFieldsProperty,
+  AllocationEntrySchema,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  IdRefSchema,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  StandardLineItemSchema,
+  Str,
+  StringEnum,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 /** Status values of bills and bill credit memos. */
-export const BILL_STATUSES = [
-  'open', 'partially_paid', 'paid', 'void', 'draft', 'unknown', 'pending_approval', 'rejected', 'submitted',
-] as const;
+export const BILL_STATUSES = ['open', 'partially_paid', 'paid', 'void', 'draft', 'unknown', 'pending_approval', 'rejected', 'submitted'] as const;
 
 export const BillSchema = Type.Object(
   {
     id: IdProperty,
     platform_id: PlatformIdProperty,
-    account_id: Nullable(Str('Service id of the accounts payable account credited.'), 'Service id of the accounts payable account credited. On create, the default payable account is used when the platform needs one and none is given.'),
+    account_id: Nullable(
+      Str('Service id of the accounts payable account credited.'),
+      'Service id of the accounts payable account credited. On create, the default payable account is used when the platform needs one and none is given.',
+    ),
     payment_terms_id: Nullable(Str('Service id of the payment terms.'), 'Service id of the payment terms of the bill.'),
     subsidiary_id: Nullable(Str('Service id of the subsidiary.'), 'Service id of the subsidiary the bill belongs to (two ERP platforms).'),
     vendor_id: Nullable(Str('Service id of the vendor.'), 'Service id of the vendor that issued the bill.'),
@@ -31,7 +45,10 @@ export const BillSchema = Type.Object(
     tax_amount: Nullable(Type.Number({ description: 'Tax amount.' }), 'Tax amount of the bill.'),
     total_discount: Nullable(Type.Number({ description: 'Total discount.' }), 'Total discount of the bill.'),
     // The spec marks it optional; the service always sends it (null when the platform has no rate).
-    currency_rate: Nullable(Str('Exchange rate as decimal text.'), 'Rate from the bill currency to the business default currency, as decimal text; null when the platform does not give one.'),
+    currency_rate: Nullable(
+      Str('Exchange rate as decimal text.'),
+      'Rate from the bill currency to the business default currency, as decimal text; null when the platform does not give one.',
+    ),
     linked_purchase_orders: Type.Array(IdRefSchema, { description: 'Purchase orders the bill was raised against.' }),
     linked_credit_memos: Type.Array(AllocationEntrySchema, { description: 'Bill credit memos applied to the bill.' }),
     linked_payments: Type.Array(AllocationEntrySchema, { description: 'Bill payments applied to the bill.' }),

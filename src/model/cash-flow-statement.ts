@@ -6,7 +6,13 @@
 import { Type, type Static } from 'typebox';
 import { StatementNodeSchema, StatementTotal } from './income-statement.ts';
 import {
-  CreatedAtProperty, IdProperty, LastSyncedAtProperty, PlatformDataProperty, PlatformUrlProperty, Str, Timestamp,
+  CreatedAtProperty,
+  IdProperty,
+  LastSyncedAtProperty,
+  PlatformDataProperty,
+  PlatformUrlProperty,
+  Str,
+  Timestamp,
   UpdatedAtProperty,
 } from './shared.ts';
 

@@ -1,8 +1,17 @@
 /** Company info: the connected business itself, one per connection. Not shown in the spec. */
 import { Type, type Static } from 'typebox';
 import {
-  AddressSchema, CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable,
-  PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, Str, UpdatedAtProperty,
+  AddressSchema,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const CompanyInfoSchema = Type.Object(
@@ -12,7 +21,10 @@ export const CompanyInfoSchema = Type.Object(
     name: Nullable(Str('Display name of the business.'), 'Display name of the business.'),
     legal_name: Nullable(Str('Legal name of the business.'), 'Registered legal name of the business.'),
     addresses: Type.Array(AddressSchema, { description: 'Addresses of the business (for example legal, billing).' }),
-    currency_code: Nullable(CurrencyCodeEnum('Default (home) currency of the business.'), 'Default (home) currency of the business; null when the platform does not say.'),
+    currency_code: Nullable(
+      CurrencyCodeEnum('Default (home) currency of the business.'),
+      'Default (home) currency of the business; null when the platform does not say.',
+    ),
     fiscal_year_start_month: Nullable(
       Type.Integer({ minimum: 1, maximum: 12, description: 'Month the fiscal year starts (1 = January).' }),
       'Month the fiscal year starts, 1 (January) to 12; null when the platform does not say.',

@@ -1,7 +1,13 @@
 /** Currency: a currency enabled in the accounting platform. */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty, Str,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  Str,
   UpdatedAtProperty,
 } from './shared.ts';
 

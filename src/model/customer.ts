@@ -1,8 +1,19 @@
 /** Accounting customer: an individual or company that buys from the business. */
 import { Type, type Static } from 'typebox';
 import {
-  AddressSchema, ContactSchema, CreatedAtProperty, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty,
-  PlatformIdProperty, PlatformUrlProperty, Str, StringEnum, SubsidiaryStatusRefSchema, UpdatedAtProperty,
+  AddressSchema,
+  ContactSchema,
+  CreatedAtProperty,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  StringEnum,
+  SubsidiaryStatusRefSchema,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 /** Status values of customers and vendors. */
@@ -14,7 +25,10 @@ export const CustomerSchema = Type.Object(
     platform_id: PlatformIdProperty,
     parent_id: Nullable(Str('Service id of the parent customer.'), 'Service id of the parent customer (two platforms).'),
     payment_terms_id: Nullable(Str('Service id of the payment terms.'), 'Service id of the default payment terms of the customer.'),
-    subsidiary_id: Nullable(Str('Service id of the subsidiary.'), { description: 'Deprecated: use subsidiaries. Service id of the subsidiary of the customer.', deprecated: true }),
+    subsidiary_id: Nullable(Str('Service id of the subsidiary.'), {
+      description: 'Deprecated: use subsidiaries. Service id of the subsidiary of the customer.',
+      deprecated: true,
+    }),
     status: StringEnum(CONTACT_STATUSES, 'Status of the customer.'),
     contact_name: Nullable(Str('Name of the primary contact.'), 'Name of the primary contact of the customer.'),
     currency_code: Nullable(Str('ISO 4217 currency code.'), 'ISO 4217 code of the currency of the customer.'),
@@ -27,7 +41,9 @@ export const CustomerSchema = Type.Object(
       Type.Array(SubsidiaryStatusRefSchema, { description: 'Subsidiaries the customer belongs to.' }),
       'Subsidiaries the customer belongs to; null where the platform has no subsidiaries.',
     ),
-    addresses: Type.Array(AddressSchema, { description: 'Addresses of the customer. On one platform only customers created or updated through the service carry addresses.' }),
+    addresses: Type.Array(AddressSchema, {
+      description: 'Addresses of the customer. On one platform only customers created or updated through the service carry addresses.',
+    }),
     contacts: Type.Array(ContactSchema, { description: 'Contact persons of the customer (two platforms).' }),
     created_at: CreatedAtProperty,
     updated_at: UpdatedAtProperty,

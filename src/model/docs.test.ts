@@ -7,7 +7,11 @@ import { OBJECT_SOURCES } from './reference-pages.ts';
 
 const SPEC = new URL('../../../shared/spec/accounting-resources.md', import.meta.url);
 
-interface SpecSection { fields: string[]; filterable: string[]; prose: string }
+interface SpecSection {
+  fields: string[];
+  filterable: string[];
+  prose: string;
+}
 
 /** The spec's object sections: field tables (first column: field names; "F" in the type column: filterable), or prose. */
 function specSections(text: string): Map<string, SpecSection> {
@@ -20,13 +24,17 @@ function specSections(text: string): Map<string, SpecSection> {
     for (const line of lines) {
       const cells = line.split('|').map((c) => c.trim());
       if (cells.length < 4 || cells[1] === 'Field' || cells[1]?.startsWith('---')) continue;
-      const names = (cells[1] ?? '').split(',').map((n) => n.trim().replace(/ \(.*\)$/, '')).filter((n) => /^[a-z_]+$/.test(n));
+      const names = (cells[1] ?? '')
+        .split(',')
+        .map((n) => n.trim().replace(/ \(.*\)$/, ''))
+        .filter((n) => /^[a-z_]+$/.test(n));
       fields.push(...names);
       const type = (cells[2] ?? '').split(',').map((t) => t.trim());
       if (type.includes('F')) filterable.push(...names);
       // "created_at, updated_at, last_synced_at are F" / "F on the three timestamps" in the notes of the shared row.
       const notes = cells[3] ?? '';
-      if (/are F|F on the three timestamps/.test(notes)) filterable.push(...names.filter((n) => ['created_at', 'updated_at', 'last_synced_at'].includes(n)));
+      if (/are F|F on the three timestamps/.test(notes))
+        filterable.push(...names.filter((n) => ['created_at', 'updated_at', 'last_synced_at'].includes(n)));
     }
     sections.set(heading.trim(), { fields, filterable, prose: lines.join('\n') });
   }
@@ -67,12 +75,31 @@ describe('docs/objects.md', () => {
       if (section === undefined || section.fields.length === 0) continue;
       checked.push(type);
       const ours = fieldsOf(MODEL[type].schema);
-      expect(section.fields.filter((f) => !ours.includes(f)), `${type}: spec fields missing from the schema`).toEqual([]);
+      expect(
+        section.fields.filter((f) => !ours.includes(f)),
+        `${type}: spec fields missing from the schema`,
+      ).toEqual([]);
       const filterable = Object.keys(MODEL[type].filterable);
-      expect(section.filterable.filter((f) => !filterable.includes(f)), `${type}: spec F fields we do not filter on`).toEqual([]);
+      expect(
+        section.filterable.filter((f) => !filterable.includes(f)),
+        `${type}: spec F fields we do not filter on`,
+      ).toEqual([]);
     }
     // The table sections of the spec: a parser that read none would pass vacuously.
-    expect(checked.sort()).toEqual(['account', 'attachment', 'bank_deposit', 'bank_feed_account', 'bank_transfer', 'bill', 'bill_credit_memo', 'bill_payment', 'customer', 'journal_entry', 'location', 'tax_rate']);
+    expect(checked.sort()).toEqual([
+      'account',
+      'attachment',
+      'bank_deposit',
+      'bank_feed_account',
+      'bank_transfer',
+      'bill',
+      'bill_credit_memo',
+      'bill_payment',
+      'customer',
+      'journal_entry',
+      'location',
+      'tax_rate',
+    ]);
   });
 
   it('has the fields the spec lists in prose for its smaller objects, filtering on those it marks F', async () => {
@@ -87,15 +114,31 @@ describe('docs/objects.md', () => {
       const marked: string[] = [];
       for (const chunk of list.replace(/^.*Fields: /, '').split(';')) {
         const types = /\(([^)]*)\)/.exec(chunk)?.[1] ?? '';
-        const names = chunk.replace(/\([^)]*\)/g, '').split(',').map((n) => n.trim()).filter((n) => /^[a-z_]+$/.test(n));
+        const names = chunk
+          .replace(/\([^)]*\)/g, '')
+          .split(',')
+          .map((n) => n.trim())
+          .filter((n) => /^[a-z_]+$/.test(n));
         named.push(...names);
-        if (types.split(',').map((t) => t.trim()).includes('F')) marked.push(...names);
+        if (
+          types
+            .split(',')
+            .map((t) => t.trim())
+            .includes('F')
+        )
+          marked.push(...names);
       }
       expect(named.length, `${type}: fields read from the spec`).toBeGreaterThan(3);
       const ours = fieldsOf(MODEL[type].schema);
-      expect(named.filter((f) => !ours.includes(f)), `${type}: fields the spec names`).toEqual([]);
+      expect(
+        named.filter((f) => !ours.includes(f)),
+        `${type}: fields the spec names`,
+      ).toEqual([]);
       const filterable = Object.keys(MODEL[type].filterable);
-      expect(marked.filter((f) => !filterable.includes(f)), `${type}: fields the spec marks F`).toEqual([]);
+      expect(
+        marked.filter((f) => !filterable.includes(f)),
+        `${type}: fields the spec marks F`,
+      ).toEqual([]);
     }
   });
 });

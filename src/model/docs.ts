@@ -17,20 +17,35 @@ function topLevelFields(schema: unknown): string[] {
 
 /** The link to a section of docs/reference.md, as Markdown renderers anchor its heading. */
 export function decisionAnchor(heading: string): string {
-  return `reference.md#${heading.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')}`;
+  return `reference.md#${heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-')}`;
 }
 
 export function renderObjectTable(): string {
   const rows = UNIFIED_OBJECT_TYPES.map((type) => {
     const names = OBJECT_TYPES[type];
     const source = OBJECT_SOURCES[type];
-    const follows = source.follows === 'spec' ? `spec: ${source.section}`
-      : source.follows === 'reference' ? `[reference](${source.page})` : `ours: [${source.decision}](${decisionAnchor(source.decision)})`;
+    const follows =
+      source.follows === 'spec'
+        ? `spec: ${source.section}`
+        : source.follows === 'reference'
+          ? `[reference](${source.page})`
+          : `ours: [${source.decision}](${decisionAnchor(source.decision)})`;
     const filterable = Object.keys(MODEL[type].filterable);
     const fields = topLevelFields(MODEL[type].schema).map((f) => (filterable.includes(f) ? `${f} (F)` : f));
     return `| ${type} | \`${names.path}\` | \`${names.plural}\` / \`${names.singular}\` | ${follows} | ${fields.join(', ')} |`;
   });
-  return [BEGIN, '', '| Object | Path | List / fetch key | Follows | Fields (F: filterable and sortable) |', '|---|---|---|---|---|', ...rows, '', END].join('\n');
+  return [
+    BEGIN,
+    '',
+    '| Object | Path | List / fetch key | Follows | Fields (F: filterable and sortable) |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    END,
+  ].join('\n');
 }
 
 /** The document with its generated table replaced (or appended when it has none yet). */

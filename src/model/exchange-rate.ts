@@ -6,14 +6,20 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, PlatformDataProperty, Timestamp, UpdatedAtProperty,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  PlatformDataProperty,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const ExchangeRateSchema = Type.Object(
   {
     id: IdProperty,
     source_currency_code: CurrencyCodeEnum('Currency the rate converts from.'),
-    target_currency_code: CurrencyCodeEnum('Currency the rate converts into: the business\'s home currency on every platform served.'),
+    target_currency_code: CurrencyCodeEnum("Currency the rate converts into: the business's home currency on every platform served."),
     rate: Type.Number({ description: 'Units of the target currency that one unit of the source currency is worth from as_of_date on.' }),
     as_of_date: Timestamp('Date the rate applies from (ISO 8601, midnight UTC), until the next rate of the same currencies.'),
     created_at: CreatedAtProperty,
@@ -21,7 +27,7 @@ export const ExchangeRateSchema = Type.Object(
     last_synced_at: LastSyncedAtProperty,
     platform_data: PlatformDataProperty,
   },
-  { additionalProperties: false, description: 'The rate between a currency and the business\'s home currency from a date on.' },
+  { additionalProperties: false, description: "The rate between a currency and the business's home currency from a date on." },
 );
 
 export type ExchangeRate = Static<typeof ExchangeRateSchema>;

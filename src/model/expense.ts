@@ -4,8 +4,19 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  AdditionalFieldsProperty, CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable,
-  PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, StandardLineItemSchema, Str, StringEnum, Timestamp,
+  AdditionalFieldsProperty,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  StandardLineItemSchema,
+  Str,
+  StringEnum,
+  Timestamp,
   UpdatedAtProperty,
 } from './shared.ts';
 
@@ -17,13 +28,22 @@ export const ExpenseSchema = Type.Object(
   {
     id: IdProperty,
     platform_id: PlatformIdProperty,
-    account_id: Nullable(Str('Service id of the account paid from.'), 'Service id of the bank or credit card account the expense was paid from (credited).'),
+    account_id: Nullable(
+      Str('Service id of the account paid from.'),
+      'Service id of the bank or credit card account the expense was paid from (credited).',
+    ),
     vendor_id: Nullable(Str('Service id of the vendor.'), 'Service id of the vendor paid.'),
     subsidiary_id: Nullable(Str('Service id of the subsidiary.'), 'Service id of the subsidiary the expense belongs to.'),
     transaction_date: Timestamp('When the expense was made (ISO 8601).'),
     currency_code: CurrencyCodeEnum('Currency of the expense.'),
-    currency_rate: Nullable(Type.Number({ description: 'Exchange rate.' }), 'Rate from the expense currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one.'),
-    expense_type: StringEnum(EXPENSE_TYPES, 'Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.'),
+    currency_rate: Nullable(
+      Type.Number({ description: 'Exchange rate.' }),
+      'Rate from the expense currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one.',
+    ),
+    expense_type: StringEnum(
+      EXPENSE_TYPES,
+      'Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.',
+    ),
     payment_type: StringEnum(EXPENSE_PAYMENT_TYPES, 'How the expense was paid.'),
     document_number: Nullable(Str('Document or reference number.'), 'Document or reference number of the expense, such as a check number.'),
     memo: Nullable(Str('Memo of the expense.'), 'Memo of the expense.'),
@@ -38,7 +58,10 @@ export const ExpenseSchema = Type.Object(
     platform_url: PlatformUrlProperty,
     platform_data: PlatformDataProperty,
   },
-  { additionalProperties: false, description: 'Money spent directly from a bank or credit card account, such as a card purchase or a check, without a bill.' },
+  {
+    additionalProperties: false,
+    description: 'Money spent directly from a bank or credit card account, such as a card purchase or a check, without a bill.',
+  },
 );
 
 export type Expense = Static<typeof ExpenseSchema>;

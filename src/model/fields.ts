@@ -111,7 +111,12 @@ const SYNC_TIMESTAMPS = { created_at: 'date', updated_at: 'date', last_synced_at
  */
 export const FILTERABLE = {
   account: {
-    account_type: 'enum', category: 'enum', status: 'enum', balance: 'number', name: 'string', nominal_code: 'string',
+    account_type: 'enum',
+    category: 'enum',
+    status: 'enum',
+    balance: 'number',
+    name: 'string',
+    nominal_code: 'string',
     subsidiaries: 'array',
   },
   attachment: {},
@@ -145,7 +150,11 @@ export const FILTERABLE = {
   payout: { arrival_at: 'date', status: 'enum', iso_currency_code: 'enum', ...SYNC_TIMESTAMPS },
   project: {},
   purchase_order: {
-    vendor_id: 'id', issue_date: 'date', status: 'enum', document_number: 'string', ...SYNC_TIMESTAMPS,
+    vendor_id: 'id',
+    issue_date: 'date',
+    status: 'enum',
+    document_number: 'string',
+    ...SYNC_TIMESTAMPS,
   },
   // The reference marks customer_id and created_at (its page is cut after them); the sync times as its other objects.
   sales_order: { customer_id: 'id', ...SYNC_TIMESTAMPS },
@@ -204,8 +213,19 @@ const SUBSIDIARIES = link('subsidiaries[].id', 'subsidiary');
 
 /** Entities attachments are known to hang off (journal entries are the documented case). */
 const ATTACHABLE: readonly [UnifiedObjectType, ...UnifiedObjectType[]] = [
-  'journal_entry', 'bill', 'bill_credit_memo', 'bill_payment', 'invoice', 'invoice_credit_memo', 'invoice_payment',
-  'expense', 'purchase_order', 'bank_deposit', 'bank_transfer', 'customer', 'vendor',
+  'journal_entry',
+  'bill',
+  'bill_credit_memo',
+  'bill_payment',
+  'invoice',
+  'invoice_credit_memo',
+  'invoice_payment',
+  'expense',
+  'purchase_order',
+  'bank_deposit',
+  'bank_transfer',
+  'customer',
+  'vendor',
 ];
 
 export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = {
@@ -248,12 +268,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     link('linked_payments[].id', 'bill_payment'),
     ...standardLineItemLinks(),
   ],
-  bill_credit_memo: [
-    link('account_id', 'account'),
-    link('vendor_id', 'vendor'),
-    link('linked_bills[].id', 'bill'),
-    ...standardLineItemLinks(),
-  ],
+  bill_credit_memo: [link('account_id', 'account'), link('vendor_id', 'vendor'), link('linked_bills[].id', 'bill'), ...standardLineItemLinks()],
   bill_payment: [
     link('account_id', 'account'),
     link('vendor_id', 'vendor'),
@@ -264,21 +279,11 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   class: [link('parent_id', 'class'), SUBSIDIARIES],
   company_info: [],
   currency: [],
-  customer: [
-    link('parent_id', 'customer'),
-    link('payment_terms_id', 'payment_term'),
-    link('subsidiary_id', 'subsidiary'),
-    SUBSIDIARIES,
-  ],
+  customer: [link('parent_id', 'customer'), link('payment_terms_id', 'payment_term'), link('subsidiary_id', 'subsidiary'), SUBSIDIARIES],
   department: [link('parent_id', 'department'), SUBSIDIARIES],
   employee: [link('department_id', 'department'), link('manager_id', 'employee')],
   exchange_rate: [],
-  expense: [
-    link('account_id', 'account'),
-    link('vendor_id', 'vendor'),
-    link('subsidiary_id', 'subsidiary'),
-    ...standardLineItemLinks(),
-  ],
+  expense: [link('account_id', 'account'), link('vendor_id', 'vendor'), link('subsidiary_id', 'subsidiary'), ...standardLineItemLinks()],
   income_statement: reportTreeLinks('income', 'expenses', 'cost_of_sales'),
   invoice: [
     link('account_id', 'account'),
@@ -309,11 +314,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     link('invoice_item.tax_rate_id', 'tax_rate'),
     SUBSIDIARIES,
   ],
-  journal_entry: [
-    link('subsidiary_id', 'subsidiary'),
-    link('line_items[].account_id', 'account'),
-    link('line_items[].tax_rate_id', 'tax_rate'),
-  ],
+  journal_entry: [link('subsidiary_id', 'subsidiary'), link('line_items[].account_id', 'account'), link('line_items[].tax_rate_id', 'tax_rate')],
   location: [link('parent_id', 'location'), SUBSIDIARIES],
   // Links are service ids (spec, Shared rules): a line's product is an item until commerce products are a type of
   // their own; variant ids and commerce customers have no unified type yet and stay the platform's.
@@ -321,12 +322,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   payment_term: [SUBSIDIARIES],
   payout: [link('transactions[].order_id', 'order')],
   project: [],
-  purchase_order: [
-    link('vendor_id', 'vendor'),
-    link('subsidiary_id', 'subsidiary'),
-    link('linked_bills[].id', 'bill'),
-    ...standardLineItemLinks(),
-  ],
+  purchase_order: [link('vendor_id', 'vendor'), link('subsidiary_id', 'subsidiary'), link('linked_bills[].id', 'bill'), ...standardLineItemLinks()],
   sales_order: [
     link('class_id', 'class'),
     link('customer_id', 'customer'),

@@ -6,8 +6,16 @@
 import { Type, type Static } from 'typebox';
 import { reportTree, type ReportNode } from './report-tree.ts';
 import {
-  CreatedAtProperty, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty, PlatformUrlProperty, Str,
-  StringEnum, Timestamp, UpdatedAtProperty,
+  CreatedAtProperty,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformUrlProperty,
+  Str,
+  StringEnum,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 /** A row of a statement whose amounts are numbers (income and cash flow statements). */

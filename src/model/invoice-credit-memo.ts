@@ -5,8 +5,19 @@
 import { Type, type Static } from 'typebox';
 import { INVOICE_STATUSES } from './invoice.ts';
 import {
-  AllocationEntrySchema, CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable,
-  PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, StandardLineItemSchema, Str, StringEnum, Timestamp,
+  AllocationEntrySchema,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  StandardLineItemSchema,
+  Str,
+  StringEnum,
+  Timestamp,
   UpdatedAtProperty,
 } from './shared.ts';
 
@@ -14,7 +25,10 @@ export const InvoiceCreditMemoSchema = Type.Object(
   {
     id: IdProperty,
     platform_id: PlatformIdProperty,
-    account_id: Nullable(Str('Service id of the account the credit posts to.'), 'Service id of the account the credit posts to, normally the accounts receivable account.'),
+    account_id: Nullable(
+      Str('Service id of the account the credit posts to.'),
+      'Service id of the account the credit posts to, normally the accounts receivable account.',
+    ),
     customer_id: Nullable(Str('Service id of the customer.'), 'Service id of the customer the credit was issued to.'),
     issue_date: Timestamp('When the credit memo was issued (ISO 8601).'),
     document_number: Str('Document number of the credit memo.'),
@@ -23,7 +37,10 @@ export const InvoiceCreditMemoSchema = Type.Object(
     total_amount: Type.Number({ description: 'Total amount of the credit memo.' }),
     currency_code: Nullable(CurrencyCodeEnum('Currency of the credit memo.'), 'Currency of the credit memo; null when the platform does not say.'),
     memo: Nullable(Str('Memo of the credit memo.'), 'Memo of the credit memo.'),
-    currency_rate: Nullable(Str('Exchange rate as decimal text.'), 'Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one.'),
+    currency_rate: Nullable(
+      Str('Exchange rate as decimal text.'),
+      'Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one.',
+    ),
     linked_invoices: Type.Array(AllocationEntrySchema, { description: 'Invoices the credit was applied to.' }),
     line_items: Type.Array(StandardLineItemSchema, { description: 'Lines of the credit memo.' }),
     created_at: CreatedAtProperty,
@@ -32,7 +49,10 @@ export const InvoiceCreditMemoSchema = Type.Object(
     platform_url: PlatformUrlProperty,
     platform_data: PlatformDataProperty,
   },
-  { additionalProperties: false, description: 'Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices.' },
+  {
+    additionalProperties: false,
+    description: 'Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices.',
+  },
 );
 
 export type InvoiceCreditMemo = Static<typeof InvoiceCreditMemoSchema>;

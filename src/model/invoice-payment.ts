@@ -5,20 +5,37 @@
 import { Type, type Static } from 'typebox';
 import { PAYMENT_STATUSES } from './bill-payment.ts';
 import {
-  AdditionalFieldsProperty, AllocationEntrySchema, CreatedAtProperty, CurrencyCodeEnum, IdProperty,
-  LastSyncedAtProperty, Nullable, PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, Str, StringEnum,
-  Timestamp, UpdatedAtProperty,
+  AdditionalFieldsProperty,
+  AllocationEntrySchema,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  StringEnum,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const InvoicePaymentSchema = Type.Object(
   {
     id: IdProperty,
     platform_id: PlatformIdProperty,
-    account_id: Nullable(Str('Service id of the account debited.'), 'Service id of the account debited, normally a bank or undeposited funds account.'),
+    account_id: Nullable(
+      Str('Service id of the account debited.'),
+      'Service id of the account debited, normally a bank or undeposited funds account.',
+    ),
     customer_id: Nullable(Str('Service id of the customer.'), 'Service id of the customer who paid.'),
     transaction_date: Timestamp('When the payment was received (ISO 8601).'),
     currency_code: CurrencyCodeEnum('Currency of the payment.'),
-    currency_rate: Nullable(Str('Exchange rate as decimal text.'), 'Rate from the payment currency to the business default currency, as decimal text; null when the platform does not give one.'),
+    currency_rate: Nullable(
+      Str('Exchange rate as decimal text.'),
+      'Rate from the payment currency to the business default currency, as decimal text; null when the platform does not give one.',
+    ),
     document_number: Nullable(Str('Document number of the payment.'), 'Document number of the payment.'),
     memo: Nullable(Str('Memo of the payment.'), 'Memo of the payment.'),
     reference: Nullable(Str('Reference of the payment.'), 'Reference of the payment, such as a check or transfer number.'),

@@ -5,9 +5,21 @@
 import { Type, type Static } from 'typebox';
 import { BILL_STATUSES } from './bill.ts';
 import {
-  AdditionalFieldsProperty, AllocationEntrySchema, CreatedAtProperty, CurrencyCodeEnum, IdProperty,
-  LastSyncedAtProperty, Nullable, PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, StandardLineItemSchema,
-  Str, StringEnum, Timestamp, UpdatedAtProperty,
+  AdditionalFieldsProperty,
+  AllocationEntrySchema,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  StandardLineItemSchema,
+  Str,
+  StringEnum,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 /** Invoices and invoice credit memos use the bill status values. */
@@ -17,7 +29,10 @@ export const InvoiceSchema = Type.Object(
   {
     id: IdProperty,
     platform_id: PlatformIdProperty,
-    account_id: Nullable(Str('Service id of the accounts receivable account debited.'), 'Service id of the accounts receivable account debited. On create, the default receivable account is used when the platform needs one and none is given.'),
+    account_id: Nullable(
+      Str('Service id of the accounts receivable account debited.'),
+      'Service id of the accounts receivable account debited. On create, the default receivable account is used when the platform needs one and none is given.',
+    ),
     customer_id: Nullable(Str('Service id of the customer.'), 'Service id of the customer the invoice was issued to.'),
     payment_terms_id: Nullable(Str('Service id of the payment terms.'), 'Service id of the payment terms of the invoice.'),
     subsidiary_id: Nullable(Str('Service id of the subsidiary.'), 'Service id of the subsidiary the invoice belongs to.'),
@@ -32,7 +47,10 @@ export const InvoiceSchema = Type.Object(
     sub_total: Nullable(Type.Number({ description: 'Amount before tax.' }), 'Amount of the invoice before tax.'),
     tax_amount: Nullable(Type.Number({ description: 'Tax amount.' }), 'Tax amount of the invoice.'),
     total_discount: Nullable(Type.Number({ description: 'Total discount.' }), 'Total discount of the invoice.'),
-    currency_rate: Nullable(Str('Exchange rate as decimal text.'), 'Rate from the invoice currency to the business default currency, as decimal text; null when the platform does not give one.'),
+    currency_rate: Nullable(
+      Str('Exchange rate as decimal text.'),
+      'Rate from the invoice currency to the business default currency, as decimal text; null when the platform does not give one.',
+    ),
     linked_payments: Type.Array(AllocationEntrySchema, { description: 'Invoice payments applied to the invoice.' }),
     linked_credit_memos: Type.Array(AllocationEntrySchema, { description: 'Invoice credit memos applied to the invoice.' }),
     line_items: Type.Array(StandardLineItemSchema, { description: 'Lines of the invoice.' }),

@@ -4,8 +4,17 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty, PlatformIdProperty,
-  PlatformUrlProperty, Str, StringEnum, SubsidiaryRefSchema, UpdatedAtProperty,
+  CreatedAtProperty,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  StringEnum,
+  SubsidiaryRefSchema,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const ITEM_TYPES = ['inventory', 'non_inventory', 'service', 'unknown'] as const;
@@ -36,7 +45,10 @@ export const ItemSchema = Type.Object(
     type: StringEnum(ITEM_TYPES, 'Kind of item.'),
     status: StringEnum(ITEM_STATUSES, 'Status of the item.'),
     quantity_on_hand: Nullable(Type.Number({ description: 'Quantity in stock.' }), 'Quantity in stock; null for items not tracked as inventory.'),
-    asset_account_id: Nullable(Str('Service id of the inventory asset account.'), 'Service id of the inventory asset account; null for items not tracked as inventory.'),
+    asset_account_id: Nullable(
+      Str('Service id of the inventory asset account.'),
+      'Service id of the inventory asset account; null for items not tracked as inventory.',
+    ),
     bill_item: Nullable(ItemBillDetailsSchema, 'Purchase details; null when the item is not bought.'),
     invoice_item: Nullable(ItemInvoiceDetailsSchema, 'Sale details; null when the item is not sold.'),
     subsidiaries: Type.Array(SubsidiaryRefSchema, { description: 'Subsidiaries the item is available in.' }),

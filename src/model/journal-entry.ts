@@ -1,8 +1,18 @@
 /** Journal entry: the atomic accounting transaction, at least one debit and one credit summing to 0. */
 import { Type, type Static } from 'typebox';
 import {
-  AdditionalFieldsProperty, CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable,
-  PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, Str, Timestamp, UpdatedAtProperty,
+  AdditionalFieldsProperty,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const JournalEntryLineItemSchema = Type.Object(
@@ -23,8 +33,13 @@ export const JournalEntrySchema = Type.Object(
     transaction_date: Timestamp('Date of the entry (ISO 8601).'),
     currency_code: Nullable(CurrencyCodeEnum('Currency of the entry.'), 'Currency of the entry; null when the platform does not say.'),
     // A number here (a string on bills); optional and not nullable in the spec, so it is left out when unknown.
-    currency_rate: Type.Optional(Type.Number({ description: 'Rate from the entry currency to the business default currency. Absent when the platform does not give one.' })),
-    deposited: Nullable(Type.Boolean({ description: 'Whether the entry was deposited.' }), 'For entries debiting the undeposited funds account: whether they were deposited; null otherwise or when unsupported.'),
+    currency_rate: Type.Optional(
+      Type.Number({ description: 'Rate from the entry currency to the business default currency. Absent when the platform does not give one.' }),
+    ),
+    deposited: Nullable(
+      Type.Boolean({ description: 'Whether the entry was deposited.' }),
+      'For entries debiting the undeposited funds account: whether they were deposited; null otherwise or when unsupported.',
+    ),
     memo: Nullable(Str('Memo of the entry.'), 'Memo of the entry.'),
     line_items: Type.Array(JournalEntryLineItemSchema, { description: 'Lines of the entry; their signed amounts sum to 0.' }),
     additional_fields: AdditionalFieldsProperty,
@@ -34,7 +49,10 @@ export const JournalEntrySchema = Type.Object(
     platform_url: PlatformUrlProperty,
     platform_data: PlatformDataProperty,
   },
-  { additionalProperties: false, description: 'The atomic accounting transaction: at least one debit and one credit whose signed line amounts sum to 0.' },
+  {
+    additionalProperties: false,
+    description: 'The atomic accounting transaction: at least one debit and one credit whose signed line amounts sum to 0.',
+  },
 );
 
 export type JournalEntry = Static<typeof JournalEntrySchema>;

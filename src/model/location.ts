@@ -1,8 +1,16 @@
 /** Location: a tracking dimension for places of business. */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty, PlatformIdProperty, Str,
-  StringEnum, SubsidiaryRefSchema, UpdatedAtProperty,
+  CreatedAtProperty,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  Str,
+  StringEnum,
+  SubsidiaryRefSchema,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 /** Status values of locations, departments and classes. */
@@ -13,7 +21,10 @@ export const LocationSchema = Type.Object(
     id: IdProperty,
     platform_id: PlatformIdProperty,
     parent_id: Nullable(Str('Service id of the parent location.'), 'Service id of the parent location; null for top-level locations.'),
-    has_children: Nullable(Type.Boolean({ description: 'Whether the location has child locations.' }), 'Whether the location has child locations; null when the platform does not say.'),
+    has_children: Nullable(
+      Type.Boolean({ description: 'Whether the location has child locations.' }),
+      'Whether the location has child locations; null when the platform does not say.',
+    ),
     name: Nullable(Str('Name of the location.'), 'Name of the location.'),
     // Optional and not nullable in the spec: left out when the platform has no status.
     status: Type.Optional(StringEnum(TRACKING_STATUSES, 'Status of the location. Absent when the platform has no status.')),

@@ -79,13 +79,20 @@ function kindMatches(kind: FilterKind, field: string, schema: Json): boolean {
   const s = unwrapNullable(schema);
   const plainString = s.type === 'string' && s.enum === undefined && s.format === undefined;
   switch (kind) {
-    case 'date': return s.type === 'string' && s.format === 'date-time';
-    case 'enum': return Array.isArray(s.enum);
-    case 'id': return plainString && field.endsWith('_id');
-    case 'string': return plainString;
-    case 'number': return s.type === 'number' || s.type === 'integer';
-    case 'boolean': return s.type === 'boolean';
-    case 'array': return s.type === 'array';
+    case 'date':
+      return s.type === 'string' && s.format === 'date-time';
+    case 'enum':
+      return Array.isArray(s.enum);
+    case 'id':
+      return plainString && field.endsWith('_id');
+    case 'string':
+      return plainString;
+    case 'number':
+      return s.type === 'number' || s.type === 'integer';
+    case 'boolean':
+      return s.type === 'boolean';
+    case 'array':
+      return s.type === 'array';
   }
 }
 
@@ -224,13 +231,16 @@ describe('filterable (F) fields', () => {
 
   it('keeps the F fields of the spec', () => {
     expect(FILTERABLE.bill).toEqual({
-      vendor_id: 'id', due_date: 'date', status: 'enum', document_number: 'string',
-      created_at: 'date', updated_at: 'date', last_synced_at: 'date',
+      vendor_id: 'id',
+      due_date: 'date',
+      status: 'enum',
+      document_number: 'string',
+      created_at: 'date',
+      updated_at: 'date',
+      last_synced_at: 'date',
     });
     expect(Object.keys(FILTERABLE.bill_payment).sort()).toEqual(['account_id', 'reference', 'vendor_id']);
-    expect(Object.keys(FILTERABLE.account).sort()).toEqual(
-      ['account_type', 'balance', 'category', 'name', 'nominal_code', 'status', 'subsidiaries'],
-    );
+    expect(Object.keys(FILTERABLE.account).sort()).toEqual(['account_type', 'balance', 'category', 'name', 'nominal_code', 'status', 'subsidiaries']);
     expect(FILTERABLE.bank_feed_account).toEqual({ last_synced_at: 'date' });
     expect(FILTERABLE.balance_sheet).toEqual({ start_date: 'date', end_date: 'date' });
     expect(FILTERABLE.journal_entry).toEqual({});
@@ -399,59 +409,136 @@ describe('balance sheet', () => {
 });
 
 describe('income and cash flow statements', () => {
-  const row = (name: string, value: number, accountId = '', items: StatementNode[] = []): StatementNode => ({ account_id: accountId, name, value, items });
+  const row = (name: string, value: number, accountId = '', items: StatementNode[] = []): StatementNode => ({
+    account_id: accountId,
+    name,
+    value,
+    items,
+  });
   const income = (): IncomeStatement => ({
-    id: 'is_2024_03', start_date: '2024-03-01T00:00:00.000Z', end_date: '2024-03-31T00:00:00.000Z', accounting_standard: 'accrual', currency_code: 'USD',
-    gross_profit: 700, net_income: 500, total_cost_of_sales: 300, total_expenses: 200, total_income: 1000, net_operating_income: 500, net_profit: 500, net_sales: 1000,
-    income: row('Income', 1000, '', [row('Sales', 1000, 'acc_sales')]), expenses: row('Expenses', 200, '', [row('Rent', 200, 'acc_rent')]),
+    id: 'is_2024_03',
+    start_date: '2024-03-01T00:00:00.000Z',
+    end_date: '2024-03-31T00:00:00.000Z',
+    accounting_standard: 'accrual',
+    currency_code: 'USD',
+    gross_profit: 700,
+    net_income: 500,
+    total_cost_of_sales: 300,
+    total_expenses: 200,
+    total_income: 1000,
+    net_operating_income: 500,
+    net_profit: 500,
+    net_sales: 1000,
+    income: row('Income', 1000, '', [row('Sales', 1000, 'acc_sales')]),
+    expenses: row('Expenses', 200, '', [row('Rent', 200, 'acc_rent')]),
     cost_of_sales: row('Cost of Sales', 300, '', [row('COGS', 300, 'acc_cogs')]),
-    created_at: null, updated_at: null, last_synced_at: '2024-04-01T00:00:00.000Z', platform_url: null,
+    created_at: null,
+    updated_at: null,
+    last_synced_at: '2024-04-01T00:00:00.000Z',
+    platform_url: null,
   });
 
-  it('take amounts as numbers, not the reference\'s decimal text, at every depth', () => {
+  it("take amounts as numbers, not the reference's decimal text, at every depth", () => {
     expect(Value.Check(IncomeStatementSchema, income())).toBe(true);
     expect(Value.Check(IncomeStatementSchema, { ...income(), net_income: '500.00' })).toBe(false);
-    expect(Value.Check(IncomeStatementSchema, { ...income(), income: { ...row('Income', 1), items: [{ account_id: '', name: 'Sales', value: '1', items: [] }] } })).toBe(false);
+    expect(
+      Value.Check(IncomeStatementSchema, {
+        ...income(),
+        income: { ...row('Income', 1), items: [{ account_id: '', name: 'Sales', value: '1', items: [] }] },
+      }),
+    ).toBe(false);
     expect(Value.Check(IncomeStatementSchema, { ...income(), accounting_standard: 'modified_cash' })).toBe(false);
     expect(Value.Check(IncomeStatementSchema, { ...income(), gross_profit: null, net_operating_income: null })).toBe(true);
   });
 
   it('link every row of every tree to its account, "" being none', () => {
-    expect(collectLinks(MODEL.income_statement.links, income()).map(({ path, id }) => `${path}=${id}`).sort()).toEqual([
-      'cost_of_sales.items[0].account_id=acc_cogs', 'expenses.items[0].account_id=acc_rent', 'income.items[0].account_id=acc_sales',
-    ]);
-    const flow = { operating_activities: row('Operating', 1, '', [row('AR', 1, 'acc_ar')]), investing_activities: row('Investing', 0), financing_activities: row('Financing', 0, 'acc_loan') };
-    expect(collectLinks(MODEL.cash_flow_statement.links, flow).map(({ id }) => id).sort()).toEqual(['acc_ar', 'acc_loan']);
+    expect(
+      collectLinks(MODEL.income_statement.links, income())
+        .map(({ path, id }) => `${path}=${id}`)
+        .sort(),
+    ).toEqual(['cost_of_sales.items[0].account_id=acc_cogs', 'expenses.items[0].account_id=acc_rent', 'income.items[0].account_id=acc_sales']);
+    const flow = {
+      operating_activities: row('Operating', 1, '', [row('AR', 1, 'acc_ar')]),
+      investing_activities: row('Investing', 0),
+      financing_activities: row('Financing', 0, 'acc_loan'),
+    };
+    expect(
+      collectLinks(MODEL.cash_flow_statement.links, flow)
+        .map(({ id }) => id)
+        .sort(),
+    ).toEqual(['acc_ar', 'acc_loan']);
   });
 
-  it('are listed under the reference\'s keys', () => {
-    expect(OBJECT_TYPES.income_statement).toMatchObject({ plural: 'income_statements', path: '/accounting/income_statements', entity: 'INCOME_STATEMENT' });
-    expect(OBJECT_TYPES.cash_flow_statement).toMatchObject({ plural: 'cash_flows', path: '/accounting/cash_flow_statements', entity: 'CASH_FLOW_STATEMENT' });
+  it("are listed under the reference's keys", () => {
+    expect(OBJECT_TYPES.income_statement).toMatchObject({
+      plural: 'income_statements',
+      path: '/accounting/income_statements',
+      entity: 'INCOME_STATEMENT',
+    });
+    expect(OBJECT_TYPES.cash_flow_statement).toMatchObject({
+      plural: 'cash_flows',
+      path: '/accounting/cash_flow_statements',
+      entity: 'CASH_FLOW_STATEMENT',
+    });
   });
 });
 
 describe('sales orders', () => {
   const order = {
-    id: 'so_1', platform_id: '17', class_id: null, customer_id: 'cus_1', department_id: null, location_id: null, payment_terms_id: null,
-    subsidiary_id: null, issue_date: '2025-05-01T00:00:00.000Z', status: 'pending', currency_code: 'NZD', currency_rate: 1, discount_amount: null,
-    document_number: 'SO-1', memo: null, reference_number: null, tax_amount: 1.5, total_amount: 11.5,
-    line_items: [{ platform_id: null, tax_rate_id: 'tax_1', description: 'Widgets', total_amount: 11.5, item: { id: 'item_1', quantity: 2, unit_amount: 5 } }],
-    created_at: null, updated_at: null, last_synced_at: '2025-05-02T00:00:00.000Z', platform_url: null,
+    id: 'so_1',
+    platform_id: '17',
+    class_id: null,
+    customer_id: 'cus_1',
+    department_id: null,
+    location_id: null,
+    payment_terms_id: null,
+    subsidiary_id: null,
+    issue_date: '2025-05-01T00:00:00.000Z',
+    status: 'pending',
+    currency_code: 'NZD',
+    currency_rate: 1,
+    discount_amount: null,
+    document_number: 'SO-1',
+    memo: null,
+    reference_number: null,
+    tax_amount: 1.5,
+    total_amount: 11.5,
+    line_items: [
+      { platform_id: null, tax_rate_id: 'tax_1', description: 'Widgets', total_amount: 11.5, item: { id: 'item_1', quantity: 2, unit_amount: 5 } },
+    ],
+    created_at: null,
+    updated_at: null,
+    last_synced_at: '2025-05-02T00:00:00.000Z',
+    platform_url: null,
   };
 
-  it('are listed under the reference\'s keys, with its status enum and its nullable amounts', () => {
-    expect(OBJECT_TYPES.sales_order).toEqual({ plural: 'sales_orders', singular: 'sales_order', path: '/accounting/sales_orders', entity: 'SALES_ORDER' });
+  it("are listed under the reference's keys, with its status enum and its nullable amounts", () => {
+    expect(OBJECT_TYPES.sales_order).toEqual({
+      plural: 'sales_orders',
+      singular: 'sales_order',
+      path: '/accounting/sales_orders',
+      entity: 'SALES_ORDER',
+    });
     expect(Value.Check(MODEL.sales_order.schema, order)).toBe(true);
-    expect(Value.Check(MODEL.sales_order.schema, { ...order, total_amount: null, currency_code: null, line_items: [{ ...order.line_items[0], item: null, total_amount: null }] })).toBe(true);
+    expect(
+      Value.Check(MODEL.sales_order.schema, {
+        ...order,
+        total_amount: null,
+        currency_code: null,
+        line_items: [{ ...order.line_items[0], item: null, total_amount: null }],
+      }),
+    ).toBe(true);
     expect(Value.Check(MODEL.sales_order.schema, { ...order, status: 'invoiced' })).toBe(false);
     expect(Value.Check(MODEL.sales_order.schema, { ...order, line_items: [{ ...order.line_items[0], account_id: 'acc_1' }] })).toBe(false);
     expect(FILTERABLE.sales_order).toEqual({ customer_id: 'id', created_at: 'date', updated_at: 'date', last_synced_at: 'date' });
   });
 
   it('link the customer, tracking, terms, tax rates and items', () => {
-    expect(collectLinks(MODEL.sales_order.links, order).map(({ path, id }) => `${path}=${id}`).sort()).toEqual([
-      'customer_id=cus_1', 'line_items[0].item.id=item_1', 'line_items[0].tax_rate_id=tax_1',
-    ]);
+    expect(
+      collectLinks(MODEL.sales_order.links, order)
+        .map(({ path, id }) => `${path}=${id}`)
+        .sort(),
+    ).toEqual(['customer_id=cus_1', 'line_items[0].item.id=item_1', 'line_items[0].tax_rate_id=tax_1']);
   });
 });
 

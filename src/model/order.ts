@@ -5,7 +5,13 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, CurrencyCodeEnum, IdProperty, Nullable, PlatformDataProperty, PlatformIdProperty, Str,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  Str,
   UpdatedAtProperty,
 } from './shared.ts';
 
@@ -74,8 +80,14 @@ export const OrderCustomerSchema = Type.Object(
     email: NullableText('Email address of the customer.'),
     first_name: NullableText('First name of the customer.'),
     last_name: NullableText('Last name of the customer.'),
-    orders_count: Nullable(Type.Integer({ description: 'Number of orders of the customer.' }), 'Number of orders the customer placed; null when not known.'),
-    verified_email: Nullable(Type.Boolean({ description: 'Whether the email address was verified.' }), 'Whether the email address was verified; null when not known.'),
+    orders_count: Nullable(
+      Type.Integer({ description: 'Number of orders of the customer.' }),
+      'Number of orders the customer placed; null when not known.',
+    ),
+    verified_email: Nullable(
+      Type.Boolean({ description: 'Whether the email address was verified.' }),
+      'Whether the email address was verified; null when not known.',
+    ),
     phone: NullableText('Phone number of the customer.'),
   },
   { additionalProperties: false, description: 'Customer who placed the order.' },

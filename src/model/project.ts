@@ -1,8 +1,15 @@
 /** Project: work tracked for a customer or internally (two platforms). */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty, PlatformIdProperty,
-  PlatformUrlProperty, Str, UpdatedAtProperty,
+  CreatedAtProperty,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const ProjectSchema = Type.Object(

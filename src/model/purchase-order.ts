@@ -4,9 +4,22 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  AdditionalFieldsProperty, AddressSchema, CreatedAtProperty, CurrencyCodeEnum, IdProperty, IdRefSchema,
-  LastSyncedAtProperty, Nullable, PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty, StandardLineItemSchema,
-  Str, StringEnum, Timestamp, UpdatedAtProperty,
+  AdditionalFieldsProperty,
+  AddressSchema,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  IdRefSchema,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  StandardLineItemSchema,
+  Str,
+  StringEnum,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 /** The reference's enum (2024-08-31): pending_bill is received in full and waiting for its bill. */
@@ -23,13 +36,19 @@ export const PurchaseOrderSchema = Type.Object(
     document_number: Nullable(Str('Vendor-facing number of the order.'), 'Vendor-facing number of the order.'),
     status: StringEnum(PURCHASE_ORDER_STATUSES, 'Status of the purchase order.'),
     currency_code: CurrencyCodeEnum('Currency of the order.'),
-    currency_rate: Nullable(Str('Exchange rate as decimal text.'), 'Rate from the order currency to the business default currency, as decimal text; null when the platform does not give one.'),
+    currency_rate: Nullable(
+      Str('Exchange rate as decimal text.'),
+      'Rate from the order currency to the business default currency, as decimal text; null when the platform does not give one.',
+    ),
     memo: Nullable(Str('Memo of the order.'), 'Memo of the order.'),
     sub_total: Nullable(Type.Number({ description: 'Amount before tax.' }), 'Amount of the order before tax.'),
     tax_amount: Nullable(Type.Number({ description: 'Tax amount.' }), 'Tax amount of the order.'),
     total_discount: Nullable(Type.Number({ description: 'Total discount.' }), 'Total discount of the order.'),
     total_amount: Type.Number({ description: 'Total amount of the order.' }),
-    total_quantity: Nullable(Type.Number({ description: 'Total quantity ordered.' }), 'Sum of the quantities of the item lines; null when no line orders an item.'),
+    total_quantity: Nullable(
+      Type.Number({ description: 'Total quantity ordered.' }),
+      'Sum of the quantities of the item lines; null when no line orders an item.',
+    ),
     shipping_address: Nullable(AddressSchema, 'Address the goods are delivered to; null when not given.'),
     linked_bills: Type.Array(IdRefSchema, { description: 'Bills raised against the order.' }),
     line_items: Type.Array(StandardLineItemSchema, { description: 'Lines of the order.' }),

@@ -7,10 +7,7 @@
  */
 import type { UnifiedObjectType } from './object-types.ts';
 
-export type ObjectSource =
-  | { follows: 'spec'; section: string }
-  | { follows: 'reference'; page: string }
-  | { follows: 'ours'; decision: string };
+export type ObjectSource = { follows: 'spec'; section: string } | { follows: 'reference'; page: string } | { follows: 'ours'; decision: string };
 
 const REFERENCE = 'https://docs.rutter.com/rest/2024-08-31';
 const spec = (section: string): ObjectSource => ({ follows: 'spec', section });

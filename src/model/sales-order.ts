@@ -5,8 +5,18 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, CurrencyCodeEnum, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty,
-  PlatformIdProperty, PlatformUrlProperty, Str, StringEnum, Timestamp, UpdatedAtProperty,
+  CreatedAtProperty,
+  CurrencyCodeEnum,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  StringEnum,
+  Timestamp,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 /** The reference's enum: draft, pending and rejected are Xero's only (its page says so). */
@@ -49,13 +59,19 @@ export const SalesOrderSchema = Type.Object(
     payment_terms_id: Nullable(Str('Service id of the payment terms.'), 'Service id of the payment terms of the order; null when none.'),
     subsidiary_id: Nullable(Str('Service id of the subsidiary.'), 'Service id of the subsidiary the order belongs to; null when none.'),
     issue_date: Timestamp('When the order was issued (ISO 8601).'),
-    status: StringEnum(SALES_ORDER_STATUSES, 'Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero\'s only.'),
+    status: StringEnum(
+      SALES_ORDER_STATUSES,
+      "Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero's only.",
+    ),
     currency_code: Nullable(CurrencyCodeEnum('Currency of the order.'), 'Currency of the order; null when the platform does not say.'),
     currency_rate: amount('Rate from the order currency to the business default currency'),
     discount_amount: amount('Discount applied to the order'),
     document_number: Nullable(Str('Customer-facing number of the order.'), 'Customer-facing number of the order; null when none.'),
     memo: Nullable(Str('Memo of the order.'), 'Memo of the order; null when none.'),
-    reference_number: Nullable(Str('Reference number of the order.'), 'Reference number of the order (the customer\'s purchase order number, say); null when none.'),
+    reference_number: Nullable(
+      Str('Reference number of the order.'),
+      "Reference number of the order (the customer's purchase order number, say); null when none.",
+    ),
     tax_amount: amount('Tax amount of the order'),
     total_amount: amount('Total amount of the order'),
     line_items: Type.Array(SalesOrderLineSchema, { description: 'Lines of the order.' }),

@@ -1,8 +1,15 @@
 /** Task: a unit of project work. */
 import { Type, type Static } from 'typebox';
 import {
-  CreatedAtProperty, IdProperty, LastSyncedAtProperty, PlatformDataProperty, PlatformIdProperty, PlatformUrlProperty,
-  Str, StringEnum, UpdatedAtProperty,
+  CreatedAtProperty,
+  IdProperty,
+  LastSyncedAtProperty,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  StringEnum,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 export const TASK_STATUSES = ['not_started', 'planned', 'in_progress', 'completed', 'on_hold', 'unknown'] as const;

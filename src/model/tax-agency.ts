@@ -1,8 +1,6 @@
 /** Tax agency: an authority taxes are reported and paid to. */
 import { Type, type Static } from 'typebox';
-import {
-  CreatedAtProperty, IdProperty, LastSyncedAtProperty, PlatformDataProperty, PlatformIdProperty, Str, UpdatedAtProperty,
-} from './shared.ts';
+import { CreatedAtProperty, IdProperty, LastSyncedAtProperty, PlatformDataProperty, PlatformIdProperty, Str, UpdatedAtProperty } from './shared.ts';
 
 export const TaxAgencySchema = Type.Object(
   {

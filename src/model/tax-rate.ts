@@ -1,8 +1,17 @@
 /** Tax rate: a simple or compound tax. */
 import { Type, type Static } from 'typebox';
 import {
-  AdditionalFieldsProperty, CreatedAtProperty, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty,
-  PlatformIdProperty, Str, StringEnum, SubsidiaryRefSchema, UpdatedAtProperty,
+  AdditionalFieldsProperty,
+  CreatedAtProperty,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  Str,
+  StringEnum,
+  SubsidiaryRefSchema,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 // The spec does not show the allowed values; these are the service's.
@@ -26,7 +35,10 @@ export const TaxRateSchema = Type.Object(
     status: StringEnum(TAX_RATE_STATUSES, 'Status of the tax rate.'),
     code: Nullable(Str('Tax code.'), 'Tax code of the tax rate.'),
     name: Nullable(Str('Name of the tax rate.'), 'Name of the tax rate.'),
-    effective_tax_rate: Nullable(Type.Number({ description: 'Effective rate in percent.' }), 'Rate that, applied to the original amount, gives the total tax including compounding.'),
+    effective_tax_rate: Nullable(
+      Type.Number({ description: 'Effective rate in percent.' }),
+      'Rate that, applied to the original amount, gives the total tax including compounding.',
+    ),
     total_tax_rate: Nullable(Type.Number({ description: 'Sum of component rates in percent.' }), 'Sum of the component rates, without compounding.'),
     subsidiaries: Type.Array(SubsidiaryRefSchema, { description: 'Subsidiaries the tax rate belongs to.' }),
     components: Type.Array(TaxRateComponentSchema, { description: 'Components of the tax rate (a few platforms).' }),

@@ -5,8 +5,19 @@
 import { Type, type Static } from 'typebox';
 import { CONTACT_STATUSES } from './customer.ts';
 import {
-  AddressSchema, ContactSchema, CreatedAtProperty, IdProperty, LastSyncedAtProperty, Nullable, PlatformDataProperty,
-  PlatformIdProperty, PlatformUrlProperty, Str, StringEnum, SubsidiaryStatusRefSchema, UpdatedAtProperty,
+  AddressSchema,
+  ContactSchema,
+  CreatedAtProperty,
+  IdProperty,
+  LastSyncedAtProperty,
+  Nullable,
+  PlatformDataProperty,
+  PlatformIdProperty,
+  PlatformUrlProperty,
+  Str,
+  StringEnum,
+  SubsidiaryStatusRefSchema,
+  UpdatedAtProperty,
 } from './shared.ts';
 
 /** The reference's vendor subsidiary entry: the status ref plus which subsidiary is the vendor's primary one. */

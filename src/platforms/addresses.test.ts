@@ -4,7 +4,9 @@ import { platformAddress } from './addresses.ts';
 const VARIABLE = 'LEDGERPORT_TEST_PLATFORM_URL';
 
 describe('platformAddress', () => {
-  afterEach(() => { Reflect.deleteProperty(process.env, VARIABLE); });
+  afterEach(() => {
+    Reflect.deleteProperty(process.env, VARIABLE);
+  });
 
   it('falls back when the variable is unset or blank', () => {
     expect(platformAddress(VARIABLE, 'https://api.example.com/')).toBe('https://api.example.com');

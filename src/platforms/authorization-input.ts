@@ -5,12 +5,11 @@
 import type { AuthorizationInput, AuthorizationInputField, Connector } from './connector.ts';
 
 export function authorizationInputFields(connector: Connector): readonly AuthorizationInputField[] {
-  return connector.auth.type === 'oauth2' ? connector.auth.authorizationInput ?? [] : [];
+  return connector.auth.type === 'oauth2' ? (connector.auth.authorizationInput ?? []) : [];
 }
 
 export type CheckedInput =
-  | { ok: true; input: AuthorizationInput }
-  | { ok: false; invalid: readonly AuthorizationInputField[]; values: Partial<Record<string, string>> };
+  { ok: true; input: AuthorizationInput } | { ok: false; invalid: readonly AuthorizationInputField[]; values: Partial<Record<string, string>> };
 
 /** Normalised values when every field is there and matches its pattern; otherwise the fields that do not. */
 export function checkAuthorizationInput(fields: readonly AuthorizationInputField[], submitted: Partial<Record<string, unknown>>): CheckedInput {

@@ -18,12 +18,35 @@ export type PlatformKind = 'accounting' | 'commerce' | 'payments' | 'bank_feed';
 
 /** Credential fields of the spec's `POST /connections/create` body. */
 export type CredentialField =
-  | 'oauth_client_id' | 'oauth_client_secret' | 'oauth_access_token' | 'oauth_refresh_token'
-  | 'store_url' | 'basic_username' | 'basic_password' | 'api_key'
-  | 'marketplace_access_key_id' | 'marketplace_secret_access_key' | 'marketplace_seller_region'
-  | 'marketplace_selling_partner_role' | 'country' | 'partner_id' | 'shop_id' | 'key' | 'account_id'
-  | 'realm_id' | 'environment' | 'token_id' | 'consumer_key' | 'consumer_secret' | 'store_name'
-  | 'token_secret' | 'seller_id' | 'tenant_id' | 'user_id' | 'organization_id' | 'region';
+  | 'oauth_client_id'
+  | 'oauth_client_secret'
+  | 'oauth_access_token'
+  | 'oauth_refresh_token'
+  | 'store_url'
+  | 'basic_username'
+  | 'basic_password'
+  | 'api_key'
+  | 'marketplace_access_key_id'
+  | 'marketplace_secret_access_key'
+  | 'marketplace_seller_region'
+  | 'marketplace_selling_partner_role'
+  | 'country'
+  | 'partner_id'
+  | 'shop_id'
+  | 'key'
+  | 'account_id'
+  | 'realm_id'
+  | 'environment'
+  | 'token_id'
+  | 'consumer_key'
+  | 'consumer_secret'
+  | 'store_name'
+  | 'token_secret'
+  | 'seller_id'
+  | 'tenant_id'
+  | 'user_id'
+  | 'organization_id'
+  | 'region';
 
 export type Credentials = Partial<Record<CredentialField, string>>;
 
@@ -51,7 +74,10 @@ export interface OAuthAppCredentials {
   redirectUri: string;
 }
 
-export interface OAuthTenant { id: string; name: string }
+export interface OAuthTenant {
+  id: string;
+  name: string;
+}
 
 /**
  * Query parameters the platform adds to its OAuth callback besides code and state, by name: those the connector
@@ -101,7 +127,13 @@ export type AuthSpec =
        * passes it (here, to exchangeCode and to refresh), optional so connectors and tests that need none stay as they are.
        */
       authorizeUrl(app: OAuthAppCredentials, state: string, scope: string | null, input?: AuthorizationInput): string;
-      exchangeCode(ctx: AuthContext, app: OAuthAppCredentials, code: string, callback: OAuthCallbackParams, input?: AuthorizationInput): Promise<OAuthTokens>;
+      exchangeCode(
+        ctx: AuthContext,
+        app: OAuthAppCredentials,
+        code: string,
+        callback: OAuthCallbackParams,
+        input?: AuthorizationInput,
+      ): Promise<OAuthTokens>;
       refresh(ctx: AuthContext, app: OAuthAppCredentials, refreshToken: string, input?: AuthorizationInput): Promise<OAuthTokens>;
       /** Organisations the tokens can reach; several → the link flow asks the user to pick. */
       listTenants?(ctx: AuthContext, tokens: OAuthTokens): Promise<OAuthTenant[]>;
@@ -181,9 +213,7 @@ export interface ExportRequest {
 
 /** Where a started export is. `resultCursor`: where its results begin when ready (null: at the start). */
 export type ExportStatus =
-  | { status: 'running'; retryAfterMs?: number }
-  | { status: 'ready'; resultCursor?: string | null }
-  | { status: 'failed'; message: string };
+  { status: 'running'; retryAfterMs?: number } | { status: 'ready'; resultCursor?: string | null } | { status: 'failed'; message: string };
 
 export interface ExportPage {
   records: PlatformRecord[];

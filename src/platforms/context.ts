@@ -53,12 +53,23 @@ export function observePlatformCall(log: Logger | undefined): (event: AttemptEve
     const url = new URL(event.url);
     platformCalls.inc({ host: url.host, status: statusClass(event) });
     platformCallDuration.observe({ host: url.host }, event.durationMs / 1000);
-    log?.debug({
-      platform_call: {
-        operation: event.operation, method: event.method, host: url.host, path: url.pathname, status: event.status, attempt: event.attempt,
-        duration_ms: Math.round(event.durationMs), limiter_wait_ms: Math.round(event.limiterWaitMs), error: event.error?.kind ?? null, retry_in_ms: event.retryInMs,
+    log?.debug(
+      {
+        platform_call: {
+          operation: event.operation,
+          method: event.method,
+          host: url.host,
+          path: url.pathname,
+          status: event.status,
+          attempt: event.attempt,
+          duration_ms: Math.round(event.durationMs),
+          limiter_wait_ms: Math.round(event.limiterWaitMs),
+          error: event.error?.kind ?? null,
+          retry_in_ms: event.retryInMs,
+        },
       },
-    }, 'platform call');
+      'platform call',
+    );
   };
 }
 
@@ -77,8 +88,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function sharedLimiterOf(input: ContextInput): SharedLimiter | null {
   if (!UUID.test(input.connectionId)) return null;
   return createSharedLimiter({
-    db: input.db, connectionId: input.connectionId, platform: input.connector.id, limits: input.connector.limits,
-    sleep: realSleep, maxBudgetWaitMs: HTTP_DEFAULTS.maxRetryAfterMs,
+    db: input.db,
+    connectionId: input.connectionId,
+    platform: input.connector.id,
+    limits: input.connector.limits,
+    sleep: realSleep,
+    maxBudgetWaitMs: HTTP_DEFAULTS.maxRetryAfterMs,
   });
 }
 
@@ -97,7 +112,8 @@ export function connectorContext(input: ContextInput): ConnectorContext {
       limitKey: `${connector.id}:${connectionId}`,
       // The shared limiter paces the rate when there is one; this process still caps what it has in flight.
       limits: {
-        requestsPerMinute: sharedLimiter === null ? connector.limits.requestsPerMinute : null, concurrentRequests: connector.limits.concurrentRequests,
+        requestsPerMinute: sharedLimiter === null ? connector.limits.requestsPerMinute : null,
+        concurrentRequests: connector.limits.concurrentRequests,
         ...(connector.limits.burst === undefined ? {} : { burst: connector.limits.burst }),
       },
       sharedLimiter,

@@ -20,8 +20,15 @@ const connector: Connector = {
   objects: {
     order: {
       capabilities: {
-        read: true, incremental: 'cursor', deletions: 'full_listing', filter: false, fetchByPlatformId: true,
-        create: false, update: false, delete: false, unmappedFields: ['shipping_total', 'discount_total'],
+        read: true,
+        incremental: 'cursor',
+        deletions: 'full_listing',
+        filter: false,
+        fetchByPlatformId: true,
+        create: false,
+        update: false,
+        delete: false,
+        unmappedFields: ['shipping_total', 'discount_total'],
       },
       handler: { read: () => Promise.resolve({ records: [], nextPageToken: null }), map: () => ({}) },
     },
@@ -42,16 +49,22 @@ describe('renderPlatformsMarkdown', () => {
   });
 
   it('renders a daily budget, a cost bucket and per-operation rates', () => {
-    const text = renderPlatformsMarkdown([{
-      ...connector,
-      limits: {
-        requestsPerMinute: null, concurrentRequests: 5, dailyRequests: 5000,
-        costBucket: { size: 1000, refillPerSecond: 100, defaultCost: 10 },
-        operations: { getOrders: { requestsPerSecond: 0.0167, burst: 20 } },
+    const text = renderPlatformsMarkdown([
+      {
+        ...connector,
+        limits: {
+          requestsPerMinute: null,
+          concurrentRequests: 5,
+          dailyRequests: 5000,
+          costBucket: { size: 1000, refillPerSecond: 100, defaultCost: 10 },
+          operations: { getOrders: { requestsPerSecond: 0.0167, burst: 20 } },
+        },
       },
-    }]);
-    expect(text).toContain('- Limits: 5 concurrent requests, 5000 requests per 24 hours (then paused until the window ends), '
-      + 'a cost bucket of 1000 points refilling 100 per second, per operation `getOrders` 0.0167/s (burst 20) per connection');
+    ]);
+    expect(text).toContain(
+      '- Limits: 5 concurrent requests, 5000 requests per 24 hours (then paused until the window ends), ' +
+        'a cost bucket of 1000 points refilling 100 per second, per operation `getOrders` 0.0167/s (burst 20) per connection',
+    );
   });
 
   it('renders what the connector is tested against, its settings, notes and platform_data-only fields', () => {
@@ -60,7 +73,7 @@ describe('renderPlatformsMarkdown', () => {
     const documented: Connector = {
       ...connector,
       documentation: {
-        testedAgainst: 'A stand-in built from the platform\'s fixtures.',
+        testedAgainst: "A stand-in built from the platform's fixtures.",
         settings: [{ variable: 'DOCSTEST_API_URL', description: 'API host' }],
         notes: ['Orders map to orders.'],
       },

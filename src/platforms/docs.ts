@@ -70,15 +70,26 @@ function renderConnector(c: Connector): string[] {
     '|---|---|---|---|---|---|---|---|---|',
   );
   for (const [type, caps] of objects) {
-    lines.push(`| ${type} | ${yesNo(caps.read)} | ${caps.incremental} | ${caps.deletions} | ${yesNo(caps.filter)} | `
-      + `${yesNo(caps.fetchByPlatformId)} | ${yesNo(caps.create)} | ${yesNo(caps.update)} | ${yesNo(caps.delete)} |`);
+    lines.push(
+      `| ${type} | ${yesNo(caps.read)} | ${caps.incremental} | ${caps.deletions} | ${yesNo(caps.filter)} | ` +
+        `${yesNo(caps.fetchByPlatformId)} | ${yesNo(caps.create)} | ${yesNo(caps.update)} | ${yesNo(caps.delete)} |`,
+    );
   }
   const attachedTo = c.objects.attachment?.capabilities.attachedTo;
   if (attachedTo !== undefined) {
-    lines.push('', '### Attachments by object', '', 'Under `/accounting/<object>/…/attachments` (docs/reference.md, "Attachments"):', '',
-      '| Attached to | List, fetch, file | Upload |', '|---|---|---|');
+    lines.push(
+      '',
+      '### Attachments by object',
+      '',
+      'Under `/accounting/<object>/…/attachments` (docs/reference.md, "Attachments"):',
+      '',
+      '| Attached to | List, fetch, file | Upload |',
+      '|---|---|---|',
+    );
     for (const parent of ATTACHMENT_PARENTS) {
-      lines.push(`| ${parent} | ${yesNo(attachedTo.read.includes(parent))} | ${yesNo(attachedTo.upload.includes(parent) && c.actions?.uploadAttachment !== undefined)} |`);
+      lines.push(
+        `| ${parent} | ${yesNo(attachedTo.read.includes(parent))} | ${yesNo(attachedTo.upload.includes(parent) && c.actions?.uploadAttachment !== undefined)} |`,
+      );
     }
   }
   const unmapped = objects.filter(([, caps]) => (caps.unmappedFields ?? []).length > 0);
@@ -87,14 +98,24 @@ function renderConnector(c: Connector): string[] {
   else {
     lines.push('| Object | Fields |', '|---|---|');
     for (const [type, caps] of unmapped) {
-      lines.push(`| ${type} | ${[...(caps.unmappedFields ?? [])].sort().map((f) => `\`${f}\``).join(', ')} |`);
+      lines.push(
+        `| ${type} | ${[...(caps.unmappedFields ?? [])]
+          .sort()
+          .map((f) => `\`${f}\``)
+          .join(', ')} |`,
+      );
     }
   }
   const kept = objects.filter(([, caps]) => (caps.platformDataOnly ?? []).length > 0);
   if (kept.length > 0) {
     lines.push('', '### Platform fields served only in platform_data', '', '| Object | Fields |', '|---|---|');
     for (const [type, caps] of kept) {
-      lines.push(`| ${type} | ${[...(caps.platformDataOnly ?? [])].sort().map((f) => `\`${f}\``).join(', ')} |`);
+      lines.push(
+        `| ${type} | ${[...(caps.platformDataOnly ?? [])]
+          .sort()
+          .map((f) => `\`${f}\``)
+          .join(', ')} |`,
+      );
     }
   }
   return lines;

@@ -48,16 +48,29 @@ describe('classification', () => {
   });
 
   it('finds the message and code in common body shapes', () => {
-    expect(answer(400, { error: 'invalid_grant', error_description: 'Token expired' })).toMatchObject({ platformMessage: 'Token expired', platformCode: 'invalid_grant' });
-    expect(answer(400, { Fault: { Error: [{ Message: 'Invalid', Detail: 'Name is required', code: '6000' }] } })).toMatchObject({ platformMessage: 'Name is required', platformCode: '6000' });
-    expect(answer(422, { errors: [{ message: 'Amount must be positive', code: 'amount_invalid' }] })).toMatchObject({ platformMessage: 'Amount must be positive', platformCode: 'amount_invalid' });
+    expect(answer(400, { error: 'invalid_grant', error_description: 'Token expired' })).toMatchObject({
+      platformMessage: 'Token expired',
+      platformCode: 'invalid_grant',
+    });
+    expect(answer(400, { Fault: { Error: [{ Message: 'Invalid', Detail: 'Name is required', code: '6000' }] } })).toMatchObject({
+      platformMessage: 'Name is required',
+      platformCode: '6000',
+    });
+    expect(answer(422, { errors: [{ message: 'Amount must be positive', code: 'amount_invalid' }] })).toMatchObject({
+      platformMessage: 'Amount must be positive',
+      platformCode: 'amount_invalid',
+    });
     expect(answer(500, 'Internal failure in ledger')).toMatchObject({ platformMessage: 'Internal failure in ledger', platformCode: null });
     expect(answer(502, '<html><body>Bad gateway</body></html>').platformMessage).toBe('HTTP 502 Bad Gateway');
     expect(answer(503, null).platformMessage).toBe('HTTP 503 Service Unavailable');
   });
 
   it('keeps a raw excerpt and only the useful headers', () => {
-    const error = answer(429, { message: 'slow down' }, { 'retry-after': '3', 'x-rate-limit-problem': 'minute', 'set-cookie': 'secret=1', 'x-request-id': 'abc' });
+    const error = answer(
+      429,
+      { message: 'slow down' },
+      { 'retry-after': '3', 'x-rate-limit-problem': 'minute', 'set-cookie': 'secret=1', 'x-request-id': 'abc' },
+    );
     expect(error.headers).toEqual({ 'retry-after': '3', 'x-rate-limit-problem': 'minute', 'x-request-id': 'abc' });
     expect(error.rawExcerpt).toBe('{"message":"slow down"}');
     expect(error.retryAfterMs).toBe(3000);
@@ -113,12 +126,20 @@ describe('ServiceError conversion', () => {
   });
 
   it('lets connectors raise duplicates and billing problems themselves', () => {
-    const duplicate = new PlatformError({ kind: 'duplicate', httpStatus: 400, message: 'The name "Acme" is already used', duplicateProperty: 'name' }).toServiceError();
+    const duplicate = new PlatformError({
+      kind: 'duplicate',
+      httpStatus: 400,
+      message: 'The name "Acme" is already used',
+      duplicateProperty: 'name',
+    }).toServiceError();
     expect(duplicate.code).toBe('DUPLICATE_VALUE_CONFLICT');
     expect(duplicate.status).toBe(409);
     expect(duplicate.metadata).toMatchObject({ source: 'platform', duplicate_property: 'name', human_readable: 'The name "Acme" is already used' });
     const billing = new PlatformError({ kind: 'billing', httpStatus: 400, message: 'Subscription expired' }).toServiceError();
     expect(billing.code).toBe('PLATFORM_BILLING_ISSUE');
-    expect(billing.toBody()).toMatchObject({ error_type: 'INVALID_REQUEST', error_metadata: { source: 'platform', human_readable: 'Subscription expired' } });
+    expect(billing.toBody()).toMatchObject({
+      error_type: 'INVALID_REQUEST',
+      error_metadata: { source: 'platform', human_readable: 'Subscription expired' },
+    });
   });
 });

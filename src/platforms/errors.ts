@@ -9,8 +9,17 @@ import { STATUS_CODES } from 'node:http';
 import { ServiceError, type ErrorCode, type ErrorMetadata } from '../errors/catalogue.ts';
 
 export type PlatformErrorKind =
-  | 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited'
-  | 'server' | 'network' | 'timeout' | 'billing' | 'duplicate';
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'billing'
+  | 'duplicate';
 
 interface KindRule {
   /** Worth another attempt after a delay. */
@@ -33,21 +42,32 @@ const KIND_RULES: Readonly<Record<PlatformErrorKind, KindRule>> = {
   network: { retryable: true, indeterminate: true, code: 'PLATFORM_ERROR', summary: 'The platform could not be reached' },
   timeout: { retryable: true, indeterminate: true, code: 'PLATFORM_ERROR', summary: 'The platform did not answer in time' },
   billing: { retryable: false, indeterminate: false, code: 'PLATFORM_BILLING_ISSUE', summary: 'The platform account has a billing problem' },
-  duplicate: { retryable: false, indeterminate: false, code: 'DUPLICATE_VALUE_CONFLICT', summary: 'A platform record with the same value already exists' },
+  duplicate: {
+    retryable: false,
+    indeterminate: false,
+    code: 'DUPLICATE_VALUE_CONFLICT',
+    summary: 'A platform record with the same value already exists',
+  },
 };
 
 export const PLATFORM_ERROR_KINDS = Object.keys(KIND_RULES) as PlatformErrorKind[];
 
 /** HTTP statuses with a kind of their own; other 5xx are `server`, other 4xx `bad_request`. */
 const STATUS_KINDS: Readonly<Partial<Record<number, PlatformErrorKind>>> = {
-  400: 'bad_request', 401: 'unauthorized', 402: 'billing', 403: 'forbidden', 404: 'not_found',
-  408: 'timeout', 409: 'conflict', 410: 'not_found', 422: 'bad_request', 429: 'rate_limited',
+  400: 'bad_request',
+  401: 'unauthorized',
+  402: 'billing',
+  403: 'forbidden',
+  404: 'not_found',
+  408: 'timeout',
+  409: 'conflict',
+  410: 'not_found',
+  422: 'bad_request',
+  429: 'rate_limited',
 };
 
 /** Failures before any byte of the request left: even a create may be retried. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT',
-]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Response headers worth keeping in error_metadata.platform (retry and rate-limit info, request ids). */
 const KEPT_HEADER = /^retry-after$|rate-?limit|limit-remaining|call-limit|^x-request-id$|^request-id$|^intuit_tid$|^x-correlation-id$/;
@@ -84,8 +104,10 @@ export class PlatformError extends Error {
 
   constructor(init: PlatformErrorInit) {
     const status = init.httpStatus ?? null;
-    super(`${KIND_RULES[init.kind].summary}${status === null ? '' : ` (HTTP ${status})`}: ${init.message}`,
-      init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      `${KIND_RULES[init.kind].summary}${status === null ? '' : ` (HTTP ${status})`}: ${init.message}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.name = 'PlatformError';
     this.kind = init.kind;
     this.httpStatus = status;
@@ -196,13 +218,28 @@ type Path = readonly (string | number)[];
 
 /** Where platforms put their message: OAuth, generic JSON APIs, JSON:API, QuickBooks Fault, Xero. */
 const MESSAGE_PATHS: readonly Path[] = [
-  ['error_description'], ['message'], ['Message'], ['error', 'message'], ['errors', 0, 'message'],
-  ['errors', 0, 'detail'], ['Fault', 'Error', 0, 'Detail'], ['Fault', 'Error', 0, 'Message'],
-  ['detail'], ['title'], ['error'], ['errors'],
+  ['error_description'],
+  ['message'],
+  ['Message'],
+  ['error', 'message'],
+  ['errors', 0, 'message'],
+  ['errors', 0, 'detail'],
+  ['Fault', 'Error', 0, 'Detail'],
+  ['Fault', 'Error', 0, 'Message'],
+  ['detail'],
+  ['title'],
+  ['error'],
+  ['errors'],
 ];
 const CODE_PATHS: readonly Path[] = [
-  ['code'], ['error_code'], ['errorCode'], ['error', 'code'], ['errors', 0, 'code'],
-  ['Fault', 'Error', 0, 'code'], ['Type'], ['error'],
+  ['code'],
+  ['error_code'],
+  ['errorCode'],
+  ['error', 'code'],
+  ['errors', 0, 'code'],
+  ['Fault', 'Error', 0, 'code'],
+  ['Type'],
+  ['error'],
 ];
 
 function at(value: unknown, path: Path): unknown {

@@ -33,10 +33,14 @@ function fakeClock(start = 0): { now: () => number; sleep: Sleep; delays: number
       signal?.throwIfAborted();
       const timer = { at: time + ms, fire: resolve };
       timers.push(timer);
-      signal?.addEventListener('abort', () => {
-        timers.splice(timers.indexOf(timer), 1);
-        reject(new Error('aborted'));
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          timers.splice(timers.indexOf(timer), 1);
+          reject(new Error('aborted'));
+        },
+        { once: true },
+      );
       schedule();
     });
   };
@@ -67,14 +71,20 @@ const failure = (code: string): TypeError =>
 
 const timedOut = (): DOMException => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 
-function client(fetchImpl: FetchLike, extra: PlatformHttpOptions = {}): { http: ReturnType<typeof createPlatformHttp>; clock: ReturnType<typeof fakeClock> } {
+function client(
+  fetchImpl: FetchLike,
+  extra: PlatformHttpOptions = {},
+): { http: ReturnType<typeof createPlatformHttp>; clock: ReturnType<typeof fakeClock> } {
   const clock = fakeClock(extra.now?.() ?? 0);
   const http = createPlatformHttp({ fetch: fetchImpl, sleep: clock.sleep, now: clock.now, random: () => 0.5, ...extra });
   return { http, clock };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
-  const error: unknown = await promise.then(() => null, (e: unknown) => e);
+  const error: unknown = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof PlatformError)) throw new Error(`expected a PlatformError, got ${String(error)}`);
   return error;
 }
@@ -93,7 +103,12 @@ describe('requests', () => {
     expect(first?.init.body).toBe('{"name":"x"}');
     expect(first?.init.headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json' });
 
-    await http.request({ method: 'POST', url: 'https://auth.example.test/token', idempotent: false, form: { grant_type: 'refresh_token', refresh_token: 'a b' } });
+    await http.request({
+      method: 'POST',
+      url: 'https://auth.example.test/token',
+      idempotent: false,
+      form: { grant_type: 'refresh_token', refresh_token: 'a b' },
+    });
     expect(fetchImpl.calls[1]?.init.body).toBe('grant_type=refresh_token&refresh_token=a+b');
     expect(fetchImpl.calls[1]?.init.headers).toMatchObject({ 'content-type': 'application/x-www-form-urlencoded' });
   });
@@ -105,15 +120,22 @@ describe('requests', () => {
 
   it('lets the connector reclassify a platform answer', async () => {
     const { http } = client(scripted(json(400, { message: 'Your subscription has expired' })));
-    const error = await rejection(http.request({
-      ...POST,
-      classifyError: (e) => (/subscription/i.test(e.platformMessage) ? new PlatformError({ kind: 'billing', httpStatus: e.httpStatus, message: e.platformMessage }) : e),
-    }));
+    const error = await rejection(
+      http.request({
+        ...POST,
+        classifyError: (e) =>
+          /subscription/i.test(e.platformMessage) ? new PlatformError({ kind: 'billing', httpStatus: e.httpStatus, message: e.platformMessage }) : e,
+      }),
+    );
     expect(error.kind).toBe('billing');
-    const thrown = await rejection(client(scripted(json(409, { message: 'Name in use' }))).http.request({
-      ...POST,
-      classifyError: (e) => { throw new PlatformError({ kind: 'duplicate', httpStatus: 409, message: e.platformMessage, duplicateProperty: 'name' }); },
-    }));
+    const thrown = await rejection(
+      client(scripted(json(409, { message: 'Name in use' }))).http.request({
+        ...POST,
+        classifyError: (e) => {
+          throw new PlatformError({ kind: 'duplicate', httpStatus: 409, message: e.platformMessage, duplicateProperty: 'name' });
+        },
+      }),
+    );
     expect(thrown).toMatchObject({ kind: 'duplicate', duplicateProperty: 'name' });
   });
 
@@ -217,7 +239,9 @@ describe('retries', () => {
   it('stops backing off when the caller aborts, reporting the platform failure', async () => {
     const controller = new AbortController();
     const fetchImpl = scripted(() => {
-      queueMicrotask(() => { controller.abort(); });
+      queueMicrotask(() => {
+        controller.abort();
+      });
       return json(503, { message: 'down' });
     });
     const { http } = client(fetchImpl);
@@ -228,9 +252,17 @@ describe('retries', () => {
 
   it('reports every attempt to the observer', async () => {
     const events: AttemptEvent[] = [];
-    const { http } = client(scripted(json(503, {}), json(200, {})), { onAttempt: (e) => { events.push(e); throw new Error('ignored'); } });
+    const { http } = client(scripted(json(503, {}), json(200, {})), {
+      onAttempt: (e) => {
+        events.push(e);
+        throw new Error('ignored');
+      },
+    });
     await http.request({ ...GET, query: { api_key: 'secret' } });
-    expect(events.map((e) => [e.attempt, e.status, e.retryInMs, e.error?.kind ?? null])).toEqual([[1, 503, 250, 'server'], [2, 200, null, null]]);
+    expect(events.map((e) => [e.attempt, e.status, e.retryInMs, e.error?.kind ?? null])).toEqual([
+      [1, 503, 250, 'server'],
+      [2, 200, null, null],
+    ]);
     expect(events[0]?.url).toBe('https://api.example.test/v1/items');
   });
 });
@@ -263,7 +295,10 @@ describe('limiter', () => {
       return json(200, {});
     });
     const http = createPlatformHttp({
-      fetch: fetchImpl, ...clock, limiters: createLimiterPool(clock), limitKey: 'conn-2',
+      fetch: fetchImpl,
+      ...clock,
+      limiters: createLimiterPool(clock),
+      limitKey: 'conn-2',
       limits: { requestsPerMinute: 60, concurrentRequests: null },
     });
     await Promise.all([1, 2, 3, 4].map(() => http.request(GET)));
@@ -292,11 +327,18 @@ describe('shared limits', () => {
     const takes: SharedCall[] = [];
     const settled: unknown[] = [];
     return {
-      takes, settled,
+      takes,
+      settled,
       take(call) {
         takes.push(call);
         if (takes.length > grants) return Promise.reject(new DailyBudgetSpent('TESTBOOKS', grants, new Date(Date.now() + 3600_000)));
-        return Promise.resolve({ waitedMs: 0, settle: (response) => { settled.push(response.body); return Promise.resolve(); } });
+        return Promise.resolve({
+          waitedMs: 0,
+          settle: (response) => {
+            settled.push(response.body);
+            return Promise.resolve();
+          },
+        });
       },
     };
   }
@@ -306,7 +348,10 @@ describe('shared limits', () => {
     const sharedLimiter = sharedStub(5);
     const http = createPlatformHttp({ fetch: fetchImpl, ...fakeClock(), baseDelayMs: 1, sharedLimiter });
     await http.request({ ...GET, operation: 'list invoices', cost: 7 });
-    expect(sharedLimiter.takes).toEqual([{ operation: 'list invoices', cost: 7 }, { operation: 'list invoices', cost: 7 }]);
+    expect(sharedLimiter.takes).toEqual([
+      { operation: 'list invoices', cost: 7 },
+      { operation: 'list invoices', cost: 7 },
+    ]);
     expect(sharedLimiter.settled).toEqual([{ ok: true }]);
   });
 
@@ -345,7 +390,11 @@ describe('real fetch against a local server', () => {
 
   afterAll(async () => {
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   });
 
   const real = (extra: PlatformHttpOptions = {}): ReturnType<typeof createPlatformHttp> =>
@@ -375,9 +424,15 @@ describe('real fetch against a local server', () => {
   });
 
   it('reports a write cancelled mid-flight as indeterminate', async () => {
-    const error = await rejection(real({ timeoutMs: 5000 }).request({
-      method: 'POST', url: `${base}/hang-cancel`, idempotent: false, body: {}, signal: AbortSignal.timeout(100),
-    }));
+    const error = await rejection(
+      real({ timeoutMs: 5000 }).request({
+        method: 'POST',
+        url: `${base}/hang-cancel`,
+        idempotent: false,
+        body: {},
+        signal: AbortSignal.timeout(100),
+      }),
+    );
     expect(error).toMatchObject({ kind: 'timeout', indeterminate: true });
     expect(hits.get('/hang-cancel')).toBe(1);
   });
@@ -395,9 +450,15 @@ describe('real fetch against a local server', () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      closed.close(() => {
+        resolve();
+      }),
+    );
     const events: AttemptEvent[] = [];
-    const error = await rejection(real({ onAttempt: (e) => events.push(e) }).request({ method: 'POST', url: `http://127.0.0.1:${port}/x`, idempotent: false, body: {} }));
+    const error = await rejection(
+      real({ onAttempt: (e) => events.push(e) }).request({ method: 'POST', url: `http://127.0.0.1:${port}/x`, idempotent: false, body: {} }),
+    );
     expect(error).toMatchObject({ kind: 'network', platformCode: 'ECONNREFUSED', requestSent: false });
     expect(events).toHaveLength(3);
   });

@@ -132,8 +132,11 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: HTTP_DEFAULTS.maxAttempts, baseDelayMs: HTTP_DEFAULTS.baseDelayMs, maxDelayMs: HTTP_DEFAULTS.maxDelayMs,
-  maxRetryAfterMs: HTTP_DEFAULTS.maxRetryAfterMs, random: Math.random,
+  maxAttempts: HTTP_DEFAULTS.maxAttempts,
+  baseDelayMs: HTTP_DEFAULTS.baseDelayMs,
+  maxDelayMs: HTTP_DEFAULTS.maxDelayMs,
+  maxRetryAfterMs: HTTP_DEFAULTS.maxRetryAfterMs,
+  random: Math.random,
 };
 
 /**
@@ -161,9 +164,7 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
     random,
   };
   const limitKey = options.limitKey ?? null;
-  const limiter = limitKey === null || options.limits === undefined
-    ? null
-    : (options.limiters ?? processLimiters).get(limitKey, options.limits);
+  const limiter = limitKey === null || options.limits === undefined ? null : (options.limiters ?? processLimiters).get(limitKey, options.limits);
 
   function emit(event: AttemptEvent): void {
     try {
@@ -182,8 +183,13 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
   }
 
   async function attemptOnce(req: PlatformRequest, url: URL, init: RequestInit, signal: AbortSignal | undefined): Promise<Outcome> {
-    const timeoutMs = Math.max(1, Math.min(req.timeoutMs ?? options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
-      req.deadline === undefined ? Number.POSITIVE_INFINITY : req.deadline - now()));
+    const timeoutMs = Math.max(
+      1,
+      Math.min(
+        req.timeoutMs ?? options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
+        req.deadline === undefined ? Number.POSITIVE_INFINITY : req.deadline - now(),
+      ),
+    );
     const timeout = AbortSignal.timeout(timeoutMs);
     let status: number | null = null;
     let response: PlatformResponse;
@@ -192,11 +198,14 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
       const res = await fetchImpl(url.href, { ...init, signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]) });
       status = res.status;
       ok = (res.status >= 200 && res.status < 300) || req.acceptStatuses?.includes(res.status) === true;
-      response = { status, headers: Object.fromEntries(res.headers), body: await readBody(res, ok ? req.responseType ?? 'auto' : 'auto') };
+      response = { status, headers: Object.fromEntries(res.headers), body: await readBody(res, ok ? (req.responseType ?? 'auto') : 'auto') };
     } catch (thrown) {
       if (signal?.aborted === true) {
         // Cancelled mid-flight: the platform may have acted, so this is indeterminate, not a plain abort.
-        return { status, error: new PlatformError({ kind: 'timeout', message: 'The request was cancelled after it was sent', cause: signal.reason }) };
+        return {
+          status,
+          error: new PlatformError({ kind: 'timeout', message: 'The request was cancelled after it was sent', cause: signal.reason }),
+        };
       }
       return { status, error: classifyFailure(thrown) };
     }
@@ -225,11 +234,12 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
       let taken: TakenCall | null;
       try {
         if (limiter !== null) release = await limiter.acquire(signal);
-        taken = await options.sharedLimiter?.take({ operation: base.operation, ...(req.cost === undefined ? {} : { cost: req.cost }) }, signal) ?? null;
+        taken =
+          (await options.sharedLimiter?.take({ operation: base.operation, ...(req.cost === undefined ? {} : { cost: req.cost }) }, signal)) ?? null;
       } catch (refused) {
         release();
         // Cancelled while waiting: the platform failure before it is the useful news. A spent budget is news itself.
-        throw signal?.aborted === true ? lastError ?? refused : refused;
+        throw signal?.aborted === true ? (lastError ?? refused) : refused;
       }
       const start = now();
       const outcome = await attemptOnce(req, url, init, signal).finally(release);

@@ -9,10 +9,7 @@ import { registerConnector } from './registry.ts';
 import { quickbooksConnector } from './quickbooks/index.ts';
 import { xeroConnector } from './xero/index.ts';
 
-export const CONNECTORS: readonly Connector[] = [
-  quickbooksConnector,
-  xeroConnector,
-];
+export const CONNECTORS: readonly Connector[] = [quickbooksConnector, xeroConnector];
 
 for (const connector of CONNECTORS) registerConnector(connector);
 

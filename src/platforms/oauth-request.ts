@@ -16,7 +16,11 @@ export type AuthorizedRequest = (tokens: OAuthTokens) => PlatformRequest;
 export async function authorizedRequest(ctx: ConnectorContext, build: AuthorizedRequest): Promise<PlatformResponse> {
   const session = ctx.oauth;
   if (session === null) {
-    throw new PlatformError({ kind: 'unauthorized', message: 'This connection has no OAuth tokens: the end user must link it first.', requestSent: false });
+    throw new PlatformError({
+      kind: 'unauthorized',
+      message: 'This connection has no OAuth tokens: the end user must link it first.',
+      requestSent: false,
+    });
   }
   const tokens = await session.tokens();
   try {

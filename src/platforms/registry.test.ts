@@ -4,8 +4,14 @@ import type { Connector, ObjectCapabilities, ObjectHandler } from './connector.t
 import { createConnectorRegistry, requireCapability, validateConnector } from './registry.ts';
 
 const readOnly: ObjectCapabilities = {
-  read: true, incremental: 'cursor', deletions: 'reported', filter: true, fetchByPlatformId: true,
-  create: false, update: false, delete: false,
+  read: true,
+  incremental: 'cursor',
+  deletions: 'reported',
+  filter: true,
+  fetchByPlatformId: true,
+  create: false,
+  update: false,
+  delete: false,
 };
 
 const handler: ObjectHandler = {
@@ -68,26 +74,32 @@ describe('registerConnector', () => {
   it('rejects a second connector with the same id', () => {
     const registry = createConnectorRegistry();
     registry.register(testConnector());
-    expect(() => { registry.register(testConnector()); }).toThrow('already registered');
+    expect(() => {
+      registry.register(testConnector());
+    }).toThrow('already registered');
   });
 
   it('rejects handlers that do not match the capabilities, naming each problem', () => {
-    const message = registrationError(testConnector({
-      objects: {
-        account: { capabilities: readOnly, handler: { ...writer } }, // has create, says create: false
-        vendor: { capabilities: { ...readOnly, update: true }, handler }, // says update, has none
-        bill: { capabilities: readOnly, handler: without(handler, 'read') },
-      },
-    }));
+    const message = registrationError(
+      testConnector({
+        objects: {
+          account: { capabilities: readOnly, handler: { ...writer } }, // has create, says create: false
+          vendor: { capabilities: { ...readOnly, update: true }, handler }, // says update, has none
+          bill: { capabilities: readOnly, handler: without(handler, 'read') },
+        },
+      }),
+    );
     expect(message).toContain('object "account" has create() but its capabilities say create: false');
     expect(message).toContain('object "vendor" declares update but its handler has no update()');
     expect(message).toContain('object "bill" can be read but its handler has no read()');
   });
 
   it('rejects capabilities that need reading on an object that is not read', () => {
-    const message = registrationError(testConnector({
-      objects: { invoice: { capabilities: { ...readOnly, read: false }, handler: writer } },
-    }));
+    const message = registrationError(
+      testConnector({
+        objects: { invoice: { capabilities: { ...readOnly, read: false }, handler: writer } },
+      }),
+    );
     expect(message).toContain('incremental must be "none"');
     expect(message).toContain('cannot be filtered');
   });
@@ -97,18 +109,20 @@ describe('registerConnector', () => {
     Reflect.set(objects, 'widget', { capabilities: readOnly, handler });
     const unknownField = { field: 'api_key', label: 'Password', required: false, secret: true } as const;
     Reflect.set(unknownField, 'field', 'password');
-    const message = registrationError(testConnector({
-      objects,
-      auth: {
-        type: 'credentials',
-        fields: [
-          { field: 'api_key', label: 'API key', required: true, secret: true },
-          { field: 'api_key', label: '', required: false, secret: true },
-          unknownField,
-        ],
-      },
-      limits: { requestsPerMinute: 0, concurrentRequests: 2.5 },
-    }));
+    const message = registrationError(
+      testConnector({
+        objects,
+        auth: {
+          type: 'credentials',
+          fields: [
+            { field: 'api_key', label: 'API key', required: true, secret: true },
+            { field: 'api_key', label: '', required: false, secret: true },
+            unknownField,
+          ],
+        },
+        limits: { requestsPerMinute: 0, concurrentRequests: 2.5 },
+      }),
+    );
     expect(message).toContain('object "widget" is not a unified object type');
     expect(message).toContain('credential field "api_key" is listed twice');
     expect(message).toContain('credential field "api_key" has no label');
@@ -119,20 +133,32 @@ describe('registerConnector', () => {
 
   it('checks a daily budget, a cost bucket and per-operation rates as the platform states them', () => {
     const costOf = (): number | null => null;
-    expect(() => { createConnectorRegistry().register(testConnector({
-      limits: {
-        requestsPerMinute: 50, burst: 10, concurrentRequests: 5, dailyRequests: 5_000,
-        costBucket: { size: 1_000, refillPerSecond: 100, defaultCost: 10, costOf },
-        operations: { getOrders: { requestsPerSecond: 0.0167, burst: 20 } },
-      },
-    })); }).not.toThrow();
-    const message = registrationError(testConnector({
-      limits: {
-        requestsPerMinute: null, burst: 10, concurrentRequests: null, dailyRequests: 0,
-        costBucket: { size: 100, refillPerSecond: 0, defaultCost: 101 },
-        operations: { '': { requestsPerSecond: -1, burst: 0.5 } },
-      },
-    }));
+    expect(() => {
+      createConnectorRegistry().register(
+        testConnector({
+          limits: {
+            requestsPerMinute: 50,
+            burst: 10,
+            concurrentRequests: 5,
+            dailyRequests: 5_000,
+            costBucket: { size: 1_000, refillPerSecond: 100, defaultCost: 10, costOf },
+            operations: { getOrders: { requestsPerSecond: 0.0167, burst: 20 } },
+          },
+        }),
+      );
+    }).not.toThrow();
+    const message = registrationError(
+      testConnector({
+        limits: {
+          requestsPerMinute: null,
+          burst: 10,
+          concurrentRequests: null,
+          dailyRequests: 0,
+          costBucket: { size: 100, refillPerSecond: 0, defaultCost: 101 },
+          operations: { '': { requestsPerSecond: -1, burst: 0.5 } },
+        },
+      }),
+    );
     expect(message).toContain('limits.dailyRequests 0');
     expect(message).toContain('limits.burst 10 must be an integer from 1 to');
     expect(message).toContain('limits.costBucket.refillPerSecond 0');
@@ -195,14 +221,16 @@ describe('capabilityOf', () => {
 });
 
 describe('connector interface v2 at registration', () => {
-  const oauth = (authorizationInput: NonNullable<Extract<Connector['auth'], { type: 'oauth2' }>['authorizationInput']>): Connector => testConnector({
-    auth: {
-      type: 'oauth2', authorizationInput,
-      authorizeUrl: () => 'https://example.com/authorize',
-      exchangeCode: () => Promise.reject(new Error('not called')),
-      refresh: () => Promise.reject(new Error('not called')),
-    },
-  });
+  const oauth = (authorizationInput: NonNullable<Extract<Connector['auth'], { type: 'oauth2' }>['authorizationInput']>): Connector =>
+    testConnector({
+      auth: {
+        type: 'oauth2',
+        authorizationInput,
+        authorizeUrl: () => 'https://example.com/authorize',
+        exchangeCode: () => Promise.reject(new Error('not called')),
+        refresh: () => Promise.reject(new Error('not called')),
+      },
+    });
   const shop = { field: 'store_url', label: 'Shop domain', hint: 'like my-shop.myshopify.com', pattern: /^[a-z0-9-]+\.myshopify\.com$/ } as const;
 
   it('accepts authorisation input with an anchored pattern, and refuses an unanchored one, an unknown field or a repeat', () => {
@@ -211,22 +239,30 @@ describe('connector interface v2 at registration', () => {
       'authorization input "store_url" pattern must be a regular expression anchored with ^ and $',
     ]);
     const problems = validateConnector(oauth([shop, shop, { ...shop, field: 'shop_domain' as 'store_url', label: ' ', hint: '' }]));
-    expect(problems).toEqual(expect.arrayContaining([
-      'authorization input "store_url" is listed twice',
-      'authorization input "shop_domain" is not a credential field of the API',
-      'authorization input "shop_domain" has no label',
-      'authorization input "shop_domain" has no hint for a value that does not match',
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'authorization input "store_url" is listed twice',
+        'authorization input "shop_domain" is not a credential field of the API',
+        'authorization input "shop_domain" has no label',
+        'authorization input "shop_domain" has no hint for a value that does not match',
+      ]),
+    );
   });
 
   it('refuses a bulk read without its functions, or on an object that is not read', () => {
-    const bulk = { startExport: () => Promise.resolve('e1'), pollExport: () => Promise.resolve({ status: 'ready' as const }), readExportPage: () => Promise.resolve({ records: [], nextCursor: null }) };
+    const bulk = {
+      startExport: () => Promise.resolve('e1'),
+      pollExport: () => Promise.resolve({ status: 'ready' as const }),
+      readExportPage: () => Promise.resolve({ records: [], nextCursor: null }),
+    };
     expect(validateConnector(testConnector({ objects: { account: { capabilities: readOnly, handler: { ...handler, bulk } } } }))).toEqual([]);
     const broken = without(bulk, 'pollExport');
-    expect(validateConnector(testConnector({ objects: { account: { capabilities: readOnly, handler: { ...handler, bulk: broken } } } })))
-      .toEqual(['object "account" bulk.pollExport is not a function']);
+    expect(validateConnector(testConnector({ objects: { account: { capabilities: readOnly, handler: { ...handler, bulk: broken } } } }))).toEqual([
+      'object "account" bulk.pollExport is not a function',
+    ]);
     const unread: ObjectCapabilities = { ...readOnly, read: false, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false };
-    expect(validateConnector(testConnector({ objects: { account: { capabilities: unread, handler: { ...handler, bulk } } } })))
-      .toContain('object "account" has a bulk read but its capabilities say read: false');
+    expect(validateConnector(testConnector({ objects: { account: { capabilities: unread, handler: { ...handler, bulk } } } }))).toContain(
+      'object "account" has a bulk read but its capabilities say read: false',
+    );
   });
 });

@@ -6,19 +6,49 @@
  */
 import { ServiceError } from '../errors/catalogue.ts';
 import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
-import { OAUTH_CALLBACK_RESERVED, type AuthorizationInputField, type Connector, type CredentialField, type ObjectCapabilities, type ObjectHandler } from './connector.ts';
+import {
+  OAUTH_CALLBACK_RESERVED,
+  type AuthorizationInputField,
+  type Connector,
+  type CredentialField,
+  type ObjectCapabilities,
+  type ObjectHandler,
+} from './connector.ts';
 
 /** Capabilities an API route can depend on. */
 export type ObjectOperation = 'read' | 'filter' | 'fetchByPlatformId' | 'create' | 'update' | 'delete';
 
 /** A record, so the compiler insists every CredentialField of connector.ts is here. */
 const CREDENTIAL_FIELD_SET: Record<CredentialField, true> = {
-  oauth_client_id: true, oauth_client_secret: true, oauth_access_token: true, oauth_refresh_token: true,
-  store_url: true, basic_username: true, basic_password: true, api_key: true,
-  marketplace_access_key_id: true, marketplace_secret_access_key: true, marketplace_seller_region: true,
-  marketplace_selling_partner_role: true, country: true, partner_id: true, shop_id: true, key: true, account_id: true,
-  realm_id: true, environment: true, token_id: true, consumer_key: true, consumer_secret: true, store_name: true,
-  token_secret: true, seller_id: true, tenant_id: true, user_id: true, organization_id: true, region: true,
+  oauth_client_id: true,
+  oauth_client_secret: true,
+  oauth_access_token: true,
+  oauth_refresh_token: true,
+  store_url: true,
+  basic_username: true,
+  basic_password: true,
+  api_key: true,
+  marketplace_access_key_id: true,
+  marketplace_secret_access_key: true,
+  marketplace_seller_region: true,
+  marketplace_selling_partner_role: true,
+  country: true,
+  partner_id: true,
+  shop_id: true,
+  key: true,
+  account_id: true,
+  realm_id: true,
+  environment: true,
+  token_id: true,
+  consumer_key: true,
+  consumer_secret: true,
+  store_name: true,
+  token_secret: true,
+  seller_id: true,
+  tenant_id: true,
+  user_id: true,
+  organization_id: true,
+  region: true,
 };
 export const CREDENTIAL_FIELDS = Object.keys(CREDENTIAL_FIELD_SET) as CredentialField[];
 
@@ -64,8 +94,11 @@ function authProblems(connector: Connector): string[] {
   if (auth.type === 'oauth2') {
     const reserved = new Set<string>(OAUTH_CALLBACK_RESERVED);
     return [
-      ...(['authorizeUrl', 'exchangeCode', 'refresh'] as const).filter((name) => !hasFunction(auth, name)).map((name) => `auth.${name} is not a function`),
-      ...(auth.callbackParams ?? []).filter((name) => reserved.has(name) || !/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name))
+      ...(['authorizeUrl', 'exchangeCode', 'refresh'] as const)
+        .filter((name) => !hasFunction(auth, name))
+        .map((name) => `auth.${name} is not a function`),
+      ...(auth.callbackParams ?? [])
+        .filter((name) => reserved.has(name) || !/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name))
         .map((name) => `callback parameter "${name}" is reserved by the link flow or not a plain parameter name`),
       ...authorizationInputProblems(auth.authorizationInput ?? []),
     ];
@@ -123,17 +156,20 @@ function limitProblems(connector: Connector): string[] {
   if (costBucket !== undefined) {
     const { size, refillPerSecond, defaultCost } = costBucket;
     if (!isPositive(size, MAX_POINTS)) problems.push(`limits.costBucket.size ${size} must be a number above 0 and at most ${MAX_POINTS}`);
-    if (!isPositive(refillPerSecond, MAX_POINTS)) problems.push(`limits.costBucket.refillPerSecond ${refillPerSecond} must be a number above 0 and at most ${MAX_POINTS}`);
+    if (!isPositive(refillPerSecond, MAX_POINTS))
+      problems.push(`limits.costBucket.refillPerSecond ${refillPerSecond} must be a number above 0 and at most ${MAX_POINTS}`);
     // A default above the size could never be taken from a full bucket.
     if (!isPositive(defaultCost, size)) problems.push(`limits.costBucket.defaultCost ${defaultCost} must be a number above 0 and at most the size`);
     if (costBucket.costOf !== undefined && !hasFunction(costBucket, 'costOf')) problems.push('limits.costBucket.costOf is not a function');
   }
   for (const [name, rate] of Object.entries(operations ?? {})) {
-    if (!OPERATION_NAME.test(name)) problems.push(`limits.operations "${name}" is not an operation name (1 to 100 characters, not starting with a space)`);
+    if (!OPERATION_NAME.test(name))
+      problems.push(`limits.operations "${name}" is not an operation name (1 to 100 characters, not starting with a space)`);
     if (!isPositive(rate.requestsPerSecond, MAX_PER_SECOND)) {
       problems.push(`limits.operations "${name}" requestsPerSecond ${rate.requestsPerSecond} must be a number above 0 and at most ${MAX_PER_SECOND}`);
     }
-    if (!isPositiveInt(rate.burst, MAX_CONCURRENT)) problems.push(`limits.operations "${name}" burst ${rate.burst} must be an integer from 1 to ${MAX_CONCURRENT}`);
+    if (!isPositiveInt(rate.burst, MAX_CONCURRENT))
+      problems.push(`limits.operations "${name}" burst ${rate.burst} must be an integer from 1 to ${MAX_CONCURRENT}`);
   }
   return problems;
 }
@@ -143,8 +179,11 @@ function objectProblems(type: UnifiedObjectType, caps: ObjectCapabilities, handl
   const where = `object "${type}"`;
   if (handler.bulk !== undefined) {
     const bulk = handler.bulk;
-    problems.push(...(['startExport', 'pollExport', 'readExportPage'] as const).filter((name) => !hasFunction(bulk, name))
-      .map((name) => `${where} bulk.${name} is not a function`));
+    problems.push(
+      ...(['startExport', 'pollExport', 'readExportPage'] as const)
+        .filter((name) => !hasFunction(bulk, name))
+        .map((name) => `${where} bulk.${name} is not a function`),
+    );
     if (!caps.read) problems.push(`${where} has a bulk read but its capabilities say read: false`);
   }
   if (caps.read) {
@@ -214,8 +253,10 @@ export const capabilityOf = (platformId: string, objectType: UnifiedObjectType, 
 /** For routes: 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM unless the platform supports it. */
 export function requireCapability(platformId: string, objectType: UnifiedObjectType, operation: ObjectOperation): void {
   if (!capabilityOf(platformId, objectType, operation)) {
-    throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM',
-      `${operationLabel(operation)} ${objectType} is not supported for platform ${platformId}`);
+    throw new ServiceError(
+      'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM',
+      `${operationLabel(operation)} ${objectType} is not supported for platform ${platformId}`,
+    );
   }
 }
 

@@ -14,25 +14,40 @@ beforeAll(async () => {
   db = await createTestDatabase();
   organizationId = (await db.pool.query<{ id: string }>(`INSERT INTO organizations (name) VALUES ('Limits') RETURNING id`)).rows[0]?.id ?? '';
 });
-afterAll(async () => { await db.close(); });
+afterAll(async () => {
+  await db.close();
+});
 
 async function connection(): Promise<string> {
   const n = Math.random().toString(36);
   const result = await db.pool.query<{ id: string }>(
     `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
      VALUES ($1, 'sandbox', sha256(convert_to('at' || $2, 'UTF8')), '\\x00'::bytea, sha256(convert_to('lk' || $2, 'UTF8')), '\\x00'::bytea) RETURNING id`,
-    [organizationId, n]);
+    [organizationId, n],
+  );
   return result.rows[0]?.id ?? '';
 }
 
 const none: PlatformLimits = { requestsPerMinute: null, concurrentRequests: null };
 
 /** A limiter whose sleeps are recorded, and run `onSleep` instead of passing time. */
-function limiter(connectionId: string, limits: PlatformLimits, onSleep: () => Promise<void> = () => Promise.resolve(), maxBudgetWaitMs = 60_000): { shared: SharedLimiter; sleeps: number[] } {
+function limiter(
+  connectionId: string,
+  limits: PlatformLimits,
+  onSleep: () => Promise<void> = () => Promise.resolve(),
+  maxBudgetWaitMs = 60_000,
+): { shared: SharedLimiter; sleeps: number[] } {
   const sleeps: number[] = [];
   const shared = createSharedLimiter({
-    db: db.pool, connectionId, platform: 'TESTBOOKS', limits, maxBudgetWaitMs,
-    sleep: async (ms) => { sleeps.push(ms); await onSleep(); },
+    db: db.pool,
+    connectionId,
+    platform: 'TESTBOOKS',
+    limits,
+    maxBudgetWaitMs,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      await onSleep();
+    },
   });
   if (shared === null) throw new Error('these limits have something to share');
   return { shared, sleeps };
@@ -42,10 +57,19 @@ const response = (body: unknown) => ({ status: 200, headers: {}, body });
 
 describe('createSharedLimiter', () => {
   it('is null when the limits have nothing to share: no statement is spent on them', () => {
-    expect(createSharedLimiter({ db: db.pool, connectionId: 'x', platform: 'P', limits: { ...none, concurrentRequests: 5 }, sleep: () => Promise.resolve(), maxBudgetWaitMs: 1 })).toBeNull();
+    expect(
+      createSharedLimiter({
+        db: db.pool,
+        connectionId: 'x',
+        platform: 'P',
+        limits: { ...none, concurrentRequests: 5 },
+        sleep: () => Promise.resolve(),
+        maxBudgetWaitMs: 1,
+      }),
+    ).toBeNull();
   });
 
-  it('stops the call with DailyBudgetSpent once the budget is spent, until the window\'s end', async () => {
+  it("stops the call with DailyBudgetSpent once the budget is spent, until the window's end", async () => {
     const id = await connection();
     const { shared } = limiter(id, { ...none, dailyRequests: 2 });
     await shared.take({ operation: 'list' });
@@ -61,9 +85,14 @@ describe('createSharedLimiter', () => {
   it('waits out a spent budget whose window ends within maxBudgetWaitMs, then takes from the next window', async () => {
     const id = await connection();
     // The sleep stands for the end of the window: it moves the window's start back a day.
-    const { shared, sleeps } = limiter(id, { ...none, dailyRequests: 1 }, async () => {
-      await db.pool.query(`UPDATE platform_call_meters SET day_started_at = day_started_at - interval '24 hours' WHERE connection_id = $1`, [id]);
-    }, 25 * 3600_000);
+    const { shared, sleeps } = limiter(
+      id,
+      { ...none, dailyRequests: 1 },
+      async () => {
+        await db.pool.query(`UPDATE platform_call_meters SET day_started_at = day_started_at - interval '24 hours' WHERE connection_id = $1`, [id]);
+      },
+      25 * 3600_000,
+    );
     await shared.take({ operation: 'list' });
     await shared.take({ operation: 'list' });
     expect(sleeps).toHaveLength(1);
@@ -71,7 +100,7 @@ describe('createSharedLimiter', () => {
     expect(calls.rows[0]?.day_calls).toBe(1);
   });
 
-  it('spaces calls by the connection\'s rate and by an operation\'s own rate', async () => {
+  it("spaces calls by the connection's rate and by an operation's own rate", async () => {
     const id = await connection();
     const { shared, sleeps } = limiter(id, { ...none, requestsPerMinute: 1, operations: { getOrders: { requestsPerSecond: 1 / 120, burst: 1 } } });
     expect((await shared.take({ operation: 'getOrders' })).waitedMs).toBe(0);
@@ -89,10 +118,16 @@ describe('createSharedLimiter', () => {
     expect(sleeps).toHaveLength(1);
   });
 
-  it('settles the cost bucket with the cost the connector\'s hook reads from the answer', async () => {
+  it("settles the cost bucket with the cost the connector's hook reads from the answer", async () => {
     const id = await connection();
     const { shared, sleeps } = limiter(id, {
-      ...none, costBucket: { size: 100, refillPerSecond: 0.001, defaultCost: 60, costOf: (r) => (typeof r.body === 'object' && r.body !== null && 'cost' in r.body && typeof r.body.cost === 'number' ? r.body.cost : null) },
+      ...none,
+      costBucket: {
+        size: 100,
+        refillPerSecond: 0.001,
+        defaultCost: 60,
+        costOf: (r) => (typeof r.body === 'object' && r.body !== null && 'cost' in r.body && typeof r.body.cost === 'number' ? r.body.cost : null),
+      },
     });
     const first = await shared.take({ operation: 'query' });
     await first.settle(response({ cost: 10 }));

@@ -28,7 +28,6 @@ import type { CostBucket, PlatformLimits, PlatformResponse, SharedLimiter } from
 export type { SharedCall, SharedLimiter, TakenCall } from './limit-types.ts';
 import type { Sleep } from './limiter.ts';
 
-
 export interface SharedLimiterOptions {
   db: Queryable;
   connectionId: string;
@@ -86,9 +85,15 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
   async function takeFromOperation(operation: string): Promise<number> {
     const rate = limits.operations?.[operation];
     if (rate === undefined) return 0;
-    const result = await takePlatformCall(db, { connectionId, scope: operationScope(operation) }, {
-      rate: { intervalMs: 1000 / rate.requestsPerSecond, burst: rate.burst }, dailyCalls: null, bucket: null,
-    });
+    const result = await takePlatformCall(
+      db,
+      { connectionId, scope: operationScope(operation) },
+      {
+        rate: { intervalMs: 1000 / rate.requestsPerSecond, burst: rate.burst },
+        dailyCalls: null,
+        bucket: null,
+      },
+    );
     return result.granted ? result.waitMs : 0;
   }
 

@@ -18,9 +18,22 @@ export function sectionsTree(name: string, sections: readonly Node[]): Node {
 export type MappedIncomeStatement = Omit<IncomeStatement, 'id' | 'last_synced_at' | 'platform_data'>;
 
 /** An income statement whose total_* are its trees' values and whose net_profit is its net income. */
-export function incomeStatementOf(input: Pick<MappedIncomeStatement,
-  'start_date' | 'end_date' | 'accounting_standard' | 'currency_code' | 'gross_profit' | 'net_income' | 'net_operating_income' | 'net_sales'
-  | 'income' | 'expenses' | 'cost_of_sales'>): MappedIncomeStatement {
+export function incomeStatementOf(
+  input: Pick<
+    MappedIncomeStatement,
+    | 'start_date'
+    | 'end_date'
+    | 'accounting_standard'
+    | 'currency_code'
+    | 'gross_profit'
+    | 'net_income'
+    | 'net_operating_income'
+    | 'net_sales'
+    | 'income'
+    | 'expenses'
+    | 'cost_of_sales'
+  >,
+): MappedIncomeStatement {
   return {
     ...input,
     total_cost_of_sales: input.cost_of_sales.value,

@@ -23,7 +23,9 @@ import { freshTokens, jobTokens, REFRESH_MARGIN_MS } from './tokens.ts';
 const platform = { refreshes: 0, revoked: false, seenRefreshTokens: [] as string[] };
 
 const connector: Connector = {
-  id: 'TOKENBOOKS', name: 'Token Books', kind: 'accounting',
+  id: 'TOKENBOOKS',
+  name: 'Token Books',
+  kind: 'accounting',
   auth: {
     type: 'oauth2',
     authorizeUrl: () => 'https://example.com/authorize',
@@ -33,7 +35,12 @@ const connector: Connector = {
       platform.seenRefreshTokens.push(`${app.clientId}:${refreshToken}`);
       await sleep(50);
       if (platform.revoked) throw new PlatformError({ kind: 'bad_request', httpStatus: 400, message: 'invalid_grant' });
-      return { accessToken: `access-${platform.refreshes}`, refreshToken: `refresh-${platform.refreshes}`, expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(), tenantId: null };
+      return {
+        accessToken: `access-${platform.refreshes}`,
+        refreshToken: `refresh-${platform.refreshes}`,
+        expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+        tenantId: null,
+      };
     },
   },
   identify: () => Promise.resolve({ storeUniqueId: randomUUID(), storeName: null }),
@@ -47,9 +54,12 @@ beforeAll(async () => {
   t = await startTestApp();
   await t.db.pool.query(
     `INSERT INTO oauth_apps (organization_id, environment, platform, client_id, client_secret_ciphertext, redirect_uri) VALUES ($1, 'sandbox', $2, 'app-id', $3, 'http://localhost:8080/link/oauth/callback')`,
-    [t.org.organization.id, connector.id, t.services.cipher.encrypt('app-secret')]);
+    [t.org.organization.id, connector.id, t.services.cipher.encrypt('app-secret')],
+  );
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 beforeEach(() => {
   platform.refreshes = 0;
   platform.revoked = false;
@@ -57,20 +67,39 @@ beforeEach(() => {
 });
 
 async function connectionWith(tokens: OAuthTokens): Promise<ConnectionRecord> {
-  const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
-    platform: connector.id, name: null, credentials: null, identity: { storeUniqueId: randomUUID(), storeName: null }, syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
-  });
+  const { connection } = await createConnection(
+    t.db.pool,
+    t.services.cipher,
+    { organizationId: t.org.organization.id, environment: 'sandbox' },
+    {
+      platform: connector.id,
+      name: null,
+      credentials: null,
+      identity: { storeUniqueId: randomUUID(), storeName: null },
+      syncConfig: null,
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  );
   await t.db.pool.query('UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1', [connection.id, sealJson(t.services.cipher, tokens)]);
   return connection;
 }
 
 async function stored(connection: ConnectionRecord): Promise<OAuthTokens | null> {
-  const result = await t.db.pool.query<{ sealed: Buffer | null }>('SELECT oauth_tokens_ciphertext AS sealed FROM connections WHERE id = $1', [connection.id]);
+  const result = await t.db.pool.query<{ sealed: Buffer | null }>('SELECT oauth_tokens_ciphertext AS sealed FROM connections WHERE id = $1', [
+    connection.id,
+  ]);
   return openTokens(t.services.cipher, result.rows[0]?.sealed ?? null);
 }
 
 const deps = () => ({ pool: t.db.pool, cipher: t.services.cipher });
-const expired = (): OAuthTokens => ({ accessToken: 'access-0', refreshToken: 'refresh-0', expiresAt: new Date(Date.now() - 1_000).toISOString(), tenantId: 'tenant-1' });
+const expired = (): OAuthTokens => ({
+  accessToken: 'access-0',
+  refreshToken: 'refresh-0',
+  expiresAt: new Date(Date.now() - 1_000).toISOString(),
+  tenantId: 'tenant-1',
+});
 
 describe('OAuth token refresh', () => {
   it('makes exactly one refresh call for 20 concurrent requests on a token that just expired, and stores the rotated refresh token', async () => {
@@ -81,7 +110,10 @@ describe('OAuth token refresh', () => {
     expect(new Set(results.map((r) => r?.accessToken))).toEqual(new Set(['access-1']));
     expect(await stored(connection)).toMatchObject({ accessToken: 'access-1', refreshToken: 'refresh-1', tenantId: 'tenant-1' });
     // The next expiry uses the rotated refresh token.
-    await t.db.pool.query('UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1', [connection.id, sealJson(t.services.cipher, { ...(await stored(connection)), expiresAt: new Date().toISOString() })]);
+    await t.db.pool.query('UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1', [
+      connection.id,
+      sealJson(t.services.cipher, { ...(await stored(connection)), expiresAt: new Date().toISOString() }),
+    ]);
     await freshTokens(deps(), connection, connector);
     expect(platform.seenRefreshTokens).toEqual(['app-id:refresh-0', 'app-id:refresh-1']);
   });
@@ -104,9 +136,15 @@ describe('OAuth token refresh', () => {
   it('leaves the stored tokens untouched when the platform refuses the refresh (revoked grant)', async () => {
     const connection = await connectionWith(expired());
     platform.revoked = true;
-    const refused = await freshTokens(deps(), connection, connector).then(() => null, (error: unknown) => error);
-    expect(refused instanceof PlatformError ? [refused.kind, refused.httpStatus, refused.platformMessage] : refused)
-      .toEqual(['unauthorized', 400, 'The refresh token was refused: invalid_grant']);
+    const refused = await freshTokens(deps(), connection, connector).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused instanceof PlatformError ? [refused.kind, refused.httpStatus, refused.platformMessage] : refused).toEqual([
+      'unauthorized',
+      400,
+      'The refresh token was refused: invalid_grant',
+    ]);
     expect(await stored(connection)).toMatchObject({ accessToken: 'access-0', refreshToken: 'refresh-0' });
   });
 });
@@ -128,11 +166,17 @@ function apiAccepting(valid: () => string): { http: PlatformHttp; calls: string[
 }
 
 function contextWith(connection: ConnectionRecord, http: PlatformHttp, oauth: OAuthSession | null): ConnectorContext {
-  return { ...connectorContext({ connector, connectionId: connection.id, credentials: {}, tokens: null, environment: 'sandbox', db: t.db.pool }), http, oauth };
+  return {
+    ...connectorContext({ connector, connectionId: connection.id, credentials: {}, tokens: null, environment: 'sandbox', db: t.db.pool }),
+    http,
+    oauth,
+  };
 }
 
 const call = (ctx: ConnectorContext): Promise<unknown> =>
-  authorizedRequest(ctx, (tokens) => ({ method: 'GET', url: 'https://api.example.com/things', idempotent: true, headers: bearer(tokens) })).then((r) => r.body);
+  authorizedRequest(ctx, (tokens) => ({ method: 'GET', url: 'https://api.example.com/things', idempotent: true, headers: bearer(tokens) })).then(
+    (r) => r.body,
+  );
 
 describe('OAuth sessions of a job (authorizedRequest)', () => {
   it('refreshes once and retries once when the access token dies mid-job, then keeps the new token', async () => {

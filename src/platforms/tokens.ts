@@ -49,7 +49,12 @@ function needsRefresh(tokens: OAuthTokens, now: number, rejected: string | undef
 }
 
 /** The connection's tokens, refreshed first when needed; null for connections without OAuth tokens. */
-export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord, connector: Connector, options: FreshTokenOptions = {}): Promise<OAuthTokens | null> {
+export async function freshTokens(
+  deps: TokenDeps,
+  connection: ConnectionRecord,
+  connector: Connector,
+  options: FreshTokenOptions = {},
+): Promise<OAuthTokens | null> {
   const { auth } = connector;
   const now = deps.now ?? Date.now;
   const current = await storedTokens(deps.pool, deps.cipher, connection.id);
@@ -60,31 +65,53 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
     const latest = await storedTokens(db, deps.cipher, connection.id);
     if (latest === null || !needsRefresh(latest, now(), options.rejected)) return latest;
     if (latest.refreshToken === null) {
-      throw new PlatformError({ kind: 'unauthorized', message: `The ${connector.name} access token expired and no refresh token was issued; the end user must re-link.`, requestSent: false });
+      throw new PlatformError({
+        kind: 'unauthorized',
+        message: `The ${connector.name} access token expired and no refresh token was issued; the end user must re-link.`,
+        requestSent: false,
+      });
     }
     const app = await findOAuthApp(db, deps.cipher, connection, connector.id);
     if (app === null) {
-      throw new PlatformError({ kind: 'unauthorized', message: `No OAuth app is registered for ${connector.id} in ${connection.environment}; register it through the admin API.`, requestSent: false });
+      throw new PlatformError({
+        kind: 'unauthorized',
+        message: `No OAuth app is registered for ${connector.id} in ${connection.environment}; register it through the admin API.`,
+        requestSent: false,
+      });
     }
     const { log } = deps;
     const http = createPlatformHttp({
-      limitKey: `${connector.id}:${connection.id}:auth`, ...(options.signal === undefined ? {} : { signal: options.signal }),
+      limitKey: `${connector.id}:${connection.id}:auth`,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
       onAttempt: observePlatformCall(log),
     });
     const reason = options.rejected === undefined ? 'expiring' : 'refused by the platform';
     const started = Date.now();
     log?.info({ token_refresh: { reason, expires_at: latest.expiresAt } }, 'token refresh started');
-    const refreshed = await auth.refresh({ http, signal: options.signal ?? new AbortController().signal, environment: connection.environment }, app, latest.refreshToken,
-      // The connection's authorisation input (a shop domain: the token host) is kept as its credentials.
-      openCredentials(deps.cipher, connection.credentialsCiphertext)).catch((error: unknown) => {
-      tokenRefreshes.inc({ platform: connector.id, outcome: 'failed' });
-      log?.warn({ token_refresh: { reason, duration_ms: Date.now() - started }, err: error }, 'token refresh failed');
-      // OAuth servers refuse a revoked or expired grant with 400 invalid_grant (or 401): the end user must re-link.
-      if (error instanceof PlatformError && ['bad_request', 'unauthorized', 'forbidden'].includes(error.kind)) {
-        throw new PlatformError({ kind: 'unauthorized', httpStatus: error.httpStatus, message: `The refresh token was refused: ${error.platformMessage}`, code: error.platformCode, requestSent: true, cause: error });
-      }
-      throw error;
-    });
+    const refreshed = await auth
+      .refresh(
+        { http, signal: options.signal ?? new AbortController().signal, environment: connection.environment },
+        app,
+        latest.refreshToken,
+        // The connection's authorisation input (a shop domain: the token host) is kept as its credentials.
+        openCredentials(deps.cipher, connection.credentialsCiphertext),
+      )
+      .catch((error: unknown) => {
+        tokenRefreshes.inc({ platform: connector.id, outcome: 'failed' });
+        log?.warn({ token_refresh: { reason, duration_ms: Date.now() - started }, err: error }, 'token refresh failed');
+        // OAuth servers refuse a revoked or expired grant with 400 invalid_grant (or 401): the end user must re-link.
+        if (error instanceof PlatformError && ['bad_request', 'unauthorized', 'forbidden'].includes(error.kind)) {
+          throw new PlatformError({
+            kind: 'unauthorized',
+            httpStatus: error.httpStatus,
+            message: `The refresh token was refused: ${error.platformMessage}`,
+            code: error.platformCode,
+            requestSent: true,
+            cause: error,
+          });
+        }
+        throw error;
+      });
     const tokens: OAuthTokens = {
       ...refreshed,
       // Platforms that do not rotate refresh tokens return none: the old one stays valid.
@@ -93,7 +120,17 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
     };
     await storeSealedTokens(db, connection.id, sealJson(deps.cipher, tokens));
     tokenRefreshes.inc({ platform: connector.id, outcome: 'refreshed' });
-    log?.info({ token_refresh: { reason, duration_ms: Date.now() - started, expires_at: tokens.expiresAt, refresh_token_rotated: refreshed.refreshToken !== null } }, 'token refreshed');
+    log?.info(
+      {
+        token_refresh: {
+          reason,
+          duration_ms: Date.now() - started,
+          expires_at: tokens.expiresAt,
+          refresh_token_rotated: refreshed.refreshToken !== null,
+        },
+      },
+      'token refreshed',
+    );
     return tokens;
   });
 }
@@ -103,13 +140,27 @@ export async function freshTokens(deps: TokenDeps, connection: ConnectionRecord,
  * in memory between calls and refreshed through freshTokens when they near
  * expiry or the platform refuses them, so a long sync outlives its access token.
  */
-export function tokenSession(deps: TokenDeps, connection: ConnectionRecord, connector: Connector, initial: OAuthTokens, signal?: AbortSignal): OAuthSession {
+export function tokenSession(
+  deps: TokenDeps,
+  connection: ConnectionRecord,
+  connector: Connector,
+  initial: OAuthTokens,
+  signal?: AbortSignal,
+): OAuthSession {
   const now = deps.now ?? Date.now;
   let current = initial;
-  const withSignal = (rejected?: string): FreshTokenOptions => ({ ...(signal === undefined ? {} : { signal }), ...(rejected === undefined ? {} : { rejected }) });
+  const withSignal = (rejected?: string): FreshTokenOptions => ({
+    ...(signal === undefined ? {} : { signal }),
+    ...(rejected === undefined ? {} : { rejected }),
+  });
   const renew = async (rejected?: string): Promise<OAuthTokens> => {
     const latest = await freshTokens(deps, connection, connector, withSignal(rejected));
-    if (latest === null) throw new PlatformError({ kind: 'unauthorized', message: 'The connection has no OAuth tokens any more; the end user must re-link.', requestSent: false });
+    if (latest === null)
+      throw new PlatformError({
+        kind: 'unauthorized',
+        message: 'The connection has no OAuth tokens any more; the end user must re-link.',
+        requestSent: false,
+      });
     current = latest;
     return latest;
   };
@@ -120,7 +171,12 @@ export function tokenSession(deps: TokenDeps, connection: ConnectionRecord, conn
 }
 
 /** connectorContext's token fields for a job: the fresh tokens and a session over them (both null without OAuth). */
-export async function jobTokens(deps: TokenDeps, connection: ConnectionRecord, connector: Connector, signal?: AbortSignal): Promise<{ tokens: OAuthTokens | null; oauth: OAuthSession | null }> {
+export async function jobTokens(
+  deps: TokenDeps,
+  connection: ConnectionRecord,
+  connector: Connector,
+  signal?: AbortSignal,
+): Promise<{ tokens: OAuthTokens | null; oauth: OAuthSession | null }> {
   const tokens = await freshTokens(deps, connection, connector, signal === undefined ? {} : { signal });
   return { tokens, oauth: tokens === null ? null : tokenSession(deps, connection, connector, tokens, signal) };
 }

@@ -12,7 +12,11 @@ function firstCodeBlockAfter(heading: string): string[] {
 }
 
 describe('docs/filtering.md', () => {
-  it.each([['bill', '### Bills'], ['account', '### Accounts'], ['customer', '### Customers']] as const)('%s examples compile', (type, heading) => {
+  it.each([
+    ['bill', '### Bills'],
+    ['account', '### Accounts'],
+    ['customer', '### Customers'],
+  ] as const)('%s examples compile', (type, heading) => {
     const examples = firstCodeBlockAfter(heading);
     expect(examples.length).toBeGreaterThanOrEqual(3);
     for (const filter of examples) expect(compileFilterFor(type, filter, options)).toBeDefined();
@@ -20,7 +24,11 @@ describe('docs/filtering.md', () => {
 
   it('error examples show the messages the service gives', () => {
     const table = doc.split('| Filter (bills) | Message |')[1]?.split('\n## ')[0] ?? '';
-    const rows = table.trim().split('\n').slice(1).map((row) => /^\| `(.*)` \| (.*) \|$/.exec(row));
+    const rows = table
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((row) => /^\| `(.*)` \| (.*) \|$/.exec(row));
     expect(rows.length).toBeGreaterThanOrEqual(10);
     for (const row of rows) {
       const [, filter = '', message = ''] = row ?? [];

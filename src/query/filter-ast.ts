@@ -51,6 +51,9 @@ export const FILTER_LIMITS = { maxLength: 2000, maxComparisons: 50, maxWordMatch
 
 export function invalidFilter(message: string, position?: number): ServiceError {
   return new ServiceError('INVALID_FILTER', message, {
-    source: 'service', field: 'filter', location: 'query', ...(position === undefined ? {} : { position }),
+    source: 'service',
+    field: 'filter',
+    location: 'query',
+    ...(position === undefined ? {} : { position }),
   });
 }

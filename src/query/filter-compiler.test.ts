@@ -62,7 +62,10 @@ describe('numbers, dates and booleans', () => {
   it('compares date-times as timestamptz instants', () => {
     const due = "(data->>'due_date')::timestamptz";
     for (const op of ['=', '>', '>=', '<', '<='] as const) {
-      expect(bill(`due_date ${op} 2024-01-31T09:30:00+02:00`)).toEqual({ sql: `${due} ${op} $1::timestamptz`, params: ['2024-01-31T09:30:00+02:00'] });
+      expect(bill(`due_date ${op} 2024-01-31T09:30:00+02:00`)).toEqual({
+        sql: `${due} ${op} $1::timestamptz`,
+        params: ['2024-01-31T09:30:00+02:00'],
+      });
     }
     expect(bill('due_date != 2024-01-31T09:30:00Z').sql).toBe(`${due} IS DISTINCT FROM $1::timestamptz`);
     // Quoted dates are accepted too.
@@ -114,7 +117,9 @@ describe('null and lists', () => {
 
 describe('combinations', () => {
   it('keeps the tree in parentheses and numbers parameters after paramOffset', () => {
-    const result = compile(FILTERABLE.bill, 'status = "open" AND (due_date < 2024-01-01T00:00:00Z OR document_number ~ "x") OR vendor_id = null', { paramOffset: 3 });
+    const result = compile(FILTERABLE.bill, 'status = "open" AND (due_date < 2024-01-01T00:00:00Z OR document_number ~ "x") OR vendor_id = null', {
+      paramOffset: 3,
+    });
     expect(result).toEqual({
       sql: `(((data->>'status') = $4::text AND ((data->>'due_date')::timestamptz < $5::timestamptz OR (data->>'document_number') ~* $6::text)) OR (data->>'vendor_id') IS NULL)`,
       params: ['open', '2024-01-01T00:00:00Z', '(^|[^[:alnum:]])x'],

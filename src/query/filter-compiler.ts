@@ -30,14 +30,25 @@ export interface CompiledFilter {
 }
 
 const KIND_NAMES: Readonly<Record<FilterKind, string>> = {
-  string: 'a text field', enum: 'an enum', date: 'a date', id: 'a service id', number: 'a number', boolean: 'a boolean',
+  string: 'a text field',
+  enum: 'an enum',
+  date: 'a date',
+  id: 'a service id',
+  number: 'a number',
+  boolean: 'a boolean',
   array: 'a list of subsidiaries',
 };
 
 const ORDERING: readonly ComparisonOp[] = ['=', '!=', '>', '>=', '<', '<='];
 const EQUALITY: readonly ComparisonOp[] = ['=', '!='];
 const OPS_BY_KIND: Readonly<Record<FilterKind, readonly ComparisonOp[]>> = {
-  string: [...ORDERING, '~'], number: ORDERING, date: ORDERING, enum: EQUALITY, id: EQUALITY, boolean: EQUALITY, array: EQUALITY,
+  string: [...ORDERING, '~'],
+  number: ORDERING,
+  date: ORDERING,
+  enum: EQUALITY,
+  id: EQUALITY,
+  boolean: EQUALITY,
+  array: EQUALITY,
 };
 
 /** Escapes ASCII punctuation for a PostgreSQL ARE (`\` + non-alphanumeric is that character); letters stay literal. */
@@ -47,11 +58,16 @@ function escapeRegex(text: string): string {
 
 function shown(value: FilterValue): string {
   switch (value.type) {
-    case 'string': return `the string "${value.value}"`;
-    case 'number': return `the number ${value.text}`;
-    case 'date': return `the date ${value.value}`;
-    case 'boolean': return String(value.value);
-    case 'null': return 'null';
+    case 'string':
+      return `the string "${value.value}"`;
+    case 'number':
+      return `the number ${value.text}`;
+    case 'date':
+      return `the date ${value.value}`;
+    case 'boolean':
+      return String(value.value);
+    case 'null':
+      return 'null';
   }
 }
 
@@ -61,9 +77,7 @@ function lookupKind(fields: FilterableFields, c: Comparison, resource: string | 
   if (kind !== undefined) return kind;
   const names = Object.keys(fields).sort();
   const forResource = resource === undefined ? '' : ` for ${resource}`;
-  const allowed = names.length === 0
-    ? `${resource ?? 'this resource'} cannot be filtered`
-    : `filterable fields: ${names.join(', ')}`;
+  const allowed = names.length === 0 ? `${resource ?? 'this resource'} cannot be filtered` : `filterable fields: ${names.join(', ')}`;
   throw invalidFilter(`Unknown field "${c.field}"${forResource} at position ${c.position}; ${allowed}`, c.position);
 }
 
@@ -98,7 +112,8 @@ function dateValue(c: Comparison): { value: string; dateOnly: boolean } {
   if (c.value.type === 'date') return c.value;
   if (c.value.type !== 'string') mismatch(c, `a date (${DATE_FORMAT_HINT})`);
   const parsed = parseIsoDate(c.value.value);
-  if (!parsed.ok) throw invalidFilter(`Invalid date "${c.value.value}" for ${c.field} at position ${c.valuePosition}: ${parsed.reason}`, c.valuePosition);
+  if (!parsed.ok)
+    throw invalidFilter(`Invalid date "${c.value.value}" for ${c.field} at position ${c.valuePosition}: ${parsed.reason}`, c.valuePosition);
   return parsed;
 }
 
@@ -122,11 +137,16 @@ function binary(left: string, op: ComparisonOp, right: string): string {
 function dayComparison(value: string, op: ComparisonOp, start: string): string {
   const end = `${start} + interval '24 hours'`;
   switch (op) {
-    case '=': return `(${value} >= ${start} AND ${value} < ${end})`;
-    case '!=': return `NOT COALESCE(${value} >= ${start} AND ${value} < ${end}, false)`;
-    case '>': return `${value} >= ${end}`;
-    case '<=': return `${value} < ${end}`;
-    default: return `${value} ${op} ${start}`;
+    case '=':
+      return `(${value} >= ${start} AND ${value} < ${end})`;
+    case '!=':
+      return `NOT COALESCE(${value} >= ${start} AND ${value} < ${end}, false)`;
+    case '>':
+      return `${value} >= ${end}`;
+    case '<=':
+      return `${value} < ${end}`;
+    default:
+      return `${value} ${op} ${start}`;
   }
 }
 
@@ -136,7 +156,9 @@ function comparisonSql(c: Comparison, fields: FilterableFields, options: Compile
   if (c.value.type === 'null') return nullComparison(c, kind, expr);
   checkOperator(c, kind);
   switch (kind) {
-    case 'string': case 'id': case 'enum': {
+    case 'string':
+    case 'id':
+    case 'enum': {
       const text = textValue(c, kind, options);
       if (c.op === '~') return `${expr} ~* ${param(`(^|[^[:alnum:]])${escapeRegex(text)}`)}::text`;
       // Code point order, whatever the database's collation.

@@ -23,11 +23,17 @@ const DATE_LIKE = /^\d{4}-/;
 
 function describe(token: Token): string {
   switch (token.kind) {
-    case 'end': return 'the end of the filter';
-    case 'word': case 'literal': return `"${token.text}"`;
-    case 'op': return `"${token.op}"`;
-    case 'string': return `the string "${token.value.length > 30 ? `${token.value.slice(0, 30)}…` : token.value}"`;
-    default: return `"${token.kind}"`;
+    case 'end':
+      return 'the end of the filter';
+    case 'word':
+    case 'literal':
+      return `"${token.text}"`;
+    case 'op':
+      return `"${token.op}"`;
+    case 'string':
+      return `the string "${token.value.length > 30 ? `${token.value.slice(0, 30)}…` : token.value}"`;
+    default:
+      return `"${token.kind}"`;
   }
 }
 
@@ -76,18 +82,30 @@ export function parseFilter(text: string): FilterNode {
     }
     const field = fieldToken.text;
     if (!FIELD_NAME.test(field)) {
-      throw invalidFilter(`Invalid field name "${field}" at position ${fieldToken.pos}: field names are lowercase letters, digits and _`, fieldToken.pos);
+      throw invalidFilter(
+        `Invalid field name "${field}" at position ${fieldToken.pos}: field names are lowercase letters, digits and _`,
+        fieldToken.pos,
+      );
     }
     if (++comparisons > FILTER_LIMITS.maxComparisons) {
-      throw invalidFilter(`Filter has more than ${FILTER_LIMITS.maxComparisons} comparisons (the one at position ${fieldToken.pos} is one too many)`, fieldToken.pos);
+      throw invalidFilter(
+        `Filter has more than ${FILTER_LIMITS.maxComparisons} comparisons (the one at position ${fieldToken.pos} is one too many)`,
+        fieldToken.pos,
+      );
     }
     index++;
     const opToken = peek();
     if (opToken.kind !== 'op') {
-      throw invalidFilter(`Expected an operator after "${field}" at position ${opToken.pos}; found ${describe(opToken)}; operators: = != > >= < <= ~`, opToken.pos);
+      throw invalidFilter(
+        `Expected an operator after "${field}" at position ${opToken.pos}; found ${describe(opToken)}; operators: = != > >= < <= ~`,
+        opToken.pos,
+      );
     }
     if (opToken.op === '~' && ++wordMatches > FILTER_LIMITS.maxWordMatches) {
-      throw invalidFilter(`Filter has more than ${FILTER_LIMITS.maxWordMatches} "~" comparisons (the one at position ${opToken.pos} is one too many): each one scans the text of every record; use fewer, or = for exact values`, opToken.pos);
+      throw invalidFilter(
+        `Filter has more than ${FILTER_LIMITS.maxWordMatches} "~" comparisons (the one at position ${opToken.pos} is one too many): each one scans the text of every record; use fewer, or = for exact values`,
+        opToken.pos,
+      );
     }
     index++;
     const valueToken = peek();
@@ -113,7 +131,10 @@ export function parseFilter(text: string): FilterNode {
     const inner = or();
     const close = peek();
     if (close.kind !== ')') {
-      throw invalidFilter(`Expected AND, OR or ")" at position ${close.pos} to close "(" from position ${open.pos}; found ${describe(close)}`, close.pos);
+      throw invalidFilter(
+        `Expected AND, OR or ")" at position ${close.pos} to close "(" from position ${open.pos}; found ${describe(close)}`,
+        close.pos,
+      );
     }
     index++;
     depth--;

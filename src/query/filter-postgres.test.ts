@@ -12,10 +12,54 @@ import { parseFilter } from './filter-parser.ts';
 import { compileFilterFor, jsonbFieldSql } from './model-query.ts';
 
 const ROWS: readonly (readonly [number, Record<string, unknown>])[] = [
-  [1, { customer_name: 'Acme Corp', status: 'active', subsidiaries: [{ id: 's1', status: null }], balance: 100.5, due_date: '2024-01-31T23:30:00Z', document_number: 'INV-1', flag: true }],
-  [2, { customer_name: 'The acme', status: 'archived', subsidiaries: null, balance: -3, due_date: '2024-01-31T00:00:00Z', document_number: 'INV-2', flag: false }],
-  [3, { customer_name: 'Bacme', status: 'active', subsidiaries: [{ id: 's2', status: 'active' }], balance: 0, due_date: '2024-02-01T00:00:00Z', document_number: 'inv-3' }],
-  [4, { customer_name: 'ACME-West (US)', status: 'active', subsidiaries: [{ id: 's1', status: null }, { id: 's2', status: null }], balance: 7, due_date: null }],
+  [
+    1,
+    {
+      customer_name: 'Acme Corp',
+      status: 'active',
+      subsidiaries: [{ id: 's1', status: null }],
+      balance: 100.5,
+      due_date: '2024-01-31T23:30:00Z',
+      document_number: 'INV-1',
+      flag: true,
+    },
+  ],
+  [
+    2,
+    {
+      customer_name: 'The acme',
+      status: 'archived',
+      subsidiaries: null,
+      balance: -3,
+      due_date: '2024-01-31T00:00:00Z',
+      document_number: 'INV-2',
+      flag: false,
+    },
+  ],
+  [
+    3,
+    {
+      customer_name: 'Bacme',
+      status: 'active',
+      subsidiaries: [{ id: 's2', status: 'active' }],
+      balance: 0,
+      due_date: '2024-02-01T00:00:00Z',
+      document_number: 'inv-3',
+    },
+  ],
+  [
+    4,
+    {
+      customer_name: 'ACME-West (US)',
+      status: 'active',
+      subsidiaries: [
+        { id: 's1', status: null },
+        { id: 's2', status: null },
+      ],
+      balance: 7,
+      due_date: null,
+    },
+  ],
   [5, { customer_name: null, status: 'unknown', subsidiaries: [] }],
   [6, { customer_name: "x' OR 1=1 --", status: 'active' }],
   [7, { customer_name: 'Price: $5 (a.b*) \\ "q"', status: 'active' }],
@@ -86,7 +130,10 @@ describe.each(testServers())('compiled filters on the %s server', (server) => {
     expect(await matches('customer', 'subsidiaries != "s1"')).toEqual([2, 3, 5, 6, 7, 8]);
     expect(await matches('customer', 'subsidiaries = null')).toEqual([2, 6, 7, 8]);
     expect(await matches('customer', 'subsidiaries != null')).toEqual([1, 3, 4, 5]);
-    const flag = compileFilter(parseFilter('flag = true OR flag != true'), { flag: 'boolean' } satisfies FilterableFields, { fieldSql: jsonbFieldSql('data'), paramOffset: 0 });
+    const flag = compileFilter(parseFilter('flag = true OR flag != true'), { flag: 'boolean' } satisfies FilterableFields, {
+      fieldSql: jsonbFieldSql('data'),
+      paramOffset: 0,
+    });
     expect(await run(flag.sql, flag.params)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
@@ -116,9 +163,15 @@ describe.each(testServers())('compiled filters on the %s server', (server) => {
     expect(await matches('customer', `subsidiaries = "s1\\"}]' OR '1'='1"`)).toEqual([]);
     expect(await matches('customer', `customer_name = "$1" OR customer_name = "?"`)).toEqual([]);
     expect(await matches('account', 'name; DROP TABLE records = "x"')).toBe('400: Unexpected character ";" at position 5');
-    expect(await matches('customer', String.raw`customer_name = "\"" OR 1=1`)).toBe('400: Expected a field name after "OR" at position 25; found "1"');
-    expect(await matches('customer', String.raw`customer_name = "\\" OR 1=1`)).toBe('400: Expected a field name after "OR" at position 25; found "1"');
-    expect(await matches('customer', `customer_name') = 'x' OR ('1 = "x"`)).toBe(`400: Unexpected character "'" at position 14: put text values in double quotes`);
+    expect(await matches('customer', String.raw`customer_name = "\"" OR 1=1`)).toBe(
+      '400: Expected a field name after "OR" at position 25; found "1"',
+    );
+    expect(await matches('customer', String.raw`customer_name = "\\" OR 1=1`)).toBe(
+      '400: Expected a field name after "OR" at position 25; found "1"',
+    );
+    expect(await matches('customer', `customer_name') = 'x' OR ('1 = "x"`)).toBe(
+      `400: Unexpected character "'" at position 14: put text values in double quotes`,
+    );
     expect(await matches('customer', `"customer_name" = "x"`)).toBe('400: Expected a field name at position 1; found the string "customer_name"');
     expect(await matches('customer', 'customer_name = "x" -- comment')).toBe('400: Expected AND or OR at position 21; found "--"');
     expect(await matches('customer', 'pg_sleep = 1')).toMatch(/^400: Unknown field "pg_sleep" for customers/);

@@ -7,8 +7,7 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
 export type IsoDateResult =
-  | { readonly ok: true; readonly value: string; readonly dateOnly: boolean }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly value: string; readonly dateOnly: boolean } | { readonly ok: false; readonly reason: string };
 
 export const DATE_FORMAT_HINT = 'use 2024-01-31 or 2024-01-31T09:30:00Z';
 

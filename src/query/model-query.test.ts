@@ -37,7 +37,7 @@ describe('jsonbFieldSql', () => {
 });
 
 describe('compileFilterFor', () => {
-  it('compiles with the type\'s F fields, enum values and plural name', () => {
+  it("compiles with the type's F fields, enum values and plural name", () => {
     const options = { fieldSql: jsonbFieldSql('r.data'), paramOffset: 2 };
     expect(compileFilterFor('bill', 'status = "paid" AND due_date < 2024-02-01T00:00:00Z', options)).toEqual({
       sql: "((r.data->>'status') = $3::text AND (r.data->>'due_date')::timestamptz < $4::timestamptz)",

@@ -35,22 +35,44 @@ describe('parseSort', () => {
 
   it('accepts sync timestamps only where they are F fields', () => {
     expect(parseSortFor('bill', 'created_at')).toMatchObject({ field: 'created_at' });
-    expect(sortError(() => parseSortFor('customer', 'updated_at')).message)
-      .toBe('Cannot sort customers by "updated_at"; sortable fields: customer_name, email, phone, status');
+    expect(sortError(() => parseSortFor('customer', 'updated_at')).message).toBe(
+      'Cannot sort customers by "updated_at"; sortable fields: customer_name, email, phone, status',
+    );
   });
 
   it('answers VALIDATION_ERROR naming the sortable fields', () => {
     const cases: [() => unknown, string][] = [
-      [() => parseSortFor('bill', 'amount'), 'Cannot sort bills by "amount"; sortable fields: created_at, document_number, due_date, last_synced_at, status, updated_at, vendor_id'],
-      [() => parseSortFor('account', 'subsidiaries'), 'Cannot sort accounts by "subsidiaries"; sortable fields: account_type, balance, category, name, nominal_code, status'],
+      [
+        () => parseSortFor('bill', 'amount'),
+        'Cannot sort bills by "amount"; sortable fields: created_at, document_number, due_date, last_synced_at, status, updated_at, vendor_id',
+      ],
+      [
+        () => parseSortFor('account', 'subsidiaries'),
+        'Cannot sort accounts by "subsidiaries"; sortable fields: account_type, balance, category, name, nominal_code, status',
+      ],
       [() => parseSortFor('customer', 'constructor'), 'Cannot sort customers by "constructor"; sortable fields: customer_name, email, phone, status'],
-      [() => parseSortFor('bill', 'due_date UP'), 'Invalid sort "due_date UP": write a field optionally followed by ASC or DESC, e.g. "due_date DESC"'],
-      [() => parseSortFor('bill', 'due_date DESC status'), 'Invalid sort "due_date DESC status": write a field optionally followed by ASC or DESC, e.g. "due_date DESC"'],
+      [
+        () => parseSortFor('bill', 'due_date UP'),
+        'Invalid sort "due_date UP": write a field optionally followed by ASC or DESC, e.g. "due_date DESC"',
+      ],
+      [
+        () => parseSortFor('bill', 'due_date DESC status'),
+        'Invalid sort "due_date DESC status": write a field optionally followed by ASC or DESC, e.g. "due_date DESC"',
+      ],
       [() => parseSortFor('bill', 'due_date,status'), 'sort takes one field, optionally followed by ASC or DESC; found "due_date,status"'],
-      [() => parseSortFor('bill', 'DESC'), 'Cannot sort bills by "DESC"; sortable fields: created_at, document_number, due_date, last_synced_at, status, updated_at, vendor_id'],
-      [() => parseSortFor('journal_entry', 'transaction_date'), 'Cannot sort journal_entries by "transaction_date"; journal_entries can only be listed in the default order; leave sort out (updated_at DESC)'],
+      [
+        () => parseSortFor('bill', 'DESC'),
+        'Cannot sort bills by "DESC"; sortable fields: created_at, document_number, due_date, last_synced_at, status, updated_at, vendor_id',
+      ],
+      [
+        () => parseSortFor('journal_entry', 'transaction_date'),
+        'Cannot sort journal_entries by "transaction_date"; journal_entries can only be listed in the default order; leave sort out (updated_at DESC)',
+      ],
       [() => parseSortFor('bill', `due_date ${' '.repeat(200)}`), 'sort is too long: 209 characters; the limit is 200'],
-      [() => parseSort('x', {}), 'Cannot sort this resource by "x"; this resource can only be listed in the default order; leave sort out (updated_at DESC)'],
+      [
+        () => parseSort('x', {}),
+        'Cannot sort this resource by "x"; this resource can only be listed in the default order; leave sort out (updated_at DESC)',
+      ],
     ];
     for (const [run, message] of cases) {
       const error = sortError(run);

@@ -24,7 +24,9 @@ function invalidSort(message: string): ServiceError {
 
 /** F fields that have an order: every kind but lists. */
 export function sortableFields(fields: FilterableFields): string[] {
-  return Object.keys(fields).filter((name) => fields[name] !== 'array').sort();
+  return Object.keys(fields)
+    .filter((name) => fields[name] !== 'array')
+    .sort();
 }
 
 export function parseSort(text: string | undefined, fields: FilterableFields, options: { resource?: string } = {}): SortSpec {
@@ -37,9 +39,10 @@ export function parseSort(text: string | undefined, fields: FilterableFields, op
   const allowed = sortableFields(fields);
   const kind = Object.hasOwn(fields, field) ? fields[field] : undefined;
   if (kind === undefined || kind === 'array') {
-    const choices = allowed.length === 0
-      ? `${resource} can only be listed in the default order; leave sort out (updated_at DESC)`
-      : `sortable fields: ${allowed.join(', ')}`;
+    const choices =
+      allowed.length === 0
+        ? `${resource} can only be listed in the default order; leave sort out (updated_at DESC)`
+        : `sortable fields: ${allowed.join(', ')}`;
     throw invalidSort(`Cannot sort ${resource} by "${field}"; ${choices}`);
   }
   const upper = direction.toUpperCase();

@@ -65,7 +65,10 @@ function targetKey(target: string): string {
   return createHash('sha256').update(target).digest('base64url').slice(0, 32);
 }
 
-interface Buckets { address: string; target: string | null }
+interface Buckets {
+  address: string;
+  target: string | null;
+}
 
 export class AuthFailureThrottle {
   /** Bucket → end of its window (ms since epoch), for buckets known to be over their limit. */
@@ -117,7 +120,11 @@ export class AuthFailureThrottle {
   /** Counts a failed attempt; returns the block it completed, if any (later attempts get it from `blocked`). */
   async recordFailure(attempt: AuthAttempt): Promise<Blocked | null> {
     const buckets = this.buckets(attempt);
-    const counted = await countAuthFailures(this.db, buckets.target === null ? [buckets.address] : [buckets.address, buckets.target], this.limits.windowSeconds);
+    const counted = await countAuthFailures(
+      this.db,
+      buckets.target === null ? [buckets.address] : [buckets.address, buckets.target],
+      this.limits.windowSeconds,
+    );
     this.writes += 1;
     if (this.writes % SWEEP_EVERY === 0) await sweepAuthFailures(this.db, this.limits.windowSeconds);
     let result: Blocked | null = null;

@@ -95,11 +95,13 @@ describe('BatchedCounter', () => {
     await counter.hit('org:a');
     admitted += 1;
     for (let round = 0; round < 20; round++) {
-      await Promise.all(Array.from({ length: 50 }, async () => {
-        await counter.hit('org:a');
-        admitted += 1;
-        maxUnshared = Math.max(maxUnshared, admitted - hits);
-      }));
+      await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          await counter.hit('org:a');
+          admitted += 1;
+          maxUnshared = Math.max(maxUnshared, admitted - hits);
+        }),
+      );
     }
     await sleep(150);
     expect(hits).toBe(1_001);
@@ -133,7 +135,9 @@ describe('BatchedCounter', () => {
     };
     const counter = new BatchedCounter(add, 500);
     let admitted = 0;
-    const admit = async (): Promise<void> => { if ((await counter.hit('org:a')).hits <= 500) admitted += 1; };
+    const admit = async (): Promise<void> => {
+      if ((await counter.hit('org:a')).hits <= 500) admitted += 1;
+    };
     for (let n = 0; n < 395; n++) await admit();
     await sleep(150);
     expect(hits).toBe(395);

@@ -43,7 +43,11 @@ interface Local {
   lastAdd: Promise<unknown>;
 }
 
-interface ExactAdd { n: number; admitted: number; state: Promise<WindowState> }
+interface ExactAdd {
+  n: number;
+  admitted: number;
+  state: Promise<WindowState>;
+}
 
 export class BatchedCounter {
   private readonly buckets = new Map<string, Local>();
@@ -61,8 +65,12 @@ export class BatchedCounter {
     const now = Date.now();
     const local = this.buckets.get(bucket);
     // sending: batches on their way to the shared count, and exact adds not answered yet (counted against the cap too).
-    if (local !== undefined && local.resetAt > now && local.pending + local.admittedSending < MAX_PENDING
-      && local.hits + local.sending + local.pending + 1 <= this.limit - this.margin) {
+    if (
+      local !== undefined &&
+      local.resetAt > now &&
+      local.pending + local.admittedSending < MAX_PENDING &&
+      local.hits + local.sending + local.pending + 1 <= this.limit - this.margin
+    ) {
       local.pending += 1;
       local.flush ??= this.scheduleFlush(bucket, local);
       return { hits: local.hits + local.sending + local.pending, resetMs: local.resetAt - now };
@@ -120,7 +128,9 @@ export class BatchedCounter {
   }
 
   private async scheduleFlush(bucket: string, local: Local): Promise<void> {
-    await new Promise((resolve) => { setTimeout(resolve, FLUSH_MS).unref(); });
+    await new Promise((resolve) => {
+      setTimeout(resolve, FLUSH_MS).unref();
+    });
     const n = local.pending;
     local.pending = 0;
     local.sending += n;
@@ -148,18 +158,22 @@ export class BatchedCounter {
   /** Buckets whose window is over and that hold nothing: an organisation that stopped sending requests. */
   private forgetIdle(): void {
     const now = Date.now();
-    for (const [bucket, local] of this.buckets) if (local.resetAt <= now && local.pending === 0 && local.sending === 0 && local.flush === null && local.forming === null) this.buckets.delete(bucket);
+    for (const [bucket, local] of this.buckets)
+      if (local.resetAt <= now && local.pending === 0 && local.sending === 0 && local.flush === null && local.forming === null)
+        this.buckets.delete(bucket);
   }
 
   /** Adds what is still counted locally (shutdown). */
   async drain(): Promise<void> {
-    await Promise.all([...this.buckets.entries()].map(async ([bucket, local]) => {
-      if (local.pending > 0) {
-        const n = local.pending;
-        local.pending = 0;
-        await this.add(bucket, n).catch(() => undefined);
-      }
-    }));
+    await Promise.all(
+      [...this.buckets.entries()].map(async ([bucket, local]) => {
+        if (local.pending > 0) {
+          const n = local.pending;
+          local.pending = 0;
+          await this.add(bucket, n).catch(() => undefined);
+        }
+      }),
+    );
     this.buckets.clear();
   }
 }

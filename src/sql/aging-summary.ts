@@ -22,7 +22,10 @@ export interface AgingRow {
 }
 
 export async function agingSummary(
-  db: Queryable, connectionId: string, documents: { type: 'bill' | 'invoice'; party: 'vendor_id' | 'customer_id'; partyType: 'vendor' | 'customer' }, asOf: Date,
+  db: Queryable,
+  connectionId: string,
+  documents: { type: 'bill' | 'invoice'; party: 'vendor_id' | 'customer_id'; partyType: 'vendor' | 'customer' },
+  asOf: Date,
 ): Promise<AgingRow[]> {
   const result = await db.query<AgingRow>(
     `WITH open_documents AS (

@@ -15,6 +15,8 @@ export async function findAttachmentFile(db: Queryable, id: string): Promise<Att
   const result = await db.query<AttachmentFileRow>(
     `SELECT connection_id, platform_id, data->>'file_url' AS file_url, data->>'file_name' AS file_name,
             data->>'attached_to_id' AS attached_to_id, raw
-       FROM records WHERE id = $1 AND object_type = 'attachment' AND deleted_at IS NULL`, [id]);
+       FROM records WHERE id = $1 AND object_type = 'attachment' AND deleted_at IS NULL`,
+    [id],
+  );
   return result.rows[0] ?? null;
 }

@@ -6,6 +6,7 @@ export async function companyCurrency(db: Queryable, connectionId: string): Prom
     `SELECT data->>'currency_code' AS currency_code FROM records
       WHERE connection_id = $1 AND object_type = 'company_info' AND deleted_at IS NULL
       ORDER BY updated_at DESC, id DESC LIMIT 1`,
-    [connectionId]);
+    [connectionId],
+  );
   return result.rows[0]?.currency_code ?? null;
 }

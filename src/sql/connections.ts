@@ -27,9 +27,24 @@ export async function insertConnection(db: Queryable, c: InsertConnection): Prom
                               sync_config, scope, marketplace, redirect_url, linked_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, CASE WHEN $16 THEN clock_timestamp() END)
      RETURNING ${CONNECTION_COLUMNS}`,
-    [c.tenant.organizationId, c.tenant.environment, c.platform, c.name, c.accessTokenSha256, c.accessTokenCiphertext,
-      c.linkTokenSha256, c.linkTokenCiphertext, c.credentialsCiphertext, c.storeUniqueId, c.storeName, c.syncConfig === null ? null : JSON.stringify(c.syncConfig),
-      c.scope, c.marketplace, c.redirectUrl, c.linked],
+    [
+      c.tenant.organizationId,
+      c.tenant.environment,
+      c.platform,
+      c.name,
+      c.accessTokenSha256,
+      c.accessTokenCiphertext,
+      c.linkTokenSha256,
+      c.linkTokenCiphertext,
+      c.credentialsCiphertext,
+      c.storeUniqueId,
+      c.storeName,
+      c.syncConfig === null ? null : JSON.stringify(c.syncConfig),
+      c.scope,
+      c.marketplace,
+      c.redirectUrl,
+      c.linked,
+    ],
   );
   const row = result.rows[0];
   if (row === undefined) throw new Error('connection insert returned no row');
@@ -45,7 +60,12 @@ export async function findConnectionByAccessToken(db: Queryable, tenant: Tenant,
   return result.rows[0] === undefined ? null : toConnectionRecord(result.rows[0]);
 }
 
-export async function findConnectionById(db: Queryable, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}): Promise<ConnectionRecord | null> {
+export async function findConnectionById(
+  db: Queryable,
+  tenant: Tenant,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ConnectionRecord | null> {
   const result = await db.query<ConnectionRow>(
     `SELECT ${CONNECTION_COLUMNS} FROM connections
       WHERE id = $1 AND organization_id = $2 AND environment = $3 ${options.forUpdate === true ? 'FOR UPDATE' : ''}`,
@@ -61,7 +81,11 @@ export async function findConnectionForService(db: Queryable, id: string): Promi
 }
 
 /** The connection a link token opens, found by the token's SHA-256 (the token itself is only stored sealed). */
-export async function findConnectionByLinkToken(db: Queryable, linkTokenSha256: Buffer, options: { forUpdate?: boolean } = {}): Promise<ConnectionRecord | null> {
+export async function findConnectionByLinkToken(
+  db: Queryable,
+  linkTokenSha256: Buffer,
+  options: { forUpdate?: boolean } = {},
+): Promise<ConnectionRecord | null> {
   const result = await db.query<ConnectionRow>(
     `SELECT ${CONNECTION_COLUMNS} FROM connections WHERE link_token_sha256 = $1 ${options.forUpdate === true ? 'FOR UPDATE' : ''}`,
     [linkTokenSha256],
@@ -69,7 +93,12 @@ export async function findConnectionByLinkToken(db: Queryable, linkTokenSha256: 
   return result.rows[0] === undefined ? null : toConnectionRecord(result.rows[0]);
 }
 
-export async function findConnectionByStore(db: Queryable, tenant: Tenant, platform: string, storeUniqueId: string): Promise<ConnectionRecord | null> {
+export async function findConnectionByStore(
+  db: Queryable,
+  tenant: Tenant,
+  platform: string,
+  storeUniqueId: string,
+): Promise<ConnectionRecord | null> {
   const result = await db.query<ConnectionRow>(
     `SELECT ${CONNECTION_COLUMNS} FROM connections
       WHERE organization_id = $1 AND environment = $2 AND platform = $3 AND store_unique_id = $4`,
@@ -79,9 +108,15 @@ export async function findConnectionByStore(db: Queryable, tenant: Tenant, platf
 }
 
 /** Position of a row in creation order; the timestamp keeps PostgreSQL's microseconds. */
-export interface ListPosition { createdAt: string; id: string }
+export interface ListPosition {
+  createdAt: string;
+  id: string;
+}
 
-export interface ListedConnection { connection: ConnectionRecord; position: ListPosition }
+export interface ListedConnection {
+  connection: ConnectionRecord;
+  position: ListPosition;
+}
 
 /**
  * Paged mode: creation time then id, ascending, starting at `from` (inclusive:
@@ -89,7 +124,11 @@ export interface ListedConnection { connection: ConnectionRecord; position: List
  * says whether, and where, the next page starts.
  */
 export async function listConnectionsPage(
-  db: Queryable, tenant: Tenant, statuses: readonly ConnectionStatus[], from: ListPosition | null, limit: number,
+  db: Queryable,
+  tenant: Tenant,
+  statuses: readonly ConnectionStatus[],
+  from: ListPosition | null,
+  limit: number,
 ): Promise<ListedConnection[]> {
   const result = await db.query<ConnectionRow & { position_ts: string }>(
     `SELECT ${CONNECTION_COLUMNS},
@@ -105,7 +144,12 @@ export async function listConnectionsPage(
 }
 
 /** Deprecated unpaged mode: everything matching, newest first (the earlier ordering). */
-export async function listConnectionsUnpaged(db: Queryable, tenant: Tenant, statuses: readonly ConnectionStatus[], cap: number): Promise<ConnectionRecord[]> {
+export async function listConnectionsUnpaged(
+  db: Queryable,
+  tenant: Tenant,
+  statuses: readonly ConnectionStatus[],
+  cap: number,
+): Promise<ConnectionRecord[]> {
   const result = await db.query<ConnectionRow>(
     `SELECT ${CONNECTION_COLUMNS} FROM connections
       WHERE organization_id = $1 AND environment = $2 AND status = ANY($3::text[])

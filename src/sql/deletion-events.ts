@@ -8,10 +8,16 @@ export interface DeletionEventRow {
 }
 
 /** Deletions logged for a connection, oldest first, keyset-paged on (created_at, id). */
-export async function listDeletionEvents(db: Queryable, params: {
-  connectionId: string; entityTypes: string[] | null; since: string | null;
-  from: { createdAt: string; id: string } | null; limit: number;
-}): Promise<DeletionEventRow[]> {
+export async function listDeletionEvents(
+  db: Queryable,
+  params: {
+    connectionId: string;
+    entityTypes: string[] | null;
+    since: string | null;
+    from: { createdAt: string; id: string } | null;
+    limit: number;
+  },
+): Promise<DeletionEventRow[]> {
   const result = await db.query<DeletionEventRow>(
     `SELECT id, type, payload, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_ts
        FROM events

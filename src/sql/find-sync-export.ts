@@ -18,7 +18,8 @@ export async function findSyncExport(db: Queryable, scope: ExportScope): Promise
   const result = await db.query<{ export_id: string; status: 'running' | 'ready'; result_cursor: string | null }>(
     `SELECT export_id, status, result_cursor FROM sync_exports
       WHERE connection_id = $1 AND object_type = $2 AND run_id = $3 AND batch_index = $4`,
-    [scope.connectionId, scope.objectType, scope.runId, scope.batchIndex]);
+    [scope.connectionId, scope.objectType, scope.runId, scope.batchIndex],
+  );
   const row = result.rows[0];
   return row === undefined ? null : { exportId: row.export_id, status: row.status, resultCursor: row.result_cursor };
 }

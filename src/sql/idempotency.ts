@@ -1,6 +1,10 @@
 import type { Queryable } from '../db/pool.ts';
 
-export interface IdempotencyScope { organizationId: string; environment: string; key: string }
+export interface IdempotencyScope {
+  organizationId: string;
+  environment: string;
+  key: string;
+}
 
 export interface IdempotencyRow {
   request_method: string;
@@ -19,8 +23,12 @@ export interface IdempotencyRow {
  * true when this request now owns the key.
  */
 export async function claimIdempotencyKey(
-  db: Queryable, scope: IdempotencyScope,
-  request: { method: string; path: string; sha256: Buffer }, owner: string, lockSeconds: number, ttlSeconds: number,
+  db: Queryable,
+  scope: IdempotencyScope,
+  request: { method: string; path: string; sha256: Buffer },
+  owner: string,
+  lockSeconds: number,
+  ttlSeconds: number,
 ): Promise<boolean> {
   const result = await db.query(
     `INSERT INTO idempotency_keys AS k (organization_id, environment, key, request_method, request_path, request_sha256,
@@ -64,7 +72,10 @@ export async function readIdempotencyKey(db: Queryable, scope: IdempotencyScope)
 }
 
 export async function completeIdempotencyKey(
-  db: Queryable, scope: IdempotencyScope, owner: string, response: { status: number; headers: Record<string, string>; sealedBody: Buffer },
+  db: Queryable,
+  scope: IdempotencyScope,
+  owner: string,
+  response: { status: number; headers: Record<string, string>; sealedBody: Buffer },
 ): Promise<void> {
   await db.query(
     `UPDATE idempotency_keys SET state = 'completed', locked_until = NULL,

@@ -5,7 +5,10 @@
  */
 import type { Queryable } from '../db/pool.ts';
 
-export interface LegacyLinkToken { id: string; link_token: string }
+export interface LegacyLinkToken {
+  id: string;
+  link_token: string;
+}
 
 /** Whether any connection still holds its link token in clear (false on every start after the first). */
 export async function anyLegacyLinkToken(db: Queryable): Promise<boolean> {
@@ -16,7 +19,9 @@ export async function anyLegacyLinkToken(db: Queryable): Promise<boolean> {
 /** A batch of connections whose link token is still in clear, locked (waiting for a row another statement holds). */
 export async function lockLegacyLinkTokens(db: Queryable, limit: number): Promise<LegacyLinkToken[]> {
   const result = await db.query<LegacyLinkToken>(
-    `SELECT id, link_token FROM connections WHERE link_token IS NOT NULL ORDER BY id LIMIT $1 FOR UPDATE`, [limit]);
+    `SELECT id, link_token FROM connections WHERE link_token IS NOT NULL ORDER BY id LIMIT $1 FOR UPDATE`,
+    [limit],
+  );
   return result.rows;
 }
 
@@ -26,17 +31,23 @@ export async function storeSealedLinkTokens(db: Queryable, ids: string[], cipher
     `UPDATE connections c SET link_token_ciphertext = s.ciphertext, link_token = NULL
        FROM unnest($1::uuid[], $2::bytea[]) AS s(id, ciphertext)
       WHERE c.id = s.id AND c.link_token IS NOT NULL`,
-    [ids, ciphertexts]);
+    [ids, ciphertexts],
+  );
 }
 
-export interface LegacyUpdateUrl { id: string; payload: Record<string, unknown> }
+export interface LegacyUpdateUrl {
+  id: string;
+  payload: Record<string, unknown>;
+}
 
 /** These connections' events whose body still has update_url in clear. */
 export async function lockLegacyUpdateUrls(db: Queryable, connectionIds: string[]): Promise<LegacyUpdateUrl[]> {
   const result = await db.query<LegacyUpdateUrl>(
     `SELECT id, payload FROM events
       WHERE connection_id = ANY($1::uuid[]) AND json_typeof(payload -> 'update_url') = 'string'
-      FOR UPDATE`, [connectionIds]);
+      FOR UPDATE`,
+    [connectionIds],
+  );
   return result.rows;
 }
 
@@ -46,5 +57,6 @@ export async function storeSealedUpdateUrls(db: Queryable, ids: string[], payloa
     `UPDATE events e SET payload = s.payload, update_url_ciphertext = s.ciphertext
        FROM unnest($1::uuid[], $2::json[], $3::bytea[]) AS s(id, payload, ciphertext)
       WHERE e.id = s.id`,
-    [ids, payloads, ciphertexts]);
+    [ids, payloads, ciphertexts],
+  );
 }

@@ -16,7 +16,8 @@ export async function linkState(db: Queryable, connectionId: string): Promise<Li
             EXISTS (SELECT 1 FROM oauth_states WHERE connection_id = $1 AND expires_at > clock_timestamp()) AS pending,
             (SELECT payload->>'message' FROM events WHERE connection_id = $1 AND code = 'CONNECTION_LINK_ERROR'
               ORDER BY created_at DESC LIMIT 1) AS last_link_error`,
-    [connectionId]);
+    [connectionId],
+  );
   const row = result.rows[0];
   return { pending: row?.pending ?? false, lastLinkError: row?.last_link_error ?? null, duplicateOf: row?.duplicate_of ?? null };
 }

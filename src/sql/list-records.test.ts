@@ -21,11 +21,22 @@ beforeAll(async () => {
       FROM generate_series(1, 200) c, generate_series(1, 500) n`);
   await db.pool.query('ANALYZE records');
 }, 120_000);
-afterAll(async () => { await db.close(); });
+afterAll(async () => {
+  await db.close();
+});
 
 describe('default list query plan', () => {
   it('reads one connection through the sort index without sorting, at page 1 and deep', async () => {
-    const base = { connectionId: target, objectType: 'bill', sortSql: 'updated_at', sortType: 'timestamptz' as const, direction: 'DESC' as const, where: null, limit: 50, withRaw: false };
+    const base = {
+      connectionId: target,
+      objectType: 'bill',
+      sortSql: 'updated_at',
+      sortType: 'timestamptz' as const,
+      direction: 'DESC' as const,
+      where: null,
+      limit: 50,
+      withRaw: false,
+    };
     const explain = async (query: { text: string; values: unknown[] }) =>
       (await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${query.text}`, query.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
     const first = await listRecords(db.pool, { ...base, from: null });

@@ -66,7 +66,14 @@ export async function listRecords(db: Queryable, q: ListRecordsQuery): Promise<R
   return result.rows;
 }
 
-export async function fetchRecord(db: Queryable, connectionId: string, objectType: string, by: 'service' | 'platform', id: string, withRaw: boolean): Promise<RecordRow | null> {
+export async function fetchRecord(
+  db: Queryable,
+  connectionId: string,
+  objectType: string,
+  by: 'service' | 'platform',
+  id: string,
+  withRaw: boolean,
+): Promise<RecordRow | null> {
   const result = await db.query<RecordRow>(
     `SELECT id, data, ${withRaw ? 'raw' : 'NULL::jsonb AS raw'}, last_synced_at, NULL AS sort_key
        FROM records

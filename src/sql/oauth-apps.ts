@@ -22,10 +22,18 @@ export interface OAuthAppRow {
 const APP_COLUMNS = 'platform, environment, client_id, redirect_uri, webhook_key_ciphertext IS NOT NULL AS has_webhook_key, created_at, updated_at';
 
 /** Sets (or replaces) the app of one platform and environment; null when the organisation does not exist. */
-export async function upsertOAuthApp(db: Queryable, app: {
-  organizationId: string; environment: Environment; platform: string; clientId: string; clientSecretCiphertext: Buffer; redirectUri: string;
-  webhookKeyCiphertext: Buffer | null;
-}): Promise<OAuthAppRow | null> {
+export async function upsertOAuthApp(
+  db: Queryable,
+  app: {
+    organizationId: string;
+    environment: Environment;
+    platform: string;
+    clientId: string;
+    clientSecretCiphertext: Buffer;
+    redirectUri: string;
+    webhookKeyCiphertext: Buffer | null;
+  },
+): Promise<OAuthAppRow | null> {
   const result = await db.query<OAuthAppRow>(
     `INSERT INTO oauth_apps (organization_id, environment, platform, client_id, client_secret_ciphertext, redirect_uri, webhook_key_ciphertext)
      SELECT o.id, $2, $3, $4, $5, $6, $7 FROM organizations o WHERE o.id = $1
@@ -40,24 +48,28 @@ export async function upsertOAuthApp(db: Queryable, app: {
 
 /** The organisation's apps, by platform then environment. */
 export async function listOAuthApps(db: Queryable, organizationId: string): Promise<OAuthAppRow[]> {
-  const result = await db.query<OAuthAppRow>(
-    `SELECT ${APP_COLUMNS} FROM oauth_apps WHERE organization_id = $1 ORDER BY platform, environment`,
-    [organizationId],
-  );
+  const result = await db.query<OAuthAppRow>(`SELECT ${APP_COLUMNS} FROM oauth_apps WHERE organization_id = $1 ORDER BY platform, environment`, [
+    organizationId,
+  ]);
   return result.rows;
 }
 
 /** True when an app was registered and is now removed. */
 export async function deleteOAuthApp(db: Queryable, organizationId: string, environment: Environment, platform: string): Promise<boolean> {
-  const result = await db.query(
-    `DELETE FROM oauth_apps WHERE organization_id = $1 AND environment = $2 AND platform = $3`,
-    [organizationId, environment, platform],
-  );
+  const result = await db.query(`DELETE FROM oauth_apps WHERE organization_id = $1 AND environment = $2 AND platform = $3`, [
+    organizationId,
+    environment,
+    platform,
+  ]);
   return (result.rowCount ?? 0) > 0;
 }
 
 /** An app with its secret opened: what a connector's OAuth calls take (OAuthAppCredentials, src/platforms/connector.ts). */
-export interface OAuthAppSecret { clientId: string; clientSecret: string; redirectUri: string }
+export interface OAuthAppSecret {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
 
 /** The app of the connection's organisation and environment for this platform, or null. */
 export async function findOAuthApp(db: Queryable, cipher: Cipher, connection: ConnectionRecord, platform: string): Promise<OAuthAppSecret | null> {

@@ -46,7 +46,14 @@ export interface ClaimedOAuthState {
  * Expired states are claimed too, so the caller can tell the end user and record the error.
  */
 export async function claimOAuthState(db: Queryable, state: string, pending: boolean): Promise<ClaimedOAuthState | null> {
-  const claimed = await db.query<{ connection_id: string; platform: string; redirect_url: string | null; pending_tokens_ciphertext: Buffer | null; authorization_input_ciphertext: Buffer | null; expired: boolean }>(
+  const claimed = await db.query<{
+    connection_id: string;
+    platform: string;
+    redirect_url: string | null;
+    pending_tokens_ciphertext: Buffer | null;
+    authorization_input_ciphertext: Buffer | null;
+    expired: boolean;
+  }>(
     `DELETE FROM oauth_states
       WHERE state_sha256 = $1 AND (pending_tokens_ciphertext IS NOT NULL) = $2
       RETURNING connection_id, platform, redirect_url, pending_tokens_ciphertext, authorization_input_ciphertext, expires_at <= clock_timestamp() AS expired`,
@@ -58,7 +65,11 @@ export async function claimOAuthState(db: Queryable, state: string, pending: boo
   const connectionRow = connection.rows[0];
   if (connectionRow === undefined) return null;
   return {
-    connection: toConnectionRecord(connectionRow), platform: row.platform, destination: row.redirect_url ?? '',
-    pending: row.pending_tokens_ciphertext, authorizationInput: row.authorization_input_ciphertext, expired: row.expired,
+    connection: toConnectionRecord(connectionRow),
+    platform: row.platform,
+    destination: row.redirect_url ?? '',
+    pending: row.pending_tokens_ciphertext,
+    authorizationInput: row.authorization_input_ciphertext,
+    expired: row.expired,
   };
 }

@@ -6,34 +6,50 @@ import type { Queryable } from '../db/pool.ts';
 import type { Environment } from '../tenants/types.ts';
 
 /** The sealed webhook key of the organisation's app of a platform and environment; null when none is registered. */
-export async function webhookKeyCiphertext(db: Queryable, organizationId: string, environment: Environment, platform: string): Promise<Buffer | null> {
+export async function webhookKeyCiphertext(
+  db: Queryable,
+  organizationId: string,
+  environment: Environment,
+  platform: string,
+): Promise<Buffer | null> {
   const result = await db.query<{ webhook_key_ciphertext: Buffer | null }>(
     `SELECT webhook_key_ciphertext FROM oauth_apps WHERE organization_id = $1 AND environment = $2 AND platform = $3`,
-    [organizationId, environment, platform]);
+    [organizationId, environment, platform],
+  );
   return result.rows[0]?.webhook_key_ciphertext ?? null;
 }
 
 /** Sets (or, with null, clears) the webhook key of an app; false when the organisation has no app of that platform and environment. */
 export async function setWebhookKeyCiphertext(
-  db: Queryable, organizationId: string, environment: Environment, platform: string, ciphertext: Buffer | null,
+  db: Queryable,
+  organizationId: string,
+  environment: Environment,
+  platform: string,
+  ciphertext: Buffer | null,
 ): Promise<boolean> {
   const result = await db.query(
     `UPDATE oauth_apps SET webhook_key_ciphertext = $4, updated_at = clock_timestamp()
       WHERE organization_id = $1 AND environment = $2 AND platform = $3`,
-    [organizationId, environment, platform, ciphertext]);
+    [organizationId, environment, platform, ciphertext],
+  );
   return result.rowCount === 1;
 }
 
 /** The connections of an organisation's platform accounts, by store_unique_id: only those whose data a sync can read. */
 export async function connectionsOfAccounts(
-  db: Queryable, organizationId: string, environment: Environment, platform: string, accounts: readonly string[],
+  db: Queryable,
+  organizationId: string,
+  environment: Environment,
+  platform: string,
+  accounts: readonly string[],
 ): Promise<{ id: string; store_unique_id: string }[]> {
   const result = await db.query<{ id: string; store_unique_id: string }>(
     `SELECT id, store_unique_id FROM connections
       WHERE organization_id = $1 AND environment = $2 AND platform = $3 AND store_unique_id = ANY($4::text[])
         AND ready_at IS NOT NULL AND duplicate_of IS NULL AND status IN ('active', 'unhealthy')
       ORDER BY id`,
-    [organizationId, environment, platform, accounts]);
+    [organizationId, environment, platform, accounts],
+  );
   return result.rows;
 }
 
@@ -41,14 +57,32 @@ export async function connectionsOfAccounts(
  * Records a verified notification, once: null when the same body was received before for this organisation,
  * environment and platform (a replay), which then changes nothing.
  */
-export async function claimWebhookReceipt(db: Queryable, receipt: {
-  organizationId: string; environment: Environment; platform: string; body: unknown; bodySha256: Buffer; changes: number; requestId: string | null;
-}): Promise<string | null> {
+export async function claimWebhookReceipt(
+  db: Queryable,
+  receipt: {
+    organizationId: string;
+    environment: Environment;
+    platform: string;
+    body: unknown;
+    bodySha256: Buffer;
+    changes: number;
+    requestId: string | null;
+  },
+): Promise<string | null> {
   const result = await db.query<{ id: string }>(
     `INSERT INTO platform_webhook_receipts (organization_id, environment, platform, body, body_sha256, changes, request_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (organization_id, environment, platform, body_sha256) DO NOTHING RETURNING id`,
-    [receipt.organizationId, receipt.environment, receipt.platform, JSON.stringify(receipt.body), receipt.bodySha256, receipt.changes, receipt.requestId]);
+    [
+      receipt.organizationId,
+      receipt.environment,
+      receipt.platform,
+      JSON.stringify(receipt.body),
+      receipt.bodySha256,
+      receipt.changes,
+      receipt.requestId,
+    ],
+  );
   return result.rows[0]?.id ?? null;
 }
 

@@ -1,6 +1,9 @@
 import type { Queryable } from '../db/pool.ts';
 
-export interface WindowState { hits: number; resetMs: number }
+export interface WindowState {
+  hits: number;
+  resetMs: number;
+}
 
 /**
  * Counts `hits` requests (normally one) in the bucket's window. The window starts at the first

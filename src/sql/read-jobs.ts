@@ -17,8 +17,15 @@ export async function insertFinishedReadJob(db: Queryable, job: FinishedReadJob)
        response_status, response, started_at, finished_at)
      VALUES ($1, $2, $3, $4, 'read', $5, 'completed', $6, $7, clock_timestamp(), clock_timestamp())
      RETURNING ${WRITE_JOB_COLUMNS}`,
-    [job.tenant.organizationId, job.tenant.environment, job.connectionId, job.objectType, JSON.stringify(job.request),
-      job.response.status_code, JSON.stringify(job.response.body)],
+    [
+      job.tenant.organizationId,
+      job.tenant.environment,
+      job.connectionId,
+      job.objectType,
+      JSON.stringify(job.request),
+      job.response.status_code,
+      JSON.stringify(job.response.body),
+    ],
   );
   const row = result.rows[0];
   if (row === undefined) throw new Error('INSERT … RETURNING gave no row');

@@ -1,7 +1,13 @@
 /** The stored copy: hashes for change detection, batch upserts, deletions. */
 import type { Queryable } from '../db/pool.ts';
 
-export interface StoredHash { platform_id: string; id: string; content_hash: Buffer; raw_hash: Buffer | null; deleted: boolean }
+export interface StoredHash {
+  platform_id: string;
+  id: string;
+  content_hash: Buffer;
+  raw_hash: Buffer | null;
+  deleted: boolean;
+}
 
 /**
  * The stored hashes of a page's records, by their service ids (derived from the platform ids, src/store/ids.ts).
@@ -72,7 +78,9 @@ function upsertText(size: number): string {
   const tuples: string[] = [];
   for (let row = 0; row < size; row++) {
     const p = 3 + row * COLUMNS_PER_ROW;
-    tuples.push(`($${p + 1}::uuid, $${p + 2}::text, $${p + 3}::jsonb, $${p + 4}::json, $${p + 5}::bytea, $${p + 6}::bytea, $${p + 7}::timestamptz, $${p + 8}::timestamptz, $${p + 9}::timestamptz)`);
+    tuples.push(
+      `($${p + 1}::uuid, $${p + 2}::text, $${p + 3}::jsonb, $${p + 4}::json, $${p + 5}::bytea, $${p + 6}::bytea, $${p + 7}::timestamptz, $${p + 8}::timestamptz, $${p + 9}::timestamptz)`,
+    );
   }
   const text = `INSERT INTO records AS r (connection_id, object_type, id, platform_id, data, raw, content_hash, raw_hash,
                                updated_at, created_at, business_date, last_synced_at, deleted_at)
@@ -109,7 +117,12 @@ async function upsertBatch(db: Queryable, connectionId: string, objectType: stri
  * the type is stored for the connection at all, and whether a live record was last synced before the run began
  * (the deletion sweep at the end of a full listing, deleteUnseen, only ever considers those).
  */
-export async function storedBeforeRun(db: Queryable, connectionId: string, objectType: string, runId: string): Promise<{ anyStored: boolean; liveBeforeRun: boolean }> {
+export async function storedBeforeRun(
+  db: Queryable,
+  connectionId: string,
+  objectType: string,
+  runId: string,
+): Promise<{ anyStored: boolean; liveBeforeRun: boolean }> {
   const result = await db.query<{ any_stored: boolean; live_before_run: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM records WHERE connection_id = $1 AND object_type = $2) AS any_stored,
             EXISTS (SELECT 1 FROM records
@@ -123,20 +136,32 @@ export async function storedBeforeRun(db: Queryable, connectionId: string, objec
 
 export async function markSeen(db: Queryable, runId: string, objectType: string, platformIds: string[]): Promise<void> {
   if (platformIds.length === 0) return;
-  await db.query(
-    `INSERT INTO sync_seen (run_id, object_type, platform_id) SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING`,
-    [runId, objectType, platformIds],
-  );
+  await db.query(`INSERT INTO sync_seen (run_id, object_type, platform_id) SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING`, [
+    runId,
+    objectType,
+    platformIds,
+  ]);
 }
 
 export async function forgetSeen(db: Queryable, runId: string, objectType: string): Promise<void> {
   await db.query('DELETE FROM sync_seen WHERE run_id = $1 AND object_type = $2', [runId, objectType]);
 }
 
-export interface DeletedRecord { id: string; platform_id: string; data: Record<string, unknown>; last_synced_at: Date }
+export interface DeletedRecord {
+  id: string;
+  platform_id: string;
+  data: Record<string, unknown>;
+  last_synced_at: Date;
+}
 
 /** Soft-deletes by platform id; returns what was live before (the last known objects). */
-export async function deleteByPlatformIds(db: Queryable, connectionId: string, objectType: string, platformIds: string[], at: string): Promise<DeletedRecord[]> {
+export async function deleteByPlatformIds(
+  db: Queryable,
+  connectionId: string,
+  objectType: string,
+  platformIds: string[],
+  at: string,
+): Promise<DeletedRecord[]> {
   if (platformIds.length === 0) return [];
   const result = await db.query<DeletedRecord>(
     `UPDATE records SET deleted_at = $4, last_synced_at = $4

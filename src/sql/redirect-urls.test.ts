@@ -4,8 +4,12 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/databa
 import { productionRedirectsWithoutList, upsertRedirectUrlList } from './redirect-urls.ts';
 
 let db: TestDatabase;
-beforeAll(async () => { db = await createTestDatabase(); });
-afterAll(async () => { await db.close(); });
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.close();
+});
 
 async function organization(name: string): Promise<string> {
   return (await db.pool.query<{ id: string }>('INSERT INTO organizations (name) VALUES ($1) RETURNING id', [name])).rows[0]?.id ?? '';
@@ -16,7 +20,8 @@ async function connection(organizationId: string, environment: string, redirectU
   await db.pool.query(
     `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext, redirect_url)
      VALUES ($1, $2, sha256(convert_to('at' || $3, 'UTF8')), '\\x00'::bytea, sha256(convert_to('lk' || $3, 'UTF8')), '\\x00'::bytea, $4)`,
-    [organizationId, environment, n, redirectUrl]);
+    [organizationId, environment, n, redirectUrl],
+  );
 }
 
 describe('productionRedirectsWithoutList', () => {

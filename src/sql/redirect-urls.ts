@@ -13,7 +13,10 @@ export interface RedirectUrlListRow {
 
 /** Sets (or replaces) the list of one environment; null when the organisation does not exist. */
 export async function upsertRedirectUrlList(
-  db: Queryable, organizationId: string, environment: Environment, urls: readonly string[],
+  db: Queryable,
+  organizationId: string,
+  environment: Environment,
+  urls: readonly string[],
 ): Promise<RedirectUrlListRow | null> {
   const result = await db.query<RedirectUrlListRow>(
     `INSERT INTO redirect_url_lists (organization_id, environment, urls)
@@ -36,23 +39,23 @@ export async function listRedirectUrlLists(db: Queryable, organizationId: string
 
 /** The list of one environment; null when none is set (not the same as an empty list). */
 export async function findRedirectUrlList(db: Queryable, organizationId: string, environment: Environment): Promise<string[] | null> {
-  const result = await db.query<{ urls: string[] }>(
-    `SELECT urls FROM redirect_url_lists WHERE organization_id = $1 AND environment = $2`,
-    [organizationId, environment],
-  );
+  const result = await db.query<{ urls: string[] }>(`SELECT urls FROM redirect_url_lists WHERE organization_id = $1 AND environment = $2`, [
+    organizationId,
+    environment,
+  ]);
   return result.rows[0]?.urls ?? null;
 }
 
 /** True when a list was set and is now removed. */
 export async function deleteRedirectUrlList(db: Queryable, organizationId: string, environment: Environment): Promise<boolean> {
-  const result = await db.query(
-    `DELETE FROM redirect_url_lists WHERE organization_id = $1 AND environment = $2`,
-    [organizationId, environment],
-  );
+  const result = await db.query(`DELETE FROM redirect_url_lists WHERE organization_id = $1 AND environment = $2`, [organizationId, environment]);
   return (result.rowCount ?? 0) > 0;
 }
 
-export interface UnlistedRedirects { organization_id: string; connections: number }
+export interface UnlistedRedirects {
+  organization_id: string;
+  connections: number;
+}
 
 /**
  * Organisations whose production connections carry a redirect_url (given at creation, before migration 0015 made
@@ -63,6 +66,7 @@ export async function productionRedirectsWithoutList(db: Queryable): Promise<Unl
     `SELECT c.organization_id, count(*)::int AS connections FROM connections c
       WHERE c.environment = 'production' AND c.redirect_url IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM redirect_url_lists l WHERE l.organization_id = c.organization_id AND l.environment = 'production')
-      GROUP BY c.organization_id ORDER BY c.organization_id`);
+      GROUP BY c.organization_id ORDER BY c.organization_id`,
+  );
   return result.rows;
 }

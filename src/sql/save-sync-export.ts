@@ -11,5 +11,6 @@ export async function saveSyncExport(db: Queryable, scope: ExportScope, state: S
            status = EXCLUDED.status, result_cursor = EXCLUDED.result_cursor,
            started_at = CASE WHEN sync_exports.export_id = EXCLUDED.export_id THEN sync_exports.started_at ELSE clock_timestamp() END,
            polled_at = CASE WHEN sync_exports.export_id = EXCLUDED.export_id THEN clock_timestamp() ELSE NULL END`,
-    [scope.connectionId, scope.objectType, scope.runId, scope.batchIndex, state.exportId, state.status, state.resultCursor]);
+    [scope.connectionId, scope.objectType, scope.runId, scope.batchIndex, state.exportId, state.status, state.resultCursor],
+  );
 }

@@ -9,5 +9,6 @@ export async function settlePlatformCallCost(db: Queryable, key: MeterKey, size:
   await db.query(
     `UPDATE platform_call_meters SET bucket_points = LEAST($3::float8, bucket_points + $4::float8)
       WHERE connection_id = $1 AND scope = $2 AND bucket_points IS NOT NULL`,
-    [key.connectionId, key.scope, size, refund]);
+    [key.connectionId, key.scope, size, refund],
+  );
 }

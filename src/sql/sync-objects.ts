@@ -37,8 +37,15 @@ export async function listSyncObjects(db: Queryable, connectionId: string): Prom
 }
 
 /** Starts (or restarts) a read of this object within a run. */
-export async function beginObjectRead(db: Queryable, connectionId: string, objectType: string, runId: string,
-  window: { start: string; end: string } | null, batchesDone: number, sweepDeletions: boolean): Promise<void> {
+export async function beginObjectRead(
+  db: Queryable,
+  connectionId: string,
+  objectType: string,
+  runId: string,
+  window: { start: string; end: string } | null,
+  batchesDone: number,
+  sweepDeletions: boolean,
+): Promise<void> {
   await db.query(
     `UPDATE sync_objects SET status = 'in_progress', run_id = $3, run_window = $4, page_token = NULL, batches_done = $5, sweep_deletions = $6,
             error = NULL, last_started_at = CASE WHEN run_id IS DISTINCT FROM $3 THEN clock_timestamp() ELSE last_started_at END
@@ -47,7 +54,13 @@ export async function beginObjectRead(db: Queryable, connectionId: string, objec
   );
 }
 
-export async function recordPage(db: Queryable, connectionId: string, objectType: string, nextPageToken: string | null, recordCount: number): Promise<void> {
+export async function recordPage(
+  db: Queryable,
+  connectionId: string,
+  objectType: string,
+  nextPageToken: string | null,
+  recordCount: number,
+): Promise<void> {
   await db.query(
     `UPDATE sync_objects SET page_token = $3, pages_read = pages_read + 1, records_read = records_read + $4
       WHERE connection_id = $1 AND object_type = $2`,
@@ -60,7 +73,13 @@ export async function recordPage(db: Queryable, connectionId: string, objectType
  * incremental cursor becomes the object's: it was read first, so later syncs
  * re-read rather than miss anything changed during the rest of the run.
  */
-export async function finishObjectBatch(db: Queryable, connectionId: string, objectType: string, batchesDone: number, nextSince: string | null): Promise<void> {
+export async function finishObjectBatch(
+  db: Queryable,
+  connectionId: string,
+  objectType: string,
+  batchesDone: number,
+  nextSince: string | null,
+): Promise<void> {
   await db.query(
     `UPDATE sync_objects SET batches_done = $3, page_token = NULL,
             since_cursor = CASE WHEN $3 = 1 AND $4::text IS NOT NULL THEN $4 ELSE since_cursor END
@@ -79,10 +98,19 @@ export async function completeObjectRead(db: Queryable, connectionId: string, ob
 }
 
 export async function failObjectRead(db: Queryable, connectionId: string, objectType: string, error: string): Promise<void> {
-  await db.query(`UPDATE sync_objects SET status = 'failed', error = $3 WHERE connection_id = $1 AND object_type = $2`, [connectionId, objectType, error]);
+  await db.query(`UPDATE sync_objects SET status = 'failed', error = $3 WHERE connection_id = $1 AND object_type = $2`, [
+    connectionId,
+    objectType,
+    error,
+  ]);
 }
 
-export interface ObjectCoverage { object_type: string; live: number; oldest: Date | null; newest: Date | null }
+export interface ObjectCoverage {
+  object_type: string;
+  live: number;
+  oldest: Date | null;
+  newest: Date | null;
+}
 
 export async function objectCoverage(db: Queryable, connectionId: string): Promise<Map<string, ObjectCoverage>> {
   const result = await db.query<ObjectCoverage>(
@@ -95,6 +123,9 @@ export async function objectCoverage(db: Queryable, connectionId: string): Promi
 
 /** Whether a full read of this object of the connection has ever completed (an empty answer then means "none"). */
 export async function objectEverRead(db: Queryable, connectionId: string, objectType: string): Promise<boolean> {
-  const result = await db.query('SELECT 1 FROM sync_objects WHERE connection_id = $1 AND object_type = $2 AND last_completed_at IS NOT NULL', [connectionId, objectType]);
+  const result = await db.query('SELECT 1 FROM sync_objects WHERE connection_id = $1 AND object_type = $2 AND last_completed_at IS NOT NULL', [
+    connectionId,
+    objectType,
+  ]);
   return result.rows.length > 0;
 }

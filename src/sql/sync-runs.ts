@@ -24,7 +24,9 @@ export async function latestSyncRuns(db: Queryable, connectionId: string, limit:
 export async function lastCompletedSyncAt(db: Queryable, connectionId: string): Promise<Date | null> {
   const result = await db.query<{ finished_at: Date | null }>(
     // The connection's runs newest first on its index, up to the first completed one (not every run it ever had).
-    `SELECT finished_at FROM sync_runs WHERE connection_id = $1 AND status = 'completed' ORDER BY created_at DESC LIMIT 1`, [connectionId]);
+    `SELECT finished_at FROM sync_runs WHERE connection_id = $1 AND status = 'completed' ORDER BY created_at DESC LIMIT 1`,
+    [connectionId],
+  );
   return result.rows[0]?.finished_at ?? null;
 }
 
@@ -37,9 +39,10 @@ export async function historicalBatchesAnnounced(db: Queryable, connectionId: st
     `SELECT max((request->>'historical_batches_announced')::int) AS batches,
             bool_or(jsonb_typeof(request->'data_batching'->'months') = 'array' AND jsonb_array_length(request->'data_batching'->'months') > 0) AS batching
        FROM sync_runs WHERE connection_id = $1 AND kind = 'initial'`,
-    [connectionId]);
+    [connectionId],
+  );
   const row = result.rows[0];
-  return row?.batching === true ? row.batches ?? 0 : null;
+  return row?.batching === true ? (row.batches ?? 0) : null;
 }
 
 /**
@@ -49,5 +52,7 @@ export async function historicalBatchesAnnounced(db: Queryable, connectionId: st
 export async function requeueRunForPause(db: Queryable, runId: string, error: string | null, uncount: boolean): Promise<void> {
   await db.query(
     `UPDATE sync_runs SET status = 'queued', error = COALESCE($2, error), attempts = attempts - CASE WHEN $3 THEN 1 ELSE 0 END
-      WHERE id = $1 AND status IN ('queued', 'running')`, [runId, error, uncount]);
+      WHERE id = $1 AND status IN ('queued', 'running')`,
+    [runId, error, uncount],
+  );
 }

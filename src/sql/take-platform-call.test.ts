@@ -14,14 +14,17 @@ beforeAll(async () => {
   db = await createTestDatabase();
   organizationId = (await db.pool.query<{ id: string }>(`INSERT INTO organizations (name) VALUES ('Meters') RETURNING id`)).rows[0]?.id ?? '';
 });
-afterAll(async () => { await db.close(); });
+afterAll(async () => {
+  await db.close();
+});
 
 async function connection(): Promise<MeterKey> {
   const n = Math.random().toString(36);
   const result = await db.pool.query<{ id: string }>(
     `INSERT INTO connections (organization_id, environment, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
      VALUES ($1, 'sandbox', sha256(convert_to('at' || $2, 'UTF8')), '\\x00'::bytea, sha256(convert_to('lk' || $2, 'UTF8')), '\\x00'::bytea) RETURNING id`,
-    [organizationId, n]);
+    [organizationId, n],
+  );
   return { connectionId: result.rows[0]?.id ?? '', scope: '' };
 }
 
@@ -29,13 +32,18 @@ const budget = (dailyCalls: number): MeterLimits => ({ rate: null, dailyCalls, b
 
 /** As if the meter's window had opened `hours` ago. */
 async function openedHoursAgo(key: MeterKey, hours: number): Promise<void> {
-  await db.pool.query(`UPDATE platform_call_meters SET day_started_at = clock_timestamp() - make_interval(hours => $3)
-    WHERE connection_id = $1 AND scope = $2`, [key.connectionId, key.scope, hours]);
+  await db.pool.query(
+    `UPDATE platform_call_meters SET day_started_at = clock_timestamp() - make_interval(hours => $3)
+    WHERE connection_id = $1 AND scope = $2`,
+    [key.connectionId, key.scope, hours],
+  );
 }
 
 async function bucketPoints(key: MeterKey): Promise<number | null> {
   const result = await db.pool.query<{ bucket_points: number | null }>(
-    'SELECT bucket_points FROM platform_call_meters WHERE connection_id = $1 AND scope = $2', [key.connectionId, key.scope]);
+    'SELECT bucket_points FROM platform_call_meters WHERE connection_id = $1 AND scope = $2',
+    [key.connectionId, key.scope],
+  );
   return result.rows[0]?.bucket_points ?? null;
 }
 
@@ -49,7 +57,12 @@ describe('takePlatformCall: the daily budget', () => {
     const key = await connection();
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await takePlatformCall(db.pool, key, budget(3)));
-    expect(results.map((r) => [r.granted, r.dayCalls])).toEqual([[true, 1], [true, 2], [true, 3], [false, 3]]);
+    expect(results.map((r) => [r.granted, r.dayCalls])).toEqual([
+      [true, 1],
+      [true, 2],
+      [true, 3],
+      [false, 3],
+    ]);
     const [first, , , refused] = results;
     expect(refused?.dayResetsAt).toEqual(first?.dayResetsAt);
     expect((refused?.dayResetsAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
@@ -117,7 +130,7 @@ describe('takePlatformCall: the rate', () => {
 describe('takePlatformCall: the cost bucket', () => {
   const bucket = (cost: number): MeterLimits => ({ rate: null, dailyCalls: null, bucket: { size: 100, refillPerSecond: 0.01, cost } });
 
-  it('takes each call\'s cost, waits while the bucket is short, and settles with the cost the answer reported', async () => {
+  it("takes each call's cost, waits while the bucket is short, and settles with the cost the answer reported", async () => {
     const key = await connection();
     expect(waitOf(await takePlatformCall(db.pool, key, bucket(40)))).toBe(0);
     expect(waitOf(await takePlatformCall(db.pool, key, bucket(40)))).toBe(0);

@@ -1,7 +1,10 @@
 import type { Queryable } from '../db/pool.ts';
 
 /** One meter of platform_call_meters: the connection as a whole (scope '') or one operation ('operation:<name>'). */
-export interface MeterKey { connectionId: string; scope: string }
+export interface MeterKey {
+  connectionId: string;
+  scope: string;
+}
 
 /** What one call asks of a meter; each part is null when the platform states no such limit. */
 export interface MeterLimits {
@@ -58,8 +61,14 @@ RETURNING last_take_granted AS granted, day_calls, day_started_at + interval '24
 export async function takePlatformCall(db: Queryable, key: MeterKey, limits: MeterLimits): Promise<TakeResult> {
   const { rate, dailyCalls, bucket } = limits;
   const result = await db.query<{ granted: boolean; day_calls: number; day_resets_at: Date; wait_ms: number }>(TAKE, [
-    key.connectionId, key.scope, rate?.intervalMs ?? null, rate?.burst ?? 1, dailyCalls,
-    bucket?.size ?? null, bucket?.refillPerSecond ?? null, bucket?.cost ?? null,
+    key.connectionId,
+    key.scope,
+    rate?.intervalMs ?? null,
+    rate?.burst ?? 1,
+    dailyCalls,
+    bucket?.size ?? null,
+    bucket?.refillPerSecond ?? null,
+    bucket?.cost ?? null,
   ]);
   const row = result.rows[0];
   if (row === undefined) throw new Error('platform call meter upsert returned no row');

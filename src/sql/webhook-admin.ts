@@ -51,7 +51,10 @@ const DELIVERY_COLUMNS = `id, event_id, environment, connection_id, code, status
 
 /** Sets (or replaces) the URL of one environment; null when the organisation does not exist. */
 export async function upsertWebhookEndpoint(
-  db: Queryable, organizationId: string, environment: Environment, url: string,
+  db: Queryable,
+  organizationId: string,
+  environment: Environment,
+  url: string,
 ): Promise<WebhookEndpointRow | null> {
   const result = await db.query<WebhookEndpointRow>(
     `INSERT INTO webhook_endpoints (organization_id, environment, url)
@@ -74,15 +77,15 @@ export async function listWebhookEndpoints(db: Queryable, organizationId: string
 
 /** True when a URL was configured and is now removed. Deliveries already created keep their course. */
 export async function deleteWebhookEndpoint(db: Queryable, organizationId: string, environment: Environment): Promise<boolean> {
-  const result = await db.query(
-    `DELETE FROM webhook_endpoints WHERE organization_id = $1 AND environment = $2`,
-    [organizationId, environment],
-  );
+  const result = await db.query(`DELETE FROM webhook_endpoints WHERE organization_id = $1 AND environment = $2`, [organizationId, environment]);
   return (result.rowCount ?? 0) > 0;
 }
 
 /** Where a page of the delivery log starts: a delivery's created_at (position_ts) and id. */
-export interface DeliveryPosition { createdAt: string; id: string }
+export interface DeliveryPosition {
+  createdAt: string;
+  id: string;
+}
 
 export interface DeliveryFilters {
   environment: Environment | null;
@@ -97,7 +100,11 @@ export interface DeliveryFilters {
  * one extra row says whether, and where, the next page starts.
  */
 export async function listWebhookDeliveries(
-  db: Queryable, organizationId: string, filters: DeliveryFilters, from: DeliveryPosition | null, limit: number,
+  db: Queryable,
+  organizationId: string,
+  filters: DeliveryFilters,
+  from: DeliveryPosition | null,
+  limit: number,
 ): Promise<WebhookDeliveryRow[]> {
   const result = await db.query<WebhookDeliveryRow>(
     `SELECT ${DELIVERY_COLUMNS}
@@ -110,18 +117,17 @@ export async function listWebhookDeliveries(
         AND ($6::timestamptz IS NULL OR (created_at, id) <= ($6::timestamptz, $7::uuid))
       ORDER BY created_at DESC, id DESC
       LIMIT $8`,
-    [organizationId, filters.environment, filters.status, filters.code, filters.connectionId,
-      from?.createdAt ?? null, from?.id ?? null, limit + 1],
+    [organizationId, filters.environment, filters.status, filters.code, filters.connectionId, from?.createdAt ?? null, from?.id ?? null, limit + 1],
   );
   return result.rows;
 }
 
 /** A delivery of this organisation, or null (another organisation's id is not found either). */
 export async function findWebhookDelivery(db: Queryable, organizationId: string, deliveryId: string): Promise<WebhookDeliveryRow | null> {
-  const result = await db.query<WebhookDeliveryRow>(
-    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND organization_id = $2`,
-    [deliveryId, organizationId],
-  );
+  const result = await db.query<WebhookDeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND organization_id = $2`, [
+    deliveryId,
+    organizationId,
+  ]);
   return result.rows[0] ?? null;
 }
 
@@ -141,7 +147,10 @@ export async function listWebhookAttempts(db: Queryable, deliveryId: string): Pr
  * organisation's, or its environment has no webhook URL.
  */
 export async function insertRetryDelivery(
-  db: Queryable, organizationId: string, deliveryId: string, windowSeconds: number,
+  db: Queryable,
+  organizationId: string,
+  deliveryId: string,
+  windowSeconds: number,
 ): Promise<WebhookDeliveryRow | null> {
   const result = await db.query<WebhookDeliveryRow>(
     `INSERT INTO webhook_deliveries (event_id, organization_id, environment, connection_id, code, replay_of, next_attempt_at, deadline_at)
@@ -169,9 +178,16 @@ export async function lockOrganizationReplays(db: Queryable, organizationId: str
  * before (no row has replay_of pointing at it), for environments that still
  * have a webhook URL: one new row each, in one statement. Returns how many.
  */
-export async function insertReplayDeliveries(db: Queryable, params: {
-  organizationId: string; from: Date; to: Date; environment: Environment | null; windowSeconds: number;
-}): Promise<number> {
+export async function insertReplayDeliveries(
+  db: Queryable,
+  params: {
+    organizationId: string;
+    from: Date;
+    to: Date;
+    environment: Environment | null;
+    windowSeconds: number;
+  },
+): Promise<number> {
   const result = await db.query(
     `INSERT INTO webhook_deliveries (event_id, organization_id, environment, connection_id, code, replay_of, next_attempt_at, deadline_at)
      SELECT d.event_id, d.organization_id, d.environment, d.connection_id, d.code, d.id,

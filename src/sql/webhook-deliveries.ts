@@ -27,7 +27,11 @@ export interface ClaimedDelivery {
 }
 
 /** What one endpoint (organisation and environment) may still take in a claim. */
-export interface EndpointAllowance { organizationId: string; environment: Environment; allowance: number }
+export interface EndpointAllowance {
+  organizationId: string;
+  environment: Environment;
+  allowance: number;
+}
 
 export interface ClaimLimits {
   /** Deliveries this claim may take in all. */
@@ -87,8 +91,16 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
       RETURNING d.id, d.event_id, d.organization_id, d.environment, d.attempts,
                 LEAST(d.deadline_at, d.created_at + make_interval(secs => $3)) AS deadline_at, e.created_at AS event_created_at, e.payload, e.access_token_ciphertext, e.update_url_ciphertext,
                 (SELECT w.url FROM webhook_endpoints w WHERE w.organization_id = d.organization_id AND w.environment = d.environment) AS url`,
-    [limits.limit, limits.leaseSeconds, limits.windowSeconds, limits.perEndpoint,
-      limits.held.map((h) => h.organizationId), limits.held.map((h) => h.environment), limits.held.map((h) => h.allowance)]);
+    [
+      limits.limit,
+      limits.leaseSeconds,
+      limits.windowSeconds,
+      limits.perEndpoint,
+      limits.held.map((h) => h.organizationId),
+      limits.held.map((h) => h.environment),
+      limits.held.map((h) => h.allowance),
+    ],
+  );
   return result.rows;
 }
 
@@ -100,7 +112,8 @@ export async function expireDeliveries(db: Queryable, windowSeconds: number): Pr
             last_error = COALESCE(last_error, 'no attempt before the retry window ended')
       WHERE status IN ('pending', 'delivering') AND next_attempt_at <= clock_timestamp()
         AND LEAST(deadline_at, created_at + make_interval(secs => $1)) <= clock_timestamp()`,
-    [windowSeconds]);
+    [windowSeconds],
+  );
   return result.rowCount ?? 0;
 }
 
@@ -115,11 +128,18 @@ export interface AttemptRecord {
   excerpt: string | null;
 }
 
-export interface AttemptOutcome { delivered: boolean; retryAt: Date | null }
+export interface AttemptOutcome {
+  delivered: boolean;
+  retryAt: Date | null;
+}
 
-export interface SettledAttempt { record: AttemptRecord; outcome: AttemptOutcome }
+export interface SettledAttempt {
+  record: AttemptRecord;
+  outcome: AttemptOutcome;
+}
 
-const settleStatus = (o: AttemptOutcome): 'delivered' | 'failed' | 'pending' => (o.delivered ? 'delivered' : o.retryAt === null ? 'failed' : 'pending');
+const settleStatus = (o: AttemptOutcome): 'delivered' | 'failed' | 'pending' =>
+  o.delivered ? 'delivered' : o.retryAt === null ? 'failed' : 'pending';
 
 /**
  * Logs attempts and settles their deliveries in one statement (one round trip
@@ -154,9 +174,16 @@ export async function recordAttempts(db: Queryable, attempts: readonly SettledAt
      )
      SELECT id, attempts FROM settled`,
     values: [
-      column((a) => a.record.deliveryId), column((a) => a.record.attempt), column((a) => a.record.url), column((a) => a.record.startedAt),
-      column((a) => a.record.durationMs), column((a) => a.record.statusCode), column((a) => a.record.error), column((a) => a.record.excerpt),
-      column((a) => settleStatus(a.outcome)), column((a) => a.outcome.retryAt),
+      column((a) => a.record.deliveryId),
+      column((a) => a.record.attempt),
+      column((a) => a.record.url),
+      column((a) => a.record.startedAt),
+      column((a) => a.record.durationMs),
+      column((a) => a.record.statusCode),
+      column((a) => a.record.error),
+      column((a) => a.record.excerpt),
+      column((a) => settleStatus(a.outcome)),
+      column((a) => a.outcome.retryAt),
     ],
   });
   // Keyed like src/webhooks/settler.ts settledKey: delivery and attempt.
@@ -174,6 +201,7 @@ export async function releaseDeliveries(db: Queryable, claims: readonly { id: st
         SET status = 'pending', attempts = d.attempts - 1, locked_until = NULL, next_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
        FROM unnest($1::uuid[], $2::int[]) AS c(id, attempts)
       WHERE d.id = c.id AND d.attempts = c.attempts AND d.status = 'delivering'`,
-    [claims.map((c) => c.id), claims.map((c) => c.attempts)]);
+    [claims.map((c) => c.id), claims.map((c) => c.attempts)],
+  );
   return result.rowCount ?? 0;
 }

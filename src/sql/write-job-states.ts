@@ -31,7 +31,14 @@ export function isFinished(status: JobStatus): boolean {
 }
 
 export const WRITE_OPERATIONS = [
-  'create', 'update', 'delete', 'apply_credit', 'unapply_credit', 'upload_attachment', 'send_bank_feed_transactions', 'bank_feed_mapping_link',
+  'create',
+  'update',
+  'delete',
+  'apply_credit',
+  'unapply_credit',
+  'upload_attachment',
+  'send_bank_feed_transactions',
+  'bank_feed_mapping_link',
 ] as const;
 export type WriteOperation = (typeof WRITE_OPERATIONS)[number];
 

@@ -67,11 +67,23 @@ export const WRITE_JOB_COLUMNS = COLUMNS;
 
 export function toWriteJob(row: WriteJobRow): WriteJob {
   return {
-    id: row.id, organizationId: row.organization_id, environment: row.environment, connectionId: row.connection_id,
-    objectType: row.object_type, operation: row.operation, targetId: row.target_id, request: row.request, status: row.status,
-    indeterminate: row.indeterminate, attempts: row.attempts,
+    id: row.id,
+    organizationId: row.organization_id,
+    environment: row.environment,
+    connectionId: row.connection_id,
+    objectType: row.object_type,
+    operation: row.operation,
+    targetId: row.target_id,
+    request: row.request,
+    status: row.status,
+    indeterminate: row.indeterminate,
+    attempts: row.attempts,
     response: row.response_status === null ? null : { status_code: row.response_status, body: row.response },
-    resultId: row.result_id, idempotencyKey: row.idempotency_key, requestId: row.request_id, createdAt: row.created_at, updatedAt: row.updated_at,
+    resultId: row.result_id,
+    idempotencyKey: row.idempotency_key,
+    requestId: row.request_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -99,8 +111,17 @@ export async function insertWriteJob(db: Queryable, job: NewWriteJob): Promise<W
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (organization_id, environment, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
      RETURNING ${COLUMNS}`,
-    [job.tenant.organizationId, job.tenant.environment, job.connectionId, job.objectType, job.operation, job.targetId,
-      JSON.stringify(job.request), job.idempotencyKey, job.requestId ?? null],
+    [
+      job.tenant.organizationId,
+      job.tenant.environment,
+      job.connectionId,
+      job.objectType,
+      job.operation,
+      job.targetId,
+      JSON.stringify(job.request),
+      job.idempotencyKey,
+      job.requestId ?? null,
+    ],
   );
   return one(result.rows);
 }
@@ -108,15 +129,18 @@ export async function insertWriteJob(db: Queryable, job: NewWriteJob): Promise<W
 export async function findJobByIdempotencyKey(db: Queryable, tenant: Tenant, key: string): Promise<WriteJob | null> {
   const result = await db.query<WriteJobRow>(
     `SELECT ${COLUMNS} FROM write_jobs WHERE organization_id = $1 AND environment = $2 AND idempotency_key = $3`,
-    [tenant.organizationId, tenant.environment, key]);
+    [tenant.organizationId, tenant.environment, key],
+  );
   return one(result.rows);
 }
 
 /** A job of this tenant; another tenant's id is simply not found. */
 export async function findJobForTenant(db: Queryable, tenant: Tenant, id: string): Promise<WriteJob | null> {
-  const result = await db.query<WriteJobRow>(
-    `SELECT ${COLUMNS} FROM write_jobs WHERE id = $1 AND organization_id = $2 AND environment = $3`,
-    [id, tenant.organizationId, tenant.environment]);
+  const result = await db.query<WriteJobRow>(`SELECT ${COLUMNS} FROM write_jobs WHERE id = $1 AND organization_id = $2 AND environment = $3`, [
+    id,
+    tenant.organizationId,
+    tenant.environment,
+  ]);
   return one(result.rows);
 }
 
@@ -137,7 +161,8 @@ export async function claimWriteJob(db: Queryable, id: string): Promise<WriteJob
             started_at = COALESCE(started_at, clock_timestamp()), updated_at = clock_timestamp()
       WHERE id = $1 AND status = ANY($2::text[])
       RETURNING ${COLUMNS}`,
-    [id, statesLeadingTo('in_progress')]);
+    [id, statesLeadingTo('in_progress')],
+  );
   return one(result.rows);
 }
 
@@ -151,17 +176,23 @@ export async function releaseForRetry(db: Queryable, id: string, indeterminate: 
   await db.query(
     `UPDATE write_jobs SET status = 'pending', indeterminate = indeterminate OR $3, updated_at = clock_timestamp()
       WHERE id = $1 AND status = ANY($2::text[])`,
-    [id, statesLeadingTo('pending'), indeterminate]);
+    [id, statesLeadingTo('pending'), indeterminate],
+  );
 }
 
-export async function completeWriteJob(db: Queryable, id: string, outcome: { response: JobResponse; resultId: string | null }): Promise<WriteJob | null> {
+export async function completeWriteJob(
+  db: Queryable,
+  id: string,
+  outcome: { response: JobResponse; resultId: string | null },
+): Promise<WriteJob | null> {
   const result = await db.query<WriteJobRow>(
     `UPDATE write_jobs
         SET status = 'completed', response_status = $3, response = $4, result_id = $5,
             finished_at = clock_timestamp(), updated_at = clock_timestamp()
       WHERE id = $1 AND status = ANY($2::text[])
       RETURNING ${COLUMNS}`,
-    [id, statesLeadingTo('completed'), outcome.response.status_code, JSON.stringify(outcome.response.body), outcome.resultId]);
+    [id, statesLeadingTo('completed'), outcome.response.status_code, JSON.stringify(outcome.response.body), outcome.resultId],
+  );
   return one(result.rows);
 }
 
@@ -171,20 +202,31 @@ export async function failWriteJob(db: Queryable, id: string, response: JobRespo
         SET status = 'failed', response_status = $3, response = $4, finished_at = clock_timestamp(), updated_at = clock_timestamp()
       WHERE id = $1 AND status = ANY($2::text[])
       RETURNING ${COLUMNS}`,
-    [id, statesLeadingTo('failed'), response.status_code, JSON.stringify(response.body)]);
+    [id, statesLeadingTo('failed'), response.status_code, JSON.stringify(response.body)],
+  );
   return one(result.rows);
 }
 
-export interface JobFile { fileName: string; contentType: string; content: Buffer }
+export interface JobFile {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
 
 export async function insertJobFile(db: Queryable, jobId: string, file: JobFile): Promise<void> {
-  await db.query('INSERT INTO write_job_files (job_id, file_name, content_type, content) VALUES ($1, $2, $3, $4)',
-    [jobId, file.fileName, file.contentType, file.content]);
+  await db.query('INSERT INTO write_job_files (job_id, file_name, content_type, content) VALUES ($1, $2, $3, $4)', [
+    jobId,
+    file.fileName,
+    file.contentType,
+    file.content,
+  ]);
 }
 
 export async function loadJobFile(db: Queryable, jobId: string): Promise<JobFile | null> {
   const result = await db.query<{ file_name: string; content_type: string; content: Buffer }>(
-    'SELECT file_name, content_type, content FROM write_job_files WHERE job_id = $1', [jobId]);
+    'SELECT file_name, content_type, content FROM write_job_files WHERE job_id = $1',
+    [jobId],
+  );
   const row = result.rows[0];
   return row === undefined ? null : { fileName: row.file_name, contentType: row.content_type, content: row.content };
 }
@@ -197,7 +239,8 @@ export async function staleOpenJobs(db: Queryable, idleSeconds: number, limit: n
         -- Jobs of a paused connection wait in the queue for the pause's end (src/connections/platform-pause.ts).
         AND NOT EXISTS (SELECT 1 FROM platform_pauses p WHERE p.connection_id = j.connection_id AND p.paused_until > clock_timestamp())
       ORDER BY updated_at LIMIT $2`,
-    [idleSeconds, limit]);
+    [idleSeconds, limit],
+  );
   return result.rows;
 }
 
@@ -205,7 +248,9 @@ export async function staleOpenJobs(db: Queryable, idleSeconds: number, limit: n
 export async function forgetOldIdempotencyKeys(db: Queryable, olderThanSeconds: number): Promise<number> {
   const result = await db.query(
     `UPDATE write_jobs SET idempotency_key = NULL
-      WHERE idempotency_key IS NOT NULL AND created_at < clock_timestamp() - make_interval(secs => $1)`, [olderThanSeconds]);
+      WHERE idempotency_key IS NOT NULL AND created_at < clock_timestamp() - make_interval(secs => $1)`,
+    [olderThanSeconds],
+  );
   return result.rowCount ?? 0;
 }
 
@@ -225,7 +270,9 @@ export async function findUnresolvedWrite(db: Queryable, connectionId: string): 
         -- has let go of the page lock but not recorded the outcome yet (src/writes/executor.ts marks it first).
         AND CASE WHEN status = 'pending' THEN indeterminate
                  ELSE indeterminate OR pg_try_advisory_xact_lock(hashtextextended('ledgerport-write:' || id::text, 0)) END
-      LIMIT 1`, [connectionId]);
+      LIMIT 1`,
+    [connectionId],
+  );
   return result.rows[0]?.id ?? null;
 }
 
@@ -234,5 +281,6 @@ export async function releaseForPause(db: Queryable, id: string): Promise<void> 
   await db.query(
     `UPDATE write_jobs SET status = 'pending', attempts = GREATEST(attempts - 1, 0), updated_at = clock_timestamp()
       WHERE id = $1 AND status = ANY($2::text[])`,
-    [id, statesLeadingTo('pending')]);
+    [id, statesLeadingTo('pending')],
+  );
 }

@@ -9,7 +9,10 @@ import type { RecordRow } from '../sql/list-records.ts';
 import { signedFileUrl } from '../files/signed-url.ts';
 import { upgradeStored } from './stored-shape.ts';
 
-export interface Presenter { publicUrl: string; urlSigningKey: Buffer }
+export interface Presenter {
+  publicUrl: string;
+  urlSigningKey: Buffer;
+}
 
 export function served(type: UnifiedObjectType, row: RecordRow, withRaw: boolean, presenter: Presenter): Record<string, unknown> {
   const object: Record<string, unknown> = { ...upgradeStored(type, row.data), last_synced_at: row.last_synced_at.toISOString() };

@@ -3,15 +3,31 @@ import { upgradeStored } from './stored-shape.ts';
 
 describe('objects stored before their model gained a field', () => {
   it('serve a vendor without website as null and its first subsidiary as primary', () => {
-    const stored = { vendor_name: 'Acme', subsidiaries: [{ id: 's1', status: 'active' }, { id: 's2', status: 'active' }] };
+    const stored = {
+      vendor_name: 'Acme',
+      subsidiaries: [
+        { id: 's1', status: 'active' },
+        { id: 's2', status: 'active' },
+      ],
+    };
     expect(upgradeStored('vendor', stored)).toEqual({
-      vendor_name: 'Acme', website: null,
-      subsidiaries: [{ id: 's1', status: 'active', primary: true }, { id: 's2', status: 'active', primary: false }],
+      vendor_name: 'Acme',
+      website: null,
+      subsidiaries: [
+        { id: 's1', status: 'active', primary: true },
+        { id: 's2', status: 'active', primary: false },
+      ],
     });
   });
 
   it('leave what a vendor stored with the new fields holds', () => {
-    const stored = { website: 'https://acme.example', subsidiaries: [{ id: 's1', status: 'active', primary: false }, { id: 's2', status: null, primary: true }] };
+    const stored = {
+      website: 'https://acme.example',
+      subsidiaries: [
+        { id: 's1', status: 'active', primary: false },
+        { id: 's2', status: null, primary: true },
+      ],
+    };
     expect(upgradeStored('vendor', stored)).toEqual(stored);
     expect(upgradeStored('vendor', { subsidiaries: null })).toEqual({ subsidiaries: null, website: null });
   });
@@ -21,14 +37,14 @@ describe('objects stored before their model gained a field', () => {
     expect(upgradeStored('payment_term', { name: null, discount_percentage: null })).toMatchObject({ term_name: '', discount_percent: null });
   });
 
-  it('sum a purchase order\'s item quantities, null without item lines', () => {
+  it("sum a purchase order's item quantities, null without item lines", () => {
     const line = (quantity: number | null) => ({ total_amount: 1, item: quantity === null ? null : { id: 'i', quantity, unit_amount: 1 } });
     expect(upgradeStored('purchase_order', { line_items: [line(0.1), line(0.2), line(null)] })).toMatchObject({ total_quantity: 0.3 });
     expect(upgradeStored('purchase_order', { line_items: [line(null)] })).toMatchObject({ total_quantity: null });
     expect(upgradeStored('purchase_order', { line_items: [line(3)], total_quantity: 5 })).toMatchObject({ total_quantity: 5 });
   });
 
-  it('turn an expense\'s stored decimal-text rate into a number', () => {
+  it("turn an expense's stored decimal-text rate into a number", () => {
     expect(upgradeStored('expense', { currency_rate: '1.2345' })).toEqual({ currency_rate: 1.2345 });
     expect(upgradeStored('expense', { currency_rate: null })).toEqual({ currency_rate: null });
   });

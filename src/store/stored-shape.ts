@@ -26,7 +26,7 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
     website: o.website ?? null,
     subsidiaries: Array.isArray(o.subsidiaries)
       ? o.subsidiaries.map((entry: unknown, index) => (isObject(entry) ? { primary: index === 0, ...entry } : entry))
-      : o.subsidiaries ?? null,
+      : (o.subsidiaries ?? null),
   }),
   payment_term: (o) => ({
     ...o,

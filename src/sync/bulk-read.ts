@@ -50,7 +50,8 @@ async function readExport(db: Queryable, ctx: ConnectorContext, bulk: BulkRead, 
   if (state.status === 'running') state = await pollUntilReady(db, ctx, bulk, scope, state);
   const page = await bulk.readExportPage(ctx, state.exportId, request.pageToken ?? state.resultCursor);
   return {
-    records: page.records, nextPageToken: page.nextCursor,
+    records: page.records,
+    nextPageToken: page.nextCursor,
     ...(page.deletedPlatformIds === undefined ? {} : { deletedPlatformIds: page.deletedPlatformIds }),
     ...(page.nextSince === undefined ? {} : { nextSince: page.nextSince }),
   };

@@ -13,7 +13,13 @@ import type { UnifiedObjectType } from '../model/object-types.ts';
 
 /** Types with fields derived from the documents that link to them. */
 const CHANGED_BY_LINKED_DOCUMENTS: ReadonlySet<UnifiedObjectType> = new Set<UnifiedObjectType>([
-  'account', 'bill', 'invoice', 'bill_credit_memo', 'invoice_credit_memo', 'vendor', 'customer',
+  'account',
+  'bill',
+  'invoice',
+  'bill_credit_memo',
+  'invoice_credit_memo',
+  'vendor',
+  'customer',
 ]);
 
 export function followUpTypes(written: UnifiedObjectType): UnifiedObjectType[] {

@@ -16,10 +16,21 @@ async function readyConnection(): Promise<ConnectionRecord> {
   counter += 1;
   for (let i = 1; i <= 3; i++) books.addAccount(`A${i}`, `Account ${i}`);
   books.addBill('B1', 100, '2026-01-15T00:00:00.000Z');
-  const { connection } = await createConnection(app().db.pool, app().services.cipher, { organizationId: app().org.organization.id, environment: 'sandbox' }, {
-    platform: MEMORY_PLATFORM, name: null, credentials: { api_key: `f${counter}` }, identity: { storeUniqueId: `follow-${counter}`, storeName: 'Memory' },
-    syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
-  });
+  const { connection } = await createConnection(
+    app().db.pool,
+    app().services.cipher,
+    { organizationId: app().org.organization.id, environment: 'sandbox' },
+    {
+      platform: MEMORY_PLATFORM,
+      name: null,
+      credentials: { api_key: `f${counter}` },
+      identity: { storeUniqueId: `follow-${counter}`, storeName: 'Memory' },
+      syncConfig: { historical_months: 0 },
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  );
   const initial = await requestSync(app().db.pool, app().services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
   expect(await runSync(app().services, initial.id, signal)).toBe('completed');
   return connection;
@@ -27,13 +38,16 @@ async function readyConnection(): Promise<ConnectionRecord> {
 
 async function queued(connectionId: string): Promise<{ id: string; trigger: string; request: { object_types?: string[] } }[]> {
   const result = await app().db.pool.query<{ id: string; trigger: string; request: { object_types?: string[] } }>(
-    `SELECT id, trigger, request FROM sync_runs WHERE connection_id = $1 AND status = 'queued' ORDER BY created_at`, [connectionId]);
+    `SELECT id, trigger, request FROM sync_runs WHERE connection_id = $1 AND status = 'queued' ORDER BY created_at`,
+    [connectionId],
+  );
   return result.rows;
 }
 
-const follow = (c: ConnectionRecord, types: Parameters<typeof requestFollowUpSync>[3]) => requestFollowUpSync(app().db.pool, app().services.jobs, c.id, types);
+const follow = (c: ConnectionRecord, types: Parameters<typeof requestFollowUpSync>[3]) =>
+  requestFollowUpSync(app().db.pool, app().services.jobs, c.id, types);
 
-describe('a write\'s follow-up sync', () => {
+describe("a write's follow-up sync", () => {
   it('reads the written type and the types whose fields a document changes, not every object type', () => {
     expect(followUpTypes('bill_payment')).toEqual(['account', 'bill', 'bill_credit_memo', 'bill_payment', 'vendor']);
     expect(followUpTypes('invoice_payment')).toEqual(['account', 'customer', 'invoice', 'invoice_credit_memo', 'invoice_payment']);
@@ -70,7 +84,11 @@ describe('a write\'s follow-up sync', () => {
     expect(await queued(c.id)).toHaveLength(1);
 
     const other = await readyConnection();
-    await requestSync(app().db.pool, app().services.jobs, other.id, { kind: 'backfill', trigger: 'api', details: { entity: 'BILL', start_date: '2026-01-01', end_date: '2026-01-31' } });
+    await requestSync(app().db.pool, app().services.jobs, other.id, {
+      kind: 'backfill',
+      trigger: 'api',
+      details: { entity: 'BILL', start_date: '2026-01-01', end_date: '2026-01-31' },
+    });
     const followUp = await follow(other, ['bill']);
     expect((await queued(other.id)).map((r) => r.id)).toContain(followUp);
     expect(await queued(other.id)).toHaveLength(2);
@@ -88,10 +106,21 @@ describe('a write\'s follow-up sync', () => {
   });
 
   it('queues nothing for a connection whose data is not ready', async () => {
-    const { connection } = await createConnection(app().db.pool, app().services.cipher, { organizationId: app().org.organization.id, environment: 'sandbox' }, {
-      platform: MEMORY_PLATFORM, name: null, credentials: { api_key: 'never-synced' }, identity: { storeUniqueId: 'follow-unready', storeName: 'Memory' },
-      syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
-    });
+    const { connection } = await createConnection(
+      app().db.pool,
+      app().services.cipher,
+      { organizationId: app().org.organization.id, environment: 'sandbox' },
+      {
+        platform: MEMORY_PLATFORM,
+        name: null,
+        credentials: { api_key: 'never-synced' },
+        identity: { storeUniqueId: 'follow-unready', storeName: 'Memory' },
+        syncConfig: null,
+        scope: null,
+        marketplace: null,
+        redirectUrl: null,
+      },
+    );
     expect(await follow(connection, ['bill'])).toBeNull();
     expect(await queued(connection.id)).toEqual([]);
   });

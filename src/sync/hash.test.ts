@@ -24,13 +24,33 @@ function referenceCanonicalJson(value: unknown): string {
 
 describe('canonical JSON', () => {
   it('is byte for byte the text of the first implementation, for any JSON-like value', () => {
-    const value = fc.anything({ withNullPrototype: false, withBoxedValues: false, withMap: false, withSet: false, withDate: false, withTypedArray: false, withSparseArray: true, withObjectString: false });
-    fc.assert(fc.property(value, (v) => { expect(canonicalJson(v)).toBe(referenceCanonicalJson(v)); }), { numRuns: 2_000 });
+    const value = fc.anything({
+      withNullPrototype: false,
+      withBoxedValues: false,
+      withMap: false,
+      withSet: false,
+      withDate: false,
+      withTypedArray: false,
+      withSparseArray: true,
+      withObjectString: false,
+    });
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(referenceCanonicalJson(v));
+      }),
+      { numRuns: 2_000 },
+    );
     expect(canonicalJson([1, undefined, 2])).toBe(referenceCanonicalJson([1, undefined, 2]));
-    for (const odd of [{ b: 1, 10: 2, 9: 3, a: 4 }, JSON.parse('{"b":1,"__proto__":{"z":1,"a":2}}') as unknown, { f: () => 1, a: 1 },
-      [() => 1, 2], { d: new Date(0) }, Object.assign(Object.create(null) as object, { b: 1, a: 2 })]) {
+    for (const odd of [
+      { b: 1, 10: 2, 9: 3, a: 4 },
+      JSON.parse('{"b":1,"__proto__":{"z":1,"a":2}}') as unknown,
+      { f: () => 1, a: 1 },
+      [() => 1, 2],
+      { d: new Date(0) },
+      Object.assign(Object.create(null) as object, { b: 1, a: 2 }),
+    ]) {
       expect(canonicalJson(odd)).toBe(referenceCanonicalJson(odd));
     }
-    expect(canonicalJson({ 'é': 1, 'e': 2, 'Z': 3, '😀': 4, '\uffff': 5 })).toBe(referenceCanonicalJson({ 'é': 1, 'e': 2, 'Z': 3, '😀': 4, '\uffff': 5 }));
+    expect(canonicalJson({ é: 1, e: 2, Z: 3, '😀': 4, '\uffff': 5 })).toBe(referenceCanonicalJson({ é: 1, e: 2, Z: 3, '😀': 4, '\uffff': 5 }));
   });
 });

@@ -27,9 +27,14 @@ const INTEGER_LIKE_KEY = /^(?:0|[1-9]\d*)$/;
 function sortedCopy(value: unknown): unknown {
   if (value === null) return null;
   switch (typeof value) {
-    case 'string': case 'number': case 'boolean': return value;
-    case 'object': break;
-    default: throw needsGeneralPath;
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    default:
+      throw needsGeneralPath;
   }
   if (Array.isArray(value)) {
     const copy: unknown[] = new Array<unknown>(value.length);

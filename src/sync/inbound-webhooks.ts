@@ -35,8 +35,16 @@ export interface PlatformWebhookOutcome {
   duplicate: boolean;
 }
 
-export async function receivePlatformWebhook(services: Pick<CoreServices, 'pool' | 'cipher' | 'jobs' | 'log'>, received: ReceivedPlatformWebhook): Promise<PlatformWebhookOutcome> {
-  const log = services.log.child({ platform: received.platform, organization_id: received.organizationId, environment: received.environment, request_id: received.requestId });
+export async function receivePlatformWebhook(
+  services: Pick<CoreServices, 'pool' | 'cipher' | 'jobs' | 'log'>,
+  received: ReceivedPlatformWebhook,
+): Promise<PlatformWebhookOutcome> {
+  const log = services.log.child({
+    platform: received.platform,
+    organization_id: received.organizationId,
+    environment: received.environment,
+    request_id: received.requestId,
+  });
   const refused = (reason: string, message: string): ServiceError => {
     // A forged or misconfigured sender is worth an operator's look; the answer tells the sender no more than 401.
     log.warn({ reason }, 'platform webhook refused');
@@ -44,12 +52,19 @@ export async function receivePlatformWebhook(services: Pick<CoreServices, 'pool'
   };
   const receiver = getConnector(received.platform)?.webhooks;
   if (receiver === undefined) {
-    throw new ServiceError('ROUTE_NOT_FOUND', `${received.platform} sends no webhooks this service receives.`, { source: 'service', field: 'platform', location: 'params' });
+    throw new ServiceError('ROUTE_NOT_FOUND', `${received.platform} sends no webhooks this service receives.`, {
+      source: 'service',
+      field: 'platform',
+      location: 'params',
+    });
   }
   const sealed = await webhookKeyCiphertext(services.pool, received.organizationId, received.environment, received.platform);
   // Without a key nothing can be verified: the platform is told 401, as for a wrong signature (Xero's intent-to-receive check expects it).
   if (sealed === null) {
-    throw refused('no_key', `No webhook key is registered on this organisation's ${received.platform} OAuth app for ${received.environment}: set webhook_key with PUT /admin/organizations/:id/oauth_apps/${received.platform}.`);
+    throw refused(
+      'no_key',
+      `No webhook key is registered on this organisation's ${received.platform} OAuth app for ${received.environment}: set webhook_key with PUT /admin/organizations/:id/oauth_apps/${received.platform}.`,
+    );
   }
   if (!receiver.verify(received.rawBody, received.headers, services.cipher.decrypt(sealed))) {
     throw refused('bad_signature', 'The webhook signature does not match the body under the registered webhook key.');
@@ -61,19 +76,30 @@ export async function receivePlatformWebhook(services: Pick<CoreServices, 'pool'
     throw new ServiceError('MALFORMED_JSON', 'The webhook body is not JSON.', { source: 'service', location: 'body' });
   }
   const changes = receiver.changes(body);
-  if (changes === null) throw new ServiceError('VALIDATION_ERROR', `The body is not a ${received.platform} webhook notification.`, { source: 'service', location: 'body' });
+  if (changes === null)
+    throw new ServiceError('VALIDATION_ERROR', `The body is not a ${received.platform} webhook notification.`, {
+      source: 'service',
+      location: 'body',
+    });
 
   const byAccount = typesByAccount(changes);
   // The receipt and the runs it asks for commit together: a notification is either taken whole or not at all, and a
   // retry of one that was taken finds its receipt and changes nothing.
   const outcome = await withTransaction(services.pool, async (db): Promise<PlatformWebhookOutcome> => {
     const receiptId = await claimWebhookReceipt(db, {
-      organizationId: received.organizationId, environment: received.environment, platform: received.platform, body,
-      bodySha256: createHash('sha256').update(received.rawBody).digest(), changes: changes.length, requestId: received.requestId,
+      organizationId: received.organizationId,
+      environment: received.environment,
+      platform: received.platform,
+      body,
+      bodySha256: createHash('sha256').update(received.rawBody).digest(),
+      changes: changes.length,
+      requestId: received.requestId,
     });
     if (receiptId === null) return { changes: changes.length, syncRuns: 0, duplicate: true };
-    const connections = byAccount.size === 0 ? [] : await connectionsOfAccounts(
-      db, received.organizationId, received.environment, received.platform, [...byAccount.keys()]);
+    const connections =
+      byAccount.size === 0
+        ? []
+        : await connectionsOfAccounts(db, received.organizationId, received.environment, received.platform, [...byAccount.keys()]);
     const syncRunIds: string[] = [];
     for (const connection of connections) {
       const types = byAccount.get(connection.store_unique_id) ?? [];
@@ -83,7 +109,10 @@ export async function receivePlatformWebhook(services: Pick<CoreServices, 'pool'
     await setWebhookReceiptRuns(db, receiptId, syncRunIds);
     return { changes: changes.length, syncRuns: syncRunIds.length, duplicate: false };
   });
-  log.info({ changes: outcome.changes, sync_runs: outcome.syncRuns, duplicate: outcome.duplicate }, outcome.duplicate ? 'platform webhook received again: ignored' : 'platform webhook received');
+  log.info(
+    { changes: outcome.changes, sync_runs: outcome.syncRuns, duplicate: outcome.duplicate },
+    outcome.duplicate ? 'platform webhook received again: ignored' : 'platform webhook received',
+  );
   return outcome;
 }
 

@@ -36,7 +36,12 @@ export async function holdSyncLockForTransaction(db: Queryable, connectionId: st
  */
 const PAGE_KEY_SQL = `hashtextextended('ledgerport-page:' || $1::text, 0)`;
 
-export async function withConnectionPageLock<T>(client: PoolClient, connectionId: string, mode: 'write' | 'sync', work: () => Promise<T>): Promise<T> {
+export async function withConnectionPageLock<T>(
+  client: PoolClient,
+  connectionId: string,
+  mode: 'write' | 'sync',
+  work: () => Promise<T>,
+): Promise<T> {
   const [lock, unlock] = mode === 'write' ? ['pg_advisory_lock_shared', 'pg_advisory_unlock_shared'] : ['pg_advisory_lock', 'pg_advisory_unlock'];
   await client.query(`SELECT ${lock}(${PAGE_KEY_SQL})`, [connectionId]);
   try {

@@ -7,11 +7,32 @@ import { checkMappedObject, conformMapped, MappingViolation } from './mapped-che
 /** A bill as a connector maps it (no last_synced_at or platform_data: the API adds those when it serves). */
 function bill(): Record<string, unknown> {
   return {
-    id: 'bill-1', platform_id: 'B1', account_id: null, payment_terms_id: null, subsidiary_id: null, vendor_id: 'v-1',
-    due_date: null, issue_date: '2024-01-05T00:00:00.000Z', amount_due: 10, currency_code: 'USD', status: 'open', total_amount: 10,
-    document_number: 'INV-1', memo: null, sub_total: 10, tax_amount: 0, total_discount: null, currency_rate: null,
-    linked_purchase_orders: [], linked_credit_memos: [], linked_payments: [], line_items: [], additional_fields: {},
-    created_at: '2024-01-05T00:00:00.000Z', updated_at: '2024-01-05T00:00:00.000Z', platform_url: null,
+    id: 'bill-1',
+    platform_id: 'B1',
+    account_id: null,
+    payment_terms_id: null,
+    subsidiary_id: null,
+    vendor_id: 'v-1',
+    due_date: null,
+    issue_date: '2024-01-05T00:00:00.000Z',
+    amount_due: 10,
+    currency_code: 'USD',
+    status: 'open',
+    total_amount: 10,
+    document_number: 'INV-1',
+    memo: null,
+    sub_total: 10,
+    tax_amount: 0,
+    total_discount: null,
+    currency_rate: null,
+    linked_purchase_orders: [],
+    linked_credit_memos: [],
+    linked_payments: [],
+    line_items: [],
+    additional_fields: {},
+    created_at: '2024-01-05T00:00:00.000Z',
+    updated_at: '2024-01-05T00:00:00.000Z',
+    platform_url: null,
   };
 }
 
@@ -55,7 +76,8 @@ describe('mapped objects against the unified schema', () => {
     expect(await violationCount('XERO', 'bill')).toBe(before + 1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
-      level: 40, mapping: { platform: 'XERO', object_type: 'bill', platform_id: 'B1', repaired: true },
+      level: 40,
+      mapping: { platform: 'XERO', object_type: 'bill', platform_id: 'B1', repaired: true },
     });
     const paths = (lines[0]?.mapping as { violations: { path: string }[] }).violations.map((v) => v.path).sort();
     expect(paths).toEqual(['due_date', 'memo', 'surprise']);
@@ -63,8 +85,21 @@ describe('mapped objects against the unified schema', () => {
 
   it('lenient: a bad field inside a line is nulled in the line, the line kept', () => {
     const line = {
-      platform_id: 'L1', account_id: 'a', class_id: null, customer_id: null, department_id: null, location_id: null, project_id: null,
-      tax_rate_id: null, description: 'x', discount_amount: null, discount_percentage: null, sub_total: 10, tax_amount: 0, total_amount: 10, item: null,
+      platform_id: 'L1',
+      account_id: 'a',
+      class_id: null,
+      customer_id: null,
+      department_id: null,
+      location_id: null,
+      project_id: null,
+      tax_rate_id: null,
+      description: 'x',
+      discount_amount: null,
+      discount_percentage: null,
+      sub_total: 10,
+      tax_amount: 0,
+      total_amount: 10,
+      item: null,
     };
     expect(checkMappedObject('bill', { ...bill(), line_items: [line] }).violations).toEqual([]);
     const object = { ...bill(), line_items: [{ ...line, description: 7 }] };
@@ -82,11 +117,21 @@ describe('mapped objects against the unified schema', () => {
     expect(result.violations).toEqual([{ path: 'total_amount', message: 'must be number' }]);
   });
 
-  it('allows the store\'s platform_id on statements, whose schema has none', () => {
+  it("allows the store's platform_id on statements, whose schema has none", () => {
     const sheet = {
-      id: 's', platform_id: 'BS-2024-12', start_date: '2024-12-01T00:00:00.000Z', end_date: '2024-12-31T00:00:00.000Z', currency_code: 'USD',
-      total_assets: null, total_equity: null, total_liabilities: null, assets: [], equity: [], liabilities: [],
-      created_at: null, updated_at: null,
+      id: 's',
+      platform_id: 'BS-2024-12',
+      start_date: '2024-12-01T00:00:00.000Z',
+      end_date: '2024-12-31T00:00:00.000Z',
+      currency_code: 'USD',
+      total_assets: null,
+      total_equity: null,
+      total_liabilities: null,
+      assets: [],
+      equity: [],
+      liabilities: [],
+      created_at: null,
+      updated_at: null,
     };
     expect(checkMappedObject('balance_sheet', { ...sheet, platform_idx: 'x' }).violations.map((v) => v.path)).toContain('platform_idx');
     expect(checkMappedObject('balance_sheet', sheet).violations.map((v) => v.path)).not.toContain('platform_id');

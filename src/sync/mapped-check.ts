@@ -53,7 +53,10 @@ function validatorFor(type: UnifiedObjectType): ValidateFunction {
   return validate;
 }
 
-export interface Violation { path: string; message: string }
+export interface Violation {
+  path: string;
+  message: string;
+}
 
 export class MappingViolation extends Error {
   readonly violations: Violation[];
@@ -75,10 +78,13 @@ type Segment = string | number;
 
 function decode(pointer: string): Segment[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((part) => {
-    const text = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    return /^(0|[1-9][0-9]*)$/.test(text) ? Number(text) : text;
-  });
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => {
+      const text = part.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^(0|[1-9][0-9]*)$/.test(text) ? Number(text) : text;
+    });
 }
 
 /** The field an error is about: a missing or unknown property names itself, not the object holding it. */
@@ -147,7 +153,11 @@ function repairField(validate: ValidateFunction, object: Record<string, unknown>
   }
 }
 
-export interface CheckedObject { object: Record<string, unknown>; violations: Violation[]; repaired: boolean }
+export interface CheckedObject {
+  object: Record<string, unknown>;
+  violations: Violation[];
+  repaired: boolean;
+}
 
 /** Checks without side effects: the object itself when it fits, else a repaired copy and what was wrong. */
 export function checkMappedObject(type: UnifiedObjectType, object: Record<string, unknown>): CheckedObject {
@@ -156,18 +166,28 @@ export function checkMappedObject(type: UnifiedObjectType, object: Record<string
   const violations = violationsOf(validate.errors ?? []);
   const copy = structuredClone(object);
   // Deepest first: a bad field inside a line is fixed before the line itself is considered.
-  const fields = (validate.errors ?? []).filter((error) => error.keyword !== 'anyOf').map(fieldOf).sort((a, b) => b.length - a.length);
+  const fields = (validate.errors ?? [])
+    .filter((error) => error.keyword !== 'anyOf')
+    .map(fieldOf)
+    .sort((a, b) => b.length - a.length);
   for (const field of fields) repairField(validate, copy, field);
   return { object: copy, violations, repaired: validate(copy) };
 }
 
 /** What preparePage stores for a mapped object: throws in strict mode, else logs, counts and repairs. */
-export function conformMapped(check: MappingCheck, type: UnifiedObjectType, platformId: string, object: Record<string, unknown>): Record<string, unknown> {
+export function conformMapped(
+  check: MappingCheck,
+  type: UnifiedObjectType,
+  platformId: string,
+  object: Record<string, unknown>,
+): Record<string, unknown> {
   const result = checkMappedObject(type, object);
   if (result.violations.length === 0) return object;
   if (check.strict) throw new MappingViolation(check.platform, type, platformId, result.violations);
   mappingViolations.inc({ platform: check.platform, object_type: type });
-  check.log.warn({ mapping: { platform: check.platform, object_type: type, platform_id: platformId, violations: result.violations, repaired: result.repaired } },
-    'mapped object does not fit the unified schema: stored with what is valid');
+  check.log.warn(
+    { mapping: { platform: check.platform, object_type: type, platform_id: platformId, violations: result.violations, repaired: result.repaired } },
+    'mapped object does not fit the unified schema: stored with what is valid',
+  );
   return result.object;
 }

@@ -6,12 +6,16 @@ const reference = new Date('2026-06-15T00:00:00.000Z');
 describe('initial sync plan', () => {
   it('reads undated objects whole and dated ones 24 months back by default', () => {
     expect(initialBatches(null, 'ACCOUNT', false, reference)).toEqual([{ window: null, monthsAgo: null }]);
-    expect(initialBatches(null, 'BILL', true, reference)).toEqual([{ window: { start: '2024-06-15T00:00:00.000Z', end: '9999-12-31T23:59:59.999Z' }, monthsAgo: null }]);
+    expect(initialBatches(null, 'BILL', true, reference)).toEqual([
+      { window: { start: '2024-06-15T00:00:00.000Z', end: '9999-12-31T23:59:59.999Z' }, monthsAgo: null },
+    ]);
   });
 
   it('honours per-entity months and 0 = everything', () => {
     expect(initialBatches({ historical_months: 0 }, 'BILL', true, reference)).toEqual([{ window: null, monthsAgo: null }]);
-    expect(initialBatches({ historical_months: 12, entity_historical_months: { BILL: 3 } }, 'BILL', true, reference)[0]?.window?.start).toBe('2026-03-15T00:00:00.000Z');
+    expect(initialBatches({ historical_months: 12, entity_historical_months: { BILL: 3 } }, 'BILL', true, reference)[0]?.window?.start).toBe(
+      '2026-03-15T00:00:00.000Z',
+    );
   });
 
   it('splits into disjoint windows, newest first, with data batching', () => {
@@ -24,7 +28,16 @@ describe('initial sync plan', () => {
   });
 
   it('detects deletions only from complete unwindowed listings', () => {
-    const caps = { read: true, incremental: 'none', deletions: 'full_listing', filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
+    const caps = {
+      read: true,
+      incremental: 'none',
+      deletions: 'full_listing',
+      filter: true,
+      fetchByPlatformId: true,
+      create: false,
+      update: false,
+      delete: false,
+    } as const;
     expect(detectsDeletionsByListing(caps, null, null)).toBe(true);
     expect(detectsDeletionsByListing(caps, 'cursor', null)).toBe(false);
     expect(detectsDeletionsByListing(caps, null, { start: 'a', end: 'b' })).toBe(false);

@@ -6,7 +6,10 @@
 import type { ObjectCapabilities } from '../platforms/connector.ts';
 import { DEFAULT_HISTORICAL_MONTHS, type SyncConfig } from '../connections/sync-config.ts';
 
-export interface Window { start: string; end: string }
+export interface Window {
+  start: string;
+  end: string;
+}
 
 export interface Batch {
   /** Window on the record's business date; null = no bound. */

@@ -15,7 +15,13 @@ import type { Tenant } from '../tenants/types.ts';
 import { acceptWrite } from '../writes/accept.ts';
 import { clientHeaders, startTestApp, type TestApp } from '../../test/support/app.ts';
 import {
-  BUDGET_DAILY_CALLS, BUDGET_PLATFORM, budgetConnector, budgetWorkerEnv, registerBudgetConnector, startBudgetStandIn, type BudgetStandIn,
+  BUDGET_DAILY_CALLS,
+  BUDGET_PLATFORM,
+  budgetConnector,
+  budgetWorkerEnv,
+  registerBudgetConnector,
+  startBudgetStandIn,
+  type BudgetStandIn,
 } from '../../test/support/budget-platform.ts';
 import { setEnv } from '../../test/support/env.ts';
 import { startService, stopServices, type ServiceProcess } from '../../test/support/process.ts';
@@ -39,7 +45,9 @@ interface Status {
 
 async function statusOf(): Promise<Status> {
   const response = await t.app.inject({
-    method: 'GET', url: `/versioned/connections/status?access_token=${accessTokenOf(t.services.cipher, connection)}`, headers: clientHeaders(t.org),
+    method: 'GET',
+    url: `/versioned/connections/status?access_token=${accessTokenOf(t.services.cipher, connection)}`,
+    headers: clientHeaders(t.org),
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ status: Status }>().status;
@@ -60,11 +68,14 @@ async function untilPausedAndQuiet(): Promise<void> {
               (SELECT count(*) FROM sync_runs WHERE connection_id = $1 AND status = 'running')
             + (SELECT count(*) FROM write_jobs WHERE connection_id = $1 AND status = 'in_progress')
             + (SELECT count(*) FROM pgboss.job WHERE name = ANY($2::text[]) AND (state = 'active' OR (state IN ('created', 'retry') AND start_after <= now())))
-              AS busy`, [connection.id, [QUEUES.sync, QUEUES.write]]);
+              AS busy`,
+      [connection.id, [QUEUES.sync, QUEUES.write]],
+    );
     const row = result.rows[0];
     if (row?.paused === true && row.busy === 0) return;
     workersAlive();
-    if (Date.now() > deadline) throw new Error(`not paused and quiet in time (${JSON.stringify(row)}); workers said:\n${workers.map((w) => w.output()).join('\n')}`);
+    if (Date.now() > deadline)
+      throw new Error(`not paused and quiet in time (${JSON.stringify(row)}); workers said:\n${workers.map((w) => w.output()).join('\n')}`);
     await sleep(200);
   }
 }
@@ -76,8 +87,14 @@ beforeAll(async () => {
   t = await startTestApp({ encryptionKey: KEY });
   tenant = { organizationId: t.org.organization.id, environment: 'sandbox' };
   ({ connection } = await createConnection(t.db.pool, t.services.cipher, tenant, {
-    platform: BUDGET_PLATFORM, name: null, credentials: { api_key: 'budget' }, identity: { storeUniqueId: 'budget-1', storeName: 'Budget Books' },
-    syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
+    platform: BUDGET_PLATFORM,
+    name: null,
+    credentials: { api_key: 'budget' },
+    identity: { storeUniqueId: 'budget-1', storeName: 'Budget Books' },
+    syncConfig: { historical_months: 0 },
+    scope: null,
+    marketplace: null,
+    redirectUrl: null,
   }));
 }, 120_000);
 
@@ -94,23 +111,40 @@ describe('a daily budget shared by every process', () => {
     expect(status.platform_budget).toEqual({ daily_limit: BUDGET_DAILY_CALLS, used_today: 0, remaining_today: BUDGET_DAILY_CALLS, resets_at: null });
 
     // This process takes its share first, through the same limits as the workers.
-    const ctx = connectorContext({ connector: budgetConnector, connectionId: connection.id, credentials: { api_key: 'budget' }, tokens: null, environment: 'sandbox', db: t.db.pool });
+    const ctx = connectorContext({
+      connector: budgetConnector,
+      connectionId: connection.id,
+      credentials: { api_key: 'budget' },
+      tokens: null,
+      environment: 'sandbox',
+      db: t.db.pool,
+    });
     const accounts = budgetConnector.objects.account?.handler;
     if (accounts === undefined) throw new Error('the budget platform reads accounts');
     for (let i = 0; i < CALLS_FROM_THIS_PROCESS; i++) await accounts.read(ctx, { since: null, window: null, pageToken: null });
     expect((await statusOf()).platform_budget?.used_today).toBe(CALLS_FROM_THIS_PROCESS);
 
     for (let i = 0; i < 2; i++) {
-      workers.push(startService(['--role=worker'], {
-        DATABASE_URL: t.db.url, ENCRYPTION_KEY: KEY.toString('hex'), ADMIN_TOKEN: 'platform-budget-admin-token', SANDBOX_TICK_INTERVAL_SECONDS: '0',
-        ...budgetWorkerEnv(standIn.url),
-      }));
+      workers.push(
+        startService(['--role=worker'], {
+          DATABASE_URL: t.db.url,
+          ENCRYPTION_KEY: KEY.toString('hex'),
+          ADMIN_TOKEN: 'platform-budget-admin-token',
+          SANDBOX_TICK_INTERVAL_SECONDS: '0',
+          ...budgetWorkerEnv(standIn.url),
+        }),
+      );
     }
     // Far more calls than the budget: the initial sync alone lists 20 pages; each create is a call, and its follow-up sync more.
     await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
     for (let i = 0; i < CREATES; i++) {
       await acceptWrite(t.db.pool, t.services.jobs, {
-        tenant, connectionId: connection.id, objectType: 'account', operation: 'create', targetId: null, idempotencyKey: null,
+        tenant,
+        connectionId: connection.id,
+        objectType: 'account',
+        operation: 'create',
+        targetId: null,
+        idempotencyKey: null,
         request: { method: 'POST', path: '/versioned/accounting/accounts', body: { account: { name: `Budget account ${i}` } } },
       });
     }
@@ -136,7 +170,8 @@ describe('a daily budget shared by every process', () => {
     expect(writes.rows.filter((w) => w.status === 'failed')).toEqual([]);
     const resumes = await t.db.pool.query<{ early: number }>(
       `SELECT count(*)::int AS early FROM pgboss.job WHERE name = ANY($1::text[]) AND state IN ('created', 'retry') AND start_after < $2::timestamptz`,
-      [[QUEUES.sync, QUEUES.write], pause?.paused_until]);
+      [[QUEUES.sync, QUEUES.write], pause?.paused_until],
+    );
     expect(resumes.rows[0]?.early).toBe(0);
   }, 240_000);
 });

@@ -25,19 +25,34 @@ let counter = 0;
 
 async function connect(): Promise<ConnectionRecord> {
   counter += 1;
-  const { connection } = await createConnection(app().db.pool, app().services.cipher, { organizationId: app().org.organization.id, environment: 'sandbox' }, {
-    platform: MEMORY_PLATFORM, name: null, credentials: { api_key: `p${counter}` }, identity: { storeUniqueId: `pause-${counter}`, storeName: 'Memory' },
-    syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
-  });
+  const { connection } = await createConnection(
+    app().db.pool,
+    app().services.cipher,
+    { organizationId: app().org.organization.id, environment: 'sandbox' },
+    {
+      platform: MEMORY_PLATFORM,
+      name: null,
+      credentials: { api_key: `p${counter}` },
+      identity: { storeUniqueId: `pause-${counter}`, storeName: 'Memory' },
+      syncConfig: { historical_months: 0 },
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  );
   return connection;
 }
 
 const dailyLimit = () => new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'Daily limit exceeded', retryAfterMs: ELEVEN_HOURS_MS });
 
 async function statusOf(c: ConnectionRecord): Promise<{ platform_pause: { paused_until: string; reason: string } | null }> {
-  const response = await app().app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${accessTokenOf(app().services.cipher, c)}`, headers: clientHeaders(app().org) });
+  const response = await app().app.inject({
+    method: 'GET',
+    url: `/versioned/connections/status?access_token=${accessTokenOf(app().services.cipher, c)}`,
+    headers: clientHeaders(app().org),
+  });
   expect(response.statusCode, response.body).toBe(200);
-  return (response.json<{ status: { platform_pause: { paused_until: string; reason: string } | null } }>()).status;
+  return response.json<{ status: { platform_pause: { paused_until: string; reason: string } | null } }>().status;
 }
 
 describe('platform pauses', () => {
@@ -67,7 +82,9 @@ describe('platform pauses', () => {
     const row = await app().db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM sync_runs WHERE id = $1', [run.id]);
     expect(row.rows[0]).toEqual({ status: 'queued', attempts: 0 });
     const jobs = await app().db.pool.query<{ hours: number }>(
-      `SELECT (extract(epoch FROM start_after - now()) / 3600)::float8 AS hours FROM pgboss.job WHERE data->>'syncRunId' = $1 AND state = 'created' AND start_after > now()`, [run.id]);
+      `SELECT (extract(epoch FROM start_after - now()) / 3600)::float8 AS hours FROM pgboss.job WHERE data->>'syncRunId' = $1 AND state = 'created' AND start_after > now()`,
+      [run.id],
+    );
     expect(jobs.rows).toHaveLength(1);
     expect(jobs.rows[0]?.hours).toBeGreaterThan(10.9);
     const { platform_pause: pause } = await statusOf(c);
@@ -85,7 +102,10 @@ describe('platform pauses', () => {
     expect(await runSync(app().services, run.id, signal)).toBe('completed');
     // Accounts were read before the limit: only bills are read after it.
     expect(new Set(books.reads.map((r) => r.type))).toEqual(new Set(['bills']));
-    const stored = await app().db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND deleted_at IS NULL`, [c.id]);
+    const stored = await app().db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND deleted_at IS NULL`,
+      [c.id],
+    );
     expect(stored.rows[0]?.n).toBe(7);
   });
 
@@ -97,9 +117,14 @@ describe('platform pauses', () => {
       const run = await requestSync(app().db.pool, app().services.jobs, c.id, { kind: 'initial', trigger: 'api', details: {} });
       expect(await runSync(app().services, run.id, signal)).toBe('completed');
     }
-    await app().db.pool.query(`INSERT INTO platform_pauses (connection_id, paused_until, reason) VALUES ($1, now() + interval '11 hours', 'test')`, [paused.id]);
+    await app().db.pool.query(`INSERT INTO platform_pauses (connection_id, paused_until, reason) VALUES ($1, now() + interval '11 hours', 'test')`, [
+      paused.id,
+    ]);
     await enqueueDueSyncs(app().services, new Date(Date.now() + 3 * 3600_000));
-    const queued = await app().db.pool.query<{ connection_id: string }>(`SELECT connection_id FROM sync_runs WHERE status = 'queued' AND connection_id = ANY($1::uuid[])`, [[paused.id, running.id]]);
+    const queued = await app().db.pool.query<{ connection_id: string }>(
+      `SELECT connection_id FROM sync_runs WHERE status = 'queued' AND connection_id = ANY($1::uuid[])`,
+      [[paused.id, running.id]],
+    );
     expect(queued.rows.map((r) => r.connection_id)).toEqual([running.id]);
   });
 });

@@ -21,7 +21,9 @@ export interface SyncRunView {
 }
 
 export async function requestSync(
-  pool: Pool, jobs: JobSender, connectionId: string,
+  pool: Pool,
+  jobs: JobSender,
+  connectionId: string,
   request: { kind: SyncKind; trigger: SyncTrigger; details: Record<string, unknown>; requestId?: string },
 ): Promise<SyncRunView> {
   return withTransaction(pool, async (db) => {
@@ -41,11 +43,19 @@ export async function requestSync(
  * queued or running: after the first link, and after a re-link that follows a
  * failed initial sync (401, persistent platform errors). Returns the run it queued, if any.
  */
-export async function ensureInitialSync(pool: Pool, jobs: JobSender, connectionId: string, trigger: SyncTrigger, requestId?: string): Promise<SyncRunView | null> {
+export async function ensureInitialSync(
+  pool: Pool,
+  jobs: JobSender,
+  connectionId: string,
+  trigger: SyncTrigger,
+  requestId?: string,
+): Promise<SyncRunView | null> {
   const state = await pool.query<{ needed: boolean }>(
     `SELECT c.ready_at IS NULL AND c.linked_at IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.kind = 'initial' AND r.status IN ('queued', 'running')) AS needed
-       FROM connections c WHERE c.id = $1`, [connectionId]);
+       FROM connections c WHERE c.id = $1`,
+    [connectionId],
+  );
   if (state.rows[0]?.needed !== true) return null;
   return requestSync(pool, jobs, connectionId, { kind: 'initial', trigger, details: {}, ...(requestId === undefined ? {} : { requestId }) });
 }
@@ -57,7 +67,12 @@ export async function ensureInitialSync(pool: Pool, jobs: JobSender, connectionI
  */
 export const FOLLOW_UP_DELAY_SECONDS = 5;
 
-export async function requestFollowUpSync(pool: Pool, jobs: JobSender, connectionId: string, objectTypes: readonly UnifiedObjectType[]): Promise<string | null> {
+export async function requestFollowUpSync(
+  pool: Pool,
+  jobs: JobSender,
+  connectionId: string,
+  objectTypes: readonly UnifiedObjectType[],
+): Promise<string | null> {
   return requestTargetedSync(pool, jobs, connectionId, objectTypes, { trigger: 'write', delaySeconds: FOLLOW_UP_DELAY_SECONDS });
 }
 
@@ -67,7 +82,10 @@ export async function requestFollowUpSync(pool: Pool, jobs: JobSender, connectio
  * widened instead of queuing a second. Null when the connection's data is not ready (its initial sync reads all).
  */
 export async function requestTargetedSync(
-  pool: Pool, jobs: JobSender, connectionId: string, objectTypes: readonly UnifiedObjectType[],
+  pool: Pool,
+  jobs: JobSender,
+  connectionId: string,
+  objectTypes: readonly UnifiedObjectType[],
   options: { trigger: 'write' | 'platform_webhook'; delaySeconds: number },
 ): Promise<string | null> {
   return withTransaction(pool, (db) => requestTargetedSyncIn(db, jobs, connectionId, objectTypes, options));
@@ -75,7 +93,10 @@ export async function requestTargetedSync(
 
 /** requestTargetedSync inside the caller's transaction (a platform webhook's receipt commits with its runs). */
 export async function requestTargetedSyncIn(
-  db: PoolClient, jobs: JobSender, connectionId: string, objectTypes: readonly UnifiedObjectType[],
+  db: PoolClient,
+  jobs: JobSender,
+  connectionId: string,
+  objectTypes: readonly UnifiedObjectType[],
   options: { trigger: 'write' | 'platform_webhook'; delaySeconds: number },
 ): Promise<string | null> {
   // In the caller's order, which is the order the run reads them (the types a webhook named first).
@@ -88,7 +109,7 @@ export async function requestTargetedSyncIn(
   const covering = queued.find((run) => run.kind !== 'backfill' && (run.entities === null || entities.every((e) => run.entities?.includes(e))));
   if (covering !== undefined) return covering.id;
   const sameTrigger = queued.find((run) => run.trigger === options.trigger);
-  if (sameTrigger !== undefined && await widenQueuedRun(db, sameTrigger.id, entities)) return sameTrigger.id;
+  if (sameTrigger !== undefined && (await widenQueuedRun(db, sameTrigger.id, entities))) return sameTrigger.id;
   const runId = await insertFollowUpRun(db, connectionId, entities, options.trigger);
   if (runId === null) return null;
   // A webhook's run waits its turn behind a running sync a second at a time (src/sync/worker.ts, BUSY_RETRY_SECONDS).

@@ -20,13 +20,24 @@ async function connect(syncConfig: SyncConfig | null = null): Promise<Connection
   counter += 1;
   const tenant = { organizationId: app().org.organization.id, environment: 'sandbox' as const };
   const { connection } = await createConnection(app().db.pool, app().services.cipher, tenant, {
-    platform: MEMORY_PLATFORM, name: null, credentials: { api_key: `k${counter}` }, identity: { storeUniqueId: `mem-${counter}`, storeName: 'Memory' },
-    syncConfig, scope: null, marketplace: null, redirectUrl: null,
+    platform: MEMORY_PLATFORM,
+    name: null,
+    credentials: { api_key: `k${counter}` },
+    identity: { storeUniqueId: `mem-${counter}`, storeName: 'Memory' },
+    syncConfig,
+    scope: null,
+    marketplace: null,
+    redirectUrl: null,
   });
   return connection;
 }
 
-async function sync(c: ConnectionRecord, kind: 'initial' | 'incremental' | 'backfill' = 'incremental', details: Record<string, unknown> = {}, trigger: 'api' | 'manual' = 'api') {
+async function sync(
+  c: ConnectionRecord,
+  kind: 'initial' | 'incremental' | 'backfill' = 'incremental',
+  details: Record<string, unknown> = {},
+  trigger: 'api' | 'manual' = 'api',
+) {
   const run = await requestSync(app().db.pool, app().services.jobs, c.id, { kind, trigger, details });
   return { run, outcome: await runSync(app().services, run.id, signal) };
 }
@@ -34,8 +45,13 @@ async function sync(c: ConnectionRecord, kind: 'initial' | 'incremental' | 'back
 /** Stored events as delivered: sealed values back in their slots (src/events/access-token-slot.ts). */
 async function events(c: ConnectionRecord): Promise<{ code: string; payload: Record<string, unknown> }[]> {
   const result = await app().db.pool.query<{ code: string; payload: Record<string, unknown> } & SealedSlots>(
-    `SELECT code, payload, access_token_ciphertext, update_url_ciphertext FROM events WHERE connection_id = $1 ORDER BY created_at, id`, [c.id]);
-  return result.rows.map((row) => ({ code: row.code, payload: deliveredBody(app().services.cipher, row.payload, row).body as Record<string, unknown> }));
+    `SELECT code, payload, access_token_ciphertext, update_url_ciphertext FROM events WHERE connection_id = $1 ORDER BY created_at, id`,
+    [c.id],
+  );
+  return result.rows.map((row) => ({
+    code: row.code,
+    payload: deliveredBody(app().services.cipher, row.payload, row).body as Record<string, unknown>,
+  }));
 }
 
 /** Starts an initial sync that the platform interrupts when `type` is read at `atPageToken`: a crashed worker, to resume. */
@@ -47,13 +63,24 @@ async function interruptedInitial(c: ConnectionRecord, type: 'accounts' | 'bills
 }
 
 async function seenRows(runId: string, objectType: string): Promise<number> {
-  const result = await app().db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sync_seen WHERE run_id = $1 AND object_type = $2', [runId, objectType]);
+  const result = await app().db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sync_seen WHERE run_id = $1 AND object_type = $2', [
+    runId,
+    objectType,
+  ]);
   return result.rows[0]?.n ?? -1;
 }
 
 async function records(c: ConnectionRecord) {
-  const result = await app().db.pool.query<{ object_type: string; platform_id: string; data: Record<string, unknown>; deleted: boolean; xmin: string }>(
-    `SELECT object_type, platform_id, data, deleted_at IS NOT NULL AS deleted, xmin::text FROM records WHERE connection_id = $1 ORDER BY object_type, platform_id`, [c.id]);
+  const result = await app().db.pool.query<{
+    object_type: string;
+    platform_id: string;
+    data: Record<string, unknown>;
+    deleted: boolean;
+    xmin: string;
+  }>(
+    `SELECT object_type, platform_id, data, deleted_at IS NOT NULL AS deleted, xmin::text FROM records WHERE connection_id = $1 ORDER BY object_type, platform_id`,
+    [c.id],
+  );
   return result.rows;
 }
 
@@ -80,8 +107,10 @@ describe('sync runner', () => {
   });
 
   it('stores a mapped object that does not fit its schema with what is valid, and counts it (this app runs lenient)', async () => {
-    const violations = async () => (await metrics.getSingleMetric('ledgerport_mapping_violations_total')?.get())?.values
-      .find((v) => v.labels.platform === MEMORY_PLATFORM && v.labels.object_type === 'account')?.value ?? 0;
+    const violations = async () =>
+      (await metrics.getSingleMetric('ledgerport_mapping_violations_total')?.get())?.values.find(
+        (v) => v.labels.platform === MEMORY_PLATFORM && v.labels.object_type === 'account',
+      )?.value ?? 0;
     const before = await violations();
     books.addAccount('A1', 'Account 1');
     const c = await connect({ historical_months: 0 });
@@ -129,8 +158,12 @@ describe('sync runner', () => {
     books.update('accounts', 'A4', { Name: 'Renamed' });
     books.update('bills', 'B6', { Note: 'only the raw record changes' });
     await sync(c);
-    const platformIdOf = (e: { payload: Record<string, unknown> }) => ((e.payload.bill ?? e.payload.account) as { platform_id: string } | undefined)?.platform_id ?? '';
-    const fresh = (await events(c)).slice(seen).map((e) => `${e.code}:${platformIdOf(e)}`).sort();
+    const platformIdOf = (e: { payload: Record<string, unknown> }) =>
+      ((e.payload.bill ?? e.payload.account) as { platform_id: string } | undefined)?.platform_id ?? '';
+    const fresh = (await events(c))
+      .slice(seen)
+      .map((e) => `${e.code}:${platformIdOf(e)}`)
+      .sort();
     expect(fresh).toEqual(['ACCOUNT_DELETED:A2', 'ACCOUNT_UPDATED:A4', 'BILL_CREATED:B9', 'BILL_DELETED:B5', 'BILL_UPDATED:B3'].sort());
     const stored = await records(c);
     expect(stored.find((r) => r.platform_id === 'B3')?.data.total_amount).toBe(333);
@@ -211,7 +244,11 @@ describe('sync runner', () => {
     seed();
     const c = await connect({ historical_months: 0 });
     // What a statement cut by pg_terminate_backend rejects with (src/db/pool.ts isConnectionLoss).
-    books.failNext = { error: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), type: 'bills', atPageToken: '6' };
+    books.failNext = {
+      error: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      type: 'bills',
+      atPageToken: '6',
+    };
     const { run, outcome } = await sync(c, 'initial');
     expect(outcome).toBe('completed');
     const state = await app().db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM sync_runs WHERE id = $1', [run.id]);
@@ -245,7 +282,13 @@ describe('sync runner', () => {
     // CONNECTION_ERROR once, at the third failure in a row, with what failed.
     const errors = (await events(c)).filter((e) => e.code === 'CONNECTION_ERROR');
     expect(errors).toHaveLength(1);
-    expect(errors[0]?.payload).toMatchObject({ type: 'CONNECTION', code: 'CONNECTION_ERROR', connection_id: c.id, error_code: 'PLATFORM_ERROR', consecutive_failures: 3 });
+    expect(errors[0]?.payload).toMatchObject({
+      type: 'CONNECTION',
+      code: 'CONNECTION_ERROR',
+      connection_id: c.id,
+      error_code: 'PLATFORM_ERROR',
+      consecutive_failures: 3,
+    });
     expect(typeof errors[0]?.payload.error_message).toBe('string');
     await app().db.pool.query(`UPDATE sync_runs SET status = 'failed' WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
     expect((await sync(c)).outcome).toBe('completed');
@@ -282,7 +325,11 @@ describe('sync runner', () => {
 
   it('data batching reads newest first and announces each historical batch', async () => {
     const now = new Date();
-    const monthsAgo = (m: number) => { const d = new Date(now); d.setUTCMonth(d.getUTCMonth() - m); return d.toISOString(); };
+    const monthsAgo = (m: number) => {
+      const d = new Date(now);
+      d.setUTCMonth(d.getUTCMonth() - m);
+      return d.toISOString();
+    };
     books.addAccount('A1', 'Cash');
     books.addBill('NEW', 1, new Date(now.getTime() - 5 * 86_400_000).toISOString());
     books.addBill('MID', 2, monthsAgo(3));
@@ -297,7 +344,10 @@ describe('sync runner', () => {
       [{ platformEntity: 'BILL', xMonthsAgo: 6 }],
     ]);
     // Stored batch by batch, newest first (each page is its own transaction: xmin orders them).
-    const billOrder = (await records(c)).filter((r) => r.object_type === 'bill').sort((a, b) => Number(a.xmin) - Number(b.xmin)).map((r) => r.platform_id);
+    const billOrder = (await records(c))
+      .filter((r) => r.object_type === 'bill')
+      .sort((a, b) => Number(a.xmin) - Number(b.xmin))
+      .map((r) => r.platform_id);
     expect(billOrder).toEqual(['NEW', 'MID', 'OLD']);
     expect(all.at(-1)?.code).toBe('INITIAL_UPDATE');
   });
@@ -355,7 +405,10 @@ describe('sync runner', () => {
     expect(state.rows[0]).toEqual({ status: 'disabled', disable_error: 'PERSISTENT_PLATFORM_ERROR' });
     const disabled = (await events(c)).filter((e) => e.code === 'CONNECTION_DISABLED');
     expect(disabled).toHaveLength(1);
-    expect(disabled[0]?.payload).toMatchObject({ disable_error: 'PERSISTENT_PLATFORM_ERROR', disable_message: expect.stringContaining('Service Unavailable') as string });
+    expect(disabled[0]?.payload).toMatchObject({
+      disable_error: 'PERSISTENT_PLATFORM_ERROR',
+      disable_message: expect.stringContaining('Service Unavailable') as string,
+    });
   });
 
   it("schedules incremental syncs at each connection's frequency", async () => {
@@ -366,8 +419,13 @@ describe('sync runner', () => {
     await sync(daily, 'initial');
     const inTwoHours = new Date(Date.now() + 2 * 3600_000);
     await enqueueDueSyncs(app().services, inTwoHours);
-    const queued = async (c: ConnectionRecord) => (await app().db.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1 AND status = 'queued' AND trigger = 'schedule'`, [c.id])).rows[0]?.n;
+    const queued = async (c: ConnectionRecord) =>
+      (
+        await app().db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1 AND status = 'queued' AND trigger = 'schedule'`,
+          [c.id],
+        )
+      ).rows[0]?.n;
     expect(await queued(hourly)).toBe(1);
     expect(await queued(daily)).toBe(0);
     // Nothing is queued twice while one waits.
@@ -400,7 +458,9 @@ describe('sync runner', () => {
     expect(queued?.kind).toBe('initial');
     expect(await ensureInitialSync(app().db.pool, app().services.jobs, c.id, 'link')).toBeNull();
     expect(await runSync(app().services, queued?.id ?? '', signal)).toBe('completed');
-    expect((await app().db.pool.query(`SELECT ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({ ready: true });
+    expect((await app().db.pool.query(`SELECT ready_at IS NOT NULL AS ready FROM connections WHERE id = $1`, [c.id])).rows[0]).toEqual({
+      ready: true,
+    });
     expect(await ensureInitialSync(app().db.pool, app().services.jobs, c.id, 'link')).toBeNull();
   });
 });

@@ -19,9 +19,7 @@ import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
 import { deleteUnseen, forgetSeen, storedBeforeRun } from '../sql/records.ts';
 import { findUnresolvedWrite } from '../sql/write-jobs.ts';
-import {
-  beginObjectRead, completeObjectRead, finishObjectBatch, loadSyncObject, recordPage,
-} from '../sql/sync-objects.ts';
+import { beginObjectRead, completeObjectRead, finishObjectBatch, loadSyncObject, recordPage } from '../sql/sync-objects.ts';
 import { emitEvents } from '../events/emit.ts';
 import { withIds } from '../log/logger.ts';
 import { QUEUES } from '../queue/names.ts';
@@ -70,15 +68,15 @@ export type RunOutcome = 'completed' | 'failed' | 'busy' | 'retry' | 'skipped' |
 
 async function loadRun(services: CoreServices, runId: string): Promise<RunRow | null> {
   const result = await services.pool.query<RunRow>(
-    'SELECT id, connection_id, kind, trigger, status, request, attempts, created_at, request_id FROM sync_runs WHERE id = $1', [runId]);
+    'SELECT id, connection_id, kind, trigger, status, request, attempts, created_at, request_id FROM sync_runs WHERE id = $1',
+    [runId],
+  );
   return result.rows[0] ?? null;
 }
 
 /** Object types this run reads, in a stable order (a targeted run's: its request's). */
 function objectsToRead(connector: Connector, connection: ConnectionRecord, run: RunRow): UnifiedObjectType[] {
-  const offered = (Object.keys(connector.objects) as UnifiedObjectType[])
-    .filter((t) => connector.objects[t]?.capabilities.read === true)
-    .sort();
+  const offered = (Object.keys(connector.objects) as UnifiedObjectType[]).filter((t) => connector.objects[t]?.capabilities.read === true).sort();
   const config = connection.syncConfig as SyncConfig | null;
   const configured = config?.entities === undefined ? offered : offered.filter((t) => config.entities?.includes(objectTypeToEntity(t)));
   if (run.kind === 'backfill') {
@@ -107,7 +105,10 @@ function batchesFor(run: RunRow, connection: ConnectionRecord, type: UnifiedObje
   return [{ window: null, monthsAgo: null }];
 }
 
-interface ObjectRead { type: UnifiedObjectType; batches: Batch[] }
+interface ObjectRead {
+  type: UnifiedObjectType;
+  batches: Batch[];
+}
 
 export async function runSync(services: CoreServices, runId: string, signal: AbortSignal): Promise<RunOutcome> {
   const run = await loadRun(services, runId);
@@ -118,7 +119,11 @@ export async function runSync(services: CoreServices, runId: string, signal: Abo
   const connector = getConnector(connection.platform);
   if (connector === undefined) return 'skipped';
   const log = withIds(services.log, {
-    organization_id: connection.organizationId, connection_id: connection.id, sync_run_id: run.id, request_id: run.request_id, platform: connection.platform,
+    organization_id: connection.organizationId,
+    connection_id: connection.id,
+    sync_run_id: run.id,
+    request_id: run.request_id,
+    platform: connection.platform,
   });
   const started = Date.now();
   const outcome = await runLocked({ ...services, log }, run, connection, connector, signal).catch((error: unknown) => {
@@ -136,7 +141,13 @@ export async function runSync(services: CoreServices, runId: string, signal: Abo
 }
 
 /** The run under the connection's sync lock; `services.log` carries the run's ids. */
-async function runLocked(services: CoreServices, run: RunRow, connection: ConnectionRecord, connector: Connector, signal: AbortSignal): Promise<RunOutcome> {
+async function runLocked(
+  services: CoreServices,
+  run: RunRow,
+  connection: ConnectionRecord,
+  connector: Connector,
+  signal: AbortSignal,
+): Promise<RunOutcome> {
   const { log } = services;
   const lockClient = await services.pool.connect();
   try {
@@ -145,14 +156,21 @@ async function runLocked(services: CoreServices, run: RunRow, connection: Connec
     if (pause !== null) {
       await withTransaction(services.pool, async (db) => {
         await requeueRunForPause(db, run.id, null, false);
-        await services.jobs.send(QUEUES.sync, { syncRunId: run.id, connectionId: connection.id }, { startAfterSeconds: secondsUntil(pause.until) }, db);
+        await services.jobs.send(
+          QUEUES.sync,
+          { syncRunId: run.id, connectionId: connection.id },
+          { startAfterSeconds: secondsUntil(pause.until) },
+          db,
+        );
       });
       log.info({ paused_until: pause.until.toISOString() }, 'sync run put off until the platform pause ends');
       return 'paused';
     }
     // The request as it is now: a queued follow-up may have been widened since it was loaded (src/sql/follow-up-runs.ts).
     const marked = await services.pool.query<{ request: RunRow['request'] }>(
-      `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1 RETURNING request`, [run.id]);
+      `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1 RETURNING request`,
+      [run.id],
+    );
     run.request = marked.rows[0]?.request ?? run.request;
     log.info({ sync: { kind: run.kind, trigger: run.trigger, attempt: run.attempts + 1 } }, 'sync run started');
     const pageLock: PageLock = (work) => withConnectionPageLock(lockClient, connection.id, 'sync', work);
@@ -163,9 +181,14 @@ async function runLocked(services: CoreServices, run: RunRow, connection: Connec
     try {
       // Refreshed first when they expire soon; a revoked grant fails the run like a 401 (needs_reauth).
       const ctx = connectorContext({
-        connector, connectionId: connection.id, db: services.pool, signal, log,
+        connector,
+        connectionId: connection.id,
+        db: services.pool,
+        signal,
+        log,
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-        environment: connection.environment, ...(await jobTokens(services, connection, connector, signal)),
+        environment: connection.environment,
+        ...(await jobTokens(services, connection, connector, signal)),
       });
       await resumingAfterConnectionLoss(lockClient, async () => {
         await execute(services, run, connection, connector, ctx, pageLock);
@@ -213,7 +236,14 @@ async function resumingAfterConnectionLoss(lockClient: PoolClient, work: () => P
 /** Runs a page read and its storing without a write of the same connection in between (src/sync/lock.ts). */
 type PageLock = <T>(work: () => Promise<T>) => Promise<T>;
 
-async function execute(services: CoreServices, run: RunRow, connection: ConnectionRecord, connector: Connector, ctx: ConnectorContext, pageLock: PageLock): Promise<void> {
+async function execute(
+  services: CoreServices,
+  run: RunRow,
+  connection: ConnectionRecord,
+  connector: Connector,
+  ctx: ConnectorContext,
+  pageLock: PageLock,
+): Promise<void> {
   const reads: ObjectRead[] = objectsToRead(connector, connection, run).map((type) => {
     const handler = connector.objects[type]?.handler;
     return { type, batches: batchesFor(run, connection, type, handler?.businessDate !== undefined) };
@@ -228,7 +258,17 @@ async function execute(services: CoreServices, run: RunRow, connection: Connecti
       const batch = read.batches[batchIndex];
       const object = connector.objects[read.type];
       if (batch === undefined || object === undefined) continue;
-      await readBatch(services, run, connection, ctx, { tenant, accessToken, objectType: read.type, handler: object.handler, capabilities: object.capabilities }, batch, batchIndex, read.batches.length, pageLock);
+      await readBatch(
+        services,
+        run,
+        connection,
+        ctx,
+        { tenant, accessToken, objectType: read.type, handler: object.handler, capabilities: object.capabilities },
+        batch,
+        batchIndex,
+        read.batches.length,
+        pageLock,
+      );
       if (batch.monthsAgo !== null) included.push({ platformEntity: objectTypeToEntity(read.type), xMonthsAgo: batch.monthsAgo });
     }
     if (included.length > 0 && run.kind === 'initial') {
@@ -245,8 +285,17 @@ interface ReadTarget {
   capabilities: NonNullable<Connector['objects'][UnifiedObjectType]>['capabilities'];
 }
 
-async function readBatch(services: CoreServices, run: RunRow, connection: ConnectionRecord, ctx: ConnectorContext,
-  target: ReadTarget, batch: Batch, batchIndex: number, batchTotal: number, pageLock: PageLock): Promise<void> {
+async function readBatch(
+  services: CoreServices,
+  run: RunRow,
+  connection: ConnectionRecord,
+  ctx: ConnectorContext,
+  target: ReadTarget,
+  batch: Batch,
+  batchIndex: number,
+  batchTotal: number,
+  pageLock: PageLock,
+): Promise<void> {
   const { pool } = services;
   let state = await loadSyncObject(pool, connection.id, target.objectType);
   // Resuming after a crash: skip what this run already finished, continue from the saved page.
@@ -257,9 +306,10 @@ async function readBatch(services: CoreServices, run: RunRow, connection: Connec
   const fullListing = detectsDeletionsByListing(target.capabilities, since, batch.window);
   const announceChanges = !(run.kind === 'initial' && connection.readyAt === null);
   // Only an unannounced download, or a full listing about to begin, has a use for what is stored; the rest assume all of it.
-  const before = !announceChanges || (fullListing && !resuming)
-    ? await storedBeforeRun(pool, connection.id, target.objectType, run.id)
-    : { anyStored: true, liveBeforeRun: true };
+  const before =
+    !announceChanges || (fullListing && !resuming)
+      ? await storedBeforeRun(pool, connection.id, target.objectType, run.id)
+      : { anyStored: true, liveBeforeRun: true };
   if (!resuming) {
     // Decided once, before this run stores anything of the type, and kept across a resume (migration 0014).
     await beginObjectRead(pool, connection.id, target.objectType, run.id, batch.window, batchIndex, fullListing && before.liveBeforeRun);
@@ -267,9 +317,17 @@ async function readBatch(services: CoreServices, run: RunRow, connection: Connec
   }
   const sweepDeletions = fullListing && state.sweep_deletions;
   const pageContext: PageContext = {
-    tenant: target.tenant, connectionId: connection.id, accessToken: target.accessToken, cipher: services.cipher, objectType: target.objectType,
-    handler: target.handler, connectorContext: ctx, runId: run.id,
-    rememberSeen: sweepDeletions, compareStored: announceChanges || before.anyStored, announceChanges,
+    tenant: target.tenant,
+    connectionId: connection.id,
+    accessToken: target.accessToken,
+    cipher: services.cipher,
+    objectType: target.objectType,
+    handler: target.handler,
+    connectorContext: ctx,
+    runId: run.id,
+    rememberSeen: sweepDeletions,
+    compareStored: announceChanges || before.anyStored,
+    announceChanges,
     mapping: { strict: services.config.strictMapping, platform: connection.platform ?? 'unknown', log: services.log },
   };
   let pageToken = state.page_token;
@@ -312,20 +370,26 @@ async function readBatch(services: CoreServices, run: RunRow, connection: Connec
       }
       if (fullListing) await forgetSeen(db, run.id, target.objectType);
       // A backfill reads one window: its cursor says nothing about changes elsewhere, so it never moves the object's cursor.
-      await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, run.kind === 'backfill' ? null : page.nextSince ?? null);
+      await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, run.kind === 'backfill' ? null : (page.nextSince ?? null));
       if (batchIndex + 1 >= batchTotal) await completeObjectRead(db, connection.id, target.objectType);
     });
   }
 }
 
-async function emitHistoricalOnce(services: CoreServices, run: RunRow, connection: ConnectionRecord, batchIndex: number,
-  included: { platformEntity: string; xMonthsAgo: number }[]): Promise<void> {
+async function emitHistoricalOnce(
+  services: CoreServices,
+  run: RunRow,
+  connection: ConnectionRecord,
+  batchIndex: number,
+  included: { platformEntity: string; xMonthsAgo: number }[],
+): Promise<void> {
   await withTransaction(services.pool, async (db) => {
     // One HISTORICAL_UPDATE per batch of a run, also when the run resumes after a crash.
     const marker = await db.query(
       `UPDATE sync_runs SET request = jsonb_set(request, '{historical_batches_announced}', to_jsonb($2::int))
         WHERE id = $1 AND COALESCE((request->>'historical_batches_announced')::int, 0) <= $3 RETURNING id`,
-      [run.id, batchIndex + 1, batchIndex]);
+      [run.id, batchIndex + 1, batchIndex],
+    );
     if (marker.rowCount !== 1) return;
     await emitConnectionEvent(db, services.cipher, connection, 'HISTORICAL_UPDATE', { entities_included_to_time_range: included });
   });
@@ -334,7 +398,9 @@ async function emitHistoricalOnce(services: CoreServices, run: RunRow, connectio
 async function finishRun(services: CoreServices, run: RunRow, connection: ConnectionRecord): Promise<void> {
   await withTransaction(services.pool, async (db) => {
     const done = await db.query(
-      `UPDATE sync_runs SET status = 'completed', error = NULL, finished_at = clock_timestamp() WHERE id = $1 AND status = 'running' RETURNING id`, [run.id]);
+      `UPDATE sync_runs SET status = 'completed', error = NULL, finished_at = clock_timestamp() WHERE id = $1 AND status = 'running' RETURNING id`,
+      [run.id],
+    );
     if (done.rowCount !== 1) return;
     await recordSyncSuccess(db, connection);
     if (run.kind === 'initial') await markReady(db, services.cipher, connection);
@@ -361,9 +427,12 @@ async function handleFailure(services: CoreServices, run: RunRow, connection: Co
       services.log.warn({ paused_until: pause.until.toISOString(), pause_cause: pauseRequest.cause }, notePause(pauseRequest, connection.platform));
       return 'paused';
     }
-    const failObjects = () => db.query(
-      `UPDATE sync_objects SET status = 'failed', error = $2 WHERE connection_id = $1 AND status = 'in_progress' AND run_id = $3`,
-      [connection.id, message.slice(0, 1000), run.id]);
+    const failObjects = () =>
+      db.query(`UPDATE sync_objects SET status = 'failed', error = $2 WHERE connection_id = $1 AND status = 'in_progress' AND run_id = $3`, [
+        connection.id,
+        message.slice(0, 1000),
+        run.id,
+      ]);
     if (platformError !== null && (platformError.kind === 'unauthorized' || platformError.kind === 'forbidden')) {
       await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
       services.log.warn({ connection_status: 'needs_reauth' }, 'connection needs re-authentication: the platform refused its credentials');
@@ -373,8 +442,17 @@ async function handleFailure(services: CoreServices, run: RunRow, connection: Co
     }
     if (platformError !== null && platformError.kind === 'billing') {
       // The account is suspended or unpaid: no retry or re-authentication helps until the business settles it.
-      await disableConnection(db, services.cipher, connection, 'PLATFORM_BILLING_ISSUE', `The platform refused access to the account: ${platformError.platformMessage.slice(0, 500)}`);
-      services.log.warn({ connection_status: 'disabled', disable_code: 'PLATFORM_BILLING_ISSUE' }, 'connection disabled: the platform refused access for billing');
+      await disableConnection(
+        db,
+        services.cipher,
+        connection,
+        'PLATFORM_BILLING_ISSUE',
+        `The platform refused access to the account: ${platformError.platformMessage.slice(0, 500)}`,
+      );
+      services.log.warn(
+        { connection_status: 'disabled', disable_code: 'PLATFORM_BILLING_ISSUE' },
+        'connection disabled: the platform refused access for billing',
+      );
       await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
       await failObjects();
       return 'failed';
@@ -393,4 +471,3 @@ async function handleFailure(services: CoreServices, run: RunRow, connection: Co
     return 'retry';
   });
 }
-

@@ -22,15 +22,37 @@ const credentials = { basic_username: USER, basic_password: 'pass_good' };
 
 beforeAll(async () => {
   t = await startTestApp();
-  const probe = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: t.db.pool });
+  const probe = connectorContext({
+    connector: sandboxConnector,
+    connectionId: 'probe',
+    credentials,
+    tokens: null,
+    environment: 'sandbox',
+    db: t.db.pool,
+  });
   const identity = await sandboxConnector.identify(probe);
-  ({ connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
-    platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
-  }));
+  ({ connection } = await createConnection(
+    t.db.pool,
+    t.services.cipher,
+    { organizationId: t.org.organization.id, environment: 'sandbox' },
+    {
+      platform: 'SANDBOX',
+      name: null,
+      credentials,
+      identity,
+      syncConfig: { historical_months: 0 },
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  ));
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
-const ctx = () => connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials, tokens: null, environment: 'sandbox', db: t.db.pool });
+const ctx = () =>
+  connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials, tokens: null, environment: 'sandbox', db: t.db.pool });
 
 async function sync(kind: 'initial' | 'incremental'): Promise<void> {
   const run = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind, trigger: 'api', details: {} });
@@ -39,11 +61,15 @@ async function sync(kind: 'initial' | 'incremental'): Promise<void> {
 
 async function entityEvents(after: Date): Promise<string[]> {
   const result = await t.db.pool.query<{ code: string; type: string; payload: Record<string, unknown> }>(
-    `SELECT code, type, payload FROM events WHERE connection_id = $1 AND created_at > $2 AND type <> 'CONNECTION'`, [connection.id, after]);
-  return result.rows.map((row) => {
-    const type = row.type.toLowerCase() as UnifiedObjectType;
-    return `${row.code} ${type}:${(row.payload[OBJECT_TYPES[type].singular] as { platform_id: string }).platform_id}`;
-  }).sort();
+    `SELECT code, type, payload FROM events WHERE connection_id = $1 AND created_at > $2 AND type <> 'CONNECTION'`,
+    [connection.id, after],
+  );
+  return result.rows
+    .map((row) => {
+      const type = row.type.toLowerCase() as UnifiedObjectType;
+      return `${row.code} ${type}:${(row.payload[OBJECT_TYPES[type].singular] as { platform_id: string }).platform_id}`;
+    })
+    .sort();
 }
 
 async function now(): Promise<Date> {
@@ -57,15 +83,21 @@ describe('syncing SANDBOX', () => {
     await sync('initial');
     books = await platformSnapshot(sandboxConnector, ctx());
     expect(await storedSnapshot(t.db.pool, connection.id)).toEqual(books);
-    const types = await t.db.pool.query<{ object_type: string }>('SELECT DISTINCT object_type FROM records WHERE connection_id = $1', [connection.id]);
+    const types = await t.db.pool.query<{ object_type: string }>('SELECT DISTINCT object_type FROM records WHERE connection_id = $1', [
+      connection.id,
+    ]);
     expect(types.rows.map((r) => r.object_type).sort()).toEqual([...UNIFIED_OBJECT_TYPES].sort());
   });
 
   it('an unchanged resync writes no row and fires no event', async () => {
-    const before = await t.db.pool.query<{ v: string }>(`SELECT string_agg(xmin::text, ',' ORDER BY id) AS v FROM records WHERE connection_id = $1`, [connection.id]);
+    const before = await t.db.pool.query<{ v: string }>(`SELECT string_agg(xmin::text, ',' ORDER BY id) AS v FROM records WHERE connection_id = $1`, [
+      connection.id,
+    ]);
     const marker = await now();
     await sync('incremental');
-    const after = await t.db.pool.query<{ v: string }>(`SELECT string_agg(xmin::text, ',' ORDER BY id) AS v FROM records WHERE connection_id = $1`, [connection.id]);
+    const after = await t.db.pool.query<{ v: string }>(`SELECT string_agg(xmin::text, ',' ORDER BY id) AS v FROM records WHERE connection_id = $1`, [
+      connection.id,
+    ]);
     expect(after.rows[0]?.v).toBe(before.rows[0]?.v);
     expect(await entityEvents(marker)).toEqual([]);
   });
@@ -74,7 +106,9 @@ describe('syncing SANDBOX', () => {
     for (let round = 0; round < 3; round++) {
       const state = await sandboxPlatform().advance(USER, 2);
       const changes = await t.db.pool.query<{ object_type: string; platform_id: string; op: string }>(
-        `SELECT DISTINCT object_type, platform_id, op FROM sandbox_platform.change_log WHERE account_id = $1 AND tick > $2`, [state.id, state.tick - 2]);
+        `SELECT DISTINCT object_type, platform_id, op FROM sandbox_platform.change_log WHERE account_id = $1 AND tick > $2`,
+        [state.id, state.tick - 2],
+      );
       expect(changes.rows.length).toBeGreaterThan(0);
       const marker = await now();
       await sync('incremental');
@@ -88,55 +122,116 @@ describe('syncing SANDBOX', () => {
       for (const change of changes.rows.filter((c) => c.op !== 'updated')) {
         const key = `${change.object_type}:${change.platform_id}`;
         const createdAndGone = change.op === 'created' && !after.has(key) && !books.has(key);
-        if (!createdAndGone) expect(fired.some((e) => e.endsWith(` ${key}`)), `${change.op} ${key}`).toBe(true);
+        if (!createdAndGone)
+          expect(
+            fired.some((e) => e.endsWith(` ${key}`)),
+            `${change.op} ${key}`,
+          ).toBe(true);
       }
       books = after;
     }
   });
 
-  it('statements sync like balance sheets: a day of business updates this month\'s and fires their entity webhooks', async () => {
+  it("statements sync like balance sheets: a day of business updates this month's and fires their entity webhooks", async () => {
     const marker = await now();
     await sandboxPlatform().advance(USER, 1);
     await sync('incremental');
     const fired = await entityEvents(marker);
-    for (const code of ['BALANCE_SHEET_UPDATED balance_sheet:BS-', 'INCOME_STATEMENT_UPDATED income_statement:IS-', 'CASH_FLOW_STATEMENT_UPDATED cash_flow_statement:CF-']) {
-      expect(fired.some((e) => e.startsWith(code)), code).toBe(true);
+    for (const code of [
+      'BALANCE_SHEET_UPDATED balance_sheet:BS-',
+      'INCOME_STATEMENT_UPDATED income_statement:IS-',
+      'CASH_FLOW_STATEMENT_UPDATED cash_flow_statement:CF-',
+    ]) {
+      expect(
+        fired.some((e) => e.startsWith(code)),
+        code,
+      ).toBe(true);
     }
-    const payload = (await t.db.pool.query<{ payload: Record<string, unknown> }>(
-      `SELECT payload FROM events WHERE connection_id = $1 AND code = 'CASH_FLOW_STATEMENT_UPDATED' ORDER BY created_at DESC LIMIT 1`, [connection.id])).rows[0]?.payload;
-    expect(payload).toMatchObject({ type: 'CASH_FLOW_STATEMENT', code: 'CASH_FLOW_STATEMENT_UPDATED', cash_flow: { ending_balance: expect.any(Number) as unknown } });
+    const payload = (
+      await t.db.pool.query<{ payload: Record<string, unknown> }>(
+        `SELECT payload FROM events WHERE connection_id = $1 AND code = 'CASH_FLOW_STATEMENT_UPDATED' ORDER BY created_at DESC LIMIT 1`,
+        [connection.id],
+      )
+    ).rows[0]?.payload;
+    expect(payload).toMatchObject({
+      type: 'CASH_FLOW_STATEMENT',
+      code: 'CASH_FLOW_STATEMENT_UPDATED',
+      cash_flow: { ending_balance: expect.any(Number) as unknown },
+    });
     books = await platformSnapshot(sandboxConnector, ctx());
   });
 
   it('syncConfig.entities names them INCOME_STATEMENT and CASH_FLOW_STATEMENT; the status counts what is synced', async () => {
     const other = { basic_username: 'user_engine_statements_size_300', basic_password: 'pass_good' };
-    const probe = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials: other, tokens: null, environment: 'sandbox', db: t.db.pool });
-    const { connection: narrow } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
-      platform: 'SANDBOX', name: 'statements only', credentials: other, identity: await sandboxConnector.identify(probe),
-      syncConfig: { historical_months: 0, entities: ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'] }, scope: null, marketplace: null, redirectUrl: null,
+    const probe = connectorContext({
+      connector: sandboxConnector,
+      connectionId: 'probe',
+      credentials: other,
+      tokens: null,
+      environment: 'sandbox',
+      db: t.db.pool,
     });
+    const { connection: narrow } = await createConnection(
+      t.db.pool,
+      t.services.cipher,
+      { organizationId: t.org.organization.id, environment: 'sandbox' },
+      {
+        platform: 'SANDBOX',
+        name: 'statements only',
+        credentials: other,
+        identity: await sandboxConnector.identify(probe),
+        syncConfig: { historical_months: 0, entities: ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'] },
+        scope: null,
+        marketplace: null,
+        redirectUrl: null,
+      },
+    );
     const run = await requestSync(t.db.pool, t.services.jobs, narrow.id, { kind: 'initial', trigger: 'api', details: {} });
     expect(await runSync(t.services, run.id, new AbortController().signal)).toBe('completed');
-    const types = await t.db.pool.query<{ object_type: string }>('SELECT DISTINCT object_type FROM records WHERE connection_id = $1 ORDER BY 1', [narrow.id]);
+    const types = await t.db.pool.query<{ object_type: string }>('SELECT DISTINCT object_type FROM records WHERE connection_id = $1 ORDER BY 1', [
+      narrow.id,
+    ]);
     expect(types.rows.map((r) => r.object_type)).toEqual(['cash_flow_statement', 'income_statement']);
-    const months = (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND object_type = 'income_statement'`, [narrow.id])).rows[0]?.n;
-    const response = await t.app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${accessTokenOf(t.services.cipher, narrow)}`, headers: clientHeaders(t.org) });
+    const months = (
+      await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND object_type = 'income_statement'`, [
+        narrow.id,
+      ])
+    ).rows[0]?.n;
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/connections/status?access_token=${accessTokenOf(t.services.cipher, narrow)}`,
+      headers: clientHeaders(t.org),
+    });
     const status = json(response).status as { historical_sync_status: Record<string, unknown> };
-    expect(status.historical_sync_status).toMatchObject({ synced_income_statements_count: months, synced_cash_flows_count: months, synced_balance_sheets_count: null });
+    expect(status.historical_sync_status).toMatchObject({
+      synced_income_statements_count: months,
+      synced_cash_flows_count: months,
+      synced_balance_sheets_count: null,
+    });
     expect(months).toBeGreaterThan(12);
   });
 
   it('deletions show up in /events and as <ENTITY>_DELETED', async () => {
     const deleted = await t.db.pool.query<{ object_type: string; platform_id: string }>(
-      `SELECT object_type, platform_id FROM records WHERE connection_id = $1 AND deleted_at IS NOT NULL`, [connection.id]);
+      `SELECT object_type, platform_id FROM records WHERE connection_id = $1 AND deleted_at IS NOT NULL`,
+      [connection.id],
+    );
     expect(deleted.rows.length).toBeGreaterThan(0);
     const token = accessTokenOf(t.services.cipher, connection);
-    const response = await t.app.inject({ method: 'GET', url: `/versioned/events?type=object_deleted&access_token=${token}`, headers: clientHeaders(t.org) });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/events?type=object_deleted&access_token=${token}`,
+      headers: clientHeaders(t.org),
+    });
     const listed = (json(response).events as { resource: string; object: { platform_id: string } }[])
-      .map((e) => `${e.resource}:${e.object.platform_id}`).sort();
+      .map((e) => `${e.resource}:${e.object.platform_id}`)
+      .sort();
     const wanted = deleted.rows.map((r) => `${OBJECT_TYPES[r.object_type as UnifiedObjectType].plural}:${r.platform_id}`).sort();
     expect(listed).toEqual(wanted);
-    const webhooks = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE connection_id = $1 AND code LIKE '%\\_DELETED'`, [connection.id]);
+    const webhooks = await t.db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM events WHERE connection_id = $1 AND code LIKE '%\\_DELETED'`,
+      [connection.id],
+    );
     expect(webhooks.rows[0]?.n).toBe(deleted.rows.length);
   });
 });

@@ -12,7 +12,13 @@ import { emitEvents, type NewEvent } from '../events/emit.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
 import type { ConnectorContext, ObjectHandler, ReadPage } from '../platforms/connector.ts';
 import {
-  deleteByPlatformIds, loadStoredHashes, markSeen, upsertRecords, type DeletedRecord, type RecordWrite, type StoredHash,
+  deleteByPlatformIds,
+  loadStoredHashes,
+  markSeen,
+  upsertRecords,
+  type DeletedRecord,
+  type RecordWrite,
+  type StoredHash,
 } from '../sql/records.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { serviceId } from '../store/ids.ts';
@@ -51,23 +57,37 @@ export interface PageContext {
   mapping: MappingCheck;
 }
 
-export interface PageOutcome { created: number; updated: number; deleted: number; unchanged: number; rawOnly: number }
+export interface PageOutcome {
+  created: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+  rawOnly: number;
+}
 
 function isoOrNull(value: unknown): string | null {
   if (typeof value !== 'string' || value === '') return null;
   return Number.isNaN(Date.parse(value)) ? null : value;
 }
 
-export function entityEvent(ctx: Pick<PageContext, 'connectionId' | 'accessToken' | 'objectType'>, change: 'CREATED' | 'UPDATED' | 'DELETED',
-  object: Record<string, unknown>, jobId?: string): Omit<NewEvent, 'tenant'> {
+export function entityEvent(
+  ctx: Pick<PageContext, 'connectionId' | 'accessToken' | 'objectType'>,
+  change: 'CREATED' | 'UPDATED' | 'DELETED',
+  object: Record<string, unknown>,
+  jobId?: string,
+): Omit<NewEvent, 'tenant'> {
   const names = OBJECT_TYPES[ctx.objectType];
   return {
     connectionId: ctx.connectionId,
     type: names.entity,
     code: `${names.entity}_${change}`,
     payload: {
-      type: names.entity, code: `${names.entity}_${change}`, connection_id: ctx.connectionId, access_token: ctx.accessToken,
-      [names.singular]: object, ...(jobId !== undefined ? { job_id: jobId } : {}),
+      type: names.entity,
+      code: `${names.entity}_${change}`,
+      connection_id: ctx.connectionId,
+      access_token: ctx.accessToken,
+      [names.singular]: object,
+      ...(jobId !== undefined ? { job_id: jobId } : {}),
     },
   };
 }
@@ -77,7 +97,10 @@ export function deletedEvents(ctx: PageContext, rows: DeletedRecord[]): Omit<New
 }
 
 /** A page mapped and hashed, ready to be compared with the stored copy and written. */
-export interface PreparedPage { live: Map<string, RecordWrite>; tombstones: Set<string> }
+export interface PreparedPage {
+  live: Map<string, RecordWrite>;
+  tombstones: Set<string>;
+}
 
 /** Records prepared between two turns of the event loop (about 2 ms of work). */
 const PREPARE_SLICE = 32;
@@ -104,17 +127,27 @@ export async function preparePage(ctx: PageContext, page: ReadPage): Promise<Pre
     }
     tombstones.delete(record.platformId);
     const id = serviceId(ctx.connectionId, ctx.objectType, record.platformId);
-    const data = conformMapped(ctx.mapping, ctx.objectType, record.platformId,
-      { id, ...ctx.handler.map(record, ctx.connectorContext), platform_id: record.platformId });
+    const data = conformMapped(ctx.mapping, ctx.objectType, record.platformId, {
+      id,
+      ...ctx.handler.map(record, ctx.connectorContext),
+      platform_id: record.platformId,
+    });
     const dataJson = canonicalJson(data);
     // platform_data is compared as the platform's record serialises, keys in the order it sent them: a platform that
     // reorders keys costs one platform_data-only rewrite, never an event. The unified object, which the events and the
     // API answer with, is compared canonically (key order from mapping code must never read as a change).
     const rawJson = JSON.stringify(record.raw);
     live.set(record.platformId, {
-      id, platformId: record.platformId, data, dataJson, raw: record.raw, rawJson,
-      contentHash: hashOfText(dataJson), rawHash: hashOfText(rawJson),
-      updatedAt: isoOrNull(data.updated_at), createdAt: isoOrNull(data.created_at),
+      id,
+      platformId: record.platformId,
+      data,
+      dataJson,
+      raw: record.raw,
+      rawJson,
+      contentHash: hashOfText(dataJson),
+      rawHash: hashOfText(rawJson),
+      updatedAt: isoOrNull(data.updated_at),
+      createdAt: isoOrNull(data.created_at),
       businessDate: ctx.handler.businessDate?.(record) ?? null,
     });
   }
@@ -129,7 +162,12 @@ export async function storePrepared(db: PoolClient, ctx: PageContext, prepared: 
   const outcome: PageOutcome = { created: 0, updated: 0, deleted: 0, unchanged: 0, rawOnly: 0 };
   const { live, tombstones } = prepared;
   const stored = ctx.compareStored
-    ? await loadStoredHashes(db, ctx.connectionId, ctx.objectType, [...live.values()].map((write) => write.id))
+    ? await loadStoredHashes(
+        db,
+        ctx.connectionId,
+        ctx.objectType,
+        [...live.values()].map((write) => write.id),
+      )
     : new Map<string, StoredHash>();
   const writes: RecordWrite[] = [];
   const changes: { write: RecordWrite; change: 'CREATED' | 'UPDATED' }[] = [];
@@ -155,10 +193,12 @@ export async function storePrepared(db: PoolClient, ctx: PageContext, prepared: 
   if (ctx.rememberSeen) await markSeen(db, ctx.runId, ctx.objectType, [...live.keys()]);
   const deleted = await deleteByPlatformIds(db, ctx.connectionId, ctx.objectType, [...tombstones], syncedAt);
 
-  const events = ctx.announceChanges ? [
-    ...changes.map(({ write, change }) => entityEvent(ctx, change, { ...write.data, last_synced_at: syncedAt }, ctx.jobId)),
-    ...deletedEvents(ctx, deleted),
-  ] : [];
+  const events = ctx.announceChanges
+    ? [
+        ...changes.map(({ write, change }) => entityEvent(ctx, change, { ...write.data, last_synced_at: syncedAt }, ctx.jobId)),
+        ...deletedEvents(ctx, deleted),
+      ]
+    : [];
   await emitEvents(db, ctx.cipher, ctx.tenant, events);
   outcome.created = changes.filter((c) => c.change === 'CREATED').length;
   outcome.updated = changes.length - outcome.created;

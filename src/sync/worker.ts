@@ -35,7 +35,8 @@ export async function startSyncWorkers(boss: PgBoss, services: CoreServices, opt
         if (isConnectionLoss(error)) return 'busy' as const;
         throw error;
       });
-      if (outcome === 'busy') await services.jobs.send(QUEUES.sync, { ...job.data }, { startAfterSeconds: job.data.busyRetrySeconds ?? BUSY_RETRY_SECONDS });
+      if (outcome === 'busy')
+        await services.jobs.send(QUEUES.sync, { ...job.data }, { startAfterSeconds: job.data.busyRetrySeconds ?? BUSY_RETRY_SECONDS });
       // pg-boss retries the job with backoff; the run resumes from its saved progress.
       if (outcome === 'retry') throw new Error(`sync run ${job.data.syncRunId} will be retried`);
     }

@@ -16,7 +16,8 @@ const cipher = createCipher(randomBytes(32));
 const config = (adminToken?: string) => loadConfig({ DATA_DIR: dataDir, ...(adminToken === undefined ? {} : { ADMIN_TOKEN: adminToken }) });
 const organizationNames = async (): Promise<string[]> =>
   (await db.pool.query<{ name: string }>('SELECT name FROM organizations ORDER BY created_at')).rows.map((r) => r.name);
-const credentialsFile = async (): Promise<Record<string, unknown>> => JSON.parse(await readFile(path.join(dataDir, 'credentials.json'), 'utf8')) as Record<string, unknown>;
+const credentialsFile = async (): Promise<Record<string, unknown>> =>
+  JSON.parse(await readFile(path.join(dataDir, 'credentials.json'), 'utf8')) as Record<string, unknown>;
 
 beforeEach(async () => {
   db = await createTestDatabase();

@@ -37,14 +37,17 @@ export async function resolveEncryptionKey(config: Config, log: (m: string) => v
 
 /** Refuses to start with a key other than the one the stored secrets were sealed with. */
 export async function verifyEncryptionKey(pool: Pool, cipher: Cipher): Promise<void> {
-  await pool.query(
-    `INSERT INTO service_settings (key, value) VALUES ('encryption_key_check', $1) ON CONFLICT (key) DO NOTHING`,
-    [JSON.stringify(cipher.encrypt(KEY_CHECK).toString('base64'))],
-  );
+  await pool.query(`INSERT INTO service_settings (key, value) VALUES ('encryption_key_check', $1) ON CONFLICT (key) DO NOTHING`, [
+    JSON.stringify(cipher.encrypt(KEY_CHECK).toString('base64')),
+  ]);
   const row = await pool.query<{ value: string }>(`SELECT value FROM service_settings WHERE key = 'encryption_key_check'`);
   const sealed = Buffer.from(row.rows[0]?.value ?? '', 'base64');
   let ok: boolean;
-  try { ok = cipher.decrypt(sealed) === KEY_CHECK; } catch { ok = false; }
+  try {
+    ok = cipher.decrypt(sealed) === KEY_CHECK;
+  } catch {
+    ok = false;
+  }
   if (!ok) {
     throw new Error('ENCRYPTION_KEY is not the key this database was set up with: stored secrets cannot be read. Use the original key.');
   }
@@ -64,12 +67,17 @@ export interface FirstStart {
  * once, with ADMIN_TOKEN set or not; without ADMIN_TOKEN it generates the admin token too. Safe when several
  * processes start together.
  */
-export async function bootstrapAdmin(pool: Pool, cipher: Cipher, config: Config): Promise<{ adminTokenSha256: Buffer; firstStart: FirstStart | null }> {
+export async function bootstrapAdmin(
+  pool: Pool,
+  cipher: Cipher,
+  config: Config,
+): Promise<{ adminTokenSha256: Buffer; firstStart: FirstStart | null }> {
   const file = path.join(config.dataDir, 'credentials.json');
   const { digest, firstStart } = await withTransaction(pool, async (db): Promise<{ digest: Buffer; firstStart: FirstStart | null }> => {
     await db.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
     const settings = await db.query<{ key: string; value: string }>(
-      `SELECT key, value FROM service_settings WHERE key IN ('admin_token_sha256', 'first_start_done')`);
+      `SELECT key, value FROM service_settings WHERE key IN ('admin_token_sha256', 'first_start_done')`,
+    );
     const stored = settings.rows.find((row) => row.key === 'admin_token_sha256');
     const setUpBefore = settings.rows.length > 0;
     if (config.adminToken === null && stored !== undefined) return { digest: Buffer.from(stored.value, 'hex'), firstStart: null };
@@ -93,7 +101,7 @@ export async function bootstrapAdmin(pool: Pool, cipher: Cipher, config: Config)
 async function writeCredentialsFile(first: FirstStart): Promise<void> {
   await mkdir(path.dirname(first.file), { recursive: true });
   // What an earlier start wrote stays (the Default organisation's credentials when only the admin token is new).
-  const earlier = existsSync(first.file) ? JSON.parse(await readFile(first.file, 'utf8')) as Record<string, unknown> : {};
+  const earlier = existsSync(first.file) ? (JSON.parse(await readFile(first.file, 'utf8')) as Record<string, unknown>) : {};
   const content = {
     ...earlier,
     note: 'Written once on first start. Keep it secret; rotate with POST /admin/organizations/:id/credentials/rotate.',
@@ -104,8 +112,11 @@ async function writeCredentialsFile(first: FirstStart): Promise<void> {
 }
 
 export function firstStartBanner(first: FirstStart): string {
-  const lines = ['', '=== Ledgerport first start: these secrets are shown once ===',
-    first.adminToken !== null ? `admin token: ${first.adminToken}` : 'admin token: the ADMIN_TOKEN you set'];
+  const lines = [
+    '',
+    '=== Ledgerport first start: these secrets are shown once ===',
+    first.adminToken !== null ? `admin token: ${first.adminToken}` : 'admin token: the ADMIN_TOKEN you set',
+  ];
   if (first.created !== null) {
     lines.push(`organisation: ${first.created.organization.name} (${first.created.organization.id})`);
     for (const env of ['sandbox', 'production'] as const) {
@@ -115,4 +126,3 @@ export function firstStartBanner(first: FirstStart): string {
   lines.push(`saved to ${first.file} (mode 0600)`, '');
   return lines.join('\n');
 }
-

@@ -17,8 +17,11 @@ export function assertEndpointEnabled(tenant: AuthenticatedTenant, method: strin
   if (tenant.disabledEndpoints.length === 0) return;
   const key = `${method} ${route.startsWith('/versioned/') ? route.slice('/versioned'.length) : route}`;
   if (!tenant.disabledEndpoints.includes(key)) return;
-  throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION',
-    `${key} is turned off for this organisation by the operator of this service; ask them to enable it.`, { source: 'service', endpoint: key });
+  throw new ServiceError(
+    'ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION',
+    `${key} is turned off for this organisation by the operator of this service; ask them to enable it.`,
+    { source: 'service', endpoint: key },
+  );
 }
 
 /**
@@ -26,14 +29,20 @@ export function assertEndpointEnabled(tenant: AuthenticatedTenant, method: strin
  * serves to clients: an unknown one is a 400 naming it, so a typo does not silently leave an endpoint on.
  */
 export async function setDisabledEndpoints(
-  db: Queryable, organizationId: string, requested: readonly string[], field: string, isEndpoint: (method: string, route: string) => boolean,
+  db: Queryable,
+  organizationId: string,
+  requested: readonly string[],
+  field: string,
+  isEndpoint: (method: string, route: string) => boolean,
 ): Promise<string[]> {
   for (const [n, entry] of requested.entries()) {
     const match = ENDPOINT.exec(entry);
     if (match?.[1] === undefined || match[2] === undefined || !isEndpoint(match[1], match[2])) {
-      throw new ServiceError('VALIDATION_ERROR',
+      throw new ServiceError(
+        'VALIDATION_ERROR',
         `\`${field}[${n}]\` is "${entry}", not an endpoint of this API: write the method and the route as the OpenAPI document has it, such as "POST /accounting/bills" or "GET /accounting/bills/:id".`,
-        { source: 'service', field: `${field}[${n}]` });
+        { source: 'service', field: `${field}[${n}]` },
+      );
     }
   }
   const stored = await setOrganizationDisabledEndpoints(db, organizationId, [...new Set(requested)]);

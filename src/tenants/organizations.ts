@@ -8,21 +8,45 @@ import { randomToken, secretMatches, sha256, type Cipher } from '../crypto/secre
 import { findActiveClientSecrets } from '../sql/authenticate-client.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
 import { ServiceError } from '../errors/catalogue.ts';
-import { ENVIRONMENTS, type AuthenticatedTenant, type ClientCredentials, type Environment, type Organization, type Product, type Tenant } from './types.ts';
+import {
+  ENVIRONMENTS,
+  type AuthenticatedTenant,
+  type ClientCredentials,
+  type Environment,
+  type Organization,
+  type Product,
+  type Tenant,
+} from './types.ts';
 
 const CLIENT_ID_PREFIX: Record<Environment, string> = { sandbox: 'lp_sandbox_', production: 'lp_live_' };
 const SECRET_PREFIX = 'lpsk_';
 
-interface OrganizationRow { id: string; name: string; products: Product[]; disabled_endpoints: string[]; data_batching: { months: number[] } | null; created_at: Date }
+interface OrganizationRow {
+  id: string;
+  name: string;
+  products: Product[];
+  disabled_endpoints: string[];
+  data_batching: { months: number[] } | null;
+  created_at: Date;
+}
 
 function toOrganization(row: OrganizationRow): Organization {
-  return { id: row.id, name: row.name, products: row.products, disabled_endpoints: row.disabled_endpoints, data_batching: row.data_batching, created_at: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    products: row.products,
+    disabled_endpoints: row.disabled_endpoints,
+    data_batching: row.data_batching,
+    created_at: row.created_at.toISOString(),
+  };
 }
 
 async function insertSecret(db: Queryable, cipher: Cipher, credentialId: string): Promise<string> {
   const secret = randomToken(SECRET_PREFIX);
   await db.query('INSERT INTO api_secrets (credential_id, secret_sha256, secret_ciphertext) VALUES ($1, $2, $3)', [
-    credentialId, sha256(secret), cipher.encrypt(secret),
+    credentialId,
+    sha256(secret),
+    cipher.encrypt(secret),
   ]);
   return secret;
 }
@@ -34,7 +58,10 @@ export interface CreatedOrganization {
 
 export async function createOrganization(pool: Pool, cipher: Cipher, name: string): Promise<CreatedOrganization> {
   return withTransaction(pool, async (db) => {
-    const org = await db.query<OrganizationRow>('INSERT INTO organizations (name) VALUES ($1) RETURNING id, name, products, disabled_endpoints, data_batching, created_at', [name]);
+    const org = await db.query<OrganizationRow>(
+      'INSERT INTO organizations (name) VALUES ($1) RETURNING id, name, products, disabled_endpoints, data_batching, created_at',
+      [name],
+    );
     const row = org.rows[0];
     if (row === undefined) throw new Error('organization insert returned no row');
     const credentials = {} as Record<Environment, ClientCredentials>;
@@ -53,7 +80,10 @@ export async function createOrganization(pool: Pool, cipher: Cipher, name: strin
 }
 
 export async function getOrganization(db: Queryable, id: string): Promise<Organization | null> {
-  const result = await db.query<OrganizationRow>('SELECT id, name, products, disabled_endpoints, data_batching, created_at FROM organizations WHERE id = $1', [id]);
+  const result = await db.query<OrganizationRow>(
+    'SELECT id, name, products, disabled_endpoints, data_batching, created_at FROM organizations WHERE id = $1',
+    [id],
+  );
   const row = result.rows[0];
   return row === undefined ? null : toOrganization(row);
 }
@@ -65,11 +95,13 @@ export function organizationNotFound(organizationId: string): ServiceError {
 
 /** The organisation guard of the operator functions: RESOURCE_NOT_FOUND unless the organisation exists. */
 export async function requireOrganization(db: Queryable, organizationId: string): Promise<void> {
-  if (await getOrganization(db, organizationId) === null) throw organizationNotFound(organizationId);
+  if ((await getOrganization(db, organizationId)) === null) throw organizationNotFound(organizationId);
 }
 
 export async function listOrganizations(db: Queryable): Promise<Organization[]> {
-  const result = await db.query<OrganizationRow>('SELECT id, name, products, disabled_endpoints, data_batching, created_at FROM organizations ORDER BY created_at, id');
+  const result = await db.query<OrganizationRow>(
+    'SELECT id, name, products, disabled_endpoints, data_batching, created_at FROM organizations ORDER BY created_at, id',
+  );
   return result.rows.map(toOrganization);
 }
 
@@ -85,7 +117,11 @@ export interface RotatedSecret {
  * period (0 = at once). Serialised per credential by the row lock.
  */
 export async function rotateSecret(
-  pool: Pool, cipher: Cipher, organizationId: string, environment: Environment, gracePeriodSeconds: number,
+  pool: Pool,
+  cipher: Cipher,
+  organizationId: string,
+  environment: Environment,
+  gracePeriodSeconds: number,
 ): Promise<RotatedSecret> {
   return withTransaction(pool, async (db) => {
     const cred = await db.query<{ id: string; client_id: string }>(
@@ -94,9 +130,7 @@ export async function rotateSecret(
     );
     const row = cred.rows[0];
     if (row === undefined) throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`);
-    const expiry = await db.query<{ expires_at: Date }>(
-      `SELECT clock_timestamp() + make_interval(secs => $1) AS expires_at`, [gracePeriodSeconds],
-    );
+    const expiry = await db.query<{ expires_at: Date }>(`SELECT clock_timestamp() + make_interval(secs => $1) AS expires_at`, [gracePeriodSeconds]);
     const expiresAt = expiry.rows[0]?.expires_at ?? new Date();
     // Secrets already expiring keep the earlier of their own expiry and the new one.
     await db.query(
@@ -115,13 +149,25 @@ export async function authenticateClient(db: Queryable, clientId: string, client
 }
 
 /** As authenticateClient, with the matched secret's expiry (set while a rotated-out secret is in its grace period). */
-export async function verifyClient(db: Queryable, clientId: string, clientSecret: string): Promise<{ tenant: AuthenticatedTenant; expiresAt: Date | null } | null> {
+export async function verifyClient(
+  db: Queryable,
+  clientId: string,
+  clientSecret: string,
+): Promise<{ tenant: AuthenticatedTenant; expiresAt: Date | null } | null> {
   const rows = await findActiveClientSecrets(db, clientId);
   let match: { tenant: AuthenticatedTenant; expiresAt: Date | null } | null = null;
   for (const row of rows) {
     // No early exit: the time taken does not tell which secret matched.
     if (secretMatches(clientSecret, row.secret_sha256)) {
-      match = { tenant: { organizationId: row.organization_id, environment: row.environment, products: row.products, disabledEndpoints: row.disabled_endpoints }, expiresAt: row.expires_at };
+      match = {
+        tenant: {
+          organizationId: row.organization_id,
+          environment: row.environment,
+          products: row.products,
+          disabledEndpoints: row.disabled_endpoints,
+        },
+        expiresAt: row.expires_at,
+      };
     }
   }
   return match;

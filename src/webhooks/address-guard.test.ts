@@ -14,7 +14,12 @@ import { createSender } from './sender.ts';
 
 /** Globally reachable per the registry: yes, no, or n/a (the registry's own N/A). Every range is refused unless `embedded`. */
 type Reachable = 'yes' | 'no' | 'n/a';
-interface Range { cidr: string; name: string; reachable: Reachable; embedded?: true }
+interface Range {
+  cidr: string;
+  name: string;
+  reachable: Reachable;
+  embedded?: true;
+}
 
 // https://www.iana.org/assignments/iana-ipv4-special-registry
 const IPV4: Range[] = [
@@ -152,8 +157,14 @@ describe('address guard: IANA IPv4 special-purpose registry', () => {
         }
         const dotted = bigToIpv4(value);
         // The same IPv4 address inside IPv6: mapped, compatible, translated, NAT64 (well-known and local-use), 6to4.
-        for (const wrapped of [`::ffff:${dotted}`, `::${dotted}`, `::ffff:0:${dotted}`, `64:ff9b::${dotted}`, `64:ff9b:1::${dotted}`,
-          `2002:${(value >> 16n).toString(16)}:${(value & 0xffffn).toString(16)}::1`]) {
+        for (const wrapped of [
+          `::ffff:${dotted}`,
+          `::${dotted}`,
+          `::ffff:0:${dotted}`,
+          `64:ff9b::${dotted}`,
+          `64:ff9b:1::${dotted}`,
+          `2002:${(value >> 16n).toString(16)}:${(value & 0xffffn).toString(16)}::1`,
+        ]) {
           expectRefusedEverywhere(`http://[${wrapped}]:8080/hooks`, `${range.name} as ${wrapped}`);
         }
       }
@@ -180,10 +191,35 @@ describe('address guard: IANA IPv6 special-purpose registry', () => {
 
 describe('address guard: what is allowed', () => {
   it('allows global unicast IPv4 and IPv6, also next to special-purpose ranges, and public IPv4 inside IPv4-mapped and NAT64 forms', () => {
-    for (const host of ['8.8.8.8', '134744072', '0x8080808', '1.1.1.1', '93.184.216.34', '9.255.255.255', '11.0.0.0', '100.63.255.255',
-      '100.128.0.0', '126.255.255.255', '128.0.0.0', '172.15.255.255', '172.32.0.0', '192.0.1.0', '192.167.255.255', '192.169.0.0',
-      '198.17.255.255', '198.20.0.0', '223.255.255.255', '[2606:4700:4700::1111]', '[2a00:1450:4001::200e]', '[2001:200::1]',
-      '[2620:4f:7fff:ffff::1]', '[3ffe::1]', '[::ffff:8.8.8.8]', '[64:ff9b::8.8.8.8]', '[64:ff9b::808:808]']) {
+    for (const host of [
+      '8.8.8.8',
+      '134744072',
+      '0x8080808',
+      '1.1.1.1',
+      '93.184.216.34',
+      '9.255.255.255',
+      '11.0.0.0',
+      '100.63.255.255',
+      '100.128.0.0',
+      '126.255.255.255',
+      '128.0.0.0',
+      '172.15.255.255',
+      '172.32.0.0',
+      '192.0.1.0',
+      '192.167.255.255',
+      '192.169.0.0',
+      '198.17.255.255',
+      '198.20.0.0',
+      '223.255.255.255',
+      '[2606:4700:4700::1111]',
+      '[2a00:1450:4001::200e]',
+      '[2001:200::1]',
+      '[2620:4f:7fff:ffff::1]',
+      '[3ffe::1]',
+      '[::ffff:8.8.8.8]',
+      '[64:ff9b::8.8.8.8]',
+      '[64:ff9b::808:808]',
+    ]) {
       expectAllowed(`https://${host}/hooks`, 'global unicast');
     }
   });
@@ -200,9 +236,20 @@ describe('sender: refused literals never open a connection', () => {
   it('refuses the forms the hand-written prefixes let through before connecting', async () => {
     const { send, close } = createSender({ allowPrivate: false, timeoutMs: 1_000 });
     try {
-      for (const url of ['http://[::127.0.0.1]:9/', 'http://[::ffff:127.0.0.1]:9/', 'http://[::ffff:7f00:1]:9/', 'http://[64:ff9b:1::7f00:1]:9/',
-        'http://[64:ff9b::7f00:1]:9/', 'http://[2002:7f00:1::1]:9/', 'http://[2001::1]:9/', 'http://2130706433:9/', 'http://0x7f.1:9/',
-        'http://[100:0:0:1::1]:9/', 'http://192.0.2.1:9/', 'http://[fec0::1]:9/']) {
+      for (const url of [
+        'http://[::127.0.0.1]:9/',
+        'http://[::ffff:127.0.0.1]:9/',
+        'http://[::ffff:7f00:1]:9/',
+        'http://[64:ff9b:1::7f00:1]:9/',
+        'http://[64:ff9b::7f00:1]:9/',
+        'http://[2002:7f00:1::1]:9/',
+        'http://[2001::1]:9/',
+        'http://2130706433:9/',
+        'http://0x7f.1:9/',
+        'http://[100:0:0:1::1]:9/',
+        'http://192.0.2.1:9/',
+        'http://[fec0::1]:9/',
+      ]) {
         const result = await send(url, '{}', {});
         expect(result.kind, url).toBe('refused');
         expect(result.error, url).toMatch(/not a global unicast address/);

@@ -10,9 +10,22 @@ import type { Config } from '../config.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import { ServiceError, type ErrorMetadata } from '../errors/catalogue.ts';
 import {
-  deleteWebhookEndpoint, deliveryGauges, findWebhookDelivery, insertReplayDeliveries, insertRetryDelivery,
-  listWebhookAttempts, listWebhookDeliveries, listWebhookEndpoints, lockOrganizationReplays, upsertWebhookEndpoint,
-  type DeliveryFilters, type DeliveryPosition, type DeliveryStatus, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow,
+  deleteWebhookEndpoint,
+  deliveryGauges,
+  findWebhookDelivery,
+  insertReplayDeliveries,
+  insertRetryDelivery,
+  listWebhookAttempts,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  lockOrganizationReplays,
+  upsertWebhookEndpoint,
+  type DeliveryFilters,
+  type DeliveryPosition,
+  type DeliveryStatus,
+  type WebhookAttemptRow,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
 } from '../sql/webhook-admin.ts';
 import { organizationNotFound, requireOrganization } from '../tenants/organizations.ts';
 import type { Environment } from '../tenants/types.ts';
@@ -103,7 +116,6 @@ function toAttemptView(row: WebhookAttemptRow): AttemptView {
   };
 }
 
-
 function deliveryNotFound(organizationId: string, deliveryId: string): ServiceError {
   return new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} has no webhook delivery ${deliveryId}.`, { source: 'service' });
 }
@@ -127,11 +139,17 @@ export function webhookUrlError(url: string, allowPrivate: boolean, location: Er
 }
 
 /** Sets the webhook URL of one environment (new events of that environment are delivered there). */
-export async function setWebhookUrl(db: Queryable, input: {
-  organizationId: string; environment: Environment; url: string; allowPrivate: boolean;
-  /** Where the URL came from, for the error metadata (body for the API, undefined for the CLI). */
-  location?: ErrorMetadata['location'];
-}): Promise<WebhookView> {
+export async function setWebhookUrl(
+  db: Queryable,
+  input: {
+    organizationId: string;
+    environment: Environment;
+    url: string;
+    allowPrivate: boolean;
+    /** Where the URL came from, for the error metadata (body for the API, undefined for the CLI). */
+    location?: ErrorMetadata['location'];
+  },
+): Promise<WebhookView> {
   const error = webhookUrlError(input.url, input.allowPrivate, input.location);
   if (error !== null) throw error;
   const row = await upsertWebhookEndpoint(db, input.organizationId, input.environment, input.url);
@@ -148,7 +166,7 @@ export async function getWebhookUrls(db: Queryable, organizationId: string): Pro
 /** Removes the URL: no new deliveries for the environment; deliveries already created keep going. */
 export async function removeWebhookUrl(db: Queryable, organizationId: string, environment: Environment): Promise<void> {
   await requireOrganization(db, organizationId);
-  if (!await deleteWebhookEndpoint(db, organizationId, environment)) {
+  if (!(await deleteWebhookEndpoint(db, organizationId, environment))) {
     throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} has no webhook URL for ${environment}.`, { source: 'service' });
   }
 }
@@ -174,7 +192,12 @@ export async function listDeliveries(db: Queryable, organizationId: string, quer
 }
 
 /** One delivery with every attempt made so far. */
-export async function getDelivery(db: Queryable, organizationId: string, deliveryId: string, windowSeconds: number): Promise<DeliveryView & { attempts_log: AttemptView[] }> {
+export async function getDelivery(
+  db: Queryable,
+  organizationId: string,
+  deliveryId: string,
+  windowSeconds: number,
+): Promise<DeliveryView & { attempts_log: AttemptView[] }> {
   await requireOrganization(db, organizationId);
   const row = await findWebhookDelivery(db, organizationId, deliveryId);
   if (row === null) throw deliveryNotFound(organizationId, deliveryId);
@@ -189,10 +212,12 @@ export async function retryDelivery(db: Queryable, organizationId: string, deliv
   if (original === null) throw deliveryNotFound(organizationId, deliveryId);
   const created = await insertRetryDelivery(db, organizationId, deliveryId, windowSeconds);
   if (created === null) {
-    throw new ServiceError('VALIDATION_ERROR',
-      `Organization ${organizationId} has no webhook URL for ${original.environment}, so delivery ${deliveryId} cannot be re-sent: `
-      + `set one with PUT /admin/organizations/${organizationId}/webhook first.`,
-      { source: 'service', field: 'environment' });
+    throw new ServiceError(
+      'VALIDATION_ERROR',
+      `Organization ${organizationId} has no webhook URL for ${original.environment}, so delivery ${deliveryId} cannot be re-sent: ` +
+        `set one with PUT /admin/organizations/${organizationId}/webhook first.`,
+      { source: 'service', field: 'environment' },
+    );
   }
   return toDeliveryView(created, windowSeconds);
 }
@@ -201,7 +226,11 @@ export async function retryDelivery(db: Queryable, organizationId: string, deliv
 function parseInstant(raw: string, field: string, location: ErrorMetadata['location']): Date {
   const ms = Date.parse(raw);
   if (Number.isNaN(ms) || !INSTANT.test(raw)) {
-    throw invalid(`\`${field}\` must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T00:00:00Z (got "${raw.slice(0, 40)}").`, field, location);
+    throw invalid(
+      `\`${field}\` must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T00:00:00Z (got "${raw.slice(0, 40)}").`,
+      field,
+      location,
+    );
   }
   return new Date(ms);
 }
@@ -210,33 +239,50 @@ function parseInstant(raw: string, field: string, location: ErrorMetadata['locat
  * Re-sends every failed delivery created in [from, to) not re-sent before,
  * for environments that have a webhook URL. At most 31 days per call.
  */
-export async function replayFailedDeliveries(pool: Pool, input: {
-  organizationId: string; from: string; to: string; environment: Environment | null; windowSeconds: number;
-  /** Where from and to came from, for the error metadata (body for the API, undefined for the CLI). */
-  location?: ErrorMetadata['location'];
-}): Promise<{ replayed: number }> {
+export async function replayFailedDeliveries(
+  pool: Pool,
+  input: {
+    organizationId: string;
+    from: string;
+    to: string;
+    environment: Environment | null;
+    windowSeconds: number;
+    /** Where from and to came from, for the error metadata (body for the API, undefined for the CLI). */
+    location?: ErrorMetadata['location'];
+  },
+): Promise<{ replayed: number }> {
   const from = parseInstant(input.from, 'from', input.location);
   const to = parseInstant(input.to, 'to', input.location);
   if (from.getTime() >= to.getTime()) {
     throw invalid(`\`from\` must be before \`to\` (got from ${from.toISOString()}, to ${to.toISOString()}).`, 'from', input.location);
   }
   if (to.getTime() - from.getTime() > MAX_REPLAY_DAYS * 24 * 3600 * 1000) {
-    throw invalid(`The period from \`from\` to \`to\` is longer than ${MAX_REPLAY_DAYS} days; replay longer periods in several calls.`, 'to', input.location);
+    throw invalid(
+      `The period from \`from\` to \`to\` is longer than ${MAX_REPLAY_DAYS} days; replay longer periods in several calls.`,
+      'to',
+      input.location,
+    );
   }
   await requireOrganization(pool, input.organizationId);
   const endpoints = await listWebhookEndpoints(pool, input.organizationId);
   const usable = endpoints.filter((e) => input.environment === null || e.environment === input.environment);
   if (usable.length === 0) {
     const which = input.environment ?? 'any environment';
-    throw new ServiceError('VALIDATION_ERROR',
-      `Organization ${input.organizationId} has no webhook URL for ${which}, so nothing can be re-sent: `
-      + `set one with PUT /admin/organizations/${input.organizationId}/webhook first.`,
-      { source: 'service', field: 'environment', ...(input.location !== undefined ? { location: input.location } : {}) });
+    throw new ServiceError(
+      'VALIDATION_ERROR',
+      `Organization ${input.organizationId} has no webhook URL for ${which}, so nothing can be re-sent: ` +
+        `set one with PUT /admin/organizations/${input.organizationId}/webhook first.`,
+      { source: 'service', field: 'environment', ...(input.location !== undefined ? { location: input.location } : {}) },
+    );
   }
   const replayed = await withTransaction(pool, async (db) => {
     await lockOrganizationReplays(db, input.organizationId);
     return insertReplayDeliveries(db, {
-      organizationId: input.organizationId, from, to, environment: input.environment, windowSeconds: input.windowSeconds,
+      organizationId: input.organizationId,
+      from,
+      to,
+      environment: input.environment,
+      windowSeconds: input.windowSeconds,
     });
   });
   return { replayed };

@@ -23,7 +23,11 @@ const SCALE = 0.01;
 // The spec's 5 s answer timeout, scaled like the schedule (with room for a loaded test machine).
 const TIMEOUT_MS = 100;
 
-interface Received { body: string; headers: http.IncomingHttpHeaders; at: number }
+interface Received {
+  body: string;
+  headers: http.IncomingHttpHeaders;
+  at: number;
+}
 
 /** A receiver whose answer the test sets: 200, 500, or no answer at all. */
 class Receiver {
@@ -41,7 +45,9 @@ class Receiver {
   });
 
   constructor() {
-    this.server.on('connection', () => { this.connections += 1; });
+    this.server.on('connection', () => {
+      this.connections += 1;
+    });
   }
 
   listen(): Promise<string> {
@@ -69,7 +75,11 @@ beforeAll(async () => {
   t = await startTestApp({ config: { webhookScheduleScale: SCALE, webhookTimeoutMs: TIMEOUT_MS, webhookAllowPrivate: true } });
   receiver = new Receiver();
   url = await receiver.listen();
-  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [t.org.organization.id, 'sandbox', url]);
+  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    t.org.organization.id,
+    'sandbox',
+    url,
+  ]);
 });
 afterEach(async () => {
   await dispatcher?.stop();
@@ -83,7 +93,13 @@ afterAll(async () => {
 });
 
 async function emit(code: string, extra: Record<string, unknown> = {}): Promise<string> {
-  return emitEvent(t.db.pool, t.services.cipher, { tenant: tenant(), connectionId: null, type: 'CONNECTION', code, payload: { type: 'CONNECTION', code, connection_id: randomUUID(), ...extra } });
+  return emitEvent(t.db.pool, t.services.cipher, {
+    tenant: tenant(),
+    connectionId: null,
+    type: 'CONNECTION',
+    code,
+    payload: { type: 'CONNECTION', code, connection_id: randomUUID(), ...extra },
+  });
 }
 
 async function until(condition: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
@@ -109,9 +125,18 @@ describe('webhook delivery', () => {
     const bodies = receiver.received.map((r) => JSON.parse(r.body) as { code: string });
     expect(bodies.map((b) => b.code).sort()).toEqual(['CONNECTION_UPDATED', 'INITIAL_UPDATE']);
     // The receiver has answered; the settle that records it follows a moment later.
-    const settled = async () => (await t.db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])', [ids])).rows;
+    const settled = async () =>
+      (
+        await t.db.pool.query<{ status: string; attempts: number }>(
+          'SELECT status, attempts FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])',
+          [ids],
+        )
+      ).rows;
     await until(async () => (await settled()).every((row) => row.status !== 'delivering'), 5_000);
-    expect(await settled()).toEqual([{ status: 'delivered', attempts: 1 }, { status: 'delivered', attempts: 1 }]);
+    expect(await settled()).toEqual([
+      { status: 'delivered', attempts: 1 },
+      { status: 'delivered', attempts: 1 },
+    ]);
   });
 
   it('lists both signatures during a secret rotation, the new secret first', async () => {
@@ -143,12 +168,18 @@ describe('webhook delivery', () => {
     expect(new Set(receiver.received.map((r) => r.headers['x-service-event-id'])).size).toBe(20);
     receiver.mode = 'ok';
     await until(async () => {
-      const done = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1::uuid[]) AND status = 'delivered'`, [ids]);
+      const done = await t.db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1::uuid[]) AND status = 'delivered'`,
+        [ids],
+      );
       return done.rows[0]?.n === 20;
     }, 8_000);
     const okIds = new Set(receiver.received.map((r) => r.headers['x-service-event-id']));
     for (const id of ids) expect(okIds.has(id)).toBe(true);
-    const attempts = await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = ANY($1::uuid[])', [ids]);
+    const attempts = await t.db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = ANY($1::uuid[])',
+      [ids],
+    );
     expect(attempts.rows[0]?.n).toBe(receiver.received.length);
   }, 30_000);
 
@@ -156,11 +187,17 @@ describe('webhook delivery', () => {
     receiver.mode = 'hang';
     dispatcher = startWebhookDispatcher(t.services, { pollMs: 25 });
     const id = await emit('CONNECTION_NEEDS_UPDATE', { update_url: 'https://example.com' });
-    const created = (await t.db.pool.query<{ created_at: Date }>('SELECT created_at FROM events WHERE id = $1', [id])).rows[0]?.created_at.getTime() ?? 0;
-    await until(async () => (await t.db.pool.query(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1 AND status = 'failed'`, [id])).rowCount === 1, 15_000);
+    const created =
+      (await t.db.pool.query<{ created_at: Date }>('SELECT created_at FROM events WHERE id = $1', [id])).rows[0]?.created_at.getTime() ?? 0;
+    await until(
+      async () => (await t.db.pool.query(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1 AND status = 'failed'`, [id])).rowCount === 1,
+      15_000,
+    );
     const countAtFailure = receiver.received.length;
     const log = await t.db.pool.query<{ attempt: number; started_at: Date; error: string | null; status_code: number | null }>(
-      'SELECT a.attempt, a.started_at, a.error, a.status_code FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1 ORDER BY a.attempt', [id]);
+      'SELECT a.attempt, a.started_at, a.error, a.status_code FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1 ORDER BY a.attempt',
+      [id],
+    );
     // The initial attempt and six retries; the seventh would start after the window.
     expect(log.rows.map((r) => r.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(log.rows.every((r) => r.status_code === null && r.error === `no answer within ${TIMEOUT_MS} ms`)).toBe(true);
@@ -180,15 +217,24 @@ describe('webhook delivery', () => {
   }, 30_000);
 
   it('never sends one attempt twice with several dispatchers working the same outbox', async () => {
-    const dispatchers = [startWebhookDispatcher(t.services, { pollMs: 20 }), startWebhookDispatcher(t.services, { pollMs: 20 }), startWebhookDispatcher(t.services, { pollMs: 20 })];
+    const dispatchers = [
+      startWebhookDispatcher(t.services, { pollMs: 20 }),
+      startWebhookDispatcher(t.services, { pollMs: 20 }),
+      startWebhookDispatcher(t.services, { pollMs: 20 }),
+    ];
     try {
       const ids = new Set<string>();
       for (let n = 0; n < 300; n++) ids.add(await emit('INCREMENTAL_SYNC_COMPLETED', { n }));
       await until(() => receiver.received.length >= 300, 20_000);
-      const attempts = async () => (await t.db.pool.query<{ event_id: string; attempts: number; delivered: boolean }>(
-        `SELECT d.event_id, count(a.id)::int AS attempts, bool_or(d.status = 'delivered') AS delivered
+      const attempts = async () =>
+        (
+          await t.db.pool.query<{ event_id: string; attempts: number; delivered: boolean }>(
+            `SELECT d.event_id, count(a.id)::int AS attempts, bool_or(d.status = 'delivered') AS delivered
            FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
-          WHERE d.event_id = ANY($1::uuid[]) GROUP BY d.event_id`, [[...ids]])).rows;
+          WHERE d.event_id = ANY($1::uuid[]) GROUP BY d.event_id`,
+            [[...ids]],
+          )
+        ).rows;
       await until(async () => (await attempts()).every((row) => row.delivered), 20_000);
       await sleep(300);
       const seen = receiver.received.map((r) => String(r.headers['x-service-event-id']));
@@ -208,13 +254,20 @@ describe('webhook delivery', () => {
     const sent: string[] = [];
     const send = async (_url: string, _body: string, headers: Record<string, string>) => {
       sent.push(headers['X-Service-Event-Id'] ?? '');
-      await new Promise<void>((resolve) => { releaseSend = resolve; });
+      await new Promise<void>((resolve) => {
+        releaseSend = resolve;
+      });
       return { kind: 'success' as const, statusCode: 200, error: null, excerpt: null, durationMs: 1 };
     };
     const ids: string[] = [];
     for (let n = 0; n < 4; n++) ids.push(await emit('INCREMENTAL_SYNC_COMPLETED', { n }));
-    const states = async () => (await t.db.pool.query<{ event_id: string; status: string; attempts: number; due: boolean }>(
-      `SELECT event_id, status, attempts, next_attempt_at <= clock_timestamp() AS due FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])`, [ids])).rows;
+    const states = async () =>
+      (
+        await t.db.pool.query<{ event_id: string; status: string; attempts: number; due: boolean }>(
+          `SELECT event_id, status, attempts, next_attempt_at <= clock_timestamp() AS due FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])`,
+          [ids],
+        )
+      ).rows;
     // One attempt at a time: one in flight, one more claimed ahead, two left in the outbox.
     const local = startWebhookDispatcher(t.services, { pollMs: 20, concurrency: 1, send });
     await until(() => sent.length === 1, 5_000);
@@ -233,7 +286,9 @@ describe('webhook delivery', () => {
 
 describe('sender', () => {
   it('keeps a receiver answer with a NUL byte storable: the attempt is logged, not lost to PostgreSQL refusing U+0000', async () => {
-    const server = http.createServer((_request, response) => { response.writeHead(500).end('bad\u0000answer'); });
+    const server = http.createServer((_request, response) => {
+      response.writeHead(500).end('bad\u0000answer');
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { send, close } = createSender({ allowPrivate: true, timeoutMs: 1_000 });
     try {
@@ -243,7 +298,11 @@ describe('sender', () => {
     } finally {
       close();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     }
   });
 });
@@ -254,8 +313,17 @@ describe('SSRF protection (WEBHOOK_ALLOW_PRIVATE=false)', () => {
     const port = (receiver.server.address() as AddressInfo).port;
     const before = receiver.connections;
     try {
-      for (const target of [`http://127.0.0.1:${port}/`, 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', `http://[::1]:${port}/`,
-        `http://localhost:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, 'http://192.168.1.10/', 'http://172.16.0.5/', 'http://0.0.0.0/']) {
+      for (const target of [
+        `http://127.0.0.1:${port}/`,
+        'http://10.0.0.1/',
+        'http://169.254.169.254/latest/meta-data/',
+        `http://[::1]:${port}/`,
+        `http://localhost:${port}/`,
+        `http://[::ffff:127.0.0.1]:${port}/`,
+        'http://192.168.1.10/',
+        'http://172.16.0.5/',
+        'http://0.0.0.0/',
+      ]) {
         const result = await send(target, '{}', {});
         expect(result.kind, target).toBe('refused');
         expect(result.error, target).toMatch(/refused/);
@@ -272,10 +340,31 @@ describe('SSRF protection (WEBHOOK_ALLOW_PRIVATE=false)', () => {
     const before = receiver.connections;
     const local = startWebhookDispatcher(strict.services, { pollMs: 25 });
     try {
-      await strict.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [strict.org.organization.id, 'sandbox', `http://localhost:${port}/hooks`]);
-      const id = await emitEvent(strict.db.pool, strict.services.cipher, { tenant: { organizationId: strict.org.organization.id, environment: 'sandbox' }, connectionId: null, type: 'CONNECTION', code: 'INITIAL_UPDATE', payload: { code: 'INITIAL_UPDATE' } });
-      await until(async () => (await strict.db.pool.query('SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1', [id])).rowCount !== 0, 5_000);
-      const log = await strict.db.pool.query<{ error: string }>('SELECT a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1', [id]);
+      await strict.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+        strict.org.organization.id,
+        'sandbox',
+        `http://localhost:${port}/hooks`,
+      ]);
+      const id = await emitEvent(strict.db.pool, strict.services.cipher, {
+        tenant: { organizationId: strict.org.organization.id, environment: 'sandbox' },
+        connectionId: null,
+        type: 'CONNECTION',
+        code: 'INITIAL_UPDATE',
+        payload: { code: 'INITIAL_UPDATE' },
+      });
+      await until(
+        async () =>
+          (
+            await strict.db.pool.query('SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1', [
+              id,
+            ])
+          ).rowCount !== 0,
+        5_000,
+      );
+      const log = await strict.db.pool.query<{ error: string }>(
+        'SELECT a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1',
+        [id],
+      );
       expect(log.rows[0]?.error).toMatch(/refused: localhost resolves to/);
     } finally {
       await local.stop();

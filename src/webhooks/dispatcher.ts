@@ -51,7 +51,9 @@ function hostOf(url: string | null): string | null {
   }
 }
 
-export interface WebhookDispatcher { stop(): Promise<void> }
+export interface WebhookDispatcher {
+  stop(): Promise<void>;
+}
 
 export function startWebhookDispatcher(services: CoreServices, options: DispatcherOptions = {}): WebhookDispatcher {
   const { config, pool, cipher } = services;
@@ -83,7 +85,10 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
   // A wake-up that comes while the loop is busy is remembered, not lost.
   let woken = false;
   let resolveWait: () => void = () => undefined;
-  const wake = (): void => { woken = true; resolveWait(); };
+  const wake = (): void => {
+    woken = true;
+    resolveWait();
+  };
 
   async function activeSecrets(organizationId: string, environment: ClaimedDelivery['environment']): Promise<string[]> {
     const key = `${organizationId}:${environment}`;
@@ -102,12 +107,21 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
     const { accessToken, updateUrl } = filled;
     const body = JSON.stringify(filled.body);
     const signingSecrets = await activeSecrets(delivery.organization_id, delivery.environment);
-    const sent = delivery.url === null
-      ? { kind: 'refused' as const, statusCode: null, error: 'no webhook URL is configured for this environment any more', excerpt: null, durationMs: 0 }
-      : await send(delivery.url, body, {
-        ...signatureHeaders(body, signingSecrets),
-        'X-Service-Event-Id': delivery.event_id, 'X-Service-Delivery-Id': delivery.id, 'X-Service-Delivery-Attempt': String(delivery.attempts),
-      });
+    const sent =
+      delivery.url === null
+        ? {
+            kind: 'refused' as const,
+            statusCode: null,
+            error: 'no webhook URL is configured for this environment any more',
+            excerpt: null,
+            durationMs: 0,
+          }
+        : await send(delivery.url, body, {
+            ...signatureHeaders(body, signingSecrets),
+            'X-Service-Event-Id': delivery.event_id,
+            'X-Service-Delivery-Id': delivery.id,
+            'X-Service-Delivery-Attempt': String(delivery.attempts),
+          });
     // The attempt log keeps the receiver's answer, which may echo the body: no secret of ours is stored with it.
     const secrets = [...(accessToken === null ? [] : [accessToken]), ...(updateUrl === null ? [] : [linkTokenIn(updateUrl)]), ...signingSecrets];
     const scrub = (text: string | null): string | null => (text === null ? null : scrubSecrets(text, secrets));
@@ -117,29 +131,58 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
     const delivered = result.kind === 'success';
     const next = new Date(Date.now() + retryDelayMs(delivery.attempts, scale));
     const retryAt = delivered || next >= delivery.deadline_at ? null : next;
-    const settled = await settler.settle({
-      deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.url ?? '', startedAt, durationMs: result.durationMs,
-      statusCode: result.statusCode, error: result.error, excerpt: result.excerpt,
-    }, { delivered, retryAt });
+    const settled = await settler.settle(
+      {
+        deliveryId: delivery.id,
+        attempt: delivery.attempts,
+        url: delivery.url ?? '',
+        startedAt,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        error: result.error,
+        excerpt: result.excerpt,
+      },
+      { delivered, retryAt },
+    );
     if (settled && (delivered || retryAt === null)) webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'failed' });
     // The URL is the customer's own and may hold a key of theirs in its query: only its host is logged.
-    deliveryLog(delivery).info({
-      webhook: {
-        event_id: delivery.event_id, code: payloadText(delivery.payload, 'code'), attempt: delivery.attempts, result: result.kind,
-        status_code: result.statusCode, duration_ms: Math.round(result.durationMs), host: hostOf(delivery.url),
-        outcome: delivered ? 'delivered' : retryAt === null ? 'failed' : 'retry', retry_at: retryAt?.toISOString() ?? null, settled,
+    deliveryLog(delivery).info(
+      {
+        webhook: {
+          event_id: delivery.event_id,
+          code: payloadText(delivery.payload, 'code'),
+          attempt: delivery.attempts,
+          result: result.kind,
+          status_code: result.statusCode,
+          duration_ms: Math.round(result.durationMs),
+          host: hostOf(delivery.url),
+          outcome: delivered ? 'delivered' : retryAt === null ? 'failed' : 'retry',
+          retry_at: retryAt?.toISOString() ?? null,
+          settled,
+        },
       },
-    }, 'webhook delivery attempt');
+      'webhook delivery attempt',
+    );
   }
 
   function deliveryLog(delivery: ClaimedDelivery): typeof services.log {
-    return withIds(services.log, { organization_id: delivery.organization_id, connection_id: payloadText(delivery.payload, 'connection_id'), delivery_id: delivery.id });
+    return withIds(services.log, {
+      organization_id: delivery.organization_id,
+      connection_id: payloadText(delivery.payload, 'connection_id'),
+      delivery_id: delivery.id,
+    });
   }
 
   function start(delivery: ClaimedDelivery): void {
     const tracked = deliver(delivery)
-      .catch((error: unknown) => { deliveryLog(delivery).error({ err: error }, 'webhook delivery attempt could not be made or settled; its lease brings it back'); })
-      .finally(() => { inFlight.delete(tracked); shares.finished(delivery); wake(); });
+      .catch((error: unknown) => {
+        deliveryLog(delivery).error({ err: error }, 'webhook delivery attempt could not be made or settled; its lease brings it back');
+      })
+      .finally(() => {
+        inFlight.delete(tracked);
+        shares.finished(delivery);
+        wake();
+      });
     inFlight.add(tracked);
   }
 
@@ -168,7 +211,13 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
         const held = inFlight.size + ready;
         if (ready <= concurrency / 2 && held < 2 * concurrency) {
           const want = Math.min(100, 2 * concurrency - held);
-          const claimed = await claimDueDeliveries(pool, { limit: want, perEndpoint: shares.perClaim, held: shares.allowances(), leaseSeconds, windowSeconds });
+          const claimed = await claimDueDeliveries(pool, {
+            limit: want,
+            perEndpoint: shares.perClaim,
+            held: shares.allowances(),
+            leaseSeconds,
+            windowSeconds,
+          });
           shares.claimed(claimed);
           queued.push(...claimed);
           // A shorter claim can also mean endpoints at their share: the attempt that frees one wakes the loop.
@@ -192,7 +241,9 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
         woken = false;
         continue;
       }
-      const waited = new Promise<void>((resolve) => { resolveWait = resolve; });
+      const waited = new Promise<void>((resolve) => {
+        resolveWait = resolve;
+      });
       const abort = new AbortController();
       await Promise.race([waited, sleep(pollMs, undefined, { signal: abort.signal }).catch(() => undefined)]);
       abort.abort();

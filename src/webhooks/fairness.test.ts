@@ -41,7 +41,9 @@ class Receiver {
         }
         this.open += 1;
         this.maxOpen = Math.max(this.maxOpen, this.open);
-        request.socket.once('close', () => { this.open -= 1; });
+        request.socket.once('close', () => {
+          this.open -= 1;
+        });
       });
     });
   }
@@ -64,11 +66,25 @@ const dispatchers: WebhookDispatcher[] = [];
 const tenantOf = (org: CreatedOrganization): Tenant => ({ organizationId: org.organization.id, environment: 'sandbox' });
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { webhookTimeoutMs: TIMEOUT_MS, webhookAllowPrivate: true, webhookConcurrency: CONCURRENCY, webhookEndpointConcurrency: ENDPOINT_CONCURRENCY } });
+  t = await startTestApp({
+    config: {
+      webhookTimeoutMs: TIMEOUT_MS,
+      webhookAllowPrivate: true,
+      webhookConcurrency: CONCURRENCY,
+      webhookEndpointConcurrency: ENDPOINT_CONCURRENCY,
+    },
+  });
   orgA = await t.newOrg('Dead receiver');
   orgB = await t.newOrg('Live receiver');
-  for (const [org, receiver] of [[orgA, dead], [orgB, alive]] as const) {
-    await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [org.organization.id, 'sandbox', await receiver.listen()]);
+  for (const [org, receiver] of [
+    [orgA, dead],
+    [orgB, alive],
+  ] as const) {
+    await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+      org.organization.id,
+      'sandbox',
+      await receiver.listen(),
+    ]);
   }
 });
 afterEach(async () => {
@@ -80,8 +96,12 @@ afterAll(async () => {
   await t.close();
 });
 
-const event = (n: number): { connectionId: null; type: string; code: string; payload: Record<string, unknown> } =>
-  ({ connectionId: null, type: 'CONNECTION', code: 'CONNECTION_UPDATED', payload: { type: 'CONNECTION', code: 'CONNECTION_UPDATED', n } });
+const event = (n: number): { connectionId: null; type: string; code: string; payload: Record<string, unknown> } => ({
+  connectionId: null,
+  type: 'CONNECTION',
+  code: 'CONNECTION_UPDATED',
+  payload: { type: 'CONNECTION', code: 'CONNECTION_UPDATED', n },
+});
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -96,13 +116,20 @@ async function counts(org: CreatedOrganization): Promise<{ unattempted: number; 
   const result = await t.db.pool.query<{ unattempted: number; leased: number }>(
     `SELECT count(*) FILTER (WHERE attempts = 0)::int AS unattempted,
             count(*) FILTER (WHERE status = 'delivering' AND locked_until > clock_timestamp())::int AS leased
-       FROM webhook_deliveries WHERE organization_id = $1`, [org.organization.id]);
+       FROM webhook_deliveries WHERE organization_id = $1`,
+    [org.organization.id],
+  );
   return result.rows[0] ?? { unattempted: 0, leased: 0 };
 }
 
 describe('webhook fairness between organisations', () => {
-  it('delivers another organisation\'s events while a dead receiver\'s queue is still full, the dead one holding at most its share', async () => {
-    await emitEvents(t.db.pool, t.services.cipher, tenantOf(orgA), Array.from({ length: QUEUED }, (_, n) => event(n)));
+  it("delivers another organisation's events while a dead receiver's queue is still full, the dead one holding at most its share", async () => {
+    await emitEvents(
+      t.db.pool,
+      t.services.cipher,
+      tenantOf(orgA),
+      Array.from({ length: QUEUED }, (_, n) => event(n)),
+    );
     // Two workers share the outbox, as in a deployment with two worker processes.
     for (let n = 0; n < WORKERS; n++) dispatchers.push(startWebhookDispatcher(t.services, { pollMs: 50 }));
     await until(() => dead.open >= WORKERS * ENDPOINT_CONCURRENCY, 10_000, 'the dead receiver holds its share');
@@ -114,7 +141,12 @@ describe('webhook fairness between organisations', () => {
         await sleep(20);
       }
     })();
-    await emitEvents(t.db.pool, t.services.cipher, tenantOf(orgB), Array.from({ length: 5 }, (_, n) => event(n)));
+    await emitEvents(
+      t.db.pool,
+      t.services.cipher,
+      tenantOf(orgB),
+      Array.from({ length: 5 }, (_, n) => event(n)),
+    );
     // Old code: B's five wait behind A's 200 (16 slots, each held for the 4 s timeout: about 50 s).
     await until(() => alive.arrivals.length >= 5, 20_000, 'organisation B delivered');
     await sampling;
@@ -124,8 +156,13 @@ describe('webhook fairness between organisations', () => {
     expect(a.unattempted).toBeGreaterThan(QUEUED / 2);
     expect(new Set(alive.arrivals.map((r) => r.eventId)).size).toBe(5);
     // Answered, then settled a moment later.
-    const statusesOfB = async () => (await t.db.pool.query<{ status: string; n: number }>(
-      'SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE organization_id = $1 GROUP BY status', [orgB.organization.id])).rows;
+    const statusesOfB = async () =>
+      (
+        await t.db.pool.query<{ status: string; n: number }>(
+          'SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE organization_id = $1 GROUP BY status',
+          [orgB.organization.id],
+        )
+      ).rows;
     await until(async () => (await statusesOfB()).every((row) => row.status !== 'delivering'), 5_000, 'B settled');
     expect(await statusesOfB()).toEqual([{ status: 'delivered', n: 5 }]);
     // The dead receiver never held more than its share of each worker's slots (the receiver counts open requests),

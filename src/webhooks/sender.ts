@@ -34,8 +34,13 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs: number
   };
   const send: Send = (raw, body, headers) => {
     const started = performance.now();
-    const done = (kind: AttemptKind, statusCode: number | null, error: string | null, excerpt: string | null): AttemptResult =>
-      ({ kind, statusCode, error: storable(error), excerpt: storable(excerpt), durationMs: Math.round(performance.now() - started) });
+    const done = (kind: AttemptKind, statusCode: number | null, error: string | null, excerpt: string | null): AttemptResult => ({
+      kind,
+      statusCode,
+      error: storable(error),
+      excerpt: storable(excerpt),
+      durationMs: Math.round(performance.now() - started),
+    });
     let url: URL;
     try {
       url = new URL(raw);
@@ -50,30 +55,50 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs: number
     if (reason !== null) return Promise.resolve(done('refused', null, `refused: ${host} is an address ${notGlobal(reason)}`, null));
     return new Promise<AttemptResult>((resolve) => {
       const client = url.protocol === 'https:' ? https : http;
-      const request = client.request(url, {
-        method: 'POST', agent, signal: AbortSignal.timeout(options.timeoutMs),
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Ledgerport-Webhooks/1' },
-      }, (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (size < EXCERPT_BYTES) chunks.push(chunk);
-          size += chunk.length;
-        });
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
-          resolve(status >= 200 && status < 300 ? done('success', status, null, excerpt) : done('http_error', status, `HTTP ${status}`, excerpt));
-        });
-        response.on('error', (error) => { resolve(done('network', response.statusCode ?? null, error.message, null)); });
-      });
+      const request = client.request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          signal: AbortSignal.timeout(options.timeoutMs),
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+            'user-agent': 'Ledgerport-Webhooks/1',
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            if (size < EXCERPT_BYTES) chunks.push(chunk);
+            size += chunk.length;
+          });
+          response.on('end', () => {
+            const status = response.statusCode ?? 0;
+            const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+            resolve(status >= 200 && status < 300 ? done('success', status, null, excerpt) : done('http_error', status, `HTTP ${status}`, excerpt));
+          });
+          response.on('error', (error) => {
+            resolve(done('network', response.statusCode ?? null, error.message, null));
+          });
+        },
+      );
       request.on('error', (error: Error & { code?: string }) => {
-        if (error.name === 'TimeoutError' || error.name === 'AbortError') resolve(done('timeout', null, `no answer within ${options.timeoutMs} ms`, null));
+        if (error.name === 'TimeoutError' || error.name === 'AbortError')
+          resolve(done('timeout', null, `no answer within ${options.timeoutMs} ms`, null));
         else if (error.code === 'ERR_WEBHOOK_FORBIDDEN_ADDRESS') resolve(done('refused', null, error.message, null));
         else resolve(done('network', null, error.code === undefined ? error.message : `${error.code}: ${error.message}`, null));
       });
       request.end(body);
     });
   };
-  return { send, close: (): void => { agents['http:'].destroy(); agents['https:'].destroy(); } };
+  return {
+    send,
+    close: (): void => {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
 }

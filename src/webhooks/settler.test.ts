@@ -10,14 +10,23 @@ function fakeRecord(lost = new Set<string>()) {
   const record: RecordAttempts = async (attempts) => {
     const ids = attempts.map((a) => a.record.deliveryId);
     calls.push(ids);
-    await new Promise<void>((resolve, reject) => { pending.push({ go: resolve, fail: reject }); });
+    await new Promise<void>((resolve, reject) => {
+      pending.push({ go: resolve, fail: reject });
+    });
     return new Set(attempts.filter((a) => !lost.has(a.record.deliveryId)).map((a) => settledKey(a.record)));
   };
   return { record, calls, pending };
 }
 
 const attempt = (deliveryId: string): AttemptRecord => ({
-  deliveryId, attempt: 1, url: 'https://example.com/hooks', startedAt: new Date(), durationMs: 3, statusCode: 200, error: null, excerpt: null,
+  deliveryId,
+  attempt: 1,
+  url: 'https://example.com/hooks',
+  startedAt: new Date(),
+  durationMs: 3,
+  statusCode: 200,
+  error: null,
+  excerpt: null,
 });
 const delivered = { delivered: true, retryAt: null };
 
@@ -46,7 +55,9 @@ describe('createSettler', () => {
     const record: RecordAttempts = (attempts) => {
       const ids = attempts.map((a) => a.record.deliveryId);
       calls.push(ids);
-      return ids.includes('bad') ? Promise.reject(new Error('invalid byte sequence')) : Promise.resolve(new Set(attempts.map((a) => settledKey(a.record))));
+      return ids.includes('bad')
+        ? Promise.reject(new Error('invalid byte sequence'))
+        : Promise.resolve(new Set(attempts.map((a) => settledKey(a.record))));
     };
     const settler = createSettler(record);
     const first = settler.settle(attempt('a'), delivered);
@@ -58,8 +69,13 @@ describe('createSettler', () => {
   });
 
   it('keys what it settled by delivery and attempt: a stale claim of a re-claimed delivery is not reported settled', async () => {
-    const settler = createSettler((attempts) => Promise.resolve(new Set(attempts.filter((a) => a.record.attempt === 2).map((a) => settledKey(a.record)))));
-    const results = await Promise.all([settler.settle({ ...attempt('d'), attempt: 1 }, delivered), settler.settle({ ...attempt('d'), attempt: 2 }, delivered)]);
+    const settler = createSettler((attempts) =>
+      Promise.resolve(new Set(attempts.filter((a) => a.record.attempt === 2).map((a) => settledKey(a.record)))),
+    );
+    const results = await Promise.all([
+      settler.settle({ ...attempt('d'), attempt: 1 }, delivered),
+      settler.settle({ ...attempt('d'), attempt: 2 }, delivered),
+    ]);
     expect(results).toEqual([false, true]);
   });
 });

@@ -11,7 +11,12 @@ export type RecordAttempts = (attempts: readonly SettledAttempt[]) => Promise<Se
 /** A statement's size stays bounded however far behind the settles fall. */
 const MAX_BATCH = 200;
 
-interface Waiting { record: AttemptRecord; outcome: AttemptOutcome; resolve: (settled: boolean) => void; reject: (error: unknown) => void }
+interface Waiting {
+  record: AttemptRecord;
+  outcome: AttemptOutcome;
+  resolve: (settled: boolean) => void;
+  reject: (error: unknown) => void;
+}
 
 export interface Settler {
   /** Logs the attempt and settles its delivery; answers whether this claim settled it (false: the lease had passed to another worker). */
@@ -37,7 +42,9 @@ export function createSettler(record: RecordAttempts): Settler {
           // One bad row must not cost the others: each is tried alone. What still fails is not recorded, so its lease
           // runs out and it is sent again (at least once, never lost).
           for (const item of batch) {
-            await record([item]).then((settled) => { item.resolve(settled.has(settledKey(item.record))); }, item.reject);
+            await record([item]).then((settled) => {
+              item.resolve(settled.has(settledKey(item.record)));
+            }, item.reject);
           }
         }
       }
@@ -48,7 +55,9 @@ export function createSettler(record: RecordAttempts): Settler {
 
   return {
     settle(record, outcome) {
-      const settled = new Promise<boolean>((resolve, reject) => { waiting.push({ record, outcome, resolve, reject }); });
+      const settled = new Promise<boolean>((resolve, reject) => {
+        waiting.push({ record, outcome, resolve, reject });
+      });
       if (!flushing) void flush();
       return settled;
     },

@@ -3,12 +3,21 @@ import type { ClaimedDelivery } from '../sql/webhook-deliveries.ts';
 import { createEndpointShares } from './shares.ts';
 
 const delivery = (organization: string, n: number, environment: 'sandbox' | 'production' = 'sandbox'): ClaimedDelivery => ({
-  id: `${organization}-${n}`, event_id: `e-${organization}-${n}`, organization_id: organization, environment, attempts: 1,
-  deadline_at: new Date(), event_created_at: new Date(), payload: {}, access_token_ciphertext: null, update_url_ciphertext: null, url: 'https://example.com/',
+  id: `${organization}-${n}`,
+  event_id: `e-${organization}-${n}`,
+  organization_id: organization,
+  environment,
+  attempts: 1,
+  deadline_at: new Date(),
+  event_created_at: new Date(),
+  payload: {},
+  access_token_ciphertext: null,
+  update_url_ciphertext: null,
+  url: 'https://example.com/',
 });
 
 describe('endpoint shares of one worker', () => {
-  it('starts at most the share of one endpoint, and passes over its waiting deliveries to start another\'s', () => {
+  it("starts at most the share of one endpoint, and passes over its waiting deliveries to start another's", () => {
     const shares = createEndpointShares(2);
     const waiting = [delivery('a', 1), delivery('a', 2), delivery('a', 3), delivery('a', 4), delivery('b', 1)];
     shares.claimed(waiting);
@@ -39,7 +48,7 @@ describe('endpoint shares of one worker', () => {
     expect(shares.allowances()).toEqual([]);
   });
 
-  it('counts an organisation\'s sandbox and production receivers against one share', () => {
+  it("counts an organisation's sandbox and production receivers against one share", () => {
     const shares = createEndpointShares(2);
     const waiting = [delivery('a', 1, 'sandbox'), delivery('a', 2, 'production'), delivery('a', 3, 'production'), delivery('b', 1)];
     shares.claimed(waiting);

@@ -59,9 +59,13 @@ export function createEndpointShares(perEndpoint: number): EndpointShares {
   const canStart = (d: Endpoint): boolean => (organizationInFlight.get(d.organization_id) ?? 0) < perEndpoint;
   return {
     perClaim,
-    claimed(deliveries) { for (const d of deliveries) entry(d).claimed += 1; },
+    claimed(deliveries) {
+      for (const d of deliveries) entry(d).claimed += 1;
+    },
     canStart,
-    ready(waiting) { return waiting.filter(canStart).length; },
+    ready(waiting) {
+      return waiting.filter(canStart).length;
+    },
     startNext(waiting) {
       const index = waiting.findIndex(canStart);
       if (index < 0) return undefined;
@@ -72,10 +76,18 @@ export function createEndpointShares(perEndpoint: number): EndpointShares {
       }
       return next;
     },
-    finished(d) { drop(d, 1); },
-    released(deliveries) { for (const d of deliveries) drop(d, 0); },
+    finished(d) {
+      drop(d, 1);
+    },
+    released(deliveries) {
+      for (const d of deliveries) drop(d, 0);
+    },
     allowances() {
-      return [...held.values()].map((h) => ({ organizationId: h.endpoint.organization_id, environment: h.endpoint.environment, allowance: Math.max(0, perClaim - h.claimed) }));
+      return [...held.values()].map((h) => ({
+        organizationId: h.endpoint.organization_id,
+        environment: h.endpoint.environment,
+        allowance: Math.max(0, perClaim - h.claimed),
+      }));
     },
   };
 }

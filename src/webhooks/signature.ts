@@ -11,7 +11,10 @@ export function signature(body: string | Buffer, secret: string): string {
 }
 
 /** The two headers for a body, from the active secrets (newest first). */
-export function signatureHeaders(body: string | Buffer, secrets: readonly string[]): { 'X-Service-Signature': string; 'X-Service-Signatures': string } {
+export function signatureHeaders(
+  body: string | Buffer,
+  secrets: readonly string[],
+): { 'X-Service-Signature': string; 'X-Service-Signatures': string } {
   const [newest] = secrets;
   if (newest === undefined) throw new Error('no active client secret to sign webhooks with');
   return { 'X-Service-Signature': signature(body, newest), 'X-Service-Signatures': secrets.map((s) => signature(body, s)).join(', ') };

@@ -6,8 +6,27 @@ import { signature, signatureHeaders, verifySignatures } from './signature.ts';
 
 describe('address guard', () => {
   it('forbids loopback, private, link-local, metadata, CGNAT, unique-local, multicast and unspecified addresses', () => {
-    for (const address of ['127.0.0.1', '127.8.9.10', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1',
-      '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.1.2.3', '[::1]', 'not-an-ip']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.0.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.1.2.3',
+      '[::1]',
+      'not-an-ip',
+    ]) {
       expect(isForbiddenAddress(address), address).toBe(true);
     }
   });

@@ -11,20 +11,33 @@ import type { JobSender } from '../queue/sender.ts';
 import { QUEUES } from '../queue/names.ts';
 import { findJobByIdempotencyKey, insertJobFile, insertWriteJob, type JobFile, type NewWriteJob, type WriteJob } from '../sql/write-jobs.ts';
 
-export interface WriteJobData { jobId: string }
+export interface WriteJobData {
+  jobId: string;
+}
 
-export async function acceptWrite(pool: Pool, jobs: JobSender, job: NewWriteJob, file: JobFile | null = null): Promise<{ job: WriteJob; joined: boolean }> {
+export async function acceptWrite(
+  pool: Pool,
+  jobs: JobSender,
+  job: NewWriteJob,
+  file: JobFile | null = null,
+): Promise<{ job: WriteJob; joined: boolean }> {
   return withTransaction(pool, async (db) => {
     const created = await insertWriteJob(db, job);
     if (created === null) {
       const key = job.idempotencyKey ?? '';
       const existing = await findJobByIdempotencyKey(db, job.tenant, key);
       if (existing === null) throw new Error(`write job with Idempotency-Key ${key} vanished`);
-      if (existing.connectionId !== job.connectionId || existing.operation !== job.operation || existing.objectType !== job.objectType
-        || existing.targetId !== job.targetId) {
-        throw new ServiceError('IDEMPOTENCY_KEY_MISMATCH',
+      if (
+        existing.connectionId !== job.connectionId ||
+        existing.operation !== job.operation ||
+        existing.objectType !== job.objectType ||
+        existing.targetId !== job.targetId
+      ) {
+        throw new ServiceError(
+          'IDEMPOTENCY_KEY_MISMATCH',
           `Idempotency-Key "${key}" already belongs to job ${existing.id} (${existing.request.method} ${existing.request.path}); use a new key for a different write.`,
-          { source: 'service', field: 'Idempotency-Key', location: 'headers' });
+          { source: 'service', field: 'Idempotency-Key', location: 'headers' },
+        );
       }
       return { job: existing, joined: true };
     }

@@ -27,7 +27,7 @@ function refusal(run: () => unknown): { field: unknown; message: string } {
 const amount = (value: number, currency: string | null): Amount => ({ field: 'bill.total_amount', value, currency });
 
 describe('minor units (ISO 4217)', () => {
-  it('knows each currency\'s decimal places, ISO\'s value where the Intl data says fewer', () => {
+  it("knows each currency's decimal places, ISO's value where the Intl data says fewer", () => {
     expect(minorUnits('JPY')).toBe(0);
     expect(minorUnits('USD')).toBe(2);
     expect(minorUnits('EUR')).toBe(2);
@@ -46,31 +46,82 @@ describe('minor units (ISO 4217)', () => {
 
 describe('an amount against its currency', () => {
   it('refuses more decimal places than the currency has, saying how many it allows', () => {
-    expect(refusal(() => { checkAmount(amount(0.004, 'USD')); })).toEqual({
+    expect(
+      refusal(() => {
+        checkAmount(amount(0.004, 'USD'));
+      }),
+    ).toEqual({
       field: 'bill.total_amount',
-      message: '`bill.total_amount` in the request body has 3 decimal places (got 0.004) but USD allows at most 2 decimal places; amounts are never rounded, send the amount to book.',
+      message:
+        '`bill.total_amount` in the request body has 3 decimal places (got 0.004) but USD allows at most 2 decimal places; amounts are never rounded, send the amount to book.',
     });
-    expect(refusal(() => { checkAmount(amount(1.5, 'JPY')); }).message).toContain('JPY allows no decimal places');
-    expect(refusal(() => { checkAmount(amount(0.0004, 'KWD')); }).message).toContain('KWD allows at most 3 decimal places');
-    expect(refusal(() => { checkAmount(amount(0.1 + 0.2, 'EUR')); }).message).toContain('has 17 decimal places');
+    expect(
+      refusal(() => {
+        checkAmount(amount(1.5, 'JPY'));
+      }).message,
+    ).toContain('JPY allows no decimal places');
+    expect(
+      refusal(() => {
+        checkAmount(amount(0.0004, 'KWD'));
+      }).message,
+    ).toContain('KWD allows at most 3 decimal places');
+    expect(
+      refusal(() => {
+        checkAmount(amount(0.1 + 0.2, 'EUR'));
+      }).message,
+    ).toContain('has 17 decimal places');
   });
 
   it('accepts what the currency can hold, as sent', () => {
-    for (const [value, currency] of [[0.004, 'KWD'], [0.004, 'BHD'], [1500, 'JPY'], [12.5, 'USD'], [-99.99, 'USD'], [0.0001, 'CLF'], [0.00000001, 'BTC'], [0, 'JPY']] as const) {
-      expect(() => { checkAmount(amount(value, currency)); }, `${String(value)} ${currency}`).not.toThrow();
+    for (const [value, currency] of [
+      [0.004, 'KWD'],
+      [0.004, 'BHD'],
+      [1500, 'JPY'],
+      [12.5, 'USD'],
+      [-99.99, 'USD'],
+      [0.0001, 'CLF'],
+      [0.00000001, 'BTC'],
+      [0, 'JPY'],
+    ] as const) {
+      expect(
+        () => {
+          checkAmount(amount(value, currency));
+        },
+        `${String(value)} ${currency}`,
+      ).not.toThrow();
     }
   });
 
   it('allows at most 4 places (the most of any ISO currency) when the currency is not known', () => {
-    expect(() => { checkAmount(amount(0.0001, null)); }).not.toThrow();
-    expect(refusal(() => { checkAmount(amount(0.00001, null)); }).message).toContain('whose currency is not known may have at most 4 decimal places');
+    expect(() => {
+      checkAmount(amount(0.0001, null));
+    }).not.toThrow();
+    expect(
+      refusal(() => {
+        checkAmount(amount(0.00001, null));
+      }).message,
+    ).toContain('whose currency is not known may have at most 4 decimal places');
   });
 
   it('refuses amounts a double cannot keep exactly', () => {
-    expect(refusal(() => { checkAmount(amount(1e300, 'USD')); }).message).toContain('below 10^15');
-    expect(refusal(() => { checkAmount(amount(1e15, 'USD')); }).message).toContain('below 10^15');
-    expect(refusal(() => { checkAmount(amount(Number('12345678901234567'), 'JPY')); }).message).toContain('cannot be kept exactly');
-    expect(() => { checkAmount(amount(999999999999.99, 'USD')); }).not.toThrow();
+    expect(
+      refusal(() => {
+        checkAmount(amount(1e300, 'USD'));
+      }).message,
+    ).toContain('below 10^15');
+    expect(
+      refusal(() => {
+        checkAmount(amount(1e15, 'USD'));
+      }).message,
+    ).toContain('below 10^15');
+    expect(
+      refusal(() => {
+        checkAmount(amount(Number('12345678901234567'), 'JPY'));
+      }).message,
+    ).toContain('cannot be kept exactly');
+    expect(() => {
+      checkAmount(amount(999999999999.99, 'USD'));
+    }).not.toThrow();
   });
 });
 
@@ -107,7 +158,9 @@ describe('numbers in a body', () => {
               properties: {
                 total_amount: { type: 'number' },
                 tax_amount: { anyOf: [{ type: 'number' }, { type: 'null' }] },
-                item: { anyOf: [{ type: 'object', properties: { quantity: { type: 'number' }, unit_amount: { type: 'number' } } }, { type: 'null' }] },
+                item: {
+                  anyOf: [{ type: 'object', properties: { quantity: { type: 'number' }, unit_amount: { type: 'number' } } }, { type: 'null' }],
+                },
               },
             },
           },
@@ -127,13 +180,21 @@ describe('numbers in a body', () => {
   });
 
   it('collects the money amounts with the nearest currency_code around them; rates, quantities and free-form numbers are not money', () => {
-    const body = { bill: { currency_code: 'KWD', currency_rate: 0.123456, additional_fields: { total_amount: 0.00001 },
-      line_items: [{ total_amount: 5, tax_amount: null, item: { quantity: 2.5, unit_amount: 2 } }] } };
+    const body = {
+      bill: {
+        currency_code: 'KWD',
+        currency_rate: 0.123456,
+        additional_fields: { total_amount: 0.00001 },
+        line_items: [{ total_amount: 5, tax_amount: null, item: { quantity: 2.5, unit_amount: 2 } }],
+      },
+    };
     expect(collectAmounts(body, schema)).toEqual([
       { field: 'bill.line_items[0].total_amount', value: 5, currency: 'KWD' },
       { field: 'bill.line_items[0].item.unit_amount', value: 2, currency: 'KWD' },
     ]);
-    expect(collectAmounts({ bill: { line_items: [{ total_amount: 5 }] } }, schema)).toEqual([{ field: 'bill.line_items[0].total_amount', value: 5, currency: null }]);
+    expect(collectAmounts({ bill: { line_items: [{ total_amount: 5 }] } }, schema)).toEqual([
+      { field: 'bill.line_items[0].total_amount', value: 5, currency: null },
+    ]);
   });
 
   it('walks a deeply nested free-form object without overflowing the stack', () => {
@@ -143,7 +204,14 @@ describe('numbers in a body', () => {
   });
 
   it('classifies every numeric field of every write route as money or not', () => {
-    const routes = [...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink, uploadAttachmentEndpoint('journal_entry')];
+    const routes = [
+      ...objectWriteEndpoints,
+      applyBillCredit,
+      unapplyBillCredit,
+      sendBankFeedTransactions,
+      bankFeedMappingLink,
+      uploadAttachmentEndpoint('journal_entry'),
+    ];
     const numeric = new Set<string>();
     const walk = (node: unknown, name: string): void => {
       if (typeof node !== 'object' || node === null) return;
@@ -166,9 +234,16 @@ describe('numbers in a body', () => {
 describe('ledger rules on exact decimals', () => {
   it('balances a journal entry to the third decimal instead of rounding each line to cents', () => {
     const lines = (...amounts: number[]): Json => ({ line_items: amounts.map((total_amount) => ({ account_id: 'x', total_amount })) });
-    expect(() => { checkRules('journal_entry', lines(1.005, 1.004, -2.009), 'journal_entry', true); }).not.toThrow();
-    expect(() => { checkRules('journal_entry', lines(0.1, 0.2, -0.3), 'journal_entry', true); }).not.toThrow();
-    expect(refusal(() => { checkRules('journal_entry', lines(1.005, -1.004), 'journal_entry', true); }).message)
-      .toContain('debits total 1.005 and credits 1.004');
+    expect(() => {
+      checkRules('journal_entry', lines(1.005, 1.004, -2.009), 'journal_entry', true);
+    }).not.toThrow();
+    expect(() => {
+      checkRules('journal_entry', lines(0.1, 0.2, -0.3), 'journal_entry', true);
+    }).not.toThrow();
+    expect(
+      refusal(() => {
+        checkRules('journal_entry', lines(1.005, -1.004), 'journal_entry', true);
+      }).message,
+    ).toContain('debits total 1.005 and credits 1.004');
   });
 });

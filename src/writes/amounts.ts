@@ -24,8 +24,18 @@ type Json = Record<string, unknown>;
 
 /** Numeric write fields holding money. */
 export const MONEY_FIELDS: ReadonlySet<string> = new Set([
-  'total_amount', 'sub_total', 'tax_amount', 'discount_amount', 'unit_amount', 'amount', 'allocated_amount', 'payment_amount',
-  'running_balance', 'current_balance', 'available_balance', 'credit_limit',
+  'total_amount',
+  'sub_total',
+  'tax_amount',
+  'discount_amount',
+  'unit_amount',
+  'amount',
+  'allocated_amount',
+  'payment_amount',
+  'running_balance',
+  'current_balance',
+  'available_balance',
+  'credit_limit',
 ]);
 
 /** Numeric write fields that are not money: they keep their own rules (and must still be finite). */
@@ -46,12 +56,19 @@ export interface Amount {
 
 function fits(schema: Json, value: unknown): boolean {
   switch (schema.type) {
-    case undefined: return true;
-    case 'null': return value === null;
-    case 'number': case 'integer': return typeof value === 'number';
-    case 'array': return Array.isArray(value);
-    case 'object': return isJson(value);
-    default: return typeof value === schema.type;
+    case undefined:
+      return true;
+    case 'null':
+      return value === null;
+    case 'number':
+    case 'integer':
+      return typeof value === 'number';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isJson(value);
+    default:
+      return typeof value === schema.type;
   }
 }
 
@@ -72,7 +89,13 @@ export function isMoneyField(name: string): boolean {
   return MONEY_FIELDS.has(name) || !NOT_MONEY_FIELDS.has(name);
 }
 
-interface Visit { value: unknown; schema: Json | undefined; field: string; name: string; currency: string | null }
+interface Visit {
+  value: unknown;
+  schema: Json | undefined;
+  field: string;
+  name: string;
+  currency: string | null;
+}
 
 /**
  * Refuses the first non-finite number in `body` (400 naming it) and returns the
@@ -99,7 +122,13 @@ export function collectAmounts(body: unknown, schema: Json | undefined): Amount[
       const inner = typeof value.currency_code === 'string' ? value.currency_code : currency;
       for (const key of Object.keys(value).reverse()) {
         const child = value[key];
-        stack.push({ value: child, schema: describing(properties[key], child), field: field === '' ? key : `${field}.${key}`, name: key, currency: inner });
+        stack.push({
+          value: child,
+          schema: describing(properties[key], child),
+          field: field === '' ? key : `${field}.${key}`,
+          name: key,
+          currency: inner,
+        });
       }
     }
   }
@@ -114,13 +143,20 @@ export function checkAmount(amount: Amount): void {
   const allowed = currency === null ? null : minorUnits(currency);
   const limit = allowed ?? MOST_MINOR_UNITS;
   if (places > limit) {
-    const rule = allowed === null
-      ? `an amount whose currency is not known may have at most ${String(MOST_MINOR_UNITS)} decimal places`
-      : `${String(currency)} allows ${allowed === 0 ? 'no decimal places' : `at most ${String(allowed)} decimal place${allowed === 1 ? '' : 's'}`}`;
-    throw invalidField(field, `has ${String(places)} decimal places (got ${String(value)}) but ${rule}; amounts are never rounded, send the amount to book`);
+    const rule =
+      allowed === null
+        ? `an amount whose currency is not known may have at most ${String(MOST_MINOR_UNITS)} decimal places`
+        : `${String(currency)} allows ${allowed === 0 ? 'no decimal places' : `at most ${String(allowed)} decimal place${allowed === 1 ? '' : 's'}`}`;
+    throw invalidField(
+      field,
+      `has ${String(places)} decimal places (got ${String(value)}) but ${rule}; amounts are never rounded, send the amount to book`,
+    );
   }
   if (Math.abs(value) >= MAX_AMOUNT || parts.digits.length > MAX_SIGNIFICANT_DIGITS) {
-    throw invalidField(field, `cannot be kept exactly (got ${String(value)}): amounts must be below 10^15 with at most ${String(MAX_SIGNIFICANT_DIGITS)} significant digits`);
+    throw invalidField(
+      field,
+      `cannot be kept exactly (got ${String(value)}): amounts must be below 10^15 with at most ${String(MAX_SIGNIFICANT_DIGITS)} significant digits`,
+    );
   }
 }
 

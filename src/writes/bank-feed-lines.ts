@@ -29,7 +29,8 @@ export interface SentFeedLine {
 function oneOf<T>(at: string, ours: [string, T | undefined], theirs: [string, T | undefined]): T {
   const [ourName, ourValue] = ours;
   const [theirName, theirValue] = theirs;
-  if (ourValue !== undefined && theirValue !== undefined) throw invalidField(`${at}.${theirName}`, `is the reference's name for ${ourName}: send one of them, not both`);
+  if (ourValue !== undefined && theirValue !== undefined)
+    throw invalidField(`${at}.${theirName}`, `is the reference's name for ${ourName}: send one of them, not both`);
   const value = ourValue ?? theirValue;
   if (value === undefined) throw invalidField(`${at}.${ourName}`, `is required (or ${theirName}, the reference's name for it)`);
   return value;
@@ -49,14 +50,26 @@ export function feedLine(line: SentFeedLine, at: string): BankFeedTransactionInp
   } else {
     date = oneOf(at, ['transaction_date', line.transaction_date], ['posted_at', line.posted_at]);
   }
-  for (const [field, value] of [['transaction_type', line.transaction_type], ['debit_credit_memo', line.debit_credit_memo]] as const) {
+  for (const [field, value] of [
+    ['transaction_type', line.transaction_type],
+    ['debit_credit_memo', line.debit_credit_memo],
+  ] as const) {
     if (value === undefined) continue;
-    if (MONEY_IN.has(value) && line.amount < 0) throw invalidField(`${at}.${field}`, `is ${value}, money in, but amount is negative (amounts are signed: money in positive, money out negative)`);
-    if (MONEY_OUT.has(value) && line.amount > 0) throw invalidField(`${at}.${field}`, `is ${value}, money out, but amount is positive (amounts are signed: money in positive, money out negative)`);
+    if (MONEY_IN.has(value) && line.amount < 0)
+      throw invalidField(
+        `${at}.${field}`,
+        `is ${value}, money in, but amount is negative (amounts are signed: money in positive, money out negative)`,
+      );
+    if (MONEY_OUT.has(value) && line.amount > 0)
+      throw invalidField(
+        `${at}.${field}`,
+        `is ${value}, money out, but amount is positive (amounts are signed: money in positive, money out negative)`,
+      );
   }
-  const payee = line.payee_name !== undefined && line.payee !== undefined
-    ? oneOf(at, ['payee_name', line.payee_name], ['payee', line.payee])
-    : line.payee_name ?? line.payee;
+  const payee =
+    line.payee_name !== undefined && line.payee !== undefined
+      ? oneOf(at, ['payee_name', line.payee_name], ['payee', line.payee])
+      : (line.payee_name ?? line.payee);
   const out: BankFeedTransactionInput = { internal_transaction_id: id, transaction_date: date, amount: line.amount, description: line.description };
   if (payee !== undefined) out.payee_name = payee;
   if (line.reference !== undefined) out.reference = line.reference;

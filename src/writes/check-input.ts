@@ -33,15 +33,20 @@ export async function checkLinks(db: Queryable, connectionId: string, type: Unif
   const links = collectLinks(writeLinks(type), input);
   if (links.length === 0) return;
   const ids = [...new Set(links.map((l) => l.id).filter((id) => UUID.test(id)))];
-  const result = ids.length === 0 ? { rows: [] } : await db.query<{ id: string; object_type: string }>(
-    'SELECT id, object_type FROM records WHERE connection_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
-    [connectionId, ids]);
+  const result =
+    ids.length === 0
+      ? { rows: [] }
+      : await db.query<{ id: string; object_type: string }>(
+          'SELECT id, object_type FROM records WHERE connection_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
+          [connectionId, ids],
+        );
   const found = new Map(result.rows.map((r) => [r.id, r.object_type]));
   for (const link of links) {
     const kind = found.get(link.id.toLowerCase());
     if (kind !== undefined && (link.targets as readonly string[]).includes(kind)) continue;
     const wanted = link.targets.map((t) => OBJECT_TYPES[t].singular.replaceAll('_', ' ')).join(' or ');
-    const what = kind === undefined ? `is not the id of a ${wanted} in this connection` : `is the id of a ${kind.replaceAll('_', ' ')}, not of a ${wanted}`;
+    const what =
+      kind === undefined ? `is not the id of a ${wanted} in this connection` : `is the id of a ${kind.replaceAll('_', ' ')}, not of a ${wanted}`;
     throw invalidField(`${prefix}.${link.path}`, `${what} (got "${link.id}"); use the id field of GET ${OBJECT_TYPES[link.targets[0]].path}`);
   }
 }
@@ -77,14 +82,18 @@ const RULES: Partial<Record<UnifiedObjectType, (input: Json, prefix: string, cre
       throw invalidField(`${prefix}.line_items`, 'must hold at least one debit (positive total_amount) and one credit (negative total_amount)');
     }
     if (debits !== credits) {
-      throw invalidField(`${prefix}.line_items`, `do not balance: debits total ${format(debits)} and credits ${format(credits)}; the signed total_amount values must sum to 0`);
+      throw invalidField(
+        `${prefix}.line_items`,
+        `do not balance: debits total ${format(debits)} and credits ${format(credits)}; the signed total_amount values must sum to 0`,
+      );
     }
   },
   bank_transfer: (input, prefix) => {
     if (typeof input.credit_account_id === 'string' && input.credit_account_id === input.debit_account_id) {
       throw invalidField(`${prefix}.debit_account_id`, 'must differ from credit_account_id: a transfer moves money between two accounts');
     }
-    if (Object.hasOwn(input, 'total_amount') && amountOf(input.total_amount) <= 0) throw invalidField(`${prefix}.total_amount`, 'must be greater than 0');
+    if (Object.hasOwn(input, 'total_amount') && amountOf(input.total_amount) <= 0)
+      throw invalidField(`${prefix}.total_amount`, 'must be greater than 0');
   },
   bill_payment: (input, prefix) => {
     for (const [n, entry] of entries(input, 'linked_bills').entries()) {
@@ -101,7 +110,10 @@ const RULES: Partial<Record<UnifiedObjectType, (input: Json, prefix: string, cre
       const item = line.item;
       const hasItem = typeof item === 'object' && item !== null && typeof (item as Json).id === 'string';
       if ((line.account_id === undefined || line.account_id === null) && !hasItem) {
-        throw invalidField(`${prefix}.line_items[${n}].account_id`, 'is required on a line without item.id (an item line posts to the item\'s income account)');
+        throw invalidField(
+          `${prefix}.line_items[${n}].account_id`,
+          "is required on a line without item.id (an item line posts to the item's income account)",
+        );
       }
     }
   },
@@ -120,13 +132,18 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-export interface StoredRecord { id: string; platformId: string; data: Json }
+export interface StoredRecord {
+  id: string;
+  platformId: string;
+  data: Json;
+}
 
 async function findLive(db: Queryable, connectionId: string, type: UnifiedObjectType, id: string): Promise<StoredRecord | null> {
   if (!UUID.test(id)) return null;
   const result = await db.query<{ id: string; platform_id: string; data: Json }>(
     'SELECT id, platform_id, data FROM records WHERE connection_id = $1 AND object_type = $2 AND id = $3 AND deleted_at IS NULL',
-    [connectionId, type, id]);
+    [connectionId, type, id],
+  );
   const row = result.rows[0];
   return row === undefined ? null : { id: row.id, platformId: row.platform_id, data: row.data };
 }
@@ -135,14 +152,25 @@ async function findLive(db: Queryable, connectionId: string, type: UnifiedObject
 export async function liveRecord(db: Queryable, connectionId: string, type: UnifiedObjectType, id: string): Promise<StoredRecord> {
   const found = await findLive(db, connectionId, type, id);
   if (found === null) {
-    throw new ServiceError('RESOURCE_NOT_FOUND', `No ${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} with id ${id} in this connection.`, { source: 'service', field: 'id', location: 'params' });
+    throw new ServiceError('RESOURCE_NOT_FOUND', `No ${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} with id ${id} in this connection.`, {
+      source: 'service',
+      field: 'id',
+      location: 'params',
+    });
   }
   return found;
 }
 
 /** A live record named by a body field (400 naming the field otherwise). */
-export async function referencedRecord(db: Queryable, connectionId: string, type: UnifiedObjectType, id: string, field: string): Promise<StoredRecord> {
+export async function referencedRecord(
+  db: Queryable,
+  connectionId: string,
+  type: UnifiedObjectType,
+  id: string,
+  field: string,
+): Promise<StoredRecord> {
   const found = await findLive(db, connectionId, type, id);
-  if (found === null) throw invalidField(field, `is not the id of a ${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} in this connection (got "${id}")`);
+  if (found === null)
+    throw invalidField(field, `is not the id of a ${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} in this connection (got "${id}")`);
   return found;
 }

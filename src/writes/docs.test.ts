@@ -11,7 +11,9 @@ describe('docs/writes.md', () => {
 
   it('lists every writable resource with its required fields', () => {
     const table = renderWritableTable();
-    expect(table).toContain('| journal_entry | `/accounting/journal_entries` | POST, PATCH, DELETE | `transaction_date`, `line_items`, `line_items[].account_id`, `line_items[].total_amount` |');
+    expect(table).toContain(
+      '| journal_entry | `/accounting/journal_entries` | POST, PATCH, DELETE | `transaction_date`, `line_items`, `line_items[].account_id`, `line_items[].total_amount` |',
+    );
     expect(table).toContain('| tax_rate | `/accounting/tax_rates` | POST |');
   });
 });

@@ -18,7 +18,9 @@ export function renderWritableTable(): string {
     if (spec === undefined) continue;
     const names = OBJECT_TYPES[type];
     const code = (items: readonly string[]): string => items.map((i) => `\`${i}\``).join(', ');
-    lines.push(`| ${names.singular} | \`${names.path}\` | ${spec.operations.map((o) => VERB[o] ?? o).join(', ')} | ${code(spec.required)} | ${code(spec.fields)} |`);
+    lines.push(
+      `| ${names.singular} | \`${names.path}\` | ${spec.operations.map((o) => VERB[o] ?? o).join(', ')} | ${code(spec.required)} | ${code(spec.fields)} |`,
+    );
   }
   lines.push('', END);
   return lines.join('\n');

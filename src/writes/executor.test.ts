@@ -33,13 +33,24 @@ function fail(kind: PlatformError['kind'], status: number, message: string): Pla
 function memoryConnector(id: string, options: { findCreated: boolean }): Connector {
   const toRecord = (platformId: string): PlatformRecord => ({ platformId, raw: { Id: platformId, Memo: platform.records.get(platformId)?.memo } });
   return {
-    id, name: id, kind: 'accounting',
+    id,
+    name: id,
+    kind: 'accounting',
     auth: { type: 'credentials', fields: [{ field: 'api_key', label: 'Key', required: true, secret: true }] },
     identify: () => Promise.resolve({ storeUniqueId: `${id}-${randomUUID()}`, storeName: null }),
     limits: { requestsPerMinute: null, concurrentRequests: null },
     objects: {
       bill: {
-        capabilities: { read: true, incremental: 'none', deletions: 'full_listing', filter: false, fetchByPlatformId: false, create: true, update: false, delete: false },
+        capabilities: {
+          read: true,
+          incremental: 'none',
+          deletions: 'full_listing',
+          filter: false,
+          fetchByPlatformId: false,
+          create: true,
+          update: false,
+          delete: false,
+        },
         handler: {
           read: () => Promise.resolve({ records: [...platform.records.keys()].map(toRecord), nextPageToken: null }),
           map: (record) => ({ memo: record.raw.Memo ?? null }),
@@ -52,7 +63,9 @@ function memoryConnector(id: string, options: { findCreated: boolean }): Connect
             }
             if (failure === 'daily_limit_once' && platform.failed === 0) {
               platform.failed += 1;
-              return Promise.reject(new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'Daily limit exceeded', retryAfterMs: 11 * 3600_000 }));
+              return Promise.reject(
+                new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'Daily limit exceeded', retryAfterMs: 11 * 3600_000 }),
+              );
             }
             if (failure === 'bad_request') return Promise.reject(fail('bad_request', 400, 'Memo is too long for this ledger'));
             if (failure === 'unauthorized') return Promise.reject(fail('unauthorized', 401, 'token revoked'));
@@ -65,13 +78,15 @@ function memoryConnector(id: string, options: { findCreated: boolean }): Connect
             }
             return Promise.resolve(toRecord(platformId));
           },
-          ...(options.findCreated ? {
-            findCreated(ctx: WriteContext) {
-              platform.lookups += 1;
-              const found = [...platform.records].find(([, r]) => r.key === ctx.idempotencyKey);
-              return Promise.resolve(found === undefined ? null : toRecord(found[0]));
-            },
-          } : {}),
+          ...(options.findCreated
+            ? {
+                findCreated(ctx: WriteContext) {
+                  platform.lookups += 1;
+                  const found = [...platform.records].find(([, r]) => r.key === ctx.idempotencyKey);
+                  return Promise.resolve(found === undefined ? null : toRecord(found[0]));
+                },
+              }
+            : {}),
         },
       },
     },
@@ -82,10 +97,21 @@ let t: TestApp;
 const connections: Record<'checked' | 'unchecked', ConnectionRecord | null> = { checked: null, unchecked: null };
 
 async function connectionFor(platformId: string): Promise<ConnectionRecord> {
-  const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
-    platform: platformId, name: null, credentials: { api_key: 'k' }, identity: { storeUniqueId: randomUUID(), storeName: null },
-    syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
-  });
+  const { connection } = await createConnection(
+    t.db.pool,
+    t.services.cipher,
+    { organizationId: t.org.organization.id, environment: 'sandbox' },
+    {
+      platform: platformId,
+      name: null,
+      credentials: { api_key: 'k' },
+      identity: { storeUniqueId: randomUUID(), storeName: null },
+      syncConfig: null,
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  );
   await t.db.pool.query('UPDATE connections SET ready_at = now(), status = $2 WHERE id = $1', [connection.id, 'active']);
   return connection;
 }
@@ -93,13 +119,18 @@ async function connectionFor(platformId: string): Promise<ConnectionRecord> {
 beforeAll(async () => {
   // The memory connector maps a memo only, enough to drive the executor: not a real mapping to hold to the unified schema.
   t = await startTestApp({ config: { strictMapping: false } });
-  for (const [id, findCreated] of [['MEMBOOKS', true], ['MEMBOOKS_NOLOOKUP', false]] as const) {
+  for (const [id, findCreated] of [
+    ['MEMBOOKS', true],
+    ['MEMBOOKS_NOLOOKUP', false],
+  ] as const) {
     if (getConnector(id) === undefined) registerConnector(memoryConnector(id, { findCreated }));
   }
   connections.checked = await connectionFor('MEMBOOKS');
   connections.unchecked = await connectionFor('MEMBOOKS_NOLOOKUP');
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 beforeEach(() => {
   platform.records.clear();
   platform.creates = 0;
@@ -111,8 +142,13 @@ beforeEach(() => {
 async function acceptCreate(connection: ConnectionRecord | null, memo: string): Promise<string> {
   if (connection === null) throw new Error('no connection');
   const { job } = await acceptWrite(t.db.pool, t.services.jobs, {
-    tenant: { organizationId: t.org.organization.id, environment: 'sandbox' }, connectionId: connection.id, objectType: 'bill', operation: 'create',
-    targetId: null, idempotencyKey: null, request: { method: 'POST', path: '/versioned/accounting/bills', body: { bill: { memo } } },
+    tenant: { organizationId: t.org.organization.id, environment: 'sandbox' },
+    connectionId: connection.id,
+    objectType: 'bill',
+    operation: 'create',
+    targetId: null,
+    idempotencyKey: null,
+    request: { method: 'POST', path: '/versioned/accounting/bills', body: { bill: { memo } } },
   });
   return job.id;
 }
@@ -121,22 +157,28 @@ const run = (jobId: string) => executeWriteJob(t.services, jobId, new AbortContr
 
 async function eventCodes(jobId: string): Promise<string[]> {
   const result = await t.db.pool.query<{ code: string }>(
-    `SELECT code FROM events WHERE payload->>'job_id' = $1 OR payload->'job'->>'id' = $1 ORDER BY created_at, id`, [jobId]);
+    `SELECT code FROM events WHERE payload->>'job_id' = $1 OR payload->'job'->>'id' = $1 ORDER BY created_at, id`,
+    [jobId],
+  );
   return result.rows.map((r) => r.code);
 }
 
 describe('write executor', () => {
-  it('a long Retry-After pauses the connection: the write waits for the pause\'s end in the queue, without spending an attempt', async () => {
+  it("a long Retry-After pauses the connection: the write waits for the pause's end in the queue, without spending an attempt", async () => {
     platform.failure = 'daily_limit_once';
     const connection = await connectionFor('MEMBOOKS');
     const jobId = await acceptCreate(connection, 'after the pause');
     expect(await run(jobId)).toBe('paused');
     expect(await loadWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'pending', attempts: 0 });
     const pause = await t.db.pool.query<{ hours: number }>(
-      `SELECT (extract(epoch FROM paused_until - now()) / 3600)::float8 AS hours FROM platform_pauses WHERE connection_id = $1`, [connection.id]);
+      `SELECT (extract(epoch FROM paused_until - now()) / 3600)::float8 AS hours FROM platform_pauses WHERE connection_id = $1`,
+      [connection.id],
+    );
     expect(pause.rows[0]?.hours).toBeGreaterThan(10.9);
     const queued = await t.db.pool.query<{ hours: number }>(
-      `SELECT (extract(epoch FROM start_after - now()) / 3600)::float8 AS hours FROM pgboss.job WHERE singleton_key = $1 AND state = 'created'`, [`paused:${jobId}`]);
+      `SELECT (extract(epoch FROM start_after - now()) / 3600)::float8 AS hours FROM pgboss.job WHERE singleton_key = $1 AND state = 'created'`,
+      [`paused:${jobId}`],
+    );
     expect(queued.rows).toHaveLength(1);
     expect(queued.rows[0]?.hours).toBeGreaterThan(10.9);
     // A queue entry that runs before the end (another one, a sweep) puts it off again without calling the platform.
@@ -160,7 +202,10 @@ describe('write executor', () => {
     expect(platform.records.size).toBe(1);
     const job = await loadWriteJob(t.db.pool, jobId);
     expect(job).toMatchObject({ status: 'completed', attempts: 2 });
-    const stored = await t.db.pool.query<{ id: string; data: { memo: string } }>(`SELECT id, data FROM records WHERE connection_id = $1 AND object_type = 'bill'`, [connections.checked?.id]);
+    const stored = await t.db.pool.query<{ id: string; data: { memo: string } }>(
+      `SELECT id, data FROM records WHERE connection_id = $1 AND object_type = 'bill'`,
+      [connections.checked?.id],
+    );
     expect(stored.rows.map((r) => r.data.memo)).toEqual(['once']);
     expect(job?.resultId).toBe(stored.rows[0]?.id);
     expect(await eventCodes(jobId)).toEqual(['BILL_CREATED', 'JOB_COMPLETED']);
@@ -200,7 +245,10 @@ describe('write executor', () => {
     expect(await run(jobId)).toBe('retry');
     const sync = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'incremental', trigger: 'api', details: {} });
     expect(await runSync(t.services, sync.id, new AbortController().signal)).toBe('busy');
-    const stored = () => t.db.pool.query(`SELECT 1 FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' = 'applied before the crash'`, [connection.id]);
+    const stored = () =>
+      t.db.pool.query(`SELECT 1 FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' = 'applied before the crash'`, [
+        connection.id,
+      ]);
     expect((await stored()).rowCount).toBe(0);
     // A job in_progress whose worker is alive (it holds the job lock) does not hold the sync up.
     expect(await run(jobId)).toBe('done');
@@ -208,7 +256,9 @@ describe('write executor', () => {
     expect(await runSync(t.services, sync.id, new AbortController().signal)).toBe('completed');
     expect((await stored()).rowCount).toBe(1);
     const created = await t.db.pool.query<{ job_id: string | null }>(
-      `SELECT payload->>'job_id' AS job_id FROM events WHERE connection_id = $1 AND code = 'BILL_CREATED' AND payload->'bill'->>'memo' = 'applied before the crash'`, [connection.id]);
+      `SELECT payload->>'job_id' AS job_id FROM events WHERE connection_id = $1 AND code = 'BILL_CREATED' AND payload->'bill'->>'memo' = 'applied before the crash'`,
+      [connection.id],
+    );
     expect(created.rows).toEqual([{ job_id: jobId }]);
   });
 
@@ -228,8 +278,14 @@ describe('write executor', () => {
     expect(await run(jobId)).toBe('done');
     const job = await loadWriteJob(t.db.pool, jobId);
     expect(job?.status).toBe('failed');
-    expect(job?.response).toMatchObject({ status_code: 450, body: { error_code: 'PLATFORM_BAD_REQUEST', error_metadata: { source: 'platform', human_readable: 'Memo is too long for this ledger' } } });
-    const completed = await t.db.pool.query<{ payload: { job: { status: string } } }>(`SELECT payload FROM events WHERE code = 'JOB_COMPLETED' AND payload->'job'->>'id' = $1`, [jobId]);
+    expect(job?.response).toMatchObject({
+      status_code: 450,
+      body: { error_code: 'PLATFORM_BAD_REQUEST', error_metadata: { source: 'platform', human_readable: 'Memo is too long for this ledger' } },
+    });
+    const completed = await t.db.pool.query<{ payload: { job: { status: string } } }>(
+      `SELECT payload FROM events WHERE code = 'JOB_COMPLETED' AND payload->'job'->>'id' = $1`,
+      [jobId],
+    );
     expect(completed.rows.map((r) => r.payload.job.status)).toEqual(['failure']);
   });
 
@@ -246,14 +302,19 @@ describe('write executor', () => {
   });
 
   it('answers 404 over HTTP for writes the capability table of the platform does not offer', async () => {
-    const token = accessTokenOf(t.services.cipher, connections.checked ?? await connectionFor('MEMBOOKS'));
+    const token = accessTokenOf(t.services.cipher, connections.checked ?? (await connectionFor('MEMBOOKS')));
     const response = await t.app.inject({
-      method: 'POST', url: `/versioned/accounting/vendors?access_token=${token}`, headers: clientHeaders(t.org), payload: { vendor: { vendor_name: 'Nope' } },
+      method: 'POST',
+      url: `/versioned/accounting/vendors?access_token=${token}`,
+      headers: clientHeaders(t.org),
+      payload: { vendor: { vendor_name: 'Nope' } },
     });
     expect(response.statusCode).toBe(404);
     expect(errorBody(response).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
     const upload = await t.app.inject({
-      method: 'POST', url: `/versioned/accounting/bank_feeds/accounts/mapping_link?access_token=${token}`, headers: clientHeaders(t.org),
+      method: 'POST',
+      url: `/versioned/accounting/bank_feeds/accounts/mapping_link?access_token=${token}`,
+      headers: clientHeaders(t.org),
       payload: { mapping_link: { bank_feed_account_id: randomUUID() } },
     });
     expect(errorBody(upload).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');

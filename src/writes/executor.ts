@@ -22,7 +22,16 @@ import { findConnectionById } from '../sql/connections.ts';
 import { fetchRecord } from '../sql/list-records.ts';
 import { deleteByPlatformIds } from '../sql/records.ts';
 import {
-  claimWriteJob, completeWriteJob, failWriteJob, loadWriteJob, markIndeterminate, releaseForPause, releaseForRetry, WRITE_JOB_LOCK_KEY_SQL, type JobResponse, type WriteJob,
+  claimWriteJob,
+  completeWriteJob,
+  failWriteJob,
+  loadWriteJob,
+  markIndeterminate,
+  releaseForPause,
+  releaseForRetry,
+  WRITE_JOB_LOCK_KEY_SQL,
+  type JobResponse,
+  type WriteJob,
 } from '../sql/write-jobs.ts';
 import { presenterOf, served } from '../store/served.ts';
 import { withConnectionPageLock } from '../sync/lock.ts';
@@ -58,7 +67,9 @@ export async function executeWriteJob(services: CoreServices, jobId: string, sig
     try {
       return await attempt(services, lockClient, jobId, signal);
     } finally {
-      await lockClient.query(`SELECT pg_advisory_unlock(${JOB_LOCK_SQL})`, [jobId]).catch(() => { broken = true; });
+      await lockClient.query(`SELECT pg_advisory_unlock(${JOB_LOCK_SQL})`, [jobId]).catch(() => {
+        broken = true;
+      });
     }
   } finally {
     // A session whose unlock failed may still hold locks: it must not go back to the pool.
@@ -70,20 +81,35 @@ async function attempt(services: CoreServices, lockClient: PoolClient, jobId: st
   const { pool } = services;
   const pending = await loadWriteJob(pool, jobId);
   if (pending === null || isFinished(pending.status)) return 'skipped';
-  const connection = await findConnectionById(pool, { organizationId: pending.organizationId, environment: pending.environment }, pending.connectionId);
+  const connection = await findConnectionById(
+    pool,
+    { organizationId: pending.organizationId, environment: pending.environment },
+    pending.connectionId,
+  );
   if (connection === null) return 'skipped';
   const refusal = connectionRefusal(connection, pending);
   if (refusal !== null) {
-    withIds(services.log, { organization_id: pending.organizationId, connection_id: pending.connectionId, job_id: pending.id, request_id: pending.requestId })
-      .info({ write: { operation: pending.operation, object_type: pending.objectType, error_code: refusal.code } }, 'write refused before reaching the platform');
+    withIds(services.log, {
+      organization_id: pending.organizationId,
+      connection_id: pending.connectionId,
+      job_id: pending.id,
+      request_id: pending.requestId,
+    }).info(
+      { write: { operation: pending.operation, object_type: pending.objectType, error_code: refusal.code } },
+      'write refused before reaching the platform',
+    );
     await finishFailed(services, pending, connection, refusal);
     return 'done';
   }
   const pause = await activePause(pool, connection.id);
   if (pause !== null) {
     await deferUntil(services, pending.id, pause.until);
-    withIds(services.log, { organization_id: pending.organizationId, connection_id: pending.connectionId, job_id: pending.id, request_id: pending.requestId })
-      .info({ paused_until: pause.until.toISOString() }, 'write put off until the platform pause ends');
+    withIds(services.log, {
+      organization_id: pending.organizationId,
+      connection_id: pending.connectionId,
+      job_id: pending.id,
+      request_id: pending.requestId,
+    }).info({ paused_until: pause.until.toISOString() }, 'write put off until the platform pause ends');
     return 'paused';
   }
   const job = await claimWriteJob(pool, jobId);
@@ -91,7 +117,11 @@ async function attempt(services: CoreServices, lockClient: PoolClient, jobId: st
   // A read job is finished when created (src/writes/read-job.ts); claiming refuses finished jobs.
   if (job.operation === 'read') return 'skipped';
   const log = withIds(services.log, {
-    organization_id: job.organizationId, connection_id: job.connectionId, job_id: job.id, request_id: job.requestId, platform: connection.platform,
+    organization_id: job.organizationId,
+    connection_id: job.connectionId,
+    job_id: job.id,
+    request_id: job.requestId,
+    platform: connection.platform,
   });
   const started = Date.now();
   log.info({ write: { operation: job.operation, object_type: job.objectType, attempt: job.attempts } }, 'write started');
@@ -101,21 +131,42 @@ async function attempt(services: CoreServices, lockClient: PoolClient, jobId: st
   });
   writeAttempts.inc({ platform: connection.platform ?? 'none', operation: job.operation, outcome });
   const finished = outcome === 'done' ? await loadWriteJob(pool, job.id) : null;
-  log.info({
-    write: { operation: job.operation, object_type: job.objectType, attempt: job.attempts, outcome, status: finished?.status ?? job.status, status_code: finished?.response?.status_code ?? null },
-    duration_ms: Date.now() - started,
-  }, outcome === 'retry' ? 'write will be retried' : outcome === 'paused' ? 'write waits for the platform pause to end' : 'write finished');
+  log.info(
+    {
+      write: {
+        operation: job.operation,
+        object_type: job.objectType,
+        attempt: job.attempts,
+        outcome,
+        status: finished?.status ?? job.status,
+        status_code: finished?.response?.status_code ?? null,
+      },
+      duration_ms: Date.now() - started,
+    },
+    outcome === 'retry' ? 'write will be retried' : outcome === 'paused' ? 'write waits for the platform pause to end' : 'write finished',
+  );
   return outcome;
 }
 
 /** The claimed job against the platform; `services.log` carries the job's ids. */
-async function applyWrite(services: CoreServices, lockClient: PoolClient, job: WriteJob, connection: ConnectionRecord, signal: AbortSignal): Promise<ExecuteOutcome> {
+async function applyWrite(
+  services: CoreServices,
+  lockClient: PoolClient,
+  job: WriteJob,
+  connection: ConnectionRecord,
+  signal: AbortSignal,
+): Promise<ExecuteOutcome> {
   const { pool, log } = services;
   const operation = job.operation;
   if (operation === 'read') return 'skipped';
   const connector = connection.platform === null ? undefined : getConnector(connection.platform);
   if (connector === undefined) {
-    await finishFailed(services, job, connection, new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `No connector for platform ${connection.platform ?? '(none)'}.`, { source: 'service' }));
+    await finishFailed(
+      services,
+      job,
+      connection,
+      new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `No connector for platform ${connection.platform ?? '(none)'}.`, { source: 'service' }),
+    );
     return 'done';
   }
   let applied = false;
@@ -123,9 +174,14 @@ async function applyWrite(services: CoreServices, lockClient: PoolClient, job: W
     // Refreshed first when they expire soon; a revoked grant fails the job like a 401 (needs_reauth).
     const ctx: WriteContext = {
       ...connectorContext({
-        connector, connectionId: connection.id, db: pool, signal, log,
+        connector,
+        connectionId: connection.id,
+        db: pool,
+        signal,
+        log,
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-        environment: connection.environment, ...(await jobTokens(services, connection, connector, signal)),
+        environment: connection.environment,
+        ...(await jobTokens(services, connection, connector, signal)),
       }),
       idempotencyKey: job.id,
     };
@@ -147,37 +203,73 @@ async function applyWrite(services: CoreServices, lockClient: PoolClient, job: W
     return handleFailure(services, job, connection, error, applied);
   }
   // Records the write touched on the side (a paid bill's amount_due) arrive with a follow-up sync.
-  await requestFollowUpSync(pool, services.jobs, connection.id, followUpTypes(jobObjectType(job))).catch((error: unknown) => { log.warn({ err: error }, 'follow-up sync could not be requested'); });
+  await requestFollowUpSync(pool, services.jobs, connection.id, followUpTypes(jobObjectType(job))).catch((error: unknown) => {
+    log.warn({ err: error }, 'follow-up sync could not be requested');
+  });
   return 'done';
 }
 
 function connectionRefusal(connection: ConnectionRecord, job: WriteJob): ServiceError | null {
   if (connection.status === 'disabled') {
-    return new ServiceError('CONNECTION_DISABLED', `The connection was disabled before job ${job.id} ran: ${connection.disableMessage ?? 'see GET /connections/status'}.`, { source: 'service' });
+    return new ServiceError(
+      'CONNECTION_DISABLED',
+      `The connection was disabled before job ${job.id} ran: ${connection.disableMessage ?? 'see GET /connections/status'}.`,
+      { source: 'service' },
+    );
   }
   if (connection.status === 'needs_reauth') {
-    return new ServiceError('NEEDS_UPDATE', `The platform stopped accepting this connection before job ${job.id} ran; send the end user to update_url, then write again.`, { source: 'service' });
+    return new ServiceError(
+      'NEEDS_UPDATE',
+      `The platform stopped accepting this connection before job ${job.id} ran; send the end user to update_url, then write again.`,
+      { source: 'service' },
+    );
   }
   if (job.attempts >= MAX_WRITE_ATTEMPTS) {
-    return new ServiceError('PLATFORM_ERROR', `The platform failed ${job.attempts} attempts of this write${job.indeterminate ? '; one of them may have been applied, check the platform before writing again' : ''}.`,
-      { source: 'service', indeterminate: job.indeterminate });
+    return new ServiceError(
+      'PLATFORM_ERROR',
+      `The platform failed ${job.attempts} attempts of this write${job.indeterminate ? '; one of them may have been applied, check the platform before writing again' : ''}.`,
+      { source: 'service', indeterminate: job.indeterminate },
+    );
   }
   return null;
 }
 
-function pageContext(services: CoreServices, job: WriteJob, connection: ConnectionRecord, connector: Connector, ctx: WriteContext, type: PageContext['objectType']): PageContext {
+function pageContext(
+  services: CoreServices,
+  job: WriteJob,
+  connection: ConnectionRecord,
+  connector: Connector,
+  ctx: WriteContext,
+  type: PageContext['objectType'],
+): PageContext {
   const handler = connector.objects[type]?.handler;
   if (handler === undefined) throw new Error(`${connector.id} cannot map ${type}`);
   return {
-    tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id,
-    accessToken: accessTokenOf(services.cipher, connection), cipher: services.cipher, objectType: type, handler, connectorContext: ctx, runId: job.id,
-    rememberSeen: false, compareStored: true, jobId: job.id, announceChanges: true,
+    tenant: { organizationId: connection.organizationId, environment: connection.environment },
+    connectionId: connection.id,
+    accessToken: accessTokenOf(services.cipher, connection),
+    cipher: services.cipher,
+    objectType: type,
+    handler,
+    connectorContext: ctx,
+    runId: job.id,
+    rememberSeen: false,
+    compareStored: true,
+    jobId: job.id,
+    announceChanges: true,
     mapping: { strict: services.config.strictMapping, platform: connector.id, log: services.log },
   };
 }
 
 /** The platform accepted: stored copy, entity events, the job's result and JOB_COMPLETED, all or nothing. */
-async function finishApplied(services: CoreServices, job: WriteJob, connection: ConnectionRecord, connector: Connector, ctx: WriteContext, effect: Effect): Promise<void> {
+async function finishApplied(
+  services: CoreServices,
+  job: WriteJob,
+  connection: ConnectionRecord,
+  connector: Connector,
+  ctx: WriteContext,
+  effect: Effect,
+): Promise<void> {
   await withTransaction(services.pool, async (db) => {
     let stored: Record<string, unknown> | null = null;
     let resultId: string | null = null;
@@ -193,8 +285,12 @@ async function finishApplied(services: CoreServices, job: WriteJob, connection: 
     if (effect.remove !== undefined) {
       const { type, platformId } = effect.remove;
       const gone = await deleteByPlatformIds(db, connection.id, type, [platformId], new Date().toISOString());
-      await emitEvents(db, services.cipher, { organizationId: connection.organizationId, environment: connection.environment },
-        deletedEvents(pageContext(services, job, connection, connector, ctx, type), gone));
+      await emitEvents(
+        db,
+        services.cipher,
+        { organizationId: connection.organizationId, environment: connection.environment },
+        deletedEvents(pageContext(services, job, connection, connector, ctx, type), gone),
+      );
       resultId = gone[0]?.id ?? job.targetId;
     }
     const answer = effect.answer(stored);
@@ -206,8 +302,17 @@ async function finishApplied(services: CoreServices, job: WriteJob, connection: 
 /** JOB_COMPLETED of a finished job, and the wake-up of requests waiting for it. */
 export async function announce(db: PoolClient, services: CoreServices, connection: ConnectionRecord, job: WriteJob): Promise<void> {
   await emitEvent(db, services.cipher, {
-    tenant: { organizationId: connection.organizationId, environment: connection.environment }, connectionId: connection.id, type: 'JOB', code: 'JOB_COMPLETED',
-    payload: { type: 'JOB', code: 'JOB_COMPLETED', connection_id: connection.id, access_token: accessTokenOf(services.cipher, connection), job: jobView(job, services.config.publicUrl) },
+    tenant: { organizationId: connection.organizationId, environment: connection.environment },
+    connectionId: connection.id,
+    type: 'JOB',
+    code: 'JOB_COMPLETED',
+    payload: {
+      type: 'JOB',
+      code: 'JOB_COMPLETED',
+      connection_id: connection.id,
+      access_token: accessTokenOf(services.cipher, connection),
+      job: jobView(job, services.config.publicUrl),
+    },
   });
   await db.query('SELECT pg_notify($1, $2)', [JOB_DONE_CHANNEL, job.id]);
 }
@@ -230,7 +335,13 @@ async function deferUntil(services: CoreServices, jobId: string, until: Date, cl
   await services.jobs.send(QUEUES.write, { ...data }, { startAfterSeconds: secondsUntil(until), singletonKey: `paused:${jobId}` }, client);
 }
 
-async function handleFailure(services: CoreServices, job: WriteJob, connection: ConnectionRecord, error: unknown, applied: boolean): Promise<ExecuteOutcome> {
+async function handleFailure(
+  services: CoreServices,
+  job: WriteJob,
+  connection: ConnectionRecord,
+  error: unknown,
+  applied: boolean,
+): Promise<ExecuteOutcome> {
   services.log.warn({ err: error, applied }, 'write attempt failed');
   const pauseRequest = applied ? null : pauseFor(error);
   if (pauseRequest !== null) {
@@ -271,9 +382,15 @@ async function handleFailure(services: CoreServices, job: WriteJob, connection: 
     await releaseForRetry(services.pool, job.id, applied).catch(() => undefined);
     return 'retry';
   }
-  await finishFailed(services, job, connection, new ServiceError('INTERNAL_ERROR',
-    `Job ${job.id} failed inside the service: ${error instanceof Error ? error.message : String(error)}${applied ? '; the platform had accepted the write' : ''}.`,
-    { source: 'service', indeterminate: applied }));
+  await finishFailed(
+    services,
+    job,
+    connection,
+    new ServiceError(
+      'INTERNAL_ERROR',
+      `Job ${job.id} failed inside the service: ${error instanceof Error ? error.message : String(error)}${applied ? '; the platform had accepted the write' : ''}.`,
+      { source: 'service', indeterminate: applied },
+    ),
+  );
   return 'done';
 }
-

@@ -33,7 +33,9 @@ function withoutNull(schema: Json): Json {
   if (!Array.isArray(schema.anyOf)) return schema;
   const branches = (schema.anyOf as Json[]).filter((branch) => branch.type !== 'null');
   const [only] = branches;
-  return branches.length === 1 && only !== undefined ? { ...only, description: schema.description ?? only.description } : { ...schema, anyOf: branches };
+  return branches.length === 1 && only !== undefined
+    ? { ...only, description: schema.description ?? only.description }
+    : { ...schema, anyOf: branches };
 }
 
 function shape(schema: Json, path: string, shaping: Shaping): Json {
@@ -85,7 +87,8 @@ function numberOrDecimalText(schema: Json): Json {
 }
 
 function overrideEnum(schema: Json, values: readonly string[]): Json {
-  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: (schema.anyOf as Json[]).map((b) => (b.type === 'null' ? b : overrideEnum(b, values))) };
+  if (Array.isArray(schema.anyOf))
+    return { ...schema, anyOf: (schema.anyOf as Json[]).map((b) => (b.type === 'null' ? b : overrideEnum(b, values))) };
   const { enum: _old, ...rest } = schema;
   return { ...rest, type: 'string', enum: [...values] };
 }
@@ -103,13 +106,20 @@ export function objectInputSchema(type: UnifiedObjectType, operation: 'create' |
 export const RESPONSE_MODES = ['prefer_sync', 'async'] as const;
 export type ResponseMode = (typeof RESPONSE_MODES)[number];
 
-export const ResponseModeSchema = Type.Optional(StringEnum(RESPONSE_MODES,
-  'prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.'));
+export const ResponseModeSchema = Type.Optional(
+  StringEnum(
+    RESPONSE_MODES,
+    'prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.',
+  ),
+);
 
 /** `{response_mode?, <key>: object}`, the shape of every write body. */
 export function writeBody(key: string, object: Json | TSchema, options: { required: boolean }): TSchema {
-  return Type.Object({
-    response_mode: ResponseModeSchema,
-    [key]: options.required ? Type.Unsafe<Json>(object) : Type.Optional(Type.Unsafe<Json>(object)),
-  }, { additionalProperties: false });
+  return Type.Object(
+    {
+      response_mode: ResponseModeSchema,
+      [key]: options.required ? Type.Unsafe<Json>(object) : Type.Optional(Type.Unsafe<Json>(object)),
+    },
+    { additionalProperties: false },
+  );
 }

@@ -8,8 +8,25 @@
  */
 
 const ISO_WHERE_INTL_DIFFERS: Readonly<Record<string, number>> = {
-  AFN: 2, ALL: 2, COP: 2, HUF: 2, IDR: 2, IQD: 3, IRR: 2, KPW: 2, LAK: 2, LBP: 2,
-  MGA: 2, MMK: 2, MRO: 2, PKR: 2, SLL: 2, SOS: 2, STD: 2, SYP: 2, YER: 2,
+  AFN: 2,
+  ALL: 2,
+  COP: 2,
+  HUF: 2,
+  IDR: 2,
+  IQD: 3,
+  IRR: 2,
+  KPW: 2,
+  LAK: 2,
+  LBP: 2,
+  MGA: 2,
+  MMK: 2,
+  MRO: 2,
+  PKR: 2,
+  SLL: 2,
+  SOS: 2,
+  STD: 2,
+  SYP: 2,
+  YER: 2,
 };
 
 /** In the model's currency list but not ISO 4217 (Intl would say 2): their customary smallest units. */
@@ -28,7 +45,10 @@ export function minorUnits(currency: string): number | null {
   let places = known.get(currency);
   if (places === undefined) {
     places = ISO_CODE.test(currency)
-      ? ISO_WHERE_INTL_DIFFERS[currency] ?? CRYPTO[currency] ?? new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? null
+      ? (ISO_WHERE_INTL_DIFFERS[currency] ??
+        CRYPTO[currency] ??
+        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+        null)
       : null;
     // Only codes of the schema's currency list reach here, so the map stays small; anything else is not kept.
     if (places !== null) known.set(currency, places);

@@ -25,7 +25,10 @@ export interface OperationInput {
   target: { id: string; platformId: string; data: Json } | null;
 }
 
-export interface Answer { status: number; body: unknown }
+export interface Answer {
+  status: number;
+  body: unknown;
+}
 
 export interface Effect {
   store?: { type: UnifiedObjectType; record: PlatformRecord };
@@ -46,7 +49,9 @@ export function bodyPart(job: WriteJob, key: string): Json {
 }
 
 function notSupported(what: string, platform: string): ServiceError {
-  return new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${what} is not supported for platform ${platform}; see docs/platforms.md.`, { source: 'service' });
+  return new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${what} is not supported for platform ${platform}; see docs/platforms.md.`, {
+    source: 'service',
+  });
 }
 
 function handlerFor(connector: Connector, type: UnifiedObjectType, op: 'create' | 'update' | 'delete'): ObjectHandler {
@@ -66,7 +71,9 @@ function requireTarget(input: OperationInput): NonNullable<OperationInput['targe
   return input.target;
 }
 
-const objectAnswer = (type: UnifiedObjectType) => (stored: Json | null): Answer => ({ status: 200, body: { [OBJECT_TYPES[type].singular]: stored } });
+const objectAnswer =
+  (type: UnifiedObjectType) =>
+  (stored: Json | null): Answer => ({ status: 200, body: { [OBJECT_TYPES[type].singular]: stored } });
 
 /** A create that may already have happened is looked up on the platform before anything is sent again. */
 async function create({ job, type, connector, ctx }: OperationInput): Promise<Effect> {
@@ -75,12 +82,15 @@ async function create({ job, type, connector, ctx }: OperationInput): Promise<Ef
   let record: PlatformRecord | null = null;
   if (job.indeterminate) {
     if (handler.findCreated === undefined) {
-      throw new ServiceError('PLATFORM_ERROR', `An earlier attempt of this create may have reached ${connector.id} and it cannot be checked; nothing was sent again. Check the platform before creating it anew.`,
-        { source: 'service', indeterminate: true });
+      throw new ServiceError(
+        'PLATFORM_ERROR',
+        `An earlier attempt of this create may have reached ${connector.id} and it cannot be checked; nothing was sent again. Check the platform before creating it anew.`,
+        { source: 'service', indeterminate: true },
+      );
     }
     record = await handler.findCreated(ctx, input);
   }
-  record ??= await handler.create?.(ctx, input) ?? null;
+  record ??= (await handler.create?.(ctx, input)) ?? null;
   if (record === null) throw new Error(`${connector.id} create ${type} returned nothing`);
   return { store: { type, record }, answer: objectAnswer(type) };
 }
@@ -108,11 +118,16 @@ async function remove(input: OperationInput): Promise<Effect> {
   return { remove: { type, platformId }, answer: () => ({ status: 200, body: { code: 'deleted', success: true } }) };
 }
 
-interface Allocation { id: string; allocated_amount: number }
+interface Allocation {
+  id: string;
+  allocated_amount: number;
+}
 
 function allocations(value: unknown): Allocation[] {
   if (!Array.isArray(value)) return [];
-  return value.filter(isJson).map((entry) => ({ id: String(entry.id), allocated_amount: typeof entry.allocated_amount === 'number' ? entry.allocated_amount : 0 }));
+  return value
+    .filter(isJson)
+    .map((entry) => ({ id: String(entry.id), allocated_amount: typeof entry.allocated_amount === 'number' ? entry.allocated_amount : 0 }));
 }
 
 const cents = (amount: number): number => Math.round(amount * 100);
@@ -167,7 +182,9 @@ async function sendBankFeedTransactions(input: OperationInput): Promise<Effect> 
       status: 200,
       body: {
         bank_feed_transactions: {
-          bank_feed_account_id: requireTarget(input).id, accepted_count: result.accepted, duplicate_count: result.duplicates,
+          bank_feed_account_id: requireTarget(input).id,
+          accepted_count: result.accepted,
+          duplicate_count: result.duplicates,
           platform_batch_id: result.batchPlatformId,
         },
       },
@@ -179,7 +196,10 @@ async function bankFeedMappingLink(input: OperationInput): Promise<Effect> {
   const { connector, ctx } = input;
   const link = await actionFor(connector, 'bankFeedMappingLink')(ctx, requireTarget(input).platformId);
   return {
-    answer: () => ({ status: 200, body: { mapping_link: { bank_feed_account_id: requireTarget(input).id, url: link.url, expires_at: link.expiresAt } } }),
+    answer: () => ({
+      status: 200,
+      body: { mapping_link: { bank_feed_account_id: requireTarget(input).id, url: link.url, expires_at: link.expiresAt } },
+    }),
   };
 }
 

@@ -12,12 +12,19 @@ import type { JobRequest, JobResponse, WriteJob } from '../sql/write-jobs.ts';
 import { announce } from './executor.ts';
 
 export async function finishedReadJob(
-  services: CoreServices, connection: ConnectionRecord, objectType: string, request: JobRequest, response: JobResponse,
+  services: CoreServices,
+  connection: ConnectionRecord,
+  objectType: string,
+  request: JobRequest,
+  response: JobResponse,
 ): Promise<WriteJob> {
   return withTransaction(services.pool, async (db) => {
     const job = await insertFinishedReadJob(db, {
       tenant: { organizationId: connection.organizationId, environment: connection.environment },
-      connectionId: connection.id, objectType, request, response,
+      connectionId: connection.id,
+      objectType,
+      request,
+      response,
     });
     await announce(db, services, connection, job);
     return job;

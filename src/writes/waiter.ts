@@ -30,7 +30,9 @@ export class JobWaiter {
     await this.#listen().catch(() => undefined);
     for (;;) {
       let wake: () => void = () => undefined;
-      const woken = new Promise<void>((resolve) => { wake = resolve; });
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+      });
       this.#add(jobId, wake);
       try {
         if (await isDone()) return true;
@@ -74,7 +76,9 @@ export class JobWaiter {
       });
       if (this.#closed) await listener.close();
       else this.#listener = listener;
-    })().finally(() => { this.#connecting = null; });
+    })().finally(() => {
+      this.#connecting = null;
+    });
     await this.#connecting;
   }
 }

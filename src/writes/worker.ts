@@ -24,15 +24,26 @@ export const STALE_JOB_SECONDS = 15 * 60;
 const BATCH = 5;
 
 export async function startWriteWorkers(boss: PgBoss, services: CoreServices, options: { concurrency: number }): Promise<void> {
-  await boss.work<WriteJobData>(QUEUES.write, {
-    batchSize: BATCH, burstWhenBatchFull: true, perJobResults: true, localConcurrency: Math.max(1, Math.ceil(options.concurrency / BATCH)),
-    pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5,
-  }, (jobs) => Promise.all(jobs.map(async (job): Promise<JobResult> => {
-    const outcome = await executeWriteJob(services, job.data.jobId, job.signal).catch(() => 'retry' as const);
-    if (outcome === 'busy') await services.jobs.send(QUEUES.write, { ...job.data }, { startAfterSeconds: BUSY_RETRY_SECONDS });
-    // The job row says what the next attempt must check first (indeterminate writes are looked up).
-    return { id: job.id, status: outcome === 'retry' ? 'failed' : 'completed', output: { outcome } };
-  })));
+  await boss.work<WriteJobData>(
+    QUEUES.write,
+    {
+      batchSize: BATCH,
+      burstWhenBatchFull: true,
+      perJobResults: true,
+      localConcurrency: Math.max(1, Math.ceil(options.concurrency / BATCH)),
+      pollingIntervalSeconds: 1,
+      notifyPollingIntervalSeconds: 5,
+    },
+    (jobs) =>
+      Promise.all(
+        jobs.map(async (job): Promise<JobResult> => {
+          const outcome = await executeWriteJob(services, job.data.jobId, job.signal).catch(() => 'retry' as const);
+          if (outcome === 'busy') await services.jobs.send(QUEUES.write, { ...job.data }, { startAfterSeconds: BUSY_RETRY_SECONDS });
+          // The job row says what the next attempt must check first (indeterminate writes are looked up).
+          return { id: job.id, status: outcome === 'retry' ? 'failed' : 'completed', output: { outcome } };
+        }),
+      ),
+  );
 }
 
 /** Re-queues open jobs nobody is driving (a queue entry that exhausted its retries while the worker kept dying). */

@@ -26,14 +26,17 @@ function idFields(schema: unknown, path = '', name = ''): string[] {
 }
 
 describe('references of write bodies', () => {
-  it.each(Object.keys(WRITABLE) as UnifiedObjectType[])('%s: every id field a create or update may carry is checked against the stored copy', (type) => {
-    const checked = new Set(writeLinks(type).map((link) => link.path));
-    const exempt = new Set(NOT_REFERENCES[type] ?? []);
-    for (const operation of ['create', 'update'] as const) {
-      const unchecked = [...new Set(idFields(objectInputSchema(type, operation)))].filter((path) => !checked.has(path) && !exempt.has(path));
-      expect(unchecked, `${type} ${operation}`).toEqual([]);
-    }
-  });
+  it.each(Object.keys(WRITABLE) as UnifiedObjectType[])(
+    '%s: every id field a create or update may carry is checked against the stored copy',
+    (type) => {
+      const checked = new Set(writeLinks(type).map((link) => link.path));
+      const exempt = new Set(NOT_REFERENCES[type] ?? []);
+      for (const operation of ['create', 'update'] as const) {
+        const unchecked = [...new Set(idFields(objectInputSchema(type, operation)))].filter((path) => !checked.has(path) && !exempt.has(path));
+        expect(unchecked, `${type} ${operation}`).toEqual([]);
+      }
+    },
+  );
 
   it('checks the account\'s input-only subsidiary_id (PATCH with "0" was queued and failed in the job with a 500)', () => {
     expect(writeLinks('account')).toContainEqual({ path: 'subsidiary_id', targets: ['subsidiary'] });

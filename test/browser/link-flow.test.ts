@@ -66,7 +66,11 @@ describe.skipIf(!runBrowserTests)('with Chromium', () => {
     await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));
     receiverBase = `http://127.0.0.1:${(client.address() as AddressInfo).port}`;
     // The client app's landing page is an allowed redirect URL of the organisation (src/connections/redirect-urls.ts).
-    await setRedirectUrls(started.db.pool, { organizationId: started.org.organization.id, environment: 'sandbox', urls: [`${receiverBase}/receiver`] });
+    await setRedirectUrls(started.db.pool, {
+      organizationId: started.org.organization.id,
+      environment: 'sandbox',
+      urls: [`${receiverBase}/receiver`],
+    });
     browser = await launchChromium();
   }, 120_000);
 
@@ -89,7 +93,8 @@ describe.skipIf(!runBrowserTests)('with Chromium', () => {
 
   async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
     const response = await fetch(`${base}/versioned${path}`, {
-      method, headers: { ...clientHeaders(app().org), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      method,
+      headers: { ...clientHeaders(app().org), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();

@@ -42,8 +42,14 @@ const quickbooks: PlatformCase = {
     const company = standIn.company();
     return {
       url: standIn.url,
-      env: { QUICKBOOKS_API_URL: standIn.url, QUICKBOOKS_TOKEN_URL: `${standIn.url}/oauth2/v1/tokens/bearer`, QUICKBOOKS_AUTHORIZE_URL: `${standIn.url}/connect/oauth2` },
-      registerClient: (client) => { standIn.registerClient(client); },
+      env: {
+        QUICKBOOKS_API_URL: standIn.url,
+        QUICKBOOKS_TOKEN_URL: `${standIn.url}/oauth2/v1/tokens/bearer`,
+        QUICKBOOKS_AUTHORIZE_URL: `${standIn.url}/connect/oauth2`,
+      },
+      registerClient: (client) => {
+        standIn.registerClient(client);
+      },
       afterConsent: () => Promise.resolve(),
       expectedStoreId: standIn.realmId,
       billCount: () => company.list('Bill').length,
@@ -51,7 +57,9 @@ const quickbooks: PlatformCase = {
         const bill = company.list('Bill')[0];
         if (bill === undefined) throw new Error('the stand-in company has no bill');
         const id = String(bill.Id);
-        company.edit('Bill', id, (record) => { record.PrivateNote = 'Changed on QuickBooks'; });
+        company.edit('Bill', id, (record) => {
+          record.PrivateNote = 'Changed on QuickBooks';
+        });
         return { platformId: id, field: 'memo', expected: 'Changed on QuickBooks' };
       },
       markerField: 'memo',
@@ -75,7 +83,9 @@ const xero: PlatformCase = {
     return {
       url: standIn.url,
       env: { XERO_API_URL: standIn.url, XERO_LOGIN_URL: standIn.url, XERO_IDENTITY_URL: standIn.url },
-      registerClient: (client) => { standIn.registerClient(client); },
+      registerClient: (client) => {
+        standIn.registerClient(client);
+      },
       async afterConsent(page) {
         await page.getByRole('heading', { name: 'Choose an organisation' }).waitFor();
         await page.screenshot({ path: '/tmp/ledgerport-xero-organisations.png' });
@@ -87,7 +97,9 @@ const xero: PlatformCase = {
       changeABill() {
         const bill = bills().find((b) => b.Status === 'AUTHORISED') ?? bills()[0];
         const id = typeof bill?.InvoiceID === 'string' ? bill.InvoiceID : '';
-        books.change('Invoices', id, (record) => { record.InvoiceNumber = 'Changed on Xero'; });
+        books.change('Invoices', id, (record) => {
+          record.InvoiceNumber = 'Changed on Xero';
+        });
         return { platformId: id, field: 'document_number', expected: 'Changed on Xero' };
       },
       // Xero bills have no memo: their reference is the InvoiceNumber (document_number).

@@ -41,12 +41,19 @@ describe.skipIf(!runBrowserTests)('OAuth platforms in a browser', () => {
     started.services.config.publicUrl = base;
     await startSyncWorkers(started.boss, started.services, { concurrency: 1 });
     await startWriteWorkers(started.boss, started.services, { concurrency: 1 });
-    const client = createServer((_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<!doctype html><title>Receiver</title><h1>Back at the client</h1>'); });
+    const client = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end('<!doctype html><title>Receiver</title><h1>Back at the client</h1>');
+    });
     receiver = client;
     await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));
     receiverBase = `http://127.0.0.1:${(client.address() as AddressInfo).port}`;
     // The client app's landing page is an allowed redirect URL of the organisation (src/connections/redirect-urls.ts).
-    await setRedirectUrls(started.db.pool, { organizationId: started.org.organization.id, environment: 'sandbox', urls: [`${receiverBase}/receiver`] });
+    await setRedirectUrls(started.db.pool, {
+      organizationId: started.org.organization.id,
+      environment: 'sandbox',
+      urls: [`${receiverBase}/receiver`],
+    });
     browser = await launchChromium();
   }, 120_000);
 
@@ -61,9 +68,15 @@ describe.skipIf(!runBrowserTests)('OAuth platforms in a browser', () => {
     return t;
   }
 
-  async function api(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = clientHeaders(app().org)): Promise<Json> {
+  async function api(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = clientHeaders(app().org),
+  ): Promise<Json> {
     const response = await fetch(`${base}${path}`, {
-      method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
@@ -73,13 +86,20 @@ describe.skipIf(!runBrowserTests)('OAuth platforms in a browser', () => {
 
   /** Waits for the connection's latest sync run to complete; fails on a failed run. */
   async function syncCompleted(connectionId: string, after: Date): Promise<void> {
-    await expect.poll(async () => {
-      const result = await app().db.pool.query<{ status: string; error: unknown }>(
-        'SELECT status, error FROM sync_runs WHERE connection_id = $1 AND created_at >= $2 ORDER BY created_at DESC LIMIT 1', [connectionId, after]);
-      const run = result.rows[0];
-      if (run?.status === 'failed') throw new Error(`sync failed: ${JSON.stringify(run.error)}`);
-      return run?.status;
-    }, { timeout: 60_000, interval: 250 }).toBe('completed');
+    await expect
+      .poll(
+        async () => {
+          const result = await app().db.pool.query<{ status: string; error: unknown }>(
+            'SELECT status, error FROM sync_runs WHERE connection_id = $1 AND created_at >= $2 ORDER BY created_at DESC LIMIT 1',
+            [connectionId, after],
+          );
+          const run = result.rows[0];
+          if (run?.status === 'failed') throw new Error(`sync failed: ${JSON.stringify(run.error)}`);
+          return run?.status;
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe('completed');
   }
 
   async function consent(page: Page, platform: PlatformCase, standIn: RunningStandIn, connection: { link_url: string }): Promise<string> {
@@ -105,11 +125,18 @@ describe.skipIf(!runBrowserTests)('OAuth platforms in a browser', () => {
         const clientId = `lp-${platform.platform.toLowerCase()}-app`;
         const clientSecret = `${clientId}-secret-0123456789`;
         standIn.registerClient({ clientId, clientSecret, redirectUri });
-        await api('PUT', `/admin/organizations/${app().org.organization.id}/oauth_apps/${platform.platform}`,
-          { environment: 'sandbox', client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri }, { authorization: `Bearer ${app().adminToken}` });
+        await api(
+          'PUT',
+          `/admin/organizations/${app().org.organization.id}/oauth_apps/${platform.platform}`,
+          { environment: 'sandbox', client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri },
+          { authorization: `Bearer ${app().adminToken}` },
+        );
 
         // The stand-ins' books reach back years (the platforms' own example data): sync all of it.
-        const created = (await api('POST', '/versioned/connections/create', { syncConfig: { historical_months: 0 } })).connection as { id: string; link_url: string };
+        const created = (await api('POST', '/versioned/connections/create', { syncConfig: { historical_months: 0 } })).connection as {
+          id: string;
+          link_url: string;
+        };
         const linkStarted = new Date();
         if (browser === undefined) throw new Error('Chromium did not start');
         const context = await browser.newContext({ viewport: { width: 1100, height: 820 } });
@@ -129,7 +156,10 @@ describe.skipIf(!runBrowserTests)('OAuth platforms in a browser', () => {
           const all: Json[] = [];
           let cursor: string | null = null;
           do {
-            const page = await api('GET', `/versioned/accounting/bills?access_token=${token}&limit=500${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+            const page = await api(
+              'GET',
+              `/versioned/accounting/bills?access_token=${token}&limit=500${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+            );
             all.push(...(page.bills as Json[]));
             cursor = page.next_cursor as string | null;
           } while (cursor !== null);
@@ -148,14 +178,20 @@ describe.skipIf(!runBrowserTests)('OAuth platforms in a browser', () => {
 
         // A bill created through the API lands on the platform.
         const vendor = ((await api('GET', `/versioned/accounting/vendors?access_token=${token}&limit=1`)).vendors as Json[])[0];
-        const account = ((await api('GET', `/versioned/accounting/accounts?access_token=${token}&limit=500`)).accounts as Json[])
-          .find((a) => a.category === 'expense' && a.status === 'active');
+        const account = ((await api('GET', `/versioned/accounting/accounts?access_token=${token}&limit=500`)).accounts as Json[]).find(
+          (a) => a.category === 'expense' && a.status === 'active',
+        );
         const marker = `Browser test bill ${Date.now()}`;
         const day = new Date().toISOString().slice(0, 10);
-        const written = await api('POST', `/versioned/accounting/bills?access_token=${token}`, { bill: {
-          vendor_id: vendor?.id, issue_date: day, due_date: day, [standIn.markerField]: marker,
-          line_items: [{ account_id: account?.id, total_amount: 125.5, description: 'Browser test line' }],
-        } });
+        const written = await api('POST', `/versioned/accounting/bills?access_token=${token}`, {
+          bill: {
+            vendor_id: vendor?.id,
+            issue_date: day,
+            due_date: day,
+            [standIn.markerField]: marker,
+            line_items: [{ account_id: account?.id, total_amount: 125.5, description: 'Browser test line' }],
+          },
+        });
         expect((written.bill as Json)[standIn.markerField]).toBe(marker);
         expect((written.bill as Json).total_amount).toBe(125.5);
         expect(standIn.billWithMarker(marker)).toBe(true);

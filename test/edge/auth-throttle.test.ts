@@ -25,7 +25,9 @@ const LIMITS = { perAddress: PER_ADDRESS, perTarget: PER_TARGET, windowSeconds: 
 const PLATFORM = 'THROTTLEBOOKS';
 let identifyCalls = 0;
 const connector: Connector = {
-  id: PLATFORM, name: 'Throttle Books', kind: 'accounting',
+  id: PLATFORM,
+  name: 'Throttle Books',
+  kind: 'accounting',
   auth: {
     type: 'credentials',
     fields: [
@@ -35,12 +37,22 @@ const connector: Connector = {
   },
   identify(ctx) {
     identifyCalls += 1;
-    if (ctx.credentials.basic_password !== 'secret') return Promise.reject(new PlatformError({ kind: 'unauthorized', httpStatus: 401, message: 'bad login' }));
+    if (ctx.credentials.basic_password !== 'secret')
+      return Promise.reject(new PlatformError({ kind: 'unauthorized', httpStatus: 401, message: 'bad login' }));
     return Promise.resolve({ storeUniqueId: `acct-${ctx.credentials.basic_username ?? ''}`, storeName: null });
   },
   objects: {
     account: {
-      capabilities: { read: true, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false, create: false, update: false, delete: false },
+      capabilities: {
+        read: true,
+        incremental: 'none',
+        deletions: 'none',
+        filter: false,
+        fetchByPlatformId: false,
+        create: false,
+        update: false,
+        delete: false,
+      },
       handler: { read: () => Promise.resolve({ records: [], nextPageToken: null }), map: (record) => ({ platform_id: record.platformId }) },
     },
   },
@@ -53,9 +65,13 @@ beforeAll(async () => {
   if (getConnector(PLATFORM) === undefined) registerConnector(connector);
   t = await startTestApp({ config: { authFailures: LIMITS }, extraVersionedEndpoints });
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 // Every test starts from no failures (the admin token is one target for all of them); addresses differ per test.
-beforeEach(async () => { await t.db.pool.query('DELETE FROM auth_failures'); });
+beforeEach(async () => {
+  await t.db.pool.query('DELETE FROM auth_failures');
+});
 
 const WRONG_ADMIN = 'Bearer wrong-admin-token-0000';
 
@@ -64,7 +80,12 @@ function adminGet(app: FastifyInstance, address: string, authorization: string):
 }
 
 function whoami(app: FastifyInstance, address: string, authorization: string): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'GET', url: '/versioned/_probe/whoami', remoteAddress: address, headers: { authorization, 'x-service-version': VERSION } });
+  return app.inject({
+    method: 'GET',
+    url: '/versioned/_probe/whoami',
+    remoteAddress: address,
+    headers: { authorization, 'x-service-version': VERSION },
+  });
 }
 
 const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -127,7 +148,10 @@ describe('/admin', () => {
   });
 
   it('the window ends: the address may try again', async () => {
-    const app = await buildApp({ ...t.services, config: { ...t.services.config, authFailures: { perAddress: 2, perTarget: 100, windowSeconds: 1 } } }, { logger: false });
+    const app = await buildApp(
+      { ...t.services, config: { ...t.services.config, authFailures: { perAddress: 2, perTarget: 100, windowSeconds: 1 } } },
+      { logger: false },
+    );
     try {
       for (let i = 0; i < 2; i++) expect((await adminGet(app, '10.1.4.1', WRONG_ADMIN)).statusCode).toBe(401);
       expectThrottled(await adminGet(app, '10.1.4.1', `Bearer ${t.adminToken}`), 'address');
@@ -143,7 +167,7 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
   const viaProxy = (app: FastifyInstance, client: string, authorization: string): Promise<LightMyRequestResponse> =>
     app.inject({ method: 'GET', url: '/admin/organizations', remoteAddress: '10.9.0.1', headers: { authorization, 'x-forwarded-for': client } });
 
-  it('counts each client by the address the trusted proxy forwards: one client\'s failures do not block the others', async () => {
+  it("counts each client by the address the trusted proxy forwards: one client's failures do not block the others", async () => {
     const app = await buildApp({ ...t.services, config: { ...t.services.config, trustProxy: ['10.9.0.1'] } }, { logger: false });
     try {
       for (let i = 0; i < PER_ADDRESS; i++) expect((await viaProxy(app, '203.0.113.5', WRONG_ADMIN)).statusCode).toBe(401);
@@ -199,7 +223,11 @@ describe('/versioned client credentials', () => {
 describe('link pages and their credential form', () => {
   async function newLink(): Promise<{ id: string; path: string }> {
     const response = await t.app.inject({
-      method: 'POST', url: '/versioned/connections/create', remoteAddress: '10.9.9.9', headers: clientHeaders(t.org), payload: { platform: PLATFORM },
+      method: 'POST',
+      url: '/versioned/connections/create',
+      remoteAddress: '10.9.9.9',
+      headers: clientHeaders(t.org),
+      payload: { platform: PLATFORM },
     });
     expect(response.statusCode, response.body).toBe(200);
     const { connection } = json(response) as { connection: { id: string; link_url: string } };
@@ -213,7 +241,9 @@ describe('link pages and their credential form', () => {
     const cookie = String(form.headers['set-cookie']).split(';')[0] ?? '';
     const csrf = /name="csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
     return t.app.inject({
-      method: 'POST', url: `${path}/${PLATFORM}`, remoteAddress: address,
+      method: 'POST',
+      url: `${path}/${PLATFORM}`,
+      remoteAddress: address,
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
       payload: new URLSearchParams({ csrf, basic_username: 'ann', basic_password: password }).toString(),
     });

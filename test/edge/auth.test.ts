@@ -5,14 +5,22 @@ import { basicAuth, clientHeaders, errorBody, json, startTestApp, VERSION, type 
 import { probeEndpoints } from '../support/probe-endpoints.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp({ extraVersionedEndpoints: probeEndpoints({ executions: 0 }) }); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await startTestApp({ extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const url = '/versioned/_probe/whoami';
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 async function expectInvalid(authorization: string | undefined) {
-  const response = await t.app.inject({ method: 'GET', url, headers: { 'x-service-version': VERSION, ...(authorization === undefined ? {} : { authorization }) } });
+  const response = await t.app.inject({
+    method: 'GET',
+    url,
+    headers: { 'x-service-version': VERSION, ...(authorization === undefined ? {} : { authorization }) },
+  });
   expect(response.statusCode).toBe(401);
   const body = errorBody(response);
   expect(body.error_code).toBe('INVALID_CREDENTIALS');

@@ -22,7 +22,9 @@ let ownerSnapshot = '';
 
 async function snapshot(connectionId: string): Promise<string> {
   const result = await t.db.pool.query<{ digest: string }>(
-    `SELECT md5(string_agg(id || ':' || content_hash || ':' || coalesce(deleted_at::text, ''), ',' ORDER BY id)) AS digest FROM records WHERE connection_id = $1`, [connectionId]);
+    `SELECT md5(string_agg(id || ':' || content_hash || ':' || coalesce(deleted_at::text, ''), ',' ORDER BY id)) AS digest FROM records WHERE connection_id = $1`,
+    [connectionId],
+  );
   const jobs = await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM write_jobs WHERE connection_id = $1', [connectionId]);
   return `${result.rows[0]?.digest ?? ''}/${jobs.rows[0]?.n ?? ''}`;
 }
@@ -34,17 +36,22 @@ beforeAll(async () => {
   intruderOrg = await t.newOrg('Intruder');
   intruder = await syncedSandboxConnection(t, 'user_intruder_size_40', intruderOrg);
   const records = await t.db.pool.query<{ object_type: string; id: string }>(
-    'SELECT DISTINCT ON (object_type) object_type, id FROM records WHERE connection_id = $1 ORDER BY object_type, id', [owner.connection.id]);
+    'SELECT DISTINCT ON (object_type) object_type, id FROM records WHERE connection_id = $1 ORDER BY object_type, id',
+    [owner.connection.id],
+  );
   for (const row of records.rows) ownerIds.set(row.object_type, row.id);
   ownerSnapshot = await snapshot(owner.connection.id);
   routes = (await documentedRoutes(t)).filter((r) => r.path.startsWith('/versioned/'));
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 /** The owner's id that fits a path: its connection for connection routes, else a record of the path's object type. */
 function ownerIdFor(route: Route): string {
   if (route.path.includes('/connections/') || route.path.includes('/jobs/')) return owner.connection.id;
-  const type = Object.entries(OBJECT_TYPES).filter(([, names]) => route.path.startsWith(`/versioned${names.path}`))
+  const type = Object.entries(OBJECT_TYPES)
+    .filter(([, names]) => route.path.startsWith(`/versioned${names.path}`))
     .sort(([, a], [, b]) => b.path.length - a.path.length)[0]?.[0];
   return (type === undefined ? undefined : ownerIds.get(type)) ?? [...ownerIds.values()][0] ?? owner.connection.id;
 }
@@ -54,23 +61,36 @@ function leakedIds(body: string, requested: string): string[] {
   return [owner.connection.id, owner.token, ...ownerIds.values()].filter((id) => body.includes(id) && !requested.includes(id));
 }
 
-interface Call { route: Route; url: string; status: number; leaked: string[] }
+interface Call {
+  route: Route;
+  url: string;
+  status: number;
+  leaked: string[];
+}
 
 async function call(route: Route, headers: Record<string, string>, token: string): Promise<Call> {
-  const path = pathWith(route.path, route.pathParams.map(() => ownerIdFor(route)));
+  const path = pathWith(
+    route.path,
+    route.pathParams.map(() => ownerIdFor(route)),
+  );
   const url = `${path}?access_token=${encodeURIComponent(token)}`;
   const withBody = route.method !== 'GET' && route.method !== 'DELETE';
   const response = await t.app.inject({
-    method: route.method, url, headers: { ...headers, ...(withBody ? { 'content-type': 'application/json' } : {}) },
-    ...(withBody ? { payload: JSON.stringify({ vendor_id: ownerIds.get('vendor'), account_id: ownerIds.get('account'), customer_id: ownerIds.get('customer') }) } : {}),
+    method: route.method,
+    url,
+    headers: { ...headers, ...(withBody ? { 'content-type': 'application/json' } : {}) },
+    ...(withBody
+      ? { payload: JSON.stringify({ vendor_id: ownerIds.get('vendor'), account_id: ownerIds.get('account'), customer_id: ownerIds.get('customer') }) }
+      : {}),
   });
   return { route, url, status: response.statusCode, leaked: leakedIds(response.body, url) };
 }
 
-const describeCall = (c: Call): string => `${c.route.method} ${c.route.path} → ${c.status}${c.leaked.length > 0 ? ` leaked ${c.leaked.join(',')}` : ''}`;
+const describeCall = (c: Call): string =>
+  `${c.route.method} ${c.route.path} → ${c.status}${c.leaked.length > 0 ? ` leaked ${c.leaked.join(',')}` : ''}`;
 
 describe('another organisation calling every /versioned route', () => {
-  it('with its own credentials and connection but the owner\'s ids: never a success, never the owner\'s data', async () => {
+  it("with its own credentials and connection but the owner's ids: never a success, never the owner's data", async () => {
     const calls: Call[] = [];
     for (const route of routes) calls.push(await call(route, clientHeaders(intruderOrg), intruder.token));
     expect(calls.length).toBeGreaterThan(40);
@@ -80,7 +100,7 @@ describe('another organisation calling every /versioned route', () => {
     expect(calls.filter((c) => c.route.pathParams.length > 0).every((c) => [400, 401, 404, 410].includes(c.status))).toBe(true);
   });
 
-  it('with the owner\'s connection token: refused (401) on every route that takes one', async () => {
+  it("with the owner's connection token: refused (401) on every route that takes one", async () => {
     const calls: Call[] = [];
     for (const route of routes) calls.push(await call(route, clientHeaders(intruderOrg), owner.token));
     // Organisation-level routes (GET /connections) take no connection token: they answer for the intruder's own organisation.
@@ -95,7 +115,7 @@ describe('another organisation calling every /versioned route', () => {
     expect(reads.filter((c) => c.status === 401).length).toBeGreaterThan(reads.length * 0.9);
   });
 
-  it('left the owner\'s stored records unchanged and queued no write on its connection', async () => {
+  it("left the owner's stored records unchanged and queued no write on its connection", async () => {
     expect(await snapshot(owner.connection.id)).toBe(ownerSnapshot);
   });
 });

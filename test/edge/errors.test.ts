@@ -3,8 +3,12 @@ import { clientHeaders, errorBody, startTestApp, type TestApp } from '../support
 import { probeEndpoints } from '../support/probe-endpoints.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp({ extraVersionedEndpoints: probeEndpoints({ executions: 0 }) }); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await startTestApp({ extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const url = '/versioned/_probe/things';
 const headers = () => ({ ...clientHeaders(t.org), 'content-type': 'application/json' });

@@ -8,14 +8,21 @@ import { testServers } from '../support/database.ts';
 describe.each(testServers())('on the %s PostgreSQL', (server) => {
   let t: TestApp;
   const counter: ProbeCounter = { executions: 0 };
-  beforeAll(async () => { t = await startTestApp({ server, extraVersionedEndpoints: probeEndpoints(counter), idempotencyWaitMs: 1500 }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await startTestApp({ server, extraVersionedEndpoints: probeEndpoints(counter), idempotencyWaitMs: 1500 });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   const url = '/versioned/_probe/things';
-  const post = (key: string, payload: unknown, options: { org?: TestApp['org']; path?: string } = {}) => t.app.inject({
-    method: 'POST', url: options.path ?? url, payload: payload as Record<string, unknown>,
-    headers: { ...clientHeaders(options.org ?? t.org), 'content-type': 'application/json', 'idempotency-key': key },
-  });
+  const post = (key: string, payload: unknown, options: { org?: TestApp['org']; path?: string } = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: options.path ?? url,
+      payload: payload as Record<string, unknown>,
+      headers: { ...clientHeaders(options.org ?? t.org), 'content-type': 'application/json', 'idempotency-key': key },
+    });
 
   describe('Idempotency-Key', () => {
     it('20 concurrent identical POSTs with one key → one execution and 20 identical answers', async () => {
@@ -50,7 +57,9 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
       const otherPath = await post('key-path', { name: 'a' }, { path: `${url}?delay_ms=1` });
       expect(errorBody(otherPath).error_code).toBe('IDEMPOTENCY_KEY_MISMATCH');
       const otherMethod = await t.app.inject({
-        method: 'PATCH', url, payload: { name: 'a' },
+        method: 'PATCH',
+        url,
+        payload: { name: 'a' },
         headers: { ...clientHeaders(t.org), 'content-type': 'application/json', 'idempotency-key': 'key-path' },
       });
       expect(otherMethod.statusCode).toBe(409);
@@ -60,7 +69,9 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
     it('stores answers sealed, never in plain text', async () => {
       const first = await post('key-sealed', { name: 'visible-marker-4711' });
       expect(first.body).toContain('visible-marker-4711');
-      const rows = await t.db.pool.query(`SELECT 1 FROM idempotency_keys WHERE key = 'key-sealed' AND position('visible-marker-4711'::bytea IN response_body) = 0`);
+      const rows = await t.db.pool.query(
+        `SELECT 1 FROM idempotency_keys WHERE key = 'key-sealed' AND position('visible-marker-4711'::bytea IN response_body) = 0`,
+      );
       expect(rows.rowCount).toBe(1);
     });
 
@@ -92,7 +103,9 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
       const mine = await post('key-scope', { name: 'x' });
       const theirs = await post('key-scope', { name: 'x' }, { org: other });
       const production = await t.app.inject({
-        method: 'POST', url, payload: { name: 'x' },
+        method: 'POST',
+        url,
+        payload: { name: 'x' },
         headers: { ...clientHeaders(t.org, 'production'), 'idempotency-key': 'key-scope' },
       });
       expect(counter.executions - before).toBe(3);

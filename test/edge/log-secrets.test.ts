@@ -19,7 +19,16 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   t = await startTestApp();
-  app = await buildApp(t.services, { logger: { ...requestLogOptions('trace'), stream: { write: (line: string) => { lines.push(line); } } } });
+  app = await buildApp(t.services, {
+    logger: {
+      ...requestLogOptions('trace'),
+      stream: {
+        write: (line: string) => {
+          lines.push(line);
+        },
+      },
+    },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -34,7 +43,11 @@ function forms(secret: string): string[] {
 }
 
 function leaks(text: string, secrets: Record<string, string>): string[] {
-  return Object.entries(secrets).flatMap(([label, secret]) => forms(secret).filter((form) => text.includes(form)).map((form) => `${label} as ${form.slice(0, 16)}…`));
+  return Object.entries(secrets).flatMap(([label, secret]) =>
+    forms(secret)
+      .filter((form) => text.includes(form))
+      .map((form) => `${label} as ${form.slice(0, 16)}…`),
+  );
 }
 
 /** Sends raw bytes and waits for the server to answer or hang up. */
@@ -42,10 +55,16 @@ async function raw(request: string): Promise<string> {
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('not listening');
   return new Promise((resolve, reject) => {
-    const socket = net.connect(address.port, '127.0.0.1', () => { socket.end(request); });
+    const socket = net.connect(address.port, '127.0.0.1', () => {
+      socket.end(request);
+    });
     let answer = '';
-    socket.on('data', (chunk: Buffer) => { answer += chunk.toString('latin1'); });
-    socket.on('close', () => { resolve(answer); });
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('latin1');
+    });
+    socket.on('close', () => {
+      resolve(answer);
+    });
     socket.on('error', reject);
   });
 }
@@ -60,22 +79,34 @@ describe('the request log', () => {
       'Basic credentials': basicAuth(t.org).slice('Basic '.length),
       'access token': connection.access_token,
       'refresh token': 'rt_qTz81mVbE2xLk0Pw',
-      'cookie': 'sess_4nV9qLr7XcT2bYw8',
+      cookie: 'sess_4nV9qLr7XcT2bYw8',
       'link token': linkToken,
       'admin token': t.adminToken,
     };
     const headers = { ...clientHeaders(t.org), cookie: `session=${secrets.cookie}` };
-    expect((await app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${connection.access_token}&refresh_token=${secrets['refresh token']}`, headers })).statusCode).toBe(200);
+    expect(
+      (
+        await app.inject({
+          method: 'GET',
+          url: `/versioned/connections/status?access_token=${connection.access_token}&refresh_token=${secrets['refresh token']}`,
+          headers,
+        })
+      ).statusCode,
+    ).toBe(200);
     await app.inject({ method: 'GET', url: `/versioned/connections/status?ACCESS_TOKEN=${connection.access_token}`, headers });
     await app.inject({ method: 'GET', url: `/versioned/connections/status?x=1?access_token=${connection.access_token}`, headers });
     await app.inject({ method: 'GET', url: `/link/${linkToken}` });
     await app.inject({ method: 'GET', url: '/admin/organizations', headers: { authorization: `Bearer ${t.adminToken}` } });
     await app.inject({
-      method: 'POST', url: '/versioned/item/public_token/exchange', headers: { ...headers, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/versioned/item/public_token/exchange',
+      headers: { ...headers, 'content-type': 'application/json' },
       payload: `{"client_id": "x", "secret": "${secrets['client secret']}", `,
     });
     // A header the HTTP parser refuses: the error it raises carries the request's raw bytes, Authorization included.
-    await raw(`GET /versioned/connections HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic ${secrets['Basic credentials']}\r\nCookie: session=${secrets.cookie}\r\nX-Bad: a\u0001b\r\n\r\n`);
+    await raw(
+      `GET /versioned/connections HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic ${secrets['Basic credentials']}\r\nCookie: session=${secrets.cookie}\r\nX-Bad: a\u0001b\r\n\r\n`,
+    );
 
     const log = lines.join('');
     expect(log).toContain('/versioned/connections/status');
@@ -86,10 +117,14 @@ describe('the request log', () => {
     const from = lines.length;
     const logger = app.log;
     const error = Object.assign(new Error('Parse Error: Invalid header value char'), {
-      code: 'HPE_INVALID_HEADER_TOKEN', rawPacket: Buffer.from('GET / HTTP/1.1\r\nAuthorization: Basic c2VjcmV0LWNyZWRz\r\n'),
+      code: 'HPE_INVALID_HEADER_TOKEN',
+      rawPacket: Buffer.from('GET / HTTP/1.1\r\nAuthorization: Basic c2VjcmV0LWNyZWRz\r\n'),
     });
     logger.trace({ err: error }, 'client error');
-    logger.info({ req: { method: 'GET', url: '/x?access_token=lpat_zzzzzzzz', headers: { authorization: 'Basic c2VjcmV0LWNyZWRz' } } }, 'incoming request');
+    logger.info(
+      { req: { method: 'GET', url: '/x?access_token=lpat_zzzzzzzz', headers: { authorization: 'Basic c2VjcmV0LWNyZWRz' } } },
+      'incoming request',
+    );
     const text = lines.slice(from).join('');
     expect(text).toContain(`"rawPacket":"${CENSORED}"`);
     expect(text).not.toContain('c2VjcmV0LWNyZWRz');

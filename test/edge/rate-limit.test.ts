@@ -12,8 +12,12 @@ import { testServers } from '../support/database.ts';
 // The same behaviour on every PostgreSQL of the run: embedded always, external when present.
 describe.each(testServers())('on the %s PostgreSQL', (server) => {
   let t: TestApp;
-  beforeAll(async () => { t = await startTestApp({ server, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await startTestApp({ server, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   const url = '/versioned/_probe/whoami';
 
@@ -58,10 +62,13 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
     // Far from the limit each instance adds its requests to the shared count in batches of at most MAX_PENDING
     // (src/ratelimit/batched.ts): each instance's last batch can land after the other saw the count reach 500.
     it('two API instances with their own limiters on one database admit 500 in total, plus at most one batch each', async () => {
-      const second = await buildApp({
-        ...t.services,
-        rateLimiter: postgresRateLimiter(t.db.pool, 500, 10),
-      }, { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+      const second = await buildApp(
+        {
+          ...t.services,
+          rateLimiter: postgresRateLimiter(t.db.pool, 500, 10),
+        },
+        { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) },
+      );
       try {
         const org = await t.newOrg('Spread');
         let turn = 0;
@@ -96,8 +103,14 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
       if (!(await portAnswers('127.0.0.1', 6379))) context.skip('no Redis at 127.0.0.1:6379');
       const limiterA = redisRateLimiter('redis://127.0.0.1:6379', 500, 10);
       const limiterB = redisRateLimiter('redis://127.0.0.1:6379', 500, 10);
-      const second = await buildApp({ ...t.services, rateLimiter: limiterB }, { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
-      const first = await buildApp({ ...t.services, rateLimiter: limiterA }, { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+      const second = await buildApp(
+        { ...t.services, rateLimiter: limiterB },
+        { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) },
+      );
+      const first = await buildApp(
+        { ...t.services, rateLimiter: limiterA },
+        { logger: false, extraVersionedEndpoints: probeEndpoints({ executions: 0 }) },
+      );
       try {
         const org = await t.newOrg('Redis');
         let turn = 0;

@@ -17,13 +17,24 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 /** An endpoint that answers when the test says so: a request in flight while the server closes. */
 let release: () => void = () => undefined;
 let arrived: () => void = () => undefined;
-const held = defineEndpoint(defineContract({
-  method: 'GET', url: '/_probe/held', auth: 'none', tags: ['Probe'], summary: 'probe',
-  success: { status: 200, schema: Type.Object({ ok: Type.Boolean() }) }, errors: [],
-}), () => new Promise((resolve) => {
-  release = () => { resolve({ ok: true }); };
-  arrived();
-}));
+const held = defineEndpoint(
+  defineContract({
+    method: 'GET',
+    url: '/_probe/held',
+    auth: 'none',
+    tags: ['Probe'],
+    summary: 'probe',
+    success: { status: 200, schema: Type.Object({ ok: Type.Boolean() }) },
+    errors: [],
+  }),
+  () =>
+    new Promise((resolve) => {
+      release = () => {
+        resolve({ ok: true });
+      };
+      arrived();
+    }),
+);
 
 let t: TestApp;
 let port = 0;
@@ -33,9 +44,15 @@ beforeAll(async () => {
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   port = (t.app.server.address() as AddressInfo).port;
 });
-afterAll(async () => { if (!closed) await t.close(); });
+afterAll(async () => {
+  if (!closed) await t.close();
+});
 
-interface RawAnswer { status: number; headers: Record<string, string>; body: string }
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 function parse(raw: string): RawAnswer {
   const [head = '', ...rest] = raw.split('\r\n\r\n');
@@ -55,7 +72,9 @@ function rawRequest(request: string | Buffer): Promise<RawAnswer> {
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
-    socket.on('close', () => { resolve(parse(Buffer.concat(chunks).toString('utf8'))); });
+    socket.on('close', () => {
+      resolve(parse(Buffer.concat(chunks).toString('utf8')));
+    });
     socket.end(request);
   });
 }
@@ -97,9 +116,17 @@ describe('answers produced before routing', () => {
   });
 
   it('bad JSON and a bad content type over the wire: our body', async () => {
-    const json = await rawRequest('POST /admin/organizations HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ' + t.adminToken + '\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{"a":');
+    const json = await rawRequest(
+      'POST /admin/organizations HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ' +
+        t.adminToken +
+        '\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{"a":',
+    );
     expectOurError(json, 400, 'MALFORMED_JSON');
-    const type = await rawRequest('POST /admin/organizations HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ' + t.adminToken + '\r\nContent-Type: text/csv\r\nContent-Length: 3\r\n\r\na,b');
+    const type = await rawRequest(
+      'POST /admin/organizations HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ' +
+        t.adminToken +
+        '\r\nContent-Type: text/csv\r\nContent-Length: 3\r\n\r\na,b',
+    );
     expectOurError(type, 400, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
@@ -107,8 +134,14 @@ describe('answers produced before routing', () => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const ended = new Promise<void>((resolve) => socket.on('close', () => { resolve(); }));
-    const inFlight = new Promise<void>((resolve) => { arrived = resolve; });
+    const ended = new Promise<void>((resolve) =>
+      socket.on('close', () => {
+        resolve();
+      }),
+    );
+    const inFlight = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     socket.write('GET /versioned/_probe/held HTTP/1.1\r\nHost: x\r\nX-Service-Version: 2024-08-31\r\n\r\n');
     await inFlight;
     // Closing waits for the held request; the server stops listening once the close hooks have run.

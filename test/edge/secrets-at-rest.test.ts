@@ -32,7 +32,11 @@ import { dumpDatabase, type DatabaseDump } from '../support/database-dump.ts';
 import { testServers, type TestServer } from '../support/database.ts';
 
 const XERO = 'XERO_SECRETS_TEST';
-const APP = { clientId: 'ledgerport-secrets-app', clientSecret: 'xero-app-secret-Kq8vN2pL7wR4tY6u', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
+const APP = {
+  clientId: 'ledgerport-secrets-app',
+  clientSecret: 'xero-app-secret-Kq8vN2pL7wR4tY6u',
+  redirectUri: 'http://127.0.0.1:9/link/oauth/callback',
+};
 
 /** A webhook receiver that answers 200 with the body it got: the worst a receiver can do to our attempt log. */
 class EchoReceiver {
@@ -59,10 +63,9 @@ class EchoReceiver {
 /** Every form a secret could take in a dump: as is, base64 (and URL-safe), hex (a bytea), percent-encoded. */
 function encodings(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
-  return [...new Set([
-    secret, encodeURIComponent(secret), bytes.toString('hex'),
-    bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url'),
-  ])];
+  return [
+    ...new Set([secret, encodeURIComponent(secret), bytes.toString('hex'), bytes.toString('base64').replace(/=+$/, ''), bytes.toString('base64url')]),
+  ];
 }
 
 /** The link token: the last segment of a link_url. */
@@ -131,15 +134,26 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
       known(`${env} Basic credentials`, Buffer.from(`${org.credentials[env].client_id}:${org.credentials[env].client_secret}`).toString('base64'));
     }
     const orgId = org.organization.id;
-    expect((await admin('PUT', `/admin/organizations/${orgId}/webhook`, { environment: 'sandbox', url: await receiver.listen() })).statusCode).toBe(200);
+    expect((await admin('PUT', `/admin/organizations/${orgId}/webhook`, { environment: 'sandbox', url: await receiver.listen() })).statusCode).toBe(
+      200,
+    );
     known('OAuth app client secret', APP.clientSecret);
-    const oauthApp = await admin('PUT', `/admin/organizations/${orgId}/oauth_apps/${XERO}`,
-      { environment: 'sandbox', client_id: APP.clientId, client_secret: APP.clientSecret, redirect_uri: APP.redirectUri });
+    const oauthApp = await admin('PUT', `/admin/organizations/${orgId}/oauth_apps/${XERO}`, {
+      environment: 'sandbox',
+      client_id: APP.clientId,
+      client_secret: APP.clientSecret,
+      redirect_uri: APP.redirectUri,
+    });
     expect(oauthApp.statusCode, oauthApp.body).toBe(200);
 
     let credentials = org;
     const call = (method: 'GET' | 'POST', url: string, payload?: Json, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
-      t.app.inject({ method, url: `/versioned${url}`, headers: { ...clientHeaders(credentials), ...headers }, ...(payload === undefined ? {} : { payload }) });
+      t.app.inject({
+        method,
+        url: `/versioned${url}`,
+        headers: { ...clientHeaders(credentials), ...headers },
+        ...(payload === undefined ? {} : { payload }),
+      });
     /** An idempotent request and its replay: the same answer twice. */
     const twice = async (method: 'POST', url: string, payload: Json, key: string): Promise<Json> => {
       const first = await call(method, url, payload, { 'idempotency-key': key });
@@ -150,7 +164,10 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
       return json(first);
     };
     const runQueuedSync = async (connectionId: string): Promise<void> => {
-      const run = await t.db.pool.query<{ id: string }>(`SELECT id FROM sync_runs WHERE connection_id = $1 AND status = 'queued' ORDER BY created_at LIMIT 1`, [connectionId]);
+      const run = await t.db.pool.query<{ id: string }>(
+        `SELECT id FROM sync_runs WHERE connection_id = $1 AND status = 'queued' ORDER BY created_at LIMIT 1`,
+        [connectionId],
+      );
       const runId = run.rows[0]?.id;
       if (runId === undefined) throw new Error('no queued sync');
       let outcome = await runSync(t.services, runId, new AbortController().signal);
@@ -159,7 +176,9 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
     };
 
     // A SANDBOX connection created with credentials (idempotently: the answer holds its access token), synced, written to.
-    const sandbox = (await twice('POST', '/connections/create', { platform: 'SANDBOX', basic_username: 'user_ann', basic_password: 'pass_good' }, 'create-1')).connection as { id: string; access_token: string; link_url: string };
+    const sandbox = (
+      await twice('POST', '/connections/create', { platform: 'SANDBOX', basic_username: 'user_ann', basic_password: 'pass_good' }, 'create-1')
+    ).connection as { id: string; access_token: string; link_url: string };
     const firstToken = known('SANDBOX access token', sandbox.access_token);
     known('SANDBOX link token', linkTokenOf(sandbox.link_url));
     await runQueuedSync(sandbox.id);
@@ -170,35 +189,48 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
     await twice('POST', `/accounting/vendors?access_token=${sandboxToken}`, { vendor: { vendor_name: 'Secret Keeper II' } }, 'vendor-2');
 
     // A connection linked through the link flow and its public token exchanged (idempotently).
-    const placeholder = (json(await call('POST', '/connections/create', {})).connection) as { id: string; access_token: string; link_url: string };
+    const placeholder = json(await call('POST', '/connections/create', {})).connection as { id: string; access_token: string; link_url: string };
     known('linked connection access token', placeholder.access_token);
     known('linked connection link token', linkTokenOf(placeholder.link_url));
     const record = await connectionForId(t.db.pool, { organizationId: orgId, environment: 'sandbox' }, placeholder.id);
     const link = await completeLink(t.db.pool, t.services.cipher, record, {
-      platform: 'SANDBOX', credentials: { basic_username: 'user_bea', basic_password: 'pass_good' }, tokens: null, identity: { storeUniqueId: 'bea', storeName: 'Books of bea' },
+      platform: 'SANDBOX',
+      credentials: { basic_username: 'user_bea', basic_password: 'pass_good' },
+      tokens: null,
+      identity: { storeUniqueId: 'bea', storeName: 'Books of bea' },
     });
     known('public token', link.publicToken);
-    const exchanged = await twice('POST', '/item/public_token/exchange',
-      { client_id: org.credentials.sandbox.client_id, secret: org.credentials.sandbox.client_secret, public_token: link.publicToken }, 'exchange-1');
+    const exchanged = await twice(
+      'POST',
+      '/item/public_token/exchange',
+      { client_id: org.credentials.sandbox.client_id, secret: org.credentials.sandbox.client_secret, public_token: link.publicToken },
+      'exchange-1',
+    );
     expect(exchanged.access_token).toBe(placeholder.access_token);
 
     // Client secrets rotated: webhooks are signed with both during the grace period; production's old one revoked at once.
     const rotated = await admin('POST', `/admin/organizations/${orgId}/credentials/rotate`, { environment: 'sandbox', grace_period_seconds: 3600 });
     expect(rotated.statusCode, rotated.body).toBe(200);
     const newSecret = known('rotated sandbox client secret', String(json(rotated).client_secret));
-    credentials = { ...org, credentials: { ...org.credentials, sandbox: { client_id: org.credentials.sandbox.client_id, client_secret: newSecret } } };
+    credentials = {
+      ...org,
+      credentials: { ...org.credentials, sandbox: { client_id: org.credentials.sandbox.client_id, client_secret: newSecret } },
+    };
     known('rotated Basic credentials', Buffer.from(`${org.credentials.sandbox.client_id}:${newSecret}`).toString('base64'));
     const revoked = await admin('POST', `/admin/organizations/${orgId}/credentials/rotate`, { environment: 'production', grace_period_seconds: 0 });
     known('rotated production client secret', String(json(revoked).client_secret));
 
     // A Xero connection (OAuth): its access token expired, so the sync refreshes it; then a write through it.
-    const xeroCreated = (await twice('POST', '/connections/create', { platform: XERO, syncConfig: { historical_months: 0 } }, 'create-xero')).connection as { id: string; access_token: string; link_url: string };
+    const xeroCreated = (await twice('POST', '/connections/create', { platform: XERO, syncConfig: { historical_months: 0 } }, 'create-xero'))
+      .connection as { id: string; access_token: string; link_url: string };
     const xeroToken = known('Xero connection access token', xeroCreated.access_token);
     const xeroLinkToken = known('Xero link token', linkTokenOf(xeroCreated.link_url));
     const issued = standin.issueTokens(APP.clientId);
     const xeroRecord = await connectionForId(t.db.pool, { organizationId: orgId, environment: 'sandbox' }, xeroCreated.id);
     await completeLink(t.db.pool, t.services.cipher, xeroRecord, {
-      platform: XERO, credentials: null, tokens: { accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: issued.expiresAt, tenantId: issued.tenantId },
+      platform: XERO,
+      credentials: null,
+      tokens: { accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: issued.expiresAt, tenantId: issued.tenantId },
       identity: { storeUniqueId: issued.tenantId, storeName: 'Demo Company (NZ)' },
     });
     await ensureInitialSync(t.db.pool, t.services.jobs, xeroCreated.id, 'link');
@@ -206,12 +238,24 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
     await runQueuedSync(xeroCreated.id);
     expect(standin.tokenCalls.refresh_token).toBeGreaterThan(0);
     const reference = async (type: string, where: string, value: string): Promise<string> => {
-      const found = await t.db.pool.query<{ id: string }>(`SELECT id FROM records WHERE connection_id = $1 AND object_type = $2 AND data->>'${where}' = $3 AND deleted_at IS NULL`, [xeroCreated.id, type, value]);
+      const found = await t.db.pool.query<{ id: string }>(
+        `SELECT id FROM records WHERE connection_id = $1 AND object_type = $2 AND data->>'${where}' = $3 AND deleted_at IS NULL`,
+        [xeroCreated.id, type, value],
+      );
       return found.rows[0]?.id ?? '';
     };
-    const bill = await twice('POST', `/accounting/bills?access_token=${xeroToken}`, {
-      bill: { vendor_id: await reference('vendor', 'vendor_name', 'PowerDirect'), issue_date: '2025-04-01T00:00:00.000Z', line_items: [{ account_id: await reference('account', 'nominal_code', '429'), total_amount: 20, description: 'Meter fee' }] },
-    }, 'xero-bill-1');
+    const bill = await twice(
+      'POST',
+      `/accounting/bills?access_token=${xeroToken}`,
+      {
+        bill: {
+          vendor_id: await reference('vendor', 'vendor_name', 'PowerDirect'),
+          issue_date: '2025-04-01T00:00:00.000Z',
+          line_items: [{ account_id: await reference('account', 'nominal_code', '429'), total_amount: 20, description: 'Meter fee' }],
+        },
+      },
+      'xero-bill-1',
+    );
     expect(bill.bill).toBeDefined();
     standin.issuedTokens().forEach((token, n) => known(`Xero stand-in token ${n}`, token));
 
@@ -221,8 +265,14 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
     known('OAuth state', new URL(String(consent.headers.location)).searchParams.get('state') ?? '');
     expect(secrets.get('OAuth state')).not.toBe('');
     // A failed link is announced with the connection's update_url (its link token) in the webhook.
-    await recordLinkError(t.db.pool, t.services.cipher, await connectionForId(t.db.pool, { organizationId: orgId, environment: 'sandbox' }, xeroCreated.id),
-      t.services.config.publicUrl, XERO, 'The end user declined.');
+    await recordLinkError(
+      t.db.pool,
+      t.services.cipher,
+      await connectionForId(t.db.pool, { organizationId: orgId, environment: 'sandbox' }, xeroCreated.id),
+      t.services.config.publicUrl,
+      XERO,
+      'The end user declined.',
+    );
     expect(standin.violations).toEqual([]);
 
     // Every webhook delivered (each body went back into the attempt log through the echo) and carrying its token.
@@ -231,7 +281,8 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
       return open.rows[0]?.n === 0;
     });
     const deliveries = await t.db.pool.query<{ n: number; excerpts: number }>(
-      `SELECT count(DISTINCT d.id)::int AS n, count(a.response_excerpt)::int AS excerpts FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id`);
+      `SELECT count(DISTINCT d.id)::int AS n, count(a.response_excerpt)::int AS excerpts FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id`,
+    );
     expect(deliveries.rows[0]?.n).toBeGreaterThanOrEqual(8);
     expect(deliveries.rows[0]?.excerpts).toBe(deliveries.rows[0]?.n);
     const tokensSent = new Set(receiver.bodies.map((b) => b.access_token));
@@ -247,7 +298,8 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
     for (const marker of [orgId, sandbox.id, xeroCreated.id, 'Secret Keeper II', 'PowerDirect']) expect(dump.text).toContain(marker);
     const found: string[] = [];
     for (const [label, secret] of secrets) {
-      for (const form of encodings(secret)) if (dump.text.includes(form)) found.push(`${label} (${form === secret ? 'in clear' : `as ${form.slice(0, 12)}…`})`);
+      for (const form of encodings(secret))
+        if (dump.text.includes(form)) found.push(`${label} (${form === secret ? 'in clear' : `as ${form.slice(0, 12)}…`})`);
     }
     expect(found, `secrets found in the ${dump.method} dump`).toEqual([]);
   }, 180_000);

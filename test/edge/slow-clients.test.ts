@@ -10,7 +10,12 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 // Issue 19, item 5: slow or greedy clients cannot hold the server. Outcomes only (a socket closed, a 408, a 200).
 // Several loopback source addresses stand for several clients: Linux routes all of 127.0.0.0/8 to lo.
 
-interface Trickler { socket: net.Socket; received(): string; closed: Promise<void>; isClosed(): boolean }
+interface Trickler {
+  socket: net.Socket;
+  received(): string;
+  closed: Promise<void>;
+  isClosed(): boolean;
+}
 
 /** A client that sends its headers, then the body one byte every 200 ms, for as long as the server lets it. */
 function trickle(port: number, localAddress: string): Promise<Trickler> {
@@ -18,13 +23,24 @@ function trickle(port: number, localAddress: string): Promise<Trickler> {
     const socket = net.connect({ host: '127.0.0.1', port, localAddress });
     let received = '';
     let closed = false;
-    const done = new Promise<void>((resolveClosed) => { socket.once('close', () => { closed = true; resolveClosed(); }); });
-    socket.on('data', (chunk: Buffer) => { received += chunk.toString(); });
+    const done = new Promise<void>((resolveClosed) => {
+      socket.once('close', () => {
+        closed = true;
+        resolveClosed();
+      });
+    });
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString();
+    });
     socket.on('error', () => undefined);
     socket.once('connect', () => {
       socket.write('POST /versioned/connections HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
-      const timer = setInterval(() => { if (socket.writable) socket.write(' '); }, 200);
-      void done.then(() => { clearInterval(timer); });
+      const timer = setInterval(() => {
+        if (socket.writable) socket.write(' ');
+      }, 200);
+      void done.then(() => {
+        clearInterval(timer);
+      });
       resolve({ socket, received: () => received, closed: done, isClosed: () => closed });
     });
     socket.once('error', reject);
@@ -36,7 +52,9 @@ function healthz(port: number, localAddress: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = http.get({ host: '127.0.0.1', port, path: '/healthz', localAddress, agent: false }, (response) => {
       response.resume();
-      response.once('end', () => { resolve(response.statusCode ?? 0); });
+      response.once('end', () => {
+        resolve(response.statusCode ?? 0);
+      });
     });
     request.once('error', reject);
   });
@@ -46,7 +64,9 @@ function healthz(port: number, localAddress: string): Promise<number> {
 async function allClosed(tricklers: Trickler[], ceilingMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const ceiling = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => { reject(new Error(`${tricklers.filter((t) => !t.isClosed()).length} of ${tricklers.length} sockets still open`)); }, ceilingMs);
+    timer = setTimeout(() => {
+      reject(new Error(`${tricklers.filter((t) => !t.isClosed()).length} of ${tricklers.length} sockets still open`));
+    }, ceilingMs);
   });
   try {
     await Promise.race([Promise.all(tricklers.map((t) => t.closed)), ceiling]);
@@ -61,7 +81,11 @@ const tricklers: Trickler[] = [];
 
 /** Log lines of the listening apps at error level or above (pino's level 50+). */
 const errorLines: string[] = [];
-const logStream = { write: (line: string) => { if ((JSON.parse(line) as { level: number }).level >= 50) errorLines.push(line); } };
+const logStream = {
+  write: (line: string) => {
+    if ((JSON.parse(line) as { level: number }).level >= 50) errorLines.push(line);
+  },
+};
 
 async function listening(limits: Partial<HttpLimits>): Promise<number> {
   const config = { ...t.services.config, http: { ...t.services.config.http, ...limits } };
@@ -79,7 +103,9 @@ async function open(port: number, localAddress: string, count: number): Promise<
   return opened;
 }
 
-beforeAll(async () => { t = await startTestApp(); });
+beforeAll(async () => {
+  t = await startTestApp();
+});
 afterAll(async () => {
   for (const trickler of tricklers) trickler.socket.destroy();
   for (const app of apps) await app.close();

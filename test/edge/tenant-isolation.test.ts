@@ -15,15 +15,22 @@ import { accessTokenOf } from '../../src/connections/connections.ts';
 import { sandboxConnection, syncedSandboxConnection, type SyncedConnection } from '../support/sandbox-connection.ts';
 
 /** A client endpoint whose work is one statement holding an API connection for `seconds`. */
-const busyEndpoint = defineEndpoint(defineContract({
-  method: 'GET', url: '/_probe/busy', auth: 'client', tags: ['Probe'], summary: 'probe',
-  querystring: Type.Object({ seconds: Type.Number({ minimum: 0, maximum: 10 }) }),
-  success: { status: 200, schema: Type.Object({ done: Type.Boolean() }) },
-  errors: ['RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
-}), async (request) => {
-  await request.server.services.pool.query('SELECT pg_sleep($1)', [request.query.seconds]);
-  return { done: true };
-});
+const busyEndpoint = defineEndpoint(
+  defineContract({
+    method: 'GET',
+    url: '/_probe/busy',
+    auth: 'client',
+    tags: ['Probe'],
+    summary: 'probe',
+    querystring: Type.Object({ seconds: Type.Number({ minimum: 0, maximum: 10 }) }),
+    success: { status: 200, schema: Type.Object({ done: Type.Boolean() }) },
+    errors: ['RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
+  }),
+  async (request) => {
+    await request.server.services.pool.query('SELECT pg_sleep($1)', [request.query.seconds]);
+    return { done: true };
+  },
+);
 
 type Answer = LightMyRequestResponse;
 
@@ -39,7 +46,9 @@ describe('per-organisation cap on requests holding API connections', () => {
       extraVersionedEndpoints: [busyEndpoint],
     });
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('a flooding organisation waits in its own queue and gets 429; another organisation gets every answer, and no 5xx appears', async () => {
     const flooder = await t.newOrg('Flooder');
@@ -53,7 +62,7 @@ describe('per-organisation cap on requests holding API connections', () => {
     // The bystander within its own cap (two at a time), three times over while the flood goes on.
     const bystander: Answer[] = [];
     for (let round = 0; round < 3; round++) {
-      bystander.push(...await Promise.all(Array.from({ length: 2 }, () => get(t, other, '/versioned/_probe/busy?seconds=0'))));
+      bystander.push(...(await Promise.all(Array.from({ length: 2 }, () => get(t, other, '/versioned/_probe/busy?seconds=0')))));
     }
     const flooded = await Promise.all(flood);
 
@@ -88,11 +97,17 @@ describe('an exhausted API pool', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({
-      config: { databasePools: { api: 2, worker: 2, webhooks: 1 }, databaseAcquireTimeoutMs: 300, organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1 } },
+      config: {
+        databasePools: { api: 2, worker: 2, webhooks: 1 },
+        databaseAcquireTimeoutMs: 300,
+        organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1 },
+      },
       extraVersionedEndpoints: [busyEndpoint],
     });
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After, not 500, when no connection comes free', async () => {
     // Held outside any request, as another process's or a runaway job's would be.
@@ -116,7 +131,9 @@ describe('lists with a "~" filter (costly reads)', () => {
   beforeAll(async () => {
     t = await startTestApp({ config: { organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1 } } });
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('run one at a time per organisation; the same organisation\'s other reads and another organisation\'s "~" lists are served meanwhile', async () => {
     const scanner = await t.newOrg('Scanner');
@@ -157,7 +174,9 @@ describe('what one read may cost', () => {
     t = await startTestApp({ config: { readLimits: { statementTimeoutMs: 300, pagePlatformDataBytes: 1 } } });
     synced = await syncedSandboxConnection(t, 'user_read_costs');
   }, 120_000);
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 
   const list = (query: string): Promise<Answer> => get(t, t.org, `/versioned/accounting/customers?access_token=${synced.token}&${query}`);
 
@@ -179,7 +198,9 @@ describe('what one read may cost', () => {
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query('LOCK TABLE records IN ACCESS EXCLUSIVE MODE');
-    const unblock = setTimeout(() => { void blocker.query('ROLLBACK'); }, 3000);
+    const unblock = setTimeout(() => {
+      void blocker.query('ROLLBACK');
+    }, 3000);
     try {
       const filtered = await list(`filter=${encodeURIComponent('customer_name ~ "a"')}`);
       expect(filtered.statusCode).toBe(400);
@@ -189,7 +210,11 @@ describe('what one read may cost', () => {
       const plain = await list('limit=5');
       expect(plain.statusCode).toBe(400);
       expect(errorBody(plain).error_metadata).toMatchObject({ field: 'limit' });
-      const fetched = await get(t, t.org, `/versioned/accounting/customers/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}?access_token=${synced.token}`);
+      const fetched = await get(
+        t,
+        t.org,
+        `/versioned/accounting/customers/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}?access_token=${synced.token}`,
+      );
       expect(fetched.statusCode).toBe(400);
       expect(errorBody(fetched).error_metadata).toMatchObject({ field: 'id', location: 'params' });
     } finally {
@@ -205,7 +230,9 @@ describe('what one read may cost', () => {
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
-    const unblock = setTimeout(() => { void blocker.query('ROLLBACK'); }, 3000);
+    const unblock = setTimeout(() => {
+      void blocker.query('ROLLBACK');
+    }, 3000);
     try {
       const answer = await get(t, t.org, `/versioned/events?type=object_deleted&access_token=${synced.token}`);
       expect(answer.statusCode).toBe(400);

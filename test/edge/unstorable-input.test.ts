@@ -26,7 +26,9 @@ beforeAll(async () => {
   ids.expense = (await storedWhere(t, connectionId, 'account', (a) => a.account_type === 'expense')).id;
   ids.journal = (await storedWhere(t, connectionId, 'journal_entry', () => true)).id;
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const client = (): Record<string, string> => ({ ...clientHeaders(t.org), 'content-type': 'application/json' });
 const admin = (): Record<string, string> => ({ authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' });
@@ -59,29 +61,57 @@ describe('NUL bytes and lone surrogates', () => {
   });
 
   it('in a query parameter', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/versioned/accounting/bills?access_token=${token}&document_number=a%00b`, headers: client() });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/accounting/bills?access_token=${token}&document_number=a%00b`,
+      headers: client(),
+    });
     expectRefused(response, 'document_number', 'query');
   });
 
   it('in a write body at any depth, and nothing is queued', async () => {
     const jobsBefore = await count('SELECT count(*) AS n FROM write_jobs');
-    for (const [memo, problem] of [['"a\\u0000b"', 'NUL character'], ['"a\\ud800b"', 'lone UTF-16 surrogate'], ['"\\udfff"', 'lone UTF-16 surrogate']] as const) {
-      const response = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bills?access_token=${token}`, headers: client(), payload: billWithMemo(memo) });
+    for (const [memo, problem] of [
+      ['"a\\u0000b"', 'NUL character'],
+      ['"a\\ud800b"', 'lone UTF-16 surrogate'],
+      ['"\\udfff"', 'lone UTF-16 surrogate'],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/versioned/accounting/bills?access_token=${token}`,
+        headers: client(),
+        payload: billWithMemo(memo),
+      });
       expect(expectRefused(response, 'bill.memo', 'body')).toContain(problem);
     }
     const deep = `{"bill":{"vendor_id":"${ids.vendor}","issue_date":"${today}","line_items":[{"account_id":"${ids.expense}","total_amount":5,"description":"ok"},{"account_id":"${ids.expense}","total_amount":5,"description":"x\\u0000"}]}}`;
-    const response = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bills?access_token=${token}`, headers: client(), payload: deep });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bills?access_token=${token}`,
+      headers: client(),
+      payload: deep,
+    });
     expectRefused(response, 'bill.line_items[1].description', 'body');
     expect(await count('SELECT count(*) AS n FROM write_jobs')).toBe(jobsBefore);
   });
 
   it('in a field name, escaped in the answer', async () => {
-    const response = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bills?access_token=${token}`, headers: client(), payload: '{"bill":{"a\\u0000":1}}' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bills?access_token=${token}`,
+      headers: client(),
+      payload: '{"bill":{"a\\u0000":1}}',
+    });
     expect(expectRefused(response, 'bill.a\\u0000', 'body')).toContain('has a name that contains a NUL character');
   });
 
   it('a paired surrogate (an emoji) is fine', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/versioned/connections/create', headers: client(), payload: '{"name":"Books \\ud83d\\ude00"}' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/versioned/connections/create',
+      headers: client(),
+      payload: '{"name":"Books \\ud83d\\ude00"}',
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect((JSON.parse(response.body) as { connection: { name: string } }).connection.name).toBe('Books 😀');
   });
@@ -98,7 +128,12 @@ describe('NUL bytes and lone surrogates', () => {
   it('in a connection name on PATCH, and the name is unchanged', async () => {
     const before = await t.db.pool.query<{ name: string | null }>('SELECT name FROM connections WHERE id = $1', [connectionId]);
     for (const name of ['"a\\u0000"', '"\\ud800"']) {
-      const response = await t.app.inject({ method: 'PATCH', url: `/versioned/connections/${connectionId}`, headers: client(), payload: `{"name":${name}}` });
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: `/versioned/connections/${connectionId}`,
+        headers: client(),
+        payload: `{"name":${name}}`,
+      });
       expectRefused(response, 'name', 'body');
     }
     const after = await t.db.pool.query<{ name: string | null }>('SELECT name FROM connections WHERE id = $1', [connectionId]);
@@ -115,13 +150,21 @@ describe('NUL bytes and lone surrogates', () => {
   });
 
   it('in a header value', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/versioned/accounting/bills?access_token=${token}`, headers: { ...client(), 'x-trace': 'a\u0000b' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/accounting/bills?access_token=${token}`,
+      headers: { ...client(), 'x-trace': 'a\u0000b' },
+    });
     expectRefused(response, 'x-trace', 'headers');
   });
 
   it('in Basic credentials, unauthenticated: 401 saying they are malformed', async () => {
     for (const raw of [Buffer.from('x\u0000:y'), Buffer.from('x:y\u0000'), Buffer.from([0xed, 0xa0, 0x80, 0x3a, 0x79])]) {
-      const response = await t.app.inject({ method: 'GET', url: '/versioned/accounting/bills', headers: { authorization: `Basic ${raw.toString('base64')}`, 'x-service-version': VERSION } });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/versioned/accounting/bills',
+        headers: { authorization: `Basic ${raw.toString('base64')}`, 'x-service-version': VERSION },
+      });
       expect(response.statusCode, response.body).toBe(401);
       const body = errorBody(response);
       expect(body.error_code).toBe('INVALID_CREDENTIALS');
@@ -146,7 +189,11 @@ describe('timestamps beyond what PostgreSQL holds', () => {
   it('on data lists: updated_at_min, updated_at_max, last_synced_at_min', async () => {
     for (const name of ['updated_at_min', 'updated_at_max', 'last_synced_at_min']) {
       for (const value of [...beyond, '-1', '-99999999999999999999']) {
-        const response = await t.app.inject({ method: 'GET', url: `/versioned/accounting/bills?access_token=${token}&${name}=${value}`, headers: client() });
+        const response = await t.app.inject({
+          method: 'GET',
+          url: `/versioned/accounting/bills?access_token=${token}&${name}=${value}`,
+          headers: client(),
+        });
         expectRefused(response, name, 'query');
       }
     }
@@ -154,24 +201,50 @@ describe('timestamps beyond what PostgreSQL holds', () => {
 
   it('on the events list: last_synced_at_min', async () => {
     for (const value of [...beyond, '-5']) {
-      const response = await t.app.inject({ method: 'GET', url: `/versioned/events?type=object_deleted&access_token=${token}&last_synced_at_min=${value}`, headers: client() });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/versioned/events?type=object_deleted&access_token=${token}&last_synced_at_min=${value}`,
+        headers: client(),
+      });
       expectRefused(response, 'last_synced_at_min', 'query');
     }
   });
 
   it('the last instant of year 9999 is still accepted', async () => {
-    const list = await t.app.inject({ method: 'GET', url: `/versioned/accounting/bills?access_token=${token}&updated_at_max=253402300799999&last_synced_at_min=0`, headers: client() });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/accounting/bills?access_token=${token}&updated_at_max=253402300799999&last_synced_at_min=0`,
+      headers: client(),
+    });
     expect(list.statusCode, list.body).toBe(200);
-    const events = await t.app.inject({ method: 'GET', url: `/versioned/events?type=object_deleted&access_token=${token}&last_synced_at_min=253402300799999`, headers: client() });
+    const events = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/events?type=object_deleted&access_token=${token}&last_synced_at_min=253402300799999`,
+      headers: client(),
+    });
     expect(events.statusCode, events.body).toBe(200);
   });
 
   it('dates in year 0000 and offsets beyond ±15:59 (ISO syntax, not PostgreSQL)', async () => {
-    const list = await t.app.inject({ method: 'GET', url: `/versioned/accounting/balance_sheets?access_token=${token}&start_date=0000-01-01`, headers: client() });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/accounting/balance_sheets?access_token=${token}&start_date=0000-01-01`,
+      headers: client(),
+    });
     expectRefused(list, 'start_date', 'query');
-    await t.app.inject({ method: 'PUT', url: `/admin/organizations/${t.org.organization.id}/webhook`, headers: admin(), payload: { environment: 'sandbox', url: 'https://example.com/hook' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/admin/organizations/${t.org.organization.id}/webhook`,
+      headers: admin(),
+      payload: { environment: 'sandbox', url: 'https://example.com/hook' },
+    });
     for (const from of ['0000-06-01T00:00:00Z', '2026-01-01T00:00:00+23:00']) {
-      const response = await t.app.inject({ method: 'POST', url: `/admin/organizations/${t.org.organization.id}/webhook/deliveries/replay`, headers: admin(), payload: { from, to: '2026-01-02T00:00:00Z' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/admin/organizations/${t.org.organization.id}/webhook/deliveries/replay`,
+        headers: admin(),
+        payload: { from, to: '2026-01-02T00:00:00Z' },
+      });
       expectRefused(response, 'from', 'body');
     }
   });
@@ -189,13 +262,21 @@ describe('cursors PostgreSQL cannot read', () => {
       { s: 'document_number ASC', v: 'a\u0000', id: connectionId },
     ]) {
       const sort = bad.s === 'document_number ASC' ? '&sort=document_number%20ASC' : '';
-      const response = await t.app.inject({ method: 'GET', url: `/versioned/accounting/bills?access_token=${token}${sort}&cursor=${cursor(bad)}`, headers: client() });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/versioned/accounting/bills?access_token=${token}${sort}&cursor=${cursor(bad)}`,
+        headers: client(),
+      });
       expectRefused(response, 'cursor', 'query', 'INVALID_CURSOR');
     }
   });
 
   it('the events cursor refuses a year 0 instant', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/versioned/events?type=object_deleted&access_token=${token}&cursor=${cursor({ t: '0000-01-01T00:00:00.000000Z', id: connectionId })}`, headers: client() });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/events?type=object_deleted&access_token=${token}&cursor=${cursor({ t: '0000-01-01T00:00:00.000000Z', id: connectionId })}`,
+      headers: client(),
+    });
     expectRefused(response, 'cursor', 'query', 'INVALID_CURSOR');
   });
 
@@ -206,18 +287,33 @@ describe('cursors PostgreSQL cannot read', () => {
 });
 
 describe('malformed multipart bodies on the attachment upload', () => {
-  const upload = (contentType: string, payload: string): Promise<LightMyRequestResponse> => t.app.inject({
-    method: 'POST', url: `/versioned/accounting/journal_entries/${ids.journal}/attachments?access_token=${token}`,
-    headers: { ...clientHeaders(t.org), 'content-type': contentType }, payload,
-  });
+  const upload = (contentType: string, payload: string): Promise<LightMyRequestResponse> =>
+    t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/journal_entries/${ids.journal}/attachments?access_token=${token}`,
+      headers: { ...clientHeaders(t.org), 'content-type': contentType },
+      payload,
+    });
 
   it('each answers 400 saying what is wrong, and nothing is queued', async () => {
     const jobsBefore = await count('SELECT count(*) AS n FROM write_jobs');
     const cases: [string, string, RegExp][] = [
-      ['multipart/form-data; boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello', /malformed \(Unexpected end of multipart data\)/],
+      [
+        'multipart/form-data; boundary=zzz',
+        '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello',
+        /malformed \(Unexpected end of multipart data\)/,
+      ],
       ['multipart/form-data', 'hello', /malformed \(Multipart: Boundary not found\)/],
-      ['multipart/form-data; boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n--zzz--\r\n', /prototype property is not allowed/],
-      ['multipart/form-data; boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/pl\u0000ain\r\n\r\nhello\r\n--zzz--\r\n', /Content-Type with control characters/],
+      [
+        'multipart/form-data; boundary=zzz',
+        '--zzz\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n--zzz--\r\n',
+        /prototype property is not allowed/,
+      ],
+      [
+        'multipart/form-data; boundary=zzz',
+        '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/pl\u0000ain\r\n\r\nhello\r\n--zzz--\r\n',
+        /Content-Type with control characters/,
+      ],
     ];
     for (const [contentType, payload, message] of cases) {
       const response = await upload(contentType, payload);
@@ -235,7 +331,12 @@ describe('the HTML pages (link flow, SANDBOX bank-feed linking)', () => {
       expect(response.statusCode, `${url}: ${response.body.slice(0, 200)}`).toBe(400);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
     }
-    const form = await t.app.inject({ method: 'POST', url: '/sandbox/bank-feeds/link/abc', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'account=a%00b' });
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/bank-feeds/link/abc',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'account=a%00b',
+    });
     expect(form.statusCode, form.body.slice(0, 200)).toBe(400);
   });
 });

@@ -21,10 +21,18 @@ const APP = { clientId: 'ABqbo-logs-client', clientSecret: 'qbo-logs-secret', re
 const REALM = '9130350000000042';
 const REQUEST_ID = 'req-worker-logs-0001';
 
-interface Line { level: number; msg: string; [key: string]: unknown }
+interface Line {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
 
 const written: string[] = [];
-const lines = (): Line[] => written.flatMap((chunk) => chunk.split('\n')).filter((l) => l !== '').map((l) => JSON.parse(l) as Line);
+const lines = (): Line[] =>
+  written
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Line);
 const withMessage = (msg: string): Line[] => lines().filter((l) => l.msg === msg);
 
 /** Lines the worker writes after the API has answered (its end-of-job line) arrive a moment later. */
@@ -46,14 +54,29 @@ const secrets: string[] = [];
 beforeAll(async () => {
   qbo = await startQuickBooksStandIn({ generatedBills: 0 });
   qbo.registerClient(APP);
-  restoreEnv = setEnv({ QUICKBOOKS_API_URL: qbo.url, QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer`, QUICKBOOKS_AUTHORIZE_URL: `${qbo.url}/connect/oauth2` });
-  const log = createLogger({ level: 'debug', role: 'test', destination: { write: (chunk: string) => { written.push(chunk); } } });
+  restoreEnv = setEnv({
+    QUICKBOOKS_API_URL: qbo.url,
+    QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer`,
+    QUICKBOOKS_AUTHORIZE_URL: `${qbo.url}/connect/oauth2`,
+  });
+  const log = createLogger({
+    level: 'debug',
+    role: 'test',
+    destination: {
+      write: (chunk: string) => {
+        written.push(chunk);
+      },
+    },
+  });
   t = await startTestApp({ log, config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
   await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
-  await t.db.pool.query(`INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, 'sandbox', 'https://hooks.example.com/in?key=receiver-secret')`,
-    [t.org.organization.id]);
+  await t.db.pool.query(
+    `INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, 'sandbox', 'https://hooks.example.com/in?key=receiver-secret')`,
+    [t.org.organization.id],
+  );
   dispatcher = startWebhookDispatcher(t.services, {
-    pollMs: 50, send: () => Promise.resolve({ kind: 'success', statusCode: 204, error: null, excerpt: null, durationMs: 3 }),
+    pollMs: 50,
+    send: () => Promise.resolve({ kind: 'success', statusCode: 204, error: null, excerpt: null, durationMs: 3 }),
   });
 }, 120_000);
 
@@ -68,12 +91,17 @@ describe('worker log lines', () => {
   let connectionId = '';
   let accessToken = '';
 
-  it('a sync run logs its start and end, each platform call, and the token refresh it needed, with the run\'s ids', async () => {
+  it("a sync run logs its start and end, each platform call, and the token refresh it needed, with the run's ids", async () => {
     qbo.addCompany({ realmId: REALM, name: 'Logs Company' });
     // Expires within the refresh margin: the run refreshes it before its first call.
     const tokens = qbo.issueTokens({ clientId: APP.clientId, realmId: REALM, expiresInSeconds: 30 });
     secrets.push(tokens.accessToken, tokens.refreshToken);
-    const { connection, token } = await oauthConnection(t, { platform: 'QUICKBOOKS', app: APP, tokens, identity: { storeUniqueId: REALM, storeName: 'Logs Company' } });
+    const { connection, token } = await oauthConnection(t, {
+      platform: 'QUICKBOOKS',
+      app: APP,
+      tokens,
+      identity: { storeUniqueId: REALM, storeName: 'Logs Company' },
+    });
     connectionId = connection.id;
     accessToken = token;
     secrets.push(token);
@@ -109,7 +137,10 @@ describe('worker log lines', () => {
     const send = sender(t, accessToken);
     const ref = (type: 'vendor' | 'account', platformId: string): string => serviceId(connectionId, type, platformId);
     const bill = {
-      vendor_id: ref('vendor', '46'), issue_date: new Date().toISOString().slice(0, 10), due_date: '2030-01-31', memo: 'Logged bill',
+      vendor_id: ref('vendor', '46'),
+      issue_date: new Date().toISOString().slice(0, 10),
+      due_date: '2030-01-31',
+      memo: 'Logged bill',
       line_items: [{ account_id: ref('account', '64'), total_amount: 42, description: 'Boards' }],
     };
     const response = await send('POST', '/accounting/bills', { bill }, { 'x-request-id': REQUEST_ID });
@@ -130,16 +161,19 @@ describe('worker log lines', () => {
     expect(posts).toContainEqual(expect.objectContaining({ method: 'POST', path: `/v3/company/${REALM}/bill`, status: 200 }));
   });
 
-  it('each webhook delivery attempt leaves a line with the delivery, event and organisation, and the receiver\'s host only', async () => {
-    const delivered = await eventually(() => withMessage('webhook delivery attempt').filter((l) => (l.webhook as { code?: string }).code === 'JOB_COMPLETED'));
+  it("each webhook delivery attempt leaves a line with the delivery, event and organisation, and the receiver's host only", async () => {
+    const delivered = await eventually(() =>
+      withMessage('webhook delivery attempt').filter((l) => (l.webhook as { code?: string }).code === 'JOB_COMPLETED'),
+    );
     expect(delivered[0]).toMatchObject({
-      organization_id: t.org.organization.id, connection_id: connectionId,
+      organization_id: t.org.organization.id,
+      connection_id: connectionId,
       webhook: { attempt: 1, result: 'success', status_code: 204, outcome: 'delivered', host: 'hooks.example.com' },
     });
     expect(typeof delivered[0]?.delivery_id).toBe('string');
   });
 
-  it('no line holds a token, a secret or the receiver\'s query', async () => {
+  it("no line holds a token, a secret or the receiver's query", async () => {
     // The refreshed tokens too: what the connection holds now.
     const current = await storedTokens(t, connectionId);
     expect(current?.accessToken).not.toBe(secrets[0]);

@@ -57,8 +57,12 @@ let receiver: WebhookReceiver;
 let worker: ServiceProcess | null = null;
 
 const workerEnv = (): Record<string, string> => ({
-  DATABASE_URL: db.url, ENCRYPTION_KEY: KEY, ADMIN_TOKEN: 'db-terminate-admin-token', LOG_LEVEL: 'warn',
-  SANDBOX_TICK_INTERVAL_SECONDS: '0', WEBHOOK_ALLOW_PRIVATE: 'true',
+  DATABASE_URL: db.url,
+  ENCRYPTION_KEY: KEY,
+  ADMIN_TOKEN: 'db-terminate-admin-token',
+  LOG_LEVEL: 'warn',
+  SANDBOX_TICK_INTERVAL_SECONDS: '0',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
 });
 
 /** The worker must not exit on its own (it is never restarted here): that is reported with its output. */
@@ -70,7 +74,13 @@ function checkWorker(): void {
   }
 }
 
-interface Termination { state: string; inTransaction: boolean; wrote: boolean; doing: string; query: string }
+interface Termination {
+  state: string;
+  inTransaction: boolean;
+  wrote: boolean;
+  doing: string;
+  query: string;
+}
 
 /** What a backend is doing, from its statement (the last one, when idle in transaction). */
 function doing(application: string, query: string): string {
@@ -103,7 +113,9 @@ class Terminator {
       if (!woke) return;
       const busy = await db.pool.query<{ pid: number; application_name: string; query: string }>(
         `SELECT pid, application_name, query FROM pg_stat_activity
-          WHERE datname = current_database() AND application_name = ANY($1::text[]) AND state IN ('active', 'idle in transaction')`, [SERVICE_APPLICATIONS]);
+          WHERE datname = current_database() AND application_name = ANY($1::text[]) AND state IN ('active', 'idle in transaction')`,
+        [SERVICE_APPLICATIONS],
+      );
       const byKind = new Map<string, number[]>();
       for (const row of busy.rows) {
         const kind = doing(row.application_name, row.query);
@@ -113,15 +125,27 @@ class Terminator {
       const pid = pids[randomInt(0, Math.max(1, pids.length))];
       if (pid === undefined) continue;
       // Terminated only if still busy; the state returned is the one it was in at that moment.
-      const result = await db.pool.query<{ state: string; in_transaction: boolean; wrote: boolean; application_name: string; query: string; terminated: boolean }>(
+      const result = await db.pool.query<{
+        state: string;
+        in_transaction: boolean;
+        wrote: boolean;
+        application_name: string;
+        query: string;
+        terminated: boolean;
+      }>(
         `SELECT state, application_name, query, backend_xid IS NOT NULL AS wrote,
                 state = 'idle in transaction' OR (state = 'active' AND xact_start < query_start) AS in_transaction,
                 pg_terminate_backend(pid) AS terminated
-           FROM pg_stat_activity WHERE pid = $1 AND state IN ('active', 'idle in transaction')`, [pid]);
+           FROM pg_stat_activity WHERE pid = $1 AND state IN ('active', 'idle in transaction')`,
+        [pid],
+      );
       const victim = result.rows[0];
       if (victim?.terminated !== true) continue;
       this.log.push({
-        state: victim.state, inTransaction: victim.in_transaction, wrote: victim.wrote, doing: doing(victim.application_name, victim.query),
+        state: victim.state,
+        inTransaction: victim.in_transaction,
+        wrote: victim.wrote,
+        doing: doing(victim.application_name, victim.query),
         query: victim.query.replace(/\s+/g, ' ').slice(0, 60),
       });
     }
@@ -137,10 +161,12 @@ class Terminator {
     const kinds = new Map<string, number>();
     for (const t of this.log) kinds.set(t.doing, (kinds.get(t.doing) ?? 0) + 1);
     const others = [...new Set(this.log.filter((t) => t.doing === 'other').map((t) => t.query))].slice(0, 5);
-    return `${this.log.length} backends terminated: ${count((t) => t.state === 'active' && !t.inTransaction)} active in a single statement, `
-      + `${count((t) => t.state === 'active' && t.inTransaction)} active inside an open transaction, ${count((t) => t.state === 'idle in transaction')} idle in transaction `
-      + `(${count((t) => t.wrote)} had written in their transaction); by what they were doing: ${[...kinds].map(([k, v]) => `${k} ${v}`).join(', ')}`
-      + (others.length > 0 ? ` (other: ${others.join(' | ')})` : '');
+    return (
+      `${this.log.length} backends terminated: ${count((t) => t.state === 'active' && !t.inTransaction)} active in a single statement, ` +
+      `${count((t) => t.state === 'active' && t.inTransaction)} active inside an open transaction, ${count((t) => t.state === 'idle in transaction')} idle in transaction ` +
+      `(${count((t) => t.wrote)} had written in their transaction); by what they were doing: ${[...kinds].map(([k, v]) => `${k} ${v}`).join(', ')}` +
+      (others.length > 0 ? ` (other: ${others.join(' | ')})` : '')
+    );
   }
 }
 
@@ -152,7 +178,11 @@ beforeAll(async () => {
   tenant = { organizationId: org.organization.id, environment: 'sandbox' };
   receiver = new WebhookReceiver();
   const url = await receiver.listen(org.credentials.sandbox.client_secret);
-  await db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [tenant.organizationId, tenant.environment, url]);
+  await db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    tenant.organizationId,
+    tenant.environment,
+    url,
+  ]);
   boss = createBoss(db.url, { schedule: false, applicationName: TEST_APPLICATION });
   await boss.start();
   workload = await FaultWorkload.create(db.pool, cipher, bossSender(boss), sandbox, tenant, USERS);
@@ -174,11 +204,12 @@ describe('the worker under pg_terminate_backend of its connections', () => {
     const options: WorkloadOptions = { syncs: 6, creates: 60, updates: 10, waves: 3, deadline: begun + DEADLINE_MS, alive: checkWorker };
     worker = startService(['--role=worker'], workerEnv());
     const terminator = new Terminator();
-    const report = (): string => [
-      `db terminate test: ${terminator.summary()}`,
-      `  syncs of A: ${workload.syncLog.join('; ')}`,
-      `  ${workload.writeOutcome?.summary ?? 'writes not checked'}`,
-    ].join('\n');
+    const report = (): string =>
+      [
+        `db terminate test: ${terminator.summary()}`,
+        `  syncs of A: ${workload.syncLog.join('; ')}`,
+        `  ${workload.writeOutcome?.summary ?? 'writes not checked'}`,
+      ].join('\n');
     let objects: number;
     try {
       objects = await workload.run(options);
@@ -199,11 +230,21 @@ describe('the worker under pg_terminate_backend of its connections', () => {
       checkWorker();
       await sleep(250);
     }
-    const events = await db.pool.query<{ id: string; code: string }>('SELECT id, code FROM events WHERE organization_id = $1', [tenant.organizationId]);
+    const events = await db.pool.query<{ id: string; code: string }>('SELECT id, code FROM events WHERE organization_id = $1', [
+      tenant.organizationId,
+    ]);
     const deliveries = await db.pool.query<{ event_id: string; status: string; attempts: number; last_error: string | null }>(
-      'SELECT event_id, status, attempts, last_error FROM webhook_deliveries WHERE organization_id = $1', [tenant.organizationId]);
+      'SELECT event_id, status, attempts, last_error FROM webhook_deliveries WHERE organization_id = $1',
+      [tenant.organizationId],
+    );
     const notAccepted = events.rows.filter((e) => (receiver.accepted.get(e.id) ?? 0) === 0);
-    if (notAccepted.length > 0) problems.push(`${notAccepted.length} of ${events.rows.length} events never accepted by the receiver, e.g. ${notAccepted.slice(0, 5).map((e) => `${e.code} ${e.id}`).join(', ')}`);
+    if (notAccepted.length > 0)
+      problems.push(
+        `${notAccepted.length} of ${events.rows.length} events never accepted by the receiver, e.g. ${notAccepted
+          .slice(0, 5)
+          .map((e) => `${e.code} ${e.id}`)
+          .join(', ')}`,
+      );
     const undelivered = deliveries.rows.filter((d) => d.status !== 'delivered');
     if (undelivered.length > 0) problems.push(`${undelivered.length} deliveries not delivered, e.g. ${JSON.stringify(undelivered.slice(0, 3))}`);
     if (deliveries.rows.length !== events.rows.length) problems.push(`${deliveries.rows.length} deliveries for ${events.rows.length} events`);
@@ -215,13 +256,15 @@ describe('the worker under pg_terminate_backend of its connections', () => {
     last.child.kill('SIGTERM');
     const stopCode = await last.exited;
 
-    console.log([
-      report(),
-      `  ${chaosSeconds} s under terminations, ${Math.round((Date.now() - begun) / 1000)} s in all`,
-      `  webhooks: ${events.rows.length} events, ${receiver.requests} requests, ${duplicates} duplicate acceptances, `
-        + `max attempts ${Math.max(0, ...deliveries.rows.map((d) => d.attempts))}, ${receiver.badSignatures} bad signatures`,
-      ...problems.slice(0, 40).map((p) => `  PROBLEM ${p}`),
-    ].join('\n'));
+    console.log(
+      [
+        report(),
+        `  ${chaosSeconds} s under terminations, ${Math.round((Date.now() - begun) / 1000)} s in all`,
+        `  webhooks: ${events.rows.length} events, ${receiver.requests} requests, ${duplicates} duplicate acceptances, ` +
+          `max attempts ${Math.max(0, ...deliveries.rows.map((d) => d.attempts))}, ${receiver.badSignatures} bad signatures`,
+        ...problems.slice(0, 40).map((p) => `  PROBLEM ${p}`),
+      ].join('\n'),
+    );
 
     expect(problems).toEqual([]);
     expect(objects).toBeGreaterThan(RECORDS * 0.9);

@@ -113,7 +113,14 @@ beforeAll(async () => {
   const org = await createOrganization(db.pool, cipher, 'Platform chaos test');
   boss = createBoss(db.url, { schedule: false });
   await boss.start();
-  workload = await FaultWorkload.create(db.pool, cipher, bossSender(boss), sandbox, { organizationId: org.organization.id, environment: 'sandbox' }, USERS);
+  workload = await FaultWorkload.create(
+    db.pool,
+    cipher,
+    bossSender(boss),
+    sandbox,
+    { organizationId: org.organization.id, environment: 'sandbox' },
+    USERS,
+  );
 }, 600_000);
 
 afterAll(async () => {
@@ -132,20 +139,25 @@ describe('syncs and writes through a platform that drops connections and answers
     const begun = Date.now();
     const options: WorkloadOptions = { syncs: 5, creates: 60, updates: 10, waves: 3, deadline: begun + DEADLINE_MS, alive: checkWorker };
     worker = startService(['--role=worker'], {
-      DATABASE_URL: db.url, ENCRYPTION_KEY: KEY, ADMIN_TOKEN: 'platform-chaos-admin-token', LOG_LEVEL: 'warn',
-      SANDBOX_TICK_INTERVAL_SECONDS: '0', SANDBOX_URL: proxyUrl,
+      DATABASE_URL: db.url,
+      ENCRYPTION_KEY: KEY,
+      ADMIN_TOKEN: 'platform-chaos-admin-token',
+      LOG_LEVEL: 'warn',
+      SANDBOX_TICK_INTERVAL_SECONDS: '0',
+      SANDBOX_URL: proxyUrl,
     });
     const { stats } = proxy;
     const writesCut = (): number => proxy.log.filter((r) => r.method !== 'GET' && ['drop-answered', 'drop-midway'].includes(r.action)).length;
-    const report = (): string => [
-      `platform chaos test (seed ${SEED}): ${stats.requests} platform requests through the proxy: ${stats.passed} passed, `
-        + `dropped ${stats.droppedUnsent} before forwarding, ${stats.droppedAnswered} after the platform answered, ${stats.droppedMidway} halfway through the answer; `
-        + `${stats.delayed} answers delayed, ${stats.abandoned} of them abandoned by the client (past its ${HTTP_DEFAULTS.timeoutMs / 1000} s timeout); `
-        + `${writesCut()} write answers cut off, ${stats.repeatedKeys} requests repeated an earlier Idempotency-Key; `
-        + `the create lost on every send: ${String(lostKey)}, looked up by its key ${proxy.log.filter((r) => r.path === `/v1/Requests/${String(lostKey)}`).length} times`,
-      `  syncs of A: ${workload.syncLog.join('; ')}`,
-      `  ${workload.writeOutcome?.summary ?? 'writes not checked'}`,
-    ].join('\n');
+    const report = (): string =>
+      [
+        `platform chaos test (seed ${SEED}): ${stats.requests} platform requests through the proxy: ${stats.passed} passed, ` +
+          `dropped ${stats.droppedUnsent} before forwarding, ${stats.droppedAnswered} after the platform answered, ${stats.droppedMidway} halfway through the answer; ` +
+          `${stats.delayed} answers delayed, ${stats.abandoned} of them abandoned by the client (past its ${HTTP_DEFAULTS.timeoutMs / 1000} s timeout); ` +
+          `${writesCut()} write answers cut off, ${stats.repeatedKeys} requests repeated an earlier Idempotency-Key; ` +
+          `the create lost on every send: ${String(lostKey)}, looked up by its key ${proxy.log.filter((r) => r.path === `/v1/Requests/${String(lostKey)}`).length} times`,
+        `  syncs of A: ${workload.syncLog.join('; ')}`,
+        `  ${workload.writeOutcome?.summary ?? 'writes not checked'}`,
+      ].join('\n');
     let objects: number;
     try {
       objects = await workload.run(options);
@@ -158,11 +170,9 @@ describe('syncs and writes through a platform that drops connections and answers
     const last = worker;
     last.child.kill('SIGTERM');
     const stopCode = await last.exited;
-    console.log([
-      report(),
-      `  ${Math.round((Date.now() - begun) / 1000)} s in all`,
-      ...workload.problems.slice(0, 40).map((p) => `  PROBLEM ${p}`),
-    ].join('\n'));
+    console.log(
+      [report(), `  ${Math.round((Date.now() - begun) / 1000)} s in all`, ...workload.problems.slice(0, 40).map((p) => `  PROBLEM ${p}`)].join('\n'),
+    );
 
     expect(workload.problems).toEqual([]);
     expect(objects).toBeGreaterThan(RECORDS * 0.9);
@@ -174,7 +184,11 @@ describe('syncs and writes through a platform that drops connections and answers
     expect(stats.repeatedKeys).toBeGreaterThan(0);
     // The lost create: tried again as indeterminate, found by its key, on the platform once (the writes' check above).
     const lost = workload.writeOutcome?.jobs.find((j) => j.id === lostKey);
-    expect(lost, `the create whose sends were all cut (${String(lostKey)})`).toMatchObject({ operation: 'create', status: 'completed', indeterminate: true });
+    expect(lost, `the create whose sends were all cut (${String(lostKey)})`).toMatchObject({
+      operation: 'create',
+      status: 'completed',
+      indeterminate: true,
+    });
     expect(proxy.log.some((r) => r.method === 'GET' && r.path === `/v1/Requests/${String(lostKey)}`)).toBe(true);
   }, 900_000);
 });

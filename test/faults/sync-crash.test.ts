@@ -32,7 +32,10 @@ let connection: ConnectionRecord;
 let worker: ServiceProcess | null = null;
 let kills = 0;
 const workerEnv = () => ({
-  DATABASE_URL: db.url, ENCRYPTION_KEY: KEY, ADMIN_TOKEN: 'fault-test-admin-token', LOG_LEVEL: 'warn',
+  DATABASE_URL: db.url,
+  ENCRYPTION_KEY: KEY,
+  ADMIN_TOKEN: 'fault-test-admin-token',
+  LOG_LEVEL: 'warn',
   SANDBOX_TICK_INTERVAL_SECONDS: '0',
 });
 
@@ -54,11 +57,30 @@ beforeAll(async () => {
   const cipher = createCipher(Buffer.from(KEY, 'hex'));
   const org = await createOrganization(db.pool, cipher, 'Crash test');
   const credentials = { basic_username: USER, basic_password: 'pass_good' };
-  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: db.pool });
+  const ctx = connectorContext({
+    connector: sandboxConnector,
+    connectionId: 'probe',
+    credentials,
+    tokens: null,
+    environment: 'sandbox',
+    db: db.pool,
+  });
   const identity = await sandboxConnector.identify(ctx);
-  ({ connection } = await createConnection(db.pool, cipher, { organizationId: org.organization.id, environment: 'sandbox' }, {
-    platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
-  }));
+  ({ connection } = await createConnection(
+    db.pool,
+    cipher,
+    { organizationId: org.organization.id, environment: 'sandbox' },
+    {
+      platform: 'SANDBOX',
+      name: null,
+      credentials,
+      identity,
+      syncConfig: { historical_months: 0 },
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  ));
   await sandbox.materialize(USER);
 }, 600_000);
 
@@ -72,12 +94,16 @@ afterAll(async () => {
 
 async function eventsSince(marker: Date): Promise<string[]> {
   const result = await db.pool.query<{ code: string; type: string; payload: Record<string, unknown> }>(
-    `SELECT code, type, payload FROM events WHERE connection_id = $1 AND created_at > $2 AND type <> 'CONNECTION'`, [connection.id, marker]);
-  return result.rows.map((row) => {
-    const objectType = row.type.toLowerCase() as UnifiedObjectType;
-    const object = row.payload[OBJECT_TYPES[objectType].singular] as { platform_id: string };
-    return `${row.code} ${objectType}:${object.platform_id}`;
-  }).sort();
+    `SELECT code, type, payload FROM events WHERE connection_id = $1 AND created_at > $2 AND type <> 'CONNECTION'`,
+    [connection.id, marker],
+  );
+  return result.rows
+    .map((row) => {
+      const objectType = row.type.toLowerCase() as UnifiedObjectType;
+      const object = row.payload[OBJECT_TYPES[objectType].singular] as { platform_id: string };
+      return `${row.code} ${objectType}:${object.platform_id}`;
+    })
+    .sort();
 }
 
 async function waitForRun(runId: string, killAt: number[]): Promise<void> {
@@ -100,7 +126,14 @@ async function waitForRun(runId: string, killAt: number[]): Promise<void> {
 
 describe(`sync of a ${RECORDS}-record sandbox under kill -9`, () => {
   it('keeps the stored copy equal to the books and fires each change exactly once', async () => {
-    const ctx = connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials: { basic_username: USER, basic_password: 'pass_good' }, tokens: null, environment: 'sandbox', db: db.pool });
+    const ctx = connectorContext({
+      connector: sandboxConnector,
+      connectionId: connection.id,
+      credentials: { basic_username: USER, basic_password: 'pass_good' },
+      tokens: null,
+      environment: 'sandbox',
+      db: db.pool,
+    });
     const boss = createBoss(db.url, { schedule: false });
     await boss.start();
     const jobs = bossSender(boss);
@@ -113,7 +146,9 @@ describe(`sync of a ${RECORDS}-record sandbox under kill -9`, () => {
         const marker = (await db.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]?.now ?? new Date();
         const run = await requestSync(db.pool, jobs, connection.id, { kind: n === 0 ? 'initial' : 'incremental', trigger: 'api', details: {} });
         // Up to two kills at random moments of this sync; the long initial sync is always hit at least once.
-        const killAt = Array.from({ length: n === 0 ? randomInt(1, 3) : randomInt(0, 3) }, () => randomInt(50, n === 0 ? 3_000 : 1_500)).sort((a, b) => a - b);
+        const killAt = Array.from({ length: n === 0 ? randomInt(1, 3) : randomInt(0, 3) }, () => randomInt(50, n === 0 ? 3_000 : 1_500)).sort(
+          (a, b) => a - b,
+        );
         await waitForRun(run.id, killAt);
         expect(diffSnapshots(after, await storedSnapshot(db.pool, connection.id)).slice(0, 10), `sync ${n}`).toEqual([]);
         const fired = await eventsSince(marker);

@@ -26,14 +26,36 @@ beforeAll(async () => {
   const org = await createOrganization(db.pool, cipher, 'Two workers');
   for (const user of ['user_two_a_size_1500', 'user_two_b_size_1500']) {
     const credentials = { basic_username: user, basic_password: 'pass_good' };
-    const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: db.pool }));
-    const { connection } = await createConnection(db.pool, cipher, { organizationId: org.organization.id, environment: 'sandbox' }, {
-      platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
-    });
+    const identity = await sandboxConnector.identify(
+      connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: db.pool }),
+    );
+    const { connection } = await createConnection(
+      db.pool,
+      cipher,
+      { organizationId: org.organization.id, environment: 'sandbox' },
+      {
+        platform: 'SANDBOX',
+        name: null,
+        credentials,
+        identity,
+        syncConfig: { historical_months: 0 },
+        scope: null,
+        marketplace: null,
+        redirectUrl: null,
+      },
+    );
     connections.push(connection);
   }
   for (let i = 0; i < 2; i++) {
-    workers.push(startService(['--role=worker'], { DATABASE_URL: db.url, ENCRYPTION_KEY: KEY, ADMIN_TOKEN: 'two-workers-admin-token', LOG_LEVEL: 'warn', SANDBOX_TICK_INTERVAL_SECONDS: '0' }));
+    workers.push(
+      startService(['--role=worker'], {
+        DATABASE_URL: db.url,
+        ENCRYPTION_KEY: KEY,
+        ADMIN_TOKEN: 'two-workers-admin-token',
+        LOG_LEVEL: 'warn',
+        SANDBOX_TICK_INTERVAL_SECONDS: '0',
+      }),
+    );
   }
 }, 300_000);
 
@@ -64,7 +86,8 @@ describe('two worker processes', () => {
       await boss.stop({ graceful: false, close: true });
     }
     const runs = await db.pool.query<{ connection_id: string; status: string; started_at: Date; finished_at: Date }>(
-      'SELECT connection_id, status, started_at, finished_at FROM sync_runs ORDER BY connection_id, started_at');
+      'SELECT connection_id, status, started_at, finished_at FROM sync_runs ORDER BY connection_id, started_at',
+    );
     expect(runs.rows.every((r) => r.status === 'completed')).toBe(true);
     expect(runs.rows).toHaveLength(10);
     for (const c of connections) {

@@ -83,7 +83,11 @@ function prng(seed: number): () => number {
   };
 }
 
-interface Acceptance { at: number; n: number | null; attempt: string | undefined }
+interface Acceptance {
+  at: number;
+  n: number | null;
+  attempt: string | undefined;
+}
 
 /** Answers 500 to a seeded 30% of requests (at most MAX_FAILURES_PER_EVENT per event), 200 to the rest once the signature verifies. */
 class ChaosReceiver {
@@ -100,7 +104,9 @@ class ChaosReceiver {
   readonly server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => { this.handle(request, Buffer.concat(chunks), response); });
+    request.on('end', () => {
+      this.handle(request, Buffer.concat(chunks), response);
+    });
   });
 
   constructor(seed: number) {
@@ -154,7 +160,11 @@ class ChaosReceiver {
 
   async close(): Promise<void> {
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
   }
 }
 
@@ -170,8 +180,13 @@ const startupMs: number[] = [];
 const killLog: { at: number; cutOff: number }[] = [];
 
 const workerEnv = (): Record<string, string> => ({
-  DATABASE_URL: db.url, ENCRYPTION_KEY: KEY, ADMIN_TOKEN: 'webhook-chaos-admin-token', LOG_LEVEL: 'warn',
-  SANDBOX_TICK_INTERVAL_SECONDS: '0', WEBHOOK_SCHEDULE_SCALE: String(SCALE), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+  DATABASE_URL: db.url,
+  ENCRYPTION_KEY: KEY,
+  ADMIN_TOKEN: 'webhook-chaos-admin-token',
+  LOG_LEVEL: 'warn',
+  SANDBOX_TICK_INTERVAL_SECONDS: '0',
+  WEBHOOK_SCHEDULE_SCALE: String(SCALE),
+  WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
   WEBHOOK_ALLOW_PRIVATE: 'true',
 });
 
@@ -207,7 +222,9 @@ async function killWorker(): Promise<void> {
   await victim.exited;
   // Claimed by the victim (since it started) and not settled: nobody else has touched them yet.
   const cut = await db.pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivering' AND updated_at >= $1`, [workerSince]);
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivering' AND updated_at >= $1`,
+    [workerSince],
+  );
   killLog.push({ at, cutOff: cut.rows[0]?.n ?? 0 });
 }
 
@@ -218,7 +235,11 @@ beforeAll(async () => {
   tenant = { organizationId: org.organization.id, environment: 'sandbox' };
   receiver = new ChaosReceiver(SEED);
   const url = await receiver.listen(org.credentials.sandbox.client_secret);
-  await db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [tenant.organizationId, tenant.environment, url]);
+  await db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    tenant.organizationId,
+    tenant.environment,
+    url,
+  ]);
 }, 300_000);
 
 afterAll(async () => {
@@ -253,7 +274,12 @@ describe('webhook delivery under chaos', () => {
       for (let start = 0; start < EVENTS; start += BATCH) {
         const batch = Array.from({ length: Math.min(BATCH, EVENTS - start) }, (_, k) => {
           const n = start + k;
-          return { connectionId: null, type: 'CONNECTION', code: 'CONNECTION_UPDATED', payload: { type: 'CONNECTION', code: 'CONNECTION_UPDATED', chaos_n: n } };
+          return {
+            connectionId: null,
+            type: 'CONNECTION',
+            code: 'CONNECTION_UPDATED',
+            payload: { type: 'CONNECTION', code: 'CONNECTION_UPDATED', chaos_n: n },
+          };
         });
         await emitEvents(db.pool, cipher, tenant, batch);
         emission.emitted += batch.length;
@@ -263,14 +289,21 @@ describe('webhook delivery under chaos', () => {
 
     startWorker();
     const emitting = emitAll().then(
-      () => { emission.at = Date.now(); emission.done = true; },
-      (error: unknown) => { emission.error = error; emission.done = true; });
+      () => {
+        emission.at = Date.now();
+        emission.done = true;
+      },
+      (error: unknown) => {
+        emission.error = error;
+        emission.done = true;
+      },
+    );
     let nextKill = Date.now() + nextKillIn();
     let stuck = false;
     for (;;) {
       checkWorker();
       if (emission.error !== null) throw new Error('emitting the events failed', { cause: emission.error });
-      if (emission.done && await openDeliveries() === 0) break;
+      if (emission.done && (await openDeliveries()) === 0) break;
       const deadline = emission.done ? emission.at + WINDOW_MS + MARGIN_MS : begun + 120_000;
       if (Date.now() > deadline) {
         stuck = true;
@@ -297,13 +330,35 @@ describe('webhook delivery under chaos', () => {
     // What the database says.
     const windowSeconds = WINDOW_MS / 1000;
     const events = await db.pool.query<{ id: string; n: number; created_at: Date }>(
-      `SELECT id, (payload->>'chaos_n')::int AS n, created_at FROM events WHERE organization_id = $1 AND environment = $2`, [tenant.organizationId, tenant.environment]);
-    const deliveries = await db.pool.query<{ id: string; event_id: string; status: string; attempts: number; deadline: Date; last_error: string | null; next_attempt_at: Date; finished_at: Date | null }>(
+      `SELECT id, (payload->>'chaos_n')::int AS n, created_at FROM events WHERE organization_id = $1 AND environment = $2`,
+      [tenant.organizationId, tenant.environment],
+    );
+    const deliveries = await db.pool.query<{
+      id: string;
+      event_id: string;
+      status: string;
+      attempts: number;
+      deadline: Date;
+      last_error: string | null;
+      next_attempt_at: Date;
+      finished_at: Date | null;
+    }>(
       `SELECT id, event_id, status, attempts, LEAST(deadline_at, created_at + make_interval(secs => $2)) AS deadline, last_error, next_attempt_at, finished_at
-         FROM webhook_deliveries WHERE organization_id = $1`, [tenant.organizationId, windowSeconds]);
-    const attempts = await db.pool.query<{ delivery_id: string; attempt: number; started_at: Date; duration_ms: number; status_code: number | null; error: string | null }>(
+         FROM webhook_deliveries WHERE organization_id = $1`,
+      [tenant.organizationId, windowSeconds],
+    );
+    const attempts = await db.pool.query<{
+      delivery_id: string;
+      attempt: number;
+      started_at: Date;
+      duration_ms: number;
+      status_code: number | null;
+      error: string | null;
+    }>(
       `SELECT a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code, a.error
-         FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.organization_id = $1`, [tenant.organizationId]);
+         FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.organization_id = $1`,
+      [tenant.organizationId],
+    );
 
     const problems: string[] = [];
     const iso = (at: Date | number): string => new Date(at).toISOString().slice(11, 23);
@@ -316,11 +371,15 @@ describe('webhook delivery under chaos', () => {
     const describeDelivery = (eventId: string): string => {
       const d = deliveryByEvent.get(eventId);
       if (d === undefined) return 'no delivery row';
-      const log = (attemptsByDelivery.get(d.id) ?? []).sort((x, y) => x.attempt - y.attempt)
-        .map((a) => `#${a.attempt} ${iso(a.started_at)} ${String(a.status_code ?? a.error)}`).join(', ');
+      const log = (attemptsByDelivery.get(d.id) ?? [])
+        .sort((x, y) => x.attempt - y.attempt)
+        .map((a) => `#${a.attempt} ${iso(a.started_at)} ${String(a.status_code ?? a.error)}`)
+        .join(', ');
       const seen = (receiver.accepted.get(eventId) ?? []).map((r) => `${iso(r.at)} (attempt ${r.attempt ?? '?'})`).join(', ');
-      return `delivery ${d.id} ${d.status}, attempts ${d.attempts}, next ${iso(d.next_attempt_at)}, deadline ${iso(d.deadline)}, `
-        + `last error ${String(d.last_error)}; logged: [${log}]; 500s served ${receiver.failuresByEvent.get(eventId) ?? 0}; 2xx at [${seen}]`;
+      return (
+        `delivery ${d.id} ${d.status}, attempts ${d.attempts}, next ${iso(d.next_attempt_at)}, deadline ${iso(d.deadline)}, ` +
+        `last error ${String(d.last_error)}; logged: [${log}]; 500s served ${receiver.failuresByEvent.get(eventId) ?? 0}; 2xx at [${seen}]`
+      );
     };
 
     // 1. Every event accepted at least once, with its own payload, and never after its deadline.
@@ -334,7 +393,8 @@ describe('webhook delivery under chaos', () => {
       }
       duplicates += seen.length - 1;
       firstLatencies.push(Math.min(...seen.map((s) => s.at)) - event.created_at.getTime());
-      if (seen.some((s) => s.n !== event.n)) problems.push(`event ${event.id} (n ${event.n}) delivered with payload n ${seen.map((s) => String(s.n)).join(', ')}`);
+      if (seen.some((s) => s.n !== event.n))
+        problems.push(`event ${event.id} (n ${event.n}) delivered with payload n ${seen.map((s) => String(s.n)).join(', ')}`);
       const deadline = deliveryByEvent.get(event.id)?.deadline;
       const late = deadline === undefined ? [] : seen.filter((s) => s.at > deadline.getTime());
       if (late.length > 0) problems.push(`event ${event.id}: 2xx acceptance after the deadline: ${describeDelivery(event.id)}`);
@@ -346,12 +406,15 @@ describe('webhook delivery under chaos', () => {
     for (const a of attempts.rows) {
       const d = deliveryById.get(a.delivery_id);
       if (d !== undefined && a.started_at > d.deadline) {
-        problems.push(`attempt #${a.attempt} of delivery ${d.id} started ${iso(a.started_at)}, after its deadline ${iso(d.deadline)}: ${describeDelivery(d.event_id)}`);
+        problems.push(
+          `attempt #${a.attempt} of delivery ${d.id} started ${iso(a.started_at)}, after its deadline ${iso(d.deadline)}: ${describeDelivery(d.event_id)}`,
+        );
       }
     }
 
     // 3. Every delivery row ends delivered.
-    for (const d of deliveries.rows) if (d.status !== 'delivered') problems.push(`delivery of event ${d.event_id} ends ${d.status}: ${describeDelivery(d.event_id)}`);
+    for (const d of deliveries.rows)
+      if (d.status !== 'delivered') problems.push(`delivery of event ${d.event_id} ends ${d.status}: ${describeDelivery(d.event_id)}`);
 
     // The summary.
     const sorted = [...firstLatencies].sort((a, b) => a - b);
@@ -372,7 +435,11 @@ describe('webhook delivery under chaos', () => {
     const statusCount = (f: (a: (typeof attempts.rows)[number]) => boolean): number => attempts.rows.filter(f).length;
     const failureShare = receiver.requests === 0 ? 0 : receiver.served500 / receiver.requests;
     const maxAttempts = Math.max(0, ...deliveries.rows.map((d) => d.attempts));
-    const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 50);
+    const median = (values: number[]): number =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        50,
+      );
     const spread = (values: number[]): string => {
       const ordered = [...values].sort((a, b) => a - b);
       return `p50 ${percentile(ordered, 50)} ms, p99 ${percentile(ordered, 99)} ms, max ${ordered.at(-1) ?? 0} ms`;
@@ -392,25 +459,29 @@ describe('webhook delivery under chaos', () => {
         settleGaps.push(d.finished_at.getTime() - (settling.started_at.getTime() + settling.duration_ms));
       }
     }
-    console.log([
-      `webhook chaos test (seed ${SEED}): ${kills} kill -9s, ${workerStarts} worker starts (start-up median ${median(startupMs)} ms), `
-        + `${Math.round(elapsed / 1000)} s in all (events emitted over ${Math.round((emission.at - begun) / 1000)} s)${stuck ? ', STOPPED AT THE DEADLINE' : ''}`,
-      `  kills cut off ${cutOff} claimed deliveries (per kill, cut off/duplicates: ${killLog.map((k, i) => `${k.cutOff}/${duplicatesPerKill[i] ?? 0}`).join(' ')})`,
-      `  deliveries: ${deliveries.rows.length} (${deliveries.rows.filter((d) => d.status === 'delivered').length} delivered, `
-        + `${deliveries.rows.filter((d) => d.status === 'failed').length} failed, ${deliveries.rows.filter((d) => d.status === 'pending' || d.status === 'delivering').length} open), max attempts ${maxAttempts}`,
-      `  attempts logged: ${attempts.rows.length} (${statusCount((a) => a.status_code !== null && a.status_code >= 200 && a.status_code < 300)} 2xx, `
-        + `${statusCount((a) => a.status_code === 500)} 500, ${statusCount((a) => a.status_code === null)} without an answer)`,
-      `  receiver: ${receiver.requests} requests, ${receiver.served500} answered 500 (${(failureShare * 100).toFixed(1)}%), `
-        + `${receiver.spared} spared by the ${MAX_FAILURES_PER_EVENT}-failures bound, ${receiver.badSignatures} bad signatures`,
-      `  duplicates (2xx beyond the first per event): ${duplicates} (${((duplicates / EVENTS) * 100).toFixed(2)}%, limit ${DUPLICATE_LIMIT}); `
-        + `their first 2xx came before the next kill by ${spread(beforeKill)}`,
-      `  event creation to first 2xx: p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted.at(-1) ?? 0} ms`,
-      `  event creation to first attempt: ${spread(firstAttemptDelays)}; delivering answer to delivery settled: ${spread(settleGaps)}`,
-      ...problems.slice(0, 30).map((p) => `  PROBLEM ${p}`),
-      problems.length > 30 ? `  ... and ${problems.length - 30} more problems` : '',
-    ].filter((line) => line !== '').join('\n'));
+    console.log(
+      [
+        `webhook chaos test (seed ${SEED}): ${kills} kill -9s, ${workerStarts} worker starts (start-up median ${median(startupMs)} ms), ` +
+          `${Math.round(elapsed / 1000)} s in all (events emitted over ${Math.round((emission.at - begun) / 1000)} s)${stuck ? ', STOPPED AT THE DEADLINE' : ''}`,
+        `  kills cut off ${cutOff} claimed deliveries (per kill, cut off/duplicates: ${killLog.map((k, i) => `${k.cutOff}/${duplicatesPerKill[i] ?? 0}`).join(' ')})`,
+        `  deliveries: ${deliveries.rows.length} (${deliveries.rows.filter((d) => d.status === 'delivered').length} delivered, ` +
+          `${deliveries.rows.filter((d) => d.status === 'failed').length} failed, ${deliveries.rows.filter((d) => d.status === 'pending' || d.status === 'delivering').length} open), max attempts ${maxAttempts}`,
+        `  attempts logged: ${attempts.rows.length} (${statusCount((a) => a.status_code !== null && a.status_code >= 200 && a.status_code < 300)} 2xx, ` +
+          `${statusCount((a) => a.status_code === 500)} 500, ${statusCount((a) => a.status_code === null)} without an answer)`,
+        `  receiver: ${receiver.requests} requests, ${receiver.served500} answered 500 (${(failureShare * 100).toFixed(1)}%), ` +
+          `${receiver.spared} spared by the ${MAX_FAILURES_PER_EVENT}-failures bound, ${receiver.badSignatures} bad signatures`,
+        `  duplicates (2xx beyond the first per event): ${duplicates} (${((duplicates / EVENTS) * 100).toFixed(2)}%, limit ${DUPLICATE_LIMIT}); ` +
+          `their first 2xx came before the next kill by ${spread(beforeKill)}`,
+        `  event creation to first 2xx: p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted.at(-1) ?? 0} ms`,
+        `  event creation to first attempt: ${spread(firstAttemptDelays)}; delivering answer to delivery settled: ${spread(settleGaps)}`,
+        ...problems.slice(0, 30).map((p) => `  PROBLEM ${p}`),
+        problems.length > 30 ? `  ... and ${problems.length - 30} more problems` : '',
+      ]
+        .filter((line) => line !== '')
+        .join('\n'),
+    );
 
-    expect(stuck, 'deliveries still open after the last event\'s window and the margin').toBe(false);
+    expect(stuck, "deliveries still open after the last event's window and the margin").toBe(false);
     expect(stopCode, `worker exit on SIGTERM:\n${last?.output().slice(-4000) ?? ''}`).toBe(0);
     expect(problems).toEqual([]);
     expect(receiver.badSignatures).toBe(0);

@@ -79,7 +79,10 @@ const killLog: { at: Date; kind: KillKind; cutOff: number; finished: number }[] 
 const startupMs: number[] = [];
 
 const workerEnv = (): Record<string, string> => ({
-  DATABASE_URL: db.url, ENCRYPTION_KEY: KEY, ADMIN_TOKEN: 'write-crash-admin-token', LOG_LEVEL: 'warn',
+  DATABASE_URL: db.url,
+  ENCRYPTION_KEY: KEY,
+  ADMIN_TOKEN: 'write-crash-admin-token',
+  LOG_LEVEL: 'warn',
   SANDBOX_TICK_INTERVAL_SECONDS: '0',
 });
 
@@ -101,7 +104,8 @@ function runningWorker(): ServiceProcess {
 async function untilStarted(service: ServiceProcess, timeoutMs: number): Promise<void> {
   const started = Date.now();
   while (!service.output().includes(STARTED_LINE)) {
-    if (service.child.exitCode !== null) throw new Error(`worker exited during start-up (${service.child.exitCode}):\n${service.output().slice(-4000)}`);
+    if (service.child.exitCode !== null)
+      throw new Error(`worker exited during start-up (${service.child.exitCode}):\n${service.output().slice(-4000)}`);
     if (Date.now() - started > timeoutMs) throw new Error(`worker did not start within ${timeoutMs} ms:\n${service.output().slice(-4000)}`);
     await sleep(5);
   }
@@ -123,7 +127,9 @@ async function untilApplied(timeoutMs: number): Promise<void> {
   while (Date.now() - started < timeoutMs) {
     const applied = await db.pool.query(
       `SELECT 1 FROM write_jobs j JOIN sandbox_platform.writes w ON w.idempotency_key = j.id::text
-        WHERE j.connection_id = $1 AND j.status = 'in_progress' AND j.updated_at > $2 LIMIT 1`, [connection.id, workerSince]);
+        WHERE j.connection_id = $1 AND j.status = 'in_progress' AND j.updated_at > $2 LIMIT 1`,
+      [connection.id, workerSince],
+    );
     if (applied.rowCount !== 0) return;
   }
 }
@@ -157,10 +163,24 @@ beforeAll(async () => {
   cipher = createCipher(Buffer.from(KEY, 'hex'));
   const org = await createOrganization(db.pool, cipher, 'Write crash test');
   tenant = { organizationId: org.organization.id, environment: 'sandbox' };
-  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials: CREDENTIALS, tokens: null, environment: 'sandbox', db: db.pool });
+  const ctx = connectorContext({
+    connector: sandboxConnector,
+    connectionId: 'probe',
+    credentials: CREDENTIALS,
+    tokens: null,
+    environment: 'sandbox',
+    db: db.pool,
+  });
   const identity = await sandboxConnector.identify(ctx);
   ({ connection } = await createConnection(db.pool, cipher, tenant, {
-    platform: 'SANDBOX', name: null, credentials: CREDENTIALS, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
+    platform: 'SANDBOX',
+    name: null,
+    credentials: CREDENTIALS,
+    identity,
+    syncConfig: { historical_months: 0 },
+    scope: null,
+    marketplace: null,
+    redirectUrl: null,
   }));
   await sandbox.materialize(USER);
   boss = createBoss(db.url, { schedule: false });
@@ -169,9 +189,19 @@ beforeAll(async () => {
   registerVersionChanges(versions);
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/ledgerport-test-data' });
   services = {
-    config, pool: db.pool, cipher, rateLimiter: postgresRateLimiter(db.pool, 100_000, 10), versions, adminTokenSha256: sha256('write-crash-admin-token'),
-    idempotencyWaitMs: 10_000, jobs: bossSender(boss), urlSigningKey: randomBytes(32), jobWaiter: new JobWaiter(db.pool), writeSyncWaitMs: 10_000,
-    connectionCache: new ConnectionCache(db.pool, 0), log: silentLogger(),
+    config,
+    pool: db.pool,
+    cipher,
+    rateLimiter: postgresRateLimiter(db.pool, 100_000, 10),
+    versions,
+    adminTokenSha256: sha256('write-crash-admin-token'),
+    idempotencyWaitMs: 10_000,
+    jobs: bossSender(boss),
+    urlSigningKey: randomBytes(32),
+    jobWaiter: new JobWaiter(db.pool),
+    writeSyncWaitMs: 10_000,
+    connectionCache: new ConnectionCache(db.pool, 0),
+    log: silentLogger(),
   };
   // The initial sync runs here, in process, before any worker exists.
   const run = await requestSync(db.pool, services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
@@ -197,8 +227,16 @@ async function storedIds(sql: string): Promise<string[]> {
   return result.rows.map((r) => r.id);
 }
 
-interface Planned { kind: 'create'; memo: string }
-interface PlannedUpdate { kind: 'update'; memo: string; billId: string; platformId: string }
+interface Planned {
+  kind: 'create';
+  memo: string;
+}
+interface PlannedUpdate {
+  kind: 'update';
+  memo: string;
+  billId: string;
+  platformId: string;
+}
 
 interface JobRow {
   id: string;
@@ -216,13 +254,16 @@ interface JobRow {
 async function jobRows(): Promise<JobRow[]> {
   const result = await db.pool.query<JobRow>(
     `SELECT id, operation, status, indeterminate, attempts, result_id, response_status, response, started_at, finished_at FROM write_jobs WHERE connection_id = $1 ORDER BY created_at`,
-    [connection.id]);
+    [connection.id],
+  );
   return result.rows;
 }
 
 async function openJobs(): Promise<number> {
   const result = await db.pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM write_jobs WHERE connection_id = $1 AND status NOT IN ('completed', 'failed')`, [connection.id]);
+    `SELECT count(*)::int AS n FROM write_jobs WHERE connection_id = $1 AND status NOT IN ('completed', 'failed')`,
+    [connection.id],
+  );
   return result.rows[0]?.n ?? 0;
 }
 
@@ -231,7 +272,9 @@ async function claimedSince(since: Date): Promise<{ claimed: number; finished: n
   const result = await db.pool.query<{ claimed: number; finished: number }>(
     `SELECT count(*) FILTER (WHERE status = 'in_progress' AND updated_at > $2)::int AS claimed,
             count(*) FILTER (WHERE status IN ('completed', 'failed'))::int AS finished
-       FROM write_jobs WHERE connection_id = $1`, [connection.id, since]);
+       FROM write_jobs WHERE connection_id = $1`,
+    [connection.id, since],
+  );
   return { claimed: result.rows[0]?.claimed ?? 0, finished: result.rows[0]?.finished ?? 0 };
 }
 
@@ -243,12 +286,18 @@ async function databaseNow(): Promise<Date> {
 describe('bill writes under kill -9 of the worker', () => {
   it('runs every write exactly once: platform, stored copy and events agree with the jobs', async () => {
     const begun = Date.now();
-    const vendors = await storedIds(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'vendor' AND deleted_at IS NULL AND data->>'status' = 'active' ORDER BY platform_id LIMIT 5`);
+    const vendors = await storedIds(
+      `SELECT id FROM records WHERE connection_id = $1 AND object_type = 'vendor' AND deleted_at IS NULL AND data->>'status' = 'active' ORDER BY platform_id LIMIT 5`,
+    );
     const accounts = await storedIds(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'account' AND deleted_at IS NULL
       AND data->>'account_type' = 'expense' AND data->>'status' = 'active' ORDER BY platform_id LIMIT 5`);
-    const targets = (await db.pool.query<{ id: string; platform_id: string }>(
-      `SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL
-        ORDER BY data->>'status' = 'open' DESC, platform_id LIMIT $2`, [connection.id, UPDATES])).rows;
+    const targets = (
+      await db.pool.query<{ id: string; platform_id: string }>(
+        `SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL
+        ORDER BY data->>'status' = 'open' DESC, platform_id LIMIT $2`,
+        [connection.id, UPDATES],
+      )
+    ).rows;
     expect(vendors.length).toBeGreaterThan(0);
     expect(accounts.length).toBeGreaterThan(0);
     expect(targets).toHaveLength(UPDATES);
@@ -259,32 +308,58 @@ describe('bill writes under kill -9 of the worker', () => {
     for (let n = 0; n < CREATES; n++) waves[n % WAVES]?.push({ kind: 'create', memo: `crash-${n}-${RUN}` });
     targets.forEach((target, n) => {
       const wave = waves[n % WAVES];
-      wave?.splice(randomInt(0, wave.length + 1), 0, { kind: 'update', memo: `updated-${n}-${RUN}`, billId: target.id, platformId: target.platform_id });
+      wave?.splice(randomInt(0, wave.length + 1), 0, {
+        kind: 'update',
+        memo: `updated-${n}-${RUN}`,
+        billId: target.id,
+        platformId: target.platform_id,
+      });
     });
 
     const planned = new Map<string, Planned | PlannedUpdate>();
     const accept = async (write: Planned | PlannedUpdate, n: number): Promise<void> => {
       const vendor = vendors[n % vendors.length] ?? '';
       const account = accounts[n % accounts.length] ?? '';
-      const { job } = write.kind === 'create'
-        ? await acceptWrite(db.pool, services.jobs, {
-          tenant, connectionId: connection.id, objectType: 'bill', operation: 'create', targetId: null, idempotencyKey: null,
-          request: {
-            method: 'POST', path: '/versioned/accounting/bills',
-            body: { bill: { vendor_id: vendor, issue_date: today, memo: write.memo, line_items: [{ account_id: account, total_amount: 10 + n, description: `Crash line ${n}` }] } },
-          },
-        })
-        : await acceptWrite(db.pool, services.jobs, {
-          tenant, connectionId: connection.id, objectType: 'bill', operation: 'update', targetId: write.billId, idempotencyKey: null,
-          request: { method: 'PATCH', path: `/versioned/accounting/bills/${write.billId}`, body: { bill: { memo: write.memo } } },
-        });
+      const { job } =
+        write.kind === 'create'
+          ? await acceptWrite(db.pool, services.jobs, {
+              tenant,
+              connectionId: connection.id,
+              objectType: 'bill',
+              operation: 'create',
+              targetId: null,
+              idempotencyKey: null,
+              request: {
+                method: 'POST',
+                path: '/versioned/accounting/bills',
+                body: {
+                  bill: {
+                    vendor_id: vendor,
+                    issue_date: today,
+                    memo: write.memo,
+                    line_items: [{ account_id: account, total_amount: 10 + n, description: `Crash line ${n}` }],
+                  },
+                },
+              },
+            })
+          : await acceptWrite(db.pool, services.jobs, {
+              tenant,
+              connectionId: connection.id,
+              objectType: 'bill',
+              operation: 'update',
+              targetId: write.billId,
+              idempotencyKey: null,
+              request: { method: 'PATCH', path: `/versioned/accounting/bills/${write.billId}`, body: { bill: { memo: write.memo } } },
+            });
       planned.set(job.id, write);
     };
 
     const deadline = begun + DEADLINE_MS;
     const stuck = async (): Promise<Error> => {
       const open = (await jobRows()).filter((j) => j.status !== 'completed' && j.status !== 'failed');
-      return new Error(`${open.length} jobs unfinished after ${DEADLINE_MS / 1000} s (${killLog.length} kills): ${JSON.stringify(open.slice(0, 20))}`);
+      return new Error(
+        `${open.length} jobs unfinished after ${DEADLINE_MS / 1000} s (${killLog.length} kills): ${JSON.stringify(open.slice(0, 20))}`,
+      );
     };
 
     let n = 0;
@@ -294,7 +369,7 @@ describe('bill writes under kill -9 of the worker', () => {
       // The last wave takes the kills still missing for the minimum.
       const quota = w === WAVES - 1 ? Math.max(KILLS_PER_WAVE, MIN_KILLS - killLog.length) : KILLS_PER_WAVE;
       for (let k = 0; k < quota; k++) {
-        if (await openJobs() === 0) break;
+        if ((await openJobs()) === 0) break;
         if (Date.now() > deadline) throw await stuck();
         await untilStarted(runningWorker(), 60_000);
         // Blind, claimed and applied kills in turn (see KillKind): the aimed ones make sure kills land mid-write.
@@ -305,7 +380,7 @@ describe('bill writes under kill -9 of the worker', () => {
       }
     }
     // No more kills: the jobs the dead workers held come back (missed heartbeats) and finish.
-    while (await openJobs() > 0) {
+    while ((await openJobs()) > 0) {
       if (Date.now() > deadline) throw await stuck();
       runningWorker();
       await sleep(250);
@@ -320,7 +395,14 @@ describe('bill writes under kill -9 of the worker', () => {
     for (const job of jobs) if (job.status !== 'completed' && job.status !== 'failed') problems.push(`job ${job.id} is ${job.status}`);
 
     // 2. The platform: each completed create once, a failed one at most once, no memo of this run twice.
-    const ctx = connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials: CREDENTIALS, tokens: null, environment: 'sandbox', db: db.pool });
+    const ctx = connectorContext({
+      connector: sandboxConnector,
+      connectionId: connection.id,
+      credentials: CREDENTIALS,
+      tokens: null,
+      environment: 'sandbox',
+      db: db.pool,
+    });
     const bills = await platformBills(sandboxConnector, ctx);
     const byMemo = new Map<string, string[]>();
     for (const bill of bills) {
@@ -332,7 +414,9 @@ describe('bill writes under kill -9 of the worker', () => {
 
     // 3 and 4 read the stored copy and the events.
     const stored = await db.pool.query<{ id: string; platform_id: string; memo: string | null }>(
-      `SELECT id, platform_id, data->>'memo' AS memo FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL`, [connection.id]);
+      `SELECT id, platform_id, data->>'memo' AS memo FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL`,
+      [connection.id],
+    );
     const storedByMemo = new Map<string, { id: string; platform_id: string }[]>();
     for (const row of stored.rows) {
       if (row.memo === null) continue;
@@ -340,12 +424,18 @@ describe('bill writes under kill -9 of the worker', () => {
     }
     // When the platform applied each write (its keyed write row), for the log and for timelines of problems.
     const keyed = await db.pool.query<{ idempotency_key: string; created_at: Date }>(
-      'SELECT idempotency_key, created_at FROM sandbox_platform.writes WHERE idempotency_key = ANY($1::text[])', [jobs.map((j) => j.id)]);
+      'SELECT idempotency_key, created_at FROM sandbox_platform.writes WHERE idempotency_key = ANY($1::text[])',
+      [jobs.map((j) => j.id)],
+    );
     const appliedAt = new Map(keyed.rows.map((r) => [r.idempotency_key, r.created_at]));
     const runs = await db.pool.query<{ trigger: string; status: string; created_at: Date; started_at: Date | null; finished_at: Date | null }>(
-      'SELECT trigger, status, created_at, started_at, finished_at FROM sync_runs WHERE connection_id = $1 ORDER BY created_at', [connection.id]);
+      'SELECT trigger, status, created_at, started_at, finished_at FROM sync_runs WHERE connection_id = $1 ORDER BY created_at',
+      [connection.id],
+    );
     const events = await db.pool.query<{ code: string; payload: Json; created_at: Date }>(
-      `SELECT code, payload, created_at FROM events WHERE connection_id = $1 AND code IN ('BILL_CREATED', 'BILL_UPDATED', 'JOB_COMPLETED')`, [connection.id]);
+      `SELECT code, payload, created_at FROM events WHERE connection_id = $1 AND code IN ('BILL_CREATED', 'BILL_UPDATED', 'JOB_COMPLETED')`,
+      [connection.id],
+    );
     const created = new Map<string, number>();
     const updated = new Map<string, number>();
     const completedEvents = new Map<string, number>();
@@ -356,8 +446,16 @@ describe('bill writes under kill -9 of the worker', () => {
       if (event.code === 'BILL_CREATED' && typeof jobId === 'string') created.set(jobId, (created.get(jobId) ?? 0) + 1);
       if (event.code === 'BILL_UPDATED' && typeof jobId === 'string') updated.set(jobId, (updated.get(jobId) ?? 0) + 1);
       const bill = event.payload.bill;
-      if (event.code === 'BILL_CREATED' && jobId === undefined && typeof bill === 'object' && bill !== null && 'memo' in bill
-        && typeof bill.memo === 'string' && bill.memo.endsWith(`-${RUN}`)) createdBySync.set(bill.memo, event.created_at);
+      if (
+        event.code === 'BILL_CREATED' &&
+        jobId === undefined &&
+        typeof bill === 'object' &&
+        bill !== null &&
+        'memo' in bill &&
+        typeof bill.memo === 'string' &&
+        bill.memo.endsWith(`-${RUN}`)
+      )
+        createdBySync.set(bill.memo, event.created_at);
       const job = event.payload.job;
       if (event.code === 'JOB_COMPLETED' && typeof job === 'object' && job !== null && 'id' in job && typeof job.id === 'string') {
         completedEvents.set(job.id, (completedEvents.get(job.id) ?? 0) + 1);
@@ -378,7 +476,8 @@ describe('bill writes under kill -9 of the worker', () => {
         // 5. A completed update is on the platform, and announced once with its job id (its memo is new: it changes the bill).
         const memo = billsById.get(write.platformId)?.memo;
         if (job.status === 'completed' && memo !== write.memo) problems.push(`${where}: platform bill ${write.platformId} has memo ${String(memo)}`);
-        if (job.status === 'completed' && (updated.get(job.id) ?? 0) !== 1) problems.push(`${where}: ${updated.get(job.id) ?? 0} BILL_UPDATED events with its job_id`);
+        if (job.status === 'completed' && (updated.get(job.id) ?? 0) !== 1)
+          problems.push(`${where}: ${updated.get(job.id) ?? 0} BILL_UPDATED events with its job_id`);
         continue;
       }
       const onPlatform = byMemo.get(write.memo) ?? [];
@@ -397,10 +496,15 @@ describe('bill writes under kill -9 of the worker', () => {
         const bySync = createdBySync.get(write.memo);
         const iso = (d: Date | null | undefined): string => d?.toISOString().slice(11, 23) ?? '-';
         const kill = killLog.find((k) => k.at > (appliedAt.get(job.id) ?? new Date()))?.at;
-        problems.push(`${where}: ${created.get(job.id) ?? 0} BILL_CREATED events with its job_id${bySync === undefined ? ''
-          : `; a sync announced it without job_id instead (applied on the platform ${iso(appliedAt.get(job.id))}, next kill ${iso(kill)}, `
-            + `by the ${runs.rows.find((r) => r.started_at !== null && r.started_at <= bySync && (r.finished_at === null || bySync <= r.finished_at))?.trigger ?? '?'}-triggered sync `
-            + `at ${iso(bySync)}, job completed ${iso(job.finished_at)})`}`);
+        problems.push(
+          `${where}: ${created.get(job.id) ?? 0} BILL_CREATED events with its job_id${
+            bySync === undefined
+              ? ''
+              : `; a sync announced it without job_id instead (applied on the platform ${iso(appliedAt.get(job.id))}, next kill ${iso(kill)}, ` +
+                `by the ${runs.rows.find((r) => r.started_at !== null && r.started_at <= bySync && (r.finished_at === null || bySync <= r.finished_at))?.trigger ?? '?'}-triggered sync ` +
+                `at ${iso(bySync)}, job completed ${iso(job.finished_at)})`
+          }`,
+        );
       }
     }
 
@@ -416,10 +520,14 @@ describe('bill writes under kill -9 of the worker', () => {
     const marker = await databaseNow();
     await requestSync(db.pool, services.jobs, connection.id, { kind: 'incremental', trigger: 'api', details: {} });
     const pendingSyncs = await db.pool.query<{ id: string }>(
-      `SELECT id FROM sync_runs WHERE connection_id = $1 AND status IN ('running', 'queued') ORDER BY status = 'running' DESC, created_at`, [connection.id]);
+      `SELECT id FROM sync_runs WHERE connection_id = $1 AND status IN ('running', 'queued') ORDER BY status = 'running' DESC, created_at`,
+      [connection.id],
+    );
     for (const { id } of pendingSyncs.rows) expect(await runSync(services, id, new AbortController().signal), `sync run ${id}`).toBe('completed');
     const late = await db.pool.query<{ code: string; memo: string | null }>(
-      `SELECT code, payload->'bill'->>'memo' AS memo FROM events WHERE connection_id = $1 AND type = 'BILL' AND created_at > $2`, [connection.id, marker]);
+      `SELECT code, payload->'bill'->>'memo' AS memo FROM events WHERE connection_id = $1 AND type = 'BILL' AND created_at > $2`,
+      [connection.id, marker],
+    );
     for (const event of late.rows) {
       if (event.memo?.endsWith(`-${RUN}`) === true) problems.push(`the final sync announced ${event.code} for the bill with memo ${event.memo}`);
     }
@@ -435,31 +543,37 @@ describe('bill writes under kill -9 of the worker', () => {
     const indeterminate = count((j) => j.indeterminate);
     const failed = jobs.filter((j) => j.status === 'failed');
     const kills = killLog.length;
-    const runTimes = jobs.filter((j) => !j.indeterminate && j.started_at !== null && j.finished_at !== null)
-      .map((j) => (j.finished_at?.getTime() ?? 0) - (j.started_at?.getTime() ?? 0)).sort((a, b) => a - b);
+    const runTimes = jobs
+      .filter((j) => !j.indeterminate && j.started_at !== null && j.finished_at !== null)
+      .map((j) => (j.finished_at?.getTime() ?? 0) - (j.started_at?.getTime() ?? 0))
+      .sort((a, b) => a - b);
     const median = (values: number[]): number => values[Math.floor(values.length / 2)] ?? 0;
     const hits = (kind: KillKind): string => {
       const these = killLog.filter((k) => k.kind === kind);
       return `${kind} ${these.filter((k) => k.cutOff > 0).length}/${these.length}`;
     };
-    console.log([
-      `write crash test: ${kills} kill -9s (${KILL_KINDS.map(hits).join(', ')} cut off a claimed write; `
-        + `${killLog.reduce((sum, k) => sum + k.cutOff, 0)} claims cut off in all), ${workerStarts} worker starts `
-        + `(start-up median ${median([...startupMs].sort((a, b) => a - b))} ms), ${Math.round(elapsed / 1000)} s in all`,
-      `  kills (kind cut-off/finished so far): ${killLog.map((k) => `${k.kind.slice(0, 1)}${k.cutOff}/${k.finished}`).join(' ')}`,
-      `  an uninterrupted job ran ${median(runTimes)} ms (median) from claim to completion`,
-      `  jobs: ${count((j) => j.status === 'completed')} completed, ${failed.length} failed, ${indeterminate} marked indeterminate `
-        + `(${count((j) => j.indeterminate && j.operation === 'create')} creates, ${count((j) => j.indeterminate && j.operation === 'update')} updates), `
-        + `${appliedBeforeKill.length} applied on the platform before a kill and finished after it `
-        + `(${appliedBeforeKill.filter((j) => j.operation === 'create').length} creates), max attempts ${Math.max(...jobs.map((j) => j.attempts))}`,
-      `  events: ${createdBySync.size} bills of this run announced BILL_CREATED by a sync (no job_id); `
-        + `${count((j) => j.operation === 'update' && j.status === 'completed' && (updated.get(j.id) ?? 0) > 0)} of `
-        + `${count((j) => j.operation === 'update' && j.status === 'completed')} completed updates announced BILL_UPDATED with their job_id; `
-        + `sync runs (trigger/status): ${runs.rows.map((r) => `${r.trigger}/${r.status}`).join(', ')}`,
-      indeterminate === 0 ? '  NOTE: no job ended indeterminate: no kill landed between a claim and its completion this run' : '',
-      ...failed.slice(0, 10).map((j) => `  failed ${j.operation} ${j.id}: ${JSON.stringify(j.response)}`),
-      ...problems.slice(0, 50).map((p) => `  PROBLEM ${p}`),
-    ].filter((line) => line !== '').join('\n'));
+    console.log(
+      [
+        `write crash test: ${kills} kill -9s (${KILL_KINDS.map(hits).join(', ')} cut off a claimed write; ` +
+          `${killLog.reduce((sum, k) => sum + k.cutOff, 0)} claims cut off in all), ${workerStarts} worker starts ` +
+          `(start-up median ${median([...startupMs].sort((a, b) => a - b))} ms), ${Math.round(elapsed / 1000)} s in all`,
+        `  kills (kind cut-off/finished so far): ${killLog.map((k) => `${k.kind.slice(0, 1)}${k.cutOff}/${k.finished}`).join(' ')}`,
+        `  an uninterrupted job ran ${median(runTimes)} ms (median) from claim to completion`,
+        `  jobs: ${count((j) => j.status === 'completed')} completed, ${failed.length} failed, ${indeterminate} marked indeterminate ` +
+          `(${count((j) => j.indeterminate && j.operation === 'create')} creates, ${count((j) => j.indeterminate && j.operation === 'update')} updates), ` +
+          `${appliedBeforeKill.length} applied on the platform before a kill and finished after it ` +
+          `(${appliedBeforeKill.filter((j) => j.operation === 'create').length} creates), max attempts ${Math.max(...jobs.map((j) => j.attempts))}`,
+        `  events: ${createdBySync.size} bills of this run announced BILL_CREATED by a sync (no job_id); ` +
+          `${count((j) => j.operation === 'update' && j.status === 'completed' && (updated.get(j.id) ?? 0) > 0)} of ` +
+          `${count((j) => j.operation === 'update' && j.status === 'completed')} completed updates announced BILL_UPDATED with their job_id; ` +
+          `sync runs (trigger/status): ${runs.rows.map((r) => `${r.trigger}/${r.status}`).join(', ')}`,
+        indeterminate === 0 ? '  NOTE: no job ended indeterminate: no kill landed between a claim and its completion this run' : '',
+        ...failed.slice(0, 10).map((j) => `  failed ${j.operation} ${j.id}: ${JSON.stringify(j.response)}`),
+        ...problems.slice(0, 50).map((p) => `  PROBLEM ${p}`),
+      ]
+        .filter((line) => line !== '')
+        .join('\n'),
+    );
 
     expect(problems).toEqual([]);
     expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);

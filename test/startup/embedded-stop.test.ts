@@ -13,7 +13,9 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-embedded-stop-'));
   await chmod(dataDir, 0o755);
 });
-afterAll(async () => { await rm(dataDir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
 
 /** An API process on the test's DATA_DIR, answering /readyz. Logs at info, so its PostgreSQL decisions are visible. */
 async function startedApi(): Promise<ServiceProcess> {

@@ -19,11 +19,17 @@ beforeAll(async () => {
   await migrate(db.pool);
   org = await createOrganization(db.pool, createCipher(Buffer.from(key, 'hex')), 'Two processes');
   for (const port of ports) {
-    services.push(startService(['--role=api'], {
-      DATABASE_URL: db.url, PORT: String(port), ENCRYPTION_KEY: key, ADMIN_TOKEN: 'multi-process-admin-token', HOST: '127.0.0.1',
-      // 300 concurrent requests per process from one address, each on its own connection: no per-client socket cap here.
-      HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
-    }));
+    services.push(
+      startService(['--role=api'], {
+        DATABASE_URL: db.url,
+        PORT: String(port),
+        ENCRYPTION_KEY: key,
+        ADMIN_TOKEN: 'multi-process-admin-token',
+        HOST: '127.0.0.1',
+        // 300 concurrent requests per process from one address, each on its own connection: no per-client socket cap here.
+        HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
+      }),
+    );
   }
   await Promise.all(ports.map((port, i) => waitForOk(`http://127.0.0.1:${port}/readyz`, 20_000, services[i])));
 }, 60_000);
@@ -37,13 +43,15 @@ afterAll(async () => {
 describe('two API processes on one database', () => {
   it('admit 500 requests of one organisation in total', async () => {
     const auth = `Basic ${Buffer.from(`${org.credentials.sandbox.client_id}:${org.credentials.sandbox.client_secret}`).toString('base64')}`;
-    const statuses = await Promise.all(Array.from({ length: 600 }, async (_, i) => {
-      const response = await fetch(`http://127.0.0.1:${ports[i % 2] ?? 0}/versioned/connections?limit=1`, {
-        headers: { authorization: auth, 'x-service-version': '2024-08-31' },
-      });
-      await response.arrayBuffer();
-      return response.status;
-    }));
+    const statuses = await Promise.all(
+      Array.from({ length: 600 }, async (_, i) => {
+        const response = await fetch(`http://127.0.0.1:${ports[i % 2] ?? 0}/versioned/connections?limit=1`, {
+          headers: { authorization: auth, 'x-service-version': '2024-08-31' },
+        });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
     // Each process adds its requests to the shared count in batches of at most MAX_PENDING (src/ratelimit/batched.ts):
     // each process's last batch can land after the other saw the count reach 500.
     const admitted = statuses.filter((s) => s === 200).length;

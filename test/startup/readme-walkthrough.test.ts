@@ -22,7 +22,12 @@ function runBash(script: string, cwd: string, timeoutMs: number): Promise<{ code
   return new Promise((resolve) => {
     // Its own process group: the block starts a background receiver, which must not outlive it (nor keep stdout open).
     const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
-      cwd, env: { ...process.env, ADMIN_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL', detached: true,
+      cwd,
+      env: { ...process.env, ADMIN_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+      detached: true,
     });
     child.once('exit', () => {
       try {
@@ -33,9 +38,15 @@ function runBash(script: string, cwd: string, timeoutMs: number): Promise<{ code
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    child.once('close', (code) => { resolve({ code, stdout, stderr }); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once('close', (code) => {
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

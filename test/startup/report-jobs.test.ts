@@ -30,15 +30,28 @@ beforeAll(async () => {
   const cipher = createCipher(Buffer.from(key, 'hex'));
   org = await createOrganization(db.pool, cipher, 'Report jobs');
   other = await createOrganization(db.pool, cipher, 'Report jobs, other');
-  const { connection } = await createConnection(db.pool, cipher, { organizationId: org.organization.id, environment: 'sandbox' }, {
-    platform: 'SANDBOX', name: null, credentials: { basic_username: 'user_report_jobs', basic_password: 'pass_good' },
-    identity: { storeUniqueId: 'report-jobs', storeName: 'Report jobs' }, syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
-  });
+  const { connection } = await createConnection(
+    db.pool,
+    cipher,
+    { organizationId: org.organization.id, environment: 'sandbox' },
+    {
+      platform: 'SANDBOX',
+      name: null,
+      credentials: { basic_username: 'user_report_jobs', basic_password: 'pass_good' },
+      identity: { storeUniqueId: 'report-jobs', storeName: 'Report jobs' },
+      syncConfig: null,
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  );
   // Ready, with the statements read in full, as a finished initial sync leaves it (no sync needed to read).
   await db.pool.query(`UPDATE connections SET status = 'active', ready_at = clock_timestamp() WHERE id = $1`, [connection.id]);
   await db.pool.query(
     `INSERT INTO sync_objects (connection_id, object_type, status, last_completed_at)
-     SELECT $1, t, 'completed', clock_timestamp() FROM unnest(ARRAY['balance_sheet', 'income_statement', 'cash_flow_statement']) AS t`, [connection.id]);
+     SELECT $1, t, 'completed', clock_timestamp() FROM unnest(ARRAY['balance_sheet', 'income_statement', 'cash_flow_statement']) AS t`,
+    [connection.id],
+  );
   token = accessTokenOf(cipher, connection);
   services = await startApiProcesses(ports, { DATABASE_URL: db.url, ENCRYPTION_KEY: key, ADMIN_TOKEN: 'report-jobs-admin-token' });
 }, 60_000);
@@ -54,7 +67,7 @@ describe('statement jobs across two API processes', () => {
     for (const path of ['/accounting/balance_sheets', '/accounting/income_statements', '/accounting/cash_flow_statements']) {
       const asked = await fetch(`http://127.0.0.1:${first}/versioned${path}?access_token=${token}&response_mode=async`, { headers: headers(org) });
       expect(asked.status, path).toBe(202);
-      const { async_response: answer } = await asked.json() as { async_response: { id: string; status: string } };
+      const { async_response: answer } = (await asked.json()) as { async_response: { id: string; status: string } };
       expect(answer.status).toBe('success');
       const sync = await fetch(`http://127.0.0.1:${second}/versioned${path}?access_token=${token}`, { headers: headers(org) });
       expect(sync.status).toBe(200);

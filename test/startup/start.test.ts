@@ -12,7 +12,9 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-start-'));
   await chmod(dataDir, 0o755);
 });
-afterAll(async () => { await rm(dataDir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
 
 interface CredentialsFile {
   admin_token: string;
@@ -70,23 +72,30 @@ describe('npm start on an empty data dir', () => {
 
   it('the CLI creates an organisation through the same code', () => {
     const result = spawnSync(process.execPath, ['bin/ledgerport.js', 'org', 'create', '--name', 'Acme'], {
-      cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(pgPort), DATABASE_URL: '' }, encoding: 'utf8',
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(pgPort), DATABASE_URL: '' },
+      encoding: 'utf8',
     });
     expect(result.status).toBe(0);
     const created = JSON.parse(result.stdout) as { organization: { name: string }; credentials: { sandbox: { client_id: string } } };
     expect(created.organization.name).toBe('Acme');
     expect(created.credentials.sandbox.client_id).toMatch(/^lp_sandbox_/);
     const usage = spawnSync(process.execPath, ['bin/ledgerport.js', 'org', 'create'], {
-      cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(pgPort), DATABASE_URL: '' }, encoding: 'utf8',
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(pgPort), DATABASE_URL: '' },
+      encoding: 'utf8',
     });
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain('--name');
   });
 
-  it('the CLI sets an organisation\'s products through the same code as the admin API', () => {
-    const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/ledgerport.js', ...args], {
-      cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(pgPort), DATABASE_URL: '' }, encoding: 'utf8',
-    });
+  it("the CLI sets an organisation's products through the same code as the admin API", () => {
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ['bin/ledgerport.js', ...args], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(pgPort), DATABASE_URL: '' },
+        encoding: 'utf8',
+      });
     const listed = JSON.parse(cli('org', 'list').stdout) as { organizations: { id: string; name: string; products: string[] }[] };
     const acme = listed.organizations.find((o) => o.name === 'Acme');
     if (acme === undefined) throw new Error('no Acme');
@@ -104,7 +113,9 @@ describe('npm start on an empty data dir', () => {
 
   it('refuses bad configuration with one clear message per problem', () => {
     const result = spawnSync(process.execPath, ['src/main.ts'], {
-      cwd: ROOT, env: { ...process.env, PORT: 'eighty', ENCRYPTION_KEY: 'short', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' }, encoding: 'utf8',
+      cwd: ROOT,
+      env: { ...process.env, PORT: 'eighty', ENCRYPTION_KEY: 'short', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' },
+      encoding: 'utf8',
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('PORT=eighty is not a port number');

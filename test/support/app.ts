@@ -67,7 +67,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   registerVersionChanges(versions);
   // The service's own API pool (per-organisation gate, acquire timeout, its size); tests reach the data through db.pool.
   const apiPool = createPool(db.url, {
-    max: config.databasePools.api, applicationName: 'ledgerport-api', acquireTimeoutMs: config.databaseAcquireTimeoutMs,
+    max: config.databasePools.api,
+    applicationName: 'ledgerport-api',
+    acquireTimeoutMs: config.databaseAcquireTimeoutMs,
     gate: new OrganizationGate(config.organizationDatabase),
   });
   const services: Services = {
@@ -90,10 +92,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const boss = createBoss(db.url, { schedule: false });
   await boss.start();
   services.jobs = bossSender(boss);
-  const app = await buildApp(services, { ...(options.log === undefined ? { logger: false } : {}), extraVersionedEndpoints: options.extraVersionedEndpoints ?? [], mounts: [sandbox.pages] });
+  const app = await buildApp(services, {
+    ...(options.log === undefined ? { logger: false } : {}),
+    extraVersionedEndpoints: options.extraVersionedEndpoints ?? [],
+    mounts: [sandbox.pages],
+  });
   const org = await createOrganization(db.pool, cipher, 'Test Org');
   return {
-    app, db, services, adminToken, org,
+    app,
+    db,
+    services,
+    adminToken,
+    org,
     newOrg: (name = 'Other Org') => createOrganization(db.pool, cipher, name),
     boss,
     async close() {
@@ -125,7 +135,12 @@ export function json(response: LightMyRequestResponse): Json {
 }
 
 /** Asserts the spec's error body and returns it. */
-export function errorBody(response: LightMyRequestResponse): { error_type: string; error_code: string; error_message: string; error_metadata?: Record<string, unknown> } {
+export function errorBody(response: LightMyRequestResponse): {
+  error_type: string;
+  error_code: string;
+  error_message: string;
+  error_metadata?: Record<string, unknown>;
+} {
   const body = json(response) as { error_type: string; error_code: string; error_message: string; error_metadata?: Record<string, unknown> };
   if (typeof body.error_type !== 'string' || typeof body.error_code !== 'string' || typeof body.error_message !== 'string') {
     throw new Error(`not an error body: ${response.body}`);

@@ -72,19 +72,32 @@ export class BillWrites {
   async plan(creates: number, updates: number): Promise<BillWrite[]> {
     const ids = async (sql: string, params: unknown[] = []): Promise<{ id: string; platform_id: string }[]> =>
       (await this.pool.query<{ id: string; platform_id: string }>(sql, [this.connectionId, ...params])).rows;
-    this.vendors = (await ids(`SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'vendor' AND deleted_at IS NULL
-      AND data->>'status' = 'active' ORDER BY platform_id LIMIT 5`)).map((r) => r.id);
-    this.accounts = (await ids(`SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'account' AND deleted_at IS NULL
-      AND data->>'account_type' = 'expense' AND data->>'status' = 'active' ORDER BY platform_id LIMIT 5`)).map((r) => r.id);
-    const targets = await ids(`SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL
-      ORDER BY data->>'status' = 'open' DESC, platform_id LIMIT $2`, [updates]);
+    this.vendors = (
+      await ids(`SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'vendor' AND deleted_at IS NULL
+      AND data->>'status' = 'active' ORDER BY platform_id LIMIT 5`)
+    ).map((r) => r.id);
+    this.accounts = (
+      await ids(`SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'account' AND deleted_at IS NULL
+      AND data->>'account_type' = 'expense' AND data->>'status' = 'active' ORDER BY platform_id LIMIT 5`)
+    ).map((r) => r.id);
+    const targets = await ids(
+      `SELECT id, platform_id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL
+      ORDER BY data->>'status' = 'open' DESC, platform_id LIMIT $2`,
+      [updates],
+    );
     if (this.vendors.length === 0 || this.accounts.length === 0 || targets.length < updates) {
-      throw new Error(`the stored copy has ${this.vendors.length} vendors, ${this.accounts.length} expense accounts and ${targets.length} bills to update`);
+      throw new Error(
+        `the stored copy has ${this.vendors.length} vendors, ${this.accounts.length} expense accounts and ${targets.length} bills to update`,
+      );
     }
     const writes: BillWrite[] = Array.from({ length: creates }, (_, n) => ({ kind: 'create', memo: `fault-${n}-${this.run}` }));
     targets.forEach((target, n) => {
-      writes.splice(Math.floor(((n + 1) * writes.length) / (updates + 1)), 0,
-        { kind: 'update', memo: `updated-${n}-${this.run}`, billId: target.id, platformId: target.platform_id });
+      writes.splice(Math.floor(((n + 1) * writes.length) / (updates + 1)), 0, {
+        kind: 'update',
+        memo: `updated-${n}-${this.run}`,
+        billId: target.id,
+        platformId: target.platform_id,
+      });
     });
     return writes;
   }
@@ -92,23 +105,31 @@ export class BillWrites {
   /** Accepts one write (the nth: it picks the vendor, account and amount); its job id. */
   async accept(write: BillWrite, n: number): Promise<string> {
     const base = { tenant: this.tenant, connectionId: this.connectionId, objectType: 'bill', idempotencyKey: null } as const;
-    const { job } = write.kind === 'create'
-      ? await acceptWrite(this.pool, this.jobs, {
-        ...base, operation: 'create', targetId: null,
-        request: {
-          method: 'POST', path: '/versioned/accounting/bills',
-          body: {
-            bill: {
-              vendor_id: this.vendors[n % this.vendors.length], issue_date: this.today, memo: write.memo,
-              line_items: [{ account_id: this.accounts[n % this.accounts.length], total_amount: 10 + n, description: `Fault line ${n}` }],
+    const { job } =
+      write.kind === 'create'
+        ? await acceptWrite(this.pool, this.jobs, {
+            ...base,
+            operation: 'create',
+            targetId: null,
+            request: {
+              method: 'POST',
+              path: '/versioned/accounting/bills',
+              body: {
+                bill: {
+                  vendor_id: this.vendors[n % this.vendors.length],
+                  issue_date: this.today,
+                  memo: write.memo,
+                  line_items: [{ account_id: this.accounts[n % this.accounts.length], total_amount: 10 + n, description: `Fault line ${n}` }],
+                },
+              },
             },
-          },
-        },
-      })
-      : await acceptWrite(this.pool, this.jobs, {
-        ...base, operation: 'update', targetId: write.billId,
-        request: { method: 'PATCH', path: `/versioned/accounting/bills/${write.billId}`, body: { bill: { memo: write.memo } } },
-      });
+          })
+        : await acceptWrite(this.pool, this.jobs, {
+            ...base,
+            operation: 'update',
+            targetId: write.billId,
+            request: { method: 'PATCH', path: `/versioned/accounting/bills/${write.billId}`, body: { bill: { memo: write.memo } } },
+          });
     this.planned.set(job.id, write);
     return job.id;
   }
@@ -116,15 +137,20 @@ export class BillWrites {
   /** Jobs of the connection not completed or failed yet. */
   async open(): Promise<number> {
     const result = await this.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM write_jobs WHERE connection_id = $1 AND status NOT IN ('completed', 'failed')`, [this.connectionId]);
+      `SELECT count(*)::int AS n FROM write_jobs WHERE connection_id = $1 AND status NOT IN ('completed', 'failed')`,
+      [this.connectionId],
+    );
     return result.rows[0]?.n ?? 0;
   }
 
   /** The exact check (see the header); `ctx` reads the platform (a context of the connection, never through a fault). */
   async check(connector: Connector, ctx: ConnectorContext): Promise<BillWritesOutcome> {
-    const jobs = (await this.pool.query<BillJob>(
-      `SELECT id, operation, status, indeterminate, attempts, result_id, response FROM write_jobs WHERE connection_id = $1 ORDER BY created_at`,
-      [this.connectionId])).rows;
+    const jobs = (
+      await this.pool.query<BillJob>(
+        `SELECT id, operation, status, indeterminate, attempts, result_id, response FROM write_jobs WHERE connection_id = $1 ORDER BY created_at`,
+        [this.connectionId],
+      )
+    ).rows;
     const problems: string[] = [];
     const failed: { job: BillJob; write: BillWrite }[] = [];
     if (jobs.length !== this.planned.size) problems.push(`${jobs.length} write jobs, ${this.planned.size} accepted`);
@@ -137,13 +163,19 @@ export class BillWrites {
     const memoOf = new Map(bills.map((b) => [b.platformId, b.memo]));
 
     const stored = await this.pool.query<{ id: string; memo: string | null }>(
-      `SELECT id, data->>'memo' AS memo FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL`, [this.connectionId]);
+      `SELECT id, data->>'memo' AS memo FROM records WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL`,
+      [this.connectionId],
+    );
     const storedByMemo = new Map<string, string[]>();
     for (const row of stored.rows) if (row.memo !== null) storedByMemo.set(row.memo, [...(storedByMemo.get(row.memo) ?? []), row.id]);
 
     const events = await this.pool.query<{ code: string; payload: Json }>(
-      `SELECT code, payload FROM events WHERE connection_id = $1 AND code IN ('BILL_CREATED', 'BILL_UPDATED', 'JOB_COMPLETED')`, [this.connectionId]);
-    const count = (map: Map<string, number>, key: string): void => { map.set(key, (map.get(key) ?? 0) + 1); };
+      `SELECT code, payload FROM events WHERE connection_id = $1 AND code IN ('BILL_CREATED', 'BILL_UPDATED', 'JOB_COMPLETED')`,
+      [this.connectionId],
+    );
+    const count = (map: Map<string, number>, key: string): void => {
+      map.set(key, (map.get(key) ?? 0) + 1);
+    };
     const created = new Map<string, number>();
     const updated = new Map<string, number>();
     const completed = new Map<string, number>();
@@ -152,10 +184,12 @@ export class BillWrites {
       const bill = event.payload.bill;
       const memo = typeof bill === 'object' && bill !== null && 'memo' in bill && typeof bill.memo === 'string' ? bill.memo : null;
       if (event.code === 'BILL_CREATED' && typeof jobId === 'string') count(created, jobId);
-      if (event.code === 'BILL_CREATED' && jobId === undefined && memo?.endsWith(suffix) === true) problems.push(`a sync announced BILL_CREATED for the bill with memo ${memo}`);
+      if (event.code === 'BILL_CREATED' && jobId === undefined && memo?.endsWith(suffix) === true)
+        problems.push(`a sync announced BILL_CREATED for the bill with memo ${memo}`);
       if (event.code === 'BILL_UPDATED' && typeof jobId === 'string') count(updated, jobId);
       const job = event.payload.job;
-      if (event.code === 'JOB_COMPLETED' && typeof job === 'object' && job !== null && 'id' in job && typeof job.id === 'string') count(completed, job.id);
+      if (event.code === 'JOB_COMPLETED' && typeof job === 'object' && job !== null && 'id' in job && typeof job.id === 'string')
+        count(completed, job.id);
     }
 
     for (const job of jobs) {
@@ -189,9 +223,10 @@ export class BillWrites {
     }
 
     const n = (f: (j: BillJob) => boolean): number => jobs.filter(f).length;
-    const summary = `${jobs.length} bill writes (${n((j) => j.operation === 'create')} creates): ${n((j) => j.status === 'completed')} completed, `
-      + `${failed.length} failed, ${n((j) => j.indeterminate)} indeterminate on a retry, ${n((j) => j.attempts > 1)} took more than one attempt `
-      + `(max ${Math.max(0, ...jobs.map((j) => j.attempts))})`;
+    const summary =
+      `${jobs.length} bill writes (${n((j) => j.operation === 'create')} creates): ${n((j) => j.status === 'completed')} completed, ` +
+      `${failed.length} failed, ${n((j) => j.indeterminate)} indeterminate on a retry, ${n((j) => j.attempts > 1)} took more than one attempt ` +
+      `(max ${Math.max(0, ...jobs.map((j) => j.attempts))})`;
     return { problems, jobs, failed, summary };
   }
 }

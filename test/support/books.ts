@@ -32,7 +32,9 @@ export async function platformSnapshot(connector: Connector, ctx: ConnectorConte
 
 export async function storedSnapshot(pool: Pool, connectionId: string): Promise<Snapshot> {
   const result = await pool.query<{ object_type: string; platform_id: string; data: unknown }>(
-    'SELECT object_type, platform_id, data FROM records WHERE connection_id = $1 AND deleted_at IS NULL', [connectionId]);
+    'SELECT object_type, platform_id, data FROM records WHERE connection_id = $1 AND deleted_at IS NULL',
+    [connectionId],
+  );
   return new Map(result.rows.map((r) => [`${r.object_type}:${r.platform_id}`, canonicalJson(r.data)]));
 }
 
@@ -73,12 +75,16 @@ export function diffSnapshots(expected: Snapshot, actual: Snapshot): string[] {
  */
 export async function entityEventsSince(pool: Pool, connectionId: string, marker: Date): Promise<string[]> {
   const result = await pool.query<{ code: string; type: string; payload: Record<string, unknown> }>(
-    `SELECT code, type, payload FROM events WHERE connection_id = $1 AND created_at > $2 AND type NOT IN ('CONNECTION', 'JOB')`, [connectionId, marker]);
-  return result.rows.map((row) => {
-    const objectType = row.type.toLowerCase() as UnifiedObjectType;
-    const object = row.payload[OBJECT_TYPES[objectType].singular] as { platform_id: string };
-    return `${row.code} ${objectType}:${object.platform_id}`;
-  }).sort();
+    `SELECT code, type, payload FROM events WHERE connection_id = $1 AND created_at > $2 AND type NOT IN ('CONNECTION', 'JOB')`,
+    [connectionId, marker],
+  );
+  return result.rows
+    .map((row) => {
+      const objectType = row.type.toLowerCase() as UnifiedObjectType;
+      const object = row.payload[OBJECT_TYPES[objectType].singular] as { platform_id: string };
+      return `${row.code} ${objectType}:${object.platform_id}`;
+    })
+    .sort();
 }
 
 /** Every bill on the platform with its memo, read through the connector like platformSnapshot. */

@@ -20,10 +20,15 @@ function standInUrl(): string {
   return url;
 }
 
-interface StandInAccount { Id: string; Name: string }
+interface StandInAccount {
+  Id: string;
+  Name: string;
+}
 
 function isAccount(value: unknown): value is StandInAccount {
-  return typeof value === 'object' && value !== null && 'Id' in value && typeof value.Id === 'string' && 'Name' in value && typeof value.Name === 'string';
+  return (
+    typeof value === 'object' && value !== null && 'Id' in value && typeof value.Id === 'string' && 'Name' in value && typeof value.Name === 'string'
+  );
 }
 
 function recordOf(account: StandInAccount): PlatformRecord {
@@ -35,7 +40,12 @@ const callerHeaders = (): Record<string, string> => ({ 'x-caller-pid': String(pr
 
 async function listAccounts(ctx: ConnectorContext, pageToken: string | null): Promise<{ records: PlatformRecord[]; nextPageToken: string | null }> {
   const response = await ctx.http.request({
-    method: 'GET', url: `${standInUrl()}/accounts`, query: { page: pageToken ?? '0' }, idempotent: true, operation: 'list accounts', headers: callerHeaders(),
+    method: 'GET',
+    url: `${standInUrl()}/accounts`,
+    query: { page: pageToken ?? '0' },
+    idempotent: true,
+    operation: 'list accounts',
+    headers: callerHeaders(),
   });
   const body = response.body;
   if (typeof body !== 'object' || body === null || !('Accounts' in body) || !Array.isArray(body.Accounts) || !('NextPage' in body)) {
@@ -53,13 +63,27 @@ export const budgetConnector: Connector = {
   identify: (ctx) => Promise.resolve({ storeUniqueId: `budget-${ctx.credentials.api_key ?? ''}`, storeName: 'Budget Books' }),
   objects: {
     account: {
-      capabilities: { read: true, incremental: 'none', deletions: 'full_listing', filter: true, fetchByPlatformId: true, create: true, update: false, delete: false },
+      capabilities: {
+        read: true,
+        incremental: 'none',
+        deletions: 'full_listing',
+        filter: true,
+        fetchByPlatformId: true,
+        create: true,
+        update: false,
+        delete: false,
+      },
       handler: {
         read: (ctx, request) => listAccounts(ctx, request.pageToken),
         map: (record) => ({ platform_id: record.platformId, name: record.raw.Name, account_type: 'bank' }),
         async create(ctx, input) {
           const response = await ctx.http.request({
-            method: 'POST', url: `${standInUrl()}/accounts`, body: { Name: input.name }, idempotent: false, operation: 'create account', headers: callerHeaders(),
+            method: 'POST',
+            url: `${standInUrl()}/accounts`,
+            body: { Name: input.name },
+            idempotent: false,
+            operation: 'create account',
+            headers: callerHeaders(),
           });
           if (!isAccount(response.body)) throw new Error('the budget stand-in answered a create without the account');
           return recordOf(response.body);
@@ -109,20 +133,33 @@ export async function startBudgetStandIn(): Promise<BudgetStandIn> {
       return;
     }
     if (req.method === 'POST' && url.pathname === '/accounts') {
-      bodyOf(req).then((body) => {
-        created += 1;
-        const name = typeof body === 'object' && body !== null && 'Name' in body ? String(body.Name) : '';
-        answer(res, 200, { Id: `N${created}`, Name: name });
-      }, () => { answer(res, 400, { Message: 'unreadable body' }); });
+      bodyOf(req).then(
+        (body) => {
+          created += 1;
+          const name = typeof body === 'object' && body !== null && 'Name' in body ? String(body.Name) : '';
+          answer(res, 200, { Id: `N${created}`, Name: name });
+        },
+        () => {
+          answer(res, 400, { Message: 'unreadable body' });
+        },
+      );
       return;
     }
     answer(res, 404, { Message: 'no such endpoint' });
   });
-  await new Promise<void>((resolve) => { server.listen(0, '127.0.0.1', resolve); });
+  await new Promise<void>((resolve) => {
+    server.listen(0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
-    close: () => new Promise<void>((resolve, reject) => { server.close((error) => { if (error === undefined) resolve(); else reject(error); }); }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => {
+          if (error === undefined) resolve();
+          else reject(error);
+        });
+      }),
   };
 }

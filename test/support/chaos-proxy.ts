@@ -13,11 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { Rng } from '../../packages/sandbox/src/prng.ts';
 
 export type ChaosAction =
-  | { kind: 'pass' }
-  | { kind: 'drop-unsent' }
-  | { kind: 'drop-answered' }
-  | { kind: 'drop-midway' }
-  | { kind: 'delay'; ms: number };
+  { kind: 'pass' } | { kind: 'drop-unsent' } | { kind: 'drop-answered' } | { kind: 'drop-midway' } | { kind: 'delay'; ms: number };
 
 export interface ChaosRequest {
   /** 1 for the first request through the proxy. */
@@ -65,14 +61,25 @@ function forwardHeaders(headers: http.IncomingHttpHeaders, host?: string): http.
 }
 
 export class ChaosProxy {
-  readonly stats: ChaosStats = { requests: 0, passed: 0, droppedUnsent: 0, droppedAnswered: 0, droppedMidway: 0, delayed: 0, abandoned: 0, repeatedKeys: 0 };
+  readonly stats: ChaosStats = {
+    requests: 0,
+    passed: 0,
+    droppedUnsent: 0,
+    droppedAnswered: 0,
+    droppedMidway: 0,
+    delayed: 0,
+    abandoned: 0,
+    repeatedKeys: 0,
+  };
   /** Each request and what was done to it, in order. */
   readonly log: (ChaosRequest & { action: ChaosAction['kind'] })[] = [];
   private readonly target: URL;
   private readonly policy: ChaosPolicy;
   private readonly keys = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly server = http.createServer((request, response) => { this.handle(request, response); });
+  private readonly server = http.createServer((request, response) => {
+    this.handle(request, response);
+  });
 
   constructor(target: string, policy: ChaosPolicy) {
     this.target = new URL(target);
@@ -89,13 +96,22 @@ export class ChaosProxy {
   async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
   }
 
   private handle(request: http.IncomingMessage, response: http.ServerResponse): void {
     const key = request.headers['idempotency-key'];
     const idempotencyKey = typeof key === 'string' ? key : null;
-    const described: ChaosRequest = { n: ++this.stats.requests, method: request.method ?? 'GET', path: (request.url ?? '/').split('?')[0] ?? '/', idempotencyKey };
+    const described: ChaosRequest = {
+      n: ++this.stats.requests,
+      method: request.method ?? 'GET',
+      path: (request.url ?? '/').split('?')[0] ?? '/',
+      idempotencyKey,
+    };
     if (idempotencyKey !== null) {
       if (this.keys.has(idempotencyKey)) this.stats.repeatedKeys += 1;
       this.keys.add(idempotencyKey);
@@ -107,14 +123,21 @@ export class ChaosProxy {
       request.socket.destroy();
       return;
     }
-    const upstream = http.request(new URL(request.url ?? '/', this.target), {
-      method: request.method, headers: forwardHeaders(request.headers, this.target.host),
-    }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => { this.answer(response, answer, Buffer.concat(chunks), action); });
-      answer.on('error', () => response.destroy());
-    });
+    const upstream = http.request(
+      new URL(request.url ?? '/', this.target),
+      {
+        method: request.method,
+        headers: forwardHeaders(request.headers, this.target.host),
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          this.answer(response, answer, Buffer.concat(chunks), action);
+        });
+        answer.on('error', () => response.destroy());
+      },
+    );
     upstream.on('error', () => response.destroy());
     request.pipe(upstream);
   }
@@ -134,7 +157,9 @@ export class ChaosProxy {
       case 'drop-midway':
         this.stats.droppedMidway += 1;
         response.writeHead(answer.statusCode ?? 502, headers);
-        response.write(body.subarray(0, Math.floor(body.length / 2)), () => { response.socket?.destroy(); });
+        response.write(body.subarray(0, Math.floor(body.length / 2)), () => {
+          response.socket?.destroy();
+        });
         return;
       case 'delay': {
         this.stats.delayed += 1;

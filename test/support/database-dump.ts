@@ -11,7 +11,10 @@ import pg from 'pg';
 const run = promisify(execFile);
 const MAX_DUMP_BYTES = 1024 * 1024 * 1024;
 
-export interface DatabaseDump { method: 'pg_dump' | 'copy'; text: string }
+export interface DatabaseDump {
+  method: 'pg_dump' | 'copy';
+  text: string;
+}
 
 /** The pg_dump on PATH and its major version, or null. */
 export async function findPgDump(): Promise<{ path: string; major: number } | null> {
@@ -42,16 +45,24 @@ class CopyOut implements pg.Submittable {
 
   constructor(text: string) {
     this.text = text;
-    this.done = new Promise<Buffer>((resolve, reject) => { this.settle = { resolve, reject }; });
+    this.done = new Promise<Buffer>((resolve, reject) => {
+      this.settle = { resolve, reject };
+    });
   }
 
   submit(connection: pg.Connection): void {
     (connection as pg.Connection & { query(text: string): void }).query(this.text);
   }
 
-  handleCopyData(message: { chunk: Buffer }): void { this.chunks.push(message.chunk); }
-  handleCommandComplete(): void { /* the data has come; readyForQuery follows */ }
-  handleError(error: Error): void { this.failure = error; }
+  handleCopyData(message: { chunk: Buffer }): void {
+    this.chunks.push(message.chunk);
+  }
+  handleCommandComplete(): void {
+    /* the data has come; readyForQuery follows */
+  }
+  handleError(error: Error): void {
+    this.failure = error;
+  }
   handleReadyForQuery(): void {
     if (this.failure !== null) this.settle?.reject(this.failure);
     else this.settle?.resolve(Buffer.concat(this.chunks));
@@ -67,7 +78,8 @@ export async function copyDump(client: pg.Client): Promise<string> {
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
         AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'
-      ORDER BY 1, 2`);
+      ORDER BY 1, 2`,
+  );
   const parts: string[] = [];
   for (const table of tables.rows) {
     const name = `${quoteIdent(table.schema)}.${quoteIdent(table.name)}`;
@@ -85,7 +97,7 @@ export async function dumpDatabase(url: string): Promise<DatabaseDump> {
   await client.connect();
   try {
     const pgDump = await findPgDump();
-    if (pgDump !== null && pgDump.major >= await serverMajor(client)) {
+    if (pgDump !== null && pgDump.major >= (await serverMajor(client))) {
       const { stdout } = await run(pgDump.path, ['--no-owner', '--no-privileges', `--dbname=${url}`], { maxBuffer: MAX_DUMP_BYTES });
       return { method: 'pg_dump', text: stdout };
     }

@@ -42,9 +42,12 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
   const migrations = await loadMigrations();
   // SANDBOX is on in tests (as by default): its own migrations are part of the template, and so is the queue list.
   const sandboxMigrations = await loadSandboxMigrations();
-  const digest = createHash('sha256').update(migrations.map((m) => `${m.version}:${m.sql}`).join('\n'))
+  const digest = createHash('sha256')
+    .update(migrations.map((m) => `${m.version}:${m.sql}`).join('\n'))
     .update(`sandbox\n${sandboxMigrations.map((m) => `${m.version}:${m.sql}`).join('\n')}`)
-    .update(JSON.stringify(Object.values(QUEUES))).digest('hex').slice(0, 12);
+    .update(JSON.stringify(Object.values(QUEUES)))
+    .digest('hex')
+    .slice(0, 12);
   const template = `ledgerport_tpl_${digest}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -97,7 +100,10 @@ export async function createTestDatabase(
     await admin.end();
   }
   const url = withDatabase(adminUrl, name);
-  const pool = createPool(url, { max: options.poolSize ?? 10, ...(options.applicationName !== undefined ? { applicationName: options.applicationName } : {}) });
+  const pool = createPool(url, {
+    max: options.poolSize ?? 10,
+    ...(options.applicationName !== undefined ? { applicationName: options.applicationName } : {}),
+  });
   return {
     url,
     pool,

@@ -54,7 +54,14 @@ export class FaultWorkload {
   private readonly writeConnection: ConnectionRecord;
   readonly writes: BillWrites;
 
-  private constructor(pool: Pool, jobs: JobSender, sandbox: SandboxPlatform, tenant: Tenant, users: { sync: string; write: string }, connections: [ConnectionRecord, ConnectionRecord]) {
+  private constructor(
+    pool: Pool,
+    jobs: JobSender,
+    sandbox: SandboxPlatform,
+    tenant: Tenant,
+    users: { sync: string; write: string },
+    connections: [ConnectionRecord, ConnectionRecord],
+  ) {
     this.pool = pool;
     this.jobs = jobs;
     this.sandbox = sandbox;
@@ -64,9 +71,17 @@ export class FaultWorkload {
   }
 
   /** Links both connections and materializes their books (the platform side: `sandbox` runs in this process). */
-  static async create(pool: Pool, cipher: Cipher, jobs: JobSender, sandbox: SandboxPlatform, tenant: Tenant, users: { sync: string; write: string }): Promise<FaultWorkload> {
+  static async create(
+    pool: Pool,
+    cipher: Cipher,
+    jobs: JobSender,
+    sandbox: SandboxPlatform,
+    tenant: Tenant,
+    users: { sync: string; write: string },
+  ): Promise<FaultWorkload> {
     const connections: [ConnectionRecord, ConnectionRecord] = [
-      await linkSandboxConnection(pool, cipher, tenant, users.sync), await linkSandboxConnection(pool, cipher, tenant, users.write),
+      await linkSandboxConnection(pool, cipher, tenant, users.sync),
+      await linkSandboxConnection(pool, cipher, tenant, users.write),
     ];
     await sandbox.materialize(users.sync);
     await sandbox.materialize(users.write);
@@ -77,8 +92,12 @@ export class FaultWorkload {
   private context(connection: ConnectionRecord): ConnectorContext {
     const user = connection === this.syncConnection ? this.users.sync : this.users.write;
     return connectorContext({
-      connector: sandboxConnector, connectionId: connection.id, credentials: { basic_username: user, basic_password: 'pass_good' },
-      tokens: null, environment: 'sandbox', db: this.pool,
+      connector: sandboxConnector,
+      connectionId: connection.id,
+      credentials: { basic_username: user, basic_password: 'pass_good' },
+      tokens: null,
+      environment: 'sandbox',
+      db: this.pool,
     });
   }
 
@@ -93,21 +112,29 @@ export class FaultWorkload {
     await requestSync(this.pool, this.jobs, this.writeConnection.id, { kind: 'incremental', trigger: 'api', details: {} });
     for (;;) {
       const open = await this.pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1 AND status IN ('queued', 'running')`, [this.writeConnection.id]);
+        `SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1 AND status IN ('queued', 'running')`,
+        [this.writeConnection.id],
+      );
       if (open.rows[0]?.n === 0) break;
       options.alive();
       if (Date.now() > options.deadline) throw new Error('the syncs of the written connection did not finish by the deadline');
       await sleep(250);
     }
-    const unfinished = await this.pool.query<{ id: string; status: string; error: string | null }>(`SELECT id, status, error FROM sync_runs WHERE status <> 'completed'`);
+    const unfinished = await this.pool.query<{ id: string; status: string; error: string | null }>(
+      `SELECT id, status, error FROM sync_runs WHERE status <> 'completed'`,
+    );
     for (const run of unfinished.rows) this.problems.push(`sync run ${run.id} ended ${run.status}: ${String(run.error)}`);
-    const diff = diffSnapshots(await platformSnapshot(sandboxConnector, this.context(this.writeConnection)), await storedSnapshot(this.pool, this.writeConnection.id));
+    const diff = diffSnapshots(
+      await platformSnapshot(sandboxConnector, this.context(this.writeConnection)),
+      await storedSnapshot(this.pool, this.writeConnection.id),
+    );
     if (diff.length > 0) this.problems.push(`the written connection's stored copy differs from its books: ${diff.slice(0, 10).join(', ')}`);
     const outcome = await this.writes.check(sandboxConnector, this.context(this.writeConnection));
     this.writeOutcome = outcome;
     this.problems.push(...outcome.problems);
     // A failed write is a problem too, whatever its reason: the faults are our own or transient, never a reason to give a write up.
-    for (const { job, write } of outcome.failed) this.problems.push(`${write.kind} ${write.memo} failed after ${job.attempts} attempts: ${JSON.stringify(job.response)}`);
+    for (const { job, write } of outcome.failed)
+      this.problems.push(`${write.kind} ${write.memo} failed after ${job.attempts} attempts: ${JSON.stringify(job.response)}`);
   }
 
   /** Until the run completed; its attempts, and (for a run that took more than one) how it went. */
@@ -116,13 +143,22 @@ export class FaultWorkload {
     const seen: string[] = [];
     for (;;) {
       options.alive();
-      const result = await this.pool.query<{ status: string; error: string | null; attempts: number }>('SELECT status, error, attempts FROM sync_runs WHERE id = $1', [runId]);
+      const result = await this.pool.query<{ status: string; error: string | null; attempts: number }>(
+        'SELECT status, error, attempts FROM sync_runs WHERE id = $1',
+        [runId],
+      );
       const run = result.rows[0];
       const state = `${run?.status ?? 'missing'}/${run?.attempts ?? 0}`;
-      if (seen.at(-1)?.startsWith(`${state} `) !== true) seen.push(`${state} at ${((Date.now() - started) / 1000).toFixed(1)} s${run?.error !== null && run?.error !== undefined ? ` (${run.error.slice(0, 80)})` : ''}`);
-      if (run?.status === 'completed') return { attempts: run.attempts, story: run.attempts > 1 ? `${seen.join(' > ')}; ${await this.jobsOf(runId)}` : '' };
-      if (run?.status === 'failed') throw new Error(`sync ${runId} failed after ${run.attempts} attempts: ${run.error ?? ''} (${seen.join(' > ')}; ${await this.jobsOf(runId)})`);
-      if (Date.now() > options.deadline) throw new Error(`sync ${runId} not finished by the deadline (${seen.join(' > ')}; ${await this.jobsOf(runId)})`);
+      if (seen.at(-1)?.startsWith(`${state} `) !== true)
+        seen.push(
+          `${state} at ${((Date.now() - started) / 1000).toFixed(1)} s${run?.error !== null && run?.error !== undefined ? ` (${run.error.slice(0, 80)})` : ''}`,
+        );
+      if (run?.status === 'completed')
+        return { attempts: run.attempts, story: run.attempts > 1 ? `${seen.join(' > ')}; ${await this.jobsOf(runId)}` : '' };
+      if (run?.status === 'failed')
+        throw new Error(`sync ${runId} failed after ${run.attempts} attempts: ${run.error ?? ''} (${seen.join(' > ')}; ${await this.jobsOf(runId)})`);
+      if (Date.now() > options.deadline)
+        throw new Error(`sync ${runId} not finished by the deadline (${seen.join(' > ')}; ${await this.jobsOf(runId)})`);
       await sleep(100);
     }
   }
@@ -130,10 +166,18 @@ export class FaultWorkload {
   /** The run's queue entries: each one's state, retries and what its handler answered or threw. */
   private async jobsOf(runId: string): Promise<string> {
     const jobs = await this.pool.query<{ state: string; retry_count: number; created_on: Date; started_on: Date | null; output: unknown }>(
-      `SELECT state, retry_count, created_on, started_on, output FROM pgboss.job WHERE name = 'sync' AND data->>'syncRunId' = $1 ORDER BY created_on`, [runId]);
+      `SELECT state, retry_count, created_on, started_on, output FROM pgboss.job WHERE name = 'sync' AND data->>'syncRunId' = $1 ORDER BY created_on`,
+      [runId],
+    );
     const at = (d: Date | null): string => d?.toISOString().slice(11, 19) ?? '-';
-    return `queue entries: ${jobs.rows.map((j) => `${j.state} (retries ${j.retry_count}, created ${at(j.created_on)}, started ${at(j.started_on)}${
-      j.output === null ? '' : `, ${JSON.stringify(j.output).slice(0, 100)}`})`).join(', ')}`;
+    return `queue entries: ${jobs.rows
+      .map(
+        (j) =>
+          `${j.state} (retries ${j.retry_count}, created ${at(j.created_on)}, started ${at(j.started_on)}${
+            j.output === null ? '' : `, ${JSON.stringify(j.output).slice(0, 100)}`
+          })`,
+      )
+      .join(', ')}`;
   }
 
   private async syncs(options: WorkloadOptions): Promise<number> {
@@ -156,7 +200,9 @@ export class FaultWorkload {
       const extra = [...firedSet].filter((e) => !wantedSet.has(e));
       if (missing.length > 0) this.problems.push(`sync ${n}: ${missing.length} events missing, e.g. ${missing.slice(0, 5).join(', ')}`);
       if (extra.length > 0) this.problems.push(`sync ${n}: ${extra.length} events not implied by the change, e.g. ${extra.slice(0, 5).join(', ')}`);
-      this.syncLog.push(`${n === 0 ? 'initial' : 'incremental'} done at ${Math.round((Date.now() - this.begun) / 1000)} s (${wanted.length} events, ${attempts} attempt${attempts === 1 ? '' : 's'}${story === '' ? '' : `: ${story}`})`);
+      this.syncLog.push(
+        `${n === 0 ? 'initial' : 'incremental'} done at ${Math.round((Date.now() - this.begun) / 1000)} s (${wanted.length} events, ${attempts} attempt${attempts === 1 ? '' : 's'}${story === '' ? '' : `: ${story}`})`,
+      );
       before = after;
     }
     return before.size;

@@ -10,12 +10,16 @@ import { beginIdempotent, keepClaimAlive } from '../../src/idempotency/idempoten
 import type { IdempotencyScope } from '../../src/sql/idempotency.ts';
 
 const { url, scope, request } = JSON.parse(process.argv[2] ?? '{}') as {
-  url: string; scope: IdempotencyScope; request: { method: string; path: string; body: unknown };
+  url: string;
+  scope: IdempotencyScope;
+  request: { method: string; path: string; body: unknown };
 };
 const pool = createPool(url, { max: 2, applicationName: 'idempotency-owner' });
 const outcome = await beginIdempotent(pool, createCipher(randomBytes(32)), scope, request, { waitMs: 0 });
 if (outcome.kind !== 'execute') throw new Error('the key was not free');
-keepClaimAlive(pool, outcome.claim, (error) => { process.stderr.write(`renewal failed: ${String(error)}\n`); });
+keepClaimAlive(pool, outcome.claim, (error) => {
+  process.stderr.write(`renewal failed: ${String(error)}\n`);
+});
 process.stdout.write('claimed\n');
 // Runs until killed, like a request stuck in its handler.
 setInterval(() => undefined, 60_000);

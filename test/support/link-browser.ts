@@ -13,10 +13,14 @@ export class LinkBrowser {
   }
 
   async post(url: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
-    return this.keep(await this.app.inject({
-      method: 'POST', url, payload: new URLSearchParams(fields).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie === '' ? {} : { cookie: this.cookie }) },
-    }));
+    return this.keep(
+      await this.app.inject({
+        method: 'POST',
+        url,
+        payload: new URLSearchParams(fields).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie === '' ? {} : { cookie: this.cookie }) },
+      }),
+    );
   }
 
   private keep(response: LightMyRequestResponse): LightMyRequestResponse {

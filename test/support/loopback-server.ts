@@ -11,5 +11,9 @@ export async function listenOnLoopback(server: http.Server, path = '/hooks'): Pr
 /** Closes the server, cutting open connections first (a receiver that never answers holds them). */
 export async function closeServer(server: http.Server): Promise<void> {
   server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
 }

@@ -13,7 +13,13 @@ import { startTestApp, type TestApp } from './app.ts';
 export const MEMORY_PLATFORM = 'MEMBOOKS';
 const PAGE = 3;
 
-interface Row { id: string; data: Record<string, unknown>; version: number; deleted: boolean; date: string }
+interface Row {
+  id: string;
+  data: Record<string, unknown>;
+  version: number;
+  deleted: boolean;
+  date: string;
+}
 
 export class MemoryBooks {
   accounts = new Map<string, Row>();
@@ -42,7 +48,10 @@ export class MemoryBooks {
     const row = this[map].get(id);
     if (row === undefined) throw new Error(`no ${id}`);
     if (map === 'accounts') this.accounts.delete(id);
-    else { row.deleted = true; row.version = ++this.clock; }
+    else {
+      row.deleted = true;
+      row.version = ++this.clock;
+    }
   }
 
   read(type: 'accounts' | 'bills', request: ReadRequest): ReadPage {
@@ -79,17 +88,40 @@ export const memoryConnector: Connector = {
   identify: (ctx) => Promise.resolve({ storeUniqueId: `mem-${ctx.credentials.api_key ?? ''}`, storeName: 'Memory' }),
   objects: {
     account: {
-      capabilities: { read: true, incremental: 'none', deletions: 'full_listing', filter: true, fetchByPlatformId: true, create: false, update: false, delete: false },
+      capabilities: {
+        read: true,
+        incremental: 'none',
+        deletions: 'full_listing',
+        filter: true,
+        fetchByPlatformId: true,
+        create: false,
+        update: false,
+        delete: false,
+      },
       handler: {
         read: (_ctx, request) => Promise.resolve(books.read('accounts', request)),
         map: (record) => ({ platform_id: record.platformId, name: record.raw.Name, account_type: 'bank' }),
       },
     },
     bill: {
-      capabilities: { read: true, incremental: 'cursor', deletions: 'reported', filter: true, fetchByPlatformId: true, create: false, update: false, delete: false },
+      capabilities: {
+        read: true,
+        incremental: 'cursor',
+        deletions: 'reported',
+        filter: true,
+        fetchByPlatformId: true,
+        create: false,
+        update: false,
+        delete: false,
+      },
       handler: {
         read: (_ctx, request) => Promise.resolve(books.read('bills', request)),
-        map: (record, ctx) => ({ platform_id: record.platformId, total_amount: record.raw.Amount, vendor_id: ctx.ref('vendor', String(record.raw.Vendor)), issue_date: record.raw.Date }),
+        map: (record, ctx) => ({
+          platform_id: record.platformId,
+          total_amount: record.raw.Amount,
+          vendor_id: ctx.ref('vendor', String(record.raw.Vendor)),
+          issue_date: record.raw.Date,
+        }),
         businessDate: (record) => String(record.raw.Date),
       },
     },
@@ -118,8 +150,12 @@ export function memoryPlatformApp(): () => TestApp {
     // Its objects are a few fields each, enough to drive the sync machinery: not a real mapping to hold to the unified schema.
     app = await startTestApp({ config: { strictMapping: false } });
   });
-  afterAll(async () => { await app?.close(); });
-  beforeEach(() => { resetBooks(); });
+  afterAll(async () => {
+    await app?.close();
+  });
+  beforeEach(() => {
+    resetBooks();
+  });
   return () => {
     if (app === null) throw new Error('the memory platform app starts in beforeAll');
     return app;

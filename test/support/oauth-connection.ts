@@ -24,11 +24,18 @@ export interface OAuthConnectionInput {
 }
 
 export async function registerOAuthApp(
-  t: TestApp, platform: string, app: OAuthAppCredentials & { webhookKey?: string }, org: CreatedOrganization = t.org,
+  t: TestApp,
+  platform: string,
+  app: OAuthAppCredentials & { webhookKey?: string },
+  org: CreatedOrganization = t.org,
 ): Promise<void> {
   await upsertOAuthApp(t.db.pool, {
-    organizationId: org.organization.id, environment: 'sandbox', platform,
-    clientId: app.clientId, clientSecretCiphertext: t.services.cipher.encrypt(app.clientSecret), redirectUri: app.redirectUri,
+    organizationId: org.organization.id,
+    environment: 'sandbox',
+    platform,
+    clientId: app.clientId,
+    clientSecretCiphertext: t.services.cipher.encrypt(app.clientSecret),
+    redirectUri: app.redirectUri,
     webhookKeyCiphertext: app.webhookKey === undefined ? null : t.services.cipher.encrypt(app.webhookKey),
   });
 }
@@ -36,17 +43,33 @@ export async function registerOAuthApp(
 export async function oauthConnection(t: TestApp, input: OAuthConnectionInput): Promise<{ connection: ConnectionRecord; token: string }> {
   const org = input.org ?? t.org;
   await registerOAuthApp(t, input.platform, input.app, org);
-  const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: org.organization.id, environment: 'sandbox' }, {
-    platform: input.platform, name: null, credentials: null, identity: input.identity,
-    syncConfig: input.syncConfig ?? { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
-  });
-  await t.db.pool.query('UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1', [connection.id, sealJson(t.services.cipher, input.tokens)]);
+  const { connection } = await createConnection(
+    t.db.pool,
+    t.services.cipher,
+    { organizationId: org.organization.id, environment: 'sandbox' },
+    {
+      platform: input.platform,
+      name: null,
+      credentials: null,
+      identity: input.identity,
+      syncConfig: input.syncConfig ?? { historical_months: 0 },
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  );
+  await t.db.pool.query('UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1', [
+    connection.id,
+    sealJson(t.services.cipher, input.tokens),
+  ]);
   return { connection, token: accessTokenOf(t.services.cipher, connection) };
 }
 
 /** The connection's stored tokens, as the token manager left them. */
 export async function storedTokens(t: TestApp, connectionId: string): Promise<OAuthTokens | null> {
-  const result = await t.db.pool.query<{ sealed: Buffer | null }>('SELECT oauth_tokens_ciphertext AS sealed FROM connections WHERE id = $1', [connectionId]);
+  const result = await t.db.pool.query<{ sealed: Buffer | null }>('SELECT oauth_tokens_ciphertext AS sealed FROM connections WHERE id = $1', [
+    connectionId,
+  ]);
   const sealed = result.rows[0]?.sealed ?? null;
   return sealed === null ? null : (JSON.parse(t.services.cipher.decrypt(sealed)) as OAuthTokens);
 }
@@ -58,7 +81,8 @@ export async function storedTokens(t: TestApp, connectionId: string): Promise<OA
 export async function syncConnection(t: TestApp, connectionId: string, kind: 'initial' | 'incremental', maxRuns = 5): Promise<RunOutcome> {
   const run = await requestSync(t.db.pool, t.services.jobs, connectionId, { kind, trigger: 'api', details: {} });
   let outcome = await runSync(t.services, run.id, new AbortController().signal);
-  for (let attempt = 1; outcome === 'retry' && attempt < maxRuns; attempt++) outcome = await runSync(t.services, run.id, new AbortController().signal);
+  for (let attempt = 1; outcome === 'retry' && attempt < maxRuns; attempt++)
+    outcome = await runSync(t.services, run.id, new AbortController().signal);
   return outcome;
 }
 

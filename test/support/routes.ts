@@ -14,7 +14,10 @@ export interface Route {
   auth: 'client' | 'admin' | 'none';
 }
 
-interface Operation { parameters?: { in: string; name: string }[]; security?: Record<string, unknown>[] }
+interface Operation {
+  parameters?: { in: string; name: string }[];
+  security?: Record<string, unknown>[];
+}
 
 function authOf(operation: Operation): Route['auth'] {
   const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));

@@ -13,7 +13,10 @@ import type { CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import type { TestApp } from './app.ts';
 
-export interface SyncedConnection { connection: ConnectionRecord; token: string }
+export interface SyncedConnection {
+  connection: ConnectionRecord;
+  token: string;
+}
 
 /** A linked SANDBOX connection whose initial sync has not run. */
 export async function sandboxConnection(t: TestApp, user: string, org: CreatedOrganization = t.org): Promise<ConnectionRecord> {
@@ -23,9 +26,18 @@ export async function sandboxConnection(t: TestApp, user: string, org: CreatedOr
 /** The same without a test app (fault tests, whose service runs as a child process): `tenant`'s connection to `user`'s books. */
 export async function linkSandboxConnection(pool: Pool, cipher: Cipher, tenant: Tenant, user: string): Promise<ConnectionRecord> {
   const credentials = { basic_username: user, basic_password: 'pass_good' };
-  const identity = await sandboxConnector.identify(connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: pool }));
+  const identity = await sandboxConnector.identify(
+    connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: pool }),
+  );
   const { connection } = await createConnection(pool, cipher, tenant, {
-    platform: 'SANDBOX', name: null, credentials, identity, syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
+    platform: 'SANDBOX',
+    name: null,
+    credentials,
+    identity,
+    syncConfig: { historical_months: 0 },
+    scope: null,
+    marketplace: null,
+    redirectUrl: null,
   });
   return connection;
 }
@@ -57,17 +69,24 @@ type Json = Record<string, unknown>;
 /** A live stored record of the type whose unified object passes `where`. */
 export async function storedWhere(t: TestApp, connectionId: string, type: string, where: (data: Json) => boolean): Promise<Json & { id: string }> {
   const result = await t.db.pool.query<{ data: Json & { id: string } }>(
-    'SELECT data FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id', [connectionId, type]);
+    'SELECT data FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id',
+    [connectionId, type],
+  );
   const found = result.rows.map((r) => r.data).find(where);
   if (found === undefined) throw new Error(`no stored ${type} matches`);
   return found;
 }
 
-export interface StoredEvent { code: string; payload: Json }
+export interface StoredEvent {
+  code: string;
+  payload: Json;
+}
 
 /** The connection's events with their payloads as webhooks deliver them (the sealed access token put back). */
 export async function eventsOf(t: TestApp, connectionId: string): Promise<StoredEvent[]> {
   const result = await t.db.pool.query<StoredEvent & SealedSlots>(
-    'SELECT code, payload, access_token_ciphertext, update_url_ciphertext FROM events WHERE connection_id = $1 ORDER BY created_at, id', [connectionId]);
+    'SELECT code, payload, access_token_ciphertext, update_url_ciphertext FROM events WHERE connection_id = $1 ORDER BY created_at, id',
+    [connectionId],
+  );
   return result.rows.map((row) => ({ code: row.code, payload: deliveredBody(t.services.cipher, row.payload, row).body as Json }));
 }

@@ -28,14 +28,32 @@ export const testConnector: Connector = {
   },
   objects: {
     account: {
-      capabilities: { read: true, incremental: 'none', deletions: 'full_listing', filter: true, fetchByPlatformId: true, create: false, update: false, delete: false },
+      capabilities: {
+        read: true,
+        incremental: 'none',
+        deletions: 'full_listing',
+        filter: true,
+        fetchByPlatformId: true,
+        create: false,
+        update: false,
+        delete: false,
+      },
       handler: {
         read: () => Promise.resolve({ records: [], nextPageToken: null }),
         map: (record) => ({ platform_id: record.platformId }),
       },
     },
     bill: {
-      capabilities: { read: true, incremental: 'none', deletions: 'full_listing', filter: true, fetchByPlatformId: true, create: false, update: false, delete: false },
+      capabilities: {
+        read: true,
+        incremental: 'none',
+        deletions: 'full_listing',
+        filter: true,
+        fetchByPlatformId: true,
+        create: false,
+        update: false,
+        delete: false,
+      },
       handler: {
         read: () => Promise.resolve({ records: [], nextPageToken: null }),
         map: (record) => ({ platform_id: record.platformId }),

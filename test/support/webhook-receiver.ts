@@ -30,7 +30,9 @@ export class WebhookReceiver {
   private readonly server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => { this.handle(request, Buffer.concat(chunks), response); });
+    request.on('end', () => {
+      this.handle(request, Buffer.concat(chunks), response);
+    });
   });
 
   private handle(request: http.IncomingMessage, body: Buffer, response: http.ServerResponse): void {
@@ -63,6 +65,10 @@ export class WebhookReceiver {
 
   async close(): Promise<void> {
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
   }
 }

@@ -22,10 +22,13 @@ export async function startWriteTestApp(options: TestAppOptions = {}): Promise<T
 
 /** Requests to /versioned with the org's credentials and the connection's access token. */
 export function sender(t: TestApp, token: string): Send {
-  return (method, url, payload, headers = {}) => t.app.inject({
-    method, url: `/versioned${url}${url.includes('?') ? '&' : '?'}access_token=${token}`, headers: { ...clientHeaders(t.org), ...headers },
-    ...(payload === undefined ? {} : { payload }),
-  });
+  return (method, url, payload, headers = {}) =>
+    t.app.inject({
+      method,
+      url: `/versioned${url}${url.includes('?') ? '&' : '?'}access_token=${token}`,
+      headers: { ...clientHeaders(t.org), ...headers },
+      ...(payload === undefined ? {} : { payload }),
+    });
 }
 
 export function jobIdOf(response: LightMyRequestResponse): string {
@@ -36,11 +39,22 @@ export function jobIdOf(response: LightMyRequestResponse): string {
 
 export const today = (): string => new Date().toISOString().slice(0, 10);
 
-export const line = (account: string, amount: number, description = 'Test line'): Json => ({ account_id: account, total_amount: amount, description });
+export const line = (account: string, amount: number, description = 'Test line'): Json => ({
+  account_id: account,
+  total_amount: amount,
+  description,
+});
 
 /** Memos of every bill on the SANDBOX platform itself (not the stored copy), read through the connector. */
 export async function platformBillMemos(t: { db: { pool: Pool } }, user: string): Promise<string[]> {
-  const ctx = connectorContext({ connector: sandboxConnector, connectionId: 'check', credentials: { basic_username: user, basic_password: 'pass_good' }, tokens: null, environment: 'sandbox', db: t.db.pool });
+  const ctx = connectorContext({
+    connector: sandboxConnector,
+    connectionId: 'check',
+    credentials: { basic_username: user, basic_password: 'pass_good' },
+    tokens: null,
+    environment: 'sandbox',
+    db: t.db.pool,
+  });
   const reader = sandboxConnector.objects.bill?.handler;
   if (reader === undefined) throw new Error('no bill reader');
   const memos: string[] = [];

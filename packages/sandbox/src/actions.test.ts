@@ -20,7 +20,12 @@ let keys = 0;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  platform = new SandboxPlatform(db.pool, { asOf: '2025-06-15', tickIntervalMs: 0, now: () => Date.parse('2025-06-16T09:00:00Z'), publicUrl: 'http://books.sandbox.test/' });
+  platform = new SandboxPlatform(db.pool, {
+    asOf: '2025-06-15',
+    tickIntervalMs: 0,
+    now: () => Date.parse('2025-06-16T09:00:00Z'),
+    publicUrl: 'http://books.sandbox.test/',
+  });
   server = await startSandboxServer(platform);
 });
 afterAll(async () => {
@@ -51,7 +56,6 @@ async function create(type: UnifiedObjectType, input: Record<string, unknown>): 
 }
 const unified = (type: UnifiedObjectType, record: PlatformRecord) => mapRecord(type, record.raw, auditRef);
 
-
 const auth = { authorization: `Basic ${Buffer.from(`${USER}:pass_good`).toString('base64')}` };
 function native(method: 'GET' | 'POST', path: string, body?: unknown, key?: string): Promise<NativeResponse> {
   return handleNative(platform, { method, path, query: {}, headers: { ...auth, ...(key === undefined ? {} : { 'idempotency-key': key }) }, body });
@@ -64,7 +68,9 @@ function fault(response: NativeResponse): { code: unknown; Element: unknown; Mes
 async function feedLineCount(feedId: string): Promise<number> {
   const result = await db.pool.query<{ n: string }>(
     `SELECT count(*) AS n FROM sandbox_platform.feed_lines l JOIN sandbox_platform.accounts_state a ON a.id = l.account_id
-     WHERE a.account_key = $1 AND l.feed_id = $2`, [USER, feedId]);
+     WHERE a.account_key = $1 AND l.feed_id = $2`,
+    [USER, feedId],
+  );
   return Number(result.rows[0]?.n);
 }
 
@@ -75,13 +81,25 @@ describe('sandbox attachment upload', () => {
     const before = await readAll(connector, ctx, {}, ['attachment']);
     // Every byte value, and a size that is not a multiple of 3 (base64 padding).
     const content = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, n) => n)), randomBytes(200_001)]);
-    const created = await actions().uploadAttachment(wctx('upload-1'), { type: 'journal_entry', platformId: 'JE-000002' },
-      { fileName: 'receipt June.pdf', contentType: 'Application/PDF; name="receipt.pdf"', content });
+    const created = await actions().uploadAttachment(
+      wctx('upload-1'),
+      { type: 'journal_entry', platformId: 'JE-000002' },
+      { fileName: 'receipt June.pdf', contentType: 'Application/PDF; name="receipt.pdf"', content },
+    );
     expect(created.platformId).toMatch(/^ATT-\d{6}$/);
-    expect(created.raw).toMatchObject({ FileName: 'receipt June.pdf', ContentType: 'application/pdf', Size: content.length, ParentType: 'JournalEntry', ParentId: 'JE-000002' });
+    expect(created.raw).toMatchObject({
+      FileName: 'receipt June.pdf',
+      ContentType: 'application/pdf',
+      Size: content.length,
+      ParentType: 'JournalEntry',
+      ParentId: 'JE-000002',
+    });
 
     const changes = await readAll(connector, ctx, before.cursors, ['attachment']);
-    const read = required(changes.records.find((r) => r.raw.Id === created.platformId), 'the uploaded attachment in the incremental read');
+    const read = required(
+      changes.records.find((r) => r.raw.Id === created.platformId),
+      'the uploaded attachment in the incremental read',
+    );
     const mapped = unified('attachment', { platformId: created.platformId, raw: read.raw });
     expect(mapped).toMatchObject({ attached_to_id: 'journal_entry:JE-000002', attached_to_type: 'journal_entry', file_name: 'receipt June.pdf' });
     const file = required(decodeDataUrl(String(mapped.file_url)) ?? undefined, 'a data URL');
@@ -93,7 +111,11 @@ describe('sandbox attachment upload', () => {
   });
 
   it('uploads files to bills, invoices and expenses, each mapped with its own attached_to_type', async () => {
-    for (const [type, parentType, platformId] of [['bill', 'Bill', 'BILL-000001'], ['invoice', 'Invoice', 'INV-000001'], ['expense', 'Expense', 'EXP-000001']] as const) {
+    for (const [type, parentType, platformId] of [
+      ['bill', 'Bill', 'BILL-000001'],
+      ['invoice', 'Invoice', 'INV-000001'],
+      ['expense', 'Expense', 'EXP-000001'],
+    ] as const) {
       const created = await actions().uploadAttachment(wctx(), { type, platformId }, { ...upload, content: Buffer.from(`file of ${platformId}`) });
       expect(created.raw).toMatchObject({ ParentType: parentType, ParentId: platformId });
       expect(unified('attachment', created)).toMatchObject({ attached_to_id: `${type}:${platformId}`, attached_to_type: type });
@@ -104,9 +126,18 @@ describe('sandbox attachment upload', () => {
     const all = (await readAll(connector, ctx, {}, ['attachment'])).records.map((r) => mapRecord('attachment', r.raw, auditRef));
     const kinds = new Set(all.map((a) => a.attached_to_type));
     expect([...kinds].sort()).toEqual(['bill', 'expense', 'invoice', 'journal_entry']);
-    const bill = await create('bill', { vendor_id: 'vendor:VEN-000001', issue_date: '2025-06-16T00:00:00Z', currency_code: 'USD', document_number: 'VI-FILES-1',
-      line_items: [{ account_id: 'account:ACC-000030', description: 'Rent June', total_amount: 1200 }] });
-    const file = await actions().uploadAttachment(wctx(), { type: 'bill', platformId: bill.platformId }, { ...upload, content: Buffer.from('goes with the bill') });
+    const bill = await create('bill', {
+      vendor_id: 'vendor:VEN-000001',
+      issue_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
+      document_number: 'VI-FILES-1',
+      line_items: [{ account_id: 'account:ACC-000030', description: 'Rent June', total_amount: 1200 }],
+    });
+    const file = await actions().uploadAttachment(
+      wctx(),
+      { type: 'bill', platformId: bill.platformId },
+      { ...upload, content: Buffer.from('goes with the bill') },
+    );
     expect((await native('GET', `/v1/Attachments/${file.platformId}`)).status).toBe(200);
     const handler = required(connector.objects.bill?.handler, 'bill handler');
     await handler.delete?.(wctx(), bill.platformId);
@@ -115,7 +146,12 @@ describe('sandbox attachment upload', () => {
 
   it('refuses a missing journal entry, a bad file name, type or content, naming the field', async () => {
     const body = (over: Record<string, unknown>) => ({
-      ParentType: 'JournalEntry', ParentId: 'JE-000001', FileName: 'a.txt', ContentType: 'text/plain', Content: Buffer.from('hi').toString('base64'), ...over,
+      ParentType: 'JournalEntry',
+      ParentId: 'JE-000001',
+      FileName: 'a.txt',
+      ContentType: 'text/plain',
+      Content: Buffer.from('hi').toString('base64'),
+      ...over,
     });
     const cases: [Record<string, unknown>, string, string][] = [
       [{ ParentId: 'JE-999999' }, 'ParentId', 'InvalidReference'],
@@ -141,10 +177,14 @@ describe('sandbox attachment upload', () => {
     const atLimit = await native('POST', '/v1/Attachments', body({ Content: Buffer.alloc(10 * 1024 * 1024, 7).toString('base64') }));
     expect(atLimit.status, JSON.stringify(atLimit.body)).toBe(201);
 
-    const missing = await rejection(actions().uploadAttachment(wctx(), { type: 'journal_entry', platformId: 'JE-999999' }, { ...upload, content: Buffer.from('x') }));
+    const missing = await rejection(
+      actions().uploadAttachment(wctx(), { type: 'journal_entry', platformId: 'JE-999999' }, { ...upload, content: Buffer.from('x') }),
+    );
     expect([missing.kind, missing.httpStatus]).toEqual(['bad_request', 400]);
     expect(missing.platformMessage).toMatch(/ParentId JE-999999 does not exist/);
-    const elsewhere = await rejection(actions().uploadAttachment(wctx(), { type: 'customer', platformId: 'CUS-000001' }, { ...upload, content: Buffer.from('x') }));
+    const elsewhere = await rejection(
+      actions().uploadAttachment(wctx(), { type: 'customer', platformId: 'CUS-000001' }, { ...upload, content: Buffer.from('x') }),
+    );
     expect([elsewhere.kind, elsewhere.requestSent]).toEqual(['bad_request', false]);
   });
 
@@ -157,8 +197,12 @@ describe('sandbox attachment upload', () => {
     expect(second).toEqual(first);
     expect(await count()).toBe(before + 1);
     const found = await native('GET', '/v1/Requests/upload-same');
-    expect(found.body).toMatchObject({ Request: { Key: 'upload-same', Status: 201, Collection: 'attachment', Response: { Item: { Id: first.platformId } } } });
-    const conflict = await rejection(actions().uploadAttachment(wctx('upload-same'), { type: 'journal_entry', platformId: 'JE-000003' }, { ...file, fileName: 'other.csv' }));
+    expect(found.body).toMatchObject({
+      Request: { Key: 'upload-same', Status: 201, Collection: 'attachment', Response: { Item: { Id: first.platformId } } },
+    });
+    const conflict = await rejection(
+      actions().uploadAttachment(wctx('upload-same'), { type: 'journal_entry', platformId: 'JE-000003' }, { ...file, fileName: 'other.csv' }),
+    );
     expect(conflict.kind).toBe('conflict');
   });
 
@@ -168,14 +212,19 @@ describe('sandbox attachment upload', () => {
     const content = randomBytes(3 * 1024 * 1024);
     const created = await required(overHttp.actions?.uploadAttachment, 'upload')(
       writeContext(testContext({ basic_username: USER, basic_password: 'pass_good' }, http), 'upload-http'),
-      { type: 'journal_entry', platformId: 'JE-000004' }, { fileName: 'scan.png', contentType: 'image/png', content },
+      { type: 'journal_entry', platformId: 'JE-000004' },
+      { fileName: 'scan.png', contentType: 'image/png', content },
     );
     expect(decodeDataUrl(String(unified('attachment', created).file_url))?.body.equals(content)).toBe(true);
   });
 });
 
 const line = (id: string, date: string, amount: number, extra: Partial<BankFeedTransactionInput> = {}): BankFeedTransactionInput => ({
-  internal_transaction_id: id, transaction_date: date, amount, description: `Card payment ${id}`, ...extra,
+  internal_transaction_id: id,
+  transaction_date: date,
+  amount,
+  description: `Card payment ${id}`,
+  ...extra,
 });
 
 describe('sandbox bank feed transactions', () => {
@@ -184,9 +233,15 @@ describe('sandbox bank feed transactions', () => {
   let unlinkedFeed = '';
 
   beforeAll(async () => {
-    bankAccount = (await create('account', { name: 'Clearing Account', nominal_code: '1090', account_type: 'bank', currency_code: 'USD' })).platformId;
+    bankAccount = (await create('account', { name: 'Clearing Account', nominal_code: '1090', account_type: 'bank', currency_code: 'USD' }))
+      .platformId;
     // Linked at creation, but switched off: ready, not active.
-    const ready = await create('bank_feed_account', { name: 'Clearing feed', account_id: `account:${bankAccount}`, feed_status: 'inactive', current_balance: 0 });
+    const ready = await create('bank_feed_account', {
+      name: 'Clearing feed',
+      account_id: `account:${bankAccount}`,
+      feed_status: 'inactive',
+      current_balance: 0,
+    });
     expect(unified('bank_feed_account', ready)).toMatchObject({ transaction_ready: true, feed_status: 'inactive' });
     readyFeed = ready.platformId;
     const unlinked = await create('bank_feed_account', { name: 'Not linked yet', bank_account_type: 'savings' });
@@ -195,9 +250,12 @@ describe('sandbox bank feed transactions', () => {
   });
 
   it('generates linked feeds ready and the one unlinked feed not ready', async () => {
-    const feeds = (await readAll(connector, ctx, {}, ['bank_feed_account'])).records
-      .map((r) => unified('bank_feed_account', { platformId: String(r.raw.Id), raw: r.raw }));
-    expect(feeds.filter((f) => f.transaction_ready === false).map((f) => f.name)).toEqual(expect.arrayContaining(['Merchant Account (not linked)', 'Not linked yet']));
+    const feeds = (await readAll(connector, ctx, {}, ['bank_feed_account'])).records.map((r) =>
+      unified('bank_feed_account', { platformId: String(r.raw.Id), raw: r.raw }),
+    );
+    expect(feeds.filter((f) => f.transaction_ready === false).map((f) => f.name)).toEqual(
+      expect.arrayContaining(['Merchant Account (not linked)', 'Not linked yet']),
+    );
     expect(feeds.every((f) => f.transaction_ready === (f.account_id !== null))).toBe(true);
   });
 
@@ -219,12 +277,24 @@ describe('sandbox bank feed transactions', () => {
     ]);
     expect(result).toMatchObject({ batchPlatformId: expect.stringMatching(/^FTB-\d{6}$/) as unknown, accepted: 3, duplicates: 0 });
     expect(unified('bank_feed_account', result.feedAccount)).toMatchObject({
-      transaction_ready: true, feed_status: 'active', current_balance: 1487.65, last_statement_balance: 1487.65, last_statement_date: '2025-06-12T00:00:00.000Z',
+      transaction_ready: true,
+      feed_status: 'active',
+      current_balance: 1487.65,
+      last_statement_balance: 1487.65,
+      last_statement_date: '2025-06-12T00:00:00.000Z',
     });
     const changes = await readAll(connector, ctx, cursors, ['bank_feed_account']);
     expect(changes.records.map((r) => [r.raw.Id, r.raw.FeedStatus])).toEqual([[readyFeed, 'Active']]);
-    const stored = await db.pool.query<{ institution_txn_id: string; txn_date: string; amount_cents: number; payee: string | null; reference: string | null }>(
-      `SELECT institution_txn_id, txn_date::text AS txn_date, amount_cents, payee, reference FROM sandbox_platform.feed_lines WHERE feed_id = $1 ORDER BY institution_txn_id`, [readyFeed]);
+    const stored = await db.pool.query<{
+      institution_txn_id: string;
+      txn_date: string;
+      amount_cents: number;
+      payee: string | null;
+      reference: string | null;
+    }>(
+      `SELECT institution_txn_id, txn_date::text AS txn_date, amount_cents, payee, reference FROM sandbox_platform.feed_lines WHERE feed_id = $1 ORDER BY institution_txn_id`,
+      [readyFeed],
+    );
     expect(stored.rows).toEqual([
       { institution_txn_id: 'T-1', txn_date: '2025-06-10', amount_cents: 150000, payee: 'Acme Corp', reference: 'INV-1001' },
       { institution_txn_id: 'T-2', txn_date: '2025-06-11', amount_cents: -1234, payee: null, reference: null },
@@ -245,17 +315,27 @@ describe('sandbox bank feed transactions', () => {
     expect(again.batchPlatformId).not.toBe(first.batchPlatformId);
     expect(await feedLineCount(readyFeed)).toBe(5);
     const found = await native('GET', '/v1/Requests/batch-2');
-    expect(found.body).toMatchObject({ Request: { Collection: 'bank_feed_account', Response: { Batch: { Id: first.batchPlatformId, Accepted: 2, Duplicates: 2 } } } });
+    expect(found.body).toMatchObject({
+      Request: { Collection: 'bank_feed_account', Response: { Batch: { Id: first.batchPlatformId, Accepted: 2, Duplicates: 2 } } },
+    });
   });
 
   it('refuses empty and oversized batches and bad lines, naming the line and field', async () => {
     const many = Array.from({ length: 1001 }, (_, n) => line(`M-${n}`, '2025-06-10', 1));
     const tooMany = await rejection(actions().sendBankFeedTransactions(wctx(), readyFeed, many));
-    expect([tooMany.kind, tooMany.platformMessage]).toEqual(['bad_request', expect.stringMatching(/from 1 to 1000 lines; this batch has 1001/) as unknown]);
+    expect([tooMany.kind, tooMany.platformMessage]).toEqual([
+      'bad_request',
+      expect.stringMatching(/from 1 to 1000 lines; this batch has 1001/) as unknown,
+    ]);
     expect((await actions().sendBankFeedTransactions(wctx(), readyFeed, many.slice(0, 1000))).accepted).toBe(1000);
     expect((await rejection(actions().sendBankFeedTransactions(wctx(), readyFeed, []))).kind).toBe('bad_request');
 
-    const lines = (bad: Record<string, unknown>) => ({ Transactions: [{ InstitutionTxnId: 'B-1', Date: '2025-06-10', Amount: '1.00', Description: 'ok' }, { InstitutionTxnId: 'B-2', Date: '2025-06-10', Amount: '1.00', Description: 'ok', ...bad }] });
+    const lines = (bad: Record<string, unknown>) => ({
+      Transactions: [
+        { InstitutionTxnId: 'B-1', Date: '2025-06-10', Amount: '1.00', Description: 'ok' },
+        { InstitutionTxnId: 'B-2', Date: '2025-06-10', Amount: '1.00', Description: 'ok', ...bad },
+      ],
+    });
     const cases: [Record<string, unknown>, string][] = [
       [{ Date: '2025-02-30' }, 'Transactions[1].Date'],
       [{ Date: 'yesterday' }, 'Transactions[1].Date'],

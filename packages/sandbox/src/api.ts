@@ -70,7 +70,10 @@ export async function handleNative(platform: SandboxPlatform, request: NativeReq
 }
 
 async function route(platform: SandboxPlatform, request: NativeRequest): Promise<NativeResponse> {
-  const segments = request.path.split('/').filter((s) => s !== '').map(decodeURIComponent);
+  const segments = request.path
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodeURIComponent);
   if (segments[0] !== 'v1') throw new NativeError(404, 'NoSuchRoute', `no route ${request.method} ${request.path}`);
   const credentials = credentialsOf(request.headers);
   const resolved = credentials === null ? null : resolveAccount(credentials.username, credentials.password);
@@ -82,9 +85,16 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
 
   const [, name, id, extra] = segments;
   if (name === 'Me' && id === undefined && request.method === 'GET') {
-    if (state.scenario === 'link_error') throw new NativeError(503, 'ServiceUnavailable', 'Company details are temporarily unavailable; try again later');
+    if (state.scenario === 'link_error')
+      throw new NativeError(503, 'ServiceUnavailable', 'Company details are temporarily unavailable; try again later');
     const identity = platform.identity(state);
-    return json(200, { AccountId: identity.storeUniqueId, Username: state.accountKey, CompanyName: identity.name, Country: identity.country, BaseCurrency: identity.currency });
+    return json(200, {
+      AccountId: identity.storeUniqueId,
+      Username: state.accountKey,
+      CompanyName: identity.name,
+      Country: identity.country,
+      BaseCurrency: identity.currency,
+    });
   }
   if (name === 'Requests' && id !== undefined && extra === undefined && request.method === 'GET') {
     const found = await platform.writeByKey(state, id);
@@ -98,9 +108,12 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
     if (!isBody(body)) throw new NativeError(400, 'MalformedBody', 'the request body must be a JSON object');
     const ready = await platform.ready(state);
     const key = request.headers['idempotency-key'] ?? null;
-    const result = action.kind === 'upload' ? await platform.upload(ready, body, key, request.path)
-      : action.kind === 'transactions' ? await platform.feedTransactions(ready, action.feedId, body, key, request.path)
-        : { status: 200, body: await platform.mappingLink(ready, action.feedId) };
+    const result =
+      action.kind === 'upload'
+        ? await platform.upload(ready, body, key, request.path)
+        : action.kind === 'transactions'
+          ? await platform.feedTransactions(ready, action.feedId, body, key, request.path)
+          : { status: 200, body: await platform.mappingLink(ready, action.feedId) };
     if (failAfterWrite) {
       throw new NativeError(500, 'InternalError', 'An unexpected error occurred while sending the response; the change may have been saved');
     }
@@ -111,14 +124,23 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
 
   if (isWrite) {
     refuseScenarioWrite(state, platform.options.retryAfterSeconds);
-    const op = request.method === 'POST' && id === undefined ? 'create'
-      : (request.method === 'PATCH' || request.method === 'PUT') && id !== undefined ? 'update'
-        : request.method === 'DELETE' && id !== undefined ? 'delete' : null;
+    const op =
+      request.method === 'POST' && id === undefined
+        ? 'create'
+        : (request.method === 'PATCH' || request.method === 'PUT') && id !== undefined
+          ? 'update'
+          : request.method === 'DELETE' && id !== undefined
+            ? 'delete'
+            : null;
     if (op === null) throw new NativeError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${request.path}`);
     const body = request.body ?? {};
     if (op !== 'delete' && !isBody(body)) throw new NativeError(400, 'MalformedBody', 'the request body must be a JSON object');
     const ready = await platform.ready(state);
-    const result = await platform.write(ready, { type: spec.type, op, id: id ?? null, body: isBody(body) ? body : {}, idempotencyKey: request.headers['idempotency-key'] ?? null }, request.path);
+    const result = await platform.write(
+      ready,
+      { type: spec.type, op, id: id ?? null, body: isBody(body) ? body : {}, idempotencyKey: request.headers['idempotency-key'] ?? null },
+      request.path,
+    );
     if (failAfterWrite) {
       throw new NativeError(500, 'InternalError', 'An unexpected error occurred while sending the response; the change may have been saved');
     }
@@ -134,7 +156,7 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
 
   const since = request.query.since ?? null;
   if (since !== null && state.scenario === 'suspended_after_sync') {
-    throw new NativeError(402, 'AccountSuspended', 'This company\'s subscription was cancelled; its data cannot be read until billing is resolved');
+    throw new NativeError(402, 'AccountSuspended', "This company's subscription was cancelled; its data cannot be read until billing is resolved");
   }
   if (since !== null && state.scenario === 'revoked_after_sync') {
     // The owner disconnected the app after the first sync.
@@ -151,7 +173,11 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
     throw new NativeError(400, 'InvalidLimit', `limit must be an integer from 1 to ${platform.options.maxPageSize}`, 'limit');
   }
   const page = await platform.list(ready, spec.type, {
-    since, pageToken: request.query.pageToken ?? null, from: request.query.from ?? null, to: request.query.to ?? null, limit,
+    since,
+    pageToken: request.query.pageToken ?? null,
+    from: request.query.from ?? null,
+    to: request.query.to ?? null,
+    limit,
   });
   return json(200, { Items: page.items, Deleted: page.deleted, NextPageToken: page.nextPageToken, NextSince: page.nextSince });
 }
@@ -162,7 +188,12 @@ function refuseScenarioWrite(state: AccountState, retryAfterSeconds: number): vo
     case 'billing_issue':
       throw new NativeError(402, 'SubscriptionExpired', 'The subscription of this company has expired; update billing details to make changes');
     case 'write_invalid':
-      throw new NativeError(400, 'ValidationFault', 'This company does not accept changes from this application: the vendor is locked for editing', 'VendorRef');
+      throw new NativeError(
+        400,
+        'ValidationFault',
+        'This company does not accept changes from this application: the vendor is locked for editing',
+        'VendorRef',
+      );
     case 'write_throttled':
       throw new NativeError(429, 'ThrottleExceeded', 'Too many changes; slow down', null, { 'retry-after': String(retryAfterSeconds) });
     case 'write_unavailable':
@@ -177,7 +208,10 @@ type Action = { kind: 'upload' } | { kind: 'transactions' | 'mapping_link'; feed
 
 /** Names the feed actions answer under: the documented BankFeedAccounts and the collection's own FeedAccounts. */
 const FEED_COLLECTIONS = new Set(['bankfeedaccounts', 'feedaccounts']);
-const FEED_ACTIONS: ReadonlyMap<string, 'transactions' | 'mapping_link'> = new Map([['transactions', 'transactions'], ['mappinglink', 'mapping_link']]);
+const FEED_ACTIONS: ReadonlyMap<string, 'transactions' | 'mapping_link'> = new Map([
+  ['transactions', 'transactions'],
+  ['mappinglink', 'mapping_link'],
+]);
 
 /** The action a request is, if it is one (case-insensitive names, like the collections). */
 function actionOf(method: NativeMethod, segments: readonly string[]): Action | null {

@@ -33,7 +33,8 @@ export function payoutProblems(books: PayoutBooks): string[] {
         if (earlier !== undefined) problems.push(`${id}: pays out ${orderId} again (already in ${earlier})`);
         paidOut.set(orderId, id);
         if (order.payment_status === 'pending') problems.push(`${id}: pays out ${orderId}, which is not charged yet`);
-        if (cents(t.amount) !== cents(order.total_price)) problems.push(`${id}: charges ${orderId} ${String(t.amount)}, not its total ${String(order.total_price)}`);
+        if (cents(t.amount) !== cents(order.total_price))
+          problems.push(`${id}: charges ${orderId} ${String(t.amount)}, not its total ${String(order.total_price)}`);
       }
       if (t.type === 'refund' && order.payment_status !== 'refunded') problems.push(`${id}: refunds ${orderId}, which was not refunded`);
     }
@@ -48,8 +49,11 @@ export function payoutProblems(books: PayoutBooks): string[] {
       problems.push(`${id}: paid, and no journal entry posts it`);
       continue;
     }
-    const banked = arr(journal.line_items).filter((l) => l.account_id === books.checking).reduce((sum, l) => sum + cents(l.total_amount), 0);
-    if (banked !== cents(payout.amount)) problems.push(`${id}: ${journalId} puts ${banked / 100} in checking, not the payout's ${String(payout.amount)}`);
+    const banked = arr(journal.line_items)
+      .filter((l) => l.account_id === books.checking)
+      .reduce((sum, l) => sum + cents(l.total_amount), 0);
+    if (banked !== cents(payout.amount))
+      problems.push(`${id}: ${journalId} puts ${banked / 100} in checking, not the payout's ${String(payout.amount)}`);
   }
   return problems;
 }

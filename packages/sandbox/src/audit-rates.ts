@@ -39,9 +39,11 @@ export function exchangeRateProblems(books: RatedBooks): string[] {
   const rates = [...books.rates.values()];
   for (const [id, rate] of books.rates) {
     const source = String(rate.source_currency_code);
-    if (rate.target_currency_code !== books.home) problems.push(`${id}: target ${String(rate.target_currency_code)} is not the home currency ${String(books.home)}`);
+    if (rate.target_currency_code !== books.home)
+      problems.push(`${id}: target ${String(rate.target_currency_code)} is not the home currency ${String(books.home)}`);
     if (source === books.home || !codes.has(source)) problems.push(`${id}: source ${source} is not another currency of the business`);
-    if (typeof rate.rate !== 'number' || !(rate.rate > 0) || !Number.isFinite(rate.rate)) problems.push(`${id}: rate ${String(rate.rate)} is not a positive number`);
+    if (typeof rate.rate !== 'number' || !(rate.rate > 0) || !Number.isFinite(rate.rate))
+      problems.push(`${id}: rate ${String(rate.rate)} is not a positive number`);
     const key = `${source} ${String(rate.as_of_date)}`;
     if (seen.has(key)) problems.push(`${id}: a second rate of ${key}`);
     seen.add(key);
@@ -49,7 +51,8 @@ export function exchangeRateProblems(books: RatedBooks): string[] {
   for (const [code, listed] of books.listed) {
     if (code === books.home) continue;
     const latest = inEffect(rates, code, null);
-    if (latest !== null && Math.abs(Number(listed) * latest - 1) > LISTED_TOLERANCE) problems.push(`currency:${code}: lists ${listed}, its latest rate is ${latest}`);
+    if (latest !== null && Math.abs(Number(listed) * latest - 1) > LISTED_TOLERANCE)
+      problems.push(`currency:${code}: lists ${listed}, its latest rate is ${latest}`);
   }
   for (const [id, doc] of books.documents) {
     // Text before 2024-08-31's numbers on some objects; both read as a number.
@@ -59,7 +62,8 @@ export function exchangeRateProblems(books: RatedBooks): string[] {
     const date = String(doc.issue_date ?? doc.transaction_date);
     const code = String(doc.currency_code);
     const expected = code === books.home ? 1 : inEffect(rates, code, date);
-    if (expected !== null && Math.abs(carried - expected) > DOCUMENT_TOLERANCE) problems.push(`${id}: currency_rate ${written} of ${code}, the rate on ${date.slice(0, 10)} is ${expected}`);
+    if (expected !== null && Math.abs(carried - expected) > DOCUMENT_TOLERANCE)
+      problems.push(`${id}: currency_rate ${written} of ${code}, the rate on ${date.slice(0, 10)} is ${expected}`);
   }
   return problems;
 }

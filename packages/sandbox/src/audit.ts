@@ -21,7 +21,10 @@ import { mapRecord } from './mapping/index.ts';
 import { parseCents } from './money.ts';
 import type { AccountClass, NativeRecord } from './native.ts';
 
-export interface AuditInput { type: UnifiedObjectType; raw: Record<string, unknown> }
+export interface AuditInput {
+  type: UnifiedObjectType;
+  raw: Record<string, unknown>;
+}
 
 type Obj = Record<string, unknown>;
 type Alloc = { id: string; allocated_amount: number };
@@ -33,7 +36,15 @@ const allocs = (value: unknown): Alloc[] => arr(value) as Alloc[];
 
 /** The objects that carry a currency_rate. */
 const RATED: readonly UnifiedObjectType[] = [
-  'bill', 'bill_credit_memo', 'bill_payment', 'invoice', 'invoice_credit_memo', 'invoice_payment', 'journal_entry', 'expense', 'purchase_order',
+  'bill',
+  'bill_credit_memo',
+  'bill_payment',
+  'invoice',
+  'invoice_credit_memo',
+  'invoice_payment',
+  'journal_entry',
+  'expense',
+  'purchase_order',
 ];
 
 /** Service ids in audits are "<type>:<platform id>", so a link names its target. */
@@ -79,32 +90,50 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
     const linked = arr(deposit.linked_payments);
     for (const p of linked) {
       const payment = all('invoice_payment').get(String(p.id));
-      if (payment !== undefined && cents(payment.total_amount) !== cents(p.payment_amount)) problems.push(`${id}: deposits ${String(p.id)} with another amount`);
+      if (payment !== undefined && cents(payment.total_amount) !== cents(p.payment_amount))
+        problems.push(`${id}: deposits ${String(p.id)} with another amount`);
     }
     const total = sum(linked.map((p) => cents(p.payment_amount))) + sum(arr(deposit.line_items).map((l) => cents(l.total_amount)));
     if (total !== cents(deposit.total_amount)) problems.push(`${id}: total ${String(deposit.total_amount)} is not payments + lines ${total / 100}`);
   }
   checkSalesReceipts(problems, all('sales_receipt'), all('account'));
-  problems.push(...payoutProblems({
-    payouts: all('payout'), orders: all('order'), journals: all('journal_entry'), postedBy, checking: `account:${acc('1000')}`,
-  }));
+  problems.push(
+    ...payoutProblems({
+      payouts: all('payout'),
+      orders: all('order'),
+      journals: all('journal_entry'),
+      postedBy,
+      checking: `account:${acc('1000')}`,
+    }),
+  );
   checkLedger(problems, input);
   checkBalanceSheets(problems, all('balance_sheet'), all('account'));
   problems.push(...statementProblems(all('balance_sheet'), all('income_statement'), all('cash_flow_statement'), all('account')));
   checkEmployees(problems, all('employee'));
   checkSalesOrders(problems, all('sales_order'), invoicedAs, all('invoice'));
   const home = [...all('company_info').values()][0]?.currency_code;
-  problems.push(...exchangeRateProblems({
-    home: typeof home === 'string' ? home : null, currencies: all('currency'), listed, rates: all('exchange_rate'),
-    documents: new Map(RATED.flatMap((type) => [...all(type)])),
-  }));
+  problems.push(
+    ...exchangeRateProblems({
+      home: typeof home === 'string' ? home : null,
+      currencies: all('currency'),
+      listed,
+      rates: all('exchange_rate'),
+      documents: new Map(RATED.flatMap((type) => [...all(type)])),
+    }),
+  );
   return problems;
 }
 
 /** What an order line and an invoice line have in common: the order line's fields. */
 const orderedLine = (line: Obj): string => {
   const item = line.item as Obj | null;
-  return JSON.stringify([line.platform_id, line.tax_rate_id, line.description, cents(line.total_amount), item === null ? null : [item.id, item.quantity, cents(item.unit_amount)]]);
+  return JSON.stringify([
+    line.platform_id,
+    line.tax_rate_id,
+    line.description,
+    cents(line.total_amount),
+    item === null ? null : [item.id, item.quantity, cents(item.unit_amount)],
+  ]);
 };
 
 /**
@@ -116,8 +145,10 @@ function checkSalesOrders(problems: string[], orders: Map<string, Obj>, invoiced
   for (const [id, order] of orders) {
     const invoiceIds = invoicedAs.get(id);
     const named = Array.isArray(invoiceIds) ? invoiceIds.map(String) : [];
-    if ((order.status === 'closed') !== (named.length > 0)) problems.push(`${id}: status ${String(order.status)} but invoiced as [${named.join(', ')}]`);
-    if (sum(arr(order.line_items).map((l) => cents(l.total_amount))) !== cents(order.total_amount)) problems.push(`${id}: line totals do not add up to total_amount`);
+    if ((order.status === 'closed') !== named.length > 0)
+      problems.push(`${id}: status ${String(order.status)} but invoiced as [${named.join(', ')}]`);
+    if (sum(arr(order.line_items).map((l) => cents(l.total_amount))) !== cents(order.total_amount))
+      problems.push(`${id}: line totals do not add up to total_amount`);
     if (named.length === 0) continue;
     const made = named.map((invoiceId) => invoices.get(`invoice:${invoiceId}`));
     const missing = named.filter((_invoiceId, n) => made[n] === undefined);
@@ -127,12 +158,16 @@ function checkSalesOrders(problems: string[], orders: Map<string, Obj>, invoiced
     }
     const found = made.filter((invoice) => invoice !== undefined);
     for (const invoice of found) {
-      if (invoice.customer_id !== order.customer_id) problems.push(`${id}: invoiced to ${String(invoice.customer_id)}, ordered by ${String(order.customer_id)}`);
-      if (String(invoice.issue_date) < String(order.issue_date)) problems.push(`${id}: invoiced on ${String(invoice.issue_date)}, before it was ordered`);
+      if (invoice.customer_id !== order.customer_id)
+        problems.push(`${id}: invoiced to ${String(invoice.customer_id)}, ordered by ${String(order.customer_id)}`);
+      if (String(invoice.issue_date) < String(order.issue_date))
+        problems.push(`${id}: invoiced on ${String(invoice.issue_date)}, before it was ordered`);
     }
     const invoiced = found.flatMap((invoice) => arr(invoice.line_items).map(orderedLine));
-    if (JSON.stringify(invoiced) !== JSON.stringify(arr(order.line_items).map(orderedLine))) problems.push(`${id}: its lines are not those of its invoices`);
-    if (sum(found.map((invoice) => cents(invoice.total_amount))) !== cents(order.total_amount)) problems.push(`${id}: total ${String(order.total_amount)} is not its invoices'`);
+    if (JSON.stringify(invoiced) !== JSON.stringify(arr(order.line_items).map(orderedLine)))
+      problems.push(`${id}: its lines are not those of its invoices`);
+    if (sum(found.map((invoice) => cents(invoice.total_amount))) !== cents(order.total_amount))
+      problems.push(`${id}: total ${String(order.total_amount)} is not its invoices'`);
   }
 }
 
@@ -144,15 +179,19 @@ function checkSalesReceipts(problems: string[], receipts: Map<string, Obj>, acco
   for (const [id, receipt] of receipts) {
     const lines = arr(receipt.line_items);
     const extra = (receipt.additional_fields ?? {}) as Obj;
-    if (sum(lines.map((l) => cents(l.total_amount))) !== cents(receipt.total_amount)) problems.push(`${id}: line totals do not add up to total_amount`);
-    if (sum(lines.map((l) => cents(l.discount_amount))) !== cents(receipt.discount_amount)) problems.push(`${id}: line discounts do not add up to discount_amount`);
+    if (sum(lines.map((l) => cents(l.total_amount))) !== cents(receipt.total_amount))
+      problems.push(`${id}: line totals do not add up to total_amount`);
+    if (sum(lines.map((l) => cents(l.discount_amount))) !== cents(receipt.discount_amount))
+      problems.push(`${id}: line discounts do not add up to discount_amount`);
     if (sum(lines.map((l) => cents(l.tax_amount))) !== cents(extra.tax_amount)) problems.push(`${id}: line taxes do not add up to tax_amount`);
     if (cents(receipt.amount_due) !== 0) problems.push(`${id}: a sales receipt with ${String(receipt.amount_due)} due`);
     const deposit = accounts.get(String(receipt.account_id));
-    if (deposit !== undefined && deposit.category !== 'asset') problems.push(`${id}: deposited to ${String(receipt.account_id)}, which is no asset account`);
+    if (deposit !== undefined && deposit.category !== 'asset')
+      problems.push(`${id}: deposited to ${String(receipt.account_id)}, which is no asset account`);
     for (const line of lines) {
       const income = accounts.get(String(line.account_id));
-      if (income !== undefined && income.category !== 'income') problems.push(`${id}: a line sells into ${String(line.account_id)}, which is no income account`);
+      if (income !== undefined && income.category !== 'income')
+        problems.push(`${id}: a line sells into ${String(line.account_id)}, which is no income account`);
     }
   }
 }
@@ -176,7 +215,8 @@ function checkLedger(problems: string[], input: readonly AuditInput[]): void {
   for (const account of accounts) {
     const id = String(account.Id);
     const expected = naturalCents(account.Class as AccountClass, posted.get(id) ?? 0);
-    if (parseCents(String(account.Balance)) !== expected) problems.push(`account:${id}: balance ${String(account.Balance)} but its postings come to ${expected / 100}`);
+    if (parseCents(String(account.Balance)) !== expected)
+      problems.push(`account:${id}: balance ${String(account.Balance)} but its postings come to ${expected / 100}`);
   }
 }
 
@@ -184,8 +224,10 @@ function checkLedger(problems: string[], input: readonly AuditInput[]): void {
 function checkEmployees(problems: string[], employees: Map<string, Obj>): void {
   for (const [id, employee] of employees) {
     const ended = employee.termination_date;
-    if ((employee.status === 'terminated') !== (typeof ended === 'string')) problems.push(`${id}: status ${String(employee.status)} with termination_date ${String(ended)}`);
-    if (typeof ended === 'string' && typeof employee.hire_date === 'string' && ended < employee.hire_date) problems.push(`${id}: terminated before being hired`);
+    if ((employee.status === 'terminated') !== (typeof ended === 'string'))
+      problems.push(`${id}: status ${String(employee.status)} with termination_date ${String(ended)}`);
+    if (typeof ended === 'string' && typeof employee.hire_date === 'string' && ended < employee.hire_date)
+      problems.push(`${id}: terminated before being hired`);
     const seen = new Set<string>([id]);
     for (let manager = employee.manager_id; typeof manager === 'string'; manager = employees.get(manager)?.manager_id) {
       if (seen.has(manager)) {
@@ -221,7 +263,10 @@ function checkPayables(problems: string[], docs: Map<string, Obj>, payments: Map
     const paid = allocs(doc.linked_payments);
     const credited = allocs(doc.linked_credit_memos);
     checkDocument(problems, id, doc, paid, credited);
-    for (const [list, others] of [[paid, payments], [credited, credits]] as const) {
+    for (const [list, others] of [
+      [paid, payments],
+      [credited, credits],
+    ] as const) {
       for (const a of list) {
         const other = others.get(a.id);
         const mirror = allocs(other?.[back]).find((x) => x.id === id);
@@ -233,7 +278,8 @@ function checkPayables(problems: string[], docs: Map<string, Obj>, payments: Map
   }
   for (const [id, payment] of payments) {
     const linked = allocs(payment[back]);
-    if (sum(linked.map((a) => cents(a.allocated_amount))) !== cents(payment.total_amount)) problems.push(`${id}: total is not the sum of its allocations`);
+    if (sum(linked.map((a) => cents(a.allocated_amount))) !== cents(payment.total_amount))
+      problems.push(`${id}: total is not the sum of its allocations`);
     if (payment.status === 'void') continue;
     for (const a of linked) {
       if (!allocs(docs.get(a.id)?.linked_payments).some((x) => x.id === id)) problems.push(`${id}: ${a.id} does not list this payment`);
@@ -242,14 +288,20 @@ function checkPayables(problems: string[], docs: Map<string, Obj>, payments: Map
   for (const [id, credit] of credits) {
     const linked = allocs(credit[back]);
     const used = sum(linked.map((a) => cents(a.allocated_amount)));
-    if (credit.status !== 'void' && cents(credit.remaining_amount) !== cents(credit.total_amount) - used) problems.push(`${id}: remaining_amount is not total - applications`);
+    if (credit.status !== 'void' && cents(credit.remaining_amount) !== cents(credit.total_amount) - used)
+      problems.push(`${id}: remaining_amount is not total - applications`);
     for (const a of linked) {
       if (!allocs(docs.get(a.id)?.linked_credit_memos).some((x) => x.id === id)) problems.push(`${id}: ${a.id} does not list this credit`);
     }
   }
 }
 
-interface TreeNode { account_id: string; name: string; value: string; items: TreeNode[] }
+interface TreeNode {
+  account_id: string;
+  name: string;
+  value: string;
+  items: TreeNode[];
+}
 
 function checkNode(problems: string[], where: string, node: TreeNode, leaves: Map<string, number>): void {
   if (!/^-?\d+(\.\d+)?$/.test(node.value)) problems.push(`${where}: value ${node.value} is not numeric text`);
@@ -276,11 +328,17 @@ function checkBalanceSheets(problems: string[], sheets: Map<string, Obj>, accoun
   const [id, leaves] = latest;
   for (const [accountId, value] of leaves) {
     const account = accounts.get(accountId);
-    if (account !== undefined && cents(account.balance) !== value) problems.push(`${id}: ${accountId} shows ${value / 100}, account balance is ${String(account.balance)}`);
+    if (account !== undefined && cents(account.balance) !== value)
+      problems.push(`${id}: ${accountId} shows ${value / 100}, account balance is ${String(account.balance)}`);
   }
 }
 
-interface NumberNode { account_id: string; name: string; value: number; items: NumberNode[] }
+interface NumberNode {
+  account_id: string;
+  name: string;
+  value: number;
+  items: NumberNode[];
+}
 
 function checkNumberTree(problems: string[], where: string, node: NumberNode): void {
   if (node.items.length === 0) return;
@@ -305,7 +363,12 @@ const NET_INCOME = '\u0000net income';
  * Net Income over the month; the cash flow starts where the last one ended, moves by its three activities, and ends
  * at the Bank accounts' balance on the month's balance sheet. Exported for the statements' own tests.
  */
-export function statementProblems(sheets: Map<string, Obj>, incomes: Map<string, Obj>, flows: Map<string, Obj>, accounts: Map<string, Obj>): string[] {
+export function statementProblems(
+  sheets: Map<string, Obj>,
+  incomes: Map<string, Obj>,
+  flows: Map<string, Obj>,
+  accounts: Map<string, Obj>,
+): string[] {
   const problems: string[] = [];
   const sheetOf = byMonth(sheets);
   const cash = new Set([...accounts].filter(([, a]) => a.account_type === 'bank').map(([id]) => id));
@@ -320,26 +383,37 @@ export function statementProblems(sheets: Map<string, Obj>, incomes: Map<string,
     for (const part of ['income', 'expenses', 'cost_of_sales'] as const) checkNumberTree(problems, id, statement[part] as NumberNode);
     const income = cents(statement.total_income);
     const net = cents(statement.net_income);
-    if (income - cents(statement.total_cost_of_sales) - cents(statement.total_expenses) !== net) problems.push(`${id}: income - cost of sales - expenses != net income`);
-    for (const [field, part] of [['total_income', 'income'], ['total_expenses', 'expenses'], ['total_cost_of_sales', 'cost_of_sales']] as const) {
+    if (income - cents(statement.total_cost_of_sales) - cents(statement.total_expenses) !== net)
+      problems.push(`${id}: income - cost of sales - expenses != net income`);
+    for (const [field, part] of [
+      ['total_income', 'income'],
+      ['total_expenses', 'expenses'],
+      ['total_cost_of_sales', 'cost_of_sales'],
+    ] as const) {
       if (cents((statement[part] as NumberNode).value) !== cents(statement[field])) problems.push(`${id}: ${field} is not the ${part} tree's value`);
     }
     const before = previous(month);
     const change = netIncomeOf(month) - (before === undefined ? 0 : netIncomeOf(before));
-    if (sheetOf.has(month) && change !== net) problems.push(`${id}: net income ${net / 100} but the balance sheet's Net Income moved ${change / 100}`);
+    if (sheetOf.has(month) && change !== net)
+      problems.push(`${id}: net income ${net / 100} but the balance sheet's Net Income moved ${change / 100}`);
   }
   let lastEnding: number | null = null;
   for (const [month, flow] of [...byMonth(flows)].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const id = String(flow.id);
-    for (const part of ['operating_activities', 'investing_activities', 'financing_activities'] as const) checkNumberTree(problems, id, flow[part] as NumberNode);
+    for (const part of ['operating_activities', 'investing_activities', 'financing_activities'] as const)
+      checkNumberTree(problems, id, flow[part] as NumberNode);
     const starting = cents(flow.starting_balance);
     const ending = cents(flow.ending_balance);
-    if (starting + cents(flow.total_operating) + cents(flow.total_investing) + cents(flow.total_financing) !== ending) problems.push(`${id}: starting + operating + investing + financing != ending`);
-    if (cents(flow.gross_cash_in_flow) - cents(flow.gross_cash_out_flow) !== ending - starting) problems.push(`${id}: cash in - cash out != ending - starting`);
-    if (lastEnding !== null && starting !== lastEnding) problems.push(`${id}: starts at ${starting / 100}, the month before ended at ${lastEnding / 100}`);
+    if (starting + cents(flow.total_operating) + cents(flow.total_investing) + cents(flow.total_financing) !== ending)
+      problems.push(`${id}: starting + operating + investing + financing != ending`);
+    if (cents(flow.gross_cash_in_flow) - cents(flow.gross_cash_out_flow) !== ending - starting)
+      problems.push(`${id}: cash in - cash out != ending - starting`);
+    if (lastEnding !== null && starting !== lastEnding)
+      problems.push(`${id}: starts at ${starting / 100}, the month before ended at ${lastEnding / 100}`);
     lastEnding = ending;
     const sheet = sheetOf.get(month);
-    if (sheet !== undefined && leafCents(sheet.assets as TreeNode, cash) !== ending) problems.push(`${id}: ends at ${ending / 100}, the balance sheet's bank accounts hold ${leafCents(sheet.assets as TreeNode, cash) / 100}`);
+    if (sheet !== undefined && leafCents(sheet.assets as TreeNode, cash) !== ending)
+      problems.push(`${id}: ends at ${ending / 100}, the balance sheet's bank accounts hold ${leafCents(sheet.assets as TreeNode, cash) / 100}`);
   }
   return problems;
 }

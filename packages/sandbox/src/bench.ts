@@ -39,9 +39,13 @@ try {
   const bill = connector.objects.bill?.handler;
   const create = bill?.create?.bind(bill);
   if (create !== undefined) {
-    await time('create a bill', () => create(writeContext(ctx, `bench-${Date.now()}`), {
-      vendor_id: 'vendor:VEN-000001', issue_date: new Date().toISOString(), line_items: [{ account_id: 'account:ACC-000030', total_amount: 10 }],
-    }));
+    await time('create a bill', () =>
+      create(writeContext(ctx, `bench-${Date.now()}`), {
+        vendor_id: 'vendor:VEN-000001',
+        issue_date: new Date().toISOString(),
+        line_items: [{ account_id: 'account:ACC-000030', total_amount: 10 }],
+      }),
+    );
   }
 } finally {
   await platform.reset(username);

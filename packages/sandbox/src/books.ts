@@ -5,9 +5,7 @@
  * functions on native records; all arithmetic in integer cents.
  */
 import { formatCents, parseCents, parseRate, taxOn } from './money.ts';
-import type {
-  CreditStatus, DocStatus, LinkedTxn, NativeJournalLine, NativeLine, NativeRecord, TrackingRefs,
-} from './native.ts';
+import type { CreditStatus, DocStatus, LinkedTxn, NativeJournalLine, NativeLine, NativeRecord, TrackingRefs } from './native.ts';
 
 export interface LineInput extends TrackingRefs {
   accountId: string;
@@ -47,7 +45,12 @@ export function buildLine(lineId: string, input: LineInput): NativeLine {
   return line;
 }
 
-export interface DocTotals { SubTotal: string; TotalDiscount: string; TotalTax: string; Total: string }
+export interface DocTotals {
+  SubTotal: string;
+  TotalDiscount: string;
+  TotalTax: string;
+  Total: string;
+}
 
 /** Document totals from its lines: SubTotal - TotalDiscount + TotalTax = Total. */
 export function totalsOf(lines: readonly NativeLine[]): DocTotals {
@@ -107,10 +110,20 @@ export function journalLine(lineId: string, accountId: string, signedCents: numb
 }
 
 /** Accounts the platform posts to by itself (tax, undeposited funds, receivables, payables). */
-export interface RoleAccounts { AP: string; AR: string; UndepositedFunds: string; InputTax: string; SalesTax: string }
+export interface RoleAccounts {
+  AP: string;
+  AR: string;
+  UndepositedFunds: string;
+  InputTax: string;
+  SalesTax: string;
+}
 
 /** One ledger movement: debit positive, credit negative. */
-export interface Posting { date: string; accountId: string; cents: number }
+export interface Posting {
+  date: string;
+  accountId: string;
+  cents: number;
+}
 
 type Poster = (record: NativeRecord, roles: RoleAccounts) => Posting[];
 
@@ -155,12 +168,18 @@ const POSTERS: Readonly<Record<string, Poster>> = {
   bill_payment: (r, roles) => {
     const cents = parseCents(str(r, 'Amount'));
     const date = str(r, 'TxnDate');
-    return [{ date, accountId: roles.AP, cents }, { date, accountId: str(r, 'BankAccountId'), cents: -cents }];
+    return [
+      { date, accountId: roles.AP, cents },
+      { date, accountId: str(r, 'BankAccountId'), cents: -cents },
+    ];
   },
   invoice_payment: (r, roles) => {
     const cents = parseCents(str(r, 'Amount'));
     const date = str(r, 'TxnDate');
-    return [{ date, accountId: str(r, 'DepositToAccountId'), cents }, { date, accountId: roles.AR, cents: -cents }];
+    return [
+      { date, accountId: str(r, 'DepositToAccountId'), cents },
+      { date, accountId: roles.AR, cents: -cents },
+    ];
   },
   bank_deposit: (r, roles) => {
     const date = str(r, 'TxnDate');
@@ -176,7 +195,10 @@ const POSTERS: Readonly<Record<string, Poster>> = {
   bank_transfer: (r) => {
     const cents = parseCents(str(r, 'Amount'));
     const date = str(r, 'TxnDate');
-    return [{ date, accountId: str(r, 'ToAccountId'), cents }, { date, accountId: str(r, 'FromAccountId'), cents: -cents }];
+    return [
+      { date, accountId: str(r, 'ToAccountId'), cents },
+      { date, accountId: str(r, 'FromAccountId'), cents: -cents },
+    ];
   },
   journal_entry: (r) => {
     const date = str(r, 'TxnDate');

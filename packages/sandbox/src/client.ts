@@ -14,14 +14,30 @@ export interface ListBody {
 }
 
 /** Body of POST /v1/Attachments. */
-export interface NativeUpload { ParentType: AttachmentParentType; ParentId: string; FileName: string; ContentType: string; Content: string }
+export interface NativeUpload {
+  ParentType: AttachmentParentType;
+  ParentId: string;
+  FileName: string;
+  ContentType: string;
+  Content: string;
+}
 
 /** One line of POST /v1/BankFeedAccounts/<id>/Transactions. */
 export interface NativeFeedLine {
-  InstitutionTxnId: string; Date: string; Amount: unknown; Description: string; Payee?: string; Reference?: string; RunningBalance?: unknown;
+  InstitutionTxnId: string;
+  Date: string;
+  Amount: unknown;
+  Description: string;
+  Payee?: string;
+  Reference?: string;
+  RunningBalance?: unknown;
 }
 
-export interface FeedBatchBody { Id: string; Accepted: number; Duplicates: number }
+export interface FeedBatchBody {
+  Id: string;
+  Accepted: number;
+  Duplicates: number;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -49,7 +65,10 @@ export class SandboxClient {
   }
 
   async #send(call: Omit<SandboxCall, 'headers'>, headers: Record<string, string> = {}): Promise<unknown> {
-    const response = await this.#transport.send({ ...call, headers: { authorization: this.#authorization, accept: 'application/json', ...headers } }, this.#ctx);
+    const response = await this.#transport.send(
+      { ...call, headers: { authorization: this.#authorization, accept: 'application/json', ...headers } },
+      this.#ctx,
+    );
     return response.body;
   }
 
@@ -61,34 +80,63 @@ export class SandboxClient {
 
   async list(type: UnifiedObjectType, query: Record<string, string | undefined>): Promise<ListBody> {
     const { collection } = collectionOf(type);
-    const body = await this.#send({ method: 'GET', path: `/v1/${collection}`, query, idempotent: true, objectType: type, operation: `list ${collection}` });
+    const body = await this.#send({
+      method: 'GET',
+      path: `/v1/${collection}`,
+      query,
+      idempotent: true,
+      objectType: type,
+      operation: `list ${collection}`,
+    });
     if (!isObject(body) || !Array.isArray(body.Items) || !body.Items.every(isRecord) || !Array.isArray(body.Deleted)) throw malformed(collection);
     const deleted = body.Deleted.filter((d): d is { Id: string; DeletedAt: string } => isObject(d) && typeof d.Id === 'string');
     return {
-      Items: body.Items, Deleted: deleted,
+      Items: body.Items,
+      Deleted: deleted,
       NextPageToken: typeof body.NextPageToken === 'string' ? body.NextPageToken : null,
       NextSince: typeof body.NextSince === 'string' ? body.NextSince : null,
     };
   }
 
   /** A create or update; the record as the platform stored it. */
-  async write(type: UnifiedObjectType, method: 'POST' | 'PATCH', id: string | null, body: Record<string, unknown>, key: string): Promise<NativeRecord> {
+  async write(
+    type: UnifiedObjectType,
+    method: 'POST' | 'PATCH',
+    id: string | null,
+    body: Record<string, unknown>,
+    key: string,
+  ): Promise<NativeRecord> {
     const { collection } = collectionOf(type);
     const path = id === null ? `/v1/${collection}` : `/v1/${collection}/${encodeURIComponent(id)}`;
     // Keyed writes are safe to retry: the platform answers a repeat with the first result.
-    const answer = await this.#send({ method, path, body, idempotent: true, objectType: type, operation: `${method === 'POST' ? 'create' : 'update'} ${collection}` }, { 'idempotency-key': key });
+    const answer = await this.#send(
+      { method, path, body, idempotent: true, objectType: type, operation: `${method === 'POST' ? 'create' : 'update'} ${collection}` },
+      { 'idempotency-key': key },
+    );
     if (!isObject(answer) || !isRecord(answer.Item)) throw malformed(collection);
     return answer.Item;
   }
 
   async delete(type: UnifiedObjectType, id: string, key: string): Promise<void> {
     const { collection } = collectionOf(type);
-    await this.#send({ method: 'DELETE', path: `/v1/${collection}/${encodeURIComponent(id)}`, idempotent: true, objectType: type, operation: `delete ${collection}` }, { 'idempotency-key': key });
+    await this.#send(
+      {
+        method: 'DELETE',
+        path: `/v1/${collection}/${encodeURIComponent(id)}`,
+        idempotent: true,
+        objectType: type,
+        operation: `delete ${collection}`,
+      },
+      { 'idempotency-key': key },
+    );
   }
 
   /** Uploads a file as an attachment; the attachment as stored. */
   async upload(body: NativeUpload, key: string): Promise<NativeRecord> {
-    const answer = await this.#send({ method: 'POST', path: '/v1/Attachments', body, idempotent: true, objectType: 'attachment', operation: 'upload Attachments' }, { 'idempotency-key': key });
+    const answer = await this.#send(
+      { method: 'POST', path: '/v1/Attachments', body, idempotent: true, objectType: 'attachment', operation: 'upload Attachments' },
+      { 'idempotency-key': key },
+    );
     if (!isObject(answer) || !isRecord(answer.Item)) throw malformed('Attachments');
     return answer.Item;
   }
@@ -96,10 +144,21 @@ export class SandboxClient {
   /** Sends statement lines to a feed; the batch and the feed as it is afterwards. */
   async feedTransactions(feedId: string, lines: NativeFeedLine[], key: string): Promise<{ Batch: FeedBatchBody; Item: NativeRecord }> {
     const path = `/v1/BankFeedAccounts/${encodeURIComponent(feedId)}/Transactions`;
-    const answer = await this.#send({ method: 'POST', path, body: { Transactions: lines }, idempotent: true, objectType: 'bank_feed_account', operation: 'send BankFeedAccounts transactions' }, { 'idempotency-key': key });
+    const answer = await this.#send(
+      {
+        method: 'POST',
+        path,
+        body: { Transactions: lines },
+        idempotent: true,
+        objectType: 'bank_feed_account',
+        operation: 'send BankFeedAccounts transactions',
+      },
+      { 'idempotency-key': key },
+    );
     if (!isObject(answer) || !isRecord(answer.Item) || !isObject(answer.Batch)) throw malformed('BankFeedAccounts Transactions');
     const batch = answer.Batch;
-    if (typeof batch.Id !== 'string' || typeof batch.Accepted !== 'number' || typeof batch.Duplicates !== 'number') throw malformed('BankFeedAccounts Transactions');
+    if (typeof batch.Id !== 'string' || typeof batch.Accepted !== 'number' || typeof batch.Duplicates !== 'number')
+      throw malformed('BankFeedAccounts Transactions');
     return { Batch: { Id: batch.Id, Accepted: batch.Accepted, Duplicates: batch.Duplicates }, Item: answer.Item };
   }
 
@@ -107,7 +166,14 @@ export class SandboxClient {
   async mappingLink(feedId: string): Promise<{ Url: string; ExpiresAt: string | null }> {
     const path = `/v1/BankFeedAccounts/${encodeURIComponent(feedId)}/MappingLink`;
     // Nothing changes on the platform until the business uses the link, so a retry is harmless.
-    const answer = await this.#send({ method: 'POST', path, body: {}, idempotent: true, objectType: 'bank_feed_account', operation: 'create BankFeedAccounts mapping link' });
+    const answer = await this.#send({
+      method: 'POST',
+      path,
+      body: {},
+      idempotent: true,
+      objectType: 'bank_feed_account',
+      operation: 'create BankFeedAccounts mapping link',
+    });
     if (!isObject(answer) || typeof answer.Url !== 'string') throw malformed('BankFeedAccounts MappingLink');
     return { Url: answer.Url, ExpiresAt: typeof answer.ExpiresAt === 'string' ? answer.ExpiresAt : null };
   }

@@ -12,19 +12,45 @@ import type { UnifiedObjectType } from '../../../src/model/object-types.ts';
 import { journalLine, totalsOf } from './books.ts';
 import { collectionOf, platformIdFor } from './collections.ts';
 import {
-  buildLines, drawSalesReceipt, dueCents, invoiceOfLines, makeBill, makeBillPayment, makeInvoice, makePayment, purchaseLines, salesLines, unallocate, type Palette,
+  buildLines,
+  drawSalesReceipt,
+  dueCents,
+  invoiceOfLines,
+  makeBill,
+  makeBillPayment,
+  makeInvoice,
+  makePayment,
+  purchaseLines,
+  salesLines,
+  unallocate,
+  type Palette,
 } from './documents.ts';
 import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
 import { drift, formatExchangeRate, rateOfListed } from './generator/exchange-rates.ts';
 import { chargeOf, payoutJournal } from './generator/payouts.ts';
 import { formatCents, parseCents } from './money.ts';
 import { emailFor, personName } from './generator/names.ts';
-import type { NativeContact, NativeEmployee, NativeExchangeRate, NativeExpense, NativeJournalEntry, NativeOf, NativeSalesOrder, NativeType } from './native.ts';
+import type {
+  NativeContact,
+  NativeEmployee,
+  NativeExchangeRate,
+  NativeExpense,
+  NativeJournalEntry,
+  NativeOf,
+  NativeSalesOrder,
+  NativeType,
+} from './native.ts';
 import { Rng, deriveSeed } from './prng.ts';
 import type { Unit } from './store/unit.ts';
 import { removeAttachmentsOf } from './writes/attachments.ts';
 
-interface TickContext { unit: Unit; rng: Rng; palette: Palette; date: string; stamps: { CreatedAt: string; UpdatedAt: string } }
+interface TickContext {
+  unit: Unit;
+  rng: Rng;
+  palette: Palette;
+  date: string;
+  stamps: { CreatedAt: string; UpdatedAt: string };
+}
 
 /** Distinct random platform ids among those issued so far for a type. */
 function candidates(t: TickContext, type: UnifiedObjectType, n: number): string[] {
@@ -49,25 +75,49 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
   if (palette === null) throw new Error('tick on books that were never materialized');
   const today = unit.at.slice(0, 10);
   const date = state.asOf !== null && state.asOf > today ? state.asOf : today;
-  const t: TickContext = { unit, rng: new Rng(deriveSeed(state.seed, 'tick', tick)), palette, date, stamps: { CreatedAt: unit.at, UpdatedAt: unit.at } };
+  const t: TickContext = {
+    unit,
+    rng: new Rng(deriveSeed(state.seed, 'tick', tick)),
+    palette,
+    date,
+    stamps: { CreatedAt: unit.at, UpdatedAt: unit.at },
+  };
   const k = Math.max(1, Math.round(state.size / 2_500));
 
   const vendors = (await loaded(t, 'vendor', k + 2)).filter((v) => v.Status === 'Active');
   for (const vendor of vendors.slice(0, k)) {
     const id = unit.nextId('bill');
-    unit.create('bill', makeBill({
-      id, docNumber: `VI-${id.slice(5)}`, partyId: vendor.Id, date, currency: palette.currency, lines: purchaseLines(t.rng, palette),
-      stamps: t.stamps, term: termFor(palette, vendor),
-    }));
+    unit.create(
+      'bill',
+      makeBill({
+        id,
+        docNumber: `VI-${id.slice(5)}`,
+        partyId: vendor.Id,
+        date,
+        currency: palette.currency,
+        lines: purchaseLines(t.rng, palette),
+        stamps: t.stamps,
+        term: termFor(palette, vendor),
+      }),
+    );
   }
   await payBills(t, k);
   const customers = (await loaded(t, 'customer', k + 2)).filter((c) => c.Status === 'Active');
   for (const customer of customers.slice(0, k)) {
     const id = unit.nextId('invoice');
-    unit.create('invoice', makeInvoice({
-      id, docNumber: `INV-${String(1000 + Number(id.slice(4)))}`, partyId: customer.Id, date, currency: palette.currency,
-      lines: salesLines(t.rng, palette), stamps: t.stamps, term: termFor(palette, customer),
-    }));
+    unit.create(
+      'invoice',
+      makeInvoice({
+        id,
+        docNumber: `INV-${String(1000 + Number(id.slice(4)))}`,
+        partyId: customer.Id,
+        date,
+        currency: palette.currency,
+        lines: salesLines(t.rng, palette),
+        stamps: t.stamps,
+        term: termFor(palette, customer),
+      }),
+    );
   }
   await receivePayments(t, k);
   if (t.rng.chance(0.5)) await voidBillPayment(t);
@@ -100,7 +150,10 @@ async function payoutsArrive(t: TickContext): Promise<void> {
     if (payout.Status !== 'InTransit' || payout.ArrivalDate > t.date) continue;
     const orderIds = [...new Set(payout.Transactions.map((x) => x.OrderId))];
     await t.unit.load('order', orderIds);
-    const charges = orderIds.map((id) => t.unit.peek('order', id)).flatMap((order) => (order === null ? [] : [chargeOf(order)])).filter((c) => c !== null);
+    const charges = orderIds
+      .map((id) => t.unit.peek('order', id))
+      .flatMap((order) => (order === null ? [] : [chargeOf(order)]))
+      .filter((c) => c !== null);
     payout.Status = 'Paid';
     payout.UpdatedAt = t.stamps.UpdatedAt;
     const entry = payoutJournal(t.unit.nextId('journal_entry'), payout, charges);
@@ -121,8 +174,17 @@ async function salesOrders(t: TickContext): Promise<void> {
       const lines = buildLines(salesLines(t.rng, t.palette));
       const id = t.unit.nextId('sales_order');
       const order: NativeSalesOrder = {
-        Id: id, ...t.stamps, DocNumber: `SO-${String(1000 + Number(id.slice(3)))}`, CustomerId: customer.Id, TxnDate: t.date,
-        CurrencyCode: t.palette.currency, ExchangeRate: '1.000000', Status: 'Open', Lines: lines, ...totalsOf(lines), InvoiceIds: [],
+        Id: id,
+        ...t.stamps,
+        DocNumber: `SO-${String(1000 + Number(id.slice(3)))}`,
+        CustomerId: customer.Id,
+        TxnDate: t.date,
+        CurrencyCode: t.palette.currency,
+        ExchangeRate: '1.000000',
+        Status: 'Open',
+        Lines: lines,
+        ...totalsOf(lines),
+        InvoiceIds: [],
       };
       if (customer.TermId !== undefined) order.TermId = customer.TermId;
       t.unit.create('sales_order', order);
@@ -141,8 +203,14 @@ async function salesOrders(t: TickContext): Promise<void> {
     const order = t.rng.pick(open);
     const id = t.unit.nextId('invoice');
     const made = invoiceOfLines({
-      id, docNumber: `INV-${String(1000 + Number(id.slice(4)))}`, partyId: order.CustomerId, date: t.date, currency: order.CurrencyCode,
-      lines: structuredClone(order.Lines), stamps: t.stamps, term: t.palette.terms.find((term) => term.id === order.TermId),
+      id,
+      docNumber: `INV-${String(1000 + Number(id.slice(4)))}`,
+      partyId: order.CustomerId,
+      date: t.date,
+      currency: order.CurrencyCode,
+      lines: structuredClone(order.Lines),
+      stamps: t.stamps,
+      term: t.palette.terms.find((term) => term.id === order.TermId),
     });
     t.unit.create('invoice', made);
     order.Status = 'Closed';
@@ -170,7 +238,13 @@ async function exchangeRates(unit: Unit, rng: Rng, home: string, date: string): 
     unit.touch('exchange_rate', latest);
   } else {
     unit.create('exchange_rate', {
-      Id: unit.nextId('exchange_rate'), CreatedAt: unit.at, UpdatedAt: unit.at, SourceCurrencyCode: currency.Code, TargetCurrencyCode: home, Rate: rate, AsOfDate: date,
+      Id: unit.nextId('exchange_rate'),
+      CreatedAt: unit.at,
+      UpdatedAt: unit.at,
+      SourceCurrencyCode: currency.Code,
+      TargetCurrencyCode: home,
+      Rate: rate,
+      AsOfDate: date,
     } satisfies NativeExchangeRate);
   }
   currency.ExchangeRate = (1 / Number(rate)).toFixed(6);
@@ -184,7 +258,10 @@ async function cashSales(t: TickContext, k: number): Promise<void> {
   const customers = (await loaded(t, 'customer', count)).filter((c) => c.Status === 'Active');
   for (let n = 0; n < count; n++) {
     const customer = t.rng.chance(0.7) ? customers[n] : undefined;
-    t.unit.create('sales_receipt', drawSalesReceipt(t.rng, t.palette, { id: t.unit.nextId('sales_receipt'), date: t.date, stamps: t.stamps, customer }));
+    t.unit.create(
+      'sales_receipt',
+      drawSalesReceipt(t.rng, t.palette, { id: t.unit.nextId('sales_receipt'), date: t.date, stamps: t.stamps, customer }),
+    );
   }
 }
 
@@ -205,10 +282,23 @@ async function people(unit: Unit, rng: Rng, date: string): Promise<void> {
     // The company's mail domain, as its other people have it.
     const mailbox = emailFor(`${person.first}.${person.last}`, 'example').split('@')[0] ?? person.first.toLowerCase();
     const employee: NativeEmployee = {
-      Id: id, CreatedAt: unit.at, UpdatedAt: unit.at, EmployeeNumber: `E${id.slice(-4)}`, FirstName: person.first, LastName: person.last,
-      JobTitle: title, Email: `${mailbox}${head.Email.slice(head.Email.indexOf('@'))}`,
-      DepartmentId: head.DepartmentId, ManagerId: head.Id, HireDate: date, Status: 'Active',
-      AnnualSalary: formatCents(rng.int(350, 750) * 10_000), CustomFields: [{ Name: 'Pay frequency', Value: 'Monthly' }, { Name: 'Remote', Value: 'No' }],
+      Id: id,
+      CreatedAt: unit.at,
+      UpdatedAt: unit.at,
+      EmployeeNumber: `E${id.slice(-4)}`,
+      FirstName: person.first,
+      LastName: person.last,
+      JobTitle: title,
+      Email: `${mailbox}${head.Email.slice(head.Email.indexOf('@'))}`,
+      DepartmentId: head.DepartmentId,
+      ManagerId: head.Id,
+      HireDate: date,
+      Status: 'Active',
+      AnnualSalary: formatCents(rng.int(350, 750) * 10_000),
+      CustomFields: [
+        { Name: 'Pay frequency', Value: 'Monthly' },
+        { Name: 'Remote', Value: 'No' },
+      ],
     };
     unit.create('employee', employee);
   }
@@ -228,8 +318,14 @@ async function payBills(t: TickContext, k: number): Promise<void> {
     const due = dueCents(bill);
     const cents = t.rng.chance(0.7) ? due : Math.max(1, Math.floor(due / 2));
     const payment = makeBillPayment({
-      id: t.unit.nextId('bill_payment'), vendorId: bill.VendorId, bankAccountId: acc('1000'), date: t.date, currency: bill.CurrencyCode,
-      stamps: t.stamps, allocations: [{ bill, cents }], reference: `ACH ${t.rng.int(10_000, 99_999)}`,
+      id: t.unit.nextId('bill_payment'),
+      vendorId: bill.VendorId,
+      bankAccountId: acc('1000'),
+      date: t.date,
+      currency: bill.CurrencyCode,
+      stamps: t.stamps,
+      allocations: [{ bill, cents }],
+      reference: `ACH ${t.rng.int(10_000, 99_999)}`,
     });
     t.unit.touch('bill', bill);
     t.unit.create('bill_payment', payment);
@@ -240,8 +336,14 @@ async function receivePayments(t: TickContext, k: number): Promise<void> {
   const open = (await loaded(t, 'invoice', k * 4)).filter((i) => i.Status === 'Open' || i.Status === 'PartiallyPaid');
   for (const invoice of open.slice(0, k)) {
     const payment = makePayment({
-      id: t.unit.nextId('invoice_payment'), customerId: invoice.CustomerId, depositTo: acc('1000'), date: t.date, currency: invoice.CurrencyCode,
-      stamps: t.stamps, method: t.rng.pick(['ACH', 'Card', 'Check']), allocations: [{ invoice, cents: dueCents(invoice) }],
+      id: t.unit.nextId('invoice_payment'),
+      customerId: invoice.CustomerId,
+      depositTo: acc('1000'),
+      date: t.date,
+      currency: invoice.CurrencyCode,
+      stamps: t.stamps,
+      method: t.rng.pick(['ACH', 'Card', 'Check']),
+      allocations: [{ invoice, cents: dueCents(invoice) }],
     });
     t.unit.touch('invoice', invoice);
     t.unit.create('invoice_payment', payment);
@@ -251,7 +353,10 @@ async function receivePayments(t: TickContext, k: number): Promise<void> {
 async function voidBillPayment(t: TickContext): Promise<void> {
   const payment = (await loaded(t, 'bill_payment', 3)).find((p) => p.Status === 'Active');
   if (payment === undefined) return;
-  await t.unit.load('bill', payment.LinkedTxns.map((l) => l.TxnId));
+  await t.unit.load(
+    'bill',
+    payment.LinkedTxns.map((l) => l.TxnId),
+  );
   for (const link of payment.LinkedTxns) {
     const bill = t.unit.peek('bill', link.TxnId);
     if (bill === null) continue;
@@ -303,18 +408,37 @@ async function journals(t: TickContext): Promise<void> {
   const [debit, memo] = t.rng.chance(0.5) ? [acc(t.rng.pick(BILL_EXPENSE_CODES)), 'Accrual'] : [acc('7200'), 'Depreciation'];
   const id = t.unit.nextId('journal_entry');
   const entry: NativeJournalEntry = {
-    Id: id, ...t.stamps, DocNumber: `JE-${id.slice(3)}`, TxnDate: t.date, CurrencyCode: t.palette.currency, ExchangeRate: '1.000000',
-    Memo: memo, Status: 'Posted', Lines: [journalLine('1', debit, x), journalLine('2', memo === 'Accrual' ? acc('2400') : acc('1550'), -x)],
+    Id: id,
+    ...t.stamps,
+    DocNumber: `JE-${id.slice(3)}`,
+    TxnDate: t.date,
+    CurrencyCode: t.palette.currency,
+    ExchangeRate: '1.000000',
+    Memo: memo,
+    Status: 'Posted',
+    Lines: [journalLine('1', debit, x), journalLine('2', memo === 'Accrual' ? acc('2400') : acc('1550'), -x)],
   };
   t.unit.create('journal_entry', entry);
 }
 
 function expense(t: TickContext): void {
-  const lines = buildLines([{ accountId: acc(t.rng.pick(SPEND_CODES)), description: 'Card purchase', qty: 1, unitPriceCents: t.rng.int(500, 40_000) }]);
+  const lines = buildLines([
+    { accountId: acc(t.rng.pick(SPEND_CODES)), description: 'Card purchase', qty: 1, unitPriceCents: t.rng.int(500, 40_000) },
+  ]);
   const total = lines.reduce((sum, l) => sum + parseCents(l.Total), 0);
   const record: NativeExpense = {
-    Id: t.unit.nextId('expense'), ...t.stamps, PaymentAccountId: acc('2100'), PaymentType: 'CreditCard', TxnDate: t.date,
-    CurrencyCode: t.palette.currency, Lines: lines, SubTotal: formatCents(total), TotalDiscount: '0.00', TotalTax: '0.00', Total: formatCents(total), Status: 'Posted',
+    Id: t.unit.nextId('expense'),
+    ...t.stamps,
+    PaymentAccountId: acc('2100'),
+    PaymentType: 'CreditCard',
+    TxnDate: t.date,
+    CurrencyCode: t.palette.currency,
+    Lines: lines,
+    SubTotal: formatCents(total),
+    TotalDiscount: '0.00',
+    TotalTax: '0.00',
+    Total: formatCents(total),
+    Status: 'Posted',
   };
   t.unit.create('expense', record);
 }
@@ -324,4 +448,3 @@ export function dueTicks(lastTickAt: Date | null, now: number, intervalMs: numbe
   if (intervalMs <= 0 || lastTickAt === null) return 0;
   return Math.min(max, Math.floor((now - lastTickAt.getTime()) / intervalMs));
 }
-

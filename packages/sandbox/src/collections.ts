@@ -19,7 +19,10 @@ export interface CollectionSpec {
 
 /** What files attach to on the platform (an attachment's ParentType), with the unified object type of each. */
 export const ATTACHMENT_PARENT_TYPES = {
-  JournalEntry: 'journal_entry', Bill: 'bill', Invoice: 'invoice', Expense: 'expense',
+  JournalEntry: 'journal_entry',
+  Bill: 'bill',
+  Invoice: 'invoice',
+  Expense: 'expense',
 } as const satisfies Record<string, UnifiedObjectType>;
 export type AttachmentParentType = keyof typeof ATTACHMENT_PARENT_TYPES;
 export const ATTACHMENT_PARENT_NAMES = Object.keys(ATTACHMENT_PARENT_TYPES) as readonly AttachmentParentType[];

@@ -20,14 +20,26 @@ describe('sandbox connector', () => {
     const writable = UNIFIED_OBJECT_TYPES.filter((t) => sandboxConnector.objects[t]?.capabilities.create === true).sort();
     expect(writable).toEqual(Object.keys(WRITERS).sort());
     expect(writable).toEqual([
-      'account', 'bank_deposit', 'bank_feed_account', 'bank_transfer', 'bill', 'bill_credit_memo', 'bill_payment', 'customer',
-      'invoice', 'journal_entry', 'tax_rate', 'vendor',
+      'account',
+      'bank_deposit',
+      'bank_feed_account',
+      'bank_transfer',
+      'bill',
+      'bill_credit_memo',
+      'bill_payment',
+      'customer',
+      'invoice',
+      'journal_entry',
+      'tax_rate',
+      'vendor',
     ]);
   });
 
   it('asks for basic credentials only', () => {
     const auth = sandboxConnector.auth;
-    expect(auth.type === 'credentials' ? auth.fields.map((f) => [f.field, f.required, f.secret]) : null)
-      .toEqual([['basic_username', true, false], ['basic_password', true, true]]);
+    expect(auth.type === 'credentials' ? auth.fields.map((f) => [f.field, f.required, f.secret]) : null).toEqual([
+      ['basic_username', true, false],
+      ['basic_password', true, true],
+    ]);
   });
 });

@@ -6,15 +6,34 @@ import { buildLine, settleCredit, settleDocument, totalsOf, type LineInput } fro
 import { addDays } from './dates.ts';
 import { formatCents, parseCents } from './money.ts';
 import type {
-  LinkedTxn, NativeBill, NativeBillPayment, NativeContact, NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeSalesReceipt,
-  NativeVendorCredit, TxnType,
+  LinkedTxn,
+  NativeBill,
+  NativeBillPayment,
+  NativeContact,
+  NativeCreditNote,
+  NativeInvoice,
+  NativeLine,
+  NativePayment,
+  NativeSalesReceipt,
+  NativeVendorCredit,
+  TxnType,
 } from './native.ts';
 import type { Rng } from './prng.ts';
 import { BILL_EXPENSE_CODES, INCOME_CODES, ROLES, acc } from './generator/chart.ts';
 import { EXPENSE_WORDS, SALES_WORDS } from './generator/names.ts';
 
-export interface TaxChoice { id: string; rateMilli: number }
-export interface PaletteItem { id: string; name: string; salesCents: number; costCents: number; incomeAccountId: string; expenseAccountId: string }
+export interface TaxChoice {
+  id: string;
+  rateMilli: number;
+}
+export interface PaletteItem {
+  id: string;
+  name: string;
+  salesCents: number;
+  costCents: number;
+  incomeAccountId: string;
+  expenseAccountId: string;
+}
 
 /** What inventing a document needs to know about the business (kept with the account state). */
 export interface Palette {
@@ -30,7 +49,10 @@ export interface Palette {
   items: PaletteItem[];
 }
 
-export interface Stamps { CreatedAt: string; UpdatedAt: string }
+export interface Stamps {
+  CreatedAt: string;
+  UpdatedAt: string;
+}
 
 function tracking(rng: Rng, p: Palette, line: LineInput): LineInput {
   if (p.classes.length > 0 && rng.chance(0.3)) line.ClassId = rng.pick(p.classes);
@@ -43,11 +65,26 @@ function tracking(rng: Rng, p: Palette, line: LineInput): LineInput {
 export function purchaseLines(rng: Rng, p: Palette): LineInput[] {
   const tax = rng.chance(0.8) && p.purchaseTax.length > 0 ? rng.pick(p.purchaseTax) : undefined;
   const lines: LineInput[] = [];
-  for (let n = rng.weighted([[1, 5], [2, 3], [3, 2], [4, 1]] as const); n > 0; n--) {
+  for (
+    let n = rng.weighted([
+      [1, 5],
+      [2, 3],
+      [3, 2],
+      [4, 1],
+    ] as const);
+    n > 0;
+    n--
+  ) {
     const item = p.items.length > 0 && rng.chance(0.4) ? rng.pick(p.items) : undefined;
-    const line: LineInput = item === undefined
-      ? { accountId: acc(rng.pick(BILL_EXPENSE_CODES)), description: rng.pick(EXPENSE_WORDS), qty: rng.int(1, 10), unitPriceCents: rng.int(500, 120_000) }
-      : { accountId: item.expenseAccountId, itemId: item.id, description: item.name, qty: rng.int(1, 20), unitPriceCents: item.costCents };
+    const line: LineInput =
+      item === undefined
+        ? {
+            accountId: acc(rng.pick(BILL_EXPENSE_CODES)),
+            description: rng.pick(EXPENSE_WORDS),
+            qty: rng.int(1, 10),
+            unitPriceCents: rng.int(500, 120_000),
+          }
+        : { accountId: item.expenseAccountId, itemId: item.id, description: item.name, qty: rng.int(1, 20), unitPriceCents: item.costCents };
     if (rng.chance(0.1)) line.discountPctMilli = rng.pick([2_000, 5_000, 10_000]);
     if (tax !== undefined) {
       line.taxCodeId = tax.id;
@@ -61,12 +98,22 @@ export function purchaseLines(rng: Rng, p: Palette): LineInput[] {
 export function salesLines(rng: Rng, p: Palette): LineInput[] {
   const tax = rng.chance(0.85) && p.salesTax.length > 0 ? rng.pick(p.salesTax) : undefined;
   const lines: LineInput[] = [];
-  for (let n = rng.weighted([[1, 4], [2, 3], [3, 2], [5, 1]] as const); n > 0; n--) {
+  for (
+    let n = rng.weighted([
+      [1, 4],
+      [2, 3],
+      [3, 2],
+      [5, 1],
+    ] as const);
+    n > 0;
+    n--
+  ) {
     const item = p.items.length > 0 && rng.chance(0.6) ? rng.pick(p.items) : undefined;
     // Sales carry a margin over purchases, so the business makes money overall.
-    const line: LineInput = item === undefined
-      ? { accountId: acc(rng.pick(INCOME_CODES)), description: rng.pick(SALES_WORDS), qty: rng.int(1, 8), unitPriceCents: rng.int(2_000, 200_000) }
-      : { accountId: item.incomeAccountId, itemId: item.id, description: item.name, qty: rng.int(1, 25), unitPriceCents: item.salesCents };
+    const line: LineInput =
+      item === undefined
+        ? { accountId: acc(rng.pick(INCOME_CODES)), description: rng.pick(SALES_WORDS), qty: rng.int(1, 8), unitPriceCents: rng.int(2_000, 200_000) }
+        : { accountId: item.incomeAccountId, itemId: item.id, description: item.name, qty: rng.int(1, 25), unitPriceCents: item.salesCents };
     if (rng.chance(0.15)) line.discountPctMilli = rng.pick([5_000, 10_000, 15_000]);
     if (tax !== undefined) {
       line.taxCodeId = tax.id;
@@ -82,17 +129,36 @@ export function buildLines(inputs: readonly LineInput[]): ReturnType<typeof buil
 }
 
 export interface DocArgs {
-  id: string; docNumber: string; partyId: string; date: string; currency: string; lines: LineInput[];
-  stamps: Stamps; term?: { id: string; dueDays: number } | undefined; memo?: string | undefined; subsidiaryId?: string | undefined;
+  id: string;
+  docNumber: string;
+  partyId: string;
+  date: string;
+  currency: string;
+  lines: LineInput[];
+  stamps: Stamps;
+  term?: { id: string; dueDays: number } | undefined;
+  memo?: string | undefined;
+  subsidiaryId?: string | undefined;
 }
 
 export function makeBill(args: DocArgs & { draft?: boolean; purchaseOrderIds?: string[] }): NativeBill {
   const lines = buildLines(args.lines);
   const bill: NativeBill = {
-    Id: args.id, ...args.stamps, DocNumber: args.docNumber, VendorId: args.partyId, APAccountId: ROLES.AP,
-    TxnDate: args.date, DueDate: addDays(args.date, args.term?.dueDays ?? 30), CurrencyCode: args.currency, ExchangeRate: '1.000000',
-    Status: args.draft === true ? 'Draft' : 'Open', Lines: lines, ...totalsOf(lines), AmountDue: '0.00',
-    PurchaseOrderIds: args.purchaseOrderIds ?? [], LinkedTxns: [],
+    Id: args.id,
+    ...args.stamps,
+    DocNumber: args.docNumber,
+    VendorId: args.partyId,
+    APAccountId: ROLES.AP,
+    TxnDate: args.date,
+    DueDate: addDays(args.date, args.term?.dueDays ?? 30),
+    CurrencyCode: args.currency,
+    ExchangeRate: '1.000000',
+    Status: args.draft === true ? 'Draft' : 'Open',
+    Lines: lines,
+    ...totalsOf(lines),
+    AmountDue: '0.00',
+    PurchaseOrderIds: args.purchaseOrderIds ?? [],
+    LinkedTxns: [],
   };
   if (args.term !== undefined) bill.TermId = args.term.id;
   if (args.memo !== undefined) bill.Memo = args.memo;
@@ -109,9 +175,20 @@ export function makeInvoice(args: DocArgs & { draft?: boolean }): NativeInvoice 
 export function invoiceOfLines(args: Omit<DocArgs, 'lines'> & { lines: NativeLine[]; draft?: boolean }): NativeInvoice {
   const lines = args.lines;
   const invoice: NativeInvoice = {
-    Id: args.id, ...args.stamps, DocNumber: args.docNumber, CustomerId: args.partyId, ARAccountId: ROLES.AR,
-    TxnDate: args.date, DueDate: addDays(args.date, args.term?.dueDays ?? 30), CurrencyCode: args.currency, ExchangeRate: '1.000000',
-    Status: args.draft === true ? 'Draft' : 'Open', Lines: lines, ...totalsOf(lines), AmountDue: '0.00', LinkedTxns: [],
+    Id: args.id,
+    ...args.stamps,
+    DocNumber: args.docNumber,
+    CustomerId: args.partyId,
+    ARAccountId: ROLES.AR,
+    TxnDate: args.date,
+    DueDate: addDays(args.date, args.term?.dueDays ?? 30),
+    CurrencyCode: args.currency,
+    ExchangeRate: '1.000000',
+    Status: args.draft === true ? 'Draft' : 'Open',
+    Lines: lines,
+    ...totalsOf(lines),
+    AmountDue: '0.00',
+    LinkedTxns: [],
   };
   if (args.term !== undefined) invoice.TermId = args.term.id;
   if (args.memo !== undefined) invoice.Memo = args.memo;
@@ -123,8 +200,19 @@ export function invoiceOfLines(args: Omit<DocArgs, 'lines'> & { lines: NativeLin
 export function makeVendorCredit(args: DocArgs): NativeVendorCredit {
   const lines = buildLines(args.lines);
   const credit: NativeVendorCredit = {
-    Id: args.id, ...args.stamps, DocNumber: args.docNumber, VendorId: args.partyId, APAccountId: ROLES.AP, TxnDate: args.date,
-    CurrencyCode: args.currency, ExchangeRate: '1.000000', Status: 'Open', Lines: lines, ...totalsOf(lines), Remaining: '0.00', LinkedTxns: [],
+    Id: args.id,
+    ...args.stamps,
+    DocNumber: args.docNumber,
+    VendorId: args.partyId,
+    APAccountId: ROLES.AP,
+    TxnDate: args.date,
+    CurrencyCode: args.currency,
+    ExchangeRate: '1.000000',
+    Status: 'Open',
+    Lines: lines,
+    ...totalsOf(lines),
+    Remaining: '0.00',
+    LinkedTxns: [],
   };
   if (args.memo !== undefined) credit.Memo = args.memo;
   settleCredit(credit);
@@ -134,8 +222,19 @@ export function makeVendorCredit(args: DocArgs): NativeVendorCredit {
 export function makeCreditNote(args: DocArgs): NativeCreditNote {
   const lines = buildLines(args.lines);
   const credit: NativeCreditNote = {
-    Id: args.id, ...args.stamps, DocNumber: args.docNumber, CustomerId: args.partyId, ARAccountId: ROLES.AR, TxnDate: args.date,
-    CurrencyCode: args.currency, ExchangeRate: '1.000000', Status: 'Open', Lines: lines, ...totalsOf(lines), Remaining: '0.00', LinkedTxns: [],
+    Id: args.id,
+    ...args.stamps,
+    DocNumber: args.docNumber,
+    CustomerId: args.partyId,
+    ARAccountId: ROLES.AR,
+    TxnDate: args.date,
+    CurrencyCode: args.currency,
+    ExchangeRate: '1.000000',
+    Status: 'Open',
+    Lines: lines,
+    ...totalsOf(lines),
+    Remaining: '0.00',
+    LinkedTxns: [],
   };
   if (args.memo !== undefined) credit.Memo = args.memo;
   settleCredit(credit);
@@ -160,13 +259,26 @@ export function unallocate(doc: Payable, otherId: string, at: string): void {
 }
 
 export function makeBillPayment(args: {
-  id: string; vendorId: string; bankAccountId: string; date: string; currency: string; stamps: Stamps;
-  allocations: { bill: NativeBill; cents: number }[]; reference?: string;
+  id: string;
+  vendorId: string;
+  bankAccountId: string;
+  date: string;
+  currency: string;
+  stamps: Stamps;
+  allocations: { bill: NativeBill; cents: number }[];
+  reference?: string;
 }): NativeBillPayment {
   const linked = args.allocations.map((a) => allocate(a.bill, args.id, 'BillPayment', a.cents, args.date, args.stamps.UpdatedAt));
   const payment: NativeBillPayment = {
-    Id: args.id, ...args.stamps, VendorId: args.vendorId, BankAccountId: args.bankAccountId, TxnDate: args.date,
-    CurrencyCode: args.currency, ExchangeRate: '1.000000', Status: 'Active', Amount: formatCents(args.allocations.reduce((s, a) => s + a.cents, 0)),
+    Id: args.id,
+    ...args.stamps,
+    VendorId: args.vendorId,
+    BankAccountId: args.bankAccountId,
+    TxnDate: args.date,
+    CurrencyCode: args.currency,
+    ExchangeRate: '1.000000',
+    Status: 'Active',
+    Amount: formatCents(args.allocations.reduce((s, a) => s + a.cents, 0)),
     LinkedTxns: linked,
   };
   if (args.reference !== undefined) payment.Reference = args.reference;
@@ -174,14 +286,29 @@ export function makeBillPayment(args: {
 }
 
 export function makePayment(args: {
-  id: string; customerId: string; depositTo: string; date: string; currency: string; stamps: Stamps; method: string;
-  allocations: { invoice: NativeInvoice; cents: number }[]; reference?: string;
+  id: string;
+  customerId: string;
+  depositTo: string;
+  date: string;
+  currency: string;
+  stamps: Stamps;
+  method: string;
+  allocations: { invoice: NativeInvoice; cents: number }[];
+  reference?: string;
 }): NativePayment {
   const linked = args.allocations.map((a) => allocate(a.invoice, args.id, 'Payment', a.cents, args.date, args.stamps.UpdatedAt));
   const payment: NativePayment = {
-    Id: args.id, ...args.stamps, CustomerId: args.customerId, DepositToAccountId: args.depositTo, TxnDate: args.date,
-    CurrencyCode: args.currency, ExchangeRate: '1.000000', PaymentMethod: args.method, Status: 'Active',
-    Amount: formatCents(args.allocations.reduce((s, a) => s + a.cents, 0)), LinkedTxns: linked,
+    Id: args.id,
+    ...args.stamps,
+    CustomerId: args.customerId,
+    DepositToAccountId: args.depositTo,
+    TxnDate: args.date,
+    CurrencyCode: args.currency,
+    ExchangeRate: '1.000000',
+    PaymentMethod: args.method,
+    Status: 'Active',
+    Amount: formatCents(args.allocations.reduce((s, a) => s + a.cents, 0)),
+    LinkedTxns: linked,
   };
   if (args.reference !== undefined) payment.Reference = args.reference;
   return payment;
@@ -206,14 +333,30 @@ export const SHIPPING_ACCOUNT_ID = acc('4200');
  * A cash sale of the day, drawn whole from `rng`: the sales lines of an invoice (and now and then a shipping line),
  * paid by cash, card or check into the checking account, to a customer or to no one named (a walk-in sale).
  */
-export function drawSalesReceipt(rng: Rng, p: Palette, args: { id: string; date: string; stamps: Stamps; customer: NativeContact | undefined }): NativeSalesReceipt {
+export function drawSalesReceipt(
+  rng: Rng,
+  p: Palette,
+  args: { id: string; date: string; stamps: Stamps; customer: NativeContact | undefined },
+): NativeSalesReceipt {
   const inputs = salesLines(rng, p);
   if (rng.chance(0.2)) inputs.push({ accountId: SHIPPING_ACCOUNT_ID, description: 'Shipping', qty: 1, unitPriceCents: rng.int(500, 4_000) });
   const lines = buildLines(inputs);
-  const method = rng.weighted([['Card', 6], ['Cash', 3], ['Check', 1]] as const);
+  const method = rng.weighted([
+    ['Card', 6],
+    ['Cash', 3],
+    ['Check', 1],
+  ] as const);
   const receipt: NativeSalesReceipt = {
-    Id: args.id, ...args.stamps, DocNumber: `SR-${String(1000 + Number(args.id.slice(3)))}`, DepositToAccountId: acc('1000'),
-    TxnDate: args.date, CurrencyCode: p.currency, ExchangeRate: '1.000000', PaymentMethod: method, Lines: lines, ...totalsOf(lines),
+    Id: args.id,
+    ...args.stamps,
+    DocNumber: `SR-${String(1000 + Number(args.id.slice(3)))}`,
+    DepositToAccountId: acc('1000'),
+    TxnDate: args.date,
+    CurrencyCode: p.currency,
+    ExchangeRate: '1.000000',
+    PaymentMethod: method,
+    Lines: lines,
+    ...totalsOf(lines),
   };
   if (method === 'Check') receipt.Reference = `CHK ${rng.int(1000, 99_999)}`;
   else if (method === 'Card') receipt.Reference = `CARD-${rng.int(100_000, 999_999)}`;

@@ -37,7 +37,10 @@ export interface LinkClaims {
 }
 
 /** The account a token is checked against: the key and seed derive the signing key. */
-export interface LinkAccount { accountKey: string; seed: number }
+export interface LinkAccount {
+  accountKey: string;
+  seed: number;
+}
 
 export type LinkVerdict = { ok: true; claims: LinkClaims } | { ok: false; reason: 'invalid' | 'expired' };
 

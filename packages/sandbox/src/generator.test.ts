@@ -11,9 +11,7 @@ import { rateDates } from './generator/exchange-rates.ts';
 import { mapEmployee } from './mapping/master.ts';
 import { gatewayFeeCents, scheduleFor } from './generator/payouts.ts';
 import { addDays } from './dates.ts';
-import type {
-  NativeCompany, NativeCurrency, NativeEmployee, NativeExchangeRate, NativeOrder, NativePayout, NativeSalesReceipt,
-} from './native.ts';
+import type { NativeCompany, NativeCurrency, NativeEmployee, NativeExchangeRate, NativeOrder, NativePayout, NativeSalesReceipt } from './native.ts';
 import { formatCents, parseCents, taxOn } from './money.ts';
 import { isPostingType, postingsOf, taxRates } from './books.ts';
 
@@ -90,8 +88,8 @@ describe('generated books', () => {
 
 describe('employees', () => {
   // Generated records of the employee collection have its native shape by construction.
-  const people = (records: ReturnType<typeof books>['records']) => records.filter((r) => r.type === 'employee')
-    .map((r) => ({ key: `employee:${r.id}`, ...mapEmployee(r.data as NativeEmployee, auditRef) }));
+  const people = (records: ReturnType<typeof books>['records']) =>
+    records.filter((r) => r.type === 'employee').map((r) => ({ key: `employee:${r.id}`, ...mapEmployee(r.data as NativeEmployee, auditRef) }));
 
   it('are a few to tens by the size of the books, and come after every other record but the sales orders', () => {
     const counts = [300, 1_500, 20_000].map((size) => people(generateAll({ seed: 3, size, asOf: AS_OF }).records).length);
@@ -106,7 +104,7 @@ describe('employees', () => {
     expect(records.findIndex((r) => r.type === 'sales_order')).toBeGreaterThan(records.findLastIndex((r) => r.type === 'employee'));
   });
 
-  it('work in the business\'s departments under one managing director, hired after their managers, terminated after their hire', () => {
+  it("work in the business's departments under one managing director, hired after their managers, terminated after their hire", () => {
     const statuses = new Set<unknown>();
     for (let seed = 1; seed <= 10; seed++) {
       const { records } = books(seed, 5_000);
@@ -114,7 +112,10 @@ describe('employees', () => {
       const staff = people(records);
       const byKey = new Map(staff.map((e) => [e.key, e]));
       const top = staff.filter((e) => e.manager_id === null);
-      expect(top.map((e) => e.position), `seed ${seed}`).toEqual(['Managing Director']);
+      expect(
+        top.map((e) => e.position),
+        `seed ${seed}`,
+      ).toEqual(['Managing Director']);
       for (const e of staff) {
         statuses.add(e.status);
         expect(departments.has(String(e.department_id)), e.key).toBe(true);
@@ -150,12 +151,18 @@ describe('employees', () => {
 
 describe('sales orders', () => {
   type Json = Record<string, unknown>;
-  const mapped = (records: ReturnType<typeof books>['records'], type: 'sales_order' | 'invoice') => new Map(records.filter((r) => r.type === type)
-    .map((r): [string, { unified: Json; raw: Json }] => [`${type}:${r.id}`, { unified: mapRecord(type, r.data, auditRef), raw: r.data }]));
+  const mapped = (records: ReturnType<typeof books>['records'], type: 'sales_order' | 'invoice') =>
+    new Map(
+      records
+        .filter((r) => r.type === type)
+        .map((r): [string, { unified: Json; raw: Json }] => [`${type}:${r.id}`, { unified: mapRecord(type, r.data, auditRef), raw: r.data }]),
+    );
   const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
   it('are a modest number by the size of the books, come last, and leave every record before them as it was', () => {
-    const counts = [300, 1_500, 20_000].map((size) => generateAll({ seed: 3, size, asOf: AS_OF }).records.filter((r) => r.type === 'sales_order').length);
+    const counts = [300, 1_500, 20_000].map(
+      (size) => generateAll({ seed: 3, size, asOf: AS_OF }).records.filter((r) => r.type === 'sales_order').length,
+    );
     expect(counts[0]).toBeGreaterThanOrEqual(6);
     expect(counts[2]).toBeLessThanOrEqual(80);
     expect([...counts].sort((a, b) => a - b)).toEqual(counts);
@@ -172,7 +179,10 @@ describe('sales orders', () => {
       const first = records.findIndex((r) => r.type === 'sales_order');
       expect(first, `seed ${seed}`).toBeGreaterThan(0);
       // Only the exchange rates, drawn after the orders, follow them.
-      expect(records.slice(first).every((r) => r.type === 'sales_order' || r.type === 'exchange_rate'), `seed ${seed}`).toBe(true);
+      expect(
+        records.slice(first).every((r) => r.type === 'sales_order' || r.type === 'exchange_rate'),
+        `seed ${seed}`,
+      ).toBe(true);
       expect(sha256(JSON.stringify(records.slice(0, first))), `seed ${seed}`).toBe(digest);
     }
   });
@@ -187,7 +197,13 @@ describe('sales orders', () => {
       for (const [key, { unified: order, raw }] of orders) {
         statuses.add(order.status);
         expect(Value.Check(MODEL.sales_order.schema, { ...order, id: key, last_synced_at: order.created_at }), key).toBe(true);
-        expect(postingsOf('sales_order', { Id: key, CreatedAt: '', UpdatedAt: '', ...raw }, { AP: 'a', AR: 'b', UndepositedFunds: 'c', InputTax: 'd', SalesTax: 'e' })).toEqual([]);
+        expect(
+          postingsOf(
+            'sales_order',
+            { Id: key, CreatedAt: '', UpdatedAt: '', ...raw },
+            { AP: 'a', AR: 'b', UndepositedFunds: 'c', InputTax: 'd', SalesTax: 'e' },
+          ),
+        ).toEqual([]);
         const invoiceIds = raw.InvoiceIds as string[];
         if (order.status !== 'closed') {
           expect(invoiceIds, key).toEqual([]);
@@ -200,16 +216,22 @@ describe('sales orders', () => {
         expect(String(order.issue_date) <= String(invoice.issue_date), key).toBe(true);
         expect(order.customer_id).toBe(invoice.customer_id);
         expect(order.total_amount).toBe(invoice.total_amount);
-        expect(order.line_items).toEqual((invoice.line_items as Json[]).map((l) => ({
-          platform_id: l.platform_id, tax_rate_id: l.tax_rate_id, description: l.description, total_amount: l.total_amount, item: l.item,
-        })));
+        expect(order.line_items).toEqual(
+          (invoice.line_items as Json[]).map((l) => ({
+            platform_id: l.platform_id,
+            tax_rate_id: l.tax_rate_id,
+            description: l.description,
+            total_amount: l.total_amount,
+            item: l.item,
+          })),
+        );
       }
     }
     expect([...statuses].sort()).toEqual(['closed', 'open', 'pending_approval']);
     expect(isPostingType('sales_order')).toBe(false);
   });
 
-  it('the audit catches an order whose lines are not its invoice\'s, an order closed without an invoice and one open with one', () => {
+  it("the audit catches an order whose lines are not its invoice's, an order closed without an invoice and one open with one", () => {
     const { records } = books(11);
     const [closed, other] = records.filter((r) => r.type === 'sales_order' && r.data.Status === 'Closed');
     const open = records.find((r) => r.type === 'sales_order' && r.data.Status === 'Open');
@@ -226,13 +248,17 @@ describe('sales orders', () => {
 });
 
 describe('exchange rates', () => {
-  const ratesOf = (records: ReturnType<typeof books>['records']) => records.filter((r) => r.type === 'exchange_rate').map((r) => r.data as NativeExchangeRate);
+  const ratesOf = (records: ReturnType<typeof books>['records']) =>
+    records.filter((r) => r.type === 'exchange_rate').map((r) => r.data as NativeExchangeRate);
 
-  it('come last: each foreign currency of the list at the books\' start and every quarter start after, ending at its listed rate', () => {
+  it("come last: each foreign currency of the list at the books' start and every quarter start after, ending at its listed rate", () => {
     for (let seed = 1; seed <= 5; seed++) {
       const { records } = books(seed);
       const first = records.findIndex((r) => r.type === 'exchange_rate');
-      expect(records.slice(first).every((r) => r.type === 'exchange_rate'), `seed ${seed}`).toBe(true);
+      expect(
+        records.slice(first).every((r) => r.type === 'exchange_rate'),
+        `seed ${seed}`,
+      ).toBe(true);
       const company = records.find((r) => r.type === 'company_info')?.data as NativeCompany;
       const currencies = records.filter((r) => r.type === 'currency').map((r) => r.data as NativeCurrency);
       const foreign = currencies.filter((c) => !c.IsBase);
@@ -263,7 +289,8 @@ describe('exchange rates', () => {
     const [rate, other] = euros;
     const bill = records.find((r) => r.type === 'bill' && String(r.data.TxnDate) > '2024-05-01' && String(r.data.TxnDate) < '2024-07-01');
     const invoice = records.find((r) => r.type === 'invoice');
-    if (rate === undefined || other === undefined || bill === undefined || invoice === undefined) throw new Error('fixture lacks EUR rates, a bill of May or June 2024 or an invoice');
+    if (rate === undefined || other === undefined || bill === undefined || invoice === undefined)
+      throw new Error('fixture lacks EUR rates, a bill of May or June 2024 or an invoice');
     // A euro bill at the rate of its day passes: the rate of 2024-04-01 is in effect until 2024-07-01.
     const april = euros.find((r) => r.AsOfDate === '2024-04-01');
     Object.assign(bill.data, { CurrencyCode: 'EUR', ExchangeRate: Number(april?.Rate).toFixed(6) });
@@ -336,19 +363,32 @@ describe('payouts', () => {
       expect(store).toBeGreaterThan(records.findLastIndex((r) => r.type === 'sales_receipt'));
       expect(closing).toBeGreaterThan(records.findLastIndex((r) => r.type === 'payout'));
       expect(records.slice(store + 1, closing).every((r) => r.type === 'payout' || r.type === 'journal_entry')).toBe(true);
-      expect(createHash('sha256').update(JSON.stringify(records.slice(0, store))).digest('hex'), `seed ${seed}`).toBe(digest);
+      expect(
+        createHash('sha256')
+          .update(JSON.stringify(records.slice(0, store)))
+          .digest('hex'),
+        `seed ${seed}`,
+      ).toBe(digest);
     }
   });
 
   it('pay each charged order once, monthly for a small shop and weekly for a busy one, the last period not yet', () => {
-    for (const [size, expected] of [[1_500, 'monthly'], [20_000, 'weekly']] as const) {
+    for (const [size, expected] of [
+      [1_500, 'monthly'],
+      [20_000, 'weekly'],
+    ] as const) {
       const { records } = books(5, size);
       const payouts = payoutsOf(records);
       const orders = records.filter((r) => r.type === 'order').map((r) => r.data as NativeOrder);
       const charged = orders.filter((o) => o.FinancialStatus !== 'Pending');
       const sales = payouts.flatMap((p) => p.Transactions.filter((t) => t.Kind === 'Charge').map((t) => t.OrderId));
       expect(new Set(sales).size).toBe(sales.length);
-      expect(scheduleFor(charged.map((o) => ({ at: o.CreatedAt })), AS_OF)).toBe(expected);
+      expect(
+        scheduleFor(
+          charged.map((o) => ({ at: o.CreatedAt })),
+          AS_OF,
+        ),
+      ).toBe(expected);
       const made = payouts.map((p) => p.CreatedAt.slice(0, 10));
       if (expected === 'weekly') expect(made.every((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1)).toBe(true);
       else expect(made.every((d) => d.endsWith('-01'))).toBe(true);
@@ -360,7 +400,9 @@ describe('payouts', () => {
       for (const p of payouts) {
         const net = p.Transactions.reduce((sum, t) => sum + parseCents(t.Amount) - parseCents(t.Fee), 0);
         expect(parseCents(p.Amount)).toBe(net);
-        expect(p.Transactions.filter((t) => t.Kind === 'Charge').every((t) => parseCents(t.Fee) === gatewayFeeCents(parseCents(t.Amount)))).toBe(true);
+        expect(p.Transactions.filter((t) => t.Kind === 'Charge').every((t) => parseCents(t.Fee) === gatewayFeeCents(parseCents(t.Amount)))).toBe(
+          true,
+        );
         expect(p.Status === 'Paid').toBe(p.ArrivalDate <= AS_OF);
       }
     }
@@ -394,7 +436,17 @@ describe('money', () => {
   });
 
   it('compounds tax components on the taxes before them', () => {
-    expect(taxRates([{ Rate: '5.000', Compound: false }, { Rate: '10.000', Compound: true }])).toEqual({ total: 15_000, effective: 15_500 });
-    expect(taxRates([{ Rate: '5.000', Compound: false }, { Rate: '9.975', Compound: false }])).toEqual({ total: 14_975, effective: 14_975 });
+    expect(
+      taxRates([
+        { Rate: '5.000', Compound: false },
+        { Rate: '10.000', Compound: true },
+      ]),
+    ).toEqual({ total: 15_000, effective: 15_500 });
+    expect(
+      taxRates([
+        { Rate: '5.000', Compound: false },
+        { Rate: '9.975', Compound: false },
+      ]),
+    ).toEqual({ total: 14_975, effective: 14_975 });
   });
 });

@@ -46,7 +46,11 @@ describe('sandbox over HTTP', () => {
       statuses.push(res.status, res.headers.get('retry-after'));
     }
     expect(statuses).toEqual([200, null, 200, null, 429, '0']);
-    const billing = await fetch(`${server.url}/v1/Vendors`, { method: 'POST', headers: { ...auth('user_billing'), 'content-type': 'application/json' }, body: '{"DisplayName":"X"}' });
+    const billing = await fetch(`${server.url}/v1/Vendors`, {
+      method: 'POST',
+      headers: { ...auth('user_billing'), 'content-type': 'application/json' },
+      body: '{"DisplayName":"X"}',
+    });
     expect(billing.status).toBe(402);
   });
 
@@ -57,10 +61,27 @@ describe('sandbox over HTTP', () => {
     expect(attempts.some((a) => a.status === 429 && a.retryInMs === 0)).toBe(true);
     const bill = overHttp().objects.bill?.handler;
     if (bill?.create === undefined) throw new Error('bills are writable');
-    const input = { vendor_id: 'vendor:VEN-000001', issue_date: '2025-06-16', document_number: 'VI-000001', line_items: [{ account_id: 'account:ACC-000030', total_amount: 10 }] };
-    const error = await bill.create(writeContext(login('user_good'), 'http-dup'), input).then(() => null, (e: unknown) => e);
-    expect(error instanceof PlatformError ? [error.kind, error.duplicateProperty, error.httpStatus] : error).toEqual(['duplicate', 'document_number', 400]);
-    const denied = await overHttp().identify(login('user_good', 'bad')).then(() => null, (e: unknown) => e);
+    const input = {
+      vendor_id: 'vendor:VEN-000001',
+      issue_date: '2025-06-16',
+      document_number: 'VI-000001',
+      line_items: [{ account_id: 'account:ACC-000030', total_amount: 10 }],
+    };
+    const error = await bill.create(writeContext(login('user_good'), 'http-dup'), input).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error instanceof PlatformError ? [error.kind, error.duplicateProperty, error.httpStatus] : error).toEqual([
+      'duplicate',
+      'document_number',
+      400,
+    ]);
+    const denied = await overHttp()
+      .identify(login('user_good', 'bad'))
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(denied instanceof PlatformError ? denied.kind : denied).toBe('unauthorized');
   });
 });

@@ -10,7 +10,14 @@
 import type { Pool } from 'pg';
 import { ATTACHMENT_PARENTS } from '../../../src/model/attachment.ts';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../../src/model/object-types.ts';
-import type { Connector, ConnectorActions, ConnectorContext, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../../../src/platforms/connector.ts';
+import type {
+  Connector,
+  ConnectorActions,
+  ConnectorContext,
+  ObjectCapabilities,
+  ObjectHandler,
+  PlatformRecord,
+} from '../../../src/platforms/connector.ts';
 import { PlatformError } from '../../../src/platforms/errors.ts';
 import { registerConnector } from '../../../src/platforms/registry.ts';
 import { SandboxClient } from './client.ts';
@@ -78,8 +85,15 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
 function capabilities(type: UnifiedObjectType): ObjectCapabilities {
   const writable = INBOUND[type] !== undefined;
   return {
-    read: true, incremental: 'cursor', deletions: 'reported', filter: true, fetchByPlatformId: true,
-    create: writable, update: writable, delete: writable, unmappedFields: UNMAPPED[type] ?? [],
+    read: true,
+    incremental: 'cursor',
+    deletions: 'reported',
+    filter: true,
+    fetchByPlatformId: true,
+    create: writable,
+    update: writable,
+    delete: writable,
+    unmappedFields: UNMAPPED[type] ?? [],
     ...(type === 'attachment' ? { attachedTo: { read: ATTACHMENT_PARENTS, upload: ATTACHMENT_PARENTS } } : {}),
   };
 }
@@ -91,8 +105,11 @@ function handler(type: UnifiedObjectType, transport: () => SandboxTransport): Ob
   const result: ObjectHandler = {
     async read(ctx, request) {
       const page = await client(ctx).list(type, {
-        since: request.since ?? undefined, pageToken: request.pageToken ?? undefined, limit: String(PAGE_SIZE),
-        from: request.window?.start.slice(0, 10), to: request.window?.end.slice(0, 10),
+        since: request.since ?? undefined,
+        pageToken: request.pageToken ?? undefined,
+        limit: String(PAGE_SIZE),
+        from: request.window?.start.slice(0, 10),
+        to: request.window?.end.slice(0, 10),
       });
       return {
         records: page.Items.map(record),
@@ -113,7 +130,8 @@ function handler(type: UnifiedObjectType, transport: () => SandboxTransport): Ob
   const inbound = INBOUND[type];
   if (inbound !== undefined) {
     result.create = async (ctx, input) => record(await client(ctx).write(type, 'POST', null, await inbound(ctx, input), ctx.idempotencyKey));
-    result.update = async (ctx, platformId, patch) => record(await client(ctx).write(type, 'PATCH', platformId, await inbound(ctx, patch), ctx.idempotencyKey));
+    result.update = async (ctx, platformId, patch) =>
+      record(await client(ctx).write(type, 'PATCH', platformId, await inbound(ctx, patch), ctx.idempotencyKey));
     result.delete = async (ctx, platformId) => client(ctx).delete(type, platformId, ctx.idempotencyKey);
     result.findCreated = async (ctx) => {
       const raw = await client(ctx).writtenWith(ctx.idempotencyKey);
@@ -130,7 +148,11 @@ function actions(transport: () => SandboxTransport): ConnectorActions {
     async uploadAttachment(ctx, parent, file) {
       const parentType = attachmentParentType(parent.type);
       if (parentType === undefined) {
-        throw new PlatformError({ kind: 'bad_request', message: `Sandbox attaches files to journal entries, bills, invoices and expenses, not to ${parent.type} records`, requestSent: false });
+        throw new PlatformError({
+          kind: 'bad_request',
+          message: `Sandbox attaches files to journal entries, bills, invoices and expenses, not to ${parent.type} records`,
+          requestSent: false,
+        });
       }
       const raw = await client(ctx).upload(uploadBody(parentType, parent.platformId, file), ctx.idempotencyKey);
       return { platformId: raw.Id, raw };
@@ -142,7 +164,9 @@ function actions(transport: () => SandboxTransport): ConnectorActions {
     async sendBankFeedTransactions(ctx, feedPlatformId, transactions) {
       const answer = await client(ctx).feedTransactions(feedPlatformId, transactions.map(feedLine), ctx.idempotencyKey);
       return {
-        batchPlatformId: answer.Batch.Id, accepted: answer.Batch.Accepted, duplicates: answer.Batch.Duplicates,
+        batchPlatformId: answer.Batch.Id,
+        accepted: answer.Batch.Accepted,
+        duplicates: answer.Batch.Duplicates,
         feedAccount: { platformId: answer.Item.Id, raw: answer.Item },
       };
     },

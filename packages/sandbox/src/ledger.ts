@@ -38,8 +38,14 @@ const GROUPS: readonly { section: 'Assets' | 'Liabilities' | 'Equity'; type: Acc
 
 /** Builds one month's balance sheet from cumulative debit-positive balances at its end. */
 export function buildBalanceSheet(input: {
-  id: string; periodStart: string; periodEnd: string; currencyCode: string; createdAt: string; updatedAt: string;
-  accounts: readonly NativeAccount[]; balances: Balances;
+  id: string;
+  periodStart: string;
+  periodEnd: string;
+  currencyCode: string;
+  createdAt: string;
+  updatedAt: string;
+  accounts: readonly NativeAccount[];
+  balances: Balances;
 }): NativeBalanceSheet {
   const sections: Record<'Assets' | 'Liabilities' | 'Equity', NativeReportRow[]> = { Assets: [], Liabilities: [], Equity: [] };
   const totals = { Assets: 0, Liabilities: 0, Equity: 0 };
@@ -67,8 +73,12 @@ export function buildBalanceSheet(input: {
     sections[group.section].push({ Name: group.name, Kind: 'Group', Amount: formatCents(sum), Rows: rows });
     totals[group.section] += sum;
   }
-  const root = (name: string, key: 'Assets' | 'Liabilities' | 'Equity'): NativeReportRow =>
-    ({ Name: name, Kind: 'Group', Amount: formatCents(totals[key]), Rows: sections[key] });
+  const root = (name: string, key: 'Assets' | 'Liabilities' | 'Equity'): NativeReportRow => ({
+    Name: name,
+    Kind: 'Group',
+    Amount: formatCents(totals[key]),
+    Rows: sections[key],
+  });
   return {
     Id: input.id,
     CreatedAt: input.createdAt,

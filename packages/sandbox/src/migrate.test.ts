@@ -9,7 +9,7 @@ import { createTestDatabase } from '../../../test/support/database.ts';
 import { loadSandboxMigrations, migrateSandbox } from './migrate.ts';
 
 describe('SANDBOX migrations', () => {
-  it('are applied once when several processes start together, apart from the product\'s', async () => {
+  it("are applied once when several processes start together, apart from the product's", async () => {
     const db = await createTestDatabase('embedded', { empty: true });
     try {
       const pools = Array.from({ length: 4 }, () => createPool(db.url, { max: 1 }));
@@ -41,7 +41,10 @@ describe('SANDBOX migrations', () => {
       const kept = await db.pool.query<{ account_key: string }>('SELECT account_key FROM sandbox_platform.accounts_state');
       expect(kept.rows).toEqual([{ account_key: 'user_old' }]);
       for (const migration of migrations) {
-        expect(migration.sql.split('\n').filter((line) => /^\s*CREATE /i.test(line) && !/IF NOT EXISTS/i.test(line)), migration.name).toEqual([]);
+        expect(
+          migration.sql.split('\n').filter((line) => /^\s*CREATE /i.test(line) && !/IF NOT EXISTS/i.test(line)),
+          migration.name,
+        ).toEqual([]);
       }
     } finally {
       await db.close();

@@ -12,7 +12,9 @@ export const SANDBOX_MIGRATIONS_DIR = path.join(import.meta.dirname, '..', 'migr
 
 /** Arbitrary, apart from the product's migration lock (4_711_000_001) and its other locks. */
 export const SANDBOX_MIGRATION_SET: MigrationSet = {
-  lockKey: 4_711_000_101, schema: 'sandbox_platform', table: 'sandbox_platform.schema_migrations',
+  lockKey: 4_711_000_101,
+  schema: 'sandbox_platform',
+  table: 'sandbox_platform.schema_migrations',
 };
 
 export function loadSandboxMigrations(): Promise<Migration[]> {
@@ -21,5 +23,5 @@ export function loadSandboxMigrations(): Promise<Migration[]> {
 
 /** Applies the sandbox's pending migrations; returns the versions it applied. */
 export async function migrateSandbox(pool: Pool, migrations?: Migration[]): Promise<number[]> {
-  return migrate(pool, migrations ?? await loadSandboxMigrations(), SANDBOX_MIGRATION_SET);
+  return migrate(pool, migrations ?? (await loadSandboxMigrations()), SANDBOX_MIGRATION_SET);
 }

@@ -4,10 +4,17 @@
  * Thrown inside the platform; the API layer turns it into a response.
  */
 
-export type FaultType = 'ValidationFault' | 'AuthenticationFault' | 'AuthorizationFault' | 'ThrottleFault' | 'SystemFault' | 'BillingFault' | 'NotFoundFault';
+export type FaultType =
+  'ValidationFault' | 'AuthenticationFault' | 'AuthorizationFault' | 'ThrottleFault' | 'SystemFault' | 'BillingFault' | 'NotFoundFault';
 
 const TYPES: Readonly<Record<number, FaultType>> = {
-  400: 'ValidationFault', 401: 'AuthenticationFault', 402: 'BillingFault', 403: 'AuthorizationFault', 404: 'NotFoundFault', 409: 'ValidationFault', 429: 'ThrottleFault',
+  400: 'ValidationFault',
+  401: 'AuthenticationFault',
+  402: 'BillingFault',
+  403: 'AuthorizationFault',
+  404: 'NotFoundFault',
+  409: 'ValidationFault',
+  429: 'ThrottleFault',
 };
 
 export class NativeError extends Error {

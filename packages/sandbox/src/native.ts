@@ -42,148 +42,346 @@ export type CreditStatus = 'Open' | 'PartiallyApplied' | 'Applied' | 'Void';
 
 type DocTotals = { Lines: NativeLine[]; SubTotal: Money; TotalDiscount: Money; TotalTax: Money; Total: Money };
 
-export type NativeBill = NativeMeta & DocTotals & {
-  DocNumber: string; VendorId: string; APAccountId: string; TermId?: string; SubsidiaryId?: string;
-  TxnDate: DateOnly; DueDate: DateOnly; CurrencyCode: string; ExchangeRate: string; Status: DocStatus;
-  AmountDue: Money; PurchaseOrderIds: string[]; LinkedTxns: LinkedTxn[]; Memo?: string;
-};
+export type NativeBill = NativeMeta &
+  DocTotals & {
+    DocNumber: string;
+    VendorId: string;
+    APAccountId: string;
+    TermId?: string;
+    SubsidiaryId?: string;
+    TxnDate: DateOnly;
+    DueDate: DateOnly;
+    CurrencyCode: string;
+    ExchangeRate: string;
+    Status: DocStatus;
+    AmountDue: Money;
+    PurchaseOrderIds: string[];
+    LinkedTxns: LinkedTxn[];
+    Memo?: string;
+  };
 
-export type NativeInvoice = NativeMeta & DocTotals & {
-  DocNumber: string; CustomerId: string; ARAccountId: string; TermId?: string; SubsidiaryId?: string;
-  TxnDate: DateOnly; DueDate: DateOnly; CurrencyCode: string; ExchangeRate: string; Status: DocStatus;
-  AmountDue: Money; LinkedTxns: LinkedTxn[]; Memo?: string;
-};
+export type NativeInvoice = NativeMeta &
+  DocTotals & {
+    DocNumber: string;
+    CustomerId: string;
+    ARAccountId: string;
+    TermId?: string;
+    SubsidiaryId?: string;
+    TxnDate: DateOnly;
+    DueDate: DateOnly;
+    CurrencyCode: string;
+    ExchangeRate: string;
+    Status: DocStatus;
+    AmountDue: Money;
+    LinkedTxns: LinkedTxn[];
+    Memo?: string;
+  };
 
-export type NativeVendorCredit = NativeMeta & DocTotals & {
-  DocNumber: string; VendorId: string; APAccountId: string; TxnDate: DateOnly; CurrencyCode: string;
-  ExchangeRate: string; Status: CreditStatus; Remaining: Money; LinkedTxns: LinkedTxn[]; Memo?: string;
-};
+export type NativeVendorCredit = NativeMeta &
+  DocTotals & {
+    DocNumber: string;
+    VendorId: string;
+    APAccountId: string;
+    TxnDate: DateOnly;
+    CurrencyCode: string;
+    ExchangeRate: string;
+    Status: CreditStatus;
+    Remaining: Money;
+    LinkedTxns: LinkedTxn[];
+    Memo?: string;
+  };
 
-export type NativeCreditNote = NativeMeta & DocTotals & {
-  DocNumber: string; CustomerId: string; ARAccountId: string; TxnDate: DateOnly; CurrencyCode: string;
-  ExchangeRate: string; Status: CreditStatus; Remaining: Money; LinkedTxns: LinkedTxn[]; Memo?: string;
-};
+export type NativeCreditNote = NativeMeta &
+  DocTotals & {
+    DocNumber: string;
+    CustomerId: string;
+    ARAccountId: string;
+    TxnDate: DateOnly;
+    CurrencyCode: string;
+    ExchangeRate: string;
+    Status: CreditStatus;
+    Remaining: Money;
+    LinkedTxns: LinkedTxn[];
+    Memo?: string;
+  };
 
 export type PaymentStatus = 'Active' | 'Voided';
 
 export type NativeBillPayment = NativeMeta & {
-  DocNumber?: string; VendorId: string; BankAccountId: string; TxnDate: DateOnly; CurrencyCode: string;
-  ExchangeRate: string; Reference?: string; Memo?: string; Status: PaymentStatus; Amount: Money; LinkedTxns: LinkedTxn[];
+  DocNumber?: string;
+  VendorId: string;
+  BankAccountId: string;
+  TxnDate: DateOnly;
+  CurrencyCode: string;
+  ExchangeRate: string;
+  Reference?: string;
+  Memo?: string;
+  Status: PaymentStatus;
+  Amount: Money;
+  LinkedTxns: LinkedTxn[];
 };
 
 export type NativePayment = NativeMeta & {
-  CustomerId: string; DepositToAccountId: string; TxnDate: DateOnly; CurrencyCode: string; ExchangeRate: string;
-  PaymentMethod: string; Reference?: string; Memo?: string; Status: PaymentStatus; Amount: Money;
-  LinkedTxns: LinkedTxn[]; DepositId?: string;
+  CustomerId: string;
+  DepositToAccountId: string;
+  TxnDate: DateOnly;
+  CurrencyCode: string;
+  ExchangeRate: string;
+  PaymentMethod: string;
+  Reference?: string;
+  Memo?: string;
+  Status: PaymentStatus;
+  Amount: Money;
+  LinkedTxns: LinkedTxn[];
+  DepositId?: string;
 };
 
-export type NativeDepositLine = TrackingRefs & { LineId: string; AccountId: string; Amount: Money; Description?: string; VendorId?: string; TaxCodeId?: string };
+export type NativeDepositLine = TrackingRefs & {
+  LineId: string;
+  AccountId: string;
+  Amount: Money;
+  Description?: string;
+  VendorId?: string;
+  TaxCodeId?: string;
+};
 
 export type NativeDeposit = NativeMeta & {
-  BankAccountId: string; TxnDate: DateOnly; CurrencyCode: string; Total: Money; Memo?: string;
-  DepartmentId?: string; SubsidiaryId?: string;
+  BankAccountId: string;
+  TxnDate: DateOnly;
+  CurrencyCode: string;
+  Total: Money;
+  Memo?: string;
+  DepartmentId?: string;
+  SubsidiaryId?: string;
   /** Customer payments taken out of undeposited funds. */
   Payments: { PaymentId: string; Amount: Money }[];
   Lines: NativeDepositLine[];
 };
 
-export type NativeTransfer = NativeMeta & TrackingRefs & {
-  FromAccountId: string; ToAccountId: string; Amount: Money; TxnDate: DateOnly; CurrencyCode: string;
-  Memo?: string; SubsidiaryId?: string;
-};
+export type NativeTransfer = NativeMeta &
+  TrackingRefs & {
+    FromAccountId: string;
+    ToAccountId: string;
+    Amount: Money;
+    TxnDate: DateOnly;
+    CurrencyCode: string;
+    Memo?: string;
+    SubsidiaryId?: string;
+  };
 
 export type NativeJournalLine = { LineId: string; AccountId: string; Debit?: Money; Credit?: Money; Description?: string; TaxCodeId?: string };
 
 export type NativeJournalEntry = NativeMeta & {
-  DocNumber: string; TxnDate: DateOnly; CurrencyCode: string; ExchangeRate: string; Memo?: string;
-  SubsidiaryId?: string; Status: 'Posted' | 'Voided'; Lines: NativeJournalLine[];
+  DocNumber: string;
+  TxnDate: DateOnly;
+  CurrencyCode: string;
+  ExchangeRate: string;
+  Memo?: string;
+  SubsidiaryId?: string;
+  Status: 'Posted' | 'Voided';
+  Lines: NativeJournalLine[];
 };
 
-export type NativeExpense = NativeMeta & DocTotals & {
-  PaymentAccountId: string; PaymentType: 'Cash' | 'Check' | 'CreditCard'; VendorId?: string; TxnDate: DateOnly;
-  CurrencyCode: string; Reference?: string; Memo?: string; Status: 'Posted' | 'Voided';
-};
+export type NativeExpense = NativeMeta &
+  DocTotals & {
+    PaymentAccountId: string;
+    PaymentType: 'Cash' | 'Check' | 'CreditCard';
+    VendorId?: string;
+    TxnDate: DateOnly;
+    CurrencyCode: string;
+    Reference?: string;
+    Memo?: string;
+    Status: 'Posted' | 'Voided';
+  };
 
-export type NativePurchaseOrder = NativeMeta & DocTotals & {
-  DocNumber: string; VendorId: string; TxnDate: DateOnly; ExpectedDate: DateOnly; Status: 'Draft' | 'Open' | 'Closed';
-  CurrencyCode: string; ShipToLocationId?: string; Memo?: string;
-};
+export type NativePurchaseOrder = NativeMeta &
+  DocTotals & {
+    DocNumber: string;
+    VendorId: string;
+    TxnDate: DateOnly;
+    ExpectedDate: DateOnly;
+    Status: 'Draft' | 'Open' | 'Closed';
+    CurrencyCode: string;
+    ShipToLocationId?: string;
+    Memo?: string;
+  };
 
 /**
  * An order a customer placed. It posts nothing; once invoiced it is Closed and InvoiceIds names the invoices made
  * from it, which carry its lines.
  */
-export type NativeSalesOrder = NativeMeta & DocTotals & {
-  DocNumber: string; CustomerId: string; TxnDate: DateOnly; CurrencyCode: string; ExchangeRate: string;
-  Status: 'PendingApproval' | 'Open' | 'Closed'; TermId?: string; CustomerPoNumber?: string; Memo?: string; InvoiceIds: string[];
-};
+export type NativeSalesOrder = NativeMeta &
+  DocTotals & {
+    DocNumber: string;
+    CustomerId: string;
+    TxnDate: DateOnly;
+    CurrencyCode: string;
+    ExchangeRate: string;
+    Status: 'PendingApproval' | 'Open' | 'Closed';
+    TermId?: string;
+    CustomerPoNumber?: string;
+    Memo?: string;
+    InvoiceIds: string[];
+  };
 
 /**
  * A cash sale: the lines are sold and paid for at once, the money deposited to DepositToAccountId (a bank account).
  * Posts like an invoice whose receivable is that account; nothing is ever due.
  */
-export type NativeSalesReceipt = NativeMeta & DocTotals & {
-  DocNumber: string; CustomerId?: string; DepositToAccountId: string; TxnDate: DateOnly; CurrencyCode: string;
-  ExchangeRate: string; PaymentMethod: 'Cash' | 'Card' | 'Check'; Reference?: string;
-  /** Shown to the customer. */
-  Memo?: string;
-  /** For the business only. */
-  InternalMemo?: string;
-  BillEmail?: string; BillAddress?: NativeAddress;
-};
+export type NativeSalesReceipt = NativeMeta &
+  DocTotals & {
+    DocNumber: string;
+    CustomerId?: string;
+    DepositToAccountId: string;
+    TxnDate: DateOnly;
+    CurrencyCode: string;
+    ExchangeRate: string;
+    PaymentMethod: 'Cash' | 'Card' | 'Check';
+    Reference?: string;
+    /** Shown to the customer. */
+    Memo?: string;
+    /** For the business only. */
+    InternalMemo?: string;
+    BillEmail?: string;
+    BillAddress?: NativeAddress;
+  };
 
-export type NativeAddress = { Kind: 'Billing' | 'Shipping' | 'Remittance'; Line1: string; Line2?: string; City: string; Region: string; PostalCode: string; Country: string };
+export type NativeAddress = {
+  Kind: 'Billing' | 'Shipping' | 'Remittance';
+  Line1: string;
+  Line2?: string;
+  City: string;
+  Region: string;
+  PostalCode: string;
+  Country: string;
+};
 export type NativePerson = { FirstName: string; LastName: string; Email?: string; Phone?: string };
 
 export type NativeContact = NativeMeta & {
-  DisplayName: string; ContactName?: string; Email?: string; Phone?: string; CurrencyCode: string; TermId?: string;
-  ParentId?: string; SubsidiaryIds: string[]; TaxNumber?: string; CompanyNumber?: string; Website?: string;
-  Status: 'Active' | 'Archived'; Addresses: NativeAddress[]; People: NativePerson[];
+  DisplayName: string;
+  ContactName?: string;
+  Email?: string;
+  Phone?: string;
+  CurrencyCode: string;
+  TermId?: string;
+  ParentId?: string;
+  SubsidiaryIds: string[];
+  TaxNumber?: string;
+  CompanyNumber?: string;
+  Website?: string;
+  Status: 'Active' | 'Archived';
+  Addresses: NativeAddress[];
+  People: NativePerson[];
 };
 export type NativeVendor = NativeContact;
 export type NativeCustomer = NativeContact;
 
 export type AccountClass = 'Asset' | 'Liability' | 'Equity' | 'Revenue' | 'Expense';
 export type AccountType =
-  | 'Bank' | 'AccountsReceivable' | 'OtherCurrentAsset' | 'FixedAsset' | 'OtherAsset'
-  | 'AccountsPayable' | 'CreditCard' | 'OtherCurrentLiability' | 'LongTermLiability' | 'Equity'
-  | 'Income' | 'OtherIncome' | 'CostOfGoodsSold' | 'Expense' | 'OtherExpense';
+  | 'Bank'
+  | 'AccountsReceivable'
+  | 'OtherCurrentAsset'
+  | 'FixedAsset'
+  | 'OtherAsset'
+  | 'AccountsPayable'
+  | 'CreditCard'
+  | 'OtherCurrentLiability'
+  | 'LongTermLiability'
+  | 'Equity'
+  | 'Income'
+  | 'OtherIncome'
+  | 'CostOfGoodsSold'
+  | 'Expense'
+  | 'OtherExpense';
 /** Accounts the platform itself posts to. */
 export type AccountRole = 'AP' | 'AR' | 'UndepositedFunds' | 'InputTax' | 'SalesTax' | 'RetainedEarnings' | 'OwnerCapital';
 
 export type NativeAccount = NativeMeta & {
-  Code: string; Name: string; Class: AccountClass; Type: AccountType; Status: 'Active' | 'Archived';
-  CurrencyCode: string; Balance: Money; ParentId?: string; SubsidiaryIds: string[]; Description?: string;
-  Role?: AccountRole; BankAccountNumber?: string;
+  Code: string;
+  Name: string;
+  Class: AccountClass;
+  Type: AccountType;
+  Status: 'Active' | 'Archived';
+  CurrencyCode: string;
+  Balance: Money;
+  ParentId?: string;
+  SubsidiaryIds: string[];
+  Description?: string;
+  Role?: AccountRole;
+  BankAccountNumber?: string;
 };
 
 export type NativeItem = NativeMeta & {
-  Sku: string; Name: string; Kind: 'Inventory' | 'Service' | 'NonInventory'; Description?: string;
-  SalesPrice: Money; PurchaseCost: Money; IncomeAccountId: string; ExpenseAccountId: string; Status: 'Active' | 'Archived';
+  Sku: string;
+  Name: string;
+  Kind: 'Inventory' | 'Service' | 'NonInventory';
+  Description?: string;
+  SalesPrice: Money;
+  PurchaseCost: Money;
+  IncomeAccountId: string;
+  ExpenseAccountId: string;
+  Status: 'Active' | 'Archived';
 };
 
 export type NativeTaxComponent = { Name: string; Rate: string; Compound: boolean; Purchases: boolean; Sales: boolean; AgencyId?: string };
 export type NativeTaxCode = NativeMeta & {
-  Code: string; Name: string; Status: 'Active' | 'Archived'; Components: NativeTaxComponent[];
-  TotalRate: string; EffectiveRate: string; SubsidiaryIds: string[];
+  Code: string;
+  Name: string;
+  Status: 'Active' | 'Archived';
+  Components: NativeTaxComponent[];
+  TotalRate: string;
+  EffectiveRate: string;
+  SubsidiaryIds: string[];
 };
 
 export type NativeTaxAgency = NativeMeta & { Name: string; Country: string; RegistrationNumber?: string };
 export type NativeTerm = NativeMeta & { Name: string; DueDays: number; DiscountDays?: number; DiscountPct?: string; Status: 'Active' | 'Archived' };
-export type NativeSubsidiary = NativeMeta & { Name: string; LegalName: string; Country: string; CurrencyCode: string; ParentId?: string; Status: 'Active' | 'Archived' };
+export type NativeSubsidiary = NativeMeta & {
+  Name: string;
+  LegalName: string;
+  Country: string;
+  CurrencyCode: string;
+  ParentId?: string;
+  Status: 'Active' | 'Archived';
+};
 export type NativeDepartment = NativeMeta & { Name: string; ParentId?: string; Status: 'Active' | 'Archived' };
 export type NativeClass = NativeDepartment;
 /** Someone on the payroll: in a department, reporting to another employee (the director to no one). */
 export type NativeEmployee = NativeMeta & {
-  EmployeeNumber: string; FirstName: string; LastName: string; JobTitle: string; Email: string; DepartmentId: string;
-  ManagerId?: string; HireDate: DateOnly; EndDate?: DateOnly; Status: 'Active' | 'OnLeave' | 'Terminated';
+  EmployeeNumber: string;
+  FirstName: string;
+  LastName: string;
+  JobTitle: string;
+  Email: string;
+  DepartmentId: string;
+  ManagerId?: string;
+  HireDate: DateOnly;
+  EndDate?: DateOnly;
+  Status: 'Active' | 'OnLeave' | 'Terminated';
   /** Gross yearly salary in the company's currency. */
   AnnualSalary: Money;
   CustomFields: { Name: string; Value: string }[];
 };
-export type NativeLocation = NativeMeta & { Name: string; ParentId?: string; Status: 'Active' | 'Archived'; SubsidiaryIds: string[]; Address?: NativeAddress };
-export type NativeProject = NativeMeta & { Name: string; Status: 'Active' | 'Completed' | 'OnHold'; Category?: string; CustomerId?: string; StartDate: DateOnly };
-export type NativeTask = NativeMeta & { Name: string; ProjectId: string; Status: 'NotStarted' | 'Planned' | 'InProgress' | 'Completed' | 'OnHold'; DueDate?: DateOnly };
+export type NativeLocation = NativeMeta & {
+  Name: string;
+  ParentId?: string;
+  Status: 'Active' | 'Archived';
+  SubsidiaryIds: string[];
+  Address?: NativeAddress;
+};
+export type NativeProject = NativeMeta & {
+  Name: string;
+  Status: 'Active' | 'Completed' | 'OnHold';
+  Category?: string;
+  CustomerId?: string;
+  StartDate: DateOnly;
+};
+export type NativeTask = NativeMeta & {
+  Name: string;
+  ProjectId: string;
+  Status: 'NotStarted' | 'Planned' | 'InProgress' | 'Completed' | 'OnHold';
+  DueDate?: DateOnly;
+};
 export type NativeCurrency = NativeMeta & { Code: string; Name: string; Symbol: string; ExchangeRate: string; IsBase: boolean };
 /**
  * A rate of one of the business's currencies into its home currency from a date on, in QuickBooks Online's direction:
@@ -192,38 +390,90 @@ export type NativeCurrency = NativeMeta & { Code: string; Name: string; Symbol: 
 export type NativeExchangeRate = NativeMeta & { SourceCurrencyCode: string; TargetCurrencyCode: string; Rate: string; AsOfDate: DateOnly };
 
 export type NativeCompany = NativeMeta & {
-  LegalName: string; TradingName: string; BaseCurrency: string; Country: string; FiscalYearStartMonth: number;
-  Email: string; Phone: string; Website: string; TaxNumber: string; CompanyNumber: string; Industry: string; Address: NativeAddress;
+  LegalName: string;
+  TradingName: string;
+  BaseCurrency: string;
+  Country: string;
+  FiscalYearStartMonth: number;
+  Email: string;
+  Phone: string;
+  Website: string;
+  TaxNumber: string;
+  CompanyNumber: string;
+  Industry: string;
+  Address: NativeAddress;
 };
 
 export type NativeFeedAccount = NativeMeta & {
-  AccountId?: string; Name: string; Kind: 'Bank' | 'Checking' | 'Savings' | 'CreditCard'; CurrencyCode: string;
-  AccountNumber: string; RoutingNumber?: string; Institution: string; InstitutionAccountId: string; ParentFeedId?: string;
-  ContactId?: string; FeedStatus: 'Active' | 'Inactive'; Ready: boolean; CurrentBalance: Money; AvailableBalance?: Money;
-  CreditLimit?: Money; AvailableCredit?: Money; LastStatementDate?: DateOnly; LastStatementBalance?: Money;
-  TransactionStartDate: DateOnly; NextPaymentDate?: DateOnly; NextPaymentAmount?: Money; MinimumPayment?: Money;
-  PastDue?: Money; FinanceCharges?: Money; PurchasesApr?: string; LineOfBusiness?: string; PaymentNetworks?: string[];
+  AccountId?: string;
+  Name: string;
+  Kind: 'Bank' | 'Checking' | 'Savings' | 'CreditCard';
+  CurrencyCode: string;
+  AccountNumber: string;
+  RoutingNumber?: string;
+  Institution: string;
+  InstitutionAccountId: string;
+  ParentFeedId?: string;
+  ContactId?: string;
+  FeedStatus: 'Active' | 'Inactive';
+  Ready: boolean;
+  CurrentBalance: Money;
+  AvailableBalance?: Money;
+  CreditLimit?: Money;
+  AvailableCredit?: Money;
+  LastStatementDate?: DateOnly;
+  LastStatementBalance?: Money;
+  TransactionStartDate: DateOnly;
+  NextPaymentDate?: DateOnly;
+  NextPaymentAmount?: Money;
+  MinimumPayment?: Money;
+  PastDue?: Money;
+  FinanceCharges?: Money;
+  PurchasesApr?: string;
+  LineOfBusiness?: string;
+  PaymentNetworks?: string[];
   /** Country of the institution's account (ISO 3166-1 alpha-2), when the client gave it. */
   Country?: string;
 };
 
 export type NativeAttachment = NativeMeta & {
-  FileName: string; ContentType: string; Size: number; Content: string; ParentType: AttachmentParentType; ParentId: string;
+  FileName: string;
+  ContentType: string;
+  Size: number;
+  Content: string;
+  ParentType: AttachmentParentType;
+  ParentId: string;
 };
 
 export type NativeReportRow = { Name: string; Amount: Money; AccountId?: string; Kind?: 'Group' | 'Account' | 'NetIncome'; Rows: NativeReportRow[] };
 export type NativeBalanceSheet = NativeMeta & {
-  PeriodStart: DateOnly; PeriodEnd: DateOnly; CurrencyCode: string;
-  Assets: NativeReportRow; Liabilities: NativeReportRow; Equity: NativeReportRow;
-  TotalAssets: Money; TotalLiabilities: Money; TotalEquity: Money;
+  PeriodStart: DateOnly;
+  PeriodEnd: DateOnly;
+  CurrencyCode: string;
+  Assets: NativeReportRow;
+  Liabilities: NativeReportRow;
+  Equity: NativeReportRow;
+  TotalAssets: Money;
+  TotalLiabilities: Money;
+  TotalEquity: Money;
 };
 
 /** A month's profit and loss: one Account row per income and expense account (natural signs), grouped. */
 export type NativeIncomeStatement = NativeMeta & {
-  PeriodStart: DateOnly; PeriodEnd: DateOnly; CurrencyCode: string; Basis: 'Accrual';
-  Income: NativeReportRow; CostOfSales: NativeReportRow; Expenses: NativeReportRow;
-  TotalIncome: Money; NetSales: Money; TotalCostOfSales: Money; GrossProfit: Money; TotalExpenses: Money;
-  NetOperatingIncome: Money; NetIncome: Money;
+  PeriodStart: DateOnly;
+  PeriodEnd: DateOnly;
+  CurrencyCode: string;
+  Basis: 'Accrual';
+  Income: NativeReportRow;
+  CostOfSales: NativeReportRow;
+  Expenses: NativeReportRow;
+  TotalIncome: Money;
+  NetSales: Money;
+  TotalCostOfSales: Money;
+  GrossProfit: Money;
+  TotalExpenses: Money;
+  NetOperatingIncome: Money;
+  NetIncome: Money;
 };
 
 /**
@@ -231,20 +481,56 @@ export type NativeIncomeStatement = NativeMeta & {
  * as it moved cash (the negated debit movement). Cash is the Bank accounts.
  */
 export type NativeCashFlow = NativeMeta & {
-  PeriodStart: DateOnly; PeriodEnd: DateOnly; CurrencyCode: string;
-  StartingBalance: Money; EndingBalance: Money;
-  Operating: NativeReportRow; Investing: NativeReportRow; Financing: NativeReportRow;
-  TotalOperating: Money; TotalInvesting: Money; TotalFinancing: Money; CashIn: Money; CashOut: Money;
+  PeriodStart: DateOnly;
+  PeriodEnd: DateOnly;
+  CurrencyCode: string;
+  StartingBalance: Money;
+  EndingBalance: Money;
+  Operating: NativeReportRow;
+  Investing: NativeReportRow;
+  Financing: NativeReportRow;
+  TotalOperating: Money;
+  TotalInvesting: Money;
+  TotalFinancing: Money;
+  CashIn: Money;
+  CashOut: Money;
 };
 
-export type NativeOrderLine = { LineId: string; ProductId: string; VariantId: string; Title: string; Sku: string; Price: Money; UnitCost: Money; Qty: number };
-export type NativeOrderAddress = { FirstName: string; LastName: string; Line1: string; Line2?: string; City: string; Region: string; PostalCode: string; CountryCode: string; Phone?: string };
+export type NativeOrderLine = {
+  LineId: string;
+  ProductId: string;
+  VariantId: string;
+  Title: string;
+  Sku: string;
+  Price: Money;
+  UnitCost: Money;
+  Qty: number;
+};
+export type NativeOrderAddress = {
+  FirstName: string;
+  LastName: string;
+  Line1: string;
+  Line2?: string;
+  City: string;
+  Region: string;
+  PostalCode: string;
+  CountryCode: string;
+  Phone?: string;
+};
 export type NativeOrder = NativeMeta & {
-  OrderNumber: string; Status: 'Open' | 'Closed' | 'Cancelled'; FinancialStatus: 'Pending' | 'Paid' | 'PartiallyRefunded' | 'Refunded';
-  FulfillmentStatus: 'Unfulfilled' | 'Partial' | 'Fulfilled'; CurrencyCode: string; Lines: NativeOrderLine[];
-  Shipping: Money; Discount: Money; Tax: Money; Total: Money;
+  OrderNumber: string;
+  Status: 'Open' | 'Closed' | 'Cancelled';
+  FinancialStatus: 'Pending' | 'Paid' | 'PartiallyRefunded' | 'Refunded';
+  FulfillmentStatus: 'Unfulfilled' | 'Partial' | 'Fulfilled';
+  CurrencyCode: string;
+  Lines: NativeOrderLine[];
+  Shipping: Money;
+  Discount: Money;
+  Tax: Money;
+  Total: Money;
   Buyer: { Id: string; Email: string; FirstName: string; LastName: string; OrdersCount: number; Verified: boolean; Phone?: string };
-  BillingAddress: NativeOrderAddress; ShippingAddress: NativeOrderAddress;
+  BillingAddress: NativeOrderAddress;
+  ShippingAddress: NativeOrderAddress;
   Fulfillments: { Carrier: string; Service: string; TrackingNumber: string; TrackingUrl: string; LineIds: string[] }[];
   Refunds: { LineId: string; Qty: number }[];
 };
@@ -254,12 +540,27 @@ export type NativeOrder = NativeMeta & {
  * gateway's fees. A paid payout is posted to the books by the journal entry JournalEntryId.
  */
 export type NativePayout = NativeMeta & {
-  ArrivalDate: DateOnly; Amount: Money; CurrencyCode: string; Status: 'Paid' | 'InTransit'; Schedule: 'Automatic';
-  Method: 'standard'; GatewayAccountId: string; DestinationAccountId: string; DestinationLast4: string; DestinationBank: string;
-  RoutingNumber: string; JournalEntryId?: string; Transactions: NativePayoutTransaction[];
+  ArrivalDate: DateOnly;
+  Amount: Money;
+  CurrencyCode: string;
+  Status: 'Paid' | 'InTransit';
+  Schedule: 'Automatic';
+  Method: 'standard';
+  GatewayAccountId: string;
+  DestinationAccountId: string;
+  DestinationLast4: string;
+  DestinationBank: string;
+  RoutingNumber: string;
+  JournalEntryId?: string;
+  Transactions: NativePayoutTransaction[];
 };
 export type NativePayoutTransaction = {
-  Id: string; OrderId: string; Kind: 'Charge' | 'Refund'; Amount: Money; Fee: Money; CreatedAt: string;
+  Id: string;
+  OrderId: string;
+  Kind: 'Charge' | 'Refund';
+  Amount: Money;
+  Fee: Money;
+  CreatedAt: string;
 };
 
 /** The business's web shop: the store its orders and payouts belong to. */

@@ -59,10 +59,13 @@ async function feed(feedId: string): Promise<Record<string, unknown>> {
   return unified('bank_feed_account', { platformId: feedId, raw: record.raw });
 }
 
-const submit = (path: string, accountId: string | null) => app.inject({
-  method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  payload: accountId === null ? 'other=1' : new URLSearchParams({ account_id: accountId }).toString(),
-});
+const submit = (path: string, accountId: string | null) =>
+  app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: accountId === null ? 'other=1' : new URLSearchParams({ account_id: accountId }).toString(),
+  });
 
 describe('sandbox bank feed linking page', () => {
   let feedId = '';
@@ -93,7 +96,9 @@ describe('sandbox bank feed linking page', () => {
     // Accounts another feed already brings lines to are not offered; nor are other kinds of account.
     expect(html).not.toContain('Business Checking');
     expect(html).not.toContain('Accounts Receivable');
-    expect(html).toMatch(/<form method="post" action="\/sandbox\/bank-feeds\/link\/[\w.-]+">[\s\S]*<legend>Account in your books<\/legend>[\s\S]*<button type="submit">Link account<\/button>/);
+    expect(html).toMatch(
+      /<form method="post" action="\/sandbox\/bank-feeds\/link\/[\w.-]+">[\s\S]*<legend>Account in your books<\/legend>[\s\S]*<button type="submit">Link account<\/button>/,
+    );
     expect(html).toContain('role="alert"');
   });
 
@@ -120,12 +125,16 @@ describe('sandbox bank feed linking page', () => {
     expect(changes.records.map((r) => r.raw.Id)).toEqual([feedId]);
     const log = await db.pool.query<{ op: string; platform_id: string }>(
       `SELECT c.op, c.platform_id FROM sandbox_platform.change_log c JOIN sandbox_platform.accounts_state a ON a.id = c.account_id
-       WHERE a.account_key = $1 ORDER BY c.seq DESC LIMIT 1`, [USER]);
+       WHERE a.account_key = $1 ORDER BY c.seq DESC LIMIT 1`,
+      [USER],
+    );
     expect(log.rows).toEqual([{ op: 'updated', platform_id: feedId }]);
 
     const send = connector.actions?.sendBankFeedTransactions;
     if (send === undefined) throw new Error('no send action');
-    const batch = await send(wctx(), feedId, [{ internal_transaction_id: 'po_1', transaction_date: '2025-06-16', amount: 250, description: 'Payout' }]);
+    const batch = await send(wctx(), feedId, [
+      { internal_transaction_id: 'po_1', transaction_date: '2025-06-16', amount: 250, description: 'Payout' },
+    ]);
     expect(batch.accepted).toBe(1);
     // The account now has its feed: the page of another unlinked feed no longer offers it.
     const other = (await create('bank_feed_account', { name: 'Other', bank_account_type: 'bank' })).platformId;
@@ -170,7 +179,9 @@ describe('sandbox bank feed linking page', () => {
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(await page.text()).toContain('Till &lt;b&gt;&amp;&lt;/b&gt;');
     const done = await fetch(`${server.url}${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ account_id: oddAccount }).toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ account_id: oddAccount }).toString(),
     });
     expect(done.status).toBe(200);
     expect(await feed(unlinked)).toMatchObject({ transaction_ready: true, feed_status: 'active', account_id: `account:${oddAccount}` });

@@ -23,7 +23,10 @@ import type { AccountState } from './store/state.ts';
 
 export { LINK_PAGE_PATH } from './feed-link.ts';
 
-export interface PageResponse { status: number; html: string }
+export interface PageResponse {
+  status: number;
+  html: string;
+}
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 /** A form of one field; anything bigger is not ours. */
@@ -85,12 +88,20 @@ export function messagePage(status: number, title: string, text: string): PageRe
   return layout(status, title, html`<h1>${title}</h1>\n<p>${text}</p>`);
 }
 
-const INVALID = (): PageResponse => messagePage(403, 'This link is not valid',
-  'The address is not a bank feed link of Sandbox Books, or it was changed on the way. Ask the app that sent you here for a new link.');
-const EXPIRED = (): PageResponse => messagePage(410, 'This link has expired',
-  'Bank feed links work for one hour. Ask the app that sent you here for a new link.');
-const FEED_GONE = (): PageResponse => messagePage(404, 'This bank feed no longer exists',
-  'The bank feed this link was made for has been removed. Ask the app that sent you here to set up the feed again.');
+const INVALID = (): PageResponse =>
+  messagePage(
+    403,
+    'This link is not valid',
+    'The address is not a bank feed link of Sandbox Books, or it was changed on the way. Ask the app that sent you here for a new link.',
+  );
+const EXPIRED = (): PageResponse =>
+  messagePage(410, 'This link has expired', 'Bank feed links work for one hour. Ask the app that sent you here for a new link.');
+const FEED_GONE = (): PageResponse =>
+  messagePage(
+    404,
+    'This bank feed no longer exists',
+    'The bank feed this link was made for has been removed. Ask the app that sent you here to set up the feed again.',
+  );
 
 function accountLabel(account: NativeAccount): string {
   return `${account.Code} · ${account.Name}`;
@@ -113,8 +124,12 @@ function formPage(status: number, view: FormView): PageResponse {
   // Always present, so a screen reader announces an error placed in it; empty when there is none.
   const alert = html`<div id="form-error" role="alert">${view.error === null ? '' : html`<p class="alert">${view.error}</p>`}</div>`;
   if (view.accounts.length === 0) {
-    return layout(status, 'Link a bank feed', html`<h1>Link a bank feed</h1>\n${intro}\n${alert}
-<p>There is no bank or credit card account free to link this feed to. Add one to your chart of accounts, then open this link again.</p>`);
+    return layout(
+      status,
+      'Link a bank feed',
+      html`<h1>Link a bank feed</h1>\n${intro}\n${alert}
+<p>There is no bank or credit card account free to link this feed to. Add one to your chart of accounts, then open this link again.</p>`,
+    );
   }
   const choices = view.accounts.map((account) => {
     const id = `account-${account.Id}`;
@@ -123,7 +138,10 @@ function formPage(status: number, view: FormView): PageResponse {
 <label for="${id}">${accountLabel(account)} <span class="muted">(${account.Type === 'CreditCard' ? 'credit card' : 'bank'}, ${account.CurrencyCode})</span></label></div>\n`;
   });
   const described = view.error === null ? '' : html` aria-describedby="form-error"`;
-  return layout(status, 'Link a bank feed', html`<h1>Link a bank feed</h1>
+  return layout(
+    status,
+    'Link a bank feed',
+    html`<h1>Link a bank feed</h1>
 ${intro}
 ${alert}
 <form method="post" action="${LINK_PAGE_PATH}/${encodeURIComponent(view.token)}">
@@ -131,14 +149,19 @@ ${alert}
 <legend>Account in your books</legend>
 ${choices}</fieldset>
 <button type="submit">Link account</button>
-</form>`);
+</form>`,
+  );
 }
 
 function donePage(feed: NativeFeedAccount, account: NativeAccount): PageResponse {
   const target = accountLabel(account);
-  return layout(200, 'Bank feed linked', html`<h1>Bank feed linked</h1>
+  return layout(
+    200,
+    'Bank feed linked',
+    html`<h1>Bank feed linked</h1>
 <p><strong>${feed.Name}</strong> now brings its statement lines to <strong>${target}</strong>. The feed is active and ready for transactions.</p>
-<p>You can close this window and go back to the app that sent you here.</p>`);
+<p>You can close this window and go back to the app that sent you here.</p>`,
+  );
 }
 
 // ---- Flow -------------------------------------------------------------------------------------
@@ -167,13 +190,21 @@ export async function submitLinkPage(platform: SandboxPlatform, token: string, f
   const choices = await platform.linkChoices(opened.state, opened.feedId);
   if (choices === null) return FEED_GONE();
   const accountId = form.account_id ?? '';
-  const again = (status: number, error: string): PageResponse => formPage(status, {
-    token, company: opened.company, ...choices, selected: accountId === '' ? null : accountId, error,
-  });
+  const again = (status: number, error: string): PageResponse =>
+    formPage(status, {
+      token,
+      company: opened.company,
+      ...choices,
+      selected: accountId === '' ? null : accountId,
+      error,
+    });
   if (accountId === '') return again(400, 'Choose the account in your books the feed’s lines go to.');
   const account = choices.accounts.find((a) => a.Id === accountId);
   if (account === undefined) {
-    return again(400, 'That account cannot take this feed: it is not an active bank or credit card account, or another feed already uses it. Choose one of the accounts below.');
+    return again(
+      400,
+      'That account cannot take this feed: it is not an active bank or credit card account, or another feed already uses it. Choose one of the accounts below.',
+    );
   }
   try {
     return donePage(await platform.linkFeed(opened.state, opened.feedId, accountId), account);
@@ -230,14 +261,24 @@ export function registerSandboxPages(app: FastifyInstance, options: { platform?:
     }
     scope.setErrorHandler((error: unknown, request, reply) => {
       const status = statusOf(error);
-      if (status >= 400 && status < 500) return send(reply, messagePage(status, 'This request was not understood', 'Open the link you were given again, and use the form on it.'));
+      if (status >= 400 && status < 500)
+        return send(reply, messagePage(status, 'This request was not understood', 'Open the link you were given again, and use the form on it.'));
       request.log.error({ err: error }, 'sandbox page failed');
-      return send(reply, messagePage(500, 'Something went wrong', `Sandbox Books could not show this page. Please try again in a few minutes. (Reference: ${request.id})`));
+      return send(
+        reply,
+        messagePage(
+          500,
+          'Something went wrong',
+          `Sandbox Books could not show this page. Please try again in a few minutes. (Reference: ${request.id})`,
+        ),
+      );
     });
-    scope.get<{ Params: { token: string } }>(`${LINK_PAGE_PATH}/:token`, { schema: { hide: true } },
-      async (request, reply) => send(reply, await showLinkPage(platform(), request.params.token)));
-    scope.post<{ Params: { token: string } }>(`${LINK_PAGE_PATH}/:token`, { schema: { hide: true } },
-      async (request, reply) => send(reply, await submitLinkPage(platform(), request.params.token, formFields(request.body))));
+    scope.get<{ Params: { token: string } }>(`${LINK_PAGE_PATH}/:token`, { schema: { hide: true } }, async (request, reply) =>
+      send(reply, await showLinkPage(platform(), request.params.token)),
+    );
+    scope.post<{ Params: { token: string } }>(`${LINK_PAGE_PATH}/:token`, { schema: { hide: true } }, async (request, reply) =>
+      send(reply, await submitLinkPage(platform(), request.params.token, formFields(request.body))),
+    );
     done();
   });
 }

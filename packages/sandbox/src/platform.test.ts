@@ -24,7 +24,9 @@ const key = (r: AuditInput): string => `${r.type}:${String(r.raw.Id)}`;
 async function changeLog(username: string): Promise<{ op: string; object_type: string; platform_id: string; tick: number }[]> {
   const result = await db.pool.query<{ op: string; object_type: string; platform_id: string; tick: number }>(
     `SELECT c.op, c.object_type, c.platform_id, c.tick FROM sandbox_platform.change_log c
-     JOIN sandbox_platform.accounts_state a ON a.id = c.account_id WHERE a.account_key = $1 ORDER BY c.seq`, [username]);
+     JOIN sandbox_platform.accounts_state a ON a.id = c.account_id WHERE a.account_key = $1 ORDER BY c.seq`,
+    [username],
+  );
   return result.rows;
 }
 
@@ -33,9 +35,15 @@ describe('sandbox platform (PostgreSQL)', () => {
     const ctx = login('user_lazy_size_800');
     const identity = await connector.identify(ctx);
     expect(identity.storeUniqueId).toBe('sandbox:user_lazy_size_800');
-    const count = async () => Number((await db.pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM sandbox_platform.records r JOIN sandbox_platform.accounts_state a ON a.id = r.account_id
-       WHERE a.account_key = 'user_lazy_size_800'`)).rows[0]?.n);
+    const count = async () =>
+      Number(
+        (
+          await db.pool.query<{ n: string }>(
+            `SELECT count(*) AS n FROM sandbox_platform.records r JOIN sandbox_platform.accounts_state a ON a.id = r.account_id
+       WHERE a.account_key = 'user_lazy_size_800'`,
+          )
+        ).rows[0]?.n,
+      );
     expect(await count()).toBe(0);
     const all = await readAll(connector, ctx);
     expect(await count()).toBe(all.records.length);
@@ -66,7 +74,11 @@ describe('sandbox platform (PostgreSQL)', () => {
   it('filters a read by a window on the business date', async () => {
     const handler = connector.objects.invoice?.handler;
     if (handler === undefined) throw new Error('no invoice handler');
-    const page = await handler.read(login('user_good'), { since: null, window: { start: '2025-03-01T00:00:00Z', end: '2025-03-31T23:59:59Z' }, pageToken: null });
+    const page = await handler.read(login('user_good'), {
+      since: null,
+      window: { start: '2025-03-01T00:00:00Z', end: '2025-03-31T23:59:59Z' },
+      pageToken: null,
+    });
     expect(page.records.length).toBeGreaterThan(0);
     for (const record of page.records) expect(handler.businessDate?.(record)?.slice(0, 7)).toBe('2025-03');
   });
@@ -139,7 +151,7 @@ describe('sandbox platform (PostgreSQL)', () => {
     expect(auditBooks(after.records)).toEqual([]);
   });
 
-  it('revises exchange rates now and then: today\'s rate of a currency, created or revised, and the currency list follows it', async () => {
+  it("revises exchange rates now and then: today's rate of a currency, created or revised, and the currency list follows it", async () => {
     const username = 'user_fx_size_800';
     const before = await readAll(connector, login(username));
     const home = String(before.records.find((r) => r.type === 'company_info')?.raw.BaseCurrency);

@@ -31,7 +31,10 @@ export interface WriteRequest {
   idempotencyKey: string | null;
 }
 
-export interface WriteResult { status: number; body: Record<string, unknown> }
+export interface WriteResult {
+  status: number;
+  body: Record<string, unknown>;
+}
 
 export class SandboxPlatform {
   readonly pool: Pool;
@@ -158,7 +161,11 @@ export class SandboxPlatform {
   async linkChoices(state: AccountState, feedId: string): Promise<{ feed: NativeFeedAccount; accounts: NativeAccount[] } | null> {
     const feed = await this.get(state, 'bank_feed_account', feedId);
     if (feed === null) return null;
-    const fed = new Set((await allRecords(this.pool, state, 'bank_feed_account')).flatMap((f) => (f.Id !== feedId && typeof f.AccountId === 'string' ? [f.AccountId] : [])));
+    const fed = new Set(
+      (await allRecords(this.pool, state, 'bank_feed_account')).flatMap((f) =>
+        f.Id !== feedId && typeof f.AccountId === 'string' ? [f.AccountId] : [],
+      ),
+    );
     // Records of a collection hold that collection's native shape.
     const accounts = (await allRecords(this.pool, state, 'account')) as NativeAccount[];
     const types: readonly string[] = FEEDABLE_ACCOUNT_TYPES;
@@ -183,10 +190,13 @@ export class SandboxPlatform {
    * same request answers the stored result; another request under the key is refused.
    */
   async #once(
-    state: AccountState, request: { key: string | null; op: string; path: string; body: Body; type: UnifiedObjectType },
+    state: AccountState,
+    request: { key: string | null; op: string; path: string; body: Body; type: UnifiedObjectType },
     work: (unit: Unit) => Promise<{ result: WriteResult; recordId: string | null }>,
   ): Promise<WriteResult> {
-    const fingerprint = createHash('sha256').update(JSON.stringify([request.op, request.path, request.body])).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([request.op, request.path, request.body]))
+      .digest('hex');
     return withAccountLock(this.pool, state.id, async (client, fresh) => {
       if (request.key !== null) {
         const seen = await client.query<{ request_sha256: string; status: number; response: Record<string, unknown> }>(
@@ -195,7 +205,8 @@ export class SandboxPlatform {
         );
         const previous = seen.rows[0];
         if (previous !== undefined) {
-          if (previous.request_sha256 !== fingerprint) throw new NativeError(409, 'IdempotencyKeyReused', 'this Idempotency-Key was used for a different request', 'Idempotency-Key');
+          if (previous.request_sha256 !== fingerprint)
+            throw new NativeError(409, 'IdempotencyKeyReused', 'this Idempotency-Key was used for a different request', 'Idempotency-Key');
           return { status: previous.status, body: previous.response };
         }
       }

@@ -40,6 +40,8 @@ export function sandboxPlugin(input: { pool: Pool; options?: Partial<SandboxOpti
     connector: sandboxConnector,
     platform,
     migrate: () => migrateSandbox(input.pool),
-    pages: (app) => { registerSandboxPages(app); },
+    pages: (app) => {
+      registerSandboxPages(app);
+    },
   };
 }

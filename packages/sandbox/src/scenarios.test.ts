@@ -13,7 +13,13 @@ let platform: SandboxPlatform;
 beforeAll(async () => {
   db = await createTestDatabase();
   platform = new SandboxPlatform(db.pool, {
-    asOf: '2025-06-15', tickIntervalMs: 0, defaultSize: 600, slowPageDelayMs: 400, retryAfterSeconds: 2, rateLimitEvery: 3, errorEvery: 4,
+    asOf: '2025-06-15',
+    tickIntervalMs: 0,
+    defaultSize: 600,
+    slowPageDelayMs: 400,
+    retryAfterSeconds: 2,
+    rateLimitEvery: 3,
+    errorEvery: 4,
   });
 });
 afterAll(async () => {
@@ -47,22 +53,38 @@ const kind = async (promise: Promise<unknown>) => {
 };
 
 const billInput = (documentNumber: string) => ({
-  vendor_id: 'vendor:VEN-000001', issue_date: '2025-06-16T00:00:00Z', document_number: documentNumber,
+  vendor_id: 'vendor:VEN-000001',
+  issue_date: '2025-06-16T00:00:00Z',
+  document_number: documentNumber,
   line_items: [{ account_id: 'account:ACC-000030', total_amount: 99 }],
 });
 
 describe('sandbox scenarios', () => {
   it('documents a scenario for each behaviour', () => {
     expect(SCENARIOS.map((s) => s.scenario).sort()).toEqual([
-      'billing_issue', 'flaky', 'healthy', 'link_error', 'rate_limited', 'revoked_after_sync', 'slow_initial_sync',
-      'suspended_after_sync', 'write_forbidden', 'write_invalid', 'write_throttled', 'write_unavailable',
+      'billing_issue',
+      'flaky',
+      'healthy',
+      'link_error',
+      'rate_limited',
+      'revoked_after_sync',
+      'slow_initial_sync',
+      'suspended_after_sync',
+      'write_forbidden',
+      'write_invalid',
+      'write_throttled',
+      'write_unavailable',
     ]);
   });
 
   it('user_good with pass_good is healthy; a wrong password or an unknown user is refused as unauthorized', async () => {
     expect(await connector.identify(login('user_good'))).toMatchObject({ storeUniqueId: 'sandbox:user_good' });
     const wrong = await outcome(connector.identify(login('user_good', 'nope')));
-    expect(wrong === 'ok' ? wrong : [wrong.kind, wrong.httpStatus, wrong.toServiceError().code]).toEqual(['unauthorized', 401, 'PLATFORM_UNAUTHORIZED']);
+    expect(wrong === 'ok' ? wrong : [wrong.kind, wrong.httpStatus, wrong.toServiceError().code]).toEqual([
+      'unauthorized',
+      401,
+      'PLATFORM_UNAUTHORIZED',
+    ]);
     expect(await kind(connector.identify(login('someone')))).toBe('unauthorized');
   });
 
@@ -83,7 +105,11 @@ describe('sandbox scenarios', () => {
     for (let n = 0; n < 6; n++) results.push(await outcome(vendors(ctx)));
     expect(results.map((r) => (r === 'ok' ? 'ok' : r.kind))).toEqual(['ok', 'ok', 'rate_limited', 'ok', 'ok', 'rate_limited']);
     const limited = results[2];
-    expect(limited instanceof PlatformError ? [limited.httpStatus, limited.retryAfterMs, limited.toServiceError().code] : null).toEqual([429, 2_000, 'PLATFORM_RATE_LIMITED']);
+    expect(limited instanceof PlatformError ? [limited.httpStatus, limited.retryAfterMs, limited.toServiceError().code] : null).toEqual([
+      429,
+      2_000,
+      'PLATFORM_RATE_LIMITED',
+    ]);
   });
 
   it('user_flaky answers every 4th call with 5xx; a failing write is applied first, and findCreated and the key recover it', async () => {
@@ -116,7 +142,8 @@ describe('sandbox scenarios', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_900);
     const flaky = login('user_flaky');
     const results = [];
-    for (let n = 0; n < 8; n++) results.push(await outcome(retrying.objects.vendor?.handler.read(flaky, { since: null, window: null, pageToken: null }) ?? Promise.resolve()));
+    for (let n = 0; n < 8; n++)
+      results.push(await outcome(retrying.objects.vendor?.handler.read(flaky, { since: null, window: null, pageToken: null }) ?? Promise.resolve()));
     expect(results).toEqual(Array(8).fill('ok'));
   });
 
@@ -147,7 +174,11 @@ describe('sandbox scenarios', () => {
     const bill = connector.objects.bill?.handler;
     if (bill?.create === undefined) throw new Error('bills are writable');
     const failed = await outcome(bill.create(writeContext(ctx, 'billing-1'), billInput('BILLING-1')));
-    expect(failed === 'ok' ? 'ok' : [failed.kind, failed.httpStatus, failed.toServiceError().code]).toEqual(['billing', 402, 'PLATFORM_BILLING_ISSUE']);
+    expect(failed === 'ok' ? 'ok' : [failed.kind, failed.httpStatus, failed.toServiceError().code]).toEqual([
+      'billing',
+      402,
+      'PLATFORM_BILLING_ISSUE',
+    ]);
   });
 
   it.each([
@@ -171,6 +202,10 @@ describe('sandbox scenarios', () => {
 
   it('user_link_error cannot be identified: 503 from the platform, our 550', async () => {
     const failed = await outcome(connector.identify(login('user_link_error')));
-    expect(failed === 'ok' ? 'ok' : [failed.httpStatus, failed.toServiceError().code, failed.toServiceError().status]).toEqual([503, 'PLATFORM_ERROR', 550]);
+    expect(failed === 'ok' ? 'ok' : [failed.httpStatus, failed.toServiceError().code, failed.toServiceError().status]).toEqual([
+      503,
+      'PLATFORM_ERROR',
+      550,
+    ]);
   });
 });

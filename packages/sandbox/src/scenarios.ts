@@ -7,26 +7,80 @@
  */
 import { hashString } from './prng.ts';
 
-export type ScenarioName = 'healthy' | 'rate_limited' | 'flaky' | 'revoked_after_sync' | 'slow_initial_sync' | 'billing_issue'
-  | 'write_invalid' | 'write_throttled' | 'write_unavailable' | 'write_forbidden' | 'suspended_after_sync' | 'link_error';
+export type ScenarioName =
+  | 'healthy'
+  | 'rate_limited'
+  | 'flaky'
+  | 'revoked_after_sync'
+  | 'slow_initial_sync'
+  | 'billing_issue'
+  | 'write_invalid'
+  | 'write_throttled'
+  | 'write_unavailable'
+  | 'write_forbidden'
+  | 'suspended_after_sync'
+  | 'link_error';
 
-export interface ScenarioSpec { username: string; scenario: ScenarioName; behaviour: string }
+export interface ScenarioSpec {
+  username: string;
+  scenario: ScenarioName;
+  behaviour: string;
+}
 
 export const SANDBOX_PASSWORD = 'pass_good';
 
 export const SCENARIOS: readonly ScenarioSpec[] = [
   { username: 'user_good', scenario: 'healthy', behaviour: 'A healthy business: every call succeeds.' },
   { username: 'user_rate_limited', scenario: 'rate_limited', behaviour: 'Every Nth API call (default 3rd) answers 429 with Retry-After.' },
-  { username: 'user_flaky', scenario: 'flaky', behaviour: 'Every Nth API call (default 4th) answers 500 or 503, alternately; on writes the 500 comes after the write was applied.' },
-  { username: 'user_revoked', scenario: 'revoked_after_sync', behaviour: 'Credentials are revoked after the initial sync: the first incremental read (and every call after it) answers 401.' },
-  { username: 'user_slow', scenario: 'slow_initial_sync', behaviour: 'Full reads wait before each page (default 5 s), so the initial sync takes minutes.' },
+  {
+    username: 'user_flaky',
+    scenario: 'flaky',
+    behaviour: 'Every Nth API call (default 4th) answers 500 or 503, alternately; on writes the 500 comes after the write was applied.',
+  },
+  {
+    username: 'user_revoked',
+    scenario: 'revoked_after_sync',
+    behaviour: 'Credentials are revoked after the initial sync: the first incremental read (and every call after it) answers 401.',
+  },
+  {
+    username: 'user_slow',
+    scenario: 'slow_initial_sync',
+    behaviour: 'Full reads wait before each page (default 5 s), so the initial sync takes minutes.',
+  },
   { username: 'user_billing', scenario: 'billing_issue', behaviour: 'Reads work; every write answers 402 (subscription expired).' },
-  { username: 'user_write_invalid', scenario: 'write_invalid', behaviour: 'Reads work; every write answers 400, a validation fault naming the field (our 450 PLATFORM_BAD_REQUEST, with the platform message).' },
-  { username: 'user_write_throttled', scenario: 'write_throttled', behaviour: 'Reads work; every write answers 429 with Retry-After (retried, then our 452 PLATFORM_RATE_LIMITED).' },
-  { username: 'user_write_unavailable', scenario: 'write_unavailable', behaviour: 'Reads work; every write answers 503 before anything is applied (retried, then our 550 PLATFORM_ERROR).' },
-  { username: 'user_write_forbidden', scenario: 'write_forbidden', behaviour: 'Reads work; every write answers 403, the connected user may not make changes (our 451 PLATFORM_UNAUTHORIZED; the connection then needs re-authentication by a user who may, CONNECTION_NEEDS_UPDATE).' },
-  { username: 'user_suspended', scenario: 'suspended_after_sync', behaviour: 'The account is suspended after the initial sync: the first incremental read (and every read after it) answers 402, and the connection is disabled (CONNECTION_DISABLED, then 409 CONNECTION_DISABLED).' },
-  { username: 'user_link_error', scenario: 'link_error', behaviour: 'The platform fails (503) when asked who the account is: connecting answers 550 and the link flow shows the error and sends CONNECTION_LINK_ERROR.' },
+  {
+    username: 'user_write_invalid',
+    scenario: 'write_invalid',
+    behaviour: 'Reads work; every write answers 400, a validation fault naming the field (our 450 PLATFORM_BAD_REQUEST, with the platform message).',
+  },
+  {
+    username: 'user_write_throttled',
+    scenario: 'write_throttled',
+    behaviour: 'Reads work; every write answers 429 with Retry-After (retried, then our 452 PLATFORM_RATE_LIMITED).',
+  },
+  {
+    username: 'user_write_unavailable',
+    scenario: 'write_unavailable',
+    behaviour: 'Reads work; every write answers 503 before anything is applied (retried, then our 550 PLATFORM_ERROR).',
+  },
+  {
+    username: 'user_write_forbidden',
+    scenario: 'write_forbidden',
+    behaviour:
+      'Reads work; every write answers 403, the connected user may not make changes (our 451 PLATFORM_UNAUTHORIZED; the connection then needs re-authentication by a user who may, CONNECTION_NEEDS_UPDATE).',
+  },
+  {
+    username: 'user_suspended',
+    scenario: 'suspended_after_sync',
+    behaviour:
+      'The account is suspended after the initial sync: the first incremental read (and every read after it) answers 402, and the connection is disabled (CONNECTION_DISABLED, then 409 CONNECTION_DISABLED).',
+  },
+  {
+    username: 'user_link_error',
+    scenario: 'link_error',
+    behaviour:
+      'The platform fails (503) when asked who the account is: connecting answers 550 and the link flow shows the error and sends CONNECTION_LINK_ERROR.',
+  },
 ];
 
 export interface ResolvedAccount {

@@ -13,7 +13,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { handleNative, type NativeMethod, type NativeRequest } from './api.ts';
-import { FORM_BODY_LIMIT, FORM_CONTENT_TYPE, LINK_PAGE_PATH, messagePage, PAGE_HEADERS, parseForm, showLinkPage, submitLinkPage, type PageResponse } from './pages.ts';
+import {
+  FORM_BODY_LIMIT,
+  FORM_CONTENT_TYPE,
+  LINK_PAGE_PATH,
+  messagePage,
+  PAGE_HEADERS,
+  parseForm,
+  showLinkPage,
+  submitLinkPage,
+  type PageResponse,
+} from './pages.ts';
 import { migrateSandbox } from './migrate.ts';
 import { SandboxPlatform } from './platform.ts';
 import { MAX_ATTACHMENT_BYTES } from './writes/attachments.ts';
@@ -92,7 +102,12 @@ async function handle(platform: SandboxPlatform, req: IncomingMessage, res: Serv
     const text = await readBody(req, method === 'POST' && url.pathname.toLowerCase() === '/v1/attachments' ? MAX_UPLOAD_BODY : MAX_BODY);
     body = text === '' ? undefined : JSON.parse(text);
   } catch (error) {
-    send(res, 400, {}, { Fault: { Type: 'ValidationFault', Error: [{ Message: `unreadable body: ${(error as Error).message}`, code: 'MalformedBody' }] } });
+    send(
+      res,
+      400,
+      {},
+      { Fault: { Type: 'ValidationFault', Error: [{ Message: `unreadable body: ${(error as Error).message}`, code: 'MalformedBody' }] } },
+    );
     return;
   }
   const headers: Record<string, string> = {};
@@ -103,7 +118,12 @@ async function handle(platform: SandboxPlatform, req: IncomingMessage, res: Serv
     if (!res.writableFinished) aborted.abort();
   });
   const request: NativeRequest = {
-    method: method as NativeMethod, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body, signal: aborted.signal,
+    method: method as NativeMethod,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers,
+    body,
+    signal: aborted.signal,
   };
   const response = await handleNative(platform, request);
   send(res, response.status, response.headers, response.body);
@@ -126,13 +146,14 @@ export async function startSandboxServer(platform: SandboxPlatform, options: { p
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}`,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => {
-        if (error === undefined) resolve();
-        else reject(error);
-      });
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => {
+          if (error === undefined) resolve();
+          else reject(error);
+        });
+      }),
   };
 }
 

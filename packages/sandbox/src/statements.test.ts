@@ -8,7 +8,12 @@ import { readAll, testContext, writeContext } from './testkit.ts';
 import type { UnifiedObjectType } from '../../../src/model/object-types.ts';
 
 type Obj = Record<string, unknown>;
-interface Row { account_id: string; name: string; value: number | string; items: Row[] }
+interface Row {
+  account_id: string;
+  name: string;
+  value: number | string;
+  items: Row[];
+}
 
 /** Generated records as a reader sees them. */
 const generated = (options: Parameters<typeof generateAll>[0]): { type: UnifiedObjectType; raw: Obj }[] =>
@@ -18,13 +23,23 @@ const cents = (value: unknown): number => Math.round(Number(value) * 100);
 
 /** The unified objects of each type, by month of start_date (accounts by id). */
 function unifiedBooks(records: readonly { type: UnifiedObjectType; raw: Obj }[]): {
-  sheets: Map<string, Obj>; incomes: Map<string, Obj>; flows: Map<string, Obj>; accounts: Map<string, Obj>;
+  sheets: Map<string, Obj>;
+  incomes: Map<string, Obj>;
+  flows: Map<string, Obj>;
+  accounts: Map<string, Obj>;
 } {
-  const of = (type: UnifiedObjectType, key: (o: Obj) => string): Map<string, Obj> => new Map(records.filter((r) => r.type === type)
-    .map((r) => mapRecord(type, r.raw, auditRef)).map((o) => [key(o), o]));
+  const of = (type: UnifiedObjectType, key: (o: Obj) => string): Map<string, Obj> =>
+    new Map(
+      records
+        .filter((r) => r.type === type)
+        .map((r) => mapRecord(type, r.raw, auditRef))
+        .map((o) => [key(o), o]),
+    );
   const month = (o: Obj): string => String(o.start_date).slice(0, 7);
   return {
-    sheets: of('balance_sheet', month), incomes: of('income_statement', month), flows: of('cash_flow_statement', month),
+    sheets: of('balance_sheet', month),
+    incomes: of('income_statement', month),
+    flows: of('cash_flow_statement', month),
     accounts: new Map(records.filter((r) => r.type === 'account').map((r) => [`account:${String(r.raw.Id)}`, mapRecord('account', r.raw, auditRef)])),
   };
 }
@@ -55,7 +70,9 @@ function expectTiedOut(books: ReturnType<typeof unifiedBooks>, minimumMonths: nu
     expect(cents(income.total_income) - cents(income.total_cost_of_sales) - cents(income.total_expenses)).toBe(cents(income.net_income));
     // The cash flow ends at the bank accounts of the month's balance sheet, and its activities explain the change.
     expect(cents(flow.ending_balance), month).toBe(leaves(sheet.assets as Row, (row) => banks.has(row.account_id)));
-    expect(cents(flow.starting_balance) + cents(flow.total_operating) + cents(flow.total_investing) + cents(flow.total_financing)).toBe(cents(flow.ending_balance));
+    expect(cents(flow.starting_balance) + cents(flow.total_operating) + cents(flow.total_investing) + cents(flow.total_financing)).toBe(
+      cents(flow.ending_balance),
+    );
     if (index > 0) expect(cents(flow.starting_balance), month).toBe(cents(books.flows.get(months[index - 1] ?? '')?.ending_balance));
     moving += Math.abs(cents(income.net_income)) + Math.abs(cents(flow.total_operating));
   }
@@ -80,9 +97,9 @@ describe('sandbox income statements and cash flows', () => {
     const income = books.incomes.get(month) ?? {};
     books.incomes.set(month, { ...income, net_income: Number(income.net_income) + 1 });
     const problems = statementProblems(books.sheets, books.incomes, books.flows, books.accounts);
-    expect(problems.some((p) => p.includes('the balance sheet\'s bank accounts hold'))).toBe(true);
+    expect(problems.some((p) => p.includes("the balance sheet's bank accounts hold"))).toBe(true);
     expect(problems.some((p) => p.includes('starting + operating + investing + financing != ending'))).toBe(true);
-    expect(problems.some((p) => p.includes('the balance sheet\'s Net Income moved'))).toBe(true);
+    expect(problems.some((p) => p.includes("the balance sheet's Net Income moved"))).toBe(true);
   });
 });
 
@@ -93,7 +110,9 @@ describe('sandbox statements after writes and ticks (PostgreSQL)', () => {
     db = await createTestDatabase();
     platform = new SandboxPlatform(db.pool, { asOf: '2025-06-15', tickIntervalMs: 0, now: () => Date.parse('2025-06-16T09:00:00Z') });
   });
-  afterAll(async () => { await db.close(); });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('still tie out when a back-dated write moves cash and income of an old month, and when days pass', async () => {
     const connector = createSandboxConnector({ transport: inProcessTransport(() => platform) });
@@ -105,7 +124,9 @@ describe('sandbox statements after writes and ticks (PostgreSQL)', () => {
     // Interest earned straight into the checking account, four months back: income and cash of that month move,
     // and every later cash flow starts higher.
     await journals.create(writeContext(ctx, 'statements-1'), {
-      transaction_date: `${month}-10T00:00:00Z`, currency_code: 'USD', memo: 'Interest',
+      transaction_date: `${month}-10T00:00:00Z`,
+      currency_code: 'USD',
+      memo: 'Interest',
       line_items: [
         { account_id: 'account:ACC-000001', total_amount: 123.45, description: 'Interest received' },
         { account_id: 'account:ACC-000025', total_amount: -123.45, description: 'Interest income' },

@@ -12,7 +12,12 @@ import { formatCents, parseCents } from './money.ts';
 import type { AccountType, NativeAccount, NativeCashFlow, NativeIncomeStatement, NativeReportRow } from './native.ts';
 
 interface Period {
-  id: string; periodStart: string; periodEnd: string; currencyCode: string; createdAt: string; updatedAt: string;
+  id: string;
+  periodStart: string;
+  periodEnd: string;
+  currencyCode: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** The accounts that are cash: their movements are the cash flow, not a line of it. */
@@ -66,8 +71,13 @@ export function buildIncomeStatement(input: Period & { accounts: readonly Native
   const expenses = operating.cents + otherExpenses.cents;
   const gross = sales.cents - cost.cents;
   return {
-    Id: input.id, CreatedAt: input.createdAt, UpdatedAt: input.updatedAt,
-    PeriodStart: input.periodStart, PeriodEnd: input.periodEnd, CurrencyCode: input.currencyCode, Basis: 'Accrual',
+    Id: input.id,
+    CreatedAt: input.createdAt,
+    UpdatedAt: input.updatedAt,
+    PeriodStart: input.periodStart,
+    PeriodEnd: input.periodEnd,
+    CurrencyCode: input.currencyCode,
+    Basis: 'Accrual',
     Income: { Name: 'Total Income', Kind: 'Group', Amount: formatCents(income), Rows: [sales.row, other.row] },
     CostOfSales: { Name: 'Total Cost of Sales', Kind: 'Group', Amount: formatCents(cost.cents), Rows: cost.row.Rows },
     Expenses: { Name: 'Total Expenses', Kind: 'Group', Amount: formatCents(expenses), Rows: [operating.row, otherExpenses.row] },
@@ -98,9 +108,15 @@ const INVESTING: ReadonlySet<AccountType> = new Set(['FixedAsset', 'OtherAsset']
 const FINANCING: ReadonlySet<AccountType> = new Set(['LongTermLiability', 'Equity']);
 
 /** One month's cash flow from its debit-positive movements, the cash it started with and the gross flows of cash. */
-export function buildCashFlow(input: Period & {
-  accounts: readonly NativeAccount[]; movements: Balances; startingCents: number; cashInCents: number; cashOutCents: number;
-}): NativeCashFlow {
+export function buildCashFlow(
+  input: Period & {
+    accounts: readonly NativeAccount[];
+    movements: Balances;
+    startingCents: number;
+    cashInCents: number;
+    cashOutCents: number;
+  },
+): NativeCashFlow {
   let netIncome = -(input.movements.get(PROFIT_AND_LOSS) ?? 0);
   const operating: NativeReportRow[] = [];
   const investing: NativeReportRow[] = [];
@@ -118,13 +134,22 @@ export function buildCashFlow(input: Period & {
   const inv = group('Net Cash from Investing Activities', investing);
   const fin = group('Net Cash from Financing Activities', financing);
   return {
-    Id: input.id, CreatedAt: input.createdAt, UpdatedAt: input.updatedAt,
-    PeriodStart: input.periodStart, PeriodEnd: input.periodEnd, CurrencyCode: input.currencyCode,
+    Id: input.id,
+    CreatedAt: input.createdAt,
+    UpdatedAt: input.updatedAt,
+    PeriodStart: input.periodStart,
+    PeriodEnd: input.periodEnd,
+    CurrencyCode: input.currencyCode,
     StartingBalance: formatCents(input.startingCents),
     EndingBalance: formatCents(input.startingCents + op.cents + inv.cents + fin.cents),
-    Operating: op.row, Investing: inv.row, Financing: fin.row,
-    TotalOperating: formatCents(op.cents), TotalInvesting: formatCents(inv.cents), TotalFinancing: formatCents(fin.cents),
-    CashIn: formatCents(input.cashInCents), CashOut: formatCents(input.cashOutCents),
+    Operating: op.row,
+    Investing: inv.row,
+    Financing: fin.row,
+    TotalOperating: formatCents(op.cents),
+    TotalInvesting: formatCents(inv.cents),
+    TotalFinancing: formatCents(fin.cents),
+    CashIn: formatCents(input.cashInCents),
+    CashOut: formatCents(input.cashOutCents),
   };
 }
 

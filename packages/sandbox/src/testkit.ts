@@ -39,7 +39,9 @@ export interface ReadAllResult {
 
 /** Reads every object type to its last page: full when no cursor is given for a type, incremental otherwise. */
 export async function readAll(
-  connector: Connector, ctx: ConnectorContext, cursors: Partial<Record<UnifiedObjectType, string | null>> = {},
+  connector: Connector,
+  ctx: ConnectorContext,
+  cursors: Partial<Record<UnifiedObjectType, string | null>> = {},
   types: readonly UnifiedObjectType[] = UNIFIED_OBJECT_TYPES,
 ): Promise<ReadAllResult> {
   const result: ReadAllResult = { records: [], deleted: [], cursors: {}, pages: 0 };

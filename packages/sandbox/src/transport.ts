@@ -55,8 +55,13 @@ export function refineError(error: PlatformError, response: PlatformResponse, ty
   const element = typeof fault.Element === 'string' ? fault.Element : '';
   const field = DUPLICATE_FIELDS[element];
   return new PlatformError({
-    kind: 'duplicate', message: error.platformMessage, httpStatus: error.httpStatus, code: error.platformCode,
-    rawExcerpt: error.rawExcerpt, headers: error.headers, requestSent: true,
+    kind: 'duplicate',
+    message: error.platformMessage,
+    httpStatus: error.httpStatus,
+    code: error.platformCode,
+    rawExcerpt: error.rawExcerpt,
+    headers: error.headers,
+    requestSent: true,
     duplicateProperty: typeof field === 'function' ? field(type) : (field ?? element),
   });
 }
@@ -78,7 +83,9 @@ export function inProcessTransport(platform: () => SandboxPlatform, policy = DEF
     async send(call, ctx) {
       for (let attempt = 1; ; attempt++) {
         const request: NativeRequest = {
-          method: call.method, path: call.path, query: cleanQuery(call.query),
+          method: call.method,
+          path: call.path,
+          query: cleanQuery(call.query),
           headers: Object.fromEntries(Object.entries(call.headers).map(([k, v]) => [k.toLowerCase(), v])),
           // As if it went over the wire: the platform never shares objects with the caller.
           body: call.body === undefined ? undefined : structuredClone(call.body),
@@ -102,8 +109,14 @@ export function httpTransport(baseUrl: string): SandboxTransport {
     kind: 'http',
     async send(call, ctx) {
       const response = await ctx.http.request({
-        method: call.method, url: `${base}${call.path}`, query: cleanQuery(call.query), headers: call.headers, body: call.body,
-        idempotent: call.idempotent, signal: ctx.signal, operation: call.operation,
+        method: call.method,
+        url: `${base}${call.path}`,
+        query: cleanQuery(call.query),
+        headers: call.headers,
+        body: call.body,
+        idempotent: call.idempotent,
+        signal: ctx.signal,
+        operation: call.operation,
         classifyError: (error, failed) => refineError(error, failed, call.objectType),
       });
       return { status: response.status, headers: response.headers, body: response.body };

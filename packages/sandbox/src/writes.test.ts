@@ -45,7 +45,10 @@ const native = <K extends NativeType>(records: Awaited<ReturnType<typeof books>>
 };
 
 const billInput = (documentNumber: string) => ({
-  vendor_id: 'vendor:VEN-000001', issue_date: '2025-06-16T00:00:00Z', currency_code: 'USD', document_number: documentNumber,
+  vendor_id: 'vendor:VEN-000001',
+  issue_date: '2025-06-16T00:00:00Z',
+  currency_code: 'USD',
+  document_number: documentNumber,
   line_items: [
     { account_id: 'account:ACC-000030', description: 'Rent June', total_amount: 1200 },
     { account_id: 'account:ACC-000032', description: 'Paper', item: null, sub_total: 80.5, discount_amount: 5.5 },
@@ -57,12 +60,22 @@ describe('sandbox writes', () => {
     const ap = native(await books(), 'account', 'ACC-000013');
     const created = await handler('bill').create(wctx(), billInput('TEST-0001'));
     const bill = unified('bill', created);
-    expect(bill).toMatchObject({ document_number: 'TEST-0001', sub_total: 1280.5, total_discount: 5.5, total_amount: 1275, amount_due: 1275, status: 'open' });
+    expect(bill).toMatchObject({
+      document_number: 'TEST-0001',
+      sub_total: 1280.5,
+      total_discount: 5.5,
+      total_amount: 1275,
+      amount_due: 1275,
+      status: 'open',
+    });
     const after = await books();
     expect(auditBooks(after)).toEqual([]);
     const apAfter = native(after, 'account', 'ACC-000013');
     expect(Math.round((Number(apAfter.Balance) - Number(ap.Balance)) * 100)).toBe(127_500);
-    const sheets = after.filter((r) => r.type === 'balance_sheet').map((r) => r.raw as NativeBalanceSheet).sort((a, b) => (a.PeriodEnd < b.PeriodEnd ? -1 : 1));
+    const sheets = after
+      .filter((r) => r.type === 'balance_sheet')
+      .map((r) => r.raw as NativeBalanceSheet)
+      .sort((a, b) => (a.PeriodEnd < b.PeriodEnd ? -1 : 1));
     expect(sheets.at(-1)?.UpdatedAt).toBe('2025-06-16T09:00:00.000Z');
   });
 
@@ -74,10 +87,17 @@ describe('sandbox writes', () => {
   });
 
   it('refuses an unbalanced journal entry as a bad request with the platform message', async () => {
-    const error = await rejection(handler('journal_entry').create(wctx(), {
-      transaction_date: '2025-06-16T00:00:00Z', currency_code: 'USD', memo: 'oops',
-      line_items: [{ account_id: 'account:ACC-000001', total_amount: 100 }, { account_id: 'account:ACC-000002', total_amount: -99.99 }],
-    }));
+    const error = await rejection(
+      handler('journal_entry').create(wctx(), {
+        transaction_date: '2025-06-16T00:00:00Z',
+        currency_code: 'USD',
+        memo: 'oops',
+        line_items: [
+          { account_id: 'account:ACC-000001', total_amount: 100 },
+          { account_id: 'account:ACC-000002', total_amount: -99.99 },
+        ],
+      }),
+    );
     expect(error.kind).toBe('bad_request');
     expect(error.platformMessage).toMatch(/Debits \(100\.00\) and credits \(99\.99\) must be equal/);
     expect(error.toServiceError().code).toBe('PLATFORM_BAD_REQUEST');
@@ -98,10 +118,14 @@ describe('sandbox writes', () => {
 
   it('pays a bill partly, then fully; voiding and deleting payments reopen it', async () => {
     const bill = await handler('bill').create(wctx(), billInput('TEST-0004'));
-    const pay = (amount: number) => handler('bill_payment').create(wctx(), {
-      vendor_id: 'vendor:VEN-000001', account_id: 'account:ACC-000001', transaction_date: '2025-06-16T00:00:00Z', currency_code: 'USD',
-      linked_bills: [{ id: `bill:${bill.platformId}`, allocated_amount: amount }],
-    });
+    const pay = (amount: number) =>
+      handler('bill_payment').create(wctx(), {
+        vendor_id: 'vendor:VEN-000001',
+        account_id: 'account:ACC-000001',
+        transaction_date: '2025-06-16T00:00:00Z',
+        currency_code: 'USD',
+        linked_bills: [{ id: `bill:${bill.platformId}`, allocated_amount: amount }],
+      });
     const billNow = async () => unified('bill', { platformId: bill.platformId, raw: native(await books(), 'bill', bill.platformId) });
     const first = await pay(275);
     expect(await billNow()).toMatchObject({ amount_due: 1000, status: 'partially_paid' });
@@ -120,13 +144,24 @@ describe('sandbox writes', () => {
     const cursors = (await readAll(connector, ctx, {}, ['bill'])).cursors;
     const bill = await handler('bill').create(wctx(), billInput('TEST-0005'));
     const credit = await handler('bill_credit_memo').create(wctx(), {
-      vendor_id: 'vendor:VEN-000001', issue_date: '2025-06-16T00:00:00Z', currency_code: 'USD',
+      vendor_id: 'vendor:VEN-000001',
+      issue_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
       line_items: [{ account_id: 'account:ACC-000030', total_amount: 200, description: 'Refund' }],
       linked_bills: [{ id: `bill:${bill.platformId}`, allocated_amount: 150 }],
     });
     expect(unified('bill_credit_memo', credit)).toMatchObject({ total_amount: 200, remaining_amount: 50, status: 'partially_paid' });
-    const updated = await handler('bill').update(wctx(), bill.platformId, { memo: 'corrected', line_items: [{ account_id: 'account:ACC-000030', total_amount: 500 }] });
-    expect(unified('bill', updated)).toMatchObject({ memo: 'corrected', total_amount: 500, amount_due: 350, status: 'partially_paid', document_number: 'TEST-0005' });
+    const updated = await handler('bill').update(wctx(), bill.platformId, {
+      memo: 'corrected',
+      line_items: [{ account_id: 'account:ACC-000030', total_amount: 500 }],
+    });
+    expect(unified('bill', updated)).toMatchObject({
+      memo: 'corrected',
+      total_amount: 500,
+      amount_due: 350,
+      status: 'partially_paid',
+      document_number: 'TEST-0005',
+    });
     expect((await rejection(handler('bill').delete(wctx(), bill.platformId))).kind).toBe('bad_request');
     await handler('bill_credit_memo').delete(wctx(), credit.platformId);
     await handler('bill').delete(wctx(), bill.platformId);
@@ -137,17 +172,28 @@ describe('sandbox writes', () => {
 
   it('records deposits, transfers and balanced journal entries, and edits and removes them', async () => {
     const deposit = await handler('bank_deposit').create(wctx(), {
-      account_id: 'account:ACC-000001', transaction_date: '2025-06-16T00:00:00Z', memo: 'Owner top-up',
+      account_id: 'account:ACC-000001',
+      transaction_date: '2025-06-16T00:00:00Z',
+      memo: 'Owner top-up',
       line_items: [{ account_id: 'account:ACC-000019', total_amount: 5000, description: 'Capital' }],
     });
     expect(unified('bank_deposit', deposit)).toMatchObject({ total_amount: 5000 });
     const transfer = await handler('bank_transfer').create(wctx(), {
-      credit_account_id: 'account:ACC-000001', debit_account_id: 'account:ACC-000002', transaction_date: '2025-06-16T00:00:00Z', total_amount: 250, memo: 'Save',
+      credit_account_id: 'account:ACC-000001',
+      debit_account_id: 'account:ACC-000002',
+      transaction_date: '2025-06-16T00:00:00Z',
+      total_amount: 250,
+      memo: 'Save',
     });
     expect((await handler('bank_transfer').update(wctx(), transfer.platformId, { total_amount: 300 })).raw.Amount).toBe('300.00');
     const entry = await handler('journal_entry').create(wctx(), {
-      transaction_date: '2025-06-16T00:00:00Z', currency_code: 'USD', memo: 'Accrual',
-      line_items: [{ account_id: 'account:ACC-000040', total_amount: 120.25 }, { account_id: 'account:ACC-000017', total_amount: -120.25 }],
+      transaction_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
+      memo: 'Accrual',
+      line_items: [
+        { account_id: 'account:ACC-000040', total_amount: 120.25 },
+        { account_id: 'account:ACC-000017', total_amount: -120.25 },
+      ],
     });
     expect(unified('journal_entry', entry)).toMatchObject({ line_items: [{ total_amount: 120.25 }, { total_amount: -120.25 }] });
     expect(auditBooks(await books())).toEqual([]);
@@ -158,41 +204,83 @@ describe('sandbox writes', () => {
   });
 
   it('creates, renames, archives and deletes contacts, accounts, tax rates, invoices and bank feeds', async () => {
-    const customer = await handler('customer').create(wctx(), { customer_name: 'Zed Test Co', email: 'z@example.com', addresses: [{ type: 'billing', address1: '1 Main St', city: 'Austin', region: 'TX', postal_code: '78701', country: 'US' }] });
+    const customer = await handler('customer').create(wctx(), {
+      customer_name: 'Zed Test Co',
+      email: 'z@example.com',
+      addresses: [{ type: 'billing', address1: '1 Main St', city: 'Austin', region: 'TX', postal_code: '78701', country: 'US' }],
+    });
     expect(unified('customer', customer)).toMatchObject({ customer_name: 'Zed Test Co', status: 'active', addresses: [{ city: 'Austin' }] });
     const dup = await rejection(handler('customer').create(wctx(), { customer_name: 'Zed Test Co' }));
     expect([dup.kind, dup.duplicateProperty]).toEqual(['duplicate', 'customer_name']);
-    expect(unified('customer', await handler('customer').update(wctx(), customer.platformId, { status: 'archived' }))).toMatchObject({ status: 'archived' });
+    expect(unified('customer', await handler('customer').update(wctx(), customer.platformId, { status: 'archived' }))).toMatchObject({
+      status: 'archived',
+    });
     const vendor = await handler('vendor').create(wctx(), { vendor_name: 'Zed Supplies' });
-    expect(unified('vendor', await handler('vendor').update(wctx(), vendor.platformId, { vendor_name: 'Zed Supplies Ltd' }))).toMatchObject({ vendor_name: 'Zed Supplies Ltd' });
+    expect(unified('vendor', await handler('vendor').update(wctx(), vendor.platformId, { vendor_name: 'Zed Supplies Ltd' }))).toMatchObject({
+      vendor_name: 'Zed Supplies Ltd',
+    });
     await handler('vendor').delete(wctx(), vendor.platformId);
     expect((await rejection(handler('vendor').delete(wctx(), 'VEN-000001'))).kind).toBe('bad_request');
 
-    const account = await handler('account').create(wctx(), { name: 'Test Expenses', nominal_code: '6999', account_type: 'expense', currency_code: 'USD' });
+    const account = await handler('account').create(wctx(), {
+      name: 'Test Expenses',
+      nominal_code: '6999',
+      account_type: 'expense',
+      currency_code: 'USD',
+    });
     expect(unified('account', account)).toMatchObject({ category: 'expense', account_type: 'expense', balance: 0 });
     const dupAccount = await rejection(handler('account').create(wctx(), { name: 'Test Expenses', account_type: 'expense' }));
     expect([dupAccount.kind, dupAccount.duplicateProperty]).toEqual(['duplicate', 'name']);
     await handler('account').delete(wctx(), account.platformId);
 
-    const tax = await handler('tax_rate').create(wctx(), { name: 'Test GST+PST', components: [{ name: 'GST', rate: 5, is_compound: false }, { name: 'PST', rate: 10, is_compound: true }] });
+    const tax = await handler('tax_rate').create(wctx(), {
+      name: 'Test GST+PST',
+      components: [
+        { name: 'GST', rate: 5, is_compound: false },
+        { name: 'PST', rate: 10, is_compound: true },
+      ],
+    });
     expect(unified('tax_rate', tax)).toMatchObject({ total_tax_rate: 15, effective_tax_rate: 15.5 });
 
     const invoice = await handler('invoice').create(wctx(), {
-      customer_id: `customer:${customer.platformId}`, issue_date: '2025-06-16T00:00:00Z', currency_code: 'USD', document_number: 'INV-TEST-1',
+      customer_id: `customer:${customer.platformId}`,
+      issue_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
+      document_number: 'INV-TEST-1',
       line_items: [{ account_id: 'account:ACC-000023', total_amount: 100, tax_rate_id: `tax_rate:${tax.platformId}` }],
     });
     expect(unified('invoice', invoice)).toMatchObject({ sub_total: 100, tax_amount: 15.5, total_amount: 115.5, amount_due: 115.5, status: 'open' });
     await handler('invoice').delete(wctx(), invoice.platformId);
 
-    const unlinked = await handler('bank_feed_account').create(wctx(), { name: 'New feed', bank_account_type: 'checking', currency_code: 'USD', current_balance: 10 });
+    const unlinked = await handler('bank_feed_account').create(wctx(), {
+      name: 'New feed',
+      bank_account_type: 'checking',
+      currency_code: 'USD',
+      current_balance: 10,
+    });
     // Not linked to a ledger account yet: the business must link it (the mapping link) before lines flow.
-    expect(unified('bank_feed_account', unlinked)).toMatchObject({ account_id: null, transaction_ready: false, feed_status: 'inactive', current_balance: 10 });
+    expect(unified('bank_feed_account', unlinked)).toMatchObject({
+      account_id: null,
+      transaction_ready: false,
+      feed_status: 'inactive',
+      current_balance: 10,
+    });
     const taken = await rejection(handler('bank_feed_account').create(wctx(), { name: 'Again', account_id: 'account:ACC-000001' }));
     expect([taken.kind, taken.duplicateProperty]).toEqual(['duplicate', 'account_id']);
-    const replaced = await handler('bank_feed_account').create(wctx(), { name: 'Replacement', account_id: 'account:ACC-000001', additional_fields: { override_existing: true } });
-    expect(unified('bank_feed_account', replaced)).toMatchObject({ account_id: 'account:ACC-000001', transaction_ready: true, feed_status: 'active' });
+    const replaced = await handler('bank_feed_account').create(wctx(), {
+      name: 'Replacement',
+      account_id: 'account:ACC-000001',
+      additional_fields: { override_existing: true },
+    });
+    expect(unified('bank_feed_account', replaced)).toMatchObject({
+      account_id: 'account:ACC-000001',
+      transaction_ready: true,
+      feed_status: 'active',
+    });
     // The feed it took the account from is unlinked, so no longer ready.
-    const feeds = (await books()).filter((r) => r.type === 'bank_feed_account').map((r) => unified('bank_feed_account', { platformId: String(r.raw.Id), raw: r.raw }));
+    const feeds = (await books())
+      .filter((r) => r.type === 'bank_feed_account')
+      .map((r) => unified('bank_feed_account', { platformId: String(r.raw.Id), raw: r.raw }));
     expect(feeds.filter((f) => f.account_id === 'account:ACC-000001')).toHaveLength(1);
     expect(feeds.every((f) => f.transaction_ready === (f.account_id !== null))).toBe(true);
     await handler('bank_feed_account').delete(wctx(), unlinked.platformId);
@@ -201,21 +289,28 @@ describe('sandbox writes', () => {
 
   it('keeps the invoice a sales order became: refuses to delete it, voids it; the order still names it', async () => {
     const records = await books();
-    const order = records.filter((r) => r.type === 'sales_order').map((r) => native(records, 'sales_order', String(r.raw.Id)))
+    const order = records
+      .filter((r) => r.type === 'sales_order')
+      .map((r) => native(records, 'sales_order', String(r.raw.Id)))
       .find((o) => o.InvoiceIds.some((id) => native(records, 'invoice', id).LinkedTxns.length === 0));
     const invoiceId = order?.InvoiceIds[0];
     if (order === undefined || invoiceId === undefined) throw new Error('fixture lacks an order invoiced as an unpaid invoice');
     const refused = await rejection(handler('invoice').delete(wctx(), invoiceId));
     expect(refused.kind).toBe('bad_request');
     expect(refused.message).toContain(order.Id);
-    expect(unified('invoice', await handler('invoice').update(wctx(), invoiceId, { status: 'void' }))).toMatchObject({ status: 'void', amount_due: 0 });
+    expect(unified('invoice', await handler('invoice').update(wctx(), invoiceId, { status: 'void' }))).toMatchObject({
+      status: 'void',
+      amount_due: 0,
+    });
     const after = await books();
     expect(native(after, 'sales_order', order.Id)).toMatchObject({ Status: 'Closed', InvoiceIds: [invoiceId] });
     expect(auditBooks(after)).toEqual([]);
   });
 
   it('gives a document in a foreign currency the rate of its day unless the client sends one, as QuickBooks Online does', async () => {
-    const euros = (await books()).filter((r) => r.type === 'exchange_rate').map((r) => r.raw as NativeOf['exchange_rate'])
+    const euros = (await books())
+      .filter((r) => r.type === 'exchange_rate')
+      .map((r) => r.raw as NativeOf['exchange_rate'])
       .filter((r) => r.SourceCurrencyCode === 'EUR' && r.AsOfDate <= '2025-06-16');
     const inEffect = euros.reduce((a, b) => (b.AsOfDate > a.AsOfDate ? b : a));
     expect(inEffect.AsOfDate).toBe('2025-04-01');
@@ -227,7 +322,9 @@ describe('sandbox writes', () => {
     const sent = await handler('bill').create(wctx(), { ...billInput('TEST-FX-3'), currency_code: 'EUR', currency_rate: 1.25 });
     expect(unified('bill', sent)).toMatchObject({ currency_rate: '1.25' });
     // The client's own rate is theirs to send; the audit says which document is off the rate of its day.
-    expect(auditBooks(await books())).toEqual([`bill:${sent.platformId}: currency_rate 1.25 of EUR, the rate on 2025-06-16 is ${Number(inEffect.Rate)}`]);
+    expect(auditBooks(await books())).toEqual([
+      `bill:${sent.platformId}: currency_rate 1.25 of EUR, the rate on 2025-06-16 is ${Number(inEffect.Rate)}`,
+    ]);
     for (const bill of [rated, home, sent]) await handler('bill').delete(wctx(), bill.platformId);
     expect(auditBooks(await books())).toEqual([]);
   });

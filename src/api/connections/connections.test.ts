@@ -17,14 +17,21 @@ beforeAll(async () => {
   registerTestConnector();
   t = await startTestApp();
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 type Json = Record<string, unknown>;
 const V = '/versioned';
 
-function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, options: { org?: CreatedOrganization; env?: 'sandbox' | 'production'; body?: unknown; headers?: Record<string, string> } = {}) {
+function call(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  options: { org?: CreatedOrganization; env?: 'sandbox' | 'production'; body?: unknown; headers?: Record<string, string> } = {},
+) {
   return t.app.inject({
-    method, url: `${V}${url}`,
+    method,
+    url: `${V}${url}`,
     headers: { ...clientHeaders(options.org ?? t.org, options.env), ...(options.headers ?? {}) },
     ...(options.body === undefined ? {} : { payload: options.body as Json }),
   });
@@ -37,7 +44,10 @@ async function createEmpty(org?: CreatedOrganization, env?: 'sandbox' | 'product
 }
 
 async function createLinked(user: string, org?: CreatedOrganization) {
-  const response = await call('POST', '/connections/create', { org, body: { platform: TEST_PLATFORM, basic_username: user, basic_password: 'secret' } });
+  const response = await call('POST', '/connections/create', {
+    org,
+    body: { platform: TEST_PLATFORM, basic_username: user, basic_password: 'secret' },
+  });
   expect(response.statusCode).toBe(200);
   return (json(response) as { connection: { id: string; access_token: string; link_url: string } }).connection;
 }
@@ -92,7 +102,9 @@ describe('POST /connections/create', () => {
   it('gives an OAuth platform connection a platform_auth_url that starts the consent step', async () => {
     if (getConnector('OAUTHBOOKS') === undefined) {
       registerConnector({
-        ...testConnector, id: 'OAUTHBOOKS', name: 'OAuth Books',
+        ...testConnector,
+        id: 'OAUTHBOOKS',
+        name: 'OAuth Books',
         auth: {
           type: 'oauth2',
           authorizeUrl: (app, state) => `https://login.example.test/authorize?client_id=${app.clientId}&state=${state}`,
@@ -105,12 +117,20 @@ describe('POST /connections/create', () => {
     const before = await t.db.pool.query('SELECT count(*)::int AS n FROM connections');
     const noApp = await call('POST', '/connections/create', { body: { platform: 'OAUTHBOOKS', redirect_url: 'https://app.example.test/done' } });
     expect(noApp.statusCode, noApp.body).toBe(409);
-    expect(errorBody(noApp)).toMatchObject({ error_type: 'CONNECTION_ERROR', error_code: 'ENDFORM_NOT_AVAILABLE', error_metadata: { field: 'platform' } });
+    expect(errorBody(noApp)).toMatchObject({
+      error_type: 'CONNECTION_ERROR',
+      error_code: 'ENDFORM_NOT_AVAILABLE',
+      error_metadata: { field: 'platform' },
+    });
     expect(errorBody(noApp).error_message).toContain('oauth_apps/OAUTHBOOKS');
     expect((await t.db.pool.query('SELECT count(*)::int AS n FROM connections')).rows[0]).toEqual(before.rows[0]);
 
     await setOAuthApp(t.db.pool, t.services.cipher, {
-      organizationId: t.org.organization.id, platform: 'OAUTHBOOKS', environment: 'sandbox', clientId: 'oauth-books-client', clientSecret: 'oauth-books-secret',
+      organizationId: t.org.organization.id,
+      platform: 'OAUTHBOOKS',
+      environment: 'sandbox',
+      clientId: 'oauth-books-client',
+      clientSecret: 'oauth-books-secret',
       redirectUri: 'https://api.example.test/link/oauth/callback',
     });
     const response = await call('POST', '/connections/create', { body: { platform: 'OAUTHBOOKS', redirect_url: 'https://app.example.test/done' } });
@@ -156,7 +176,12 @@ describe('POST /connections/create', () => {
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(errorBody(response).error_message).toMatch(message);
     }
-    const malformed = await t.app.inject({ method: 'POST', url: `${V}/connections/create`, headers: { ...clientHeaders(t.org), 'content-type': 'application/json' }, payload: '{' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: `${V}/connections/create`,
+      headers: { ...clientHeaders(t.org), 'content-type': 'application/json' },
+      payload: '{',
+    });
     expect(errorBody(malformed).error_code).toBe('MALFORMED_JSON');
   });
 });
@@ -165,20 +190,36 @@ describe('connection-scoped endpoints', () => {
   it('need client credentials', async () => {
     const { access_token: token, id } = await createEmpty();
     const requests: [string, string][] = [
-      ['GET', `/connections?limit=1`], ['GET', `/connections/access_token?access_token=${token}`], ['GET', `/connections/status?access_token=${token}`],
-      ['PATCH', `/connections/${id}`], ['DELETE', `/connections/${id}`], ['POST', `/connections/access_token/invalidate?access_token=${token}`],
-      ['POST', `/connections/incremental_sync?access_token=${token}`], ['POST', `/connections/backfill?access_token=${token}`],
-      ['POST', '/connections/create'], ['POST', '/item/public_token/exchange'],
+      ['GET', `/connections?limit=1`],
+      ['GET', `/connections/access_token?access_token=${token}`],
+      ['GET', `/connections/status?access_token=${token}`],
+      ['PATCH', `/connections/${id}`],
+      ['DELETE', `/connections/${id}`],
+      ['POST', `/connections/access_token/invalidate?access_token=${token}`],
+      ['POST', `/connections/incremental_sync?access_token=${token}`],
+      ['POST', `/connections/backfill?access_token=${token}`],
+      ['POST', '/connections/create'],
+      ['POST', '/item/public_token/exchange'],
     ];
     for (const [method, url] of requests) {
-      const response = await t.app.inject({ method: method as 'GET', url: `${V}${url}`, headers: { 'x-service-version': '2024-08-31' }, payload: {} });
+      const response = await t.app.inject({
+        method: method as 'GET',
+        url: `${V}${url}`,
+        headers: { 'x-service-version': '2024-08-31' },
+        payload: {},
+      });
       expect(response.statusCode, `${method} ${url}`).toBe(401);
       expect(errorBody(response).error_code).toBe('INVALID_CREDENTIALS');
     }
   });
 
   it('answer MISSING_ACCESS_TOKEN without access_token', async () => {
-    for (const [method, url] of [['GET', '/connections/access_token'], ['GET', '/connections/status'], ['POST', '/connections/access_token/invalidate'], ['POST', '/connections/incremental_sync']] as const) {
+    for (const [method, url] of [
+      ['GET', '/connections/access_token'],
+      ['GET', '/connections/status'],
+      ['POST', '/connections/access_token/invalidate'],
+      ['POST', '/connections/incremental_sync'],
+    ] as const) {
       const response = await call(method, url, { body: method === 'POST' ? {} : undefined });
       expect(response.statusCode, url).toBe(401);
       expect(errorBody(response)).toMatchObject({ error_code: 'MISSING_ACCESS_TOKEN', error_type: 'INVALID_REQUEST' });
@@ -190,8 +231,17 @@ describe('connection-scoped endpoints', () => {
     const theirs = await createEmpty(other);
     const ourProduction = await createEmpty(t.org, 'production');
     for (const token of [theirs.access_token, ourProduction.access_token, 'lpat_made_up']) {
-      for (const [method, url] of [['GET', '/connections/access_token'], ['GET', '/connections/status'], ['POST', '/connections/access_token/invalidate'], ['POST', '/connections/incremental_sync'], ['POST', '/connections/backfill']] as const) {
-        const response = await call(method, `${url}?access_token=${token}`, { body: method === 'POST' ? (url.endsWith('backfill') ? { entity: 'BILL', start_date: '2024-01-01', end_date: '2024-02-01' } : {}) : undefined });
+      for (const [method, url] of [
+        ['GET', '/connections/access_token'],
+        ['GET', '/connections/status'],
+        ['POST', '/connections/access_token/invalidate'],
+        ['POST', '/connections/incremental_sync'],
+        ['POST', '/connections/backfill'],
+      ] as const) {
+        const response = await call(method, `${url}?access_token=${token}`, {
+          body:
+            method === 'POST' ? (url.endsWith('backfill') ? { entity: 'BILL', start_date: '2024-01-01', end_date: '2024-02-01' } : {}) : undefined,
+        });
         expect(response.statusCode, `${url} ${token.slice(0, 12)}`).toBe(401);
         expect(errorBody(response).error_code).toBe('INVALID_CREDENTIALS');
       }
@@ -216,29 +266,48 @@ describe('connection-scoped endpoints', () => {
     expect(status.connection).toEqual({ id: created.id, platform: TEST_PLATFORM, orgId: t.org.organization.id });
     const inner = status.status as Json;
     expect(inner).toMatchObject({
-      platform: TEST_PLATFORM, connection_status: 'not_ready', is_ready: false, is_healthy: true, default_subsidiary_id: null,
-      last_sync_completed_at: null, needs_update_status: { needs_update: false }, disabled_status: { is_disabled: false, disabled_reason: null },
+      platform: TEST_PLATFORM,
+      connection_status: 'not_ready',
+      is_ready: false,
+      is_healthy: true,
+      default_subsidiary_id: null,
+      last_sync_completed_at: null,
+      needs_update_status: { needs_update: false },
+      disabled_status: { is_disabled: false, disabled_reason: null },
       link_url: (fetched.connection as Json).link_url,
     });
     expect((inner.historical_sync_status as Json).historical_sync_completed).toBe(false);
     expect((inner.latest_syncs as Json[])[0]).toMatchObject({ kind: 'initial', status: 'queued' });
   });
 
-  it('status says a disabled or re-authentication-needing connection is unhealthy, in the reference\'s words', async () => {
+  it("status says a disabled or re-authentication-needing connection is unhealthy, in the reference's words", async () => {
     const created = await createLinked('dora');
     const statusOf = async (): Promise<Json> => json(await call('GET', `/connections/status?access_token=${created.access_token}`)).status as Json;
     await t.db.pool.query(`UPDATE connections SET status = 'needs_reauth' WHERE id = $1`, [created.id]);
-    expect(await statusOf()).toMatchObject({ is_healthy: false, needs_update_status: { needs_update: true }, disabled_status: { is_disabled: false, disabled_reason: null } });
-    await t.db.pool.query(`UPDATE connections SET status = 'disabled', disable_error = 'PERSISTENT_PLATFORM_ERROR', disable_message = 'failed 10 syncs' WHERE id = $1`, [created.id]);
     expect(await statusOf()).toMatchObject({
-      is_healthy: false, connection_status: 'disabled', needs_update_status: { needs_update: false },
-      disabled_status: { is_disabled: true, disabled_reason: 'UNKNOWN' }, disable_error: 'PERSISTENT_PLATFORM_ERROR', disable_message: 'failed 10 syncs',
+      is_healthy: false,
+      needs_update_status: { needs_update: true },
+      disabled_status: { is_disabled: false, disabled_reason: null },
+    });
+    await t.db.pool.query(
+      `UPDATE connections SET status = 'disabled', disable_error = 'PERSISTENT_PLATFORM_ERROR', disable_message = 'failed 10 syncs' WHERE id = $1`,
+      [created.id],
+    );
+    expect(await statusOf()).toMatchObject({
+      is_healthy: false,
+      connection_status: 'disabled',
+      needs_update_status: { needs_update: false },
+      disabled_status: { is_disabled: true, disabled_reason: 'UNKNOWN' },
+      disable_error: 'PERSISTENT_PLATFORM_ERROR',
+      disable_message: 'failed 10 syncs',
     });
   });
 
   it('creating a SANDBOX connection for the test user user_link_error answers 550 PLATFORM_ERROR and creates nothing', async () => {
     const before = (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM connections')).rows[0]?.n;
-    const response = await call('POST', '/connections/create', { body: { platform: 'SANDBOX', basic_username: 'user_link_error', basic_password: 'pass_good' } });
+    const response = await call('POST', '/connections/create', {
+      body: { platform: 'SANDBOX', basic_username: 'user_link_error', basic_password: 'pass_good' },
+    });
     expect(response.statusCode, response.body).toBe(550);
     expect(errorBody(response)).toMatchObject({ error_type: 'PLATFORM_ERROR', error_code: 'PLATFORM_ERROR', error_metadata: { source: 'platform' } });
     expect((await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM connections')).rows[0]?.n).toBe(before);
@@ -290,7 +359,11 @@ describe('connection-scoped endpoints', () => {
 describe('POST /connections/incremental_sync and /connections/backfill', () => {
   it('queue a sync with the requested entities', async () => {
     const c = await createLinked('erin');
-    for (const [body, expected] of [[{}, null], [{ object_types: [] }, []], [{ object_types: ['BILL'] }, ['BILL']]] as const) {
+    for (const [body, expected] of [
+      [{}, null],
+      [{ object_types: [] }, []],
+      [{ object_types: ['BILL'] }, ['BILL']],
+    ] as const) {
       const response = await call('POST', `/connections/incremental_sync?access_token=${c.access_token}`, { body });
       expect(response.statusCode).toBe(200);
       const run = (json(response) as { incremental_sync: { id: string; status: string; object_types: unknown } }).incremental_sync;
@@ -298,7 +371,9 @@ describe('POST /connections/incremental_sync and /connections/backfill', () => {
       const row = await t.db.pool.query(`SELECT kind, trigger, request FROM sync_runs WHERE id = $1`, [run.id]);
       expect(row.rows[0]).toEqual({ kind: 'incremental', trigger: 'manual', request: { object_types: expected } });
     }
-    const backfill = await call('POST', `/connections/backfill?access_token=${c.access_token}`, { body: { entity: 'BILL', start_date: '2023-01-01', end_date: '2023-06-30' } });
+    const backfill = await call('POST', `/connections/backfill?access_token=${c.access_token}`, {
+      body: { entity: 'BILL', start_date: '2023-01-01', end_date: '2023-06-30' },
+    });
     expect(backfill.statusCode).toBe(200);
     expect(json(backfill).backfill).toMatchObject({ status: 'queued', entity: 'BILL', start_date: '2023-01-01', end_date: '2023-06-30' });
   });
@@ -307,9 +382,15 @@ describe('POST /connections/incremental_sync and /connections/backfill', () => {
     const c = await createLinked('frank');
     const sync = await call('POST', `/connections/incremental_sync?access_token=${c.access_token}`, { body: { object_types: ['BILL', 'NOPE'] } });
     expect(errorBody(sync).error_message).toMatch(/"NOPE", not synced for this platform\. Allowed: ACCOUNT, BILL/);
-    expect((await call('POST', `/connections/incremental_sync?access_token=${c.access_token}`, { body: { object_types: 'BILL' } })).statusCode).toBe(400);
-    for (const body of [{ entity: 'BILL', start_date: '2023-02-01', end_date: '2023-01-01' }, { entity: 'BILL', start_date: '2023-13-01', end_date: '2023-12-31' },
-      { entity: 'INVOICE', start_date: '2023-01-01', end_date: '2023-02-01' }, { entity: 'BILL' }]) {
+    expect((await call('POST', `/connections/incremental_sync?access_token=${c.access_token}`, { body: { object_types: 'BILL' } })).statusCode).toBe(
+      400,
+    );
+    for (const body of [
+      { entity: 'BILL', start_date: '2023-02-01', end_date: '2023-01-01' },
+      { entity: 'BILL', start_date: '2023-13-01', end_date: '2023-12-31' },
+      { entity: 'INVOICE', start_date: '2023-01-01', end_date: '2023-02-01' },
+      { entity: 'BILL' },
+    ]) {
       expect((await call('POST', `/connections/backfill?access_token=${c.access_token}`, { body })).statusCode, JSON.stringify(body)).toBe(400);
     }
     const unlinked = await createEmpty();
@@ -337,13 +418,16 @@ describe('a connection never linked says where its link stands', () => {
     await t.db.pool.query(
       `INSERT INTO events (organization_id, environment, connection_id, type, code, payload)
        VALUES ($1, 'sandbox', $2, 'CONNECTION', 'CONNECTION_LINK_ERROR', '{"message": "Those credentials were not accepted."}'::json)`,
-      [t.org.organization.id, c.id]);
+      [t.org.organization.id, c.id],
+    );
     expect(await codes(c.access_token)).toEqual(['LINK_ERROR', 'LINK_ERROR', 'LINK_ERROR', 'LINK_ERROR']);
     const body = errorBody(await call('GET', `/accounting/bills?access_token=${c.access_token}`));
     expect(body).toMatchObject({ error_type: 'CONNECTION_ERROR' });
     expect(body.error_message).toContain('Those credentials were not accepted.');
     await t.db.pool.query(
-      `INSERT INTO oauth_states (state_sha256, connection_id, platform, expires_at) VALUES (sha256('st-pending'::bytea), $1, 'XERO', now() + interval '10 minutes')`, [c.id]);
+      `INSERT INTO oauth_states (state_sha256, connection_id, platform, expires_at) VALUES (sha256('st-pending'::bytea), $1, 'XERO', now() + interval '10 minutes')`,
+      [c.id],
+    );
     expect(await codes(c.access_token)).toEqual(['PENDING', 'PENDING', 'PENDING', 'PENDING']);
   });
 });
@@ -354,20 +438,30 @@ describe('POST /item/public_token/exchange', () => {
     const record = await findConnectionById(t.db.pool, { organizationId: t.org.organization.id, environment: 'sandbox' }, created.id);
     if (record === null) throw new Error('connection missing');
     const done = await completeLink(t.db.pool, t.services.cipher, record, {
-      platform: TEST_PLATFORM, credentials: { basic_username: user, basic_password: 'secret' }, tokens: null,
+      platform: TEST_PLATFORM,
+      credentials: { basic_username: user, basic_password: 'secret' },
+      tokens: null,
       identity: { storeUniqueId: `acct-${user}`, storeName: `Books of ${user}` },
     });
     return { created, publicToken: done.publicToken };
   }
   const exchangeBody = (org: CreatedOrganization, publicToken: string) => ({
-    client_id: org.credentials.sandbox.client_id, secret: org.credentials.sandbox.client_secret, public_token: publicToken,
+    client_id: org.credentials.sandbox.client_id,
+    secret: org.credentials.sandbox.client_secret,
+    public_token: publicToken,
   });
 
   it('exchanges once for the access token; a second exchange fails', async () => {
     const { created, publicToken } = await linkThroughFlow('gina');
     const response = await call('POST', '/item/public_token/exchange', { body: exchangeBody(t.org, publicToken) });
     expect(response.statusCode).toBe(200);
-    expect(json(response)).toEqual({ connection_id: created.id, access_token: created.access_token, is_ready: false, platform: TEST_PLATFORM, store_unique_name: 'acct-gina' });
+    expect(json(response)).toEqual({
+      connection_id: created.id,
+      access_token: created.access_token,
+      is_ready: false,
+      platform: TEST_PLATFORM,
+      store_unique_name: 'acct-gina',
+    });
     const again = await call('POST', '/item/public_token/exchange', { body: exchangeBody(t.org, publicToken) });
     expect(again.statusCode).toBe(400);
     expect(errorBody(again).error_code).toBe('INVALID_PUBLIC_TOKEN');

@@ -17,23 +17,58 @@ import { connectionView } from './schemas.ts';
 import { assertCreationRedirect } from '../../connections/redirect-urls.ts';
 import { requireTenant } from '../../http/auth.ts';
 
-export const MARKETPLACES = ['UNITED_STATES', 'CANADA', 'MEXICO', 'BRAZIL', 'BELGIUM', 'UNITED_KINGDOM', 'GERMANY', 'FRANCE', 'SPAIN', 'ITALY',
-  'NETHERLANDS', 'SWEDEN', 'POLAND', 'SAUDI_ARABIA', 'EGYPT', 'TURKEY', 'UNITED_ARAB_EMIRATES', 'INDIA', 'JAPAN', 'AUSTRALIA', 'SINGAPORE'] as const;
+export const MARKETPLACES = [
+  'UNITED_STATES',
+  'CANADA',
+  'MEXICO',
+  'BRAZIL',
+  'BELGIUM',
+  'UNITED_KINGDOM',
+  'GERMANY',
+  'FRANCE',
+  'SPAIN',
+  'ITALY',
+  'NETHERLANDS',
+  'SWEDEN',
+  'POLAND',
+  'SAUDI_ARABIA',
+  'EGYPT',
+  'TURKEY',
+  'UNITED_ARAB_EMIRATES',
+  'INDIA',
+  'JAPAN',
+  'AUSTRALIA',
+  'SINGAPORE',
+] as const;
 
 const credentialProperties = Object.fromEntries(CREDENTIAL_FIELDS.map((field) => [field, Type.Optional(Type.String({ maxLength: 4096 }))]));
 
 export const contract = defineContract({
-  method: 'POST', url: '/connections/create', auth: 'client', tags: ['Connections'],
-  summary: 'Create a connection: empty body (the end user picks the platform in the link flow), platform plus credentials, or platform plus redirect_url for an OAuth consent address.',
-  body: Type.Object({
-    platform: Type.Optional(Type.String({ pattern: '^[A-Z0-9_]{2,40}$', description: 'Upper-case platform identifier.' })),
-    name: Type.Optional(Type.String({ maxLength: 200, description: 'Display label.' })),
-    scope: Type.Optional(Type.String({ maxLength: 1000 })),
-    syncConfig: Type.Optional(SyncConfigSchema),
-    marketplace_seller_marketplace: Type.Optional(StringEnum(MARKETPLACES, 'Marketplace of a marketplace connection created without credentials.')),
-    redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'Where the end user lands after the flow, with public_token appended. Must be on the environment\'s allowed redirect URLs (PUT /admin/organizations/:id/redirect_urls); without a list, sandbox accepts any http(s) URL here and production none.' })),
-    ...credentialProperties,
-  }, { additionalProperties: false }),
+  method: 'POST',
+  url: '/connections/create',
+  auth: 'client',
+  tags: ['Connections'],
+  summary:
+    'Create a connection: empty body (the end user picks the platform in the link flow), platform plus credentials, or platform plus redirect_url for an OAuth consent address.',
+  body: Type.Object(
+    {
+      platform: Type.Optional(Type.String({ pattern: '^[A-Z0-9_]{2,40}$', description: 'Upper-case platform identifier.' })),
+      name: Type.Optional(Type.String({ maxLength: 200, description: 'Display label.' })),
+      scope: Type.Optional(Type.String({ maxLength: 1000 })),
+      syncConfig: Type.Optional(SyncConfigSchema),
+      marketplace_seller_marketplace: Type.Optional(StringEnum(MARKETPLACES, 'Marketplace of a marketplace connection created without credentials.')),
+      redirect_url: Type.Optional(
+        Type.String({
+          format: 'uri',
+          maxLength: 2000,
+          description:
+            "Where the end user lands after the flow, with public_token appended. Must be on the environment's allowed redirect URLs (PUT /admin/organizations/:id/redirect_urls); without a list, sandbox accepts any http(s) URL here and production none.",
+        }),
+      ),
+      ...credentialProperties,
+    },
+    { additionalProperties: false },
+  ),
   success: {
     status: 200,
     schema: Type.Object({
@@ -42,11 +77,23 @@ export const contract = defineContract({
         access_token: Type.String(),
         link_url: Type.String(),
         name: Type.Union([Type.String(), Type.Null()]),
-        platform_auth_url: Type.Optional(Type.String({ description: 'OAuth platforms created with redirect_url or a marketplace: send the end user here.' })),
+        platform_auth_url: Type.Optional(
+          Type.String({ description: 'OAuth platforms created with redirect_url or a marketplace: send the end user here.' }),
+        ),
       }),
     }),
   },
-  errors: ['VALIDATION_ERROR', 'MALFORMED_JSON', 'INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED', 'PLATFORM_BAD_REQUEST', 'PLATFORM_UNAUTHORIZED', 'PLATFORM_RATE_LIMITED', 'PLATFORM_ERROR', 'ENDFORM_NOT_AVAILABLE'],
+  errors: [
+    'VALIDATION_ERROR',
+    'MALFORMED_JSON',
+    'INVALID_CREDENTIALS',
+    'RATE_LIMIT_EXCEEDED',
+    'PLATFORM_BAD_REQUEST',
+    'PLATFORM_UNAUTHORIZED',
+    'PLATFORM_RATE_LIMITED',
+    'PLATFORM_ERROR',
+    'ENDFORM_NOT_AVAILABLE',
+  ],
 });
 
 export default defineEndpoint(contract, async (request) => {
@@ -63,18 +110,32 @@ export default defineEndpoint(contract, async (request) => {
   const platform = body.platform ?? null;
   const connector = platform === null ? undefined : getConnector(platform);
   if (platform !== null && connector === undefined) {
-    throw new ServiceError('VALIDATION_ERROR', `\`platform\` "${platform}" is not offered by this service. See docs/platforms.md for the list.`, { source: 'service', field: 'platform', location: 'body' });
+    throw new ServiceError('VALIDATION_ERROR', `\`platform\` "${platform}" is not offered by this service. See docs/platforms.md for the list.`, {
+      source: 'service',
+      field: 'platform',
+      location: 'body',
+    });
   }
   if (platform === null && hasCredentials) {
-    throw new ServiceError('VALIDATION_ERROR', 'Credential fields need `platform`: name the platform they belong to.', { source: 'service', field: 'platform', location: 'body' });
+    throw new ServiceError('VALIDATION_ERROR', 'Credential fields need `platform`: name the platform they belong to.', {
+      source: 'service',
+      field: 'platform',
+      location: 'body',
+    });
   }
   const marketplace = body.marketplace_seller_marketplace;
   if (marketplace !== undefined && connector?.marketplaces?.includes(marketplace) !== true) {
-    const why = connector === undefined
-      ? 'it needs `platform` naming a marketplace platform'
-      : connector.marketplaces === undefined ? `${connector.id} is not a marketplace platform` : `${connector.id} does not sell on ${marketplace}`;
-    throw new ServiceError('VALIDATION_ERROR', `\`marketplace_seller_marketplace\` cannot be used here: ${why}. No marketplace platform is offered by this service yet (docs/platforms.md); leave the field out.`,
-      { source: 'service', field: 'marketplace_seller_marketplace', location: 'body' });
+    const why =
+      connector === undefined
+        ? 'it needs `platform` naming a marketplace platform'
+        : connector.marketplaces === undefined
+          ? `${connector.id} is not a marketplace platform`
+          : `${connector.id} does not sell on ${marketplace}`;
+    throw new ServiceError(
+      'VALIDATION_ERROR',
+      `\`marketplace_seller_marketplace\` cannot be used here: ${why}. No marketplace platform is offered by this service yet (docs/platforms.md); leave the field out.`,
+      { source: 'service', field: 'marketplace_seller_marketplace', location: 'body' },
+    );
   }
   if (body.syncConfig !== undefined) {
     const offered = connector === undefined ? undefined : Object.keys(connector.objects).map((t) => objectTypeToEntity(t as UnifiedObjectType));
@@ -85,10 +146,12 @@ export default defineEndpoint(contract, async (request) => {
   // A platform_auth_url is only worth handing out if the platform's sign-in form can be reached (docs/reference.md).
   const wantsAuthUrl = body.redirect_url !== undefined || body.marketplace_seller_marketplace !== undefined;
   if (connector?.auth.type === 'oauth2' && wantsAuthUrl && !(await oauthAppExists(pool, tenant.organizationId, tenant.environment, connector.id))) {
-    throw new ServiceError('ENDFORM_NOT_AVAILABLE',
-      `${connector.name}'s sign-in form cannot be offered: this organisation has no ${connector.id} OAuth app for the ${tenant.environment} environment. `
-      + `The operator registers one (PUT /admin/organizations/:id/oauth_apps/${connector.id}, or npx ledgerport oauth-app set); until then nothing was created.`,
-      { source: 'service', field: 'platform', location: 'body' });
+    throw new ServiceError(
+      'ENDFORM_NOT_AVAILABLE',
+      `${connector.name}'s sign-in form cannot be offered: this organisation has no ${connector.id} OAuth app for the ${tenant.environment} environment. ` +
+        `The operator registers one (PUT /admin/organizations/:id/oauth_apps/${connector.id}, or npx ledgerport oauth-app set); until then nothing was created.`,
+      { source: 'service', field: 'platform', location: 'body' },
+    );
   }
 
   // OAuth platforms that ask for input before consent (a shop domain) take it here under the spec's field names; it
@@ -98,11 +161,19 @@ export default defineEndpoint(contract, async (request) => {
     const asked = new Set<string>(inputFields.map((spec) => spec.field));
     const other = Object.keys(credentials).find((field) => !asked.has(field));
     if (other !== undefined) {
-      throw new ServiceError('VALIDATION_ERROR', `\`${other}\` is not asked by ${connector?.id ?? ''}: before its consent page it takes ${[...asked].join(', ')}.`, { source: 'service', field: other, location: 'body' });
+      throw new ServiceError(
+        'VALIDATION_ERROR',
+        `\`${other}\` is not asked by ${connector?.id ?? ''}: before its consent page it takes ${[...asked].join(', ')}.`,
+        { source: 'service', field: other, location: 'body' },
+      );
     }
     const checked = checkAuthorizationInput(inputFields, credentials);
     if (!checked.ok) {
-      throw new ServiceError('VALIDATION_ERROR', invalidInputMessage(checked.invalid), { source: 'service', field: checked.invalid[0]?.field, location: 'body' });
+      throw new ServiceError('VALIDATION_ERROR', invalidInputMessage(checked.invalid), {
+        source: 'service',
+        field: checked.invalid[0]?.field,
+        location: 'body',
+      });
     }
     Object.assign(credentials, checked.input);
   }
@@ -110,14 +181,24 @@ export default defineEndpoint(contract, async (request) => {
   let identity = null;
   if (connector !== undefined && hasCredentials && inputFields.length === 0) {
     if (connector.auth.type !== 'credentials') {
-      throw new ServiceError('VALIDATION_ERROR', `${connector.id} connects through OAuth: create the connection without credentials and send the end user to link_url (or pass redirect_url for platform_auth_url).`, { source: 'service', field: 'platform', location: 'body' });
+      throw new ServiceError(
+        'VALIDATION_ERROR',
+        `${connector.id} connects through OAuth: create the connection without credentials and send the end user to link_url (or pass redirect_url for platform_auth_url).`,
+        { source: 'service', field: 'platform', location: 'body' },
+      );
     }
     const missing = connector.auth.fields.filter((f) => f.required && credentials[f.field] === undefined).map((f) => f.field);
     if (missing.length > 0) {
-      throw new ServiceError('VALIDATION_ERROR', `${connector.id} needs ${missing.join(', ')} in the request body.`, { source: 'service', field: missing[0], location: 'body' });
+      throw new ServiceError('VALIDATION_ERROR', `${connector.id} needs ${missing.join(', ')} in the request body.`, {
+        source: 'service',
+        field: missing[0],
+        location: 'body',
+      });
     }
     try {
-      identity = await connector.identify(connectorContext({ connector, connectionId: 'unlinked', credentials, tokens: null, environment: tenant.environment, db: pool }));
+      identity = await connector.identify(
+        connectorContext({ connector, connectionId: 'unlinked', credentials, tokens: null, environment: tenant.environment, db: pool }),
+      );
     } catch (error) {
       if (error instanceof PlatformError) throw error.toServiceError();
       throw error;
@@ -125,18 +206,27 @@ export default defineEndpoint(contract, async (request) => {
   }
 
   const result = await createConnection(pool, cipher, tenant, {
-    platform, name: body.name ?? null, credentials: hasCredentials ? credentials : null, identity,
-    syncConfig: body.syncConfig ?? null, scope: body.scope ?? null, marketplace: body.marketplace_seller_marketplace ?? null,
+    platform,
+    name: body.name ?? null,
+    credentials: hasCredentials ? credentials : null,
+    identity,
+    syncConfig: body.syncConfig ?? null,
+    scope: body.scope ?? null,
+    marketplace: body.marketplace_seller_marketplace ?? null,
     redirectUrl: body.redirect_url ?? null,
   });
-  const connection = !result.created && identity !== null ? await refreshCredentials(pool, cipher, result.connection, credentials) : result.connection;
+  const connection =
+    !result.created && identity !== null ? await refreshCredentials(pool, cipher, result.connection, credentials) : result.connection;
   if (identity !== null) await ensureInitialSync(pool, jobs, connection.id, 'api', request.id);
   const view = connectionView(cipher, config.publicUrl, connection);
   // OAuth platforms: an address that starts the flow directly at the platform's consent step.
   const authUrl = connector?.auth.type === 'oauth2' && wantsAuthUrl ? `${view.link_url}/${connector.id}` : null;
   return {
     connection: {
-      id: view.id, access_token: view.access_token, link_url: view.link_url, name: view.name,
+      id: view.id,
+      access_token: view.access_token,
+      link_url: view.link_url,
+      name: view.name,
       ...(authUrl !== null ? { platform_auth_url: authUrl } : {}),
     },
   };

@@ -8,7 +8,10 @@ import { ConnectionIdParams } from './schemas.ts';
 import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
-  method: 'DELETE', url: '/connections/:id', auth: 'client', tags: ['Connections'],
+  method: 'DELETE',
+  url: '/connections/:id',
+  auth: 'client',
+  tags: ['Connections'],
   summary: 'Delete a connection and everything stored for it. Fails with 409 while a sync of it runs.',
   params: ConnectionIdParams,
   success: { status: 200, schema: Type.Object({ success: Type.Literal(true), connection_id: Type.String({ format: 'uuid' }) }) },
@@ -22,7 +25,11 @@ export default defineEndpoint(contract, async (request) => {
     const connection = await connectionForId(db, tenant, request.params.id, { forUpdate: true });
     // Holding the sync lock until commit also keeps a sync from starting before the delete lands.
     if (!(await holdSyncLockForTransaction(db, connection.id))) {
-      throw new ServiceError('SYNC_IN_PROGRESS', 'A sync of this connection is running; delete it after the sync finishes (see GET /connections/status).', { source: 'service' });
+      throw new ServiceError(
+        'SYNC_IN_PROGRESS',
+        'A sync of this connection is running; delete it after the sync finishes (see GET /connections/status).',
+        { source: 'service' },
+      );
     }
     await db.query('DELETE FROM connections WHERE id = $1', [connection.id]);
   });

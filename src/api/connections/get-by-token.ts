@@ -5,7 +5,10 @@ import { AccessTokenQuery, ConnectionSchema, connectionView } from './schemas.ts
 import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/connections/access_token', auth: 'client', tags: ['Connections'],
+  method: 'GET',
+  url: '/connections/access_token',
+  auth: 'client',
+  tags: ['Connections'],
   summary: 'Fetch the connection of an access_token.',
   querystring: AccessTokenQuery,
   success: { status: 200, schema: Type.Object({ connection: ConnectionSchema }) },

@@ -20,19 +20,37 @@ export const SyncRequestSchema = Type.Object({
 });
 
 export const contract = defineContract({
-  method: 'POST', url: '/connections/incremental_sync', auth: 'client', tags: ['Connections'],
+  method: 'POST',
+  url: '/connections/incremental_sync',
+  auth: 'client',
+  tags: ['Connections'],
   summary: 'Start an incremental sync now. object_types omitted = all entities, [] = none. INCREMENTAL_SYNC_COMPLETED fires when it finishes.',
   querystring: AccessTokenQuery,
-  body: Type.Object({
-    object_types: Type.Optional(Type.Array(Type.String(), { uniqueItems: true, maxItems: 100, description: 'Upper-case entity names, e.g. BILL, ACCOUNT.' })),
-  }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      object_types: Type.Optional(
+        Type.Array(Type.String(), { uniqueItems: true, maxItems: 100, description: 'Upper-case entity names, e.g. BILL, ACCOUNT.' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   success: {
     status: 200,
     schema: Type.Object({
       incremental_sync: Type.Object({ ...SyncRequestSchema.properties, object_types: Type.Union([Type.Array(Type.String()), Type.Null()]) }),
     }),
   },
-  errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR', 'NEEDS_UPDATE', 'CONNECTION_DISABLED', 'RATE_LIMIT_EXCEEDED'],
+  errors: [
+    'MISSING_ACCESS_TOKEN',
+    'INVALID_CREDENTIALS',
+    'VALIDATION_ERROR',
+    'NO_CREDENTIALS',
+    'PENDING',
+    'LINK_ERROR',
+    'NEEDS_UPDATE',
+    'CONNECTION_DISABLED',
+    'RATE_LIMIT_EXCEEDED',
+  ],
 });
 
 /**
@@ -50,8 +68,11 @@ export async function syncableEntities(db: Queryable, connection: ConnectionReco
 export function checkEntities(requested: readonly string[], offered: readonly string[], field: string): void {
   const unknown = requested.filter((e) => !offered.includes(e));
   if (unknown.length > 0) {
-    throw new ServiceError('VALIDATION_ERROR', `\`${field}\` in the request body names ${unknown.map((u) => `"${u}"`).join(', ')}, not synced for this platform. Allowed: ${offered.join(', ')}.`,
-      { source: 'service', field, location: 'body' });
+    throw new ServiceError(
+      'VALIDATION_ERROR',
+      `\`${field}\` in the request body names ${unknown.map((u) => `"${u}"`).join(', ')}, not synced for this platform. Allowed: ${offered.join(', ')}.`,
+      { source: 'service', field, location: 'body' },
+    );
   }
 }
 
@@ -62,6 +83,11 @@ export default defineEndpoint(contract, async (request) => {
   const offered = await syncableEntities(pool, connection);
   const objectTypes = request.body.object_types ?? null;
   if (objectTypes !== null) checkEntities(objectTypes, offered, 'object_types');
-  const run = await requestSync(pool, jobs, connection.id, { kind: 'incremental', trigger: 'manual', details: { object_types: objectTypes }, requestId: request.id });
+  const run = await requestSync(pool, jobs, connection.id, {
+    kind: 'incremental',
+    trigger: 'manual',
+    details: { object_types: objectTypes },
+    requestId: request.id,
+  });
   return { incremental_sync: { id: run.id, status: 'queued' as const, created_at: run.created_at, object_types: objectTypes } };
 });

@@ -5,11 +5,17 @@ import { AccessTokenQuery } from './schemas.ts';
 import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
-  method: 'POST', url: '/connections/access_token/invalidate', auth: 'client', tags: ['Connections'],
+  method: 'POST',
+  url: '/connections/access_token/invalidate',
+  auth: 'client',
+  tags: ['Connections'],
   summary: 'Issue a new access_token for the connection; the old one stops working at once.',
   querystring: AccessTokenQuery,
   body: Type.Object({}, { additionalProperties: false, description: 'Empty: the connection is named by the access_token query parameter.' }),
-  success: { status: 200, schema: Type.Object({ connection_id: Type.String({ format: 'uuid' }), access_token: Type.String({ description: 'The replacement token.' }) }) },
+  success: {
+    status: 200,
+    schema: Type.Object({ connection_id: Type.String({ format: 'uuid' }), access_token: Type.String({ description: 'The replacement token.' }) }),
+  },
   errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'RATE_LIMIT_EXCEEDED'],
 });
 

@@ -26,10 +26,13 @@ beforeAll(async () => {
   org = await t.newOrg('Many connections');
   await seed(org.organization.id, TOTAL);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 type Page = { connections: { id: string; status: string; created_at: string; name: string }[]; next_cursor?: string | null };
-const list = async (query: string, who: CreatedOrganization = org) => t.app.inject({ method: 'GET', url: `/versioned/connections${query}`, headers: clientHeaders(who) });
+const list = async (query: string, who: CreatedOrganization = org) =>
+  t.app.inject({ method: 'GET', url: `/versioned/connections${query}`, headers: clientHeaders(who) });
 
 async function traverse(query: string, limit: number): Promise<{ ids: string[]; pages: Page[] }> {
   const ids: string[] = [];
@@ -38,7 +41,7 @@ async function traverse(query: string, limit: number): Promise<{ ids: string[]; 
   for (let guard = 0; guard < 10_000; guard++) {
     const response = await list(`?limit=${limit}&cursor=${encodeURIComponent(cursor)}${query}`);
     expect(response.statusCode).toBe(200);
-    const page = (json(response) as Page);
+    const page = json(response) as Page;
     pages.push(page);
     ids.push(...page.connections.map((c) => c.id));
     if (page.next_cursor === null) return { ids, pages };
@@ -55,8 +58,9 @@ describe('GET /connections paged mode', () => {
     expect(new Set(ids).size).toBe(TOTAL);
     expect(pages).toHaveLength(Math.ceil(TOTAL / 7));
     expect(pages.slice(0, -1).every((p) => p.connections.length === 7)).toBe(true);
-    const expected = await t.db.pool.query<{ id: string }>(
-      `SELECT id FROM connections WHERE organization_id = $1 ORDER BY created_at, id`, [org.organization.id]);
+    const expected = await t.db.pool.query<{ id: string }>(`SELECT id FROM connections WHERE organization_id = $1 ORDER BY created_at, id`, [
+      org.organization.id,
+    ]);
     expect(ids).toEqual(expected.rows.map((r) => r.id));
     expect(pages.at(-1)?.next_cursor).toBeNull();
   });
@@ -64,7 +68,9 @@ describe('GET /connections paged mode', () => {
   it('applies the status filter before the limit, with the default set when omitted', async () => {
     const { ids: defaults, pages } = await traverse('', 50);
     const count = await t.db.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM connections WHERE organization_id = $1 AND status IN ('active', 'not_ready', 'unhealthy')`, [org.organization.id]);
+      `SELECT count(*)::int AS n FROM connections WHERE organization_id = $1 AND status IN ('active', 'not_ready', 'unhealthy')`,
+      [org.organization.id],
+    );
     expect(defaults).toHaveLength(count.rows[0]?.n ?? -1);
     expect(pages.flatMap((p) => p.connections).every((c) => ['active', 'not_ready', 'unhealthy'].includes(c.status))).toBe(true);
     const { pages: disabled } = await traverse('&status=disabled', 7);
@@ -76,7 +82,7 @@ describe('GET /connections paged mode', () => {
 
   it('treats limit 0, an empty limit and an empty cursor as the first page of 50', async () => {
     for (const query of ['?limit=0', '?limit=', '?cursor=', '?limit=&cursor=']) {
-      const page = (json(await list(`${query}&status=any`)) as Page);
+      const page = json(await list(`${query}&status=any`)) as Page;
       expect(page.connections, query).toHaveLength(50);
       expect(typeof page.next_cursor).toBe('string');
     }
@@ -84,7 +90,7 @@ describe('GET /connections paged mode', () => {
 
   it('answers null next_cursor on an empty result', async () => {
     const empty = await t.newOrg('Empty');
-    const page = (json(await list('?limit=10', empty)) as Page);
+    const page = json(await list('?limit=10', empty)) as Page;
     expect(page).toEqual({ connections: [], next_cursor: null });
   });
 
@@ -99,12 +105,18 @@ describe('GET /connections paged mode', () => {
   });
 
   it('answers 400 INVALID_CURSOR for malformed cursors', async () => {
-    const bad = ['abc', '!!!', Buffer.from('{"t":1}').toString('base64url'), Buffer.from('not json').toString('base64url'),
+    const bad = [
+      'abc',
+      '!!!',
+      Buffer.from('{"t":1}').toString('base64url'),
+      Buffer.from('not json').toString('base64url'),
       Buffer.from(JSON.stringify({ t: '2024-01-01T00:00:00.000000Z', id: 'x' })).toString('base64url'),
-      Buffer.from(JSON.stringify({ t: 'yesterday', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url'), "' OR 1=1 --",
+      Buffer.from(JSON.stringify({ t: 'yesterday', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url'),
+      "' OR 1=1 --",
       // Well-formed but impossible instants: Date.parse accepts them, PostgreSQL would not.
       Buffer.from(JSON.stringify({ t: '2024-02-30T00:00:00.000000Z', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url'),
-      Buffer.from(JSON.stringify({ t: '2024-01-01T24:00:00.000000Z', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url')];
+      Buffer.from(JSON.stringify({ t: '2024-01-01T24:00:00.000000Z', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url'),
+    ];
     for (const cursor of bad) {
       const response = await list(`?cursor=${encodeURIComponent(cursor)}`);
       expect(response.statusCode, cursor).toBe(400);
@@ -120,12 +132,13 @@ describe('GET /connections paged mode', () => {
   it('shows connections created during a traversal on later pages', async () => {
     const fresh = await t.newOrg('Growing');
     await seed(fresh.organization.id, 20);
-    const first = (json(await list('?limit=15&status=any', fresh)) as Page);
+    const first = json(await list('?limit=15&status=any', fresh)) as Page;
     await t.db.pool.query(
       `INSERT INTO connections (organization_id, environment, status, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
        VALUES ($1, 'sandbox', 'active', $2, $3, sha256('lk_late'::bytea), $3)`,
-      [fresh.organization.id, sha256('lpat_late'), t.services.cipher.encrypt('lpat_late')]);
-    const second = (json(await list(`?limit=15&status=any&cursor=${first.next_cursor ?? ''}`, fresh)) as Page);
+      [fresh.organization.id, sha256('lpat_late'), t.services.cipher.encrypt('lpat_late')],
+    );
+    const second = json(await list(`?limit=15&status=any&cursor=${first.next_cursor ?? ''}`, fresh)) as Page;
     expect(second.connections).toHaveLength(6);
     expect(second.next_cursor).toBeNull();
   });
@@ -133,7 +146,7 @@ describe('GET /connections paged mode', () => {
 
 describe('GET /connections unpaged (deprecated)', () => {
   it('answers without next_cursor, newest first', async () => {
-    const page = (json(await list('')) as Page);
+    const page = json(await list('')) as Page;
     expect('next_cursor' in page).toBe(false);
     expect(page.connections.length).toBeGreaterThan(700);
     const times = page.connections.map((c) => Date.parse(c.created_at));
@@ -141,7 +154,7 @@ describe('GET /connections unpaged (deprecated)', () => {
   });
 
   it("never lists another organisation's connections", async () => {
-    const page = (json(await list('?status=any', t.org)) as Page);
+    const page = json(await list('?status=any', t.org)) as Page;
     expect(page.connections.some((c) => c.name.startsWith('seed-'))).toBe(false);
   });
 });

@@ -15,18 +15,26 @@ export const MAX_LIMIT = 500;
 export const UNPAGED_CAP = 10_000;
 
 export const contract = defineContract({
-  method: 'GET', url: '/connections', auth: 'client', tags: ['Connections'],
-  summary: 'List connections. Supplying limit or cursor (even empty) turns on paged mode: creation time then id ascending, next_cursor null on the last page. Without both, the deprecated unpaged response (newest first, no next_cursor).',
+  method: 'GET',
+  url: '/connections',
+  auth: 'client',
+  tags: ['Connections'],
+  summary:
+    'List connections. Supplying limit or cursor (even empty) turns on paged mode: creation time then id ascending, next_cursor null on the last page. Without both, the deprecated unpaged response (newest first, no next_cursor).',
   querystring: Type.Object({
     status: Type.Optional(StringEnum([...CONNECTION_STATUSES, 'any'], 'Filter; omitted = active, not_ready and unhealthy; any = all.')),
-    cursor: Type.Optional(Type.String({ maxLength: 512, description: 'next_cursor of the previous page, with the same filters; empty starts the first page.' })),
+    cursor: Type.Optional(
+      Type.String({ maxLength: 512, description: 'next_cursor of the previous page, with the same filters; empty starts the first page.' }),
+    ),
     limit: Type.Optional(Type.String({ maxLength: 12, description: 'Integer 1 to 500; omitted, 0 or empty means 50 in paged mode.' })),
   }),
   success: {
     status: 200,
     schema: Type.Object({
       connections: Type.Array(ConnectionSchema),
-      next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Paged mode only: where the next page starts; null on the last page.' })),
+      next_cursor: Type.Optional(
+        Type.Union([Type.String(), Type.Null()], { description: 'Paged mode only: where the next page starts; null on the last page.' }),
+      ),
     }),
   },
   errors: ['VALIDATION_ERROR', 'INVALID_CURSOR', 'INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED'],
@@ -36,8 +44,11 @@ export function parseLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '' || raw === '0') return DEFAULT_LIMIT;
   const value = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT) {
-    throw new ServiceError('VALIDATION_ERROR', `\`limit\` in the query string must be an integer from 1 to ${MAX_LIMIT} (got "${raw.slice(0, 20)}").`,
-      { source: 'service', field: 'limit', location: 'query' });
+    throw new ServiceError(
+      'VALIDATION_ERROR',
+      `\`limit\` in the query string must be an integer from 1 to ${MAX_LIMIT} (got "${raw.slice(0, 20)}").`,
+      { source: 'service', field: 'limit', location: 'query' },
+    );
   }
   return value;
 }

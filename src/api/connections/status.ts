@@ -67,7 +67,7 @@ export const StatusSchema = Type.Object({
     }),
     disabled_status: Type.Object({
       is_disabled: Type.Boolean(),
-      disabled_reason: Nullable(StringEnum(DISABLED_REASONS, 'Why, in the reference\'s words; disable_error and disable_message say more.')),
+      disabled_reason: Nullable(StringEnum(DISABLED_REASONS, "Why, in the reference's words; disable_error and disable_message say more.")),
     }),
     historical_sync_status: Type.Object({
       historical_sync_completed: Type.Boolean({ description: 'The initial sync has read every object in full.' }),
@@ -85,16 +85,30 @@ export const StatusSchema = Type.Object({
     connection_status: ConnectionStatusSchema,
     disable_error: Nullable(Type.String(), 'Why the connection is disabled.'),
     disable_message: Nullable(Type.String(), 'Human-readable reason.'),
-    platform_pause: Nullable(Type.Object({
-      paused_until: Type.String({ format: 'date-time', description: 'No sync or write calls the platform before this time; they resume by themselves then.' }),
-      reason: Type.String({ description: 'What the platform answered (a long Retry-After, e.g. a daily request limit), or that the daily budget is spent.' }),
-    }), 'Set while the platform has asked us to stop calling it for this connection, or its daily budget is spent (docs/sync.md, "Platform pauses").'),
-    platform_budget: Nullable(Type.Object({
-      daily_limit: Type.Integer({ description: 'Platform calls the connection may make in 24 hours, as the platform states it (Xero: 5,000).' }),
-      used_today: Type.Integer({ description: 'Platform calls made in the current 24-hour window, by every process.' }),
-      remaining_today: Type.Integer({ description: 'Calls left in the window; at 0 platform calls pause until resets_at (platform_pause).' }),
-      resets_at: Nullable(Type.String({ format: 'date-time' }), 'When the window ends; null while none is open (the next platform call opens one).'),
-    }), 'The daily budget of platform calls and its use; null when the platform states none (docs/sync.md, "Platform limits and budgets").'),
+    platform_pause: Nullable(
+      Type.Object({
+        paused_until: Type.String({
+          format: 'date-time',
+          description: 'No sync or write calls the platform before this time; they resume by themselves then.',
+        }),
+        reason: Type.String({
+          description: 'What the platform answered (a long Retry-After, e.g. a daily request limit), or that the daily budget is spent.',
+        }),
+      }),
+      'Set while the platform has asked us to stop calling it for this connection, or its daily budget is spent (docs/sync.md, "Platform pauses").',
+    ),
+    platform_budget: Nullable(
+      Type.Object({
+        daily_limit: Type.Integer({ description: 'Platform calls the connection may make in 24 hours, as the platform states it (Xero: 5,000).' }),
+        used_today: Type.Integer({ description: 'Platform calls made in the current 24-hour window, by every process.' }),
+        remaining_today: Type.Integer({ description: 'Calls left in the window; at 0 platform calls pause until resets_at (platform_pause).' }),
+        resets_at: Nullable(
+          Type.String({ format: 'date-time' }),
+          'When the window ends; null while none is open (the next platform call opens one).',
+        ),
+      }),
+      'The daily budget of platform calls and its use; null when the platform states none (docs/sync.md, "Platform limits and budgets").',
+    ),
     latest_syncs: Type.Array(SyncRunSchema, { description: 'The five most recent syncs, newest first.' }),
     initial_sync: Type.Object({
       status: StringEnum(['not_started', 'in_progress', 'completed', 'failed'], 'State of the initial sync.'),
@@ -108,9 +122,13 @@ export const StatusSchema = Type.Object({
 });
 
 export const contract = defineContract({
-  method: 'GET', url: '/connections/status', auth: 'client', tags: ['Connections'],
+  method: 'GET',
+  url: '/connections/status',
+  auth: 'client',
+  tags: ['Connections'],
   summary: 'Sync status of a connection.',
-  description: 'The reference\'s {status, connection} object (docs/reference.md); Ledgerport\'s own detail follows inside status, from connection_status on.',
+  description:
+    "The reference's {status, connection} object (docs/reference.md); Ledgerport's own detail follows inside status, from connection_status on.",
   querystring: AccessTokenQuery,
   success: { status: 200, schema: StatusSchema },
   errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED'],
@@ -154,7 +172,7 @@ export default defineEndpoint(contract, async (request) => {
     const cover = coverage.get(type);
     return {
       entity: objectTypeToEntity(type),
-      status: state?.status ?? 'not_started' as const,
+      status: state?.status ?? ('not_started' as const),
       synced_count: cover?.live ?? 0,
       oldest_record_at: iso(cover?.oldest ?? null),
       newest_record_at: iso(cover?.newest ?? null),
@@ -167,10 +185,16 @@ export default defineEndpoint(contract, async (request) => {
   });
   const completed = ready ? types.length : objects.filter((o) => o.last_completed_at !== null).length;
   const initialRun = runs.find((r) => r.kind === 'initial');
-  const initialStatus = ready ? 'completed' as const
-    : initialRun === undefined ? 'not_started' as const
-      : initialRun.status === 'failed' ? 'failed' as const : initialRun.status === 'queued' && initialRun.started_at === null ? 'not_started' as const : 'in_progress' as const;
-  const countOf = (type: UnifiedObjectType): number | null => (types.includes(type) ? coverage.get(type)?.live ?? 0 : null);
+  const initialStatus = ready
+    ? ('completed' as const)
+    : initialRun === undefined
+      ? ('not_started' as const)
+      : initialRun.status === 'failed'
+        ? ('failed' as const)
+        : initialRun.status === 'queued' && initialRun.started_at === null
+          ? ('not_started' as const)
+          : ('in_progress' as const);
+  const countOf = (type: UnifiedObjectType): number | null => (types.includes(type) ? (coverage.get(type)?.live ?? 0) : null);
   return {
     status: {
       platform: connection.platform,
@@ -183,10 +207,17 @@ export default defineEndpoint(contract, async (request) => {
       disabled_status: { is_disabled: connection.status === 'disabled', disabled_reason: disabledReason(connection) },
       historical_sync_status: {
         historical_sync_completed: ready,
-        total: Object.fromEntries(objects.map((o) => [o.entity, {
-          oldest_entity_date: o.oldest_record_at, newest_entity_date: o.newest_record_at,
-          ready: ready || o.last_completed_at !== null, synced_count: o.synced_count,
-        }])),
+        total: Object.fromEntries(
+          objects.map((o) => [
+            o.entity,
+            {
+              oldest_entity_date: o.oldest_record_at,
+              newest_entity_date: o.newest_record_at,
+              ready: ready || o.last_completed_at !== null,
+              synced_count: o.synced_count,
+            },
+          ]),
+        ),
         num_batches_completed: batches,
         synced_balance_sheets_count: countOf('balance_sheet'),
         synced_cash_flows_count: countOf('cash_flow_statement'),
@@ -203,11 +234,18 @@ export default defineEndpoint(contract, async (request) => {
       platform_pause: pause === null ? null : { paused_until: pause.until.toISOString(), reason: pause.reason },
       platform_budget: budget,
       latest_syncs: runs.map((r) => ({
-        id: r.id, kind: r.kind, status: r.status, error: r.error,
-        created_at: r.created_at.toISOString(), started_at: iso(r.started_at), finished_at: iso(r.finished_at),
+        id: r.id,
+        kind: r.kind,
+        status: r.status,
+        error: r.error,
+        created_at: r.created_at.toISOString(),
+        started_at: iso(r.started_at),
+        finished_at: iso(r.finished_at),
       })),
       initial_sync: {
-        status: initialStatus, objects_total: types.length, objects_completed: completed,
+        status: initialStatus,
+        objects_total: types.length,
+        objects_completed: completed,
         progress: types.length === 0 ? (ready ? 1 : 0) : completed / types.length,
       },
       objects,

@@ -5,10 +5,16 @@ import { ConnectionIdParams, ConnectionSchema, connectionView } from './schemas.
 import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
-  method: 'PATCH', url: '/connections/:id', auth: 'client', tags: ['Connections'],
+  method: 'PATCH',
+  url: '/connections/:id',
+  auth: 'client',
+  tags: ['Connections'],
   summary: "Rename a connection (the label is private to the client's organisation).",
   params: ConnectionIdParams,
-  body: Type.Object({ name: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], { description: 'New label; null clears it.' }) }, { additionalProperties: false }),
+  body: Type.Object(
+    { name: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], { description: 'New label; null clears it.' }) },
+    { additionalProperties: false },
+  ),
   success: { status: 200, schema: Type.Object({ connection: ConnectionSchema }) },
   errors: ['VALIDATION_ERROR', 'MALFORMED_JSON', 'INVALID_CREDENTIALS', 'RESOURCE_NOT_FOUND', 'RATE_LIMIT_EXCEEDED'],
 });

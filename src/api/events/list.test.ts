@@ -18,10 +18,21 @@ beforeAll(async () => {
   resetBooks();
   for (let i = 1; i <= 6; i++) books.addAccount(`A${i}`, `Account ${i}`);
   for (let i = 1; i <= 6; i++) books.addBill(`B${i}`, i, '2026-01-01T00:00:00.000Z');
-  const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
-    platform: MEMORY_PLATFORM, name: null, credentials: { api_key: 'events' }, identity: { storeUniqueId: 'mem-events', storeName: null },
-    syncConfig: { historical_months: 0 }, scope: null, marketplace: null, redirectUrl: null,
-  });
+  const { connection } = await createConnection(
+    t.db.pool,
+    t.services.cipher,
+    { organizationId: t.org.organization.id, environment: 'sandbox' },
+    {
+      platform: MEMORY_PLATFORM,
+      name: null,
+      credentials: { api_key: 'events' },
+      identity: { storeUniqueId: 'mem-events', storeName: null },
+      syncConfig: { historical_months: 0 },
+      scope: null,
+      marketplace: null,
+      redirectUrl: null,
+    },
+  );
   connectionId = connection.id;
   token = accessTokenOf(t.services.cipher, connection);
   const sync = async (kind: 'initial' | 'incremental') => {
@@ -34,9 +45,12 @@ beforeAll(async () => {
   books.remove('accounts', 'A1');
   await sync('incremental');
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
-const get = (query: string, org: CreatedOrganization = t.org) => t.app.inject({ method: 'GET', url: `/versioned/events${query}`, headers: clientHeaders(org) });
+const get = (query: string, org: CreatedOrganization = t.org) =>
+  t.app.inject({ method: 'GET', url: `/versioned/events${query}`, headers: clientHeaders(org) });
 
 describe('GET /events', () => {
   it('lists deletions with the last known object and the connection', async () => {
@@ -71,29 +85,45 @@ describe('GET /events', () => {
     expect(errorBody(await get('?type=object_deleted')).error_code).toBe('MISSING_ACCESS_TOKEN');
     const other = await t.newOrg();
     expect((await get(`?type=object_deleted&access_token=${token}`, other)).statusCode).toBe(401);
-    const anonymous = await t.app.inject({ method: 'GET', url: `/versioned/events?type=object_deleted&access_token=${token}`, headers: { 'x-service-version': '2024-08-31' } });
+    const anonymous = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/events?type=object_deleted&access_token=${token}`,
+      headers: { 'x-service-version': '2024-08-31' },
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 });
 
 describe('GET /connections/status after syncs', () => {
   it('reports per-object progress and counts', async () => {
-    const body = json(await t.app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${token}`, headers: clientHeaders(t.org) }));
+    const body = json(
+      await t.app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${token}`, headers: clientHeaders(t.org) }),
+    );
     expect(Value.Check(statusContract.success.schema, body)).toBe(true);
     expect(Object.keys(body).sort()).toEqual(['connection', 'status']);
     expect(body.connection).toEqual({ id: connectionId, platform: expect.any(String) as string, orgId: t.org.organization.id });
     const status = body.status as Record<string, unknown>;
     expect(status.initial_sync).toEqual({ status: 'completed', objects_total: 2, objects_completed: 2, progress: 1 });
     const objects = status.objects as { entity: string; status: string; synced_count: number; oldest_record_at: string | null }[];
-    expect(objects.map((o) => [o.entity, o.status, o.synced_count])).toEqual([['ACCOUNT', 'completed', 5], ['BILL', 'completed', 4]]);
+    expect(objects.map((o) => [o.entity, o.status, o.synced_count])).toEqual([
+      ['ACCOUNT', 'completed', 5],
+      ['BILL', 'completed', 4],
+    ]);
     expect(objects.find((o) => o.entity === 'BILL')?.oldest_record_at).toBe('2026-01-01T00:00:00.000Z');
     expect(status).toMatchObject({
-      connection_status: 'active', is_ready: true, is_healthy: true,
-      needs_update_status: { needs_update: false }, disabled_status: { is_disabled: false, disabled_reason: null },
+      connection_status: 'active',
+      is_ready: true,
+      is_healthy: true,
+      needs_update_status: { needs_update: false },
+      disabled_status: { is_disabled: false, disabled_reason: null },
     });
     expect(typeof status.last_sync_completed_at).toBe('string');
     // The reference's per-entity totals, from the same counts.
-    const history = status.historical_sync_status as { historical_sync_completed: boolean; total: Record<string, unknown>; num_batches_completed: number | null };
+    const history = status.historical_sync_status as {
+      historical_sync_completed: boolean;
+      total: Record<string, unknown>;
+      num_batches_completed: number | null;
+    };
     expect(history.historical_sync_completed).toBe(true);
     expect(history.num_batches_completed).toBeNull();
     expect(history.total).toEqual({

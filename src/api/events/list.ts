@@ -18,16 +18,22 @@ const RESOURCE_BY_ENTITY = new Map<string, string>(Object.values(OBJECT_TYPES).m
 const ENTITY_BY_RESOURCE = new Map<string, string>(Object.values(OBJECT_TYPES).map((o) => [o.plural, o.entity]));
 const SINGULAR_BY_ENTITY = new Map<string, string>(Object.values(OBJECT_TYPES).map((o) => [o.entity, o.singular]));
 
-export const EventSchema = Type.Object({
-  id: Type.String({ format: 'uuid', description: 'Event id (also the webhook event id).' }),
-  resource: Type.String({ description: 'Resource name as in its path, e.g. bills.' }),
-  type: Type.Literal('object_deleted'),
-  last_synced_at: Type.String({ format: 'date-time', description: 'When the service recorded the deletion.' }),
-  object: Type.Record(Type.String(), Type.Unknown(), { description: 'The last known version of the deleted object.' }),
-}, { additionalProperties: false });
+export const EventSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'Event id (also the webhook event id).' }),
+    resource: Type.String({ description: 'Resource name as in its path, e.g. bills.' }),
+    type: Type.Literal('object_deleted'),
+    last_synced_at: Type.String({ format: 'date-time', description: 'When the service recorded the deletion.' }),
+    object: Type.Record(Type.String(), Type.Unknown(), { description: 'The last known version of the deleted object.' }),
+  },
+  { additionalProperties: false },
+);
 
 export const contract = defineContract({
-  method: 'GET', url: '/events', auth: 'client', tags: ['Events'],
+  method: 'GET',
+  url: '/events',
+  auth: 'client',
+  tags: ['Events'],
   summary: 'Log of objects deleted on the platform (or through the API), oldest first.',
   querystring: Type.Object({
     access_token: Type.Optional(Type.String()),
@@ -41,7 +47,15 @@ export const contract = defineContract({
     status: 200,
     schema: Type.Object({ events: Type.Array(EventSchema), next_cursor: Type.Union([Type.String(), Type.Null()]), connection: ConnectionRefSchema }),
   },
-  errors: ['MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'INVALID_CURSOR', 'RATE_LIMIT_EXCEEDED', 'QUERY_TIMEOUT', 'SERVICE_UNAVAILABLE'],
+  errors: [
+    'MISSING_ACCESS_TOKEN',
+    'INVALID_CREDENTIALS',
+    'VALIDATION_ERROR',
+    'INVALID_CURSOR',
+    'RATE_LIMIT_EXCEEDED',
+    'QUERY_TIMEOUT',
+    'SERVICE_UNAVAILABLE',
+  ],
 });
 
 export default defineEndpoint(contract, async (request) => {
@@ -52,20 +66,29 @@ export default defineEndpoint(contract, async (request) => {
   const limit = request.query.limit ?? DEFAULT_LIMIT;
   let entityTypes: string[] | null = null;
   if (resources !== undefined && resources !== '') {
-    const names = resources.split(',').map((r) => r.trim()).filter((r) => r !== '');
+    const names = resources
+      .split(',')
+      .map((r) => r.trim())
+      .filter((r) => r !== '');
     const unknown = names.filter((n) => !ENTITY_BY_RESOURCE.has(n));
     if (unknown.length > 0) {
-      throw new ServiceError('VALIDATION_ERROR', `\`resources\` in the query string names unknown resources: ${unknown.join(', ')}. Use names like bills, accounts, journal_entries.`,
-        { source: 'service', field: 'resources', location: 'query' });
+      throw new ServiceError(
+        'VALIDATION_ERROR',
+        `\`resources\` in the query string names unknown resources: ${unknown.join(', ')}. Use names like bills, accounts, journal_entries.`,
+        { source: 'service', field: 'resources', location: 'query' },
+      );
     }
     entityTypes = names.map((n) => ENTITY_BY_RESOURCE.get(n) ?? '');
   }
-  const rows = await boundedRead(pool, request.server.services.config.readLimits.statementTimeoutMs, { field: 'limit', location: 'query' }, (db) => listDeletionEvents(db, {
-    connectionId: connection.id, entityTypes,
-    since: sinceMs === undefined ? null : isoOfUnixMillis(sinceMs),
-    from: cursor === undefined || cursor === '' ? null : decodeCursor(cursor),
-    limit,
-  }));
+  const rows = await boundedRead(pool, request.server.services.config.readLimits.statementTimeoutMs, { field: 'limit', location: 'query' }, (db) =>
+    listDeletionEvents(db, {
+      connectionId: connection.id,
+      entityTypes,
+      since: sinceMs === undefined ? null : isoOfUnixMillis(sinceMs),
+      from: cursor === undefined || cursor === '' ? null : decodeCursor(cursor),
+      limit,
+    }),
+  );
   const page = rows.slice(0, limit);
   const next = rows[limit];
   return {

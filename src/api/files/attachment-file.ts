@@ -14,11 +14,19 @@ import { decodeDataUrl } from '../../files/signed-url.ts';
 export async function sendAttachmentFile(services: Services, reply: FastifyReply, row: AttachmentFileRow | null): Promise<Buffer> {
   const stored = row?.file_url === null || row?.file_url === undefined ? null : decodeDataUrl(row.file_url);
   // Files the platform keeps behind its own sign-in are fetched from it now, with the connection's tokens.
-  const fetched = stored !== null || row === null ? null
-    : await platformFile(services, { connectionId: row.connection_id, platformId: row.platform_id, raw: row.raw });
+  const fetched =
+    stored !== null || row === null
+      ? null
+      : await platformFile(services, { connectionId: row.connection_id, platformId: row.platform_id, raw: row.raw });
   const file = stored ?? (fetched === null ? null : { contentType: fetched.contentType, body: fetched.content });
-  if (file === null) throw new ServiceError('RESOURCE_NOT_FOUND', 'No file for this attachment (it was deleted, or the platform keeps no content for it).', { source: 'service' });
+  if (file === null)
+    throw new ServiceError('RESOURCE_NOT_FOUND', 'No file for this attachment (it was deleted, or the platform keeps no content for it).', {
+      source: 'service',
+    });
   const name = (row?.file_name ?? 'attachment').replace(/[^\w.\- ]/g, '_');
-  void reply.header('content-type', file.contentType).header('content-disposition', `attachment; filename="${name}"`).header('cache-control', 'private, max-age=300');
+  void reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${name}"`)
+    .header('cache-control', 'private, max-age=300');
   return file.body;
 }

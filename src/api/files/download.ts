@@ -6,22 +6,37 @@ import { verifyFileSignature } from '../../files/signed-url.ts';
 import { findAttachmentFile } from '../../sql/attachment-files.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/files/:id', auth: 'none', tags: ['Attachments'],
+  method: 'GET',
+  url: '/files/:id',
+  auth: 'none',
+  tags: ['Attachments'],
   summary: 'Download an attachment file through the signed file_url of the attachment (valid for one hour).',
   params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
   querystring: Type.Object({ expires: Type.Integer({ minimum: 0 }), signature: Type.String({ minLength: 1, maxLength: 100 }) }),
   // Buffers are sent as they are (Fastify serializes only objects and strings).
   success: { status: 200, schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The file content.' }) },
-  errors: ['VALIDATION_ERROR', 'INVALID_CREDENTIALS', 'RESOURCE_NOT_FOUND', 'PLATFORM_UNAUTHORIZED', 'PLATFORM_BAD_REQUEST', 'PLATFORM_RATE_LIMITED', 'PLATFORM_ERROR'],
+  errors: [
+    'VALIDATION_ERROR',
+    'INVALID_CREDENTIALS',
+    'RESOURCE_NOT_FOUND',
+    'PLATFORM_UNAUTHORIZED',
+    'PLATFORM_BAD_REQUEST',
+    'PLATFORM_RATE_LIMITED',
+    'PLATFORM_ERROR',
+  ],
 });
 
 export default defineEndpoint(contract, async (request, reply) => {
   const { id } = request.params;
   const verdict = verifyFileSignature(request.server.services.urlSigningKey, id, request.query.expires, request.query.signature);
   if (verdict !== 'ok') {
-    throw new ServiceError('INVALID_CREDENTIALS', verdict === 'expired'
-      ? 'This file_url has expired; fetch the attachment again for a fresh one.'
-      : 'This file_url is not valid; use the file_url of the attachment unchanged.', { source: 'service' });
+    throw new ServiceError(
+      'INVALID_CREDENTIALS',
+      verdict === 'expired'
+        ? 'This file_url has expired; fetch the attachment again for a fresh one.'
+        : 'This file_url is not valid; use the file_url of the attachment unchanged.',
+      { source: 'service' },
+    );
   }
   return sendAttachmentFile(request.server.services, reply, await findAttachmentFile(request.server.services.pool, id));
 });

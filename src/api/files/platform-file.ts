@@ -13,7 +13,11 @@ import type { Services } from '../../services.ts';
 
 const DOWNLOAD_TIMEOUT_MS = 60_000;
 
-export interface StoredAttachment { connectionId: string; platformId: string; raw: Record<string, unknown> | null }
+export interface StoredAttachment {
+  connectionId: string;
+  platformId: string;
+  raw: Record<string, unknown> | null;
+}
 
 /** The file from the platform, or null when the platform offers no download for it. */
 export async function platformFile(services: Services, attachment: StoredAttachment): Promise<{ contentType: string; content: Buffer } | null> {
@@ -23,7 +27,11 @@ export async function platformFile(services: Services, attachment: StoredAttachm
   if (connection === null || connector === undefined || download === undefined || attachment.raw === null) return null;
   const signal = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
   const ctx = connectorContext({
-    connector, connectionId: connection.id, db: services.pool, signal, environment: connection.environment,
+    connector,
+    connectionId: connection.id,
+    db: services.pool,
+    signal,
+    environment: connection.environment,
     credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
     ...(await jobTokens(services, connection, connector, signal)),
   });

@@ -2,7 +2,10 @@ import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/healthz', auth: 'none', tags: ['Operations'],
+  method: 'GET',
+  url: '/healthz',
+  auth: 'none',
+  tags: ['Operations'],
   summary: 'Liveness: the process answers.',
   success: { status: 200, schema: Type.Object({ status: Type.Literal('ok') }) },
   errors: [],

@@ -3,7 +3,10 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/readyz', auth: 'none', tags: ['Operations'],
+  method: 'GET',
+  url: '/readyz',
+  auth: 'none',
+  tags: ['Operations'],
   summary: 'Readiness: the database answers and every migration is applied.',
   success: { status: 200, schema: Type.Object({ status: Type.Literal('ready'), schema_version: Type.Integer() }) },
   errors: ['SERVICE_UNAVAILABLE'],

@@ -7,13 +7,19 @@ import { parseBasicAuthorization } from '../../http/auth.ts';
 import { requireTenant } from '../../http/auth.ts';
 
 export const contract = defineContract({
-  method: 'POST', url: '/item/public_token/exchange', auth: 'client', tags: ['Connections'],
+  method: 'POST',
+  url: '/item/public_token/exchange',
+  auth: 'client',
+  tags: ['Connections'],
   summary: 'Exchange the public_token from the link flow for the connection access_token. A public_token works once, within 30 minutes.',
-  body: Type.Object({
-    client_id: Type.String({ minLength: 1, maxLength: 200, description: 'Your client_id (must match the Basic credentials).' }),
-    public_token: Type.String({ minLength: 1, maxLength: 200 }),
-    secret: Type.String({ minLength: 1, maxLength: 200, description: 'Your client secret (must match the Basic credentials).' }),
-  }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      client_id: Type.String({ minLength: 1, maxLength: 200, description: 'Your client_id (must match the Basic credentials).' }),
+      public_token: Type.String({ minLength: 1, maxLength: 200 }),
+      secret: Type.String({ minLength: 1, maxLength: 200, description: 'Your client secret (must match the Basic credentials).' }),
+    },
+    { additionalProperties: false },
+  ),
   success: {
     status: 200,
     schema: Type.Object({
@@ -21,7 +27,11 @@ export const contract = defineContract({
       access_token: Type.String(),
       is_ready: Type.Boolean({ description: 'Whether all data is ready (initial sync finished).' }),
       platform: Type.String(),
-      store_unique_name: Type.Optional(Type.String({ description: 'Unique identifier of the account on its platform (store_unique_id: the realm, tenant or shop id), when the platform has one.' })),
+      store_unique_name: Type.Optional(
+        Type.String({
+          description: 'Unique identifier of the account on its platform (store_unique_id: the realm, tenant or shop id), when the platform has one.',
+        }),
+      ),
     }),
   },
   errors: ['VALIDATION_ERROR', 'MALFORMED_JSON', 'INVALID_CREDENTIALS', 'INVALID_PUBLIC_TOKEN', 'RATE_LIMIT_EXCEEDED'],
@@ -34,7 +44,11 @@ export default defineEndpoint(contract, async (request) => {
   const tenant = requireTenant(request);
   const basic = parseBasicAuthorization(request.headers.authorization);
   if (!same(basic.clientId, request.body.client_id) || !same(basic.clientSecret, request.body.secret)) {
-    throw new ServiceError('INVALID_CREDENTIALS', '`client_id` and `secret` in the body must be the same credentials as the Authorization header.', { source: 'service', field: 'client_id', location: 'body' });
+    throw new ServiceError('INVALID_CREDENTIALS', '`client_id` and `secret` in the body must be the same credentials as the Authorization header.', {
+      source: 'service',
+      field: 'client_id',
+      location: 'body',
+    });
   }
   const connection = await exchangePublicToken(pool, tenant, request.body.public_token);
   return {

@@ -11,15 +11,27 @@ import { verifyAdminToken } from '../../http/auth.ts';
 import type { Services } from '../../services.ts';
 import { CONTENT_TYPE, renderMetrics } from './exposition.ts';
 
-export interface MetricsListener { port: number; close(): Promise<void> }
+export interface MetricsListener {
+  port: number;
+  close(): Promise<void>;
+}
 
 function refusal(error: ServiceError): [number, Record<string, string>, string] {
   return [error.status, { 'content-type': 'application/json; charset=utf-8' }, JSON.stringify(error.toBody())];
 }
 
-async function answer(services: Services, method: string | undefined, path: string, authorization: string | undefined): Promise<[number, Record<string, string>, string]> {
+async function answer(
+  services: Services,
+  method: string | undefined,
+  path: string,
+  authorization: string | undefined,
+): Promise<[number, Record<string, string>, string]> {
   if (method !== 'GET' || path !== '/metrics') {
-    return refusal(new ServiceError('ROUTE_NOT_FOUND', `No endpoint ${method ?? ''} ${path} here: a worker's metrics listener serves GET /metrics only.`, { source: 'service' }));
+    return refusal(
+      new ServiceError('ROUTE_NOT_FOUND', `No endpoint ${method ?? ''} ${path} here: a worker's metrics listener serves GET /metrics only.`, {
+        source: 'service',
+      }),
+    );
   }
   try {
     verifyAdminToken(authorization, services.adminTokenSha256);
@@ -33,18 +45,27 @@ async function answer(services: Services, method: string | undefined, path: stri
 export async function startMetricsListener(services: Services, port: number, host: string): Promise<MetricsListener> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
-    answer(services, request.method, path, request.headers.authorization).then(([status, headers, body]) => {
-      response.writeHead(status, headers).end(body);
-    }, (error: unknown) => {
-      services.log.error({ err: error }, 'metrics scrape failed');
-      response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics could not be collected\n');
-    });
+    answer(services, request.method, path, request.headers.authorization).then(
+      ([status, headers, body]) => {
+        response.writeHead(status, headers).end(body);
+      },
+      (error: unknown) => {
+        services.log.error({ err: error }, 'metrics scrape failed');
+        response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics could not be collected\n');
+      },
+    );
   });
   server.listen(port, host);
   await once(server, 'listening');
   const address = server.address();
   return {
     port: typeof address === 'object' && address !== null ? address.port : port,
-    close: () => new Promise<void>((resolve) => { server.close(() => { resolve(); }); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
   };
 }

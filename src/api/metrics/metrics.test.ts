@@ -6,8 +6,12 @@ import { processRole } from '../../metrics/registry.ts';
 import { startMetricsListener } from './listener.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const scrape = () => t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${t.adminToken}` } });
 
@@ -52,15 +56,32 @@ describe('GET /metrics', () => {
     expect(before.body).toContain('# TYPE ledgerport_webhook_deliveries_open gauge');
 
     const orgId = t.org.organization.id;
-    await t.db.pool.query(`INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, 'sandbox', 'https://example.com/m')`, [orgId]);
-    await emitEvents(t.db.pool, t.services.cipher, { organizationId: orgId, environment: 'sandbox' }, ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => ({
-      connectionId: null, type: 'BILL', code: `BILL_${x}`, payload: {},
-    })));
+    await t.db.pool.query(`INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, 'sandbox', 'https://example.com/m')`, [
+      orgId,
+    ]);
+    await emitEvents(
+      t.db.pool,
+      t.services.cipher,
+      { organizationId: orgId, environment: 'sandbox' },
+      ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => ({
+        connectionId: null,
+        type: 'BILL',
+        code: `BILL_${x}`,
+        payload: {},
+      })),
+    );
     const ids = (await t.db.pool.query<{ id: string }>('SELECT id FROM webhook_deliveries ORDER BY created_at, id')).rows.map((r) => r.id);
     expect(ids).toHaveLength(6);
-    await t.db.pool.query(`UPDATE webhook_deliveries SET status = 'delivering', locked_until = clock_timestamp() + interval '30 seconds' WHERE id = $1`, [ids[0]]);
-    await t.db.pool.query(`UPDATE webhook_deliveries SET status = 'failed', finished_at = clock_timestamp() - interval '5 minutes' WHERE id = $1`, [ids[1]]);
-    await t.db.pool.query(`UPDATE webhook_deliveries SET status = 'failed', finished_at = clock_timestamp() - interval '2 hours' WHERE id = $1`, [ids[2]]);
+    await t.db.pool.query(
+      `UPDATE webhook_deliveries SET status = 'delivering', locked_until = clock_timestamp() + interval '30 seconds' WHERE id = $1`,
+      [ids[0]],
+    );
+    await t.db.pool.query(`UPDATE webhook_deliveries SET status = 'failed', finished_at = clock_timestamp() - interval '5 minutes' WHERE id = $1`, [
+      ids[1],
+    ]);
+    await t.db.pool.query(`UPDATE webhook_deliveries SET status = 'failed', finished_at = clock_timestamp() - interval '2 hours' WHERE id = $1`, [
+      ids[2],
+    ]);
     await t.db.pool.query(`UPDATE webhook_deliveries SET status = 'delivered', finished_at = clock_timestamp() WHERE id = $1`, [ids[3]]);
 
     const after = await scrape();
@@ -78,7 +99,7 @@ describe('GET /metrics', () => {
   });
 });
 
-describe('a worker process\'s metrics listener (METRICS_PORT)', () => {
+describe("a worker process's metrics listener (METRICS_PORT)", () => {
   it('answers GET /metrics under the admin token with the same text as the API, and nothing else', async () => {
     const listener = await startMetricsListener(t.services, 0, '127.0.0.1');
     try {
@@ -96,8 +117,15 @@ describe('a worker process\'s metrics listener (METRICS_PORT)', () => {
       expect(scraped.status).toBe(200);
       expect(scraped.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
       const body = await scraped.text();
-      for (const family of ['ledgerport_sync_runs_total', 'ledgerport_write_attempts_total', 'ledgerport_platform_calls_total', 'ledgerport_token_refreshes_total',
-        'ledgerport_webhook_deliveries_open', 'ledgerport_process_resident_memory_bytes', 'ledgerport_process_info']) {
+      for (const family of [
+        'ledgerport_sync_runs_total',
+        'ledgerport_write_attempts_total',
+        'ledgerport_platform_calls_total',
+        'ledgerport_token_refreshes_total',
+        'ledgerport_webhook_deliveries_open',
+        'ledgerport_process_resident_memory_bytes',
+        'ledgerport_process_info',
+      ]) {
         expect(body, family).toContain(`# TYPE ${family} `);
       }
     } finally {

@@ -29,16 +29,25 @@ let connection: ConnectionRecord;
 beforeAll(async () => {
   qbo = await startQuickBooksStandIn({});
   qbo.registerClient(APP);
-  restoreEnv = setEnv({ QUICKBOOKS_API_URL: qbo.url, QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer`, QUICKBOOKS_AUTHORIZE_URL: `${qbo.url}/connect/oauth2` });
+  restoreEnv = setEnv({
+    QUICKBOOKS_API_URL: qbo.url,
+    QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer`,
+    QUICKBOOKS_AUTHORIZE_URL: `${qbo.url}/connect/oauth2`,
+  });
   t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true } });
   ({ connection } = await oauthConnection(t, {
-    platform: 'QUICKBOOKS', app: { ...APP, webhookKey: VERIFIER }, tokens: qbo.issueTokens({ clientId: APP.clientId, realmId: qbo.realmId }),
+    platform: 'QUICKBOOKS',
+    app: { ...APP, webhookKey: VERIFIER },
+    tokens: qbo.issueTokens({ clientId: APP.clientId, realmId: qbo.realmId }),
     identity: { storeUniqueId: qbo.realmId, storeName: qbo.company().name },
   }));
   await expectSynced(t, connection.id, 'initial');
   receiver = new WebhookReceiver();
-  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)',
-    [t.org.organization.id, 'sandbox', await receiver.listen(t.org.credentials.sandbox.client_secret)]);
+  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    t.org.organization.id,
+    'sandbox',
+    await receiver.listen(t.org.credentials.sandbox.client_secret),
+  ]);
   await startSyncWorkers(t.boss, t.services, { concurrency: 1 });
   dispatcher = startWebhookDispatcher(t.services, { pollMs: 50 });
 }, 120_000);
@@ -50,9 +59,13 @@ afterAll(async () => {
   restoreEnv();
 });
 
-const post = (sent: { body: string; headers: Record<string, string> }) => t.app.inject({
-  method: 'POST', url: `/platform-webhooks/QUICKBOOKS/${t.org.organization.id}/sandbox`, payload: sent.body, headers: sent.headers,
-});
+const post = (sent: { body: string; headers: Record<string, string> }) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/platform-webhooks/QUICKBOOKS/${t.org.organization.id}/sandbox`,
+    payload: sent.body,
+    headers: sent.headers,
+  });
 
 async function delivered(code: string, key: string, platformId: string): Promise<Json> {
   const deadline = Date.now() + 30_000;
@@ -65,19 +78,28 @@ async function delivered(code: string, key: string, platformId: string): Promise
 }
 
 describe('POST /platform-webhooks/QUICKBOOKS/…', () => {
-  it('takes a changed bill from Intuit\'s CloudEvents notification to our BILL_UPDATED', async () => {
+  it("takes a changed bill from Intuit's CloudEvents notification to our BILL_UPDATED", async () => {
     const [bill] = qbo.company().list('Bill');
     const billId = String(bill?.Id);
-    qbo.company().edit('Bill', billId, (record) => { record.PrivateNote = 'Changed in QuickBooks'; });
+    qbo.company().edit('Bill', billId, (record) => {
+      record.PrivateNote = 'Changed in QuickBooks';
+    });
     const answer = await post(intuitWebhook([{ realmId: qbo.realmId, entity: 'Bill', id: billId, operation: 'Update' }], VERIFIER));
     expect([answer.statusCode, json(answer)]).toEqual([200, { changes: 1, sync_runs: 1, duplicate: false }]);
-    expect(await delivered('BILL_UPDATED', 'bill', billId)).toMatchObject({ type: 'BILL', connection_id: connection.id, bill: { memo: 'Changed in QuickBooks' } });
+    expect(await delivered('BILL_UPDATED', 'bill', billId)).toMatchObject({
+      type: 'BILL',
+      connection_id: connection.id,
+      bill: { memo: 'Changed in QuickBooks' },
+    });
   }, 60_000);
 
-  it('reads Intuit\'s earlier format the same way', async () => {
+  it("reads Intuit's earlier format the same way", async () => {
     const [customer] = qbo.company().list('Customer');
     const customerId = String(customer?.Id);
-    qbo.company().edit('Customer', customerId, (record) => { record.Notes = 'Prefers email'; record.DisplayName = `${String(record.DisplayName)} (renamed)`; });
+    qbo.company().edit('Customer', customerId, (record) => {
+      record.Notes = 'Prefers email';
+      record.DisplayName = `${String(record.DisplayName)} (renamed)`;
+    });
     const answer = await post(intuitWebhook([{ realmId: qbo.realmId, entity: 'Customer', id: customerId, operation: 'Update' }], VERIFIER, 'legacy'));
     expect(json(answer)).toMatchObject({ sync_runs: 1 });
     const updated = await delivered('CUSTOMER_UPDATED', 'customer', customerId);

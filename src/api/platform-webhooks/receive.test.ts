@@ -35,8 +35,12 @@ let dispatcher: WebhookDispatcher;
 let connection: ConnectionRecord;
 const written: string[] = [];
 /** The service's log lines with this message. */
-const logged = (msg: string): Json[] => written.flatMap((chunk) => chunk.split('\n')).filter((line) => line !== '')
-  .map((line) => JSON.parse(line) as Json).filter((line) => line.msg === msg);
+const logged = (msg: string): Json[] =>
+  written
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Json)
+    .filter((line) => line.msg === msg);
 
 beforeAll(async () => {
   standin = await startXeroStandIn();
@@ -45,17 +49,31 @@ beforeAll(async () => {
   if (getConnector(PLATFORM) === undefined) registerConnector(xero);
   t = await startTestApp({
     config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true },
-    log: createLogger({ level: 'info', role: 'test', destination: { write: (chunk: string) => { written.push(chunk); } } }),
+    log: createLogger({
+      level: 'info',
+      role: 'test',
+      destination: {
+        write: (chunk: string) => {
+          written.push(chunk);
+        },
+      },
+    }),
   });
   const tenant = standin.tenants[0];
   ({ connection } = await oauthConnection(t, {
-    platform: PLATFORM, app: { ...APP, webhookKey: WEBHOOK_KEY }, tokens: standin.issueTokens(APP.clientId),
+    platform: PLATFORM,
+    app: { ...APP, webhookKey: WEBHOOK_KEY },
+    tokens: standin.issueTokens(APP.clientId),
     identity: { storeUniqueId: tenant?.id ?? '', storeName: tenant?.name ?? null },
   }));
   await expectSynced(t, connection.id, 'initial');
   receiver = new WebhookReceiver();
   const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
-  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [t.org.organization.id, 'sandbox', url]);
+  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    t.org.organization.id,
+    'sandbox',
+    url,
+  ]);
   await startSyncWorkers(t.boss, t.services, { concurrency: 1 });
   dispatcher = startWebhookDispatcher(t.services, { pollMs: 50 });
 }, 120_000);
@@ -70,14 +88,23 @@ afterAll(async () => {
 const sign = (body: string, key = WEBHOOK_KEY) => createHmac('sha256', key).update(body).digest('base64');
 const tenantId = () => standin.tenants[0]?.id ?? '';
 const xeroEvent = (resourceId: string, over: Json = {}) => ({
-  resourceUrl: `https://api.xero.com/api.xro/2.0/Invoices/${resourceId}`, resourceId, eventDateUtc: '2026-11-26T02:00:00.000',
-  eventType: 'UPDATE', eventCategory: 'INVOICE', tenantId: tenantId(), tenantType: 'ORGANISATION', ...over,
+  resourceUrl: `https://api.xero.com/api.xro/2.0/Invoices/${resourceId}`,
+  resourceId,
+  eventDateUtc: '2026-11-26T02:00:00.000',
+  eventType: 'UPDATE',
+  eventCategory: 'INVOICE',
+  tenantId: tenantId(),
+  tenantType: 'ORGANISATION',
+  ...over,
 });
-const notification = (events: unknown[]) => JSON.stringify({ events, firstEventSequence: 1, lastEventSequence: events.length, entropy: 'QWERTYUIOPASDFGH' });
+const notification = (events: unknown[]) =>
+  JSON.stringify({ events, firstEventSequence: 1, lastEventSequence: events.length, entropy: 'QWERTYUIOPASDFGH' });
 
 function post(body: string, signature: string | null, path = `/platform-webhooks/${PLATFORM}/${t.org.organization.id}/sandbox`) {
   return t.app.inject({
-    method: 'POST', url: path, payload: body,
+    method: 'POST',
+    url: path,
+    payload: body,
     headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-xero-signature': signature }) },
   });
 }
@@ -95,7 +122,7 @@ async function until<T>(find: () => Promise<T | undefined> | T | undefined, time
 }
 
 describe('POST /platform-webhooks/:platform/:organization_id/:environment', () => {
-  it('answers Xero\'s intent-to-receive check: 200 for a good signature, 401 for a bad one', async () => {
+  it("answers Xero's intent-to-receive check: 200 for a good signature, 401 for a bad one", async () => {
     const empty = notification([]);
     const good = await post(empty, sign(empty));
     expect([good.statusCode, json(good)]).toEqual([200, { changes: 0, sync_runs: 0, duplicate: false }]);
@@ -103,10 +130,15 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     expect([bad.statusCode, errorBody(bad).error_code]).toEqual([401, 'INVALID_CREDENTIALS']);
   });
 
-  it('takes an edited bill from Xero\'s webhook to the stored copy and to our BILL_UPDATED webhook', async () => {
-    const bill = standin.books().all('Invoices').find((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED');
+  it("takes an edited bill from Xero's webhook to the stored copy and to our BILL_UPDATED webhook", async () => {
+    const bill = standin
+      .books()
+      .all('Invoices')
+      .find((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED');
     const billId = String(bill?.InvoiceID);
-    standin.books().change('Invoices', billId, (record) => { record.Reference = 'Changed in Xero'; });
+    standin.books().change('Invoices', billId, (record) => {
+      record.Reference = 'Changed in Xero';
+    });
     // As Xero's stand-in sends it (test/standins/xero/webhooks.ts): Xero's body and signature.
     const sent = xeroWebhook([{ tenantId: tenantId(), category: 'INVOICE', resourceId: billId, eventType: 'UPDATE' }], WEBHOOK_KEY);
     const body = sent.body;
@@ -114,15 +146,29 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     expect(answer.statusCode).toBe(200);
     // An invoice event may be a sales invoice or a bill: both are read.
     expect(json(answer)).toEqual({ changes: 2, sync_runs: 1, duplicate: false });
-    const run = (await t.db.pool.query<{ trigger: string; request: Json }>(
-      `SELECT trigger, request FROM sync_runs WHERE connection_id = $1 ORDER BY created_at DESC LIMIT 1`, [connection.id])).rows[0];
+    const run = (
+      await t.db.pool.query<{ trigger: string; request: Json }>(
+        `SELECT trigger, request FROM sync_runs WHERE connection_id = $1 ORDER BY created_at DESC LIMIT 1`,
+        [connection.id],
+      )
+    ).rows[0];
     expect(run?.trigger).toBe('platform_webhook');
     expect(run?.request.object_types).toEqual(expect.arrayContaining(['BILL', 'INVOICE']));
-    const delivered = await until(() => receiver.bodies.find((b) => b.code === 'BILL_UPDATED' && (b.bill as Json | undefined)?.platform_id === billId), 30_000);
+    const delivered = await until(
+      () => receiver.bodies.find((b) => b.code === 'BILL_UPDATED' && (b.bill as Json | undefined)?.platform_id === billId),
+      30_000,
+    );
     expect(delivered).toMatchObject({ type: 'BILL', connection_id: connection.id });
-    const stored = await t.db.pool.query<{ raw: Json }>(`SELECT raw FROM records WHERE connection_id = $1 AND object_type = 'bill' AND platform_id = $2`, [connection.id, billId]);
+    const stored = await t.db.pool.query<{ raw: Json }>(
+      `SELECT raw FROM records WHERE connection_id = $1 AND object_type = 'bill' AND platform_id = $2`,
+      [connection.id, billId],
+    );
     expect(stored.rows[0]?.raw.Reference).toBe('Changed in Xero');
-    const kept = (await t.db.pool.query<{ changes: number; sync_run_ids: string[] }>('SELECT changes, sync_run_ids FROM platform_webhook_receipts ORDER BY received_at DESC LIMIT 1')).rows[0];
+    const kept = (
+      await t.db.pool.query<{ changes: number; sync_run_ids: string[] }>(
+        'SELECT changes, sync_run_ids FROM platform_webhook_receipts ORDER BY received_at DESC LIMIT 1',
+      )
+    ).rows[0];
     expect(kept?.changes).toBe(2);
     expect(kept?.sync_run_ids.length).toBe(1);
 
@@ -131,7 +177,11 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     const again = await post(body, sign(body));
     expect([again.statusCode, json(again)]).toEqual([200, { changes: 2, sync_runs: 0, duplicate: true }]);
     expect((await t.db.pool.query('SELECT id FROM sync_runs WHERE connection_id = $1', [connection.id])).rowCount).toBe(runsBefore);
-    expect(logged('platform webhook received again: ignored').at(-1)).toMatchObject({ platform: PLATFORM, organization_id: t.org.organization.id, duplicate: true });
+    expect(logged('platform webhook received again: ignored').at(-1)).toMatchObject({
+      platform: PLATFORM,
+      organization_id: t.org.organization.id,
+      duplicate: true,
+    });
   }, 60_000);
 
   it('refuses what it cannot verify or read, and records none of it', async () => {
@@ -164,7 +214,7 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     expect(refusals.some((line) => line.reason === 'no_key' && line.organization_id === other.organization.id)).toBe(true);
   });
 
-  it('syncs only the organisation\'s own connections: another organisation naming our tenant reaches none of ours', async () => {
+  it("syncs only the organisation's own connections: another organisation naming our tenant reaches none of ours", async () => {
     const other = await t.newOrg();
     await registerOAuthApp(t, PLATFORM, { ...APP, webhookKey: 'their-key' }, other);
     const body = notification([xeroEvent(randomUUID())]);
@@ -174,7 +224,13 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
 
   it('lets the operator register the key with the OAuth app, never shows it, and refuses it for a platform that sends none', async () => {
     const id = t.org.organization.id;
-    const put = (platform: string, body: Json) => t.app.inject({ method: 'PUT', url: `/admin/organizations/${id}/oauth_apps/${platform}`, headers: { authorization: `Bearer ${t.adminToken}` }, payload: body });
+    const put = (platform: string, body: Json) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/admin/organizations/${id}/oauth_apps/${platform}`,
+        headers: { authorization: `Bearer ${t.adminToken}` },
+        payload: body,
+      });
     const app = { environment: 'production', client_id: 'abc', client_secret: 'def', redirect_uri: 'https://api.example.com/link/oauth/callback' };
     const set = await put('XERO', { ...app, webhook_key: 'k'.repeat(40) });
     expect(set.statusCode).toBe(200);
@@ -182,9 +238,16 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     expect(set.body).not.toContain('k'.repeat(40));
     const without = await put('XERO', app);
     expect(json(without).oauth_app).toMatchObject({ has_webhook_key: false });
-    const unauthorised = await t.app.inject({ method: 'PUT', url: `/admin/organizations/${id}/oauth_apps/XERO`, payload: { ...app, webhook_key: 'x' } });
+    const unauthorised = await t.app.inject({
+      method: 'PUT',
+      url: `/admin/organizations/${id}/oauth_apps/XERO`,
+      payload: { ...app, webhook_key: 'x' },
+    });
     expect(unauthorised.statusCode).toBe(401);
-    for (const [platform, key] of [['XERO', ''], ['SANDBOX', 'x']] as const) {
+    for (const [platform, key] of [
+      ['XERO', ''],
+      ['SANDBOX', 'x'],
+    ] as const) {
       const refused = await put(platform, { ...app, webhook_key: key });
       expect(refused.statusCode, platform).toBe(400);
     }

@@ -7,24 +7,33 @@ import { EnvironmentSchema } from '../admin/organizations/schemas.ts';
 export const PLATFORM_WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 export const contract = defineContract({
-  method: 'POST', url: '/platform-webhooks/:platform/:organization_id/:environment', auth: 'none', tags: ['Platform webhooks'],
-  summary: 'Receives a platform\'s own webhook (Xero, QuickBooks Online) for an organisation\'s OAuth app, and syncs what it says changed.',
-  description: 'Set this address in the platform\'s developer portal and the key it signs with as webhook_key on the organisation\'s OAuth app '
-    + '(PUT /admin/organizations/:id/oauth_apps/:platform). The signature is checked on the raw body: 401 when it does not match or no key is '
-    + 'registered. A verified notification is recorded and each connection to an account it names gets an incremental sync of the changed '
-    + 'types at once; our own entity webhooks follow from that sync (docs/sync.md, "Platform webhooks").',
+  method: 'POST',
+  url: '/platform-webhooks/:platform/:organization_id/:environment',
+  auth: 'none',
+  tags: ['Platform webhooks'],
+  summary: "Receives a platform's own webhook (Xero, QuickBooks Online) for an organisation's OAuth app, and syncs what it says changed.",
+  description:
+    "Set this address in the platform's developer portal and the key it signs with as webhook_key on the organisation's OAuth app " +
+    '(PUT /admin/organizations/:id/oauth_apps/:platform). The signature is checked on the raw body: 401 when it does not match or no key is ' +
+    'registered. A verified notification is recorded and each connection to an account it names gets an incremental sync of the changed ' +
+    'types at once; our own entity webhooks follow from that sync (docs/sync.md, "Platform webhooks").',
   params: Type.Object({
     platform: Type.String({ minLength: 1, maxLength: 100, description: 'Platform id, e.g. XERO.' }),
     organization_id: Type.String({ format: 'uuid', description: 'Organisation whose OAuth app the platform sends for.' }),
     environment: EnvironmentSchema,
   }),
   // Any JSON: the bytes are checked against the signature before anything reads them (their scope's parser keeps them raw).
-  body: Type.Unknown({ description: 'The platform\'s notification as it sends it: Xero\'s {events, firstEventSequence, lastEventSequence, entropy}; Intuit\'s {eventNotifications}.' }),
+  body: Type.Unknown({
+    description:
+      "The platform's notification as it sends it: Xero's {events, firstEventSequence, lastEventSequence, entropy}; Intuit's {eventNotifications}.",
+  }),
   consumes: ['application/json'],
   success: {
     status: 200,
     schema: Type.Object({
-      changes: Type.Integer({ description: 'Changes the notification named (an object once per type it may be: a Xero invoice is an invoice or a bill).' }),
+      changes: Type.Integer({
+        description: 'Changes the notification named (an object once per type it may be: a Xero invoice is an invoice or a bill).',
+      }),
       sync_runs: Type.Integer({ description: 'Connections whose incremental sync was queued or joined.' }),
       duplicate: Type.Boolean({ description: 'True when the same notification was received before (a retry or a replay): nothing was done again.' }),
     }),
@@ -35,8 +44,12 @@ export const contract = defineContract({
 export default defineEndpoint(contract, async (request) => {
   const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   const outcome = await receivePlatformWebhook(request.server.services, {
-    platform: request.params.platform, organizationId: request.params.organization_id, environment: request.params.environment,
-    rawBody, headers: request.headers, requestId: request.id,
+    platform: request.params.platform,
+    organizationId: request.params.organization_id,
+    environment: request.params.environment,
+    rawBody,
+    headers: request.headers,
+    requestId: request.id,
   });
   return { changes: outcome.changes, sync_runs: outcome.syncRuns, duplicate: outcome.duplicate };
 });

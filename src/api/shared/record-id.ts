@@ -13,7 +13,9 @@ const REFERENCE_SUBPATHS = new Set(['attachments', 'apply', 'unapply']);
 
 export function refusePathWordAsServiceId(request: Pick<FastifyRequest, 'method' | 'url'>, id: string): void {
   if (!REFERENCE_SUBPATHS.has(id)) return;
-  throw new ServiceError('ROUTE_NOT_FOUND',
+  throw new ServiceError(
+    'ROUTE_NOT_FOUND',
     `No endpoint ${request.method} ${request.url.split('?')[0] ?? ''}: this version does not serve it ("${id}" is not an id). See /docs for the list of endpoints.`,
-    { source: 'service' });
+    { source: 'service' },
+  );
 }

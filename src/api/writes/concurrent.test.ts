@@ -20,7 +20,9 @@ beforeAll(async () => {
   t = await startWriteTestApp();
   c = await syncedSandboxConnection(t, USER);
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('concurrent async writes', () => {
   it(`${WRITES} async creates at once: each completes exactly once, with its JOB_COMPLETED and entity event`, async () => {
@@ -28,9 +30,14 @@ describe('concurrent async writes', () => {
     const vendor = (await storedWhere(t, c.connection.id, 'vendor', (v) => v.status === 'active')).id;
     const expense = (await storedWhere(t, c.connection.id, 'account', (a) => a.account_type === 'expense' && a.status === 'active')).id;
     const run = randomUUID().slice(0, 8);
-    const responses = await Promise.all(Array.from({ length: WRITES }, (_, n) => send('POST', '/accounting/bills', {
-      response_mode: 'async', bill: { vendor_id: vendor, issue_date: today(), memo: `${run}-${n}`, line_items: [line(expense, n + 1)] },
-    })));
+    const responses = await Promise.all(
+      Array.from({ length: WRITES }, (_, n) =>
+        send('POST', '/accounting/bills', {
+          response_mode: 'async',
+          bill: { vendor_id: vendor, issue_date: today(), memo: `${run}-${n}`, line_items: [line(expense, n + 1)] },
+        }),
+      ),
+    );
     expect(responses.map((r) => r.statusCode)).toEqual(Array(WRITES).fill(202));
     const jobIds = responses.map(jobIdOf);
     expect(new Set(jobIds).size).toBe(WRITES);
@@ -40,10 +47,16 @@ describe('concurrent async writes', () => {
     let open = WRITES;
     while (open > 0 && Date.now() < deadline) {
       await sleep(250);
-      const result = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM write_jobs WHERE id = ANY($1::uuid[]) AND status NOT IN ('completed', 'failed')`, [jobIds]);
+      const result = await t.db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM write_jobs WHERE id = ANY($1::uuid[]) AND status NOT IN ('completed', 'failed')`,
+        [jobIds],
+      );
       open = result.rows[0]?.n ?? WRITES;
     }
-    const statuses = await t.db.pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM write_jobs WHERE id = ANY($1::uuid[]) GROUP BY status`, [jobIds]);
+    const statuses = await t.db.pool.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM write_jobs WHERE id = ANY($1::uuid[]) GROUP BY status`,
+      [jobIds],
+    );
     expect(statuses.rows).toEqual([{ status: 'completed', n: WRITES }]);
 
     // On the platform: each memo exactly once.
@@ -52,8 +65,13 @@ describe('concurrent async writes', () => {
     expect(new Set(memos).size).toBe(WRITES);
 
     // In the stored copy and the events: one record per job, announced once with the job id.
-    const results = await t.db.pool.query<{ id: string; result_id: string }>('SELECT id, result_id FROM write_jobs WHERE id = ANY($1::uuid[])', [jobIds]);
-    const stored = await t.db.pool.query<{ id: string }>(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' LIKE $2 AND deleted_at IS NULL`, [c.connection.id, `${run}-%`]);
+    const results = await t.db.pool.query<{ id: string; result_id: string }>('SELECT id, result_id FROM write_jobs WHERE id = ANY($1::uuid[])', [
+      jobIds,
+    ]);
+    const stored = await t.db.pool.query<{ id: string }>(
+      `SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' LIKE $2 AND deleted_at IS NULL`,
+      [c.connection.id, `${run}-%`],
+    );
     expect(new Set(stored.rows.map((r) => r.id))).toEqual(new Set(results.rows.map((r) => r.result_id)));
     const events = await eventsOf(t, c.connection.id);
     const completedByJob = new Map<string, number>();

@@ -31,7 +31,11 @@ function createEndpoint(type: UnifiedObjectType): Endpoint {
   const { singular, path } = OBJECT_TYPES[type];
   const result: TSchema = Type.Object({ [singular]: MODEL[type].schema });
   const contract = defineContract({
-    method: 'POST', url: path, auth: 'client', tags: tagOf(type), summary: `Create a ${label(type)}`,
+    method: 'POST',
+    url: path,
+    auth: 'client',
+    tags: tagOf(type),
+    summary: `Create a ${label(type)}`,
     description: `Passed through to the platform. ${describeRequired(type)} See docs/writes.md.`,
     querystring: AccessTokenQuery,
     body: writeBody(singular, objectInputSchema(type, 'create'), { required: true }),
@@ -43,7 +47,14 @@ function createEndpoint(type: UnifiedObjectType): Endpoint {
     const body = request.body as Json & { response_mode?: ResponseMode };
     const connection = await writableConnection(request, request.query.access_token, type, { op: 'create' });
     // Numbers, ledger rules and references are checked by submitWrite, for every write alike.
-    return submitWrite(request, reply, { connection, objectType: type, operation: 'create', target: null, requestBody: body, mode: body.response_mode });
+    return submitWrite(request, reply, {
+      connection,
+      objectType: type,
+      operation: 'create',
+      target: null,
+      requestBody: body,
+      mode: body.response_mode,
+    });
   });
 }
 
@@ -51,7 +62,11 @@ function updateEndpoint(type: UnifiedObjectType): Endpoint {
   const { singular, path } = OBJECT_TYPES[type];
   const result: TSchema = Type.Object({ [singular]: MODEL[type].schema });
   const contract = defineContract({
-    method: 'PATCH', url: `${path}/:id`, auth: 'client', tags: tagOf(type), summary: `Update a ${label(type)}`,
+    method: 'PATCH',
+    url: `${path}/:id`,
+    auth: 'client',
+    tags: tagOf(type),
+    summary: `Update a ${label(type)}`,
     description: 'A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.',
     params: IdParams,
     querystring: AccessTokenQuery,
@@ -70,17 +85,24 @@ function updateEndpoint(type: UnifiedObjectType): Endpoint {
   });
 }
 
-export const DeletedSchema = Type.Object({
-  code: Type.Literal('deleted'),
-  success: Type.Literal(true),
-}, { description: 'The record is deleted on the platform and from the stored copy.' });
+export const DeletedSchema = Type.Object(
+  {
+    code: Type.Literal('deleted'),
+    success: Type.Literal(true),
+  },
+  { description: 'The record is deleted on the platform and from the stored copy.' },
+);
 
 function deleteEndpoint(type: UnifiedObjectType): Endpoint {
   const { path } = OBJECT_TYPES[type];
   // Typed loosely like the other results: the handler answers either shape (200 or 202).
   const deleted: TSchema = DeletedSchema;
   const contract = defineContract({
-    method: 'DELETE', url: `${path}/:id`, auth: 'client', tags: tagOf(type), summary: `Delete a ${label(type)}`,
+    method: 'DELETE',
+    url: `${path}/:id`,
+    auth: 'client',
+    tags: tagOf(type),
+    summary: `Delete a ${label(type)}`,
     description: 'Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).',
     params: IdParams,
     querystring: Type.Object({ access_token: Type.Optional(Type.String()), response_mode: ResponseModeSchema }),

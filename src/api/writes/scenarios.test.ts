@@ -12,8 +12,12 @@ import { jobIdOf, line, platformBillMemos, sender, startWriteTestApp, today, typ
 
 let t: TestApp;
 
-beforeAll(async () => { t = await startWriteTestApp(); }, 60_000);
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await startWriteTestApp();
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+});
 
 describe.each(['user_rate_limited', 'user_flaky'])('%s', (user) => {
   it('applies every write exactly once, answering each with its record', async () => {
@@ -25,7 +29,9 @@ describe.each(['user_rate_limited', 'user_flaky'])('%s', (user) => {
     const memos = Array.from({ length: 8 }, (_, n) => `${user}-${run}-${n}`);
     const jobs: string[] = [];
     for (const memo of memos) {
-      const response = await send('POST', '/accounting/bills', { bill: { vendor_id: vendor, issue_date: today(), memo, line_items: [line(expense, 10)] } });
+      const response = await send('POST', '/accounting/bills', {
+        bill: { vendor_id: vendor, issue_date: today(), memo, line_items: [line(expense, 10)] },
+      });
       expect(response.statusCode, response.body).toBe(200);
       expect((json(response).bill as Json).memo).toBe(memo);
       jobs.push(jobIdOf(response));

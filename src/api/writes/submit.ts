@@ -29,10 +29,28 @@ import { requireTenant } from '../../http/auth.ts';
 export const JOB_ID_HEADER = 'X-Service-Job-Id';
 
 export const WRITE_ERRORS = [
-  'MISSING_ACCESS_TOKEN', 'INVALID_CREDENTIALS', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'PRODUCT_NOT_ALLOWED', 'PRODUCT_NOT_READY', 'NEEDS_UPDATE', 'NO_CREDENTIALS', 'PENDING', 'LINK_ERROR',
-  'CONNECTION_DISABLED', 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', 'RATE_LIMIT_EXCEEDED', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_KEY_IN_USE',
-  'DUPLICATE_VALUE_CONFLICT', 'PLATFORM_BAD_REQUEST', 'PLATFORM_BILLING_ISSUE', 'PLATFORM_UNAUTHORIZED', 'PLATFORM_RATE_LIMITED',
-  'PLATFORM_ERROR', 'INTERNAL_ERROR',
+  'MISSING_ACCESS_TOKEN',
+  'INVALID_CREDENTIALS',
+  'VALIDATION_ERROR',
+  'MALFORMED_JSON',
+  'PRODUCT_NOT_ALLOWED',
+  'PRODUCT_NOT_READY',
+  'NEEDS_UPDATE',
+  'NO_CREDENTIALS',
+  'PENDING',
+  'LINK_ERROR',
+  'CONNECTION_DISABLED',
+  'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM',
+  'RATE_LIMIT_EXCEEDED',
+  'IDEMPOTENCY_KEY_MISMATCH',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'DUPLICATE_VALUE_CONFLICT',
+  'PLATFORM_BAD_REQUEST',
+  'PLATFORM_BILLING_ISSUE',
+  'PLATFORM_UNAUTHORIZED',
+  'PLATFORM_RATE_LIMITED',
+  'PLATFORM_ERROR',
+  'INTERNAL_ERROR',
 ] as const satisfies readonly ErrorCode[];
 
 export const AccessTokenQuery = Type.Object({
@@ -51,22 +69,35 @@ function supports(connection: ConnectionRecord, type: UnifiedObjectType, capabil
 }
 
 /** The connection of the request, ready for writes of this kind on its platform. */
-export async function writableConnection(request: FastifyRequest, accessToken: string | undefined, type: UnifiedObjectType, capability: Capability): Promise<ConnectionRecord> {
+export async function writableConnection(
+  request: FastifyRequest,
+  accessToken: string | undefined,
+  type: UnifiedObjectType,
+  capability: Capability,
+): Promise<ConnectionRecord> {
   const tenant = requireTenant(request);
   assertProductAllowed(tenant, type);
   const connection = await connectionForAccessToken(request.server.services.pool, tenant, accessToken);
   await assertLinked(request.server.services.pool, connection);
   assertUsable(connection, ', then write again');
   if (connection.platform === null || connection.readyAt === null) {
-    throw new ServiceError('PRODUCT_NOT_READY', 'Writes need the initial sync to have finished (ids are checked against the stored copy); wait for the INITIAL_UPDATE webhook.', { source: 'service' });
+    throw new ServiceError(
+      'PRODUCT_NOT_READY',
+      'Writes need the initial sync to have finished (ids are checked against the stored copy); wait for the INITIAL_UPDATE webhook.',
+      { source: 'service' },
+    );
   }
   if (!supports(connection, type, capability)) {
-    const what = 'op' in capability ? `${capability.op === 'delete' ? 'Deleting' : capability.op === 'update' ? 'Updating' : 'Creating'} ${OBJECT_TYPES[type].plural.replaceAll('_', ' ')}` : capability.action;
-    throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${what} is not supported on ${connection.platform}; see docs/platforms.md.`, { source: 'service' });
+    const what =
+      'op' in capability
+        ? `${capability.op === 'delete' ? 'Deleting' : capability.op === 'update' ? 'Updating' : 'Creating'} ${OBJECT_TYPES[type].plural.replaceAll('_', ' ')}`
+        : capability.action;
+    throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${what} is not supported on ${connection.platform}; see docs/platforms.md.`, {
+      source: 'service',
+    });
   }
   return connection;
 }
-
 
 export interface Submission {
   connection: ConnectionRecord;
@@ -82,10 +113,11 @@ export interface Submission {
 
 /** A stored error body back into the error it was, so a failed job answers like a failed request. */
 function errorFromBody(body: unknown): ServiceError {
-  const record = typeof body === 'object' && body !== null ? body as Record<string, unknown> : {};
-  const code = typeof record.error_code === 'string' && Object.hasOwn(ERROR_CATALOGUE, record.error_code) ? record.error_code as ErrorCode : 'INTERNAL_ERROR';
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const code =
+    typeof record.error_code === 'string' && Object.hasOwn(ERROR_CATALOGUE, record.error_code) ? (record.error_code as ErrorCode) : 'INTERNAL_ERROR';
   const message = typeof record.error_message === 'string' ? record.error_message : 'The write failed.';
-  const metadata = typeof record.error_metadata === 'object' && record.error_metadata !== null ? record.error_metadata as ErrorMetadata : undefined;
+  const metadata = typeof record.error_metadata === 'object' && record.error_metadata !== null ? (record.error_metadata as ErrorMetadata) : undefined;
   return new ServiceError(code, message, metadata);
 }
 
@@ -96,14 +128,28 @@ export async function submitWrite(request: FastifyRequest, reply: FastifyReply, 
   const { connection } = submission;
   const bodySchema: unknown = request.routeOptions.config.contract?.body;
   await checkWrite(services.pool, {
-    connectionId: connection.id, objectType: submission.objectType, operation: submission.operation, body: submission.requestBody,
-    bodySchema: isJson(bodySchema) ? bodySchema : undefined, target: submission.target,
+    connectionId: connection.id,
+    objectType: submission.objectType,
+    operation: submission.operation,
+    body: submission.requestBody,
+    bodySchema: isJson(bodySchema) ? bodySchema : undefined,
+    target: submission.target,
   });
-  const { job } = await acceptWrite(services.pool, services.jobs, {
-    tenant: requireTenant(request), connectionId: connection.id, objectType: submission.objectType, operation: submission.operation,
-    targetId: submission.target?.id ?? null, idempotencyKey: request.idempotency?.scope.key ?? null, requestId: request.id,
-    request: { method: request.method, path: request.url.split('?')[0] ?? request.url, body: submission.requestBody },
-  }, submission.file ?? null);
+  const { job } = await acceptWrite(
+    services.pool,
+    services.jobs,
+    {
+      tenant: requireTenant(request),
+      connectionId: connection.id,
+      objectType: submission.objectType,
+      operation: submission.operation,
+      targetId: submission.target?.id ?? null,
+      idempotencyKey: request.idempotency?.scope.key ?? null,
+      requestId: request.id,
+      request: { method: request.method, path: request.url.split('?')[0] ?? request.url, body: submission.requestBody },
+    },
+    submission.file ?? null,
+  );
   void reply.header(JOB_ID_HEADER, job.id);
   if (submission.mode === 'async') {
     void reply.code(202);
@@ -123,7 +169,7 @@ async function waitFor(request: FastifyRequest, job: WriteJob): Promise<WriteJob
   const { services } = request.server;
   let latest = job;
   await services.jobWaiter.wait(job.id, services.writeSyncWaitMs, async () => {
-    latest = await loadWriteJob(services.pool, job.id) ?? latest;
+    latest = (await loadWriteJob(services.pool, job.id)) ?? latest;
     return isFinished(latest.status);
   });
   return latest;

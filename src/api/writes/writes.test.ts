@@ -18,13 +18,27 @@ import unapplyBillCredit from '../accounting/bill-credit-applications/unapply.ts
 import bankFeedMappingLink from '../accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../accounting/bank-feeds/transactions.ts';
 import { objectWriteEndpoints } from './objects.ts';
-import { eventsOf, incrementalSync, sandboxConnection as linkedSandbox, storedWhere, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
+import {
+  eventsOf,
+  incrementalSync,
+  sandboxConnection as linkedSandbox,
+  storedWhere,
+  syncedSandboxConnection,
+  type SyncedConnection,
+} from '../../../test/support/sandbox-connection.ts';
 import { requestSync } from '../../sync/requests.ts';
 import { runSync } from '../../sync/runner.ts';
 
 let t: TestApp;
 let c: SyncedConnection;
-const f: Record<'expense' | 'income' | 'bank' | 'bank2' | 'vendor' | 'customer', string> = { expense: '', income: '', bank: '', bank2: '', vendor: '', customer: '' };
+const f: Record<'expense' | 'income' | 'bank' | 'bank2' | 'vendor' | 'customer', string> = {
+  expense: '',
+  income: '',
+  bank: '',
+  bank2: '',
+  vendor: '',
+  customer: '',
+};
 const today = new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
@@ -35,11 +49,20 @@ beforeAll(async () => {
   f.income = (await storedWhere(t, id, 'account', (a) => a.account_type === 'income' && a.status === 'active')).id;
   const bank = await storedWhere(t, id, 'account', (a) => a.account_type === 'bank' && a.status === 'active');
   f.bank = bank.id;
-  f.bank2 = (await storedWhere(t, id, 'account', (a) => a.account_type === 'bank' && a.status === 'active' && a.id !== bank.id && a.currency_code === bank.currency_code)).id;
+  f.bank2 = (
+    await storedWhere(
+      t,
+      id,
+      'account',
+      (a) => a.account_type === 'bank' && a.status === 'active' && a.id !== bank.id && a.currency_code === bank.currency_code,
+    )
+  ).id;
   f.vendor = (await storedWhere(t, id, 'vendor', (v) => v.status === 'active')).id;
   f.customer = (await storedWhere(t, id, 'customer', (v) => v.status === 'active')).id;
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const send = (...args: Parameters<ReturnType<typeof sender>>): ReturnType<ReturnType<typeof sender>> => sender(t, c.token)(...args);
 
@@ -71,60 +94,93 @@ const LIFECYCLES: Lifecycle[] = [
       expect((b.line_items as Json[]).map((l) => l.account_id)).toEqual([f.expense]);
     },
     update: () => ({
-      patch: { memo: 'Second', line_items: [line(f.expense, 40, 'A'), line(f.expense, 60.5, 'B')] }, array: 'line_items',
-      expect: (b) => { expect(b).toMatchObject({ memo: 'Second', total_amount: 100.5, vendor_id: f.vendor }); },
+      patch: { memo: 'Second', line_items: [line(f.expense, 40, 'A'), line(f.expense, 60.5, 'B')] },
+      array: 'line_items',
+      expect: (b) => {
+        expect(b).toMatchObject({ memo: 'Second', total_amount: 100.5, vendor_id: f.vendor });
+      },
     }),
     remove: true,
   },
   {
     type: 'invoice',
     create: () => ({ customer_id: f.customer, issue_date: today, line_items: [line(f.income, 300)] }),
-    expectCreated: (i) => { expect(i).toMatchObject({ customer_id: f.customer, total_amount: 300, status: 'open' }); },
+    expectCreated: (i) => {
+      expect(i).toMatchObject({ customer_id: f.customer, total_amount: 300, status: 'open' });
+    },
     update: () => ({
-      patch: { line_items: [line(f.income, 10), line(f.income, 20), line(f.income, 30)] }, array: 'line_items',
-      expect: (i) => { expect(i.total_amount).toBe(60); },
+      patch: { line_items: [line(f.income, 10), line(f.income, 20), line(f.income, 30)] },
+      array: 'line_items',
+      expect: (i) => {
+        expect(i.total_amount).toBe(60);
+      },
     }),
     remove: true,
   },
   {
     type: 'bill_credit_memo',
     create: () => ({ vendor_id: f.vendor, issue_date: today, line_items: [line(f.expense, 80)] }),
-    expectCreated: (m) => { expect(m).toMatchObject({ vendor_id: f.vendor, total_amount: 80, remaining_amount: 80 }); },
+    expectCreated: (m) => {
+      expect(m).toMatchObject({ vendor_id: f.vendor, total_amount: 80, remaining_amount: 80 });
+    },
     update: () => ({
-      patch: { memo: 'Corrected', line_items: [line(f.expense, 30), line(f.expense, 20)] }, array: 'line_items',
-      expect: (m) => { expect(m).toMatchObject({ memo: 'Corrected', total_amount: 50, remaining_amount: 50 }); },
+      patch: { memo: 'Corrected', line_items: [line(f.expense, 30), line(f.expense, 20)] },
+      array: 'line_items',
+      expect: (m) => {
+        expect(m).toMatchObject({ memo: 'Corrected', total_amount: 50, remaining_amount: 50 });
+      },
     }),
     remove: true,
   },
   {
     type: 'bill_payment',
     prepare: async () => ({ bill: await createdBill() }),
-    create: (p) => ({ vendor_id: f.vendor, account_id: f.bank, transaction_date: today, linked_bills: [{ id: (p.bill as Json).id, allocated_amount: 100 }] }),
+    create: (p) => ({
+      vendor_id: f.vendor,
+      account_id: f.bank,
+      transaction_date: today,
+      linked_bills: [{ id: (p.bill as Json).id, allocated_amount: 100 }],
+    }),
     expectCreated: (pay, p) => {
       expect(pay).toMatchObject({ vendor_id: f.vendor, account_id: f.bank, total_amount: 100, status: 'active' });
       expect((pay.linked_bills as Json[]).map((l) => [l.id, l.allocated_amount])).toEqual([[(p.bill as Json).id, 100]]);
     },
     update: (_created, p) => ({
-      patch: { linked_bills: [{ id: (p.bill as Json).id, allocated_amount: 150 }] }, array: 'linked_bills',
-      expect: (pay) => { expect(pay.total_amount).toBe(150); },
+      patch: { linked_bills: [{ id: (p.bill as Json).id, allocated_amount: 150 }] },
+      array: 'linked_bills',
+      expect: (pay) => {
+        expect(pay.total_amount).toBe(150);
+      },
     }),
     remove: true,
   },
   {
     type: 'bank_deposit',
     create: () => ({ account_id: f.bank, transaction_date: today, memo: 'Cash sales', line_items: [line(f.income, 120)] }),
-    expectCreated: (d) => { expect(d).toMatchObject({ account_id: f.bank, total_amount: 120, memo: 'Cash sales' }); },
+    expectCreated: (d) => {
+      expect(d).toMatchObject({ account_id: f.bank, total_amount: 120, memo: 'Cash sales' });
+    },
     update: () => ({
-      patch: { line_items: [line(f.income, 70), line(f.income, 5)] }, array: 'line_items',
-      expect: (d) => { expect(d.total_amount).toBe(75); },
+      patch: { line_items: [line(f.income, 70), line(f.income, 5)] },
+      array: 'line_items',
+      expect: (d) => {
+        expect(d.total_amount).toBe(75);
+      },
     }),
     remove: true,
   },
   {
     type: 'bank_transfer',
     create: () => ({ credit_account_id: f.bank, debit_account_id: f.bank2, transaction_date: today, total_amount: 55, memo: 'Move' }),
-    expectCreated: (x) => { expect(x).toMatchObject({ credit_account_id: f.bank, debit_account_id: f.bank2, total_amount: 55 }); },
-    update: () => ({ patch: { total_amount: 65.25 }, expect: (x) => { expect(x.total_amount).toBe(65.25); } }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({ credit_account_id: f.bank, debit_account_id: f.bank2, total_amount: 55 });
+    },
+    update: () => ({
+      patch: { total_amount: 65.25 },
+      expect: (x) => {
+        expect(x.total_amount).toBe(65.25);
+      },
+    }),
     remove: true,
   },
   {
@@ -135,47 +191,94 @@ const LIFECYCLES: Lifecycle[] = [
       expect((j.line_items as Json[]).map((l) => l.total_amount)).toEqual([90, -90]);
     },
     update: () => ({
-      patch: { line_items: [line(f.expense, 50), line(f.expense, 25), line(f.bank, -75)] }, array: 'line_items',
-      expect: (j) => { expect((j.line_items as Json[]).map((l) => l.total_amount)).toEqual([50, 25, -75]); },
+      patch: { line_items: [line(f.expense, 50), line(f.expense, 25), line(f.bank, -75)] },
+      array: 'line_items',
+      expect: (j) => {
+        expect((j.line_items as Json[]).map((l) => l.total_amount)).toEqual([50, 25, -75]);
+      },
     }),
     remove: true,
   },
   {
     type: 'customer',
-    create: () => ({ customer_name: `Customer ${uniq()}`, email: 'ap@example.com', addresses: [{ type: 'billing', address1: '1 Main St', city: 'Springfield', country: 'US', postal_code: '11111', region: 'IL' }] }),
-    expectCreated: (x) => { expect(x).toMatchObject({ email: 'ap@example.com', status: 'active' }); expect(x.addresses).toHaveLength(1); },
+    create: () => ({
+      customer_name: `Customer ${uniq()}`,
+      email: 'ap@example.com',
+      addresses: [{ type: 'billing', address1: '1 Main St', city: 'Springfield', country: 'US', postal_code: '11111', region: 'IL' }],
+    }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({ email: 'ap@example.com', status: 'active' });
+      expect(x.addresses).toHaveLength(1);
+    },
     update: () => ({
-      patch: { phone: '+1 555 0100', addresses: [{ type: 'billing', address1: '2 Oak Ave', city: 'Shelbyville' }, { type: 'shipping', address1: '3 Elm Rd', city: 'Ogdenville' }] }, array: 'addresses',
-      expect: (x) => { expect(x.phone).toBe('+1 555 0100'); expect((x.addresses as Json[]).map((a) => a.city)).toEqual(['Shelbyville', 'Ogdenville']); },
+      patch: {
+        phone: '+1 555 0100',
+        addresses: [
+          { type: 'billing', address1: '2 Oak Ave', city: 'Shelbyville' },
+          { type: 'shipping', address1: '3 Elm Rd', city: 'Ogdenville' },
+        ],
+      },
+      array: 'addresses',
+      expect: (x) => {
+        expect(x.phone).toBe('+1 555 0100');
+        expect((x.addresses as Json[]).map((a) => a.city)).toEqual(['Shelbyville', 'Ogdenville']);
+      },
     }),
   },
   {
     type: 'vendor',
     create: () => ({ vendor_name: `Vendor ${uniq()}`, email: 'billing@example.com' }),
-    expectCreated: (x) => { expect(x).toMatchObject({ email: 'billing@example.com', status: 'active' }); },
+    expectCreated: (x) => {
+      expect(x).toMatchObject({ email: 'billing@example.com', status: 'active' });
+    },
     update: () => ({
-      patch: { status: 'archived', addresses: [{ type: 'remittance', address1: '9 Pay Ln', city: 'Capital City' }] }, array: 'addresses',
-      expect: (x) => { expect(x.status).toBe('archived'); expect((x.addresses as Json[]).map((a) => a.city)).toEqual(['Capital City']); },
+      patch: { status: 'archived', addresses: [{ type: 'remittance', address1: '9 Pay Ln', city: 'Capital City' }] },
+      array: 'addresses',
+      expect: (x) => {
+        expect(x.status).toBe('archived');
+        expect((x.addresses as Json[]).map((a) => a.city)).toEqual(['Capital City']);
+      },
     }),
   },
   {
     type: 'account',
     create: () => ({ name: `Travel ${uniq()}`, account_type: 'expense', nominal_code: `T${uniq()}` }),
-    expectCreated: (a) => { expect(a).toMatchObject({ account_type: 'expense', category: 'expense', status: 'active' }); },
-    update: () => ({ patch: { status: 'inactive' }, expect: (a) => { expect(a.status).toBe('inactive'); } }),
+    expectCreated: (a) => {
+      expect(a).toMatchObject({ account_type: 'expense', category: 'expense', status: 'active' });
+    },
+    update: () => ({
+      patch: { status: 'inactive' },
+      expect: (a) => {
+        expect(a.status).toBe('inactive');
+      },
+    }),
   },
   {
     type: 'tax_rate',
     create: () => ({ name: `Levy ${uniq()}`, components: [{ name: 'Levy', rate: 7.5, is_compound: false }] }),
-    expectCreated: (r) => { expect(r.total_tax_rate).toBe(7.5); expect((r.components as Json[]).map((x) => x.rate)).toEqual([7.5]); },
+    expectCreated: (r) => {
+      expect(r.total_tax_rate).toBe(7.5);
+      expect((r.components as Json[]).map((x) => x.rate)).toEqual([7.5]);
+    },
   },
   {
     type: 'bank_feed_account',
-    create: () => ({ name: `Feed ${uniq()}`, bank_account_type: 'checking', currency_code: 'USD', bank_account_number: '000123', current_balance: 10 }),
-    expectCreated: (x) => { expect(x).toMatchObject({ bank_account_type: 'checking', current_balance: 10 }); },
+    create: () => ({
+      name: `Feed ${uniq()}`,
+      bank_account_type: 'checking',
+      currency_code: 'USD',
+      bank_account_number: '000123',
+      current_balance: 10,
+    }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({ bank_account_type: 'checking', current_balance: 10 });
+    },
     update: () => ({
-      patch: { name: 'Renamed feed', payment_network_ids: ['ach', 'wire'] }, array: 'payment_network_ids',
-      expect: (x) => { expect(x).toMatchObject({ name: 'Renamed feed', payment_network_ids: ['ach', 'wire'] }); },
+      patch: { name: 'Renamed feed', payment_network_ids: ['ach', 'wire'] },
+      array: 'payment_network_ids',
+      expect: (x) => {
+        expect(x).toMatchObject({ name: 'Renamed feed', payment_network_ids: ['ach', 'wire'] });
+      },
     }),
     remove: true,
   },
@@ -217,7 +320,9 @@ describe.each(LIFECYCLES)('$type', (life) => {
       expect(after.id).toBe(object.id);
       if (array !== undefined) expect((after[array] as unknown[]).length).toBe((patch[array] as unknown[]).length);
       expect(json(await send('GET', `${names.path}/${String(object.id)}`))[names.singular]).toEqual(after);
-      const updatedEvents = (await eventsOf(t, c.connection.id)).filter((e) => e.code === `${names.entity}_UPDATED` && e.payload.job_id === updateJob);
+      const updatedEvents = (await eventsOf(t, c.connection.id)).filter(
+        (e) => e.code === `${names.entity}_UPDATED` && e.payload.job_id === updateJob,
+      );
       expect(updatedEvents.map((e) => (e.payload[names.singular] as Json).id)).toEqual([object.id]);
     }
 
@@ -227,20 +332,27 @@ describe.each(LIFECYCLES)('$type', (life) => {
       expect(json(deleted)).toEqual({ code: 'deleted', success: true });
       const deleteJob = jobIdOf(deleted);
       expect((await send('GET', `${names.path}/${String(object.id)}`)).statusCode).toBe(410);
-      const deletedEvents = (await eventsOf(t, c.connection.id)).filter((e) => e.code === `${names.entity}_DELETED` && e.payload.job_id === deleteJob);
+      const deletedEvents = (await eventsOf(t, c.connection.id)).filter(
+        (e) => e.code === `${names.entity}_DELETED` && e.payload.job_id === deleteJob,
+      );
       expect(deletedEvents.map((e) => (e.payload[names.singular] as Json).id)).toEqual([object.id]);
     }
 
     // The follow-up sync re-reads what was written: no second CREATED, and the stored copy stays as written.
     await incrementalSync(t, c.connection.id);
-    const again = (await eventsOf(t, c.connection.id)).filter((e) => e.code === `${names.entity}_CREATED` && (e.payload[names.singular] as Json).id === object.id);
+    const again = (await eventsOf(t, c.connection.id)).filter(
+      (e) => e.code === `${names.entity}_CREATED` && (e.payload[names.singular] as Json).id === object.id,
+    );
     expect(again).toHaveLength(1);
   });
 });
 
 describe('write answers', () => {
   it('answers 202 with async_response in async mode; the job completes and GET /jobs/:id shows the result', async () => {
-    const response = await send('POST', '/accounting/bills', { response_mode: 'async', bill: { vendor_id: f.vendor, issue_date: today, line_items: [line(f.expense, 12)] } });
+    const response = await send('POST', '/accounting/bills', {
+      response_mode: 'async',
+      bill: { vendor_id: f.vendor, issue_date: today, line_items: [line(f.expense, 12)] },
+    });
     expect(response.statusCode, response.body).toBe(202);
     const body = json(response).async_response as Json;
     expect(body.id).toBe(jobIdOf(response));
@@ -275,13 +387,19 @@ describe('write answers', () => {
     expect((json(second).bill as Json).id).toBe((json(first).bill as Json).id);
     const jobs = await t.db.pool.query('SELECT id FROM write_jobs WHERE idempotency_key = $1', [key]);
     expect(jobs.rowCount).toBe(1);
-    const stored = await t.db.pool.query(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' = $2`, [c.connection.id, `idem ${key}`]);
+    const stored = await t.db.pool.query(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' = $2`, [
+      c.connection.id,
+      `idem ${key}`,
+    ]);
     expect(stored.rowCount).toBe(1);
   });
 
   it('joins the first job when a retry comes after our process died between the platform call and the answer', async () => {
     const key = randomUUID();
-    const payload = { response_mode: 'async', bill: { vendor_id: f.vendor, issue_date: today, memo: `crash ${key}`, line_items: [line(f.expense, 44)] } };
+    const payload = {
+      response_mode: 'async',
+      bill: { vendor_id: f.vendor, issue_date: today, memo: `crash ${key}`, line_items: [line(f.expense, 44)] },
+    };
     const first = await send('POST', '/accounting/bills', payload, { 'idempotency-key': key });
     expect(first.statusCode).toBe(202);
     // The process that answered died before storing its answer: its claim on the key is gone.
@@ -291,7 +409,10 @@ describe('write answers', () => {
     expect(jobIdOf(retry)).toBe(jobIdOf(first));
     const jobs = await t.db.pool.query('SELECT id FROM write_jobs WHERE idempotency_key = $1', [key]);
     expect(jobs.rowCount).toBe(1);
-    const stored = await t.db.pool.query(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' = $2`, [c.connection.id, `crash ${key}`]);
+    const stored = await t.db.pool.query(`SELECT id FROM records WHERE connection_id = $1 AND object_type = 'bill' AND data->>'memo' = $2`, [
+      c.connection.id,
+      `crash ${key}`,
+    ]);
     expect(stored.rowCount).toBe(1);
     // The same key on a different write is refused, not joined.
     const other = await send('POST', '/accounting/vendors', { vendor: { vendor_name: `Other ${key}` } }, { 'idempotency-key': key });
@@ -300,7 +421,12 @@ describe('write answers', () => {
   });
 
   it('shapes the written object like reads of the requested version', async () => {
-    const older = await send('POST', '/accounting/journal_entries', { journal_entry: { transaction_date: today, line_items: [line(f.expense, 5), line(f.bank, -5)] } }, { 'x-service-version': '2023-02-07' });
+    const older = await send(
+      'POST',
+      '/accounting/journal_entries',
+      { journal_entry: { transaction_date: today, line_items: [line(f.expense, 5), line(f.bank, -5)] } },
+      { 'x-service-version': '2023-02-07' },
+    );
     expect(older.statusCode, older.body).toBe(200);
     const entry = json(older).journal_entry as Json;
     expect('platform_url' in entry).toBe(false);
@@ -313,7 +439,9 @@ describe('write answers', () => {
   it('answers PRODUCT_NOT_READY before the initial sync has finished', async () => {
     const fresh = await linkedSandbox(t, 'user_writes_fresh_size_100');
     const response = await t.app.inject({
-      method: 'POST', url: `/versioned/accounting/vendors?access_token=${accessTokenOf(t.services.cipher, fresh)}`, headers: clientHeaders(t.org),
+      method: 'POST',
+      url: `/versioned/accounting/vendors?access_token=${accessTokenOf(t.services.cipher, fresh)}`,
+      headers: clientHeaders(t.org),
       payload: { vendor: { vendor_name: 'Too early' } },
     });
     expect(response.statusCode).toBe(409);
@@ -322,22 +450,38 @@ describe('write answers', () => {
 
   it('refuses bodies that would be wrong before calling the platform, naming the field', async () => {
     const cases: [string, Json, string][] = [
-      ['/accounting/journal_entries', { journal_entry: { transaction_date: today, line_items: [line(f.expense, 100), line(f.bank, -90)] } }, 'journal_entry.line_items'],
+      [
+        '/accounting/journal_entries',
+        { journal_entry: { transaction_date: today, line_items: [line(f.expense, 100), line(f.bank, -90)] } },
+        'journal_entry.line_items',
+      ],
       ['/accounting/journal_entries', { journal_entry: { transaction_date: today, line_items: [line(f.expense, 100)] } }, 'journal_entry.line_items'],
       ['/accounting/bills', { bill: { issue_date: today, line_items: [line(f.expense, 1)] } }, 'bill.vendor_id'],
       ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, line_items: [] } }, 'bill.line_items'],
       ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, line_items: [{ total_amount: 5 }] } }, 'bill.line_items[0].account_id'],
       ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: '2026-02-30', line_items: [line(f.expense, 1)] } }, 'bill.issue_date'],
-      ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, currency_code: 'XYZ', line_items: [line(f.expense, 1)] } }, 'bill.currency_code'],
+      [
+        '/accounting/bills',
+        { bill: { vendor_id: f.vendor, issue_date: today, currency_code: 'XYZ', line_items: [line(f.expense, 1)] } },
+        'bill.currency_code',
+      ],
       ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, amount_due: 5, line_items: [line(f.expense, 1)] } }, 'bill.amount_due'],
       ['/accounting/bills', { bill: { vendor_id: randomUUID(), issue_date: today, line_items: [line(f.expense, 1)] } }, 'bill.vendor_id'],
       ['/accounting/bills', { bill: { vendor_id: '', issue_date: today, line_items: [line(f.expense, 1)] } }, 'bill.vendor_id'],
       ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, line_items: [line('', 1)] } }, 'bill.line_items[0].account_id'],
       ['/accounting/bills', { bill: { vendor_id: f.customer, issue_date: today, line_items: [line(f.expense, 1)] } }, 'bill.vendor_id'],
       ['/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, line_items: [line('nope', 1)] } }, 'bill.line_items[0].account_id'],
-      ['/accounting/bills', { response_mode: 'later', bill: { vendor_id: f.vendor, issue_date: today, line_items: [line(f.expense, 1)] } }, 'response_mode'],
+      [
+        '/accounting/bills',
+        { response_mode: 'later', bill: { vendor_id: f.vendor, issue_date: today, line_items: [line(f.expense, 1)] } },
+        'response_mode',
+      ],
       ['/accounting/bills', { vendor_id: f.vendor }, 'bill'],
-      ['/accounting/bank_transfers', { bank_transfer: { credit_account_id: f.bank, debit_account_id: f.bank, transaction_date: today, total_amount: 5 } }, 'bank_transfer.debit_account_id'],
+      [
+        '/accounting/bank_transfers',
+        { bank_transfer: { credit_account_id: f.bank, debit_account_id: f.bank, transaction_date: today, total_amount: 5 } },
+        'bank_transfer.debit_account_id',
+      ],
       ['/accounting/bank_deposits', { bank_deposit: { account_id: f.bank, transaction_date: today } }, 'bank_deposit.line_items'],
       ['/accounting/customers', { customer: { email: 'x@example.com' } }, 'customer.customer_name'],
     ];
@@ -352,7 +496,12 @@ describe('write answers', () => {
     }
     const after = await t.db.pool.query('SELECT count(*)::int AS n FROM write_jobs');
     expect(after.rows).toEqual(before.rows);
-    const malformed = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bills?access_token=${c.token}`, headers: { ...clientHeaders(t.org), 'content-type': 'application/json' }, payload: '{"bill": ' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bills?access_token=${c.token}`,
+      headers: { ...clientHeaders(t.org), 'content-type': 'application/json' },
+      payload: '{"bill": ',
+    });
     expect(errorBody(malformed).error_code).toBe('MALFORMED_JSON');
     const emptyPatch = await send('PATCH', `/accounting/bills/${randomUUID()}`, { bill: {} });
     expect(emptyPatch.statusCode).toBe(400);
@@ -360,12 +509,22 @@ describe('write answers', () => {
 
   it('refuses missing auth, another tenant and ids of other connections', async () => {
     const body = { bill: { vendor_id: f.vendor, issue_date: today, line_items: [line(f.expense, 1)] } };
-    const noAuth = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bills?access_token=${c.token}`, headers: { 'x-service-version': '2024-08-31' }, payload: body });
+    const noAuth = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bills?access_token=${c.token}`,
+      headers: { 'x-service-version': '2024-08-31' },
+      payload: body,
+    });
     expect(noAuth.statusCode).toBe(401);
     const noToken = await t.app.inject({ method: 'POST', url: '/versioned/accounting/bills', headers: clientHeaders(t.org), payload: body });
     expect(errorBody(noToken).error_code).toBe('MISSING_ACCESS_TOKEN');
     const otherOrg = await t.newOrg('Writes other');
-    const foreign = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bills?access_token=${c.token}`, headers: clientHeaders(otherOrg), payload: body });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bills?access_token=${c.token}`,
+      headers: clientHeaders(otherOrg),
+      payload: body,
+    });
     expect(foreign.statusCode).toBe(401);
     expect(errorBody(foreign).error_code).toBe('INVALID_CREDENTIALS');
 
@@ -377,7 +536,9 @@ describe('write answers', () => {
     expect(errorBody(patch).error_code).toBe('RESOURCE_NOT_FOUND');
     const remove = await send('DELETE', `/accounting/bills/${theirBill.id}`);
     expect(remove.statusCode).toBe(410);
-    const crossLink = await send('POST', '/accounting/bills', { bill: { vendor_id: f.vendor, issue_date: today, line_items: [line(theirAccount.id, 1)] } });
+    const crossLink = await send('POST', '/accounting/bills', {
+      bill: { vendor_id: f.vendor, issue_date: today, line_items: [line(theirAccount.id, 1)] },
+    });
     expect(errorBody(crossLink).error_metadata?.field).toBe('bill.line_items[0].account_id');
 
     const job = jobIdOf(await send('POST', '/accounting/bills', body));
@@ -390,7 +551,9 @@ describe('write answers', () => {
   });
 
   it('every write route refuses missing auth, another tenant and malformed bodies', async () => {
-    const routes = [...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink].map((e) => e.contract);
+    const routes = [...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink].map(
+      (e) => e.contract,
+    );
     expect(routes.length).toBeGreaterThan(30);
     const otherOrg = await t.newOrg('Sweep other');
     for (const route of routes) {
@@ -398,10 +561,20 @@ describe('write answers', () => {
       const payload = route.method === 'DELETE' ? {} : { unexpected: true };
       const noAuth = await t.app.inject({ method: route.method, url, headers: { 'x-service-version': '2024-08-31' }, payload });
       expect(noAuth.statusCode, `${route.method} ${route.url}`).toBe(401);
-      const foreign = await t.app.inject({ method: route.method, url, headers: clientHeaders(otherOrg), payload: route.method === 'DELETE' ? {} : validBodyFor(route.url) });
+      const foreign = await t.app.inject({
+        method: route.method,
+        url,
+        headers: clientHeaders(otherOrg),
+        payload: route.method === 'DELETE' ? {} : validBodyFor(route.url),
+      });
       expect(errorBody(foreign).error_code, `${route.method} ${route.url}: ${foreign.body}`).toBe('INVALID_CREDENTIALS');
       if (route.method === 'DELETE') continue;
-      const malformed = await t.app.inject({ method: route.method, url, headers: { ...clientHeaders(t.org), 'content-type': 'application/json' }, payload: '{"oops"' });
+      const malformed = await t.app.inject({
+        method: route.method,
+        url,
+        headers: { ...clientHeaders(t.org), 'content-type': 'application/json' },
+        payload: '{"oops"',
+      });
       expect(errorBody(malformed).error_code, `${route.method} ${route.url}`).toBe('MALFORMED_JSON');
       const wrongShape = await t.app.inject({ method: route.method, url, headers: clientHeaders(t.org), payload });
       expect(errorBody(wrongShape).error_code, `${route.method} ${route.url}`).toBe('VALIDATION_ERROR');
@@ -416,22 +589,41 @@ describe('write answers', () => {
 
 /** A body that passes the schema of a write route, so that the request reaches the access-token check. */
 function validBodyFor(url: string): Json {
-  if (url.includes('bill_credit_applications')) return { bill_credit_application: { bill_credit_memo_id: f.vendor, linked_bills: [{ id: f.vendor, ...(url.endsWith('unapply') ? {} : { allocated_amount: 1 }) }] } };
-  if (url.endsWith('/bank_feeds/transactions')) return { bank_feed_transactions: { bank_feed_account_id: f.vendor, transactions: [{ internal_transaction_id: 'x', transaction_date: today, amount: 1, description: 'x' }] } };
+  if (url.includes('bill_credit_applications'))
+    return {
+      bill_credit_application: {
+        bill_credit_memo_id: f.vendor,
+        linked_bills: [{ id: f.vendor, ...(url.endsWith('unapply') ? {} : { allocated_amount: 1 }) }],
+      },
+    };
+  if (url.endsWith('/bank_feeds/transactions'))
+    return {
+      bank_feed_transactions: {
+        bank_feed_account_id: f.vendor,
+        transactions: [{ internal_transaction_id: 'x', transaction_date: today, amount: 1, description: 'x' }],
+      },
+    };
   if (url.endsWith('/mapping_link')) return { mapping_link: { bank_feed_account_id: f.vendor } };
   const life = LIFECYCLES.find((l) => url === OBJECT_TYPES[l.type].path || url === `${OBJECT_TYPES[l.type].path}/:id`);
   if (life === undefined) throw new Error(`no body for ${url}`);
-  const patch: Json = ['customer', 'vendor'].includes(life.type) ? { phone: '1' } : ['account', 'bank_feed_account'].includes(life.type) ? { name: 'x' } : { memo: 'x' };
-  const create = life.type === 'bill_payment'
-    ? { vendor_id: f.vendor, account_id: f.bank, transaction_date: today, linked_bills: [{ id: f.vendor, allocated_amount: 1 }] }
-    : life.create({});
+  const patch: Json = ['customer', 'vendor'].includes(life.type)
+    ? { phone: '1' }
+    : ['account', 'bank_feed_account'].includes(life.type)
+      ? { name: 'x' }
+      : { memo: 'x' };
+  const create =
+    life.type === 'bill_payment'
+      ? { vendor_id: f.vendor, account_id: f.bank, transaction_date: today, linked_bills: [{ id: f.vendor, allocated_amount: 1 }] }
+      : life.create({});
   return { [OBJECT_TYPES[life.type].singular]: url.endsWith(':id') ? patch : create };
 }
 
 describe('platform errors', () => {
   it('keeps the platform message: 450 for a rejected write, 409 DUPLICATE_VALUE_CONFLICT with the field', async () => {
     const bill = await createdBill();
-    const overpay = await send('POST', '/accounting/bill_payments', { bill_payment: { vendor_id: f.vendor, account_id: f.bank, transaction_date: today, linked_bills: [{ id: bill.id, allocated_amount: 9999 }] } });
+    const overpay = await send('POST', '/accounting/bill_payments', {
+      bill_payment: { vendor_id: f.vendor, account_id: f.bank, transaction_date: today, linked_bills: [{ id: bill.id, allocated_amount: 9999 }] },
+    });
     expect(overpay.statusCode, overpay.body).toBe(450);
     const error = errorBody(overpay);
     expect(error.error_code).toBe('PLATFORM_BAD_REQUEST');
@@ -443,25 +635,33 @@ describe('platform errors', () => {
     expect((await send('POST', '/accounting/vendors', { vendor: { vendor_name: name } })).statusCode).toBe(200);
     const duplicate = await send('POST', '/accounting/vendors', { vendor: { vendor_name: name } });
     expect(duplicate.statusCode, duplicate.body).toBe(409);
-    expect(errorBody(duplicate)).toMatchObject({ error_type: 'INVALID_INPUT', error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'vendor_name', source: 'platform' } });
+    expect(errorBody(duplicate)).toMatchObject({
+      error_type: 'INVALID_INPUT',
+      error_code: 'DUPLICATE_VALUE_CONFLICT',
+      error_metadata: { duplicate_property: 'vendor_name', source: 'platform' },
+    });
   });
 
   it('answers PLATFORM_BILLING_ISSUE when the platform subscription lapsed', async () => {
     const billing = await syncedSandboxConnection(t, 'user_billing');
     const vendor = await storedWhere(t, billing.connection.id, 'vendor', () => true);
     const response = await t.app.inject({
-      method: 'PATCH', url: `/versioned/accounting/vendors/${vendor.id}?access_token=${billing.token}`, headers: clientHeaders(t.org),
+      method: 'PATCH',
+      url: `/versioned/accounting/vendors/${vendor.id}?access_token=${billing.token}`,
+      headers: clientHeaders(t.org),
       payload: { vendor: { email: 'new@example.com' } },
     });
     expect(response.statusCode, response.body).toBe(450);
     expect(errorBody(response)).toMatchObject({ error_code: 'PLATFORM_BILLING_ISSUE', error_metadata: { source: 'platform' } });
   });
 
-  it('answers 450 PLATFORM_BAD_REQUEST with the platform\'s message for the documented test user user_write_invalid', async () => {
+  it("answers 450 PLATFORM_BAD_REQUEST with the platform's message for the documented test user user_write_invalid", async () => {
     const invalid = await syncedSandboxConnection(t, 'user_write_invalid');
     const vendor = await storedWhere(t, invalid.connection.id, 'vendor', () => true);
     const response = await t.app.inject({
-      method: 'PATCH', url: `/versioned/accounting/vendors/${vendor.id}?access_token=${invalid.token}`, headers: clientHeaders(t.org),
+      method: 'PATCH',
+      url: `/versioned/accounting/vendors/${vendor.id}?access_token=${invalid.token}`,
+      headers: clientHeaders(t.org),
       payload: { vendor: { email: 'new@example.com' } },
     });
     expect(response.statusCode, response.body).toBe(450);
@@ -473,11 +673,17 @@ describe('platform errors', () => {
     const forbidden = await syncedSandboxConnection(t, 'user_write_forbidden');
     const vendor = await storedWhere(t, forbidden.connection.id, 'vendor', () => true);
     const response = await t.app.inject({
-      method: 'PATCH', url: `/versioned/accounting/vendors/${vendor.id}?access_token=${forbidden.token}`, headers: clientHeaders(t.org),
+      method: 'PATCH',
+      url: `/versioned/accounting/vendors/${vendor.id}?access_token=${forbidden.token}`,
+      headers: clientHeaders(t.org),
       payload: { vendor: { email: 'new@example.com' } },
     });
     expect(response.statusCode, response.body).toBe(451);
-    expect(errorBody(response)).toMatchObject({ error_type: 'PLATFORM_ERROR', error_code: 'PLATFORM_UNAUTHORIZED', error_metadata: { source: 'platform' } });
+    expect(errorBody(response)).toMatchObject({
+      error_type: 'PLATFORM_ERROR',
+      error_code: 'PLATFORM_UNAUTHORIZED',
+      error_metadata: { source: 'platform' },
+    });
     expect((await eventsOf(t, forbidden.connection.id)).map((e) => e.code)).toContain('CONNECTION_NEEDS_UPDATE');
   });
 
@@ -488,7 +694,11 @@ describe('platform errors', () => {
     const disabled = (await eventsOf(t, suspended.connection.id)).filter((e) => e.code === 'CONNECTION_DISABLED');
     expect(disabled).toHaveLength(1);
     expect(disabled[0]?.payload.disable_error).toBe('PLATFORM_BILLING_ISSUE');
-    const read = await t.app.inject({ method: 'GET', url: `/versioned/accounting/vendors?access_token=${suspended.token}`, headers: clientHeaders(t.org) });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/accounting/vendors?access_token=${suspended.token}`,
+      headers: clientHeaders(t.org),
+    });
     expect(read.statusCode, read.body).toBe(409);
     expect(errorBody(read).error_code).toBe('CONNECTION_DISABLED');
   });

@@ -16,18 +16,25 @@ export const quickbooksActions: ConnectorActions = {
   async downloadAttachment(ctx, attachment) {
     const { FileName: fileName, ContentType: declared } = attachment.raw;
     if (typeof fileName !== 'string' || fileName === '') {
-      throw new PlatformError({ kind: 'not_found', message: `QuickBooks Online attachable ${attachment.platformId} is a note and has no file`, requestSent: false });
+      throw new PlatformError({
+        kind: 'not_found',
+        message: `QuickBooks Online attachable ${attachment.platformId} is a note and has no file`,
+        requestSent: false,
+      });
     }
     const link = await temporaryDownloadUrl(ctx, attachment.platformId);
     const response = await ctx.http.request({
-      method: 'GET', url: link, headers: { accept: '*/*' }, responseType: 'bytes', idempotent: true,
+      method: 'GET',
+      url: link,
+      headers: { accept: '*/*' },
+      responseType: 'bytes',
+      idempotent: true,
       operation: 'quickbooks download attachment file',
     });
     const body = response.body instanceof Uint8Array ? response.body : new Uint8Array();
     const header = response.headers['content-type'];
     // The Attachable's ContentType is what QBO was given on upload; the file store's header is the fallback.
-    const contentType = typeof declared === 'string' && declared !== '' ? declared
-      : header !== undefined && header !== '' ? header : FALLBACK_TYPE;
+    const contentType = typeof declared === 'string' && declared !== '' ? declared : header !== undefined && header !== '' ? header : FALLBACK_TYPE;
     return { contentType, content: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
   },
 };

@@ -69,7 +69,11 @@ export const quickbooksAuth: Extract<AuthSpec, { type: 'oauth2' }> = {
   async exchangeCode(ctx, app, code, callback: OAuthCallbackParams) {
     const realmId = callback.realmId;
     if (realmId === undefined || realmId === '') {
-      throw new PlatformError({ kind: 'bad_request', message: 'QuickBooks Online did not say which company was connected (no realmId on the callback).', requestSent: false });
+      throw new PlatformError({
+        kind: 'bad_request',
+        message: 'QuickBooks Online did not say which company was connected (no realmId on the callback).',
+        requestSent: false,
+      });
     }
     // An authorization code works once: a repeat after a lost answer could only fail, so it is not retried.
     const body = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.redirectUri }, false);

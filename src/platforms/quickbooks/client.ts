@@ -21,13 +21,20 @@ export const PAGE_SIZE = 1000;
 
 /** The API host: QUICKBOOKS_API_URL, else Intuit's sandbox or production host for the connection's environment. */
 export function apiUrl(environment: 'sandbox' | 'production'): string {
-  return platformAddress('QUICKBOOKS_API_URL', environment === 'production' ? 'https://quickbooks.api.intuit.com' : 'https://sandbox-quickbooks.api.intuit.com');
+  return platformAddress(
+    'QUICKBOOKS_API_URL',
+    environment === 'production' ? 'https://quickbooks.api.intuit.com' : 'https://sandbox-quickbooks.api.intuit.com',
+  );
 }
 
 /** The company (realm) the tokens were issued for; QBO's OAuth callback named it. */
 export function realmOf(tokens: OAuthTokens): string {
   if (tokens.tenantId === null || tokens.tenantId === '') {
-    throw new PlatformError({ kind: 'unauthorized', message: 'The QuickBooks Online connection does not know its company (realmId): the end user must link it again.', requestSent: false });
+    throw new PlatformError({
+      kind: 'unauthorized',
+      message: 'The QuickBooks Online connection does not know its company (realmId): the end user must link it again.',
+      requestSent: false,
+    });
   }
   return tokens.tenantId;
 }
@@ -64,7 +71,18 @@ function qboRequest(ctx: ConnectorContext, tokens: OAuthTokens, call: QboCall, a
 function throwFault(body: unknown, status: number, call: QboCall): void {
   const fault = faultOf(body);
   if (fault !== null) {
-    throw faultError(fault, { kind: 'bad_request', httpStatus: status, retryAfterMs: null, rawExcerpt: JSON.stringify(body).slice(0, 2000), headers: {}, requestSent: true }, call);
+    throw faultError(
+      fault,
+      {
+        kind: 'bad_request',
+        httpStatus: status,
+        retryAfterMs: null,
+        rawExcerpt: JSON.stringify(body).slice(0, 2000),
+        headers: {},
+        requestSent: true,
+      },
+      call,
+    );
   }
 }
 
@@ -73,7 +91,12 @@ export async function callQbo(ctx: ConnectorContext, call: QboCall): Promise<Rec
   const response = await authorizedRequest(ctx, (tokens) => qboRequest(ctx, tokens, call, 'application/json', 'auto'));
   const body = response.body;
   throwFault(body, response.status, call);
-  if (!isRecord(body)) throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `QuickBooks Online answered ${call.operation} with no JSON object` });
+  if (!isRecord(body))
+    throw new PlatformError({
+      kind: 'server',
+      httpStatus: response.status,
+      message: `QuickBooks Online answered ${call.operation} with no JSON object`,
+    });
   return body;
 }
 
@@ -97,7 +120,12 @@ export async function temporaryDownloadUrl(ctx: ConnectorContext, attachableId: 
   }
   throwFault(answer, response.status, call);
   if (typeof answer !== 'string' || !URL.canParse(answer) || !/^https?:$/.test(new URL(answer).protocol)) {
-    throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `QuickBooks Online answered ${call.operation} with no download link`, rawExcerpt: text.slice(0, 2000) });
+    throw new PlatformError({
+      kind: 'server',
+      httpStatus: response.status,
+      message: `QuickBooks Online answered ${call.operation} with no download link`,
+      rawExcerpt: text.slice(0, 2000),
+    });
   }
   return answer;
 }
@@ -123,11 +151,16 @@ export interface QueryPage {
  * one: `orderBy` null), STARTPOSITION is 1-based.
  */
 export async function queryPage(
-  ctx: ConnectorContext, entity: string, conditions: readonly string[], startPosition: number, maxResults = PAGE_SIZE, orderBy: string | null = 'Id',
+  ctx: ConnectorContext,
+  entity: string,
+  conditions: readonly string[],
+  startPosition: number,
+  maxResults = PAGE_SIZE,
+  orderBy: string | null = 'Id',
 ): Promise<QueryPage> {
   const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
   const query = `SELECT * FROM ${entity}${where}${orderBy === null ? '' : ` ORDERBY ${orderBy}`} STARTPOSITION ${startPosition} MAXRESULTS ${maxResults}`;
-  const body = await callQbo(ctx, { method: 'GET', path: 'query', query: { query }, operation: `query ${entity}` }) as QboQueryResponse;
+  const body = (await callQbo(ctx, { method: 'GET', path: 'query', query: { query }, operation: `query ${entity}` })) as QboQueryResponse;
   const list = body.QueryResponse?.[entity];
   return { records: Array.isArray(list) ? list.filter(isRecord) : [], time: body.time ?? null };
 }
@@ -139,7 +172,12 @@ export interface ChangePage {
 
 /** ChangeDataCapture of one entity since `changedSince` (within the last 30 days): changed records and tombstones (status "Deleted"). */
 export async function changes(ctx: ConnectorContext, entity: string, changedSince: string): Promise<ChangePage> {
-  const body = await callQbo(ctx, { method: 'GET', path: 'cdc', query: { entities: entity, changedSince }, operation: `cdc ${entity}` }) as QboCdcResponse;
+  const body = (await callQbo(ctx, {
+    method: 'GET',
+    path: 'cdc',
+    query: { entities: entity, changedSince },
+    operation: `cdc ${entity}`,
+  })) as QboCdcResponse;
   const records: Record<string, unknown>[] = [];
   for (const cdc of body.CDCResponse ?? []) {
     for (const response of cdc.QueryResponse ?? []) {

@@ -7,7 +7,12 @@ import type { QboCompanyInfo, QboPreferences } from './native.ts';
 
 async function realm(ctx: ConnectorContext): Promise<string> {
   const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
-  if (tokens === null) throw new PlatformError({ kind: 'unauthorized', message: 'This connection has no OAuth tokens: the end user must link it first.', requestSent: false });
+  if (tokens === null)
+    throw new PlatformError({
+      kind: 'unauthorized',
+      message: 'This connection has no OAuth tokens: the end user must link it first.',
+      requestSent: false,
+    });
   return realmOf(tokens);
 }
 
@@ -31,7 +36,8 @@ export async function identify(ctx: ConnectorContext): Promise<AccountIdentity> 
  */
 export async function readCompany(ctx: ConnectorContext): Promise<ReadPage> {
   const info = await companyInfo(ctx);
-  const preferences = (await callQbo(ctx, { method: 'GET', path: 'preferences', operation: 'read Preferences' })).Preferences as QboPreferences | undefined;
+  const preferences = (await callQbo(ctx, { method: 'GET', path: 'preferences', operation: 'read Preferences' })).Preferences as
+    QboPreferences | undefined;
   const home = preferences?.CurrencyPrefs?.HomeCurrency;
   const raw = { ...info, ...(home === undefined ? {} : { HomeCurrency: home }) };
   return { records: [{ platformId: info.Id, raw }], nextPageToken: null, nextSince: null };
@@ -66,12 +72,24 @@ export function reportRange(window: ReadRequest['window'], now: Date): { start: 
 export type MonthlyReport = 'BalanceSheet' | 'ProfitAndLoss' | 'CashFlow';
 
 /** A report with a column per month, one record per month (platform id YYYY-MM). */
-export async function readMonthlyReport(ctx: ConnectorContext, request: ReadRequest, report: MonthlyReport, now: Date = new Date()): Promise<ReadPage> {
+export async function readMonthlyReport(
+  ctx: ConnectorContext,
+  request: ReadRequest,
+  report: MonthlyReport,
+  now: Date = new Date(),
+): Promise<ReadPage> {
   const range = reportRange(request.window, now);
   if (range.start > range.end) return { records: [], nextPageToken: null, nextSince: null };
   const body = await callQbo(ctx, {
-    method: 'GET', path: `reports/${report}`, operation: `report ${report}`,
-    query: { start_date: range.start, end_date: range.end, summarize_column_by: 'Month', ...(report === 'CashFlow' ? {} : { accounting_method: 'Accrual' }) },
+    method: 'GET',
+    path: `reports/${report}`,
+    operation: `report ${report}`,
+    query: {
+      start_date: range.start,
+      end_date: range.end,
+      summarize_column_by: 'Month',
+      ...(report === 'CashFlow' ? {} : { accounting_method: 'Accrual' }),
+    },
   });
   const records: PlatformRecord[] = splitReport(parseReport(body)).map((month) => ({ platformId: month.Id, raw: { ...month } }));
   return { records, nextPageToken: null, nextSince: null };

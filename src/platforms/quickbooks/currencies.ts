@@ -11,10 +11,17 @@ import { entity } from './objects.ts';
 
 type Raw = Record<string, unknown>;
 
-async function currencyPrefs(ctx: ConnectorContext): Promise<{ preferences: QboPreferences | undefined; home: string | null; multiCurrency: boolean }> {
-  const preferences = (await callQbo(ctx, { method: 'GET', path: 'preferences', operation: 'read Preferences' })).Preferences as QboPreferences | undefined;
+async function currencyPrefs(
+  ctx: ConnectorContext,
+): Promise<{ preferences: QboPreferences | undefined; home: string | null; multiCurrency: boolean }> {
+  const preferences = (await callQbo(ctx, { method: 'GET', path: 'preferences', operation: 'read Preferences' })).Preferences as
+    QboPreferences | undefined;
   const home = preferences?.CurrencyPrefs?.HomeCurrency?.value;
-  return { preferences, home: home === undefined || home === '' ? null : home.toUpperCase(), multiCurrency: preferences?.CurrencyPrefs?.MultiCurrencyEnabled === true };
+  return {
+    preferences,
+    home: home === undefined || home === '' ? null : home.toUpperCase(),
+    multiCurrency: preferences?.CurrencyPrefs?.MultiCurrencyEnabled === true,
+  };
 }
 
 /**
@@ -53,7 +60,10 @@ export async function readCurrencies(ctx: ConnectorContext): Promise<ReadPage> {
   homeCurrencies.set(ctx, home);
   const records = new Map<string, PlatformRecord>();
   if (home !== null) {
-    const raw: Raw = { CurrencyPrefs: preferences?.CurrencyPrefs, ...(preferences?.MetaData === undefined ? {} : { MetaData: preferences.MetaData }) };
+    const raw: Raw = {
+      CurrencyPrefs: preferences?.CurrencyPrefs,
+      ...(preferences?.MetaData === undefined ? {} : { MetaData: preferences.MetaData }),
+    };
     records.set(home, { platformId: home, raw });
   }
   if (multiCurrency) {
@@ -87,7 +97,13 @@ export async function readExchangeRates(ctx: ConnectorContext, request: ReadRequ
   const found: QboExchangeRate[] = page.records;
   for (const listed of found) {
     const rate: QboExchangeRate = listed.TargetCurrencyCode === undefined && home !== null ? { ...listed, TargetCurrencyCode: home } : listed;
-    if (rate.SourceCurrencyCode === undefined || rate.TargetCurrencyCode === undefined || rate.AsOfDate === undefined || typeof rate.Rate !== 'number') continue;
+    if (
+      rate.SourceCurrencyCode === undefined ||
+      rate.TargetCurrencyCode === undefined ||
+      rate.AsOfDate === undefined ||
+      typeof rate.Rate !== 'number'
+    )
+      continue;
     records.push({ platformId: exchangeRateId(rate), raw: { ...rate } });
   }
   const more = page.records.length >= PAGE_SIZE;

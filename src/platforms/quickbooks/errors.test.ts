@@ -11,12 +11,14 @@ function classify(status: number, name: string, headers: Record<string, string> 
 }
 
 describe('QuickBooks Online faults', () => {
-  it('6240 Duplicate Name Exists is a duplicate of the given field, with QBO\'s words', () => {
+  it("6240 Duplicate Name Exists is a duplicate of the given field, with QBO's words", () => {
     const error = classify(400, 'duplicate-name', {}, 'customer_name');
     expect(error.kind).toBe('duplicate');
     expect(error.duplicateProperty).toBe('customer_name');
     expect(error.platformCode).toBe('6240');
-    expect(error.platformMessage).toBe('Duplicate Name Exists Error: The name supplied already exists. : Another customer, vendor or employee is already using this name. Please use a different name.');
+    expect(error.platformMessage).toBe(
+      'Duplicate Name Exists Error: The name supplied already exists. : Another customer, vendor or employee is already using this name. Please use a different name.',
+    );
     expect(error.toServiceError().code).toBe('DUPLICATE_VALUE_CONFLICT');
   });
 
@@ -25,7 +27,9 @@ describe('QuickBooks Online faults', () => {
     expect(classify(400, 'object-not-found').kind).toBe('not_found');
     const missing = classify(400, 'required-param-missing');
     expect(missing.kind).toBe('bad_request');
-    expect(missing.platformMessage).toBe('Required param missing, need to supply the required value for the API: Required parameter Line is missing in the request (Line)');
+    expect(missing.platformMessage).toBe(
+      'Required param missing, need to supply the required value for the API: Required parameter Line is missing in the request (Line)',
+    );
   });
 
   it('401 AuthenticationFault is unauthorized; 429 keeps Retry-After; SystemFault stays a retryable server error', () => {

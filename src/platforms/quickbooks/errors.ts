@@ -8,8 +8,16 @@
 import { PlatformError, type PlatformErrorKind } from '../errors.ts';
 import type { PlatformResponse } from '../http.ts';
 
-export interface FaultError { message: string; detail: string; code: string | null; element: string | null }
-export interface Fault { type: string | null; errors: FaultError[] }
+export interface FaultError {
+  message: string;
+  detail: string;
+  code: string | null;
+  element: string | null;
+}
+export interface Fault {
+  type: string | null;
+  errors: FaultError[];
+}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -39,10 +47,12 @@ export function faultOf(body: unknown): Fault | null {
 
 /** "Message: Detail (element)", without repeating a Detail that already starts with the Message. */
 export function faultMessage(fault: Fault): string {
-  const parts = fault.errors.map((e) => {
-    const text = e.detail === '' ? e.message : e.message === '' || e.detail.startsWith(e.message) ? e.detail : `${e.message}: ${e.detail}`;
-    return e.element === null ? text : `${text} (${e.element})`;
-  }).filter((t) => t !== '');
+  const parts = fault.errors
+    .map((e) => {
+      const text = e.detail === '' ? e.message : e.message === '' || e.detail.startsWith(e.message) ? e.detail : `${e.message}: ${e.detail}`;
+      return e.element === null ? text : `${text} (${e.element})`;
+    })
+    .filter((t) => t !== '');
   return parts.length === 0 ? `QuickBooks Online ${fault.type ?? 'Fault'}` : parts.join('; ');
 }
 
@@ -72,7 +82,11 @@ export function classifyQboError(base: PlatformError, response: PlatformResponse
   return faultError(fault, base, context);
 }
 
-export function faultError(fault: Fault, base: Pick<PlatformError, 'kind' | 'httpStatus' | 'retryAfterMs' | 'rawExcerpt' | 'headers' | 'requestSent'>, context: FaultContext = {}): PlatformError {
+export function faultError(
+  fault: Fault,
+  base: Pick<PlatformError, 'kind' | 'httpStatus' | 'retryAfterMs' | 'rawExcerpt' | 'headers' | 'requestSent'>,
+  context: FaultContext = {},
+): PlatformError {
   const kind = kindOf(fault, base.httpStatus, base.kind);
   return new PlatformError({
     kind,
@@ -82,7 +96,7 @@ export function faultError(fault: Fault, base: Pick<PlatformError, 'kind' | 'htt
     retryAfterMs: base.retryAfterMs,
     rawExcerpt: base.rawExcerpt,
     headers: base.headers,
-    duplicateProperty: kind === 'duplicate' ? context.duplicateProperty ?? null : null,
+    duplicateProperty: kind === 'duplicate' ? (context.duplicateProperty ?? null) : null,
     requestSent: base.requestSent,
   });
 }

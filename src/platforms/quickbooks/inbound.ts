@@ -32,7 +32,13 @@ async function ref(ctx: ConnectorContext, type: UnifiedObjectType, value: unknow
 }
 
 /** Copies links present in the input as ReferenceTypes (a null link is left out: a sparse update cannot clear one). */
-async function refs(ctx: ConnectorContext, input: Input, out: Native, fields: readonly (readonly [string, string, UnifiedObjectType])[], prefix = ''): Promise<void> {
+async function refs(
+  ctx: ConnectorContext,
+  input: Input,
+  out: Native,
+  fields: readonly (readonly [string, string, UnifiedObjectType])[],
+  prefix = '',
+): Promise<void> {
   for (const [from, to, type] of fields) {
     if (!has(input, from)) continue;
     const value = await ref(ctx, type, input[from], `${prefix}${from}`);
@@ -83,7 +89,16 @@ async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<
   const at = `line_items[${n}].`;
   refuse(line, ['location_id', 'project_id', 'tax_rate_id', 'discount_amount', 'discount_percentage'], at);
   const detail: Native = {};
-  await refs(ctx, line, detail, [['class_id', 'ClassRef', 'class'], ['customer_id', 'CustomerRef', 'customer']], at);
+  await refs(
+    ctx,
+    line,
+    detail,
+    [
+      ['class_id', 'ClassRef', 'class'],
+      ['customer_id', 'CustomerRef', 'customer'],
+    ],
+    at,
+  );
   const department = await link(ctx, 'department', line.department_id, `${at}department_id`);
   const out: Native = {};
   if (has(line, 'description') && line.description !== null) out.Description = str(line.description);
@@ -100,7 +115,10 @@ async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<
     const tax = typeof line.tax_amount === 'number' ? line.tax_amount : 0;
     out.DetailType = 'AccountBasedExpenseLineDetail';
     // QBO computes tax from tax codes: the line amount is before tax.
-    out.Amount = wholeCents(typeof line.sub_total === 'number' ? line.sub_total : exactDifference(total, tax), `${at}${typeof line.sub_total === 'number' ? 'sub_total' : 'total_amount'}`);
+    out.Amount = wholeCents(
+      typeof line.sub_total === 'number' ? line.sub_total : exactDifference(total, tax),
+      `${at}${typeof line.sub_total === 'number' ? 'sub_total' : 'total_amount'}`,
+    );
     out.AccountBasedExpenseLineDetail = { AccountRef: await ref(ctx, 'account', line.account_id, `${at}account_id`), ...detail };
   }
   return { line: out, department };
@@ -112,15 +130,26 @@ export async function billBody(ctx: ConnectorContext, input: Input): Promise<Nat
     throw invalid('status', 'QuickBooks Online bills are open until paid; they cannot be drafts or voided (delete the bill instead).');
   }
   const out: Native = {};
-  await refs(ctx, input, out, [['vendor_id', 'VendorRef', 'vendor'], ['account_id', 'APAccountRef', 'account'], ['payment_terms_id', 'SalesTermRef', 'payment_term']]);
-  copyDates(input, out, [['issue_date', 'TxnDate'], ['due_date', 'DueDate']]);
-  copyText(input, out, [['document_number', 'DocNumber'], ['memo', 'PrivateNote']]);
+  await refs(ctx, input, out, [
+    ['vendor_id', 'VendorRef', 'vendor'],
+    ['account_id', 'APAccountRef', 'account'],
+    ['payment_terms_id', 'SalesTermRef', 'payment_term'],
+  ]);
+  copyDates(input, out, [
+    ['issue_date', 'TxnDate'],
+    ['due_date', 'DueDate'],
+  ]);
+  copyText(input, out, [
+    ['document_number', 'DocNumber'],
+    ['memo', 'PrivateNote'],
+  ]);
   copyCurrency(input, out);
   if (has(input, 'line_items')) {
     const lines = await Promise.all(list(input, 'line_items').map((line, n) => billLine(ctx, line, n)));
     // QBO tracks the department on the whole bill: the lines must agree.
     const departments = new Set(lines.map((l) => l.department).filter((d) => d !== undefined));
-    if (departments.size > 1) throw invalid('line_items[].department_id', 'QuickBooks Online tracks one department per bill; give every line the same department_id.');
+    if (departments.size > 1)
+      throw invalid('line_items[].department_id', 'QuickBooks Online tracks one department per bill; give every line the same department_id.');
     const [department] = departments;
     if (department !== undefined) out.DepartmentRef = { value: department };
     out.Line = lines.map((l) => l.line);
@@ -135,18 +164,23 @@ export async function journalEntryBody(ctx: ConnectorContext, input: Input): Pro
   copyText(input, out, [['memo', 'PrivateNote']]);
   copyCurrency(input, out);
   if (has(input, 'line_items')) {
-    out.Line = await Promise.all(list(input, 'line_items').map(async (line, n) => {
-      const at = `line_items[${n}].`;
-      refuse(line, ['tax_rate_id'], at);
-      const signed = amountOf(line.total_amount, `${at}total_amount`);
-      const entry: Native = {
-        DetailType: 'JournalEntryLineDetail',
-        Amount: Math.abs(signed),
-        JournalEntryLineDetail: { PostingType: signed < 0 ? 'Credit' : 'Debit', AccountRef: await ref(ctx, 'account', line.account_id, `${at}account_id`) },
-      };
-      if (has(line, 'description') && line.description !== null) entry.Description = str(line.description);
-      return entry;
-    }));
+    out.Line = await Promise.all(
+      list(input, 'line_items').map(async (line, n) => {
+        const at = `line_items[${n}].`;
+        refuse(line, ['tax_rate_id'], at);
+        const signed = amountOf(line.total_amount, `${at}total_amount`);
+        const entry: Native = {
+          DetailType: 'JournalEntryLineDetail',
+          Amount: Math.abs(signed),
+          JournalEntryLineDetail: {
+            PostingType: signed < 0 ? 'Credit' : 'Debit',
+            AccountRef: await ref(ctx, 'account', line.account_id, `${at}account_id`),
+          },
+        };
+        if (has(line, 'description') && line.description !== null) entry.Description = str(line.description);
+        return entry;
+      }),
+    );
   }
   return out;
 }
@@ -158,8 +192,15 @@ function addressBody(entry: Input, n: number): [string, Native] {
   const target = ADDRESS_KINDS[kind];
   if (target === undefined) throw invalid(`addresses[${n}].type`, 'QuickBooks Online keeps a billing and a shipping address only.');
   const body: Native = {};
-  const fields = [['address1', 'Line1'], ['address2', 'Line2'], ['address3', 'Line3'], ['city', 'City'], ['country', 'Country'],
-    ['postal_code', 'PostalCode'], ['region', 'CountrySubDivisionCode']] as const;
+  const fields = [
+    ['address1', 'Line1'],
+    ['address2', 'Line2'],
+    ['address3', 'Line3'],
+    ['city', 'City'],
+    ['country', 'Country'],
+    ['postal_code', 'PostalCode'],
+    ['region', 'CountrySubDivisionCode'],
+  ] as const;
   for (const [from, to] of fields) if (typeof entry[from] === 'string') body[to] = entry[from];
   return [target, body];
 }
@@ -167,7 +208,10 @@ function addressBody(entry: Input, n: number): [string, Native] {
 export async function customerBody(ctx: ConnectorContext, input: Input): Promise<Native> {
   refuse(input, ['subsidiary_id', 'subsidiaries', 'registration_number']);
   const out: Native = {};
-  copyText(input, out, [['customer_name', 'DisplayName'], ['tax_number', 'PrimaryTaxIdentifier']]);
+  copyText(input, out, [
+    ['customer_name', 'DisplayName'],
+    ['tax_number', 'PrimaryTaxIdentifier'],
+  ]);
   if (has(input, 'contact_name')) {
     // QBO keeps a person's given and family name apart: the first word is the given name.
     const [given = '', ...family] = str(input.contact_name).trim().split(/\s+/);
@@ -177,7 +221,10 @@ export async function customerBody(ctx: ConnectorContext, input: Input): Promise
   if (has(input, 'email')) out.PrimaryEmailAddr = { Address: str(input.email) };
   if (has(input, 'phone')) out.PrimaryPhone = { FreeFormNumber: str(input.phone) };
   copyCurrency(input, out);
-  await refs(ctx, input, out, [['payment_terms_id', 'SalesTermRef', 'payment_term'], ['parent_id', 'ParentRef', 'customer']]);
+  await refs(ctx, input, out, [
+    ['payment_terms_id', 'SalesTermRef', 'payment_term'],
+    ['parent_id', 'ParentRef', 'customer'],
+  ]);
   if (out.ParentRef !== undefined) out.Job = true;
   if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
   if (has(input, 'addresses')) {

@@ -28,7 +28,9 @@ import { quickbooksWebhooks } from './webhooks.ts';
 import { knownHomeCurrency } from './currencies.ts';
 
 const mapContext = (ctx: ConnectorContext): MapContext => ({
-  ref: (type, id) => ctx.ref(type, id), environment: ctx.environment, homeCurrency: knownHomeCurrency(ctx),
+  ref: (type, id) => ctx.ref(type, id),
+  environment: ctx.environment,
+  homeCurrency: knownHomeCurrency(ctx),
 });
 
 /** Written objects: what QBO accepts for each (see inbound.ts for the fields). */
@@ -77,7 +79,10 @@ function objects(): Connector['objects'] {
   for (const spec of ENTITIES) table[spec.type] = entityObject(spec);
   table.company_info = {
     capabilities: {
-      ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['tax_number', 'registration_number'],
+      ...READ_ONLY,
+      incremental: 'none',
+      deletions: 'none',
+      unmappedFields: ['tax_number', 'registration_number'],
       platformDataOnly: ['Country', 'CompanyStartDate', 'WebAddr', 'SupportedLanguages', 'NameValue', 'HomeCurrency (from Preferences)'],
     },
     handler: {
@@ -87,8 +92,16 @@ function objects(): Connector['objects'] {
   };
   table.currency = {
     capabilities: {
-      ...READ_ONLY, incremental: 'none', deletions: 'full_listing', unmappedFields: [],
-      platformDataOnly: ['Active', 'SyncToken', 'Id (of a CompanyCurrency; the platform id is the currency code)', 'MultiCurrencyEnabled (of the home currency\'s Preferences)'],
+      ...READ_ONLY,
+      incremental: 'none',
+      deletions: 'full_listing',
+      unmappedFields: [],
+      platformDataOnly: [
+        'Active',
+        'SyncToken',
+        'Id (of a CompanyCurrency; the platform id is the currency code)',
+        "MultiCurrencyEnabled (of the home currency's Preferences)",
+      ],
     },
     handler: { read: (ctx) => readCurrencies(ctx), map: (record) => ({ ...mapCurrency(record.raw) }) },
   };
@@ -99,17 +112,25 @@ function objects(): Connector['objects'] {
   };
   table.balance_sheet = monthlyReport('BalanceSheet', (month, mc) => ({ ...mapBalanceSheet(month, mc) }));
   table.income_statement = monthlyReport('ProfitAndLoss', (month, mc) => ({ ...mapIncomeStatement(month, mc) }));
-  table.cash_flow_statement = monthlyReport('CashFlow', (month, mc) => ({ ...mapCashFlow(month, mc) }), ['gross_cash_in_flow', 'gross_cash_out_flow']);
+  table.cash_flow_statement = monthlyReport('CashFlow', (month, mc) => ({ ...mapCashFlow(month, mc) }), [
+    'gross_cash_in_flow',
+    'gross_cash_out_flow',
+  ]);
   return table;
 }
 
 /** A statement read from a QBO report, one record per month (company.ts, mapping/reports.ts). */
 function monthlyReport(
-  report: MonthlyReport, map: (month: QboReportMonth, mc: MapContext) => Record<string, unknown>, unmapped: readonly string[] = [],
+  report: MonthlyReport,
+  map: (month: QboReportMonth, mc: MapContext) => Record<string, unknown>,
+  unmapped: readonly string[] = [],
 ): { capabilities: ObjectCapabilities; handler: ObjectHandler } {
   return {
     capabilities: {
-      ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['created_at', 'updated_at', ...unmapped],
+      ...READ_ONLY,
+      incremental: 'none',
+      deletions: 'none',
+      unmappedFields: ['created_at', 'updated_at', ...unmapped],
       platformDataOnly: ['Rows[].group (QBO section names)', 'ReportBasis'],
     },
     handler: {
@@ -134,16 +155,21 @@ export function createQuickBooksConnector(): Connector {
     webhooks: quickbooksWebhooks,
     platformUrl: (type, platformId, ctx) => appUrl(type, platformId, ctx.environment),
     documentation: {
-      testedAgainst: 'Fixture-tested: Intuit publishes no machine-readable contract, so the tests run against an in-process stand-in of the QuickBooks Online Accounting API and Intuit OAuth (test/standins/quickbooks) built on response shapes recorded from Intuit\'s API reference (test/fixtures/quickbooks). Not yet run against the real service.',
+      testedAgainst:
+        "Fixture-tested: Intuit publishes no machine-readable contract, so the tests run against an in-process stand-in of the QuickBooks Online Accounting API and Intuit OAuth (test/standins/quickbooks) built on response shapes recorded from Intuit's API reference (test/fixtures/quickbooks). Not yet run against the real service.",
       settings: [
-        { variable: 'QUICKBOOKS_API_URL', description: 'API host; default https://sandbox-quickbooks.api.intuit.com for sandbox connections and https://quickbooks.api.intuit.com for production ones.' },
+        {
+          variable: 'QUICKBOOKS_API_URL',
+          description:
+            'API host; default https://sandbox-quickbooks.api.intuit.com for sandbox connections and https://quickbooks.api.intuit.com for production ones.',
+        },
         { variable: 'QUICKBOOKS_AUTHORIZE_URL', description: 'Consent page; default https://appcenter.intuit.com/connect/oauth2.' },
         { variable: 'QUICKBOOKS_TOKEN_URL', description: 'Token endpoint; default https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer.' },
       ],
       notes: [
         'Incremental syncs use ChangeDataCapture, which looks back 30 days: after a longer pause changed records are still found, but deletions from before the window are not (an initial sync catches them).',
         'Tax rates and tax agencies are outside ChangeDataCapture: every sync reads them whole and notices removals.',
-        'Bills and invoices carry their status and amount_due from QBO\'s Balance; which payments settled them is on the payments (linked_bills, linked_invoices), since QBO links carry no amounts on the bill or invoice.',
+        "Bills and invoices carry their status and amount_due from QBO's Balance; which payments settled them is on the payments (linked_bills, linked_invoices), since QBO links carry no amounts on the bill or invoice.",
         'Line items reference TaxCodes, not TaxRates: tax_rate_id stays null and the TaxCodeRef is in platform_data.',
         'QBO tracks the department on the whole bill: every line of a written bill must have the same department_id.',
         'Voided bill payments, payments and invoices (amounts zeroed, "Voided" in the memo) have status void.',
@@ -153,8 +179,8 @@ export function createQuickBooksConnector(): Connector {
         'Sales receipts are the SalesReceipt entity: memo is its customer memo (CustomerMemo), additional_fields.internal_memo its PrivateNote, reference its PaymentRefNum, account_id the account it was deposited to; a Deposit that took it out of Undeposited Funds is its linked transaction. Lines carry amounts before tax (tax_amount in additional_fields, from TxnTaxDetail); shipping_amount is null (QBO charges shipping as a line); currency_code is null when QBO sends no CurrencyRef.',
         'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window. Income statements come the same way from the ProfitAndLoss report (accrual basis; other income and other expenses are children of income and expenses), cash flow statements from the CashFlow report (gross_cash_in_flow and gross_cash_out_flow are null: the report has no such totals).',
         'Query pages are read in Id order and overlap by 10 records, so up to 10 records deleted from pages already read before the next page is asked for skip nothing (an edit never moves a record in Id order).',
-        'Intuit\'s webhooks are received at /platform-webhooks/QUICKBOOKS/{organization id}/{environment} once the app\'s verifier token is set as webhook_key on the OAuth app; each notification syncs the changed entities\' types of the connections to that realm at once (docs/sync.md, "Platform webhooks").',
-        'Sales orders are not available: QuickBooks Online has no sales order entity (sales orders are QuickBooks Desktop\'s; Estimates are quotes, not orders), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.',
+        "Intuit's webhooks are received at /platform-webhooks/QUICKBOOKS/{organization id}/{environment} once the app's verifier token is set as webhook_key on the OAuth app; each notification syncs the changed entities' types of the connections to that realm at once (docs/sync.md, \"Platform webhooks\").",
+        "Sales orders are not available: QuickBooks Online has no sales order entity (sales orders are QuickBooks Desktop's; Estimates are quotes, not orders), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.",
       ],
     },
   };

@@ -6,9 +6,16 @@
  * test/fixtures/quickbooks/README.md says where each shape was recorded from.
  */
 
-export interface QboRef { value: string; name?: string; type?: string }
+export interface QboRef {
+  value: string;
+  name?: string;
+  type?: string;
+}
 
-export interface QboMetaData { CreateTime?: string; LastUpdatedTime?: string }
+export interface QboMetaData {
+  CreateTime?: string;
+  LastUpdatedTime?: string;
+}
 
 /** Fields every entity has (all but Id optional: QBO leaves out what has no value). */
 export interface QboEntity {
@@ -34,7 +41,11 @@ export interface QboAddress {
   PostalCode?: string;
 }
 
-export interface QboLinkedTxn { TxnId: string; TxnType: string; TxnLineId?: string }
+export interface QboLinkedTxn {
+  TxnId: string;
+  TxnType: string;
+  TxnLineId?: string;
+}
 
 export interface QboAccount extends QboEntity {
   Name?: string;
@@ -215,7 +226,10 @@ export interface QboLine {
   };
 }
 
-export interface QboTxnTaxDetail { TotalTax?: number; TxnTaxCodeRef?: QboRef }
+export interface QboTxnTaxDetail {
+  TotalTax?: number;
+  TxnTaxCodeRef?: QboRef;
+}
 
 /** Fields every transaction has. */
 export interface QboTransaction extends QboEntity {
@@ -357,7 +371,10 @@ export interface QboExchangeRate {
 }
 
 /** One cell of a report row. */
-export interface QboColData { value?: string; id?: string }
+export interface QboColData {
+  value?: string;
+  id?: string;
+}
 
 export interface QboReportRow {
   type?: 'Section' | 'Data';

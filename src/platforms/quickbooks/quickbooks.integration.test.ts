@@ -39,7 +39,11 @@ let restoreEnv: () => void = () => undefined;
 beforeAll(async () => {
   qbo = await startQuickBooksStandIn({ generatedBills: GENERATED_BILLS });
   qbo.registerClient(APP);
-  restoreEnv = setEnv({ QUICKBOOKS_API_URL: qbo.url, QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer`, QUICKBOOKS_AUTHORIZE_URL: `${qbo.url}/connect/oauth2` });
+  restoreEnv = setEnv({
+    QUICKBOOKS_API_URL: qbo.url,
+    QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer`,
+    QUICKBOOKS_AUTHORIZE_URL: `${qbo.url}/connect/oauth2`,
+  });
   t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
   await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
 }, 120_000);
@@ -50,23 +54,38 @@ afterAll(async () => {
   restoreEnv();
 });
 
-interface Linked { connection: ConnectionRecord; token: string; realmId: string }
+interface Linked {
+  connection: ConnectionRecord;
+  token: string;
+  realmId: string;
+}
 
 /** A linked QUICKBOOKS connection to a company of the stand-in, tokens as the consent flow would leave them. */
 async function link(realmId: string, expiresInSeconds?: number): Promise<Linked> {
   const tokens = qbo.issueTokens({ clientId: APP.clientId, realmId, ...(expiresInSeconds === undefined ? {} : { expiresInSeconds }) });
   const { connection, token } = await oauthConnection(t, {
-    platform: 'QUICKBOOKS', app: APP, tokens, identity: { storeUniqueId: realmId, storeName: qbo.company(realmId).name },
+    platform: 'QUICKBOOKS',
+    app: APP,
+    tokens,
+    identity: { storeUniqueId: realmId, storeName: qbo.company(realmId).name },
   });
   return { connection, token, realmId };
 }
 
-interface StoredRow { id: string; platform_id: string; data: Json; raw: Json; deleted_at: Date | null; last_synced_at: Date }
+interface StoredRow {
+  id: string;
+  platform_id: string;
+  data: Json;
+  raw: Json;
+  deleted_at: Date | null;
+  last_synced_at: Date;
+}
 
 async function stored(connectionId: string, type: UnifiedObjectType, live = true): Promise<StoredRow[]> {
   const result = await t.db.pool.query<StoredRow>(
     `SELECT id, platform_id, data, raw, deleted_at, last_synced_at FROM records WHERE connection_id = $1 AND object_type = $2 ${live ? 'AND deleted_at IS NULL' : ''} ORDER BY platform_id`,
-    [connectionId, type]);
+    [connectionId, type],
+  );
   return result.rows;
 }
 
@@ -80,11 +99,27 @@ const ref = (c: Linked, type: UnifiedObjectType, platformId: string): string => 
 
 /** What each declared object is read from in the stand-in (the attachment count excludes note-only attachables). */
 const SOURCES: [UnifiedObjectType, Entity][] = [
-  ['account', 'Account'], ['vendor', 'Vendor'], ['customer', 'Customer'], ['bill', 'Bill'], ['bill_payment', 'BillPayment'],
-  ['bill_credit_memo', 'VendorCredit'], ['bank_deposit', 'Deposit'], ['bank_transfer', 'Transfer'], ['journal_entry', 'JournalEntry'],
-  ['tax_rate', 'TaxRate'], ['tax_agency', 'TaxAgency'], ['department', 'Department'], ['class', 'Class'], ['attachment', 'Attachable'],
-  ['item', 'Item'], ['payment_term', 'Term'], ['invoice', 'Invoice'], ['invoice_payment', 'Payment'], ['invoice_credit_memo', 'CreditMemo'],
-  ['employee', 'Employee'], ['sales_receipt', 'SalesReceipt'],
+  ['account', 'Account'],
+  ['vendor', 'Vendor'],
+  ['customer', 'Customer'],
+  ['bill', 'Bill'],
+  ['bill_payment', 'BillPayment'],
+  ['bill_credit_memo', 'VendorCredit'],
+  ['bank_deposit', 'Deposit'],
+  ['bank_transfer', 'Transfer'],
+  ['journal_entry', 'JournalEntry'],
+  ['tax_rate', 'TaxRate'],
+  ['tax_agency', 'TaxAgency'],
+  ['department', 'Department'],
+  ['class', 'Class'],
+  ['attachment', 'Attachable'],
+  ['item', 'Item'],
+  ['payment_term', 'Term'],
+  ['invoice', 'Invoice'],
+  ['invoice_payment', 'Payment'],
+  ['invoice_credit_memo', 'CreditMemo'],
+  ['employee', 'Employee'],
+  ['sales_receipt', 'SalesReceipt'],
 ];
 
 function expectNoViolations(): void {
@@ -97,17 +132,30 @@ describe('QuickBooks Online OAuth', () => {
     if (auth.type !== 'oauth2') throw new Error('QUICKBOOKS must use OAuth');
     const consent = new URL(auth.authorizeUrl(APP, 'state-123', null));
     expect(Object.fromEntries(consent.searchParams)).toEqual({
-      client_id: APP.clientId, response_type: 'code', scope: 'com.intuit.quickbooks.accounting', redirect_uri: APP.redirectUri, state: 'state-123',
+      client_id: APP.clientId,
+      response_type: 'code',
+      scope: 'com.intuit.quickbooks.accounting',
+      redirect_uri: APP.redirectUri,
+      state: 'state-123',
     });
     const page = await fetch(consent);
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain("Larry&#39;s Bakery");
+    expect(html).toContain('Larry&#39;s Bakery');
     expect(html).toMatch(/id="allow"/);
-    const decide = (decision: string) => fetch(`${qbo.url}/connect/oauth2`, {
-      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: APP.clientId, redirect_uri: APP.redirectUri, state: 'state-123', scope: 'com.intuit.quickbooks.accounting', decision }),
-    });
+    const decide = (decision: string) =>
+      fetch(`${qbo.url}/connect/oauth2`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          client_id: APP.clientId,
+          redirect_uri: APP.redirectUri,
+          state: 'state-123',
+          scope: 'com.intuit.quickbooks.accounting',
+          decision,
+        }),
+      });
     const denied = new URL((await decide('deny')).headers.get('location') ?? '');
     expect(Object.fromEntries(denied.searchParams)).toEqual({ error: 'access_denied', state: 'state-123' });
     const allowed = new URL((await decide('allow')).headers.get('location') ?? '');
@@ -121,8 +169,13 @@ describe('QuickBooks Online OAuth', () => {
     expect(tokens.tenantId).toBe(qbo.realmId);
     expect(Date.parse(tokens.expiresAt ?? '') - Date.now()).toBeGreaterThan(3500_000);
     // A code works once.
-    await expect(auth.exchangeCode(ctx, APP, allowed.searchParams.get('code') ?? '', { realmId: qbo.realmId })).rejects.toMatchObject({ kind: 'bad_request', httpStatus: 400 });
-    const identity = await quickbooksConnector.identify(connectorContext({ connector: quickbooksConnector, connectionId: 'probe', credentials: {}, tokens, environment: 'sandbox', db: t.db.pool }));
+    await expect(auth.exchangeCode(ctx, APP, allowed.searchParams.get('code') ?? '', { realmId: qbo.realmId })).rejects.toMatchObject({
+      kind: 'bad_request',
+      httpStatus: 400,
+    });
+    const identity = await quickbooksConnector.identify(
+      connectorContext({ connector: quickbooksConnector, connectionId: 'probe', credentials: {}, tokens, environment: 'sandbox', db: t.db.pool }),
+    );
     expect(identity).toEqual({ storeUniqueId: qbo.realmId, storeName: "Larry's Bakery" });
     expectNoViolations();
   });
@@ -131,16 +184,28 @@ describe('QuickBooks Online OAuth', () => {
 describe('QuickBooks Online sync', () => {
   let c: Linked;
 
-  it('stores every declared object on an initial sync, mapped from the stand-in\'s records', async () => {
+  it("stores every declared object on an initial sync, mapped from the stand-in's records", async () => {
     c = await link(qbo.realmId);
     await expectSynced(t, c.connection.id, 'initial');
     const company = qbo.company();
     for (const [type, entity] of SOURCES) {
-      const expected = company.list(entity).filter((r) => entity !== 'Attachable' || typeof r.FileName === 'string').map((r) => String(r.Id)).sort();
-      expect((await stored(c.connection.id, type)).map((r) => r.platform_id), type).toEqual(expected);
+      const expected = company
+        .list(entity)
+        .filter((r) => entity !== 'Attachable' || typeof r.FileName === 'string')
+        .map((r) => String(r.Id))
+        .sort();
+      expect(
+        (await stored(c.connection.id, type)).map((r) => r.platform_id),
+        type,
+      ).toEqual(expected);
     }
     // 1,013 bills take two pages of QBO's maximum 1,000.
-    expect(qbo.log.filter((r) => r.query.includes('SELECT * FROM Bill ')).map((r) => /STARTPOSITION (\d+) MAXRESULTS (\d+)/.exec(r.query)?.slice(1))).toEqual([['1', '1000'], ['991', '1000']]);
+    expect(
+      qbo.log.filter((r) => r.query.includes('SELECT * FROM Bill ')).map((r) => /STARTPOSITION (\d+) MAXRESULTS (\d+)/.exec(r.query)?.slice(1)),
+    ).toEqual([
+      ['1', '1000'],
+      ['991', '1000'],
+    ]);
 
     // Every bill against the stand-in's: links as service ids, amounts, status, lines.
     const bills = new Map((await stored(c.connection.id, 'bill')).map((r) => [r.platform_id, r]));
@@ -149,21 +214,37 @@ describe('QuickBooks Online sync', () => {
       const vendor = (bill.VendorRef as { value: string }).value;
       const status = bill.Balance === 0 ? 'paid' : bill.Balance === bill.TotalAmt ? 'open' : 'partially_paid';
       expect(row?.data, `bill ${String(bill.Id)}`).toMatchObject({
-        vendor_id: ref(c, 'vendor', vendor), total_amount: bill.TotalAmt, amount_due: bill.Balance, status, issue_date: `${String(bill.TxnDate)}T00:00:00.000Z`,
+        vendor_id: ref(c, 'vendor', vendor),
+        total_amount: bill.TotalAmt,
+        amount_due: bill.Balance,
+        status,
+        issue_date: `${String(bill.TxnDate)}T00:00:00.000Z`,
       });
       expect((row?.data.line_items as Json[]).length).toBe((bill.Line as Json[]).length);
       expect(row?.raw).toEqual(bill);
     }
     expect(bills.get('126')?.data).toMatchObject({
-      status: 'partially_paid', amount_due: 100, total_amount: 250, document_number: 'BB-7731', account_id: ref(c, 'account', '33'),
+      status: 'partially_paid',
+      amount_due: 100,
+      total_amount: 250,
+      document_number: 'BB-7731',
+      account_id: ref(c, 'account', '33'),
       line_items: [
-        { account_id: ref(c, 'account', '7'), class_id: ref(c, 'class', '5000000000000007280'), customer_id: ref(c, 'customer', '3'), department_id: ref(c, 'department', '1'), total_amount: 175 },
+        {
+          account_id: ref(c, 'account', '7'),
+          class_id: ref(c, 'class', '5000000000000007280'),
+          customer_id: ref(c, 'customer', '3'),
+          department_id: ref(c, 'department', '1'),
+          total_amount: 175,
+        },
         { account_id: null, item: { id: ref(c, 'item', '11'), quantity: 3, unit_amount: 25 }, total_amount: 75 },
       ],
     });
     // Links resolve to stored records.
     expect((await storedOne(c.connection.id, 'bill_payment', '130')).data).toMatchObject({
-      account_id: ref(c, 'account', '41'), linked_bills: [{ id: bills.get('126')?.id, allocated_amount: 150 }], status: 'active',
+      account_id: ref(c, 'account', '41'),
+      linked_bills: [{ id: bills.get('126')?.id, allocated_amount: 150 }],
+      status: 'active',
     });
     expect((await storedOne(c.connection.id, 'bill_payment', '131')).data).toMatchObject({ status: 'void', total_amount: 0 });
     expect((await storedOne(c.connection.id, 'invoice', '237')).data).toMatchObject({ status: 'void' });
@@ -174,22 +255,42 @@ describe('QuickBooks Online sync', () => {
       { account_id: ref(c, 'account', '34'), tax_rate_id: null, total_amount: 25.54, description: 'nov portion of rider insurance' },
       { account_id: ref(c, 'account', '44'), tax_rate_id: null, total_amount: -25.54, description: 'nov portion of rider insurance' },
     ]);
-    expect((await storedOne(c.connection.id, 'attachment', '5000000000000010341')).data).toMatchObject({ attached_to_id: bills.get('25')?.id, attached_to_type: 'bill', file_name: 'receipt_nov15.jpg' });
-    expect((await storedOne(c.connection.id, 'company_info', '1')).data).toMatchObject({ name: "Larry's Bakery", currency_code: 'USD', fiscal_year_start_month: 1 });
+    expect((await storedOne(c.connection.id, 'attachment', '5000000000000010341')).data).toMatchObject({
+      attached_to_id: bills.get('25')?.id,
+      attached_to_type: 'bill',
+      file_name: 'receipt_nov15.jpg',
+    });
+    expect((await storedOne(c.connection.id, 'company_info', '1')).data).toMatchObject({
+      name: "Larry's Bakery",
+      currency_code: 'USD',
+      fiscal_year_start_month: 1,
+    });
 
     // Monthly balance sheets: the last 24 months, the current one last, accounts linked.
     const sheets = await stored(c.connection.id, 'balance_sheet');
     const month = new Date().toISOString().slice(0, 7);
     expect(sheets).toHaveLength(24);
     expect(sheets.at(-1)?.platform_id).toBe(month);
-    expect(sheets.at(-1)?.data).toMatchObject({ start_date: `${month}-01T00:00:00.000Z`, currency_code: 'USD', total_assets: '24742.44', total_liabilities: '31548.42', total_equity: '-6805.98' });
-    const checking = ((sheets.at(-1)?.data.assets as { items: { items: { items: { account_id: string; value: string }[] }[] }[] }).items[0]?.items[0]?.items[0]);
+    expect(sheets.at(-1)?.data).toMatchObject({
+      start_date: `${month}-01T00:00:00.000Z`,
+      currency_code: 'USD',
+      total_assets: '24742.44',
+      total_liabilities: '31548.42',
+      total_equity: '-6805.98',
+    });
+    const checking = (sheets.at(-1)?.data.assets as { items: { items: { items: { account_id: string; value: string }[] }[] }[] }).items[0]?.items[0]
+      ?.items[0];
     expect(checking).toEqual({ account_id: (await storedOne(c.connection.id, 'account', '35')).id, name: 'Checking', value: '1350.55', items: [] });
 
     // Income statements and cash flows from the ProfitAndLoss and CashFlow reports, month by month as well.
     const incomes = await stored(c.connection.id, 'income_statement');
     expect(incomes).toHaveLength(24);
-    expect(incomes.at(-1)?.data).toMatchObject({ start_date: `${month}-01T00:00:00.000Z`, accounting_standard: 'accrual', total_income: 1415.55, net_income: 534.67 });
+    expect(incomes.at(-1)?.data).toMatchObject({
+      start_date: `${month}-01T00:00:00.000Z`,
+      accounting_standard: 'accrual',
+      total_income: 1415.55,
+      net_income: 534.67,
+    });
     const sales = (incomes.at(-1)?.data.income as { items: { account_id: string }[] }).items[0];
     expect(sales?.account_id).toBe((await storedOne(c.connection.id, 'account', '79')).id);
     const flows = await stored(c.connection.id, 'cash_flow_statement');
@@ -197,8 +298,14 @@ describe('QuickBooks Online sync', () => {
     expect(flows.at(-1)?.data).toMatchObject({ starting_balance: -3183.48, ending_balance: 1350.55, total_operating: 2366.53 });
     const reports = qbo.log.filter((r) => r.path.includes('/reports/')).map((r) => r.path.split('/').at(-1));
     expect(new Set(reports)).toEqual(new Set(['BalanceSheet', 'ProfitAndLoss', 'CashFlow']));
-    const status = json(await t.app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${c.token}`, headers: clientHeaders(t.org) })).status as { historical_sync_status: Json };
-    expect(status.historical_sync_status).toMatchObject({ synced_balance_sheets_count: 24, synced_income_statements_count: 24, synced_cash_flows_count: 24 });
+    const status = json(
+      await t.app.inject({ method: 'GET', url: `/versioned/connections/status?access_token=${c.token}`, headers: clientHeaders(t.org) }),
+    ).status as { historical_sync_status: Json };
+    expect(status.historical_sync_status).toMatchObject({
+      synced_balance_sheets_count: 24,
+      synced_income_statements_count: 24,
+      synced_cash_flows_count: 24,
+    });
     // No sales order entity in QuickBooks Online (docs/reference.md): not read, not counted, the endpoints say so.
     expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('SALES_ORDER');
     for (const path of ['/accounting/sales_orders', `/accounting/sales_orders/${(await storedOne(c.connection.id, 'account', '35')).id}`]) {
@@ -227,15 +334,44 @@ describe('QuickBooks Online sync', () => {
     await expectSynced(t, c.connection.id, 'incremental');
 
     const requests = qbo.log.slice(log);
-    expect(requests.filter((r) => r.path.endsWith('/cdc')).map((r) => /entities=(\w+)/.exec(r.query)?.[1]).sort()).toEqual(
-      SOURCES.filter(([type]) => type !== 'tax_rate' && type !== 'tax_agency').map(([, entity]) => entity).sort());
+    expect(
+      requests
+        .filter((r) => r.path.endsWith('/cdc'))
+        .map((r) => /entities=(\w+)/.exec(r.query)?.[1])
+        .sort(),
+    ).toEqual(
+      SOURCES.filter(([type]) => type !== 'tax_rate' && type !== 'tax_agency')
+        .map(([, entity]) => entity)
+        .sort(),
+    );
     // Tax rates and agencies are outside CDC: read whole; bills are not queried again.
-    expect(requests.filter((r) => r.query.includes('SELECT * FROM')).map((r) => /FROM (\w+)/.exec(r.query)?.[1]).sort()).toEqual(['TaxAgency', 'TaxRate']);
+    expect(
+      requests
+        .filter((r) => r.query.includes('SELECT * FROM'))
+        .map((r) => /FROM (\w+)/.exec(r.query)?.[1])
+        .sort(),
+    ).toEqual(['TaxAgency', 'TaxRate']);
 
-    const changes = (await eventsOf(t, c.connection.id)).slice(before).map((e) => [e.code, ((e.payload.bill ?? e.payload.bill_payment) as Json | undefined)?.platform_id]);
-    expect(changes).toEqual([['BILL_UPDATED', '108'], ['BILL_DELETED', '5001'], ['BILL_PAYMENT_UPDATED', '130']]);
-    expect((await storedOne(c.connection.id, 'bill_payment', '130')).data).toMatchObject({ status: 'void', total_amount: 0, linked_bills: [], memo: 'Voided - Acct. 1JK90' });
-    expect((await storedOne(c.connection.id, 'bill', '108')).data).toMatchObject({ memo: 'Team lunch (corrected)', total_amount: 240, amount_due: 240, status: 'open' });
+    const changes = (await eventsOf(t, c.connection.id))
+      .slice(before)
+      .map((e) => [e.code, ((e.payload.bill ?? e.payload.bill_payment) as Json | undefined)?.platform_id]);
+    expect(changes).toEqual([
+      ['BILL_UPDATED', '108'],
+      ['BILL_DELETED', '5001'],
+      ['BILL_PAYMENT_UPDATED', '130'],
+    ]);
+    expect((await storedOne(c.connection.id, 'bill_payment', '130')).data).toMatchObject({
+      status: 'void',
+      total_amount: 0,
+      linked_bills: [],
+      memo: 'Voided - Acct. 1JK90',
+    });
+    expect((await storedOne(c.connection.id, 'bill', '108')).data).toMatchObject({
+      memo: 'Team lunch (corrected)',
+      total_amount: 240,
+      amount_due: 240,
+      status: 'open',
+    });
     expect((await storedOne(c.connection.id, 'bill', '5001')).deleted_at).not.toBeNull();
     expect(await storedOne(c.connection.id, 'bill', '126')).toEqual(untouched);
     expectNoViolations();
@@ -243,41 +379,88 @@ describe('QuickBooks Online sync', () => {
 
   it('reads employees, and a hire and a release by ChangeDataCapture as EMPLOYEE_CREATED and EMPLOYEE_UPDATED', async () => {
     expect((await storedOne(c.connection.id, 'employee', '54')).data).toMatchObject({
-      first_name: 'John', last_name: 'Johnson', employee_number: 'E-101', hire_date: '2014-09-01T00:00:00.000Z', status: 'active',
-      termination_date: null, department_id: null, manager_id: null, salary: null, custom_fields: {},
+      first_name: 'John',
+      last_name: 'Johnson',
+      employee_number: 'E-101',
+      hire_date: '2014-09-01T00:00:00.000Z',
+      status: 'active',
+      termination_date: null,
+      department_id: null,
+      manager_id: null,
+      salary: null,
+      custom_fields: {},
     });
-    expect((await storedOne(c.connection.id, 'employee', '72')).data).toMatchObject({ status: 'terminated', termination_date: '2015-06-30T00:00:00.000Z' });
+    expect((await storedOne(c.connection.id, 'employee', '72')).data).toMatchObject({
+      status: 'terminated',
+      termination_date: '2015-06-30T00:00:00.000Z',
+    });
     const before = (await eventsOf(t, c.connection.id)).length;
     qbo.company().edit('Employee', '55', (employee) => {
       employee.Active = false;
       employee.ReleasedDate = '2015-08-31';
     });
-    const hired = qbo.company().insert('Employee', { GivenName: 'Dana', FamilyName: 'Reyes', DisplayName: 'Dana Reyes', Active: true, HiredDate: '2015-09-01', EmployeeNumber: 'E-103' });
+    const hired = qbo.company().insert('Employee', {
+      GivenName: 'Dana',
+      FamilyName: 'Reyes',
+      DisplayName: 'Dana Reyes',
+      Active: true,
+      HiredDate: '2015-09-01',
+      EmployeeNumber: 'E-103',
+    });
     await expectSynced(t, c.connection.id, 'incremental');
     const changes = (await eventsOf(t, c.connection.id)).slice(before).map((e) => [e.code, (e.payload.employee as Json | undefined)?.platform_id]);
-    expect(changes.sort()).toEqual([['EMPLOYEE_CREATED', String(hired.Id)], ['EMPLOYEE_UPDATED', '55']]);
-    expect((await storedOne(c.connection.id, 'employee', '55')).data).toMatchObject({ status: 'terminated', termination_date: '2015-08-31T00:00:00.000Z', hire_date: '2014-09-15T00:00:00.000Z' });
-    expect((await storedOne(c.connection.id, 'employee', String(hired.Id))).data).toMatchObject({ first_name: 'Dana', last_name: 'Reyes', status: 'active', employee_number: 'E-103' });
+    expect(changes.sort()).toEqual([
+      ['EMPLOYEE_CREATED', String(hired.Id)],
+      ['EMPLOYEE_UPDATED', '55'],
+    ]);
+    expect((await storedOne(c.connection.id, 'employee', '55')).data).toMatchObject({
+      status: 'terminated',
+      termination_date: '2015-08-31T00:00:00.000Z',
+      hire_date: '2014-09-15T00:00:00.000Z',
+    });
+    expect((await storedOne(c.connection.id, 'employee', String(hired.Id))).data).toMatchObject({
+      first_name: 'Dana',
+      last_name: 'Reyes',
+      status: 'active',
+      employee_number: 'E-103',
+    });
     expectNoViolations();
   });
 
   it('reads sales receipts, and a new one, a changed one and a deleted one by ChangeDataCapture as SALES_RECEIPT_* webhooks', async () => {
     expect((await storedOne(c.connection.id, 'sales_receipt', '12')).data).toMatchObject({
-      customer_id: ref(c, 'customer', '3'), account_id: ref(c, 'account', '4'), total_amount: 526.24, amount_due: 0, discount_amount: 20,
-      document_number: '1069', memo: 'Thank you for your business', additional_fields: { internal_memo: 'Paid at the yard', tax_amount: 38.98 },
-      line_items: [{ item: { id: ref(c, 'item', '3'), quantity: 2, unit_amount: 173.63 } }, { item: { id: ref(c, 'item', '11'), quantity: 1, unit_amount: 160 } }],
+      customer_id: ref(c, 'customer', '3'),
+      account_id: ref(c, 'account', '4'),
+      total_amount: 526.24,
+      amount_due: 0,
+      discount_amount: 20,
+      document_number: '1069',
+      memo: 'Thank you for your business',
+      additional_fields: { internal_memo: 'Paid at the yard', tax_amount: 38.98 },
+      line_items: [
+        { item: { id: ref(c, 'item', '3'), quantity: 2, unit_amount: 173.63 } },
+        { item: { id: ref(c, 'item', '11'), quantity: 1, unit_amount: 160 } },
+      ],
     });
     const before = (await eventsOf(t, c.connection.id)).length;
     qbo.company().edit('SalesReceipt', '12', (receipt) => {
       receipt.LinkedTxn = [{ TxnId: '148', TxnType: 'Deposit' }];
     });
     const sold = qbo.company().insert('SalesReceipt', {
-      CustomerRef: { value: '1', name: "Amy's Bird Sanctuary" }, DepositToAccountRef: { value: '35', name: 'Checking' }, DocNumber: '1071', TotalAmt: 160, Balance: 0,
-      Line: [{ Amount: 160, DetailType: 'SalesItemLineDetail', SalesItemLineDetail: { ItemRef: { value: '11', name: 'Pump' }, Qty: 1, UnitPrice: 160 } }],
+      CustomerRef: { value: '1', name: "Amy's Bird Sanctuary" },
+      DepositToAccountRef: { value: '35', name: 'Checking' },
+      DocNumber: '1071',
+      TotalAmt: 160,
+      Balance: 0,
+      Line: [
+        { Amount: 160, DetailType: 'SalesItemLineDetail', SalesItemLineDetail: { ItemRef: { value: '11', name: 'Pump' }, Qty: 1, UnitPrice: 160 } },
+      ],
     });
     qbo.company().remove('SalesReceipt', '11');
     await expectSynced(t, c.connection.id, 'incremental');
-    const changes = (await eventsOf(t, c.connection.id)).slice(before).filter((e) => e.code.startsWith('SALES_RECEIPT_'))
+    const changes = (await eventsOf(t, c.connection.id))
+      .slice(before)
+      .filter((e) => e.code.startsWith('SALES_RECEIPT_'))
       .map((e) => [e.code, (e.payload.sales_receipt as Json | undefined)?.platform_id ?? e.payload.id]);
     expect(changes.map(([code]) => code).sort()).toEqual(['SALES_RECEIPT_CREATED', 'SALES_RECEIPT_DELETED', 'SALES_RECEIPT_UPDATED']);
     expect(changes).toContainEqual(['SALES_RECEIPT_CREATED', String(sold.Id)]);
@@ -286,68 +469,104 @@ describe('QuickBooks Online sync', () => {
       linked_transactions: [{ id: (await storedOne(c.connection.id, 'bank_deposit', '148')).id, type: 'bank_deposit' }],
     });
     expect((await storedOne(c.connection.id, 'sales_receipt', '11')).deleted_at).not.toBeNull();
-    expect((await storedOne(c.connection.id, 'sales_receipt', String(sold.Id))).data).toMatchObject({ customer_id: ref(c, 'customer', '1'), total_amount: 160, document_number: '1071' });
+    expect((await storedOne(c.connection.id, 'sales_receipt', String(sold.Id))).data).toMatchObject({
+      customer_id: ref(c, 'customer', '1'),
+      total_amount: 160,
+      document_number: '1071',
+    });
     expectNoViolations();
   });
 
-  it('reads changes by LastUpdatedTime when the cursor is older than CDC\'s 30 days', async () => {
+  it("reads changes by LastUpdatedTime when the cursor is older than CDC's 30 days", async () => {
     const old = new Date(Date.now() - 40 * 24 * 60 * 60_000).toISOString();
     await t.db.pool.query(`UPDATE sync_objects SET since_cursor = $2 WHERE connection_id = $1 AND object_type = 'bill'`, [c.connection.id, old]);
-    qbo.company().edit('Bill', '126', (bill) => { bill.DocNumber = 'BB-7731-R'; });
+    qbo.company().edit('Bill', '126', (bill) => {
+      bill.DocNumber = 'BB-7731-R';
+    });
     const log = qbo.log.length;
     await expectSynced(t, c.connection.id, 'incremental');
     const billReads = qbo.log.slice(log).filter((r) => /FROM Bill |entities=Bill&/.test(r.query));
     const since = qboTime(Date.parse(old) - CURSOR_OVERLAP_MS);
-    expect(billReads.map((r) => r.query.replace(/&minorversion=\d+/, ''))).toEqual([`query=SELECT * FROM Bill WHERE MetaData.LastUpdatedTime > '${since}' ORDERBY Id STARTPOSITION 1 MAXRESULTS 1000`]);
+    expect(billReads.map((r) => r.query.replace(/&minorversion=\d+/, ''))).toEqual([
+      `query=SELECT * FROM Bill WHERE MetaData.LastUpdatedTime > '${since}' ORDERBY Id STARTPOSITION 1 MAXRESULTS 1000`,
+    ]);
     expect((await storedOne(c.connection.id, 'bill', '126')).data.document_number).toBe('BB-7731-R');
     expectNoViolations();
   });
 });
 
 describe('QuickBooks Online currencies and exchange rates', () => {
-  const realmQueries = (realmId: string, entity: string) => qbo.log.filter((r) => r.path.includes(`/${realmId}/query`) && r.query.includes(`FROM ${entity}`));
+  const realmQueries = (realmId: string, entity: string) =>
+    qbo.log.filter((r) => r.path.includes(`/${realmId}/query`) && r.query.includes(`FROM ${entity}`));
 
   it('gives a company without multicurrency its home currency only, no rates, and queries neither list', async () => {
     qbo.addCompany({ realmId: '9130350000000021', name: 'One Currency Bakery' });
     const c = await link('9130350000000021');
     await expectSynced(t, c.connection.id, 'initial');
-    expect((await stored(c.connection.id, 'currency')).map((r) => [r.platform_id, r.data.currency_code, r.data.currency_name])).toEqual([['USD', 'USD', null]]);
-    expect((await stored(c.connection.id, 'currency'))[0]?.raw).toMatchObject({ CurrencyPrefs: { HomeCurrency: { value: 'USD' }, MultiCurrencyEnabled: false } });
+    expect((await stored(c.connection.id, 'currency')).map((r) => [r.platform_id, r.data.currency_code, r.data.currency_name])).toEqual([
+      ['USD', 'USD', null],
+    ]);
+    expect((await stored(c.connection.id, 'currency'))[0]?.raw).toMatchObject({
+      CurrencyPrefs: { HomeCurrency: { value: 'USD' }, MultiCurrencyEnabled: false },
+    });
     expect(await stored(c.connection.id, 'exchange_rate')).toEqual([]);
     expect([...realmQueries('9130350000000021', 'CompanyCurrency'), ...realmQueries('9130350000000021', 'ExchangeRate')]).toEqual([]);
     expectNoViolations();
   });
 
-  it('reads a multicurrency company\'s active currencies and its rates, and a new and a revised rate, a removed currency, on the next sync', async () => {
+  it("reads a multicurrency company's active currencies and its rates, and a new and a revised rate, a removed currency, on the next sync", async () => {
     const company = qbo.addCompany({ realmId: '9130350000000022', name: 'Many Currencies Bakery', multiCurrency: true });
     const c = await link('9130350000000022');
     await expectSynced(t, c.connection.id, 'initial');
     // CAD is inactive: off the list.
-    expect((await stored(c.connection.id, 'currency')).map((r) => [r.platform_id, r.data.currency_name])).toEqual([['EUR', 'Euro'], ['INR', 'Indian Rupee'], ['JPY', 'Japanese Yen'], ['USD', null]]);
+    expect((await stored(c.connection.id, 'currency')).map((r) => [r.platform_id, r.data.currency_name])).toEqual([
+      ['EUR', 'Euro'],
+      ['INR', 'Indian Rupee'],
+      ['JPY', 'Japanese Yen'],
+      ['USD', null],
+    ]);
     const rates = await stored(c.connection.id, 'exchange_rate');
     expect(rates.map((r) => r.platform_id)).toEqual(['EUR-USD-2015-06-05', 'EUR-USD-2015-07-07', 'INR-USD-2015-05-15', 'JPY-USD-2015-06-19']);
-    expect(rates[1]?.data).toMatchObject({ source_currency_code: 'EUR', target_currency_code: 'USD', rate: 1.1034, as_of_date: '2015-07-07T00:00:00.000Z', created_at: null, updated_at: '2015-07-07T19:40:24.000Z' });
+    expect(rates[1]?.data).toMatchObject({
+      source_currency_code: 'EUR',
+      target_currency_code: 'USD',
+      rate: 1.1034,
+      as_of_date: '2015-07-07T00:00:00.000Z',
+      created_at: null,
+      updated_at: '2015-07-07T19:40:24.000Z',
+    });
     expect(rates[1]?.raw).toEqual(company.list('ExchangeRate').find((r) => r.AsOfDate === '2015-07-07'));
     // The entity has no Id to order by.
-    expect(realmQueries('9130350000000022', 'ExchangeRate').map((r) => r.query.replace(/&minorversion=\d+/, ''))).toEqual(['query=SELECT * FROM ExchangeRate STARTPOSITION 1 MAXRESULTS 1000']);
+    expect(realmQueries('9130350000000022', 'ExchangeRate').map((r) => r.query.replace(/&minorversion=\d+/, ''))).toEqual([
+      'query=SELECT * FROM ExchangeRate STARTPOSITION 1 MAXRESULTS 1000',
+    ]);
 
-    const list = await t.app.inject({ method: 'GET', url: `/versioned/accounting/exchange_rates?access_token=${c.token}&filter=${encodeURIComponent('source_currency_code = "EUR"')}&sort=as_of_date%20ASC`, headers: clientHeaders(t.org) });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/accounting/exchange_rates?access_token=${c.token}&filter=${encodeURIComponent('source_currency_code = "EUR"')}&sort=as_of_date%20ASC`,
+      headers: clientHeaders(t.org),
+    });
     expect(list.statusCode, list.body).toBe(200);
     expect((json(list).exchange_rates as Json[]).map((r) => r.rate)).toEqual([1.1178, 1.1034]);
 
     const before = (await eventsOf(t, c.connection.id)).length;
     company.setExchangeRate({ SourceCurrencyCode: 'EUR', AsOfDate: '2015-07-08', Rate: 1.0991 });
     company.setExchangeRate({ SourceCurrencyCode: 'INR', AsOfDate: '2015-05-15', Rate: 0.0157 });
-    company.edit('CompanyCurrency', '5', (currency) => { currency.Active = false; });
+    company.edit('CompanyCurrency', '5', (currency) => {
+      currency.Active = false;
+    });
     await expectSynced(t, c.connection.id, 'incremental');
-    const events = (await eventsOf(t, c.connection.id)).slice(before)
+    const events = (await eventsOf(t, c.connection.id))
+      .slice(before)
       .map((e) => [e.code, String(((e.payload.exchange_rate ?? e.payload.currency) as Json | undefined)?.id)]);
     const idOf = async (type: UnifiedObjectType, platformId: string) => (await storedOne(c.connection.id, type, platformId)).id;
-    expect(events.sort()).toEqual([
-      ['CURRENCY_DELETED', await idOf('currency', 'JPY')],
-      ['EXCHANGE_RATE_CREATED', await idOf('exchange_rate', 'EUR-USD-2015-07-08')],
-      ['EXCHANGE_RATE_UPDATED', await idOf('exchange_rate', 'INR-USD-2015-05-15')],
-    ].sort());
+    expect(events.sort()).toEqual(
+      [
+        ['CURRENCY_DELETED', await idOf('currency', 'JPY')],
+        ['EXCHANGE_RATE_CREATED', await idOf('exchange_rate', 'EUR-USD-2015-07-08')],
+        ['EXCHANGE_RATE_UPDATED', await idOf('exchange_rate', 'INR-USD-2015-05-15')],
+      ].sort(),
+    );
     expect((await storedOne(c.connection.id, 'exchange_rate', 'INR-USD-2015-05-15')).data).toMatchObject({ rate: 0.0157 });
     expectNoViolations();
   });
@@ -369,35 +588,72 @@ describe('QuickBooks Online writes', () => {
   /** The bill the create test makes, updated and deleted by the next tests. */
   let billId = '';
 
-  it('creates a bill with account and item lines, once, under the job\'s request id', async () => {
+  it("creates a bill with account and item lines, once, under the job's request id", async () => {
     // The first answer is lost after QBO stored the bill: the retry with the same requestid gets the first outcome.
     qbo.failNext({ status: 503, count: 1, match: '/9130350000000001/bill?', applied: true });
     const repeats = qbo.repeatedRequestIds;
     const response = await send('POST', '/accounting/bills', {
       bill: {
-        vendor_id: ref(c, 'vendor', '46'), issue_date: today, due_date: '2030-01-31', memo: 'Decking for Amy', document_number: 'NL-9001',
+        vendor_id: ref(c, 'vendor', '46'),
+        issue_date: today,
+        due_date: '2030-01-31',
+        memo: 'Decking for Amy',
+        document_number: 'NL-9001',
         line_items: [
-          { account_id: ref(c, 'account', '64'), total_amount: 120.5, description: 'Boards', customer_id: ref(c, 'customer', '1'), department_id: ref(c, 'department', '1') },
-          { account_id: ref(c, 'account', '80'), total_amount: 24, item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 12 }, department_id: ref(c, 'department', '1') },
+          {
+            account_id: ref(c, 'account', '64'),
+            total_amount: 120.5,
+            description: 'Boards',
+            customer_id: ref(c, 'customer', '1'),
+            department_id: ref(c, 'department', '1'),
+          },
+          {
+            account_id: ref(c, 'account', '80'),
+            total_amount: 24,
+            item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 12 },
+            department_id: ref(c, 'department', '1'),
+          },
         ],
       },
     });
     expect(response.statusCode, response.body).toBe(200);
     expect(qbo.repeatedRequestIds - repeats).toBe(1);
-    const created = company().list('Bill').filter((b) => b.DocNumber === 'NL-9001');
+    const created = company()
+      .list('Bill')
+      .filter((b) => b.DocNumber === 'NL-9001');
     expect(created).toHaveLength(1);
     const [bill] = created;
     billId = String(bill?.Id);
     expect(bill).toMatchObject({
-      VendorRef: { value: '46' }, TxnDate: today, DueDate: '2030-01-31', PrivateNote: 'Decking for Amy', DepartmentRef: { value: '1' }, TotalAmt: 144.5, Balance: 144.5, SyncToken: '0',
+      VendorRef: { value: '46' },
+      TxnDate: today,
+      DueDate: '2030-01-31',
+      PrivateNote: 'Decking for Amy',
+      DepartmentRef: { value: '1' },
+      TotalAmt: 144.5,
+      Balance: 144.5,
+      SyncToken: '0',
       Line: [
-        { DetailType: 'AccountBasedExpenseLineDetail', Amount: 120.5, Description: 'Boards', AccountBasedExpenseLineDetail: { AccountRef: { value: '64' }, CustomerRef: { value: '1' } } },
+        {
+          DetailType: 'AccountBasedExpenseLineDetail',
+          Amount: 120.5,
+          Description: 'Boards',
+          AccountBasedExpenseLineDetail: { AccountRef: { value: '64' }, CustomerRef: { value: '1' } },
+        },
         { DetailType: 'ItemBasedExpenseLineDetail', Amount: 24, ItemBasedExpenseLineDetail: { ItemRef: { value: '11' }, Qty: 2, UnitPrice: 12 } },
       ],
     });
     expect(json(response).bill).toMatchObject({
-      platform_id: bill?.Id, vendor_id: ref(c, 'vendor', '46'), status: 'open', total_amount: 144.5, amount_due: 144.5, memo: 'Decking for Amy',
-      line_items: [{ account_id: ref(c, 'account', '64'), total_amount: 120.5, department_id: ref(c, 'department', '1') }, { item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 12 } }],
+      platform_id: bill?.Id,
+      vendor_id: ref(c, 'vendor', '46'),
+      status: 'open',
+      total_amount: 144.5,
+      amount_due: 144.5,
+      memo: 'Decking for Amy',
+      line_items: [
+        { account_id: ref(c, 'account', '64'), total_amount: 120.5, department_id: ref(c, 'department', '1') },
+        { item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 12 } },
+      ],
     });
     expect(qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/bill')).every((r) => /requestid=[\w-]{36}/.test(r.query))).toBe(true);
     expectNoViolations();
@@ -405,19 +661,47 @@ describe('QuickBooks Online writes', () => {
 
   it('updates a bill with its current SyncToken, and again after a concurrent change made it stale', async () => {
     const id = ref(c, 'bill', billId);
-    const patched = await send('PATCH', `/accounting/bills/${id}`, { bill: { memo: 'Patched', line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 99 }] } });
+    const patched = await send('PATCH', `/accounting/bills/${id}`, {
+      bill: { memo: 'Patched', line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 99 }] },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
-    expect(company().find('Bill', billId)).toMatchObject({ SyncToken: '1', PrivateNote: 'Patched', TotalAmt: 99, VendorRef: { value: '46' }, DocNumber: 'NL-9001' });
-    expect(json(patched).bill).toMatchObject({ memo: 'Patched', total_amount: 99, vendor_id: ref(c, 'vendor', '46'), line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 99 }] });
+    expect(company().find('Bill', billId)).toMatchObject({
+      SyncToken: '1',
+      PrivateNote: 'Patched',
+      TotalAmt: 99,
+      VendorRef: { value: '46' },
+      DocNumber: 'NL-9001',
+    });
+    expect(json(patched).bill).toMatchObject({
+      memo: 'Patched',
+      total_amount: 99,
+      vendor_id: ref(c, 'vendor', '46'),
+      line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 99 }],
+    });
 
     // Someone edits the bill in QuickBooks between the connector's read and its write.
-    qbo.editAfterNextRead('Bill', billId, (b) => { b.DocNumber = 'EDITED-IN-QBO'; }, '9130350000000001');
+    qbo.editAfterNextRead(
+      'Bill',
+      billId,
+      (b) => {
+        b.DocNumber = 'EDITED-IN-QBO';
+      },
+      '9130350000000001',
+    );
     const log = qbo.log.length;
     const again = await send('PATCH', `/accounting/bills/${id}`, { bill: { memo: 'After the conflict' } });
     expect(again.statusCode, again.body).toBe(200);
-    const calls = qbo.log.slice(log).filter((r) => r.path.includes(`/bill`)).map((r) => `${r.method} ${r.status}`);
+    const calls = qbo.log
+      .slice(log)
+      .filter((r) => r.path.includes(`/bill`))
+      .map((r) => `${r.method} ${r.status}`);
     expect(calls).toEqual(['GET 200', 'POST 400', 'GET 200', 'POST 200']);
-    expect(company().find('Bill', billId)).toMatchObject({ SyncToken: '3', PrivateNote: 'After the conflict', DocNumber: 'EDITED-IN-QBO', TotalAmt: 99 });
+    expect(company().find('Bill', billId)).toMatchObject({
+      SyncToken: '3',
+      PrivateNote: 'After the conflict',
+      DocNumber: 'EDITED-IN-QBO',
+      TotalAmt: 99,
+    });
     expect(json(again).bill).toMatchObject({ memo: 'After the conflict', document_number: 'EDITED-IN-QBO' });
     expectNoViolations();
   });
@@ -434,15 +718,23 @@ describe('QuickBooks Online writes', () => {
   it('creates, updates and deletes a journal entry with debit and credit lines', async () => {
     const response = await send('POST', '/accounting/journal_entries', {
       journal_entry: {
-        transaction_date: today, memo: 'Accrue rent', currency_code: 'USD',
-        line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 50, description: 'Rent' }, { account_id: ref(c, 'account', '35'), total_amount: -50, description: 'Rent' }],
+        transaction_date: today,
+        memo: 'Accrue rent',
+        currency_code: 'USD',
+        line_items: [
+          { account_id: ref(c, 'account', '7'), total_amount: 50, description: 'Rent' },
+          { account_id: ref(c, 'account', '35'), total_amount: -50, description: 'Rent' },
+        ],
       },
     });
     expect(response.statusCode, response.body).toBe(200);
     const created = json(response).journal_entry as Json;
     const native = company().find('JournalEntry', String(created.platform_id));
     expect(native).toMatchObject({
-      PrivateNote: 'Accrue rent', TxnDate: today, CurrencyRef: { value: 'USD' }, TotalAmt: 50,
+      PrivateNote: 'Accrue rent',
+      TxnDate: today,
+      CurrencyRef: { value: 'USD' },
+      TotalAmt: 50,
       Line: [
         { DetailType: 'JournalEntryLineDetail', Amount: 50, JournalEntryLineDetail: { PostingType: 'Debit', AccountRef: { value: '7' } } },
         { DetailType: 'JournalEntryLineDetail', Amount: 50, JournalEntryLineDetail: { PostingType: 'Credit', AccountRef: { value: '35' } } },
@@ -454,23 +746,34 @@ describe('QuickBooks Online writes', () => {
     ]);
     const patched = await send('PATCH', `/accounting/journal_entries/${String(created.id)}`, { journal_entry: { memo: 'Accrue rent (July)' } });
     expect(patched.statusCode, patched.body).toBe(200);
-    expect(company().find('JournalEntry', String(created.platform_id))).toMatchObject({ PrivateNote: 'Accrue rent (July)', SyncToken: '1', TotalAmt: 50 });
+    expect(company().find('JournalEntry', String(created.platform_id))).toMatchObject({
+      PrivateNote: 'Accrue rent (July)',
+      SyncToken: '1',
+      TotalAmt: 50,
+    });
     const deleted = await send('DELETE', `/accounting/journal_entries/${String(created.id)}`);
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(company().find('JournalEntry', String(created.platform_id))).toBeNull();
     expectNoViolations();
   });
 
-  it('passes QuickBooks\' refusal on to the client with QBO\'s own message', async () => {
+  it("passes QuickBooks' refusal on to the client with QBO's own message", async () => {
     // The item was deleted in QuickBooks after the last sync: only QBO can tell.
     company().remove('Item', '3');
     const response = await send('POST', '/accounting/bills', {
-      bill: { vendor_id: ref(c, 'vendor', '56'), issue_date: today, line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 5, item: { id: ref(c, 'item', '3'), quantity: 1, unit_amount: 5 } }] },
+      bill: {
+        vendor_id: ref(c, 'vendor', '56'),
+        issue_date: today,
+        line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 5, item: { id: ref(c, 'item', '3'), quantity: 1, unit_amount: 5 } }],
+      },
     });
     expect(response.statusCode, response.body).toBe(450);
     expect(errorBody(response)).toMatchObject({
       error_code: 'PLATFORM_BAD_REQUEST',
-      error_metadata: { human_readable: 'Invalid Reference Id : Item 3 does not exist (Line.ItemBasedExpenseLineDetail.ItemRef)', platform: { code: '2500', status: 400 } },
+      error_metadata: {
+        human_readable: 'Invalid Reference Id : Item 3 does not exist (Line.ItemBasedExpenseLineDetail.ItemRef)',
+        platform: { code: '2500', status: 400 },
+      },
     });
     // The stand-in refused it as QBO would, and says so.
     expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual(['Invalid Reference Id : Item 3 does not exist']);
@@ -479,39 +782,74 @@ describe('QuickBooks Online writes', () => {
   it('creates a customer, archives it, and reports a duplicate display name as a conflict on customer_name', async () => {
     const response = await send('POST', '/accounting/customers', {
       customer: {
-        customer_name: 'Zed Zebra Supplies', contact_name: 'Zed Zebra', email: 'zed@example.com', phone: '(650) 555-0100', currency_code: 'USD',
+        customer_name: 'Zed Zebra Supplies',
+        contact_name: 'Zed Zebra',
+        email: 'zed@example.com',
+        phone: '(650) 555-0100',
+        currency_code: 'USD',
         payment_terms_id: ref(c, 'payment_term', '3'),
-        addresses: [{ type: 'billing', address1: '1 Savanna Way', address2: null, address3: null, city: 'Palo Alto', region: 'CA', postal_code: '94301', country: 'US' }],
+        addresses: [
+          {
+            type: 'billing',
+            address1: '1 Savanna Way',
+            address2: null,
+            address3: null,
+            city: 'Palo Alto',
+            region: 'CA',
+            postal_code: '94301',
+            country: 'US',
+          },
+        ],
       },
     });
     expect(response.statusCode, response.body).toBe(200);
     const created = json(response).customer as Json;
     expect(company().find('Customer', String(created.platform_id))).toMatchObject({
-      DisplayName: 'Zed Zebra Supplies', GivenName: 'Zed', FamilyName: 'Zebra', PrimaryEmailAddr: { Address: 'zed@example.com' }, PrimaryPhone: { FreeFormNumber: '(650) 555-0100' },
-      SalesTermRef: { value: '3' }, BillAddr: { Line1: '1 Savanna Way', City: 'Palo Alto', CountrySubDivisionCode: 'CA', PostalCode: '94301', Country: 'US' }, Active: true,
+      DisplayName: 'Zed Zebra Supplies',
+      GivenName: 'Zed',
+      FamilyName: 'Zebra',
+      PrimaryEmailAddr: { Address: 'zed@example.com' },
+      PrimaryPhone: { FreeFormNumber: '(650) 555-0100' },
+      SalesTermRef: { value: '3' },
+      BillAddr: { Line1: '1 Savanna Way', City: 'Palo Alto', CountrySubDivisionCode: 'CA', PostalCode: '94301', Country: 'US' },
+      Active: true,
     });
-    expect(created).toMatchObject({ customer_name: 'Zed Zebra Supplies', contact_name: 'Zed Zebra', status: 'active', payment_terms_id: ref(c, 'payment_term', '3') });
+    expect(created).toMatchObject({
+      customer_name: 'Zed Zebra Supplies',
+      contact_name: 'Zed Zebra',
+      status: 'active',
+      payment_terms_id: ref(c, 'payment_term', '3'),
+    });
 
     const archived = await send('PATCH', `/accounting/customers/${String(created.id)}`, { customer: { status: 'archived' } });
     expect(archived.statusCode, archived.body).toBe(200);
-    expect(company().find('Customer', String(created.platform_id))).toMatchObject({ Active: false, DisplayName: 'Zed Zebra Supplies', SyncToken: '1' });
+    expect(company().find('Customer', String(created.platform_id))).toMatchObject({
+      Active: false,
+      DisplayName: 'Zed Zebra Supplies',
+      SyncToken: '1',
+    });
     expect(json(archived).customer).toMatchObject({ status: 'archived' });
 
     const duplicate = await send('POST', '/accounting/customers', { customer: { customer_name: 'Cool Cars' } });
     expect(duplicate.statusCode).toBe(409);
     expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'customer_name' } });
-    expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual([expect.stringContaining('Another customer, vendor or employee is already using this name (Cool Cars)')]);
+    expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual([
+      expect.stringContaining('Another customer, vendor or employee is already using this name (Cool Cars)'),
+    ]);
   });
 });
 
 describe('QuickBooks Online faults', () => {
-  it('stores a transaction QuickBooks sends without CurrencyRef in the company\'s home currency, not XXX', async () => {
+  it("stores a transaction QuickBooks sends without CurrencyRef in the company's home currency, not XXX", async () => {
     const company = qbo.addCompany({ realmId: '9130350000000007', name: 'One Currency Company' });
     const c = await link('9130350000000007');
     await expectSynced(t, c.connection.id, 'initial');
     const [first] = company.list('Invoice');
     const invoiceId = String(first?.Id);
-    company.edit('Invoice', invoiceId, (invoice) => { delete invoice.CurrencyRef; delete invoice.ExchangeRate; });
+    company.edit('Invoice', invoiceId, (invoice) => {
+      delete invoice.CurrencyRef;
+      delete invoice.ExchangeRate;
+    });
     await expectSynced(t, c.connection.id, 'incremental');
     const home = (await stored(c.connection.id, 'currency')).map((r) => r.platform_id);
     expect(home).toEqual(['USD']);
@@ -528,12 +866,23 @@ describe('QuickBooks Online faults', () => {
     // every later bill moves five positions down. Without the pages' overlap, five bills would slip into the page
     // already read and never be read.
     let deleted: string[] = [];
-    qbo.afterNextQuery('Bill', (books) => {
-      deleted = books.list('Bill').map((bill) => String(bill.Id)).sort().slice(0, 5);
-      for (const id of deleted) books.remove('Bill', id);
-    }, '9130350000000006');
+    qbo.afterNextQuery(
+      'Bill',
+      (books) => {
+        deleted = books
+          .list('Bill')
+          .map((bill) => String(bill.Id))
+          .sort()
+          .slice(0, 5);
+        for (const id of deleted) books.remove('Bill', id);
+      },
+      '9130350000000006',
+    );
     await expectSynced(t, c.connection.id, 'initial');
-    const expected = company.list('Bill').map((r) => String(r.Id)).sort();
+    const expected = company
+      .list('Bill')
+      .map((r) => String(r.Id))
+      .sort();
     const storedIds = new Set((await stored(c.connection.id, 'bill')).map((r) => r.platform_id));
     // Every bill still there is stored; the five deleted were read before they went, and go with the next sync.
     expect(expected.filter((id) => !storedIds.has(id))).toEqual([]);
@@ -557,7 +906,7 @@ describe('QuickBooks Online faults', () => {
     expectNoViolations();
   });
 
-  it('waits out a 429\'s Retry-After and retries 5xx answers', async () => {
+  it("waits out a 429's Retry-After and retries 5xx answers", async () => {
     qbo.addCompany({ realmId: '9130350000000003', name: 'Throttled Company' });
     const c = await link('9130350000000003');
     qbo.failNext({ status: 429, count: 1, match: '/9130350000000003/query?query=SELECT * FROM Vendor ORDERBY', retryAfter: 1 });
@@ -566,7 +915,9 @@ describe('QuickBooks Online faults', () => {
     const vendorCalls = qbo.log.filter((r) => r.path.includes('/9130350000000003/') && r.query.includes('FROM Vendor '));
     expect(vendorCalls.map((r) => r.status)).toEqual([429, 200]);
     expect((vendorCalls[1]?.at ?? 0) - (vendorCalls[0]?.at ?? 0)).toBeGreaterThanOrEqual(950);
-    expect(qbo.log.filter((r) => r.path.includes('/9130350000000003/') && r.query.includes('FROM Account ')).map((r) => r.status)).toEqual([503, 503, 200]);
+    expect(qbo.log.filter((r) => r.path.includes('/9130350000000003/') && r.query.includes('FROM Account ')).map((r) => r.status)).toEqual([
+      503, 503, 200,
+    ]);
     expect(await stored(c.connection.id, 'vendor')).toHaveLength(4);
     expect(await stored(c.connection.id, 'account')).toHaveLength(23);
     expectNoViolations();
@@ -594,15 +945,23 @@ describe('QuickBooks Online faults', () => {
     const deps = { pool: t.db.pool, cipher: t.services.cipher };
     const handler = quickbooksConnector.objects.tax_agency?.handler;
     if (handler === undefined) throw new Error('no tax_agency reader');
-    const pages = await Promise.all(Array.from({ length: 20 }, async () => {
-      const ctx = connectorContext({
-        connector: quickbooksConnector, connectionId: c.connection.id, credentials: {}, environment: 'sandbox', db: t.db.pool,
-        ...(await jobTokens(deps, c.connection, quickbooksConnector)),
-      });
-      return handler.read(ctx, { since: null, window: null, pageToken: null });
-    }));
+    const pages = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const ctx = connectorContext({
+          connector: quickbooksConnector,
+          connectionId: c.connection.id,
+          credentials: {},
+          environment: 'sandbox',
+          db: t.db.pool,
+          ...(await jobTokens(deps, c.connection, quickbooksConnector)),
+        });
+        return handler.read(ctx, { since: null, window: null, pageToken: null });
+      }),
+    );
     expect(qbo.tokenCalls - calls).toBe(1);
-    expect(pages.map((p) => p.records.map((r) => r.raw.DisplayName))).toEqual(Array.from({ length: 20 }, () => ['Arizona Dept. of Revenue', 'Board of Equalization']));
+    expect(pages.map((p) => p.records.map((r) => r.raw.DisplayName))).toEqual(
+      Array.from({ length: 20 }, () => ['Arizona Dept. of Revenue', 'Board of Equalization']),
+    );
     expect(qbo.log.filter((r) => r.path.includes('/9130350000000005/') && r.status !== 200)).toEqual([]);
     expectNoViolations();
   });
@@ -649,7 +1008,7 @@ describe('QuickBooks Online attachment files', () => {
     expectNoViolations();
   });
 
-  it('serves it under its bill too, and its file by the bill\'s download path; expenses\' attachments are not supported', async () => {
+  it("serves it under its bill too, and its file by the bill's download path; expenses' attachments are not supported", async () => {
     const send = sender(t, c.token);
     const bill = ref(c, 'bill', '25');
     const ofBill = json(await send('GET', `/accounting/bills/${bill}/attachments`)).attachments as Json[];
@@ -672,12 +1031,16 @@ describe('QuickBooks Online attachment files', () => {
     expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
     expect(response.rawPayload.equals(qbo.company(realm).file(attachableId)?.content ?? Buffer.alloc(0))).toBe(true);
     expect(qbo.tokenCalls - calls).toBe(1);
-    expect(downloads().slice(before).map((r) => r.status)).toEqual([401, 200]);
+    expect(
+      downloads()
+        .slice(before)
+        .map((r) => r.status),
+    ).toEqual([401, 200]);
     expect((await storedTokens(t, c.connection.id))?.tenantId).toBe(realm);
     expectNoViolations();
   });
 
-  it('answers QuickBooks\' Object Not Found when the attachable was deleted there since the sync', async () => {
+  it("answers QuickBooks' Object Not Found when the attachable was deleted there since the sync", async () => {
     qbo.company(realm).remove('Attachable', attachableId);
     const before = links().length;
     const response = await follow(fileUrl);

@@ -32,7 +32,11 @@ export const CURSOR_OVERLAP_MS = 60_000;
 export const PAGE_OVERLAP = 10;
 
 /** Where a read continues: the next STARTPOSITION of a query, and QBO's time at the read's first answer (the next cursor). */
-interface Position { at: number; time: string | null; changedSince?: string }
+interface Position {
+  at: number;
+  time: string | null;
+  changedSince?: string;
+}
 
 function encode(position: Position): string {
   return Buffer.from(JSON.stringify(position)).toString('base64url');
@@ -41,7 +45,11 @@ function encode(position: Position): string {
 function decode(token: string): Position {
   const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<Position>;
   if (typeof value.at !== 'number' || value.at < 1) throw new Error(`not a QuickBooks page token: ${token}`);
-  return { at: value.at, time: typeof value.time === 'string' ? value.time : null, ...(typeof value.changedSince === 'string' ? { changedSince: value.changedSince } : {}) };
+  return {
+    at: value.at,
+    time: typeof value.time === 'string' ? value.time : null,
+    ...(typeof value.changedSince === 'string' ? { changedSince: value.changedSince } : {}),
+  };
 }
 
 /** Transactions lack CurrencyRef in a company without multicurrency: their mapper needs the home currency then. */
@@ -91,9 +99,8 @@ export async function readEntity(ctx: ConnectorContext, spec: EntitySpec, reques
 async function readEntityPage(ctx: ConnectorContext, spec: EntitySpec, request: ReadRequest, now: number): Promise<ReadPage> {
   if (request.pageToken !== null) {
     const position = decode(request.pageToken);
-    const conditions = position.changedSince === undefined
-      ? windowConditions(spec, request.window)
-      : [`MetaData.LastUpdatedTime > ${literal(position.changedSince)}`];
+    const conditions =
+      position.changedSince === undefined ? windowConditions(spec, request.window) : [`MetaData.LastUpdatedTime > ${literal(position.changedSince)}`];
     return queryRead(ctx, spec, conditions, position);
   }
   if (request.since === null || !spec.cdc) return queryRead(ctx, spec, windowConditions(spec, request.window), { at: 1, time: null });

@@ -41,13 +41,21 @@ async function readCurrent(ctx: WriteContext, spec: WriteSpec, platformId: strin
  * changed the record since it was read) re-reads and sends once more, with a
  * request id of its own: the first request failed, so it is no repeat.
  */
-async function withSyncToken(ctx: WriteContext, spec: WriteSpec, platformId: string, operation: 'update' | 'delete',
-  build: (current: Record<string, unknown>) => Native): Promise<Record<string, unknown>> {
+async function withSyncToken(
+  ctx: WriteContext,
+  spec: WriteSpec,
+  platformId: string,
+  operation: 'update' | 'delete',
+  build: (current: Record<string, unknown>) => Native,
+): Promise<Record<string, unknown>> {
   for (let attempt = 1; ; attempt++) {
     const current = await readCurrent(ctx, spec, platformId);
     try {
       return await callQbo(ctx, {
-        method: 'POST', path: resource(spec), body: build(current), operation: `${operation} ${spec.entity}`,
+        method: 'POST',
+        path: resource(spec),
+        body: build(current),
+        operation: `${operation} ${spec.entity}`,
         requestId: attempt === 1 ? ctx.idempotencyKey : `${ctx.idempotencyKey}-${attempt}`,
         ...(operation === 'delete' ? { query: { operation: 'delete' } } : {}),
         ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
@@ -59,17 +67,30 @@ async function withSyncToken(ctx: WriteContext, spec: WriteSpec, platformId: str
 }
 
 export function writeHandlers(spec: WriteSpec): Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> {
-  const create = async (ctx: WriteContext, input: Input): Promise<PlatformRecord> => recordOf(spec, await callQbo(ctx, {
-    method: 'POST', path: resource(spec), body: await spec.body(ctx, input), operation: `create ${spec.entity}`, requestId: ctx.idempotencyKey,
-    ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
-  }));
+  const create = async (ctx: WriteContext, input: Input): Promise<PlatformRecord> =>
+    recordOf(
+      spec,
+      await callQbo(ctx, {
+        method: 'POST',
+        path: resource(spec),
+        body: await spec.body(ctx, input),
+        operation: `create ${spec.entity}`,
+        requestId: ctx.idempotencyKey,
+        ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
+      }),
+    );
   const handlers: Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> = {
     create,
     // The same request id again: QBO answers with the record the earlier attempt created, or creates it now if it never arrived.
     findCreated: create,
     async update(ctx, platformId, patch) {
       const changes = await spec.body(ctx, patch);
-      const body = await withSyncToken(ctx, spec, platformId, 'update', (current) => ({ ...changes, Id: platformId, SyncToken: current.SyncToken, sparse: true }));
+      const body = await withSyncToken(ctx, spec, platformId, 'update', (current) => ({
+        ...changes,
+        Id: platformId,
+        SyncToken: current.SyncToken,
+        sparse: true,
+      }));
       return recordOf(spec, body);
     },
   };

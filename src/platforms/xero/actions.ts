@@ -12,15 +12,26 @@ import type { XeroStoredAttachment } from './types.ts';
 export const xeroActions: ConnectorActions = {
   async downloadAttachment(ctx, attachment) {
     const raw: XeroStoredAttachment = attachment.raw;
-    const parent = raw.ManualJournal !== undefined ? `/ManualJournals/${encodeURIComponent(raw.ManualJournal.ManualJournalID)}`
-      : raw.Invoice !== undefined ? `/Invoices/${encodeURIComponent(raw.Invoice.InvoiceID)}` : null;
+    const parent =
+      raw.ManualJournal !== undefined
+        ? `/ManualJournals/${encodeURIComponent(raw.ManualJournal.ManualJournalID)}`
+        : raw.Invoice !== undefined
+          ? `/Invoices/${encodeURIComponent(raw.Invoice.InvoiceID)}`
+          : null;
     if (parent === null || raw.AttachmentID === undefined) {
-      throw new PlatformError({ kind: 'not_found', message: 'The stored attachment does not name the Xero record it belongs to', requestSent: false });
+      throw new PlatformError({
+        kind: 'not_found',
+        message: 'The stored attachment does not name the Xero record it belongs to',
+        requestSent: false,
+      });
     }
     const mime = raw.MimeType ?? 'application/octet-stream';
     const response = await xeroCall(ctx, {
-      method: 'GET', path: `${parent}/Attachments/${encodeURIComponent(raw.AttachmentID)}`, operation: 'download attachment',
-      headers: { contentType: mime, accept: mime }, responseType: 'bytes',
+      method: 'GET',
+      path: `${parent}/Attachments/${encodeURIComponent(raw.AttachmentID)}`,
+      operation: 'download attachment',
+      headers: { contentType: mime, accept: mime },
+      responseType: 'bytes',
     });
     const body = response.body instanceof Uint8Array ? response.body : new Uint8Array();
     return { contentType: response.headers['content-type'] ?? mime, content: Buffer.from(body) };

@@ -56,15 +56,24 @@ export async function xeroCall(ctx: ConnectorContext, call: XeroCall): Promise<P
   return authorizedRequest(ctx, (tokens) => {
     if (tokens.tenantId === null) {
       // Not `unauthorized`: that would refresh the token, which cannot add an organisation.
-      throw new PlatformError({ kind: 'forbidden', message: 'This Xero connection has no organisation: the end user must link it again.', requestSent: false });
+      throw new PlatformError({
+        kind: 'forbidden',
+        message: 'This Xero connection has no organisation: the end user must link it again.',
+        requestSent: false,
+      });
     }
     const headers: Record<string, string> = { ...call.headers, 'xero-tenant-id': tokens.tenantId };
     if (call.since !== undefined && call.since !== null) headers['if-modified-since'] = call.since;
     if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
     return {
-      method: call.method, url, headers: bearer(tokens, headers), query: call.query, body: call.body,
+      method: call.method,
+      url,
+      headers: bearer(tokens, headers),
+      query: call.query,
+      body: call.body,
       idempotent: call.method === 'GET' || call.idempotencyKey !== undefined,
-      classifyError: classifyXeroError(call.errors), operation: `xero ${call.operation}`,
+      classifyError: classifyXeroError(call.errors),
+      operation: `xero ${call.operation}`,
       ...(call.responseType === undefined ? {} : { responseType: call.responseType }),
     };
   });
@@ -77,7 +86,12 @@ export async function xeroCall(ctx: ConnectorContext, call: XeroCall): Promise<P
 export function listOf<K extends keyof XeroLists>(response: PlatformResponse, key: K): XeroLists[K][] {
   const body = response.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `Xero answered without a JSON body where ${key} was expected`, requestSent: true });
+    throw new PlatformError({
+      kind: 'server',
+      httpStatus: response.status,
+      message: `Xero answered without a JSON body where ${key} was expected`,
+      requestSent: true,
+    });
   }
   const list: unknown = Reflect.get(body, key);
   return list === undefined || list === null ? [] : parseList(key, list, response.status);
@@ -86,6 +100,7 @@ export function listOf<K extends keyof XeroLists>(response: PlatformResponse, ke
 /** The one record of a write's answer (`{"Invoices": [record]}`). */
 export function onlyOf<K extends keyof XeroLists>(response: PlatformResponse, key: K): XeroLists[K] {
   const [first] = listOf(response, key);
-  if (first === undefined) throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `Xero's answer held no ${key}`, requestSent: true });
+  if (first === undefined)
+    throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `Xero's answer held no ${key}`, requestSent: true });
   return first;
 }

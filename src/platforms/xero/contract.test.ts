@@ -21,10 +21,18 @@ describe('Xero answers parsed against the published contract', () => {
   });
 
   it('passes an answer that fits, fields the connector does not read included', () => {
-    const invoices = [{
-      InvoiceID: 'i1', Type: 'ACCPAY', Status: 'AUTHORISED', Total: 12.5, LineItems: [{ LineAmount: 12.5, Description: 'x', Tracking: [] }],
-      Contact: { ContactID: 'c1', Name: 'Vendor' }, BrandingThemeID: 'anything', SomethingNew: { nested: [1] },
-    }];
+    const invoices = [
+      {
+        InvoiceID: 'i1',
+        Type: 'ACCPAY',
+        Status: 'AUTHORISED',
+        Total: 12.5,
+        LineItems: [{ LineAmount: 12.5, Description: 'x', Tracking: [] }],
+        Contact: { ContactID: 'c1', Name: 'Vendor' },
+        BrandingThemeID: 'anything',
+        SomethingNew: { nested: [1] },
+      },
+    ];
     expect(parseList('Invoices', invoices, 200)).toBe(invoices);
   });
 
@@ -37,8 +45,9 @@ describe('Xero answers parsed against the published contract', () => {
 
   it('reads a missing list as empty, as before', () => {
     expect(listOf({ status: 200, headers: {}, body: { Id: 'x' } }, 'Accounts')).toEqual([]);
-    expect(refusal(() => listOf({ status: 200, headers: {}, body: { Accounts: [{ Code: 400 }] } }, 'Accounts')).platformMessage)
-      .toMatch(/Accounts\[0\]\.Code must be string$/);
+    expect(refusal(() => listOf({ status: 200, headers: {}, body: { Accounts: [{ Code: 400 }] } }, 'Accounts')).platformMessage).toMatch(
+      /Accounts\[0\]\.Code must be string$/,
+    );
   });
 
   it('parses GET /connections against the identity contract', () => {

@@ -19,7 +19,11 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { PlatformError } from '../errors.ts';
 import type { XeroConnection, XeroLists } from './types.ts';
 
-interface ContractSchemas { lists: Record<string, { $ref: string }>; connections: { $ref: string }; definitions: Record<string, object> }
+interface ContractSchemas {
+  lists: Record<string, { $ref: string }>;
+  connections: { $ref: string };
+  definitions: Record<string, object>;
+}
 
 const SCHEMAS: ContractSchemas = JSON.parse(readFileSync(new URL('./contract-schemas.json', import.meta.url), 'utf8')) as ContractSchemas;
 const DOCUMENT_ID = 'xero-contract';
@@ -42,13 +46,19 @@ function arrayOf(name: string, ref: { $ref: string } | undefined): ValidateFunct
 /** `/3/LineItems/0/LineAmount` under Invoices → `Invoices[3].LineItems[0].LineAmount`. */
 function pathOf(name: string, error: ErrorObject | undefined): string {
   if (error === undefined) return name;
-  return error.instancePath.split('/').slice(1).reduce((path, step) => (/^[0-9]+$/.test(step) ? `${path}[${step}]` : `${path}.${step}`), name);
+  return error.instancePath
+    .split('/')
+    .slice(1)
+    .reduce((path, step) => (/^[0-9]+$/.test(step) ? `${path}[${step}]` : `${path}.${step}`), name);
 }
 
 function refusal(name: string, status: number, validate: ValidateFunction): PlatformError {
   const error = validate.errors?.[0];
   return new PlatformError({
-    kind: 'server', httpStatus: status, code: 'XERO_CONTRACT', requestSent: true,
+    kind: 'server',
+    httpStatus: status,
+    code: 'XERO_CONTRACT',
+    requestSent: true,
     message: `Xero's answer does not fit its published contract: ${pathOf(name, error)} ${error?.message ?? 'is not valid'}`,
   });
 }

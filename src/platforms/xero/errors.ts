@@ -37,8 +37,12 @@ export function classifyXeroError(options: XeroErrorOptions = {}) {
   return (error: PlatformError, response: PlatformResponse): PlatformError => {
     const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as XeroErrorBody;
     const base = {
-      httpStatus: error.httpStatus, code: error.platformCode, retryAfterMs: error.retryAfterMs,
-      rawExcerpt: error.rawExcerpt, headers: error.headers, requestSent: error.requestSent,
+      httpStatus: error.httpStatus,
+      code: error.platformCode,
+      retryAfterMs: error.retryAfterMs,
+      rawExcerpt: error.rawExcerpt,
+      headers: error.headers,
+      requestSent: error.requestSent,
     };
     if (response.status === 400) {
       const messages = validationMessages(body);

@@ -38,7 +38,8 @@ export async function accountCode(ctx: ConnectorContext, value: unknown, field: 
   const accountId = await link(ctx, 'account', value, field);
   if (accountId === undefined) throw invalid(field, 'is required');
   const account = (await chartOf(ctx)).find((a) => a.AccountID === accountId);
-  if (account?.Code === undefined || account.Code === '') throw invalid(field, `the Xero account ${account?.Name ?? accountId} has no code, and Xero lines name accounts by code`);
+  if (account?.Code === undefined || account.Code === '')
+    throw invalid(field, `the Xero account ${account?.Name ?? accountId} has no code, and Xero lines name accounts by code`);
   return account.Code;
 }
 
@@ -50,13 +51,18 @@ async function trackingOf(ctx: ConnectorContext, value: unknown, field: string):
   if (optionId === undefined) return [];
   let categories = trackingLists.get(ctx);
   if (categories === undefined) {
-    categories = xeroCall(ctx, { method: 'GET', path: '/TrackingCategories', operation: 'list TrackingCategories' }).then((r) => listOf(r, 'TrackingCategories'));
-    categories.catch(() => { trackingLists.delete(ctx); });
+    categories = xeroCall(ctx, { method: 'GET', path: '/TrackingCategories', operation: 'list TrackingCategories' }).then((r) =>
+      listOf(r, 'TrackingCategories'),
+    );
+    categories.catch(() => {
+      trackingLists.delete(ctx);
+    });
     trackingLists.set(ctx, categories);
   }
   for (const category of await categories) {
     const option = category.Options?.find((o) => o.TrackingOptionID === optionId);
-    if (option !== undefined) return [{ TrackingCategoryID: category.TrackingCategoryID, TrackingOptionID: optionId, Name: category.Name, Option: option.Name }];
+    if (option !== undefined)
+      return [{ TrackingCategoryID: category.TrackingCategoryID, TrackingOptionID: optionId, Name: category.Name, Option: option.Name }];
   }
   throw invalid(field, 'must be a tracking option (a class under a tracking category), not a whole category');
 }
@@ -69,7 +75,10 @@ const LINE_REFUSED = ['customer_id', 'department_id', 'location_id', 'project_id
  * totals are the amounts sent; with tax rates it is tax-exclusive and each
  * line's amount is its sub_total (or total_amount less tax_amount).
  */
-export async function documentLines(ctx: ConnectorContext, input: Input): Promise<{ LineItems: XeroLineItem[]; LineAmountTypes: 'Exclusive' | 'NoTax' }> {
+export async function documentLines(
+  ctx: ConnectorContext,
+  input: Input,
+): Promise<{ LineItems: XeroLineItem[]; LineAmountTypes: 'Exclusive' | 'NoTax' }> {
   const lines = list(input, 'line_items');
   const taxed = lines.some((l) => typeof l.tax_rate_id === 'string' && l.tax_rate_id !== '');
   const items: XeroLineItem[] = [];
@@ -86,7 +95,10 @@ export async function documentLines(ctx: ConnectorContext, input: Input): Promis
     if (typeof line.discount_amount === 'number') item.DiscountAmount = line.discount_amount;
     const total = amount(line.total_amount);
     // Xero keeps 2 decimal places here: more are refused, not rounded.
-    item.UnitAmount = wholeCents(!taxed ? total : typeof line.sub_total === 'number' ? line.sub_total : exactDifference(total, amount(line.tax_amount)), `${at}.total_amount`);
+    item.UnitAmount = wholeCents(
+      !taxed ? total : typeof line.sub_total === 'number' ? line.sub_total : exactDifference(total, amount(line.tax_amount)),
+      `${at}.total_amount`,
+    );
     items.push(item);
   }
   return { LineItems: items, LineAmountTypes: taxed ? 'Exclusive' : 'NoTax' };

@@ -21,7 +21,15 @@ const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = { bill: billWriter, 
 
 /** Paged lists that take If-Modified-Since and report deletions as a DELETED (or VOIDED) status. */
 const INCREMENTAL = new Set<UnifiedObjectType>([
-  'bill', 'invoice', 'bill_credit_memo', 'invoice_credit_memo', 'bill_payment', 'invoice_payment', 'vendor', 'customer', 'journal_entry',
+  'bill',
+  'invoice',
+  'bill_credit_memo',
+  'invoice_credit_memo',
+  'bill_payment',
+  'invoice_payment',
+  'vendor',
+  'customer',
+  'journal_entry',
 ]);
 /** Always read whole: nothing there to be deleted (one organisation, a report computed on demand). */
 const SNAPSHOTS = new Set<UnifiedObjectType>(['company_info', 'balance_sheet', 'income_statement']);
@@ -49,8 +57,32 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
   vendor: ['parent_id', 'payment_terms_id', 'registration_number', 'subsidiaries', 'created_at'],
 };
 
-const DOCUMENT_EXTRAS = ['AmountPaid', 'AmountCredited', 'LineAmountTypes', 'SentToContact', 'BrandingThemeID', 'HasAttachments', 'LineItems[].ItemCode', 'LineItems[].Quantity', 'LineItems[].UnitAmount', 'LineItems[].Tracking (a second tracking category)'] as const;
-const CONTACT_EXTRAS = ['ContactNumber', 'AccountNumber', 'BankAccountDetails', 'Balances', 'ContactGroups', 'IsSupplier', 'IsCustomer', 'PaymentTerms', 'AccountsPayableTaxType', 'AccountsReceivableTaxType', 'PurchasesDefaultAccountCode', 'SalesDefaultAccountCode'] as const;
+const DOCUMENT_EXTRAS = [
+  'AmountPaid',
+  'AmountCredited',
+  'LineAmountTypes',
+  'SentToContact',
+  'BrandingThemeID',
+  'HasAttachments',
+  'LineItems[].ItemCode',
+  'LineItems[].Quantity',
+  'LineItems[].UnitAmount',
+  'LineItems[].Tracking (a second tracking category)',
+] as const;
+const CONTACT_EXTRAS = [
+  'ContactNumber',
+  'AccountNumber',
+  'BankAccountDetails',
+  'Balances',
+  'ContactGroups',
+  'IsSupplier',
+  'IsCustomer',
+  'PaymentTerms',
+  'AccountsPayableTaxType',
+  'AccountsReceivableTaxType',
+  'PurchasesDefaultAccountCode',
+  'SalesDefaultAccountCode',
+] as const;
 const PAYMENT_EXTRAS = ['BankAmount', 'IsReconciled', 'BatchPaymentID', 'PaymentType', 'Details', 'Particulars', 'Code'] as const;
 
 /** Xero fields served only in platform_data (for docs/platforms.md). */
@@ -66,10 +98,40 @@ export const PLATFORM_DATA_ONLY: Partial<Record<UnifiedObjectType, readonly stri
   invoice_payment: PAYMENT_EXTRAS,
   vendor: CONTACT_EXTRAS,
   customer: [...CONTACT_EXTRAS, 'Website'],
-  journal_entry: ['Status (POSTED, ARCHIVED; drafts and voided journals are not journal entries)', 'ShowOnCashBasisReports', 'LineAmountTypes', 'JournalLines[].Tracking'],
+  journal_entry: [
+    'Status (POSTED, ARCHIVED; drafts and voided journals are not journal entries)',
+    'ShowOnCashBasisReports',
+    'LineAmountTypes',
+    'JournalLines[].Tracking',
+  ],
   employee: ['ExternalLink'],
-  tax_rate: ['ReportTaxType', 'DisplayTaxRate', 'CanApplyToAssets', 'CanApplyToEquity', 'CanApplyToExpenses', 'CanApplyToLiabilities', 'CanApplyToRevenue', 'TaxComponents[].IsNonRecoverable'],
-  company_info: ['ShortCode', 'Version', 'OrganisationType', 'CountryCode', 'Timezone', 'SalesTaxBasis', 'SalesTaxPeriod', 'PeriodLockDate', 'EndOfYearLockDate', 'FinancialYearEndDay', 'PaysTax', 'DefaultSalesTax', 'DefaultPurchasesTax', 'Edition', 'Class'],
+  tax_rate: [
+    'ReportTaxType',
+    'DisplayTaxRate',
+    'CanApplyToAssets',
+    'CanApplyToEquity',
+    'CanApplyToExpenses',
+    'CanApplyToLiabilities',
+    'CanApplyToRevenue',
+    'TaxComponents[].IsNonRecoverable',
+  ],
+  company_info: [
+    'ShortCode',
+    'Version',
+    'OrganisationType',
+    'CountryCode',
+    'Timezone',
+    'SalesTaxBasis',
+    'SalesTaxPeriod',
+    'PeriodLockDate',
+    'EndOfYearLockDate',
+    'FinancialYearEndDay',
+    'PaysTax',
+    'DefaultSalesTax',
+    'DefaultPurchasesTax',
+    'Edition',
+    'Class',
+  ],
 };
 
 /**
@@ -117,7 +179,9 @@ function unavailable(type: UnifiedObjectType, what: string): NonNullable<Connect
     capabilities: { ...capabilities(type, undefined), read: false, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false },
     handler: {
       read: () => Promise.reject(new Error(`Xero has no ${what}: the capability says read false`)),
-      map: () => { throw new Error(`Xero has no ${what}`); },
+      map: () => {
+        throw new Error(`Xero has no ${what}`);
+      },
     },
   };
 }
@@ -142,21 +206,22 @@ export const xeroConnector: Connector = {
   webhooks: xeroWebhooks,
   platformUrl: (type, platformId) => deepLink(type, platformId),
   documentation: {
-    testedAgainst: 'A stand-in (test/standins/xero) built from Xero\'s published OpenAPI contract (Accounting API 2.9.4 and the identity /connections contract in test/contracts/xero): its example records, and records cloned from them beyond a page, are the seed data, and every request and answer is validated against it. Not yet run against the real service.',
+    testedAgainst:
+      "A stand-in (test/standins/xero) built from Xero's published OpenAPI contract (Accounting API 2.9.4 and the identity /connections contract in test/contracts/xero): its example records, and records cloned from them beyond a page, are the seed data, and every request and answer is validated against it. Not yet run against the real service.",
     settings: XERO_SETTINGS,
     notes: [
       'Contacts are vendors when Xero flags them suppliers and customers when it flags them customers; a contact with neither flag (as every contact is until it has a bill or invoice) counts as a customer.',
-      'Tracking categories are classes and their options are classes under them; a line\'s class_id is its first tracking option.',
+      "Tracking categories are classes and their options are classes under them; a line's class_id is its first tracking option.",
       'Voided and deleted manual journals are reported deleted (a journal entry has no status); voided invoices, bills and credit notes keep status void; deleted ones are reported deleted.',
       'Deleting a bill deletes a draft or a bill awaiting approval; an approved bill is voided with PATCH status void.',
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
-      'Cash flow statements are not available: Xero\'s Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).',
-      'Sales receipts are not available: the Accounting API has no sales receipt. A RECEIVE bank transaction is any money received into a bank account (a refund, interest, an owner\'s contribution, a sale), not a sale paid on the spot (GET /accounting/sales_receipts answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM).',
-      'Consent asks for Xero\'s granular scopes (accounting.invoices, accounting.payments.read, accounting.banktransactions.read, accounting.manualjournals, accounting.contacts, accounting.settings, accounting.reports.balancesheet.read, accounting.reports.profitandloss.read, accounting.attachments, offline_access, openid profile email), which apps created since March 2026 must use; a connection\'s own scope replaces the list.',
-      'Paged lists (invoices, bills, credit notes, payments, contacts, manual journals) are read in UpdatedDateUTC order by keyset (If-Modified-Since the previous page\'s newest, page 1), not by page number: a record edited during a read moves ahead of the reader and is read, and none behind it is skipped.',
+      "Cash flow statements are not available: Xero's Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).",
+      "Sales receipts are not available: the Accounting API has no sales receipt. A RECEIVE bank transaction is any money received into a bank account (a refund, interest, an owner's contribution, a sale), not a sale paid on the spot (GET /accounting/sales_receipts answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM).",
+      "Consent asks for Xero's granular scopes (accounting.invoices, accounting.payments.read, accounting.banktransactions.read, accounting.manualjournals, accounting.contacts, accounting.settings, accounting.reports.balancesheet.read, accounting.reports.profitandloss.read, accounting.attachments, offline_access, openid profile email), which apps created since March 2026 must use; a connection's own scope replaces the list.",
+      "Paged lists (invoices, bills, credit notes, payments, contacts, manual journals) are read in UpdatedDateUTC order by keyset (If-Modified-Since the previous page's newest, page 1), not by page number: a record edited during a read moves ahead of the reader and is read, and none behind it is skipped.",
       'Xero\'s webhooks (Invoice, Contact, CreditNote events) are received at /platform-webhooks/XERO/{organization id}/{environment} once the app\'s webhook key is set as webhook_key on the OAuth app; each one syncs the changed types of the connections to that tenant at once (docs/sync.md, "Platform webhooks").',
       'Attachments are those of bills, invoices and manual journals; their file_url fetches the file from Xero when followed (nothing is copied).',
-      'Employees are the Accounting API\'s (names and a status, for expense claims): ARCHIVED is inactive, GDPRREQUEST unknown, DELETED a deletion; Xero Payroll\'s employees are not read.',
+      "Employees are the Accounting API's (names and a status, for expense claims): ARCHIVED is inactive, GDPRREQUEST unknown, DELETED a deletion; Xero Payroll's employees are not read.",
       'Sales orders are not available: Xero has no sales order, and the reference does not confirm which Xero object it reads as one (its Quotes are the likely one), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM (docs/reference.md).',
       'Exchange rates are not available: the Accounting API has none (GET /accounting/exchange_rates answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM); each invoice, bill, credit note and payment carries its own CurrencyRate (currency_rate), and GET /Currencies lists codes and names only.',
     ],

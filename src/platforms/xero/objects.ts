@@ -7,20 +7,28 @@ import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '..
 import { listOf, XERO_PAGE_SIZE, xeroCall } from './client.ts';
 import { xeroDay } from './dates.ts';
 import { isCustomer, isVendor, mapCustomer, mapVendor } from './mapping/contacts.ts';
-import {
-  mapBill, mapBillCredit, mapBillPayment, mapInvoice, mapInvoiceCredit, mapInvoicePayment,
-} from './mapping/documents.ts';
+import { mapBill, mapBillCredit, mapBillPayment, mapInvoice, mapInvoiceCredit, mapInvoicePayment } from './mapping/documents.ts';
 import { mapAccount, mapCurrency, mapJournal, mapTaxRate, mapTrackingCategory, mapTrackingOption, mapTransfer } from './mapping/ledger.ts';
 import { mapEmployee } from './mapping/employees.ts';
 import { mapAttachment, mapBalanceSheet, mapIncomeStatement, mapOrganisation } from './mapping/reports.ts';
 import { chartOf, readList, recordOf, withAccountIds, withCurrency, type XeroList } from './read.ts';
 import type {
-  XeroContact, XeroCreditNote, XeroInvoice, XeroLists, XeroManualJournal, XeroOrganisation, XeroReportRow, XeroStoredAttachment,
+  XeroContact,
+  XeroCreditNote,
+  XeroInvoice,
+  XeroLists,
+  XeroManualJournal,
+  XeroOrganisation,
+  XeroReportRow,
+  XeroStoredAttachment,
   XeroStoredReport,
 } from './types.ts';
 
 /** ctx.ref detached from ctx. */
-const refOf = (ctx: ConnectorContext) => (type: UnifiedObjectType, id: string | number | null | undefined): string | null => ctx.ref(type, id);
+const refOf =
+  (ctx: ConnectorContext) =>
+  (type: UnifiedObjectType, id: string | number | null | undefined): string | null =>
+    ctx.ref(type, id);
 
 /** Invoices and credit notes with AccountIDs on their lines (contract 2.9.4 names accounts by code only). */
 export async function invoiceRecords(ctx: ConnectorContext, items: XeroInvoice[]): Promise<PlatformRecord[]> {
@@ -41,7 +49,9 @@ async function creditRecords(ctx: ConnectorContext, items: XeroCreditNote[]): Pr
 export async function journalRecords(ctx: ConnectorContext, items: XeroManualJournal[]): Promise<PlatformRecord[]> {
   const chart = await chartOf(ctx);
   if (items.length > 0) await loadBaseCurrency(ctx);
-  return items.map((j) => recordOf(j.ManualJournalID, { ...j, JournalLines: withAccountIds(chart, j.JournalLines) }, j.Status, ['DELETED', 'VOIDED', 'DRAFT']));
+  return items.map((j) =>
+    recordOf(j.ManualJournalID, { ...j, JournalLines: withAccountIds(chart, j.JournalLines) }, j.Status, ['DELETED', 'VOIDED', 'DRAFT']),
+  );
 }
 
 const baseCurrencies = new WeakMap<ConnectorContext, string | null>();
@@ -55,64 +65,114 @@ async function loadBaseCurrency(ctx: ConnectorContext): Promise<void> {
 const knownBaseCurrency = (ctx: ConnectorContext): string | null => baseCurrencies.get(ctx) ?? null;
 
 const invoices = (type: 'ACCPAY' | 'ACCREC'): XeroList<'Invoices'> => ({
-  path: '/Invoices', key: 'Invoices', paged: true, modifiedSince: true, dated: true, where: `Type=="${type}"`,
+  path: '/Invoices',
+  key: 'Invoices',
+  paged: true,
+  modifiedSince: true,
+  dated: true,
+  where: `Type=="${type}"`,
   records: (items, ctx) => invoiceRecords(ctx, items),
 });
 
 const credits = (type: 'ACCPAYCREDIT' | 'ACCRECCREDIT'): XeroList<'CreditNotes'> => ({
-  path: '/CreditNotes', key: 'CreditNotes', paged: true, modifiedSince: true, dated: true, where: `Type=="${type}"`,
+  path: '/CreditNotes',
+  key: 'CreditNotes',
+  paged: true,
+  modifiedSince: true,
+  dated: true,
+  where: `Type=="${type}"`,
   records: (items, ctx) => creditRecords(ctx, items),
 });
 
 /** Payments on bills or on invoices; refunds of credit notes and over/prepayments are neither. */
 const payments = (type: 'ACCPAYPAYMENT' | 'ACCRECPAYMENT', invoiceType: 'ACCPAY' | 'ACCREC'): XeroList<'Payments'> => ({
-  path: '/Payments', key: 'Payments', paged: true, modifiedSince: true, dated: true, where: `PaymentType=="${type}"`,
-  records: (items) => items
-    .filter((p) => p.Invoice?.Type === undefined || p.Invoice.Type === invoiceType)
-    .map((p) => recordOf(p.PaymentID, p, p.Status)),
+  path: '/Payments',
+  key: 'Payments',
+  paged: true,
+  modifiedSince: true,
+  dated: true,
+  where: `PaymentType=="${type}"`,
+  records: (items) =>
+    items.filter((p) => p.Invoice?.Type === undefined || p.Invoice.Type === invoiceType).map((p) => recordOf(p.PaymentID, p, p.Status)),
 });
 
 /** Every contact: those without the role are tombstones, so one that loses it leaves the list. */
 const contacts = (hasRole: (c: XeroContact) => boolean): XeroList<'Contacts'> => ({
-  path: '/Contacts', key: 'Contacts', paged: true, modifiedSince: true, query: { includeArchived: true },
+  path: '/Contacts',
+  key: 'Contacts',
+  paged: true,
+  modifiedSince: true,
+  query: { includeArchived: true },
   records: (items) => items.map((c) => ({ ...recordOf(c.ContactID, c, undefined), ...(hasRole(c) ? {} : { deleted: true }) })),
 });
 
 const manualJournals: XeroList<'ManualJournals'> = {
-  path: '/ManualJournals', key: 'ManualJournals', paged: true, modifiedSince: true, dated: true,
+  path: '/ManualJournals',
+  key: 'ManualJournals',
+  paged: true,
+  modifiedSince: true,
+  dated: true,
   records: (items, ctx) => journalRecords(ctx, items),
 };
 
 const bankTransfers: XeroList<'BankTransfers'> = {
-  path: '/BankTransfers', key: 'BankTransfers', paged: false, modifiedSince: false, dated: true,
+  path: '/BankTransfers',
+  key: 'BankTransfers',
+  paged: false,
+  modifiedSince: false,
+  dated: true,
   async records(items, ctx) {
     const chart = await chartOf(ctx);
-    return items.map((t) => recordOf(t.BankTransferID, { ...t, FromBankAccount: withCurrency(chart, t.FromBankAccount), ToBankAccount: withCurrency(chart, t.ToBankAccount) }, undefined));
+    return items.map((t) =>
+      recordOf(
+        t.BankTransferID,
+        { ...t, FromBankAccount: withCurrency(chart, t.FromBankAccount), ToBankAccount: withCurrency(chart, t.ToBankAccount) },
+        undefined,
+      ),
+    );
   },
 };
 
 const taxRates: XeroList<'TaxRates'> = {
-  path: '/TaxRates', key: 'TaxRates', paged: false, modifiedSince: false,
+  path: '/TaxRates',
+  key: 'TaxRates',
+  paged: false,
+  modifiedSince: false,
   records: (items) => items.map((r) => recordOf(r.TaxType, r, r.Status)),
 };
 
 /** Categories and their options, as classes; an option's record names its category. */
 const tracking: XeroList<'TrackingCategories'> = {
-  path: '/TrackingCategories', key: 'TrackingCategories', paged: false, modifiedSince: false, query: { includeArchived: true },
-  records: (items) => items.flatMap((c) => [
-    recordOf(c.TrackingCategoryID, c, c.Status),
-    ...(c.Status === 'DELETED' ? [] : (c.Options ?? []).map((o) => recordOf(o.TrackingOptionID, { ...o, TrackingCategoryID: o.TrackingCategoryID ?? c.TrackingCategoryID }, o.Status))),
-  ]),
+  path: '/TrackingCategories',
+  key: 'TrackingCategories',
+  paged: false,
+  modifiedSince: false,
+  query: { includeArchived: true },
+  records: (items) =>
+    items.flatMap((c) => [
+      recordOf(c.TrackingCategoryID, c, c.Status),
+      ...(c.Status === 'DELETED'
+        ? []
+        : (c.Options ?? []).map((o) =>
+            recordOf(o.TrackingOptionID, { ...o, TrackingCategoryID: o.TrackingCategoryID ?? c.TrackingCategoryID }, o.Status),
+          )),
+    ]),
 };
 
 const currencies: XeroList<'Currencies'> = {
-  path: '/Currencies', key: 'Currencies', paged: false, modifiedSince: false,
+  path: '/Currencies',
+  key: 'Currencies',
+  paged: false,
+  modifiedSince: false,
   records: (items) => items.map((c) => recordOf(c.Code, c, undefined)),
 };
 
 /** The whole list each time (it is short): who is missing from it, or DELETED in it, is gone. */
 const employees: XeroList<'Employees'> = {
-  path: '/Employees', key: 'Employees', paged: false, modifiedSince: false,
+  path: '/Employees',
+  key: 'Employees',
+  paged: false,
+  modifiedSince: false,
   records: (items) => items.map((e) => recordOf(e.EmployeeID, e, e.Status)),
 };
 
@@ -147,10 +207,13 @@ function storedReport(record: PlatformRecord): XeroStoredReport {
   const raw = record.raw;
   const textOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
   return {
-    ReportID: textOf(raw.ReportID) ?? 'BalanceSheet', ReportName: textOf(raw.ReportName),
+    ReportID: textOf(raw.ReportID) ?? 'BalanceSheet',
+    ReportName: textOf(raw.ReportName),
     ReportTitles: Array.isArray(raw.ReportTitles) ? raw.ReportTitles.filter((t) => typeof t === 'string') : [],
-    UpdatedDateUTC: textOf(raw.UpdatedDateUTC), PeriodStart: textOf(raw.PeriodStart) ?? record.platformId.slice(0, 8) + '01',
-    PeriodEnd: textOf(raw.PeriodEnd) ?? record.platformId, BaseCurrency: textOf(raw.BaseCurrency),
+    UpdatedDateUTC: textOf(raw.UpdatedDateUTC),
+    PeriodStart: textOf(raw.PeriodStart) ?? record.platformId.slice(0, 8) + '01',
+    PeriodEnd: textOf(raw.PeriodEnd) ?? record.platformId,
+    BaseCurrency: textOf(raw.BaseCurrency),
     Rows: Array.isArray(raw.Rows) ? (raw.Rows as XeroReportRow[]) : [],
   };
 }
@@ -166,7 +229,12 @@ function reportQuery(report: 'BalanceSheet' | 'ProfitAndLoss', now: Date): Recor
 async function readMonthlyReport(ctx: ConnectorContext, report: 'BalanceSheet' | 'ProfitAndLoss'): Promise<ReadPage> {
   const now = new Date();
   const organisation = await readOrganisation(ctx);
-  const response = await xeroCall(ctx, { method: 'GET', path: `/Reports/${report}`, operation: `get ${report} report`, query: reportQuery(report, now) });
+  const response = await xeroCall(ctx, {
+    method: 'GET',
+    path: `/Reports/${report}`,
+    operation: `get ${report} report`,
+    query: reportQuery(report, now),
+  });
   const [found] = listOf(response, 'Reports');
   if (found === undefined) return { records: [], nextPageToken: null };
   const rows = found.Rows ?? [];
@@ -175,9 +243,13 @@ async function readMonthlyReport(ctx: ConnectorContext, report: 'BalanceSheet' |
   for (let index = 1; index <= Math.min(periods, REPORT_MONTHS); index++) {
     const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (index - 1), 1));
     const stored: XeroStoredReport = {
-      ReportID: found.ReportID ?? report, ReportName: found.ReportName ?? null, ReportTitles: found.ReportTitles ?? [],
-      UpdatedDateUTC: found.UpdatedDateUTC ?? null, PeriodStart: month.toISOString().slice(0, 10),
-      PeriodEnd: monthEnd(month.getUTCFullYear(), month.getUTCMonth()), BaseCurrency: organisation.BaseCurrency ?? null,
+      ReportID: found.ReportID ?? report,
+      ReportName: found.ReportName ?? null,
+      ReportTitles: found.ReportTitles ?? [],
+      UpdatedDateUTC: found.UpdatedDateUTC ?? null,
+      PeriodStart: month.toISOString().slice(0, 10),
+      PeriodEnd: monthEnd(month.getUTCFullYear(), month.getUTCMonth()),
+      BaseCurrency: organisation.BaseCurrency ?? null,
       Rows: column(rows, index),
     };
     records.push({ platformId: stored.PeriodEnd, raw: { ...stored } });
@@ -194,7 +266,9 @@ async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Pro
   const page = Number(pageText) || 1;
   const journals = phase === 'mj';
   const list = await xeroCall(ctx, {
-    method: 'GET', path: journals ? '/ManualJournals' : '/Invoices', operation: 'list parents with attachments',
+    method: 'GET',
+    path: journals ? '/ManualJournals' : '/Invoices',
+    operation: 'list parents with attachments',
     query: { page, where: 'HasAttachments==true' },
   });
   const parents = journals ? listOf(list, 'ManualJournals') : listOf(list, 'Invoices');
@@ -204,7 +278,9 @@ async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Pro
     if (id === undefined || parent.HasAttachments !== true) continue;
     const path = `${journals ? '/ManualJournals' : '/Invoices'}/${encodeURIComponent(id)}/Attachments`;
     const answer = await xeroCall(ctx, { method: 'GET', path, operation: 'list Attachments' });
-    const owner = journals ? { ManualJournal: { ManualJournalID: id } } : { Invoice: { InvoiceID: id, Type: (parent as XeroInvoice).Type ?? 'ACCREC' } };
+    const owner = journals
+      ? { ManualJournal: { ManualJournalID: id } }
+      : { Invoice: { InvoiceID: id, Type: (parent as XeroInvoice).Type ?? 'ACCREC' } };
     for (const attachment of listOf(answer, 'Attachments')) {
       const stored: XeroStoredAttachment = { ...attachment, ...owner };
       records.push(recordOf(attachment.AttachmentID, stored, undefined));
@@ -215,8 +291,14 @@ async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Pro
 }
 
 type Reader = (ctx: ConnectorContext, request: ReadRequest) => Promise<ReadPage>;
-const list = <K extends keyof XeroLists>(spec: XeroList<K>): Reader => (ctx, request) => readList(ctx, request, spec);
-const dated = (date: (record: PlatformRecord) => unknown) => (record: PlatformRecord): string | null => xeroDay(date(record));
+const list =
+  <K extends keyof XeroLists>(spec: XeroList<K>): Reader =>
+  (ctx, request) =>
+    readList(ctx, request, spec);
+const dated =
+  (date: (record: PlatformRecord) => unknown) =>
+  (record: PlatformRecord): string | null =>
+    xeroDay(date(record));
 
 interface ReadEntry {
   read: Reader;
@@ -229,24 +311,48 @@ export const READERS: Readonly<Partial<Record<UnifiedObjectType, ReadEntry>>> = 
   account: { read: readAccounts, map: (r) => ({ ...mapAccount(r.raw) }) },
   attachment: { read: readAttachments, map: (r, ctx) => ({ ...mapAttachment(r.raw, refOf(ctx)) }) },
   balance_sheet: { read: (ctx) => readMonthlyReport(ctx, 'BalanceSheet'), map: (r, ctx) => ({ ...mapBalanceSheet(storedReport(r), refOf(ctx)) }) },
-  income_statement: { read: (ctx) => readMonthlyReport(ctx, 'ProfitAndLoss'), map: (r, ctx) => ({ ...mapIncomeStatement(storedReport(r), refOf(ctx)) }) },
+  income_statement: {
+    read: (ctx) => readMonthlyReport(ctx, 'ProfitAndLoss'),
+    map: (r, ctx) => ({ ...mapIncomeStatement(storedReport(r), refOf(ctx)) }),
+  },
   bank_transfer: { read: list(bankTransfers), map: (r, ctx) => ({ ...mapTransfer(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
   bill: { read: list(invoices('ACCPAY')), map: (r, ctx) => ({ ...mapBill(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
   invoice: { read: list(invoices('ACCREC')), map: (r, ctx) => ({ ...mapInvoice(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
-  bill_credit_memo: { read: list(credits('ACCPAYCREDIT')), map: (r, ctx) => ({ ...mapBillCredit(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
-  invoice_credit_memo: { read: list(credits('ACCRECCREDIT')), map: (r, ctx) => ({ ...mapInvoiceCredit(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
-  bill_payment: { read: list(payments('ACCPAYPAYMENT', 'ACCPAY')), map: (r, ctx) => ({ ...mapBillPayment(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
-  invoice_payment: { read: list(payments('ACCRECPAYMENT', 'ACCREC')), map: (r, ctx) => ({ ...mapInvoicePayment(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  bill_credit_memo: {
+    read: list(credits('ACCPAYCREDIT')),
+    map: (r, ctx) => ({ ...mapBillCredit(r.raw, refOf(ctx)) }),
+    businessDate: dated((r) => r.raw.Date),
+  },
+  invoice_credit_memo: {
+    read: list(credits('ACCRECCREDIT')),
+    map: (r, ctx) => ({ ...mapInvoiceCredit(r.raw, refOf(ctx)) }),
+    businessDate: dated((r) => r.raw.Date),
+  },
+  bill_payment: {
+    read: list(payments('ACCPAYPAYMENT', 'ACCPAY')),
+    map: (r, ctx) => ({ ...mapBillPayment(r.raw, refOf(ctx)) }),
+    businessDate: dated((r) => r.raw.Date),
+  },
+  invoice_payment: {
+    read: list(payments('ACCRECPAYMENT', 'ACCREC')),
+    map: (r, ctx) => ({ ...mapInvoicePayment(r.raw, refOf(ctx)) }),
+    businessDate: dated((r) => r.raw.Date),
+  },
   vendor: { read: list(contacts(isVendor)), map: (r) => ({ ...mapVendor(r.raw) }) },
   customer: { read: list(contacts(isCustomer)), map: (r) => ({ ...mapCustomer(r.raw) }) },
-  journal_entry: { read: list(manualJournals), map: (r, ctx) => ({ ...mapJournal(r.raw, refOf(ctx), knownBaseCurrency(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  journal_entry: {
+    read: list(manualJournals),
+    map: (r, ctx) => ({ ...mapJournal(r.raw, refOf(ctx), knownBaseCurrency(ctx)) }),
+    businessDate: dated((r) => r.raw.Date),
+  },
   tax_rate: { read: list(taxRates), map: (r) => ({ ...mapTaxRate(r.raw) }) },
   class: {
     read: list(tracking),
     // An option's record has no Options of its own.
-    map: (r, ctx) => (typeof r.raw.TrackingOptionID === 'string' && !Array.isArray(r.raw.Options)
-      ? { ...mapTrackingOption(r.raw, refOf(ctx)) }
-      : { ...mapTrackingCategory(r.raw) }),
+    map: (r, ctx) =>
+      typeof r.raw.TrackingOptionID === 'string' && !Array.isArray(r.raw.Options)
+        ? { ...mapTrackingOption(r.raw, refOf(ctx)) }
+        : { ...mapTrackingCategory(r.raw) },
   },
   currency: { read: list(currencies), map: (r) => ({ ...mapCurrency(r.raw) }) },
   employee: { read: list(employees), map: (r) => ({ ...mapEmployee(r.raw) }) },

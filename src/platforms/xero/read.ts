@@ -31,14 +31,19 @@ export interface XeroList<K extends keyof XeroLists> {
 }
 
 /** Where a paged read continues: the lower bound it asks from (ms), the page within it, and the newest UpdatedDateUTC seen. */
-interface Cursor { after: number | null; page: number; newest: number | null }
+interface Cursor {
+  after: number | null;
+  page: number;
+  newest: number | null;
+}
 
 const KEYSET = 'k1';
 
 function parseToken(token: string | null): Cursor {
   if (token === null) return { after: null, page: 1, newest: null };
   const parts = token.split(':');
-  const number = (text: string | undefined): number | null => (text === undefined || text === '' || !Number.isFinite(Number(text)) ? null : Number(text));
+  const number = (text: string | undefined): number | null =>
+    text === undefined || text === '' || !Number.isFinite(Number(text)) ? null : Number(text);
   if (parts[0] === KEYSET) return { after: number(parts[1]), page: number(parts[2]) ?? 1, newest: number(parts[3]) };
   // A read paged by number before this version: everything up to its newest UpdatedDateUTC was read in order, so the
   // keyset continues from there.
@@ -67,8 +72,17 @@ export function whereOf(fixed: string | undefined, window: ReadRequest['window']
 }
 
 /** A record, or its tombstone when Xero reports it in one of `gone` statuses. */
-export function recordOf(platformId: string | undefined, raw: object, status: string | undefined, gone: readonly string[] = ['DELETED']): PlatformRecord {
-  return { platformId: platformId ?? '', raw: raw as Record<string, unknown>, ...(status !== undefined && gone.includes(status) ? { deleted: true } : {}) };
+export function recordOf(
+  platformId: string | undefined,
+  raw: object,
+  status: string | undefined,
+  gone: readonly string[] = ['DELETED'],
+): PlatformRecord {
+  return {
+    platformId: platformId ?? '',
+    raw: raw as Record<string, unknown>,
+    ...(status !== undefined && gone.includes(status) ? { deleted: true } : {}),
+  };
 }
 
 export async function readList<K extends keyof XeroLists>(ctx: ConnectorContext, request: ReadRequest, list: XeroList<K>): Promise<ReadPage> {
@@ -76,7 +90,10 @@ export async function readList<K extends keyof XeroLists>(ctx: ConnectorContext,
   const since = list.modifiedSince ? request.since : null;
   const from = list.paged && cursor.after !== null ? new Date(cursor.after).toISOString() : since;
   const response = await xeroCall(ctx, {
-    method: 'GET', path: list.path, since: from, operation: `list ${list.key}`,
+    method: 'GET',
+    path: list.path,
+    since: from,
+    operation: `list ${list.key}`,
     query: {
       ...list.query,
       ...(list.paged ? { page: cursor.page, order: 'UpdatedDateUTC ASC' } : {}),
@@ -118,7 +135,9 @@ export function chartOf(ctx: ConnectorContext): Promise<XeroAccount[]> {
   if (chart === undefined) {
     chart = xeroCall(ctx, { method: 'GET', path: '/Accounts', operation: 'list Accounts' }).then((r) => listOf(r, 'Accounts'));
     // A failed read is not remembered: the next caller asks again.
-    chart.catch(() => { charts.delete(ctx); });
+    chart.catch(() => {
+      charts.delete(ctx);
+    });
     charts.set(ctx, chart);
   }
   return chart;

@@ -6,7 +6,12 @@
  * answer validators (./contract.ts) along them: run it after changing a type.
  */
 
-export interface XeroTracking { TrackingCategoryID?: string; TrackingOptionID?: string; Name?: string; Option?: string }
+export interface XeroTracking {
+  TrackingCategoryID?: string;
+  TrackingOptionID?: string;
+  Name?: string;
+  Option?: string;
+}
 
 export interface XeroLineItem {
   LineItemID?: string;
@@ -37,9 +42,18 @@ export interface XeroAddress {
   Country?: string;
 }
 
-export interface XeroPhone { PhoneType?: string; PhoneNumber?: string; PhoneAreaCode?: string; PhoneCountryCode?: string }
+export interface XeroPhone {
+  PhoneType?: string;
+  PhoneNumber?: string;
+  PhoneAreaCode?: string;
+  PhoneCountryCode?: string;
+}
 
-export interface XeroContactPerson { FirstName?: string; LastName?: string; EmailAddress?: string }
+export interface XeroContactPerson {
+  FirstName?: string;
+  LastName?: string;
+  EmailAddress?: string;
+}
 
 export interface XeroContact {
   ContactID?: string;
@@ -59,11 +73,24 @@ export interface XeroContact {
   UpdatedDateUTC?: string;
 }
 
-export interface XeroPaymentSummary { PaymentID?: string; Date?: string; Amount?: number }
+export interface XeroPaymentSummary {
+  PaymentID?: string;
+  Date?: string;
+  Amount?: number;
+}
 
-export interface XeroCreditSummary { CreditNoteID?: string; Date?: string; AppliedAmount?: number; Total?: number }
+export interface XeroCreditSummary {
+  CreditNoteID?: string;
+  Date?: string;
+  AppliedAmount?: number;
+  Total?: number;
+}
 
-export interface XeroAllocation { Amount?: number; Date?: string; Invoice?: { InvoiceID?: string } }
+export interface XeroAllocation {
+  Amount?: number;
+  Date?: string;
+  Invoice?: { InvoiceID?: string };
+}
 
 export type LineAmountTypes = 'Exclusive' | 'Inclusive' | 'NoTax';
 
@@ -105,7 +132,12 @@ export interface XeroCreditNote extends XeroDocument {
   Allocations?: XeroAllocation[];
 }
 
-export interface XeroAccountRef { AccountID?: string; Code?: string; Name?: string; CurrencyCode?: string }
+export interface XeroAccountRef {
+  AccountID?: string;
+  Code?: string;
+  Name?: string;
+  CurrencyCode?: string;
+}
 
 export interface XeroPayment {
   PaymentID?: string;
@@ -163,7 +195,11 @@ export interface XeroManualJournal {
   UpdatedDateUTC?: string;
 }
 
-export interface XeroTaxComponent { Name?: string; Rate?: number; IsCompound?: boolean }
+export interface XeroTaxComponent {
+  Name?: string;
+  Rate?: number;
+  IsCompound?: boolean;
+}
 
 export interface XeroTaxRate {
   Name?: string;
@@ -179,11 +215,24 @@ export interface XeroTaxRate {
   TaxComponents?: XeroTaxComponent[];
 }
 
-export interface XeroTrackingOption { TrackingOptionID?: string; TrackingCategoryID?: string; Name?: string; Status?: string }
+export interface XeroTrackingOption {
+  TrackingOptionID?: string;
+  TrackingCategoryID?: string;
+  Name?: string;
+  Status?: string;
+}
 
-export interface XeroTrackingCategory { TrackingCategoryID?: string; Name?: string; Status?: string; Options?: XeroTrackingOption[] }
+export interface XeroTrackingCategory {
+  TrackingCategoryID?: string;
+  Name?: string;
+  Status?: string;
+  Options?: XeroTrackingOption[];
+}
 
-export interface XeroCurrency { Code?: string; Description?: string }
+export interface XeroCurrency {
+  Code?: string;
+  Description?: string;
+}
 
 /** Xero's employee: a name and a status (ACTIVE, ARCHIVED, GDPRREQUEST, DELETED), for expense claims and receipts. */
 export interface XeroEmployee {
@@ -208,7 +257,13 @@ export interface XeroOrganisation {
   CreatedDateUTC?: string;
 }
 
-export interface XeroAttachment { AttachmentID?: string; FileName?: string; Url?: string; MimeType?: string; ContentLength?: number }
+export interface XeroAttachment {
+  AttachmentID?: string;
+  FileName?: string;
+  Url?: string;
+  MimeType?: string;
+  ContentLength?: number;
+}
 
 /**
  * An attachment as the connector stores it: Xero's attachment record plus the
@@ -220,9 +275,17 @@ export interface XeroStoredAttachment extends XeroAttachment {
   ManualJournal?: { ManualJournalID: string };
 }
 
-export interface XeroReportCell { Value?: string; Attributes?: { Id?: string; Value?: string }[] }
+export interface XeroReportCell {
+  Value?: string;
+  Attributes?: { Id?: string; Value?: string }[];
+}
 
-export interface XeroReportRow { RowType?: string; Title?: string; Cells?: XeroReportCell[]; Rows?: XeroReportRow[] }
+export interface XeroReportRow {
+  RowType?: string;
+  Title?: string;
+  Cells?: XeroReportCell[];
+  Rows?: XeroReportRow[];
+}
 
 export interface XeroReport {
   ReportID?: string;
@@ -249,7 +312,12 @@ export interface XeroStoredReport {
   Rows: XeroReportRow[];
 }
 
-export interface XeroConnection { id?: string; tenantId?: string; tenantName?: string; tenantType?: string }
+export interface XeroConnection {
+  id?: string;
+  tenantId?: string;
+  tenantName?: string;
+  tenantType?: string;
+}
 
 /** The record type under each list key of Xero's answers. */
 export interface XeroLists {

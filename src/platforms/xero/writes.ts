@@ -49,7 +49,8 @@ async function billBody(ctx: WriteContext, input: Input, creating: boolean): Pro
   }
   if (has(input, 'status') && input.status !== null) {
     const status = typeof input.status === 'string' ? BILL_STATUSES[input.status] : undefined;
-    if (status === undefined || (creating && status === 'VOIDED')) throw invalid('status', creating ? 'must be draft or open' : 'must be draft, open or void');
+    if (status === undefined || (creating && status === 'VOIDED'))
+      throw invalid('status', creating ? 'must be draft or open' : 'must be draft, open or void');
     body.Status = status;
   }
   if (has(input, 'line_items')) Object.assign(body, await documentLines(ctx, input));
@@ -57,7 +58,11 @@ async function billBody(ctx: WriteContext, input: Input, creating: boolean): Pro
 }
 
 /** The platform record of a written record, read as a sync reads it (lines with their AccountIDs). */
-async function recordOf<T>(ctx: WriteContext, written: T, read: (ctx: WriteContext, items: T[]) => Promise<PlatformRecord[]>): Promise<PlatformRecord> {
+async function recordOf<T>(
+  ctx: WriteContext,
+  written: T,
+  read: (ctx: WriteContext, items: T[]) => Promise<PlatformRecord[]>,
+): Promise<PlatformRecord> {
   const [record] = await read(ctx, [written]);
   if (record === undefined) throw new Error('Xero answered a write with no record');
   return record;
@@ -82,7 +87,8 @@ export const billWriter: Writer = {
     if (bill.Status === 'DELETED') return;
     if (bill.Status !== 'DRAFT' && bill.Status !== 'SUBMITTED') {
       throw new PlatformError({
-        kind: 'bad_request', requestSent: false,
+        kind: 'bad_request',
+        requestSent: false,
         message: `Xero deletes only draft bills and bills awaiting approval; this one is ${bill.Status ?? 'unknown'}. Void an approved bill with PATCH status void.`,
       });
     }
@@ -95,7 +101,7 @@ async function journalBody(ctx: WriteContext, input: Input): Promise<Body> {
   await checkBaseCurrency(ctx, input);
   const body: Body = {};
   if (has(input, 'memo')) {
-    if (typeof input.memo !== 'string' || input.memo.trim() === '') throw invalid('memo', 'is required: it is the Xero manual journal\'s narration');
+    if (typeof input.memo !== 'string' || input.memo.trim() === '') throw invalid('memo', "is required: it is the Xero manual journal's narration");
     body.Narration = input.memo;
   }
   if (has(input, 'transaction_date')) body.Date = dateOf(input.transaction_date);
@@ -123,7 +129,7 @@ const journalPath = (id: string): string => `/ManualJournals/${encodeURIComponen
 
 export const journalWriter: Writer = {
   async create(ctx, input) {
-    if (!has(input, 'memo')) throw invalid('memo', 'is required: it is the Xero manual journal\'s narration');
+    if (!has(input, 'memo')) throw invalid('memo', "is required: it is the Xero manual journal's narration");
     const body = { ...(await journalBody(ctx, input)), Status: 'POSTED' };
     return journalRecord(ctx, await send(ctx, { method: 'PUT', path: '/ManualJournals', operation: 'create journal' }, 'ManualJournals', body));
   },
@@ -132,24 +138,38 @@ export const journalWriter: Writer = {
     const body = await journalBody(ctx, patch);
     // Xero's contract requires the narration on every journal sent.
     body.Narration ??= (await fetchOne(ctx, journalPath(platformId), 'ManualJournals')).Narration ?? '';
-    return journalRecord(ctx, await send(ctx, { method: 'POST', path: journalPath(platformId), operation: 'update journal' }, 'ManualJournals', body));
+    return journalRecord(
+      ctx,
+      await send(ctx, { method: 'POST', path: journalPath(platformId), operation: 'update journal' }, 'ManualJournals', body),
+    );
   },
   /** A draft is deleted, a posted journal voided: both leave the ledger, and both read back as gone. */
   async delete(ctx, platformId) {
     const journal = await fetchOne(ctx, journalPath(platformId), 'ManualJournals');
     if (journal.Status === 'DELETED' || journal.Status === 'VOIDED') return;
     const status = journal.Status === 'DRAFT' ? 'DELETED' : 'VOIDED';
-    await send(ctx, { method: 'POST', path: journalPath(platformId), operation: 'delete journal' }, 'ManualJournals', { Narration: journal.Narration ?? '', Status: status });
+    await send(ctx, { method: 'POST', path: journalPath(platformId), operation: 'delete journal' }, 'ManualJournals', {
+      Narration: journal.Narration ?? '',
+      Status: status,
+    });
   },
 };
 
-const ADDRESS_TYPES: Readonly<Record<string, string>> = { billing: 'POBOX', pobox: 'POBOX', postal: 'POBOX', shipping: 'STREET', street: 'STREET', delivery: 'STREET' };
+const ADDRESS_TYPES: Readonly<Record<string, string>> = {
+  billing: 'POBOX',
+  pobox: 'POBOX',
+  postal: 'POBOX',
+  shipping: 'STREET',
+  street: 'STREET',
+  delivery: 'STREET',
+};
 
 function contactBody(input: Input): Body {
   refuse(input, ['parent_id', 'payment_terms_id', 'subsidiary_id', 'subsidiaries', 'registration_number'], 'Xero contacts have no such field');
   const body: Body = {};
   if (has(input, 'customer_name')) {
-    if (typeof input.customer_name !== 'string' || input.customer_name.trim() === '') throw invalid('customer_name', 'is required: it is the Xero contact\'s name');
+    if (typeof input.customer_name !== 'string' || input.customer_name.trim() === '')
+      throw invalid('customer_name', "is required: it is the Xero contact's name");
     body.Name = input.customer_name;
   }
   if (has(input, 'contact_name')) {
@@ -165,10 +185,17 @@ function contactBody(input: Input): Body {
   if (has(input, 'addresses')) {
     body.Addresses = list(input, 'addresses').map((a, n) => {
       const type = ADDRESS_TYPES[typeof a.type === 'string' ? a.type.toLowerCase() : 'billing'];
-      if (type === undefined) throw invalid(`addresses[${n}].type`, `must be one of ${Object.keys(ADDRESS_TYPES).join(', ')} (Xero keeps a postal and a street address)`);
+      if (type === undefined)
+        throw invalid(`addresses[${n}].type`, `must be one of ${Object.keys(ADDRESS_TYPES).join(', ')} (Xero keeps a postal and a street address)`);
       return {
-        AddressType: type, AddressLine1: textOf(a.address1), AddressLine2: textOf(a.address2), AddressLine3: textOf(a.address3),
-        City: textOf(a.city), Region: textOf(a.region), PostalCode: textOf(a.postal_code), Country: textOf(a.country),
+        AddressType: type,
+        AddressLine1: textOf(a.address1),
+        AddressLine2: textOf(a.address2),
+        AddressLine3: textOf(a.address3),
+        City: textOf(a.city),
+        Region: textOf(a.region),
+        PostalCode: textOf(a.postal_code),
+        Country: textOf(a.country),
       };
     });
   }

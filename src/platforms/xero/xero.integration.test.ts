@@ -58,19 +58,36 @@ afterEach(() => {
   expect(standin.violations).toEqual([]);
 });
 
-interface Linked { connection: ConnectionRecord; token: string }
+interface Linked {
+  connection: ConnectionRecord;
+  token: string;
+}
 
 /** A connection to the stand-in's first organisation, linked as the consent flow leaves it. */
 async function link(org: CreatedOrganization, tokens = standin.issueTokens(APP.clientId)): Promise<Linked> {
   const tenant = standin.tenants[0];
-  return oauthConnection(t, { platform: PLATFORM, app: APP, tokens, identity: { storeUniqueId: tenant?.id ?? '', storeName: tenant?.name ?? null }, org });
+  return oauthConnection(t, {
+    platform: PLATFORM,
+    app: APP,
+    tokens,
+    identity: { storeUniqueId: tenant?.id ?? '', storeName: tenant?.name ?? null },
+    org,
+  });
 }
 
-interface Row { id: string; platform_id: string; data: Json; raw: Json; last_synced_at: Date }
+interface Row {
+  id: string;
+  platform_id: string;
+  data: Json;
+  raw: Json;
+  last_synced_at: Date;
+}
 
 async function stored(connectionId: string, type: UnifiedObjectType): Promise<Row[]> {
   const result = await t.db.pool.query<Row>(
-    'SELECT id, platform_id, data, raw, last_synced_at FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id', [connectionId, type]);
+    'SELECT id, platform_id, data, raw, last_synced_at FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id',
+    [connectionId, type],
+  );
   return result.rows;
 }
 
@@ -94,22 +111,58 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back + 1, 0)).toISOString().slice(0, 10);
   };
   return {
-    account: ids(list('Accounts').filter((a) => a.Status !== 'DELETED'), 'AccountID'),
-    vendor: ids(contacts.filter((c) => c.IsSupplier === true), 'ContactID'),
-    customer: ids(contacts.filter((c) => c.IsCustomer === true || c.IsSupplier !== true), 'ContactID'),
+    account: ids(
+      list('Accounts').filter((a) => a.Status !== 'DELETED'),
+      'AccountID',
+    ),
+    vendor: ids(
+      contacts.filter((c) => c.IsSupplier === true),
+      'ContactID',
+    ),
+    customer: ids(
+      contacts.filter((c) => c.IsCustomer === true || c.IsSupplier !== true),
+      'ContactID',
+    ),
     bill: ids(invoices('ACCPAY'), 'InvoiceID'),
     invoice: ids(invoices('ACCREC'), 'InvoiceID'),
-    bill_credit_memo: ids(list('CreditNotes').filter((c) => c.Type === 'ACCPAYCREDIT' && c.Status !== 'DELETED'), 'CreditNoteID'),
-    invoice_credit_memo: ids(list('CreditNotes').filter((c) => c.Type === 'ACCRECCREDIT' && c.Status !== 'DELETED'), 'CreditNoteID'),
-    bill_payment: ids(list('Payments').filter((p) => p.PaymentType === 'ACCPAYPAYMENT' && p.Status !== 'DELETED'), 'PaymentID'),
-    invoice_payment: ids(list('Payments').filter((p) => p.PaymentType === 'ACCRECPAYMENT' && p.Status !== 'DELETED'), 'PaymentID'),
+    bill_credit_memo: ids(
+      list('CreditNotes').filter((c) => c.Type === 'ACCPAYCREDIT' && c.Status !== 'DELETED'),
+      'CreditNoteID',
+    ),
+    invoice_credit_memo: ids(
+      list('CreditNotes').filter((c) => c.Type === 'ACCRECCREDIT' && c.Status !== 'DELETED'),
+      'CreditNoteID',
+    ),
+    bill_payment: ids(
+      list('Payments').filter((p) => p.PaymentType === 'ACCPAYPAYMENT' && p.Status !== 'DELETED'),
+      'PaymentID',
+    ),
+    invoice_payment: ids(
+      list('Payments').filter((p) => p.PaymentType === 'ACCRECPAYMENT' && p.Status !== 'DELETED'),
+      'PaymentID',
+    ),
     // Posted journals only: drafts have not touched the ledger, voided ones no longer do.
-    journal_entry: ids(list('ManualJournals').filter((j) => j.Status !== 'DELETED' && j.Status !== 'VOIDED' && j.Status !== 'DRAFT'), 'ManualJournalID'),
+    journal_entry: ids(
+      list('ManualJournals').filter((j) => j.Status !== 'DELETED' && j.Status !== 'VOIDED' && j.Status !== 'DRAFT'),
+      'ManualJournalID',
+    ),
     bank_transfer: ids(list('BankTransfers'), 'BankTransferID'),
-    tax_rate: ids(list('TaxRates').filter((r) => r.Status !== 'DELETED'), 'TaxType'),
-    class: [...ids(categories, 'TrackingCategoryID'), ...ids(categories.flatMap((c) => (c.Options ?? []) as Json[]), 'TrackingOptionID')].sort(),
+    tax_rate: ids(
+      list('TaxRates').filter((r) => r.Status !== 'DELETED'),
+      'TaxType',
+    ),
+    class: [
+      ...ids(categories, 'TrackingCategoryID'),
+      ...ids(
+        categories.flatMap((c) => (c.Options ?? []) as Json[]),
+        'TrackingOptionID',
+      ),
+    ].sort(),
     currency: ids(list('Currencies'), 'Code'),
-    employee: ids(list('Employees').filter((e) => e.Status !== 'DELETED'), 'EmployeeID'),
+    employee: ids(
+      list('Employees').filter((e) => e.Status !== 'DELETED'),
+      'EmployeeID',
+    ),
     company_info: [standin.tenants[0]?.id ?? ''],
     attachment: ids(Object.values(books().attachments).flat(), 'AttachmentID'),
     balance_sheet: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
@@ -124,24 +177,34 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
 describe('Xero sync', () => {
   let c: Linked;
 
-  it('stores every declared object on an initial sync, mapped from the stand-in\'s records', async () => {
+  it("stores every declared object on an initial sync, mapped from the stand-in's records", async () => {
     c = await link(t.org);
     await expectSynced(t, c.connection.id, 'initial');
     const expected = expectedIds();
     expect(Object.keys(expected).sort()).toEqual(Object.keys(xeroConnector.objects).sort());
     for (const [type, platformIds] of Object.entries(expected) as [UnifiedObjectType, string[]][]) {
-      expect((await stored(c.connection.id, type)).map((r) => r.platform_id), type).toEqual(platformIds);
+      expect(
+        (await stored(c.connection.id, type)).map((r) => r.platform_id),
+        type,
+      ).toEqual(platformIds);
     }
     expect(expected.bill.length).toBeGreaterThan(100);
-    const billPages = standin.requests.filter((r) => r.path === '/api.xro/2.0/Invoices' && r.query.where === 'Type=="ACCPAY"').map((r) => r.query.page);
+    const billPages = standin.requests
+      .filter((r) => r.path === '/api.xro/2.0/Invoices' && r.query.where === 'Type=="ACCPAY"')
+      .map((r) => r.query.page);
     // Keyset pages: page 1 from the start, then page 1 from just before the first page's newest bill.
     expect(billPages).toEqual(['1', '1']);
     const id = c.connection.id;
     const ref = (type: UnifiedObjectType, platformId: unknown): string => serviceId(id, type, String(platformId));
 
     // A part-paid bill with a tracked, taxed line: every link resolves to a stored record.
-    const bill = invoices('ACCPAY').find((b) => (b.Payments as Json[]).length === 1 && b.Status === 'AUTHORISED'
-      && ((b.LineItems as Json[])[0]?.Tracking as Json[]).length > 0 && (b.LineItems as Json[])[0]?.TaxType === 'INPUT2');
+    const bill = invoices('ACCPAY').find(
+      (b) =>
+        (b.Payments as Json[]).length === 1 &&
+        b.Status === 'AUTHORISED' &&
+        ((b.LineItems as Json[])[0]?.Tracking as Json[]).length > 0 &&
+        (b.LineItems as Json[])[0]?.TaxType === 'INPUT2',
+    );
     if (bill === undefined) throw new Error('the stand-in has no part-paid tracked bill');
     const row = await one(id, 'bill', bill.InvoiceID);
     const line = (bill.LineItems as Json[])[0] ?? {};
@@ -151,17 +214,32 @@ describe('Xero sync', () => {
     const option = await one(id, 'class', tracking.TrackingOptionID);
     const payment = await one(id, 'bill_payment', (bill.Payments as Json[])[0]?.PaymentID);
     expect(row.data).toMatchObject({
-      status: 'partially_paid', total_amount: bill.Total, amount_due: bill.AmountDue, sub_total: bill.SubTotal, tax_amount: bill.TotalTax,
-      vendor_id: vendor.id, document_number: bill.InvoiceNumber, issue_date: xeroDay(bill.Date), currency_code: 'NZD',
+      status: 'partially_paid',
+      total_amount: bill.Total,
+      amount_due: bill.AmountDue,
+      sub_total: bill.SubTotal,
+      tax_amount: bill.TotalTax,
+      vendor_id: vendor.id,
+      document_number: bill.InvoiceNumber,
+      issue_date: xeroDay(bill.Date),
+      currency_code: 'NZD',
       linked_payments: [{ id: payment.id, allocated_amount: (bill.Payments as Json[])[0]?.Amount }],
     });
     expect((row.data.line_items as Json[])[0]).toMatchObject({
-      account_id: account?.id, tax_rate_id: (await one(id, 'tax_rate', 'INPUT2')).id, class_id: option.id, description: line.Description,
-      sub_total: line.LineAmount, tax_amount: line.TaxAmount,
+      account_id: account?.id,
+      tax_rate_id: (await one(id, 'tax_rate', 'INPUT2')).id,
+      class_id: option.id,
+      description: line.Description,
+      sub_total: line.LineAmount,
+      tax_amount: line.TaxAmount,
     });
     expect(vendor.data).toMatchObject({ vendor_name: (bill.Contact as Json).Name, status: 'active' });
     expect(option.data).toMatchObject({ name: tracking.Option, parent_id: (await one(id, 'class', tracking.TrackingCategoryID)).id });
-    expect(payment.data).toMatchObject({ linked_bills: [{ id: row.id, allocated_amount: (bill.Payments as Json[])[0]?.Amount }], vendor_id: vendor.id, status: 'active' });
+    expect(payment.data).toMatchObject({
+      linked_bills: [{ id: row.id, allocated_amount: (bill.Payments as Json[])[0]?.Amount }],
+      vendor_id: vendor.id,
+      status: 'active',
+    });
     // The raw record is Xero's, with the line's AccountID filled in from the chart (contract 2.9.4 names accounts by code).
     expect((row.raw.LineItems as Json[] | undefined)?.[0]?.AccountID).toBe(account?.platform_id);
 
@@ -169,28 +247,51 @@ describe('Xero sync', () => {
     const credit = list('CreditNotes').find((x) => x.Type === 'ACCPAYCREDIT' && (x.Allocations as Json[]).length > 0) ?? {};
     const creditedBill = String(((credit.Allocations as Json[])[0]?.Invoice as Json).InvoiceID);
     const creditRow = await one(id, 'bill_credit_memo', credit.CreditNoteID);
-    expect(creditRow.data).toMatchObject({ status: 'partially_paid', remaining_amount: credit.RemainingCredit, linked_bills: [{ id: ref('bill', creditedBill) }] });
+    expect(creditRow.data).toMatchObject({
+      status: 'partially_paid',
+      remaining_amount: credit.RemainingCredit,
+      linked_bills: [{ id: ref('bill', creditedBill) }],
+    });
     expect((await one(id, 'bill', creditedBill)).data).toMatchObject({ linked_credit_memos: [{ id: creditRow.id }] });
 
     // Statuses: voided documents keep their status; deleted ones are not stored.
-    expect((await one(id, 'invoice', 'd4956132-ed94-4dd7-9eaa-aa22dfdf06f2')).data).toMatchObject({ status: 'void', total_amount: 40, document_number: 'INV-0001' });
-    const deleted = list('Invoices').filter((i) => i.Status === 'DELETED').map((i) => String(i.InvoiceID));
+    expect((await one(id, 'invoice', 'd4956132-ed94-4dd7-9eaa-aa22dfdf06f2')).data).toMatchObject({
+      status: 'void',
+      total_amount: 40,
+      document_number: 'INV-0001',
+    });
+    const deleted = list('Invoices')
+      .filter((i) => i.Status === 'DELETED')
+      .map((i) => String(i.InvoiceID));
     expect(deleted.length).toBeGreaterThan(0);
-    expect((await t.db.pool.query('SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND platform_id = ANY($2)', [id, deleted])).rows[0]).toEqual({ n: 0 });
+    expect(
+      (await t.db.pool.query('SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND platform_id = ANY($2)', [id, deleted])).rows[0],
+    ).toEqual({ n: 0 });
 
     for (const journal of await stored(id, 'journal_entry')) {
       const lines = journal.data.line_items as Json[];
-      expect(lines.reduce((sum, l) => sum + Math.round(Number(l.total_amount) * 100), 0), journal.platform_id).toBe(0);
+      expect(
+        lines.reduce((sum, l) => sum + Math.round(Number(l.total_amount) * 100), 0),
+        journal.platform_id,
+      ).toBe(0);
       for (const l of lines) expect(expected.account.map((a) => ref('account', a))).toContain(l.account_id);
     }
     const sheets = await stored(id, 'balance_sheet');
-    expect(sheets.at(-1)?.data).toMatchObject({ total_assets: '179533.09', total_liabilities: '-5915.21', total_equity: '185448.29', currency_code: 'NZD' });
+    expect(sheets.at(-1)?.data).toMatchObject({
+      total_assets: '179533.09',
+      total_liabilities: '-5915.21',
+      total_equity: '185448.29',
+      currency_code: 'NZD',
+    });
     const incomes = await stored(id, 'income_statement');
     expect(incomes.at(-1)?.data).toMatchObject({ accounting_standard: 'accrual', currency_code: 'NZD', net_operating_income: null });
     const now = new Date();
     const monthEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
     expect(standin.requests.filter((r) => r.path === '/api.xro/2.0/Reports/ProfitAndLoss').map((r) => r.query)).toContainEqual({
-      fromDate: `${monthEnd.slice(0, 8)}01`, toDate: monthEnd, periods: '11', timeframe: 'MONTH',
+      fromDate: `${monthEnd.slice(0, 8)}01`,
+      toDate: monthEnd,
+      periods: '11',
+      timeframe: 'MONTH',
     });
     // No cash flow statement on Xero: the endpoint says so, and the status counts none.
     const flows = await sender(t, c.token)('GET', '/accounting/cash_flow_statements');
@@ -201,7 +302,11 @@ describe('Xero sync', () => {
     expect([rates.statusCode, errorBody(rates).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     expect((await stored(id, 'currency')).length).toBeGreaterThan(0);
     const status = json(await sender(t, c.token)('GET', '/connections/status')).status as { historical_sync_status: Json };
-    expect(status.historical_sync_status).toMatchObject({ synced_income_statements_count: 12, synced_cash_flows_count: null, synced_balance_sheets_count: 12 });
+    expect(status.historical_sync_status).toMatchObject({
+      synced_income_statements_count: 12,
+      synced_cash_flows_count: null,
+      synced_balance_sheets_count: 12,
+    });
     // Nor sales orders: Xero has none, and reading its quotes as orders is not confirmed by the reference (docs/reference.md).
     expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('SALES_ORDER');
     for (const path of ['/accounting/sales_orders', `/accounting/sales_orders/${(await one(id, 'company_info', standin.tenants[0]?.id)).id}`]) {
@@ -245,20 +350,34 @@ describe('Xero sync', () => {
     const expense = await send('GET', '/accounting/expenses/attachments');
     expect([expense.statusCode, errorBody(expense).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     const body = multipart([{ name: 'file', value: 'x', filename: 'x.txt' }]);
-    const upload = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bills/${billId}/attachments?access_token=${c.token}`,
-      headers: { ...clientHeaders(t.org), 'content-type': body.contentType }, payload: body.payload });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bills/${billId}/attachments?access_token=${c.token}`,
+      headers: { ...clientHeaders(t.org), 'content-type': body.contentType },
+      payload: body.payload,
+    });
     expect([upload.statusCode, errorBody(upload).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
-    expect((await one(id, 'company_info', standin.tenants[0]?.id)).data).toMatchObject({ name: 'Demo Company (NZ)', currency_code: 'NZD', fiscal_year_start_month: 4 });
+    expect((await one(id, 'company_info', standin.tenants[0]?.id)).data).toMatchObject({
+      name: 'Demo Company (NZ)',
+      currency_code: 'NZD',
+      fiscal_year_start_month: 4,
+    });
     // A contact that is both a supplier and a customer is both.
     const both = list('Contacts').find((x) => x.Name === 'Katherine Warren');
     expect((await one(id, 'customer', both?.ContactID)).data).toMatchObject({ customer_name: 'Katherine Warren', email: 'kat.warren@clampett.com' });
     expect((await one(id, 'vendor', both?.ContactID)).data).toMatchObject({ vendor_name: 'Katherine Warren' });
   }, 60_000);
 
-  it('reads only what changed since Xero\'s last UpdatedDateUTC: one bill edited, one voided, events for those two only', async () => {
+  it("reads only what changed since Xero's last UpdatedDateUTC: one bill edited, one voided, events for those two only", async () => {
     const id = c.connection.id;
-    const cursor = (await t.db.pool.query<{ since_cursor: string }>(`SELECT since_cursor FROM sync_objects WHERE connection_id = $1 AND object_type = 'bill'`, [id])).rows[0]?.since_cursor;
-    const newest = Math.max(...list('Invoices').filter((i) => i.Type === 'ACCPAY').map((i) => xeroMillis(i.UpdatedDateUTC) ?? 0));
+    const cursor = (
+      await t.db.pool.query<{ since_cursor: string }>(`SELECT since_cursor FROM sync_objects WHERE connection_id = $1 AND object_type = 'bill'`, [id])
+    ).rows[0]?.since_cursor;
+    const newest = Math.max(
+      ...list('Invoices')
+        .filter((i) => i.Type === 'ACCPAY')
+        .map((i) => xeroMillis(i.UpdatedDateUTC) ?? 0),
+    );
     expect(cursor).toBe(new Date(newest).toISOString());
     const open = invoices('ACCPAY').filter((b) => b.Status === 'AUTHORISED' && Number(b.AmountPaid) === 0 && Number(b.AmountCredited) === 0);
     const [edited, voided, untouched] = open;
@@ -272,12 +391,22 @@ describe('Xero sync', () => {
       if (first !== undefined) first.Description = 'Corrected description';
       bill.DueDate = msDate(Date.UTC(2026, 0, 31));
     });
-    books().change('Invoices', String(voided.InvoiceID), (bill) => { bill.Status = 'VOIDED'; });
+    books().change('Invoices', String(voided.InvoiceID), (bill) => {
+      bill.Status = 'VOIDED';
+    });
     await expectSynced(t, id, 'incremental');
 
     const entityEvents = (await eventsOf(t, id)).slice(eventsBefore).filter((e) => /_(CREATED|UPDATED|DELETED)$/.test(e.code));
-    expect(entityEvents.map((e) => [e.code, (e.payload.bill as Json).platform_id]).sort()).toEqual([['BILL_UPDATED', edited.InvoiceID], ['BILL_UPDATED', voided.InvoiceID]].sort());
-    expect((await one(id, 'bill', edited.InvoiceID)).data).toMatchObject({ due_date: '2026-01-31T00:00:00.000Z', line_items: [{ description: 'Corrected description' }] });
+    expect(entityEvents.map((e) => [e.code, (e.payload.bill as Json).platform_id]).sort()).toEqual(
+      [
+        ['BILL_UPDATED', edited.InvoiceID],
+        ['BILL_UPDATED', voided.InvoiceID],
+      ].sort(),
+    );
+    expect((await one(id, 'bill', edited.InvoiceID)).data).toMatchObject({
+      due_date: '2026-01-31T00:00:00.000Z',
+      line_items: [{ description: 'Corrected description' }],
+    });
     expect((await one(id, 'bill', voided.InvoiceID)).data).toMatchObject({ status: 'void' });
     // Untouched records were not rewritten.
     expect((await one(id, 'bill', untouched.InvoiceID)).last_synced_at).toEqual(untouchedBefore.last_synced_at);
@@ -290,7 +419,9 @@ describe('Xero sync', () => {
     const cursorReads = standin.requests.filter((r) => cursorObjects.some((p) => r.path.endsWith(p)) && r.query.where !== 'HasAttachments==true');
     expect(new Set(cursorReads.map((r) => r.path.slice('/api.xro/2.0'.length)))).toEqual(new Set(cursorObjects));
     expect(cursorReads.every((r) => r.ifModifiedSince !== undefined)).toBe(true);
-    const after = (await t.db.pool.query<{ since_cursor: string }>(`SELECT since_cursor FROM sync_objects WHERE connection_id = $1 AND object_type = 'bill'`, [id])).rows[0]?.since_cursor;
+    const after = (
+      await t.db.pool.query<{ since_cursor: string }>(`SELECT since_cursor FROM sync_objects WHERE connection_id = $1 AND object_type = 'bill'`, [id])
+    ).rows[0]?.since_cursor;
     expect(after).toBe(new Date(xeroMillis(books().get('Invoices', String(voided.InvoiceID))?.UpdatedDateUTC) ?? 0).toISOString());
   }, 30_000);
 
@@ -299,16 +430,30 @@ describe('Xero sync', () => {
     const byName = (first: string): Json => list('Employees').find((e) => e.FirstName === first) ?? {};
     const [tony, bruce, nick] = [byName('Tony'), byName('Bruce'), byName('Nick')];
     expect((await one(id, 'employee', tony.EmployeeID)).data).toMatchObject({
-      first_name: 'Tony', last_name: 'Stark', status: 'active', department_id: null, manager_id: null, hire_date: null, salary: null,
-      custom_fields: {}, updated_at: new Date(xeroMillis(tony.UpdatedDateUTC) ?? 0).toISOString(),
+      first_name: 'Tony',
+      last_name: 'Stark',
+      status: 'active',
+      department_id: null,
+      manager_id: null,
+      hire_date: null,
+      salary: null,
+      custom_fields: {},
+      updated_at: new Date(xeroMillis(tony.UpdatedDateUTC) ?? 0).toISOString(),
     });
     const eventsBefore = (await eventsOf(t, id)).length;
     standin.resetCounters();
-    books().change('Employees', String(bruce.EmployeeID), (e) => { e.Status = 'ARCHIVED'; });
-    books().change('Employees', String(nick.EmployeeID), (e) => { e.Status = 'DELETED'; });
+    books().change('Employees', String(bruce.EmployeeID), (e) => {
+      e.Status = 'ARCHIVED';
+    });
+    books().change('Employees', String(nick.EmployeeID), (e) => {
+      e.Status = 'DELETED';
+    });
     await expectSynced(t, id, 'incremental');
     const events = (await eventsOf(t, id)).slice(eventsBefore).filter((e) => e.code.startsWith('EMPLOYEE_'));
-    expect(events.map((e) => [e.code, (e.payload.employee as Json).platform_id]).sort()).toEqual([['EMPLOYEE_DELETED', nick.EmployeeID], ['EMPLOYEE_UPDATED', bruce.EmployeeID]]);
+    expect(events.map((e) => [e.code, (e.payload.employee as Json).platform_id]).sort()).toEqual([
+      ['EMPLOYEE_DELETED', nick.EmployeeID],
+      ['EMPLOYEE_UPDATED', bruce.EmployeeID],
+    ]);
     expect((await one(id, 'employee', bruce.EmployeeID)).data).toMatchObject({ status: 'inactive', first_name: 'Bruce' });
     expect((await stored(id, 'employee')).map((r) => r.platform_id)).not.toContain(nick.EmployeeID);
     // The whole list, without a page or If-Modified-Since.
@@ -320,7 +465,9 @@ describe('Xero sync', () => {
     const send = (...args: Parameters<ReturnType<typeof sender>>) => sender(t, c.token)(...args);
     const refs = async () => {
       const id = c.connection.id;
-      const option = list('TrackingCategories').flatMap((x) => (x.Options ?? []) as Json[]).find((o) => o.Name === 'Bart');
+      const option = list('TrackingCategories')
+        .flatMap((x) => (x.Options ?? []) as Json[])
+        .find((o) => o.Name === 'Bart');
       return {
         vendor: (await stored(id, 'vendor')).find((v) => v.data.vendor_name === 'PowerDirect')?.id,
         expense: (await stored(id, 'account')).find((a) => a.data.nominal_code === '429')?.id,
@@ -336,9 +483,20 @@ describe('Xero sync', () => {
       standin.resetCounters();
       const response = await send('POST', '/accounting/bills', {
         bill: {
-          vendor_id: r.vendor, issue_date: '2025-04-01T00:00:00.000Z', due_date: '2025-04-30T00:00:00.000Z', document_number: 'PD-2025-04',
+          vendor_id: r.vendor,
+          issue_date: '2025-04-01T00:00:00.000Z',
+          due_date: '2025-04-30T00:00:00.000Z',
+          document_number: 'PD-2025-04',
           line_items: [
-            { account_id: r.expense, total_amount: 115, sub_total: 100, tax_amount: 15, tax_rate_id: r.gst, class_id: r.bart, description: 'April power' },
+            {
+              account_id: r.expense,
+              total_amount: 115,
+              sub_total: 100,
+              tax_amount: 15,
+              tax_rate_id: r.gst,
+              class_id: r.bart,
+              description: 'April power',
+            },
             { account_id: r.expense, total_amount: 20, description: 'Meter fee' },
           ],
         },
@@ -348,12 +506,29 @@ describe('Xero sync', () => {
       const bill = json(response).bill as Json;
       expect(list('Invoices')).toHaveLength(before + 1);
       const created = books().get('Invoices', String(bill.platform_id)) ?? {};
-      expect(created).toMatchObject({ Type: 'ACCPAY', Status: 'AUTHORISED', InvoiceNumber: 'PD-2025-04', Total: 135, TotalTax: 15, LineAmountTypes: 'Exclusive' });
-      expect((created.LineItems as Json[]).map((l) => [l.AccountCode, l.UnitAmount, l.TaxType])).toEqual([['429', 100, 'INPUT2'], ['429', 20, undefined]]);
+      expect(created).toMatchObject({
+        Type: 'ACCPAY',
+        Status: 'AUTHORISED',
+        InvoiceNumber: 'PD-2025-04',
+        Total: 135,
+        TotalTax: 15,
+        LineAmountTypes: 'Exclusive',
+      });
+      expect((created.LineItems as Json[]).map((l) => [l.AccountCode, l.UnitAmount, l.TaxType])).toEqual([
+        ['429', 100, 'INPUT2'],
+        ['429', 20, undefined],
+      ]);
       expect(standin.requests.filter((x) => x.method === 'PUT').map((x) => [x.path, x.idempotencyKey])).toEqual([['/api.xro/2.0/Invoices', job]]);
       expect(bill).toMatchObject({
-        status: 'open', total_amount: 135, sub_total: 120, tax_amount: 15, amount_due: 135, vendor_id: r.vendor, document_number: 'PD-2025-04',
-        issue_date: '2025-04-01T00:00:00.000Z', due_date: '2025-04-30T00:00:00.000Z',
+        status: 'open',
+        total_amount: 135,
+        sub_total: 120,
+        tax_amount: 15,
+        amount_due: 135,
+        vendor_id: r.vendor,
+        document_number: 'PD-2025-04',
+        issue_date: '2025-04-01T00:00:00.000Z',
+        due_date: '2025-04-30T00:00:00.000Z',
         line_items: [
           { account_id: r.expense, tax_rate_id: r.gst, class_id: r.bart, total_amount: 115, tax_amount: 15, description: 'April power' },
           { account_id: r.expense, tax_rate_id: null, class_id: null, total_amount: 20, tax_amount: 0, description: 'Meter fee' },
@@ -368,10 +543,12 @@ describe('Xero sync', () => {
       expect(books().get('Invoices', String(bill.platform_id))?.Status).toBe('VOIDED');
     });
 
-    it('deletes a draft bill; refuses to delete an approved one with Xero\'s rule in the error', async () => {
+    it("deletes a draft bill; refuses to delete an approved one with Xero's rule in the error", async () => {
       const r = await refs();
       const lines = [{ account_id: r.expense, total_amount: 30, description: 'Stamps' }];
-      const draft = json(await send('POST', '/accounting/bills', { bill: { vendor_id: r.vendor, issue_date: '2025-04-02', status: 'draft', line_items: lines } })).bill as Json;
+      const draft = json(
+        await send('POST', '/accounting/bills', { bill: { vendor_id: r.vendor, issue_date: '2025-04-02', status: 'draft', line_items: lines } }),
+      ).bill as Json;
       expect(draft).toMatchObject({ status: 'draft', total_amount: 30 });
       const gone = await send('DELETE', `/accounting/bills/${String(draft.id)}`);
       expect(gone.statusCode, gone.body).toBe(200);
@@ -379,7 +556,8 @@ describe('Xero sync', () => {
       expect(books().get('Invoices', String(draft.platform_id))?.Status).toBe('DELETED');
       expect((await send('GET', `/accounting/bills/${String(draft.id)}`)).statusCode).toBe(410);
 
-      const approved = json(await send('POST', '/accounting/bills', { bill: { vendor_id: r.vendor, issue_date: '2025-04-02', line_items: lines } })).bill as Json;
+      const approved = json(await send('POST', '/accounting/bills', { bill: { vendor_id: r.vendor, issue_date: '2025-04-02', line_items: lines } }))
+        .bill as Json;
       const refused = await send('DELETE', `/accounting/bills/${String(approved.id)}`);
       expect(errorBody(refused)).toMatchObject({ error_code: 'PLATFORM_BAD_REQUEST' });
       expect(errorBody(refused).error_message).toContain('Void an approved bill with PATCH status void');
@@ -391,7 +569,9 @@ describe('Xero sync', () => {
       const before = list('Invoices').length;
       standin.resetCounters();
       standin.failNext(500, 1, { method: 'PUT', path: '/api.xro/2.0/Invoices' });
-      const response = await send('POST', '/accounting/bills', { bill: { vendor_id: r.vendor, issue_date: '2025-04-03', line_items: [{ account_id: r.expense, total_amount: 12.5 }] } });
+      const response = await send('POST', '/accounting/bills', {
+        bill: { vendor_id: r.vendor, issue_date: '2025-04-03', line_items: [{ account_id: r.expense, total_amount: 12.5 }] },
+      });
       expect(response.statusCode, response.body).toBe(200);
       expect(list('Invoices')).toHaveLength(before + 1);
       const puts = standin.requests.filter((x) => x.method === 'PUT');
@@ -403,39 +583,75 @@ describe('Xero sync', () => {
       const r = await refs();
       const response = await send('POST', '/accounting/journal_entries', {
         journal_entry: {
-          transaction_date: '2025-04-04T00:00:00.000Z', currency_code: 'NZD', memo: 'Reclass April power',
-          line_items: [{ account_id: r.expense, total_amount: 150, description: 'To expenses' }, { account_id: r.sales, total_amount: -150, description: 'From sales' }],
+          transaction_date: '2025-04-04T00:00:00.000Z',
+          currency_code: 'NZD',
+          memo: 'Reclass April power',
+          line_items: [
+            { account_id: r.expense, total_amount: 150, description: 'To expenses' },
+            { account_id: r.sales, total_amount: -150, description: 'From sales' },
+          ],
         },
       });
       expect(response.statusCode, response.body).toBe(200);
       const entry = json(response).journal_entry as Json;
       expect(entry).toMatchObject({
-        memo: 'Reclass April power', transaction_date: '2025-04-04T00:00:00.000Z',
-        line_items: [{ account_id: r.expense, total_amount: 150, description: 'To expenses' }, { account_id: r.sales, total_amount: -150, description: 'From sales' }],
+        memo: 'Reclass April power',
+        transaction_date: '2025-04-04T00:00:00.000Z',
+        line_items: [
+          { account_id: r.expense, total_amount: 150, description: 'To expenses' },
+          { account_id: r.sales, total_amount: -150, description: 'From sales' },
+        ],
       });
       const journal = books().get('ManualJournals', String(entry.platform_id)) ?? {};
       expect(journal).toMatchObject({ Status: 'POSTED', Narration: 'Reclass April power', LineAmountTypes: 'NoTax' });
-      expect((journal.JournalLines as Json[]).map((l) => [l.AccountCode, l.LineAmount])).toEqual([['429', 150], ['200', -150]]);
+      expect((journal.JournalLines as Json[]).map((l) => [l.AccountCode, l.LineAmount])).toEqual([
+        ['429', 150],
+        ['200', -150],
+      ]);
 
       // Another currency than the organisation's is refused before Xero is called.
-      const usd = await send('POST', '/accounting/journal_entries', { journal_entry: { transaction_date: '2025-04-04', currency_code: 'USD', memo: 'x', line_items: [{ account_id: r.expense, total_amount: 1 }, { account_id: r.sales, total_amount: -1 }] } });
+      const usd = await send('POST', '/accounting/journal_entries', {
+        journal_entry: {
+          transaction_date: '2025-04-04',
+          currency_code: 'USD',
+          memo: 'x',
+          line_items: [
+            { account_id: r.expense, total_amount: 1 },
+            { account_id: r.sales, total_amount: -1 },
+          ],
+        },
+      });
       expect(errorBody(usd)).toMatchObject({ error_code: 'VALIDATION_ERROR', error_metadata: { field: 'currency_code' } });
     });
 
     it('creates and updates a customer; a name another contact has is a duplicate', async () => {
       const response = await send('POST', '/accounting/customers', {
         customer: {
-          customer_name: 'Ledgerport Pty', contact_name: 'Ada Lovelace', email: 'ada@ledgerport.example', phone: '+64 9 555 0101',
-          addresses: [{ type: 'billing', address1: '1 Queen Street', city: 'Auckland', region: 'Auckland', postal_code: '1010', country: 'New Zealand' }],
+          customer_name: 'Ledgerport Pty',
+          contact_name: 'Ada Lovelace',
+          email: 'ada@ledgerport.example',
+          phone: '+64 9 555 0101',
+          addresses: [
+            { type: 'billing', address1: '1 Queen Street', city: 'Auckland', region: 'Auckland', postal_code: '1010', country: 'New Zealand' },
+          ],
         },
       });
       expect(response.statusCode, response.body).toBe(200);
       const customer = json(response).customer as Json;
       expect(customer).toMatchObject({
-        customer_name: 'Ledgerport Pty', contact_name: 'Ada Lovelace', email: 'ada@ledgerport.example', phone: '+64 9 555 0101', status: 'active',
+        customer_name: 'Ledgerport Pty',
+        contact_name: 'Ada Lovelace',
+        email: 'ada@ledgerport.example',
+        phone: '+64 9 555 0101',
+        status: 'active',
         addresses: [{ type: 'pobox', address1: '1 Queen Street', city: 'Auckland', region: 'Auckland', postal_code: '1010', country: 'New Zealand' }],
       });
-      expect(books().get('Contacts', String(customer.platform_id))).toMatchObject({ Name: 'Ledgerport Pty', FirstName: 'Ada', LastName: 'Lovelace', ContactStatus: 'ACTIVE' });
+      expect(books().get('Contacts', String(customer.platform_id))).toMatchObject({
+        Name: 'Ledgerport Pty',
+        FirstName: 'Ada',
+        LastName: 'Lovelace',
+        ContactStatus: 'ACTIVE',
+      });
 
       const renamed = await send('PATCH', `/accounting/customers/${String(customer.id)}`, { customer: { email: 'accounts@ledgerport.example' } });
       expect(json(renamed).customer).toMatchObject({ id: customer.id, email: 'accounts@ledgerport.example', customer_name: 'Ledgerport Pty' });
@@ -447,7 +663,7 @@ describe('Xero sync', () => {
   });
 
   describe('faults', () => {
-    it('waits out a 429\'s Retry-After and a 503, and completes', async () => {
+    it("waits out a 429's Retry-After and a 503, and completes", async () => {
       standin.resetCounters();
       standin.failNext(429, 1, { path: '/api.xro/2.0/Invoices' });
       standin.failNext(503, 2, { path: '/api.xro/2.0/Accounts' });
@@ -478,12 +694,21 @@ describe('Xero sync', () => {
       standin.expireAccessTokens();
       standin.resetCounters();
       const handler = xero.objects.company_info?.handler;
-      const organisations = await Promise.all(Array.from({ length: 20 }, async () => {
-        const session = await jobTokens(t.services, linked.connection, xero);
-        const ctx = connectorContext({ connector: xero, connectionId: linked.connection.id, credentials: {}, environment: 'sandbox', db: t.db.pool, ...session });
-        const page = await handler?.read(ctx, { since: null, window: null, pageToken: null });
-        return page?.records[0]?.platformId;
-      }));
+      const organisations = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const session = await jobTokens(t.services, linked.connection, xero);
+          const ctx = connectorContext({
+            connector: xero,
+            connectionId: linked.connection.id,
+            credentials: {},
+            environment: 'sandbox',
+            db: t.db.pool,
+            ...session,
+          });
+          const page = await handler?.read(ctx, { since: null, window: null, pageToken: null });
+          return page?.records[0]?.platformId;
+        }),
+      );
       expect(organisations).toEqual(Array.from({ length: 20 }, () => standin.tenants[0]?.id));
       expect(standin.tokenCalls.refresh_token).toBe(1);
       expect(standin.requests.filter((r) => r.status === 401)).toEqual([]);

@@ -16,7 +16,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { platformAddress } from '../../../src/platforms/addresses.ts';
 import type {
-  AuthorizationInput, Connector, ConnectorContext, ExportPage, ExportStatus, InboundChange, PlatformRecord, ReadPage,
+  AuthorizationInput,
+  Connector,
+  ConnectorContext,
+  ExportPage,
+  ExportStatus,
+  InboundChange,
+  PlatformRecord,
+  ReadPage,
 } from '../../../src/platforms/connector.ts';
 import { PlatformError } from '../../../src/platforms/errors.ts';
 import type { PlatformResponse } from '../../../src/platforms/limit-types.ts';
@@ -45,7 +52,11 @@ function shopOf(input: AuthorizationInput | undefined): string {
 
 /** Shopify's check of the callback: HMAC-SHA256 (hex) of the other parameters, sorted, under the app's secret. */
 export function callbackHmac(params: Readonly<Record<string, string>>, secret: string): string {
-  const message = Object.keys(params).filter((name) => name !== 'hmac').sort().map((name) => `${name}=${params[name] ?? ''}`).join('&');
+  const message = Object.keys(params)
+    .filter((name) => name !== 'hmac')
+    .sort()
+    .map((name) => `${name}=${params[name] ?? ''}`)
+    .join('&');
   return createHmac('sha256', secret).update(message).digest('hex');
 }
 
@@ -64,15 +75,31 @@ function costOf(response: PlatformResponse): number | null {
 }
 
 async function call(
-  ctx: ConnectorContext, method: 'GET' | 'POST', path: string, operation: string, cost: number, query?: Record<string, string | null>,
+  ctx: ConnectorContext,
+  method: 'GET' | 'POST',
+  path: string,
+  operation: string,
+  cost: number,
+  query?: Record<string, string | null>,
 ): Promise<Record<string, unknown>> {
   const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
   if (tokens === null) throw new PlatformError({ kind: 'unauthorized', message: 'The connection has no access token', requestSent: false });
   const response = await ctx.http.request({
-    method, url: `${shopUrl(shopOf(ctx.credentials))}/admin/api${path}`, headers: { 'x-shopfront-access-token': tokens.accessToken },
-    ...(query === undefined ? {} : { query }), idempotent: method === 'GET', operation, cost,
+    method,
+    url: `${shopUrl(shopOf(ctx.credentials))}/admin/api${path}`,
+    headers: { 'x-shopfront-access-token': tokens.accessToken },
+    ...(query === undefined ? {} : { query }),
+    idempotent: method === 'GET',
+    operation,
+    cost,
   });
-  if (!isObject(response.body)) throw new PlatformError({ kind: 'server', httpStatus: response.status, message: `${operation}: the answer is not a JSON object`, requestSent: true });
+  if (!isObject(response.body))
+    throw new PlatformError({
+      kind: 'server',
+      httpStatus: response.status,
+      message: `${operation}: the answer is not a JSON object`,
+      requestSent: true,
+    });
   return response.body;
 }
 
@@ -86,9 +113,24 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 /** A shop's customer as the unified customer, every field of its schema given (the store checks mapped objects). */
 function mapCustomer(platformId: string, raw: Record<string, unknown>): Record<string, unknown> {
   return {
-    platform_id: platformId, parent_id: null, payment_terms_id: null, subsidiary_id: null, status: 'active', contact_name: null,
-    currency_code: null, customer_name: text(raw.name), email: text(raw.email), phone: null, registration_number: null, tax_number: null,
-    subsidiaries: [], addresses: [], contacts: [], created_at: null, updated_at: text(raw.updated_at), platform_url: null,
+    platform_id: platformId,
+    parent_id: null,
+    payment_terms_id: null,
+    subsidiary_id: null,
+    status: 'active',
+    contact_name: null,
+    currency_code: null,
+    customer_name: text(raw.name),
+    email: text(raw.email),
+    phone: null,
+    registration_number: null,
+    tax_number: null,
+    subsidiaries: [],
+    addresses: [],
+    contacts: [],
+    created_at: null,
+    updated_at: text(raw.updated_at),
+    platform_url: null,
   };
 }
 
@@ -106,14 +148,18 @@ async function pollExport(ctx: ConnectorContext, exportId: string): Promise<Expo
 }
 
 async function readExportPage(ctx: ConnectorContext, exportId: string, cursor: string | null): Promise<ExportPage> {
-  const body = await call(ctx, 'GET', `/exports/${encodeURIComponent(exportId)}/results.json`, 'read export results', SHOPFRONT_COSTS.page, { cursor });
+  const body = await call(ctx, 'GET', `/exports/${encodeURIComponent(exportId)}/results.json`, 'read export results', SHOPFRONT_COSTS.page, {
+    cursor,
+  });
   const next = text(body.next_cursor);
   return { records: customersOf(body), nextCursor: next, ...(next === null ? { nextSince: text(body.as_of) } : {}) };
 }
 
 function webhookChanges(body: unknown): InboundChange[] | null {
   if (!isObject(body) || typeof body.shop_domain !== 'string' || typeof body.topic !== 'string' || !body.topic.startsWith('customers/')) return null;
-  return [{ account: body.shop_domain, type: 'customer', platformId: typeof body.id === 'number' || typeof body.id === 'string' ? String(body.id) : null }];
+  return [
+    { account: body.shop_domain, type: 'customer', platformId: typeof body.id === 'number' || typeof body.id === 'string' ? String(body.id) : null },
+  ];
 }
 
 export const shopfrontConnector: Connector = {
@@ -123,10 +169,15 @@ export const shopfrontConnector: Connector = {
   auth: {
     type: 'oauth2',
     callbackParams: ['shop', 'hmac', 'host'],
-    authorizationInput: [{
-      field: 'store_url', label: 'Shop domain', pattern: SHOP_DOMAIN, lowercase: true,
-      hint: 'Your shop\'s address, like my-shop.myshopify.com.',
-    }],
+    authorizationInput: [
+      {
+        field: 'store_url',
+        label: 'Shop domain',
+        pattern: SHOP_DOMAIN,
+        lowercase: true,
+        hint: "Your shop's address, like my-shop.myshopify.com.",
+      },
+    ],
     authorizeUrl(app, state, scope, input) {
       const query = new URLSearchParams({ client_id: app.clientId, scope: scope ?? 'read_customers', redirect_uri: app.redirectUri, state });
       return `${shopUrl(shopOf(input))}/admin/oauth/authorize?${query.toString()}`;
@@ -136,18 +187,28 @@ export const shopfrontConnector: Connector = {
       // The consent page sends the shop back: another shop than the one asked for, or a forged callback, is refused.
       const hmac = callback.hmac ?? '';
       if (callback.shop !== shop || !sameText(callbackHmac({ ...callback, code }, app.clientSecret), hmac)) {
-        throw new PlatformError({ kind: 'forbidden', httpStatus: 403, message: `The sign-in came back from another shop than ${shop}`, requestSent: false });
+        throw new PlatformError({
+          kind: 'forbidden',
+          httpStatus: 403,
+          message: `The sign-in came back from another shop than ${shop}`,
+          requestSent: false,
+        });
       }
       const response = await ctx.http.request({
-        method: 'POST', url: `${shopUrl(shop)}/admin/oauth/access_token`, form: { client_id: app.clientId, client_secret: app.clientSecret, code },
-        idempotent: false, operation: 'exchange code',
+        method: 'POST',
+        url: `${shopUrl(shop)}/admin/oauth/access_token`,
+        form: { client_id: app.clientId, client_secret: app.clientSecret, code },
+        idempotent: false,
+        operation: 'exchange code',
       });
       const body = response.body;
-      if (!isObject(body) || typeof body.access_token !== 'string') throw new PlatformError({ kind: 'server', message: 'No access_token in the answer', requestSent: true });
+      if (!isObject(body) || typeof body.access_token !== 'string')
+        throw new PlatformError({ kind: 'server', message: 'No access_token in the answer', requestSent: true });
       // Offline tokens do not expire and come without a refresh token.
       return { accessToken: body.access_token, refreshToken: null, expiresAt: null, tenantId: null };
     },
-    refresh: () => Promise.reject(new PlatformError({ kind: 'unauthorized', message: 'Shopfront tokens are not refreshed: link again', requestSent: false })),
+    refresh: () =>
+      Promise.reject(new PlatformError({ kind: 'unauthorized', message: 'Shopfront tokens are not refreshed: link again', requestSent: false })),
   },
   async identify(ctx) {
     const body = await call(ctx, 'GET', '/shop.json', 'shop', SHOPFRONT_COSTS.shop);
@@ -156,12 +217,24 @@ export const shopfrontConnector: Connector = {
   },
   objects: {
     customer: {
-      capabilities: { read: true, incremental: 'cursor', deletions: 'none', filter: true, fetchByPlatformId: true, create: false, update: false, delete: false },
+      capabilities: {
+        read: true,
+        incremental: 'cursor',
+        deletions: 'none',
+        filter: true,
+        fetchByPlatformId: true,
+        create: false,
+        update: false,
+        delete: false,
+      },
       handler: {
         read: (ctx, request) => readCustomers(ctx, request.since, request.pageToken),
         bulk: {
           async startExport(ctx, request) {
-            const body = await call(ctx, 'POST', '/exports.json', 'start export', SHOPFRONT_COSTS.startExport, { object: 'customers', updated_since: request.since });
+            const body = await call(ctx, 'POST', '/exports.json', 'start export', SHOPFRONT_COSTS.startExport, {
+              object: 'customers',
+              updated_since: request.since,
+            });
             const started = isObject(body.export) ? body.export : {};
             if (typeof started.id !== 'string') throw new PlatformError({ kind: 'server', message: 'No export id in the answer', requestSent: true });
             return started.id;
@@ -174,7 +247,9 @@ export const shopfrontConnector: Connector = {
     },
   },
   limits: {
-    requestsPerMinute: null, concurrentRequests: 2, dailyRequests: SHOPFRONT_LIMITS.dailyRequests,
+    requestsPerMinute: null,
+    concurrentRequests: 2,
+    dailyRequests: SHOPFRONT_LIMITS.dailyRequests,
     costBucket: { size: SHOPFRONT_LIMITS.bucketSize, refillPerSecond: SHOPFRONT_LIMITS.refillPerSecond, defaultCost: 1, costOf },
   },
   webhooks: {

@@ -44,14 +44,20 @@ beforeAll(async () => {
   if (getConnector(SHOPFRONT) === undefined) registerConnector(shopfrontConnector);
   t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true } });
   await registerOAuthApp(t, SHOPFRONT, {
-    clientId: standin.app.clientId, clientSecret: standin.app.clientSecret, redirectUri: `${t.services.config.publicUrl}/link/oauth/callback`,
+    clientId: standin.app.clientId,
+    clientSecret: standin.app.clientSecret,
+    redirectUri: `${t.services.config.publicUrl}/link/oauth/callback`,
     webhookKey: WEBHOOK_KEY,
   });
   standin.addShop(SHOP, 13);
   standin.addShop(CRASH_SHOP, 4);
   receiver = new WebhookReceiver();
   const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
-  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [t.org.organization.id, 'sandbox', url]);
+  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    t.org.organization.id,
+    'sandbox',
+    url,
+  ]);
 }, 120_000);
 afterAll(async () => {
   await dispatcher?.stop();
@@ -65,9 +71,13 @@ const clientHeaders = () => ({
   authorization: `Basic ${Buffer.from(`${t.org.credentials.sandbox.client_id}:${t.org.credentials.sandbox.client_secret}`).toString('base64')}`,
   'x-service-version': '2024-08-31',
 });
-const createBody = async (body: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/versioned/connections/create', headers: clientHeaders(), payload: body });
+const createBody = async (body: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/versioned/connections/create', headers: clientHeaders(), payload: body });
 const count = async (sql: string, params: unknown[] = []) => Number((await t.db.pool.query<{ n: string }>(sql, params)).rows[0]?.n);
-const pathOf = (url: string) => { const parsed = new URL(url); return `${parsed.pathname}${parsed.search}`; };
+const pathOf = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+};
 
 async function until<T>(find: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -90,7 +100,9 @@ async function newConnection(): Promise<{ id: string; linkPath: string }> {
 function signedWebhook(body: Record<string, unknown>, key = WEBHOOK_KEY) {
   const raw = JSON.stringify(body);
   return t.app.inject({
-    method: 'POST', url: `/platform-webhooks/${SHOPFRONT}/${t.org.organization.id}/sandbox`, payload: raw,
+    method: 'POST',
+    url: `/platform-webhooks/${SHOPFRONT}/${t.org.organization.id}/sandbox`,
+    payload: raw,
     headers: { 'content-type': 'application/json', [SHOPFRONT_WEBHOOK_HEADER]: createHmac('sha256', key).update(raw).digest('base64') },
   });
 }
@@ -130,10 +142,21 @@ describe('connector interface v2: SHOPFRONT', () => {
   });
 
   it('resumes polling the same export when a run starts again, instead of starting another', async () => {
-    const { connection } = await createConnection(t.db.pool, t.services.cipher, { organizationId: t.org.organization.id, environment: 'sandbox' }, {
-      platform: SHOPFRONT, name: null, credentials: { store_url: CRASH_SHOP }, identity: { storeUniqueId: CRASH_SHOP, storeName: null },
-      syncConfig: null, scope: null, marketplace: null, redirectUrl: null,
-    });
+    const { connection } = await createConnection(
+      t.db.pool,
+      t.services.cipher,
+      { organizationId: t.org.organization.id, environment: 'sandbox' },
+      {
+        platform: SHOPFRONT,
+        name: null,
+        credentials: { store_url: CRASH_SHOP },
+        identity: { storeUniqueId: CRASH_SHOP, storeName: null },
+        syncConfig: null,
+        scope: null,
+        marketplace: null,
+        redirectUrl: null,
+      },
+    );
     const tokens = { accessToken: standin.issueToken(CRASH_SHOP), refreshToken: null, expiresAt: null, tenantId: null };
     await t.db.pool.query('UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1', [connection.id, sealJson(t.services.cipher, tokens)]);
     const run = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
@@ -183,7 +206,9 @@ describe('connector interface v2: SHOPFRONT', () => {
     expect(done.statusCode, done.body).toBe(303);
     expect(done.headers.location).toContain('public_token=');
     const linked = await t.db.pool.query<{ platform: string; store_unique_id: string; credentials_ciphertext: Buffer }>(
-      'SELECT platform, store_unique_id, credentials_ciphertext FROM connections WHERE id = $1', [id]);
+      'SELECT platform, store_unique_id, credentials_ciphertext FROM connections WHERE id = $1',
+      [id],
+    );
     expect(linked.rows[0]).toMatchObject({ platform: SHOPFRONT, store_unique_id: SHOP });
     // The shop domain is kept sealed with the connection: later calls find the shop's host in ctx.credentials.
     expect(JSON.parse(t.services.cipher.decrypt(linked.rows[0]?.credentials_ciphertext ?? Buffer.alloc(0)))).toEqual({ store_url: SHOP });
@@ -194,7 +219,10 @@ describe('connector interface v2: SHOPFRONT', () => {
     expect(String(relink.headers.location).startsWith(`${standin.url}/${SHOP}/admin/oauth/authorize?`)).toBe(true);
 
     // The initial sync: one export, polled until ready (the run queued again in between), its results stored.
-    await until(async () => (await count('SELECT count(*) AS n FROM connections WHERE id = $1 AND ready_at IS NOT NULL', [id])) === 1 || undefined, 60_000);
+    await until(
+      async () => (await count('SELECT count(*) AS n FROM connections WHERE id = $1 AND ready_at IS NOT NULL', [id])) === 1 || undefined,
+      60_000,
+    );
     expect(await count(`SELECT count(*) AS n FROM records WHERE connection_id = $1 AND object_type = 'customer'`, [id])).toBe(13);
     const shop = standin.shop(SHOP);
     expect(shop).toMatchObject({ exportsStarted: 1, polls: 3 });
@@ -203,7 +231,8 @@ describe('connector interface v2: SHOPFRONT', () => {
     expect(shop.costCharged).toBeGreaterThan(SHOPFRONT_LIMITS.bucketSize);
     expect(shop.throttled).toBe(0);
     // The daily budget counts every call of the connection: the shop's, plus the code exchange the stand-in does not meter.
-    const dayCalls = async () => count(`SELECT COALESCE(sum(day_calls), 0) AS n FROM platform_call_meters WHERE connection_id = $1 AND scope = $2`, [id, CONNECTION_SCOPE]);
+    const dayCalls = async () =>
+      count(`SELECT COALESCE(sum(day_calls), 0) AS n FROM platform_call_meters WHERE connection_id = $1 AND scope = $2`, [id, CONNECTION_SCOPE]);
     expect(await dayCalls()).toBe(shop.calls + 1);
 
     // The shop's own webhook, signed: verified, mapped to the changed customer, synced, and sent on as CUSTOMER_UPDATED.
@@ -212,8 +241,10 @@ describe('connector interface v2: SHOPFRONT', () => {
     expect(unsigned.statusCode).toBe(401);
     const hook = await signedWebhook({ shop_domain: SHOP, topic: 'customers/update', id: 1002 });
     expect([hook.statusCode, json(hook)]).toEqual([200, { changes: 1, sync_runs: 1, duplicate: false }]);
-    const delivered = await until(() => receiver.bodies.find((b) => b.code === 'CUSTOMER_UPDATED'
-      && (b.customer as Record<string, unknown> | undefined)?.platform_id === '1002'), 30_000);
+    const delivered = await until(
+      () => receiver.bodies.find((b) => b.code === 'CUSTOMER_UPDATED' && (b.customer as Record<string, unknown> | undefined)?.platform_id === '1002'),
+      30_000,
+    );
     expect(delivered).toMatchObject({ type: 'CUSTOMER', connection_id: id });
     // Incremental reads are paged, not exported.
     expect(standin.shop(SHOP).exportsStarted).toBe(1);
@@ -223,7 +254,11 @@ describe('connector interface v2: SHOPFRONT', () => {
     const callsBefore = standin.shop(SHOP).calls;
     standin.rename(SHOP, '1003', 'Renamed again');
     expect((await signedWebhook({ shop_domain: SHOP, topic: 'customers/update', id: 1003 })).statusCode).toBe(200);
-    await until(async () => (await count('SELECT count(*) AS n FROM platform_pauses WHERE connection_id = $1 AND paused_until > now()', [id])) === 1 || undefined, 30_000);
+    await until(
+      async () =>
+        (await count('SELECT count(*) AS n FROM platform_pauses WHERE connection_id = $1 AND paused_until > now()', [id])) === 1 || undefined,
+      30_000,
+    );
     expect(standin.shop(SHOP).calls).toBe(callsBefore);
     expect(standin.shop(SHOP).throttled).toBe(0);
   }, 120_000);
@@ -240,9 +275,12 @@ describe('connector interface v2: SHOPFRONT', () => {
         if (!target.startsWith(relative(ROOT, HERE))) outside.add(`${file} → ${target}`);
       }
     }
-    const connectorImports = [...outside].filter((line) => line.startsWith('connector.ts') || line.startsWith('standin.ts')).map((line) => line.split(' → ')[1]);
+    const connectorImports = [...outside]
+      .filter((line) => line.startsWith('connector.ts') || line.startsWith('standin.ts'))
+      .map((line) => line.split(' → ')[1]);
     // The connector and its stand-in: the kit (level 4 of docs/architecture.md), nothing else of ours.
-    for (const target of connectorImports) expect(target, target).toMatch(/^src\/platforms\/(connector|errors|addresses|limit-types|webhook-signature)\.ts$/);
+    for (const target of connectorImports)
+      expect(target, target).toMatch(/^src\/platforms\/(connector|errors|addresses|limit-types|webhook-signature)\.ts$/);
     const mentions: string[] = [];
     const walk = (dir: string): void => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -253,7 +291,9 @@ describe('connector interface v2: SHOPFRONT', () => {
     };
     walk(join(ROOT, 'src'));
     expect(mentions).toEqual([]);
-    const registrations = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((line) => line.trimEnd().endsWith('registerConnector(shopfrontConnector);'));
+    const registrations = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => line.trimEnd().endsWith('registerConnector(shopfrontConnector);'));
     expect(registrations).toHaveLength(1);
     // Its page of docs/platforms.md comes from its declarations too: the shop domain asked before consent.
     expect(renderPlatformsMarkdown([shopfrontConnector])).toContain('`store_url`: Shop domain, asked before the consent page');

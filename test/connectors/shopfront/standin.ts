@@ -12,7 +12,12 @@ import { callbackHmac, SHOPFRONT_COSTS, SHOPFRONT_LIMITS, SHOPFRONT_PAGE_SIZE } 
 
 const LATENCY_SLACK_POINTS = 1;
 
-export interface StandInCustomer { id: string; name: string; email: string; updated_at: string }
+export interface StandInCustomer {
+  id: string;
+  name: string;
+  email: string;
+  updated_at: string;
+}
 
 interface Shop {
   name: string;
@@ -27,7 +32,12 @@ interface Shop {
   polls: number;
 }
 
-interface Export { shop: string; pollsLeft: number; since: string | null; fails: boolean }
+interface Export {
+  shop: string;
+  pollsLeft: number;
+  since: string | null;
+  fails: boolean;
+}
 
 export interface ShopfrontStandIn {
   url: string;
@@ -85,9 +95,8 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
   function admin(shop: Shop, domain: string, path: string, url: URL, method: string, response: ServerResponse): true {
     const updatedSince = url.searchParams.get('updated_since');
     const changed = (since: string | null) => shop.customers.filter((c) => since === null || c.updated_at > since);
-    const costed = (cost: number, body: Record<string, unknown>): true => (charge(shop, cost)
-      ? answer(response, 200, { ...body, cost: { actual: cost } })
-      : answer(response, 429, { errors: 'Throttled' }));
+    const costed = (cost: number, body: Record<string, unknown>): true =>
+      charge(shop, cost) ? answer(response, 200, { ...body, cost: { actual: cost } }) : answer(response, 429, { errors: 'Throttled' });
     if (method === 'GET' && path === '/shop.json') return costed(SHOPFRONT_COSTS.shop, { shop: { name: shop.name, domain } });
     if (method === 'GET' && path === '/customers.json') {
       const { customers, next } = page(changed(updatedSince), Number(url.searchParams.get('page') ?? '0'));
@@ -108,7 +117,10 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
         found.pollsLeft -= 1;
         const ready = found.pollsLeft < 0;
         if (found.fails) return costed(SHOPFRONT_COSTS.pollExport, { status: 'failed', error: 'INTERNAL_SERVER_ERROR' });
-        return costed(SHOPFRONT_COSTS.pollExport, ready ? { status: 'completed', results_cursor: '0' } : { status: 'running', retry_after_ms: options.retryAfterMs });
+        return costed(
+          SHOPFRONT_COSTS.pollExport,
+          ready ? { status: 'completed', results_cursor: '0' } : { status: 'running', retry_after_ms: options.retryAfterMs },
+        );
       }
       const { customers, next } = page(changed(found.since), Number(url.searchParams.get('cursor') ?? '0'));
       return costed(1 + customers.length, { customers, next_cursor: next, as_of: now() });
@@ -159,7 +171,9 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => { handle(request, Buffer.concat(chunks).toString('utf8'), response); });
+    request.on('end', () => {
+      handle(request, Buffer.concat(chunks).toString('utf8'), response);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -167,14 +181,28 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
     url: `http://127.0.0.1:${port}`,
     app,
     addShop(domain, count) {
-      const customers = Array.from({ length: count }, (_, i) => ({ id: String(1000 + i), name: `Customer ${i + 1}`, email: `c${i + 1}@example.com`, updated_at: now() }));
+      const customers = Array.from({ length: count }, (_, i) => ({
+        id: String(1000 + i),
+        name: `Customer ${i + 1}`,
+        email: `c${i + 1}@example.com`,
+        updated_at: now(),
+      }));
       shops.set(domain, {
-        name: `Shop ${domain}`, customers, points: SHOPFRONT_LIMITS.bucketSize, refilledAt: Date.now(),
-        calls: 0, throttled: 0, costCharged: 0, exportsStarted: 0, polls: 0,
+        name: `Shop ${domain}`,
+        customers,
+        points: SHOPFRONT_LIMITS.bucketSize,
+        refilledAt: Date.now(),
+        calls: 0,
+        throttled: 0,
+        costCharged: 0,
+        exportsStarted: 0,
+        polls: 0,
       });
     },
     shop: shopNamed,
-    failNextExport(domain) { failing.add(domain); },
+    failNextExport(domain) {
+      failing.add(domain);
+    },
     issueToken(domain) {
       const token = `shpat_${randomBytes(12).toString('hex')}`;
       tokens.set(token, domain);
@@ -186,6 +214,11 @@ export async function startShopfrontStandIn(options: { pollsBeforeReady: number;
       customer.name = name;
       customer.updated_at = now();
     },
-    close: () => new Promise<void>((resolve) => { server.close(() => { resolve(); }); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
   };
 }

@@ -3,7 +3,17 @@
  * entity, tombstones of deleted ones (for ChangeDataCapture), and the
  * bookkeeping QBO does on every write (Id, SyncToken, MetaData, totals).
  */
-import { attachableFile, ENTITIES, fixture, generatedBills, MULTICURRENCY_ENTITIES, recordedRecords, recordKey, type Entity, type Json } from './fixtures.ts';
+import {
+  attachableFile,
+  ENTITIES,
+  fixture,
+  generatedBills,
+  MULTICURRENCY_ENTITIES,
+  recordedRecords,
+  recordKey,
+  type Entity,
+  type Json,
+} from './fixtures.ts';
 import type { ReportName } from './report.ts';
 
 /** Times as QBO writes them: the company's offset (Pacific, -07:00 here) and whole seconds. */
@@ -12,7 +22,10 @@ export function qboTime(ms: number, withMillis = false): string {
   return `${withMillis ? local.slice(0, 23) : local.slice(0, 19)}-07:00`;
 }
 
-export interface Tombstone { Id: string; at: number }
+export interface Tombstone {
+  Id: string;
+  at: number;
+}
 
 export interface CompanyOptions {
   realmId: string;
@@ -84,7 +97,9 @@ export class Company {
   /** Live records, ordered by Id (rates, which have none, by their key); copies. */
   list(entity: Entity): Json[] {
     const byKey = (a: Json, b: Json): number => (recordKey(entity, a) < recordKey(entity, b) ? -1 : 1);
-    return [...this.table(entity).values()].sort(entity === 'ExchangeRate' ? byKey : (a, b) => numericId(a) - numericId(b)).map((r) => structuredClone(r));
+    return [...this.table(entity).values()]
+      .sort(entity === 'ExchangeRate' ? byKey : (a, b) => numericId(a) - numericId(b))
+      .map((r) => structuredClone(r));
   }
 
   find(entity: Entity, id: string): Json | null {
@@ -103,7 +118,8 @@ export class Company {
   /** Records changed at or after `since`, and tombstones of those deleted since. */
   changedSince(entity: Entity, since: number): Json[] {
     const live = this.list(entity).filter((r) => updatedAt(r) >= since);
-    const gone = (this.tombstones.get(entity) ?? []).filter((t) => t.at >= since)
+    const gone = (this.tombstones.get(entity) ?? [])
+      .filter((t) => t.at >= since)
       .map((t) => ({ domain: 'QBO', status: 'Deleted', Id: t.Id, MetaData: { LastUpdatedTime: qboTime(t.at) } }));
     return [...live, ...gone];
   }
@@ -135,12 +151,20 @@ export class Company {
       if (typeof line.Id !== 'string' && line.DetailType !== 'SubTotalLineDetail') line.Id = String(i + 1);
     });
     // Transactions and names are in the home currency unless they say otherwise.
-    if (record.CurrencyRef === undefined && ['Customer', 'Bill', 'JournalEntry'].includes(entity)) record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
+    if (record.CurrencyRef === undefined && ['Customer', 'Bill', 'JournalEntry'].includes(entity))
+      record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
   }
 
   insert(entity: Entity, body: Json): Json {
     const at = qboTime(this.now());
-    const record: Json = { ...structuredClone(body), domain: 'QBO', sparse: false, Id: String(this.nextId++), SyncToken: '0', MetaData: { CreateTime: at, LastUpdatedTime: at } };
+    const record: Json = {
+      ...structuredClone(body),
+      domain: 'QBO',
+      sparse: false,
+      Id: String(this.nextId++),
+      SyncToken: '0',
+      MetaData: { CreateTime: at, LastUpdatedTime: at },
+    };
     if (record.TxnDate === undefined && entity !== 'Customer' && entity !== 'Employee') record.TxnDate = at.slice(0, 10);
     this.derive(entity, record, null);
     this.table(entity).set(String(record.Id), record);
@@ -173,7 +197,10 @@ export class Company {
    * created or replaced, into the home currency unless it names another; SyncToken and LastUpdatedTime move on.
    */
   setExchangeRate(rate: { SourceCurrencyCode: string; AsOfDate: string; Rate: number; TargetCurrencyCode?: string }): Json {
-    const home = isJson(this.preferences.CurrencyPrefs) && isJson(this.preferences.CurrencyPrefs.HomeCurrency) ? this.preferences.CurrencyPrefs.HomeCurrency.value : 'USD';
+    const home =
+      isJson(this.preferences.CurrencyPrefs) && isJson(this.preferences.CurrencyPrefs.HomeCurrency)
+        ? this.preferences.CurrencyPrefs.HomeCurrency.value
+        : 'USD';
     const record: Json = { TargetCurrencyCode: home, ...rate };
     const before = this.table('ExchangeRate').get(recordKey('ExchangeRate', record));
     Object.assign(record, { SyncToken: String(Number(before?.SyncToken ?? -1) + 1), MetaData: { LastUpdatedTime: qboTime(this.now()) } });

@@ -21,8 +21,29 @@ export function fixture(name: string): Json {
 
 /** Entities the stand-in keeps, each seeded from query/<Entity>.json. */
 export const ENTITIES = [
-  'Account', 'Attachable', 'Bill', 'BillPayment', 'Class', 'CompanyCurrency', 'CreditMemo', 'Customer', 'Department', 'Deposit', 'Employee',
-  'ExchangeRate', 'Invoice', 'Item', 'JournalEntry', 'Payment', 'SalesReceipt', 'TaxAgency', 'TaxRate', 'Term', 'Transfer', 'Vendor', 'VendorCredit',
+  'Account',
+  'Attachable',
+  'Bill',
+  'BillPayment',
+  'Class',
+  'CompanyCurrency',
+  'CreditMemo',
+  'Customer',
+  'Department',
+  'Deposit',
+  'Employee',
+  'ExchangeRate',
+  'Invoice',
+  'Item',
+  'JournalEntry',
+  'Payment',
+  'SalesReceipt',
+  'TaxAgency',
+  'TaxRate',
+  'Term',
+  'Transfer',
+  'Vendor',
+  'VendorCredit',
 ] as const;
 
 /** Entities only a multicurrency company has (Preferences.CurrencyPrefs.MultiCurrencyEnabled). */
@@ -67,7 +88,11 @@ export function faultBody(name: string, detail?: string, element?: string): Json
 export function generatedBills(count: number): Json[] {
   const [template] = recordedRecords('Bill').filter((b) => b.Id === '108');
   if (template === undefined) throw new Error('the Bill fixture lost bill 108');
-  const vendors = [['46', 'Norton Lumber and Building Materials'], ['56', "Bob's Burger Joint"], ['30', 'Books by Bessie']] as const;
+  const vendors = [
+    ['46', 'Norton Lumber and Building Materials'],
+    ['56', "Bob's Burger Joint"],
+    ['30', 'Books by Bessie'],
+  ] as const;
   return Array.from({ length: count }, (_, i) => {
     const bill = structuredClone(template);
     const [vendorId, vendorName] = vendors[i % vendors.length] ?? vendors[0];
@@ -81,7 +106,14 @@ export function generatedBills(count: number): Json[] {
     bill.DueDate = new Date(day.getTime() + 30 * 86_400_000).toISOString().slice(0, 10);
     bill.TotalAmt = amount;
     bill.Balance = amount;
-    bill.Line = [{ DetailType: 'AccountBasedExpenseLineDetail', Amount: amount, Id: '1', AccountBasedExpenseLineDetail: { AccountRef: { value: '7', name: 'Advertising' }, BillableStatus: 'NotBillable' } }];
+    bill.Line = [
+      {
+        DetailType: 'AccountBasedExpenseLineDetail',
+        Amount: amount,
+        Id: '1',
+        AccountBasedExpenseLineDetail: { AccountRef: { value: '7', name: 'Advertising' }, BillableStatus: 'NotBillable' },
+      },
+    ];
     bill.MetaData = { CreateTime: '2015-05-01T08:00:00-07:00', LastUpdatedTime: '2015-05-01T08:00:00-07:00' };
     return bill;
   });
@@ -107,9 +139,11 @@ export function attachableFile(record: Json): Buffer {
   let state = 0x811c9dc5;
   for (const char of String(record.Id)) state = Math.imul(state ^ char.charCodeAt(0), 0x01000193) >>> 0;
   for (let i = 0; i < size; i++) {
-    state ^= state << 13; state >>>= 0;
+    state ^= state << 13;
+    state >>>= 0;
     state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
+    state ^= state << 5;
+    state >>>= 0;
     content[i] = header[i] ?? state & 0xff;
   }
   return content;

@@ -33,10 +33,20 @@ import { DELETABLE, validate, VOIDABLE, WRITABLE } from './validate.ts';
 export type { IssuedTokens, OAuthClient } from './oauth.ts';
 export { Company } from './company.ts';
 
-export interface Violation { method: string; path: string; reason: string }
+export interface Violation {
+  method: string;
+  path: string;
+  reason: string;
+}
 
 /** One request; `query` is decoded ("query=SELECT * FROM Bill …&minorversion=75"). */
-export interface LoggedRequest { method: string; path: string; query: string; status: number; at: number }
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  at: number;
+}
 
 export interface FailRule {
   status: 429 | 500 | 502 | 503;
@@ -100,7 +110,11 @@ export interface QuickBooksStandIn {
   close(): Promise<void>;
 }
 
-interface Answer { status: number; body: Json | string | Buffer; headers?: Record<string, string> }
+interface Answer {
+  status: number;
+  body: Json | string | Buffer;
+  headers?: Record<string, string>;
+}
 
 const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -142,12 +156,17 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   };
   const defaultRealm = options.realmId ?? '4620816365178424710';
   addCompany({
-    realmId: defaultRealm, ...(options.companyName === undefined ? {} : { name: options.companyName }), generatedBills: options.generatedBills ?? 0,
+    realmId: defaultRealm,
+    ...(options.companyName === undefined ? {} : { name: options.companyName }),
+    generatedBills: options.generatedBills ?? 0,
     multiCurrency: options.multiCurrency ?? false,
   });
 
   const time = (): string => qboTime(now(), true);
-  const fault = (status: number, name: string, detail?: string, element?: string): Answer => ({ status, body: { ...faultBody(name, detail, element), time: time() } });
+  const fault = (status: number, name: string, detail?: string, element?: string): Answer => ({
+    status,
+    body: { ...faultBody(name, detail, element), time: time() },
+  });
 
   function refuse(req: { method: string; path: string }, status: number, name: string, reason: string, element?: string): Answer {
     violations.push({ method: req.method, path: req.path, reason });
@@ -198,7 +217,8 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   }
 
   async function tokens(req: IncomingMessage, path: string): Promise<Answer> {
-    if (!(req.headers.accept ?? '').includes('application/json')) violations.push({ method: 'POST', path, reason: 'token request without Accept: application/json' });
+    if (!(req.headers.accept ?? '').includes('application/json'))
+      violations.push({ method: 'POST', path, reason: 'token request without Accept: application/json' });
     if (!(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) {
       violations.push({ method: 'POST', path, reason: 'token request body is not application/x-www-form-urlencoded' });
     }
@@ -219,9 +239,11 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     if (check.realmId !== realmId) return refuse(where, 403, 'authorization', `token of realm ${check.realmId} used for realm ${realmId}`);
     const company = companies.get(realmId);
     if (company === undefined) return refuse(where, 403, 'authorization', `no company ${realmId}`);
-    if (!(req.headers.accept ?? '').includes('application/json')) return refuse(where, 400, 'required-param-missing', 'missing Accept: application/json (QBO would answer XML)', 'Accept');
+    if (!(req.headers.accept ?? '').includes('application/json'))
+      return refuse(where, 400, 'required-param-missing', 'missing Accept: application/json (QBO would answer XML)', 'Accept');
     const minor = url.searchParams.get('minorversion');
-    if (minor === null || !/^\d+$/.test(minor)) return refuse(where, 400, 'required-param-missing', 'every call must pin minorversion', 'minorversion');
+    if (minor === null || !/^\d+$/.test(minor))
+      return refuse(where, 400, 'required-param-missing', 'every call must pin minorversion', 'minorversion');
     const [resource = '', id, ...extra] = rest;
     if (method === 'GET') {
       if (resource === 'query' && id === undefined) return query(where, company, url);
@@ -275,14 +297,19 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   }
 
   function cdc(where: { method: string; path: string }, company: Company, url: URL): Answer {
-    const entities = (url.searchParams.get('entities') ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+    const entities = (url.searchParams.get('entities') ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e !== '');
     const since = Date.parse(url.searchParams.get('changedSince') ?? '');
     if (entities.length === 0) return refuse(where, 400, 'required-param-missing', 'cdc needs entities', 'entities');
     if (Number.isNaN(since)) return refuse(where, 400, 'required-param-missing', 'cdc needs changedSince as a date-time', 'changedSince');
-    if (now() - since > CDC_LOOKBACK_MS) return refuse(where, 400, 'required-param-missing', 'changedSince must be within the last 30 days', 'changedSince');
+    if (now() - since > CDC_LOOKBACK_MS)
+      return refuse(where, 400, 'required-param-missing', 'changedSince must be within the last 30 days', 'changedSince');
     const responses: Json[] = [];
     for (const entity of entities) {
-      if (NOT_IN_CDC.has(entity) || !isEntity(entity)) return refuse(where, 400, 'unsupported-operation', `ChangeDataCapture does not cover ${entity}`);
+      if (NOT_IN_CDC.has(entity) || !isEntity(entity))
+        return refuse(where, 400, 'unsupported-operation', `ChangeDataCapture does not cover ${entity}`);
       const changed = company.changedSince(entity, since);
       responses.push(changed.length === 0 ? {} : { [entity]: changed, startPosition: 1, maxResults: changed.length });
     }
@@ -316,7 +343,9 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   function fileAtLink(req: IncomingMessage, url: URL, key: string): Answer {
     const where = { method: req.method ?? 'GET', path: url.pathname };
     const s3Error = (status: number, code: string, message: string): Answer => ({
-      status, body: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`, headers: { 'content-type': 'application/xml' },
+      status,
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+      headers: { 'content-type': 'application/xml' },
     });
     const link = fileLinks.get(key);
     if (link === undefined || url.searchParams.get('Signature') !== key || url.searchParams.get('Expires') !== String(link.expires)) {
@@ -325,7 +354,11 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     }
     if (req.headers.authorization !== undefined) {
       violations.push({ ...where, reason: 'Authorization header sent to a presigned file link' });
-      return s3Error(400, 'InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified');
+      return s3Error(
+        400,
+        'InvalidArgument',
+        'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified',
+      );
     }
     if (now() / 1000 > link.expires) return s3Error(403, 'AccessDenied', 'Request has expired');
     const file = companies.get(link.realmId)?.file(link.id) ?? null;
@@ -347,7 +380,13 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     if (requestId !== null) {
       const cached = requestIds.get(`${company.realmId}|${requestId}`);
       if (cached !== undefined) {
-        if (cached.fingerprint !== fingerprint) return refuse(where, 400, 'required-param-missing', `requestid ${requestId} reused for another request (${cached.fingerprint}, now ${fingerprint})`);
+        if (cached.fingerprint !== fingerprint)
+          return refuse(
+            where,
+            400,
+            'required-param-missing',
+            `requestid ${requestId} reused for another request (${cached.fingerprint}, now ${fingerprint})`,
+          );
         repeated += 1;
         return cached.answer;
       }
@@ -357,7 +396,14 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     return answer;
   }
 
-  function apply(where: { method: string; path: string }, company: Company, entity: Entity, operation: string, include: string | null, body: Json): Answer {
+  function apply(
+    where: { method: string; path: string },
+    company: Company,
+    entity: Entity,
+    operation: string,
+    include: string | null,
+    body: Json,
+  ): Answer {
     const ok = (record: Json): Answer => ({ status: 200, body: { [entity]: record, time: time() } });
     if (operation === 'create') {
       if (!WRITABLE.has(entity)) return refuse(where, 400, 'unsupported-operation', `the stand-in does not create ${entity}`);
@@ -402,14 +448,24 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     if (match?.[1] !== undefined && match[2] !== undefined) {
       const rule = rules.find((r) => r.count > 0 && matches(r.match, `${req.method ?? 'GET'} ${path}?${decodedQuery(url)}`));
       if (rule !== undefined) rule.count -= 1;
-      const failure = rule === undefined ? null
-        : rule.status === 429 ? { ...fault(429, 'throttle'), headers: { 'retry-after': String(rule.retryAfter ?? 1) } } : fault(rule.status, 'system');
+      const failure =
+        rule === undefined
+          ? null
+          : rule.status === 429
+            ? { ...fault(429, 'throttle'), headers: { 'retry-after': String(rule.retryAfter ?? 1) } }
+            : fault(rule.status, 'system');
       if (failure !== null && rule?.applied !== true) return failure;
       const realmId = decodeURIComponent(match[1]);
       const busy = (inFlight.get(realmId) ?? 0) + 1;
       inFlight.set(realmId, busy);
       try {
-        if (busy > MAX_CONCURRENT) return refuse({ method: req.method ?? 'GET', path }, 429, 'throttle', `more than ${MAX_CONCURRENT} concurrent requests to realm ${realmId}`);
+        if (busy > MAX_CONCURRENT)
+          return refuse(
+            { method: req.method ?? 'GET', path },
+            429,
+            'throttle',
+            `more than ${MAX_CONCURRENT} concurrent requests to realm ${realmId}`,
+          );
         const answer = await api(req, url, realmId, match[2].split('/').map(decodeURIComponent));
         if (expireAfter !== null && --expireAfter <= 0) {
           expireAfter = null;
@@ -432,7 +488,8 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
       return;
     }
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    const type = typeof answer.body === 'string' ? (answer.body.startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain') : 'application/json;charset=UTF-8';
+    const type =
+      typeof answer.body === 'string' ? (answer.body.startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain') : 'application/json;charset=UTF-8';
     res.writeHead(answer.status, { 'content-type': type, intuit_tid: `1-${Date.now().toString(16)}`, ...answer.headers });
     res.end(text);
   }
@@ -440,13 +497,20 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const at = now();
-    route(req, url).then((answer) => {
-      log.push({ method: req.method ?? 'GET', path: url.pathname, query: decodedQuery(url), status: answer.status, at });
-      send(res, answer);
-    }, (error: unknown) => {
-      violations.push({ method: req.method ?? 'GET', path: url.pathname, reason: `stand-in failure: ${error instanceof Error ? error.message : String(error)}` });
-      send(res, fault(500, 'system'));
-    });
+    route(req, url).then(
+      (answer) => {
+        log.push({ method: req.method ?? 'GET', path: url.pathname, query: decodedQuery(url), status: answer.status, at });
+        send(res, answer);
+      },
+      (error: unknown) => {
+        violations.push({
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          reason: `stand-in failure: ${error instanceof Error ? error.message : String(error)}`,
+        });
+        send(res, fault(500, 'system'));
+      },
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -461,12 +525,22 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
       return company;
     },
     addCompany,
-    registerClient: (client) => { oauth.register(client); },
+    registerClient: (client) => {
+      oauth.register(client);
+    },
     issueTokens: ({ clientId, realmId = defaultRealm, expiresInSeconds }) => oauth.issue(realmId, clientId, expiresInSeconds),
-    expireAccessTokens: () => { oauth.expireAccessTokens(); },
-    expireAccessTokensAfter: (requests) => { expireAfter = requests; },
-    revokeRefreshTokens: () => { oauth.revokeRefreshTokens(); },
-    failNext: (rule) => { rules.push({ ...rule }); },
+    expireAccessTokens: () => {
+      oauth.expireAccessTokens();
+    },
+    expireAccessTokensAfter: (requests) => {
+      expireAfter = requests;
+    },
+    revokeRefreshTokens: () => {
+      oauth.revokeRefreshTokens();
+    },
+    failNext: (rule) => {
+      rules.push({ ...rule });
+    },
     editAfterNextRead(entity, id, change, realmId = defaultRealm) {
       afterRead.set(`${realmId}|${entity}|${id}`, change);
     },
@@ -475,13 +549,21 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     },
     violations,
     log,
-    get tokenCalls() { return oauth.tokenCalls; },
+    get tokenCalls() {
+      return oauth.tokenCalls;
+    },
     requests: (match) => log.filter((entry) => matches(match, `${entry.method} ${entry.path}?${entry.query}`)).length,
-    get repeatedRequestIds() { return repeated; },
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => { if (error === undefined) resolve(); else reject(error); });
-    }),
+    get repeatedRequestIds() {
+      return repeated;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => {
+          if (error === undefined) resolve();
+          else reject(error);
+        });
+      }),
   };
   return stand;
 }

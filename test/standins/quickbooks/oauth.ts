@@ -9,7 +9,11 @@ import { randomBytes } from 'node:crypto';
 import type { Json } from './fixtures.ts';
 import { fixture } from './fixtures.ts';
 
-export interface OAuthClient { clientId: string; clientSecret: string; redirectUri: string }
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
 
 export interface IssuedTokens {
   accessToken: string;
@@ -20,16 +24,33 @@ export interface IssuedTokens {
   tenantId: string;
 }
 
-interface AccessGrant { realmId: string; clientId: string; expiresAt: number; expired: boolean }
-interface RefreshGrant { realmId: string; clientId: string; valid: boolean }
-interface CodeGrant { realmId: string; clientId: string; redirectUri: string; used: boolean }
+interface AccessGrant {
+  realmId: string;
+  clientId: string;
+  expiresAt: number;
+  expired: boolean;
+}
+interface RefreshGrant {
+  realmId: string;
+  clientId: string;
+  valid: boolean;
+}
+interface CodeGrant {
+  realmId: string;
+  clientId: string;
+  redirectUri: string;
+  used: boolean;
+}
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 8_726_400;
 
 export type BearerCheck = { ok: true; realmId: string } | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
 
-export interface TokenAnswer { status: number; body: Json }
+export interface TokenAnswer {
+  status: number;
+  body: Json;
+}
 
 const token = (prefix: string): string => `${prefix}${randomBytes(18).toString('base64url')}`;
 
@@ -110,7 +131,13 @@ export class OAuthServer {
     const issued = this.issue(realmId, client.clientId);
     return {
       status: 200,
-      body: { ...fixture('oauth/token.json'), access_token: issued.accessToken, refresh_token: issued.refreshToken, expires_in: ACCESS_TOKEN_SECONDS, x_refresh_token_expires_in: REFRESH_TOKEN_SECONDS },
+      body: {
+        ...fixture('oauth/token.json'),
+        access_token: issued.accessToken,
+        refresh_token: issued.refreshToken,
+        expires_in: ACCESS_TOKEN_SECONDS,
+        x_refresh_token_expires_in: REFRESH_TOKEN_SECONDS,
+      },
     };
   }
 

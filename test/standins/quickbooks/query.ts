@@ -10,7 +10,11 @@ import { isEntity, type Entity, type Json } from './fixtures.ts';
 export type Field = 'Id' | 'TxnDate' | 'MetaData.CreateTime' | 'MetaData.LastUpdatedTime';
 export type Operator = '=' | '<' | '>' | '<=' | '>=';
 
-export interface Condition { field: Field; op: Operator; value: string }
+export interface Condition {
+  field: Field;
+  op: Operator;
+  value: string;
+}
 
 export interface Query {
   entity: Entity;
@@ -25,7 +29,12 @@ export interface Query {
 export const DEFAULT_MAX_RESULTS = 100;
 export const MAX_RESULTS = 1000;
 
-const FIELDS = new Map<string, Field>([['id', 'Id'], ['txndate', 'TxnDate'], ['metadata.createtime', 'MetaData.CreateTime'], ['metadata.lastupdatedtime', 'MetaData.LastUpdatedTime']]);
+const FIELDS = new Map<string, Field>([
+  ['id', 'Id'],
+  ['txndate', 'TxnDate'],
+  ['metadata.createtime', 'MetaData.CreateTime'],
+  ['metadata.lastupdatedtime', 'MetaData.LastUpdatedTime'],
+]);
 const OPERATORS = new Set<string>(['=', '<', '>', '<=', '>=']);
 
 export class QueryError extends Error {}
@@ -101,26 +110,34 @@ export function parseQuery(text: string): Query {
   }
   if (clause !== undefined) throw new QueryError(`unexpected "${clause}"`);
   if (!Number.isInteger(query.startPosition) || query.startPosition < 1) throw new QueryError('STARTPOSITION must be 1 or more');
-  if (!Number.isInteger(query.maxResults) || query.maxResults < 1 || query.maxResults > MAX_RESULTS) throw new QueryError(`MAXRESULTS must be 1 to ${MAX_RESULTS}`);
-  if (entity === 'ExchangeRate' && (query.orderBy?.field === 'Id' || query.where.some((c) => c.field === 'Id'))) throw new QueryError('ExchangeRate has no Id');
+  if (!Number.isInteger(query.maxResults) || query.maxResults < 1 || query.maxResults > MAX_RESULTS)
+    throw new QueryError(`MAXRESULTS must be 1 to ${MAX_RESULTS}`);
+  if (entity === 'ExchangeRate' && (query.orderBy?.field === 'Id' || query.where.some((c) => c.field === 'Id')))
+    throw new QueryError('ExchangeRate has no Id');
   return query;
 }
 
 /** A record's value of a field as something comparable: numbers for Id and times, text for dates. */
 function valueOf(record: Json, name: Field): number | string {
-  const meta = typeof record.MetaData === 'object' && record.MetaData !== null ? record.MetaData as Json : {};
+  const meta = typeof record.MetaData === 'object' && record.MetaData !== null ? (record.MetaData as Json) : {};
   switch (name) {
-    case 'Id': return Number(record.Id);
-    case 'TxnDate': return typeof record.TxnDate === 'string' ? record.TxnDate : '';
-    case 'MetaData.CreateTime': return typeof meta.CreateTime === 'string' ? Date.parse(meta.CreateTime) : 0;
-    case 'MetaData.LastUpdatedTime': return typeof meta.LastUpdatedTime === 'string' ? Date.parse(meta.LastUpdatedTime) : 0;
+    case 'Id':
+      return Number(record.Id);
+    case 'TxnDate':
+      return typeof record.TxnDate === 'string' ? record.TxnDate : '';
+    case 'MetaData.CreateTime':
+      return typeof meta.CreateTime === 'string' ? Date.parse(meta.CreateTime) : 0;
+    case 'MetaData.LastUpdatedTime':
+      return typeof meta.LastUpdatedTime === 'string' ? Date.parse(meta.LastUpdatedTime) : 0;
   }
 }
 
 function literalOf(condition: Condition): number | string {
   switch (condition.field) {
-    case 'Id': return Number(condition.value);
-    case 'TxnDate': return condition.value;
+    case 'Id':
+      return Number(condition.value);
+    case 'TxnDate':
+      return condition.value;
     default: {
       const at = Date.parse(condition.value);
       if (Number.isNaN(at)) throw new QueryError(`"${condition.value}" is not a date-time`);
@@ -133,11 +150,16 @@ function holds(record: Json, condition: Condition): boolean {
   const left = valueOf(record, condition.field);
   const right = literalOf(condition);
   switch (condition.op) {
-    case '=': return left === right;
-    case '<': return left < right;
-    case '>': return left > right;
-    case '<=': return left <= right;
-    case '>=': return left >= right;
+    case '=':
+      return left === right;
+    case '<':
+      return left < right;
+    case '>':
+      return left > right;
+    case '<=':
+      return left <= right;
+    case '>=':
+      return left >= right;
   }
 }
 

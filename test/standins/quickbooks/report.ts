@@ -21,7 +21,11 @@ function date(params: URLSearchParams, name: string): string {
   return value;
 }
 
-interface Period { title: string; start: string; end: string }
+interface Period {
+  title: string;
+  start: string;
+  end: string;
+}
 
 function months(start: string, end: string): Period[] {
   const periods: Period[] = [];
@@ -30,7 +34,11 @@ function months(start: string, end: string): Period[] {
     const next = new Date(Date.UTC(cursor.getUTCFullYear(), cursor.getUTCMonth() + 1, 1));
     const first = cursor.toISOString().slice(0, 10);
     const last = new Date(next.getTime() - 86_400_000).toISOString().slice(0, 10);
-    periods.push({ title: `${MONTH_NAMES[cursor.getUTCMonth()] ?? ''} ${cursor.getUTCFullYear()}`, start: first < start ? start : first, end: last > end ? end : last });
+    periods.push({
+      title: `${MONTH_NAMES[cursor.getUTCMonth()] ?? ''} ${cursor.getUTCFullYear()}`,
+      start: first < start ? start : first,
+      end: last > end ? end : last,
+    });
     cursor = next;
   }
   return periods;
@@ -79,7 +87,15 @@ export function monthlyReport(recorded: Json, params: URLSearchParams, time: str
   report.Columns = {
     Column: [
       { ColType: 'Account', ColTitle: '', MetaData: [{ Name: 'ColKey', Value: 'account' }] },
-      ...periods.map((p) => ({ ColType: 'Money', ColTitle: p.title, MetaData: [{ Name: 'StartDate', Value: p.start }, { Name: 'EndDate', Value: p.end }, { Name: 'ColKey', Value: p.title }] })),
+      ...periods.map((p) => ({
+        ColType: 'Money',
+        ColTitle: p.title,
+        MetaData: [
+          { Name: 'StartDate', Value: p.start },
+          { Name: 'EndDate', Value: p.end },
+          { Name: 'ColKey', Value: p.title },
+        ],
+      })),
       { ColType: 'Money', ColTitle: 'Total', MetaData: [{ Name: 'ColKey', Value: 'total' }] },
     ],
   };

@@ -14,34 +14,48 @@ beforeAll(async () => {
   qbo.registerClient(CLIENT);
   token = qbo.issueTokens({ clientId: CLIENT.clientId }).accessToken;
 });
-afterAll(async () => { await qbo.close(); });
+afterAll(async () => {
+  await qbo.close();
+});
 
 type Json = Record<string, unknown>;
 
-async function call(path: string, init: { method?: string; body?: unknown; accept?: string; bearer?: string } = {}): Promise<{ status: number; body: Json; headers: Headers }> {
+async function call(
+  path: string,
+  init: { method?: string; body?: unknown; accept?: string; bearer?: string } = {},
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const response = await fetch(`${qbo.url}/v3/company/${qbo.realmId}/${path}`, {
     method: init.method ?? 'GET',
     headers: { authorization: `Bearer ${init.bearer ?? token}`, accept: init.accept ?? 'application/json', 'content-type': 'application/json' },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
-  return { status: response.status, body: await response.json() as Json, headers: response.headers };
+  return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
 }
 
 const q = (text: string): string => `query?minorversion=75&query=${encodeURIComponent(text)}`;
 
 function lastViolation(): string {
-  return qbo.violations.splice(0).map((v) => v.reason).join(' | ');
+  return qbo.violations
+    .splice(0)
+    .map((v) => v.reason)
+    .join(' | ');
 }
 
 describe('QuickBooks Online stand-in', () => {
-  it('answers the query subset with QBO\'s paging fields, and refuses anything else as a QueryParserError', async () => {
-    const page = await call(q('SELECT * FROM Bill WHERE TxnDate >= \'2015-01-01\' ORDERBY Id DESC STARTPOSITION 2 MAXRESULTS 2'));
+  it("answers the query subset with QBO's paging fields, and refuses anything else as a QueryParserError", async () => {
+    const page = await call(q("SELECT * FROM Bill WHERE TxnDate >= '2015-01-01' ORDERBY Id DESC STARTPOSITION 2 MAXRESULTS 2"));
     expect(page.status).toBe(200);
     const response = page.body.QueryResponse as { Bill: { Id: string }[]; startPosition: number; maxResults: number };
     expect([response.Bill.map((b) => b.Id), response.startPosition, response.maxResults]).toEqual([['5002', '5001'], 2, 2]);
-    expect((await call(q('SELECT * FROM Bill WHERE Id = \'999999\''))).body.QueryResponse).toEqual({});
+    expect((await call(q("SELECT * FROM Bill WHERE Id = '999999'"))).body.QueryResponse).toEqual({});
     expect(qbo.violations).toEqual([]);
-    for (const bad of ['SELECT Id FROM Bill', 'SELECT * FROM Bil', 'SELECT * FROM Bill WHERE DocNumber = \'x\'', 'SELECT * FROM Bill MAXRESULTS 1001', 'SELECT * FROM Bill LIMIT 5']) {
+    for (const bad of [
+      'SELECT Id FROM Bill',
+      'SELECT * FROM Bil',
+      "SELECT * FROM Bill WHERE DocNumber = 'x'",
+      'SELECT * FROM Bill MAXRESULTS 1001',
+      'SELECT * FROM Bill LIMIT 5',
+    ]) {
       const answer = await call(q(bad));
       expect(answer.status, bad).toBe(400);
       expect(answer.body.Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '4000', Message: 'Error parsing query' }] });
@@ -66,11 +80,16 @@ describe('QuickBooks Online stand-in', () => {
     const refused = await call(`companyinfo/${qbo.realmId}?minorversion=75`, { bearer: issued.accessToken });
     expect(refused.status).toBe(401);
     expect(refused.body.Fault).toMatchObject({ type: 'AuthenticationFault', Error: [{ code: '3200' }] });
-    const refresh = () => fetch(`${qbo.url}/oauth2/v1/tokens/bearer`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString('base64')}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: issued.refreshToken }),
-    });
+    const refresh = () =>
+      fetch(`${qbo.url}/oauth2/v1/tokens/bearer`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${CLIENT.clientId}:${CLIENT.clientSecret}`).toString('base64')}`,
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: issued.refreshToken }),
+      });
     const first = await refresh();
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
@@ -94,7 +113,11 @@ describe('QuickBooks Online stand-in', () => {
 
   it('writes with SyncToken checks, voids, and answers a repeated requestid with the first outcome', async () => {
     const created = await call('bill?minorversion=75&requestid=r-1', {
-      method: 'POST', body: { VendorRef: { value: '56' }, Line: [{ DetailType: 'AccountBasedExpenseLineDetail', Amount: 12.5, AccountBasedExpenseLineDetail: { AccountRef: { value: '7' } } }] },
+      method: 'POST',
+      body: {
+        VendorRef: { value: '56' },
+        Line: [{ DetailType: 'AccountBasedExpenseLineDetail', Amount: 12.5, AccountBasedExpenseLineDetail: { AccountRef: { value: '7' } } }],
+      },
     });
     const bill = created.body.Bill as Json;
     expect(bill).toMatchObject({ SyncToken: '0', TotalAmt: 12.5, Balance: 12.5 });
@@ -103,7 +126,10 @@ describe('QuickBooks Online stand-in', () => {
     expect(qbo.repeatedRequestIds).toBe(1);
     const stale = await call('bill?minorversion=75', { method: 'POST', body: { Id: bill.Id, SyncToken: '7', sparse: true, PrivateNote: 'x' } });
     expect(stale.body.Fault).toMatchObject({ Error: [{ code: '5010' }] });
-    const voided = await call('billpayment?minorversion=75&operation=update&include=void', { method: 'POST', body: { Id: '118', SyncToken: '0', sparse: true } });
+    const voided = await call('billpayment?minorversion=75&operation=update&include=void', {
+      method: 'POST',
+      body: { Id: '118', SyncToken: '0', sparse: true },
+    });
     expect(voided.body.BillPayment).toMatchObject({ TotalAmt: 0, PrivateNote: 'Voided', SyncToken: '1' });
     const gone = await call('bill?minorversion=75&operation=delete', { method: 'POST', body: { Id: bill.Id, SyncToken: '0' } });
     expect(gone.body.Bill).toEqual({ status: 'Deleted', domain: 'QBO', Id: bill.Id });
@@ -113,13 +139,16 @@ describe('QuickBooks Online stand-in', () => {
     expect(lastViolation()).toBe('Required parameter VendorRef is missing in the request');
   });
 
-  it('answers GET download/{id} with a presigned file link that serves the attachable\'s file for 15 minutes, without a bearer', async () => {
+  it("answers GET download/{id} with a presigned file link that serves the attachable's file for 15 minutes, without a bearer", async () => {
     let clock = Date.now();
     const own = await startQuickBooksStandIn({ now: () => clock });
     try {
       own.registerClient(CLIENT);
       const bearer = own.issueTokens({ clientId: CLIENT.clientId }).accessToken;
-      const download = (id: string) => fetch(`${own.url}/v3/company/${own.realmId}/download/${id}?minorversion=75`, { headers: { authorization: `Bearer ${bearer}`, accept: 'text/plain, application/json' } });
+      const download = (id: string) =>
+        fetch(`${own.url}/v3/company/${own.realmId}/download/${id}?minorversion=75`, {
+          headers: { authorization: `Bearer ${bearer}`, accept: 'text/plain, application/json' },
+        });
       const answer = await download('5000000000000010341');
       expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'text/plain;charset=UTF-8']);
       const link = await answer.text();
@@ -142,7 +171,7 @@ describe('QuickBooks Online stand-in', () => {
       for (const id of ['200900000000000008541', '999']) {
         const missing = await download(id);
         expect(missing.status, id).toBe(400);
-        expect((await missing.json() as Json).Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '610' }] });
+        expect(((await missing.json()) as Json).Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '610' }] });
       }
       expect(own.violations).toEqual([]);
     } finally {

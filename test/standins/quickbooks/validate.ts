@@ -19,7 +19,18 @@ export interface Problem {
 /** Entities the stand-in writes: what the connector creates, updates and deletes. */
 export const WRITABLE: ReadonlySet<Entity> = new Set(['Bill', 'JournalEntry', 'Customer']);
 /** Entities QBO deletes (names such as Customer are only made inactive). */
-export const DELETABLE: ReadonlySet<Entity> = new Set(['Bill', 'JournalEntry', 'BillPayment', 'VendorCredit', 'Deposit', 'Transfer', 'Invoice', 'Payment', 'CreditMemo', 'Attachable']);
+export const DELETABLE: ReadonlySet<Entity> = new Set([
+  'Bill',
+  'JournalEntry',
+  'BillPayment',
+  'VendorCredit',
+  'Deposit',
+  'Transfer',
+  'Invoice',
+  'Payment',
+  'CreditMemo',
+  'Attachable',
+]);
 /** Entities QBO voids. */
 export const VOIDABLE: ReadonlySet<Entity> = new Set(['BillPayment', 'Payment', 'Invoice']);
 
@@ -37,7 +48,8 @@ function refValue(value: unknown): string | null {
 function reference(company: Company, entity: Entity, value: unknown, element: string, required: boolean): Problem | null {
   const id = refValue(value);
   if (id === null) return required ? missing(element) : null;
-  if (company.find(entity, id) === null) return { fault: 'invalid-reference', detail: `Invalid Reference Id : ${entity} ${id} does not exist`, element };
+  if (company.find(entity, id) === null)
+    return { fault: 'invalid-reference', detail: `Invalid Reference Id : ${entity} ${id} does not exist`, element };
   return null;
 }
 
@@ -97,7 +109,11 @@ function validateJournalEntry(company: Company, record: Json): Problem | null {
     balance += (detail.PostingType === 'Debit' ? 1 : -1) * Math.round(line.Amount * 100);
   }
   if (balance !== 0) {
-    return { fault: 'business-validation', detail: 'Business Validation Error: Journal Entry must have at least one debit and one credit, and the debits and credits must be equal.', element: 'Line' };
+    return {
+      fault: 'business-validation',
+      detail: 'Business Validation Error: Journal Entry must have at least one debit and one credit, and the debits and credits must be equal.',
+      element: 'Line',
+    };
   }
   return null;
 }
@@ -105,10 +121,15 @@ function validateJournalEntry(company: Company, record: Json): Problem | null {
 function validateCustomer(company: Company, record: Json): Problem | null {
   const name = typeof record.DisplayName === 'string' ? record.DisplayName.trim() : '';
   if (name === '') return missing('DisplayName');
-  const taken = [...company.list('Customer'), ...company.list('Vendor'), ...company.list('Employee')]
-    .some((other) => other.Id !== record.Id && typeof other.DisplayName === 'string' && other.DisplayName.trim().toLowerCase() === name.toLowerCase());
+  const taken = [...company.list('Customer'), ...company.list('Vendor'), ...company.list('Employee')].some(
+    (other) => other.Id !== record.Id && typeof other.DisplayName === 'string' && other.DisplayName.trim().toLowerCase() === name.toLowerCase(),
+  );
   if (taken) {
-    return { fault: 'duplicate-name', detail: `The name supplied already exists. : Another customer, vendor or employee is already using this name (${name}). Please use a different name.`, element: 'DisplayName' };
+    return {
+      fault: 'duplicate-name',
+      detail: `The name supplied already exists. : Another customer, vendor or employee is already using this name (${name}). Please use a different name.`,
+      element: 'DisplayName',
+    };
   }
   return first(
     reference(company, 'Customer', record.ParentRef, 'ParentRef', false),
@@ -118,9 +139,13 @@ function validateCustomer(company: Company, record: Json): Problem | null {
 
 export function validate(company: Company, entity: Entity, record: Json): Problem | null {
   switch (entity) {
-    case 'Bill': return validateBill(company, record);
-    case 'JournalEntry': return validateJournalEntry(company, record);
-    case 'Customer': return validateCustomer(company, record);
-    default: return null;
+    case 'Bill':
+      return validateBill(company, record);
+    case 'JournalEntry':
+      return validateJournalEntry(company, record);
+    case 'Customer':
+      return validateCustomer(company, record);
+    default:
+      return null;
   }
 }

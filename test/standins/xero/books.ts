@@ -10,7 +10,11 @@ import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
 import { clone, COLLECTIONS, computeDocument, ID_FIELD, round2, str, type Collection, type Json, type Seed } from './seed.ts';
 import { matches, parseWhere, sortBy, WhereError } from './where.ts';
 
-export interface Answer { status: number; body: unknown; headers?: Record<string, string> }
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
 
 const PAGE = 100;
 const PROVIDER = 'Ledgerport Xero stand-in';
@@ -22,13 +26,19 @@ export function validationError(messages: readonly string[], element: Json = {})
   return {
     status: 400,
     body: {
-      ErrorNumber: 10, Type: 'ValidationException', Message: 'A validation exception occurred',
+      ErrorNumber: 10,
+      Type: 'ValidationException',
+      Message: 'A validation exception occurred',
       Elements: [{ ...element, ValidationErrors: messages.map((Message) => ({ Message })) }],
     },
   };
 }
 
-export const notFound = (): Answer => ({ status: 404, body: 'The resource you\'re looking for cannot be found', headers: { 'content-type': 'text/plain' } });
+export const notFound = (): Answer => ({
+  status: 404,
+  body: "The resource you're looking for cannot be found",
+  headers: { 'content-type': 'text/plain' },
+});
 
 /** `YYYY-MM-DD` (or a Xero date) as epoch ms at midnight; null when unreadable. */
 function dayMillis(value: unknown): number | null {
@@ -52,7 +62,10 @@ export class XeroBooks {
     this.tenantId = String(seed.organisation.OrganisationID);
     this.attachments = seed.attachments;
     this.report = seed.report;
-    this.records = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map(seed.collections[c].map((r) => [str(r[ID_FIELD[c]]), r]))])) as Record<Collection, Map<string, Json>>;
+    this.records = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map(seed.collections[c].map((r) => [str(r[ID_FIELD[c]]), r]))])) as Record<
+      Collection,
+      Map<string, Json>
+    >;
   }
 
   /** Xero's clock: now, but never twice the same millisecond. */
@@ -88,7 +101,7 @@ export class XeroBooks {
     let records = this.all(collection);
     const archived = query.get('includeArchived') === 'true';
     if (collection === 'Accounts' || collection === 'TrackingCategories') records = records.filter((r) => r.Status !== 'DELETED');
-    if ((collection === 'Contacts' && !archived)) records = records.filter((r) => r.ContactStatus !== 'ARCHIVED');
+    if (collection === 'Contacts' && !archived) records = records.filter((r) => r.ContactStatus !== 'ARCHIVED');
     if (collection === 'TrackingCategories' && !archived) records = records.filter((r) => r.Status !== 'ARCHIVED');
     if (since !== undefined) {
       const from = Date.parse(since);
@@ -152,10 +165,15 @@ export class XeroBooks {
       const id = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
       const existing = id === null ? undefined : this.records[collection].get(id);
       if (id !== null && existing === undefined) return notFound();
-      if (createOnly && existing !== undefined) return validationError([`${collection} ${id ?? ''} already exists: use POST to update it`], { [idField]: id });
+      if (createOnly && existing !== undefined)
+        return validationError([`${collection} ${id ?? ''} already exists: use POST to update it`], { [idField]: id });
       const record = existing === undefined ? this.fresh(collection) : clone(existing);
-      const refusal = collection === 'Invoices' ? this.applyInvoice(record, item, existing)
-        : collection === 'Contacts' ? this.applyContact(record, item, existing) : this.applyJournal(record, item, existing);
+      const refusal =
+        collection === 'Invoices'
+          ? this.applyInvoice(record, item, existing)
+          : collection === 'Contacts'
+            ? this.applyContact(record, item, existing)
+            : this.applyJournal(record, item, existing);
       if (refusal.length > 0) return validationError(refusal, existing === undefined ? {} : { [idField]: id });
       saved.push(record);
     }
@@ -169,12 +187,33 @@ export class XeroBooks {
   private fresh(collection: 'Invoices' | 'Contacts' | 'ManualJournals'): Json {
     const id = randomUUID();
     if (collection === 'Invoices') {
-      return { InvoiceID: id, Payments: [], CreditNotes: [], Prepayments: [], Overpayments: [], HasErrors: false, IsDiscounted: false, HasAttachments: false, Status: 'DRAFT', LineAmountTypes: 'Exclusive', LineItems: [], CurrencyRate: 1 };
+      return {
+        InvoiceID: id,
+        Payments: [],
+        CreditNotes: [],
+        Prepayments: [],
+        Overpayments: [],
+        HasErrors: false,
+        IsDiscounted: false,
+        HasAttachments: false,
+        Status: 'DRAFT',
+        LineAmountTypes: 'Exclusive',
+        LineItems: [],
+        CurrencyRate: 1,
+      };
     }
     if (collection === 'Contacts') {
       return {
-        ContactID: id, ContactStatus: 'ACTIVE', IsSupplier: false, IsCustomer: false, HasAttachments: false, HasValidationErrors: false, ContactGroups: [], ContactPersons: [],
-        Addresses: [{ AddressType: 'STREET' }, { AddressType: 'POBOX' }], Phones: [{ PhoneType: 'DEFAULT' }, { PhoneType: 'MOBILE' }],
+        ContactID: id,
+        ContactStatus: 'ACTIVE',
+        IsSupplier: false,
+        IsCustomer: false,
+        HasAttachments: false,
+        HasValidationErrors: false,
+        ContactGroups: [],
+        ContactPersons: [],
+        Addresses: [{ AddressType: 'STREET' }, { AddressType: 'POBOX' }],
+        Phones: [{ PhoneType: 'DEFAULT' }, { PhoneType: 'MOBILE' }],
       };
     }
     return { ManualJournalID: id, Status: 'DRAFT', LineAmountTypes: 'NoTax', ShowOnCashBasisReports: true, HasAttachments: false, JournalLines: [] };
@@ -182,18 +221,22 @@ export class XeroBooks {
 
   private accountFor(line: Json): Json | undefined {
     const accounts = this.all('Accounts').filter((a) => a.Status === 'ACTIVE');
-    return typeof line.AccountID === 'string' ? accounts.find((a) => a.AccountID === line.AccountID) : accounts.find((a) => a.Code === line.AccountCode);
+    return typeof line.AccountID === 'string'
+      ? accounts.find((a) => a.AccountID === line.AccountID)
+      : accounts.find((a) => a.Code === line.AccountCode);
   }
 
   private checkLine(line: Json, refusal: Refusal): void {
-    if (this.accountFor(line) === undefined) refusal.push(`Account code '${str(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
+    if (this.accountFor(line) === undefined)
+      refusal.push(`Account code '${str(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
     if (line.TaxType !== undefined && !this.records.TaxRates.has(str(line.TaxType))) {
       refusal.push(`The TaxType code '${str(line.TaxType)}' does not exist or cannot be used for this type of transaction.`);
     }
     for (const tracking of (Array.isArray(line.Tracking) ? line.Tracking : []) as Json[]) {
       const category = this.all('TrackingCategories').find((c) => c.Name === tracking.Name && c.Status === 'ACTIVE');
       const option = ((category?.Options ?? []) as Json[]).find((o) => o.Name === tracking.Option);
-      if (option === undefined) refusal.push(`The TrackingOption '${str(tracking.Option)}' does not exist in TrackingCategory '${str(tracking.Name)}'.`);
+      if (option === undefined)
+        refusal.push(`The TrackingOption '${str(tracking.Option)}' does not exist in TrackingCategory '${str(tracking.Name)}'.`);
       else Object.assign(tracking, { TrackingCategoryID: category?.TrackingCategoryID, TrackingOptionID: option.TrackingOptionID });
     }
   }
@@ -216,10 +259,25 @@ export class XeroBooks {
 
   private contactRef(item: Json, refusal: Refusal): Json | undefined {
     const ref = isObject(item.Contact) ? item.Contact : null;
-    const contact = ref === null ? undefined
-      : typeof ref.ContactID === 'string' ? this.records.Contacts.get(ref.ContactID) : this.all('Contacts').find((c) => c.Name === ref.Name);
-    if (contact === undefined) refusal.push(ref === null ? 'A Contact must be specified for this type of transaction' : 'The contact could not be found.');
-    return contact === undefined ? undefined : { ContactID: contact.ContactID, Name: contact.Name, Addresses: [], Phones: [], ContactGroups: [], ContactPersons: [], HasValidationErrors: false };
+    const contact =
+      ref === null
+        ? undefined
+        : typeof ref.ContactID === 'string'
+          ? this.records.Contacts.get(ref.ContactID)
+          : this.all('Contacts').find((c) => c.Name === ref.Name);
+    if (contact === undefined)
+      refusal.push(ref === null ? 'A Contact must be specified for this type of transaction' : 'The contact could not be found.');
+    return contact === undefined
+      ? undefined
+      : {
+          ContactID: contact.ContactID,
+          Name: contact.Name,
+          Addresses: [],
+          Phones: [],
+          ContactGroups: [],
+          ContactPersons: [],
+          HasValidationErrors: false,
+        };
   }
 
   private applyInvoice(record: Json, item: Json, existing: Json | undefined): Refusal {
@@ -231,27 +289,42 @@ export class XeroBooks {
     if (existing === undefined && !['DRAFT', 'SUBMITTED', 'AUTHORISED'].includes(to)) refusal.push(`A new invoice cannot have a status of ${to}`);
     const paidOrCredited = Number(existing?.AmountPaid ?? 0) > 0 || Number(existing?.AmountCredited ?? 0) > 0;
     if (to === 'DELETED' && !['DRAFT', 'SUBMITTED'].includes(from)) refusal.push('Invoice not of valid status for modification');
-    if (to === 'VOIDED' && (from !== 'AUTHORISED' || paidOrCredited)) refusal.push(paidOrCredited ? 'Payments and credit notes must be removed before voiding' : 'Invoice not of valid status for modification');
-    if (existing !== undefined && from === 'PAID' && ('LineItems' in item || to !== from)) refusal.push('Invoice not of valid status for modification');
+    if (to === 'VOIDED' && (from !== 'AUTHORISED' || paidOrCredited))
+      refusal.push(paidOrCredited ? 'Payments and credit notes must be removed before voiding' : 'Invoice not of valid status for modification');
+    if (existing !== undefined && from === 'PAID' && ('LineItems' in item || to !== from))
+      refusal.push('Invoice not of valid status for modification');
     if (existing === undefined || 'Contact' in item) {
       const contact = this.contactRef(item, refusal);
       if (contact !== undefined) record.Contact = contact;
     }
-    for (const field of ['Type', 'InvoiceNumber', 'Reference', 'CurrencyCode', 'CurrencyRate', 'LineAmountTypes', 'Url', 'SentToContact', 'BrandingThemeID']) {
+    for (const field of [
+      'Type',
+      'InvoiceNumber',
+      'Reference',
+      'CurrencyCode',
+      'CurrencyRate',
+      'LineAmountTypes',
+      'Url',
+      'SentToContact',
+      'BrandingThemeID',
+    ]) {
       if (field in item && !(field === 'Type' && existing !== undefined)) record[field] = item[field];
     }
     this.setDate(record, item, 'Date', refusal);
     this.setDate(record, item, 'DueDate', refusal);
     if (record.Date === undefined) this.setDate(record, { Date: new Date(this.now()).toISOString().slice(0, 10) }, 'Date', refusal);
     if (Array.isArray(item.LineItems)) {
-      const lines = (item.LineItems as unknown[]).filter(isObject).map((line) => ({ LineItemID: randomUUID(), ...clone(line), Tracking: Array.isArray(line.Tracking) ? clone(line.Tracking) : [] }));
+      const lines = (item.LineItems as unknown[])
+        .filter(isObject)
+        .map((line) => ({ LineItemID: randomUUID(), ...clone(line), Tracking: Array.isArray(line.Tracking) ? clone(line.Tracking) : [] }));
       for (const line of lines) this.checkLine(line, refusal);
       record.LineItems = lines;
     }
     if (to === 'AUTHORISED' && (record.LineItems as Json[]).length === 0) refusal.push('An approved invoice must have at least one line item');
     record.Status = to;
     record.CurrencyCode ??= this.organisation.BaseCurrency;
-    if (record.Type === 'ACCREC' && (typeof record.InvoiceNumber !== 'string' || record.InvoiceNumber === '')) record.InvoiceNumber = `INV-${String(this.records.Invoices.size + 1).padStart(4, '0')}`;
+    if (record.Type === 'ACCREC' && (typeof record.InvoiceNumber !== 'string' || record.InvoiceNumber === ''))
+      record.InvoiceNumber = `INV-${String(this.records.Invoices.size + 1).padStart(4, '0')}`;
     computeDocument(record, this.all('TaxRates'));
     return refusal;
   }
@@ -259,14 +332,30 @@ export class XeroBooks {
   private applyContact(record: Json, item: Json, existing: Json | undefined): Refusal {
     const refusal: Refusal = [];
     if (existing === undefined && (typeof item.Name !== 'string' || item.Name.trim() === '')) refusal.push('The contact name must be specified.');
-    for (const field of ['Name', 'FirstName', 'LastName', 'EmailAddress', 'TaxNumber', 'DefaultCurrency', 'ContactStatus', 'ContactNumber', 'AccountNumber', 'Website', 'BankAccountDetails']) {
+    for (const field of [
+      'Name',
+      'FirstName',
+      'LastName',
+      'EmailAddress',
+      'TaxNumber',
+      'DefaultCurrency',
+      'ContactStatus',
+      'ContactNumber',
+      'AccountNumber',
+      'Website',
+      'BankAccountDetails',
+    ]) {
       if (field in item) record[field] = item[field];
     }
     for (const field of ['Addresses', 'Phones', 'ContactPersons']) if (Array.isArray(item[field])) record[field] = clone(item[field]);
     const name = str(record.Name).toLowerCase();
-    const taken = this.all('Contacts').some((c) => c.ContactID !== record.ContactID && c.ContactStatus === 'ACTIVE' && str(c.Name).toLowerCase() === name);
+    const taken = this.all('Contacts').some(
+      (c) => c.ContactID !== record.ContactID && c.ContactStatus === 'ACTIVE' && str(c.Name).toLowerCase() === name,
+    );
     if (taken && record.ContactStatus === 'ACTIVE') {
-      refusal.push(`The contact name ${str(record.Name)} is already assigned to another contact. The contact name must be unique across all active contacts.`);
+      refusal.push(
+        `The contact name ${str(record.Name)} is already assigned to another contact. The contact name must be unique across all active contacts.`,
+      );
     }
     return refusal;
   }
@@ -275,7 +364,8 @@ export class XeroBooks {
     const refusal: Refusal = [];
     const from = str(existing?.Status ?? 'DRAFT');
     const to = typeof item.Status === 'string' ? item.Status : existing === undefined ? 'DRAFT' : from;
-    if (existing !== undefined && ['VOIDED', 'DELETED'].includes(from)) return [`This manual journal cannot be edited as it has a status of ${from}.`];
+    if (existing !== undefined && ['VOIDED', 'DELETED'].includes(from))
+      return [`This manual journal cannot be edited as it has a status of ${from}.`];
     if (existing === undefined && !['DRAFT', 'POSTED'].includes(to)) refusal.push(`A new manual journal cannot have a status of ${to}`);
     if (to === 'DELETED' && from !== 'DRAFT') refusal.push('Only draft manual journals can be deleted; void a posted one');
     if (to === 'VOIDED' && from !== 'POSTED') refusal.push('Only posted manual journals can be voided');
@@ -325,15 +415,19 @@ export class XeroBooks {
       if (Array.isArray(row.Cells)) {
         const cells = row.Cells as Json[];
         const values = cells.slice(1);
-        out.Cells = [cells[0] ?? { Value: '' }, ...Array.from({ length: columns }, (_v, k) => (
-          row.RowType === 'Header' ? { Value: label(k + 1) } : clone(values[k % Math.max(1, values.length)] ?? { Value: '' })
-        ))];
+        out.Cells = [
+          cells[0] ?? { Value: '' },
+          ...Array.from({ length: columns }, (_v, k) =>
+            row.RowType === 'Header' ? { Value: label(k + 1) } : clone(values[k % Math.max(1, values.length)] ?? { Value: '' }),
+          ),
+        ];
       }
       if (Array.isArray(row.Rows)) out.Rows = (row.Rows as Json[]).map(widen);
       return out;
     };
     const report = {
-      ...clone(this.report), ReportTitles: ['Balance Sheet', str(this.organisation.Name), `As at ${label(1)}`],
+      ...clone(this.report),
+      ReportTitles: ['Balance Sheet', str(this.organisation.Name), `As at ${label(1)}`],
       Rows: ((this.report.Rows ?? []) as Json[]).map(widen),
     };
     return { status: 200, body: this.envelope('Reports', [report]) };
@@ -352,7 +446,11 @@ export class XeroBooks {
     if (Number.isNaN(start.getTime())) return validationError([`fromDate ${from} is not a date`]);
     const columns = Math.min(12, Math.max(1, Number(query.get('periods') ?? '0') + 1));
     // Column k (from 0) is the month k months before fromDate's.
-    const bounds = Array.from({ length: columns }, (_v, k) => [Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - k, 1), Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - k + 1, 1)] as const);
+    const bounds = Array.from(
+      { length: columns },
+      (_v, k) =>
+        [Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - k, 1), Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - k + 1, 1)] as const,
+    );
     const columnOf = (date: unknown): number => {
       const ms = dayMillis(date);
       return ms === null ? -1 : bounds.findIndex(([a, b]) => ms >= a && ms < b);
@@ -366,7 +464,8 @@ export class XeroBooks {
       row[column] = round2((row[column] ?? 0) + debit);
       amounts.set(code, row);
     };
-    const exTax = (doc: Json, line: Json): number => Number(line.LineAmount ?? 0) - (doc.LineAmountTypes === 'Inclusive' ? Number(line.TaxAmount ?? 0) : 0);
+    const exTax = (doc: Json, line: Json): number =>
+      Number(line.LineAmount ?? 0) - (doc.LineAmountTypes === 'Inclusive' ? Number(line.TaxAmount ?? 0) : 0);
     const approved = (doc: Json): boolean => doc.Status === 'AUTHORISED' || doc.Status === 'PAID';
     for (const doc of [...this.all('Invoices'), ...this.all('CreditNotes')]) {
       if (!approved(doc)) continue;
@@ -393,27 +492,51 @@ export class XeroBooks {
         const account = accounts.get(code);
         if (account === undefined || !section.types.includes(str(account.Type))) continue;
         const attributes = [{ Value: str(account.AccountID), Id: 'account' }];
-        values.forEach((v, k) => { sum[k] = (sum[k] ?? 0) + section.sign * v; });
-        rows.push({ RowType: 'Row', Cells: [{ Value: str(account.Name), Attributes: attributes }, ...values.map((v) => ({ Value: money(section.sign * v), Attributes: attributes }))] });
+        values.forEach((v, k) => {
+          sum[k] = (sum[k] ?? 0) + section.sign * v;
+        });
+        rows.push({
+          RowType: 'Row',
+          Cells: [
+            { Value: str(account.Name), Attributes: attributes },
+            ...values.map((v) => ({ Value: money(section.sign * v), Attributes: attributes })),
+          ],
+        });
       }
       totals.set(section.title, sum);
       if (rows.length === 0) return [];
-      return [{ RowType: 'Section', Title: section.title, Rows: [...rows, { RowType: 'SummaryRow', Cells: [{ Value: section.total }, ...sum.map((v) => ({ Value: money(v) }))] }] }];
+      return [
+        {
+          RowType: 'Section',
+          Title: section.title,
+          Rows: [...rows, { RowType: 'SummaryRow', Cells: [{ Value: section.total }, ...sum.map((v) => ({ Value: money(v) }))] }],
+        },
+      ];
     };
     const [income, cost, other, expenses] = sections.map(sectionRows);
     const column = (title: string, k: number): number => totals.get(title)?.[k] ?? 0;
     const line = (name: string, value: (k: number) => number): Json => ({
-      RowType: 'Section', Title: '', Rows: [{ RowType: 'Row', Cells: [{ Value: name }, ...bounds.map((_b, k) => ({ Value: money(value(k)) }))] }],
+      RowType: 'Section',
+      Title: '',
+      Rows: [{ RowType: 'Row', Cells: [{ Value: name }, ...bounds.map((_b, k) => ({ Value: money(value(k)) }))] }],
     });
     const gross = (k: number): number => column('Income', k) - column('Less Cost of Sales', k);
     const label = (k: number): string => new Date(bounds[k]?.[0] ?? 0).toUTCString().slice(8, 16);
     const report = {
-      ReportID: 'ProfitAndLoss', ReportName: 'Profit and Loss', ReportType: 'ProfitAndLoss',
+      ReportID: 'ProfitAndLoss',
+      ReportName: 'Profit and Loss',
+      ReportType: 'ProfitAndLoss',
       ReportTitles: ['Profit & Loss', str(this.organisation.Name), `${label(columns - 1)} to ${label(0)}`],
-      ReportDate: today.toUTCString().slice(5, 16), UpdatedDateUTC: msDate(this.now()), Fields: [],
+      ReportDate: today.toUTCString().slice(5, 16),
+      UpdatedDateUTC: msDate(this.now()),
+      Fields: [],
       Rows: [
         { RowType: 'Header', Cells: [{ Value: '' }, ...bounds.map((_b, k) => ({ Value: label(k) }))] },
-        ...(income ?? []), ...(cost ?? []), line('Gross Profit', gross), ...(other ?? []), ...(expenses ?? []),
+        ...(income ?? []),
+        ...(cost ?? []),
+        line('Gross Profit', gross),
+        ...(other ?? []),
+        ...(expenses ?? []),
         line('Net Profit', (k) => gross(k) + column('Plus Other Income', k) - column('Less Operating Expenses', k)),
       ],
     };

@@ -13,17 +13,27 @@ function request(parts: Partial<RequestParts> & { path?: string; method?: string
   const found = contract.find('accounting', parts.method ?? 'PUT', parts.path ?? '/Invoices');
   if (found === null) throw new Error('no operation');
   const problems = contract.validateRequest(found.operation, {
-    pathParams: found.pathParams, query: parts.query ?? new URLSearchParams(), headers: parts.headers ?? TENANT,
-    contentType: parts.contentType ?? (parts.body === undefined ? null : 'application/json'), body: parts.body,
+    pathParams: found.pathParams,
+    query: parts.query ?? new URLSearchParams(),
+    headers: parts.headers ?? TENANT,
+    contentType: parts.contentType ?? (parts.body === undefined ? null : 'application/json'),
+    body: parts.body,
   });
   return { problems, operation: found.operation.id };
 }
 
 const invoice = {
-  Invoices: [{
-    Type: 'ACCPAY', Contact: { ContactID: '430fa14a-f945-44d3-9f97-5df5e28441b8' }, Date: '2024-05-01', DueDate: '2024-05-31',
-    LineAmountTypes: 'NoTax', LineItems: [{ Description: 'Tyres', Quantity: 2, UnitAmount: 20, AccountCode: '400' }], Status: 'AUTHORISED',
-  }],
+  Invoices: [
+    {
+      Type: 'ACCPAY',
+      Contact: { ContactID: '430fa14a-f945-44d3-9f97-5df5e28441b8' },
+      Date: '2024-05-01',
+      DueDate: '2024-05-31',
+      LineAmountTypes: 'NoTax',
+      LineItems: [{ Description: 'Tyres', Quantity: 2, UnitAmount: 20, AccountCode: '400' }],
+      Status: 'AUTHORISED',
+    },
+  ],
 };
 
 describe('Xero contract validator', () => {
@@ -75,8 +85,12 @@ describe('Xero contract validator', () => {
   it('validates answers against the response schema of their status', () => {
     const found = contract.find('accounting', 'GET', '/Invoices');
     if (found === null) throw new Error('no operation');
-    expect(contract.validateResponse(found.operation, 200, { Invoices: [{ InvoiceID: '046d8a6d-1ae1-4b4d-9340-5601bdf41b87', Total: 46 }] })).toEqual([]);
-    expect(contract.validateResponse(found.operation, 200, { Invoices: [{ Total: '46' }] })).toEqual(['response 200/Invoices/0/Total must be number']);
+    expect(contract.validateResponse(found.operation, 200, { Invoices: [{ InvoiceID: '046d8a6d-1ae1-4b4d-9340-5601bdf41b87', Total: 46 }] })).toEqual(
+      [],
+    );
+    expect(contract.validateResponse(found.operation, 200, { Invoices: [{ Total: '46' }] })).toEqual([
+      'response 200/Invoices/0/Total must be number',
+    ]);
     // Statuses the contract does not describe are not judged.
     expect(contract.validateResponse(found.operation, 429, 'slow down')).toEqual([]);
   });
@@ -84,6 +98,8 @@ describe('Xero contract validator', () => {
   it('turns OpenAPI nullable into a null type', () => {
     expect(convertNullable({ type: 'string', nullable: true, enum: ['A'] })).toEqual({ type: ['string', 'null'], enum: ['A', null] });
     expect(convertNullable({ $ref: '#/x', nullable: true })).toEqual({ anyOf: [{ $ref: '#/x' }, { type: 'null' }] });
-    expect(convertNullable({ properties: { a: { type: 'number', nullable: false } } })).toEqual({ properties: { a: { type: 'number', nullable: false } } });
+    expect(convertNullable({ properties: { a: { type: 'number', nullable: false } } })).toEqual({
+      properties: { a: { type: 'number', nullable: false } },
+    });
   });
 });

@@ -11,7 +11,12 @@ import ajvFormats from 'ajv-formats';
 
 type Json = Record<string, unknown>;
 
-interface Parameter { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required: boolean; schema?: Json }
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema?: Json;
+}
 
 export interface Operation {
   api: 'accounting' | 'identity';
@@ -49,7 +54,9 @@ const LOCATIONS = new Set(['path', 'query', 'header', 'cookie']);
 function toParameter(json: Json): Parameter {
   const location = typeof json.in === 'string' && LOCATIONS.has(json.in) ? (json.in as Parameter['in']) : 'query';
   return {
-    name: typeof json.name === 'string' ? json.name : '', in: location, required: json.required === true,
+    name: typeof json.name === 'string' ? json.name : '',
+    in: location,
+    required: json.required === true,
     ...(isObject(json.schema) ? { schema: json.schema } : {}),
   };
 }
@@ -135,9 +142,22 @@ export class XeroContract {
         return '([^/]+)';
       });
       this.operations.push({
-        api, method: method.toUpperCase(), template, id: typeof raw.operationId === 'string' ? raw.operationId : `${method} ${template}`, parameters,
-        body: requestBody === null ? null : { required: requestBody.required === true, contentTypes: Object.keys(content), schema: json !== null && isObject(json.schema) ? json.schema : null },
-        responses, pattern: new RegExp(`^${source}$`, api === 'identity' ? 'i' : ''), pathNames,
+        api,
+        method: method.toUpperCase(),
+        template,
+        id: typeof raw.operationId === 'string' ? raw.operationId : `${method} ${template}`,
+        parameters,
+        body:
+          requestBody === null
+            ? null
+            : {
+                required: requestBody.required === true,
+                contentTypes: Object.keys(content),
+                schema: json !== null && isObject(json.schema) ? json.schema : null,
+              },
+        responses,
+        pattern: new RegExp(`^${source}$`, api === 'identity' ? 'i' : ''),
+        pathNames,
       });
     }
   }
@@ -151,7 +171,9 @@ export class XeroContract {
       if (match === null) continue;
       const pathParams = Object.fromEntries(operation.pathNames.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));
       const candidate = { operation, pathParams };
-      const paramsOk = operation.parameters.filter((p) => p.in === 'path').every((p) => this.check(operation.api, p.schema, pathParams[p.name] ?? '').length === 0);
+      const paramsOk = operation.parameters
+        .filter((p) => p.in === 'path')
+        .every((p) => this.check(operation.api, p.schema, pathParams[p.name] ?? '').length === 0);
       if (paramsOk) return candidate;
       fallback ??= candidate;
     }
@@ -173,7 +195,12 @@ export class XeroContract {
   }
 
   private errorsOf(validate: ValidateFunction, where: string): string[] {
-    return (validate.errors ?? []).slice(0, 5).map((e) => `${where}${e.instancePath} ${e.message ?? 'is invalid'}${e.params.additionalProperty === undefined ? '' : ` (${String(e.params.additionalProperty)})`}`);
+    return (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${where}${e.instancePath} ${e.message ?? 'is invalid'}${e.params.additionalProperty === undefined ? '' : ` (${String(e.params.additionalProperty)})`}`,
+      );
   }
 
   /** A parameter's text checked against its schema (numbers, booleans, arrays as comma-separated lists). */
@@ -193,9 +220,14 @@ export class XeroContract {
     const declared = new Set<string>();
     for (const parameter of operation.parameters) {
       const where = `${parameter.in} parameter ${parameter.name}`;
-      const value = parameter.in === 'path' ? request.pathParams[parameter.name]
-        : parameter.in === 'query' ? request.query.get(parameter.name) ?? undefined
-          : parameter.in === 'header' ? request.headers[parameter.name.toLowerCase()] : undefined;
+      const value =
+        parameter.in === 'path'
+          ? request.pathParams[parameter.name]
+          : parameter.in === 'query'
+            ? (request.query.get(parameter.name) ?? undefined)
+            : parameter.in === 'header'
+              ? request.headers[parameter.name.toLowerCase()]
+              : undefined;
       if (parameter.in === 'query') declared.add(parameter.name);
       if (value === undefined || value === '') {
         if (parameter.required) problems.push(`${where} is required`);

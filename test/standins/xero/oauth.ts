@@ -6,13 +6,35 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 
-export interface OAuthClient { clientId: string; clientSecret: string; redirectUri: string }
-export interface Tenant { id: string; name: string }
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+export interface Tenant {
+  id: string;
+  name: string;
+}
 
-interface Grant { id: string; clientId: string; tenants: string[]; scope: string; authEventId: string; createdAt: string }
-interface Code { grantId: string; redirectUri: string; expiresAt: number; used: boolean }
+interface Grant {
+  id: string;
+  clientId: string;
+  tenants: string[];
+  scope: string;
+  authEventId: string;
+  createdAt: string;
+}
+interface Code {
+  grantId: string;
+  redirectUri: string;
+  expiresAt: number;
+  used: boolean;
+}
 
-export interface TokenAnswer { status: number; body: Record<string, unknown> }
+export interface TokenAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
 
 export const ACCESS_TOKEN_SECONDS = 1800;
 
@@ -55,12 +77,16 @@ export class XeroIdentity {
     const problem = query.get('response_type') !== 'code' ? 'response_type must be code.' : this.clientProblem(clientId, redirectUri);
     if (problem !== null) return { status: 400, html: page('Sign-in failed', `<p id="error">${escapeHtml(problem)}</p>`) };
     const hidden = ['client_id', 'redirect_uri', 'scope', 'state']
-      .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(query.get(name) ?? '')}">`).join('\n');
+      .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(query.get(name) ?? '')}">`)
+      .join('\n');
     const boxes = this.tenants
-      .map((t) => `<label><input type="checkbox" name="tenant" value="${escapeHtml(t.id)}" checked> ${escapeHtml(t.name)}</label>`).join('<br>\n');
+      .map((t) => `<label><input type="checkbox" name="tenant" value="${escapeHtml(t.id)}" checked> ${escapeHtml(t.name)}</label>`)
+      .join('<br>\n');
     return {
       status: 200,
-      html: page('Xero stand-in: allow access', `<p>An app wants access to your organisations (${escapeHtml(query.get('scope') ?? '')}).</p>
+      html: page(
+        'Xero stand-in: allow access',
+        `<p>An app wants access to your organisations (${escapeHtml(query.get('scope') ?? '')}).</p>
 <form method="post" action="/identity/connect/authorize">
 ${hidden}
 <fieldset><legend>Organisations</legend>
@@ -68,7 +94,8 @@ ${boxes}
 </fieldset>
 <button type="submit" id="allow" name="decision" value="allow">Allow access</button>
 <button type="submit" id="deny" name="decision" value="deny">Cancel</button>
-</form>`),
+</form>`,
+      ),
     };
   }
 
@@ -77,14 +104,16 @@ ${boxes}
     const clientId = form.get('client_id');
     const redirectUri = form.get('redirect_uri');
     const problem = this.clientProblem(clientId, redirectUri);
-    if (problem !== null || clientId === null || redirectUri === null) return { status: 400, html: page('Sign-in failed', `<p id="error">${escapeHtml(problem ?? '')}</p>`) };
+    if (problem !== null || clientId === null || redirectUri === null)
+      return { status: 400, html: page('Sign-in failed', `<p id="error">${escapeHtml(problem ?? '')}</p>`) };
     const back = new URL(redirectUri);
     const state = form.get('state');
     if (form.get('decision') !== 'allow') {
       back.searchParams.set('error', 'access_denied');
     } else {
       const chosen = form.getAll('tenant').filter((id) => this.tenants.some((t) => t.id === id));
-      if (chosen.length === 0) return { status: 400, html: page('Choose an organisation', '<p id="error">Tick at least one organisation to allow access.</p>') };
+      if (chosen.length === 0)
+        return { status: 400, html: page('Choose an organisation', '<p id="error">Tick at least one organisation to allow access.</p>') };
       const grant = this.grant(clientId, chosen, form.get('scope') ?? '');
       const code = token('code');
       this.codes.set(code, { grantId: grant.id, redirectUri, expiresAt: Date.now() + 5 * 60_000, used: false });
@@ -101,7 +130,14 @@ ${boxes}
     return grant;
   }
 
-  private issue(grant: Grant): { access_token: string; refresh_token: string; expires_in: number; token_type: string; scope: string; id_token: string } {
+  private issue(grant: Grant): {
+    access_token: string;
+    refresh_token: string;
+    expires_in: number;
+    token_type: string;
+    scope: string;
+    id_token: string;
+  } {
     const access = token('at');
     const refresh = token('rt');
     this.access.set(access, { grantId: grant.id, expiresAt: Date.now() + ACCESS_TOKEN_SECONDS * 1000 });
@@ -112,9 +148,17 @@ ${boxes}
   }
 
   /** Tokens for a client and organisations without the consent page (tests that start linked). */
-  issueTokens(clientId: string, tenantIds: readonly string[], scope = 'offline_access accounting.transactions'): { accessToken: string; refreshToken: string; expiresAt: string } {
+  issueTokens(
+    clientId: string,
+    tenantIds: readonly string[],
+    scope = 'offline_access accounting.transactions',
+  ): { accessToken: string; refreshToken: string; expiresAt: string } {
     const issued = this.issue(this.grant(clientId, [...tenantIds], scope));
-    return { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() + issued.expires_in * 1000).toISOString() };
+    return {
+      accessToken: issued.access_token,
+      refreshToken: issued.refresh_token,
+      expiresAt: new Date(Date.now() + issued.expires_in * 1000).toISOString(),
+    };
   }
 
   /** POST /connect/token. */
@@ -128,7 +172,14 @@ ${boxes}
     if (grantType === 'authorization_code') {
       const code = this.codes.get(form.get('code') ?? '');
       const grant = code === undefined ? undefined : this.grants.get(code.grantId);
-      if (code === undefined || grant === undefined || code.used || code.expiresAt < Date.now() || grant.clientId !== id || form.get('redirect_uri') !== code.redirectUri) {
+      if (
+        code === undefined ||
+        grant === undefined ||
+        code.used ||
+        code.expiresAt < Date.now() ||
+        grant.clientId !== id ||
+        form.get('redirect_uri') !== code.redirectUri
+      ) {
         return { status: 400, body: { error: 'invalid_grant' } };
       }
       code.used = true;
@@ -137,7 +188,8 @@ ${boxes}
     if (grantType === 'refresh_token') {
       const refresh = this.refresh.get(form.get('refresh_token') ?? '');
       const grant = refresh === undefined ? undefined : this.grants.get(refresh.grantId);
-      if (refresh === undefined || grant === undefined || refresh.used || grant.clientId !== id) return { status: 400, body: { error: 'invalid_grant' } };
+      if (refresh === undefined || grant === undefined || refresh.used || grant.clientId !== id)
+        return { status: 400, body: { error: 'invalid_grant' } };
       refresh.used = true;
       return { status: 200, body: this.issue(grant) };
     }
@@ -158,8 +210,13 @@ ${boxes}
   /** GET /connections for a grant. */
   connections(grant: Grant): Record<string, unknown>[] {
     return grant.tenants.map((tenantId) => ({
-      id: randomUUID(), authEventId: grant.authEventId, tenantId, tenantType: 'ORGANISATION',
-      tenantName: this.tenants.find((t) => t.id === tenantId)?.name ?? tenantId, createdDateUtc: grant.createdAt, updatedDateUtc: grant.createdAt,
+      id: randomUUID(),
+      authEventId: grant.authEventId,
+      tenantId,
+      tenantType: 'ORGANISATION',
+      tenantName: this.tenants.find((t) => t.id === tenantId)?.name ?? tenantId,
+      createdDateUtc: grant.createdAt,
+      updatedDateUtc: grant.createdAt,
     }));
   }
 

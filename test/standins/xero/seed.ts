@@ -13,14 +13,31 @@ import { msDate } from '../../../src/platforms/xero/dates.ts';
 export type Json = Record<string, unknown>;
 
 export const COLLECTIONS = [
-  'Accounts', 'Contacts', 'Invoices', 'CreditNotes', 'Payments', 'ManualJournals', 'BankTransfers', 'TaxRates', 'TrackingCategories', 'Currencies',
+  'Accounts',
+  'Contacts',
+  'Invoices',
+  'CreditNotes',
+  'Payments',
+  'ManualJournals',
+  'BankTransfers',
+  'TaxRates',
+  'TrackingCategories',
+  'Currencies',
   'Employees',
 ] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 export const ID_FIELD: Readonly<Record<Collection, string>> = {
-  Accounts: 'AccountID', Contacts: 'ContactID', Invoices: 'InvoiceID', CreditNotes: 'CreditNoteID', Payments: 'PaymentID',
-  ManualJournals: 'ManualJournalID', BankTransfers: 'BankTransferID', TaxRates: 'TaxType', TrackingCategories: 'TrackingCategoryID', Currencies: 'Code',
+  Accounts: 'AccountID',
+  Contacts: 'ContactID',
+  Invoices: 'InvoiceID',
+  CreditNotes: 'CreditNoteID',
+  Payments: 'PaymentID',
+  ManualJournals: 'ManualJournalID',
+  BankTransfers: 'BankTransferID',
+  TaxRates: 'TaxType',
+  TrackingCategories: 'TrackingCategoryID',
+  Currencies: 'Code',
   Employees: 'EmployeeID',
 };
 
@@ -66,7 +83,8 @@ export function generator(seed: number): { next(): number; int(max: number): num
   const int = (max: number): number => Math.floor(next() * max);
   const hex = (n: number): string => Array.from({ length: n }, () => int(16).toString(16)).join('');
   return {
-    next, int,
+    next,
+    int,
     uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + int(4)).toString(16)}${hex(3)}-${hex(12)}`,
     pick: <T>(list: readonly T[]): T => {
       const value = list[int(list.length)];
@@ -78,7 +96,9 @@ export function generator(seed: number): { next(): number; int(max: number): num
 
 /** Every example answer of the accounting contract, by "METHOD /path". */
 function examples(): Map<string, Json> {
-  const document = JSON.parse(readFileSync(new URL('../../contracts/xero/xero_accounting.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  const document = JSON.parse(readFileSync(new URL('../../contracts/xero/xero_accounting.json', import.meta.url), 'utf8')) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   const found = new Map<string, Json>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
@@ -142,9 +162,18 @@ function classOf(type: string): string {
 
 /** Account types of accounts only named in reports, by their report section. */
 const SECTION_TYPES: Readonly<Record<string, string>> = {
-  Bank: 'BANK', 'Current Assets': 'CURRENT', 'Fixed Assets': 'FIXED', 'Current Liabilities': 'CURRLIAB', Equity: 'EQUITY',
+  Bank: 'BANK',
+  'Current Assets': 'CURRENT',
+  'Fixed Assets': 'FIXED',
+  'Current Liabilities': 'CURRLIAB',
+  Equity: 'EQUITY',
 };
-const SYSTEM_ACCOUNTS: Readonly<Record<string, string>> = { 'Accounts Receivable': 'DEBTORS', 'Accounts Payable': 'CREDITORS', GST: 'GST', 'Retained Earnings': 'RETAINEDEARNINGS' };
+const SYSTEM_ACCOUNTS: Readonly<Record<string, string>> = {
+  'Accounts Receivable': 'DEBTORS',
+  'Accounts Payable': 'CREDITORS',
+  GST: 'GST',
+  'Retained Earnings': 'RETAINEDEARNINGS',
+};
 
 class Ledger {
   readonly collections: Record<Collection, Json[]>;
@@ -169,12 +198,19 @@ class Ledger {
   account(ref: { AccountID?: unknown; Code?: unknown; Name?: unknown }, type: string, extra: Json = {}): Json | undefined {
     const id = typeof ref.AccountID === 'string' ? ref.AccountID : undefined;
     const code = typeof ref.Code === 'string' && ref.Code !== '' ? ref.Code : undefined;
-    const existing = (id === undefined ? undefined : this.find('Accounts', id)) ?? this.collections.Accounts.find((a) => code !== undefined && a.Code === code && a.Status !== 'DELETED');
+    const existing =
+      (id === undefined ? undefined : this.find('Accounts', id)) ??
+      this.collections.Accounts.find((a) => code !== undefined && a.Code === code && a.Status !== 'DELETED');
     if (existing !== undefined) return existing;
     if (id === ZERO_ID) return undefined;
     const account: Json = {
-      AccountID: id ?? `a0000000-0000-4000-8000-${str(this.nextCode).padStart(12, '0')}`, Code: code ?? String(this.nextCode++),
-      Name: typeof ref.Name === 'string' ? ref.Name : `Account ${code ?? this.nextCode}`, Type: type, Status: 'ACTIVE', TaxType: 'NONE', ...extra,
+      AccountID: id ?? `a0000000-0000-4000-8000-${str(this.nextCode).padStart(12, '0')}`,
+      Code: code ?? String(this.nextCode++),
+      Name: typeof ref.Name === 'string' ? ref.Name : `Account ${code ?? this.nextCode}`,
+      Type: type,
+      Status: 'ACTIVE',
+      TaxType: 'NONE',
+      ...extra,
     };
     this.collections.Accounts.push(account);
     return account;
@@ -190,7 +226,8 @@ class Ledger {
       if (account.Status !== 'DELETED' && typeof account.Code === 'string') used.add(account.Code);
     }
     for (const payment of this.collections.Payments) {
-      if (isObject(payment.Account)) this.account(payment.Account, str(payment.Account.Name).includes('Funds') ? 'EQUITY' : 'BANK', { EnablePaymentsToAccount: true });
+      if (isObject(payment.Account))
+        this.account(payment.Account, str(payment.Account.Name).includes('Funds') ? 'EQUITY' : 'BANK', { EnablePaymentsToAccount: true });
     }
     for (const transfer of this.collections.BankTransfers) {
       for (const key of ['FromBankAccount', 'ToBankAccount']) {
@@ -206,13 +243,17 @@ class Ledger {
         if (account !== undefined) line.AccountID = account.AccountID;
       }
     }
-    for (const section of (((report.Rows ?? []) as Json[])).filter((r) => typeof r.Title === 'string')) {
+    for (const section of ((report.Rows ?? []) as Json[]).filter((r) => typeof r.Title === 'string')) {
       for (const row of (section.Rows ?? []) as Json[]) {
         const [label] = (row.Cells ?? []) as Json[];
         const id = ((label?.Attributes ?? []) as Json[]).find((a) => a.Id === 'account')?.Value;
         if (typeof id !== 'string' || label === undefined) continue;
         const system = SYSTEM_ACCOUNTS[str(label.Value)];
-        this.account({ AccountID: id, Name: label.Value }, SECTION_TYPES[str(section.Title)] ?? 'CURRENT', system === undefined ? {} : { SystemAccount: system });
+        this.account(
+          { AccountID: id, Name: label.Value },
+          SECTION_TYPES[str(section.Title)] ?? 'CURRENT',
+          system === undefined ? {} : { SystemAccount: system },
+        );
       }
     }
     for (const account of this.collections.Accounts) {
@@ -229,7 +270,16 @@ class Ledger {
       if (!isObject(ref) || typeof ref.ContactID !== 'string' || ref.ContactID === ZERO_ID) return;
       let contact = contacts.find((c) => c.ContactID === ref.ContactID);
       if (contact === undefined) {
-        contact = { ContactID: ref.ContactID, ContactStatus: 'ACTIVE', Name: ref.Name, Addresses: [], Phones: [], ContactGroups: [], ContactPersons: [], HasValidationErrors: false };
+        contact = {
+          ContactID: ref.ContactID,
+          ContactStatus: 'ACTIVE',
+          Name: ref.Name,
+          Addresses: [],
+          Phones: [],
+          ContactGroups: [],
+          ContactPersons: [],
+          HasValidationErrors: false,
+        };
         contacts.push(contact);
       }
       contact[supplier ? 'IsSupplier' : 'IsCustomer'] = true;
@@ -245,7 +295,10 @@ class Ledger {
 
   /** Tracking categories and options that lines point at. */
   completeTracking(): void {
-    const lines = [...this.collections.ManualJournals.flatMap((j) => (j.JournalLines ?? []) as Json[]), ...this.collections.Invoices.flatMap((i) => (i.LineItems ?? []) as Json[])];
+    const lines = [
+      ...this.collections.ManualJournals.flatMap((j) => (j.JournalLines ?? []) as Json[]),
+      ...this.collections.Invoices.flatMap((i) => (i.LineItems ?? []) as Json[]),
+    ];
     for (const tracking of lines.flatMap((l) => (l.Tracking ?? []) as Json[])) {
       const categoryId = str(tracking.TrackingCategoryID);
       let category = this.find('TrackingCategories', categoryId);
@@ -278,7 +331,7 @@ export function computeDocument(document: Json, taxRates: readonly Json[]): void
     const discount = typeof line.DiscountRate === 'number' ? line.DiscountRate : 0;
     const amount = round2(quantity * unit * (1 - discount / 100) - (typeof line.DiscountAmount === 'number' ? line.DiscountAmount : 0));
     const rate = mode === 'NoTax' ? 0 : taxRateOf(taxRates, line.TaxType);
-    const lineTax = mode === 'Inclusive' ? round2(amount - amount / (1 + rate / 100)) : round2(amount * rate / 100);
+    const lineTax = mode === 'Inclusive' ? round2(amount - amount / (1 + rate / 100)) : round2((amount * rate) / 100);
     line.Quantity = quantity;
     line.UnitAmount = unit;
     line.LineAmount = amount;
@@ -295,7 +348,10 @@ export function computeDocument(document: Json, taxRates: readonly Json[]): void
     document.RemainingCredit = round2(total - applied);
   } else {
     const paid = ((document.Payments ?? []) as Json[]).reduce((sum, p) => sum + (typeof p.Amount === 'number' ? p.Amount : 0), 0);
-    const credited = ((document.CreditNotes ?? []) as Json[]).reduce((sum, c) => sum + (typeof c.AppliedAmount === 'number' ? c.AppliedAmount : 0), 0);
+    const credited = ((document.CreditNotes ?? []) as Json[]).reduce(
+      (sum, c) => sum + (typeof c.AppliedAmount === 'number' ? c.AppliedAmount : 0),
+      0,
+    );
     document.AmountPaid = round2(paid);
     document.AmountCredited = round2(credited);
     document.AmountDue = round2(total - paid - credited);
@@ -307,7 +363,15 @@ const CUSTOMERS = ['Bayside Club', 'City Agency', 'Marine Systems', 'Ridgeway Un
 const DAY = 86_400_000;
 
 function contactSummary(contact: Json): Json {
-  return { ContactID: contact.ContactID, Name: contact.Name, Addresses: [], Phones: [], ContactGroups: [], ContactPersons: [], HasValidationErrors: false };
+  return {
+    ContactID: contact.ContactID,
+    Name: contact.Name,
+    Addresses: [],
+    Phones: [],
+    ContactGroups: [],
+    ContactPersons: [],
+    HasValidationErrors: false,
+  };
 }
 
 /** Records cloned from the examples with new ids: enough bills for several pages, with payments, credits, journals. */
@@ -318,8 +382,14 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
   const newContact = (name: string, supplier: boolean, n: number): Json => {
     const contact = clone(template);
     Object.assign(contact, {
-      ContactID: rng.uuid(), Name: name, FirstName: name.split(' ')[0], LastName: 'Accounts', EmailAddress: `accounts${n}@${name.toLowerCase().replace(/\W+/g, '')}.example`,
-      IsSupplier: supplier, IsCustomer: !supplier, UpdatedDateUTC: ledger.tick(),
+      ContactID: rng.uuid(),
+      Name: name,
+      FirstName: name.split(' ')[0],
+      LastName: 'Accounts',
+      EmailAddress: `accounts${n}@${name.toLowerCase().replace(/\W+/g, '')}.example`,
+      IsSupplier: supplier,
+      IsCustomer: !supplier,
+      UpdatedDateUTC: ledger.tick(),
     });
     delete contact.Balances;
     c.Contacts.push(contact);
@@ -335,26 +405,49 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
   const start = Date.UTC(2024, 0, 1);
 
   const document = (type: 'ACCPAY' | 'ACCREC', n: number): Json => {
-    const contact = type === 'ACCPAY' ? suppliers[n % suppliers.length] ?? template : customers[n % customers.length] ?? template;
+    const contact = type === 'ACCPAY' ? (suppliers[n % suppliers.length] ?? template) : (customers[n % customers.length] ?? template);
     const date = start + rng.int(540) * DAY;
     const lines = Array.from({ length: 1 + rng.int(3) }, (_v, i): Json => {
       const line: Json = {
-        LineItemID: rng.uuid(), Description: `${type === 'ACCPAY' ? 'Purchase' : 'Service'} ${n + 1}.${i + 1}`, Quantity: 1 + rng.int(4),
-        UnitAmount: round2(10 + rng.int(50_000) / 100), AccountCode: rng.pick(type === 'ACCPAY' ? expenseCodes : revenueCodes),
-        TaxType: rng.next() < 0.5 ? (type === 'ACCPAY' ? 'INPUT2' : 'OUTPUT2') : 'NONE', Tracking: [],
+        LineItemID: rng.uuid(),
+        Description: `${type === 'ACCPAY' ? 'Purchase' : 'Service'} ${n + 1}.${i + 1}`,
+        Quantity: 1 + rng.int(4),
+        UnitAmount: round2(10 + rng.int(50_000) / 100),
+        AccountCode: rng.pick(type === 'ACCPAY' ? expenseCodes : revenueCodes),
+        TaxType: rng.next() < 0.5 ? (type === 'ACCPAY' ? 'INPUT2' : 'OUTPUT2') : 'NONE',
+        Tracking: [],
       };
       const option = (tracking?.Options as Json[] | undefined)?.[0];
       if (tracking !== undefined && option !== undefined && i === 0 && n % 3 === 0) {
-        line.Tracking = [{ TrackingCategoryID: tracking.TrackingCategoryID, TrackingOptionID: option.TrackingOptionID, Name: tracking.Name, Option: option.Name }];
+        line.Tracking = [
+          { TrackingCategoryID: tracking.TrackingCategoryID, TrackingOptionID: option.TrackingOptionID, Name: tracking.Name, Option: option.Name },
+        ];
       }
       return line;
     });
     const record: Json = {
-      Type: type, InvoiceID: rng.uuid(), InvoiceNumber: type === 'ACCPAY' ? `SUP-${1000 + n}` : `INV-${2000 + n}`, Reference: type === 'ACCREC' ? `Order ${n + 1}` : '',
-      Payments: [], CreditNotes: [], Prepayments: [], Overpayments: [], CurrencyRate: 1, HasErrors: false, IsDiscounted: false, HasAttachments: false,
-      Contact: contactSummary(contact), DateString: new Date(date).toISOString().slice(0, 19), Date: msDate(date),
-      DueDateString: new Date(date + 30 * DAY).toISOString().slice(0, 19), DueDate: msDate(date + 30 * DAY),
-      Status: 'AUTHORISED', LineAmountTypes: 'Exclusive', LineItems: lines, CurrencyCode: 'NZD', UpdatedDateUTC: ledger.tick(),
+      Type: type,
+      InvoiceID: rng.uuid(),
+      InvoiceNumber: type === 'ACCPAY' ? `SUP-${1000 + n}` : `INV-${2000 + n}`,
+      Reference: type === 'ACCREC' ? `Order ${n + 1}` : '',
+      Payments: [],
+      CreditNotes: [],
+      Prepayments: [],
+      Overpayments: [],
+      CurrencyRate: 1,
+      HasErrors: false,
+      IsDiscounted: false,
+      HasAttachments: false,
+      Contact: contactSummary(contact),
+      DateString: new Date(date).toISOString().slice(0, 19),
+      Date: msDate(date),
+      DueDateString: new Date(date + 30 * DAY).toISOString().slice(0, 19),
+      DueDate: msDate(date + 30 * DAY),
+      Status: 'AUTHORISED',
+      LineAmountTypes: 'Exclusive',
+      LineItems: lines,
+      CurrencyCode: 'NZD',
+      UpdatedDateUTC: ledger.tick(),
     };
     computeDocument(record, c.TaxRates);
     return record;
@@ -367,13 +460,35 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
     const paymentId = rng.uuid();
     const invoiceType = str(invoice.Type);
     c.Payments.push({
-      PaymentID: paymentId, Date: date, BankAmount: amount, Amount: amount, Reference: `Paid ${str(invoice.InvoiceNumber)}`, CurrencyRate: 1,
-      PaymentType: invoiceType === 'ACCPAY' ? 'ACCPAYPAYMENT' : 'ACCRECPAYMENT', Status: 'AUTHORISED', UpdatedDateUTC: ledger.tick(), HasAccount: true, IsReconciled: false,
+      PaymentID: paymentId,
+      Date: date,
+      BankAmount: amount,
+      Amount: amount,
+      Reference: `Paid ${str(invoice.InvoiceNumber)}`,
+      CurrencyRate: 1,
+      PaymentType: invoiceType === 'ACCPAY' ? 'ACCPAYPAYMENT' : 'ACCRECPAYMENT',
+      Status: 'AUTHORISED',
+      UpdatedDateUTC: ledger.tick(),
+      HasAccount: true,
+      IsReconciled: false,
       Account: { AccountID: bank.AccountID, Code: bank.Code, Name: bank.Name },
-      Invoice: { Type: invoiceType, InvoiceID: invoice.InvoiceID, InvoiceNumber: invoice.InvoiceNumber, CurrencyCode: invoice.CurrencyCode, Contact: invoice.Contact },
+      Invoice: {
+        Type: invoiceType,
+        InvoiceID: invoice.InvoiceID,
+        InvoiceNumber: invoice.InvoiceNumber,
+        CurrencyCode: invoice.CurrencyCode,
+        Contact: invoice.Contact,
+      },
       HasValidationErrors: false,
     });
-    (invoice.Payments as Json[]).push({ PaymentID: paymentId, Date: date, Amount: amount, CurrencyRate: 1, HasAccount: false, HasValidationErrors: false });
+    (invoice.Payments as Json[]).push({
+      PaymentID: paymentId,
+      Date: date,
+      Amount: amount,
+      CurrencyRate: 1,
+      HasAccount: false,
+      HasValidationErrors: false,
+    });
     computeDocument(invoice, c.TaxRates);
     if (Number(invoice.AmountDue) === 0) invoice.Status = 'PAID';
   };
@@ -388,7 +503,9 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
     else if (n % 25 === 4) bill.Status = 'VOIDED';
   });
   if (bills[5] !== undefined) bills[5].Status = 'DELETED';
-  invoices.forEach((invoice, n) => { if (n % 4 === 1) pay(invoice, 1); });
+  invoices.forEach((invoice, n) => {
+    if (n % 4 === 1) pay(invoice, 1);
+  });
 
   // Bill credits, each applied in part to an open bill.
   const credited = bills.filter((b) => b.Status === 'AUTHORISED' && (b.Payments as Json[]).length === 0).slice(0, 3);
@@ -396,14 +513,43 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
     const amount = round2(Number(bill.Total) / 4);
     const creditId = rng.uuid();
     const credit: Json = {
-      CreditNoteID: creditId, ID: creditId, CreditNoteNumber: `SCN-${300 + n}`, Type: 'ACCPAYCREDIT', Reference: `Return ${n + 1}`, Status: 'AUTHORISED',
-      Contact: bill.Contact, Date: bill.Date, DateString: bill.DateString, LineAmountTypes: 'NoTax', CurrencyCode: 'NZD', CurrencyRate: 1, Payments: [], HasAttachments: false,
-      LineItems: [{ LineItemID: rng.uuid(), Description: 'Returned goods', Quantity: 1, UnitAmount: round2(amount * 2), AccountCode: expenseCodes[0], TaxType: 'NONE', Tracking: [] }],
-      Allocations: [{ Amount: amount, Date: bill.Date, Invoice: { InvoiceID: bill.InvoiceID, InvoiceNumber: bill.InvoiceNumber } }], UpdatedDateUTC: ledger.tick(),
+      CreditNoteID: creditId,
+      ID: creditId,
+      CreditNoteNumber: `SCN-${300 + n}`,
+      Type: 'ACCPAYCREDIT',
+      Reference: `Return ${n + 1}`,
+      Status: 'AUTHORISED',
+      Contact: bill.Contact,
+      Date: bill.Date,
+      DateString: bill.DateString,
+      LineAmountTypes: 'NoTax',
+      CurrencyCode: 'NZD',
+      CurrencyRate: 1,
+      Payments: [],
+      HasAttachments: false,
+      LineItems: [
+        {
+          LineItemID: rng.uuid(),
+          Description: 'Returned goods',
+          Quantity: 1,
+          UnitAmount: round2(amount * 2),
+          AccountCode: expenseCodes[0],
+          TaxType: 'NONE',
+          Tracking: [],
+        },
+      ],
+      Allocations: [{ Amount: amount, Date: bill.Date, Invoice: { InvoiceID: bill.InvoiceID, InvoiceNumber: bill.InvoiceNumber } }],
+      UpdatedDateUTC: ledger.tick(),
     };
     computeDocument(credit, c.TaxRates);
     c.CreditNotes.push(credit);
-    (bill.CreditNotes as Json[]).push({ CreditNoteID: creditId, CreditNoteNumber: credit.CreditNoteNumber, Date: bill.Date, AppliedAmount: amount, Total: credit.Total });
+    (bill.CreditNotes as Json[]).push({
+      CreditNoteID: creditId,
+      CreditNoteNumber: credit.CreditNoteNumber,
+      Date: bill.Date,
+      AppliedAmount: amount,
+      Total: credit.Total,
+    });
     computeDocument(bill, c.TaxRates);
   }
 
@@ -416,12 +562,36 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
     const credit = rng.pick(revenueCodes);
     const accountId = (code: string): unknown => c.Accounts.find((a) => a.Code === code)?.AccountID;
     c.ManualJournals.push({
-      ...clone(journalTemplate), ManualJournalID: rng.uuid(), Date: msDate(date), Status: 'POSTED', LineAmountTypes: 'NoTax', Narration: `Accrual ${n + 1}`,
+      ...clone(journalTemplate),
+      ManualJournalID: rng.uuid(),
+      Date: msDate(date),
+      Status: 'POSTED',
+      LineAmountTypes: 'NoTax',
+      Narration: `Accrual ${n + 1}`,
       JournalLines: [
-        { LineAmount: amount, AccountCode: debit, AccountID: accountId(debit), Description: 'Accrued cost', TaxType: 'NONE', TaxAmount: 0, Tracking: [], IsBlank: false },
-        { LineAmount: -amount, AccountCode: credit, AccountID: accountId(credit), Description: 'Accrued cost', TaxType: 'NONE', TaxAmount: 0, Tracking: [], IsBlank: false },
+        {
+          LineAmount: amount,
+          AccountCode: debit,
+          AccountID: accountId(debit),
+          Description: 'Accrued cost',
+          TaxType: 'NONE',
+          TaxAmount: 0,
+          Tracking: [],
+          IsBlank: false,
+        },
+        {
+          LineAmount: -amount,
+          AccountCode: credit,
+          AccountID: accountId(credit),
+          Description: 'Accrued cost',
+          TaxType: 'NONE',
+          TaxAmount: 0,
+          Tracking: [],
+          IsBlank: false,
+        },
       ],
-      HasAttachments: false, UpdatedDateUTC: ledger.tick(),
+      HasAttachments: false,
+      UpdatedDateUTC: ledger.tick(),
     });
   }
 
@@ -430,7 +600,15 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
   const example = Object.values(attachments).flat()[0];
   if (withReceipt !== undefined && example !== undefined) {
     const id = str(withReceipt.InvoiceID);
-    attachments[id] = [{ ...clone(example), AttachmentID: rng.uuid(), FileName: 'receipt.pdf', MimeType: 'application/pdf', Url: `https://api.xero.com/api.xro/2.0/Invoices/${id}/Attachments/receipt.pdf` }];
+    attachments[id] = [
+      {
+        ...clone(example),
+        AttachmentID: rng.uuid(),
+        FileName: 'receipt.pdf',
+        MimeType: 'application/pdf',
+        Url: `https://api.xero.com/api.xro/2.0/Invoices/${id}/Attachments/receipt.pdf`,
+      },
+    ];
     withReceipt.HasAttachments = true;
   }
 }

@@ -19,7 +19,13 @@ import { XeroIdentity, type OAuthClient, type Tenant } from './oauth.ts';
 import { seedBooks, withFreshIds, type Collection } from './seed.ts';
 import { setEnv } from '../../support/env.ts';
 
-export interface Violation { kind: 'request' | 'response'; method: string; path: string; operation: string | null; problems: string[] }
+export interface Violation {
+  kind: 'request' | 'response';
+  method: string;
+  path: string;
+  operation: string | null;
+  problems: string[];
+}
 
 export interface LoggedRequest {
   /** Epoch ms when the request arrived. */
@@ -33,7 +39,10 @@ export interface LoggedRequest {
   status: number;
 }
 
-export interface FaultMatch { method?: string; path?: string | RegExp }
+export interface FaultMatch {
+  method?: string;
+  path?: string | RegExp;
+}
 
 export interface XeroStandIn {
   url: string;
@@ -62,12 +71,29 @@ export interface XeroStandIn {
   close(): Promise<void>;
 }
 
-interface Fault { status: number; remaining: number; match: FaultMatch; retryAfter: number }
+interface Fault {
+  status: number;
+  remaining: number;
+  match: FaultMatch;
+  retryAfter: number;
+}
 
-type Handler = (input: { books: XeroBooks; params: Record<string, string>; query: URLSearchParams; body: unknown; since: string | undefined }) => Answer;
+type Handler = (input: {
+  books: XeroBooks;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  since: string | undefined;
+}) => Answer;
 
-const list = (collection: Collection): Handler => ({ books, query, since }) => books.list(collection, query, since);
-const one = (collection: Collection, param: string): Handler => ({ books, params }) => books.one(collection, params[param] ?? '');
+const list =
+  (collection: Collection): Handler =>
+  ({ books, query, since }) =>
+    books.list(collection, query, since);
+const one =
+  (collection: Collection, param: string): Handler =>
+  ({ books, params }) =>
+    books.one(collection, params[param] ?? '');
 
 /** Xero's three writes of a collection: PUT creates, POST creates or updates, POST to a record updates it. */
 function writes(collection: 'Invoices' | 'Contacts' | 'ManualJournals', param: string): [Handler, Handler, Handler] {
@@ -87,10 +113,14 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getAccount: one('Accounts', 'AccountID'),
   getContacts: list('Contacts'),
   getContact: one('Contacts', 'ContactID'),
-  createContacts, updateOrCreateContacts, updateContact,
+  createContacts,
+  updateOrCreateContacts,
+  updateContact,
   getInvoices: list('Invoices'),
   getInvoice: one('Invoices', 'InvoiceID'),
-  createInvoices, updateOrCreateInvoices, updateInvoice,
+  createInvoices,
+  updateOrCreateInvoices,
+  updateInvoice,
   getInvoiceAttachments: ({ books, params }) => books.attachmentsOf('Invoices', params.InvoiceID ?? ''),
   getInvoiceAttachmentById: ({ books, params }) => books.attachmentFile('Invoices', params.InvoiceID ?? '', params.AttachmentID ?? ''),
   getCreditNotes: list('CreditNotes'),
@@ -100,9 +130,12 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getBankTransfers: list('BankTransfers'),
   getManualJournals: list('ManualJournals'),
   getManualJournal: one('ManualJournals', 'ManualJournalID'),
-  createManualJournals, updateOrCreateManualJournals, updateManualJournal,
+  createManualJournals,
+  updateOrCreateManualJournals,
+  updateManualJournal,
   getManualJournalAttachments: ({ books, params }) => books.attachmentsOf('ManualJournals', params.ManualJournalID ?? ''),
-  getManualJournalAttachmentById: ({ books, params }) => books.attachmentFile('ManualJournals', params.ManualJournalID ?? '', params.AttachmentID ?? ''),
+  getManualJournalAttachmentById: ({ books, params }) =>
+    books.attachmentFile('ManualJournals', params.ManualJournalID ?? '', params.AttachmentID ?? ''),
   getTaxRates: list('TaxRates'),
   getTrackingCategories: list('TrackingCategories'),
   getCurrencies: list('Currencies'),
@@ -119,7 +152,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => { resolve(Buffer.concat(chunks).toString('utf8')); });
+    req.on('end', () => {
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     req.on('error', reject);
   });
 }
@@ -141,7 +176,10 @@ function send(res: ServerResponse, answer: Answer): void {
   res.end(text);
 }
 
-const xeroProblem = (status: number, title: string, detail: string): Answer => ({ status, body: { Type: null, Title: title, Status: status, Detail: detail } });
+const xeroProblem = (status: number, title: string, detail: string): Answer => ({
+  status,
+  body: { Type: null, Title: title, Status: status, Detail: detail },
+});
 
 export async function startXeroStandIn(): Promise<XeroStandIn> {
   const contract = xeroContract();
@@ -162,15 +200,26 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
   let expireAfter: number | null = null;
 
   const faultFor = (method: string, path: string): Fault | undefined => {
-    const fault = faults.find((f) => f.remaining > 0 && (f.match.method === undefined || f.match.method === method)
-      && (f.match.path === undefined || (typeof f.match.path === 'string' ? path.startsWith(f.match.path) : f.match.path.test(path))));
+    const fault = faults.find(
+      (f) =>
+        f.remaining > 0 &&
+        (f.match.method === undefined || f.match.method === method) &&
+        (f.match.path === undefined || (typeof f.match.path === 'string' ? path.startsWith(f.match.path) : f.match.path.test(path))),
+    );
     if (fault !== undefined) fault.remaining -= 1;
     return fault;
   };
 
   function faultAnswer(fault: Fault): Answer {
-    if (fault.status === 429) return { status: 429, body: '', headers: { 'retry-after': String(fault.retryAfter), 'x-rate-limit-problem': 'minute' } };
-    return fault.status === 503 ? { status: 503, body: 'Service Unavailable' } : xeroProblem(fault.status, 'Internal Server Error', 'An error occurred in Xero. Check the API Status page http://status.developer.xero.com for current service status.');
+    if (fault.status === 429)
+      return { status: 429, body: '', headers: { 'retry-after': String(fault.retryAfter), 'x-rate-limit-problem': 'minute' } };
+    return fault.status === 503
+      ? { status: 503, body: 'Service Unavailable' }
+      : xeroProblem(
+          fault.status,
+          'Internal Server Error',
+          'An error occurred in Xero. Check the API Status page http://status.developer.xero.com for current service status.',
+        );
   }
 
   async function api(req: IncomingMessage, url: URL, api: 'accounting' | 'identity', path: string): Promise<Answer> {
@@ -195,7 +244,8 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     const { operation, pathParams } = found;
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
     const auth = identity.authenticate(header(req, 'authorization'));
-    if ('problem' in auth) return { ...xeroProblem(401, 'Unauthorized', auth.problem), headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
+    if ('problem' in auth)
+      return { ...xeroProblem(401, 'Unauthorized', auth.problem), headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
     problems.push(...contract.validateRequest(operation, { pathParams, query: url.searchParams, headers, contentType, body }));
     if (problems.length > 0) {
       violations.push({ kind: 'request', method, path: url.pathname, operation: operation.id, problems });
@@ -228,7 +278,10 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     const path = url.pathname;
     if (path === '/identity/connect/authorize') {
       const result = method === 'POST' ? identity.decide(new URLSearchParams(await readBody(req))) : identity.consentPage(url.searchParams);
-      res.writeHead(result.status, 'location' in result && result.location !== undefined ? { location: result.location } : { 'content-type': 'text/html; charset=utf-8' });
+      res.writeHead(
+        result.status,
+        'location' in result && result.location !== undefined ? { location: result.location } : { 'content-type': 'text/html; charset=utf-8' },
+      );
       res.end('html' in result ? result.html : '');
       return;
     }
@@ -245,15 +298,24 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
       send(res, { ...answer, headers: { 'cache-control': 'no-store' } });
       return;
     }
-    const target = path.startsWith(`${ACCOUNTING}/`) ? { api: 'accounting' as const, path: path.slice(ACCOUNTING.length) }
-      : /^\/connections\/?$/i.test(path) ? { api: 'identity' as const, path: '/Connections' } : null;
+    const target = path.startsWith(`${ACCOUNTING}/`)
+      ? { api: 'accounting' as const, path: path.slice(ACCOUNTING.length) }
+      : /^\/connections\/?$/i.test(path)
+        ? { api: 'identity' as const, path: '/Connections' }
+        : null;
     if (target === null) {
       send(res, notFound());
       return;
     }
     const log: LoggedRequest = {
-      at: Date.now(), method, path, query: Object.fromEntries(url.searchParams), tenant: header(req, 'xero-tenant-id'),
-      ifModifiedSince: header(req, 'if-modified-since'), idempotencyKey: header(req, 'idempotency-key'), status: 0,
+      at: Date.now(),
+      method,
+      path,
+      query: Object.fromEntries(url.searchParams),
+      tenant: header(req, 'xero-tenant-id'),
+      ifModifiedSince: header(req, 'if-modified-since'),
+      idempotencyKey: header(req, 'idempotency-key'),
+      status: 0,
     };
     requests.push(log);
     const answer = fault !== undefined ? faultAnswer(fault) : await api(req, url, target.api, target.path);
@@ -269,7 +331,13 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      violations.push({ kind: 'response', method: req.method ?? '', path: req.url ?? '', operation: null, problems: [`stand-in failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}`] });
+      violations.push({
+        kind: 'response',
+        method: req.method ?? '',
+        path: req.url ?? '',
+        operation: null,
+        problems: [`stand-in failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`],
+      });
       if (!res.headersSent) send(res, { status: 500, body: 'stand-in failure' });
       else res.end();
     });
@@ -285,31 +353,45 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
       if (books === undefined) throw new Error(`no organisation ${tenantId}`);
       return books;
     },
-    registerClient: (client) => { identity.registerClient(client); },
+    registerClient: (client) => {
+      identity.registerClient(client);
+    },
     issueTokens(clientId, tenantIds = [first.id]) {
       return { ...identity.issueTokens(clientId, tenantIds), tenantId: tenantIds[0] ?? first.id };
     },
     violations,
     requests,
     tokenCalls: identity.tokenCalls,
-    requestCount: (path, method) => requests.filter((r) => (method === undefined || r.method === method) && (typeof path === 'string' ? r.path === path : path.test(r.path))).length,
+    requestCount: (path, method) =>
+      requests.filter((r) => (method === undefined || r.method === method) && (typeof path === 'string' ? r.path === path : path.test(r.path)))
+        .length,
     resetCounters() {
       requests.length = 0;
       identity.tokenCalls.authorization_code = 0;
       identity.tokenCalls.refresh_token = 0;
       identity.tokenCalls.total = 0;
     },
-    expireAccessTokens: () => { identity.expireAccessTokens(); },
+    expireAccessTokens: () => {
+      identity.expireAccessTokens();
+    },
     issuedTokens: () => [...identity.issued],
-    expireAccessTokensAfter(count) { expireAfter = count; },
-    revokeRefreshTokens: () => { identity.revokeRefreshTokens(); },
+    expireAccessTokensAfter(count) {
+      expireAfter = count;
+    },
+    revokeRefreshTokens: () => {
+      identity.revokeRefreshTokens();
+    },
     failNext(status, count = 1, match = {}, retryAfterSeconds = 1) {
       faults.push({ status, remaining: count, match, retryAfter: retryAfterSeconds });
     },
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => { if (error === undefined) resolve(); else reject(error); });
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => {
+          if (error === undefined) resolve();
+          else reject(error);
+        });
+      }),
   };
 }
 

@@ -19,7 +19,9 @@ beforeAll(async () => {
   standin = await startXeroStandIn();
   standin.registerClient(APP);
 });
-afterAll(async () => { await standin.close(); });
+afterAll(async () => {
+  await standin.close();
+});
 beforeEach(() => {
   const issued = standin.issueTokens(APP.clientId);
   token = issued.accessToken;
@@ -27,22 +29,39 @@ beforeEach(() => {
   standin.violations.length = 0;
 });
 
-async function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: Headers; body: Json }> {
+async function api(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: Json }> {
   const response = await fetch(`${standin.url}${path}`, {
     method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${token}`, 'xero-tenant-id': tenant, accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'xero-tenant-id': tenant,
+      accept: 'application/json',
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...init.headers,
+    },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) as Json : { text } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text.startsWith('{') || text.startsWith('[') ? (JSON.parse(text) as Json) : { text },
+  };
 }
 
 async function tokenCall(form: Record<string, string>): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${standin.url}/connect/token`, {
-    method: 'POST', body: new URLSearchParams(form),
-    headers: { authorization: `Basic ${Buffer.from(`${APP.clientId}:${APP.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    method: 'POST',
+    body: new URLSearchParams(form),
+    headers: {
+      authorization: `Basic ${Buffer.from(`${APP.clientId}:${APP.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
   });
-  return { status: response.status, body: await response.json() as Json };
+  return { status: response.status, body: (await response.json()) as Json };
 }
 
 describe('the Xero stand-in', () => {
@@ -58,7 +77,12 @@ describe('the Xero stand-in', () => {
     expect(b.all('Invoices')).toHaveLength(a.all('Invoices').length);
     for (const books of [a, b]) {
       const contacts = new Set(books.all('Contacts').map((c) => c.ContactID));
-      const codes = new Set(books.all('Accounts').filter((x) => x.Status === 'ACTIVE').map((x) => x.Code));
+      const codes = new Set(
+        books
+          .all('Accounts')
+          .filter((x) => x.Status === 'ACTIVE')
+          .map((x) => x.Code),
+      );
       for (const invoice of books.all('Invoices')) {
         expect(contacts.has((invoice.Contact as Json).ContactID), String(invoice.InvoiceID)).toBe(true);
         for (const line of invoice.LineItems as Json[]) expect(codes.has(line.AccountCode), String(line.AccountCode)).toBe(true);
@@ -67,10 +91,15 @@ describe('the Xero stand-in', () => {
   });
 
   it('lists changes since If-Modified-Since (inclusive), filtered, ordered and paged', async () => {
-    const bills = standin.books().all('Invoices').filter((i) => i.Type === 'ACCPAY');
+    const bills = standin
+      .books()
+      .all('Invoices')
+      .filter((i) => i.Type === 'ACCPAY');
     const times = bills.map((b) => xeroMillis(b.UpdatedDateUTC) ?? 0).sort((x, y) => x - y);
     const since = new Date(times[times.length - 5] ?? 0).toISOString();
-    const recent = await api('/api.xro/2.0/Invoices?where=Type%3D%3D%22ACCPAY%22&order=UpdatedDateUTC%20DESC&page=1', { headers: { 'if-modified-since': since } });
+    const recent = await api('/api.xro/2.0/Invoices?where=Type%3D%3D%22ACCPAY%22&order=UpdatedDateUTC%20DESC&page=1', {
+      headers: { 'if-modified-since': since },
+    });
     const listed = recent.body.Invoices as Json[];
     expect(listed).toHaveLength(5);
     expect(listed.map((i) => xeroMillis(i.UpdatedDateUTC))).toEqual(times.slice(-5).reverse());
@@ -86,11 +115,15 @@ describe('the Xero stand-in', () => {
   it('keeps archived contacts out unless includeArchived=true', async () => {
     const books = standin.books();
     const contact = books.all('Contacts').find((c) => c.Name === 'Lisa Parker') ?? {};
-    books.change('Contacts', String(contact.ContactID), (c) => { c.ContactStatus = 'ARCHIVED'; });
+    books.change('Contacts', String(contact.ContactID), (c) => {
+      c.ContactStatus = 'ARCHIVED';
+    });
     const ids = (body: Json) => (body.Contacts as Json[]).map((c) => c.ContactID);
     expect(ids((await api('/api.xro/2.0/Contacts?page=1')).body)).not.toContain(contact.ContactID);
     expect(ids((await api('/api.xro/2.0/Contacts?page=1&includeArchived=true')).body)).toContain(contact.ContactID);
-    books.change('Contacts', String(contact.ContactID), (c) => { c.ContactStatus = 'ACTIVE'; });
+    books.change('Contacts', String(contact.ContactID), (c) => {
+      c.ContactStatus = 'ACTIVE';
+    });
   });
 
   it('answers contract violations 400 and records them', async () => {
@@ -103,7 +136,7 @@ describe('the Xero stand-in', () => {
     expect(standin.violations.map((v) => [v.kind, v.operation, v.problems])).toEqual([
       ['request', 'getAccounts', ['header parameter xero-tenant-id is required']],
       ['request', 'createInvoices', ['body/Invoices must be array']],
-      ['request', null, ['GET /Widgets is not in Xero\'s contract']],
+      ['request', null, ["GET /Widgets is not in Xero's contract"]],
     ]);
   });
 
@@ -111,7 +144,10 @@ describe('the Xero stand-in', () => {
     const issued = standin.issueTokens(APP.clientId);
     const refreshed = await tokenCall({ grant_type: 'refresh_token', refresh_token: issued.refreshToken });
     expect(refreshed).toMatchObject({ status: 200, body: { expires_in: 1800, token_type: 'Bearer' } });
-    expect(await tokenCall({ grant_type: 'refresh_token', refresh_token: issued.refreshToken })).toEqual({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await tokenCall({ grant_type: 'refresh_token', refresh_token: issued.refreshToken })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     token = String(refreshed.body.access_token);
     const connections = await fetch(`${standin.url}/connections`, { headers: { authorization: `Bearer ${token}` } });
     expect(await connections.json()).toMatchObject([{ tenantId: tenant, tenantType: 'ORGANISATION', tenantName: 'Demo Company (NZ)' }]);
@@ -123,7 +159,10 @@ describe('the Xero stand-in', () => {
     expect(String(expired.body.Detail)).toMatch(/^TokenExpired/);
     expect(expired.headers.get('www-authenticate')).toContain('invalid_token');
     standin.revokeRefreshTokens();
-    expect(await tokenCall({ grant_type: 'refresh_token', refresh_token: String(refreshed.body.refresh_token) })).toEqual({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await tokenCall({ grant_type: 'refresh_token', refresh_token: String(refreshed.body.refresh_token) })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     expect(standin.violations).toEqual([]);
   });
 
@@ -134,14 +173,29 @@ describe('the Xero stand-in', () => {
     expect(limited.status).toBe(429);
     expect([limited.headers.get('retry-after'), limited.headers.get('x-rate-limit-problem')]).toEqual(['1', 'minute']);
     expect((await api('/api.xro/2.0/TaxRates')).status).toBe(200);
-    expect([(await api('/api.xro/2.0/Currencies')).status, (await api('/api.xro/2.0/Currencies')).status, (await api('/api.xro/2.0/Currencies')).status]).toEqual([503, 503, 200]);
+    expect([
+      (await api('/api.xro/2.0/Currencies')).status,
+      (await api('/api.xro/2.0/Currencies')).status,
+      (await api('/api.xro/2.0/Currencies')).status,
+    ]).toEqual([503, 503, 200]);
     expect(standin.requestCount('/api.xro/2.0/Currencies', 'GET')).toBeGreaterThanOrEqual(3);
   });
 
-  it('replays a write with a used Idempotency-Key and applies Xero\'s write rules', async () => {
+  it("replays a write with a used Idempotency-Key and applies Xero's write rules", async () => {
     const books = standin.books();
     const supplier = books.all('Contacts').find((c) => c.IsSupplier === true) ?? {};
-    const bill = { Invoices: [{ Type: 'ACCPAY', Contact: { ContactID: supplier.ContactID }, Date: '2025-05-01', Status: 'AUTHORISED', LineAmountTypes: 'NoTax', LineItems: [{ AccountCode: '429', Quantity: 2, UnitAmount: 12.5 }] }] };
+    const bill = {
+      Invoices: [
+        {
+          Type: 'ACCPAY',
+          Contact: { ContactID: supplier.ContactID },
+          Date: '2025-05-01',
+          Status: 'AUTHORISED',
+          LineAmountTypes: 'NoTax',
+          LineItems: [{ AccountCode: '429', Quantity: 2, UnitAmount: 12.5 }],
+        },
+      ],
+    };
     const before = books.all('Invoices').length;
     const first = await api('/api.xro/2.0/Invoices', { method: 'PUT', body: bill, headers: { 'idempotency-key': 'k-1' } });
     const again = await api('/api.xro/2.0/Invoices', { method: 'PUT', body: bill, headers: { 'idempotency-key': 'k-1' } });
@@ -151,15 +205,43 @@ describe('the Xero stand-in', () => {
     expect((again.body.Invoices as Json[] | undefined)?.[0]?.InvoiceID).toBe(created.InvoiceID);
     expect(books.all('Invoices')).toHaveLength(before + 1);
 
-    const badCode = await api('/api.xro/2.0/Invoices', { method: 'PUT', body: { Invoices: [{ ...bill.Invoices[0], LineItems: [{ AccountCode: 'nope', UnitAmount: 1 }] }] } });
-    expect(badCode).toMatchObject({ status: 400, body: { Type: 'ValidationException', Elements: [{ ValidationErrors: [{ Message: 'Account code \'nope\' is not a valid code for this document.' }] }] } });
+    const badCode = await api('/api.xro/2.0/Invoices', {
+      method: 'PUT',
+      body: { Invoices: [{ ...bill.Invoices[0], LineItems: [{ AccountCode: 'nope', UnitAmount: 1 }] }] },
+    });
+    expect(badCode).toMatchObject({
+      status: 400,
+      body: {
+        Type: 'ValidationException',
+        Elements: [{ ValidationErrors: [{ Message: "Account code 'nope' is not a valid code for this document." }] }],
+      },
+    });
     const paid = books.all('Invoices').find((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED' && Number(i.AmountPaid) > 0) ?? {};
     const voidPaid = await api(`/api.xro/2.0/Invoices/${String(paid.InvoiceID)}`, { method: 'POST', body: { Invoices: [{ Status: 'VOIDED' }] } });
-    expect(voidPaid.body).toMatchObject({ Elements: [{ ValidationErrors: [{ Message: 'Payments and credit notes must be removed before voiding' }] }] });
-    const journal = await api('/api.xro/2.0/ManualJournals', { method: 'PUT', body: { ManualJournals: [{ Narration: 'x', JournalLines: [{ AccountCode: '429', LineAmount: 10 }, { AccountCode: '200', LineAmount: -9 }] }] } });
-    expect(journal.body).toMatchObject({ Elements: [{ ValidationErrors: [{ Message: 'The total debits (10.00) must equal total credits (9.00)' }] }] });
+    expect(voidPaid.body).toMatchObject({
+      Elements: [{ ValidationErrors: [{ Message: 'Payments and credit notes must be removed before voiding' }] }],
+    });
+    const journal = await api('/api.xro/2.0/ManualJournals', {
+      method: 'PUT',
+      body: {
+        ManualJournals: [
+          {
+            Narration: 'x',
+            JournalLines: [
+              { AccountCode: '429', LineAmount: 10 },
+              { AccountCode: '200', LineAmount: -9 },
+            ],
+          },
+        ],
+      },
+    });
+    expect(journal.body).toMatchObject({
+      Elements: [{ ValidationErrors: [{ Message: 'The total debits (10.00) must equal total credits (9.00)' }] }],
+    });
     // A change made "in Xero" moves UpdatedDateUTC forward.
-    const changed = books.change('Invoices', String(created.InvoiceID), (i) => { i.Reference = 'later'; });
+    const changed = books.change('Invoices', String(created.InvoiceID), (i) => {
+      i.Reference = 'later';
+    });
     expect(xeroMillis(changed.UpdatedDateUTC) ?? 0).toBeGreaterThan(xeroMillis(created.UpdatedDateUTC) ?? 0);
     expect(msDate(0)).toBe('/Date(0+0000)/');
     expect(standin.violations).toEqual([]);

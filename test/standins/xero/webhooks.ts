@@ -5,9 +5,19 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
-export interface XeroChange { tenantId: string; category: 'INVOICE' | 'CONTACT' | 'CREDITNOTE' | 'SUBSCRIPTION'; resourceId: string; eventType: 'CREATE' | 'UPDATE' }
+export interface XeroChange {
+  tenantId: string;
+  category: 'INVOICE' | 'CONTACT' | 'CREDITNOTE' | 'SUBSCRIPTION';
+  resourceId: string;
+  eventType: 'CREATE' | 'UPDATE';
+}
 
-const RESOURCES: Readonly<Record<XeroChange['category'], string>> = { INVOICE: 'Invoices', CONTACT: 'Contacts', CREDITNOTE: 'CreditNotes', SUBSCRIPTION: 'Subscriptions' };
+const RESOURCES: Readonly<Record<XeroChange['category'], string>> = {
+  INVOICE: 'Invoices',
+  CONTACT: 'Contacts',
+  CREDITNOTE: 'CreditNotes',
+  SUBSCRIPTION: 'Subscriptions',
+};
 
 let sequence = 0;
 
@@ -16,12 +26,20 @@ export function xeroWebhook(changes: readonly XeroChange[], webhookKey: string):
   sequence += changes.length;
   const body = JSON.stringify({
     events: changes.map((change) => ({
-      resourceUrl: `https://api.xero.com/api.xro/2.0/${RESOURCES[change.category]}/${change.resourceId}`, resourceId: change.resourceId,
-      eventDateUtc: new Date().toISOString().slice(0, 23), eventType: change.eventType, eventCategory: change.category,
-      tenantId: change.tenantId, tenantType: 'ORGANISATION',
+      resourceUrl: `https://api.xero.com/api.xro/2.0/${RESOURCES[change.category]}/${change.resourceId}`,
+      resourceId: change.resourceId,
+      eventDateUtc: new Date().toISOString().slice(0, 23),
+      eventType: change.eventType,
+      eventCategory: change.category,
+      tenantId: change.tenantId,
+      tenantType: 'ORGANISATION',
     })),
-    firstEventSequence: changes.length === 0 ? 0 : first, lastEventSequence: changes.length === 0 ? 0 : sequence,
+    firstEventSequence: changes.length === 0 ? 0 : first,
+    lastEventSequence: changes.length === 0 ? 0 : sequence,
     entropy: randomBytes(10).toString('hex').toUpperCase(),
   });
-  return { body, headers: { 'content-type': 'application/json', 'x-xero-signature': createHmac('sha256', webhookKey).update(body).digest('base64') } };
+  return {
+    body,
+    headers: { 'content-type': 'application/json', 'x-xero-signature': createHmac('sha256', webhookKey).update(body).digest('base64') },
+  };
 }

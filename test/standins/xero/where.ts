@@ -7,7 +7,12 @@
 import { xeroMillis } from '../../../src/platforms/xero/dates.ts';
 
 type Json = Record<string, unknown>;
-type Value = { kind: 'text'; text: string } | { kind: 'number'; number: number } | { kind: 'boolean'; boolean: boolean } | { kind: 'date'; ms: number } | { kind: 'null' };
+type Value =
+  | { kind: 'text'; text: string }
+  | { kind: 'number'; number: number }
+  | { kind: 'boolean'; boolean: boolean }
+  | { kind: 'date'; ms: number }
+  | { kind: 'null' };
 type Expr = { op: 'and' | 'or'; left: Expr; right: Expr } | { op: 'cmp'; path: string[]; cmp: string; value: Value };
 
 export class WhereError extends Error {}
@@ -41,7 +46,9 @@ class Parser {
     return expr;
   }
 
-  private peek(): string | undefined { return this.tokens[this.at]; }
+  private peek(): string | undefined {
+    return this.tokens[this.at];
+  }
   private next(): string {
     const token = this.tokens[this.at++];
     if (token === undefined) throw new WhereError('the filter ends too early');
@@ -127,9 +134,12 @@ function compare(actual: unknown, value: Value): number | null {
       const ms = xeroMillis(actual);
       return ms === null ? null : ms - value.ms;
     }
-    case 'number': return typeof actual === 'number' ? actual - value.number : null;
-    case 'boolean': return actual === value.boolean ? 0 : 1;
-    case 'null': return actual === null || actual === undefined ? 0 : 1;
+    case 'number':
+      return typeof actual === 'number' ? actual - value.number : null;
+    case 'boolean':
+      return actual === value.boolean ? 0 : 1;
+    case 'null':
+      return actual === null || actual === undefined ? 0 : 1;
     case 'text': {
       if (typeof actual !== 'string') return null;
       const a = actual.toLowerCase();
@@ -140,16 +150,23 @@ function compare(actual: unknown, value: Value): number | null {
 }
 
 export function matches(expr: Expr, record: Json): boolean {
-  if (expr.op !== 'cmp') return expr.op === 'and' ? matches(expr.left, record) && matches(expr.right, record) : matches(expr.left, record) || matches(expr.right, record);
+  if (expr.op !== 'cmp')
+    return expr.op === 'and' ? matches(expr.left, record) && matches(expr.right, record) : matches(expr.left, record) || matches(expr.right, record);
   const c = compare(fieldOf(record, expr.path), expr.value);
   if (c === null) return expr.cmp === '!=';
   switch (expr.cmp) {
-    case '==': return c === 0;
-    case '!=': return c !== 0;
-    case '>=': return c >= 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    default: return c < 0;
+    case '==':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '>=':
+      return c >= 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    default:
+      return c < 0;
   }
 }
 
@@ -157,7 +174,8 @@ export function matches(expr: Expr, record: Json): boolean {
 export function sortBy<T extends Json>(records: T[], order: string): T[] {
   const keys = order.split(',').map((part) => {
     const [field = '', direction = 'ASC'] = part.trim().split(/\s+/);
-    if (!/^[A-Za-z_][\w.]*$/.test(field) || !['ASC', 'DESC'].includes(direction.toUpperCase())) throw new WhereError(`cannot order by "${part.trim()}"`);
+    if (!/^[A-Za-z_][\w.]*$/.test(field) || !['ASC', 'DESC'].includes(direction.toUpperCase()))
+      throw new WhereError(`cannot order by "${part.trim()}"`);
     return { path: field.split('.'), sign: direction.toUpperCase() === 'DESC' ? -1 : 1 };
   });
   const sortable = (value: unknown): number | string => {

@@ -2,7 +2,14 @@
 import type { AccountClass, AccountRole, AccountType } from '../native.ts';
 import { platformIdFor } from '../collections.ts';
 
-export interface ChartRow { code: string; name: string; cls: AccountClass; type: AccountType; role?: AccountRole; parent?: string }
+export interface ChartRow {
+  code: string;
+  name: string;
+  cls: AccountClass;
+  type: AccountType;
+  role?: AccountRole;
+  parent?: string;
+}
 
 export const CHART: readonly ChartRow[] = [
   { code: '1000', name: 'Business Checking', cls: 'Asset', type: 'Bank' },

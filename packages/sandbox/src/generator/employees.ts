@@ -13,10 +13,10 @@ import { DEPARTMENT_NAMES, type Reference } from './reference.ts';
 
 /** Job titles per department: its head's, then its staff's. */
 const TITLES: Readonly<Record<(typeof DEPARTMENT_NAMES)[number], readonly [string, readonly string[]]>> = {
-  'Sales': ['Head of Sales', ['Account Executive', 'Sales Associate', 'Sales Coordinator']],
-  'Operations': ['Operations Manager', ['Warehouse Associate', 'Logistics Coordinator', 'Purchasing Officer']],
-  'Finance': ['Finance Manager', ['Accountant', 'Bookkeeper', 'Payroll Specialist']],
-  'Marketing': ['Marketing Manager', ['Marketing Specialist', 'Designer', 'Content Writer']],
+  Sales: ['Head of Sales', ['Account Executive', 'Sales Associate', 'Sales Coordinator']],
+  Operations: ['Operations Manager', ['Warehouse Associate', 'Logistics Coordinator', 'Purchasing Officer']],
+  Finance: ['Finance Manager', ['Accountant', 'Bookkeeper', 'Payroll Specialist']],
+  Marketing: ['Marketing Manager', ['Marketing Specialist', 'Designer', 'Content Writer']],
   'Field Sales': ['Field Sales Lead', ['Field Sales Representative']],
 };
 
@@ -41,10 +41,22 @@ export function generateEmployees(seed: number, size: number, out: Emitter, ref:
     const createdAt = stamp(hireDate < start ? start : hireDate, rng.int(28_800, 64_800));
     const n = employees.length + 1;
     const employee: NativeEmployee = {
-      Id: out.nextId('employee'), CreatedAt: createdAt, UpdatedAt: createdAt, EmployeeNumber: `E${String(n).padStart(4, '0')}`,
-      FirstName: person.first, LastName: person.last, JobTitle: title, Email: emailFor(`${person.first}.${person.last}`, domain),
-      DepartmentId: departmentId, HireDate: hireDate, Status: 'Active', AnnualSalary: formatCents(salary),
-      CustomFields: [{ Name: 'Pay frequency', Value: rng.pick(['Monthly', 'Semi-monthly', 'Biweekly']) }, { Name: 'Remote', Value: rng.chance(0.3) ? 'Yes' : 'No' }],
+      Id: out.nextId('employee'),
+      CreatedAt: createdAt,
+      UpdatedAt: createdAt,
+      EmployeeNumber: `E${String(n).padStart(4, '0')}`,
+      FirstName: person.first,
+      LastName: person.last,
+      JobTitle: title,
+      Email: emailFor(`${person.first}.${person.last}`, domain),
+      DepartmentId: departmentId,
+      HireDate: hireDate,
+      Status: 'Active',
+      AnnualSalary: formatCents(salary),
+      CustomFields: [
+        { Name: 'Pay frequency', Value: rng.pick(['Monthly', 'Semi-monthly', 'Biweekly']) },
+        { Name: 'Remote', Value: rng.chance(0.3) ? 'Yes' : 'No' },
+      ],
     };
     if (manager !== undefined) employee.ManagerId = manager.Id;
     employees.push(employee);
@@ -55,7 +67,13 @@ export function generateEmployees(seed: number, size: number, out: Emitter, ref:
   const departments = DEPARTMENT_NAMES.map((name, n) => ({ name, id: ref.departments[n] ?? '' })).filter((d) => d.id !== '');
   const operations = departments.find((d) => d.name === 'Operations') ?? departments[0];
   if (operations === undefined) return employees;
-  const director = make('Managing Director', operations.id, undefined, addDays(start, -rng.int(700, 1_500)), salaryCents(rng, 12_000_000, 18_000_000));
+  const director = make(
+    'Managing Director',
+    operations.id,
+    undefined,
+    addDays(start, -rng.int(700, 1_500)),
+    salaryCents(rng, 12_000_000, 18_000_000),
+  );
   const heads = departments.map((d) => ({
     department: d,
     head: make(TITLES[d.name][0], d.id, director, addDays(start, -rng.int(30, 690)), salaryCents(rng, 7_000_000, 12_000_000)),

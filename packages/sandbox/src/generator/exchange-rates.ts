@@ -52,8 +52,13 @@ export function generateExchangeRates(seed: number, out: Emitter, home: string, 
     for (const [n, date] of dates.entries()) {
       const at = stamp(date, rng.int(28_800, 36_000));
       rates.push({
-        Id: out.nextId('exchange_rate'), CreatedAt: at, UpdatedAt: at, SourceCurrencyCode: code, TargetCurrencyCode: home,
-        Rate: formatExchangeRate(values[n] ?? 1), AsOfDate: date,
+        Id: out.nextId('exchange_rate'),
+        CreatedAt: at,
+        UpdatedAt: at,
+        SourceCurrencyCode: code,
+        TargetCurrencyCode: home,
+        Rate: formatExchangeRate(values[n] ?? 1),
+        AsOfDate: date,
       });
     }
   }

@@ -19,7 +19,14 @@ import { generateSalesOrders, InvoicedOrders } from './sales-orders.ts';
 import { generatePayouts, generateStore, ShopCharges } from './payouts.ts';
 import { generateSalesReceipts } from './sales-receipts.ts';
 import {
-  billUnit, depositPending, expenseUnit, invoiceUnit, otherDepositUnit, purchaseOrderUnit, transferUnit, type GenState,
+  billUnit,
+  depositPending,
+  expenseUnit,
+  invoiceUnit,
+  otherDepositUnit,
+  purchaseOrderUnit,
+  transferUnit,
+  type GenState,
 } from './transactions.ts';
 import { stamp, monthsBefore } from '../dates.ts';
 import type { Palette } from '../documents.ts';
@@ -56,8 +63,14 @@ type Unit = (s: GenState, from: string, to: string) => void;
 
 /** Share of the transaction budget per family of documents (payments, credits and deposits included). */
 const FAMILIES: readonly (readonly [Unit, number])[] = [
-  [billUnit, 0.28], [invoiceUnit, 0.25], [journalUnit, 0.1], [expenseUnit, 0.09], [transferUnit, 0.02],
-  [purchaseOrderUnit, 0.03], [orderUnit, 0.14], [otherDepositUnit, 0.005],
+  [billUnit, 0.28],
+  [invoiceUnit, 0.25],
+  [journalUnit, 0.1],
+  [expenseUnit, 0.09],
+  [transferUnit, 0.02],
+  [purchaseOrderUnit, 0.03],
+  [orderUnit, 0.14],
+  [otherDepositUnit, 0.005],
 ];
 const FIXED_RECORDS = 110;
 
@@ -72,7 +85,13 @@ export class BookGenerator {
   *batches(): Generator<GeneratedRecord[]> {
     const { seed, size, asOf, months, batchSize } = this.options;
     const rng = new Rng(seed);
-    const out = new Emitter({ AP: ROLES.AP, AR: ROLES.AR, UndepositedFunds: ROLES.UndepositedFunds, InputTax: ROLES.InputTax, SalesTax: ROLES.SalesTax });
+    const out = new Emitter({
+      AP: ROLES.AP,
+      AR: ROLES.AR,
+      UndepositedFunds: ROLES.UndepositedFunds,
+      InputTax: ROLES.InputTax,
+      SalesTax: ROLES.SalesTax,
+    });
     const start = monthsBefore(asOf, months - 1);
     const budget = Math.max(0, size - FIXED_RECORDS);
     const projects = clamp(Math.round(budget * 0.002), 2, 3_000);
@@ -137,7 +156,11 @@ export class BookGenerator {
     generateExchangeRates(seed, out, ref.currency, start, asOf);
     yield out.take();
     this.summary = {
-      counters: Object.fromEntries(out.counters), palette, vendors: ref.vendors.length, customers: ref.customers.length, total: out.total(),
+      counters: Object.fromEntries(out.counters),
+      palette,
+      vendors: ref.vendors.length,
+      customers: ref.customers.length,
+      total: out.total(),
     };
   }
 
@@ -154,13 +177,28 @@ export class BookGenerator {
       for (const [account, cents] of movements) addTo(cumulative, account, cents);
       const end = monthEnd(month);
       const at = end < asOf ? stamp(end, 86_000) : closedAt;
-      const period = { periodStart: monthStart(month), periodEnd: end, currencyCode: ref.currency, createdAt: at, updatedAt: at, accounts: ref.accounts };
+      const period = {
+        periodStart: monthStart(month),
+        periodEnd: end,
+        currencyCode: ref.currency,
+        createdAt: at,
+        updatedAt: at,
+        accounts: ref.accounts,
+      };
       out.push('balance_sheet', buildBalanceSheet({ id: balanceSheetId(month), ...period, balances: cumulative }));
       out.push('income_statement', buildIncomeStatement({ id: incomeStatementId(month), ...period, movements }));
       const cashIn = cashOf(out.monthlyDebits.get(month));
-      out.push('cash_flow_statement', buildCashFlow({
-        id: cashFlowId(month), ...period, movements, startingCents, cashInCents: cashIn, cashOutCents: cashIn - cashOf(movements),
-      }));
+      out.push(
+        'cash_flow_statement',
+        buildCashFlow({
+          id: cashFlowId(month),
+          ...period,
+          movements,
+          startingCents,
+          cashInCents: cashIn,
+          cashOutCents: cashIn - cashOf(movements),
+        }),
+      );
     }
     for (const account of ref.accounts) {
       account.Balance = formatCents(naturalCents(account.Class, cumulative.get(account.Id) ?? 0));
@@ -184,11 +222,23 @@ function feedAccounts(out: Emitter, ref: Reference, asOf: string): NativeFeedAcc
     if (account.Type !== 'Bank' && account.Type !== 'CreditCard') continue;
     const card = account.Type === 'CreditCard';
     const feed: NativeFeedAccount = {
-      Id: out.nextId('bank_feed_account'), ...meta, AccountId: account.Id, Name: account.Name,
-      Kind: card ? 'CreditCard' : account.Name.includes('Savings') ? 'Savings' : 'Checking', CurrencyCode: ref.currency,
-      AccountNumber: account.BankAccountNumber ?? '****4242', Institution: 'Sandbox Bank', InstitutionAccountId: `SBX-${account.Code}`,
-      FeedStatus: 'Active', Ready: true, CurrentBalance: account.Balance, TransactionStartDate: start, LastStatementDate: asOf,
-      LastStatementBalance: account.Balance, LineOfBusiness: 'Small business', PaymentNetworks: card ? ['VISA'] : ['ACH', 'WIRE'],
+      Id: out.nextId('bank_feed_account'),
+      ...meta,
+      AccountId: account.Id,
+      Name: account.Name,
+      Kind: card ? 'CreditCard' : account.Name.includes('Savings') ? 'Savings' : 'Checking',
+      CurrencyCode: ref.currency,
+      AccountNumber: account.BankAccountNumber ?? '****4242',
+      Institution: 'Sandbox Bank',
+      InstitutionAccountId: `SBX-${account.Code}`,
+      FeedStatus: 'Active',
+      Ready: true,
+      CurrentBalance: account.Balance,
+      TransactionStartDate: start,
+      LastStatementDate: asOf,
+      LastStatementBalance: account.Balance,
+      LineOfBusiness: 'Small business',
+      PaymentNetworks: card ? ['VISA'] : ['ACH', 'WIRE'],
     };
     if (card) {
       feed.CreditLimit = '50000.00';
@@ -204,9 +254,18 @@ function feedAccounts(out: Emitter, ref: Reference, asOf: string): NativeFeedAcc
     feeds.push(feed);
   }
   feeds.push({
-    Id: out.nextId('bank_feed_account'), ...meta, Name: 'Merchant Account (not linked)', Kind: 'Bank', CurrencyCode: ref.currency,
-    AccountNumber: '****9001', Institution: 'Sandbox Bank', InstitutionAccountId: 'SBX-9001', FeedStatus: 'Inactive', Ready: false,
-    CurrentBalance: '0.00', TransactionStartDate: asOf,
+    Id: out.nextId('bank_feed_account'),
+    ...meta,
+    Name: 'Merchant Account (not linked)',
+    Kind: 'Bank',
+    CurrencyCode: ref.currency,
+    AccountNumber: '****9001',
+    Institution: 'Sandbox Bank',
+    InstitutionAccountId: 'SBX-9001',
+    FeedStatus: 'Inactive',
+    Ready: false,
+    CurrentBalance: '0.00',
+    TransactionStartDate: asOf,
   });
   return feeds;
 }

@@ -9,18 +9,33 @@ import { dateIn, stampsOn, type GenState } from './transactions.ts';
 /** Line sets of typical manual journals; each sums to zero by construction. */
 function journalLines(s: GenState): { memo: string; lines: NativeJournalLine[] } {
   const { rng } = s;
-  const kind = rng.weighted([['depreciation', 2], ['payroll', 4], ['accrual', 2], ['loan', 1], ['drawings', 1], ['tax', 1], ['card', 2], ['reclass', 1]] as const);
+  const kind = rng.weighted([
+    ['depreciation', 2],
+    ['payroll', 4],
+    ['accrual', 2],
+    ['loan', 1],
+    ['drawings', 1],
+    ['tax', 1],
+    ['card', 2],
+    ['reclass', 1],
+  ] as const);
   const x = rng.int(20_000, 500_000);
   switch (kind) {
-    case 'depreciation': return { memo: 'Monthly depreciation', lines: [journalLine('1', acc('7200'), x), journalLine('2', acc('1550'), -x)] };
+    case 'depreciation':
+      return { memo: 'Monthly depreciation', lines: [journalLine('1', acc('7200'), x), journalLine('2', acc('1550'), -x)] };
     case 'payroll': {
       const gross = rng.int(500_000, 4_000_000);
       const tax = Math.round(gross * 0.0765);
       const withheld = Math.round(gross * 0.2);
-      return { memo: 'Payroll run', lines: [
-        journalLine('1', acc('6900'), gross, 'Gross wages'), journalLine('2', acc('6950'), tax, 'Employer taxes'),
-        journalLine('3', acc(rng.chance(0.3) ? '1020' : '1000'), -(gross - withheld), 'Net pay'), journalLine('4', acc('2300'), -(withheld + tax), 'Withholdings'),
-      ] };
+      return {
+        memo: 'Payroll run',
+        lines: [
+          journalLine('1', acc('6900'), gross, 'Gross wages'),
+          journalLine('2', acc('6950'), tax, 'Employer taxes'),
+          journalLine('3', acc(rng.chance(0.3) ? '1020' : '1000'), -(gross - withheld), 'Net pay'),
+          journalLine('4', acc('2300'), -(withheld + tax), 'Withholdings'),
+        ],
+      };
     }
     case 'accrual': {
       const account = acc(rng.pick(BILL_EXPENSE_CODES));
@@ -28,11 +43,20 @@ function journalLines(s: GenState): { memo: string; lines: NativeJournalLine[] }
     }
     case 'loan': {
       const interest = Math.round(x * 0.1);
-      return { memo: 'Loan repayment', lines: [journalLine('1', acc('2700'), x), journalLine('2', acc('8000'), interest), journalLine('3', acc('1000'), -(x + interest))] };
+      return {
+        memo: 'Loan repayment',
+        lines: [journalLine('1', acc('2700'), x), journalLine('2', acc('8000'), interest), journalLine('3', acc('1000'), -(x + interest))],
+      };
     }
-    case 'drawings': return { memo: 'Owner drawings', lines: [journalLine('1', acc('3100'), x), journalLine('2', acc('1000'), -x)] };
-    case 'tax': return { memo: 'Tax remittance', lines: [journalLine('1', acc('2200'), x), journalLine('2', acc('2300'), x), journalLine('3', acc('1000'), -2 * x)] };
-    case 'card': return { memo: 'Credit card payment', lines: [journalLine('1', acc('2100'), x), journalLine('2', acc('1000'), -x)] };
+    case 'drawings':
+      return { memo: 'Owner drawings', lines: [journalLine('1', acc('3100'), x), journalLine('2', acc('1000'), -x)] };
+    case 'tax':
+      return {
+        memo: 'Tax remittance',
+        lines: [journalLine('1', acc('2200'), x), journalLine('2', acc('2300'), x), journalLine('3', acc('1000'), -2 * x)],
+      };
+    case 'card':
+      return { memo: 'Credit card payment', lines: [journalLine('1', acc('2100'), x), journalLine('2', acc('1000'), -x)] };
     case 'reclass': {
       const [a, b] = [rng.pick(BILL_EXPENSE_CODES), rng.pick(SPEND_CODES)];
       return { memo: 'Reclassification', lines: [journalLine('1', acc(a), x), journalLine('2', acc(b), -x)] };
@@ -43,20 +67,34 @@ function journalLines(s: GenState): { memo: string; lines: NativeJournalLine[] }
 export function journalEntry(s: GenState, date: string, memo: string, lines: NativeJournalLine[]): NativeJournalEntry {
   const id = s.out.nextId('journal_entry');
   const entry: NativeJournalEntry = {
-    Id: id, ...stampsOn(s, date), DocNumber: `JE-${id.slice(3)}`, TxnDate: date, CurrencyCode: s.palette.currency, ExchangeRate: '1.000000',
-    Memo: memo, Status: 'Posted', Lines: lines,
+    Id: id,
+    ...stampsOn(s, date),
+    DocNumber: `JE-${id.slice(3)}`,
+    TxnDate: date,
+    CurrencyCode: s.palette.currency,
+    ExchangeRate: '1.000000',
+    Memo: memo,
+    Status: 'Posted',
+    Lines: lines,
   };
   if (s.palette.subsidiaries[0] !== undefined && s.rng.chance(0.3)) entry.SubsidiaryId = s.palette.subsidiaries[0];
   return entry;
 }
 
 export function attachmentFor(s: GenState, entry: NativeJournalEntry): NativeAttachment {
-  const text = ['line,account,debit,credit', ...entry.Lines.map((l) => `${l.LineId},${l.AccountId},${l.Debit ?? ''},${l.Credit ?? ''}`)].join('\n') + '\n';
+  const text =
+    ['line,account,debit,credit', ...entry.Lines.map((l) => `${l.LineId},${l.AccountId},${l.Debit ?? ''},${l.Credit ?? ''}`)].join('\n') + '\n';
   const content = Buffer.from(text, 'utf8');
   return {
-    Id: s.out.nextId('attachment'), CreatedAt: entry.CreatedAt, UpdatedAt: entry.CreatedAt,
-    FileName: `${entry.DocNumber.toLowerCase()}-support.csv`, ContentType: 'text/csv', Size: content.length,
-    Content: content.toString('base64'), ParentType: 'JournalEntry', ParentId: entry.Id,
+    Id: s.out.nextId('attachment'),
+    CreatedAt: entry.CreatedAt,
+    UpdatedAt: entry.CreatedAt,
+    FileName: `${entry.DocNumber.toLowerCase()}-support.csv`,
+    ContentType: 'text/csv',
+    Size: content.length,
+    Content: content.toString('base64'),
+    ParentType: 'JournalEntry',
+    ParentId: entry.Id,
   };
 }
 
@@ -82,11 +120,20 @@ export function documentAttachments(s: GenState, files: Rng, records: readonly {
     if (parentType === undefined || !files.chance(DOCUMENT_FILE_SHARE)) continue;
     const name = typeof data.DocNumber === 'string' ? data.DocNumber : id;
     const { prefix, suffix } = DOCUMENT_FILES[type];
-    const content = Buffer.from(`${prefix} ${name}\nDate: ${String(data.TxnDate)}\nTotal: ${String(data.Total)} ${String(data.CurrencyCode)}\n`, 'utf8');
+    const content = Buffer.from(
+      `${prefix} ${name}\nDate: ${String(data.TxnDate)}\nTotal: ${String(data.Total)} ${String(data.CurrencyCode)}\n`,
+      'utf8',
+    );
     s.out.push('attachment', {
-      Id: s.out.nextId('attachment'), CreatedAt: createdAt, UpdatedAt: createdAt,
-      FileName: `${name.toLowerCase()}-${suffix}.txt`, ContentType: 'text/plain', Size: content.length,
-      Content: content.toString('base64'), ParentType: parentType, ParentId: id,
+      Id: s.out.nextId('attachment'),
+      CreatedAt: createdAt,
+      UpdatedAt: createdAt,
+      FileName: `${name.toLowerCase()}-${suffix}.txt`,
+      ContentType: 'text/plain',
+      Size: content.length,
+      Content: content.toString('base64'),
+      ParentType: parentType,
+      ParentId: id,
     } satisfies NativeAttachment);
   }
 }
@@ -105,8 +152,14 @@ export function openingEntry(s: GenState, date: string): void {
   const savings = s.rng.int(5_000_000, 20_000_000);
   const equipment = s.rng.int(3_000_000, 15_000_000);
   const loan = s.rng.int(5_000_000, 20_000_000);
-  s.out.push('journal_entry', journalEntry(s, date, 'Opening balances', [
-    journalLine('1', acc('1000'), cash), journalLine('2', acc('1010'), savings), journalLine('3', acc('1500'), equipment),
-    journalLine('4', acc('2700'), -loan), journalLine('5', ROLES.OwnerCapital, -(cash + savings + equipment - loan)),
-  ]));
+  s.out.push(
+    'journal_entry',
+    journalEntry(s, date, 'Opening balances', [
+      journalLine('1', acc('1000'), cash),
+      journalLine('2', acc('1010'), savings),
+      journalLine('3', acc('1500'), equipment),
+      journalLine('4', acc('2700'), -loan),
+      journalLine('5', ROLES.OwnerCapital, -(cash + savings + equipment - loan)),
+    ]),
+  );
 }

@@ -53,8 +53,12 @@ export class ShopCharges {
 export function chargeOf(order: NativeOrder): Charge | null {
   if (order.FinancialStatus === 'Pending') return null;
   return {
-    orderId: order.Id, at: order.CreatedAt, totalCents: parseCents(order.Total), shippingCents: parseCents(order.Shipping),
-    taxCents: parseCents(order.Tax), refunded: order.FinancialStatus === 'Refunded',
+    orderId: order.Id,
+    at: order.CreatedAt,
+    totalCents: parseCents(order.Total),
+    shippingCents: parseCents(order.Shipping),
+    taxCents: parseCents(order.Tax),
+    refunded: order.FinancialStatus === 'Refunded',
   };
 }
 
@@ -65,7 +69,10 @@ function mondayOf(date: string): string {
 }
 
 /** How often the gateway pays out: the start of a date's period, and the start of the period after it. */
-interface PayoutSchedule { periodOf(date: string): string; next(period: string): string }
+interface PayoutSchedule {
+  periodOf(date: string): string;
+  next(period: string): string;
+}
 
 const WEEKLY: PayoutSchedule = { periodOf: mondayOf, next: (monday) => addDays(monday, 7) };
 const MONTHLY: PayoutSchedule = { periodOf: (date) => monthStart(monthOf(date)), next: (first) => monthStart(nextMonth(monthOf(first))) };
@@ -80,20 +87,40 @@ export function scheduleFor(charges: readonly { at: string }[], asOf: string): '
 function transactionsOf(charge: Charge): NativePayoutTransaction[] {
   const fee = gatewayFeeCents(charge.totalCents);
   const sale: NativePayoutTransaction = {
-    Id: `CH-${charge.orderId}`, OrderId: charge.orderId, Kind: 'Charge', Amount: formatCents(charge.totalCents), Fee: formatCents(fee), CreatedAt: charge.at,
+    Id: `CH-${charge.orderId}`,
+    OrderId: charge.orderId,
+    Kind: 'Charge',
+    Amount: formatCents(charge.totalCents),
+    Fee: formatCents(fee),
+    CreatedAt: charge.at,
   };
   if (!charge.refunded) return [sale];
   // Refunded within the hour it was charged, so in the same payout; the gateway keeps its fee.
   const refundAt = new Date(Date.parse(charge.at) + 3_600_000).toISOString();
-  return [sale, { Id: `RE-${charge.orderId}`, OrderId: charge.orderId, Kind: 'Refund', Amount: formatCents(-charge.totalCents), Fee: '0.00', CreatedAt: refundAt }];
+  return [
+    sale,
+    {
+      Id: `RE-${charge.orderId}`,
+      OrderId: charge.orderId,
+      Kind: 'Refund',
+      Amount: formatCents(-charge.totalCents),
+      Fee: '0.00',
+      CreatedAt: refundAt,
+    },
+  ];
 }
 
 /** The store record: the business's web shop. */
 export function generateStore(out: Emitter, ref: Reference): NativeStore {
   const host = new URL(ref.company.Website).host;
   const store: NativeStore = {
-    Id: out.nextId('store'), CreatedAt: ref.company.CreatedAt, UpdatedAt: ref.company.CreatedAt,
-    Name: ref.company.TradingName, Domain: `shop.${host}`, Currency: ref.currency, ContactEmail: ref.company.Email,
+    Id: out.nextId('store'),
+    CreatedAt: ref.company.CreatedAt,
+    UpdatedAt: ref.company.CreatedAt,
+    Name: ref.company.TradingName,
+    Domain: `shop.${host}`,
+    Currency: ref.currency,
+    ContactEmail: ref.company.Email,
   };
   out.push('store', store);
   return store;
@@ -130,10 +157,20 @@ export function generatePayouts(out: Emitter, ref: Reference, shop: ShopCharges,
     const arrival = addDays(made, 2);
     const paid = arrival <= asOf;
     const payout: NativePayout = {
-      Id: out.nextId('payout'), CreatedAt: stamp(made, 21_600), UpdatedAt: paid ? stamp(arrival, 32_400) : stamp(made, 21_600),
-      ArrivalDate: arrival, Amount: formatCents(amount), CurrencyCode: ref.currency, Status: paid ? 'Paid' : 'InTransit',
-      Schedule: 'Automatic', Method: 'standard', GatewayAccountId: `acct_${ref.company.Id.toLowerCase().replace('-', '_')}`,
-      DestinationAccountId: CHECKING, DestinationLast4: last4, DestinationBank: 'Sandbox Bank', RoutingNumber: '110000000',
+      Id: out.nextId('payout'),
+      CreatedAt: stamp(made, 21_600),
+      UpdatedAt: paid ? stamp(arrival, 32_400) : stamp(made, 21_600),
+      ArrivalDate: arrival,
+      Amount: formatCents(amount),
+      CurrencyCode: ref.currency,
+      Status: paid ? 'Paid' : 'InTransit',
+      Schedule: 'Automatic',
+      Method: 'standard',
+      GatewayAccountId: `acct_${ref.company.Id.toLowerCase().replace('-', '_')}`,
+      DestinationAccountId: CHECKING,
+      DestinationLast4: last4,
+      DestinationBank: 'Sandbox Bank',
+      RoutingNumber: '110000000',
       Transactions: transactions,
     };
     if (paid) {
@@ -171,9 +208,16 @@ export function payoutJournal(id: string, payout: NativePayout, charges: readonl
   if (shipping !== 0) lines.push(journalLine(String(lines.length + 1), SHIPPING_INCOME, -shipping, 'Web shop shipping'));
   if (tax !== 0) lines.push(journalLine(String(lines.length + 1), ROLES.SalesTax, -tax, 'Web shop sales tax'));
   const entry: NativeJournalEntry = {
-    Id: id, CreatedAt: payout.UpdatedAt, UpdatedAt: payout.UpdatedAt, DocNumber: `JE-${id.slice(3)}`, TxnDate: payout.ArrivalDate,
-    CurrencyCode: payout.CurrencyCode, ExchangeRate: '1.000000', Memo: `Web shop payout ${payout.Id}`, Status: 'Posted', Lines: lines,
+    Id: id,
+    CreatedAt: payout.UpdatedAt,
+    UpdatedAt: payout.UpdatedAt,
+    DocNumber: `JE-${id.slice(3)}`,
+    TxnDate: payout.ArrivalDate,
+    CurrencyCode: payout.CurrencyCode,
+    ExchangeRate: '1.000000',
+    Memo: `Web shop payout ${payout.Id}`,
+    Status: 'Posted',
+    Lines: lines,
   };
   return entry;
 }
-

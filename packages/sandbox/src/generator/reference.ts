@@ -6,9 +6,21 @@
 import { formatCents, formatRate, parseCents, parseRate } from '../money.ts';
 import { taxRates } from '../books.ts';
 import type {
-  NativeAccount, NativeAddress, NativeCompany, NativeContact, NativeCurrency, NativeDepartment,
-  NativeItem, NativeLocation, NativeProject, NativeSubsidiary, NativeTask, NativeTaxAgency, NativeTaxCode,
-  NativeTaxComponent, NativeTerm,
+  NativeAccount,
+  NativeAddress,
+  NativeCompany,
+  NativeContact,
+  NativeCurrency,
+  NativeDepartment,
+  NativeItem,
+  NativeLocation,
+  NativeProject,
+  NativeSubsidiary,
+  NativeTask,
+  NativeTaxAgency,
+  NativeTaxCode,
+  NativeTaxComponent,
+  NativeTerm,
 } from '../native.ts';
 import { Rng } from '../prng.ts';
 import type { Palette, TaxChoice } from '../documents.ts';
@@ -49,21 +61,40 @@ export function paletteOf(ref: Reference): Palette {
     locations: ref.locations.slice(0, 3),
     projects: ref.projects,
     subsidiaries: ref.subsidiaries,
-    items: ref.items.filter((i) => i.Status === 'Active').slice(0, 200).map((i) => ({
-      id: i.Id, name: i.Name, salesCents: parseCents(i.SalesPrice), costCents: parseCents(i.PurchaseCost),
-      incomeAccountId: i.IncomeAccountId, expenseAccountId: i.ExpenseAccountId,
-    })),
+    items: ref.items
+      .filter((i) => i.Status === 'Active')
+      .slice(0, 200)
+      .map((i) => ({
+        id: i.Id,
+        name: i.Name,
+        salesCents: parseCents(i.SalesPrice),
+        costCents: parseCents(i.PurchaseCost),
+        incomeAccountId: i.IncomeAccountId,
+        expenseAccountId: i.ExpenseAccountId,
+      })),
   };
 }
 
 /** The departments of every sandbox business, in the order of `Reference.departments`. */
 export const DEPARTMENT_NAMES = ['Sales', 'Operations', 'Finance', 'Marketing', 'Field Sales'] as const;
 
-export interface ReferenceCounts { vendors: number; customers: number; items: number; projects: number }
+export interface ReferenceCounts {
+  vendors: number;
+  customers: number;
+  items: number;
+  projects: number;
+}
 
 export function address(rng: Rng, profile: Profile, kind: NativeAddress['Kind']): NativeAddress {
   const place = rng.pick(profile.cities);
-  return { Kind: kind, Line1: street(rng), City: place.city, Region: place.region, PostalCode: postalCode(profile.postal, rng.int(0, 99_999)), Country: profile.country };
+  return {
+    Kind: kind,
+    Line1: street(rng),
+    City: place.city,
+    Region: place.region,
+    PostalCode: postalCode(profile.postal, rng.int(0, 99_999)),
+    Country: profile.country,
+  };
 }
 
 function meta(id: string, date: string, rng: Rng): { Id: string; CreatedAt: string; UpdatedAt: string } {
@@ -71,7 +102,15 @@ function meta(id: string, date: string, rng: Rng): { Id: string; CreatedAt: stri
   return { Id: id, CreatedAt: at, UpdatedAt: at };
 }
 
-export function contact(rng: Rng, id: string, name: string, profile: Profile, date: string, terms: readonly NativeTerm[], subsidiaries: readonly string[]): NativeContact {
+export function contact(
+  rng: Rng,
+  id: string,
+  name: string,
+  profile: Profile,
+  date: string,
+  terms: readonly NativeTerm[],
+  subsidiaries: readonly string[],
+): NativeContact {
   const person = personName(rng);
   const record: NativeContact = {
     ...meta(id, date, rng),
@@ -103,8 +142,14 @@ function taxCode(def: TaxCodeDef, id: string, agencies: readonly string[], date:
   });
   const rates = taxRates(components);
   return {
-    ...meta(id, date, rng), Code: def.code, Name: def.name, Status: 'Active', Components: components,
-    TotalRate: formatRate(rates.total), EffectiveRate: formatRate(rates.effective), SubsidiaryIds: [subsidiary],
+    ...meta(id, date, rng),
+    Code: def.code,
+    Name: def.name,
+    Status: 'Active',
+    Components: components,
+    TotalRate: formatRate(rates.total),
+    EffectiveRate: formatRate(rates.effective),
+    SubsidiaryIds: [subsidiary],
   };
 }
 
@@ -136,24 +181,51 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
   const place = rng.pick(profile.cities);
   const company: NativeCompany = {
     ...meta(out.nextId('company_info'), start, rng),
-    LegalName: companyName, TradingName: tradingName(companyName),
-    BaseCurrency: profile.currency, Country: profile.country, FiscalYearStartMonth: rng.pick([1, 1, 4, 7]),
-    Email: emailFor('accounts', companyName), Phone: phone(rng), Website: `https://${companyName.toLowerCase().replace(/[^a-z]+/g, '')}.example`,
-    TaxNumber: `TN-${rng.int(100_000_000, 999_999_999)}`, CompanyNumber: `CN-${rng.int(1_000_000, 9_999_999)}`,
+    LegalName: companyName,
+    TradingName: tradingName(companyName),
+    BaseCurrency: profile.currency,
+    Country: profile.country,
+    FiscalYearStartMonth: rng.pick([1, 1, 4, 7]),
+    Email: emailFor('accounts', companyName),
+    Phone: phone(rng),
+    Website: `https://${companyName.toLowerCase().replace(/[^a-z]+/g, '')}.example`,
+    TaxNumber: `TN-${rng.int(100_000_000, 999_999_999)}`,
+    CompanyNumber: `CN-${rng.int(1_000_000, 9_999_999)}`,
     Industry: rng.pick(['Wholesale', 'Professional services', 'Retail', 'Manufacturing']),
-    Address: { Kind: 'Billing', Line1: street(rng), City: place.city, Region: place.region, PostalCode: postalCode(profile.postal, rng.int(0, 99_999)), Country: profile.country },
+    Address: {
+      Kind: 'Billing',
+      Line1: street(rng),
+      City: place.city,
+      Region: place.region,
+      PostalCode: postalCode(profile.postal, rng.int(0, 99_999)),
+      Country: profile.country,
+    },
   };
   out.push('company_info', company);
 
   for (const [code, info] of Object.entries(USD_RATES)) {
-    const currency: NativeCurrency = { ...meta(code, start, rng), Code: code, Name: info.name, Symbol: info.symbol, ExchangeRate: listedRate(code, profile.currency), IsBase: code === profile.currency };
+    const currency: NativeCurrency = {
+      ...meta(code, start, rng),
+      Code: code,
+      Name: info.name,
+      Symbol: info.symbol,
+      ExchangeRate: listedRate(code, profile.currency),
+      IsBase: code === profile.currency,
+    };
     out.push('currency', currency);
   }
 
   const subsidiaries: string[] = [];
   for (const [n, suffix] of [' (HQ)', ' Services'].entries()) {
     const id = out.nextId('subsidiary');
-    const record: NativeSubsidiary = { ...meta(id, start, rng), Name: `${company.TradingName}${suffix}`, LegalName: `${company.TradingName}${suffix}`, Country: profile.country, CurrencyCode: profile.currency, Status: 'Active' };
+    const record: NativeSubsidiary = {
+      ...meta(id, start, rng),
+      Name: `${company.TradingName}${suffix}`,
+      LegalName: `${company.TradingName}${suffix}`,
+      Country: profile.country,
+      CurrencyCode: profile.currency,
+      Status: 'Active',
+    };
     const parent = subsidiaries[0];
     if (n > 0 && parent !== undefined) record.ParentId = parent;
     subsidiaries.push(id);
@@ -163,8 +235,15 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
 
   const accounts: NativeAccount[] = CHART.map((row) => {
     const account: NativeAccount = {
-      ...meta(out.nextId('account'), start, rng), Code: row.code, Name: row.name, Class: row.cls, Type: row.type,
-      Status: 'Active', CurrencyCode: profile.currency, Balance: '0.00', SubsidiaryIds: row.cls === 'Asset' && row.type === 'Bank' ? [...subsidiaries] : [hq],
+      ...meta(out.nextId('account'), start, rng),
+      Code: row.code,
+      Name: row.name,
+      Class: row.cls,
+      Type: row.type,
+      Status: 'Active',
+      CurrencyCode: profile.currency,
+      Balance: '0.00',
+      SubsidiaryIds: row.cls === 'Asset' && row.type === 'Bank' ? [...subsidiaries] : [hq],
     };
     if (row.role !== undefined) account.Role = row.role;
     if (row.parent !== undefined) account.ParentId = acc(row.parent);
@@ -175,7 +254,12 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
 
   const agencies: string[] = profile.agencies.map((name) => {
     const id = out.nextId('tax_agency');
-    const record: NativeTaxAgency = { ...meta(id, start, rng), Name: name, Country: profile.country, RegistrationNumber: `REG-${rng.int(100_000, 999_999)}` };
+    const record: NativeTaxAgency = {
+      ...meta(id, start, rng),
+      Name: name,
+      Country: profile.country,
+      RegistrationNumber: `REG-${rng.int(100_000, 999_999)}`,
+    };
     out.push('tax_agency', record);
     return id;
   });
@@ -189,7 +273,15 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
     if (def.components.every((c) => c.sales)) salesTax.push(choice);
   }
 
-  const terms: NativeTerm[] = ([['Due on receipt', 0], ['Net 15', 15], ['Net 30', 30], ['Net 60', 60], ['2% 10, Net 30', 30]] as const).map(([name, days]) => {
+  const terms: NativeTerm[] = (
+    [
+      ['Due on receipt', 0],
+      ['Net 15', 15],
+      ['Net 30', 30],
+      ['Net 60', 60],
+      ['2% 10, Net 30', 30],
+    ] as const
+  ).map(([name, days]) => {
     const term: NativeTerm = { ...meta(out.nextId('payment_term'), start, rng), Name: name, DueDays: days, Status: 'Active' };
     if (name.startsWith('2%')) {
       term.DiscountDays = 10;
@@ -203,7 +295,13 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
   const classes = tree(out, 'class', start, rng, ['Retail', 'Wholesale', 'Online', 'Online Marketplace']);
   const locations: string[] = [];
   for (const [n, name] of ['Head Office', 'Warehouse', 'Retail Store', 'Old Depot'].entries()) {
-    const record: NativeLocation = { ...meta(out.nextId('location'), start, rng), Name: name, Status: n === 3 ? 'Archived' : 'Active', SubsidiaryIds: [hq], Address: address(rng, profile, 'Shipping') };
+    const record: NativeLocation = {
+      ...meta(out.nextId('location'), start, rng),
+      Name: name,
+      Status: n === 3 ? 'Archived' : 'Active',
+      SubsidiaryIds: [hq],
+      Address: address(rng, profile, 'Shipping'),
+    };
     const parent = locations[0];
     if (n === 1 && parent !== undefined) record.ParentId = parent;
     locations.push(record.Id);
@@ -212,12 +310,21 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
 
   const items: NativeItem[] = [];
   for (let n = 0; n < counts.items; n++) {
-    const kind = rng.weighted([['Inventory', 5], ['Service', 3], ['NonInventory', 2]] as const);
+    const kind = rng.weighted([
+      ['Inventory', 5],
+      ['Service', 3],
+      ['NonInventory', 2],
+    ] as const);
     const cost = rng.int(200, 40_000);
     const item: NativeItem = {
-      ...meta(out.nextId('item'), start, rng), Sku: `SKU-${String(n + 1).padStart(5, '0')}`, Name: `${rng.pick(['Standard', 'Premium', 'Basic', 'Pro', 'Deluxe'])} ${rng.pick(['Widget', 'Gadget', 'Service Hour', 'Kit', 'Module', 'Bundle', 'Licence', 'Cable', 'Panel'])} ${n + 1}`,
-      Kind: kind, SalesPrice: formatCents(Math.round(cost * (1.3 + rng.next()))), PurchaseCost: formatCents(cost),
-      IncomeAccountId: acc(kind === 'Service' ? '4100' : '4000'), ExpenseAccountId: acc(kind === 'Service' ? '6600' : '5000'),
+      ...meta(out.nextId('item'), start, rng),
+      Sku: `SKU-${String(n + 1).padStart(5, '0')}`,
+      Name: `${rng.pick(['Standard', 'Premium', 'Basic', 'Pro', 'Deluxe'])} ${rng.pick(['Widget', 'Gadget', 'Service Hour', 'Kit', 'Module', 'Bundle', 'Licence', 'Cable', 'Panel'])} ${n + 1}`,
+      Kind: kind,
+      SalesPrice: formatCents(Math.round(cost * (1.3 + rng.next()))),
+      PurchaseCost: formatCents(cost),
+      IncomeAccountId: acc(kind === 'Service' ? '4100' : '4000'),
+      ExpenseAccountId: acc(kind === 'Service' ? '6600' : '5000'),
       Status: rng.chance(0.05) ? 'Archived' : 'Active',
     };
     items.push(item);
@@ -243,24 +350,47 @@ export function generateReference(rng: Rng, out: Emitter, start: string, counts:
   for (let n = 0; n < counts.projects; n++) {
     const customer = rng.pick(customers);
     const project: NativeProject = {
-      ...meta(out.nextId('project'), start, rng), Name: `${customer.DisplayName} ${rng.pick(['Fit-out', 'Rollout', 'Audit', 'Migration', 'Expansion'])}`,
-      Status: rng.weighted([['Active', 6], ['Completed', 3], ['OnHold', 1]] as const), Category: rng.pick(['Fixed fee', 'Time and materials', 'Internal']),
-      CustomerId: customer.Id, StartDate: start,
+      ...meta(out.nextId('project'), start, rng),
+      Name: `${customer.DisplayName} ${rng.pick(['Fit-out', 'Rollout', 'Audit', 'Migration', 'Expansion'])}`,
+      Status: rng.weighted([
+        ['Active', 6],
+        ['Completed', 3],
+        ['OnHold', 1],
+      ] as const),
+      Category: rng.pick(['Fixed fee', 'Time and materials', 'Internal']),
+      CustomerId: customer.Id,
+      StartDate: start,
     };
     projects.push(project.Id);
     out.push('project', project);
     for (let t = rng.int(2, 4); t > 0; t--) {
       const task: NativeTask = {
-        ...meta(out.nextId('task'), start, rng), Name: rng.pick(['Kick-off', 'Design', 'Build', 'Review', 'Handover', 'Training']),
-        ProjectId: project.Id, Status: rng.pick(['NotStarted', 'Planned', 'InProgress', 'Completed', 'OnHold'] as const),
+        ...meta(out.nextId('task'), start, rng),
+        Name: rng.pick(['Kick-off', 'Design', 'Build', 'Review', 'Handover', 'Training']),
+        ProjectId: project.Id,
+        Status: rng.pick(['NotStarted', 'Planned', 'InProgress', 'Completed', 'OnHold'] as const),
       };
       out.push('task', task);
     }
   }
 
   return {
-    profile, currency: profile.currency, company, accounts, purchaseTax, salesTax, terms, subsidiaries, departments,
-    classes, locations, items, projects, vendors, customers, names,
+    profile,
+    currency: profile.currency,
+    company,
+    accounts,
+    purchaseTax,
+    salesTax,
+    terms,
+    subsidiaries,
+    departments,
+    classes,
+    locations,
+    items,
+    projects,
+    vendors,
+    customers,
+    names,
   };
 }
 

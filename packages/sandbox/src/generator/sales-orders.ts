@@ -62,7 +62,13 @@ export class InvoicedOrders {
 const later = (a: string, b: string): string => (a > b ? a : b);
 
 export function generateSalesOrders(
-  seed: number, size: number, out: Emitter, ref: Reference, palette: Palette, asOf: string, invoiced: InvoicedOrders,
+  seed: number,
+  size: number,
+  out: Emitter,
+  ref: Reference,
+  palette: Palette,
+  asOf: string,
+  invoiced: InvoicedOrders,
 ): NativeSalesOrder[] {
   const rng = new Rng(deriveSeed(seed, 'sales-order'));
   const start = ref.company.CreatedAt.slice(0, 10);
@@ -81,10 +87,19 @@ export function generateSalesOrders(
     const date = later(start, addDays(invoice.TxnDate, -rng.int(1, 21)));
     const createdAt = stamp(date, rng.int(28_800, 64_800));
     const order = make({
-      CreatedAt: createdAt, UpdatedAt: later(createdAt, invoice.CreatedAt), CustomerId: invoice.CustomerId, TxnDate: date,
-      CurrencyCode: invoice.CurrencyCode, ExchangeRate: invoice.ExchangeRate, Status: 'Closed',
-      Lines: structuredClone(invoice.Lines), SubTotal: invoice.SubTotal, TotalDiscount: invoice.TotalDiscount, TotalTax: invoice.TotalTax,
-      Total: invoice.Total, InvoiceIds: [invoice.Id],
+      CreatedAt: createdAt,
+      UpdatedAt: later(createdAt, invoice.CreatedAt),
+      CustomerId: invoice.CustomerId,
+      TxnDate: date,
+      CurrencyCode: invoice.CurrencyCode,
+      ExchangeRate: invoice.ExchangeRate,
+      Status: 'Closed',
+      Lines: structuredClone(invoice.Lines),
+      SubTotal: invoice.SubTotal,
+      TotalDiscount: invoice.TotalDiscount,
+      TotalTax: invoice.TotalTax,
+      Total: invoice.Total,
+      InvoiceIds: [invoice.Id],
     });
     if (invoice.TermId !== undefined) order.TermId = invoice.TermId;
   }
@@ -96,8 +111,16 @@ export function generateSalesOrders(
     const lines = buildLines(salesLines(rng, palette));
     const createdAt = stamp(date, rng.int(28_800, 64_800));
     const order = make({
-      CreatedAt: createdAt, UpdatedAt: createdAt, CustomerId: customer.Id, TxnDate: date, CurrencyCode: palette.currency,
-      ExchangeRate: '1.000000', Status: rng.chance(0.25) ? 'PendingApproval' : 'Open', Lines: lines, ...totalsOf(lines), InvoiceIds: [],
+      CreatedAt: createdAt,
+      UpdatedAt: createdAt,
+      CustomerId: customer.Id,
+      TxnDate: date,
+      CurrencyCode: palette.currency,
+      ExchangeRate: '1.000000',
+      Status: rng.chance(0.25) ? 'PendingApproval' : 'Open',
+      Lines: lines,
+      ...totalsOf(lines),
+      InvoiceIds: [],
     });
     if (customer.TermId !== undefined) order.TermId = customer.TermId;
     if (rng.chance(0.2)) order.Memo = 'Deliver to the loading dock';

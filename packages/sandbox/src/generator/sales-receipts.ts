@@ -16,7 +16,13 @@ export function salesReceiptCount(size: number): number {
 }
 
 export function generateSalesReceipts(
-  seed: number, size: number, out: Emitter, palette: Palette, customers: readonly NativeContact[], from: string, asOf: string,
+  seed: number,
+  size: number,
+  out: Emitter,
+  palette: Palette,
+  customers: readonly NativeContact[],
+  from: string,
+  asOf: string,
 ): NativeSalesReceipt[] {
   const rng = new Rng(deriveSeed(seed, 'sales-receipt'));
   const days = Math.max(0, daysBetween(from, asOf));
@@ -28,7 +34,10 @@ export function generateSalesReceipts(
   return dates.map((date) => {
     const customer = active.length > 0 && rng.chance(0.7) ? rng.pick(active) : undefined;
     const receipt = drawSalesReceipt(rng, palette, {
-      id: out.nextId('sales_receipt'), date, stamps: atSale(rng, date), customer,
+      id: out.nextId('sales_receipt'),
+      date,
+      stamps: atSale(rng, date),
+      customer,
     });
     out.push('sales_receipt', receipt);
     return receipt;

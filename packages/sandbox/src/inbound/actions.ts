@@ -14,7 +14,13 @@ export function mediaType(contentType: string): string {
 }
 
 export function uploadBody(parentType: AttachmentParentType, parentId: string, file: UploadedFile): NativeUpload {
-  return { ParentType: parentType, ParentId: parentId, FileName: file.fileName, ContentType: mediaType(file.contentType), Content: file.content.toString('base64') };
+  return {
+    ParentType: parentType,
+    ParentId: parentId,
+    FileName: file.fileName,
+    ContentType: mediaType(file.contentType),
+    Content: file.content.toString('base64'),
+  };
 }
 
 /**
@@ -24,7 +30,10 @@ export function uploadBody(parentType: AttachmentParentType, parentId: string, f
  */
 export function feedLine(input: BankFeedTransactionInput): NativeFeedLine {
   const line: NativeFeedLine = {
-    InstitutionTxnId: input.internal_transaction_id, Date: input.transaction_date.slice(0, 10), Amount: decimal(input.amount), Description: input.description,
+    InstitutionTxnId: input.internal_transaction_id,
+    Date: input.transaction_date.slice(0, 10),
+    Amount: decimal(input.amount),
+    Description: input.description,
   };
   if (input.payee_name != null && input.payee_name !== '') line.Payee = input.payee_name;
   if (input.reference != null && input.reference !== '') line.Reference = input.reference;

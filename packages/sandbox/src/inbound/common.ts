@@ -18,7 +18,12 @@ export function copy(input: Input, out: Native, fields: readonly (readonly [stri
 }
 
 /** Copies links present in the input, resolved to platform ids. */
-export async function links(ctx: ConnectorContext, input: Input, out: Native, fields: readonly (readonly [string, string, UnifiedObjectType])[]): Promise<void> {
+export async function links(
+  ctx: ConnectorContext,
+  input: Input,
+  out: Native,
+  fields: readonly (readonly [string, string, UnifiedObjectType])[],
+): Promise<void> {
   for (const [from, to, type] of fields) {
     if (has(input, from)) out[to] = (await link(ctx, type, input[from], from)) ?? null;
   }
@@ -32,15 +37,23 @@ export function enumValue(field: string, value: unknown, table: Readonly<Record<
 }
 
 export const TRACKING_LINKS = [
-  ['class_id', 'ClassId', 'class'], ['customer_id', 'CustomerId', 'customer'], ['department_id', 'DepartmentId', 'department'],
-  ['location_id', 'LocationId', 'location'], ['project_id', 'ProjectId', 'project'], ['tax_rate_id', 'TaxCodeId', 'tax_rate'],
+  ['class_id', 'ClassId', 'class'],
+  ['customer_id', 'CustomerId', 'customer'],
+  ['department_id', 'DepartmentId', 'department'],
+  ['location_id', 'LocationId', 'location'],
+  ['project_id', 'ProjectId', 'project'],
+  ['tax_rate_id', 'TaxCodeId', 'tax_rate'],
 ] as const;
 
 /** A standard line item as a native line: the platform recomputes tax and totals from it. */
 export async function documentLine(ctx: ConnectorContext, line: Input, field: string): Promise<Native> {
   const out: Native = {};
   await links(ctx, line, out, [['account_id', 'AccountId', 'account'], ...TRACKING_LINKS]);
-  copy(line, out, [['description', 'Description'], ['discount_amount', 'Discount', decimal], ['discount_percentage', 'DiscountPct', (v) => String(v)]]);
+  copy(line, out, [
+    ['description', 'Description'],
+    ['discount_amount', 'Discount', decimal],
+    ['discount_percentage', 'DiscountPct', (v) => String(v)],
+  ]);
   const item = line.item;
   if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
     const entry = item as Input;

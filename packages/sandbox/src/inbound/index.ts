@@ -2,7 +2,19 @@
 import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type { ConnectorContext } from '../../../../src/platforms/connector.ts';
 import {
-  copy, dateOnly, decimal, documentLines, enumValue, has, invalid, link, links, list, TRACKING_LINKS, type Input, type Native,
+  copy,
+  dateOnly,
+  decimal,
+  documentLines,
+  enumValue,
+  has,
+  invalid,
+  link,
+  links,
+  list,
+  TRACKING_LINKS,
+  type Input,
+  type Native,
 } from './common.ts';
 
 type Inbound = (ctx: ConnectorContext, input: Input) => Promise<Native>;
@@ -12,12 +24,18 @@ const DOC_STATUS = { draft: 'Draft', open: 'Open', void: 'Void' } as const;
 async function payable(ctx: ConnectorContext, input: Input, party: 'vendor' | 'customer'): Promise<Native> {
   const out: Native = {};
   await links(ctx, input, out, [
-    [`${party}_id`, party === 'vendor' ? 'VendorId' : 'CustomerId', party], ['account_id', party === 'vendor' ? 'APAccountId' : 'ARAccountId', 'account'],
-    ['payment_terms_id', 'TermId', 'payment_term'], ['subsidiary_id', 'SubsidiaryId', 'subsidiary'],
+    [`${party}_id`, party === 'vendor' ? 'VendorId' : 'CustomerId', party],
+    ['account_id', party === 'vendor' ? 'APAccountId' : 'ARAccountId', 'account'],
+    ['payment_terms_id', 'TermId', 'payment_term'],
+    ['subsidiary_id', 'SubsidiaryId', 'subsidiary'],
   ]);
   copy(input, out, [
-    ['issue_date', 'TxnDate', dateOnly], ['due_date', 'DueDate', dateOnly], ['currency_code', 'CurrencyCode'], ['currency_rate', 'ExchangeRate', String],
-    ['document_number', 'DocNumber'], ['memo', 'Memo'],
+    ['issue_date', 'TxnDate', dateOnly],
+    ['due_date', 'DueDate', dateOnly],
+    ['currency_code', 'CurrencyCode'],
+    ['currency_rate', 'ExchangeRate', String],
+    ['document_number', 'DocNumber'],
+    ['memo', 'Memo'],
   ]);
   if (has(input, 'status')) out.Status = enumValue('status', input.status, DOC_STATUS);
   if (party === 'vendor' && has(input, 'linked_purchase_orders')) {
@@ -43,15 +61,29 @@ async function allocations(ctx: ConnectorContext, input: Input, field: string, t
 async function contact(ctx: ConnectorContext, input: Input, kind: 'customer' | 'vendor'): Promise<Native> {
   const out: Native = {};
   copy(input, out, [
-    [`${kind}_name`, 'DisplayName'], ['contact_name', 'ContactName'], ['email', 'Email'], ['phone', 'Phone'], ['currency_code', 'CurrencyCode'],
-    ['tax_number', 'TaxNumber'], ['registration_number', 'CompanyNumber'], ['website', 'Website'],
+    [`${kind}_name`, 'DisplayName'],
+    ['contact_name', 'ContactName'],
+    ['email', 'Email'],
+    ['phone', 'Phone'],
+    ['currency_code', 'CurrencyCode'],
+    ['tax_number', 'TaxNumber'],
+    ['registration_number', 'CompanyNumber'],
+    ['website', 'Website'],
   ]);
-  await links(ctx, input, out, [['payment_terms_id', 'TermId', 'payment_term'], ['parent_id', 'ParentId', kind]]);
+  await links(ctx, input, out, [
+    ['payment_terms_id', 'TermId', 'payment_term'],
+    ['parent_id', 'ParentId', kind],
+  ]);
   if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', archived: 'Archived' });
   if (has(input, 'addresses')) {
     out.Addresses = list(input, 'addresses').map((a) => ({
       Kind: a.type === 'shipping' ? 'Shipping' : a.type === 'remittance' ? 'Remittance' : 'Billing',
-      Line1: a.address1, Line2: a.address2 ?? undefined, City: a.city, Region: a.region, PostalCode: a.postal_code, Country: a.country,
+      Line1: a.address1,
+      Line2: a.address2 ?? undefined,
+      City: a.city,
+      Region: a.region,
+      PostalCode: a.postal_code,
+      Country: a.country,
     }));
   }
   if (has(input, 'subsidiaries')) out.SubsidiaryIds = await subsidiaryIds(ctx, list(input, 'subsidiaries'));
@@ -75,10 +107,22 @@ async function subsidiaryIds(ctx: ConnectorContext, entries: Input[]): Promise<s
 }
 
 const ACCOUNT_TYPES: Readonly<Record<string, string>> = {
-  bank: 'Bank', accounts_receivable: 'AccountsReceivable', other_current_asset: 'OtherCurrentAsset', fixed_asset: 'FixedAsset',
-  other_asset: 'OtherAsset', accounts_payable: 'AccountsPayable', credit_card: 'CreditCard', other_current_liability: 'OtherCurrentLiability',
-  liability: 'OtherCurrentLiability', long_term_liability: 'LongTermLiability', equity: 'Equity', income: 'Income', other_income: 'OtherIncome',
-  cost_of_goods_sold: 'CostOfGoodsSold', expense: 'Expense', other_expense: 'OtherExpense',
+  bank: 'Bank',
+  accounts_receivable: 'AccountsReceivable',
+  other_current_asset: 'OtherCurrentAsset',
+  fixed_asset: 'FixedAsset',
+  other_asset: 'OtherAsset',
+  accounts_payable: 'AccountsPayable',
+  credit_card: 'CreditCard',
+  other_current_liability: 'OtherCurrentLiability',
+  liability: 'OtherCurrentLiability',
+  long_term_liability: 'LongTermLiability',
+  equity: 'Equity',
+  income: 'Income',
+  other_income: 'OtherIncome',
+  cost_of_goods_sold: 'CostOfGoodsSold',
+  expense: 'Expense',
+  other_expense: 'OtherExpense',
 };
 
 export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
@@ -87,8 +131,16 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
 
   bill_credit_memo: async (ctx, input) => {
     const out: Native = {};
-    await links(ctx, input, out, [['vendor_id', 'VendorId', 'vendor'], ['account_id', 'APAccountId', 'account']]);
-    copy(input, out, [['issue_date', 'TxnDate', dateOnly], ['document_number', 'DocNumber'], ['currency_code', 'CurrencyCode'], ['memo', 'Memo']]);
+    await links(ctx, input, out, [
+      ['vendor_id', 'VendorId', 'vendor'],
+      ['account_id', 'APAccountId', 'account'],
+    ]);
+    copy(input, out, [
+      ['issue_date', 'TxnDate', dateOnly],
+      ['document_number', 'DocNumber'],
+      ['currency_code', 'CurrencyCode'],
+      ['memo', 'Memo'],
+    ]);
     if (has(input, 'status') && input.status === 'void') out.Status = 'Void';
     if (has(input, 'linked_bills')) out.Applications = await allocations(ctx, input, 'linked_bills', 'bill', 'BillId');
     await documentLines(ctx, input, out);
@@ -97,10 +149,17 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
 
   bill_payment: async (ctx, input) => {
     const out: Native = {};
-    await links(ctx, input, out, [['vendor_id', 'VendorId', 'vendor'], ['account_id', 'BankAccountId', 'account']]);
+    await links(ctx, input, out, [
+      ['vendor_id', 'VendorId', 'vendor'],
+      ['account_id', 'BankAccountId', 'account'],
+    ]);
     copy(input, out, [
-      ['transaction_date', 'TxnDate', dateOnly], ['currency_code', 'CurrencyCode'], ['currency_rate', 'ExchangeRate', String],
-      ['memo', 'Memo'], ['reference', 'Reference'], ['document_number', 'DocNumber'],
+      ['transaction_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['currency_rate', 'ExchangeRate', String],
+      ['memo', 'Memo'],
+      ['reference', 'Reference'],
+      ['document_number', 'DocNumber'],
     ]);
     if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', void: 'Voided' });
     if (has(input, 'linked_bills')) out.Bills = await allocations(ctx, input, 'linked_bills', 'bill', 'BillId');
@@ -109,8 +168,16 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
 
   bank_deposit: async (ctx, input) => {
     const out: Native = {};
-    await links(ctx, input, out, [['account_id', 'BankAccountId', 'account'], ['department_id', 'DepartmentId', 'department'], ['subsidiary_id', 'SubsidiaryId', 'subsidiary']]);
-    copy(input, out, [['transaction_date', 'TxnDate', dateOnly], ['currency_code', 'CurrencyCode'], ['memo', 'Memo']]);
+    await links(ctx, input, out, [
+      ['account_id', 'BankAccountId', 'account'],
+      ['department_id', 'DepartmentId', 'department'],
+      ['subsidiary_id', 'SubsidiaryId', 'subsidiary'],
+    ]);
+    copy(input, out, [
+      ['transaction_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['memo', 'Memo'],
+    ]);
     if (has(input, 'linked_payments')) {
       const payments: Native[] = [];
       for (const [n, p] of list(input, 'linked_payments').entries()) {
@@ -134,23 +201,40 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
   bank_transfer: async (ctx, input) => {
     const out: Native = {};
     await links(ctx, input, out, [
-      ['credit_account_id', 'FromAccountId', 'account'], ['debit_account_id', 'ToAccountId', 'account'], ['class_id', 'ClassId', 'class'],
-      ['department_id', 'DepartmentId', 'department'], ['location_id', 'LocationId', 'location'], ['project_id', 'ProjectId', 'project'],
+      ['credit_account_id', 'FromAccountId', 'account'],
+      ['debit_account_id', 'ToAccountId', 'account'],
+      ['class_id', 'ClassId', 'class'],
+      ['department_id', 'DepartmentId', 'department'],
+      ['location_id', 'LocationId', 'location'],
+      ['project_id', 'ProjectId', 'project'],
       ['subsidiary_id', 'SubsidiaryId', 'subsidiary'],
     ]);
-    copy(input, out, [['transaction_date', 'TxnDate', dateOnly], ['currency_code', 'CurrencyCode'], ['total_amount', 'Amount', decimal], ['memo', 'Memo']]);
+    copy(input, out, [
+      ['transaction_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['total_amount', 'Amount', decimal],
+      ['memo', 'Memo'],
+    ]);
     return out;
   },
 
   journal_entry: async (ctx, input) => {
     const out: Native = {};
     await links(ctx, input, out, [['subsidiary_id', 'SubsidiaryId', 'subsidiary']]);
-    copy(input, out, [['transaction_date', 'TxnDate', dateOnly], ['currency_code', 'CurrencyCode'], ['currency_rate', 'ExchangeRate', String], ['memo', 'Memo']]);
+    copy(input, out, [
+      ['transaction_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['currency_rate', 'ExchangeRate', String],
+      ['memo', 'Memo'],
+    ]);
     if (has(input, 'line_items')) {
       const lines: Native[] = [];
       for (const line of list(input, 'line_items')) {
         const native: Native = {};
-        await links(ctx, line, native, [['account_id', 'AccountId', 'account'], ['tax_rate_id', 'TaxCodeId', 'tax_rate']]);
+        await links(ctx, line, native, [
+          ['account_id', 'AccountId', 'account'],
+          ['tax_rate_id', 'TaxCodeId', 'tax_rate'],
+        ]);
         copy(line, native, [['description', 'Description']]);
         const amount = line.total_amount;
         // Debit positive, credit negative, as the unified model signs them.
@@ -168,7 +252,11 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
 
   account: async (ctx, input) => {
     const out: Native = {};
-    copy(input, out, [['name', 'Name'], ['nominal_code', 'Code'], ['currency_code', 'CurrencyCode']]);
+    copy(input, out, [
+      ['name', 'Name'],
+      ['nominal_code', 'Code'],
+      ['currency_code', 'CurrencyCode'],
+    ]);
     await links(ctx, input, out, [['parent_id', 'ParentId', 'account']]);
     if (has(input, 'account_type')) out.Type = enumValue('account_type', input.account_type, ACCOUNT_TYPES);
     if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', inactive: 'Archived', pending: 'Active' });
@@ -182,12 +270,18 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
 
   tax_rate: async (ctx, input) => {
     const out: Native = {};
-    copy(input, out, [['name', 'Name'], ['code', 'Code']]);
+    copy(input, out, [
+      ['name', 'Name'],
+      ['code', 'Code'],
+    ]);
     if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', inactive: 'Archived' });
     if (has(input, 'components')) {
       out.Components = list(input, 'components').map((c) => ({
-        Name: c.name ?? undefined, Rate: typeof c.rate === 'number' ? String(c.rate) : c.rate, Compound: c.is_compound ?? false,
-        Purchases: c.is_purchases_tax ?? true, Sales: c.is_sales_tax ?? true,
+        Name: c.name ?? undefined,
+        Rate: typeof c.rate === 'number' ? String(c.rate) : c.rate,
+        Compound: c.is_compound ?? false,
+        Purchases: c.is_purchases_tax ?? true,
+        Sales: c.is_sales_tax ?? true,
       }));
     }
     if (has(input, 'subsidiaries')) out.SubsidiaryIds = await subsidiaryIds(ctx, list(input, 'subsidiaries'));
@@ -196,15 +290,32 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
 
   bank_feed_account: async (ctx, input) => {
     const out: Native = {};
-    await links(ctx, input, out, [['account_id', 'AccountId', 'account'], ['parent_bank_feed_account_id', 'ParentFeedId', 'bank_feed_account']]);
+    await links(ctx, input, out, [
+      ['account_id', 'AccountId', 'account'],
+      ['parent_bank_feed_account_id', 'ParentFeedId', 'bank_feed_account'],
+    ]);
     copy(input, out, [
-      ['name', 'Name'], ['contact_id', 'ContactId'], ['internal_bank_account_id', 'InstitutionAccountId'], ['currency_code', 'CurrencyCode'],
-      ['bank_account_number', 'AccountNumber'], ['routing_number', 'RoutingNumber'], ['line_of_business', 'LineOfBusiness'],
-      ['transaction_start_date', 'TransactionStartDate', dateOnly], ['current_balance', 'CurrentBalance', decimal],
-      ['available_balance', 'AvailableBalance', decimal], ['credit_limit', 'CreditLimit', decimal], ['payment_network_ids', 'PaymentNetworks'],
+      ['name', 'Name'],
+      ['contact_id', 'ContactId'],
+      ['internal_bank_account_id', 'InstitutionAccountId'],
+      ['currency_code', 'CurrencyCode'],
+      ['bank_account_number', 'AccountNumber'],
+      ['routing_number', 'RoutingNumber'],
+      ['line_of_business', 'LineOfBusiness'],
+      ['transaction_start_date', 'TransactionStartDate', dateOnly],
+      ['current_balance', 'CurrentBalance', decimal],
+      ['available_balance', 'AvailableBalance', decimal],
+      ['credit_limit', 'CreditLimit', decimal],
+      ['payment_network_ids', 'PaymentNetworks'],
       ['country', 'Country'],
     ]);
-    if (has(input, 'bank_account_type')) out.Kind = enumValue('bank_account_type', input.bank_account_type, { bank: 'Bank', checking: 'Checking', savings: 'Savings', credit_card: 'CreditCard' });
+    if (has(input, 'bank_account_type'))
+      out.Kind = enumValue('bank_account_type', input.bank_account_type, {
+        bank: 'Bank',
+        checking: 'Checking',
+        savings: 'Savings',
+        credit_card: 'CreditCard',
+      });
     if (has(input, 'feed_status')) out.FeedStatus = enumValue('feed_status', input.feed_status, { active: 'Active', inactive: 'Inactive' });
     const extra = input.additional_fields;
     if (typeof extra === 'object' && extra !== null && (extra as Input).override_existing === true) out.Override = true;

@@ -1,17 +1,35 @@
 /** Chart of accounts, deposits, transfers, bank feeds, journal entries, attachments and balance sheets. */
 import type {
-  AccountType, NativeAccount, NativeAttachment, NativeBalanceSheet, NativeDeposit, NativeFeedAccount,
-  NativeJournalEntry, NativeReportRow, NativeTransfer,
+  AccountType,
+  NativeAccount,
+  NativeAttachment,
+  NativeBalanceSheet,
+  NativeDeposit,
+  NativeFeedAccount,
+  NativeJournalEntry,
+  NativeReportRow,
+  NativeTransfer,
 } from '../native.ts';
 import { journalLineCents } from '../books.ts';
 import { ATTACHMENT_PARENT_TYPES } from '../collections.ts';
 import { currency, day, link, money, optDay, optMoney, type Mapped, type Ref } from './common.ts';
 
 const ACCOUNT_TYPES: Readonly<Record<AccountType, Mapped<'account'>['account_type']>> = {
-  Bank: 'bank', AccountsReceivable: 'accounts_receivable', OtherCurrentAsset: 'other_current_asset', FixedAsset: 'fixed_asset',
-  OtherAsset: 'other_asset', AccountsPayable: 'accounts_payable', CreditCard: 'credit_card',
-  OtherCurrentLiability: 'other_current_liability', LongTermLiability: 'long_term_liability', Equity: 'equity',
-  Income: 'income', OtherIncome: 'other_income', CostOfGoodsSold: 'cost_of_goods_sold', Expense: 'expense', OtherExpense: 'other_expense',
+  Bank: 'bank',
+  AccountsReceivable: 'accounts_receivable',
+  OtherCurrentAsset: 'other_current_asset',
+  FixedAsset: 'fixed_asset',
+  OtherAsset: 'other_asset',
+  AccountsPayable: 'accounts_payable',
+  CreditCard: 'credit_card',
+  OtherCurrentLiability: 'other_current_liability',
+  LongTermLiability: 'long_term_liability',
+  Equity: 'equity',
+  Income: 'income',
+  OtherIncome: 'other_income',
+  CostOfGoodsSold: 'cost_of_goods_sold',
+  Expense: 'expense',
+  OtherExpense: 'other_expense',
 };
 const CATEGORIES = { Asset: 'asset', Liability: 'liability', Equity: 'equity', Revenue: 'income', Expense: 'expense' } as const;
 
@@ -44,7 +62,11 @@ export function mapDeposit(r: NativeDeposit, ref: Ref): Mapped<'bank_deposit'> {
     currency_code: currency(r.CurrencyCode),
     total_amount: money(r.Total),
     memo: r.Memo ?? null,
-    linked_payments: r.Payments.map((p) => ({ id: link(ref, 'invoice_payment', p.PaymentId), payment_amount: money(p.Amount), type: 'invoice_payment' })),
+    linked_payments: r.Payments.map((p) => ({
+      id: link(ref, 'invoice_payment', p.PaymentId),
+      payment_amount: money(p.Amount),
+      type: 'invoice_payment',
+    })),
     line_items: r.Lines.map((line) => ({
       platform_id: line.LineId,
       account_id: ref('account', line.AccountId),
@@ -155,7 +177,7 @@ type Node = Mapped<'balance_sheet'>['assets'];
 
 function node(row: NativeReportRow, ref: Ref): Node {
   return {
-    account_id: row.AccountId === undefined ? '' : ref('account', row.AccountId) ?? '',
+    account_id: row.AccountId === undefined ? '' : (ref('account', row.AccountId) ?? ''),
     name: row.Name,
     value: row.Amount,
     items: row.Rows.map((child) => node(child, ref)),

@@ -6,8 +6,15 @@ type OrderAddress = NonNullable<Mapped<'order'>['billing_address']>;
 
 function orderAddress(a: NativeOrderAddress): OrderAddress {
   return {
-    address1: a.Line1, address2: a.Line2 ?? null, city: a.City, first_name: a.FirstName, last_name: a.LastName,
-    phone: a.Phone ?? null, postal_code: a.PostalCode, country_code: a.CountryCode, region: a.Region,
+    address1: a.Line1,
+    address2: a.Line2 ?? null,
+    city: a.City,
+    first_name: a.FirstName,
+    last_name: a.LastName,
+    phone: a.Phone ?? null,
+    postal_code: a.PostalCode,
+    country_code: a.CountryCode,
+    region: a.Region,
   };
 }
 
@@ -17,8 +24,15 @@ const FULFILMENT = { Unfulfilled: 'unfulfilled', Partial: 'partial', Fulfilled: 
 export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
   const code = currency(r.CurrencyCode);
   const lines = r.Lines.map((l) => ({
-    id: l.LineId, product_id: ref('item', l.ProductId), variant_id: l.VariantId, title: l.Title, sku: l.Sku,
-    unit_cost: money(l.UnitCost), price: money(l.Price), quantity: l.Qty, iso_currency_code: code,
+    id: l.LineId,
+    product_id: ref('item', l.ProductId),
+    variant_id: l.VariantId,
+    title: l.Title,
+    sku: l.Sku,
+    unit_cost: money(l.UnitCost),
+    price: money(l.Price),
+    quantity: l.Qty,
+    iso_currency_code: code,
   }));
   const orderId = ref('order', r.Id) ?? r.Id;
   return {
@@ -28,7 +42,11 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
     payment_status: PAYMENT[r.FinancialStatus],
     fulfillment_status: FULFILMENT[r.FulfillmentStatus],
     fulfillments: r.Fulfillments.map((f) => ({
-      order_id: orderId, carrier: f.Carrier, service: f.Service, tracking_number: f.TrackingNumber, tracking_url: f.TrackingUrl,
+      order_id: orderId,
+      carrier: f.Carrier,
+      service: f.Service,
+      tracking_number: f.TrackingNumber,
+      tracking_url: f.TrackingUrl,
       line_items: lines.filter((l) => f.LineIds.includes(l.id)),
     })),
     line_items: lines,
@@ -36,8 +54,13 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
     billing_address: orderAddress(r.BillingAddress),
     shipping_address: orderAddress(r.ShippingAddress),
     customer: {
-      id: ref('customer', r.Buyer.Id) ?? r.Buyer.Id, email: r.Buyer.Email, first_name: r.Buyer.FirstName, last_name: r.Buyer.LastName,
-      orders_count: r.Buyer.OrdersCount, verified_email: r.Buyer.Verified, phone: r.Buyer.Phone ?? null,
+      id: ref('customer', r.Buyer.Id) ?? r.Buyer.Id,
+      email: r.Buyer.Email,
+      first_name: r.Buyer.FirstName,
+      last_name: r.Buyer.LastName,
+      orders_count: r.Buyer.OrdersCount,
+      verified_email: r.Buyer.Verified,
+      phone: r.Buyer.Phone ?? null,
     },
     total_shipping: money(r.Shipping),
     total_discount: money(r.Discount),
@@ -66,8 +89,12 @@ export function mapPayout(r: NativePayout, ref: Ref): Mapped<'payout'> {
     type: 'bank_account',
     method: r.Method,
     destination: {
-      destination_id: r.DestinationAccountId, account_number_last_digits: r.DestinationLast4, bank_name: r.DestinationBank,
-      brand: null, last_four: r.DestinationLast4, routing_number: r.RoutingNumber,
+      destination_id: r.DestinationAccountId,
+      account_number_last_digits: r.DestinationLast4,
+      bank_name: r.DestinationBank,
+      brand: null,
+      last_four: r.DestinationLast4,
+      routing_number: r.RoutingNumber,
     },
     transactions: r.Transactions.map((t) => ({
       id: t.Id,
@@ -90,7 +117,11 @@ export function mapPayout(r: NativePayout, ref: Ref): Mapped<'payout'> {
 
 export function mapStore(r: NativeStore): Mapped<'store'> {
   return {
-    platform_id: r.Id, store_name: r.Name, url: `https://${r.Domain}`, default_currency: currency(r.Currency), email: r.ContactEmail,
+    platform_id: r.Id,
+    store_name: r.Name,
+    url: `https://${r.Domain}`,
+    default_currency: currency(r.Currency),
+    email: r.ContactEmail,
     updated_at: r.UpdatedAt,
   };
 }

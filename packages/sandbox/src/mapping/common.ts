@@ -45,35 +45,56 @@ export function link(ref: Ref, type: UnifiedObjectType, platformId: string): str
 
 export function docStatus(status: DocStatus): 'open' | 'partially_paid' | 'paid' | 'void' | 'draft' {
   switch (status) {
-    case 'Open': return 'open';
-    case 'PartiallyPaid': return 'partially_paid';
-    case 'Paid': return 'paid';
-    case 'Void': return 'void';
-    case 'Draft': return 'draft';
+    case 'Open':
+      return 'open';
+    case 'PartiallyPaid':
+      return 'partially_paid';
+    case 'Paid':
+      return 'paid';
+    case 'Void':
+      return 'void';
+    case 'Draft':
+      return 'draft';
   }
 }
 
 export function creditStatus(status: CreditStatus): 'open' | 'partially_paid' | 'paid' | 'void' {
   switch (status) {
-    case 'Open': return 'open';
-    case 'PartiallyApplied': return 'partially_paid';
-    case 'Applied': return 'paid';
-    case 'Void': return 'void';
+    case 'Open':
+      return 'open';
+    case 'PartiallyApplied':
+      return 'partially_paid';
+    case 'Applied':
+      return 'paid';
+    case 'Void':
+      return 'void';
   }
 }
 
 const LINKED_TYPE: Readonly<Record<TxnType, UnifiedObjectType>> = {
-  Bill: 'bill', BillPayment: 'bill_payment', VendorCredit: 'bill_credit_memo',
-  Invoice: 'invoice', Payment: 'invoice_payment', CreditNote: 'invoice_credit_memo',
+  Bill: 'bill',
+  BillPayment: 'bill_payment',
+  VendorCredit: 'bill_credit_memo',
+  Invoice: 'invoice',
+  Payment: 'invoice_payment',
+  CreditNote: 'invoice_credit_memo',
 };
 
-export interface Allocation { id: string; allocated_date: string; allocated_amount: number }
+export interface Allocation {
+  id: string;
+  allocated_date: string;
+  allocated_amount: number;
+}
 
 /** Allocation entries of one kind from a record's LinkedTxns. */
 export function allocations(linked: readonly LinkedTxn[], kind: TxnType, ref: Ref): Allocation[] {
-  return linked.filter((t) => t.TxnType === kind).map((t) => ({
-    id: link(ref, LINKED_TYPE[t.TxnType], t.TxnId), allocated_date: day(t.Date), allocated_amount: money(t.Amount),
-  }));
+  return linked
+    .filter((t) => t.TxnType === kind)
+    .map((t) => ({
+      id: link(ref, LINKED_TYPE[t.TxnType], t.TxnId),
+      allocated_date: day(t.Date),
+      allocated_amount: money(t.Amount),
+    }));
 }
 
 export function standardLine(line: NativeLine, ref: Ref): Mapped<'bill'>['line_items'][number] {
@@ -98,8 +119,14 @@ export function standardLine(line: NativeLine, ref: Ref): Mapped<'bill'>['line_i
 
 export function address(a: NativeAddress): Mapped<'customer'>['addresses'][number] {
   return {
-    type: a.Kind.toLowerCase(), address1: a.Line1, address2: a.Line2 ?? null, address3: null, city: a.City,
-    country: a.Country, postal_code: a.PostalCode, region: a.Region,
+    type: a.Kind.toLowerCase(),
+    address1: a.Line1,
+    address2: a.Line2 ?? null,
+    address3: null,
+    city: a.City,
+    country: a.Country,
+    postal_code: a.PostalCode,
+    region: a.Region,
   };
 }
 

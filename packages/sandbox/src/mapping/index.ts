@@ -8,8 +8,22 @@ import { mapAccount, mapAttachment, mapBalanceSheet, mapDeposit, mapFeedAccount,
 import type { Ref } from './common.ts';
 import { mapOrder, mapPayout, mapStore } from './commerce.ts';
 import {
-  mapClass, mapCompany, mapCurrency, mapCustomer, mapDepartment, mapEmployee, mapExchangeRate, mapItem, mapLocation, mapProject, mapSubsidiary,
-  mapTask, mapTaxAgency, mapTaxCode, mapTerm, mapVendor,
+  mapClass,
+  mapCompany,
+  mapCurrency,
+  mapCustomer,
+  mapDepartment,
+  mapEmployee,
+  mapExchangeRate,
+  mapItem,
+  mapLocation,
+  mapProject,
+  mapSubsidiary,
+  mapTask,
+  mapTaxAgency,
+  mapTaxCode,
+  mapTerm,
+  mapVendor,
 } from './master.ts';
 import { mapBill, mapBillPayment, mapExpense, mapPurchaseOrder, mapVendorCredit } from './payables.ts';
 import { mapCreditNote, mapInvoice, mapPayment, mapSalesOrder, mapSalesReceipt } from './receivables.ts';

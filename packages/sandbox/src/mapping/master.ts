@@ -1,8 +1,21 @@
 /** Master data: contacts, items, tax, currencies, company and the tracking categories. */
 import { withReferenceNames } from '../../../../src/model/payment-term.ts';
 import type {
-  NativeClass, NativeCompany, NativeContact, NativeCurrency, NativeDepartment, NativeEmployee, NativeExchangeRate, NativeItem, NativeLocation,
-  NativeProject, NativeSubsidiary, NativeTask, NativeTaxAgency, NativeTaxCode, NativeTerm,
+  NativeClass,
+  NativeCompany,
+  NativeContact,
+  NativeCurrency,
+  NativeDepartment,
+  NativeEmployee,
+  NativeExchangeRate,
+  NativeItem,
+  NativeLocation,
+  NativeProject,
+  NativeSubsidiary,
+  NativeTask,
+  NativeTaxAgency,
+  NativeTaxCode,
+  NativeTerm,
 } from '../native.ts';
 import { address, currency, day, link, money, optDay, subsidiaryRefs, type Mapped, type Ref } from './common.ts';
 
@@ -11,7 +24,7 @@ function contactFields(r: NativeContact, ref: Ref) {
     platform_id: r.Id,
     parent_id: ref(r.Id.startsWith('VEN') ? 'vendor' : 'customer', r.ParentId),
     payment_terms_id: ref('payment_term', r.TermId),
-    status: r.Status === 'Active' ? 'active' as const : 'archived' as const,
+    status: r.Status === 'Active' ? ('active' as const) : ('archived' as const),
     contact_name: r.ContactName ?? null,
     currency_code: r.CurrencyCode,
     email: r.Email ?? null,
@@ -49,8 +62,18 @@ export function mapItem(r: NativeItem, ref: Ref): Mapped<'item'> {
     status: r.Status === 'Active' ? 'active' : 'archived',
     quantity_on_hand: null,
     asset_account_id: null,
-    bill_item: { unit_price: money(r.PurchaseCost), account_id: ref('account', r.ExpenseAccountId), tax_rate_id: null, description: r.Description ?? r.Name },
-    invoice_item: { unit_price: money(r.SalesPrice), account_id: ref('account', r.IncomeAccountId), tax_rate_id: null, description: r.Description ?? r.Name },
+    bill_item: {
+      unit_price: money(r.PurchaseCost),
+      account_id: ref('account', r.ExpenseAccountId),
+      tax_rate_id: null,
+      description: r.Description ?? r.Name,
+    },
+    invoice_item: {
+      unit_price: money(r.SalesPrice),
+      account_id: ref('account', r.IncomeAccountId),
+      tax_rate_id: null,
+      description: r.Description ?? r.Name,
+    },
     subsidiaries: [],
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
@@ -67,7 +90,13 @@ export function mapTaxCode(r: NativeTaxCode, ref: Ref): Mapped<'tax_rate'> {
     effective_tax_rate: Number(r.EffectiveRate),
     total_tax_rate: Number(r.TotalRate),
     subsidiaries: subsidiaryRefs(r.SubsidiaryIds, ref),
-    components: r.Components.map((c) => ({ is_compound: c.Compound, is_purchases_tax: c.Purchases, is_sales_tax: c.Sales, name: c.Name, rate: Number(c.Rate) })),
+    components: r.Components.map((c) => ({
+      is_compound: c.Compound,
+      is_purchases_tax: c.Purchases,
+      is_sales_tax: c.Sales,
+      name: c.Name,
+      rate: Number(c.Rate),
+    })),
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
   };
@@ -83,8 +112,12 @@ export function mapCurrency(r: NativeCurrency): Mapped<'currency'> {
 
 export function mapExchangeRate(r: NativeExchangeRate): Mapped<'exchange_rate'> {
   return {
-    source_currency_code: currency(r.SourceCurrencyCode), target_currency_code: currency(r.TargetCurrencyCode), rate: Number(r.Rate),
-    as_of_date: day(r.AsOfDate), created_at: r.CreatedAt, updated_at: r.UpdatedAt,
+    source_currency_code: currency(r.SourceCurrencyCode),
+    target_currency_code: currency(r.TargetCurrencyCode),
+    rate: Number(r.Rate),
+    as_of_date: day(r.AsOfDate),
+    created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
   };
 }
 
@@ -139,7 +172,7 @@ function tracking(type: 'department' | 'class', r: NativeDepartment, ref: Ref) {
     parent_id: ref(type, r.ParentId),
     has_children: null,
     name: r.Name,
-    status: r.Status === 'Active' ? 'active' as const : 'archived' as const,
+    status: r.Status === 'Active' ? ('active' as const) : ('archived' as const),
     subsidiaries: [],
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
@@ -171,12 +204,23 @@ const PROJECT_STATUSES = { Active: 'active', Completed: 'completed', OnHold: 'on
 
 export function mapProject(r: NativeProject): Mapped<'project'> {
   return {
-    platform_id: r.Id, name: r.Name, status: PROJECT_STATUSES[r.Status], project_category: r.Category ?? null,
-    created_at: r.CreatedAt, updated_at: r.UpdatedAt, platform_url: null,
+    platform_id: r.Id,
+    name: r.Name,
+    status: PROJECT_STATUSES[r.Status],
+    project_category: r.Category ?? null,
+    created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
+    platform_url: null,
   };
 }
 
-const TASK_STATUSES = { NotStarted: 'not_started', Planned: 'planned', InProgress: 'in_progress', Completed: 'completed', OnHold: 'on_hold' } as const;
+const TASK_STATUSES = {
+  NotStarted: 'not_started',
+  Planned: 'planned',
+  InProgress: 'in_progress',
+  Completed: 'completed',
+  OnHold: 'on_hold',
+} as const;
 
 export function mapTask(r: NativeTask): Mapped<'task'> {
   return { platform_id: r.Id, name: r.Name, status: TASK_STATUSES[r.Status], created_at: r.CreatedAt, updated_at: r.UpdatedAt, platform_url: null };

@@ -1,11 +1,7 @@
 /** Bills, vendor credits, bill payments, purchase orders and expenses. */
 import { totalQuantity } from '../../../../src/model/purchase-order.ts';
-import type {
-  NativeBill, NativeBillPayment, NativeExpense, NativePurchaseOrder, NativeVendorCredit,
-} from '../native.ts';
-import {
-  allocations, creditStatus, currency, day, docStatus, link, money, standardLine, type Mapped, type Ref,
-} from './common.ts';
+import type { NativeBill, NativeBillPayment, NativeExpense, NativePurchaseOrder, NativeVendorCredit } from '../native.ts';
+import { allocations, creditStatus, currency, day, docStatus, link, money, standardLine, type Mapped, type Ref } from './common.ts';
 
 export function mapBill(r: NativeBill, ref: Ref): Mapped<'bill'> {
   return {

@@ -6,7 +6,7 @@ type Node = Mapped<'income_statement'>['income'];
 
 function node(row: NativeReportRow, ref: Ref): Node {
   return {
-    account_id: row.AccountId === undefined ? '' : ref('account', row.AccountId) ?? '',
+    account_id: row.AccountId === undefined ? '' : (ref('account', row.AccountId) ?? ''),
     name: row.Name,
     value: money(row.Amount),
     items: row.Rows.map((child) => node(child, ref)),

@@ -20,10 +20,15 @@ export const INSERT_RECORDS = `INSERT INTO sandbox_platform.records (account_id,
 
 /** One JSON parameter for a whole batch: far cheaper than one parameter per value. */
 export function batchParameter(records: readonly GeneratedRecord[]): string {
-  return JSON.stringify(records.map((r) => ({ t: r.type, p: r.id, d: r.data, b: r.date, u: r.data.UpdatedAt, k: lookupOf(collectionOf(r.type), r.data) })));
+  return JSON.stringify(
+    records.map((r) => ({ t: r.type, p: r.id, d: r.data, b: r.date, u: r.data.UpdatedAt, k: lookupOf(collectionOf(r.type), r.data) })),
+  );
 }
 
-export interface MaterializeResult { records: number; ms: number }
+export interface MaterializeResult {
+  records: number;
+  ms: number;
+}
 
 /** Materializes the account's books unless done; returns what it did (null when there was nothing to do). */
 export async function materialize(pool: Pool, state: AccountState, options: SandboxOptions): Promise<MaterializeResult | null> {
@@ -47,7 +52,15 @@ export async function materialize(pool: Pool, state: AccountState, options: Sand
     await lock.query(
       `UPDATE sandbox_platform.accounts_state SET as_of = $2, counters = $3, palette = $4, vendor_count = $5, customer_count = $6,
          materialized_at = $7, last_tick_at = $7, seq = 0, tick = 0 WHERE id = $1`,
-      [state.id, asOf, JSON.stringify(summary.counters), JSON.stringify(summary.palette), summary.vendors, summary.customers, new Date(options.now())],
+      [
+        state.id,
+        asOf,
+        JSON.stringify(summary.counters),
+        JSON.stringify(summary.palette),
+        summary.vendors,
+        summary.customers,
+        new Date(options.now()),
+      ],
     );
     return { records: count, ms: Math.round(performance.now() - started) };
   } finally {
@@ -57,7 +70,13 @@ export async function materialize(pool: Pool, state: AccountState, options: Sand
 }
 
 /** Streams batches into the table, keeping one statement in flight per connection. */
-async function insertAll(pool: Pool, first: PoolClient, accountId: number, batches: Iterable<GeneratedRecord[]>, connections: number): Promise<number> {
+async function insertAll(
+  pool: Pool,
+  first: PoolClient,
+  accountId: number,
+  batches: Iterable<GeneratedRecord[]>,
+  connections: number,
+): Promise<number> {
   const clients: PoolClient[] = [first];
   const inFlight: Promise<unknown>[] = [];
   try {

@@ -27,7 +27,11 @@ export interface ListResult {
   nextSince: string | null;
 }
 
-interface Token { m: 'full' | 'changes'; after: string; snapshot: number }
+interface Token {
+  m: 'full' | 'changes';
+  after: string;
+  snapshot: number;
+}
 
 export function formatSince(seq: number): string {
   return `seq:${seq}`;
@@ -46,8 +50,16 @@ function encodeToken(token: Token): string {
 function decodeToken(text: string): Token {
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (typeof value === 'object' && value !== null && 'm' in value && 'after' in value && 'snapshot' in value
-      && (value.m === 'full' || value.m === 'changes') && typeof value.after === 'string' && typeof value.snapshot === 'number') {
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      'm' in value &&
+      'after' in value &&
+      'snapshot' in value &&
+      (value.m === 'full' || value.m === 'changes') &&
+      typeof value.after === 'string' &&
+      typeof value.snapshot === 'number'
+    ) {
       return { m: value.m, after: value.after, snapshot: value.snapshot };
     }
   } catch {
@@ -59,7 +71,10 @@ function decodeToken(text: string): Token {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export async function listPage(pool: Pool, state: AccountState, type: UnifiedObjectType, query: ListQuery): Promise<ListResult> {
-  for (const [name, value] of [['from', query.from], ['to', query.to]] as const) {
+  for (const [name, value] of [
+    ['from', query.from],
+    ['to', query.to],
+  ] as const) {
     if (value !== null && !DATE.test(value)) throw new NativeError(400, 'InvalidDate', `${name} must be a date (YYYY-MM-DD)`, name);
   }
   // Records without a business date are not filtered by a window.

@@ -34,9 +34,22 @@ export interface AccountState {
 }
 
 interface StateRow {
-  id: number; account_key: string; seed: string | number; size: number; scenario: ScenarioName; as_of: string | null;
-  counters: Record<string, number>; palette: Palette | null; vendor_count: number; customer_count: number; tick: number;
-  seq: string | number; calls: string | number; materialized_at: Date | null; last_tick_at: Date | null; revoked_at: Date | null;
+  id: number;
+  account_key: string;
+  seed: string | number;
+  size: number;
+  scenario: ScenarioName;
+  as_of: string | null;
+  counters: Record<string, number>;
+  palette: Palette | null;
+  vendor_count: number;
+  customer_count: number;
+  tick: number;
+  seq: string | number;
+  calls: string | number;
+  materialized_at: Date | null;
+  last_tick_at: Date | null;
+  revoked_at: Date | null;
 }
 
 const COLUMNS = `id, account_key, seed, size, scenario, as_of::text AS as_of, counters, palette, vendor_count, customer_count,
@@ -44,9 +57,22 @@ const COLUMNS = `id, account_key, seed, size, scenario, as_of::text AS as_of, co
 
 function fromRow(row: StateRow): AccountState {
   return {
-    id: row.id, accountKey: row.account_key, seed: Number(row.seed), size: row.size, scenario: row.scenario, asOf: row.as_of,
-    counters: row.counters, palette: row.palette, vendorCount: row.vendor_count, customerCount: row.customer_count, tick: row.tick,
-    seq: Number(row.seq), calls: Number(row.calls), materializedAt: row.materialized_at, lastTickAt: row.last_tick_at, revokedAt: row.revoked_at,
+    id: row.id,
+    accountKey: row.account_key,
+    seed: Number(row.seed),
+    size: row.size,
+    scenario: row.scenario,
+    asOf: row.as_of,
+    counters: row.counters,
+    palette: row.palette,
+    vendorCount: row.vendor_count,
+    customerCount: row.customer_count,
+    tick: row.tick,
+    seq: Number(row.seq),
+    calls: Number(row.calls),
+    materializedAt: row.materialized_at,
+    lastTickAt: row.last_tick_at,
+    revokedAt: row.revoked_at,
   };
 }
 
@@ -87,7 +113,9 @@ export async function loadAccountById(db: Queryable, id: number): Promise<Accoun
 /** Counts one API call; the fault scenarios decide from the number. */
 export async function countCall(db: Queryable, id: number): Promise<number> {
   const result = await db.query<{ calls: string | number }>(
-    'UPDATE sandbox_platform.accounts_state SET calls = calls + 1 WHERE id = $1 RETURNING calls', [id]);
+    'UPDATE sandbox_platform.accounts_state SET calls = calls + 1 WHERE id = $1 RETURNING calls',
+    [id],
+  );
   return Number(result.rows[0]?.calls ?? 0);
 }
 

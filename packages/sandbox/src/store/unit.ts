@@ -11,13 +11,28 @@ import { isPostingType, postingsOf, type Posting } from '../books.ts';
 import { businessDateOf, collectionOf, lookupOf, platformIdFor } from '../collections.ts';
 import { ROLES } from '../generator/chart.ts';
 import {
-  PROFIT_AND_LOSS, addTo, balanceSheetId, balancesOfSheet, buildBalanceSheet, monthEnd, monthOf, monthStart, naturalCents, nextMonth,
+  PROFIT_AND_LOSS,
+  addTo,
+  balanceSheetId,
+  balancesOfSheet,
+  buildBalanceSheet,
+  monthEnd,
+  monthOf,
+  monthStart,
+  naturalCents,
+  nextMonth,
 } from '../ledger.ts';
 import { formatCents, parseCents } from '../money.ts';
 import type { NativeOf, NativeRecord, NativeType } from '../native.ts';
 import type { AccountState } from './state.ts';
 import {
-  buildCashFlow, buildIncomeStatement, cashFlowId, incomeStatementId, isCash, movementsOfCashFlow, movementsOfIncomeStatement,
+  buildCashFlow,
+  buildIncomeStatement,
+  cashFlowId,
+  incomeStatementId,
+  isCash,
+  movementsOfCashFlow,
+  movementsOfIncomeStatement,
 } from '../statements.ts';
 
 interface Entry {
@@ -30,7 +45,12 @@ interface Entry {
   changed: boolean;
 }
 
-export interface FlushSummary { created: number; updated: number; deleted: number; lastSeq: number }
+export interface FlushSummary {
+  created: number;
+  updated: number;
+  deleted: number;
+  lastSeq: number;
+}
 
 const key = (type: string, id: string): string => `${type}\u0000${id}`;
 const ROLE_ACCOUNTS = { AP: ROLES.AP, AR: ROLES.AR, UndepositedFunds: ROLES.UndepositedFunds, InputTax: ROLES.InputTax, SalesTax: ROLES.SalesTax };
@@ -100,17 +120,18 @@ export class Unit {
     }
     const spec = collectionOf(type);
     // The platform's unique fields are indexed; anything else is a scan (rare: reference checks).
-    const result = spec.uniqueField === field
-      ? await this.client.query<{ platform_id: string }>(
-        `SELECT platform_id FROM sandbox_platform.records
+    const result =
+      spec.uniqueField === field
+        ? await this.client.query<{ platform_id: string }>(
+            `SELECT platform_id FROM sandbox_platform.records
          WHERE account_id = $1 AND object_type = $2 AND lookup = $3 AND deleted_at IS NULL LIMIT 5`,
-        [this.state.id, type, value],
-      )
-      : await this.client.query<{ platform_id: string }>(
-        `SELECT platform_id FROM sandbox_platform.records
+            [this.state.id, type, value],
+          )
+        : await this.client.query<{ platform_id: string }>(
+            `SELECT platform_id FROM sandbox_platform.records
          WHERE account_id = $1 AND object_type = $2 AND deleted_at IS NULL AND data->>$3 = $4 LIMIT 5`,
-        [this.state.id, type, field, value],
-      );
+            [this.state.id, type, field, value],
+          );
     for (const row of result.rows) {
       if (row.platform_id === exceptId) continue;
       // Changed in this unit: the loaded copy decides, not the stored one.
@@ -185,7 +206,16 @@ export class Unit {
       const data = entry.data ?? entry.original;
       if (data === null) continue;
       const spec = collectionOf(entry.type);
-      rows.push({ t: entry.type, p: entry.id, d: data, b: businessDateOf(spec, data), k: lookupOf(spec, data), s: seq, u: this.at, x: entry.data === null ? this.at : null });
+      rows.push({
+        t: entry.type,
+        p: entry.id,
+        d: data,
+        b: businessDateOf(spec, data),
+        k: lookupOf(spec, data),
+        s: seq,
+        u: this.at,
+        x: entry.data === null ? this.at : null,
+      });
       log.push({ s: seq, t: entry.type, p: entry.id, o: op });
     }
     summary.lastSeq = seq;
@@ -252,8 +282,14 @@ export class Unit {
       // Months the clock has reached get their own sheet, starting from the last one.
       for (let month = nextMonth(monthOf(last.PeriodEnd)); month <= monthOf(latestPosting); month = nextMonth(month)) {
         const sheet = buildBalanceSheet({
-          id: balanceSheetId(month), periodStart: monthStart(month), periodEnd: monthEnd(month), currencyCode: last.CurrencyCode,
-          createdAt: this.at, updatedAt: this.at, accounts, balances: balancesOfSheet(last),
+          id: balanceSheetId(month),
+          periodStart: monthStart(month),
+          periodEnd: monthEnd(month),
+          currencyCode: last.CurrencyCode,
+          createdAt: this.at,
+          updatedAt: this.at,
+          accounts,
+          balances: balancesOfSheet(last),
         });
         this.create('balance_sheet', sheet);
         sheets.push(sheet);
@@ -268,8 +304,14 @@ export class Unit {
         addTo(balances, cls === 'Revenue' || cls === 'Expense' ? PROFIT_AND_LOSS : p.accountId, p.cents);
       }
       const rebuilt = buildBalanceSheet({
-        id: sheet.Id, periodStart: sheet.PeriodStart, periodEnd: sheet.PeriodEnd, currencyCode: sheet.CurrencyCode,
-        createdAt: sheet.CreatedAt, updatedAt: this.at, accounts, balances,
+        id: sheet.Id,
+        periodStart: sheet.PeriodStart,
+        periodEnd: sheet.PeriodEnd,
+        currencyCode: sheet.CurrencyCode,
+        createdAt: sheet.CreatedAt,
+        updatedAt: this.at,
+        accounts,
+        balances,
       });
       Object.assign(sheet, rebuilt);
       if (this.peek('balance_sheet', sheet.Id) !== null) this.touch('balance_sheet', sheet);
@@ -278,7 +320,13 @@ export class Unit {
   }
 
   /** The same change on the income statements and cash flows: the month's movements, later months' cash. */
-  async #postStatements(change: { deltas: Posting[]; removed: Posting[]; added: Posting[]; latestPosting: string; accounts: NativeOf['account'][] }): Promise<void> {
+  async #postStatements(change: {
+    deltas: Posting[];
+    removed: Posting[];
+    added: Posting[];
+    latestPosting: string;
+    accounts: NativeOf['account'][];
+  }): Promise<void> {
     const { deltas, accounts } = change;
     const cash = new Set(accounts.filter(isCash).map((a) => a.Id));
     const profitAndLoss = new Set(accounts.filter((a) => a.Class === 'Revenue' || a.Class === 'Expense').map((a) => a.Id));
@@ -286,15 +334,33 @@ export class Unit {
     const flows = await this.all('cash_flow_statement');
     const lastIncome = latest(incomes);
     const lastFlow = latest(flows);
-    for (let month = lastIncome === null ? '9999-12' : nextMonth(monthOf(lastIncome.PeriodEnd)); month <= monthOf(change.latestPosting); month = nextMonth(month)) {
-      const statement = buildIncomeStatement({ id: incomeStatementId(month), ...this.#period(month, lastIncome?.CurrencyCode ?? ''), accounts, movements: new Map() });
+    for (
+      let month = lastIncome === null ? '9999-12' : nextMonth(monthOf(lastIncome.PeriodEnd));
+      month <= monthOf(change.latestPosting);
+      month = nextMonth(month)
+    ) {
+      const statement = buildIncomeStatement({
+        id: incomeStatementId(month),
+        ...this.#period(month, lastIncome?.CurrencyCode ?? ''),
+        accounts,
+        movements: new Map(),
+      });
       this.create('income_statement', statement);
       incomes.push(statement);
     }
-    for (let month = lastFlow === null ? '9999-12' : nextMonth(monthOf(lastFlow.PeriodEnd)); month <= monthOf(change.latestPosting); month = nextMonth(month)) {
+    for (
+      let month = lastFlow === null ? '9999-12' : nextMonth(monthOf(lastFlow.PeriodEnd));
+      month <= monthOf(change.latestPosting);
+      month = nextMonth(month)
+    ) {
       const statement = buildCashFlow({
-        id: cashFlowId(month), ...this.#period(month, lastFlow?.CurrencyCode ?? ''), accounts, movements: new Map(),
-        startingCents: parseCents(lastFlow?.EndingBalance ?? '0'), cashInCents: 0, cashOutCents: 0,
+        id: cashFlowId(month),
+        ...this.#period(month, lastFlow?.CurrencyCode ?? ''),
+        accounts,
+        movements: new Map(),
+        startingCents: parseCents(lastFlow?.EndingBalance ?? '0'),
+        cashInCents: 0,
+        cashOutCents: 0,
       });
       this.create('cash_flow_statement', statement);
       flows.push(statement);
@@ -305,7 +371,16 @@ export class Unit {
       if (relevant.length === 0) continue;
       const movements = movementsOfIncomeStatement(statement);
       for (const p of relevant) addTo(movements, p.accountId, p.cents);
-      Object.assign(statement, buildIncomeStatement({ ...this.#period(monthOf(statement.PeriodEnd), statement.CurrencyCode), id: statement.Id, createdAt: statement.CreatedAt, accounts, movements }));
+      Object.assign(
+        statement,
+        buildIncomeStatement({
+          ...this.#period(monthOf(statement.PeriodEnd), statement.CurrencyCode),
+          id: statement.Id,
+          createdAt: statement.CreatedAt,
+          accounts,
+          movements,
+        }),
+      );
       if (this.peek('income_statement', statement.Id) !== null) this.touch('income_statement', statement);
     }
     for (const statement of flows) {
@@ -315,19 +390,35 @@ export class Unit {
       const movements = movementsOfCashFlow(statement);
       for (const p of relevant) if (!cash.has(p.accountId)) addTo(movements, profitAndLoss.has(p.accountId) ? PROFIT_AND_LOSS : p.accountId, p.cents);
       // Gross flows of cash: what a changed document received or paid before comes off, what it does now goes on.
-      const cashIn = (postings: Posting[]): number => postings.filter((p) => cash.has(p.accountId) && p.cents > 0 && inMonth(p, statement.PeriodStart, statement.PeriodEnd)).reduce((sum, p) => sum + p.cents, 0);
-      const cashOut = (postings: Posting[]): number => postings.filter((p) => cash.has(p.accountId) && p.cents < 0 && inMonth(p, statement.PeriodStart, statement.PeriodEnd)).reduce((sum, p) => sum - p.cents, 0);
-      Object.assign(statement, buildCashFlow({
-        ...this.#period(monthOf(statement.PeriodEnd), statement.CurrencyCode), id: statement.Id, createdAt: statement.CreatedAt, accounts, movements,
-        startingCents: parseCents(statement.StartingBalance) + before.reduce((sum, p) => sum + p.cents, 0),
-        cashInCents: parseCents(statement.CashIn) - cashIn(change.removed) + cashIn(change.added),
-        cashOutCents: parseCents(statement.CashOut) - cashOut(change.removed) + cashOut(change.added),
-      }));
+      const cashIn = (postings: Posting[]): number =>
+        postings
+          .filter((p) => cash.has(p.accountId) && p.cents > 0 && inMonth(p, statement.PeriodStart, statement.PeriodEnd))
+          .reduce((sum, p) => sum + p.cents, 0);
+      const cashOut = (postings: Posting[]): number =>
+        postings
+          .filter((p) => cash.has(p.accountId) && p.cents < 0 && inMonth(p, statement.PeriodStart, statement.PeriodEnd))
+          .reduce((sum, p) => sum - p.cents, 0);
+      Object.assign(
+        statement,
+        buildCashFlow({
+          ...this.#period(monthOf(statement.PeriodEnd), statement.CurrencyCode),
+          id: statement.Id,
+          createdAt: statement.CreatedAt,
+          accounts,
+          movements,
+          startingCents: parseCents(statement.StartingBalance) + before.reduce((sum, p) => sum + p.cents, 0),
+          cashInCents: parseCents(statement.CashIn) - cashIn(change.removed) + cashIn(change.added),
+          cashOutCents: parseCents(statement.CashOut) - cashOut(change.removed) + cashOut(change.added),
+        }),
+      );
       if (this.peek('cash_flow_statement', statement.Id) !== null) this.touch('cash_flow_statement', statement);
     }
   }
 
-  #period(month: string, currencyCode: string): { periodStart: string; periodEnd: string; currencyCode: string; createdAt: string; updatedAt: string } {
+  #period(
+    month: string,
+    currencyCode: string,
+  ): { periodStart: string; periodEnd: string; currencyCode: string; createdAt: string; updatedAt: string } {
     return { periodStart: monthStart(month), periodEnd: monthEnd(month), currencyCode, createdAt: this.at, updatedAt: this.at };
   }
 }

@@ -46,13 +46,15 @@ function fileName(body: Body): string {
 
 function contentType(body: Body): string {
   const value = text(body, 'ContentType', true).trim().toLowerCase();
-  if (!MEDIA_TYPE.test(value)) throw invalid('InvalidField', 'ContentType must be a media type such as text/csv or application/pdf, without parameters', 'ContentType');
+  if (!MEDIA_TYPE.test(value))
+    throw invalid('InvalidField', 'ContentType must be a media type such as text/csv or application/pdf, without parameters', 'ContentType');
   return value;
 }
 
 function content(body: Body): Buffer {
   const value = body.Content;
-  if (value === undefined || value === null || value === '') throw invalid('RequiredField', 'Content is required (the file, base64-encoded)', 'Content');
+  if (value === undefined || value === null || value === '')
+    throw invalid('RequiredField', 'Content is required (the file, base64-encoded)', 'Content');
   if (typeof value !== 'string') throw invalid('InvalidField', 'Content must be the file as base64 text', 'Content');
   // Line breaks of MIME-style base64 are tolerated; anything else must be the standard alphabet.
   const compact = value.replace(/\s+/g, '');
@@ -60,7 +62,8 @@ function content(body: Body): Buffer {
   if (Math.floor((compact.length * 3) / 4) - (compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0) > MAX_ATTACHMENT_BYTES) {
     throw invalid('FileTooLarge', `the file is larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`, 'Content');
   }
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw invalid('InvalidField', 'Content must be base64 (standard alphabet, padded)', 'Content');
+  if (compact.length % 4 !== 0 || !BASE64.test(compact))
+    throw invalid('InvalidField', 'Content must be base64 (standard alphabet, padded)', 'Content');
   return Buffer.from(compact, 'base64');
 }
 
@@ -73,9 +76,16 @@ export async function uploadAttachment(unit: Unit, body: Body): Promise<NativeAt
   const type = contentType(body);
   const bytes = content(body);
   const attachment: NativeAttachment = {
-    Id: unit.nextId('attachment'), CreatedAt: unit.at, UpdatedAt: unit.at, FileName: name, ContentType: type, Size: bytes.length,
+    Id: unit.nextId('attachment'),
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    FileName: name,
+    ContentType: type,
+    Size: bytes.length,
     // Re-encoded: the stored text is canonical whatever line breaks the upload had.
-    Content: bytes.toString('base64'), ParentType: parentType, ParentId: parentId,
+    Content: bytes.toString('base64'),
+    ParentType: parentType,
+    ParentId: parentId,
   };
   unit.create('attachment', attachment);
   return attachment;
@@ -83,7 +93,11 @@ export async function uploadAttachment(unit: Unit, body: Body): Promise<NativeAt
 
 /** A record's files go with it when it is deleted (a journal entry, bill or invoice; the clock's deletions too). */
 export async function removeAttachmentsOf(unit: Unit, parentId: string): Promise<void> {
-  for (let attachmentId = await unit.findBy('attachment', 'ParentId', parentId, null); attachmentId !== null; attachmentId = await unit.findBy('attachment', 'ParentId', parentId, null)) {
+  for (
+    let attachmentId = await unit.findBy('attachment', 'ParentId', parentId, null);
+    attachmentId !== null;
+    attachmentId = await unit.findBy('attachment', 'ParentId', parentId, null)
+  ) {
     if ((await unit.get('attachment', attachmentId)) === null) break;
     unit.remove('attachment', attachmentId);
   }

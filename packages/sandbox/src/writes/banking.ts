@@ -11,7 +11,10 @@ import { writtenRate } from './rates.ts';
 import { account, cents, date, existing, list, notFound, oneOf, setOptional, text, type Body } from './validate.ts';
 
 async function releasePayments(unit: Unit, deposit: NativeDeposit): Promise<void> {
-  await unit.load('invoice_payment', deposit.Payments.map((p) => p.PaymentId));
+  await unit.load(
+    'invoice_payment',
+    deposit.Payments.map((p) => p.PaymentId),
+  );
   for (const entry of deposit.Payments) {
     const payment = unit.peek('invoice_payment', entry.PaymentId);
     if (payment?.DepositId !== deposit.Id) continue;
@@ -25,8 +28,15 @@ async function writeDeposit(unit: Unit, body: Body, base: NativeDeposit | null):
   const bankAccountId = get('BankAccountId', () => text(body, 'BankAccountId', true), base?.BankAccountId ?? '');
   await account(unit, bankAccountId, 'BankAccountId', ['Bank']);
   const deposit: NativeDeposit = base ?? {
-    Id: unit.nextId('bank_deposit'), CreatedAt: unit.at, UpdatedAt: unit.at, BankAccountId: bankAccountId, TxnDate: '', CurrencyCode: '',
-    Total: '0.00', Payments: [], Lines: [],
+    Id: unit.nextId('bank_deposit'),
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    BankAccountId: bankAccountId,
+    TxnDate: '',
+    CurrencyCode: '',
+    Total: '0.00',
+    Payments: [],
+    Lines: [],
   };
   deposit.BankAccountId = bankAccountId;
   deposit.TxnDate = get('TxnDate', () => date(body, 'TxnDate', true), deposit.TxnDate);
@@ -46,9 +56,11 @@ async function writeDeposit(unit: Unit, body: Body, base: NativeDeposit | null):
       if (payment.Status !== 'Active' || payment.DepositToAccountId !== ROLES.UndepositedFunds) {
         throw invalid('BusinessRule', `payment ${payment.Id} is not waiting in undeposited funds`, `${field}.PaymentId`);
       }
-      if (payment.DepositId !== undefined) throw invalid('BusinessRule', `payment ${payment.Id} is already in deposit ${payment.DepositId}`, `${field}.PaymentId`);
+      if (payment.DepositId !== undefined)
+        throw invalid('BusinessRule', `payment ${payment.Id} is already in deposit ${payment.DepositId}`, `${field}.PaymentId`);
       const amount = cents(entry, 'Amount');
-      if (amount !== undefined && amount !== parseCents(payment.Amount)) throw invalid('BusinessRule', `payment ${payment.Id} is for ${payment.Amount}; a deposit takes it whole`, `${field}.Amount`);
+      if (amount !== undefined && amount !== parseCents(payment.Amount))
+        throw invalid('BusinessRule', `payment ${payment.Id} is for ${payment.Amount}; a deposit takes it whole`, `${field}.Amount`);
       payment.DepositId = deposit.Id;
       unit.touch('invoice_payment', payment);
       deposit.Payments.push({ PaymentId: payment.Id, Amount: payment.Amount });
@@ -63,14 +75,23 @@ async function writeDeposit(unit: Unit, body: Body, base: NativeDeposit | null):
       const out: NativeDeposit['Lines'][number] = { LineId: String(n + 1), AccountId: accountId, Amount: formatCents(cents(line, 'Amount', true)) };
       const description = text(line, 'Description');
       if (description !== undefined) out.Description = description;
-      for (const [key, type] of [['CustomerId', 'customer'], ['VendorId', 'vendor'], ['ClassId', 'class'], ['DepartmentId', 'department'], ['LocationId', 'location'], ['ProjectId', 'project'], ['TaxCodeId', 'tax_rate']] as const) {
+      for (const [key, type] of [
+        ['CustomerId', 'customer'],
+        ['VendorId', 'vendor'],
+        ['ClassId', 'class'],
+        ['DepartmentId', 'department'],
+        ['LocationId', 'location'],
+        ['ProjectId', 'project'],
+        ['TaxCodeId', 'tax_rate'],
+      ] as const) {
         const id = text(line, key);
         if ((await existing(unit, type, id, `${field}.${key}`)) !== undefined) out[key] = id;
       }
       deposit.Lines.push(out);
     }
   }
-  if (deposit.Payments.length === 0 && deposit.Lines.length === 0) throw invalid('RequiredField', 'a deposit needs at least one payment or line', 'Lines');
+  if (deposit.Payments.length === 0 && deposit.Lines.length === 0)
+    throw invalid('RequiredField', 'a deposit needs at least one payment or line', 'Lines');
   const total = deposit.Payments.reduce((s, p) => s + parseCents(p.Amount), 0) + deposit.Lines.reduce((s, l) => s + parseCents(l.Amount), 0);
   deposit.Total = formatCents(total);
   if (base === null) unit.create('bank_deposit', deposit);
@@ -101,23 +122,49 @@ async function writeTransfer(unit: Unit, body: Body, base: NativeTransfer | null
   const to = await account(unit, toId, 'ToAccountId');
   if (from === undefined || to === undefined) throw invalid('RequiredField', 'FromAccountId and ToAccountId are required', 'FromAccountId');
   if (from.Id === to.Id) throw invalid('BusinessRule', 'a transfer needs two different accounts', 'ToAccountId');
-  for (const [acct, field] of [[from, 'FromAccountId'], [to, 'ToAccountId']] as const) {
+  for (const [acct, field] of [
+    [from, 'FromAccountId'],
+    [to, 'ToAccountId'],
+  ] as const) {
     if (acct.Class !== 'Asset') throw invalid('BusinessRule', `${acct.Id} is not an asset account`, field);
   }
   if (from.CurrencyCode !== to.CurrencyCode) throw invalid('BusinessRule', 'both accounts of a transfer must have the same currency', 'ToAccountId');
   const amount = get('Amount', () => cents(body, 'Amount', true), base === null ? 0 : parseCents(base.Amount));
   if (amount <= 0) throw invalid('InvalidAmount', 'Amount must be positive', 'Amount');
   const transfer: NativeTransfer = base ?? {
-    Id: unit.nextId('bank_transfer'), CreatedAt: unit.at, UpdatedAt: unit.at, FromAccountId: fromId, ToAccountId: toId, Amount: '0.00', TxnDate: '', CurrencyCode: from.CurrencyCode,
+    Id: unit.nextId('bank_transfer'),
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    FromAccountId: fromId,
+    ToAccountId: toId,
+    Amount: '0.00',
+    TxnDate: '',
+    CurrencyCode: from.CurrencyCode,
   };
-  Object.assign(transfer, { FromAccountId: fromId, ToAccountId: toId, Amount: formatCents(amount), CurrencyCode: from.CurrencyCode, TxnDate: get('TxnDate', () => date(body, 'TxnDate', true), transfer.TxnDate) });
-  const tracking = [['ClassId', 'class'], ['DepartmentId', 'department'], ['LocationId', 'location'], ['ProjectId', 'project'], ['SubsidiaryId', 'subsidiary']] as const;
+  Object.assign(transfer, {
+    FromAccountId: fromId,
+    ToAccountId: toId,
+    Amount: formatCents(amount),
+    CurrencyCode: from.CurrencyCode,
+    TxnDate: get('TxnDate', () => date(body, 'TxnDate', true), transfer.TxnDate),
+  });
+  const tracking = [
+    ['ClassId', 'class'],
+    ['DepartmentId', 'department'],
+    ['LocationId', 'location'],
+    ['ProjectId', 'project'],
+    ['SubsidiaryId', 'subsidiary'],
+  ] as const;
   for (const [field, type] of tracking) {
     const value = get(field, () => text(body, field), transfer[field]);
     await existing(unit, type, value, field);
     setOptional(transfer, field, value);
   }
-  setOptional(transfer, 'Memo', get('Memo', () => text(body, 'Memo'), transfer.Memo));
+  setOptional(
+    transfer,
+    'Memo',
+    get('Memo', () => text(body, 'Memo'), transfer.Memo),
+  );
   if (base === null) unit.create('bank_transfer', transfer);
   else unit.touch('bank_transfer', transfer);
   return transfer;
@@ -155,7 +202,11 @@ async function journalLines(unit: Unit, body: Body): Promise<NativeJournalLine[]
   }
   if (lines.length < 2) throw invalid('RequiredField', 'a journal entry needs at least two lines', 'Lines');
   if (debits !== credits) {
-    throw invalid('JournalUnbalanced', `Debits (${formatCents(debits)}) and credits (${formatCents(credits)}) must be equal; the entry is out of balance by ${formatCents(Math.abs(debits - credits))}`, 'Lines');
+    throw invalid(
+      'JournalUnbalanced',
+      `Debits (${formatCents(debits)}) and credits (${formatCents(credits)}) must be equal; the entry is out of balance by ${formatCents(Math.abs(debits - credits))}`,
+      'Lines',
+    );
   }
   if (debits === 0) throw invalid('InvalidAmount', 'a journal entry must move an amount', 'Lines');
   return lines;
@@ -166,7 +217,15 @@ async function writeJournal(unit: Unit, body: Body, base: NativeJournalEntry | n
   if (base?.Status === 'Voided') throw invalid('BusinessRule', `journal entry ${base.Id} is void and cannot change`, 'Status');
   const id = base?.Id ?? unit.nextId('journal_entry');
   const entry: NativeJournalEntry = base ?? {
-    Id: id, CreatedAt: unit.at, UpdatedAt: unit.at, DocNumber: `JE-${id.slice(3)}`, TxnDate: '', CurrencyCode: '', ExchangeRate: '1.000000', Status: 'Posted', Lines: [],
+    Id: id,
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    DocNumber: `JE-${id.slice(3)}`,
+    TxnDate: '',
+    CurrencyCode: '',
+    ExchangeRate: '1.000000',
+    Status: 'Posted',
+    Lines: [],
   };
   entry.TxnDate = get('TxnDate', () => date(body, 'TxnDate', true), entry.TxnDate);
   entry.CurrencyCode = get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', entry.CurrencyCode);
@@ -179,7 +238,8 @@ async function writeJournal(unit: Unit, body: Body, base: NativeJournalEntry | n
   }
   if (base === null || Object.hasOwn(body, 'Lines')) entry.Lines = await journalLines(unit, body);
   entry.Status = oneOf(body, 'Status', ['Posted', 'Voided'] as const, entry.Status);
-  if (entry.Lines.reduce((sum, line) => sum + journalLineCents(line), 0) !== 0) throw invalid('JournalUnbalanced', 'journal entry is out of balance', 'Lines');
+  if (entry.Lines.reduce((sum, line) => sum + journalLineCents(line), 0) !== 0)
+    throw invalid('JournalUnbalanced', 'journal entry is out of balance', 'Lines');
   if (base === null) unit.create('journal_entry', entry);
   else unit.touch('journal_entry', entry);
   return entry;
@@ -194,4 +254,3 @@ export const journalWriter = {
     unit.remove('journal_entry', id);
   },
 };
-

@@ -25,7 +25,13 @@ async function lines(unit: Unit, body: Body, itemAccount: 'IncomeAccountId' | 'E
 }
 
 type Payable = NativeBill | NativeInvoice;
-type Side = { type: 'bill' | 'invoice'; party: 'VendorId' | 'CustomerId'; partyType: 'vendor' | 'customer'; control: 'APAccountId' | 'ARAccountId'; prefix: string };
+type Side = {
+  type: 'bill' | 'invoice';
+  party: 'VendorId' | 'CustomerId';
+  partyType: 'vendor' | 'customer';
+  control: 'APAccountId' | 'ARAccountId';
+  prefix: string;
+};
 const BILL: Side = { type: 'bill', party: 'VendorId', partyType: 'vendor', control: 'APAccountId', prefix: 'VI' };
 const INVOICE: Side = { type: 'invoice', party: 'CustomerId', partyType: 'customer', control: 'ARAccountId', prefix: 'INV' };
 
@@ -45,18 +51,34 @@ async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | 
   const term = await existing(unit, 'payment_term', termId, 'TermId');
   const dueDate = get('DueDate', () => date(body, 'DueDate'), record.DueDate as string | undefined) ?? addDays(txnDate, term?.DueDays ?? 30);
   if (dueDate < txnDate) throw invalid('InvalidDate', 'DueDate is before TxnDate', 'DueDate');
-  const docNumber = get('DocNumber', () => text(body, 'DocNumber'), record.DocNumber as string | undefined) ?? `${side.prefix}-${String(record.Id).split('-')[1] ?? ''}`;
+  const docNumber =
+    get('DocNumber', () => text(body, 'DocNumber'), record.DocNumber as string | undefined) ??
+    `${side.prefix}-${String(record.Id).split('-')[1] ?? ''}`;
   await unique(unit, side.type, 'DocNumber', docNumber, base?.Id ?? null);
   const subsidiaryId = get('SubsidiaryId', () => text(body, 'SubsidiaryId'), record.SubsidiaryId as string | undefined);
   await existing(unit, 'subsidiary', subsidiaryId, 'SubsidiaryId');
   const currencyCode = get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', String(record.CurrencyCode));
   Object.assign(record, {
-    DocNumber: docNumber, [side.party]: partyId, [side.control]: controlId, TxnDate: txnDate, DueDate: dueDate, CurrencyCode: currencyCode,
-    ExchangeRate: await writtenRate(unit, body, { CurrencyCode: currencyCode, TxnDate: txnDate, ExchangeRate: base?.ExchangeRate ?? '' }, base === null),
+    DocNumber: docNumber,
+    [side.party]: partyId,
+    [side.control]: controlId,
+    TxnDate: txnDate,
+    DueDate: dueDate,
+    CurrencyCode: currencyCode,
+    ExchangeRate: await writtenRate(
+      unit,
+      body,
+      { CurrencyCode: currencyCode, TxnDate: txnDate, ExchangeRate: base?.ExchangeRate ?? '' },
+      base === null,
+    ),
   });
   setOptional(record, 'TermId', termId);
   setOptional(record, 'SubsidiaryId', subsidiaryId);
-  setOptional(record, 'Memo', get('Memo', () => text(body, 'Memo'), record.Memo as string | undefined));
+  setOptional(
+    record,
+    'Memo',
+    get('Memo', () => text(body, 'Memo'), record.Memo as string | undefined),
+  );
   if (side.type === 'bill') {
     const poIds = get('PurchaseOrderIds', () => purchaseOrderIds(body), (record.PurchaseOrderIds as string[] | undefined) ?? []);
     for (const id of poIds) await existing(unit, 'purchase_order', id, 'PurchaseOrderIds');
@@ -66,14 +88,21 @@ async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | 
     const built = buildLines(await lines(unit, body, side.type === 'invoice' ? 'IncomeAccountId' : 'ExpenseAccountId'));
     Object.assign(record, { Lines: built, ...totalsOf(built) });
   }
-  const linked = (record.LinkedTxns as Payable['LinkedTxns']);
-  const status = oneOf(body, 'Status', ['Draft', 'Open', 'Void'] as const, base === null ? 'Open' : base.Status === 'Draft' ? 'Draft' : base.Status === 'Void' ? 'Void' : 'Open');
-  if (status !== 'Open' && linked.length > 0) throw invalid('BusinessRule', `a ${side.type} with payments or credits applied cannot become ${status}`, 'Status');
+  const linked = record.LinkedTxns as Payable['LinkedTxns'];
+  const status = oneOf(
+    body,
+    'Status',
+    ['Draft', 'Open', 'Void'] as const,
+    base === null ? 'Open' : base.Status === 'Draft' ? 'Draft' : base.Status === 'Void' ? 'Void' : 'Open',
+  );
+  if (status !== 'Open' && linked.length > 0)
+    throw invalid('BusinessRule', `a ${side.type} with payments or credits applied cannot become ${status}`, 'Status');
   if (base?.Status === 'Void' && status !== 'Void') throw invalid('BusinessRule', `a void ${side.type} cannot be reopened`, 'Status');
   record.Status = status;
   const doc = record as Payable;
   settleDocument(doc);
-  if (parseCents(doc.AmountDue) < 0) throw invalid('BusinessRule', `Total ${doc.Total} is less than the payments and credits already applied`, 'Lines');
+  if (parseCents(doc.AmountDue) < 0)
+    throw invalid('BusinessRule', `Total ${doc.Total} is less than the payments and credits already applied`, 'Lines');
   if (base === null) unit.create(side.type, doc);
   else unit.touch(side.type, doc);
   return doc;
@@ -82,7 +111,8 @@ async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | 
 function purchaseOrderIds(body: Body): string[] {
   const value = body.PurchaseOrderIds;
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw invalid('InvalidField', 'PurchaseOrderIds must be a list of ids', 'PurchaseOrderIds');
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw invalid('InvalidField', 'PurchaseOrderIds must be a list of ids', 'PurchaseOrderIds');
   return value;
 }
 
@@ -116,7 +146,10 @@ export const invoiceWriter = {
 
 /** Removes a credit's applications from its bills. */
 async function unapply(unit: Unit, credit: NativeVendorCredit): Promise<void> {
-  await unit.load('bill', credit.LinkedTxns.map((l) => l.TxnId));
+  await unit.load(
+    'bill',
+    credit.LinkedTxns.map((l) => l.TxnId),
+  );
   for (const link of credit.LinkedTxns) {
     const bill = unit.peek('bill', link.TxnId);
     if (bill === null) continue;
@@ -136,18 +169,39 @@ async function writeCredit(unit: Unit, body: Body, base: NativeVendorCredit | nu
   const docNumber = get('DocNumber', () => text(body, 'DocNumber'), base?.DocNumber) ?? `VC-${id.slice(4)}`;
   await unique(unit, 'bill_credit_memo', 'DocNumber', docNumber, base?.Id ?? null);
   const credit: NativeVendorCredit = base ?? {
-    Id: id, CreatedAt: unit.at, UpdatedAt: unit.at, DocNumber: docNumber, VendorId: vendorId, APAccountId: apAccountId, TxnDate: '',
-    CurrencyCode: '', ExchangeRate: '1.000000', Status: 'Open', Lines: [], SubTotal: '0.00', TotalDiscount: '0.00', TotalTax: '0.00',
-    Total: '0.00', Remaining: '0.00', LinkedTxns: [],
+    Id: id,
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    DocNumber: docNumber,
+    VendorId: vendorId,
+    APAccountId: apAccountId,
+    TxnDate: '',
+    CurrencyCode: '',
+    ExchangeRate: '1.000000',
+    Status: 'Open',
+    Lines: [],
+    SubTotal: '0.00',
+    TotalDiscount: '0.00',
+    TotalTax: '0.00',
+    Total: '0.00',
+    Remaining: '0.00',
+    LinkedTxns: [],
   };
-  if (base !== null && (Object.hasOwn(body, 'Applications') || Object.hasOwn(body, 'Lines') || body.Status === 'Void' || vendorId !== base.VendorId)) await unapply(unit, credit);
+  if (base !== null && (Object.hasOwn(body, 'Applications') || Object.hasOwn(body, 'Lines') || body.Status === 'Void' || vendorId !== base.VendorId))
+    await unapply(unit, credit);
   Object.assign(credit, {
-    DocNumber: docNumber, VendorId: vendorId, APAccountId: apAccountId,
+    DocNumber: docNumber,
+    VendorId: vendorId,
+    APAccountId: apAccountId,
     TxnDate: get('TxnDate', () => date(body, 'TxnDate', true), credit.TxnDate),
     CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', credit.CurrencyCode),
   });
   credit.ExchangeRate = await writtenRate(unit, body, credit, base === null);
-  setOptional(credit, 'Memo', get('Memo', () => text(body, 'Memo'), credit.Memo));
+  setOptional(
+    credit,
+    'Memo',
+    get('Memo', () => text(body, 'Memo'), credit.Memo),
+  );
   if (base === null || Object.hasOwn(body, 'Lines')) {
     const built = buildLines(await lines(unit, body, 'ExpenseAccountId'));
     Object.assign(credit, { Lines: built, ...totalsOf(built) });
@@ -166,7 +220,11 @@ async function writeCredit(unit: Unit, body: Body, base: NativeVendorCredit | nu
       if (bill.VendorId !== credit.VendorId) throw invalid('BusinessRule', `bill ${bill.Id} belongs to another vendor`, `${field}.BillId`);
       if (bill.Status === 'Void' || bill.Status === 'Draft') throw invalid('BusinessRule', `bill ${bill.Id} is ${bill.Status}`, `${field}.BillId`);
       if (amount <= 0 || amount > dueCents(bill) || amount > parseCents(credit.Remaining)) {
-        throw invalid('BusinessRule', `cannot apply ${amount / 100}: bill ${bill.Id} has ${bill.AmountDue} due and the credit ${credit.Remaining} left`, `${field}.Amount`);
+        throw invalid(
+          'BusinessRule',
+          `cannot apply ${amount / 100}: bill ${bill.Id} has ${bill.AmountDue} due and the credit ${credit.Remaining} left`,
+          `${field}.Amount`,
+        );
       }
       applyCredit(credit, bill, amount, credit.TxnDate, unit.at);
       unit.touch('bill', bill);

@@ -15,9 +15,16 @@ export const MAX_FEED_LINES = 1_000;
 /** Id prefix of batches (one per accepted request): "FTB-000001". */
 const BATCH_PREFIX = 'FTB';
 
-export interface FeedBatch { Id: string; Accepted: number; Duplicates: number }
+export interface FeedBatch {
+  Id: string;
+  Accepted: number;
+  Duplicates: number;
+}
 
-export interface FeedBatchResult { Batch: FeedBatch; Item: NativeFeedAccount }
+export interface FeedBatchResult {
+  Batch: FeedBatch;
+  Item: NativeFeedAccount;
+}
 
 interface Line {
   txnId: string;
@@ -58,8 +65,12 @@ export async function receiveFeedLines(unit: Unit, feedId: string, body: Body): 
   const feed = await unit.get('bank_feed_account', feedId);
   if (feed === null) throw notFound('bank_feed_account', feedId);
   if (!feed.Ready) {
-    throw invalid('FeedNotReady', `bank feed account ${feedId} is not linked to a ledger account yet: the business must link it first, `
-      + `on the page POST /v1/BankFeedAccounts/${feedId}/MappingLink answers with`, 'Ready');
+    throw invalid(
+      'FeedNotReady',
+      `bank feed account ${feedId} is not linked to a ledger account yet: the business must link it first, ` +
+        `on the page POST /v1/BankFeedAccounts/${feedId}/MappingLink answers with`,
+      'Ready',
+    );
   }
   const entries = list(body, 'Transactions', true);
   if (entries.length === 0 || entries.length > MAX_FEED_LINES) {
@@ -74,9 +85,23 @@ export async function receiveFeedLines(unit: Unit, feedId: string, body: Body): 
      SELECT $1, $2, x.i, $3, x.d, x.c, x.t, x.p, x.r, x.b, $4
      FROM json_to_recordset($5::json) AS x(i text, d date, c bigint, t text, p text, r text, b bigint)
      ON CONFLICT (account_id, feed_id, institution_txn_id) DO NOTHING`,
-    [unit.state.id, feedId, batchId, unit.at, JSON.stringify(lines.map((l) => ({
-      i: l.txnId, d: l.date, c: l.cents, t: l.description, p: l.payee, r: l.reference, b: l.runningBalance,
-    })))],
+    [
+      unit.state.id,
+      feedId,
+      batchId,
+      unit.at,
+      JSON.stringify(
+        lines.map((l) => ({
+          i: l.txnId,
+          d: l.date,
+          c: l.cents,
+          t: l.description,
+          p: l.payee,
+          r: l.reference,
+          b: l.runningBalance,
+        })),
+      ),
+    ],
   );
   const accepted = inserted.rowCount ?? 0;
   if (accepted > 0) {

@@ -57,15 +57,26 @@ export async function linkFeed(unit: Unit, feedId: string, accountId: string): P
 
 async function writeFeed(unit: Unit, body: Body, base: NativeFeedAccount | null): Promise<NativeFeedAccount> {
   const record: NativeFeedAccount = base ?? {
-    Id: unit.nextId('bank_feed_account'), CreatedAt: unit.at, UpdatedAt: unit.at, Name: '', Kind: 'Checking', CurrencyCode: unit.state.palette?.currency ?? 'USD',
-    AccountNumber: '', Institution: 'Sandbox Bank', InstitutionAccountId: '', FeedStatus: 'Inactive', Ready: false, CurrentBalance: '0.00',
+    Id: unit.nextId('bank_feed_account'),
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    Name: '',
+    Kind: 'Checking',
+    CurrencyCode: unit.state.palette?.currency ?? 'USD',
+    AccountNumber: '',
+    Institution: 'Sandbox Bank',
+    InstitutionAccountId: '',
+    FeedStatus: 'Inactive',
+    Ready: false,
+    CurrentBalance: '0.00',
     TransactionStartDate: unit.at.slice(0, 10),
   };
   const wasLinked = base?.AccountId !== undefined;
   record.Name = base === null ? text(body, 'Name', true) : pick(body, 'Name', () => text(body, 'Name', true), base.Name);
   record.Kind = oneOf(body, 'Kind', FEED_KINDS, record.Kind);
   optionalTexts(record, body, ['AccountId', 'ParentFeedId', 'ContactId', 'RoutingNumber', 'LineOfBusiness', 'Country'], base === null);
-  if (record.Country !== undefined && !/^[A-Z]{2}$/.test(record.Country)) throw invalid('InvalidField', 'Country must be an ISO 3166-1 alpha-2 code, such as US', 'Country');
+  if (record.Country !== undefined && !/^[A-Z]{2}$/.test(record.Country))
+    throw invalid('InvalidField', 'Country must be an ISO 3166-1 alpha-2 code, such as US', 'Country');
   const linked = await account(unit, record.AccountId, 'AccountId', FEEDABLE_ACCOUNT_TYPES);
   await existing(unit, 'bank_feed_account', record.ParentFeedId, 'ParentFeedId');
   if (linked !== undefined) await takeAccount(unit, record, linked.Id, body.Override === true);
@@ -79,7 +90,8 @@ async function writeFeed(unit: Unit, body: Body, base: NativeFeedAccount | null)
     if (amount !== undefined) record[field] = formatCents(amount);
     else if (field !== 'CurrentBalance') Reflect.deleteProperty(record, field);
   }
-  if (base === null || Object.hasOwn(body, 'TransactionStartDate')) record.TransactionStartDate = date(body, 'TransactionStartDate') ?? record.TransactionStartDate;
+  if (base === null || Object.hasOwn(body, 'TransactionStartDate'))
+    record.TransactionStartDate = date(body, 'TransactionStartDate') ?? record.TransactionStartDate;
   if (base === null || Object.hasOwn(body, 'PaymentNetworks')) {
     const networks = ids(body, 'PaymentNetworks');
     if (networks.length > 0) record.PaymentNetworks = networks;

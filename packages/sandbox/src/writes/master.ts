@@ -10,8 +10,12 @@ function addresses(body: Body): NativeAddress[] {
   return list(body, 'Addresses').map((a, n) => {
     const field = `Addresses[${n}]`;
     const address: NativeAddress = {
-      Kind: oneOf(a, 'Kind', ['Billing', 'Shipping', 'Remittance'] as const, 'Billing'), Line1: text(a, 'Line1') ?? '', City: text(a, 'City') ?? '',
-      Region: text(a, 'Region') ?? '', PostalCode: text(a, 'PostalCode') ?? '', Country: text(a, 'Country') ?? '',
+      Kind: oneOf(a, 'Kind', ['Billing', 'Shipping', 'Remittance'] as const, 'Billing'),
+      Line1: text(a, 'Line1') ?? '',
+      City: text(a, 'City') ?? '',
+      Region: text(a, 'Region') ?? '',
+      PostalCode: text(a, 'PostalCode') ?? '',
+      Country: text(a, 'Country') ?? '',
     };
     const line2 = text(a, 'Line2');
     if (line2 !== undefined) address.Line2 = line2;
@@ -22,15 +26,34 @@ function addresses(body: Body): NativeAddress[] {
 
 /** Records that may point at a contact; a contact they use cannot be deleted. */
 const CONTACT_USERS: readonly UnifiedObjectType[] = [
-  'bill', 'bill_credit_memo', 'bill_payment', 'expense', 'purchase_order', 'invoice', 'invoice_credit_memo', 'invoice_payment', 'order', 'project', 'customer', 'vendor', 'bank_deposit',
+  'bill',
+  'bill_credit_memo',
+  'bill_payment',
+  'expense',
+  'purchase_order',
+  'invoice',
+  'invoice_credit_memo',
+  'invoice_payment',
+  'order',
+  'project',
+  'customer',
+  'vendor',
+  'bank_deposit',
   'sales_order',
 ];
 
 function contactWriter(type: 'customer' | 'vendor') {
   async function write(unit: Unit, body: Body, base: NativeContact | null): Promise<NativeContact> {
     const record: NativeContact = base ?? {
-      Id: unit.nextId(type), CreatedAt: unit.at, UpdatedAt: unit.at, DisplayName: '', CurrencyCode: unit.state.palette?.currency ?? 'USD',
-      SubsidiaryIds: [], Status: 'Active', Addresses: [], People: [],
+      Id: unit.nextId(type),
+      CreatedAt: unit.at,
+      UpdatedAt: unit.at,
+      DisplayName: '',
+      CurrencyCode: unit.state.palette?.currency ?? 'USD',
+      SubsidiaryIds: [],
+      Status: 'Active',
+      Addresses: [],
+      People: [],
     };
     const name = base === null ? text(body, 'DisplayName', true) : pick(body, 'DisplayName', () => text(body, 'DisplayName', true), base.DisplayName);
     await unique(unit, type, 'DisplayName', name, base?.Id ?? null);
@@ -66,22 +89,56 @@ export const customerWriter = contactWriter('customer');
 export const vendorWriter = contactWriter('vendor');
 
 const CLASS_OF: Readonly<Record<AccountType, AccountClass>> = {
-  Bank: 'Asset', AccountsReceivable: 'Asset', OtherCurrentAsset: 'Asset', FixedAsset: 'Asset', OtherAsset: 'Asset',
-  AccountsPayable: 'Liability', CreditCard: 'Liability', OtherCurrentLiability: 'Liability', LongTermLiability: 'Liability',
-  Equity: 'Equity', Income: 'Revenue', OtherIncome: 'Revenue', CostOfGoodsSold: 'Expense', Expense: 'Expense', OtherExpense: 'Expense',
+  Bank: 'Asset',
+  AccountsReceivable: 'Asset',
+  OtherCurrentAsset: 'Asset',
+  FixedAsset: 'Asset',
+  OtherAsset: 'Asset',
+  AccountsPayable: 'Liability',
+  CreditCard: 'Liability',
+  OtherCurrentLiability: 'Liability',
+  LongTermLiability: 'Liability',
+  Equity: 'Equity',
+  Income: 'Revenue',
+  OtherIncome: 'Revenue',
+  CostOfGoodsSold: 'Expense',
+  Expense: 'Expense',
+  OtherExpense: 'Expense',
 };
 const ACCOUNT_TYPES = Object.keys(CLASS_OF) as AccountType[];
 
 /** Everything that may post to or point at an account. */
 const ACCOUNT_USERS: readonly UnifiedObjectType[] = [
-  'bill', 'bill_credit_memo', 'bill_payment', 'expense', 'purchase_order', 'invoice', 'invoice_credit_memo', 'invoice_payment',
-  'bank_deposit', 'bank_transfer', 'journal_entry', 'item', 'bank_feed_account', 'account', 'sales_order',
+  'bill',
+  'bill_credit_memo',
+  'bill_payment',
+  'expense',
+  'purchase_order',
+  'invoice',
+  'invoice_credit_memo',
+  'invoice_payment',
+  'bank_deposit',
+  'bank_transfer',
+  'journal_entry',
+  'item',
+  'bank_feed_account',
+  'account',
+  'sales_order',
 ];
 
 async function writeAccount(unit: Unit, body: Body, base: NativeAccount | null): Promise<NativeAccount> {
   const record: NativeAccount = base ?? {
-    Id: unit.nextId('account'), CreatedAt: unit.at, UpdatedAt: unit.at, Code: '', Name: '', Class: 'Asset', Type: 'Bank', Status: 'Active',
-    CurrencyCode: unit.state.palette?.currency ?? 'USD', Balance: '0.00', SubsidiaryIds: [],
+    Id: unit.nextId('account'),
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    Code: '',
+    Name: '',
+    Class: 'Asset',
+    Type: 'Bank',
+    Status: 'Active',
+    CurrencyCode: unit.state.palette?.currency ?? 'USD',
+    Balance: '0.00',
+    SubsidiaryIds: [],
   };
   const name = base === null ? text(body, 'Name', true) : pick(body, 'Name', () => text(body, 'Name', true), base.Name);
   await unique(unit, 'account', 'Name', name, base?.Id ?? null);
@@ -90,11 +147,13 @@ async function writeAccount(unit: Unit, body: Body, base: NativeAccount | null):
   const type = base === null ? oneOf(body, 'Type', ACCOUNT_TYPES, 'Expense') : oneOf(body, 'Type', ACCOUNT_TYPES, base.Type);
   if (base === null && body.Type === undefined) throw invalid('RequiredField', 'Type is required', 'Type');
   if (base !== null && CLASS_OF[type] !== base.Class) throw invalid('BusinessRule', `an ${base.Class} account cannot become ${type}`, 'Type');
-  if (base?.Role !== undefined && type !== base.Type) throw invalid('BusinessRule', `${base.Name} is a system account; its type cannot change`, 'Type');
+  if (base?.Role !== undefined && type !== base.Type)
+    throw invalid('BusinessRule', `${base.Name} is a system account; its type cannot change`, 'Type');
   Object.assign(record, { Name: name, Code: code ?? record.Code, Type: type, Class: CLASS_OF[type] });
   optionalTexts(record, body, ['Description', 'ParentId', 'BankAccountNumber'], base === null);
   const parent = await account(unit, record.ParentId, 'ParentId');
-  if (parent !== undefined && (parent.Class !== record.Class || parent.Id === record.Id)) throw invalid('BusinessRule', 'ParentId must be another account of the same class', 'ParentId');
+  if (parent !== undefined && (parent.Class !== record.Class || parent.Id === record.Id))
+    throw invalid('BusinessRule', 'ParentId must be another account of the same class', 'ParentId');
   if (base === null || Object.hasOwn(body, 'CurrencyCode')) record.CurrencyCode = text(body, 'CurrencyCode') ?? record.CurrencyCode;
   if (base === null || Object.hasOwn(body, 'Status')) record.Status = oneOf(body, 'Status', ['Active', 'Archived'] as const, 'Active');
   if (base === null || Object.hasOwn(body, 'SubsidiaryIds')) {
@@ -113,8 +172,8 @@ export const accountWriter = {
     const record = await loadOr404(unit, 'account', id);
     if (record.Role !== undefined) throw invalid('BusinessRule', `${record.Name} is a system account and cannot be deleted`, 'Id');
     const user = await unit.referencedBy(ACCOUNT_USERS, id);
-    if (user !== null || record.Balance !== '0.00') throw invalid('InUse', `account ${id} is in use${user === null ? '' : ` by ${user}`}; archive it instead`, 'Id');
+    if (user !== null || record.Balance !== '0.00')
+      throw invalid('InUse', `account ${id} is in use${user === null ? '' : ` by ${user}`}; archive it instead`, 'Id');
     unit.remove('account', id);
   },
 };
-

@@ -9,7 +9,10 @@ import { writtenRate } from './rates.ts';
 import { account, cents, date, existing, list, notFound, oneOf, setOptional, text, type Body } from './validate.ts';
 
 async function release(unit: Unit, payment: NativeBillPayment): Promise<void> {
-  await unit.load('bill', payment.LinkedTxns.map((l) => l.TxnId));
+  await unit.load(
+    'bill',
+    payment.LinkedTxns.map((l) => l.TxnId),
+  );
   for (const link of payment.LinkedTxns) {
     const bill = unit.peek('bill', link.TxnId);
     if (bill === null) continue;
@@ -27,11 +30,21 @@ async function writePayment(unit: Unit, body: Body, base: NativeBillPayment | nu
   await account(unit, bankAccountId, 'BankAccountId', ['Bank', 'CreditCard']);
   const status = oneOf(body, 'Status', ['Active', 'Voided'] as const, 'Active');
   const payment: NativeBillPayment = base ?? {
-    Id: unit.nextId('bill_payment'), CreatedAt: unit.at, UpdatedAt: unit.at, VendorId: vendorId, BankAccountId: bankAccountId,
-    TxnDate: '', CurrencyCode: '', ExchangeRate: '1.000000', Status: 'Active', Amount: '0.00', LinkedTxns: [],
+    Id: unit.nextId('bill_payment'),
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    VendorId: vendorId,
+    BankAccountId: bankAccountId,
+    TxnDate: '',
+    CurrencyCode: '',
+    ExchangeRate: '1.000000',
+    Status: 'Active',
+    Amount: '0.00',
+    LinkedTxns: [],
   };
   Object.assign(payment, {
-    VendorId: vendorId, BankAccountId: bankAccountId,
+    VendorId: vendorId,
+    BankAccountId: bankAccountId,
     TxnDate: get('TxnDate', () => date(body, 'TxnDate', true), payment.TxnDate),
     CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', payment.CurrencyCode),
   });
@@ -56,9 +69,11 @@ async function writePayment(unit: Unit, body: Body, base: NativeBillPayment | nu
       const amount = cents(entry, 'Amount', true);
       if (bill === undefined) continue;
       if (bill.VendorId !== payment.VendorId) throw invalid('BusinessRule', `bill ${bill.Id} belongs to another vendor`, `${field}.BillId`);
-      if (bill.Status === 'Void' || bill.Status === 'Draft') throw invalid('BusinessRule', `bill ${bill.Id} is ${bill.Status} and cannot be paid`, `${field}.BillId`);
+      if (bill.Status === 'Void' || bill.Status === 'Draft')
+        throw invalid('BusinessRule', `bill ${bill.Id} is ${bill.Status} and cannot be paid`, `${field}.BillId`);
       if (amount <= 0) throw invalid('InvalidAmount', `${field}.Amount must be positive`, `${field}.Amount`);
-      if (amount > dueCents(bill)) throw invalid('BusinessRule', `cannot pay ${formatCents(amount)} on bill ${bill.Id}: only ${bill.AmountDue} is due`, `${field}.Amount`);
+      if (amount > dueCents(bill))
+        throw invalid('BusinessRule', `cannot pay ${formatCents(amount)} on bill ${bill.Id}: only ${bill.AmountDue} is due`, `${field}.Amount`);
       linked.push(allocate(bill, payment.Id, 'BillPayment', amount, payment.TxnDate, unit.at));
       unit.touch('bill', bill);
       total += amount;

@@ -19,7 +19,12 @@ export async function rateOn(unit: Unit, currency: string, date: string): Promis
   return latest === null ? PAR : Number(latest.Rate).toFixed(6);
 }
 
-export async function writtenRate(unit: Unit, body: Body, document: { CurrencyCode: string; TxnDate: string; ExchangeRate: string }, isNew: boolean): Promise<string> {
+export async function writtenRate(
+  unit: Unit,
+  body: Body,
+  document: { CurrencyCode: string; TxnDate: string; ExchangeRate: string },
+  isNew: boolean,
+): Promise<string> {
   const sent = Object.hasOwn(body, 'ExchangeRate') ? text(body, 'ExchangeRate') : undefined;
   if (sent !== undefined) return sent;
   const moved = isNew || Object.hasOwn(body, 'ExchangeRate') || Object.hasOwn(body, 'CurrencyCode') || Object.hasOwn(body, 'TxnDate');

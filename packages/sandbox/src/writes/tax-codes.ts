@@ -9,13 +9,26 @@ import { existing, ids, list, loadOr404, oneOf, rate, text, unique, type Body } 
 
 async function writeTaxCode(unit: Unit, body: Body, base: NativeTaxCode | null): Promise<NativeTaxCode> {
   const record: NativeTaxCode = base ?? {
-    Id: unit.nextId('tax_rate'), CreatedAt: unit.at, UpdatedAt: unit.at, Code: '', Name: '', Status: 'Active', Components: [],
-    TotalRate: '0.000', EffectiveRate: '0.000', SubsidiaryIds: [],
+    Id: unit.nextId('tax_rate'),
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    Code: '',
+    Name: '',
+    Status: 'Active',
+    Components: [],
+    TotalRate: '0.000',
+    EffectiveRate: '0.000',
+    SubsidiaryIds: [],
   };
   const name = base === null ? text(body, 'Name', true) : pick(body, 'Name', () => text(body, 'Name', true), base.Name);
   await unique(unit, 'tax_rate', 'Name', name, base?.Id ?? null);
   record.Name = name;
-  record.Code = (base === null ? text(body, 'Code') : pick(body, 'Code', () => text(body, 'Code'), base.Code)) ?? name.toUpperCase().replace(/[^A-Z0-9]+/g, '').slice(0, 12);
+  record.Code =
+    (base === null ? text(body, 'Code') : pick(body, 'Code', () => text(body, 'Code'), base.Code)) ??
+    name
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '')
+      .slice(0, 12);
   await unique(unit, 'tax_rate', 'Code', record.Code, base?.Id ?? null);
   if (base === null || Object.hasOwn(body, 'Components')) {
     const components = list(body, 'Components', true);
@@ -32,8 +45,11 @@ async function writeTaxCode(unit: Unit, body: Body, base: NativeTaxCode | null):
       const rateText = c.Rate;
       if (typeof rateText !== 'string' && typeof rateText !== 'number') throw invalid('RequiredField', `${field}.Rate is required`, `${field}.Rate`);
       const component: NativeTaxComponent = {
-        Name: text(c, 'Name') ?? name, Rate: formatRate(rate(String(rateText), `${field}.Rate`)),
-        Compound: flag('Compound', false), Purchases: flag('Purchases', true), Sales: flag('Sales', true),
+        Name: text(c, 'Name') ?? name,
+        Rate: formatRate(rate(String(rateText), `${field}.Rate`)),
+        Compound: flag('Compound', false),
+        Purchases: flag('Purchases', true),
+        Sales: flag('Sales', true),
       };
       const agency = text(c, 'AgencyId');
       if ((await existing(unit, 'tax_agency', agency, `${field}.AgencyId`)) !== undefined) component.AgencyId = agency;
@@ -58,7 +74,10 @@ export const taxCodeWriter = {
   update: async (unit: Unit, id: string, body: Body) => writeTaxCode(unit, body, await loadOr404(unit, 'tax_rate', id)),
   delete: async (unit: Unit, id: string) => {
     await loadOr404(unit, 'tax_rate', id);
-    const user = await unit.referencedBy(['bill', 'bill_credit_memo', 'invoice', 'invoice_credit_memo', 'expense', 'purchase_order', 'journal_entry', 'bank_deposit', 'sales_order'], id);
+    const user = await unit.referencedBy(
+      ['bill', 'bill_credit_memo', 'invoice', 'invoice_credit_memo', 'expense', 'purchase_order', 'journal_entry', 'bank_deposit', 'sales_order'],
+      id,
+    );
     if (user !== null) throw invalid('InUse', `tax code ${id} is used by ${user}; archive it instead`, 'Id');
     unit.remove('tax_rate', id);
   },

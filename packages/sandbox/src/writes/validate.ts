@@ -51,7 +51,8 @@ export function cents(body: Body, field: string, required = false): number | und
     return undefined;
   }
   const parsed = tryParseCents(value);
-  if (parsed === null || Math.abs(parsed) > 99_999_999_999) throw invalid('InvalidAmount', `${field} must be an amount with at most 2 decimals`, field);
+  if (parsed === null || Math.abs(parsed) > 99_999_999_999)
+    throw invalid('InvalidAmount', `${field} must be an amount with at most 2 decimals`, field);
   return parsed;
 }
 
@@ -81,7 +82,12 @@ export async function existing<K extends NativeType>(unit: Unit, type: K, id: st
   return record;
 }
 
-export async function account(unit: Unit, id: string | undefined, field: string, types?: readonly NativeAccount['Type'][]): Promise<NativeAccount | undefined> {
+export async function account(
+  unit: Unit,
+  id: string | undefined,
+  field: string,
+  types?: readonly NativeAccount['Type'][],
+): Promise<NativeAccount | undefined> {
   const found = await existing(unit, 'account', id, field);
   if (found !== undefined && types !== undefined && !types.includes(found.Type)) {
     throw invalid('InvalidReference', `${field} ${found.Id} is a ${found.Type} account; expected ${types.join(' or ')}`, field);
@@ -98,16 +104,24 @@ export function notFound(type: UnifiedObjectType, id: string): NativeError {
  * A document line. A line with an item and no account posts to the item's account of the document's side (income on
  * invoices, expense on bills and vendor credits), as QuickBooks does with item lines.
  */
-export async function lineInput(unit: Unit, line: Body, n: number, field: string, itemAccount: 'IncomeAccountId' | 'ExpenseAccountId'): Promise<LineInput> {
+export async function lineInput(
+  unit: Unit,
+  line: Body,
+  n: number,
+  field: string,
+  itemAccount: 'IncomeAccountId' | 'ExpenseAccountId',
+): Promise<LineInput> {
   const where = `${field}[${n}]`;
   const itemId = text(line, 'ItemId');
   const item = await existing(unit, 'item', itemId, `${where}.ItemId`);
   const given = text(line, 'AccountId');
-  if (given === undefined && item === undefined) throw invalid('RequiredField', `${where}.AccountId is required on a line without an ItemId`, `${where}.AccountId`);
+  if (given === undefined && item === undefined)
+    throw invalid('RequiredField', `${where}.AccountId is required on a line without an ItemId`, `${where}.AccountId`);
   const accountId = given ?? item?.[itemAccount] ?? '';
   await account(unit, accountId, `${where}.AccountId`);
   const qtyRaw = line.Qty ?? 1;
-  if (typeof qtyRaw !== 'number' || !Number.isFinite(qtyRaw) || qtyRaw <= 0 || qtyRaw > 1_000_000) throw invalid('InvalidField', `${where}.Qty must be a positive number`, `${where}.Qty`);
+  if (typeof qtyRaw !== 'number' || !Number.isFinite(qtyRaw) || qtyRaw <= 0 || qtyRaw > 1_000_000)
+    throw invalid('InvalidField', `${where}.Qty must be a positive number`, `${where}.Qty`);
   const unitPrice = cents(line, 'UnitPrice', true);
   const input: LineInput = { accountId, qty: qtyRaw, unitPriceCents: unitPrice };
   const description = text(line, 'Description');
@@ -123,7 +137,13 @@ export async function lineInput(unit: Unit, line: Body, n: number, field: string
     input.taxRateMilli = parseRate(code.EffectiveRate);
   }
   if (item !== undefined) input.itemId = item.Id;
-  const tracking = [['ClassId', 'class'], ['DepartmentId', 'department'], ['LocationId', 'location'], ['ProjectId', 'project'], ['CustomerId', 'customer']] as const;
+  const tracking = [
+    ['ClassId', 'class'],
+    ['DepartmentId', 'department'],
+    ['LocationId', 'location'],
+    ['ProjectId', 'project'],
+    ['CustomerId', 'customer'],
+  ] as const;
   for (const [key, type] of tracking) {
     const id = text(line, key);
     if ((await existing(unit, type, id, `${where}.${key}`)) !== undefined) input[key] = id;

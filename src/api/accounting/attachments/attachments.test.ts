@@ -21,24 +21,37 @@ beforeAll(async () => {
   // Another organisation's connection: its ids are nothing here.
   other = await syncedSandboxConnection(t, 'user_document_files_other_size_600', await t.newOrg('Attachments other'));
 }, 180_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const get = (url: string, headers: Record<string, string> = clientHeaders(t.org), token = c.token) =>
   t.app.inject({ method: 'GET', url: `/versioned${url}${url.includes('?') ? '&' : '?'}access_token=${token}`, headers });
 
 function upload(path: string, parts: Part[], headers: Record<string, string> = clientHeaders(t.org), token = c.token) {
   const body = multipart(parts);
-  return t.app.inject({ method: 'POST', url: `/versioned${path}?access_token=${token}`, headers: { ...headers, 'content-type': body.contentType }, payload: body.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: `/versioned${path}?access_token=${token}`,
+    headers: { ...headers, 'content-type': body.contentType },
+    payload: body.payload,
+  });
 }
 
 async function storedAttachments(connectionId: string, type: string): Promise<{ id: string; attached_to_id: string }[]> {
   const result = await t.db.pool.query<{ id: string; attached_to_id: string }>(
     `SELECT id, data->>'attached_to_id' AS attached_to_id FROM records
-      WHERE connection_id = $1 AND object_type = 'attachment' AND deleted_at IS NULL AND data->>'attached_to_type' = $2 ORDER BY id`, [connectionId, type]);
+      WHERE connection_id = $1 AND object_type = 'attachment' AND deleted_at IS NULL AND data->>'attached_to_type' = $2 ORDER BY id`,
+    [connectionId, type],
+  );
   return result.rows;
 }
 
-const DOCUMENTS = [['bills', 'bill'], ['invoices', 'invoice'], ['expenses', 'expense']] as const;
+const DOCUMENTS = [
+  ['bills', 'bill'],
+  ['invoices', 'invoice'],
+  ['expenses', 'expense'],
+] as const;
 
 describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
   it('list every attachment of that type once across pages (and only those), with attached_to_id, next_cursor and connection', async () => {
@@ -66,7 +79,7 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
     expect(filtered.every((a) => a.attached_to_id === first?.attached_to_id)).toBe(true);
   });
 
-  it('fetch one as {attachment, connection}; another type\'s attachment, another organisation\'s, an unknown id are 410; the path word is 404', async () => {
+  it("fetch one as {attachment, connection}; another type's attachment, another organisation's, an unknown id are 410; the path word is 404", async () => {
     const [mine] = await storedAttachments(c.connection.id, type);
     const fetched = await get(`/accounting/${plural}/attachments/${mine?.id ?? ''}`);
     expect(fetched.statusCode).toBe(200);
@@ -82,7 +95,7 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
     expect(errorBody(await get(`/accounting/${plural}/attachments/attachments`)).error_code).toBe('ROUTE_NOT_FOUND');
   });
 
-  it('list one document\'s attachments; a document of another organisation or none is 410 naming it', async () => {
+  it("list one document's attachments; a document of another organisation or none is 410 naming it", async () => {
     const stored = await storedAttachments(c.connection.id, type);
     const document = stored[0]?.attached_to_id ?? '';
     const response = await get(`/accounting/${plural}/${document}/attachments`);
@@ -94,23 +107,36 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
     const bare = await t.db.pool.query<{ id: string }>(
       `SELECT id FROM records r WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM records a WHERE a.connection_id = r.connection_id AND a.object_type = 'attachment' AND a.data->>'attached_to_id' = r.id::text) LIMIT 1`,
-      [c.connection.id, type]);
+      [c.connection.id, type],
+    );
     expect(json(await get(`/accounting/${plural}/${bare.rows[0]?.id ?? ''}/attachments`)).attachments).toEqual([]);
     const theirs = (await storedAttachments(other.connection.id, type))[0]?.attached_to_id ?? '';
     for (const id of [theirs, randomUUID(), 'nope']) {
       const missing = await get(`/accounting/${plural}/${id}/attachments`);
       expect(missing.statusCode, id).toBe(410);
-      expect(errorBody(missing)).toMatchObject({ error_code: 'RESOURCE_NOT_FOUND', error_message: `No ${type} with id ${id} in this connection.`, error_metadata: { field: 'id' } });
+      expect(errorBody(missing)).toMatchObject({
+        error_code: 'RESOURCE_NOT_FOUND',
+        error_message: `No ${type} with id ${id} in this connection.`,
+        error_metadata: { field: 'id' },
+      });
     }
     expect(errorBody(await get(`/accounting/${plural}/${document}/attachments?limit=0`)).error_code).toBe('VALIDATION_ERROR');
     expect(errorBody(await get(`/accounting/${plural}/${document}/attachments?cursor=abc`)).error_code).toBe('INVALID_CURSOR');
   });
 
   it('upload a file: the attachment of that document type, in its list, announced with the job id, downloadable by both paths', async () => {
-    const document = (await t.db.pool.query<{ id: string }>(
-      'SELECT id FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id LIMIT 1', [c.connection.id, type])).rows[0]?.id ?? '';
+    const document =
+      (
+        await t.db.pool.query<{ id: string }>(
+          'SELECT id FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL ORDER BY platform_id LIMIT 1',
+          [c.connection.id, type],
+        )
+      ).rows[0]?.id ?? '';
     const content = Buffer.concat([Buffer.from(`scan of ${type}\n`), randomBytes(1024)]);
-    const response = await upload(`/accounting/${plural}/${document}/attachments`, [{ name: 'file_name', value: `${type}-scan.pdf` }, { name: 'file', value: content, filename: 'x.bin', type: 'application/pdf' }]);
+    const response = await upload(`/accounting/${plural}/${document}/attachments`, [
+      { name: 'file_name', value: `${type}-scan.pdf` },
+      { name: 'file', value: content, filename: 'x.bin', type: 'application/pdf' },
+    ]);
     expect(response.statusCode, response.body).toBe(200);
     const attachment = json(response).attachment as Json;
     expect(attachment).toMatchObject({ attached_to_id: document, attached_to_type: type, file_name: `${type}-scan.pdf` });
@@ -128,7 +154,10 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
     const signed = new URL(String(attachment.file_url));
     expect((await t.app.inject({ method: 'GET', url: `${signed.pathname}${signed.search}` })).rawPayload.equals(content)).toBe(true);
 
-    const async = await upload(`/accounting/${plural}/${document}/attachments`, [{ name: 'file', value: 'later', filename: 'later.txt' }, { name: 'response_mode', value: 'async' }]);
+    const async = await upload(`/accounting/${plural}/${document}/attachments`, [
+      { name: 'file', value: 'later', filename: 'later.txt' },
+      { name: 'response_mode', value: 'async' },
+    ]);
     expect(async.statusCode).toBe(202);
     expect(json(async).async_response).toMatchObject({ id: jobIdOf(async) });
   });
@@ -136,28 +165,48 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
   it('refuse malformed uploads, unknown documents, missing auth and another organisation', async () => {
     const document = (await storedAttachments(c.connection.id, type))[0]?.attached_to_id ?? '';
     const path = `/accounting/${plural}/${document}/attachments`;
-    const notMultipart = await t.app.inject({ method: 'POST', url: `/versioned${path}?access_token=${c.token}`, headers: clientHeaders(t.org), payload: { file: 'x' } });
+    const notMultipart = await t.app.inject({
+      method: 'POST',
+      url: `/versioned${path}?access_token=${c.token}`,
+      headers: clientHeaders(t.org),
+      payload: { file: 'x' },
+    });
     expect(errorBody(notMultipart).error_code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(errorBody(await upload(path, [{ name: 'file_name', value: 'a.txt' }])).error_metadata?.field).toBe('file');
-    expect(errorBody(await upload(path, [{ name: 'file_name', value: 'a/b.txt' }, { name: 'file', value: 'x', filename: 'x' }])).error_metadata?.field).toBe('file_name');
+    expect(
+      errorBody(
+        await upload(path, [
+          { name: 'file_name', value: 'a/b.txt' },
+          { name: 'file', value: 'x', filename: 'x' },
+        ]),
+      ).error_metadata?.field,
+    ).toBe('file_name');
     const theirs = (await storedAttachments(other.connection.id, type))[0]?.attached_to_id ?? '';
     for (const id of [theirs, randomUUID()]) {
       const missing = await upload(`/accounting/${plural}/${id}/attachments`, [{ name: 'file', value: 'x', filename: 'x' }]);
       expect(missing.statusCode).toBe(410);
       expect(errorBody(missing).error_message).toContain(`No ${type} with id ${id}`);
     }
-    expect(errorBody(await upload(`/accounting/${plural}/attachments/attachments`, [{ name: 'file', value: 'x', filename: 'x' }])).error_code).toBe('ROUTE_NOT_FOUND');
+    expect(errorBody(await upload(`/accounting/${plural}/attachments/attachments`, [{ name: 'file', value: 'x', filename: 'x' }])).error_code).toBe(
+      'ROUTE_NOT_FOUND',
+    );
     const someone = await t.newOrg(`Attachments stranger ${type}`);
-    expect(errorBody(await upload(path, [{ name: 'file', value: 'x', filename: 'x' }], clientHeaders(someone))).error_code).toBe('INVALID_CREDENTIALS');
+    expect(errorBody(await upload(path, [{ name: 'file', value: 'x', filename: 'x' }], clientHeaders(someone))).error_code).toBe(
+      'INVALID_CREDENTIALS',
+    );
     expect((await upload(path, [{ name: 'file', value: 'x', filename: 'x' }], { 'x-service-version': '2024-08-31' })).statusCode).toBe(401);
   });
 
-  it('refuse reads and downloads without auth, with another organisation\'s credentials or token, and for files of another document', async () => {
+  it("refuse reads and downloads without auth, with another organisation's credentials or token, and for files of another document", async () => {
     const stored = await storedAttachments(c.connection.id, type);
     const mine = stored[0];
     const document = mine?.attached_to_id ?? '';
-    const urls = [`/accounting/${plural}/attachments`, `/accounting/${plural}/attachments/${mine?.id ?? ''}`, `/accounting/${plural}/${document}/attachments`,
-      `/accounting/${plural}/${document}/attachments/${mine?.id ?? ''}/file`];
+    const urls = [
+      `/accounting/${plural}/attachments`,
+      `/accounting/${plural}/attachments/${mine?.id ?? ''}`,
+      `/accounting/${plural}/${document}/attachments`,
+      `/accounting/${plural}/${document}/attachments/${mine?.id ?? ''}/file`,
+    ];
     const someone = await t.newOrg(`Attachments reader ${type}`);
     for (const url of urls) {
       expect((await get(url, { 'x-service-version': '2024-08-31' })).statusCode, url).toBe(401);
@@ -180,8 +229,11 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
 });
 
 describe('journal entry attachments', () => {
-  it('keep their list of every attachment of the connection, and gain one entry\'s list and file path', async () => {
-    const all = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND object_type = 'attachment' AND deleted_at IS NULL`, [c.connection.id]);
+  it("keep their list of every attachment of the connection, and gain one entry's list and file path", async () => {
+    const all = await t.db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND object_type = 'attachment' AND deleted_at IS NULL`,
+      [c.connection.id],
+    );
     const listed = json(await get('/accounting/journal_entries/attachments?limit=500')).attachments as Json[];
     expect(listed.length).toBe(all.rows[0]?.n);
     const [mine] = await storedAttachments(c.connection.id, 'journal_entry');
@@ -205,17 +257,25 @@ describe('versions', () => {
 
 describe('readiness', () => {
   it('answer ENTITY_NOT_READY for a document without files while attachments were never read in full, and [] with force_fetch', async () => {
-    const bare = (await t.db.pool.query<{ id: string }>(
-      `SELECT id FROM records r WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL
+    const bare =
+      (
+        await t.db.pool.query<{ id: string }>(
+          `SELECT id FROM records r WHERE connection_id = $1 AND object_type = 'bill' AND deleted_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM records a WHERE a.connection_id = r.connection_id AND a.object_type = 'attachment' AND a.data->>'attached_to_id' = r.id::text) LIMIT 1`,
-      [c.connection.id])).rows[0]?.id ?? '';
-    await t.db.pool.query(`UPDATE sync_objects SET last_completed_at = NULL WHERE connection_id = $1 AND object_type = 'attachment'`, [c.connection.id]);
+          [c.connection.id],
+        )
+      ).rows[0]?.id ?? '';
+    await t.db.pool.query(`UPDATE sync_objects SET last_completed_at = NULL WHERE connection_id = $1 AND object_type = 'attachment'`, [
+      c.connection.id,
+    ]);
     try {
       const response = await get(`/accounting/bills/${bare}/attachments`);
       expect([response.statusCode, errorBody(response).error_code]).toEqual([409, 'ENTITY_NOT_READY']);
       expect(json(await get(`/accounting/bills/${bare}/attachments?force_fetch=true`)).attachments).toEqual([]);
     } finally {
-      await t.db.pool.query(`UPDATE sync_objects SET last_completed_at = now() WHERE connection_id = $1 AND object_type = 'attachment'`, [c.connection.id]);
+      await t.db.pool.query(`UPDATE sync_objects SET last_completed_at = now() WHERE connection_id = $1 AND object_type = 'attachment'`, [
+        c.connection.id,
+      ]);
     }
   });
 });

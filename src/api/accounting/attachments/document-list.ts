@@ -23,14 +23,19 @@ const ATTACHMENT: TSchema = MODEL.attachment.schema;
 
 export function documentAttachmentsEndpoint(entity: AttachmentParent): Endpoint {
   const contract = defineContract({
-    method: 'GET', url: `${documentsPath(entity)}/:id/attachments`, auth: 'client', tags: ['attachments'],
+    method: 'GET',
+    url: `${documentsPath(entity)}/:id/attachments`,
+    auth: 'client',
+    tags: ['attachments'],
     summary: `List the attachments of one ${nameOf(entity)}`,
     description: 'Newest first; next_cursor pages on like every list.',
     params: IdParams,
     querystring: Type.Object({
       access_token: Type.Optional(Type.String({ description: 'Connection access token (required).' })),
       cursor: Type.Optional(Type.String({ maxLength: 1000, description: 'next_cursor of the previous page.' })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Page size, default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}.` })),
+      limit: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Page size, default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}.` }),
+      ),
       expand: ExpandSchema,
       force_fetch: ForceFetchSchema,
     }),
@@ -53,10 +58,17 @@ export function documentAttachmentsEndpoint(entity: AttachmentParent): Endpoint 
     const { pool, config } = request.server.services;
     const document = await documentOf(pool, config.readLimits.statementTimeoutMs, connection, entity, params.id, forceFetch);
     const withRaw = wantsPlatformData(query.expand);
-    const page = await listPage(pool, connection, 'attachment', query, withRaw, config.readLimits, { attached_to_type: entity, attached_to_id: document.id });
+    const page = await listPage(pool, connection, 'attachment', query, withRaw, config.readLimits, {
+      attached_to_type: entity,
+      attached_to_id: document.id,
+    });
     // None on a first page: "not synced yet" when attachments never were, rather than "none" (as every list).
     if (page.rows.length === 0 && query.cursor === undefined) await assertEntityRead(pool, connection, 'attachment', forceFetch);
     const presenter = presenterOf(request.server.services);
-    return { attachments: page.rows.map((row) => served('attachment', row, withRaw, presenter)), next_cursor: page.nextCursor, connection: connectionRef(connection) };
+    return {
+      attachments: page.rows.map((row) => served('attachment', row, withRaw, presenter)),
+      next_cursor: page.nextCursor,
+      connection: connectionRef(connection),
+    };
   });
 }

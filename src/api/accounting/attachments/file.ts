@@ -18,9 +18,12 @@ import { assertAttachedTo, documentOf, documentsPath, nameOf } from './support.t
 
 export function attachmentFileEndpoint(entity: AttachmentParent): Endpoint {
   const contract = defineContract({
-    method: 'GET', url: `${documentsPath(entity)}/:id/attachments/:attachmentId/file`, auth: 'client', tags: ['attachments'],
+    method: 'GET',
+    url: `${documentsPath(entity)}/:id/attachments/:attachmentId/file`,
+    auth: 'client',
+    tags: ['attachments'],
     summary: `Download the file of an attachment of a ${nameOf(entity)}`,
-    description: 'The content as the platform has it, with its type and a download Content-Disposition: what the attachment\'s file_url serves.',
+    description: "The content as the platform has it, with its type and a download Content-Disposition: what the attachment's file_url serves.",
     params: Type.Object({
       id: Type.String({ minLength: 1, maxLength: 300, description: `Service id of the ${nameOf(entity)}.` }),
       attachmentId: Type.String({ minLength: 1, maxLength: 300, description: 'Service id of the attachment.' }),
@@ -40,7 +43,11 @@ export function attachmentFileEndpoint(entity: AttachmentParent): Endpoint {
     const document = await documentOf(services.pool, services.config.readLimits.statementTimeoutMs, connection, entity, params.id, forceFetch);
     const row = isUuid(params.attachmentId) ? await findAttachmentFile(services.pool, params.attachmentId) : null;
     if (row?.connection_id !== connection.id || row.attached_to_id !== document.id) {
-      throw new ServiceError('RESOURCE_NOT_FOUND', `No attachment with id ${params.attachmentId} on ${nameOf(entity)} ${document.id}.`, { source: 'service', field: 'attachmentId', location: 'params' });
+      throw new ServiceError('RESOURCE_NOT_FOUND', `No attachment with id ${params.attachmentId} on ${nameOf(entity)} ${document.id}.`, {
+        source: 'service',
+        field: 'attachmentId',
+        location: 'params',
+      });
     }
     return sendAttachmentFile(services, reply, row);
   });

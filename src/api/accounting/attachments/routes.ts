@@ -24,7 +24,9 @@ function viewOf(entity: AttachmentParent): ReadView {
     singular: `${nameOf(entity)} attachment`,
     plural: `${nameOf(entity)} attachments`,
     scope: { attached_to_type: entity },
-    check: (connection) => { assertAttachedTo(connection, entity, 'read'); },
+    check: (connection) => {
+      assertAttachedTo(connection, entity, 'read');
+    },
   };
 }
 

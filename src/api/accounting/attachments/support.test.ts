@@ -16,22 +16,47 @@ function refusal(run: () => void): ServiceError | null {
 describe('assertAttachedTo', () => {
   it('lets SANDBOX read and take uploads of every document type with attachment paths', () => {
     for (const entity of ATTACHMENT_PARENTS) {
-      for (const use of ['read', 'upload'] as const) expect(refusal(() => { assertAttachedTo({ platform: 'SANDBOX' }, entity, use); }), `${entity} ${use}`).toBeNull();
+      for (const use of ['read', 'upload'] as const)
+        expect(
+          refusal(() => {
+            assertAttachedTo({ platform: 'SANDBOX' }, entity, use);
+          }),
+          `${entity} ${use}`,
+        ).toBeNull();
     }
   });
 
   it('answers ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM where the capability table says the platform lacks them', () => {
     for (const platform of ['XERO', 'QUICKBOOKS']) {
-      for (const entity of ['bill', 'invoice', 'journal_entry'] as const) expect(refusal(() => { assertAttachedTo({ platform }, entity, 'read'); })).toBeNull();
-      const expenses = refusal(() => { assertAttachedTo({ platform }, 'expense', 'read'); });
+      for (const entity of ['bill', 'invoice', 'journal_entry'] as const)
+        expect(
+          refusal(() => {
+            assertAttachedTo({ platform }, entity, 'read');
+          }),
+        ).toBeNull();
+      const expenses = refusal(() => {
+        assertAttachedTo({ platform }, 'expense', 'read');
+      });
       expect(expenses?.code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
       expect(expenses?.message).toBe(`Attachments of expenses are not supported on ${platform}; see docs/platforms.md.`);
-      expect(refusal(() => { assertAttachedTo({ platform }, 'bill', 'upload'); })?.message).toBe(`Uploading attachments to bills is not supported on ${platform}; see docs/platforms.md.`);
+      expect(
+        refusal(() => {
+          assertAttachedTo({ platform }, 'bill', 'upload');
+        })?.message,
+      ).toBe(`Uploading attachments to bills is not supported on ${platform}; see docs/platforms.md.`);
     }
-    expect(refusal(() => { assertAttachedTo({ platform: 'NO_SUCH_PLATFORM' }, 'bill', 'read'); })?.code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    expect(
+      refusal(() => {
+        assertAttachedTo({ platform: 'NO_SUCH_PLATFORM' }, 'bill', 'read');
+      })?.code,
+    ).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
   });
 
   it('leaves a connection without a platform yet to the readiness checks', () => {
-    expect(refusal(() => { assertAttachedTo({ platform: null }, 'bill', 'read'); })).toBeNull();
+    expect(
+      refusal(() => {
+        assertAttachedTo({ platform: null }, 'bill', 'read');
+      }),
+    ).toBeNull();
   });
 });

@@ -28,16 +28,30 @@ export function assertAttachedTo(connection: Pick<ConnectionRecord, 'platform'>,
   const attachedTo = connector?.objects.attachment?.capabilities.attachedTo;
   // A connection without a platform yet has nothing to read; readiness answers for it.
   if (connection.platform === null || attachedTo?.[use].includes(entity) === true) return;
-  throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM',
+  throw new ServiceError(
+    'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM',
     `${use === 'read' ? 'Attachments of' : 'Uploading attachments to'} ${OBJECT_TYPES[entity].plural.replaceAll('_', ' ')} ${use === 'read' ? 'are' : 'is'} not supported on ${connection.platform}; see docs/platforms.md.`,
-    { source: 'service' });
+    { source: 'service' },
+  );
 }
 
 /** The live document of the path (by service id), or 410 naming it (409 ENTITY_NOT_READY when its type was never synced). */
-export async function documentOf(pool: Pool, statementTimeoutMs: number, connection: ConnectionRecord, entity: AttachmentParent, id: string, forceFetch: boolean): Promise<RecordRow> {
-  const row = await boundedRead(pool, statementTimeoutMs, { field: 'id', location: 'params' },
-    (db) => fetchRecord(db, connection.id, entity, 'service', id, false));
+export async function documentOf(
+  pool: Pool,
+  statementTimeoutMs: number,
+  connection: ConnectionRecord,
+  entity: AttachmentParent,
+  id: string,
+  forceFetch: boolean,
+): Promise<RecordRow> {
+  const row = await boundedRead(pool, statementTimeoutMs, { field: 'id', location: 'params' }, (db) =>
+    fetchRecord(db, connection.id, entity, 'service', id, false),
+  );
   if (row !== null) return row;
   await assertEntityRead(pool, connection, entity, forceFetch);
-  throw new ServiceError('RESOURCE_NOT_FOUND', `No ${nameOf(entity)} with id ${id} in this connection.`, { source: 'service', field: 'id', location: 'params' });
+  throw new ServiceError('RESOURCE_NOT_FOUND', `No ${nameOf(entity)} with id ${id} in this connection.`, {
+    source: 'service',
+    field: 'id',
+    location: 'params',
+  });
 }

@@ -34,9 +34,20 @@ function isFileName(name: string): boolean {
 
 const Result: TSchema = Type.Object({ attachment: MODEL.attachment.schema });
 
-interface Upload { fileName: string | null; uploadedName: string; contentType: string; content: Buffer | null; mode: ResponseMode | undefined }
+interface Upload {
+  fileName: string | null;
+  uploadedName: string;
+  contentType: string;
+  content: Buffer | null;
+  mode: ResponseMode | undefined;
+}
 
-const tooLarge = (): ServiceError => new ServiceError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB.`, { source: 'service', field: 'file', location: 'body' });
+const tooLarge = (): ServiceError =>
+  new ServiceError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB.`, {
+    source: 'service',
+    field: 'file',
+    location: 'body',
+  });
 
 /**
  * What reading the parts raised, as the client's error: ours and Fastify's
@@ -48,8 +59,11 @@ function multipartFailure(error: unknown): ServiceError {
   const known = toServiceError(error);
   if (known !== null) return known;
   const reason = error instanceof Error ? error.message : String(error);
-  return new ServiceError('VALIDATION_ERROR', `The multipart/form-data body is malformed (${reason}); send the fields file and file_name in a well-formed multipart body.`,
-    { source: 'service', location: 'body' });
+  return new ServiceError(
+    'VALIDATION_ERROR',
+    `The multipart/form-data body is malformed (${reason}); send the fields file and file_name in a well-formed multipart body.`,
+    { source: 'service', location: 'body' },
+  );
 }
 
 async function readParts(parts: AsyncIterableIterator<Multipart>): Promise<Upload> {
@@ -76,29 +90,37 @@ async function readParts(parts: AsyncIterableIterator<Multipart>): Promise<Uploa
   return upload;
 }
 
-const contractOf = (entity: AttachmentParent) => defineContract({
-  method: 'POST', url: `${documentsPath(entity)}/:id/attachments`, auth: 'client', tags: ['attachments'],
-  summary: `Attach a file to a ${nameOf(entity)}`,
-  description: `multipart/form-data with the fields file (the content, at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB) and file_name (1 to 255 characters, no slashes; default: the uploaded file's name), optionally response_mode. For an Idempotency-Key, the method and path make the fingerprint (not the file).`,
-  params: IdParams,
-  querystring: AccessTokenQuery,
-  consumes: ['multipart/form-data'],
-  // Documents the form fields; the parts themselves are read and checked by the handler (the JSON body is empty).
-  body: Type.Object({
-    file: Type.Optional(Type.Unsafe<string>({ type: 'string', format: 'binary', description: 'The file content.' })),
-    file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Name of the file; default the uploaded file\'s name.' })),
-    response_mode: ResponseModeSchema,
-  }),
-  success: { status: 200, schema: Result },
-  alsoSucceeds: [{ status: 202, schema: AsyncResponseSchema }],
-  errors: [...WRITE_ERRORS, 'RESOURCE_NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
-});
+const contractOf = (entity: AttachmentParent) =>
+  defineContract({
+    method: 'POST',
+    url: `${documentsPath(entity)}/:id/attachments`,
+    auth: 'client',
+    tags: ['attachments'],
+    summary: `Attach a file to a ${nameOf(entity)}`,
+    description: `multipart/form-data with the fields file (the content, at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB) and file_name (1 to 255 characters, no slashes; default: the uploaded file's name), optionally response_mode. For an Idempotency-Key, the method and path make the fingerprint (not the file).`,
+    params: IdParams,
+    querystring: AccessTokenQuery,
+    consumes: ['multipart/form-data'],
+    // Documents the form fields; the parts themselves are read and checked by the handler (the JSON body is empty).
+    body: Type.Object({
+      file: Type.Optional(Type.Unsafe<string>({ type: 'string', format: 'binary', description: 'The file content.' })),
+      file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "Name of the file; default the uploaded file's name." })),
+      response_mode: ResponseModeSchema,
+    }),
+    success: { status: 200, schema: Result },
+    alsoSucceeds: [{ status: 202, schema: AsyncResponseSchema }],
+    errors: [...WRITE_ERRORS, 'RESOURCE_NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+  });
 
 export function uploadAttachmentEndpoint(entity: AttachmentParent): Endpoint {
   return defineEndpoint(contractOf(entity), async (request, reply) => {
     refusePathWordAsServiceId(request, request.params.id);
     if (!request.isMultipart()) {
-      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with the fields file and file_name.', { source: 'service', location: 'headers', field: 'content-type' });
+      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with the fields file and file_name.', {
+        source: 'service',
+        location: 'headers',
+        field: 'content-type',
+      });
     }
     const connection = await writableConnection(request, request.query.access_token, entity, { action: 'uploadAttachment' });
     assertAttachedTo(connection, entity, 'upload');
@@ -113,8 +135,17 @@ export function uploadAttachmentEndpoint(entity: AttachmentParent): Endpoint {
     const fileName = upload.fileName ?? upload.uploadedName;
     if (!isFileName(fileName)) throw invalidField('file_name', 'must be 1 to 255 characters without slashes or control characters');
     return submitWrite(request, reply, {
-      connection, objectType: entity, operation: 'upload_attachment', target: document, mode: upload.mode,
-      requestBody: { file_name: fileName, content_type: upload.contentType, size: upload.content.length, sha256: createHash('sha256').update(upload.content).digest('hex') },
+      connection,
+      objectType: entity,
+      operation: 'upload_attachment',
+      target: document,
+      mode: upload.mode,
+      requestBody: {
+        file_name: fileName,
+        content_type: upload.contentType,
+        size: upload.content.length,
+        sha256: createHash('sha256').update(upload.content).digest('hex'),
+      },
       file: { fileName, contentType: upload.contentType, content: upload.content },
     });
   });

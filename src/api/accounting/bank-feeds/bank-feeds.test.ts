@@ -6,7 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, type TestApp } from '../../../../test/support/app.ts';
-import { eventsOf, incrementalSync, storedWhere, syncedSandboxConnection, type SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
+import {
+  eventsOf,
+  incrementalSync,
+  storedWhere,
+  syncedSandboxConnection,
+  type SyncedConnection,
+} from '../../../../test/support/sandbox-connection.ts';
 import { jobIdOf, sender, startWriteTestApp, today, type Json, type Send } from '../../../../test/support/writes.ts';
 
 let t: TestApp;
@@ -18,14 +24,26 @@ beforeAll(async () => {
   c = await syncedSandboxConnection(t, 'user_feeds_size_400');
   send = sender(t, c.token);
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
-const lines = (ids: string[]): Json[] => ids.map((id, n) => ({ internal_transaction_id: id, transaction_date: today(), amount: n % 2 === 0 ? -12.5 : 100, description: `Line ${id}`, running_balance: 500 + n }));
-const sendLines = (feed: unknown, transactions: Json[]) => send('POST', '/accounting/bank_feeds/transactions', { bank_feed_transactions: { bank_feed_account_id: feed, transactions } });
+const lines = (ids: string[]): Json[] =>
+  ids.map((id, n) => ({
+    internal_transaction_id: id,
+    transaction_date: today(),
+    amount: n % 2 === 0 ? -12.5 : 100,
+    description: `Line ${id}`,
+    running_balance: 500 + n,
+  }));
+const sendLines = (feed: unknown, transactions: Json[]) =>
+  send('POST', '/accounting/bank_feeds/transactions', { bank_feed_transactions: { bank_feed_account_id: feed, transactions } });
 
 describe('bank feeds', () => {
   it('link a new feed through the mapping link page, then send transactions, skipping lines sent before', async () => {
-    const created = await send('POST', '/accounting/bank_feeds/accounts', { bank_feed_account: { name: 'Operating feed', bank_account_type: 'checking', currency_code: 'USD' } });
+    const created = await send('POST', '/accounting/bank_feeds/accounts', {
+      bank_feed_account: { name: 'Operating feed', bank_account_type: 'checking', currency_code: 'USD' },
+    });
     expect(created.statusCode, created.body).toBe(200);
     const feed = json(created).bank_feed_account as Json;
     expect(feed).toMatchObject({ transaction_ready: false, feed_status: 'inactive' });
@@ -35,7 +53,9 @@ describe('bank feeds', () => {
     expect(errorBody(early).error_code).toBe('ENTITY_NOT_READY');
 
     // A ledger account for the feed to go to (every generated bank account has a feed already).
-    const account = await send('POST', '/accounting/accounts', { account: { name: `Feed target ${randomUUID().slice(0, 6)}`, account_type: 'bank' } });
+    const account = await send('POST', '/accounting/accounts', {
+      account: { name: `Feed target ${randomUUID().slice(0, 6)}`, account_type: 'bank' },
+    });
     expect(account.statusCode, account.body).toBe(200);
     const ledger = json(account).account as Json;
 
@@ -49,7 +69,12 @@ describe('bank feeds', () => {
     const shown = await t.app.inject({ method: 'GET', url: page.pathname });
     expect(shown.statusCode).toBe(200);
     expect(shown.body).toContain(String(ledger.platform_id));
-    const linked = await t.app.inject({ method: 'POST', url: page.pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `account_id=${encodeURIComponent(String(ledger.platform_id))}` });
+    const linked = await t.app.inject({
+      method: 'POST',
+      url: page.pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `account_id=${encodeURIComponent(String(ledger.platform_id))}`,
+    });
     expect(linked.statusCode, linked.body).toBe(200);
 
     await incrementalSync(t, c.connection.id);
@@ -74,7 +99,11 @@ describe('bank feeds', () => {
       [lines(['x', 'x']), feed.id, 'bank_feed_transactions.transactions[1].internal_transaction_id'],
       [lines(Array.from({ length: 1001 }, (_, n) => `n${n}`)), feed.id, 'bank_feed_transactions.transactions'],
       [[], feed.id, 'bank_feed_transactions.transactions'],
-      [[{ internal_transaction_id: 'd', transaction_date: '2026-13-01', amount: 1, description: 'x' }], feed.id, 'bank_feed_transactions.transactions[0].transaction_date'],
+      [
+        [{ internal_transaction_id: 'd', transaction_date: '2026-13-01', amount: 1, description: 'x' }],
+        feed.id,
+        'bank_feed_transactions.transactions[0].transaction_date',
+      ],
       [lines(['y']), randomUUID(), 'bank_feed_transactions.bank_feed_account_id'],
     ];
     for (const [transactions, id, field] of cases) {
@@ -85,9 +114,19 @@ describe('bank feeds', () => {
     const unknownFeed = await send('POST', '/accounting/bank_feeds/accounts/mapping_link', { mapping_link: { bank_feed_account_id: randomUUID() } });
     expect(errorBody(unknownFeed).error_metadata?.field).toBe('mapping_link.bank_feed_account_id');
     const other = await t.newOrg('Feeds other');
-    const foreign = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bank_feeds/transactions?access_token=${c.token}`, headers: clientHeaders(other), payload: { bank_feed_transactions: { bank_feed_account_id: feed.id, transactions: lines(['z']) } } });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bank_feeds/transactions?access_token=${c.token}`,
+      headers: clientHeaders(other),
+      payload: { bank_feed_transactions: { bank_feed_account_id: feed.id, transactions: lines(['z']) } },
+    });
     expect(errorBody(foreign).error_code).toBe('INVALID_CREDENTIALS');
-    const noAuth = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bank_feeds/accounts/mapping_link?access_token=${c.token}`, headers: { 'x-service-version': '2024-08-31' }, payload: { mapping_link: { bank_feed_account_id: feed.id } } });
+    const noAuth = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bank_feeds/accounts/mapping_link?access_token=${c.token}`,
+      headers: { 'x-service-version': '2024-08-31' },
+      payload: { mapping_link: { bank_feed_account_id: feed.id } },
+    });
     expect(noAuth.statusCode).toBe(401);
   });
 });

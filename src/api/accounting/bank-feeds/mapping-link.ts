@@ -11,7 +11,6 @@ import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
 import { AsyncResponseSchema } from '../../../writes/job-view.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
 
-
 const Result: TSchema = Type.Object({
   mapping_link: Type.Object({
     bank_feed_account_id: Type.String(),
@@ -21,13 +20,19 @@ const Result: TSchema = Type.Object({
 });
 
 export const contract = defineContract({
-  method: 'POST', url: '/accounting/bank_feeds/accounts/mapping_link', auth: 'client', tags: ['bank feed accounts'],
+  method: 'POST',
+  url: '/accounting/bank_feeds/accounts/mapping_link',
+  auth: 'client',
+  tags: ['bank feed accounts'],
   summary: 'Get the page that links a bank feed account to a ledger account',
   querystring: AccessTokenQuery,
-  body: Type.Object({
-    response_mode: ResponseModeSchema,
-    mapping_link: Type.Object({ bank_feed_account_id: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-  }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      response_mode: ResponseModeSchema,
+      mapping_link: Type.Object({ bank_feed_account_id: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+    },
+    { additionalProperties: false },
+  ),
   success: { status: 200, schema: Result },
   alsoSucceeds: [{ status: 202, schema: AsyncResponseSchema }],
   errors: WRITE_ERRORS,
@@ -36,8 +41,19 @@ export const contract = defineContract({
 export default defineEndpoint(contract, async (request, reply) => {
   const body = request.body;
   const connection = await writableConnection(request, request.query.access_token, 'bank_feed_account', { action: 'bankFeedMappingLink' });
-  const feed = await referencedRecord(request.server.services.pool, connection.id, 'bank_feed_account', body.mapping_link.bank_feed_account_id, 'mapping_link.bank_feed_account_id');
+  const feed = await referencedRecord(
+    request.server.services.pool,
+    connection.id,
+    'bank_feed_account',
+    body.mapping_link.bank_feed_account_id,
+    'mapping_link.bank_feed_account_id',
+  );
   return submitWrite(request, reply, {
-    connection, objectType: 'bank_feed_account', operation: 'bank_feed_mapping_link', target: feed, requestBody: body, mode: body.response_mode,
+    connection,
+    objectType: 'bank_feed_account',
+    operation: 'bank_feed_mapping_link',
+    target: feed,
+    requestBody: body,
+    mode: body.response_mode,
   });
 });

@@ -2,7 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, type TestApp } from '../../../../test/support/app.ts';
-import { eventsOf, incrementalSync, storedWhere, syncedSandboxConnection, type SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
+import {
+  eventsOf,
+  incrementalSync,
+  storedWhere,
+  syncedSandboxConnection,
+  type SyncedConnection,
+} from '../../../../test/support/sandbox-connection.ts';
 import { jobIdOf, line, sender, startWriteTestApp, today, type Json, type Send } from '../../../../test/support/writes.ts';
 
 let t: TestApp;
@@ -20,7 +26,9 @@ beforeAll(async () => {
   otherVendor = (await storedWhere(t, c.connection.id, 'vendor', (v) => v.status === 'active' && v.id !== vendor)).id;
   expense = (await storedWhere(t, c.connection.id, 'account', (a) => a.account_type === 'expense' && a.status === 'active')).id;
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 async function create(path: string, key: string, object: Json): Promise<Json> {
   const response = await send('POST', path, { [key]: object });
@@ -32,13 +40,19 @@ async function stored(type: string, id: unknown): Promise<Json> {
   return storedWhere(t, c.connection.id, type, (d) => d.id === id);
 }
 
-const apply = (memo: unknown, bills: Json[]) => send('POST', '/accounting/bill_credit_applications', { bill_credit_application: { bill_credit_memo_id: memo, linked_bills: bills } });
-const unapply = (memo: unknown, bills: Json[]) => send('POST', '/accounting/bill_credit_applications/unapply', { bill_credit_application: { bill_credit_memo_id: memo, linked_bills: bills } });
+const apply = (memo: unknown, bills: Json[]) =>
+  send('POST', '/accounting/bill_credit_applications', { bill_credit_application: { bill_credit_memo_id: memo, linked_bills: bills } });
+const unapply = (memo: unknown, bills: Json[]) =>
+  send('POST', '/accounting/bill_credit_applications/unapply', { bill_credit_application: { bill_credit_memo_id: memo, linked_bills: bills } });
 
 describe('bill credit applications', () => {
   it('apply credit to a bill, add more, and undo it; bills follow after the follow-up sync', async () => {
     const bill = await create('/accounting/bills', 'bill', { vendor_id: vendor, issue_date: today(), line_items: [line(expense, 250)] });
-    const memo = await create('/accounting/bill_credit_memos', 'bill_credit_memo', { vendor_id: vendor, issue_date: today(), line_items: [line(expense, 80)] });
+    const memo = await create('/accounting/bill_credit_memos', 'bill_credit_memo', {
+      vendor_id: vendor,
+      issue_date: today(),
+      line_items: [line(expense, 80)],
+    });
 
     const first = await apply(memo.id, [{ id: bill.id, allocated_amount: 50 }]);
     expect(first.statusCode, first.body).toBe(200);
@@ -75,14 +89,30 @@ describe('bill credit applications', () => {
   });
 
   it('refuse bills of another vendor, unknown ids and malformed bodies before calling the platform', async () => {
-    const memo = await create('/accounting/bill_credit_memos', 'bill_credit_memo', { vendor_id: vendor, issue_date: today(), line_items: [line(expense, 10)] });
+    const memo = await create('/accounting/bill_credit_memos', 'bill_credit_memo', {
+      vendor_id: vendor,
+      issue_date: today(),
+      line_items: [line(expense, 10)],
+    });
     const foreignBill = await create('/accounting/bills', 'bill', { vendor_id: otherVendor, issue_date: today(), line_items: [line(expense, 10)] });
     const cases: [Json, string][] = [
-      [{ bill_credit_application: { bill_credit_memo_id: memo.id, linked_bills: [{ id: foreignBill.id, allocated_amount: 5 }] } }, 'bill_credit_application.linked_bills[0].id'],
-      [{ bill_credit_application: { bill_credit_memo_id: randomUUID(), linked_bills: [{ id: foreignBill.id, allocated_amount: 5 }] } }, 'bill_credit_application.bill_credit_memo_id'],
-      [{ bill_credit_application: { bill_credit_memo_id: memo.id, linked_bills: [{ id: 'x', allocated_amount: 5 }] } }, 'bill_credit_application.linked_bills[0].id'],
+      [
+        { bill_credit_application: { bill_credit_memo_id: memo.id, linked_bills: [{ id: foreignBill.id, allocated_amount: 5 }] } },
+        'bill_credit_application.linked_bills[0].id',
+      ],
+      [
+        { bill_credit_application: { bill_credit_memo_id: randomUUID(), linked_bills: [{ id: foreignBill.id, allocated_amount: 5 }] } },
+        'bill_credit_application.bill_credit_memo_id',
+      ],
+      [
+        { bill_credit_application: { bill_credit_memo_id: memo.id, linked_bills: [{ id: 'x', allocated_amount: 5 }] } },
+        'bill_credit_application.linked_bills[0].id',
+      ],
       [{ bill_credit_application: { bill_credit_memo_id: memo.id, linked_bills: [] } }, 'bill_credit_application.linked_bills'],
-      [{ bill_credit_application: { bill_credit_memo_id: memo.id, linked_bills: [{ id: foreignBill.id, allocated_amount: -1 }] } }, 'bill_credit_application.linked_bills[0].allocated_amount'],
+      [
+        { bill_credit_application: { bill_credit_memo_id: memo.id, linked_bills: [{ id: foreignBill.id, allocated_amount: -1 }] } },
+        'bill_credit_application.linked_bills[0].allocated_amount',
+      ],
       [{ bill_credit_application: { bill_credit_memo_id: memo.id } }, 'bill_credit_application.linked_bills'],
     ];
     for (const [payload, field] of cases) {
@@ -92,12 +122,22 @@ describe('bill credit applications', () => {
     }
   });
 
-  it('refuse missing auth, other tenants and another connection\'s memo', async () => {
+  it("refuse missing auth, other tenants and another connection's memo", async () => {
     const body = { bill_credit_application: { bill_credit_memo_id: randomUUID(), linked_bills: [{ id: randomUUID(), allocated_amount: 1 }] } };
-    const noAuth = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bill_credit_applications?access_token=${c.token}`, headers: { 'x-service-version': '2024-08-31' }, payload: body });
+    const noAuth = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bill_credit_applications?access_token=${c.token}`,
+      headers: { 'x-service-version': '2024-08-31' },
+      payload: body,
+    });
     expect(noAuth.statusCode).toBe(401);
     const other = await t.newOrg('Credits other');
-    const foreign = await t.app.inject({ method: 'POST', url: `/versioned/accounting/bill_credit_applications?access_token=${c.token}`, headers: clientHeaders(other), payload: body });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bill_credit_applications?access_token=${c.token}`,
+      headers: clientHeaders(other),
+      payload: body,
+    });
     expect(errorBody(foreign).error_code).toBe('INVALID_CREDENTIALS');
     const otherConnection = await syncedSandboxConnection(t, 'user_credits_other_size_300');
     const theirMemo = await storedWhere(t, otherConnection.connection.id, 'bill_credit_memo', () => true);

@@ -22,7 +22,7 @@ export const ALSO_ASYNC = [{ status: 202, schema: AsyncResponseSchema }] as cons
 export const cents = (value: unknown): number => (typeof value === 'number' ? Math.round(value * 100) : 0);
 
 export function appliedBills(memo: StoredRecord): Map<string, number> {
-  const linked = Array.isArray(memo.data.linked_bills) ? memo.data.linked_bills as Json[] : [];
+  const linked = Array.isArray(memo.data.linked_bills) ? (memo.data.linked_bills as Json[]) : [];
   return new Map(linked.map((entry) => [String(entry.id), cents(entry.allocated_amount)]));
 }
 
@@ -31,14 +31,26 @@ export function appliedBills(memo: StoredRecord): Map<string, number> {
  * written for the reference works, and checked against the memo rather than ignored.
  */
 export const ReferenceApplicationFields = {
-  vendor_id: Type.Optional(Type.String({ minLength: 1, description: 'Service id of the credit memo\'s vendor (the reference requires it); must be the memo\'s vendor.' })),
-  currency_code: Type.Optional(StringEnum(CURRENCY_CODES, 'Currency of the credit memo (the reference requires it); must be the memo\'s currency.')),
-  transaction_date: Type.Optional(Type.String({ format: DATE_OR_TIMESTAMP, description: 'When the credit is applied (the reference requires it). Platforms record an application when it is made, so it must be within a day of now: back- or post-dating is refused, not ignored.' })),
+  vendor_id: Type.Optional(
+    Type.String({ minLength: 1, description: "Service id of the credit memo's vendor (the reference requires it); must be the memo's vendor." }),
+  ),
+  currency_code: Type.Optional(StringEnum(CURRENCY_CODES, "Currency of the credit memo (the reference requires it); must be the memo's currency.")),
+  transaction_date: Type.Optional(
+    Type.String({
+      format: DATE_OR_TIMESTAMP,
+      description:
+        'When the credit is applied (the reference requires it). Platforms record an application when it is made, so it must be within a day of now: back- or post-dating is refused, not ignored.',
+    }),
+  ),
 };
 
 const DAY_MS = 86_400_000;
 
-export function checkReferenceFields(application: { vendor_id?: string; currency_code?: string; transaction_date?: string }, memo: StoredRecord, now: Date): void {
+export function checkReferenceFields(
+  application: { vendor_id?: string; currency_code?: string; transaction_date?: string },
+  memo: StoredRecord,
+  now: Date,
+): void {
   if (application.vendor_id !== undefined && application.vendor_id !== memo.data.vendor_id) {
     throw invalidField(`${KEY}.vendor_id`, `is not the credit memo's vendor (${String(memo.data.vendor_id)})`);
   }
@@ -48,7 +60,10 @@ export function checkReferenceFields(application: { vendor_id?: string; currency
   if (application.transaction_date !== undefined) {
     const day = Date.parse(application.transaction_date.length === 10 ? `${application.transaction_date}T12:00:00Z` : application.transaction_date);
     if (Math.abs(day - now.getTime()) > DAY_MS) {
-      throw invalidField(`${KEY}.transaction_date`, 'is more than a day from now: platforms record an application when it is made and cannot date it otherwise; leave it out or send today');
+      throw invalidField(
+        `${KEY}.transaction_date`,
+        'is more than a day from now: platforms record an application when it is made and cannot date it otherwise; leave it out or send today',
+      );
     }
   }
 }

@@ -5,8 +5,11 @@ import { EnvironmentSchema } from '../organizations/schemas.ts';
 import { OAuthAppParams } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'DELETE', url: '/admin/organizations/:id/oauth_apps/:platform', auth: 'admin', tags: ['Admin'],
-  summary: 'Remove the organisation\'s OAuth app of one platform and environment: new links of that platform stop until another is set.',
+  method: 'DELETE',
+  url: '/admin/organizations/:id/oauth_apps/:platform',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: "Remove the organisation's OAuth app of one platform and environment: new links of that platform stop until another is set.",
   description: 'Answers 410 RESOURCE_NOT_FOUND when there is no such app (nothing to remove).',
   params: OAuthAppParams,
   querystring: Type.Object({ environment: EnvironmentSchema }),

@@ -5,8 +5,11 @@ import { OrganizationIdParams } from '../organizations/schemas.ts';
 import { OAuthAppSchema } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/admin/organizations/:id/oauth_apps', auth: 'admin', tags: ['Admin'],
-  summary: 'The organisation\'s OAuth apps, by platform then environment (secrets are never shown).',
+  method: 'GET',
+  url: '/admin/organizations/:id/oauth_apps',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: "The organisation's OAuth apps, by platform then environment (secrets are never shown).",
   params: OrganizationIdParams,
   success: { status: 200, schema: Type.Object({ oauth_apps: Type.Array(OAuthAppSchema) }) },
   errors: ['VALIDATION_ERROR', 'INVALID_ADMIN_TOKEN', 'RESOURCE_NOT_FOUND'],

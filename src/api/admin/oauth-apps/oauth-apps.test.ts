@@ -17,7 +17,9 @@ import { contract as deleteContract } from './delete.ts';
 /** A minimal OAuth platform: only its auth type matters to these endpoints. */
 const OAUTH = 'OAUTHAPPS_TEST';
 const oauthConnector: Connector = {
-  id: OAUTH, name: 'OAuth Apps Test', kind: 'accounting',
+  id: OAUTH,
+  name: 'OAuth Apps Test',
+  kind: 'accounting',
   auth: {
     type: 'oauth2',
     authorizeUrl: (app, state) => `https://login.example.com/authorize?client_id=${app.clientId}&state=${state}`,
@@ -27,7 +29,16 @@ const oauthConnector: Connector = {
   identify: () => Promise.resolve({ storeUniqueId: 'x', storeName: null }),
   objects: {
     account: {
-      capabilities: { read: true, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false, create: false, update: false, delete: false },
+      capabilities: {
+        read: true,
+        incremental: 'none',
+        deletions: 'none',
+        filter: false,
+        fetchByPlatformId: false,
+        create: false,
+        update: false,
+        delete: false,
+      },
       handler: { read: () => Promise.resolve({ records: [], nextPageToken: null }), map: (record) => ({ platform_id: record.platformId }) },
     },
   },
@@ -39,16 +50,29 @@ beforeAll(async () => {
   if (getConnector(OAUTH) === undefined) registerConnector(oauthConnector);
   t = await startTestApp();
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const admin = () => ({ authorization: `Bearer ${t.adminToken}` });
 const MISSING_ORG = '00000000-0000-4000-8000-000000000000';
 const SECRET = 'oauth-app-secret-value-1234';
 
-interface OAuthApp { platform: string; environment: Environment; client_id: string; redirect_uri: string; created_at: string; updated_at: string }
+interface OAuthApp {
+  platform: string;
+  environment: Environment;
+  client_id: string;
+  redirect_uri: string;
+  created_at: string;
+  updated_at: string;
+}
 
 const body = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  environment: 'sandbox', client_id: 'app-client-id', client_secret: SECRET, redirect_uri: 'https://api.example.com/link/oauth/callback', ...overrides,
+  environment: 'sandbox',
+  client_id: 'app-client-id',
+  client_secret: SECRET,
+  redirect_uri: 'https://api.example.com/link/oauth/callback',
+  ...overrides,
 });
 
 function put(orgId: string, payload: object, platform = OAUTH, headers: Record<string, string> = admin()) {
@@ -67,8 +91,13 @@ function remove(orgId: string, environment: string, platform = OAUTH) {
 }
 
 async function storedRows(orgId: string) {
-  const rows = await t.db.pool.query<{ environment: string; platform: string; client_id: string; client_secret_ciphertext: Buffer; redirect_uri: string }>(
-    'SELECT environment, platform, client_id, client_secret_ciphertext, redirect_uri FROM oauth_apps WHERE organization_id = $1', [orgId]);
+  const rows = await t.db.pool.query<{
+    environment: string;
+    platform: string;
+    client_id: string;
+    client_secret_ciphertext: Buffer;
+    redirect_uri: string;
+  }>('SELECT environment, platform, client_id, client_secret_ciphertext, redirect_uri FROM oauth_apps WHERE organization_id = $1', [orgId]);
   return rows.rows;
 }
 
@@ -76,10 +105,28 @@ async function storedRows(orgId: string) {
 function connectionOf(organizationId: string, environment: Environment): ConnectionRecord {
   const now = new Date();
   return {
-    id: '00000000-0000-4000-8000-000000000001', organizationId, environment, platform: OAUTH, name: null, status: 'not_ready',
-    accessTokenCiphertext: Buffer.alloc(0), linkTokenCiphertext: Buffer.alloc(0), storeUniqueId: null, storeName: null, credentialsCiphertext: null, oauthTokensCiphertext: null,
-    syncConfig: null, scope: null, redirectUrl: null, defaultSubsidiaryId: null, linkedAt: null, readyAt: null, disableError: null, disableMessage: null,
-    createdAt: now, updatedAt: now,
+    id: '00000000-0000-4000-8000-000000000001',
+    organizationId,
+    environment,
+    platform: OAUTH,
+    name: null,
+    status: 'not_ready',
+    accessTokenCiphertext: Buffer.alloc(0),
+    linkTokenCiphertext: Buffer.alloc(0),
+    storeUniqueId: null,
+    storeName: null,
+    credentialsCiphertext: null,
+    oauthTokensCiphertext: null,
+    syncConfig: null,
+    scope: null,
+    redirectUrl: null,
+    defaultSubsidiaryId: null,
+    linkedAt: null,
+    readyAt: null,
+    disableError: null,
+    disableMessage: null,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 
@@ -91,10 +138,17 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
     expect(response.statusCode, response.body).toBe(200);
     const created = json(response);
     expect(Value.Check(setContract.success.schema, created)).toBe(true);
-    expect(created).toEqual({ oauth_app: {
-      platform: OAUTH, environment: 'sandbox', client_id: 'app-client-id', redirect_uri: 'https://api.example.com/link/oauth/callback',
-      has_webhook_key: false, created_at: expect.any(String) as string, updated_at: expect.any(String) as string,
-    } });
+    expect(created).toEqual({
+      oauth_app: {
+        platform: OAUTH,
+        environment: 'sandbox',
+        client_id: 'app-client-id',
+        redirect_uri: 'https://api.example.com/link/oauth/callback',
+        has_webhook_key: false,
+        created_at: expect.any(String) as string,
+        updated_at: expect.any(String) as string,
+      },
+    });
     expect(response.body).not.toContain(SECRET);
     expect(response.body).not.toContain('client_secret');
 
@@ -110,7 +164,8 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
     const plain = await t.db.pool.query(
       `SELECT 1 FROM oauth_apps WHERE organization_id = $1
           AND (position($2::bytea IN client_secret_ciphertext) > 0 OR client_id = $3 OR redirect_uri LIKE '%' || $3 || '%')`,
-      [id, Buffer.from(SECRET), SECRET]);
+      [id, Buffer.from(SECRET), SECRET],
+    );
     expect(plain.rowCount).toBe(0);
   });
 
@@ -118,7 +173,10 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
     const org = await t.newOrg('OAuth replace');
     const id = org.organization.id;
     const first = (json(await put(id, body())) as { oauth_app: OAuthApp }).oauth_app;
-    const second = await put(id, body({ client_id: 'app-2', client_secret: 'second-secret', redirect_uri: 'http://localhost:8080/link/oauth/callback' }));
+    const second = await put(
+      id,
+      body({ client_id: 'app-2', client_secret: 'second-secret', redirect_uri: 'http://localhost:8080/link/oauth/callback' }),
+    );
     expect(second.statusCode, second.body).toBe(200);
     const updated = (json(second) as { oauth_app: OAuthApp }).oauth_app;
     expect(updated).toMatchObject({ client_id: 'app-2', redirect_uri: 'http://localhost:8080/link/oauth/callback', created_at: first.created_at });
@@ -132,14 +190,26 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
     const org = await t.newOrg('OAuth environments');
     const id = org.organization.id;
     expect((await put(id, body({ environment: 'sandbox', client_id: 'sb' }))).statusCode).toBe(200);
-    expect((await put(id, body({ environment: 'production', client_id: 'live', client_secret: 'live-secret', redirect_uri: 'http://127.0.0.1:3000/cb' }))).statusCode).toBe(200);
-    expect((await list(id)).map((a) => [a.platform, a.environment, a.client_id])).toEqual([[OAUTH, 'production', 'live'], [OAUTH, 'sandbox', 'sb']]);
+    expect(
+      (await put(id, body({ environment: 'production', client_id: 'live', client_secret: 'live-secret', redirect_uri: 'http://127.0.0.1:3000/cb' })))
+        .statusCode,
+    ).toBe(200);
+    expect((await list(id)).map((a) => [a.platform, a.environment, a.client_id])).toEqual([
+      [OAUTH, 'production', 'live'],
+      [OAUTH, 'sandbox', 'sb'],
+    ]);
 
     const { pool, cipher } = t.services;
-    expect(await findOAuthApp(pool, cipher, connectionOf(id, 'production'), OAUTH))
-      .toEqual({ clientId: 'live', clientSecret: 'live-secret', redirectUri: 'http://127.0.0.1:3000/cb' });
-    expect(await findOAuthApp(pool, cipher, connectionOf(id, 'sandbox'), OAUTH))
-      .toEqual({ clientId: 'sb', clientSecret: SECRET, redirectUri: 'https://api.example.com/link/oauth/callback' });
+    expect(await findOAuthApp(pool, cipher, connectionOf(id, 'production'), OAUTH)).toEqual({
+      clientId: 'live',
+      clientSecret: 'live-secret',
+      redirectUri: 'http://127.0.0.1:3000/cb',
+    });
+    expect(await findOAuthApp(pool, cipher, connectionOf(id, 'sandbox'), OAUTH)).toEqual({
+      clientId: 'sb',
+      clientSecret: SECRET,
+      redirectUri: 'https://api.example.com/link/oauth/callback',
+    });
     expect(await findOAuthApp(pool, cipher, connectionOf(t.org.organization.id, 'sandbox'), OAUTH)).toBeNull();
   });
 
@@ -191,7 +261,10 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
     expect(badId.statusCode).toBe(400);
     expect(errorBody(badId).error_metadata).toMatchObject({ location: 'params', field: 'id' });
     const malformed = await t.app.inject({
-      method: 'PUT', url: `/admin/organizations/${id}/oauth_apps/${OAUTH}`, headers: { ...admin(), 'content-type': 'application/json' }, payload: '{"client_id":',
+      method: 'PUT',
+      url: `/admin/organizations/${id}/oauth_apps/${OAUTH}`,
+      headers: { ...admin(), 'content-type': 'application/json' },
+      payload: '{"client_id":',
     });
     expect(errorBody(malformed).error_code).toBe('MALFORMED_JSON');
     expect(await storedRows(id)).toEqual([]);
@@ -199,7 +272,7 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
 });
 
 describe('DELETE /admin/organizations/:id/oauth_apps/:platform', () => {
-  it('removes one environment\'s app, then answers 410', async () => {
+  it("removes one environment's app, then answers 410", async () => {
     const org = await t.newOrg('OAuth delete');
     const id = org.organization.id;
     await put(id, body({ environment: 'sandbox' }));
@@ -261,7 +334,8 @@ describe('ledgerport oauth-app (CLI)', () => {
   async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     try {
       const { stdout, stderr } = await run(process.execPath, ['bin/ledgerport.js', 'oauth-app', ...args], {
-        cwd: ROOT, env: { ...process.env, DATABASE_URL: t.db.url, ...fixed, DATA_DIR: '/tmp/ledgerport-test-data', LOG_LEVEL: 'silent' },
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: t.db.url, ...fixed, DATA_DIR: '/tmp/ledgerport-test-data', LOG_LEVEL: 'silent' },
       });
       return { code: 0, stdout, stderr };
     } catch (error) {
@@ -278,7 +352,9 @@ describe('ledgerport oauth-app (CLI)', () => {
     const listed = await cli(['list', '--id', id]);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).not.toContain(SECRET);
-    expect((JSON.parse(listed.stdout) as { oauth_apps: OAuthApp[] }).oauth_apps.map((a) => [a.platform, a.environment])).toEqual([[OAUTH, 'sandbox']]);
+    expect((JSON.parse(listed.stdout) as { oauth_apps: OAuthApp[] }).oauth_apps.map((a) => [a.platform, a.environment])).toEqual([
+      [OAUTH, 'sandbox'],
+    ]);
 
     const deleted = await cli(['delete', '--id', id, '--platform', OAUTH, '--environment', 'sandbox']);
     expect(deleted.code, deleted.stderr).toBe(0);
@@ -286,8 +362,21 @@ describe('ledgerport oauth-app (CLI)', () => {
     expect(await list(id)).toEqual([]);
     expect((await cli(['delete', '--id', id, '--platform', OAUTH, '--environment', 'sandbox'])).code).toBe(1);
 
-    const sandbox = await cli(['set', '--id', id, '--platform', 'SANDBOX', '--environment', 'sandbox',
-      '--client-id', 'c', '--client-secret', 's', '--redirect-uri', 'https://example.com/cb']);
+    const sandbox = await cli([
+      'set',
+      '--id',
+      id,
+      '--platform',
+      'SANDBOX',
+      '--environment',
+      'sandbox',
+      '--client-id',
+      'c',
+      '--client-secret',
+      's',
+      '--redirect-uri',
+      'https://example.com/cb',
+    ]);
     expect(sandbox.code).toBe(1);
     expect(sandbox.stderr).toContain('`platform` SANDBOX does not sign in with OAuth; platforms that take an OAuth app: QUICKBOOKS, XERO.');
   });

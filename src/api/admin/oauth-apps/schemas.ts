@@ -1,15 +1,20 @@
 import { Type } from 'typebox';
 import { EnvironmentSchema } from '../organizations/schemas.ts';
 
-export const OAuthAppSchema = Type.Object({
-  platform: Type.String({ description: 'Platform id, e.g. XERO.' }),
-  environment: EnvironmentSchema,
-  client_id: Type.String({ description: 'The OAuth app\'s client id at the platform.' }),
-  redirect_uri: Type.String({ description: 'Where the platform sends the end user back after consent.' }),
-  has_webhook_key: Type.Boolean({ description: 'Whether the platform\'s webhooks to this app are verified and received (POST /platform-webhooks/…); the key is never shown.' }),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
-}, { description: 'An organisation\'s OAuth app for one platform and environment; the client secret is stored encrypted and never shown.' });
+export const OAuthAppSchema = Type.Object(
+  {
+    platform: Type.String({ description: 'Platform id, e.g. XERO.' }),
+    environment: EnvironmentSchema,
+    client_id: Type.String({ description: "The OAuth app's client id at the platform." }),
+    redirect_uri: Type.String({ description: 'Where the platform sends the end user back after consent.' }),
+    has_webhook_key: Type.Boolean({
+      description: "Whether the platform's webhooks to this app are verified and received (POST /platform-webhooks/…); the key is never shown.",
+    }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { description: "An organisation's OAuth app for one platform and environment; the client secret is stored encrypted and never shown." },
+);
 
 export const OAuthAppParams = Type.Object({
   id: Type.String({ format: 'uuid', description: 'Organisation id' }),

@@ -5,23 +5,38 @@ import { EnvironmentSchema } from '../organizations/schemas.ts';
 import { OAuthAppParams, OAuthAppSchema } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'PUT', url: '/admin/organizations/:id/oauth_apps/:platform', auth: 'admin', tags: ['Admin'],
-  summary: 'Set the organisation\'s OAuth app of one platform and environment; the link flow uses it for consent and token exchange.',
-  description: 'The platform must sign in with OAuth (a 400 lists those that do). The client secret is stored encrypted and never returned. '
-    + 'redirect_uri is an absolute URL without credentials or #fragment, https unless the host is localhost or 127.0.0.1. '
-    + 'Setting it again replaces the app.',
+  method: 'PUT',
+  url: '/admin/organizations/:id/oauth_apps/:platform',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: "Set the organisation's OAuth app of one platform and environment; the link flow uses it for consent and token exchange.",
+  description:
+    'The platform must sign in with OAuth (a 400 lists those that do). The client secret is stored encrypted and never returned. ' +
+    'redirect_uri is an absolute URL without credentials or #fragment, https unless the host is localhost or 127.0.0.1. ' +
+    'Setting it again replaces the app.',
   params: OAuthAppParams,
-  body: Type.Object({
-    environment: EnvironmentSchema,
-    client_id: Type.String({ minLength: 1, maxLength: OAUTH_APP_FIELD_MAX_LENGTH }),
-    client_secret: Type.String({ minLength: 1, maxLength: OAUTH_APP_FIELD_MAX_LENGTH, description: 'Stored encrypted; never returned.' }),
-    redirect_uri: Type.String({ minLength: 1, maxLength: REDIRECT_URI_MAX_LENGTH, description: 'e.g. https://api.example.com/link/oauth/callback' }),
-    webhook_key: Type.Optional(Type.String({
-      minLength: 1, maxLength: OAUTH_APP_FIELD_MAX_LENGTH,
-      description: 'The key the platform signs its webhooks with (Xero: the app\'s webhook key; QuickBooks: the verifier token). With it, '
-        + 'POST /platform-webhooks/{platform}/{organization id}/{environment} receives them (docs/sync.md, "Platform webhooks"). Stored encrypted; never returned.',
-    })),
-  }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      environment: EnvironmentSchema,
+      client_id: Type.String({ minLength: 1, maxLength: OAUTH_APP_FIELD_MAX_LENGTH }),
+      client_secret: Type.String({ minLength: 1, maxLength: OAUTH_APP_FIELD_MAX_LENGTH, description: 'Stored encrypted; never returned.' }),
+      redirect_uri: Type.String({
+        minLength: 1,
+        maxLength: REDIRECT_URI_MAX_LENGTH,
+        description: 'e.g. https://api.example.com/link/oauth/callback',
+      }),
+      webhook_key: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: OAUTH_APP_FIELD_MAX_LENGTH,
+          description:
+            "The key the platform signs its webhooks with (Xero: the app's webhook key; QuickBooks: the verifier token). With it, " +
+            'POST /platform-webhooks/{platform}/{organization id}/{environment} receives them (docs/sync.md, "Platform webhooks"). Stored encrypted; never returned.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   success: { status: 200, schema: Type.Object({ oauth_app: OAuthAppSchema }) },
   errors: ['VALIDATION_ERROR', 'MALFORMED_JSON', 'INVALID_ADMIN_TOKEN', 'RESOURCE_NOT_FOUND'],
 });
@@ -31,8 +46,14 @@ export default defineEndpoint(contract, async (request) => {
   const { environment, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri, webhook_key: webhookKey } = request.body;
   return {
     oauth_app: await setOAuthApp(pool, cipher, {
-      organizationId: request.params.id, platform: request.params.platform, environment, clientId, clientSecret, redirectUri,
-      ...(webhookKey === undefined ? {} : { webhookKey }), location: 'body',
+      organizationId: request.params.id,
+      platform: request.params.platform,
+      environment,
+      clientId,
+      clientSecret,
+      redirectUri,
+      ...(webhookKey === undefined ? {} : { webhookKey }),
+      location: 'body',
     }),
   };
 });

@@ -4,7 +4,10 @@ import { createOrganization } from '../../../tenants/organizations.ts';
 import { ClientCredentialsSchema, OrganizationSchema } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'POST', url: '/admin/organizations', auth: 'admin', tags: ['Admin'],
+  method: 'POST',
+  url: '/admin/organizations',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'Create an organisation with sandbox and production client credentials.',
   body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
   success: {

@@ -4,7 +4,10 @@ import { listOrganizations } from '../../../tenants/organizations.ts';
 import { OrganizationSchema } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/admin/organizations', auth: 'admin', tags: ['Admin'],
+  method: 'GET',
+  url: '/admin/organizations',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'List organisations (secrets are never shown again).',
   success: { status: 200, schema: Type.Object({ organizations: Type.Array(OrganizationSchema) }) },
   errors: ['INVALID_ADMIN_TOKEN'],

@@ -6,8 +6,12 @@ import { contract as createContract } from './create.ts';
 import { contract as rotateContract } from './rotate-credentials.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp({ extraVersionedEndpoints: probeEndpoints({ executions: 0 }) }); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await startTestApp({ extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const admin = () => ({ authorization: `Bearer ${t.adminToken}` });
 
@@ -17,13 +21,23 @@ describe('POST /admin/organizations', () => {
     expect(response.statusCode).toBe(201);
     const body = json(response);
     expect(Value.Check(createContract.success.schema, body)).toBe(true);
-    const created = body as { organization: { id: string; name: string }; credentials: Record<'sandbox' | 'production', { client_id: string; client_secret: string }> };
+    const created = body as {
+      organization: { id: string; name: string };
+      credentials: Record<'sandbox' | 'production', { client_id: string; client_secret: string }>;
+    };
     expect(created.organization.name).toBe('Acme');
     expect(created.credentials.sandbox.client_id).not.toBe(created.credentials.production.client_id);
     for (const env of ['sandbox', 'production'] as const) {
       const who = await t.app.inject({
-        method: 'GET', url: '/versioned/_probe/whoami',
-        headers: { authorization: basicAuth({ ...created, organization: { ...created.organization, products: [], disabled_endpoints: [], data_batching: null, created_at: '' } }, env), 'x-service-version': VERSION },
+        method: 'GET',
+        url: '/versioned/_probe/whoami',
+        headers: {
+          authorization: basicAuth(
+            { ...created, organization: { ...created.organization, products: [], disabled_endpoints: [], data_batching: null, created_at: '' } },
+            env,
+          ),
+          'x-service-version': VERSION,
+        },
       });
       expect(json(who)).toMatchObject({ organization_id: created.organization.id, environment: env });
     }
@@ -64,7 +78,12 @@ describe('POST /admin/organizations', () => {
       expect(response.statusCode).toBe(400);
       expect(errorBody(response).error_message).toBe(message);
     }
-    const malformed = await t.app.inject({ method: 'POST', url: '/admin/organizations', headers: { ...admin(), 'content-type': 'application/json' }, payload: '{"name":' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/admin/organizations',
+      headers: { ...admin(), 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     expect(errorBody(malformed).error_code).toBe('MALFORMED_JSON');
   });
 });
@@ -83,7 +102,9 @@ describe('POST /admin/organizations/:id/credentials/rotate', () => {
     const org = await t.newOrg('Rotate me');
     const before = Date.now();
     const response = await t.app.inject({
-      method: 'POST', url: `/admin/organizations/${org.organization.id}/credentials/rotate`, headers: admin(),
+      method: 'POST',
+      url: `/admin/organizations/${org.organization.id}/credentials/rotate`,
+      headers: admin(),
       payload: { environment: 'production', grace_period_seconds: 3600 },
     });
     expect(response.statusCode).toBe(200);
@@ -98,7 +119,9 @@ describe('POST /admin/organizations/:id/credentials/rotate', () => {
 
   it('answers 410 for an organisation that does not exist', async () => {
     const response = await t.app.inject({
-      method: 'POST', url: '/admin/organizations/00000000-0000-4000-8000-000000000000/credentials/rotate', headers: admin(),
+      method: 'POST',
+      url: '/admin/organizations/00000000-0000-4000-8000-000000000000/credentials/rotate',
+      headers: admin(),
       payload: { environment: 'sandbox', grace_period_seconds: 0 },
     });
     expect(response.statusCode).toBe(410);
@@ -107,11 +130,20 @@ describe('POST /admin/organizations/:id/credentials/rotate', () => {
 
   it('refuses malformed input', async () => {
     const url = `/admin/organizations/${t.org.organization.id}/credentials/rotate`;
-    for (const payload of [{ environment: 'staging', grace_period_seconds: 0 }, { environment: 'sandbox', grace_period_seconds: -1 }, { environment: 'sandbox' }]) {
+    for (const payload of [
+      { environment: 'staging', grace_period_seconds: 0 },
+      { environment: 'sandbox', grace_period_seconds: -1 },
+      { environment: 'sandbox' },
+    ]) {
       const response = await t.app.inject({ method: 'POST', url, headers: admin(), payload });
       expect(response.statusCode).toBe(400);
     }
-    const badId = await t.app.inject({ method: 'POST', url: '/admin/organizations/not-a-uuid/credentials/rotate', headers: admin(), payload: { environment: 'sandbox', grace_period_seconds: 0 } });
+    const badId = await t.app.inject({
+      method: 'POST',
+      url: '/admin/organizations/not-a-uuid/credentials/rotate',
+      headers: admin(),
+      payload: { environment: 'sandbox', grace_period_seconds: 0 },
+    });
     expect(badId.statusCode).toBe(400);
     expect(errorBody(badId).error_metadata).toMatchObject({ location: 'params', field: 'id' });
   });
@@ -123,26 +155,42 @@ describe('PUT /admin/organizations/:id/products', () => {
 
   it('limits what the organisation may use: other products answer PRODUCT_NOT_ALLOWED, before anything else is looked at', async () => {
     const org = await t.newOrg('Accounting only');
-    const get = (url: string) => t.app.inject({ method: 'GET', url: `/versioned${url}`, headers: { authorization: basicAuth(org), 'x-service-version': VERSION } });
+    const get = (url: string) =>
+      t.app.inject({ method: 'GET', url: `/versioned${url}`, headers: { authorization: basicAuth(org), 'x-service-version': VERSION } });
     // Every product by default: a bogus access token is what is wrong.
     expect(errorBody(await get('/commerce/orders?access_token=bogus')).error_code).toBe('INVALID_CREDENTIALS');
 
     const set = await put(org.organization.id, { products: ['accounting'] });
     expect(set.statusCode, set.body).toBe(200);
     expect(json(set)).toEqual({ products: ['accounting'] });
-    const listed = json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; products: string[] }[] };
+    const listed = json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as {
+      organizations: { id: string; products: string[] }[];
+    };
     expect(listed.organizations.find((o) => o.id === org.organization.id)?.products).toEqual(['accounting']);
 
-    for (const [url, product] of [['/commerce/orders?access_token=bogus', 'commerce'], ['/accounting/bank_feeds/accounts?access_token=bogus', 'bank_feeds']] as const) {
+    for (const [url, product] of [
+      ['/commerce/orders?access_token=bogus', 'commerce'],
+      ['/accounting/bank_feeds/accounts?access_token=bogus', 'bank_feeds'],
+    ] as const) {
       const refused = await get(url);
       expect(refused.statusCode, url).toBe(404);
       expect(errorBody(refused)).toMatchObject({ error_type: 'CONNECTION_ERROR', error_code: 'PRODUCT_NOT_ALLOWED', error_metadata: { product } });
     }
     expect(errorBody(await get('/accounting/bills?access_token=bogus')).error_code).toBe('INVALID_CREDENTIALS');
     // Another organisation is not affected.
-    expect(errorBody(await t.app.inject({ method: 'GET', url: '/versioned/commerce/orders?access_token=bogus', headers: { authorization: basicAuth(t.org), 'x-service-version': VERSION } })).error_code).toBe('INVALID_CREDENTIALS');
+    expect(
+      errorBody(
+        await t.app.inject({
+          method: 'GET',
+          url: '/versioned/commerce/orders?access_token=bogus',
+          headers: { authorization: basicAuth(t.org), 'x-service-version': VERSION },
+        }),
+      ).error_code,
+    ).toBe('INVALID_CREDENTIALS');
 
-    expect(json(await put(org.organization.id, { products: ['bank_feeds', 'commerce', 'accounting', 'payments'] }))).toEqual({ products: ['accounting', 'commerce', 'payments', 'bank_feeds'] });
+    expect(json(await put(org.organization.id, { products: ['bank_feeds', 'commerce', 'accounting', 'payments'] }))).toEqual({
+      products: ['accounting', 'commerce', 'payments', 'bank_feeds'],
+    });
     expect(errorBody(await get('/commerce/orders?access_token=bogus')).error_code).toBe('INVALID_CREDENTIALS');
   });
 
@@ -151,14 +199,22 @@ describe('PUT /admin/organizations/:id/products', () => {
     expect((await put(org.organization.id, { products: [] }, {})).statusCode).toBe(401);
     expect((await put(org.organization.id, { products: [] }, { authorization: basicAuth(org) })).statusCode).toBe(401);
     expect((await put('00000000-0000-4000-8000-000000000000', { products: ['accounting'] })).statusCode).toBe(410);
-    for (const payload of [{ products: ['crypto'] }, { products: 'accounting' }, { products: ['accounting', 'accounting'] }, {}, { products: [], extra: 1 }]) {
+    for (const payload of [
+      { products: ['crypto'] },
+      { products: 'accounting' },
+      { products: ['accounting', 'accounting'] },
+      {},
+      { products: [], extra: 1 },
+    ]) {
       const refused = await put(org.organization.id, payload);
       expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
       expect(errorBody(refused).error_code).toBe('VALIDATION_ERROR');
     }
     expect(errorBody(await put(org.organization.id, { products: ['crypto'] })).error_message).toContain('accounting, commerce, payments, bank_feeds');
     expect((await put('not-a-uuid', { products: [] })).statusCode).toBe(400);
-    const listed = json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; products: string[] }[] };
+    const listed = json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as {
+      organizations: { id: string; products: string[] }[];
+    };
     expect(listed.organizations.find((o) => o.id === org.organization.id)?.products).toEqual(['accounting', 'commerce', 'payments', 'bank_feeds']);
   });
 });
@@ -167,31 +223,54 @@ describe('PUT /admin/organizations/:id/disabled_endpoints', () => {
   const put = (id: string, payload: unknown, headers: Record<string, string> = admin()) =>
     t.app.inject({ method: 'PUT', url: `/admin/organizations/${id}/disabled_endpoints`, headers, payload: payload as Record<string, unknown> });
   const listedDisabled = async (id: string): Promise<unknown> =>
-    (json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; disabled_endpoints: unknown }[] })
-      .organizations.find((o) => o.id === id)?.disabled_endpoints;
+    (
+      json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as {
+        organizations: { id: string; disabled_endpoints: unknown }[];
+      }
+    ).organizations.find((o) => o.id === id)?.disabled_endpoints;
 
   it('turns single endpoints off for the organisation: they answer ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION, the rest as before', async () => {
     const org = await t.newOrg('Read-only lender');
-    const call = (method: 'GET' | 'POST', url: string, who = org) => t.app.inject({
-      method, url: `/versioned${url}`, headers: { authorization: basicAuth(who), 'x-service-version': VERSION }, ...(method === 'POST' ? { payload: { bill: {} } } : {}),
-    });
+    const call = (method: 'GET' | 'POST', url: string, who = org) =>
+      t.app.inject({
+        method,
+        url: `/versioned${url}`,
+        headers: { authorization: basicAuth(who), 'x-service-version': VERSION },
+        ...(method === 'POST' ? { payload: { bill: {} } } : {}),
+      });
     expect(errorBody(await call('POST', '/accounting/bills?access_token=bogus')).error_code).not.toBe('ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION');
 
-    const set = await put(org.organization.id, { disabled_endpoints: ['POST /accounting/bills', 'GET /accounting/bills/:id', 'POST /accounting/bills'] });
+    const set = await put(org.organization.id, {
+      disabled_endpoints: ['POST /accounting/bills', 'GET /accounting/bills/:id', 'POST /accounting/bills'],
+    });
     expect(set.statusCode, set.body).toBe(200);
     expect(json(set)).toEqual({ disabled_endpoints: ['POST /accounting/bills', 'GET /accounting/bills/:id'] });
     expect(await listedDisabled(org.organization.id)).toEqual(['POST /accounting/bills', 'GET /accounting/bills/:id']);
 
-    for (const [method, url, key] of [['POST', '/accounting/bills?access_token=bogus', 'POST /accounting/bills'], ['GET', '/accounting/bills/abc?access_token=bogus', 'GET /accounting/bills/:id']] as const) {
+    for (const [method, url, key] of [
+      ['POST', '/accounting/bills?access_token=bogus', 'POST /accounting/bills'],
+      ['GET', '/accounting/bills/abc?access_token=bogus', 'GET /accounting/bills/:id'],
+    ] as const) {
       const refused = await call(method, url);
       expect(refused.statusCode, url).toBe(404);
-      expect(errorBody(refused)).toMatchObject({ error_type: 'INVALID_REQUEST', error_code: 'ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION', error_metadata: { endpoint: key } });
+      expect(errorBody(refused)).toMatchObject({
+        error_type: 'INVALID_REQUEST',
+        error_code: 'ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION',
+        error_metadata: { endpoint: key },
+      });
     }
     // The list and other endpoints answer as before; another organisation is not affected.
     expect(errorBody(await call('GET', '/accounting/bills?access_token=bogus')).error_code).toBe('INVALID_CREDENTIALS');
-    expect(errorBody(await call('POST', '/accounting/bills?access_token=bogus', t.org)).error_code).not.toBe('ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION');
+    expect(errorBody(await call('POST', '/accounting/bills?access_token=bogus', t.org)).error_code).not.toBe(
+      'ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION',
+    );
     // Unauthenticated requests learn nothing about the organisation's settings.
-    const anonymous = await t.app.inject({ method: 'POST', url: '/versioned/accounting/bills?access_token=bogus', headers: { 'x-service-version': VERSION }, payload: {} });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/versioned/accounting/bills?access_token=bogus',
+      headers: { 'x-service-version': VERSION },
+      payload: {},
+    });
     expect(anonymous.statusCode).toBe(401);
 
     expect(json(await put(org.organization.id, { disabled_endpoints: [] }))).toEqual({ disabled_endpoints: [] });
@@ -204,14 +283,21 @@ describe('PUT /admin/organizations/:id/disabled_endpoints', () => {
     expect((await put(org.organization.id, { disabled_endpoints: [] }, { authorization: basicAuth(org) })).statusCode).toBe(401);
     expect((await put('00000000-0000-4000-8000-000000000000', { disabled_endpoints: ['POST /accounting/bills'] })).statusCode).toBe(410);
     for (const payload of [
-      { disabled_endpoints: ['POST /accounting/bill'] }, { disabled_endpoints: ['post /accounting/bills'] }, { disabled_endpoints: ['POST /versioned/accounting/bills'] },
-      { disabled_endpoints: ['PUT /admin/organizations/:id/products'] }, { disabled_endpoints: 'POST /accounting/bills' }, {}, { disabled_endpoints: [], extra: 1 },
+      { disabled_endpoints: ['POST /accounting/bill'] },
+      { disabled_endpoints: ['post /accounting/bills'] },
+      { disabled_endpoints: ['POST /versioned/accounting/bills'] },
+      { disabled_endpoints: ['PUT /admin/organizations/:id/products'] },
+      { disabled_endpoints: 'POST /accounting/bills' },
+      {},
+      { disabled_endpoints: [], extra: 1 },
     ]) {
       const refused = await put(org.organization.id, payload);
       expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
       expect(errorBody(refused).error_code).toBe('VALIDATION_ERROR');
     }
-    expect(errorBody(await put(org.organization.id, { disabled_endpoints: ['POST /accounting/bills', 'POST /accounting/bill'] })).error_metadata?.field).toBe('disabled_endpoints[1]');
+    expect(
+      errorBody(await put(org.organization.id, { disabled_endpoints: ['POST /accounting/bills', 'POST /accounting/bill'] })).error_metadata?.field,
+    ).toBe('disabled_endpoints[1]');
     expect(await listedDisabled(org.organization.id)).toEqual([]);
   });
 });
@@ -220,10 +306,13 @@ describe('PUT /admin/organizations/:id/data_batching', () => {
   const put = (id: string, payload: unknown, headers: Record<string, string> = admin()) =>
     t.app.inject({ method: 'PUT', url: `/admin/organizations/${id}/data_batching`, headers, payload: payload as Record<string, unknown> });
   const listedBatching = async (id: string): Promise<unknown> =>
-    (json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as { organizations: { id: string; data_batching: unknown }[] })
-      .organizations.find((o) => o.id === id)?.data_batching;
+    (
+      json(await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: admin() })) as {
+        organizations: { id: string; data_batching: unknown }[];
+      }
+    ).organizations.find((o) => o.id === id)?.data_batching;
 
-  it('turns the organisation\'s data batching on and off', async () => {
+  it("turns the organisation's data batching on and off", async () => {
     const org = await t.newOrg('Batched');
     expect(await listedBatching(org.organization.id)).toBeNull();
     const on = await put(org.organization.id, { months: [1, 6, 12] });
@@ -238,7 +327,15 @@ describe('PUT /admin/organizations/:id/data_batching', () => {
     const org = await t.newOrg('Batching untouched');
     expect((await put(org.organization.id, { months: [1] }, {})).statusCode).toBe(401);
     expect((await put('00000000-0000-4000-8000-000000000000', { months: [1] })).statusCode).toBe(410);
-    for (const payload of [{ months: [6, 1] }, { months: [0] }, { months: [241] }, { months: [1.5] }, { months: 'monthly' }, {}, { months: [1], extra: true }]) {
+    for (const payload of [
+      { months: [6, 1] },
+      { months: [0] },
+      { months: [241] },
+      { months: [1.5] },
+      { months: 'monthly' },
+      {},
+      { months: [1], extra: true },
+    ]) {
       const refused = await put(org.organization.id, payload);
       expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
       expect(errorBody(refused).error_code).toBe('VALIDATION_ERROR');

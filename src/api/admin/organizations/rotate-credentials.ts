@@ -5,13 +5,19 @@ import { rotateSecret } from '../../../tenants/organizations.ts';
 import { EnvironmentSchema, OrganizationIdParams } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'POST', url: '/admin/organizations/:id/credentials/rotate', auth: 'admin', tags: ['Admin'],
+  method: 'POST',
+  url: '/admin/organizations/:id/credentials/rotate',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'Issue a new client secret; the previous one keeps working (and signing webhooks, second) until the grace period ends.',
   params: OrganizationIdParams,
-  body: Type.Object({
-    environment: EnvironmentSchema,
-    grace_period_seconds: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600, description: '0 revokes the old secret at once; at most 30 days.' }),
-  }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      environment: EnvironmentSchema,
+      grace_period_seconds: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600, description: '0 revokes the old secret at once; at most 30 days.' }),
+    },
+    { additionalProperties: false },
+  ),
   success: {
     status: 200,
     schema: Type.Object({

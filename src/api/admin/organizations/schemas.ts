@@ -4,8 +4,12 @@ export const OrganizationSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
   products: Type.Array(Type.String(), { description: 'Products the organisation may use: accounting, commerce, payments, bank_feeds.' }),
-  disabled_endpoints: Type.Array(Type.String(), { description: 'Endpoints turned off for the organisation, as "METHOD /route" (ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION).' }),
-  data_batching: Type.Union([Type.Object({ months: Type.Array(Type.Integer()) }), Type.Null()], { description: 'Data batching of initial syncs (HISTORICAL_UPDATE per batch); null: off.' }),
+  disabled_endpoints: Type.Array(Type.String(), {
+    description: 'Endpoints turned off for the organisation, as "METHOD /route" (ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION).',
+  }),
+  data_batching: Type.Union([Type.Object({ months: Type.Array(Type.Integer()) }), Type.Null()], {
+    description: 'Data batching of initial syncs (HISTORICAL_UPDATE per batch); null: off.',
+  }),
   created_at: Type.String({ format: 'date-time' }),
 });
 

@@ -6,11 +6,15 @@ import { checkDataBatchingMonths, DataBatchingSchema } from '../../../connection
 import { OrganizationIdParams } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'PUT', url: '/admin/organizations/:id/data_batching', auth: 'admin', tags: ['Admin'],
+  method: 'PUT',
+  url: '/admin/organizations/:id/data_batching',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'Set the data batching of the organisation\'s initial syncs ({"months": []} turns it off).',
-  description: 'With batching on, an initial sync reads the newest months first, batch by batch, and each finished batch fires '
-    + 'HISTORICAL_UPDATE (spec: "only for organisations with data batching on"). A connection\'s syncConfig.data_batching overrides '
-    + 'it ({"months": []} turns it off for that connection). Applies to initial syncs that start afterwards.',
+  description:
+    'With batching on, an initial sync reads the newest months first, batch by batch, and each finished batch fires ' +
+    'HISTORICAL_UPDATE (spec: "only for organisations with data batching on"). A connection\'s syncConfig.data_batching overrides ' +
+    'it ({"months": []} turns it off for that connection). Applies to initial syncs that start afterwards.',
   params: OrganizationIdParams,
   body: DataBatchingSchema,
   success: { status: 200, schema: Type.Object({ data_batching: Type.Union([DataBatchingSchema, Type.Null()]) }) },

@@ -9,10 +9,14 @@ import { OrganizationIdParams } from './schemas.ts';
 const ProductSchema = StringEnum(PRODUCTS, PRODUCTS.join(', '));
 
 export const contract = defineContract({
-  method: 'PUT', url: '/admin/organizations/:id/products', auth: 'admin', tags: ['Admin'],
+  method: 'PUT',
+  url: '/admin/organizations/:id/products',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'Set the products an organisation may use (replaces the list).',
-  description: 'Data and writes of a product not listed answer PRODUCT_NOT_ALLOWED (404). Every product is enabled by default. '
-    + 'Other API processes apply a change within AUTH_CACHE_SECONDS.',
+  description:
+    'Data and writes of a product not listed answer PRODUCT_NOT_ALLOWED (404). Every product is enabled by default. ' +
+    'Other API processes apply a change within AUTH_CACHE_SECONDS.',
   params: OrganizationIdParams,
   body: Type.Object({ products: Type.Array(ProductSchema, { uniqueItems: true, maxItems: PRODUCTS.length }) }, { additionalProperties: false }),
   success: { status: 200, schema: Type.Object({ products: Type.Array(ProductSchema) }) },

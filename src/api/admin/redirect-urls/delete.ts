@@ -4,7 +4,10 @@ import { removeRedirectUrls } from '../../../connections/redirect-urls.ts';
 import { EnvironmentSchema, OrganizationIdParams } from '../organizations/schemas.ts';
 
 export const contract = defineContract({
-  method: 'DELETE', url: '/admin/organizations/:id/redirect_urls', auth: 'admin', tags: ['Admin'],
+  method: 'DELETE',
+  url: '/admin/organizations/:id/redirect_urls',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'Remove the redirect URL list of one environment: sandbox then accepts the redirect_url given at connection creation, production none.',
   description: 'Answers 410 RESOURCE_NOT_FOUND when the environment has no list.',
   params: OrganizationIdParams,

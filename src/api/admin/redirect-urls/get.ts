@@ -5,8 +5,11 @@ import { OrganizationIdParams } from '../organizations/schemas.ts';
 import { RedirectUrlsSchema } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/admin/organizations/:id/redirect_urls', auth: 'admin', tags: ['Admin'],
-  summary: 'The allowed redirect URLs of the organisation\'s environments that have a list.',
+  method: 'GET',
+  url: '/admin/organizations/:id/redirect_urls',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: "The allowed redirect URLs of the organisation's environments that have a list.",
   params: OrganizationIdParams,
   success: { status: 200, schema: Type.Object({ redirect_urls: Type.Array(RedirectUrlsSchema) }) },
   errors: ['VALIDATION_ERROR', 'INVALID_ADMIN_TOKEN', 'RESOURCE_NOT_FOUND'],

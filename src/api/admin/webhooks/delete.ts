@@ -4,7 +4,10 @@ import { removeWebhookUrl } from '../../../webhooks/admin.ts';
 import { EnvironmentSchema, OrganizationIdParams } from '../organizations/schemas.ts';
 
 export const contract = defineContract({
-  method: 'DELETE', url: '/admin/organizations/:id/webhook', auth: 'admin', tags: ['Admin'],
+  method: 'DELETE',
+  url: '/admin/organizations/:id/webhook',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'Remove the webhook URL of one environment: no new deliveries; deliveries already created keep going.',
   description: 'Answers 410 RESOURCE_NOT_FOUND when the environment has no URL (nothing to remove).',
   params: OrganizationIdParams,

@@ -4,7 +4,10 @@ import { getDelivery, webhookWindowSeconds } from '../../../webhooks/admin.ts';
 import { AttemptSchema, DeliveryParams, DeliverySchema } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/admin/organizations/:id/webhook/deliveries/:deliveryId', auth: 'admin', tags: ['Admin'],
+  method: 'GET',
+  url: '/admin/organizations/:id/webhook/deliveries/:deliveryId',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'One webhook delivery with every attempt: URL, start, duration, HTTP status, error and the start of the answer.',
   params: DeliveryParams,
   success: {
@@ -17,5 +20,10 @@ export const contract = defineContract({
 });
 
 export default defineEndpoint(contract, async (request) => ({
-  delivery: await getDelivery(request.server.services.pool, request.params.id, request.params.deliveryId, webhookWindowSeconds(request.server.services.config)),
+  delivery: await getDelivery(
+    request.server.services.pool,
+    request.params.id,
+    request.params.deliveryId,
+    webhookWindowSeconds(request.server.services.config),
+  ),
 }));

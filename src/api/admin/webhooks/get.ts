@@ -5,8 +5,11 @@ import { OrganizationIdParams } from '../organizations/schemas.ts';
 import { WebhookSchema } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/admin/organizations/:id/webhook', auth: 'admin', tags: ['Admin'],
-  summary: 'The webhook URLs of the organisation\'s configured environments.',
+  method: 'GET',
+  url: '/admin/organizations/:id/webhook',
+  auth: 'admin',
+  tags: ['Admin'],
+  summary: "The webhook URLs of the organisation's configured environments.",
   params: OrganizationIdParams,
   success: { status: 200, schema: Type.Object({ webhooks: Type.Array(WebhookSchema) }) },
   errors: ['VALIDATION_ERROR', 'INVALID_ADMIN_TOKEN', 'RESOURCE_NOT_FOUND'],

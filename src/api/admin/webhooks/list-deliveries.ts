@@ -6,7 +6,10 @@ import { EnvironmentSchema, OrganizationIdParams } from '../organizations/schema
 import { DeliverySchema, DeliveryStatusSchema } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'GET', url: '/admin/organizations/:id/webhook/deliveries', auth: 'admin', tags: ['Admin'],
+  method: 'GET',
+  url: '/admin/organizations/:id/webhook/deliveries',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'The webhook delivery log, newest first, keyset-paged: pass next_cursor back as cursor with the same filters.',
   params: OrganizationIdParams,
   querystring: Type.Object({
@@ -29,9 +32,18 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const q = request.query;
-  const page = await listDeliveries(request.server.services.pool, request.params.id, {
-    environment: q.environment ?? null, status: q.status ?? null, code: q.code ?? null, connectionId: q.connection_id ?? null,
-    from: q.cursor === undefined || q.cursor === '' ? null : decodeCursor(q.cursor), limit: q.limit ?? DEFAULT_DELIVERY_LIMIT,
-  }, webhookWindowSeconds(request.server.services.config));
+  const page = await listDeliveries(
+    request.server.services.pool,
+    request.params.id,
+    {
+      environment: q.environment ?? null,
+      status: q.status ?? null,
+      code: q.code ?? null,
+      connectionId: q.connection_id ?? null,
+      from: q.cursor === undefined || q.cursor === '' ? null : decodeCursor(q.cursor),
+      limit: q.limit ?? DEFAULT_DELIVERY_LIMIT,
+    },
+    webhookWindowSeconds(request.server.services.config),
+  );
   return { deliveries: page.deliveries, next_cursor: page.next === null ? null : encodeCursor(page.next) };
 });

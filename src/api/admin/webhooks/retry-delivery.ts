@@ -4,9 +4,12 @@ import { retryDelivery, webhookWindowSeconds } from '../../../webhooks/admin.ts'
 import { DeliveryParams, DeliverySchema } from './schemas.ts';
 
 export const contract = defineContract({
-  method: 'POST', url: '/admin/organizations/:id/webhook/deliveries/:deliveryId/retry', auth: 'admin', tags: ['Admin'],
+  method: 'POST',
+  url: '/admin/organizations/:id/webhook/deliveries/:deliveryId/retry',
+  auth: 'admin',
+  tags: ['Admin'],
   summary: 'Re-send one delivery, whatever its status: a new delivery of the same event (replay_of = this one), due now, retried for 15 minutes.',
-  description: 'Refused with 400 VALIDATION_ERROR when the delivery\'s environment has no webhook URL any more.',
+  description: "Refused with 400 VALIDATION_ERROR when the delivery's environment has no webhook URL any more.",
   params: DeliveryParams,
   body: Type.Object({}, { additionalProperties: false, description: 'Empty: the delivery is named in the path.' }),
   success: { status: 202, schema: Type.Object({ delivery: DeliverySchema }) },

@@ -5,12 +5,14 @@ import { EnvironmentSchema } from '../organizations/schemas.ts';
 
 export const WebhookSchema = Type.Object({
   environment: EnvironmentSchema,
-  url: Type.String({ description: 'Where the environment\'s events are POSTed.' }),
+  url: Type.String({ description: "Where the environment's events are POSTed." }),
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-export const DeliveryStatusSchema = StringEnum(DELIVERY_STATUSES,
-  'pending (waiting for an attempt), delivering (an attempt is running), delivered (2xx received) or failed (the window ended without a 2xx).');
+export const DeliveryStatusSchema = StringEnum(
+  DELIVERY_STATUSES,
+  'pending (waiting for an attempt), delivering (an attempt is running), delivered (2xx received) or failed (the window ended without a 2xx).',
+);
 
 export const DeliverySchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -36,7 +38,7 @@ export const AttemptSchema = Type.Object({
   duration_ms: Type.Integer({ minimum: 0 }),
   status_code: Nullable(Type.Integer(), 'HTTP status received; null on timeout or network error.'),
   error: Nullable(Type.String()),
-  response_excerpt: Nullable(Type.String(), 'The first bytes of the receiver\'s answer.'),
+  response_excerpt: Nullable(Type.String(), "The first bytes of the receiver's answer."),
 });
 
 export const DeliveryParams = Type.Object({

@@ -19,43 +19,81 @@ import { contract as retryContract } from './retry-delivery.ts';
 import { contract as replayContract } from './replay-deliveries.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const admin = () => ({ authorization: `Bearer ${t.adminToken}` });
 const MISSING_ORG = '00000000-0000-4000-8000-000000000000';
 
 interface Delivery {
-  id: string; event_id: string; environment: string; connection_id: string | null; code: string; status: string; attempts: number;
-  next_attempt_at: string; deadline_at: string; replay_of: string | null; created_at: string; finished_at: string | null;
+  id: string;
+  event_id: string;
+  environment: string;
+  connection_id: string | null;
+  code: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  deadline_at: string;
+  replay_of: string | null;
+  created_at: string;
+  finished_at: string | null;
 }
 
 async function putUrl(orgId: string, environment: Environment, url: string, app = t) {
-  return app.app.inject({ method: 'PUT', url: `/admin/organizations/${orgId}/webhook`, headers: { authorization: `Bearer ${app.adminToken}` }, payload: { environment, url } });
+  return app.app.inject({
+    method: 'PUT',
+    url: `/admin/organizations/${orgId}/webhook`,
+    headers: { authorization: `Bearer ${app.adminToken}` },
+    payload: { environment, url },
+  });
 }
 
 /** Emits events (the trigger creates one delivery each when the environment has a URL); returns the organisation's deliveries, oldest first. */
-async function emit(org: CreatedOrganization, environment: Environment, events: { code: string; connectionId?: string | null }[]): Promise<Delivery[]> {
-  await emitEvents(t.db.pool, t.services.cipher, { organizationId: org.organization.id, environment }, events.map((e) => ({
-    connectionId: e.connectionId ?? null, type: e.code.split('_')[0] ?? 'CONNECTION', code: e.code, payload: { code: e.code },
-  })));
+async function emit(
+  org: CreatedOrganization,
+  environment: Environment,
+  events: { code: string; connectionId?: string | null }[],
+): Promise<Delivery[]> {
+  await emitEvents(
+    t.db.pool,
+    t.services.cipher,
+    { organizationId: org.organization.id, environment },
+    events.map((e) => ({
+      connectionId: e.connectionId ?? null,
+      type: e.code.split('_')[0] ?? 'CONNECTION',
+      code: e.code,
+      payload: { code: e.code },
+    })),
+  );
   return deliveriesOf(org);
 }
 
 async function deliveriesOf(org: CreatedOrganization): Promise<Delivery[]> {
-  const rows = await t.db.pool.query<{ id: string }>(
-    'SELECT id FROM webhook_deliveries WHERE organization_id = $1 ORDER BY created_at, id', [org.organization.id]);
+  const rows = await t.db.pool.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE organization_id = $1 ORDER BY created_at, id', [
+    org.organization.id,
+  ]);
   const out: Delivery[] = [];
   for (const row of rows.rows) {
-    const response = await t.app.inject({ method: 'GET', url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${row.id}`, headers: admin() });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${row.id}`,
+      headers: admin(),
+    });
     out.push((json(response) as { delivery: Delivery }).delivery);
   }
   return out;
 }
 
 async function setStatus(ids: string[], status: string, finishedAt: string | null = null): Promise<void> {
-  await t.db.pool.query(`UPDATE webhook_deliveries SET status = $2, finished_at = COALESCE($3::timestamptz, clock_timestamp()) WHERE id = ANY($1::uuid[])`,
-    [ids, status, finishedAt]);
+  await t.db.pool.query(
+    `UPDATE webhook_deliveries SET status = $2, finished_at = COALESCE($3::timestamptz, clock_timestamp()) WHERE id = ANY($1::uuid[])`,
+    [ids, status, finishedAt],
+  );
 }
 
 async function list(orgId: string, query = ''): Promise<{ deliveries: Delivery[]; next_cursor: string | null }> {
@@ -77,10 +115,19 @@ describe('admin token', () => {
       { method: 'GET', url: `/admin/organizations/${org}/webhook/deliveries` },
       { method: 'GET', url: `/admin/organizations/${org}/webhook/deliveries/${delivery}` },
       { method: 'POST', url: `/admin/organizations/${org}/webhook/deliveries/${delivery}/retry`, payload: {} },
-      { method: 'POST', url: `/admin/organizations/${org}/webhook/deliveries/replay`, payload: { from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' } },
+      {
+        method: 'POST',
+        url: `/admin/organizations/${org}/webhook/deliveries/replay`,
+        payload: { from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' },
+      },
     ];
     for (const call of calls) {
-      for (const headers of [{}, { authorization: 'Bearer' }, { authorization: 'Bearer wrong-token-value' }, { authorization: `Basic ${t.adminToken}` }]) {
+      for (const headers of [
+        {},
+        { authorization: 'Bearer' },
+        { authorization: 'Bearer wrong-token-value' },
+        { authorization: `Basic ${t.adminToken}` },
+      ]) {
         const response = await t.app.inject({ ...call, headers });
         expect(response.statusCode, `${call.method} ${call.url}`).toBe(401);
         expect(errorBody(response).error_code).toBe('INVALID_ADMIN_TOKEN');
@@ -113,13 +160,16 @@ describe('PUT, GET and DELETE /admin/organizations/:id/webhook', () => {
     const listed = await t.app.inject({ method: 'GET', url: `/admin/organizations/${id}/webhook`, headers: admin() });
     expect(Value.Check(getContract.success.schema, json(listed))).toBe(true);
     expect((json(listed) as { webhooks: { environment: string; url: string }[] }).webhooks.map((w) => [w.environment, w.url])).toEqual([
-      ['sandbox', 'https://example.com/hooks/two'], ['production', 'http://hooks.example.com:8443/p'],
+      ['sandbox', 'https://example.com/hooks/two'],
+      ['production', 'http://hooks.example.com:8443/p'],
     ]);
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `/admin/organizations/${id}/webhook?environment=production`, headers: admin() });
     expect(deleted.statusCode).toBe(200);
     expect(json(deleted)).toEqual({ deleted: true });
-    const after = json(await t.app.inject({ method: 'GET', url: `/admin/organizations/${id}/webhook`, headers: admin() })) as { webhooks: { environment: string }[] };
+    const after = json(await t.app.inject({ method: 'GET', url: `/admin/organizations/${id}/webhook`, headers: admin() })) as {
+      webhooks: { environment: string }[];
+    };
     expect(after.webhooks.map((w) => w.environment)).toEqual(['sandbox']);
 
     const again = await t.app.inject({ method: 'DELETE', url: `/admin/organizations/${id}/webhook?environment=production`, headers: admin() });
@@ -160,8 +210,14 @@ describe('PUT, GET and DELETE /admin/organizations/:id/webhook', () => {
 
   it('refuses malformed bodies, environments and ids', async () => {
     const url = `/admin/organizations/${t.org.organization.id}/webhook`;
-    for (const payload of [{}, { environment: 'staging', url: 'https://example.com' }, { environment: 'sandbox' }, { environment: 'sandbox', url: '' },
-      { environment: 'sandbox', url: 'https://example.com', extra: 1 }, { environment: 'sandbox', url: `https://example.com/${'a'.repeat(2000)}` }]) {
+    for (const payload of [
+      {},
+      { environment: 'staging', url: 'https://example.com' },
+      { environment: 'sandbox' },
+      { environment: 'sandbox', url: '' },
+      { environment: 'sandbox', url: 'https://example.com', extra: 1 },
+      { environment: 'sandbox', url: `https://example.com/${'a'.repeat(2000)}` },
+    ]) {
       const response = await t.app.inject({ method: 'PUT', url, headers: admin(), payload });
       expect(response.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
       expect(errorBody(response).error_code).toBe('VALIDATION_ERROR');
@@ -188,9 +244,18 @@ describe('PUT, GET and DELETE /admin/organizations/:id/webhook', () => {
 });
 
 describe('private addresses', () => {
-  const privateUrls = ['http://10.0.0.1/', 'http://127.0.0.1:8080/hooks', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://[::ffff:192.168.1.1]/',
+  const privateUrls = [
+    'http://10.0.0.1/',
+    'http://127.0.0.1:8080/hooks',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]/',
+    'http://[::ffff:192.168.1.1]/',
     // Forms the hand-written prefixes let through (issue 19).
-    'http://[::127.0.0.1]/', 'http://[64:ff9b:1::a00:1]/', 'http://[::ffff:0:7f00:1]/', 'http://2130706433/'];
+    'http://[::127.0.0.1]/',
+    'http://[64:ff9b:1::a00:1]/',
+    'http://[::ffff:0:7f00:1]/',
+    'http://2130706433/',
+  ];
 
   it('the shared function refuses them when allowPrivate is false and accepts them when true', async () => {
     for (const url of privateUrls) {
@@ -200,7 +265,12 @@ describe('private addresses', () => {
       expect(webhookUrlError(url, true, 'body')).toBeNull();
     }
     expect(webhookUrlError('https://example.com/hooks', false, 'body')).toBeNull();
-    const refused = setWebhookUrl(t.db.pool, { organizationId: t.org.organization.id, environment: 'sandbox', url: 'http://10.0.0.1/', allowPrivate: false });
+    const refused = setWebhookUrl(t.db.pool, {
+      organizationId: t.org.organization.id,
+      environment: 'sandbox',
+      url: 'http://10.0.0.1/',
+      allowPrivate: false,
+    });
     await expect(refused).rejects.toBeInstanceOf(ServiceError);
     await expect(refused).rejects.toMatchObject({ code: 'VALIDATION_ERROR', metadata: { field: 'url' } });
   });
@@ -213,8 +283,12 @@ describe('private addresses', () => {
 
   describe('over HTTP with WEBHOOK_ALLOW_PRIVATE=false', () => {
     let strict: TestApp;
-    beforeAll(async () => { strict = await startTestApp({ config: { production: true, webhookAllowPrivate: false } }); });
-    afterAll(async () => { await strict.close(); });
+    beforeAll(async () => {
+      strict = await startTestApp({ config: { production: true, webhookAllowPrivate: false } });
+    });
+    afterAll(async () => {
+      await strict.close();
+    });
 
     it('answers 400 naming url, and stores nothing', async () => {
       for (const url of privateUrls) {
@@ -225,7 +299,9 @@ describe('private addresses', () => {
         expect(body.error_metadata).toMatchObject({ field: 'url', location: 'body' });
       }
       expect((await putUrl(strict.org.organization.id, 'production', 'https://hooks.example.com/x', strict)).statusCode).toBe(200);
-      const stored = await strict.db.pool.query<{ url: string }>('SELECT url FROM webhook_endpoints WHERE organization_id = $1', [strict.org.organization.id]);
+      const stored = await strict.db.pool.query<{ url: string }>('SELECT url FROM webhook_endpoints WHERE organization_id = $1', [
+        strict.org.organization.id,
+      ]);
       expect(stored.rows).toEqual([{ url: 'https://hooks.example.com/x' }]);
     });
   });
@@ -242,10 +318,16 @@ describe('GET /admin/organizations/:id/webhook/deliveries', () => {
     await putUrl(org.organization.id, 'sandbox', 'https://example.com/sandbox');
     await putUrl(org.organization.id, 'production', 'https://example.com/production');
     await emit(org, 'sandbox', [
-      { code: 'BILL_CREATED', connectionId: connA }, { code: 'BILL_UPDATED', connectionId: connA }, { code: 'BILL_CREATED', connectionId: connB },
-      { code: 'INVOICE_CREATED', connectionId: connB }, { code: 'CONNECTION_INITIAL_UPDATE' },
+      { code: 'BILL_CREATED', connectionId: connA },
+      { code: 'BILL_UPDATED', connectionId: connA },
+      { code: 'BILL_CREATED', connectionId: connB },
+      { code: 'INVOICE_CREATED', connectionId: connB },
+      { code: 'CONNECTION_INITIAL_UPDATE' },
     ]);
-    all = await emit(org, 'production', [{ code: 'BILL_CREATED', connectionId: connA }, { code: 'BILL_DELETED', connectionId: connA }]);
+    all = await emit(org, 'production', [
+      { code: 'BILL_CREATED', connectionId: connA },
+      { code: 'BILL_DELETED', connectionId: connA },
+    ]);
     expect(all).toHaveLength(7);
     await setStatus([all[0]?.id ?? '', all[3]?.id ?? ''], 'failed');
     await setStatus([all[1]?.id ?? ''], 'delivered');
@@ -256,14 +338,25 @@ describe('GET /admin/organizations/:id/webhook/deliveries', () => {
     expect(page.next_cursor).toBeNull();
     expect(page.deliveries.map((d) => d.id)).toEqual(all.map((d) => d.id).reverse());
     const first = page.deliveries.at(-1);
-    expect(first).toMatchObject({ environment: 'sandbox', connection_id: connA, code: 'BILL_CREATED', status: 'failed', attempts: 0, replay_of: null });
+    expect(first).toMatchObject({
+      environment: 'sandbox',
+      connection_id: connA,
+      code: 'BILL_CREATED',
+      status: 'failed',
+      attempts: 0,
+      replay_of: null,
+    });
     expect(Date.parse(first?.deadline_at ?? '') - Date.parse(first?.created_at ?? '')).toBeGreaterThan(14 * 60_000);
   });
 
   it('shows each deadline as the dispatcher keeps it, shortened by WEBHOOK_SCHEDULE_SCALE like the delays', async () => {
     const scaled = await buildApp({ ...t.services, config: { ...t.services.config, webhookScheduleScale: 0.01 } }, { logger: false });
     try {
-      const response = await scaled.inject({ method: 'GET', url: `/admin/organizations/${org.organization.id}/webhook/deliveries?limit=3`, headers: admin() });
+      const response = await scaled.inject({
+        method: 'GET',
+        url: `/admin/organizations/${org.organization.id}/webhook/deliveries?limit=3`,
+        headers: admin(),
+      });
       const deliveries = json(response).deliveries as Delivery[];
       expect(deliveries).toHaveLength(3);
       // 15 minutes × 0.01 = 9 s after creation.
@@ -275,7 +368,11 @@ describe('GET /admin/organizations/:id/webhook/deliveries', () => {
 
   it('filters by environment, status, code and connection, together', async () => {
     const ids = async (query: string) => (await list(org.organization.id, query)).deliveries.map((d) => d.id);
-    const idsOf = (pick: (d: Delivery) => boolean) => all.filter(pick).map((d) => d.id).reverse();
+    const idsOf = (pick: (d: Delivery) => boolean) =>
+      all
+        .filter(pick)
+        .map((d) => d.id)
+        .reverse();
     expect(await ids('?environment=production')).toEqual(idsOf((d) => d.environment === 'production'));
     expect(await ids('?status=failed')).toEqual(idsOf((d) => d.id === all[0]?.id || d.id === all[3]?.id));
     expect(await ids('?status=delivered')).toEqual([all[1]?.id]);
@@ -302,7 +399,12 @@ describe('GET /admin/organizations/:id/webhook/deliveries', () => {
     const filtered = await list(org.organization.id, '?environment=sandbox&limit=3');
     expect(filtered.next_cursor).not.toBeNull();
     const rest = await list(org.organization.id, `?environment=sandbox&limit=3&cursor=${filtered.next_cursor ?? ''}`);
-    expect([...filtered.deliveries, ...rest.deliveries].map((d) => d.id)).toEqual(all.slice(0, 5).map((d) => d.id).reverse());
+    expect([...filtered.deliveries, ...rest.deliveries].map((d) => d.id)).toEqual(
+      all
+        .slice(0, 5)
+        .map((d) => d.id)
+        .reverse(),
+    );
     expect(rest.next_cursor).toBeNull();
   });
 
@@ -338,17 +440,32 @@ describe('GET /admin/organizations/:id/webhook/deliveries/:deliveryId', () => {
     await t.db.pool.query(
       `INSERT INTO webhook_attempts (delivery_id, attempt, url, started_at, duration_ms, status_code, error, response_excerpt) VALUES
          ($1, 2, 'https://example.com/attempts', clock_timestamp(), 5000, NULL, 'timeout after 5000 ms', NULL),
-         ($1, 1, 'https://example.com/attempts', clock_timestamp() - interval '10 seconds', 42, 503, 'HTTP 503', 'Service Unavailable')`, [id]);
-    await t.db.pool.query(`UPDATE webhook_deliveries SET attempts = 2, last_status_code = NULL, last_error = 'timeout after 5000 ms' WHERE id = $1`, [id]);
+         ($1, 1, 'https://example.com/attempts', clock_timestamp() - interval '10 seconds', 42, 503, 'HTTP 503', 'Service Unavailable')`,
+      [id],
+    );
+    await t.db.pool.query(`UPDATE webhook_deliveries SET attempts = 2, last_status_code = NULL, last_error = 'timeout after 5000 ms' WHERE id = $1`, [
+      id,
+    ]);
 
-    const response = await t.app.inject({ method: 'GET', url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${id}`, headers: admin() });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${id}`,
+      headers: admin(),
+    });
     expect(response.statusCode).toBe(200);
     const body = json(response);
     expect(Value.Check(getDeliveryContract.success.schema, body)).toBe(true);
     const shown = (body as { delivery: Json }).delivery;
     expect(shown).toMatchObject({ id, attempts: 2, last_error: 'timeout after 5000 ms', last_status_code: null });
     expect(shown.attempts_log).toMatchObject([
-      { attempt: 1, url: 'https://example.com/attempts', duration_ms: 42, status_code: 503, error: 'HTTP 503', response_excerpt: 'Service Unavailable' },
+      {
+        attempt: 1,
+        url: 'https://example.com/attempts',
+        duration_ms: 42,
+        status_code: 503,
+        error: 'HTTP 503',
+        response_excerpt: 'Service Unavailable',
+      },
       { attempt: 2, duration_ms: 5000, status_code: null, error: 'timeout after 5000 ms', response_excerpt: null },
     ]);
   });
@@ -366,7 +483,11 @@ describe('GET /admin/organizations/:id/webhook/deliveries/:deliveryId', () => {
       expect(response.statusCode, url).toBe(410);
       expect(errorBody(response).error_code).toBe('RESOURCE_NOT_FOUND');
     }
-    const malformed = await t.app.inject({ method: 'GET', url: `/admin/organizations/${owner.organization.id}/webhook/deliveries/123`, headers: admin() });
+    const malformed = await t.app.inject({
+      method: 'GET',
+      url: `/admin/organizations/${owner.organization.id}/webhook/deliveries/123`,
+      headers: admin(),
+    });
     expect(malformed.statusCode).toBe(400);
     expect(errorBody(malformed).error_metadata).toMatchObject({ location: 'params', field: 'deliveryId' });
   });
@@ -380,18 +501,31 @@ describe('POST /admin/organizations/:id/webhook/deliveries/:deliveryId/retry', (
     const [original] = await emit(org, 'sandbox', [{ code: 'BILL_CREATED', connectionId }]);
     const originalId = original?.id ?? '';
     // Long past its window, failed.
-    await t.db.pool.query(`UPDATE webhook_deliveries SET status = 'failed', attempts = 7, finished_at = clock_timestamp(),
-      created_at = clock_timestamp() - interval '2 hours', deadline_at = clock_timestamp() - interval '105 minutes' WHERE id = $1`, [originalId]);
+    await t.db.pool.query(
+      `UPDATE webhook_deliveries SET status = 'failed', attempts = 7, finished_at = clock_timestamp(),
+      created_at = clock_timestamp() - interval '2 hours', deadline_at = clock_timestamp() - interval '105 minutes' WHERE id = $1`,
+      [originalId],
+    );
 
     const before = Date.now();
-    const response = await t.app.inject({ method: 'POST', url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${originalId}/retry`, headers: admin() });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${originalId}/retry`,
+      headers: admin(),
+    });
     expect(response.statusCode, response.body).toBe(202);
     const body = json(response);
     expect(Value.Check(retryContract.success.schema, body)).toBe(true);
     const copy = (body as { delivery: Delivery }).delivery;
     expect(copy).toMatchObject({
-      event_id: original?.event_id, environment: 'sandbox', connection_id: connectionId, code: 'BILL_CREATED',
-      status: 'pending', attempts: 0, replay_of: originalId, finished_at: null,
+      event_id: original?.event_id,
+      environment: 'sandbox',
+      connection_id: connectionId,
+      code: 'BILL_CREATED',
+      status: 'pending',
+      attempts: 0,
+      replay_of: originalId,
+      finished_at: null,
     });
     expect(copy.id).not.toBe(originalId);
     expect(Math.abs(Date.parse(copy.next_attempt_at) - before)).toBeLessThan(10_000);
@@ -402,13 +536,21 @@ describe('POST /admin/organizations/:id/webhook/deliveries/:deliveryId/retry', (
     // The dispatcher's claim condition holds for the copy; the original is untouched.
     const due = await t.db.pool.query<{ id: string }>(
       `SELECT id FROM webhook_deliveries WHERE organization_id = $1 AND status = 'pending' AND next_attempt_at <= now() + interval '1 second' AND deadline_at > now()`,
-      [org.organization.id]);
+      [org.organization.id],
+    );
     expect(due.rows.map((r) => r.id)).toEqual([copy.id]);
-    const unchanged = await t.db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [originalId]);
+    const unchanged = await t.db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [
+      originalId,
+    ]);
     expect(unchanged.rows[0]).toEqual({ status: 'failed', attempts: 7 });
 
     // A retry of the retry points at the copy.
-    const again = await t.app.inject({ method: 'POST', url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${copy.id}/retry`, headers: admin(), payload: {} });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${copy.id}/retry`,
+      headers: admin(),
+      payload: {},
+    });
     expect((json(again) as { delivery: Delivery }).delivery.replay_of).toBe(copy.id);
   });
 
@@ -417,17 +559,34 @@ describe('POST /admin/organizations/:id/webhook/deliveries/:deliveryId/retry', (
     await putUrl(org.organization.id, 'production', 'https://example.com/prod');
     const [delivery] = await emit(org, 'production', [{ code: 'INVOICE_CREATED' }]);
     const id = delivery?.id ?? '';
-    const foreign = await t.app.inject({ method: 'POST', url: `/admin/organizations/${t.org.organization.id}/webhook/deliveries/${id}/retry`, headers: admin() });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/admin/organizations/${t.org.organization.id}/webhook/deliveries/${id}/retry`,
+      headers: admin(),
+    });
     expect(foreign.statusCode).toBe(410);
     expect(errorBody(foreign).error_code).toBe('RESOURCE_NOT_FOUND');
-    const unknown = await t.app.inject({ method: 'POST', url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${randomUUID()}/retry`, headers: admin() });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${randomUUID()}/retry`,
+      headers: admin(),
+    });
     expect(unknown.statusCode).toBe(410);
 
-    const withBody = await t.app.inject({ method: 'POST', url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${id}/retry`, headers: admin(), payload: { force: true } });
+    const withBody = await t.app.inject({
+      method: 'POST',
+      url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${id}/retry`,
+      headers: admin(),
+      payload: { force: true },
+    });
     expect(withBody.statusCode).toBe(400);
 
     await t.app.inject({ method: 'DELETE', url: `/admin/organizations/${org.organization.id}/webhook?environment=production`, headers: admin() });
-    const noUrl = await t.app.inject({ method: 'POST', url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${id}/retry`, headers: admin() });
+    const noUrl = await t.app.inject({
+      method: 'POST',
+      url: `/admin/organizations/${org.organization.id}/webhook/deliveries/${id}/retry`,
+      headers: admin(),
+    });
     expect(noUrl.statusCode).toBe(400);
     expect(errorBody(noUrl).error_code).toBe('VALIDATION_ERROR');
     expect(errorBody(noUrl).error_message).toContain('no webhook URL for production');
@@ -436,21 +595,38 @@ describe('POST /admin/organizations/:id/webhook/deliveries/:deliveryId/retry', (
 });
 
 describe('POST /admin/organizations/:id/webhook/deliveries/replay', () => {
-  const replay = (orgId: string, payload: object) => t.app.inject({ method: 'POST', url: `/admin/organizations/${orgId}/webhook/deliveries/replay`, headers: admin(), payload });
+  const replay = (orgId: string, payload: object) =>
+    t.app.inject({ method: 'POST', url: `/admin/organizations/${orgId}/webhook/deliveries/replay`, headers: admin(), payload });
 
   it('re-sends only failed deliveries created in [from, to), each once', async () => {
     const org = await t.newOrg('Replay');
     const id = org.organization.id;
     await putUrl(id, 'sandbox', 'https://example.com/replay');
-    const d = await emit(org, 'sandbox', ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => ({ code: `BILL_${x}` })));
-    const at: [number, string][] = [[0, '2026-01-10T12:00:00Z'], [1, '2026-01-10T12:01:00Z'], [2, '2026-01-10T12:02:00Z'], [3, '2026-01-10T12:03:00Z'],
-      [4, '2026-01-09T23:59:59.999Z'], [5, '2026-01-11T00:00:00Z']];
+    const d = await emit(
+      org,
+      'sandbox',
+      ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => ({ code: `BILL_${x}` })),
+    );
+    const at: [number, string][] = [
+      [0, '2026-01-10T12:00:00Z'],
+      [1, '2026-01-10T12:01:00Z'],
+      [2, '2026-01-10T12:02:00Z'],
+      [3, '2026-01-10T12:03:00Z'],
+      [4, '2026-01-09T23:59:59.999Z'],
+      [5, '2026-01-11T00:00:00Z'],
+    ];
     for (const [i, createdAt] of at) await t.db.pool.query('UPDATE webhook_deliveries SET created_at = $2 WHERE id = $1', [d[i]?.id, createdAt]);
     const ids = d.map((x) => x.id);
-    await setStatus([ids[0], ids[1], ids[3], ids[4], ids[5]].map((x) => x ?? ''), 'failed');
+    await setStatus(
+      [ids[0], ids[1], ids[3], ids[4], ids[5]].map((x) => x ?? ''),
+      'failed',
+    );
     await setStatus([ids[2] ?? ''], 'delivered');
     // d[3] was already re-sent by hand.
-    expect((await t.app.inject({ method: 'POST', url: `/admin/organizations/${id}/webhook/deliveries/${ids[3] ?? ''}/retry`, headers: admin() })).statusCode).toBe(202);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/admin/organizations/${id}/webhook/deliveries/${ids[3] ?? ''}/retry`, headers: admin() }))
+        .statusCode,
+    ).toBe(202);
 
     const range = { from: '2026-01-10T00:00:00Z', to: '2026-01-11T00:00:00Z' };
     const response = await replay(id, range);
@@ -460,7 +636,9 @@ describe('POST /admin/organizations/:id/webhook/deliveries/replay', () => {
 
     const copies = await t.db.pool.query<{ replay_of: string; status: string; event_id: string; window: number }>(
       `SELECT replay_of, status, event_id, extract(epoch FROM deadline_at - next_attempt_at)::int AS window
-         FROM webhook_deliveries WHERE organization_id = $1 AND replay_of IS NOT NULL AND replay_of <> $2 ORDER BY replay_of`, [id, ids[3]]);
+         FROM webhook_deliveries WHERE organization_id = $1 AND replay_of IS NOT NULL AND replay_of <> $2 ORDER BY replay_of`,
+      [id, ids[3]],
+    );
     expect(copies.rows.map((r) => r.replay_of).sort()).toEqual([ids[0], ids[1]].sort());
     expect(copies.rows.every((r) => r.status === 'pending' && r.window === 900)).toBe(true);
     expect(copies.rows.map((r) => r.event_id).sort()).toEqual([d[0]?.event_id, d[1]?.event_id].sort());
@@ -476,7 +654,10 @@ describe('POST /admin/organizations/:id/webhook/deliveries/replay', () => {
     await putUrl(id, 'production', 'https://example.com/p');
     await emit(org, 'sandbox', [{ code: 'BILL_CREATED' }]);
     const all = await emit(org, 'production', [{ code: 'BILL_CREATED' }]);
-    await setStatus(all.map((x) => x.id), 'failed');
+    await setStatus(
+      all.map((x) => x.id),
+      'failed',
+    );
     const range = { from: new Date(Date.now() - 3600_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() };
     expect(json(await replay(id, { ...range, environment: 'production' }))).toEqual({ replayed: 1 });
     expect(json(await replay(id, range))).toEqual({ replayed: 1 });
@@ -519,8 +700,15 @@ describe('ledgerport webhook (CLI)', () => {
     try {
       const { stdout, stderr } = await run(process.execPath, ['bin/ledgerport.js', 'webhook', ...args], {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: t.db.url, ...fixed,
-          DATA_DIR: '/tmp/ledgerport-test-data', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: 'false', ...env },
+        env: {
+          ...process.env,
+          DATABASE_URL: t.db.url,
+          ...fixed,
+          DATA_DIR: '/tmp/ledgerport-test-data',
+          LOG_LEVEL: 'silent',
+          WEBHOOK_ALLOW_PRIVATE: 'false',
+          ...env,
+        },
       });
       return { code: 0, stdout, stderr };
     } catch (error) {

@@ -1,9 +1,7 @@
 /** Deposits, transfers, journal entries and attachments. */
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type { QboAttachable, QboDeposit, QboJournalEntry, QboTransfer } from '../native.ts';
-import {
-  amount, appUrl, createdUpdated, refTo, requiredDay, text, time, txnCurrency, type MapContext, type Mapped,
-} from './common.ts';
+import { amount, appUrl, createdUpdated, refTo, requiredDay, text, time, txnCurrency, type MapContext, type Mapped } from './common.ts';
 
 /** Deposited transactions the unified model links to (other kinds stay in platform_data). */
 const DEPOSITED: Readonly<Record<string, 'invoice_payment' | 'journal_entry'>> = { Payment: 'invoice_payment', JournalEntry: 'journal_entry' };
@@ -19,27 +17,31 @@ export function mapDeposit(r: QboDeposit, mc: MapContext): Mapped<'bank_deposit'
     currency_code: txnCurrency(r.CurrencyRef, mc),
     total_amount: amount(r.TotalAmt),
     memo: text(r.PrivateNote),
-    linked_payments: lines.flatMap((line) => (line.LinkedTxn ?? []).flatMap((t) => {
-      const type = DEPOSITED[t.TxnType];
-      return type === undefined ? [] : [{ id: mc.ref(type, t.TxnId) ?? '', payment_amount: amount(line.Amount), type }];
-    })),
+    linked_payments: lines.flatMap((line) =>
+      (line.LinkedTxn ?? []).flatMap((t) => {
+        const type = DEPOSITED[t.TxnType];
+        return type === undefined ? [] : [{ id: mc.ref(type, t.TxnId) ?? '', payment_amount: amount(line.Amount), type }];
+      }),
+    ),
     line_items: lines.flatMap((line) => {
       const detail = line.DepositLineDetail;
       if (detail === undefined) return [];
       const entity = detail.Entity;
-      return [{
-        platform_id: line.Id ?? null,
-        account_id: refTo(mc.ref, 'account', detail.AccountRef),
-        class_id: refTo(mc.ref, 'class', detail.ClassRef),
-        customer_id: entity?.type?.toUpperCase() === 'CUSTOMER' ? refTo(mc.ref, 'customer', entity) : null,
-        department_id: null,
-        location_id: null,
-        project_id: null,
-        tax_rate_id: null,
-        vendor_id: entity?.type?.toUpperCase() === 'VENDOR' ? refTo(mc.ref, 'vendor', entity) : null,
-        total_amount: amount(line.Amount),
-        description: text(line.Description),
-      }];
+      return [
+        {
+          platform_id: line.Id ?? null,
+          account_id: refTo(mc.ref, 'account', detail.AccountRef),
+          class_id: refTo(mc.ref, 'class', detail.ClassRef),
+          customer_id: entity?.type?.toUpperCase() === 'CUSTOMER' ? refTo(mc.ref, 'customer', entity) : null,
+          department_id: null,
+          location_id: null,
+          project_id: null,
+          tax_rate_id: null,
+          vendor_id: entity?.type?.toUpperCase() === 'VENDOR' ? refTo(mc.ref, 'vendor', entity) : null,
+          total_amount: amount(line.Amount),
+          description: text(line.Description),
+        },
+      ];
     }),
     ...createdUpdated(r),
     platform_url: appUrl('bank_deposit', r.Id, mc.environment),
@@ -78,12 +80,14 @@ export function mapJournalEntry(r: QboJournalEntry, mc: MapContext): Mapped<'jou
       const detail = line.JournalEntryLineDetail;
       if (detail === undefined) return [];
       const value = amount(line.Amount);
-      return [{
-        account_id: refTo(mc.ref, 'account', detail.AccountRef) ?? '',
-        tax_rate_id: null,
-        total_amount: detail.PostingType === 'Credit' ? -value : value,
-        description: text(line.Description),
-      }];
+      return [
+        {
+          account_id: refTo(mc.ref, 'account', detail.AccountRef) ?? '',
+          tax_rate_id: null,
+          total_amount: detail.PostingType === 'Credit' ? -value : value,
+          description: text(line.Description),
+        },
+      ];
     }),
     ...createdUpdated(r),
     platform_url: appUrl('journal_entry', r.Id, mc.environment),
@@ -94,9 +98,19 @@ export function mapJournalEntry(r: QboJournalEntry, mc: MapContext): Mapped<'jou
 
 /** QBO entity names an attachable can hang off, as unified object types. */
 const ATTACHED_TO: Readonly<Record<string, UnifiedObjectType>> = {
-  Bill: 'bill', VendorCredit: 'bill_credit_memo', BillPayment: 'bill_payment', Invoice: 'invoice', Payment: 'invoice_payment',
-  CreditMemo: 'invoice_credit_memo', Deposit: 'bank_deposit', Transfer: 'bank_transfer', JournalEntry: 'journal_entry',
-  Customer: 'customer', Vendor: 'vendor', Purchase: 'expense', PurchaseOrder: 'purchase_order',
+  Bill: 'bill',
+  VendorCredit: 'bill_credit_memo',
+  BillPayment: 'bill_payment',
+  Invoice: 'invoice',
+  Payment: 'invoice_payment',
+  CreditMemo: 'invoice_credit_memo',
+  Deposit: 'bank_deposit',
+  Transfer: 'bank_transfer',
+  JournalEntry: 'journal_entry',
+  Customer: 'customer',
+  Vendor: 'vendor',
+  Purchase: 'expense',
+  PurchaseOrder: 'purchase_order',
 };
 
 /** Whether the attachable is a file (the unified attachment); note-only attachables are not. */

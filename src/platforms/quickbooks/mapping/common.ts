@@ -79,8 +79,14 @@ export function address(type: string, a: QboAddress | undefined): Address | null
   const fields = [lines[0], lines[1], lines.slice(2).join(', '), a.City, a.Country, a.PostalCode, a.CountrySubDivisionCode];
   if (fields.every((f) => f === undefined || f === '')) return null;
   return {
-    type, address1: lines[0] ?? null, address2: lines[1] ?? null, address3: lines.length > 2 ? lines.slice(2).join(', ') : null,
-    city: a.City ?? null, country: a.Country ?? null, postal_code: a.PostalCode ?? null, region: a.CountrySubDivisionCode ?? null,
+    type,
+    address1: lines[0] ?? null,
+    address2: lines[1] ?? null,
+    address3: lines.length > 2 ? lines.slice(2).join(', ') : null,
+    city: a.City ?? null,
+    country: a.Country ?? null,
+    postal_code: a.PostalCode ?? null,
+    region: a.CountrySubDivisionCode ?? null,
   };
 }
 
@@ -112,7 +118,10 @@ export function rateText(rate: number | undefined): string | null {
   return rate === undefined ? null : String(rate);
 }
 
-export function createdUpdated(entity: { MetaData?: { CreateTime?: string; LastUpdatedTime?: string } }): { created_at: string | null; updated_at: string | null } {
+export function createdUpdated(entity: { MetaData?: { CreateTime?: string; LastUpdatedTime?: string } }): {
+  created_at: string | null;
+  updated_at: string | null;
+} {
   return { created_at: time(entity.MetaData?.CreateTime), updated_at: time(entity.MetaData?.LastUpdatedTime) };
 }
 
@@ -161,7 +170,10 @@ export function txnFields(r: QboTransaction, type: UnifiedObjectType, mc: MapCon
 }
 
 /** The total, the open balance (Balance, else the total) and the status they give. */
-export function balanceOf(r: { TotalAmt?: number }, balance: number | undefined): { total: number; open: number; status: 'open' | 'partially_paid' | 'paid' } {
+export function balanceOf(
+  r: { TotalAmt?: number },
+  balance: number | undefined,
+): { total: number; open: number; status: 'open' | 'partially_paid' | 'paid' } {
   const total = amount(r.TotalAmt);
   const open = balance === undefined ? total : amount(balance);
   return { total, open, status: balanceStatus(total, open) };

@@ -5,7 +5,12 @@ import { createdUpdated, currency, day, time, type Mapped } from './common.ts';
 /** A CompanyCurrency, or the home currency (its raw record is Preferences' CurrencyPrefs and MetaData: no name, no creation time). */
 export function mapCurrency(r: Omit<QboCompanyCurrency, 'Id'> & Pick<QboPreferences, 'CurrencyPrefs'>): Mapped<'currency'> {
   if (r.Code === undefined) {
-    return { currency_code: currency(r.CurrencyPrefs?.HomeCurrency), currency_name: r.CurrencyPrefs?.HomeCurrency?.name ?? null, created_at: null, updated_at: time(r.MetaData?.LastUpdatedTime) };
+    return {
+      currency_code: currency(r.CurrencyPrefs?.HomeCurrency),
+      currency_name: r.CurrencyPrefs?.HomeCurrency?.name ?? null,
+      created_at: null,
+      updated_at: time(r.MetaData?.LastUpdatedTime),
+    };
   }
   return { currency_code: currency({ value: r.Code }), currency_name: r.Name ?? null, ...createdUpdated(r) };
 }

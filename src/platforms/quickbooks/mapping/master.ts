@@ -1,25 +1,47 @@
 /** Name lists and settings: accounts, vendors, customers, departments, classes, tax rates and agencies, items, terms, the company. */
 import { withReferenceNames } from '../../../model/payment-term.ts';
 import type {
-  QboAccount, QboCompanyInfo, QboCustomer, QboEmployee, QboItem, QboNameEntity, QboTaxAgency, QboTaxRate, QboTerm, QboTrackingCategory, QboVendor,
+  QboAccount,
+  QboCompanyInfo,
+  QboCustomer,
+  QboEmployee,
+  QboItem,
+  QboNameEntity,
+  QboTaxAgency,
+  QboTaxRate,
+  QboTerm,
+  QboTrackingCategory,
+  QboVendor,
 } from '../native.ts';
-import {
-  addresses, amount, appUrl, createdUpdated, day, optAmount, optCurrency, refTo, text, time, type MapContext, type Mapped,
-} from './common.ts';
+import { addresses, amount, appUrl, createdUpdated, day, optAmount, optCurrency, refTo, text, time, type MapContext, type Mapped } from './common.ts';
 
 type AccountType = Mapped<'account'>['account_type'];
 
 /** QBO's AccountType (display names) → the unified account_type. */
 const ACCOUNT_TYPES: Readonly<Record<string, AccountType>> = {
-  'Bank': 'bank', 'Other Current Asset': 'other_current_asset', 'Fixed Asset': 'fixed_asset', 'Other Asset': 'other_asset',
-  'Accounts Receivable': 'accounts_receivable', 'Equity': 'equity', 'Expense': 'expense', 'Other Expense': 'other_expense',
-  'Cost of Goods Sold': 'cost_of_goods_sold', 'Accounts Payable': 'accounts_payable', 'Credit Card': 'credit_card',
-  'Long Term Liability': 'long_term_liability', 'Other Current Liability': 'other_current_liability', 'Income': 'income',
+  Bank: 'bank',
+  'Other Current Asset': 'other_current_asset',
+  'Fixed Asset': 'fixed_asset',
+  'Other Asset': 'other_asset',
+  'Accounts Receivable': 'accounts_receivable',
+  Equity: 'equity',
+  Expense: 'expense',
+  'Other Expense': 'other_expense',
+  'Cost of Goods Sold': 'cost_of_goods_sold',
+  'Accounts Payable': 'accounts_payable',
+  'Credit Card': 'credit_card',
+  'Long Term Liability': 'long_term_liability',
+  'Other Current Liability': 'other_current_liability',
+  Income: 'income',
   'Other Income': 'other_income',
 };
 
 const CATEGORIES: Readonly<Record<string, Mapped<'account'>['category']>> = {
-  Asset: 'asset', Liability: 'liability', Equity: 'equity', Revenue: 'income', Expense: 'expense',
+  Asset: 'asset',
+  Liability: 'liability',
+  Equity: 'equity',
+  Revenue: 'income',
+  Expense: 'expense',
 };
 
 export function mapAccount(r: QboAccount, mc: MapContext): Mapped<'account'> {
@@ -52,7 +74,7 @@ function contactName(r: QboNameEntity): string | null {
 function nameFields(r: QboNameEntity) {
   return {
     platform_id: r.Id,
-    status: r.Active === false ? 'archived' as const : 'active' as const,
+    status: r.Active === false ? ('archived' as const) : ('active' as const),
     contact_name: contactName(r),
     currency_code: optCurrency(r.CurrencyRef),
     email: text(r.PrimaryEmailAddr?.Address),
@@ -96,7 +118,7 @@ function tracking(type: 'department' | 'class', r: QboTrackingCategory, mc: MapC
     parent_id: refTo(mc.ref, type, r.ParentRef),
     has_children: null,
     name: text(r.Name),
-    status: r.Active === false ? 'archived' as const : 'active' as const,
+    status: r.Active === false ? ('archived' as const) : ('active' as const),
     subsidiaries: [],
     ...createdUpdated(r),
   };
@@ -135,7 +157,9 @@ export function mapTaxAgency(r: QboTaxAgency): Mapped<'tax_agency'> {
 }
 
 const ITEM_TYPES: Readonly<Record<string, Mapped<'item'>['type']>> = {
-  Inventory: 'inventory', NonInventory: 'non_inventory', Service: 'service',
+  Inventory: 'inventory',
+  NonInventory: 'non_inventory',
+  Service: 'service',
 };
 
 export function mapItem(r: QboItem, mc: MapContext): Mapped<'item'> {
@@ -146,15 +170,26 @@ export function mapItem(r: QboItem, mc: MapContext): Mapped<'item'> {
     code: text(r.Sku),
     type: ITEM_TYPES[r.Type ?? ''] ?? 'unknown',
     status: r.Active === false ? 'archived' : 'active',
-    quantity_on_hand: r.Type === 'Inventory' ? r.QtyOnHand ?? null : null,
+    quantity_on_hand: r.Type === 'Inventory' ? (r.QtyOnHand ?? null) : null,
     asset_account_id: refTo(mc.ref, 'account', r.AssetAccountRef),
-    bill_item: r.ExpenseAccountRef === undefined && r.PurchaseCost === undefined ? null : {
-      unit_price: amount(r.PurchaseCost), account_id: refTo(mc.ref, 'account', r.ExpenseAccountRef), tax_rate_id: null,
-      description: text(r.PurchaseDesc) ?? description,
-    },
-    invoice_item: r.IncomeAccountRef === undefined && r.UnitPrice === undefined ? null : {
-      unit_price: amount(r.UnitPrice), account_id: refTo(mc.ref, 'account', r.IncomeAccountRef), tax_rate_id: null, description,
-    },
+    bill_item:
+      r.ExpenseAccountRef === undefined && r.PurchaseCost === undefined
+        ? null
+        : {
+            unit_price: amount(r.PurchaseCost),
+            account_id: refTo(mc.ref, 'account', r.ExpenseAccountRef),
+            tax_rate_id: null,
+            description: text(r.PurchaseDesc) ?? description,
+          },
+    invoice_item:
+      r.IncomeAccountRef === undefined && r.UnitPrice === undefined
+        ? null
+        : {
+            unit_price: amount(r.UnitPrice),
+            account_id: refTo(mc.ref, 'account', r.IncomeAccountRef),
+            tax_rate_id: null,
+            description,
+          },
     subsidiaries: [],
     ...createdUpdated(r),
     platform_url: null,
@@ -167,7 +202,7 @@ export function mapTerm(r: QboTerm): Mapped<'payment_term'> {
     name: r.Name ?? '',
     status: r.Active === false ? 'archived' : 'active',
     // DATE_DRIVEN terms count from a day of the month, not from the document date: no due_days then.
-    due_days: r.Type === 'DATE_DRIVEN' ? null : r.DueDays ?? null,
+    due_days: r.Type === 'DATE_DRIVEN' ? null : (r.DueDays ?? null),
     discount_days: r.DiscountDays ?? null,
     discount_percentage: r.DiscountPercent ?? null,
     subsidiaries: [],
@@ -213,6 +248,9 @@ export function mapCompany(r: QboCompanyInfo, mc: MapContext): Mapped<'company_i
     phone: text(r.PrimaryPhone?.FreeFormNumber),
     created_at: time(r.MetaData?.CreateTime),
     updated_at: time(r.MetaData?.LastUpdatedTime),
-    platform_url: mc.environment === 'sandbox' ? 'https://app.sandbox.qbo.intuit.com/app/settings?p=Company' : 'https://app.qbo.intuit.com/app/settings?p=Company',
+    platform_url:
+      mc.environment === 'sandbox'
+        ? 'https://app.sandbox.qbo.intuit.com/app/settings?p=Company'
+        : 'https://app.qbo.intuit.com/app/settings?p=Company',
   };
 }

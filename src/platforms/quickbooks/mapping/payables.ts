@@ -1,8 +1,6 @@
 /** Bills, vendor credits and bill payments. */
 import type { QboBill, QboBillPayment, QboLine, QboRef, QboVendorCredit } from '../native.ts';
-import {
-  amount, balanceOf, isVoided, openDocument, refTo, requiredDay, text, txnFields, type MapContext, type Mapped,
-} from './common.ts';
+import { amount, balanceOf, isVoided, openDocument, refTo, requiredDay, text, txnFields, type MapContext, type Mapped } from './common.ts';
 
 export type StandardLine = Mapped<'bill'>['line_items'][number];
 
@@ -34,9 +32,14 @@ export function expenseLine(line: QboLine, department: QboRef | undefined, mc: M
     sub_total: net,
     tax_amount: tax,
     total_amount: amount(net + (tax ?? 0)),
-    item: item?.ItemRef === undefined ? null : {
-      id: mc.ref('item', item.ItemRef.value) ?? '', quantity: item.Qty ?? 1, unit_amount: amount(item.UnitPrice ?? line.Amount),
-    },
+    item:
+      item?.ItemRef === undefined
+        ? null
+        : {
+            id: mc.ref('item', item.ItemRef.value) ?? '',
+            quantity: item.Qty ?? 1,
+            unit_amount: amount(item.UnitPrice ?? line.Amount),
+          },
   };
 }
 
@@ -87,12 +90,18 @@ export function mapVendorCredit(r: QboVendorCredit, mc: MapContext): Mapped<'bil
 type Allocation = Mapped<'bill_payment'>['linked_bills'][number];
 
 /** Allocation entries of a payment: each line's Amount, to the transactions of `txnType` it links. */
-export function allocations(r: { Line?: QboLine[]; TxnDate?: string; MetaData?: { CreateTime?: string } }, txnType: string,
-  type: 'bill' | 'bill_credit_memo' | 'invoice' | 'invoice_credit_memo', mc: MapContext): Allocation[] {
+export function allocations(
+  r: { Line?: QboLine[]; TxnDate?: string; MetaData?: { CreateTime?: string } },
+  txnType: string,
+  type: 'bill' | 'bill_credit_memo' | 'invoice' | 'invoice_credit_memo',
+  mc: MapContext,
+): Allocation[] {
   const date = requiredDay(r.TxnDate, r.MetaData?.CreateTime);
-  return (r.Line ?? []).flatMap((line) => (line.LinkedTxn ?? [])
-    .filter((t) => t.TxnType === txnType)
-    .map((t) => ({ id: mc.ref(type, t.TxnId) ?? '', allocated_date: date, allocated_amount: amount(line.Amount) })));
+  return (r.Line ?? []).flatMap((line) =>
+    (line.LinkedTxn ?? [])
+      .filter((t) => t.TxnType === txnType)
+      .map((t) => ({ id: mc.ref(type, t.TxnId) ?? '', allocated_date: date, allocated_amount: amount(line.Amount) })),
+  );
 }
 
 export function mapBillPayment(r: QboBillPayment, mc: MapContext): Mapped<'bill_payment'> {

@@ -1,8 +1,22 @@
 /** Invoices, credit memos, customer payments and sales receipts. */
 import type { QboCreditMemo, QboInvoice, QboLine, QboPayment, QboRef, QboSalesReceipt } from '../native.ts';
 import {
-  addresses, amount, appUrl, balanceOf, createdUpdated, isVoided, linkedIds, openDocument, optAmount, optCurrency, refTo, requiredDay, text,
-  txnFields, type MapContext, type Mapped,
+  addresses,
+  amount,
+  appUrl,
+  balanceOf,
+  createdUpdated,
+  isVoided,
+  linkedIds,
+  openDocument,
+  optAmount,
+  optCurrency,
+  refTo,
+  requiredDay,
+  text,
+  txnFields,
+  type MapContext,
+  type Mapped,
 } from './common.ts';
 import { allocations, type StandardLine } from './payables.ts';
 
@@ -26,9 +40,14 @@ function salesLine(line: QboLine, department: QboRef | undefined, mc: MapContext
     sub_total: total,
     tax_amount: null,
     total_amount: total,
-    item: detail.ItemRef === undefined ? null : {
-      id: mc.ref('item', detail.ItemRef.value) ?? '', quantity: detail.Qty ?? 1, unit_amount: amount(detail.UnitPrice ?? line.Amount),
-    },
+    item:
+      detail.ItemRef === undefined
+        ? null
+        : {
+            id: mc.ref('item', detail.ItemRef.value) ?? '',
+            quantity: detail.Qty ?? 1,
+            unit_amount: amount(detail.UnitPrice ?? line.Amount),
+          },
   };
 }
 
@@ -105,7 +124,9 @@ export function mapPayment(r: QboPayment, mc: MapContext): Mapped<'invoice_payme
  * TxnTaxDetail.TotalTax); the deposit that took the receipt out of Undeposited Funds is its linked transaction.
  */
 export function mapSalesReceipt(r: QboSalesReceipt, mc: MapContext): Mapped<'sales_receipt'> {
-  const deposits = linkedIds(r.LinkedTxn, 'Deposit').map((id) => mc.ref('bank_deposit', id)).filter((id): id is string => id !== null);
+  const deposits = linkedIds(r.LinkedTxn, 'Deposit')
+    .map((id) => mc.ref('bank_deposit', id))
+    .filter((id): id is string => id !== null);
   return {
     platform_id: r.Id,
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),

@@ -52,8 +52,13 @@ export function parseReport(body: Record<string, unknown>): QboReport {
   };
   return {
     Header: {
-      ...headerText('ReportName'), ...headerText('Time'), ...headerText('StartPeriod'), ...headerText('EndPeriod'),
-      ...headerText('Currency'), ...headerText('ReportBasis'), ...headerText('SummarizeColumnsBy'),
+      ...headerText('ReportName'),
+      ...headerText('Time'),
+      ...headerText('StartPeriod'),
+      ...headerText('EndPeriod'),
+      ...headerText('Currency'),
+      ...headerText('ReportBasis'),
+      ...headerText('SummarizeColumnsBy'),
     },
     Columns: {
       Column: columns.map((column): QboReportColumn => {
@@ -100,7 +105,10 @@ export function splitReport(report: QboReport): QboReportMonth[] {
     const end = meta(column, 'EndDate');
     if (index === 0 || start === undefined || end === undefined) return;
     months.push({
-      Id: start.slice(0, 7), StartDate: start, EndDate: end, Currency: currency,
+      Id: start.slice(0, 7),
+      StartDate: start,
+      EndDate: end,
+      Currency: currency,
       ...(report.Header?.ReportBasis === undefined ? {} : { ReportBasis: report.Header.ReportBasis }),
       Rows: rows.map((row) => rowAt(row, index)),
     });
@@ -112,7 +120,10 @@ export function splitReport(report: QboReport): QboReportMonth[] {
 export function reportMonth(raw: Record<string, unknown>): QboReportMonth {
   const text = (value: unknown): string => textOf(value) ?? '';
   return {
-    Id: text(raw.Id), StartDate: text(raw.StartDate), EndDate: text(raw.EndDate), Currency: text(raw.Currency),
+    Id: text(raw.Id),
+    StartDate: text(raw.StartDate),
+    EndDate: text(raw.EndDate),
+    Currency: text(raw.Currency),
     ...(typeof raw.ReportBasis === 'string' ? { ReportBasis: raw.ReportBasis } : {}),
     Rows: rowsOf({ Row: raw.Rows }),
   };
@@ -158,10 +169,13 @@ function sectionNode(rows: readonly QboReportRow[], group: string, name: string,
 
 /** The sections of `groups` present in the report as one tree. */
 function statementTree(rows: readonly QboReportRow[], groups: readonly string[], name: string, mc: MapContext): ReportNode<number> {
-  return sectionsTree(name, groups.flatMap((group) => {
-    const row = section(rows, group);
-    return row === undefined ? [] : [node(row, mc, amount)];
-  }));
+  return sectionsTree(
+    name,
+    groups.flatMap((group) => {
+      const row = section(rows, group);
+      return row === undefined ? [] : [node(row, mc, amount)];
+    }),
+  );
 }
 
 /** The total of a total-only section (Gross Profit, Net Income, …); null when the report has none. */

@@ -49,13 +49,19 @@ export function link(ref: Ref, type: UnifiedObjectType, platformId: string | und
 /** Unified status of invoices, bills and credit notes from Xero's status and the amount still open (DELETED never gets here: it is a tombstone). */
 export function documentStatus(status: string | undefined, total: number, open: number): Mapped<'bill'>['status'] {
   switch (status) {
-    case 'DRAFT': return 'draft';
-    case 'SUBMITTED': return 'submitted';
-    case 'PAID': return 'paid';
-    case 'VOIDED': return 'void';
+    case 'DRAFT':
+      return 'draft';
+    case 'SUBMITTED':
+      return 'submitted';
+    case 'PAID':
+      return 'paid';
+    case 'VOIDED':
+      return 'void';
     // Approved: open until something is paid or applied.
-    case 'AUTHORISED': return cents(open) > 0 && cents(open) < cents(total) ? 'partially_paid' : 'open';
-    default: return 'unknown';
+    case 'AUTHORISED':
+      return cents(open) > 0 && cents(open) < cents(total) ? 'partially_paid' : 'open';
+    default:
+      return 'unknown';
   }
 }
 
@@ -84,9 +90,19 @@ export function standardLine(line: XeroLineItem, amounts: LineAmountTypes | unde
   };
 }
 
-export interface Allocation { id: string; allocated_date: string; allocated_amount: number }
+export interface Allocation {
+  id: string;
+  allocated_date: string;
+  allocated_amount: number;
+}
 
-export function allocation(ref: Ref, type: UnifiedObjectType, platformId: string | undefined, date: string | undefined, amount: number | undefined): Allocation {
+export function allocation(
+  ref: Ref,
+  type: UnifiedObjectType,
+  platformId: string | undefined,
+  date: string | undefined,
+  amount: number | undefined,
+): Allocation {
   return { id: link(ref, type, platformId), allocated_date: xeroDay(date) ?? '1970-01-01T00:00:00.000Z', allocated_amount: money(amount) };
 }
 

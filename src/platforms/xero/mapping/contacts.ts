@@ -35,7 +35,12 @@ function contactCommon(c: XeroContact) {
     tax_number: text(c.TaxNumber),
     subsidiaries: null,
     addresses: addresses(c.Addresses),
-    contacts: (c.ContactPersons ?? []).map((p) => ({ first_name: text(p.FirstName), last_name: text(p.LastName), email: text(p.EmailAddress), phone: null })),
+    contacts: (c.ContactPersons ?? []).map((p) => ({
+      first_name: text(p.FirstName),
+      last_name: text(p.LastName),
+      email: text(p.EmailAddress),
+      phone: null,
+    })),
     created_at: null,
     updated_at: xeroIso(c.UpdatedDateUTC),
   };

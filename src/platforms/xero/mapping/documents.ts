@@ -5,9 +5,7 @@
  */
 import { xeroDay, xeroIso } from '../dates.ts';
 import type { XeroCreditNote, XeroDocument, XeroInvoice, XeroPayment } from '../types.ts';
-import {
-  allocation, currency, deepLink, documentStatus, money, optCurrency, rate, standardLine, text, type Mapped, type Ref,
-} from './common.ts';
+import { allocation, currency, deepLink, documentStatus, money, optCurrency, rate, standardLine, text, type Mapped, type Ref } from './common.ts';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
@@ -131,4 +129,3 @@ export function mapInvoicePayment(r: XeroPayment, ref: Ref): Mapped<'invoice_pay
     linked_invoices: [allocation(ref, 'invoice', r.Invoice?.InvoiceID, r.Date, r.Amount)],
   };
 }
-

@@ -3,7 +3,13 @@ import type { AccountSchema } from '../../../model/account.ts';
 import type { Static } from 'typebox';
 import { xeroDay, xeroIso } from '../dates.ts';
 import type {
-  XeroAccount, XeroBankTransfer, XeroCurrency, XeroManualJournal, XeroTaxRate, XeroTrackingCategory, XeroTrackingOption,
+  XeroAccount,
+  XeroBankTransfer,
+  XeroCurrency,
+  XeroManualJournal,
+  XeroTaxRate,
+  XeroTrackingCategory,
+  XeroTrackingOption,
 } from '../types.ts';
 import { currency, deepLink, link, money, optCurrency, text, type Mapped, type Ref } from './common.ts';
 
@@ -12,22 +18,56 @@ type AccountCategory = Static<typeof AccountSchema>['category'];
 
 /** Xero account types (contract enum AccountType) → unified account_type. */
 const ACCOUNT_TYPES: Readonly<Record<string, AccountType>> = {
-  BANK: 'bank', CURRENT: 'other_current_asset', INVENTORY: 'other_current_asset', PREPAYMENT: 'other_current_asset',
-  FIXED: 'fixed_asset', NONCURRENT: 'other_asset', CURRLIAB: 'other_current_liability', PAYGLIABILITY: 'other_current_liability',
-  PAYG: 'other_current_liability', SUPERANNUATIONLIABILITY: 'other_current_liability', LIABILITY: 'liability', TERMLIAB: 'long_term_liability',
-  EQUITY: 'equity', REVENUE: 'income', SALES: 'income', OTHERINCOME: 'other_income', DIRECTCOSTS: 'cost_of_goods_sold',
-  EXPENSE: 'expense', OVERHEADS: 'expense', DEPRECIATN: 'expense', WAGESEXPENSE: 'expense', SUPERANNUATIONEXPENSE: 'expense',
+  BANK: 'bank',
+  CURRENT: 'other_current_asset',
+  INVENTORY: 'other_current_asset',
+  PREPAYMENT: 'other_current_asset',
+  FIXED: 'fixed_asset',
+  NONCURRENT: 'other_asset',
+  CURRLIAB: 'other_current_liability',
+  PAYGLIABILITY: 'other_current_liability',
+  PAYG: 'other_current_liability',
+  SUPERANNUATIONLIABILITY: 'other_current_liability',
+  LIABILITY: 'liability',
+  TERMLIAB: 'long_term_liability',
+  EQUITY: 'equity',
+  REVENUE: 'income',
+  SALES: 'income',
+  OTHERINCOME: 'other_income',
+  DIRECTCOSTS: 'cost_of_goods_sold',
+  EXPENSE: 'expense',
+  OVERHEADS: 'expense',
+  DEPRECIATN: 'expense',
+  WAGESEXPENSE: 'expense',
+  SUPERANNUATIONEXPENSE: 'expense',
 };
 
 /** Xero account classes → unified category. */
 const CLASSES: Readonly<Record<string, AccountCategory>> = {
-  ASSET: 'asset', EQUITY: 'equity', EXPENSE: 'expense', LIABILITY: 'liability', REVENUE: 'income',
+  ASSET: 'asset',
+  EQUITY: 'equity',
+  EXPENSE: 'expense',
+  LIABILITY: 'liability',
+  REVENUE: 'income',
 };
 
 const CATEGORY_OF_TYPE: Readonly<Partial<Record<AccountType, AccountCategory>>> = {
-  bank: 'asset', other_current_asset: 'asset', fixed_asset: 'asset', other_asset: 'asset', accounts_receivable: 'asset',
-  other_current_liability: 'liability', liability: 'liability', long_term_liability: 'liability', accounts_payable: 'liability', credit_card: 'liability',
-  equity: 'equity', income: 'income', other_income: 'income', cost_of_goods_sold: 'expense', expense: 'expense', other_expense: 'expense',
+  bank: 'asset',
+  other_current_asset: 'asset',
+  fixed_asset: 'asset',
+  other_asset: 'asset',
+  accounts_receivable: 'asset',
+  other_current_liability: 'liability',
+  liability: 'liability',
+  long_term_liability: 'liability',
+  accounts_payable: 'liability',
+  credit_card: 'liability',
+  equity: 'equity',
+  income: 'income',
+  other_income: 'income',
+  cost_of_goods_sold: 'expense',
+  expense: 'expense',
+  other_expense: 'expense',
 };
 
 function accountType(a: XeroAccount): AccountType {
@@ -70,7 +110,7 @@ export function mapJournal(j: XeroManualJournal, ref: Ref, baseCurrency: string 
     line_items: (j.JournalLines ?? []).map((line) => ({
       account_id: link(ref, 'account', line.AccountID),
       tax_rate_id: ref('tax_rate', line.TaxType),
-      total_amount: money((line.LineAmount ?? 0) + (j.LineAmountTypes === 'Exclusive' ? line.TaxAmount ?? 0 : 0)),
+      total_amount: money((line.LineAmount ?? 0) + (j.LineAmountTypes === 'Exclusive' ? (line.TaxAmount ?? 0) : 0)),
       description: text(line.Description),
     })),
     created_at: null,
@@ -105,7 +145,11 @@ export function mapTaxRate(r: XeroTaxRate): Mapped<'tax_rate'> {
   const sales = r.CanApplyToRevenue === true;
   const purchases = r.CanApplyToExpenses === true || r.CanApplyToAssets === true;
   const components = (r.TaxComponents ?? []).map((c) => ({
-    is_compound: c.IsCompound === true, is_purchases_tax: purchases, is_sales_tax: sales, name: text(c.Name), rate: c.Rate ?? 0,
+    is_compound: c.IsCompound === true,
+    is_purchases_tax: purchases,
+    is_sales_tax: sales,
+    name: text(c.Name),
+    rate: c.Rate ?? 0,
   }));
   return {
     platform_id: r.TaxType ?? '',
@@ -113,7 +157,7 @@ export function mapTaxRate(r: XeroTaxRate): Mapped<'tax_rate'> {
     code: text(r.TaxType),
     name: text(r.Name),
     effective_tax_rate: r.EffectiveRate ?? null,
-    total_tax_rate: components.length === 0 ? r.DisplayTaxRate ?? null : components.reduce((sum, c) => sum + c.rate, 0),
+    total_tax_rate: components.length === 0 ? (r.DisplayTaxRate ?? null) : components.reduce((sum, c) => sum + c.rate, 0),
     subsidiaries: [],
     components,
     created_at: null,
@@ -126,15 +170,27 @@ const trackingStatus = (s: string | undefined): Mapped<'class'>['status'] => (s 
 /** A tracking category is a top-level class; its options are classes under it (lines are tagged with options). */
 export function mapTrackingCategory(c: XeroTrackingCategory): Mapped<'class'> {
   return {
-    platform_id: c.TrackingCategoryID ?? '', parent_id: null, has_children: (c.Options ?? []).length > 0,
-    name: text(c.Name), status: trackingStatus(c.Status), subsidiaries: [], created_at: null, updated_at: null,
+    platform_id: c.TrackingCategoryID ?? '',
+    parent_id: null,
+    has_children: (c.Options ?? []).length > 0,
+    name: text(c.Name),
+    status: trackingStatus(c.Status),
+    subsidiaries: [],
+    created_at: null,
+    updated_at: null,
   };
 }
 
 export function mapTrackingOption(o: XeroTrackingOption, ref: Ref): Mapped<'class'> {
   return {
-    platform_id: o.TrackingOptionID ?? '', parent_id: ref('class', o.TrackingCategoryID), has_children: false,
-    name: text(o.Name), status: trackingStatus(o.Status), subsidiaries: [], created_at: null, updated_at: null,
+    platform_id: o.TrackingOptionID ?? '',
+    parent_id: ref('class', o.TrackingCategoryID),
+    has_children: false,
+    name: text(o.Name),
+    status: trackingStatus(o.Status),
+    subsidiaries: [],
+    created_at: null,
+    updated_at: null,
   };
 }
 

@@ -29,9 +29,10 @@ export function mapOrganisation(o: XeroOrganisation): Mapped<'company_info'> {
 }
 
 export function mapAttachment(a: XeroStoredAttachment, ref: Ref): Mapped<'attachment'> {
-  const parent = a.ManualJournal !== undefined
-    ? { type: 'journal_entry' as const, id: a.ManualJournal.ManualJournalID }
-    : { type: a.Invoice?.Type === 'ACCPAY' ? 'bill' as const : 'invoice' as const, id: a.Invoice?.InvoiceID };
+  const parent =
+    a.ManualJournal !== undefined
+      ? { type: 'journal_entry' as const, id: a.ManualJournal.ManualJournalID }
+      : { type: a.Invoice?.Type === 'ACCPAY' ? ('bill' as const) : ('invoice' as const), id: a.Invoice?.InvoiceID };
   return {
     platform_id: a.AttachmentID ?? '',
     attached_to_id: ref(parent.type, parent.id),
@@ -63,7 +64,12 @@ const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 function rowNode<V>(row: XeroReportRow, ref: Ref, valueOf: (text: string | undefined) => V): ReportNode<V> {
   const [label, value] = row.Cells ?? [];
   const accountId = label?.Attributes?.find((a) => a.Id === 'account')?.Value;
-  return { account_id: accountId === NO_ACCOUNT ? '' : ref('account', accountId) ?? '', name: label?.Value ?? '', value: valueOf(value?.Value), items: [] };
+  return {
+    account_id: accountId === NO_ACCOUNT ? '' : (ref('account', accountId) ?? ''),
+    name: label?.Value ?? '',
+    value: valueOf(value?.Value),
+    items: [],
+  };
 }
 
 function sum(nodes: readonly Node[]): string {
@@ -114,7 +120,6 @@ export function mapBalanceSheet(r: XeroStoredReport, ref: Ref): Mapped<'balance_
     updated_at: xeroIso(r.UpdatedDateUTC),
   };
 }
-
 
 type Part = 'income' | 'cost_of_sales' | 'expenses';
 
