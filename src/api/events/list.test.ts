@@ -14,7 +14,8 @@ let token: string;
 let connectionId: string;
 beforeAll(async () => {
   registerMemoryConnector();
-  t = await startTestApp();
+  // The memory platform maps only the fields these tests read (test/support/memory-platform.ts): lenient mapping.
+  t = await startTestApp({ config: { strictMapping: false } });
   resetBooks();
   for (let i = 1; i <= 6; i++) books.addAccount(`A${i}`, `Account ${i}`);
   for (let i = 1; i <= 6; i++) books.addBill(`B${i}`, i, '2026-01-01T00:00:00.000Z');

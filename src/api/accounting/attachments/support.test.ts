@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../errors/catalogue.ts';
 import { ATTACHMENT_PARENTS } from '../../../model/attachment.ts';
+import { sandboxConnector } from '../../../../packages/sandbox/src/index.ts';
+import { getConnector, registerConnector } from '../../../platforms/registry.ts';
 import { assertAttachedTo } from './support.ts';
+
+// SANDBOX is a plugin the runtime registers (packages/sandbox): this test runs without one.
+if (getConnector('SANDBOX') === undefined) registerConnector(sandboxConnector);
 
 function refusal(run: () => void): ServiceError | null {
   try {
