@@ -141,3 +141,12 @@ export async function allRecords(pool: Pool, state: AccountState, type: UnifiedO
   );
   return result.rows.map((r) => r.data);
 }
+
+/** Every deleted record of a type, with when it was deleted: what a platform that reports deletions shows. */
+export async function deletedRecords(pool: Pool, state: AccountState, type: UnifiedObjectType): Promise<{ data: NativeRecord; deletedAt: Date }[]> {
+  const result = await pool.query<{ data: NativeRecord; deleted_at: Date }>(
+    'SELECT data, deleted_at FROM sandbox_platform.records WHERE account_id = $1 AND object_type = $2 AND deleted_at IS NOT NULL ORDER BY platform_id',
+    [state.id, type],
+  );
+  return result.rows.map((r) => ({ data: r.data, deletedAt: r.deleted_at }));
+}

@@ -1,0 +1,87 @@
+/**
+ * The simulator kit: SANDBOX's synthetic books served in another platform's own native API, so that in the sandbox
+ * environment a client can connect XERO or QUICKBOOKS and develop against their real `platform_data` shapes with books
+ * that add up and writes that apply (docs/simulators.md).
+ *
+ * A simulator is a translator, not a second store: every read renders the account's SANDBOX records (PostgreSQL,
+ * shared by every process) in the platform's shapes, and every write is turned into a SANDBOX write, applied once per
+ * idempotency key. The kit does what every platform's OAuth 2.0 has in common (consent page, single-use codes, token
+ * endpoint, bearer checks: simulators/oauth.ts) and the transport (simulators/fetch.ts: in process for the
+ * connector, over HTTP for the browser); a platform's simulator only maps its paths and shapes.
+ */
+import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
+import type { NativeOf, NativeRecord } from '../native.ts';
+import type { WriteRequest, WriteResult } from '../platform.ts';
+
+/** One API call as the platform would receive it. */
+export interface SimulatorRequest {
+  /** Upper case. */
+  method: string;
+  /** The URL's path as the platform has it (the host is ignored), e.g. /api.xro/2.0/Invoices/<id>. */
+  path: string;
+  query: URLSearchParams;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** Parsed JSON; form fields for application/x-www-form-urlencoded; bytes for anything else; undefined when empty. */
+  body: unknown;
+}
+
+/** The platform's answer: a JSON body unless `body` is a string (with its content-type) or bytes. */
+export interface SimulatorAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** A deleted record as the platform last had it. */
+export interface DeletedRecord {
+  id: string;
+  /** ISO 8601. */
+  deletedAt: string;
+  record: NativeRecord;
+}
+
+/** One SANDBOX account's books, as a simulator reads and writes them. */
+export interface SimulatorBooks {
+  readonly accountKey: string;
+  readonly company: { name: string; country: string; currency: string };
+  /** Every live record of a type, by platform id, after the account's clock caught up. */
+  all<T extends keyof NativeOf>(type: T): Promise<NativeOf[T][]>;
+  get<T extends keyof NativeOf>(type: T, id: string): Promise<NativeOf[T] | null>;
+  /** Records of a type deleted so far. */
+  deleted(type: UnifiedObjectType): Promise<DeletedRecord[]>;
+  /** A SANDBOX create, update or delete, applied once per idempotency key; a refusal is thrown as a NativeError. */
+  write(request: WriteRequest): Promise<WriteResult>;
+}
+
+/** What an API call's bearer token grants: one account, seen as the platform's tenant. */
+export interface SimulatorGrant {
+  accountKey: string;
+  /** The tenant id the platform shows (Xero: the organisation's UUID; QuickBooks: the realm id). */
+  tenantId: string;
+  scope: string;
+  books: SimulatorBooks;
+}
+
+export interface SimulatorOAuth {
+  /** Path of the platform's consent page, e.g. /identity/connect/authorize. */
+  authorizePath: string;
+  /** Path of its token endpoint, e.g. /connect/token. */
+  tokenPath: string;
+  /** Seconds an access token lives (Xero 1,800; QuickBooks 3,600). */
+  accessTokenSeconds: number;
+  /** More parameters the platform adds to the callback (QuickBooks: realmId). */
+  callbackParams?(tenantId: string): Record<string, string>;
+}
+
+export interface PlatformSimulator {
+  /** The connector id it stands for: XERO, QUICKBOOKS. */
+  platform: string;
+  /** The platform's name, for the consent page. */
+  name: string;
+  oauth: SimulatorOAuth;
+  /** The tenant id the platform shows for an account (stable: derived from the account key). */
+  tenantId(accountKey: string): string;
+  /** Answers an API call whose bearer token the kit has checked. Paths it does not know: 404 in the platform's format. */
+  handle(request: SimulatorRequest, grant: SimulatorGrant): Promise<SimulatorAnswer>;
+}
