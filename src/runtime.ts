@@ -19,6 +19,7 @@ import { createQueues } from './jobs/queues.ts';
 import { bossSender } from './queue/sender.ts';
 import type { FastifyInstance } from 'fastify';
 import { registerConnector } from './platforms/registry.ts';
+import { registerSimulator } from './platforms/simulators.ts';
 import { sandboxOptionsFromEnv, sandboxPlugin } from '../packages/sandbox/src/plugin.ts';
 import { JobWaiter } from './writes/waiter.ts';
 import { ConnectionCache } from './connections/access-token-cache.ts';
@@ -82,6 +83,7 @@ export async function startRuntime(options: {
       const sandboxApplied = await sandbox.migrate();
       if (sandboxApplied.length > 0) options.log(`applied SANDBOX migrations ${sandboxApplied.join(', ')}`);
       registerConnector(sandbox.connector);
+      for (const simulator of sandbox.simulators) registerSimulator(simulator);
     }
     const encryptionKey = await resolveEncryptionKey(config, options.log);
     const cipher = createCipher(encryptionKey);

@@ -26,6 +26,8 @@ export interface ConnectionRecord {
   readyAt: Date | null;
   disableError: string | null;
   disableMessage: string | null;
+  /** Linked to the platform's simulator (src/platforms/simulators.ts) instead of the platform. */
+  simulated: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -52,13 +54,14 @@ export interface ConnectionRow {
   ready_at: Date | null;
   disable_error: string | null;
   disable_message: string | null;
+  simulated: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
 export const CONNECTION_COLUMNS = `id, organization_id, environment, platform, name, status, access_token_ciphertext, link_token_ciphertext,
   store_unique_id, store_name, credentials_ciphertext, oauth_tokens_ciphertext, sync_config, scope, redirect_url,
-  default_subsidiary_id, linked_at, ready_at, disable_error, disable_message, created_at, updated_at`;
+  default_subsidiary_id, linked_at, ready_at, disable_error, disable_message, simulated, created_at, updated_at`;
 
 function sealedLinkToken(row: ConnectionRow): Buffer {
   // Sealed by the start-up step before any process serves (src/connections/seal-link-tokens.ts).
@@ -89,6 +92,7 @@ export function toConnectionRecord(row: ConnectionRow): ConnectionRecord {
     readyAt: row.ready_at,
     disableError: row.disable_error,
     disableMessage: row.disable_message,
+    simulated: row.simulated,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -102,6 +102,7 @@ export async function identify(
         credentials,
         tokens,
         environment: connection.environment,
+        simulated: connection.simulated,
         db: ctx.services.pool,
         signal: AbortSignal.timeout(PLATFORM_CALL_TIMEOUT_MS),
       }),

@@ -24,6 +24,9 @@ import {
 import { consentDeclinedMessage, EXPIRED_MESSAGE, NO_TENANT_MESSAGE, noOAuthAppMessage, platformFailureMessage } from './messages.ts';
 import { destination, keptQuery, type Kept } from './params.ts';
 import { findOAuthApp } from '../sql/oauth-apps.ts';
+import { setConnectionSimulated } from '../sql/connection-simulated.ts';
+import { connectionOAuthApp } from '../platforms/oauth-app.ts';
+import { simulatorFor } from '../platforms/simulators.ts';
 import { claimOAuthState, insertOAuthState, type ClaimedOAuthState } from '../sql/oauth-states.ts';
 import { messagePage, tenantPage } from './views.ts';
 
@@ -44,6 +47,7 @@ function authContext(ctx: FlowContext, connector: Connector, connection: Connect
     credentials: {},
     tokens: null,
     environment: connection.environment,
+    simulated: connection.simulated,
     db: ctx.services.pool,
     signal: AbortSignal.timeout(PLATFORM_CALL_TIMEOUT_MS),
   });
@@ -68,8 +72,12 @@ export async function startOAuth(
   redirect: string | null,
   input: AuthorizationInput,
 ): Promise<Outcome> {
-  const app = await findOAuthApp(ctx.services.pool, ctx.services.cipher, connection, connector.id);
+  const own = await findOAuthApp(ctx.services.pool, ctx.services.cipher, connection, connector.id);
+  // The sandbox environment without an app of the organisation's own: the platform's simulator, when this build has one.
+  const simulator = own === null && connection.environment === 'sandbox' ? simulatorFor(connector.id) : undefined;
+  const app = own ?? simulator?.app ?? null;
   if (app === null) return failure(ctx, connection, connector, noOAuthAppMessage(connector, connection.environment), 503, null);
+  await setConnectionSimulated(ctx.services.pool, connection.id, simulator !== undefined);
   const state = newOAuthState(ctx.secret);
   await insertOAuthState(ctx.services.pool, {
     state,
@@ -79,7 +87,8 @@ export async function startOAuth(
     pending: null,
     authorizationInput: sealedInput(ctx, input),
   });
-  return { kind: 'redirect', status: 302, location: auth.authorizeUrl(app, state, connection.scope, input) };
+  const consent = auth.authorizeUrl(app, state, connection.scope, input);
+  return { kind: 'redirect', status: 302, location: simulator === undefined ? consent : simulator.consentUrl(consent) };
 }
 
 /** "Try again" from a claimed state: the connection's link, back in popup mode or with the same redirect. */
@@ -158,7 +167,7 @@ export async function oauthCallback(ctx: FlowContext, query: CallbackInput): Pro
   if (query.error !== undefined) return fail(consentDeclinedMessage(connector, query.error, query.error_description), 400);
   if (query.code === undefined || query.code === '')
     return fail(`${connector.name} did not send back a sign-in code, so nothing was connected. Please start again.`, 400);
-  const app = await findOAuthApp(ctx.services.pool, ctx.services.cipher, claimed.connection, connector.id);
+  const app = await connectionOAuthApp(ctx.services.pool, ctx.services.cipher, claimed.connection, connector.id);
   if (app === null) return fail(noOAuthAppMessage(connector, claimed.connection.environment), 503);
 
   let tokens: OAuthTokens;

@@ -11,8 +11,15 @@ import type { Environment } from '../tenants/types.ts';
 import type { Connector, ConnectorContext, Credentials, OAuthSession, OAuthTokens } from './connector.ts';
 import type { Logger } from '../log/logger.ts';
 import { platformCallDuration, platformCalls } from '../metrics/registry.ts';
-import { createPlatformHttp, HTTP_DEFAULTS, realSleep, type AttemptEvent } from './http.ts';
+import { createPlatformHttp, HTTP_DEFAULTS, realSleep, type AttemptEvent, type FetchLike } from './http.ts';
 import { createSharedLimiter, type SharedLimiter } from './shared-limits.ts';
+import { connectionFetch } from './simulators.ts';
+
+/** The simulator's fetch for a simulated connection, as createPlatformHttp's option; nothing (the network) otherwise. */
+export function simulatorFetch(platform: string, simulated: boolean): { fetch?: FetchLike } {
+  const fetch = connectionFetch(platform, simulated);
+  return fetch === undefined ? {} : { fetch };
+}
 
 export function sealJson(cipher: Cipher, value: unknown): Buffer {
   return cipher.encrypt(JSON.stringify(value));
@@ -34,6 +41,8 @@ export interface ContextInput {
   /** Fresh tokens during a job (src/platforms/tokens.ts tokenSession); default: the given tokens, never refreshed. */
   oauth?: OAuthSession | null;
   environment: Environment;
+  /** Linked to the platform's simulator: every call goes to it, in process (src/platforms/simulators.ts). */
+  simulated?: boolean;
   db: Queryable;
   signal?: AbortSignal;
   /** The job's log (its ids bound): every platform call is a debug line on it. */
@@ -119,6 +128,7 @@ export function connectorContext(input: ContextInput): ConnectorContext {
       sharedLimiter,
       signal,
       onAttempt: observePlatformCall(input.log),
+      ...simulatorFetch(connector.id, input.simulated === true),
     }),
     ref(type: UnifiedObjectType, platformId) {
       if (platformId === null || platformId === undefined || platformId === '') return null;

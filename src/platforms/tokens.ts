@@ -14,13 +14,14 @@ import type { Cipher } from '../crypto/secrets.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { findSealedTokens, lockConnectionTokens, storeSealedTokens } from '../sql/connection-tokens.ts';
-import { findOAuthApp } from '../sql/oauth-apps.ts';
 import type { Connector, OAuthSession, OAuthTokens } from './connector.ts';
 import type { Logger } from '../log/logger.ts';
 import { observePlatformCall, openCredentials, openTokens, sealJson } from './context.ts';
 import { tokenRefreshes } from '../metrics/registry.ts';
 import { PlatformError } from './errors.ts';
 import { createPlatformHttp } from './http.ts';
+import { connectionOAuthApp } from './oauth-app.ts';
+import { simulatorFetch } from './context.ts';
 
 /** Refresh this long before expiry, so no call starts with a token that dies in flight. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -71,7 +72,7 @@ export async function freshTokens(
         requestSent: false,
       });
     }
-    const app = await findOAuthApp(db, deps.cipher, connection, connector.id);
+    const app = await connectionOAuthApp(db, deps.cipher, connection, connector.id);
     if (app === null) {
       throw new PlatformError({
         kind: 'unauthorized',
@@ -84,6 +85,7 @@ export async function freshTokens(
       limitKey: `${connector.id}:${connection.id}:auth`,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       onAttempt: observePlatformCall(log),
+      ...simulatorFetch(connector.id, connection.simulated),
     });
     const reason = options.rejected === undefined ? 'expiring' : 'refused by the platform';
     const started = Date.now();

@@ -188,6 +188,7 @@ async function runLocked(
         log,
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
         environment: connection.environment,
+        simulated: connection.simulated,
         ...(await jobTokens(services, connection, connector, signal)),
       });
       await resumingAfterConnectionLoss(lockClient, async () => {

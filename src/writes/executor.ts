@@ -181,6 +181,7 @@ async function applyWrite(
         log,
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
         environment: connection.environment,
+        simulated: connection.simulated,
         ...(await jobTokens(services, connection, connector, signal)),
       }),
       idempotencyKey: job.id,

@@ -15,6 +15,7 @@ import { postgresRateLimiter, type RateLimiter } from '../../src/ratelimit/limit
 import type { Services } from '../../src/services.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
+import { registerSimulator } from '../../src/platforms/simulators.ts';
 import { sandboxPlugin } from '../../packages/sandbox/src/plugin.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Environment } from '../../src/tenants/types.ts';
@@ -89,6 +90,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   // SANDBOX on, as by default: registered, its books in the test database (migrated with the template), its pages mounted.
   const sandbox = sandboxPlugin({ pool: db.pool, options: { tickIntervalMs: 0 } });
+  for (const simulator of sandbox.simulators) registerSimulator(simulator);
   const boss = createBoss(db.url, { schedule: false });
   await boss.start();
   services.jobs = bossSender(boss);

@@ -20,6 +20,11 @@ import { migrateSandbox } from './migrate.ts';
 import type { SandboxOptions } from './options.ts';
 import { registerSandboxPages } from './pages.ts';
 import type { SandboxPlatform } from './platform.ts';
+import type { PlatformSimulatorRoute } from '../../../src/platforms/simulators.ts';
+import { simulatorHost, SIMULATOR_CLIENT_ID, SIMULATOR_CLIENT_SECRET, type SimulatorHost } from './simulators/host.ts';
+import { SIMULATORS } from './simulators/index.ts';
+import type { PlatformSimulator } from './simulators/kit.ts';
+import { registerSimulatorRoutes, simulatorPrefix } from './simulators/routes.ts';
 
 export { optionsFromEnv as sandboxOptionsFromEnv, type SandboxOptions } from './options.ts';
 
@@ -30,18 +35,40 @@ export interface SandboxPlugin {
   platform: SandboxPlatform;
   /** Applies the sandbox's own pending migrations (schema sandbox_platform); returns the versions applied. */
   migrate: () => Promise<number[]>;
-  /** Mounts the platform's own web pages (bank feed linking) on the service's app. */
+  /** Mounts the platform's own web pages (bank feed linking) and the simulators' (/simulators/<platform>) on the service's app. */
   pages: (app: FastifyInstance) => void;
+  /** The platform simulators over SANDBOX's books (docs/simulators.md), to register with src/platforms/simulators.ts. */
+  simulators: PlatformSimulatorRoute[];
 }
 
-export function sandboxPlugin(input: { pool: Pool; options?: Partial<SandboxOptions> }): SandboxPlugin {
+/** Where the service's link flow receives OAuth callbacks: the simulators' app redirects there (root-relative). */
+const LINK_CALLBACK = '/link/oauth/callback';
+
+function routeOf(host: SimulatorHost): PlatformSimulatorRoute {
+  const prefix = simulatorPrefix(host.simulator.platform);
+  return {
+    platform: host.simulator.platform,
+    fetch: host.fetch,
+    app: host.app,
+    consentUrl(authorizeUrl) {
+      const url = new URL(authorizeUrl);
+      return `${prefix}${url.pathname}${url.search}`;
+    },
+  };
+}
+
+export function sandboxPlugin(input: { pool: Pool; options?: Partial<SandboxOptions>; simulators?: readonly PlatformSimulator[] }): SandboxPlugin {
   const platform = configureSandbox(input);
+  const app = { clientId: SIMULATOR_CLIENT_ID, clientSecret: SIMULATOR_CLIENT_SECRET, redirectUri: LINK_CALLBACK };
+  const hosts = (input.simulators ?? SIMULATORS).map((simulator) => simulatorHost(platform, simulator, app));
   return {
     connector: sandboxConnector,
     platform,
     migrate: () => migrateSandbox(input.pool),
-    pages: (app) => {
-      registerSandboxPages(app);
+    pages: (service) => {
+      registerSandboxPages(service);
+      registerSimulatorRoutes(service, hosts);
     },
+    simulators: hosts.map(routeOf),
   };
 }

@@ -32,6 +32,7 @@ export async function platformFile(services: Services, attachment: StoredAttachm
     db: services.pool,
     signal,
     environment: connection.environment,
+    simulated: connection.simulated,
     credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
     ...(await jobTokens(services, connection, connector, signal)),
   });

@@ -84,4 +84,6 @@ export interface PlatformSimulator {
   tenantId(accountKey: string): string;
   /** Answers an API call whose bearer token the kit has checked. Paths it does not know: 404 in the platform's format. */
   handle(request: SimulatorRequest, grant: SimulatorGrant): Promise<SimulatorAnswer>;
+  /** The platform's answer to a missing, unknown or expired bearer token; default an RFC 6750 401. */
+  unauthorized?(): SimulatorAnswer;
 }

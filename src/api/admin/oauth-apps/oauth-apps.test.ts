@@ -110,6 +110,7 @@ function connectionOf(organizationId: string, environment: Environment): Connect
     environment,
     platform: OAUTH,
     name: null,
+    simulated: false,
     status: 'not_ready',
     accessTokenCiphertext: Buffer.alloc(0),
     linkTokenCiphertext: Buffer.alloc(0),

@@ -1,0 +1,167 @@
+/**
+ * Serves one simulated platform: its OAuth 2.0 (consent page, token endpoint: what every platform's has in common) and
+ * its API behind bearer tokens, as one function from request to answer. The connector reaches it in process through
+ * `fetch` (its PlatformHttp, with retries and limits, unchanged); the browser reaches the consent page over the
+ * service's /simulators/<platform> mount (routes.ts).
+ */
+import type { FetchLike } from '../../../../src/platforms/http.ts';
+import type { SandboxPlatform } from '../platform.ts';
+import { simulatedAccountKey, simulatorBooks } from './books.ts';
+import { consentPage, errorPage } from './consent.ts';
+import type { PlatformSimulator, SimulatorAnswer, SimulatorRequest } from './kit.ts';
+import { accessGrant, forgetExpiredTokens, issueToken, spendToken, type IssuedGrant } from './tokens.ts';
+import { requestOf, responseOf } from './wire.ts';
+
+/** The OAuth app every simulator knows: documented test credentials (docs/simulators.md), not a secret. */
+export interface SimulatorApp {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
+export const SIMULATOR_CLIENT_ID = 'ledgerport-simulator';
+export const SIMULATOR_CLIENT_SECRET = 'simulator-secret';
+/** Codes live ten minutes, refresh tokens 60 days (Xero's; QuickBooks' live 100). */
+const CODE_SECONDS = 600;
+const REFRESH_SECONDS = 60 * 24 * 3600;
+
+export interface SimulatorHost {
+  simulator: PlatformSimulator;
+  app: SimulatorApp;
+  answer(request: SimulatorRequest): Promise<SimulatorAnswer>;
+  /** The connector's way in: every call of a simulated connection's PlatformHttp. */
+  fetch: FetchLike;
+}
+
+const oauthError = (status: number, error: string, description: string): SimulatorAnswer => ({
+  status,
+  headers: { 'cache-control': 'no-store' },
+  body: { error, error_description: description },
+});
+
+function fields(body: unknown): Record<string, string> {
+  if (typeof body !== 'object' || body === null || body instanceof Uint8Array) return {};
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') out[key] = value;
+  return out;
+}
+
+/** Client id and secret from HTTP Basic (what Xero and Intuit ask for), else from the form. */
+function clientOf(request: SimulatorRequest, form: Record<string, string>): { id: string; secret: string } | null {
+  const match = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (match?.[1] !== undefined) {
+    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  }
+  return form.client_id === undefined ? null : { id: form.client_id, secret: form.client_secret ?? '' };
+}
+
+export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimulator, app: SimulatorApp): SimulatorHost {
+  const db = platform.pool;
+  const { oauth, name } = simulator;
+
+  const consentProblem = (params: URLSearchParams): string | null => {
+    if (params.get('response_type') !== 'code') return 'response_type must be "code".';
+    if (params.get('client_id') !== app.clientId) return `Unknown client_id: the ${name} simulator knows only "${app.clientId}".`;
+    if (params.get('redirect_uri') !== app.redirectUri) return `Invalid redirect_uri: it must be "${app.redirectUri}", the app's registered one.`;
+    return null;
+  };
+
+  async function consent(request: SimulatorRequest): Promise<SimulatorAnswer> {
+    const params = request.method === 'POST' ? new URLSearchParams(fields(request.body)) : request.query;
+    const problem = consentProblem(params);
+    if (problem !== null) return errorPage(name, 400, problem);
+    if (request.method !== 'POST') return consentPage({ name, params });
+    const back = new URL(app.redirectUri, 'http://simulator.invalid');
+    const state = params.get('state');
+    if (state !== null) back.searchParams.set('state', state);
+    const form = fields(request.body);
+    if (form.decision !== 'allow') {
+      back.searchParams.set('error', 'access_denied');
+      return redirect(back);
+    }
+    const accountKey = simulatedAccountKey(simulator.platform, form.username ?? '', form.password ?? '');
+    if (accountKey === null) {
+      const error = 'That username and password are not a SANDBOX test account: try user_good / pass_good.';
+      return consentPage({ name, params, status: 401, error, username: form.username ?? '' });
+    }
+    const grant = {
+      platform: simulator.platform,
+      accountKey,
+      clientId: app.clientId,
+      scope: params.get('scope') ?? '',
+      redirectUri: app.redirectUri,
+    };
+    back.searchParams.set('code', await issueToken(db, 'code', grant, CODE_SECONDS));
+    for (const [key, value] of Object.entries(oauth.callbackParams?.(simulator.tenantId(accountKey)) ?? {})) back.searchParams.set(key, value);
+    return redirect(back);
+  }
+
+  function redirect(url: URL): SimulatorAnswer {
+    // The registered redirect URI may be relative (the service's own callback): keep it relative.
+    const location = url.origin === 'http://simulator.invalid' ? `${url.pathname}${url.search}` : url.toString();
+    return { status: 302, headers: { location, 'cache-control': 'no-store' } };
+  }
+
+  async function token(request: SimulatorRequest): Promise<SimulatorAnswer> {
+    const form = fields(request.body);
+    const client = clientOf(request, form);
+    if (client?.id !== app.clientId || client.secret !== app.clientSecret)
+      return oauthError(401, 'invalid_client', 'Unknown client or wrong secret.');
+    let grant: IssuedGrant | null;
+    if (form.grant_type === 'authorization_code') {
+      grant = await spendToken(db, 'code', simulator.platform, form.code ?? '');
+      if (grant !== null && grant.redirectUri !== form.redirect_uri) grant = null;
+    } else if (form.grant_type === 'refresh_token') {
+      // Rotated on every use: the old refresh token is dead after this, as at Xero and Intuit.
+      grant = await spendToken(db, 'refresh', simulator.platform, form.refresh_token ?? '');
+    } else {
+      return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+    }
+    if (grant === null) return oauthError(400, 'invalid_grant', 'The code or refresh token is unknown, expired or already used.');
+    await forgetExpiredTokens(db);
+    const issued = { ...grant, redirectUri: null };
+    return {
+      status: 200,
+      headers: { 'cache-control': 'no-store' },
+      body: {
+        access_token: await issueToken(db, 'access', issued, oauth.accessTokenSeconds),
+        token_type: 'Bearer',
+        expires_in: oauth.accessTokenSeconds,
+        refresh_token: await issueToken(db, 'refresh', issued, REFRESH_SECONDS),
+        x_refresh_token_expires_in: REFRESH_SECONDS,
+        scope: grant.scope,
+      },
+    };
+  }
+
+  async function api(request: SimulatorRequest): Promise<SimulatorAnswer> {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const grant = bearer === undefined ? null : await accessGrant(db, simulator.platform, bearer);
+    if (grant === null) {
+      return (
+        simulator.unauthorized?.() ?? {
+          status: 401,
+          headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
+          body: { error: 'invalid_token' },
+        }
+      );
+    }
+    const books = await simulatorBooks(platform, grant.accountKey);
+    return simulator.handle(request, { accountKey: grant.accountKey, tenantId: simulator.tenantId(grant.accountKey), scope: grant.scope, books });
+  }
+
+  async function answer(request: SimulatorRequest): Promise<SimulatorAnswer> {
+    if (request.path === oauth.authorizePath && (request.method === 'GET' || request.method === 'POST')) return consent(request);
+    if (request.path === oauth.tokenPath && request.method === 'POST') return token(request);
+    return api(request);
+  }
+
+  return {
+    simulator,
+    app,
+    answer,
+    fetch: async (url, init) => responseOf(await answer(await requestOf(url, init))),
+  };
+}

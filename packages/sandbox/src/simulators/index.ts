@@ -1,0 +1,7 @@
+/**
+ * Every platform simulator SANDBOX ships (docs/simulators.md). A connector to come ships its simulator here: one
+ * folder translating SANDBOX's books to the platform's API, and one line in SIMULATORS.
+ */
+import type { PlatformSimulator } from './kit.ts';
+
+export const SIMULATORS: readonly PlatformSimulator[] = [];

@@ -1,0 +1,6 @@
+import type { Queryable } from '../db/pool.ts';
+
+/** Records whether the connection's link flow went to the platform's simulator (migration 0029). */
+export async function setConnectionSimulated(db: Queryable, connectionId: string, simulated: boolean): Promise<void> {
+  await db.query('UPDATE connections SET simulated = $2 WHERE id = $1 AND simulated IS DISTINCT FROM $2', [connectionId, simulated]);
+}
