@@ -4,6 +4,7 @@
  * with the simulator, the sync reads SANDBOX's books in the platform's own shapes through the real connector, and
  * what we store ties out with the same business connected as SANDBOX. A write goes through to the simulated books.
  */
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessTokenOf } from '../../src/connections/connections.ts';
 import { findConnectionForService } from '../../src/sql/connections.ts';
@@ -29,7 +30,12 @@ afterAll(async () => {
 });
 
 async function createLink(environment: 'sandbox' | 'production' = 'sandbox'): Promise<{ id: string; path: string }> {
-  const response = await t.app.inject({ method: 'POST', url: '/versioned/connections/create', headers: clientHeaders(t.org, environment), payload: {} });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/versioned/connections/create',
+    headers: clientHeaders(t.org, environment),
+    payload: {},
+  });
   expect(response.statusCode, response.body).toBe(200);
   const { connection } = response.json<{ connection: { id: string; link_url: string } }>();
   return { id: connection.id, path: new URL(connection.link_url).pathname };
@@ -63,10 +69,14 @@ async function listAll(token: string, path: string): Promise<Json[]> {
   const records: Json[] = [];
   let cursor: string | null = null;
   do {
-    const query = new URLSearchParams({ access_token: token, limit: '500', ...(cursor === null ? {} : { cursor }) });
-    const response = await t.app.inject({ method: 'GET', url: `/versioned/accounting/${path}?${query.toString()}`, headers: clientHeaders(t.org) });
+    const query: URLSearchParams = new URLSearchParams({ access_token: token, limit: '500', ...(cursor === null ? {} : { cursor }) });
+    const response: LightMyRequestResponse = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/accounting/${path}?${query.toString()}`,
+      headers: clientHeaders(t.org),
+    });
     expect(response.statusCode, response.body).toBe(200);
-    const body = response.json<Json & { next_cursor?: string | null }>();
+    const body: Json & { next_cursor?: string | null } = response.json();
     const key = Object.keys(body).find((k) => Array.isArray(body[k]));
     records.push(...((key === undefined ? [] : body[key]) as Json[]));
     cursor = body.next_cursor ?? null;
@@ -116,7 +126,12 @@ describe.each(PLATFORMS)('$platform in the sandbox environment', ({ platform, co
 
   it('sends the consent to the real platform once the organisation registers its own app', async () => {
     const org = await t.newOrg(`Own ${platform} app`);
-    await registerOAuthApp(t, platform, { clientId: 'own-app', clientSecret: 'own-secret', redirectUri: 'https://ledgerport.example/link/oauth/callback' }, org);
+    await registerOAuthApp(
+      t,
+      platform,
+      { clientId: 'own-app', clientSecret: 'own-secret', redirectUri: 'https://ledgerport.example/link/oauth/callback' },
+      org,
+    );
     const response = await t.app.inject({ method: 'POST', url: '/versioned/connections/create', headers: clientHeaders(org), payload: {} });
     const path = new URL(response.json<{ connection: { link_url: string } }>().connection.link_url).pathname;
     const start = await new LinkBrowser(t.app).get(`${path}/${platform}`);

@@ -12,6 +12,7 @@ import type { PlatformRequest } from '../http.ts';
 import { authorizedRequest, bearer } from '../oauth-request.ts';
 import { classifyQboError, faultError, faultOf, type FaultContext } from './errors.ts';
 import type { QboCdcResponse, QboQueryResponse } from './native.ts';
+import { isRecord } from '../json.ts';
 
 /** The API minor version every call pins (QBO serves the base version without one). */
 export const MINOR_VERSION = 75;
@@ -50,8 +51,6 @@ export interface QboCall extends FaultContext {
   /** For logs and metrics. */
   operation: string;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function qboRequest(ctx: ConnectorContext, tokens: OAuthTokens, call: QboCall, accept: string, responseType: 'auto' | 'text'): PlatformRequest {
   return {

@@ -8,6 +8,7 @@ import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '..
 import { callQbo, PAGE_SIZE, queryPage } from './client.ts';
 import type { QboCompanyCurrency, QboExchangeRate, QboPreferences } from './native.ts';
 import { entity } from './objects.ts';
+import { perJob } from '../per-job.ts';
 
 type Raw = Record<string, unknown>;
 
@@ -29,15 +30,14 @@ async function currencyPrefs(
  * CurrencyRef is in it. Mappers are synchronous, so a read that meets such a transaction loads it first
  * (loadHomeCurrency, one Preferences call per job) and the mapper looks it up (knownHomeCurrency).
  */
-const homeCurrencies = new WeakMap<ConnectorContext, string | null>();
+const homeCurrencies = perJob(async (ctx) => (await currencyPrefs(ctx)).home);
 
 export async function loadHomeCurrency(ctx: ConnectorContext): Promise<void> {
-  if (homeCurrencies.has(ctx)) return;
-  homeCurrencies.set(ctx, (await currencyPrefs(ctx)).home);
+  await homeCurrencies.get(ctx);
 }
 
 export function knownHomeCurrency(ctx: ConnectorContext): string | null {
-  return homeCurrencies.get(ctx) ?? null;
+  return homeCurrencies.known(ctx) ?? null;
 }
 
 /** Every active CompanyCurrency (a company has a few: one read, however many pages). */
@@ -57,7 +57,7 @@ async function companyCurrencies(ctx: ConnectorContext): Promise<QboCompanyCurre
  */
 export async function readCurrencies(ctx: ConnectorContext): Promise<ReadPage> {
   const { preferences, home, multiCurrency } = await currencyPrefs(ctx);
-  homeCurrencies.set(ctx, home);
+  homeCurrencies.remember(ctx, home);
   const records = new Map<string, PlatformRecord>();
   if (home !== null) {
     const raw: Raw = {

@@ -7,6 +7,7 @@
  */
 import { PlatformError, type PlatformErrorKind } from '../errors.ts';
 import type { PlatformResponse } from '../http.ts';
+import { isRecord } from '../json.ts';
 
 export interface FaultError {
   message: string;
@@ -18,8 +19,6 @@ export interface Fault {
   type: string | null;
   errors: FaultError[];
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function field(record: Record<string, unknown>, ...names: string[]): string | null {
   for (const name of names) {

@@ -11,6 +11,7 @@ import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { InboundChange, InboundWebhooks } from '../connector.ts';
 import { signatureMatches } from '../webhook-signature.ts';
 import { ENTITIES } from './objects.ts';
+import { isRecord } from '../json.ts';
 
 /** Unified types by entity name, lower-cased (the earlier format says "BillPayment", a CloudEvents type "billpayment"). */
 const TYPES_OF_ENTITY = new Map<string, UnifiedObjectType[]>();
@@ -21,8 +22,6 @@ for (const spec of ENTITIES) {
 const typesOf = (entity: string): UnifiedObjectType[] => TYPES_OF_ENTITY.get(entity.toLowerCase()) ?? [];
 
 const CLOUD_EVENT_TYPE = /^qbo\.([a-z]+)\.([a-z]+)\.v\d+$/;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const quickbooksWebhooks: InboundWebhooks = {
   verify: (rawBody, headers, key) => signatureMatches(rawBody, key, headers['intuit-signature']),

@@ -11,7 +11,8 @@ import { exactDifference, has, link, list, wholeCents, type Input } from '../inb
 import { listOf, xeroCall } from './client.ts';
 import { dayOf } from './dates.ts';
 import { chartOf } from './read.ts';
-import type { XeroLineItem, XeroTracking, XeroTrackingCategory } from './types.ts';
+import type { XeroLineItem, XeroTracking } from './types.ts';
+import { perJob } from '../per-job.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -43,22 +44,15 @@ export async function accountCode(ctx: ConnectorContext, value: unknown, field: 
   return account.Code;
 }
 
-const trackingLists = new WeakMap<ConnectorContext, Promise<XeroTrackingCategory[]>>();
+const trackingLists = perJob((ctx) =>
+  xeroCall(ctx, { method: 'GET', path: '/TrackingCategories', operation: 'list TrackingCategories' }).then((r) => listOf(r, 'TrackingCategories')),
+);
 
 /** The tracking category and option of a class that is a tracking option. */
 async function trackingOf(ctx: ConnectorContext, value: unknown, field: string): Promise<XeroTracking[]> {
   const optionId = await link(ctx, 'class', value, field);
   if (optionId === undefined) return [];
-  let categories = trackingLists.get(ctx);
-  if (categories === undefined) {
-    categories = xeroCall(ctx, { method: 'GET', path: '/TrackingCategories', operation: 'list TrackingCategories' }).then((r) =>
-      listOf(r, 'TrackingCategories'),
-    );
-    categories.catch(() => {
-      trackingLists.delete(ctx);
-    });
-    trackingLists.set(ctx, categories);
-  }
+  const categories = trackingLists.get(ctx);
   for (const category of await categories) {
     const option = category.Options?.find((o) => o.TrackingOptionID === optionId);
     if (option !== undefined)

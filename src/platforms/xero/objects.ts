@@ -23,6 +23,7 @@ import type {
   XeroStoredAttachment,
   XeroStoredReport,
 } from './types.ts';
+import { perJob } from '../per-job.ts';
 
 /** ctx.ref detached from ctx. */
 const refOf =
@@ -48,21 +49,16 @@ async function creditRecords(ctx: ConnectorContext, items: XeroCreditNote[]): Pr
  */
 export async function journalRecords(ctx: ConnectorContext, items: XeroManualJournal[]): Promise<PlatformRecord[]> {
   const chart = await chartOf(ctx);
-  if (items.length > 0) await loadBaseCurrency(ctx);
+  if (items.length > 0) await baseCurrencies.get(ctx);
   return items.map((j) =>
     recordOf(j.ManualJournalID, { ...j, JournalLines: withAccountIds(chart, j.JournalLines) }, j.Status, ['DELETED', 'VOIDED', 'DRAFT']),
   );
 }
 
-const baseCurrencies = new WeakMap<ConnectorContext, string | null>();
-
 /** The organisation's base currency, read once per job (a sync or a write) for the mappers, which are synchronous. */
-async function loadBaseCurrency(ctx: ConnectorContext): Promise<void> {
-  if (baseCurrencies.has(ctx)) return;
-  baseCurrencies.set(ctx, (await readOrganisation(ctx)).BaseCurrency ?? null);
-}
+const baseCurrencies = perJob(async (ctx) => (await readOrganisation(ctx)).BaseCurrency ?? null);
 
-const knownBaseCurrency = (ctx: ConnectorContext): string | null => baseCurrencies.get(ctx) ?? null;
+const knownBaseCurrency = (ctx: ConnectorContext): string | null => baseCurrencies.known(ctx) ?? null;
 
 const invoices = (type: 'ACCPAY' | 'ACCREC'): XeroList<'Invoices'> => ({
   path: '/Invoices',

@@ -13,6 +13,7 @@ import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '..
 import { listOf, XERO_PAGE_SIZE, xeroCall } from './client.ts';
 import { whereDate, xeroMillis } from './dates.ts';
 import type { XeroAccount, XeroAccountRef, XeroJournalLine, XeroLineItem, XeroLists } from './types.ts';
+import { perJob } from '../per-job.ts';
 
 export interface XeroList<K extends keyof XeroLists> {
   path: string;
@@ -128,20 +129,9 @@ function nextCursor(cursor: Cursor, pageNewest: number | null, newest: number | 
  * line items in contract 2.9.4 name their account by code only, so the
  * connector looks the AccountID up here, and writes turn AccountIDs into codes.
  */
-const charts = new WeakMap<ConnectorContext, Promise<XeroAccount[]>>();
+const charts = perJob((ctx) => xeroCall(ctx, { method: 'GET', path: '/Accounts', operation: 'list Accounts' }).then((r) => listOf(r, 'Accounts')));
 
-export function chartOf(ctx: ConnectorContext): Promise<XeroAccount[]> {
-  let chart = charts.get(ctx);
-  if (chart === undefined) {
-    chart = xeroCall(ctx, { method: 'GET', path: '/Accounts', operation: 'list Accounts' }).then((r) => listOf(r, 'Accounts'));
-    // A failed read is not remembered: the next caller asks again.
-    chart.catch(() => {
-      charts.delete(ctx);
-    });
-    charts.set(ctx, chart);
-  }
-  return chart;
-}
+export const chartOf = (ctx: ConnectorContext): Promise<XeroAccount[]> => charts.get(ctx);
 
 /** Lines with their AccountID filled in from the account code (Xero's newer API versions send both). */
 export function withAccountIds<L extends XeroLineItem | XeroJournalLine>(chart: readonly XeroAccount[], lines: L[] | undefined): L[] | undefined {

@@ -9,6 +9,7 @@
 import type { InboundChange, InboundWebhooks } from '../connector.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { signatureMatches } from '../webhook-signature.ts';
+import { isRecord } from '../json.ts';
 
 const CATEGORY_TYPES: Readonly<Record<string, readonly UnifiedObjectType[]>> = {
   INVOICE: ['invoice', 'bill'],
@@ -16,8 +17,6 @@ const CATEGORY_TYPES: Readonly<Record<string, readonly UnifiedObjectType[]>> = {
   CREDITNOTE: ['invoice_credit_memo', 'bill_credit_memo'],
   SUBSCRIPTION: [],
 };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const xeroWebhooks: InboundWebhooks = {
   verify: (rawBody, headers, key) => signatureMatches(rawBody, key, headers['x-xero-signature']),

@@ -7,8 +7,8 @@ import type { QboColData, QboReport, QboReportColumn, QboReportMonth, QboReportR
 import type { ReportNode } from '../../../model/report-tree.ts';
 import { incomeStatementOf, sectionsTree } from '../../statements.ts';
 import { day, type MapContext, type Mapped } from './common.ts';
+import { isRecord } from '../../json.ts';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 function cellsOf(value: unknown): QboColData[] | undefined {
