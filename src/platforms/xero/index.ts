@@ -144,7 +144,8 @@ function capabilities(type: UnifiedObjectType, writer: Writer | undefined): Obje
   const incremental = INCREMENTAL.has(type);
   return {
     read: true,
-    incremental: incremental ? 'cursor' : 'none',
+    // Attachments read incrementally too (only changed parents), and are swept for removed files by a full listing.
+    incremental: incremental || type === 'attachment' ? 'cursor' : 'none',
     deletions: incremental ? 'reported' : SNAPSHOTS.has(type) ? 'none' : 'full_listing',
     filter: true,
     fetchByPlatformId: true,

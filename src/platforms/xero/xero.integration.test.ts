@@ -415,7 +415,7 @@ describe('Xero sync', () => {
     const billReads = standin.requests.filter((r) => r.path === '/api.xro/2.0/Invoices' && r.query.where === 'Type=="ACCPAY"');
     expect(billReads.map((r) => [r.ifModifiedSince, r.query.page])).toEqual([[cursor, '1']]);
     const cursorObjects = ['/Contacts', '/Payments', '/CreditNotes', '/ManualJournals'];
-    // (Attachment reads list parents with HasAttachments==true whole: they are full listings.)
+    // (Attachment reads list parents with HasAttachments==true: their own test is below.)
     const cursorReads = standin.requests.filter((r) => cursorObjects.some((p) => r.path.endsWith(p)) && r.query.where !== 'HasAttachments==true');
     expect(new Set(cursorReads.map((r) => r.path.slice('/api.xro/2.0'.length)))).toEqual(new Set(cursorObjects));
     expect(cursorReads.every((r) => r.ifModifiedSince !== undefined)).toBe(true);
@@ -423,6 +423,40 @@ describe('Xero sync', () => {
       await t.db.pool.query<{ since_cursor: string }>(`SELECT since_cursor FROM sync_objects WHERE connection_id = $1 AND object_type = 'bill'`, [id])
     ).rows[0]?.since_cursor;
     expect(after).toBe(new Date(xeroMillis(books().get('Invoices', String(voided.InvoiceID))?.UpdatedDateUTC) ?? 0).toISOString());
+  }, 30_000);
+
+  it('lists attachments only of documents changed since the last read, and of every document once a day', async () => {
+    const id = c.connection.id;
+    const attachmentLists = (): string[] =>
+      standin.requests.filter((r) => r.path.endsWith('/Attachments')).map((r) => r.path.slice('/api.xro/2.0'.length));
+    const parentLists = () => standin.requests.filter((r) => r.query.where === 'HasAttachments==true');
+    const withFiles = Object.entries(books().attachments).filter(([, files]) => files.length > 0);
+    expect(withFiles.length).toBeGreaterThan(1);
+    // Nothing changed: the parents are asked for since the cursor, and no parent's attachments are listed.
+    standin.resetCounters();
+    await expectSynced(t, id, 'incremental');
+    expect(attachmentLists()).toEqual([]);
+    expect(parentLists().every((r) => r.ifModifiedSince !== undefined)).toBe(true);
+    // One document with files changes: its attachments alone are listed again.
+    const [changedId] = withFiles.find(([parent]) => books().get('Invoices', parent) !== undefined) ?? [];
+    if (changedId === undefined) throw new Error('no invoice with attachments');
+    books().change('Invoices', changedId, (doc) => {
+      doc.Reference = 'Changed reference';
+    });
+    standin.resetCounters();
+    await expectSynced(t, id, 'incremental');
+    expect(attachmentLists()).toEqual([`/Invoices/${changedId}/Attachments`]);
+    // A day after the last full listing, every parent's attachments are listed again (a file added to an unchanged
+    // document is found within a day).
+    await t.db.pool.query(
+      `UPDATE sync_objects SET since_cursor = regexp_replace(since_cursor, ':[0-9]+$', ':' || $2::text) WHERE connection_id = $1 AND object_type = 'attachment'`,
+      [id, String(Date.now() - 25 * 3_600_000)],
+    );
+    standin.resetCounters();
+    await expectSynced(t, id, 'incremental');
+    const flagged = [...list('Invoices'), ...list('ManualJournals')].filter((parent) => parent.HasAttachments === true);
+    expect(attachmentLists().length).toBe(flagged.length);
+    expect(parentLists().every((r) => r.ifModifiedSince === undefined)).toBe(true);
   }, 30_000);
 
   it('reads employees whole each sync: the archived one inactive, the deleted one gone, each with its event', async () => {
