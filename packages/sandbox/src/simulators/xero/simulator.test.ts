@@ -266,6 +266,16 @@ describe('XERO simulator through the Xero connector', () => {
     expect(changed).toBeGreaterThan(0);
   });
 
+  it('downloads an attachment through the connector as SANDBOX keeps the file', async () => {
+    const record = readOf('attachment').live[0]?.record;
+    const download = xeroConnector.actions?.downloadAttachment;
+    if (record === undefined || download === undefined) throw new Error('no attachment to download');
+    const file = await download(xeroContext(), record);
+    const native = (await books.all('attachment')).find((a) => xeroIdOf(a.Id) === record.platformId);
+    expect(file.content.toString('base64')).toBe(native?.Content);
+    expect(file.contentType).toBe(native?.ContentType);
+  });
+
   it("refuses another organisation's tenant id with Xero's 403, and an unknown path with 404", async () => {
     const fetch = booksFetch(xeroSimulator, books);
     const other = await fetch('https://api.xero.com/api.xro/2.0/Invoices', {

@@ -4,14 +4,13 @@
  * the organisation is the `xero-tenant-id` header, and any other than the grant's is refused 403 as Xero does.
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
-import { forbidden, notFound } from './answers.ts';
+import { envelope, forbidden, notFound } from './answers.ts';
 import { attachmentFile, attachmentList } from './attachments.ts';
 import { COLLECTIONS } from './collections.ts';
 import { hashedUuid, sandboxIdOf } from './ids.ts';
 import { listAnswer, oneAnswer } from './lists.ts';
 import { renderConnections, renderOrganisation } from './render-organisation.ts';
 import { balanceSheetReport, profitAndLossReport } from './render-reports.ts';
-import { envelope } from './answers.ts';
 import { XeroView } from './view.ts';
 import { saveRecords, type WritableList } from './writes.ts';
 

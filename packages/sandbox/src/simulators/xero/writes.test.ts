@@ -7,15 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectorContext, ObjectHandler, PlatformRecord, WriteContext } from '../../../../../src/platforms/connector.ts';
 import { fixedTokenSession } from '../../../../../src/platforms/context.ts';
 import { PlatformError } from '../../../../../src/platforms/errors.ts';
-import { createPlatformHttp } from '../../../../../src/platforms/http.ts';
+import { createPlatformHttp, type FetchLike } from '../../../../../src/platforms/http.ts';
 import { xeroConnector } from '../../../../../src/platforms/xero/index.ts';
 import { checkMappedObject } from '../../../../../src/sync/mapped-check.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.ts';
+import { xeroContract } from '../../../../../test/standins/xero/contract.ts';
 import { SandboxPlatform } from '../../platform.ts';
 import { testContext } from '../../testkit.ts';
 import { simulatorBooks } from '../books.ts';
-import type { SimulatorBooks } from '../kit.ts';
+import type { SimulatorBooks, SimulatorRequest } from '../kit.ts';
 import { booksFetch } from '../testing.ts';
+import { requestOf } from '../wire.ts';
 import { sandboxIdOf, xeroId } from './ids.ts';
 import { xeroSimulator } from './index.ts';
 
@@ -32,9 +34,27 @@ afterAll(async () => {
   await db.close();
 });
 
+interface Exchange {
+  request: SimulatorRequest;
+  status: number;
+  answer: unknown;
+}
+const exchanges: Exchange[] = [];
+
+/** The simulator's fetch, recording each call of the connector and its answer for the contract check. */
+function recordingFetch(inner: FetchLike): FetchLike {
+  return async (url, init) => {
+    const request = await requestOf(url, init);
+    const response = await inner(url, init);
+    const text = await response.clone().text();
+    exchanges.push({ request, status: response.status, answer: text === '' ? undefined : (JSON.parse(text) as unknown) });
+    return response;
+  };
+}
+
 function writeContext(idempotencyKey: string): WriteContext {
   const tokens = { accessToken: 'x', refreshToken: 'y', expiresAt: '2999-01-01T00:00:00.000Z', tenantId: xeroSimulator.tenantId(KEY), scope: null };
-  const http = createPlatformHttp({ fetch: booksFetch(xeroSimulator, books), maxAttempts: 1 });
+  const http = createPlatformHttp({ fetch: recordingFetch(booksFetch(xeroSimulator, books)), maxAttempts: 1 });
   const ctx: ConnectorContext = { ...testContext({}, http), tokens, oauth: fixedTokenSession(tokens) };
   return { ...ctx, idempotencyKey };
 }
@@ -142,6 +162,17 @@ describe('XERO simulator writes through the Xero connector', () => {
     expect(bill.map(updated, writeContext('read'))).toMatchObject({ document_number: 'SIM-DRAFT-2', status: 'draft', total_amount: 45 });
     await bill.delete(writeContext('bill-draft-delete'), draft.platformId);
     expect(await books.get('bill', sandboxIdOf(draft.platformId) ?? '')).toBeNull();
+    // An incremental read reports it gone, as Xero lists a deleted invoice (Status DELETED).
+    const read = xeroConnector.objects.bill?.handler.read;
+    if (read === undefined) throw new Error('no bill reader');
+    const gone: string[] = [];
+    let pageToken: string | null = null;
+    do {
+      const page = await read(writeContext('read'), { since: '2025-06-15T00:00:00.000Z', window: null, pageToken });
+      gone.push(...page.records.filter((r) => r.deleted === true).map((r) => r.platformId));
+      pageToken = page.nextPageToken;
+    } while (pageToken !== null);
+    expect(gone).toContain(draft.platformId);
   });
 
   it('creates a customer (a Xero contact) once per idempotency key, and refuses a second of the same name as a duplicate', async () => {
@@ -232,5 +263,32 @@ describe('XERO simulator writes through the Xero connector', () => {
       Elements: [{ ValidationErrors: [{ Message: 'DueDate is before TxnDate' }] }],
     });
     expect((await put({ Invoices: 'nope' })).status).toBe(400);
+  });
+
+  it("kept every request the connector sent and every answer it got within Xero's published contract", () => {
+    const contract = xeroContract();
+    const problems: string[] = [];
+    for (const { request, status, answer } of exchanges) {
+      const path = request.path.slice('/api.xro/2.0'.length);
+      const found = contract.find('accounting', request.method, path);
+      if (found === null) {
+        problems.push(`${request.method} ${request.path} is not in the contract`);
+        continue;
+      }
+      const parts = {
+        pathParams: found.pathParams,
+        query: request.query,
+        headers: request.headers,
+        contentType: request.headers['content-type'] ?? null,
+        body: request.body,
+      };
+      problems.push(
+        ...[...contract.validateRequest(found.operation, parts), ...contract.validateResponse(found.operation, status, answer)].map(
+          (p) => `${request.method} ${path}: ${p}`,
+        ),
+      );
+    }
+    expect(exchanges.filter((e) => e.request.method !== 'GET').length).toBeGreaterThan(5);
+    expect(problems).toEqual([]);
   });
 });
