@@ -163,12 +163,12 @@ describe('XERO simulator writes through the Xero connector', () => {
     await bill.delete(writeContext('bill-draft-delete'), draft.platformId);
     expect(await books.get('bill', sandboxIdOf(draft.platformId) ?? '')).toBeNull();
     // An incremental read reports it gone, as Xero lists a deleted invoice (Status DELETED).
-    const read = xeroConnector.objects.bill?.handler.read;
-    if (read === undefined) throw new Error('no bill reader');
+    const reader = xeroConnector.objects.bill?.handler;
+    if (reader === undefined) throw new Error('no bill reader');
     const gone: string[] = [];
     let pageToken: string | null = null;
     do {
-      const page = await read(writeContext('read'), { since: '2025-06-15T00:00:00.000Z', window: null, pageToken });
+      const page = await reader.read(writeContext('read'), { since: '2025-06-15T00:00:00.000Z', window: null, pageToken });
       gone.push(...page.records.filter((r) => r.deleted === true).map((r) => r.platformId));
       pageToken = page.nextPageToken;
     } while (pageToken !== null);
@@ -225,6 +225,51 @@ describe('XERO simulator writes through the Xero connector', () => {
         { AccountId: credit.Id, Credit: '50.00' },
       ],
     });
+  });
+
+  it('voids a posted manual journal when the connector deletes it', async () => {
+    const posted = (await books.all('journal_entry')).find((j) => j.Memo === 'Reclass');
+    if (posted === undefined) throw new Error('the journal was not posted');
+    await handler('journal_entry').delete(writeContext('journal-1-delete'), xeroId(posted.Id));
+    expect(await books.get('journal_entry', posted.Id)).toMatchObject({ Status: 'Voided' });
+  });
+
+  it('creates a sales invoice (ACCREC) and updates a supplier contact through the API', async () => {
+    const customer = (await books.all('customer'))[0];
+    const vendor = (await books.all('vendor'))[0];
+    const income = (await books.all('account')).find((a) => a.Type === 'Income' && a.Status === 'Active');
+    if (customer === undefined || vendor === undefined || income === undefined) throw new Error('no books');
+    const fetch = booksFetch(xeroSimulator, books);
+    const send = (method: string, path: string, body: unknown) =>
+      fetch(`https://api.xero.com/api.xro/2.0${path}`, {
+        method,
+        headers: { 'xero-tenant-id': xeroSimulator.tenantId(KEY), 'content-type': 'application/json', 'idempotency-key': `raw-${path}` },
+        body: JSON.stringify(body),
+      });
+    const invoice = await send('PUT', '/Invoices', {
+      Invoices: [
+        {
+          Type: 'ACCREC',
+          Contact: { ContactID: xeroId(customer.Id) },
+          Date: '2025-06-14',
+          DueDate: '2025-07-14',
+          Status: 'AUTHORISED',
+          LineAmountTypes: 'NoTax',
+          LineItems: [{ Description: 'Consulting', Quantity: 3, UnitAmount: 150, AccountCode: income.Code }],
+        },
+      ],
+    });
+    expect(invoice.status).toBe(200);
+    const [created] = ((await invoice.json()) as { Invoices: { InvoiceID: string }[] }).Invoices;
+    expect(await books.get('invoice', sandboxIdOf(created?.InvoiceID ?? '') ?? '')).toMatchObject({
+      CustomerId: customer.Id,
+      Total: '450.00',
+      Status: 'Open',
+    });
+
+    const contact = await send('POST', `/Contacts/${xeroId(vendor.Id)}`, { Contacts: [{ EmailAddress: 'ap@vendor.example' }] });
+    expect(await contact.json()).toMatchObject({ Contacts: [{ ContactID: xeroId(vendor.Id), IsSupplier: true, EmailAddress: 'ap@vendor.example' }] });
+    expect(await books.get('vendor', vendor.Id)).toMatchObject({ Email: 'ap@vendor.example', DisplayName: vendor.DisplayName });
   });
 
   it("answers a malformed write with Xero's 400 ValidationException", async () => {
