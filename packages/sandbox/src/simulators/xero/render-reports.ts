@@ -95,25 +95,16 @@ function balanceGroup(title: string, trees: readonly (NativeReportRow | undefine
 export function balanceSheetReport(sheets: readonly NativeBalanceSheet[], company: string, date: string, periods: number): Json {
   const ends = Array.from({ length: periods + 1 }, (_v, k) => monthEnd(date, k));
   const columns = ends.map((end) => sheets.find((s) => s.PeriodEnd === end));
+  const assets = columns.map((c) => c?.Assets);
+  const liabilities = columns.map((c) => c?.Liabilities);
+  const equity = columns.map((c) => c?.Equity);
+  const net = columns.map((c) => (c === undefined ? 0 : parseCents(c.TotalAssets) - parseCents(c.TotalLiabilities)));
   const rows = [
     header(ends),
-    ...balanceGroup(
-      'Assets',
-      columns.map((c) => c?.Assets),
-    ),
-    ...balanceGroup(
-      'Liabilities',
-      columns.map((c) => c?.Liabilities),
-    ),
-    line(
-      'Net Assets',
-      columns.map((c) => (c === undefined ? 0 : parseCents(c.TotalAssets) - parseCents(c.TotalLiabilities))),
-      'Row',
-    ),
-    ...balanceGroup(
-      'Equity',
-      columns.map((c) => c?.Equity),
-    ),
+    ...balanceGroup('Assets', assets),
+    ...balanceGroup('Liabilities', liabilities),
+    line('Net Assets', net, 'Row'),
+    ...balanceGroup('Equity', equity),
   ];
   const updated = columns.flatMap((c) => (c === undefined ? [] : [c.UpdatedAt]));
   return report('BalanceSheet', 'Balance Sheet', ['Balance Sheet', company, `As at ${label(ends[0] ?? date)}`], updated, rows);
@@ -136,33 +127,21 @@ export function profitAndLossReport(statements: readonly NativeIncomeStatement[]
   const ends = Array.from({ length: periods + 1 }, (_v, k) => monthEnd(fromDate, k));
   const columns = ends.map((end) => statements.find((s) => s.PeriodEnd === end));
   const amount = (pick: (s: NativeIncomeStatement) => string): number[] => columns.map((c) => (c === undefined ? 0 : parseCents(pick(c))));
+  const income = columns.map((c) => split(c?.Income, false));
+  const otherIncome = columns.map((c) => split(c?.Income, true));
+  const costOfSales = columns.map((c) => whole(c?.CostOfSales));
+  const expenses = columns.map((c) => whole(c?.Expenses));
   const rows = [
     header(ends),
-    section(
-      'Income',
-      'Total Income',
-      columns.map((c) => split(c?.Income, false)),
-    ),
-    section(
-      'Less Cost of Sales',
-      'Total Cost of Sales',
-      columns.map((c) => whole(c?.CostOfSales)),
-    ),
+    section('Income', 'Total Income', income),
+    section('Less Cost of Sales', 'Total Cost of Sales', costOfSales),
     line(
       'Gross Profit',
       amount((s) => s.GrossProfit),
       'Row',
     ),
-    section(
-      'Plus Other Income',
-      'Total Other Income',
-      columns.map((c) => split(c?.Income, true)),
-    ),
-    section(
-      'Less Operating Expenses',
-      'Total Operating Expenses',
-      columns.map((c) => whole(c?.Expenses)),
-    ),
+    section('Plus Other Income', 'Total Other Income', otherIncome),
+    section('Less Operating Expenses', 'Total Operating Expenses', expenses),
     line(
       'Net Profit',
       amount((s) => s.NetIncome),

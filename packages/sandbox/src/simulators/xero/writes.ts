@@ -2,6 +2,8 @@
  * The writes the Xero connector makes: PUT creates, POST creates or updates (the record named by the path or by its id
  * field), a Status of DELETED deletes. Each record becomes one SANDBOX write, applied once per Idempotency-Key (the
  * n-th record of a body under `<key>:<n>`), and is answered as a read renders it. SANDBOX's refusals are Xero's 400.
+ * Records of one body are written one by one: a refusal stops the rest, but those before it stay (Xero refuses a
+ * body whole); the connector sends one record a call.
  */
 import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts';
 import { collectionOf } from '../../collections.ts';
@@ -9,7 +11,7 @@ import { NativeError } from '../../native-error.ts';
 import type { SimulatorAnswer, SimulatorBooks, SimulatorRequest } from '../kit.ts';
 import { envelope, notFound, validationError } from './answers.ts';
 import { COLLECTIONS } from './collections.ts';
-import { sandboxIdOf, xeroId as xeroIdFor } from './ids.ts';
+import { sandboxIdOf, xeroId } from './ids.ts';
 import { contactBody, invoiceBody, journalBody, type Translated } from './inbound.ts';
 import { XeroView, type Json } from './view.ts';
 
@@ -54,9 +56,9 @@ function messageOf(error: NativeError, item: Json): string {
 }
 
 /** The record as a read renders it, found by its Xero id in a fresh view of the books. */
-async function rendered(books: SimulatorBooks, tenantId: string, list: WritableList, xeroIdOf: string): Promise<Json | undefined> {
+async function rendered(books: SimulatorBooks, tenantId: string, list: WritableList, id: string): Promise<Json | undefined> {
   const records = await COLLECTIONS[list]?.records(new XeroView(books, tenantId), new URLSearchParams('includeArchived=true'));
-  return records?.find((r) => r[ID_FIELDS[list]] === xeroIdOf);
+  return records?.find((r) => r[ID_FIELDS[list]] === id);
 }
 
 export async function saveRecords(
@@ -74,18 +76,17 @@ export async function saveRecords(
   const idField = ID_FIELDS[list];
   const saved: Json[] = [];
   for (const [n, item] of items.entries()) {
-    const xeroIdOf = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
-    const id = xeroIdOf === null ? null : sandboxIdOf(xeroIdOf);
-    if (xeroIdOf !== null && id === null) return notFound();
-    if (createOnly && id !== null)
-      return validationError([`${list} ${xeroIdOf ?? ''} already exists: use POST to update it`], { [idField]: xeroIdOf });
+    const givenId = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
+    const id = givenId === null ? null : sandboxIdOf(givenId);
+    if (givenId !== null && id === null) return notFound();
+    if (createOnly && id !== null) return validationError([`${list} ${givenId ?? ''} already exists: use POST to update it`], { [idField]: givenId });
     const view = new XeroView(books, tenantId);
     const target = await targetOf(view, list, item, id);
     if (target === null) return notFound();
-    if ('refused' in target.translated) return validationError(target.translated.refused, xeroIdOf === null ? {} : { [idField]: xeroIdOf });
+    if ('refused' in target.translated) return validationError(target.translated.refused, givenId === null ? {} : { [idField]: givenId });
     const op = target.translated.delete === true ? 'delete' : id === null ? 'create' : 'update';
     // A deleted record is answered as it was, with its new status.
-    const before = op === 'delete' && xeroIdOf !== null ? await rendered(books, tenantId, list, xeroIdOf) : undefined;
+    const before = op === 'delete' && givenId !== null ? await rendered(books, tenantId, list, givenId) : undefined;
     try {
       const result = await books.write({
         type: target.type,
@@ -94,19 +95,19 @@ export async function saveRecords(
         body: target.translated.body,
         idempotencyKey: key === undefined ? null : n === 0 ? key : `${key}:${n}`,
       });
-      const item = isObject(result.body.Item) ? result.body.Item : null;
-      const writtenId = typeof item?.Id === 'string' ? item.Id : id;
+      const written = isObject(result.body.Item) ? result.body.Item : null;
+      const writtenId = typeof written?.Id === 'string' ? written.Id : id;
       const record =
         op === 'delete'
           ? before && { ...before, Status: 'DELETED' }
           : writtenId === null
             ? undefined
-            : await rendered(books, tenantId, list, xeroIdFor(writtenId));
+            : await rendered(books, tenantId, list, xeroId(writtenId));
       if (record !== undefined) saved.push(record);
     } catch (error) {
       if (!(error instanceof NativeError)) throw error;
       if (error.status === 404) return notFound();
-      return validationError([messageOf(error, item)], xeroIdOf === null ? {} : { [idField]: xeroIdOf });
+      return validationError([messageOf(error, item)], givenId === null ? {} : { [idField]: givenId });
     }
   }
   return envelope(list, saved);
