@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
 import { clone, COLLECTIONS, computeDocument, ID_FIELD, round2, str, type Collection, type Json, type Seed } from './seed.ts';
-import { matches, parseWhere, sortBy, WhereError } from './where.ts';
+import { matches, parseWhere, sortBy, WhereError } from '../../../packages/sandbox/src/simulators/xero/where.ts';
 
 export interface Answer {
   status: number;

@@ -4,7 +4,7 @@
  * boolean, DateTime(y,m,d[,h,m,s]) or GUID("…"), joined with && / AND, || / OR
  * and parentheses. Anything else is refused as Xero refuses a bad filter.
  */
-import { xeroMillis } from '../../../src/platforms/xero/dates.ts';
+import { xeroMillis } from './dates.ts';
 
 type Json = Record<string, unknown>;
 type Value =

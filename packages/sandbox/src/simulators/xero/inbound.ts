@@ -1,0 +1,171 @@
+/**
+ * Xero write bodies translated to SANDBOX write bodies: an invoice (ACCPAY a bill, ACCREC an invoice), a contact (a
+ * vendor when IsSupplier, else a customer) and a manual journal. Only the fields the Xero record carries are sent, so
+ * an update patches. A reference SANDBOX cannot resolve (an account code, a contact id) is refused as Xero words it.
+ */
+import type { NativeAccount } from '../../native.ts';
+import { xeroMillis } from './dates.ts';
+import { sandboxIdOf } from './ids.ts';
+import type { Json } from './view.ts';
+
+export type Body = Record<string, unknown>;
+
+/** A translation, or Xero's validation messages. */
+export type Translated = { body: Body; delete?: boolean } | { refused: string[] };
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const has = (item: Json, field: string): boolean => Object.hasOwn(item, field) && item[field] !== undefined;
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+const listOf = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
+
+/** YYYY-MM-DD of a Xero date (`2025-06-15`, `2025-06-15T00:00:00`, `/Date(…)/`), or null. */
+function dayOf(value: unknown): string | null {
+  const ms = xeroMillis(value);
+  return ms === null ? null : new Date(ms).toISOString().slice(0, 10);
+}
+
+const today = (): string => new Date().toISOString().slice(0, 10);
+
+function setDate(out: Body, refused: string[], item: Json, from: string, to: string, fallback: string | null): void {
+  if (!has(item, from)) {
+    if (fallback !== null) out[to] = fallback;
+    return;
+  }
+  const day = dayOf(item[from]);
+  if (day === null) refused.push(`${from} is not a valid date`);
+  else out[to] = day;
+}
+
+/** The SANDBOX account of a line: by AccountID (our UUIDs), else by code from the chart. */
+function accountOf(line: Json, chart: readonly NativeAccount[], refused: string[]): string | undefined {
+  const byId = typeof line.AccountID === 'string' ? sandboxIdOf(line.AccountID) : null;
+  const account = byId !== null ? chart.find((a) => a.Id === byId) : chart.find((a) => a.Code === textOf(line.AccountCode));
+  if (account?.Status !== 'Active') {
+    refused.push(`Account code '${textOf(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
+    return undefined;
+  }
+  return account.Id;
+}
+
+const taxCodeOf = (line: Json): string | undefined =>
+  typeof line.TaxType === 'string' && line.TaxType !== '' && line.TaxType !== 'NONE' ? line.TaxType : undefined;
+
+function documentLine(line: Json, chart: readonly NativeAccount[], refused: string[]): Body {
+  const out: Body = {
+    AccountId: accountOf(line, chart, refused),
+    Qty: typeof line.Quantity === 'number' ? line.Quantity : 1,
+    UnitPrice: line.UnitAmount ?? 0,
+  };
+  if (has(line, 'Description')) out.Description = textOf(line.Description);
+  const taxCode = taxCodeOf(line);
+  if (taxCode !== undefined) out.TaxCodeId = taxCode;
+  if (typeof line.DiscountAmount === 'number') out.Discount = line.DiscountAmount;
+  else if (typeof line.DiscountRate === 'number') out.DiscountPct = String(line.DiscountRate);
+  const option = listOf(line.Tracking)[0]?.TrackingOptionID;
+  const classId = typeof option === 'string' ? sandboxIdOf(option) : null;
+  if (classId !== null) out.ClassId = classId;
+  return out;
+}
+
+const INVOICE_STATUSES: Readonly<Record<string, string>> = { DRAFT: 'Draft', SUBMITTED: 'Draft', AUTHORISED: 'Open', VOIDED: 'Void' };
+
+/** An Invoices item as a SANDBOX bill or invoice body (`party`: VendorId or CustomerId). */
+export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart: readonly NativeAccount[], creating: boolean): Translated {
+  const refused: string[] = [];
+  const out: Body = {};
+  if (item.Status === 'DELETED') return creating ? { refused: ['A new invoice cannot have a status of DELETED'] } : { body: {}, delete: true };
+  if (has(item, 'Status')) {
+    const status = INVOICE_STATUSES[textOf(item.Status)];
+    if (status === undefined || (creating && status === 'Void')) refused.push(`A new invoice cannot have a status of ${textOf(item.Status)}`);
+    else out.Status = status;
+  }
+  if (creating || has(item, 'Contact')) {
+    const contact = isObject(item.Contact) ? item.Contact : null;
+    const contactId = typeof contact?.ContactID === 'string' ? sandboxIdOf(contact.ContactID) : null;
+    if (contact === null) refused.push('A Contact must be specified for this type of transaction');
+    else if (contactId === null) refused.push('The contact could not be found.');
+    else out[party] = contactId;
+  }
+  setDate(out, refused, item, 'Date', 'TxnDate', creating ? today() : null);
+  setDate(out, refused, item, 'DueDate', 'DueDate', null);
+  if (has(item, 'InvoiceNumber')) out.DocNumber = textOf(item.InvoiceNumber);
+  if (has(item, 'Reference')) out.Memo = textOf(item.Reference);
+  if (has(item, 'CurrencyCode')) out.CurrencyCode = textOf(item.CurrencyCode);
+  if (typeof item.CurrencyRate === 'number') out.ExchangeRate = String(item.CurrencyRate);
+  if (item.LineAmountTypes === 'Inclusive')
+    refused.push('The simulator keeps line amounts exclusive of tax: send LineAmountTypes Exclusive or NoTax');
+  if (has(item, 'LineItems')) out.Lines = listOf(item.LineItems).map((line) => documentLine(line, chart, refused));
+  else if (creating && item.Status !== 'DRAFT') refused.push('An approved invoice must have at least one line item');
+  return refused.length > 0 ? { refused } : { body: out };
+}
+
+const ADDRESS_KINDS: Readonly<Record<string, string>> = { POBOX: 'Billing', STREET: 'Shipping' };
+
+function phoneOf(phones: unknown): string | undefined {
+  const numbered = listOf(phones).filter((p) => textOf(p.PhoneNumber).trim() !== '');
+  const chosen = numbered.find((p) => p.PhoneType === 'DEFAULT') ?? numbered[0];
+  return chosen === undefined
+    ? undefined
+    : [chosen.PhoneCountryCode, chosen.PhoneAreaCode, chosen.PhoneNumber]
+        .map(textOf)
+        .filter((t) => t !== '')
+        .join(' ');
+}
+
+/** A Contacts item as a SANDBOX customer or vendor body. */
+export function contactBody(item: Json, creating: boolean): Translated {
+  const out: Body = {};
+  if (creating || has(item, 'Name')) {
+    if (textOf(item.Name).trim() === '') return { refused: ['The contact name must be specified.'] };
+    out.DisplayName = textOf(item.Name);
+  }
+  if (has(item, 'FirstName') || has(item, 'LastName'))
+    out.ContactName = [textOf(item.FirstName), textOf(item.LastName)].filter((t) => t !== '').join(' ');
+  if (has(item, 'EmailAddress')) out.Email = textOf(item.EmailAddress);
+  if (has(item, 'Phones')) out.Phone = phoneOf(item.Phones) ?? null;
+  if (has(item, 'TaxNumber')) out.TaxNumber = textOf(item.TaxNumber);
+  if (has(item, 'Website')) out.Website = textOf(item.Website);
+  if (has(item, 'DefaultCurrency')) out.CurrencyCode = textOf(item.DefaultCurrency);
+  if (has(item, 'ContactStatus')) out.Status = item.ContactStatus === 'ARCHIVED' ? 'Archived' : 'Active';
+  if (has(item, 'Addresses')) {
+    out.Addresses = listOf(item.Addresses)
+      .filter((a) => textOf(a.AddressLine1) !== '' || textOf(a.City) !== '')
+      .map((a) => ({
+        Kind: ADDRESS_KINDS[textOf(a.AddressType)] ?? 'Billing',
+        Line1: textOf(a.AddressLine1),
+        ...(textOf(a.AddressLine2) === '' ? {} : { Line2: textOf(a.AddressLine2) }),
+        City: textOf(a.City),
+        Region: textOf(a.Region),
+        PostalCode: textOf(a.PostalCode),
+        Country: textOf(a.Country),
+      }));
+  }
+  return { body: out };
+}
+
+/** A ManualJournals item as a SANDBOX journal entry body (debits positive, credits negative, as Xero signs lines). */
+export function journalBody(item: Json, chart: readonly NativeAccount[], creating: boolean): Translated {
+  const refused: string[] = [];
+  const out: Body = {};
+  const status = textOf(item.Status);
+  if (status === 'DELETED') return creating ? { refused: ['A new manual journal cannot have a status of DELETED'] } : { body: {}, delete: true };
+  if (status === 'DRAFT') refused.push('The simulator posts manual journals: send Status POSTED (SANDBOX keeps no draft journals)');
+  else if (status === 'VOIDED') out.Status = 'Voided';
+  else if (status === 'POSTED') out.Status = 'Posted';
+  if (textOf(item.Narration).trim() === '') refused.push('Narration is required');
+  else out.Memo = textOf(item.Narration);
+  setDate(out, refused, item, 'Date', 'TxnDate', creating ? today() : null);
+  if (has(item, 'JournalLines')) {
+    out.Lines = listOf(item.JournalLines).map((line) => {
+      const amount = typeof line.LineAmount === 'number' ? line.LineAmount : 0;
+      const taxCode = taxCodeOf(line);
+      return {
+        AccountId: accountOf(line, chart, refused),
+        ...(amount >= 0 ? { Debit: amount } : { Credit: -amount }),
+        ...(has(line, 'Description') ? { Description: textOf(line.Description) } : {}),
+        ...(taxCode === undefined ? {} : { TaxCodeId: taxCode }),
+      };
+    });
+  } else if (creating) refused.push('A manual journal must have at least two lines');
+  return refused.length > 0 ? { refused } : { body: out };
+}

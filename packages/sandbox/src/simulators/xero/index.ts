@@ -1,0 +1,2 @@
+/** XERO's simulator (see simulator.ts). */
+export { xeroSimulator } from './simulator.ts';

@@ -1,0 +1,47 @@
+/**
+ * Xero's list behaviour over rendered records: If-Modified-Since (records changed at or after it), `where`, `order`
+ * (stable, so records at one UpdatedDateUTC keep their order from page to page), and 100-record pages when `page` is
+ * asked. Documents carry their line items only when paged or fetched by id, as Xero sends them.
+ */
+import type { SimulatorAnswer, SimulatorRequest } from '../kit.ts';
+import { envelope, queryParseError } from './answers.ts';
+import { xeroMillis } from './dates.ts';
+import { matches, parseWhere, sortBy, WhereError } from './where.ts';
+import type { Json } from './view.ts';
+
+export const PAGE_SIZE = 100;
+
+export function listAnswer(key: string, records: Json[], request: SimulatorRequest): SimulatorAnswer {
+  let list = records;
+  const since = request.headers['if-modified-since'];
+  if (since !== undefined && since !== '') {
+    const from = Date.parse(since);
+    if (!Number.isNaN(from)) list = list.filter((r) => (xeroMillis(r.UpdatedDateUTC ?? r.CreatedDateUTC) ?? Number.POSITIVE_INFINITY) >= from);
+  }
+  try {
+    const where = request.query.get('where');
+    if (where !== null && where.trim() !== '') {
+      const expr = parseWhere(where);
+      list = list.filter((r) => matches(expr, r));
+    }
+    const order = request.query.get('order');
+    if (order !== null && order.trim() !== '') list = sortBy(list, order);
+  } catch (error) {
+    if (error instanceof WhereError) return queryParseError(error.message);
+    throw error;
+  }
+  const page = request.query.get('page');
+  if (page !== null) {
+    const size = Math.min(1000, Math.max(1, Number(request.query.get('pageSize') ?? PAGE_SIZE) || PAGE_SIZE));
+    const n = Math.max(1, Number(page) || 1);
+    list = list.slice((n - 1) * size, n * size);
+  }
+  if (page === null || request.query.get('summaryOnly') === 'true') list = list.map(({ LineItems: _lines, ...rest }) => rest);
+  return envelope(key, list);
+}
+
+/** One record by its id field, with its lines. */
+export function oneAnswer(key: string, idField: string, records: readonly Json[], id: string, notFound: () => SimulatorAnswer): SimulatorAnswer {
+  const found = records.filter((r) => typeof r[idField] === 'string' && r[idField].toLowerCase() === id.toLowerCase());
+  return found.length === 0 ? notFound() : envelope(key, found);
+}

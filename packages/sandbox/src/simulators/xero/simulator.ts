@@ -1,0 +1,100 @@
+/**
+ * XERO's simulator: SANDBOX's books served as Xero's Accounting API (api.xro/2.0) and its identity API's
+ * GET /connections, for the calls the Xero connector (src/platforms/xero) makes. The kit has checked the bearer token;
+ * the organisation is the `xero-tenant-id` header, and any other than the grant's is refused 403 as Xero does.
+ */
+import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
+import { envelope, forbidden, notFound } from './answers.ts';
+import { attachmentFile, attachmentList } from './attachments.ts';
+import { COLLECTIONS } from './collections.ts';
+import { hashedUuid, sandboxIdOf } from './ids.ts';
+import { listAnswer, oneAnswer } from './lists.ts';
+import { renderConnections, renderOrganisation } from './render-organisation.ts';
+import { balanceSheetReport, profitAndLossReport } from './render-reports.ts';
+import { XeroView } from './view.ts';
+import { saveRecords, type WritableList } from './writes.ts';
+
+const ACCOUNTING = '/api.xro/2.0/';
+const WRITABLE = new Set<string>(['Invoices', 'Contacts', 'ManualJournals']);
+const isWritable = (name: string): name is WritableList => WRITABLE.has(name);
+
+/** Xero's path segments are case-insensitive: the collection's own spelling, or undefined. */
+function collectionName(segment: string | undefined): string | undefined {
+  const lower = (segment ?? '').toLowerCase();
+  return [...Object.keys(COLLECTIONS), 'Organisation', 'Reports'].find((name) => name.toLowerCase() === lower);
+}
+
+const monthEndOfToday = (): string => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+};
+
+const periodsOf = (query: URLSearchParams): number => Math.min(11, Math.max(0, Number(query.get('periods') ?? '0') || 0));
+
+async function report(view: XeroView, name: string | undefined, query: URLSearchParams): Promise<SimulatorAnswer> {
+  const company = (await view.company())?.TradingName ?? view.books.company.name;
+  if (name?.toLowerCase() === 'balancesheet') {
+    const sheets = await view.all('balance_sheet');
+    return envelope('Reports', [balanceSheetReport(sheets, company, query.get('date') ?? monthEndOfToday(), periodsOf(query))]);
+  }
+  if (name?.toLowerCase() === 'profitandloss') {
+    const statements = await view.all('income_statement');
+    const from = query.get('fromDate') ?? `${monthEndOfToday().slice(0, 8)}01`;
+    return envelope('Reports', [profitAndLossReport(statements, company, from, periodsOf(query))]);
+  }
+  return notFound();
+}
+
+async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segments: string[]): Promise<SimulatorAnswer> {
+  const view = new XeroView(grant.books, grant.tenantId);
+  const [first, second, third, fourth, ...rest] = segments;
+  const name = collectionName(first);
+  if (name === undefined || rest.length > 0) return notFound();
+  const { method, query } = request;
+  if (name === 'Organisation' && method === 'GET' && second === undefined)
+    return envelope('Organisations', [renderOrganisation(grant.tenantId, grant.books, await view.company())]);
+  if (name === 'Reports' && method === 'GET' && third === undefined) return report(view, second, query);
+  const collection = COLLECTIONS[name];
+  if (collection === undefined) return notFound();
+  if (method === 'GET' && second === undefined) return listAnswer(collection.key, await collection.records(view, query), request);
+  if (method === 'GET' && third === undefined && second !== undefined) {
+    return oneAnswer(
+      collection.key,
+      collection.idField,
+      await collection.records(view, new URLSearchParams('includeArchived=true')),
+      second,
+      notFound,
+    );
+  }
+  if (method === 'GET' && third?.toLowerCase() === 'attachments' && second !== undefined && (name === 'Invoices' || name === 'ManualJournals')) {
+    const parentId = sandboxIdOf(second);
+    if (parentId === null) return notFound();
+    const parentPath = `/${name}/${second}`;
+    return fourth === undefined ? attachmentList(view, parentPath, parentId) : attachmentFile(view, parentId, fourth);
+  }
+  if (isWritable(name) && third === undefined && (method === 'PUT' || method === 'POST')) {
+    return saveRecords(grant.books, grant.tenantId, name, request, second ?? null, method === 'PUT' && second === undefined);
+  }
+  return notFound();
+}
+
+export const xeroSimulator: PlatformSimulator = {
+  platform: 'XERO',
+  name: 'Xero',
+  oauth: { authorizePath: '/identity/connect/authorize', tokenPath: '/connect/token', accessTokenSeconds: 1800 },
+  tenantId: (accountKey) => hashedUuid(`xero-tenant:${accountKey}`),
+  async handle(request, grant) {
+    if (/^\/connections\/?$/i.test(request.path) && request.method === 'GET') {
+      const view = new XeroView(grant.books, grant.tenantId);
+      return { status: 200, body: renderConnections(grant.tenantId, grant.books, await view.company()) };
+    }
+    if (!request.path.startsWith(ACCOUNTING)) return notFound();
+    if ((request.headers['xero-tenant-id'] ?? '').toLowerCase() !== grant.tenantId.toLowerCase()) return forbidden();
+    const segments = request.path
+      .slice(ACCOUNTING.length)
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
+    return accounting(request, grant, segments);
+  },
+};

@@ -1,0 +1,82 @@
+/**
+ * One API call's view of the books: each SANDBOX collection read at most once per call (a page of invoices needs the
+ * chart for account codes, the contacts for names, the payments for their Xero ids), and the lookups built on them.
+ */
+import type { NativeAccount, NativeBillPayment, NativeContact, NativeOf, NativePayment } from '../../native.ts';
+import type { DeletedRecord, SimulatorBooks } from '../kit.ts';
+import { xeroId } from './ids.ts';
+
+export type Json = Record<string, unknown>;
+
+/** The Xero ids of a payment's allocations: Xero pays one document per payment, so a SANDBOX payment of several is several. */
+export function paymentAllocationIds(
+  payment: NativePayment | NativeBillPayment,
+  documentType: 'Invoice' | 'Bill',
+): { id: string; docId: string; amount: string; date: string }[] {
+  return payment.LinkedTxns.filter((l) => l.TxnType === documentType).map((link, k) => ({
+    id: xeroId(k === 0 ? payment.Id : `${payment.Id}/${k}`),
+    docId: link.TxnId,
+    amount: link.Amount,
+    date: link.Date,
+  }));
+}
+
+export class XeroView {
+  readonly books: SimulatorBooks;
+  readonly tenantId: string;
+  private readonly loaded = new Map<string, Promise<unknown>>();
+
+  constructor(books: SimulatorBooks, tenantId: string) {
+    this.books = books;
+    this.tenantId = tenantId;
+  }
+
+  private once<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let found = this.loaded.get(key) as Promise<T> | undefined;
+    if (found === undefined) {
+      found = load();
+      this.loaded.set(key, found);
+    }
+    return found;
+  }
+
+  all<T extends keyof NativeOf>(type: T): Promise<NativeOf[T][]> {
+    return this.once(`all:${type}`, () => this.books.all(type));
+  }
+
+  /** Deleted records of a type, each as the last version SANDBOX had (its collection's native shape). */
+  deleted<T extends keyof NativeOf>(type: T): Promise<{ record: NativeOf[T]; deletedAt: string }[]> {
+    return this.once(`deleted:${type}`, async () =>
+      (await this.books.deleted(type)).map((d: DeletedRecord) => ({ record: d.record as NativeOf[T], deletedAt: d.deletedAt })),
+    );
+  }
+
+  /** The chart by SANDBOX id. */
+  accounts(): Promise<Map<string, NativeAccount>> {
+    return this.once('accounts', async () => new Map((await this.all('account')).map((a) => [a.Id, a])));
+  }
+
+  /** Customers and vendors by SANDBOX id (one Contacts list in Xero). */
+  contacts(): Promise<Map<string, NativeContact>> {
+    return this.once('contacts', async () => new Map([...(await this.all('customer')), ...(await this.all('vendor'))].map((c) => [c.Id, c])));
+  }
+
+  /** The Xero PaymentID of each (payment, document) allocation, keyed `<payment id>|<document id>`. */
+  paymentIds(): Promise<Map<string, string>> {
+    return this.once('paymentIds', async () => {
+      const ids = new Map<string, string>();
+      for (const p of await this.all('invoice_payment')) for (const a of paymentAllocationIds(p, 'Invoice')) ids.set(`${p.Id}|${a.docId}`, a.id);
+      for (const p of await this.all('bill_payment')) for (const a of paymentAllocationIds(p, 'Bill')) ids.set(`${p.Id}|${a.docId}`, a.id);
+      return ids;
+    });
+  }
+
+  /** SANDBOX ids of the records that have files attached. */
+  attached(): Promise<Set<string>> {
+    return this.once('attached', async () => new Set((await this.all('attachment')).map((a) => a.ParentId)));
+  }
+
+  async company(): Promise<NativeOf['company_info'] | null> {
+    return (await this.all('company_info'))[0] ?? null;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The writes the Xero connector makes: PUT creates, POST creates or updates (the record named by the path or by its id
+ * field), a Status of DELETED deletes. Each record becomes one SANDBOX write, applied once per Idempotency-Key (the
+ * n-th record of a body under `<key>:<n>`), and is answered as a read renders it. SANDBOX's refusals are Xero's 400.
+ * Records of one body are written one by one: a refusal stops the rest, but those before it stay (Xero refuses a
+ * body whole); the connector sends one record a call.
+ */
+import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts';
+import { collectionOf } from '../../collections.ts';
+import { NativeError } from '../../native-error.ts';
+import type { SimulatorAnswer, SimulatorBooks, SimulatorRequest } from '../kit.ts';
+import { envelope, notFound, validationError } from './answers.ts';
+import { COLLECTIONS } from './collections.ts';
+import { sandboxIdOf, xeroId } from './ids.ts';
+import { contactBody, invoiceBody, journalBody, type Translated } from './inbound.ts';
+import { XeroView, type Json } from './view.ts';
+
+export type WritableList = 'Invoices' | 'Contacts' | 'ManualJournals';
+
+const ID_FIELDS: Readonly<Record<WritableList, string>> = { Invoices: 'InvoiceID', Contacts: 'ContactID', ManualJournals: 'ManualJournalID' };
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The SANDBOX type of an existing record, from its id's prefix. */
+function typeOfId(id: string, candidates: readonly UnifiedObjectType[]): UnifiedObjectType | null {
+  return candidates.find((type) => id.startsWith(`${collectionOf(type).prefix}-`)) ?? null;
+}
+
+interface Target {
+  type: UnifiedObjectType;
+  id: string | null;
+  translated: Translated;
+}
+
+async function targetOf(view: XeroView, list: WritableList, item: Json, id: string | null): Promise<Target | null> {
+  const creating = id === null;
+  const chart = await view.all('account');
+  if (list === 'Contacts') {
+    const type = creating ? (item.IsSupplier === true ? 'vendor' : 'customer') : typeOfId(id, ['customer', 'vendor']);
+    return type === null ? null : { type, id, translated: contactBody(item, creating) };
+  }
+  if (list === 'ManualJournals')
+    return creating || typeOfId(id, ['journal_entry']) !== null
+      ? { type: 'journal_entry', id, translated: journalBody(item, chart, creating) }
+      : null;
+  const type = creating ? (item.Type === 'ACCPAY' ? 'bill' : item.Type === 'ACCREC' ? 'invoice' : null) : typeOfId(id, ['bill', 'invoice']);
+  if (type === null) return creating ? { type: 'bill', id, translated: { refused: ['Invoice Type must be ACCPAY or ACCREC'] } } : null;
+  return { type, id, translated: invoiceBody(item, type === 'bill' ? 'VendorId' : 'CustomerId', chart, creating) };
+}
+
+/** Xero's words for SANDBOX's refusal of a contact name already in use. */
+function messageOf(error: NativeError, item: Json): string {
+  if (error.code === 'DuplicateValue' && error.element === 'DisplayName')
+    return `The contact name ${String(item.Name)} is already assigned to another contact. The contact name must be unique across all active contacts.`;
+  return error.message;
+}
+
+/** The record as a read renders it, found by its Xero id in a fresh view of the books. */
+async function rendered(books: SimulatorBooks, tenantId: string, list: WritableList, id: string): Promise<Json | undefined> {
+  const records = await COLLECTIONS[list]?.records(new XeroView(books, tenantId), new URLSearchParams('includeArchived=true'));
+  return records?.find((r) => r[ID_FIELDS[list]] === id);
+}
+
+export async function saveRecords(
+  books: SimulatorBooks,
+  tenantId: string,
+  list: WritableList,
+  request: SimulatorRequest,
+  pathId: string | null,
+  createOnly: boolean,
+): Promise<SimulatorAnswer> {
+  const body = request.body;
+  const items = isObject(body) && Array.isArray(body[list]) ? body[list].filter(isObject) : [];
+  if (items.length === 0) return validationError([`The request has no ${list}`]);
+  const key = request.headers['idempotency-key'];
+  const idField = ID_FIELDS[list];
+  const saved: Json[] = [];
+  for (const [n, item] of items.entries()) {
+    const givenId = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
+    const id = givenId === null ? null : sandboxIdOf(givenId);
+    if (givenId !== null && id === null) return notFound();
+    if (createOnly && id !== null) return validationError([`${list} ${givenId ?? ''} already exists: use POST to update it`], { [idField]: givenId });
+    const view = new XeroView(books, tenantId);
+    const target = await targetOf(view, list, item, id);
+    if (target === null) return notFound();
+    if ('refused' in target.translated) return validationError(target.translated.refused, givenId === null ? {} : { [idField]: givenId });
+    const op = target.translated.delete === true ? 'delete' : id === null ? 'create' : 'update';
+    // A deleted record is answered as it was, with its new status.
+    const before = op === 'delete' && givenId !== null ? await rendered(books, tenantId, list, givenId) : undefined;
+    try {
+      const result = await books.write({
+        type: target.type,
+        op,
+        id,
+        body: target.translated.body,
+        idempotencyKey: key === undefined ? null : n === 0 ? key : `${key}:${n}`,
+      });
+      const written = isObject(result.body.Item) ? result.body.Item : null;
+      const writtenId = typeof written?.Id === 'string' ? written.Id : id;
+      const record =
+        op === 'delete'
+          ? before && { ...before, Status: 'DELETED' }
+          : writtenId === null
+            ? undefined
+            : await rendered(books, tenantId, list, xeroId(writtenId));
+      if (record !== undefined) saved.push(record);
+    } catch (error) {
+      if (!(error instanceof NativeError)) throw error;
+      if (error.status === 404) return notFound();
+      return validationError([messageOf(error, item)], givenId === null ? {} : { [idField]: givenId });
+    }
+  }
+  return envelope(list, saved);
+}
