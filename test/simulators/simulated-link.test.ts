@@ -12,6 +12,7 @@ import { clientHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { LinkBrowser } from '../support/link-browser.ts';
 import { expectSynced, registerOAuthApp } from '../support/oauth-connection.ts';
 import { sandboxConnection } from '../support/sandbox-connection.ts';
+import { startWriteWorkers } from '../../src/writes/worker.ts';
 
 type Json = Record<string, unknown>;
 
@@ -24,6 +25,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
+  await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
 });
 afterAll(async () => {
   await t.close();
@@ -114,6 +116,41 @@ describe.each(PLATFORMS)('$platform in the sandbox environment', ({ platform, co
         expect(cents(twin?.amount_due), `${path} ${number} amount due`).toBe(cents(record.amount_due));
       }
     }
+  });
+
+  it('writes a bill through to the simulated books', async () => {
+    const first = async (path: string, filter?: string): Promise<Json> => {
+      const query = new URLSearchParams({ access_token: linked.token, limit: '1', ...(filter === undefined ? {} : { filter }) });
+      const response = await t.app.inject({ method: 'GET', url: `/versioned/accounting/${path}?${query.toString()}`, headers: clientHeaders(t.org) });
+      const body: Json = response.json();
+      return ((body[path] as Json[] | undefined) ?? [])[0] ?? {};
+    };
+    const vendor = await first('vendors');
+    const expense = await first('accounts', 'account_type = "expense"');
+    const number = `SIM-${platform}-1`;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bills?access_token=${linked.token}`,
+      headers: { ...clientHeaders(t.org), 'idempotency-key': `sim-bill-${platform}` },
+      payload: {
+        bill: {
+          vendor_id: vendor.id,
+          document_number: number,
+          issue_date: '2026-11-02T00:00:00.000Z',
+          due_date: '2026-12-02T00:00:00.000Z',
+          line_items: [{ account_id: expense.id, total_amount: 120.5, description: 'Office chairs' }],
+        },
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<{ bill: Json }>().bill).toMatchObject({ document_number: number, total_amount: 120.5 });
+    // On the simulated platform: a SANDBOX bill of the platform's own account for this user.
+    const stored = await t.db.pool.query<{ total: string }>(
+      `SELECT r.data->>'Total' AS total FROM sandbox_platform.records r JOIN sandbox_platform.accounts_state a ON a.id = r.account_id
+        WHERE a.account_key = $1 AND r.object_type = 'bill' AND r.data->>'DocNumber' = $2`,
+      [`${platform.toLowerCase()}:${username}`, number],
+    );
+    expect(stored.rows.map((r) => Number(r.total))).toEqual([120.5]);
   });
 
   it('keeps platform_data in the platform’s own shapes', async () => {

@@ -3,5 +3,6 @@
  * folder translating SANDBOX's books to the platform's API, and one line in SIMULATORS.
  */
 import type { PlatformSimulator } from './kit.ts';
+import { xeroSimulator } from './xero/index.ts';
 
-export const SIMULATORS: readonly PlatformSimulator[] = [];
+export const SIMULATORS: readonly PlatformSimulator[] = [xeroSimulator];
