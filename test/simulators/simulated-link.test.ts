@@ -176,6 +176,16 @@ describe.each(PLATFORMS)('$platform in the sandbox environment', ({ platform, co
     expect(String(start.headers.location).startsWith(realConsent)).toBe(true);
   });
 
+  it("offers the platform's sign-in form with a redirect_url, through the simulator", async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/versioned/connections/create',
+      headers: clientHeaders(t.org),
+      payload: { platform, redirect_url: 'https://app.example.test/done' },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  });
+
   it('has no simulator in the production environment', async () => {
     const link = await createLink('production');
     const start = await new LinkBrowser(t.app).get(`${link.path}/${platform}`);

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { oauthAppExists } from '../../sql/oauth-app-exists.ts';
+import { simulatorFor } from '../../platforms/simulators.ts';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { createConnection, refreshCredentials } from '../../connections/connections.ts';
@@ -145,7 +146,14 @@ export default defineEndpoint(contract, async (request) => {
   if (body.redirect_url !== undefined) await assertCreationRedirect(pool, tenant, body.redirect_url);
   // A platform_auth_url is only worth handing out if the platform's sign-in form can be reached (docs/reference.md).
   const wantsAuthUrl = body.redirect_url !== undefined || body.marketplace_seller_marketplace !== undefined;
-  if (connector?.auth.type === 'oauth2' && wantsAuthUrl && !(await oauthAppExists(pool, tenant.organizationId, tenant.environment, connector.id))) {
+  // In the sandbox environment the platform's simulator signs in when the organisation has no app (docs/simulators.md).
+  const simulated = tenant.environment === 'sandbox' && connector !== undefined && simulatorFor(connector.id) !== undefined;
+  if (
+    connector?.auth.type === 'oauth2' &&
+    wantsAuthUrl &&
+    !simulated &&
+    !(await oauthAppExists(pool, tenant.organizationId, tenant.environment, connector.id))
+  ) {
     throw new ServiceError(
       'ENDFORM_NOT_AVAILABLE',
       `${connector.name}'s sign-in form cannot be offered: this organisation has no ${connector.id} OAuth app for the ${tenant.environment} environment. ` +
