@@ -99,7 +99,9 @@ const contacts = (hasRole: (c: XeroContact) => boolean): XeroList<'Contacts'> =>
   paged: true,
   modifiedSince: true,
   query: { includeArchived: true },
-  records: (items) => items.map((c) => ({ ...recordOf(c.ContactID, c, undefined), ...(hasRole(c) ? {} : { deleted: true }) })),
+  // A contact without the role is left out, never reported gone: a customer that receives a bill becomes a supplier in
+  // Xero without ceasing to be a customer of ours (only Xero's archiving ends a contact: status archived).
+  records: (items) => items.filter((c) => hasRole(c)).map((c) => recordOf(c.ContactID, c, undefined)),
 });
 
 const manualJournals: XeroList<'ManualJournals'> = {

@@ -116,7 +116,7 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
       'AccountID',
     ),
     vendor: ids(
-      contacts.filter((c) => c.IsSupplier === true),
+      contacts.filter((c) => c.IsSupplier === true || c.IsCustomer !== true),
       'ContactID',
     ),
     customer: ids(
@@ -693,6 +693,26 @@ describe('Xero sync', () => {
       const duplicate = await send('POST', '/accounting/customers', { customer: { customer_name: 'Katherine Warren' } });
       expect(duplicate.statusCode).toBe(409);
       expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'customer_name' } });
+    });
+
+    it('keeps a customer it created once the contact receives a bill in Xero, and lists it as a vendor too', async () => {
+      const created = json(await send('POST', '/accounting/customers', { customer: { customer_name: 'Both Ways Ltd' } })).customer as Json;
+      const contactId = String(created.platform_id);
+      await expectSynced(t, c.connection.id, 'incremental');
+      const eventsBefore = (await eventsOf(t, c.connection.id)).length;
+      // What Xero does when the contact gets its first bill: it is flagged a supplier, and never a customer until it
+      // has a sales invoice.
+      books().change('Contacts', contactId, (contact) => {
+        contact.IsSupplier = true;
+        contact.IsCustomer = false;
+      });
+      await expectSynced(t, c.connection.id, 'incremental');
+      const customer = await send('GET', `/accounting/customers/${String(created.id)}`);
+      expect(customer.statusCode, customer.body).toBe(200);
+      const codes = (await eventsOf(t, c.connection.id)).slice(eventsBefore).map((e) => e.code);
+      expect(codes).not.toContain('CUSTOMER_DELETED');
+      const vendors = json(await send('GET', `/accounting/vendors?filter=${encodeURIComponent('vendor_name = "Both Ways Ltd"')}`)).vendors as Json[];
+      expect(vendors.map((v) => v.platform_id)).toEqual([contactId]);
     });
   });
 

@@ -346,13 +346,13 @@ describe('reads against the stand-in', () => {
     );
   });
 
-  it("lists a contact under vendors and customers by Xero's flags; a contact with neither is a customer", async () => {
+  it("lists a contact under vendors and customers by Xero's flags; a contact with neither is both", async () => {
     const vendors = await readAll('vendor');
     const customers = await readAll('customer');
     const contacts = books().all('Contacts');
     expect([...vendors.mapped.keys()].sort()).toEqual(
       contacts
-        .filter((c) => c.IsSupplier === true)
+        .filter((c) => c.IsSupplier === true || c.IsCustomer !== true)
         .map((c) => String(c.ContactID))
         .sort(),
     );
@@ -384,13 +384,9 @@ describe('reads against the stand-in', () => {
     };
     expect(vendors.mapped.get(String(both.ContactID))).toMatchObject({ ...expected, vendor_name: 'Katherine Warren' });
     expect(customers.mapped.get(String(both.ContactID))).toMatchObject({ ...expected, customer_name: 'Katherine Warren' });
-    // Contacts that are not customers come back as tombstones, so a role that is lost reads as gone.
-    expect(customers.dead.map((r) => r.platformId).sort()).toEqual(
-      contacts
-        .filter((c) => c.IsSupplier === true && c.IsCustomer !== true)
-        .map((c) => String(c.ContactID))
-        .sort(),
-    );
+    // A contact without the role is left out, not reported gone: losing a flag never deletes a customer or vendor.
+    expect(customers.dead).toEqual([]);
+    expect(vendors.dead).toEqual([]);
   });
 
   it('reads the chart, journals, transfers, tax rates, tracking, currencies and the organisation', async () => {

@@ -8,8 +8,13 @@ import { xeroIso } from '../dates.ts';
 import type { XeroContact } from '../types.ts';
 import { addresses, deepLink, phone, text, type Mapped } from './common.ts';
 
+/**
+ * Xero has one list of contacts and flags them IsSupplier and IsCustomer once they have a bill or a sales invoice (the
+ * flags are read-only in its API). A contact with neither flag (new, or made through our vendor or customer endpoint
+ * before its first document) is listed under both, so a vendor we created is a vendor at the next sync.
+ */
 export function isVendor(c: XeroContact): boolean {
-  return c.IsSupplier === true;
+  return c.IsSupplier === true || c.IsCustomer !== true;
 }
 
 export function isCustomer(c: XeroContact): boolean {
