@@ -7,7 +7,7 @@ import type { SimulatorBooks } from '../kit.ts';
 import { attachable, purchase } from './attachables.ts';
 import { companyCurrencies, exchangeRate } from './company.ts';
 import { sandboxId } from './ids.ts';
-import { account, customer, employee, item, taxAgency, taxRate, term, trackingCategory, vendor } from './names.ts';
+import { account, customer, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor } from './names.ts';
 import type { Json } from './shapes.ts';
 import * as txn from './transactions.ts';
 
@@ -63,6 +63,7 @@ export const ENTITIES: readonly QboEntity[] = [
   collection('Department', 'department', (r) => trackingCategory('Department', r)),
   collection('Employee', 'employee', employee),
   { ...collection('TaxRate', 'tax_rate', taxRate), cdc: false },
+  { ...collection('TaxCode', 'tax_rate', taxCode), cdc: false },
   {
     ...collection('TaxAgency', 'tax_agency', (r) => taxAgency(r, [])),
     cdc: false,

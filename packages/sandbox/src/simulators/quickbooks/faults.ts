@@ -61,8 +61,13 @@ const REFUSALS: Readonly<Record<string, [code: string, message: string]>> = {
 };
 const BUSINESS: [string, string] = ['6000', 'A business validation error has occurred while processing your request'];
 
-/** A SANDBOX refusal (NativeError) as QBO's 400 ValidationFault; the element is SANDBOX's field, which names what was wrong. */
+/** SANDBOX's field as QBO's element: Lines[2].AccountId is Line.AccountRef, VendorId is VendorRef. */
+export function elementOf(field: string | null): string {
+  return (field ?? '').replace(/^Lines(\[\d+\])?/, 'Line').replace(/([A-Za-z]+)Id\b/g, '$1Ref');
+}
+
+/** A SANDBOX refusal (NativeError) as QBO's 400 ValidationFault; the detail keeps SANDBOX's words for what was wrong. */
 export function refusal(error: NativeError): SimulatorAnswer {
   const [code, message] = REFUSALS[error.code] ?? BUSINESS;
-  return fault(400, 'ValidationFault', code, message, `${message} : ${error.message}`, error.element ?? '');
+  return fault(400, 'ValidationFault', code, message, `${message} : ${error.message}`, elementOf(error.element));
 }

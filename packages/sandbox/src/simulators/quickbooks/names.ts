@@ -174,6 +174,24 @@ export function taxRate(r: NativeTaxCode): Json {
   });
 }
 
+/**
+ * The TaxCode lines reference (TaxCodeRef): one per SANDBOX tax code, under the same id, listing the TaxRate rendered
+ * from that code for sales and purchases as its components allow.
+ */
+export function taxCode(r: NativeTaxCode): Json {
+  const detail = [{ TaxRateRef: { ...ref(r.Id), name: r.Name }, TaxTypeApplicable: 'TaxOnAmount', TaxOrder: 0 }];
+  return compact({
+    Name: r.Name,
+    Description: r.Code,
+    Active: r.Status === 'Active',
+    Taxable: Number(r.TotalRate) !== 0,
+    TaxGroup: r.Components.length > 1,
+    SalesTaxRateList: { TaxRateDetail: r.Components.some((c) => c.Sales) ? detail : [] },
+    PurchaseTaxRateList: { TaxRateDetail: r.Components.some((c) => c.Purchases) ? detail : [] },
+    ...entityMeta(r),
+  });
+}
+
 export function taxAgency(r: NativeTaxAgency, codes: readonly NativeTaxCode[]): Json {
   const components = codes.flatMap((c) => c.Components.filter((component) => component.AgencyId === r.Id));
   return compact({

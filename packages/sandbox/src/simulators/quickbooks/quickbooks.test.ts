@@ -163,22 +163,62 @@ describe('QuickBooks Online simulator, read through the real connector', () => {
     expect(statements.some((s) => Number(s.net_income) !== 0)).toBe(true);
   });
 
-  it('answers an incremental read with what changed since', async () => {
-    await platform.advance(KEY, 3);
-    const changed = await readAll(quickbooksConnector, ctx, full.cursors, [
-      'bill',
-      'invoice',
-      'invoice_payment',
-      'bill_payment',
-      'journal_entry',
-      'bank_deposit',
-    ]);
-    expect(changed.records.length).toBeGreaterThan(0);
-    const since = Date.parse(String(full.cursors.bill)) - 60_000;
-    for (const r of changed.records) {
-      const meta = r.raw.MetaData as { LastUpdatedTime: string } | undefined;
-      if (r.raw.status !== 'Deleted') expect(Date.parse(meta?.LastUpdatedTime ?? '')).toBeGreaterThanOrEqual(since - 1000);
+  it('ties out the income statements and cash flow statements month by month with SANDBOX', async () => {
+    const native = new Map((await books.all('income_statement')).map((s) => [s.PeriodEnd.slice(0, 7), s]));
+    const statements = records(full, 'income_statement').map((raw) => mapped('income_statement', raw));
+    let compared = 0;
+    for (const s of statements) {
+      const month = native.get(String(s.start_date).slice(0, 7));
+      if (month === undefined) continue;
+      compared++;
+      expect(cents(s.net_income), String(s.start_date)).toBe(parseCents(month.NetIncome));
     }
+    expect(compared).toBeGreaterThan(6);
+    const flows = new Map((await books.all('cash_flow_statement')).map((s) => [s.PeriodEnd.slice(0, 7), s]));
+    for (const s of records(full, 'cash_flow_statement').map((raw) => mapped('cash_flow_statement', raw))) {
+      const month = flows.get(String(s.start_date).slice(0, 7));
+      if (month !== undefined) expect(cents(s.ending_balance), String(s.start_date)).toBe(parseCents(month.EndingBalance));
+    }
+  });
+
+  it('serves the currencies and exchange rates of a multicurrency company', async () => {
+    const currencies = await books.all('currency');
+    expect(records(full, 'currency').length).toBe(currencies.length);
+    const home = books.company.currency;
+    expect(records(full, 'exchange_rate').length).toBe((await books.all('exchange_rate')).filter((r) => r.TargetCurrencyCode === home).length);
+  });
+
+  it('downloads an attachment file through the connector', async () => {
+    const attachment = records(full, 'attachment')[0];
+    const download = quickbooksConnector.actions?.downloadAttachment;
+    if (attachment === undefined || download === undefined) throw new Error('no attachment to download');
+    const file = await download(ctx, { platformId: String(attachment.Id), raw: attachment });
+    const native = await books.get('attachment', `ATT-${String(attachment.Id).padStart(6, '0')}`);
+    expect(file.content.equals(Buffer.from(native?.Content ?? '', 'base64'))).toBe(true);
+    expect(file.contentType).toBe(native?.ContentType);
+  });
+
+  it('answers an incremental read with what changed since, deletions as tombstones', async () => {
+    const types = ['bill', 'invoice', 'invoice_payment', 'bill_payment', 'journal_entry', 'bank_deposit'] as const;
+    await platform.advance(KEY, 3);
+    const since = Date.parse(String(full.cursors.bill));
+    const changedNatively = new Set<string>();
+    for (const type of types) {
+      for (const r of await books.all(type))
+        if (Date.parse(r.UpdatedAt) > since) changedNatively.add(`${type}:${String(Number(r.Id.split('-')[1]))}`);
+    }
+    expect(changedNatively.size).toBeGreaterThan(0);
+    const changed = await readAll(quickbooksConnector, ctx, full.cursors, types);
+    const read = new Set(changed.records.map((r) => `${r.type}:${String(r.raw.Id)}`));
+    for (const key of changedNatively) expect(read.has(key), key).toBe(true);
+    // A bill deleted in SANDBOX comes back as CDC's tombstone.
+    const handler = quickbooksConnector.objects.bill?.handler;
+    const open = (await books.all('bill')).find((b) => b.LinkedTxns.length === 0);
+    if (handler?.delete === undefined || open === undefined) throw new Error('no bill to delete');
+    const qboBillId = String(Number(open.Id.split('-')[1]));
+    await handler.delete(writeContext(ctx, 'qbo-delete-1'), qboBillId);
+    const after = await readAll(quickbooksConnector, ctx, changed.cursors, ['bill']);
+    expect(after.records.find((r) => String(r.raw.Id) === qboBillId)?.raw.status).toBe('Deleted');
   });
 });
 
@@ -264,7 +304,7 @@ describe('QuickBooks Online simulator, written through the real connector', () =
   it('refuses a malformed write with QBO’s 400 Fault', async () => {
     const missing = await call('POST', `/v3/company/${realm()}/bill?requestid=bad-1`, { Line: [] });
     expect(missing.status).toBe(400);
-    expect(missing.body.Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '2020' }] });
+    expect(missing.body.Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '2020', element: 'VendorRef' }] });
     const handler = quickbooksConnector.objects.bill?.handler;
     if (handler?.create === undefined) throw new Error('no bill create');
     const { account } = await someIds();
@@ -280,6 +320,22 @@ describe('QuickBooks Online simulator, written through the real connector', () =
       );
     expect(error).toBeInstanceOf(PlatformError);
     expect((error as PlatformError).httpStatus).toBe(400);
+  });
+
+  it('serves the TaxCodes lines reference and expenses as Purchases, which the connector does not read', async () => {
+    const query = (text: string): string => `/v3/company/${realm()}/query?query=${encodeURIComponent(text)}`;
+    const codes =
+      ((await call('GET', query('SELECT * FROM TaxCode MAXRESULTS 1000'))).body.QueryResponse as { TaxCode?: { Id: string }[] }).TaxCode ?? [];
+    expect(codes.length).toBe((await books.all('tax_rate')).length);
+    const referenced = records(full, 'bill').flatMap((b) =>
+      (b.Line as { AccountBasedExpenseLineDetail?: { TaxCodeRef?: { value: string } } }[]).flatMap(
+        (l) => l.AccountBasedExpenseLineDetail?.TaxCodeRef?.value ?? [],
+      ),
+    );
+    for (const id of referenced) expect(codes.map((c) => c.Id)).toContain(id);
+    const purchases =
+      ((await call('GET', query('SELECT * FROM Purchase MAXRESULTS 1000'))).body.QueryResponse as { Purchase?: unknown[] }).Purchase ?? [];
+    expect(purchases.length).toBe((await books.all('expense')).length);
   });
 
   it('answers another realm with 403 and unknown paths with a Fault', async () => {
