@@ -16,7 +16,8 @@ import { booksFetch } from '../testing.ts';
 import { requestOf, responseOf } from '../wire.ts';
 import { quickbooksSimulator } from './index.ts';
 
-const KEY = 'quickbooks:user_qbo_size_400';
+// Big enough for more than one query page (1,000 records) of bills, invoices and payments.
+const KEY = 'quickbooks:user_qbo_size_15000';
 let db: TestDatabase;
 let platform: SandboxPlatform;
 let books: SimulatorBooks;
@@ -25,8 +26,12 @@ let full: ReadAllResult;
 
 const realm = (): string => quickbooksSimulator.tenantId(KEY);
 const cents = (value: unknown): number => Math.round(Number(value) * 100);
-const records = (result: ReadAllResult, type: UnifiedObjectType): Record<string, unknown>[] =>
-  result.records.filter((r) => r.type === type).map((r) => r.raw);
+/** The records of a type read, once each: query pages overlap, so a full read sees some records twice. */
+function records(result: ReadAllResult, type: UnifiedObjectType): Record<string, unknown>[] {
+  // Exchange rates have no Id: their currencies and date are their key.
+  const key = (raw: Record<string, unknown>): string => JSON.stringify(raw.Id ?? [raw.SourceCurrencyCode, raw.TargetCurrencyCode, raw.AsOfDate]);
+  return [...new Map(result.records.filter((r) => r.type === type).map((r) => [key(r.raw), r.raw])).values()];
+}
 
 /** The unified object of a read record, as the sync engine stores it. */
 function mapped(type: UnifiedObjectType, raw: Record<string, unknown>): Record<string, unknown> {
@@ -333,9 +338,15 @@ describe('QuickBooks Online simulator, written through the real connector', () =
       ),
     );
     for (const id of referenced) expect(codes.map((c) => c.Id)).toContain(id);
-    const purchases =
-      ((await call('GET', query('SELECT * FROM Purchase MAXRESULTS 1000'))).body.QueryResponse as { Purchase?: unknown[] }).Purchase ?? [];
-    expect(purchases.length).toBe((await books.all('expense')).length);
+    let purchases = 0;
+    for (let at = 1; ; at += 1000) {
+      const page = (await call('GET', query(`SELECT * FROM Purchase STARTPOSITION ${at} MAXRESULTS 1000`))).body.QueryResponse as {
+        Purchase?: unknown[];
+      };
+      purchases += page.Purchase?.length ?? 0;
+      if ((page.Purchase?.length ?? 0) < 1000) break;
+    }
+    expect(purchases).toBe((await books.all('expense')).length);
   });
 
   it('answers another realm with 403 and unknown paths with a Fault', async () => {
