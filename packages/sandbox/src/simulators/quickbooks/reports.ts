@@ -180,6 +180,20 @@ const LAYOUT: Readonly<Record<ReportName, { sections: [string, string, string][]
   },
 };
 
+/** QBO's order: the balance sheet nests Liabilities and Equity in one section, profit and loss has Gross Profit after COGS. */
+function arrange(name: ReportName, sections: Json[], totals: Json[], liabilitiesAndEquity: Json): Json[] {
+  if (name === 'BalanceSheet') {
+    const [assets = {}, ...rest] = sections;
+    return [assets, { ...liabilitiesAndEquity, Rows: { Row: rest } }];
+  }
+  if (name === 'ProfitAndLoss') {
+    const [income, cogs, expenses] = sections;
+    const [gross, operating, net] = totals;
+    return [income, cogs, gross, expenses, operating, net].filter((r): r is Json => r !== undefined);
+  }
+  return [...sections, ...totals];
+}
+
 function date(params: URLSearchParams, name: string): string {
   const value = params.get(name);
   if (value === null || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new ReportError(`${name} must be YYYY-MM-DD`);
@@ -216,19 +230,16 @@ export async function report(books: SimulatorBooks, name: ReportName, params: UR
       byMonth,
     ),
   );
-  const [first, ...rest] = sections.map((s) => render(s, byMonth));
-  let rows: Json[];
-  if (name === 'BalanceSheet') {
-    const both = { ...mergedRow('LIABILITIES AND EQUITY', undefined, months.length, rule, 'TotalLiabilitiesAndEquity') };
-    both.amounts = months.map((p) => byMonthKey.get(p.month)?.totals.LiabilitiesAndEquity);
-    rows = [first ?? {}, { ...render(both, byMonth), Rows: { Row: rest } }];
-  } else if (name === 'ProfitAndLoss') {
-    const [income, cogs, expenses] = sections.map((s) => render(s, byMonth));
-    const [gross, operating, net] = totals;
-    rows = [income, cogs, gross, expenses, operating, net].filter((r): r is Json => r !== undefined);
-  } else {
-    rows = [...sections.map((s) => render(s, byMonth)), ...totals];
-  }
+  const liabilitiesAndEquity: Merged = {
+    ...mergedRow('LIABILITIES AND EQUITY', undefined, months.length, rule, 'TotalLiabilitiesAndEquity'),
+    amounts: months.map((p) => byMonthKey.get(p.month)?.totals.LiabilitiesAndEquity),
+  };
+  const rows = arrange(
+    name,
+    sections.map((s) => render(s, byMonth)),
+    totals,
+    render(liabilitiesAndEquity, byMonth),
+  );
   return {
     Header: {
       Time: time,

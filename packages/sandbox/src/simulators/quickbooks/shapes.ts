@@ -1,5 +1,4 @@
 /** What every QBO entity shares: ids as references, times with the company's offset, amounts as JSON numbers. */
-import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts';
 import { parseCents } from '../../money.ts';
 import type { NativeMeta } from '../../native.ts';
 import { qboId } from './ids.ts';
@@ -51,13 +50,13 @@ export function entityMeta(record: NativeMeta): Json {
 }
 
 /** QBO's entity names of SANDBOX's linked transaction types (a credit note is a CreditMemo). */
-export const LINKED_ENTITY: Readonly<Record<string, { entity: string; type: UnifiedObjectType }>> = {
-  Bill: { entity: 'Bill', type: 'bill' },
-  BillPayment: { entity: 'BillPayment', type: 'bill_payment' },
-  VendorCredit: { entity: 'VendorCredit', type: 'bill_credit_memo' },
-  Invoice: { entity: 'Invoice', type: 'invoice' },
-  Payment: { entity: 'Payment', type: 'invoice_payment' },
-  CreditNote: { entity: 'CreditMemo', type: 'invoice_credit_memo' },
+export const LINKED_ENTITY: Readonly<Record<string, string>> = {
+  Bill: 'Bill',
+  BillPayment: 'BillPayment',
+  VendorCredit: 'VendorCredit',
+  Invoice: 'Invoice',
+  Payment: 'Payment',
+  CreditNote: 'CreditMemo',
 };
 
 /** Leaves out undefined fields, as QBO leaves out empty ones. */

@@ -100,7 +100,7 @@ function salesLines(lines: readonly NativeLine[]): Json[] {
 function linked(links: readonly LinkedTxn[]): Json[] {
   return links.map((l) => ({
     TxnId: qboId(l.TxnId),
-    TxnType: l.TxnType === 'BillPayment' ? 'BillPaymentCheck' : (LINKED_ENTITY[l.TxnType]?.entity ?? l.TxnType),
+    TxnType: l.TxnType === 'BillPayment' ? 'BillPaymentCheck' : (LINKED_ENTITY[l.TxnType] ?? l.TxnType),
   }));
 }
 
@@ -108,7 +108,7 @@ function linked(links: readonly LinkedTxn[]): Json[] {
 function allocationLines(links: readonly LinkedTxn[]): Json[] {
   return links.map((l) => ({
     Amount: amount(l.Amount),
-    LinkedTxn: [{ TxnId: qboId(l.TxnId), TxnType: LINKED_ENTITY[l.TxnType]?.entity ?? l.TxnType }],
+    LinkedTxn: [{ TxnId: qboId(l.TxnId), TxnType: LINKED_ENTITY[l.TxnType] ?? l.TxnType }],
   }));
 }
 
@@ -265,7 +265,7 @@ export function deposit(r: NativeDeposit, ctx: TxnContext): Json {
     });
   });
   return compact({
-    ...header({ ...r, ExchangeRate: undefined }, ctx),
+    ...header(r, ctx),
     DepositToAccountRef: ref(r.BankAccountId),
     DepartmentRef: optRef(r.DepartmentId),
     PrivateNote: r.Memo,
