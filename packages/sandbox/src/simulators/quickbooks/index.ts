@@ -54,6 +54,15 @@ async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, res
   return unsupported(request.method, rest.join('/'));
 }
 
+/** A path segment decoded; a malformed escape is kept as sent (it names nothing, so it answers a Fault). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export const quickbooksSimulator: PlatformSimulator = {
   platform: 'QUICKBOOKS',
   name: 'QuickBooks Online',
@@ -69,7 +78,7 @@ export const quickbooksSimulator: PlatformSimulator = {
     const parts = request.path
       .split('/')
       .filter((p) => p !== '')
-      .map(decodeURIComponent);
+      .map(decodeSegment);
     if (parts[0] === 'v3' && parts[1] === 'company' && parts[2] !== undefined) {
       if (parts[2] !== grant.tenantId) return forbidden(parts[2]);
       return companyCall(request, grant, parts.slice(3));

@@ -278,6 +278,10 @@ describe('QuickBooks Online simulator, written through the real connector', () =
     if (customers?.create === undefined || journals?.create === undefined) throw new Error('no writes');
     const customer = await customers.create(writeContext(ctx, 'qbo-cus-1'), { customer_name: 'Simulated Customer Ltd', email: 'ap@example.com' });
     expect(customer.raw.DisplayName).toBe('Simulated Customer Ltd');
+    if (customers.update === undefined) throw new Error('no customer update');
+    const archived = await customers.update(writeContext(ctx, 'qbo-cus-1a'), customer.platformId, { status: 'archived' });
+    expect(archived.raw.Active).toBe(false);
+    expect((await books.get('customer', `CUS-${customer.platformId.padStart(6, '0')}`))?.Status).toBe('Archived');
     const { account } = await someIds();
     const bank = (await books.all('account')).find((a) => a.Type === 'Bank');
     const entry = await journals.create(writeContext(ctx, 'qbo-je-1'), {
