@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { Company, qboTime } from './company.ts';
 import { ENTITIES, faultBody, isEntity, type Entity, type Json } from './fixtures.ts';
 import { consentPage, errorPage, OAuthServer, type IssuedTokens, type OAuthClient } from './oauth.ts';
-import { parseQuery, QueryError, runQuery } from './query.ts';
+import { parseQuery, QueryError, runQuery } from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
 import { isReportName, monthlyReport, ReportError } from './report.ts';
 import { DELETABLE, validate, VOIDABLE, WRITABLE } from './validate.ts';
 
@@ -280,7 +280,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
   function query(where: { method: string; path: string }, company: Company, url: URL): Answer {
     const text = url.searchParams.get('query') ?? '';
     try {
-      const parsed = parseQuery(text);
+      const parsed = parseQuery(text, isEntity);
       const page = runQuery(parsed, company.list(parsed.entity));
       const response: Json = page.length === 0 ? {} : { [parsed.entity]: page, startPosition: parsed.startPosition, maxResults: page.length };
       const key = `${company.realmId}|${parsed.entity}`;

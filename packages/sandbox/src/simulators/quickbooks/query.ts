@@ -3,9 +3,11 @@
  *   SELECT * FROM <Entity> [WHERE <cond> [AND <cond>]…] [ORDERBY <field> [ASC|DESC]] [STARTPOSITION n] [MAXRESULTS m]
  * with conditions `<field> <op> '<literal>'` on Id, TxnDate, MetaData.CreateTime
  * and MetaData.LastUpdatedTime. Anything else is a parse error (QBO's 4000
- * QueryParserError), which the stand-in records as a violation.
+ * QueryParserError): the stand-in records it as a violation, the simulator answers QBO's Fault.
+ * Shared by the QuickBooks simulator and the test stand-in (test/standins/quickbooks), each with its own entities.
  */
-import { isEntity, type Entity, type Json } from './fixtures.ts';
+
+type Json = Record<string, unknown>;
 
 export type Field = 'Id' | 'TxnDate' | 'MetaData.CreateTime' | 'MetaData.LastUpdatedTime';
 export type Operator = '=' | '<' | '>' | '<=' | '>=';
@@ -16,8 +18,8 @@ export interface Condition {
   value: string;
 }
 
-export interface Query {
-  entity: Entity;
+export interface Query<E extends string = string> {
+  entity: E;
   where: Condition[];
   orderBy: { field: Field; descending: boolean } | null;
   /** 1-based. */
@@ -41,7 +43,7 @@ export class QueryError extends Error {}
 
 function field(name: string | undefined): Field {
   const found = name === undefined ? undefined : FIELDS.get(name.toLowerCase());
-  if (found === undefined) throw new QueryError(`the stand-in does not filter or sort on "${name ?? ''}"`);
+  if (found === undefined) throw new QueryError(`no filter or sort on "${name ?? ''}"`);
   return found;
 }
 
@@ -60,7 +62,8 @@ function tokens(text: string): string[] {
   return found;
 }
 
-export function parseQuery(text: string): Query {
+/** Parses a query on one of the entities `isEntity` knows. */
+export function parseQuery<E extends string>(text: string, isEntity: (name: string) => name is E): Query<E> {
   const words = tokens(text);
   let at = 0;
   const next = (): string | undefined => words[at++];
@@ -71,11 +74,11 @@ export function parseQuery(text: string): Query {
     }
   };
   keyword('SELECT');
-  if (next() !== '*') throw new QueryError('the stand-in answers SELECT * only');
+  if (next() !== '*') throw new QueryError('only SELECT * is answered');
   keyword('FROM');
   const entity = next() ?? '';
   if (!isEntity(entity)) throw new QueryError(`unknown entity "${entity}"`);
-  const query: Query = { entity, where: [], orderBy: null, startPosition: 1, maxResults: DEFAULT_MAX_RESULTS };
+  const query: Query<E> = { entity, where: [], orderBy: null, startPosition: 1, maxResults: DEFAULT_MAX_RESULTS };
   let clause = next();
   if (clause?.toUpperCase() === 'WHERE') {
     for (;;) {

@@ -1,0 +1,107 @@
+/**
+ * The QBO entities the simulator serves, each over one SANDBOX collection: its records in QBO's shape, one by QBO id,
+ * and whether ChangeDataCapture covers it (Intuit leaves TaxRate, TaxAgency and TaxCode out).
+ */
+import type { NativeOf, NativeType } from '../../native.ts';
+import type { SimulatorBooks } from '../kit.ts';
+import { attachable, purchase } from './attachables.ts';
+import { companyCurrencies, exchangeRate } from './company.ts';
+import { sandboxId } from './ids.ts';
+import { account, customer, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor } from './names.ts';
+import type { Json } from './shapes.ts';
+import * as txn from './transactions.ts';
+
+export interface RenderContext {
+  realmId: string;
+  /** The company's home currency. */
+  home: string;
+}
+
+export interface QboEntity {
+  /** QBO's name, as in queries; lower-cased it is the REST resource. */
+  name: string;
+  /** The SANDBOX collection; null for entities that are not SANDBOX records of their own. */
+  type: NativeType | null;
+  cdc: boolean;
+  all(books: SimulatorBooks, ctx: RenderContext): Promise<Json[]>;
+  get(books: SimulatorBooks, id: string, ctx: RenderContext): Promise<Json | null>;
+}
+
+/** An entity rendering each record of one collection on its own. */
+function collection<T extends NativeType>(name: string, type: T, render: (record: NativeOf[T], ctx: RenderContext) => Json): QboEntity {
+  return {
+    name,
+    type,
+    cdc: true,
+    all: async (books, ctx) => (await books.all(type)).map((r) => render(r, ctx)),
+    async get(books, id, ctx) {
+      const found = sandboxId(type, id);
+      const record = found === null ? null : await books.get(type, found);
+      return record === null ? null : render(record, ctx);
+    },
+  };
+}
+
+/** An entity that is not read by id (QBO's id endpoints of these are not used): get finds it among all. */
+function listed(name: string, type: NativeType | null, all: QboEntity['all']): QboEntity {
+  return {
+    name,
+    type,
+    cdc: false,
+    all,
+    get: async (books, id, ctx) => (await all(books, ctx)).find((r) => r.Id === id) ?? null,
+  };
+}
+
+export const ENTITIES: readonly QboEntity[] = [
+  collection('Account', 'account', account),
+  collection('Vendor', 'vendor', vendor),
+  collection('Customer', 'customer', customer),
+  collection('Item', 'item', item),
+  collection('Term', 'payment_term', term),
+  collection('Class', 'class', (r) => trackingCategory('Class', r)),
+  collection('Department', 'department', (r) => trackingCategory('Department', r)),
+  collection('Employee', 'employee', employee),
+  { ...collection('TaxRate', 'tax_rate', taxRate), cdc: false },
+  { ...collection('TaxCode', 'tax_rate', taxCode), cdc: false },
+  {
+    ...collection('TaxAgency', 'tax_agency', (r) => taxAgency(r, [])),
+    cdc: false,
+    // Whether an agency taxes sales or purchases is told by the tax codes' components.
+    all: async (books) => {
+      const codes = await books.all('tax_rate');
+      return (await books.all('tax_agency')).map((r) => taxAgency(r, codes));
+    },
+  },
+  collection('Bill', 'bill', txn.bill),
+  collection('VendorCredit', 'bill_credit_memo', txn.vendorCredit),
+  collection('BillPayment', 'bill_payment', txn.billPayment),
+  collection('Invoice', 'invoice', txn.invoice),
+  collection('CreditMemo', 'invoice_credit_memo', txn.creditMemo),
+  collection('Payment', 'invoice_payment', txn.payment),
+  collection('SalesReceipt', 'sales_receipt', txn.salesReceipt),
+  collection('Deposit', 'bank_deposit', txn.deposit),
+  collection('Transfer', 'bank_transfer', txn.transfer),
+  collection('JournalEntry', 'journal_entry', txn.journalEntry),
+  collection('Purchase', 'expense', purchase),
+  collection('Attachable', 'attachment', (r, ctx) => attachable(r, ctx.realmId)),
+  listed('CompanyCurrency', 'currency', async (books, ctx) => companyCurrencies(await books.all('currency'), ctx.home)),
+  listed('ExchangeRate', 'exchange_rate', async (books, ctx) =>
+    (await books.all('exchange_rate')).filter((r) => r.TargetCurrencyCode === ctx.home).map(exchangeRate),
+  ),
+];
+
+const BY_NAME = new Map(ENTITIES.map((e) => [e.name, e]));
+const BY_RESOURCE = new Map(ENTITIES.map((e) => [e.name.toLowerCase(), e]));
+
+export function entityNamed(name: string): QboEntity | undefined {
+  return BY_NAME.get(name);
+}
+
+export function entityOfResource(resource: string): QboEntity | undefined {
+  return BY_RESOURCE.get(resource.toLowerCase());
+}
+
+export function isEntityName(name: string): name is string {
+  return BY_NAME.has(name);
+}

@@ -1,0 +1,89 @@
+/**
+ * QUICKBOOKS simulated: SANDBOX's books served as the QuickBooks Online Accounting API (v3, JSON) under
+ * /v3/company/{realmId}/ — query, ChangeDataCapture, reads by id, CompanyInfo, Preferences, the BalanceSheet,
+ * ProfitAndLoss and CashFlow reports, attachment downloads, and writes of bills, journal entries, customers and
+ * vendors. Shapes follow Intuit's API reference as recorded in test/fixtures/quickbooks.
+ */
+import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
+import { changeDataCapture } from './cdc.ts';
+import { companyInfo, preferences } from './company.ts';
+import { entityOfResource, type RenderContext } from './entities.ts';
+import { fault, forbidden, notFound, unsupported } from './faults.ts';
+import { download, file } from './files.ts';
+import { realmIdOf } from './ids.ts';
+import { answerQuery } from './query-answer.ts';
+import { isReportName, report, ReportError } from './reports.ts';
+import { qboTime } from './shapes.ts';
+import { write, writableOfResource } from './writes.ts';
+
+const ok = (body: Record<string, unknown>): SimulatorAnswer => ({ status: 200, body: { ...body, time: qboTime(Date.now(), true) } });
+
+async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, rest: string[]): Promise<SimulatorAnswer> {
+  const { books } = grant;
+  const ctx: RenderContext = { realmId: grant.tenantId, home: books.company.currency };
+  const [resource = '', id, ...extra] = rest;
+  const where = `${resource}${id === undefined ? '' : `/${id}`}`;
+  if (request.method === 'POST') {
+    const writable = id === undefined ? writableOfResource(resource) : undefined;
+    return writable === undefined ? unsupported('POST', where) : write(books, writable, request.body, request.query, ctx);
+  }
+  if (request.method !== 'GET' || extra.length > 0) return unsupported(request.method, rest.join('/'));
+  if (resource === 'query' && id === undefined) return answerQuery(books, request.query.get('query') ?? '', ctx);
+  if (resource === 'cdc' && id === undefined) return changeDataCapture(books, request.query, ctx);
+  if (resource === 'preferences' && id === undefined) return ok({ Preferences: preferences(books, await books.all('currency')) });
+  if (resource === 'companyinfo' && id !== undefined) {
+    if (id !== grant.tenantId) return notFound('CompanyInfo', id);
+    return ok({ CompanyInfo: companyInfo((await books.all('company_info'))[0], books) });
+  }
+  if (resource === 'reports' && id !== undefined && isReportName(id)) {
+    try {
+      // A report carries its time in its Header, not beside it.
+      return { status: 200, body: await report(books, id, request.query, qboTime(Date.now())) };
+    } catch (error) {
+      if (error instanceof ReportError)
+        return fault(400, 'ValidationFault', '2020', 'Required param missing, need to supply the required value for the API', error.message);
+      throw error;
+    }
+  }
+  if (resource === 'download' && id !== undefined) return download(books, id, grant.tenantId);
+  const entity = entityOfResource(resource);
+  if (entity !== undefined && id !== undefined) {
+    const record = await entity.get(books, id, ctx);
+    return record === null ? notFound(entity.name, id) : ok({ [entity.name]: record });
+  }
+  return unsupported(request.method, rest.join('/'));
+}
+
+/** A path segment decoded; a malformed escape is kept as sent (it names nothing, so it answers a Fault). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export const quickbooksSimulator: PlatformSimulator = {
+  platform: 'QUICKBOOKS',
+  name: 'QuickBooks Online',
+  // The paths of appcenter.intuit.com/connect/oauth2 and oauth.platform.intuit.com/oauth2/v1/tokens/bearer (auth.ts).
+  oauth: {
+    authorizePath: '/connect/oauth2',
+    tokenPath: '/oauth2/v1/tokens/bearer',
+    accessTokenSeconds: 3600,
+    callbackParams: (tenantId) => ({ realmId: tenantId }),
+  },
+  tenantId: realmIdOf,
+  async handle(request, grant) {
+    const parts = request.path
+      .split('/')
+      .filter((p) => p !== '')
+      .map(decodeSegment);
+    if (parts[0] === 'v3' && parts[1] === 'company' && parts[2] !== undefined) {
+      if (parts[2] !== grant.tenantId) return forbidden(parts[2]);
+      return companyCall(request, grant, parts.slice(3));
+    }
+    if (parts[0] === 'attachments' && request.method === 'GET') return file(grant, parts.slice(1), request.query);
+    return fault(404, 'ValidationFault', '610', 'Object Not Found', `QuickBooks Online has no ${request.method} ${request.path}`);
+  },
+};
