@@ -17,8 +17,11 @@ const fake: PlatformSimulator = {
     callbackParams: (tenantId) => ({ realm: tenantId }),
   },
   tenantId: (accountKey) => `tenant-of-${accountKey}`,
+  linkTokenParam: 'link',
   async handle(request, grant) {
     seen.push(grant);
+    if (request.path === '/api/link') return { status: 200, body: { url: `https://files.fake.example/file?link=${await grant.linkToken(60)}` } };
+    if (request.path === '/file') return { status: 200, body: `file of ${grant.accountKey}` };
     if (request.path !== '/api/company') return { status: 404, body: { message: 'no such path' } };
     const accounts = await grant.books.all('account');
     return { status: 200, body: { name: grant.books.company.name, accounts: accounts.length, tenant: grant.tenantId } };
@@ -182,5 +185,20 @@ describe('simulator kit: the API behind bearer tokens', () => {
       expect(answer.status).toBe(401);
     }
     expect(seen.length).toBe(before);
+  });
+});
+
+describe('simulator kit: links fetched without the bearer token', () => {
+  it("opens a link the simulator made, as the grant's account, and nothing with a made-up or access token", async () => {
+    const tokens = await tokensFor(await codeFor('user_links_size_200'));
+    const made = await host.fetch('https://api.fake.example/api/link', { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const { url } = (await made.json()) as { url: string };
+    const file = await otherProcess.fetch(url, {});
+    expect(file.status).toBe(200);
+    expect(await file.text()).toBe('file of fakeplat:user_links_size_200');
+    for (const link of ['sim_link_made_up', tokens.access_token]) {
+      const refused = await host.fetch(`https://files.fake.example/file?link=${link}`, {});
+      expect(refused.status).toBe(401);
+    }
   });
 });

@@ -137,8 +137,14 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
   }
 
   async function api(request: SimulatorRequest): Promise<SimulatorAnswer> {
+    const link = simulator.linkTokenParam === undefined ? null : request.query.get(simulator.linkTokenParam);
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    const grant = bearer === undefined ? null : await accessGrant(db, simulator.platform, bearer);
+    const grant =
+      link !== null
+        ? await accessGrant(db, simulator.platform, link, 'link')
+        : bearer === undefined
+          ? null
+          : await accessGrant(db, simulator.platform, bearer);
     if (grant === null) {
       return (
         simulator.unauthorized?.() ?? {
@@ -149,7 +155,13 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
       );
     }
     const books = await simulatorBooks(platform, grant.accountKey);
-    return simulator.handle(request, { accountKey: grant.accountKey, tenantId: simulator.tenantId(grant.accountKey), scope: grant.scope, books });
+    return simulator.handle(request, {
+      accountKey: grant.accountKey,
+      tenantId: simulator.tenantId(grant.accountKey),
+      scope: grant.scope,
+      books,
+      linkToken: (seconds) => issueToken(db, 'link', { ...grant, redirectUri: null }, seconds),
+    });
   }
 
   async function answer(request: SimulatorRequest): Promise<SimulatorAnswer> {

@@ -3,6 +3,7 @@
  * folder translating SANDBOX's books to the platform's API, and one line in SIMULATORS.
  */
 import type { PlatformSimulator } from './kit.ts';
+import { quickbooksSimulator } from './quickbooks/index.ts';
 import { xeroSimulator } from './xero/index.ts';
 
-export const SIMULATORS: readonly PlatformSimulator[] = [xeroSimulator];
+export const SIMULATORS: readonly PlatformSimulator[] = [quickbooksSimulator, xeroSimulator];

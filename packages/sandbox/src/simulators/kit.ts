@@ -61,6 +61,11 @@ export interface SimulatorGrant {
   tenantId: string;
   scope: string;
   books: SimulatorBooks;
+  /**
+   * A token for a link the platform hands out to be fetched without the bearer token (QuickBooks' presigned file
+   * links): put it in the simulator's `linkTokenParam`, and the kit answers that request as this grant's.
+   */
+  linkToken(seconds: number): Promise<string>;
 }
 
 export interface SimulatorOAuth {
@@ -84,6 +89,8 @@ export interface PlatformSimulator {
   tenantId(accountKey: string): string;
   /** Answers an API call whose bearer token the kit has checked. Paths it does not know: 404 in the platform's format. */
   handle(request: SimulatorRequest, grant: SimulatorGrant): Promise<SimulatorAnswer>;
+  /** The query parameter of links fetched without a bearer token that carries a `linkToken` (e.g. X-Amz-Security-Token). */
+  linkTokenParam?: string;
   /** The platform's answer to a missing, unknown or expired bearer token; default an RFC 6750 401. */
   unauthorized?(): SimulatorAnswer;
 }

@@ -7,6 +7,13 @@ import type { PlatformSimulator, SimulatorBooks } from './kit.ts';
 import { requestOf, responseOf } from './wire.ts';
 
 export function booksFetch(simulator: PlatformSimulator, books: SimulatorBooks, scope = ''): FetchLike {
-  const grant = { accountKey: books.accountKey, tenantId: simulator.tenantId(books.accountKey), scope, books };
+  // Without the kit's OAuth every request is this account's, a link's too: any link token will do.
+  const grant = {
+    accountKey: books.accountKey,
+    tenantId: simulator.tenantId(books.accountKey),
+    scope,
+    books,
+    linkToken: () => Promise.resolve('test-link'),
+  };
   return async (url, init) => responseOf(await simulator.handle(await requestOf(url, init), grant));
 }

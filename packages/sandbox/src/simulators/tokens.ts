@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../../../../src/db/pool.ts';
 
-export type TokenKind = 'code' | 'access' | 'refresh';
+export type TokenKind = 'code' | 'access' | 'refresh' | 'link';
 
 export interface IssuedGrant {
   platform: string;
@@ -55,12 +55,12 @@ export async function spendToken(db: Queryable, kind: 'code' | 'refresh', platfo
   return row === undefined ? null : toGrant(platform, row);
 }
 
-/** The grant behind a live access token of this platform, or null. */
-export async function accessGrant(db: Queryable, platform: string, token: string): Promise<IssuedGrant | null> {
+/** The grant behind a live access (or link) token of this platform, or null. */
+export async function accessGrant(db: Queryable, platform: string, token: string, kind: 'access' | 'link' = 'access'): Promise<IssuedGrant | null> {
   const result = await db.query<GrantRow>(
     `SELECT account_key, client_id, redirect_uri, scope FROM sandbox_platform.simulator_tokens
-      WHERE token_sha256 = $1 AND kind = 'access' AND platform = $2 AND expires_at > clock_timestamp()`,
-    [sha256(token), platform],
+      WHERE token_sha256 = $1 AND kind = $3 AND platform = $2 AND expires_at > clock_timestamp()`,
+    [sha256(token), platform, kind],
   );
   const row = result.rows[0];
   return row === undefined ? null : toGrant(platform, row);

@@ -3,7 +3,7 @@
  * S3 link, valid 15 minutes), and the simulator serves that link too (GET /attachments/{realmId}/{id}/{name}).
  */
 import { createHmac } from 'node:crypto';
-import type { SimulatorAnswer, SimulatorBooks, SimulatorGrant } from '../kit.ts';
+import type { SimulatorAnswer, SimulatorGrant } from '../kit.ts';
 import { fault, notFound } from './faults.ts';
 import { sandboxId } from './ids.ts';
 
@@ -16,12 +16,17 @@ function signature(realmId: string, id: string, expires: number): string {
   return createHmac('sha256', 'quickbooks simulator files').update(`${realmId}/${id}/${expires}`).digest('hex').slice(0, 32);
 }
 
-export async function download(books: SimulatorBooks, id: string, realmId: string): Promise<SimulatorAnswer> {
+/** The query parameter of a link that carries the kit's link token: the one an S3 presigned link has for its session. */
+export const LINK_TOKEN_PARAM = 'X-Amz-Security-Token';
+
+export async function download(grant: SimulatorGrant, id: string): Promise<SimulatorAnswer> {
+  const realmId = grant.tenantId;
   const found = sandboxId('attachment', id);
-  const record = found === null ? null : await books.get('attachment', found);
+  const record = found === null ? null : await grant.books.get('attachment', found);
   if (record === null) return notFound('Attachable', id);
   const expires = Math.floor(Date.now() / 1000) + LINK_SECONDS;
-  const link = `${FILE_HOST}/attachments/${realmId}/${id}/${encodeURIComponent(record.FileName)}?Expires=${expires}&Signature=${signature(realmId, id, expires)}`;
+  const token = encodeURIComponent(await grant.linkToken(LINK_SECONDS));
+  const link = `${FILE_HOST}/attachments/${realmId}/${id}/${encodeURIComponent(record.FileName)}?Expires=${expires}&Signature=${signature(realmId, id, expires)}&${LINK_TOKEN_PARAM}=${token}`;
   return { status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: link };
 }
 

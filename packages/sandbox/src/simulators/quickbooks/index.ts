@@ -9,7 +9,7 @@ import { changeDataCapture } from './cdc.ts';
 import { companyInfo, preferences } from './company.ts';
 import { entityOfResource, type RenderContext } from './entities.ts';
 import { fault, forbidden, notFound, unsupported } from './faults.ts';
-import { download, file } from './files.ts';
+import { download, file, LINK_TOKEN_PARAM } from './files.ts';
 import { realmIdOf } from './ids.ts';
 import { answerQuery } from './query-answer.ts';
 import { isReportName, report, ReportError } from './reports.ts';
@@ -45,7 +45,7 @@ async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, res
       throw error;
     }
   }
-  if (resource === 'download' && id !== undefined) return download(books, id, grant.tenantId);
+  if (resource === 'download' && id !== undefined) return download(grant, id);
   const entity = entityOfResource(resource);
   if (entity !== undefined && id !== undefined) {
     const record = await entity.get(books, id, ctx);
@@ -74,6 +74,8 @@ export const quickbooksSimulator: PlatformSimulator = {
     callbackParams: (tenantId) => ({ realmId: tenantId }),
   },
   tenantId: realmIdOf,
+  // Presigned file links are fetched without the bearer token: the kit lets them in by this parameter's link token.
+  linkTokenParam: LINK_TOKEN_PARAM,
   async handle(request, grant) {
     const parts = request.path
       .split('/')

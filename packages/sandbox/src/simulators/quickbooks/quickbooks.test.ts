@@ -45,7 +45,7 @@ function mapped(type: UnifiedObjectType, raw: Record<string, unknown>): Record<s
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const init: RequestInit = { method, headers: { accept: 'application/json', 'content-type': 'application/json' } };
   if (body !== undefined) init.body = JSON.stringify(body);
-  const grant = { accountKey: KEY, tenantId: realm(), scope: '', books };
+  const grant = { accountKey: KEY, tenantId: realm(), scope: '', books, linkToken: () => Promise.resolve('test-link') };
   const response = responseOf(await quickbooksSimulator.handle(await requestOf(`https://sandbox-quickbooks.api.intuit.com${path}`, init), grant));
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

@@ -64,7 +64,7 @@ function shapeProblems(entity: Entity, record: Json): string[] {
 
 async function get(path: string): Promise<Json> {
   const realm = quickbooksSimulator.tenantId(KEY);
-  const grant = { accountKey: KEY, tenantId: realm, scope: '', books };
+  const grant = { accountKey: KEY, tenantId: realm, scope: '', books, linkToken: () => Promise.resolve('test-link') };
   const url = `https://sandbox-quickbooks.api.intuit.com/v3/company/${realm}/${path}${path.includes('?') ? '&' : '?'}minorversion=75`;
   const response = responseOf(
     await quickbooksSimulator.handle(await requestOf(url, { method: 'GET', headers: { accept: 'application/json' } }), grant),
