@@ -147,6 +147,28 @@ export class XeroBooks {
     return { status: 200, body: XeroBooks.fileOf(attachment), headers: { 'content-type': str(attachment.MimeType) || 'application/octet-stream' } };
   }
 
+  /**
+   * Attaches a file to an invoice, bill or manual journal as someone in Xero's app would: an Attachment of the
+   * contract's shape, and the parent flagged HasAttachments. The parent's UpdatedDateUTC stays (Xero does not document
+   * that a new file moves it, and the connector does not count on it).
+   */
+  attach(parent: 'Invoices' | 'ManualJournals', id: string, fileName: string, mimeType = 'application/pdf'): Json {
+    const record = this.records[parent].get(id);
+    if (record === undefined) throw new Error(`no ${parent} ${id}`);
+    const attachment: Json = {
+      AttachmentID: randomUUID(),
+      FileName: fileName,
+      Url: `https://api.xero.com/api.xro/2.0/${parent}/${id}/Attachments/${encodeURIComponent(fileName)}`,
+      MimeType: mimeType,
+      ContentLength: 0,
+      IncludeOnline: false,
+    };
+    attachment.ContentLength = XeroBooks.fileOf(attachment).length;
+    (this.attachments[id] ??= []).push(attachment);
+    record.HasAttachments = true;
+    return attachment;
+  }
+
   attachmentsOf(parent: Collection, id: string): Answer {
     if (!this.records[parent].has(id)) return notFound();
     return { status: 200, body: { Attachments: (this.attachments[id] ?? []).map(clone) } };

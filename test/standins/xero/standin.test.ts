@@ -246,4 +246,19 @@ describe('the Xero stand-in', () => {
     expect(msDate(0)).toBe('/Date(0+0000)/');
     expect(standin.violations).toEqual([]);
   });
+
+  it('attaches a file to a bill as Xero would: listed, served, and the bill flagged HasAttachments', async () => {
+    const books = standin.books();
+    const bill = books.all('Invoices').find((i) => i.Type === 'ACCPAY' && i.HasAttachments !== true) ?? {};
+    const id = String(bill.InvoiceID);
+    const attachment = books.attach('Invoices', id, 'scan 1.pdf');
+    expect(books.get('Invoices', id)?.HasAttachments).toBe(true);
+    const listed = await api(`/api.xro/2.0/Invoices/${id}/Attachments`);
+    expect(listed.body.Attachments).toEqual([attachment]);
+    const file = await fetch(`${standin.url}/api.xro/2.0/Invoices/${id}/Attachments/${String(attachment.AttachmentID)}`, {
+      headers: { authorization: `Bearer ${token}`, 'xero-tenant-id': tenant, contentType: 'application/pdf' },
+    });
+    expect((await file.arrayBuffer()).byteLength).toBe(attachment.ContentLength);
+    expect(standin.violations).toEqual([]);
+  });
 });
