@@ -3,7 +3,7 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { connectionForId } from '../../connections/connections.ts';
-import { holdSyncLockForTransaction } from '../../sync/lock.ts';
+import { holdSyncLockForTransaction } from '../../sql/sync-locks.ts';
 import { ConnectionIdParams } from './schemas.ts';
 import { requireTenant } from '../../http/auth.ts';
 
