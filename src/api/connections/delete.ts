@@ -6,6 +6,7 @@ import { connectionForId } from '../../connections/connections.ts';
 import { holdSyncLockForTransaction } from '../../sql/sync-locks.ts';
 import { ConnectionIdParams } from './schemas.ts';
 import { requireTenant } from '../../http/auth.ts';
+import { deleteConnection } from '../../sql/delete-connection.ts';
 
 export const contract = defineContract({
   method: 'DELETE',
@@ -31,7 +32,7 @@ export default defineEndpoint(contract, async (request) => {
         { source: 'service' },
       );
     }
-    await db.query('DELETE FROM connections WHERE id = $1', [connection.id]);
+    await deleteConnection(db, connection.id);
   });
   return { success: true as const, connection_id: request.params.id };
 });
