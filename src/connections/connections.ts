@@ -10,6 +10,11 @@ import { emitEvent } from '../events/emit.ts';
 import type { AccountIdentity, Credentials, OAuthTokens } from '../platforms/connector.ts';
 import { sealJson } from '../platforms/context.ts';
 import { findConnectionByAccessToken, findConnectionById, findConnectionByStore, insertConnection } from '../sql/connections.ts';
+import { lockConnectedAccount } from '../sql/connected-account-lock.ts';
+import { markDuplicateOf, storeLinkedAccount, storeReplacedCredentials } from '../sql/connection-link.ts';
+import { setConnectionStatus } from '../sql/connection-health.ts';
+import { insertPublicToken, usePublicToken } from '../sql/public-tokens.ts';
+import { replaceAccessToken } from '../sql/replace-access-token.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { canTransition, statusAfterLink } from './lifecycle.ts';
 import { linkUrl, newLinkToken } from './link-token.ts';
@@ -47,9 +52,7 @@ export async function createConnection(
   return withTransaction(pool, async (db) => {
     if (input.platform !== null && input.identity !== null) {
       // Serialise concurrent creates of the same account so exactly one row wins.
-      await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `${tenant.organizationId}:${tenant.environment}:${input.platform}:${input.identity.storeUniqueId}`,
-      ]);
+      await lockConnectedAccount(db, tenant, input.platform, input.identity.storeUniqueId);
       const existing = await findConnectionByStore(db, tenant, input.platform, input.identity.storeUniqueId);
       if (existing !== null) return { connection: existing, created: false };
     }
@@ -116,7 +119,7 @@ export async function connectionForId(db: Queryable, tenant: Tenant, id: string,
 
 export async function setStatus(db: Queryable, connection: ConnectionRecord, to: ConnectionStatus): Promise<void> {
   if (!canTransition(connection.status, to)) throw new Error(`connection ${connection.id}: ${connection.status} → ${to} is not allowed`);
-  await db.query('UPDATE connections SET status = $2, updated_at = clock_timestamp() WHERE id = $1', [connection.id, to]);
+  await setConnectionStatus(db, connection.id, to);
 }
 
 export interface LinkCompletion {
@@ -147,51 +150,39 @@ export async function completeLink(
 ): Promise<LinkCompletion> {
   return withTransaction(pool, async (db) => {
     const tenant: Tenant = { organizationId: linkConnection.organizationId, environment: linkConnection.environment };
-    await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `${tenant.organizationId}:${tenant.environment}:${input.platform}:${input.identity.storeUniqueId}`,
-    ]);
+    await lockConnectedAccount(db, tenant, input.platform, input.identity.storeUniqueId);
     const holder = await findConnectionByStore(db, tenant, input.platform, input.identity.storeUniqueId);
     let target = (await findConnectionById(db, tenant, linkConnection.id, { forUpdate: true })) ?? linkConnection;
     if (holder !== null && holder.id !== target.id) {
       // The account is already connected: keep the existing connection; a placeholder never linked points at it, so
       // requests with its access token answer IS_DUPLICATE naming the holder (src/connections/unlinked.ts).
-      if (target.linkedAt === null)
-        await db.query('UPDATE connections SET duplicate_of = $2, updated_at = clock_timestamp() WHERE id = $1', [target.id, holder.id]);
+      if (target.linkedAt === null) await markDuplicateOf(db, target.id, holder.id);
       target = holder;
     }
     const wasLinked = target.linkedAt !== null;
     const status = wasLinked ? statusAfterLink(target.readyAt !== null) : 'not_ready';
     if (!canTransition(target.status, status)) throw new Error(`connection ${target.id}: ${target.status} → ${status} is not allowed`);
-    const updated = await db.query<{ linked_at: Date }>(
-      `UPDATE connections SET platform = $2, credentials_ciphertext = $3, oauth_tokens_ciphertext = $4,
-              store_unique_id = $5, store_name = $6, status = $7, linked_at = COALESCE(linked_at, clock_timestamp()),
-              disable_error = NULL, disable_message = NULL, consecutive_failures = 0, duplicate_of = NULL, updated_at = clock_timestamp()
-        WHERE id = $1 RETURNING linked_at`,
-      [
-        target.id,
-        input.platform,
-        input.credentials === null ? null : sealJson(cipher, input.credentials),
-        input.tokens === null ? null : sealJson(cipher, input.tokens),
-        input.identity.storeUniqueId,
-        input.identity.storeName,
-        status,
-      ],
-    );
+    const linkedAt = await storeLinkedAccount(db, {
+      connectionId: target.id,
+      platform: input.platform,
+      credentialsCiphertext: input.credentials === null ? null : sealJson(cipher, input.credentials),
+      tokensCiphertext: input.tokens === null ? null : sealJson(cipher, input.tokens),
+      storeUniqueId: input.identity.storeUniqueId,
+      storeName: input.identity.storeName,
+      status,
+    });
     const refreshed: ConnectionRecord = {
       ...target,
       platform: input.platform,
       storeUniqueId: input.identity.storeUniqueId,
       storeName: input.identity.storeName,
       status,
-      linkedAt: updated.rows[0]?.linked_at ?? new Date(),
+      linkedAt: linkedAt ?? new Date(),
       disableError: null,
       disableMessage: null,
     };
     const publicToken = randomToken(PUBLIC_TOKEN_PREFIX);
-    await db.query(
-      `INSERT INTO public_tokens (token_sha256, connection_id, expires_at) VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3))`,
-      [sha256(publicToken), refreshed.id, PUBLIC_TOKEN_TTL_SECONDS],
-    );
+    await insertPublicToken(db, sha256(publicToken), refreshed.id, PUBLIC_TOKEN_TTL_SECONDS);
     await emitEvent(db, cipher, {
       tenant,
       connectionId: refreshed.id,
@@ -228,16 +219,8 @@ export async function recordLinkError(
 /** Single use within 30 minutes; used, expired, unknown or another tenant's → the same 400. */
 export async function exchangePublicToken(pool: Pool, tenant: Tenant, publicToken: string): Promise<ConnectionRecord> {
   return withTransaction(pool, async (db) => {
-    const result = await db.query<{ connection_id: string }>(
-      `UPDATE public_tokens p SET used_at = clock_timestamp()
-         FROM connections c
-        WHERE p.token_sha256 = $1 AND p.used_at IS NULL AND p.expires_at > clock_timestamp()
-          AND c.id = p.connection_id AND c.organization_id = $2 AND c.environment = $3
-        RETURNING p.connection_id`,
-      [sha256(publicToken), tenant.organizationId, tenant.environment],
-    );
-    const id = result.rows[0]?.connection_id;
-    if (id === undefined) {
+    const id = await usePublicToken(db, tenant, sha256(publicToken));
+    if (id === null) {
       throw new ServiceError(
         'INVALID_PUBLIC_TOKEN',
         'The public_token is unknown, already exchanged, expired (they live 30 minutes), or from another environment; run the link flow again.',
@@ -251,12 +234,13 @@ export async function exchangePublicToken(pool: Pool, tenant: Tenant, publicToke
 /** Replaces the token the caller presented; a concurrent invalidation of the same token wins once, the other gets 401. */
 export async function invalidateAccessToken(pool: Pool, cipher: Cipher, connection: ConnectionRecord, presented: string): Promise<string> {
   const accessToken = randomToken(ACCESS_TOKEN_PREFIX);
-  const result = await pool.query(
-    `UPDATE connections SET access_token_sha256 = $2, access_token_ciphertext = $3, updated_at = clock_timestamp()
-      WHERE id = $1 AND access_token_sha256 = $4`,
-    [connection.id, sha256(accessToken), cipher.encrypt(accessToken), sha256(presented)],
+  const replaced = await replaceAccessToken(
+    pool,
+    connection.id,
+    { sha256: sha256(accessToken), ciphertext: cipher.encrypt(accessToken) },
+    sha256(presented),
   );
-  if (result.rowCount !== 1) {
+  if (!replaced) {
     throw new ServiceError('INVALID_CREDENTIALS', 'This access_token was invalidated meanwhile; use the token the other call returned.', {
       source: 'service',
       field: 'access_token',
@@ -285,11 +269,7 @@ export async function refreshCredentials(
       })) ?? connection;
     const status = statusAfterLink(current.readyAt !== null);
     if (!canTransition(current.status, status)) throw new Error(`connection ${current.id}: ${current.status} → ${status} is not allowed`);
-    await db.query(
-      `UPDATE connections SET credentials_ciphertext = $2, status = $3, disable_error = NULL, disable_message = NULL,
-              consecutive_failures = 0, updated_at = clock_timestamp() WHERE id = $1`,
-      [current.id, sealJson(cipher, credentials), status],
-    );
+    await storeReplacedCredentials(db, current.id, sealJson(cipher, credentials), status);
     const refreshed: ConnectionRecord = { ...current, status, disableError: null, disableMessage: null };
     await emitEvent(db, cipher, {
       tenant: { organizationId: current.organizationId, environment: current.environment },

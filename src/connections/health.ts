@@ -9,6 +9,14 @@ import { accessTokenOf } from './connections.ts';
 import { linkUrl } from './link-token.ts';
 import { canTransition } from './lifecycle.ts';
 import type { ConnectionRecord } from './types.ts';
+import {
+  countSyncFailure,
+  resetSyncFailures,
+  setDisabledStatus,
+  setNeedsReauthStatus,
+  setReadyOnce,
+  setUnhealthyStatus,
+} from '../sql/connection-health.ts';
 
 /** Retryable failures in a row before a connection is reported unhealthy, and before it is disabled. */
 export const UNHEALTHY_AFTER = 3;
@@ -25,7 +33,7 @@ function base(cipher: Cipher, c: ConnectionRecord, code: string) {
 /** The platform refused our credentials: needs_reauth and CONNECTION_NEEDS_UPDATE (once per episode). */
 export async function markNeedsReauth(db: Queryable, cipher: Cipher, publicUrl: string, c: ConnectionRecord): Promise<void> {
   if (c.status === 'needs_reauth' || !canTransition(c.status, 'needs_reauth')) return;
-  await db.query(`UPDATE connections SET status = 'needs_reauth', updated_at = clock_timestamp() WHERE id = $1`, [c.id]);
+  await setNeedsReauthStatus(db, c.id);
   await emitEvent(db, cipher, {
     tenant: tenantOf(c),
     connectionId: c.id,
@@ -44,10 +52,7 @@ export async function disableConnection(
   disableMessage: string,
 ): Promise<boolean> {
   if (c.status === 'disabled' || !canTransition(c.status, 'disabled')) return false;
-  await db.query(
-    `UPDATE connections SET status = 'disabled', disable_error = $2, disable_message = $3, updated_at = clock_timestamp() WHERE id = $1`,
-    [c.id, disableError, disableMessage],
-  );
+  await setDisabledStatus(db, c.id, disableError, disableMessage);
   await emitEvent(db, cipher, {
     tenant: tenantOf(c),
     connectionId: c.id,
@@ -70,11 +75,7 @@ export async function recordSyncFailure(
   failure: { code: string; message: string },
 ): Promise<'unchanged' | 'unhealthy' | 'disabled'> {
   const { message } = failure;
-  const result = await db.query<{ failures: number }>(
-    `UPDATE connections SET consecutive_failures = consecutive_failures + 1, updated_at = clock_timestamp() WHERE id = $1 RETURNING consecutive_failures AS failures`,
-    [c.id],
-  );
-  const failures = result.rows[0]?.failures ?? 0;
+  const failures = await countSyncFailure(db, c.id);
   if (failures >= DISABLED_AFTER) {
     const disabled = await disableConnection(
       db,
@@ -100,7 +101,7 @@ export async function recordSyncFailure(
     });
   }
   if (failures >= UNHEALTHY_AFTER && c.status === 'active') {
-    await db.query(`UPDATE connections SET status = 'unhealthy' WHERE id = $1`, [c.id]);
+    await setUnhealthyStatus(db, c.id);
     return 'unhealthy';
   }
   return 'unchanged';
@@ -108,23 +109,12 @@ export async function recordSyncFailure(
 
 /** A sync succeeded: failures reset, unhealthy connections recover. */
 export async function recordSyncSuccess(db: Queryable, c: ConnectionRecord): Promise<void> {
-  await db.query(
-    `UPDATE connections SET consecutive_failures = 0,
-            status = CASE WHEN status = 'unhealthy' THEN 'active' ELSE status END
-      WHERE id = $1`,
-    [c.id],
-  );
+  await resetSyncFailures(db, c.id);
 }
 
 /** The initial sync finished: ready, active, INITIAL_UPDATE (exactly once). */
 export async function markReady(db: Queryable, cipher: Cipher, c: ConnectionRecord): Promise<boolean> {
-  const result = await db.query(
-    `UPDATE connections SET ready_at = clock_timestamp(), updated_at = clock_timestamp(),
-            status = CASE WHEN status IN ('not_ready', 'unhealthy') THEN 'active' ELSE status END
-      WHERE id = $1 AND ready_at IS NULL`,
-    [c.id],
-  );
-  if (result.rowCount !== 1) return false;
+  if (!(await setReadyOnce(db, c.id))) return false;
   await emitEvent(db, cipher, {
     tenant: tenantOf(c),
     connectionId: c.id,

@@ -16,20 +16,21 @@ import { takeUpdateUrl } from '../events/access-token-slot.ts';
 import {
   anyLegacyLinkToken,
   lockLegacyLinkTokens,
+  lockLegacyLinkTokenSealing,
   lockLegacyUpdateUrls,
   storeSealedLinkTokens,
   storeSealedUpdateUrls,
+  unlockLegacyLinkTokenSealing,
 } from '../sql/legacy-link-tokens.ts';
 
 const BATCH = 500;
-const SEALING_LOCK = 4_711_000_018;
 
 /** Seals what is left in clear; returns how many connections this process sealed. */
 export async function sealLegacyLinkTokens(pool: Pool, cipher: Cipher): Promise<number> {
   if (!(await anyLegacyLinkToken(pool))) return 0;
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [SEALING_LOCK]);
+    await lockLegacyLinkTokenSealing(client);
     try {
       let sealed = 0;
       for (;;) {
@@ -38,7 +39,7 @@ export async function sealLegacyLinkTokens(pool: Pool, cipher: Cipher): Promise<
         if (count < BATCH) return sealed;
       }
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [SEALING_LOCK]);
+      await unlockLegacyLinkTokenSealing(client);
     }
   } finally {
     client.release();

@@ -57,6 +57,11 @@ export function isConnectionLoss(error: unknown): boolean {
   return code.startsWith('08') || LOST_SESSION_CODES.has(code) || LOST_CONNECTION_MESSAGE.test(error.message);
 }
 
+/** A trivial statement on `client`: it fails, with a connection loss, when the client's server session is gone. */
+export async function checkSessionAlive(client: PoolClient): Promise<void> {
+  await client.query('SELECT 1');
+}
+
 /** Runs `work` in one transaction on one client; rolls back on any error. */
 export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

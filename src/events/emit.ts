@@ -13,6 +13,7 @@ import type { Cipher } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { takeSecrets } from './access-token-slot.ts';
+import { insertEvent, insertEventBatch, notifyNewEvents } from '../sql/events.ts';
 
 export interface NewEvent {
   tenant: Tenant;
@@ -26,23 +27,15 @@ export interface NewEvent {
 
 export async function emitEvent(db: Queryable, cipher: Cipher, event: NewEvent): Promise<string> {
   const { payload, accessToken, updateUrl } = takeSecrets(event.payload);
-  const result = await db.query<{ id: string }>(
-    `INSERT INTO events (organization_id, environment, connection_id, type, code, payload, access_token_ciphertext, update_url_ciphertext)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [
-      event.tenant.organizationId,
-      event.tenant.environment,
-      event.connectionId,
-      event.type,
-      event.code,
-      JSON.stringify(payload),
-      accessToken === null ? null : cipher.encrypt(accessToken),
-      updateUrl === null ? null : cipher.encrypt(updateUrl),
-    ],
-  );
-  const id = result.rows[0]?.id;
-  if (id === undefined) throw new Error('event insert returned no row');
-  await db.query(`SELECT pg_notify('ledgerport_events', $1)`, [id]);
+  const id = await insertEvent(db, event.tenant, {
+    connectionId: event.connectionId,
+    type: event.type,
+    code: event.code,
+    payload: JSON.stringify(payload),
+    accessTokenCiphertext: accessToken === null ? null : cipher.encrypt(accessToken),
+    updateUrlCiphertext: updateUrl === null ? null : cipher.encrypt(updateUrl),
+  });
+  await notifyNewEvents(db, id);
   return id;
 }
 
@@ -69,11 +62,6 @@ export async function emitEvents(db: Queryable, cipher: Cipher, tenant: Tenant, 
     const url = updateUrl === null ? null : sealed.push(cipher.encrypt(updateUrl));
     return { connection_id: e.connectionId, type: e.type, code: e.code, payload, token, url };
   });
-  await db.query(
-    `INSERT INTO events (organization_id, environment, connection_id, type, code, payload, access_token_ciphertext, update_url_ciphertext)
-     SELECT $1, $2, e.connection_id, e.type, e.code, e.payload, ($4::bytea[])[e.token], ($4::bytea[])[e.url]
-       FROM json_to_recordset($3::json) AS e(connection_id uuid, type text, code text, payload json, token integer, url integer)`,
-    [tenant.organizationId, tenant.environment, JSON.stringify(rows), sealed],
-  );
-  await db.query(`SELECT pg_notify('ledgerport_events', $1)`, [String(events.length)]);
+  await insertEventBatch(db, tenant, JSON.stringify(rows), sealed);
+  await notifyNewEvents(db, String(events.length));
 }

@@ -81,7 +81,7 @@ declare module 'fastify' {
  * are looked up within it, so another tenant's ids answer as unknown ones). A route with auth 'client' always has
  * one; a handler reached without it is a wiring mistake, and fails as one.
  */
-export function requireTenant(request: FastifyRequest): AuthenticatedTenant {
+export function requireTenant(request: Pick<FastifyRequest, 'tenant'>): AuthenticatedTenant {
   if (request.tenant === null) throw new Error('client auth hook did not run');
   return request.tenant;
 }

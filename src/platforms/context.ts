@@ -7,6 +7,7 @@ import type { Cipher } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { isServiceId, serviceId } from '../store/ids.ts';
+import { platformIdOfRecord } from '../sql/record-lookups.ts';
 import type { Environment } from '../tenants/types.ts';
 import type { Connector, ConnectorContext, Credentials, OAuthSession, OAuthTokens } from './connector.ts';
 import type { Logger } from '../log/logger.ts';
@@ -137,11 +138,7 @@ export function connectorContext(input: ContextInput): ConnectorContext {
     async platformIdOf(type: UnifiedObjectType, id: string) {
       // Not a service id at all: unknown, rather than a query PostgreSQL refuses (invalid input syntax for type uuid).
       if (!isServiceId(id)) return null;
-      const result = await input.db.query<{ platform_id: string }>(
-        'SELECT platform_id FROM records WHERE connection_id = $1 AND object_type = $2 AND id = $3',
-        [connectionId, type, id],
-      );
-      return result.rows[0]?.platform_id ?? null;
+      return platformIdOfRecord(input.db, connectionId, type, id);
     },
   };
 }

@@ -3,7 +3,18 @@
  * written before migration 0018 still hold their link token in clear, and their
  * events an update_url with it, until the step seals them.
  */
-import type { Queryable } from '../db/pool.ts';
+import type { PoolClient, Queryable } from '../db/pool.ts';
+
+/** The session advisory lock of the sealing step: one process seals while the others starting with it wait. */
+const SEALING_LOCK = 4_711_000_018;
+
+export async function lockLegacyLinkTokenSealing(client: PoolClient): Promise<void> {
+  await client.query('SELECT pg_advisory_lock($1)', [SEALING_LOCK]);
+}
+
+export async function unlockLegacyLinkTokenSealing(client: PoolClient): Promise<void> {
+  await client.query('SELECT pg_advisory_unlock($1)', [SEALING_LOCK]);
+}
 
 export interface LegacyLinkToken {
   id: string;

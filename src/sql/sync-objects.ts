@@ -105,6 +105,15 @@ export async function failObjectRead(db: Queryable, connectionId: string, object
   ]);
 }
 
+/** Fails the objects a run was still reading when it failed for good (its own, not another run's). */
+export async function failRunObjects(db: Queryable, connectionId: string, runId: string, error: string): Promise<void> {
+  await db.query(`UPDATE sync_objects SET status = 'failed', error = $2 WHERE connection_id = $1 AND status = 'in_progress' AND run_id = $3`, [
+    connectionId,
+    error,
+    runId,
+  ]);
+}
+
 export interface ObjectCoverage {
   object_type: string;
   live: number;

@@ -8,6 +8,8 @@ import type { JobSender } from '../queue/sender.ts';
 import { QUEUES } from '../queue/names.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { insertFollowUpRun, queuedRuns, widenQueuedRun } from '../sql/follow-up-runs.ts';
+import { lockFollowUpRequests } from '../sql/sync-locks.ts';
+import { initialSyncNeeded, insertQueuedSyncRun } from '../sql/sync-requests.ts';
 import { objectTypeToEntity } from '../connections/sync-config.ts';
 
 export type SyncKind = 'initial' | 'incremental' | 'backfill';
@@ -27,12 +29,13 @@ export async function requestSync(
   request: { kind: SyncKind; trigger: SyncTrigger; details: Record<string, unknown>; requestId?: string },
 ): Promise<SyncRunView> {
   return withTransaction(pool, async (db) => {
-    const run = await db.query<{ id: string; created_at: Date }>(
-      `INSERT INTO sync_runs (connection_id, kind, trigger, status, request, request_id) VALUES ($1, $2, $3, 'queued', $4, $5) RETURNING id, created_at`,
-      [connectionId, request.kind, request.trigger, JSON.stringify(request.details), request.requestId ?? null],
-    );
-    const row = run.rows[0];
-    if (row === undefined) throw new Error('sync run insert returned no row');
+    const row = await insertQueuedSyncRun(db, {
+      connectionId,
+      kind: request.kind,
+      trigger: request.trigger,
+      details: request.details,
+      requestId: request.requestId ?? null,
+    });
     await jobs.send(QUEUES.sync, { syncRunId: row.id, connectionId }, {}, db);
     return { id: row.id, kind: request.kind, status: 'queued', created_at: row.created_at.toISOString() };
   });
@@ -50,13 +53,7 @@ export async function ensureInitialSync(
   trigger: SyncTrigger,
   requestId?: string,
 ): Promise<SyncRunView | null> {
-  const state = await pool.query<{ needed: boolean }>(
-    `SELECT c.ready_at IS NULL AND c.linked_at IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.kind = 'initial' AND r.status IN ('queued', 'running')) AS needed
-       FROM connections c WHERE c.id = $1`,
-    [connectionId],
-  );
-  if (state.rows[0]?.needed !== true) return null;
+  if (!(await initialSyncNeeded(pool, connectionId))) return null;
   return requestSync(pool, jobs, connectionId, { kind: 'initial', trigger, details: {}, ...(requestId === undefined ? {} : { requestId }) });
 }
 
@@ -102,7 +99,7 @@ export async function requestTargetedSyncIn(
   // In the caller's order, which is the order the run reads them (the types a webhook named first).
   const entities = [...new Set(objectTypes.map(objectTypeToEntity))];
   // Serialises concurrent writers of one connection for this check-then-insert only.
-  await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledgerport-follow-up:' || $1::text, 0))`, [connectionId]);
+  await lockFollowUpRequests(db, connectionId);
   const queued = await queuedRuns(db, connectionId);
   // A queued initial or incremental run that reads these entities (or all of them) will see the change too; a
   // backfill reads one entity's window only.

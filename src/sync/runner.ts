@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreServices } from '../core-services.ts';
-import { isConnectionLoss, withTransaction, type PoolClient } from '../db/pool.ts';
+import { checkSessionAlive, isConnectionLoss, withTransaction, type PoolClient } from '../db/pool.ts';
 import { accessTokenOf } from '../connections/connections.ts';
 import { disableConnection, emitConnectionEvent, markNeedsReauth, markReady, recordSyncFailure, recordSyncSuccess } from '../connections/health.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
@@ -19,7 +19,7 @@ import { PlatformError } from '../platforms/errors.ts';
 import { getConnector } from '../platforms/index.ts';
 import { deleteUnseen, forgetSeen, storedBeforeRun } from '../sql/records.ts';
 import { findUnresolvedWrite } from '../sql/write-jobs.ts';
-import { beginObjectRead, completeObjectRead, finishObjectBatch, loadSyncObject, recordPage } from '../sql/sync-objects.ts';
+import { beginObjectRead, completeObjectRead, failRunObjects, finishObjectBatch, loadSyncObject, recordPage } from '../sql/sync-objects.ts';
 import { emitEvents } from '../events/emit.ts';
 import { withIds } from '../log/logger.ts';
 import { QUEUES } from '../queue/names.ts';
@@ -29,9 +29,20 @@ import { requeueRunForPause } from '../sql/sync-runs.ts';
 import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from '../connections/sync-config.ts';
 import { ExportPending, pageReader, waitForExport } from './bulk-read.ts';
-import { tryLockConnectionSync, unlockConnectionSync, withConnectionPageLock } from './lock.ts';
+import { withConnectionPageLock } from './lock.ts';
+import { tryLockConnectionSync, unlockConnectionSync } from '../sql/sync-locks.ts';
+import {
+  completeSyncRun,
+  failSyncRun,
+  loadSyncRun,
+  markHistoricalBatchAnnounced,
+  requeueAfterError,
+  requeueWithoutAttempt,
+  startSyncRun,
+  type SyncRunToRun,
+} from '../sql/sync-run-lifecycle.ts';
 import { detectsDeletionsByListing, initialBatches, type Batch } from './plan.ts';
-import { fixRunDataBatching, type DataBatching } from '../sql/data-batching.ts';
+import { fixRunDataBatching } from '../sql/data-batching.ts';
 import { deletedEvents, preparePage, storePrepared, type PageContext, type PreparedPage } from './store-page.ts';
 
 export const MAX_ATTEMPTS = 6;
@@ -48,34 +59,14 @@ const PAGES_PER_LOCK = 4;
 /** The run waits for a write whose outcome is not written through yet (src/sql/write-jobs.ts findUnresolvedWrite). */
 class UnresolvedWrite extends Error {}
 
-interface RunRow {
-  id: string;
-  connection_id: string;
-  kind: 'initial' | 'incremental' | 'backfill';
-  trigger: string;
-  status: string;
-  request: { object_types?: string[] | null; entity?: string; start_date?: string; end_date?: string; data_batching?: DataBatching | null };
-  attempts: number;
-  created_at: Date;
-  request_id: string | null;
-}
-
 /**
  * `paused`: the platform paused the connection's calls; the run is queued again for the end of the pause.
  * `waiting`: a platform export the run reads is not ready; the run is queued again for its next poll (bulk-read.ts).
  */
 export type RunOutcome = 'completed' | 'failed' | 'busy' | 'retry' | 'skipped' | 'paused' | 'waiting';
 
-async function loadRun(services: CoreServices, runId: string): Promise<RunRow | null> {
-  const result = await services.pool.query<RunRow>(
-    'SELECT id, connection_id, kind, trigger, status, request, attempts, created_at, request_id FROM sync_runs WHERE id = $1',
-    [runId],
-  );
-  return result.rows[0] ?? null;
-}
-
 /** Object types this run reads, in a stable order (a targeted run's: its request's). */
-function objectsToRead(connector: Connector, connection: ConnectionRecord, run: RunRow): UnifiedObjectType[] {
+function objectsToRead(connector: Connector, connection: ConnectionRecord, run: SyncRunToRun): UnifiedObjectType[] {
   const offered = (Object.keys(connector.objects) as UnifiedObjectType[]).filter((t) => connector.objects[t]?.capabilities.read === true).sort();
   const config = connection.syncConfig as SyncConfig | null;
   const configured = config?.entities === undefined ? offered : offered.filter((t) => config.entities?.includes(objectTypeToEntity(t)));
@@ -91,7 +82,7 @@ function objectsToRead(connector: Connector, connection: ConnectionRecord, run: 
   return configured;
 }
 
-function batchesFor(run: RunRow, connection: ConnectionRecord, type: UnifiedObjectType, dated: boolean): Batch[] {
+function batchesFor(run: SyncRunToRun, connection: ConnectionRecord, type: UnifiedObjectType, dated: boolean): Batch[] {
   if (run.kind === 'initial') {
     // The run's own batching (fixRunDataBatching): the connection's override or its organisation's setting.
     const config: SyncConfig = { ...(connection.syncConfig as SyncConfig | null), data_batching: run.request.data_batching ?? undefined };
@@ -111,7 +102,7 @@ interface ObjectRead {
 }
 
 export async function runSync(services: CoreServices, runId: string, signal: AbortSignal): Promise<RunOutcome> {
-  const run = await loadRun(services, runId);
+  const run = await loadSyncRun(services.pool, runId);
   if (run === null || ['completed', 'failed', 'cancelled'].includes(run.status)) return 'skipped';
   const connection = await findConnectionForService(services.pool, run.connection_id);
   if (connection === null) return 'skipped';
@@ -143,7 +134,7 @@ export async function runSync(services: CoreServices, runId: string, signal: Abo
 /** The run under the connection's sync lock; `services.log` carries the run's ids. */
 async function runLocked(
   services: CoreServices,
-  run: RunRow,
+  run: SyncRunToRun,
   connection: ConnectionRecord,
   connector: Connector,
   signal: AbortSignal,
@@ -167,11 +158,7 @@ async function runLocked(
       return 'paused';
     }
     // The request as it is now: a queued follow-up may have been widened since it was loaded (src/sql/follow-up-runs.ts).
-    const marked = await services.pool.query<{ request: RunRow['request'] }>(
-      `UPDATE sync_runs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, clock_timestamp()) WHERE id = $1 RETURNING request`,
-      [run.id],
-    );
-    run.request = marked.rows[0]?.request ?? run.request;
+    run.request = (await startSyncRun(services.pool, run.id)) ?? run.request;
     log.info({ sync: { kind: run.kind, trigger: run.trigger, attempt: run.attempts + 1 } }, 'sync run started');
     const pageLock: PageLock = (work) => withConnectionPageLock(lockClient, connection.id, 'sync', work);
     if (run.kind === 'initial') {
@@ -205,7 +192,7 @@ async function runLocked(
         return 'waiting';
       }
       if (error instanceof UnresolvedWrite || isConnectionLoss(error)) {
-        await services.pool.query(`UPDATE sync_runs SET status = 'queued', attempts = attempts - 1 WHERE id = $1 AND status = 'running'`, [run.id]);
+        await requeueWithoutAttempt(services.pool, run.id);
         return 'busy';
       }
       return await handleFailure(services, run, connection, error);
@@ -229,7 +216,7 @@ async function resumingAfterConnectionLoss(lockClient: PoolClient, work: () => P
       if (!isConnectionLoss(error) || resumes >= RESUMES_AFTER_CONNECTION_LOSS) throw error;
       await sleep(RESUME_PAUSE_MS);
       // Fails (a connection loss) when the cut session was this one: the connection's sync lock is gone.
-      await lockClient.query('SELECT 1');
+      await checkSessionAlive(lockClient);
     }
   }
 }
@@ -239,7 +226,7 @@ type PageLock = <T>(work: () => Promise<T>) => Promise<T>;
 
 async function execute(
   services: CoreServices,
-  run: RunRow,
+  run: SyncRunToRun,
   connection: ConnectionRecord,
   connector: Connector,
   ctx: ConnectorContext,
@@ -288,7 +275,7 @@ interface ReadTarget {
 
 async function readBatch(
   services: CoreServices,
-  run: RunRow,
+  run: SyncRunToRun,
   connection: ConnectionRecord,
   ctx: ConnectorContext,
   target: ReadTarget,
@@ -379,30 +366,21 @@ async function readBatch(
 
 async function emitHistoricalOnce(
   services: CoreServices,
-  run: RunRow,
+  run: SyncRunToRun,
   connection: ConnectionRecord,
   batchIndex: number,
   included: { platformEntity: string; xMonthsAgo: number }[],
 ): Promise<void> {
   await withTransaction(services.pool, async (db) => {
     // One HISTORICAL_UPDATE per batch of a run, also when the run resumes after a crash.
-    const marker = await db.query(
-      `UPDATE sync_runs SET request = jsonb_set(request, '{historical_batches_announced}', to_jsonb($2::int))
-        WHERE id = $1 AND COALESCE((request->>'historical_batches_announced')::int, 0) <= $3 RETURNING id`,
-      [run.id, batchIndex + 1, batchIndex],
-    );
-    if (marker.rowCount !== 1) return;
+    if (!(await markHistoricalBatchAnnounced(db, run.id, batchIndex))) return;
     await emitConnectionEvent(db, services.cipher, connection, 'HISTORICAL_UPDATE', { entities_included_to_time_range: included });
   });
 }
 
-async function finishRun(services: CoreServices, run: RunRow, connection: ConnectionRecord): Promise<void> {
+async function finishRun(services: CoreServices, run: SyncRunToRun, connection: ConnectionRecord): Promise<void> {
   await withTransaction(services.pool, async (db) => {
-    const done = await db.query(
-      `UPDATE sync_runs SET status = 'completed', error = NULL, finished_at = clock_timestamp() WHERE id = $1 AND status = 'running' RETURNING id`,
-      [run.id],
-    );
-    if (done.rowCount !== 1) return;
+    if (!(await completeSyncRun(db, run.id))) return;
     await recordSyncSuccess(db, connection);
     if (run.kind === 'initial') await markReady(db, services.cipher, connection);
     if (run.kind === 'incremental' && run.trigger === 'manual') {
@@ -414,7 +392,7 @@ async function finishRun(services: CoreServices, run: RunRow, connection: Connec
   });
 }
 
-async function handleFailure(services: CoreServices, run: RunRow, connection: ConnectionRecord, error: unknown): Promise<RunOutcome> {
+async function handleFailure(services: CoreServices, run: SyncRunToRun, connection: ConnectionRecord, error: unknown): Promise<RunOutcome> {
   services.log.warn({ err: error }, 'sync run failed');
   const message = error instanceof Error ? error.message : String(error);
   const platformError = error instanceof PlatformError ? error : null;
@@ -428,16 +406,11 @@ async function handleFailure(services: CoreServices, run: RunRow, connection: Co
       services.log.warn({ paused_until: pause.until.toISOString(), pause_cause: pauseRequest.cause }, notePause(pauseRequest, connection.platform));
       return 'paused';
     }
-    const failObjects = () =>
-      db.query(`UPDATE sync_objects SET status = 'failed', error = $2 WHERE connection_id = $1 AND status = 'in_progress' AND run_id = $3`, [
-        connection.id,
-        message.slice(0, 1000),
-        run.id,
-      ]);
+    const failObjects = () => failRunObjects(db, connection.id, run.id, message.slice(0, 1000));
     if (platformError !== null && (platformError.kind === 'unauthorized' || platformError.kind === 'forbidden')) {
       await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
       services.log.warn({ connection_status: 'needs_reauth' }, 'connection needs re-authentication: the platform refused its credentials');
-      await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
+      await failSyncRun(db, run.id, message);
       await failObjects();
       return 'failed';
     }
@@ -454,7 +427,7 @@ async function handleFailure(services: CoreServices, run: RunRow, connection: Co
         { connection_status: 'disabled', disable_code: 'PLATFORM_BILLING_ISSUE' },
         'connection disabled: the platform refused access for billing',
       );
-      await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
+      await failSyncRun(db, run.id, message);
       await failObjects();
       return 'failed';
     }
@@ -464,11 +437,11 @@ async function handleFailure(services: CoreServices, run: RunRow, connection: Co
       if (health !== 'unchanged') services.log.warn({ connection_status: health }, `connection ${health} after repeated sync failures`);
     }
     if (!retryable || run.attempts + 1 >= MAX_ATTEMPTS) {
-      await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [run.id, message]);
+      await failSyncRun(db, run.id, message);
       await failObjects();
       return 'failed';
     }
-    await db.query(`UPDATE sync_runs SET status = 'queued', error = $2 WHERE id = $1`, [run.id, message]);
+    await requeueAfterError(db, run.id, message);
     return 'retry';
   });
 }

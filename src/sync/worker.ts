@@ -9,6 +9,7 @@ import { QUEUES } from '../queue/names.ts';
 import { ensureInitialSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
 import { DEFAULT_FREQUENCY_MINUTES } from '../connections/sync-config.ts';
+import { dueIncrementalSyncs, failedInitialSyncsToRetry } from '../sql/due-syncs.ts';
 
 export interface SyncJobData {
   syncRunId: string;
@@ -52,29 +53,12 @@ export async function startSyncWorkers(boss: PgBoss, services: CoreServices, opt
  * than their frequency, with nothing queued or running, get an incremental sync.
  */
 export async function enqueueDueSyncs(services: CoreServices, now: Date = new Date()): Promise<number> {
-  const due = await services.pool.query<{ id: string }>(
-    `SELECT c.id FROM connections c
-      WHERE c.ready_at IS NOT NULL AND c.status IN ('active', 'unhealthy')
-        AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.status IN ('queued', 'running'))
-        AND NOT EXISTS (SELECT 1 FROM platform_pauses p WHERE p.connection_id = c.id AND p.paused_until > $1::timestamptz)
-        AND COALESCE((SELECT max(r.created_at) FROM sync_runs r WHERE r.connection_id = c.id), c.ready_at)
-            <= $1::timestamptz - make_interval(mins => COALESCE((c.sync_config->>'incremental_sync_frequency_minutes')::int, $2))
-      LIMIT 500`,
-    [now.toISOString(), DEFAULT_FREQUENCY_MINUTES],
-  );
-  for (const row of due.rows) {
-    await requestSync(services.pool, services.jobs, row.id, { kind: 'incremental', trigger: 'schedule', details: {} });
+  const due = await dueIncrementalSyncs(services.pool, now, DEFAULT_FREQUENCY_MINUTES);
+  for (const id of due) {
+    await requestSync(services.pool, services.jobs, id, { kind: 'incremental', trigger: 'schedule', details: {} });
   }
   // Initial syncs that failed on platform errors are tried again after a pause (401s wait for the end user to re-link).
-  const retry = await services.pool.query<{ id: string }>(
-    `SELECT c.id FROM connections c
-      WHERE c.ready_at IS NULL AND c.linked_at IS NOT NULL AND c.status IN ('not_ready', 'unhealthy')
-        AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.status IN ('queued', 'running'))
-        AND (SELECT max(r.finished_at) FROM sync_runs r WHERE r.connection_id = c.id AND r.kind = 'initial' AND r.status = 'failed')
-            <= $1::timestamptz - make_interval(mins => $2)
-      LIMIT 500`,
-    [now.toISOString(), INITIAL_RETRY_MINUTES],
-  );
-  for (const row of retry.rows) await ensureInitialSync(services.pool, services.jobs, row.id, 'schedule');
-  return due.rows.length + retry.rows.length;
+  const retry = await failedInitialSyncsToRetry(services.pool, now, INITIAL_RETRY_MINUTES);
+  for (const id of retry) await ensureInitialSync(services.pool, services.jobs, id, 'schedule');
+  return due.length + retry.length;
 }

@@ -13,9 +13,17 @@ import type { Config } from '../config.ts';
 import { randomToken, sha256, type Cipher } from '../crypto/secrets.ts';
 import { withTransaction, type Pool } from '../db/pool.ts';
 import { createOrganization, type CreatedOrganization } from './organizations.ts';
+import { countOrganizations } from '../sql/organizations.ts';
+import {
+  bootstrapSettings,
+  encryptionKeyCheck,
+  lockBootstrap,
+  markFirstStartDone,
+  storeAdminTokenDigest,
+  storeEncryptionKeyCheck,
+} from '../sql/service-settings.ts';
 
 const KEY_CHECK = 'ledgerport-key-check';
-const BOOTSTRAP_LOCK = 4_711_000_003;
 
 export async function resolveEncryptionKey(config: Config, log: (m: string) => void): Promise<Buffer> {
   if (config.encryptionKey !== null) return config.encryptionKey;
@@ -37,11 +45,8 @@ export async function resolveEncryptionKey(config: Config, log: (m: string) => v
 
 /** Refuses to start with a key other than the one the stored secrets were sealed with. */
 export async function verifyEncryptionKey(pool: Pool, cipher: Cipher): Promise<void> {
-  await pool.query(`INSERT INTO service_settings (key, value) VALUES ('encryption_key_check', $1) ON CONFLICT (key) DO NOTHING`, [
-    JSON.stringify(cipher.encrypt(KEY_CHECK).toString('base64')),
-  ]);
-  const row = await pool.query<{ value: string }>(`SELECT value FROM service_settings WHERE key = 'encryption_key_check'`);
-  const sealed = Buffer.from(row.rows[0]?.value ?? '', 'base64');
+  await storeEncryptionKeyCheck(pool, JSON.stringify(cipher.encrypt(KEY_CHECK).toString('base64')));
+  const sealed = Buffer.from((await encryptionKeyCheck(pool)) ?? '', 'base64');
   let ok: boolean;
   try {
     ok = cipher.decrypt(sealed) === KEY_CHECK;
@@ -74,23 +79,20 @@ export async function bootstrapAdmin(
 ): Promise<{ adminTokenSha256: Buffer; firstStart: FirstStart | null }> {
   const file = path.join(config.dataDir, 'credentials.json');
   const { digest, firstStart } = await withTransaction(pool, async (db): Promise<{ digest: Buffer; firstStart: FirstStart | null }> => {
-    await db.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
-    const settings = await db.query<{ key: string; value: string }>(
-      `SELECT key, value FROM service_settings WHERE key IN ('admin_token_sha256', 'first_start_done')`,
-    );
-    const stored = settings.rows.find((row) => row.key === 'admin_token_sha256');
-    const setUpBefore = settings.rows.length > 0;
+    await lockBootstrap(db);
+    const settings = await bootstrapSettings(db);
+    const stored = settings.find((row) => row.key === 'admin_token_sha256');
+    const setUpBefore = settings.length > 0;
     if (config.adminToken === null && stored !== undefined) return { digest: Buffer.from(stored.value, 'hex'), firstStart: null };
     const generated = config.adminToken === null ? randomToken('lpadm_') : null;
     const digest = sha256(config.adminToken ?? generated ?? '');
     if (generated !== null) {
-      await db.query(`INSERT INTO service_settings (key, value) VALUES ('admin_token_sha256', $1)`, [JSON.stringify(digest.toString('hex'))]);
+      await storeAdminTokenDigest(db, JSON.stringify(digest.toString('hex')));
     }
     if (setUpBefore) return { digest, firstStart: generated === null ? null : { adminToken: generated, created: null, file } };
     // Marks the installation as set up, so deleting every organisation later never brings Default back.
-    await db.query(`INSERT INTO service_settings (key, value) VALUES ('first_start_done', 'true') ON CONFLICT (key) DO NOTHING`);
-    const orgs = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
-    const created = (orgs.rows[0]?.n ?? 0) === 0 ? await createOrganization(pool, cipher, 'Default') : null;
+    await markFirstStartDone(db);
+    const created = (await countOrganizations(db)) === 0 ? await createOrganization(pool, cipher, 'Default') : null;
     if (generated === null && created === null) return { digest, firstStart: null };
     return { digest, firstStart: { adminToken: generated, created, file } };
   });

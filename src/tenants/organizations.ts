@@ -7,28 +7,13 @@ import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import { randomToken, secretMatches, sha256, type Cipher } from '../crypto/secrets.ts';
 import { findActiveClientSecrets } from '../sql/authenticate-client.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
+import { expireActiveSecrets, expiryAfter, insertApiCredential, insertApiSecret, lockApiCredential } from '../sql/api-credentials.ts';
+import { findOrganization, insertOrganization, listOrganizationRows, type OrganizationRow } from '../sql/organizations.ts';
 import { ServiceError } from '../errors/catalogue.ts';
-import {
-  ENVIRONMENTS,
-  type AuthenticatedTenant,
-  type ClientCredentials,
-  type Environment,
-  type Organization,
-  type Product,
-  type Tenant,
-} from './types.ts';
+import { ENVIRONMENTS, type AuthenticatedTenant, type ClientCredentials, type Environment, type Organization, type Tenant } from './types.ts';
 
 const CLIENT_ID_PREFIX: Record<Environment, string> = { sandbox: 'lp_sandbox_', production: 'lp_live_' };
 const SECRET_PREFIX = 'lpsk_';
-
-interface OrganizationRow {
-  id: string;
-  name: string;
-  products: Product[];
-  disabled_endpoints: string[];
-  data_batching: { months: number[] } | null;
-  created_at: Date;
-}
 
 function toOrganization(row: OrganizationRow): Organization {
   return {
@@ -43,11 +28,7 @@ function toOrganization(row: OrganizationRow): Organization {
 
 async function insertSecret(db: Queryable, cipher: Cipher, credentialId: string): Promise<string> {
   const secret = randomToken(SECRET_PREFIX);
-  await db.query('INSERT INTO api_secrets (credential_id, secret_sha256, secret_ciphertext) VALUES ($1, $2, $3)', [
-    credentialId,
-    sha256(secret),
-    cipher.encrypt(secret),
-  ]);
+  await insertApiSecret(db, credentialId, sha256(secret), cipher.encrypt(secret));
   return secret;
 }
 
@@ -58,21 +39,11 @@ export interface CreatedOrganization {
 
 export async function createOrganization(pool: Pool, cipher: Cipher, name: string): Promise<CreatedOrganization> {
   return withTransaction(pool, async (db) => {
-    const org = await db.query<OrganizationRow>(
-      'INSERT INTO organizations (name) VALUES ($1) RETURNING id, name, products, disabled_endpoints, data_batching, created_at',
-      [name],
-    );
-    const row = org.rows[0];
-    if (row === undefined) throw new Error('organization insert returned no row');
+    const row = await insertOrganization(db, name);
     const credentials = {} as Record<Environment, ClientCredentials>;
     for (const environment of ENVIRONMENTS) {
       const clientId = randomToken(CLIENT_ID_PREFIX[environment], 12);
-      const cred = await db.query<{ id: string }>(
-        'INSERT INTO api_credentials (organization_id, environment, client_id) VALUES ($1, $2, $3) RETURNING id',
-        [row.id, environment, clientId],
-      );
-      const credentialId = cred.rows[0]?.id;
-      if (credentialId === undefined) throw new Error('credential insert returned no row');
+      const credentialId = await insertApiCredential(db, row.id, environment, clientId);
       credentials[environment] = { client_id: clientId, client_secret: await insertSecret(db, cipher, credentialId) };
     }
     return { organization: toOrganization(row), credentials };
@@ -80,12 +51,8 @@ export async function createOrganization(pool: Pool, cipher: Cipher, name: strin
 }
 
 export async function getOrganization(db: Queryable, id: string): Promise<Organization | null> {
-  const result = await db.query<OrganizationRow>(
-    'SELECT id, name, products, disabled_endpoints, data_batching, created_at FROM organizations WHERE id = $1',
-    [id],
-  );
-  const row = result.rows[0];
-  return row === undefined ? null : toOrganization(row);
+  const row = await findOrganization(db, id);
+  return row === null ? null : toOrganization(row);
 }
 
 /** The answer for an organisation id of the admin API or the CLI that names none: one wording everywhere. */
@@ -99,10 +66,7 @@ export async function requireOrganization(db: Queryable, organizationId: string)
 }
 
 export async function listOrganizations(db: Queryable): Promise<Organization[]> {
-  const result = await db.query<OrganizationRow>(
-    'SELECT id, name, products, disabled_endpoints, data_batching, created_at FROM organizations ORDER BY created_at, id',
-  );
-  return result.rows.map(toOrganization);
+  return (await listOrganizationRows(db)).map(toOrganization);
 }
 
 export interface RotatedSecret {
@@ -124,20 +88,11 @@ export async function rotateSecret(
   gracePeriodSeconds: number,
 ): Promise<RotatedSecret> {
   return withTransaction(pool, async (db) => {
-    const cred = await db.query<{ id: string; client_id: string }>(
-      'SELECT id, client_id FROM api_credentials WHERE organization_id = $1 AND environment = $2 FOR UPDATE',
-      [organizationId, environment],
-    );
-    const row = cred.rows[0];
-    if (row === undefined) throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`);
-    const expiry = await db.query<{ expires_at: Date }>(`SELECT clock_timestamp() + make_interval(secs => $1) AS expires_at`, [gracePeriodSeconds]);
-    const expiresAt = expiry.rows[0]?.expires_at ?? new Date();
+    const row = await lockApiCredential(db, organizationId, environment);
+    if (row === null) throw new ServiceError('RESOURCE_NOT_FOUND', `Organization ${organizationId} does not exist.`);
+    const expiresAt = (await expiryAfter(db, gracePeriodSeconds)) ?? new Date();
     // Secrets already expiring keep the earlier of their own expiry and the new one.
-    await db.query(
-      `UPDATE api_secrets SET expires_at = LEAST(COALESCE(expires_at, $2), $2)
-        WHERE credential_id = $1 AND (expires_at IS NULL OR expires_at > clock_timestamp())`,
-      [row.id, expiresAt],
-    );
+    await expireActiveSecrets(db, row.id, expiresAt);
     const secret = await insertSecret(db, cipher, row.id);
     return { environment, client_id: row.client_id, client_secret: secret, previous_secret_expires_at: expiresAt.toISOString() };
   });

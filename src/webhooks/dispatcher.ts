@@ -14,6 +14,7 @@ import type { CoreServices } from '../core-services.ts';
 import { scrubSecrets } from '../crypto/scrub.ts';
 import { deliveredBody, linkTokenIn } from '../events/access-token-slot.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
+import { EVENTS_CHANNEL } from '../sql/events.ts';
 import { claimDueDeliveries, expireDeliveries, recordAttempts, releaseDeliveries, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
 import { webhookAttempts, webhookDelay, webhookDeliveries, webhookLatency } from '../metrics/registry.ts';
 import { retryDelayMs, windowMs } from './schedule.ts';
@@ -188,7 +189,7 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
 
   async function listen(): Promise<void> {
     try {
-      listener = await listenOn(pool, 'ledgerport_events', wake);
+      listener = await listenOn(pool, EVENTS_CHANNEL, wake);
     } catch {
       // Polling alone still delivers; the next loop tries to listen again.
     }

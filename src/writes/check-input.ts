@@ -11,6 +11,7 @@ import { collectLinks, LINKS, type LinkField } from '../model/fields.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
 import { decimalParts, decimalPlaces, formatUnits, scaledUnits } from '../money/decimal.ts';
 import { WRITABLE } from './writable.ts';
+import { findLiveRecord, liveRecordKinds } from '../sql/record-lookups.ts';
 
 type Json = Record<string, unknown>;
 
@@ -33,14 +34,8 @@ export async function checkLinks(db: Queryable, connectionId: string, type: Unif
   const links = collectLinks(writeLinks(type), input);
   if (links.length === 0) return;
   const ids = [...new Set(links.map((l) => l.id).filter((id) => UUID.test(id)))];
-  const result =
-    ids.length === 0
-      ? { rows: [] }
-      : await db.query<{ id: string; object_type: string }>(
-          'SELECT id, object_type FROM records WHERE connection_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
-          [connectionId, ids],
-        );
-  const found = new Map(result.rows.map((r) => [r.id, r.object_type]));
+  const rows = ids.length === 0 ? [] : await liveRecordKinds(db, connectionId, ids);
+  const found = new Map(rows.map((r) => [r.id, r.object_type]));
   for (const link of links) {
     const kind = found.get(link.id.toLowerCase());
     if (kind !== undefined && (link.targets as readonly string[]).includes(kind)) continue;
@@ -140,12 +135,8 @@ export interface StoredRecord {
 
 async function findLive(db: Queryable, connectionId: string, type: UnifiedObjectType, id: string): Promise<StoredRecord | null> {
   if (!UUID.test(id)) return null;
-  const result = await db.query<{ id: string; platform_id: string; data: Json }>(
-    'SELECT id, platform_id, data FROM records WHERE connection_id = $1 AND object_type = $2 AND id = $3 AND deleted_at IS NULL',
-    [connectionId, type, id],
-  );
-  const row = result.rows[0];
-  return row === undefined ? null : { id: row.id, platformId: row.platform_id, data: row.data };
+  const row = await findLiveRecord(db, connectionId, type, id);
+  return row === null ? null : { id: row.id, platformId: row.platform_id, data: row.data };
 }
 
 /** The object must exist (live) in the stored copy: the target of a PATCH, DELETE or action named in the path (410 otherwise). */

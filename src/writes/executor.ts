@@ -29,7 +29,6 @@ import {
   markIndeterminate,
   releaseForPause,
   releaseForRetry,
-  WRITE_JOB_LOCK_KEY_SQL,
   type JobResponse,
   type WriteJob,
 } from '../sql/write-jobs.ts';
@@ -42,7 +41,8 @@ import { isFinished } from '../sql/write-job-states.ts';
 import { jobView } from './job-view.ts';
 import { jobObjectType, OPERATIONS, type Effect } from './operations.ts';
 import { liveRecord } from './check-input.ts';
-import { JOB_DONE_CHANNEL } from './waiter.ts';
+import { notifyJobDone } from '../sql/job-done.ts';
+import { tryLockWriteJob, unlockWriteJob } from '../sql/write-job-lock.ts';
 import { withIds } from '../log/logger.ts';
 import { writeAttempts } from '../metrics/registry.ts';
 import { QUEUES } from '../queue/names.ts';
@@ -56,18 +56,15 @@ export const MAX_WRITE_ATTEMPTS = 8;
 /** `paused`: the platform paused the connection's calls; the job waits in the queue for the end of the pause. */
 export type ExecuteOutcome = 'done' | 'retry' | 'busy' | 'skipped' | 'paused';
 
-const JOB_LOCK_SQL = WRITE_JOB_LOCK_KEY_SQL;
-
 export async function executeWriteJob(services: CoreServices, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
   const lockClient = await services.pool.connect();
   let broken = false;
   try {
-    const locked = await lockClient.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${JOB_LOCK_SQL}) AS ok`, [jobId]);
-    if (locked.rows[0]?.ok !== true) return 'busy';
+    if (!(await tryLockWriteJob(lockClient, jobId))) return 'busy';
     try {
       return await attempt(services, lockClient, jobId, signal);
     } finally {
-      await lockClient.query(`SELECT pg_advisory_unlock(${JOB_LOCK_SQL})`, [jobId]).catch(() => {
+      await unlockWriteJob(lockClient, jobId).catch(() => {
         broken = true;
       });
     }
@@ -315,7 +312,7 @@ export async function announce(db: PoolClient, services: CoreServices, connectio
       job: jobView(job, services.config.publicUrl),
     },
   });
-  await db.query('SELECT pg_notify($1, $2)', [JOB_DONE_CHANNEL, job.id]);
+  await notifyJobDone(db, job.id);
 }
 
 function errorResponse(error: ServiceError): JobResponse {

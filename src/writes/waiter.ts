@@ -9,8 +9,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOn, type Listener } from '../db/listener.ts';
 import type { Pool } from '../db/pool.ts';
+import { JOB_DONE_CHANNEL } from '../sql/job-done.ts';
 
-export const JOB_DONE_CHANNEL = 'ledgerport_jobs_done';
 const POLL_MS = 1_000;
 
 export class JobWaiter {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { completeLink } from '../../connections/connections.ts';
 import { findConnectionById } from '../../sql/connections.ts';
-import { tryLockConnectionSync, unlockConnectionSync } from '../../sync/lock.ts';
+import { tryLockConnectionSync, unlockConnectionSync } from '../../sql/sync-locks.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { registerTestConnector, TEST_PLATFORM, testConnector } from '../../../test/support/test-connector.ts';
 import { getConnector, registerConnector } from '../../platforms/registry.ts';

@@ -3,9 +3,10 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { connectionForId } from '../../connections/connections.ts';
-import { holdSyncLockForTransaction } from '../../sync/lock.ts';
+import { holdSyncLockForTransaction } from '../../sql/sync-locks.ts';
 import { ConnectionIdParams } from './schemas.ts';
 import { requireTenant } from '../../http/auth.ts';
+import { deleteConnection } from '../../sql/delete-connection.ts';
 
 export const contract = defineContract({
   method: 'DELETE',
@@ -31,7 +32,7 @@ export default defineEndpoint(contract, async (request) => {
         { source: 'service' },
       );
     }
-    await db.query('DELETE FROM connections WHERE id = $1', [connection.id]);
+    await deleteConnection(db, connection.id);
   });
   return { success: true as const, connection_id: request.params.id };
 });

@@ -3,6 +3,7 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { connectionForId } from '../../connections/connections.ts';
 import { ConnectionIdParams, ConnectionSchema, connectionView } from './schemas.ts';
 import { requireTenant } from '../../http/auth.ts';
+import { renameConnection } from '../../sql/rename-connection.ts';
 
 export const contract = defineContract({
   method: 'PATCH',
@@ -23,6 +24,6 @@ export default defineEndpoint(contract, async (request) => {
   const { pool, cipher, config } = request.server.services;
   const tenant = requireTenant(request);
   await connectionForId(pool, tenant, request.params.id);
-  await pool.query('UPDATE connections SET name = $2, updated_at = clock_timestamp() WHERE id = $1', [request.params.id, request.body.name]);
+  await renameConnection(pool, request.params.id, request.body.name);
   return { connection: connectionView(cipher, config.publicUrl, await connectionForId(pool, tenant, request.params.id)) };
 });

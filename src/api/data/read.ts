@@ -28,6 +28,7 @@ import { isReportType, listPage, ListQuerySchema, type ListScope } from './list-
 import { AsyncResponseSchema, asyncResponse } from '../../writes/job-view.ts';
 import { finishedReadJob } from '../../writes/read-job.ts';
 import { JOB_ID_HEADER } from '../writes/submit.ts';
+import { requireTenant } from '../../http/auth.ts';
 
 export const ForceFetchSchema = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true answers even before the initial sync has finished.' }));
 export const ExpandSchema = Type.Optional(Type.Union([Type.Literal('platform_data'), Type.Array(Type.Literal('platform_data'))], { description: 'platform_data adds the raw platform record.' }));
@@ -41,10 +42,10 @@ export async function readableConnection(
   request: { server: { services: { pool: Pool; connectionCache: ConnectionCache } }; tenant: AuthenticatedTenant | null },
   type: UnifiedObjectType, accessToken: string | undefined, forceFetch: boolean,
 ): Promise<ConnectionRecord> {
-  if (request.tenant === null) throw new Error('client auth hook did not run');
-  assertProductAllowed(request.tenant, type);
+  const tenant = requireTenant(request);
+  assertProductAllowed(tenant, type);
   const { pool, connectionCache } = request.server.services;
-  const connection = await connectionForAccessToken(pool, request.tenant, accessToken, connectionCache);
+  const connection = await connectionForAccessToken(pool, tenant, accessToken, connectionCache);
   await assertLinked(pool, connection);
   const connector = connection.platform === null ? undefined : getConnector(connection.platform);
   if (connection.platform !== null && connector?.objects[type]?.capabilities.read !== true) {

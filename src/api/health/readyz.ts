@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
+import { appliedSchemaVersion } from '../../sql/schema-version.ts';
 
 export const contract = defineContract({
   method: 'GET',
@@ -14,8 +15,7 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   try {
-    const result = await request.server.services.pool.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
-    return { status: 'ready' as const, schema_version: result.rows[0]?.version ?? 0 };
+    return { status: 'ready' as const, schema_version: (await appliedSchemaVersion(request.server.services.pool)) ?? 0 };
   } catch (error) {
     request.log.warn({ err: error }, 'readiness check failed');
     throw new ServiceError('SERVICE_UNAVAILABLE', 'The database does not answer.', { source: 'service' });
