@@ -435,6 +435,45 @@ describe('sync runner', () => {
     expect(await queued(daily)).toBe(1);
   });
 
+  it("holds scheduled syncs back while a connection's calls are ahead of its daily budget's pace", async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    const inTwoHours = new Date(Date.now() + 2 * 3600_000);
+    const budgets = { [String(c.platform)]: 1000 };
+    // Twelve hours into the budget's window: scheduled syncs may have spent 80% of half of 1,000 by now, 400 calls.
+    const used = async (calls: number, windowHoursAgo = 12): Promise<void> => {
+      await app().db.pool.query(
+        `INSERT INTO platform_call_meters (connection_id, scope, day_started_at, day_calls, taken_at, last_take_granted)
+         VALUES ($1, '', $2, $3, $2, true)
+         ON CONFLICT (connection_id, scope) DO UPDATE SET day_started_at = EXCLUDED.day_started_at, day_calls = EXCLUDED.day_calls`,
+        [c.id, new Date(inTwoHours.getTime() - windowHoursAgo * 3600_000), calls],
+      );
+    };
+    const queued = async (): Promise<number | undefined> =>
+      (
+        await app().db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1 AND status = 'queued' AND trigger = 'schedule'`,
+          [c.id],
+        )
+      ).rows[0]?.n;
+    await used(450);
+    await enqueueDueSyncs(app().services, inTwoHours, budgets);
+    expect(await queued()).toBe(0);
+    // A platform without a stated budget is not paced.
+    await enqueueDueSyncs(app().services, inTwoHours, {});
+    expect(await queued()).toBe(1);
+    await app().db.pool.query(`DELETE FROM sync_runs WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
+    // Back on pace, or the window over: due again.
+    await used(350);
+    await enqueueDueSyncs(app().services, inTwoHours, budgets);
+    expect(await queued()).toBe(1);
+    await app().db.pool.query(`DELETE FROM sync_runs WHERE connection_id = $1 AND status = 'queued'`, [c.id]);
+    await used(4000, 25);
+    await enqueueDueSyncs(app().services, inTwoHours, budgets);
+    expect(await queued()).toBe(1);
+  });
+
   it('a backfill re-reads its window and never moves the incremental cursor past unread changes', async () => {
     seed();
     books.addBill('OLD', 5, '2015-06-01T00:00:00.000Z');

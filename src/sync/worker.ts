@@ -10,6 +10,7 @@ import { ensureInitialSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
 import { DEFAULT_FREQUENCY_MINUTES } from '../connections/sync-config.ts';
 import { dueIncrementalSyncs, failedInitialSyncsToRetry } from '../sql/due-syncs.ts';
+import { listConnectors } from '../platforms/index.ts';
 
 export interface SyncJobData {
   syncRunId: string;
@@ -49,11 +50,32 @@ export async function startSyncWorkers(boss: PgBoss, services: CoreServices, opt
 }
 
 /**
+ * Scheduled syncs may spend this share of a platform's daily budget, at an even pace over its window; the rest is kept
+ * for writes, their follow-ups, platform webhooks and syncs clients ask for (src/sql/due-syncs.ts, SchedulePacing).
+ * The busy-month bench spends 870 of Xero's 5,000 on hourly syncs (bench/xero-busy-month.ts), well inside it.
+ */
+export const SCHEDULED_BUDGET_SHARE = 0.8;
+
+/** The daily budget of every registered platform that states one. */
+function dailyBudgets(): Record<string, number> {
+  const budgets: Record<string, number> = {};
+  for (const connector of listConnectors()) {
+    const budget = connector.limits.dailyRequests;
+    if (budget !== undefined && budget !== null) budgets[connector.id] = budget;
+  }
+  return budgets;
+}
+
+/**
  * Linked, ready, not disabled connections whose last sync started longer ago
  * than their frequency, with nothing queued or running, get an incremental sync.
  */
-export async function enqueueDueSyncs(services: CoreServices, now: Date = new Date()): Promise<number> {
-  const due = await dueIncrementalSyncs(services.pool, now, DEFAULT_FREQUENCY_MINUTES);
+export async function enqueueDueSyncs(
+  services: CoreServices,
+  now: Date = new Date(),
+  budgets: Record<string, number> = dailyBudgets(),
+): Promise<number> {
+  const due = await dueIncrementalSyncs(services.pool, now, DEFAULT_FREQUENCY_MINUTES, { budgets, scheduledShare: SCHEDULED_BUDGET_SHARE });
   for (const id of due) {
     await requestSync(services.pool, services.jobs, id, { kind: 'incremental', trigger: 'schedule', details: {} });
   }
