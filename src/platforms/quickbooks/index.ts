@@ -167,6 +167,8 @@ export function createQuickBooksConnector(): Connector {
         { variable: 'QUICKBOOKS_TOKEN_URL', description: 'Token endpoint; default https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer.' },
       ],
       notes: [
+        "Real-time and polled: the entities Intuit's webhooks name arrive within seconds where the app's verifier token is set; everything is also polled by incremental syncs through ChangeDataCapture (hourly by default), which remain the safety net.",
+        "In the sandbox environment, an organisation without its own QuickBooks app connects to the QuickBooks Online simulator: SANDBOX's books served in QuickBooks' own API, so the connector, its shapes and its writes are the real ones (docs/simulators.md). With an app, sandbox connections use Intuit's sandbox companies.",
         'Incremental syncs use ChangeDataCapture, which looks back 30 days: after a longer pause changed records are still found, but deletions from before the window are not (an initial sync catches them).',
         'Tax rates and tax agencies are outside ChangeDataCapture: every sync reads them whole and notices removals.',
         "Bills and invoices carry their status and amount_due from QBO's Balance; which payments settled them is on the payments (linked_bills, linked_invoices), since QBO links carry no amounts on the bill or invoice.",
