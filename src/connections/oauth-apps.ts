@@ -25,6 +25,7 @@ export interface OAuthAppView {
   redirect_uri: string;
   /** Whether the platform's webhooks are verified with a key of this app (never shown). */
   has_webhook_key: boolean;
+  calls_this_month: number;
   created_at: string;
   updated_at: string;
 }
@@ -36,6 +37,7 @@ function toOAuthAppView(row: OAuthAppRow): OAuthAppView {
     client_id: row.client_id,
     redirect_uri: row.redirect_uri,
     has_webhook_key: row.has_webhook_key,
+    calls_this_month: row.calls_this_month,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -69,6 +69,30 @@ describe('createSharedLimiter', () => {
     ).toBeNull();
   });
 
+  it('counts the calls of the calendar month, starting again in a new month, refused calls not counted', async () => {
+    const id = await connection();
+    const { shared } = limiter(id, { ...none, dailyRequests: 3 });
+    const month = async (): Promise<{ calls: number; started: string }> => {
+      const row = await db.pool.query<{ calls: number; started: string }>(
+        `SELECT month_calls::int AS calls, to_char(month_started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS started
+           FROM platform_call_meters WHERE connection_id = $1 AND scope = ''`,
+        [id],
+      );
+      return row.rows[0] ?? { calls: -1, started: '' };
+    };
+    await shared.take({ operation: 'list' });
+    await shared.take({ operation: 'list' });
+    const firstOfMonth = `${new Date().toISOString().slice(0, 7)}-01 00:00`;
+    expect(await month()).toEqual({ calls: 2, started: firstOfMonth });
+    // Counted last month: this month's first call starts the count again.
+    await db.pool.query(`UPDATE platform_call_meters SET month_started_at = month_started_at - interval '1 month' WHERE connection_id = $1`, [id]);
+    await shared.take({ operation: 'list' });
+    expect(await month()).toEqual({ calls: 1, started: firstOfMonth });
+    // The daily budget of 3 is spent: the refused call is not a call.
+    await shared.take({ operation: 'list' }).catch(() => undefined);
+    expect((await month()).calls).toBe(1);
+  });
+
   it("stops the call with DailyBudgetSpent once the budget is spent, until the window's end", async () => {
     const id = await connection();
     const { shared } = limiter(id, { ...none, dailyRequests: 2 });

@@ -15,11 +15,21 @@ export interface OAuthAppRow {
   client_id: string;
   redirect_uri: string;
   has_webhook_key: boolean;
+  /** Platform calls of the app's connections (not simulated ones) this calendar month, UTC (migration 0030). */
+  calls_this_month: number;
   created_at: Date;
   updated_at: Date;
 }
 
-const APP_COLUMNS = 'platform, environment, client_id, redirect_uri, webhook_key_ciphertext IS NOT NULL AS has_webhook_key, created_at, updated_at';
+// An app's calls this month: the sum of its connections' month counts (platform_call_meters, scope '' = the whole
+// connection), a handful of rows per app, read only by the operator's list.
+const CALLS_THIS_MONTH = `(SELECT COALESCE(sum(m.month_calls), 0)::float8 FROM connections c
+    JOIN platform_call_meters m ON m.connection_id = c.id AND m.scope = ''
+   WHERE c.organization_id = oauth_apps.organization_id AND c.environment = oauth_apps.environment AND c.platform = oauth_apps.platform
+     AND NOT c.simulated AND m.month_started_at = date_trunc('month', clock_timestamp() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+
+const APP_COLUMNS = `platform, environment, client_id, redirect_uri, webhook_key_ciphertext IS NOT NULL AS has_webhook_key,
+  ${CALLS_THIS_MONTH} AS calls_this_month, created_at, updated_at`;
 
 /** Sets (or replaces) the app of one platform and environment; null when the organisation does not exist. */
 export async function upsertOAuthApp(

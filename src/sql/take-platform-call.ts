@@ -28,6 +28,8 @@ const NOW = 'EXCLUDED.taken_at';
 const DAY_OPEN = `(m.day_started_at > ${NOW} - interval '24 hours')`;
 const GRANTED = `($5::int IS NULL OR NOT ${DAY_OPEN} OR m.day_calls < $5::int)`;
 const INTERVAL = `make_interval(secs => $3::float8 / 1000)`;
+/** The calendar month (UTC) of a time, as the instant it began. */
+const MONTH_OF = (time: string): string => `(date_trunc('month', ${time} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
 const REFILLED = `LEAST($6::float8, m.bucket_points + GREATEST(0, extract(epoch FROM ${NOW} - m.bucket_at)::float8) * $7::float8)`;
 
 /**
@@ -39,14 +41,19 @@ const REFILLED = `LEAST($6::float8, m.bucket_points + GREATEST(0, extract(epoch 
 const TAKE = `
 WITH clock AS (SELECT clock_timestamp() AS now)
 INSERT INTO platform_call_meters AS m
-       (connection_id, scope, next_call_at, day_started_at, day_calls, bucket_points, bucket_at, taken_at, last_take_granted)
-SELECT $1::uuid, $2::text, now + ${INTERVAL}, now, 1, $6::float8 - $8::float8, CASE WHEN $6::float8 IS NULL THEN NULL ELSE now END, now, true
+       (connection_id, scope, next_call_at, day_started_at, day_calls, bucket_points, bucket_at, taken_at, last_take_granted,
+        month_started_at, month_calls)
+SELECT $1::uuid, $2::text, now + ${INTERVAL}, now, 1, $6::float8 - $8::float8, CASE WHEN $6::float8 IS NULL THEN NULL ELSE now END, now, true,
+       ${MONTH_OF('now')}, 1
   FROM clock
 ON CONFLICT (connection_id, scope) DO UPDATE SET
   taken_at = ${NOW},
   last_take_granted = ${GRANTED},
   day_started_at = CASE WHEN ${DAY_OPEN} THEN m.day_started_at ELSE ${NOW} END,
   day_calls = CASE WHEN NOT ${DAY_OPEN} THEN 1 WHEN ${GRANTED} THEN m.day_calls + 1 ELSE m.day_calls END,
+  month_started_at = ${MONTH_OF(NOW)},
+  month_calls = CASE WHEN m.month_started_at IS DISTINCT FROM ${MONTH_OF(NOW)} THEN CASE WHEN ${GRANTED} THEN 1 ELSE 0 END
+                     WHEN ${GRANTED} THEN m.month_calls + 1 ELSE m.month_calls END,
   next_call_at = CASE WHEN $3::float8 IS NULL THEN NULL WHEN NOT ${GRANTED} THEN m.next_call_at
                       ELSE GREATEST(m.next_call_at, ${NOW}) + ${INTERVAL} END,
   bucket_points = CASE WHEN $6::float8 IS NULL THEN NULL WHEN NOT ${GRANTED} THEN m.bucket_points

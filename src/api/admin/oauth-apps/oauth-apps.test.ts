@@ -63,6 +63,7 @@ interface OAuthApp {
   environment: Environment;
   client_id: string;
   redirect_uri: string;
+  calls_this_month: number;
   created_at: string;
   updated_at: string;
 }
@@ -146,6 +147,7 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
         client_id: 'app-client-id',
         redirect_uri: 'https://api.example.com/link/oauth/callback',
         has_webhook_key: false,
+        calls_this_month: 0,
         created_at: expect.any(String) as string,
         updated_at: expect.any(String) as string,
       },
@@ -212,6 +214,34 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
       redirectUri: 'https://api.example.com/link/oauth/callback',
     });
     expect(await findOAuthApp(pool, cipher, connectionOf(t.org.organization.id, 'sandbox'), OAUTH)).toBeNull();
+  });
+
+  it("counts this month's platform calls of the app's connections: not a simulated one's, not another environment's", async () => {
+    const org = await t.newOrg('OAuth calls');
+    const id = org.organization.id;
+    expect((await put(id, body())).statusCode).toBe(200);
+    const connection = async (environment: string, simulated: boolean): Promise<string> => {
+      const n = Math.random().toString(36);
+      const row = await t.db.pool.query<{ id: string }>(
+        `INSERT INTO connections (organization_id, environment, platform, simulated, access_token_sha256, access_token_ciphertext, link_token_sha256, link_token_ciphertext)
+         VALUES ($1, $2, $3, $4, sha256(convert_to('at' || $5, 'UTF8')), '\\x00'::bytea, sha256(convert_to('lk' || $5, 'UTF8')), '\\x00'::bytea) RETURNING id`,
+        [id, environment, OAUTH, simulated, n],
+      );
+      return row.rows[0]?.id ?? '';
+    };
+    const calls = async (connectionId: string, count: number, monthsAgo = 0): Promise<void> => {
+      await t.db.pool.query(
+        `INSERT INTO platform_call_meters (connection_id, scope, day_started_at, day_calls, taken_at, last_take_granted, month_started_at, month_calls)
+         VALUES ($1, '', now(), 1, now(), true, (date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') - make_interval(months => $3), $2)`,
+        [connectionId, count, monthsAgo],
+      );
+    };
+    await calls(await connection('sandbox', false), 120);
+    await calls(await connection('sandbox', false), 30);
+    await calls(await connection('sandbox', false), 999, 1);
+    await calls(await connection('sandbox', true), 500);
+    await calls(await connection('production', false), 70);
+    expect((await list(id)).map((app) => [app.environment, app.calls_this_month])).toEqual([['sandbox', 150]]);
   });
 
   it('answers 410 for an organisation that does not exist', async () => {

@@ -10,6 +10,11 @@ export const OAuthAppSchema = Type.Object(
     has_webhook_key: Type.Boolean({
       description: "Whether the platform's webhooks to this app are verified and received (POST /platform-webhooks/…); the key is never shown.",
     }),
+    calls_this_month: Type.Integer({
+      minimum: 0,
+      description:
+        "Platform calls the app's connections made this calendar month (UTC), as platforms that meter an app's calls per month count them (Intuit's App Partner Program). Forgotten if PostgreSQL crashes.",
+    }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
