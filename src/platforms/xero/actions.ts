@@ -2,7 +2,7 @@
  * Xero keeps attachment files behind its own sign-in: the signed file_url of
  * a synced attachment is served by fetching the file from Xero with the
  * connection's tokens (GET …/Attachments/{AttachmentID}; the contract names
- * the file's mime type in a `contentType` header).
+ * the file's mime type in a `contentType` header, and answers application/octet-stream).
  */
 import type { ConnectorActions } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
@@ -30,7 +30,9 @@ export const xeroActions: ConnectorActions = {
       method: 'GET',
       path: `${parent}/Attachments/${encodeURIComponent(raw.AttachmentID)}`,
       operation: 'download attachment',
-      headers: { contentType: mime, accept: mime },
+      // The file's type goes in Xero's contentType header; Accept asks for what the contract answers, raw bytes (an
+      // Accept of the file's own type is refused: Prism answered 406).
+      headers: { contentType: mime, accept: 'application/octet-stream' },
       responseType: 'bytes',
     });
     const body = response.body instanceof Uint8Array ? response.body : new Uint8Array();

@@ -27,6 +27,8 @@ export interface Operation {
   body: { required: boolean; contentTypes: string[]; schema: Json | null } | null;
   /** Response schemas of JSON answers by status; null: declared without a JSON schema. */
   responses: Record<string, Json | null>;
+  /** Media types of the success answers (what an Accept header may ask for). */
+  produces: string[];
   pattern: RegExp;
   pathNames: string[];
 }
@@ -131,8 +133,10 @@ export class XeroContract {
       const content = isObject(requestBody?.content) ? requestBody.content : {};
       const json = isObject(content['application/json']) ? content['application/json'] : null;
       const responses: Record<string, Json | null> = {};
+      const produces = new Set<string>();
       for (const [status, response] of Object.entries(isObject(raw.responses) ? raw.responses : {})) {
         const resolved = this.resolve(api, response);
+        if (status.startsWith('2') && isObject(resolved.content)) for (const type of Object.keys(resolved.content)) produces.add(type);
         const body = isObject(resolved.content) && isObject(resolved.content['application/json']) ? resolved.content['application/json'] : null;
         responses[status] = body !== null && isObject(body.schema) ? body.schema : null;
       }
@@ -156,6 +160,7 @@ export class XeroContract {
                 schema: json !== null && isObject(json.schema) ? json.schema : null,
               },
         responses,
+        produces: [...produces],
         pattern: new RegExp(`^${source}$`, api === 'identity' ? 'i' : ''),
         pathNames,
       });
@@ -238,6 +243,10 @@ export class XeroContract {
     for (const name of new Set(request.query.keys())) {
       if (!declared.has(name)) problems.push(`query parameter ${name} is not in the contract of ${operation.method} ${operation.template}`);
     }
+    const accept = request.headers.accept;
+    if (accept !== undefined && !acceptable(accept, operation.produces)) {
+      problems.push(`accept ${accept} asks for none of ${operation.produces.join(', ')} (a mock server answers 406)`);
+    }
     const body = operation.body;
     if (body === null) {
       if (request.body !== undefined) problems.push(`${operation.method} ${operation.template} takes no body`);
@@ -274,6 +283,17 @@ export class XeroContract {
     const validate = this.validator(operation.api, schema);
     return validate(body) ? [] : this.errorsOf(validate, `response ${status}`);
   }
+}
+
+/** Whether an Accept header admits one of the media types an operation answers with (none declared: anything goes). */
+function acceptable(accept: string, produces: readonly string[]): boolean {
+  if (produces.length === 0) return true;
+  return accept.split(',').some((part) => {
+    const range = (part.split(';')[0] ?? '').trim().toLowerCase();
+    if (range === '*/*' || range === '') return true;
+    if (range.endsWith('/*')) return produces.some((type) => type.startsWith(range.slice(0, -1)));
+    return produces.includes(range);
+  });
 }
 
 let shared: XeroContract | null = null;
