@@ -61,7 +61,7 @@ const USAGE = `usage:
   ledgerport webhook retry --id <organization id> --delivery <delivery id>
   ledgerport webhook replay --id <organization id> --from <ISO date-time> --to <ISO date-time> [--environment sandbox|production]
   ledgerport oauth-app set --id <organization id> --platform <platform> --environment sandbox|production
-      --client-id <client id> --client-secret <client secret> --redirect-uri <url>
+      --client-id <client id> --client-secret <client secret> --redirect-uri <url> [--scope "<scope> …"] [--webhook-key <key>]
   ledgerport oauth-app list --id <organization id>
   ledgerport oauth-app delete --id <organization id> --platform <platform> --environment sandbox|production
   ledgerport redirect-url set --id <organization id> --environment sandbox|production (--url <url> [--url <url> …] | --none)
@@ -122,6 +122,8 @@ export async function runCli(argv: string[]): Promise<void> {
       'client-id': { type: 'string' },
       'client-secret': { type: 'string' },
       'redirect-uri': { type: 'string' },
+      scope: { type: 'string' },
+      'webhook-key': { type: 'string' },
       set: { type: 'string' },
     },
   });
@@ -301,8 +303,19 @@ function parseOAuthAppCommand(command: string, values: Record<string, string | u
       const clientId = requireOption(values['client-id'], '--client-id', command);
       const clientSecret = requireOption(values['client-secret'], '--client-secret', command);
       const redirectUri = requireOption(values['redirect-uri'], '--redirect-uri', command);
+      const scope = values.scope;
+      const webhookKey = values['webhook-key'];
       return async ({ pool, cipher }) => ({
-        oauth_app: await setOAuthApp(pool, cipher, { organizationId: id, platform, environment, clientId, clientSecret, redirectUri }),
+        oauth_app: await setOAuthApp(pool, cipher, {
+          organizationId: id,
+          platform,
+          environment,
+          clientId,
+          clientSecret,
+          redirectUri,
+          ...(scope === undefined ? {} : { scope }),
+          ...(webhookKey === undefined ? {} : { webhookKey }),
+        }),
       });
     }
     case 'oauth-app list':

@@ -15,6 +15,8 @@ import { getConnector, listConnectors } from '../platforms/index.ts';
 
 export const OAUTH_APP_FIELD_MAX_LENGTH = 500;
 export const REDIRECT_URI_MAX_LENGTH = 2000;
+/** As a connection's own scope (POST /connections/create). */
+export const OAUTH_SCOPE_MAX_LENGTH = 1000;
 /** Hosts where a plain-http redirect URI is allowed (local development). */
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 
@@ -25,6 +27,7 @@ export interface OAuthAppView {
   redirect_uri: string;
   /** Whether the platform's webhooks are verified with a key of this app (never shown). */
   has_webhook_key: boolean;
+  scope: string | null;
   calls_this_month: number;
   created_at: string;
   updated_at: string;
@@ -37,6 +40,7 @@ function toOAuthAppView(row: OAuthAppRow): OAuthAppView {
     client_id: row.client_id,
     redirect_uri: row.redirect_uri,
     has_webhook_key: row.has_webhook_key,
+    scope: row.scope,
     calls_this_month: row.calls_this_month,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -94,6 +98,8 @@ export interface OAuthAppInput {
   redirectUri: string;
   /** The key the platform signs its webhooks with (Xero's webhook key, Intuit's verifier token), for platforms that send them. */
   webhookKey?: string;
+  /** Consent scopes the app asks for (space-separated, as OAuth 2.0 writes them); absent: the connector's list. */
+  scope?: string;
   /** Where the values came from, for the error metadata: body (platform in params) for the API, undefined for the CLI. */
   location?: 'body';
 }
@@ -125,6 +131,10 @@ export async function setOAuthApp(db: Queryable, cipher: Cipher, input: OAuthApp
       throw invalid('webhook_key', `must be 1 to ${OAUTH_APP_FIELD_MAX_LENGTH} characters long`, input.location);
     }
   }
+  const scope = input.scope?.trim().replace(/\s+/g, ' ');
+  if (scope !== undefined && (scope === '' || scope.length > OAUTH_SCOPE_MAX_LENGTH || !/^[\x21\x23-\x5b\x5d-\x7e ]+$/.test(scope))) {
+    throw invalid('scope', `must be 1 to ${OAUTH_SCOPE_MAX_LENGTH} characters of OAuth scope names separated by spaces`, input.location);
+  }
   const row = await upsertOAuthApp(db, {
     organizationId: input.organizationId,
     environment: input.environment,
@@ -133,6 +143,7 @@ export async function setOAuthApp(db: Queryable, cipher: Cipher, input: OAuthApp
     clientSecretCiphertext: cipher.encrypt(input.clientSecret),
     redirectUri: input.redirectUri,
     webhookKeyCiphertext: webhookKey === undefined ? null : cipher.encrypt(webhookKey),
+    scope: scope ?? null,
   });
   if (row === null) throw organizationNotFound(input.organizationId);
   return toOAuthAppView(row);

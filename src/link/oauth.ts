@@ -87,7 +87,8 @@ export async function startOAuth(
     pending: null,
     authorizationInput: sealedInput(ctx, input),
   });
-  const consent = auth.authorizeUrl(app, state, connection.scope, input);
+  // The connection's own scope, else the app's (an operator's choice for apps that may ask for fewer), else the connector's.
+  const consent = auth.authorizeUrl(app, state, connection.scope ?? own?.scope ?? null, input);
   return { kind: 'redirect', status: 302, location: simulator === undefined ? consent : simulator.consentUrl(consent) };
 }
 

@@ -8,7 +8,8 @@ import { findOAuthApp } from '../../../sql/oauth-apps.ts';
 import type { Connector } from '../../../platforms/connector.ts';
 import { getConnector, registerConnector } from '../../../platforms/registry.ts';
 import type { Environment } from '../../../tenants/types.ts';
-import { errorBody, json, startTestApp, type TestApp } from '../../../../test/support/app.ts';
+import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../../test/support/app.ts';
+import { LinkBrowser } from '../../../../test/support/link-browser.ts';
 import { ROOT } from '../../../../test/support/process.ts';
 import { contract as setContract } from './set.ts';
 import { contract as listContract } from './list.ts';
@@ -22,7 +23,8 @@ const oauthConnector: Connector = {
   kind: 'accounting',
   auth: {
     type: 'oauth2',
-    authorizeUrl: (app, state) => `https://login.example.com/authorize?client_id=${app.clientId}&state=${state}`,
+    authorizeUrl: (app, state, scope) =>
+      `https://login.example.com/authorize?client_id=${app.clientId}&state=${state}&scope=${encodeURIComponent(scope ?? 'connector-default')}`,
     exchangeCode: () => Promise.reject(new Error('not used')),
     refresh: () => Promise.reject(new Error('not used')),
   },
@@ -63,6 +65,7 @@ interface OAuthApp {
   environment: Environment;
   client_id: string;
   redirect_uri: string;
+  scope: string | null;
   calls_this_month: number;
   created_at: string;
   updated_at: string;
@@ -147,6 +150,7 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
         client_id: 'app-client-id',
         redirect_uri: 'https://api.example.com/link/oauth/callback',
         has_webhook_key: false,
+        scope: null,
         calls_this_month: 0,
         created_at: expect.any(String) as string,
         updated_at: expect.any(String) as string,
@@ -207,11 +211,13 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
       clientId: 'live',
       clientSecret: 'live-secret',
       redirectUri: 'http://127.0.0.1:3000/cb',
+      scope: null,
     });
     expect(await findOAuthApp(pool, cipher, connectionOf(id, 'sandbox'), OAUTH)).toEqual({
       clientId: 'sb',
       clientSecret: SECRET,
       redirectUri: 'https://api.example.com/link/oauth/callback',
+      scope: null,
     });
     expect(await findOAuthApp(pool, cipher, connectionOf(t.org.organization.id, 'sandbox'), OAUTH)).toBeNull();
   });
@@ -242,6 +248,37 @@ describe('PUT /admin/organizations/:id/oauth_apps/:platform', () => {
     await calls(await connection('sandbox', true), 500);
     await calls(await connection('production', false), 70);
     expect((await list(id)).map((app) => [app.environment, app.calls_this_month])).toEqual([['sandbox', 150]]);
+  });
+
+  it("asks for the app's scopes at consent, unless the connection has its own; refuses a malformed scope", async () => {
+    const org = await t.newOrg('OAuth scopes');
+    const id = org.organization.id;
+    const consentScope = async (connectionScope?: string): Promise<string | null> => {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/versioned/connections/create',
+        headers: clientHeaders(org),
+        payload: connectionScope === undefined ? {} : { scope: connectionScope },
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const path = new URL(created.json<{ connection: { link_url: string } }>().connection.link_url).pathname;
+      const start = await new LinkBrowser(t.app).get(`${path}/${OAUTH}`);
+      expect(start.statusCode, start.body).toBe(302);
+      return new URL(String(start.headers.location)).searchParams.get('scope');
+    };
+    expect((await put(id, body())).statusCode).toBe(200);
+    expect(await consentScope()).toBe('connector-default');
+    const set = await put(id, body({ scope: '  accounting.invoices   offline_access ' }));
+    expect(set.statusCode, set.body).toBe(200);
+    expect((json(set) as { oauth_app: OAuthApp }).oauth_app.scope).toBe('accounting.invoices offline_access');
+    expect(await consentScope()).toBe('accounting.invoices offline_access');
+    expect(await consentScope('accounting.contacts')).toBe('accounting.contacts');
+    for (const scope of ['bad"quote', 'x'.repeat(1001)]) {
+      const refused = await put(id, body({ scope }));
+      expect(refused.statusCode).toBe(400);
+      expect(errorBody(refused)).toMatchObject({ error_code: 'VALIDATION_ERROR', error_metadata: { field: 'scope' } });
+    }
+    expect((await list(id)).map((app) => app.scope)).toEqual(['accounting.invoices offline_access']);
   });
 
   it('answers 410 for an organisation that does not exist', async () => {
@@ -374,6 +411,26 @@ describe('ledgerport oauth-app (CLI)', () => {
       return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
     }
   }
+
+  it("sets an app's scopes and webhook key as the API does", async () => {
+    const org = await t.newOrg('OAuth CLI scopes');
+    const id = org.organization.id;
+    const set = await cli([
+      'set',
+      ...['--id', id, '--platform', 'XERO', '--environment', 'sandbox', '--client-id', 'cli-xero', '--client-secret', 'cli-secret'],
+      ...[
+        '--redirect-uri',
+        'https://api.example.com/link/oauth/callback',
+        '--scope',
+        'accounting.invoices offline_access',
+        '--webhook-key',
+        'cli-key',
+      ],
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).not.toContain('cli-key');
+    expect(await list(id)).toMatchObject([{ platform: 'XERO', scope: 'accounting.invoices offline_access', has_webhook_key: true }]);
+  });
 
   it('lists and deletes through the same functions as the API; set refuses platforms of the build without OAuth', async () => {
     const org = await t.newOrg('OAuth CLI');

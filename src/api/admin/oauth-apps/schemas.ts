@@ -10,6 +10,10 @@ export const OAuthAppSchema = Type.Object(
     has_webhook_key: Type.Boolean({
       description: "Whether the platform's webhooks to this app are verified and received (POST /platform-webhooks/…); the key is never shown.",
     }),
+    scope: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "Consent scopes the app asks for, space-separated; null: the connector's list (docs/platforms.md). A connection's own scope replaces them.",
+    }),
     calls_this_month: Type.Integer({
       minimum: 0,
       description:

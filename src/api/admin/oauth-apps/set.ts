@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
-import { OAUTH_APP_FIELD_MAX_LENGTH, REDIRECT_URI_MAX_LENGTH, setOAuthApp } from '../../../connections/oauth-apps.ts';
+import { OAUTH_APP_FIELD_MAX_LENGTH, OAUTH_SCOPE_MAX_LENGTH, REDIRECT_URI_MAX_LENGTH, setOAuthApp } from '../../../connections/oauth-apps.ts';
 import { EnvironmentSchema } from '../organizations/schemas.ts';
 import { OAuthAppParams, OAuthAppSchema } from './schemas.ts';
 
@@ -25,6 +25,14 @@ export const contract = defineContract({
         maxLength: REDIRECT_URI_MAX_LENGTH,
         description: 'e.g. https://api.example.com/link/oauth/callback',
       }),
+      scope: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: OAUTH_SCOPE_MAX_LENGTH,
+          description:
+            "Consent scopes the app asks for, space-separated (OAuth 2.0's scope). Left out: the connector's list. Xero apps created since March 2026 may ask for granular scopes only, and for those enabled for the app in its portal.",
+        }),
+      ),
       webhook_key: Type.Optional(
         Type.String({
           minLength: 1,
@@ -43,7 +51,7 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher } = request.server.services;
-  const { environment, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri, webhook_key: webhookKey } = request.body;
+  const { environment, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri, webhook_key: webhookKey, scope } = request.body;
   return {
     oauth_app: await setOAuthApp(pool, cipher, {
       organizationId: request.params.id,
@@ -53,6 +61,7 @@ export default defineEndpoint(contract, async (request) => {
       clientSecret,
       redirectUri,
       ...(webhookKey === undefined ? {} : { webhookKey }),
+      ...(scope === undefined ? {} : { scope }),
       location: 'body',
     }),
   };
