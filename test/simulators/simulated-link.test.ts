@@ -29,7 +29,12 @@ afterAll(async () => {
 });
 
 async function createLink(environment: 'sandbox' | 'production' = 'sandbox'): Promise<{ id: string; path: string }> {
-  const response = await t.app.inject({ method: 'POST', url: '/versioned/connections/create', headers: clientHeaders(t.org, environment), payload: {} });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/versioned/connections/create',
+    headers: clientHeaders(t.org, environment),
+    payload: {},
+  });
   expect(response.statusCode, response.body).toBe(200);
   const { connection } = response.json<{ connection: { id: string; link_url: string } }>();
   return { id: connection.id, path: new URL(connection.link_url).pathname };
@@ -63,7 +68,8 @@ async function listAll(token: string, path: string): Promise<Json[]> {
   const records: Json[] = [];
   let cursor: string | null = null;
   do {
-    const query = new URLSearchParams({ access_token: token, limit: '500', ...(cursor === null ? {} : { cursor }) });
+    // Typed: inferred, it would depend on itself through `cursor` (TS7022).
+    const query: URLSearchParams = new URLSearchParams({ access_token: token, limit: '500', ...(cursor === null ? {} : { cursor }) });
     const response = await t.app.inject({ method: 'GET', url: `/versioned/accounting/${path}?${query.toString()}`, headers: clientHeaders(t.org) });
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json<Json & { next_cursor?: string | null }>();
@@ -116,7 +122,12 @@ describe.each(PLATFORMS)('$platform in the sandbox environment', ({ platform, co
 
   it('sends the consent to the real platform once the organisation registers its own app', async () => {
     const org = await t.newOrg(`Own ${platform} app`);
-    await registerOAuthApp(t, platform, { clientId: 'own-app', clientSecret: 'own-secret', redirectUri: 'https://ledgerport.example/link/oauth/callback' }, org);
+    await registerOAuthApp(
+      t,
+      platform,
+      { clientId: 'own-app', clientSecret: 'own-secret', redirectUri: 'https://ledgerport.example/link/oauth/callback' },
+      org,
+    );
     const response = await t.app.inject({ method: 'POST', url: '/versioned/connections/create', headers: clientHeaders(org), payload: {} });
     const path = new URL(response.json<{ connection: { link_url: string } }>().connection.link_url).pathname;
     const start = await new LinkBrowser(t.app).get(`${path}/${platform}`);
