@@ -16,7 +16,6 @@ import { createConnection } from '../src/connections/connections.ts';
 import type { ConnectionRecord } from '../src/connections/types.ts';
 import type { Pool } from '../src/db/pool.ts';
 import { connectorContext } from '../src/platforms/context.ts';
-import { sandboxConnector, sandboxPlatform } from '../packages/sandbox/src/index.ts';
 import { requestSync, type SyncKind } from '../src/sync/requests.ts';
 import { createOrganization } from '../src/tenants/organizations.ts';
 import type { Tenant } from '../src/tenants/types.ts';
@@ -174,8 +173,11 @@ export async function ingestBench(
   const tenant: Tenant = { organizationId: org.organization.id, environment: 'sandbox' };
   const accountKey = `user_bench_ingest_size_${records}`;
   const credentials = { basic_username: accountKey, basic_password: PASSWORD };
-  const probe = connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: pool });
-  const identity = await sandboxConnector.identify(probe);
+  const { sandbox } = bench.runtime;
+  if (sandbox === null) throw new Error('the ingest benchmark needs SANDBOX (SANDBOX_ENABLED)');
+  const { connector, platform } = sandbox;
+  const probe = connectorContext({ connector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: pool });
+  const identity = await connector.identify(probe);
   const { connection } = await createConnection(pool, cipher, tenant, {
     platform: 'SANDBOX',
     name: null,
@@ -188,7 +190,7 @@ export async function ingestBench(
   });
 
   log(`ingest: materializing the ${records}-record sandbox`);
-  const made = await timed(() => sandboxPlatform().materialize(accountKey));
+  const made = await timed(() => platform.materialize(accountKey));
   const platformRecords = made.result?.records ?? 0;
   const stored = (): Promise<number> =>
     count(pool, 'SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND deleted_at IS NULL', [connection.id]);

@@ -18,9 +18,9 @@ import { createBoss, type PgBoss } from './queue/boss.ts';
 import { createQueues } from './jobs/queues.ts';
 import { bossSender } from './queue/sender.ts';
 import type { FastifyInstance } from 'fastify';
-import { registerConnector } from './platforms/registry.ts';
+import { replaceConnector } from './platforms/registry.ts';
 import { registerSimulator } from './platforms/simulators.ts';
-import { sandboxOptionsFromEnv, sandboxPlugin } from '../packages/sandbox/src/plugin.ts';
+import { sandboxOptionsFromEnv, sandboxPlugin, type SandboxPlugin } from '../packages/sandbox/src/plugin.ts';
 import { JobWaiter } from './writes/waiter.ts';
 import { ConnectionCache } from './connections/access-token-cache.ts';
 import { sealLegacyLinkTokens } from './connections/seal-link-tokens.ts';
@@ -37,6 +37,8 @@ export interface Runtime {
   boss: PgBoss;
   /** What the optional plugins this process hosts mount on the app (SANDBOX's pages when SANDBOX_ENABLED): pass to buildApp. */
   mounts: ((app: FastifyInstance) => void)[];
+  /** The SANDBOX plugin this process hosts, null when SANDBOX_ENABLED=false: benchmarks reach its platform. */
+  sandbox: SandboxPlugin | null;
   databaseUrl: string;
   close(): Promise<void>;
 }
@@ -82,7 +84,8 @@ export async function startRuntime(options: {
     if (sandbox !== null) {
       const sandboxApplied = await sandbox.migrate();
       if (sandboxApplied.length > 0) options.log(`applied SANDBOX migrations ${sandboxApplied.join(', ')}`);
-      registerConnector(sandbox.connector);
+      // Replacing: a test or benchmark process may start more than one runtime, each with its own SANDBOX.
+      replaceConnector(sandbox.connector);
       for (const simulator of sandbox.simulators) registerSimulator(simulator);
     }
     const encryptionKey = await resolveEncryptionKey(config, options.log);
@@ -129,6 +132,7 @@ export async function startRuntime(options: {
       webhookServices: { ...services, pool: webhookPool },
       boss,
       mounts: sandbox === null ? [] : [sandbox.pages],
+      sandbox,
       databaseUrl: url,
       async close() {
         await boss.stop({ graceful: true, timeout: 20_000 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Connector } from './connector.ts';
 import { renderPlatformsMarkdown } from './docs.ts';
 import { listConnectors } from './index.ts';
-import { sandboxConnector } from '../../packages/sandbox/src/index.ts';
+import { createSandboxConnector } from '../../packages/sandbox/src/index.ts';
 
 const connector: Connector = {
   id: 'DOCSTEST',
@@ -98,6 +98,6 @@ describe('docs/platforms.md', () => {
   it('matches the registered connectors (run `node scripts/gen-platform-docs.ts`)', async () => {
     const committed = await readFile(new URL('../../docs/platforms.md', import.meta.url), 'utf8');
     // SANDBOX as the default service offers it (SANDBOX_ENABLED), besides the catalogue's.
-    expect(committed).toBe(renderPlatformsMarkdown([...listConnectors(), sandboxConnector]));
+    expect(committed).toBe(renderPlatformsMarkdown([...listConnectors(), createSandboxConnector()]));
   });
 });

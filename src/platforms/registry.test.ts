@@ -79,6 +79,26 @@ describe('registerConnector', () => {
     }).toThrow('already registered');
   });
 
+  it("lets a plugin's connector replace an earlier plugin's, but neither a built-in one nor be replaced by register()", () => {
+    const registry = createConnectorRegistry();
+    const first = testConnector({ id: 'PLUGIN' });
+    const second = testConnector({ id: 'PLUGIN' });
+    registry.replace(first);
+    registry.replace(second);
+    expect(registry.get('PLUGIN')).toBe(second);
+    expect(() => {
+      registry.register(testConnector({ id: 'PLUGIN' }));
+    }).toThrow('already registered');
+    registry.register(testConnector());
+    expect(() => {
+      registry.replace(testConnector());
+    }).toThrow('not by a plugin: it cannot be replaced');
+    expect(() => {
+      registry.replace(testConnector({ id: 'PLUGIN', name: '' }));
+    }).toThrow('name is empty');
+    expect(registry.get('PLUGIN')).toBe(second);
+  });
+
   it('rejects handlers that do not match the capabilities, naming each problem', () => {
     const message = registrationError(
       testConnector({

@@ -209,6 +209,11 @@ function objectProblems(type: UnifiedObjectType, caps: ObjectCapabilities, handl
 
 export interface ConnectorRegistry {
   register(connector: Connector): void;
+  /**
+   * A plugin's connector (SANDBOX's): replaces an earlier plugin's with the same id, as when a test file starts
+   * several apps. It never replaces one registered with register(), and register() never replaces it.
+   */
+  replace(connector: Connector): void;
   get(id: string): Connector | undefined;
   /** Sorted by id. */
   list(): Connector[];
@@ -218,14 +223,24 @@ export interface ConnectorRegistry {
 
 export function createConnectorRegistry(): ConnectorRegistry {
   const connectors = new Map<string, Connector>();
+  // Ids registered by replace(): only these may be replaced.
+  const replaceable = new Set<string>();
+  const add = (connector: Connector, clash: string | null): void => {
+    const problems = validateConnector(connector);
+    if (clash !== null) problems.unshift(clash);
+    if (problems.length > 0) {
+      throw new Error(`Connector ${connector.id} is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    }
+    connectors.set(connector.id, connector);
+  };
   return {
     register(connector) {
-      const problems = validateConnector(connector);
-      if (connectors.has(connector.id)) problems.unshift(`id "${connector.id}" is already registered`);
-      if (problems.length > 0) {
-        throw new Error(`Connector ${connector.id} is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-      }
-      connectors.set(connector.id, connector);
+      add(connector, connectors.has(connector.id) ? `id "${connector.id}" is already registered` : null);
+    },
+    replace(connector) {
+      const builtIn = connectors.has(connector.id) && !replaceable.has(connector.id);
+      add(connector, builtIn ? `id "${connector.id}" is already registered, not by a plugin: it cannot be replaced` : null);
+      replaceable.add(connector.id);
     },
     get: (id) => connectors.get(id),
     list: () => [...connectors.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
@@ -237,13 +252,20 @@ export function createConnectorRegistry(): ConnectorRegistry {
 
 /**
  * The process-wide registry, filled by src/platforms/index.ts, and with SANDBOX by the process that
- * hosts it (src/runtime.ts, unless SANDBOX_ENABLED=false) or by a test that configures it.
+ * hosts it (src/runtime.ts, unless SANDBOX_ENABLED=false) or by a test app that builds its plugin.
  */
 const registry = createConnectorRegistry();
 
 /** Registering the very same connector again is a no-op; another one with a registered id still fails. */
 export const registerConnector = (connector: Connector): void => {
   if (registry.get(connector.id) !== connector) registry.register(connector);
+};
+/**
+ * For plugins and tests: a plugin's connector, bound to that plugin's platform, replaces the connector of an earlier
+ * plugin with its id (a test file may start several apps, each with its own SANDBOX); never a built-in connector.
+ */
+export const replaceConnector = (connector: Connector): void => {
+  registry.replace(connector);
 };
 export const getConnector = (id: string): Connector | undefined => registry.get(id);
 export const listConnectors = (): Connector[] => registry.list();

@@ -9,7 +9,6 @@ import { accessTokenOf, createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { OBJECT_TYPES, UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
 import { connectorContext } from '../platforms/context.ts';
-import { sandboxConnector, sandboxPlatform } from '../../packages/sandbox/src/index.ts';
 import { clientHeaders, json, startTestApp, type TestApp } from '../../test/support/app.ts';
 import { expectedEvents, platformSnapshot, storedSnapshot, type Snapshot } from '../../test/support/books.ts';
 import { requestSync } from './requests.ts';
@@ -23,14 +22,14 @@ const credentials = { basic_username: USER, basic_password: 'pass_good' };
 beforeAll(async () => {
   t = await startTestApp();
   const probe = connectorContext({
-    connector: sandboxConnector,
+    connector: t.sandbox.connector,
     connectionId: 'probe',
     credentials,
     tokens: null,
     environment: 'sandbox',
     db: t.db.pool,
   });
-  const identity = await sandboxConnector.identify(probe);
+  const identity = await t.sandbox.connector.identify(probe);
   ({ connection } = await createConnection(
     t.db.pool,
     t.services.cipher,
@@ -52,7 +51,7 @@ afterAll(async () => {
 });
 
 const ctx = () =>
-  connectorContext({ connector: sandboxConnector, connectionId: connection.id, credentials, tokens: null, environment: 'sandbox', db: t.db.pool });
+  connectorContext({ connector: t.sandbox.connector, connectionId: connection.id, credentials, tokens: null, environment: 'sandbox', db: t.db.pool });
 
 async function sync(kind: 'initial' | 'incremental'): Promise<void> {
   const run = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind, trigger: 'api', details: {} });
@@ -81,7 +80,7 @@ let books: Snapshot = new Map();
 describe('syncing SANDBOX', () => {
   it('the initial sync stores every object type, equal to the books', async () => {
     await sync('initial');
-    books = await platformSnapshot(sandboxConnector, ctx());
+    books = await platformSnapshot(t.sandbox.connector, ctx());
     expect(await storedSnapshot(t.db.pool, connection.id)).toEqual(books);
     const types = await t.db.pool.query<{ object_type: string }>('SELECT DISTINCT object_type FROM records WHERE connection_id = $1', [
       connection.id,
@@ -104,7 +103,7 @@ describe('syncing SANDBOX', () => {
 
   it('after time moves, an incremental sync stores exactly the changes and fires exactly the matching events', async () => {
     for (let round = 0; round < 3; round++) {
-      const state = await sandboxPlatform().advance(USER, 2);
+      const state = await t.sandbox.platform.advance(USER, 2);
       const changes = await t.db.pool.query<{ object_type: string; platform_id: string; op: string }>(
         `SELECT DISTINCT object_type, platform_id, op FROM sandbox_platform.change_log WHERE account_id = $1 AND tick > $2`,
         [state.id, state.tick - 2],
@@ -112,7 +111,7 @@ describe('syncing SANDBOX', () => {
       expect(changes.rows.length).toBeGreaterThan(0);
       const marker = await now();
       await sync('incremental');
-      const after = await platformSnapshot(sandboxConnector, ctx());
+      const after = await platformSnapshot(t.sandbox.connector, ctx());
       expect(await storedSnapshot(t.db.pool, connection.id)).toEqual(after);
       const fired = await entityEvents(marker);
       expect(fired).toEqual(expectedEvents(books, after));
@@ -134,7 +133,7 @@ describe('syncing SANDBOX', () => {
 
   it("statements sync like balance sheets: a day of business updates this month's and fires their entity webhooks", async () => {
     const marker = await now();
-    await sandboxPlatform().advance(USER, 1);
+    await t.sandbox.platform.advance(USER, 1);
     await sync('incremental');
     const fired = await entityEvents(marker);
     for (const code of [
@@ -158,13 +157,13 @@ describe('syncing SANDBOX', () => {
       code: 'CASH_FLOW_STATEMENT_UPDATED',
       cash_flow: { ending_balance: expect.any(Number) as unknown },
     });
-    books = await platformSnapshot(sandboxConnector, ctx());
+    books = await platformSnapshot(t.sandbox.connector, ctx());
   });
 
   it('syncConfig.entities names them INCOME_STATEMENT and CASH_FLOW_STATEMENT; the status counts what is synced', async () => {
     const other = { basic_username: 'user_engine_statements_size_300', basic_password: 'pass_good' };
     const probe = connectorContext({
-      connector: sandboxConnector,
+      connector: t.sandbox.connector,
       connectionId: 'probe',
       credentials: other,
       tokens: null,
@@ -179,7 +178,7 @@ describe('syncing SANDBOX', () => {
         platform: 'SANDBOX',
         name: 'statements only',
         credentials: other,
-        identity: await sandboxConnector.identify(probe),
+        identity: await t.sandbox.connector.identify(probe),
         syncConfig: { historical_months: 0, entities: ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'] },
         scope: null,
         marketplace: null,

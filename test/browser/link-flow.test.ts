@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { setRedirectUrls } from '../../src/connections/redirect-urls.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnector } from '../../src/platforms/index.ts';
-import { configureSandbox } from '../../packages/sandbox/src/index.ts';
+import { DEFAULT_OPTIONS } from '../../packages/sandbox/src/options.ts';
 import { clientHeaders, startTestApp, type TestApp } from '../support/app.ts';
 import { launchChromium, runBrowserTests } from '../support/chromium.ts';
 
@@ -54,9 +54,9 @@ function clientApp(): Server {
 
 describe.skipIf(!runBrowserTests)('with Chromium', () => {
   beforeAll(async () => {
-    const started = await startTestApp();
+    // SANDBOX with its default options, as a user of the service first meets it (its time moves on its own).
+    const started = await startTestApp({ sandbox: { tickIntervalMs: DEFAULT_OPTIONS.tickIntervalMs } });
     t = started;
-    configureSandbox({ pool: started.db.pool });
     await started.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(started.app.server.address() as AddressInfo).port}`;
     // link_url is built from publicUrl when a connection is created or fetched.

@@ -19,7 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listenOnLoopback } from '../support/loopback-server.ts';
 import { completeLink, connectionForId, recordLinkError } from '../../src/connections/connections.ts';
 import { getConnector, registerConnector } from '../../src/platforms/registry.ts';
-import { configureSandbox } from '../../packages/sandbox/src/index.ts';
 import { xeroConnector } from '../../src/platforms/xero/index.ts';
 import { ensureInitialSync } from '../../src/sync/requests.ts';
 import { runSync } from '../../src/sync/runner.ts';
@@ -108,8 +107,11 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ server, config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true } });
-    configureSandbox({ pool: t.db.pool, options: { tickIntervalMs: 0, defaultSize: 60 } });
+    t = await startTestApp({
+      server,
+      config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true },
+      sandbox: { defaultSize: 60 },
+    });
     await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
     receiver = new EchoReceiver();
     dispatcher = startWebhookDispatcher(t.services, { pollMs: 50 });

@@ -32,13 +32,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCipher } from '../../src/crypto/secrets.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
-import { configureSandbox } from '../../packages/sandbox/src/index.ts';
 import { createOrganization } from '../../src/tenants/organizations.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { FaultWorkload, type WorkloadOptions } from '../support/fault-workload.ts';
 import { startService, type ServiceProcess } from '../support/process.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startTestSandbox } from '../support/sandbox.ts';
 
 const RECORDS = Number(process.env.FAULT_SANDBOX_SIZE ?? 20_000);
 const USERS = { sync: `user_terminate_size_${RECORDS}`, write: 'user_terminate_writes_size_800' };
@@ -172,7 +172,7 @@ class Terminator {
 
 beforeAll(async () => {
   db = await createTestDatabase('embedded', { poolSize: 8, applicationName: TEST_APPLICATION });
-  const sandbox = configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
+  const sandbox = startTestSandbox(db.pool);
   const cipher = createCipher(Buffer.from(KEY, 'hex'));
   const org = await createOrganization(db.pool, cipher, 'Terminate test');
   tenant = { organizationId: org.organization.id, environment: 'sandbox' };

@@ -32,13 +32,13 @@ import { createCipher } from '../../src/crypto/secrets.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
 import { HTTP_DEFAULTS } from '../../src/platforms/http.ts';
-import { configureSandbox } from '../../packages/sandbox/src/index.ts';
 import { startSandboxServer, type SandboxServer } from '../../packages/sandbox/src/server.ts';
 import { createOrganization } from '../../src/tenants/organizations.ts';
 import { ChaosProxy, seededChaos, type ChaosPolicy } from '../support/chaos-proxy.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { FaultWorkload, type WorkloadOptions } from '../support/fault-workload.ts';
 import { startService, type ServiceProcess } from '../support/process.ts';
+import { startTestSandbox } from '../support/sandbox.ts';
 
 const RECORDS = Number(process.env.FAULT_SANDBOX_SIZE ?? 5_000);
 const USERS = { sync: `user_chaos_size_${RECORDS}`, write: 'user_chaos_writes_size_800' };
@@ -105,8 +105,8 @@ function checkWorker(): void {
 
 beforeAll(async () => {
   db = await createTestDatabase('embedded', { poolSize: 12 });
-  const sandbox = configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
-  server = await startSandboxServer(sandbox);
+  const sandbox = startTestSandbox(db.pool);
+  server = await startSandboxServer(sandbox.platform);
   proxy = new ChaosProxy(server.url, chaosPolicy());
   proxyUrl = await proxy.listen();
   const cipher = createCipher(Buffer.from(KEY, 'hex'));

@@ -12,7 +12,7 @@ import type { ConnectionRecord } from '../../src/connections/types.ts';
 import { createCipher } from '../../src/crypto/secrets.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../src/model/object-types.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { configureSandbox, sandboxConnector, type SandboxPlatform } from '../../packages/sandbox/src/index.ts';
+import type { SandboxPlugin } from '../../packages/sandbox/src/plugin.ts';
 import { requestSync } from '../../src/sync/requests.ts';
 import { createOrganization } from '../../src/tenants/organizations.ts';
 import { createBoss } from '../../src/queue/boss.ts';
@@ -20,6 +20,7 @@ import { bossSender } from '../../src/queue/sender.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startService, type ServiceProcess } from '../support/process.ts';
 import { diffSnapshots, expectedEvents, platformSnapshot, storedSnapshot, type Snapshot } from '../support/books.ts';
+import { startTestSandbox } from '../support/sandbox.ts';
 
 const RECORDS = Number(process.env.FAULT_SANDBOX_SIZE ?? 50_000);
 const SYNCS = 10;
@@ -27,7 +28,7 @@ const USER = `user_crash_size_${RECORDS}`;
 const KEY = randomBytes(32).toString('hex');
 
 let db: TestDatabase;
-let sandbox: SandboxPlatform;
+let sandbox: SandboxPlugin;
 let connection: ConnectionRecord;
 let worker: ServiceProcess | null = null;
 let kills = 0;
@@ -53,19 +54,19 @@ async function killWorker(): Promise<void> {
 
 beforeAll(async () => {
   db = await createTestDatabase('embedded', { poolSize: 8 });
-  sandbox = configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
+  sandbox = startTestSandbox(db.pool);
   const cipher = createCipher(Buffer.from(KEY, 'hex'));
   const org = await createOrganization(db.pool, cipher, 'Crash test');
   const credentials = { basic_username: USER, basic_password: 'pass_good' };
   const ctx = connectorContext({
-    connector: sandboxConnector,
+    connector: sandbox.connector,
     connectionId: 'probe',
     credentials,
     tokens: null,
     environment: 'sandbox',
     db: db.pool,
   });
-  const identity = await sandboxConnector.identify(ctx);
+  const identity = await sandbox.connector.identify(ctx);
   ({ connection } = await createConnection(
     db.pool,
     cipher,
@@ -81,7 +82,7 @@ beforeAll(async () => {
       redirectUrl: null,
     },
   ));
-  await sandbox.materialize(USER);
+  await sandbox.platform.materialize(USER);
 }, 600_000);
 
 afterAll(async () => {
@@ -127,7 +128,7 @@ async function waitForRun(runId: string, killAt: number[]): Promise<void> {
 describe(`sync of a ${RECORDS}-record sandbox under kill -9`, () => {
   it('keeps the stored copy equal to the books and fires each change exactly once', async () => {
     const ctx = connectorContext({
-      connector: sandboxConnector,
+      connector: sandbox.connector,
       connectionId: connection.id,
       credentials: { basic_username: USER, basic_password: 'pass_good' },
       tokens: null,
@@ -141,8 +142,8 @@ describe(`sync of a ${RECORDS}-record sandbox under kill -9`, () => {
     let before: Snapshot = new Map();
     try {
       for (let n = 0; n < SYNCS; n++) {
-        if (n > 0) await sandbox.advance(USER, 1);
-        const after = await platformSnapshot(sandboxConnector, ctx);
+        if (n > 0) await sandbox.platform.advance(USER, 1);
+        const after = await platformSnapshot(sandbox.connector, ctx);
         const marker = (await db.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]?.now ?? new Date();
         const run = await requestSync(db.pool, jobs, connection.id, { kind: n === 0 ? 'initial' : 'incremental', trigger: 'api', details: {} });
         // Up to two kills at random moments of this sync; the long initial sync is always hit at least once.

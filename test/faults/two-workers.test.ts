@@ -8,11 +8,11 @@ import { createCipher } from '../../src/crypto/secrets.ts';
 import { createBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { configureSandbox, sandboxConnector } from '../../packages/sandbox/src/index.ts';
 import { requestSync } from '../../src/sync/requests.ts';
 import { createOrganization } from '../../src/tenants/organizations.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startService, type ServiceProcess } from '../support/process.ts';
+import { startTestSandbox } from '../support/sandbox.ts';
 
 const KEY = randomBytes(32).toString('hex');
 let db: TestDatabase;
@@ -21,13 +21,13 @@ const workers: ServiceProcess[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase('embedded');
-  configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
+  const { connector } = startTestSandbox(db.pool);
   const cipher = createCipher(Buffer.from(KEY, 'hex'));
   const org = await createOrganization(db.pool, cipher, 'Two workers');
   for (const user of ['user_two_a_size_1500', 'user_two_b_size_1500']) {
     const credentials = { basic_username: user, basic_password: 'pass_good' };
-    const identity = await sandboxConnector.identify(
-      connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: db.pool }),
+    const identity = await connector.identify(
+      connectorContext({ connector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: db.pool }),
     );
     const { connection } = await createConnection(
       db.pool,

@@ -31,7 +31,7 @@ import { VersionRegistry } from '../../src/http/versioning.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { configureSandbox, sandboxConnector } from '../../packages/sandbox/src/index.ts';
+import type { SandboxPlugin } from '../../packages/sandbox/src/plugin.ts';
 import { postgresRateLimiter } from '../../src/ratelimit/limiter.ts';
 import type { Services } from '../../src/services.ts';
 import { requestSync } from '../../src/sync/requests.ts';
@@ -44,6 +44,7 @@ import { platformBills } from '../support/books.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { startService, type ServiceProcess } from '../support/process.ts';
+import { startTestSandbox } from '../support/sandbox.ts';
 
 const USER = 'user_write_crash_size_800';
 const CREDENTIALS = { basic_username: USER, basic_password: 'pass_good' };
@@ -64,6 +65,7 @@ let boss: PgBoss;
 let services: Services;
 let tenant: Tenant;
 let connection: ConnectionRecord;
+let sandbox: SandboxPlugin;
 let worker: ServiceProcess | null = null;
 let workerStarts = 0;
 let workerSince = new Date();
@@ -159,19 +161,19 @@ async function killWorker(kind: KillKind): Promise<void> {
 
 beforeAll(async () => {
   db = await createTestDatabase('embedded', { poolSize: 8 });
-  const sandbox = configureSandbox({ pool: db.pool, options: { tickIntervalMs: 0 } });
+  sandbox = startTestSandbox(db.pool);
   cipher = createCipher(Buffer.from(KEY, 'hex'));
   const org = await createOrganization(db.pool, cipher, 'Write crash test');
   tenant = { organizationId: org.organization.id, environment: 'sandbox' };
   const ctx = connectorContext({
-    connector: sandboxConnector,
+    connector: sandbox.connector,
     connectionId: 'probe',
     credentials: CREDENTIALS,
     tokens: null,
     environment: 'sandbox',
     db: db.pool,
   });
-  const identity = await sandboxConnector.identify(ctx);
+  const identity = await sandbox.connector.identify(ctx);
   ({ connection } = await createConnection(db.pool, cipher, tenant, {
     platform: 'SANDBOX',
     name: null,
@@ -182,7 +184,7 @@ beforeAll(async () => {
     marketplace: null,
     redirectUrl: null,
   }));
-  await sandbox.materialize(USER);
+  await sandbox.platform.materialize(USER);
   boss = createBoss(db.url, { schedule: false });
   await boss.start();
   const versions = new VersionRegistry();
@@ -396,14 +398,14 @@ describe('bill writes under kill -9 of the worker', () => {
 
     // 2. The platform: each completed create once, a failed one at most once, no memo of this run twice.
     const ctx = connectorContext({
-      connector: sandboxConnector,
+      connector: sandbox.connector,
       connectionId: connection.id,
       credentials: CREDENTIALS,
       tokens: null,
       environment: 'sandbox',
       db: db.pool,
     });
-    const bills = await platformBills(sandboxConnector, ctx);
+    const bills = await platformBills(sandbox.connector, ctx);
     const byMemo = new Map<string, string[]>();
     for (const bill of bills) {
       if (bill.memo?.endsWith(`-${RUN}`) !== true) continue;

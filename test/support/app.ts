@@ -16,12 +16,13 @@ import type { Services } from '../../src/services.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
 import { bossSender } from '../../src/queue/sender.ts';
 import { registerSimulator } from '../../src/platforms/simulators.ts';
-import { sandboxPlugin } from '../../packages/sandbox/src/plugin.ts';
+import type { SandboxOptions, SandboxPlugin } from '../../packages/sandbox/src/plugin.ts';
 import { createOrganization, type CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Environment } from '../../src/tenants/types.ts';
 import { JobWaiter } from '../../src/writes/waiter.ts';
 import { silentLogger, type Logger } from '../../src/log/logger.ts';
 import { createTestDatabase, type TestDatabase, type TestServer } from './database.ts';
+import { startTestSandbox } from './sandbox.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { OrganizationGate } from '../../src/db/organization-gate.ts';
 
@@ -34,6 +35,8 @@ export interface TestApp {
   boss: PgBoss;
   adminToken: string;
   org: CreatedOrganization;
+  /** The app's SANDBOX: its platform (to move its time: sandbox.platform.advance) and its registered connector. */
+  sandbox: SandboxPlugin;
   /** Creates another organisation (for cross-tenant tests). */
   newOrg(name?: string): Promise<CreatedOrganization>;
   close(): Promise<void>;
@@ -50,6 +53,8 @@ export interface TestAppOptions {
   writeSyncWaitMs?: number;
   /** ENCRYPTION_KEY of the app (32 bytes): worker processes on its database must share it; default random. */
   encryptionKey?: Buffer;
+  /** Options of the app's SANDBOX platform over the test defaults (tickIntervalMs 0: time moves only through advance()). */
+  sandbox?: Partial<SandboxOptions>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -88,8 +93,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     connectionCache: new ConnectionCache(db.pool, config.connectionCacheSeconds),
     log: options.log ?? silentLogger(),
   };
-  // SANDBOX on, as by default: registered, its books in the test database (migrated with the template), its pages mounted.
-  const sandbox = sandboxPlugin({ pool: db.pool, options: { tickIntervalMs: 0 } });
+  // SANDBOX on, as by default: registered (replacing an earlier app's of this file), its books in the test database
+  // (migrated with the template), its pages mounted.
+  const sandbox = startTestSandbox(db.pool, options.sandbox);
   for (const simulator of sandbox.simulators) registerSimulator(simulator);
   const boss = createBoss(db.url, { schedule: false });
   await boss.start();
@@ -106,6 +112,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     services,
     adminToken,
     org,
+    sandbox,
     newOrg: (name = 'Other Org') => createOrganization(db.pool, cipher, name),
     boss,
     async close() {

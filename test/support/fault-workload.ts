@@ -22,7 +22,7 @@ import type { Pool } from '../../src/db/pool.ts';
 import type { JobSender } from '../../src/queue/sender.ts';
 import type { ConnectorContext } from '../../src/platforms/connector.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { sandboxConnector, type SandboxPlatform } from '../../packages/sandbox/src/index.ts';
+import type { SandboxPlugin } from '../../packages/sandbox/src/plugin.ts';
 import { requestSync } from '../../src/sync/requests.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import { BillWrites, type BillWritesOutcome } from './bill-writes.ts';
@@ -48,7 +48,7 @@ export class FaultWorkload {
   private readonly begun = Date.now();
   private readonly pool: Pool;
   private readonly jobs: JobSender;
-  private readonly sandbox: SandboxPlatform;
+  private readonly sandbox: SandboxPlugin;
   private readonly users: { sync: string; write: string };
   private readonly syncConnection: ConnectionRecord;
   private readonly writeConnection: ConnectionRecord;
@@ -57,7 +57,7 @@ export class FaultWorkload {
   private constructor(
     pool: Pool,
     jobs: JobSender,
-    sandbox: SandboxPlatform,
+    sandbox: SandboxPlugin,
     tenant: Tenant,
     users: { sync: string; write: string },
     connections: [ConnectionRecord, ConnectionRecord],
@@ -75,16 +75,16 @@ export class FaultWorkload {
     pool: Pool,
     cipher: Cipher,
     jobs: JobSender,
-    sandbox: SandboxPlatform,
+    sandbox: SandboxPlugin,
     tenant: Tenant,
     users: { sync: string; write: string },
   ): Promise<FaultWorkload> {
     const connections: [ConnectionRecord, ConnectionRecord] = [
-      await linkSandboxConnection(pool, cipher, tenant, users.sync),
-      await linkSandboxConnection(pool, cipher, tenant, users.write),
+      await linkSandboxConnection(pool, cipher, tenant, users.sync, sandbox.connector),
+      await linkSandboxConnection(pool, cipher, tenant, users.write, sandbox.connector),
     ];
-    await sandbox.materialize(users.sync);
-    await sandbox.materialize(users.write);
+    await sandbox.platform.materialize(users.sync);
+    await sandbox.platform.materialize(users.write);
     return new FaultWorkload(pool, jobs, sandbox, tenant, users, connections);
   }
 
@@ -92,7 +92,7 @@ export class FaultWorkload {
   private context(connection: ConnectionRecord): ConnectorContext {
     const user = connection === this.syncConnection ? this.users.sync : this.users.write;
     return connectorContext({
-      connector: sandboxConnector,
+      connector: this.sandbox.connector,
       connectionId: connection.id,
       credentials: { basic_username: user, basic_password: 'pass_good' },
       tokens: null,
@@ -125,11 +125,11 @@ export class FaultWorkload {
     );
     for (const run of unfinished.rows) this.problems.push(`sync run ${run.id} ended ${run.status}: ${String(run.error)}`);
     const diff = diffSnapshots(
-      await platformSnapshot(sandboxConnector, this.context(this.writeConnection)),
+      await platformSnapshot(this.sandbox.connector, this.context(this.writeConnection)),
       await storedSnapshot(this.pool, this.writeConnection.id),
     );
     if (diff.length > 0) this.problems.push(`the written connection's stored copy differs from its books: ${diff.slice(0, 10).join(', ')}`);
-    const outcome = await this.writes.check(sandboxConnector, this.context(this.writeConnection));
+    const outcome = await this.writes.check(this.sandbox.connector, this.context(this.writeConnection));
     this.writeOutcome = outcome;
     this.problems.push(...outcome.problems);
     // A failed write is a problem too, whatever its reason: the faults are our own or transient, never a reason to give a write up.
@@ -184,8 +184,8 @@ export class FaultWorkload {
     const connection = this.syncConnection;
     let before: Snapshot = new Map();
     for (let n = 0; n < options.syncs; n++) {
-      if (n > 0) await this.sandbox.advance(this.users.sync, 1);
-      const after = await platformSnapshot(sandboxConnector, this.context(connection));
+      if (n > 0) await this.sandbox.platform.advance(this.users.sync, 1);
+      const after = await platformSnapshot(this.sandbox.connector, this.context(connection));
       const marker = (await this.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]?.now ?? new Date();
       const run = await requestSync(this.pool, this.jobs, connection.id, { kind: n === 0 ? 'initial' : 'incremental', trigger: 'api', details: {} });
       const { attempts, story } = await this.waitForRun(run.id, options);

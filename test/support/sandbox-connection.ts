@@ -5,13 +5,14 @@ import type { ConnectionRecord } from '../../src/connections/types.ts';
 import type { Cipher } from '../../src/crypto/secrets.ts';
 import { deliveredBody, type SealedSlots } from '../../src/events/access-token-slot.ts';
 import type { Pool } from '../../src/db/pool.ts';
+import type { Connector } from '../../src/platforms/connector.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { sandboxConnector } from '../../packages/sandbox/src/index.ts';
 import { requestSync } from '../../src/sync/requests.ts';
 import { runSync } from '../../src/sync/runner.ts';
 import type { CreatedOrganization } from '../../src/tenants/organizations.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import type { TestApp } from './app.ts';
+import { registeredSandboxConnector } from './sandbox.ts';
 
 export interface SyncedConnection {
   connection: ConnectionRecord;
@@ -20,14 +21,24 @@ export interface SyncedConnection {
 
 /** A linked SANDBOX connection whose initial sync has not run. */
 export async function sandboxConnection(t: TestApp, user: string, org: CreatedOrganization = t.org): Promise<ConnectionRecord> {
-  return linkSandboxConnection(t.db.pool, t.services.cipher, { organizationId: org.organization.id, environment: 'sandbox' }, user);
+  const tenant: Tenant = { organizationId: org.organization.id, environment: 'sandbox' };
+  return linkSandboxConnection(t.db.pool, t.services.cipher, tenant, user, t.sandbox.connector);
 }
 
-/** The same without a test app (fault tests, whose service runs as a child process): `tenant`'s connection to `user`'s books. */
-export async function linkSandboxConnection(pool: Pool, cipher: Cipher, tenant: Tenant, user: string): Promise<ConnectionRecord> {
+/**
+ * The same without a test app (fault tests, whose service runs as a child process): `tenant`'s connection to `user`'s
+ * books, identified by default through the registered SANDBOX connector (startTestSandbox's, or a runtime's).
+ */
+export async function linkSandboxConnection(
+  pool: Pool,
+  cipher: Cipher,
+  tenant: Tenant,
+  user: string,
+  connector: Connector = registeredSandboxConnector(),
+): Promise<ConnectionRecord> {
   const credentials = { basic_username: user, basic_password: 'pass_good' };
-  const identity = await sandboxConnector.identify(
-    connectorContext({ connector: sandboxConnector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: pool }),
+  const identity = await connector.identify(
+    connectorContext({ connector, connectionId: 'probe', credentials, tokens: null, environment: 'sandbox', db: pool }),
   );
   const { connection } = await createConnection(pool, cipher, tenant, {
     platform: 'SANDBOX',

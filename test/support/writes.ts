@@ -1,10 +1,8 @@
 /** A test app whose write jobs run (workers on), on a small SANDBOX, and a request helper bound to one connection. */
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Pool } from '../../src/db/pool.ts';
 import type { ReadPage } from '../../src/platforms/connector.ts';
 import { connectorContext } from '../../src/platforms/context.ts';
-import { configureSandbox, sandboxConnector } from '../../packages/sandbox/src/index.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
 import { clientHeaders, startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 
@@ -13,9 +11,12 @@ export type Method = 'POST' | 'PATCH' | 'DELETE' | 'GET';
 export type Send = (method: Method, url: string, payload?: Json, headers?: Record<string, string>) => Promise<LightMyRequestResponse>;
 
 export async function startWriteTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } }, ...options });
   // Scenario users (user_billing, user_flaky, …) take the default size: keep it small in tests.
-  configureSandbox({ pool: t.db.pool, options: { tickIntervalMs: 0, defaultSize: 300 } });
+  const t = await startTestApp({
+    config: { rateLimit: { limit: 100_000, windowSeconds: 10 } },
+    ...options,
+    sandbox: { defaultSize: 300, ...options.sandbox },
+  });
   await startWriteWorkers(t.boss, t.services, { concurrency: 4 });
   return t;
 }
@@ -46,16 +47,17 @@ export const line = (account: string, amount: number, description = 'Test line')
 });
 
 /** Memos of every bill on the SANDBOX platform itself (not the stored copy), read through the connector. */
-export async function platformBillMemos(t: { db: { pool: Pool } }, user: string): Promise<string[]> {
+export async function platformBillMemos(t: Pick<TestApp, 'db' | 'sandbox'>, user: string): Promise<string[]> {
+  const { connector } = t.sandbox;
   const ctx = connectorContext({
-    connector: sandboxConnector,
+    connector,
     connectionId: 'check',
     credentials: { basic_username: user, basic_password: 'pass_good' },
     tokens: null,
     environment: 'sandbox',
     db: t.db.pool,
   });
-  const reader = sandboxConnector.objects.bill?.handler;
+  const reader = connector.objects.bill?.handler;
   if (reader === undefined) throw new Error('no bill reader');
   const memos: string[] = [];
   let pageToken: string | null = null;

@@ -1,23 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { UNIFIED_OBJECT_TYPES } from '../../../src/model/object-types.ts';
 import { validateConnector } from '../../../src/platforms/registry.ts';
-import { sandboxConnector } from './index.ts';
+import { createSandboxConnector } from './index.ts';
 import { WRITERS } from './writes/index.ts';
+
+const connector = createSandboxConnector();
 
 describe('sandbox connector', () => {
   it('passes the registry checks', () => {
-    expect(validateConnector(sandboxConnector)).toEqual([]);
-    expect(sandboxConnector).toMatchObject({ id: 'SANDBOX', kind: 'accounting', auth: { type: 'credentials' } });
+    expect(validateConnector(connector)).toEqual([]);
+    expect(connector).toMatchObject({ id: 'SANDBOX', kind: 'accounting', auth: { type: 'credentials' } });
   });
 
   it('reads every unified object type, with cursors and reported deletions', () => {
     for (const type of UNIFIED_OBJECT_TYPES) {
-      expect(sandboxConnector.objects[type]?.capabilities, type).toMatchObject({ read: true, incremental: 'cursor', deletions: 'reported' });
+      expect(connector.objects[type]?.capabilities, type).toMatchObject({ read: true, incremental: 'cursor', deletions: 'reported' });
     }
   });
 
   it('declares writes exactly where the platform accepts them', () => {
-    const writable = UNIFIED_OBJECT_TYPES.filter((t) => sandboxConnector.objects[t]?.capabilities.create === true).sort();
+    const writable = UNIFIED_OBJECT_TYPES.filter((t) => connector.objects[t]?.capabilities.create === true).sort();
     expect(writable).toEqual(Object.keys(WRITERS).sort());
     expect(writable).toEqual([
       'account',
@@ -36,7 +38,7 @@ describe('sandbox connector', () => {
   });
 
   it('asks for basic credentials only', () => {
-    const auth = sandboxConnector.auth;
+    const auth = connector.auth;
     expect(auth.type === 'credentials' ? auth.fields.map((f) => [f.field, f.required, f.secret]) : null).toEqual([
       ['basic_username', true, false],
       ['basic_password', true, true],

@@ -3,11 +3,10 @@
  * `npm start` serves out of the box, what tests and benchmarks drive, and what
  * a user evaluates the service with. See README.md for scenarios and knobs.
  *
- * The connector talks to the sandbox platform through a transport: in process
- * by default (plugin.ts's sandboxPlugin({ pool }) at startup), or over HTTP when
- * SANDBOX_URL points at a running sandbox server (server.ts).
+ * The connector talks to the sandbox platform through a transport: in process,
+ * to the platform its plugin made (plugin.ts's sandboxPlugin({ pool })), or over
+ * HTTP when SANDBOX_URL points at a running sandbox server (server.ts).
  */
-import type { Pool } from 'pg';
 import { ATTACHMENT_PARENTS } from '../../../src/model/attachment.ts';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../../src/model/object-types.ts';
 import type {
@@ -19,52 +18,47 @@ import type {
   PlatformRecord,
 } from '../../../src/platforms/connector.ts';
 import { PlatformError } from '../../../src/platforms/errors.ts';
-import { registerConnector } from '../../../src/platforms/registry.ts';
 import { SandboxClient } from './client.ts';
 import { attachmentParentType, businessDateOf, collectionOf } from './collections.ts';
 import { midnight } from './dates.ts';
 import { feedLine, uploadBody } from './inbound/actions.ts';
 import { INBOUND } from './inbound/index.ts';
 import { MAPPERS } from './mapping/index.ts';
-import type { SandboxOptions } from './options.ts';
-import { SandboxPlatform } from './platform.ts';
+import type { SandboxPlatform } from './platform.ts';
 import { httpTransport, inProcessTransport, type SandboxTransport } from './transport.ts';
 
 export { SandboxPlatform } from './platform.ts';
 export { SCENARIOS, SANDBOX_PASSWORD } from './scenarios.ts';
 export { httpTransport, inProcessTransport, type SandboxTransport } from './transport.ts';
 
-let configured: SandboxPlatform | null = null;
+export interface SandboxConnectorOptions {
+  /** Every call through this transport (tests of one transport). */
+  transport?: SandboxTransport;
+  /** The platform in this process (its plugin's), called unless SANDBOX_URL points at a sandbox server. */
+  platform?: () => SandboxPlatform;
+}
 
 /**
- * Gives the in-process sandbox its database (once at startup, API and worker alike, through plugin.ts) and
- * registers SANDBOX as a platform of this process. Nothing registers it otherwise: with SANDBOX_ENABLED=false
- * the service never calls this, and SANDBOX is an unknown platform.
+ * SANDBOX_URL (a running sandbox server), read on each call, selects HTTP; otherwise the connector's own platform.
+ * One HTTP transport per URL, so its limits and retries span every call.
  */
-export function configureSandbox(input: { pool: Pool; options?: Partial<SandboxOptions> } | SandboxPlatform): SandboxPlatform {
-  configured = input instanceof SandboxPlatform ? input : new SandboxPlatform(input.pool, input.options);
-  registerConnector(sandboxConnector);
-  return configured;
-}
-
-export function sandboxPlatform(): SandboxPlatform {
-  if (configured === null) throw new Error('The SANDBOX platform has no database: call configureSandbox({ pool }) at startup, or set SANDBOX_URL');
-  return configured;
-}
-
-const inProcess = inProcessTransport(sandboxPlatform);
-const overHttp = new Map<string, SandboxTransport>();
-
-/** SANDBOX_URL (a running sandbox server) selects HTTP; otherwise the platform runs in this process. */
-function defaultTransport(): SandboxTransport {
-  const url = process.env.SANDBOX_URL;
-  if (url === undefined || url === '') return inProcess;
-  let transport = overHttp.get(url);
-  if (transport === undefined) {
-    transport = httpTransport(url);
-    overHttp.set(url, transport);
-  }
-  return transport;
+function defaultTransport(platform: (() => SandboxPlatform) | undefined): () => SandboxTransport {
+  const inProcess = platform === undefined ? null : inProcessTransport(platform);
+  const overHttp = new Map<string, SandboxTransport>();
+  return () => {
+    const url = process.env.SANDBOX_URL;
+    if (url === undefined || url === '') {
+      if (inProcess === null)
+        throw new Error('This SANDBOX connector has no platform in this process: use the connector of a sandboxPlugin({ pool }), or set SANDBOX_URL');
+      return inProcess;
+    }
+    let transport = overHttp.get(url);
+    if (transport === undefined) {
+      transport = httpTransport(url);
+      overHttp.set(url, transport);
+    }
+    return transport;
+  };
 }
 
 const PAGE_SIZE = 500;
@@ -173,8 +167,10 @@ function actions(transport: () => SandboxTransport): ConnectorActions {
   };
 }
 
-export function createSandboxConnector(options: { transport?: SandboxTransport } = {}): Connector {
-  const transport = (): SandboxTransport => options.transport ?? defaultTransport();
+/** A connector without a platform (neither option) reaches SANDBOX only over HTTP, or serves for its declarations alone. */
+export function createSandboxConnector(options: SandboxConnectorOptions = {}): Connector {
+  const fixed = options.transport;
+  const transport = fixed === undefined ? defaultTransport(options.platform) : (): SandboxTransport => fixed;
   const objects: Connector['objects'] = {};
   for (const type of UNIFIED_OBJECT_TYPES) objects[type] = { capabilities: capabilities(type), handler: handler(type, transport) };
   return {
@@ -197,5 +193,3 @@ export function createSandboxConnector(options: { transport?: SandboxTransport }
     limits: { requestsPerMinute: 6_000, concurrentRequests: 8 },
   };
 }
-
-export const sandboxConnector: Connector = createSandboxConnector();

@@ -7,7 +7,7 @@
  *   POST /sandbox/bank-feeds/link/:token   account_id (form-encoded) → links the feed, shows a done page
  *
  * Plain server-rendered HTML that works without JavaScript; every value is escaped. Served by the
- * service (registerSandboxPages, wired in src/app.ts) and by the standalone server (server.ts), through
+ * service (registerSandboxPages, mounted by the plugin's pages: plugin.ts) and by the standalone server (server.ts), through
  * the same functions. A changed link answers 403, an expired one 410, each as a readable page.
  */
 import { createHash } from 'node:crypto';
@@ -15,7 +15,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ServiceError } from '../../../src/errors/catalogue.ts';
 import { html, trustedHtml, type Html } from '../../../src/html/tag.ts';
 import { LINK_PAGE_PATH } from './feed-link.ts';
-import { sandboxPlatform } from './index.ts';
 import type { NativeAccount, NativeFeedAccount } from './native.ts';
 import { NativeError } from './native-error.ts';
 import type { SandboxPlatform } from './platform.ts';
@@ -246,12 +245,9 @@ function send(reply: FastifyReply, page: PageResponse): FastifyReply {
   return reply.code(page.status).headers(PAGE_HEADERS).send(page.html);
 }
 
-/**
- * Serves the pages from the service. `platform` defaults to the in-process sandbox
- * (configureSandbox at startup); tests pass their own.
- */
-export function registerSandboxPages(app: FastifyInstance, options: { platform?: () => SandboxPlatform } = {}): void {
-  const platform = options.platform ?? sandboxPlatform;
+/** Serves the pages from the service, for `platform`: its plugin's (plugin.ts), or a test's own. */
+export function registerSandboxPages(app: FastifyInstance, options: { platform: () => SandboxPlatform }): void {
+  const { platform } = options;
   // Encapsulated: the form parser and the HTML error pages apply to these routes only (the API stays JSON).
   void app.register((scope, _options, done) => {
     if (!scope.hasContentTypeParser(FORM_CONTENT_TYPE)) {

@@ -4,22 +4,21 @@
  * migrations and its pages, and leaves them all out when SANDBOX_ENABLED=false.
  *
  *   const sandbox = sandboxPlugin({ pool, options });
- *   await sandbox.migrate();              // schema sandbox_platform, its own migrations
- *   registerConnector(sandbox.connector); // a platform like any other
+ *   await sandbox.migrate();             // schema sandbox_platform, its own migrations
+ *   replaceConnector(sandbox.connector); // a platform like any other, replacing an earlier plugin's
  *   buildApp(services, { mounts: [sandbox.pages] });
  *
- * The in-process platform is still reached by the connector through one module-level instance (index.ts,
- * configureSandbox), which the tests set with their own databases; this entry point is what sets it in the
- * service.
+ * Each plugin owns its platform: its connector, pages and simulators reach that instance and no other, so a test
+ * that starts several apps (or one with other options) gets a SANDBOX per app, not a process-wide one.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '../../../src/db/pool.ts';
 import type { Connector } from '../../../src/platforms/connector.ts';
-import { configureSandbox, sandboxConnector } from './index.ts';
+import { createSandboxConnector } from './index.ts';
 import { migrateSandbox } from './migrate.ts';
 import type { SandboxOptions } from './options.ts';
 import { registerSandboxPages } from './pages.ts';
-import type { SandboxPlatform } from './platform.ts';
+import { SandboxPlatform } from './platform.ts';
 import type { PlatformSimulatorRoute } from '../../../src/platforms/simulators.ts';
 import { simulatorHost, SIMULATOR_CLIENT_ID, SIMULATOR_CLIENT_SECRET, type SimulatorHost } from './simulators/host.ts';
 import { SIMULATORS } from './simulators/index.ts';
@@ -29,7 +28,7 @@ import { registerSimulatorRoutes, simulatorPrefix } from './simulators/routes.ts
 export { optionsFromEnv as sandboxOptionsFromEnv, type SandboxOptions } from './options.ts';
 
 export interface SandboxPlugin {
-  /** The SANDBOX platform's connector, to register. */
+  /** The SANDBOX platform's connector, bound to `platform`: to register with replaceConnector (src/platforms/registry.ts). */
   connector: Connector;
   /** The platform itself (its books in schema sandbox_platform), in this process. */
   platform: SandboxPlatform;
@@ -58,15 +57,16 @@ function routeOf(host: SimulatorHost): PlatformSimulatorRoute {
 }
 
 export function sandboxPlugin(input: { pool: Pool; options?: Partial<SandboxOptions>; simulators?: readonly PlatformSimulator[] }): SandboxPlugin {
-  const platform = configureSandbox(input);
+  const platform = new SandboxPlatform(input.pool, input.options);
   const app = { clientId: SIMULATOR_CLIENT_ID, clientSecret: SIMULATOR_CLIENT_SECRET, redirectUri: LINK_CALLBACK };
   const hosts = (input.simulators ?? SIMULATORS).map((simulator) => simulatorHost(platform, simulator, app));
   return {
-    connector: sandboxConnector,
+    // Over HTTP instead when SANDBOX_URL points at a sandbox server, as the service's worker in a fault test does.
+    connector: createSandboxConnector({ platform: () => platform }),
     platform,
     migrate: () => migrateSandbox(input.pool),
     pages: (service) => {
-      registerSandboxPages(service);
+      registerSandboxPages(service, { platform: () => platform });
       registerSimulatorRoutes(service, hosts);
     },
     simulators: hosts.map(routeOf),

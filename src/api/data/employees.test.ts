@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { MODEL } from '../../model/index.ts';
-import { sandboxPlatform } from '../../../packages/sandbox/src/index.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { eventsOf, incrementalSync, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
 
@@ -114,7 +113,7 @@ describe('GET /hris/employees', () => {
 
   it('announces hires and departures of later days as EMPLOYEE_CREATED and EMPLOYEE_UPDATED', async () => {
     const before = new Set((await employees()).map((e) => e.id));
-    await sandboxPlatform().advance(USER, 40);
+    await t.sandbox.platform.advance(USER, 40);
     await incrementalSync(t, c.connection.id);
     const events = (await eventsOf(t, c.connection.id)).filter((e) => e.code.startsWith('EMPLOYEE_'));
     const created = events.filter((e) => e.code === 'EMPLOYEE_CREATED');

@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { MODEL } from '../../model/index.ts';
-import { sandboxPlatform } from '../../../packages/sandbox/src/index.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { eventsOf, incrementalSync, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
 
@@ -150,7 +149,7 @@ describe('GET /accounting/exchange_rates', () => {
 
   it('announces the sandbox\'s revised rates as EXCHANGE_RATE_* and the currencies showing them as CURRENCY_UPDATED', async () => {
     const before = new Set((await rates()).map((r) => r.id));
-    await sandboxPlatform().advance(USER, 40);
+    await t.sandbox.platform.advance(USER, 40);
     await incrementalSync(t, c.connection.id);
     const events = await eventsOf(t, c.connection.id);
     const rateEvents = events.filter((e) => e.code.startsWith('EXCHANGE_RATE_'));

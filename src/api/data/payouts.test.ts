@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { MODEL } from '../../model/index.ts';
-import { configureSandbox, sandboxPlatform } from '../../../packages/sandbox/src/index.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { eventsOf, incrementalSync, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
 
@@ -20,8 +19,7 @@ let t: TestApp;
 let c: SyncedConnection;
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
-  configureSandbox({ pool: t.db.pool, options: { tickIntervalMs: 0, asOf: AS_OF, now: () => now } });
+  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } }, sandbox: { asOf: AS_OF, now: () => now } });
   c = await syncedSandboxConnection(t, USER);
 }, 120_000);
 afterAll(async () => { await t.close(); });
@@ -129,7 +127,7 @@ describe('GET /payouts', () => {
   it('announces a payout that arrives as PAYOUT_UPDATED, paid, with the journal entry that posts it', async () => {
     const [moving] = await payouts(`&filter=${encodeURIComponent('status = "in_transit"')}`);
     now = Date.parse('2025-06-03T12:00:00Z');
-    await sandboxPlatform().advance(USER, 1);
+    await t.sandbox.platform.advance(USER, 1);
     await incrementalSync(t, c.connection.id);
     const events = await eventsOf(t, c.connection.id);
     const updated = events.filter((e) => e.code === 'PAYOUT_UPDATED');

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { MODEL } from '../../model/index.ts';
-import { sandboxPlatform } from '../../../packages/sandbox/src/index.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { eventsOf, incrementalSync, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
 
@@ -133,7 +132,7 @@ describe('GET /accounting/sales_orders', () => {
 
   it('announces orders taken and invoiced on later days as SALES_ORDER_CREATED and SALES_ORDER_UPDATED', async () => {
     const before = new Map((await salesOrders()).map((o) => [o.id, o]));
-    await sandboxPlatform().advance(USER, 40);
+    await t.sandbox.platform.advance(USER, 40);
     await incrementalSync(t, c.connection.id);
     const events = (await eventsOf(t, c.connection.id)).filter((e) => e.code.startsWith('SALES_ORDER_'));
     const created = events.filter((e) => e.code === 'SALES_ORDER_CREATED');

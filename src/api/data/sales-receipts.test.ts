@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { MODEL } from '../../model/index.ts';
-import { sandboxPlatform } from '../../../packages/sandbox/src/index.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { eventsOf, incrementalSync, syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
 
@@ -143,7 +142,7 @@ describe('GET /accounting/sales_receipts', () => {
 
   it('announces the cash sales of later days as SALES_RECEIPT_CREATED, in the books\' currency', async () => {
     const before = new Set((await receipts()).map((r) => r.id));
-    await sandboxPlatform().advance(USER, 20);
+    await t.sandbox.platform.advance(USER, 20);
     await incrementalSync(t, c.connection.id);
     const created = (await eventsOf(t, c.connection.id)).filter((e) => e.code === 'SALES_RECEIPT_CREATED');
     expect(created.length).toBeGreaterThan(0);

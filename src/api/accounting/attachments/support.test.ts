@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../errors/catalogue.ts';
 import { ATTACHMENT_PARENTS } from '../../../model/attachment.ts';
-import { sandboxConnector } from '../../../../packages/sandbox/src/index.ts';
+import { createSandboxConnector } from '../../../../packages/sandbox/src/index.ts';
 import { getConnector, registerConnector } from '../../../platforms/registry.ts';
 import { assertAttachedTo } from './support.ts';
 
-// SANDBOX is a plugin the runtime registers (packages/sandbox): this test runs without one.
-if (getConnector('SANDBOX') === undefined) registerConnector(sandboxConnector);
+// SANDBOX is a plugin the runtime registers (packages/sandbox): this test runs without one, and reads only its capabilities.
+if (getConnector('SANDBOX') === undefined) registerConnector(createSandboxConnector());
 
 function refusal(run: () => void): ServiceError | null {
   try {
