@@ -30,6 +30,7 @@ import { openBenchContext } from './lib/context.ts';
 import { numberFromEnv } from './lib/env.ts';
 import { ROOT } from './lib/processes.ts';
 import { percentile, round } from './lib/stats.ts';
+import { closeServer, listenOnLoopback } from './lib/loopback.ts';
 
 const ROUNDS = numberFromEnv('BENCH_PLATFORM_WEBHOOK_ROUNDS', 20);
 const GAP_MS = numberFromEnv('BENCH_PLATFORM_WEBHOOK_GAP_MS', 12_000);
@@ -55,18 +56,12 @@ class Receiver {
     });
   });
 
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  listen(): Promise<string> {
+    return listenOnLoopback(this.server, '/hooks');
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      this.server.close(() => {
-        resolve();
-      }),
-    );
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }
 

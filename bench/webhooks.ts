@@ -6,13 +6,13 @@
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { emitEvents } from '../src/events/emit.ts';
 import { createOrganization } from '../src/tenants/organizations.ts';
 import type { Tenant } from '../src/tenants/types.ts';
 import type { BenchContext } from './lib/context.ts';
 import { percentile, round } from './lib/stats.ts';
+import { closeServer, listenOnLoopback } from './lib/loopback.ts';
 
 export interface WebhookResult {
   burst: { events: number; seconds: number; deliveriesPerSecond: number; duplicates: number };
@@ -50,18 +50,12 @@ class Receiver {
     });
   }
 
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/webhooks`;
+  listen(): Promise<string> {
+    return listenOnLoopback(this.server, '/webhooks');
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      this.server.close(() => {
-        resolve();
-      }),
-    );
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }
 

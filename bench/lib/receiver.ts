@@ -4,13 +4,13 @@
  * requests it held open at once. Plus the events they are sent and the time from an event's commit to its arrival.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cipher } from '../../src/crypto/secrets.ts';
 import type { Pool } from '../../src/db/pool.ts';
 import { emitEvents } from '../../src/events/emit.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import { percentile, round } from './stats.ts';
+import { closeServer, listenOnLoopback } from './loopback.ts';
 
 export class Receiver {
   /** First arrival (ms since epoch) of each event id. */
@@ -38,18 +38,12 @@ export class Receiver {
     });
   }
 
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  listen(): Promise<string> {
+    return listenOnLoopback(this.server, '/hooks');
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      this.server.close(() => {
-        resolve();
-      }),
-    );
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }
 
