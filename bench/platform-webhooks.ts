@@ -30,7 +30,7 @@ import { openBenchContext } from './lib/context.ts';
 import { numberFromEnv } from './lib/env.ts';
 import { ROOT } from './lib/processes.ts';
 import { percentile, round } from './lib/stats.ts';
-import { closeServer, listenOnLoopback } from './lib/loopback.ts';
+import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
 
 const ROUNDS = numberFromEnv('BENCH_PLATFORM_WEBHOOK_ROUNDS', 20);
 const GAP_MS = numberFromEnv('BENCH_PLATFORM_WEBHOOK_GAP_MS', 12_000);

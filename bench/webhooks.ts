@@ -12,7 +12,7 @@ import { createOrganization } from '../src/tenants/organizations.ts';
 import type { Tenant } from '../src/tenants/types.ts';
 import type { BenchContext } from './lib/context.ts';
 import { percentile, round } from './lib/stats.ts';
-import { closeServer, listenOnLoopback } from './lib/loopback.ts';
+import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
 
 export interface WebhookResult {
   burst: { events: number; seconds: number; deliveriesPerSecond: number; duplicates: number };

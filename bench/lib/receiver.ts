@@ -10,7 +10,7 @@ import type { Pool } from '../../src/db/pool.ts';
 import { emitEvents } from '../../src/events/emit.ts';
 import type { Tenant } from '../../src/tenants/types.ts';
 import { percentile, round } from './stats.ts';
-import { closeServer, listenOnLoopback } from './loopback.ts';
+import { closeServer, listenOnLoopback } from '../../test/support/loopback-server.ts';
 
 export class Receiver {
   /** First arrival (ms since epoch) of each event id. */

@@ -9,10 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
 import { clone, COLLECTIONS, computeDocument, ID_FIELD, round2, str, type Collection, type Json, type Seed } from './seed.ts';
 import { matches, parseWhere, sortBy, WhereError } from '../../../packages/sandbox/src/simulators/xero/where.ts';
+// Xero's 400 for a record it refuses: one shape for the stand-in and the simulator.
+import { validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
 
 export interface Answer {
   status: number;
-  body: unknown;
+  body?: unknown;
   headers?: Record<string, string>;
 }
 
@@ -20,19 +22,6 @@ const PAGE = 100;
 const PROVIDER = 'Ledgerport Xero stand-in';
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Xero's 400 for a record it refuses. */
-export function validationError(messages: readonly string[], element: Json = {}): Answer {
-  return {
-    status: 400,
-    body: {
-      ErrorNumber: 10,
-      Type: 'ValidationException',
-      Message: 'A validation exception occurred',
-      Elements: [{ ...element, ValidationErrors: messages.map((Message) => ({ Message })) }],
-    },
-  };
-}
 
 export const notFound = (): Answer => ({
   status: 404,
