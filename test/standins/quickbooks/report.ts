@@ -6,10 +6,11 @@
  * shows the recorded values (the stand-in keeps no ledger), the Total column too.
  */
 import type { Json } from './fixtures.ts';
+// The months and columns of a report by month: one layout for the stand-in and the simulator.
+import { periods as reportPeriods, reportColumns } from '../../../packages/sandbox/src/simulators/quickbooks/reports.ts';
 
 export class ReportError extends Error {}
 
-const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const SUMMARIZE = new Set(['Total', 'Month', 'Week', 'Days', 'Quarter', 'Year']);
 const METHODS = new Set(['Cash', 'Accrual']);
 
@@ -19,29 +20,6 @@ function date(params: URLSearchParams, name: string): string {
   const value = params.get(name);
   if (value === null || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new ReportError(`${name} must be YYYY-MM-DD`);
   return value;
-}
-
-interface Period {
-  title: string;
-  start: string;
-  end: string;
-}
-
-function months(start: string, end: string): Period[] {
-  const periods: Period[] = [];
-  let cursor = new Date(`${start.slice(0, 7)}-01T00:00:00Z`);
-  while (cursor.toISOString().slice(0, 10) <= end) {
-    const next = new Date(Date.UTC(cursor.getUTCFullYear(), cursor.getUTCMonth() + 1, 1));
-    const first = cursor.toISOString().slice(0, 10);
-    const last = new Date(next.getTime() - 86_400_000).toISOString().slice(0, 10);
-    periods.push({
-      title: `${MONTH_NAMES[cursor.getUTCMonth()] ?? ''} ${cursor.getUTCFullYear()}`,
-      start: first < start ? start : first,
-      end: last > end ? end : last,
-    });
-    cursor = next;
-  }
-  return periods;
 }
 
 /** Repeats the value cell of every row once per period, then the total. */
@@ -82,23 +60,9 @@ export function monthlyReport(recorded: Json, params: URLSearchParams, time: str
     Rows: recorded.Rows,
   };
   if (summarize !== 'Month') return report;
-  const periods = months(start, end);
+  const periods = reportPeriods(start, end);
   const rows = isJson(recorded.Rows) && Array.isArray(recorded.Rows.Row) ? recorded.Rows.Row.filter(isJson) : [];
-  report.Columns = {
-    Column: [
-      { ColType: 'Account', ColTitle: '', MetaData: [{ Name: 'ColKey', Value: 'account' }] },
-      ...periods.map((p) => ({
-        ColType: 'Money',
-        ColTitle: p.title,
-        MetaData: [
-          { Name: 'StartDate', Value: p.start },
-          { Name: 'EndDate', Value: p.end },
-          { Name: 'ColKey', Value: p.title },
-        ],
-      })),
-      { ColType: 'Money', ColTitle: 'Total', MetaData: [{ Name: 'ColKey', Value: 'total' }] },
-    ],
-  };
+  report.Columns = { Column: reportColumns(periods) };
   report.Rows = { Row: rows.map((row) => spread(row, periods.length)) };
   return report;
 }

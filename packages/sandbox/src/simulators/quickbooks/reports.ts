@@ -22,7 +22,7 @@ export function isReportName(name: string): name is ReportName {
 
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-interface Period {
+export interface Period {
   title: string;
   start: string;
   end: string;
@@ -30,7 +30,8 @@ interface Period {
   month: string;
 }
 
-function periods(start: string, end: string): Period[] {
+/** The months of a report from `start` to `end` (YYYY-MM-DD), each cut to the range: QuickBooks' SummarizeColumnsBy=Month. */
+export function periods(start: string, end: string): Period[] {
   const out: Period[] = [];
   for (let cursor = new Date(`${start.slice(0, 7)}-01T00:00:00Z`); cursor.toISOString().slice(0, 10) <= end;) {
     const next = new Date(Date.UTC(cursor.getUTCFullYear(), cursor.getUTCMonth() + 1, 1));
@@ -45,6 +46,23 @@ function periods(start: string, end: string): Period[] {
     cursor = next;
   }
   return out;
+}
+
+/** A report's columns: the account, a Money column per month (none unless summarised by month), and the Total. */
+export function reportColumns(months: readonly Omit<Period, 'month'>[]): Record<string, unknown>[] {
+  return [
+    { ColType: 'Account', ColTitle: '', MetaData: [{ Name: 'ColKey', Value: 'account' }] },
+    ...months.map((p) => ({
+      ColType: 'Money',
+      ColTitle: p.title,
+      MetaData: [
+        { Name: 'StartDate', Value: p.start },
+        { Name: 'EndDate', Value: p.end },
+        { Name: 'ColKey', Value: p.title },
+      ],
+    })),
+    { ColType: 'Money', ColTitle: 'Total', MetaData: [{ Name: 'ColKey', Value: 'total' }] },
+  ];
 }
 
 /** How a row's Total column sums its months: flows add up, balances are the last month's (cash at the start the first's). */
@@ -252,21 +270,7 @@ export async function report(books: SimulatorBooks, name: ReportName, params: UR
       Option: [{ Name: 'NoReportData', Value: String(byMonthKey.size === 0) }],
     },
     Columns: {
-      Column: [
-        { ColType: 'Account', ColTitle: '', MetaData: [{ Name: 'ColKey', Value: 'account' }] },
-        ...(byMonth
-          ? months.map((p) => ({
-              ColType: 'Money',
-              ColTitle: p.title,
-              MetaData: [
-                { Name: 'StartDate', Value: p.start },
-                { Name: 'EndDate', Value: p.end },
-                { Name: 'ColKey', Value: p.title },
-              ],
-            }))
-          : []),
-        { ColType: 'Money', ColTitle: 'Total', MetaData: [{ Name: 'ColKey', Value: 'total' }] },
-      ],
+      Column: reportColumns(byMonth ? months : []),
     },
     Rows: { Row: rows },
   };
