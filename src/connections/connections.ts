@@ -19,6 +19,7 @@ import type { Tenant } from '../tenants/types.ts';
 import { canTransition, statusAfterLink } from './lifecycle.ts';
 import { linkUrl, newLinkToken } from './link-token.ts';
 import type { ConnectionRecord, ConnectionStatus } from './types.ts';
+import { setConnectionSimulated } from '../sql/connection-simulated.ts';
 
 export const ACCESS_TOKEN_PREFIX = 'lpat_';
 export const PUBLIC_TOKEN_PREFIX = 'lppt_';
@@ -146,7 +147,8 @@ export async function completeLink(
   pool: Pool,
   cipher: Cipher,
   linkConnection: ConnectionRecord,
-  input: { platform: string; credentials: Credentials | null; tokens: OAuthTokens | null; identity: AccountIdentity },
+  /** `simulated`: the link went to the platform's simulator (src/platforms/simulators.ts); absent: it did not. */
+  input: { platform: string; credentials: Credentials | null; tokens: OAuthTokens | null; identity: AccountIdentity; simulated?: boolean },
 ): Promise<LinkCompletion> {
   return withTransaction(pool, async (db) => {
     const tenant: Tenant = { organizationId: linkConnection.organizationId, environment: linkConnection.environment };
@@ -171,8 +173,11 @@ export async function completeLink(
       storeName: input.identity.storeName,
       status,
     });
+    // With the tokens, in this transaction: the tokens and the side they belong to never disagree.
+    await setConnectionSimulated(db, target.id, input.simulated === true);
     const refreshed: ConnectionRecord = {
       ...target,
+      simulated: input.simulated === true,
       platform: input.platform,
       storeUniqueId: input.identity.storeUniqueId,
       storeName: input.identity.storeName,

@@ -131,7 +131,7 @@ export async function identify(
 export async function finish(
   ctx: FlowContext,
   connection: ConnectionRecord,
-  input: { platform: string; credentials: Credentials | null; tokens: OAuthTokens | null; identity: AccountIdentity },
+  input: { platform: string; credentials: Credentials | null; tokens: OAuthTokens | null; identity: AccountIdentity; simulated?: boolean },
   target: string,
 ): Promise<Outcome> {
   const { pool, cipher, jobs } = ctx.services;

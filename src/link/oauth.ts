@@ -24,7 +24,6 @@ import {
 import { consentDeclinedMessage, EXPIRED_MESSAGE, NO_TENANT_MESSAGE, noOAuthAppMessage, platformFailureMessage } from './messages.ts';
 import { destination, keptQuery, type Kept } from './params.ts';
 import { findOAuthApp } from '../sql/oauth-apps.ts';
-import { setConnectionSimulated } from '../sql/connection-simulated.ts';
 import { connectionOAuthApp } from '../platforms/oauth-app.ts';
 import { simulatorFor } from '../platforms/simulators.ts';
 import { claimOAuthState, insertOAuthState, type ClaimedOAuthState } from '../sql/oauth-states.ts';
@@ -73,11 +72,12 @@ export async function startOAuth(
   input: AuthorizationInput,
 ): Promise<Outcome> {
   const own = await findOAuthApp(ctx.services.pool, ctx.services.cipher, connection, connector.id);
-  // The sandbox environment without an app of the organisation's own: the platform's simulator, when this build has one.
-  const simulator = own === null && connection.environment === 'sandbox' ? simulatorFor(connector.id) : undefined;
-  const app = own ?? simulator?.app ?? null;
+  // The sandbox environment without an app of the organisation's own: the platform's simulator, when this build has
+  // one. A re-link keeps the connection's side: its account lives there.
+  const simulated = connection.linkedAt !== null ? connection.simulated : own === null && connection.environment === 'sandbox';
+  const simulator = simulated ? simulatorFor(connector.id) : undefined;
+  const app = simulated ? (simulator?.app ?? null) : own;
   if (app === null) return failure(ctx, connection, connector, noOAuthAppMessage(connector, connection.environment), 503, null);
-  await setConnectionSimulated(ctx.services.pool, connection.id, simulator !== undefined);
   const state = newOAuthState(ctx.secret);
   await insertOAuthState(ctx.services.pool, {
     state,
@@ -86,6 +86,7 @@ export async function startOAuth(
     destination: destination(redirect, connector.id, kept),
     pending: null,
     authorizationInput: sealedInput(ctx, input),
+    simulated,
   });
   // The connection's own scope, else the app's (an operator's choice for apps that may ask for fewer), else the connector's.
   const consent = auth.authorizeUrl(app, state, connection.scope ?? own?.scope ?? null, input);
@@ -210,6 +211,7 @@ async function askForTenant(
     destination: claimed.destination,
     pending: sealJson(ctx.services.cipher, pending),
     authorizationInput: claimed.authorizationInput,
+    simulated: claimed.connection.simulated,
   });
   return page(error === null ? 200 : 422, (nonce) =>
     tenantPage({
@@ -246,7 +248,12 @@ async function complete(ctx: FlowContext, claimed: ClaimedOAuthState, connector:
   if ('message' in checked) {
     return failure(ctx, claimed.connection, connector, checked.message, failureStatus(checked.error, 400), retryHref(ctx, claimed));
   }
-  return finish(ctx, claimed.connection, { platform: connector.id, credentials, tokens, identity: checked.identity }, claimed.destination);
+  return finish(
+    ctx,
+    claimed.connection,
+    { platform: connector.id, credentials, tokens, identity: checked.identity, simulated: claimed.connection.simulated },
+    claimed.destination,
+  );
 }
 
 export function forbidden(retry: string | null = null): Outcome {

@@ -19,19 +19,31 @@ export interface NewOAuthState {
   pending: Buffer | null;
   /** The sealed authorisation input the end user gave (a shop domain); null when the platform asks for none. */
   authorizationInput: Buffer | null;
+  /** Whether this flow goes to the platform's simulator (written to the connection when the link completes). */
+  simulated: boolean;
 }
 
 export async function insertOAuthState(db: Queryable, state: NewOAuthState): Promise<void> {
   // Abandoned consents would pile up otherwise; a day of grace keeps "expired" answers possible.
   await db.query(`DELETE FROM oauth_states WHERE expires_at < clock_timestamp() - interval '1 day'`);
   await db.query(
-    `INSERT INTO oauth_states (state_sha256, connection_id, platform, redirect_url, pending_tokens_ciphertext, authorization_input_ciphertext, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp() + make_interval(secs => $7))`,
-    [sha256(state.state), state.connectionId, state.platform, state.destination, state.pending, state.authorizationInput, OAUTH_STATE_TTL_SECONDS],
+    `INSERT INTO oauth_states (state_sha256, connection_id, platform, redirect_url, pending_tokens_ciphertext, authorization_input_ciphertext, simulated, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp() + make_interval(secs => $8))`,
+    [
+      sha256(state.state),
+      state.connectionId,
+      state.platform,
+      state.destination,
+      state.pending,
+      state.authorizationInput,
+      state.simulated,
+      OAUTH_STATE_TTL_SECONDS,
+    ],
   );
 }
 
 export interface ClaimedOAuthState {
+  /** The connection, with `simulated` as this flow decided it (the state's), which the rest of the flow goes by. */
   connection: ConnectionRecord;
   platform: string;
   destination: string;
@@ -52,11 +64,13 @@ export async function claimOAuthState(db: Queryable, state: string, pending: boo
     redirect_url: string | null;
     pending_tokens_ciphertext: Buffer | null;
     authorization_input_ciphertext: Buffer | null;
+    simulated: boolean;
     expired: boolean;
   }>(
     `DELETE FROM oauth_states
       WHERE state_sha256 = $1 AND (pending_tokens_ciphertext IS NOT NULL) = $2
-      RETURNING connection_id, platform, redirect_url, pending_tokens_ciphertext, authorization_input_ciphertext, expires_at <= clock_timestamp() AS expired`,
+      RETURNING connection_id, platform, redirect_url, pending_tokens_ciphertext, authorization_input_ciphertext, simulated,
+                expires_at <= clock_timestamp() AS expired`,
     [sha256(state), pending],
   );
   const row = claimed.rows[0];
@@ -65,7 +79,7 @@ export async function claimOAuthState(db: Queryable, state: string, pending: boo
   const connectionRow = connection.rows[0];
   if (connectionRow === undefined) return null;
   return {
-    connection: toConnectionRecord(connectionRow),
+    connection: { ...toConnectionRecord(connectionRow), simulated: row.simulated },
     platform: row.platform,
     destination: row.redirect_url ?? '',
     pending: row.pending_tokens_ciphertext,

@@ -44,7 +44,7 @@ async function createLink(environment: 'sandbox' | 'production' = 'sandbox'): Pr
 }
 
 /** Links `platform` through its simulator as a person would: consent page, SANDBOX test account, Allow. */
-async function linkSimulated(platform: string, consentPath: string, username: string): Promise<{ id: string; token: string }> {
+async function linkSimulated(platform: string, consentPath: string, username: string): Promise<{ id: string; token: string; path: string }> {
   const link = await createLink();
   const browser = new LinkBrowser(t.app);
   const start = await browser.get(`${link.path}/${platform}`);
@@ -64,7 +64,7 @@ async function linkSimulated(platform: string, consentPath: string, username: st
   const connection = await findConnectionForService(t.db.pool, link.id);
   expect(connection).toMatchObject({ platform, simulated: true, status: expect.any(String) as string });
   if (connection === null) throw new Error('unreachable');
-  return { id: link.id, token: accessTokenOf(t.services.cipher, connection) };
+  return { id: link.id, token: accessTokenOf(t.services.cipher, connection), path: link.path };
 }
 
 async function listAll(token: string, path: string): Promise<Json[]> {
@@ -91,7 +91,7 @@ const byNumber = (records: Json[]): Map<string, Json> => new Map(records.map((r)
 
 describe.each(PLATFORMS)('$platform in the sandbox environment', ({ platform, consent, realConsent }) => {
   const username = `user_sim_${platform.toLowerCase()}_size_400`;
-  let linked: { id: string; token: string };
+  let linked: { id: string; token: string; path: string };
   let sandbox: { token: string };
 
   beforeAll(async () => {
@@ -190,5 +190,21 @@ describe.each(PLATFORMS)('$platform in the sandbox environment', ({ platform, co
     const link = await createLink('production');
     const start = await new LinkBrowser(t.app).get(`${link.path}/${platform}`);
     expect(start.statusCode).toBe(503);
+  });
+  it('keeps a linked connection on the simulator when the organisation registers its own app; new links go to the platform', async () => {
+    await registerOAuthApp(t, platform, {
+      clientId: 'own-app',
+      clientSecret: 'own-secret',
+      redirectUri: 'https://ledgerport.example/link/oauth/callback',
+    });
+    const relink = await new LinkBrowser(t.app).get(`${linked.path}/${platform}`);
+    expect(relink.statusCode, relink.body).toBe(302);
+    expect(String(relink.headers.location).startsWith(`${consent}?`)).toBe(true);
+    expect((await findConnectionForService(t.db.pool, linked.id))?.simulated).toBe(true);
+    const fresh = await createLink();
+    const start = await new LinkBrowser(t.app).get(`${fresh.path}/${platform}`);
+    expect(String(start.headers.location).startsWith(realConsent)).toBe(true);
+    // Starting a flow changes nothing on the connection: only a completed link says which side it is on.
+    expect((await findConnectionForService(t.db.pool, fresh.id))?.simulated).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type { NativeOf } from '../native.ts';
 import type { SandboxPlatform } from '../platform.ts';
 import { hashString } from '../prng.ts';
-import { resolveAccount } from '../scenarios.ts';
+import { resolveAccount, SANDBOX_PASSWORD } from '../scenarios.ts';
 import { allRecords, deletedRecords, getRecord } from '../store/read.ts';
 import type { AccountState } from '../store/state.ts';
 import type { SimulatorBooks } from './kit.ts';
@@ -27,13 +27,14 @@ function usernameOf(accountKey: string): string {
 /** The books of a simulated account (created and generated on first use). */
 export async function simulatorBooks(platform: SandboxPlatform, accountKey: string): Promise<SimulatorBooks> {
   const username = usernameOf(accountKey);
-  const sized = /_size_(\d{1,7})(?:_|$)/.exec(username);
+  // SANDBOX's own reading of the name (its seed and its size, capped at MAX_SIZE), under this platform's key.
+  const resolved = resolveAccount(username, SANDBOX_PASSWORD);
   const state0 = await platform.account({
     accountKey,
     // Simulators serve healthy books: the fault scenarios belong to SANDBOX's own API and the stand-ins.
     scenario: 'healthy',
-    seed: hashString(username),
-    size: sized?.[1] === undefined ? null : Math.max(1, Number(sized[1])),
+    seed: resolved?.seed ?? hashString(username),
+    size: resolved?.size ?? null,
   });
   const identity = platform.identity(state0);
   const current = async (): Promise<AccountState> => platform.catchUp(await platform.ready(state0));

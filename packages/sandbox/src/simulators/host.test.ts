@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.ts';
 import { SandboxPlatform } from '../platform.ts';
+import { MAX_SIZE } from '../scenarios.ts';
+import { simulatorBooks } from './books.ts';
 import { simulatorHost, SIMULATOR_CLIENT_ID, SIMULATOR_CLIENT_SECRET, type SimulatorHost } from './host.ts';
 import type { PlatformSimulator, SimulatorGrant } from './kit.ts';
 
@@ -17,7 +19,7 @@ const fake: PlatformSimulator = {
     callbackParams: (tenantId) => ({ realm: tenantId }),
   },
   tenantId: (accountKey) => `tenant-of-${accountKey}`,
-  linkTokenParam: 'link',
+  links: { tokenParam: 'link', pathPrefix: '/file' },
   async handle(request, grant) {
     seen.push(grant);
     if (request.path === '/api/link') return { status: 200, body: { url: `https://files.fake.example/file?link=${await grant.linkToken(60)}` } };
@@ -200,5 +202,23 @@ describe('simulator kit: links fetched without the bearer token', () => {
       const refused = await host.fetch(`https://files.fake.example/file?link=${link}`, {});
       expect(refused.status).toBe(401);
     }
+  });
+  it('takes a link token only for a GET under the links path, never for the API', async () => {
+    const tokens = await tokensFor(await codeFor('user_links_size_200'));
+    const made = await host.fetch('https://api.fake.example/api/link', { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const { url } = (await made.json()) as { url: string };
+    const link = new URL(url).searchParams.get('link') ?? '';
+    const api = await host.fetch(`https://api.fake.example/api/company?link=${link}`, {});
+    expect(api.status).toBe(401);
+    const post = await host.fetch(url, { method: 'POST' });
+    expect(post.status).toBe(401);
+  });
+
+  it("caps a simulated business at SANDBOX's size limit", async () => {
+    await simulatorBooks(new SandboxPlatform(db.pool, { tickIntervalMs: 0 }), 'fakeplat:user_huge_size_9999999');
+    const row = await db.pool.query<{ size: number }>(
+      "SELECT size FROM sandbox_platform.accounts_state WHERE account_key = 'fakeplat:user_huge_size_9999999'",
+    );
+    expect(row.rows[0]?.size).toBe(MAX_SIZE);
   });
 });

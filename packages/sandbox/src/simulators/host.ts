@@ -4,6 +4,7 @@
  * `fetch` (its PlatformHttp, with retries and limits, unchanged); the browser reaches the consent page over the
  * service's /simulators/<platform> mount (routes.ts).
  */
+import { withTransaction } from '../../../../src/db/pool.ts';
 import type { FetchLike } from '../../../../src/platforms/http.ts';
 import type { SandboxPlatform } from '../platform.ts';
 import { simulatedAccountKey, simulatorBooks } from './books.ts';
@@ -52,7 +53,14 @@ function clientOf(request: SimulatorRequest, form: Record<string, string>): { id
   if (match?.[1] !== undefined) {
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon > 0) return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+    if (colon > 0) {
+      try {
+        return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+      } catch {
+        // A malformed %-escape: no client of ours.
+        return null;
+      }
+    }
   }
   return form.client_id === undefined ? null : { id: form.client_id, secret: form.client_secret ?? '' };
 }
@@ -93,6 +101,8 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
       scope: params.get('scope') ?? '',
       redirectUri: app.redirectUri,
     };
+    // Consents are open to anyone: what expired goes as codes are made, not only at the token endpoint.
+    await forgetExpiredTokens(db);
     back.searchParams.set('code', await issueToken(db, 'code', grant, CODE_SECONDS));
     for (const [key, value] of Object.entries(oauth.callbackParams?.(simulator.tenantId(accountKey)) ?? {})) back.searchParams.set(key, value);
     return redirect(back);
@@ -109,35 +119,48 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
     const client = clientOf(request, form);
     if (client?.id !== app.clientId || client.secret !== app.clientSecret)
       return oauthError(401, 'invalid_client', 'Unknown client or wrong secret.');
-    let grant: IssuedGrant | null;
-    if (form.grant_type === 'authorization_code') {
-      grant = await spendToken(db, 'code', simulator.platform, form.code ?? '');
-      if (grant !== null && grant.redirectUri !== form.redirect_uri) grant = null;
-    } else if (form.grant_type === 'refresh_token') {
-      // Rotated on every use: the old refresh token is dead after this, as at Xero and Intuit.
-      grant = await spendToken(db, 'refresh', simulator.platform, form.refresh_token ?? '');
-    } else {
+    if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') {
       return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
     }
-    if (grant === null) return oauthError(400, 'invalid_grant', 'The code or refresh token is unknown, expired or already used.');
     await forgetExpiredTokens(db);
-    const issued = { ...grant, redirectUri: null };
+    // Spending the code or refresh token and issuing the new pair in one transaction: a failure in between must not
+    // burn the refresh token (which would force the end user to link again).
+    const issued = await withTransaction(db, async (tx) => {
+      let grant: IssuedGrant | null;
+      if (form.grant_type === 'authorization_code') {
+        grant = await spendToken(tx, 'code', simulator.platform, form.code ?? '');
+        if (grant !== null && grant.redirectUri !== form.redirect_uri) grant = null;
+      } else {
+        // Rotated on every use: the old refresh token is dead after this, as at Xero and Intuit.
+        grant = await spendToken(tx, 'refresh', simulator.platform, form.refresh_token ?? '');
+      }
+      if (grant === null) return null;
+      const next = { ...grant, redirectUri: null };
+      return {
+        scope: grant.scope,
+        access: await issueToken(tx, 'access', next, oauth.accessTokenSeconds),
+        refresh: await issueToken(tx, 'refresh', next, REFRESH_SECONDS),
+      };
+    });
+    if (issued === null) return oauthError(400, 'invalid_grant', 'The code or refresh token is unknown, expired or already used.');
     return {
       status: 200,
       headers: { 'cache-control': 'no-store' },
       body: {
-        access_token: await issueToken(db, 'access', issued, oauth.accessTokenSeconds),
+        access_token: issued.access,
         token_type: 'Bearer',
         expires_in: oauth.accessTokenSeconds,
-        refresh_token: await issueToken(db, 'refresh', issued, REFRESH_SECONDS),
+        refresh_token: issued.refresh,
         x_refresh_token_expires_in: REFRESH_SECONDS,
-        scope: grant.scope,
+        scope: issued.scope,
       },
     };
   }
 
   async function api(request: SimulatorRequest): Promise<SimulatorAnswer> {
-    const link = simulator.linkTokenParam === undefined ? null : request.query.get(simulator.linkTokenParam);
+    const links = simulator.links;
+    const isLink = links !== undefined && request.method === 'GET' && request.path.startsWith(links.pathPrefix);
+    const link = isLink ? request.query.get(links.tokenParam) : null;
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const grant =
       link !== null

@@ -89,8 +89,11 @@ export interface PlatformSimulator {
   tenantId(accountKey: string): string;
   /** Answers an API call whose bearer token the kit has checked. Paths it does not know: 404 in the platform's format. */
   handle(request: SimulatorRequest, grant: SimulatorGrant): Promise<SimulatorAnswer>;
-  /** The query parameter of links fetched without a bearer token that carries a `linkToken` (e.g. X-Amz-Security-Token). */
-  linkTokenParam?: string;
+  /**
+   * Links fetched without a bearer token (QuickBooks' presigned file links): the query parameter carrying a `linkToken`
+   * (e.g. X-Amz-Security-Token) and the path they live under. The kit takes a link token for a GET under that path only.
+   */
+  links?: { tokenParam: string; pathPrefix: string };
   /** The platform's answer to a missing, unknown or expired bearer token; default an RFC 6750 401. */
   unauthorized?(): SimulatorAnswer;
 }

@@ -42,7 +42,12 @@ export function registerSimulatorRoutes(app: FastifyInstance, hosts: readonly Si
             headers,
             body: parseBody(headers['content-type'], bytes),
           });
-          void reply.code(answer.status).headers(answer.headers ?? {});
+          // Served from the service's own origin: nothing a simulated platform answers (a file's bytes with the type it
+          // was uploaded with) may run as a page of it.
+          void reply
+            .code(answer.status)
+            .headers({ 'x-content-type-options': 'nosniff', 'content-security-policy': "sandbox; default-src 'none'" })
+            .headers(answer.headers ?? {});
           if (answer.body === undefined) return reply.send();
           if (typeof answer.body === 'string' || answer.body instanceof Uint8Array) return reply.send(answer.body);
           return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer.body));

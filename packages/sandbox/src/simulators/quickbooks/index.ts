@@ -75,7 +75,7 @@ export const quickbooksSimulator: PlatformSimulator = {
   },
   tenantId: realmIdOf,
   // Presigned file links are fetched without the bearer token: the kit lets them in by this parameter's link token.
-  linkTokenParam: LINK_TOKEN_PARAM,
+  links: { tokenParam: LINK_TOKEN_PARAM, pathPrefix: '/attachments/' },
   async handle(request, grant) {
     const parts = request.path
       .split('/')
