@@ -19,7 +19,6 @@ import type { Tenant } from '../tenants/types.ts';
 import { canTransition, statusAfterLink } from './lifecycle.ts';
 import { linkUrl, newLinkToken } from './link-token.ts';
 import type { ConnectionRecord, ConnectionStatus } from './types.ts';
-import { setConnectionSimulated } from '../sql/connection-simulated.ts';
 
 export const ACCESS_TOKEN_PREFIX = 'lpat_';
 export const PUBLIC_TOKEN_PREFIX = 'lppt_';
@@ -172,9 +171,8 @@ export async function completeLink(
       storeUniqueId: input.identity.storeUniqueId,
       storeName: input.identity.storeName,
       status,
+      simulated: input.simulated === true,
     });
-    // With the tokens, in this transaction: the tokens and the side they belong to never disagree.
-    await setConnectionSimulated(db, target.id, input.simulated === true);
     const refreshed: ConnectionRecord = {
       ...target,
       simulated: input.simulated === true,
