@@ -35,6 +35,10 @@ import type { Location } from './location.ts';
 import type { Order } from './order.ts';
 import type { PaymentTerm } from './payment-term.ts';
 import type { Payout } from './payout.ts';
+import type { Product } from './product.ts';
+import type { CommerceCustomer } from './commerce-customer.ts';
+import type { Transaction } from './transaction.ts';
+import type { Dispute } from './dispute.ts';
 import type { Project } from './project.ts';
 import type { PurchaseOrder } from './purchase-order.ts';
 import type { SalesOrder } from './sales-order.ts';
@@ -76,6 +80,10 @@ export interface ObjectTypeMap {
   order: Order;
   payment_term: PaymentTerm;
   payout: Payout;
+  product: Product;
+  commerce_customer: CommerceCustomer;
+  transaction: Transaction;
+  dispute: Dispute;
   project: Project;
   purchase_order: PurchaseOrder;
   sales_order: SalesOrder;
@@ -129,10 +137,20 @@ export const FILTERABLE = {
   bill_payment: { account_id: 'id', vendor_id: 'id', reference: 'string' },
   cash_flow_statement: { start_date: 'date', end_date: 'date' },
   class: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
+  commerce_customer: { email: 'string', first_name: 'string', last_name: 'string', phone: 'string', ...SYNC_TIMESTAMPS },
   company_info: { ...SYNC_TIMESTAMPS },
   currency: { currency_code: 'enum', ...SYNC_TIMESTAMPS },
   customer: { status: 'enum', customer_name: 'string', email: 'string', phone: 'string', subsidiaries: 'array' },
   department: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
+  dispute: {
+    status: 'enum',
+    reason: 'string',
+    transaction_id: 'id',
+    order_id: 'id',
+    iso_currency_code: 'enum',
+    amount: 'number',
+    ...SYNC_TIMESTAMPS,
+  },
   // The reference's list takes no filter; ours offers what a client narrows people by (docs/reference.md).
   employee: { status: 'enum', department_id: 'id', manager_id: 'id', hire_date: 'date', ...SYNC_TIMESTAMPS },
   exchange_rate: { source_currency_code: 'enum', target_currency_code: 'enum', as_of_date: 'date', ...SYNC_TIMESTAMPS },
@@ -144,10 +162,21 @@ export const FILTERABLE = {
   item: { name: 'string', code: 'string', type: 'enum', status: 'enum', ...SYNC_TIMESTAMPS },
   journal_entry: {},
   location: { status: 'enum' },
-  order: {},
+  // The spec's sample shows no F fields for orders; these are what a lender narrows orders by (docs/reference.md).
+  order: {
+    status: 'string',
+    payment_status: 'string',
+    fulfillment_status: 'string',
+    order_number: 'string',
+    iso_currency_code: 'enum',
+    total_price: 'number',
+    created_at: 'date',
+    updated_at: 'date',
+  },
   payment_term: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   // The reference's list takes arrival_at and created_at bounds (served as parameters too); status and currency are ours.
   payout: { arrival_at: 'date', status: 'enum', iso_currency_code: 'enum', ...SYNC_TIMESTAMPS },
+  product: { name: 'string', status: 'enum', type: 'string', ...SYNC_TIMESTAMPS },
   project: {},
   purchase_order: {
     vendor_id: 'id',
@@ -165,6 +194,16 @@ export const FILTERABLE = {
   task: {},
   tax_agency: { ...SYNC_TIMESTAMPS },
   tax_rate: { status: 'enum', subsidiaries: 'array' },
+  transaction: {
+    type: 'enum',
+    status: 'enum',
+    order_id: 'id',
+    customer_id: 'id',
+    payout_id: 'id',
+    iso_currency_code: 'enum',
+    amount: 'number',
+    ...SYNC_TIMESTAMPS,
+  },
   vendor: { status: 'enum', vendor_name: 'string', email: 'string', phone: 'string', subsidiaries: 'array' },
 } as const satisfies { readonly [K in UnifiedObjectType]: FilterableFields<ObjectTypeMap[K]> };
 
@@ -316,11 +355,14 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   ],
   journal_entry: [link('subsidiary_id', 'subsidiary'), link('line_items[].account_id', 'account'), link('line_items[].tax_rate_id', 'tax_rate')],
   location: [link('parent_id', 'location'), SUBSIDIARIES],
-  // Links are service ids (spec, Shared rules): a line's product is an item until commerce products are a type of
-  // their own; variant ids and commerce customers have no unified type yet and stay the platform's.
-  order: [link('line_items[].product_id', 'item')],
+  // Links are service ids (spec, Shared rules); a variant id is the platform's (unique within its product, as the reference has it).
+  order: [link('line_items[].product_id', 'product'), link('customer.id', 'commerce_customer'), link('fulfillments[].order_id', 'order')],
   payment_term: [SUBSIDIARIES],
   payout: [link('transactions[].order_id', 'order')],
+  product: [link('variants[].product_id', 'product')],
+  commerce_customer: [link('orders[].id', 'order')],
+  transaction: [link('order_id', 'order'), link('customer_id', 'commerce_customer'), link('payout_id', 'payout')],
+  dispute: [link('transaction_id', 'transaction'), link('order_id', 'order')],
   project: [],
   purchase_order: [link('vendor_id', 'vendor'), link('subsidiary_id', 'subsidiary'), link('linked_bills[].id', 'bill'), ...standardLineItemLinks()],
   sales_order: [

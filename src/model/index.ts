@@ -33,6 +33,10 @@ import { LocationSchema } from './location.ts';
 import { OrderSchema } from './order.ts';
 import { PaymentTermSchema } from './payment-term.ts';
 import { PayoutSchema } from './payout.ts';
+import { ProductSchema } from './product.ts';
+import { CommerceCustomerSchema } from './commerce-customer.ts';
+import { TransactionSchema } from './transaction.ts';
+import { DisputeSchema } from './dispute.ts';
 import { ProjectSchema } from './project.ts';
 import { PurchaseOrderSchema } from './purchase-order.ts';
 import { SalesOrderSchema } from './sales-order.ts';
@@ -69,10 +73,12 @@ export const MODEL = {
   bill_payment: entry('bill_payment', BillPaymentSchema),
   cash_flow_statement: entry('cash_flow_statement', CashFlowStatementSchema),
   class: entry('class', ClassSchema),
+  commerce_customer: entry('commerce_customer', CommerceCustomerSchema),
   company_info: entry('company_info', CompanyInfoSchema),
   currency: entry('currency', CurrencySchema),
   customer: entry('customer', CustomerSchema),
   department: entry('department', DepartmentSchema),
+  dispute: entry('dispute', DisputeSchema),
   employee: entry('employee', EmployeeSchema),
   exchange_rate: entry('exchange_rate', ExchangeRateSchema),
   expense: entry('expense', ExpenseSchema),
@@ -86,6 +92,7 @@ export const MODEL = {
   order: entry('order', OrderSchema),
   payment_term: entry('payment_term', PaymentTermSchema),
   payout: entry('payout', PayoutSchema),
+  product: entry('product', ProductSchema),
   project: entry('project', ProjectSchema),
   purchase_order: entry('purchase_order', PurchaseOrderSchema),
   sales_order: entry('sales_order', SalesOrderSchema),
@@ -95,6 +102,7 @@ export const MODEL = {
   task: entry('task', TaskSchema),
   tax_agency: entry('tax_agency', TaxAgencySchema),
   tax_rate: entry('tax_rate', TaxRateSchema),
+  transaction: entry('transaction', TransactionSchema),
   vendor: entry('vendor', VendorSchema),
 } as const satisfies Readonly<Record<UnifiedObjectType, ModelEntry>>;
 
@@ -143,6 +151,10 @@ export * from './location.ts';
 export * from './order.ts';
 export * from './payment-term.ts';
 export * from './payout.ts';
+export * from './product.ts';
+export * from './commerce-customer.ts';
+export * from './transaction.ts';
+export * from './dispute.ts';
 export * from './project.ts';
 export * from './purchase-order.ts';
 export * from './sales-order.ts';

@@ -20,10 +20,17 @@ export const OBJECT_TYPES = {
   bill_payment: { plural: 'bill_payments', singular: 'bill_payment', path: '/accounting/bill_payments', entity: 'BILL_PAYMENT' },
   cash_flow_statement: { plural: 'cash_flows', singular: 'cash_flow', path: '/accounting/cash_flow_statements', entity: 'CASH_FLOW_STATEMENT' },
   class: { plural: 'classes', singular: 'class', path: '/accounting/classes', entity: 'CLASS' },
+  commerce_customer: {
+    plural: 'customers',
+    singular: 'customer',
+    path: '/commerce/customers',
+    entity: 'COMMERCE_CUSTOMER',
+  },
   company_info: { plural: 'company_info', singular: 'company_info', path: '/accounting/company_info', entity: 'COMPANY_INFO' },
   currency: { plural: 'currencies', singular: 'currency', path: '/accounting/currencies', entity: 'CURRENCY' },
   customer: { plural: 'customers', singular: 'customer', path: '/accounting/customers', entity: 'CUSTOMER' },
   department: { plural: 'departments', singular: 'department', path: '/accounting/departments', entity: 'DEPARTMENT' },
+  dispute: { plural: 'disputes', singular: 'dispute', path: '/commerce/disputes', entity: 'DISPUTE' },
   employee: { plural: 'employees', singular: 'employee', path: '/hris/employees', entity: 'EMPLOYEE' },
   exchange_rate: { plural: 'exchange_rates', singular: 'exchange_rate', path: '/accounting/exchange_rates', entity: 'EXCHANGE_RATE' },
   expense: { plural: 'expenses', singular: 'expense', path: '/accounting/expenses', entity: 'EXPENSE' },
@@ -42,6 +49,7 @@ export const OBJECT_TYPES = {
   order: { plural: 'orders', singular: 'order', path: '/commerce/orders', entity: 'ORDER' },
   payout: { plural: 'payouts', singular: 'payout', path: '/payouts', entity: 'PAYOUT' },
   payment_term: { plural: 'payment_terms', singular: 'payment_term', path: '/accounting/payment_terms', entity: 'PAYMENT_TERM' },
+  product: { plural: 'products', singular: 'product', path: '/commerce/products', entity: 'PRODUCT' },
   project: { plural: 'projects', singular: 'project', path: '/accounting/projects', entity: 'PROJECT' },
   purchase_order: { plural: 'purchase_orders', singular: 'purchase_order', path: '/accounting/purchase_orders', entity: 'PURCHASE_ORDER' },
   sales_order: { plural: 'sales_orders', singular: 'sales_order', path: '/accounting/sales_orders', entity: 'SALES_ORDER' },
@@ -51,6 +59,7 @@ export const OBJECT_TYPES = {
   task: { plural: 'tasks', singular: 'task', path: '/accounting/tasks', entity: 'TASK' },
   tax_agency: { plural: 'tax_agencies', singular: 'tax_agency', path: '/accounting/tax_agencies', entity: 'TAX_AGENCY' },
   tax_rate: { plural: 'tax_rates', singular: 'tax_rate', path: '/accounting/tax_rates', entity: 'TAX_RATE' },
+  transaction: { plural: 'transactions', singular: 'transaction', path: '/commerce/transactions', entity: 'TRANSACTION' },
   vendor: { plural: 'vendors', singular: 'vendor', path: '/accounting/vendors', entity: 'VENDOR' },
 } as const satisfies Record<string, { plural: string; singular: string; path: string; entity: string }>;
 

@@ -143,6 +143,11 @@ export type AuthSpec =
 export interface AccountIdentity {
   storeUniqueId: string;
   storeName: string | null;
+  /**
+   * The account's own domain where it has one (Shopify's {shop}.myshopify.com): served as the connection's
+   * `store_domain`, and matched, besides store_unique_id, against the account a platform webhook names.
+   */
+  storeDomain?: string | null;
 }
 
 export interface AuthContext {
@@ -367,6 +372,17 @@ export interface InboundChange {
   platformId: string | null;
 }
 
+/** A platform notification that the business took our access away (Shopify's app/uninstalled, Stripe's account.application.deauthorized). */
+export interface InboundRevocation {
+  /** As InboundChange.account: the store_unique_id (or store_domain) of the connection. */
+  account: string;
+  /** What the platform said, for the log and the connection's status reason. */
+  reason: string;
+}
+
+/** Headers of a received platform webhook, by lower-case name. */
+export type InboundHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 /**
  * The platform's own webhooks (spec: "Real-time entity webhooks … exist for a few accounting and payment platforms"):
  * how a notification is verified and what it says changed. The service receives them at
@@ -376,9 +392,17 @@ export interface InboundChange {
  */
 export interface InboundWebhooks {
   /** True when the signature headers match the raw body under the app's webhook key. */
-  verify(rawBody: Buffer, headers: Readonly<Record<string, string | string[] | undefined>>, webhookKey: string): boolean;
-  /** The changes a verified body names; null when the body is not the platform's notification shape. */
-  changes(body: unknown): InboundChange[] | null;
+  verify(rawBody: Buffer, headers: InboundHeaders, webhookKey: string): boolean;
+  /**
+   * The changes a verified notification names; null when it is not the platform's notification shape. `headers` for
+   * platforms that name the topic or the account there (Shopify's X-Shopify-Topic and X-Shopify-Shop-Domain).
+   */
+  changes(body: unknown, headers: InboundHeaders): InboundChange[] | null;
+  /**
+   * Accounts a verified notification says revoked our access: each connection to one moves to needs_reauth with
+   * CONNECTION_NEEDS_UPDATE, at once, without waiting for a sync to be refused. Absent: the platform sends none.
+   */
+  revocations?(body: unknown, headers: InboundHeaders): InboundRevocation[];
   /** How soon the platform wants its answer (documentation; the receiver answers before any sync runs). */
   acknowledgeWithinMs: number;
 }

@@ -75,7 +75,7 @@ export async function receivePlatformWebhook(
   } catch {
     throw new ServiceError('MALFORMED_JSON', 'The webhook body is not JSON.', { source: 'service', location: 'body' });
   }
-  const changes = receiver.changes(body);
+  const changes = receiver.changes(body, received.headers);
   if (changes === null)
     throw new ServiceError('VALIDATION_ERROR', `The body is not a ${received.platform} webhook notification.`, {
       source: 'service',

@@ -16,6 +16,10 @@ import { PRODUCTS, type AuthenticatedTenant, type Product } from './types.ts';
 const PRODUCT_OF: Partial<Record<UnifiedObjectType, Product>> = {
   order: 'commerce',
   payout: 'commerce',
+  product: 'commerce',
+  commerce_customer: 'commerce',
+  transaction: 'commerce',
+  dispute: 'commerce',
   store: 'commerce',
   bank_feed_account: 'bank_feeds',
 };

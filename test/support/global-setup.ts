@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { externalServerUrl, portAnswers } from './servers.ts';
+import { ensurePublishedContract, SHOPIFY_ADMIN_SCHEMA, STRIPE_OPENAPI } from '../contracts/published.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +28,8 @@ async function freePort(): Promise<number> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Fetched here, once, so that test files running at once never race to download the same contract.
+  await Promise.all([ensurePublishedContract(SHOPIFY_ADMIN_SCHEMA), ensurePublishedContract(STRIPE_OPENAPI)]);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-test-'));
   // As root, PostgreSQL runs as the `postgres` user, which must reach its directory inside.
   await chmod(dataDir, 0o755);

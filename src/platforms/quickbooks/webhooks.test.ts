@@ -28,7 +28,7 @@ describe('quickbooksWebhooks', () => {
   });
 
   it('names each entity by the unified type it is read as; an entity we do not read (Budget) changes nothing stored', () => {
-    expect(quickbooksWebhooks.changes(JSON.parse(body))).toEqual([
+    expect(quickbooksWebhooks.changes(JSON.parse(body), {})).toEqual([
       { account: '1185883450', type: 'customer', platformId: '1' },
       { account: '1185883450', type: 'vendor', platformId: '1' },
     ]);
@@ -71,7 +71,7 @@ describe('quickbooksWebhooks', () => {
         data: {},
       },
     ];
-    expect(quickbooksWebhooks.changes(events)).toEqual([
+    expect(quickbooksWebhooks.changes(events, {})).toEqual([
       { account: '9341454917542146', type: 'invoice', platformId: '130' },
       { account: '9341454917542146', type: 'bill_payment', platformId: '77' },
     ]);
@@ -81,7 +81,7 @@ describe('quickbooksWebhooks', () => {
       [{ ...events[0], intuitaccountid: 9 }],
       [null],
     ]) {
-      expect(quickbooksWebhooks.changes(wrong), JSON.stringify(wrong)).toBeNull();
+      expect(quickbooksWebhooks.changes(wrong, {}), JSON.stringify(wrong)).toBeNull();
     }
   });
 
@@ -93,7 +93,7 @@ describe('quickbooksWebhooks', () => {
       { eventNotifications: [{ realmId: '1' }] },
       { eventNotifications: [{ realmId: '1', dataChangeEvent: { entities: [{}] } }] },
     ]) {
-      expect(quickbooksWebhooks.changes(wrong), JSON.stringify(wrong)).toBeNull();
+      expect(quickbooksWebhooks.changes(wrong, {}), JSON.stringify(wrong)).toBeNull();
     }
   });
 });

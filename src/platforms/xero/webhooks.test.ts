@@ -51,13 +51,13 @@ describe('xeroWebhooks', () => {
   });
 
   it('reads a contact as a customer or a vendor and an invoice as an invoice or a bill; subscriptions change no books', () => {
-    expect(xeroWebhooks.changes(JSON.parse(body))).toEqual([
+    expect(xeroWebhooks.changes(JSON.parse(body), {})).toEqual([
       { account: TENANT, type: 'customer', platformId: '717f2bfc-c6d4-41fd-b238-3f2f0c0cf777' },
       { account: TENANT, type: 'vendor', platformId: '717f2bfc-c6d4-41fd-b238-3f2f0c0cf777' },
       { account: TENANT, type: 'invoice', platformId: 'a4b3f0b5-2b4e-4d8c-9b1a-0a1f4f1e2d3c' },
       { account: TENANT, type: 'bill', platformId: 'a4b3f0b5-2b4e-4d8c-9b1a-0a1f4f1e2d3c' },
     ]);
-    expect(xeroWebhooks.changes({ events: [], firstEventSequence: 0, lastEventSequence: 0, entropy: 'x' })).toEqual([]);
+    expect(xeroWebhooks.changes({ events: [], firstEventSequence: 0, lastEventSequence: 0, entropy: 'x' }, {})).toEqual([]);
   });
 
   it("refuses a body that is not Xero's notification", () => {
@@ -69,7 +69,7 @@ describe('xeroWebhooks', () => {
       { events: [{ eventCategory: 'INVOICE' }] },
       { events: [{ tenantId: 1, eventCategory: 'INVOICE' }] },
     ]) {
-      expect(xeroWebhooks.changes(wrong), JSON.stringify(wrong)).toBeNull();
+      expect(xeroWebhooks.changes(wrong, {}), JSON.stringify(wrong)).toBeNull();
     }
   });
 });

@@ -34,7 +34,7 @@ export type { Mapped, Ref } from './common.ts';
 type Mapper = (raw: Record<string, unknown>, ref: Ref) => Record<string, unknown>;
 
 // Records come from the sandbox itself, so their shape is the collection's native one by construction.
-export const MAPPERS: Readonly<Record<UnifiedObjectType, Mapper>> = {
+export const MAPPERS: Readonly<Record<N.NativeType, Mapper>> = {
   account: (raw, ref) => ({ ...mapAccount(raw as N.NativeAccount, ref) }),
   attachment: (raw, ref) => ({ ...mapAttachment(raw as N.NativeAttachment, ref) }),
   balance_sheet: (raw, ref) => ({ ...mapBalanceSheet(raw as N.NativeBalanceSheet, ref) }),
@@ -75,6 +75,6 @@ export const MAPPERS: Readonly<Record<UnifiedObjectType, Mapper>> = {
   vendor: (raw, ref) => ({ ...mapVendor(raw as N.NativeVendor, ref) }),
 };
 
-export function mapRecord(type: UnifiedObjectType, raw: Record<string, unknown>, ref: Ref): Record<string, unknown> {
+export function mapRecord(type: N.NativeType, raw: Record<string, unknown>, ref: Ref): Record<string, unknown> {
   return MAPPERS[type](raw, ref);
 }
