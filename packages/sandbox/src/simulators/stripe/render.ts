@@ -204,7 +204,8 @@ export function renderPayout(payout: NativePayout, asOf = Number.POSITIVE_INFINI
     object: 'payout',
     amount: minor(payout.Amount, payout.CurrencyCode),
     arrival_date: unix(`${payout.ArrivalDate}T00:00:00Z`),
-    automatic: payout.Schedule === 'Automatic',
+    // SANDBOX's gateway pays out on its schedule only.
+    automatic: true,
     balance_transaction: stripeId('balance_transaction', `PO-${payout.Id}`),
     created: unix(payout.CreatedAt),
     currency: lower(payout.CurrencyCode),
