@@ -117,7 +117,8 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
     // Consents are open to anyone: what expired goes as codes are made, not only at the token endpoint.
     await forgetExpiredTokens(db);
     back.searchParams.set('code', await issueToken(db, 'code', grant, CODE_SECONDS));
-    for (const [key, value] of Object.entries(oauth.callbackParams?.(simulator.tenantId(accountKey)) ?? {})) back.searchParams.set(key, value);
+    for (const [key, value] of Object.entries(oauth.callbackParams?.(simulator.tenantId(accountKey), grant.scope) ?? {}))
+      back.searchParams.set(key, value);
     return redirect(back);
   }
 

@@ -77,8 +77,8 @@ export interface SimulatorOAuth {
   tokenPath: string;
   /** Seconds an access token lives (Xero 1,800; QuickBooks 3,600). */
   accessTokenSeconds: number;
-  /** More parameters the platform adds to the callback (QuickBooks: realmId). */
-  callbackParams?(tenantId: string): Record<string, string>;
+  /** More parameters the platform adds to the callback (QuickBooks: realmId; Stripe: the scope granted). */
+  callbackParams?(tenantId: string, scope: string): Record<string, string>;
   /**
    * How the token endpoint knows the app: `id-and-secret` (the default: client id and secret by HTTP Basic or form, as
    * Xero and Intuit ask) or `secret` (Stripe Connect: the app's secret key alone, as a Bearer token, as HTTP Basic user

@@ -19,7 +19,7 @@ export function stripeError(
     body.doc_url = `${DOCS}/${error.code.replaceAll('_', '-')}`;
   }
   if (error.param !== undefined) body.param = error.param;
-  return { status, headers: { 'request-id': `req_simulated` }, body: { error: body } };
+  return { status, body: { error: body } };
 }
 
 /** A GET of an id the account does not hold. */

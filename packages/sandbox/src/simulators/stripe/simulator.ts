@@ -5,6 +5,7 @@
  * and `curl -u key:` send it. Read only: Stripe's GET endpoints of charges, refunds, customers, balance transactions,
  * payouts, disputes (none: SANDBOX has no disputes), events and the account.
  */
+import { randomBytes } from 'node:crypto';
 import type { PlatformSimulator, SimulatorAnswer, SimulatorRequest } from '../kit.ts';
 import { invalidKey, noAccess, noSuch, stripeError, unknownParameter, unrecognized, type Json } from './answers.ts';
 import { allEvents, typeMatches } from './events.ts';
@@ -139,6 +140,8 @@ export const stripeSimulator: PlatformSimulator = {
     clientAuth: 'secret',
     exchangeRedirectUri: false,
     basicAccessToken: true,
+    // Connect's callback names the scope granted (https://docs.stripe.com/connect/oauth-reference).
+    callbackParams: (_tenantId, scope) => ({ scope: scope === '' ? 'read_only' : scope }),
     tokenAnswer: (issued, tenantId) => ({
       access_token: issued.accessToken,
       livemode: false,
@@ -153,7 +156,11 @@ export const stripeSimulator: PlatformSimulator = {
   unauthorized: invalidKey,
   async handle(request, grant) {
     const asked = request.headers['stripe-account'];
-    if (asked !== undefined && asked !== '' && asked !== grant.tenantId) return noAccess(asked);
-    return api(request, new StripeView(grant.books), grant.tenantId);
+    const answer =
+      asked !== undefined && asked !== '' && asked !== grant.tenantId
+        ? noAccess(asked)
+        : await api(request, new StripeView(grant.books), grant.tenantId);
+    // Every answer names its request, as Stripe's do (the library keeps it as the error's requestId).
+    return { ...answer, headers: { ...answer.headers, 'request-id': `req_${randomBytes(12).toString('base64url').replace(/[-_]/g, '0')}` } };
   },
 };

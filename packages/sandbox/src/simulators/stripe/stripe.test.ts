@@ -126,6 +126,7 @@ describe('STRIPE simulator: Connect OAuth through the kit', () => {
     const location = new URL(consent.headers.get('location') ?? '', 'http://service.test');
     expect(location.pathname).toBe('/link/oauth/callback');
     expect(location.searchParams.get('state')).toBe('st-stripe');
+    expect(location.searchParams.get('scope')).toBe('read_only');
     const answer = await host.fetch('https://connect.stripe.com/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${SIMULATOR_CLIENT_SECRET}` },
@@ -163,6 +164,7 @@ describe('STRIPE simulator: Connect OAuth through the kit', () => {
     await expect(client('sk_test_wrong').oauth.token({ grant_type: 'authorization_code', code })).rejects.toMatchObject({ statusCode: 401 });
     const wrong = await get('/v1/charges', 'Bearer sk_test_not_a_simulator_token');
     expect(wrong.status).toBe(401);
+    await expect(client('sk_test_not_a_simulator_token').accounts.retrieveCurrent()).rejects.toMatchObject({ statusCode: 401 });
     expect(openapi.component('error', wrong.body)).toEqual([]);
     expect(wrong.body).toMatchObject({ error: { type: 'invalid_request_error', code: 'api_key_invalid' } });
     await expect(client('sk_test_not_a_simulator_token').charges.list()).rejects.toBeInstanceOf(Stripe.errors.StripeAuthenticationError);

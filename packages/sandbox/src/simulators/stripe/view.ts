@@ -5,16 +5,7 @@
 import type { NativeGatewayTransaction, NativeOrder, NativePayout, NativeShopper, NativeStore } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import type { Json } from './answers.ts';
-import {
-  renderAccount,
-  renderBalanceTransaction,
-  renderCharge,
-  renderCustomer,
-  renderPayout,
-  renderRefund,
-  unix,
-  type ChargeParts,
-} from './render.ts';
+import { renderAccount, renderBalanceTransaction, renderCharge, renderCustomer, renderPayout, renderRefund, type ChargeParts } from './render.ts';
 
 interface Indexed {
   orders: Map<string, NativeOrder>;
@@ -124,5 +115,3 @@ export class StripeView {
     });
   }
 }
-
-export { unix };
