@@ -42,7 +42,7 @@ export async function allEvents(view: StripeView): Promise<Json[]> {
   for (const payout of await view.payoutRecords()) {
     const made = unix(payout.CreatedAt);
     events.push(event('payout.created', payout.Id, made, renderPayout(payout, made)));
-    if (payout.Status === 'Paid') {
+    if (payout.Status === 'Paid' && unix(payout.UpdatedAt) <= view.nowSeconds()) {
       const paidAt = unix(payout.UpdatedAt);
       events.push(event('payout.paid', payout.Id, paidAt, renderPayout(payout, paidAt)));
     }

@@ -13,6 +13,7 @@ import { simulatorBooks } from '../books.ts';
 import { simulatorHost, SIMULATOR_CLIENT_ID, SIMULATOR_CLIENT_SECRET, type SimulatorHost } from '../host.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import { SIMULATORS } from '../index.ts';
+import { booksFetch } from '../testing.ts';
 import { accountIdOf, sandboxIdOf, stripeId } from './ids.ts';
 import { stripeSimulator } from './index.ts';
 import { stripeOpenApi, type StripeOpenApi } from './openapi-check.ts';
@@ -412,5 +413,45 @@ describe("STRIPE simulator: Stripe's paging and filters", () => {
     const middle = Number(events[Math.floor(events.length / 2)]?.created);
     const after = await walk(`/v1/events?created[gt]=${middle}`);
     expect(after.length).toBe(events.filter((e) => Number(e.created) > middle).length);
+  });
+});
+
+describe("STRIPE simulator: SANDBOX's clock", () => {
+  it('shows nothing stamped after its now: an earlier clock sees the gateway as it was then', async () => {
+    const then = clock - 20 * 86_400_000;
+    const earlier = booksFetch(stripeSimulator, { ...books, now: () => then });
+    const all = async (path: string): Promise<Json[]> => {
+      const out: Json[] = [];
+      let after = '';
+      for (;;) {
+        const sep = path.includes('?') ? '&' : '?';
+        const page = (await (await earlier(`https://api.stripe.com${path}${sep}limit=100${after}`, {})).json()) as Json;
+        const data = page.data as Json[];
+        out.push(...data);
+        const last = data.at(-1);
+        if (page.has_more !== true || last === undefined) return out;
+        after = `&starting_after=${String(last.id)}`;
+      }
+    };
+    const due = (iso: string): boolean => Date.parse(iso) <= then;
+    const gateway = await books.all('transaction');
+    const charges = await all('/v1/charges');
+    expect(charges.length).toBe(gateway.filter((t) => t.Kind === 'Charge' && due(t.CreatedAt)).length);
+    expect(charges.length).toBeLessThan((await walk('/v1/charges')).length);
+    expect(charges.every((c) => Number(c.created) * 1000 <= then)).toBe(true);
+    const refunded = new Set(gateway.filter((t) => t.Kind === 'Refund' && due(t.CreatedAt)).map((t) => stripeId('charge', t.OrderId ?? '')));
+    for (const charge of charges) expect(charge.refunded).toBe(refunded.has(String(charge.id)));
+    const payouts = await all('/v1/payouts');
+    const native = (await books.all('payout')).filter((p) => due(p.CreatedAt));
+    expect(payouts.length).toBe(native.length);
+    for (const payout of payouts) {
+      const record = native.find((p) => stripeId('payout', p.Id) === payout.id);
+      expect(payout.status).toBe(record?.Status === 'Paid' && due(record.UpdatedAt) ? 'paid' : 'in_transit');
+      const paid = (await all(`/v1/balance_transactions?payout=${String(payout.id)}`)).filter((t) => t.type !== 'payout');
+      expect(paid.reduce((sum, t) => sum + Number(t.net), 0)).toBe(payout.amount);
+    }
+    const events = await all('/v1/events');
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((e) => Number(e.created) * 1000 <= then && Number(e.created) * 1000 >= then - 30 * 86_400_000)).toBe(true);
   });
 });

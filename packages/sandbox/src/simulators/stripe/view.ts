@@ -5,7 +5,16 @@
 import type { NativeGatewayTransaction, NativeOrder, NativePayout, NativeShopper, NativeStore } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import type { Json } from './answers.ts';
-import { renderAccount, renderBalanceTransaction, renderCharge, renderCustomer, renderPayout, renderRefund, type ChargeParts } from './render.ts';
+import {
+  renderAccount,
+  renderBalanceTransaction,
+  renderCharge,
+  renderCustomer,
+  renderPayout,
+  renderRefund,
+  unix,
+  type ChargeParts,
+} from './render.ts';
 
 interface Indexed {
   orders: Map<string, NativeOrder>;
@@ -42,20 +51,25 @@ export class StripeView {
       this.books.all('commerce_customer'),
       this.books.all('store'),
     ]);
+    // SANDBOX stamps some of today's records later in the day than its clock; Stripe shows nothing from the future, so
+    // an object appears when its time comes (and an events cursor never runs ahead of what a later call can add).
+    const now = this.nowSeconds();
+    const due = (record: { CreatedAt: string }): boolean => unix(record.CreatedAt) <= now;
     const byOrder = new Map(orders.map((o) => [o.Id, o]));
+    const seen = transactions.filter(due);
     const refunds = new Map<string, NativeGatewayTransaction>();
-    for (const t of transactions) if (t.Kind === 'Refund' && t.OrderId !== null) refunds.set(t.OrderId, t);
+    for (const t of seen) if (t.Kind === 'Refund' && t.OrderId !== null) refunds.set(t.OrderId, t);
     const charges: ChargeParts[] = [];
-    for (const t of transactions) {
+    for (const t of seen) {
       const order = t.Kind === 'Charge' && t.OrderId !== null ? byOrder.get(t.OrderId) : undefined;
       if (order !== undefined) charges.push({ order, charge: t, refund: refunds.get(order.Id) ?? null });
     }
     return {
       orders: byOrder,
       charges,
-      transactions,
-      payouts: new Map(payouts.map((p) => [p.Id, p])),
-      shoppers,
+      transactions: seen,
+      payouts: new Map(payouts.filter(due).map((p) => [p.Id, p])),
+      shoppers: shoppers.filter(due),
       store: stores[0] ?? null,
     };
   }
@@ -70,7 +84,8 @@ export class StripeView {
 
   async charges(): Promise<Json[]> {
     const { charges, store } = await this.index();
-    return charges.map((parts) => renderCharge(parts, store));
+    const now = this.nowSeconds();
+    return charges.map((parts) => renderCharge(parts, store, now));
   }
 
   async refunds(): Promise<Json[]> {
@@ -92,7 +107,8 @@ export class StripeView {
   }
 
   async payouts(): Promise<Json[]> {
-    return (await this.payoutRecords()).map((p) => renderPayout(p));
+    const now = this.nowSeconds();
+    return (await this.payoutRecords()).map((p) => renderPayout(p, now));
   }
 
   /** Every balance transaction, with the SANDBOX payout that paid it out (null when none has). */
