@@ -16,7 +16,7 @@ import { SIMULATORS } from '../index.ts';
 import { booksFetch } from '../testing.ts';
 import { accountIdOf, sandboxIdOf, stripeId } from './ids.ts';
 import { stripeSimulator } from './index.ts';
-import { stripeOpenApi, type StripeOpenApi } from './openapi-check.ts';
+import { stripeOpenApi, type StripeOpenApi } from '../../../../../test/contracts/stripe-openapi-check.ts';
 
 const USERNAME = 'user_good_size_1500';
 const KEY = `stripe:${USERNAME}`;

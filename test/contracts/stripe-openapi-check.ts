@@ -7,7 +7,7 @@
  * such as an event's data.object, stays free-form). A keyword outside the subset is reported
  * too, so a schema the validator cannot read never passes unread.
  */
-import { readPublishedJson, STRIPE_OPENAPI } from '../../../../../test/contracts/published.ts';
+import { readPublishedJson, STRIPE_OPENAPI } from './published.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
