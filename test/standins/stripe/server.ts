@@ -341,7 +341,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     close: () =>
       new Promise<void>((resolve, reject) =>
         server.close((error) => {
-          error ? reject(error) : resolve();
+          if (error) reject(error);
+          else resolve();
         }),
       ),
   };
