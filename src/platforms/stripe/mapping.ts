@@ -259,7 +259,17 @@ const DISPUTE_STATUSES: ReadonlySet<string> = new Set([
 ]);
 const isDisputeStatus = (value: string): value is Mapped<'dispute'>['status'] => DISPUTE_STATUSES.has(value);
 
-/** A dispute: linked to the disputed charge (our order); Stripe's status names are ours (`prevented` reads as won). */
+/**
+ * Stripe's dispute status as ours: the same names, except charge_refunded (an inquiry closed by refunding the charge)
+ * → warning_closed and prevented (stopped before it became a dispute) → won; anything newer → under_review.
+ */
+export function disputeStatus(status: string): Mapped<'dispute'>['status'] {
+  if (isDisputeStatus(status)) return status;
+  if (status === 'charge_refunded') return 'warning_closed';
+  return status === 'prevented' ? 'won' : 'under_review';
+}
+
+/** A dispute: linked to the disputed charge (our order). The disputed sale's balance transaction is not on it: null. */
 export function mapDispute(record: PlatformRecord, ref: Ref): Mapped<'dispute'> {
   const dispute = record.raw;
   const status = required(dispute, 'status');
@@ -271,7 +281,7 @@ export function mapDispute(record: PlatformRecord, ref: Ref): Mapped<'dispute'> 
     amount: money(dispute, 'amount'),
     iso_currency_code: currencyOf(dispute),
     reason: required(dispute, 'reason'),
-    status: isDisputeStatus(status) ? status : status === 'prevented' ? 'won' : 'under_review',
+    status: disputeStatus(status),
     evidence_due_by: evidence === null ? null : unixIso(evidence.due_by),
     created_at: unixIso(dispute.created),
     updated_at: null,
