@@ -75,7 +75,14 @@ const objects: Connector['objects'] = {
   payout: {
     capabilities: capabilities(
       'none',
-      ['destination.account_number_last_digits (unless expanded)', 'updated_at'],
+      [
+        'destination.account_number_last_digits',
+        'destination.bank_name',
+        'destination.brand',
+        'destination.last_four',
+        'destination.routing_number',
+        'updated_at',
+      ],
       [
         'balance_transactions (added: what the payout paid out)',
         'account (added: the Stripe account)',
