@@ -45,6 +45,8 @@ export class StripeAccount {
   readonly paidOutBy = new Map<string, string>();
   /** Set when the account connected through Connect: events carry it as `account`. */
   connect = false;
+  /** Charges and customers by id (a 100,000-charge account refunds and disputes by id). */
+  private readonly byId = new Map<string, StripeRecord>();
   private counter = 0;
   private clock: number;
   private readonly seedEvents: boolean;
@@ -177,6 +179,7 @@ export class StripeAccount {
       test_clock: null,
     };
     this.customers.push(customer);
+    this.byId.set(id, customer);
     this.event('customer.created', customer, created);
     return customer;
   }
@@ -192,6 +195,7 @@ export class StripeAccount {
     const index = this.customers.findIndex((c) => c.id === id);
     if (index < 0) throw new Error(`no customer ${id}`);
     this.customers.splice(index, 1);
+    this.byId.delete(id);
     this.event('customer.deleted', { id, object: 'customer', deleted: true }, this.tick());
   }
 
@@ -235,6 +239,7 @@ export class StripeAccount {
       status: 'succeeded',
     };
     this.charges.push(charge);
+    this.byId.set(id, charge);
     this.event('charge.succeeded', charge, created);
     return charge;
   }
@@ -320,7 +325,8 @@ export class StripeAccount {
   }
 
   private find(list: StripeRecord[], id: string): StripeRecord {
-    const found = list.find((r) => r.id === id);
+    const indexed = this.byId.get(id);
+    const found = indexed !== undefined && list[0]?.object === indexed.object ? indexed : list.find((r) => r.id === id);
     if (found === undefined) throw new Error(`no ${id}`);
     return found;
   }

@@ -39,6 +39,8 @@ export interface StripeStandIn {
   /** A secret key of the account (sk_test_…). */
   issueKey(accountId: string): string;
   revokeKey(key: string): void;
+  /** A Connect access token of the account, as the token endpoint would give it (benchmarks skip the consent page). */
+  issueConnectToken(accountId: string): string;
   /** The account the next Connect consent grants. */
   consentAs(accountId: string): void;
   /** Ends the account's Connect grant: its access tokens stop working; returns the account.application.deauthorized event. */
@@ -63,12 +65,26 @@ const send = (response: ServerResponse, status: number, body: unknown, headers: 
 
 const stripeError = (type: string, message: string, code?: string): Json => ({ error: { type, message, ...(code === undefined ? {} : { code }) } });
 
-/** Newest first, as Stripe lists: by created, then by insertion (later first). */
-function newestFirst(list: readonly StripeRecord[]): StripeRecord[] {
-  return list
+interface Sorted {
+  length: number;
+  last: StripeRecord | undefined;
+  records: StripeRecord[];
+  position: Map<string, number>;
+}
+
+/** Newest first, as Stripe lists (by created, then later made first), kept per list until it grows or shrinks. */
+const sortedLists = new WeakMap<readonly StripeRecord[], Sorted>();
+
+function newestFirst(list: readonly StripeRecord[]): Sorted {
+  const cached = sortedLists.get(list);
+  if (cached?.length === list.length && cached.last === list.at(-1)) return cached;
+  const records = list
     .map((record, index) => ({ record, index }))
     .sort((a, b) => b.record.created - a.record.created || b.index - a.index)
     .map((entry) => entry.record);
+  const sorted = { length: list.length, last: list.at(-1), records, position: new Map(records.map((r, i) => [r.id, i])) };
+  sortedLists.set(list, sorted);
+  return sorted;
 }
 
 function createdFilter(query: Query): (record: StripeRecord) => boolean {
@@ -89,19 +105,35 @@ function arrayParam(query: Query, name: string): string[] {
   return [...query.entries()].filter(([key]) => key === `${name}[]` || new RegExp(`^${name}\\[\\d+\\]$`).test(key)).map(([, value]) => value);
 }
 
-/** A page of `records` as Stripe's list object. */
-function page(path: string, records: readonly StripeRecord[], query: Query): { status: number; body: Json } {
+/** A page of `list` (those passing `keep`) as Stripe's list object. */
+function page(
+  path: string,
+  list: readonly StripeRecord[],
+  query: Query,
+  keep: (record: StripeRecord) => boolean = () => true,
+): { status: number; body: Json } {
   const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? '10')));
-  const filtered = newestFirst(records.filter(createdFilter(query)));
+  const sorted = newestFirst(list);
   const after = query.get('starting_after');
   let start = 0;
   if (after !== null) {
-    const index = filtered.findIndex((r) => r.id === after);
-    if (index < 0) return { status: 400, body: stripeError('invalid_request_error', `No such object: '${after}'`, 'resource_missing') };
+    const index = sorted.position.get(after);
+    if (index === undefined) return { status: 400, body: stripeError('invalid_request_error', `No such object: '${after}'`, 'resource_missing') };
     start = index + 1;
   }
-  const data = filtered.slice(start, start + limit);
-  return { status: 200, body: { object: 'list', data, has_more: start + limit < filtered.length, url: path } };
+  const created = createdFilter(query);
+  const data: StripeRecord[] = [];
+  let hasMore = false;
+  for (let i = start; i < sorted.records.length; i++) {
+    const record = sorted.records[i];
+    if (record === undefined || !created(record) || !keep(record)) continue;
+    if (data.length === limit) {
+      hasMore = true;
+      break;
+    }
+    data.push(record);
+  }
+  return { status: 200, body: { object: 'list', data, has_more: hasMore, url: path } };
 }
 
 export async function startStripeStandIn(): Promise<StripeStandIn> {
@@ -219,8 +251,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       case '/v1/events': {
         const types = new Set(arrayParam(query, 'types'));
         const type = query.get('type');
-        const list = account.events.filter((e) => (types.size === 0 || types.has(String(e.type))) && (type === null || e.type === type));
-        return page(path, list, query);
+        return page(path, account.events, query, (e) => (types.size === 0 || types.has(String(e.type))) && (type === null || e.type === type));
       }
       default:
         return { status: 404, body: stripeError('invalid_request_error', `Unrecognized request URL (GET: ${path}): the stand-in does not serve it`) };
@@ -306,6 +337,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     revokeKey(key) {
       revoked.add(key);
+    },
+    issueConnectToken(accountId) {
+      accountOf(accountId).connect = true;
+      const token = `sk_test_connect_${randomBytes(12).toString('hex')}`;
+      connectTokens.set(token, accountId);
+      return token;
     },
     consentAs(accountId) {
       accountOf(accountId);
