@@ -4,8 +4,9 @@
  * first: each event carries the object as it was then, and an id already seen on a newer event is skipped, so an older
  * state never overwrites a newer one; customer.deleted is a deletion. Stripe keeps events 30 days: a cursor older than
  * 29 days (a connection paused for a month) is read in full instead, and the next cursor is the newest event's time.
- * Balance transactions have no events (they are created, then only turn available): they are listed from the cursor
- * less 7 days, which re-reads those that turned available since (Stripe's standard payout delay is 2 to 7 days).
+ * Balance transactions have no events (they are created, then only turn from pending to available): they are listed
+ * created since the cursor, and the cursor stops at the oldest one still pending, so the next read reads again those
+ * that may have turned available since, and no more.
  */
 import type Stripe from 'stripe';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
@@ -17,8 +18,6 @@ import { isObject } from './mapping.ts';
 export const STRIPE_PAGE_SIZE = 100;
 /** Stripe keeps events 30 days (https://docs.stripe.com/api/events); a day's margin. */
 export const EVENTS_KEPT_SECONDS = 29 * 86_400;
-/** How far back an incremental read of balance transactions reaches before its cursor. */
-export const BALANCE_OVERLAP_SECONDS = 7 * 86_400;
 
 type Raw = Record<string, unknown>;
 
@@ -85,6 +84,8 @@ interface PageState {
   seen?: string[];
   /** Payouts: the account id. */
   account?: string;
+  /** Balance transactions: the oldest one still pending seen so far (the cursor stops there). */
+  pending?: number;
   mode: 'list' | 'events';
 }
 
@@ -103,6 +104,7 @@ function decode(token: string | null): PageState | null {
     top: typeof parsed.top === 'number' ? parsed.top : null,
     ...(seen === undefined ? {} : { seen }),
     ...(typeof parsed.account === 'string' ? { account: parsed.account } : {}),
+    ...(typeof parsed.pending === 'number' ? { pending: parsed.pending } : {}),
   };
 }
 
@@ -175,14 +177,28 @@ async function listPage(
     if (list === 'balance_transactions') {
       for (const item of items) if (typeof item.created === 'number') top = Math.max(top ?? 0, item.created);
     }
+    let pending = state?.pending;
+    for (const item of items) {
+      if (list === 'balance_transactions' && item.status === 'pending' && typeof item.created === 'number')
+        pending = Math.min(pending ?? item.created, item.created);
+    }
     const account = list === 'payouts' ? (state?.account ?? (await accountId(stripe))) : undefined;
     const records = account === undefined ? items.map((raw) => ({ platformId: raw.id, raw })) : await withPayoutDetails(stripe, items, account);
     const last = items.at(-1);
     if (answer.has_more && last !== undefined) {
-      return { records, nextPageToken: encode({ mode: 'list', after: last.id, top, ...(account === undefined ? {} : { account }) }) };
+      return {
+        records,
+        nextPageToken: encode({
+          mode: 'list',
+          after: last.id,
+          top,
+          ...(account === undefined ? {} : { account }),
+          ...(pending === undefined ? {} : { pending }),
+        }),
+      };
     }
     const fallback = floor ?? Math.floor(Date.now() / 1000) - 60;
-    return { records, nextPageToken: null, nextSince: String(top ?? fallback) };
+    return { records, nextPageToken: null, nextSince: String(pending ?? top ?? fallback) };
   });
 }
 
@@ -234,7 +250,7 @@ export async function readList(ctx: ConnectorContext, list: StripeList, request:
   const since = request.since === null ? null : Number(request.since);
   if (since !== null && !Number.isFinite(since)) throw new Error(`Stripe cursor "${request.since}" is not a time`);
   if (since === null) return listPage(ctx, list, request, state, null);
-  if (list === 'balance_transactions') return listPage(ctx, list, request, state, since - BALANCE_OVERLAP_SECONDS, since);
+  if (list === 'balance_transactions') return listPage(ctx, list, request, state, since);
   const expired = since < Math.floor(Date.now() / 1000) - EVENTS_KEPT_SECONDS;
   if (expired || state?.mode === 'list') return listPage(ctx, list, request, state, null);
   return eventsPage(ctx, list, since, state);

@@ -50,6 +50,7 @@ export class StripeAccount {
   private counter = 0;
   private clock: number;
   private readonly seedEvents: boolean;
+  private seeding = true;
 
   constructor(options: AccountOptions) {
     this.id = options.id;
@@ -69,6 +70,7 @@ export class StripeAccount {
       if (i % 10 === 9) this.dispute(charge.id);
       if (every > 0 && (i + 1) % every === 0 && this.payouts.length < payouts) this.payout();
     }
+    this.seeding = false;
   }
 
   get account(): Json {
@@ -100,15 +102,15 @@ export class StripeAccount {
     return `${prefix}_${this.id.slice(5)}${String(this.counter).padStart(7, '0')}`;
   }
 
-  /** Seconds: seeded records are a minute apart; records made later carry the time they were made at. */
+  /** Seconds: seeded records are a minute apart (never in the future); records made later carry the time they were made at. */
   private tick(): number {
     const now = Math.floor(Date.now() / 1000);
-    this.clock = Math.min(now, this.clock + 60);
+    this.clock = this.seeding ? Math.min(now, this.clock + 60) : Math.max(now, this.clock);
     return this.clock;
   }
 
   private event(type: string, object: Json, created: number): void {
-    if (!this.seedEvents && created < Math.floor(Date.now() / 1000) - 3_600) return;
+    if (this.seeding && !this.seedEvents) return;
     this.events.push({
       id: this.nextId('evt'),
       object: 'event',
