@@ -35,12 +35,13 @@ export function stripeUrls(): { api: string; connect: string } {
   return { api, connect: platformAddress('STRIPE_CONNECT_URL', connectFallback) };
 }
 
-const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const isMethod = (value: string): value is HttpMethod => METHODS.some((method) => method === value);
 
 function methodOf(value: string | undefined): HttpMethod {
   const method = (value ?? 'GET').toUpperCase();
-  if (!METHODS.has(method)) throw new Error(`Stripe: unexpected method ${method}`);
-  return method as HttpMethod;
+  if (!isMethod(method)) throw new Error(`Stripe: unexpected method ${method}`);
+  return method;
 }
 
 /** Name for logs and limits: "stripe GET /v1/charges". */
@@ -62,6 +63,8 @@ export function fetchThrough(http: PlatformHttp, signal?: AbortSignal): (url: st
     });
     const method = methodOf(init.method);
     const body = typeof init.body === 'string' && init.body !== '' ? init.body : undefined;
+    // The job's signal, and the library's own (its timeout).
+    const signals = [signal, init.signal].filter((s): s is AbortSignal => s instanceof AbortSignal);
     const response = await http.request({
       method,
       url: target.href,
@@ -72,8 +75,7 @@ export function fetchThrough(http: PlatformHttp, signal?: AbortSignal): (url: st
       responseType: 'text',
       classifyError: classifyStripeError,
       operation: operationOf(method, target),
-      ...(signal === undefined ? {} : { signal }),
-      ...(init.signal instanceof AbortSignal ? { signal: signal === undefined ? init.signal : AbortSignal.any([signal, init.signal]) } : {}),
+      ...(signals.length === 0 ? {} : { signal: AbortSignal.any(signals) }),
     });
     const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? null);
     return new Response(text, { status: response.status, headers: response.headers });

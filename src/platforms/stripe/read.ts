@@ -113,8 +113,8 @@ const unix = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 /** The newest event's time, Stripe's clock for the next cursor; ours (a minute back) when the account has no events. */
 async function newestEventTime(stripe: Stripe): Promise<number> {
   const answer = await stripe.events.list({ limit: 1 });
-  const [newest] = answer.data;
-  return newest === undefined ? Math.floor(Date.now() / 1000) - 60 : newest.created;
+  const newest = answer.data.length === 0 ? null : rawOf(answer.data[0], 'event');
+  return newest === null || typeof newest.created !== 'number' ? Math.floor(Date.now() / 1000) - 60 : newest.created;
 }
 
 async function accountId(stripe: Stripe): Promise<string> {
