@@ -11,6 +11,14 @@ import { readPublishedJson, STRIPE_OPENAPI } from '../../contracts/published.ts'
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The object at `keys` under `value`; throws when the description has no object there. */
+function at(value: unknown, ...keys: string[]): Json {
+  let current = value;
+  for (const key of keys) current = isObject(current) ? current[key] : undefined;
+  if (!isObject(current)) throw new Error(`the Stripe description has no object at ${keys.join(' → ')}`);
+  return current;
+}
+
 /** OpenAPI 3.0's nullable as JSON Schema: `{…, nullable: true}` → `{anyOf: [{…}, {type: 'null'}]}`, everywhere. */
 export function withoutNullable(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutNullable);
@@ -61,7 +69,8 @@ export function nestQuery(query: URLSearchParams): Json {
     const path = [...(match[2] ?? '').matchAll(/\[([^\]]*)\]/g)].map((m) => m[1] ?? '');
     if (path.length === 0) result[name] = value;
     else if (path.length === 1 && (path[0] === '' || /^\d+$/.test(path[0] ?? ''))) {
-      const list = Array.isArray(result[name]) ? (result[name] as unknown[]) : [];
+      const existing: unknown = result[name];
+      const list: unknown[] = Array.isArray(existing) ? existing.map((item: unknown) => item) : [];
       list.push(value);
       result[name] = list;
     } else {
@@ -83,8 +92,8 @@ export function stripeContract(): Promise<StripeContract> {
 async function load(): Promise<StripeContract> {
   const raw = await readPublishedJson(STRIPE_OPENAPI);
   if (!isObject(raw) || !isObject(raw.paths) || !isObject(raw.components)) throw new Error('not an OpenAPI description');
-  const spec = withoutNullable(raw) as Json;
-  const paths = spec.paths as Json;
+  const spec = at(withoutNullable(raw));
+  const paths = at(spec, 'paths');
   const unixTime = { type: 'number' as const, validate: (n: number) => Number.isInteger(n) && n >= 0 };
   const answers = new Ajv({ strict: false, allErrors: true, validateFormats: true, logger: false, formats: { 'unix-time': unixTime } });
   answers.addSchema({ $id: 'stripe', components: spec.components });
@@ -145,10 +154,8 @@ async function load(): Promise<StripeContract> {
       const key = `${operation.method} ${operation.template}`;
       let validate = answerValidators.get(key);
       if (validate === undefined) {
-        const item = paths[operation.template] as Json;
-        const op = item[operation.method.toLowerCase()] as Json;
-        const schema = (((op.responses as Json)['200'] as Json).content as Json)['application/json'] as Json;
-        validate = answers.compile(rewrite(schema.schema) as Json);
+        const schema = at(paths, operation.template, operation.method.toLowerCase(), 'responses', '200', 'content', 'application/json', 'schema');
+        validate = answers.compile(at(rewrite(schema)));
         answerValidators.set(key, validate);
       }
       return validate(body) ? [] : problems(validate);
