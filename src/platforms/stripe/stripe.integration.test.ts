@@ -9,7 +9,7 @@
  * contract.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { clientHeaders as orgHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { setEnv } from '../../../test/support/env.ts';
 import { LinkBrowser } from '../../../test/support/link-browser.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
@@ -144,9 +144,9 @@ function postWebhook(event: Json, secret = WEBHOOK_SECRET, timestamp?: number) {
 }
 
 /** Every synced payout's transactions (amount less fee) add up to its amount. */
-async function expectPayoutsReconcile(connectionId: string, account: StripeAccount): Promise<void> {
+async function expectPayoutsReconcile(connectionId: string, account: StripeAccount | null): Promise<void> {
   const payouts = await stored(connectionId, 'payout');
-  expect(payouts.map((p) => p.platform_id).sort()).toEqual(ids(account.payouts));
+  if (account !== null) expect(payouts.map((p) => p.platform_id).sort()).toEqual(ids(account.payouts));
   expect(payouts.length).toBeGreaterThan(0);
   for (const payout of payouts) {
     const transactions = payout.data.transactions as { amount: number; fee: number }[];
@@ -268,6 +268,38 @@ describe('STRIPE end to end', () => {
     );
     // Timing is the bench's (bench/stripe-100k.ts); here only that it came.
     expect(receiver.bodies.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("links through the STRIPE simulator in the sandbox environment when the organisation has no Stripe app: SANDBOX's shop gateway", async () => {
+    const org = await t.newOrg('Stripe simulated');
+    const created = await t.app.inject({ method: 'POST', url: '/versioned/connections/create', headers: orgHeaders(org), payload: {} });
+    expect(created.statusCode, created.body).toBe(200);
+    const connection = json(created).connection as { id: string; link_url: string };
+    const browser = new LinkBrowser(t.app);
+    const start = await browser.get(`${pathOf(connection.link_url)}/${PLATFORM}`);
+    expect(start.statusCode, start.body).toBe(302);
+    const consent = String(start.headers.location);
+    expect(consent.startsWith('/simulators/stripe/oauth/authorize?'), consent).toBe(true);
+    const params = Object.fromEntries(new URL(consent, 'http://service.test').searchParams);
+    const allowed = await browser.post('/simulators/stripe/oauth/authorize', {
+      ...params,
+      username: 'user_good',
+      password: 'pass_good',
+      decision: 'allow',
+    });
+    expect(allowed.statusCode, allowed.body).toBe(302);
+    const done = await browser.get(String(allowed.headers.location));
+    expect(done.statusCode, done.body).toBeLessThan(400);
+    const row = await t.db.pool.query<{ simulated: boolean; store_unique_id: string }>(
+      'SELECT simulated, store_unique_id FROM connections WHERE id = $1',
+      [connection.id],
+    );
+    expect(row.rows[0]?.simulated).toBe(true);
+    expect(row.rows[0]?.store_unique_id).toMatch(/^acct_1[0-9a-f]{15}$/);
+    await ready(connection.id);
+    expect((await stored(connection.id, 'order')).length).toBeGreaterThan(0);
+    expect((await stored(connection.id, 'commerce_customer')).length).toBeGreaterThan(0);
+    await expectPayoutsReconcile(connection.id, null);
   }, 120_000);
 
   it('moves a connection whose key was revoked to needs_reauth with CONNECTION_NEEDS_UPDATE', async () => {

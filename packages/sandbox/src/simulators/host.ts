@@ -65,6 +65,12 @@ function clientOf(request: SimulatorRequest, form: Record<string, string>): { id
   return form.client_id === undefined ? null : { id: form.client_id, secret: form.client_secret ?? '' };
 }
 
+/** The app's secret sent as a bearer token (Stripe Connect's token endpoint); the client is the app itself. */
+function secretOf(request: SimulatorRequest, clientId: string): { id: string; secret: string } | null {
+  const secret = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  return secret === undefined ? null : { id: clientId, secret };
+}
+
 export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimulator, app: SimulatorApp): SimulatorHost {
   const db = platform.pool;
   const { oauth, name } = simulator;
@@ -120,7 +126,8 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
 
   async function token(request: SimulatorRequest): Promise<SimulatorAnswer> {
     const form = fields(request.body);
-    const client = clientOf(request, form);
+    const bearerSecret = oauth.tokenClient === 'bearer-secret';
+    const client = bearerSecret ? secretOf(request, app.clientId) : clientOf(request, form);
     if (client?.id !== app.clientId || client.secret !== app.clientSecret)
       return oauthError(401, 'invalid_client', 'Unknown client or wrong secret.');
     if (oauth.tokenRequest === 'code') return exchangeOnce(form);
@@ -134,7 +141,8 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
       let grant: IssuedGrant | null;
       if (form.grant_type === 'authorization_code') {
         grant = await spendToken(tx, 'code', simulator.platform, form.code ?? '');
-        if (grant !== null && grant.redirectUri !== form.redirect_uri) grant = null;
+        // Stripe's exchange carries no redirect_uri (the consent's was checked against the app's).
+        if (grant !== null && !bearerSecret && grant.redirectUri !== form.redirect_uri) grant = null;
       } else {
         // Rotated on every use: the old refresh token is dead after this, as at Xero and Intuit.
         grant = await spendToken(tx, 'refresh', simulator.platform, form.refresh_token ?? '');
@@ -143,6 +151,7 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
       const next = { ...grant, redirectUri: null };
       return {
         scope: grant.scope,
+        accountKey: grant.accountKey,
         access: await issueToken(tx, 'access', next, oauth.accessTokenSeconds),
         refresh: await issueToken(tx, 'refresh', next, REFRESH_SECONDS),
       };
@@ -158,6 +167,7 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
         refresh_token: issued.refresh,
         x_refresh_token_expires_in: REFRESH_SECONDS,
         scope: issued.scope,
+        ...oauth.tokenFields?.(simulator.tenantId(issued.accountKey)),
       },
     };
   }

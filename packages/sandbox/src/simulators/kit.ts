@@ -94,6 +94,14 @@ export interface SimulatorOAuth {
    * code exchanged once for a token that never expires, with no grant_type, redirect_uri or refresh token: Shopify).
    */
   tokenRequest?: 'oauth2' | 'code';
+  /**
+   * How the token endpoint knows the client: 'basic-or-form' (HTTP Basic, else client_id and client_secret in the form:
+   * Xero, Intuit, Shopify) or 'bearer-secret' (the app's secret key as `Authorization: Bearer`, no client_id and no
+   * redirect_uri in the exchange: Stripe Connect). Default 'basic-or-form'.
+   */
+  tokenClient?: 'basic-or-form' | 'bearer-secret';
+  /** More fields of the token endpoint's answer for the grant's tenant (Stripe: stripe_user_id). */
+  tokenFields?(tenantId: string): Record<string, unknown>;
   /** The request header carrying the access token instead of `Authorization: Bearer` (Shopify: x-shopify-access-token). */
   accessTokenHeader?: string;
   /**
