@@ -150,6 +150,7 @@ export const stripeConnector: Connector = {
       "Incremental syncs replay Stripe's events since the last one (charge.*, payout.*, charge.dispute.*, customer.*). Stripe keeps events 30 days: a connection not synced for 29 days is read in full again. Balance transactions have no events: they are listed created since the cursor, which stops at the oldest one still pending, so one that turns available is read again.",
       "Webhooks: register /platform-webhooks/STRIPE/{organization id}/{environment} as a Connect endpoint in Stripe's dashboard and set its signing secret (whsec_…) as the OAuth app's webhook_key. Signatures are checked with a 300 s tolerance either way. account.application.deauthorized moves the account's connections to needs_reauth at once. Events of an account's own endpoint (no `account`) name no connection; API-key connections are kept current by their incremental syncs.",
       'Limits: Stripe allows 100 reads a second per account live and 25 in test mode; we keep to 25 a second for both.',
+      "In the sandbox environment, an organisation without its own Stripe app connects through the Stripe simulator: SANDBOX's web shop gateway served as Stripe's API through Connect (docs/simulators.md).",
     ],
   },
 };
