@@ -137,6 +137,12 @@ export type AuthSpec =
       refresh(ctx: AuthContext, app: OAuthAppCredentials, refreshToken: string, input?: AuthorizationInput): Promise<OAuthTokens>;
       /** Organisations the tokens can reach; several → the link flow asks the user to pick. */
       listTenants?(ctx: AuthContext, tokens: OAuthTokens): Promise<OAuthTenant[]>;
+      /**
+       * Credentials `POST /connections/create` also takes instead of the OAuth flow (Stripe's secret or restricted API
+       * key besides Stripe Connect): checked like a credentials platform's (identify is called with them, no tokens).
+       * Absent: the platform connects through OAuth only. The link page still offers the OAuth flow only.
+       */
+      credentials?: readonly CredentialFieldSpec[];
     };
 
 /** Who the connected account is; store_unique_id de-duplicates connections. */

@@ -38,7 +38,8 @@ export function renderPlatformsMarkdown(connectors: readonly Connector[]): strin
 }
 
 function authLabel(c: Connector): string {
-  return c.auth.type === 'oauth2' ? 'OAuth 2.0' : 'credentials';
+  if (c.auth.type !== 'oauth2') return 'credentials';
+  return (c.auth.credentials ?? []).length > 0 ? 'OAuth 2.0, or credentials at POST /connections/create' : 'OAuth 2.0';
 }
 
 function renderConnector(c: Connector): string[] {
@@ -51,6 +52,11 @@ function renderConnector(c: Connector): string[] {
   } else {
     // Asked by the link flow before the consent page, and accepted by POST /connections/create under the same name.
     for (const f of c.auth.authorizationInput ?? []) lines.push(`  - \`${f.field}\`: ${f.label}, asked before the consent page (${cell(f.hint)})`);
+    // Taken by POST /connections/create instead of the OAuth flow (Stripe's API key).
+    for (const f of c.auth.credentials ?? []) {
+      const notes = [f.required ? 'required' : 'optional', ...(f.secret ? ['secret'] : [])].join(', ');
+      lines.push(`  - \`${f.field}\`: ${f.label} (${notes}; instead of OAuth)`);
+    }
   }
   lines.push(`- Limits: ${limitsLabel(c.limits)}`);
   const doc = c.documentation;

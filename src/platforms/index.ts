@@ -7,9 +7,10 @@
 import type { Connector } from './connector.ts';
 import { registerConnector } from './registry.ts';
 import { quickbooksConnector } from './quickbooks/index.ts';
+import { stripeConnector } from './stripe/index.ts';
 import { xeroConnector } from './xero/index.ts';
 
-export const CONNECTORS: readonly Connector[] = [quickbooksConnector, xeroConnector];
+export const CONNECTORS: readonly Connector[] = [quickbooksConnector, stripeConnector, xeroConnector];
 
 for (const connector of CONNECTORS) registerConnector(connector);
 

@@ -11,6 +11,7 @@ import {
   type AuthorizationInputField,
   type Connector,
   type CredentialField,
+  type CredentialFieldSpec,
   type ObjectCapabilities,
   type ObjectHandler,
 } from './connector.ts';
@@ -101,19 +102,24 @@ function authProblems(connector: Connector): string[] {
         .filter((name) => reserved.has(name) || !/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name))
         .map((name) => `callback parameter "${name}" is reserved by the link flow or not a plain parameter name`),
       ...authorizationInputProblems(auth.authorizationInput ?? []),
+      ...(auth.credentials === undefined ? [] : credentialFieldProblems(auth.credentials)),
     ];
   }
+  return credentialFieldProblems(auth.fields);
+}
+
+function credentialFieldProblems(fields: readonly CredentialFieldSpec[]): string[] {
   const known = new Set<string>(CREDENTIAL_FIELDS);
   const seen = new Set<string>();
   const problems: string[] = [];
-  for (const spec of auth.fields) {
+  for (const spec of fields) {
     const field = spec.field;
     if (!known.has(field)) problems.push(`credential field "${field}" is not a credential field of the API`);
     if (seen.has(field)) problems.push(`credential field "${field}" is listed twice`);
     seen.add(field);
     if (spec.label.trim() === '') problems.push(`credential field "${field}" has no label`);
   }
-  if (auth.fields.length > 0 && !auth.fields.some((spec) => spec.required)) problems.push('no credential field is required');
+  if (fields.length > 0 && !fields.some((spec) => spec.required)) problems.push('no credential field is required');
   return problems;
 }
 

@@ -188,14 +188,15 @@ export default defineEndpoint(contract, async (request) => {
 
   let identity = null;
   if (connector !== undefined && hasCredentials && inputFields.length === 0) {
-    if (connector.auth.type !== 'credentials') {
+    const fields = connector.auth.type === 'credentials' ? connector.auth.fields : connector.auth.credentials;
+    if (fields === undefined) {
       throw new ServiceError(
         'VALIDATION_ERROR',
         `${connector.id} connects through OAuth: create the connection without credentials and send the end user to link_url (or pass redirect_url for platform_auth_url).`,
         { source: 'service', field: 'platform', location: 'body' },
       );
     }
-    const missing = connector.auth.fields.filter((f) => f.required && credentials[f.field] === undefined).map((f) => f.field);
+    const missing = fields.filter((f) => f.required && credentials[f.field] === undefined).map((f) => f.field);
     if (missing.length > 0) {
       throw new ServiceError('VALIDATION_ERROR', `${connector.id} needs ${missing.join(', ')} in the request body.`, {
         source: 'service',

@@ -1,0 +1,335 @@
+/**
+ * The Stripe stand-in's records: one Stripe account's charges, refunds, disputes, payouts, customers, their balance
+ * transactions and the events they raised, generated (deterministic ids and amounts) to validate against the component
+ * schemas of Stripe's published OpenAPI description. Stripe's published fixtures are not used.
+ */
+export type Json = Record<string, unknown>;
+
+export interface StripeRecord extends Json {
+  id: string;
+  object: string;
+  created: number;
+}
+
+export interface AccountOptions {
+  id: string;
+  name: string;
+  currency?: string;
+  /** Charges made at seeding, every 3rd one refunded in part, every 10th disputed. */
+  charges?: number;
+  customers?: number;
+  /** Payouts made at seeding, spread over the charges. */
+  payouts?: number;
+  /** Seconds since the epoch of the first seeded record; default 20 days ago. */
+  start?: number;
+  /** Whether seeding raises events (a big account for a bench does not need them). */
+  seedEvents?: boolean;
+}
+
+/** A card fee as Stripe's standard US pricing: 2.9 % + 30 (in minor units; zero-decimal currencies get no fixed part). */
+export function cardFee(amount: number, currency: string): number {
+  return Math.round(amount * 0.029) + (currency === 'jpy' ? 0 : 30);
+}
+
+export class StripeAccount {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: string;
+  readonly charges: StripeRecord[] = [];
+  readonly customers: StripeRecord[] = [];
+  readonly disputes: StripeRecord[] = [];
+  readonly payouts: StripeRecord[] = [];
+  readonly balanceTransactions: StripeRecord[] = [];
+  readonly events: StripeRecord[] = [];
+  /** Balance transaction id → the payout that paid it out. */
+  readonly paidOutBy = new Map<string, string>();
+  /** Set when the account connected through Connect: events carry it as `account`. */
+  connect = false;
+  /** Charges and customers by id (a 100,000-charge account refunds and disputes by id). */
+  private readonly byId = new Map<string, StripeRecord>();
+  private counter = 0;
+  private clock: number;
+  private readonly seedEvents: boolean;
+  private seeding = true;
+
+  constructor(options: AccountOptions) {
+    this.id = options.id;
+    this.name = options.name;
+    this.currency = options.currency ?? 'usd';
+    this.clock = options.start ?? Math.floor(Date.now() / 1000) - 20 * 86_400;
+    this.seedEvents = options.seedEvents ?? true;
+    const customers = options.customers ?? 3;
+    for (let i = 0; i < customers; i++) this.addCustomer(`Customer ${i + 1} Example`);
+    const charges = options.charges ?? 0;
+    const payouts = options.payouts ?? 0;
+    const every = payouts === 0 ? 0 : Math.max(1, Math.floor(charges / payouts));
+    for (let i = 0; i < charges; i++) {
+      const customer = this.customers.length === 0 ? null : (this.customers[i % this.customers.length]?.id ?? null);
+      const charge = this.addCharge(1_000 + ((i * 137) % 9_000), customer);
+      if (i % 3 === 2) this.refund(charge.id, 500);
+      if (i % 10 === 9) this.dispute(charge.id);
+      if (every > 0 && (i + 1) % every === 0 && this.payouts.length < payouts) this.payout();
+    }
+    this.seeding = false;
+  }
+
+  get account(): Json {
+    return {
+      id: this.id,
+      object: 'account',
+      business_profile: {
+        mcc: null,
+        name: this.name,
+        product_description: null,
+        support_address: null,
+        support_email: null,
+        support_phone: null,
+        support_url: null,
+        url: `https://${this.id}.example.com`,
+      },
+      charges_enabled: true,
+      country: 'US',
+      default_currency: this.currency,
+      details_submitted: true,
+      email: `owner@${this.id}.example.com`,
+      payouts_enabled: true,
+      type: 'standard',
+    };
+  }
+
+  private nextId(prefix: string): string {
+    this.counter += 1;
+    return `${prefix}_${this.id.slice(5)}${String(this.counter).padStart(7, '0')}`;
+  }
+
+  /** Seconds: seeded records are a minute apart (never in the future); records made later carry the time they were made at. */
+  private tick(): number {
+    const now = Math.floor(Date.now() / 1000);
+    this.clock = this.seeding ? Math.min(now, this.clock + 60) : Math.max(now, this.clock);
+    return this.clock;
+  }
+
+  private event(type: string, object: Json, created: number): void {
+    if (this.seeding && !this.seedEvents) return;
+    this.events.push({
+      id: this.nextId('evt'),
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created,
+      data: { object: structuredClone(object) },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      ...(this.connect ? { account: this.id } : {}),
+    });
+  }
+
+  /** The newest event, for a webhook. */
+  lastEvent(): StripeRecord {
+    const event = this.events.at(-1);
+    if (event === undefined) throw new Error('no event yet');
+    return event;
+  }
+
+  private balanceTransaction(type: string, source: string, amount: number, fee: number, created: number, description: string | null): StripeRecord {
+    const bt: StripeRecord = {
+      id: this.nextId('txn'),
+      object: 'balance_transaction',
+      amount,
+      available_on: created + 2 * 86_400,
+      balance_type: 'payments',
+      created,
+      currency: this.currency,
+      description,
+      exchange_rate: null,
+      fee,
+      fee_details:
+        fee === 0 ? [] : [{ amount: fee, application: null, currency: this.currency, description: 'Stripe processing fees', type: 'stripe_fee' }],
+      net: amount - fee,
+      reporting_category: type === 'charge' ? 'charge' : type === 'refund' ? 'refund' : type === 'payout' ? 'payout' : 'dispute',
+      source,
+      status: 'available',
+      type,
+    };
+    this.balanceTransactions.push(bt);
+    return bt;
+  }
+
+  addCustomer(name: string): StripeRecord {
+    const created = this.tick();
+    const id = this.nextId('cus');
+    const customer: StripeRecord = {
+      id,
+      object: 'customer',
+      address: { city: 'Springfield', country: 'US', line1: '1 Main Street', line2: null, postal_code: '12345', state: 'IL' },
+      balance: 0,
+      created,
+      currency: this.currency,
+      default_source: null,
+      delinquent: false,
+      description: null,
+      email: `${name.toLowerCase().replaceAll(' ', '.')}@example.com`,
+      invoice_prefix: id.slice(4, 12).toUpperCase(),
+      livemode: false,
+      metadata: {},
+      name,
+      phone: null,
+      preferred_locales: [],
+      shipping: null,
+      tax_exempt: 'none',
+      test_clock: null,
+    };
+    this.customers.push(customer);
+    this.byId.set(id, customer);
+    this.event('customer.created', customer, created);
+    return customer;
+  }
+
+  updateCustomer(id: string, changes: Json): StripeRecord {
+    const customer = this.find(this.customers, id);
+    Object.assign(customer, changes);
+    this.event('customer.updated', customer, this.tick());
+    return customer;
+  }
+
+  deleteCustomer(id: string): void {
+    const index = this.customers.findIndex((c) => c.id === id);
+    if (index < 0) throw new Error(`no customer ${id}`);
+    this.customers.splice(index, 1);
+    this.byId.delete(id);
+    this.event('customer.deleted', { id, object: 'customer', deleted: true }, this.tick());
+  }
+
+  addCharge(amount: number, customer: string | null, description: string | null = null): StripeRecord {
+    const created = this.tick();
+    const id = this.nextId('ch');
+    const fee = cardFee(amount, this.currency);
+    const bt = this.balanceTransaction('charge', id, amount, fee, created, description ?? `Payment ${id}`);
+    const owner = customer === null ? null : this.customers.find((c) => c.id === customer);
+    const charge: StripeRecord = {
+      id,
+      object: 'charge',
+      amount,
+      amount_captured: amount,
+      amount_refunded: 0,
+      balance_transaction: bt.id,
+      billing_details: {
+        address: { city: 'Springfield', country: 'US', line1: '1 Main Street', line2: null, postal_code: '12345', state: 'IL' },
+        email: typeof owner?.email === 'string' ? owner.email : null,
+        name: typeof owner?.name === 'string' ? owner.name : null,
+        phone: null,
+        tax_id: null,
+      },
+      captured: true,
+      created,
+      currency: this.currency,
+      customer,
+      description: description ?? `Payment ${id}`,
+      disputed: false,
+      failure_code: null,
+      failure_message: null,
+      livemode: false,
+      metadata: {},
+      paid: true,
+      payment_intent: null,
+      receipt_email: null,
+      receipt_number: null,
+      refunded: false,
+      shipping: null,
+      statement_descriptor: null,
+      status: 'succeeded',
+    };
+    this.charges.push(charge);
+    this.byId.set(id, charge);
+    this.event('charge.succeeded', charge, created);
+    return charge;
+  }
+
+  refund(chargeId: string, amount: number): StripeRecord {
+    const charge = this.find(this.charges, chargeId);
+    const created = this.tick();
+    const refundId = this.nextId('re');
+    const bt = this.balanceTransaction('refund', refundId, -amount, 0, created, 'REFUND FOR CHARGE');
+    const refunded = Number(charge.amount_refunded) + amount;
+    Object.assign(charge, { amount_refunded: refunded, refunded: refunded >= Number(charge.amount) });
+    this.event('charge.refunded', charge, created);
+    return bt;
+  }
+
+  dispute(chargeId: string): StripeRecord {
+    const charge = this.find(this.charges, chargeId);
+    const created = this.tick();
+    const id = this.nextId('dp');
+    const amount = Number(charge.amount) - Number(charge.amount_refunded);
+    const bt = this.balanceTransaction('adjustment', id, -amount, 1_500, created, `Chargeback withdrawal for ${chargeId}`);
+    const dispute: StripeRecord = {
+      id,
+      object: 'dispute',
+      amount,
+      balance_transactions: [structuredClone(bt)],
+      charge: chargeId,
+      created,
+      currency: this.currency,
+      evidence: {},
+      evidence_details: { due_by: created + 7 * 86_400, has_evidence: false, past_due: false, submission_count: 0 },
+      is_charge_refundable: false,
+      livemode: false,
+      metadata: {},
+      payment_intent: null,
+      reason: 'fraudulent',
+      status: 'needs_response',
+    };
+    charge.disputed = true;
+    this.disputes.push(dispute);
+    this.event('charge.dispute.created', dispute, created);
+    return dispute;
+  }
+
+  /** Pays out every balance transaction not paid out yet; null when their net is not positive. */
+  payout(): StripeRecord | null {
+    const open = this.balanceTransactions.filter((bt) => bt.type !== 'payout' && !this.paidOutBy.has(bt.id));
+    const amount = open.reduce((sum, bt) => sum + Number(bt.net), 0);
+    if (amount <= 0) return null;
+    const created = this.tick();
+    const id = this.nextId('po');
+    const own = this.balanceTransaction('payout', id, -amount, 0, created, 'STRIPE PAYOUT');
+    for (const bt of [...open, own]) this.paidOutBy.set(bt.id, id);
+    const payout: StripeRecord = {
+      id,
+      object: 'payout',
+      amount,
+      arrival_date: created + 2 * 86_400,
+      automatic: true,
+      balance_transaction: own.id,
+      created,
+      currency: this.currency,
+      description: 'STRIPE PAYOUT',
+      destination: 'ba_standin0001',
+      failure_balance_transaction: null,
+      failure_code: null,
+      failure_message: null,
+      livemode: false,
+      metadata: {},
+      method: 'standard',
+      original_payout: null,
+      reconciliation_status: 'completed',
+      reversed_by: null,
+      source_type: 'card',
+      statement_descriptor: null,
+      status: 'paid',
+      type: 'bank_account',
+    };
+    this.payouts.push(payout);
+    this.event('payout.created', payout, created);
+    this.event('payout.paid', payout, created);
+    return payout;
+  }
+
+  private find(list: StripeRecord[], id: string): StripeRecord {
+    const indexed = this.byId.get(id);
+    const found = indexed !== undefined && list[0]?.object === indexed.object ? indexed : list.find((r) => r.id === id);
+    if (found === undefined) throw new Error(`no ${id}`);
+    return found;
+  }
+}
