@@ -7,9 +7,10 @@
 import type { Connector } from './connector.ts';
 import { registerConnector } from './registry.ts';
 import { quickbooksConnector } from './quickbooks/index.ts';
+import { shopifyConnector } from './shopify/index.ts';
 import { xeroConnector } from './xero/index.ts';
 
-export const CONNECTORS: readonly Connector[] = [quickbooksConnector, xeroConnector];
+export const CONNECTORS: readonly Connector[] = [quickbooksConnector, xeroConnector, shopifyConnector];
 
 for (const connector of CONNECTORS) registerConnector(connector);
 
