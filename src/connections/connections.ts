@@ -69,6 +69,7 @@ export async function createConnection(
       credentialsCiphertext: input.credentials === null ? null : sealJson(cipher, input.credentials),
       storeUniqueId: input.identity?.storeUniqueId ?? null,
       storeName: input.identity?.storeName ?? null,
+      storeDomain: input.identity?.storeDomain ?? null,
       syncConfig: input.syncConfig ?? null,
       scope: input.scope,
       marketplace: input.marketplace,
@@ -170,6 +171,7 @@ export async function completeLink(
       tokensCiphertext: input.tokens === null ? null : sealJson(cipher, input.tokens),
       storeUniqueId: input.identity.storeUniqueId,
       storeName: input.identity.storeName,
+      storeDomain: input.identity.storeDomain ?? null,
       status,
       simulated: input.simulated === true,
     });
@@ -179,6 +181,7 @@ export async function completeLink(
       platform: input.platform,
       storeUniqueId: input.identity.storeUniqueId,
       storeName: input.identity.storeName,
+      storeDomain: input.identity.storeDomain ?? null,
       status,
       linkedAt: linkedAt ?? new Date(),
       disableError: null,

@@ -16,6 +16,8 @@ export interface ConnectionRecord {
   linkTokenCiphertext: Buffer;
   storeUniqueId: string | null;
   storeName: string | null;
+  /** The account's own web domain (Shopify's shop domain); null for platforms without one. */
+  storeDomain: string | null;
   credentialsCiphertext: Buffer | null;
   oauthTokensCiphertext: Buffer | null;
   syncConfig: unknown;
@@ -44,6 +46,7 @@ export interface ConnectionRow {
   link_token_ciphertext: Buffer | null;
   store_unique_id: string | null;
   store_name: string | null;
+  store_domain: string | null;
   credentials_ciphertext: Buffer | null;
   oauth_tokens_ciphertext: Buffer | null;
   sync_config: unknown;
@@ -60,7 +63,7 @@ export interface ConnectionRow {
 }
 
 export const CONNECTION_COLUMNS = `id, organization_id, environment, platform, name, status, access_token_ciphertext, link_token_ciphertext,
-  store_unique_id, store_name, credentials_ciphertext, oauth_tokens_ciphertext, sync_config, scope, redirect_url,
+  store_unique_id, store_name, store_domain, credentials_ciphertext, oauth_tokens_ciphertext, sync_config, scope, redirect_url,
   default_subsidiary_id, linked_at, ready_at, disable_error, disable_message, simulated, created_at, updated_at`;
 
 function sealedLinkToken(row: ConnectionRow): Buffer {
@@ -82,6 +85,7 @@ export function toConnectionRecord(row: ConnectionRow): ConnectionRecord {
     linkTokenCiphertext: sealedLinkToken(row),
     storeUniqueId: row.store_unique_id,
     storeName: row.store_name,
+    storeDomain: row.store_domain,
     credentialsCiphertext: row.credentials_ciphertext,
     oauthTokensCiphertext: row.oauth_tokens_ciphertext,
     syncConfig: row.sync_config,

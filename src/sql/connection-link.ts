@@ -14,6 +14,7 @@ export interface LinkedAccount {
   tokensCiphertext: Buffer | null;
   storeUniqueId: string;
   storeName: string | null;
+  storeDomain: string | null;
   status: ConnectionStatus;
   /** Linked to the platform's simulator (migration 0029): written with the tokens, so the two never disagree. */
   simulated: boolean;
@@ -27,7 +28,7 @@ export async function storeLinkedAccount(db: Queryable, link: LinkedAccount): Pr
   const result = await db.query<{ linked_at: Date }>(
     `UPDATE connections SET platform = $2, credentials_ciphertext = $3, oauth_tokens_ciphertext = $4,
             store_unique_id = $5, store_name = $6, status = $7, linked_at = COALESCE(linked_at, clock_timestamp()),
-            disable_error = NULL, disable_message = NULL, consecutive_failures = 0, duplicate_of = NULL, simulated = $8,
+            disable_error = NULL, disable_message = NULL, consecutive_failures = 0, duplicate_of = NULL, simulated = $8, store_domain = $9,
             updated_at = clock_timestamp()
       WHERE id = $1 RETURNING linked_at`,
     [
@@ -39,6 +40,7 @@ export async function storeLinkedAccount(db: Queryable, link: LinkedAccount): Pr
       link.storeName,
       link.status,
       link.simulated,
+      link.storeDomain,
     ],
   );
   return result.rows[0]?.linked_at ?? null;

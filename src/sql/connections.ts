@@ -13,6 +13,7 @@ export interface InsertConnection {
   credentialsCiphertext: Buffer | null;
   storeUniqueId: string | null;
   storeName: string | null;
+  storeDomain: string | null;
   syncConfig: unknown;
   scope: string | null;
   marketplace: string | null;
@@ -24,8 +25,8 @@ export async function insertConnection(db: Queryable, c: InsertConnection): Prom
   const result = await db.query<ConnectionRow>(
     `INSERT INTO connections (organization_id, environment, platform, name, access_token_sha256, access_token_ciphertext,
                               link_token_sha256, link_token_ciphertext, credentials_ciphertext, store_unique_id, store_name,
-                              sync_config, scope, marketplace, redirect_url, linked_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, CASE WHEN $16 THEN clock_timestamp() END)
+                              sync_config, scope, marketplace, redirect_url, linked_at, store_domain)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, CASE WHEN $16 THEN clock_timestamp() END, $17)
      RETURNING ${CONNECTION_COLUMNS}`,
     [
       c.tenant.organizationId,
@@ -44,6 +45,7 @@ export async function insertConnection(db: Queryable, c: InsertConnection): Prom
       c.marketplace,
       c.redirectUrl,
       c.linked,
+      c.storeDomain,
     ],
   );
   const row = result.rows[0];

@@ -3,6 +3,7 @@
  * app, the connections a notification names, and the receipts kept for seven days.
  */
 import type { Queryable } from '../db/pool.ts';
+import { CONNECTION_COLUMNS, toConnectionRecord, type ConnectionRecord, type ConnectionRow } from '../connections/types.ts';
 import type { Environment } from '../tenants/types.ts';
 
 /** The sealed webhook key of the organisation's app of a platform and environment; null when none is registered. */
@@ -35,22 +36,48 @@ export async function setWebhookKeyCiphertext(
   return result.rowCount === 1;
 }
 
-/** The connections of an organisation's platform accounts, by store_unique_id: only those whose data a sync can read. */
+/**
+ * The connections of an organisation's platform accounts, by store_unique_id or store_domain (Shopify names shops by
+ * domain): only those whose data a sync can read. `account` is whichever of the two matched, as the notification named it.
+ */
 export async function connectionsOfAccounts(
   db: Queryable,
   organizationId: string,
   environment: Environment,
   platform: string,
   accounts: readonly string[],
-): Promise<{ id: string; store_unique_id: string }[]> {
-  const result = await db.query<{ id: string; store_unique_id: string }>(
-    `SELECT id, store_unique_id FROM connections
-      WHERE organization_id = $1 AND environment = $2 AND platform = $3 AND store_unique_id = ANY($4::text[])
+): Promise<{ id: string; account: string }[]> {
+  const result = await db.query<{ id: string; account: string }>(
+    `SELECT id, CASE WHEN store_unique_id = ANY($4::text[]) THEN store_unique_id ELSE store_domain END AS account FROM connections
+      WHERE organization_id = $1 AND environment = $2 AND platform = $3
+        AND (store_unique_id = ANY($4::text[]) OR store_domain = ANY($4::text[]))
         AND ready_at IS NOT NULL AND duplicate_of IS NULL AND status IN ('active', 'unhealthy')
       ORDER BY id`,
     [organizationId, environment, platform, accounts],
   );
   return result.rows;
+}
+
+/**
+ * The linked connections of accounts a notification says revoked our access (by store_unique_id or store_domain),
+ * locked: the caller moves each to needs_reauth in the same transaction.
+ */
+export async function connectionsToRevoke(
+  db: Queryable,
+  organizationId: string,
+  environment: Environment,
+  platform: string,
+  accounts: readonly string[],
+): Promise<ConnectionRecord[]> {
+  const result = await db.query<ConnectionRow>(
+    `SELECT ${CONNECTION_COLUMNS} FROM connections
+      WHERE organization_id = $1 AND environment = $2 AND platform = $3
+        AND (store_unique_id = ANY($4::text[]) OR store_domain = ANY($4::text[]))
+        AND linked_at IS NOT NULL AND duplicate_of IS NULL
+      ORDER BY id FOR UPDATE`,
+    [organizationId, environment, platform, accounts],
+  );
+  return result.rows.map(toConnectionRecord);
 }
 
 /**

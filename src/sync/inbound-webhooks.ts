@@ -12,7 +12,14 @@ import { ServiceError } from '../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import type { InboundChange } from '../platforms/connector.ts';
 import { getConnector } from '../platforms/index.ts';
-import { claimWebhookReceipt, connectionsOfAccounts, setWebhookReceiptRuns, webhookKeyCiphertext } from '../sql/platform-webhooks.ts';
+import { markNeedsReauth } from '../connections/health.ts';
+import {
+  claimWebhookReceipt,
+  connectionsOfAccounts,
+  connectionsToRevoke,
+  setWebhookReceiptRuns,
+  webhookKeyCiphertext,
+} from '../sql/platform-webhooks.ts';
 import type { Environment } from '../tenants/types.ts';
 import { followUpTypes } from './follow-up-scope.ts';
 import { requestTargetedSyncIn } from './requests.ts';
@@ -31,12 +38,14 @@ export interface PlatformWebhookOutcome {
   changes: number;
   /** Sync runs queued or joined, one per connection named. */
   syncRuns: number;
+  /** Connections the notification moved to needs_reauth (the business revoked our access: uninstall, deauthorisation). */
+  revoked: number;
   /** The same notification was received before (a platform's retry after a lost answer, or a replay): nothing was done again. */
   duplicate: boolean;
 }
 
 export async function receivePlatformWebhook(
-  services: Pick<CoreServices, 'pool' | 'cipher' | 'jobs' | 'log'>,
+  services: Pick<CoreServices, 'pool' | 'cipher' | 'jobs' | 'log' | 'config'>,
   received: ReceivedPlatformWebhook,
 ): Promise<PlatformWebhookOutcome> {
   const log = services.log.child({
@@ -76,6 +85,7 @@ export async function receivePlatformWebhook(
     throw new ServiceError('MALFORMED_JSON', 'The webhook body is not JSON.', { source: 'service', location: 'body' });
   }
   const changes = receiver.changes(body, received.headers);
+  const revocations = receiver.revocations?.(body, received.headers) ?? [];
   if (changes === null)
     throw new ServiceError('VALIDATION_ERROR', `The body is not a ${received.platform} webhook notification.`, {
       source: 'service',
@@ -95,22 +105,33 @@ export async function receivePlatformWebhook(
       changes: changes.length,
       requestId: received.requestId,
     });
-    if (receiptId === null) return { changes: changes.length, syncRuns: 0, duplicate: true };
+    if (receiptId === null) return { changes: changes.length, syncRuns: 0, revoked: 0, duplicate: true };
+    const revokedAccounts = revocations.map((r) => r.account);
+    const revoked =
+      revokedAccounts.length === 0
+        ? []
+        : await connectionsToRevoke(db, received.organizationId, received.environment, received.platform, revokedAccounts);
+    for (const connection of revoked) {
+      await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
+    }
+    const revokedIds = new Set(revoked.map((c) => c.id));
     const connections =
       byAccount.size === 0
         ? []
         : await connectionsOfAccounts(db, received.organizationId, received.environment, received.platform, [...byAccount.keys()]);
     const syncRunIds: string[] = [];
     for (const connection of connections) {
-      const types = byAccount.get(connection.store_unique_id) ?? [];
+      // A revoked connection has nothing to read with: the changes it was told of are read after it is re-linked.
+      if (revokedIds.has(connection.id)) continue;
+      const types = byAccount.get(connection.account) ?? [];
       const runId = await requestTargetedSyncIn(db, services.jobs, connection.id, types, { trigger: 'platform_webhook', delaySeconds: 0 });
       if (runId !== null) syncRunIds.push(runId);
     }
     await setWebhookReceiptRuns(db, receiptId, syncRunIds);
-    return { changes: changes.length, syncRuns: syncRunIds.length, duplicate: false };
+    return { changes: changes.length, syncRuns: syncRunIds.length, revoked: revoked.length, duplicate: false };
   });
   log.info(
-    { changes: outcome.changes, sync_runs: outcome.syncRuns, duplicate: outcome.duplicate },
+    { changes: outcome.changes, sync_runs: outcome.syncRuns, revoked: outcome.revoked, duplicate: outcome.duplicate },
     outcome.duplicate ? 'platform webhook received again: ignored' : 'platform webhook received',
   );
   return outcome;

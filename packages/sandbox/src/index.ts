@@ -8,7 +8,7 @@
  * HTTP when SANDBOX_URL points at a running sandbox server (server.ts).
  */
 import { ATTACHMENT_PARENTS } from '../../../src/model/attachment.ts';
-import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../../src/model/object-types.ts';
+import type { UnifiedObjectType } from '../../../src/model/object-types.ts';
 import type {
   Connector,
   ConnectorActions,
@@ -23,7 +23,7 @@ import { attachmentParentType, businessDateOf, collectionOf } from './collection
 import { midnight } from './dates.ts';
 import { feedLine, uploadBody } from './inbound/actions.ts';
 import { INBOUND } from './inbound/index.ts';
-import { MAPPERS } from './mapping/index.ts';
+import { mapRecord, NATIVE_TYPES } from './mapping/index.ts';
 import type { SandboxPlatform } from './platform.ts';
 import { httpTransport, inProcessTransport, type SandboxTransport } from './transport.ts';
 
@@ -112,7 +112,7 @@ function handler(type: UnifiedObjectType, transport: () => SandboxTransport): Ob
         nextSince: page.NextPageToken === null ? page.NextSince : null,
       };
     },
-    map: (platformRecord, ctx) => MAPPERS[type](platformRecord.raw, (t, id) => ctx.ref(t, id)),
+    map: (platformRecord, ctx) => mapRecord(type, platformRecord.raw, (t, id) => ctx.ref(t, id)),
   };
   // Only dated collections honour a window; the others have no business date to batch on.
   if (spec.dateField !== null) {
@@ -172,7 +172,7 @@ export function createSandboxConnector(options: SandboxConnectorOptions = {}): C
   const fixed = options.transport;
   const transport = fixed === undefined ? defaultTransport(options.platform) : (): SandboxTransport => fixed;
   const objects: Connector['objects'] = {};
-  for (const type of UNIFIED_OBJECT_TYPES) objects[type] = { capabilities: capabilities(type), handler: handler(type, transport) };
+  for (const type of NATIVE_TYPES) objects[type] = { capabilities: capabilities(type), handler: handler(type, transport) };
   return {
     id: 'SANDBOX',
     name: 'Sandbox',

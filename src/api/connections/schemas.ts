@@ -26,7 +26,7 @@ export const ConnectionSchema = Type.Object(
     store_domain: Nullable(
       Type.String({
         description:
-          "Web domain of the store, for commerce platforms whose accounts live on one (the reference's field); null for accounting platforms, which have none.",
+          "Web domain of the store, for commerce platforms whose accounts live on one (the reference's field); null for platforms whose accounts have none (accounting, payments).",
       }),
     ),
     is_ready: Type.Boolean({ description: 'Whether the initial sync has finished and data can be read.' }),
@@ -55,8 +55,7 @@ export function connectionView(cipher: Cipher, publicUrl: string, c: ConnectionR
     update_url: url,
     store_unique_id: c.storeUniqueId,
     store_name: c.storeName,
-    // No platform offered today has a store on its own domain (docs/reference.md).
-    store_domain: null,
+    store_domain: c.storeDomain,
     is_ready: c.readyAt !== null,
     needs_update: c.status === 'needs_reauth',
     disabled: c.status === 'disabled',

@@ -35,6 +35,7 @@ export const contract = defineContract({
         description: 'Changes the notification named (an object once per type it may be: a Xero invoice is an invoice or a bill).',
       }),
       sync_runs: Type.Integer({ description: 'Connections whose incremental sync was queued or joined.' }),
+      revoked: Type.Integer({ description: 'Connections moved to needs_reauth because the notification says the business revoked our access.' }),
       duplicate: Type.Boolean({ description: 'True when the same notification was received before (a retry or a replay): nothing was done again.' }),
     }),
   },
@@ -51,5 +52,5 @@ export default defineEndpoint(contract, async (request) => {
     headers: request.headers,
     requestId: request.id,
   });
-  return { changes: outcome.changes, sync_runs: outcome.syncRuns, duplicate: outcome.duplicate };
+  return { changes: outcome.changes, sync_runs: outcome.syncRuns, revoked: outcome.revoked, duplicate: outcome.duplicate };
 });

@@ -2,7 +2,7 @@
  * Native record → unified object, one small function per object type. The
  * table is the only place that knows which native shape each collection holds.
  */
-import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
+import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type * as N from '../native.ts';
 import { mapAccount, mapAttachment, mapBalanceSheet, mapDeposit, mapFeedAccount, mapJournalEntry, mapTransfer } from './banking.ts';
 import type { Ref } from './common.ts';
@@ -75,6 +75,15 @@ export const MAPPERS: Readonly<Record<N.NativeType, Mapper>> = {
   vendor: (raw, ref) => ({ ...mapVendor(raw as N.NativeVendor, ref) }),
 };
 
-export function mapRecord(type: N.NativeType, raw: Record<string, unknown>, ref: Ref): Record<string, unknown> {
+export function mapRecord(type: UnifiedObjectType, raw: Record<string, unknown>, ref: Ref): Record<string, unknown> {
+  if (!isNativeType(type)) throw new Error(`SANDBOX keeps no ${type} records`);
   return MAPPERS[type](raw, ref);
 }
+
+/** Whether SANDBOX keeps records of a unified type (it keeps no disputes: its gateway has none). */
+export function isNativeType(type: UnifiedObjectType): type is N.NativeType {
+  return Object.hasOwn(MAPPERS, type);
+}
+
+/** The unified types SANDBOX serves. */
+export const NATIVE_TYPES: readonly N.NativeType[] = UNIFIED_OBJECT_TYPES.filter(isNativeType);

@@ -120,6 +120,7 @@ function connectionOf(organizationId: string, environment: Environment): Connect
     linkTokenCiphertext: Buffer.alloc(0),
     storeUniqueId: null,
     storeName: null,
+    storeDomain: null,
     credentialsCiphertext: null,
     oauthTokensCiphertext: null,
     syncConfig: null,

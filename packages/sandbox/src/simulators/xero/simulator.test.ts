@@ -249,7 +249,7 @@ describe('XERO simulator through the Xero connector', () => {
 
   it('reads what changed since the last read after SANDBOX moves on', async () => {
     const ctx = xeroContext();
-    const before = new Map<UnifiedObjectType, string | null>();
+    const before = new Map<'bill' | 'invoice' | 'invoice_payment' | 'bill_payment', string | null>();
     for (const type of ['bill', 'invoice', 'invoice_payment', 'bill_payment'] as const) before.set(type, readOf(type).nextSince);
     clock += 86_400_000;
     await platform.advance(KEY, 3);
