@@ -132,6 +132,8 @@ export interface ShopifyStandIn {
   deleteOrder(domain: string, id: string): void;
   deleteProduct(domain: string, id: string): void;
   deleteCustomer(domain: string, id: string): void;
+  /** The webhook Shopify would send: its raw body and headers, signed with the app's secret (or `secret`). */
+  webhook(domain: string, topic: string, payload: Record<string, unknown>, secret?: string): { raw: string; headers: Record<string, string> };
   /** The webhook Shopify would send, signed with the app's secret, posted to `target`; returns the HTTP status. */
   sendWebhook(target: string, domain: string, topic: string, payload: Record<string, unknown>, secret?: string): Promise<number>;
   close(): Promise<void>;
@@ -679,6 +681,22 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     });
   }
 
+  function webhook(domain: string, topic: string, payload: Record<string, unknown>, secret = app.clientSecret) {
+    const raw = JSON.stringify(payload);
+    return {
+      raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': topic,
+        'x-shopify-shop-domain': domain,
+        'x-shopify-api-version': STANDIN_API_VERSION,
+        'x-shopify-webhook-id': randomBytes(8).toString('hex'),
+        'x-shopify-triggered-at': new Date().toISOString(),
+        'x-shopify-hmac-sha256': createHmac('sha256', secret).update(raw).digest('base64'),
+      },
+    };
+  }
+
   return {
     url: baseUrl,
     app,
@@ -752,21 +770,10 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       shop.customers = shop.customers.filter((c) => c.id !== id);
       deletion(shop, 'CUSTOMER', id);
     },
+    webhook,
     async sendWebhook(target, domain, topic, payload, secret = app.clientSecret) {
-      const raw = JSON.stringify(payload);
-      const response = await fetch(target, {
-        method: 'POST',
-        body: raw,
-        headers: {
-          'content-type': 'application/json',
-          'x-shopify-topic': topic,
-          'x-shopify-shop-domain': domain,
-          'x-shopify-api-version': STANDIN_API_VERSION,
-          'x-shopify-webhook-id': randomBytes(8).toString('hex'),
-          'x-shopify-triggered-at': new Date().toISOString(),
-          'x-shopify-hmac-sha256': createHmac('sha256', secret).update(raw).digest('base64'),
-        },
-      });
+      const { raw, headers } = webhook(domain, topic, payload, secret);
+      const response = await fetch(target, { method: 'POST', body: raw, headers });
       await response.arrayBuffer();
       return response.status;
     },
