@@ -121,6 +121,10 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     const form = await new LinkBrowser(t.app).get(linkPath);
     expect(form.statusCode).toBe(200);
     expect(form.body).toContain('name="store_url"');
+    // A prefill that gives no valid shop domain fills the form in instead of starting the flow.
+    const odd = await new LinkBrowser(t.app).get(`${linkPath}?store_name=${encodeURIComponent('not a shop')}`);
+    expect(odd.statusCode).toBe(200);
+    expect(odd.body).toContain('value="not a shop.myshopify.com"');
 
     // A forged callback (its timestamp changed after Shopify signed it) is refused and links nothing.
     const forged = new LinkBrowser(t.app);
