@@ -107,7 +107,16 @@ export function splitChunk(bytes: Uint8Array, atEnd: boolean): { lines: string[]
   return null;
 }
 
-export function shopifyBulkRead(template: string, children: ChildFields, operation: string): BulkRead {
+/**
+ * `toRecords`: the records of a page's root records, when they are not one each (an order's transactions are read
+ * through the orders).
+ */
+export function shopifyBulkRead(
+  template: string,
+  children: ChildFields,
+  operation: string,
+  toRecords: (records: PlatformRecord[]) => PlatformRecord[] = (records) => records,
+): BulkRead {
   return {
     async startExport(ctx: ConnectorContext, request: ExportRequest): Promise<string> {
       const data = await shopifyGraphql(
@@ -176,7 +185,7 @@ export function shopifyBulkRead(template: string, children: ChildFields, operati
             throw new PlatformError({ kind: 'server', message: 'A bulk result record is larger than 256 MB', requestSent: true });
           continue;
         }
-        const records = recordsFromLines(split.lines, children);
+        const records = toRecords(recordsFromLines(split.lines, children));
         const offset = cursor.offset + split.consumed;
         const done = atEnd && split.consumed >= chunk.length;
         return done ? { records, nextCursor: null, nextSince: cursor.since } : { records, nextCursor: encodeCursor({ ...cursor, offset }) };

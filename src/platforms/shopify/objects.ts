@@ -20,6 +20,7 @@ import {
   PRODUCTS_BULK_QUERY,
   PRODUCTS_QUERY,
   SHOP_QUERY,
+  TRANSACTIONS_BULK_QUERY,
   TRANSACTIONS_QUERY,
 } from './queries.ts';
 import { idRecords, readPaged } from './read.ts';
@@ -132,6 +133,7 @@ export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: 
           records: transactionsOf,
           incremental: true,
         }),
+      bulk: shopifyBulkRead(TRANSACTIONS_BULK_QUERY, {}, 'order transactions', (records) => transactionsOf(records.map((record) => record.raw))),
       map: mapTransaction,
       businessDate: businessDate('createdAt'),
     },

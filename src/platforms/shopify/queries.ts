@@ -68,13 +68,18 @@ export const CUSTOMERS_QUERY = `query Customers($first: Int!, $after: String, $q
 
 export const CUSTOMERS_BULK_QUERY = `{ customers(query: $QUERY) { edges { node { ${CUSTOMER} } } } }`;
 
+const TRANSACTION = `id kind status gateway createdAt processedAt amountSet { ${money} } fees { amount { amount currencyCode } }`;
+
 /** Order transactions (sales, refunds, captures) with their fees, read through the orders changed since. */
 export const TRANSACTIONS_QUERY = `query OrderTransactions($first: Int!, $after: String, $query: String) {
   orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
     nodes { id updatedAt customer { id }
-      transactions(first: ${PAGE_SIZES.nested}) { id kind status gateway createdAt processedAt amountSet { ${money} } fees { amount { amount currencyCode } } } }
+      transactions(first: ${PAGE_SIZES.nested}) { ${TRANSACTION} } }
     pageInfo { hasNextPage endCursor } }
 }`;
+
+/** A full read of transactions: every order's transactions (a list field, allowed in bulk operations). */
+export const TRANSACTIONS_BULK_QUERY = `{ orders(query: $QUERY) { edges { node { id name updatedAt customer { id } transactions { ${TRANSACTION} } } } } }`;
 
 export const SHOP_QUERY = 'query Shop { shop { id name myshopifyDomain currencyCode email contactEmail url updatedAt } }';
 

@@ -161,8 +161,8 @@ describe('SHOPIFY against the Shopify stand-in', () => {
   it('syncs the shop whole through bulk operations, within the cost bucket, every query valid for 2026-10', async () => {
     expect(await sync('initial')).toBe('completed');
     const shop = standin.shop(SHOP);
-    // One bulk operation per big object; the small ones are paged.
-    expect(shop.bulkStarted).toBe(3);
+    // One bulk operation per big object (orders, products, customers, transactions); payouts, disputes and the shop are paged.
+    expect(shop.bulkStarted).toBe(4);
     expect(shop.resultRequests).toBeGreaterThanOrEqual(2);
     expect((await stored('order')).length).toBe(ORDERS);
     expect((await stored('product')).length).toBe(shop.products.length);
@@ -210,7 +210,7 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     standin.deleteCustomer(SHOP, goneCustomer);
     const queriesBefore = standin.queries.length;
     expect(await sync('incremental')).toBe('completed');
-    expect(shop.bulkStarted).toBe(3);
+    expect(shop.bulkStarted).toBe(4);
     const sent = standin.queries.slice(queriesBefore);
     expect(sent.some((q) => q.includes('query Orders('))).toBe(true);
     const events = (await newEvents(before)).map((e) => [
