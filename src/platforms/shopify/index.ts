@@ -68,7 +68,7 @@ export const shopifyConnector: Connector = {
       'Scopes asked for by default: read_orders, read_products, read_customers, read_shopify_payments_payouts, read_shopify_payments_disputes (read_all_orders for orders older than 60 days).',
       'Cost bucket: 2,000 points restoring 100 a second (Standard plan; shopify.dev/docs/api/usage/limits); THROTTLED answers wait for the bucket as extensions.cost.throttleStatus says.',
       'Full syncs of orders, products, customers and order transactions use bulk operations (one per object, one after another); an order read by a bulk operation has its fulfillments and refunds without their line items (Shopify forbids connections inside lists there), filled in by the next incremental read of that order.',
-      'Paged reads take an order’s first 20 line items, 3 fulfillments and 3 refunds, and a product’s first 20 variants (each query stays under Shopify’s 1,000-point ceiling).',
+      'Paged reads take an order’s 3 first fulfillments and refunds (10 lines each); line items past an order’s first 20 and variants past a product’s first 20 are fetched by the order or product (each query stays under Shopify’s 1,000-point ceiling).',
       'Deletions of orders, products and customers are found in the shop’s events (action destroy) at each incremental read; a delete webhook starts one.',
       'Offline access tokens do not expire and cannot be refreshed: a 401 or an app/uninstalled webhook moves the connection to needs re-linking.',
     ],

@@ -13,17 +13,19 @@ import {
   CUSTOMERS_QUERY,
   DISPUTES_QUERY,
   ORDERS_BULK_QUERY,
+  ORDER_LINE_ITEMS_QUERY,
   ORDERS_QUERY,
   PAGE_COSTS,
   PAGE_SIZES,
   PAYOUTS_QUERY,
   PRODUCTS_BULK_QUERY,
+  PRODUCT_VARIANTS_QUERY,
   PRODUCTS_QUERY,
   SHOP_QUERY,
   TRANSACTIONS_BULK_QUERY,
   TRANSACTIONS_QUERY,
 } from './queries.ts';
-import { idRecords, readPaged } from './read.ts';
+import { completeNested, idRecords, readPaged } from './read.ts';
 
 type Raw = Record<string, unknown>;
 
@@ -70,6 +72,14 @@ export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: 
           records: idRecords,
           deletions: 'ORDER',
           incremental: true,
+          complete: (ctx, nodes) =>
+            completeNested(ctx, nodes, {
+              field: 'lineItems',
+              root: 'order',
+              query: ORDER_LINE_ITEMS_QUERY,
+              cost: PAGE_COSTS.moreLineItems,
+              operation: 'list more order lines',
+            }),
         }),
       bulk: shopifyBulkRead(ORDERS_BULK_QUERY, { LineItem: 'lineItems' }, 'orders'),
       map: mapOrder,
@@ -89,6 +99,14 @@ export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: 
           records: idRecords,
           deletions: 'PRODUCT',
           incremental: true,
+          complete: (ctx, nodes) =>
+            completeNested(ctx, nodes, {
+              field: 'variants',
+              root: 'product',
+              query: PRODUCT_VARIANTS_QUERY,
+              cost: PAGE_COSTS.moreVariants,
+              operation: 'list more product variants',
+            }),
         }),
       bulk: shopifyBulkRead(PRODUCTS_BULK_QUERY, { ProductVariant: 'variants' }, 'products'),
       map: mapProduct,

@@ -16,6 +16,7 @@ export const PAGE_SIZES = {
   transactionOrders: 10,
   payments: 25,
   deletions: 100,
+  moreItems: 100,
 } as const;
 
 const money = 'shopMoney { amount currencyCode }';
@@ -30,7 +31,7 @@ const ORDER_SCALARS = `id legacyResourceId name displayFinancialStatus displayFu
 const LINE_ITEM = `id title sku quantity originalUnitPriceSet { ${money} } variant { id } product { id }`;
 
 const ORDER_NODE = `${ORDER_SCALARS}
-  lineItems(first: ${PAGE_SIZES.lineItems}) { nodes { ${LINE_ITEM} } pageInfo { hasNextPage } }
+  lineItems(first: ${PAGE_SIZES.lineItems}) { nodes { ${LINE_ITEM} } pageInfo { hasNextPage endCursor } }
   fulfillments(first: ${PAGE_SIZES.nested}) { id trackingInfo(first: 1) { company number url } service { serviceName }
     fulfillmentLineItems(first: ${PAGE_SIZES.nestedItems}) { nodes { quantity lineItem { id } } } }
   refunds(first: ${PAGE_SIZES.nested}) { id createdAt refundLineItems(first: ${PAGE_SIZES.nestedItems}) { nodes { quantity lineItem { id } } } }`;
@@ -53,9 +54,19 @@ const PRODUCT_SCALARS = 'id title description productType status onlineStoreUrl 
 const VARIANT = `id title sku barcode price inventoryQuantity createdAt updatedAt selectedOptions { name value }
   inventoryItem { requiresShipping tracked unitCost { amount currencyCode } } image { url }`;
 
+/** The rest of a product's variants, past the first page the products query gave. */
+export const PRODUCT_VARIANTS_QUERY = `query ProductVariants($id: ID!, $after: String) {
+  product(id: $id) { variants(first: ${PAGE_SIZES.moreItems}, after: $after) { nodes { ${VARIANT} } pageInfo { hasNextPage endCursor } } }
+}`;
+
 export const PRODUCTS_QUERY = `query Products($first: Int!, $after: String, $query: String) {
   products(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
-    nodes { ${PRODUCT_SCALARS} variants(first: ${PAGE_SIZES.variants}) { nodes { ${VARIANT} } } } pageInfo { hasNextPage endCursor } }
+    nodes { ${PRODUCT_SCALARS} variants(first: ${PAGE_SIZES.variants}) { nodes { ${VARIANT} } pageInfo { hasNextPage endCursor } } } pageInfo { hasNextPage endCursor } }
+}`;
+
+/** The rest of an order's line items, past the first page the orders query gave. */
+export const ORDER_LINE_ITEMS_QUERY = `query OrderLineItems($id: ID!, $after: String) {
+  order(id: $id) { lineItems(first: ${PAGE_SIZES.moreItems}, after: $after) { nodes { ${LINE_ITEM} } pageInfo { hasNextPage endCursor } } }
 }`;
 
 export const PRODUCTS_BULK_QUERY = `{ products(query: $QUERY) { edges { node { ${PRODUCT_SCALARS} variants { edges { node { ${VARIANT} } } } } } } }`;
@@ -119,6 +130,8 @@ export const PAGE_COSTS = {
   payout: 53,
   dispute: 103,
   deletions: 102,
+  moreLineItems: 503,
+  moreVariants: 503,
   bulkRun: 10,
   bulkPoll: 1,
 } as const;

@@ -61,6 +61,41 @@ export interface PagedQuery {
   deletions?: EventSubject;
   /** Whether the query takes `query:` (updated_at); payouts and disputes are read whole. */
   incremental: boolean;
+  /** Fetches what a page's nodes hold only the first page of (an order's line items past the first 20). */
+  complete?: (ctx: ConnectorContext, nodes: Raw[]) => Promise<Raw[]>;
+}
+
+/**
+ * Each node's `field` connection made whole: while its pageInfo says there is more, `query` (taking the node's id and
+ * the cursor) fetches the next nodes. The node comes back with every node of it and no next page.
+ */
+export async function completeNested(
+  ctx: ConnectorContext,
+  nodes: Raw[],
+  spec: { field: string; root: string; query: string; cost: number; operation: string },
+): Promise<Raw[]> {
+  const complete: Raw[] = [];
+  for (const node of nodes) {
+    const connection = node[spec.field];
+    const id = text(node.id);
+    let pageInfo = isRecord(connection) && isRecord(connection.pageInfo) ? connection.pageInfo : null;
+    if (id === null || pageInfo?.hasNextPage !== true) {
+      complete.push(node);
+      continue;
+    }
+    const items = [...nodesOf(isRecord(connection) ? connection.nodes : null)];
+    while (pageInfo?.hasNextPage === true) {
+      const data = await shopifyGraphql(ctx, spec.operation, spec.query, { id, after: text(pageInfo.endCursor) }, spec.cost);
+      const root = isRecord(data[spec.root]) ? data[spec.root] : null;
+      const more = isRecord(root) && isRecord(root[spec.field]) ? root[spec.field] : null;
+      if (!isRecord(more))
+        throw new PlatformError({ kind: 'server', httpStatus: 200, message: `${spec.operation}: ${id} is gone mid-read`, requestSent: true });
+      items.push(...nodesOf(more.nodes));
+      pageInfo = isRecord(more.pageInfo) ? more.pageInfo : null;
+    }
+    complete.push({ ...node, [spec.field]: { nodes: items, pageInfo: { hasNextPage: false, endCursor: null } } });
+  }
+  return complete;
 }
 
 export function idRecords(nodes: Raw[]): PlatformRecord[] {
@@ -110,7 +145,8 @@ export async function readPaged(ctx: ConnectorContext, request: ReadRequest, spe
   const connection = spec.connection(data);
   if (!isRecord(connection))
     throw new PlatformError({ kind: 'server', httpStatus: 200, message: `${spec.operation}: the answer has no connection`, requestSent: true });
-  const nodes = nodesOf(connection.nodes);
+  const listed = nodesOf(connection.nodes);
+  const nodes = spec.complete === undefined ? listed : await spec.complete(ctx, listed);
   let latest = state.latest;
   for (const node of nodes) latest = later(latest, text(node.updatedAt));
   const pageInfo = isRecord(connection.pageInfo) ? connection.pageInfo : {};

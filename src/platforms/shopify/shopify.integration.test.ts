@@ -85,7 +85,12 @@ async function stored(type: UnifiedObjectType): Promise<Row[]> {
 
 /** Runs a sync to its end as workers would: again while the export is prepared ('waiting') or after a retryable failure. */
 async function sync(kind: 'initial' | 'incremental'): Promise<RunOutcome> {
-  const run = await requestSync(t.db.pool, t.services.jobs, connectionId, { kind, trigger: 'api', details: {} });
+  // The link queued the initial sync: run that one (no worker runs yet), so none is left queued for later.
+  const queued = await t.db.pool.query<{ id: string }>(`SELECT id FROM sync_runs WHERE connection_id = $1 AND kind = $2 AND status = 'queued'`, [
+    connectionId,
+    kind,
+  ]);
+  const run = queued.rows[0] ?? (await requestSync(t.db.pool, t.services.jobs, connectionId, { kind, trigger: 'api', details: {} }));
   let outcome: RunOutcome = await runSync(t.services, run.id, new AbortController().signal);
   for (let n = 0; (outcome === 'waiting' || outcome === 'retry') && n < 20; n++)
     outcome = await runSync(t.services, run.id, new AbortController().signal);
@@ -232,6 +237,25 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     const after = (await eventsOf(t, connectionId)).length;
     expect(await sync('incremental')).toBe('completed');
     expect((await eventsOf(t, connectionId)).length).toBe(after);
+    expect(standin.invalidQueries).toEqual([]);
+  }, 60_000);
+
+  it('reads every line of a big order and every variant of a big product, past the first page of each', async () => {
+    const big = standin.growOrder(SHOP, 12, 45);
+    const wide = standin.growProduct(SHOP, 0, 130);
+    const queriesBefore = standin.queries.length;
+    expect(await sync('incremental')).toBe('completed');
+    const sent = standin.queries.slice(queriesBefore);
+    expect(sent.filter((q) => q.includes('query OrderLineItems('))).toHaveLength(1);
+    expect(sent.filter((q) => q.includes('query ProductVariants('))).toHaveLength(2);
+    const order = (await stored('order')).find((r) => r.platform_id === big.id)?.data;
+    expect((order?.line_items as Json[]).map((l) => l.id)).toEqual(big.lineItems.map((l) => l.id));
+    const lines = (order?.line_items as { price: number; quantity: number }[]).reduce((sum, l) => sum + l.price * l.quantity, 0);
+    expect(Math.round((lines + Number(order?.total_tax) + Number(order?.total_shipping) - Number(order?.total_discount)) * 100)).toBe(
+      Math.round(Number(order?.total_price) * 100),
+    );
+    const product = (await stored('product')).find((r) => r.platform_id === wide.id)?.data;
+    expect((product?.variants as Json[]).length).toBe(wide.variants.length);
     expect(standin.invalidQueries).toEqual([]);
   }, 60_000);
 

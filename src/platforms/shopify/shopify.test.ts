@@ -361,6 +361,8 @@ describe('SHOPIFY declarations', () => {
       [queries.DISPUTES_QUERY, queries.PAGE_SIZES.payments, queries.PAGE_COSTS.dispute],
       [queries.DELETIONS_QUERY, queries.PAGE_SIZES.deletions, queries.PAGE_COSTS.deletions],
       [queries.SHOP_QUERY, 0, queries.PAGE_COSTS.shop],
+      [queries.ORDER_LINE_ITEMS_QUERY, 0, queries.PAGE_COSTS.moreLineItems],
+      [queries.PRODUCT_VARIANTS_QUERY, 0, queries.PAGE_COSTS.moreVariants],
       [queries.BULK_POLL_QUERY, 0, queries.PAGE_COSTS.bulkPoll],
       [queries.BULK_RUN_MUTATION, 0, queries.PAGE_COSTS.bulkRun],
     ];

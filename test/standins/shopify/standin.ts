@@ -129,6 +129,9 @@ export interface ShopifyStandIn {
   /** Changes an order's email now (its updatedAt moves); returns the order. */
   touchOrder(domain: string, index: number): StandInOrder;
   addOrder(domain: string): StandInOrder;
+  /** Adds `lines` line items to an order (its totals follow) and `variants` variants to a product, now. */
+  growOrder(domain: string, index: number, lines: number): StandInOrder;
+  growProduct(domain: string, index: number, variants: number): StandInProduct;
   deleteOrder(domain: string, id: string): void;
   deleteProduct(domain: string, id: string): void;
   deleteCustomer(domain: string, id: string): void;
@@ -382,6 +385,15 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       products: (args: Args, context: Context) => connection(sortedBy(filtered(shop.products, args), args.sortKey), args, context, productView),
       customers: (args: Args, context: Context) => connection(sortedBy(filtered(shop.customers, args), args.sortKey), args, context, (c) => c),
       events: (args: Args, context: Context) => connection(filtered(shop.events, args), args, context, (e) => e),
+      order: (args: Args) => {
+        const found = shop.orders.find((o) => o.id === args.id);
+        return found === undefined ? null : orderView(found);
+      },
+      product: (args: Args) => {
+        const found = shop.products.find((p) => p.id === args.id);
+        return found === undefined ? null : productView(found);
+      },
+      customer: (args: Args) => shop.customers.find((c) => c.id === args.id) ?? null,
       bulkOperation: (args: Args) => {
         const found = typeof args.id === 'string' ? bulks.get(args.id) : undefined;
         if (found?.shop !== shop.domain) return null;
@@ -754,6 +766,52 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       const order = makeOrder(shop.orders.length + 1000, shop.clock, random(shop.orders.length), shop.customers, shop.products);
       shop.orders.push(order);
       return order;
+    },
+    growOrder(domain, index, lines) {
+      const shop = shopNamed(domain);
+      const order = shop.orders[index];
+      const product = shop.products[0];
+      const variant = product?.variants[0];
+      if (order === undefined || product === undefined || variant === undefined) throw new Error(`no order ${index}`);
+      for (let i = 0; i < lines; i++)
+        order.lineItems.push({
+          id: GID('LineItem', 900_000_000 + index * 1000 + order.lineItems.length),
+          title: product.title,
+          sku: variant.sku,
+          quantity: 1,
+          originalUnitPriceSet: bag(Math.round(Number(variant.price) * 100)),
+          variant: { id: variant.id },
+          product: { id: product.id },
+        });
+      const toCents = (amount: string) => Math.round(Number(amount) * 100);
+      const subtotal = order.lineItems.reduce((sum, line) => sum + toCents(line.originalUnitPriceSet.shopMoney.amount) * line.quantity, 0);
+      const discount = toCents(order.totalDiscountsSet.shopMoney.amount);
+      const tax = Math.round((subtotal - discount) * 0.08);
+      order.subtotalPriceSet = bag(subtotal - discount);
+      order.totalTaxSet = bag(tax);
+      order.totalPriceSet = bag(subtotal - discount + tax + toCents(order.totalShippingPriceSet.shopMoney.amount));
+      order.updatedAt = shop.clock.tick();
+      return order;
+    },
+    growProduct(domain, index, variants) {
+      const shop = shopNamed(domain);
+      const product = shop.products[index];
+      const first = product?.variants[0];
+      if (product === undefined || first === undefined) throw new Error(`no product ${index}`);
+      const at = shop.clock.tick();
+      for (let i = 0; i < variants; i++) {
+        const n = product.variants.length;
+        product.variants.push({
+          ...first,
+          id: GID('ProductVariant', 900_000_000 + index * 1000 + n),
+          title: `Extra ${n}`,
+          sku: `${first.sku}-X${n}`,
+          createdAt: at,
+          updatedAt: at,
+        });
+      }
+      product.updatedAt = at;
+      return product;
     },
     deleteOrder(domain, id) {
       const shop = shopNamed(domain);
