@@ -284,7 +284,15 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     expect(response.status).toBe(200);
     expect(JSON.stringify(body.errors)).toContain('notAField');
     expect(standin.invalidQueries.length).toBe(before + 1);
-    standin.invalidQueries.splice(before, 1);
+    // Search terms too: the schema documents each `query:` argument's fields; updated_at is one of orders', this is not.
+    const search = await fetch(`${standin.url}/${SHOP}/admin/api/2026-10/graphql.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-shopify-access-token': token },
+      body: JSON.stringify({ query: `{ orders(first: 1, query: "modified_at:>'2026-01-01'") { nodes { id } } }` }),
+    });
+    expect(JSON.stringify(await search.json())).toContain('Unknown search field(s) modified_at');
+    expect(standin.invalidQueries.length).toBe(before + 2);
+    standin.invalidQueries.splice(before, 2);
   });
 
   it("turns the shop's order webhook into ORDER_UPDATED, and orders/delete into ORDER_DELETED (engine: store_domain matching)", async () => {

@@ -31,6 +31,7 @@ import {
   validate,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLResolveInfo,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -197,6 +198,18 @@ function matches(record: Record<string, unknown>, terms: readonly Term[]): boole
 
 interface Context {
   bulk: boolean;
+}
+
+/** The search fields the schema documents for the `query` argument of the field being resolved (the table's first column). */
+function searchFields(info: GraphQLResolveInfo): Set<string> {
+  const field = info.parentType.getFields()[info.fieldName];
+  const description = field?.args.find((arg) => arg.name === 'query')?.description ?? '';
+  const names = new Set<string>();
+  for (const line of description.split('\n')) {
+    const cell = /^\|\s*([a-z_]+)\s*\|/.exec(line)?.[1];
+    if (cell !== undefined && cell !== 'name' && cell !== 'default') names.add(cell);
+  }
+  return names;
 }
 
 const cursorOf = (index: number): string => Buffer.from(`i:${index}`).toString('base64url');
@@ -366,8 +379,17 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
 
   function rootOf(shop: StandInShop): Record<string, unknown> {
     type Args = Record<string, unknown>;
-    const filtered = <T extends object>(list: readonly T[], args: Args): readonly T[] => {
+    const filtered = <T extends object>(list: readonly T[], args: Args, info: GraphQLResolveInfo): readonly T[] => {
       const terms = parseSearch(args.query);
+      // The schema documents each `query:` argument's search fields (a table in its description): a term on another
+      // field is our mistake, counted as an invalid query (Shopify would ignore it and answer unfiltered).
+      const allowed = searchFields(info);
+      const unknown = terms.filter((term) => !allowed.has(term.field));
+      if (unknown.length > 0) {
+        const message = `Unknown search field(s) ${unknown.map((term) => term.field).join(', ')} for ${info.parentType.name}.${info.fieldName}`;
+        invalidQueries.push({ query: String(args.query), errors: [message] });
+        throw new GraphQLError(message);
+      }
       return terms.length === 0 ? list : list.filter((item) => matches(item as Record<string, unknown>, terms));
     };
     return {
@@ -381,10 +403,13 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         url: `https://${shop.domain.replace('.myshopify.com', '')}.example`,
         updatedAt: '2026-10-01T00:00:00Z',
       },
-      orders: (args: Args, context: Context) => connection(sortedBy(filtered(shop.orders, args), args.sortKey), args, context, orderView),
-      products: (args: Args, context: Context) => connection(sortedBy(filtered(shop.products, args), args.sortKey), args, context, productView),
-      customers: (args: Args, context: Context) => connection(sortedBy(filtered(shop.customers, args), args.sortKey), args, context, (c) => c),
-      events: (args: Args, context: Context) => connection(filtered(shop.events, args), args, context, (e) => e),
+      orders: (args: Args, context: Context, info: GraphQLResolveInfo) =>
+        connection(sortedBy(filtered(shop.orders, args, info), args.sortKey), args, context, orderView),
+      products: (args: Args, context: Context, info: GraphQLResolveInfo) =>
+        connection(sortedBy(filtered(shop.products, args, info), args.sortKey), args, context, productView),
+      customers: (args: Args, context: Context, info: GraphQLResolveInfo) =>
+        connection(sortedBy(filtered(shop.customers, args, info), args.sortKey), args, context, (c) => c),
+      events: (args: Args, context: Context, info: GraphQLResolveInfo) => connection(filtered(shop.events, args, info), args, context, (e) => e),
       order: (args: Args) => {
         const found = shop.orders.find((o) => o.id === args.id);
         return found === undefined ? null : orderView(found);
