@@ -247,10 +247,41 @@ const PAYOUT_STATUSES: Readonly<Record<string, string>> = {
   FAILED: 'failed',
 };
 
-export function mapPayout(recordIn: PlatformRecord): Record<string, unknown> {
+/** Balance transaction types by the unified payout transaction type; the many others (adjustments, lending, …) are `other`. */
+const BALANCE_TYPES: Readonly<Record<string, string>> = {
+  CHARGE: 'sale',
+  REFUND: 'refund',
+  TRANSFER: 'payout',
+  STRIPE_FEE: 'fee',
+  CHARGEBACK_FEE: 'fee',
+};
+
+function payoutTransaction(raw: Raw, ctx: ConnectorContext, payoutStatus: string) {
+  const amount = money(raw.amount);
+  const when = text(raw.transactionDate) ?? '';
+  const order = record(raw.associatedOrder);
+  return {
+    id: text(raw.id) ?? '',
+    order_id: ctx.ref('order', text(order?.id)),
+    payment_method_type: text(raw.type) === 'CHARGE' || text(raw.type) === 'REFUND' ? 'card' : 'other',
+    // A transaction a payout carries is settled when the payout is paid, pending until then.
+    status: payoutStatus === 'paid' ? 'success' : payoutStatus === 'failed' || payoutStatus === 'cancelled' ? 'failure' : 'pending',
+    type: BALANCE_TYPES[text(raw.type) ?? ''] ?? 'other',
+    amount: amount.amount,
+    fee: Math.abs(money(raw.fee).amount ?? 0),
+    gateway: 'shopify_payments',
+    iso_currency_code: amount.currency,
+    description: order === null ? lower(raw.type) : `${lower(raw.type) ?? ''} of order ${text(order.name) ?? ''}`.trim(),
+    created_at: when,
+    updated_at: when,
+  };
+}
+
+export function mapPayout(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
   const raw = recordIn.raw;
   const net = money(raw.net);
   const issued = text(raw.issuedAt);
+  const status = PAYOUT_STATUSES[text(raw.status) ?? ''] ?? 'unknown';
   return {
     platform_id: recordIn.platformId,
     gateway_account_id: text(raw._account) ?? '',
@@ -259,11 +290,13 @@ export function mapPayout(recordIn: PlatformRecord): Record<string, unknown> {
     gateway: 'shopify_payments',
     iso_currency_code: net.currency ?? 'USD',
     schedule: 'unknown',
-    status: PAYOUT_STATUSES[text(raw.status) ?? ''] ?? 'unknown',
+    status,
     type: 'bank_account',
     method: null,
     destination: null,
-    transactions: [],
+    transactions: records(raw._transactions)
+      .filter((transaction) => transaction.test !== true)
+      .map((transaction) => payoutTransaction(transaction, ctx, status)),
     created_at: issued,
     updated_at: issued,
   };

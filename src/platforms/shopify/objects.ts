@@ -2,12 +2,12 @@
  * How each unified object is read from Shopify: the paged query (incremental reads, and full reads of the small
  * objects), the bulk export for full reads of orders, products and customers, and the mapping.
  */
-import type { ObjectCapabilities, ObjectHandler, PlatformRecord } from '../connector.ts';
+import type { ConnectorContext, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../connector.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import { isRecord } from '../json.ts';
 import { shopifyBulkRead } from './bulk.ts';
 import { shopifyGraphql } from './client.ts';
-import { mapCustomer, mapDispute, mapOrder, mapPayout, mapProduct, mapStore, mapTransaction, text } from './mapping.ts';
+import { mapCustomer, mapDispute, mapOrder, mapPayout, mapProduct, mapStore, mapTransaction, nodesOf, text } from './mapping.ts';
 import {
   CUSTOMERS_BULK_QUERY,
   CUSTOMERS_QUERY,
@@ -17,6 +17,7 @@ import {
   ORDERS_QUERY,
   PAGE_COSTS,
   PAGE_SIZES,
+  PAYOUT_TRANSACTIONS_QUERY,
   PAYOUTS_QUERY,
   PRODUCTS_BULK_QUERY,
   PRODUCT_VARIANTS_QUERY,
@@ -42,6 +43,35 @@ function transactionsOf(nodes: Raw[]): PlatformRecord[] {
       return id === null ? [] : [{ platformId: id, raw: { ...transaction, _order: context } }];
     });
   });
+}
+
+/**
+ * Each payout with the balance transactions it paid out, in `_transactions`: Shopify files them under the payout's
+ * numeric id as `payments_transfer_id` (a documented search field of balanceTransactions).
+ */
+async function withPayoutTransactions(ctx: ConnectorContext, payouts: Raw[]): Promise<Raw[]> {
+  const complete: Raw[] = [];
+  for (const payout of payouts) {
+    const transferId = text(payout.legacyResourceId);
+    const transactions: Raw[] = [];
+    let after: string | null = null;
+    while (transferId !== null) {
+      const data = await shopifyGraphql(
+        ctx,
+        'list payout transactions',
+        PAYOUT_TRANSACTIONS_QUERY,
+        { first: PAGE_SIZES.moreItems, after, query: `payments_transfer_id:${transferId}` },
+        PAGE_COSTS.payoutTransactions,
+      );
+      const connection = at(data, 'shopifyPaymentsAccount', 'balanceTransactions');
+      transactions.push(...nodesOf(isRecord(connection) ? connection.nodes : null));
+      const pageInfo = isRecord(connection) && isRecord(connection.pageInfo) ? connection.pageInfo : null;
+      after = pageInfo?.hasNextPage === true ? text(pageInfo.endCursor) : null;
+      if (after === null) break;
+    }
+    complete.push({ ...payout, _transactions: transactions });
+  }
+  return complete;
 }
 
 /** Payouts carry the payments account's id (the unified gateway_account_id) in `_account`. */
@@ -162,7 +192,7 @@ export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: 
       filter: true,
       incremental: 'none',
       deletions: 'none',
-      unmappedFields: ['method', 'destination', 'transactions'],
+      unmappedFields: ['method', 'destination'],
     },
     handler: {
       read: (ctx, request) =>
@@ -174,8 +204,9 @@ export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: 
           connection: (data) => at(data, 'shopifyPaymentsAccount', 'payouts'),
           records: paymentsRecords,
           incremental: false,
+          complete: withPayoutTransactions,
         }),
-      map: (record) => mapPayout(record),
+      map: mapPayout,
       businessDate: businessDate('issuedAt'),
     },
   },

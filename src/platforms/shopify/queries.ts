@@ -100,6 +100,13 @@ export const PAYOUTS_QUERY = `query Payouts($first: Int!, $after: String) {
     pageInfo { hasNextPage endCursor } } }
 }`;
 
+/** The balance transactions a payout paid out ("payments transfer" is Shopify's older name of a payout). */
+export const PAYOUT_TRANSACTIONS_QUERY = `query PayoutTransactions($first: Int!, $after: String, $query: String) {
+  shopifyPaymentsAccount { balanceTransactions(first: $first, after: $after, query: $query) {
+    nodes { id type test transactionDate amount { amount currencyCode } fee { amount currencyCode } associatedOrder { id name } }
+    pageInfo { hasNextPage endCursor } } }
+}`;
+
 export const DISPUTES_QUERY = `query Disputes($first: Int!, $after: String) {
   shopifyPaymentsAccount { id disputes(first: $first, after: $after) {
     nodes { id legacyResourceId status type initiatedAt evidenceDueBy finalizedOn amount { amount currencyCode } reasonDetails { reason } order { id } }
@@ -132,6 +139,7 @@ export const PAGE_COSTS = {
   deletions: 102,
   moreLineItems: 503,
   moreVariants: 503,
+  payoutTransactions: 403,
   bulkRun: 10,
   bulkPoll: 1,
 } as const;

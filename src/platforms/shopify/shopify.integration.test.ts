@@ -173,7 +173,15 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     expect((await stored('product')).length).toBe(shop.products.length);
     expect((await stored('commerce_customer')).length).toBe(shop.customers.length);
     expect((await stored('transaction')).length).toBe(shop.orders.reduce((sum, order) => sum + order.transactions.length, 0));
-    expect((await stored('payout')).length).toBe(2);
+    // Payouts with the balance transactions they paid out, which add up to the payout's net amount.
+    const payouts = await stored('payout');
+    expect(payouts.length).toBe(2);
+    for (const { data } of payouts) {
+      const transactions = data.transactions as { amount: number; fee: number; type: string; order_id: string | null }[];
+      expect(transactions.length).toBe(10);
+      expect(transactions.every((tx) => tx.type === 'sale' && tx.order_id !== null)).toBe(true);
+      expect(Math.round(transactions.reduce((sum, tx) => sum + tx.amount - tx.fee, 0) * 100)).toBe(Math.round(Number(data.amount) * 100));
+    }
     expect((await stored('dispute')).length).toBe(1);
     expect((await stored('store')).map((r) => r.data)).toEqual([
       expect.objectContaining({ store_name: 'Shop demo-shop', default_currency: 'USD', email: `hello@${SHOP}` }),

@@ -359,6 +359,7 @@ describe('SHOPIFY declarations', () => {
       [queries.TRANSACTIONS_QUERY, queries.PAGE_SIZES.transactionOrders, queries.PAGE_COSTS.transaction],
       [queries.PAYOUTS_QUERY, queries.PAGE_SIZES.payments, queries.PAGE_COSTS.payout],
       [queries.DISPUTES_QUERY, queries.PAGE_SIZES.payments, queries.PAGE_COSTS.dispute],
+      [queries.PAYOUT_TRANSACTIONS_QUERY, queries.PAGE_SIZES.moreItems, queries.PAGE_COSTS.payoutTransactions],
       [queries.DELETIONS_QUERY, queries.PAGE_SIZES.deletions, queries.PAGE_COSTS.deletions],
       [queries.SHOP_QUERY, 0, queries.PAGE_COSTS.shop],
       [queries.ORDER_LINE_ITEMS_QUERY, 0, queries.PAGE_COSTS.moreLineItems],

@@ -180,6 +180,7 @@ const SEARCH_FIELDS: Readonly<Record<string, string>> = {
   created_at: 'createdAt',
   action: 'action',
   subject_type: 'subjectType',
+  payments_transfer_id: 'paymentsTransferId',
 };
 
 function matches(record: Record<string, unknown>, terms: readonly Term[]): boolean {
@@ -377,6 +378,29 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     };
   }
 
+  /** Shopify Payments' side of the first 20 orders' sales: a CHARGE each, paid out by payout 20000 or 20001 in turn. */
+  function balanceTransactions(shop: StandInShop) {
+    return shop.orders.slice(0, 20).flatMap((order, i) =>
+      order.transactions
+        .filter((t) => t.kind === 'SALE')
+        .map((sale) => {
+          const amount = Math.round(Number(sale.amountSet.shopMoney.amount) * 100);
+          const fee = Math.round(Number(sale.fees[0]?.amount.amount ?? '0') * 100);
+          return {
+            id: GID('ShopifyPaymentsBalanceTransaction', 40_000 + i),
+            type: 'CHARGE',
+            test: false,
+            transactionDate: sale.createdAt,
+            amount: { amount: cents(amount), currencyCode: 'USD' },
+            fee: { amount: cents(fee), currencyCode: 'USD' },
+            net: { amount: cents(amount - fee), currencyCode: 'USD' },
+            associatedOrder: { id: order.id, name: order.name },
+            paymentsTransferId: String(20_000 + (i % 2)),
+          };
+        }),
+    );
+  }
+
   function rootOf(shop: StandInShop): Record<string, unknown> {
     type Args = Record<string, unknown>;
     const filtered = <T extends object>(list: readonly T[], args: Args, info: GraphQLResolveInfo): readonly T[] => {
@@ -442,8 +466,17 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
             issuedAt: shop.orders[0]?.createdAt ?? '2026-10-01T00:00:00Z',
             status: n === 0 ? 'PAID' : 'IN_TRANSIT',
             transactionType: 'DEPOSIT',
-            net: { amount: cents(10_000 * (n + 1)), currencyCode: 'USD' },
+            net: {
+              amount: cents(
+                balanceTransactions(shop)
+                  .filter((t) => t.paymentsTransferId === String(20_000 + n))
+                  .reduce((sum, t) => sum + Math.round(Number(t.net.amount) * 100), 0),
+              ),
+              currencyCode: 'USD',
+            },
           })),
+        balanceTransactions: (args: Args, context: Context, info: GraphQLResolveInfo) =>
+          connection(filtered(balanceTransactions(shop), args, info), args, context, (t) => t),
         disputes: (args: Args, context: Context) =>
           connection(shop.orders.slice(0, 1), args, context, (order) => ({
             id: GID('ShopifyPaymentsDispute', 30_000),
