@@ -13,7 +13,7 @@
 import { MODEL, collectLinks } from '../../../src/model/index.ts';
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../../src/model/object-types.ts';
 import { isPostingType, postingsOf } from './books.ts';
-import { payoutProblems } from './audit-payouts.ts';
+import { chargeProblems, payoutProblems } from './audit-payouts.ts';
 import { exchangeRateProblems } from './audit-rates.ts';
 import { ROLES, acc } from './generator/chart.ts';
 import { naturalCents } from './ledger.ts';
@@ -104,7 +104,9 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
       journals: all('journal_entry'),
       postedBy,
       checking: `account:${acc('1000')}`,
+      transactions: all('transaction'),
     }),
+    ...chargeProblems(all('order'), all('transaction')),
   );
   checkLedger(problems, input);
   checkBalanceSheets(problems, all('balance_sheet'), all('account'));

@@ -28,6 +28,7 @@ import {
 import { BILL_EXPENSE_CODES, SPEND_CODES, acc } from './generator/chart.ts';
 import { drift, formatExchangeRate, rateOfListed } from './generator/exchange-rates.ts';
 import { chargeOf, payoutJournal } from './generator/payouts.ts';
+import { chargeTransaction } from './generator/shop.ts';
 import { formatCents, parseCents } from './money.ts';
 import { emailFor, personName } from './generator/names.ts';
 import type {
@@ -131,6 +132,15 @@ export async function runTick(unit: Unit, tick: number): Promise<void> {
     order.FinancialStatus = 'Paid';
     order.FulfillmentStatus = 'Fulfilled';
     unit.touch('order', order);
+    // Charged now: the gateway's balance gains it, to wait for a payout (the clock makes none).
+    const charge = chargeTransaction({
+      id: order.Id,
+      buyerId: order.Buyer.Id,
+      at: order.UpdatedAt,
+      currency: order.CurrencyCode,
+      totalCents: parseCents(order.Total),
+    });
+    unit.create('transaction', charge);
   }
   // Drawn apart from the rest of the day, so the day's documents are what they were before people came and went.
   await people(unit, new Rng(deriveSeed(state.seed, 'people', tick)), date);

@@ -566,6 +566,40 @@ export type NativePayoutTransaction = {
 /** The business's web shop: the store its orders and payouts belong to. */
 export type NativeStore = NativeMeta & { Name: string; Domain: string; Currency: string; ContactEmail: string };
 
+/** A product of the web shop's catalogue: one of the business's items, sold in one variant. Its Id is the item's. */
+export type NativeProduct = NativeMeta & {
+  Name: string;
+  Description: string;
+  Status: 'Active' | 'Archived';
+  Tags: string[];
+  CurrencyCode: string;
+  Variants: { Id: string; Sku: string; Title: string; Price: Money; UnitCost: Money; InventoryQty: number }[];
+};
+
+/** A buyer of the web shop (an accounting customer of the business who ordered online). Its Id is the customer's. */
+export type NativeShopper = NativeMeta & {
+  Email: string;
+  FirstName: string;
+  LastName: string;
+  Phone?: string;
+  OrderIds: string[];
+};
+
+/**
+ * A movement of the web shop's card gateway balance: a charge of an order (less its fee), its refund, or a payout
+ * of the balance to the checking account. The charges and refunds a payout paid carry its PayoutId, and so does the
+ * payout's own movement (its amount negative): the two sum to nothing, as a gateway's balance history does.
+ */
+export type NativeGatewayTransaction = NativeMeta & {
+  Kind: 'Charge' | 'Refund' | 'Payout';
+  OrderId: string | null;
+  ShopperId: string | null;
+  PayoutId: string | null;
+  Amount: Money;
+  Fee: Money;
+  CurrencyCode: string;
+};
+
 /** Any native record: what the store keeps in `data`. */
 export type NativeRecord = NativeMeta & Record<string, unknown>;
 
@@ -599,6 +633,9 @@ export interface NativeOf {
   order: NativeOrder;
   payment_term: NativeTerm;
   payout: NativePayout;
+  product: NativeProduct;
+  commerce_customer: NativeShopper;
+  transaction: NativeGatewayTransaction;
   project: NativeProject;
   purchase_order: NativePurchaseOrder;
   sales_order: NativeSalesOrder;

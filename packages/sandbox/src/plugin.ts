@@ -51,6 +51,9 @@ function routeOf(host: SimulatorHost): PlatformSimulatorRoute {
     app: host.app,
     consentUrl(authorizeUrl) {
       const url = new URL(authorizeUrl);
+      // A consent page on the account's own host (Shopify's shop) keeps the host in a parameter once moved here.
+      const hostParam = host.simulator.oauth.hostParam;
+      if (hostParam !== undefined) url.searchParams.set(hostParam, url.host);
       return `${prefix}${url.pathname}${url.search}`;
     },
   };

@@ -17,6 +17,7 @@ import { documentAttachments, journalUnit, openingEntry } from './journals.ts';
 import { orderUnit } from './orders.ts';
 import { generateSalesOrders, InvoicedOrders } from './sales-orders.ts';
 import { generatePayouts, generateStore, ShopCharges } from './payouts.ts';
+import { generateShop, ShopOrders } from './shop.ts';
 import { generateSalesReceipts } from './sales-receipts.ts';
 import {
   billUnit,
@@ -109,6 +110,7 @@ export class BookGenerator {
     const files = new Rng(deriveSeed(seed, 'document-files'));
     const invoiced = new InvoicedOrders(seed, size);
     const shop = new ShopCharges();
+    const shopOrders = new ShopOrders();
     const transactions = Math.max(0, budget - out.total());
     const shareSum = FAMILIES.reduce((sum, [, share]) => sum + share, 0);
     const made = FAMILIES.map(() => 0);
@@ -130,6 +132,7 @@ export class BookGenerator {
           documentAttachments(s, files, fresh);
           invoiced.observe(fresh);
           shop.observe(fresh);
+          shopOrders.observe(fresh);
           if (out.buffer.length >= batchSize) yield out.take();
         }
       }
@@ -143,8 +146,11 @@ export class BookGenerator {
     yield out.take();
     // The web shop and its gateway's payouts of the orders above, each arrived one posted to the books (so before
     // the closing too). Drawn from no random source: the orders decide them.
-    generateStore(out, ref);
-    generatePayouts(out, ref, shop, asOf);
+    const store = generateStore(out, ref);
+    const payouts = generatePayouts(out, ref, shop, asOf);
+    // The shop's catalogue, buyers and gateway balance history, drawn from its orders and payouts alone (no ledger
+    // records, no ids drawn: the closing and everything after are what they were without them).
+    generateShop(out, palette.items, shopOrders, payouts, store.CreatedAt);
     yield out.take();
     yield* this.#closing(out, ref, monthList);
     // Last, from generators of their own, each after the one before: every record before them is what it was before

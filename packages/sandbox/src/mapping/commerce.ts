@@ -1,5 +1,13 @@
-/** Commerce orders, the store and the gateway's payouts. */
-import type { NativeOrder, NativeOrderAddress, NativePayout, NativeStore } from '../native.ts';
+/** Commerce orders, the store, its products and buyers, and the gateway's transactions and payouts. */
+import type {
+  NativeGatewayTransaction,
+  NativeOrder,
+  NativeOrderAddress,
+  NativePayout,
+  NativeProduct,
+  NativeShopper,
+  NativeStore,
+} from '../native.ts';
 import { currency, day, money, type Mapped, type Ref } from './common.ts';
 
 type OrderAddress = NonNullable<Mapped<'order'>['billing_address']>;
@@ -25,7 +33,7 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
   const code = currency(r.CurrencyCode);
   const lines = r.Lines.map((l) => ({
     id: l.LineId,
-    product_id: ref('item', l.ProductId),
+    product_id: ref('product', l.ProductId),
     variant_id: l.VariantId,
     title: l.Title,
     sku: l.Sku,
@@ -54,7 +62,7 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
     billing_address: orderAddress(r.BillingAddress),
     shipping_address: orderAddress(r.ShippingAddress),
     customer: {
-      id: ref('customer', r.Buyer.Id) ?? r.Buyer.Id,
+      id: ref('commerce_customer', r.Buyer.Id) ?? r.Buyer.Id,
       email: r.Buyer.Email,
       first_name: r.Buyer.FirstName,
       last_name: r.Buyer.LastName,
@@ -122,6 +130,81 @@ export function mapStore(r: NativeStore): Mapped<'store'> {
     url: `https://${r.Domain}`,
     default_currency: currency(r.Currency),
     email: r.ContactEmail,
+    updated_at: r.UpdatedAt,
+  };
+}
+
+export function mapProduct(r: NativeProduct, ref: Ref): Mapped<'product'> {
+  const productId = ref('product', r.Id) ?? r.Id;
+  const code = currency(r.CurrencyCode);
+  return {
+    platform_id: r.Id,
+    name: r.Name,
+    description: r.Description,
+    type: 'physical',
+    status: r.Status === 'Active' ? 'active' : 'archived',
+    product_url: null,
+    images: [],
+    tags: r.Tags,
+    variants: r.Variants.map((v) => ({
+      id: v.Id,
+      platform_id: v.Id,
+      product_id: productId,
+      title: v.Title,
+      sku: v.Sku,
+      barcode: null,
+      price: money(v.Price),
+      unit_cost: money(v.UnitCost),
+      iso_currency_code: code,
+      requires_shipping: true,
+      fulfillment_service: 'manual',
+      inventory_management: 'sandbox',
+      inventory_quantity: v.InventoryQty,
+      option_values: [],
+      images: [],
+      created_at: r.CreatedAt,
+      updated_at: r.UpdatedAt,
+    })),
+    created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
+  };
+}
+
+export function mapShopper(r: NativeShopper, ref: Ref): Mapped<'commerce_customer'> {
+  return {
+    platform_id: r.Id,
+    email: r.Email,
+    first_name: r.FirstName,
+    last_name: r.LastName,
+    phone: r.Phone ?? null,
+    orders: r.OrderIds.map((id) => ({ id: ref('order', id) ?? id })),
+    created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
+  };
+}
+
+const TRANSACTION_TYPE = { Charge: 'sale', Refund: 'refund', Payout: 'payout' } as const;
+
+export function mapGatewayTransaction(r: NativeGatewayTransaction, ref: Ref): Mapped<'transaction'> {
+  return {
+    platform_id: r.Id,
+    order_id: ref('order', r.OrderId),
+    customer_id: ref('commerce_customer', r.ShopperId),
+    payout_id: ref('payout', r.PayoutId),
+    payment_method_type: r.Kind === 'Payout' ? 'other' : 'card',
+    status: 'success',
+    type: TRANSACTION_TYPE[r.Kind],
+    amount: money(r.Amount),
+    fee: money(r.Fee),
+    gateway: 'sandbox_payments',
+    iso_currency_code: currency(r.CurrencyCode),
+    description:
+      r.Kind === 'Charge'
+        ? `Charge for order ${r.OrderId ?? ''}`
+        : r.Kind === 'Refund'
+          ? `Refund of order ${r.OrderId ?? ''}`
+          : `Payout ${r.PayoutId ?? ''}`,
+    created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
   };
 }

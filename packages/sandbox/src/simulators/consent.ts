@@ -7,7 +7,7 @@ import { SANDBOX_PASSWORD } from '../scenarios.ts';
 import type { SimulatorAnswer } from './kit.ts';
 
 /** The OAuth parameters the consent form carries through. */
-export const CONSENT_FIELDS = ['client_id', 'redirect_uri', 'scope', 'state', 'response_type'] as const;
+export const CONSENT_FIELDS = ['client_id', 'redirect_uri', 'scope', 'state', 'response_type', 'shop'] as const;
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
 label{display:block;margin:.75rem 0 .25rem}input[type=text],input[type=password]{width:100%;padding:.5rem;font:inherit}
@@ -22,7 +22,9 @@ const HEADERS = {
 };
 
 export function consentPage(input: { name: string; params: URLSearchParams; status?: number; error?: string; username?: string }): SimulatorAnswer {
-  const hidden = CONSENT_FIELDS.map((field) => html`<input type="hidden" name="${field}" value="${input.params.get(field) ?? ''}">`);
+  const hidden = CONSENT_FIELDS.filter((field) => input.params.has(field)).map(
+    (field) => html`<input type="hidden" name="${field}" value="${input.params.get(field) ?? ''}">`,
+  );
   const scope = input.params.get('scope') ?? '';
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${input.name} (simulated): sign in</title>

@@ -70,7 +70,7 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
   const { oauth, name } = simulator;
 
   const consentProblem = (params: URLSearchParams): string | null => {
-    if (params.get('response_type') !== 'code') return 'response_type must be "code".';
+    if (oauth.responseType !== false && params.get('response_type') !== 'code') return 'response_type must be "code".';
     if (params.get('client_id') !== app.clientId) return `Unknown client_id: the ${name} simulator knows only "${app.clientId}".`;
     if (params.get('redirect_uri') !== app.redirectUri) return `Invalid redirect_uri: it must be "${app.redirectUri}", the app's registered one.`;
     return null;
@@ -94,6 +94,8 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
       const error = 'That username and password are not a SANDBOX test account: try user_good / pass_good.';
       return consentPage({ name, params, status: 401, error, username: form.username ?? '' });
     }
+    const refusal = oauth.consentRefusal?.(accountKey, params) ?? null;
+    if (refusal !== null) return consentPage({ name, params, status: 403, error: refusal, username: form.username ?? '' });
     const grant = {
       platform: simulator.platform,
       accountKey,
@@ -104,7 +106,9 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
     // Consents are open to anyone: what expired goes as codes are made, not only at the token endpoint.
     await forgetExpiredTokens(db);
     back.searchParams.set('code', await issueToken(db, 'code', grant, CODE_SECONDS));
-    for (const [key, value] of Object.entries(oauth.callbackParams?.(simulator.tenantId(accountKey)) ?? {})) back.searchParams.set(key, value);
+    for (const [key, value] of Object.entries(oauth.callbackParams?.(simulator.tenantId(accountKey), params) ?? {}))
+      back.searchParams.set(key, value);
+    oauth.signCallback?.(back.searchParams, app.clientSecret);
     return redirect(back);
   }
 
@@ -119,6 +123,7 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
     const client = clientOf(request, form);
     if (client?.id !== app.clientId || client.secret !== app.clientSecret)
       return oauthError(401, 'invalid_client', 'Unknown client or wrong secret.');
+    if (oauth.tokenRequest === 'code') return exchangeOnce(form);
     if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') {
       return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
     }
@@ -157,11 +162,26 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
     };
   }
 
+  /** A code exchanged once for an access token that does not expire (Shopify's offline tokens): no refresh token. */
+  async function exchangeOnce(form: Record<string, string>): Promise<SimulatorAnswer> {
+    await forgetExpiredTokens(db);
+    const issued = await withTransaction(db, async (tx) => {
+      const grant = await spendToken(tx, 'code', simulator.platform, form.code ?? '');
+      if (grant === null) return null;
+      return { scope: grant.scope, access: await issueToken(tx, 'access', { ...grant, redirectUri: null }, oauth.accessTokenSeconds) };
+    });
+    if (issued === null) return oauthError(400, 'invalid_request', 'The authorization code was not found or was already used.');
+    return { status: 200, headers: { 'cache-control': 'no-store' }, body: { access_token: issued.access, scope: issued.scope } };
+  }
+
   async function api(request: SimulatorRequest): Promise<SimulatorAnswer> {
     const links = simulator.links;
     const isLink = links !== undefined && request.method === 'GET' && request.path.startsWith(links.pathPrefix);
     const link = isLink ? request.query.get(links.tokenParam) : null;
-    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const bearer =
+      oauth.accessTokenHeader === undefined
+        ? /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
+        : request.headers[oauth.accessTokenHeader.toLowerCase()];
     const grant =
       link !== null
         ? await accessGrant(db, simulator.platform, link, 'link')

@@ -4,6 +4,7 @@
  */
 import type { PlatformSimulator } from './kit.ts';
 import { quickbooksSimulator } from './quickbooks/index.ts';
+import { shopifySimulator } from './shopify/index.ts';
 import { xeroSimulator } from './xero/index.ts';
 
-export const SIMULATORS: readonly PlatformSimulator[] = [quickbooksSimulator, xeroSimulator];
+export const SIMULATORS: readonly PlatformSimulator[] = [quickbooksSimulator, shopifySimulator, xeroSimulator];

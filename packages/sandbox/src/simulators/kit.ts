@@ -75,8 +75,32 @@ export interface SimulatorOAuth {
   tokenPath: string;
   /** Seconds an access token lives (Xero 1,800; QuickBooks 3,600). */
   accessTokenSeconds: number;
-  /** More parameters the platform adds to the callback (QuickBooks: realmId). */
-  callbackParams?(tenantId: string): Record<string, string>;
+  /**
+   * More parameters the platform adds to the callback (QuickBooks: realmId; Shopify: shop, host, timestamp). `consent`:
+   * the consent request's parameters (Shopify's shop travels in `shop`, see `hostParam`).
+   */
+  callbackParams?(tenantId: string, consent: URLSearchParams): Record<string, string>;
+  /** Signs the finished callback's parameters with the app's secret, as Shopify does (its `hmac`); none by default. */
+  signCallback?(params: URLSearchParams, clientSecret: string): void;
+  /** False for platforms whose consent address has no response_type (Shopify); default true: it must be "code". */
+  responseType?: boolean;
+  /**
+   * The query parameter that carries the consent address's host when the browser is moved onto the service's mount:
+   * Shopify's consent page lives on the shop's own domain, which names the shop (`shop`).
+   */
+  hostParam?: string;
+  /**
+   * How the token endpoint is asked: 'oauth2' (grant_type, redirect_uri, refresh tokens: Xero, Intuit) or 'code' (a
+   * code exchanged once for a token that never expires, with no grant_type, redirect_uri or refresh token: Shopify).
+   */
+  tokenRequest?: 'oauth2' | 'code';
+  /** The request header carrying the access token instead of `Authorization: Bearer` (Shopify: x-shopify-access-token). */
+  accessTokenHeader?: string;
+  /**
+   * Refuses a consent before a code is issued (Shopify: the shop named must be the signed-in account's); the message
+   * is shown on the consent page. None by default.
+   */
+  consentRefusal?(accountKey: string, consent: URLSearchParams): string | null;
 }
 
 export interface PlatformSimulator {

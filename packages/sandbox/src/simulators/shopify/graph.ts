@@ -1,0 +1,133 @@
+/**
+ * The simulator's GraphQL: Shopify's published schema, the part the connector selects (schema.graphql, written by
+ * scripts/shopify-simulator-schema.ts), executed by graphql-js over SANDBOX's web shop rendered in Shopify's shapes.
+ * A query outside that part fails validation, as an unknown field does at Shopify.
+ */
+import { readFileSync } from 'node:fs';
+import { buildSchema, GraphQLError, type GraphQLSchema } from 'graphql';
+import type { NativeGatewayTransaction, NativeShopper } from '../../native.ts';
+import type { SimulatorBooks } from '../kit.ts';
+import { gid, numberOf, shopNumber } from './ids.ts';
+import { customerView, listConnection, orderView, payoutView, productView, shopView } from './render.ts';
+import { matchesSearch, parseSearch } from './search.ts';
+
+let schema: GraphQLSchema | null = null;
+
+export function simulatorSchema(): GraphQLSchema {
+  schema ??= buildSchema(readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8'));
+  return schema;
+}
+
+type View = Record<string, unknown>;
+interface Paged {
+  view: View;
+  search: Readonly<Record<string, string | undefined>>;
+  sortAt: string;
+}
+
+const cursorOf = (index: number): string => Buffer.from(`i:${index}`).toString('base64url');
+function indexAfter(cursor: unknown): number {
+  if (typeof cursor !== 'string') return 0;
+  const match = /^i:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (match === null) throw new GraphQLError('Invalid cursor');
+  return Number(match[1]) + 1;
+}
+
+/** A connection as Shopify pages it (sorted by the time given, oldest first); a bulk operation takes every node. */
+function connection(items: readonly Paged[], args: Record<string, unknown>, bulk: boolean): View {
+  const first = typeof args.first === 'number' ? args.first : null;
+  if (first === null && !bulk) throw new GraphQLError('you must provide one of first or last');
+  if (first !== null && (first < 1 || first > 250)) throw new GraphQLError('first must be between 1 and 250');
+  const terms = parseSearch(args.query);
+  const matching = items.filter((item) => matchesSearch(item.search, terms)).sort((a, b) => a.sortAt.localeCompare(b.sortAt));
+  const start = indexAfter(args.after);
+  const page = first === null ? matching.slice(start) : matching.slice(start, start + first);
+  const end = start + page.length - 1;
+  return {
+    ...listConnection(page.map((p) => p.view)),
+    pageInfo: { hasNextPage: end + 1 < matching.length, endCursor: page.length === 0 ? null : cursorOf(end) },
+  };
+}
+
+const DELETION_SUBJECTS = { ORDER: 'order', PRODUCT: 'product', CUSTOMER: 'commerce_customer' } as const;
+
+/** The query root over one account's books. `bulk`: an export's run (connections without `first`). */
+export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk: boolean): View {
+  const byOrder = async (): Promise<Map<string, NativeGatewayTransaction[]>> => {
+    const map = new Map<string, NativeGatewayTransaction[]>();
+    for (const t of await books.all('transaction')) {
+      if (t.OrderId === null) continue;
+      map.set(t.OrderId, [...(map.get(t.OrderId) ?? []), t]);
+    }
+    return map;
+  };
+  const shoppers = async (): Promise<Map<string, NativeShopper>> => new Map((await books.all('commerce_customer')).map((s) => [s.Id, s]));
+  return {
+    shop: async () => {
+      const [store] = await books.all('store');
+      return shopView(store ?? null, shopNumber(books.accountKey), shop.domain, books.company.name, books.company.currency);
+    },
+    orders: async (args: Record<string, unknown>) => {
+      const [transactions, buyers] = await Promise.all([byOrder(), shoppers()]);
+      const orders = (await books.all('order')).map((o) => ({
+        view: orderView(o, buyers.get(o.Buyer.Id) ?? null, transactions.get(o.Id) ?? []),
+        search: { updated_at: o.UpdatedAt, created_at: o.CreatedAt },
+        sortAt: `${o.UpdatedAt}|${o.Id}`,
+      }));
+      return connection(orders, args, bulk);
+    },
+    products: async (args: Record<string, unknown>) =>
+      connection(
+        (await books.all('product')).map((p) => ({
+          view: productView(p),
+          search: { updated_at: p.UpdatedAt, created_at: p.CreatedAt },
+          sortAt: `${p.UpdatedAt}|${p.Id}`,
+        })),
+        args,
+        bulk,
+      ),
+    customers: async (args: Record<string, unknown>) =>
+      connection(
+        (await books.all('commerce_customer')).map((s) => ({
+          view: customerView(s, null) ?? {},
+          search: { updated_at: s.UpdatedAt, created_at: s.CreatedAt },
+          sortAt: `${s.UpdatedAt}|${s.Id}`,
+        })),
+        args,
+        bulk,
+      ),
+    events: async (args: Record<string, unknown>) => {
+      const events: Paged[] = [];
+      for (const [subject, type] of Object.entries(DELETION_SUBJECTS)) {
+        const kind = subject === 'ORDER' ? 'Order' : subject === 'PRODUCT' ? 'Product' : 'Customer';
+        for (const deleted of await books.deleted(type)) {
+          const view = {
+            __typename: 'BasicEvent',
+            id: gid('BasicEvent', `${numberOf(deleted.id)}${Date.parse(deleted.deletedAt)}`),
+            action: 'destroy',
+            subjectId: gid(kind, numberOf(deleted.id)),
+            subjectType: subject,
+            createdAt: deleted.deletedAt,
+          };
+          events.push({
+            view,
+            search: { action: 'destroy', subject_type: subject, created_at: deleted.deletedAt },
+            sortAt: `${deleted.deletedAt}|${deleted.id}`,
+          });
+        }
+      }
+      return connection(events, args, bulk);
+    },
+    shopifyPaymentsAccount: () => ({
+      id: gid('ShopifyPaymentsAccount', shopNumber(books.accountKey)),
+      payouts: async (args: Record<string, unknown>) =>
+        connection(
+          (await books.all('payout')).map((p) => ({ view: payoutView(p), search: {}, sortAt: `${p.CreatedAt}|${p.Id}` })),
+          args,
+          bulk,
+        ),
+      // SANDBOX's gateway has had no dispute.
+      disputes: (args: Record<string, unknown>) => connection([], args, bulk),
+    }),
+  };
+}

@@ -1,0 +1,2 @@
+/** SHOPIFY's simulator (see simulator.ts). */
+export { shopifySimulator } from './simulator.ts';

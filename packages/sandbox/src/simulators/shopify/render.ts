@@ -1,0 +1,199 @@
+/**
+ * SANDBOX's web shop in Shopify's Admin GraphQL shapes (API 2026-10; the fields schema.graphql has): plain objects
+ * the simulator's schema executes over, so every answer has the published types' shapes.
+ */
+import type {
+  NativeGatewayTransaction,
+  NativeOrder,
+  NativeOrderAddress,
+  NativePayout,
+  NativeProduct,
+  NativeShopper,
+  NativeStore,
+} from '../../native.ts';
+import { gid, numberOf, partNumber } from './ids.ts';
+
+type View = Record<string, unknown>;
+
+const money = (amount: string, currency: string): View => ({ amount, currencyCode: currency });
+const bag = (amount: string, currency: string): View => ({ shopMoney: money(amount, currency) });
+
+function address(a: NativeOrderAddress): View {
+  return {
+    address1: a.Line1,
+    address2: a.Line2 ?? null,
+    city: a.City,
+    countryCodeV2: a.CountryCode,
+    firstName: a.FirstName,
+    lastName: a.LastName,
+    phone: a.Phone ?? null,
+    province: a.Region,
+    zip: a.PostalCode,
+  };
+}
+
+const FINANCIAL = { Pending: 'PENDING', Paid: 'PAID', PartiallyRefunded: 'PARTIALLY_REFUNDED', Refunded: 'REFUNDED' } as const;
+const FULFILMENT = { Unfulfilled: 'UNFULFILLED', Partial: 'PARTIALLY_FULFILLED', Fulfilled: 'FULFILLED' } as const;
+
+export function customerView(shopper: NativeShopper | null, buyer: NativeOrder['Buyer'] | null): View | null {
+  const id = shopper?.Id ?? buyer?.Id;
+  if (id === undefined) return null;
+  const email = shopper?.Email ?? buyer?.Email ?? null;
+  const phone = shopper?.Phone ?? buyer?.Phone ?? null;
+  return {
+    id: gid('Customer', numberOf(id)),
+    firstName: shopper?.FirstName ?? buyer?.FirstName ?? null,
+    lastName: shopper?.LastName ?? buyer?.LastName ?? null,
+    createdAt: shopper?.CreatedAt ?? null,
+    updatedAt: shopper?.UpdatedAt ?? null,
+    numberOfOrders: String(shopper?.OrderIds.length ?? buyer?.OrdersCount ?? 0),
+    verifiedEmail: buyer?.Verified ?? true,
+    defaultEmailAddress: email === null ? null : { emailAddress: email },
+    defaultPhoneNumber: phone === null ? null : { phoneNumber: phone },
+  };
+}
+
+function lineItemView(order: NativeOrder, index: number): View {
+  const line = order.Lines[index];
+  if (line === undefined) throw new Error(`${order.Id} has no line ${index}`);
+  return {
+    id: gid('LineItem', partNumber(order.Id, index + 1)),
+    title: line.Title,
+    sku: line.Sku,
+    quantity: line.Qty,
+    originalUnitPriceSet: bag(line.Price, order.CurrencyCode),
+    variant: { id: gid('ProductVariant', partNumber(line.ProductId, 1)) },
+    product: { id: gid('Product', numberOf(line.ProductId)) },
+  };
+}
+
+/** Fields of a connection's item the simulator pages: `nodes` and `edges` over the same list. */
+export const listConnection = (items: readonly View[]): View => ({
+  nodes: items,
+  edges: items.map((node) => ({ node })),
+  pageInfo: { hasNextPage: false, endCursor: null },
+});
+
+export function transactionView(t: NativeGatewayTransaction): View {
+  const charge = t.Kind === 'Charge';
+  return {
+    id: gid('OrderTransaction', partNumber(t.OrderId ?? t.Id, charge ? 1 : 2)),
+    kind: charge ? 'SALE' : 'REFUND',
+    status: 'SUCCESS',
+    gateway: 'shopify_payments',
+    createdAt: t.CreatedAt,
+    processedAt: t.CreatedAt,
+    amountSet: bag(t.Amount.replace(/^-/, ''), t.CurrencyCode),
+    fees: t.Fee === '0.00' ? [] : [{ amount: money(t.Fee, t.CurrencyCode) }],
+  };
+}
+
+export function orderView(order: NativeOrder, shopper: NativeShopper | null, transactions: readonly NativeGatewayTransaction[]): View {
+  const c = order.CurrencyCode;
+  const lines = order.Lines.map((_, index) => lineItemView(order, index));
+  const lineOf = (lineId: string): View =>
+    lineItemView(
+      order,
+      Math.max(
+        0,
+        order.Lines.findIndex((l) => l.LineId === lineId),
+      ),
+    );
+  const subtotal = order.Lines.reduce((sum, l) => sum + Math.round(Number(l.Price) * 100) * l.Qty, 0);
+  return {
+    id: gid('Order', numberOf(order.Id)),
+    legacyResourceId: String(numberOf(order.Id)),
+    name: order.OrderNumber,
+    displayFinancialStatus: FINANCIAL[order.FinancialStatus],
+    displayFulfillmentStatus: FULFILMENT[order.FulfillmentStatus],
+    cancelledAt: order.Status === 'Cancelled' ? order.UpdatedAt : null,
+    closed: order.Status !== 'Open',
+    createdAt: order.CreatedAt,
+    updatedAt: order.UpdatedAt,
+    currencyCode: c,
+    email: order.Buyer.Email,
+    totalPriceSet: bag(order.Total, c),
+    subtotalPriceSet: bag((subtotal / 100).toFixed(2), c),
+    totalTaxSet: bag(order.Tax, c),
+    totalShippingPriceSet: bag(order.Shipping, c),
+    totalDiscountsSet: bag(order.Discount, c),
+    billingAddress: address(order.BillingAddress),
+    shippingAddress: address(order.ShippingAddress),
+    customer: customerView(shopper, order.Buyer),
+    lineItems: listConnection(lines),
+    fulfillments: order.Fulfillments.map((f, index) => ({
+      id: gid('Fulfillment', partNumber(order.Id, index + 1)),
+      trackingInfo: [{ company: f.Carrier, number: f.TrackingNumber, url: f.TrackingUrl }],
+      service: { serviceName: f.Service },
+      fulfillmentLineItems: listConnection(
+        f.LineIds.map((id) => ({ quantity: order.Lines.find((l) => l.LineId === id)?.Qty ?? 0, lineItem: lineOf(id) })),
+      ),
+    })),
+    refunds:
+      order.Refunds.length === 0
+        ? []
+        : [
+            {
+              id: gid('Refund', partNumber(order.Id, 1)),
+              createdAt: order.UpdatedAt,
+              refundLineItems: listConnection(order.Refunds.map((r) => ({ quantity: r.Qty, lineItem: lineOf(r.LineId) }))),
+            },
+          ],
+    transactions: transactions.filter((t) => t.Kind !== 'Payout').map(transactionView),
+  };
+}
+
+export function productView(product: NativeProduct): View {
+  const variants = product.Variants.map((v, index) => ({
+    id: gid('ProductVariant', partNumber(product.Id, index + 1)),
+    title: v.Title,
+    sku: v.Sku,
+    barcode: null,
+    price: v.Price,
+    inventoryQuantity: v.InventoryQty,
+    createdAt: product.CreatedAt,
+    updatedAt: product.UpdatedAt,
+    selectedOptions: [{ name: 'Title', value: v.Title }],
+    inventoryItem: { requiresShipping: true, tracked: true, unitCost: money(v.UnitCost, product.CurrencyCode) },
+    image: null,
+  }));
+  return {
+    id: gid('Product', numberOf(product.Id)),
+    title: product.Name,
+    description: product.Description,
+    productType: 'Physical goods',
+    status: product.Status === 'Active' ? 'ACTIVE' : 'ARCHIVED',
+    onlineStoreUrl: null,
+    tags: product.Tags,
+    createdAt: product.CreatedAt,
+    updatedAt: product.UpdatedAt,
+    featuredMedia: null,
+    variants: listConnection(variants),
+  };
+}
+
+export function shopView(store: NativeStore | null, id: number, domain: string, fallbackName: string, currency: string): View {
+  return {
+    id: gid('Shop', id),
+    name: store?.Name ?? fallbackName,
+    myshopifyDomain: domain,
+    currencyCode: store?.Currency ?? currency,
+    email: store?.ContactEmail ?? `shop@${domain}`,
+    contactEmail: store?.ContactEmail ?? `shop@${domain}`,
+    url: `https://${store?.Domain ?? domain}`,
+    updatedAt: store?.UpdatedAt ?? new Date(0).toISOString(),
+  };
+}
+
+const PAYOUT_STATUS = { Paid: 'PAID', InTransit: 'IN_TRANSIT' } as const;
+
+export function payoutView(payout: NativePayout): View {
+  return {
+    id: gid('ShopifyPaymentsPayout', numberOf(payout.Id)),
+    legacyResourceId: String(numberOf(payout.Id)),
+    issuedAt: payout.CreatedAt,
+    status: PAYOUT_STATUS[payout.Status],
+    transactionType: 'DEPOSIT',
+    net: money(payout.Amount, payout.CurrencyCode),
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The commerce objects through the real server against SANDBOX's web shop: products with variants, commerce
+ * customers, transactions (the gateway's balance history) and disputes (none at SANDBOX), their envelopes and
+ * schemas, links that resolve, and the reconciliation a lender runs on a synced store: every payout is the sum of the
+ * transactions naming it (and of its own transactions[]), its own movement out is its amount, and every order's total
+ * is its lines plus tax and shipping less discounts. Also: missing auth, another tenant's ids, malformed input.
+ */
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
+import { MODEL } from '../../model/index.ts';
+import type { CreatedOrganization } from '../../tenants/organizations.ts';
+
+type Json = Record<string, unknown>;
+
+let t: TestApp;
+let c: SyncedConnection;
+let other: CreatedOrganization;
+let theirs: SyncedConnection;
+
+beforeAll(async () => {
+  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } }, sandbox: { asOf: '2025-06-02' } });
+  c = await syncedSandboxConnection(t, 'user_commerce_size_1500');
+  other = await t.newOrg();
+  theirs = await syncedSandboxConnection(t, 'user_commerce_other_size_300', other);
+}, 180_000);
+afterAll(async () => {
+  await t.close();
+});
+
+const get = (url: string, headers: Record<string, string> = clientHeaders(t.org)) => t.app.inject({ method: 'GET', url: `/versioned${url}`, headers });
+const cents = (value: unknown): number => Math.round(Number(value) * 100);
+
+async function all(path: string, key: string, query = ''): Promise<Json[]> {
+  const out: Json[] = [];
+  let cursor: string | null = null;
+  do {
+    const response = await get(`${path}?access_token=${c.token}&limit=500${query}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    const body = json(response);
+    out.push(...(body[key] as Json[]));
+    cursor = typeof body.next_cursor === 'string' ? body.next_cursor : null;
+  } while (cursor !== null);
+  return out;
+}
+
+describe('the commerce objects of a synced store', () => {
+  it('serves products, customers and transactions of their schemas, whose links resolve', async () => {
+    const products = await all('/commerce/products', 'products');
+    const customers = await all('/commerce/customers', 'customers');
+    const transactions = await all('/commerce/transactions', 'transactions');
+    const orders = await all('/commerce/orders', 'orders');
+    expect(products.length).toBeGreaterThan(3);
+    expect(customers.length).toBeGreaterThan(3);
+    expect(transactions.length).toBeGreaterThan(orders.length / 2);
+    for (const [type, list] of [
+      ['product', products],
+      ['commerce_customer', customers],
+      ['transaction', transactions],
+    ] as const) {
+      for (const record of list) expect(Value.Check(MODEL[type].schema, record), `${type} ${JSON.stringify(record).slice(0, 300)}`).toBe(true);
+    }
+    const productIds = new Set(products.map((p) => p.id));
+    const customerIds = new Set(customers.map((x) => x.id));
+    const orderIds = new Set(orders.map((o) => o.id));
+    for (const order of orders) {
+      for (const line of order.line_items as Json[]) expect(productIds.has(line.product_id), String(line.product_id)).toBe(true);
+      expect(customerIds.has((order.customer as Json).id)).toBe(true);
+    }
+    for (const product of products) for (const variant of product.variants as Json[]) expect(variant.product_id).toBe(product.id);
+    for (const customer of customers) for (const order of customer.orders as Json[]) expect(orderIds.has(order.id)).toBe(true);
+    for (const transaction of transactions) if (transaction.order_id !== null) expect(orderIds.has(transaction.order_id)).toBe(true);
+    const one = await get(`/commerce/products/${String(products[0]?.id)}?access_token=${c.token}`);
+    expect(one.statusCode).toBe(200);
+    expect(json(one).product).toEqual(products[0]);
+  });
+
+  it('reconciles: each payout is its transactions net of fees, found from either side; each order adds up', async () => {
+    const payouts = await all('/payouts', 'payouts');
+    expect(payouts.length).toBeGreaterThan(3);
+    for (const payout of payouts) {
+      const embedded = payout.transactions as Json[];
+      expect(embedded.reduce((sum, x) => sum + cents(x.amount) - cents(x.fee), 0)).toBe(cents(payout.amount));
+      const named = await all('/commerce/transactions', 'transactions', `&filter=${encodeURIComponent(`payout_id = "${String(payout.id)}"`)}`);
+      const paid = named.filter((x) => x.type !== 'payout');
+      const out = named.filter((x) => x.type === 'payout');
+      expect(paid.reduce((sum, x) => sum + cents(x.amount) - cents(x.fee), 0), String(payout.id)).toBe(cents(payout.amount));
+      expect(out.map((x) => cents(x.amount))).toEqual([-cents(payout.amount)]);
+      expect(paid.map((x) => x.platform_id).sort()).toEqual(embedded.map((x) => x.id).sort());
+    }
+    for (const order of await all('/commerce/orders', 'orders')) {
+      const lines = (order.line_items as Json[]).reduce((sum, l) => sum + cents(l.price) * Number(l.quantity), 0);
+      expect(cents(order.total_price), String(order.id)).toBe(lines + cents(order.total_tax) + cents(order.total_shipping) - cents(order.total_discount));
+    }
+  });
+
+  it('filters and sorts on the F fields, and refuses the others with the list of them', async () => {
+    const refunds = await all('/commerce/transactions', 'transactions', `&filter=${encodeURIComponent('type = "refund"')}&sort=amount%20ASC`);
+    expect(refunds.length).toBeGreaterThan(0);
+    expect(refunds.every((x) => x.type === 'refund' && Number(x.amount) < 0)).toBe(true);
+    const bad = await get(`/commerce/transactions?access_token=${c.token}&filter=${encodeURIComponent('gateway = "x"')}`);
+    expect(bad.statusCode).toBe(400);
+    expect(errorBody(bad).error_message).toContain('type');
+  });
+
+  it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM for disputes, which SANDBOX keeps none of', async () => {
+    const response = await get(`/commerce/disputes?access_token=${c.token}`);
+    expect(response.statusCode).toBe(404);
+    expect(errorBody(response).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+  });
+
+  it('refuses a request without credentials, another tenant’s ids, and malformed input, changing nothing', async () => {
+    const bare = await t.app.inject({ method: 'GET', url: `/versioned/commerce/products?access_token=${c.token}`, headers: { 'x-service-version': clientHeaders(t.org)['x-service-version'] ?? '' } });
+    expect(bare.statusCode).toBe(401);
+    // The other organisation's connection token, with our credentials: no such connection for us.
+    const crossToken = await get(`/commerce/transactions?access_token=${theirs.token}`);
+    expect(crossToken.statusCode).toBe(401);
+    const [mine] = await all('/commerce/transactions', 'transactions');
+    const crossId = await get(`/commerce/transactions/${String(mine?.id)}?access_token=${theirs.token}`, clientHeaders(other));
+    expect(crossId.statusCode).toBe(410);
+    expect(errorBody(crossId).error_code).toBe('RESOURCE_NOT_FOUND');
+    expect((await get(`/commerce/products?access_token=${c.token}&limit=0`)).statusCode).toBe(400);
+    expect((await get(`/commerce/customers?access_token=${c.token}&sort=nope`)).statusCode).toBe(400);
+    expect((await get(`/commerce/products?access_token=${c.token}&expand=everything`)).statusCode).toBe(400);
+    expect((await get(`/commerce/products/not-an-id?access_token=${c.token}`)).statusCode).toBe(410);
+  });
+});
