@@ -16,7 +16,7 @@ import { isRecord } from '../json.ts';
 import { shopifyGraphql } from './client.ts';
 import { text } from './mapping.ts';
 import { changedSince } from './read.ts';
-import { BULK_POLL_QUERY, BULK_RUN_MUTATION, PAGE_COSTS } from './queries.ts';
+import { BULK_POLL_QUERY, BULK_RUN_MUTATION, BULK_RUNNING_QUERY, PAGE_COSTS } from './queries.ts';
 
 type Raw = Record<string, unknown>;
 
@@ -119,20 +119,26 @@ export function shopifyBulkRead(
 ): BulkRead {
   return {
     async startExport(ctx: ConnectorContext, request: ExportRequest): Promise<string> {
-      const data = await shopifyGraphql(
-        ctx,
-        `start ${operation} export`,
-        BULK_RUN_MUTATION,
-        { query: bulkQueryText(template, request.since) },
-        PAGE_COSTS.bulkRun,
-      );
+      const query = bulkQueryText(template, request.since);
+      const data = await shopifyGraphql(ctx, `start ${operation} export`, BULK_RUN_MUTATION, { query }, PAGE_COSTS.bulkRun);
       const run = isRecord(data.bulkOperationRunQuery) ? data.bulkOperationRunQuery : {};
       const errors = Array.isArray(run.userErrors) ? run.userErrors.filter(isRecord) : [];
       const started = isRecord(run.bulkOperation) ? text(run.bulkOperation.id) : null;
       if (errors.length > 0 || started === null) {
         const message = errors.map((e) => text(e.message) ?? 'unknown').join('; ') || 'no bulk operation in the answer';
-        // Another export of this app on this shop still runs: worth another attempt later, not a bad request.
+        // Another export of this app on this shop still runs. When it is this very export (a retry after an answer that
+        // was lost: the first attempt started it), it is adopted; another is waited for: not a bad request.
         const busy = errors.some((e) => text(e.code) === 'OPERATION_IN_PROGRESS');
+        if (busy) {
+          const running = await shopifyGraphql(ctx, `find running ${operation} export`, BULK_RUNNING_QUERY, {}, PAGE_COSTS.bulkRunning);
+          const operations = isRecord(running.bulkOperations) && Array.isArray(running.bulkOperations.nodes) ? running.bulkOperations.nodes : [];
+          // Created or running (a just-created one is not running yet), with our query.
+          const ours = operations
+            .filter(isRecord)
+            .find((found) => (found.status === 'CREATED' || found.status === 'RUNNING') && text(found.query)?.trim() === query.trim());
+          const id = text(ours?.id);
+          if (id !== null) return id;
+        }
         throw new PlatformError({
           kind: busy ? 'rate_limited' : 'bad_request',
           httpStatus: 200,

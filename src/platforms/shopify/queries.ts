@@ -123,6 +123,11 @@ export const BULK_RUN_MUTATION = `mutation BulkRun($query: String!) {
   bulkOperationRunQuery(query: $query, groupObjects: true) { bulkOperation { id status } userErrors { field message code } }
 }`;
 
+/** The app's latest bulk query operations on the shop, newest first (to find one our own lost answer started). */
+export const BULK_RUNNING_QUERY = `query BulkRunning {
+  bulkOperations(first: 5, query: "operation_type:query", sortKey: CREATED_AT, reverse: true) { nodes { id status query } }
+}`;
+
 export const BULK_POLL_QUERY = `query BulkPoll($id: ID!) {
   bulkOperation(id: $id) { id status errorCode objectCount url partialDataUrl createdAt completedAt }
 }`;
@@ -141,5 +146,6 @@ export const PAGE_COSTS = {
   moreVariants: 503,
   payoutTransactions: 403,
   bulkRun: 10,
+  bulkRunning: 7,
   bulkPoll: 1,
 } as const;

@@ -280,6 +280,23 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     expect((await stored('order')).find((r) => r.platform_id === touched.id)?.data).toMatchObject({ order_number: touched.name });
   }, 60_000);
 
+  it('adopts the bulk operation its own lost answer started, instead of starting another or failing', async () => {
+    const shop = standin.shop(SHOP);
+    const started = shop.bulkStarted;
+    const queriesBefore = standin.queries.length;
+    shop.lostBulkAnswers = 1;
+    const run = await requestSync(t.db.pool, t.services.jobs, connectionId, { kind: 'backfill', trigger: 'api', details: { entity: 'ORDER' } });
+    let outcome: RunOutcome = await runSync(t.services, run.id, new AbortController().signal);
+    for (let n = 0; (outcome === 'waiting' || outcome === 'retry') && n < 20; n++)
+      outcome = await runSync(t.services, run.id, new AbortController().signal);
+    expect(outcome).toBe('completed');
+    expect(shop.lostBulkAnswers).toBe(0);
+    // One operation: the one the lost answer started, found among the running ones and read.
+    expect(shop.bulkStarted - started).toBe(1);
+    expect(standin.queries.slice(queriesBefore).filter((q) => q.includes('query BulkRunning'))).toHaveLength(1);
+    expect((await stored('order')).length).toBe(standin.shop(SHOP).orders.length);
+  }, 60_000);
+
   it('validates what it receives: a query outside the 2026-10 schema is refused and counted', async () => {
     const before = standin.invalidQueries.length;
     const token = standin.issueToken(SHOP);

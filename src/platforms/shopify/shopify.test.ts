@@ -342,6 +342,28 @@ describe('SHOPIFY mapping and bulk results', () => {
     expect(splitChunk(Buffer.from(`${lines[0] ?? ''}\n${lines[1] ?? ''}\n`), false)).toBeNull();
   });
 
+  it('adopts a running export with its own query when Shopify says one is in progress, and waits for another', async () => {
+    const busy = {
+      data: { bulkOperationRunQuery: { bulkOperation: null, userErrors: [{ message: 'in progress', code: 'OPERATION_IN_PROGRESS' }] } },
+    };
+    const ours = bulkQueryText(queries.ORDERS_BULK_QUERY, null);
+    const running = (query: string, status = 'CREATED') => ({
+      data: { bulkOperations: { nodes: [{ id: 'gid://shopify/BulkOperation/9', status, query }] } },
+    });
+    const replying = (answers: unknown[]): PlatformHttp => ({ request: () => Promise.resolve({ status: 200, headers: {}, body: answers.shift() }) });
+    const bulk = shopifyConnector.objects.order?.handler.bulk;
+    if (bulk === undefined) throw new Error('orders are exported');
+    expect(await bulk.startExport(context(replying([busy, running(ours)])), { since: null, window: null })).toBe('gid://shopify/BulkOperation/9');
+    await expect(
+      bulk.startExport(context(replying([busy, running('{ products { edges { node { id } } } }')])), { since: null, window: null }),
+    ).rejects.toMatchObject({
+      kind: 'rate_limited',
+    });
+    await expect(bulk.startExport(context(replying([busy, running(ours, 'COMPLETED')])), { since: null, window: null })).rejects.toMatchObject({
+      kind: 'rate_limited',
+    });
+  });
+
   it('filters a bulk export by updated_at for an incremental one, and not at all for a full one', () => {
     expect(bulkQueryText(queries.CUSTOMERS_BULK_QUERY, null)).toMatch(/^\{ customers \{ edges/);
     expect(bulkQueryText(queries.CUSTOMERS_BULK_QUERY, '2026-10-01T00:00:00Z')).toContain(`customers(query: "updated_at:>='2026-10-01T00:00:00Z'")`);
@@ -365,6 +387,7 @@ describe('SHOPIFY declarations', () => {
       [queries.ORDER_LINE_ITEMS_QUERY, 0, queries.PAGE_COSTS.moreLineItems],
       [queries.PRODUCT_VARIANTS_QUERY, 0, queries.PAGE_COSTS.moreVariants],
       [queries.BULK_POLL_QUERY, 0, queries.PAGE_COSTS.bulkPoll],
+      [queries.BULK_RUNNING_QUERY, 0, queries.PAGE_COSTS.bulkRunning],
       [queries.BULK_RUN_MUTATION, 0, queries.PAGE_COSTS.bulkRun],
     ];
     for (const [query, first, declared] of cases) {

@@ -110,6 +110,8 @@ export interface StandInShop {
   polls: number;
   resultRequests: number;
   inject: Injected[];
+  /** The next bulkOperationRunQuery mutations run, but their answers are lost (HTTP 503 instead), this many. */
+  lostBulkAnswers: number;
 }
 
 export interface ShopifyStandIn {
@@ -181,6 +183,8 @@ const SEARCH_FIELDS: Readonly<Record<string, string>> = {
   action: 'action',
   subject_type: 'subjectType',
   payments_transfer_id: 'paymentsTransferId',
+  operation_type: 'operationType',
+  status: 'status',
 };
 
 function matches(record: Record<string, unknown>, terms: readonly Term[]): boolean {
@@ -443,6 +447,11 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         return found === undefined ? null : productView(found);
       },
       customer: (args: Args) => shop.customers.find((c) => c.id === args.id) ?? null,
+      bulkOperations: (args: Args, context: Context, info: GraphQLResolveInfo) => {
+        const mine = [...bulks.values()].filter((b) => b.shop === shop.domain).map((b) => ({ ...bulkView(b), operationType: 'query' }));
+        const listed = filtered(mine, args, info);
+        return connection(args.reverse === true ? [...listed].reverse() : listed, args, context, (b) => b);
+      },
       bulkOperation: (args: Args) => {
         const found = typeof args.id === 'string' ? bulks.get(args.id) : undefined;
         if (found?.shop !== shop.domain) return null;
@@ -618,6 +627,12 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       variableValues: variables,
     });
     if (result instanceof Promise) throw new Error('the stand-in resolves synchronously');
+    if (operation.operation === OperationTypeNode.MUTATION && shop.lostBulkAnswers > 0) {
+      // The mutation ran (its operation started) but its answer never arrives: what a client sees after a timeout.
+      shop.lostBulkAnswers -= 1;
+      answer(response, 503, { errors: 'Service Unavailable' });
+      return;
+    }
     const actual = operation.operation === OperationTypeNode.MUTATION ? requested : Math.min(requested, actualCost(result.data ?? null));
     shop.points += requested - actual;
     shop.costCharged += actual;
@@ -792,6 +807,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         polls: 0,
         resultRequests: 0,
         inject: [],
+        lostBulkAnswers: 0,
       };
       shops.set(domain, shop);
       return shop;

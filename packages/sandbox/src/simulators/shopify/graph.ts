@@ -76,6 +76,8 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
       }));
       return connection(orders, args, bulk);
     },
+    // The simulator keeps no bulk operation (each is answered at once): none is ever running.
+    bulkOperations: (args: Record<string, unknown>) => connection([], args, bulk),
     // One order or product by its GID (the connector reads an order's lines, a product's variants, past a first page).
     order: async (args: Record<string, unknown>) => {
       const found = (await books.all('order')).find((o) => gid('Order', numberOf(o.Id)) === args.id);
