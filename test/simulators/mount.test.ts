@@ -113,3 +113,46 @@ describe('the simulators over HTTP', () => {
     expect(response.statusCode).toBe(404);
   });
 });
+
+describe('the STRIPE simulator over HTTP', () => {
+  it('links through Connect OAuth on the mount and answers /v1 with the access token, Stripe-shaped 401 without', async () => {
+    const consent = new URLSearchParams({
+      response_type: 'code',
+      client_id: 'ledgerport-simulator',
+      redirect_uri: '/link/oauth/callback',
+      scope: 'read_only',
+      state: 's',
+    });
+    const page = await t.app.inject({ method: 'GET', url: `/simulators/stripe/oauth/authorize?${consent.toString()}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Stripe');
+    const allowed = await t.app.inject({
+      method: 'POST',
+      url: '/simulators/stripe/oauth/authorize',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        ...Object.fromEntries(consent),
+        username: 'user_mount_size_200',
+        password: 'pass_good',
+        decision: 'allow',
+      }).toString(),
+    });
+    expect(allowed.statusCode, allowed.body).toBe(302);
+    const code = new URL(String(allowed.headers.location), 'http://x').searchParams.get('code') ?? '';
+    // Connect's token endpoint: the secret key alone (curl -u simulator-secret:), no client id, no redirect_uri.
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/simulators/stripe/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('simulator-secret:').toString('base64')}` },
+      payload: new URLSearchParams({ grant_type: 'authorization_code', code }).toString(),
+    });
+    expect(token.statusCode, token.body).toBe(200);
+    const { access_token, stripe_user_id } = token.json<{ access_token: string; stripe_user_id: string }>();
+    const account = await t.app.inject({ method: 'GET', url: '/simulators/stripe/v1/account', headers: { authorization: `Bearer ${access_token}` } });
+    expect(account.statusCode, account.body).toBe(200);
+    expect(account.json<{ id: string }>().id).toBe(stripe_user_id);
+    const refused = await t.app.inject({ method: 'GET', url: '/simulators/stripe/v1/charges', headers: { authorization: 'Bearer sk_test_nope' } });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json<{ error: { type: string } }>().error.type).toBe('invalid_request_error');
+  });
+});

@@ -22,7 +22,8 @@ afterAll(async () => { await t.close(); });
 
 const get = (url: string, headers = clientHeaders(t.org)) => t.app.inject({ method: 'GET', url: `/versioned${url}`, headers });
 
-describe.each(UNIFIED_OBJECT_TYPES.filter((type) => !SINGLE_OBJECT_TYPES.has(type)))('%s', (type) => {
+// Every list SANDBOX serves (it keeps no disputes: src/api/data/commerce.test.ts reads that list's 404).
+describe.each(UNIFIED_OBJECT_TYPES.filter((type) => !SINGLE_OBJECT_TYPES.has(type) && type !== 'dispute'))('%s', (type) => {
   const names = OBJECT_TYPES[type];
 
   it('lists every stored record exactly once across pages, each matching the schema', async () => {

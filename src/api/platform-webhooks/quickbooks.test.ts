@@ -85,7 +85,7 @@ describe('POST /platform-webhooks/QUICKBOOKS/…', () => {
       record.PrivateNote = 'Changed in QuickBooks';
     });
     const answer = await post(intuitWebhook([{ realmId: qbo.realmId, entity: 'Bill', id: billId, operation: 'Update' }], VERIFIER));
-    expect([answer.statusCode, json(answer)]).toEqual([200, { changes: 1, sync_runs: 1, duplicate: false }]);
+    expect([answer.statusCode, json(answer)]).toEqual([200, { changes: 1, sync_runs: 1, revoked: 0, duplicate: false }]);
     expect(await delivered('BILL_UPDATED', 'bill', billId)).toMatchObject({
       type: 'BILL',
       connection_id: connection.id,
@@ -110,6 +110,6 @@ describe('POST /platform-webhooks/QUICKBOOKS/…', () => {
     const forged = await post(intuitWebhook([{ realmId: qbo.realmId, entity: 'Bill', id: '1', operation: 'Update' }], 'not-the-token'));
     expect([forged.statusCode, errorBody(forged).error_code]).toEqual([401, 'INVALID_CREDENTIALS']);
     const elsewhere = await post(intuitWebhook([{ realmId: '4620816365000000000', entity: 'Bill', id: '1', operation: 'Update' }], VERIFIER));
-    expect(json(elsewhere)).toEqual({ changes: 1, sync_runs: 0, duplicate: false });
+    expect(json(elsewhere)).toEqual({ changes: 1, sync_runs: 0, revoked: 0, duplicate: false });
   });
 });

@@ -125,7 +125,7 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
   it("answers Xero's intent-to-receive check: 200 for a good signature, 401 for a bad one", async () => {
     const empty = notification([]);
     const good = await post(empty, sign(empty));
-    expect([good.statusCode, json(good)]).toEqual([200, { changes: 0, sync_runs: 0, duplicate: false }]);
+    expect([good.statusCode, json(good)]).toEqual([200, { changes: 0, sync_runs: 0, revoked: 0, duplicate: false }]);
     const bad = await post(empty, sign(empty, 'another key'));
     expect([bad.statusCode, errorBody(bad).error_code]).toEqual([401, 'INVALID_CREDENTIALS']);
   });
@@ -145,7 +145,7 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     const answer = await post(body, sent.headers['x-xero-signature'] ?? null);
     expect(answer.statusCode).toBe(200);
     // An invoice event may be a sales invoice or a bill: both are read.
-    expect(json(answer)).toEqual({ changes: 2, sync_runs: 1, duplicate: false });
+    expect(json(answer)).toEqual({ changes: 2, sync_runs: 1, revoked: 0, duplicate: false });
     const run = (
       await t.db.pool.query<{ trigger: string; request: Json }>(
         `SELECT trigger, request FROM sync_runs WHERE connection_id = $1 ORDER BY created_at DESC LIMIT 1`,
@@ -175,7 +175,7 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     // The same notification again (Xero retrying after a lost answer, or a replay): taken once, nothing queued.
     const runsBefore = (await t.db.pool.query('SELECT id FROM sync_runs WHERE connection_id = $1', [connection.id])).rowCount;
     const again = await post(body, sign(body));
-    expect([again.statusCode, json(again)]).toEqual([200, { changes: 2, sync_runs: 0, duplicate: true }]);
+    expect([again.statusCode, json(again)]).toEqual([200, { changes: 2, sync_runs: 0, revoked: 0, duplicate: true }]);
     expect((await t.db.pool.query('SELECT id FROM sync_runs WHERE connection_id = $1', [connection.id])).rowCount).toBe(runsBefore);
     expect(logged('platform webhook received again: ignored').at(-1)).toMatchObject({
       platform: PLATFORM,
@@ -219,7 +219,7 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     await registerOAuthApp(t, PLATFORM, { ...APP, webhookKey: 'their-key' }, other);
     const body = notification([xeroEvent(randomUUID())]);
     const theirs = await post(body, sign(body, 'their-key'), `/platform-webhooks/${PLATFORM}/${other.organization.id}/sandbox`);
-    expect([theirs.statusCode, json(theirs)]).toEqual([200, { changes: 2, sync_runs: 0, duplicate: false }]);
+    expect([theirs.statusCode, json(theirs)]).toEqual([200, { changes: 2, sync_runs: 0, revoked: 0, duplicate: false }]);
   });
 
   it('lets the operator register the key with the OAuth app, never shows it, and refuses it for a platform that sends none', async () => {

@@ -240,7 +240,7 @@ describe('connector interface v2: SHOPFRONT', () => {
     const unsigned = await signedWebhook({ shop_domain: SHOP, topic: 'customers/update', id: 1002 }, 'wrong key');
     expect(unsigned.statusCode).toBe(401);
     const hook = await signedWebhook({ shop_domain: SHOP, topic: 'customers/update', id: 1002 });
-    expect([hook.statusCode, json(hook)]).toEqual([200, { changes: 1, sync_runs: 1, duplicate: false }]);
+    expect([hook.statusCode, json(hook)]).toEqual([200, { changes: 1, sync_runs: 1, revoked: 0, duplicate: false }]);
     const delivered = await until(
       () => receiver.bodies.find((b) => b.code === 'CUSTOMER_UPDATED' && (b.customer as Record<string, unknown> | undefined)?.platform_id === '1002'),
       30_000,

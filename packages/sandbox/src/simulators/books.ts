@@ -40,6 +40,7 @@ export async function simulatorBooks(platform: SandboxPlatform, accountKey: stri
   const current = async (): Promise<AccountState> => platform.catchUp(await platform.ready(state0));
   const books: SimulatorBooks = {
     accountKey,
+    now: () => platform.options.now(),
     company: { name: identity.name, country: identity.country, currency: identity.currency },
     async all(type) {
       const state = await current();

@@ -188,6 +188,24 @@ describe('simulator kit: the API behind bearer tokens', () => {
     }
     expect(seen.length).toBe(before);
   });
+
+  it("takes Stripe's ways of passing keys only from a simulator that asks for them", async () => {
+    const tokens = await tokensFor(await codeFor());
+    // The access token as HTTP Basic user: Stripe's simulator takes it (basicAccessToken), this one does not.
+    const basic = `Basic ${Buffer.from(`${tokens.access_token}:`).toString('base64')}`;
+    const answer = await host.fetch('https://api.fake.example/api/company', { headers: { authorization: basic } });
+    expect(answer.status).toBe(401);
+    // The secret alone at the token endpoint (clientAuth: 'secret'), and an exchange without redirect_uri: refused here.
+    const code = await codeFor();
+    const secretOnly = await host.fetch('https://fake.example/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${SIMULATOR_CLIENT_SECRET}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUri }).toString(),
+    });
+    expect(secretOnly.status).toBe(401);
+    const noRedirect = await host.fetch('https://fake.example/oauth/token', form({ grant_type: 'authorization_code', code }));
+    expect(noRedirect.status).toBe(400);
+  });
 });
 
 describe('simulator kit: links fetched without the bearer token', () => {

@@ -47,22 +47,35 @@ function fields(body: unknown): Record<string, string> {
   return out;
 }
 
+/** User and password of an HTTP Basic authorization header, or null. */
+function basicOf(authorization: string | undefined): { user: string; password: string } | null {
+  const match = /^Basic\s+(\S+)$/i.exec(authorization ?? '');
+  if (match?.[1] === undefined) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  try {
+    return { user: decodeURIComponent(decoded.slice(0, colon)), password: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    // A malformed %-escape: no client of ours.
+    return null;
+  }
+}
+
 /** Client id and secret from HTTP Basic (what Xero and Intuit ask for), else from the form. */
 function clientOf(request: SimulatorRequest, form: Record<string, string>): { id: string; secret: string } | null {
-  const match = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  if (match?.[1] !== undefined) {
-    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon > 0) {
-      try {
-        return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
-      } catch {
-        // A malformed %-escape: no client of ours.
-        return null;
-      }
-    }
-  }
+  const basic = basicOf(request.headers.authorization);
+  if (basic !== null) return { id: basic.user, secret: basic.password };
   return form.client_id === undefined ? null : { id: form.client_id, secret: form.client_secret ?? '' };
+}
+
+/** The app's secret alone (Stripe Connect): a Bearer token, HTTP Basic user with an empty password, or the form's client_secret. */
+function secretOf(request: SimulatorRequest, form: Record<string, string>): string | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  if (bearer !== undefined) return bearer;
+  const basic = basicOf(request.headers.authorization);
+  if (basic !== null) return basic.password === '' ? basic.user : null;
+  return form.client_secret ?? null;
 }
 
 export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimulator, app: SimulatorApp): SimulatorHost {
@@ -120,9 +133,13 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
 
   async function token(request: SimulatorRequest): Promise<SimulatorAnswer> {
     const form = fields(request.body);
-    const client = clientOf(request, form);
-    if (client?.id !== app.clientId || client.secret !== app.clientSecret)
-      return oauthError(401, 'invalid_client', 'Unknown client or wrong secret.');
+    if (oauth.clientAuth === 'secret') {
+      if (secretOf(request, form) !== app.clientSecret) return oauthError(401, 'invalid_client', 'Unknown client or wrong secret.');
+    } else {
+      const client = clientOf(request, form);
+      if (client?.id !== app.clientId || client.secret !== app.clientSecret)
+        return oauthError(401, 'invalid_client', 'Unknown client or wrong secret.');
+    }
     if (oauth.tokenRequest === 'code') return exchangeOnce(form);
     if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') {
       return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
@@ -134,7 +151,7 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
       let grant: IssuedGrant | null;
       if (form.grant_type === 'authorization_code') {
         grant = await spendToken(tx, 'code', simulator.platform, form.code ?? '');
-        if (grant !== null && grant.redirectUri !== form.redirect_uri) grant = null;
+        if (grant !== null && oauth.exchangeRedirectUri !== false && grant.redirectUri !== form.redirect_uri) grant = null;
       } else {
         // Rotated on every use: the old refresh token is dead after this, as at Xero and Intuit.
         grant = await spendToken(tx, 'refresh', simulator.platform, form.refresh_token ?? '');
@@ -142,22 +159,30 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
       if (grant === null) return null;
       const next = { ...grant, redirectUri: null };
       return {
+        accountKey: grant.accountKey,
         scope: grant.scope,
         access: await issueToken(tx, 'access', next, oauth.accessTokenSeconds),
         refresh: await issueToken(tx, 'refresh', next, REFRESH_SECONDS),
       };
     });
     if (issued === null) return oauthError(400, 'invalid_grant', 'The code or refresh token is unknown, expired or already used.');
+    const tokens = {
+      accessToken: issued.access,
+      refreshToken: issued.refresh,
+      scope: issued.scope,
+      accessTokenSeconds: oauth.accessTokenSeconds,
+      refreshTokenSeconds: REFRESH_SECONDS,
+    };
     return {
       status: 200,
       headers: { 'cache-control': 'no-store' },
-      body: {
-        access_token: issued.access,
+      body: oauth.tokenAnswer?.(tokens, simulator.tenantId(issued.accountKey)) ?? {
+        access_token: tokens.accessToken,
         token_type: 'Bearer',
-        expires_in: oauth.accessTokenSeconds,
-        refresh_token: issued.refresh,
-        x_refresh_token_expires_in: REFRESH_SECONDS,
-        scope: issued.scope,
+        expires_in: tokens.accessTokenSeconds,
+        refresh_token: tokens.refreshToken,
+        x_refresh_token_expires_in: tokens.refreshTokenSeconds,
+        scope: tokens.scope,
       },
     };
   }
@@ -178,9 +203,10 @@ export function simulatorHost(platform: SandboxPlatform, simulator: PlatformSimu
     const links = simulator.links;
     const isLink = links !== undefined && request.method === 'GET' && request.path.startsWith(links.pathPrefix);
     const link = isLink ? request.query.get(links.tokenParam) : null;
+    const basic = oauth.basicAccessToken === true ? basicOf(request.headers.authorization) : null;
     const bearer =
       oauth.accessTokenHeader === undefined
-        ? /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
+        ? (/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? (basic?.password === '' ? basic.user : undefined))
         : request.headers[oauth.accessTokenHeader.toLowerCase()];
     const grant =
       link !== null

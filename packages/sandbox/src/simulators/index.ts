@@ -5,6 +5,7 @@
 import type { PlatformSimulator } from './kit.ts';
 import { quickbooksSimulator } from './quickbooks/index.ts';
 import { shopifySimulator } from './shopify/index.ts';
+import { stripeSimulator } from './stripe/index.ts';
 import { xeroSimulator } from './xero/index.ts';
 
-export const SIMULATORS: readonly PlatformSimulator[] = [quickbooksSimulator, shopifySimulator, xeroSimulator];
+export const SIMULATORS: readonly PlatformSimulator[] = [quickbooksSimulator, shopifySimulator, stripeSimulator, xeroSimulator];

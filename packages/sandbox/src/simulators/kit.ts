@@ -44,6 +44,8 @@ export interface DeletedRecord {
 /** One SANDBOX account's books, as a simulator reads and writes them. */
 export interface SimulatorBooks {
   readonly accountKey: string;
+  /** The SANDBOX clock's now (epoch ms), the one the account's records are stamped by; Date.now() when absent. */
+  now?(): number;
   readonly company: { name: string; country: string; currency: string };
   /** Every live record of a type, by platform id, after the account's clock caught up. */
   all<T extends keyof NativeOf>(type: T): Promise<NativeOf[T][]>;
@@ -76,7 +78,7 @@ export interface SimulatorOAuth {
   /** Seconds an access token lives (Xero 1,800; QuickBooks 3,600). */
   accessTokenSeconds: number;
   /**
-   * More parameters the platform adds to the callback (QuickBooks: realmId; Shopify: shop, host, timestamp). `consent`:
+   * More parameters the platform adds to the callback (QuickBooks: realmId; Shopify: shop, host, timestamp; Stripe: the scope granted). `consent`:
    * the consent request's parameters (Shopify's shop travels in `shop`, see `hostParam`).
    */
   callbackParams?(tenantId: string, consent: URLSearchParams): Record<string, string>;
@@ -101,6 +103,27 @@ export interface SimulatorOAuth {
    * is shown on the consent page. None by default.
    */
   consentRefusal?(accountKey: string, consent: URLSearchParams): string | null;
+  /**
+   * How the token endpoint knows the app: `id-and-secret` (the default: client id and secret by HTTP Basic or form, as
+   * Xero and Intuit ask) or `secret` (Stripe Connect: the app's secret key alone, as a Bearer token, as HTTP Basic user
+   * or as the form's client_secret; no client id).
+   */
+  clientAuth?: 'id-and-secret' | 'secret';
+  /** Whether the code exchange repeats the redirect_uri (RFC 6749 4.1.3; the default). Stripe's token endpoint takes none. */
+  exchangeRedirectUri?: boolean;
+  /** The token endpoint's answer in the platform's own shape; default RFC 6749's with x_refresh_token_expires_in. */
+  tokenAnswer?(issued: IssuedTokens, tenantId: string): Record<string, unknown>;
+  /** Whether an API call may also carry the access token as HTTP Basic user, password empty (Stripe: `curl -u key:`). */
+  basicAccessToken?: boolean;
+}
+
+/** What the token endpoint issued, for a platform's own answer shape. */
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  scope: string;
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
 }
 
 export interface PlatformSimulator {

@@ -1,0 +1,2 @@
+/** STRIPE's simulator (see simulator.ts). */
+export { stripeSimulator } from './simulator.ts';

@@ -1,0 +1,113 @@
+/**
+ * Stripe's list behaviour (https://docs.stripe.com/api/pagination): newest first; `limit` 1 to 100, default 10;
+ * `starting_after` (the page after an object, older) and `ending_before` (the page before one, newer); `created` as a
+ * unix time or `created[gt|gte|lt|lte]`; the envelope {object: 'list', data, has_more, url}. A parameter the endpoint
+ * does not take is refused as Stripe refuses it ("Received unknown parameter").
+ */
+import type { SimulatorAnswer } from '../kit.ts';
+import { badParameter, noSuch, unknownParameter, type Json } from './answers.ts';
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+const LIST_PARAMS = ['limit', 'starting_after', 'ending_before', 'created'];
+
+/** `created[gte]` → name `created`, key `gte`; `types[0]` and `types[]` → name `types`, key ``. */
+function splitKey(key: string): { name: string; sub: string | null } {
+  const match = /^([^[\]]+)\[([^\]]*)\]$/.exec(key);
+  return match === null ? { name: key, sub: null } : { name: match[1] ?? key, sub: match[2] ?? '' };
+}
+
+/** The values of a list parameter: `types[0]=a&types[1]=b`, `types[]=a`, or plain `types=a`. */
+export function listParam(query: URLSearchParams, name: string): string[] {
+  const values: string[] = [];
+  for (const [key, value] of query) if (splitKey(key).name === name) values.push(value);
+  return values;
+}
+
+/** The first parameter of the query the endpoint does not take (`expand` included: the simulator expands nothing). */
+export function unknownParam(query: URLSearchParams, allowed: readonly string[]): string | null {
+  for (const key of query.keys()) {
+    const { name } = splitKey(key);
+    if (!LIST_PARAMS.includes(name) && !allowed.includes(name)) return key;
+  }
+  return null;
+}
+
+function integer(value: string): number | null {
+  return /^-?\d+$/.test(value.trim()) ? Number(value) : null;
+}
+
+type Bounds = { gt?: number; gte?: number; lt?: number; lte?: number };
+
+function boundsOf(query: URLSearchParams, name: string): Bounds | SimulatorAnswer {
+  const bounds: Bounds = {};
+  for (const [key, value] of query) {
+    const { name: base, sub } = splitKey(key);
+    if (base !== name) continue;
+    const n = integer(value);
+    if (n === null) return badParameter(key, `Invalid integer: ${value}`);
+    if (sub === null) {
+      bounds.gte = n;
+      bounds.lte = n;
+    } else if (sub === 'gt' || sub === 'gte' || sub === 'lt' || sub === 'lte') bounds[sub] = n;
+    else return unknownParameter(key);
+  }
+  return bounds;
+}
+
+const within = (t: number, b: Bounds): boolean =>
+  (b.gt === undefined || t > b.gt) && (b.gte === undefined || t >= b.gte) && (b.lt === undefined || t < b.lt) && (b.lte === undefined || t <= b.lte);
+
+const isAnswer = (value: Bounds | SimulatorAnswer): value is SimulatorAnswer => 'status' in value;
+
+/** Stripe's order: newest first; one second's objects by id, descending, so pages are stable. */
+export function newestFirst(items: readonly Json[]): Json[] {
+  const created = (j: Json): number => (typeof j.created === 'number' ? j.created : 0);
+  return [...items].sort((a, b) => created(b) - created(a) || (String(a.id) < String(b.id) ? 1 : String(a.id) > String(b.id) ? -1 : 0));
+}
+
+/**
+ * One page of `items` (every object of the list, any order) for the query, as Stripe answers it. `object` names the
+ * items in a not-found message; `timeField` is the field `created` filters on; `more` are bounds on other time fields
+ * the endpoint takes (payouts' arrival_date).
+ */
+export function listPage(items: readonly Json[], query: URLSearchParams, url: string, object: string, more: readonly string[] = []): SimulatorAnswer {
+  const limitText = query.get('limit');
+  let limit = DEFAULT_LIMIT;
+  if (limitText !== null) {
+    const n = integer(limitText);
+    if (n === null) return badParameter('limit', `Invalid integer: ${limitText}`);
+    if (n < 1 || n > MAX_LIMIT) return badParameter('limit', `This value must be greater than or equal to 1 and less than or equal to ${MAX_LIMIT}.`);
+    limit = n;
+  }
+  const sorted = newestFirst(items);
+  let kept = sorted;
+  for (const field of ['created', ...more]) {
+    const bounds = boundsOf(query, field);
+    if (isAnswer(bounds)) return bounds;
+    kept = kept.filter((j) => typeof j[field] === 'number' && within(j[field], bounds));
+  }
+  const after = query.get('starting_after');
+  const before = query.get('ending_before');
+  let data: Json[];
+  let hasMore: boolean;
+  if (before !== null && after === null) {
+    const at = sorted.findIndex((j) => j.id === before);
+    if (at < 0) return noSuch(object, before, 'ending_before');
+    const rank = new Map(sorted.map((j, i) => [j, i]));
+    const newer = kept.filter((j) => (rank.get(j) ?? 0) < at);
+    data = newer.slice(Math.max(0, newer.length - limit));
+    hasMore = newer.length > limit;
+  } else {
+    let older = kept;
+    if (after !== null) {
+      const at = sorted.findIndex((j) => j.id === after);
+      if (at < 0) return noSuch(object, after, 'starting_after');
+      const rank = new Map(sorted.map((j, i) => [j, i]));
+      older = kept.filter((j) => (rank.get(j) ?? 0) > at);
+    }
+    data = older.slice(0, limit);
+    hasMore = older.length > limit;
+  }
+  return { status: 200, body: { object: 'list', data, has_more: hasMore, url } };
+}

@@ -1,0 +1,166 @@
+/**
+ * STRIPE's simulator: SANDBOX's web shop card gateway served as Stripe's REST API v1 (api.stripe.com) and Stripe Connect
+ * OAuth (connect.stripe.com), for the calls the Stripe connector makes through the stripe library. The kit checks the
+ * key: the access_token Connect's token endpoint issued, sent as a Bearer token or as HTTP Basic user, as the library
+ * and `curl -u key:` send it. Read only: Stripe's GET endpoints of charges, refunds, customers, balance transactions,
+ * payouts, disputes (none: SANDBOX has no disputes), events and the account.
+ */
+import { randomBytes } from 'node:crypto';
+import type { PlatformSimulator, SimulatorAnswer, SimulatorRequest } from '../kit.ts';
+import { invalidKey, noAccess, noSuch, stripeError, unknownParameter, unrecognized, type Json } from './answers.ts';
+import { allEvents, typeMatches } from './events.ts';
+import { accountIdOf, hashedSuffix, stripeId } from './ids.ts';
+import { listPage, listParam, unknownParam } from './lists.ts';
+import { StripeView } from './view.ts';
+
+/** Connect access tokens do not expire (https://docs.stripe.com/connect/oauth-reference): ten years here. */
+const ACCESS_TOKEN_SECONDS = 10 * 365 * 86_400;
+
+interface Collection {
+  /** Stripe's object name, for "No such …" messages. */
+  object: string;
+  /** Query parameters the list takes beyond limit, starting_after, ending_before and created. */
+  params: readonly string[];
+  /** Time fields other than `created` that take bounds (payouts: arrival_date). */
+  times?: readonly string[];
+  /** Whether GET /v1/<list>/<id> is served. */
+  byId: boolean;
+  items(view: StripeView, query: URLSearchParams): Promise<Json[]>;
+}
+
+const where = (items: Json[], field: string, value: string | null): Json[] => (value === null ? items : items.filter((i) => i[field] === value));
+
+const COLLECTIONS: Readonly<Record<string, Collection>> = {
+  charges: {
+    object: 'charge',
+    params: ['customer'],
+    byId: true,
+    items: async (view, query) => where(await view.charges(), 'customer', query.get('customer')),
+  },
+  refunds: {
+    object: 'refund',
+    params: ['charge'],
+    byId: true,
+    items: async (view, query) => where(await view.refunds(), 'charge', query.get('charge')),
+  },
+  customers: {
+    object: 'customer',
+    params: ['email'],
+    byId: true,
+    items: async (view, query) => where(await view.customers(), 'email', query.get('email')),
+  },
+  balance_transactions: {
+    object: 'balance_transaction',
+    params: ['payout', 'type', 'source', 'currency'],
+    byId: true,
+    async items(view, query) {
+      let items = await view.balanceTransactions();
+      const payout = query.get('payout');
+      if (payout !== null) {
+        // The payout's own balance transaction is listed with what it paid out, as Stripe lists it.
+        items = items.filter((t) => t.payoutId !== null && stripeId('payout', t.payoutId) === payout);
+      }
+      let rendered = items.map((t) => t.rendered);
+      rendered = where(rendered, 'type', query.get('type'));
+      rendered = where(rendered, 'source', query.get('source'));
+      return where(rendered, 'currency', query.get('currency')?.toLowerCase() ?? null);
+    },
+  },
+  payouts: {
+    object: 'payout',
+    params: ['status', 'destination', 'arrival_date'],
+    times: ['arrival_date'],
+    byId: true,
+    async items(view, query) {
+      return where(where(await view.payouts(), 'status', query.get('status')), 'destination', query.get('destination'));
+    },
+  },
+  disputes: { object: 'dispute', params: ['charge', 'payment_intent'], byId: true, items: () => Promise.resolve([]) },
+  events: {
+    object: 'event',
+    params: ['type', 'types', 'delivery_success'],
+    byId: true,
+    async items(view, query) {
+      const types = [...listParam(query, 'types'), ...(query.get('type') === null ? [] : [query.get('type') ?? ''])];
+      const events = await allEvents(view);
+      return types.length === 0 ? events : events.filter((e) => typeMatches(String(e.type), types));
+    },
+  },
+};
+
+async function list(view: StripeView, name: string, collection: Collection, query: URLSearchParams): Promise<SimulatorAnswer> {
+  const unknown = unknownParam(query, collection.params);
+  if (unknown !== null) return unknownParameter(unknown);
+  const payout = name === 'balance_transactions' ? query.get('payout') : null;
+  if (payout !== null && !(await view.payouts()).some((p) => p.id === payout)) return noSuch('payout', payout, 'payout');
+  return listPage(await collection.items(view, query), query, `/v1/${name}`, collection.object, collection.times);
+}
+
+async function one(view: StripeView, collection: Collection, id: string, query: URLSearchParams): Promise<SimulatorAnswer> {
+  const unknown = [...query.keys()][0];
+  if (unknown !== undefined) return unknownParameter(unknown);
+  const found = (await collection.items(view, new URLSearchParams())).find((item) => item.id === id);
+  return found === undefined ? noSuch(collection.object, id) : { status: 200, body: found };
+}
+
+async function api(request: SimulatorRequest, view: StripeView, accountId: string): Promise<SimulatorAnswer> {
+  const segments = request.path
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => decodeURIComponent(s));
+  const [version, name, id, ...rest] = segments;
+  if (version !== 'v1' || name === undefined || rest.length > 0) return unrecognized(request.method, request.path);
+  if (request.method !== 'GET') {
+    if (name in COLLECTIONS || name === 'account' || name === 'accounts')
+      return stripeError(400, {
+        type: 'invalid_request_error',
+        message: `The Stripe simulator serves reads only: ${request.method} ${request.path} is not simulated (docs/simulators.md).`,
+      });
+    return unrecognized(request.method, request.path);
+  }
+  if ((name === 'account' && id === undefined) || (name === 'accounts' && id === accountId)) {
+    const unknown = [...request.query.keys()][0];
+    if (unknown !== undefined) return unknownParameter(unknown);
+    return { status: 200, body: await view.account() };
+  }
+  if (name === 'accounts' && id !== undefined) return noSuch('account', id, 'account');
+  const collection = COLLECTIONS[name];
+  if (collection === undefined) return unrecognized(request.method, request.path);
+  if (id === undefined) return list(view, name, collection, request.query);
+  return one(view, collection, id, request.query);
+}
+
+export const stripeSimulator: PlatformSimulator = {
+  platform: 'STRIPE',
+  name: 'Stripe',
+  oauth: {
+    authorizePath: '/oauth/authorize',
+    tokenPath: '/oauth/token',
+    accessTokenSeconds: ACCESS_TOKEN_SECONDS,
+    clientAuth: 'secret',
+    exchangeRedirectUri: false,
+    basicAccessToken: true,
+    // Connect's callback names the scope granted (https://docs.stripe.com/connect/oauth-reference).
+    callbackParams: (_tenantId, consent) => ({ scope: (consent.get('scope') ?? '') === '' ? 'read_only' : (consent.get('scope') ?? '') }),
+    tokenAnswer: (issued, tenantId) => ({
+      access_token: issued.accessToken,
+      livemode: false,
+      refresh_token: issued.refreshToken,
+      token_type: 'bearer',
+      stripe_publishable_key: `pk_test_${hashedSuffix(`stripe-publishable:${tenantId}`)}`,
+      stripe_user_id: tenantId,
+      scope: issued.scope === '' ? 'read_only' : issued.scope,
+    }),
+  },
+  tenantId: accountIdOf,
+  unauthorized: invalidKey,
+  async handle(request, grant) {
+    const asked = request.headers['stripe-account'];
+    const answer =
+      asked !== undefined && asked !== '' && asked !== grant.tenantId
+        ? noAccess(asked)
+        : await api(request, new StripeView(grant.books), grant.tenantId);
+    // Every answer names its request, as Stripe's do (the library keeps it as the error's requestId).
+    return { ...answer, headers: { ...answer.headers, 'request-id': `req_${randomBytes(12).toString('base64url').replace(/[-_]/g, '0')}` } };
+  },
+};
