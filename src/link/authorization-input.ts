@@ -29,8 +29,9 @@ interface InputFormState {
 }
 
 function inputForm(connection: LinkConnection, connector: Connector, kept: Kept, secret: string, status: number, state: InputFormState): Outcome {
-  // The store-name prefill parameter fills a store_name field here as on the credential form.
-  const values = { ...(kept.store_name === undefined ? {} : { store_name: kept.store_name }), ...state.values };
+  // The store-name prefill parameter fills a store_name field here as on the credential form, and the fields that
+  // derive from it (a Shopify shop domain) as they say.
+  const values = { ...(kept.store_name === undefined ? {} : { store_name: kept.store_name }), ...prefilled(connector, kept), ...state.values };
   return page(status, (nonce) =>
     authorizationInputPage({
       nonce,
@@ -48,7 +49,19 @@ function inputForm(connection: LinkConnection, connector: Connector, kept: Kept,
   );
 }
 
-/** The OAuth step of a GET: the input form when the platform asks for input the connection does not hold yet. */
+/** Values of the fields that derive from the store-name prefill parameter (AuthorizationInputField.fromStoreName). */
+function prefilled(connector: Connector, kept: Kept): Record<string, string> {
+  const storeName = kept.store_name?.trim();
+  if (storeName === undefined || storeName === '') return {};
+  const values: Record<string, string> = {};
+  for (const spec of authorizationInputFields(connector)) if (spec.fromStoreName !== undefined) values[spec.field] = spec.fromStoreName(storeName);
+  return values;
+}
+
+/**
+ * The OAuth step of a GET: the input form when the platform asks for input the connection does not hold yet. A
+ * store-name prefill that gives every field a good value starts the flow at that store at once (as a re-link does).
+ */
 export function oauthStep(
   ctx: FlowContext & { secret: string },
   connection: LinkConnection,
@@ -61,6 +74,11 @@ export function oauthStep(
   const held: AuthorizationInput = connection.platform === connector.id ? openCredentials(ctx.services.cipher, connection.credentialsCiphertext) : {};
   const input = storedAuthorizationInput(fields, held);
   if (input !== null) return startOAuth(ctx, connection, connector, auth, kept, redirect, input);
+  const fromPrefill = prefilled(connector, kept);
+  if (Object.keys(fromPrefill).length > 0) {
+    const checked = checkAuthorizationInput(fields, fromPrefill);
+    if (checked.ok) return startOAuth(ctx, connection, connector, auth, kept, redirect, checked.input);
+  }
   return Promise.resolve(inputForm(connection, connector, kept, ctx.secret, 200, { values: {}, error: null, invalid: [] }));
 }
 

@@ -201,7 +201,17 @@ function regionalConnector(): Connector {
     name: 'Regional Ledger',
     auth: {
       ...base,
-      authorizationInput: [{ field: 'region', label: 'Region', pattern: /^(eu|na|fe)$/, hint: 'One of eu, na or fe.', lowercase: true }],
+      authorizationInput: [
+        // The store-name prefill gives the region here (Shopify's gives {name}.myshopify.com), to test the derivation.
+        {
+          field: 'region',
+          label: 'Region',
+          pattern: /^(eu|na|fe)$/,
+          hint: 'One of eu, na or fe.',
+          lowercase: true,
+          fromStoreName: (name) => name.toLowerCase(),
+        },
+      ],
       authorizeUrl: (app, state, scope, input) => `${base.authorizeUrl(app, state, scope)}&region=${input?.region ?? ''}`,
       exchangeCode(ctx, app, code, callback, input) {
         regionInputs.push(input);
@@ -719,6 +729,20 @@ describe('OAuth platforms', () => {
     // Kept through the organisation picker, seen by identify, stored sealed as the connection's credentials.
     expect(row.rows[0]?.store_name).toBe('Org in eu');
     expect(JSON.parse(t.services.cipher.decrypt(row.rows[0]?.credentials_ciphertext ?? Buffer.alloc(0)))).toEqual({ region: 'eu' });
+  });
+
+  it('the store-name prefill gives an authorisation input field its value: a good one starts at consent, a bad one fills the form', async () => {
+    const c = await create({ redirect_url: 'https://client.example/oauth-done' });
+    const started = await new LinkBrowser(t.app).get(`${c.path}/${REGIONAL}?store_name=NA`);
+    expect(started.statusCode, started.body).toBe(302);
+    expect(new URL(String(started.headers.location)).searchParams.get('region')).toBe('na');
+    const d = await create({ redirect_url: 'https://client.example/oauth-done' });
+    const form = await new LinkBrowser(t.app).get(`${d.path}/${REGIONAL}?store_name=Mars`);
+    expectHtml(form, 200);
+    expect(form.body).toMatch(/name="region"[^>]*value="mars"/);
+    expect(Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM oauth_states WHERE connection_id = $1', [d.id])).rows[0]?.n)).toBe(
+      0,
+    );
   });
 
   it('one tenant: no picker; popup mode survives the round trip', async () => {

@@ -86,7 +86,11 @@ export interface OAuthTenant {
  */
 export type OAuthCallbackParams = Readonly<Record<string, string>>;
 
-/** Parameters of the OAuth callback the link flow itself reads; a connector cannot claim them. */
+/**
+ * Parameters of the OAuth callback the link flow itself reads; a connector cannot claim them, except `state`, which it
+ * may declare to receive as well (read only: the link flow has checked it), for platforms that sign it with the rest
+ * (Shopify's callback hmac covers every parameter but itself).
+ */
 export const OAUTH_CALLBACK_RESERVED = ['state', 'code', 'error', 'error_description'] as const;
 
 /**
@@ -106,6 +110,12 @@ export interface AuthorizationInputField {
   hint: string;
   /** Domains and region codes are case-insensitive: compare and store them lower-case. */
   lowercase?: boolean;
+  /**
+   * The field's value from the link's store-name prefill parameter (`store_name`: Shopify's `my-shop` gives
+   * `my-shop.myshopify.com`). When it gives a value that matches `pattern`, the link page starts the flow at once with
+   * it instead of asking; otherwise the form asks, pre-filled with it.
+   */
+  fromStoreName?: (storeName: string) => string;
 }
 
 /** The authorisation input of one connection, by field; empty for platforms that ask for none. */

@@ -7,10 +7,11 @@
 import type { Connector } from './connector.ts';
 import { registerConnector } from './registry.ts';
 import { quickbooksConnector } from './quickbooks/index.ts';
+import { shopifyConnector } from './shopify/index.ts';
 import { stripeConnector } from './stripe/index.ts';
 import { xeroConnector } from './xero/index.ts';
 
-export const CONNECTORS: readonly Connector[] = [quickbooksConnector, stripeConnector, xeroConnector];
+export const CONNECTORS: readonly Connector[] = [quickbooksConnector, shopifyConnector, stripeConnector, xeroConnector];
 
 for (const connector of CONNECTORS) registerConnector(connector);
 

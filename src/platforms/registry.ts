@@ -99,7 +99,8 @@ function authProblems(connector: Connector): string[] {
         .filter((name) => !hasFunction(auth, name))
         .map((name) => `auth.${name} is not a function`),
       ...(auth.callbackParams ?? [])
-        .filter((name) => reserved.has(name) || !/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name))
+        // `state` is the link flow's, but a connector may read it too: Shopify's callback hmac signs it with the rest.
+        .filter((name) => (reserved.has(name) && name !== 'state') || !/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name))
         .map((name) => `callback parameter "${name}" is reserved by the link flow or not a plain parameter name`),
       ...authorizationInputProblems(auth.authorizationInput ?? []),
       ...(auth.credentials === undefined ? [] : credentialFieldProblems(auth.credentials)),

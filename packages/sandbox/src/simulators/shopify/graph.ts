@@ -8,7 +8,7 @@ import { buildSchema, GraphQLError, type GraphQLSchema } from 'graphql';
 import type { NativeGatewayTransaction, NativeShopper } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import { gid, numberOf, shopNumber } from './ids.ts';
-import { customerView, listConnection, orderView, payoutView, productView, shopView } from './render.ts';
+import { balanceTransactionView, customerView, listConnection, orderView, payoutView, productView, shopView } from './render.ts';
 import { matchesSearch, parseSearch } from './search.ts';
 
 let schema: GraphQLSchema | null = null;
@@ -76,6 +76,19 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
       }));
       return connection(orders, args, bulk);
     },
+    // The simulator keeps no bulk operation (each is answered at once): none is ever running.
+    bulkOperations: (args: Record<string, unknown>) => connection([], args, bulk),
+    // One order or product by its GID (the connector reads an order's lines, a product's variants, past a first page).
+    order: async (args: Record<string, unknown>) => {
+      const found = (await books.all('order')).find((o) => gid('Order', numberOf(o.Id)) === args.id);
+      if (found === undefined) return null;
+      const [transactions, buyers] = await Promise.all([byOrder(), shoppers()]);
+      return orderView(found, buyers.get(found.Buyer.Id) ?? null, transactions.get(found.Id) ?? []);
+    },
+    product: async (args: Record<string, unknown>) => {
+      const found = (await books.all('product')).find((p) => gid('Product', numberOf(p.Id)) === args.id);
+      return found === undefined ? null : productView(found);
+    },
     products: async (args: Record<string, unknown>) =>
       connection(
         (await books.all('product')).map((p) => ({
@@ -126,6 +139,19 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
           args,
           bulk,
         ),
+      // The gateway's balance history; payments_transfer_id is the payout's number (its legacyResourceId).
+      balanceTransactions: async (args: Record<string, unknown>) => {
+        const names = new Map((await books.all('order')).map((o) => [o.Id, o.OrderNumber]));
+        return connection(
+          (await books.all('transaction')).map((t) => ({
+            view: balanceTransactionView(t, t.OrderId === null ? null : (names.get(t.OrderId) ?? null)),
+            search: { payments_transfer_id: t.PayoutId === null ? '' : String(numberOf(t.PayoutId)), processed_at: t.CreatedAt },
+            sortAt: `${t.CreatedAt}|${t.Id}`,
+          })),
+          args,
+          bulk,
+        );
+      },
       // SANDBOX's gateway has had no dispute.
       disputes: (args: Record<string, unknown>) => connection([], args, bulk),
     }),

@@ -185,6 +185,21 @@ export function shopView(store: NativeStore | null, id: number, domain: string, 
   };
 }
 
+const BALANCE_TYPE = { Charge: 'CHARGE', Refund: 'REFUND', Payout: 'TRANSFER' } as const;
+
+/** A movement of the gateway's balance as Shopify Payments' balance transaction (the payout's own as its TRANSFER). */
+export function balanceTransactionView(t: NativeGatewayTransaction, orderName: string | null): View {
+  return {
+    id: gid('ShopifyPaymentsBalanceTransaction', numberOf(t.Id)),
+    type: BALANCE_TYPE[t.Kind],
+    test: false,
+    transactionDate: t.CreatedAt,
+    amount: money(t.Amount, t.CurrencyCode),
+    fee: money(t.Fee, t.CurrencyCode),
+    associatedOrder: t.OrderId === null ? null : { id: gid('Order', numberOf(t.OrderId)), name: orderName ?? '' },
+  };
+}
+
 const PAYOUT_STATUS = { Paid: 'PAID', InTransit: 'IN_TRANSIT' } as const;
 
 export function payoutView(payout: NativePayout): View {

@@ -6,7 +6,9 @@
  * lines plus tax and shipping less discounts, every payout is its charges and refunds less fees.
  */
 import { createHmac } from 'node:crypto';
-import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery, isObjectType, isInterfaceType } from 'graphql';
+import { buildClientSchema, parse, validate, type GraphQLSchema, type IntrospectionQuery, isObjectType, isInterfaceType } from 'graphql';
+import * as connectorQueries from '../../../../../src/platforms/shopify/queries.ts';
+import { ORDER_LINE_ITEMS_QUERY, PAYOUT_TRANSACTIONS_QUERY, PAYOUTS_QUERY } from '../../../../../src/platforms/shopify/queries.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPublishedJson, SHOPIFY_ADMIN_SCHEMA } from '../../../../../test/contracts/published.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.ts';
@@ -197,5 +199,37 @@ describe('the SHOPIFY simulator', () => {
       }
     }
     expect(charged).toBeGreaterThan(0);
+  });
+
+  it('takes every query the SHOPIFY connector sends, as schema.graphql is written from them', () => {
+    for (const [name, text] of Object.entries(connectorQueries)) {
+      if (typeof text !== 'string') continue;
+      const errors = validate(simulatorSchema(), parse(text.replace('$QUERY', '"x"')));
+      expect(
+        errors.map((e) => e.message),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it("pays out the balance transactions filed under the payout's number, which add up to it", async () => {
+    const payouts = (await gql(PAYOUTS_QUERY, { first: 250 })).data as { shopifyPaymentsAccount: { payouts: { nodes: Json[] } } };
+    const paid = payouts.shopifyPaymentsAccount.payouts.nodes;
+    expect(paid.length).toBeGreaterThan(0);
+    for (const payout of paid) {
+      const answer = await gql(PAYOUT_TRANSACTIONS_QUERY, { first: 100, query: `payments_transfer_id:${String(payout.legacyResourceId)}` });
+      const nodes = (answer.data as { shopifyPaymentsAccount: { balanceTransactions: { nodes: Json[] } } }).shopifyPaymentsAccount.balanceTransactions
+        .nodes;
+      const charges = nodes.filter((t) => t.type !== 'TRANSFER');
+      expect(charges.length).toBeGreaterThan(0);
+      const net = charges.reduce((sum, t) => sum + cents((t.amount as Json).amount) - cents((t.fee as Json).amount), 0);
+      expect(net).toBe(cents((payout.net as Json).amount));
+    }
+    // An order by its id, with its lines, as the connector reads the lines past an order's first page.
+    const first = ((await gql('{ orders(first: 1) { nodes { id lineItems(first: 250) { nodes { id } } } } }')).data as { orders: { nodes: Json[] } })
+      .orders.nodes[0];
+    const one = await gql(ORDER_LINE_ITEMS_QUERY, { id: first?.id, after: null });
+    const lines = (one.data as { order: { lineItems: { nodes: Json[] } } }).order.lineItems.nodes;
+    expect(lines.map((line) => line.id)).toEqual(((first?.lineItems as Json).nodes as Json[]).map((line) => line.id));
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * Shopify's Admin GraphQL API, pinned to one version (SHOPIFY_API_VERSION), called through the connection's shared
+ * PlatformHttp (ctx.http) so retries, the per-shop cost bucket, the daily budget and call logging apply to it like
+ * to every platform.
+ *
+ * We do not use @shopify/admin-api-client here: it brings its own fetch, retry and response handling, so its calls
+ * would bypass the shared limiter and retry policy (or, routed through ctx.http with customFetchApi, retry twice and
+ * hide the cost settling). Each call is one POST of `{query, variables}`; what it needs is the answer's checking,
+ * which is ours either way.
+ */
+import { platformAddress } from '../addresses.ts';
+import type { AuthorizationInput, ConnectorContext } from '../connector.ts';
+import { PlatformError } from '../errors.ts';
+import { isRecord } from '../json.ts';
+import { classifyShopifyStatus, graphqlError } from './errors.ts';
+
+export const SHOPIFY = 'SHOPIFY';
+/** The Admin API version every call names; Shopify supports each stable version for at least twelve months. */
+export const SHOPIFY_API_VERSION = '2026-10';
+export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+/** Attempts of one query when Shopify answers THROTTLED (HTTP 200): the shared HTTP layer retries only failed statuses. */
+export const THROTTLED_ATTEMPTS = 5;
+const MAX_THROTTLE_WAIT_MS = 30_000;
+
+/** Address of a shop: https://{shop}, or {SHOPIFY_API_URL}/{shop} when every shop is routed through one host. */
+export function shopUrl(shop: string): string {
+  const routed = process.env.SHOPIFY_API_URL;
+  return routed === undefined || routed === '' ? `https://${shop}` : `${platformAddress('SHOPIFY_API_URL', routed)}/${shop}`;
+}
+
+/** The connection's shop domain; the link flow checked it, so a missing one is a bug, not the end user's doing. */
+export function shopOf(input: AuthorizationInput | undefined): string {
+  const shop = input?.store_url;
+  if (shop === undefined || !SHOP_DOMAIN.test(shop)) throw new Error('a SHOPIFY connection has no shop domain (store_url)');
+  return shop;
+}
+
+export function graphqlUrl(shop: string): string {
+  return `${shopUrl(shop)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+/**
+ * Runs one query (or mutation) and returns its `data`, checked to be an object. `cost`: the points the query is
+ * expected to cost (its requested cost), taken from the shop's bucket before the call; the answer's actualQueryCost
+ * settles the difference. A THROTTLED answer is retried here after the time its throttle status says the bucket
+ * needs; any other GraphQL error is thrown as its PlatformError.
+ */
+export async function shopifyGraphql(
+  ctx: ConnectorContext,
+  operation: string,
+  query: string,
+  variables: Record<string, unknown>,
+  cost: number,
+): Promise<Record<string, unknown>> {
+  const shop = shopOf(ctx.credentials);
+  for (let attempt = 1; ; attempt++) {
+    const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
+    if (tokens === null) throw new PlatformError({ kind: 'unauthorized', message: 'The connection has no access token', requestSent: false });
+    const response = await ctx.http.request({
+      method: 'POST',
+      url: graphqlUrl(shop),
+      headers: { 'x-shopify-access-token': tokens.accessToken, 'content-type': 'application/json' },
+      body: { query, variables },
+      // Queries change nothing: retrying them is safe. (This connector sends no mutation but bulkOperationRunQuery,
+      // which starts a read; Shopify refuses a second one while the first runs, and the runner keeps its id.)
+      idempotent: true,
+      operation,
+      cost,
+      signal: ctx.signal,
+      classifyError: classifyShopifyStatus,
+    });
+    const error = graphqlError(response.body, operation);
+    if (error !== null) {
+      if (error.kind === 'rate_limited' && attempt < THROTTLED_ATTEMPTS) {
+        await sleep(Math.min(MAX_THROTTLE_WAIT_MS, error.retryAfterMs ?? 1000 * attempt), ctx.signal);
+        continue;
+      }
+      throw error;
+    }
+    const body = response.body;
+    if (!isRecord(body) || !isRecord(body.data))
+      throw new PlatformError({
+        kind: 'server',
+        httpStatus: response.status,
+        message: `${operation}: the answer has no data object`,
+        requestSent: true,
+      });
+    return body.data;
+  }
+}

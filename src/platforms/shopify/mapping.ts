@@ -1,0 +1,345 @@
+/**
+ * Shopify records (as the 2026-10 GraphQL queries of queries.ts return them, or as a bulk export's lines are put back
+ * together by bulk.ts) to the unified commerce objects. Pure: links are service ids via ctx.ref. Every raw value is
+ * checked, never cast: a field Shopify leaves out or changes the type of maps to null (or 0 / [] where the unified
+ * field is not nullable), so a surprise shows as an empty field, not as a crash or a wrong number.
+ */
+import { CURRENCY_CODES, type CurrencyCode } from '../../model/shared.ts';
+import type { ConnectorContext, PlatformRecord } from '../connector.ts';
+import { isRecord } from '../json.ts';
+
+const CURRENCIES = new Set<string>(CURRENCY_CODES);
+type Raw = Record<string, unknown>;
+
+export const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const record = (value: unknown): Raw | null => (isRecord(value) ? value : null);
+const records = (value: unknown): Raw[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+/** A connection's nodes (`{nodes}` or `{edges: [{node}]}`), or a plain list. */
+export const nodesOf = (value: unknown): Raw[] => {
+  if (Array.isArray(value)) return records(value);
+  if (!isRecord(value)) return [];
+  if (Array.isArray(value.nodes)) return records(value.nodes);
+  return records(value.edges)
+    .map((edge) => record(edge.node))
+    .filter((node): node is Raw => node !== null);
+};
+
+export function currency(value: unknown): CurrencyCode | null {
+  return typeof value === 'string' && CURRENCIES.has(value) ? (value as CurrencyCode) : null;
+}
+
+/** Shopify's Decimal and Money scalars are strings ("12.50"); a number is taken as is. */
+export function decimal(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value.trim())) return null;
+  return Number(value);
+}
+
+/** A MoneyBag's shop-currency amount ({shopMoney: {amount, currencyCode}}) or a MoneyV2 ({amount, currencyCode}). */
+function money(value: unknown): { amount: number | null; currency: CurrencyCode | null } {
+  const bag = record(value);
+  const shop = record(bag?.shopMoney) ?? bag;
+  return { amount: decimal(shop?.amount), currency: currency(shop?.currencyCode) };
+}
+const amountOf = (value: unknown): number => money(value).amount ?? 0;
+
+/** A lower-case status of Shopify's upper-case enum value (PARTIALLY_REFUNDED → partially_refunded). */
+const lower = (value: unknown): string | null => (typeof value === 'string' ? value.toLowerCase() : null);
+
+function address(value: unknown): Record<string, string | null> | null {
+  const raw = record(value);
+  if (raw === null) return null;
+  return {
+    address1: text(raw.address1),
+    address2: text(raw.address2),
+    city: text(raw.city),
+    first_name: text(raw.firstName),
+    last_name: text(raw.lastName),
+    phone: text(raw.phone),
+    postal_code: text(raw.zip),
+    country_code: text(raw.countryCodeV2),
+    region: text(raw.province),
+  };
+}
+
+const emailOf = (customer: Raw): string | null => text(record(customer.defaultEmailAddress)?.emailAddress);
+const phoneOf = (customer: Raw): string | null => text(record(customer.defaultPhoneNumber)?.phoneNumber);
+
+function lineItem(raw: Raw, ctx: ConnectorContext, fallbackCurrency: CurrencyCode | null) {
+  const price = money(raw.originalUnitPriceSet);
+  return {
+    id: text(raw.id) ?? '',
+    product_id: ctx.ref('product', text(record(raw.product)?.id)),
+    variant_id: text(record(raw.variant)?.id),
+    title: text(raw.title),
+    sku: text(raw.sku),
+    unit_cost: null,
+    price: price.amount ?? 0,
+    quantity: typeof raw.quantity === 'number' ? raw.quantity : 0,
+    iso_currency_code: price.currency ?? fallbackCurrency,
+  };
+}
+
+export function orderStatus(raw: Raw): string {
+  if (text(raw.cancelledAt) !== null) return 'cancelled';
+  return raw.closed === true ? 'closed' : 'open';
+}
+
+export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+  const raw = recordIn.raw;
+  const orderCurrency = currency(raw.currencyCode);
+  const lines = nodesOf(raw.lineItems).map((line) => lineItem(line, ctx, orderCurrency));
+  const byId = new Map(lines.map((line) => [line.id, line]));
+  const customer = record(raw.customer);
+  const orders = customer === null ? null : decimal(customer.numberOfOrders);
+  return {
+    platform_id: recordIn.platformId,
+    order_number: text(raw.name) ?? recordIn.platformId,
+    status: orderStatus(raw),
+    payment_status: lower(raw.displayFinancialStatus),
+    fulfillment_status: lower(raw.displayFulfillmentStatus),
+    fulfillments: records(raw.fulfillments).map((fulfillment) => {
+      const tracking = records(fulfillment.trackingInfo)[0] ?? null;
+      return {
+        order_id: recordIn.platformId,
+        carrier: text(tracking?.company),
+        service: text(record(fulfillment.service)?.serviceName),
+        tracking_number: text(tracking?.number),
+        tracking_url: text(tracking?.url),
+        line_items: nodesOf(fulfillment.fulfillmentLineItems).flatMap((item) => {
+          const line = byId.get(text(record(item.lineItem)?.id) ?? '');
+          return line === undefined ? [] : [{ ...line, quantity: typeof item.quantity === 'number' ? item.quantity : line.quantity }];
+        }),
+      };
+    }),
+    line_items: lines,
+    refunds: records(raw.refunds).map((refund) => ({
+      line_items: nodesOf(refund.refundLineItems).map((item) => ({
+        line_item_id: text(record(item.lineItem)?.id) ?? '',
+        quantity: typeof item.quantity === 'number' ? item.quantity : 0,
+      })),
+    })),
+    billing_address: address(raw.billingAddress),
+    shipping_address: address(raw.shippingAddress),
+    customer:
+      customer === null
+        ? null
+        : {
+            id: ctx.ref('commerce_customer', text(customer.id)) ?? '',
+            email: emailOf(customer),
+            first_name: text(customer.firstName),
+            last_name: text(customer.lastName),
+            orders_count: orders === null ? null : Math.trunc(orders),
+            verified_email: typeof customer.verifiedEmail === 'boolean' ? customer.verifiedEmail : null,
+            phone: phoneOf(customer),
+          },
+    total_shipping: amountOf(raw.totalShippingPriceSet),
+    total_discount: amountOf(raw.totalDiscountsSet),
+    total_tax: amountOf(raw.totalTaxSet),
+    total_price: amountOf(raw.totalPriceSet),
+    iso_currency_code: orderCurrency ?? money(raw.totalPriceSet).currency ?? 'USD',
+    created_at: text(raw.createdAt),
+    updated_at: text(raw.updatedAt),
+  };
+}
+
+const PRODUCT_STATUS: Readonly<Record<string, string>> = { ACTIVE: 'active', DRAFT: 'draft', ARCHIVED: 'archived', UNLISTED: 'inactive' };
+
+const imageUrl = (value: unknown): string | null => text(record(value)?.url);
+
+export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+  const raw = recordIn.raw;
+  const productId = ctx.ref('product', recordIn.platformId) ?? '';
+  const featured = imageUrl(record(record(raw.featuredMedia)?.preview)?.image);
+  return {
+    platform_id: recordIn.platformId,
+    name: text(raw.title) ?? '',
+    description: text(raw.description) ?? '',
+    type: text(raw.productType) ?? '',
+    status: PRODUCT_STATUS[text(raw.status) ?? ''] ?? 'unknown',
+    product_url: text(raw.onlineStoreUrl),
+    images: featured === null ? [] : [{ src: featured }],
+    tags: Array.isArray(raw.tags) ? raw.tags.filter((tag): tag is string => typeof tag === 'string') : [],
+    variants: nodesOf(raw.variants).map((variant) => {
+      const item = record(variant.inventoryItem);
+      const tracked = item?.tracked === true;
+      const image = imageUrl(variant.image);
+      return {
+        id: text(variant.id) ?? '',
+        platform_id: text(variant.id) ?? '',
+        product_id: productId,
+        title: text(variant.title),
+        sku: text(variant.sku),
+        barcode: text(variant.barcode),
+        price: decimal(variant.price) ?? 0,
+        unit_cost: money(item?.unitCost).amount,
+        // Shopify prices a variant in the shop's currency without naming it on the variant.
+        iso_currency_code: money(item?.unitCost).currency,
+        requires_shipping: item?.requiresShipping !== false,
+        fulfillment_service: null,
+        inventory_management: tracked ? 'shopify' : null,
+        inventory_quantity: tracked && typeof variant.inventoryQuantity === 'number' ? variant.inventoryQuantity : null,
+        option_values: records(variant.selectedOptions).map((option) => ({ name: text(option.name) ?? '', value: text(option.value) ?? '' })),
+        images: image === null ? [] : [{ src: image }],
+        created_at: text(variant.createdAt),
+        updated_at: text(variant.updatedAt),
+      };
+    }),
+    created_at: text(raw.createdAt),
+    updated_at: text(raw.updatedAt),
+  };
+}
+
+export function mapCustomer(recordIn: PlatformRecord): Record<string, unknown> {
+  const raw = recordIn.raw;
+  return {
+    platform_id: recordIn.platformId,
+    email: emailOf(raw),
+    first_name: text(raw.firstName),
+    last_name: text(raw.lastName),
+    phone: phoneOf(raw),
+    // The orders a customer placed are linked from the orders (order.customer); Shopify's customer query is not asked for them.
+    orders: [],
+    created_at: text(raw.createdAt),
+    updated_at: text(raw.updatedAt),
+  };
+}
+
+const TRANSACTION_TYPES: Readonly<Record<string, string>> = { SALE: 'sale', CAPTURE: 'sale', REFUND: 'refund', VOID: 'void' };
+const TRANSACTION_STATUSES: Readonly<Record<string, string>> = {
+  SUCCESS: 'success',
+  FAILURE: 'failure',
+  ERROR: 'failure',
+  PENDING: 'pending',
+  AWAITING_RESPONSE: 'pending',
+};
+
+/** An order transaction, as transactionsOf flattens them: the order's id and customer ride along in `_order`. */
+export function mapTransaction(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+  const raw = recordIn.raw;
+  const order = record(raw._order);
+  const amount = money(raw.amountSet);
+  const type = TRANSACTION_TYPES[text(raw.kind) ?? ''] ?? 'other';
+  const fee = records(raw.fees).reduce((sum, fee) => sum + (money(fee.amount).amount ?? 0), 0);
+  return {
+    platform_id: recordIn.platformId,
+    order_id: ctx.ref('order', text(order?.id)),
+    customer_id: ctx.ref('commerce_customer', text(record(order?.customer)?.id)),
+    payout_id: null,
+    payment_method_type: text(raw.gateway) === 'cash' ? 'cash' : text(raw.gateway) === 'shopify_payments' ? 'card' : 'other',
+    status: TRANSACTION_STATUSES[text(raw.status) ?? ''] ?? 'other',
+    type,
+    amount: amount.amount === null ? null : type === 'refund' ? -amount.amount : amount.amount,
+    fee: Math.round(fee * 100) / 100,
+    gateway: text(raw.gateway),
+    iso_currency_code: amount.currency,
+    description: text(raw.kind) === null ? null : `${lower(raw.kind) ?? ''} of order ${text(order?.name) ?? text(order?.id) ?? ''}`.trim(),
+    created_at: text(raw.createdAt),
+    updated_at: text(raw.processedAt) ?? text(raw.createdAt),
+  };
+}
+
+const PAYOUT_STATUSES: Readonly<Record<string, string>> = {
+  PAID: 'paid',
+  IN_TRANSIT: 'in_transit',
+  SCHEDULED: 'pending',
+  CANCELED: 'cancelled',
+  FAILED: 'failed',
+};
+
+/** Balance transaction types by the unified payout transaction type; the many others (adjustments, lending, …) are `other`. */
+const BALANCE_TYPES: Readonly<Record<string, string>> = {
+  CHARGE: 'sale',
+  REFUND: 'refund',
+  TRANSFER: 'payout',
+  STRIPE_FEE: 'fee',
+  CHARGEBACK_FEE: 'fee',
+};
+
+function payoutTransaction(raw: Raw, ctx: ConnectorContext, payoutStatus: string) {
+  const amount = money(raw.amount);
+  const when = text(raw.transactionDate) ?? '';
+  const order = record(raw.associatedOrder);
+  return {
+    id: text(raw.id) ?? '',
+    order_id: ctx.ref('order', text(order?.id)),
+    payment_method_type: text(raw.type) === 'CHARGE' || text(raw.type) === 'REFUND' ? 'card' : 'other',
+    // A transaction a payout carries is settled when the payout is paid, pending until then.
+    status: payoutStatus === 'paid' ? 'success' : payoutStatus === 'failed' || payoutStatus === 'cancelled' ? 'failure' : 'pending',
+    type: BALANCE_TYPES[text(raw.type) ?? ''] ?? 'other',
+    amount: amount.amount,
+    fee: Math.abs(money(raw.fee).amount ?? 0),
+    gateway: 'shopify_payments',
+    iso_currency_code: amount.currency,
+    description: order === null ? lower(raw.type) : `${lower(raw.type) ?? ''} of order ${text(order.name) ?? ''}`.trim(),
+    created_at: when,
+    updated_at: when,
+  };
+}
+
+export function mapPayout(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+  const raw = recordIn.raw;
+  const net = money(raw.net);
+  const issued = text(raw.issuedAt);
+  const status = PAYOUT_STATUSES[text(raw.status) ?? ''] ?? 'unknown';
+  return {
+    platform_id: recordIn.platformId,
+    gateway_account_id: text(raw._account) ?? '',
+    arrival_at: issued ?? '',
+    amount: net.amount ?? 0,
+    gateway: 'shopify_payments',
+    iso_currency_code: net.currency ?? 'USD',
+    schedule: 'unknown',
+    status,
+    type: 'bank_account',
+    method: null,
+    destination: null,
+    transactions: records(raw._transactions)
+      .filter((transaction) => transaction.test !== true)
+      .map((transaction) => payoutTransaction(transaction, ctx, status)),
+    created_at: issued,
+    updated_at: issued,
+  };
+}
+
+const DISPUTE_STATUSES: Readonly<Record<string, string>> = {
+  NEEDS_RESPONSE: 'needs_response',
+  UNDER_REVIEW: 'under_review',
+  WON: 'won',
+  LOST: 'lost',
+  ACCEPTED: 'lost',
+  // The merchant refunded the charge instead of contesting it: the money is gone as in a lost dispute.
+  CHARGE_REFUNDED: 'lost',
+  // An inquiry settled before it became a chargeback.
+  PREVENTED: 'won',
+};
+
+export function mapDispute(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+  const raw = recordIn.raw;
+  const amount = money(raw.amount);
+  const status = DISPUTE_STATUSES[text(raw.status) ?? ''] ?? 'under_review';
+  return {
+    platform_id: recordIn.platformId,
+    transaction_id: null,
+    order_id: ctx.ref('order', text(record(raw.order)?.id)),
+    amount: Math.abs(amount.amount ?? 0),
+    iso_currency_code: amount.currency ?? 'USD',
+    reason: lower(record(raw.reasonDetails)?.reason) ?? 'unknown',
+    status,
+    evidence_due_by: text(raw.evidenceDueBy),
+    created_at: text(raw.initiatedAt),
+    updated_at: text(raw.finalizedOn) ?? text(raw.initiatedAt),
+  };
+}
+
+export function mapStore(recordIn: PlatformRecord): Record<string, unknown> {
+  const raw = recordIn.raw;
+  return {
+    platform_id: recordIn.platformId,
+    store_name: text(raw.name) ?? text(raw.myshopifyDomain) ?? '',
+    url: text(raw.url) ?? `https://${text(raw.myshopifyDomain) ?? ''}`,
+    default_currency: currency(raw.currencyCode),
+    email: text(raw.contactEmail) ?? text(raw.email),
+    updated_at: text(raw.updatedAt),
+  };
+}

@@ -1,0 +1,242 @@
+/**
+ * How each unified object is read from Shopify: the paged query (incremental reads, and full reads of the small
+ * objects), the bulk export for full reads of orders, products and customers, and the mapping.
+ */
+import type { ConnectorContext, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../connector.ts';
+import type { UnifiedObjectType } from '../../model/object-types.ts';
+import { isRecord } from '../json.ts';
+import { shopifyBulkRead } from './bulk.ts';
+import { shopifyGraphql } from './client.ts';
+import { mapCustomer, mapDispute, mapOrder, mapPayout, mapProduct, mapStore, mapTransaction, nodesOf, text } from './mapping.ts';
+import {
+  CUSTOMERS_BULK_QUERY,
+  CUSTOMERS_QUERY,
+  DISPUTES_QUERY,
+  ORDERS_BULK_QUERY,
+  ORDER_LINE_ITEMS_QUERY,
+  ORDERS_QUERY,
+  PAGE_COSTS,
+  PAGE_SIZES,
+  PAYOUT_TRANSACTIONS_QUERY,
+  PAYOUTS_QUERY,
+  PRODUCTS_BULK_QUERY,
+  PRODUCT_VARIANTS_QUERY,
+  PRODUCTS_QUERY,
+  SHOP_QUERY,
+  TRANSACTIONS_BULK_QUERY,
+  TRANSACTIONS_QUERY,
+} from './queries.ts';
+import { completeNested, idRecords, readPaged } from './read.ts';
+
+type Raw = Record<string, unknown>;
+
+const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
+const at = (data: Raw, ...path: string[]): unknown => path.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), data);
+
+/** Each order's transactions as records of their own; the order's id, name and customer ride along in `_order`. */
+function transactionsOf(nodes: Raw[]): PlatformRecord[] {
+  return nodes.flatMap((order) => {
+    const transactions = Array.isArray(order.transactions) ? order.transactions.filter(isRecord) : [];
+    const context = { id: order.id, name: order.name, customer: order.customer };
+    return transactions.flatMap((transaction) => {
+      const id = text(transaction.id);
+      return id === null ? [] : [{ platformId: id, raw: { ...transaction, _order: context } }];
+    });
+  });
+}
+
+/**
+ * Each payout with the balance transactions it paid out, in `_transactions`: Shopify files them under the payout's
+ * numeric id as `payments_transfer_id` (a documented search field of balanceTransactions).
+ */
+async function withPayoutTransactions(ctx: ConnectorContext, payouts: Raw[]): Promise<Raw[]> {
+  const complete: Raw[] = [];
+  for (const payout of payouts) {
+    const transferId = text(payout.legacyResourceId);
+    const transactions: Raw[] = [];
+    let after: string | null = null;
+    while (transferId !== null) {
+      const data = await shopifyGraphql(
+        ctx,
+        'list payout transactions',
+        PAYOUT_TRANSACTIONS_QUERY,
+        { first: PAGE_SIZES.moreItems, after, query: `payments_transfer_id:${transferId}` },
+        PAGE_COSTS.payoutTransactions,
+      );
+      const connection = at(data, 'shopifyPaymentsAccount', 'balanceTransactions');
+      transactions.push(...nodesOf(isRecord(connection) ? connection.nodes : null));
+      const pageInfo = isRecord(connection) && isRecord(connection.pageInfo) ? connection.pageInfo : null;
+      after = pageInfo?.hasNextPage === true ? text(pageInfo.endCursor) : null;
+      if (after === null) break;
+    }
+    complete.push({ ...payout, _transactions: transactions });
+  }
+  return complete;
+}
+
+/** Payouts carry the payments account's id (the unified gateway_account_id) in `_account`. */
+function paymentsRecords(nodes: Raw[], data: Raw): PlatformRecord[] {
+  const account = text(at(data, 'shopifyPaymentsAccount', 'id'));
+  return idRecords(nodes).map((record) => ({ ...record, raw: { ...record.raw, _account: account } }));
+}
+
+const businessDate = (field: string) => (record: PlatformRecord) => text(record.raw[field]);
+
+export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: ObjectCapabilities; handler: ObjectHandler }>> = {
+  order: {
+    capabilities: {
+      ...READ_ONLY,
+      incremental: 'cursor',
+      deletions: 'reported',
+      unmappedFields: ['line_items.unit_cost'],
+      platformDataOnly: ['subtotalPriceSet', 'email', 'legacyResourceId'],
+    },
+    handler: {
+      read: (ctx, request) =>
+        readPaged(ctx, request, {
+          operation: 'list orders',
+          query: ORDERS_QUERY,
+          cost: PAGE_COSTS.order,
+          first: PAGE_SIZES.order,
+          connection: (data) => data.orders,
+          records: idRecords,
+          deletions: 'ORDER',
+          incremental: true,
+          complete: (ctx, nodes) =>
+            completeNested(ctx, nodes, {
+              field: 'lineItems',
+              root: 'order',
+              query: ORDER_LINE_ITEMS_QUERY,
+              cost: PAGE_COSTS.moreLineItems,
+              operation: 'list more order lines',
+            }),
+        }),
+      bulk: shopifyBulkRead(ORDERS_BULK_QUERY, { LineItem: 'lineItems' }, 'orders'),
+      map: mapOrder,
+      businessDate: businessDate('createdAt'),
+    },
+  },
+  product: {
+    capabilities: { ...READ_ONLY, incremental: 'cursor', deletions: 'reported', unmappedFields: ['variants.fulfillment_service'] },
+    handler: {
+      read: (ctx, request) =>
+        readPaged(ctx, request, {
+          operation: 'list products',
+          query: PRODUCTS_QUERY,
+          cost: PAGE_COSTS.product,
+          first: PAGE_SIZES.product,
+          connection: (data) => data.products,
+          records: idRecords,
+          deletions: 'PRODUCT',
+          incremental: true,
+          complete: (ctx, nodes) =>
+            completeNested(ctx, nodes, {
+              field: 'variants',
+              root: 'product',
+              query: PRODUCT_VARIANTS_QUERY,
+              cost: PAGE_COSTS.moreVariants,
+              operation: 'list more product variants',
+            }),
+        }),
+      bulk: shopifyBulkRead(PRODUCTS_BULK_QUERY, { ProductVariant: 'variants' }, 'products'),
+      map: mapProduct,
+      businessDate: businessDate('createdAt'),
+    },
+  },
+  commerce_customer: {
+    capabilities: { ...READ_ONLY, incremental: 'cursor', deletions: 'reported', unmappedFields: ['orders'] },
+    handler: {
+      read: (ctx, request) =>
+        readPaged(ctx, request, {
+          operation: 'list customers',
+          query: CUSTOMERS_QUERY,
+          cost: PAGE_COSTS.customer,
+          first: PAGE_SIZES.customer,
+          connection: (data) => data.customers,
+          records: idRecords,
+          deletions: 'CUSTOMER',
+          incremental: true,
+        }),
+      bulk: shopifyBulkRead(CUSTOMERS_BULK_QUERY, {}, 'customers'),
+      map: (record) => mapCustomer(record),
+      businessDate: businessDate('createdAt'),
+    },
+  },
+  transaction: {
+    capabilities: {
+      ...READ_ONLY,
+      incremental: 'cursor',
+      // A deleted order's transactions go with it; Shopify records no deletion of a transaction itself.
+      deletions: 'none',
+      unmappedFields: ['payout_id'],
+    },
+    handler: {
+      read: (ctx, request) =>
+        readPaged(ctx, request, {
+          operation: 'list order transactions',
+          query: TRANSACTIONS_QUERY,
+          cost: PAGE_COSTS.transaction,
+          first: PAGE_SIZES.transactionOrders,
+          connection: (data) => data.orders,
+          records: transactionsOf,
+          incremental: true,
+        }),
+      bulk: shopifyBulkRead(TRANSACTIONS_BULK_QUERY, {}, 'order transactions', (records) => transactionsOf(records.map((record) => record.raw))),
+      map: mapTransaction,
+      businessDate: businessDate('createdAt'),
+    },
+  },
+  payout: {
+    capabilities: {
+      ...READ_ONLY,
+      filter: true,
+      incremental: 'none',
+      deletions: 'none',
+      unmappedFields: ['method', 'destination'],
+    },
+    handler: {
+      read: (ctx, request) =>
+        readPaged(ctx, request, {
+          operation: 'list payouts',
+          query: PAYOUTS_QUERY,
+          cost: PAGE_COSTS.payout,
+          first: PAGE_SIZES.payments,
+          connection: (data) => at(data, 'shopifyPaymentsAccount', 'payouts'),
+          records: paymentsRecords,
+          incremental: false,
+          complete: withPayoutTransactions,
+        }),
+      map: mapPayout,
+      businessDate: businessDate('issuedAt'),
+    },
+  },
+  dispute: {
+    capabilities: { ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['transaction_id'] },
+    handler: {
+      read: (ctx, request) =>
+        readPaged(ctx, request, {
+          operation: 'list disputes',
+          query: DISPUTES_QUERY,
+          cost: PAGE_COSTS.dispute,
+          first: PAGE_SIZES.payments,
+          connection: (data) => at(data, 'shopifyPaymentsAccount', 'disputes'),
+          records: idRecords,
+          incremental: false,
+        }),
+      map: mapDispute,
+      businessDate: businessDate('initiatedAt'),
+    },
+  },
+  store: {
+    capabilities: { ...READ_ONLY, filter: false, incremental: 'none', deletions: 'none' },
+    handler: {
+      async read(ctx) {
+        const data = await shopifyGraphql(ctx, 'shop', SHOP_QUERY, {}, PAGE_COSTS.shop);
+        const shop = isRecord(data.shop) ? data.shop : null;
+        const id = text(shop?.id);
+        return { records: shop === null || id === null ? [] : [{ platformId: id, raw: shop }], nextPageToken: null, nextSince: null };
+      },
+      map: (record) => mapStore(record),
+    },
+  },
+};

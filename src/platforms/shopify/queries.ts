@@ -1,0 +1,151 @@
+/**
+ * The GraphQL documents this connector sends, all against Admin API 2026-10 (checked against Shopify's published
+ * schema by the stand-in, which validates every query it receives). Page sizes keep each query's requested cost
+ * (Shopify: an object 1 point, a connection 2 + `first` × its node's cost) under Shopify's 1,000-point ceiling for a
+ * single query; PAGE_COSTS are those requested costs, used to take points from the bucket before each call.
+ */
+
+export const PAGE_SIZES = {
+  order: 3,
+  lineItems: 20,
+  nested: 3,
+  nestedItems: 10,
+  product: 8,
+  variants: 20,
+  customer: 50,
+  transactionOrders: 10,
+  payments: 25,
+  deletions: 100,
+  moreItems: 100,
+} as const;
+
+const money = 'shopMoney { amount currencyCode }';
+const address = 'address1 address2 city firstName lastName phone zip countryCodeV2 province';
+
+/** An order's own fields; the same in paged reads and bulk exports. */
+const ORDER_SCALARS = `id legacyResourceId name displayFinancialStatus displayFulfillmentStatus cancelledAt closed createdAt updatedAt currencyCode email
+  totalPriceSet { ${money} } subtotalPriceSet { ${money} } totalTaxSet { ${money} } totalShippingPriceSet { ${money} } totalDiscountsSet { ${money} }
+  billingAddress { ${address} } shippingAddress { ${address} }
+  customer { id firstName lastName numberOfOrders verifiedEmail defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } }`;
+
+const LINE_ITEM = `id title sku quantity originalUnitPriceSet { ${money} } variant { id } product { id }`;
+
+const ORDER_NODE = `${ORDER_SCALARS}
+  lineItems(first: ${PAGE_SIZES.lineItems}) { nodes { ${LINE_ITEM} } pageInfo { hasNextPage endCursor } }
+  fulfillments(first: ${PAGE_SIZES.nested}) { id trackingInfo(first: 1) { company number url } service { serviceName }
+    fulfillmentLineItems(first: ${PAGE_SIZES.nestedItems}) { nodes { quantity lineItem { id } } } }
+  refunds(first: ${PAGE_SIZES.nested}) { id createdAt refundLineItems(first: ${PAGE_SIZES.nestedItems}) { nodes { quantity lineItem { id } } } }`;
+
+export const ORDERS_QUERY = `query Orders($first: Int!, $after: String, $query: String) {
+  orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) { nodes { ${ORDER_NODE} } pageInfo { hasNextPage endCursor } }
+}`;
+
+/**
+ * Bulk operations forbid connections inside list fields (shopify.dev/docs/api/usage/bulk-operations/queries): an
+ * export's orders carry their line items (child lines with __parentId) but their fulfillments and refunds without
+ * their line items; the next incremental read of a changed order fills those in.
+ */
+export const ORDERS_BULK_QUERY = `{ orders(query: $QUERY) { edges { node { ${ORDER_SCALARS}
+  fulfillments { id trackingInfo { company number url } service { serviceName } }
+  refunds { id createdAt }
+  lineItems { edges { node { ${LINE_ITEM} } } } } } } }`;
+
+const PRODUCT_SCALARS = 'id title description productType status onlineStoreUrl tags createdAt updatedAt featuredMedia { preview { image { url } } }';
+const VARIANT = `id title sku barcode price inventoryQuantity createdAt updatedAt selectedOptions { name value }
+  inventoryItem { requiresShipping tracked unitCost { amount currencyCode } } image { url }`;
+
+/** The rest of a product's variants, past the first page the products query gave. */
+export const PRODUCT_VARIANTS_QUERY = `query ProductVariants($id: ID!, $after: String) {
+  product(id: $id) { variants(first: ${PAGE_SIZES.moreItems}, after: $after) { nodes { ${VARIANT} } pageInfo { hasNextPage endCursor } } }
+}`;
+
+export const PRODUCTS_QUERY = `query Products($first: Int!, $after: String, $query: String) {
+  products(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
+    nodes { ${PRODUCT_SCALARS} variants(first: ${PAGE_SIZES.variants}) { nodes { ${VARIANT} } pageInfo { hasNextPage endCursor } } } pageInfo { hasNextPage endCursor } }
+}`;
+
+/** The rest of an order's line items, past the first page the orders query gave. */
+export const ORDER_LINE_ITEMS_QUERY = `query OrderLineItems($id: ID!, $after: String) {
+  order(id: $id) { lineItems(first: ${PAGE_SIZES.moreItems}, after: $after) { nodes { ${LINE_ITEM} } pageInfo { hasNextPage endCursor } } }
+}`;
+
+export const PRODUCTS_BULK_QUERY = `{ products(query: $QUERY) { edges { node { ${PRODUCT_SCALARS} variants { edges { node { ${VARIANT} } } } } } } }`;
+
+const CUSTOMER = 'id firstName lastName createdAt updatedAt defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber }';
+
+export const CUSTOMERS_QUERY = `query Customers($first: Int!, $after: String, $query: String) {
+  customers(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) { nodes { ${CUSTOMER} } pageInfo { hasNextPage endCursor } }
+}`;
+
+export const CUSTOMERS_BULK_QUERY = `{ customers(query: $QUERY) { edges { node { ${CUSTOMER} } } } }`;
+
+const TRANSACTION = `id kind status gateway createdAt processedAt amountSet { ${money} } fees { amount { amount currencyCode } }`;
+
+/** Order transactions (sales, refunds, captures) with their fees, read through the orders changed since. */
+export const TRANSACTIONS_QUERY = `query OrderTransactions($first: Int!, $after: String, $query: String) {
+  orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
+    nodes { id updatedAt customer { id }
+      transactions(first: ${PAGE_SIZES.nested}) { ${TRANSACTION} } }
+    pageInfo { hasNextPage endCursor } }
+}`;
+
+/** A full read of transactions: every order's transactions (a list field, allowed in bulk operations). */
+export const TRANSACTIONS_BULK_QUERY = `{ orders(query: $QUERY) { edges { node { id name updatedAt customer { id } transactions { ${TRANSACTION} } } } } }`;
+
+export const SHOP_QUERY = 'query Shop { shop { id name myshopifyDomain currencyCode email contactEmail url updatedAt } }';
+
+export const PAYOUTS_QUERY = `query Payouts($first: Int!, $after: String) {
+  shopifyPaymentsAccount { id payouts(first: $first, after: $after) {
+    nodes { id legacyResourceId issuedAt status transactionType net { amount currencyCode } }
+    pageInfo { hasNextPage endCursor } } }
+}`;
+
+/** The balance transactions a payout paid out ("payments transfer" is Shopify's older name of a payout). */
+export const PAYOUT_TRANSACTIONS_QUERY = `query PayoutTransactions($first: Int!, $after: String, $query: String) {
+  shopifyPaymentsAccount { balanceTransactions(first: $first, after: $after, query: $query) {
+    nodes { id type test transactionDate amount { amount currencyCode } fee { amount currencyCode } associatedOrder { id name } }
+    pageInfo { hasNextPage endCursor } } }
+}`;
+
+export const DISPUTES_QUERY = `query Disputes($first: Int!, $after: String) {
+  shopifyPaymentsAccount { id disputes(first: $first, after: $after) {
+    nodes { id legacyResourceId status type initiatedAt evidenceDueBy finalizedOn amount { amount currencyCode } reasonDetails { reason } order { id } }
+    pageInfo { hasNextPage endCursor } } }
+}`;
+
+/** Deletions Shopify records as events (action "destroy"), by subject type, since a time. */
+export const DELETIONS_QUERY = `query Deletions($first: Int!, $after: String, $query: String) {
+  events(first: $first, after: $after, query: $query, sortKey: CREATED_AT) {
+    nodes { ... on BasicEvent { id action subjectId subjectType createdAt } } pageInfo { hasNextPage endCursor } }
+}`;
+
+export const BULK_RUN_MUTATION = `mutation BulkRun($query: String!) {
+  bulkOperationRunQuery(query: $query, groupObjects: true) { bulkOperation { id status } userErrors { field message code } }
+}`;
+
+/** The app's latest bulk query operations on the shop, newest first (to find one our own lost answer started). */
+export const BULK_RUNNING_QUERY = `query BulkRunning {
+  bulkOperations(first: 5, query: "operation_type:query", sortKey: CREATED_AT, reverse: true) { nodes { id status query } }
+}`;
+
+export const BULK_POLL_QUERY = `query BulkPoll($id: ID!) {
+  bulkOperation(id: $id) { id status errorCode objectCount url partialDataUrl createdAt completedAt }
+}`;
+
+/** Requested costs of the paged queries at PAGE_SIZES (Shopify's rules; the stand-in's estimate agrees, see its test). */
+export const PAGE_COSTS = {
+  shop: 1,
+  order: 788,
+  product: 850,
+  customer: 152,
+  transaction: 172,
+  payout: 53,
+  dispute: 103,
+  deletions: 102,
+  moreLineItems: 503,
+  moreVariants: 503,
+  payoutTransactions: 403,
+  bulkRun: 10,
+  bulkRunning: 7,
+  bulkPoll: 1,
+} as const;
