@@ -11,7 +11,6 @@
  */
 import { createHmac } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,47 +29,21 @@ import { openBenchContext } from './lib/context.ts';
 import { numberFromEnv } from './lib/env.ts';
 import { ROOT } from './lib/processes.ts';
 import { percentile, round } from './lib/stats.ts';
-import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
+import { benchLogger, WebhookArrivals, webhookKey } from './lib/arrivals.ts';
 
 const ROUNDS = numberFromEnv('BENCH_PLATFORM_WEBHOOK_ROUNDS', 20);
 const GAP_MS = numberFromEnv('BENCH_PLATFORM_WEBHOOK_GAP_MS', 12_000);
 const WEBHOOK_KEY = 'bench-xero-webhook-key';
 const APP = { clientId: 'bench-xero-app', clientSecret: 'bench-xero-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
 
-const began = performance.now();
-const log = (message: string): void => {
-  process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`);
-};
-
-/** Our webhooks as they arrive: when BILL_UPDATED last came for each bill (our id). */
-class Receiver {
-  readonly seen = new Map<string, number>();
-  private readonly server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const at = performance.now();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code?: string; bill?: { id?: string } };
-      if (body.code === 'BILL_UPDATED' && body.bill?.id !== undefined) this.seen.set(body.bill.id, at);
-      response.writeHead(200).end();
-    });
-  });
-
-  listen(): Promise<string> {
-    return listenOnLoopback(this.server, '/hooks');
-  }
-
-  close(): Promise<void> {
-    return closeServer(this.server);
-  }
-}
+const log = benchLogger();
 
 const bench = await openBenchContext(log);
 const standin = await startXeroStandIn();
 const restore = useStandIn(standin);
 standin.registerClient(APP);
 const { services, workerServices, webhookServices, boss } = bench.runtime;
-const receiver = new Receiver();
+const receiver = new WebhookArrivals(webhookKey('BILL_UPDATED', 'bill', 'id'));
 const app = await buildApp(services);
 let dispatcher: WebhookDispatcher | null = null;
 try {

@@ -17,7 +17,6 @@
  * BENCH_SHOPIFY_ORDERS (100,000) sizes the store; BENCH_POSTGRES_PORT moves the embedded PostgreSQL off another run's.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,11 +31,11 @@ import { startSyncWorkers } from '../src/sync/worker.ts';
 import { createOrganization } from '../src/tenants/organizations.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../src/webhooks/dispatcher.ts';
 import { startShopifyStandIn } from '../test/standins/shopify/standin.ts';
-import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
 import { openBenchContext } from './lib/context.ts';
 import { numberFromEnv } from './lib/env.ts';
 import { ROOT } from './lib/processes.ts';
 import { percentile, round } from './lib/stats.ts';
+import { benchLogger, WebhookArrivals, webhookKey } from './lib/arrivals.ts';
 
 const ORDERS = numberFromEnv('BENCH_SHOPIFY_ORDERS', 100_000);
 const ROUNDS = numberFromEnv('BENCH_SHOPIFY_WEBHOOK_ROUNDS', 10);
@@ -44,38 +43,13 @@ const GAP_MS = numberFromEnv('BENCH_SHOPIFY_WEBHOOK_GAP_MS', 2_000);
 const SHOP = 'bench-100k.myshopify.com';
 
 const began = performance.now();
-const log = (message: string): void => {
-  process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`);
-};
-
-/** Our webhooks as they arrive: when ORDER_UPDATED last came for each order (platform id). */
-class Receiver {
-  readonly seen = new Map<string, number>();
-  private readonly server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const at = performance.now();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code?: string; order?: { platform_id?: string } };
-      if (body.code === 'ORDER_UPDATED' && body.order?.platform_id !== undefined) this.seen.set(body.order.platform_id, at);
-      response.writeHead(200).end();
-    });
-  });
-
-  listen(): Promise<string> {
-    return listenOnLoopback(this.server, '/hooks');
-  }
-
-  close(): Promise<void> {
-    return closeServer(this.server);
-  }
-}
+const log = benchLogger();
 
 const bench = await openBenchContext(log);
 const standin = await startShopifyStandIn({ pollsBeforeReady: 1 });
 process.env.SHOPIFY_API_URL = standin.url;
 const { services, workerServices, webhookServices, boss } = bench.runtime;
-const receiver = new Receiver();
+const receiver = new WebhookArrivals(webhookKey('ORDER_UPDATED', 'order', 'platform_id'));
 const app = await buildApp(services);
 let dispatcher: WebhookDispatcher | null = null;
 try {

@@ -16,7 +16,6 @@
  *   and the webhook dispatcher running in this process). Target under 5 s.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,11 +32,11 @@ import { createOrganization } from '../src/tenants/organizations.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../src/webhooks/dispatcher.ts';
 import { startStripeStandIn } from '../test/standins/stripe/server.ts';
 import { setEnv } from '../test/support/env.ts';
-import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
 import { openBenchContext } from './lib/context.ts';
 import { numberFromEnv } from './lib/env.ts';
 import { ROOT } from './lib/processes.ts';
 import { percentile, round } from './lib/stats.ts';
+import { benchLogger, WebhookArrivals, webhookKey } from './lib/arrivals.ts';
 
 const CHARGES = numberFromEnv('BENCH_STRIPE_CHARGES', 100_000);
 const PAYOUTS = numberFromEnv('BENCH_STRIPE_PAYOUTS', 100);
@@ -47,39 +46,13 @@ const STRIPE_LIVE_READS_PER_SECOND = 100;
 const ACCOUNT = 'acct_1BenchHundredK';
 const WEBHOOK_SECRET = 'whsec_bench_stripe_0123456789';
 
-const began = performance.now();
-const log = (message: string): void => {
-  process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`);
-};
-
-/** Our ORDER_CREATED webhooks as they arrive, by the charge's id. */
-class Receiver {
-  readonly seen = new Map<string, number>();
-  private readonly server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const at = performance.now();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code?: string; order?: { platform_id?: string } };
-      if (body.code === 'ORDER_CREATED' && body.order?.platform_id !== undefined) this.seen.set(body.order.platform_id, at);
-      response.writeHead(200).end();
-    });
-  });
-
-  listen(): Promise<string> {
-    return listenOnLoopback(this.server, '/hooks');
-  }
-
-  close(): Promise<void> {
-    return closeServer(this.server);
-  }
-}
+const log = benchLogger();
 
 const bench = await openBenchContext(log);
 const standin = await startStripeStandIn();
 const restore = setEnv({ STRIPE_API_URL: standin.url });
 const { services, workerServices, webhookServices, boss } = bench.runtime;
-const receiver = new Receiver();
+const receiver = new WebhookArrivals(webhookKey('ORDER_CREATED', 'order', 'platform_id'));
 const app = await buildApp(services);
 let dispatcher: WebhookDispatcher | null = null;
 try {
