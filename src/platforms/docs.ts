@@ -99,7 +99,7 @@ function renderConnector(c: Connector): string[] {
     }
   }
   const unmapped = objects.filter(([, caps]) => (caps.unmappedFields ?? []).length > 0);
-  lines.push('', '### Unmapped fields (always null)', '');
+  lines.push('', '### Unmapped fields (always null; lists always empty)', '');
   if (unmapped.length === 0) lines.push('None.');
   else {
     lines.push('| Object | Fields |', '|---|---|');

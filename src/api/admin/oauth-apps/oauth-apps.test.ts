@@ -467,7 +467,9 @@ describe('ledgerport oauth-app (CLI)', () => {
       'https://example.com/cb',
     ]);
     expect(sandbox.code).toBe(1);
-    expect(sandbox.stderr).toContain('`platform` SANDBOX does not sign in with OAuth; platforms that take an OAuth app: QUICKBOOKS, SHOPIFY, STRIPE, XERO.');
+    expect(sandbox.stderr).toContain(
+      '`platform` SANDBOX does not sign in with OAuth; platforms that take an OAuth app: QUICKBOOKS, SHOPIFY, STRIPE, XERO.',
+    );
   });
 
   it('refuses usage errors before touching the database', async () => {
