@@ -113,6 +113,8 @@ export async function receivePlatformWebhook(
         : await connectionsToRevoke(db, received.organizationId, received.environment, received.platform, revokedAccounts);
     for (const connection of revoked) {
       await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
+      const reason = revocations.find((r) => r.account === connection.storeUniqueId || r.account === connection.storeDomain)?.reason;
+      log.warn({ connection_id: connection.id, reason }, 'platform webhook: the business revoked access; connection needs re-authentication');
     }
     const revokedIds = new Set(revoked.map((c) => c.id));
     const connections =

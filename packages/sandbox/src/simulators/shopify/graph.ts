@@ -20,7 +20,8 @@ export function simulatorSchema(): GraphQLSchema {
 
 type View = Record<string, unknown>;
 interface Paged {
-  view: View;
+  /** Rendered only for the records on the page asked for. */
+  view: () => View;
   search: Readonly<Record<string, string | undefined>>;
   sortAt: string;
 }
@@ -44,7 +45,7 @@ function connection(items: readonly Paged[], args: Record<string, unknown>, bulk
   const page = first === null ? matching.slice(start) : matching.slice(start, start + first);
   const end = start + page.length - 1;
   return {
-    ...listConnection(page.map((p) => p.view)),
+    ...listConnection(page.map((p) => p.view())),
     pageInfo: { hasNextPage: end + 1 < matching.length, endCursor: page.length === 0 ? null : cursorOf(end) },
   };
 }
@@ -70,7 +71,7 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
     orders: async (args: Record<string, unknown>) => {
       const [transactions, buyers] = await Promise.all([byOrder(), shoppers()]);
       const orders = (await books.all('order')).map((o) => ({
-        view: orderView(o, buyers.get(o.Buyer.Id) ?? null, transactions.get(o.Id) ?? []),
+        view: () => orderView(o, buyers.get(o.Buyer.Id) ?? null, transactions.get(o.Id) ?? []),
         search: { updated_at: o.UpdatedAt, created_at: o.CreatedAt },
         sortAt: `${o.UpdatedAt}|${o.Id}`,
       }));
@@ -92,7 +93,7 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
     products: async (args: Record<string, unknown>) =>
       connection(
         (await books.all('product')).map((p) => ({
-          view: productView(p),
+          view: () => productView(p),
           search: { updated_at: p.UpdatedAt, created_at: p.CreatedAt },
           sortAt: `${p.UpdatedAt}|${p.Id}`,
         })),
@@ -102,7 +103,7 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
     customers: async (args: Record<string, unknown>) =>
       connection(
         (await books.all('commerce_customer')).map((s) => ({
-          view: customerView(s, null) ?? {},
+          view: () => customerView(s, null) ?? {},
           search: { updated_at: s.UpdatedAt, created_at: s.CreatedAt },
           sortAt: `${s.UpdatedAt}|${s.Id}`,
         })),
@@ -114,14 +115,14 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
       for (const [subject, type] of Object.entries(DELETION_SUBJECTS)) {
         const kind = subject === 'ORDER' ? 'Order' : subject === 'PRODUCT' ? 'Product' : 'Customer';
         for (const deleted of await books.deleted(type)) {
-          const view = {
+          const view = (): View => ({
             __typename: 'BasicEvent',
             id: gid('BasicEvent', `${numberOf(deleted.id)}${Date.parse(deleted.deletedAt)}`),
             action: 'destroy',
             subjectId: gid(kind, numberOf(deleted.id)),
             subjectType: subject,
             createdAt: deleted.deletedAt,
-          };
+          });
           events.push({
             view,
             search: { action: 'destroy', subject_type: subject, created_at: deleted.deletedAt },
@@ -135,7 +136,7 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
       id: gid('ShopifyPaymentsAccount', shopNumber(books.accountKey)),
       payouts: async (args: Record<string, unknown>) =>
         connection(
-          (await books.all('payout')).map((p) => ({ view: payoutView(p), search: {}, sortAt: `${p.CreatedAt}|${p.Id}` })),
+          (await books.all('payout')).map((p) => ({ view: () => payoutView(p), search: {}, sortAt: `${p.CreatedAt}|${p.Id}` })),
           args,
           bulk,
         ),
@@ -144,7 +145,7 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
         const names = new Map((await books.all('order')).map((o) => [o.Id, o.OrderNumber]));
         return connection(
           (await books.all('transaction')).map((t) => ({
-            view: balanceTransactionView(t, t.OrderId === null ? null : (names.get(t.OrderId) ?? null)),
+            view: () => balanceTransactionView(t, t.OrderId === null ? null : (names.get(t.OrderId) ?? null)),
             search: { payments_transfer_id: t.PayoutId === null ? '' : String(numberOf(t.PayoutId)), processed_at: t.CreatedAt },
             sortAt: `${t.CreatedAt}|${t.Id}`,
           })),
