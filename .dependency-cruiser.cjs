@@ -36,6 +36,8 @@ const LEVELS = [
       idempotency: '^src/idempotency/',
       ratelimit: '^src/ratelimit/',
       store: '^src/store/',
+      // Dashboard users, their sessions and the audit log.
+      users: '^src/users/',
     },
   },
   { level: '4 platform kit', units: { 'platform-kit': '^src/platforms/(?!index\\.ts$)[^/]+$' } },
@@ -47,7 +49,7 @@ const LEVELS = [
   { level: '9 writes', units: { writes: '^src/writes/' } },
   { level: '10 orchestration', units: { jobs: '^src/jobs/' } },
   { level: '11 http edge', units: { http: '^src/http/|^src/services\\.ts$' } },
-  { level: '12 http surfaces', units: { api: '^src/api/', link: '^src/link/' } },
+  { level: '12 http surfaces', units: { api: '^src/api/', link: '^src/link/', dashboard: '^src/dashboard/' } },
   { level: '13 composition', units: { composition: '^src/(app|runtime|server|main|startup-gc)\\.ts$|^src/cli/' } },
 ];
 

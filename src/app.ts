@@ -15,9 +15,10 @@ import { serializerCompiler } from './http/serialization.ts';
 import { registerEndpoint, type Endpoint } from './http/contract.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { httpServerOptions, limitConnections } from './http/connection-limits.ts';
-import { adminEndpoints, platformWebhookEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
+import { adminEndpoints, dashboardEndpoints, platformWebhookEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
 import { PLATFORM_WEBHOOK_BODY_LIMIT } from './api/platform-webhooks/receive.ts';
 import { registerLinkRoutes } from './link/routes.ts';
+import { registerDashboard } from './dashboard/routes.ts';
 import { AuthFailureThrottle } from './ratelimit/auth-failures.ts';
 import type { Services } from './services.ts';
 
@@ -88,6 +89,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
 
   for (const endpoint of publicEndpoints) registerEndpoint(app, endpoint);
   for (const endpoint of adminEndpoints) registerEndpoint(app, endpoint);
+  for (const endpoint of dashboardEndpoints) registerEndpoint(app, endpoint);
   // A signature covers the bytes as sent: this scope hands the handler the raw body, parsed only once verified.
   await app.register((scope, _options, done) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: PLATFORM_WEBHOOK_BODY_LIMIT }, (_request, body, parsed) => {
@@ -100,6 +102,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     registerEndpoint(app, endpoint, VERSIONED_PREFIX);
   }
   registerLinkRoutes(app);
+  registerDashboard(app);
   // The optional plugins' own pages (SANDBOX's bank feed linking), served here because they run in this process.
   for (const mount of options.mounts ?? []) mount(app);
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());

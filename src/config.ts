@@ -31,6 +31,8 @@ export interface Config {
   embeddedPostgresPort: number;
   /** Public address of this service, for link_url and file_url. */
   publicUrl: string;
+  /** The dashboard: the email of the Default organisation's first admin (DASHBOARD_ADMIN_EMAIL). */
+  dashboard: { firstAdminEmail: string };
   /** How long a prefer_sync write waits for the platform before answering 202 with async_response. */
   writeSyncWaitSeconds: number;
   /** Whether webhooks may go to loopback, private and link-local addresses (refused in production). */
@@ -336,6 +338,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     }
   }
 
+  const firstAdminEmail =
+    env.DASHBOARD_ADMIN_EMAIL !== undefined && env.DASHBOARD_ADMIN_EMAIL !== '' ? env.DASHBOARD_ADMIN_EMAIL.trim() : 'admin@localhost';
+  if (!/^[^\s@]{1,64}@[^\s@]{1,190}$/.test(firstAdminEmail))
+    problems.push('DASHBOARD_ADMIN_EMAIL is not an email address; expected e.g. ada@example.com');
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const sandboxEnabled = parseBoolean('SANDBOX_ENABLED', env.SANDBOX_ENABLED, true, problems);
   if (problems.length > 0) throw new ConfigError(problems);
@@ -354,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     rateLimit,
     embeddedPostgresPort,
     publicUrl,
+    dashboard: { firstAdminEmail },
     writeSyncWaitSeconds,
     authCacheSeconds,
     connectionCacheSeconds,

@@ -12,6 +12,7 @@ import { OrganizationGate } from './db/organization-gate.ts';
 import { postgresRateLimiter, redisRateLimiter } from './ratelimit/limiter.ts';
 import { VersionRegistry } from './http/versioning.ts';
 import { registerVersionChanges } from './http/version-changes.ts';
+import { inviteUser, signInUrl } from './users/users.ts';
 import { bootstrapAdmin, firstStartBanner, resolveEncryptionKey, verifyEncryptionKey } from './tenants/bootstrap.ts';
 import type { Services } from './services.ts';
 import { createBoss, type PgBoss } from './queue/boss.ts';
@@ -100,7 +101,11 @@ export async function startRuntime(options: {
         `organisation ${unlisted.organization_id}: ${unlisted.connections} production connections have a redirect_url but no production redirect URL list is set, so their link flows refuse to redirect; set one (PUT /admin/organizations/${unlisted.organization_id}/redirect_urls, docs/security.md "Redirects")`,
       );
     }
-    const { adminTokenSha256, firstStart } = await bootstrapAdmin(pool, cipher, config);
+    const { adminTokenSha256, firstStart } = await bootstrapAdmin(pool, cipher, config, async (organizationId) => {
+      const email = config.dashboard.firstAdminEmail;
+      const { signInToken } = await inviteUser(pool, organizationId, { email, role: 'admin' }, 'first_admin');
+      return { email, sign_in_url: signInUrl(config.publicUrl, signInToken) };
+    });
     if (firstStart !== null) process.stdout.write(firstStartBanner(firstStart));
     const rateLimiter =
       config.redisUrl !== null

@@ -46,6 +46,8 @@ import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
 
 export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
+/** The dashboard's own JSON endpoints (auth 'session': a dashboard user's cookie), under /dashboard/api. */
+export const dashboardEndpoints: Endpoint[] = [];
 /** Platforms' own webhooks: verified by their signature over the raw body, which their scope keeps unparsed (app.ts). */
 export const platformWebhookEndpoints: Endpoint[] = [receivePlatformWebhook];
 // Admin bearer token (the edge hook keys on the contract's auth, not the URL: /metrics is here too).

@@ -20,6 +20,11 @@ export const ERROR_CATALOGUE = {
   MISSING_ACCESS_TOKEN: { status: 401, type: 'INVALID_REQUEST' },
   INVALID_CREDENTIALS: { status: 401, type: 'CONNECTION_ERROR' },
   INVALID_ADMIN_TOKEN: { status: 401, type: 'INVALID_REQUEST' },
+  /** A dashboard request without a live session (src/http/session-auth.ts). */
+  SESSION_REQUIRED: { status: 401, type: 'INVALID_REQUEST' },
+  // 403: a dashboard user's role does not allow the request, or its CSRF token is missing or wrong
+  ROLE_NOT_ALLOWED: { status: 403, type: 'INVALID_REQUEST' },
+  CSRF_TOKEN_INVALID: { status: 403, type: 'INVALID_REQUEST' },
   // 404: endpoint not implemented, or not supported for the platform
   ROUTE_NOT_FOUND: { status: 404, type: 'INVALID_REQUEST' },
   /** The endpoint's product is not enabled for the organisation (src/tenants/products.ts). */

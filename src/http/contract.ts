@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors/catalogue.ts';
+import type { DashboardRole } from '../sql/dashboard-users.ts';
 
 export const ErrorBodySchema = Type.Object(
   {
@@ -25,12 +26,22 @@ export const ErrorBodySchema = Type.Object(
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Which authentication guards the route; the edge hooks enforce it. */
-export type AuthKind = 'none' | 'client' | 'admin';
+export type AuthKind = 'none' | 'client' | 'admin' | 'session';
+
+/**
+ * Whether a dashboard session may call the route, and with which role at least (src/http/dashboard-roles.ts). An
+ * admin route without it is the operator's alone; client routes default to viewer for reads, developer for writes.
+ */
+export interface DashboardAccess {
+  role: DashboardRole;
+}
 
 export interface Contract {
   method: Method;
   url: string;
   auth: AuthKind;
+  /** Dashboard sessions: the least role that may call it (client and session routes have a default). */
+  dashboard?: DashboardAccess;
   summary: string;
   description?: string;
   tags: readonly string[];
@@ -80,6 +91,7 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   none: undefined,
   client: [{ basicAuth: [] }],
   admin: [{ adminToken: [] }],
+  session: [{ dashboardSession: [] }],
 };
 
 /** What authentication itself may answer: a refused credential, and too many refused ones (src/ratelimit/auth-failures.ts). */
@@ -87,6 +99,7 @@ const AUTH_ERRORS: Record<AuthKind, readonly ErrorCode[]> = {
   none: [],
   client: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED'],
   admin: ['INVALID_ADMIN_TOKEN', 'RATE_LIMIT_EXCEEDED'],
+  session: ['SESSION_REQUIRED', 'ROLE_NOT_ALLOWED', 'CSRF_TOKEN_INVALID', 'RATE_LIMIT_EXCEEDED'],
 };
 
 /** The Fastify route schema (validation, serialization and OpenAPI) of a contract. */

@@ -7,6 +7,10 @@ import { assertEndpointEnabled } from '../tenants/endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateRequest, clientIdOf, verifyAdminToken } from './auth.ts';
 import { throttledAuthentication } from './auth-throttle.ts';
+import { authenticateSession, authorizeSession, sessionCookie, sessionEnvironment } from './session-auth.ts';
+import { sessionTenant } from './session-tenant.ts';
+import { recordAudit } from '../users/audit.ts';
+import { auditTarget } from './audit-target.ts';
 import { clientAuthCache } from './auth-cache.ts';
 import { parseVersionHeader, type ApiVersion } from './versioning.ts';
 import { rateLimitHeaders } from '../ratelimit/limiter.ts';
@@ -38,6 +42,7 @@ const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE', 'PUT']);
 export function installEdgeHooks(app: FastifyInstance): void {
   clientAuthCache.configure(app.services.config.authCacheSeconds);
   app.decorateRequest('tenant', null);
+  app.decorateRequest('dashboardUser', null);
   app.decorateRequest('apiVersion', null);
   app.decorateRequest('idempotency', null);
   app.decorateRequest('stopRenewingClaim', null);
@@ -64,8 +69,18 @@ export function installEdgeHooks(app: FastifyInstance): void {
     const { services } = app;
     const header = request.headers.authorization;
     const presented = header !== undefined && header !== '';
-    // Failed attempts are counted per source address and per target; over a limit, 429 without checking (src/ratelimit/auth-failures.ts).
-    if (auth === 'admin') {
+    const contract = request.routeOptions.config.contract;
+    if (auth === undefined || auth === 'none' || contract === undefined) return;
+    const sessionToken = presented ? null : sessionCookie(request);
+    if (auth === 'session' || sessionToken !== null) {
+      // A dashboard session (src/http/session-auth.ts): its organisation, role, CSRF token and environment.
+      const user = await authenticateSession(services.pool, sessionToken ?? '');
+      request.dashboardUser = user;
+      authorizeSession(user, request, contract);
+      if (auth === 'client') request.tenant = await sessionTenant(services.pool, user.organizationId, sessionEnvironment(request));
+      await hitRateLimit(reply, user.organizationId);
+    } else if (auth === 'admin') {
+      // Failed attempts are counted per source address and per target; over a limit, 429 without checking (src/ratelimit/auth-failures.ts).
       await throttledAuthentication(
         app.authThrottle,
         request.log,
@@ -74,17 +89,29 @@ export function installEdgeHooks(app: FastifyInstance): void {
           verifyAdminToken(header, services.adminTokenSha256);
         },
       );
-      return;
+    } else {
+      const clientId = clientIdOf(header);
+      request.tenant = await throttledAuthentication(
+        app.authThrottle,
+        request.log,
+        {
+          surface: 'client',
+          address: request.ip,
+          target: clientId === null ? null : `client:${clientId}`,
+          presented,
+          refusal: 'INVALID_CREDENTIALS',
+        },
+        () => authenticateRequest(services.pool, request),
+      );
+      await hitRateLimit(reply, request.tenant.organizationId);
     }
-    if (auth !== 'client') return;
-    const clientId = clientIdOf(header);
-    request.tenant = await throttledAuthentication(
-      app.authThrottle,
-      request.log,
-      { surface: 'client', address: request.ip, target: clientId === null ? null : `client:${clientId}`, presented, refusal: 'INVALID_CREDENTIALS' },
-      () => authenticateRequest(services.pool, request),
-    );
-    const decision = await services.rateLimiter.hit(`org:${request.tenant.organizationId}`);
+    if (request.tenant === null) return;
+    request.apiVersion = parseVersionHeader(request.headers['x-service-version']);
+    assertEndpointEnabled(request.tenant, request.method, request.routeOptions.url ?? request.url);
+  });
+
+  async function hitRateLimit(reply: FastifyReply, organizationId: string): Promise<void> {
+    const decision = await app.services.rateLimiter.hit(`org:${organizationId}`);
     void reply.headers(rateLimitHeaders(decision));
     if (!decision.allowed) {
       throw new ServiceError(
@@ -94,8 +121,24 @@ export function installEdgeHooks(app: FastifyInstance): void {
         { 'Retry-After': String(decision.resetSeconds) },
       );
     }
-    request.apiVersion = parseVersionHeader(request.headers['x-service-version']);
-    assertEndpointEnabled(request.tenant, request.method, request.routeOptions.url ?? request.url);
+  }
+
+  // What a dashboard session changed, or tried to change, goes to its organisation's audit log (refusals included).
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const user = request.dashboardUser;
+    if (user === null || !WRITE_METHODS.has(request.method)) return;
+    await recordAudit(app.services.pool, {
+      organizationId: user.organizationId,
+      userId: user.userId,
+      actor: user.email,
+      action: `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0] ?? ''}`,
+      target: auditTarget(request),
+      environment: request.tenant?.environment ?? null,
+      status: reply.statusCode,
+      requestId: request.id,
+    }).catch((error: unknown) => {
+      request.log.error({ err: error }, 'could not record a dashboard action in the audit log');
+    });
   });
 
   // Text PostgreSQL cannot store as sent (NUL, lone surrogates) and non-finite numbers: 400 before validation or any handler.

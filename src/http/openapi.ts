@@ -18,6 +18,12 @@ export function openApiOptions(publicUrl: string): FastifyDynamicSwaggerOptions 
         securitySchemes: {
           basicAuth: { type: 'http', scheme: 'basic', description: 'client_id:client_secret of one environment' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the operator' },
+          dashboardSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'lp_session',
+            description: 'A dashboard session (docs/dashboard.md); state-changing requests also send X-CSRF-Token',
+          },
         },
       },
     },

@@ -63,7 +63,14 @@ export interface FirstStart {
   adminToken: string | null;
   /** Null when organisations already existed (ADMIN_TOKEN was set before and is not now). */
   created: CreatedOrganization | null;
+  /** The Default organisation's first dashboard admin and their one-time sign-in link. */
+  dashboardAdmin: FirstDashboardAdmin | null;
   file: string;
+}
+
+export interface FirstDashboardAdmin {
+  email: string;
+  sign_in_url: string;
 }
 
 /**
@@ -76,6 +83,8 @@ export async function bootstrapAdmin(
   pool: Pool,
   cipher: Cipher,
   config: Config,
+  /** Makes the new Default organisation's first dashboard admin (src/runtime.ts passes src/users' invitation). */
+  firstAdmin: ((organizationId: string) => Promise<FirstDashboardAdmin>) | null = null,
 ): Promise<{ adminTokenSha256: Buffer; firstStart: FirstStart | null }> {
   const file = path.join(config.dataDir, 'credentials.json');
   const { digest, firstStart } = await withTransaction(pool, async (db): Promise<{ digest: Buffer; firstStart: FirstStart | null }> => {
@@ -89,13 +98,14 @@ export async function bootstrapAdmin(
     if (generated !== null) {
       await storeAdminTokenDigest(db, JSON.stringify(digest.toString('hex')));
     }
-    if (setUpBefore) return { digest, firstStart: generated === null ? null : { adminToken: generated, created: null, file } };
+    if (setUpBefore) return { digest, firstStart: generated === null ? null : { adminToken: generated, created: null, dashboardAdmin: null, file } };
     // Marks the installation as set up, so deleting every organisation later never brings Default back.
     await markFirstStartDone(db);
     const created = (await countOrganizations(db)) === 0 ? await createOrganization(pool, cipher, 'Default') : null;
     if (generated === null && created === null) return { digest, firstStart: null };
-    return { digest, firstStart: { adminToken: generated, created, file } };
+    return { digest, firstStart: { adminToken: generated, created, dashboardAdmin: null, file } };
   });
+  if (firstStart?.created != null && firstAdmin !== null) firstStart.dashboardAdmin = await firstAdmin(firstStart.created.organization.id);
   if (firstStart !== null) await writeCredentialsFile(firstStart);
   return { adminTokenSha256: digest, firstStart };
 }
@@ -109,6 +119,7 @@ async function writeCredentialsFile(first: FirstStart): Promise<void> {
     note: 'Written once on first start. Keep it secret; rotate with POST /admin/organizations/:id/credentials/rotate.',
     ...(first.adminToken !== null ? { admin_token: first.adminToken } : {}),
     ...(first.created !== null ? { organization: first.created.organization, credentials: first.created.credentials } : {}),
+    ...(first.dashboardAdmin !== null ? { dashboard_admin: first.dashboardAdmin } : {}),
   };
   await writeFile(first.file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
 }
@@ -124,6 +135,9 @@ export function firstStartBanner(first: FirstStart): string {
     for (const env of ['sandbox', 'production'] as const) {
       lines.push(`${env}: client_id=${first.created.credentials[env].client_id} client_secret=${first.created.credentials[env].client_secret}`);
     }
+  }
+  if (first.dashboardAdmin !== null) {
+    lines.push(`dashboard: sign in as ${first.dashboardAdmin.email} once, through ${first.dashboardAdmin.sign_in_url}`);
   }
   lines.push(`saved to ${first.file} (mode 0600)`, '');
   return lines.join('\n');

@@ -1,0 +1,153 @@
+/**
+ * Every dashboard page and form action runs through here: the session (or a redirect to sign in), the environment
+ * switch, the CSRF check of a form, and the API caller acting as the user.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { sessionCookie, sessionEnvironment } from '../http/session-auth.ts';
+import { sessionUser, type SessionUser } from '../users/sessions.ts';
+import { getOrganization } from '../tenants/organizations.ts';
+import type { Environment, Organization } from '../tenants/types.ts';
+import { apiCaller, type ApiCaller } from './api-client.ts';
+import type { Html } from '../html/tag.ts';
+import { layout, type NavSection } from './layout.ts';
+
+export interface DashboardContext {
+  user: SessionUser;
+  organization: Organization;
+  environment: Environment;
+  api: ApiCaller;
+  /** The page's own query string values. */
+  query: Readonly<Record<string, string>>;
+  request: FastifyRequest;
+}
+
+export type FormBody = Readonly<Record<string, string | readonly string[]>>;
+
+function queryOf(request: FastifyRequest): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+    if (typeof value === 'string') query[name] = value;
+  }
+  return query;
+}
+
+async function context(app: FastifyInstance, request: FastifyRequest): Promise<DashboardContext | null> {
+  const token = sessionCookie(request);
+  if (token === null) return null;
+  const user = await sessionUser(app.services.pool, token);
+  if (user === null) return null;
+  const organization = await getOrganization(app.services.pool, user.organizationId);
+  if (organization === null) return null;
+  let environment: Environment;
+  try {
+    environment = sessionEnvironment(request);
+  } catch {
+    environment = 'sandbox';
+  }
+  return {
+    user,
+    organization,
+    environment,
+    query: queryOf(request),
+    request,
+    api: apiCaller(app, { token, csrfToken: user.csrfToken, environment, requestId: request.id }),
+  };
+}
+
+function toSignIn(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+  return reply.redirect(`/dashboard/login${next}`, 303);
+}
+
+export interface PageResult {
+  title: string;
+  section: NavSection;
+  body: Html;
+  status?: number;
+}
+
+/** A page: signed in or sent to sign in; its body inside the shared layout. */
+export function dashboardPage(app: FastifyInstance, url: string, render: (ctx: DashboardContext) => Promise<PageResult>): void {
+  app.get(url, async (request, reply) => {
+    const ctx = await context(app, request);
+    if (ctx === null) return toSignIn(request, reply);
+    const result = await render(ctx);
+    return reply
+      .code(result.status ?? 200)
+      .type('text/html; charset=utf-8')
+      .send(
+        layout({
+          ...result,
+          user: ctx.user,
+          organization: ctx.organization,
+          environment: ctx.environment,
+          notice: ctx.query.notice,
+          problem: ctx.query.problem,
+        }),
+      );
+  });
+}
+
+/** A live part of a page (running syncs, new deliveries): the same markup, re-fetched by the page's script. */
+export function dashboardFragment(app: FastifyInstance, url: string, render: (ctx: DashboardContext) => Promise<Html>): void {
+  app.get(url, async (request, reply) => {
+    const ctx = await context(app, request);
+    if (ctx === null) return reply.code(401).type('text/plain; charset=utf-8').send('Sign in again.');
+    const body = await render(ctx);
+    return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body.text);
+  });
+}
+
+export function formValue(body: FormBody, name: string): string {
+  const value = body[name];
+  return typeof value === 'string' ? value : (value?.[0] ?? '');
+}
+
+export function formValues(body: FormBody, name: string): string[] {
+  const value = body[name];
+  return value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
+}
+
+function csrfMatches(body: FormBody, expected: string): boolean {
+  const presented = Buffer.from(formValue(body, '_csrf'));
+  const wanted = Buffer.from(expected);
+  return presented.length === wanted.length && timingSafeEqual(presented, wanted);
+}
+
+/** Where an action sends the browser back: a notice or the API's own error message. */
+export interface ActionResult {
+  to: string;
+  notice?: string;
+  problem?: string;
+}
+
+export function back(to: string, outcome: { notice?: string; problem?: string }): ActionResult {
+  return { to, ...outcome };
+}
+
+function withMessage(result: ActionResult): string {
+  const url = new URL(result.to, 'http://dashboard.invalid');
+  if (result.notice !== undefined) url.searchParams.set('notice', result.notice);
+  if (result.problem !== undefined) url.searchParams.set('problem', result.problem);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/**
+ * A form action (POST, urlencoded): the form's CSRF token must be the session's; then the action calls the API as the
+ * user and the browser is sent back (303) with what happened. Role refusals come from the API itself.
+ */
+export function dashboardAction(app: FastifyInstance, url: string, act: (ctx: DashboardContext, body: FormBody) => Promise<ActionResult>): void {
+  app.post(url, async (request, reply) => {
+    const ctx = await context(app, request);
+    if (ctx === null) return toSignIn(request, reply);
+    const body = (request.body ?? {}) as FormBody;
+    if (!csrfMatches(body, ctx.user.csrfToken)) {
+      return reply
+        .code(403)
+        .type('text/plain; charset=utf-8')
+        .send('This form has expired (its CSRF token does not match your session). Go back, reload the page and try again.');
+    }
+    return reply.redirect(withMessage(await act(ctx, body)), 303);
+  });
+}

@@ -1,0 +1,4 @@
+/** Every dashboard page, each registering its own routes (pages, fragments, form actions). */
+import type { FastifyInstance } from 'fastify';
+
+export const DASHBOARD_PAGES: readonly ((app: FastifyInstance) => void)[] = [];

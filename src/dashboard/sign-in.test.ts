@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/support/app.ts';
+import { signedInUser, TEST_PASSWORD } from '../../test/support/dashboard.ts';
+import { inviteUser } from '../users/users.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  // A low failed-sign-in limit, so the throttle shows within a few attempts (the service's default is higher).
+  t = await startTestApp({ config: { authFailures: { perAddress: 8, perTarget: 8, windowSeconds: 60 } } });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function loginForm(body: string, cookie: string | undefined): { token: string; cookie: string } {
+  const token = /name="_login" value="([^"]+)"/.exec(body)?.[1] ?? '';
+  return { token, cookie: cookie ?? '' };
+}
+
+async function signIn(email: string, password: string, address = '10.0.0.1') {
+  const page = await t.app.inject({ method: 'GET', url: '/dashboard/login' });
+  const setCookie = String(page.headers['set-cookie']);
+  const form = loginForm(page.body, /lp_login=([^;]+)/.exec(setCookie)?.[1]);
+  return t.app.inject({
+    method: 'POST',
+    url: '/dashboard/login',
+    remoteAddress: address,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `lp_login=${form.cookie}` },
+    payload: new URLSearchParams({ _login: form.token, email, password, next: '/dashboard/connections' }).toString(),
+  });
+}
+
+describe('dashboard sign-in', () => {
+  it('sends a visitor without a session to the sign-in page', async () => {
+    const answer = await t.app.inject({ method: 'GET', url: '/dashboard/account' });
+    expect(answer.statusCode).toBe(303);
+    expect(answer.headers.location).toBe('/dashboard/login?next=%2Fdashboard%2Faccount');
+  });
+
+  it('signs in with email and password into an HttpOnly, SameSite session cookie, and out again', async () => {
+    const user = await signedInUser(t.app, t.db.pool, t.org.organization.id, 'viewer');
+    const answer = await signIn(user.email, TEST_PASSWORD);
+    expect(answer.statusCode).toBe(303);
+    expect(answer.headers.location).toBe('/dashboard/connections');
+    const cookie = [answer.headers['set-cookie']].flat().find((c) => String(c).startsWith('lp_session='));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Secure/);
+    const session = /lp_session=([^;]+)/.exec(String(cookie))?.[1] ?? '';
+    const api = await t.app.inject({
+      method: 'GET',
+      url: '/versioned/connections',
+      headers: { cookie: `lp_session=${session}`, 'x-service-version': '2024-08-31' },
+    });
+    expect(api.statusCode).toBe(200);
+  });
+
+  it('refuses a wrong password, then throttles the address', async () => {
+    const user = await signedInUser(t.app, t.db.pool, t.org.organization.id, 'viewer');
+    const wrong = await signIn(user.email, 'not the password', '10.9.9.9');
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain('Wrong email or password.');
+    let last = wrong.statusCode;
+    for (let i = 0; i < 10 && last !== 429; i++) last = (await signIn(user.email, `wrong ${i}`, '10.9.9.9')).statusCode;
+    expect(last).toBe(429);
+  });
+
+  it('uses a sign-in link once', async () => {
+    const { signInToken } = await inviteUser(t.db.pool, t.org.organization.id, { email: 'once@example.com', role: 'developer' });
+    const first = await t.app.inject({ method: 'GET', url: `/dashboard/sign-in/${signInToken}` });
+    expect(first.statusCode).toBe(200);
+    await signedInUser(t.app, t.db.pool, t.org.organization.id, 'viewer');
+    const token = /name="_login" value="([^"]+)"/.exec(first.body)?.[1] ?? '';
+    const login = /lp_login=([^;]+)/.exec(String(first.headers['set-cookie']))?.[1] ?? '';
+    const post = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/dashboard/sign-in/${signInToken}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `lp_login=${login}` },
+        payload: new URLSearchParams({ _login: token, password }).toString(),
+      });
+    expect((await post('short')).statusCode).toBe(400);
+    expect((await post(TEST_PASSWORD)).statusCode).toBe(303);
+    const again = await t.app.inject({ method: 'GET', url: `/dashboard/sign-in/${signInToken}` });
+    expect(again.statusCode).toBe(410);
+  });
+});

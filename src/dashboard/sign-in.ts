@@ -1,0 +1,251 @@
+/**
+ * Signing in and out: email and password (throttled per address and per email, as API credentials are), one-time
+ * sign-in links (the first admin's, invitations) that set a password, the environment switch, signing out here or
+ * everywhere. The login form carries a double-submit token against login CSRF (a foreign site signing a browser in
+ * to the attacker's account).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html, type Html } from '../html/tag.ts';
+import { ServiceError } from '../errors/catalogue.ts';
+import { throttledAuthentication } from '../http/auth-throttle.ts';
+import { sessionCookie } from '../http/session-auth.ts';
+import { acceptSignInLink, checkPassword, signInLinkTarget } from '../users/users.ts';
+import { endEverySession, endSession, sessionUser, startSession } from '../users/sessions.ts';
+import { recordAudit } from '../users/audit.ts';
+import { MIN_PASSWORD_LENGTH } from '../users/passwords.ts';
+import { ENVIRONMENTS } from '../tenants/types.ts';
+import { head } from './layout.ts';
+import { clearSessionCookie, LOGIN_COOKIE, SESSION_TTL_SECONDS, setCookie, setEnvironmentCookie, setSessionCookie } from './cookies.ts';
+import { formValue, type FormBody } from './context.ts';
+import { cookie } from '../http/session-auth.ts';
+import { oidcSignInButton } from './oidc.ts';
+
+function signInPage(title: string, body: Html): string {
+  return `<!doctype html>\n${
+    html`<html lang="en">
+<head>
+${head(title)}
+</head>
+<body>
+<main class="sign-in" id="main">
+<p class="brand"><span class="brand-mark" aria-hidden="true">L</span> Ledgerport</p>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`.text
+  }\n`;
+}
+
+/** Only a path of the dashboard itself: never an open redirect. */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/dashboard(\/[^\\]*)?(\?.*)?$/.test(next) && !next.startsWith('//') ? next : '/dashboard';
+}
+
+function loginForm(request: FastifyRequest, reply: FastifyReply, options: { next: string; problem?: string; notice?: string; email?: string }): Html {
+  const token = randomBytes(24).toString('base64url');
+  setCookie(reply, request, LOGIN_COOKIE, token, 3600);
+  return html`${options.notice === undefined ? '' : html`<p class="notice" role="status">${options.notice}</p>`}
+${options.problem === undefined ? '' : html`<p class="problem" role="alert">${options.problem}</p>`}
+<form method="post" action="/dashboard/login" class="stack">
+  <input type="hidden" name="_login" value="${token}">
+  <input type="hidden" name="next" value="${options.next}">
+  <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}"></div>
+  <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+  <button type="submit">Sign in</button>
+</form>
+${oidcSignInButton(request.server.services.config, options.next)}`;
+}
+
+function loginTokenMatches(request: FastifyRequest, body: FormBody): boolean {
+  const expected = cookie(request, LOGIN_COOKIE);
+  const presented = formValue(body, '_login');
+  if (expected === null) return false;
+  if (presented.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(presented), Buffer.from(expected));
+}
+
+function formBody(request: FastifyRequest): FormBody {
+  return (request.body ?? {}) as FormBody;
+}
+
+export function registerSignIn(app: FastifyInstance): void {
+  const { pool } = app.services;
+
+  app.get('/dashboard/login', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const token = sessionCookie(request);
+    if (token !== null && (await sessionUser(pool, token)) !== null) return reply.redirect(safeNext(query.next), 303);
+    const notice = typeof query.notice === 'string' ? query.notice : undefined;
+    const problem = typeof query.problem === 'string' ? query.problem : undefined;
+    const body = loginForm(request, reply, {
+      next: safeNext(query.next),
+      ...(notice === undefined ? {} : { notice }),
+      ...(problem === undefined ? {} : { problem }),
+    });
+    return reply.type('text/html; charset=utf-8').send(signInPage('Sign in to the dashboard', body));
+  });
+
+  app.post('/dashboard/login', async (request, reply) => {
+    const body = formBody(request);
+    const next = safeNext(formValue(body, 'next'));
+    const email = formValue(body, 'email').trim();
+    const again = (status: number, problem: string): FastifyReply =>
+      reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .send(signInPage('Sign in to the dashboard', loginForm(request, reply, { next, problem, email })));
+    if (!loginTokenMatches(request, body)) return again(403, 'This sign-in form has expired; please sign in again.');
+    if (email === '' || formValue(body, 'password') === '') return again(400, 'Enter your email and password.');
+    try {
+      const user = await throttledAuthentication(
+        app.authThrottle,
+        request.log,
+        { surface: 'dashboard', address: request.ip, target: `user:${email.toLowerCase()}`, presented: true, refusal: 'INVALID_CREDENTIALS' },
+        async () => {
+          const found = await checkPassword(pool, email, formValue(body, 'password'));
+          if (found === null) throw new ServiceError('INVALID_CREDENTIALS', 'Wrong email or password.', { source: 'service' });
+          return found;
+        },
+      );
+      const session = await startSession(pool, user.id, SESSION_TTL_SECONDS);
+      await recordAudit(pool, {
+        organizationId: user.organization_id,
+        userId: user.id,
+        actor: user.email,
+        action: 'SIGN_IN',
+        target: 'password',
+        environment: null,
+        status: 303,
+        requestId: request.id,
+      });
+      setSessionCookie(reply, request, session.token);
+      return await reply.redirect(next, 303);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      if (error.code === 'RATE_LIMIT_EXCEEDED') return again(429, error.message);
+      if (error.code === 'INVALID_CREDENTIALS') return again(401, 'Wrong email or password.');
+      throw error;
+    }
+  });
+
+  // A one-time link: shows whose it is and asks for a password; using it signs in.
+  app.get('/dashboard/sign-in/:token', async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const target = await signInLinkTarget(pool, token);
+    if (target === null) {
+      return reply
+        .code(410)
+        .type('text/html; charset=utf-8')
+        .send(
+          signInPage(
+            'This sign-in link cannot be used',
+            html`<p>It was used already, has expired, or was never issued. Ask an admin of your organisation for a new invitation, or <a href="/dashboard/login">sign in</a>.</p>`,
+          ),
+        );
+    }
+    const loginToken = randomBytes(24).toString('base64url');
+    setCookie(reply, request, LOGIN_COOKIE, loginToken, 3600);
+    const body = html`<p>Welcome, ${target.email}. Choose a password (at least ${MIN_PASSWORD_LENGTH} characters) to finish ${target.purpose === 'first_admin' ? 'setting up the first admin' : 'your invitation'}.</p>
+<form method="post" action="/dashboard/sign-in/${token}" class="stack">
+  <input type="hidden" name="_login" value="${loginToken}">
+  <input type="text" name="username" autocomplete="username" value="${target.email}" hidden>
+  <div class="field"><label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></div>
+  <button type="submit">Set password and sign in</button>
+</form>`;
+    return reply.type('text/html; charset=utf-8').send(signInPage('Set your password', body));
+  });
+
+  app.post('/dashboard/sign-in/:token', async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const body = formBody(request);
+    if (!loginTokenMatches(request, body)) return reply.redirect(`/dashboard/sign-in/${encodeURIComponent(token)}`, 303);
+    try {
+      const user = await acceptSignInLink(pool, token, formValue(body, 'password'));
+      if (user === null) return await reply.redirect(`/dashboard/sign-in/${encodeURIComponent(token)}`, 303);
+      const session = await startSession(pool, user.id, SESSION_TTL_SECONDS);
+      await recordAudit(pool, {
+        organizationId: user.organization_id,
+        userId: user.id,
+        actor: user.email,
+        action: 'SIGN_IN',
+        target: 'sign-in link',
+        environment: null,
+        status: 303,
+        requestId: request.id,
+      });
+      setSessionCookie(reply, request, session.token);
+      return await reply.redirect('/dashboard?notice=Password+set.+Welcome+to+Ledgerport.', 303);
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === 'VALIDATION_ERROR') {
+        return reply
+          .code(400)
+          .type('text/html; charset=utf-8')
+          .send(
+            signInPage(
+              'Set your password',
+              html`<p class="problem" role="alert">${error.message}</p><p><a href="/dashboard/sign-in/${token}">Try again</a></p>`,
+            ),
+          );
+      }
+      throw error;
+    }
+  });
+
+  // Sign-out and the environment switch are form posts of a signed-in page: the form's CSRF token must match.
+  const signedInPost = (
+    url: string,
+    act: (request: FastifyRequest, reply: FastifyReply, token: string, body: FormBody) => Promise<FastifyReply>,
+  ): void => {
+    app.post(url, async (request, reply) => {
+      const token = sessionCookie(request);
+      const user = token === null ? null : await sessionUser(pool, token);
+      const body = formBody(request);
+      if (token === null || user === null) return reply.redirect('/dashboard/login', 303);
+      const presented = Buffer.from(formValue(body, '_csrf'));
+      const expected = Buffer.from(user.csrfToken);
+      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+        return reply
+          .code(403)
+          .type('text/plain; charset=utf-8')
+          .send('This form has expired (its CSRF token does not match your session). Reload the page and try again.');
+      }
+      const audit = (action: string): Promise<void> =>
+        recordAudit(pool, {
+          organizationId: user.organizationId,
+          userId: user.userId,
+          actor: user.email,
+          action,
+          target: null,
+          environment: null,
+          status: 303,
+          requestId: request.id,
+        });
+      if (url.endsWith('/logout')) await audit('SIGN_OUT');
+      if (url.endsWith('/logout-everywhere')) await audit('SIGN_OUT_EVERYWHERE');
+      return act(request, reply, token, body);
+    });
+  };
+
+  signedInPost('/dashboard/logout', async (request, reply, token) => {
+    await endSession(pool, token);
+    clearSessionCookie(reply, request);
+    return reply.redirect('/dashboard/login?notice=Signed+out.', 303);
+  });
+
+  signedInPost('/dashboard/account/logout-everywhere', async (request, reply, token) => {
+    const user = await sessionUser(pool, token);
+    if (user !== null) await endEverySession(pool, user.userId);
+    clearSessionCookie(reply, request);
+    return reply.redirect('/dashboard/login?notice=Signed+out+on+every+device.', 303);
+  });
+
+  signedInPost('/dashboard/environment', async (request, reply, _token, body) => {
+    const environment = formValue(body, 'environment');
+    if (!(ENVIRONMENTS as readonly string[]).includes(environment)) return reply.redirect('/dashboard?problem=Choose+sandbox+or+production.', 303);
+    setEnvironmentCookie(reply, request, environment);
+    const back = formValue(body, 'back');
+    return reply.redirect(safeNext(back === '' ? '/dashboard' : back), 303);
+  });
+}

@@ -1,0 +1,162 @@
+/**
+ * Dashboard users: invitations and the first admin (one-time sign-in links), password sign-in, roles. An organisation
+ * always keeps at least one admin.
+ */
+import { randomToken, sha256 } from '../crypto/secrets.ts';
+import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
+import { ServiceError } from '../errors/catalogue.ts';
+import {
+  countDashboardAdmins,
+  deleteDashboardUser,
+  findDashboardUser,
+  findDashboardUserByEmail,
+  insertDashboardUser,
+  lockDashboardUsers,
+  markDashboardSignIn,
+  setDashboardUserPassword,
+  setDashboardUserRole,
+  type DashboardRole,
+  type DashboardUserRow,
+} from '../sql/dashboard-users.ts';
+import { consumeSignInLink, insertSignInLink, signInLinkUsable, type SignInLinkPurpose } from '../sql/dashboard-sign-in-links.ts';
+import { deleteUserSessions } from '../sql/dashboard-sessions.ts';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+
+export const SIGN_IN_LINK_PATTERN = /^lplnk_[A-Za-z0-9_-]{43}$/;
+/** A sign-in link is good for a week: long enough to pass on, short enough not to linger in an inbox. */
+export const SIGN_IN_LINK_TTL_SECONDS = 7 * 24 * 3600;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+
+/** Where a one-time sign-in link token is used. */
+export function signInUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}/dashboard/sign-in/${token}`;
+}
+
+export interface DashboardUser {
+  id: string;
+  email: string;
+  role: DashboardRole;
+  has_password: boolean;
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+export function userView(row: DashboardUserRow): DashboardUser {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    has_password: row.password_hash !== null,
+    created_at: row.created_at.toISOString(),
+    last_sign_in_at: row.last_sign_in_at?.toISOString() ?? null,
+  };
+}
+
+function invalid(field: string, message: string): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', message, { source: 'service', field, location: 'body' });
+}
+
+export function checkEmail(email: string): string {
+  const trimmed = email.trim();
+  if (!EMAIL.test(trimmed)) throw invalid('email', '`email` must be an email address such as ada@example.com.');
+  return trimmed;
+}
+
+async function newSignInLink(db: Queryable, userId: string, purpose: SignInLinkPurpose): Promise<string> {
+  const token = randomToken('lplnk_');
+  await insertSignInLink(db, { tokenSha256: sha256(token), userId, purpose, ttlSeconds: SIGN_IN_LINK_TTL_SECONDS });
+  return token;
+}
+
+/** Invites a user (or, with `purpose: 'first_admin'`, the organisation's first admin); returns the one-time link token. */
+export async function inviteUser(
+  pool: Pool,
+  organizationId: string,
+  input: { email: string; role: DashboardRole },
+  purpose: SignInLinkPurpose = 'invitation',
+): Promise<{ user: DashboardUser; signInToken: string }> {
+  const email = checkEmail(input.email);
+  return withTransaction(pool, async (db) => {
+    const row = await insertDashboardUser(db, { organizationId, email, role: input.role, passwordHash: null });
+    if (row === null) {
+      throw new ServiceError('DUPLICATE_VALUE_CONFLICT', `${email} already has a dashboard account; an email belongs to one organisation.`, {
+        source: 'service',
+        field: 'email',
+        location: 'body',
+      });
+    }
+    return { user: userView(row), signInToken: await newSignInLink(db, row.id, purpose) };
+  });
+}
+
+/** The email a usable sign-in link is for, or null (unknown, used or expired). */
+export async function signInLinkTarget(db: Queryable, token: string): Promise<{ email: string; purpose: SignInLinkPurpose } | null> {
+  return SIGN_IN_LINK_PATTERN.test(token) ? signInLinkUsable(db, sha256(token)) : null;
+}
+
+/** Uses a sign-in link once and sets the user's password; null when the link is no longer usable. */
+export async function acceptSignInLink(pool: Pool, token: string, password: string): Promise<DashboardUserRow | null> {
+  const problem = passwordProblem(password);
+  if (problem !== null) throw invalid('password', problem);
+  if (!SIGN_IN_LINK_PATTERN.test(token)) return null;
+  const passwordHash = await hashPassword(password);
+  return withTransaction(pool, async (db) => {
+    const user = await consumeSignInLink(db, sha256(token));
+    if (user === null) return null;
+    await setDashboardUserPassword(db, user.id, passwordHash);
+    await markDashboardSignIn(db, user.id);
+    return user;
+  });
+}
+
+/** The user whose email and password these are; null otherwise (same time either way). */
+export async function checkPassword(db: Queryable, email: string, password: string): Promise<DashboardUserRow | null> {
+  const user = password.length > 256 ? null : await findDashboardUserByEmail(db, email.trim());
+  const ok = await verifyPassword(user?.password_hash ?? null, password);
+  if (!ok || user === null) return null;
+  await markDashboardSignIn(db, user.id);
+  return user;
+}
+
+/** The user of an identity provider's verified email (OpenID Connect): only an existing account signs in. */
+export async function userForVerifiedEmail(db: Queryable, email: string): Promise<DashboardUserRow | null> {
+  const user = await findDashboardUserByEmail(db, email);
+  if (user !== null) await markDashboardSignIn(db, user.id);
+  return user;
+}
+
+function notFound(userId: string): ServiceError {
+  return new ServiceError('RESOURCE_NOT_FOUND', `No dashboard user ${userId} in this organisation.`, { source: 'service' });
+}
+
+function lastAdmin(): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', 'An organisation keeps at least one admin: make another user admin first.', {
+    source: 'service',
+    field: 'role',
+    location: 'body',
+  });
+}
+
+export async function changeRole(pool: Pool, organizationId: string, userId: string, role: DashboardRole): Promise<DashboardUser> {
+  return withTransaction(pool, async (db) => {
+    await lockDashboardUsers(db, organizationId);
+    const before = await findDashboardUser(db, organizationId, userId);
+    if (before === null) throw notFound(userId);
+    if (before.role === 'admin' && role !== 'admin' && (await countDashboardAdmins(db, organizationId)) <= 1) throw lastAdmin();
+    const after = await setDashboardUserRole(db, organizationId, userId, role);
+    if (after === null) throw notFound(userId);
+    // A changed role takes effect at once: the user's sessions end and they sign in again with the new one.
+    await deleteUserSessions(db, userId);
+    return userView(after);
+  });
+}
+
+export async function removeUser(pool: Pool, organizationId: string, userId: string): Promise<void> {
+  await withTransaction(pool, async (db) => {
+    await lockDashboardUsers(db, organizationId);
+    const user = await findDashboardUser(db, organizationId, userId);
+    if (user === null) throw notFound(userId);
+    if (user.role === 'admin' && (await countDashboardAdmins(db, organizationId)) <= 1) throw lastAdmin();
+    await deleteDashboardUser(db, organizationId, userId);
+  });
+}
