@@ -25,7 +25,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { getOAuthApps, removeOAuthApp, setOAuthApp } from '../connections/oauth-apps.ts';
-import { createOrganization, listOrganizations, rotateSecret } from '../tenants/organizations.ts';
+import { createOrganization, getOrganization, listOrganizations, organizationNotFound, rotateSecret } from '../tenants/organizations.ts';
 import { setProducts } from '../tenants/products.ts';
 import { setDisabledEndpoints } from '../tenants/endpoints.ts';
 import { versionedEndpoints } from '../api/routes.ts';
@@ -35,6 +35,8 @@ import { getRedirectUrls, removeRedirectUrls, setRedirectUrls } from '../connect
 import { startRuntime } from '../runtime.ts';
 import type { Services } from '../services.ts';
 import { DELIVERY_STATUSES } from '../sql/webhook-admin.ts';
+import { DASHBOARD_ROLES } from '../sql/dashboard-users.ts';
+import { inviteUser, signInUrl } from '../users/users.ts';
 import {
   DEFAULT_DELIVERY_LIMIT,
   getWebhookUrls,
@@ -67,6 +69,7 @@ const USAGE = `usage:
   ledgerport redirect-url set --id <organization id> --environment sandbox|production (--url <url> [--url <url> …] | --none)
   ledgerport redirect-url get --id <organization id>
   ledgerport redirect-url delete --id <organization id> --environment sandbox|production
+  ledgerport user invite --id <organization id> --email <email> [--role admin|developer|viewer]   (prints a one-time dashboard sign-in link)
   ledgerport migrate`;
 
 class UsageError extends Error {}
@@ -125,6 +128,8 @@ export async function runCli(argv: string[]): Promise<void> {
       scope: { type: 'string' },
       'webhook-key': { type: 'string' },
       set: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string', default: 'admin' },
     },
   });
   const [area, action] = positionals;
@@ -148,6 +153,7 @@ export async function runCli(argv: string[]): Promise<void> {
     'redirect-url set',
     'redirect-url get',
     'redirect-url delete',
+    'user invite',
   ];
   if (!known.includes(command)) throw new UsageError(USAGE);
 
@@ -164,7 +170,9 @@ export async function runCli(argv: string[]): Promise<void> {
             ? parseProductsCommand(single)
             : command === 'org endpoints'
               ? parseEndpointsCommand(single.id, disable)
-              : null;
+              : command === 'user invite'
+                ? parseInviteCommand(single)
+                : null;
 
   // One command at a time: a couple of connections is plenty.
   const config = loadConfig();
@@ -190,6 +198,20 @@ export async function runCli(argv: string[]): Promise<void> {
   } finally {
     await runtime.close();
   }
+}
+
+/** user invite: a dashboard user and their one-time sign-in link, as POST /admin/organizations/:id/dashboard_users. */
+function parseInviteCommand(values: Record<string, string | undefined>): ServiceCommand {
+  const id = requireUuid(values.id, '--id', 'user invite');
+  const email = values.email?.trim() ?? '';
+  if (email === '') throw new UsageError('user invite needs --email <email>');
+  const role = DASHBOARD_ROLES.find((r) => r === values.role);
+  if (role === undefined) throw new UsageError(`user invite: --role must be admin, developer or viewer (got "${values.role ?? ''}")`);
+  return async ({ pool, config }) => {
+    if ((await getOrganization(pool, id)) === null) throw organizationNotFound(id);
+    const invited = await inviteUser(pool, id, { email, role });
+    return { user: invited.user, sign_in_url: signInUrl(config.publicUrl, invited.signInToken) };
+  };
 }
 
 /** org products: the organisation's products, over the admin API's function (src/tenants/products.ts). */

@@ -49,6 +49,8 @@ pre { background: var(--bg); border: 1px solid var(--line); padding: 10px; borde
 .chart { max-width: 640px; } .chart rect.ok { fill: #2da44e; } .chart rect.bad { fill: #cf222e; } .chart text { font-size: 11px; fill: var(--muted); }
 .sign-in { max-width: 420px; margin: 60px auto; border: 1px solid var(--line); border-radius: 10px; padding: 24px; }
 .sign-in input { width: 100%; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; } dt { font-weight: 600; } dd { margin: 0; }
 `;
 
 export const DASHBOARD_JS = `/* Ledgerport dashboard: progressive enhancement only; every page works without it. */

@@ -123,10 +123,11 @@ export function installEdgeHooks(app: FastifyInstance): void {
     }
   }
 
-  // What a dashboard session changed, or tried to change, goes to its organisation's audit log (refusals included).
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  // What a dashboard session changed, or tried to change, goes to its organisation's audit log (refusals included),
+  // before the answer leaves: whoever reads the log after an answer finds the entry.
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const user = request.dashboardUser;
-    if (user === null || !WRITE_METHODS.has(request.method)) return;
+    if (user === null || !WRITE_METHODS.has(request.method)) return payload;
     await recordAudit(app.services.pool, {
       organizationId: user.organizationId,
       userId: user.userId,

@@ -9,7 +9,8 @@ export const contract = defineContract({
   url: '/dashboard/api/audit_log',
   auth: 'session',
   tags: ['Dashboard'],
-  summary: "The organisation's audit log, newest first: every state-changing request of its dashboard users (refused ones too), sign-ins and sign-outs.",
+  summary:
+    "The organisation's audit log, newest first: every state-changing request of its dashboard users (refused ones too), sign-ins and sign-outs.",
   querystring: Type.Object({
     cursor: Type.Optional(Type.String({ maxLength: 20, description: 'next_cursor of the previous page.' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Entries per page (default 50).' })),
