@@ -32,6 +32,10 @@ function parseForm(text: string): Record<string, string | string[]> {
 
 export function registerDashboard(app: FastifyInstance): void {
   void app.register((scope, _options, done) => {
+    // Pages, not API: kept out of the OpenAPI document (the dashboard's JSON endpoints under /dashboard/api are in it).
+    scope.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, parsed) => {
       parsed(null, parseForm(String(body)));
     });
