@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, VERSION, type TestApp } from '../../test/support/app.ts';
 import { ConfigError, loadConfig, type OidcConfig } from '../config.ts';
 import { inviteUser } from '../users/users.ts';
-import { chooseClientAuthentication, tokenRequest } from './oidc-provider.ts';
+import { chooseClientAuthentication, discover, OidcRefusal, providerMetadata, tokenRequest } from './oidc-provider.ts';
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 
@@ -276,6 +276,60 @@ describe('OpenID Connect configuration', () => {
       client_secret: 'a b:c',
       code_verifier: 'v1',
     });
+  });
+});
+
+describe('OpenID Connect discovery', () => {
+  const config = oidcOf({ OIDC_ISSUER: 'https://idp.example.com/', OIDC_CLIENT_ID: 'ledgerport', OIDC_CLIENT_SECRET: 's3cret' });
+  const document = {
+    issuer: 'https://idp.example.com',
+    authorization_endpoint: 'https://idp.example.com/authorize',
+    token_endpoint: 'https://idp.example.com/token',
+    jwks_uri: 'https://idp.example.com/jwks',
+  };
+
+  async function refusal(promise: Promise<unknown>): Promise<OidcRefusal> {
+    const error = await promise.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    if (!(error instanceof OidcRefusal)) throw new Error(`expected an OidcRefusal, got ${String(error)}`);
+    return error;
+  }
+
+  it('accepts the configured issuer (with or without its trailing slash) and https endpoints', () => {
+    expect(providerMetadata(config, document)).toEqual({
+      issuer: 'https://idp.example.com',
+      authorizationEndpoint: 'https://idp.example.com/authorize',
+      tokenEndpoint: 'https://idp.example.com/token',
+      jwksUri: 'https://idp.example.com/jwks',
+      clientAuthentication: 'client_secret_basic',
+    });
+  });
+
+  it.each([
+    ['another issuer', { issuer: 'https://evil.example.com' }, 'names the issuer https://evil.example.com'],
+    ['a plain-http endpoint', { token_endpoint: 'http://idp.example.com/token' }, 'token_endpoint is missing or not an https URL'],
+    ['no jwks_uri', { jwks_uri: undefined }, 'jwks_uri is missing'],
+    ['no PKCE S256', { code_challenge_methods_supported: ['plain'] }, 'does not offer PKCE with S256'],
+    ['no client secret method', { token_endpoint_auth_methods_supported: ['private_key_jwt'] }, 'neither client_secret_basic nor client_secret_post'],
+  ])('refuses a discovery document with %s (502)', (_name, change, message) => {
+    let caught: unknown = null;
+    try {
+      providerMetadata(config, { ...document, ...change });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(OidcRefusal);
+    expect(caught).toMatchObject({ status: 502 });
+    expect(String(caught)).toContain(message);
+  });
+
+  it('turns an unreachable provider into a 502, not an error', async () => {
+    const unreachable = { ...config, issuer: 'http://127.0.0.1:9' };
+    const error = await refusal(discover(unreachable));
+    expect(error.status).toBe(502);
+    expect(error.message).toContain('http://127.0.0.1:9/.well-known/openid-configuration) could not be reached');
   });
 });
 
