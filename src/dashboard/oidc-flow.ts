@@ -17,7 +17,8 @@ import { safeNext } from './sign-in.ts';
 export const OIDC_STATE_TTL_SECONDS = 10 * 60;
 /** 43 random base64url characters, a dot, then the base64url of `next`. */
 const STATE_PATTERN = /^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{0,2800}$/;
-const MAX_NEXT_LENGTH = 2000;
+/** A longer `next` (in UTF-8 bytes) goes to /dashboard instead: the state travels in a URL and a cookie. */
+const MAX_NEXT_BYTES = 2000;
 
 export function oidcRedirectUri(publicUrl: string): string {
   return `${publicUrl}/dashboard/oidc/callback`;
@@ -35,7 +36,7 @@ export async function beginOidcSignIn(
   next: string,
 ): Promise<{ authorizationUrl: string; state: string }> {
   const metadata = await discover(config);
-  const target = safeNext(next.length > MAX_NEXT_LENGTH ? '/dashboard' : next);
+  const target = safeNext(Buffer.byteLength(next) > MAX_NEXT_BYTES ? '/dashboard' : next);
   const state = `${random()}.${Buffer.from(target).toString('base64url')}`;
   const codeVerifier = random();
   const nonce = random();

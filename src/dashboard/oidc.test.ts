@@ -502,6 +502,8 @@ describe('OpenID Connect sign-in', () => {
     const deep = await signIn({ claims, next: '/dashboard/connections?status=ERROR' });
     expect(deep.answer.statusCode).toBe(303);
     expect(deep.answer.headers.location).toBe('/dashboard/connections?status=ERROR');
+    const long = await signIn({ claims, next: `/dashboard/connections?q=${'é'.repeat(1500)}` });
+    expect(long.answer.headers.location).toBe('/dashboard');
     for (const next of ['https://evil.example/', '//evil.example/dashboard', '/dashboard\\@evil.example', 'javascript:alert(1)']) {
       const { answer } = await signIn({ claims, next });
       expect(answer.statusCode).toBe(303);
