@@ -74,6 +74,19 @@ export interface Config {
    * own migrations (schema sandbox_platform). Off, SANDBOX is an unknown platform and the database has no sandbox schema.
    */
   sandboxEnabled: boolean;
+  /** Sign-in to the dashboard through an OpenID Connect provider (OIDC_*); null: off (docs/dashboard-oidc.md). */
+  oidc: OidcConfig | null;
+}
+
+export interface OidcConfig {
+  /** The provider's issuer identifier, as its discovery document and ID tokens say it (OIDC_ISSUER). */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Space-separated; always includes openid (OIDC_SCOPES, default "openid email profile"). */
+  scopes: string;
+  /** The sign-in page's button says "Sign in with <buttonLabel>" (OIDC_BUTTON_LABEL, default "single sign-on"). */
+  buttonLabel: string;
 }
 
 export interface AuthFailureLimits {
@@ -231,6 +244,55 @@ function parseHttpLimits(env: NodeJS.ProcessEnv, openFileLimit: number, problems
   };
 }
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether a provider URL may be used: https, or plain http to this machine only (a test's stand-in provider). */
+export function acceptableProviderUrl(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+}
+
+function setting(env: NodeJS.ProcessEnv, name: string): string | null {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? null : value;
+}
+
+/** Off unless issuer, client id and secret are all set; a partial setting names what is missing. */
+function parseOidc(env: NodeJS.ProcessEnv, problems: string[]): OidcConfig | null {
+  const issuer = setting(env, 'OIDC_ISSUER');
+  const clientId = setting(env, 'OIDC_CLIENT_ID');
+  const clientSecret = setting(env, 'OIDC_CLIENT_SECRET');
+  const scopesRaw = setting(env, 'OIDC_SCOPES');
+  const buttonLabel = setting(env, 'OIDC_BUTTON_LABEL');
+  const required = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret };
+  const given = Object.entries({ ...required, OIDC_SCOPES: scopesRaw, OIDC_BUTTON_LABEL: buttonLabel }).filter(([, v]) => v !== null);
+  if (given.length === 0) return null;
+  const missing = Object.entries(required)
+    .filter(([, v]) => v === null)
+    .map(([name]) => name);
+  if (missing.length > 0) {
+    problems.push(
+      `OpenID Connect sign-in is partly configured (${given.map(([name]) => name).join(', ')} set): set ${missing.join(' and ')} too, or unset the OIDC_ settings to turn it off`,
+    );
+  }
+  if (issuer !== null) {
+    let url: URL | null = null;
+    try {
+      url = new URL(issuer);
+    } catch {
+      problems.push(`OIDC_ISSUER=${issuer} is not a URL; expected the provider's issuer, e.g. https://accounts.google.com`);
+    }
+    if (url !== null && !acceptableProviderUrl(url)) {
+      problems.push(`OIDC_ISSUER=${issuer} must be an https:// URL (plain http only for localhost, for tests)`);
+    }
+    if (url !== null && (url.search !== '' || url.hash !== '')) problems.push(`OIDC_ISSUER=${issuer} must not have a query or fragment`);
+  }
+  const scopes = (scopesRaw ?? 'openid email profile').split(/\s+/).filter((scope) => scope !== '');
+  if (!scopes.includes('openid')) problems.push(`OIDC_SCOPES=${scopesRaw ?? ''} must include openid (e.g. "openid email profile")`);
+  if (buttonLabel !== null && buttonLabel.length > 60) problems.push('OIDC_BUTTON_LABEL must be at most 60 characters (e.g. Okta)');
+  if (issuer === null || clientId === null || clientSecret === null) return null;
+  return { issuer, clientId, clientSecret, scopes: scopes.join(' '), buttonLabel: buttonLabel ?? 'single sign-on' };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: number = readOpenFileLimit()): Config {
   const problems: string[] = [];
   const port = parsePort('PORT', env.PORT, 8080, problems);
@@ -344,6 +406,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     problems.push('DASHBOARD_ADMIN_EMAIL is not an email address; expected e.g. ada@example.com');
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const sandboxEnabled = parseBoolean('SANDBOX_ENABLED', env.SANDBOX_ENABLED, true, problems);
+  const oidc = parseOidc(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -377,5 +440,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     trustProxy,
     webhookEndpointConcurrency,
     sandboxEnabled,
+    oidc,
   };
 }

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.ts';
 import { registerSignIn } from './sign-in.ts';
+import { registerOidc } from './oidc-routes.ts';
 import { DASHBOARD_PAGES } from './pages/index.ts';
 
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -51,6 +52,7 @@ export function registerDashboard(app: FastifyInstance): void {
       reply.header('Cache-Control', 'public, max-age=31536000, immutable').type('text/javascript; charset=utf-8').send(DASHBOARD_JS),
     );
     registerSignIn(scope);
+    registerOidc(scope);
     for (const register of DASHBOARD_PAGES) register(scope);
     done();
   });

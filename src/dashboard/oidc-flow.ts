@@ -1,0 +1,128 @@
+/**
+ * The OpenID Connect sign-in, authorization code flow with PKCE (S256), state and nonce. The state row keeps the
+ * SHA-256 of the `state` with the code verifier and the nonce, for 10 minutes, used once. Where to go afterwards
+ * (`next`) travels inside the state itself: the stored hash covers it, so it cannot be changed on the way. Only an
+ * existing dashboard user signs in: invitations make the users, the provider only proves who they are.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { OidcConfig } from '../config.ts';
+import { sha256 } from '../crypto/secrets.ts';
+import type { Pool } from '../db/pool.ts';
+import { consumeOidcState, deleteExpiredOidcStates, insertOidcState } from '../sql/dashboard-oidc-states.ts';
+import type { DashboardUserRow } from '../sql/dashboard-users.ts';
+import { userForVerifiedEmail } from '../users/users.ts';
+import { discover, exchangeCode, OidcRefusal, verifyIdToken } from './oidc-provider.ts';
+import { safeNext } from './sign-in.ts';
+
+export const OIDC_STATE_TTL_SECONDS = 10 * 60;
+/** 43 random base64url characters, a dot, then the base64url of `next`. */
+const STATE_PATTERN = /^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{0,2800}$/;
+/** A longer `next` (in UTF-8 bytes) goes to /dashboard instead: the state travels in a URL and a cookie. */
+const MAX_NEXT_BYTES = 2000;
+
+export function oidcRedirectUri(publicUrl: string): string {
+  return `${publicUrl}/dashboard/oidc/callback`;
+}
+
+function random(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Starts a sign-in: stores the state and returns the provider's authorization URL, and the state for the browser's cookie. */
+export async function beginOidcSignIn(
+  pool: Pool,
+  config: OidcConfig,
+  publicUrl: string,
+  next: string,
+): Promise<{ authorizationUrl: string; state: string }> {
+  const metadata = await discover(config);
+  const target = safeNext(Buffer.byteLength(next) > MAX_NEXT_BYTES ? '/dashboard' : next);
+  const state = `${random()}.${Buffer.from(target).toString('base64url')}`;
+  const codeVerifier = random();
+  const nonce = random();
+  await deleteExpiredOidcStates(pool);
+  await insertOidcState(pool, { stateSha256: sha256(state), codeVerifier, nonce, ttlSeconds: OIDC_STATE_TTL_SECONDS });
+  const url = new URL(metadata.authorizationEndpoint);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', config.clientId);
+  url.searchParams.set('redirect_uri', oidcRedirectUri(publicUrl));
+  url.searchParams.set('scope', config.scopes);
+  url.searchParams.set('state', state);
+  url.searchParams.set('nonce', nonce);
+  url.searchParams.set('code_challenge', createHash('sha256').update(codeVerifier).digest('base64url'));
+  url.searchParams.set('code_challenge_method', 'S256');
+  return { authorizationUrl: url.toString(), state };
+}
+
+function badRequest(title: string, message: string): OidcRefusal {
+  return new OidcRefusal(400, title, message);
+}
+
+const RESTART = 'Start the sign-in again from the sign-in page.';
+
+/** What the provider said instead of a code (RFC 6749 4.1.2.1), as a page. */
+function providerError(config: OidcConfig, error: string, description: string | null): OidcRefusal {
+  const said = `${config.buttonLabel} answered ${error}${description === null ? '' : ` (${description})`}.`;
+  if (error === 'access_denied')
+    return new OidcRefusal(401, 'Sign-in was refused', `${said} The sign-in was cancelled or refused at the identity provider.`);
+  return badRequest('The identity provider could not sign you in', `${said} ${RESTART}`);
+}
+
+function text(query: Readonly<Record<string, unknown>>, name: string): string | null {
+  const value = query[name];
+  return typeof value === 'string' && value !== '' ? value.slice(0, 500) : null;
+}
+
+/**
+ * Finishes a sign-in at the callback: the state (this browser's, unused, in time), the code exchanged, the ID token
+ * verified, a verified email, and the dashboard user with that email. Throws `OidcRefusal` for every refusal.
+ */
+export async function finishOidcSignIn(
+  pool: Pool,
+  config: OidcConfig,
+  publicUrl: string,
+  callback: { query: Readonly<Record<string, unknown>>; browserState: string | null },
+): Promise<{ user: DashboardUserRow; next: string }> {
+  const state = text(callback.query, 'state');
+  const wellFormed = state !== null && STATE_PATTERN.test(state);
+  const error = text(callback.query, 'error');
+  if (error !== null) {
+    // The state is spent either way: a refused sign-in cannot be finished later.
+    if (wellFormed) await consumeOidcState(pool, sha256(state));
+    throw providerError(config, error, text(callback.query, 'error_description'));
+  }
+  if (!wellFormed) throw badRequest('This sign-in cannot be finished', `The answer from the identity provider has no valid state. ${RESTART}`);
+  // The state must be the one this browser started with: otherwise someone else's sign-in could be finished here.
+  if (callback.browserState !== state) {
+    throw badRequest('This sign-in cannot be finished', `It was not started in this browser, or took longer than 10 minutes. ${RESTART}`);
+  }
+  const stored = await consumeOidcState(pool, sha256(state));
+  if (stored === null) throw badRequest('This sign-in cannot be finished', `It was finished already or took longer than 10 minutes. ${RESTART}`);
+  const code = text(callback.query, 'code');
+  if (code === null) throw badRequest('This sign-in cannot be finished', `The identity provider sent no authorization code. ${RESTART}`);
+
+  const idToken = await exchangeCode(config, { code, codeVerifier: stored.code_verifier, redirectUri: oidcRedirectUri(publicUrl) });
+  const claims = await verifyIdToken(config, idToken, stored.nonce);
+  const email = typeof claims.email === 'string' ? claims.email.trim() : '';
+  if (email === '') {
+    throw new OidcRefusal(
+      401,
+      'The sign-in was not accepted',
+      `${config.buttonLabel} did not say your email address: the email scope (OIDC_SCOPES) must be granted.`,
+    );
+  }
+  // Some providers send the flag as a string.
+  if (claims.email_verified === false || claims.email_verified === 'false') {
+    throw new OidcRefusal(
+      401,
+      'The sign-in was not accepted',
+      `${config.buttonLabel} has not verified the email address ${email}: verify it there first.`,
+    );
+  }
+  const user = await userForVerifiedEmail(pool, email);
+  if (user === null) {
+    throw new OidcRefusal(403, 'No dashboard account', `No dashboard account for ${email}; ask an admin of your organisation to invite you.`);
+  }
+  const encodedNext = state.slice(state.indexOf('.') + 1);
+  return { user, next: safeNext(Buffer.from(encodedNext, 'base64url').toString('utf8')) };
+}

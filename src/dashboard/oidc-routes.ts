@@ -1,0 +1,92 @@
+/**
+ * GET /dashboard/oidc/start and GET /dashboard/oidc/callback (docs/dashboard-oidc.md). Start sends the browser to the
+ * provider with a state bound to this browser by a short-lived cookie; the callback signs in the dashboard user of
+ * the verified email, or shows a page saying why not (400, 401, 403, 502), never with a session.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html, type Html } from '../html/tag.ts';
+import { cookie } from '../http/session-auth.ts';
+import { recordAudit } from '../users/audit.ts';
+import { startSession } from '../users/sessions.ts';
+import { setCookie, setSessionCookie, SESSION_TTL_SECONDS } from './cookies.ts';
+import { head } from './layout.ts';
+import { beginOidcSignIn, finishOidcSignIn, OIDC_STATE_TTL_SECONDS } from './oidc-flow.ts';
+import { OidcRefusal } from './oidc-provider.ts';
+
+/** Holds the state of the sign-in this browser started (SameSite=Lax: sent on the provider's redirect back). */
+export const OIDC_COOKIE = 'lp_oidc';
+
+function page(title: string, body: Html): string {
+  return `<!doctype html>\n${
+    html`<html lang="en">
+<head>
+${head(title)}
+</head>
+<body>
+<main class="sign-in" id="main">
+<p class="brand"><span class="brand-mark" aria-hidden="true">L</span> Ledgerport</p>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`.text
+  }\n`;
+}
+
+function refusalPage(request: FastifyRequest, reply: FastifyReply, refusal: OidcRefusal): FastifyReply {
+  request.log.warn({ status: refusal.status, reason: refusal.message }, 'OpenID Connect sign-in refused');
+  setCookie(reply, request, OIDC_COOKIE, '', 0);
+  return reply
+    .code(refusal.status)
+    .type('text/html; charset=utf-8')
+    .send(page(refusal.title, html`<p class="problem" role="alert">${refusal.message}</p><p><a href="/dashboard/login">Back to sign-in</a></p>`));
+}
+
+export function registerOidc(app: FastifyInstance): void {
+  const { pool, config } = app.services;
+  const notConfigured = new OidcRefusal(
+    404,
+    'Single sign-on is not set up',
+    'This dashboard has no identity provider configured: sign in with your email and password.',
+  );
+
+  app.get('/dashboard/oidc/start', async (request, reply) => {
+    if (config.oidc === null) return refusalPage(request, reply, notConfigured);
+    const { next } = request.query as Record<string, unknown>;
+    try {
+      const started = await beginOidcSignIn(pool, config.oidc, config.publicUrl, typeof next === 'string' ? next : '/dashboard');
+      setCookie(reply, request, OIDC_COOKIE, started.state, OIDC_STATE_TTL_SECONDS);
+      return await reply.redirect(started.authorizationUrl, 303);
+    } catch (error) {
+      if (error instanceof OidcRefusal) return refusalPage(request, reply, error);
+      throw error;
+    }
+  });
+
+  app.get('/dashboard/oidc/callback', async (request, reply) => {
+    if (config.oidc === null) return refusalPage(request, reply, notConfigured);
+    try {
+      const { user, next } = await finishOidcSignIn(pool, config.oidc, config.publicUrl, {
+        query: request.query as Record<string, unknown>,
+        browserState: cookie(request, OIDC_COOKIE),
+      });
+      const session = await startSession(pool, user.id, SESSION_TTL_SECONDS);
+      await recordAudit(pool, {
+        organizationId: user.organization_id,
+        userId: user.id,
+        actor: user.email,
+        action: 'SIGN_IN',
+        target: 'oidc',
+        environment: null,
+        status: 303,
+        requestId: request.id,
+      });
+      setCookie(reply, request, OIDC_COOKIE, '', 0);
+      setSessionCookie(reply, request, session.token);
+      return await reply.redirect(next, 303);
+    } catch (error) {
+      if (error instanceof OidcRefusal) return refusalPage(request, reply, error);
+      throw error;
+    }
+  });
+}
