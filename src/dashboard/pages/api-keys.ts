@@ -138,5 +138,6 @@ async function rotateAnswer(app: FastifyInstance, request: FastifyRequest, reply
 
 export function registerApiKeysPage(app: FastifyInstance): void {
   dashboardPage(app, PAGE, async (ctx) => ({ title: 'API keys', section: 'keys', body: await keysBody(ctx) }));
-  app.post(`${PAGE}/rotate`, (request, reply) => rotateAnswer(app, request, reply));
+  // A page, not an API operation: kept out of the OpenAPI document.
+  app.post(`${PAGE}/rotate`, { schema: { hide: true } }, (request, reply) => rotateAnswer(app, request, reply));
 }
