@@ -201,6 +201,16 @@ describe('the Platforms page', () => {
     expect((await orgColumns()).sync_config).toBeNull();
   });
 
+  it('the admin API answers a session as it answers the operator', async () => {
+    for (const path of ['/oauth_apps', '/redirect_urls', '/webhook', '/webhook/deliveries']) {
+      const url = `/admin/organizations/${orgId()}${path}`;
+      const asOperator = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.adminToken}` } });
+      const asSession = await t.app.inject({ method: 'GET', url, headers: { cookie: viewer.cookie } });
+      expect(asSession.statusCode, path).toBe(200);
+      expect(json(asSession), path).toEqual(json(asOperator));
+    }
+  });
+
   it('shows nothing of another organisation: its settings stay its own, its ids answer not-found', async () => {
     const other = await t.newOrg('Other platforms org');
     const stranger = await signedInUser(t.app, t.db.pool, other.organization.id, 'admin');
