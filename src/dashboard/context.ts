@@ -65,6 +65,9 @@ export interface PageResult {
   section: NavSection;
   body: Html;
   status?: number;
+  /** What an action's answer page says happened (a page reached by a link says it through ?notice= / ?problem=). */
+  notice?: string;
+  problem?: string;
 }
 
 /** A page: signed in or sent to sign in; its body inside the shared layout. */
@@ -82,8 +85,8 @@ export function dashboardPage(app: FastifyInstance, url: string, render: (ctx: D
           user: ctx.user,
           organization: ctx.organization,
           environment: ctx.environment,
-          notice: ctx.query.notice,
-          problem: ctx.query.problem,
+          notice: result.notice ?? ctx.query.notice,
+          problem: result.problem ?? ctx.query.problem,
         }),
       );
   });
@@ -172,7 +175,14 @@ export function dashboardActionPage(app: FastifyInstance, url: string, act: (ctx
       .code(result.status ?? 200)
       .type('text/html; charset=utf-8')
       .send(
-        layout({ ...result, user: ctx.user, organization: ctx.organization, environment: ctx.environment, notice: undefined, problem: undefined }),
+        layout({
+          ...result,
+          user: ctx.user,
+          organization: ctx.organization,
+          environment: ctx.environment,
+          notice: result.notice,
+          problem: result.problem,
+        }),
       );
   });
 }

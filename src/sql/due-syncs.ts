@@ -25,7 +25,9 @@ export async function dueIncrementalSyncs(db: Queryable, now: Date, defaultFrequ
         AND NOT EXISTS (SELECT 1 FROM sync_runs r WHERE r.connection_id = c.id AND r.status IN ('queued', 'running'))
         AND NOT EXISTS (SELECT 1 FROM platform_pauses p WHERE p.connection_id = c.id AND p.paused_until > $1::timestamptz)
         AND COALESCE((SELECT max(r.created_at) FROM sync_runs r WHERE r.connection_id = c.id), c.ready_at)
-            <= $1::timestamptz - make_interval(mins => COALESCE((c.sync_config->>'incremental_sync_frequency_minutes')::int, $2))
+            <= $1::timestamptz - make_interval(mins => COALESCE((c.sync_config->>'incremental_sync_frequency_minutes')::int,
+              CASE WHEN c.sync_config IS NULL THEN (SELECT (o.sync_config->>'incremental_sync_frequency_minutes')::int
+                                                      FROM organizations o WHERE o.id = c.organization_id) END, $2))
         AND NOT EXISTS (
           SELECT 1 FROM platform_call_meters m
            WHERE m.connection_id = c.id AND m.scope = '' AND $3::jsonb ? c.platform

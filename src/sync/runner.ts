@@ -11,6 +11,7 @@ import { accessTokenOf } from '../connections/connections.ts';
 import { disableConnection, emitConnectionEvent, markNeedsReauth, markReady, recordSyncFailure, recordSyncSuccess } from '../connections/health.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { findConnectionForService } from '../sql/connections.ts';
+import { effectiveSyncConfig } from '../connections/sync-defaults.ts';
 import { isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
 import type { Connector, ConnectorContext, ReadPage } from '../platforms/connector.ts';
 import { connectorContext, openCredentials } from '../platforms/context.ts';
@@ -104,8 +105,10 @@ interface ObjectRead {
 export async function runSync(services: CoreServices, runId: string, signal: AbortSignal): Promise<RunOutcome> {
   const run = await loadSyncRun(services.pool, runId);
   if (run === null || ['completed', 'failed', 'cancelled'].includes(run.status)) return 'skipped';
-  const connection = await findConnectionForService(services.pool, run.connection_id);
-  if (connection === null) return 'skipped';
+  const found = await findConnectionForService(services.pool, run.connection_id);
+  if (found === null) return 'skipped';
+  // A connection without a syncConfig of its own follows its organisation's default (src/connections/sync-defaults.ts).
+  const connection = { ...found, syncConfig: await effectiveSyncConfig(services.pool, found) };
   if (connection.platform === null || connection.linkedAt === null) return 'skipped';
   const connector = getConnector(connection.platform);
   if (connector === undefined) return 'skipped';

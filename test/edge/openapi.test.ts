@@ -19,7 +19,7 @@ interface Operation {
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
 
 describe('OpenAPI document', () => {
-  it('is OpenAPI 3.1 with its three security schemes', async () => {
+  it('is OpenAPI 3.1 with its security schemes (client, operator, dashboard session)', async () => {
     const doc = json(await t.app.inject({ method: 'GET', url: '/openapi.json' })) as Document;
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['adminToken', 'basicAuth', 'dashboardSession']);

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
+import { effectiveSyncConfig } from '../../connections/sync-defaults.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { historicalBatchesAnnounced, lastCompletedSyncAt, latestSyncRuns } from '../../sql/sync-runs.ts';
 import { linkUrl } from '../../connections/link-token.ts';
@@ -165,7 +166,8 @@ export default defineEndpoint(contract, async (request) => {
   const batches = await historicalBatchesAnnounced(pool, connection.id);
   const pause = await activePause(pool, connection.id);
   const budget = await platformBudgetOf(pool, connection);
-  const types = syncedTypes(connection);
+  // Its own syncConfig, else its organisation's default (src/connections/sync-defaults.ts).
+  const types = syncedTypes({ ...connection, syncConfig: await effectiveSyncConfig(pool, connection) });
   const ready = connection.readyAt !== null;
   const objects = types.map((type) => {
     const state = states.get(type);

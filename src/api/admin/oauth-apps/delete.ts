@@ -8,6 +8,7 @@ export const contract = defineContract({
   method: 'DELETE',
   url: '/admin/organizations/:id/oauth_apps/:platform',
   auth: 'admin',
+  dashboard: { role: 'admin' },
   tags: ['Admin'],
   summary: "Remove the organisation's OAuth app of one platform and environment: new links of that platform stop until another is set.",
   description: 'Answers 410 RESOURCE_NOT_FOUND when there is no such app (nothing to remove).',

@@ -8,6 +8,7 @@ export const contract = defineContract({
   method: 'GET',
   url: '/admin/organizations/:id/oauth_apps',
   auth: 'admin',
+  dashboard: { role: 'viewer' },
   tags: ['Admin'],
   summary: "The organisation's OAuth apps, by platform then environment (secrets are never shown).",
   params: OrganizationIdParams,

@@ -8,6 +8,7 @@ export const contract = defineContract({
   method: 'PUT',
   url: '/admin/organizations/:id/oauth_apps/:platform',
   auth: 'admin',
+  dashboard: { role: 'admin' },
   tags: ['Admin'],
   summary: "Set the organisation's OAuth app of one platform and environment; the link flow uses it for consent and token exchange.",
   description:

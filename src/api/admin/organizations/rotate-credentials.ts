@@ -8,6 +8,7 @@ export const contract = defineContract({
   method: 'POST',
   url: '/admin/organizations/:id/credentials/rotate',
   auth: 'admin',
+  dashboard: { role: 'admin' },
   tags: ['Admin'],
   summary: 'Issue a new client secret; the previous one keeps working (and signing webhooks, second) until the grace period ends.',
   params: OrganizationIdParams,

@@ -9,6 +9,7 @@ export const contract = defineContract({
   method: 'PUT',
   url: '/admin/organizations/:id/data_batching',
   auth: 'admin',
+  dashboard: { role: 'developer' },
   tags: ['Admin'],
   summary: 'Set the data batching of the organisation\'s initial syncs ({"months": []} turns it off).',
   description:

@@ -7,6 +7,7 @@ export const contract = defineContract({
   method: 'DELETE',
   url: '/admin/organizations/:id/redirect_urls',
   auth: 'admin',
+  dashboard: { role: 'developer' },
   tags: ['Admin'],
   summary: 'Remove the redirect URL list of one environment: sandbox then accepts the redirect_url given at connection creation, production none.',
   description: 'Answers 410 RESOURCE_NOT_FOUND when the environment has no list.',

@@ -8,6 +8,7 @@ export const contract = defineContract({
   method: 'GET',
   url: '/admin/organizations/:id/redirect_urls',
   auth: 'admin',
+  dashboard: { role: 'viewer' },
   tags: ['Admin'],
   summary: "The allowed redirect URLs of the organisation's environments that have a list.",
   params: OrganizationIdParams,

@@ -8,6 +8,7 @@ export const contract = defineContract({
   method: 'PUT',
   url: '/admin/organizations/:id/redirect_urls',
   auth: 'admin',
+  dashboard: { role: 'developer' },
   tags: ['Admin'],
   summary: 'Set the redirect URLs the link flow may send end users to, for one environment (replaces the list).',
   description:

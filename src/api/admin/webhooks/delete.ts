@@ -7,6 +7,7 @@ export const contract = defineContract({
   method: 'DELETE',
   url: '/admin/organizations/:id/webhook',
   auth: 'admin',
+  dashboard: { role: 'developer' },
   tags: ['Admin'],
   summary: 'Remove the webhook URL of one environment: no new deliveries; deliveries already created keep going.',
   description: 'Answers 410 RESOURCE_NOT_FOUND when the environment has no URL (nothing to remove).',

@@ -7,6 +7,7 @@ export const contract = defineContract({
   method: 'GET',
   url: '/admin/organizations/:id/webhook/deliveries/:deliveryId',
   auth: 'admin',
+  dashboard: { role: 'viewer' },
   tags: ['Admin'],
   summary: 'One webhook delivery with every attempt: URL, start, duration, HTTP status, error and the start of the answer.',
   params: DeliveryParams,

@@ -8,6 +8,7 @@ export const contract = defineContract({
   method: 'GET',
   url: '/admin/organizations/:id/webhook',
   auth: 'admin',
+  dashboard: { role: 'viewer' },
   tags: ['Admin'],
   summary: "The webhook URLs of the organisation's configured environments.",
   params: OrganizationIdParams,

@@ -9,6 +9,7 @@ export const contract = defineContract({
   method: 'GET',
   url: '/admin/organizations/:id/webhook/deliveries',
   auth: 'admin',
+  dashboard: { role: 'viewer' },
   tags: ['Admin'],
   summary: 'The webhook delivery log, newest first, keyset-paged: pass next_cursor back as cursor with the same filters.',
   params: OrganizationIdParams,

@@ -7,6 +7,7 @@ export const contract = defineContract({
   method: 'POST',
   url: '/admin/organizations/:id/webhook/deliveries/replay',
   auth: 'admin',
+  dashboard: { role: 'developer' },
   tags: ['Admin'],
   summary: 'Re-send every failed delivery created in [from, to) that was not re-sent before: one new delivery each, retried for 15 minutes.',
   description:

@@ -7,6 +7,7 @@ export const contract = defineContract({
   method: 'POST',
   url: '/admin/organizations/:id/webhook/deliveries/:deliveryId/retry',
   auth: 'admin',
+  dashboard: { role: 'developer' },
   tags: ['Admin'],
   summary: 'Re-send one delivery, whatever its status: a new delivery of the same event (replay_of = this one), due now, retried for 15 minutes.',
   description: "Refused with 400 VALIDATION_ERROR when the delivery's environment has no webhook URL any more.",

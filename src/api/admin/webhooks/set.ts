@@ -8,6 +8,7 @@ export const contract = defineContract({
   method: 'PUT',
   url: '/admin/organizations/:id/webhook',
   auth: 'admin',
+  dashboard: { role: 'developer' },
   tags: ['Admin'],
   summary: 'Set the webhook URL of one environment; its new events are delivered there, signed, retried for 15 minutes.',
   description:
