@@ -49,6 +49,12 @@ pre { background: var(--bg); border: 1px solid var(--line); padding: 10px; borde
 .chart { max-width: 640px; } .chart rect.ok { fill: #2da44e; } .chart rect.bad { fill: #cf222e; } .chart text { font-size: 11px; fill: var(--muted); }
 .sign-in { max-width: 420px; margin: 60px auto; border: 1px solid var(--line); border-radius: 10px; padding: 24px; }
 .sign-in input { width: 100%; }
+/* OVERVIEW AND EXPLORER */
+ul.plain { list-style: none; margin: 0; padding: 0; } .card a { text-decoration: none; color: var(--fg); display: flex; flex-direction: column; gap: 4px; }
+.chart svg { display: block; height: auto; } .chart line.axis { stroke: var(--line); }
+.legend .key { display: inline-block; width: 12px; height: 12px; vertical-align: middle; margin-left: 8px; } .legend .key.ok { background: #2da44e; } .legend .key.bad { background: #cf222e; }
+.running-sync { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 8px; margin: 8px 0; } .running-sync h3 { margin: 8px 0 2px; }
+input[type=text].short { width: 12rem; } caption { text-align: left; padding: 4px 0; }
 `;
 
 export const DASHBOARD_JS = `/* Ledgerport dashboard: progressive enhancement only; every page works without it. */
