@@ -73,12 +73,12 @@ function form(ctx: DashboardContext, connections: readonly ConnectionOption[]): 
 <div class="field"><label for="explorer-resource">Resource</label>
 <select id="explorer-resource" name="resource">${resourceOptions}</select></div>
 <div class="field"><label for="explorer-filter">Filter</label>
-<input type="text" id="explorer-filter" name="filter" value="${q.filter ?? ''}" maxlength="2000" placeholder='status = "OPEN" AND total_amount > 100' aria-describedby="explorer-filter-help" data-testid="explorer-filter"></div>
+<input type="text" id="explorer-filter" name="filter" value="${q.filter ?? ''}" maxlength="2000" placeholder='status = "open" AND due_date < 2024-06-30' aria-describedby="explorer-filter-help" data-testid="explorer-filter"></div>
 <div class="field"><label for="explorer-sort">Sort</label>
 <input type="text" id="explorer-sort" name="sort" value="${q.sort ?? ''}" maxlength="200" placeholder="updated_at DESC" class="short"></div>
 <button type="submit">Show</button>
 </form>
-<p id="explorer-filter-help" class="muted">Filter and sort in the API's filter language: see docs/filtering.md (e.g. <span class="mono">status = "PAID"</span>, <span class="mono">due_date &lt; 2024-06-30</span>, <span class="mono">total_amount DESC</span>).</p>`;
+<p id="explorer-filter-help" class="muted">Filter and sort in the API's filter language: see docs/filtering.md (e.g. <span class="mono">status = "open"</span>, <span class="mono">due_date &lt; 2024-06-30</span>, <span class="mono">due_date DESC</span>).</p>`;
 }
 
 function scalar(value: unknown): string {
@@ -147,7 +147,8 @@ async function results(ctx: DashboardContext, connection: ConnectionOption, type
   if (q.id !== undefined && q.id !== '') {
     const url = readUrl(type, connection.access_token, { expand: 'platform_data' }).replace('?', `/${encodeURIComponent(q.id)}?`);
     const answer = await ctx.api.get<Json>(url);
-    if (!answer.ok) return alert(answer.error.error_message, answer.status);
+    // The API's RESOURCE_NOT_FOUND is a 410; for a page, "not here" is a 404.
+    if (!answer.ok) return alert(answer.error.error_message, answer.error.error_code === 'RESOURCE_NOT_FOUND' ? 404 : answer.status);
     const object = answer.body[names.singular];
     return typeof object === 'object' && object !== null
       ? { body: oneObject(ctx, type, object as Json), status: 200 }
