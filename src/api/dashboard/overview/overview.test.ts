@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestApp, type TestApp } from '../../../../test/support/app.ts';
 import { signedInUser, type DashboardSession } from '../../../../test/support/dashboard.ts';
-import { sandboxConnection, syncedSandboxConnection, type SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
+import { incrementalSync, sandboxConnection, syncedSandboxConnection, type SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
 import type { CreatedOrganization } from '../../../tenants/organizations.ts';
+import { requestSync } from '../../../sync/requests.ts';
+import { runSync } from '../../../sync/runner.ts';
 
 let t: TestApp;
 let synced: SyncedConnection;
@@ -11,7 +13,8 @@ let other: CreatedOrganization;
 let otherViewer: DashboardSession;
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
+  // user_slow's full reads wait this long before each page: long enough to watch a real initial sync run.
+  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } }, sandbox: { slowPageDelayMs: 150 } });
   synced = await syncedSandboxConnection(t, 'user_overview');
   viewer = await signedInUser(t.app, t.db.pool, t.org.organization.id, 'viewer');
   other = await t.newOrg('Other organisation');
@@ -77,6 +80,19 @@ describe('the sync runner keeps each object progress of the run (migration 0035)
     expect(bill?.run_records_read).toBe(bill?.live);
     expect(bill?.run_pages_read).toBeGreaterThanOrEqual(1);
     expect(bill?.last_full_read_records).toBe(bill?.live);
+
+    // The next run starts its own count; an incremental read (from the cursor) keeps the last full read's total.
+    await incrementalSync(t, synced.connection.id);
+    const after = await t.db.pool.query<{ run_records_read: number; last_full_read_records: number | null; run_id: string }>(
+      `SELECT o.run_records_read, o.last_full_read_records, o.run_id FROM sync_objects o WHERE o.connection_id = $1 AND o.object_type = 'bill'`,
+      [synced.connection.id],
+    );
+    const latest = await t.db.pool.query<{ id: string }>(`SELECT id FROM sync_runs WHERE connection_id = $1 AND kind = 'incremental'`, [
+      synced.connection.id,
+    ]);
+    expect(after.rows[0]?.run_id).toBe(latest.rows[0]?.id);
+    expect(after.rows[0]?.run_records_read).toBeLessThan(bill?.live ?? 0);
+    expect(after.rows[0]?.last_full_read_records).toBe(bill?.live);
   });
 });
 
@@ -203,6 +219,28 @@ describe('running syncs', () => {
     await t.db.pool.query(`UPDATE sync_runs SET status = 'completed', finished_at = clock_timestamp() WHERE id = $1`, [runId]);
     expect((await get('/dashboard/fragments/running-syncs')).body).toContain('No sync is running');
   });
+
+  it('follows a real initial sync while it runs (SANDBOX user_slow), and drops it when it completes', async () => {
+    const org = await t.newOrg('Slow sync');
+    const user = await signedInUser(t.app, t.db.pool, org.organization.id, 'viewer');
+    const connection = await sandboxConnection(t, 'user_slow', org);
+    const run = await requestSync(t.db.pool, t.services.jobs, connection.id, { kind: 'initial', trigger: 'api', details: {} });
+    const running = runSync(t.services, run.id, new AbortController().signal);
+    type Runs = { runs: { id: string; objects: { object_type: string; records_read: number; pages_read: number }[] }[] };
+    let seen: Runs['runs'][number]['objects'] = [];
+    for (let i = 0; i < 200 && !seen.some((o) => o.records_read > 0); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = (json(await get('/dashboard/api/syncs/running', user)) as Runs).runs.find((r) => r.id === run.id)?.objects ?? [];
+    }
+    const reading = seen.find((o) => o.records_read > 0);
+    expect(reading?.pages_read).toBeGreaterThanOrEqual(1);
+    const fragment = await get('/dashboard/fragments/running-syncs', user);
+    expect(fragment.body).toContain(`data-run-id="${run.id}"`);
+    expect(fragment.body).toContain(`<th scope="row">${reading?.object_type ?? ''}</th>`);
+    expect(fragment.body).toContain('<progress');
+    expect(await running).toBe('completed');
+    expect((await get('/dashboard/fragments/running-syncs', user)).body).toContain('No sync is running');
+  }, 120_000);
 
   it('answers the fragment 401 and the endpoint 401 without a session', async () => {
     expect((await get('/dashboard/fragments/running-syncs', null)).statusCode).toBe(401);
