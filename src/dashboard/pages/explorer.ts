@@ -21,8 +21,8 @@ interface ConnectionOption {
 type Json = Record<string, unknown>;
 
 const PAGE_SIZE = 25;
-/** Columns beside the id: the first scalar fields of the objects shown (their order is the model's). */
-const EXTRA_COLUMNS = 5;
+/** Columns beside the id: the preferred fields the objects have, then their first other scalar fields. */
+const EXTRA_COLUMNS = 6;
 const CONNECTION_PAGES = 20;
 const V = '/versioned';
 /** Served as one object per connection, without list parameters (src/api/data/routes.ts SINGLE_OBJECT_TYPES). */
@@ -87,14 +87,28 @@ function scalar(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Fields people recognise an object by, shown first when the resource has them. */
+const PREFERRED_COLUMNS = [
+  'name',
+  'display_name',
+  'document_number',
+  'status',
+  'total_amount',
+  'amount',
+  'currency',
+  'issue_date',
+  'due_date',
+  'updated_at',
+];
+
 function columnsOf(objects: readonly Json[]): string[] {
-  const columns: string[] = [];
+  const isScalarField = (key: string) => objects.some((o) => key in o && (o[key] === null || typeof o[key] !== 'object'));
+  const columns = PREFERRED_COLUMNS.filter(isScalarField).slice(0, EXTRA_COLUMNS);
   for (const object of objects) {
-    for (const [key, value] of Object.entries(object)) {
-      if (key === 'id' || key === 'platform_data' || columns.includes(key)) continue;
-      if (value !== null && typeof value === 'object') continue;
-      columns.push(key);
+    for (const key of Object.keys(object)) {
       if (columns.length >= EXTRA_COLUMNS) return columns;
+      if (key === 'id' || key === 'platform_data' || columns.includes(key) || !isScalarField(key)) continue;
+      columns.push(key);
     }
   }
   return columns;
