@@ -51,6 +51,12 @@ pre { background: var(--bg); border: 1px solid var(--line); padding: 10px; borde
 .sign-in input { width: 100%; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; } dt { font-weight: 600; } dd { margin: 0; }
+/* OVERVIEW AND EXPLORER */
+ul.plain { list-style: none; margin: 0; padding: 0; } .card a { text-decoration: none; color: var(--fg); display: flex; flex-direction: column; gap: 4px; }
+.chart svg { display: block; height: auto; } .chart line.axis { stroke: var(--line); }
+.legend .key { display: inline-block; width: 12px; height: 12px; vertical-align: middle; margin-left: 8px; } .legend .key.ok { background: #2da44e; } .legend .key.bad { background: #cf222e; }
+.running-sync { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 8px; margin: 8px 0; } .running-sync h3 { margin: 8px 0 2px; }
+input[type=text].short { width: 12rem; } caption { text-align: left; padding: 4px 0; }
 `;
 
 export const DASHBOARD_JS = `/* Ledgerport dashboard: progressive enhancement only; every page works without it. */

@@ -362,7 +362,7 @@ async function readBatch(
       if (fullListing) await forgetSeen(db, run.id, target.objectType);
       // A backfill reads one window: its cursor says nothing about changes elsewhere, so it never moves the object's cursor.
       await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, run.kind === 'backfill' ? null : (page.nextSince ?? null));
-      if (batchIndex + 1 >= batchTotal) await completeObjectRead(db, connection.id, target.objectType);
+      if (batchIndex + 1 >= batchTotal) await completeObjectRead(db, connection.id, target.objectType, since === null && run.kind !== 'backfill');
     });
   }
 }

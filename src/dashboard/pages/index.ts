@@ -1,5 +1,7 @@
 /** Every dashboard page, each registering its own routes (pages, fragments, form actions). */
 import type { FastifyInstance } from 'fastify';
+import { registerOverview } from './overview.ts';
+import { registerExplorer } from './explorer.ts';
 import { registerUsersPage } from './users.ts';
 import { registerAuditPage } from './audit.ts';
 import { registerAccountPage } from './account.ts';
@@ -8,6 +10,8 @@ import { registerApiKeysPage } from './api-keys.ts';
 import { registerPlatformsPage } from './platforms.ts';
 
 export const DASHBOARD_PAGES: readonly ((app: FastifyInstance) => void)[] = [
+  registerOverview,
+  registerExplorer,
   registerWebhooksPage,
   registerApiKeysPage,
   registerPlatformsPage,
