@@ -79,3 +79,21 @@ ${page.body}
 </html>`.text
   }\n`;
 }
+
+/** A page outside the signed-in shell (sign-in, set password, sign-in refusals): one card, the brand, the title. */
+export function signInPage(title: string, body: Html): string {
+  return `<!doctype html>\n${
+    html`<html lang="en">
+<head>
+${head(title)}
+</head>
+<body>
+<main class="sign-in" id="main">
+<p class="brand"><span class="brand-mark" aria-hidden="true">L</span> Ledgerport</p>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`.text
+  }\n`;
+}

@@ -4,34 +4,17 @@
  * the verified email, or shows a page saying why not (400, 401, 403, 502), never with a session.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { html, type Html } from '../html/tag.ts';
+import { html } from '../html/tag.ts';
 import { cookie } from '../http/session-auth.ts';
 import { recordAudit } from '../users/audit.ts';
 import { startSession } from '../users/sessions.ts';
 import { setCookie, setSessionCookie, SESSION_TTL_SECONDS } from './cookies.ts';
-import { head } from './layout.ts';
+import { signInPage } from './layout.ts';
 import { beginOidcSignIn, finishOidcSignIn, OIDC_STATE_TTL_SECONDS } from './oidc-flow.ts';
 import { OidcRefusal } from './oidc-provider.ts';
 
 /** Holds the state of the sign-in this browser started (SameSite=Lax: sent on the provider's redirect back). */
 export const OIDC_COOKIE = 'lp_oidc';
-
-function page(title: string, body: Html): string {
-  return `<!doctype html>\n${
-    html`<html lang="en">
-<head>
-${head(title)}
-</head>
-<body>
-<main class="sign-in" id="main">
-<p class="brand"><span class="brand-mark" aria-hidden="true">L</span> Ledgerport</p>
-<h1>${title}</h1>
-${body}
-</main>
-</body>
-</html>`.text
-  }\n`;
-}
 
 function refusalPage(request: FastifyRequest, reply: FastifyReply, refusal: OidcRefusal): FastifyReply {
   request.log.warn({ status: refusal.status, reason: refusal.message }, 'OpenID Connect sign-in refused');
@@ -39,7 +22,9 @@ function refusalPage(request: FastifyRequest, reply: FastifyReply, refusal: Oidc
   return reply
     .code(refusal.status)
     .type('text/html; charset=utf-8')
-    .send(page(refusal.title, html`<p class="problem" role="alert">${refusal.message}</p><p><a href="/dashboard/login">Back to sign-in</a></p>`));
+    .send(
+      signInPage(refusal.title, html`<p class="problem" role="alert">${refusal.message}</p><p><a href="/dashboard/login">Back to sign-in</a></p>`),
+    );
 }
 
 export function registerOidc(app: FastifyInstance): void {

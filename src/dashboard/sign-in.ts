@@ -15,28 +15,11 @@ import { endEverySession, endSession, sessionUser, startSession } from '../users
 import { recordAudit } from '../users/audit.ts';
 import { MIN_PASSWORD_LENGTH } from '../users/passwords.ts';
 import { ENVIRONMENTS } from '../tenants/types.ts';
-import { head } from './layout.ts';
+import { signInPage } from './layout.ts';
 import { clearSessionCookie, LOGIN_COOKIE, SESSION_TTL_SECONDS, setCookie, setEnvironmentCookie, setSessionCookie } from './cookies.ts';
 import { formValue, type FormBody } from './context.ts';
 import { cookie } from '../http/session-auth.ts';
 import { oidcSignInButton } from './oidc.ts';
-
-function signInPage(title: string, body: Html): string {
-  return `<!doctype html>\n${
-    html`<html lang="en">
-<head>
-${head(title)}
-</head>
-<body>
-<main class="sign-in" id="main">
-<p class="brand"><span class="brand-mark" aria-hidden="true">L</span> Ledgerport</p>
-<h1>${title}</h1>
-${body}
-</main>
-</body>
-</html>`.text
-  }\n`;
-}
 
 /** Only a path of the dashboard itself: never an open redirect. */
 export function safeNext(next: unknown): string {
