@@ -151,3 +151,28 @@ export function dashboardAction(app: FastifyInstance, url: string, act: (ctx: Da
     return reply.redirect(withMessage(await act(ctx, body)), 303);
   });
 }
+
+/**
+ * A form action whose answer is a page, not a redirect: for what is shown once (a new secret, a sign-in link, a new
+ * access token), which must never travel in a URL. CSRF-checked like dashboardAction.
+ */
+export function dashboardActionPage(app: FastifyInstance, url: string, act: (ctx: DashboardContext, body: FormBody) => Promise<PageResult>): void {
+  app.post(url, async (request, reply) => {
+    const ctx = await context(app, request);
+    if (ctx === null) return toSignIn(request, reply);
+    const body = (request.body ?? {}) as FormBody;
+    if (!csrfMatches(body, ctx.user.csrfToken)) {
+      return reply
+        .code(403)
+        .type('text/plain; charset=utf-8')
+        .send('This form has expired (its CSRF token does not match your session). Go back, reload the page and try again.');
+    }
+    const result = await act(ctx, body);
+    return reply
+      .code(result.status ?? 200)
+      .type('text/html; charset=utf-8')
+      .send(
+        layout({ ...result, user: ctx.user, organization: ctx.organization, environment: ctx.environment, notice: undefined, problem: undefined }),
+      );
+  });
+}
