@@ -49,6 +49,9 @@ pre { background: var(--bg); border: 1px solid var(--line); padding: 10px; borde
 .chart { max-width: 640px; } .chart rect.ok { fill: #2da44e; } .chart rect.bad { fill: #cf222e; } .chart text { font-size: 11px; fill: var(--muted); }
 .sign-in { max-width: 420px; margin: 60px auto; border: 1px solid var(--line); border-radius: 10px; padding: 24px; }
 .sign-in input { width: 100%; }
+/* CONNECTIONS */
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; } dl.facts dt { font-weight: 600; color: var(--muted); } dl.facts dd { margin: 0; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; } label.check { font-weight: 400; display: inline-block; margin-right: 8px; }
 `;
 
 export const DASHBOARD_JS = `/* Ledgerport dashboard: progressive enhancement only; every page works without it. */
