@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CSRF_HEADER, ENVIRONMENT_HEADER, SESSION_COOKIE } from '../http/session-auth.ts';
 import type { Environment } from '../tenants/types.ts';
+import { LATEST_VERSION } from '../http/versioning.ts';
 
 export interface ApiError {
   error_type: string;
@@ -37,6 +38,8 @@ export function apiCaller(
         [ENVIRONMENT_HEADER]: session.environment,
         [CSRF_HEADER]: session.csrfToken,
         'x-request-id': session.requestId,
+        // The /versioned routes require a version; the dashboard speaks the newest.
+        'x-service-version': LATEST_VERSION,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),

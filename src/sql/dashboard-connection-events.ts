@@ -1,7 +1,7 @@
 /** The webhook events of one connection, newest first, for the dashboard (never their sealed secrets). */
 import type { Queryable } from '../db/pool.ts';
 import type { Tenant } from '../tenants/types.ts';
-import type { KeysetPosition } from '../http/keyset-cursor.ts';
+import type { ListPosition as KeysetPosition } from './connections.ts';
 
 export interface DashboardEventRow {
   id: string;

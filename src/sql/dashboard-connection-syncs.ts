@@ -1,6 +1,6 @@
 /** A connection's sync history for the dashboard: its runs newest first, and each object's state in a run. */
 import type { Queryable } from '../db/pool.ts';
-import type { KeysetPosition } from '../http/keyset-cursor.ts';
+import type { ListPosition as KeysetPosition } from './connections.ts';
 
 export interface DashboardSyncRunRow {
   id: string;

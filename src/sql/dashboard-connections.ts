@@ -5,7 +5,7 @@
 import type { Queryable } from '../db/pool.ts';
 import type { ConnectionStatus } from '../connections/types.ts';
 import type { Tenant } from '../tenants/types.ts';
-import type { KeysetPosition } from '../http/keyset-cursor.ts';
+import type { ListPosition as KeysetPosition } from './connections.ts';
 
 export interface DashboardConnectionRow {
   id: string;

@@ -1,7 +1,7 @@
 /** The write jobs of one connection, newest first, for the dashboard. */
 import type { Queryable } from '../db/pool.ts';
 import type { Tenant } from '../tenants/types.ts';
-import type { KeysetPosition } from '../http/keyset-cursor.ts';
+import type { ListPosition as KeysetPosition } from './connections.ts';
 
 export interface DashboardWriteJobRow {
   id: string;

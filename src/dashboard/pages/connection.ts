@@ -7,8 +7,27 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { html, type Html } from '../../html/tag.ts';
-import { back, dashboardAction, dashboardActionPage, dashboardFragment, dashboardPage, formValue, formValues, type DashboardContext } from '../context.ts';
-import { apiProblem, badge, csrfField, duration, UUID, when, type ConnectionAnswer, type SyncRunView, type SyncsAnswer } from './connections-parts.ts';
+import {
+  back,
+  dashboardAction,
+  dashboardActionPage,
+  dashboardFragment,
+  dashboardPage,
+  formValue,
+  formValues,
+  type DashboardContext,
+} from '../context.ts';
+import {
+  apiProblem,
+  badge,
+  csrfField,
+  duration,
+  UUID,
+  when,
+  type ConnectionAnswer,
+  type SyncRunView,
+  type SyncsAnswer,
+} from './connections-parts.ts';
 
 interface StatusAnswer {
   status: {
@@ -27,7 +46,16 @@ interface EventsAnswer {
 }
 
 interface JobsAnswer {
-  jobs: { id: string; object_type: string; operation: string; status: string; attempts: number; response_status: number | null; created_at: string; updated_at: string }[];
+  jobs: {
+    id: string;
+    object_type: string;
+    operation: string;
+    status: string;
+    attempts: number;
+    response_status: number | null;
+    created_at: string;
+    updated_at: string;
+  }[];
   next_cursor: string | null;
 }
 
@@ -121,13 +149,20 @@ async function syncsSection(ctx: DashboardContext, id: string): Promise<{ markup
 
 function reasons(connection: Connection, status: StatusAnswer['status'] | null): Html {
   const items: Html[] = [];
-  if (connection.platform === null || connection.store_unique_id === null) items.push(html`<li>Not linked yet: the business has not finished the link flow.</li>`);
+  if (connection.platform === null || connection.store_unique_id === null)
+    items.push(html`<li>Not linked yet: the business has not finished the link flow.</li>`);
   if (status?.needs_update_status.needs_update === true)
-    items.push(html`<li data-testid="needs-reauth">Needs re-authentication: the platform refused the stored credentials. Send the business the link URL below.</li>`);
+    items.push(
+      html`<li data-testid="needs-reauth">Needs re-authentication: the platform refused the stored credentials. Send the business the link URL below.</li>`,
+    );
   if (status?.disabled_status.is_disabled === true)
-    items.push(html`<li data-testid="disabled-reason">Disabled (${connection.disable_error ?? status.disabled_status.disabled_reason ?? 'UNKNOWN'}): ${connection.disable_message ?? 'no message'}</li>`);
-  if (status !== null && !status.is_healthy && connection.status === 'unhealthy') items.push(html`<li>Unhealthy: recent syncs keep failing (see the errors below).</li>`);
-  if (status?.platform_pause != null) items.push(html`<li>Platform calls paused until ${when(status.platform_pause.paused_until)}: ${status.platform_pause.reason}</li>`);
+    items.push(
+      html`<li data-testid="disabled-reason">Disabled (${connection.disable_error ?? status.disabled_status.disabled_reason ?? 'UNKNOWN'}): ${connection.disable_message ?? 'no message'}</li>`,
+    );
+  if (status !== null && !status.is_healthy && connection.status === 'unhealthy')
+    items.push(html`<li>Unhealthy: recent syncs keep failing (see the errors below).</li>`);
+  if (status?.platform_pause != null)
+    items.push(html`<li>Platform calls paused until ${when(status.platform_pause.paused_until)}: ${status.platform_pause.reason}</li>`);
   return items.length === 0 ? html`<p class="muted">Nothing needs attention.</p>` : html`<ul data-testid="status-reasons">${items}</ul>`;
 }
 
@@ -141,12 +176,11 @@ function linkSection(connection: Connection): Html {
 }
 
 function actions(ctx: DashboardContext, connection: Connection, entities: string[]): Html {
-  if (ctx.user.role === 'viewer') return html`<h2>Actions</h2><p class="muted">Your role (viewer) reads only: a developer or admin can sync, rename or delete this connection.</p>`;
+  if (ctx.user.role === 'viewer')
+    return html`<h2>Actions</h2><p class="muted">Your role (viewer) reads only: a developer or admin can sync, rename or delete this connection.</p>`;
   const base = `/dashboard/connections/${connection.id}`;
   const csrf = csrfField(ctx.user.csrfToken);
-  const checkboxes = entities.map(
-    (e) => html`<label class="check"><input type="checkbox" name="object_types" value="${e}" checked> ${e}</label> `,
-  );
+  const checkboxes = entities.map((e) => html`<label class="check"><input type="checkbox" name="object_types" value="${e}" checked> ${e}</label> `);
   const entityOptions = entities.map((e) => html`<option value="${e}">${e}</option>`);
   const linked = connection.store_unique_id !== null;
   return html`<h2>Actions</h2>
@@ -179,9 +213,10 @@ function eventsSection(answer: { ok: true; body: EventsAnswer } | { ok: false; t
   if (!answer.ok) return html`<p class="problem" role="alert">${answer.text}</p>`;
   if (answer.body.events.length === 0) return html`<p class="muted">No events yet.</p>`;
   return html`<table data-testid="connection-events"><thead><tr><th scope="col">When</th><th scope="col">Code</th><th scope="col">Details</th></tr></thead><tbody>${answer.body.events.map(
-    (e) => html`<tr data-testid="connection-event" data-code="${e.code}"><td>${when(e.created_at)}</td><td>${e.code}</td><td class="mono">${JSON.stringify(
-      Object.fromEntries(Object.entries(e.payload).filter(([name]) => !['type', 'code', 'connection_id'].includes(name))),
-    )}</td></tr>`,
+    (e) =>
+      html`<tr data-testid="connection-event" data-code="${e.code}"><td>${when(e.created_at)}</td><td>${e.code}</td><td class="mono">${JSON.stringify(
+        Object.fromEntries(Object.entries(e.payload).filter(([name]) => !['type', 'code', 'connection_id'].includes(name))),
+      )}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -189,12 +224,20 @@ function jobsSection(answer: { ok: true; body: JobsAnswer } | { ok: false; text:
   if (!answer.ok) return html`<p class="problem" role="alert">${answer.text}</p>`;
   if (answer.body.jobs.length === 0) return html`<p class="muted">No write jobs.</p>`;
   return html`<table data-testid="write-jobs"><thead><tr><th scope="col">Job</th><th scope="col">Write</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Updated</th></tr></thead><tbody>${answer.body.jobs.map(
-    (j) => html`<tr><td class="mono">${j.id}</td><td>${j.operation} ${j.object_type}</td><td>${badge(j.status)}${j.response_status === null ? '' : html` <span class="muted">HTTP ${j.response_status}</span>`}</td><td>${when(j.created_at)}</td><td>${when(j.updated_at)}</td></tr>`,
+    (j) =>
+      html`<tr><td class="mono">${j.id}</td><td>${j.operation} ${j.object_type}</td><td>${badge(j.status)}${j.response_status === null ? '' : html` <span class="muted">HTTP ${j.response_status}</span>`}</td><td>${when(j.created_at)}</td><td>${when(j.updated_at)}</td></tr>`,
   )}</tbody></table>`;
 }
 
-async function read<T>(ctx: DashboardContext, url: string): Promise<{ ok: true; body: T } | { ok: false; text: string }> {
-  const answer = await ctx.api.get<T>(url);
+type Read<T> = { ok: true; body: T } | { ok: false; text: string };
+
+async function readEvents(ctx: DashboardContext, url: string): Promise<Read<EventsAnswer>> {
+  const answer = await ctx.api.get<EventsAnswer>(url);
+  return answer.ok ? { ok: true, body: answer.body } : { ok: false, text: apiProblem(answer) };
+}
+
+async function readJobs(ctx: DashboardContext, url: string): Promise<Read<JobsAnswer>> {
+  const answer = await ctx.api.get<JobsAnswer>(url);
   return answer.ok ? { ok: true, body: answer.body } : { ok: false, text: apiProblem(answer) };
 }
 
@@ -206,8 +249,8 @@ export function registerConnectionPage(app: FastifyInstance): void {
     const statusAnswer = await ctx.api.get<StatusAnswer>(`/versioned/connections/status?access_token=${token}`);
     const status = statusAnswer.ok ? statusAnswer.body.status : null;
     const syncs = await syncsSection(ctx, connection.id);
-    const events = await read<EventsAnswer>(ctx, `/dashboard/api/connections/${connection.id}/events`);
-    const jobs = await read<JobsAnswer>(ctx, `/dashboard/api/connections/${connection.id}/write-jobs`);
+    const events = await readEvents(ctx, `/dashboard/api/connections/${connection.id}/events`);
+    const jobs = await readJobs(ctx, `/dashboard/api/connections/${connection.id}/write-jobs`);
     return {
       title: connection.name ?? connection.store_name ?? 'Connection',
       section: 'connections',
@@ -239,7 +282,14 @@ ${jobsSection(jobs)}`,
     return (await syncsSection(ctx, id)).markup;
   });
 
-  const act = (name: string, run: (ctx: DashboardContext, connection: Connection, body: Parameters<Parameters<typeof dashboardAction>[2]>[1]) => Promise<{ notice?: string; problem?: string; to?: string }>) =>
+  const act = (
+    name: string,
+    run: (
+      ctx: DashboardContext,
+      connection: Connection,
+      body: Parameters<Parameters<typeof dashboardAction>[2]>[1],
+    ) => Promise<{ notice?: string; problem?: string; to?: string }>,
+  ): void => {
     dashboardAction(app, `/dashboard/connections/:id/${name}`, async (ctx, body) => {
       const id = idOf(ctx);
       const connection = await loadConnection(ctx, id);
@@ -247,6 +297,7 @@ ${jobsSection(jobs)}`,
       const outcome = await run(ctx, connection, body);
       return back(outcome.to ?? `/dashboard/connections/${connection.id}`, outcome);
     });
+  };
 
   act('sync', async (ctx, connection, body) => {
     const objectTypes = formValues(body, 'object_types');
@@ -278,7 +329,9 @@ ${jobsSection(jobs)}`,
     const answer = await ctx.api.send('DELETE', `/versioned/connections/${connection.id}`);
     if (answer.ok) return { notice: `Connection ${connection.id} deleted.`, to: '/dashboard/connections' };
     if (answer.status === 409) {
-      return { problem: `Not deleted: a sync of this connection is running. Wait until it finishes (Syncs below), then delete. ${apiProblem(answer)}` };
+      return {
+        problem: `Not deleted: a sync of this connection is running. Wait until it finishes (Syncs below), then delete. ${apiProblem(answer)}`,
+      };
     }
     return { problem: apiProblem(answer) };
   });
@@ -294,7 +347,12 @@ ${jobsSection(jobs)}`,
     );
     const backLink = html`<p><a href="/dashboard/connections/${connection.id}">Back to the connection</a></p>`;
     if (!answer.ok) {
-      return { title: 'Access token not replaced', section: 'connections', status: answer.status, body: html`<p class="problem" role="alert">${apiProblem(answer)}</p>${backLink}` };
+      return {
+        title: 'Access token not replaced',
+        section: 'connections',
+        status: answer.status,
+        body: html`<p class="problem" role="alert">${apiProblem(answer)}</p>${backLink}`,
+      };
     }
     return {
       title: 'New access token',

@@ -97,12 +97,17 @@ describe('New connection', () => {
       ['name', 'Browser books'],
     ]);
     expect(created.statusCode).toBe(303);
+    expect(created.headers.location).toMatch(/^\/dashboard\/connections\/[0-9a-f-]{36}\?notice=/);
     const id = /\/dashboard\/connections\/([0-9a-f-]{36})/.exec(created.headers.location ?? '')?.[1] ?? '';
     const stored = await t.db.pool.query<{ redirect_url: string; platform: string; name: string }>(
       'SELECT redirect_url, platform, name FROM connections WHERE id = $1 AND organization_id = $2',
       [id, t.org.organization.id],
     );
-    expect(stored.rows[0]).toEqual({ redirect_url: `${t.services.config.publicUrl}/dashboard/connections/linked`, platform: 'SANDBOX', name: 'Browser books' });
+    expect(stored.rows[0]).toEqual({
+      redirect_url: `${t.services.config.publicUrl}/dashboard/connections/linked`,
+      platform: 'SANDBOX',
+      name: 'Browser books',
+    });
     const shown = await page(developer, `/dashboard/connections/${id}`);
     expect(shown.statusCode).toBe(200);
     expect(shown.body).toContain('data-testid="connection-status">not_ready');
@@ -184,7 +189,7 @@ describe('Connection actions', () => {
       ['object_types', 'ACCOUNT'],
       ['object_types', 'BILL'],
     ]);
-    expect(messageOf(answer.headers.location, 'notice')).toContain('Incremental sync queued (ACCOUNT, BILL)');
+    expect(messageOf(answer.headers.location, 'notice'), answer.headers.location).toContain('Incremental sync queued (ACCOUNT, BILL)');
     const run = await t.db.pool.query<{ id: string; trigger: string }>(
       "SELECT id, trigger FROM sync_runs WHERE connection_id = $1 AND kind = 'incremental' ORDER BY created_at DESC LIMIT 1",
       [connection.id],
@@ -198,7 +203,12 @@ describe('Connection actions', () => {
       [connection.id],
     );
     expect(events.rows).toHaveLength(1);
-    expect(events.rows[0]?.payload).toMatchObject({ type: 'CONNECTION', code: 'INCREMENTAL_SYNC_COMPLETED', incremental_sync_type: 'manual', entities: ['ACCOUNT', 'BILL'] });
+    expect(events.rows[0]?.payload).toMatchObject({
+      type: 'CONNECTION',
+      code: 'INCREMENTAL_SYNC_COMPLETED',
+      incremental_sync_type: 'manual',
+      entities: ['ACCOUNT', 'BILL'],
+    });
     const shown = await page(developer, `/dashboard/connections/${connection.id}`);
     expect(shown.body).toMatch(/data-kind="incremental" data-status="completed"/);
     expect(shown.body).toContain('data-code="INCREMENTAL_SYNC_COMPLETED"');
@@ -209,7 +219,14 @@ describe('Connection actions', () => {
     const runsBefore = await t.db.pool.query('SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1', [connection.id]);
     for (const [action, fields] of [
       ['sync', [['object_types', 'ACCOUNT']]],
-      ['backfill', [['entity', 'ACCOUNT'], ['start_date', '2024-01-01'], ['end_date', '2024-02-01']]],
+      [
+        'backfill',
+        [
+          ['entity', 'ACCOUNT'],
+          ['start_date', '2024-01-01'],
+          ['end_date', '2024-02-01'],
+        ],
+      ],
       ['rename', [['name', 'viewer was here']]],
       ['delete', []],
     ] as [string, [string, string][]][]) {
@@ -239,12 +256,20 @@ describe('Connection actions', () => {
     const { connection, token } = await syncedSandboxConnection(t, 'user_dash_actions_size_20');
     const base = `/dashboard/connections/${connection.id}`;
     const renamed = await post(developer, `${base}/rename`, [['name', 'Renamed books']]);
-    expect(messageOf(renamed.headers.location, 'notice')).toBe('Renamed to Renamed books.');
+    expect(messageOf(renamed.headers.location, 'notice'), renamed.headers.location).toBe('Renamed to Renamed books.');
     expect((await page(developer, base)).body).toContain('<h1>Renamed books</h1>');
 
-    const badBackfill = await post(developer, `${base}/backfill`, [['entity', 'ACCOUNT'], ['start_date', 'yesterday'], ['end_date', '2024-01-01']]);
+    const badBackfill = await post(developer, `${base}/backfill`, [
+      ['entity', 'ACCOUNT'],
+      ['start_date', 'yesterday'],
+      ['end_date', '2024-01-01'],
+    ]);
     expect(messageOf(badBackfill.headers.location, 'problem')).toContain('VALIDATION_ERROR');
-    const backfill = await post(developer, `${base}/backfill`, [['entity', 'INVOICE'], ['start_date', '2024-01-01'], ['end_date', '2024-03-31']]);
+    const backfill = await post(developer, `${base}/backfill`, [
+      ['entity', 'INVOICE'],
+      ['start_date', '2024-01-01'],
+      ['end_date', '2024-03-31'],
+    ]);
     expect(messageOf(backfill.headers.location, 'notice')).toContain('Backfill queued');
     const queued = await page(developer, `/dashboard/fragments/connections/${connection.id}/syncs`);
     expect(queued.body).toContain('INVOICE 2024-01-01 – 2024-03-31');
@@ -256,7 +281,11 @@ describe('Connection actions', () => {
     expect(fresh).not.toBe('');
     expect(fresh).not.toBe(token);
     expect(invalidated.headers.location).toBeUndefined();
-    const old = await t.app.inject({ method: 'GET', url: `/versioned/connections/access_token?access_token=${token}`, headers: { cookie: developer.cookie } });
+    const old = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/connections/access_token?access_token=${token}`,
+      headers: { cookie: developer.cookie, 'x-service-version': '2024-08-31' },
+    });
     expect(old.statusCode).toBe(401);
     expect((await page(developer, base)).body).not.toContain(fresh);
 

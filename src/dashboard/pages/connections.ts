@@ -134,9 +134,13 @@ ${
     if (answer.statusCode === 401) return reply.redirect(`/dashboard/login?next=${encodeURIComponent(request.url)}`, 303);
     const body: unknown = JSON.parse(answer.body);
     if (answer.statusCode === 200 && typeof body === 'object' && body !== null && 'connection_id' in body && typeof body.connection_id === 'string') {
-      return reply.redirect(`/dashboard/connections/${body.connection_id}?notice=${encodeURIComponent('Account connected: its initial sync has started.')}`, 303);
+      return reply.redirect(
+        `/dashboard/connections/${body.connection_id}?notice=${encodeURIComponent('Account connected: its initial sync has started.')}`,
+        303,
+      );
     }
-    const problem = 'The link flow finished, but the dashboard cannot tell which connection it was (its public_token is unknown or expired): find it in the list.';
+    const problem =
+      'The link flow finished, but the dashboard cannot tell which connection it was (its public_token is unknown or expired): find it in the list.';
     return reply.redirect(`/dashboard/connections?problem=${encodeURIComponent(problem)}`, 303);
   });
 
