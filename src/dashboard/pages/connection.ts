@@ -81,6 +81,20 @@ const NOT_FOUND = {
 <p><a href="/dashboard/connections">Back to connections</a></p>`,
 };
 
+function changes(counts: { created: number; updated: number; deleted: number }): string {
+  return `${counts.created} new, ${counts.updated} changed, ${counts.deleted} deleted`;
+}
+
+/** What the running (or queued) run has read of each object so far. */
+function progress(run: SyncRunView, objectCount: number): Html {
+  const rows = run.objects.map(
+    (o) =>
+      html`<tr data-testid="progress-object" data-entity="${o.entity}"><th scope="row">${o.entity}</th><td class="num">${o.records_read}</td><td class="num">${o.pages_read}</td><td class="num">${changes(o)}</td></tr>`,
+  );
+  return html`<div data-testid="sync-progress"><p>${run.kind} sync ${run.status}: ${run.records_read} records in ${run.pages_read} pages so far, ${run.objects.length} of ${objectCount} objects started.</p>
+${run.objects.length === 0 ? '' : html`<table><caption class="muted">Progress of the running sync</caption><thead><tr><th scope="col">Object</th><th scope="col" class="num">Records so far</th><th scope="col" class="num">Pages</th><th scope="col" class="num">Changes</th></tr></thead><tbody>${rows}</tbody></table>`}</div>`;
+}
+
 function runRow(run: SyncRunView): Html {
   const what =
     run.backfill !== null
@@ -96,7 +110,9 @@ function runRow(run: SyncRunView): Html {
   <td>${badge(run.status)}${run.attempts > 1 ? html`<br><span class="muted">${run.attempts} attempts</span>` : ''}</td>
   <td>${when(run.started_at ?? run.created_at)}</td>
   <td class="num">${run.duration_ms === null ? (run.status === 'running' ? 'running' : '') : duration(run.duration_ms)}</td>
-  <td>${run.error ?? ''}</td>
+  <td class="num" data-testid="run-records">${run.records_read}<br><span class="muted">${run.pages_read} pages</span></td>
+  <td class="num" data-testid="run-changes">${changes(run)}</td>
+  <td>${run.failed_objects.length === 0 ? '' : html`Failed: ${run.failed_objects.join(', ')}<br>`}${run.error ?? ''}</td>
 </tr>`;
 }
 
@@ -122,11 +138,7 @@ function syncsMarkup(syncs: SyncsAnswer): Html {
 </tr>`,
   );
   return html`<p>Sync state: <strong data-testid="sync-state" data-ready="${syncs.is_ready ? 'true' : 'false'}">${state}</strong></p>
-${
-  running === undefined
-    ? ''
-    : html`<p data-testid="sync-progress">${running.kind} sync ${running.status}: ${syncs.objects.filter((o) => o.status === 'completed' && o.current_run_id === running.id).length} of ${syncs.objects.length} objects done.</p>`
-}
+${running === undefined ? '' : progress(running, syncs.objects.length)}
 <h3>Objects</h3>
 ${
   syncs.objects.length === 0
@@ -137,7 +149,7 @@ ${
 ${
   syncs.runs.length === 0
     ? html`<p class="muted" data-testid="no-syncs">No syncs yet.</p>`
-    : html`<table data-testid="sync-runs"><thead><tr><th scope="col">Sync</th><th scope="col">Objects</th><th scope="col">Outcome</th><th scope="col">Started</th><th scope="col" class="num">Duration</th><th scope="col">Error</th></tr></thead><tbody>${syncs.runs.map(runRow)}</tbody></table>`
+    : html`<table data-testid="sync-runs"><thead><tr><th scope="col">Sync</th><th scope="col">Objects</th><th scope="col">Outcome</th><th scope="col">Started</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Records read</th><th scope="col" class="num">Changes</th><th scope="col">Failures</th></tr></thead><tbody>${syncs.runs.map(runRow)}</tbody></table>`
 }`;
 }
 

@@ -62,6 +62,13 @@ export interface SyncRunView {
   started_at: string | null;
   finished_at: string | null;
   duration_ms: number | null;
+  pages_read: number;
+  records_read: number;
+  created: number;
+  updated: number;
+  deleted: number;
+  failed_objects: string[];
+  objects: { entity: string; pages_read: number; records_read: number; created: number; updated: number; deleted: number }[];
 }
 
 export interface SyncObjectView {

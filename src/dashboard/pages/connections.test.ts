@@ -168,6 +168,31 @@ describe('Connection page', () => {
     expect(fragment.body).not.toContain('<html');
   });
 
+  it('shows a running sync’s progress per object, then its end, in the live fragment without a reload', async () => {
+    const { connection } = await syncedSandboxConnection(t, 'user_dash_live_size_20');
+    const run = await t.db.pool.query<{ id: string }>(
+      `INSERT INTO sync_runs (connection_id, kind, trigger, status, request, started_at) VALUES ($1, 'incremental', 'manual', 'running', '{"object_types":["ACCOUNT"]}', clock_timestamp()) RETURNING id`,
+      [connection.id],
+    );
+    const runId = run.rows[0]?.id ?? '';
+    await t.db.pool.query(
+      `INSERT INTO sync_run_objects (run_id, object_type, pages_read, records_read, created, updated) VALUES ($1, 'account', 3, 117, 2, 5)`,
+      [runId],
+    );
+    const live = `/dashboard/fragments/connections/${connection.id}/syncs`;
+    const during = await page(viewer, live);
+    expect(during.body).toContain('incremental sync running: 117 records in 3 pages so far');
+    expect(during.body).toMatch(
+      /data-testid="progress-object" data-entity="ACCOUNT"><th scope="row">ACCOUNT<\/th><td class="num">117<\/td><td class="num">3<\/td><td class="num">2 new, 5 changed, 0 deleted/,
+    );
+    expect(during.body).toMatch(/data-kind="incremental" data-status="running"/);
+    await t.db.pool.query(`UPDATE sync_runs SET status = 'completed', finished_at = clock_timestamp() WHERE id = $1`, [runId]);
+    const after = await page(viewer, live);
+    expect(after.body).not.toContain('data-testid="sync-progress"');
+    expect(after.body).toMatch(/data-kind="incremental" data-status="completed"/);
+    expect(after.body).toContain('2 new, 5 changed, 0 deleted');
+  });
+
   it('answers another organisation’s connection and a malformed id with a 404 page', async () => {
     const { connection } = await syncedSandboxConnection(t, 'user_dash_theirs', other);
     const mine = await page(developer, `/dashboard/connections/${connection.id}`);

@@ -90,7 +90,14 @@ describe('/dashboard/api/connections', () => {
       is_ready: boolean;
       entities: string[];
       objects: { entity: string; ready: boolean; stored_records: number; records_read: number }[];
-      runs: { kind: string; status: string; duration_ms: number | null }[];
+      runs: {
+        kind: string;
+        status: string;
+        duration_ms: number | null;
+        records_read: number;
+        created: number;
+        objects: { entity: string; records_read: number; pages_read: number }[];
+      }[];
     }>();
     expect(body.is_ready).toBe(true);
     expect(body.entities).toContain('ACCOUNT');
@@ -104,6 +111,11 @@ describe('/dashboard/api/connections', () => {
     );
     expect(account).toMatchObject({ ready: true, stored_records: stored.rows[0]?.n });
     expect(account?.records_read).toBeGreaterThan(0);
+    // The run's own counts: its only run read everything the object's all-time counters say.
+    const runAccount = body.runs[0]?.objects.find((o) => o.entity === 'ACCOUNT');
+    expect(runAccount?.records_read).toBe(account?.records_read);
+    expect(body.runs[0]?.records_read).toBe(body.objects.reduce((total, o) => total + o.records_read, 0));
+    expect(body.runs[0]?.created).toBeGreaterThanOrEqual(stored.rows[0]?.n ?? Infinity);
   });
 
   it('gives the events (without secrets) and write jobs of the connection', async () => {

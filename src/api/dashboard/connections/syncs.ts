@@ -7,11 +7,25 @@ import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type { ConnectionRecord } from '../../../connections/types.ts';
 import { listConnectionSyncRuns, type DashboardSyncRunRow } from '../../../sql/dashboard-connection-syncs.ts';
 import { listSyncObjects, objectCoverage } from '../../../sql/sync-objects.ts';
+import { listSyncRunObjects, type SyncRunObjectRow } from '../../../sql/sync-run-objects.ts';
+import { isUnifiedObjectType } from '../../../model/object-types.ts';
+
+/** Upper-case entity of a stored object type (as the API names it); the type itself if unknown. */
+const entityOf = (objectType: string): string => (isUnifiedObjectType(objectType) ? objectTypeToEntity(objectType) : objectType);
 import { Nullable, StringEnum } from '../../../model/shared.ts';
 import { ConnectionIdParams } from '../../connections/schemas.ts';
 import { CursorQuery, iso, ownConnection, positionOf } from './shared.ts';
 
 export const RUNS_PER_PAGE = 20;
+
+const RunObjectSchema = Type.Object({
+  entity: Type.String(),
+  pages_read: Type.Integer(),
+  records_read: Type.Integer(),
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  deleted: Type.Integer(),
+});
 
 const RunSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -26,6 +40,13 @@ const RunSchema = Type.Object({
   started_at: Nullable(Type.String({ format: 'date-time' })),
   finished_at: Nullable(Type.String({ format: 'date-time' })),
   duration_ms: Nullable(Type.Integer(), 'finished_at − started_at; null until it finishes.'),
+  pages_read: Type.Integer({ description: 'Pages this run read from the platform, so far.' }),
+  records_read: Type.Integer({ description: 'Records this run read, so far.' }),
+  created: Type.Integer({ description: 'Records this run added to the stored copy.' }),
+  updated: Type.Integer({ description: 'Stored records this run changed.' }),
+  deleted: Type.Integer({ description: 'Stored records this run found gone from the platform.' }),
+  failed_objects: Type.Array(Type.String(), { description: 'Entities whose read failed in this run.' }),
+  objects: Type.Array(RunObjectSchema, { description: 'What the run read of each object, so far (its live progress while it runs).' }),
 });
 
 const ObjectSchema = Type.Object({
@@ -74,7 +95,8 @@ function syncedTypes(connection: ConnectionRecord): UnifiedObjectType[] {
     .sort();
 }
 
-function runView(run: DashboardSyncRunRow) {
+function runView(run: DashboardSyncRunRow, counts: readonly SyncRunObjectRow[], failed: readonly string[]) {
+  const sum = (field: 'pages_read' | 'records_read' | 'created' | 'updated' | 'deleted') => counts.reduce((total, c) => total + c[field], 0);
   const types = run.request.object_types;
   const { entity, start_date: start, end_date: end } = run.request;
   return {
@@ -93,6 +115,20 @@ function runView(run: DashboardSyncRunRow) {
     started_at: iso(run.started_at),
     finished_at: iso(run.finished_at),
     duration_ms: run.started_at === null || run.finished_at === null ? null : run.finished_at.getTime() - run.started_at.getTime(),
+    pages_read: sum('pages_read'),
+    records_read: sum('records_read'),
+    created: sum('created'),
+    updated: sum('updated'),
+    deleted: sum('deleted'),
+    failed_objects: [...failed],
+    objects: counts.map((c) => ({
+      entity: entityOf(c.object_type),
+      pages_read: c.pages_read,
+      records_read: c.records_read,
+      created: c.created,
+      updated: c.updated,
+      deleted: c.deleted,
+    })),
   };
 }
 
@@ -105,6 +141,13 @@ export default defineEndpoint(contract, async (request) => {
   const ready = connection.readyAt !== null;
   const types = syncedTypes(connection);
   const next = runs.length > RUNS_PER_PAGE ? runs[RUNS_PER_PAGE] : undefined;
+  const shown = runs.slice(0, RUNS_PER_PAGE);
+  const counts = await listSyncRunObjects(
+    pool,
+    shown.map((r) => r.id),
+  );
+  const failedIn = (runId: string) =>
+    [...states.values()].filter((o) => o.run_id === runId && o.status === 'failed').map((o) => entityOf(o.object_type));
   return {
     is_ready: ready,
     entities: types.map(objectTypeToEntity),
@@ -124,7 +167,13 @@ export default defineEndpoint(contract, async (request) => {
         error: state?.error ?? null,
       };
     }),
-    runs: runs.slice(0, RUNS_PER_PAGE).map(runView),
+    runs: shown.map((run) =>
+      runView(
+        run,
+        counts.filter((c) => c.run_id === run.id),
+        failedIn(run.id),
+      ),
+    ),
     next_cursor: next === undefined ? null : encodeCursor({ createdAt: next.position_ts, id: next.id }),
   };
 });
