@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { signedInUser, type DashboardSession } from '../../../test/support/dashboard.ts';
 import { syncedSandboxConnection, sandboxConnection } from '../../../test/support/sandbox-connection.ts';
 import { runSync } from '../../sync/runner.ts';
+import { LinkBrowser } from '../../../test/support/link-browser.ts';
 import { tryLockConnectionSync, unlockConnectionSync } from '../../sql/sync-locks.ts';
 import type { CreatedOrganization } from '../../tenants/organizations.ts';
 
@@ -130,6 +131,33 @@ describe('New connection', () => {
     expect(forged.statusCode).toBe(403);
     const after = await t.db.pool.query('SELECT count(*)::int AS n FROM connections WHERE organization_id = $1', [t.org.organization.id]);
     expect(after.rows).toEqual(before.rows);
+  });
+
+  it('completes the hosted SANDBOX link flow back to the dashboard, on to the connection page', async () => {
+    const created = await post(developer, '/dashboard/connections/new', [['platform', 'SANDBOX']]);
+    const id = /\/dashboard\/connections\/([0-9a-f-]{36})/.exec(created.headers.location ?? '')?.[1] ?? '';
+    const shown = await page(developer, `/dashboard/connections/${id}`);
+    const linkUrl = (/id="link-url"[^>]*>([^<]+)</.exec(shown.body)?.[1] ?? '').replaceAll('&amp;', '&');
+    const browser = new LinkBrowser(t.app);
+    let form = await browser.get(new URL(linkUrl).pathname);
+    for (let hops = 0; form.statusCode >= 300 && form.statusCode < 400 && hops < 3; hops++) form = await browser.get(String(form.headers.location));
+    expect(form.statusCode, form.body).toBe(200);
+    const action = (/<form method="post" action="([^"]+)"/.exec(form.body)?.[1] ?? '').replaceAll('&amp;', '&');
+    const fields: Record<string, string> = {};
+    for (const [input] of form.body.matchAll(/<input [^>]*>/g)) {
+      const name = / name="([^"]*)"/.exec(input)?.[1];
+      if (name !== undefined) fields[name] = (/ value="([^"]*)"/.exec(input)?.[1] ?? '').replaceAll('&amp;', '&');
+    }
+    const done = await browser.post(action, { ...fields, basic_username: 'user_dash_flow_size_20', basic_password: 'pass_good' });
+    expect(done.statusCode, done.body).toBe(303);
+    const landing = String(done.headers.location);
+    expect(landing.startsWith(`${t.services.config.publicUrl}/dashboard/connections/linked?public_token=`)).toBe(true);
+    const back = await page(developer, landing.slice(t.services.config.publicUrl.length));
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toMatch(new RegExp(`^/dashboard/connections/${id}\\?notice=`));
+    const after = await page(developer, `/dashboard/connections/${id}`);
+    expect(after.body).toMatch(/data-kind="initial" data-status="queued"/);
+    expect(after.body).toContain('data-testid="connection-platform">SANDBOX');
   });
 
   it('goes from the link flow back to the connection page by its public_token', async () => {

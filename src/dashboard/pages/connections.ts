@@ -88,7 +88,8 @@ ${
   });
 
   dashboardPage(app, '/dashboard/connections/new', async (ctx) => {
-    const answer = await ctx.api.get<ListAnswer>('/dashboard/api/connections?status=disabled&search=00000000-0000-0000-0000-000000000000');
+    // The list endpoint carries the platform catalogue; a search no connection matches keeps the answer to that.
+    const answer = await ctx.api.get<ListAnswer>('/dashboard/api/connections?search=00000000-0000-0000-0000-000000000000');
     const platforms = answer.ok ? answer.body.platforms : [];
     return {
       title: 'New connection',
