@@ -117,7 +117,16 @@ function runRow(run: SyncRunView): Html {
 }
 
 /** The live part: sync state, per-object progress and the runs (the page's script re-fetches it every 2 s). */
-function syncsMarkup(syncs: SyncsAnswer): Html {
+function runsTable(runs: readonly SyncRunView[]): Html {
+  return html`<table data-testid="sync-runs"><thead><tr><th scope="col">Sync</th><th scope="col">Objects</th><th scope="col">Outcome</th><th scope="col">Started</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Records read</th><th scope="col" class="num">Changes</th><th scope="col">Failures</th></tr></thead><tbody>${runs.map(runRow)}</tbody></table>`;
+}
+
+/** The link to the next (older) page of a list, when there is one. */
+function older(cursor: string | null, path: string, label: string): Html {
+  return cursor === null ? html`` : html`<p class="pager"><a href="${path}?cursor=${encodeURIComponent(cursor)}" rel="next">${label}</a></p>`;
+}
+
+function syncsMarkup(id: string, syncs: SyncsAnswer): Html {
   const running = syncs.runs.find((r) => r.status === 'running' || r.status === 'queued');
   const initial = syncs.runs.find((r) => r.kind === 'initial');
   const state = syncs.is_ready
@@ -146,17 +155,15 @@ ${
     : html`<table data-testid="sync-objects"><thead><tr><th scope="col">Object</th><th scope="col">State</th><th scope="col" class="num">Records stored</th><th scope="col" class="num">Records read / pages (all syncs)</th><th scope="col">Last complete read</th><th scope="col">Error</th></tr></thead><tbody>${objects}</tbody></table>`
 }
 <h3>Sync history</h3>
-${
-  syncs.runs.length === 0
-    ? html`<p class="muted" data-testid="no-syncs">No syncs yet.</p>`
-    : html`<table data-testid="sync-runs"><thead><tr><th scope="col">Sync</th><th scope="col">Objects</th><th scope="col">Outcome</th><th scope="col">Started</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Records read</th><th scope="col" class="num">Changes</th><th scope="col">Failures</th></tr></thead><tbody>${syncs.runs.map(runRow)}</tbody></table>`
+${syncs.runs.length === 0 ? html`<p class="muted" data-testid="no-syncs">No syncs yet.</p>` : runsTable(syncs.runs)}
+${older(syncs.next_cursor, `/dashboard/connections/${id}/history`, 'Older syncs')}
 }`;
 }
 
 async function syncsSection(ctx: DashboardContext, id: string): Promise<{ markup: Html; syncs: SyncsAnswer | null }> {
   const answer = await ctx.api.get<SyncsAnswer>(`/dashboard/api/connections/${id}/syncs`);
   if (!answer.ok) return { markup: html`<p class="problem" role="alert">${apiProblem(answer)}</p>`, syncs: null };
-  return { markup: syncsMarkup(answer.body), syncs: answer.body };
+  return { markup: syncsMarkup(id, answer.body), syncs: answer.body };
 }
 
 function reasons(connection: Connection, status: StatusAnswer['status'] | null): Html {
@@ -221,10 +228,14 @@ ${
 </div>`;
 }
 
-function eventsSection(answer: { ok: true; body: EventsAnswer } | { ok: false; text: string }): Html {
+function eventsSection(id: string, answer: { ok: true; body: EventsAnswer } | { ok: false; text: string }): Html {
   if (!answer.ok) return html`<p class="problem" role="alert">${answer.text}</p>`;
   if (answer.body.events.length === 0) return html`<p class="muted">No events yet.</p>`;
-  return html`<table data-testid="connection-events"><thead><tr><th scope="col">When</th><th scope="col">Code</th><th scope="col">Details</th></tr></thead><tbody>${answer.body.events.map(
+  return html`${eventsTable(answer.body)}${older(answer.body.next_cursor, `/dashboard/connections/${id}/events`, 'Older events')}`;
+}
+
+function eventsTable(body: EventsAnswer): Html {
+  return html`<table data-testid="connection-events"><thead><tr><th scope="col">When</th><th scope="col">Code</th><th scope="col">Details</th></tr></thead><tbody>${body.events.map(
     (e) =>
       html`<tr data-testid="connection-event" data-code="${e.code}"><td>${when(e.created_at)}</td><td>${e.code}</td><td class="mono">${JSON.stringify(
         Object.fromEntries(Object.entries(e.payload).filter(([name]) => !['type', 'code', 'connection_id'].includes(name))),
@@ -232,10 +243,14 @@ function eventsSection(answer: { ok: true; body: EventsAnswer } | { ok: false; t
   )}</tbody></table>`;
 }
 
-function jobsSection(answer: { ok: true; body: JobsAnswer } | { ok: false; text: string }): Html {
+function jobsSection(id: string, answer: { ok: true; body: JobsAnswer } | { ok: false; text: string }): Html {
   if (!answer.ok) return html`<p class="problem" role="alert">${answer.text}</p>`;
   if (answer.body.jobs.length === 0) return html`<p class="muted">No write jobs.</p>`;
-  return html`<table data-testid="write-jobs"><thead><tr><th scope="col">Job</th><th scope="col">Write</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Updated</th></tr></thead><tbody>${answer.body.jobs.map(
+  return html`${jobsTable(answer.body)}${older(answer.body.next_cursor, `/dashboard/connections/${id}/write-jobs`, 'Older write jobs')}`;
+}
+
+function jobsTable(body: JobsAnswer): Html {
+  return html`<table data-testid="write-jobs"><thead><tr><th scope="col">Job</th><th scope="col">Write</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Updated</th></tr></thead><tbody>${body.jobs.map(
     (j) =>
       html`<tr><td class="mono">${j.id}</td><td>${j.operation} ${j.object_type}</td><td>${badge(j.status)}${j.response_status === null ? '' : html` <span class="muted">HTTP ${j.response_status}</span>`}</td><td>${when(j.created_at)}</td><td>${when(j.updated_at)}</td></tr>`,
   )}</tbody></table>`;
@@ -282,9 +297,9 @@ ${linkSection(connection)}
 <div data-live="/dashboard/fragments/connections/${connection.id}/syncs" aria-live="polite" data-testid="syncs-live">${syncs.markup}</div>
 ${actions(ctx, connection, syncs.syncs?.entities ?? [])}
 <h2>Events</h2>
-${eventsSection(events)}
+<div data-live="/dashboard/fragments/connections/${connection.id}/events" data-live-every="5000" aria-live="polite">${eventsSection(connection.id, events)}</div>
 <h2>Write jobs</h2>
-${jobsSection(jobs)}`,
+${jobsSection(connection.id, jobs)}`,
     };
   });
 
@@ -293,6 +308,37 @@ ${jobsSection(jobs)}`,
     if (!UUID.test(id)) return html`<p class="problem" role="alert">No connection with this id.</p>`;
     return (await syncsSection(ctx, id)).markup;
   });
+
+  dashboardFragment(app, '/dashboard/fragments/connections/:id/events', async (ctx) => {
+    const id = idOf(ctx);
+    if (!UUID.test(id)) return html`<p class="problem" role="alert">No connection with this id.</p>`;
+    return eventsSection(id, await readEvents(ctx, `/dashboard/api/connections/${id}/events`));
+  });
+
+  // Older pages of the connection's lists (the connection page shows the newest of each).
+  const olderPage = (path: string, title: string, render: (ctx: DashboardContext, id: string, cursor: string) => Promise<Html>) => {
+    dashboardPage(app, `/dashboard/connections/:id/${path}`, async (ctx) => {
+      const id = idOf(ctx);
+      if (!UUID.test(id)) return NOT_FOUND;
+      const cursor = encodeURIComponent(ctx.query.cursor ?? '');
+      return {
+        title,
+        section: 'connections',
+        body: html`<p><a href="/dashboard/connections/${id}">Back to the connection</a></p>${await render(ctx, id, cursor)}`,
+      };
+    });
+  };
+  olderPage('history', 'Sync history', async (ctx, id, cursor) => {
+    const answer = await ctx.api.get<SyncsAnswer>(`/dashboard/api/connections/${id}/syncs?cursor=${cursor}`);
+    if (!answer.ok) return html`<p class="problem" role="alert">${apiProblem(answer)}</p>`;
+    return html`${runsTable(answer.body.runs)}${older(answer.body.next_cursor, `/dashboard/connections/${id}/history`, 'Older syncs')}`;
+  });
+  olderPage('events', 'Events', async (ctx, id, cursor) =>
+    eventsSection(id, await readEvents(ctx, `/dashboard/api/connections/${id}/events?cursor=${cursor}`)),
+  );
+  olderPage('write-jobs', 'Write jobs', async (ctx, id, cursor) =>
+    jobsSection(id, await readJobs(ctx, `/dashboard/api/connections/${id}/write-jobs?cursor=${cursor}`)),
+  );
 
   const act = (
     name: string,

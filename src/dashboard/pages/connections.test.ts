@@ -221,6 +221,37 @@ describe('Connection page', () => {
     expect(after.body).toContain('2 new, 5 changed, 0 deleted');
   });
 
+  it('pages long sync histories and event logs', async () => {
+    const { connection } = await syncedSandboxConnection(t, 'user_dash_paging_size_20');
+    await t.db.pool.query(
+      `INSERT INTO sync_runs (connection_id, kind, trigger, status, created_at, started_at, finished_at, error)
+       SELECT $1, 'incremental', 'schedule', 'failed', timestamptz '2024-01-01' + make_interval(mins => i), timestamptz '2024-01-01', timestamptz '2024-01-01', 'old failure ' || i
+         FROM generate_series(1, 30) AS i`,
+      [connection.id],
+    );
+    await t.db.pool.query(
+      `INSERT INTO events (organization_id, environment, connection_id, type, code, payload, created_at)
+       SELECT $1, 'sandbox', $2, 'CONNECTION', 'CONNECTION_UPDATED', jsonb_build_object('store_unique_id', 'store-' || i), timestamptz '2024-01-01' + make_interval(mins => i)
+         FROM generate_series(1, 40) AS i`,
+      [t.org.organization.id, connection.id],
+    );
+    const shown = await page(viewer, `/dashboard/connections/${connection.id}`);
+    expect(shown.body.match(/data-testid="sync-run"/g)).toHaveLength(20);
+    const olderSyncs = /href="(\/dashboard\/connections\/[^"]+\/history\?cursor=[^"]+)"/.exec(shown.body)?.[1] ?? '';
+    const history = await page(viewer, olderSyncs.replaceAll('&amp;', '&'));
+    expect(history.statusCode).toBe(200);
+    // 31 runs: 20 on the connection page, the other 11 (the oldest, old failure 1 among them) here.
+    expect(history.body.match(/data-testid="sync-run"/g)).toHaveLength(11);
+    expect(history.body).toContain('old failure 1<');
+    const olderEvents = /href="(\/dashboard\/connections\/[^"]+\/events\?cursor=[^"]+)"/.exec(shown.body)?.[1] ?? '';
+    const events = await page(viewer, olderEvents.replaceAll('&amp;', '&'));
+    expect(events.statusCode).toBe(200);
+    expect(events.body).toContain('store-1&quot;');
+    expect((await page(viewer, `/dashboard/connections/${connection.id}/history?cursor=garbage`)).body).toContain('INVALID_CURSOR');
+    const live = await page(viewer, `/dashboard/fragments/connections/${connection.id}/events`);
+    expect(live.body).toContain('store-40&quot;');
+  });
+
   it('answers another organisation’s connection and a malformed id with a 404 page', async () => {
     const { connection } = await syncedSandboxConnection(t, 'user_dash_theirs', other);
     const mine = await page(developer, `/dashboard/connections/${connection.id}`);
