@@ -156,8 +156,7 @@ ${
 }
 <h3>Sync history</h3>
 ${syncs.runs.length === 0 ? html`<p class="muted" data-testid="no-syncs">No syncs yet.</p>` : runsTable(syncs.runs)}
-${older(syncs.next_cursor, `/dashboard/connections/${id}/history`, 'Older syncs')}
-}`;
+${older(syncs.next_cursor, `/dashboard/connections/${id}/history`, 'Older syncs')}`;
 }
 
 async function syncsSection(ctx: DashboardContext, id: string): Promise<{ markup: Html; syncs: SyncsAnswer | null }> {
@@ -210,14 +209,16 @@ ${
   <fieldset><legend>Incremental sync</legend>${checkboxes}</fieldset>
   <button type="submit">Sync now</button></form>
 <form method="post" action="${base}/backfill" data-testid="backfill-form">${csrf}
+  <fieldset><legend>Backfill</legend>
   <div class="field"><label for="backfill-entity">Object</label><select id="backfill-entity" name="entity">${entityOptions}</select></div>
   <div class="field"><label for="backfill-start">From</label><input id="backfill-start" name="start_date" type="date" required></div>
-  <div class="field"><label for="backfill-end">To</label><input id="backfill-end" name="end_date" type="date" required></div>
+  <div class="field"><label for="backfill-end">To</label><input id="backfill-end" name="end_date" type="date" required></div></fieldset>
   <button type="submit">Backfill</button></form>`
     : ''
 }
 <form method="post" action="${base}/rename" data-testid="rename-form">${csrf}
-  <div class="field"><label for="rename-name">Name</label><input id="rename-name" name="name" type="text" maxlength="200" value="${connection.name ?? ''}"></div>
+  <fieldset><legend>Rename</legend>
+  <div class="field"><label for="rename-name">Name</label><input id="rename-name" name="name" type="text" maxlength="200" value="${connection.name ?? ''}"></div></fieldset>
   <button type="submit" class="secondary">Rename</button></form>
 <form method="post" action="${base}/invalidate-token" data-testid="invalidate-form" data-confirm="Replace this connection's access token? The current one stops working at once.">${csrf}
   <p>New access token: the current one stops working.</p>

@@ -194,6 +194,7 @@ describe('Connection page', () => {
     expect(fragment.statusCode).toBe(200);
     expect(fragment.body).toMatch(/data-kind="initial" data-status="completed"/);
     expect(fragment.body).not.toContain('<html');
+    expect(fragment.body).not.toMatch(/<\/table>\s*}/);
   });
 
   it('shows a running sync’s progress per object, then its end, in the live fragment without a reload', async () => {
