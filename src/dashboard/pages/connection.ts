@@ -146,7 +146,8 @@ function syncsMarkup(id: string, syncs: SyncsAnswer): Html {
   <td>${o.error ?? ''}</td>
 </tr>`,
   );
-  return html`<p>Sync state: <strong data-testid="sync-state" data-ready="${syncs.is_ready ? 'true' : 'false'}">${state}</strong></p>
+  return html`<p>Connection status: ${badge(syncs.connection_status, 'connection-status')}</p>
+<p>Sync state: <strong data-testid="sync-state" data-ready="${syncs.is_ready ? 'true' : 'false'}">${state}</strong></p>
 ${running === undefined ? '' : progress(running, syncs.objects.length)}
 <h3>Objects</h3>
 ${
@@ -284,18 +285,17 @@ export function registerConnectionPage(app: FastifyInstance): void {
       section: 'connections',
       body: html`<p><a href="/dashboard/connections">All connections</a></p>
 <dl class="facts">
-  <dt>Status</dt><dd>${badge(connection.status, 'connection-status')}</dd>
   <dt>Platform</dt><dd data-testid="connection-platform">${connection.platform ?? 'not chosen yet'}</dd>
   <dt>Account</dt><dd>${connection.store_name ?? connection.store_unique_id ?? 'not linked yet'}</dd>
   <dt>Id</dt><dd class="mono" data-testid="connection-id">${connection.id}</dd>
   <dt>Created</dt><dd>${when(connection.created_at)}</dd>
   <dt>Last completed sync</dt><dd>${when(status?.last_sync_completed_at)}</dd>
 </dl>
+${linkSection(connection)}
+<h2>Status and syncs</h2>
+<div data-live="/dashboard/fragments/connections/${connection.id}/syncs" aria-live="polite" data-testid="syncs-live">${syncs.markup}</div>
 <h2>Why this status</h2>
 ${reasons(connection, status)}
-${linkSection(connection)}
-<h2>Syncs</h2>
-<div data-live="/dashboard/fragments/connections/${connection.id}/syncs" aria-live="polite" data-testid="syncs-live">${syncs.markup}</div>
 ${actions(ctx, connection, syncs.syncs?.entities ?? [])}
 <h2>Events</h2>
 <div data-live="/dashboard/fragments/connections/${connection.id}/events" data-live-every="5000" aria-live="polite">${eventsSection(connection.id, events)}</div>

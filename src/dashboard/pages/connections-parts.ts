@@ -86,6 +86,7 @@ export interface SyncObjectView {
 }
 
 export interface SyncsAnswer {
+  connection_status: string;
   is_ready: boolean;
   entities: string[];
   objects: SyncObjectView[];

@@ -13,7 +13,7 @@ import { isUnifiedObjectType } from '../../../model/object-types.ts';
 /** Upper-case entity of a stored object type (as the API names it); the type itself if unknown. */
 const entityOf = (objectType: string): string => (isUnifiedObjectType(objectType) ? objectTypeToEntity(objectType) : objectType);
 import { Nullable, StringEnum } from '../../../model/shared.ts';
-import { ConnectionIdParams } from '../../connections/schemas.ts';
+import { ConnectionIdParams, ConnectionStatusSchema } from '../../connections/schemas.ts';
 import { CursorQuery, iso, ownConnection, positionOf } from './shared.ts';
 
 export const RUNS_PER_PAGE = 20;
@@ -74,6 +74,7 @@ export const contract = defineContract({
   success: {
     status: 200,
     schema: Type.Object({
+      connection_status: ConnectionStatusSchema,
       is_ready: Type.Boolean({ description: 'The initial sync has finished.' }),
       entities: Type.Array(Type.String(), { description: 'Entities the connection syncs (what an incremental sync or a backfill may name).' }),
       objects: Type.Array(ObjectSchema),
@@ -149,6 +150,7 @@ export default defineEndpoint(contract, async (request) => {
   const failedIn = (runId: string) =>
     [...states.values()].filter((o) => o.run_id === runId && o.status === 'failed').map((o) => entityOf(o.object_type));
   return {
+    connection_status: connection.status,
     is_ready: ready,
     entities: types.map(objectTypeToEntity),
     objects: types.map((type) => {
