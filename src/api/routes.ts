@@ -44,6 +44,7 @@ import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
+import { connectionDashboardEndpoints } from './dashboard/connections/routes.ts';
 import { userEndpoints } from './dashboard/users/routes.ts';
 import inviteDashboardUser from './admin/dashboard-users/invite.ts';
 import { settingsEndpoints } from './dashboard/settings/routes.ts';
@@ -51,7 +52,7 @@ import { overviewEndpoints } from './dashboard/overview/routes.ts';
 
 export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
 /** The dashboard's own JSON endpoints (auth 'session': a dashboard user's cookie), under /dashboard/api. */
-export const dashboardEndpoints: Endpoint[] = [...userEndpoints, ...settingsEndpoints, ...overviewEndpoints];
+export const dashboardEndpoints: Endpoint[] = [...userEndpoints, ...settingsEndpoints, ...overviewEndpoints, ...connectionDashboardEndpoints];
 /** Platforms' own webhooks: verified by their signature over the raw body, which their scope keeps unparsed (app.ts). */
 export const platformWebhookEndpoints: Endpoint[] = [receivePlatformWebhook];
 // Admin bearer token (the edge hook keys on the contract's auth, not the URL: /metrics is here too).

@@ -57,6 +57,9 @@ ul.plain { list-style: none; margin: 0; padding: 0; } .card a { text-decoration:
 .legend .key { display: inline-block; width: 12px; height: 12px; vertical-align: middle; margin-left: 8px; } .legend .key.ok { background: #2da44e; } .legend .key.bad { background: #cf222e; }
 .running-sync { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 8px; margin: 8px 0; } .running-sync h3 { margin: 8px 0 2px; }
 input[type=text].short { width: 12rem; } caption { text-align: left; padding: 4px 0; }
+/* CONNECTIONS */
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; } dl.facts dt { font-weight: 600; color: var(--muted); } dl.facts dd { margin: 0; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; } label.check { font-weight: 400; display: inline-block; margin-right: 8px; }
 `;
 
 export const DASHBOARD_JS = `/* Ledgerport dashboard: progressive enhancement only; every page works without it. */

@@ -27,6 +27,7 @@ import { QUEUES } from '../queue/names.ts';
 import { notePause, pauseFor, secondsUntil } from '../connections/platform-pause.ts';
 import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
 import { requeueRunForPause } from '../sql/sync-runs.ts';
+import { countRunDeletions, countRunPage } from '../sql/sync-run-objects.ts';
 import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from '../connections/sync-config.ts';
 import { ExportPending, pageReader, waitForExport } from './bulk-read.ts';
@@ -352,11 +353,14 @@ async function readBatch(
   async function storeRead(page: ReadPage, prepared: PreparedPage): Promise<void> {
     const last = page.nextPageToken === null;
     await withTransaction(pool, async (db) => {
-      await storePrepared(db, pageContext, prepared);
+      const outcome = await storePrepared(db, pageContext, prepared);
       await recordPage(db, connection.id, target.objectType, page.nextPageToken, page.records.length);
+      // The run's own counts, for its sync history (the object's pages_read and records_read count every run).
+      await countRunPage(db, run.id, target.objectType, { records: page.records.length, ...outcome });
       if (!last) return;
       if (sweepDeletions) {
         const gone = await deleteUnseen(db, connection.id, target.objectType, run.id, new Date().toISOString());
+        await countRunDeletions(db, run.id, target.objectType, gone.length);
         if (pageContext.announceChanges) await emitEvents(db, services.cipher, target.tenant, deletedEvents(pageContext, gone));
       }
       if (fullListing) await forgetSeen(db, run.id, target.objectType);

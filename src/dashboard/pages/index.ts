@@ -1,6 +1,7 @@
 /** Every dashboard page, each registering its own routes (pages, fragments, form actions). */
 import type { FastifyInstance } from 'fastify';
 import { registerOverview } from './overview.ts';
+import { registerConnectionsPages } from './connections.ts';
 import { registerExplorer } from './explorer.ts';
 import { registerUsersPage } from './users.ts';
 import { registerAuditPage } from './audit.ts';
@@ -11,6 +12,7 @@ import { registerPlatformsPage } from './platforms.ts';
 
 export const DASHBOARD_PAGES: readonly ((app: FastifyInstance) => void)[] = [
   registerOverview,
+  registerConnectionsPages,
   registerExplorer,
   registerWebhooksPage,
   registerApiKeysPage,
