@@ -115,4 +115,7 @@ export const DASHBOARD_JS = `/* Ledgerport dashboard: progressive enhancement on
 })();
 `;
 
+/** The tab's icon (the brand mark): served here, so the browser does not ask for a /favicon.ico the service lacks. */
+export const DASHBOARD_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0a58ca"/><text x="16" y="23" font-family="system-ui, sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">L</text></svg>`;
+
 export const ASSET_VERSION = createHash('sha256').update(DASHBOARD_CSS).update(DASHBOARD_JS).digest('hex').slice(0, 12);

@@ -23,6 +23,7 @@ export function head(title: string): Html {
 <meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex, nofollow">
 <title>${title} · Ledgerport</title>
+<link rel="icon" href="/dashboard/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css?v=${ASSET_VERSION}">
 <script src="/dashboard/assets/dashboard.js?v=${ASSET_VERSION}" defer></script>`;
 }

@@ -5,7 +5,7 @@
  * process only).
  */
 import type { FastifyInstance } from 'fastify';
-import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.ts';
+import { DASHBOARD_CSS, DASHBOARD_ICON, DASHBOARD_JS } from './assets.ts';
 import { registerSignIn } from './sign-in.ts';
 import { registerOidc } from './oidc-routes.ts';
 import { DASHBOARD_PAGES } from './pages/index.ts';
@@ -50,6 +50,9 @@ export function registerDashboard(app: FastifyInstance): void {
     );
     scope.get('/dashboard/assets/dashboard.js', (_request, reply) =>
       reply.header('Cache-Control', 'public, max-age=31536000, immutable').type('text/javascript; charset=utf-8').send(DASHBOARD_JS),
+    );
+    scope.get('/dashboard/assets/icon.svg', (_request, reply) =>
+      reply.header('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(DASHBOARD_ICON),
     );
     registerSignIn(scope);
     registerOidc(scope);

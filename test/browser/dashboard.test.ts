@@ -15,7 +15,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, runBrowserTests } from '../support/chromium.ts';
 import { randomPort, startService, stopServices, waitForOk, type ServiceProcess } from '../support/process.ts';
-import { collectConsoleErrors, firstStartSecrets, screenshot, seriousViolations, type FirstStartSecrets } from '../support/dashboard-browser.ts';
+import {
+  ARTIFACTS,
+  collectConsoleErrors,
+  firstStartSecrets,
+  screenshot,
+  seriousViolations,
+  type FirstStartSecrets,
+} from '../support/dashboard-browser.ts';
 import { expectedWebhookSignature } from '../support/webhook-receiver.ts';
 
 const PASSWORD = 'a long and memorable passphrase';
@@ -63,6 +70,7 @@ describe.runIf(runBrowserTests)('the dashboard in a browser', () => {
   let context: BrowserContext;
   let page: Page;
   let consoleErrors: string[] = [];
+  let connectionId = '';
   const receiver = new Receiver();
   const startedAt = Date.now();
   const timings: Record<string, number> = {};
@@ -79,8 +87,8 @@ describe.runIf(runBrowserTests)('the dashboard in a browser', () => {
       PUBLIC_URL: base,
       EMBEDDED_POSTGRES_PORT: String(randomPort()),
       LOG_LEVEL: 'warn',
-      // Deliveries that keep failing give up after 45 s instead of 15 minutes, so a failed one can be retried.
-      WEBHOOK_SCHEDULE_SCALE: '0.05',
+      // Deliveries that keep failing give up after 18 s instead of 15 minutes, so a failed one can be retried.
+      WEBHOOK_SCHEDULE_SCALE: '0.02',
     });
     await waitForOk(`${base}/readyz`, 120_000, service);
     timings.ready_ms = Date.now() - startedAt;
@@ -153,6 +161,40 @@ describe.runIf(runBrowserTests)('the dashboard in a browser', () => {
     expect(await page.locator('main').textContent()).toContain(receiver.url);
   }, 30_000);
 
+  it('connects SANDBOX through the hosted link flow and watches its initial sync finish, live', async () => {
+    await nav('Connections');
+    await check('10-connections-empty', 'Connections');
+    await page.getByTestId('new-connection').click();
+    await check('11-new-connection', /connection/i);
+    await page.getByLabel('Platform').selectOption('SANDBOX');
+    await page.getByRole('button', { name: 'Create connection' }).click();
+    await page.waitForURL(/\/dashboard\/connections\/[0-9a-f-]{36}/);
+    connectionId = /connections\/([0-9a-f-]{36})/.exec(page.url())?.[1] ?? '';
+    await page.getByTestId('open-link-flow').click();
+    await page.getByLabel('Username').fill('user_good');
+    await page.getByLabel('Password').fill('pass_good');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    // The flow's redirect brings the browser back to the connection's page.
+    await page.waitForURL(new RegExp(`/dashboard/connections/${connectionId}`));
+    timings.linked_ms = Date.now() - startedAt;
+    await screenshot(page, '12-connection-syncing');
+    // The page is not reloaded from here on: the sync state arrives through its live region.
+    await page.evaluate('window.ledgerportNoReload = true');
+    await page.locator('[data-testid="sync-state"][data-ready="true"]').waitFor({ timeout: 180_000 });
+    timings.initial_sync_done_ms = Date.now() - startedAt;
+    expect(await page.evaluate('window.ledgerportNoReload')).toBe(true);
+    await expect
+      .poll(() => page.locator('[data-testid="sync-run"][data-kind="initial"][data-status="completed"]').count(), { timeout: 30_000 })
+      .toBe(1);
+    await check('13-connection-synced', /.+/);
+    // The README's picture: the page as a newcomer finds it when the sync is done (the first screenful).
+    await page.reload();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'readme-connection.png') });
+    await nav('Overview');
+    await check('14-overview', 'Overview');
+    expect(await page.locator('main').textContent()).toMatch(/active/i);
+  }, 240_000);
+
   it('retries a failed delivery, which then arrives', async () => {
     await page.goto(`${base}/dashboard/webhooks`);
     // The receiver refused everything so far: the log shows failed attempts, live.
@@ -172,6 +214,57 @@ describe.runIf(runBrowserTests)('the dashboard in a browser', () => {
     await expect.poll(() => log.locator('.badge.delivered').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await check('32-webhooks-retried', 'Webhooks');
   }, 150_000);
+
+  it('runs a manual incremental sync of bills, whose INCREMENTAL_SYNC_COMPLETED reaches the receiver', async () => {
+    await page.goto(`${base}/dashboard/connections/${connectionId}`);
+    const form = page.getByTestId('sync-form');
+    for (const box of await form.getByRole('checkbox').all()) await box.uncheck();
+    await form.getByRole('checkbox', { name: 'BILL', exact: true }).check();
+    await form.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByRole('status').waitFor();
+    const completed = (): Record<string, unknown> | undefined =>
+      receiver.received.find((r) => r.code === 'INCREMENTAL_SYNC_COMPLETED' && r.status === 200)?.body;
+    await expect.poll(completed, { timeout: 120_000 }).toBeDefined();
+    expect(completed()).toMatchObject({
+      type: 'CONNECTION',
+      code: 'INCREMENTAL_SYNC_COMPLETED',
+      connection_id: connectionId,
+      incremental_sync_type: 'manual',
+      entities: ['BILL'],
+    });
+    await expect
+      .poll(() => page.locator('[data-testid="sync-run"][data-kind="incremental"][data-status="completed"]').count(), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    await check('40-connection-incremental', /.+/);
+  }, 180_000);
+
+  it('filters bills in the data explorer and shows one with its platform data', async () => {
+    await nav('Data explorer');
+    await check('41-explorer', 'Data explorer');
+    const form = page.getByTestId('explorer-form');
+    await form.getByLabel('Resource').selectOption('bill');
+    await form.getByRole('button', { name: 'Show' }).click();
+    const rows = page.getByTestId('explorer-results').locator('tbody tr');
+    await rows.first().waitFor();
+    const all = await rows.count();
+    await page.getByTestId('explorer-filter').fill('status = "paid"');
+    await page.getByTestId('explorer-form').getByRole('button', { name: 'Show' }).click();
+    await page.getByTestId('explorer-results').waitFor();
+    const paid = await rows.count();
+    expect(paid).toBeGreaterThan(0);
+    expect(paid).toBeLessThanOrEqual(all);
+    for (const row of await rows.all()) expect(await row.textContent()).toContain('paid');
+    await check('42-explorer-filtered', 'Data explorer');
+    await rows.first().getByRole('link').click();
+    const platformData = await page.getByTestId('explorer-platform-data').textContent();
+    expect(JSON.parse(platformData ?? 'null')).toEqual(expect.any(Object));
+    await check('43-explorer-bill', 'Data explorer');
+    await page.goBack();
+    await page.getByTestId('explorer-filter').fill('status = ');
+    await page.getByTestId('explorer-form').getByRole('button', { name: 'Show' }).click();
+    await page.getByTestId('explorer-error').waitFor();
+    await rows.first().waitFor({ state: 'detached' });
+  }, 60_000);
 
   it('rotates the sandbox secret, shows the new one once, and the API takes it', async () => {
     await nav('API keys');
@@ -210,7 +303,7 @@ describe.runIf(runBrowserTests)('the dashboard in a browser', () => {
   }, 60_000);
 
   it('signs out, and has seen no console error on any page', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(`${base}/dashboard/login**`);
     await page.getByRole('status').filter({ hasText: 'Signed out.' }).waitFor();
     const after = await page.goto(`${base}/dashboard/users`);

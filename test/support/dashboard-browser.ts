@@ -67,14 +67,25 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/** Collects console errors and uncaught page errors for the page's whole life. */
+/**
+ * Collects what went wrong in the page for its whole life: console errors, uncaught exceptions, and every
+ * sub-resource (style sheet, script, icon, live fragment) answered 4xx or 5xx. A document's own status is the test's
+ * to assert (a refused password is answered 401 on purpose), so Chromium's "Failed to load resource" line about a
+ * document is left to the response check, which skips documents.
+ */
 export function collectConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(`${page.url()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => {
     errors.push(`${page.url()}: ${error.message}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400 && response.request().resourceType() !== 'document') errors.push(`${response.url()}: HTTP ${response.status()}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (request.resourceType() !== 'document') errors.push(`${request.url()}: ${request.failure()?.errorText ?? 'failed'}`);
   });
   return errors;
 }

@@ -138,9 +138,9 @@ function oneObject(ctx: DashboardContext, type: UnifiedObjectType, object: Json)
   return html`<section data-testid="explorer-object"><h2>${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} <span class="mono">${scalar(object.id)}</span></h2>
 <p><a href="${back}">Back to the list</a></p>
 <h3>Unified object</h3>
-<pre data-testid="explorer-unified">${JSON.stringify(unified, null, 2)}</pre>
+<pre tabindex="0" aria-label="The unified object" data-testid="explorer-unified">${JSON.stringify(unified, null, 2)}</pre>
 <h3>platform_data</h3>
-<pre data-testid="explorer-platform-data">${platformData === undefined ? 'The platform record is not stored for this object.' : JSON.stringify(platformData, null, 2)}</pre>
+<pre tabindex="0" aria-label="The platform record" data-testid="explorer-platform-data">${platformData === undefined ? 'The platform record is not stored for this object.' : JSON.stringify(platformData, null, 2)}</pre>
 </section>`;
 }
 

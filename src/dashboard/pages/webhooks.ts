@@ -112,7 +112,7 @@ async function attempts(ctx: DashboardContext, deliveryId: string): Promise<Html
   const d = answer.body.delivery;
   const rows = d.attempts_log.map(
     (a) =>
-      html`<tr><td class="num">${a.attempt}</td><td>${when(a.started_at)}</td><td class="num">${a.duration_ms} ms</td><td>${a.status_code ?? 'no answer'}</td><td>${a.error ?? ''}</td><td>${a.response_excerpt === null ? '—' : html`<pre>${a.response_excerpt}</pre>`}</td></tr>`,
+      html`<tr><td class="num">${a.attempt}</td><td>${when(a.started_at)}</td><td class="num">${a.duration_ms} ms</td><td>${a.status_code ?? 'no answer'}</td><td>${a.error ?? ''}</td><td>${a.response_excerpt === null ? '—' : html`<pre tabindex="0">${a.response_excerpt}</pre>`}</td></tr>`,
   );
   return html`<h3 id="attempts">Attempts of delivery <span class="mono">${d.id}</span> (${d.code}, ${statusBadge(d.status)})</h3>
 ${rows.length === 0 ? html`<p class="muted">No attempt yet; the next is due ${when(d.next_attempt_at)}.</p>` : html`<table data-testid="delivery-attempts"><thead><tr><th scope="col" class="num">Attempt</th><th scope="col">Started</th><th scope="col" class="num">Duration</th><th scope="col">HTTP status</th><th scope="col">Error</th><th scope="col">Answer (first KiB)</th></tr></thead><tbody>${rows}</tbody></table>`}`;
