@@ -7,6 +7,7 @@ describe('logged URLs', () => {
     expect(redactUrl('/link/lk_abc123/SANDBOX?redirect_url=https%3A%2F%2Fa.b')).toBe('/link/lk_…/SANDBOX?redirect_url=https%3A%2F%2Fa.b');
     expect(redactUrl('/link/done?public_token=lppt_x')).toBe('/link/done?public_token=%E2%80%A6');
     expect(redactUrl('/healthz')).toBe('/healthz');
+    expect(redactUrl('/dashboard/sign-in/lplnk_abcDEF123')).toBe('/dashboard/sign-in/lplnk_…');
   });
 
   it('mask every credential-like parameter, whatever its case or encoding, and secrets hidden in another value', () => {

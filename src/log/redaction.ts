@@ -35,8 +35,9 @@ const isSecret = (key: string, value: string): boolean => SECRET_PARAMS.has(key.
 export function redactUrl(url: string): string {
   const cut = url.indexOf('?');
   const path = cut === -1 ? url : url.slice(0, cut);
-  // A link token is a credential for its connection's link page, wherever it appears in a path.
-  const safePath = path.replace(/\/lk_[^/]*/g, `/lk_${MASKED}`);
+  // A link token is a credential for its connection's link page, wherever it appears in a path; so is a dashboard
+  // sign-in link's token until it is used.
+  const safePath = path.replace(/\/lk_[^/]*/g, `/lk_${MASKED}`).replace(/\/lplnk_[^/]*/g, `/lplnk_${MASKED}`);
   if (cut === -1) return safePath;
   const safe = new URLSearchParams();
   for (const [key, value] of new URLSearchParams(url.slice(cut + 1))) safe.append(key, isSecret(key, value) ? MASKED : value);

@@ -113,7 +113,7 @@ describe('the data explorer', () => {
     const answer = await explore({ connection: synced.connection.id, resource: 'bill', id: bill?.id ?? '' });
     expect(answer.statusCode).toBe(200);
     expect(answer.body).toContain('data-testid="explorer-platform-data"');
-    const platformData = /<pre data-testid="explorer-platform-data">([\s\S]*?)<\/pre>/.exec(answer.body)?.[1] ?? '';
+    const platformData = /<pre [^>]*data-testid="explorer-platform-data">([\s\S]*?)<\/pre>/.exec(answer.body)?.[1] ?? '';
     expect(platformData).toMatch(/^\{\n {2}&quot;/);
     expect(answer.body).toContain(`&quot;id&quot;: &quot;${bill?.id ?? ''}&quot;`);
   });
