@@ -1,6 +1,6 @@
 /**
  * The dashboard overview's running syncs: each running run of an organisation's environment with the objects it has
- * begun reading and what it has read of them so far (sync_objects.run_*, migration 0035, kept page by page).
+ * begun reading and what it has read of them so far (its rows of sync_run_objects, kept page by page).
  */
 import type { Queryable } from '../db/pool.ts';
 import type { Environment } from '../tenants/types.ts';
@@ -30,11 +30,13 @@ export async function runningSyncObjects(db: Queryable, organizationId: string, 
   const result = await db.query<RunningSyncObjectRow>(
     `SELECT r.id AS run_id, r.kind, r.trigger, r.started_at AS run_started_at,
             c.id AS connection_id, c.name AS connection_name, c.platform,
-            o.object_type, o.status AS object_status, o.run_pages_read, o.run_records_read, o.last_full_read_records,
+            o.object_type, o.status AS object_status, ro.pages_read AS run_pages_read, ro.records_read AS run_records_read,
+            o.last_full_read_records,
             extract(epoch FROM clock_timestamp() - o.last_started_at)::float8 AS elapsed_seconds
        FROM sync_runs r
        JOIN connections c ON c.id = r.connection_id
        LEFT JOIN sync_objects o ON o.connection_id = r.connection_id AND o.run_id = r.id
+       LEFT JOIN sync_run_objects ro ON ro.run_id = r.id AND ro.object_type = o.object_type
       WHERE r.status = 'running' AND c.organization_id = $1 AND c.environment = $2
       ORDER BY r.started_at, r.id, o.object_type
       LIMIT ${ROW_CAP}`,

@@ -48,15 +48,12 @@ export async function beginObjectRead(
 ): Promise<void> {
   await db.query(
     `UPDATE sync_objects SET status = 'in_progress', run_id = $3, run_window = $4, page_token = NULL, batches_done = $5, sweep_deletions = $6,
-            error = NULL, last_started_at = CASE WHEN run_id IS DISTINCT FROM $3 THEN clock_timestamp() ELSE last_started_at END,
-            run_pages_read = CASE WHEN run_id IS DISTINCT FROM $3 THEN 0 ELSE run_pages_read END,
-            run_records_read = CASE WHEN run_id IS DISTINCT FROM $3 THEN 0 ELSE run_records_read END
+            error = NULL, last_started_at = CASE WHEN run_id IS DISTINCT FROM $3 THEN clock_timestamp() ELSE last_started_at END
       WHERE connection_id = $1 AND object_type = $2`,
     [connectionId, objectType, runId, window === null ? null : JSON.stringify(window), batchesDone, sweepDeletions],
   );
 }
 
-/** A stored page, in its transaction: the object's resume point and counts (all syncs, and this run's: the dashboard's progress). */
 export async function recordPage(
   db: Queryable,
   connectionId: string,
@@ -65,8 +62,7 @@ export async function recordPage(
   recordCount: number,
 ): Promise<void> {
   await db.query(
-    `UPDATE sync_objects SET page_token = $3, pages_read = pages_read + 1, records_read = records_read + $4,
-            run_pages_read = run_pages_read + 1, run_records_read = run_records_read + $4
+    `UPDATE sync_objects SET page_token = $3, pages_read = pages_read + 1, records_read = records_read + $4
       WHERE connection_id = $1 AND object_type = $2`,
     [connectionId, objectType, nextPageToken, recordCount],
   );
@@ -92,12 +88,17 @@ export async function finishObjectBatch(
   );
 }
 
-/** `fullRead`: the run read every record of the object (no incremental cursor, no backfill window): its count is the next estimate's total. */
+/**
+ * `fullRead`: the run read every record of the object (no incremental cursor, no backfill window): its count of the
+ * object (sync_run_objects, written earlier in the same transaction) is the next estimate's total.
+ */
 export async function completeObjectRead(db: Queryable, connectionId: string, objectType: string, fullRead = false): Promise<void> {
   await db.query(
     `UPDATE sync_objects SET status = 'completed', run_window = NULL, page_token = NULL,
             batches_done = 0, error = NULL, last_completed_at = clock_timestamp(),
-            last_full_read_records = CASE WHEN $3 THEN run_records_read ELSE last_full_read_records END
+            last_full_read_records = CASE WHEN $3 THEN COALESCE(
+              (SELECT ro.records_read FROM sync_run_objects ro WHERE ro.run_id = sync_objects.run_id AND ro.object_type = sync_objects.object_type),
+              0) ELSE last_full_read_records END
       WHERE connection_id = $1 AND object_type = $2`,
     [connectionId, objectType, fullRead],
   );

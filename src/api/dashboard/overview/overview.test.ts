@@ -39,12 +39,18 @@ async function holdRunningSync(
   const runId = run.rows[0]?.id ?? '';
   for (const o of objects) {
     await t.db.pool.query(
-      `INSERT INTO sync_objects (connection_id, object_type, status, run_id, run_records_read, run_pages_read, last_full_read_records, last_started_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp() - make_interval(secs => $8))
-       ON CONFLICT (connection_id, object_type) DO UPDATE SET status = EXCLUDED.status, run_id = EXCLUDED.run_id, run_records_read = EXCLUDED.run_records_read,
-         run_pages_read = EXCLUDED.run_pages_read, last_full_read_records = EXCLUDED.last_full_read_records, last_started_at = EXCLUDED.last_started_at`,
-      [connectionId, o.type, o.status, runId, o.records, o.pages, o.lastFull, o.startedSecondsAgo],
+      `INSERT INTO sync_objects (connection_id, object_type, status, run_id, last_full_read_records, last_started_at)
+       VALUES ($1, $2, $3, $4, $5, clock_timestamp() - make_interval(secs => $6))
+       ON CONFLICT (connection_id, object_type) DO UPDATE SET status = EXCLUDED.status, run_id = EXCLUDED.run_id,
+         last_full_read_records = EXCLUDED.last_full_read_records, last_started_at = EXCLUDED.last_started_at`,
+      [connectionId, o.type, o.status, runId, o.lastFull, o.startedSecondsAgo],
     );
+    await t.db.pool.query(`INSERT INTO sync_run_objects (run_id, object_type, pages_read, records_read) VALUES ($1, $2, $3, $4)`, [
+      runId,
+      o.type,
+      o.pages,
+      o.records,
+    ]);
   }
   return runId;
 }
@@ -67,12 +73,13 @@ async function insertDelivery(
   );
 }
 
-describe('the sync runner keeps each object progress of the run (migration 0035)', () => {
+describe('the sync runner keeps each object progress of the run (sync_run_objects) and its last full read (migration 0035)', () => {
   it('counts the records and pages of the run, and a full read becomes the next estimate total', async () => {
     const rows = await t.db.pool.query<{ run_records_read: number; run_pages_read: number; last_full_read_records: number | null; live: number }>(
-      `SELECT o.run_records_read, o.run_pages_read, o.last_full_read_records,
+      `SELECT ro.records_read AS run_records_read, ro.pages_read AS run_pages_read, o.last_full_read_records,
               (SELECT count(*)::int FROM records r WHERE r.connection_id = o.connection_id AND r.object_type = 'bill' AND r.deleted_at IS NULL) AS live
-         FROM sync_objects o WHERE o.connection_id = $1 AND o.object_type = 'bill'`,
+         FROM sync_objects o JOIN sync_run_objects ro ON ro.run_id = o.run_id AND ro.object_type = o.object_type
+        WHERE o.connection_id = $1 AND o.object_type = 'bill'`,
       [synced.connection.id],
     );
     const bill = rows.rows[0];
@@ -84,7 +91,9 @@ describe('the sync runner keeps each object progress of the run (migration 0035)
     // The next run starts its own count; an incremental read (from the cursor) keeps the last full read's total.
     await incrementalSync(t, synced.connection.id);
     const after = await t.db.pool.query<{ run_records_read: number; last_full_read_records: number | null; run_id: string }>(
-      `SELECT o.run_records_read, o.last_full_read_records, o.run_id FROM sync_objects o WHERE o.connection_id = $1 AND o.object_type = 'bill'`,
+      `SELECT ro.records_read AS run_records_read, o.last_full_read_records, o.run_id
+         FROM sync_objects o JOIN sync_run_objects ro ON ro.run_id = o.run_id AND ro.object_type = o.object_type
+        WHERE o.connection_id = $1 AND o.object_type = 'bill'`,
       [synced.connection.id],
     );
     const latest = await t.db.pool.query<{ id: string }>(`SELECT id FROM sync_runs WHERE connection_id = $1 AND kind = 'incremental'`, [
