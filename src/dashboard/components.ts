@@ -9,9 +9,19 @@ export function when(iso: string | null | undefined): Html {
   return html`<time datetime="${iso}">${text}</time>`;
 }
 
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A status as text in a badge: the colour repeats the word, never replaces it. */
-export function badge(status: string): Html {
-  return html`<span class="badge ${status.replace(/[^a-z_]/gi, '')}">${status}</span>`;
+export function badge(status: string, testId?: string): Html {
+  return html`<span class="badge ${status.replace(/[^a-z_]/gi, '')}"${testId === undefined ? '' : html` data-testid="${testId}"`}>${status}</span>`;
+}
+
+/** A duration as people say it: ms, seconds, minutes. */
+export function duration(ms: number | null): string {
+  if (ms === null) return '';
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = Math.round(ms / 100) / 10;
+  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 6) / 10} min`;
 }
 
 export function csrfField(csrfToken: string): Html {

@@ -17,17 +17,8 @@ import {
   formValues,
   type DashboardContext,
 } from '../context.ts';
-import {
-  apiProblem,
-  badge,
-  csrfField,
-  duration,
-  UUID,
-  when,
-  type ConnectionAnswer,
-  type SyncRunView,
-  type SyncsAnswer,
-} from './connections-parts.ts';
+import { type ConnectionAnswer, type SyncRunView, type SyncsAnswer } from './connections-parts.ts';
+import { apiProblem, badge, csrfField, duration, UUID, when } from '../components.ts';
 
 interface StatusAnswer {
   status: {

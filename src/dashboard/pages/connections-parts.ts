@@ -1,35 +1,4 @@
-/** Pieces the Connections pages share: times, badges, the CSRF field, the API's refusal in words, the answers' shapes. */
-import { html, type Html } from '../../html/tag.ts';
-import type { ApiAnswer } from '../api-client.ts';
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A timestamp as UTC text a person reads, in a <time> element machines read. */
-export function when(iso: string | null | undefined): Html {
-  if (iso === null || iso === undefined || iso === '') return html`<span class="muted">never</span>`;
-  return html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}</time>`;
-}
-
-/** A status as text in a badge: the colour repeats the word, never replaces it. */
-export function badge(status: string, testId?: string): Html {
-  return html`<span class="badge ${status.replace(/[^a-z_]/gi, '')}"${testId === undefined ? '' : html` data-testid="${testId}"`}>${status}</span>`;
-}
-
-export function csrfField(csrfToken: string): Html {
-  return html`<input type="hidden" name="_csrf" value="${csrfToken}">`;
-}
-
-/** The API's refusal as the page shows it: its own message and code. */
-export function apiProblem<T>(answer: ApiAnswer<T>): string {
-  return answer.ok ? '' : `${answer.error.error_message} (${answer.error.error_code})`;
-}
-
-export function duration(ms: number | null): string {
-  if (ms === null) return '';
-  if (ms < 1000) return `${ms} ms`;
-  const seconds = Math.round(ms / 100) / 10;
-  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 6) / 10} min`;
-}
+/** The shapes of the answers the Connections pages read (the pieces every page uses are in ../components.ts). */
 
 export interface ConnectionAnswer {
   connection: {

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { html } from '../../html/tag.ts';
 import { back, dashboardAction, dashboardPage, formValue } from '../context.ts';
-import { apiProblem, badge, csrfField, when } from './connections-parts.ts';
+import { apiProblem, badge, csrfField, when } from '../components.ts';
 import { registerConnectionPage } from './connection.ts';
 import { ENVIRONMENT_HEADER, sessionEnvironment } from '../../http/session-auth.ts';
 import type { FastifyRequest } from 'fastify';

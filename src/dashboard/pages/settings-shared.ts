@@ -3,6 +3,7 @@ import { html, type Html } from '../../html/tag.ts';
 import { roleAllows } from '../../http/dashboard-roles.ts';
 import type { DashboardRole } from '../../sql/dashboard-users.ts';
 import type { ApiAnswer } from '../api-client.ts';
+import { csrfField } from '../components.ts';
 import { back, type ActionResult, type DashboardContext } from '../context.ts';
 
 /** The notice of a successful call, or the API's own error message (its 400s say what to fix). */
@@ -18,7 +19,7 @@ export function forRole(ctx: DashboardContext, role: DashboardRole, form: Html):
 }
 
 export function csrf(ctx: DashboardContext): Html {
-  return html`<input type="hidden" name="_csrf" value="${ctx.user.csrfToken}">`;
+  return csrfField(ctx.user.csrfToken);
 }
 
 /** An ISO timestamp as UTC minutes, readable and sortable. */

@@ -8,6 +8,7 @@ import { html, type Html } from '../../html/tag.ts';
 import { ENVIRONMENTS } from '../../tenants/types.ts';
 import { dashboardAction, dashboardFragment, dashboardPage, formValue, back, type DashboardContext } from '../context.ts';
 import { csrf, forRole, orgUrl, outcome, when } from './settings-shared.ts';
+import { badge, UUID } from '../components.ts';
 
 const PAGE = '/dashboard/webhooks';
 const LOG_FRAGMENT = '/dashboard/fragments/webhook-deliveries';
@@ -50,8 +51,6 @@ interface TestOutcome {
   error: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function addresses(ctx: DashboardContext, webhooks: readonly Webhook[]): Html {
   const rows = ENVIRONMENTS.map((environment) => {
     const hook = webhooks.find((w) => w.environment === environment);
@@ -80,10 +79,6 @@ ${forRole(
 )}`;
 }
 
-function statusBadge(status: string): Html {
-  return html`<span class="badge ${status}">${status}</span>`;
-}
-
 /** The environment's delivery log, newest first: the same markup on the page and in its live fragment. */
 async function deliveryLog(ctx: DashboardContext, cursor: string): Promise<Html> {
   const query = new URLSearchParams({ environment: ctx.environment, limit: String(PAGE_SIZE) });
@@ -95,7 +90,7 @@ async function deliveryLog(ctx: DashboardContext, cursor: string): Promise<Html>
   const { deliveries, next_cursor: next } = answer.body;
   if (deliveries.length === 0) return html`<p class="muted">No deliveries in ${ctx.environment}${cursor === '' ? '' : ' on this page'} yet.</p>`;
   const rows = deliveries.map(
-    (d) => html`<tr data-delivery="${d.id}"><td>${when(d.created_at)}</td><td class="mono">${d.code}</td><td>${statusBadge(d.status)}</td>
+    (d) => html`<tr data-delivery="${d.id}"><td>${when(d.created_at)}</td><td class="mono">${d.code}</td><td>${badge(d.status)}</td>
 <td class="num">${d.attempts}</td><td>${d.last_status_code ?? '—'}</td><td>${d.last_error ?? ''}</td>
 <td>${d.replay_of === null ? '' : html`<span class="muted">re-send of <a href="${PAGE}?delivery=${d.replay_of}#attempts">${d.replay_of.slice(0, 8)}</a></span>`}</td>
 <td><a href="${PAGE}?delivery=${d.id}#attempts">Attempts<span class="skip"> of delivery ${d.id}</span></a>
@@ -114,7 +109,7 @@ async function attempts(ctx: DashboardContext, deliveryId: string): Promise<Html
     (a) =>
       html`<tr><td class="num">${a.attempt}</td><td>${when(a.started_at)}</td><td class="num">${a.duration_ms} ms</td><td>${a.status_code ?? 'no answer'}</td><td>${a.error ?? ''}</td><td>${a.response_excerpt === null ? '—' : html`<pre tabindex="0">${a.response_excerpt}</pre>`}</td></tr>`,
   );
-  return html`<h3 id="attempts">Attempts of delivery <span class="mono">${d.id}</span> (${d.code}, ${statusBadge(d.status)})</h3>
+  return html`<h3 id="attempts">Attempts of delivery <span class="mono">${d.id}</span> (${d.code}, ${badge(d.status)})</h3>
 ${rows.length === 0 ? html`<p class="muted">No attempt yet; the next is due ${when(d.next_attempt_at)}.</p>` : html`<table data-testid="delivery-attempts"><thead><tr><th scope="col" class="num">Attempt</th><th scope="col">Started</th><th scope="col" class="num">Duration</th><th scope="col">HTTP status</th><th scope="col">Error</th><th scope="col">Answer (first KiB)</th></tr></thead><tbody>${rows}</tbody></table>`}`;
 }
 
