@@ -9,7 +9,10 @@ import type { Queryable } from '../db/pool.ts';
 import { organizationNotFound } from '../tenants/organizations.ts';
 import type { Environment } from '../tenants/types.ts';
 import { findOrganizationSyncConfig, listSyncConfigOverrides, setOrganizationSyncConfig } from '../sql/organization-sync-config.ts';
-import { ENTITY_NAMES, SyncConfigSchema, validateSyncConfig, type SyncConfig } from './sync-config.ts';
+import { ENTITY_NAMES, objectTypeToEntity, SyncConfigSchema, validateSyncConfig, type SyncConfig } from './sync-config.ts';
+import type { ConnectionRecord } from './types.ts';
+import { getConnector } from '../platforms/index.ts';
+import type { UnifiedObjectType } from '../model/object-types.ts';
 
 const { entities, historical_months: historicalMonths, entity_historical_months: entityHistoricalMonths } = SyncConfigSchema.properties;
 
@@ -66,4 +69,18 @@ export async function syncConfigOverrides(db: Queryable, organizationId: string,
     // Stored from a request validated against SyncConfigSchema (POST /connections).
     sync_config: row.sync_config as SyncConfig,
   }));
+}
+
+/**
+ * Object types the connection syncs: its platform's readable objects, narrowed by the entities of its syncConfig or,
+ * without one, of its organisation's default. GET /connections/status and the dashboard's connection page both ask this.
+ */
+export async function syncedObjectTypes(db: Queryable, connection: ConnectionRecord): Promise<UnifiedObjectType[]> {
+  const connector = connection.platform === null ? undefined : getConnector(connection.platform);
+  if (connector === undefined) return [];
+  const config = (await effectiveSyncConfig(db, connection)) as SyncConfig | null;
+  return (Object.keys(connector.objects) as UnifiedObjectType[])
+    .filter((t) => connector.objects[t]?.capabilities.read === true)
+    .filter((t) => config?.entities === undefined || config.entities.includes(objectTypeToEntity(t)))
+    .sort();
 }

@@ -43,3 +43,10 @@ export function secretMatches(presented: string, storedSha256: Buffer): boolean 
 export function randomToken(prefix: string, bytes = 32): string {
   return `${prefix}${randomBytes(bytes).toString('base64url')}`;
 }
+
+/** Whether a presented token equals the expected one, in time that does not depend on where they differ. */
+export function sameToken(presented: string, expected: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

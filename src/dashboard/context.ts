@@ -3,7 +3,8 @@
  * switch, the CSRF check of a form, and the API caller acting as the user.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
+import { sameToken } from '../crypto/secrets.ts';
+import { recordAudit } from '../users/audit.ts';
 import { sessionCookie, sessionEnvironment } from '../http/session-auth.ts';
 import { sessionUser, type SessionUser } from '../users/sessions.ts';
 import { getOrganization } from '../tenants/organizations.ts';
@@ -112,10 +113,28 @@ export function formValues(body: FormBody, name: string): string[] {
   return value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
 }
 
-function csrfMatches(body: FormBody, expected: string): boolean {
-  const presented = Buffer.from(formValue(body, '_csrf'));
-  const wanted = Buffer.from(expected);
-  return presented.length === wanted.length && timingSafeEqual(presented, wanted);
+/**
+ * The form's body when its CSRF token is the session's; otherwise the refusal is recorded in the audit log, answered
+ * 403, and null returned.
+ */
+export async function checkedForm(request: FastifyRequest, reply: FastifyReply, user: SessionUser): Promise<FormBody | null> {
+  const body = (request.body ?? {}) as FormBody;
+  if (sameToken(formValue(body, '_csrf'), user.csrfToken)) return body;
+  await recordAudit(request.server.services.pool, {
+    organizationId: user.organizationId,
+    userId: user.userId,
+    actor: user.email,
+    action: `POST ${request.routeOptions.url ?? ''}`,
+    target: 'form without its CSRF token',
+    environment: null,
+    status: 403,
+    requestId: request.id,
+  });
+  await reply
+    .code(403)
+    .type('text/plain; charset=utf-8')
+    .send('This form has expired (its CSRF token does not match your session). Go back, reload the page and try again.');
+  return null;
 }
 
 /** Where an action sends the browser back: a notice or the API's own error message. */
@@ -144,13 +163,8 @@ export function dashboardAction(app: FastifyInstance, url: string, act: (ctx: Da
   app.post(url, async (request, reply) => {
     const ctx = await context(app, request);
     if (ctx === null) return toSignIn(request, reply);
-    const body = (request.body ?? {}) as FormBody;
-    if (!csrfMatches(body, ctx.user.csrfToken)) {
-      return reply
-        .code(403)
-        .type('text/plain; charset=utf-8')
-        .send('This form has expired (its CSRF token does not match your session). Go back, reload the page and try again.');
-    }
+    const body = await checkedForm(request, reply, ctx.user);
+    if (body === null) return reply;
     return reply.redirect(withMessage(await act(ctx, body)), 303);
   });
 }
@@ -163,13 +177,8 @@ export function dashboardActionPage(app: FastifyInstance, url: string, act: (ctx
   app.post(url, async (request, reply) => {
     const ctx = await context(app, request);
     if (ctx === null) return toSignIn(request, reply);
-    const body = (request.body ?? {}) as FormBody;
-    if (!csrfMatches(body, ctx.user.csrfToken)) {
-      return reply
-        .code(403)
-        .type('text/plain; charset=utf-8')
-        .send('This form has expired (its CSRF token does not match your session). Go back, reload the page and try again.');
-    }
+    const body = await checkedForm(request, reply, ctx.user);
+    if (body === null) return reply;
     const result = await act(ctx, body);
     return reply
       .code(result.status ?? 200)

@@ -14,7 +14,9 @@ export const LOGIN_COOKIE = 'lp_login';
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export function secureCookies(request: FastifyRequest): boolean {
-  return request.protocol === 'https' || LOOPBACK.has(request.hostname) || request.hostname.endsWith('.localhost');
+  // PUBLIC_URL https: TLS ends at a proxy in front of us even when the request reached us over plain http.
+  if (request.server.services.config.publicUrl.startsWith('https:') || request.protocol === 'https') return true;
+  return LOOPBACK.has(request.hostname) || request.hostname.endsWith('.localhost');
 }
 
 function attributes(request: FastifyRequest, maxAge: number): string {

@@ -111,8 +111,9 @@ export async function finishOidcSignIn(
       `${config.buttonLabel} did not say your email address: the email scope (OIDC_SCOPES) must be granted.`,
     );
   }
-  // Some providers send the flag as a string.
-  if (claims.email_verified === false || claims.email_verified === 'false') {
+  // Only an address the provider says it verified: a provider that leaves the claim out may let users type any email,
+  // an admin's included. Some providers send the flag as a string.
+  if (claims.email_verified !== true && claims.email_verified !== 'true') {
     throw new OidcRefusal(
       401,
       'The sign-in was not accepted',

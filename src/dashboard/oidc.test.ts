@@ -426,6 +426,11 @@ describe('OpenID Connect sign-in', () => {
     const none = await signIn({ claims: {} });
     expect(none.answer.statusCode).toBe(401);
     expect(none.answer.body).toContain('did not say your email address');
+    // A provider that does not say the address is verified may let anyone type it (an admin's included).
+    const unsaid = await signIn({ claims: { email: user.email } });
+    expect(unsaid.answer.statusCode).toBe(401);
+    expect(unsaid.answer.body).toContain('has not verified the email address');
+    expectNoSession(unsaid.answer);
     expect(await sessionsOf(user.id)).toBe(0);
   });
 

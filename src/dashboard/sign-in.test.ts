@@ -85,3 +85,24 @@ describe('dashboard sign-in', () => {
     expect(again.statusCode).toBe(410);
   });
 });
+
+describe('where sign-in sends the browser next', () => {
+  it('keeps dashboard paths and sends anything else to the overview', async () => {
+    const { safeNext } = await import('./sign-in.ts');
+    expect(safeNext('/dashboard/connections?status=active')).toBe('/dashboard/connections?status=active');
+    expect(safeNext('/dashboard')).toBe('/dashboard');
+    for (const bad of [
+      'https://evil.example',
+      '//evil.example',
+      '/dashboard/../admin',
+      '/dashboard/%2E%2e/x',
+      '/dashboard\\evil',
+      '/dashboard/a\nb',
+      '/x',
+      42,
+      '/dashboard/' + 'a'.repeat(2100),
+    ]) {
+      expect(safeNext(bad), String(bad)).toBe('/dashboard');
+    }
+  });
+});

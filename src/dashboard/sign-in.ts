@@ -4,7 +4,7 @@
  * everywhere. The login form carries a double-submit token against login CSRF (a foreign site signing a browser in
  * to the attacker's account).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html, type Html } from '../html/tag.ts';
 import { ServiceError } from '../errors/catalogue.ts';
@@ -17,13 +17,20 @@ import { MIN_PASSWORD_LENGTH } from '../users/passwords.ts';
 import { ENVIRONMENTS } from '../tenants/types.ts';
 import { signInPage } from './layout.ts';
 import { clearSessionCookie, LOGIN_COOKIE, SESSION_TTL_SECONDS, setCookie, setEnvironmentCookie, setSessionCookie } from './cookies.ts';
-import { formValue, type FormBody } from './context.ts';
+import { checkedForm, formValue, type FormBody } from './context.ts';
+import { sameToken } from '../crypto/secrets.ts';
 import { cookie } from '../http/session-auth.ts';
 import { oidcSignInButton } from './oidc.ts';
 
 /** Only a path of the dashboard itself: never an open redirect. */
 export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/dashboard(\/[^\\]*)?(\?.*)?$/.test(next) && !next.startsWith('//') ? next : '/dashboard';
+  // Printable ASCII but the backslash (no header injection, no \\host), no dot segments (no way out of /dashboard).
+  if (typeof next !== 'string' || next.length > 2000 || !/^\/dashboard(\/[\x21-\x3e\x40-\x5b\x5d-\x7e]*)?(\?[\x21-\x5b\x5d-\x7e]*)?$/.test(next)) {
+    return '/dashboard';
+  }
+  // Browsers read %2e as a dot in a path segment.
+  const segments = (next.split('?')[0] ?? '').toLowerCase().replaceAll('%2e', '.').split('/');
+  return segments.some((segment) => segment === '.' || segment === '..') ? '/dashboard' : next;
 }
 
 function loginForm(request: FastifyRequest, reply: FastifyReply, options: { next: string; problem?: string; notice?: string; email?: string }): Html {
@@ -43,10 +50,7 @@ ${oidcSignInButton(request.server.services.config, options.next)}`;
 
 function loginTokenMatches(request: FastifyRequest, body: FormBody): boolean {
   const expected = cookie(request, LOGIN_COOKIE);
-  const presented = formValue(body, '_login');
-  if (expected === null) return false;
-  if (presented.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(presented), Buffer.from(expected));
+  return expected !== null && sameToken(formValue(body, '_login'), expected);
 }
 
 function formBody(request: FastifyRequest): FormBody {
@@ -184,16 +188,9 @@ export function registerSignIn(app: FastifyInstance): void {
     app.post(url, async (request, reply) => {
       const token = sessionCookie(request);
       const user = token === null ? null : await sessionUser(pool, token);
-      const body = formBody(request);
       if (token === null || user === null) return reply.redirect('/dashboard/login', 303);
-      const presented = Buffer.from(formValue(body, '_csrf'));
-      const expected = Buffer.from(user.csrfToken);
-      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-        return reply
-          .code(403)
-          .type('text/plain; charset=utf-8')
-          .send('This form has expired (its CSRF token does not match your session). Reload the page and try again.');
-      }
+      const body = await checkedForm(request, reply, user);
+      if (body === null) return reply;
       const audit = (action: string): Promise<void> =>
         recordAudit(pool, {
           organizationId: user.organizationId,

@@ -11,6 +11,7 @@ import { authenticateSession, authorizeSession, sessionCookie, sessionEnvironmen
 import { sessionTenant } from './session-tenant.ts';
 import { recordAudit } from '../users/audit.ts';
 import { auditTarget } from './audit-target.ts';
+import { issuesAccessToken, maskAccessTokens } from './session-redaction.ts';
 import { clientAuthCache } from './auth-cache.ts';
 import { parseVersionHeader, type ApiVersion } from './versioning.ts';
 import { rateLimitHeaders } from '../ratelimit/limiter.ts';
@@ -215,6 +216,12 @@ export function installEdgeHooks(app: FastifyInstance): void {
     request.stopRenewingClaim?.();
     endScope(request);
     done();
+  });
+
+  // A dashboard session never reads a connection's access token back (src/http/session-redaction.ts).
+  app.addHook('preSerialization', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+    if (request.dashboardUser === null || issuesAccessToken(request.method, request.routeOptions.url ?? '')) return payload;
+    return maskAccessTokens(payload);
   });
 
   // Versioned responses: newest shape from the handler, downgraded for older versions.

@@ -6,7 +6,7 @@
  * request, and that an organisation in the path is the session's own (another organisation's answers 404, as an
  * unknown one does).
  */
-import { timingSafeEqual } from 'node:crypto';
+import { sameToken } from '../crypto/secrets.ts';
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors/catalogue.ts';
 import type { Queryable } from '../db/pool.ts';
@@ -71,12 +71,6 @@ export async function authenticateSession(db: Queryable, token: string): Promise
     });
   }
   return user;
-}
-
-function sameToken(presented: string, expected: string): boolean {
-  const a = Buffer.from(presented);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Whether the session may make this request: role, CSRF token, and its own organisation in the path. */

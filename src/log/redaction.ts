@@ -30,7 +30,7 @@ export const CENSORED = '[redacted]';
 /** A value that itself holds one, e.g. `?a=1?access_token=…` (a stray second `?`). */
 const SECRET_INSIDE = new RegExp(`(?:^|[?&;])(?:${[...SECRET_PARAMS].join('|')})=`, 'i');
 
-const isSecret = (key: string, value: string): boolean => SECRET_PARAMS.has(key.toLowerCase()) || SECRET_INSIDE.test(value);
+export const isSecret = (key: string, value: string): boolean => SECRET_PARAMS.has(key.toLowerCase()) || SECRET_INSIDE.test(value);
 
 export function redactUrl(url: string): string {
   const cut = url.indexOf('?');

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
-import { effectiveSyncConfig } from '../../connections/sync-defaults.ts';
+import { syncedObjectTypes } from '../../connections/sync-defaults.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { historicalBatchesAnnounced, lastCompletedSyncAt, latestSyncRuns } from '../../sql/sync-runs.ts';
 import { linkUrl } from '../../connections/link-token.ts';
@@ -8,10 +8,9 @@ import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
 import { Nullable, StringEnum } from '../../model/shared.ts';
 import { AccessTokenQuery, ConnectionStatusSchema } from './schemas.ts';
 import { listSyncObjects, objectCoverage } from '../../sql/sync-objects.ts';
-import { getConnector } from '../../platforms/index.ts';
 import { activePause } from '../../sql/platform-pauses.ts';
 import { platformBudgetOf } from '../../connections/platform-budget.ts';
-import { objectTypeToEntity, type SyncConfig } from '../../connections/sync-config.ts';
+import { objectTypeToEntity } from '../../connections/sync-config.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import { requireTenant } from '../../http/auth.ts';
@@ -137,17 +136,6 @@ export const contract = defineContract({
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
-/** Object types the connection syncs: the platform's readable objects, narrowed by syncConfig.entities. */
-function syncedTypes(connection: ConnectionRecord): UnifiedObjectType[] {
-  const connector = connection.platform === null ? undefined : getConnector(connection.platform);
-  if (connector === undefined) return [];
-  const config = connection.syncConfig as SyncConfig | null;
-  return (Object.keys(connector.objects) as UnifiedObjectType[])
-    .filter((t) => connector.objects[t]?.capabilities.read === true)
-    .filter((t) => config?.entities === undefined || config.entities.includes(objectTypeToEntity(t)))
-    .sort();
-}
-
 /** The reference's disabled_reason for our disable_error (src/connections/health.ts). */
 function disabledReason(connection: ConnectionRecord): (typeof DISABLED_REASONS)[number] | null {
   if (connection.status !== 'disabled') return null;
@@ -167,7 +155,7 @@ export default defineEndpoint(contract, async (request) => {
   const pause = await activePause(pool, connection.id);
   const budget = await platformBudgetOf(pool, connection);
   // Its own syncConfig, else its organisation's default (src/connections/sync-defaults.ts).
-  const types = syncedTypes({ ...connection, syncConfig: await effectiveSyncConfig(pool, connection) });
+  const types = await syncedObjectTypes(pool, connection);
   const ready = connection.readyAt !== null;
   const objects = types.map((type) => {
     const state = states.get(type);

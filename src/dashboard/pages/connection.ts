@@ -18,6 +18,7 @@ import {
   type DashboardContext,
 } from '../context.ts';
 import { type ConnectionAnswer, type SyncRunView, type SyncsAnswer } from './connections-parts.ts';
+import { connectionAccessToken } from '../connection-token.ts';
 import { apiProblem, badge, csrfField, duration, UUID, when } from '../components.ts';
 
 interface StatusAnswer {
@@ -57,11 +58,16 @@ function idOf(ctx: DashboardContext): string {
   return typeof params.id === 'string' ? params.id : '';
 }
 
-/** The connection (with its access token, for server-side API calls) or null: unknown, another organisation's, malformed. */
+/**
+ * The connection or null (unknown, another organisation's, malformed), with its access token found on the server for
+ * the page's own API calls: the API masks tokens in its answers to sessions.
+ */
 async function loadConnection(ctx: DashboardContext, id: string): Promise<Connection | null> {
   if (!UUID.test(id)) return null;
   const answer = await ctx.api.get<ConnectionAnswer>(`/dashboard/api/connections/${id}`);
-  return answer.ok ? answer.body.connection : null;
+  if (!answer.ok) return null;
+  const token = await connectionAccessToken(ctx, id);
+  return token === null ? null : { ...answer.body.connection, access_token: token };
 }
 
 const NOT_FOUND = {

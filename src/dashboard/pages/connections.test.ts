@@ -6,6 +6,7 @@ import { runSync } from '../../sync/runner.ts';
 import { LinkBrowser } from '../../../test/support/link-browser.ts';
 import { tryLockConnectionSync, unlockConnectionSync } from '../../sql/sync-locks.ts';
 import type { CreatedOrganization } from '../../tenants/organizations.ts';
+import { setRedirectUrls } from '../../connections/redirect-urls.ts';
 
 let t: TestApp;
 let developer: DashboardSession;
@@ -116,6 +117,17 @@ describe('New connection', () => {
     expect(shown.body).toContain('data-copy="link-url"');
     expect(shown.body).toContain('Open the link flow');
     expect(shown.body).not.toContain('lpat_');
+  });
+
+  it('still creates when the environment has a redirect list without the dashboard: the flow then ends on its own page', async () => {
+    const org = await t.newOrg('Listed redirects');
+    const dev = await signedInUser(t.app, t.db.pool, org.organization.id, 'developer');
+    await setRedirectUrls(t.db.pool, { organizationId: org.organization.id, environment: 'sandbox', urls: ['https://app.example.com/done'] });
+    const created = await post(dev, '/dashboard/connections/new', [['platform', 'SANDBOX']]);
+    expect(created.headers.location).toMatch(/^\/dashboard\/connections\/[0-9a-f-]{36}\?notice=/);
+    const id = /\/dashboard\/connections\/([0-9a-f-]{36})/.exec(created.headers.location ?? '')?.[1] ?? '';
+    const stored = await t.db.pool.query<{ redirect_url: string | null }>('SELECT redirect_url FROM connections WHERE id = $1', [id]);
+    expect(stored.rows[0]?.redirect_url).toBeNull();
   });
 
   it('is refused for a viewer, by the page and by the API (forged)', async () => {

@@ -107,12 +107,19 @@ ${
   dashboardAction(app, '/dashboard/connections/new', async (ctx, body) => {
     const platform = formValue(body, 'platform');
     const name = formValue(body, 'name').trim();
-    // The link flow brings the user back to the dashboard, which shows the connection (sandbox: the URL needs no list).
+    // The link flow brings the user back to the dashboard, which shows the connection, where the environment's redirect
+    // rules let it: sandbox without a list, or a list naming the dashboard's page. Otherwise the flow ends on its own
+    // page and the connection page shows the result on the next visit.
     const returnTo = `${ctx.request.server.services.config.publicUrl}/dashboard/connections/linked`;
+    const lists = await ctx.api.get<{ redirect_urls: { environment: string; urls: string[] }[] }>(
+      `/admin/organizations/${ctx.user.organizationId}/redirect_urls`,
+    );
+    const list = lists.ok ? lists.body.redirect_urls.find((l) => l.environment === ctx.environment) : undefined;
+    const mayReturn = list === undefined ? ctx.environment === 'sandbox' : list.urls.includes(returnTo);
     const answer = await ctx.api.send<{ connection: { id: string } }>('POST', '/versioned/connections/create', {
       ...(platform === '' ? {} : { platform }),
       ...(name === '' ? {} : { name }),
-      ...(ctx.environment === 'sandbox' ? { redirect_url: returnTo } : {}),
+      ...(mayReturn ? { redirect_url: returnTo } : {}),
     });
     if (!answer.ok) return back('/dashboard/connections/new', { problem: apiProblem(answer) });
     return back(`/dashboard/connections/${answer.body.connection.id}`, {
@@ -126,13 +133,15 @@ ${
     const cookie = request.headers.cookie;
     const raw = (request.query as Record<string, unknown>).public_token;
     const token = typeof raw === 'string' ? raw : '';
-    if (cookie === undefined) return reply.redirect(`/dashboard/login?next=${encodeURIComponent(request.url)}`, 303);
+    // Signed out: after signing in, the list (the public token, a credential, must not ride in `next`, a form or a state).
+    const signIn = '/dashboard/login?next=%2Fdashboard%2Fconnections';
+    if (cookie === undefined) return reply.redirect(signIn, 303);
     const answer = await app.inject({
       method: 'GET',
       url: `/dashboard/api/connections/linked?public_token=${encodeURIComponent(token)}`,
       headers: { cookie, [ENVIRONMENT_HEADER]: sessionEnvironmentOr(request), 'x-request-id': request.id },
     });
-    if (answer.statusCode === 401) return reply.redirect(`/dashboard/login?next=${encodeURIComponent(request.url)}`, 303);
+    if (answer.statusCode === 401) return reply.redirect(signIn, 303);
     const body: unknown = JSON.parse(answer.body);
     if (answer.statusCode === 200 && typeof body === 'object' && body !== null && 'connection_id' in body && typeof body.connection_id === 'string') {
       return reply.redirect(

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { html, type Html } from '../../html/tag.ts';
+import { connectionAccessToken } from '../connection-token.ts';
 import { OBJECT_TYPES, UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import { dashboardPage, type DashboardContext, type PageResult } from '../context.ts';
 import type { ApiAnswer } from '../api-client.ts';
@@ -158,8 +159,11 @@ async function results(ctx: DashboardContext, connection: ConnectionOption, type
     body: html`<p class="problem" role="alert" data-testid="explorer-error">${message}</p>`,
     status,
   });
+  // The API masks access tokens in its answers to sessions: the page finds the token on the server.
+  const accessToken = await connectionAccessToken(ctx, connection.id);
+  if (accessToken === null) return alert(`No connection ${connection.id} in this organisation's ${ctx.environment} environment.`, 404);
   if (q.id !== undefined && q.id !== '') {
-    const url = readUrl(type, connection.access_token, { expand: 'platform_data' }).replace('?', `/${encodeURIComponent(q.id)}?`);
+    const url = readUrl(type, accessToken, { expand: 'platform_data' }).replace('?', `/${encodeURIComponent(q.id)}?`);
     const answer = await ctx.api.get<Json>(url);
     // The API's RESOURCE_NOT_FOUND is a 410; for a page, "not here" is a 404.
     if (!answer.ok) return alert(answer.error.error_message, answer.error.error_code === 'RESOURCE_NOT_FOUND' ? 404 : answer.status);
@@ -171,7 +175,7 @@ async function results(ctx: DashboardContext, connection: ConnectionOption, type
   const listParams = SINGLE_OBJECT_TYPES.has(type)
     ? { expand: 'platform_data' }
     : { filter: q.filter, sort: q.sort, cursor: q.cursor, limit: String(PAGE_SIZE) };
-  const answer = await ctx.api.get<Json>(readUrl(type, connection.access_token, listParams));
+  const answer = await ctx.api.get<Json>(readUrl(type, accessToken, listParams));
   // A filter the API refuses is the user's to fix: the page still answers 200 with the API's message.
   if (!answer.ok) return alert(answer.error.error_message, answer.status >= 500 ? answer.status : 200);
   const list = answer.body[names.plural];

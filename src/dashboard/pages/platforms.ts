@@ -172,6 +172,7 @@ ${forRole(ctx, 'developer', html`<form method="post" action="${PAGE}/data-batchi
     : ''
 }
 <h2>Sync configuration</h2>
+<p class="muted">The organisation's default, for sandbox and production alike (the environment switch does not narrow it).</p>
 ${settings.ok ? syncSection(ctx, settings.body) : ''}`,
     };
   });

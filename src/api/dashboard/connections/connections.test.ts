@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/support/app.ts';
+import { clientHeaders, startTestApp, VERSION, type TestApp } from '../../../../test/support/app.ts';
 import { signedInUser, type DashboardSession } from '../../../../test/support/dashboard.ts';
 import { syncedSandboxConnection, type SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
 
@@ -130,8 +130,21 @@ describe('/dashboard/api/connections', () => {
     expect(jobs.json()).toEqual({ jobs: [], next_cursor: null });
   });
 
-  it('gives a session the connection with the access token the pages use server-side (as GET /connections gives it)', async () => {
+  it('never gives a session a connection’s access token back, here or on the API’s own routes', async () => {
     const answer = await get(viewer, `/dashboard/api/connections/${id()}`);
-    expect(answer.json<{ connection: { id: string; access_token: string } }>().connection).toMatchObject({ id: id(), access_token: synced.token });
+    expect(answer.json<{ connection: { id: string; access_token: string } }>().connection).toMatchObject({ id: id(), access_token: 'lpat_…' });
+    for (const url of [
+      '/versioned/connections',
+      '/versioned/connections?status=any&limit=10',
+      `/versioned/connections/access_token?access_token=${synced.token}`,
+    ]) {
+      const read = await t.app.inject({ method: 'GET', url, headers: { cookie: viewer.cookie, 'x-service-version': VERSION } });
+      expect(read.statusCode, url).toBe(200);
+      expect(read.body, url).not.toContain(synced.token);
+      expect(read.body, url).toContain('lpat_…');
+    }
+    // An API client still reads it, as the spec says.
+    const client = await t.app.inject({ method: 'GET', url: '/versioned/connections', headers: clientHeaders(t.org) });
+    expect(client.body).toContain(synced.token);
   });
 });

@@ -1,10 +1,8 @@
 import { Type } from 'typebox';
+import { syncedObjectTypes } from '../../../connections/sync-defaults.ts';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { encodeCursor } from '../../../http/keyset-cursor.ts';
-import { getConnector } from '../../../platforms/index.ts';
-import { objectTypeToEntity, type SyncConfig } from '../../../connections/sync-config.ts';
-import type { UnifiedObjectType } from '../../../model/object-types.ts';
-import type { ConnectionRecord } from '../../../connections/types.ts';
+import { objectTypeToEntity } from '../../../connections/sync-config.ts';
 import { listConnectionSyncRuns, type DashboardSyncRunRow } from '../../../sql/dashboard-connection-syncs.ts';
 import { listSyncObjects, objectCoverage } from '../../../sql/sync-objects.ts';
 import { listSyncRunObjects, type SyncRunObjectRow } from '../../../sql/sync-run-objects.ts';
@@ -85,17 +83,6 @@ export const contract = defineContract({
   errors: ['VALIDATION_ERROR', 'RESOURCE_NOT_FOUND', 'INVALID_CURSOR'],
 });
 
-/** Object types the connection syncs: the platform's readable objects, narrowed by syncConfig.entities. */
-function syncedTypes(connection: ConnectionRecord): UnifiedObjectType[] {
-  const connector = connection.platform === null ? undefined : getConnector(connection.platform);
-  if (connector === undefined) return [];
-  const config = connection.syncConfig as SyncConfig | null;
-  return (Object.keys(connector.objects) as UnifiedObjectType[])
-    .filter((t) => connector.objects[t]?.capabilities.read === true)
-    .filter((t) => config?.entities === undefined || config.entities.includes(objectTypeToEntity(t)))
-    .sort();
-}
-
 function runView(run: DashboardSyncRunRow, counts: readonly SyncRunObjectRow[], failed: readonly string[]) {
   const sum = (field: 'pages_read' | 'records_read' | 'created' | 'updated' | 'deleted') => counts.reduce((total, c) => total + c[field], 0);
   const types = run.request.object_types;
@@ -140,7 +127,7 @@ export default defineEndpoint(contract, async (request) => {
   const states = new Map((await listSyncObjects(pool, connection.id)).map((o) => [o.object_type, o]));
   const coverage = await objectCoverage(pool, connection.id);
   const ready = connection.readyAt !== null;
-  const types = syncedTypes(connection);
+  const types = await syncedObjectTypes(pool, connection);
   const next = runs.length > RUNS_PER_PAGE ? runs[RUNS_PER_PAGE] : undefined;
   const shown = runs.slice(0, RUNS_PER_PAGE);
   const counts = await listSyncRunObjects(

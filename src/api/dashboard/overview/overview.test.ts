@@ -31,10 +31,11 @@ const get = (url: string, session: DashboardSession | null = viewer, headers: Re
 async function holdRunningSync(
   connectionId: string,
   objects: { type: string; status: string; records: number; pages: number; lastFull: number | null; startedSecondsAgo: number }[],
+  kind: 'initial' | 'incremental' = 'initial',
 ): Promise<string> {
   const run = await t.db.pool.query<{ id: string }>(
-    `INSERT INTO sync_runs (connection_id, kind, trigger, status, started_at) VALUES ($1, 'incremental', 'manual', 'running', clock_timestamp() - interval '1 minute') RETURNING id`,
-    [connectionId],
+    `INSERT INTO sync_runs (connection_id, kind, trigger, status, started_at) VALUES ($1, $2, 'manual', 'running', clock_timestamp() - interval '1 minute') RETURNING id`,
+    [connectionId, kind],
   );
   const runId = run.rows[0]?.id ?? '';
   for (const o of objects) {
@@ -171,9 +172,15 @@ describe('GET /dashboard/api/overview', () => {
     expect(environment.statusCode).toBe(400);
   });
 
-  it('is read-only: a forged POST, even with a valid CSRF token, finds no such route', async () => {
-    const forged = await t.app.inject({ method: 'POST', url: '/dashboard/api/overview', headers: viewer.headers, payload: {} });
-    expect(forged.statusCode).toBe(404);
+  it('gives a viewer nothing to change: a forged write of the same session to the API is refused', async () => {
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/versioned/connections/incremental_sync?access_token=unused',
+      headers: { ...viewer.headers, 'content-type': 'application/json', 'x-service-version': '2024-08-31' },
+      payload: '{}',
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(json(forged).error_code).toBe('ROLE_NOT_ALLOWED');
   });
 });
 
@@ -227,6 +234,21 @@ describe('running syncs', () => {
 
     await t.db.pool.query(`UPDATE sync_runs SET status = 'completed', finished_at = clock_timestamp() WHERE id = $1`, [runId]);
     expect((await get('/dashboard/fragments/running-syncs')).body).toContain('No sync is running');
+
+    // An incremental run reads the changes only: the last full read says nothing of how many, so no estimate.
+    const incremental = await holdRunningSync(
+      synced.connection.id,
+      [{ type: 'bill', status: 'in_progress', records: 3, pages: 1, lastFull: 100, startedSecondsAgo: 2 }],
+      'incremental',
+    );
+    const changes = json(await get('/dashboard/api/syncs/running')) as typeof body;
+    expect(changes.runs[0]?.objects[0]).toMatchObject({
+      object_type: 'bill',
+      records_read: 3,
+      expected_records: null,
+      estimated_completion_at: null,
+    });
+    await t.db.pool.query(`UPDATE sync_runs SET status = 'completed', finished_at = clock_timestamp() WHERE id = $1`, [incremental]);
   });
 
   it('follows a real initial sync while it runs (SANDBOX user_slow), and drops it when it completes', async () => {

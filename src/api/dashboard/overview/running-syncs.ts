@@ -56,7 +56,8 @@ function runsOf(rows: readonly RunningSyncObjectRow[], now: Date): Run[] {
     }
     if (row.object_type === null) continue;
     const recordsRead = row.run_records_read ?? 0;
-    const expected = row.last_full_read_records;
+    // Only an initial sync reads what the last full read did; an incremental or a backfill reads a part of unknown size.
+    const expected = row.kind === 'initial' ? row.last_full_read_records : null;
     const eta =
       row.object_status === 'in_progress'
         ? estimatedCompletion({ recordsRead, expectedRecords: expected, elapsedSeconds: row.elapsed_seconds ?? 0 }, now)

@@ -31,6 +31,23 @@ describe('dashboard users API', () => {
     const answer = await t.app.inject({ method: 'GET', url: '/dashboard/api/users' });
     expect(answer.statusCode).toBe(401);
     expect(answer.json()).toMatchObject({ error_code: 'SESSION_REQUIRED' });
+    const id = admin.userId;
+    for (const [method, url] of [
+      ['GET', '/dashboard/api/session'],
+      ['GET', '/dashboard/api/audit_log'],
+      ['POST', '/dashboard/api/users'],
+      ['PATCH', `/dashboard/api/users/${id}`],
+      ['DELETE', `/dashboard/api/users/${id}`],
+    ] as const) {
+      const refused = await t.app.inject({
+        method,
+        url,
+        ...(method === 'GET' || method === 'DELETE'
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, payload: '{"email":"a@b.c","role":"admin"}' }),
+      });
+      expect(refused.statusCode, `${method} ${url}`).toBe(401);
+    }
     const bogus = await t.app.inject({ method: 'GET', url: '/dashboard/api/users', headers: { cookie: 'lp_session=lpses_nope' } });
     expect(bogus.statusCode).toBe(401);
   });
@@ -87,6 +104,41 @@ describe('dashboard users API', () => {
     expect(malformedId.statusCode).toBe(400);
     const after = await t.app.inject({ method: 'GET', url: '/dashboard/api/users', headers: admin.headers });
     expect(after.json()).toEqual(before.json());
+  });
+
+  it('refuses developers and viewers changing roles or removing users, even forged straight to the API', async () => {
+    for (const session of [developer, viewer]) {
+      const promote = await t.app.inject({
+        method: 'PATCH',
+        url: `/dashboard/api/users/${session.userId}`,
+        headers: json(session),
+        payload: '{"role":"admin"}',
+      });
+      expect(promote.statusCode).toBe(403);
+      expect(promote.json()).toMatchObject({ error_code: 'ROLE_NOT_ALLOWED' });
+      const remove = await t.app.inject({ method: 'DELETE', url: `/dashboard/api/users/${admin.userId}`, headers: session.headers });
+      expect(remove.statusCode).toBe(403);
+    }
+    const users = await t.app.inject({ method: 'GET', url: '/dashboard/api/users', headers: admin.headers });
+    const roles = Object.fromEntries(users.json<{ users: { id: string; role: string }[] }>().users.map((u) => [u.id, u.role]));
+    expect([roles[developer.userId], roles[viewer.userId], roles[admin.userId]]).toEqual(['developer', 'viewer', 'admin']);
+  });
+
+  it('pages the audit log and refuses a malformed cursor or limit', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/dashboard/api/audit_log?limit=1', headers: admin.headers });
+    const body = first.json<{ entries: { id: string }[]; next_cursor: string | null }>();
+    expect(body.entries).toHaveLength(1);
+    expect(body.next_cursor).not.toBeNull();
+    const second = await t.app.inject({
+      method: 'GET',
+      url: `/dashboard/api/audit_log?limit=1&cursor=${body.next_cursor ?? ''}`,
+      headers: admin.headers,
+    });
+    expect(Number(second.json<{ entries: { id: string }[] }>().entries[0]?.id)).toBeLessThan(Number(body.entries[0]?.id));
+    for (const query of ['cursor=abc', 'limit=0', 'limit=201', 'limit=x']) {
+      const bad = await t.app.inject({ method: 'GET', url: `/dashboard/api/audit_log?${query}`, headers: admin.headers });
+      expect(bad.statusCode, query).toBe(400);
+    }
   });
 
   it('changes roles, keeps the last admin, and ends the changed user’s sessions', async () => {
