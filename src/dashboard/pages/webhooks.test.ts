@@ -198,6 +198,14 @@ describe('the Webhooks page', () => {
     expect(detail.body).toContain('42 ms');
     expect(detail.body).toContain('receiver down for maintenance');
     expect(detail.body).toContain('data-testid="delivery-log"');
+    // In production, the sandbox delivery's attempts are not shown: the switch says where to look.
+    const elsewhere = await t.app.inject({
+      method: 'GET',
+      url: `/dashboard/webhooks?delivery=${deliveryId}`,
+      headers: { cookie: `${viewer.cookie}; lp_env=production` },
+    });
+    expect(elsewhere.body).not.toContain('receiver down for maintenance');
+    expect(elsewhere.body).toContain('belongs to the sandbox environment');
 
     const refused = await form(viewer, '/dashboard/webhooks/retry', { delivery_id: deliveryId });
     expect(problemOf(refused.headers.location)).toMatch(/viewer/);

@@ -105,6 +105,10 @@ async function attempts(ctx: DashboardContext, deliveryId: string): Promise<Html
   const answer = await ctx.api.get<{ delivery: Delivery & { attempts_log: Attempt[] } }>(orgUrl(ctx, `/webhook/deliveries/${deliveryId}`));
   if (!answer.ok) return html`<p class="problem" role="alert">${answer.error.error_message}</p>`;
   const d = answer.body.delivery;
+  // The log is the environment's: a delivery of the other one is shown where the switch says.
+  if (d.environment !== ctx.environment) {
+    return html`<p class="problem" role="alert">Delivery ${d.id} belongs to the ${d.environment} environment: switch to it to see its attempts.</p>`;
+  }
   const rows = d.attempts_log.map(
     (a) =>
       html`<tr><td class="num">${a.attempt}</td><td>${when(a.started_at)}</td><td class="num">${a.duration_ms} ms</td><td>${a.status_code ?? 'no answer'}</td><td>${a.error ?? ''}</td><td>${a.response_excerpt === null ? '—' : html`<pre tabindex="0">${a.response_excerpt}</pre>`}</td></tr>`,
