@@ -77,20 +77,25 @@ export function dashboardPage(app: FastifyInstance, url: string, render: (ctx: D
     const ctx = await context(app, request);
     if (ctx === null) return toSignIn(request, reply);
     const result = await render(ctx);
-    return reply
-      .code(result.status ?? 200)
-      .type('text/html; charset=utf-8')
-      .send(
-        layout({
-          ...result,
-          user: ctx.user,
-          organization: ctx.organization,
-          environment: ctx.environment,
-          notice: result.notice ?? ctx.query.notice,
-          problem: result.problem ?? ctx.query.problem,
-        }),
-      );
+    // A page reached by a link says what happened through ?notice= / ?problem= (dashboardAction's redirect).
+    return sendPage(reply, ctx, { ...result, notice: result.notice ?? ctx.query.notice, problem: result.problem ?? ctx.query.problem });
   });
+}
+
+function sendPage(reply: FastifyReply, ctx: DashboardContext, result: PageResult): FastifyReply {
+  return reply
+    .code(result.status ?? 200)
+    .type('text/html; charset=utf-8')
+    .send(
+      layout({
+        ...result,
+        user: ctx.user,
+        organization: ctx.organization,
+        environment: ctx.environment,
+        notice: result.notice,
+        problem: result.problem,
+      }),
+    );
 }
 
 /** A live part of a page (running syncs, new deliveries): the same markup, re-fetched by the page's script. */
@@ -179,19 +184,6 @@ export function dashboardActionPage(app: FastifyInstance, url: string, act: (ctx
     if (ctx === null) return toSignIn(request, reply);
     const body = await checkedForm(request, reply, ctx.user);
     if (body === null) return reply;
-    const result = await act(ctx, body);
-    return reply
-      .code(result.status ?? 200)
-      .type('text/html; charset=utf-8')
-      .send(
-        layout({
-          ...result,
-          user: ctx.user,
-          organization: ctx.organization,
-          environment: ctx.environment,
-          notice: result.notice,
-          problem: result.problem,
-        }),
-      );
+    return sendPage(reply, ctx, await act(ctx, body));
   });
 }
