@@ -87,3 +87,14 @@ export async function deleteDashboardUser(db: Queryable, organizationId: string,
   const result = await db.query('DELETE FROM dashboard_users WHERE organization_id = $1 AND id = $2', [organizationId, userId]);
   return (result.rowCount ?? 0) > 0;
 }
+
+/** Serialises the start-up check for a first admin (several processes may start at once). */
+export async function lockFirstAdmin(db: Queryable): Promise<void> {
+  await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('dashboard_first_admin', 0))`);
+}
+
+/** Whether the installation has any dashboard user at all. */
+export async function anyDashboardUser(db: Queryable): Promise<boolean> {
+  const result = await db.query('SELECT 1 FROM dashboard_users LIMIT 1');
+  return (result.rowCount ?? 0) > 0;
+}

@@ -15,9 +15,12 @@ import {
   markDashboardSignIn,
   setDashboardUserPassword,
   setDashboardUserRole,
+  anyDashboardUser,
+  lockFirstAdmin,
   type DashboardRole,
   type DashboardUserRow,
 } from '../sql/dashboard-users.ts';
+import { listOrganizationRows } from '../sql/organizations.ts';
 import { consumeSignInLink, insertSignInLink, signInLinkUsable, type SignInLinkPurpose } from '../sql/dashboard-sign-in-links.ts';
 import { deleteUserSessions } from '../sql/dashboard-sessions.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
@@ -86,6 +89,22 @@ export async function inviteUser(
       });
     }
     return { user: userView(row), signInToken: await newSignInLink(db, row.id, purpose) };
+  });
+}
+
+/**
+ * An installation without any dashboard user (one set up before the dashboard existed, or whose first start could not
+ * make one) gets a first admin in its oldest organisation, once: the caller prints the link. Null when a user exists.
+ */
+export async function ensureFirstAdmin(pool: Pool, email: string): Promise<{ organizationId: string; signInToken: string } | null> {
+  return withTransaction(pool, async (db) => {
+    await lockFirstAdmin(db);
+    if (await anyDashboardUser(db)) return null;
+    const oldest = (await listOrganizationRows(db))[0];
+    if (oldest === undefined) return null;
+    const row = await insertDashboardUser(db, { organizationId: oldest.id, email: checkEmail(email), role: 'admin', passwordHash: null });
+    if (row === null) return null;
+    return { organizationId: oldest.id, signInToken: await newSignInLink(db, row.id, 'first_admin') };
   });
 }
 
