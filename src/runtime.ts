@@ -12,7 +12,7 @@ import { OrganizationGate } from './db/organization-gate.ts';
 import { postgresRateLimiter, redisRateLimiter } from './ratelimit/limiter.ts';
 import { VersionRegistry } from './http/versioning.ts';
 import { registerVersionChanges } from './http/version-changes.ts';
-import { ensureFirstAdmin, inviteUser, signInUrl } from './users/users.ts';
+import { inviteUser, signInUrl } from './users/users.ts';
 import { bootstrapAdmin, firstStartBanner, resolveEncryptionKey, verifyEncryptionKey } from './tenants/bootstrap.ts';
 import type { Services } from './services.ts';
 import { createBoss, type PgBoss } from './queue/boss.ts';
@@ -107,13 +107,6 @@ export async function startRuntime(options: {
       return { email, sign_in_url: signInUrl(config.publicUrl, signInToken) };
     });
     if (firstStart !== null) process.stdout.write(firstStartBanner(firstStart));
-    // Upgraded from before the dashboard (or a first start that could not make its admin): one admin, printed once.
-    const firstAdmin = firstStart?.dashboardAdmin != null ? null : await ensureFirstAdmin(pool, config.dashboard.firstAdminEmail);
-    if (firstAdmin !== null) {
-      process.stdout.write(
-        `\n=== Ledgerport dashboard: no user yet ===\ndashboard: sign in as ${config.dashboard.firstAdminEmail} once, through ${signInUrl(config.publicUrl, firstAdmin.signInToken)}\n(organisation ${firstAdmin.organizationId}; the link works for 7 days; ledgerport user invite makes another)\n\n`,
-      );
-    }
     const rateLimiter =
       config.redisUrl !== null
         ? redisRateLimiter(config.redisUrl, config.rateLimit.limit, config.rateLimit.windowSeconds)

@@ -70,15 +70,24 @@ async function main(): Promise<void> {
     postgresRunning.resolve(undefined);
   });
   await Promise.race([postgresRunning.promise, opening]);
-  const [database, { startRuntime }, { startWorkers }, { startWebhookDispatcher }, appModule] = await Promise.all([
+  const [database, { startRuntime }, { startWorkers }, { startWebhookDispatcher }, appModule, { ensureFirstAdmin, signInUrl }] = await Promise.all([
     opening,
     import('./runtime.ts'),
     import('./jobs/queues.ts'),
     import('./webhooks/dispatcher.ts'),
     role !== 'worker' ? import('./app.ts') : null,
+    import('./users/users.ts'),
   ]);
   const runtime = await startRuntime({ log, config, database, schedule: role !== 'api', logger });
   closers.push(() => runtime.close());
+  // Upgraded from before the dashboard (or a first start that could not make its admin): one admin, printed once. The
+  // serving process does it, not the CLI, whose stdout is its answer.
+  const firstAdmin = await ensureFirstAdmin(runtime.services.pool, config.dashboard.firstAdminEmail);
+  if (firstAdmin !== null) {
+    process.stdout.write(
+      `\n=== Ledgerport dashboard: no user yet ===\ndashboard: sign in as ${config.dashboard.firstAdminEmail} once, through ${signInUrl(config.publicUrl, firstAdmin.signInToken)}\n(organisation ${firstAdmin.organizationId}; the link works for 7 days; ledgerport user invite makes another)\n\n`,
+    );
+  }
   const { services } = runtime;
   if (role !== 'api') {
     await startWorkers(runtime.boss, runtime.workerServices);
