@@ -6,9 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../html/tag.ts';
 import { cookie } from '../http/session-auth.ts';
-import { recordAudit } from '../users/audit.ts';
-import { startSession } from '../users/sessions.ts';
-import { setCookie, setSessionCookie, SESSION_TTL_SECONDS } from './cookies.ts';
+import { setCookie } from './cookies.ts';
+import { beginSession } from './sign-in.ts';
 import { signInPage } from './layout.ts';
 import { beginOidcSignIn, finishOidcSignIn, OIDC_STATE_TTL_SECONDS } from './oidc-flow.ts';
 import { OidcRefusal } from './oidc-provider.ts';
@@ -55,19 +54,8 @@ export function registerOidc(app: FastifyInstance): void {
         query: request.query as Record<string, unknown>,
         browserState: cookie(request, OIDC_COOKIE),
       });
-      const session = await startSession(pool, user.id, SESSION_TTL_SECONDS);
-      await recordAudit(pool, {
-        organizationId: user.organization_id,
-        userId: user.id,
-        actor: user.email,
-        action: 'SIGN_IN',
-        target: 'oidc',
-        environment: null,
-        status: 303,
-        requestId: request.id,
-      });
       setCookie(reply, request, OIDC_COOKIE, '', 0);
-      setSessionCookie(reply, request, session.token);
+      await beginSession(request, reply, user, 'oidc');
       return await reply.redirect(next, 303);
     } catch (error) {
       if (error instanceof OidcRefusal) return refusalPage(request, reply, error);

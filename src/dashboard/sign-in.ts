@@ -33,6 +33,28 @@ export function safeNext(next: unknown): string {
   return segments.some((segment) => segment === '.' || segment === '..') ? '/dashboard' : next;
 }
 
+/** A signed-in user's new session: the audit entry (how they signed in) and the cookie. Password, link and OIDC alike. */
+export async function beginSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: { id: string; organization_id: string; email: string },
+  via: 'password' | 'sign-in link' | 'oidc',
+): Promise<void> {
+  const { pool } = request.server.services;
+  const session = await startSession(pool, user.id, SESSION_TTL_SECONDS);
+  await recordAudit(pool, {
+    organizationId: user.organization_id,
+    userId: user.id,
+    actor: user.email,
+    action: 'SIGN_IN',
+    target: via,
+    environment: null,
+    status: 303,
+    requestId: request.id,
+  });
+  setSessionCookie(reply, request, session.token);
+}
+
 function loginForm(request: FastifyRequest, reply: FastifyReply, options: { next: string; problem?: string; notice?: string; email?: string }): Html {
   const token = randomBytes(24).toString('base64url');
   setCookie(reply, request, LOGIN_COOKIE, token, 3600);
@@ -96,18 +118,7 @@ export function registerSignIn(app: FastifyInstance): void {
           return found;
         },
       );
-      const session = await startSession(pool, user.id, SESSION_TTL_SECONDS);
-      await recordAudit(pool, {
-        organizationId: user.organization_id,
-        userId: user.id,
-        actor: user.email,
-        action: 'SIGN_IN',
-        target: 'password',
-        environment: null,
-        status: 303,
-        requestId: request.id,
-      });
-      setSessionCookie(reply, request, session.token);
+      await beginSession(request, reply, user, 'password');
       return await reply.redirect(next, 303);
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
@@ -151,18 +162,7 @@ export function registerSignIn(app: FastifyInstance): void {
     try {
       const user = await acceptSignInLink(pool, token, formValue(body, 'password'));
       if (user === null) return await reply.redirect(`/dashboard/sign-in/${encodeURIComponent(token)}`, 303);
-      const session = await startSession(pool, user.id, SESSION_TTL_SECONDS);
-      await recordAudit(pool, {
-        organizationId: user.organization_id,
-        userId: user.id,
-        actor: user.email,
-        action: 'SIGN_IN',
-        target: 'sign-in link',
-        environment: null,
-        status: 303,
-        requestId: request.id,
-      });
-      setSessionCookie(reply, request, session.token);
+      await beginSession(request, reply, user, 'sign-in link');
       return await reply.redirect('/dashboard?notice=Password+set.+Welcome+to+Ledgerport.', 303);
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'VALIDATION_ERROR') {

@@ -9,6 +9,7 @@ import { ENVIRONMENTS } from '../../tenants/types.ts';
 import { dashboardAction, dashboardFragment, dashboardPage, formValue, back, type DashboardContext } from '../context.ts';
 import { csrf, forRole, orgUrl, outcome, when } from './settings-shared.ts';
 import { badge, UUID } from '../components.ts';
+import type { AttemptView, DeliveryView } from '../../webhooks/admin.ts';
 
 const PAGE = '/dashboard/webhooks';
 const LOG_FRAGMENT = '/dashboard/fragments/webhook-deliveries';
@@ -20,28 +21,9 @@ interface Webhook {
   updated_at: string;
 }
 
-interface Delivery {
-  id: string;
-  environment: string;
-  code: string;
-  status: string;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  replay_of: string | null;
-  created_at: string;
-  next_attempt_at: string;
-}
-
-interface Attempt {
-  attempt: number;
-  url: string;
-  started_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  response_excerpt: string | null;
-}
+// The admin API's answers (src/webhooks/admin.ts), read as the service defines them.
+type Delivery = DeliveryView;
+type Attempt = AttemptView;
 
 interface TestOutcome {
   url: string;
