@@ -77,6 +77,10 @@ export function installEdgeHooks(app: FastifyInstance): void {
       // A dashboard session (src/http/session-auth.ts): its organisation, role, CSRF token and environment.
       const user = await authenticateSession(services.pool, sessionToken ?? '');
       request.dashboardUser = user;
+      // Every line of a dashboard request names its organisation and user (connection and job ids follow in the
+      // lines of the sync or write it starts, which carry its request id).
+      request.log = request.log.child({ organization_id: user.organizationId, dashboard_user_id: user.userId });
+      reply.log = request.log;
       authorizeSession(user, request, contract);
       if (auth === 'client') request.tenant = await sessionTenant(services.pool, user.organizationId, sessionEnvironment(request));
       await hitRateLimit(reply, user.organizationId);
