@@ -457,3 +457,61 @@ describe('money', () => {
     ).toEqual({ total: 14_975, effective: 14_975 });
   });
 });
+
+describe('the calendar', () => {
+  /** Every timestamp of a record, nested ones too. */
+  const stampsOf = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)
+        ? [value]
+        : []
+      : Array.isArray(value)
+        ? value.flatMap(stampsOf)
+        : value !== null && typeof value === 'object'
+          ? Object.values(value).flatMap(stampsOf)
+          : [];
+
+  it('on every day of a year, at any time of day, books made then tie out and stamp nothing after that moment', () => {
+    // A charged order drawn for the evening of asOf, with books made at noon, once left the gateway without its charge
+    // (the STRIPE simulator shows nothing from the future) on the days that drew one: every day of a year, each with its
+    // own seed and time of day, so no calendar day can do that again.
+    const first = Date.parse('2026-01-01T00:00:00Z');
+    for (let day = 0; day < 365; day++) {
+      const madeAt = first + day * 86_400_000 + ((day * 7_919_000) % 86_400_000);
+      const asOf = new Date(madeAt).toISOString().slice(0, 10);
+      const { records } = generateAll({ seed: 1_000 + day, size: 400, asOf, madeAt, months: 6 });
+      const latest = new Date(madeAt).toISOString();
+      expect(auditBooks(input(records)), asOf).toEqual([]);
+      const late = records.filter((r) => stampsOf(r.data).some((s) => s > latest));
+      expect(
+        late.map((r) => r.id),
+        `${asOf}: stamped after ${latest}`,
+      ).toEqual([]);
+      const charged = records.filter((r) => r.type === 'order' && (r.data as NativeOrder).FinancialStatus !== 'Pending');
+      const charges = new Set(records.filter((r) => r.type === 'transaction').map((r) => r.id));
+      expect(
+        charged.filter((r) => !charges.has(`CH-${r.id}`)).map((r) => r.id),
+        asOf,
+      ).toEqual([]);
+    }
+  });
+
+  it('leaves books made after their last day exactly as generated', () => {
+    const made = generateAll({ seed: 3, size: 800, asOf: AS_OF, madeAt: Date.parse(`${AS_OF}T23:59:59.999Z`) + 1 });
+    expect(made.records).toEqual(books(3, 800).records);
+  });
+
+  it('books made early on their last day stamp that day at that moment at the latest, in the same order', () => {
+    const madeAt = Date.parse(`${AS_OF}T06:30:00.000Z`);
+    const early = generateAll({ seed: 5, size: 1_500, asOf: AS_OF, madeAt }).records;
+    const whole = books(5).records;
+    expect(early.map((r) => r.id)).toEqual(whole.map((r) => r.id));
+    const moved = early.filter((r, i) => JSON.stringify(r.data) !== JSON.stringify(whole[i]?.data));
+    expect(moved.length).toBeGreaterThan(0);
+    for (const r of early)
+      expect(
+        stampsOf(r.data).every((s) => s <= '2025-06-15T06:30:00.000Z'),
+        r.id,
+      ).toBe(true);
+  });
+});

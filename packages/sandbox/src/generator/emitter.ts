@@ -22,6 +22,33 @@ function monthEntry(months: Map<string, Balances>, month: string): Balances {
   return balances;
 }
 
+/** A timestamp as the generator writes them (dates.ts stamp, or an instant's toISOString). */
+const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * Moves every timestamp of a record (nested ones too) that is later than `latest` back to `latest`, in place. The
+ * generator draws times of day across asOf's whole day; when the books are made before that day is over, what it drew
+ * for later happened, as far as the books say, at the moment they were made. Clamping keeps every order between two
+ * stamps (a ≤ b stays a ≤ b) and is idempotent, so a stamp copied from a record already pushed stays as it was.
+ */
+export function clampStamps(value: unknown, latest: string): void {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      if (typeof item === 'string') {
+        if (item > latest && STAMP.test(item)) value[i] = latest;
+      } else clampStamps(item, latest);
+    }
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const fields = value as Record<string, unknown>;
+  for (const [key, item] of Object.entries(fields)) {
+    if (typeof item === 'string') {
+      if (item > latest && STAMP.test(item)) fields[key] = latest;
+    } else clampStamps(item, latest);
+  }
+}
+
 export class Emitter {
   readonly counters = new Map<string, number>();
   readonly counts = new Map<UnifiedObjectType, number>();
@@ -32,9 +59,12 @@ export class Emitter {
   buffer: GeneratedRecord[] = [];
   #total = 0;
   readonly #roles: RoleAccounts;
+  /** No timestamp of a pushed record is later than this (ISO, or null for no bound): see clampStamps. */
+  readonly #latest: string | null;
 
-  constructor(roles: RoleAccounts) {
+  constructor(roles: RoleAccounts, latest: string | null = null) {
     this.#roles = roles;
+    this.#latest = latest;
   }
 
   nextId(type: UnifiedObjectType): string {
@@ -45,6 +75,7 @@ export class Emitter {
   }
 
   push(type: UnifiedObjectType, data: NativeRecord): void {
+    if (this.#latest !== null) clampStamps(data, this.#latest);
     this.buffer.push({ type, id: data.Id, data, date: businessDateOf(collectionOf(type), data) });
     this.counts.set(type, (this.counts.get(type) ?? 0) + 1);
     this.#total++;

@@ -45,6 +45,12 @@ export interface GenerateOptions {
   size: number;
   /** Last business day of the history (YYYY-MM-DD). */
   asOf: string;
+  /**
+   * The moment the books are made (ms since epoch). Nothing is stamped after it: a business day of asOf that is not
+   * over yet has had, as far as the books say, only what happened by then (see Emitter's `latest`). Omitted: the books
+   * are of days already over.
+   */
+  madeAt?: number;
   /** Months of history, ending with the month of asOf. */
   months?: number;
   /** Records per batch handed out. */
@@ -76,7 +82,7 @@ const FAMILIES: readonly (readonly [Unit, number])[] = [
 const FIXED_RECORDS = 110;
 
 export class BookGenerator {
-  readonly options: Required<GenerateOptions>;
+  readonly options: Required<Omit<GenerateOptions, 'madeAt'>> & Pick<GenerateOptions, 'madeAt'>;
   summary: GenerationSummary | null = null;
 
   constructor(options: GenerateOptions) {
@@ -84,15 +90,18 @@ export class BookGenerator {
   }
 
   *batches(): Generator<GeneratedRecord[]> {
-    const { seed, size, asOf, months, batchSize } = this.options;
+    const { seed, size, asOf, months, batchSize, madeAt } = this.options;
     const rng = new Rng(seed);
-    const out = new Emitter({
-      AP: ROLES.AP,
-      AR: ROLES.AR,
-      UndepositedFunds: ROLES.UndepositedFunds,
-      InputTax: ROLES.InputTax,
-      SalesTax: ROLES.SalesTax,
-    });
+    const out = new Emitter(
+      {
+        AP: ROLES.AP,
+        AR: ROLES.AR,
+        UndepositedFunds: ROLES.UndepositedFunds,
+        InputTax: ROLES.InputTax,
+        SalesTax: ROLES.SalesTax,
+      },
+      latestStamp(asOf, madeAt),
+    );
     const start = monthsBefore(asOf, months - 1);
     const budget = Math.max(0, size - FIXED_RECORDS);
     const projects = clamp(Math.round(budget * 0.002), 2, 3_000);
@@ -214,6 +223,17 @@ export class BookGenerator {
     for (const feed of feedAccounts(out, ref, asOf)) out.push('bank_feed_account', feed);
     yield out.take();
   }
+}
+
+/**
+ * The latest timestamp the books may carry: the moment they are made, when that falls on asOf or after it within the
+ * day. Books asked for a later asOf than that day (an operator's explicit choice) or made after asOf's day are left as
+ * generated.
+ */
+export function latestStamp(asOf: string, madeAt: number | undefined): string | null {
+  if (madeAt === undefined) return null;
+  const made = new Date(madeAt).toISOString();
+  return made.slice(0, 10) === asOf ? made : null;
 }
 
 function clamp(value: number, min: number, max: number): number {

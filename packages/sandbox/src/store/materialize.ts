@@ -43,7 +43,14 @@ export async function materialize(pool: Pool, state: AccountState, options: Sand
       await lock.query(`DELETE FROM sandbox_platform.${table} WHERE account_id = $1`, [state.id]);
     }
     const asOf = options.asOf ?? toDateOnly(options.now());
-    const generator = new BookGenerator({ seed: current.seed, size: current.size, asOf, months: options.months, batchSize: BATCH });
+    const generator = new BookGenerator({
+      seed: current.seed,
+      size: current.size,
+      asOf,
+      madeAt: options.now(),
+      months: options.months,
+      batchSize: BATCH,
+    });
     const count = await insertAll(pool, lock, state.id, generator.batches(), current.size >= 20_000 ? options.insertConnections : 1);
     // Fresh statistics, or the planner may still think the table is tiny and sort instead of walking the key.
     if (count >= 20_000) await lock.query('ANALYZE sandbox_platform.records');
