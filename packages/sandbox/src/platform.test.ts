@@ -204,3 +204,36 @@ describe('sandbox platform (PostgreSQL)', () => {
     expect(Math.max(...(await changeLog('user_clock_size_700')).map((c) => c.tick))).toBe(8);
   });
 });
+
+describe('sandbox platform: nothing dated after the moment it is read', () => {
+  it('books made early in their last day, read then and after ticks, carry no timestamp later than the clock', async () => {
+    // Once: bills stamped 17:08 served at 04:47 of the same day.
+    let now = Date.parse('2026-03-10T04:47:00.000Z');
+    const early = new SandboxPlatform(db.pool, { asOf: null, tickIntervalMs: 3_600_000, now: () => now });
+    const reader = createSandboxConnector({ transport: inProcessTransport(() => early) });
+    const ctx = testContext({ basic_username: 'user_early_size_1200', basic_password: 'pass_good' });
+    const stamps = (value: unknown): string[] =>
+      typeof value === 'string'
+        ? /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value)
+          ? [value]
+          : []
+        : Array.isArray(value)
+          ? value.flatMap(stamps)
+          : value !== null && typeof value === 'object'
+            ? Object.values(value).flatMap(stamps)
+            : [];
+    const future = (records: readonly AuditInput[]) =>
+      records.flatMap((r) =>
+        stamps(r.raw)
+          .filter((s) => Date.parse(s) > now)
+          .map((s) => `${key(r)} ${s}`),
+      );
+    const first = await readAll(reader, ctx);
+    expect(first.records.filter((r) => r.raw.CreatedAt !== undefined && String(r.raw.CreatedAt).startsWith('2026-03-10')).length).toBeGreaterThan(0);
+    expect(future(first.records)).toEqual([]);
+    now += 5 * 3_600_000;
+    const later = await readAll(reader, ctx);
+    expect(future(later.records)).toEqual([]);
+    expect(auditBooks(later.records)).toEqual([]);
+  });
+});
