@@ -400,11 +400,17 @@ describe("STRIPE simulator: Stripe's paging and filters", () => {
     const oldest = Math.floor(clock / 1000) - 30 * 86_400;
     expect(events.every((e) => Number(e.created) >= oldest)).toBe(true);
     const types = new Set(events.map((e) => e.type));
-    expect([...types].sort()).toEqual(expect.arrayContaining(['charge.succeeded', 'payout.created']));
+    // Which kinds the window holds depends on the calendar (a monthly payout made on the 1st is 30 days and a few hours
+    // old on the 31st), so what is expected is read from the books: a kind is listed exactly when the books have one.
+    const inWindow = (iso: string): boolean => Date.parse(iso) >= oldest * 1000 && Date.parse(iso) <= clock;
+    const gateway = await books.all('transaction');
+    expect(types.has('charge.succeeded')).toBe(gateway.some((t) => t.Kind === 'Charge' && inWindow(t.CreatedAt)));
+    expect(types.has('payout.created')).toBe((await books.all('payout')).some((p) => inWindow(p.CreatedAt)));
+    expect(types.size).toBeGreaterThan(0);
     const known = ['charge.succeeded', 'charge.refunded', 'payout.created', 'payout.paid', 'customer.created'];
     expect([...types].filter((t) => !known.includes(String(t)))).toEqual([]);
     const library = await client(accessToken).events.list({ types: ['charge.succeeded', 'charge.refunded'], limit: 100 });
-    expect(library.data.length).toBeGreaterThan(0);
+    expect(library.data.length > 0).toBe(types.has('charge.succeeded') || types.has('charge.refunded'));
     expect(library.data.every((e) => e.type === 'charge.succeeded' || e.type === 'charge.refunded')).toBe(true);
     for (const event of library.data.filter((e) => e.type === 'charge.succeeded'))
       expect((event.data.object as { refunded?: boolean }).refunded).toBe(false);
