@@ -9,7 +9,7 @@ import { acceptableProviderUrl, type OidcConfig } from '../config.ts';
 
 /** A refused sign-in: shown to the user as a page with this status, never a session. */
 export class OidcRefusal extends Error {
-  readonly status: 400 | 401 | 403 | 404 | 502;
+  readonly status: 400 | 401 | 403 | 404 | 410 | 502;
   readonly title: string;
   constructor(status: OidcRefusal['status'], title: string, message: string) {
     super(message);
@@ -220,6 +220,9 @@ export async function verifyIdToken(config: OidcConfig, idToken: string, nonce: 
     if (reason !== null) throw rejected(reason);
     throw unavailable(`The identity provider’s signing keys (${metadata.jwksUri}) could not be read. Try again later.`);
   }
+  // jose checks iat only against a maximum age: a token issued in the future (a provider's clock far ahead, or a
+  // token minted for later) is refused here, with the same tolerance as exp.
+  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) throw rejected('it was issued in the future');
   if (payload.nonce !== nonce) throw rejected('its nonce does not belong to this sign-in');
   // OpenID Connect Core 3.1.3.7: a token for several audiences names the one it was issued to.
   if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== config.clientId)
