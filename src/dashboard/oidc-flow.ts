@@ -14,7 +14,7 @@ import { consumeOidcState, deleteExpiredOidcStates, insertOidcState } from '../s
 import type { DashboardUserRow } from '../sql/dashboard-users.ts';
 import { signInLinkUsable } from '../sql/dashboard-sign-in-links.ts';
 import { acceptSignInLinkThroughProvider, accountsForVerifiedEmail, markSignedIn, SIGN_IN_LINK_PATTERN } from '../users/users.ts';
-import { discover, exchangeCode, OidcRefusal, verifyIdToken } from './oidc-provider.ts';
+import { discover, exchangeAndVerify, OidcRefusal } from './oidc-provider.ts';
 import { safeNext } from './sign-in.ts';
 
 export const OIDC_STATE_TTL_SECONDS = 10 * 60;
@@ -141,8 +141,14 @@ export async function finishOidcSignIn(
   const code = text(callback.query, 'code');
   if (code === null) throw badRequest('This sign-in cannot be finished', `The identity provider sent no authorization code. ${RESTART}`);
 
-  const idToken = await exchangeCode(config, { code, codeVerifier: stored.code_verifier, redirectUri: oidcRedirectUri(publicUrl) });
-  const claims = await verifyIdToken(config, idToken, stored.nonce);
+  const claims = await exchangeAndVerify(config, {
+    code,
+    state,
+    iss: text(callback.query, 'iss'),
+    codeVerifier: stored.code_verifier,
+    nonce: stored.nonce,
+    redirectUri: oidcRedirectUri(publicUrl),
+  });
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';
   if (email === '') {
     throw new OidcRefusal(

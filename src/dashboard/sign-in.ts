@@ -167,7 +167,7 @@ export function registerSignIn(app: FastifyInstance): void {
       if (only === undefined || user.length > 1) {
         // The same email and password open accounts in several organisations: the person says which (and types the
         // password again: it never goes back into a page).
-        return again(200, 'You have dashboard accounts in several organisations: choose one.', await organizationChoices(pool, user));
+        return await again(200, 'You have dashboard accounts in several organisations: choose one.', await organizationChoices(pool, user));
       }
       await markSignedIn(pool, only.id);
       await beginSession(request, reply, only, 'password');
