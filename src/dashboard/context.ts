@@ -2,6 +2,7 @@
  * Every dashboard page and form action runs through here: the session (or a redirect to sign in), the environment
  * switch, the CSRF check of a form, and the API caller acting as the user.
  */
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sameToken } from '../crypto/secrets.ts';
 import { recordAudit } from '../users/audit.ts';
@@ -77,8 +78,10 @@ export function dashboardPage(app: FastifyInstance, url: string, render: (ctx: D
     const ctx = await context(app, request);
     if (ctx === null) return toSignIn(request, reply);
     const result = await render(ctx);
-    // A page reached by a link says what happened through ?notice= / ?problem= (dashboardAction's redirect).
-    return sendPage(reply, ctx, { ...result, notice: result.notice ?? ctx.query.notice, problem: result.problem ?? ctx.query.problem });
+    // A page reached by a link says what happened through ?notice= / ?problem= (dashboardAction's redirect), only
+    // when the link was signed for this session.
+    const said = signedMessage(ctx);
+    return sendPage(reply, ctx, { ...result, notice: result.notice ?? said.notice, problem: result.problem ?? said.problem });
   });
 }
 
@@ -153,11 +156,32 @@ export function back(to: string, outcome: { notice?: string; problem?: string })
   return { to, ...outcome };
 }
 
-function withMessage(result: ActionResult): string {
+/**
+ * The signature of a message a redirect carries: an HMAC keyed with the session's own secret (its CSRF token), so
+ * only this service, for this session, can make a page say something. A link crafted elsewhere
+ * (`?problem=Your+account+is+locked,+call+…`) shows nothing.
+ */
+function messageSignature(sessionSecret: string, notice: string, problem: string): string {
+  return createHmac('sha256', sessionSecret).update(`dashboard message\u0000${notice}\u0000${problem}`).digest('base64url');
+}
+
+/** Where to send the browser, with what happened, signed for the session (`sig`). */
+export function withMessage(result: ActionResult, sessionSecret: string): string {
   const url = new URL(result.to, 'http://dashboard.invalid');
   if (result.notice !== undefined) url.searchParams.set('notice', result.notice);
   if (result.problem !== undefined) url.searchParams.set('problem', result.problem);
+  if (result.notice !== undefined || result.problem !== undefined) {
+    url.searchParams.set('sig', messageSignature(sessionSecret, result.notice ?? '', result.problem ?? ''));
+  }
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The page's ?notice= / ?problem=, when signed for this session; nothing otherwise. */
+function signedMessage(ctx: DashboardContext): { notice?: string; problem?: string } {
+  const { notice, problem, sig } = ctx.query;
+  if (sig === undefined || (notice === undefined && problem === undefined)) return {};
+  if (!sameToken(sig, messageSignature(ctx.user.csrfToken, notice ?? '', problem ?? ''))) return {};
+  return { ...(notice === undefined ? {} : { notice }), ...(problem === undefined ? {} : { problem }) };
 }
 
 /**
@@ -170,7 +194,7 @@ export function dashboardAction(app: FastifyInstance, url: string, act: (ctx: Da
     if (ctx === null) return toSignIn(request, reply);
     const body = await checkedForm(request, reply, ctx.user);
     if (body === null) return reply;
-    return reply.redirect(withMessage(await act(ctx, body)), 303);
+    return reply.redirect(withMessage(await act(ctx, body), ctx.user.csrfToken), 303);
   });
 }
 

@@ -19,14 +19,9 @@ export function secureCookies(request: FastifyRequest): boolean {
   return LOOPBACK.has(request.hostname) || request.hostname.endsWith('.localhost');
 }
 
-function attributes(request: FastifyRequest, maxAge: number): string {
-  return `Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookies(request) ? '; Secure' : ''}`;
-}
-
+/** Sets a dashboard cookie through @fastify/cookie (registered in the dashboard's scope, src/dashboard/routes.ts). */
 export function setCookie(reply: FastifyReply, request: FastifyRequest, name: string, value: string, maxAge: number): void {
-  const existing = reply.getHeader('Set-Cookie');
-  const list = existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)];
-  void reply.header('Set-Cookie', [...list, `${name}=${value}; ${attributes(request, maxAge)}`]);
+  void reply.setCookie(name, value, { path: '/', maxAge, httpOnly: true, sameSite: 'lax', secure: secureCookies(request) });
 }
 
 export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, token: string): void {

@@ -2,7 +2,9 @@
  * The OpenID Connect sign-in, authorization code flow with PKCE (S256), state and nonce. The state row keeps the
  * SHA-256 of the `state` with the code verifier and the nonce, for 10 minutes, used once. Where to go afterwards
  * (`next`) travels inside the state itself: the stored hash covers it, so it cannot be changed on the way. Only an
- * existing dashboard user signs in: invitations make the users, the provider only proves who they are.
+ * existing dashboard account signs in, and only one whose invitation the person accepted at the provider (from the
+ * invitation link's "Accept with …"): invitations make the accounts, the provider only proves who they are, and an
+ * organisation that invites an address first does not get that person's sign-ins (docs/dashboard.md, "Invitations").
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { OidcConfig } from '../config.ts';
@@ -10,8 +12,9 @@ import { sha256 } from '../crypto/secrets.ts';
 import type { Pool } from '../db/pool.ts';
 import { consumeOidcState, deleteExpiredOidcStates, insertOidcState } from '../sql/dashboard-oidc-states.ts';
 import type { DashboardUserRow } from '../sql/dashboard-users.ts';
-import { userForVerifiedEmail } from '../users/users.ts';
-import { discover, exchangeCode, OidcRefusal, verifyIdToken } from './oidc-provider.ts';
+import { signInLinkUsable } from '../sql/dashboard-sign-in-links.ts';
+import { acceptSignInLinkThroughProvider, accountsForVerifiedEmail, markSignedIn, SIGN_IN_LINK_PATTERN } from '../users/users.ts';
+import { discover, exchangeAndVerify, OidcRefusal } from './oidc-provider.ts';
 import { safeNext } from './sign-in.ts';
 
 export const OIDC_STATE_TTL_SECONDS = 10 * 60;
@@ -28,20 +31,53 @@ function random(): string {
   return randomBytes(32).toString('base64url');
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function unusableInvitation(): OidcRefusal {
+  return new OidcRefusal(
+    410,
+    'This invitation cannot be used',
+    'It was used already, has expired, or was never issued. Ask an admin of your organisation for a new invitation.',
+  );
+}
+
+/** What a sign-in is for, besides signing in: accepting an invitation (its link's token), or one chosen organisation. */
+export interface OidcPurpose {
+  invitation?: string;
+  organizationId?: string;
+}
+
 /** Starts a sign-in: stores the state and returns the provider's authorization URL, and the state for the browser's cookie. */
 export async function beginOidcSignIn(
   pool: Pool,
   config: OidcConfig,
   publicUrl: string,
   next: string,
+  purpose: OidcPurpose = {},
 ): Promise<{ authorizationUrl: string; state: string }> {
+  // The invitation's token stays here: only its hash is stored, and nothing of it goes to the provider.
+  const linkSha256 = purpose.invitation === undefined ? null : sha256(purpose.invitation);
+  if (
+    purpose.invitation !== undefined &&
+    (!SIGN_IN_LINK_PATTERN.test(purpose.invitation) || (await signInLinkUsable(pool, linkSha256 ?? Buffer.alloc(0))) === null)
+  ) {
+    throw unusableInvitation();
+  }
+  const organizationId = purpose.organizationId !== undefined && UUID.test(purpose.organizationId) ? purpose.organizationId : null;
   const metadata = await discover(config);
   const target = safeNext(Buffer.byteLength(next) > MAX_NEXT_BYTES ? '/dashboard' : next);
   const state = `${random()}.${Buffer.from(target).toString('base64url')}`;
   const codeVerifier = random();
   const nonce = random();
   await deleteExpiredOidcStates(pool);
-  await insertOidcState(pool, { stateSha256: sha256(state), codeVerifier, nonce, ttlSeconds: OIDC_STATE_TTL_SECONDS });
+  await insertOidcState(pool, {
+    stateSha256: sha256(state),
+    codeVerifier,
+    nonce,
+    ttlSeconds: OIDC_STATE_TTL_SECONDS,
+    signInLinkSha256: linkSha256,
+    organizationId,
+  });
   const url = new URL(metadata.authorizationEndpoint);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', config.clientId);
@@ -73,16 +109,20 @@ function text(query: Readonly<Record<string, unknown>>, name: string): string | 
   return typeof value === 'string' && value !== '' ? value.slice(0, 500) : null;
 }
 
+/** A finished sign-in: the account to sign in to, or (the person accepted invitations of several) organisations to choose from. */
+export type OidcOutcome = { user: DashboardUserRow; next: string } | { choose: DashboardUserRow[]; next: string };
+
 /**
  * Finishes a sign-in at the callback: the state (this browser's, unused, in time), the code exchanged, the ID token
- * verified, a verified email, and the dashboard user with that email. Throws `OidcRefusal` for every refusal.
+ * verified, a verified email, and the account: the invitation's (accepted now) or the accepted ones of that email.
+ * Throws `OidcRefusal` for every refusal.
  */
 export async function finishOidcSignIn(
   pool: Pool,
   config: OidcConfig,
   publicUrl: string,
   callback: { query: Readonly<Record<string, unknown>>; browserState: string | null },
-): Promise<{ user: DashboardUserRow; next: string }> {
+): Promise<OidcOutcome> {
   const state = text(callback.query, 'state');
   const wellFormed = state !== null && STATE_PATTERN.test(state);
   const error = text(callback.query, 'error');
@@ -101,8 +141,14 @@ export async function finishOidcSignIn(
   const code = text(callback.query, 'code');
   if (code === null) throw badRequest('This sign-in cannot be finished', `The identity provider sent no authorization code. ${RESTART}`);
 
-  const idToken = await exchangeCode(config, { code, codeVerifier: stored.code_verifier, redirectUri: oidcRedirectUri(publicUrl) });
-  const claims = await verifyIdToken(config, idToken, stored.nonce);
+  const claims = await exchangeAndVerify(config, {
+    code,
+    state,
+    iss: text(callback.query, 'iss'),
+    codeVerifier: stored.code_verifier,
+    nonce: stored.nonce,
+    redirectUri: oidcRedirectUri(publicUrl),
+  });
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';
   if (email === '') {
     throw new OidcRefusal(
@@ -120,10 +166,31 @@ export async function finishOidcSignIn(
       `${config.buttonLabel} has not verified the email address ${email}: verify it there first.`,
     );
   }
-  const user = await userForVerifiedEmail(pool, email);
-  if (user === null) {
-    throw new OidcRefusal(403, 'No dashboard account', `No dashboard account for ${email}; ask an admin of your organisation to invite you.`);
+  const next = safeNext(Buffer.from(state.slice(state.indexOf('.') + 1), 'base64url').toString('utf8'));
+  if (stored.sign_in_link_sha256 !== null) {
+    const accepted = await acceptSignInLinkThroughProvider(pool, stored.sign_in_link_sha256, email);
+    if (accepted === null) throw unusableInvitation();
+    if (accepted === 'another email') {
+      throw new OidcRefusal(
+        403,
+        'This invitation is for someone else',
+        `${config.buttonLabel} says you are ${email}, and this invitation is for another address. Sign in there as the person invited, or ask for an invitation for ${email}.`,
+      );
+    }
+    return { user: accepted, next };
   }
-  const encodedNext = state.slice(state.indexOf('.') + 1);
-  return { user, next: safeNext(Buffer.from(encodedNext, 'base64url').toString('utf8')) };
+  const accounts = (await accountsForVerifiedEmail(pool, email)).filter(
+    (account) => stored.organization_id === null || account.organization_id === stored.organization_id,
+  );
+  const [only] = accounts;
+  if (only === undefined) {
+    throw new OidcRefusal(
+      403,
+      'No dashboard account',
+      `No dashboard account for ${email} signs in through ${config.buttonLabel} yet: open your invitation link and choose "Accept with ${config.buttonLabel}", or ask an admin of your organisation to invite you.`,
+    );
+  }
+  if (accounts.length > 1) return { choose: accounts, next };
+  await markSignedIn(pool, only.id);
+  return { user: only, next };
 }

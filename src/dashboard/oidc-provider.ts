@@ -1,15 +1,16 @@
 /**
- * Talking to the OpenID Connect provider: discovery (cached per process), the token endpoint, and the ID token's
- * verification with jose (signature from the provider's JWKS, issuer, audience, expiry, nonce). Every way this can go
- * wrong is an `OidcRefusal` with the status and words of the page the user sees: 401 for a token we will not accept,
- * 502 for a provider that does not answer as it should.
+ * Talking to the OpenID Connect provider: discovery (cached per process, with this service's own policy: https
+ * endpoints, PKCE S256, a client-secret method), then openid-client for the protocol itself: the code exchange with
+ * PKCE and the client secret, and the ID token's verification (signature from the provider's JWKS, issuer, audience,
+ * azp, expiry, nonce). Every way this can go wrong is an `OidcRefusal` with the status and words of the page the user
+ * sees: 401 for a token we will not accept, 502 for a provider that does not answer as it should.
  */
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import * as client from 'openid-client';
 import { acceptableProviderUrl, type OidcConfig } from '../config.ts';
 
 /** A refused sign-in: shown to the user as a page with this status, never a session. */
 export class OidcRefusal extends Error {
-  readonly status: 400 | 401 | 403 | 404 | 502;
+  readonly status: 400 | 401 | 403 | 404 | 410 | 502;
   readonly title: string;
   constructor(status: OidcRefusal['status'], title: string, message: string) {
     super(message);
@@ -23,8 +24,6 @@ export class OidcRefusal extends Error {
 export const PROVIDER_TIMEOUT_MS = 10_000;
 /** How long a process trusts a discovery document before fetching it again (endpoints and keys rarely move). */
 export const DISCOVERY_TTL_MS = 60 * 60 * 1000;
-/** ID tokens must be signed with a provider's private key: no `none`, no shared-secret HMAC. */
-const ID_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 /** Clocks of the provider and this service may differ by this much (exp, iat). */
 const CLOCK_TOLERANCE_SECONDS = 60;
 
@@ -40,7 +39,8 @@ export interface ProviderMetadata {
 
 interface CachedProvider {
   metadata: ProviderMetadata;
-  keys: ReturnType<typeof createRemoteJWKSet>;
+  /** openid-client's view of the provider and this client; it also caches the provider's keys. */
+  client: client.Configuration;
   expiresAt: number;
 }
 
@@ -119,6 +119,43 @@ export function providerMetadata(config: OidcConfig, document: Record<string, un
   };
 }
 
+/**
+ * openid-client refuses plain http unless told; its `allowInsecureRequests` is marked deprecated "only to make it stand
+ * out" as a development and test switch, which is the one use here: config.ts admits an http issuer on loopback only.
+ */
+function allowPlainHttp(configuration: client.Configuration): void {
+  const allow: unknown = Reflect.get(client, 'allowInsecureRequests');
+  if (isConfigurationSwitch(allow)) allow(configuration);
+}
+
+function isConfigurationSwitch(value: unknown): value is (configuration: client.Configuration) => void {
+  return typeof value === 'function';
+}
+
+/** The provider as openid-client sees it: only the checked endpoints, and the signing algorithms it lists. */
+function clientConfiguration(config: OidcConfig, metadata: ProviderMetadata, document: Record<string, unknown>): client.Configuration {
+  const algorithms = stringList(document.id_token_signing_alg_values_supported);
+  const server: client.ServerMetadata = {
+    issuer: metadata.issuer,
+    authorization_endpoint: metadata.authorizationEndpoint,
+    token_endpoint: metadata.tokenEndpoint,
+    jwks_uri: metadata.jwksUri,
+    ...(algorithms === null ? {} : { id_token_signing_alg_values_supported: algorithms }),
+  };
+  const authentication =
+    metadata.clientAuthentication === 'client_secret_basic'
+      ? client.ClientSecretBasic(config.clientSecret)
+      : client.ClientSecretPost(config.clientSecret);
+  const configuration = new client.Configuration(server, config.clientId, { [client.clockTolerance]: CLOCK_TOLERANCE_SECONDS }, authentication);
+  configuration.timeout = PROVIDER_TIMEOUT_MS / 1000;
+  // openid-client trusts an ID token from the token endpoint on TLS alone (OpenID Connect Core 3.1.3.7 allows it);
+  // the dashboard verifies its signature against the provider's published keys as well, as it did before.
+  client.enableNonRepudiationChecks(configuration);
+  // Plain http only where the configuration allows it: a loopback issuer (tests).
+  if (new URL(metadata.tokenEndpoint).protocol === 'http:') allowPlainHttp(configuration);
+  return configuration;
+}
+
 async function provider(config: OidcConfig): Promise<CachedProvider> {
   const cached = discovered.get(config.issuer);
   if (cached !== undefined && cached.expiresAt > Date.now()) return cached;
@@ -127,57 +164,13 @@ async function provider(config: OidcConfig): Promise<CachedProvider> {
   const document = response.ok ? await jsonBody(response) : null;
   if (document === null) throw unavailable(`The discovery document at ${url} answered ${response.status} without a JSON object.`);
   const metadata = providerMetadata(config, document);
-  const keys = createRemoteJWKSet(new URL(metadata.jwksUri), { timeoutDuration: PROVIDER_TIMEOUT_MS });
-  const entry = { metadata, keys, expiresAt: Date.now() + DISCOVERY_TTL_MS };
+  const entry = { metadata, client: clientConfiguration(config, metadata, document), expiresAt: Date.now() + DISCOVERY_TTL_MS };
   discovered.set(config.issuer, entry);
   return entry;
 }
 
 export async function discover(config: OidcConfig): Promise<ProviderMetadata> {
   return (await provider(config)).metadata;
-}
-
-/** RFC 6749 2.3.1: the client id and secret are form-encoded before they are joined for Basic. */
-function formEncode(value: string): string {
-  return encodeURIComponent(value).replace(/%20/g, '+');
-}
-
-/** The token request for an authorization code, with the client secret where the provider wants it. */
-export function tokenRequest(
-  config: OidcConfig,
-  clientAuthentication: ClientAuthentication,
-  grant: { code: string; codeVerifier: string; redirectUri: string },
-): { headers: Record<string, string>; body: string } {
-  const form = new URLSearchParams({
-    grant_type: 'authorization_code',
-    code: grant.code,
-    redirect_uri: grant.redirectUri,
-    code_verifier: grant.codeVerifier,
-  });
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-  if (clientAuthentication === 'client_secret_basic') {
-    headers.authorization = `Basic ${Buffer.from(`${formEncode(config.clientId)}:${formEncode(config.clientSecret)}`).toString('base64')}`;
-  } else {
-    form.set('client_id', config.clientId);
-    form.set('client_secret', config.clientSecret);
-  }
-  return { headers, body: form.toString() };
-}
-
-/** Exchanges the authorization code for tokens; returns the ID token. */
-export async function exchangeCode(config: OidcConfig, grant: { code: string; codeVerifier: string; redirectUri: string }): Promise<string> {
-  const { metadata } = await provider(config);
-  const request = tokenRequest(config, metadata.clientAuthentication, grant);
-  const response = await providerFetch(metadata.tokenEndpoint, { method: 'POST', ...request }, 'The identity provider’s token endpoint');
-  const body = await jsonBody(response);
-  if (!response.ok) {
-    const code = typeof body?.error === 'string' ? body.error : `HTTP ${response.status}`;
-    const description = typeof body?.error_description === 'string' ? `: ${body.error_description}` : '';
-    throw unavailable(`The identity provider refused to exchange the sign-in code (${code}${description}). Start the sign-in again.`);
-  }
-  if (typeof body?.id_token !== 'string')
-    throw unavailable('The identity provider’s token response has no id_token: check that the openid scope is granted.');
-  return body.id_token;
 }
 
 function rejected(reason: string): OidcRefusal {
@@ -188,41 +181,84 @@ function rejected(reason: string): OidcRefusal {
   );
 }
 
-/** Why jose refused a token, in words; null when the fault is reaching the keys rather than the token (502). */
-function joseReason(error: unknown): string | null {
-  if (error instanceof errors.JWTExpired) return 'it has expired';
-  if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === 'aud') return 'it was issued to another client (audience)';
-    if (error.claim === 'iss') return 'it was issued by another issuer';
-    return `its ${error.claim} claim is ${error.reason === 'missing' ? 'missing' : 'not valid'}`;
-  }
-  if (error instanceof errors.JWSSignatureVerificationFailed) return 'its signature does not verify';
-  if (error instanceof errors.JWKSNoMatchingKey) return 'it is signed with a key the provider does not publish';
-  if (error instanceof errors.JOSEAlgNotAllowed) return 'it is signed with an algorithm this service does not accept';
-  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid || error instanceof errors.JOSENotSupported) return 'it is malformed';
-  return null;
+function claimOf(error: client.ClientError): unknown {
+  const detail: unknown = error.cause;
+  if (typeof detail !== 'object' || detail === null || !('cause' in detail)) return undefined;
+  const cause: unknown = detail.cause;
+  return typeof cause === 'object' && cause !== null && 'claim' in cause ? cause.claim : undefined;
 }
 
-/** Verifies the ID token and returns its claims: signature, issuer, audience = client id, exp, iat, and the nonce. */
-export async function verifyIdToken(config: OidcConfig, idToken: string, nonce: string): Promise<JWTPayload> {
-  const { metadata, keys } = await provider(config);
-  let payload: JWTPayload;
-  try {
-    ({ payload } = await jwtVerify(idToken, keys, {
-      issuer: metadata.issuer,
-      audience: config.clientId,
-      algorithms: ID_TOKEN_ALGORITHMS,
-      requiredClaims: ['sub', 'exp', 'iat'],
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-    }));
-  } catch (error) {
-    const reason = joseReason(error);
-    if (reason !== null) throw rejected(reason);
-    throw unavailable(`The identity provider’s signing keys (${metadata.jwksUri}) could not be read. Try again later.`);
+/** Why openid-client refused the ID token, in words; null when the fault is not the token's (502). */
+function tokenReason(error: client.ClientError): string | null {
+  const claim = claimOf(error);
+  switch (error.code) {
+    case 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED':
+      return claim === 'exp' ? 'it has expired' : `its ${String(claim)} claim is not valid`;
+    case 'OAUTH_JWT_CLAIM_COMPARISON_FAILED':
+      if (claim === 'nonce') return 'its nonce does not belong to this sign-in';
+      if (claim === 'aud') return 'it was issued to another client (audience)';
+      if (claim === 'azp') return 'it was issued to another client (azp)';
+      if (claim === 'iss') return 'it was issued by another issuer';
+      return `its ${String(claim)} claim is not valid`;
+    case 'OAUTH_KEY_SELECTION_FAILED':
+      return 'it is signed with a key the provider does not publish';
+    case 'OAUTH_UNSUPPORTED_OPERATION':
+      return 'it is signed with an algorithm this service does not accept';
+    case 'OAUTH_INVALID_RESPONSE': {
+      const message = error.cause instanceof Error ? error.cause.message : error.message;
+      return message.includes('signature verification failed') ? 'its signature does not verify' : `it is malformed (${message})`;
+    }
+    default:
+      return null;
   }
-  if (payload.nonce !== nonce) throw rejected('its nonce does not belong to this sign-in');
-  // OpenID Connect Core 3.1.3.7: a token for several audiences names the one it was issued to.
-  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== config.clientId)
-    throw rejected('it was issued to another client (azp)');
-  return payload;
+}
+
+/** A refusal for what openid-client threw: the token's fault (401) or the provider's (502). */
+function refusalOf(error: unknown, metadata: ProviderMetadata): OidcRefusal {
+  if (error instanceof client.ResponseBodyError) {
+    const description = error.error_description === undefined ? '' : `: ${error.error_description}`;
+    return unavailable(`The identity provider refused to exchange the sign-in code (${error.error}${description}). Start the sign-in again.`);
+  }
+  if (error instanceof client.ClientError) {
+    const reason = tokenReason(error);
+    if (reason !== null) return rejected(reason);
+    return unavailable(`The identity provider did not answer as expected (${error.message}). Try again later.`);
+  }
+  const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+  return unavailable(
+    `The identity provider (${metadata.tokenEndpoint}, ${metadata.jwksUri}) ${timedOut ? `did not answer within ${PROVIDER_TIMEOUT_MS / 1000} s` : 'could not be reached'}. Try again later.`,
+  );
+}
+
+/**
+ * Exchanges the authorization code (PKCE verifier, client secret as the provider wants it) and verifies the ID token
+ * with openid-client: signature against the provider's keys, issuer, audience and azp, exp, iat present, nonce. Then
+ * what it leaves: an issue time in the future. Returns the ID token's claims.
+ */
+export async function exchangeAndVerify(
+  config: OidcConfig,
+  grant: { code: string; state: string; iss: string | null; codeVerifier: string; nonce: string; redirectUri: string },
+): Promise<client.IDToken> {
+  const { metadata, client: configuration } = await provider(config);
+  const callback = new URL(grant.redirectUri);
+  callback.searchParams.set('code', grant.code);
+  callback.searchParams.set('state', grant.state);
+  if (grant.iss !== null) callback.searchParams.set('iss', grant.iss);
+  let claims: client.IDToken | undefined;
+  try {
+    const tokens = await client.authorizationCodeGrant(configuration, callback, {
+      pkceCodeVerifier: grant.codeVerifier,
+      expectedNonce: grant.nonce,
+      expectedState: grant.state,
+      idTokenExpected: true,
+    });
+    claims = tokens.claims();
+  } catch (error) {
+    throw refusalOf(error, metadata);
+  }
+  if (claims === undefined) throw unavailable('The identity provider’s token response has no id_token: check that the openid scope is granted.');
+  // openid-client checks iat only for its type: a token issued in the future (a provider's clock far ahead, or a token
+  // minted for later) is refused here, with the same tolerance as exp.
+  if (claims.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) throw rejected('it was issued in the future');
+  return claims;
 }

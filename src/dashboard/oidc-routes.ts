@@ -9,7 +9,10 @@ import { cookie } from '../http/session-auth.ts';
 import { setCookie } from './cookies.ts';
 import { beginSession } from './sign-in.ts';
 import { signInPage } from './layout.ts';
-import { beginOidcSignIn, finishOidcSignIn, OIDC_STATE_TTL_SECONDS } from './oidc-flow.ts';
+import { beginOidcSignIn, finishOidcSignIn, OIDC_STATE_TTL_SECONDS, type OidcPurpose } from './oidc-flow.ts';
+import type { DashboardUserRow } from '../sql/dashboard-users.ts';
+import { getOrganization } from '../tenants/organizations.ts';
+import type { Pool } from '../db/pool.ts';
 import { OidcRefusal } from './oidc-provider.ts';
 
 /** Holds the state of the sign-in this browser started (SameSite=Lax: sent on the provider's redirect back). */
@@ -26,6 +29,30 @@ function refusalPage(request: FastifyRequest, reply: FastifyReply, refusal: Oidc
     );
 }
 
+/** The person accepted invitations of several organisations: each is a new sign-in for that one (usually instant at the provider). */
+async function chooserPage(pool: Pool, reply: FastifyReply, accounts: readonly DashboardUserRow[], next: string): Promise<FastifyReply> {
+  const choices = [];
+  for (const account of accounts) {
+    const organization = await getOrganization(pool, account.organization_id);
+    if (organization !== null) choices.push(organization);
+  }
+  const links = choices.map(
+    (organization) =>
+      html`<li><a href="/dashboard/oidc/start?organization=${organization.id}&amp;next=${encodeURIComponent(next)}">${organization.name}</a></li>`,
+  );
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(signInPage('Choose an organisation', html`<p>You have dashboard accounts in several organisations. Sign in to:</p><ul>${links}</ul>`));
+}
+
+function purposeOf(query: Record<string, unknown>): OidcPurpose {
+  const { invitation, organization } = query;
+  return {
+    ...(typeof invitation === 'string' ? { invitation } : {}),
+    ...(typeof organization === 'string' ? { organizationId: organization } : {}),
+  };
+}
+
 export function registerOidc(app: FastifyInstance): void {
   const { pool, config } = app.services;
   const notConfigured = new OidcRefusal(
@@ -36,9 +63,10 @@ export function registerOidc(app: FastifyInstance): void {
 
   app.get('/dashboard/oidc/start', async (request, reply) => {
     if (config.oidc === null) return refusalPage(request, reply, notConfigured);
-    const { next } = request.query as Record<string, unknown>;
+    const query = request.query as Record<string, unknown>;
+    const next = typeof query.next === 'string' ? query.next : '/dashboard';
     try {
-      const started = await beginOidcSignIn(pool, config.oidc, config.publicUrl, typeof next === 'string' ? next : '/dashboard');
+      const started = await beginOidcSignIn(pool, config.oidc, config.publicUrl, next, purposeOf(query));
       setCookie(reply, request, OIDC_COOKIE, started.state, OIDC_STATE_TTL_SECONDS);
       return await reply.redirect(started.authorizationUrl, 303);
     } catch (error) {
@@ -50,13 +78,14 @@ export function registerOidc(app: FastifyInstance): void {
   app.get('/dashboard/oidc/callback', async (request, reply) => {
     if (config.oidc === null) return refusalPage(request, reply, notConfigured);
     try {
-      const { user, next } = await finishOidcSignIn(pool, config.oidc, config.publicUrl, {
+      const outcome = await finishOidcSignIn(pool, config.oidc, config.publicUrl, {
         query: request.query as Record<string, unknown>,
         browserState: cookie(request, OIDC_COOKIE),
       });
       setCookie(reply, request, OIDC_COOKIE, '', 0);
-      await beginSession(request, reply, user, 'oidc');
-      return await reply.redirect(next, 303);
+      if ('choose' in outcome) return await chooserPage(pool, reply, outcome.choose, outcome.next);
+      await beginSession(request, reply, outcome.user, 'oidc');
+      return await reply.redirect(outcome.next, 303);
     } catch (error) {
       if (error instanceof OidcRefusal) return refusalPage(request, reply, error);
       throw error;

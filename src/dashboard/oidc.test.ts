@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, VERSION, type TestApp } from '../../test/support/app.ts';
 import { ConfigError, loadConfig, type OidcConfig } from '../config.ts';
 import { inviteUser } from '../users/users.ts';
-import { chooseClientAuthentication, discover, OidcRefusal, providerMetadata, tokenRequest } from './oidc-provider.ts';
+import { createOrganization } from '../tenants/organizations.ts';
+import { signedInUser } from '../../test/support/dashboard.ts';
+import { chooseClientAuthentication, discover, OidcRefusal, providerMetadata } from './oidc-provider.ts';
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 
@@ -26,6 +28,8 @@ interface TokenTweaks {
   wrongKey?: boolean;
   /** The token endpoint refuses the code. */
   refuseExchange?: boolean;
+  /** iat, in seconds from now (a positive value: issued in the future). */
+  issuedIn?: number;
 }
 
 interface Grant {
@@ -160,7 +164,7 @@ class StandInProvider {
       .setIssuer(this.issuer)
       .setAudience(this.tweaks.audience ?? grant.clientId)
       .setSubject(`subject-${String(grant.claims.email)}`)
-      .setIssuedAt(now + Math.min(0, expiresIn) - 60)
+      .setIssuedAt(this.tweaks.issuedIn === undefined ? now + Math.min(0, expiresIn) - 60 : now + this.tweaks.issuedIn)
       .setExpirationTime(now + expiresIn)
       .sign(this.tweaks.wrongKey === true ? this.impostor.privateKey : this.signing.privateKey);
     this.json(response, 200, { access_token: 'unused', token_type: 'Bearer', expires_in: 300, id_token: idToken });
@@ -195,9 +199,12 @@ function cookieValue(response: LightMyRequestResponse, name: string): string | n
 }
 
 /** Starts a sign-in at the app, signs in (or refuses) at the provider, and returns the callback to make. */
-async function throughProvider(options: { claims?: Record<string, unknown>; error?: string; next?: string }) {
+async function throughProvider(options: { claims?: Record<string, unknown>; error?: string; next?: string; startUrl?: string }) {
   idp.nextLogin = options.error === undefined ? { claims: options.claims ?? {} } : { error: options.error, description: 'The user pressed Cancel' };
-  const start = await t.app.inject({ method: 'GET', url: `/dashboard/oidc/start?next=${encodeURIComponent(options.next ?? '/dashboard')}` });
+  const start = await t.app.inject({
+    method: 'GET',
+    url: options.startUrl ?? `/dashboard/oidc/start?next=${encodeURIComponent(options.next ?? '/dashboard')}`,
+  });
   expect(start.statusCode).toBe(303);
   const stateCookie = cookieValue(start, 'lp_oidc') ?? '';
   const authorize = await fetch(String(start.headers.location), { redirect: 'manual' });
@@ -210,7 +217,7 @@ async function callback(url: string, stateCookie: string | null) {
   return t.app.inject({ method: 'GET', url, headers: stateCookie === null ? {} : { cookie: `lp_oidc=${stateCookie}` } });
 }
 
-async function signIn(options: { claims?: Record<string, unknown>; error?: string; next?: string; tweaks?: TokenTweaks }) {
+async function signIn(options: { claims?: Record<string, unknown>; error?: string; next?: string; tweaks?: TokenTweaks; startUrl?: string }) {
   idp.tweaks = options.tweaks ?? {};
   const flow = await throughProvider(options);
   const answer = await callback(flow.callbackUrl, flow.stateCookie);
@@ -218,9 +225,11 @@ async function signIn(options: { claims?: Record<string, unknown>; error?: strin
   return { ...flow, answer };
 }
 
+/** A user who accepted their invitation at the provider (as "Accept with …" on the link's page does). */
 async function invited(role: 'admin' | 'developer' | 'viewer' = 'viewer'): Promise<{ email: string; id: string }> {
   const email = `oidc-${randomBytes(4).toString('hex')}@example.com`;
   const { user } = await inviteUser(t.db.pool, t.org.organization.id, { email, role });
+  await t.db.pool.query('UPDATE dashboard_users SET oidc_accepted_at = now() WHERE id = $1', [user.id]);
   return { email, id: user.id };
 }
 
@@ -260,22 +269,10 @@ describe('OpenID Connect configuration', () => {
     expect(configProblems({ ...complete, OIDC_SCOPES: 'email profile' }).join('\n')).toContain('must include openid');
   });
 
-  it('presents the client secret as the provider asks (Basic by default, form-encoded; or in the body)', () => {
+  it('presents the client secret as the provider asks: Basic by default, or in the body', () => {
     expect(chooseClientAuthentication(null)).toBe('client_secret_basic');
     expect(chooseClientAuthentication(['client_secret_post'])).toBe('client_secret_post');
     expect(chooseClientAuthentication(['private_key_jwt'])).toBeNull();
-    const config = oidcOf({ ...complete, OIDC_CLIENT_SECRET: 'a b:c' });
-    const grant = { code: 'c1', codeVerifier: 'v1', redirectUri: 'https://lp.example.com/dashboard/oidc/callback' };
-    const basic = tokenRequest(config, 'client_secret_basic', grant);
-    expect(basic.headers.authorization).toBe(`Basic ${Buffer.from('ledgerport:a+b%3Ac').toString('base64')}`);
-    expect(new URLSearchParams(basic.body).get('client_secret')).toBeNull();
-    const post = tokenRequest(config, 'client_secret_post', grant);
-    expect(post.headers.authorization).toBeUndefined();
-    expect(Object.fromEntries(new URLSearchParams(post.body))).toMatchObject({
-      client_id: 'ledgerport',
-      client_secret: 'a b:c',
-      code_verifier: 'v1',
-    });
   });
 });
 
@@ -383,7 +380,8 @@ describe('OpenID Connect sign-in', () => {
     expect(location.searchParams.get('nonce')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const cookie = setCookies(start).find((line) => line.startsWith('lp_oidc='));
     expect(cookie).toContain(`lp_oidc=${location.searchParams.get('state')}`);
-    expect(cookie).toMatch(/Max-Age=600; HttpOnly; SameSite=Lax/);
+    // The same attributes in @fastify/cookie's order.
+    expect(cookie?.split('; ').slice(1).sort()).toEqual(['HttpOnly', 'Max-Age=600', 'Path=/', 'SameSite=Lax', 'Secure']);
   });
 
   it('signs in an invited user, whose session then works on the API, and records it in the audit log', async () => {
@@ -401,7 +399,10 @@ describe('OpenID Connect sign-in', () => {
     });
     expect(api.statusCode).toBe(200);
     // The client secret went as Basic, with the PKCE verifier.
-    expect(idp.tokenRequests.at(-1)?.authorization).toMatch(/^Basic /);
+    // RFC 6749 2.3.1: Basic of the form-encoded client id and secret (the secret has a space, a slash and a colon).
+    const basic = Buffer.from((idp.tokenRequests.at(-1)?.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+    const [id, secret] = basic.split(':').map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
+    expect([id, secret, basic.split(':').length]).toEqual([idp.clientId, idp.clientSecret, 2]);
     expect(idp.tokenRequests.at(-1)?.form.get('code_verifier')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const audit = await t.db.pool.query<{ action: string; target: string; actor: string }>(
       'SELECT action, target, actor FROM dashboard_audit_log WHERE user_id = $1',
@@ -413,7 +414,8 @@ describe('OpenID Connect sign-in', () => {
   it('refuses an email without a dashboard account', async () => {
     const { answer } = await signIn({ claims: { email: 'stranger@example.org', email_verified: true } });
     expect(answer.statusCode).toBe(403);
-    expect(answer.body).toContain('No dashboard account for stranger@example.org; ask an admin of your organisation to invite you.');
+    expect(answer.body).toContain('No dashboard account for stranger@example.org signs in through Stand-in IdP yet');
+    expect(answer.body).toContain('ask an admin of your organisation to invite you.');
     expectNoSession(answer);
   });
 
@@ -439,6 +441,7 @@ describe('OpenID Connect sign-in', () => {
     ['another audience', { audience: 'some-other-client' }, 'it was issued to another client'],
     ['an expired token', { expiresIn: -600 }, 'it has expired'],
     ['a bad signature', { wrongKey: true }, 'its signature does not verify'],
+    ['an issue time an hour ahead', { issuedIn: 3600 }, 'it was issued in the future'],
   ] satisfies [string, TokenTweaks, string][])('refuses an ID token with %s, without a session', async (_name, tweaks, reason) => {
     const user = await invited();
     const { answer } = await signIn({ claims: { email: user.email, email_verified: true }, tweaks });
@@ -526,5 +529,84 @@ describe('OpenID Connect sign-in', () => {
     const answer = await callback(`${back.pathname}${back.search}`, forged);
     expect(answer.statusCode).toBe(400);
     expectNoSession(answer);
+  });
+});
+
+describe('OpenID Connect and invitations', () => {
+  async function organizationNamed(name: string): Promise<string> {
+    return (await createOrganization(t.db.pool, t.services.cipher, name)).organization.id;
+  }
+
+  async function sessionOrganization(answer: LightMyRequestResponse): Promise<string | null> {
+    const token = cookieValue(answer, 'lp_session');
+    if (token === null) return null;
+    const session = await t.app.inject({ method: 'GET', url: '/dashboard/api/session', headers: { cookie: `lp_session=${token}` } });
+    return session.json<{ organization_id: string }>().organization_id;
+  }
+
+  it('does not let an organisation that invited an address first take that person’s sign-ins', async () => {
+    const victim = `victim-${randomBytes(4).toString('hex')}@example.com`;
+    const claimer = await organizationNamed('Claimer');
+    // The claiming organisation invites the address and even uses the link itself (it holds it), setting a password.
+    const claimed = await signedInUser(t.app, t.db.pool, claimer, 'admin', victim);
+    const { answer } = await signIn({ claims: { email: victim, email_verified: true } });
+    expect(answer.statusCode).toBe(403);
+    expectNoSession(answer);
+    expect(await sessionsOf(claimed.userId)).toBe(1);
+    // The person's own organisation invites them too (no conflict, nothing said about the other), and they accept.
+    const own = await inviteUser(t.db.pool, t.org.organization.id, { email: victim, role: 'developer' });
+    const accepted = await signIn({
+      claims: { email: victim, email_verified: true },
+      startUrl: `/dashboard/oidc/start?invitation=${own.signInToken}`,
+    });
+    expect(accepted.answer.statusCode).toBe(303);
+    expect(await sessionOrganization(accepted.answer)).toBe(t.org.organization.id);
+    // From then on the provider's sign-in reaches their own organisation, never the claimer's.
+    const later = await signIn({ claims: { email: victim, email_verified: true } });
+    expect(later.answer.statusCode).toBe(303);
+    expect(await sessionOrganization(later.answer)).toBe(t.org.organization.id);
+    expect(await sessionsOf(claimed.userId)).toBe(1);
+  });
+
+  it('accepts an invitation from its link’s page, once, and only as the person invited', async () => {
+    const email = `invitee-${randomBytes(4).toString('hex')}@example.com`;
+    const { user, signInToken } = await inviteUser(t.db.pool, t.org.organization.id, { email, role: 'viewer' });
+    const page = await t.app.inject({ method: 'GET', url: `/dashboard/sign-in/${signInToken}` });
+    expect(page.body).toContain(`href="/dashboard/oidc/start?invitation=${signInToken}">Accept with Stand-in IdP</a>`);
+    const startUrl = `/dashboard/oidc/start?invitation=${signInToken}`;
+    const flow = await throughProvider({ claims: { email: 'someone.else@example.com', email_verified: true }, startUrl });
+    expect(flow.start.headers.location).not.toContain(signInToken);
+    const someoneElse = await callback(flow.callbackUrl, flow.stateCookie);
+    expect(someoneElse.statusCode).toBe(403);
+    expect(someoneElse.body).toContain('this invitation is for another address');
+    expectNoSession(someoneElse);
+    const accepted = await signIn({ claims: { email: email.toUpperCase(), email_verified: true }, startUrl });
+    expect(accepted.answer.statusCode).toBe(303);
+    expect(await sessionsOf(user.id)).toBe(1);
+    const used = await t.app.inject({ method: 'GET', url: startUrl });
+    expect(used.statusCode).toBe(410);
+    const forged = await t.app.inject({ method: 'GET', url: '/dashboard/oidc/start?invitation=lplnk_nope' });
+    expect(forged.statusCode).toBe(410);
+  });
+
+  it('lets a person with accepted accounts in several organisations choose one', async () => {
+    const email = `several-${randomBytes(4).toString('hex')}@example.com`;
+    const second = await organizationNamed('Second & Co');
+    for (const organizationId of [t.org.organization.id, second]) {
+      const { user } = await inviteUser(t.db.pool, organizationId, { email, role: 'viewer' });
+      await t.db.pool.query('UPDATE dashboard_users SET oidc_accepted_at = now() WHERE id = $1', [user.id]);
+    }
+    const { answer } = await signIn({ claims: { email, email_verified: true }, next: '/dashboard/connections' });
+    expect(answer.statusCode).toBe(200);
+    expectNoSession(answer);
+    expect(answer.body).toContain('Second &amp; Co');
+    expect(answer.body).toContain(`href="/dashboard/oidc/start?organization=${second}&amp;next=%2Fdashboard%2Fconnections"`);
+    const chosen = await signIn({
+      claims: { email, email_verified: true },
+      startUrl: `/dashboard/oidc/start?organization=${second}&next=%2Fdashboard%2Fconnections`,
+    });
+    expect(chosen.answer.statusCode).toBe(303);
+    expect(chosen.answer.headers.location).toBe('/dashboard/connections');
+    expect(await sessionOrganization(chosen.answer)).toBe(second);
   });
 });

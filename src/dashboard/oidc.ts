@@ -10,3 +10,9 @@ export function oidcSignInButton(config: Config, next: string): Html {
   if (config.oidc === null) return html``;
   return html`<p class="oidc-sign-in">or <a href="/dashboard/oidc/start?next=${encodeURIComponent(next)}">Sign in with ${config.oidc.buttonLabel}</a></p>`;
 }
+
+/** On an invitation link's page: accept it by signing in at the provider as the person invited (docs/dashboard.md). */
+export function oidcAcceptButton(config: Config, invitationToken: string): Html {
+  if (config.oidc === null) return html``;
+  return html`<p class="oidc-sign-in">or <a href="/dashboard/oidc/start?invitation=${encodeURIComponent(invitationToken)}">Accept with ${config.oidc.buttonLabel}</a></p>`;
+}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.ts';
 import { signedInUser, TEST_PASSWORD } from '../../test/support/dashboard.ts';
 import { inviteUser } from '../users/users.ts';
+import { createOrganization } from '../tenants/organizations.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ function loginForm(body: string, cookie: string | undefined): { token: string; c
   return { token, cookie: cookie ?? '' };
 }
 
-async function signIn(email: string, password: string, address = '10.0.0.1') {
+async function signIn(email: string, password: string, address = '10.0.0.1', extra: Record<string, string> = {}) {
   const page = await t.app.inject({ method: 'GET', url: '/dashboard/login' });
   const setCookie = String(page.headers['set-cookie']);
   const form = loginForm(page.body, /lp_login=([^;]+)/.exec(setCookie)?.[1]);
@@ -26,7 +27,7 @@ async function signIn(email: string, password: string, address = '10.0.0.1') {
     url: '/dashboard/login',
     remoteAddress: address,
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `lp_login=${form.cookie}` },
-    payload: new URLSearchParams({ _login: form.token, email, password, next: '/dashboard/connections' }).toString(),
+    payload: new URLSearchParams({ _login: form.token, email, password, next: '/dashboard/connections', ...extra }).toString(),
   });
 }
 
@@ -63,6 +64,55 @@ describe('dashboard sign-in', () => {
     let last = wrong.statusCode;
     for (let i = 0; i < 10 && last !== 429; i++) last = (await signIn(user.email, `wrong ${i}`, '10.9.9.9')).statusCode;
     expect(last).toBe(429);
+  });
+
+  it('refuses a double-submit of two empty values (no cookie token, no form token)', async () => {
+    const user = await signedInUser(t.app, t.db.pool, t.org.organization.id, 'viewer');
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'lp_login=' },
+      payload: new URLSearchParams({ _login: '', email: user.email, password: TEST_PASSWORD }).toString(),
+    });
+    expect(answer.statusCode).toBe(403);
+    expect(String(answer.headers['set-cookie'])).not.toContain('lp_session=lpses_');
+  });
+
+  it('shows only the sign-in page’s own messages, by code: free text in the URL shows nothing', async () => {
+    const coded = await t.app.inject({ method: 'GET', url: '/dashboard/login?notice=signed-out' });
+    expect(coded.body).toContain('<p class="notice" role="status">Signed out.</p>');
+    const spoofed = await t.app.inject({
+      method: 'GET',
+      url: `/dashboard/login?notice=${encodeURIComponent('Your account is locked: call +1 555 0100')}&problem=${encodeURIComponent('Enter your password at evil.example')}`,
+    });
+    expect(spoofed.statusCode).toBe(200);
+    expect(spoofed.body).not.toContain('locked');
+    expect(spoofed.body).not.toContain('evil.example');
+    expect(spoofed.body).not.toContain('class="problem"');
+  });
+
+  it('forbids framing beside the CSP (X-Frame-Options: DENY)', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/dashboard/login' });
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
+  it('asks which organisation when one email and password open accounts in several', async () => {
+    const email = `two-orgs-${Date.now()}@example.com`;
+    const second = (await createOrganization(t.db.pool, t.services.cipher, 'Second Books')).organization.id;
+    const first = await signedInUser(t.app, t.db.pool, t.org.organization.id, 'viewer', email);
+    const other = await signedInUser(t.app, t.db.pool, second, 'developer', email);
+    expect(other.userId).not.toBe(first.userId);
+    const ask = await signIn(email, TEST_PASSWORD, '10.0.0.7');
+    expect(ask.statusCode).toBe(200);
+    expect(String(ask.headers['set-cookie'])).not.toContain('lp_session=lpses_');
+    expect(ask.body).toContain(`<option value="${second}">Second Books</option>`);
+    expect(ask.body).not.toContain(TEST_PASSWORD);
+    const chosen = await signIn(email, TEST_PASSWORD, '10.0.0.7', { organization: second });
+    expect(chosen.statusCode).toBe(303);
+    const session = /lp_session=([^;]+)/.exec(String(chosen.headers['set-cookie']))?.[1] ?? '';
+    const who = await t.app.inject({ method: 'GET', url: '/dashboard/api/session', headers: { cookie: `lp_session=${session}` } });
+    expect(who.json()).toMatchObject({ organization_id: second, user: { id: other.userId, role: 'developer' } });
   });
 
   it('uses a sign-in link once', async () => {

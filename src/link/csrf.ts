@@ -7,19 +7,16 @@
  * Works across restarts and several API instances: nothing is kept in memory.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const CSRF_COOKIE = 'lp_link';
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const COOKIE_MAX_AGE_SECONDS = 24 * 60 * 60;
 
+/** A cookie of the request, parsed by `cookie` (the parser @fastify/cookie uses). */
 function cookieValue(header: string | undefined, name: string): string | null {
-  if (header === undefined) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return null;
+  return header === undefined ? null : (parseCookie(header)[name] ?? null);
 }
 
 /** This browser's secret, or null when the cookie is missing or malformed. */
@@ -34,10 +31,8 @@ export function ensureBrowserSecret(request: FastifyRequest, reply: FastifyReply
   if (existing !== null) return existing;
   const secret = randomBytes(32).toString('base64url');
   // Lax: sent on the top-level GET back from the platform's consent page, not on cross-site POSTs.
-  void reply.header(
-    'Set-Cookie',
-    `${CSRF_COOKIE}=${secret}; Path=/link; Max-Age=${COOKIE_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
-  );
+  // Set by @fastify/cookie, registered in the link pages' scope (src/link/routes.ts).
+  void reply.setCookie(CSRF_COOKIE, secret, { path: '/link', maxAge: COOKIE_MAX_AGE_SECONDS, httpOnly: true, sameSite: 'lax', secure });
   return secret;
 }
 

@@ -17,6 +17,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
 import { toServiceError } from '../http/error-handler.ts';
 import { getConnector, listConnectors } from '../platforms/index.ts';
 import { browserSecret, ensureBrowserSecret, formTokenValid } from './csrf.ts';
@@ -166,12 +168,11 @@ async function platformStep(
 }
 
 const linkPages: FastifyPluginCallback = (scope, _options, done) => {
-  // HTML forms post urlencoded bodies; only this scope accepts them (the API stays JSON-only).
-  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, parsed) => {
-    const fields: Record<string, string> = {};
-    for (const [name, value] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) fields[name] = value;
-    parsed(null, fields);
-  });
+  // HTML forms post urlencoded bodies; only this scope accepts them (the API stays JSON-only). One value a field:
+  // a repeated field keeps its last value, as the flow's forms never repeat one.
+  void scope.register(fastifyFormbody, { bodyLimit: FORM_BODY_LIMIT, parser: (text) => Object.fromEntries(new URLSearchParams(text)) });
+  // Sets the browser secret's cookie (src/link/csrf.ts); no parsing hook: the secret is read when a route needs it.
+  void scope.register(fastifyCookie, { hook: false });
 
   scope.addHook('onRequest', async (request, reply) => {
     // Link and public tokens travel in these URLs: keep them out of caches and Referer headers; no framing (clickjacking).

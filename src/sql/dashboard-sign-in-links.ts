@@ -21,7 +21,7 @@ export async function consumeSignInLink(db: Queryable, tokenSha256: Buffer): Pro
        UPDATE dashboard_sign_in_links SET used_at = now()
         WHERE token_sha256 = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id
      )
-     SELECT u.id, u.organization_id, u.email, u.role, u.password_hash, u.created_at, u.last_sign_in_at
+     SELECT u.id, u.organization_id, u.email, u.role, u.password_hash, u.created_at, u.last_sign_in_at, u.oidc_accepted_at
        FROM used JOIN dashboard_users u ON u.id = used.user_id`,
     [tokenSha256],
   );

@@ -1,4 +1,7 @@
-/** Dashboard users (migration 0033): people of one organisation, with a role. */
+/**
+ * Dashboard users (migrations 0033, 0038): accounts of one organisation, with a role. An email may have an account in
+ * several organisations; each is its own (password, role, sessions).
+ */
 import type { Queryable } from '../db/pool.ts';
 
 export const DASHBOARD_ROLES = ['admin', 'developer', 'viewer'] as const;
@@ -12,26 +15,37 @@ export interface DashboardUserRow {
   password_hash: string | null;
   created_at: Date;
   last_sign_in_at: Date | null;
+  /** When the person, signed in at the identity provider with this verified email, accepted the invitation. */
+  oidc_accepted_at: Date | null;
 }
 
-const COLUMNS = 'id, organization_id, email, role, password_hash, created_at, last_sign_in_at';
+export const DASHBOARD_USER_COLUMNS = 'id, organization_id, email, role, password_hash, created_at, last_sign_in_at, oidc_accepted_at';
+const COLUMNS = DASHBOARD_USER_COLUMNS;
 
-/** Null when the email already has an account (in any organisation). */
+/** Null when the email already has an account in this organisation (another organisation's accounts never conflict). */
 export async function insertDashboardUser(
   db: Queryable,
   user: { organizationId: string; email: string; role: DashboardRole; passwordHash: string | null },
 ): Promise<DashboardUserRow | null> {
   const result = await db.query<DashboardUserRow>(
     `INSERT INTO dashboard_users (organization_id, email, role, password_hash) VALUES ($1, $2, $3, $4)
-     ON CONFLICT ((lower(email))) DO NOTHING RETURNING ${COLUMNS}`,
+     ON CONFLICT (organization_id, (lower(email))) DO NOTHING RETURNING ${COLUMNS}`,
     [user.organizationId, user.email, user.role, user.passwordHash],
   );
   return result.rows[0] ?? null;
 }
 
-export async function findDashboardUserByEmail(db: Queryable, email: string): Promise<DashboardUserRow | null> {
-  const result = await db.query<DashboardUserRow>(`SELECT ${COLUMNS} FROM dashboard_users WHERE lower(email) = lower($1)`, [email]);
-  return result.rows[0] ?? null;
+/** Every account of the email, oldest first (one per organisation at most). */
+export async function findDashboardUsersByEmail(db: Queryable, email: string): Promise<DashboardUserRow[]> {
+  const result = await db.query<DashboardUserRow>(`SELECT ${COLUMNS} FROM dashboard_users WHERE lower(email) = lower($1) ORDER BY created_at, id`, [
+    email,
+  ]);
+  return result.rows;
+}
+
+/** The person accepted this account's invitation at the identity provider: OpenID Connect sign-ins may reach it. */
+export async function markDashboardOidcAccepted(db: Queryable, userId: string): Promise<void> {
+  await db.query('UPDATE dashboard_users SET oidc_accepted_at = coalesce(oidc_accepted_at, now()) WHERE id = $1', [userId]);
 }
 
 /** The user only if it belongs to the organisation: another organisation's ids find nothing. */

@@ -1,6 +1,7 @@
 /**
  * Dashboard users: invitations and the first admin (one-time sign-in links), password sign-in, roles. An organisation
- * always keeps at least one admin.
+ * always keeps at least one admin. Accounts are per organisation (docs/dashboard.md, "Invitations"): an email may have
+ * one in several, and nothing an organisation does tells it about another's.
  */
 import { randomToken, sha256 } from '../crypto/secrets.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
@@ -9,7 +10,8 @@ import {
   countDashboardAdmins,
   deleteDashboardUser,
   findDashboardUser,
-  findDashboardUserByEmail,
+  findDashboardUsersByEmail,
+  markDashboardOidcAccepted,
   insertDashboardUser,
   lockDashboardUsers,
   markDashboardSignIn,
@@ -82,7 +84,8 @@ export async function inviteUser(
   return withTransaction(pool, async (db) => {
     const row = await insertDashboardUser(db, { organizationId, email, role: input.role, passwordHash: null });
     if (row === null) {
-      throw new ServiceError('DUPLICATE_VALUE_CONFLICT', `${email} already has a dashboard account; an email belongs to one organisation.`, {
+      // Only this organisation's own accounts conflict: the admin sees them on the Users page anyway.
+      throw new ServiceError('DUPLICATE_VALUE_CONFLICT', `${email} already has a dashboard account in this organisation.`, {
         source: 'service',
         field: 'email',
         location: 'body',
@@ -128,20 +131,63 @@ export async function acceptSignInLink(pool: Pool, token: string, password: stri
   });
 }
 
-/** The user whose email and password these are; null otherwise (same time either way). */
-export async function checkPassword(db: Queryable, email: string, password: string): Promise<DashboardUserRow | null> {
-  const user = password.length > 256 ? null : await findDashboardUserByEmail(db, email.trim());
-  const ok = await verifyPassword(user?.password_hash ?? null, password);
-  if (!ok || user === null) return null;
-  await markDashboardSignIn(db, user.id);
-  return user;
+/**
+ * The accounts of this email whose password this is (one per organisation at most; several when the person chose the
+ * same password in several), or only the chosen organisation's. Every candidate's hash is checked, and an unknown email
+ * costs one check, as a wrong password does.
+ */
+export async function checkPassword(
+  db: Queryable,
+  email: string,
+  password: string,
+  organizationId: string | null = null,
+): Promise<DashboardUserRow[]> {
+  const accounts = password.length > 256 ? [] : await findDashboardUsersByEmail(db, email.trim());
+  const candidates = accounts.filter((account) => organizationId === null || account.organization_id === organizationId);
+  if (candidates.length === 0) {
+    await verifyPassword(null, password);
+    return [];
+  }
+  const matching: DashboardUserRow[] = [];
+  for (const account of candidates) {
+    if (await verifyPassword(account.password_hash, password)) matching.push(account);
+  }
+  return matching;
 }
 
-/** The user of an identity provider's verified email (OpenID Connect): only an existing account signs in. */
-export async function userForVerifiedEmail(db: Queryable, email: string): Promise<DashboardUserRow | null> {
-  const user = await findDashboardUserByEmail(db, email);
-  if (user !== null) await markDashboardSignIn(db, user.id);
-  return user;
+/** Records a sign-in of the account (password, link or OpenID Connect). */
+export async function markSignedIn(db: Queryable, userId: string): Promise<void> {
+  await markDashboardSignIn(db, userId);
+}
+
+/**
+ * The accounts an identity provider's verified email reaches (OpenID Connect): only those whose invitation the person
+ * accepted at the provider. An organisation that invited the address (and perhaps used the link itself) reaches
+ * nobody's sign-in that way.
+ */
+export async function accountsForVerifiedEmail(db: Queryable, email: string): Promise<DashboardUserRow[]> {
+  return (await findDashboardUsersByEmail(db, email)).filter((account) => account.oidc_accepted_at !== null);
+}
+
+/**
+ * Accepts an invitation through the identity provider: the link must still be usable and be for this verified email.
+ * Uses the link once, and from then on the provider's sign-ins reach the account. Null when the link is not usable.
+ */
+export async function acceptSignInLinkThroughProvider(
+  pool: Pool,
+  linkSha256: Buffer,
+  verifiedEmail: string,
+): Promise<DashboardUserRow | 'another email' | null> {
+  return withTransaction(pool, async (db) => {
+    const target = await signInLinkUsable(db, linkSha256);
+    if (target === null) return null;
+    if (target.email.toLowerCase() !== verifiedEmail.toLowerCase()) return 'another email';
+    const user = await consumeSignInLink(db, linkSha256);
+    if (user === null) return null;
+    await markDashboardOidcAccepted(db, user.id);
+    await markDashboardSignIn(db, user.id);
+    return user;
+  });
 }
 
 function notFound(userId: string): ServiceError {
@@ -161,6 +207,8 @@ export async function changeRole(pool: Pool, organizationId: string, userId: str
     await lockDashboardUsers(db, organizationId);
     const before = await findDashboardUser(db, organizationId, userId);
     if (before === null) throw notFound(userId);
+    // The same role again changes nothing: no session ends (an admin re-saving their own role stays signed in).
+    if (before.role === role) return userView(before);
     if (before.role === 'admin' && role !== 'admin' && (await countDashboardAdmins(db, organizationId)) <= 1) throw lastAdmin();
     const after = await setDashboardUserRole(db, organizationId, userId, role);
     if (after === null) throw notFound(userId);

@@ -4,10 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { html } from '../../html/tag.ts';
-import { back, dashboardAction, dashboardPage, formValue } from '../context.ts';
+import { back, dashboardAction, dashboardPage, formValue, withMessage } from '../context.ts';
 import { apiProblem, badge, csrfField, when } from '../components.ts';
 import { registerConnectionPage } from './connection.ts';
-import { ENVIRONMENT_HEADER, sessionEnvironment } from '../../http/session-auth.ts';
+import { ENVIRONMENT_HEADER, sessionCookie, sessionEnvironment } from '../../http/session-auth.ts';
+import { sessionUser } from '../../users/sessions.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Environment } from '../../tenants/types.ts';
 
@@ -135,7 +136,9 @@ ${
     const token = typeof raw === 'string' ? raw : '';
     // Signed out: after signing in, the list (the public token, a credential, must not ride in `next`, a form or a state).
     const signIn = '/dashboard/login?next=%2Fdashboard%2Fconnections';
-    if (cookie === undefined) return reply.redirect(signIn, 303);
+    const session = sessionCookie(request);
+    const user = session === null ? null : await sessionUser(app.services.pool, session);
+    if (cookie === undefined || user === null) return reply.redirect(signIn, 303);
     const answer = await app.inject({
       method: 'GET',
       url: `/dashboard/api/connections/linked?public_token=${encodeURIComponent(token)}`,
@@ -144,14 +147,12 @@ ${
     if (answer.statusCode === 401) return reply.redirect(signIn, 303);
     const body: unknown = JSON.parse(answer.body);
     if (answer.statusCode === 200 && typeof body === 'object' && body !== null && 'connection_id' in body && typeof body.connection_id === 'string') {
-      return reply.redirect(
-        `/dashboard/connections/${body.connection_id}?notice=${encodeURIComponent('Account connected: its initial sync has started.')}`,
-        303,
-      );
+      const connected = back(`/dashboard/connections/${body.connection_id}`, { notice: 'Account connected: its initial sync has started.' });
+      return reply.redirect(withMessage(connected, user.csrfToken), 303);
     }
     const problem =
       'The link flow finished, but the dashboard cannot tell which connection it was (its public_token is unknown or expired): find it in the list.';
-    return reply.redirect(`/dashboard/connections?problem=${encodeURIComponent(problem)}`, 303);
+    return reply.redirect(withMessage(back('/dashboard/connections', { problem }), user.csrfToken), 303);
   });
 
   registerConnectionPage(app);

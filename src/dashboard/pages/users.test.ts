@@ -78,6 +78,30 @@ describe('users page', () => {
     expect(list.body).not.toContain('nocsrf@example.com');
   });
 
+  it('shows what an action did only through its own redirect: a crafted ?notice= or ?problem= says nothing', async () => {
+    const target = await signedInUser(t.app, t.db.pool, t.org.organization.id, 'viewer');
+    const changed = await t.app.inject({ method: 'POST', url: `/dashboard/users/${target.userId}/role`, ...form(admin, { role: 'developer' }) });
+    expect(changed.statusCode).toBe(303);
+    const location = String(changed.headers.location);
+    const shown = await t.app.inject({ method: 'GET', url: location, headers: { cookie: admin.cookie } });
+    expect(shown.body).toContain('<p class="notice" role="status">Role changed;');
+    const altered = new URL(location, 'http://x');
+    altered.searchParams.set('notice', 'Your account is locked: call +1 555 0100.');
+    const spoofed = [
+      `${altered.pathname}${altered.search}`,
+      `/dashboard/users?problem=${encodeURIComponent('Your account is locked: call +1 555 0100.')}`,
+      `/dashboard/users?notice=${encodeURIComponent('Your account is locked: call +1 555 0100.')}&sig=x`,
+    ];
+    for (const url of spoofed) {
+      const page = await t.app.inject({ method: 'GET', url, headers: { cookie: admin.cookie } });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).not.toContain('locked');
+    }
+    // Another session (here, another organisation's admin) is not shown the admin's message either.
+    const elsewhere = await t.app.inject({ method: 'GET', url: location, headers: { cookie: stranger.cookie } });
+    expect(elsewhere.body).not.toContain('Role changed');
+  });
+
   it('shows the audit log of the organisation only', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/dashboard/audit', headers: { cookie: admin.cookie } });
     expect(page.statusCode).toBe(200);

@@ -71,8 +71,25 @@ describe('dashboard users API', () => {
     expect(invited.statusCode).toBe(201);
     expect(invited.json()).toMatchObject({ user: { email: 'new.person@example.com', role: 'viewer', has_password: false } });
     expect(invited.json<{ sign_in_url: string }>().sign_in_url).toMatch(/\/dashboard\/sign-in\/lplnk_/);
-    const twice = await t.app.inject({ method: 'POST', url: '/dashboard/api/users', headers: json(otherAdmin), payload: body });
-    expect(twice.statusCode).toBe(409);
+    const again = await t.app.inject({ method: 'POST', url: '/dashboard/api/users', headers: json(admin), payload: body });
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ error_message: string }>().error_message).toContain('already has a dashboard account in this organisation');
+  });
+
+  it('tells an organisation nothing about another’s users: inviting their email makes an account of its own', async () => {
+    // otherAdmin's address is a user of the other organisation: inviting it here answers as for anyone new.
+    const payload = JSON.stringify({ email: otherAdmin.email.toUpperCase(), role: 'viewer' });
+    const answer = await t.app.inject({ method: 'POST', url: '/dashboard/api/users', headers: json(admin), payload });
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json()).toMatchObject({ user: { role: 'viewer', has_password: false } });
+    expect(answer.body).not.toContain('already');
+    const theirs = await t.app.inject({ method: 'GET', url: '/dashboard/api/session', headers: otherAdmin.headers });
+    expect(theirs.json()).toMatchObject({ user: { role: 'admin' }, organization_id: otherOrgId });
+    const ours = await t.app.inject({ method: 'GET', url: '/dashboard/api/users', headers: admin.headers });
+    const here = ours
+      .json<{ users: { email: string; role: string }[] }>()
+      .users.filter((u) => u.email.toLowerCase() === otherAdmin.email.toLowerCase());
+    expect(here).toEqual([expect.objectContaining({ role: 'viewer' })]);
   });
 
   it('refuses a state change without the CSRF token, and records the refusal', async () => {
@@ -163,6 +180,19 @@ describe('dashboard users API', () => {
     expect(demote.statusCode).toBe(400);
     expect(demote.json()).toMatchObject({ error_code: 'VALIDATION_ERROR' });
     expect(lone.role).toBe('viewer');
+  });
+
+  it('keeps the sessions of a user whose role is set to the one it has (an admin re-saving their own role)', async () => {
+    const same = await t.app.inject({
+      method: 'PATCH',
+      url: `/dashboard/api/users/${admin.userId}`,
+      headers: json(admin),
+      payload: '{"role":"admin"}',
+    });
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toMatchObject({ user: { role: 'admin' } });
+    const still = await t.app.inject({ method: 'GET', url: '/dashboard/api/session', headers: admin.headers });
+    expect(still.statusCode).toBe(200);
   });
 
   it('answers nothing for another organisation’s user ids', async () => {
