@@ -987,7 +987,7 @@ describe('QuickBooks Online attachment files', () => {
   const links = () => qbo.log.filter((r) => r.path.startsWith(`/attachments/${realm}/`));
 
   it('serves the file of a synced attachment byte for byte, fetched from QuickBooks when its file_url is followed', async () => {
-    const listed = await sender(t, c.token)('GET', '/accounting/journal_entries/attachments');
+    const listed = await sender(t, c.token)('GET', '/accounting/bills/attachments');
     expect(listed.statusCode, listed.body).toBe(200);
     const attachment = (json(listed).attachments as Json[]).find((a) => a.platform_id === attachableId);
     expect(attachment).toMatchObject({ file_name: 'receipt_nov15.jpg', attached_to_type: 'bill', attached_to_id: ref(c, 'bill', '25') });

@@ -330,7 +330,7 @@ describe('Xero sync', () => {
     const attachment = await one(id, 'attachment', receipt?.[1][0]?.AttachmentID);
     expect(attachment.data).toMatchObject({ attached_to_type: 'bill', attached_to_id: ref('bill', receipt?.[0]), file_name: 'receipt.pdf' });
     // Its signed file_url fetches the file from Xero with the connection's tokens.
-    const served = json(await sender(t, c.token)('GET', `/accounting/journal_entries/attachments/${attachment.id}`)).attachment as Json;
+    const served = json(await sender(t, c.token)('GET', `/accounting/bills/attachments/${attachment.id}`)).attachment as Json;
     const fileUrl = new URL(String(served.file_url));
     const file = await t.app.inject({ method: 'GET', url: `${fileUrl.pathname}${fileUrl.search}` });
     expect(file.statusCode, file.body).toBe(200);
