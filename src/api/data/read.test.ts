@@ -8,6 +8,7 @@ import { SINGLE_OBJECT_TYPES } from './routes.ts';
 import { requestSync } from '../../sync/requests.ts';
 import { runSync } from '../../sync/runner.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { linkProblems } from '../../../test/support/links.ts';
 import { sandboxConnection as linkedSandbox, syncedSandboxConnection } from '../../../test/support/sandbox-connection.ts';
 
 let t: TestApp;
@@ -453,4 +454,10 @@ describe('filter and sort', () => {
     const after = await t.db.pool.query<{ n: number; h: string }>(`SELECT count(*)::int AS n, md5(string_agg(content_hash::text, ',' ORDER BY id)) AS h FROM records WHERE connection_id = $1`, [connection.id]);
     expect(after.rows[0]).toEqual(before.rows[0]);
   });
+});
+
+describe('links', () => {
+  it('are service ids that their endpoints serve, every link of every stored object (test/support/links.ts)', async () => {
+    expect(await linkProblems(t, connection.id)).toEqual([]);
+  }, 300_000);
 });
