@@ -10,6 +10,7 @@ import multipart from '@fastify/multipart';
 import { answerFrameworkError, installErrorHandling } from './http/error-handler.ts';
 import { answerClientError } from './http/client-error.ts';
 import { installEdgeHooks } from './http/hooks.ts';
+import { exactNumbersJsonParser } from './http/exact-numbers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { serializerCompiler } from './http/serialization.ts';
 import { registerEndpoint, type Endpoint } from './http/contract.ts';
@@ -81,6 +82,10 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   // Per process: the blocks this process has learnt; the counts are shared in PostgreSQL.
   app.decorate('authThrottle', new AuthFailureThrottle(services.pool, services.config.authFailures));
   installEdgeHooks(app);
+  // JSON bodies: Fastify's parser, refusing a number that parsing changed (src/http/exact-numbers.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, exactNumbersJsonParser(parseJson));
 
   // Attachment uploads (limits are set per route where files are read).
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1 } });
@@ -92,6 +97,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   for (const endpoint of dashboardEndpoints) registerEndpoint(app, endpoint);
   // A signature covers the bytes as sent: this scope hands the handler the raw body, parsed only once verified.
   await app.register((scope, _options, done) => {
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: PLATFORM_WEBHOOK_BODY_LIMIT }, (_request, body, parsed) => {
       parsed(null, body);
     });

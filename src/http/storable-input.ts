@@ -39,7 +39,7 @@ export interface Unstorable {
 export const MAX_NESTING = 64;
 
 /** `bill.line_items[0].description`; names escaped, so the answer itself never carries a NUL or a lone surrogate. */
-function pathOf(keys: readonly (string | number)[]): string {
+export function pathOf(keys: readonly (string | number)[]): string {
   let path = '';
   for (const key of keys) {
     if (typeof key === 'number') path += `[${key}]`;

@@ -21,7 +21,7 @@ import {
   type IdempotencyScope,
 } from '../sql/idempotency.ts';
 import type { Cipher } from '../crypto/secrets.ts';
-import { redactUrl } from '../log/redaction.ts';
+import { MASKED_VALUE, redactUrl } from '../log/redaction.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const TTL_SECONDS = 24 * 60 * 60;
@@ -98,11 +98,11 @@ export async function beginIdempotent(
     const row = await readIdempotencyKey(db, scope);
     if (row === null) continue; // expired between claim and read: claim again
     if (!row.request_sha256.equals(fingerprint)) {
-      throw new ServiceError(
-        'IDEMPOTENCY_KEY_MISMATCH',
-        `Idempotency-Key "${scope.key}" was first used for ${row.request_method} ${row.request_path} with a different body; use a new key for a different request.`,
-        { source: 'service', field: 'Idempotency-Key', location: 'headers' },
-      );
+      throw new ServiceError('IDEMPOTENCY_KEY_MISMATCH', mismatchMessage(scope.key, row, { method: request.method, shownPath }), {
+        source: 'service',
+        field: 'Idempotency-Key',
+        location: 'headers',
+      });
     }
     if (row.state === 'completed' && row.response_status !== null && row.response_body !== null) {
       return {
@@ -121,6 +121,25 @@ export async function beginIdempotent(
     await sleep(delay);
     delay = Math.min(delay * 2, 250);
   }
+}
+
+/**
+ * Says what differs from the key's first request: its method, its path (query included), or else its body. Paths are
+ * compared as kept, with secrets masked, so two requests differing only in a masked query value (an access token)
+ * are said to differ in "body or masked query value".
+ */
+export function mismatchMessage(
+  key: string,
+  first: { request_method: string; request_path: string },
+  request: { method: string; shownPath: string },
+): string {
+  const firstUse = `Idempotency-Key "${key}" was first used for ${first.request_method} ${first.request_path}`;
+  const advice = 'use a new key for a different request.';
+  if (first.request_method !== request.method) return `${firstUse}, not ${request.method}; ${advice}`;
+  if (first.request_path !== request.shownPath) return `${firstUse}, not on ${request.shownPath}; ${advice}`;
+  const masked = [MASKED_VALUE, encodeURIComponent(MASKED_VALUE)].some((mark) => request.shownPath.includes(mark));
+  const what = masked ? 'a different body or masked query value' : 'a different body';
+  return `${firstUse} with ${what}; ${advice}`;
 }
 
 /**

@@ -26,6 +26,8 @@ const SECRET_PARAMS = new Set([
   'signature',
 ]);
 const MASKED = '…';
+/** What stands for a secret in a redacted URL. */
+export const MASKED_VALUE = MASKED;
 export const CENSORED = '[redacted]';
 /** A value that itself holds one, e.g. `?a=1?access_token=…` (a stray second `?`). */
 const SECRET_INSIDE = new RegExp(`(?:^|[?&;])(?:${[...SECRET_PARAMS].join('|')})=`, 'i');

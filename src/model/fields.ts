@@ -356,7 +356,13 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   journal_entry: [link('subsidiary_id', 'subsidiary'), link('line_items[].account_id', 'account'), link('line_items[].tax_rate_id', 'tax_rate')],
   location: [link('parent_id', 'location'), SUBSIDIARIES],
   // Links are service ids (spec, Shared rules); a variant id is the platform's (unique within its product, as the reference has it).
-  order: [link('line_items[].product_id', 'product'), link('customer.id', 'commerce_customer'), link('fulfillments[].order_id', 'order')],
+  order: [
+    link('line_items[].product_id', 'product'),
+    link('customer.id', 'commerce_customer'),
+    link('fulfillments[].order_id', 'order'),
+    // A fulfillment's lines are the order's lines, with their product links.
+    link('fulfillments[].line_items[].product_id', 'product'),
+  ],
   payment_term: [SUBSIDIARIES],
   payout: [link('transactions[].order_id', 'order')],
   product: [link('variants[].product_id', 'product')],

@@ -36,7 +36,7 @@ export const OrderLineItemSchema = Type.Object(
 
 export const OrderFulfillmentSchema = Type.Object(
   {
-    order_id: Str('Id of the order the fulfillment belongs to.'),
+    order_id: Str('Service id of the order the fulfillment belongs to.'),
     carrier: NullableText('Shipping carrier.'),
     service: NullableText('Shipping service of the carrier.'),
     tracking_number: NullableText('Tracking number of the shipment.'),

@@ -47,3 +47,32 @@ export function formatUnits(units: bigint, places: number): string {
   const fraction = places === 0 ? '' : `.${text.slice(text.length - places)}`;
   return `${negative ? '-' : ''}${whole}${fraction}`;
 }
+
+const LITERAL_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The decimal a JSON number literal writes, as DecimalParts (zero unsigned: `-0` is 0 here); null for text that is
+ * no JSON number. Its digits are kept whole: `1.00000000000000000000001` keeps its 24 digits, `0.1e-400` its exponent.
+ */
+export function literalParts(text: string): DecimalParts | null {
+  const match = LITERAL_TEXT.exec(text);
+  if (match === null) return null;
+  const fraction = match[3] ?? '';
+  const all = `${match[2] ?? ''}${fraction}`.replace(/^0+/, '');
+  const digits = all.replace(/0+$/, '');
+  if (digits === '') return { negative: false, digits: '0', exponent: 0 };
+  return { negative: match[1] === '-', digits, exponent: Number(match[4] ?? '0') - fraction.length + (all.length - digits.length) };
+}
+
+/**
+ * True when the number JSON.parse made of `text` is the decimal the text writes (`1.50` and 1.5, `1e2` and 100),
+ * false when parsing changed it (`1.00000000000000000000001` became 1, `0.1e-400` became 0). The number's decimal is
+ * its shortest round-trip text, which is what JSON.stringify stores; so `0.30000000000000004` is exact. Zero's sign
+ * is not a decimal's: `-0` is exact here and is the caller's to judge.
+ */
+export function convertsExactly(text: string, value: number): boolean {
+  const written = literalParts(text);
+  if (written === null || !Number.isFinite(value)) return false;
+  const read = decimalParts(value);
+  return written.digits === read.digits && written.exponent === read.exponent && written.negative === read.negative;
+}

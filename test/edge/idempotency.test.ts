@@ -50,12 +50,19 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
       const response = await post('key-mismatch', { name: 'b' });
       expect(response.statusCode).toBe(409);
       expect(errorBody(response).error_code).toBe('IDEMPOTENCY_KEY_MISMATCH');
+      expect(errorBody(response).error_message).toBe(
+        `Idempotency-Key "key-mismatch" was first used for POST ${url} with a different body; use a new key for a different request.`,
+      );
     });
 
     it('the same key on a different path or method → 409 IDEMPOTENCY_KEY_MISMATCH', async () => {
       await post('key-path', { name: 'a' });
       const otherPath = await post('key-path', { name: 'a' }, { path: `${url}?delay_ms=1` });
       expect(errorBody(otherPath).error_code).toBe('IDEMPOTENCY_KEY_MISMATCH');
+      // The message names what differs, not "a different body".
+      expect(errorBody(otherPath).error_message).toBe(
+        `Idempotency-Key "key-path" was first used for POST ${url}, not on ${url}?delay_ms=1; use a new key for a different request.`,
+      );
       const otherMethod = await t.app.inject({
         method: 'PATCH',
         url,
@@ -64,6 +71,9 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
       });
       expect(otherMethod.statusCode).toBe(409);
       expect(errorBody(otherMethod).error_code).toBe('IDEMPOTENCY_KEY_MISMATCH');
+      expect(errorBody(otherMethod).error_message).toBe(
+        `Idempotency-Key "key-path" was first used for POST ${url}, not PATCH; use a new key for a different request.`,
+      );
     });
 
     it('stores answers sealed, never in plain text', async () => {

@@ -8,6 +8,7 @@ import { SINGLE_OBJECT_TYPES } from './routes.ts';
 import { requestSync } from '../../sync/requests.ts';
 import { runSync } from '../../sync/runner.ts';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { linkProblems } from '../../../test/support/links.ts';
 import { sandboxConnection as linkedSandbox, syncedSandboxConnection } from '../../../test/support/sandbox-connection.ts';
 
 let t: TestApp;
@@ -22,8 +23,9 @@ afterAll(async () => { await t.close(); });
 
 const get = (url: string, headers = clientHeaders(t.org)) => t.app.inject({ method: 'GET', url: `/versioned${url}`, headers });
 
-// Every list SANDBOX serves (it keeps no disputes: src/api/data/commerce.test.ts reads that list's 404).
-describe.each(UNIFIED_OBJECT_TYPES.filter((type) => !SINGLE_OBJECT_TYPES.has(type) && type !== 'dispute'))('%s', (type) => {
+// Every list SANDBOX serves (it keeps no disputes: src/api/data/commerce.test.ts reads that list's 404). Attachments
+// are listed per document type, each list its type's only: src/api/accounting/attachments/attachments.test.ts.
+describe.each(UNIFIED_OBJECT_TYPES.filter((type) => !SINGLE_OBJECT_TYPES.has(type) && type !== 'dispute' && type !== 'attachment'))('%s', (type) => {
   const names = OBJECT_TYPES[type];
 
   it('lists every stored record exactly once across pages, each matching the schema', async () => {
@@ -452,4 +454,10 @@ describe('filter and sort', () => {
     const after = await t.db.pool.query<{ n: number; h: string }>(`SELECT count(*)::int AS n, md5(string_agg(content_hash::text, ',' ORDER BY id)) AS h FROM records WHERE connection_id = $1`, [connection.id]);
     expect(after.rows[0]).toEqual(before.rows[0]);
   });
+});
+
+describe('links', () => {
+  it('are service ids that their endpoints serve, every link of every stored object (test/support/links.ts)', async () => {
+    expect(await linkProblems(t, connection.id)).toEqual([]);
+  }, 300_000);
 });

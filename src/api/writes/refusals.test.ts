@@ -241,6 +241,40 @@ describe('numbers are what the user sent, or refused', () => {
     expect(zero.rowCount).toBe(0);
   });
 
+  it('refuses numbers that parsing would change (0.1e-400, -0, 1.00000000000000000000001), money or not', async () => {
+    await expectRefused([
+      // Each used to be booked: 0.1e-400 and -0 as paid bills of 0.00, the long one as 1.
+      [() => sendText('POST', '/accounting/bills', billText('0.1e-400')), 'bill.line_items[0].total_amount', 'would be stored as 0'],
+      [() => sendText('POST', '/accounting/bills', billText('-0')), 'bill.line_items[0].total_amount', 'negative zero'],
+      [
+        () => sendText('POST', '/accounting/bills', billText('1.00000000000000000000001')),
+        'bill.line_items[0].total_amount',
+        'would be stored as 1;',
+      ],
+      [
+        () =>
+          sendText(
+            'POST',
+            '/accounting/journal_entries',
+            `{"journal_entry": {"transaction_date": "${today()}", "currency_rate": 1.23456789012345678, "line_items": [{"account_id": "${f.expense}", "total_amount": 5}, {"account_id": "${f.bank}", "total_amount": -5}]}}`,
+          ),
+        'journal_entry.currency_rate',
+        'no number holds exactly',
+      ],
+    ]);
+  });
+
+  it('takes 1.50 and 1e2 as the decimals they write (1.5 and 100)', async () => {
+    for (const [text, value] of [
+      ['1.50', 1.5],
+      ['1e2', 100],
+    ] as const) {
+      const response = await sendText('POST', '/accounting/bills', billText(text));
+      expect(response.statusCode, response.body).toBe(200);
+      expect((json(response).bill as Json).total_amount).toBe(value);
+    }
+  });
+
   it('accepts amounts exactly as sent', async () => {
     const response = await send('POST', '/accounting/bills', {
       bill: { vendor_id: f.vendor, issue_date: today(), line_items: [line(f.expense, 0.07), line(f.expense, 1234567.89)] },

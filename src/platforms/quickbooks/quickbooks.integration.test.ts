@@ -28,6 +28,7 @@ import { qboTime } from './client.ts';
 import { quickbooksConnector } from './index.ts';
 import { CURSOR_OVERLAP_MS } from './read.ts';
 import { setEnv } from '../../../test/support/env.ts';
+import { linkProblems } from '../../../test/support/links.ts';
 
 const APP = { clientId: 'ABqbo-client-id', clientSecret: 'qbo-client-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
 const GENERATED_BILLS = 1010;
@@ -320,6 +321,41 @@ describe('QuickBooks Online sync', () => {
     }
     expectNoViolations();
   }, 60_000);
+
+  it('stores links as service ids that their endpoints serve (test/support/links.ts)', async () => {
+    // Sales receipt 11 is Intuit's sample, whose customer 6 and item 4 the fixtures leave out
+    // (test/fixtures/quickbooks/README.md): the company gets them, as Intuit's sample company has them, and a sync reads them.
+    qbo.company().replace('Customer', {
+      Id: '6',
+      DisplayName: 'Dylan Sollfrank',
+      GivenName: 'Dylan',
+      FamilyName: 'Sollfrank',
+      FullyQualifiedName: 'Dylan Sollfrank',
+      PrintOnCheckName: 'Dylan Sollfrank',
+      Active: true,
+      Taxable: false,
+      Job: false,
+      BillWithParent: false,
+      Balance: 0,
+      BalanceWithJobs: 0,
+      PreferredDeliveryMethod: 'Print',
+    });
+    qbo.company().replace('Item', {
+      Id: '4',
+      Name: 'Design',
+      Description: 'Custom Design',
+      Active: true,
+      FullyQualifiedName: 'Design',
+      Taxable: false,
+      UnitPrice: 75,
+      Type: 'Service',
+      IncomeAccountRef: { value: '79', name: 'Sales of Product Income' },
+      PurchaseCost: 0,
+      TrackQtyOnHand: false,
+    });
+    await expectSynced(t, c.connection.id, 'incremental');
+    expect(await linkProblems(t, c.connection.id)).toEqual([]);
+  }, 300_000);
 
   it('reads changes by ChangeDataCapture: the changed bill updated, the deleted one gone, the voided payment void, nothing else touched', async () => {
     const untouched = await storedOne(c.connection.id, 'bill', '126');
@@ -987,7 +1023,7 @@ describe('QuickBooks Online attachment files', () => {
   const links = () => qbo.log.filter((r) => r.path.startsWith(`/attachments/${realm}/`));
 
   it('serves the file of a synced attachment byte for byte, fetched from QuickBooks when its file_url is followed', async () => {
-    const listed = await sender(t, c.token)('GET', '/accounting/journal_entries/attachments');
+    const listed = await sender(t, c.token)('GET', '/accounting/bills/attachments');
     expect(listed.statusCode, listed.body).toBe(200);
     const attachment = (json(listed).attachments as Json[]).find((a) => a.platform_id === attachableId);
     expect(attachment).toMatchObject({ file_name: 'receipt_nov15.jpg', attached_to_type: 'bill', attached_to_id: ref(c, 'bill', '25') });

@@ -92,6 +92,8 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext): Recor
   const byId = new Map(lines.map((line) => [line.id, line]));
   const customer = record(raw.customer);
   const orders = customer === null ? null : decimal(customer.numberOfOrders);
+  // A fulfillment's order is this one, by its service id: links are service ids (spec, shared rules), never Shopify's gid.
+  const orderId = ctx.ref('order', recordIn.platformId) ?? '';
   return {
     platform_id: recordIn.platformId,
     order_number: text(raw.name) ?? recordIn.platformId,
@@ -101,7 +103,7 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext): Recor
     fulfillments: records(raw.fulfillments).map((fulfillment) => {
       const tracking = records(fulfillment.trackingInfo)[0] ?? null;
       return {
-        order_id: recordIn.platformId,
+        order_id: orderId,
         carrier: text(tracking?.company),
         service: text(record(fulfillment.service)?.serviceName),
         tracking_number: text(tracking?.number),

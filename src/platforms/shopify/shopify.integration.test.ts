@@ -17,6 +17,7 @@ import { startSyncWorkers } from '../../sync/worker.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../webhooks/dispatcher.ts';
 import { json, startTestApp, type Json, type TestApp } from '../../../test/support/app.ts';
 import { LinkBrowser } from '../../../test/support/link-browser.ts';
+import { linkProblems } from '../../../test/support/links.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
@@ -209,6 +210,10 @@ describe('SHOPIFY against the Shopify stand-in', () => {
       expect(Math.round(total * 100), String(data.order_number)).toBe(Math.round(Number(data.total_price) * 100));
     }
   });
+
+  it('stores links as service ids that their endpoints serve, fulfillments[].order_id too (test/support/links.ts)', async () => {
+    expect(await linkProblems(t, connectionId)).toEqual([]);
+  }, 120_000);
 
   it('reads changes since the last sync by updated_at, and finds deletions in the shop events', async () => {
     const before = (await eventsOf(t, connectionId)).length;

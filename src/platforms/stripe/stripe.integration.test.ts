@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders as orgHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { setEnv } from '../../../test/support/env.ts';
 import { LinkBrowser } from '../../../test/support/link-browser.ts';
+import { linkProblems } from '../../../test/support/links.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
@@ -189,6 +190,10 @@ describe('STRIPE end to end', () => {
     expect([standin.calls.throttled, standin.calls.failed]).toEqual([2, 2]);
     const [order] = await stored(id, 'order');
     expect(order?.data).toMatchObject({ iso_currency_code: 'USD', line_items: [{ quantity: 1 }] });
+  }, 120_000);
+
+  it('stores links as service ids that their endpoints serve (test/support/links.ts)', async () => {
+    expect(await linkProblems(t, connections.keyed ?? '')).toEqual([]);
   }, 120_000);
 
   it('syncs changes incrementally through Stripe events: a new charge, a refund, and a deleted customer reported deleted', async () => {

@@ -32,6 +32,7 @@ import { getConnector, registerConnector } from '../registry.ts';
 import { jobTokens } from '../tokens.ts';
 import { msDate, xeroDay, xeroMillis } from './dates.ts';
 import { xeroConnector } from './index.ts';
+import { linkProblems } from '../../../test/support/links.ts';
 
 const PLATFORM = 'XERO_TEST';
 const APP = { clientId: 'ledgerport-xero-app', clientSecret: 'xero-app-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
@@ -330,7 +331,7 @@ describe('Xero sync', () => {
     const attachment = await one(id, 'attachment', receipt?.[1][0]?.AttachmentID);
     expect(attachment.data).toMatchObject({ attached_to_type: 'bill', attached_to_id: ref('bill', receipt?.[0]), file_name: 'receipt.pdf' });
     // Its signed file_url fetches the file from Xero with the connection's tokens.
-    const served = json(await sender(t, c.token)('GET', `/accounting/journal_entries/attachments/${attachment.id}`)).attachment as Json;
+    const served = json(await sender(t, c.token)('GET', `/accounting/bills/attachments/${attachment.id}`)).attachment as Json;
     const fileUrl = new URL(String(served.file_url));
     const file = await t.app.inject({ method: 'GET', url: `${fileUrl.pathname}${fileUrl.search}` });
     expect(file.statusCode, file.body).toBe(200);
@@ -367,6 +368,15 @@ describe('Xero sync', () => {
     expect((await one(id, 'customer', both?.ContactID)).data).toMatchObject({ customer_name: 'Katherine Warren', email: 'kat.warren@clampett.com' });
     expect((await one(id, 'vendor', both?.ContactID)).data).toMatchObject({ vendor_name: 'Katherine Warren' });
   }, 60_000);
+
+  it('stores links as service ids that their endpoints serve (test/support/links.ts)', async () => {
+    // Xero's published examples (test/contracts/xero), which seed the stand-in, point at two records none of them lists.
+    const knownDanglingIn = {
+      'a03ffcd2-5d91-4c7e-b483-318584e9e439': "getInvoice's example INV-0006 lists payment 38928000-…, which no payment example has",
+      '61ed71fc-01bf-4eb8-8419-8a18789ff45f': "createPayment's example pays invoice c7c37b83-… (INV-0004), which no invoice example has",
+    };
+    expect(await linkProblems(t, c.connection.id, { knownDanglingIn })).toEqual([]);
+  }, 300_000);
 
   it("reads only what changed since Xero's last UpdatedDateUTC: one bill edited, one voided, events for those two only", async () => {
     const id = c.connection.id;

@@ -1,11 +1,13 @@
 /**
- * Attachments of bills, invoices and expenses (the spec's "Other entity attachments") through the real server and
- * PostgreSQL, against SANDBOX: list and fetch per document type, one document's list, upload, file download.
+ * Attachments of journal entries, bills, invoices and expenses (the spec's "Journal entry attachments" and "Other
+ * entity attachments") through the real server and PostgreSQL, against SANDBOX: list and fetch per document type, one document's list, upload, file download.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { MODEL } from '../../../model/index.ts';
+import { ATTACHMENT_PARENTS } from '../../../model/attachment.ts';
+import { OBJECT_TYPES } from '../../../model/object-types.ts';
 import { clientHeaders, errorBody, json, type TestApp } from '../../../../test/support/app.ts';
 import { multipart, type Part } from '../../../../test/support/multipart.ts';
 import { eventsOf, syncedSandboxConnection, type SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
@@ -47,11 +49,8 @@ async function storedAttachments(connectionId: string, type: string): Promise<{ 
   return result.rows;
 }
 
-const DOCUMENTS = [
-  ['bills', 'bill'],
-  ['invoices', 'invoice'],
-  ['expenses', 'expense'],
-] as const;
+// Every document type with attachment paths: each `/<documents>/attachments` list answers that type's files only.
+const DOCUMENTS = ATTACHMENT_PARENTS.map((type) => [OBJECT_TYPES[type].plural, type] as const);
 
 describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
   it('list every attachment of that type once across pages (and only those), with attached_to_id, next_cursor and connection', async () => {
@@ -85,12 +84,12 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
     expect(fetched.statusCode).toBe(200);
     expect(Object.keys(json(fetched)).sort()).toEqual(['attachment', 'connection']);
     expect(json(fetched).attachment).toMatchObject({ id: mine?.id, attached_to_id: mine?.attached_to_id, attached_to_type: type });
-    const [journalFile] = await storedAttachments(c.connection.id, 'journal_entry');
+    const [anotherTypes] = await storedAttachments(c.connection.id, type === 'bill' ? 'journal_entry' : 'bill');
     const [theirs] = await storedAttachments(other.connection.id, type);
-    for (const id of [journalFile?.id, theirs?.id, randomUUID(), 'nope']) {
+    for (const id of [anotherTypes?.id, theirs?.id, randomUUID(), 'nope']) {
       const response = await get(`/accounting/${plural}/attachments/${id ?? ''}`);
       expect(response.statusCode, id).toBe(410);
-      expect(errorBody(response).error_message).toContain(`No ${type} attachment with id ${id ?? ''}`);
+      expect(errorBody(response).error_message).toContain(`No ${type.replace('_', ' ')} attachment with id ${id ?? ''}`);
     }
     expect(errorBody(await get(`/accounting/${plural}/attachments/attachments`)).error_code).toBe('ROUTE_NOT_FOUND');
   });
@@ -116,7 +115,7 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
       expect(missing.statusCode, id).toBe(410);
       expect(errorBody(missing)).toMatchObject({
         error_code: 'RESOURCE_NOT_FOUND',
-        error_message: `No ${type} with id ${id} in this connection.`,
+        error_message: `No ${type.replace('_', ' ')} with id ${id} in this connection.`,
         error_metadata: { field: 'id' },
       });
     }
@@ -185,7 +184,7 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
     for (const id of [theirs, randomUUID()]) {
       const missing = await upload(`/accounting/${plural}/${id}/attachments`, [{ name: 'file', value: 'x', filename: 'x' }]);
       expect(missing.statusCode).toBe(410);
-      expect(errorBody(missing).error_message).toContain(`No ${type} with id ${id}`);
+      expect(errorBody(missing).error_message).toContain(`No ${type.replace('_', ' ')} with id ${id}`);
     }
     expect(errorBody(await upload(`/accounting/${plural}/attachments/attachments`, [{ name: 'file', value: 'x', filename: 'x' }])).error_code).toBe(
       'ROUTE_NOT_FOUND',
@@ -225,23 +224,6 @@ describe.each(DOCUMENTS)('attachments of %s', (plural, type) => {
     }
     expect((await get(`/accounting/${plural}/${randomUUID()}/attachments/${mine?.id ?? ''}/file`)).statusCode).toBe(410);
     expect(errorBody(await get(`/accounting/${plural}/attachments/attachments/file`)).error_code).toBe('ROUTE_NOT_FOUND');
-  });
-});
-
-describe('journal entry attachments', () => {
-  it("keep their list of every attachment of the connection, and gain one entry's list and file path", async () => {
-    const all = await t.db.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM records WHERE connection_id = $1 AND object_type = 'attachment' AND deleted_at IS NULL`,
-      [c.connection.id],
-    );
-    const listed = json(await get('/accounting/journal_entries/attachments?limit=500')).attachments as Json[];
-    expect(listed.length).toBe(all.rows[0]?.n);
-    const [mine] = await storedAttachments(c.connection.id, 'journal_entry');
-    const ofEntry = json(await get(`/accounting/journal_entries/${mine?.attached_to_id ?? ''}/attachments`)).attachments as Json[];
-    expect(ofEntry.map((a) => a.id)).toContain(mine?.id);
-    const file = await get(`/accounting/journal_entries/${mine?.attached_to_id ?? ''}/attachments/${mine?.id ?? ''}/file`);
-    expect(file.statusCode).toBe(200);
-    expect(file.headers['content-type']).toBe('text/csv');
   });
 });
 

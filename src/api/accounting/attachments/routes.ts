@@ -3,15 +3,14 @@
  * parametrised by the document type (docs/reference.md, "Attachments"):
  *
  * - GET  /accounting/{plural}/attachments and /attachments/:id: the attachments of that type of document
- *   (`attached_to_type`), list (with attached_to_id) and fetch. Journal entries keep the generic attachment
- *   list and fetch of src/api/data (every attachment of the connection, as before the other documents had paths).
+ *   (`attached_to_type`), list (with attached_to_id) and fetch. Journal entries' too: their path is the attachment
+ *   object's own, which src/api/data therefore leaves to this file (its generic list had every document's files).
  * - GET  /accounting/{plural}/:id/attachments: one document's attachments.
  * - POST /accounting/{plural}/:id/attachments: upload.
  * - GET  /accounting/{plural}/:id/attachments/:attachmentId/file: the file.
  */
 import type { Endpoint } from '../../../http/contract.ts';
 import { ATTACHMENT_PARENTS, type AttachmentParent } from '../../../model/attachment.ts';
-import { OBJECT_TYPES } from '../../../model/object-types.ts';
 import { fetchEndpoint, listEndpoint, type ReadView } from '../../data/read.ts';
 import { documentAttachmentsEndpoint } from './document-list.ts';
 import { attachmentFileEndpoint } from './file.ts';
@@ -30,11 +29,9 @@ function viewOf(entity: AttachmentParent): ReadView {
   };
 }
 
-/** Journal entries' list and fetch are the generic ones (their path is the attachment object's own). */
-const hasGenericReads = (entity: AttachmentParent): boolean => `${documentsPath(entity)}/attachments` === OBJECT_TYPES.attachment.path;
-
 export const attachmentEndpoints: Endpoint[] = ATTACHMENT_PARENTS.flatMap((entity) => [
-  ...(hasGenericReads(entity) ? [] : [listEndpoint('attachment', viewOf(entity)), fetchEndpoint('attachment', viewOf(entity))]),
+  listEndpoint('attachment', viewOf(entity)),
+  fetchEndpoint('attachment', viewOf(entity)),
   documentAttachmentsEndpoint(entity),
   uploadAttachmentEndpoint(entity),
   attachmentFileEndpoint(entity),
