@@ -19,6 +19,8 @@ export type ScenarioName =
   | 'write_unavailable'
   | 'write_forbidden'
   | 'suspended_after_sync'
+  | 'failing_after_sync'
+  | 'deletes_after_sync'
   | 'link_error';
 
 export interface ScenarioSpec {
@@ -74,6 +76,18 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     scenario: 'suspended_after_sync',
     behaviour:
       'The account is suspended after the initial sync: the first incremental read (and every read after it) answers 402, and the connection is disabled (CONNECTION_DISABLED, then 409 CONNECTION_DISABLED).',
+  },
+  {
+    username: 'user_failing',
+    scenario: 'failing_after_sync',
+    behaviour:
+      'The platform goes down after the initial sync: every incremental read answers 503 with Retry-After 300 (maintenance), so each sync fails at once; the third failed sync in a row makes the connection unhealthy (CONNECTION_ERROR), the twelfth disables it (CONNECTION_DISABLED, PERSISTENT_PLATFORM_ERROR).',
+  },
+  {
+    username: 'user_deletes',
+    scenario: 'deletes_after_sync',
+    behaviour:
+      'After the initial sync, the business deletes a bill on the platform before every incremental read of bills: each incremental sync stores the deletion (BILL_DELETED, and an object_deleted entry in GET /events).',
   },
   {
     username: 'user_link_error',

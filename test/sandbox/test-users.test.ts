@@ -1,0 +1,121 @@
+/**
+ * The documented SANDBOX test users that reach a connection state after the link (packages/sandbox/README.md), each
+ * driven end to end: POST /connections/create, the real sync worker, the webhook dispatcher delivering to a receiver,
+ * and the client's own calls. Each user must get there from the link within a minute with the service's defaults.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientHeaders, errorBody, json, startTestApp, type Json, type TestApp } from '../support/app.ts';
+import { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startSyncWorkers } from '../../src/sync/worker.ts';
+import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
+
+let t: TestApp;
+let receiver: WebhookReceiver;
+let dispatcher: WebhookDispatcher;
+
+beforeAll(async () => {
+  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true }, sandbox: { defaultSize: 300 } });
+  receiver = new WebhookReceiver();
+  const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
+  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    t.org.organization.id,
+    'sandbox',
+    url,
+  ]);
+  await startSyncWorkers(t.boss, t.services, { concurrency: 2 });
+  dispatcher = startWebhookDispatcher(t.services, { pollMs: 50 });
+}, 120_000);
+afterAll(async () => {
+  await dispatcher.stop();
+  await receiver.close();
+  await t.close();
+});
+
+interface Linked {
+  id: string;
+  token: string;
+}
+
+const call = (method: 'GET' | 'POST', url: string, payload?: Json) =>
+  t.app.inject({ method, url: `/versioned${url}`, headers: clientHeaders(t.org), ...(payload === undefined ? {} : { payload }) });
+
+/** Polls until `found` answers something other than undefined (the worker and the dispatcher run on their own). */
+async function until<T>(what: string, found: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await found();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Webhooks delivered for the connection with this code. */
+const webhooks = (connectionId: string, code: string): Json[] =>
+  receiver.bodies.filter((body) => body.connection_id === connectionId && body.code === code);
+
+/** Links the user as a client does, and waits for INITIAL_UPDATE (the worker runs the initial sync). */
+async function link(user: string): Promise<Linked> {
+  const created = await call('POST', '/connections/create', { platform: 'SANDBOX', basic_username: user, basic_password: 'pass_good' });
+  expect(created.statusCode, created.body).toBe(200);
+  const connection = json(created).connection as { id: string; access_token: string };
+  await until('INITIAL_UPDATE', () => webhooks(connection.id, 'INITIAL_UPDATE')[0]);
+  return { id: connection.id, token: connection.access_token };
+}
+
+async function statusOf(c: Linked): Promise<string> {
+  const response = await call('GET', `/connections/access_token?access_token=${c.token}`);
+  return String((json(response).connection as Json).status);
+}
+
+async function failuresOf(c: Linked): Promise<number> {
+  const result = await t.db.pool.query<{ n: number }>('SELECT consecutive_failures AS n FROM connections WHERE id = $1', [c.id]);
+  return result.rows[0]?.n ?? 0;
+}
+
+/** Asks for an incremental sync and waits until a sync of the connection failed once more (or it was disabled). */
+async function failOneMoreSync(c: Linked): Promise<void> {
+  const before = await failuresOf(c);
+  const response = await call('POST', `/connections/incremental_sync?access_token=${c.token}`, {});
+  expect(response.statusCode, response.body).toBe(200);
+  await until('a failed sync', async () => ((await failuresOf(c)) > before || (await statusOf(c)) === 'disabled' ? true : undefined));
+}
+
+describe('user_failing: the platform goes down after the initial sync', () => {
+  it('turns unhealthy with CONNECTION_ERROR at the third failed sync, and is disabled with CONNECTION_DISABLED at the twelfth', async () => {
+    const c = await link('user_failing');
+    expect(await statusOf(c)).toBe('active');
+    while ((await failuresOf(c)) < 3) await failOneMoreSync(c);
+    expect(await statusOf(c)).toBe('unhealthy');
+    const error = await until('CONNECTION_ERROR', () => webhooks(c.id, 'CONNECTION_ERROR')[0]);
+    expect(error).toMatchObject({ type: 'CONNECTION', access_token: c.token, error_code: 'PLATFORM_ERROR', consecutive_failures: 3 });
+    expect(String(error.error_message)).toContain('down for maintenance');
+
+    while ((await statusOf(c)) !== 'disabled') await failOneMoreSync(c);
+    const disabled = await until('CONNECTION_DISABLED', () => webhooks(c.id, 'CONNECTION_DISABLED')[0]);
+    expect(disabled).toMatchObject({ type: 'CONNECTION', disable_error: 'PERSISTENT_PLATFORM_ERROR' });
+    expect(String(disabled.disable_message)).toMatch(/failed 12 syncs in a row/);
+    expect(webhooks(c.id, 'CONNECTION_ERROR')).toHaveLength(1);
+    const refused = await call('POST', `/connections/incremental_sync?access_token=${c.token}`, {});
+    expect([refused.statusCode, errorBody(refused).error_code]).toEqual([409, 'CONNECTION_DISABLED']);
+  }, 180_000);
+});
+
+describe('user_deletes: the business deletes a bill on the platform', () => {
+  it('the next incremental sync sends BILL_DELETED and logs the deletion in GET /events', async () => {
+    const c = await link('user_deletes');
+    const sync = await call('POST', `/connections/incremental_sync?access_token=${c.token}`, { object_types: ['BILL'] });
+    expect(sync.statusCode, sync.body).toBe(200);
+    const deleted = await until('BILL_DELETED', () => webhooks(c.id, 'BILL_DELETED')[0]);
+    const bill = deleted.bill as Json;
+    expect(deleted).toMatchObject({ type: 'BILL', access_token: c.token });
+    expect(deleted.job_id).toBeUndefined();
+    const events = await call('GET', `/events?type=object_deleted&resources=bills&access_token=${c.token}`);
+    expect(events.statusCode, events.body).toBe(200);
+    const logged = (json(events).events as Json[]).map((e) => [e.resource, (e.object as Json).id]);
+    expect(logged).toContainEqual(['bills', bill.id]);
+    // Gone from the stored copy too: reading it answers 410.
+    const read = await call('GET', `/accounting/bills/${String(bill.id)}?access_token=${c.token}`);
+    expect(read.statusCode, read.body).toBe(410);
+  }, 120_000);
+});
