@@ -59,7 +59,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     username: 'user_write_throttled',
     scenario: 'write_throttled',
     behaviour:
-      'Reads work; every write answers 429 with Retry-After (retried over the write job\'s 8 attempts, then our 452 PLATFORM_RATE_LIMITED, four to seven minutes after the write was accepted).',
+      "Reads work; every write answers 429 with Retry-After (retried over the write job's 8 attempts, then our 452 PLATFORM_RATE_LIMITED, four to seven minutes after the write was accepted).",
   },
   {
     username: 'user_write_unavailable',
