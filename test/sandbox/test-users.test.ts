@@ -1,12 +1,17 @@
 /**
  * The documented SANDBOX test users that reach a connection state after the link (packages/sandbox/README.md), each
  * driven end to end: POST /connections/create, the real sync worker, the webhook dispatcher delivering to a receiver,
- * and the client's own calls. Each user must get there from the link within a minute with the service's defaults.
+ * and the client's own calls. user_failing and user_deletes get there within a minute of the link with the service's
+ * defaults; user_write_throttled's 452 takes four to seven minutes by design, so its test shortens the write queue's
+ * pauses between attempts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { QUEUES } from '../../src/queue/names.ts';
 import { startSyncWorkers } from '../../src/sync/worker.ts';
+import { MAX_WRITE_ATTEMPTS } from '../../src/writes/executor.ts';
+import { startWriteWorkers } from '../../src/writes/worker.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
 
 let t: TestApp;
@@ -14,7 +19,12 @@ let receiver: WebhookReceiver;
 let dispatcher: WebhookDispatcher;
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true }, sandbox: { defaultSize: 300 } });
+  t = await startTestApp({
+    config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true },
+    sandbox: { defaultSize: 300 },
+    // A write's 202 after 1 s instead of WRITE_SYNC_WAIT_SECONDS (10).
+    writeSyncWaitMs: 1_000,
+  });
   receiver = new WebhookReceiver();
   const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
   await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
@@ -23,6 +33,7 @@ beforeAll(async () => {
     url,
   ]);
   await startSyncWorkers(t.boss, t.services, { concurrency: 2 });
+  await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
   dispatcher = startWebhookDispatcher(t.services, { pollMs: 50 });
 }, 120_000);
 afterAll(async () => {
@@ -118,4 +129,30 @@ describe('user_deletes: the business deletes a bill on the platform', () => {
     const read = await call('GET', `/accounting/bills/${String(bill.id)}?access_token=${c.token}`);
     expect(read.statusCode, read.body).toBe(410);
   }, 120_000);
+});
+
+describe('user_write_throttled: every write answers 429', () => {
+  it('a write answers 202; its job meets the 429 on each attempt and ends with 452, which JOB_COMPLETED carries', async () => {
+    // The write queue's pause between attempts shortened: by default 2 s growing to 120 s (four to seven minutes in
+    // all, docs/writes.md); the attempts, the platform client's retries and the outcome are the service's own.
+    await t.boss.updateQueue(QUEUES.write, { retryDelay: 1, retryBackoff: false, retryDelayMax: null });
+    const c = await link('user_write_throttled');
+    const vendors = await call('GET', `/accounting/vendors?access_token=${c.token}`);
+    const vendor = (json(vendors).vendors as Json[])[0];
+    const write = await call('PATCH', `/accounting/vendors/${String(vendor?.id)}?access_token=${c.token}`, { vendor: { email: 'new@example.com' } });
+    expect(write.statusCode, write.body).toBe(202);
+    const jobId = (json(write).async_response as Json).id;
+    const completed = await until('JOB_COMPLETED', () => webhooks(c.id, 'JOB_COMPLETED').find((body) => (body.job as Json).id === jobId), 120_000);
+    expect(completed.job).toMatchObject({
+      status: 'failure',
+      response: { http_status: 452, body: { error_type: 'PLATFORM_ERROR', error_code: 'PLATFORM_RATE_LIMITED' } },
+    });
+    const job = await call('GET', `/jobs/${String(jobId)}`);
+    expect(json(job)).toMatchObject({ response: { http_status: 452 } });
+    const attempts = await t.db.pool.query<{ attempts: number }>('SELECT attempts FROM write_jobs WHERE id = $1', [jobId]);
+    expect(attempts.rows[0]?.attempts).toBe(MAX_WRITE_ATTEMPTS);
+    // Refused before anything was applied: the stored vendor is unchanged.
+    const after = await call('GET', `/accounting/vendors/${String(vendor?.id)}?access_token=${c.token}`);
+    expect((json(after).vendor as Json).email).toBe(vendor?.email);
+  }, 180_000);
 });
