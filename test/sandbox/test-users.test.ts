@@ -47,7 +47,7 @@ interface Linked {
   token: string;
 }
 
-const call = (method: 'GET' | 'POST', url: string, payload?: Json) =>
+const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: Json) =>
   t.app.inject({ method, url: `/versioned${url}`, headers: clientHeaders(t.org), ...(payload === undefined ? {} : { payload }) });
 
 /** Polls until `found` answers something other than undefined (the worker and the dispatcher run on their own). */
