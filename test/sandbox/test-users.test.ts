@@ -1,14 +1,13 @@
 /**
  * The documented SANDBOX test users that reach a connection state after the link (packages/sandbox/README.md), each
  * driven end to end: POST /connections/create, the real sync worker, the webhook dispatcher delivering to a receiver,
- * and the client's own calls. user_failing and user_deletes get there within a minute of the link with the service's
- * defaults; user_write_throttled's 452 takes four to seven minutes by design, so its test shortens the write queue's
- * pauses between attempts.
+ * and the client's own calls. user_failing, user_deletes and user_write_daily_limit get there within a minute of the
+ * link with the service's defaults; user_write_throttled's 452 takes one to two minutes by design (its write is retried
+ * for the write's rate-limit budget, 120 s), so its test shortens that budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, startTestApp, type Json, type TestApp } from '../support/app.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
-import { QUEUES } from '../../src/queue/names.ts';
 import { startSyncWorkers } from '../../src/sync/worker.ts';
 import { MAX_WRITE_ATTEMPTS } from '../../src/writes/executor.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
@@ -131,28 +130,65 @@ describe('user_deletes: the business deletes a bill on the platform', () => {
   }, 120_000);
 });
 
-describe('user_write_throttled: every write answers 429', () => {
-  it('a write answers 202; its job meets the 429 on each attempt and ends with 452, which JOB_COMPLETED carries', async () => {
-    // The write queue's pause between attempts shortened: by default 2 s growing to 120 s (four to seven minutes in
-    // all, docs/writes.md); the attempts, the platform client's retries and the outcome are the service's own.
-    await t.boss.updateQueue(QUEUES.write, { retryDelay: 1, retryBackoff: false, retryDelayMax: null });
-    const c = await link('user_write_throttled');
-    const vendors = await call('GET', `/accounting/vendors?access_token=${c.token}`);
-    const vendor = (json(vendors).vendors as Json[])[0];
-    const write = await call('PATCH', `/accounting/vendors/${String(vendor?.id)}?access_token=${c.token}`, { vendor: { email: 'new@example.com' } });
-    expect(write.statusCode, write.body).toBe(202);
-    const jobId = (json(write).async_response as Json).id;
-    const completed = await until('JOB_COMPLETED', () => webhooks(c.id, 'JOB_COMPLETED').find((body) => (body.job as Json).id === jobId), 120_000);
+/** PATCHes the first vendor's email in async mode: the 202, the job's id and the vendor as it was. */
+async function writeVendorEmail(c: Linked): Promise<{ jobId: unknown; vendor: Json | undefined }> {
+  const vendors = await call('GET', `/accounting/vendors?access_token=${c.token}`);
+  const vendor = (json(vendors).vendors as Json[])[0];
+  const write = await call('PATCH', `/accounting/vendors/${String(vendor?.id)}?access_token=${c.token}`, {
+    response_mode: 'async',
+    vendor: { email: 'new@example.com' },
+  });
+  expect(write.statusCode, write.body).toBe(202);
+  return { jobId: (json(write).async_response as Json).id, vendor };
+}
+
+describe('user_write_daily_limit: every write answers 429 with Retry-After: 3600', () => {
+  it('a write answers 202 and its job ends with 452 at its first attempt, saying when to write again; JOB_COMPLETED carries it (defaults)', async () => {
+    const c = await link('user_write_daily_limit');
+    const { jobId, vendor } = await writeVendorEmail(c);
+    // Within a minute of the write, with the service's defaults (until() gives up after 60 s).
+    const completed = await until('JOB_COMPLETED', () => webhooks(c.id, 'JOB_COMPLETED').find((body) => (body.job as Json).id === jobId));
     expect(completed.job).toMatchObject({
       status: 'failure',
       response: { http_status: 452, body: { error_type: 'PLATFORM_ERROR', error_code: 'PLATFORM_RATE_LIMITED' } },
     });
+    const body = ((completed.job as Json).response as Json).body as Json;
+    expect(String(body.error_message)).toMatch(/asks to wait 36\d\d s \(until \d{4}-\d\d-\d\dT[\d:.]+Z\); retry the write then/);
+    expect(body.error_metadata).toMatchObject({ source: 'platform', human_readable: expect.stringContaining('daily limit') });
     const job = await call('GET', `/jobs/${String(jobId)}`);
     expect(json(job)).toMatchObject({ response: { http_status: 452 } });
     const attempts = await t.db.pool.query<{ attempts: number }>('SELECT attempts FROM write_jobs WHERE id = $1', [jobId]);
-    expect(attempts.rows[0]?.attempts).toBe(MAX_WRITE_ATTEMPTS);
-    // Refused before anything was applied: the stored vendor is unchanged.
+    expect(attempts.rows[0]?.attempts).toBe(1);
     const after = await call('GET', `/accounting/vendors/${String(vendor?.id)}?access_token=${c.token}`);
     expect((json(after).vendor as Json).email).toBe(vendor?.email);
+  }, 120_000);
+});
+
+describe('user_write_throttled: every write answers 429', () => {
+  it('a write answers 202; its job meets the 429 on each attempt, is retried within its rate-limit budget and ends with 452, which JOB_COMPLETED carries', async () => {
+    // The budget shortened from 120 s to 20 s (one to two minutes in all by default, docs/writes.md); the attempts,
+    // the queue's backoff between them, the platform client's retries and the outcome are the service's own.
+    const budget = t.services.config.writeRateLimitBudgetSeconds;
+    t.services.config.writeRateLimitBudgetSeconds = 20;
+    try {
+      const c = await link('user_write_throttled');
+      const { jobId, vendor } = await writeVendorEmail(c);
+      const completed = await until('JOB_COMPLETED', () => webhooks(c.id, 'JOB_COMPLETED').find((body) => (body.job as Json).id === jobId));
+      expect(completed.job).toMatchObject({
+        status: 'failure',
+        response: { http_status: 452, body: { error_type: 'PLATFORM_ERROR', error_code: 'PLATFORM_RATE_LIMITED' } },
+      });
+      const job = await call('GET', `/jobs/${String(jobId)}`);
+      expect(json(job)).toMatchObject({ response: { http_status: 452 } });
+      // Retried (the Retry-After is 1 s), and given up on by the budget before the attempt limit.
+      const attempts = await t.db.pool.query<{ attempts: number }>('SELECT attempts FROM write_jobs WHERE id = $1', [jobId]);
+      expect(attempts.rows[0]?.attempts).toBeGreaterThan(1);
+      expect(attempts.rows[0]?.attempts).toBeLessThan(MAX_WRITE_ATTEMPTS);
+      // Refused before anything was applied: the stored vendor is unchanged.
+      const after = await call('GET', `/accounting/vendors/${String(vendor?.id)}?access_token=${c.token}`);
+      expect((json(after).vendor as Json).email).toBe(vendor?.email);
+    } finally {
+      t.services.config.writeRateLimitBudgetSeconds = budget;
+    }
   }, 180_000);
 });

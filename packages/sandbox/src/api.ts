@@ -194,6 +194,9 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
 /** Retry-After of user_failing's 503s: longer than the 60 s a platform client waits out itself (src/platforms/http.ts). */
 const MAINTENANCE_RETRY_AFTER_SECONDS = 300;
 
+/** Retry-After of user_write_daily_limit's 429s: a spent daily limit, far beyond a write's rate-limit budget. */
+const DAILY_LIMIT_RETRY_AFTER_SECONDS = 3600;
+
 /** Scenario accounts whose every write fails the same way, before anything is applied (packages/sandbox/src/scenarios.ts). */
 function refuseScenarioWrite(state: AccountState, retryAfterSeconds: number): void {
   switch (state.scenario) {
@@ -208,6 +211,10 @@ function refuseScenarioWrite(state: AccountState, retryAfterSeconds: number): vo
       );
     case 'write_throttled':
       throw new NativeError(429, 'ThrottleExceeded', 'Too many changes; slow down', null, { 'retry-after': String(retryAfterSeconds) });
+    case 'write_daily_limit':
+      throw new NativeError(429, 'DailyLimitExceeded', 'The daily limit of changes for this company is spent; try again in an hour', null, {
+        'retry-after': String(DAILY_LIMIT_RETRY_AFTER_SECONDS),
+      });
     case 'write_unavailable':
       throw new NativeError(503, 'ServiceUnavailable', 'Changes are temporarily unavailable; try again later');
     case 'write_forbidden':

@@ -72,6 +72,7 @@ describe('sandbox scenarios', () => {
       'revoked_after_sync',
       'slow_initial_sync',
       'suspended_after_sync',
+      'write_daily_limit',
       'write_forbidden',
       'write_invalid',
       'write_throttled',
@@ -218,6 +219,7 @@ describe('sandbox scenarios', () => {
   it.each([
     ['user_write_invalid', 400, 'PLATFORM_BAD_REQUEST', 450],
     ['user_write_throttled', 429, 'PLATFORM_RATE_LIMITED', 452],
+    ['user_write_daily_limit', 429, 'PLATFORM_RATE_LIMITED', 452],
     ['user_write_unavailable', 503, 'PLATFORM_ERROR', 550],
   ] as const)('%s reads fine; every write fails with %i, our %s (%i), and nothing is applied', async (username, httpStatus, code, status) => {
     const ctx = login(username);

@@ -16,6 +16,7 @@ export type ScenarioName =
   | 'billing_issue'
   | 'write_invalid'
   | 'write_throttled'
+  | 'write_daily_limit'
   | 'write_unavailable'
   | 'write_forbidden'
   | 'suspended_after_sync'
@@ -59,7 +60,13 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     username: 'user_write_throttled',
     scenario: 'write_throttled',
     behaviour:
-      "Reads work; every write answers 429 with Retry-After (retried over the write job's 8 attempts, then our 452 PLATFORM_RATE_LIMITED, four to seven minutes after the write was accepted).",
+      "Reads work; every write answers 429 with a short Retry-After (retried within the write's rate-limit budget, WRITE_RATE_LIMIT_BUDGET_SECONDS, then our 452 PLATFORM_RATE_LIMITED, one to two minutes after the write was accepted).",
+  },
+  {
+    username: 'user_write_daily_limit',
+    scenario: 'write_daily_limit',
+    behaviour:
+      "Reads work; every write answers 429 with Retry-After: 3600, the daily limit is spent (our 452 PLATFORM_RATE_LIMITED within seconds, saying when to write again; the connection's platform calls pause for that hour).",
   },
   {
     username: 'user_write_unavailable',
