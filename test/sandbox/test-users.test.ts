@@ -2,7 +2,7 @@
  * The documented SANDBOX test users that reach a connection state after the link (packages/sandbox/README.md), each
  * driven end to end: POST /connections/create, the real sync worker, the webhook dispatcher delivering to a receiver,
  * and the client's own calls. user_failing, user_deletes and user_write_daily_limit get there within a minute of the
- * link with the service's defaults; user_write_throttled's 452 takes one to two minutes by design (its write is retried
+ * link with the service's defaults; user_write_throttled's 452 takes 50 s to about 130 s by design (its write is retried
  * for the write's rate-limit budget, 120 s), so its test shortens that budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -168,7 +168,7 @@ describe('user_write_daily_limit: every write answers 429 with Retry-After: 3600
 
 describe('user_write_throttled: every write answers 429', () => {
   it('a write answers 202; its job meets the 429 on each attempt, is retried within its rate-limit budget and ends with 452, which JOB_COMPLETED carries', async () => {
-    // The budget shortened from 120 s to 20 s (one to two minutes in all by default, docs/writes.md); the attempts,
+    // The budget shortened from 120 s to 20 s (50 s to about 130 s in all by default, docs/writes.md); the attempts,
     // the queue's backoff between them, the platform client's retries and the outcome are the service's own.
     const budget = t.services.config.writeRateLimitBudgetSeconds;
     t.services.config.writeRateLimitBudgetSeconds = 20;

@@ -60,7 +60,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     username: 'user_write_throttled',
     scenario: 'write_throttled',
     behaviour:
-      "Reads work; every write answers 429 with a short Retry-After (retried within the write's rate-limit budget, WRITE_RATE_LIMIT_BUDGET_SECONDS, then our 452 PLATFORM_RATE_LIMITED, one to two minutes after the write was accepted).",
+      "Reads work; every write answers 429 with a short Retry-After (retried within the write's rate-limit budget, WRITE_RATE_LIMIT_BUDGET_SECONDS, then our 452 PLATFORM_RATE_LIMITED, 50 s to about 130 s after the write was accepted).",
   },
   {
     username: 'user_write_daily_limit',
