@@ -35,6 +35,11 @@ export interface Config {
   dashboard: { firstAdminEmail: string };
   /** How long a prefer_sync write waits for the platform before answering 202 with async_response. */
   writeSyncWaitSeconds: number;
+  /**
+   * How long a write job may spend rate-limited by its platform, from its first 429 (or pause) on: while the wait the
+   * platform asks for ends within it the job retries, otherwise it ends at once with 452 (src/writes/rate-limit-budget.ts).
+   */
+  writeRateLimitBudgetSeconds: number;
   /** Whether webhooks may go to loopback, private and link-local addresses (refused in production). */
   webhookAllowPrivate: boolean;
   /** A receiver must answer 2xx within this many milliseconds (the spec's 5 s). */
@@ -110,6 +115,9 @@ export interface HttpLimits {
 
 /** File descriptors kept free for everything but HTTP clients: pools, pg-boss, listeners, webhook and platform calls. */
 export const RESERVED_FILE_DESCRIPTORS = 256;
+
+/** WRITE_RATE_LIMIT_BUDGET_SECONDS's default: two minutes of a platform's 429s before a write answers 452. */
+export const DEFAULT_WRITE_RATE_LIMIT_BUDGET_SECONDS = 120;
 
 /**
  * The process's open-file limit (Node raises the soft limit to the hard one at start). Linux says it in
@@ -386,6 +394,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     pagePlatformDataBytes: parsePositiveInt('LIST_PLATFORM_DATA_MAX_BYTES', env.LIST_PLATFORM_DATA_MAX_BYTES, 8 * 2 ** 20, problems),
   };
   const writeSyncWaitSeconds = parsePositiveInt('WRITE_SYNC_WAIT_SECONDS', env.WRITE_SYNC_WAIT_SECONDS, 10, problems);
+  const writeRateLimitBudgetSeconds = parsePositiveInt(
+    'WRITE_RATE_LIMIT_BUDGET_SECONDS',
+    env.WRITE_RATE_LIMIT_BUDGET_SECONDS,
+    DEFAULT_WRITE_RATE_LIMIT_BUDGET_SECONDS,
+    problems,
+  );
   const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : parsePort('METRICS_PORT', env.METRICS_PORT, 0, problems);
   const embeddedPostgresPort = parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329, problems);
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '0.0.0.0';
@@ -425,6 +439,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     publicUrl,
     dashboard: { firstAdminEmail },
     writeSyncWaitSeconds,
+    writeRateLimitBudgetSeconds,
     authCacheSeconds,
     connectionCacheSeconds,
     authFailures,

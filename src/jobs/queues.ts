@@ -11,6 +11,7 @@ import { forgetOldIdempotencyKeys } from '../sql/write-jobs.ts';
 import { deleteOldWebhookReceipts } from '../sql/platform-webhooks.ts';
 import { requeueStaleWriteJobs, startWriteWorkers } from '../writes/worker.ts';
 import { QUEUES } from '../queue/names.ts';
+import { WRITE_RETRY_DELAY_MAX_SECONDS, WRITE_RETRY_DELAY_SECONDS } from '../writes/rate-limit-budget.ts';
 
 const QUEUE_OPTIONS = {
   [QUEUES.maintenance]: { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
@@ -18,12 +19,13 @@ const QUEUE_OPTIONS = {
   [QUEUES.sync]: { retryLimit: 8, retryDelay: 15, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 6 * 3600, heartbeatSeconds: 10 },
   [QUEUES.syncScheduler]: { retryLimit: 0, expireInSeconds: 120 },
   // Writes: NOTIFY wakes a worker at once; heartbeats hand a killed worker's write on within seconds;
-  // the job row's own attempt limit (MAX_WRITE_ATTEMPTS) ends a job before these retries run out.
+  // the job row's own attempt limit (MAX_WRITE_ATTEMPTS) ends a job before these retries run out; a rate-limited
+  // write is retried by its own entry on the same backoff (src/writes/rate-limit-budget.ts).
   [QUEUES.write]: {
     retryLimit: 12,
-    retryDelay: 2,
+    retryDelay: WRITE_RETRY_DELAY_SECONDS,
     retryBackoff: true,
-    retryDelayMax: 120,
+    retryDelayMax: WRITE_RETRY_DELAY_MAX_SECONDS,
     expireInSeconds: 900,
     heartbeatSeconds: 10,
     notify: true,

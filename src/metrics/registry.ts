@@ -57,7 +57,7 @@ export const syncRunDuration = new Histogram({
 });
 export const writeAttempts = new Counter({
   name: 'ledgerport_write_attempts_total',
-  help: 'Write job attempts that ended in this process, by platform, operation and outcome (done, retry, busy, skipped).',
+  help: 'Write job attempts that ended in this process, by platform, operation and outcome (done, retry, busy, skipped, paused, rate_limited).',
   labelNames: ['platform', 'operation', 'outcome'],
   registers,
 });

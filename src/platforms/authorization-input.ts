@@ -38,3 +38,26 @@ export function storedAuthorizationInput(fields: readonly AuthorizationInputFiel
   const checked = checkAuthorizationInput(fields, stored);
   return checked.ok ? checked.input : null;
 }
+
+/**
+ * The credential fields `POST /connections/create` takes for a platform: the input an OAuth platform asks for before
+ * its consent page, else the fields it signs in with; null when it takes none (its consent page gives the tokens).
+ */
+function credentialFieldsTaken(connector: Connector): { fields: readonly string[]; when: string } | null {
+  const input = authorizationInputFields(connector);
+  if (input.length > 0) return { fields: input.map((spec) => spec.field), when: 'before its consent page it takes' };
+  const fields = connector.auth.type === 'credentials' ? connector.auth.fields : connector.auth.credentials;
+  return fields === undefined ? null : { fields: fields.map((spec) => spec.field), when: 'it signs in with' };
+}
+
+/**
+ * The first submitted credential field the platform does not take, and the sentence a 400 says about it; null when it
+ * takes every one (or takes none at all, which the caller refuses in its own words). A field the platform ignores
+ * must not be kept silently: the caller believes it was used.
+ */
+export function credentialFieldNotTaken(connector: Connector, submitted: readonly string[]): { field: string; message: string } | null {
+  const taken = credentialFieldsTaken(connector);
+  const other = taken === null ? undefined : submitted.find((field) => !taken.fields.includes(field));
+  if (taken === null || other === undefined) return null;
+  return { field: other, message: `\`${other}\` is not taken by ${connector.id}: ${taken.when} ${taken.fields.join(', ')}.` };
+}

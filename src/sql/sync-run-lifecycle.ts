@@ -77,6 +77,14 @@ export async function failSyncRun(db: Queryable, runId: string, error: string): 
   await db.query(`UPDATE sync_runs SET status = 'failed', error = $2, finished_at = clock_timestamp() WHERE id = $1`, [runId, error]);
 }
 
+/** Ends a run that has not finished without reading anything (its connection was disabled since it was queued). */
+export async function cancelSyncRun(db: Queryable, runId: string, reason: string): Promise<void> {
+  await db.query(
+    `UPDATE sync_runs SET status = 'cancelled', error = $2, finished_at = clock_timestamp() WHERE id = $1 AND status IN ('queued', 'running')`,
+    [runId, reason],
+  );
+}
+
 /** Queues a failed attempt again (pg-boss redelivers its job with backoff); the error stays until the next outcome. */
 export async function requeueAfterError(db: Queryable, runId: string, error: string): Promise<void> {
   await db.query(`UPDATE sync_runs SET status = 'queued', error = $2 WHERE id = $1`, [runId, error]);

@@ -1,8 +1,9 @@
 /**
  * A connection's daily budget of platform calls is shared by every process: two worker processes syncing and
  * writing one connection, after this test process has called it too, make exactly the budget's calls between them
- * (the platform's stand-in counts what it receives), and once it is spent the syncs and writes wait for the end of
- * the budget's window, which the status endpoint shows.
+ * (the platform's stand-in counts what it receives), and once it is spent the syncs wait for the end of the
+ * budget's window, which the status endpoint shows, and the writes, whose rate-limit budget (120 s) that window
+ * exceeds, answer 452 at once instead of waiting a day (src/writes/rate-limit-budget.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -106,7 +107,7 @@ afterAll(async () => {
 });
 
 describe('a daily budget shared by every process', () => {
-  it('two worker processes and this one never call past it together; then syncs and writes pause until its window ends', async () => {
+  it('two worker processes and this one never call past it together; then syncs pause until its window ends and writes answer 452', async () => {
     const status = await statusOf();
     expect(status.platform_budget).toEqual({ daily_limit: BUDGET_DAILY_CALLS, used_today: 0, remaining_today: BUDGET_DAILY_CALLS, resets_at: null });
 
@@ -162,12 +163,19 @@ describe('a daily budget shared by every process', () => {
     expect(Date.parse(pause?.paused_until ?? '') - Date.now()).toBeGreaterThan(23 * 3600_000);
     expect(pause?.reason).toContain(`daily budget of ${BUDGET_DAILY_CALLS} ${BUDGET_PLATFORM} calls is spent`);
 
-    // Deferred, not failed: the sync waits in the queue for the window's end, and no write failed.
+    // Deferred, not failed: the sync waits in the queue for the window's end. A write does not wait a day: each one
+    // the spent budget refused answered 452 at once, saying when the window ends; none is left pending.
     const runs = await t.db.pool.query<{ status: string }>('SELECT status FROM sync_runs WHERE connection_id = $1', [connection.id]);
     expect(runs.rows.every((r) => r.status === 'queued' || r.status === 'completed')).toBe(true);
     expect(runs.rows.some((r) => r.status === 'queued')).toBe(true);
-    const writes = await t.db.pool.query<{ status: string }>('SELECT status FROM write_jobs WHERE connection_id = $1', [connection.id]);
-    expect(writes.rows.filter((w) => w.status === 'failed')).toEqual([]);
+    const writes = await t.db.pool.query<{ status: string; response_status: number | null; code: string | null }>(
+      `SELECT status, response_status, response->>'error_code' AS code FROM write_jobs WHERE connection_id = $1`,
+      [connection.id],
+    );
+    expect(writes.rows.filter((w) => w.status !== 'completed' && w.status !== 'failed')).toEqual([]);
+    const failed = writes.rows.filter((w) => w.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((w) => w.response_status === 452 && w.code === 'PLATFORM_RATE_LIMITED')).toBe(true);
     const resumes = await t.db.pool.query<{ early: number }>(
       `SELECT count(*)::int AS early FROM pgboss.job WHERE name = ANY($1::text[]) AND state IN ('created', 'retry') AND start_after < $2::timestamptz`,
       [[QUEUES.sync, QUEUES.write], pause?.paused_until],

@@ -411,6 +411,22 @@ describe('sync runner', () => {
     });
   });
 
+  it('a run of a connection disabled since it was queued is cancelled without calling the platform', async () => {
+    seed();
+    const c = await connect({ historical_months: 0 });
+    await sync(c, 'initial');
+    const queued = await requestSync(app().db.pool, app().services.jobs, c.id, { kind: 'incremental', trigger: 'api', details: {} });
+    await app().db.pool.query(`UPDATE connections SET status = 'disabled', disable_message = 'failed 12 syncs' WHERE id = $1`, [c.id]);
+    const failure = { error: platformFailure('server', 'Service Unavailable'), type: 'accounts', atPageToken: null };
+    books.failNext = failure;
+    expect(await runSync(app().services, queued.id, signal)).toBe('skipped');
+    // The platform was not called: the failure it had ready is still there, and no failure was counted.
+    expect(books.failNext).toBe(failure);
+    books.failNext = null;
+    const run = await app().db.pool.query(`SELECT status, error FROM sync_runs WHERE id = $1`, [queued.id]);
+    expect(run.rows[0]).toEqual({ status: 'cancelled', error: 'The connection was disabled: failed 12 syncs' });
+  });
+
   it("schedules incremental syncs at each connection's frequency", async () => {
     seed();
     const hourly = await connect({ historical_months: 0 });

@@ -34,6 +34,7 @@ import { ExportPending, pageReader, waitForExport } from './bulk-read.ts';
 import { withConnectionPageLock } from './lock.ts';
 import { tryLockConnectionSync, unlockConnectionSync } from '../sql/sync-locks.ts';
 import {
+  cancelSyncRun,
   completeSyncRun,
   failSyncRun,
   loadSyncRun,
@@ -111,6 +112,11 @@ export async function runSync(services: CoreServices, runId: string, signal: Abo
   // A connection without a syncConfig of its own follows its organisation's default (src/connections/sync-defaults.ts).
   const connection = { ...found, syncConfig: await effectiveSyncConfig(services.pool, found) };
   if (connection.platform === null || connection.linkedAt === null) return 'skipped';
+  if (connection.status === 'disabled') {
+    // Syncs stop until the end user re-links (lifecycle.ts): runs queued before, and retries of failed ones, end here.
+    await cancelSyncRun(services.pool, run.id, `The connection was disabled: ${connection.disableMessage ?? 'see GET /connections/status'}`);
+    return 'skipped';
+  }
   const connector = getConnector(connection.platform);
   if (connector === undefined) return 'skipped';
   const log = withIds(services.log, {

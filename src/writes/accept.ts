@@ -13,6 +13,8 @@ import { findJobByIdempotencyKey, insertJobFile, insertWriteJob, type JobFile, t
 
 export interface WriteJobData {
   jobId: string;
+  /** When the platform first rate-limited the job (ISO), carried by the entries that retry it (src/writes/rate-limit-budget.ts). */
+  rateLimitedSince?: string;
 }
 
 export async function acceptWrite(

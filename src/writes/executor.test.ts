@@ -14,17 +14,26 @@ import type { ConnectionRecord } from '../connections/types.ts';
 import type { Connector, PlatformRecord, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector, registerConnector } from '../platforms/registry.ts';
-import { claimWriteJob, loadWriteJob } from '../sql/write-jobs.ts';
+import { claimWriteJob, loadWriteJob, type WriteJob } from '../sql/write-jobs.ts';
 import { clientHeaders, errorBody, startTestApp, type TestApp } from '../../test/support/app.ts';
 import { requestSync } from '../sync/requests.ts';
 import { runSync } from '../sync/runner.ts';
 import { acceptWrite } from './accept.ts';
 import { executeWriteJob, MAX_WRITE_ATTEMPTS } from './executor.ts';
 
-type Failure = 'none' | 'applied_then_500' | 'rate_limited_once' | 'daily_limit_once' | 'bad_request' | 'unauthorized' | 'always_503';
+type Failure =
+  'none' | 'applied_then_500' | 'rate_limited_once' | 'rate_limited_always' | 'long_retry_after_once' | 'bad_request' | 'unauthorized' | 'always_503';
 
 /** The platform: records by id, the key each was created with, and how the next creates behave. */
-const platform = { records: new Map<string, { key: string; memo: unknown }>(), creates: 0, lookups: 0, failure: 'none' as Failure, failed: 0 };
+const platform = {
+  records: new Map<string, { key: string; memo: unknown }>(),
+  creates: 0,
+  lookups: 0,
+  failure: 'none' as Failure,
+  failed: 0,
+  /** Retry-After of long_retry_after_once: a spent daily limit by default (Xero answers about 11 hours). */
+  longRetryAfterMs: 11 * 3600_000,
+};
 
 function fail(kind: PlatformError['kind'], status: number, message: string): PlatformError {
   return new PlatformError({ kind, httpStatus: status, message, requestSent: true });
@@ -57,14 +66,19 @@ function memoryConnector(id: string, options: { findCreated: boolean }): Connect
           create(ctx: WriteContext, input) {
             platform.creates += 1;
             const { failure } = platform;
-            if (failure === 'rate_limited_once' && platform.failed === 0) {
+            if ((failure === 'rate_limited_once' && platform.failed === 0) || failure === 'rate_limited_always') {
               platform.failed += 1;
               return Promise.reject(new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'slow down', retryAfterMs: 10 }));
             }
-            if (failure === 'daily_limit_once' && platform.failed === 0) {
+            if (failure === 'long_retry_after_once' && platform.failed === 0) {
               platform.failed += 1;
               return Promise.reject(
-                new PlatformError({ kind: 'rate_limited', httpStatus: 429, message: 'Daily limit exceeded', retryAfterMs: 11 * 3600_000 }),
+                new PlatformError({
+                  kind: 'rate_limited',
+                  httpStatus: 429,
+                  message: 'Daily limit exceeded',
+                  retryAfterMs: platform.longRetryAfterMs,
+                }),
               );
             }
             if (failure === 'bad_request') return Promise.reject(fail('bad_request', 400, 'Memo is too long for this ledger'));
@@ -137,6 +151,7 @@ beforeEach(() => {
   platform.lookups = 0;
   platform.failed = 0;
   platform.failure = 'none';
+  platform.longRetryAfterMs = 11 * 3600_000;
 });
 
 async function acceptCreate(connection: ConnectionRecord | null, memo: string): Promise<string> {
@@ -153,7 +168,24 @@ async function acceptCreate(connection: ConnectionRecord | null, memo: string): 
   return job.id;
 }
 
-const run = (jobId: string) => executeWriteJob(t.services, jobId, new AbortController().signal);
+const run = (jobId: string, rateLimitedSince: Date | null = null) =>
+  executeWriteJob(t.services, jobId, new AbortController().signal, rateLimitedSince);
+
+/** The error_message a finished job answered with. */
+function messageOf(job: WriteJob | null): string {
+  const body = job?.response?.body;
+  return typeof body === 'object' && body !== null && 'error_message' in body ? String(body.error_message) : '';
+}
+
+/** The write queue's entries for a job that wait to start, with their data. */
+async function queuedEntries(jobId: string): Promise<{ singleton_key: string | null; seconds: number; data: { rateLimitedSince?: string } }[]> {
+  const result = await t.db.pool.query<{ singleton_key: string | null; seconds: number; data: { rateLimitedSince?: string } }>(
+    `SELECT singleton_key, extract(epoch FROM start_after - now())::float8 AS seconds, data FROM pgboss.job
+      WHERE name = 'write' AND data->>'jobId' = $1 AND state = 'created' AND start_after > now() ORDER BY created_on`,
+    [jobId],
+  );
+  return result.rows;
+}
 
 async function eventCodes(jobId: string): Promise<string[]> {
   const result = await t.db.pool.query<{ code: string }>(
@@ -164,23 +196,23 @@ async function eventCodes(jobId: string): Promise<string[]> {
 }
 
 describe('write executor', () => {
-  it("a long Retry-After pauses the connection: the write waits for the pause's end in the queue, without spending an attempt", async () => {
-    platform.failure = 'daily_limit_once';
+  it("a Retry-After too long to wait in place but within the write's rate-limit budget pauses the connection: the write waits for the pause's end in the queue, without spending an attempt", async () => {
+    platform.failure = 'long_retry_after_once';
+    platform.longRetryAfterMs = 90_000;
     const connection = await connectionFor('MEMBOOKS');
     const jobId = await acceptCreate(connection, 'after the pause');
     expect(await run(jobId)).toBe('paused');
     expect(await loadWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'pending', attempts: 0 });
-    const pause = await t.db.pool.query<{ hours: number }>(
-      `SELECT (extract(epoch FROM paused_until - now()) / 3600)::float8 AS hours FROM platform_pauses WHERE connection_id = $1`,
+    const pause = await t.db.pool.query<{ seconds: number }>(
+      `SELECT extract(epoch FROM paused_until - now())::float8 AS seconds FROM platform_pauses WHERE connection_id = $1`,
       [connection.id],
     );
-    expect(pause.rows[0]?.hours).toBeGreaterThan(10.9);
-    const queued = await t.db.pool.query<{ hours: number }>(
-      `SELECT (extract(epoch FROM start_after - now()) / 3600)::float8 AS hours FROM pgboss.job WHERE singleton_key = $1 AND state = 'created'`,
-      [`paused:${jobId}`],
-    );
-    expect(queued.rows).toHaveLength(1);
-    expect(queued.rows[0]?.hours).toBeGreaterThan(10.9);
+    expect(pause.rows[0]?.seconds).toBeGreaterThan(80);
+    const queued = await queuedEntries(jobId);
+    expect(queued.map((q) => q.singleton_key)).toEqual([`paused:${jobId}`]);
+    expect(queued[0]?.seconds).toBeGreaterThan(80);
+    // The entry carries when the job was first rate-limited: the budget counts from there.
+    expect(queued[0]?.data.rateLimitedSince).toEqual(expect.any(String));
     // A queue entry that runs before the end (another one, a sweep) puts it off again without calling the platform.
     expect(await run(jobId)).toBe('paused');
     expect(platform.creates).toBe(1);
@@ -262,10 +294,54 @@ describe('write executor', () => {
     expect(created.rows).toEqual([{ job_id: jobId }]);
   });
 
+  it('answers 452 at once when the Retry-After ends beyond the rate-limit budget (a spent daily limit), pausing the connection, and so does a write that meets the pause', async () => {
+    platform.failure = 'long_retry_after_once';
+    platform.longRetryAfterMs = 3600_000;
+    const connection = await connectionFor('MEMBOOKS');
+    const jobId = await acceptCreate(connection, 'over the daily limit');
+    expect(await run(jobId)).toBe('done');
+    const job = await loadWriteJob(t.db.pool, jobId);
+    expect(job).toMatchObject({ status: 'failed', attempts: 1, indeterminate: false });
+    expect(job?.response).toMatchObject({
+      status_code: 452,
+      body: {
+        error_code: 'PLATFORM_RATE_LIMITED',
+        error_metadata: { source: 'platform', human_readable: 'Daily limit exceeded' },
+      },
+    });
+    expect(messageOf(job)).toMatch(/asks to wait 3600 s \(until \d{4}-\d\d-\d\dT[\d:.]+Z\); retry the write then/);
+    expect(await eventCodes(jobId)).toContain('JOB_COMPLETED');
+    expect(await queuedEntries(jobId)).toEqual([]);
+    expect(platform.records.size).toBe(0);
+    // Syncs and other writes still respect the platform's hour: the next write answers 452 without calling it.
+    const next = await acceptCreate(connection, 'in the same hour');
+    expect(await run(next)).toBe('done');
+    expect(platform.creates).toBe(1);
+    const refused = await loadWriteJob(t.db.pool, next);
+    expect(refused?.response?.body).toMatchObject({ error_code: 'PLATFORM_RATE_LIMITED' });
+    expect(messageOf(refused)).toMatch(/asks to wait 3\d{3} s/);
+  });
+
+  it('retries a 429 within the rate-limit budget on the queue backoff, and answers 452 once the next attempt would end beyond it', async () => {
+    platform.failure = 'rate_limited_always';
+    const jobId = await acceptCreate(connections.checked, 'throttled for good');
+    expect(await run(jobId)).toBe('rate_limited');
+    const [entry] = await queuedEntries(jobId);
+    expect(entry?.singleton_key).toBe(`rate-limited:${jobId}:1`);
+    const since = new Date(entry?.data.rateLimitedSince ?? 'missing');
+    expect(Number.isNaN(since.getTime())).toBe(false);
+    // First refused 119 s ago: the next attempt (2 s of backoff at least) would start beyond the 120 s budget.
+    expect(await run(jobId, new Date(Date.now() - 119_000))).toBe('done');
+    const job = await loadWriteJob(t.db.pool, jobId);
+    expect(job).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(job?.response).toMatchObject({ status_code: 452, body: { error_code: 'PLATFORM_RATE_LIMITED' } });
+    expect(platform.creates).toBe(2);
+  });
+
   it('retries a 429 without marking the write indeterminate', async () => {
     platform.failure = 'rate_limited_once';
     const jobId = await acceptCreate(connections.checked, 'throttled');
-    expect(await run(jobId)).toBe('retry');
+    expect(await run(jobId)).toBe('rate_limited');
     expect(await loadWriteJob(t.db.pool, jobId)).toMatchObject({ status: 'pending', indeterminate: false });
     expect(await run(jobId)).toBe('done');
     expect(platform.lookups).toBe(0);

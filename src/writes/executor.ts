@@ -46,23 +46,35 @@ import { tryLockWriteJob, unlockWriteJob } from '../sql/write-job-lock.ts';
 import { withIds } from '../log/logger.ts';
 import { writeAttempts } from '../metrics/registry.ts';
 import { QUEUES } from '../queue/names.ts';
-import { notePause, pauseFor, secondsUntil } from '../connections/platform-pause.ts';
+import { notePause, pauseFor, secondsUntil, type PauseRequest } from '../connections/platform-pause.ts';
 import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
 import type { WriteJobData } from './accept.ts';
+import { rateLimitedFailure, rateLimitVerdict, writeBackoffSeconds } from './rate-limit-budget.ts';
+import { DailyBudgetSpent } from '../platforms/daily-budget.ts';
 
 /** Attempts before a job fails for good; pg-boss's own retry limit is higher, so this one decides. */
 export const MAX_WRITE_ATTEMPTS = 8;
 
-/** `paused`: the platform paused the connection's calls; the job waits in the queue for the end of the pause. */
-export type ExecuteOutcome = 'done' | 'retry' | 'busy' | 'skipped' | 'paused';
+/**
+ * `paused`: the platform paused the connection's calls; the job waits in the queue for the end of the pause.
+ * `rate_limited`: the platform answered 429; the job's next queue entry (carrying when it was first rate-limited) is
+ * scheduled on the queue's backoff, within its rate-limit budget (src/writes/rate-limit-budget.ts).
+ */
+export type ExecuteOutcome = 'done' | 'retry' | 'busy' | 'skipped' | 'paused' | 'rate_limited';
 
-export async function executeWriteJob(services: CoreServices, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
+/** `rateLimitedSince`: when the platform first rate-limited this job, from its queue entry (null: not yet). */
+export async function executeWriteJob(
+  services: CoreServices,
+  jobId: string,
+  signal: AbortSignal,
+  rateLimitedSince: Date | null = null,
+): Promise<ExecuteOutcome> {
   const lockClient = await services.pool.connect();
   let broken = false;
   try {
     if (!(await tryLockWriteJob(lockClient, jobId))) return 'busy';
     try {
-      return await attempt(services, lockClient, jobId, signal);
+      return await attempt(services, lockClient, jobId, signal, rateLimitedSince);
     } finally {
       await unlockWriteJob(lockClient, jobId).catch(() => {
         broken = true;
@@ -74,7 +86,13 @@ export async function executeWriteJob(services: CoreServices, jobId: string, sig
   }
 }
 
-async function attempt(services: CoreServices, lockClient: PoolClient, jobId: string, signal: AbortSignal): Promise<ExecuteOutcome> {
+async function attempt(
+  services: CoreServices,
+  lockClient: PoolClient,
+  jobId: string,
+  signal: AbortSignal,
+  rateLimitedSince: Date | null,
+): Promise<ExecuteOutcome> {
   const { pool } = services;
   const pending = await loadWriteJob(pool, jobId);
   if (pending === null || isFinished(pending.status)) return 'skipped';
@@ -100,13 +118,27 @@ async function attempt(services: CoreServices, lockClient: PoolClient, jobId: st
   }
   const pause = await activePause(pool, connection.id);
   if (pause !== null) {
-    await deferUntil(services, pending.id, pause.until);
-    withIds(services.log, {
+    const pauseLog = withIds(services.log, {
       organization_id: pending.organizationId,
       connection_id: pending.connectionId,
       job_id: pending.id,
       request_id: pending.requestId,
-    }).info({ paused_until: pause.until.toISOString() }, 'write put off until the platform pause ends');
+    });
+    const now = new Date();
+    const verdict = rateLimitVerdict({
+      since: rateLimitedSince,
+      resumeAt: pause.until,
+      now,
+      budgetSeconds: services.config.writeRateLimitBudgetSeconds,
+    });
+    if (!verdict.retry) {
+      const failure = rateLimitedFailure({ cause: { pauseReason: pause.reason }, platformResumeAt: pause.until, since: verdict.since, now });
+      await finishFailed(services, pending, connection, failure);
+      pauseLog.info({ paused_until: pause.until.toISOString() }, 'write answered 452: the platform pause ends beyond its rate-limit budget');
+      return 'done';
+    }
+    await deferUntil(services, { jobId: pending.id, rateLimitedSince: verdict.since.toISOString() }, pause.until);
+    pauseLog.info({ paused_until: pause.until.toISOString() }, 'write put off until the platform pause ends');
     return 'paused';
   }
   const job = await claimWriteJob(pool, jobId);
@@ -122,7 +154,7 @@ async function attempt(services: CoreServices, lockClient: PoolClient, jobId: st
   });
   const started = Date.now();
   log.info({ write: { operation: job.operation, object_type: job.objectType, attempt: job.attempts } }, 'write started');
-  const outcome = await applyWrite({ ...services, log }, lockClient, job, connection, signal).catch((error: unknown) => {
+  const outcome = await applyWrite({ ...services, log }, lockClient, job, connection, signal, rateLimitedSince).catch((error: unknown) => {
     log.error({ err: error }, 'write attempt failed inside the service');
     throw error;
   });
@@ -140,10 +172,16 @@ async function attempt(services: CoreServices, lockClient: PoolClient, jobId: st
       },
       duration_ms: Date.now() - started,
     },
-    outcome === 'retry' ? 'write will be retried' : outcome === 'paused' ? 'write waits for the platform pause to end' : 'write finished',
+    OUTCOME_MESSAGES[outcome] ?? 'write finished',
   );
   return outcome;
 }
+
+const OUTCOME_MESSAGES: Partial<Record<ExecuteOutcome, string>> = {
+  retry: 'write will be retried',
+  paused: 'write waits for the platform pause to end',
+  rate_limited: 'write will be retried after the platform rate limit',
+};
 
 /** The claimed job against the platform; `services.log` carries the job's ids. */
 async function applyWrite(
@@ -152,6 +190,7 @@ async function applyWrite(
   job: WriteJob,
   connection: ConnectionRecord,
   signal: AbortSignal,
+  rateLimitedSince: Date | null,
 ): Promise<ExecuteOutcome> {
   const { pool, log } = services;
   const operation = job.operation;
@@ -198,7 +237,7 @@ async function applyWrite(
       }
     });
   } catch (error) {
-    return handleFailure(services, job, connection, error, applied);
+    return handleFailure(services, job, connection, error, applied, rateLimitedSince);
   }
   // Records the write touched on the side (a paid bill's amount_due) arrive with a follow-up sync.
   await requestFollowUpSync(pool, services.jobs, connection.id, followUpTypes(jobObjectType(job))).catch((error: unknown) => {
@@ -328,9 +367,81 @@ async function finishFailed(services: CoreServices, job: WriteJob, connection: C
 }
 
 /** The job's next queue entry, at the end of a platform pause (one per job, whoever defers it). */
-async function deferUntil(services: CoreServices, jobId: string, until: Date, client?: PoolClient): Promise<void> {
-  const data: WriteJobData = { jobId };
-  await services.jobs.send(QUEUES.write, { ...data }, { startAfterSeconds: secondsUntil(until), singletonKey: `paused:${jobId}` }, client);
+async function deferUntil(services: CoreServices, data: WriteJobData, until: Date, client?: PoolClient): Promise<void> {
+  await services.jobs.send(QUEUES.write, { ...data }, { startAfterSeconds: secondsUntil(until), singletonKey: `paused:${data.jobId}` }, client);
+}
+
+/**
+ * A 429 the HTTP client handed up (a write it may not retry itself, or its own attempts spent): the job's next entry
+ * after the queue's backoff or the Retry-After, whichever is later, if that is within its rate-limit budget; 452 now if not.
+ */
+async function retryRateLimited(
+  services: CoreServices,
+  job: WriteJob,
+  connection: ConnectionRecord,
+  error: PlatformError,
+  rateLimitedSince: Date | null,
+): Promise<ExecuteOutcome> {
+  const now = new Date();
+  const platformResumeAt = error.retryAfterMs === null ? null : new Date(now.getTime() + error.retryAfterMs);
+  const backoffEnd = now.getTime() + writeBackoffSeconds(job.attempts - 1) * 1000;
+  const resumeAt = new Date(Math.max(platformResumeAt?.getTime() ?? 0, backoffEnd));
+  const verdict = rateLimitVerdict({ since: rateLimitedSince, resumeAt, now, budgetSeconds: services.config.writeRateLimitBudgetSeconds });
+  if (!verdict.retry) {
+    await finishFailed(
+      services,
+      job,
+      connection,
+      rateLimitedFailure({ cause: { platformError: error }, platformResumeAt, since: verdict.since, now }),
+    );
+    return 'done';
+  }
+  const data: WriteJobData = { jobId: job.id, rateLimitedSince: verdict.since.toISOString() };
+  await withTransaction(services.pool, async (db) => {
+    await releaseForRetry(db, job.id, false);
+    const options = { startAfterSeconds: secondsUntil(resumeAt, now.getTime()), singletonKey: `rate-limited:${job.id}:${job.attempts}` };
+    await services.jobs.send(QUEUES.write, { ...data }, options, db);
+  });
+  return 'rate_limited';
+}
+
+/**
+ * A long Retry-After or a spent daily budget pauses the connection's platform calls (syncs and other writes respect it);
+ * this job waits for the pause's end if that is within its rate-limit budget, and answers 452 now if not.
+ */
+async function pauseOrGiveUp(
+  services: CoreServices,
+  job: WriteJob,
+  connection: ConnectionRecord,
+  error: unknown,
+  request: PauseRequest,
+  rateLimitedSince: Date | null,
+): Promise<ExecuteOutcome> {
+  const now = new Date();
+  return withTransaction(services.pool, async (db) => {
+    const pause = await pausePlatformCalls(db, connection.id, request.until, request.reason);
+    services.log.warn({ paused_until: pause.until.toISOString(), pause_cause: request.cause }, notePause(request, connection.platform));
+    const verdict = rateLimitVerdict({
+      since: rateLimitedSince,
+      resumeAt: pause.until,
+      now,
+      budgetSeconds: services.config.writeRateLimitBudgetSeconds,
+    });
+    if (verdict.retry) {
+      // A 429 is not indeterminate: the platform refused before doing anything, so the job waits and tries again.
+      await releaseForPause(db, job.id);
+      await deferUntil(services, { jobId: job.id, rateLimitedSince: verdict.since.toISOString() }, pause.until, db);
+      return 'paused';
+    }
+    const cause = error instanceof PlatformError && !(error instanceof DailyBudgetSpent) ? { platformError: error } : { pauseReason: pause.reason };
+    const done = await failWriteJob(
+      db,
+      job.id,
+      errorResponse(rateLimitedFailure({ cause, platformResumeAt: pause.until, since: verdict.since, now })),
+    );
+    if (done !== null) await announce(db, services, connection, done);
+    return 'done';
+  });
 }
 
 async function handleFailure(
@@ -339,19 +450,11 @@ async function handleFailure(
   connection: ConnectionRecord,
   error: unknown,
   applied: boolean,
+  rateLimitedSince: Date | null,
 ): Promise<ExecuteOutcome> {
   services.log.warn({ err: error, applied }, 'write attempt failed');
   const pauseRequest = applied ? null : pauseFor(error);
-  if (pauseRequest !== null) {
-    // A 429 is not indeterminate: the platform refused before doing anything, so the job waits and tries again.
-    await withTransaction(services.pool, async (db) => {
-      const pause = await pausePlatformCalls(db, connection.id, pauseRequest.until, pauseRequest.reason);
-      await releaseForPause(db, job.id);
-      await deferUntil(services, job.id, pause.until, db);
-      services.log.warn({ paused_until: pause.until.toISOString(), pause_cause: pauseRequest.cause }, notePause(pauseRequest, connection.platform));
-    });
-    return 'paused';
-  }
+  if (pauseRequest !== null) return pauseOrGiveUp(services, job, connection, error, pauseRequest, rateLimitedSince);
   if (error instanceof ServiceError) {
     await finishFailed(services, job, connection, error);
     return 'done';
@@ -364,6 +467,9 @@ async function handleFailure(
         if (done !== null) await announce(db, services, connection, done);
       });
       return 'done';
+    }
+    if (error.kind === 'rate_limited' && !applied && job.attempts < MAX_WRITE_ATTEMPTS) {
+      return retryRateLimited(services, job, connection, error, rateLimitedSince);
     }
     if (error.retryable && job.attempts < MAX_WRITE_ATTEMPTS) {
       await releaseForRetry(services.pool, job.id, error.indeterminate || applied);

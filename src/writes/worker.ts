@@ -9,6 +9,7 @@ import { QUEUES } from '../queue/names.ts';
 import { staleOpenJobs } from '../sql/write-jobs.ts';
 import type { WriteJobData } from './accept.ts';
 import { executeWriteJob } from './executor.ts';
+import { readRateLimitedSince } from './rate-limit-budget.ts';
 
 /** Seconds before a job another process is working on (its lock is held) is looked at again. */
 const BUSY_RETRY_SECONDS = 5;
@@ -37,7 +38,9 @@ export async function startWriteWorkers(boss: PgBoss, services: CoreServices, op
     (jobs) =>
       Promise.all(
         jobs.map(async (job): Promise<JobResult> => {
-          const outcome = await executeWriteJob(services, job.data.jobId, job.signal).catch(() => 'retry' as const);
+          const outcome = await executeWriteJob(services, job.data.jobId, job.signal, readRateLimitedSince(job.data.rateLimitedSince)).catch(
+            () => 'retry' as const,
+          );
           if (outcome === 'busy') await services.jobs.send(QUEUES.write, { ...job.data }, { startAfterSeconds: BUSY_RETRY_SECONDS });
           // The job row says what the next attempt must check first (indeterminate writes are looked up).
           return { id: job.id, status: outcome === 'retry' ? 'failed' : 'completed', output: { outcome } };

@@ -163,10 +163,19 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
     await revoke(platform.pool, state.id, new Date(platform.options.now()));
     throw new NativeError(401, 'TokenRevoked', 'Access for this application was revoked by the account owner');
   }
+  if (since !== null && state.scenario === 'failing_after_sync') {
+    // Down for maintenance: a Retry-After beyond what a client waits out in place, so every sync attempt fails at once.
+    throw new NativeError(503, 'ServiceUnavailable', 'The service is down for maintenance; try again later', null, {
+      'retry-after': String(MAINTENANCE_RETRY_AFTER_SECONDS),
+    });
+  }
+  // The business deletes a bill just before each incremental listing of bills begins; the listing then reports it.
+  const deletes = since !== null && request.query.pageToken === undefined && spec.type === 'bill' && state.scenario === 'deletes_after_sync';
+  const current = deletes ? await platform.deleteBillAsTheBusiness(await platform.ready(state)) : state;
   if (since === null && state.scenario === 'slow_initial_sync' && platform.options.slowPageDelayMs > 0) {
     await sleep(platform.options.slowPageDelayMs, undefined, request.signal === undefined ? undefined : { signal: request.signal });
   }
-  const ready = await platform.catchUp(await platform.ready(state));
+  const ready = await platform.catchUp(await platform.ready(current));
   const limitRaw = request.query.limit;
   const limit = limitRaw === undefined ? platform.options.defaultPageSize : Number(limitRaw);
   if (!Number.isInteger(limit) || limit < 1 || limit > platform.options.maxPageSize) {
@@ -182,6 +191,12 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
   return json(200, { Items: page.items, Deleted: page.deleted, NextPageToken: page.nextPageToken, NextSince: page.nextSince });
 }
 
+/** Retry-After of user_failing's 503s: longer than the 60 s a platform client waits out itself (src/platforms/http.ts). */
+const MAINTENANCE_RETRY_AFTER_SECONDS = 300;
+
+/** Retry-After of user_write_daily_limit's 429s: a spent daily limit, far beyond a write's rate-limit budget. */
+const DAILY_LIMIT_RETRY_AFTER_SECONDS = 3600;
+
 /** Scenario accounts whose every write fails the same way, before anything is applied (packages/sandbox/src/scenarios.ts). */
 function refuseScenarioWrite(state: AccountState, retryAfterSeconds: number): void {
   switch (state.scenario) {
@@ -196,6 +211,10 @@ function refuseScenarioWrite(state: AccountState, retryAfterSeconds: number): vo
       );
     case 'write_throttled':
       throw new NativeError(429, 'ThrottleExceeded', 'Too many changes; slow down', null, { 'retry-after': String(retryAfterSeconds) });
+    case 'write_daily_limit':
+      throw new NativeError(429, 'DailyLimitExceeded', 'The daily limit of changes for this company is spent; try again in an hour', null, {
+        'retry-after': String(DAILY_LIMIT_RETRY_AFTER_SECONDS),
+      });
     case 'write_unavailable':
       throw new NativeError(503, 'ServiceUnavailable', 'Changes are temporarily unavailable; try again later');
     case 'write_forbidden':

@@ -20,6 +20,7 @@ import { Unit } from './store/unit.ts';
 import { uploadAttachment } from './writes/attachments.ts';
 import { receiveFeedLines } from './writes/feed-lines.ts';
 import { FEEDABLE_ACCOUNT_TYPES, linkFeed } from './writes/feeds.ts';
+import { billWriter } from './writes/documents.ts';
 import { WRITERS, type Body } from './writes/index.ts';
 import { notFound } from './writes/validate.ts';
 
@@ -120,6 +121,22 @@ export class SandboxPlatform {
       }
       const record = request.op === 'create' ? await writer.create(unit, request.body) : await writer.update(unit, request.id ?? '', request.body);
       return { result: { status: request.op === 'create' ? 201 : 200, body: { Item: record } }, recordId: record.Id };
+    });
+  }
+
+  /**
+   * The business deletes a bill on the platform, as a person would in its own UI (user_deletes): the newest one without
+   * payments or credits, through the same rules as a DELETE (none when no bill is left). Answers the account after it,
+   * so a read that follows lists the deletion.
+   */
+  deleteBillAsTheBusiness(state: AccountState): Promise<AccountState> {
+    return withAccountLock(this.pool, state.id, async (client, fresh) => {
+      const unit = new Unit(client, fresh, this.options.now());
+      const bill = (await unit.all('bill')).findLast((b) => b.LinkedTxns.length === 0);
+      if (bill === undefined) return fresh;
+      await billWriter.delete(unit, bill.Id);
+      await unit.flush(null);
+      return loadAccountById(client, state.id);
     });
   }
 

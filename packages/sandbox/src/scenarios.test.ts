@@ -63,6 +63,8 @@ describe('sandbox scenarios', () => {
   it('documents a scenario for each behaviour', () => {
     expect(SCENARIOS.map((s) => s.scenario).sort()).toEqual([
       'billing_issue',
+      'deletes_after_sync',
+      'failing_after_sync',
       'flaky',
       'healthy',
       'link_error',
@@ -70,6 +72,7 @@ describe('sandbox scenarios', () => {
       'revoked_after_sync',
       'slow_initial_sync',
       'suspended_after_sync',
+      'write_daily_limit',
       'write_forbidden',
       'write_invalid',
       'write_throttled',
@@ -157,6 +160,38 @@ describe('sandbox scenarios', () => {
     expect(await kind(connector.identify(ctx))).toBe('unauthorized');
   });
 
+  it('user_failing syncs once; every incremental read after it answers 503 with a Retry-After too long to wait out', async () => {
+    const ctx = login('user_failing');
+    const initial = await readAll(retrying, ctx, {}, ['vendor']);
+    expect(initial.records.length).toBeGreaterThan(0);
+    // The retrying transport gives up at once: the platform asks for 300 s, more than a client waits in place.
+    const failed = await outcome(readAll(retrying, ctx, initial.cursors, ['vendor']));
+    expect(failed === 'ok' ? 'ok' : [failed.kind, failed.httpStatus, failed.retryAfterMs, failed.retryable, failed.toServiceError().code]).toEqual([
+      'server',
+      503,
+      300_000,
+      true,
+      'PLATFORM_ERROR',
+    ]);
+    expect(await kind(connector.identify(ctx))).toBe('ok');
+  });
+
+  it('user_deletes: each incremental read of bills reports a bill the business deleted since, once', async () => {
+    const ctx = login('user_deletes');
+    const initial = await readAll(connector, ctx, {}, ['bill']);
+    const first = await readAll(connector, ctx, initial.cursors, ['bill']);
+    expect(first.deleted).toHaveLength(1);
+    const gone = first.deleted[0]?.id;
+    expect(initial.records.map((r) => r.raw.Id)).toContain(gone);
+    const second = await readAll(connector, ctx, first.cursors, ['bill']);
+    expect(second.deleted).toHaveLength(1);
+    expect(second.deleted[0]?.id).not.toBe(gone);
+    // Deleted on the platform: a full read no longer lists them.
+    const now = (await readAll(connector, ctx, {}, ['bill'])).records.map((r) => r.raw.Id);
+    expect(now).not.toContain(gone);
+    expect(now).toHaveLength(initial.records.length - 2);
+  });
+
   it('user_slow waits before each page of a full read; incremental reads are quick', async () => {
     const ctx = login('user_slow');
     await connector.identify(ctx);
@@ -184,6 +219,7 @@ describe('sandbox scenarios', () => {
   it.each([
     ['user_write_invalid', 400, 'PLATFORM_BAD_REQUEST', 450],
     ['user_write_throttled', 429, 'PLATFORM_RATE_LIMITED', 452],
+    ['user_write_daily_limit', 429, 'PLATFORM_RATE_LIMITED', 452],
     ['user_write_unavailable', 503, 'PLATFORM_ERROR', 550],
   ] as const)('%s reads fine; every write fails with %i, our %s (%i), and nothing is applied', async (username, httpStatus, code, status) => {
     const ctx = login(username);

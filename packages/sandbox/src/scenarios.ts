@@ -16,9 +16,12 @@ export type ScenarioName =
   | 'billing_issue'
   | 'write_invalid'
   | 'write_throttled'
+  | 'write_daily_limit'
   | 'write_unavailable'
   | 'write_forbidden'
   | 'suspended_after_sync'
+  | 'failing_after_sync'
+  | 'deletes_after_sync'
   | 'link_error';
 
 export interface ScenarioSpec {
@@ -56,7 +59,14 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   {
     username: 'user_write_throttled',
     scenario: 'write_throttled',
-    behaviour: 'Reads work; every write answers 429 with Retry-After (retried, then our 452 PLATFORM_RATE_LIMITED).',
+    behaviour:
+      "Reads work; every write answers 429 with a short Retry-After (retried within the write's rate-limit budget, WRITE_RATE_LIMIT_BUDGET_SECONDS, then our 452 PLATFORM_RATE_LIMITED, 50 s to about 130 s after the write was accepted).",
+  },
+  {
+    username: 'user_write_daily_limit',
+    scenario: 'write_daily_limit',
+    behaviour:
+      "Reads work; every write answers 429 with Retry-After: 3600, the daily limit is spent (our 452 PLATFORM_RATE_LIMITED within seconds, saying when to write again; the connection's platform calls pause for that hour).",
   },
   {
     username: 'user_write_unavailable',
@@ -74,6 +84,18 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     scenario: 'suspended_after_sync',
     behaviour:
       'The account is suspended after the initial sync: the first incremental read (and every read after it) answers 402, and the connection is disabled (CONNECTION_DISABLED, then 409 CONNECTION_DISABLED).',
+  },
+  {
+    username: 'user_failing',
+    scenario: 'failing_after_sync',
+    behaviour:
+      'The platform goes down after the initial sync: every incremental read answers 503 with Retry-After 300 (maintenance), so each sync fails at once; the third failed sync in a row makes the connection unhealthy (CONNECTION_ERROR), the twelfth disables it (CONNECTION_DISABLED, PERSISTENT_PLATFORM_ERROR).',
+  },
+  {
+    username: 'user_deletes',
+    scenario: 'deletes_after_sync',
+    behaviour:
+      'After the initial sync, the business deletes a bill on the platform before every incremental read of bills: each incremental sync stores the deletion (BILL_DELETED, and an object_deleted entry in GET /events).',
   },
   {
     username: 'user_link_error',

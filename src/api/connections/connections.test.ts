@@ -313,6 +313,22 @@ describe('connection-scoped endpoints', () => {
     expect((await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM connections')).rows[0]?.n).toBe(before);
   });
 
+  it('refuses SANDBOX credential fields it does not take with 400 naming the field, and creates nothing', async () => {
+    const count = async () => (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM connections')).rows[0]?.n;
+    const before = await count();
+    const login = { platform: 'SANDBOX', basic_username: 'user_good', basic_password: 'pass_good' };
+    for (const [field, value] of [
+      ['api_key', 'sk_test'],
+      ['marketplace_seller_region', 'xx'],
+    ] as const) {
+      const response = await call('POST', '/connections/create', { body: { ...login, [field]: value } });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(errorBody(response)).toMatchObject({ error_code: 'VALIDATION_ERROR', error_metadata: { field } });
+      expect(errorBody(response).error_message).toBe(`\`${field}\` is not taken by SANDBOX: it signs in with basic_username, basic_password.`);
+    }
+    expect(await count()).toBe(before);
+  });
+
   it('PATCH renames and refuses malformed bodies', async () => {
     const { id, access_token: token } = await createEmpty();
     const renamed = await call('PATCH', `/connections/${id}`, { body: { name: 'Main books' } });

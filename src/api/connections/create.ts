@@ -8,7 +8,12 @@ import { CREDENTIAL_FIELDS } from '../../platforms/registry.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { connectorContext } from '../../platforms/context.ts';
 import { PlatformError } from '../../platforms/errors.ts';
-import { authorizationInputFields, checkAuthorizationInput, invalidInputMessage } from '../../platforms/authorization-input.ts';
+import {
+  authorizationInputFields,
+  checkAuthorizationInput,
+  credentialFieldNotTaken,
+  invalidInputMessage,
+} from '../../platforms/authorization-input.ts';
 import type { Credentials } from '../../platforms/connector.ts';
 import { ENTITY_NAMES, SyncConfigSchema, validateSyncConfig, objectTypeToEntity } from '../../connections/sync-config.ts';
 import { ensureInitialSync } from '../../sync/requests.ts';
@@ -164,17 +169,13 @@ export default defineEndpoint(contract, async (request) => {
 
   // OAuth platforms that ask for input before consent (a shop domain) take it here under the spec's field names; it
   // is checked as the link form checks it and kept, sealed, for the consent step (src/link/authorization-input.ts).
+  // Every platform alike: a credential field it does not take is refused, never stored unused (SHOPIFY's api_key, SANDBOX's).
+  const notTaken = connector === undefined ? null : credentialFieldNotTaken(connector, Object.keys(credentials));
+  if (notTaken !== null) {
+    throw new ServiceError('VALIDATION_ERROR', notTaken.message, { source: 'service', field: notTaken.field, location: 'body' });
+  }
   const inputFields = connector === undefined ? [] : authorizationInputFields(connector);
   if (inputFields.length > 0 && hasCredentials) {
-    const asked = new Set<string>(inputFields.map((spec) => spec.field));
-    const other = Object.keys(credentials).find((field) => !asked.has(field));
-    if (other !== undefined) {
-      throw new ServiceError(
-        'VALIDATION_ERROR',
-        `\`${other}\` is not asked by ${connector?.id ?? ''}: before its consent page it takes ${[...asked].join(', ')}.`,
-        { source: 'service', field: other, location: 'body' },
-      );
-    }
     const checked = checkAuthorizationInput(inputFields, credentials);
     if (!checked.ok) {
       throw new ServiceError('VALIDATION_ERROR', invalidInputMessage(checked.invalid), {
