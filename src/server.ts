@@ -6,6 +6,7 @@
 import { flushCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Role } from './config.ts';
+import { explainStartFailure, formatStartFailure, type StartSettings } from './errors/start-failure.ts';
 import { openDatabase } from './db/open.ts';
 import { collectStartupGarbage } from './startup-gc.ts';
 import { createLogger, type Logger } from './log/logger.ts';
@@ -31,6 +32,9 @@ function log(message: string): void {
   if (lifecycle !== null) lifecycle.info(message);
   else stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, role, msg: message })}\n`);
 }
+
+/** Set once the configuration is read: what a failed start's explanation names. */
+let startSettings: StartSettings | null = null;
 
 async function main(): Promise<void> {
   // Signal handlers first: a SIGTERM during start-up still shuts down cleanly.
@@ -62,6 +66,7 @@ async function main(): Promise<void> {
   });
 
   const config = loadConfig();
+  startSettings = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   const logger = createLogger({ level: config.logLevel, role });
   lifecycle = logger.child({});
   // pino levels are per logger: a child may say more than its parent.
@@ -124,9 +129,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${error.message}\nWhat to do: correct these variables (README.md, "Configuration") and start again.\n`);
     process.exit(1);
   }
-  process.stderr.write(`ledgerport failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(formatStartFailure(explainStartFailure(error, startSettings)));
   process.exit(1);
 });
