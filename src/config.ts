@@ -27,8 +27,11 @@ export interface Config {
   strictMapping: boolean;
   /** Requests per window per organisation. */
   rateLimit: { limit: number; windowSeconds: number };
-  /** Port of the embedded PostgreSQL when DATABASE_URL is not set. */
-  embeddedPostgresPort: number;
+  /**
+   * Port of the embedded PostgreSQL when DATABASE_URL is not set (EMBEDDED_POSTGRES_PORT); null when not set: the
+   * port stored in DATA_DIR at the first start, else 54329 (src/db/embedded.ts).
+   */
+  embeddedPostgresPort: number | null;
   /** Public address of this service, for link_url and file_url. */
   publicUrl: string;
   /** The dashboard: the email of the Default organisation's first admin (DASHBOARD_ADMIN_EMAIL). */
@@ -401,7 +404,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     problems,
   );
   const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : parsePort('METRICS_PORT', env.METRICS_PORT, 0, problems);
-  const embeddedPostgresPort = parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 54329, problems);
+  const embeddedPostgresPort =
+    env.EMBEDDED_POSTGRES_PORT === undefined || env.EMBEDDED_POSTGRES_PORT === ''
+      ? null
+      : parsePort('EMBEDDED_POSTGRES_PORT', env.EMBEDDED_POSTGRES_PORT, 0, problems);
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '0.0.0.0';
   const http = parseHttpLimits(env, openFileLimit, problems);
 

@@ -1,6 +1,6 @@
 /**
- * `npm start` (API + worker), `npm run worker` (--role=worker) or --role=api: the
- * process is src/server.ts. This entry only turns on Node's module compile cache
+ * `npm start` (API + worker), `npm run worker` (--role=worker) or --role=api, through bin/start.js, which first
+ * checks that Node can run TypeScript: the process is src/server.ts. This entry only turns on Node's module compile cache
  * before anything else loads, so the ~280 TypeScript files and their dependencies
  * skip type stripping and V8's parsing on every start after the first (about
  * 0.4 s less).

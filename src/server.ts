@@ -6,9 +6,11 @@
 import { flushCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Role } from './config.ts';
+import { explainStartFailure, formatStartFailure, type StartSettings } from './errors/start-failure.ts';
 import { openDatabase } from './db/open.ts';
 import { collectStartupGarbage } from './startup-gc.ts';
 import { createLogger, type Logger } from './log/logger.ts';
+import { stdoutDestination } from './log/destination.ts';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const role = values.role as Role;
@@ -23,11 +25,16 @@ if (!['all', 'api', 'worker'].includes(role)) {
  * process's level is warn or above. Before the config is read, lines are written the same way by hand.
  */
 let lifecycle: Logger | null = null;
+/** Every line to stdout goes through it: a line it cannot write is dropped and counted, never waited for (src/log/destination.ts). */
+const stdout = stdoutDestination();
 
 function log(message: string): void {
   if (lifecycle !== null) lifecycle.info(message);
-  else process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, role, msg: message })}\n`);
+  else stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, role, msg: message })}\n`);
 }
+
+/** Set once the configuration is read: what a failed start's explanation names. */
+let startSettings: StartSettings | null = null;
 
 async function main(): Promise<void> {
   // Signal handlers first: a SIGTERM during start-up still shuts down cleanly.
@@ -59,6 +66,7 @@ async function main(): Promise<void> {
   });
 
   const config = loadConfig();
+  startSettings = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   const logger = createLogger({ level: config.logLevel, role });
   lifecycle = logger.child({});
   // pino levels are per logger: a child may say more than its parent.
@@ -70,21 +78,26 @@ async function main(): Promise<void> {
     postgresRunning.resolve(undefined);
   });
   await Promise.race([postgresRunning.promise, opening]);
-  const [database, { startRuntime }, { startWorkers }, { startWebhookDispatcher }, appModule, { ensureFirstAdmin, signInUrl }] = await Promise.all([
-    opening,
-    import('./runtime.ts'),
-    import('./jobs/queues.ts'),
-    import('./webhooks/dispatcher.ts'),
-    role !== 'worker' ? import('./app.ts') : null,
-    import('./users/users.ts'),
-  ]);
+  const [database, { startRuntime }, { startWorkers }, { startWebhookDispatcher }, appModule, { ensureFirstAdmin, signInUrl }, { logLinesDropped }] =
+    await Promise.all([
+      opening,
+      import('./runtime.ts'),
+      import('./jobs/queues.ts'),
+      import('./webhooks/dispatcher.ts'),
+      role !== 'worker' ? import('./app.ts') : null,
+      import('./users/users.ts'),
+      import('./metrics/registry.ts'),
+    ]);
+  stdout.countDropsWith((lines) => {
+    logLinesDropped.inc(lines);
+  });
   const runtime = await startRuntime({ log, config, database, schedule: role !== 'api', logger });
   closers.push(() => runtime.close());
   // Upgraded from before the dashboard (or a first start that could not make its admin): one admin, printed once. The
   // serving process does it, not the CLI, whose stdout is its answer.
   const firstAdmin = await ensureFirstAdmin(runtime.services.pool, config.dashboard.firstAdminEmail);
   if (firstAdmin !== null) {
-    process.stdout.write(
+    stdout.write(
       `\n=== Ledgerport dashboard: no user yet ===\ndashboard: sign in as ${config.dashboard.firstAdminEmail} once, through ${signInUrl(config.publicUrl, firstAdmin.signInToken)}\n(organisation ${firstAdmin.organizationId}; the link works for 7 days; ledgerport user invite makes another)\n\n`,
     );
   }
@@ -116,9 +129,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${error.message}\nWhat to do: correct these variables (README.md, "Configuration") and start again.\n`);
     process.exit(1);
   }
-  process.stderr.write(`ledgerport failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(formatStartFailure(explainStartFailure(error, startSettings)));
   process.exit(1);
 });

@@ -100,8 +100,8 @@ function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-export async function runCli(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -130,8 +130,28 @@ export async function runCli(argv: string[]): Promise<void> {
       set: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string', default: 'admin' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
+}
+
+/** Node's parseArgs, its complaints (an unknown option, a value missing) turned into usage errors. */
+function parseCliArgs(argv: string[]): ReturnType<typeof parseCommandLine> {
+  try {
+    return parseCommandLine(argv);
+  } catch (error) {
+    if (error instanceof TypeError && 'code' in error && typeof error.code === 'string' && error.code.startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError(`${error.message.split('. ')[0] ?? error.message}\n${USAGE}`);
+    throw error;
+  }
+}
+
+export async function runCli(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCliArgs(argv);
+  if (values.help || positionals[0] === 'help') {
+    process.stdout.write(`${USAGE}\nConfiguration comes from the same environment variables as the server (README.md, "Configuration").\n`);
+    return;
+  }
   const [area, action] = positionals;
   const command = `${area ?? ''} ${action ?? ''}`.trim();
   const known = [
@@ -158,7 +178,7 @@ export async function runCli(argv: string[]): Promise<void> {
   if (!known.includes(command)) throw new UsageError(USAGE);
 
   // Arguments are checked before the database is opened: a usage error costs nothing.
-  const { url: urls, none, disable, ...single } = values;
+  const { url: urls, none, disable, help: _help, ...single } = values;
   const serviceCommand =
     area === 'webhook'
       ? parseWebhookCommand(command, { ...single, url: onlyUrl(urls, command) })

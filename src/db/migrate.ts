@@ -10,6 +10,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { FixableError } from '../errors/start-failure.ts';
 import type { Pool } from './pool.ts';
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
@@ -75,9 +76,11 @@ export async function migrate(pool: Pool, migrations?: Migration[], set: Migrati
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new Error(`Migration ${String(migration.version).padStart(4, '0')}_${migration.name} failed: ${(error as Error).message}`, {
-          cause: error,
-        });
+        throw new FixableError(
+          `Migration ${String(migration.version).padStart(4, '0')}_${migration.name} failed: ${(error as Error).message}`,
+          'nothing of it was applied (each migration is one transaction). If the database also holds tables of other software, give Ledgerport a database of its own; else fix what PostgreSQL reports and start again (docs/upgrading.md says what each migration does).',
+          { cause: error },
+        );
       }
       applied.push(migration.version);
     }

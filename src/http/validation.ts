@@ -10,8 +10,16 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { isDateOrTimestamp, isStorableDate, isStorableDateTime } from './dates.ts';
 import { isUuid } from './uuid.ts';
 
+/**
+ * What a `pattern` means, in words, for the message of a value that does not match it: a schema puts it beside the
+ * pattern (`Type.String({ pattern, [PATTERN_HINT]: 'must be … e.g. SANDBOX' })`) instead of letting the regular
+ * expression be the message. Shown in OpenAPI too, as a vendor extension.
+ */
+export const PATTERN_HINT = 'x-pattern-hint';
+
 function makeAjv(coerceTypes: boolean | 'array', allErrors: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors, strict: false });
+  // The explaining instances (allErrors: they run only on input already refused) keep each error's schema and value.
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors, verbose: allErrors, strict: false });
   // CommonJS package: under ESM its plugin function is the module's `default` property.
   ajvFormats.default(ajv);
   // Only dates PostgreSQL stores as sent (years 0001-9999, offsets within ±15:59): see dates.ts.
@@ -108,13 +116,23 @@ function describe(error: ErrorObject): string {
     case 'maxItems':
       return `must have at most ${String(params.limit)} items`;
     case 'pattern':
-      return `must match the pattern ${String(params.pattern)}`;
+      return patternHint(error) ?? `must match the pattern ${String(params.pattern)}`;
     case 'anyOf':
     case 'oneOf':
       return 'does not match any allowed shape';
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/** The schema's words for its pattern, with the value that missed it when short enough to quote. */
+function patternHint(error: ErrorObject): string | null {
+  const schema: unknown = error.parentSchema;
+  if (typeof schema !== 'object' || schema === null || !(PATTERN_HINT in schema)) return null;
+  const hint: unknown = Reflect.get(schema, PATTERN_HINT);
+  if (typeof hint !== 'string') return null;
+  const value: unknown = error.data;
+  return typeof value === 'string' && value.length <= 60 ? `${hint} (got ${JSON.stringify(value)})` : hint;
 }
 
 export const LOCATION_WORDS: Record<Location, string> = { body: 'request body', query: 'query string', params: 'path', headers: 'headers' };

@@ -4,9 +4,13 @@
  * page's origin. Also where the end user goes when the flow succeeds.
  */
 import { Type, type Static } from 'typebox';
+import { PATTERN_HINT } from '../http/validation.ts';
 import { CREDENTIAL_FIELDS } from '../platforms/registry.ts';
 
-const PLATFORM = Type.String({ pattern: '^[A-Za-z0-9_]{1,40}$' });
+const PLATFORM = Type.String({
+  pattern: '^[A-Za-z0-9_]{1,40}$',
+  [PATTERN_HINT]: 'names no platform: a platform id is letters, digits and _, e.g. SANDBOX',
+});
 
 const keptProperties = {
   redirect_url: Type.Optional(Type.String({ maxLength: 2000, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' })),

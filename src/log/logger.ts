@@ -10,6 +10,7 @@
  * duration, and their URL has no query string).
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { stdoutDestination } from './destination.ts';
 import { requestLogOptions } from './redaction.ts';
 
 export type { Logger };
@@ -29,13 +30,13 @@ export interface LoggerOptions {
   level: string;
   /** `api`, `worker`, `all` or `cli`: which kind of process wrote the line. */
   role: string;
-  /** Where lines go; default stdout. Tests pass a stream they read back. */
+  /** Where lines go; default stdout, through a destination that drops what it cannot write (src/log/destination.ts). Tests pass a stream they read back. */
   destination?: DestinationStream;
 }
 
 export function createLogger(options: LoggerOptions): Logger {
   const settings = { ...requestLogOptions(options.level), base: { pid: process.pid, role: options.role } };
-  return options.destination === undefined ? pino(settings) : pino(settings, options.destination);
+  return pino(settings, options.destination ?? stdoutDestination());
 }
 
 /** A logger that writes nothing (tests, tools). */

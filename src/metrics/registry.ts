@@ -105,6 +105,11 @@ export const tokenRefreshes = new Counter({
   labelNames: ['platform', 'outcome'],
   registers,
 });
+export const logLinesDropped = new Counter({
+  name: 'ledgerport_log_lines_dropped_total',
+  help: 'Log lines this process could not write to stdout (no reader, or a reader that stopped reading) and dropped.',
+  registers,
+});
 
 /** The --role this process was started with (src/main.ts), `all` when none. */
 export function processRole(argv: readonly string[] = process.argv): string {

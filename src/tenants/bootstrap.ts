@@ -11,6 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { randomToken, sha256, type Cipher } from '../crypto/secrets.ts';
+import { FixableError } from '../errors/start-failure.ts';
 import { withTransaction, type Pool } from '../db/pool.ts';
 import { createOrganization, type CreatedOrganization } from './organizations.ts';
 import { countOrganizations } from '../sql/organizations.ts';
@@ -30,7 +31,11 @@ export async function resolveEncryptionKey(config: Config, log: (m: string) => v
   const file = path.join(config.dataDir, 'encryption.key');
   if (existsSync(file)) {
     const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
-    if (key.length !== 32) throw new Error(`${file} must hold 64 hex characters`);
+    if (key.length !== 32)
+      throw new FixableError(
+        `${file} is damaged: it must hold 64 hex characters`,
+        `restore it from the backup of DATA_DIR, or set ENCRYPTION_KEY to the original key.`,
+      );
     return key;
   }
   await mkdir(config.dataDir, { recursive: true });
@@ -54,7 +59,10 @@ export async function verifyEncryptionKey(pool: Pool, cipher: Cipher): Promise<v
     ok = false;
   }
   if (!ok) {
-    throw new Error('ENCRYPTION_KEY is not the key this database was set up with: stored secrets cannot be read. Use the original key.');
+    throw new FixableError(
+      'ENCRYPTION_KEY is not the key this database was set up with: stored secrets cannot be read',
+      'set ENCRYPTION_KEY to the key this database was first started with (without ENCRYPTION_KEY, the key is DATA_DIR/encryption.key: restore that file from the backup of DATA_DIR). A new key cannot read what the old one sealed.',
+    );
   }
 }
 

@@ -5,7 +5,8 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { createConnection, refreshCredentials } from '../../connections/connections.ts';
 import { CREDENTIAL_FIELDS } from '../../platforms/registry.ts';
-import { getConnector } from '../../platforms/index.ts';
+import { getConnector, listConnectors } from '../../platforms/index.ts';
+import { PATTERN_HINT } from '../../http/validation.ts';
 import { connectorContext } from '../../platforms/context.ts';
 import { PlatformError } from '../../platforms/errors.ts';
 import {
@@ -58,7 +59,13 @@ export const contract = defineContract({
     'Create a connection: empty body (the end user picks the platform in the link flow), platform plus credentials, or platform plus redirect_url for an OAuth consent address.',
   body: Type.Object(
     {
-      platform: Type.Optional(Type.String({ pattern: '^[A-Z0-9_]{2,40}$', description: 'Upper-case platform identifier.' })),
+      platform: Type.Optional(
+        Type.String({
+          pattern: '^[A-Z0-9_]{2,40}$',
+          [PATTERN_HINT]: 'must be a platform id in upper case, e.g. SANDBOX or XERO',
+          description: 'Upper-case platform identifier, e.g. SANDBOX.',
+        }),
+      ),
       name: Type.Optional(Type.String({ maxLength: 200, description: 'Display label.' })),
       scope: Type.Optional(Type.String({ maxLength: 1000 })),
       syncConfig: Type.Optional(SyncConfigSchema),
@@ -102,6 +109,14 @@ export const contract = defineContract({
   ],
 });
 
+/** The platform ids this process offers (SANDBOX only while SANDBOX_ENABLED), for a message. */
+function offeredPlatforms(): string {
+  return listConnectors()
+    .map((connector) => connector.id)
+    .sort()
+    .join(', ');
+}
+
 export default defineEndpoint(contract, async (request) => {
   const { pool, cipher, config, jobs } = request.server.services;
   const tenant = requireTenant(request);
@@ -116,7 +131,7 @@ export default defineEndpoint(contract, async (request) => {
   const platform = body.platform ?? null;
   const connector = platform === null ? undefined : getConnector(platform);
   if (platform !== null && connector === undefined) {
-    throw new ServiceError('VALIDATION_ERROR', `\`platform\` "${platform}" is not offered by this service. See docs/platforms.md for the list.`, {
+    throw new ServiceError('VALIDATION_ERROR', `\`platform\` "${platform}" is not offered by this service; it offers ${offeredPlatforms()}.`, {
       source: 'service',
       field: 'platform',
       location: 'body',
