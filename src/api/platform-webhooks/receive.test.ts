@@ -41,6 +41,15 @@ const logged = (msg: string): Json[] =>
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as Json)
     .filter((line) => line.msg === msg);
+/** The summary of the last notification taken, as logged (Xero's answers have no body). */
+const summary = (): Json | undefined => {
+  const line = written
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((text) => text.includes('"msg":"platform webhook received'))
+    .map((text) => JSON.parse(text) as Json)
+    .at(-1);
+  return line === undefined ? undefined : { changes: line.changes, sync_runs: line.sync_runs, revoked: line.revoked, duplicate: line.duplicate };
+};
 
 beforeAll(async () => {
   standin = await startXeroStandIn();
@@ -122,12 +131,38 @@ async function until<T>(find: () => Promise<T | undefined> | T | undefined, time
 }
 
 describe('POST /platform-webhooks/:platform/:organization_id/:environment', () => {
-  it("answers Xero's intent-to-receive check: 200 for a good signature, 401 for a bad one", async () => {
+  it("answers Xero's intent-to-receive check: 200 for a good signature, 401 for a bad one, both without a body as Xero's documentation says", async () => {
     const empty = notification([]);
     const good = await post(empty, sign(empty));
-    expect([good.statusCode, json(good)]).toEqual([200, { changes: 0, sync_runs: 0, revoked: 0, duplicate: false }]);
+    expect([good.statusCode, good.body, good.headers['content-type']]).toEqual([200, '', undefined]);
+    // The summary the answer no longer carries is in the log.
+    expect(summary()).toEqual({ changes: 0, sync_runs: 0, revoked: 0, duplicate: false });
     const bad = await post(empty, sign(empty, 'another key'));
-    expect([bad.statusCode, errorBody(bad).error_code]).toEqual([401, 'INVALID_CREDENTIALS']);
+    expect([bad.statusCode, bad.body]).toEqual([401, '']);
+    expect(logged('platform webhook refused').at(-1)).toMatchObject({ reason: 'bad_signature' });
+  });
+
+  it('takes a notification with a NUL (\\u0000) in it: recorded with U+FFFD in its place, never a 500', async () => {
+    const before = await receipts();
+    // The NUL where a notification has most text (the entropy) and in a name; and a tenant id with one names no connection.
+    const raw = JSON.stringify({
+      events: [xeroEvent(randomUUID()), xeroEvent(randomUUID(), { tenantId: `${tenantId()}\u0000` })],
+      firstEventSequence: 1,
+      lastEventSequence: 2,
+      entropy: 'QWERTY\u0000UIOP',
+      'odd\u0000name': true,
+    });
+    expect(raw).toContain('\\u0000');
+    const answer = await post(raw, sign(raw));
+    expect([answer.statusCode, answer.body]).toEqual([200, '']);
+    expect(summary()).toEqual({ changes: 4, sync_runs: 1, revoked: 0, duplicate: false });
+    expect(await receipts()).toBe(before + 1);
+    const kept = (await t.db.pool.query<{ body: Json }>('SELECT body FROM platform_webhook_receipts ORDER BY received_at DESC LIMIT 1')).rows[0];
+    expect(kept?.body).toMatchObject({ entropy: 'QWERTY\uFFFDUIOP', 'odd\uFFFDname': true });
+    expect((kept?.body.events as Json[] | undefined)?.[1]?.tenantId).toBe(`${tenantId()}\uFFFD`);
+    // The same bytes again are the same notification (the receipt keys on the raw body's hash).
+    await post(raw, sign(raw));
+    expect(summary()).toMatchObject({ duplicate: true });
   });
 
   it("takes an edited bill from Xero's webhook to the stored copy and to our BILL_UPDATED webhook", async () => {
@@ -143,9 +178,9 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     const sent = xeroWebhook([{ tenantId: tenantId(), category: 'INVOICE', resourceId: billId, eventType: 'UPDATE' }], WEBHOOK_KEY);
     const body = sent.body;
     const answer = await post(body, sent.headers['x-xero-signature'] ?? null);
-    expect(answer.statusCode).toBe(200);
+    expect([answer.statusCode, answer.body]).toEqual([200, '']);
     // An invoice event may be a sales invoice or a bill: both are read.
-    expect(json(answer)).toEqual({ changes: 2, sync_runs: 1, revoked: 0, duplicate: false });
+    expect(summary()).toEqual({ changes: 2, sync_runs: 1, revoked: 0, duplicate: false });
     const run = (
       await t.db.pool.query<{ trigger: string; request: Json }>(
         `SELECT trigger, request FROM sync_runs WHERE connection_id = $1 ORDER BY created_at DESC LIMIT 1`,
@@ -175,7 +210,8 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     // The same notification again (Xero retrying after a lost answer, or a replay): taken once, nothing queued.
     const runsBefore = (await t.db.pool.query('SELECT id FROM sync_runs WHERE connection_id = $1', [connection.id])).rowCount;
     const again = await post(body, sign(body));
-    expect([again.statusCode, json(again)]).toEqual([200, { changes: 2, sync_runs: 0, revoked: 0, duplicate: true }]);
+    expect(again.statusCode).toBe(200);
+    expect(summary()).toEqual({ changes: 2, sync_runs: 0, revoked: 0, duplicate: true });
     expect((await t.db.pool.query('SELECT id FROM sync_runs WHERE connection_id = $1', [connection.id])).rowCount).toBe(runsBefore);
     expect(logged('platform webhook received again: ignored').at(-1)).toMatchObject({
       platform: PLATFORM,
@@ -189,13 +225,13 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     const body = notification([xeroEvent(randomUUID())]);
     for (const signature of [null, '', sign(body, 'wrong key'), sign(`${body} `)]) {
       const refused = await post(body, signature);
-      expect([refused.statusCode, errorBody(refused).error_code], String(signature)).toEqual([401, 'INVALID_CREDENTIALS']);
+      expect([refused.statusCode, refused.body], String(signature)).toEqual([401, '']);
     }
     // Another organisation's address: its app has no webhook key, so nothing can be verified there.
     const other = await t.newOrg();
     await registerOAuthApp(t, PLATFORM, APP, other);
     const elsewhere = await post(body, sign(body), `/platform-webhooks/${PLATFORM}/${other.organization.id}/sandbox`);
-    expect([elsewhere.statusCode, errorBody(elsewhere).error_message]).toEqual([401, expect.stringContaining('No webhook key')]);
+    expect([elsewhere.statusCode, elsewhere.body]).toEqual([401, '']);
     // Production has no app at all.
     expect((await post(body, sign(body), `/platform-webhooks/${PLATFORM}/${t.org.organization.id}/production`)).statusCode).toBe(401);
     const sandbox = await post(body, sign(body), `/platform-webhooks/SANDBOX/${t.org.organization.id}/sandbox`);
@@ -219,7 +255,8 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
     await registerOAuthApp(t, PLATFORM, { ...APP, webhookKey: 'their-key' }, other);
     const body = notification([xeroEvent(randomUUID())]);
     const theirs = await post(body, sign(body, 'their-key'), `/platform-webhooks/${PLATFORM}/${other.organization.id}/sandbox`);
-    expect([theirs.statusCode, json(theirs)]).toEqual([200, { changes: 2, sync_runs: 0, revoked: 0, duplicate: false }]);
+    expect(theirs.statusCode).toBe(200);
+    expect(summary()).toEqual({ changes: 2, sync_runs: 0, revoked: 0, duplicate: false });
   });
 
   it('lets the operator register the key with the OAuth app, never shows it, and refuses it for a platform that sends none', async () => {
