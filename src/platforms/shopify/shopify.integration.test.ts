@@ -255,7 +255,8 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     expect(await sync('incremental')).toBe('completed');
     const sent = standin.queries.slice(queriesBefore);
     expect(sent.filter((q) => q.includes('query OrderLineItems('))).toHaveLength(1);
-    expect(sent.filter((q) => q.includes('query ProductVariants('))).toHaveLength(2);
+    // 133 variants: 20 on the products page, then 50, 50 and 13 (PAGE_SIZES.moreVariants).
+    expect(sent.filter((q) => q.includes('query ProductVariants('))).toHaveLength(3);
     const order = (await stored('order')).find((r) => r.platform_id === big.id)?.data;
     expect((order?.line_items as Json[]).map((l) => l.id)).toEqual(big.lineItems.map((l) => l.id));
     const lines = (order?.line_items as { price: number; quantity: number }[]).reduce((sum, l) => sum + l.price * l.quantity, 0);

@@ -277,7 +277,14 @@ function orderView(order: StandInOrder): Record<string, unknown> {
 }
 
 function productView(product: StandInProduct): Record<string, unknown> {
-  return { ...product, variants: (args: Record<string, unknown>, context: Context) => connection(product.variants, args, context, (v) => v) };
+  return {
+    ...product,
+    variants: (args: Record<string, unknown>, context: Context) =>
+      connection(product.variants, args, context, (variant) => ({
+        ...variant,
+        media: (a: Record<string, unknown>, c: Context) => connection(variant.media, a, c, (media) => media),
+      })),
+  };
 }
 
 /** The JSONL of a bulk operation's result: each node a line, nested connections' nodes lines of their own after it. */
