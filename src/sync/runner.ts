@@ -31,6 +31,7 @@ import { countRunDeletions, countRunPage } from '../sql/sync-run-objects.ts';
 import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from '../connections/sync-config.ts';
 import { ExportPending, pageReader, waitForExport } from './bulk-read.ts';
+import { dropReadSyncExport } from '../sql/drop-read-sync-export.ts';
 import { withConnectionPageLock } from './lock.ts';
 import { tryLockConnectionSync, unlockConnectionSync } from '../sql/sync-locks.ts';
 import {
@@ -323,7 +324,12 @@ async function readBatch(
     mapping: { strict: services.config.strictMapping, platform: connection.platform ?? 'unknown', log: services.log },
   };
   let pageToken = state.page_token;
-  const read = pageReader(pool, ctx, target.handler, { connectionId: connection.id, objectType: target.objectType, runId: run.id, batchIndex });
+  const read = pageReader(pool, services.cipher, ctx, target.handler, {
+    connectionId: connection.id,
+    objectType: target.objectType,
+    runId: run.id,
+    batchIndex,
+  });
   const readPrepared = async (token: string | null): Promise<{ page: ReadPage; prepared: PreparedPage }> => {
     const page = await read({ since, window: batch.window, pageToken: token });
     return { page, prepared: await preparePage(pageContext, page) };
@@ -364,6 +370,8 @@ async function readBatch(
         if (pageContext.announceChanges) await emitEvents(db, services.cipher, target.tenant, deletedEvents(pageContext, gone));
       }
       if (fullListing) await forgetSeen(db, run.id, target.objectType);
+      // The export read (if this was one) is done: its row, and the link to its results, go with the last page.
+      await dropReadSyncExport(db, connection.id, target.objectType);
       // A backfill reads one window: its cursor says nothing about changes elsewhere, so it never moves the object's cursor.
       await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, run.kind === 'backfill' ? null : (page.nextSince ?? null));
       if (batchIndex + 1 >= batchTotal) await completeObjectRead(db, connection.id, target.objectType, since === null && run.kind !== 'backfill');
