@@ -16,6 +16,7 @@ import type { ConnectionRecord } from '../../connections/types.ts';
 import type { Connector } from '../../platforms/connector.ts';
 import { getConnector, registerConnector } from '../../platforms/registry.ts';
 import { xeroConnector } from '../../platforms/xero/index.ts';
+import { tryLockConnectionSync, unlockConnectionSync } from '../../sql/sync-locks.ts';
 import { startSyncWorkers } from '../../sync/worker.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../webhooks/dispatcher.ts';
 
@@ -218,6 +219,65 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
       organization_id: t.org.organization.id,
       duplicate: true,
     });
+  }, 60_000);
+
+  it('syncs the named types when the notification arrives while a sync of that connection runs: after it, never lost', async () => {
+    const bill = standin
+      .books()
+      .all('Invoices')
+      .find((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED' && i.Reference !== 'Changed in Xero');
+    const billId = String(bill?.InvoiceID);
+    // A sync of the connection is running, as a worker runs one: its run is 'running' and the worker's session holds the
+    // connection's sync lock, so nothing else syncs the connection until it ends.
+    // (Taken once the earlier tests' runs are over.)
+    const session = await t.db.pool.connect();
+    await until(async () => ((await tryLockConnectionSync(session, connection.id)) ? true : undefined), 30_000);
+    const running = (
+      await t.db.pool.query<{ id: string }>(
+        `INSERT INTO sync_runs (connection_id, kind, trigger, status, request) VALUES ($1, 'incremental', 'schedule', 'running', '{}') RETURNING id`,
+        [connection.id],
+      )
+    ).rows[0]?.id;
+    try {
+      // The bill changes in Xero after the running sync read bills: only a sync after it can see the change.
+      standin.books().change('Invoices', billId, (record) => {
+        record.Reference = 'Changed during a sync';
+      });
+      const sent = xeroWebhook([{ tenantId: tenantId(), category: 'INVOICE', resourceId: billId, eventType: 'UPDATE' }], WEBHOOK_KEY);
+      const answer = await post(sent.body, sent.headers['x-xero-signature'] ?? null);
+      expect([answer.statusCode, summary()]).toEqual([200, { changes: 2, sync_runs: 1, revoked: 0, duplicate: false }]);
+      const queued = await t.db.pool.query<{ id: string; request: Json }>(
+        `SELECT id, request FROM sync_runs WHERE connection_id = $1 AND status = 'queued' AND trigger = 'platform_webhook'`,
+        [connection.id],
+      );
+      expect(queued.rows.map((r) => r.id)).not.toContain(running);
+      expect(queued.rows.flatMap((r) => r.request.object_types as string[])).toEqual(expect.arrayContaining(['BILL', 'INVOICE']));
+    } finally {
+      // The running sync ends.
+      await t.db.pool.query(`UPDATE sync_runs SET status = 'completed', finished_at = clock_timestamp() WHERE id = $1`, [running]);
+      await unlockConnectionSync(session, connection.id);
+      session.release();
+    }
+    // The notification's run then reads the bill, and our webhook announces the change.
+    await until(async () => {
+      const stored = await t.db.pool.query<{ raw: Json }>(
+        `SELECT raw FROM records WHERE connection_id = $1 AND object_type = 'bill' AND platform_id = $2`,
+        [connection.id, billId],
+      );
+      return stored.rows[0]?.raw.Reference === 'Changed during a sync' ? true : undefined;
+    }, 30_000);
+    const delivered = await until(
+      () => receiver.bodies.find((b) => b.code === 'BILL_UPDATED' && (b.bill as Json | undefined)?.platform_id === billId),
+      30_000,
+    );
+    expect(delivered).toMatchObject({ type: 'BILL', connection_id: connection.id });
+    await until(async () => {
+      const run = await t.db.pool.query<{ status: string }>(
+        `SELECT status FROM sync_runs WHERE connection_id = $1 AND trigger = 'platform_webhook' ORDER BY created_at DESC LIMIT 1`,
+        [connection.id],
+      );
+      return run.rows[0]?.status === 'completed' ? true : undefined;
+    }, 30_000);
   }, 60_000);
 
   it('refuses what it cannot verify or read, and records none of it', async () => {
