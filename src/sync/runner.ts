@@ -33,6 +33,7 @@ import { entityToObjectType, objectTypeToEntity, type SyncConfig } from '../conn
 import { ExportPending, pageReader, waitForExport } from './bulk-read.ts';
 import { dropReadSyncExport } from '../sql/drop-read-sync-export.ts';
 import { withConnectionPageLock } from './lock.ts';
+import { cancelFollowUpsAfterInitial, releaseFollowUpsAfterInitial } from './requests.ts';
 import { tryLockConnectionSync, unlockConnectionSync } from '../sql/sync-locks.ts';
 import {
   completeSyncRun,
@@ -107,6 +108,8 @@ interface ObjectRead {
 export async function runSync(services: CoreServices, runId: string, signal: AbortSignal): Promise<RunOutcome> {
   const run = await loadSyncRun(services.pool, runId);
   if (run === null || ['completed', 'failed', 'cancelled'].includes(run.status)) return 'skipped';
+  // Not before the initial sync completes: its completion sends this run's job (src/sync/requests.ts).
+  if (run.request.after_initial === true) return 'skipped';
   const found = await findConnectionForService(services.pool, run.connection_id);
   if (found === null) return 'skipped';
   // A connection without a syncConfig of its own follows its organisation's default (src/connections/sync-defaults.ts).
@@ -397,7 +400,10 @@ async function finishRun(services: CoreServices, run: SyncRunToRun, connection: 
   await withTransaction(services.pool, async (db) => {
     if (!(await completeSyncRun(db, run.id))) return;
     await recordSyncSuccess(db, connection);
-    if (run.kind === 'initial') await markReady(db, services.cipher, connection);
+    if (run.kind === 'initial') {
+      await markReady(db, services.cipher, connection);
+      await releaseFollowUpsAfterInitial(db, services.jobs, connection.id);
+    }
     if (run.kind === 'incremental' && run.trigger === 'manual') {
       await emitConnectionEvent(db, services.cipher, connection, 'INCREMENTAL_SYNC_COMPLETED', {
         incremental_sync_type: 'manual',
@@ -421,12 +427,15 @@ async function handleFailure(services: CoreServices, run: SyncRunToRun, connecti
       services.log.warn({ paused_until: pause.until.toISOString(), pause_cause: pauseRequest.cause }, notePause(pauseRequest, connection.platform));
       return 'paused';
     }
-    const failObjects = () => failRunObjects(db, connection.id, run.id, message.slice(0, 1000));
+    const failObjectsAndFollowUps = async () => {
+      await failRunObjects(db, connection.id, run.id, message.slice(0, 1000));
+      if (run.kind === 'initial') await cancelFollowUpsAfterInitial(db, connection.id);
+    };
     if (platformError !== null && (platformError.kind === 'unauthorized' || platformError.kind === 'forbidden')) {
       await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
       services.log.warn({ connection_status: 'needs_reauth' }, 'connection needs re-authentication: the platform refused its credentials');
       await failSyncRun(db, run.id, message);
-      await failObjects();
+      await failObjectsAndFollowUps();
       return 'failed';
     }
     if (platformError !== null && platformError.kind === 'billing') {
@@ -443,7 +452,7 @@ async function handleFailure(services: CoreServices, run: SyncRunToRun, connecti
         'connection disabled: the platform refused access for billing',
       );
       await failSyncRun(db, run.id, message);
-      await failObjects();
+      await failObjectsAndFollowUps();
       return 'failed';
     }
     const retryable = platformError === null || platformError.retryable;
@@ -453,7 +462,7 @@ async function handleFailure(services: CoreServices, run: SyncRunToRun, connecti
     }
     if (!retryable || run.attempts + 1 >= MAX_ATTEMPTS) {
       await failSyncRun(db, run.id, message);
-      await failObjects();
+      await failObjectsAndFollowUps();
       return 'failed';
     }
     await requeueAfterError(db, run.id, message);

@@ -17,14 +17,53 @@ import type { Connector } from '../../platforms/connector.ts';
 import { getConnector, registerConnector } from '../../platforms/registry.ts';
 import { xeroConnector } from '../../platforms/xero/index.ts';
 import { tryLockConnectionSync, unlockConnectionSync } from '../../sql/sync-locks.ts';
+import { requestSync } from '../../sync/requests.ts';
 import { startSyncWorkers } from '../../sync/worker.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../webhooks/dispatcher.ts';
 
 type Json = Record<string, unknown>;
 
-// Xero without its 60-a-minute spacing, as in xero.integration.test.ts; its webhooks are Xero's.
+/**
+ * Holds a connection's sync at the first read that follows its read of bills, until released: an initial sync that has
+ * read bills and has more to read.
+ */
+interface HeldAfterBills {
+  connectionId: string;
+  billsRead: boolean;
+  reached: () => void;
+  released: Promise<void>;
+}
+let held: HeldAfterBills | null = null;
+
+async function holdAfterBills<T>(connectionId: string, type: string, read: () => Promise<T>): Promise<T> {
+  const hold = held;
+  if (hold !== null && hold.connectionId === connectionId) {
+    if (type === 'bill') hold.billsRead = true;
+    else if (hold.billsRead) {
+      hold.reached();
+      await hold.released;
+    }
+  }
+  return read();
+}
+
+// Xero without its 60-a-minute spacing, as in xero.integration.test.ts; its webhooks are Xero's. Its reads can be held.
 const PLATFORM = 'XERO_HOOKS';
-const xero: Connector = { ...xeroConnector, id: PLATFORM, name: 'Xero (webhooks)', limits: { requestsPerMinute: null, concurrentRequests: 5 } };
+const xero: Connector = {
+  ...xeroConnector,
+  id: PLATFORM,
+  name: 'Xero (webhooks)',
+  limits: { requestsPerMinute: null, concurrentRequests: 5 },
+  objects: Object.fromEntries(
+    Object.entries(xeroConnector.objects).map(([type, object]) => [
+      type,
+      {
+        ...object,
+        handler: { ...object.handler, read: (ctx, request) => holdAfterBills(ctx.connectionId, type, () => object.handler.read(ctx, request)) },
+      },
+    ]),
+  ),
+};
 const WEBHOOK_KEY = 'xero-webhook-key-0123456789';
 const APP = { clientId: 'ledgerport-xero-hooks', clientSecret: 'xero-hooks-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
 
@@ -279,6 +318,77 @@ describe('POST /platform-webhooks/:platform/:organization_id/:environment', () =
       return run.rows[0]?.status === 'completed' ? true : undefined;
     }, 30_000);
   }, 60_000);
+
+  it("syncs the named types after the connection's initial sync, when the notification arrives while it runs", async () => {
+    // A second Xero organisation is linked; its initial sync reads bills, then is held before its next read.
+    const second = standin.tenants[1];
+    const { connection: linking } = await oauthConnection(t, {
+      platform: PLATFORM,
+      app: { ...APP, webhookKey: WEBHOOK_KEY },
+      tokens: standin.issueTokens(APP.clientId, [second?.id ?? '']),
+      identity: { storeUniqueId: second?.id ?? '', storeName: second?.name ?? null },
+    });
+    let reached = (): void => undefined;
+    let release = (): void => undefined;
+    const reachedHold = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    held = {
+      connectionId: linking.id,
+      billsRead: false,
+      reached,
+      released: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    };
+    const initial = await requestSync(t.db.pool, t.services.jobs, linking.id, { kind: 'initial', trigger: 'link', details: {} });
+    const bill = standin
+      .books(second?.id)
+      .all('Invoices')
+      .find((i) => i.Type === 'ACCPAY' && i.Status === 'AUTHORISED');
+    const billId = String(bill?.InvoiceID);
+    const contactId = String(standin.books(second?.id).all('Contacts')[0]?.ContactID);
+    try {
+      await reachedHold;
+      // The bill changes in Xero after the initial sync read bills: it does not read them again.
+      standin.books(second?.id).change('Invoices', billId, (record) => {
+        record.Reference = 'Changed during the initial sync';
+      });
+      const first = xeroWebhook([{ tenantId: second?.id ?? '', category: 'INVOICE', resourceId: billId, eventType: 'UPDATE' }], WEBHOOK_KEY);
+      expect((await post(first.body, first.headers['x-xero-signature'] ?? null)).statusCode).toBe(200);
+      expect(summary()).toEqual({ changes: 2, sync_runs: 1, revoked: 0, duplicate: false });
+      // A second notification during the same initial sync joins the first's run.
+      const again = xeroWebhook([{ tenantId: second?.id ?? '', category: 'CONTACT', resourceId: contactId, eventType: 'UPDATE' }], WEBHOOK_KEY);
+      expect((await post(again.body, again.headers['x-xero-signature'] ?? null)).statusCode).toBe(200);
+      expect(summary()).toEqual({ changes: 2, sync_runs: 1, revoked: 0, duplicate: false });
+    } finally {
+      release();
+      held = null;
+    }
+    const followUps = async () =>
+      (
+        await t.db.pool.query<{ id: string; status: string; request: Json; started_at: Date | null }>(
+          `SELECT id, status, request, started_at FROM sync_runs WHERE connection_id = $1 AND trigger = 'platform_webhook'`,
+          [linking.id],
+        )
+      ).rows;
+    expect((await followUps()).map((r) => r.request.object_types)).toEqual([expect.arrayContaining(['BILL', 'INVOICE', 'CUSTOMER', 'VENDOR'])]);
+    // The initial sync completes; then, and only then, the notifications' one run reads the bill again.
+    const done = await until(async () => {
+      const [run] = await followUps();
+      return run?.status === 'completed' ? run : undefined;
+    }, 60_000);
+    const initialRun = (
+      await t.db.pool.query<{ status: string; finished_at: Date }>('SELECT status, finished_at FROM sync_runs WHERE id = $1', [initial.id])
+    ).rows[0];
+    expect(initialRun?.status).toBe('completed');
+    expect(done.started_at?.getTime()).toBeGreaterThanOrEqual(initialRun?.finished_at.getTime() ?? Infinity);
+    const stored = await t.db.pool.query<{ raw: Json }>(
+      `SELECT raw FROM records WHERE connection_id = $1 AND object_type = 'bill' AND platform_id = $2`,
+      [linking.id, billId],
+    );
+    expect(stored.rows[0]?.raw.Reference).toBe('Changed during the initial sync');
+  }, 90_000);
 
   it('refuses what it cannot verify or read, and records none of it', async () => {
     const before = await receipts();
