@@ -1,5 +1,5 @@
 /**
- * `node bench/xero-busy-month.ts`: does a busy Xero organisation stay inside Xero's 5,000 API calls a day? A simulated
+ * `node bench/xero-busy-month.ts [--webhooks]`: does a busy Xero organisation stay inside Xero's 5,000 API calls a day? A simulated
  * month against the Xero stand-in (test/standins/xero, built from Xero's published OpenAPI), counting every request it
  * answers, per simulated day. Figures are printed and saved to bench/results/xero-busy-month.json, never asserted.
  *
@@ -23,9 +23,15 @@
  *   tokens last 30 minutes: the stored token is marked expired whenever 30 simulated minutes have passed since the last
  *   refresh, so the token endpoint sees the refreshes a real day would (counted apart: Xero's 5,000 are API calls).
  *
+ * - With `--webhooks` (or BENCH_WEBHOOKS=1), as docs/platforms.md recommends: the OAuth app has a webhook key and Xero
+ *   notifies every change, ours included, through POST /platform-webhooks/XERO_BUDGET_BENCH/…: each edit in Xero, one
+ *   signed notification as it happens, and each bill we write, one after its write (before the write's follow-up
+ *   runs, so a follow-up that already covers the types is joined). The targeted sync each notification queues is run at
+ *   once, like the follow-ups. The hourly syncs stay: they are the safety net for what webhooks do not name.
+ *
  * Simplified: edits in Xero are reference changes of existing documents (no new payments or credit notes during the
- * month); bill writes are creates only; no platform webhooks (Xero's notifications would add targeted syncs); the
- * stand-in answers at once and never refuses (no 429 retries).
+ * month); bill writes are creates only; one notification per change (Xero may batch several); the stand-in answers at
+ * once and never refuses (no 429 retries).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -45,6 +51,7 @@ import { startWriteWorkers } from '../src/writes/worker.ts';
 import type { XeroBooks } from '../test/standins/xero/books.ts';
 import { generator, type Json } from '../test/standins/xero/seed.ts';
 import { startXeroStandIn, useStandIn, type LoggedRequest } from '../test/standins/xero/server.ts';
+import { xeroWebhook } from '../test/standins/xero/webhooks.ts';
 import { openBenchContext } from './lib/context.ts';
 import { numberFromEnv } from './lib/env.ts';
 import { ROOT } from './lib/processes.ts';
@@ -58,6 +65,8 @@ const EDITS_PER_HOUR = 5;
 const BUDGET = 5_000;
 const TOKEN_MINUTES = 30;
 const PLATFORM = 'XERO_BUDGET_BENCH';
+const WEBHOOKS = process.argv.includes('--webhooks') || process.env.BENCH_WEBHOOKS === '1';
+const WEBHOOK_KEY = 'bench-xero-webhook-key-0123456789';
 const VERSION = '2024-08-31';
 const APP = { clientId: 'bench-xero-budget-app', clientSecret: 'bench-xero-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
 const DAY_MS = 86_400_000;
@@ -67,7 +76,7 @@ const log = (message: string): void => {
   process.stdout.write(`[${Math.round((performance.now() - began) / 1000)}s] ${message}\n`);
 };
 
-type Activity = 'hourly syncs' | 'bill writes' | 'write follow-up syncs';
+type Activity = 'hourly syncs' | 'bill writes' | 'write follow-up syncs' | 'webhook syncs';
 
 interface DayCount {
   day: number;
@@ -181,7 +190,7 @@ try {
     clientId: APP.clientId,
     clientSecretCiphertext: services.cipher.encrypt(APP.clientSecret),
     redirectUri: APP.redirectUri,
-    webhookKeyCiphertext: null,
+    webhookKeyCiphertext: WEBHOOKS ? services.cipher.encrypt(WEBHOOK_KEY) : null,
   });
   const tenant = standin.tenants[0];
   if (tenant === undefined) throw new Error('the stand-in has no organisation');
@@ -263,7 +272,19 @@ try {
   let edits = 0;
   let written = 0;
 
-  const writeBill = async (): Promise<void> => {
+  /** Xero's notification of a change to one document, received by the service (webhooks on only). */
+  const notify = async (invoiceId: string, eventType: 'CREATE' | 'UPDATE'): Promise<void> => {
+    const sent = xeroWebhook([{ tenantId: tenant.id, category: 'INVOICE', resourceId: invoiceId, eventType }], WEBHOOK_KEY);
+    const response = await app.inject({
+      method: 'POST',
+      url: `/platform-webhooks/${PLATFORM}/${organizationId}/sandbox`,
+      payload: sent.body,
+      headers: { 'content-type': 'application/json', ...sent.headers },
+    });
+    if (response.statusCode !== 200) throw new Error(`the notification answered ${response.statusCode}: ${response.body}`);
+  };
+
+  const writeBill = async (): Promise<string | null> => {
     written += 1;
     const response = await app.inject({
       method: 'POST',
@@ -280,6 +301,8 @@ try {
       },
     });
     if (response.statusCode !== 200) throw new Error(`bill write ${written} answered ${response.statusCode}: ${response.body}`);
+    const bill = (JSON.parse(response.body) as { bill?: { platform_id?: unknown } }).bill;
+    return typeof bill?.platform_id === 'string' ? bill.platform_id : null;
   };
   /** The follow-up sync the write queued (requested just after the write's answer, so awaited here), run at once. */
   const followUps = async (): Promise<number> => {
@@ -311,7 +334,7 @@ try {
       total: 0,
       tokenCalls: 0,
       byKind: {},
-      byActivity: { 'hourly syncs': 0, 'bill writes': 0, 'write follow-up syncs': 0 },
+      byActivity: { 'hourly syncs': 0, 'bill writes': 0, 'write follow-up syncs': 0, 'webhook syncs': 0 },
       syncs: 0,
       writes: 0,
       wallSeconds: 0,
@@ -330,6 +353,12 @@ try {
         books.change('Invoices', String(document.InvoiceID), (record) => {
           record.Reference = `Edited in Xero ${edits}`;
         });
+        if (WEBHOOKS) {
+          await tokensAt((day - 1) * 1_440 + hour * 60);
+          await notify(String(document.InvoiceID), 'UPDATE');
+          count.syncs += await followUps();
+          tally('webhook syncs');
+        }
       }
       await tokensAt((day - 1) * 1_440 + hour * 60);
       await sync('incremental');
@@ -337,9 +366,11 @@ try {
       tally('hourly syncs');
       for (const minute of writeMinutes.filter((m) => m >= hour * 60 && m < (hour + 1) * 60)) {
         await tokensAt((day - 1) * 1_440 + minute);
-        await writeBill();
+        const billId = await writeBill();
         count.writes += 1;
         tally('bill writes');
+        // Xero notifies our own write too; its targeted sync joins the write's follow-up when that covers the types.
+        if (WEBHOOKS && billId !== null) await notify(billId, 'CREATE');
         count.syncs += await followUps();
         tally('write follow-up syncs');
       }
@@ -350,7 +381,8 @@ try {
     days.push(count);
     log(
       `day ${day}: ${count.total} API calls (+${count.tokenCalls} token refreshes): hourly syncs ${count.byActivity['hourly syncs']}, ` +
-        `bill writes ${count.byActivity['bill writes']}, follow-ups ${count.byActivity['write follow-up syncs']}; ${count.wallSeconds} s`,
+        `bill writes ${count.byActivity['bill writes']}, follow-ups ${count.byActivity['write follow-up syncs']}, ` +
+        `webhook syncs ${count.byActivity['webhook syncs']}; ${count.wallSeconds} s`,
     );
   }
 
@@ -369,6 +401,7 @@ try {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, node: process.version },
     days: DAYS,
+    webhooks: WEBHOOKS,
     budget: BUDGET,
     organisation: {
       documents: documents.length,
@@ -382,14 +415,25 @@ try {
     perDay: { hourlySyncs: 24, billWrites: WRITES_PER_DAY, editsInXero: 24 * EDITS_PER_HOUR, editsOfDocumentsWithFiles: (24 * EDITS_PER_HOUR) / 10 },
     initialSync: initial,
     maxDay: { day: maxDay?.day ?? null, total: maxDay?.total ?? 0 },
-    typicalDay: { total: median(totals), tokenCalls: median(days.map((d) => d.tokenCalls)), byKind: typicalByKind },
+    typicalDay: {
+      total: median(totals),
+      tokenCalls: median(days.map((d) => d.tokenCalls)),
+      byActivity: Object.fromEntries(
+        (['hourly syncs', 'bill writes', 'write follow-up syncs', 'webhook syncs'] as const).map((a) => [
+          a,
+          median(days.map((d) => d.byActivity[a])),
+        ]),
+      ),
+      byKind: typicalByKind,
+    },
     daysOverBudget: over,
     violations: standin.violations.length,
     wallSeconds: round((performance.now() - began) / 1000, 0),
   };
   const saved = { ...summary, dayCounts: days };
   await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  await writeFile(path.join(ROOT, 'bench', 'results', 'xero-busy-month.json'), `${JSON.stringify(saved, null, 2)}\n`);
+  const file = WEBHOOKS ? 'xero-busy-month-webhooks.json' : 'xero-busy-month.json';
+  await writeFile(path.join(ROOT, 'bench', 'results', file), `${JSON.stringify(saved, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   if (standin.violations.length > 0) process.stdout.write(`contract violations: ${JSON.stringify(standin.violations.slice(0, 5), null, 2)}\n`);
 } catch (error) {

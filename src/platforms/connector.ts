@@ -421,6 +421,11 @@ export interface InboundWebhooks {
   revocations?(body: unknown, headers: InboundHeaders): InboundRevocation[];
   /** How soon the platform wants its answer (documentation; the receiver answers before any sync runs). */
   acknowledgeWithinMs: number;
+  /**
+   * The platform wants answers without a body (Xero: "There is no body in the response"): its 200 and its 401 are sent
+   * empty, the summary goes to the log only. Absent: the JSON summary or error, which Stripe's dashboard shows.
+   */
+  answersWithoutBody?: boolean;
 }
 
 export interface Connector {

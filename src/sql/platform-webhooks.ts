@@ -38,7 +38,8 @@ export async function setWebhookKeyCiphertext(
 
 /**
  * The connections of an organisation's platform accounts, by store_unique_id or store_domain (Shopify names shops by
- * domain): only those whose data a sync can read. `account` is whichever of the two matched, as the notification named it.
+ * domain): only those a sync can read, ready or with their initial sync under way (src/sql/follow-up-runs.ts says
+ * what waits for it). `account` is whichever of the two matched, as the notification named it.
  */
 export async function connectionsOfAccounts(
   db: Queryable,
@@ -51,7 +52,7 @@ export async function connectionsOfAccounts(
     `SELECT id, CASE WHEN store_unique_id = ANY($4::text[]) THEN store_unique_id ELSE store_domain END AS account FROM connections
       WHERE organization_id = $1 AND environment = $2 AND platform = $3
         AND (store_unique_id = ANY($4::text[]) OR store_domain = ANY($4::text[]))
-        AND ready_at IS NOT NULL AND duplicate_of IS NULL AND status IN ('active', 'unhealthy')
+        AND (ready_at IS NOT NULL OR linked_at IS NOT NULL) AND duplicate_of IS NULL AND status IN ('active', 'unhealthy', 'not_ready')
       ORDER BY id`,
     [organizationId, environment, platform, accounts],
   );

@@ -12,6 +12,8 @@ export interface SyncRunRequest {
   start_date?: string;
   end_date?: string;
   data_batching?: DataBatching | null;
+  /** A follow-up run waiting for the connection's initial sync to complete (src/sql/follow-up-runs.ts). */
+  after_initial?: boolean;
 }
 
 export interface SyncRunToRun {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createConnection } from '../connections/connections.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
-import { books, MEMORY_PLATFORM, memoryPlatformApp } from '../../test/support/memory-platform.ts';
+import { books, MEMORY_PLATFORM, memoryPlatformApp, platformFailure } from '../../test/support/memory-platform.ts';
 import { followUpTypes } from './follow-up-scope.ts';
 import { requestFollowUpSync, requestSync } from './requests.ts';
 import { runSync } from './runner.ts';
@@ -123,5 +123,75 @@ describe("a write's follow-up sync", () => {
     );
     expect(await follow(connection, ['bill'])).toBeNull();
     expect(await queued(connection.id)).toEqual([]);
+  });
+
+  describe('while the initial sync is under way', () => {
+    /** A linked connection whose initial sync read accounts, then failed on bills with `failure` (it is queued again, or failed). */
+    async function initialStopped(failure: 'server' | 'unauthorized'): Promise<{ connection: ConnectionRecord; initialId: string }> {
+      counter += 1;
+      books.addAccount('A1', 'Account 1');
+      books.addBill('B1', 100, '2026-01-15T00:00:00.000Z');
+      const { connection } = await createConnection(
+        app().db.pool,
+        app().services.cipher,
+        { organizationId: app().org.organization.id, environment: 'sandbox' },
+        {
+          platform: MEMORY_PLATFORM,
+          name: null,
+          credentials: { api_key: `w${counter}` },
+          identity: { storeUniqueId: `waiting-${counter}`, storeName: 'Memory' },
+          syncConfig: { historical_months: 0 },
+          scope: null,
+          marketplace: null,
+          redirectUrl: null,
+        },
+      );
+      const initial = await requestSync(app().db.pool, app().services.jobs, connection.id, { kind: 'initial', trigger: 'link', details: {} });
+      books.failNext = { error: platformFailure(failure), type: 'bills', atPageToken: null };
+      expect(await runSync(app().services, initial.id, signal)).toBe(failure === 'server' ? 'retry' : 'failed');
+      return { connection, initialId: initial.id };
+    }
+    const jobsOf = async (runId: string) =>
+      Number(
+        (
+          await app().db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'sync' AND data->>'syncRunId' = $1`, [
+            runId,
+          ])
+        ).rows[0]?.n,
+      );
+
+    it('waits for it to complete (an initial run put back resumes past what it read), then runs with its job sent', async () => {
+      const { connection, initialId } = await initialStopped('server');
+      // The initial run read accounts already: a change to one must be read after it, not left to it.
+      const followUp = await follow(connection, ['account']);
+      const again = await follow(connection, ['bill']);
+      expect(followUp).not.toBe(initialId);
+      expect(again).toBe(followUp);
+      expect((await queued(connection.id)).find((r) => r.id === followUp)?.request).toEqual({
+        object_types: ['ACCOUNT', 'BILL'],
+        after_initial: true,
+      });
+      expect(await jobsOf(followUp ?? '')).toBe(0);
+      // Even with a job, it does not run before the initial sync completes.
+      expect(await runSync(app().services, followUp ?? '', signal)).toBe('skipped');
+      expect((await queued(connection.id)).map((r) => r.id)).toContain(followUp);
+
+      expect(await runSync(app().services, initialId, signal)).toBe('completed');
+      expect((await queued(connection.id)).find((r) => r.id === followUp)?.request).toEqual({ object_types: ['ACCOUNT', 'BILL'] });
+      expect(await jobsOf(followUp ?? '')).toBe(1);
+      expect(await runSync(app().services, followUp ?? '', signal)).toBe('completed');
+    });
+
+    it('is cancelled with an initial sync that fails, so none waits forever and the retry can be scheduled', async () => {
+      const { connection, initialId } = await initialStopped('server');
+      const followUp = await follow(connection, ['account']);
+      books.failNext = { error: platformFailure('unauthorized'), type: 'bills', atPageToken: null };
+      expect(await runSync(app().services, initialId, signal)).toBe('failed');
+      const run = await app().db.pool.query<{ status: string }>('SELECT status FROM sync_runs WHERE id = $1', [followUp]);
+      expect(run.rows[0]?.status).toBe('cancelled');
+      expect(await queued(connection.id)).toEqual([]);
+      // With the initial sync failed, nothing is under way to wait for: nothing is queued.
+      expect(await follow(connection, ['bill'])).toBeNull();
+    });
   });
 });

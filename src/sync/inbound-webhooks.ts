@@ -80,7 +80,7 @@ export async function receivePlatformWebhook(
   }
   let body: unknown;
   try {
-    body = JSON.parse(received.rawBody.toString('utf8'));
+    body = parseStorable(received.rawBody.toString('utf8'));
   } catch {
     throw new ServiceError('MALFORMED_JSON', 'The webhook body is not JSON.', { source: 'service', location: 'body' });
   }
@@ -137,6 +137,26 @@ export async function receivePlatformWebhook(
     outcome.duplicate ? 'platform webhook received again: ignored' : 'platform webhook received',
   );
   return outcome;
+}
+
+/** U+FFFD, the replacement character: what stands in the receipt for a NUL the platform sent. */
+const NUL_STAND_IN = '\uFFFD';
+const hasNul = (text: string): boolean => text.includes('\u0000');
+const withoutNul = (text: string): string => text.replaceAll('\u0000', NUL_STAND_IN);
+
+/**
+ * The notification as JSON PostgreSQL can hold: a NUL (`\u0000`, which text and jsonb refuse) in any string or name
+ * becomes U+FFFD. Refusing it instead would have the platform retry for hours (and Shopify then drop the subscription),
+ * for a notification that only names what changed: the sync reads the record itself from the platform. Only a body
+ * whose text has the escape pays for the reviver (a raw NUL byte is not JSON at all: JSON.parse refuses it).
+ */
+export function parseStorable(text: string): unknown {
+  if (!text.includes('\\u0000')) return JSON.parse(text);
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (typeof value === 'string') return withoutNul(value);
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.keys(value).some(hasNul)) return value;
+    return Object.fromEntries(Object.entries(value).map(([name, inner]) => [withoutNul(name), inner]));
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { withTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import type { JobSender } from '../queue/sender.ts';
 import { QUEUES } from '../queue/names.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
-import { insertFollowUpRun, queuedRuns, widenQueuedRun } from '../sql/follow-up-runs.ts';
+import { cancelRunsAfterInitial, insertFollowUpRun, queuedRuns, releaseRunsAfterInitial, widenQueuedRun } from '../sql/follow-up-runs.ts';
 import { lockFollowUpRequests } from '../sql/sync-locks.ts';
 import { initialSyncNeeded, insertQueuedSyncRun } from '../sql/sync-requests.ts';
 import { objectTypeToEntity } from '../connections/sync-config.ts';
@@ -76,7 +76,9 @@ export async function requestFollowUpSync(
 /**
  * An incremental sync of some types only, for a write's follow-up (after FOLLOW_UP_DELAY_SECONDS) or a platform's
  * webhook (at once). A queued run that reads those types already is enough; a queued run of the same trigger is
- * widened instead of queuing a second. Null when the connection's data is not ready (its initial sync reads all).
+ * widened instead of queuing a second. While the connection's initial sync is under way the run waits for it to
+ * complete (src/sql/follow-up-runs.ts): the initial sync may have read those types before the change. Null when the
+ * connection's data is not ready and no initial sync is queued or running.
  */
 export async function requestTargetedSync(
   pool: Pool,
@@ -101,16 +103,52 @@ export async function requestTargetedSyncIn(
   // Serialises concurrent writers of one connection for this check-then-insert only.
   await lockFollowUpRequests(db, connectionId);
   const queued = await queuedRuns(db, connectionId);
-  // A queued initial or incremental run that reads these entities (or all of them) will see the change too; a
-  // backfill reads one entity's window only.
-  const covering = queued.find((run) => run.kind !== 'backfill' && (run.entities === null || entities.every((e) => run.entities?.includes(e))));
+  // A queued incremental run that reads these entities (or all of them) will see the change too, and so will an initial
+  // run not yet started; one put back after starting resumes past what it read. A backfill reads one entity's window.
+  const covering = queued.find(
+    (run) =>
+      (run.kind === 'incremental' || (run.kind === 'initial' && !run.started)) &&
+      (run.entities === null || entities.every((e) => run.entities?.includes(e))),
+  );
   if (covering !== undefined) return covering.id;
   const sameTrigger = queued.find((run) => run.trigger === options.trigger);
   if (sameTrigger !== undefined && (await widenQueuedRun(db, sameTrigger.id, entities))) return sameTrigger.id;
-  const runId = await insertFollowUpRun(db, connectionId, entities, options.trigger);
-  if (runId === null) return null;
+  const inserted = await insertFollowUpRun(db, connectionId, entities, options.trigger);
+  if (inserted === null) return null;
+  // Its job is sent when the initial sync completes (releaseFollowUpsAfterInitial).
+  if (!inserted.afterInitial) await sendFollowUpJob(db, jobs, connectionId, inserted.id, options.trigger, options.delaySeconds);
+  return inserted.id;
+}
+
+async function sendFollowUpJob(
+  db: PoolClient,
+  jobs: JobSender,
+  connectionId: string,
+  runId: string,
+  trigger: string,
+  delaySeconds: number,
+): Promise<void> {
   // A webhook's run waits its turn behind a running sync a second at a time (src/sync/worker.ts, BUSY_RETRY_SECONDS).
-  const data = options.trigger === 'platform_webhook' ? { syncRunId: runId, connectionId, busyRetrySeconds: 1 } : { syncRunId: runId, connectionId };
-  await jobs.send(QUEUES.sync, data, options.delaySeconds > 0 ? { startAfterSeconds: options.delaySeconds } : {}, db);
-  return runId;
+  const data = trigger === 'platform_webhook' ? { syncRunId: runId, connectionId, busyRetrySeconds: 1 } : { syncRunId: runId, connectionId };
+  await jobs.send(QUEUES.sync, data, delaySeconds > 0 ? { startAfterSeconds: delaySeconds } : {}, db);
+}
+
+/**
+ * In the transaction that completes a connection's initial sync (after its connection row is updated): the follow-up
+ * runs that waited for it get their jobs, at once. Under the follow-up lock, so a request either inserted its run
+ * before (released here) or sees the connection ready (and sends its own job).
+ */
+export async function releaseFollowUpsAfterInitial(db: PoolClient, jobs: JobSender, connectionId: string): Promise<void> {
+  await lockFollowUpRequests(db, connectionId);
+  for (const run of await releaseRunsAfterInitial(db, connectionId)) await sendFollowUpJob(db, jobs, connectionId, run.id, run.trigger, 0);
+}
+
+/**
+ * In the transaction that fails a connection's initial sync: the follow-up runs that waited for it are cancelled (the
+ * retry reads everything, and a queued run would keep the retry from being scheduled: src/sql/due-syncs.ts). Under the
+ * follow-up lock, so a request either inserted its run before (cancelled here) or sees no initial sync under way.
+ */
+export async function cancelFollowUpsAfterInitial(db: PoolClient, connectionId: string): Promise<number> {
+  await lockFollowUpRequests(db, connectionId);
+  return cancelRunsAfterInitial(db, connectionId);
 }

@@ -31,7 +31,9 @@ import { countRunDeletions, countRunPage } from '../sql/sync-run-objects.ts';
 import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from '../connections/sync-config.ts';
 import { ExportPending, pageReader, waitForExport } from './bulk-read.ts';
+import { dropReadSyncExport } from '../sql/drop-read-sync-export.ts';
 import { withConnectionPageLock } from './lock.ts';
+import { cancelFollowUpsAfterInitial, releaseFollowUpsAfterInitial } from './requests.ts';
 import { tryLockConnectionSync, unlockConnectionSync } from '../sql/sync-locks.ts';
 import {
   cancelSyncRun,
@@ -107,6 +109,8 @@ interface ObjectRead {
 export async function runSync(services: CoreServices, runId: string, signal: AbortSignal): Promise<RunOutcome> {
   const run = await loadSyncRun(services.pool, runId);
   if (run === null || ['completed', 'failed', 'cancelled'].includes(run.status)) return 'skipped';
+  // Not before the initial sync completes: its completion sends this run's job (src/sync/requests.ts).
+  if (run.request.after_initial === true) return 'skipped';
   const found = await findConnectionForService(services.pool, run.connection_id);
   if (found === null) return 'skipped';
   // A connection without a syncConfig of its own follows its organisation's default (src/connections/sync-defaults.ts).
@@ -329,7 +333,12 @@ async function readBatch(
     mapping: { strict: services.config.strictMapping, platform: connection.platform ?? 'unknown', log: services.log },
   };
   let pageToken = state.page_token;
-  const read = pageReader(pool, ctx, target.handler, { connectionId: connection.id, objectType: target.objectType, runId: run.id, batchIndex });
+  const read = pageReader(pool, services.cipher, ctx, target.handler, {
+    connectionId: connection.id,
+    objectType: target.objectType,
+    runId: run.id,
+    batchIndex,
+  });
   const readPrepared = async (token: string | null): Promise<{ page: ReadPage; prepared: PreparedPage }> => {
     const page = await read({ since, window: batch.window, pageToken: token });
     return { page, prepared: await preparePage(pageContext, page) };
@@ -370,6 +379,8 @@ async function readBatch(
         if (pageContext.announceChanges) await emitEvents(db, services.cipher, target.tenant, deletedEvents(pageContext, gone));
       }
       if (fullListing) await forgetSeen(db, run.id, target.objectType);
+      // The export read (if this was one) is done: its row, and the link to its results, go with the last page.
+      await dropReadSyncExport(db, connection.id, target.objectType);
       // A backfill reads one window: its cursor says nothing about changes elsewhere, so it never moves the object's cursor.
       await finishObjectBatch(db, connection.id, target.objectType, batchIndex + 1, run.kind === 'backfill' ? null : (page.nextSince ?? null));
       if (batchIndex + 1 >= batchTotal) await completeObjectRead(db, connection.id, target.objectType, since === null && run.kind !== 'backfill');
@@ -395,7 +406,10 @@ async function finishRun(services: CoreServices, run: SyncRunToRun, connection: 
   await withTransaction(services.pool, async (db) => {
     if (!(await completeSyncRun(db, run.id))) return;
     await recordSyncSuccess(db, connection);
-    if (run.kind === 'initial') await markReady(db, services.cipher, connection);
+    if (run.kind === 'initial') {
+      await markReady(db, services.cipher, connection);
+      await releaseFollowUpsAfterInitial(db, services.jobs, connection.id);
+    }
     if (run.kind === 'incremental' && run.trigger === 'manual') {
       await emitConnectionEvent(db, services.cipher, connection, 'INCREMENTAL_SYNC_COMPLETED', {
         incremental_sync_type: 'manual',
@@ -419,12 +433,15 @@ async function handleFailure(services: CoreServices, run: SyncRunToRun, connecti
       services.log.warn({ paused_until: pause.until.toISOString(), pause_cause: pauseRequest.cause }, notePause(pauseRequest, connection.platform));
       return 'paused';
     }
-    const failObjects = () => failRunObjects(db, connection.id, run.id, message.slice(0, 1000));
+    const failObjectsAndFollowUps = async () => {
+      await failRunObjects(db, connection.id, run.id, message.slice(0, 1000));
+      if (run.kind === 'initial') await cancelFollowUpsAfterInitial(db, connection.id);
+    };
     if (platformError !== null && (platformError.kind === 'unauthorized' || platformError.kind === 'forbidden')) {
       await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
       services.log.warn({ connection_status: 'needs_reauth' }, 'connection needs re-authentication: the platform refused its credentials');
       await failSyncRun(db, run.id, message);
-      await failObjects();
+      await failObjectsAndFollowUps();
       return 'failed';
     }
     if (platformError !== null && platformError.kind === 'billing') {
@@ -441,7 +458,7 @@ async function handleFailure(services: CoreServices, run: SyncRunToRun, connecti
         'connection disabled: the platform refused access for billing',
       );
       await failSyncRun(db, run.id, message);
-      await failObjects();
+      await failObjectsAndFollowUps();
       return 'failed';
     }
     const retryable = platformError === null || platformError.retryable;
@@ -451,7 +468,7 @@ async function handleFailure(services: CoreServices, run: SyncRunToRun, connecti
     }
     if (!retryable || run.attempts + 1 >= MAX_ATTEMPTS) {
       await failSyncRun(db, run.id, message);
-      await failObjects();
+      await failObjectsAndFollowUps();
       return 'failed';
     }
     await requeueAfterError(db, run.id, message);

@@ -8,7 +8,9 @@
  * (the webhook signing keys) rotated, an OAuth consent started (its state is
  * stored), a link error announced (its update_url holds the link token), and
  * webhooks delivered to a receiver that echoes every body back into the
- * attempt log. Link tokens (in link_url) are secrets too: they open the link page. Then the whole database is
+ * attempt log. Link tokens (in link_url) are secrets too: they open the link page. A SHOPIFY shop is read whole
+ * through bulk exports, whose result links (7-day bearer URLs to the shop's data) are sealed while a read waits for
+ * them and dropped once read (migration 0037). Then the whole database is
  * dumped (pg_dump, or COPY of every table: test/support/database-dump.ts) and
  * none of the secrets the test knows may be in it, in clear or encoded.
  */
@@ -17,11 +19,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, listenOnLoopback } from '../support/loopback-server.ts';
-import { completeLink, connectionForId, recordLinkError } from '../../src/connections/connections.ts';
+import { completeLink, connectionForId, createConnection, recordLinkError } from '../../src/connections/connections.ts';
 import { getConnector, registerConnector } from '../../src/platforms/registry.ts';
 import { xeroConnector } from '../../src/platforms/xero/index.ts';
-import { ensureInitialSync } from '../../src/sync/requests.ts';
-import { runSync } from '../../src/sync/runner.ts';
+import { sealJson } from '../../src/platforms/context.ts';
+import { SHOPIFY } from '../../src/platforms/shopify/client.ts';
+import { ensureInitialSync, requestSync } from '../../src/sync/requests.ts';
+import { runSync, type RunOutcome } from '../../src/sync/runner.ts';
+import { startShopifyStandIn, type ShopifyStandIn } from '../standins/shopify/standin.ts';
+import { registerOAuthApp } from '../support/oauth-connection.ts';
 import type { CreatedOrganization } from '../../src/tenants/organizations.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
@@ -82,8 +88,12 @@ async function until(what: string, condition: () => Promise<boolean>, timeoutMs 
 
 let standin: XeroStandIn;
 let restore: () => void;
+let shopify: ShopifyStandIn;
+const SHOP = 'secrets-shop.myshopify.com';
 
 beforeAll(async () => {
+  shopify = await startShopifyStandIn();
+  process.env.SHOPIFY_API_URL = shopify.url;
   standin = await startXeroStandIn();
   restore = useStandIn(standin);
   standin.registerClient(APP);
@@ -93,6 +103,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await standin.close();
+  await shopify.close();
+  delete process.env.SHOPIFY_API_URL;
   restore();
 });
 
@@ -294,6 +306,58 @@ describe.each(testServers())('secrets at rest on the %s server', (server: TestSe
     expect(Object.keys(linkError ?? {})).toEqual(['type', 'code', 'connection_id', 'access_token', 'update_url', 'message', 'platform']);
     const jobCompleted = receiver.bodies.find((b) => b.code === 'JOB_COMPLETED');
     expect(Object.keys(jobCompleted ?? {})).toEqual(['type', 'code', 'connection_id', 'access_token', 'job']);
+
+    // A SHOPIFY shop read whole through bulk exports. While the storage holding an export's results is down, the ready
+    // export's result link (a bearer URL to the shop's data) waits sealed; once read, it is gone.
+    shopify.addShop(SHOP, { orders: 6 });
+    const shopifyApp = { clientId: shopify.app.clientId, clientSecret: shopify.app.clientSecret, redirectUri: APP.redirectUri };
+    await registerOAuthApp(t, SHOPIFY, shopifyApp, org);
+    known('Shopify app client secret', shopify.app.clientSecret);
+    const { connection: shop } = await createConnection(
+      t.db.pool,
+      t.services.cipher,
+      { organizationId: orgId, environment: 'sandbox' },
+      {
+        platform: SHOPIFY,
+        name: null,
+        credentials: { store_url: SHOP },
+        identity: { storeUniqueId: SHOP, storeName: null },
+        syncConfig: { historical_months: 0 },
+        scope: null,
+        marketplace: null,
+        redirectUrl: null,
+      },
+    );
+    const shopToken = known('Shopify access token', shopify.issueToken(SHOP));
+    await t.db.pool.query('UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1', [
+      shop.id,
+      sealJson(t.services.cipher, { accessToken: shopToken, refreshToken: null, expiresAt: null, tenantId: null }),
+    ]);
+    const resultLinks = known('Shopify bulk result links', `${shopify.url}/_bulk/`);
+    const shopRun = await requestSync(t.db.pool, t.services.jobs, shop.id, { kind: 'initial', trigger: 'api', details: {} });
+    const runShop = async (until: RunOutcome): Promise<RunOutcome> => {
+      let outcome = await runSync(t.services, shopRun.id, new AbortController().signal);
+      for (let n = 0; outcome !== until && (outcome === 'waiting' || outcome === 'retry') && n < 20; n++)
+        outcome = await runSync(t.services, shopRun.id, new AbortController().signal);
+      return outcome;
+    };
+    shopify.shop(SHOP).failedResultDownloads = 1_000;
+    expect(await runShop('retry')).toBe('retry');
+    const waiting = await t.db.pool.query<{ sealed: Buffer | null }>(
+      `SELECT result_cursor_ciphertext AS sealed FROM sync_exports WHERE connection_id = $1 AND status = 'ready'`,
+      [shop.id],
+    );
+    const sealed = waiting.rows[0]?.sealed ?? null;
+    if (sealed === null) throw new Error('no ready export is waiting to be read');
+    expect(t.services.cipher.decrypt(sealed)).toContain(resultLinks);
+    const midRead = await dumpDatabase(t.db.url);
+    expect(encodings(resultLinks).filter((form) => midRead.text.includes(form))).toEqual([]);
+    shopify.shop(SHOP).failedResultDownloads = 0;
+    expect(await runShop('completed')).toBe('completed');
+    expect((await t.db.pool.query('SELECT 1 FROM sync_exports WHERE connection_id = $1', [shop.id])).rowCount).toBe(0);
+    expect((await t.db.pool.query(`SELECT 1 FROM records WHERE connection_id = $1 AND object_type = 'order'`, [shop.id])).rowCount).toBeGreaterThan(
+      0,
+    );
 
     const dump: DatabaseDump = await dumpDatabase(t.db.url);
     // The dump holds the data (a vacuous dump would find nothing either).

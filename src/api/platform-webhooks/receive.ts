@@ -1,5 +1,8 @@
 import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
+import { getConnector } from '../../platforms/index.ts';
+import { isRecord } from '../../platforms/json.ts';
 import { receivePlatformWebhook } from '../../sync/inbound-webhooks.ts';
 import { EnvironmentSchema } from '../admin/organizations/schemas.ts';
 
@@ -16,7 +19,9 @@ export const contract = defineContract({
     "Set this address in the platform's developer portal and the key it signs with as webhook_key on the organisation's OAuth app " +
     '(PUT /admin/organizations/:id/oauth_apps/:platform). The signature is checked on the raw body: 401 when it does not match or no key is ' +
     'registered. A verified notification is recorded and each connection to an account it names gets an incremental sync of the changed ' +
-    'types at once; our own entity webhooks follow from that sync (docs/sync.md, "Platform webhooks").',
+    'types at once; our own entity webhooks follow from that sync (docs/sync.md, "Platform webhooks"). ' +
+    'For Xero, whose documentation says "There is no body in the response", the 200 and the 401 are sent with an empty body ' +
+    '(the summary below is logged instead).',
   params: Type.Object({
     platform: Type.String({ minLength: 1, maxLength: 100, description: 'Platform id, e.g. XERO.' }),
     organization_id: Type.String({ format: 'uuid', description: 'Organisation whose OAuth app the platform sends for.' }),
@@ -54,3 +59,25 @@ export default defineEndpoint(contract, async (request) => {
   });
   return { changes: outcome.changes, sync_runs: outcome.syncRuns, revoked: outcome.revoked, duplicate: outcome.duplicate };
 });
+
+/** The answers a platform wants without a body (Xero's 200 and 401): the summary or the refusal is in the log only. */
+const BODILESS_STATUSES = new Set([200, 401]);
+
+/**
+ * onSend hook of the platform webhooks' scope: empties the 200 and the 401 of a platform that wants no body in the
+ * response (InboundWebhooks.answersWithoutBody), leaving every other answer as it is.
+ */
+export function emptyAnswerWhereWanted(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
+  const platform = isRecord(request.params) && typeof request.params.platform === 'string' ? request.params.platform : '';
+  if (!BODILESS_STATUSES.has(reply.statusCode) || getConnector(platform)?.webhooks?.answersWithoutBody !== true) {
+    done(null, payload);
+    return;
+  }
+  void reply.removeHeader('content-type');
+  done(null, '');
+}

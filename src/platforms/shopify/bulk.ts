@@ -58,7 +58,7 @@ const gidType = (id: string): string | null => /^gid:\/\/shopify\/([A-Za-z]+)\//
 
 /**
  * Records from complete JSONL lines: each line without __parentId a record, each child line added to its parent's
- * connection (as `{nodes: [...]}`, the paged queries' shape, so one mapping serves both).
+ * connection (as `{nodes: [...]}`, the paged queries' shape, so one mapping serves both), at either nested level.
  */
 export function recordsFromLines(lines: readonly string[], children: ChildFields): PlatformRecord[] {
   const records: PlatformRecord[] = [];
@@ -83,6 +83,8 @@ export function recordsFromLines(lines: readonly string[], children: ChildFields
     const nodes = Array.isArray(holder.nodes) ? holder.nodes : [];
     nodes.push(child);
     parent[field] = { ...holder, nodes };
+    // A child may have children of its own (a variant's media): they name it as their parent.
+    if (id !== null) byId.set(id, child);
   }
   return records;
 }

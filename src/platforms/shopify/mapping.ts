@@ -165,7 +165,8 @@ export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext): Rec
     variants: nodesOf(raw.variants).map((variant) => {
       const item = record(variant.inventoryItem);
       const tracked = item?.tracked === true;
-      const image = imageUrl(variant.image);
+      // Its first media's picture; `image` in what was read before media replaced that deprecated field.
+      const image = imageUrl(record(record(nodesOf(variant.media)[0])?.preview)?.image) ?? imageUrl(variant.image);
       return {
         id: text(variant.id) ?? '',
         platform_id: text(variant.id) ?? '',

@@ -25,6 +25,7 @@ import {
   SHOP_QUERY,
   TRANSACTIONS_BULK_QUERY,
   TRANSACTIONS_QUERY,
+  VARIANT_MEDIA_CHILDREN,
 } from './queries.ts';
 import { completeNested, idRecords, readPaged } from './read.ts';
 
@@ -138,7 +139,7 @@ export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: 
               operation: 'list more product variants',
             }),
         }),
-      bulk: shopifyBulkRead(PRODUCTS_BULK_QUERY, { ProductVariant: 'variants' }, 'products'),
+      bulk: shopifyBulkRead(PRODUCTS_BULK_QUERY, { ProductVariant: 'variants', ...VARIANT_MEDIA_CHILDREN }, 'products'),
       map: mapProduct,
       businessDate: businessDate('createdAt'),
     },

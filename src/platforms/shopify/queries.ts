@@ -10,13 +10,16 @@ export const PAGE_SIZES = {
   lineItems: 20,
   nested: 3,
   nestedItems: 10,
-  product: 8,
+  // 5, not 8, since each variant's image is a media connection (ProductVariant.image is deprecated): 8 would cost 1,490.
+  product: 5,
   variants: 20,
   customer: 50,
   transactionOrders: 10,
   payments: 25,
   deletions: 100,
   moreItems: 100,
+  // A variant's image is a media connection: 100 variants a page would cost 903 points, nearly the 1,000 a query may cost.
+  moreVariants: 50,
 } as const;
 
 const money = 'shopMoney { amount currencyCode }';
@@ -51,12 +54,22 @@ export const ORDERS_BULK_QUERY = `{ orders(query: $QUERY) { edges { node { ${ORD
   lineItems { edges { node { ${LINE_ITEM} } } } } } } }`;
 
 const PRODUCT_SCALARS = 'id title description productType status onlineStoreUrl tags createdAt updatedAt featuredMedia { preview { image { url } } }';
-const VARIANT = `id title sku barcode price inventoryQuantity createdAt updatedAt selectedOptions { name value }
-  inventoryItem { requiresShipping tracked unitCost { amount currencyCode } } image { url }`;
+const VARIANT_SCALARS = `id title sku barcode price inventoryQuantity createdAt updatedAt selectedOptions { name value }
+  inventoryItem { requiresShipping tracked unitCost { amount currencyCode } }`;
+/** A media node's picture: an image's own, a video's or a 3D model's preview. */
+const MEDIA_NODE = 'id preview { image { url } }';
+/**
+ * A variant's image is its first media (ProductVariant.image is deprecated: "Use `media` instead"). A bulk export takes
+ * the connection whole (products > variants > media is the two nested levels Shopify allows) and keeps the first.
+ */
+const VARIANT = `${VARIANT_SCALARS} media(first: 1) { nodes { ${MEDIA_NODE} } }`;
+/** The media types a variant's media lines of a bulk export are (their GID type), all under `media`. */
+export const VARIANT_MEDIA_CHILDREN = { MediaImage: 'media', Video: 'media', ExternalVideo: 'media', Model3d: 'media' } as const;
+const BULK_VARIANT = `${VARIANT_SCALARS} media { edges { node { ${MEDIA_NODE} } } }`;
 
 /** The rest of a product's variants, past the first page the products query gave. */
 export const PRODUCT_VARIANTS_QUERY = `query ProductVariants($id: ID!, $after: String) {
-  product(id: $id) { variants(first: ${PAGE_SIZES.moreItems}, after: $after) { nodes { ${VARIANT} } pageInfo { hasNextPage endCursor } } }
+  product(id: $id) { variants(first: ${PAGE_SIZES.moreVariants}, after: $after) { nodes { ${VARIANT} } pageInfo { hasNextPage endCursor } } }
 }`;
 
 export const PRODUCTS_QUERY = `query Products($first: Int!, $after: String, $query: String) {
@@ -69,7 +82,7 @@ export const ORDER_LINE_ITEMS_QUERY = `query OrderLineItems($id: ID!, $after: St
   order(id: $id) { lineItems(first: ${PAGE_SIZES.moreItems}, after: $after) { nodes { ${LINE_ITEM} } pageInfo { hasNextPage endCursor } } }
 }`;
 
-export const PRODUCTS_BULK_QUERY = `{ products(query: $QUERY) { edges { node { ${PRODUCT_SCALARS} variants { edges { node { ${VARIANT} } } } } } } }`;
+export const PRODUCTS_BULK_QUERY = `{ products(query: $QUERY) { edges { node { ${PRODUCT_SCALARS} variants { edges { node { ${BULK_VARIANT} } } } } } } }`;
 
 const CUSTOMER = 'id firstName lastName createdAt updatedAt defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber }';
 
@@ -136,14 +149,14 @@ export const BULK_POLL_QUERY = `query BulkPoll($id: ID!) {
 export const PAGE_COSTS = {
   shop: 1,
   order: 788,
-  product: 850,
+  product: 932,
   customer: 152,
   transaction: 172,
   payout: 53,
   dispute: 103,
   deletions: 102,
   moreLineItems: 503,
-  moreVariants: 503,
+  moreVariants: 453,
   payoutTransactions: 403,
   bulkRun: 10,
   bulkRunning: 7,

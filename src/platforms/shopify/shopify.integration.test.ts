@@ -260,7 +260,8 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     expect(await sync('incremental')).toBe('completed');
     const sent = standin.queries.slice(queriesBefore);
     expect(sent.filter((q) => q.includes('query OrderLineItems('))).toHaveLength(1);
-    expect(sent.filter((q) => q.includes('query ProductVariants('))).toHaveLength(2);
+    // 133 variants: 20 on the products page, then 50, 50 and 13 (PAGE_SIZES.moreVariants).
+    expect(sent.filter((q) => q.includes('query ProductVariants('))).toHaveLength(3);
     const order = (await stored('order')).find((r) => r.platform_id === big.id)?.data;
     expect((order?.line_items as Json[]).map((l) => l.id)).toEqual(big.lineItems.map((l) => l.id));
     const lines = (order?.line_items as { price: number; quantity: number }[]).reduce((sum, l) => sum + l.price * l.quantity, 0);
@@ -351,6 +352,20 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     expect(deleted.statusCode).toBe(200);
     await until(() => receiver.bodies.find((b) => b.code === 'ORDER_DELETED' && (b.order as Json | undefined)?.platform_id === gone.id), 30_000);
   }, 90_000);
+
+  it('takes a notification whose text holds a NUL (\\u0000): 200, recorded with U+FFFD in its place (it used to answer 500)', async () => {
+    const url = `/platform-webhooks/${SHOPIFY}/${t.org.organization.id}/sandbox`;
+    // A customer's note as a shop owner may paste it; Shopify escapes the NUL in its JSON.
+    const hook = standin.webhook(SHOP, 'customers/update', { id: 7001, note: 'pasted\u0000note', 'tag\u0000': 'x' });
+    expect(hook.raw).toContain('\\u0000');
+    const answer = await t.app.inject({ method: 'POST', url, payload: hook.raw, headers: hook.headers });
+    expect([answer.statusCode, json(answer)]).toEqual([200, { changes: 1, sync_runs: 1, revoked: 0, duplicate: false }]);
+    const kept = await t.db.pool.query<{ body: Json }>(
+      `SELECT body FROM platform_webhook_receipts WHERE platform = $1 ORDER BY received_at DESC LIMIT 1`,
+      [SHOPIFY],
+    );
+    expect(kept.rows[0]?.body).toMatchObject({ id: 7001, note: 'pasted\uFFFDnote', 'tag\uFFFD': 'x' });
+  });
 
   it('app/uninstalled moves the connection to needs_reauth with CONNECTION_NEEDS_UPDATE (engine: revocations)', async () => {
     const url = `/platform-webhooks/${SHOPIFY}/${t.org.organization.id}/sandbox`;

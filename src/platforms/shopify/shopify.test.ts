@@ -5,7 +5,7 @@
  * of THROTTLED. The end-to-end test is shopify.integration.test.ts.
  */
 import { createHmac } from 'node:crypto';
-import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { Kind, NoDeprecatedCustomRule, parse, validate, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { requestedCost, shopifySchema } from '../../../test/standins/shopify/schema.ts';
 import type { ConnectorContext } from '../connector.ts';
@@ -18,7 +18,7 @@ import { recordsFromLines, splitChunk, bulkQueryText } from './bulk.ts';
 import { shopifyGraphql, THROTTLED_ATTEMPTS } from './client.ts';
 import { actualCostOf, classifyShopifyStatus, graphqlError, throttleWaitMs, queryCostOf } from './errors.ts';
 import { shopifyConnector } from './index.ts';
-import { mapOrder } from './mapping.ts';
+import { mapOrder, mapProduct } from './mapping.ts';
 import * as queries from './queries.ts';
 import { shopifyChanges, shopifyRevocations, shopifyWebhooks } from './webhooks.ts';
 
@@ -342,6 +342,34 @@ describe('SHOPIFY mapping and bulk results', () => {
     expect(splitChunk(Buffer.from(`${lines[0] ?? ''}\n${lines[1] ?? ''}\n`), false)).toBeNull();
   });
 
+  it("reads a variant's image from its first media, in a paged read and in a bulk export's media lines under the variant", () => {
+    const picture = (url: string) => ({ id: `gid://shopify/MediaImage/${url.length}`, preview: { image: { url } } });
+    const variant = (id: number, media: unknown) => ({ id: `gid://shopify/ProductVariant/${id}`, title: 'S', price: '1.00', media });
+    const paged = {
+      platformId: 'gid://shopify/Product/1',
+      raw: { id: 'gid://shopify/Product/1', variants: { nodes: [variant(1, { nodes: [picture('https://cdn/a.jpg')] }), variant(2, { nodes: [] })] } },
+    };
+    const images = (raw: Record<string, unknown>) =>
+      (
+        mapProduct({ platformId: 'gid://shopify/Product/1', raw }, context({ request: () => Promise.reject(new Error('no call')) })).variants as {
+          images: unknown;
+        }[]
+      ).map((v) => v.images);
+    expect(images(paged.raw)).toEqual([[{ src: 'https://cdn/a.jpg' }], []]);
+    // A copy stored before media replaced the deprecated `image` still maps.
+    expect(images({ variants: { nodes: [{ id: 'v', image: { url: 'https://cdn/old.jpg' } }] } })).toEqual([[{ src: 'https://cdn/old.jpg' }]]);
+
+    const lines = [
+      JSON.stringify({ id: 'gid://shopify/Product/1' }),
+      JSON.stringify({ id: 'gid://shopify/ProductVariant/1', title: 'S', price: '1.00', __parentId: 'gid://shopify/Product/1' }),
+      JSON.stringify({ ...picture('https://cdn/a.jpg'), __parentId: 'gid://shopify/ProductVariant/1' }),
+      JSON.stringify({ ...picture('https://cdn/second.jpg'), __parentId: 'gid://shopify/ProductVariant/1' }),
+      JSON.stringify({ id: 'gid://shopify/ProductVariant/2', title: 'S', price: '1.00', __parentId: 'gid://shopify/Product/1' }),
+    ];
+    const [bulk] = recordsFromLines(lines, { ProductVariant: 'variants', ...queries.VARIANT_MEDIA_CHILDREN });
+    expect(images(bulk?.raw ?? {})).toEqual([[{ src: 'https://cdn/a.jpg' }], []]);
+  });
+
   it('adopts a running export with its own query when Shopify says one is in progress, and waits for another', async () => {
     const busy = {
       data: { bulkOperationRunQuery: { bulkOperation: null, userErrors: [{ message: 'in progress', code: 'OPERATION_IN_PROGRESS' }] } },
@@ -371,6 +399,15 @@ describe('SHOPIFY mapping and bulk results', () => {
 });
 
 describe('SHOPIFY declarations', () => {
+  it('selects no field or argument the published 2026-10 schema deprecates (ProductVariant.image: "Use `media` instead")', async () => {
+    const schema = await shopifySchema();
+    for (const [name, text] of Object.entries(queries)) {
+      if (typeof text !== 'string') continue;
+      const deprecated = validate(schema, parse(text.replace('$QUERY', '"x"')), [NoDeprecatedCustomRule]).map((e) => e.message);
+      expect(deprecated, name).toEqual([]);
+    }
+  });
+
   it('registers cleanly, and the costs it takes from the bucket are the requested costs of its queries by Shopify’s rules', async () => {
     expect(validateConnector(shopifyConnector)).toEqual([]);
     const schema = await shopifySchema();

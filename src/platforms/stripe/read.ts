@@ -12,6 +12,7 @@ import type Stripe from 'stripe';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
+import { perJob } from '../per-job.ts';
 import { withStripe } from './client.ts';
 import { isObject } from './mapping.ts';
 
@@ -110,17 +111,23 @@ function decode(token: string | null): PageState | null {
 
 const unix = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
-/** The newest event's time, Stripe's clock for the next cursor; ours (a minute back) when the account has no events. */
-async function newestEventTime(stripe: Stripe): Promise<number> {
-  const answer = await stripe.events.list({ limit: 1 });
-  const newest = answer.data.length === 0 ? null : rawOf(answer.data[0], 'event');
-  return newest === null || typeof newest.created !== 'number' ? Math.floor(Date.now() / 1000) - 60 : newest.created;
-}
+/**
+ * The newest event's time, Stripe's clock for the next cursor; ours (a minute back) when the account has no events.
+ * Once per run (per job), before its first full read: every list read in full after it hands on that time, which is
+ * no later than its own start, so nothing made during the run is missed (an event seen again is replayed harmlessly).
+ */
+const newestEventTime = perJob((ctx) =>
+  withStripe(ctx, async (stripe) => {
+    const answer = await stripe.events.list({ limit: 1 });
+    const newest = answer.data.length === 0 ? null : rawOf(answer.data[0], 'event');
+    return newest === null || typeof newest.created !== 'number' ? Math.floor(Date.now() / 1000) - 60 : newest.created;
+  }),
+);
 
-async function accountId(stripe: Stripe): Promise<string> {
-  const account = rawOf(await stripe.accounts.retrieveCurrent(), 'account');
-  return account.id;
-}
+/** The account (GET /v1/account), once per run: the store record, and the account every payout is stamped with. */
+const currentAccount = perJob((ctx) => withStripe(ctx, async (stripe) => rawOf(await stripe.accounts.retrieveCurrent(), 'account')));
+
+const accountId = async (ctx: ConnectorContext): Promise<string> => (await currentAccount.get(ctx)).id;
 
 /** The balance transactions a payout paid out (every page), its own `payout` one left out. */
 export async function payoutTransactions(stripe: Stripe, payoutId: string): Promise<Raw[]> {
@@ -173,7 +180,7 @@ async function listPage(
     // The cursor at the end: for a full read the newest event's time, taken before the first page (so nothing made
     // during the read is missed); for balance transactions the newest one's time.
     let top = state?.top ?? null;
-    if (state === null) top = list === 'balance_transactions' ? floor : await newestEventTime(stripe);
+    if (state === null) top = list === 'balance_transactions' ? floor : await newestEventTime.get(ctx);
     if (list === 'balance_transactions') {
       for (const item of items) if (typeof item.created === 'number') top = Math.max(top ?? 0, item.created);
     }
@@ -182,7 +189,7 @@ async function listPage(
       if (list === 'balance_transactions' && item.status === 'pending' && typeof item.created === 'number')
         pending = Math.min(pending ?? item.created, item.created);
     }
-    const account = list === 'payouts' ? (state?.account ?? (await accountId(stripe))) : undefined;
+    const account = list === 'payouts' ? (state?.account ?? (await accountId(ctx))) : undefined;
     const records = account === undefined ? items.map((raw) => ({ platformId: raw.id, raw })) : await withPayoutDetails(stripe, items, account);
     const last = items.at(-1);
     if (answer.has_more && last !== undefined) {
@@ -228,7 +235,7 @@ async function eventsPage(ctx: ConnectorContext, list: StripeList, since: number
       else changed.push(rawOf(inner, ITEM_OBJECT[list]));
     }
     let account = state?.account;
-    if (list === 'payouts' && changed.length > 0 && account === undefined) account = await accountId(stripe);
+    if (list === 'payouts' && changed.length > 0 && account === undefined) account = await accountId(ctx);
     const records =
       list === 'payouts' && account !== undefined
         ? await withPayoutDetails(stripe, changed, account)
@@ -258,10 +265,8 @@ export async function readList(ctx: ConnectorContext, list: StripeList, request:
 
 /** The account (GET /v1/account) as the one store record. */
 export async function readAccount(ctx: ConnectorContext): Promise<ReadPage> {
-  return withStripe(ctx, async (stripe) => {
-    const account = rawOf(await stripe.accounts.retrieveCurrent(), 'account');
-    return { records: [{ platformId: account.id, raw: account }], nextPageToken: null };
-  });
+  const account = await currentAccount.get(ctx);
+  return { records: [{ platformId: account.id, raw: account }], nextPageToken: null };
 }
 
 export const LIST_OF: Readonly<Partial<Record<UnifiedObjectType, StripeList>>> = {

@@ -162,6 +162,11 @@ describe('STRIPE end to end', () => {
     // A Stripe connection offers its own entities only.
     const refused = await create({ platform: PLATFORM, api_key: key, syncConfig: { entities: ['BILL'] } });
     expect([refused.statusCode, errorBody(refused).error_code]).toEqual([400, 'VALIDATION_ERROR']);
+    const callsBefore = {
+      total: standin.calls.total,
+      account: standin.calls.byPath.get('/v1/account') ?? 0,
+      events: standin.calls.byPath.get('/v1/events') ?? 0,
+    };
     standin.fail({ status: 429, times: 2, path: /^\/v1\/charges$/, retryAfterSeconds: 1 });
     standin.fail({ status: 503, times: 2, path: /^\/v1\/balance_transactions$/ });
     const created = await create({
@@ -188,6 +193,11 @@ describe('STRIPE end to end', () => {
     await expectPayoutsReconcile(id, keyed);
     // The faults were met and retried by our HTTP layer, not the library's.
     expect([standin.calls.throttled, standin.calls.failed]).toEqual([2, 2]);
+    // The account is read once when the key is checked and once by the run (the store, and every payout's account);
+    // the newest event once by the run, before its first full read (an initial sync lists no events otherwise).
+    const account = (standin.calls.byPath.get('/v1/account') ?? 0) - callsBefore.account;
+    const events = (standin.calls.byPath.get('/v1/events') ?? 0) - callsBefore.events;
+    expect({ account, events }).toEqual({ account: 2, events: 1 });
     const [order] = await stored(id, 'order');
     expect(order?.data).toMatchObject({ iso_currency_code: 'USD', line_items: [{ quantity: 1 }] });
   }, 120_000);

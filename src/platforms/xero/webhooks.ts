@@ -34,4 +34,6 @@ export const xeroWebhooks: InboundWebhooks = {
     return changes;
   },
   acknowledgeWithinMs: 5_000,
+  // developer.xero.com/documentation/guides/webhooks/configuring-your-server: "There is no body in the response".
+  answersWithoutBody: true,
 };

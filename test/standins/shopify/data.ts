@@ -46,8 +46,15 @@ export interface StandInVariant {
   updatedAt: string;
   selectedOptions: { name: string; value: string }[];
   inventoryItem: { requiresShipping: boolean; tracked: boolean; unitCost: Money | null };
-  image: null;
+  /** The variant's media (ProductVariant.media; its deprecated `image` is not served): `__typename` picks the Media type. */
+  media: StandInMedia[];
   productId: string;
+}
+
+export interface StandInMedia {
+  __typename: 'MediaImage';
+  id: string;
+  preview: { image: { url: string } | null } | null;
 }
 
 export interface StandInProduct {
@@ -189,7 +196,17 @@ export function makeProduct(n: number, clock: Clock): StandInProduct {
       updatedAt: at,
       selectedOptions: [{ name: 'Size', value: size }],
       inventoryItem: { requiresShipping: true, tracked: true, unitCost: { amount: cents(400 + n), currencyCode: 'USD' } },
-      image: null,
+      // The first size of every third product has its own picture.
+      media:
+        n % 3 === 0 && i === 0
+          ? [
+              {
+                __typename: 'MediaImage',
+                id: GID('MediaImage', 95_000 + n),
+                preview: { image: { url: `https://cdn.shop.example/product-${n}-${size}.jpg` } },
+              },
+            ]
+          : [],
       productId: id,
     })),
   };

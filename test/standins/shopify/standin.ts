@@ -112,6 +112,8 @@ export interface StandInShop {
   inject: Injected[];
   /** The next bulkOperationRunQuery mutations run, but their answers are lost (HTTP 503 instead), this many. */
   lostBulkAnswers: number;
+  /** Downloads of the shop's bulk results answer 503 while this is above 0 (the storage is down), each one less. */
+  failedResultDownloads: number;
 }
 
 export interface ShopifyStandIn {
@@ -277,7 +279,14 @@ function orderView(order: StandInOrder): Record<string, unknown> {
 }
 
 function productView(product: StandInProduct): Record<string, unknown> {
-  return { ...product, variants: (args: Record<string, unknown>, context: Context) => connection(product.variants, args, context, (v) => v) };
+  return {
+    ...product,
+    variants: (args: Record<string, unknown>, context: Context) =>
+      connection(product.variants, args, context, (variant) => ({
+        ...variant,
+        media: (a: Record<string, unknown>, c: Context) => connection(variant.media, a, c, (media) => media),
+      })),
+  };
 }
 
 /** The JSONL of a bulk operation's result: each node a line, nested connections' nodes lines of their own after it. */
@@ -649,7 +658,13 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       answer(response, 404, { error: 'NoSuchKey' });
       return;
     }
-    shopNamed(operation.shop).resultRequests += 1;
+    const owner = shopNamed(operation.shop);
+    owner.resultRequests += 1;
+    if (owner.failedResultDownloads > 0) {
+      owner.failedResultDownloads -= 1;
+      answer(response, 503, { error: 'SlowDown' });
+      return;
+    }
     const file = operation.jsonl;
     const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
     if (range === null) {
@@ -808,6 +823,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         resultRequests: 0,
         inject: [],
         lostBulkAnswers: 0,
+        failedResultDownloads: 0,
       };
       shops.set(domain, shop);
       return shop;

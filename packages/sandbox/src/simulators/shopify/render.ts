@@ -155,7 +155,8 @@ export function productView(product: NativeProduct): View {
     updatedAt: product.UpdatedAt,
     selectedOptions: [{ name: 'Title', value: v.Title }],
     inventoryItem: { requiresShipping: true, tracked: true, unitCost: money(v.UnitCost, product.CurrencyCode) },
-    image: null,
+    // SANDBOX's products have no pictures (ProductVariant.media; its deprecated `image` is not selected).
+    media: listConnection([]),
   }));
   return {
     id: gid('Product', numberOf(product.Id)),
