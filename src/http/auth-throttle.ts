@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ServiceError, type ErrorCode } from '../errors/catalogue.ts';
 import type { AuthAttempt, AuthFailureThrottle, Blocked } from '../ratelimit/auth-failures.ts';
 
-function tooManyFailures(blocked: Blocked): ServiceError {
+export function tooManyFailures(blocked: Blocked): ServiceError {
   const from = blocked.by === 'address' ? 'from this address' : 'for these credentials';
   return new ServiceError(
     'RATE_LIMIT_EXCEEDED',

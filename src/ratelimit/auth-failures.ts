@@ -27,7 +27,7 @@ import type { Queryable } from '../db/pool.ts';
 import { countAuthFailures, sweepAuthFailures } from '../sql/auth-failures.ts';
 
 /** Where the credential is presented: counted apart, so failures on one surface do not block another. */
-export type AuthSurface = 'admin' | 'client' | 'link' | 'dashboard';
+export type AuthSurface = 'admin' | 'client' | 'link' | 'dashboard' | 'webhook';
 
 export interface AuthAttempt {
   surface: AuthSurface;
