@@ -47,8 +47,24 @@ const API_URL = `http://127.0.0.1:${API_PORT}`;
 const flood = (owner: CustomerOrganization): ReturnType<typeof floodLoad> => floodLoad(API_URL, owner, FLOOD_CLIENTS, SECONDS);
 const bystander = (owner: CustomerOrganization): Promise<LoadResult> => bystanderLoad(API_URL, owner, BYSTANDER_CLIENTS, SECONDS);
 
+/** CPU seconds (user + system) the process has used so far, from /proc (clock ticks of 1/100 s). */
+async function cpuSeconds(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
+}
+
+/** What the API process itself spent on a phase: CPU seconds, a figure the machine's other load moves far less than latency. */
+let apiPid: number | undefined;
+async function withCpu<T>(work: () => Promise<T>): Promise<{ value: T; apiCpuSeconds: number }> {
+  const before = await cpuSeconds(apiPid);
+  const value = await work();
+  return { value, apiCpuSeconds: Math.round(((await cpuSeconds(apiPid)) - before) * 100) / 100 };
+}
+
 async function withApi<T>(env: Record<string, string>, work: () => Promise<T>): Promise<T> {
   const api = spawnNode('src/main.ts', ['--role=api'], { ...env, PORT: String(API_PORT), HOST: '127.0.0.1' });
+  apiPid = api.child.pid;
   try {
     await waitForOk(`http://127.0.0.1:${API_PORT}/healthz`, api, performance.now());
     return await work();
@@ -96,30 +112,49 @@ async function main(): Promise<void> {
       await bystander(victim); // warm-up: schemas compiled, caches filled
       const quiet = await bystander(victim);
       const [flooded, during] = await Promise.all([flood(attacker), bystander(victim)]);
-      // These two floods come from another process, as an attacker's would; each is compared with a run alone just before.
-      const beforePosts = await bystander(victim);
-      const [posts, duringPosts] = await Promise.all([
-        floodFromAnotherProcess({
-          kind: 'forgedWebhooks',
-          baseUrl: API_URL,
-          organizationId: forged.org.organization.id,
-          clients: WEBHOOK_CLIENTS,
-          seconds: SECONDS,
-          bytes: WEBHOOK_BYTES,
-        }),
-        bystander(victim),
-      ]);
-      const beforeReads = await bystander(victim);
-      const [reads, duringReads] = await Promise.all([
-        floodFromAnotherProcess({ kind: 'platformData', baseUrl: API_URL, owner: reader, clients: PLATFORM_DATA_CLIENTS, seconds: SECONDS }),
-        bystander(victim),
-      ]);
+      // These two floods come from another process, as an attacker's would; each is compared with a run alone just
+      // before, and the API process's CPU seconds are counted in both.
+      const beforePosts = await withCpu(() => bystander(victim));
+      const posts = await withCpu(async () => {
+        const [flooded, during] = await Promise.all([
+          floodFromAnotherProcess({
+            kind: 'forgedWebhooks',
+            baseUrl: API_URL,
+            organizationId: forged.org.organization.id,
+            clients: WEBHOOK_CLIENTS,
+            seconds: SECONDS,
+            bytes: WEBHOOK_BYTES,
+          }),
+          bystander(victim),
+        ]);
+        return { flood: flooded, bystander: during };
+      });
+      const beforeReads = await withCpu(() => bystander(victim));
+      const reads = await withCpu(async () => {
+        const [flooded, during] = await Promise.all([
+          floodFromAnotherProcess({ kind: 'platformData', baseUrl: API_URL, owner: reader, clients: PLATFORM_DATA_CLIENTS, seconds: SECONDS }),
+          bystander(victim),
+        ]);
+        return { flood: flooded, bystander: during };
+      });
       const quietAgain = await bystander(victim);
       return {
         alone: quiet,
         capped: { flood: flooded, bystander: during },
-        forgedWebhooks: { flood: posts, alone: beforePosts, bystander: duringPosts },
-        platformData: { flood: reads, alone: beforeReads, bystander: duringReads },
+        forgedWebhooks: {
+          flood: posts.value.flood,
+          alone: beforePosts.value,
+          bystander: posts.value.bystander,
+          apiCpuSecondsAlone: beforePosts.apiCpuSeconds,
+          apiCpuSecondsDuring: posts.apiCpuSeconds,
+        },
+        platformData: {
+          flood: reads.value.flood,
+          alone: beforeReads.value,
+          bystander: reads.value.bystander,
+          apiCpuSecondsAlone: beforeReads.apiCpuSeconds,
+          apiCpuSecondsDuring: reads.apiCpuSeconds,
+        },
         aloneAfter: quietAgain,
       };
     });

@@ -111,7 +111,14 @@ export function registerSignIn(app: FastifyInstance): void {
       const user = await throttledAuthentication(
         app.authThrottle,
         request.log,
-        { surface: 'dashboard', address: request.ip, target: `user:${email.toLowerCase()}`, presented: true, refusal: 'INVALID_CREDENTIALS', costly: true },
+        {
+          surface: 'dashboard',
+          address: request.ip,
+          target: `user:${email.toLowerCase()}`,
+          presented: true,
+          refusal: 'INVALID_CREDENTIALS',
+          costly: true,
+        },
         async () => {
           const found = await checkPassword(pool, email, formValue(body, 'password'));
           if (found === null) throw new ServiceError('INVALID_CREDENTIALS', 'Wrong email or password.', { source: 'service' });
