@@ -17,7 +17,7 @@ import { registerEndpoint, type Endpoint } from './http/contract.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { httpServerOptions, limitConnections } from './http/connection-limits.ts';
 import { adminEndpoints, dashboardEndpoints, platformWebhookEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
-import { emptyAnswerWhereWanted, PLATFORM_WEBHOOK_BODY_LIMIT } from './api/platform-webhooks/receive.ts';
+import { emptyAnswerWhereWanted, PLATFORM_WEBHOOK_BODY_LIMIT, refuseBlockedWebhookSenders } from './api/platform-webhooks/receive.ts';
 import { registerLinkRoutes } from './link/routes.ts';
 import { registerDashboard } from './dashboard/routes.ts';
 import { AuthFailureThrottle } from './ratelimit/auth-failures.ts';
@@ -101,6 +101,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: PLATFORM_WEBHOOK_BODY_LIMIT }, (_request, body, parsed) => {
       parsed(null, body);
     });
+    // A sender blocked for forged signatures is refused before its body is read (src/api/platform-webhooks/receive.ts).
+    scope.addHook('onRequest', refuseBlockedWebhookSenders);
     scope.addHook('onSend', emptyAnswerWhereWanted);
     for (const endpoint of platformWebhookEndpoints) registerEndpoint(scope, endpoint);
     done();

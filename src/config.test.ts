@@ -65,9 +65,9 @@ describe('configuration', () => {
     expect(loadConfig({}, 20_000).http).toEqual({
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
-      keepAliveTimeoutMs: 72_000,
+      keepAliveTimeoutMs: 5_000,
       maxConnections: 10_000,
-      maxConnectionsPerClient: 64,
+      maxConnectionsPerClient: 256,
     });
     // Half the limit by default, so the pool, pg-boss and webhook sockets always have descriptors left.
     expect(loadConfig({}, 1024).http.maxConnections).toBe(512);

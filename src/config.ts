@@ -112,7 +112,7 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** Sockets open at once in all; below the open-file limit so the database pool and workers never meet EMFILE. */
   maxConnections: number;
-  /** Sockets one client address (an IPv6 /64) may hold at once; 0 = no per-client cap (behind a proxy). */
+  /** Sockets one client address (an IPv6 /64) may have sending or awaiting a request at once; 0 = no per-client cap (behind a proxy). */
   maxConnectionsPerClient: number;
 }
 
@@ -231,8 +231,9 @@ function parseHttpLimits(env: NodeJS.ProcessEnv, openFileLimit: number, problems
       `HTTP_HEADERS_TIMEOUT_SECONDS=${headersSeconds} must not exceed HTTP_REQUEST_TIMEOUT_SECONDS=${requestSeconds} (the headers are part of the request)`,
     );
   }
-  // Above a load balancer's idle timeout (commonly 60 s), so it never reuses a connection this side just closed.
-  const keepAliveSeconds = parsePositiveInt('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS, 72, problems);
+  // What load balancers' backends and Node itself use (5 s): a client that opens a connection per request leaves idle
+  // sockets behind for no longer than that. Behind a load balancer keep its idle timeout below this one (docs/operations.md).
+  const keepAliveSeconds = parsePositiveInt('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS, 5, problems);
   const ceiling = openFileLimit - RESERVED_FILE_DESCRIPTORS;
   const maxConnections = parsePositiveInt(
     'HTTP_MAX_CONNECTIONS',
@@ -245,7 +246,9 @@ function parseHttpLimits(env: NodeJS.ProcessEnv, openFileLimit: number, problems
       `HTTP_MAX_CONNECTIONS=${maxConnections} leaves too few file descriptors: the open-file limit (ulimit -n) is ${openFileLimit} and ${RESERVED_FILE_DESCRIPTORS} stay for the database and workers; use at most ${Math.max(ceiling, 0)} or raise the limit`,
     );
   }
-  const maxConnectionsPerClient = parseNonNegativeInt('HTTP_MAX_CONNECTIONS_PER_CLIENT', env.HTTP_MAX_CONNECTIONS_PER_CLIENT, 64, problems);
+  // Sockets sending or awaiting a request (idle keep-alive ones are not counted): 200 parallel workers behind one NAT
+  // address, with room to spare, are never refused.
+  const maxConnectionsPerClient = parseNonNegativeInt('HTTP_MAX_CONNECTIONS_PER_CLIENT', env.HTTP_MAX_CONNECTIONS_PER_CLIENT, 256, problems);
   return {
     requestTimeoutMs: requestSeconds * 1000,
     headersTimeoutMs: headersSeconds * 1000,

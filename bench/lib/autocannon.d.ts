@@ -4,6 +4,7 @@ declare module 'autocannon' {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
+    body?: string;
     setupRequest?: (request: Request) => Request;
   }
   interface Options {
@@ -38,5 +39,8 @@ declare module 'autocannon' {
     statusCodeStats: Record<string, { count: number } | undefined>;
   }
   function autocannon(options: Options): Promise<Result>;
+  namespace autocannon {
+    export type { Request };
+  }
   export default autocannon;
 }

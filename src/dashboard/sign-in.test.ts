@@ -115,6 +115,17 @@ describe('dashboard sign-in', () => {
     expect(who.json()).toMatchObject({ organization_id: second, user: { id: other.userId, role: 'developer' } });
   });
 
+  it('from an address blocked for failures, another user with the right password still signs in; a wrong one gets 429', async () => {
+    // Issue 32: one misconfigured client behind a shared NAT must not lock out every person there.
+    const careless = await signedInUser(t.app, t.db.pool, t.org.organization.id, 'viewer');
+    for (let i = 0; i < 8; i++) await signIn(`nobody-${i}@example.com`, 'not the password', '10.9.9.10');
+    expect((await signIn(careless.email, 'still not it', '10.9.9.10')).statusCode).toBe(429);
+    const colleague = await signedInUser(t.app, t.db.pool, t.org.organization.id, 'developer');
+    const answer = await signIn(colleague.email, TEST_PASSWORD, '10.9.9.10');
+    expect(answer.statusCode).toBe(303);
+    expect(answer.headers.location).toBe('/dashboard/connections');
+  });
+
   it('uses a sign-in link once', async () => {
     const { signInToken } = await inviteUser(t.db.pool, t.org.organization.id, { email: 'once@example.com', role: 'developer' });
     const first = await t.app.inject({ method: 'GET', url: `/dashboard/sign-in/${signInToken}` });

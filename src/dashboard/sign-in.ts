@@ -156,7 +156,14 @@ export function registerSignIn(app: FastifyInstance): void {
       const user = await throttledAuthentication(
         app.authThrottle,
         request.log,
-        { surface: 'dashboard', address: request.ip, target: `user:${email.toLowerCase()}`, presented: true, refusal: 'INVALID_CREDENTIALS' },
+        {
+          surface: 'dashboard',
+          address: request.ip,
+          target: `user:${email.toLowerCase()}`,
+          presented: true,
+          refusal: 'INVALID_CREDENTIALS',
+          costly: true,
+        },
         async () => {
           const found = await checkPassword(pool, email, formValue(body, 'password'), UUID.test(chosen) ? chosen : null);
           if (found.length === 0) throw new ServiceError('INVALID_CREDENTIALS', 'Wrong email or password.', { source: 'service' });

@@ -71,6 +71,14 @@ export function costlyRead<T>(pool: pg.Pool, organizationId: string, work: () =>
   return pool instanceof ApiPool ? pool.gate.costly(organizationId, work) : work();
 }
 
+/**
+ * Holds one of the organisation's large-answer slots (src/db/organization-gate.ts) until the returned function is
+ * called; a pool without a gate gives a function that does nothing.
+ */
+export async function holdLargeAnswer(pool: pg.Pool, organizationId: string): Promise<() => void> {
+  return pool instanceof ApiPool ? pool.gate.holdLargeAnswer(organizationId) : () => undefined;
+}
+
 /** node-postgres's error when no connection came free within connectionTimeoutMillis. */
 export function isPoolExhausted(error: unknown): boolean {
   return error instanceof Error && error.message === 'timeout exceeded when trying to connect';

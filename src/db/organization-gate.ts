@@ -10,6 +10,10 @@
  * are CPU, not connections, and two of one organisation at once doubled another organisation's p99 where one kept it
  * at 1.3x (docs/performance.md, "Tenant fairness"). Cheap requests of the same organisation keep their own slots, so
  * a slow scan never holds back a fetch.
+ *
+ * Lists with `expand=platform_data` hold one of the organisation's `costlyConcurrency` large-answer slots from before
+ * their read until their answer is sent (issue 32): parsing and serialising up to LIST_PLATFORM_DATA_MAX_BYTES of
+ * platform data is CPU on this process, and sixteen such pages of one organisation at once moved another's p99 25×.
  */
 import { ServiceError } from '../errors/catalogue.ts';
 import { KeyedSlots } from './keyed-slots.ts';
@@ -21,6 +25,7 @@ export class OrganizationGate {
   readonly #slots: KeyedSlots;
   readonly #costlySlots: KeyedSlots;
   readonly #costlyConcurrency: number;
+  readonly #largeSlots: KeyedSlots;
 
   constructor(options: { concurrency: number; waitMs: number; costlyConcurrency: number }) {
     this.#concurrency = options.concurrency;
@@ -28,6 +33,27 @@ export class OrganizationGate {
     this.#costlyConcurrency = options.costlyConcurrency;
     this.#slots = new KeyedSlots({ concurrency: options.concurrency, waitMs: options.waitMs, refusal: () => this.#busy() });
     this.#costlySlots = new KeyedSlots({ concurrency: options.costlyConcurrency, waitMs: options.waitMs, refusal: () => this.#busyCostly() });
+    this.#largeSlots = new KeyedSlots({ concurrency: options.costlyConcurrency, waitMs: options.waitMs, refusal: () => this.#busyLarge() });
+  }
+
+  /**
+   * Takes one of the organisation's large-answer slots (a list with platform data) and returns what gives it back,
+   * once: call that when the answer has been sent, so its serialisation is covered too. Like `costly`, take it while
+   * the request holds no connection.
+   */
+  async holdLargeAnswer(organizationId: string): Promise<() => void> {
+    await this.#largeSlots.take(organizationId);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.#largeSlots.release(organizationId);
+    };
+  }
+
+  /** Large answers being read or sent, or waiting, per organisation. */
+  largeAnswerUsage(organizationId: string): { active: number; waiting: number } {
+    return this.#largeSlots.usage(organizationId);
   }
 
   /** Before a connection is checked out for `scope`: its slot is held when this resolves. */
@@ -98,6 +124,16 @@ export class OrganizationGate {
       'RATE_LIMIT_EXCEEDED',
       `This organisation already has ${this.#concurrency} requests using the database on this server and this one waited ${this.#waitMs} ms for a turn; send fewer requests at once (or cheaper ones: a narrower filter, a lower limit) and retry after ${retryAfter} s.`,
       { source: 'service', reason: 'organization_concurrency', concurrency: this.#concurrency },
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+
+  #busyLarge(): ServiceError {
+    const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
+    return new ServiceError(
+      'RATE_LIMIT_EXCEEDED',
+      `This organisation already has ${this.#costlyConcurrency} list${this.#costlyConcurrency === 1 ? '' : 's'} with expand=platform_data being read or sent on this server and this one waited ${this.#waitMs} ms for a turn; platform data is large, so read such pages one at a time (or without expand) and retry after ${retryAfter} s.`,
+      { source: 'service', field: 'expand', location: 'query', reason: 'organization_large_answers', concurrency: this.#costlyConcurrency },
       { 'Retry-After': String(retryAfter) },
     );
   }

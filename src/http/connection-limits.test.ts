@@ -14,7 +14,7 @@ describe('connection caps', () => {
       httpServerOptions({
         requestTimeoutMs: 30_000,
         headersTimeoutMs: 10_000,
-        keepAliveTimeoutMs: 72_000,
+        keepAliveTimeoutMs: 5_000,
         maxConnections: 1,
         maxConnectionsPerClient: 1,
       }),

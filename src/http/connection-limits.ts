@@ -2,8 +2,13 @@
  * What slow or greedy clients can hold (issue 19, item 5). Node's timeouts bound how long one request may take
  * to arrive (a body trickled at 1 byte/s is cut with 408 after HTTP_REQUEST_TIMEOUT_SECONDS); this file bounds
  * how many sockets may be open at once:
- * - per client address (an IPv6 client counts by its /64, which one host usually owns whole): over the cap a new
- *   socket is closed at once, before a byte of it is read, so one client cannot take the slots of everyone else;
+ * - per client address (an IPv6 client counts by its /64, which one host usually owns whole), only the sockets that
+ *   hold something of the server: a socket not yet past its first request (its headers or body still arriving) or
+ *   running a request. An idle keep-alive socket between requests is not counted (issue 32: a client opening a new
+ *   connection per request left up to 72 s of idle sockets behind it and was refused after 64 requests). Over the cap
+ *   a new socket is closed at once, before a byte of it is read, so one client cannot take the slots of everyone
+ *   else. A socket the address already holds may start a new request without being refused (it is counted again
+ *   from then): what idle sockets add is bounded by the keep-alive timeout (5 s) and the total cap below;
  * - in all, well below the process's open-file limit, so the database pool, pg-boss and webhook sockets never meet
  *   EMFILE. At that cap a new connection takes the place of the oldest socket that is not running a request
  *   (still sending its request, or idle between requests): a health check or a fresh client still gets in while
@@ -23,6 +28,8 @@ export type ShedReason = 'client_limit' | 'total_limit' | 'evicted';
 
 interface Tracked {
   client: string;
+  /** Counted against its address: not yet past its first request, or running one. */
+  busy: boolean;
   /** When the socket connected or began its latest request: the oldest idle or receiving one goes first. */
   since: number;
   request: IncomingMessage | null;
@@ -59,7 +66,7 @@ export function httpServerOptions(limits: HttpLimits): { requestTimeout: number;
 }
 
 export interface ConnectionGuard {
-  /** Sockets open now, in all and for one client address. */
+  /** Sockets open now in all, and those of one client address that are not idle between requests. */
   open(): number;
   openFor(remoteAddress: string): number;
 }
@@ -72,13 +79,20 @@ export function guardConnections(
   const sockets = new Map<Socket, Tracked>();
   const perClient = new Map<string, number>();
 
+  const count = (client: string): void => {
+    perClient.set(client, (perClient.get(client) ?? 0) + 1);
+  };
+  const uncount = (client: string): void => {
+    const left = (perClient.get(client) ?? 1) - 1;
+    if (left <= 0) perClient.delete(client);
+    else perClient.set(client, left);
+  };
+
   const release = (socket: Socket): void => {
     const entry = sockets.get(socket);
     if (entry === undefined) return;
     sockets.delete(socket);
-    const left = (perClient.get(entry.client) ?? 1) - 1;
-    if (left <= 0) perClient.delete(entry.client);
-    else perClient.set(entry.client, left);
+    if (entry.busy) uncount(entry.client);
   };
 
   const oldestSheddable = (): Socket | null => {
@@ -96,7 +110,7 @@ export function guardConnections(
         socket,
         new ServiceError(
           'RATE_LIMIT_EXCEEDED',
-          `Your address already holds ${limits.maxConnectionsPerClient} open connections to this server; reuse keep-alive connections or open fewer at once, and retry.`,
+          `Your address already has ${limits.maxConnectionsPerClient} connections sending or awaiting a request on this server; send fewer requests at once, and retry.`,
           { source: 'service', reason: 'client_connections' },
           { 'Retry-After': '1' },
         ),
@@ -124,8 +138,8 @@ export function guardConnections(
       victim.destroy();
       onShed('evicted', victimClient);
     }
-    sockets.set(socket, { client, since: Date.now(), request: null, response: null });
-    perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    sockets.set(socket, { client, busy: true, since: Date.now(), request: null, response: null });
+    count(client);
     socket.once('close', () => {
       release(socket);
     });
@@ -137,6 +151,16 @@ export function guardConnections(
     entry.since = Date.now();
     entry.request = request;
     entry.response = response;
+    if (!entry.busy) {
+      entry.busy = true;
+      count(entry.client);
+    }
+    // Answered: idle until its next request, and no longer counted against its address.
+    response.once('finish', () => {
+      if (sockets.get(request.socket) !== entry || entry.response !== response || !entry.busy) return;
+      entry.busy = false;
+      uncount(entry.client);
+    });
   });
 
   return {

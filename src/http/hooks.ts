@@ -85,7 +85,7 @@ export function installEdgeHooks(app: FastifyInstance): void {
       if (auth === 'client') request.tenant = await sessionTenant(services.pool, user.organizationId, sessionEnvironment(request));
       await hitRateLimit(reply, user.organizationId);
     } else if (auth === 'admin') {
-      // Failed attempts are counted per source address and per target; over a limit, 429 without checking (src/ratelimit/auth-failures.ts).
+      // Failed attempts are counted per source address and per target; over a limit a wrong token gets 429, the right one passes (src/http/auth-throttle.ts).
       await throttledAuthentication(
         app.authThrottle,
         request.log,

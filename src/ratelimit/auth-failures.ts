@@ -1,8 +1,13 @@
 /**
  * Throttle on failed authentication (issue 19): after `perAddress` failures in
  * a window from one source address, or `perTarget` against one target (the
- * admin token, one client_id, one connection's link), the address or target
- * is answered 429 until the window ends, without the credential being checked.
+ * admin token, one client_id, one connection's link), further failures of the
+ * address or target are answered 429 until the window ends. Where the
+ * credential is ours to check (admin token, client credentials, dashboard
+ * password) it is still checked and the right one passes (issue 32: one
+ * misconfigured client behind a NAT must not lock out the others there; see
+ * src/http/auth-throttle.ts); the link flow, whose credentials only the
+ * platform can check, is paused unread.
  *
  * Counts live in PostgreSQL (UNLOGGED auth_failures), shared by every process;
  * only failures write, one upsert for both buckets. A success costs no query:
@@ -22,7 +27,7 @@ import type { Queryable } from '../db/pool.ts';
 import { countAuthFailures, sweepAuthFailures } from '../sql/auth-failures.ts';
 
 /** Where the credential is presented: counted apart, so failures on one surface do not block another. */
-export type AuthSurface = 'admin' | 'client' | 'link' | 'dashboard';
+export type AuthSurface = 'admin' | 'client' | 'link' | 'dashboard' | 'webhook';
 
 export interface AuthAttempt {
   surface: AuthSurface;
@@ -115,6 +120,24 @@ export class AuthFailureThrottle {
     if (address > 0) return this.blockedBy('address', address);
     const target = this.remaining(buckets.target, now);
     return target > 0 ? this.blockedBy('target', target) : null;
+  }
+
+  /** Whether this process knows the attempt's target to be blocked (whatever its address). No query. */
+  blockedTarget(attempt: AuthAttempt): Blocked | null {
+    if (this.blockedUntil.size === 0 || attempt.target === null) return null;
+    const target = this.remaining(this.buckets(attempt).target, Date.now());
+    return target > 0 ? this.blockedBy('target', target) : null;
+  }
+
+  /**
+   * Whether a failure of this attempt would teach nothing: its address is known to be blocked, and so is its target
+   * (or it names none). A flood from a blocked address then costs no write.
+   */
+  fullyBlocked(attempt: AuthAttempt): boolean {
+    if (this.blockedUntil.size === 0) return false;
+    const now = Date.now();
+    const buckets = this.buckets(attempt);
+    return this.remaining(buckets.address, now) > 0 && (buckets.target === null || this.remaining(buckets.target, now) > 0);
   }
 
   /** Counts a failed attempt; returns the block it completed, if any (later attempts get it from `blocked`). */

@@ -154,6 +154,26 @@ describe('BatchedCounter', () => {
     expect(hits).toBe(600);
   });
 
+  it('admits exactly the limit of a burst arriving over many ticks while adds of varying latency are on their way', async () => {
+    let hits = 0;
+    const add = async (_bucket: string, n: number): Promise<WindowState> => {
+      await sleep(Math.floor(Math.random() * 4));
+      hits += n;
+      return { hits, resetMs: 10_000 };
+    };
+    const counter = new BatchedCounter(add, 500);
+    let admitted = 0;
+    await Promise.all(
+      Array.from({ length: 520 }, async (_, k) => {
+        await sleep(k % 7 === 0 ? 0 : Math.floor(Math.random() * 60));
+        if ((await counter.hit('org:a')).hits <= 500) admitted += 1;
+      }),
+    );
+    await sleep(150);
+    expect(admitted).toBe(500);
+    expect(hits).toBe(520);
+  });
+
   it('adds what is pending when drained', async () => {
     const shared = sharedCounter();
     const counter = new BatchedCounter(shared.add, 10_000);

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { MAX_PENDING } from '../../src/ratelimit/batched.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -50,6 +52,46 @@ describe.each(testServers())('on the %s PostgreSQL', (server) => {
       const other = await t.app.inject({ method: 'GET', url, headers: clientHeaders(quiet) });
       expect(other.statusCode).toBe(200);
       expect(other.headers.ratelimit).toBe('"org";r=499;t=10');
+    });
+
+    // Issue 32: one run over real sockets admitted 472 of 520. The count itself was exact; the connection cap of 64
+    // per address (which counted idle keep-alive sockets) refused the rest before they reached it.
+    it('over real connections, 200 workers behind one address, each request on a new kept-alive connection: exactly 500 of 520', async () => {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as AddressInfo;
+      const org = await t.newOrg('Workers');
+      const agents: http.Agent[] = [];
+      const send = (): Promise<{ status: number; body: string }> =>
+        new Promise((resolve, reject) => {
+          const agent = new http.Agent({ keepAlive: true });
+          agents.push(agent);
+          const request = http.get({ host: '127.0.0.1', port, path: url, headers: clientHeaders(org), agent }, (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            response.once('end', () => {
+              resolve({ status: response.statusCode ?? 0, body });
+            });
+          });
+          request.once('error', reject);
+        });
+      const answers: { status: number; body: string }[] = [];
+      let sent = 0;
+      try {
+        await Promise.all(
+          Array.from({ length: 200 }, async () => {
+            while (sent < 520) {
+              sent += 1;
+              answers.push(await send());
+            }
+          }),
+        );
+      } finally {
+        for (const agent of agents) agent.destroy();
+      }
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(500);
+      const refused = answers.filter((a) => a.status !== 200);
+      expect(refused).toHaveLength(20);
+      for (const answer of refused) expect(answer.body).toContain('Rate limit of 500 requests per 10 seconds');
     });
 
     it('counts both environments of one organisation together', async () => {

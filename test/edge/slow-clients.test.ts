@@ -78,6 +78,7 @@ async function allClosed(tricklers: Trickler[], ceilingMs: number): Promise<void
 let t: TestApp;
 const apps: FastifyInstance[] = [];
 const tricklers: Trickler[] = [];
+const agents: http.Agent[] = [];
 
 /** Log lines of the listening apps at error level or above (pino's level 50+). */
 const errorLines: string[] = [];
@@ -95,6 +96,21 @@ async function listening(limits: Partial<HttpLimits>): Promise<number> {
   return (app.server.address() as AddressInfo).port;
 }
 
+/** GET `path` on a new connection that the client keeps alive afterwards (a fresh keep-alive agent per request). */
+function getOnNewConnection(port: number, localAddress: string, path = '/healthz'): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+  agents.push(agent);
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path, localAddress, agent }, (response) => {
+      response.resume();
+      response.once('end', () => {
+        resolve(response.statusCode ?? 0);
+      });
+    });
+    request.once('error', reject);
+  });
+}
+
 async function open(port: number, localAddress: string, count: number): Promise<Trickler[]> {
   const opened: Trickler[] = [];
   // One after another: the server accepts in this order, so each is counted before the next arrives.
@@ -108,6 +124,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const trickler of tricklers) trickler.socket.destroy();
+  for (const agent of agents) agent.destroy();
   for (const app of apps) await app.close();
   await t.close();
 });
@@ -142,6 +159,24 @@ describe('slow clients', () => {
     for (const socket of held) socket.socket.destroy();
     await allClosed(held, 10_000);
     await waitUntil(async () => (await healthz(port, '127.0.0.3').catch(() => 0)) === 200);
+  });
+
+  it('idle keep-alive sockets are not counted: a client opening a new connection per request is never refused', async () => {
+    // Issue 32: each request on its own connection, kept open by the client; the old count refused the fourth.
+    const port = await listening({ maxConnectionsPerClient: 3, maxConnections: 100 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push(await getOnNewConnection(port, '127.0.0.8'));
+    expect(statuses).toEqual(Array.from({ length: 12 }, () => 200));
+  });
+
+  it('by default, 200 requests in flight at once from one address (a NAT in front of 200 workers) are all admitted', async () => {
+    const port = await listening({});
+    // 200 requests whose bodies are still arriving: each holds its socket until the test ends.
+    const held = await open(port, '127.0.0.9', 200);
+    expect(held.every((s) => !s.isClosed())).toBe(true);
+    // And another request from the same address, on a new connection, still gets in.
+    expect(await healthz(port, '127.0.0.9')).toBe(200);
+    for (const socket of held) socket.socket.destroy();
   });
 
   it('at the total cap a new client still gets /healthz: the oldest socket still sending its request makes room', async () => {

@@ -165,6 +165,37 @@ describe('lists with a "~" filter (costly reads)', () => {
     expect((await list(scanner, mine, substring)).statusCode).toBe(200);
     expect(pool.gate.costlyUsage(scanner.organization.id)).toEqual({ active: 0, waiting: 0 });
   });
+
+  // Issue 32: pages with platform data are CPU to parse and serialise; one organisation's moved another's p99 10-51×.
+  it('lists with expand=platform_data run one at a time per organisation until their answer is sent; others are served meanwhile', async () => {
+    const reader = await t.newOrg('Reader');
+    const neighbour = await t.newOrg('Quiet neighbour');
+    const [mine, theirs] = await Promise.all([sandboxConnection(t, 'user_large_a', reader), sandboxConnection(t, 'user_large_b', neighbour)]);
+    const list = (org: CreatedOrganization, connection: typeof mine, query: string): Promise<Answer> =>
+      get(t, org, `/versioned/accounting/customers?force_fetch=true&access_token=${accessTokenOf(t.services.cipher, connection)}&${query}`);
+    const { pool } = t.services;
+    if (!(pool instanceof ApiPool)) throw new Error('the test app runs without the API pool');
+
+    const release = await pool.gate.holdLargeAnswer(reader.organization.id);
+    try {
+      const refused = await list(reader, mine, 'expand=platform_data');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(errorBody(refused).error_metadata).toMatchObject({
+        reason: 'organization_large_answers',
+        field: 'expand',
+        location: 'query',
+        concurrency: 1,
+      });
+      expect((await list(reader, mine, 'limit=5')).statusCode).toBe(200);
+      expect((await list(neighbour, theirs, 'expand=platform_data')).statusCode).toBe(200);
+    } finally {
+      release();
+    }
+    // Served, and its slot given back once the answer was sent.
+    expect((await list(reader, mine, 'expand=platform_data')).statusCode).toBe(200);
+    expect(pool.gate.largeAnswerUsage(reader.organization.id)).toEqual({ active: 0, waiting: 0 });
+  });
 });
 
 describe('what one read may cost', () => {

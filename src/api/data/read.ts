@@ -4,6 +4,7 @@
  * operation"), built from the model registry: one contract per resource and
  * operation, served from the stored copy.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { defineContract, defineEndpoint, type Endpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
@@ -19,6 +20,7 @@ import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.t
 import { getConnector } from '../../platforms/index.ts';
 import { fetchRecord } from '../../sql/list-records.ts';
 import { boundedRead } from '../../db/bounded-read.ts';
+import { holdLargeAnswer } from '../../db/api-pool.ts';
 import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
 import { refusePathWordAsServiceId } from '../shared/record-id.ts';
 import type { Pool } from '../../db/pool.ts';
@@ -99,6 +101,7 @@ export function listEndpoint(type: UnifiedObjectType, view?: ReadView): Endpoint
     view?.check(connection);
     const withRaw = wantsPlatformData(query.expand);
     const { pool, config } = request.server.services;
+    if (withRaw) await holdUntilSent(request, reply, connection.organizationId);
     const found = await listPage(pool, connection, type, query, withRaw, config.readLimits, view?.scope);
     // Nothing on a first page: say so when the object has never been synced, rather than "none".
     if (found.rows.length === 0 && query.cursor === undefined) await assertEntityRead(pool, connection, type, query.force_fetch === 'true');
@@ -113,6 +116,16 @@ export function listEndpoint(type: UnifiedObjectType, view?: ReadView): Endpoint
     void reply.code(202);
     return asyncResponse(job, config.publicUrl);
   });
+}
+
+/**
+ * A page with platform data (up to LIST_PLATFORM_DATA_MAX_BYTES) costs CPU to parse and to serialise, which the
+ * organisation's connection slots do not cover: one of its large-answer slots is held from here until the answer has
+ * been sent or the client has gone (issue 32).
+ */
+export async function holdUntilSent(request: FastifyRequest, reply: FastifyReply, organizationId: string): Promise<void> {
+  const release = await holdLargeAnswer(request.server.services.pool, organizationId);
+  reply.raw.once('close', release);
 }
 
 /** The request's path and query without the access token, which a job never keeps. */

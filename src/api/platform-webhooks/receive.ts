@@ -1,5 +1,7 @@
-import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { throttledAuthentication, tooManyFailures } from '../../http/auth-throttle.ts';
+import type { AuthAttempt } from '../../ratelimit/auth-failures.ts';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { getConnector } from '../../platforms/index.ts';
 import { isRecord } from '../../platforms/json.ts';
@@ -44,19 +46,53 @@ export const contract = defineContract({
       duplicate: Type.Boolean({ description: 'True when the same notification was received before (a retry or a replay): nothing was done again.' }),
     }),
   },
-  errors: ['INVALID_CREDENTIALS', 'ROUTE_NOT_FOUND', 'MALFORMED_JSON', 'VALIDATION_ERROR'],
+  errors: ['INVALID_CREDENTIALS', 'ROUTE_NOT_FOUND', 'MALFORMED_JSON', 'VALIDATION_ERROR', 'RATE_LIMIT_EXCEEDED'],
 });
+
+/** What a forged post is counted against: its sender's address, and the organisation's app it claims to come for. */
+function webhookAttempt(request: FastifyRequest): AuthAttempt {
+  const params = request.params as Partial<Record<'platform' | 'organization_id' | 'environment', string>>;
+  return {
+    surface: 'webhook',
+    address: request.ip,
+    target: `webhook:${params.platform ?? ''}:${params.organization_id ?? ''}:${params.environment ?? ''}`,
+  };
+}
+
+/**
+ * Issue 32: forged posts were never throttled, and a flood of 900 KB ones from one address slowed another
+ * organisation's reads 20×. Refused signatures are counted like failed logins (AUTH_FAILURE_*); an address over its
+ * limit is answered 429 before a byte of its body is read, and its socket closed so the body is not read either. A
+ * platform's own senders never share an address with a forger, and a platform whose posts fail their signature gets
+ * nothing but refusals anyway. A blocked target (an organisation's app) still has each signature checked, so forgers
+ * spread over many addresses cannot keep the platform's genuine notifications out.
+ */
+export function refuseBlockedWebhookSenders(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+  const blocked = request.server.authThrottle.blocked({ ...webhookAttempt(request), target: null });
+  if (blocked === null) {
+    done();
+    return;
+  }
+  void reply.header('Connection', 'close');
+  done(tooManyFailures(blocked));
+}
 
 export default defineEndpoint(contract, async (request) => {
   const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-  const outcome = await receivePlatformWebhook(request.server.services, {
-    platform: request.params.platform,
-    organizationId: request.params.organization_id,
-    environment: request.params.environment,
-    rawBody,
-    headers: request.headers,
-    requestId: request.id,
-  });
+  const outcome = await throttledAuthentication(
+    request.server.authThrottle,
+    request.log,
+    { ...webhookAttempt(request), presented: true, refusal: 'INVALID_CREDENTIALS' },
+    () =>
+      receivePlatformWebhook(request.server.services, {
+        platform: request.params.platform,
+        organizationId: request.params.organization_id,
+        environment: request.params.environment,
+        rawBody,
+        headers: request.headers,
+        requestId: request.id,
+      }),
+  );
   return { changes: outcome.changes, sync_runs: outcome.syncRuns, revoked: outcome.revoked, duplicate: outcome.duplicate };
 });
 
