@@ -49,8 +49,11 @@ export interface Contract {
   querystring?: TSchema;
   body?: TSchema;
   headers?: TSchema;
-  /** Success status and its body schema; null body for 204. */
-  success: { status: number; schema: TSchema | null };
+  /**
+   * Success status and its body schema; null body for 204. contentType when the body is not JSON (declared as such in
+   * the OpenAPI document): a media range such as `*\/*` for files served with their own type.
+   */
+  success: { status: number; schema: TSchema | null; contentType?: string };
   /** Other successful answers the handler may choose (202 with async_response for writes). */
   alsoSucceeds?: readonly { status: number; schema: TSchema }[];
   errors: readonly ErrorCode[];
@@ -102,13 +105,38 @@ const AUTH_ERRORS: Record<AuthKind, readonly ErrorCode[]> = {
   session: ['SESSION_REQUIRED', 'ROLE_NOT_ALLOWED', 'CSRF_TOKEN_INVALID', 'RATE_LIMIT_EXCEEDED'],
 };
 
+const WRITE_METHODS = new Set<Method>(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * What the edge may answer on any route of its kind, whatever its handler does (docs/reference.md, "Declared
+ * statuses"): a failure or an overloaded server on every route; a refused input where there is one; the version header,
+ * an endpoint the operator turned off and idempotency keys on client routes.
+ */
+function edgeErrors(contract: Contract): ErrorCode[] {
+  const codes: ErrorCode[] = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+  const takesInput = [contract.params, contract.querystring, contract.body, contract.headers].some((s) => s !== undefined);
+  if (takesInput) codes.push('VALIDATION_ERROR');
+  if (contract.body !== undefined || contract.consumes !== undefined) codes.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
+  if (contract.auth === 'client') {
+    codes.push('MISSING_VERSION', 'UNSUPPORTED_VERSION', 'ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION');
+    if (WRITE_METHODS.has(contract.method)) codes.push('VALIDATION_ERROR', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_KEY_IN_USE');
+  }
+  return codes;
+}
+
+/** The success answer: its schema under JSON, or under the content type the contract names (files, metrics). */
+function successResponse(success: Contract['success']): unknown {
+  const schema = success.schema ?? { type: 'null', description: 'No content' };
+  if (success.contentType === undefined) return schema;
+  const description = typeof schema.description === 'string' ? schema.description : '';
+  return { description, content: { [success.contentType]: { schema } } };
+}
+
 /** The Fastify route schema (validation, serialization and OpenAPI) of a contract. */
 export function routeSchema(contract: Contract): NonNullable<RouteShorthandOptions['schema']> & Record<string, unknown> {
-  const response: Record<string, unknown> = {
-    [contract.success.status]: contract.success.schema ?? { type: 'null', description: 'No content' },
-  };
+  const response: Record<string, unknown> = { [contract.success.status]: successResponse(contract.success) };
   for (const other of contract.alsoSucceeds ?? []) response[other.status] = other.schema;
-  for (const code of new Set([...contract.errors, ...AUTH_ERRORS[contract.auth]])) {
+  for (const code of new Set([...contract.errors, ...AUTH_ERRORS[contract.auth], ...edgeErrors(contract)])) {
     const status = ERROR_CATALOGUE[code].status;
     response[status] ??= { ...ErrorBodySchema, description: '' };
     const entry = response[status] as { description: string };
