@@ -6,7 +6,7 @@
  * - Routes without a contract (the dashboard's HTML pages, the link pages, /docs, /openapi.json itself, SANDBOX's
  *   pages) are outside the document: not checked.
  * - A request no route matched (404 ROUTE_NOT_FOUND, a path the router refuses) has no operation: its answer must be
- *   the one error body, as JSON.
+ *   the one error body, as JSON; except under /link/, whose pages answer people with their own not-found page.
  * - Every error answer (4xx, 5xx) is checked against the one error body schema (src/http/contract.ts), whatever the
  *   operation says.
  * - Older versions: the document describes the newest; a /versioned success answer for an older version is checked
@@ -37,6 +37,8 @@ export interface OpenApiDocument {
 /** What the app answered, as the checker needs it. */
 export interface ObservedResponse {
   method: string;
+  /** The path asked for, without its query. */
+  path: string;
   /** The matched route's template (`/versioned/jobs/:id`), undefined when no route matched. */
   route: string | undefined;
   /** Whether the route is one of the contract's endpoints (a route without one is outside the document). */
@@ -73,6 +75,9 @@ function matchesMedia(served: string, declared: string): boolean {
   return want.endsWith('/*') && served.startsWith(want.slice(0, -1));
 }
 
+/** Pages for people with their own not-found page (src/link/routes.ts): outside the document, matched or not. */
+const PAGES_OUTSIDE_DOCUMENT = /^\/link(\/|$)/;
+
 export class ContractChecker {
   private readonly validators = new WeakMap<object, ValidateFunction>();
   private readonly rendered = new Map<string, JsonSchema>();
@@ -84,6 +89,7 @@ export class ContractChecker {
 
   /** What is wrong with the response; empty when it is as the document says. */
   check(observed: ObservedResponse): string[] {
+    if (observed.route !== undefined ? !observed.hasContract : PAGES_OUTSIDE_DOCUMENT.test(observed.path)) return [];
     const problems: string[] = [];
     const isError = observed.status >= 400;
     if (isError) problems.push(...this.checkErrorBody(observed));
@@ -91,7 +97,6 @@ export class ContractChecker {
       if (!isError) problems.push(`status ${observed.status} without a route`);
       return problems;
     }
-    if (!observed.hasContract) return problems;
     const method = observed.method === 'HEAD' ? 'get' : observed.method.toLowerCase();
     const operation = this.document.paths[documentPath(observed.route)]?.[method];
     if (operation === undefined) return [...problems, 'the route is not in /openapi.json'];
@@ -161,6 +166,7 @@ export function checkResponsesAgainstDocument(app: FastifyInstance): void {
     const contentType = reply.getHeader('content-type');
     const problems = checker.check({
       method: request.method,
+      path: request.url.split('?')[0] ?? '',
       route,
       hasContract: contract !== undefined,
       version: request.apiVersion,
