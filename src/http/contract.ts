@@ -109,17 +109,16 @@ const WRITE_METHODS = new Set<Method>(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 /**
  * What the edge may answer on any route of its kind, whatever its handler does (docs/reference.md, "Declared
- * statuses"): a failure or an overloaded server on every route; a refused input where there is one; the version header,
- * an endpoint the operator turned off and idempotency keys on client routes.
+ * statuses"): on every route a failure, an overloaded server and a refused input (the query string and headers of
+ * every request are checked for text PostgreSQL cannot store, src/http/storable-input.ts); a refused body where there
+ * is one; the version header, an endpoint the operator turned off and idempotency keys on client routes.
  */
 function edgeErrors(contract: Contract): ErrorCode[] {
-  const codes: ErrorCode[] = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
-  const takesInput = [contract.params, contract.querystring, contract.body, contract.headers].some((s) => s !== undefined);
-  if (takesInput) codes.push('VALIDATION_ERROR');
+  const codes: ErrorCode[] = ['VALIDATION_ERROR', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
   if (contract.body !== undefined || contract.consumes !== undefined) codes.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
   if (contract.auth === 'client') {
     codes.push('MISSING_VERSION', 'UNSUPPORTED_VERSION', 'ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION');
-    if (WRITE_METHODS.has(contract.method)) codes.push('VALIDATION_ERROR', 'IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_KEY_IN_USE');
+    if (WRITE_METHODS.has(contract.method)) codes.push('IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_KEY_IN_USE');
   }
   return codes;
 }
