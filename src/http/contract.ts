@@ -97,12 +97,18 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   session: [{ dashboardSession: [] }],
 };
 
-/** What authentication itself may answer: a refused credential, and too many refused ones (src/ratelimit/auth-failures.ts). */
+/** A dashboard session's refusals: it reaches client and operator routes too (src/http/session-auth.ts). */
+const SESSION_ERRORS: readonly ErrorCode[] = ['SESSION_REQUIRED', 'ROLE_NOT_ALLOWED', 'CSRF_TOKEN_INVALID', 'RATE_LIMIT_EXCEEDED'];
+
+/**
+ * What authentication itself may answer: a refused credential, and too many refused ones
+ * (src/ratelimit/auth-failures.ts); on client and operator routes also a dashboard session's refusals.
+ */
 const AUTH_ERRORS: Record<AuthKind, readonly ErrorCode[]> = {
   none: [],
-  client: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED'],
-  admin: ['INVALID_ADMIN_TOKEN', 'RATE_LIMIT_EXCEEDED'],
-  session: ['SESSION_REQUIRED', 'ROLE_NOT_ALLOWED', 'CSRF_TOKEN_INVALID', 'RATE_LIMIT_EXCEEDED'],
+  client: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED', ...SESSION_ERRORS],
+  admin: ['INVALID_ADMIN_TOKEN', 'RATE_LIMIT_EXCEEDED', ...SESSION_ERRORS],
+  session: SESSION_ERRORS,
 };
 
 const WRITE_METHODS = new Set<Method>(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -127,7 +133,7 @@ function edgeErrors(contract: Contract): ErrorCode[] {
 function successResponse(success: Contract['success']): unknown {
   const schema = success.schema ?? { type: 'null', description: 'No content' };
   if (success.contentType === undefined) return schema;
-  const description = typeof schema.description === 'string' ? schema.description : '';
+  const description = 'description' in schema && typeof schema.description === 'string' ? schema.description : '';
   return { description, content: { [success.contentType]: { schema } } };
 }
 

@@ -23,11 +23,7 @@ describe('docs/writes.md', () => {
     const section = document.slice(document.indexOf('### Jobs'), document.indexOf('### Webhooks'));
     const example = /```json\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     const { properties } = JobSchema;
-    const keys = [
-      ...Object.keys(properties),
-      ...Object.keys(properties.request.properties),
-      ...Object.keys(properties.response.properties),
-    ];
+    const keys = [...Object.keys(properties), ...Object.keys(properties.request.properties), ...Object.keys(properties.response.properties)];
     expect(keys.filter((key) => !example.includes(`"${key}":`))).toEqual([]);
     // Only the job's own keys and the written object's (bill) are quoted keys of the example.
     const quoted = [...example.matchAll(/"([a-z_]+)":/g)].map((m) => m[1]);

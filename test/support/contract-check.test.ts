@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/http/contract.ts';
 import { registerVersionChanges } from '../../src/http/version-changes.ts';
-import { VersionRegistry } from '../../src/http/versioning.ts';
+import { VersionRegistry, type JsonSchema } from '../../src/http/versioning.ts';
 import { ContractChecker, type ObservedResponse, type OpenApiDocument } from './contract-check.ts';
 
-const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
 const BILL = {
   type: 'object',
   required: ['bill'],
-  properties: { bill: { type: 'object', required: ['id', 'platform_url'], properties: { id: { type: 'string' }, platform_url: { type: 'string' } } } },
+  properties: {
+    bill: { type: 'object', required: ['id', 'platform_url'], properties: { id: { type: 'string' }, platform_url: { type: 'string' } } },
+  },
 };
 const DOCUMENT: OpenApiDocument = {
   paths: {
-    '/versioned/accounting/bills/{id}': { get: { responses: { '200': json(BILL), '410': json(ErrorBodySchema) } } },
+    '/versioned/accounting/bills/{id}': { get: { responses: { '200': json(BILL), '410': json({ ...ErrorBodySchema }) } } },
     '/files/{id}': { get: { responses: { '200': { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } } } } },
   },
 };
@@ -56,13 +58,19 @@ describe('ContractChecker', () => {
   it('checks an older version against the schema its registered changes make (no platform_url before 2024-04-30)', () => {
     const older = JSON.stringify({ bill: { id: 'b1' } });
     expect(check({ version: '2023-02-07', body: older })).toEqual([]);
-    expect(check({ version: '2024-08-31', body: older })).toEqual(["body/bill must have required property 'platform_url' {\"missingProperty\":\"platform_url\"}"]);
+    expect(check({ version: '2024-08-31', body: older })).toEqual([
+      'body/bill must have required property \'platform_url\' {"missingProperty":"platform_url"}',
+    ]);
   });
 
   it('checks every error answer against the one error body, routed or not', () => {
-    expect(check({ status: 410, body: JSON.stringify({ message: 'gone' }) })).toContain("error body must have required property 'error_type' {\"missingProperty\":\"error_type\"}");
+    expect(check({ status: 410, body: JSON.stringify({ message: 'gone' }) })).toContain(
+      'error body must have required property \'error_type\' {"missingProperty":"error_type"}',
+    );
     expect(check({ route: undefined, status: 404, body: ERROR })).toEqual([]);
-    expect(check({ route: undefined, status: 404, contentType: 'text/html', body: '<p>no</p>' })).toEqual(['error answer with content type text/html']);
+    expect(check({ route: undefined, status: 404, contentType: 'text/html', body: '<p>no</p>' })).toEqual([
+      'error answer with content type text/html',
+    ]);
   });
 
   it('matches media ranges: a file with its own type', () => {

@@ -103,13 +103,14 @@ function validatorOf(schema: JsonSchema): ValidateFunction {
 const PAGES_OUTSIDE_DOCUMENT = /^\/link(\/|$)/;
 
 export class ContractChecker {
-
   private readonly rendered = new Map<string, JsonSchema>();
+  private readonly document: OpenApiDocument;
+  private readonly versions: VersionRegistry;
 
-  constructor(
-    private readonly document: OpenApiDocument,
-    private readonly versions: VersionRegistry,
-  ) {}
+  constructor(document: OpenApiDocument, versions: VersionRegistry) {
+    this.document = document;
+    this.versions = versions;
+  }
 
   /** What is wrong with the response; empty when it is as the document says. */
   check(observed: ObservedResponse): string[] {

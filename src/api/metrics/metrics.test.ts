@@ -96,7 +96,7 @@ describe('GET /metrics', () => {
     };
     expect(doc.paths['/metrics']?.get?.security).toEqual([{ adminToken: [] }]);
     // 400, 500 and 503 on every route (docs/reference.md, "Declared statuses").
-    expect(Object.keys(doc.paths['/metrics']?.get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '429', '500', '503']);
+    expect(Object.keys(doc.paths['/metrics']?.get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '429', '500', '503']);
     // Declared as the text it is, not as JSON.
     expect(Object.keys(doc.paths['/metrics']?.get?.responses?.['200']?.content ?? {})).toEqual(['text/plain']);
   });
