@@ -104,7 +104,7 @@ describe('error bodies at the edge', () => {
     // Taken here, so that this test does not fail for them.
     const violations = takeViolations((v) => v.test === expect.getState().currentTestName);
     expect(violations.map((v) => v.problems.join('; '))).toEqual([
-      expect.stringMatching(/^status 410 is not declared \(declared: 200, 400, 401, 404, 429, 500, 503\)$/),
+      expect.stringMatching(/^status 410 is not declared \(declared: 200, 400, 401, 403, 404, 429, 500, 503\)$/),
       'content type text/plain is not declared for 200 (declared: application/json)',
     ]);
   });
