@@ -49,8 +49,11 @@ export interface Contract {
   querystring?: TSchema;
   body?: TSchema;
   headers?: TSchema;
-  /** Success status and its body schema; null body for 204. */
-  success: { status: number; schema: TSchema | null };
+  /**
+   * Success status and its body schema; null body for 204. contentType when the body is not JSON (declared as such in
+   * the OpenAPI document): a media range such as `*\/*` for files served with their own type.
+   */
+  success: { status: number; schema: TSchema | null; contentType?: string };
   /** Other successful answers the handler may choose (202 with async_response for writes). */
   alsoSucceeds?: readonly { status: number; schema: TSchema }[];
   errors: readonly ErrorCode[];
@@ -94,21 +97,51 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   session: [{ dashboardSession: [] }],
 };
 
-/** What authentication itself may answer: a refused credential, and too many refused ones (src/ratelimit/auth-failures.ts). */
+/** A dashboard session's refusals: it reaches client and operator routes too (src/http/session-auth.ts). */
+const SESSION_ERRORS: readonly ErrorCode[] = ['SESSION_REQUIRED', 'ROLE_NOT_ALLOWED', 'CSRF_TOKEN_INVALID', 'RATE_LIMIT_EXCEEDED'];
+
+/**
+ * What authentication itself may answer: a refused credential, and too many refused ones
+ * (src/ratelimit/auth-failures.ts); on client and operator routes also a dashboard session's refusals.
+ */
 const AUTH_ERRORS: Record<AuthKind, readonly ErrorCode[]> = {
   none: [],
-  client: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED'],
-  admin: ['INVALID_ADMIN_TOKEN', 'RATE_LIMIT_EXCEEDED'],
-  session: ['SESSION_REQUIRED', 'ROLE_NOT_ALLOWED', 'CSRF_TOKEN_INVALID', 'RATE_LIMIT_EXCEEDED'],
+  client: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED', ...SESSION_ERRORS],
+  admin: ['INVALID_ADMIN_TOKEN', 'RATE_LIMIT_EXCEEDED', ...SESSION_ERRORS],
+  session: SESSION_ERRORS,
 };
+
+const WRITE_METHODS = new Set<Method>(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * What the edge may answer on any route of its kind, whatever its handler does (docs/reference.md, "Declared
+ * statuses"): on every route a failure, an overloaded server and a refused input (the query string and headers of
+ * every request are checked for text PostgreSQL cannot store, src/http/storable-input.ts); a refused body where there
+ * is one; the version header, an endpoint the operator turned off and idempotency keys on client routes.
+ */
+function edgeErrors(contract: Contract): ErrorCode[] {
+  const codes: ErrorCode[] = ['VALIDATION_ERROR', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+  if (contract.body !== undefined || contract.consumes !== undefined) codes.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
+  if (contract.auth === 'client') {
+    codes.push('MISSING_VERSION', 'UNSUPPORTED_VERSION', 'ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION');
+    if (WRITE_METHODS.has(contract.method)) codes.push('IDEMPOTENCY_KEY_MISMATCH', 'IDEMPOTENCY_KEY_IN_USE');
+  }
+  return codes;
+}
+
+/** The success answer: its schema under JSON, or under the content type the contract names (files, metrics). */
+function successResponse(success: Contract['success']): unknown {
+  const schema = success.schema ?? { type: 'null', description: 'No content' };
+  if (success.contentType === undefined) return schema;
+  const description = 'description' in schema && typeof schema.description === 'string' ? schema.description : '';
+  return { description, content: { [success.contentType]: { schema } } };
+}
 
 /** The Fastify route schema (validation, serialization and OpenAPI) of a contract. */
 export function routeSchema(contract: Contract): NonNullable<RouteShorthandOptions['schema']> & Record<string, unknown> {
-  const response: Record<string, unknown> = {
-    [contract.success.status]: contract.success.schema ?? { type: 'null', description: 'No content' },
-  };
+  const response: Record<string, unknown> = { [contract.success.status]: successResponse(contract.success) };
   for (const other of contract.alsoSucceeds ?? []) response[other.status] = other.schema;
-  for (const code of new Set([...contract.errors, ...AUTH_ERRORS[contract.auth]])) {
+  for (const code of new Set([...contract.errors, ...AUTH_ERRORS[contract.auth], ...edgeErrors(contract)])) {
     const status = ERROR_CATALOGUE[code].status;
     response[status] ??= { ...ErrorBodySchema, description: '' };
     const entry = response[status] as { description: string };

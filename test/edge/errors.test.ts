@@ -1,10 +1,34 @@
+import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceError } from '../../src/errors/catalogue.ts';
+import { defineContract, defineEndpoint } from '../../src/http/contract.ts';
 import { clientHeaders, errorBody, startTestApp, type TestApp } from '../support/app.ts';
+import { takeViolations } from '../support/contract-violations.ts';
 import { probeEndpoints } from '../support/probe-endpoints.ts';
+
+/** Answers what its contract does not declare: a 410, and a 200 as text. */
+const undeclared = defineEndpoint(
+  defineContract({
+    method: 'GET',
+    url: '/_probe/undeclared',
+    auth: 'client',
+    tags: ['Probe'],
+    summary: 'probe',
+    querystring: Type.Object({ as: Type.Optional(Type.String()) }),
+    success: { status: 200, schema: Type.Object({ ok: Type.Boolean() }) },
+    errors: [],
+  }),
+  async (request, reply) => {
+    if (request.query.as !== 'text') throw new ServiceError('RESOURCE_NOT_FOUND', 'Gone.', { source: 'service' });
+    // A string with its own content type leaves as is, without the schema's serializer.
+    await reply.type('text/plain').send('ok');
+    return { ok: true };
+  },
+);
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ extraVersionedEndpoints: probeEndpoints({ executions: 0 }) });
+  t = await startTestApp({ extraVersionedEndpoints: [...probeEndpoints({ executions: 0 }), undeclared] });
 });
 afterAll(async () => {
   await t.close();
@@ -72,5 +96,16 @@ describe('error bodies at the edge', () => {
     expect(failed.headers['x-request-id']).toBe('client-trace-42');
     const hostile = await t.app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'bad id\twith spaces' } });
     expect(hostile.headers['x-request-id']).not.toBe('bad id\twith spaces');
+  });
+
+  it('an answer outside /openapi.json is reported against the test that received it (test/support/contract-check.ts)', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/versioned/_probe/undeclared', headers: clientHeaders(t.org) })).statusCode).toBe(410);
+    expect((await t.app.inject({ method: 'GET', url: '/versioned/_probe/undeclared?as=text', headers: clientHeaders(t.org) })).statusCode).toBe(200);
+    // Taken here, so that this test does not fail for them.
+    const violations = takeViolations((v) => v.test === expect.getState().currentTestName);
+    expect(violations.map((v) => v.problems.join('; '))).toEqual([
+      expect.stringMatching(/^status 410 is not declared \(declared: 200, 400, 401, 403, 404, 429, 500, 503\)$/),
+      'content type text/plain is not declared for 200 (declared: application/json)',
+    ]);
   });
 });

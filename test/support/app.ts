@@ -25,6 +25,7 @@ import { createTestDatabase, type TestDatabase, type TestServer } from './databa
 import { startTestSandbox } from './sandbox.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { OrganizationGate } from '../../src/db/organization-gate.ts';
+import { checkResponsesAgainstDocument } from './contract-check.ts';
 
 export const VERSION = '2024-08-31';
 
@@ -103,7 +104,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await buildApp(services, {
     ...(options.log === undefined ? { logger: false } : {}),
     extraVersionedEndpoints: options.extraVersionedEndpoints ?? [],
-    mounts: [sandbox.pages],
+    // Last: every answer, as sent, is checked against /openapi.json (test/support/contract-check.ts).
+    mounts: [sandbox.pages, checkResponsesAgainstDocument],
   });
   const org = await createOrganization(db.pool, cipher, 'Test Org');
   return {

@@ -14,7 +14,12 @@ export const contract = defineContract({
   params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
   querystring: Type.Object({ expires: Type.Integer({ minimum: 0 }), signature: Type.String({ minLength: 1, maxLength: 100 }) }),
   // Buffers are sent as they are (Fastify serializes only objects and strings).
-  success: { status: 200, schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The file content.' }) },
+  // Served with the file's own type (the platform's, or what the upload said): any media type.
+  success: {
+    status: 200,
+    contentType: '*/*',
+    schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: "The file content, with the file's own Content-Type." }),
+  },
   errors: [
     'VALIDATION_ERROR',
     'INVALID_CREDENTIALS',

@@ -13,7 +13,7 @@ export const contract = defineContract({
     'worker process at its METRICS_PORT; ledgerport_process_info{role} says which one answered). The gauges ledgerport_webhook_deliveries_open{status} and ' +
     'ledgerport_webhook_deliveries_failed_recent (failed in the last hour) are read from the database at scrape time and ' +
     'cover every organisation, so every process reports the same values.',
-  success: { status: 200, schema: Type.String({ description: 'Prometheus text exposition format 0.0.4.' }) },
+  success: { status: 200, contentType: 'text/plain', schema: Type.String({ description: 'Prometheus text exposition format 0.0.4.' }) },
   errors: ['INVALID_ADMIN_TOKEN'],
 });
 

@@ -92,10 +92,13 @@ describe('GET /metrics', () => {
 
   it('is documented as an admin endpoint', async () => {
     const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/openapi.json' })).body) as {
-      paths: Record<string, { get?: { security?: unknown; responses?: Record<string, unknown> } }>;
+      paths: Record<string, { get?: { security?: unknown; responses?: Record<string, { content?: Record<string, unknown> }> } }>;
     };
     expect(doc.paths['/metrics']?.get?.security).toEqual([{ adminToken: [] }]);
-    expect(Object.keys(doc.paths['/metrics']?.get?.responses ?? {}).sort()).toEqual(['200', '401', '429']);
+    // 400, 500 and 503 on every route, 403 with a refused dashboard session (docs/reference.md, "Declared statuses").
+    expect(Object.keys(doc.paths['/metrics']?.get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '429', '500', '503']);
+    // Declared as the text it is, not as JSON.
+    expect(Object.keys(doc.paths['/metrics']?.get?.responses?.['200']?.content ?? {})).toEqual(['text/plain']);
   });
 });
 

@@ -29,7 +29,12 @@ export function attachmentFileEndpoint(entity: AttachmentParent): Endpoint {
       attachmentId: Type.String({ minLength: 1, maxLength: 300, description: 'Service id of the attachment.' }),
     }),
     querystring: Type.Object({ ...AccessTokenQuery.properties, force_fetch: ForceFetchSchema }),
-    success: { status: 200, schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The file content.' }) },
+    // Served with the file's own type (the platform's, or what the upload said): any media type.
+    success: {
+      status: 200,
+      contentType: '*/*',
+      schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: "The file content, with the file's own Content-Type." }),
+    },
     errors: [...DOCUMENT_READ_ERRORS, 'PLATFORM_UNAUTHORIZED', 'PLATFORM_BAD_REQUEST', 'PLATFORM_RATE_LIMITED', 'PLATFORM_ERROR'],
   });
   return defineEndpoint(contract, async (request, reply) => {
