@@ -59,6 +59,11 @@ export interface Contract {
   errors: readonly ErrorCode[];
   /** Content types the body may have (default JSON). */
   consumes?: readonly string[];
+  /**
+   * Statuses this route may answer with no body and no content type, and when: a platform whose documentation wants
+   * no body in the answer to its webhook (Xero). Said in the description too; the contract check reads it from here.
+   */
+  answersWithoutBody?: { statuses: readonly number[]; when: string };
 }
 
 type StaticOr<T, Fallback> = T extends TSchema ? Static<T> : Fallback;

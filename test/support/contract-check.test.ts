@@ -51,6 +51,20 @@ describe('ContractChecker', () => {
     expect(check({ contentType: 'text/plain' })).toEqual(['content type text/plain is not declared for 200 (declared: application/json)']);
   });
 
+  it('takes an empty answer only for a status the contract lets the route answer without a body', () => {
+    const empty = { contentType: undefined, body: '' };
+    expect(check({ ...empty, withoutBody: [200] })).toEqual([]);
+    expect(check({ ...empty, status: 410, withoutBody: [410] })).toEqual([]);
+    expect(check(empty)).toEqual(['content type (none) is not declared for 200 (declared: application/json)']);
+    expect(check({ ...empty, status: 410, withoutBody: [200] })).toEqual([
+      'error answer with content type (none)',
+      'content type (none) is not declared for 410 (declared: application/json)',
+    ]);
+    expect(check({ contentType: undefined, body: 'text', withoutBody: [200] })).toEqual([
+      'content type (none) is not declared for 200 (declared: application/json)',
+    ]);
+  });
+
   it('refuses a body that does not fit the schema', () => {
     expect(check({ body: JSON.stringify({ bill: { id: 7, platform_url: 'x' } }) })).toEqual(['body/bill/id must be string {"type":"string"}']);
   });

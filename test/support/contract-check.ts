@@ -50,6 +50,8 @@ export interface ObservedResponse {
   contentType: string | undefined;
   /** The body as sent, or null when it is a stream or a buffer (a file). */
   body: string | null;
+  /** Statuses the contract lets the route answer with no body and no content type (Contract.answersWithoutBody). */
+  withoutBody?: readonly number[];
 }
 
 // The document's schemas are trusted (no meta-schema validation) and compiled unoptimised: this halves the compile time
@@ -116,8 +118,9 @@ export class ContractChecker {
   check(observed: ObservedResponse): string[] {
     if (observed.route !== undefined ? !observed.hasContract : PAGES_OUTSIDE_DOCUMENT.test(observed.path)) return [];
     const problems: string[] = [];
+    const bodiless = observed.withoutBody?.includes(observed.status) === true && observed.contentType === undefined && (observed.body ?? '') === '';
     const isError = observed.status >= 400;
-    if (isError) problems.push(...this.checkErrorBody(observed));
+    if (isError && !bodiless) problems.push(...this.checkErrorBody(observed));
     if (observed.route === undefined) {
       if (!isError) problems.push(`status ${observed.status} without a route`);
       return problems;
@@ -130,7 +133,7 @@ export class ContractChecker {
       const statuses = Object.keys(operation.responses ?? {}).join(', ');
       return [...problems, `status ${observed.status} is not declared (declared: ${statuses})`];
     }
-    if (observed.status === 204 || observed.method === 'HEAD') return problems;
+    if (observed.status === 204 || observed.method === 'HEAD' || bodiless) return problems;
     const served = mediaType(observed.contentType);
     const media = Object.entries(declared.content ?? {}).find(([type]) => matchesMedia(served, type));
     if (media === undefined) {
@@ -189,6 +192,7 @@ export function checkResponsesAgainstDocument(app: FastifyInstance): void {
       hasContract: contract !== undefined,
       version: request.apiVersion,
       successStatus: contract?.success.status,
+      withoutBody: contract?.answersWithoutBody?.statuses ?? [],
       status: reply.statusCode,
       contentType: typeof contentType === 'string' ? contentType : undefined,
       body: typeof payload === 'string' ? payload : null,

@@ -11,6 +11,10 @@ import { EnvironmentSchema } from '../admin/organizations/schemas.ts';
 /** The largest notification accepted (Xero and Intuit send a few kilobytes). */
 export const PLATFORM_WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
+/** The answers a platform wants without a body (Xero's 200 and 401): the summary or the refusal is in the log only. */
+const BODILESS_ANSWERS = [200, 401] as const;
+const BODILESS_STATUSES: ReadonlySet<number> = new Set(BODILESS_ANSWERS);
+
 export const contract = defineContract({
   method: 'POST',
   url: '/platform-webhooks/:platform/:organization_id/:environment',
@@ -47,6 +51,7 @@ export const contract = defineContract({
     }),
   },
   errors: ['INVALID_CREDENTIALS', 'ROUTE_NOT_FOUND', 'MALFORMED_JSON', 'VALIDATION_ERROR', 'RATE_LIMIT_EXCEEDED'],
+  answersWithoutBody: { statuses: BODILESS_ANSWERS, when: 'the platform wants no body in the answer (InboundWebhooks.answersWithoutBody: Xero)' },
 });
 
 /** What a forged post is counted against: its sender's address, and the organisation's app it claims to come for. */
@@ -95,9 +100,6 @@ export default defineEndpoint(contract, async (request) => {
   );
   return { changes: outcome.changes, sync_runs: outcome.syncRuns, revoked: outcome.revoked, duplicate: outcome.duplicate };
 });
-
-/** The answers a platform wants without a body (Xero's 200 and 401): the summary or the refusal is in the log only. */
-const BODILESS_STATUSES = new Set([200, 401]);
 
 /**
  * onSend hook of the platform webhooks' scope: empties the 200 and the 401 of a platform that wants no body in the
