@@ -124,10 +124,12 @@ export function runFlood(order: FloodOrder): Promise<FloodResult> {
  * at full strength, as the issue's review did.
  */
 export async function floodFromAnotherProcess(order: FloodOrder): Promise<FloodResult> {
-  const child = spawn('nice', ['-n', process.env.BENCH_FLOOD_NICE ?? '19', process.execPath, 'bench/lib/flood-child.ts', JSON.stringify(order)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const niced = ['nice', '-n', process.env.BENCH_FLOOD_NICE ?? '19', process.execPath, 'bench/lib/flood-child.ts', JSON.stringify(order)];
+  // BENCH_FLOOD_CPU pins the attacker to its own core (taskset), as if it sent from another host: run the bench itself
+  // pinned to the other cores (`taskset -c 0 node bench/tenant-isolation.ts`) so the server never shares the attacker's.
+  const cpu = process.env.BENCH_FLOOD_CPU;
+  const [command = 'nice', ...args] = cpu === undefined || cpu === '' ? niced : ['taskset', '-c', cpu, ...niced];
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
   child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
