@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, startTestApp, type Json, type TestApp } from '../support/app.ts';
-import { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { listenAsSandboxAddress, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { startSyncWorkers } from '../../src/sync/worker.ts';
 import { MAX_WRITE_ATTEMPTS } from '../../src/writes/executor.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
@@ -24,13 +24,7 @@ beforeAll(async () => {
     // A write's 202 after 1 s instead of WRITE_SYNC_WAIT_SECONDS (10).
     writeSyncWaitMs: 1_000,
   });
-  receiver = new WebhookReceiver();
-  const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
-  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
-    t.org.organization.id,
-    'sandbox',
-    url,
-  ]);
+  receiver = await listenAsSandboxAddress(t);
   await startSyncWorkers(t.boss, t.services, { concurrency: 2 });
   await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
   dispatcher = startWebhookDispatcher(t.services, { pollMs: 50 });

@@ -68,7 +68,7 @@ const ajv = new Ajv({
 });
 // CommonJS package: under ESM its plugin function is the module's `default` property (as in src/http/validation.ts).
 ajvFormats.default(ajv);
-// OpenAPI's file contents: any bytes.
+// OpenAPI's file contents, whatever their bytes.
 ajv.addFormat('binary', true);
 const validateErrorBody = ajv.compile(ErrorBodySchema);
 

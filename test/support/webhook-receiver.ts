@@ -72,3 +72,21 @@ export class WebhookReceiver {
     );
   }
 }
+
+/** What listenAsSandboxAddress needs of a test app: its database and the organisation it signs for. */
+interface ReceiverOwner {
+  db: { pool: { query(text: string, values: unknown[]): Promise<unknown> } };
+  org: { organization: { id: string }; credentials: { sandbox: { client_secret: string } } };
+}
+
+/** A receiver listening on loopback and registered as the organisation's sandbox webhook address. */
+export async function listenAsSandboxAddress(t: ReceiverOwner): Promise<WebhookReceiver> {
+  const receiver = new WebhookReceiver();
+  const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
+  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
+    t.org.organization.id,
+    'sandbox',
+    url,
+  ]);
+  return receiver;
+}

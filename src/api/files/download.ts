@@ -14,7 +14,7 @@ export const contract = defineContract({
   params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
   querystring: Type.Object({ expires: Type.Integer({ minimum: 0 }), signature: Type.String({ minLength: 1, maxLength: 100 }) }),
   // Buffers are sent as they are (Fastify serializes only objects and strings).
-  // Served with the file's own type (the platform's, or what the upload said): any media type.
+  // Served with the file's own type (the platform's, or what the upload said), whatever its media type.
   success: {
     status: 200,
     contentType: '*/*',

@@ -10,7 +10,7 @@ import { startXeroStandIn, useStandIn, type XeroStandIn } from '../../../test/st
 import { xeroWebhook } from '../../../test/standins/xero/webhooks.ts';
 import { errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { expectSynced, oauthConnection, registerOAuthApp } from '../../../test/support/oauth-connection.ts';
-import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
+import { listenAsSandboxAddress, type WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
 import { createLogger } from '../../log/logger.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
 import type { Connector } from '../../platforms/connector.ts';
@@ -116,13 +116,7 @@ beforeAll(async () => {
     identity: { storeUniqueId: tenant?.id ?? '', storeName: tenant?.name ?? null },
   }));
   await expectSynced(t, connection.id, 'initial');
-  receiver = new WebhookReceiver();
-  const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
-  await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
-    t.org.organization.id,
-    'sandbox',
-    url,
-  ]);
+  receiver = await listenAsSandboxAddress(t);
   await startSyncWorkers(t.boss, t.services, { concurrency: 1 });
   dispatcher = startWebhookDispatcher(t.services, { pollMs: 50 });
 }, 120_000);

@@ -29,7 +29,7 @@ export function attachmentFileEndpoint(entity: AttachmentParent): Endpoint {
       attachmentId: Type.String({ minLength: 1, maxLength: 300, description: 'Service id of the attachment.' }),
     }),
     querystring: Type.Object({ ...AccessTokenQuery.properties, force_fetch: ForceFetchSchema }),
-    // Served with the file's own type (the platform's, or what the upload said): any media type.
+    // Served with the file's own type (the platform's, or what the upload said), whatever its media type.
     success: {
       status: 200,
       contentType: '*/*',
