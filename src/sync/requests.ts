@@ -138,9 +138,11 @@ async function sendFollowUpJob(
  * runs that waited for it get their jobs, at once. Under the follow-up lock, so a request either inserted its run
  * before (released here) or sees the connection ready (and sends its own job).
  */
-export async function releaseFollowUpsAfterInitial(db: PoolClient, jobs: JobSender, connectionId: string): Promise<void> {
+export async function releaseFollowUpsAfterInitial(db: PoolClient, jobs: JobSender, connectionId: string): Promise<number> {
   await lockFollowUpRequests(db, connectionId);
-  for (const run of await releaseRunsAfterInitial(db, connectionId)) await sendFollowUpJob(db, jobs, connectionId, run.id, run.trigger, 0);
+  const released = await releaseRunsAfterInitial(db, connectionId);
+  for (const run of released) await sendFollowUpJob(db, jobs, connectionId, run.id, run.trigger, 0);
+  return released.length;
 }
 
 /**

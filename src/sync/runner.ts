@@ -119,6 +119,10 @@ export async function runSync(services: CoreServices, runId: string, signal: Abo
   if (connection.status === 'disabled') {
     // Syncs stop until the end user re-links (lifecycle.ts): runs queued before, and retries of failed ones, end here.
     await cancelSyncRun(services.pool, run.id, `The connection was disabled: ${connection.disableMessage ?? 'see GET /connections/status'}`);
+    services.log.info(
+      { organization_id: connection.organizationId, connection_id: connection.id, sync_run_id: run.id },
+      'sync run cancelled: the connection is disabled',
+    );
     return 'skipped';
   }
   const connector = getConnector(connection.platform);
@@ -408,7 +412,12 @@ async function finishRun(services: CoreServices, run: SyncRunToRun, connection: 
     await recordSyncSuccess(db, connection);
     if (run.kind === 'initial') {
       await markReady(db, services.cipher, connection);
-      await releaseFollowUpsAfterInitial(db, services.jobs, connection.id);
+      const released = await releaseFollowUpsAfterInitial(db, services.jobs, connection.id);
+      if (released > 0)
+        services.log.info(
+          { organization_id: connection.organizationId, connection_id: connection.id, sync_run_id: run.id, follow_up_runs: released },
+          'initial sync completed: follow-up runs that waited for it are queued',
+        );
     }
     if (run.kind === 'incremental' && run.trigger === 'manual') {
       await emitConnectionEvent(db, services.cipher, connection, 'INCREMENTAL_SYNC_COMPLETED', {
@@ -435,7 +444,12 @@ async function handleFailure(services: CoreServices, run: SyncRunToRun, connecti
     }
     const failObjectsAndFollowUps = async () => {
       await failRunObjects(db, connection.id, run.id, message.slice(0, 1000));
-      if (run.kind === 'initial') await cancelFollowUpsAfterInitial(db, connection.id);
+      const cancelled = run.kind === 'initial' ? await cancelFollowUpsAfterInitial(db, connection.id) : 0;
+      if (cancelled > 0)
+        services.log.info(
+          { organization_id: connection.organizationId, connection_id: connection.id, sync_run_id: run.id, follow_up_runs: cancelled },
+          'initial sync failed: follow-up runs that waited for it are cancelled',
+        );
     };
     if (platformError !== null && (platformError.kind === 'unauthorized' || platformError.kind === 'forbidden')) {
       await markNeedsReauth(db, services.cipher, services.config.publicUrl, connection);
