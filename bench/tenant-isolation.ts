@@ -44,6 +44,10 @@ const PLATFORM_DATA_LINES = 200;
 const API_PORT = 18412;
 const API_URL = `http://127.0.0.1:${API_PORT}`;
 
+/** BENCH_ISOLATION_PHASES picks phases (comma-separated: capped, forged, platformData, uncapped); all by default. */
+const PHASES = new Set((process.env.BENCH_ISOLATION_PHASES ?? 'capped,forged,platformData,uncapped').split(',').map((phase) => phase.trim()));
+const skipped = { skipped: true } as const;
+
 const flood = (owner: CustomerOrganization): ReturnType<typeof floodLoad> => floodLoad(API_URL, owner, FLOOD_CLIENTS, SECONDS);
 const bystander = (owner: CustomerOrganization): Promise<LoadResult> => bystanderLoad(API_URL, owner, BYSTANDER_CLIENTS, SECONDS);
 
@@ -96,7 +100,8 @@ async function main(): Promise<void> {
     const attacker = await organizationWithCustomers(runtime, 'flooder', RECORDS);
     const pool = loadConfig({ ...process.env, ...env }).databasePools.api;
 
-    const reader = await organizationWithCustomers(runtime, 'reader', 1000, PLATFORM_DATA_LINES);
+    // Only what the chosen phases read is made.
+    const reader = await organizationWithCustomers(runtime, 'reader', PHASES.has('platformData') ? 1000 : 1, PLATFORM_DATA_LINES);
     const forged = await organizationWithCustomers(runtime, 'forged', 1);
     await upsertOAuthApp(runtime.services.pool, {
       organizationId: forged.org.organization.id,
@@ -111,58 +116,67 @@ async function main(): Promise<void> {
     const { alone, capped, forgedWebhooks, platformData, aloneAfter } = await withApi(env, async () => {
       await bystander(victim); // warm-up: schemas compiled, caches filled
       const quiet = await bystander(victim);
-      const [flooded, during] = await Promise.all([flood(attacker), bystander(victim)]);
+      const capped = PHASES.has('capped')
+        ? await (async () => {
+            const [flooded, during] = await Promise.all([flood(attacker), bystander(victim)]);
+            return { flood: flooded, bystander: during };
+          })()
+        : null;
       // These two floods come from another process, as an attacker's would; each is compared with a run alone just
       // before, and the API process's CPU seconds are counted in both.
-      const beforePosts = await withCpu(() => bystander(victim));
-      const posts = await withCpu(async () => {
-        const [flooded, during] = await Promise.all([
-          floodFromAnotherProcess({
-            kind: 'forgedWebhooks',
-            baseUrl: API_URL,
-            organizationId: forged.org.organization.id,
-            clients: WEBHOOK_CLIENTS,
-            seconds: SECONDS,
-            bytes: WEBHOOK_BYTES,
-          }),
-          bystander(victim),
-        ]);
-        return { flood: flooded, bystander: during };
-      });
-      const beforeReads = await withCpu(() => bystander(victim));
-      const reads = await withCpu(async () => {
-        const [flooded, during] = await Promise.all([
-          floodFromAnotherProcess({ kind: 'platformData', baseUrl: API_URL, owner: reader, clients: PLATFORM_DATA_CLIENTS, seconds: SECONDS }),
-          bystander(victim),
-        ]);
-        return { flood: flooded, bystander: during };
-      });
+      const forgedWebhooks = PHASES.has('forged')
+        ? await (async () => {
+            const alone = await withCpu(() => bystander(victim));
+            const during = await withCpu(() =>
+              Promise.all([
+                floodFromAnotherProcess({
+                  kind: 'forgedWebhooks',
+                  baseUrl: API_URL,
+                  organizationId: forged.org.organization.id,
+                  clients: WEBHOOK_CLIENTS,
+                  seconds: SECONDS,
+                  bytes: WEBHOOK_BYTES,
+                }),
+                bystander(victim),
+              ]),
+            );
+            return {
+              flood: during.value[0],
+              alone: alone.value,
+              bystander: during.value[1],
+              apiCpuSecondsAlone: alone.apiCpuSeconds,
+              apiCpuSecondsDuring: during.apiCpuSeconds,
+            };
+          })()
+        : null;
+      const platformData = PHASES.has('platformData')
+        ? await (async () => {
+            const alone = await withCpu(() => bystander(victim));
+            const during = await withCpu(() =>
+              Promise.all([
+                floodFromAnotherProcess({ kind: 'platformData', baseUrl: API_URL, owner: reader, clients: PLATFORM_DATA_CLIENTS, seconds: SECONDS }),
+                bystander(victim),
+              ]),
+            );
+            return {
+              flood: during.value[0],
+              alone: alone.value,
+              bystander: during.value[1],
+              apiCpuSecondsAlone: alone.apiCpuSeconds,
+              apiCpuSecondsDuring: during.apiCpuSeconds,
+            };
+          })()
+        : null;
       const quietAgain = await bystander(victim);
-      return {
-        alone: quiet,
-        capped: { flood: flooded, bystander: during },
-        forgedWebhooks: {
-          flood: posts.value.flood,
-          alone: beforePosts.value,
-          bystander: posts.value.bystander,
-          apiCpuSecondsAlone: beforePosts.apiCpuSeconds,
-          apiCpuSecondsDuring: posts.apiCpuSeconds,
-        },
-        platformData: {
-          flood: reads.value.flood,
-          alone: beforeReads.value,
-          bystander: reads.value.bystander,
-          apiCpuSecondsAlone: beforeReads.apiCpuSeconds,
-          apiCpuSecondsDuring: reads.apiCpuSeconds,
-        },
-        aloneAfter: quietAgain,
-      };
+      return { alone: quiet, capped, forgedWebhooks, platformData, aloneAfter: quietAgain };
     });
-    const uncapped = await withApi({ ...env, ORG_DATABASE_CONCURRENCY: String(pool) }, async () => {
-      await bystander(victim);
-      const [flooded, during] = await Promise.all([flood(attacker), bystander(victim)]);
-      return { flood: flooded, bystander: during };
-    });
+    const uncapped = PHASES.has('uncapped')
+      ? await withApi({ ...env, ORG_DATABASE_CONCURRENCY: String(pool) }, async () => {
+          await bystander(victim);
+          const [flooded, during] = await Promise.all([flood(attacker), bystander(victim)]);
+          return { flood: flooded, bystander: during };
+        })
+      : null;
 
     const report = {
       records: RECORDS,
@@ -173,22 +187,34 @@ async function main(): Promise<void> {
       machineCores: os.availableParallelism(),
       alone,
       aloneAfter,
-      forgedWebhooks: {
-        clients: WEBHOOK_CLIENTS,
-        bytes: WEBHOOK_BYTES,
-        ...forgedWebhooks,
-        p99VsAlone: ratio(forgedWebhooks.bystander.p99Ms, forgedWebhooks.alone.p99Ms),
-        p50VsAlone: ratio(forgedWebhooks.bystander.p50Ms, forgedWebhooks.alone.p50Ms),
-      },
-      platformData: {
-        clients: PLATFORM_DATA_CLIENTS,
-        lines: PLATFORM_DATA_LINES,
-        ...platformData,
-        p99VsAlone: ratio(platformData.bystander.p99Ms, platformData.alone.p99Ms),
-        p50VsAlone: ratio(platformData.bystander.p50Ms, platformData.alone.p50Ms),
-      },
-      capped: { ...capped, p99VsAlone: ratio(capped.bystander.p99Ms, alone.p99Ms), p50VsAlone: ratio(capped.bystander.p50Ms, alone.p50Ms) },
-      uncapped: { ...uncapped, p99VsAlone: ratio(uncapped.bystander.p99Ms, alone.p99Ms), p50VsAlone: ratio(uncapped.bystander.p50Ms, alone.p50Ms) },
+      forgedWebhooks:
+        forgedWebhooks === null
+          ? skipped
+          : {
+              clients: WEBHOOK_CLIENTS,
+              bytes: WEBHOOK_BYTES,
+              ...forgedWebhooks,
+              p99VsAlone: ratio(forgedWebhooks.bystander.p99Ms, forgedWebhooks.alone.p99Ms),
+              p50VsAlone: ratio(forgedWebhooks.bystander.p50Ms, forgedWebhooks.alone.p50Ms),
+            },
+      platformData:
+        platformData === null
+          ? skipped
+          : {
+              clients: PLATFORM_DATA_CLIENTS,
+              lines: PLATFORM_DATA_LINES,
+              ...platformData,
+              p99VsAlone: ratio(platformData.bystander.p99Ms, platformData.alone.p99Ms),
+              p50VsAlone: ratio(platformData.bystander.p50Ms, platformData.alone.p50Ms),
+            },
+      capped:
+        capped === null
+          ? skipped
+          : { ...capped, p99VsAlone: ratio(capped.bystander.p99Ms, alone.p99Ms), p50VsAlone: ratio(capped.bystander.p50Ms, alone.p50Ms) },
+      uncapped:
+        uncapped === null
+          ? skipped
+          : { ...uncapped, p99VsAlone: ratio(uncapped.bystander.p99Ms, alone.p99Ms), p50VsAlone: ratio(uncapped.bystander.p50Ms, alone.p50Ms) },
     };
     await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
     await writeFile(path.join(ROOT, 'bench', 'results', 'tenant-isolation.json'), `${JSON.stringify(report, null, 2)}\n`);

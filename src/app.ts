@@ -17,6 +17,7 @@ import { registerEndpoint, type Endpoint } from './http/contract.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { httpServerOptions, limitConnections } from './http/connection-limits.ts';
 import { adminEndpoints, dashboardEndpoints, platformWebhookEndpoints, publicEndpoints, versionedEndpoints } from './api/routes.ts';
+import { HeldRefusals } from './http/held-refusals.ts';
 import { emptyAnswerWhereWanted, PLATFORM_WEBHOOK_BODY_LIMIT, refuseBlockedWebhookSenders } from './api/platform-webhooks/receive.ts';
 import { registerLinkRoutes } from './link/routes.ts';
 import { registerDashboard } from './dashboard/routes.ts';
@@ -81,6 +82,13 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   installErrorHandling(app);
   // Per process: the blocks this process has learnt; the counts are shared in PostgreSQL.
   app.decorate('authThrottle', new AuthFailureThrottle(services.pool, services.config.authFailures));
+  // Refusals held before they are answered (src/http/held-refusals.ts); a closing app answers them at once.
+  const heldRefusals = new HeldRefusals();
+  app.decorate('heldRefusals', heldRefusals);
+  app.addHook('preClose', (done) => {
+    heldRefusals.releaseAll();
+    done();
+  });
   installEdgeHooks(app);
   // JSON bodies: Fastify's parser, refusing a number that parsing changed (src/http/exact-numbers.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -8,14 +8,14 @@ describe('configuration', () => {
     expect(config.databaseUrl).toBeNull();
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(config.rateLimit).toEqual({ limit: 500, windowSeconds: 10 });
-    expect(config.authFailures).toEqual({ perAddress: 20, perTarget: 100, windowSeconds: 60 });
+    expect(config.authFailures).toEqual({ perAddress: 20, perTarget: 100, windowSeconds: 60, webhookRefusalDelayMs: 1000 });
     expect(config.webhookEndpointConcurrency).toBe(8);
   });
 
   it('reads the failed-authentication throttle and refuses thresholds that would turn it off or make no sense', () => {
     expect(
       loadConfig({ AUTH_FAILURE_LIMIT_PER_ADDRESS: '5', AUTH_FAILURE_LIMIT_PER_TARGET: '50', AUTH_FAILURE_WINDOW_SECONDS: '300' }).authFailures,
-    ).toEqual({ perAddress: 5, perTarget: 50, windowSeconds: 300 });
+    ).toEqual({ perAddress: 5, perTarget: 50, windowSeconds: 300, webhookRefusalDelayMs: 1000 });
     try {
       loadConfig({ AUTH_FAILURE_LIMIT_PER_ADDRESS: '0', AUTH_FAILURE_LIMIT_PER_TARGET: '1.5', AUTH_FAILURE_WINDOW_SECONDS: 'soon' });
       expect.unreachable();
@@ -89,7 +89,7 @@ describe('database pools and per-organisation limits', () => {
     const config = loadConfig({});
     expect(config.databasePools).toEqual({ api: 20, worker: 10, webhooks: 5 });
     expect(config.databaseAcquireTimeoutMs).toBe(5000);
-    expect(config.organizationDatabase).toEqual({ concurrency: 2, waitMs: 10_000, costlyConcurrency: 1 });
+    expect(config.organizationDatabase).toEqual({ concurrency: 2, waitMs: 10_000, costlyConcurrency: 1, largeAnswerBytesPerSecond: 16 * 2 ** 20 });
     expect(config.readLimits).toEqual({ statementTimeoutMs: 5000, pagePlatformDataBytes: 8 * 2 ** 20 });
     expect(loadConfig({ DATABASE_POOL_API: '8' }).organizationDatabase.concurrency).toBe(2);
     expect(loadConfig({ DATABASE_POOL_API: '50' }).organizationDatabase.concurrency).toBe(5);
@@ -105,12 +105,13 @@ describe('database pools and per-organisation limits', () => {
       ORG_DATABASE_CONCURRENCY: '4',
       ORG_DATABASE_WAIT_MS: '0',
       ORG_COSTLY_READ_CONCURRENCY: '3',
+      ORG_LARGE_ANSWER_BYTES_PER_SECOND: '1000',
       READ_STATEMENT_TIMEOUT_MS: '1500',
       LIST_PLATFORM_DATA_MAX_BYTES: '65536',
     });
     expect(config.databasePools).toEqual({ api: 30, worker: 6, webhooks: 3 });
     expect(config.databaseAcquireTimeoutMs).toBe(800);
-    expect(config.organizationDatabase).toEqual({ concurrency: 4, waitMs: 0, costlyConcurrency: 3 });
+    expect(config.organizationDatabase).toEqual({ concurrency: 4, waitMs: 0, costlyConcurrency: 3, largeAnswerBytesPerSecond: 1000 });
     expect(config.readLimits).toEqual({ statementTimeoutMs: 1500, pagePlatformDataBytes: 65536 });
   });
 

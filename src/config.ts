@@ -62,7 +62,7 @@ export interface Config {
   /** How long an API request waits for a free connection of the API pool before 503 SERVICE_UNAVAILABLE. */
   databaseAcquireTimeoutMs: number;
   /** Requests of one organisation that may hold API connections at once per process, and how long the rest wait before 429. */
-  organizationDatabase: { concurrency: number; waitMs: number; costlyConcurrency: number };
+  organizationDatabase: { concurrency: number; waitMs: number; costlyConcurrency: number; largeAnswerBytesPerSecond: number };
   /** What one data read may cost: statement time, and the bytes of platform_data one list page may carry. */
   readLimits: { statementTimeoutMs: number; pagePlatformDataBytes: number };
   /**
@@ -101,6 +101,8 @@ export interface AuthFailureLimits {
   perAddress: number;
   perTarget: number;
   windowSeconds: number;
+  /** How long a post from an address blocked for forged webhook signatures waits, unread, before its 429. */
+  webhookRefusalDelayMs: number;
 }
 
 export interface HttpLimits {
@@ -371,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     perAddress: parsePositiveInt('AUTH_FAILURE_LIMIT_PER_ADDRESS', env.AUTH_FAILURE_LIMIT_PER_ADDRESS, 20, problems),
     perTarget: parsePositiveInt('AUTH_FAILURE_LIMIT_PER_TARGET', env.AUTH_FAILURE_LIMIT_PER_TARGET, 100, problems),
     windowSeconds: parsePositiveInt('AUTH_FAILURE_WINDOW_SECONDS', env.AUTH_FAILURE_WINDOW_SECONDS, 60, problems),
+    webhookRefusalDelayMs: parseNonNegativeInt('AUTH_FAILURE_WEBHOOK_DELAY_MS', env.AUTH_FAILURE_WEBHOOK_DELAY_MS, 1000, problems),
   };
   const databasePools = {
     api: parsePositiveInt('DATABASE_POOL_API', env.DATABASE_POOL_API, 20, problems),
@@ -391,6 +394,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     waitMs: parseNonNegativeInt('ORG_DATABASE_WAIT_MS', env.ORG_DATABASE_WAIT_MS, 10_000, problems),
     // Lists with a `~` filter, which scan every record: CPU, not connections (src/db/organization-gate.ts).
     costlyConcurrency: parsePositiveInt('ORG_COSTLY_READ_CONCURRENCY', env.ORG_COSTLY_READ_CONCURRENCY, 1, problems),
+    // Lists with platform data: the bytes per second one organisation's large answers may take of a process.
+    largeAnswerBytesPerSecond: parsePositiveInt('ORG_LARGE_ANSWER_BYTES_PER_SECOND', env.ORG_LARGE_ANSWER_BYTES_PER_SECOND, 16 * 2 ** 20, problems),
   };
   if (organizationDatabase.concurrency > databasePools.api) {
     problems.push(`ORG_DATABASE_CONCURRENCY=${organizationDatabase.concurrency} must not exceed DATABASE_POOL_API=${databasePools.api}`);

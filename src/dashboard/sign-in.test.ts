@@ -7,7 +7,7 @@ import { createOrganization } from '../tenants/organizations.ts';
 let t: TestApp;
 beforeAll(async () => {
   // A low failed-sign-in limit, so the throttle shows within a few attempts (the service's default is higher).
-  t = await startTestApp({ config: { authFailures: { perAddress: 8, perTarget: 8, windowSeconds: 60 } } });
+  t = await startTestApp({ config: { authFailures: { perAddress: 8, perTarget: 8, windowSeconds: 60, webhookRefusalDelayMs: 0 } } });
 });
 afterAll(async () => {
   await t.close();

@@ -73,9 +73,9 @@ export function costlyRead<T>(pool: pg.Pool, organizationId: string, work: () =>
 
 /**
  * Holds one of the organisation's large-answer slots (src/db/organization-gate.ts) until the returned function is
- * called; a pool without a gate gives a function that does nothing.
+ * called with the answer's size; a pool without a gate gives a function that does nothing.
  */
-export async function holdLargeAnswer(pool: pg.Pool, organizationId: string): Promise<() => void> {
+export async function holdLargeAnswer(pool: pg.Pool, organizationId: string): Promise<(bytes?: number) => void> {
   return pool instanceof ApiPool ? pool.gate.holdLargeAnswer(organizationId) : () => undefined;
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../errors/catalogue.ts';
 import { OrganizationGate } from './organization-gate.ts';
 import { newRequestScope } from './request-scope.ts';
@@ -98,5 +98,41 @@ describe('OrganizationGate', () => {
     held.resolve(undefined);
     await running;
     expect(gate.costlyUsage('org')).toEqual({ active: 0, waiting: 0 });
+  });
+
+  describe('large answers', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("gives a slot back once the answer's bytes fit the organisation's rate, not before; another organisation is never held", async () => {
+      vi.useFakeTimers();
+      const gate = new OrganizationGate({ concurrency: 1, waitMs: 60_000, costlyConcurrency: 1, largeAnswerBytesPerSecond: 1000 });
+      const release = await gate.holdLargeAnswer('org');
+      vi.advanceTimersByTime(100);
+      // 500 bytes at 1,000 a second: 500 ms from when the slot was taken, 400 ms from now.
+      release(500);
+      const next = gate.holdLargeAnswer('org');
+      expect(gate.largeAnswerUsage('org')).toEqual({ active: 1, waiting: 1 });
+      (await gate.holdLargeAnswer('other'))(0);
+      expect(gate.largeAnswerUsage('other')).toEqual({ active: 0, waiting: 0 });
+      vi.advanceTimersByTime(399);
+      expect(gate.largeAnswerUsage('org')).toEqual({ active: 1, waiting: 1 });
+      vi.advanceTimersByTime(1);
+      (await next)();
+      expect(gate.largeAnswerUsage('org')).toEqual({ active: 0, waiting: 0 });
+    });
+
+    it('an answer that took longer than its bytes need gives its slot back at once, and a second call changes nothing', async () => {
+      vi.useFakeTimers();
+      const gate = new OrganizationGate({ concurrency: 1, waitMs: 60_000, costlyConcurrency: 1, largeAnswerBytesPerSecond: 1000 });
+      const release = await gate.holdLargeAnswer('org');
+      vi.advanceTimersByTime(2000);
+      release(1000);
+      release(1_000_000);
+      expect(gate.largeAnswerUsage('org')).toEqual({ active: 0, waiting: 0 });
+      (await gate.holdLargeAnswer('org'))();
+      expect(gate.largeAnswerUsage('org')).toEqual({ active: 0, waiting: 0 });
+    });
   });
 });

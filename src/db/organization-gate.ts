@@ -14,6 +14,10 @@
  * Lists with `expand=platform_data` hold one of the organisation's `costlyConcurrency` large-answer slots from before
  * their read until their answer is sent (issue 32): parsing and serialising up to LIST_PLATFORM_DATA_MAX_BYTES of
  * platform data is CPU on this process, and sixteen such pages of one organisation at once moved another's p99 25×.
+ * One at a time was not enough: pages asked back to back still kept this process busy sending them (another's p99
+ * 3-5×, docs/performance.md). So a slot comes back only when the answer's bytes fit ORG_LARGE_ANSWER_BYTES_PER_SECOND
+ * (16 MiB/s per slot): an organisation reading pages of 900 KB one after another gets one every 55 ms, and the time
+ * between is left to the others. Per process, as the CPU it shares is: two API processes serve twice as much.
  */
 import { ServiceError } from '../errors/catalogue.ts';
 import { KeyedSlots } from './keyed-slots.ts';
@@ -26,8 +30,10 @@ export class OrganizationGate {
   readonly #costlySlots: KeyedSlots;
   readonly #costlyConcurrency: number;
   readonly #largeSlots: KeyedSlots;
+  readonly #largeAnswerBytesPerSecond: number;
 
-  constructor(options: { concurrency: number; waitMs: number; costlyConcurrency: number }) {
+  constructor(options: { concurrency: number; waitMs: number; costlyConcurrency: number; largeAnswerBytesPerSecond?: number }) {
+    this.#largeAnswerBytesPerSecond = options.largeAnswerBytesPerSecond ?? Number.POSITIVE_INFINITY;
     this.#concurrency = options.concurrency;
     this.#waitMs = options.waitMs;
     this.#costlyConcurrency = options.costlyConcurrency;
@@ -38,16 +44,26 @@ export class OrganizationGate {
 
   /**
    * Takes one of the organisation's large-answer slots (a list with platform data) and returns what gives it back,
-   * once: call that when the answer has been sent, so its serialisation is covered too. Like `costly`, take it while
-   * the request holds no connection.
+   * once: call that with the answer's size when it has been sent, so its serialisation is covered too. The slot comes
+   * back when the time since it was taken covers those bytes at the organisation's rate (at once if it already does).
+   * Like `costly`, take it while the request holds no connection.
    */
-  async holdLargeAnswer(organizationId: string): Promise<() => void> {
+  async holdLargeAnswer(organizationId: string): Promise<(bytes?: number) => void> {
     await this.#largeSlots.take(organizationId);
+    const takenAt = Date.now();
     let held = true;
-    return () => {
+    return (bytes = 0) => {
       if (!held) return;
       held = false;
-      this.#largeSlots.release(organizationId);
+      const paceMs = (bytes / this.#largeAnswerBytesPerSecond) * 1000 - (Date.now() - takenAt);
+      if (!(paceMs > 0)) {
+        this.#largeSlots.release(organizationId);
+        return;
+      }
+      // Never keeps the process alive: a closing process gives up its slots with everything else.
+      setTimeout(() => {
+        this.#largeSlots.release(organizationId);
+      }, paceMs).unref();
     };
   }
 

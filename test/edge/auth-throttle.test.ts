@@ -20,7 +20,7 @@ import { probeEndpoints } from '../support/probe-endpoints.ts';
 
 const PER_ADDRESS = 5;
 const PER_TARGET = 8;
-const LIMITS = { perAddress: PER_ADDRESS, perTarget: PER_TARGET, windowSeconds: 60 };
+const LIMITS = { perAddress: PER_ADDRESS, perTarget: PER_TARGET, windowSeconds: 60, webhookRefusalDelayMs: 0 };
 
 /** A credential platform that counts how often it is asked: a blocked form must not reach it. */
 const PLATFORM = 'THROTTLEBOOKS';
@@ -157,7 +157,10 @@ describe('/admin', () => {
 
   it('the window ends: the address may try again', async () => {
     const app = await buildApp(
-      { ...t.services, config: { ...t.services.config, authFailures: { perAddress: 2, perTarget: 100, windowSeconds: 1 } } },
+      {
+        ...t.services,
+        config: { ...t.services.config, authFailures: { perAddress: 2, perTarget: 100, windowSeconds: 1, webhookRefusalDelayMs: 0 } },
+      },
       { logger: false },
     );
     try {

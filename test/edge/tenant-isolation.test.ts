@@ -5,7 +5,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { Type } from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { ApiPool } from '../../src/db/api-pool.ts';
 import { defineContract, defineEndpoint } from '../../src/http/contract.ts';
@@ -42,7 +42,10 @@ describe('per-organisation cap on requests holding API connections', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({
-      config: { databasePools: { api: 4, worker: 2, webhooks: 1 }, organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1 } },
+      config: {
+        databasePools: { api: 4, worker: 2, webhooks: 1 },
+        organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1, largeAnswerBytesPerSecond: 16 * 2 ** 20 },
+      },
       extraVersionedEndpoints: [busyEndpoint],
     });
   });
@@ -100,7 +103,7 @@ describe('an exhausted API pool', () => {
       config: {
         databasePools: { api: 2, worker: 2, webhooks: 1 },
         databaseAcquireTimeoutMs: 300,
-        organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1 },
+        organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1, largeAnswerBytesPerSecond: 16 * 2 ** 20 },
       },
       extraVersionedEndpoints: [busyEndpoint],
     });
@@ -129,7 +132,9 @@ describe('an exhausted API pool', () => {
 describe('lists with a "~" filter (costly reads)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ config: { organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1 } } });
+    t = await startTestApp({
+      config: { organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1, largeAnswerBytesPerSecond: 16 * 2 ** 20 } },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -192,9 +197,11 @@ describe('lists with a "~" filter (costly reads)', () => {
     } finally {
       release();
     }
-    // Served, and its slot given back once the answer was sent.
+    // Served, and its slot given back once the answer was sent and its bytes fit the organisation's rate.
     expect((await list(reader, mine, 'expand=platform_data')).statusCode).toBe(200);
-    expect(pool.gate.largeAnswerUsage(reader.organization.id)).toEqual({ active: 0, waiting: 0 });
+    await vi.waitFor(() => {
+      expect(pool.gate.largeAnswerUsage(reader.organization.id)).toEqual({ active: 0, waiting: 0 });
+    });
   });
 });
 

@@ -65,7 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // at once, and the cache sees that change only when its notification arrives (its own test checks that it does).
   // Many tests fail authentication on purpose, all from 127.0.0.1: the failed-authentication throttle is out of their way
   // unless a test sets its own limits (its tests do: test/edge/auth-throttle.test.ts); the service's defaults are unchanged.
-  const authFailures = { perAddress: 1_000_000, perTarget: 1_000_000, windowSeconds: 60 };
+  const authFailures = { perAddress: 1_000_000, perTarget: 1_000_000, windowSeconds: 60, webhookRefusalDelayMs: 0 };
   // Every mapped object must fit its unified schema: a violation fails the test's sync or write (src/sync/mapped-check.ts).
   const config: Config = { ...base, connectionCacheSeconds: 0, authFailures, strictMapping: true, ...options.config };
   const cipher = createCipher(options.encryptionKey ?? randomBytes(32));

@@ -125,7 +125,10 @@ export function listEndpoint(type: UnifiedObjectType, view?: ReadView): Endpoint
  */
 export async function holdUntilSent(request: FastifyRequest, reply: FastifyReply, organizationId: string): Promise<void> {
   const release = await holdLargeAnswer(request.server.services.pool, organizationId);
-  reply.raw.once('close', release);
+  // The answer's size paces the organisation's next large answer (src/db/organization-gate.ts).
+  reply.raw.once('close', () => {
+    release(Number(reply.raw.getHeader('content-length') ?? 0));
+  });
 }
 
 /** The request's path and query without the access token, which a job never keeps. */

@@ -71,6 +71,12 @@ function webhookAttempt(request: FastifyRequest): AuthAttempt {
  * platform's own senders never share an address with a forger, and a platform whose posts fail their signature gets
  * nothing but refusals anyway. A blocked target (an organisation's app) still has each signature checked, so forgers
  * spread over many addresses cannot keep the platform's genuine notifications out.
+ *
+ * The 429 is held for AUTH_FAILURE_WEBHOOK_DELAY_MS (1 s) first, its body unread: Node stops reading a socket whose
+ * request nobody reads once a few kilobytes wait, so the sender's own writes stall and each of its connections sends
+ * one post a second instead of hundreds. Answered at once, a blocked flood still cost this host the network work of
+ * every post it began (bench/tenant-isolation.ts, docs/performance.md). A held socket is still counted by the
+ * connection caps, and as one whose request has not arrived it is the first cut when they are full.
  */
 export function refuseBlockedWebhookSenders(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
   const blocked = request.server.authThrottle.blocked({ ...webhookAttempt(request), target: null });
@@ -79,7 +85,9 @@ export function refuseBlockedWebhookSenders(request: FastifyRequest, reply: Fast
     return;
   }
   void reply.header('Connection', 'close');
-  done(tooManyFailures(blocked));
+  request.server.heldRefusals.hold(request.server.services.config.authFailures.webhookRefusalDelayMs, () => {
+    done(tooManyFailures(blocked));
+  });
 }
 
 export default defineEndpoint(contract, async (request) => {

@@ -8,11 +8,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { errorBody, startTestApp, type TestApp } from '../../../test/support/app.ts';
+import { buildApp } from '../../app.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 
 const KEY = 'xero-webhook-key-throttle-0123';
 const APP = { clientId: 'ledgerport-xero-throttle', clientSecret: 'secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback', webhookKey: KEY };
-const LIMITS = { perAddress: 5, perTarget: 8, windowSeconds: 60 };
+const LIMITS = { perAddress: 5, perTarget: 8, windowSeconds: 60, webhookRefusalDelayMs: 0 };
 
 let t: TestApp;
 beforeAll(async () => {
@@ -81,6 +82,38 @@ describe('forged platform webhooks', () => {
       request.flushHeaders();
     });
     expect(answer).toBe(429);
+  });
+
+  it('a blocked sender waits for its 429, unread, while other senders are answered; closing the app answers it at once', async () => {
+    // An hour: the answer can only come from the close below, whatever the machine's speed.
+    const app = await buildApp(
+      { ...t.services, config: { ...t.services.config, authFailures: { ...LIMITS, webhookRefusalDelayMs: 3_600_000 } } },
+      { logger: false },
+    );
+    const inject = (address: string, signature: string) =>
+      app.inject({
+        method: 'POST',
+        url: path(),
+        remoteAddress: address,
+        payload: body,
+        headers: { 'content-type': 'application/json', 'x-xero-signature': signature },
+      });
+    try {
+      // Refusals before the block are not held.
+      for (let i = 0; i < LIMITS.perAddress; i++) expect((await inject('10.7.2.1', sign(body, 'forged'))).statusCode).toBe(401);
+      let settled = false;
+      const held = inject('10.7.2.1', sign(body, 'forged')).finally(() => (settled = true));
+      expect((await inject('10.7.2.2', sign(body))).statusCode).toBe(200);
+      expect(settled).toBe(false);
+      expect(app.heldRefusals.size).toBe(1);
+      await app.close();
+      const answer = await held;
+      expect(answer.statusCode).toBe(429);
+      expect(answer.headers.connection).toBe('close');
+      expect(app.heldRefusals.size).toBe(0);
+    } finally {
+      await app.close();
+    }
   });
 
   it(`after ${LIMITS.perTarget} forged posts for one organisation from many addresses, the genuine signature still passes`, async () => {
