@@ -55,7 +55,8 @@ class CopyOut implements pg.Submittable {
   }
 
   handleCopyData(message: { chunk: Buffer }): void {
-    this.chunks.push(message.chunk);
+    // A copy: the chunk is a view into node-postgres's read buffer, which the next bytes to arrive may overwrite.
+    this.chunks.push(Buffer.from(message.chunk));
   }
   handleCommandComplete(): void {
     /* the data has come; readyForQuery follows */
