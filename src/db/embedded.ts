@@ -9,7 +9,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { makeDirectory } from '../files/make-directory.ts';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -187,7 +188,7 @@ async function clusterDirectory(dataDir: string, log: (m: string) => void): Prom
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || existsSync(local) || (await othersCanReach(local))) return local;
   const outside = path.join('/var/lib/ledgerport', createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16), 'postgres');
-  await mkdir(path.dirname(outside), { recursive: true, mode: 0o755 });
+  await makeDirectory(path.dirname(outside), 0o755);
   await chmod('/var/lib/ledgerport', 0o755);
   await chmod(path.dirname(outside), 0o755);
   await writeFile(pointer, `${outside}\n`);
@@ -251,7 +252,7 @@ export async function startEmbeddedPostgres(options: {
    */
   onRunning?: () => void;
 }): Promise<EmbeddedDatabase> {
-  await mkdir(options.dataDir, { recursive: true });
+  await makeDirectory(options.dataDir);
   const clusterDir = await clusterDirectory(options.dataDir, options.log);
   const serverRunning = (await runningPostmasterPid(clusterDir)) !== null;
   const settings = await readSettings(path.join(options.dataDir, 'embedded-postgres.json'), options.port, serverRunning, options.log);

@@ -37,6 +37,16 @@ describe('explainStartFailure', () => {
     expect(failure.fix).toContain('make /var/lib/ledgerport a directory this user');
   });
 
+  it('a DATA_DIR where no directory can be made (mkdir ENOENT with its parents there, as under /proc): names DATA_DIR', () => {
+    const failure = explainStartFailure(
+      systemError("ENOENT: no such file or directory, mkdir '/srv/ledgerport'", { code: 'ENOENT', syscall: 'mkdir', path: '/srv/ledgerport' }),
+      settings,
+    );
+    expect(failure.problem).toContain('DATA_DIR=/srv/ledgerport cannot be used');
+    expect(failure.fix).toContain('or set DATA_DIR to one');
+    expect(failure.stack).toBeUndefined();
+  });
+
   it('a full disk under DATA_DIR: says to free space', () => {
     const failure = explainStartFailure(
       systemError('ENOSPC: no space left on device', { code: 'ENOSPC', path: '/srv/ledgerport/encryption.key' }),

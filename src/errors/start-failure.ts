@@ -112,7 +112,10 @@ function databaseFailure(error: SystemError, settings: StartSettings | null): St
 }
 
 function dataDirFailure(error: SystemError, settings: StartSettings | null): StartFailure | null {
-  if (settings === null || typeof error.code !== 'string' || !CANNOT_WRITE.has(error.code) || typeof error.path !== 'string') return null;
+  // ENOENT from mkdir although the parents were made: a place no directory can be made (DATA_DIR=/proc/x).
+  const cannotMake = error.code === 'ENOENT' && error.syscall === 'mkdir';
+  if (settings === null || typeof error.code !== 'string' || !(CANNOT_WRITE.has(error.code) || cannotMake) || typeof error.path !== 'string')
+    return null;
   const user = typeof process.getuid === 'function' ? ` (uid ${process.getuid()})` : '';
   const inDataDir = path.resolve(error.path).startsWith(path.resolve(settings.dataDir));
   const where = inDataDir ? settings.dataDir : path.dirname(error.path);

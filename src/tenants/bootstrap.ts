@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { makeDirectory } from '../files/make-directory.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { randomToken, sha256, type Cipher } from '../crypto/secrets.ts';
@@ -38,7 +39,7 @@ export async function resolveEncryptionKey(config: Config, log: (m: string) => v
       );
     return key;
   }
-  await mkdir(config.dataDir, { recursive: true });
+  await makeDirectory(config.dataDir);
   const key = randomBytes(32);
   await writeFile(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' }).catch((error: unknown) => {
     // Another process created it first: use theirs.
@@ -119,7 +120,7 @@ export async function bootstrapAdmin(
 }
 
 async function writeCredentialsFile(first: FirstStart): Promise<void> {
-  await mkdir(path.dirname(first.file), { recursive: true });
+  await makeDirectory(path.dirname(first.file));
   // What an earlier start wrote stays (the Default organisation's credentials when only the admin token is new).
   const earlier = existsSync(first.file) ? (JSON.parse(await readFile(first.file, 'utf8')) as Record<string, unknown>) : {};
   const content = {
