@@ -8,7 +8,7 @@ const NO_AS_UNKNOWN_AS = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '.ci/**', 'bench/results/**', 'coverage/**', 'public/**'] },
+  { ignores: ['node_modules/**', 'data/**', '.ci/**', 'bench/results/**', 'coverage/**', 'public/**', 'packages/client/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,

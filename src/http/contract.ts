@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import { Type, type Static, type TSchema } from 'typebox';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors/catalogue.ts';
 import type { DashboardRole } from '../sql/dashboard-users.ts';
+import { operationIdOf } from './operation-ids.ts';
 
 export const ErrorBodySchema = Type.Object(
   {
@@ -95,8 +96,9 @@ export function defineEndpoint<const C extends Contract>(contract: C, handler: H
   return { contract, handler: (request, reply) => handler(request as ContractRequest<C>, reply) };
 }
 
-const SECURITY: Record<AuthKind, Record<string, string[]>[] | undefined> = {
-  none: undefined,
+/** `none` says so explicitly (an empty requirement): health probes, signed file URLs and signed platform webhooks. */
+const SECURITY: Record<AuthKind, Record<string, string[]>[]> = {
+  none: [],
   client: [{ basicAuth: [] }],
   admin: [{ adminToken: [] }],
   session: [{ dashboardSession: [] }],
@@ -142,8 +144,8 @@ function successResponse(success: Contract['success']): unknown {
   return { description, content: { [success.contentType]: { schema } } };
 }
 
-/** The Fastify route schema (validation, serialization and OpenAPI) of a contract. */
-export function routeSchema(contract: Contract): NonNullable<RouteShorthandOptions['schema']> & Record<string, unknown> {
+/** The Fastify route schema (validation, serialization and OpenAPI) of a contract served under `prefix`. */
+export function routeSchema(contract: Contract, prefix = ''): NonNullable<RouteShorthandOptions['schema']> & Record<string, unknown> {
   const response: Record<string, unknown> = { [contract.success.status]: successResponse(contract.success) };
   for (const other of contract.alsoSucceeds ?? []) response[other.status] = other.schema;
   for (const code of new Set([...contract.errors, ...AUTH_ERRORS[contract.auth], ...edgeErrors(contract)])) {
@@ -153,6 +155,7 @@ export function routeSchema(contract: Contract): NonNullable<RouteShorthandOptio
     entry.description = entry.description === '' ? code : `${entry.description}, ${code}`;
   }
   return {
+    operationId: operationIdOf(contract.method, `${prefix}${contract.url}`),
     summary: contract.summary,
     ...(contract.description !== undefined ? { description: contract.description } : {}),
     tags: [...contract.tags],
@@ -161,7 +164,7 @@ export function routeSchema(contract: Contract): NonNullable<RouteShorthandOptio
     ...(contract.body !== undefined ? { body: contract.body } : {}),
     ...(contract.headers !== undefined ? { headers: contract.headers } : {}),
     ...(contract.consumes !== undefined ? { consumes: [...contract.consumes] } : {}),
-    ...(SECURITY[contract.auth] !== undefined ? { security: SECURITY[contract.auth] } : {}),
+    security: SECURITY[contract.auth],
     response,
   };
 }
@@ -171,7 +174,7 @@ export function registerEndpoint(app: FastifyInstance, endpoint: Endpoint, prefi
   app.route({
     method: contract.method,
     url: `${prefix}${contract.url}`,
-    schema: routeSchema(contract),
+    schema: routeSchema(contract, prefix),
     config: { auth: contract.auth, contract },
     handler: (request, reply) => {
       // The handler may choose another documented status (e.g. 202); the contract's is the default.

@@ -16,8 +16,9 @@ import { postgresRateLimiter } from '../../src/ratelimit/limiter.ts';
 import type { Services } from '../../src/services.ts';
 import { JobWaiter } from '../../src/writes/waiter.ts';
 
-export async function servedOpenApiDocument(): Promise<{ document: ApiDocument; versions: VersionRegistry }> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/ledgerport-openapi-document' });
+/** `env` over the defaults: PUBLIC_URL, for the document as an operator's deployment serves it (its `servers`). */
+export async function servedOpenApiDocument(env: Record<string, string> = {}): Promise<{ document: ApiDocument; versions: VersionRegistry }> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/ledgerport-openapi-document', ...env });
   // Never connected: building the app reads nothing from the database.
   const pool = createPool('postgresql://127.0.0.1:1/unused', { max: 1 });
   const versions = new VersionRegistry();
