@@ -38,7 +38,8 @@ COPY packages/sandbox ./packages/sandbox
 USER 10001:10001
 EXPOSE 8080
 # Liveness only (GET /healthz: the process answers); readiness (/readyz: database reachable, migrations applied) is for
-# the orchestrator's own probe. A worker-only process has no HTTP port: run it with --no-healthcheck (compose.yaml does).
+# the orchestrator's own probe. A worker-only process has no HTTP API: override this check (compose.yaml opens its
+# METRICS_PORT instead; the Helm chart probes that port) or run it with --no-healthcheck.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "bin/start.js"]
