@@ -89,10 +89,10 @@ export async function startRuntime(options: {
       replaceConnector(sandbox.connector);
       for (const simulator of sandbox.simulators) registerSimulator(simulator);
     }
-    const encryptionKey = await resolveEncryptionKey(config, options.log);
+    const { key: encryptionKey, source: encryptionKeySource } = await resolveEncryptionKey(config, options.log);
     const cipher = createCipher(encryptionKey);
     const urlSigningKey = createHmac('sha256', encryptionKey).update('ledgerport url signing').digest();
-    await verifyEncryptionKey(pool, cipher);
+    await verifyEncryptionKey(pool, cipher, encryptionKeySource);
     // Link tokens of connections written before migration 0018 are sealed now, before anything serves them.
     const sealed = await sealLegacyLinkTokens(pool, cipher);
     if (sealed > 0) options.log(`sealed the link tokens of ${sealed} connections`);

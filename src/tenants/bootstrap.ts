@@ -27,8 +27,15 @@ import {
 
 const KEY_CHECK = 'ledgerport-key-check';
 
-export async function resolveEncryptionKey(config: Config, log: (m: string) => void): Promise<Buffer> {
-  if (config.encryptionKey !== null) return config.encryptionKey;
+/**
+ * Where this process's encryption key came from: ENCRYPTION_KEY, or DATA_DIR/encryption.key (`generated` when this
+ * start wrote it). A refused key's advice depends on it (issue 33: a second host without ENCRYPTION_KEY generates a
+ * key of its own, which the database refuses, and must be told where the first host keeps the right one).
+ */
+export type EncryptionKeySource = { from: 'environment' } | { from: 'file'; file: string; generated: boolean };
+
+export async function resolveEncryptionKey(config: Config, log: (m: string) => void): Promise<{ key: Buffer; source: EncryptionKeySource }> {
+  if (config.encryptionKey !== null) return { key: config.encryptionKey, source: { from: 'environment' } };
   const file = path.join(config.dataDir, 'encryption.key');
   if (existsSync(file)) {
     const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
@@ -37,7 +44,7 @@ export async function resolveEncryptionKey(config: Config, log: (m: string) => v
         `${file} is damaged: it must hold 64 hex characters`,
         `restore it from the backup of DATA_DIR, or set ENCRYPTION_KEY to the original key.`,
       );
-    return key;
+    return { key, source: { from: 'file', file, generated: false } };
   }
   await makeDirectory(config.dataDir);
   const key = randomBytes(32);
@@ -46,11 +53,34 @@ export async function resolveEncryptionKey(config: Config, log: (m: string) => v
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   });
   log(`generated an encryption key in ${file}; set ENCRYPTION_KEY in production`);
-  return Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
+  return { key: Buffer.from((await readFile(file, 'utf8')).trim(), 'hex'), source: { from: 'file', file, generated: true } };
+}
+
+/** Where the host that set the database up keeps its key, and how to give this one the same key. */
+const WHERE_THE_KEY_IS =
+  'The right key is where the host that first started this database keeps it: its ENCRYPTION_KEY (environment, or the Secret it comes from), or, if it has none, the 64 hex characters in its DATA_DIR/encryption.key (DATA_DIR defaults to ./data in the folder it was started from; its first start logged "generated an encryption key in <file>"). Share it: on that host run `cat <its DATA_DIR>/encryption.key`, set ENCRYPTION_KEY to those characters on every host, that one included, and start again (docs/operations.md, "Encryption key"). A new key cannot read what the old one sealed.';
+
+function wrongKey(source: EncryptionKeySource): FixableError {
+  if (source.from === 'environment') {
+    return new FixableError(
+      'ENCRYPTION_KEY is not the key this database was set up with: stored secrets cannot be read',
+      `set ENCRYPTION_KEY to the key this database was first started with. ${WHERE_THE_KEY_IS}`,
+    );
+  }
+  if (source.generated) {
+    return new FixableError(
+      `ENCRYPTION_KEY is not set, so this start generated a new key in ${source.file}, but this database was set up with another key: stored secrets cannot be read`,
+      `${WHERE_THE_KEY_IS} (Or copy that file over ${source.file}, mode 0600.)`,
+    );
+  }
+  return new FixableError(
+    `the key in ${source.file} (ENCRYPTION_KEY is not set) is not the key this database was set up with: stored secrets cannot be read`,
+    `restore ${source.file} from the backup of DATA_DIR, or use the key this database was set up with. ${WHERE_THE_KEY_IS}`,
+  );
 }
 
 /** Refuses to start with a key other than the one the stored secrets were sealed with. */
-export async function verifyEncryptionKey(pool: Pool, cipher: Cipher): Promise<void> {
+export async function verifyEncryptionKey(pool: Pool, cipher: Cipher, source: EncryptionKeySource = { from: 'environment' }): Promise<void> {
   await storeEncryptionKeyCheck(pool, JSON.stringify(cipher.encrypt(KEY_CHECK).toString('base64')));
   const sealed = Buffer.from((await encryptionKeyCheck(pool)) ?? '', 'base64');
   let ok: boolean;
@@ -59,12 +89,7 @@ export async function verifyEncryptionKey(pool: Pool, cipher: Cipher): Promise<v
   } catch {
     ok = false;
   }
-  if (!ok) {
-    throw new FixableError(
-      'ENCRYPTION_KEY is not the key this database was set up with: stored secrets cannot be read',
-      'set ENCRYPTION_KEY to the key this database was first started with (without ENCRYPTION_KEY, the key is DATA_DIR/encryption.key: restore that file from the backup of DATA_DIR). A new key cannot read what the old one sealed.',
-    );
-  }
+  if (!ok) throw wrongKey(source);
 }
 
 export interface FirstStart {

@@ -151,6 +151,32 @@ describe('a start that fails says what to do', () => {
     }
   });
 
+  it('a second host without ENCRYPTION_KEY: says where the first host keeps its key and how to share it', async () => {
+    const db = await createTestDatabase('embedded');
+    const dataDir = path.join(scratch, 'second-host');
+    try {
+      // The first host set the database up with its own key.
+      await verifyEncryptionKey(db.pool, createCipher(randomBytes(32)));
+      const failed = await failedStart({ DATABASE_URL: db.url, DATA_DIR: dataDir });
+      const generated = path.join(dataDir, 'encryption.key');
+      expectAdvice(
+        failed,
+        `ENCRYPTION_KEY is not set, so this start generated a new key in ${generated}`,
+        'its ENCRYPTION_KEY',
+        'its DATA_DIR/encryption.key',
+        '`cat <its DATA_DIR>/encryption.key`',
+        'set ENCRYPTION_KEY to those characters on every host',
+        `copy that file over ${generated}`,
+      );
+
+      // Started again, the key file it generated is no better: it says so, and where the right key is.
+      const again = await failedStart({ DATABASE_URL: db.url, DATA_DIR: dataDir });
+      expectAdvice(again, `the key in ${generated} (ENCRYPTION_KEY is not set)`, 'its DATA_DIR/encryption.key');
+    } finally {
+      await db.close();
+    }
+  });
+
   it('a migration that fails: names it and says nothing of it was applied', async () => {
     const db = await createTestDatabase('embedded', { empty: true });
     try {
