@@ -10,6 +10,7 @@ import multipart from '@fastify/multipart';
 import { answerFrameworkError, installErrorHandling } from './http/error-handler.ts';
 import { answerClientError } from './http/client-error.ts';
 import { installEdgeHooks } from './http/hooks.ts';
+import { installRequestMetrics } from './http/request-metrics.ts';
 import { exactNumbersJsonParser } from './http/exact-numbers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { serializerCompiler } from './http/serialization.ts';
@@ -81,6 +82,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   installErrorHandling(app);
   // Per process: the blocks this process has learnt; the counts are shared in PostgreSQL.
   app.decorate('authThrottle', new AuthFailureThrottle(services.pool, services.config.authFailures));
+  installRequestMetrics(app);
   installEdgeHooks(app);
   // JSON bodies: Fastify's parser, refusing a number that parsing changed (src/http/exact-numbers.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');

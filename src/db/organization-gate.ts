@@ -16,6 +16,7 @@
  * platform data is CPU on this process, and sixteen such pages of one organisation at once moved another's p99 25×.
  */
 import { ServiceError } from '../errors/catalogue.ts';
+import { countThrottled } from '../metrics/registry.ts';
 import { KeyedSlots } from './keyed-slots.ts';
 import type { RequestScope } from './request-scope.ts';
 
@@ -119,6 +120,7 @@ export class OrganizationGate {
   }
 
   #busy(): ServiceError {
+    countThrottled('organization_concurrency');
     const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
     return new ServiceError(
       'RATE_LIMIT_EXCEEDED',
@@ -129,6 +131,7 @@ export class OrganizationGate {
   }
 
   #busyLarge(): ServiceError {
+    countThrottled('organization_large_answers');
     const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
     return new ServiceError(
       'RATE_LIMIT_EXCEEDED',
@@ -139,6 +142,7 @@ export class OrganizationGate {
   }
 
   #busyCostly(): ServiceError {
+    countThrottled('organization_costly_reads');
     const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
     return new ServiceError(
       'RATE_LIMIT_EXCEEDED',

@@ -16,7 +16,7 @@ import { deliveredBody, linkTokenIn } from '../events/access-token-slot.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
 import { EVENTS_CHANNEL } from '../sql/events.ts';
 import { claimDueDeliveries, expireDeliveries, recordAttempts, releaseDeliveries, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
-import { webhookAttempts, webhookDelay, webhookDeliveries, webhookLatency } from '../metrics/registry.ts';
+import { webhookAttempts, webhookDelay, webhookDeliveries, webhookDeliveryLag, webhookLatency } from '../metrics/registry.ts';
 import { retryDelayMs, windowMs } from './schedule.ts';
 import { createSender, type Send } from './sender.ts';
 import { createSettler } from './settler.ts';
@@ -146,6 +146,7 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
       { delivered, retryAt },
     );
     if (settled && (delivered || retryAt === null)) webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'failed' });
+    if (settled && delivered) webhookDeliveryLag.observe((Date.now() - delivery.event_created_at.getTime()) / 1000);
     // The URL is the customer's own and may hold a key of theirs in its query: only its host is logged.
     deliveryLog(delivery).info(
       {

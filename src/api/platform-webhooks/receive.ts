@@ -79,7 +79,7 @@ export function refuseBlockedWebhookSenders(request: FastifyRequest, reply: Fast
     return;
   }
   void reply.header('Connection', 'close');
-  done(tooManyFailures(blocked));
+  done(tooManyFailures(blocked, 'webhook'));
 }
 
 export default defineEndpoint(contract, async (request) => {
