@@ -23,6 +23,8 @@ import { registerLinkRoutes } from './link/routes.ts';
 import { registerDashboard } from './dashboard/routes.ts';
 import { AuthFailureThrottle } from './ratelimit/auth-failures.ts';
 import type { Services } from './services.ts';
+import { tracingEnabled } from './metrics/tracing.ts';
+import { redactUrl } from './log/redaction.ts';
 
 export const VERSIONED_PREFIX = '/versioned';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -73,6 +75,9 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     clientErrorHandler: answerClientError,
   });
   app.decorate('services', services);
+  // Traces on (src/metrics/tracing-sdk.ts): @fastify/otel first, so every hook and route below runs in the request's span.
+  // Loaded only then: without traces no part of the SDK is in memory.
+  if (tracingEnabled()) await app.register(await (await import('./metrics/tracing-sdk.ts')).fastifyTracingPlugin(redactUrl));
   limitConnections(app.server, limits, (message) => {
     app.log.warn(message);
   });

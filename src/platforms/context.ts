@@ -12,6 +12,7 @@ import type { Environment } from '../tenants/types.ts';
 import type { Connector, ConnectorContext, Credentials, OAuthSession, OAuthTokens } from './connector.ts';
 import type { Logger } from '../log/logger.ts';
 import { platformCallDuration, platformCallOutcomes, platformCalls, type PlatformCallOutcome } from '../metrics/registry.ts';
+import { recordSpan, SpanKind } from '../metrics/tracing.ts';
 import { createPlatformHttp, HTTP_DEFAULTS, realSleep, type AttemptEvent, type FetchLike } from './http.ts';
 import { createSharedLimiter, type SharedLimiter } from './shared-limits.ts';
 import { connectionFetch } from './simulators.ts';
@@ -74,6 +75,22 @@ export function observePlatformCall(log: Logger | undefined, platform: string): 
     platformCalls.inc({ host: url.host, status: statusClass(event) });
     platformCallOutcomes.inc({ platform, outcome: callOutcome(event.status) });
     platformCallDuration.observe({ host: url.host }, event.durationMs / 1000);
+    // With traces on: a span per attempt, child of the job's (no query string: it may carry keys).
+    recordSpan('platform call', {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'ledgerport.platform': platform,
+        'ledgerport.operation': event.operation,
+        'http.request.method': event.method,
+        'server.address': url.host,
+        'url.path': url.pathname,
+        'http.request.resend_count': event.attempt - 1,
+        ...(event.status === null ? {} : { 'http.response.status_code': event.status }),
+      },
+      startMs: Date.now() - event.durationMs,
+      durationMs: event.durationMs,
+      error: event.error === null ? null : `${event.error.kind}: ${event.error.message}`,
+    });
     log?.debug(
       {
         platform_call: {
