@@ -52,12 +52,19 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
 
 /**
  * @fastify/otel's plugin, for src/app.ts to register before any route: a span per request (named `request`, its route
- * template in http.route) and one per hook and handler, in the trace the caller's traceparent header names. The URL
+ * template in http.route) and one for its handler (none for health probes and scrapes), in the trace the caller's traceparent header names. The URL
  * path on the span is redacted like the log's (no access token or link token in a query string or path).
  */
+const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 export async function fastifyTracingPlugin(redactUrl: (url: string) => string): Promise<FastifyPluginCallback> {
   const { FastifyOtelInstrumentation } = await import('@fastify/otel');
   const instrumentation = new FastifyOtelInstrumentation({
+    // A span for the request and one for its handler: a span per hook would be a dozen per request, each exported
+    // (bench/tracing-cost.ts measured about 10 KB of spans per read with them), with little an operator reads in them.
+    instrumentHooks: false,
+    // Probes and scrapes every few seconds would bury the traces worth reading.
+    ignorePaths: ({ url }) => UNTRACED_PATHS.has(url.split('?')[0] ?? url),
     requestHook: (span, request) => {
       span.setAttribute('url.path', redactUrl(request.url));
     },
