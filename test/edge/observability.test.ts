@@ -31,6 +31,8 @@ const lines = (): Line[] =>
 /** Per organisation and window: the burst below goes over it, the other tests stay under it. */
 const RATE_LIMIT = 40;
 const QUEUE = 'observability-test';
+/** Failed authentications from one address before the next wrong one is answered 429. */
+const AUTH_FAILURES = 3;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -43,7 +45,13 @@ beforeAll(async () => {
       },
     },
   });
-  t = await startTestApp({ log, config: { rateLimit: { limit: RATE_LIMIT, windowSeconds: 600 } } });
+  t = await startTestApp({
+    log,
+    config: {
+      rateLimit: { limit: RATE_LIMIT, windowSeconds: 600 },
+      authFailures: { perAddress: AUTH_FAILURES, perTarget: 1_000, windowSeconds: 600 },
+    },
+  });
 }, 120_000);
 afterAll(async () => {
   await t.close();
@@ -133,6 +141,19 @@ describe('a burst of 429s', () => {
     const throttled = lines().filter((l) => l.msg === 'request completed' && (l.res as { statusCode?: number } | undefined)?.statusCode === 429);
     expect(throttled).toHaveLength(10);
     for (const line of throttled) expect(line.organization_id).toBe(orgId);
+  });
+});
+
+describe('failed authentications over the limit', () => {
+  it('are counted as auth_throttle', async () => {
+    const before = sample(await scrape(), 'ledgerport_http_throttled_total{reason="auth_throttle"}');
+    const statuses: number[] = [];
+    for (let i = 0; i < AUTH_FAILURES + 2; i++) {
+      const response = await t.app.inject({ method: 'GET', url: '/admin/organizations', headers: { authorization: 'Bearer not-the-admin-token' } });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    expect(sample(await scrape(), 'ledgerport_http_throttled_total{reason="auth_throttle"}') - before).toBe(2);
   });
 });
 
