@@ -16,6 +16,7 @@ import { startQuickBooksStandIn, type QuickBooksStandIn } from '../standins/quic
 import { createLogger } from '../../src/log/logger.ts';
 import { serviceId } from '../../src/store/ids.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
+import { startSyncWorkers } from '../../src/sync/worker.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { startTracing, type Tracing } from '../../src/metrics/tracing-sdk.ts';
 import { tracingRequested } from '../../src/metrics/tracing-request.ts';
@@ -54,6 +55,8 @@ let qbo: QuickBooksStandIn;
 let tracing: Tracing;
 let dispatcher: WebhookDispatcher;
 let restoreEnv: () => void = () => undefined;
+/** The connection the first test links and syncs. */
+let accessToken = '';
 
 beforeAll(async () => {
   // Before the app: its build registers @fastify/otel only when traces are on.
@@ -77,6 +80,7 @@ beforeAll(async () => {
   });
   t = await startTestApp({ log, config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
   await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
+  await startSyncWorkers(t.boss, t.services, { concurrency: 1 });
   await t.db.pool.query(`INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, 'sandbox', 'https://hooks.example.com/in')`, [
     t.org.organization.id,
   ]);
@@ -105,6 +109,7 @@ describe('traces', () => {
       identity: { storeUniqueId: REALM, storeName: 'Trace Company' },
     });
     await expectSynced(t, connection.id, 'initial');
+    accessToken = token;
     exporter.reset();
 
     const ref = (type: 'vendor' | 'account', platformId: string): string => serviceId(connection.id, type, platformId);
@@ -148,6 +153,18 @@ describe('traces', () => {
     // The job's log lines carry the trace id.
     const started = lines().filter((l) => l.msg === 'write started' && l.trace_id === CALLER_TRACE);
     expect(started).toHaveLength(1);
+  });
+
+  it('follow a sync the API starts through its job to its platform calls', async () => {
+    expect(accessToken).not.toBe('');
+    const response = await sender(t, accessToken)('POST', '/connections/incremental_sync', {});
+    expect(response.statusCode, response.body).toBe(200);
+    const request = spans().find((s) => s.name === 'request' && s.attributes['http.route'] === '/versioned/connections/incremental_sync');
+    expect(request).toBeDefined();
+    const [job] = await eventually(() => spans().filter((s) => s.name === 'sync job' && s.spanContext().traceId === request?.spanContext().traceId));
+    expect(job).toBeDefined();
+    const calls = spans().filter((s) => s.name === 'platform call' && parentOf(s) === job?.spanContext().spanId);
+    expect(calls.length).toBeGreaterThan(0);
   });
 
   it('give each webhook delivery attempt a span', async () => {
