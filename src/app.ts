@@ -10,6 +10,7 @@ import multipart from '@fastify/multipart';
 import { answerFrameworkError, installErrorHandling } from './http/error-handler.ts';
 import { answerClientError } from './http/client-error.ts';
 import { installEdgeHooks } from './http/hooks.ts';
+import { installRequestMetrics } from './http/request-metrics.ts';
 import { exactNumbersJsonParser } from './http/exact-numbers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { serializerCompiler } from './http/serialization.ts';
@@ -23,6 +24,8 @@ import { registerLinkRoutes } from './link/routes.ts';
 import { registerDashboard } from './dashboard/routes.ts';
 import { AuthFailureThrottle } from './ratelimit/auth-failures.ts';
 import type { Services } from './services.ts';
+import { tracingEnabled } from './metrics/tracing.ts';
+import { redactUrl } from './log/redaction.ts';
 
 export const VERSIONED_PREFIX = '/versioned';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -73,6 +76,9 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     clientErrorHandler: answerClientError,
   });
   app.decorate('services', services);
+  // Traces on (src/metrics/tracing-sdk.ts): @fastify/otel first, so every hook and route below runs in the request's span.
+  // Loaded only then: without traces no part of the SDK is in memory.
+  if (tracingEnabled()) await app.register(await (await import('./metrics/tracing-sdk.ts')).fastifyTracingPlugin(redactUrl));
   limitConnections(app.server, limits, (message) => {
     app.log.warn(message);
   });
@@ -89,6 +95,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     heldRefusals.releaseAll();
     done();
   });
+  installRequestMetrics(app);
   installEdgeHooks(app);
   // JSON bodies: Fastify's parser, refusing a number that parsing changed (src/http/exact-numbers.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');

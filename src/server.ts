@@ -11,6 +11,7 @@ import { openDatabase } from './db/open.ts';
 import { collectStartupGarbage } from './startup-gc.ts';
 import { createLogger, type Logger } from './log/logger.ts';
 import { stdoutDestination } from './log/destination.ts';
+import { tracingRequested } from './metrics/tracing-request.ts';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const role = values.role as Role;
@@ -67,7 +68,11 @@ async function main(): Promise<void> {
 
   const config = loadConfig();
   startSettings = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
-  const logger = createLogger({ level: config.logLevel, role });
+  // Traces only when an OTLP endpoint is configured: otherwise the SDK is never loaded (src/metrics/tracing-sdk.ts).
+  const tracingSdk = tracingRequested() ? await import('./metrics/tracing-sdk.ts') : null;
+  const tracing = tracingSdk === null ? null : await tracingSdk.startTracing({ role });
+  if (tracing !== null) closers.push(() => tracing.shutdown());
+  const logger = createLogger({ level: config.logLevel, role, traceIds: tracing !== null });
   lifecycle = logger.child({});
   // pino levels are per logger: a child may say more than its parent.
   if (!logger.isLevelEnabled('info')) lifecycle.level = 'info';

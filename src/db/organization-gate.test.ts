@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../errors/catalogue.ts';
 import { OrganizationGate } from './organization-gate.ts';
 import { newRequestScope } from './request-scope.ts';
+import { throttledRequests } from '../metrics/registry.ts';
 
 describe('OrganizationGate', () => {
   it('lets `concurrency` requests of one organisation in, queues the next, and hands a freed slot to the first in line', async () => {
@@ -134,5 +135,31 @@ describe('OrganizationGate', () => {
       (await gate.holdLargeAnswer('org'))();
       expect(gate.largeAnswerUsage('org')).toEqual({ active: 0, waiting: 0 });
     });
+  });
+
+  it('counts each refusal in ledgerport_http_throttled_total by its reason', async () => {
+    const count = async (reason: string): Promise<number> =>
+      (await throttledRequests.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+    const before = {
+      concurrency: await count('organization_concurrency'),
+      large: await count('organization_large_answers'),
+      costly: await count('organization_costly_reads'),
+    };
+    const gate = new OrganizationGate({ concurrency: 1, waitMs: 0, costlyConcurrency: 1 });
+    await gate.enter(newRequestScope('org'));
+    await expect(gate.enter(newRequestScope('org'))).rejects.toBeInstanceOf(ServiceError);
+    const release = await gate.holdLargeAnswer('org');
+    await expect(gate.holdLargeAnswer('org')).rejects.toBeInstanceOf(ServiceError);
+    release();
+    const held = Promise.withResolvers<undefined>();
+    const running = gate.costly('org', () => held.promise);
+    await expect(gate.costly('org', () => Promise.resolve())).rejects.toBeInstanceOf(ServiceError);
+    held.resolve(undefined);
+    await running;
+    expect({
+      concurrency: (await count('organization_concurrency')) - before.concurrency,
+      large: (await count('organization_large_answers')) - before.large,
+      costly: (await count('organization_costly_reads')) - before.costly,
+    }).toEqual({ concurrency: 1, large: 1, costly: 1 });
   });
 });

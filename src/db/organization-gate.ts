@@ -20,6 +20,7 @@
  * between is left to the others. Per process, as the CPU it shares is: two API processes serve twice as much.
  */
 import { ServiceError } from '../errors/catalogue.ts';
+import { countThrottled } from '../metrics/registry.ts';
 import { KeyedSlots } from './keyed-slots.ts';
 import type { RequestScope } from './request-scope.ts';
 
@@ -135,6 +136,7 @@ export class OrganizationGate {
   }
 
   #busy(): ServiceError {
+    countThrottled('organization_concurrency');
     const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
     return new ServiceError(
       'RATE_LIMIT_EXCEEDED',
@@ -145,6 +147,7 @@ export class OrganizationGate {
   }
 
   #busyLarge(): ServiceError {
+    countThrottled('organization_large_answers');
     const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
     return new ServiceError(
       'RATE_LIMIT_EXCEEDED',
@@ -155,6 +158,7 @@ export class OrganizationGate {
   }
 
   #busyCostly(): ServiceError {
+    countThrottled('organization_costly_reads');
     const retryAfter = Math.max(1, Math.ceil(this.#waitMs / 1000));
     return new ServiceError(
       'RATE_LIMIT_EXCEEDED',

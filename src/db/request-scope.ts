@@ -13,6 +13,8 @@ export interface RequestScope {
   slot: Promise<void> | null;
   /** The response is sent (or the client went away): the slot is given back and later queries are not counted. */
   ended: boolean;
+  /** Told the connection the request turned out to be about (src/http/hooks.ts names it on the request's log lines). */
+  onConnection?: (connectionId: string) => void;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -33,4 +35,13 @@ export function currentRequestScope(): RequestScope | undefined {
 /** Runs `work` outside any request: for connections that outlive the request that happened to open them (LISTEN). */
 export function outsideRequestScope<T>(work: () => T): T {
   return storage.exit(work);
+}
+
+/** The current request (if any) is about this connection: its log lines name it from here on. */
+export function noteRequestConnection(connectionId: string): void {
+  const scope = storage.getStore();
+  if (scope === undefined || scope.ended) return;
+  scope.onConnection?.(connectionId);
+  // Once is enough: a request that resolves its connection twice binds it once.
+  scope.onConnection = undefined;
 }

@@ -6,9 +6,12 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { ServiceError, type ErrorCode } from '../errors/catalogue.ts';
-import type { AuthAttempt, AuthFailureThrottle, Blocked } from '../ratelimit/auth-failures.ts';
+import type { AuthAttempt, AuthFailureThrottle, AuthSurface, Blocked } from '../ratelimit/auth-failures.ts';
+import { countThrottled } from '../metrics/registry.ts';
 
-export function tooManyFailures(blocked: Blocked): ServiceError {
+/** The 429 of a blocked address or target, counted in ledgerport_http_throttled_total (webhook_throttle for platform webhooks). */
+export function tooManyFailures(blocked: Blocked, surface: AuthSurface): ServiceError {
+  countThrottled(surface === 'webhook' ? 'webhook_throttle' : 'auth_throttle');
   const from = blocked.by === 'address' ? 'from this address' : 'for these credentials';
   return new ServiceError(
     'RATE_LIMIT_EXCEEDED',
@@ -74,12 +77,12 @@ export async function throttledAuthentication<T>(
   if (attempt.costly === true) {
     // A person's password can be guessed, unlike a generated secret: a blocked user is not checked at all.
     const target = throttle.blockedTarget(attempt);
-    if (target !== null) throw tooManyFailures(target);
+    if (target !== null) throw tooManyFailures(target, attempt.surface);
   }
   try {
     if (blocked?.by !== 'address' || attempt.costly !== true) return await check();
     const checked = await blockedSourceChecks.run(check);
-    if (checked === null) throw tooManyFailures(blocked);
+    if (checked === null) throw tooManyFailures(blocked, attempt.surface);
     return checked.value;
   } catch (error) {
     if (!(attempt.presented && error instanceof ServiceError && error.code === attempt.refusal)) throw error;
@@ -89,6 +92,6 @@ export async function throttledAuthentication<T>(
       });
     }
     // The failure that reaches the limit is still answered as refused; the ones after it, 429.
-    throw blocked === null ? error : tooManyFailures(blocked);
+    throw blocked === null ? error : tooManyFailures(blocked, attempt.surface);
   }
 }

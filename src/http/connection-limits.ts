@@ -21,7 +21,7 @@ import ipaddr from 'ipaddr.js';
 import { randomUUID } from 'node:crypto';
 import type { HttpLimits } from '../config.ts';
 import { ServiceError } from '../errors/catalogue.ts';
-import { httpConnectionsShed } from '../metrics/registry.ts';
+import { countThrottled, httpConnectionsShed } from '../metrics/registry.ts';
 import { rawErrorResponse } from './client-error.ts';
 
 export type ShedReason = 'client_limit' | 'total_limit' | 'evicted';
@@ -115,6 +115,7 @@ export function guardConnections(
           { 'Retry-After': '1' },
         ),
       );
+      countThrottled('connection_cap');
       onShed('client_limit', client);
       return;
     }

@@ -15,6 +15,7 @@ import { issuesAccessToken, maskAccessTokens } from './session-redaction.ts';
 import { clientAuthCache } from './auth-cache.ts';
 import { parseVersionHeader, type ApiVersion } from './versioning.ts';
 import { rateLimitHeaders } from '../ratelimit/limiter.ts';
+import { countThrottled } from '../metrics/registry.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { refuseUnstorableInput } from './storable-input.ts';
 import { ApiPool } from '../db/api-pool.ts';
@@ -39,6 +40,12 @@ declare module 'fastify' {
 }
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE', 'PUT']);
+
+/** The request's lines from here on (Fastify's "request completed" included, which it writes through reply.log) carry `ids`. */
+function bindLogIds(request: FastifyRequest, reply: FastifyReply, ids: Record<string, string>): void {
+  request.log = request.log.child(ids);
+  reply.log = request.log;
+}
 
 export function installEdgeHooks(app: FastifyInstance): void {
   clientAuthCache.configure(app.services.config.authCacheSeconds);
@@ -79,8 +86,7 @@ export function installEdgeHooks(app: FastifyInstance): void {
       request.dashboardUser = user;
       // Every line of a dashboard request names its organisation and user (connection and job ids follow in the
       // lines of the sync or write it starts, which carry its request id).
-      request.log = request.log.child({ organization_id: user.organizationId, dashboard_user_id: user.userId });
-      reply.log = request.log;
+      bindLogIds(request, reply, { organization_id: user.organizationId, dashboard_user_id: user.userId });
       authorizeSession(user, request, contract);
       if (auth === 'client') request.tenant = await sessionTenant(services.pool, user.organizationId, sessionEnvironment(request));
       await hitRateLimit(reply, user.organizationId);
@@ -108,6 +114,8 @@ export function installEdgeHooks(app: FastifyInstance): void {
         },
         () => authenticateRequest(services.pool, request),
       );
+      // Every line after authentication names the organisation, its 429s included (issue 33).
+      bindLogIds(request, reply, { organization_id: request.tenant.organizationId });
       await hitRateLimit(reply, request.tenant.organizationId);
     }
     if (request.tenant === null) return;
@@ -119,6 +127,7 @@ export function installEdgeHooks(app: FastifyInstance): void {
     const decision = await app.services.rateLimiter.hit(`org:${organizationId}`);
     void reply.headers(rateLimitHeaders(decision));
     if (!decision.allowed) {
+      countThrottled('rate_limit');
       throw new ServiceError(
         'RATE_LIMIT_EXCEEDED',
         `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} seconds for this organisation exceeded; retry after ${decision.resetSeconds} s.`,
@@ -152,12 +161,16 @@ export function installEdgeHooks(app: FastifyInstance): void {
   // From here on the request's database connections count against its organisation (src/db/organization-gate.ts):
   // after authentication and the rate limit, whose shared batches belong to no one request.
   const gate = app.services.pool instanceof ApiPool ? app.services.pool.gate : null;
-  app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     if (request.tenant === null) {
       done();
       return;
     }
     const scope = newRequestScope(request.tenant.organizationId);
+    // The connection a handler resolves (by access token or id) is named on the request's later lines.
+    scope.onConnection = (connectionId) => {
+      bindLogIds(request, reply, { connection_id: connectionId });
+    };
     request.requestScope = scope;
     runInRequestScope(scope, done);
   });

@@ -44,6 +44,7 @@ import { checkRedirect } from './redirect.ts';
 import { LINK_SCRIPT } from './script.ts';
 import type { AuthAttempt, Blocked } from '../ratelimit/auth-failures.ts';
 import { donePage, messagePage, notFoundPage, pickerPage } from './views.ts';
+import { countThrottled } from '../metrics/registry.ts';
 
 const FORM_BODY_LIMIT = 64 * 1024;
 
@@ -112,6 +113,7 @@ async function unknownLink(request: FastifyRequest): Promise<Outcome> {
 }
 
 function tooManyAttempts(blocked: Blocked): Outcome {
+  countThrottled('auth_throttle');
   const minutes = Math.ceil(blocked.retryAfterSeconds / 60);
   const wait = minutes <= 1 ? 'a minute' : `${minutes} minutes`;
   return page(429, (nonce) =>

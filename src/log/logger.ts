@@ -12,6 +12,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { stdoutDestination } from './destination.ts';
 import { requestLogOptions } from './redaction.ts';
+import { traceFields } from './trace-fields.ts';
 
 export type { Logger };
 
@@ -32,10 +33,16 @@ export interface LoggerOptions {
   role: string;
   /** Where lines go; default stdout, through a destination that drops what it cannot write (src/log/destination.ts). Tests pass a stream they read back. */
   destination?: DestinationStream;
+  /** Traces are on: lines written inside a span carry trace_id and span_id (src/log/trace-fields.ts). */
+  traceIds?: boolean;
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-  const settings = { ...requestLogOptions(options.level), base: { pid: process.pid, role: options.role } };
+  const settings = {
+    ...requestLogOptions(options.level),
+    base: { pid: process.pid, role: options.role },
+    ...(options.traceIds === true ? { mixin: traceFields } : {}),
+  };
   return pino(settings, options.destination ?? stdoutDestination());
 }
 

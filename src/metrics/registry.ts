@@ -111,6 +111,60 @@ export const logLinesDropped = new Counter({
   registers,
 });
 
+export const httpRequestDuration = new Histogram({
+  name: 'ledgerport_http_request_duration_seconds',
+  help: 'API requests answered by this process, by route template (unmatched for no route), method and status.',
+  labelNames: ['route', 'method', 'status'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers,
+});
+
+/** Why a request was answered 429 (docs/operations.md, "Metrics reference"). */
+export type ThrottleReason =
+  | 'rate_limit'
+  | 'auth_throttle'
+  | 'webhook_throttle'
+  | 'organization_concurrency'
+  | 'organization_large_answers'
+  | 'organization_costly_reads'
+  | 'connection_cap';
+
+export const throttledRequests = new Counter({
+  name: 'ledgerport_http_throttled_total',
+  help: 'Requests answered 429 by this process, by reason (rate_limit, auth_throttle, webhook_throttle, organization_concurrency, organization_large_answers, organization_costly_reads, connection_cap).',
+  labelNames: ['reason'],
+  registers,
+});
+
+/** Counts one 429 answer; every place that answers one calls it with its reason. */
+export function countThrottled(reason: ThrottleReason): void {
+  throttledRequests.inc({ reason });
+}
+
+export const webhookDeliveryLag = new Histogram({
+  name: 'ledgerport_webhook_delivery_lag_seconds',
+  help: "From the event's creation to its delivery's successful attempt (retries included).",
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300, 900, 3600],
+  registers,
+});
+export const syncStartDelay = new Histogram({
+  name: 'ledgerport_sync_start_delay_seconds',
+  help: "From a sync run's creation (queued) to its first start in a worker, by platform and kind.",
+  labelNames: ['platform', 'kind'],
+  buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
+  registers,
+});
+
+/** What a platform call attempt came to, by its status; `network_error` is no answer at all (refused, DNS, timeout). */
+export type PlatformCallOutcome = 'ok' | '4xx' | '429' | '5xx' | 'network_error';
+
+export const platformCallOutcomes = new Counter({
+  name: 'ledgerport_platform_call_outcomes_total',
+  help: 'HTTP calls to platforms (each attempt), by platform and outcome (ok, 4xx, 429, 5xx, network_error).',
+  labelNames: ['platform', 'outcome'],
+  registers,
+});
+
 /** The --role this process was started with (src/main.ts), `all` when none. */
 export function processRole(argv: readonly string[] = process.argv): string {
   for (const [i, arg] of argv.entries()) {

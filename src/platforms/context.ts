@@ -11,7 +11,8 @@ import { platformIdOfRecord } from '../sql/record-lookups.ts';
 import type { Environment } from '../tenants/types.ts';
 import type { Connector, ConnectorContext, Credentials, OAuthSession, OAuthTokens } from './connector.ts';
 import type { Logger } from '../log/logger.ts';
-import { platformCallDuration, platformCalls } from '../metrics/registry.ts';
+import { platformCallDuration, platformCallOutcomes, platformCalls, type PlatformCallOutcome } from '../metrics/registry.ts';
+import { recordSpan, SpanKind } from '../metrics/tracing.ts';
 import { createPlatformHttp, HTTP_DEFAULTS, realSleep, type AttemptEvent, type FetchLike } from './http.ts';
 import { createSharedLimiter, type SharedLimiter } from './shared-limits.ts';
 import { connectionFetch } from './simulators.ts';
@@ -54,15 +55,42 @@ function statusClass(event: AttemptEvent): string {
   return event.status === null ? 'error' : `${Math.floor(event.status / 100)}xx`;
 }
 
+/** The attempt's outcome by its status: 429 apart from other 4xx, no answer at all a network error. */
+export function callOutcome(status: number | null): PlatformCallOutcome {
+  if (status === null) return 'network_error';
+  if (status === 429) return '429';
+  if (status >= 500) return '5xx';
+  if (status >= 400) return '4xx';
+  return 'ok';
+}
+
 /**
- * Every platform call attempt is counted (ledgerport_platform_calls_total) and, with a log, a line at debug: no query
+ * Every platform call attempt is counted (ledgerport_platform_calls_total by host, ledgerport_platform_call_outcomes_total
+ * by platform) and, with a log, a line at debug: no query
  * string, header or body (they may carry keys).
  */
-export function observePlatformCall(log: Logger | undefined): (event: AttemptEvent) => void {
+export function observePlatformCall(log: Logger | undefined, platform: string): (event: AttemptEvent) => void {
   return (event) => {
     const url = new URL(event.url);
     platformCalls.inc({ host: url.host, status: statusClass(event) });
+    platformCallOutcomes.inc({ platform, outcome: callOutcome(event.status) });
     platformCallDuration.observe({ host: url.host }, event.durationMs / 1000);
+    // With traces on: a span per attempt, child of the job's (no query string: it may carry keys).
+    recordSpan('platform call', {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'ledgerport.platform': platform,
+        'ledgerport.operation': event.operation,
+        'http.request.method': event.method,
+        'server.address': url.host,
+        'url.path': url.pathname,
+        'http.request.resend_count': event.attempt - 1,
+        ...(event.status === null ? {} : { 'http.response.status_code': event.status }),
+      },
+      startMs: Date.now() - event.durationMs,
+      durationMs: event.durationMs,
+      error: event.error === null ? null : `${event.error.kind}: ${event.error.message}`,
+    });
     log?.debug(
       {
         platform_call: {
@@ -128,7 +156,7 @@ export function connectorContext(input: ContextInput): ConnectorContext {
       },
       sharedLimiter,
       signal,
-      onAttempt: observePlatformCall(input.log),
+      onAttempt: observePlatformCall(input.log, connector.id),
       ...simulatorFetch(connector.id, input.simulated === true),
     }),
     ref(type: UnifiedObjectType, platformId) {

@@ -84,7 +84,7 @@ export async function freshTokens(
     const http = createPlatformHttp({
       limitKey: `${connector.id}:${connection.id}:auth`,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      onAttempt: observePlatformCall(log),
+      onAttempt: observePlatformCall(log, connector.id),
       ...simulatorFetch(connector.id, connection.simulated),
     });
     const reason = options.rejected === undefined ? 'expiring' : 'refused by the platform';

@@ -4,6 +4,7 @@
  */
 import type { PgBoss } from 'pg-boss';
 import type { PoolClient } from '../db/pool.ts';
+import { withTraceContext } from '../metrics/tracing.ts';
 
 export interface SendOptions {
   singletonKey?: string;
@@ -18,7 +19,8 @@ export interface JobSender {
 export function bossSender(boss: PgBoss): JobSender {
   return {
     send(queue, data, options = {}, client) {
-      return boss.send(queue, data, {
+      // With traces on, the job carries its sender's trace context: the worker's span continues the request's trace.
+      return boss.send(queue, withTraceContext(data), {
         ...(options.singletonKey !== undefined ? { singletonKey: options.singletonKey } : {}),
         ...(options.startAfterSeconds !== undefined ? { startAfter: options.startAfterSeconds } : {}),
         ...(options.retryLimit !== undefined ? { retryLimit: options.retryLimit } : {}),

@@ -28,7 +28,7 @@ import { notePause, pauseFor, secondsUntil } from '../connections/platform-pause
 import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
 import { requeueRunForPause } from '../sql/sync-runs.ts';
 import { countRunDeletions, countRunPage } from '../sql/sync-run-objects.ts';
-import { syncRunDuration, syncRuns } from '../metrics/registry.ts';
+import { syncRunDuration, syncRuns, syncStartDelay } from '../metrics/registry.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from '../connections/sync-config.ts';
 import { ExportPending, pageReader, waitForExport } from './bulk-read.ts';
 import { dropReadSyncExport } from '../sql/drop-read-sync-export.ts';
@@ -177,6 +177,9 @@ async function runLocked(
     }
     // The request as it is now: a queued follow-up may have been widened since it was loaded (src/sql/follow-up-runs.ts).
     run.request = (await startSyncRun(services.pool, run.id)) ?? run.request;
+    // The wait before the first start is the sync lag an operator watches (workers keeping up); retries are not counted.
+    if (run.attempts === 0)
+      syncStartDelay.observe({ platform: connector.id, kind: run.kind }, Math.max(0, Date.now() - run.created_at.getTime()) / 1000);
     log.info({ sync: { kind: run.kind, trigger: run.trigger, attempt: run.attempts + 1 } }, 'sync run started');
     const pageLock: PageLock = (work) => withConnectionPageLock(lockClient, connection.id, 'sync', work);
     if (run.kind === 'initial') {

@@ -11,6 +11,7 @@ import { runSync } from './runner.ts';
 import { DEFAULT_FREQUENCY_MINUTES } from '../connections/sync-config.ts';
 import { dueIncrementalSyncs, failedInitialSyncsToRetry } from '../sql/due-syncs.ts';
 import { listConnectors } from '../platforms/index.ts';
+import { inSpan, SpanKind } from '../metrics/tracing.ts';
 
 export interface SyncJobData {
   syncRunId: string;
@@ -31,7 +32,11 @@ export const INITIAL_RETRY_MINUTES = 30;
 export async function startSyncWorkers(boss: PgBoss, services: CoreServices, options: { concurrency: number }): Promise<void> {
   await boss.work<SyncJobData>(QUEUES.sync, { batchSize: 1, localConcurrency: options.concurrency, pollingIntervalSeconds: 1 }, async (jobs) => {
     for (const job of jobs) {
-      const outcome = await runSync(services, job.data.syncRunId, job.signal).catch((error: unknown) => {
+      // A span in the trace of whoever queued the run (its context is in the job's data), when traces are on.
+      const attributes = { 'messaging.system': 'pg-boss', 'messaging.destination.name': QUEUES.sync, 'ledgerport.sync_run_id': job.data.syncRunId };
+      const outcome = await inSpan('sync job', { kind: SpanKind.CONSUMER, parent: job.data, attributes }, () =>
+        runSync(services, job.data.syncRunId, job.signal),
+      ).catch((error: unknown) => {
         // A database connection lost where the run could not ride it out (runner.ts: while taking the run, or putting
         // it back): tried again like a busy connection, not after the failure backoff of the queue.
         if (isConnectionLoss(error)) return 'busy' as const;

@@ -16,13 +16,14 @@ import { deliveredBody, linkTokenIn } from '../events/access-token-slot.ts';
 import { findActiveSecretCiphertexts } from '../sql/active-secrets.ts';
 import { EVENTS_CHANNEL } from '../sql/events.ts';
 import { claimDueDeliveries, expireDeliveries, recordAttempts, releaseDeliveries, type ClaimedDelivery } from '../sql/webhook-deliveries.ts';
-import { webhookAttempts, webhookDelay, webhookDeliveries, webhookLatency } from '../metrics/registry.ts';
+import { webhookAttempts, webhookDelay, webhookDeliveries, webhookDeliveryLag, webhookLatency } from '../metrics/registry.ts';
 import { retryDelayMs, windowMs } from './schedule.ts';
 import { createSender, type Send } from './sender.ts';
 import { createSettler } from './settler.ts';
 import { createEndpointShares } from './shares.ts';
 import { signatureHeaders } from './signature.ts';
 import { withIds } from '../log/logger.ts';
+import { inSpan, SpanKind } from '../metrics/tracing.ts';
 
 /** A payload field the log line names (connection_id, code), when the payload has it as text. */
 function payloadText(payload: unknown, key: string): string | undefined {
@@ -42,6 +43,17 @@ export interface DispatcherOptions {
 }
 
 const SECRET_CACHE_MS = 5_000;
+
+/** A delivery attempt's span: ids and the receiver's host, never its URL (it may hold a key of the customer's). */
+function deliverySpanAttributes(delivery: ClaimedDelivery): Record<string, string | number> {
+  return {
+    'ledgerport.delivery_id': delivery.id,
+    'ledgerport.event_id': delivery.event_id,
+    'ledgerport.organization_id': delivery.organization_id,
+    'ledgerport.attempt': delivery.attempts,
+    'server.address': hostOf(delivery.url) ?? '',
+  };
+}
 
 function hostOf(url: string | null): string | null {
   if (url === null) return null;
@@ -108,8 +120,9 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
     const { accessToken, updateUrl } = filled;
     const body = JSON.stringify(filled.body);
     const signingSecrets = await activeSecrets(delivery.organization_id, delivery.environment);
+    const { url } = delivery;
     const sent =
-      delivery.url === null
+      url === null
         ? {
             kind: 'refused' as const,
             statusCode: null,
@@ -117,12 +130,14 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
             excerpt: null,
             durationMs: 0,
           }
-        : await send(delivery.url, body, {
-            ...signatureHeaders(body, signingSecrets),
-            'X-Service-Event-Id': delivery.event_id,
-            'X-Service-Delivery-Id': delivery.id,
-            'X-Service-Delivery-Attempt': String(delivery.attempts),
-          });
+        : await inSpan('webhook delivery attempt', { kind: SpanKind.CLIENT, attributes: deliverySpanAttributes(delivery) }, () =>
+            send(url, body, {
+              ...signatureHeaders(body, signingSecrets),
+              'X-Service-Event-Id': delivery.event_id,
+              'X-Service-Delivery-Id': delivery.id,
+              'X-Service-Delivery-Attempt': String(delivery.attempts),
+            }),
+          );
     // The attempt log keeps the receiver's answer, which may echo the body: no secret of ours is stored with it.
     const secrets = [...(accessToken === null ? [] : [accessToken]), ...(updateUrl === null ? [] : [linkTokenIn(updateUrl)]), ...signingSecrets];
     const scrub = (text: string | null): string | null => (text === null ? null : scrubSecrets(text, secrets));
@@ -146,6 +161,7 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
       { delivered, retryAt },
     );
     if (settled && (delivered || retryAt === null)) webhookDeliveries.inc({ outcome: delivered ? 'delivered' : 'failed' });
+    if (settled && delivered) webhookDeliveryLag.observe((Date.now() - delivery.event_created_at.getTime()) / 1000);
     // The URL is the customer's own and may hold a key of theirs in its query: only its host is logged.
     deliveryLog(delivery).info(
       {

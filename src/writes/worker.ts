@@ -9,6 +9,7 @@ import { QUEUES } from '../queue/names.ts';
 import { staleOpenJobs } from '../sql/write-jobs.ts';
 import type { WriteJobData } from './accept.ts';
 import { executeWriteJob } from './executor.ts';
+import { inSpan, SpanKind } from '../metrics/tracing.ts';
 import { readRateLimitedSince } from './rate-limit-budget.ts';
 
 /** Seconds before a job another process is working on (its lock is held) is looked at again. */
@@ -38,9 +39,10 @@ export async function startWriteWorkers(boss: PgBoss, services: CoreServices, op
     (jobs) =>
       Promise.all(
         jobs.map(async (job): Promise<JobResult> => {
-          const outcome = await executeWriteJob(services, job.data.jobId, job.signal, readRateLimitedSince(job.data.rateLimitedSince)).catch(
-            () => 'retry' as const,
-          );
+          const attributes = { 'messaging.system': 'pg-boss', 'messaging.destination.name': QUEUES.write, 'ledgerport.job_id': job.data.jobId };
+          const outcome = await inSpan('write job', { kind: SpanKind.CONSUMER, parent: job.data, attributes }, () =>
+            executeWriteJob(services, job.data.jobId, job.signal, readRateLimitedSince(job.data.rateLimitedSince)),
+          ).catch(() => 'retry' as const);
           if (outcome === 'busy') await services.jobs.send(QUEUES.write, { ...job.data }, { startAfterSeconds: BUSY_RETRY_SECONDS });
           // The job row says what the next attempt must check first (indeterminate writes are looked up).
           return { id: job.id, status: outcome === 'retry' ? 'failed' : 'completed', output: { outcome } };

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { HttpLimits } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { throttledRequests } from '../../src/metrics/registry.ts';
 
 // Issue 19, item 5: slow or greedy clients cannot hold the server. Outcomes only (a socket closed, a 408, a 200).
 // Several loopback source addresses stand for several clients: Linux routes all of 127.0.0.0/8 to lo.
@@ -80,6 +81,10 @@ const apps: FastifyInstance[] = [];
 const tricklers: Trickler[] = [];
 const agents: http.Agent[] = [];
 
+async function connectionCapRefusals(): Promise<number> {
+  return (await throttledRequests.get()).values.find((v) => v.labels.reason === 'connection_cap')?.value ?? 0;
+}
+
 /** Log lines of the listening apps at error level or above (pino's level 50+). */
 const errorLines: string[] = [];
 const logStream = {
@@ -143,6 +148,7 @@ describe('slow clients', () => {
 
   it('one address holds at most its cap of sockets; the extra ones are answered 429 and closed at once, others still get /healthz', async () => {
     const port = await listening({ maxConnectionsPerClient: 3, maxConnections: 100 });
+    const refusedBefore = await connectionCapRefusals();
     const held = await open(port, '127.0.0.3', 3);
     const [extra] = await open(port, '127.0.0.3', 1);
     if (extra === undefined) throw new Error('no socket');
@@ -154,6 +160,8 @@ describe('slow clients', () => {
     expect(await healthz(port, '127.0.0.3')).toBe(429);
     expect(await healthz(port, '127.0.0.4')).toBe(200);
     expect(held.every((s) => !s.isClosed())).toBe(true);
+    // Both refusals counted as 429s of the connection cap (docs/operations.md, "Metrics reference").
+    expect((await connectionCapRefusals()) - refusedBefore).toBe(2);
 
     // Closed sockets give their places back.
     for (const socket of held) socket.socket.destroy();

@@ -86,7 +86,7 @@ export function refuseBlockedWebhookSenders(request: FastifyRequest, reply: Fast
   }
   void reply.header('Connection', 'close');
   request.server.heldRefusals.hold(request.server.services.config.authFailures.webhookRefusalDelayMs, () => {
-    done(tooManyFailures(blocked));
+    done(tooManyFailures(blocked, 'webhook'));
   });
 }
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { errorBody, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { buildApp } from '../../app.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
+import { throttledRequests } from '../../metrics/registry.ts';
 
 const KEY = 'xero-webhook-key-throttle-0123';
 const APP = { clientId: 'ledgerport-xero-throttle', clientSecret: 'secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback', webhookKey: KEY };
@@ -46,11 +47,18 @@ function post(address: string, signature: string, payload = body) {
   });
 }
 
+async function webhookThrottled(): Promise<number> {
+  return (await throttledRequests.get()).values.find((v) => v.labels.reason === 'webhook_throttle')?.value ?? 0;
+}
+
 describe('forged platform webhooks', () => {
   it(`after ${LIMITS.perAddress} forged posts from one address, that address gets 429 and its body is not read`, async () => {
+    const throttledBefore = await webhookThrottled();
     for (let i = 0; i < LIMITS.perAddress; i++) expect((await post('10.7.0.1', sign(body, 'forged'))).statusCode).toBe(401);
     const blocked = await post('10.7.0.1', sign(body, 'forged'));
     expect(blocked.statusCode).toBe(429);
+    // Counted as a 429 of the webhook throttle (docs/operations.md, "Metrics reference").
+    expect((await webhookThrottled()) - throttledBefore).toBe(1);
     expect(errorBody(blocked).error_code).toBe('RATE_LIMIT_EXCEEDED');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(blocked.headers.connection).toBe('close');
