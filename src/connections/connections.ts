@@ -5,6 +5,7 @@
 import type { ConnectionCache } from './access-token-cache.ts';
 import { randomToken, sha256, type Cipher } from '../crypto/secrets.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
+import { noteRequestConnection } from '../db/request-scope.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { emitEvent } from '../events/emit.ts';
 import type { AccountIdentity, Credentials, OAuthTokens } from '../platforms/connector.ts';
@@ -103,6 +104,7 @@ export async function connectionForAccessToken(
       { source: 'service', field: 'access_token', location: 'query' },
     );
   }
+  noteRequestConnection(connection.id);
   return connection;
 }
 
@@ -115,6 +117,7 @@ export async function connectionForId(db: Queryable, tenant: Tenant, id: string,
   const connection = await findConnectionById(db, tenant, id, options);
   if (connection === null)
     throw new ServiceError('RESOURCE_NOT_FOUND', `No connection with id ${id}.`, { source: 'service', field: 'id', location: 'params' });
+  noteRequestConnection(connection.id);
   return connection;
 }
 

@@ -13,17 +13,25 @@ export interface RequestScope {
   slot: Promise<void> | null;
   /** The response is sent (or the client went away): the slot is given back and later queries are not counted. */
   ended: boolean;
+  /** The connection the request named (by access token or id), for its row of the request log (src/http/request-log.ts). */
+  connectionId: string | null;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
 export function newRequestScope(organizationId: string): RequestScope {
-  return { organizationId, connections: 0, slot: null, ended: false };
+  return { organizationId, connections: 0, slot: null, ended: false, connectionId: null };
 }
 
 /** Runs `work`, and everything it starts, as part of the request `scope`. */
 export function runInRequestScope<T>(scope: RequestScope, work: () => T): T {
   return storage.run(scope, work);
+}
+
+/** Records the connection the current request acts on (the first one it looked up); outside a request it does nothing. */
+export function noteRequestConnection(connectionId: string): void {
+  const scope = storage.getStore();
+  if (scope?.connectionId === null) scope.connectionId = connectionId;
 }
 
 export function currentRequestScope(): RequestScope | undefined {
