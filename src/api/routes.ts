@@ -34,6 +34,7 @@ import backfill from './connections/backfill.ts';
 import exchangePublicToken from './item/public-token-exchange.ts';
 import listEvents from './events/list.ts';
 import listRequestLogs from './logs/requests/list.ts';
+import getRequestLog from './logs/requests/get.ts';
 import { dataEndpoints } from './data/routes.ts';
 import downloadFile from './files/download.ts';
 import getJob from './jobs/get.ts';
@@ -93,6 +94,7 @@ export const versionedEndpoints: Endpoint[] = [
   exchangePublicToken,
   listEvents,
   listRequestLogs,
+  getRequestLog,
   ...dataEndpoints,
   ...agingEndpoints,
   ...objectWriteEndpoints,

@@ -147,6 +147,37 @@ describe('GET /logs/requests', () => {
   });
 });
 
+describe('GET /logs/requests/:id', () => {
+  it('fetches the row of one request by its request id', async () => {
+    const requestId = `fetch-${randomUUID()}`;
+    await call(`/versioned/events?type=object_deleted&access_token=${token}`, requestId);
+    await t.app.requestLog.flush();
+    const response = await t.app.inject({ method: 'GET', url: `/versioned/logs/requests/${requestId}`, headers: clientHeaders(t.org) });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((JSON.parse(response.body) as { request_log: LogRow }).request_log).toMatchObject({
+      request_id: requestId,
+      route: '/versioned/events',
+      status: 200,
+      connection_id: connectionId,
+    });
+  });
+
+  it("answers 401 without credentials, 410 for another organisation's request or an unknown one, 400 for a malformed id", async () => {
+    const requestId = `mine-${randomUUID()}`;
+    await call(`/versioned/events?type=object_deleted&access_token=${token}`, requestId);
+    await t.app.requestLog.flush();
+    expect((await t.app.inject({ method: 'GET', url: `/versioned/logs/requests/${requestId}` })).statusCode).toBe(401);
+    const theirs = await t.app.inject({ method: 'GET', url: `/versioned/logs/requests/${requestId}`, headers: clientHeaders(other) });
+    expect(theirs.statusCode).toBe(410);
+    expect(errorBody(theirs).error_code).toBe('RESOURCE_NOT_FOUND');
+    const unknown = await t.app.inject({ method: 'GET', url: `/versioned/logs/requests/${randomUUID()}`, headers: clientHeaders(t.org) });
+    expect(unknown.statusCode).toBe(410);
+    const malformed = await t.app.inject({ method: 'GET', url: '/versioned/logs/requests/has%20space', headers: clientHeaders(t.org) });
+    expect(malformed.statusCode).toBe(400);
+    expect(errorBody(malformed).error_code).toBe('VALIDATION_ERROR');
+  });
+});
+
 describe('the request log bounds', () => {
   it('prunes rows past the retention and keeps the newest rows of each organisation', async () => {
     const fresh = await t.newOrg('Pruned');
