@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../log/logger.ts';
 import type { RequestLogSettings } from '../config.ts';
 import { outsideRequestScope } from '../db/request-scope.ts';
+import { requestLogRowsDropped } from '../metrics/registry.ts';
 import type { RequestLogEntry } from '../sql/insert-request-logs.ts';
 
 /** Writes one batch (src/sql/insert-request-logs.ts in the service). */
@@ -45,6 +46,7 @@ export class RequestLogWriter {
     const cap = this.#settings.flushRows * MAX_BUFFERED_BATCHES;
     if (this.#buffer.length > cap) {
       this.#dropped += this.#buffer.length - cap;
+      requestLogRowsDropped.inc(this.#buffer.length - cap);
       this.#buffer.splice(0, this.#buffer.length - cap);
     }
     if (this.#buffer.length >= this.#settings.flushRows) void this.flush();
@@ -69,6 +71,7 @@ export class RequestLogWriter {
         await this.#insert(batch);
       } catch (error) {
         this.#dropped += batch.length;
+        requestLogRowsDropped.inc(batch.length);
         this.#log.warn({ err: error, rows: batch.length }, 'could not write a batch of the API request log; its rows are dropped');
         return;
       }

@@ -7,6 +7,7 @@ import type { CreatedOrganization } from '../../../tenants/organizations.ts';
 import { pruneRequestLogs } from '../../../sql/prune-request-logs.ts';
 import { RequestLogWriter } from '../../../http/request-log.ts';
 import { silentLogger } from '../../../log/logger.ts';
+import { requestLogRowsDropped } from '../../../metrics/registry.ts';
 
 interface LogRow {
   id: string;
@@ -265,11 +266,13 @@ describe('RequestLogWriter', () => {
       settings,
       silentLogger(),
     );
+    const droppedBefore = (await requestLogRowsDropped.get()).values[0]?.value ?? 0;
     for (let i = 0; i < 1000; i++) writer.record(entry());
     release();
     await writer.close();
-    // The first batch of 3 was on its way; of the 997 after it, the newest 20 × 3 were kept.
+    // The first batch of 3 was on its way; of the 997 after it, the newest 20 × 3 were kept, the rest counted.
     expect(written).toBe(63);
+    expect(((await requestLogRowsDropped.get()).values[0]?.value ?? 0) - droppedBefore).toBe(937);
     await writer.close();
   });
 });
