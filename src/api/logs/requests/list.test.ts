@@ -5,6 +5,7 @@ import { clientHeaders, errorBody, startTestApp, type TestApp } from '../../../.
 import { sandboxConnection } from '../../../../test/support/sandbox-connection.ts';
 import type { CreatedOrganization } from '../../../tenants/organizations.ts';
 import { pruneRequestLogs } from '../../../sql/prune-request-logs.ts';
+import { runMaintenance } from '../../../jobs/queues.ts';
 import { RequestLogWriter } from '../../../http/request-log.ts';
 import { silentLogger } from '../../../log/logger.ts';
 import { requestLogRowsDropped } from '../../../metrics/registry.ts';
@@ -203,6 +204,20 @@ describe('the request log bounds', () => {
       'recent-3',
     ]);
     expect(left.rows.filter((r) => r.organization_id === kept.organization.id).map((r) => r.request_id)).toEqual(['other-org']);
+  });
+
+  it('is pruned by the periodic maintenance job, with the configured retention', async () => {
+    const org = await t.newOrg('Maintained');
+    await t.db.pool.query(
+      `INSERT INTO request_logs (id, organization_id, environment, created_at, method, route, status, duration_ms, request_id)
+       VALUES ($1, $2, 'sandbox', clock_timestamp() - interval '5 hours', 'GET', '/versioned/connections', 200, 1, 'five-hours-old')`,
+      [randomUUID(), org.organization.id],
+    );
+    const services = { ...t.services, config: { ...t.services.config, requestLog: { ...t.services.config.requestLog, retentionHours: 4 } } };
+    const result = await runMaintenance(services);
+    expect(result.requestLogRowsPruned).toBeGreaterThanOrEqual(1);
+    const left = await t.db.pool.query('SELECT 1 FROM request_logs WHERE organization_id = $1', [org.organization.id]);
+    expect(left.rowCount).toBe(0);
   });
 });
 
