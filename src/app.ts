@@ -22,6 +22,7 @@ import { HeldRefusals } from './http/held-refusals.ts';
 import { emptyAnswerWhereWanted, PLATFORM_WEBHOOK_BODY_LIMIT, refuseBlockedWebhookSenders } from './api/platform-webhooks/receive.ts';
 import { registerLinkRoutes } from './link/routes.ts';
 import { registerDashboard } from './dashboard/routes.ts';
+import { DASHBOARD_ICON, WORDMARK } from './dashboard/assets.ts';
 import { AuthFailureThrottle } from './ratelimit/auth-failures.ts';
 import type { Services } from './services.ts';
 import { tracingEnabled } from './metrics/tracing.ts';
@@ -105,7 +106,16 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   // Attachment uploads (limits are set per route where files are read).
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1 } });
   await app.register(swagger, openApiOptions(services.config.publicUrl));
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  // Our name and icon on the API reference, not the plugin's default (Fastify's logo and "Swagger UI").
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    logo: { type: 'image/svg+xml', content: Buffer.from(WORDMARK), href: '/docs', target: '_self' },
+    theme: {
+      title: 'Ledgerport API reference',
+      favicon: [{ filename: 'icon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(DASHBOARD_ICON) }],
+    },
+  });
 
   for (const endpoint of publicEndpoints) registerEndpoint(app, endpoint);
   for (const endpoint of adminEndpoints) registerEndpoint(app, endpoint);

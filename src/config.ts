@@ -66,6 +66,11 @@ export interface Config {
   /** What one data read may cost: statement time, and the bytes of platform_data one list page may carry. */
   readLimits: { statementTimeoutMs: number; pagePlatformDataBytes: number };
   /**
+   * Each organisation's API request log (src/http/request-log.ts): on or off, kept for `retentionHours` and to the
+   * newest `maxRowsPerOrganization` rows, written every `flushIntervalMs` or `flushRows` rows, whichever comes first.
+   */
+  requestLog: RequestLogSettings;
+  /**
    * Failed authentications (admin token, client credentials, link pages) allowed per window from one source
    * address and against one target, before answers are 429 without checking (src/ratelimit/auth-failures.ts).
    */
@@ -95,6 +100,14 @@ export interface OidcConfig {
   scopes: string;
   /** The sign-in page's button says "Sign in with <buttonLabel>" (OIDC_BUTTON_LABEL, default "single sign-on"). */
   buttonLabel: string;
+}
+
+export interface RequestLogSettings {
+  enabled: boolean;
+  retentionHours: number;
+  maxRowsPerOrganization: number;
+  flushIntervalMs: number;
+  flushRows: number;
 }
 
 export interface AuthFailureLimits {
@@ -404,6 +417,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     statementTimeoutMs: parsePositiveInt('READ_STATEMENT_TIMEOUT_MS', env.READ_STATEMENT_TIMEOUT_MS, 5000, problems),
     pagePlatformDataBytes: parsePositiveInt('LIST_PLATFORM_DATA_MAX_BYTES', env.LIST_PLATFORM_DATA_MAX_BYTES, 8 * 2 ** 20, problems),
   };
+  const requestLog: RequestLogSettings = {
+    enabled: parseBoolean('REQUEST_LOG_ENABLED', env.REQUEST_LOG_ENABLED, true, problems),
+    retentionHours: parsePositiveInt('REQUEST_LOG_RETENTION_HOURS', env.REQUEST_LOG_RETENTION_HOURS, 72, problems),
+    maxRowsPerOrganization: parsePositiveInt('REQUEST_LOG_MAX_ROWS', env.REQUEST_LOG_MAX_ROWS, 100_000, problems),
+    flushIntervalMs: parsePositiveInt('REQUEST_LOG_FLUSH_MS', env.REQUEST_LOG_FLUSH_MS, 1000, problems),
+    flushRows: parsePositiveInt('REQUEST_LOG_FLUSH_ROWS', env.REQUEST_LOG_FLUSH_ROWS, 500, problems),
+  };
   const writeSyncWaitSeconds = parsePositiveInt('WRITE_SYNC_WAIT_SECONDS', env.WRITE_SYNC_WAIT_SECONDS, 10, problems);
   const writeRateLimitBudgetSeconds = parsePositiveInt(
     'WRITE_RATE_LIMIT_BUDGET_SECONDS',
@@ -465,6 +485,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     databaseAcquireTimeoutMs,
     organizationDatabase,
     readLimits,
+    requestLog,
     http,
     trustProxy,
     webhookEndpointConcurrency,

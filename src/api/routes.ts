@@ -33,6 +33,8 @@ import incrementalSync from './connections/incremental-sync.ts';
 import backfill from './connections/backfill.ts';
 import exchangePublicToken from './item/public-token-exchange.ts';
 import listEvents from './events/list.ts';
+import listRequestLogs from './logs/requests/list.ts';
+import getRequestLog from './logs/requests/get.ts';
 import { dataEndpoints } from './data/routes.ts';
 import downloadFile from './files/download.ts';
 import getJob from './jobs/get.ts';
@@ -91,6 +93,8 @@ export const versionedEndpoints: Endpoint[] = [
   backfill,
   exchangePublicToken,
   listEvents,
+  listRequestLogs,
+  getRequestLog,
   ...dataEndpoints,
   ...agingEndpoints,
   ...objectWriteEndpoints,

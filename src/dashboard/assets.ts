@@ -27,6 +27,8 @@ h1 { font-size: 24px; margin: 8px 0 16px; } h2 { font-size: 18px; margin: 28px 0
 .env-banner.sandbox { background: #fff4d6; color: #5c3d00; } .env-banner.production { background: #ffe3e0; color: #7a1c12; }
 .notice { background: #e6f4ea; border: 1px solid #a6d8b4; padding: 8px 12px; border-radius: 6px; }
 .problem { background: #fdecea; border: 1px solid #f1aeb5; padding: 8px 12px; border-radius: 6px; color: #7a1c12; }
+.callout { border: 1px solid var(--accent); padding: 8px 12px; border-radius: 6px; margin: 8px 0; }
+a.button { display: inline-block; padding: 5px 14px; border-radius: 6px; background: var(--accent); color: #fff; text-decoration: none; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; } th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 13px; color: var(--muted); font-weight: 600; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .badge { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 13px; background: #eaeef2; color: var(--fg); }
@@ -117,5 +119,8 @@ export const DASHBOARD_JS = `/* Ledgerport dashboard: progressive enhancement on
 
 /** The tab's icon (the brand mark): served here, so the browser does not ask for a /favicon.ico the service lacks. */
 export const DASHBOARD_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0a58ca"/><text x="16" y="23" font-family="system-ui, sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">L</text></svg>`;
+
+/** The service's name beside its icon: the top bar of the API reference at /docs (src/app.ts). */
+export const WORDMARK = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 190 40" width="190" height="40"><title>Ledgerport</title><rect x="2" y="4" width="32" height="32" rx="7" fill="#0a58ca"/><text x="18" y="27" font-family="system-ui, sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">L</text><text x="44" y="28" font-family="system-ui, sans-serif" font-size="22" font-weight="700" fill="#fff">Ledgerport</text></svg>`;
 
 export const ASSET_VERSION = createHash('sha256').update(DASHBOARD_CSS).update(DASHBOARD_JS).digest('hex').slice(0, 12);

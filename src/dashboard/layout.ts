@@ -4,7 +4,7 @@ import type { SessionUser } from '../users/sessions.ts';
 import type { Environment, Organization } from '../tenants/types.ts';
 import { ASSET_VERSION } from './assets.ts';
 
-export type NavSection = 'overview' | 'connections' | 'explorer' | 'webhooks' | 'keys' | 'platforms' | 'users' | 'audit' | 'account';
+export type NavSection = 'overview' | 'connections' | 'explorer' | 'webhooks' | 'keys' | 'platforms' | 'users' | 'audit' | 'requests' | 'account';
 
 const NAV: readonly { section: NavSection; href: string; label: string }[] = [
   { section: 'overview', href: '/dashboard', label: 'Overview' },
@@ -15,6 +15,7 @@ const NAV: readonly { section: NavSection; href: string; label: string }[] = [
   { section: 'platforms', href: '/dashboard/platforms', label: 'Platforms' },
   { section: 'users', href: '/dashboard/users', label: 'Users' },
   { section: 'audit', href: '/dashboard/audit', label: 'Audit log' },
+  { section: 'requests', href: '/dashboard/request-logs', label: 'Request log' },
 ];
 
 export function head(title: string): Html {

@@ -15,12 +15,14 @@ export interface RequestScope {
   ended: boolean;
   /** Told the connection the request turned out to be about (src/http/hooks.ts names it on the request's log lines). */
   onConnection?: (connectionId: string) => void;
+  /** The connection the request named (by access token or id), for its row of the request log (src/http/request-log.ts). */
+  connectionId: string | null;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
 export function newRequestScope(organizationId: string): RequestScope {
-  return { organizationId, connections: 0, slot: null, ended: false };
+  return { organizationId, connections: 0, slot: null, ended: false, connectionId: null };
 }
 
 /** Runs `work`, and everything it starts, as part of the request `scope`. */
@@ -37,11 +39,14 @@ export function outsideRequestScope<T>(work: () => T): T {
   return storage.exit(work);
 }
 
-/** The current request (if any) is about this connection: its log lines name it from here on. */
+/**
+ * The current request (if any) is about this connection: its log lines name it from here on, and its row of the
+ * request log. The first one counts: a request that resolves its connection twice is bound once; outside a request
+ * this does nothing.
+ */
 export function noteRequestConnection(connectionId: string): void {
   const scope = storage.getStore();
-  if (scope === undefined || scope.ended) return;
-  scope.onConnection?.(connectionId);
-  // Once is enough: a request that resolves its connection twice binds it once.
-  scope.onConnection = undefined;
+  if (scope === undefined || scope.connectionId !== null) return;
+  scope.connectionId = connectionId;
+  if (!scope.ended) scope.onConnection?.(connectionId);
 }

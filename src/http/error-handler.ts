@@ -75,6 +75,7 @@ function clientFault(error: FastifyError): ServiceError | null {
 
 /** Writes the spec's error body; every error answer carries the request id, those raised before any hook ran too. */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+  reply.request.errorCode = error.code;
   for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
   return reply.code(error.status).header('X-Request-Id', reply.request.id).type('application/json; charset=utf-8').send(error.toBody());
 }

@@ -20,6 +20,8 @@ import { ServiceError } from '../errors/catalogue.ts';
 import { refuseUnstorableInput } from './storable-input.ts';
 import { ApiPool } from '../db/api-pool.ts';
 import { newRequestScope, runInRequestScope, type RequestScope } from '../db/request-scope.ts';
+import { requestLogEntry, RequestLogWriter } from './request-log.ts';
+import { insertRequestLogs } from '../sql/insert-request-logs.ts';
 import {
   beginIdempotent,
   finishIdempotent,
@@ -36,6 +38,9 @@ declare module 'fastify' {
     idempotency: IdempotencyClaim | null;
     stopRenewingClaim: (() => void) | null;
     requestScope: RequestScope | null;
+  }
+  interface FastifyInstance {
+    requestLog: RequestLogWriter;
   }
 }
 
@@ -55,6 +60,17 @@ export function installEdgeHooks(app: FastifyInstance): void {
   app.decorateRequest('idempotency', null);
   app.decorateRequest('stopRenewingClaim', null);
   app.decorateRequest('requestScope', null);
+  app.decorateRequest('errorCode', null);
+  // The organisations' request log: buffered here, written in batches (src/http/request-log.ts), the rest on close.
+  const requestLog = new RequestLogWriter(
+    (entries) => insertRequestLogs(app.services.pool, entries),
+    app.services.config.requestLog,
+    app.services.log,
+  );
+  app.decorate('requestLog', requestLog);
+  app.addHook('onClose', async () => {
+    await requestLog.close();
+  });
 
   // Requests that arrive while the server closes answer 503 with the spec's body (Fastify's own 503 has another).
   let closing = false;
@@ -224,9 +240,11 @@ export function installEdgeHooks(app: FastifyInstance): void {
   });
 
   // A request that ends without a response (client gone, crash of the handler's socket) stops renewing its claim.
-  app.addHook('onResponse', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     request.stopRenewingClaim?.();
     endScope(request);
+    const entry = requestLogEntry(request, reply);
+    if (entry !== null) requestLog.record(entry);
     done();
   });
   app.addHook('onRequestAbort', (request: FastifyRequest, done: () => void) => {

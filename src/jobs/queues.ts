@@ -9,6 +9,7 @@ import { deleteExpiredIdempotencyKeys } from '../sql/idempotency.ts';
 import { startSyncWorkers } from '../sync/worker.ts';
 import { forgetOldIdempotencyKeys } from '../sql/write-jobs.ts';
 import { deleteOldWebhookReceipts } from '../sql/platform-webhooks.ts';
+import { pruneRequestLogs } from '../sql/prune-request-logs.ts';
 import { requeueStaleWriteJobs, startWriteWorkers } from '../writes/worker.ts';
 import { QUEUES } from '../queue/names.ts';
 import { WRITE_RETRY_DELAY_MAX_SECONDS, WRITE_RETRY_DELAY_SECONDS } from '../writes/rate-limit-budget.ts';
@@ -40,12 +41,16 @@ export async function createQueues(boss: PgBoss): Promise<void> {
   }
 }
 
-/** Housekeeping: expired idempotency records go after their 24 h; writes nobody drives are queued again. */
-export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs'>): Promise<{
+/**
+ * Housekeeping (every 15 minutes): expired idempotency records go after their 24 h; writes nobody drives are queued
+ * again; the request log keeps its age and size bounds.
+ */
+export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs' | 'config'>): Promise<{
   idempotencyKeysDeleted: number;
   writeKeysForgotten: number;
   writeJobsRequeued: number;
   platformWebhooksForgotten: number;
+  requestLogRowsPruned: number;
 }> {
   return {
     idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(services.pool),
@@ -53,6 +58,7 @@ export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs
     writeJobsRequeued: await requeueStaleWriteJobs(services),
     // Platform webhook receipts are for an operator looking back at a few days.
     platformWebhooksForgotten: await deleteOldWebhookReceipts(services.pool, 7),
+    requestLogRowsPruned: await pruneRequestLogs(services.pool, services.config.requestLog),
   };
 }
 

@@ -165,6 +165,12 @@ export const platformCallOutcomes = new Counter({
   registers,
 });
 
+export const requestLogRowsDropped = new Counter({
+  name: 'ledgerport_request_log_rows_dropped_total',
+  help: 'Rows of the API request log this process could not write (a batch the database refused, or its buffer full while writes were slow) and dropped.',
+  registers,
+});
+
 /** The --role this process was started with (src/main.ts), `all` when none. */
 export function processRole(argv: readonly string[] = process.argv): string {
   for (const [i, arg] of argv.entries()) {

@@ -13,6 +13,7 @@ export interface RunningSyncObjectRow {
   connection_id: string;
   connection_name: string | null;
   platform: string | null;
+  store_name: string | null;
   /** Null when the run has not begun reading any object yet. */
   object_type: string | null;
   object_status: string | null;
@@ -29,7 +30,7 @@ const ROW_CAP = 1000;
 export async function runningSyncObjects(db: Queryable, organizationId: string, environment: Environment): Promise<RunningSyncObjectRow[]> {
   const result = await db.query<RunningSyncObjectRow>(
     `SELECT r.id AS run_id, r.kind, r.trigger, r.started_at AS run_started_at,
-            c.id AS connection_id, c.name AS connection_name, c.platform,
+            c.id AS connection_id, c.name AS connection_name, c.platform, c.store_name,
             o.object_type, o.status AS object_status, ro.pages_read AS run_pages_read, ro.records_read AS run_records_read,
             o.last_full_read_records,
             extract(epoch FROM clock_timestamp() - o.last_started_at)::float8 AS elapsed_seconds

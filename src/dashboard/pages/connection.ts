@@ -126,13 +126,7 @@ function older(cursor: string | null, path: string, label: string): Html {
 function syncsMarkup(id: string, syncs: SyncsAnswer): Html {
   const running = syncs.runs.find((r) => r.status === 'running' || r.status === 'queued');
   const initial = syncs.runs.find((r) => r.kind === 'initial');
-  const state = syncs.is_ready
-    ? running === undefined
-      ? 'ready'
-      : `ready, ${running.kind} sync ${running.status}`
-    : initial === undefined
-      ? 'waiting for the link'
-      : `initial sync ${initial.status}`;
+  const state = syncState(syncs, running, initial);
   const objects = syncs.objects.map(
     (o) => html`<tr data-testid="sync-object" data-entity="${o.entity}">
   <th scope="row">${o.entity}</th>
@@ -145,6 +139,7 @@ function syncsMarkup(id: string, syncs: SyncsAnswer): Html {
   );
   return html`<p>Connection status: ${badge(syncs.connection_status, 'connection-status')}</p>
 <p>Sync state: <strong data-testid="sync-state" data-ready="${syncs.is_ready ? 'true' : 'false'}">${state}</strong></p>
+<p>Last completed sync: <span data-testid="last-completed-sync">${when(syncs.last_sync_completed_at)}</span></p>
 ${running === undefined ? '' : progress(running, syncs.objects.length)}
 <h3>Objects</h3>
 ${
@@ -155,6 +150,21 @@ ${
 <h3>Sync history</h3>
 ${syncs.runs.length === 0 ? html`<p class="muted" data-testid="no-syncs">No syncs yet.</p>` : runsTable(syncs.runs)}
 ${older(syncs.next_cursor, `/dashboard/connections/${id}/history`, 'Older syncs')}`;
+}
+
+/**
+ * What the connection's syncs are doing, as its status and latest run say: "ready" only when nothing stops or failed
+ * them (a connection that is unhealthy, disabled or needs re-authentication, or whose last sync failed, says so).
+ */
+function syncState(syncs: SyncsAnswer, running: SyncRunView | undefined, initial: SyncRunView | undefined): string {
+  if (syncs.connection_status === 'disabled') return 'stopped: the connection is disabled';
+  if (syncs.connection_status === 'needs_reauth') return 'stopped: the connection needs re-authentication';
+  if (!syncs.is_ready) return initial === undefined ? 'waiting for the link' : `initial sync ${initial.status}`;
+  if (running !== undefined) return `ready, ${running.kind} sync ${running.status}`;
+  const latest = syncs.runs[0];
+  if (latest?.status === 'failed') return `ready, but the last ${latest.kind} sync failed`;
+  if (syncs.connection_status === 'unhealthy') return 'unhealthy: recent syncs failed';
+  return 'ready';
 }
 
 async function syncsSection(ctx: DashboardContext, id: string): Promise<{ markup: Html; syncs: SyncsAnswer | null }> {
@@ -183,10 +193,17 @@ function reasons(connection: Connection, status: StatusAnswer['status'] | null):
 }
 
 function linkSection(connection: Connection): Html {
-  const needsBusiness = connection.store_unique_id === null || connection.status === 'needs_reauth';
+  const disabled = connection.status === 'disabled';
+  const needsBusiness = connection.store_unique_id === null || connection.status === 'needs_reauth' || disabled;
   if (!needsBusiness) return html``;
+  const why =
+    connection.status === 'needs_reauth'
+      ? 'The business signs in again here.'
+      : disabled
+        ? 'The connection is disabled (see why below). Its link URL, for when the business is to link its account again:'
+        : 'The business connects its account here.';
   return html`<h2>Link URL</h2>
-<p>${connection.status === 'needs_reauth' ? 'The business signs in again here.' : 'The business connects its account here.'}</p>
+<p>${why}</p>
 <p><code id="link-url" class="mono" data-testid="link-url">${connection.link_url}</code> <button type="button" data-copy="link-url" hidden>Copy</button></p>
 <p><a href="${connection.link_url}" data-testid="open-link-flow">Open the link flow</a></p>`;
 }
@@ -286,7 +303,6 @@ export function registerConnectionPage(app: FastifyInstance): void {
   <dt>Account</dt><dd>${connection.store_name ?? connection.store_unique_id ?? 'not linked yet'}</dd>
   <dt>Id</dt><dd class="mono" data-testid="connection-id">${connection.id}</dd>
   <dt>Created</dt><dd>${when(connection.created_at)}</dd>
-  <dt>Last completed sync</dt><dd>${when(status?.last_sync_completed_at)}</dd>
 </dl>
 ${linkSection(connection)}
 <h2>Status and syncs</h2>

@@ -57,6 +57,7 @@ export interface SyncObjectView {
 export interface SyncsAnswer {
   connection_status: string;
   is_ready: boolean;
+  last_sync_completed_at: string | null;
   entities: string[];
   objects: SyncObjectView[];
   runs: SyncRunView[];

@@ -190,14 +190,28 @@ async function results(ctx: DashboardContext, connection: ConnectionOption, type
     : alert('The API answered without results.', 502);
 }
 
-async function explorer(ctx: DashboardContext): Promise<PageResult> {
+/** The connection the form shows selected when the address names none: the first active one, else the first. */
+function defaultConnection(connections: readonly ConnectionOption[]): ConnectionOption | undefined {
+  return connections.find((c) => c.status === 'active') ?? connections[0];
+}
+
+async function explorer(request: DashboardContext): Promise<PageResult> {
   const page = (body: Html, status = 200): PageResult => ({ title: 'Data explorer', section: 'explorer', body, status });
-  const connections = await connectionsOf(ctx);
+  const connections = await connectionsOf(request);
   if (!connections.ok) return page(html`<p class="problem" role="alert">${connections.error.error_message}</p>`, connections.status);
+  // The form always shows a connection and a resource selected: without a choice in the address the page reads what
+  // the form shows (it used to show them selected and still ask to choose them).
+  const named = request.query.connection !== undefined && request.query.connection !== '';
+  const fallback = named ? undefined : defaultConnection(connections.body);
+  const ctx: DashboardContext = fallback === undefined ? request : { ...request, query: { ...request.query, connection: fallback.id } };
   const q = ctx.query;
-  const chosen = q.connection === undefined || q.connection === '' ? undefined : connections.body.find((c) => c.id === q.connection);
   const heading = form(ctx, connections.body);
-  if (q.connection === undefined || q.connection === '') return page(html`${heading}<p>Choose a connection and a resource.</p>`);
+  if (q.connection === undefined || q.connection === '') {
+    return page(
+      html`${heading}<p data-testid="explorer-no-connection">No connection in this environment yet: <a href="/dashboard/connections/new">create one</a>, and its data shows here once its first sync is done.</p>`,
+    );
+  }
+  const chosen = connections.body.find((c) => c.id === q.connection);
   // Another organisation's connection, or one of the other environment: as unknown, and nothing of it shown.
   if (chosen === undefined) {
     return page(

@@ -5,6 +5,7 @@ import { registerConnectionsPages } from './connections.ts';
 import { registerExplorer } from './explorer.ts';
 import { registerUsersPage } from './users.ts';
 import { registerAuditPage } from './audit.ts';
+import { registerRequestLogsPage } from './request-logs.ts';
 import { registerAccountPage } from './account.ts';
 import { registerWebhooksPage } from './webhooks.ts';
 import { registerApiKeysPage } from './api-keys.ts';
@@ -19,5 +20,6 @@ export const DASHBOARD_PAGES: readonly ((app: FastifyInstance) => void)[] = [
   registerPlatformsPage,
   registerUsersPage,
   registerAuditPage,
+  registerRequestLogsPage,
   registerAccountPage,
 ];

@@ -13,6 +13,7 @@ interface ConnectionRef {
   id: string;
   name: string | null;
   platform: string | null;
+  store_name: string | null;
 }
 
 interface Overview {
@@ -22,13 +23,14 @@ interface Overview {
     webhook_deliveries: {
       id: string;
       connection_id: string | null;
+      connection: ConnectionRef | null;
       code: string;
       attempts: number;
       last_status_code: number | null;
       last_error: string | null;
       at: string;
     }[];
-    write_jobs: { id: string; connection_id: string; object_type: string; operation: string; error: string | null; at: string }[];
+    write_jobs: { id: string; connection: ConnectionRef; object_type: string; operation: string; error: string | null; at: string }[];
     needs_reauth: { connection: ConnectionRef; at: string }[];
   };
 }
@@ -55,6 +57,7 @@ interface DeliveryStats {
   hours: DeliveryHour[];
   delivered: number;
   failed: number;
+  retrying: { count: number; last_error: string | null; last_status_code: number | null; since: string | null };
 }
 
 const STATUS_LABELS: Readonly<Record<string, string>> = {
@@ -73,9 +76,10 @@ function when(iso: string | null): Html | string {
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
 
+/** A connection by the name people know it by (its own, else its account's), its platform beside it, linked to its page. */
 function connectionLink(c: ConnectionRef): Html {
-  const name = c.name ?? c.platform ?? 'Unnamed connection';
-  return html`<a href="/dashboard/connections/${c.id}">${name}</a>${c.platform !== null && c.name !== null ? html` <span class="muted">(${c.platform})</span>` : ''}`;
+  const name = c.name ?? c.store_name;
+  return html`<a href="/dashboard/connections/${c.id}" data-testid="connection-link">${name ?? html`Unnamed connection <span class="mono">${c.id.slice(0, 8)}</span>`}</a>${c.platform === null ? '' : html` <span class="muted">(${c.platform})</span>`}`;
 }
 
 function apiProblem(error: ApiError): Html {
@@ -130,7 +134,14 @@ async function runningSyncsMarkup(ctx: DashboardContext): Promise<Html> {
 
 async function deliveriesMarkup(ctx: DashboardContext): Promise<Html> {
   const answer = await ctx.api.get<DeliveryStats>('/dashboard/api/webhooks/delivery_stats?hours=24');
-  return answer.ok ? deliveryChart(answer.body.hours, answer.body) : apiProblem(answer.error);
+  return answer.ok ? html`${retryingLine(answer.body.retrying)}${deliveryChart(answer.body.hours, answer.body)}` : apiProblem(answer.error);
+}
+
+/** Deliveries failing right now but still retried: the chart counts finished ones only, so "0 failed" would hide them. */
+function retryingLine(retrying: DeliveryStats['retrying']): Html {
+  if (retrying.count === 0) return html``;
+  const cause = retrying.last_error ?? (retrying.last_status_code === null ? null : `HTTP ${retrying.last_status_code}`);
+  return html`<p class="problem" role="status" data-testid="deliveries-retrying"><strong>${retrying.count} ${retrying.count === 1 ? 'delivery is' : 'deliveries are'} failing and being retried</strong>${retrying.since === null ? '' : html` (since ${when(retrying.since)})`}${cause === null ? '' : html`: <span class="mono">${cause.slice(0, 200)}</span>`}. <a href="/dashboard/webhooks">See the delivery log</a>.</p>`;
 }
 
 function errorList<T>(title: string, testId: string, items: readonly T[], row: (item: T) => Html): Html {
@@ -152,14 +163,14 @@ ${errorList(
   'failed-deliveries',
   errors.webhook_deliveries,
   (d) =>
-    html`<li>${when(d.at)} <a href="/dashboard/webhooks">${d.code}</a> after ${d.attempts} attempts${d.last_status_code === null ? '' : html` (last answer ${d.last_status_code})`}${d.last_error === null ? '' : html`: <span class="mono">${d.last_error.slice(0, 300)}</span>`}${d.connection_id === null ? '' : html` · <a href="/dashboard/connections/${d.connection_id}">connection</a>`}</li>`,
+    html`<li>${when(d.at)} <a href="/dashboard/webhooks">${d.code}</a> after ${d.attempts} attempts${d.last_status_code === null ? '' : html` (last answer ${d.last_status_code})`}${d.last_error === null ? '' : html`: <span class="mono">${d.last_error.slice(0, 300)}</span>`}${d.connection === null ? '' : html` · ${connectionLink(d.connection)}`}</li>`,
 )}
 ${errorList(
   'Failed writes',
   'failed-writes',
   errors.write_jobs,
   (w) =>
-    html`<li>${when(w.at)} ${w.operation} ${w.object_type} on <a href="/dashboard/connections/${w.connection_id}">its connection</a>${w.error === null ? '' : html`: <span class="mono">${w.error.slice(0, 300)}</span>`}</li>`,
+    html`<li>${when(w.at)} ${w.operation} ${w.object_type} on ${connectionLink(w.connection)}${w.error === null ? '' : html`: <span class="mono">${w.error.slice(0, 300)}</span>`}</li>`,
 )}
 ${errorList(
   'Connections needing re-authentication',
@@ -167,6 +178,15 @@ ${errorList(
   errors.needs_reauth,
   (c) => html`<li>${connectionLink(c.connection)} since ${when(c.at)}</li>`,
 )}`;
+}
+
+/** An organisation without a connection yet (in this environment) is shown where to start. */
+function firstConnectionPrompt(ctx: DashboardContext): Html {
+  const env = ctx.environment === 'sandbox' ? ' In the sandbox, SANDBOX connects at once with test books.' : '';
+  if (ctx.user.role === 'viewer')
+    return html`<div class="callout" data-testid="first-connection"><p><strong>No connections yet.</strong> A developer or admin of your organisation can create the first one.</p></div>`;
+  return html`<div class="callout" data-testid="first-connection"><p><strong>No connections yet.</strong> A connection is one business's account on one platform: create one, send its link URL to the business (or open it yourself), and its first sync starts when the link is done.${env}</p>
+<p><a class="button" href="/dashboard/connections/new" data-testid="create-first-connection">Create your first connection</a></p></div>`;
 }
 
 export function registerOverview(app: FastifyInstance): void {
@@ -178,6 +198,7 @@ export function registerOverview(app: FastifyInstance): void {
       title: 'Overview',
       section: 'overview',
       body: html`<h2>Connections</h2>
+${Object.values(overview.body.connections_by_status).every((n) => n === 0) ? firstConnectionPrompt(ctx) : ''}
 ${statusCards(overview.body.connections_by_status)}
 <h2>Syncs running now</h2>
 <div data-live="${RUNNING_FRAGMENT}" aria-live="polite" data-testid="running-syncs">${running}</div>

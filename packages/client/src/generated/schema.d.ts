@@ -2189,6 +2189,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/logs/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organisation's API request log, newest first.
+         * @description One row per request these client credentials made in this environment, kept for REQUEST_LOG_RETENTION_HOURS (72) and to the newest REQUEST_LOG_MAX_ROWS of the organisation. Rows are written in batches about every second, so the newest second may not be listed yet.
+         */
+        get: operations["listLogRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/logs/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch the request log row of one request, by the X-Request-Id of its answer.
+         * @description The newest request of these client credentials in this environment whose answer carried this X-Request-Id (a client that sends its own X-Request-Id may reuse one). 410 when there is none: unknown, another organisation’s, past the retention, or not written yet (rows are written about every second).
+         */
+        get: operations["getLogRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/payouts": {
         parameters: {
             query?: never;
@@ -33593,6 +33633,251 @@ export interface operations {
                         status: "prequeued" | "pending" | "success" | "failure";
                         /** Format: date-time */
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listLogRequests: {
+        parameters: {
+            query?: {
+                /** @description Only requests that named this connection. */
+                connection_id?: string;
+                /** @description next_cursor of the previous page, with the same filters. */
+                cursor?: string;
+                /** @description Default 50. */
+                limit?: number;
+                /** @description Only the request with this X-Request-Id. */
+                request_id?: string;
+                /** @description One status (404) or a class (2xx, 4xx, 5xx). */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the next page starts; null on the last page. */
+                        next_cursor: string | null;
+                        request_logs: {
+                            /** @description The connection the request named (by access_token or id); null when it named none or an unknown one. */
+                            connection_id: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the answer was sent.
+                             */
+                            created_at: string;
+                            /** @description Time from receiving the request to sending the answer, in milliseconds. */
+                            duration_ms: number;
+                            /** @description error_code of an error answer; null for a success. */
+                            error_code: string | null;
+                            /**
+                             * Format: uuid
+                             * @description Id of this log row.
+                             */
+                            id: string;
+                            /** @description HTTP method. */
+                            method: string;
+                            /** @description The X-Request-Id of the answer. */
+                            request_id: string;
+                            /** @description Route template, e.g. /versioned/accounting/bills/:id (no ids or query values). */
+                            route: string;
+                            /** @description HTTP status of the answer. */
+                            status: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLogRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The X-Request-Id of the answer. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        request_log: {
+                            /** @description The connection the request named (by access_token or id); null when it named none or an unknown one. */
+                            connection_id: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the answer was sent.
+                             */
+                            created_at: string;
+                            /** @description Time from receiving the request to sending the answer, in milliseconds. */
+                            duration_ms: number;
+                            /** @description error_code of an error answer; null for a success. */
+                            error_code: string | null;
+                            /**
+                             * Format: uuid
+                             * @description Id of this log row.
+                             */
+                            id: string;
+                            /** @description HTTP method. */
+                            method: string;
+                            /** @description The X-Request-Id of the answer. */
+                            request_id: string;
+                            /** @description Route template, e.g. /versioned/accounting/bills/:id (no ids or query values). */
+                            route: string;
+                            /** @description HTTP status of the answer. */
+                            status: number;
+                        };
                     };
                 };
             };

@@ -4,6 +4,7 @@ import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { encodeCursor } from '../../../http/keyset-cursor.ts';
 import { objectTypeToEntity } from '../../../connections/sync-config.ts';
 import { listConnectionSyncRuns, type DashboardSyncRunRow } from '../../../sql/dashboard-connection-syncs.ts';
+import { lastCompletedSyncAt } from '../../../sql/sync-runs.ts';
 import { listSyncObjects, objectCoverage } from '../../../sql/sync-objects.ts';
 import { listSyncRunObjects, type SyncRunObjectRow } from '../../../sql/sync-run-objects.ts';
 import { isUnifiedObjectType } from '../../../model/object-types.ts';
@@ -74,6 +75,7 @@ export const contract = defineContract({
     schema: Type.Object({
       connection_status: ConnectionStatusSchema,
       is_ready: Type.Boolean({ description: 'The initial sync has finished.' }),
+      last_sync_completed_at: Nullable(Type.String({ format: 'date-time' }), 'When a sync of the connection last completed; null if none has.'),
       entities: Type.Array(Type.String(), { description: 'Entities the connection syncs (what an incremental sync or a backfill may name).' }),
       objects: Type.Array(ObjectSchema),
       runs: Type.Array(RunSchema),
@@ -139,6 +141,7 @@ export default defineEndpoint(contract, async (request) => {
   return {
     connection_status: connection.status,
     is_ready: ready,
+    last_sync_completed_at: iso(await lastCompletedSyncAt(pool, connection.id)),
     entities: types.map(objectTypeToEntity),
     objects: types.map((type) => {
       const state = states.get(type);

@@ -2,6 +2,8 @@ import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { requireDashboardUser, sessionEnvironment } from '../../../http/session-auth.ts';
 import { deliveriesPerHour } from '../../../sql/dashboard-delivery-stats.ts';
+import { retryingDeliveries } from '../../../sql/dashboard-retrying-deliveries.ts';
+import { Nullable } from '../../../model/shared.ts';
 import { boundedInteger } from './schemas.ts';
 
 const DEFAULT_HOURS = 24;
@@ -29,6 +31,15 @@ export const contract = defineContract({
       ),
       delivered: Type.Integer({ minimum: 0, description: 'Total over the hours.' }),
       failed: Type.Integer({ minimum: 0, description: 'Total over the hours.' }),
+      retrying: Type.Object(
+        {
+          count: Type.Integer({ minimum: 0, description: 'Deliveries whose attempts failed so far and that are still retried (not given up yet).' }),
+          last_error: Nullable(Type.String(), "The newest failed attempt's error among them, e.g. connect ECONNREFUSED."),
+          last_status_code: Nullable(Type.Integer(), "The newest failed attempt's HTTP status among them, when the receiver answered."),
+          since: Nullable(Type.String({ format: 'date-time' }), 'When the oldest of them was created.'),
+        },
+        { description: 'Failing now but not counted as failed: the chart counts finished deliveries only.' },
+      ),
     }),
   },
   errors: ['VALIDATION_ERROR', 'SESSION_REQUIRED', 'RATE_LIMIT_EXCEEDED'],
@@ -39,7 +50,10 @@ export default defineEndpoint(contract, async (request) => {
   const count = request.query.hours ?? DEFAULT_HOURS;
   const currentHour = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
   const since = new Date(currentHour - (count - 1) * HOUR_MS);
-  const rows = await deliveriesPerHour(request.server.services.pool, user.organizationId, sessionEnvironment(request), since);
+  const { pool } = request.server.services;
+  const environment = sessionEnvironment(request);
+  const rows = await deliveriesPerHour(pool, user.organizationId, environment, since);
+  const retrying = await retryingDeliveries(pool, user.organizationId, environment);
   const byHour = new Map(rows.map((row) => [row.hour.getTime(), row]));
   // Every hour, the empty ones too: the chart's x axis is time, not just the hours that had deliveries.
   const hours = Array.from({ length: count }, (_, i) => {
@@ -51,5 +65,11 @@ export default defineEndpoint(contract, async (request) => {
     hours,
     delivered: hours.reduce((sum, h) => sum + h.delivered, 0),
     failed: hours.reduce((sum, h) => sum + h.failed, 0),
+    retrying: {
+      count: retrying.retrying,
+      last_error: retrying.last_error,
+      last_status_code: retrying.last_status_code,
+      since: retrying.oldest_at === null ? null : retrying.oldest_at.toISOString(),
+    },
   };
 });

@@ -38,6 +38,7 @@ export const contract = defineContract({
           Type.Object({
             id: Type.String(),
             connection_id: Nullable(Type.String()),
+            connection: Nullable(ConnectionRefSchema, 'The connection the event was about; null for an organisation-wide event.'),
             code: Type.String(),
             attempts: Type.Integer(),
             last_status_code: Nullable(Type.Integer()),
@@ -49,6 +50,7 @@ export const contract = defineContract({
           Type.Object({
             id: Type.String(),
             connection_id: Type.String(),
+            connection: ConnectionRefSchema,
             object_type: Type.String(),
             operation: Type.String(),
             error: Nullable(Type.String()),
@@ -81,14 +83,35 @@ export default defineEndpoint(contract, async (request) => {
     latest_errors: {
       sync_runs: syncRuns.map((r) => ({
         id: r.id,
-        connection: { id: r.connection_id, name: r.connection_name, platform: r.platform },
+        connection: { id: r.connection_id, name: r.connection_name, platform: r.platform, store_name: r.store_name },
         kind: r.kind,
         error: r.error,
         at: r.at.toISOString(),
       })),
-      webhook_deliveries: deliveries.map((d) => ({ ...d, at: d.at.toISOString() })),
-      write_jobs: writeJobs.map((w) => ({ ...w, at: w.at.toISOString() })),
-      needs_reauth: reauth.map((c) => ({ connection: { id: c.id, name: c.name, platform: c.platform }, at: c.at.toISOString() })),
+      webhook_deliveries: deliveries.map((d) => ({
+        id: d.id,
+        connection_id: d.connection_id,
+        connection:
+          d.connection_id === null ? null : { id: d.connection_id, name: d.connection_name, platform: d.platform, store_name: d.store_name },
+        code: d.code,
+        attempts: d.attempts,
+        last_status_code: d.last_status_code,
+        last_error: d.last_error,
+        at: d.at.toISOString(),
+      })),
+      write_jobs: writeJobs.map((w) => ({
+        id: w.id,
+        connection_id: w.connection_id,
+        connection: { id: w.connection_id, name: w.connection_name, platform: w.platform, store_name: w.store_name },
+        object_type: w.object_type,
+        operation: w.operation,
+        error: w.error,
+        at: w.at.toISOString(),
+      })),
+      needs_reauth: reauth.map((c) => ({
+        connection: { id: c.id, name: c.name, platform: c.platform, store_name: c.store_name },
+        at: c.at.toISOString(),
+      })),
     },
   };
 });

@@ -49,7 +49,7 @@ function runsOf(rows: readonly RunningSyncObjectRow[], now: Date): Run[] {
         kind: row.kind,
         trigger: row.trigger,
         started_at: row.run_started_at?.toISOString() ?? null,
-        connection: { id: row.connection_id, name: row.connection_name, platform: row.platform },
+        connection: { id: row.connection_id, name: row.connection_name, platform: row.platform, store_name: row.store_name },
         objects: [],
       };
       runs.set(row.run_id, run);

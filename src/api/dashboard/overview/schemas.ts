@@ -6,6 +6,7 @@ export const ConnectionRefSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Nullable(Type.String(), 'The name given to the connection, if any.'),
   platform: Nullable(Type.String(), 'Null until the link flow picks one.'),
+  store_name: Nullable(Type.String(), "The platform account's own name (company or shop), once linked."),
 });
 
 /** An integer query value from the dashboard's own pages: a clear 400 when it is not one in range. */
