@@ -25,6 +25,7 @@ import {
   flood as floodLoad,
   floodFromAnotherProcess,
   HEAVY_FILTER,
+  type FloodOrder,
   organizationWithCustomers,
   type CustomerOrganization,
 } from './lib/customers.ts';
@@ -64,6 +65,21 @@ async function withCpu<T>(work: () => Promise<T>): Promise<{ value: T; apiCpuSec
   const before = await cpuSeconds(apiPid);
   const value = await work();
   return { value, apiCpuSeconds: Math.round(((await cpuSeconds(apiPid)) - before) * 100) / 100 };
+}
+
+/**
+ * The bystander alone, then while `order` floods from another process; the API process's CPU seconds in both.
+ */
+async function floodPhase(victim: CustomerOrganization, order: FloodOrder) {
+  const alone = await withCpu(() => bystander(victim));
+  const during = await withCpu(() => Promise.all([floodFromAnotherProcess(order), bystander(victim)]));
+  return {
+    flood: during.value[0],
+    alone: alone.value,
+    bystander: during.value[1],
+    apiCpuSecondsAlone: alone.apiCpuSeconds,
+    apiCpuSecondsDuring: during.apiCpuSeconds,
+  };
 }
 
 async function withApi<T>(env: Record<string, string>, work: () => Promise<T>): Promise<T> {
@@ -125,47 +141,17 @@ async function main(): Promise<void> {
       // These two floods come from another process, as an attacker's would; each is compared with a run alone just
       // before, and the API process's CPU seconds are counted in both.
       const forgedWebhooks = PHASES.has('forged')
-        ? await (async () => {
-            const alone = await withCpu(() => bystander(victim));
-            const during = await withCpu(() =>
-              Promise.all([
-                floodFromAnotherProcess({
-                  kind: 'forgedWebhooks',
-                  baseUrl: API_URL,
-                  organizationId: forged.org.organization.id,
-                  clients: WEBHOOK_CLIENTS,
-                  seconds: SECONDS,
-                  bytes: WEBHOOK_BYTES,
-                }),
-                bystander(victim),
-              ]),
-            );
-            return {
-              flood: during.value[0],
-              alone: alone.value,
-              bystander: during.value[1],
-              apiCpuSecondsAlone: alone.apiCpuSeconds,
-              apiCpuSecondsDuring: during.apiCpuSeconds,
-            };
-          })()
+        ? await floodPhase(victim, {
+            kind: 'forgedWebhooks',
+            baseUrl: API_URL,
+            organizationId: forged.org.organization.id,
+            clients: WEBHOOK_CLIENTS,
+            seconds: SECONDS,
+            bytes: WEBHOOK_BYTES,
+          })
         : null;
       const platformData = PHASES.has('platformData')
-        ? await (async () => {
-            const alone = await withCpu(() => bystander(victim));
-            const during = await withCpu(() =>
-              Promise.all([
-                floodFromAnotherProcess({ kind: 'platformData', baseUrl: API_URL, owner: reader, clients: PLATFORM_DATA_CLIENTS, seconds: SECONDS }),
-                bystander(victim),
-              ]),
-            );
-            return {
-              flood: during.value[0],
-              alone: alone.value,
-              bystander: during.value[1],
-              apiCpuSecondsAlone: alone.apiCpuSeconds,
-              apiCpuSecondsDuring: during.apiCpuSeconds,
-            };
-          })()
+        ? await floodPhase(victim, { kind: 'platformData', baseUrl: API_URL, owner: reader, clients: PLATFORM_DATA_CLIENTS, seconds: SECONDS })
         : null;
       const quietAgain = await bystander(victim);
       return { alone: quiet, capped, forgedWebhooks, platformData, aloneAfter: quietAgain };

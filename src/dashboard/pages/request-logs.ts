@@ -3,21 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { html } from '../../html/tag.ts';
 import { dashboardPage } from '../context.ts';
 import { apiProblem, when } from '../components.ts';
+import type { RequestLogRow } from '../../sql/list-request-logs.ts';
 
 const PAGE = '/dashboard/request-logs';
 const STATUS_CLASSES = ['2xx', '4xx', '5xx'] as const;
 
-interface RequestLogView {
-  id: string;
-  created_at: string;
-  method: string;
-  route: string;
-  status: number;
-  duration_ms: number;
-  request_id: string;
-  connection_id: string | null;
-  error_code: string | null;
-}
+/** A row as the API serves it: the stored row's fields, times as ISO text. */
+type RequestLogView = RequestLogRow;
 
 function option(value: string, label: string, selected: string) {
   return html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
