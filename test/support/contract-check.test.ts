@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/http/contract.ts';
 import { registerVersionChanges } from '../../src/http/version-changes.ts';
 import { VersionRegistry, type JsonSchema } from '../../src/http/versioning.ts';
 import { ContractChecker, type ObservedResponse, type OpenApiDocument } from './contract-check.ts';
+import { ContractValidators } from './contract-validators.ts';
 
 const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
 const BILL = {
@@ -99,5 +103,101 @@ describe('ContractChecker', () => {
 
   it('names a contract route missing from the document', () => {
     expect(check({ route: '/versioned/accounting/invoices/:id' })).toEqual(['the route is not in /openapi.json']);
+  });
+});
+
+describe('ContractValidators shared across the processes of a run', () => {
+  // One directory per test, as one run's.
+  let root: string;
+  let runs = 0;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'ledgerport-contract-validators-test-'));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+  const newRun = async () => {
+    const dir = path.join(root, String(++runs));
+    await mkdir(dir);
+    return dir;
+  };
+
+  // Formats (ajv-formats), a pattern, an enum, a nested array and a $ref-free union: what the standalone code must
+  // reach through its own requires.
+  const PAYMENT = {
+    type: 'object',
+    required: ['id', 'paid_at', 'status', 'lines'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', pattern: '^pay_[a-z0-9]+$' },
+      paid_at: { type: 'string', format: 'date-time' },
+      status: { type: 'string', enum: ['paid', 'void'] },
+      lines: {
+        type: 'array',
+        items: { type: 'object', required: ['amount'], properties: { amount: { anyOf: [{ type: 'number' }, { type: 'null' }] } } },
+      },
+    },
+  };
+  const GOOD = { id: 'pay_1a', paid_at: '2024-05-01T10:00:00Z', status: 'paid', lines: [{ amount: 12.5 }, { amount: null }] };
+  const BAD = [
+    { ...GOOD, id: 'PAY-1' },
+    { ...GOOD, paid_at: '2024-13-01T10:00:00Z' },
+    { ...GOOD, status: 'open' },
+    { ...GOOD, lines: [{ amount: '12.50' }] },
+    { ...GOOD, extra: true },
+    { id: 'pay_1a' },
+  ];
+  const errorsOf = (validators: ContractValidators, body: unknown) => {
+    const validate = validators.validatorOf(PAYMENT);
+    return validate(body) ? [] : validate.errors;
+  };
+
+  it('compiles a schema once per run: the next process loads what the first left, and it refuses exactly the same', async () => {
+    const dir = await newRun();
+    const first = new ContractValidators(() => dir);
+    const compiledErrors = BAD.map((body) => errorsOf(first, body));
+    expect(first.counts).toEqual({ compiled: 1, shared: 0 });
+
+    const next = new ContractValidators(() => dir);
+    expect(errorsOf(next, GOOD)).toEqual([]);
+    expect(next.counts).toEqual({ compiled: 0, shared: 1 });
+    const sharedErrors = BAD.map((body) => errorsOf(next, body));
+    for (const errors of sharedErrors) expect(errors?.length).toBeGreaterThan(0);
+    expect(sharedErrors).toEqual(compiledErrors);
+  });
+
+  it('keeps one file per schema text, whatever object holds it', async () => {
+    const dir = await newRun();
+    new ContractValidators(() => dir).validatorOf(PAYMENT);
+    const validators = new ContractValidators(() => dir);
+    validators.validatorOf(structuredClone(PAYMENT));
+    validators.validatorOf({ ...PAYMENT, required: ['id'] });
+    validators.validatorOf({ ...PAYMENT, required: ['id'] });
+    expect(validators.counts).toEqual({ compiled: 1, shared: 1 });
+    expect((await readdir(dir)).filter((name) => name.endsWith('.cjs'))).toHaveLength(2);
+  });
+
+  it('lets the checker refuse an answer outside the document with validators another process compiled', async () => {
+    const dir = await newRun();
+    const compiling = new ContractValidators(() => dir);
+    const loading = new ContractValidators(() => dir);
+    const bad = { ...base, body: JSON.stringify({ bill: { id: 7, platform_url: 'x' } }) };
+    const badError = { ...base, status: 410, body: JSON.stringify({ message: 'gone' }) };
+    expect(new ContractChecker(DOCUMENT, versions, compiling).check(bad)).toEqual(['body/bill/id must be string {"type":"string"}']);
+    expect(new ContractChecker(DOCUMENT, versions, compiling).check(badError)).toContain(
+      'error body must have required property \'error_type\' {"missingProperty":"error_type"}',
+    );
+    const checker = new ContractChecker(DOCUMENT, versions, loading);
+    expect(checker.check(bad)).toEqual(['body/bill/id must be string {"type":"string"}']);
+    expect(checker.check(badError)).toContain('error body must have required property \'error_type\' {"missingProperty":"error_type"}');
+    expect(checker.check({ ...base, status: 410, body: ERROR })).toEqual([]);
+    expect(checker.check(base)).toEqual([]);
+    expect(loading.counts).toEqual({ compiled: 0, shared: 2 });
+  });
+
+  it('compiles everything itself without a directory', () => {
+    const alone = new ContractValidators(() => undefined);
+    expect(errorsOf(alone, BAD[1])?.[0]?.message).toBe('must match format "date-time"');
+    expect(alone.counts).toEqual({ compiled: 1, shared: 0 });
   });
 });

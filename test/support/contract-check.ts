@@ -13,13 +13,13 @@
  *   against the schema the registered version changes make of it (src/http/version-changes.ts).
  * - HEAD answers have no body; they are checked as the GET they stand for, without the body.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import ajvFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { ErrorBodySchema } from '../../src/http/contract.ts';
 import type { ApiVersion, JsonSchema, VersionRegistry } from '../../src/http/versioning.ts';
 import { recordAnswer } from './contract-violations.ts';
+import { ContractValidators } from './contract-validators.ts';
 
 interface MediaObject {
   schema?: JsonSchema;
@@ -54,23 +54,8 @@ export interface ObservedResponse {
   withoutBody?: readonly number[];
 }
 
-// The document's schemas are trusted (no meta-schema validation) and compiled unoptimised: this halves the compile time
-// of the large data schemas (about 25 ms each instead of 55 on the shared test machine), which every test file pays.
-const ajv = new Ajv({
-  allErrors: true,
-  strict: false,
-  coerceTypes: false,
-  useDefaults: false,
-  removeAdditional: false,
-  validateSchema: false,
-  addUsedSchema: false,
-  code: { optimize: false },
-});
-// CommonJS package: under ESM its plugin function is the module's `default` property (as in src/http/validation.ts).
-ajvFormats.default(ajv);
-// OpenAPI's file contents, whatever their bytes.
-ajv.addFormat('binary', true);
-const validateErrorBody = ajv.compile(ErrorBodySchema);
+// Shared by every checker of this process; compiled once per run (test/support/contract-validators.ts).
+const sharedValidators = new ContractValidators(() => inject('contractValidatorsDir'));
 
 /** `/versioned/jobs/:id` as the document writes it: `/versioned/jobs/{id}`. */
 export function documentPath(route: string): string {
@@ -88,19 +73,6 @@ function matchesMedia(served: string, declared: string): boolean {
   return want.endsWith('/*') && served.startsWith(want.slice(0, -1));
 }
 
-// By content: every app of a test file builds its own document, with the same schemas.
-const validators = new Map<string, ValidateFunction>();
-
-function validatorOf(schema: JsonSchema): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = validators.get(key);
-  if (validate === undefined) {
-    validate = ajv.compile(schema);
-    validators.set(key, validate);
-  }
-  return validate;
-}
-
 /** Pages for people with their own not-found page (src/link/routes.ts): outside the document, matched or not. */
 const PAGES_OUTSIDE_DOCUMENT = /^\/link(\/|$)/;
 
@@ -108,10 +80,12 @@ export class ContractChecker {
   private readonly rendered = new Map<string, JsonSchema>();
   private readonly document: OpenApiDocument;
   private readonly versions: VersionRegistry;
+  private readonly validators: ContractValidators;
 
-  constructor(document: OpenApiDocument, versions: VersionRegistry) {
+  constructor(document: OpenApiDocument, versions: VersionRegistry, validators: ContractValidators = sharedValidators) {
     this.document = document;
     this.versions = versions;
+    this.validators = validators;
   }
 
   /** What is wrong with the response; empty when it is as the document says. */
@@ -148,7 +122,7 @@ export class ContractChecker {
   private checkErrorBody(observed: ObservedResponse): string[] {
     if (!mediaType(observed.contentType).includes('json')) return [`error answer with content type ${observed.contentType ?? '(none)'}`];
     if (observed.body === null) return ['error answer without a body'];
-    return this.validate(validateErrorBody, observed.body, 'error body');
+    return this.validate(this.validators.validatorOf(ErrorBodySchema), observed.body, 'error body');
   }
 
   private checkBody(observed: ObservedResponse, schema: JsonSchema): string[] {
@@ -160,7 +134,7 @@ export class ContractChecker {
       effective = this.rendered.get(key) ?? this.versions.renderSchema(routeKey, version, schema);
       this.rendered.set(key, effective);
     }
-    return this.validate(validatorOf(effective), observed.body ?? '', 'body');
+    return this.validate(this.validators.validatorOf(effective), observed.body ?? '', 'body');
   }
 
   private validate(validate: ValidateFunction, body: string, what: string): string[] {
