@@ -60,6 +60,7 @@ export async function startHttpServer(api: ApiOptions, port: number, host: strin
       }
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        ...hostCheck(host, (http.address() as AddressInfo).port),
         onsessioninitialized: (id) => {
           sessions.set(id, transport);
         },
@@ -76,6 +77,16 @@ export async function startHttpServer(api: ApiOptions, port: number, host: strin
   });
   await new Promise<void>((done) => http.listen(port, host, done));
   return http;
+}
+
+/**
+ * On a loopback address only requests naming that address in Host are served: a web page the user visits cannot
+ * reach the server through a DNS name rebound to 127.0.0.1 (the SDK's check). Elsewhere the operator's proxy decides.
+ */
+function hostCheck(host: string, port: number): { enableDnsRebindingProtection?: boolean; allowedHosts?: string[] } {
+  const loopback = ['127.0.0.1', 'localhost', '::1'];
+  if (!loopback.includes(host)) return {};
+  return { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] };
 }
 
 async function readJson(req: NodeJS.ReadableStream): Promise<unknown> {

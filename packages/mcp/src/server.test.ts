@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -154,6 +154,11 @@ describe('@ledgerport/mcp', () => {
     const b = await callJson('connection_status', { connection: 'other' });
     expect((a.connection as Json).id).toBe(synced.connection.id);
     expect((b.connection as Json).id).toBe(other.connection.id);
+    // An accounting read on one, a commerce read on the other, in the same session.
+    const bills = await callJson('list_records', { resource: 'accounting/bills', connection: 'books', limit: 1 });
+    const orders = await callJson('list_records', { resource: 'commerce/orders', connection: 'other', limit: 1 });
+    expect((bills.bills as Json[]).length).toBe(1);
+    expect((orders.orders as Json[]).length).toBe(1);
     const unknown = await call('connection_status', { connection: 'shop' });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain('books, other');
@@ -254,6 +259,31 @@ describe('@ledgerport/mcp', () => {
       await remote.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
       const found = await callJson('find_connections', {}, remote);
       expect((found.connections as Json[]).map((c) => c.id)).toContain(synced.connection.id);
+      // A request naming another host (a DNS name rebound to loopback) is refused; fetch cannot set Host, node:http can.
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } },
+      };
+      const rebound = await new Promise<number>((answered, failed) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          },
+          (res) => {
+            res.resume();
+            answered(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', failed);
+        req.end(JSON.stringify(initialize));
+      });
+      expect(rebound).toBe(403);
     } finally {
       await remote.close();
       await new Promise((done) => http.close(done));
