@@ -7,5 +7,12 @@ import { requireSupportedNode } from './node-version.js';
 requireSupportedNode();
 const { enableCompileCache } = await import('node:module');
 enableCompileCache();
-const { cliEntry } = await import('../src/cli/main.ts');
-cliEntry(globalThis.process.argv.slice(2));
+const argv = globalThis.process.argv.slice(2);
+if (argv[0] === 'mcp') {
+  // The MCP server is a client of a running API (packages/mcp): it needs none of the server's configuration.
+  const { mcpEntry } = await import('../packages/mcp/src/main.ts');
+  mcpEntry(argv.slice(1));
+} else {
+  const { cliEntry } = await import('../src/cli/main.ts');
+  cliEntry(argv);
+}

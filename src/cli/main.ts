@@ -20,6 +20,7 @@
  *   ledgerport redirect-url get --id <org id>
  *   ledgerport redirect-url delete --id <org id> --environment sandbox|production
  *   ledgerport migrate
+ *   ledgerport mcp [--http --port N]   (dispatched by bin/ledgerport.js to packages/mcp before this file loads)
  * Configuration comes from the same environment variables as the server.
  */
 import { parseArgs } from 'node:util';
@@ -70,7 +71,8 @@ const USAGE = `usage:
   ledgerport redirect-url get --id <organization id>
   ledgerport redirect-url delete --id <organization id> --environment sandbox|production
   ledgerport user invite --id <organization id> --email <email> [--role admin|developer|viewer]   (prints a one-time dashboard sign-in link)
-  ledgerport migrate`;
+  ledgerport migrate
+  ledgerport mcp [--http [--port N] [--host H]]   (MCP server over a running API: packages/mcp/README.md)`;
 
 class UsageError extends Error {}
 
