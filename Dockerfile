@@ -14,6 +14,8 @@ ARG NPM_CONFIG_CAFILE
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/sandbox/package.json packages/sandbox/package.json
+COPY packages/client/package.json packages/client/package.json
+COPY packages/mcp/package.json packages/mcp/package.json
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
@@ -35,6 +37,9 @@ COPY package.json package-lock.json ./
 COPY bin ./bin
 COPY src ./src
 COPY packages/sandbox ./packages/sandbox
+# The MCP server (`ledgerport mcp`) and the client it is built on.
+COPY packages/client ./packages/client
+COPY packages/mcp ./packages/mcp
 USER 10001:10001
 EXPOSE 8080
 # Liveness only (GET /healthz: the process answers); readiness (/readyz: database reachable, migrations applied) is for
