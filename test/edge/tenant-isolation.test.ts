@@ -5,6 +5,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { Type } from 'typebox';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { ApiPool } from '../../src/db/api-pool.ts';
@@ -202,6 +203,48 @@ describe('lists with a "~" filter (costly reads)', () => {
     await vi.waitFor(() => {
       expect(pool.gate.largeAnswerUsage(reader.organization.id)).toEqual({ active: 0, waiting: 0 });
     });
+  });
+});
+
+describe('lists with expand=platform_data: paced by their size', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // 1 byte a second: any answer (a hundred bytes or more) holds the slot for minutes, far past the 200 ms wait.
+    t = await startTestApp({
+      config: { organizationDatabase: { concurrency: 2, waitMs: 200, costlyConcurrency: 1, largeAnswerBytesPerSecond: 1 } },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("an organisation's next large answer waits until the last one's bytes fit its rate; other reads and other organisations do not", async () => {
+    const reader = await t.newOrg('Paced reader');
+    const neighbour = await t.newOrg('Paced neighbour');
+    const [mine, theirs] = await Promise.all([sandboxConnection(t, 'user_paced_a', reader), sandboxConnection(t, 'user_paced_b', neighbour)]);
+    const list = (org: CreatedOrganization, connection: typeof mine, query: string): Promise<Answer> =>
+      get(t, org, `/versioned/accounting/customers?force_fetch=true&access_token=${accessTokenOf(t.services.cipher, connection)}&${query}`);
+    const { pool } = t.services;
+    if (!(pool instanceof ApiPool)) throw new Error('the test app runs without the API pool');
+
+    // Over a real socket: Node writes the headers Fastify hands it without keeping them on the response.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const first = await fetch(
+      `http://127.0.0.1:${port}/versioned/accounting/customers?force_fetch=true&access_token=${accessTokenOf(t.services.cipher, mine)}&expand=platform_data&limit=5`,
+      { headers: clientHeaders(reader) },
+    );
+    expect(first.status).toBe(200);
+    expect((await first.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    // Sent, yet its slot is still held: its bytes at 1 a second take longer than the wait.
+    await vi.waitFor(() => {
+      expect(pool.gate.largeAnswerUsage(reader.organization.id)).toEqual({ active: 1, waiting: 0 });
+    });
+    const paced = await list(reader, mine, 'expand=platform_data&limit=5');
+    expect(paced.statusCode).toBe(429);
+    expect(errorBody(paced).error_metadata).toMatchObject({ reason: 'organization_large_answers', field: 'expand' });
+    expect((await list(reader, mine, 'limit=5')).statusCode).toBe(200);
+    expect((await list(neighbour, theirs, 'expand=platform_data&limit=5')).statusCode).toBe(200);
   });
 });
 

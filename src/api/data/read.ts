@@ -127,7 +127,8 @@ export async function holdUntilSent(request: FastifyRequest, reply: FastifyReply
   const release = await holdLargeAnswer(request.server.services.pool, organizationId);
   // The answer's size paces the organisation's next large answer (src/db/organization-gate.ts).
   reply.raw.once('close', () => {
-    release(Number(reply.raw.getHeader('content-length') ?? 0));
+    // Fastify's own header list: it writes the headers with writeHead, so the raw response's list never holds them.
+    release(Number(reply.getHeader('content-length') ?? 0));
   });
 }
 
