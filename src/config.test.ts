@@ -89,7 +89,7 @@ describe('database pools and per-organisation limits', () => {
     const config = loadConfig({});
     expect(config.databasePools).toEqual({ api: 20, worker: 10, webhooks: 5 });
     expect(config.databaseAcquireTimeoutMs).toBe(5000);
-    expect(config.organizationDatabase).toEqual({ concurrency: 2, waitMs: 10_000, costlyConcurrency: 1, largeAnswerBytesPerSecond: 16 * 2 ** 20 });
+    expect(config.organizationDatabase).toEqual({ concurrency: 2, waitMs: 10_000, costlyConcurrency: 1, largeAnswerBytesPerSecond: 8 * 2 ** 20 });
     expect(config.readLimits).toEqual({ statementTimeoutMs: 5000, pagePlatformDataBytes: 8 * 2 ** 20 });
     expect(loadConfig({ DATABASE_POOL_API: '8' }).organizationDatabase.concurrency).toBe(2);
     expect(loadConfig({ DATABASE_POOL_API: '50' }).organizationDatabase.concurrency).toBe(5);

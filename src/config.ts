@@ -408,7 +408,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     // Lists with a `~` filter, which scan every record: CPU, not connections (src/db/organization-gate.ts).
     costlyConcurrency: parsePositiveInt('ORG_COSTLY_READ_CONCURRENCY', env.ORG_COSTLY_READ_CONCURRENCY, 1, problems),
     // Lists with platform data: the bytes per second one organisation's large answers may take of a process.
-    largeAnswerBytesPerSecond: parsePositiveInt('ORG_LARGE_ANSWER_BYTES_PER_SECOND', env.ORG_LARGE_ANSWER_BYTES_PER_SECOND, 16 * 2 ** 20, problems),
+    largeAnswerBytesPerSecond: parsePositiveInt('ORG_LARGE_ANSWER_BYTES_PER_SECOND', env.ORG_LARGE_ANSWER_BYTES_PER_SECOND, 8 * 2 ** 20, problems),
   };
   if (organizationDatabase.concurrency > databasePools.api) {
     problems.push(`ORG_DATABASE_CONCURRENCY=${organizationDatabase.concurrency} must not exceed DATABASE_POOL_API=${databasePools.api}`);

@@ -16,8 +16,10 @@
  * platform data is CPU on this process, and sixteen such pages of one organisation at once moved another's p99 25×.
  * One at a time was not enough: pages asked back to back still kept this process busy sending them (another's p99
  * 3-5×, docs/performance.md). So a slot comes back only when the answer's bytes fit ORG_LARGE_ANSWER_BYTES_PER_SECOND
- * (16 MiB/s per slot): an organisation reading pages of 900 KB one after another gets one every 55 ms, and the time
- * between is left to the others. Per process, as the CPU it shares is: two API processes serve twice as much.
+ * (8 MiB/s per slot): an organisation reading pages of 900 KB one after another gets one every 110 ms, and the time
+ * between is left to the others. Measured with the server on one core (bench/tenant-isolation.ts): another
+ * organisation's p99 1.93× at 16 MiB/s, 1.08× at 4 MiB/s. Per process, as the CPU it shares is: two API processes
+ * serve twice as much.
  */
 import { ServiceError } from '../errors/catalogue.ts';
 import { countThrottled } from '../metrics/registry.ts';
