@@ -46,7 +46,7 @@ export function outsideRequestScope<T>(work: () => T): T {
  */
 export function noteRequestConnection(connectionId: string): void {
   const scope = storage.getStore();
-  if (scope === undefined || scope.connectionId !== null) return;
+  if (scope?.connectionId !== null) return;
   scope.connectionId = connectionId;
   if (!scope.ended) scope.onConnection?.(connectionId);
 }
