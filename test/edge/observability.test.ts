@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, startTestApp, type TestApp } from '../support/app.ts';
+import { capturedLog } from '../support/captured-log.ts';
 import { syncedSandboxConnection } from '../support/sandbox-connection.ts';
-import { createLogger } from '../../src/log/logger.ts';
 import { queueGaugeLines, QUEUE_GAUGE_TTL_MS } from '../../src/api/metrics/queue-gauges.ts';
 import { createPlatformHttp } from '../../src/platforms/http.ts';
 import { observePlatformCall } from '../../src/platforms/context.ts';
@@ -15,18 +15,8 @@ import { startWebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { emitEvents } from '../../src/events/emit.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-interface Line {
-  level: number;
-  msg: string;
-  [key: string]: unknown;
-}
-
-const written: string[] = [];
-const lines = (): Line[] =>
-  written
-    .flatMap((chunk) => chunk.split('\n'))
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Line);
+const captured = capturedLog({ level: 'info' });
+const { lines } = captured;
 
 /** Per organisation and window: the burst below goes over it, the other tests stay under it. */
 const RATE_LIMIT = 40;
@@ -36,15 +26,7 @@ const AUTH_FAILURES = 3;
 
 let t: TestApp;
 beforeAll(async () => {
-  const log = createLogger({
-    level: 'info',
-    role: 'test',
-    destination: {
-      write: (chunk: string) => {
-        written.push(chunk);
-      },
-    },
-  });
+  const { log } = captured;
   t = await startTestApp({
     log,
     config: {

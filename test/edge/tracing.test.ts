@@ -6,14 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { capturedLog, eventually } from '../support/captured-log.ts';
 import { expectSynced, oauthConnection } from '../support/oauth-connection.ts';
 import { sender } from '../support/writes.ts';
 import { setEnv } from '../support/env.ts';
 import { startQuickBooksStandIn, type QuickBooksStandIn } from '../standins/quickbooks/index.ts';
-import { createLogger } from '../../src/log/logger.ts';
 import { serviceId } from '../../src/store/ids.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
 import { startSyncWorkers } from '../../src/sync/worker.ts';
@@ -26,29 +25,12 @@ const REALM = '9130350000000077';
 const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 
-interface Line {
-  msg: string;
-  [key: string]: unknown;
-}
-const written: string[] = [];
-const lines = (): Line[] =>
-  written
-    .flatMap((chunk) => chunk.split('\n'))
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Line);
+const captured = capturedLog({ level: 'debug', traceIds: true });
+const { lines } = captured;
 
 const exporter = new InMemorySpanExporter();
 const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
 const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
-
-async function eventually<T>(find: () => T[]): Promise<T[]> {
-  let found = find();
-  for (let waited = 0; found.length === 0 && waited < 15_000; waited += 50) {
-    await sleep(50);
-    found = find();
-  }
-  return found;
-}
 
 let t: TestApp;
 let qbo: QuickBooksStandIn;
@@ -68,16 +50,7 @@ beforeAll(async () => {
     QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer`,
     QUICKBOOKS_AUTHORIZE_URL: `${qbo.url}/connect/oauth2`,
   });
-  const log = createLogger({
-    level: 'debug',
-    role: 'test',
-    traceIds: true,
-    destination: {
-      write: (chunk: string) => {
-        written.push(chunk);
-      },
-    },
-  });
+  const { log } = captured;
   t = await startTestApp({ log, config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
   await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
   await startSyncWorkers(t.boss, t.services, { concurrency: 1 });
@@ -123,7 +96,7 @@ describe('traces', () => {
     const response = await sender(t, token)('POST', `/accounting/bills`, { bill }, { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` });
     expect(response.statusCode, response.body).toBe(200);
 
-    const [job] = await eventually(() => spans().filter((s) => s.name === 'write job'));
+    const [job] = await eventually(() => spans().filter((s) => s.name === 'write job'), 15_000);
     const [request] = spans().filter((s) => s.name === 'request' && s.attributes['http.route'] === '/versioned/accounting/bills');
     expect(request).toBeDefined();
     expect(job).toBeDefined();
@@ -161,14 +134,17 @@ describe('traces', () => {
     expect(response.statusCode, response.body).toBe(200);
     const request = spans().find((s) => s.name === 'request' && s.attributes['http.route'] === '/versioned/connections/incremental_sync');
     expect(request).toBeDefined();
-    const [job] = await eventually(() => spans().filter((s) => s.name === 'sync job' && s.spanContext().traceId === request?.spanContext().traceId));
+    const [job] = await eventually(
+      () => spans().filter((s) => s.name === 'sync job' && s.spanContext().traceId === request?.spanContext().traceId),
+      15_000,
+    );
     expect(job).toBeDefined();
     const calls = spans().filter((s) => s.name === 'platform call' && parentOf(s) === job?.spanContext().spanId);
     expect(calls.length).toBeGreaterThan(0);
   });
 
   it('give each webhook delivery attempt a span', async () => {
-    const attempts = await eventually(() => spans().filter((s) => s.name === 'webhook delivery attempt'));
+    const attempts = await eventually(() => spans().filter((s) => s.name === 'webhook delivery attempt'), 15_000);
     expect(attempts[0]?.attributes).toMatchObject({ 'ledgerport.organization_id': t.org.organization.id, 'server.address': 'hooks.example.com' });
   });
 });

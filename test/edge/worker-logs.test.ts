@@ -6,13 +6,12 @@
  * platform calls are real HTTP; the service's log is captured at debug.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { capturedLog, eventually, type LogLine } from '../support/captured-log.ts';
 import { expectSynced, oauthConnection, storedTokens } from '../support/oauth-connection.ts';
 import { jobIdOf, sender } from '../support/writes.ts';
 import { setEnv } from '../support/env.ts';
 import { startQuickBooksStandIn, type QuickBooksStandIn } from '../standins/quickbooks/index.ts';
-import { createLogger } from '../../src/log/logger.ts';
 import { serviceId } from '../../src/store/ids.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
@@ -21,29 +20,8 @@ const APP = { clientId: 'ABqbo-logs-client', clientSecret: 'qbo-logs-secret', re
 const REALM = '9130350000000042';
 const REQUEST_ID = 'req-worker-logs-0001';
 
-interface Line {
-  level: number;
-  msg: string;
-  [key: string]: unknown;
-}
-
-const written: string[] = [];
-const lines = (): Line[] =>
-  written
-    .flatMap((chunk) => chunk.split('\n'))
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Line);
-const withMessage = (msg: string): Line[] => lines().filter((l) => l.msg === msg);
-
-/** Lines the worker writes after the API has answered (its end-of-job line) arrive a moment later. */
-async function eventually(find: () => Line[]): Promise<Line[]> {
-  let found = find();
-  for (let waited = 0; found.length === 0 && waited < 10_000; waited += 50) {
-    await sleep(50);
-    found = find();
-  }
-  return found;
-}
+const captured = capturedLog({ level: 'debug' });
+const { lines, withMessage } = captured;
 
 let t: TestApp;
 let qbo: QuickBooksStandIn;
@@ -59,15 +37,7 @@ beforeAll(async () => {
     QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer`,
     QUICKBOOKS_AUTHORIZE_URL: `${qbo.url}/connect/oauth2`,
   });
-  const log = createLogger({
-    level: 'debug',
-    role: 'test',
-    destination: {
-      write: (chunk: string) => {
-        written.push(chunk);
-      },
-    },
-  });
+  const { log } = captured;
   t = await startTestApp({ log, config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
   await startWriteWorkers(t.boss, t.services, { concurrency: 2 });
   await t.db.pool.query(
@@ -112,7 +82,7 @@ describe('worker log lines', () => {
     expect(started).toMatchObject({ ...ids, level: 30, sync: { kind: 'initial', trigger: 'api', attempt: 1 } });
     const runId = started?.sync_run_id;
     expect(typeof runId).toBe('string');
-    const single = (msg: string): Line => {
+    const single = (msg: string): LogLine => {
       const found = withMessage(msg);
       expect(found, msg).toHaveLength(1);
       return found[0] ?? { level: 0, msg };
@@ -177,7 +147,7 @@ describe('worker log lines', () => {
     // The refreshed tokens too: what the connection holds now.
     const current = await storedTokens(t, connectionId);
     expect(current?.accessToken).not.toBe(secrets[0]);
-    const all = written.join('');
+    const all = captured.text();
     expect(all.length).toBeGreaterThan(0);
     for (const secret of [...secrets, current?.accessToken ?? '', current?.refreshToken ?? '', APP.clientSecret, 'receiver-secret']) {
       expect(secret).not.toBe('');
