@@ -33,11 +33,19 @@ const throwOnFailure: Middleware = {
   },
 };
 
-export function createLedgerportApi(options: LedgerportOptions): LedgerportApi {
+/** The headers every request carries: the client credentials (Basic) and the API version. */
+export function requestHeaders(options: Pick<LedgerportOptions, 'clientId' | 'clientSecret' | 'version'>): {
+  authorization: string;
+  'x-service-version': ApiVersion;
+} {
   const credentials = Buffer.from(`${options.clientId}:${options.clientSecret}`, 'utf8').toString('base64');
+  return { authorization: `Basic ${credentials}`, 'x-service-version': options.version ?? API_VERSIONS[0] };
+}
+
+export function createLedgerportApi(options: LedgerportOptions): LedgerportApi {
   const api = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/$/, ''),
-    headers: { authorization: `Basic ${credentials}`, 'x-service-version': options.version ?? API_VERSIONS[0] },
+    headers: requestHeaders(options),
     ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
   });
   api.use(throwOnFailure);

@@ -3,7 +3,7 @@
  * knows by name, and one generic request for the resource paths a tool names at run time, checked first against the
  * operations the service's own /openapi.json publishes (so the tools follow the API, never a list of ours).
  */
-import { API_VERSIONS, LedgerportError, createLedgerportApi, data, items, pages, type ApiVersion, type LedgerportApi } from '@ledgerport/client';
+import { LedgerportError, createLedgerportApi, data, items, pages, requestHeaders, type ApiVersion, type LedgerportApi } from '@ledgerport/client';
 
 export interface ApiOptions {
   baseUrl: string;
@@ -69,13 +69,11 @@ export function operationsOf(document: unknown): Operation[] {
 export class LedgerportGateway {
   readonly typed: LedgerportApi;
   private readonly options: ApiOptions;
-  private readonly authorization: string;
   private operations: Promise<Operation[]> | null = null;
 
   constructor(options: ApiOptions) {
     this.options = options;
     this.typed = createLedgerportApi(options);
-    this.authorization = `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`, 'utf8').toString('base64')}`;
   }
 
   private get fetch(): typeof fetch {
@@ -142,7 +140,7 @@ export class LedgerportGateway {
         );
       url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = { authorization: this.authorization, 'x-service-version': this.options.version ?? API_VERSIONS[0] };
+    const headers: Record<string, string> = requestHeaders(this.options);
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const response = await this.fetch(url, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
