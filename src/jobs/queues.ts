@@ -10,6 +10,7 @@ import { startSyncWorkers } from '../sync/worker.ts';
 import { forgetOldIdempotencyKeys } from '../sql/write-jobs.ts';
 import { deleteOldWebhookReceipts } from '../sql/platform-webhooks.ts';
 import { pruneRequestLogs } from '../sql/prune-request-logs.ts';
+import { withIds } from '../log/logger.ts';
 import { requeueStaleWriteJobs, startWriteWorkers } from '../writes/worker.ts';
 import { QUEUES } from '../queue/names.ts';
 import { WRITE_RETRY_DELAY_MAX_SECONDS, WRITE_RETRY_DELAY_SECONDS } from '../writes/rate-limit-budget.ts';
@@ -66,8 +67,10 @@ export async function startWorkers(boss: PgBoss, services: CoreServices): Promis
   await startSyncWorkers(boss, services, { concurrency: 2 });
   await startWriteWorkers(boss, services, { concurrency: 5 });
   await boss.schedule(QUEUES.maintenance, '*/15 * * * *', {});
-  await boss.work(QUEUES.maintenance, async () => {
+  await boss.work(QUEUES.maintenance, async ([job]) => {
     const result = await runMaintenance(services);
+    // Across organisations: the line carries the job's id and what each clean-up removed.
+    withIds(services.log, job === undefined ? {} : { job_id: job.id }).info(result, 'maintenance done');
     return result;
   });
 }
