@@ -11,7 +11,8 @@ import { PlatformError } from '../errors.ts';
 import type { PlatformRequest } from '../http.ts';
 import { authorizedRequest, bearer } from '../oauth-request.ts';
 import { classifyQboError, faultError, faultOf, type FaultContext } from './errors.ts';
-import type { QboCdcResponse, QboQueryResponse } from './native.ts';
+import { parseEntity, parseRecords } from './contract.ts';
+import type { QboPreferences } from './native.ts';
 import { isRecord } from '../json.ts';
 
 /** The API minor version every call pins (QBO serves the base version without one). */
@@ -129,6 +130,17 @@ export async function temporaryDownloadUrl(ctx: ConnectorContext, attachableId: 
   return answer;
 }
 
+/** The envelope's lists (CDCResponse, its QueryResponses): objects, whatever else QBO puts beside them ignored. */
+const listOf = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+/** QBO's clock when it answered. */
+const timeOf = (body: Record<string, unknown>): string | null => (typeof body.time === 'string' ? body.time : null);
+
+/** The company's Preferences (home currency, multicurrency), checked against the contract; undefined when not answered. */
+export async function preferences(ctx: ConnectorContext): Promise<QboPreferences | undefined> {
+  const body = await callQbo(ctx, { method: 'GET', path: 'preferences', operation: 'read Preferences' });
+  return body.Preferences === undefined ? undefined : parseEntity('Preferences', body.Preferences);
+}
+
 /** A string literal of QBO's query language. */
 export function literal(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -159,9 +171,9 @@ export async function queryPage(
 ): Promise<QueryPage> {
   const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
   const query = `SELECT * FROM ${entity}${where}${orderBy === null ? '' : ` ORDERBY ${orderBy}`} STARTPOSITION ${startPosition} MAXRESULTS ${maxResults}`;
-  const body = (await callQbo(ctx, { method: 'GET', path: 'query', query: { query }, operation: `query ${entity}` })) as QboQueryResponse;
-  const list = body.QueryResponse?.[entity];
-  return { records: Array.isArray(list) ? list.filter(isRecord) : [], time: body.time ?? null };
+  const body = await callQbo(ctx, { method: 'GET', path: 'query', query: { query }, operation: `query ${entity}` });
+  const list = isRecord(body.QueryResponse) ? body.QueryResponse[entity] : undefined;
+  return { records: list === undefined ? [] : parseRecords(entity, list), time: timeOf(body) };
 }
 
 export interface ChangePage {
@@ -171,18 +183,18 @@ export interface ChangePage {
 
 /** ChangeDataCapture of one entity since `changedSince` (within the last 30 days): changed records and tombstones (status "Deleted"). */
 export async function changes(ctx: ConnectorContext, entity: string, changedSince: string): Promise<ChangePage> {
-  const body = (await callQbo(ctx, {
+  const body = await callQbo(ctx, {
     method: 'GET',
     path: 'cdc',
     query: { entities: entity, changedSince },
     operation: `cdc ${entity}`,
-  })) as QboCdcResponse;
+  });
   const records: Record<string, unknown>[] = [];
-  for (const cdc of body.CDCResponse ?? []) {
-    for (const response of cdc.QueryResponse ?? []) {
+  for (const cdc of listOf(body.CDCResponse)) {
+    for (const response of listOf(cdc.QueryResponse)) {
       const list = response[entity];
-      if (Array.isArray(list)) records.push(...list.filter(isRecord));
+      if (list !== undefined) records.push(...parseRecords(entity, list));
     }
   }
-  return { records, time: body.time ?? null };
+  return { records, time: timeOf(body) };
 }

@@ -1,9 +1,10 @@
 /** The company itself (CompanyInfo and its home currency from Preferences) and the monthly reports. */
 import type { AccountIdentity, ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
-import { callQbo, realmOf } from './client.ts';
+import { callQbo, preferences, realmOf } from './client.ts';
+import { parseEntity } from './contract.ts';
 import { parseReport, splitReport } from './mapping/reports.ts';
-import type { QboCompanyInfo, QboPreferences } from './native.ts';
+import type { QboCompanyInfo } from './native.ts';
 
 async function realm(ctx: ConnectorContext): Promise<string> {
   const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
@@ -19,9 +20,8 @@ async function realm(ctx: ConnectorContext): Promise<string> {
 async function companyInfo(ctx: ConnectorContext): Promise<QboCompanyInfo> {
   const id = await realm(ctx);
   const body = await callQbo(ctx, { method: 'GET', path: `companyinfo/${encodeURIComponent(id)}`, operation: 'read CompanyInfo' });
-  const info = body.CompanyInfo as QboCompanyInfo | undefined;
-  if (info === undefined) throw new Error('QuickBooks Online answered companyinfo without a CompanyInfo');
-  return info;
+  if (body.CompanyInfo === undefined) throw new Error('QuickBooks Online answered companyinfo without a CompanyInfo');
+  return parseEntity('CompanyInfo', body.CompanyInfo);
 }
 
 /** store_unique_id is the realm (company) id; the name is the company's. */
@@ -36,9 +36,7 @@ export async function identify(ctx: ConnectorContext): Promise<AccountIdentity> 
  */
 export async function readCompany(ctx: ConnectorContext): Promise<ReadPage> {
   const info = await companyInfo(ctx);
-  const preferences = (await callQbo(ctx, { method: 'GET', path: 'preferences', operation: 'read Preferences' })).Preferences as
-    QboPreferences | undefined;
-  const home = preferences?.CurrencyPrefs?.HomeCurrency;
+  const home = (await preferences(ctx))?.CurrencyPrefs?.HomeCurrency;
   const raw = { ...info, ...(home === undefined ? {} : { HomeCurrency: home }) };
   return { records: [{ platformId: info.Id, raw }], nextPageToken: null, nextSince: null };
 }

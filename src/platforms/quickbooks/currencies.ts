@@ -5,7 +5,7 @@
  * ChangeDataCapture). Without multicurrency the company has one currency and no rates, and neither is queried.
  */
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
-import { callQbo, PAGE_SIZE, queryPage } from './client.ts';
+import { PAGE_SIZE, preferences, queryPage } from './client.ts';
 import type { QboCompanyCurrency, QboExchangeRate, QboPreferences } from './native.ts';
 import { entity } from './objects.ts';
 import { perJob } from '../per-job.ts';
@@ -15,13 +15,12 @@ type Raw = Record<string, unknown>;
 async function currencyPrefs(
   ctx: ConnectorContext,
 ): Promise<{ preferences: QboPreferences | undefined; home: string | null; multiCurrency: boolean }> {
-  const preferences = (await callQbo(ctx, { method: 'GET', path: 'preferences', operation: 'read Preferences' })).Preferences as
-    QboPreferences | undefined;
-  const home = preferences?.CurrencyPrefs?.HomeCurrency?.value;
+  const prefs = await preferences(ctx);
+  const home = prefs?.CurrencyPrefs?.HomeCurrency?.value;
   return {
-    preferences,
+    preferences: prefs,
     home: home === undefined || home === '' ? null : home.toUpperCase(),
-    multiCurrency: preferences?.CurrencyPrefs?.MultiCurrencyEnabled === true,
+    multiCurrency: prefs?.CurrencyPrefs?.MultiCurrencyEnabled === true,
   };
 }
 

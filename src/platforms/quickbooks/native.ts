@@ -420,20 +420,41 @@ export interface QboReportMonth {
   Rows: QboReportRow[];
 }
 
-/** GET /query answer. */
-export interface QboQueryResponse {
-  QueryResponse?: Record<string, unknown> & { startPosition?: number; maxResults?: number; totalCount?: number };
-  time?: string;
-}
-
-/** GET /cdc answer. */
-export interface QboCdcResponse {
-  CDCResponse?: { QueryResponse?: (Record<string, unknown> & { startPosition?: number; maxResults?: number })[] }[];
-  time?: string;
-}
-
 /** Error answer of the data API. QBO writes `Fault` for data errors and `fault` (lower case) for some gateway errors. */
 export interface QboFault {
   Error?: { Message?: string; Detail?: string; code?: string; element?: string }[];
   type?: string;
+}
+
+/**
+ * Each entity the connector reads, under the key QBO answers it with (in QueryResponse, in CDC, and alone on a read
+ * by id). scripts/gen-quickbooks-contract.ts checks these types against Intuit's published schema and cuts the answer
+ * validators (./contract.ts) along them: run it after changing a type.
+ */
+export interface QboEntities {
+  Account: QboAccount;
+  Attachable: QboAttachable;
+  Bill: QboBill;
+  BillPayment: QboBillPayment;
+  Class: QboTrackingCategory;
+  CompanyCurrency: QboCompanyCurrency;
+  CompanyInfo: QboCompanyInfo;
+  CreditMemo: QboCreditMemo;
+  Customer: QboCustomer;
+  Department: QboTrackingCategory;
+  Deposit: QboDeposit;
+  Employee: QboEmployee;
+  ExchangeRate: QboExchangeRate;
+  Invoice: QboInvoice;
+  Item: QboItem;
+  JournalEntry: QboJournalEntry;
+  Payment: QboPayment;
+  Preferences: QboPreferences;
+  SalesReceipt: QboSalesReceipt;
+  TaxAgency: QboTaxAgency;
+  TaxRate: QboTaxRate;
+  Term: QboTerm;
+  Transfer: QboTransfer;
+  Vendor: QboVendor;
+  VendorCredit: QboVendorCredit;
 }

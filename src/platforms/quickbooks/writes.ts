@@ -11,6 +11,7 @@ import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.t
 import { PlatformError } from '../errors.ts';
 import type { Input } from '../inbound.ts';
 import { callQbo } from './client.ts';
+import { parseRecord } from './contract.ts';
 import type { Native } from './inbound.ts';
 
 export interface WriteSpec {
@@ -24,8 +25,8 @@ export interface WriteSpec {
 
 function recordOf(spec: WriteSpec, body: Record<string, unknown>): PlatformRecord {
   const raw = body[spec.entity];
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`QuickBooks Online answered without a ${spec.entity}`);
-  const record = raw as Record<string, unknown>;
+  if (raw === undefined) throw new Error(`QuickBooks Online answered without a ${spec.entity}`);
+  const record = parseRecord(spec.entity, raw);
   return { platformId: String(record.Id), raw: record };
 }
 
