@@ -81,6 +81,8 @@ describe('GET /events', () => {
   it('refuses bad input, missing auth and other tenants', async () => {
     expect((await get(`?type=object_deleted&access_token=${token}&resources=nope`)).statusCode).toBe(400);
     expect((await get(`?type=created&access_token=${token}`)).statusCode).toBe(400);
+    // The reference makes `type` optional: without it the same log is served.
+    expect(json(await get(`?access_token=${token}`)).events).toEqual(json(await get(`?type=object_deleted&access_token=${token}`)).events);
     expect((await get(`?type=object_deleted&access_token=${token}&limit=501`)).statusCode).toBe(400);
     expect(errorBody(await get(`?type=object_deleted&access_token=${token}&cursor=zzz`)).error_code).toBe('INVALID_CURSOR');
     expect(errorBody(await get('?type=object_deleted')).error_code).toBe('MISSING_ACCESS_TOKEN');

@@ -37,7 +37,7 @@ export const contract = defineContract({
   summary: 'Log of objects deleted on the platform (or through the API), oldest first.',
   querystring: Type.Object({
     access_token: Type.Optional(Type.String()),
-    type: StringEnum(['object_deleted'], 'Event type; object_deleted is the one logged.'),
+    type: Type.Optional(StringEnum(['object_deleted'], 'Event type; object_deleted, the one logged, when absent.')),
     cursor: Type.Optional(Type.String({ maxLength: 512 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: 'Default 500.' })),
     resources: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated resource names, e.g. bills,accounts.' })),

@@ -32990,7 +32990,7 @@ export interface operations {
     };
     listEvents: {
         parameters: {
-            query: {
+            query?: {
                 access_token?: string;
                 cursor?: string;
                 /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
@@ -32999,8 +32999,8 @@ export interface operations {
                 limit?: number;
                 /** @description Comma-separated resource names, e.g. bills,accounts. */
                 resources?: string;
-                /** @description Event type; object_deleted is the one logged. */
-                type: "object_deleted";
+                /** @description Event type; object_deleted, the one logged, when absent. */
+                type?: "object_deleted";
             };
             header?: never;
             path?: never;
