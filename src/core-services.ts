@@ -4,7 +4,7 @@
  * so a domain module never imports the request layer's Services (src/services.ts), which extends this.
  */
 import type { Config } from './config.ts';
-import type { Cipher } from './crypto/secrets.ts';
+import type { KeyRing } from './crypto/secrets.ts';
 import type { Pool } from './db/pool.ts';
 import type { Logger } from './log/logger.ts';
 import type { JobSender } from './queue/sender.ts';
@@ -12,7 +12,8 @@ import type { JobSender } from './queue/sender.ts';
 export interface CoreServices {
   config: Config;
   pool: Pool;
-  cipher: Cipher;
+  /** Seals with ENCRYPTION_KEY, opens with it or ENCRYPTION_KEY_PREVIOUS (src/crypto/secrets.ts). */
+  cipher: KeyRing;
   jobs: JobSender;
   /** The process's structured log (src/log/logger.ts); jobs add their ids with withIds. */
   log: Logger;
