@@ -19,4 +19,6 @@ export interface CoreServices {
   log: Logger;
   /** Signs file download URLs (derived from the encryption key, so every process agrees). */
   urlSigningKey: Buffer;
+  /** Accepted for file URLs too: those of ENCRYPTION_KEY_PREVIOUS's keys (a process of a rotation under way signed with one). */
+  previousUrlSigningKeys: readonly Buffer[];
 }

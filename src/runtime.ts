@@ -92,7 +92,9 @@ export async function startRuntime(options: {
     const { key: encryptionKey, source: encryptionKeySource } = await resolveEncryptionKey(config, options.log);
     // The key ring: ENCRYPTION_KEY seals, it and ENCRYPTION_KEY_PREVIOUS open (a rotation under way: docs/operations.md).
     const cipher = createKeyRing(encryptionKey, config.encryptionKeysPrevious);
-    const urlSigningKey = createHmac('sha256', encryptionKey).update('ledgerport url signing').digest();
+    const urlSigningKeyOf = (key: Buffer): Buffer => createHmac('sha256', key).update('ledgerport url signing').digest();
+    const urlSigningKey = urlSigningKeyOf(encryptionKey);
+    const previousUrlSigningKeys = config.encryptionKeysPrevious.map(urlSigningKeyOf);
     const { checkSealedWithCurrentKey } = await verifyEncryptionKey(pool, cipher, encryptionKeySource);
     if (cipher.previousKeyIds.length > 0 || !checkSealedWithCurrentKey)
       options.log(
@@ -131,6 +133,7 @@ export async function startRuntime(options: {
       idempotencyWaitMs: 10_000,
       jobs: bossSender(boss),
       urlSigningKey,
+      previousUrlSigningKeys,
       jobWaiter,
       writeSyncWaitMs: config.writeSyncWaitSeconds * 1000,
       connectionCache,

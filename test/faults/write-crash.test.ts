@@ -200,6 +200,7 @@ beforeAll(async () => {
     idempotencyWaitMs: 10_000,
     jobs: bossSender(boss),
     urlSigningKey: randomBytes(32),
+    previousUrlSigningKeys: [],
     jobWaiter: new JobWaiter(db.pool),
     writeSyncWaitMs: 10_000,
     connectionCache: new ConnectionCache(db.pool, 0),
