@@ -2,13 +2,14 @@
  * ENCRYPTION_KEY rotation on a real PostgreSQL (issue 33): every sealed column holds values sealed with key A (in
  * the layout of earlier releases and in today's); with B current and A previous, `ledgerport rotate-encryption-key`
  * re-seals them all, after which B alone opens everything and starts; a second run changes nothing. A row another
- * transaction holds is left for a later run (SKIP LOCKED), and a value sealed with a key nobody configured is named.
+ * transaction holds is left for a later run (SKIP LOCKED), a run that dies halfway loses nothing, and a value sealed
+ * with a key nobody configured is named.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCipher, createKeyRing, keyIdOf, randomToken, sealInLegacyLayout, sha256, type Cipher } from '../crypto/secrets.ts';
+import { createCipher, createKeyRing, keyIdOf, randomToken, sealInLegacyLayout, sha256, type Cipher, type KeyRing } from '../crypto/secrets.ts';
 import { ciphertextColumns, SEALED_COLUMNS, type SealedColumn } from '../sql/sealed-values.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.ts';
 import { ROOT } from '../../test/support/process.ts';
@@ -19,6 +20,7 @@ import { rotateEncryptionKey, type RotationReport } from './rotate-encryption-ke
 const A = randomBytes(32);
 const B = randomBytes(32);
 const C = randomBytes(32);
+const D = randomBytes(32);
 const ringA = createCipher(A);
 const id = (key: Buffer): string => keyIdOf(key).toString('hex');
 
@@ -236,12 +238,35 @@ describe('ledgerport rotate-encryption-key', () => {
     await openAll(createCipher(C));
   }, 60_000);
 
-  it('names each value sealed with a key it is not given, and re-seals the rest', async () => {
+  it('loses nothing when a run dies halfway: what it committed stays, what it did not is taken by the next run', async () => {
+    // From C to D; this run's sealing fails on its 20th value, inside a batch (of 6 rows at most).
+    const ring = createKeyRing(D, [C]);
+    let sealed = 0;
+    const dying: KeyRing = {
+      ...ring,
+      encrypt(plaintext) {
+        if (++sealed === 20) throw new Error('killed');
+        return ring.encrypt(plaintext);
+      },
+    };
+    const before = await openAll(ring);
+    await expect(rotateEncryptionKey(db.pool, dying, { batchSize: 6 })).rejects.toThrow('killed');
+    const underD = [...(await snapshot())].filter((v) => v.includes(`:02${id(D)}`)).length;
+    // 19 values were sealed again before it died: those of the batches it committed are stored, the dying batch's are not.
+    expect(underD).toBeGreaterThan(0);
+    expect(underD).toBeLessThan(19);
+    expect(await openAll(ring)).toEqual(before);
+    const rest = await rotateEncryptionKey(db.pool, ring, { batchSize: 6 });
+    expect(rest).toMatchObject({ resealed: before.size - underD, previous_keys_unused: true, key_check: 'resealed' });
+    expect(await openAll(createCipher(D))).toEqual(before);
+  }, 60_000);
+
+  it('names each value sealed with a key it is not given (row, column, key id), and exits 1', async () => {
     const stranger = randomBytes(32);
     const [first, second] = (await db.pool.query<{ id: string }>(`SELECT id FROM connections ORDER BY id LIMIT 2`)).rows;
     await db.pool.query(`UPDATE connections SET credentials_ciphertext = $2 WHERE id = $1`, [first?.id, createCipher(stranger).encrypt('lost')]);
     await db.pool.query(`UPDATE connections SET oauth_tokens_ciphertext = $2 WHERE id = $1`, [second?.id, sealInLegacyLayout(stranger, 'lost too')]);
-    const failed = await rotateByCli({ ENCRYPTION_KEY: C.toString('hex') });
+    const failed = await rotateByCli({ ENCRYPTION_KEY: D.toString('hex') });
     expect(failed.code).toBe(1);
     expect(failed.report).toMatchObject({ unreadable_count: 2, remaining_under_previous_keys: 0, previous_keys_unused: true });
     expect(failed.report.unreadable).toEqual([
@@ -249,13 +274,13 @@ describe('ledgerport rotate-encryption-key', () => {
         table: 'connections',
         column: 'credentials_ciphertext',
         key: { id: first?.id },
-        error: `the value is sealed with key ${id(stranger)}, which is none of the configured keys: ENCRYPTION_KEY (key ${id(C)})`,
+        error: `the value is sealed with key ${id(stranger)}, which is none of the configured keys: ENCRYPTION_KEY (key ${id(D)})`,
       },
       {
         table: 'connections',
         column: 'oauth_tokens_ciphertext',
         key: { id: second?.id },
-        error: `the value (sealed before key ids, layout 1) opens with none of the configured keys: ENCRYPTION_KEY (key ${id(C)})`,
+        error: `the value (sealed before key ids, layout 1) opens with none of the configured keys: ENCRYPTION_KEY (key ${id(D)})`,
       },
     ]);
     expect(failed.report.summary).toContain('2 values open with none of the configured keys (listed in "unreadable")');
