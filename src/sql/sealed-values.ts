@@ -95,6 +95,8 @@ export interface StaleSealedValue {
 /**
  * Up to `limit` rows of the column whose value is not sealed with the current key, after `after` in key order (null:
  * from the start), locked for the transaction; rows another transaction holds are skipped (a later pass takes them).
+ * NO KEY UPDATE: the lock an UPDATE of a non-key column takes, so rows that reference these (a connection's records,
+ * inserted by a sync meanwhile) are not held up by it.
  */
 export async function lockStaleSealedValues(
   db: Queryable,
@@ -116,7 +118,7 @@ export async function lockStaleSealedValues(
       WHERE ${staleCondition(column, '$1')} ${from}
       ORDER BY ${keyList(column)}
       LIMIT $2
-      FOR UPDATE SKIP LOCKED`,
+      FOR NO KEY UPDATE SKIP LOCKED`,
     params,
   );
   return result.rows;

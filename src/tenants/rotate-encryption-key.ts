@@ -3,7 +3,7 @@
  * previous ones (ENCRYPTION_KEY_PREVIOUS) can be dropped (docs/operations.md, "Rotating the key").
  *
  * Column by column (src/sql/sealed-values.ts), in batches of one transaction each: the batch's rows are locked
- * (FOR UPDATE SKIP LOCKED: a row an API or worker process is changing is passed over, and taken by a later pass), each
+ * (FOR NO KEY UPDATE SKIP LOCKED: a row an API or worker process is changing is passed over, and taken by a later pass), each
  * value opened with the key ring and sealed again with the current key, and written back. What is sealed with the
  * current key already is never selected, so a run stopped anywhere (a crash loses at most its open batch, rolled
  * back) is resumed by running it again, and a run with nothing left to do writes nothing. Last, once no value needs
