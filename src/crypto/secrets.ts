@@ -67,7 +67,10 @@ export function createKeyRing(current: Buffer, previous: readonly Buffer[] = [])
   const currentId = keyIdOf(current);
   // By id; the current key first, a previous key equal to it (or repeated) once.
   const keys = new Map<string, Buffer>([[currentId.toString('hex'), current]]);
-  for (const key of previous) if (!keys.has(keyIdOf(key).toString('hex'))) keys.set(keyIdOf(key).toString('hex'), key);
+  for (const key of previous) {
+    const id = keyIdOf(key).toString('hex');
+    if (!keys.has(id)) keys.set(id, key);
+  }
   const header = Buffer.concat([Buffer.from([VERSION]), currentId]);
   const known = (): string =>
     [...keys.keys()].map((id, i) => (i === 0 ? `ENCRYPTION_KEY (key ${id})` : `ENCRYPTION_KEY_PREVIOUS key ${id}`)).join(', ');
