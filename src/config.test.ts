@@ -61,6 +61,15 @@ describe('configuration', () => {
     expect(loadConfig({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).encryptionKey?.length).toBe(32);
   });
 
+  it('reads ENCRYPTION_KEY_PREVIOUS as comma-separated keys, hex or base64, and names a bad one by position', () => {
+    expect(loadConfig({}).encryptionKeysPrevious).toEqual([]);
+    const previous = loadConfig({
+      ENCRYPTION_KEY_PREVIOUS: ` ${'ab'.repeat(32)} ,${Buffer.alloc(32, 7).toString('base64')},`,
+    }).encryptionKeysPrevious;
+    expect(previous).toEqual([Buffer.from('ab'.repeat(32), 'hex'), Buffer.alloc(32, 7)]);
+    expect(() => loadConfig({ ENCRYPTION_KEY_PREVIOUS: `${'ab'.repeat(32)},short` })).toThrow(/ENCRYPTION_KEY_PREVIOUS: key 2 of 2 must be 32 bytes/);
+  });
+
   it('bounds client connections: whole-request and header timeouts, and socket caps below the open-file limit', () => {
     expect(loadConfig({}, 20_000).http).toEqual({
       requestTimeoutMs: 30_000,

@@ -17,6 +17,11 @@ export interface Config {
   dataDir: string;
   adminToken: string | null;
   encryptionKey: Buffer | null;
+  /**
+   * ENCRYPTION_KEY_PREVIOUS (comma-separated): keys still accepted for reading sealed values, never for sealing, while
+   * a rotation is under way (docs/operations.md, "Rotating the key"). Empty when unset.
+   */
+  encryptionKeysPrevious: Buffer[];
   redisUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
@@ -350,6 +355,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     problems.push('ENCRYPTION_KEY is required when NODE_ENV=production (generate one with: openssl rand -hex 32)');
   }
 
+  const encryptionKeysPrevious: Buffer[] = [];
+  const previous = (env.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((k) => k.trim());
+  previous.forEach((raw, i) => {
+    if (raw === '') return;
+    const key = parseKey(raw);
+    if (key === null)
+      problems.push(
+        `ENCRYPTION_KEY_PREVIOUS: key ${i + 1} of ${previous.length} must be 32 bytes as 64 hex characters or base64 (keys are separated by commas)`,
+      );
+    else encryptionKeysPrevious.push(key);
+  });
+
   const adminToken = env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '' ? env.ADMIN_TOKEN : null;
   if (adminToken !== null && adminToken.length < 16) {
     problems.push('ADMIN_TOKEN must be at least 16 characters long');
@@ -464,6 +481,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFileLimit: 
     dataDir: path.resolve(env.DATA_DIR !== undefined && env.DATA_DIR !== '' ? env.DATA_DIR : './data'),
     adminToken,
     encryptionKey,
+    encryptionKeysPrevious,
     redisUrl,
     logLevel: logLevel ?? 'info',
     production,

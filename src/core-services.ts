@@ -4,7 +4,7 @@
  * so a domain module never imports the request layer's Services (src/services.ts), which extends this.
  */
 import type { Config } from './config.ts';
-import type { Cipher } from './crypto/secrets.ts';
+import type { KeyRing } from './crypto/secrets.ts';
 import type { Pool } from './db/pool.ts';
 import type { Logger } from './log/logger.ts';
 import type { JobSender } from './queue/sender.ts';
@@ -12,10 +12,13 @@ import type { JobSender } from './queue/sender.ts';
 export interface CoreServices {
   config: Config;
   pool: Pool;
-  cipher: Cipher;
+  /** Seals with ENCRYPTION_KEY, opens with it or ENCRYPTION_KEY_PREVIOUS (src/crypto/secrets.ts). */
+  cipher: KeyRing;
   jobs: JobSender;
   /** The process's structured log (src/log/logger.ts); jobs add their ids with withIds. */
   log: Logger;
   /** Signs file download URLs (derived from the encryption key, so every process agrees). */
   urlSigningKey: Buffer;
+  /** Accepted for file URLs too: those of ENCRYPTION_KEY_PREVIOUS's keys (a process of a rotation under way signed with one). */
+  previousUrlSigningKeys: readonly Buffer[];
 }

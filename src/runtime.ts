@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { loadConfig, type Config } from './config.ts';
-import { createCipher } from './crypto/secrets.ts';
+import { createKeyRing } from './crypto/secrets.ts';
 import { openDatabase, type OpenDatabase } from './db/open.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
@@ -90,9 +90,16 @@ export async function startRuntime(options: {
       for (const simulator of sandbox.simulators) registerSimulator(simulator);
     }
     const { key: encryptionKey, source: encryptionKeySource } = await resolveEncryptionKey(config, options.log);
-    const cipher = createCipher(encryptionKey);
-    const urlSigningKey = createHmac('sha256', encryptionKey).update('ledgerport url signing').digest();
-    await verifyEncryptionKey(pool, cipher, encryptionKeySource);
+    // The key ring: ENCRYPTION_KEY seals, it and ENCRYPTION_KEY_PREVIOUS open (a rotation under way: docs/operations.md).
+    const cipher = createKeyRing(encryptionKey, config.encryptionKeysPrevious);
+    const urlSigningKeyOf = (key: Buffer): Buffer => createHmac('sha256', key).update('ledgerport url signing').digest();
+    const urlSigningKey = urlSigningKeyOf(encryptionKey);
+    const previousUrlSigningKeys = config.encryptionKeysPrevious.map(urlSigningKeyOf);
+    const { checkSealedWithCurrentKey } = await verifyEncryptionKey(pool, cipher, encryptionKeySource);
+    if (cipher.previousKeyIds.length > 0 || !checkSealedWithCurrentKey)
+      options.log(
+        `encryption keys: current ${cipher.currentKeyId}, previous ${cipher.previousKeyIds.join(', ') || 'none'}; ${checkSealedWithCurrentKey ? 'the key check is sealed with the current key' : 'the key check is still sealed with a previous key'}: \`ledgerport rotate-encryption-key\` re-seals every value with the current key and says when a previous key may go`,
+      );
     // Link tokens of connections written before migration 0018 are sealed now, before anything serves them.
     const sealed = await sealLegacyLinkTokens(pool, cipher);
     if (sealed > 0) options.log(`sealed the link tokens of ${sealed} connections`);
@@ -126,6 +133,7 @@ export async function startRuntime(options: {
       idempotencyWaitMs: 10_000,
       jobs: bossSender(boss),
       urlSigningKey,
+      previousUrlSigningKeys,
       jobWaiter,
       writeSyncWaitMs: config.writeSyncWaitSeconds * 1000,
       connectionCache,

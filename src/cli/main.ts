@@ -20,6 +20,7 @@
  *   ledgerport redirect-url get --id <org id>
  *   ledgerport redirect-url delete --id <org id> --environment sandbox|production
  *   ledgerport migrate
+ *   ledgerport rotate-encryption-key [--batch-size 500]
  *   ledgerport mcp [--http --port N]   (dispatched by bin/ledgerport.js to packages/mcp before this file loads)
  * Configuration comes from the same environment variables as the server.
  */
@@ -38,6 +39,7 @@ import type { Services } from '../services.ts';
 import { DELIVERY_STATUSES } from '../sql/webhook-admin.ts';
 import { DASHBOARD_ROLES } from '../sql/dashboard-users.ts';
 import { inviteUser, signInUrl } from '../users/users.ts';
+import { DEFAULT_ROTATION_BATCH, rotateEncryptionKey } from '../tenants/rotate-encryption-key.ts';
 import {
   DEFAULT_DELIVERY_LIMIT,
   getWebhookUrls,
@@ -72,6 +74,7 @@ const USAGE = `usage:
   ledgerport redirect-url delete --id <organization id> --environment sandbox|production
   ledgerport user invite --id <organization id> --email <email> [--role admin|developer|viewer]   (prints a one-time dashboard sign-in link)
   ledgerport migrate
+  ledgerport rotate-encryption-key [--batch-size N]   (re-seals every stored secret with ENCRYPTION_KEY: docs/operations.md, "Rotating the key")
   ledgerport mcp [--http [--port N] [--host H]]   (MCP server over a running API: packages/mcp/README.md)`;
 
 class UsageError extends Error {}
@@ -132,6 +135,7 @@ function parseCommandLine(argv: string[]) {
       set: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string', default: 'admin' },
+      'batch-size': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -163,6 +167,7 @@ export async function runCli(argv: string[]): Promise<void> {
     'org products',
     'org endpoints',
     'migrate',
+    'rotate-encryption-key',
     'webhook set',
     'webhook get',
     'webhook delete',
@@ -194,7 +199,9 @@ export async function runCli(argv: string[]): Promise<void> {
               ? parseEndpointsCommand(single.id, disable)
               : command === 'user invite'
                 ? parseInviteCommand(single)
-                : null;
+                : command === 'rotate-encryption-key'
+                  ? parseRotateKeyCommand(single)
+                  : null;
 
   // One command at a time: a couple of connections is plenty.
   const config = loadConfig();
@@ -220,6 +227,24 @@ export async function runCli(argv: string[]): Promise<void> {
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * rotate-encryption-key: every sealed value re-sealed with ENCRYPTION_KEY (src/tenants/rotate-encryption-key.ts). The
+ * report is printed; the exit code is 1 while a value still needs a previous key or opens with none.
+ */
+function parseRotateKeyCommand(values: Record<string, string | undefined>): ServiceCommand {
+  const raw = values['batch-size'];
+  const batchSize = raw === undefined ? DEFAULT_ROTATION_BATCH : Number(raw);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
+    throw new UsageError('--batch-size must be a whole number from 1 to 10000');
+  return async ({ pool, cipher }) => {
+    log(`re-sealing every stored secret with key ${cipher.currentKeyId} (previous keys: ${cipher.previousKeyIds.join(', ') || 'none'})`);
+    const report = await rotateEncryptionKey(pool, cipher, { batchSize, log });
+    log(report.summary);
+    if (!report.previous_keys_unused || report.unreadable_count > 0) process.exitCode = 1;
+    return report;
+  };
 }
 
 /** user invite: a dashboard user and their one-time sign-in link, as POST /admin/organizations/:id/dashboard_users. */

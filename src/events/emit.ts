@@ -8,12 +8,22 @@
  * (events.access_token_ciphertext, events.update_url_ciphertext) and its slot
  * in the stored body is null until the webhook is sent
  * (src/events/access-token-slot.ts).
+ *
+ * With traces on, the emitting span's trace context is stored with the event (events.trace_context), so each
+ * webhook delivery attempt of it continues the trace of the sync, write or request that caused it.
  */
 import type { Cipher } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { Tenant } from '../tenants/types.ts';
 import { takeSecrets } from './access-token-slot.ts';
 import { insertEvent, insertEventBatch, notifyNewEvents } from '../sql/events.ts';
+import { activeTraceContext } from '../metrics/tracing.ts';
+
+/** The active span's trace context as JSON text for events.trace_context; null (nothing stored) when traces are off. */
+function traceContextJson(): string | null {
+  const carrier = activeTraceContext();
+  return carrier === null ? null : JSON.stringify(carrier);
+}
 
 export interface NewEvent {
   tenant: Tenant;
@@ -34,6 +44,7 @@ export async function emitEvent(db: Queryable, cipher: Cipher, event: NewEvent):
     payload: JSON.stringify(payload),
     accessTokenCiphertext: accessToken === null ? null : cipher.encrypt(accessToken),
     updateUrlCiphertext: updateUrl === null ? null : cipher.encrypt(updateUrl),
+    traceContext: traceContextJson(),
   });
   await notifyNewEvents(db, id);
   return id;
@@ -62,6 +73,6 @@ export async function emitEvents(db: Queryable, cipher: Cipher, tenant: Tenant, 
     const url = updateUrl === null ? null : sealed.push(cipher.encrypt(updateUrl));
     return { connection_id: e.connectionId, type: e.type, code: e.code, payload, token, url };
   });
-  await insertEventBatch(db, tenant, JSON.stringify(rows), sealed);
+  await insertEventBatch(db, tenant, JSON.stringify(rows), sealed, traceContextJson());
   await notifyNewEvents(db, String(events.length));
 }

@@ -14,6 +14,9 @@ describe('signed file URLs', () => {
     expect(verifyFileSignature(key, 'abc', expires + 1, sig, 1_000_000)).toBe('invalid');
     expect(verifyFileSignature(randomBytes(32), 'abc', expires, sig, 1_000_000)).toBe('invalid');
     expect(verifyFileSignature(key, 'abc', expires, sig, (expires + 1) * 1000)).toBe('expired');
+    // During a key rotation: a URL signed with any configured key's signing key.
+    expect(verifyFileSignature([randomBytes(32), key], 'abc', expires, sig, 1_000_000)).toBe('ok');
+    expect(verifyFileSignature([randomBytes(32), randomBytes(32)], 'abc', expires, sig, 1_000_000)).toBe('invalid');
   });
 
   it('decode data: URLs', () => {

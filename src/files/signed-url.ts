@@ -15,10 +15,24 @@ export function signedFileUrl(publicUrl: string, key: Buffer, id: string, now = 
   return `${publicUrl}/files/${id}?expires=${expires}&signature=${signature(key, id, expires)}`;
 }
 
-export function verifyFileSignature(key: Buffer, id: string, expires: number, given: string, now = Date.now()): 'ok' | 'expired' | 'invalid' {
-  const wanted = Buffer.from(signature(key, id, expires));
+/**
+ * `key`, or during an ENCRYPTION_KEY rotation the keys of every configured encryption key (each process signs with its
+ * current one; a URL one process signed opens at any other that holds that key too).
+ */
+export function verifyFileSignature(
+  key: Buffer | readonly Buffer[],
+  id: string,
+  expires: number,
+  given: string,
+  now = Date.now(),
+): 'ok' | 'expired' | 'invalid' {
   const presented = Buffer.from(given);
-  if (wanted.length !== presented.length || !timingSafeEqual(wanted, presented)) return 'invalid';
+  const keys = Buffer.isBuffer(key) ? [key] : key;
+  const signedByOne = keys.some((k) => {
+    const wanted = Buffer.from(signature(k, id, expires));
+    return wanted.length === presented.length && timingSafeEqual(wanted, presented);
+  });
+  if (!signedByOne) return 'invalid';
   return expires * 1000 < now ? 'expired' : 'ok';
 }
 

@@ -29,6 +29,23 @@ export function withTraceContext(data: Record<string, unknown>): Record<string, 
   return carrier.traceparent === undefined ? data : { ...data, ...carrier };
 }
 
+/** The W3C trace context a stored row keeps (events.trace_context): the fields of `traceparent` and `tracestate`. */
+export type TraceCarrier = Partial<Record<(typeof CARRIER_FIELDS)[number], string>>;
+
+/**
+ * The active span's trace context, for a row that outlives it (an event, whose webhook delivery attempts continue the
+ * trace later in another process); null when tracing is off or no span is active, so nothing is written then.
+ */
+export function activeTraceContext(): TraceCarrier | null {
+  if (tracer === null) return null;
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  if (carrier.traceparent === undefined) return null;
+  return carrier.tracestate === undefined
+    ? { traceparent: carrier.traceparent }
+    : { traceparent: carrier.traceparent, tracestate: carrier.tracestate };
+}
+
 function contextOf(data: object): Context {
   const carrier: Record<string, string> = {};
   for (const field of CARRIER_FIELDS) {
@@ -39,7 +56,8 @@ function contextOf(data: object): Context {
 }
 
 /**
- * Runs `work` in a span; `parent` is a job's data (its sender's trace context), or the active context when absent.
+ * Runs `work` in a span; `parent` is a job's data or an event's stored trace context (where it began), or the active
+ * context when absent.
  * The span ends when `work` settles, with an error status when it throws.
  */
 export async function inSpan<T>(

@@ -6,6 +6,7 @@
  */
 import type { Queryable } from '../db/pool.ts';
 import type { Environment } from '../tenants/types.ts';
+import type { TraceCarrier } from '../metrics/tracing.ts';
 
 export interface ClaimedDelivery {
   id: string;
@@ -24,6 +25,8 @@ export interface ClaimedDelivery {
   update_url_ciphertext: Buffer | null;
   /** The environment's webhook URL now; null when it was removed. */
   url: string | null;
+  /** The trace the event was emitted in (traceparent, tracestate); null when traces were off. */
+  trace_context: TraceCarrier | null;
 }
 
 /** What one endpoint (organisation and environment) may still take in a claim. */
@@ -89,7 +92,7 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
        FROM due, events e
       WHERE d.id = due.id AND e.id = d.event_id
       RETURNING d.id, d.event_id, d.organization_id, d.environment, d.attempts,
-                LEAST(d.deadline_at, d.created_at + make_interval(secs => $3)) AS deadline_at, e.created_at AS event_created_at, e.payload, e.access_token_ciphertext, e.update_url_ciphertext,
+                LEAST(d.deadline_at, d.created_at + make_interval(secs => $3)) AS deadline_at, e.created_at AS event_created_at, e.payload, e.access_token_ciphertext, e.update_url_ciphertext, e.trace_context,
                 (SELECT w.url FROM webhook_endpoints w WHERE w.organization_id = d.organization_id AND w.environment = d.environment) AS url`,
     [
       limits.limit,

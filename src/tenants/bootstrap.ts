@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { makeDirectory } from '../files/make-directory.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { randomToken, sha256, type Cipher } from '../crypto/secrets.ts';
+import { randomToken, sha256, UnreadableSecretError, type Cipher, type KeyRing } from '../crypto/secrets.ts';
 import { FixableError } from '../errors/start-failure.ts';
 import { withTransaction, type Pool } from '../db/pool.ts';
 import { createOrganization, type CreatedOrganization } from './organizations.ts';
@@ -36,6 +36,7 @@ export type EncryptionKeySource = { from: 'environment' } | { from: 'file'; file
 
 export async function resolveEncryptionKey(config: Config, log: (m: string) => void): Promise<{ key: Buffer; source: EncryptionKeySource }> {
   if (config.encryptionKey !== null) return { key: config.encryptionKey, source: { from: 'environment' } };
+  // ENCRYPTION_KEY_PREVIOUS (config.encryptionKeysPrevious) joins whichever key this is in the process's key ring.
   const file = path.join(config.dataDir, 'encryption.key');
   if (existsSync(file)) {
     const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
@@ -60,36 +61,49 @@ export async function resolveEncryptionKey(config: Config, log: (m: string) => v
 const WHERE_THE_KEY_IS =
   'The right key is where the host that first started this database keeps it: its ENCRYPTION_KEY (environment, or the Secret it comes from), or, if it has none, the 64 hex characters in its DATA_DIR/encryption.key (DATA_DIR defaults to ./data in the folder it was started from; its first start logged "generated an encryption key in <file>"). Share it: on that host run `cat <its DATA_DIR>/encryption.key`, set ENCRYPTION_KEY to those characters on every host, that one included, and start again (docs/operations.md, "Encryption key"). A new key cannot read what the old one sealed.';
 
-function wrongKey(source: EncryptionKeySource): FixableError {
+/** What a key rotation left half done looks like from here, and how to finish it (docs/operations.md, "Rotating the key"). */
+const WHEN_ROTATING =
+  'If this is a key rotation: keep the key the database was using in ENCRYPTION_KEY_PREVIOUS (comma-separated, on every process) until `ledgerport rotate-encryption-key` reports that no value is left under it.';
+
+function wrongKey(source: EncryptionKeySource, detail: string): FixableError {
   if (source.from === 'environment') {
     return new FixableError(
-      'ENCRYPTION_KEY is not the key this database was set up with: stored secrets cannot be read',
-      `set ENCRYPTION_KEY to the key this database was first started with. ${WHERE_THE_KEY_IS}`,
+      `ENCRYPTION_KEY is not the key this database was set up with: stored secrets cannot be read (${detail})`,
+      `set ENCRYPTION_KEY to the key this database was first started with. ${WHEN_ROTATING} ${WHERE_THE_KEY_IS}`,
     );
   }
   if (source.generated) {
     return new FixableError(
-      `ENCRYPTION_KEY is not set, so this start generated a new key in ${source.file}, but this database was set up with another key: stored secrets cannot be read`,
+      `ENCRYPTION_KEY is not set, so this start generated a new key in ${source.file}, but this database was set up with another key: stored secrets cannot be read (${detail})`,
       `${WHERE_THE_KEY_IS} (Or copy that file over ${source.file}, mode 0600.)`,
     );
   }
   return new FixableError(
-    `the key in ${source.file} (ENCRYPTION_KEY is not set) is not the key this database was set up with: stored secrets cannot be read`,
-    `restore ${source.file} from the backup of DATA_DIR, or use the key this database was set up with. ${WHERE_THE_KEY_IS}`,
+    `the key in ${source.file} (ENCRYPTION_KEY is not set) is not the key this database was set up with: stored secrets cannot be read (${detail})`,
+    `restore ${source.file} from the backup of DATA_DIR, or use the key this database was set up with. ${WHEN_ROTATING} ${WHERE_THE_KEY_IS}`,
   );
 }
 
-/** Refuses to start with a key other than the one the stored secrets were sealed with. */
-export async function verifyEncryptionKey(pool: Pool, cipher: Cipher, source: EncryptionKeySource = { from: 'environment' }): Promise<void> {
+/**
+ * Refuses to start when no key of the ring opens the stored key-check value (sealed by the first start, re-sealed
+ * with the current key by the last step of `ledgerport rotate-encryption-key`). Says whether the check is sealed with
+ * the current key: when it is not, a rotation is under way (values under a previous key remain).
+ */
+export async function verifyEncryptionKey(
+  pool: Pool,
+  cipher: KeyRing,
+  source: EncryptionKeySource = { from: 'environment' },
+): Promise<{ checkSealedWithCurrentKey: boolean }> {
   await storeEncryptionKeyCheck(pool, JSON.stringify(cipher.encrypt(KEY_CHECK).toString('base64')));
   const sealed = Buffer.from((await encryptionKeyCheck(pool)) ?? '', 'base64');
-  let ok: boolean;
+  let opened: string;
   try {
-    ok = cipher.decrypt(sealed) === KEY_CHECK;
-  } catch {
-    ok = false;
+    opened = cipher.decrypt(sealed);
+  } catch (error) {
+    throw wrongKey(source, error instanceof UnreadableSecretError ? error.message : 'the stored key check does not open');
   }
-  if (!ok) throw wrongKey(source);
+  if (opened !== KEY_CHECK) throw wrongKey(source, 'the stored key check does not open');
+  return { checkSealedWithCurrentKey: cipher.sealedWithCurrentKey(sealed) };
 }
 
 export interface FirstStart {

@@ -130,13 +130,21 @@ export function startWebhookDispatcher(services: CoreServices, options: Dispatch
             excerpt: null,
             durationMs: 0,
           }
-        : await inSpan('webhook delivery attempt', { kind: SpanKind.CLIENT, attributes: deliverySpanAttributes(delivery) }, () =>
-            send(url, body, {
-              ...signatureHeaders(body, signingSecrets),
-              'X-Service-Event-Id': delivery.event_id,
-              'X-Service-Delivery-Id': delivery.id,
-              'X-Service-Delivery-Attempt': String(delivery.attempts),
-            }),
+        : // A child of the span the event was emitted in (its sync, write or request), so the attempt is in that trace.
+          await inSpan(
+            'webhook delivery attempt',
+            {
+              kind: SpanKind.CLIENT,
+              attributes: deliverySpanAttributes(delivery),
+              ...(delivery.trace_context === null ? {} : { parent: delivery.trace_context }),
+            },
+            () =>
+              send(url, body, {
+                ...signatureHeaders(body, signingSecrets),
+                'X-Service-Event-Id': delivery.event_id,
+                'X-Service-Delivery-Id': delivery.id,
+                'X-Service-Delivery-Attempt': String(delivery.attempts),
+              }),
           );
     // The attempt log keeps the receiver's answer, which may echo the body: no secret of ours is stored with it.
     const secrets = [...(accessToken === null ? [] : [accessToken]), ...(updateUrl === null ? [] : [linkTokenIn(updateUrl)]), ...signingSecrets];

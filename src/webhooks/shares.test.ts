@@ -14,6 +14,7 @@ const delivery = (organization: string, n: number, environment: 'sandbox' | 'pro
   access_token_ciphertext: null,
   update_url_ciphertext: null,
   url: 'https://example.com/',
+  trace_context: null,
 });
 
 describe('endpoint shares of one worker', () => {

@@ -1,7 +1,8 @@
 /**
  * Issue 33, item 3: OpenTelemetry traces. With the SDK started (an in-memory exporter in place of OTLP), one write
  * leaves one trace from the HTTP request through its pg-boss job to each platform call, continuing the caller's
- * traceparent, and the log lines written inside it carry its trace id. A webhook delivery attempt has its span.
+ * traceparent, and the log lines written inside it carry its trace id. A webhook delivery attempt has its span, in
+ * the trace of the change that emitted its event (events.trace_context); with traces off no context is stored.
  * With traces off, no part of the SDK is loaded. Against the QuickBooks Online stand-in, so platform calls are real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,10 @@ import { serviceId } from '../../src/store/ids.ts';
 import { startWriteWorkers } from '../../src/writes/worker.ts';
 import { startSyncWorkers } from '../../src/sync/worker.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
-import { startTracing, type Tracing } from '../../src/metrics/tracing-sdk.ts';
+import { startTracing, TRACER_NAME, type Tracing } from '../../src/metrics/tracing-sdk.ts';
+import { useTracer } from '../../src/metrics/tracing.ts';
+import { emitEvent } from '../../src/events/emit.ts';
+import { context, trace } from '@opentelemetry/api';
 import { tracingRequested } from '../../src/metrics/tracing-request.ts';
 
 const APP = { clientId: 'ABqbo-trace-client', clientSecret: 'qbo-trace-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
@@ -143,13 +147,58 @@ describe('traces', () => {
     expect(calls.length).toBeGreaterThan(0);
   });
 
-  it('give each webhook delivery attempt a span', async () => {
+  it('give each webhook delivery attempt a span, in the trace of the change that emitted its event', async () => {
     const attempts = await eventually(() => spans().filter((s) => s.name === 'webhook delivery attempt'), 15_000);
     expect(attempts[0]?.attributes).toMatchObject({ 'ledgerport.organization_id': t.org.organization.id, 'server.address': 'hooks.example.com' });
+    // The bill the first test wrote is announced by an event its write job emitted: that event's attempt goes on in
+    // the caller's trace, as the child of the span that emitted it, and is no new trace of its own.
+    const [inCallerTrace] = await eventually(
+      () => spans().filter((s) => s.name === 'webhook delivery attempt' && s.spanContext().traceId === CALLER_TRACE),
+      15_000,
+    );
+    expect(inCallerTrace).toBeDefined();
+    const byId = new Map(spans().map((s) => [s.spanContext().spanId, s]));
+    const emitter = byId.get(inCallerTrace === undefined ? '' : (parentOf(inCallerTrace) ?? ''));
+    expect(emitter?.name).toBe('write job');
+    expect(emitter?.spanContext().traceId).toBe(CALLER_TRACE);
+    // Every attempt of an event stored with a trace context is in that trace (the test's own syncs run outside any span).
+    const all = spans().filter((s) => s.name === 'webhook delivery attempt');
+    const stored = await t.db.pool.query<{ id: string; traceparent: string | null }>(
+      `SELECT id, trace_context->>'traceparent' AS traceparent FROM events WHERE id = ANY($1::uuid[])`,
+      [all.map((a) => String(a.attributes['ledgerport.event_id']))],
+    );
+    const traced = stored.rows.filter((r) => r.traceparent !== null);
+    expect(traced.length).toBeGreaterThan(0);
+    for (const row of traced) {
+      const attempt = all.find((a) => a.attributes['ledgerport.event_id'] === row.id);
+      expect(attempt?.spanContext().traceId).toBe(row.traceparent?.split('-')[1]);
+    }
   });
 });
 
 describe('with traces off', () => {
+  it('store no trace context with an event, even inside a span', async () => {
+    useTracer(null);
+    try {
+      const tracer = trace.getTracer('test');
+      const span = tracer.startSpan('outside ledgerport');
+      const id = await context.with(trace.setSpan(context.active(), span), () =>
+        emitEvent(t.db.pool, t.services.cipher, {
+          tenant: { organizationId: t.org.organization.id, environment: 'sandbox' },
+          connectionId: null,
+          type: 'JOB',
+          code: 'TRACE_OFF_TEST',
+          payload: {},
+        }),
+      );
+      span.end();
+      const row = await t.db.pool.query<{ trace_context: unknown }>('SELECT trace_context FROM events WHERE id = $1', [id]);
+      expect(row.rows[0]?.trace_context).toBeNull();
+    } finally {
+      useTracer(trace.getTracer(TRACER_NAME));
+    }
+  });
+
   it('are off unless an OTLP endpoint is configured', () => {
     expect(tracingRequested({})).toBe(false);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);

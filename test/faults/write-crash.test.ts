@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createConnection } from '../../src/connections/connections.ts';
 import type { ConnectionRecord } from '../../src/connections/types.ts';
-import { createCipher, sha256, type Cipher } from '../../src/crypto/secrets.ts';
+import { createCipher, sha256, type KeyRing } from '../../src/crypto/secrets.ts';
 import { registerVersionChanges } from '../../src/http/version-changes.ts';
 import { VersionRegistry } from '../../src/http/versioning.ts';
 import { createBoss, type PgBoss } from '../../src/queue/boss.ts';
@@ -60,7 +60,7 @@ const DEADLINE_MS = 240_000;
 const STARTED_LINE = 'ledgerport worker started';
 
 let db: TestDatabase;
-let cipher: Cipher;
+let cipher: KeyRing;
 let boss: PgBoss;
 let services: Services;
 let tenant: Tenant;
@@ -200,6 +200,7 @@ beforeAll(async () => {
     idempotencyWaitMs: 10_000,
     jobs: bossSender(boss),
     urlSigningKey: randomBytes(32),
+    previousUrlSigningKeys: [],
     jobWaiter: new JobWaiter(db.pool),
     writeSyncWaitMs: 10_000,
     connectionCache: new ConnectionCache(db.pool, 0),

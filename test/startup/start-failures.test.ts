@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCipher } from '../../src/crypto/secrets.ts';
+import { createCipher, keyIdOf } from '../../src/crypto/secrets.ts';
 import { verifyEncryptionKey } from '../../src/tenants/bootstrap.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { randomPort, ROOT, startService, waitForOk } from '../support/process.ts';
@@ -143,9 +143,18 @@ describe('a start that fails says what to do', () => {
   it('the wrong ENCRYPTION_KEY: says to set the original one', async () => {
     const db = await createTestDatabase('embedded');
     try {
-      await verifyEncryptionKey(db.pool, createCipher(randomBytes(32)));
-      const failed = await failedStart({ DATABASE_URL: db.url, ENCRYPTION_KEY: randomBytes(32).toString('hex') });
-      expectAdvice(failed, 'ENCRYPTION_KEY is not the key', 'set ENCRYPTION_KEY to the key this database was first started with');
+      const original = randomBytes(32);
+      await verifyEncryptionKey(db.pool, createCipher(original));
+      const other = randomBytes(32);
+      const failed = await failedStart({ DATABASE_URL: db.url, ENCRYPTION_KEY: other.toString('hex') });
+      expectAdvice(
+        failed,
+        'ENCRYPTION_KEY is not the key',
+        'set ENCRYPTION_KEY to the key this database was first started with',
+        // Which key the database needs and which this process has, by key id; and how a rotation avoids this.
+        `sealed with key ${keyIdOf(original).toString('hex')}, which is none of the configured keys: ENCRYPTION_KEY (key ${keyIdOf(other).toString('hex')})`,
+        'keep the key the database was using in ENCRYPTION_KEY_PREVIOUS',
+      );
     } finally {
       await db.close();
     }

@@ -89,6 +89,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     idempotencyWaitMs: options.idempotencyWaitMs ?? 10_000,
     jobs: { send: () => Promise.reject(new Error('jobs not started')) },
     urlSigningKey: randomBytes(32),
+    previousUrlSigningKeys: [],
     jobWaiter: new JobWaiter(db.pool),
     writeSyncWaitMs: options.writeSyncWaitMs ?? 10_000,
     connectionCache: new ConnectionCache(db.pool, config.connectionCacheSeconds),

@@ -33,6 +33,7 @@ export async function servedOpenApiDocument(env: Record<string, string> = {}): P
     idempotencyWaitMs: 0,
     jobs: { send: () => Promise.reject(new Error('no jobs here')) },
     urlSigningKey: randomBytes(32),
+    previousUrlSigningKeys: [],
     jobWaiter: new JobWaiter(pool),
     writeSyncWaitMs: 0,
     connectionCache: new ConnectionCache(pool, 0),

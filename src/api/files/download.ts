@@ -33,7 +33,8 @@ export const contract = defineContract({
 
 export default defineEndpoint(contract, async (request, reply) => {
   const { id } = request.params;
-  const verdict = verifyFileSignature(request.server.services.urlSigningKey, id, request.query.expires, request.query.signature);
+  const { urlSigningKey, previousUrlSigningKeys } = request.server.services;
+  const verdict = verifyFileSignature([urlSigningKey, ...previousUrlSigningKeys], id, request.query.expires, request.query.signature);
   if (verdict !== 'ok') {
     throw new ServiceError(
       'INVALID_CREDENTIALS',
