@@ -40,7 +40,8 @@ echo "== helm template: value sets"
 "$helm" template lp "$CHART" -f "$VALUES" >"$out/defaults.yaml"
 "$helm" template lp "$CHART" -f "$VALUES" --set serviceMonitor.enabled=true --set api.autoscaling.enabled=false \
   --set api.podDisruptionBudget.enabled=false --set config.redisUrl=redis://redis:6379 \
-  --set-json 'extraEnv=[{"name":"OIDC_ISSUER","value":"https://id.example.com"}]' >"$out/monitored.yaml"
+  --set-json 'extraEnv=[{"name":"OIDC_ISSUER","value":"https://id.example.com"}]' \
+  --set-json "secrets.encryptionKeyPrevious=\"$(printf '%064d' 1),$(printf '%064d' 2)\"" >"$out/monitored.yaml"
 "$helm" template lp "$CHART" --set existingSecret=ledgerport-secrets --set migrations.enabled=false \
   --set serviceAccount.create=false >"$out/existing-secret.yaml"
 for kind in Deployment Service HorizontalPodAutoscaler PodDisruptionBudget Job Secret ServiceAccount; do
@@ -50,6 +51,13 @@ for kind in Deployment Service HorizontalPodAutoscaler PodDisruptionBudget Job S
   }
 done
 grep -q '^kind: ServiceMonitor$' "$out/monitored.yaml"
+# A key rotation's previous keys reach the Secret, and every process reads them from it (optional when absent).
+grep -q "^  ENCRYPTION_KEY_PREVIOUS: \"$(printf '%064d' 1),$(printf '%064d' 2)\"$" "$out/monitored.yaml"
+if grep -q '^  ENCRYPTION_KEY_PREVIOUS:' "$out/defaults.yaml"; then
+  echo "the default rendering puts ENCRYPTION_KEY_PREVIOUS in the Secret"
+  exit 1
+fi
+[ "$(grep -c 'key: ENCRYPTION_KEY_PREVIOUS, optional: true' "$out/defaults.yaml")" = 3 ]
 if grep -q '^kind: Secret$' "$out/existing-secret.yaml"; then
   echo "existingSecret still renders a Secret"
   exit 1
@@ -66,6 +74,7 @@ refuses() {
 refuses "no secrets and no existingSecret"
 refuses "a log level the service does not know" -f "$VALUES" --set config.logLevel=loud
 refuses "an encryption key of the wrong length" -f "$VALUES" --set secrets.encryptionKey=abc
+refuses "a previous encryption key of the wrong length" -f "$VALUES" --set-json "secrets.encryptionKeyPrevious=\"$(printf '%064d' 1),abc\""
 refuses "a DATABASE_URL that is not postgres://" -f "$VALUES" --set secrets.databaseUrl=mysql://db/x
 refuses "a grace period shorter than the service's 30 s shutdown" -f "$VALUES" --set terminationGracePeriodSeconds=10
 

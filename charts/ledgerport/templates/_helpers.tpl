@@ -37,7 +37,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
 {{- end -}}
 
-{{/* The environment every process shares: the Secret's three keys, then config, then extraEnv. */}}
+{{/* The environment every process shares: the Secret's keys, then config, then extraEnv. */}}
 {{- define "ledgerport.env" -}}
 {{- $secret := include "ledgerport.secretName" . -}}
 {{- range $name := list "DATABASE_URL" "ENCRYPTION_KEY" "ADMIN_TOKEN" }}
@@ -45,6 +45,10 @@ app.kubernetes.io/component: {{ .component }}
   valueFrom:
     secretKeyRef: {name: {{ $secret }}, key: {{ $name }}}
 {{- end }}
+{{- /* Only during a key rotation (docs/operations.md, "Rotating the key"): absent from the Secret, absent here. */}}
+- name: ENCRYPTION_KEY_PREVIOUS
+  valueFrom:
+    secretKeyRef: {name: {{ $secret }}, key: ENCRYPTION_KEY_PREVIOUS, optional: true}
 {{- $c := .Values.config }}
 - {name: NODE_ENV, value: production}
 - {name: DATA_DIR, value: /var/lib/ledgerport}
