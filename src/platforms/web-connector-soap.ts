@@ -137,7 +137,7 @@ function envelope(content: Record<string, unknown>): string {
  */
 export function webConnectorAnswer(operation: WebConnectorOperation, result: string | number | readonly string[]): string {
   const value = typeof result === 'string' || typeof result === 'number' ? String(result) : { string: [...result] };
-  // An empty string must still be an element (suppressEmptyNode would drop it): its text is written explicitly.
+  // An empty string must still be an element, written <xResult/> (the empty string to .NET): a bare "" would be dropped.
   const resultElement = value === '' ? { '#text': '' } : value;
   return envelope({ [`${operation}Response`]: { '@_xmlns': QBWC_NAMESPACE, [`${operation}Result`]: resultElement } });
 }

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessTokenOf } from '../../../src/connections/connections.ts';
+import { runMaintenance } from '../../../src/jobs/queues.ts';
 import type { CreatedOrganization } from '../../../src/tenants/organizations.ts';
 import { isRecord } from '../../../src/platforms/json.ts';
 import { getConnector, registerConnector } from '../../../src/platforms/registry.ts';
@@ -155,8 +156,11 @@ describe('platforms that call us: DESKBOOKS through the Web Connector', () => {
     const served = await customers(main);
     expect(served.map((c) => c.customer_name).sort()).toEqual(['Acme Ltd', 'Birch & Co', 'Cedar Inc', 'Dune LLC', 'Elm GmbH']);
     expect(served.find((c) => c.customer_name === 'Acme Ltd')).toMatchObject({ email: 'acme@example.com', status: 'active' });
-    // Answered requests stay with their run; none waits.
+    // None waits; the answers of the run, now over, go with the maintenance job.
     expect(await count(`SELECT count(*) AS n FROM polled_requests WHERE connection_id = $1 AND status IN ('pending', 'sent')`, [main.id])).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM polled_requests WHERE connection_id = $1 AND status = 'answered'`, [main.id])).toBe(3);
+    expect((await runMaintenance(t.services)).polledRequestsPruned).toBeGreaterThanOrEqual(3);
+    expect(await count(`SELECT count(*) AS n FROM polled_requests WHERE connection_id = $1`, [main.id])).toBe(0);
   }, 90_000);
 
   it('says "none" when there is nothing to do', async () => {
