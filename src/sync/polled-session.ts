@@ -18,6 +18,7 @@ import { QUEUES } from '../queue/names.ts';
 import { answerPolledRequest } from '../sql/answer-polled-request.ts';
 import { claimPolledRequest } from '../sql/claim-polled-request.ts';
 import { closePolledTicket } from '../sql/close-polled-ticket.ts';
+import { markIndeterminate } from '../sql/write-jobs.ts';
 import { findPolledEndpointByUsername } from '../sql/find-polled-endpoint.ts';
 import { touchPolledTicket } from '../sql/find-polled-ticket.ts';
 import { openPolledTicket } from '../sql/open-polled-ticket.ts';
@@ -64,7 +65,14 @@ export async function sendRequest(services: Services, ticket: string): Promise<s
   const key = ticketKey(ticket);
   const session = await touchPolledTicket(services.pool, key, TICKET_SECONDS);
   if (session === null) return '';
-  const claimed = await claimPolledRequest(services.pool, session.connectionId, key);
+  const claimed = await withTransaction(services.pool, async (db) => {
+    const request = await claimPolledRequest(db, session.connectionId, key);
+    // Once the platform has a write, it may apply it: syncs wait for the write to record its outcome
+    // (findUnresolvedWrite), so a page read after it never announces the written record without the write's job_id.
+    const writeJobId = request?.writeJobId ?? null;
+    if (writeJobId !== null) await markIndeterminate(db, writeJobId);
+    return request;
+  });
   if (claimed !== null) {
     await setPolledTicketError(services.pool, key, '');
     if (claimed.issued > 1) services.log.info({ connection_id: session.connectionId, polled_request_id: claimed.id }, 'polled request issued again');

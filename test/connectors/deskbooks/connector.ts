@@ -161,6 +161,9 @@ export const deskbooksConnector: Connector = {
       handler: {
         read: (ctx, request) => readCustomers(ctx, request.since, request.pageToken),
         create: addCustomer,
+        // Once the program had the add, the write is indeterminate until its answer is in: the same request, under the
+        // same key, is the lookup (answered: its customer; not yet: the job keeps waiting; never twice: its requestID).
+        findCreated: addCustomer,
         map: mapCustomer,
       },
     },

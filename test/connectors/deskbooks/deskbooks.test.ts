@@ -219,6 +219,10 @@ describe('platforms that call us: DESKBOOKS through the Web Connector', () => {
       receiver.bodies.find((b) => b.code === 'CUSTOMER_CREATED' && (b.customer as Json | undefined)?.customer_name === 'Fig Partners'),
     );
     expect(created).toMatchObject({ connection_id: main.id, job_id: jobId });
+    // The follow-up sync read the new customer too, and announced it no second time.
+    await allRunsDone(main.id);
+    const fig = (b: Json) => (b.customer as Json | undefined)?.customer_name === 'Fig Partners';
+    expect(receiver.bodies.filter((b) => fig(b) && b.code === 'CUSTOMER_CREATED')).toHaveLength(1);
   }, 60_000);
 
   it('issues a request again when a session stops between sendRequestXML and receiveResponseXML', async () => {
