@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessTokenOf } from '../../../src/connections/connections.ts';
 import { runMaintenance } from '../../../src/jobs/queues.ts';
+import { buildApp } from '../../../src/app.ts';
 import type { CreatedOrganization } from '../../../src/tenants/organizations.ts';
 import { isRecord } from '../../../src/platforms/json.ts';
 import { getConnector, registerConnector } from '../../../src/platforms/registry.ts';
@@ -163,6 +164,26 @@ describe('platforms that call us: DESKBOOKS through the Web Connector', () => {
     expect(await count(`SELECT count(*) AS n FROM polled_requests WHERE connection_id = $1`, [main.id])).toBe(0);
   }, 90_000);
 
+  it('serves one session from two API processes, call by call', async () => {
+    // A second API process over the same database: nothing of a session lives in a process.
+    const second = await buildApp(t.services, { logger: false });
+    try {
+      const dune = [...company.customers.values()].find((c) => c.Name === 'Dune LLC');
+      if (dune === undefined) throw new Error('no Dune');
+      company.edit(dune.ListID, (c) => {
+        c.Email = 'hello@dune.example.com';
+      });
+      await requestSync(t.db.pool, t.services.jobs, main.id, { kind: 'incremental', trigger: 'api', details: {} });
+      const session = await new WebConnector([t.app, second], main.username, main.password, company).run();
+      expect(session.requests).toHaveLength(1);
+      expect(session.closed).toBe('OK');
+      await allRunsDone(main.id);
+      expect((await customers(main)).find((c) => c.customer_name === 'Dune LLC')).toMatchObject({ email: 'hello@dune.example.com' });
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+
   it('says "none" when there is nothing to do', async () => {
     const session = await new WebConnector(t.app, main.username, main.password, company).run();
     expect(session.authenticate[1]).toBe('none');
@@ -186,7 +207,9 @@ describe('platforms that call us: DESKBOOKS through the Web Connector', () => {
       receiver.bodies.find((b) => b.code === 'CUSTOMER_UPDATED' && (b.customer as Json | undefined)?.platform_id === acme.ListID),
     );
     expect(event).toMatchObject({ connection_id: main.id, customer: { customer_name: 'Acme Holdings Ltd' } });
-    expect(receiver.bodies.filter((b) => b.code === 'CUSTOMER_UPDATED')).toHaveLength(1);
+    expect(
+      receiver.bodies.filter((b) => b.code === 'CUSTOMER_UPDATED' && (b.customer as Json | undefined)?.platform_id === acme.ListID),
+    ).toHaveLength(1);
   }, 60_000);
 
   it('queues a write and applies it on the next session', async () => {

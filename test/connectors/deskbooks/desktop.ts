@@ -174,17 +174,28 @@ export interface SessionLog {
   closed: string | null;
 }
 
-/** Intuit's Web Connector, one scheduled run: the session's steps, recorded. */
+/**
+ * Intuit's Web Connector, one scheduled run: the session's steps, recorded. Given several API processes (apps over one
+ * database), each call goes to the next, as a load balancer may send them.
+ */
 export class WebConnector {
-  private readonly app: FastifyInstance;
+  private readonly apps: readonly FastifyInstance[];
   private readonly username: string;
   private readonly password: string;
   private readonly company: DeskBooksCompany;
-  constructor(app: FastifyInstance, username: string, password: string, company: DeskBooksCompany) {
-    this.app = app;
+  private calls = 0;
+  constructor(apps: FastifyInstance | readonly FastifyInstance[], username: string, password: string, company: DeskBooksCompany) {
+    this.apps = Array.isArray(apps) ? apps : [apps];
     this.username = username;
     this.password = password;
     this.company = company;
+  }
+
+  /** The API process the next call goes to. */
+  private get app(): FastifyInstance {
+    const app = this.apps[this.calls++ % this.apps.length];
+    if (app === undefined) throw new Error('no API process to call');
+    return app;
   }
 
   async run(options: SessionOptions = {}): Promise<SessionLog> {
