@@ -312,6 +312,16 @@ describe('platforms that call us: DESKBOOKS through the Web Connector', () => {
     await allRunsDone(main.id);
   }, 60_000);
 
+  it('ends the session when the Web Connector cannot open the company file (connectionError)', async () => {
+    const auth = await soapCall(t.app, 'authenticate', { strUserName: main.username, strPassword: main.password });
+    const [ticket = ''] = isRecord(auth.result) && Array.isArray(auth.result.string) ? auth.result.string.map(String) : [];
+    expect(ticket).not.toBe('');
+    const answer = await soapCall(t.app, 'connectionError', { ticket, hresult: '0x80040408', message: 'Could not start QuickBooks.' });
+    expect(answer.result).toBe('done');
+    expect((await soapCall(t.app, 'getLastError', { ticket })).result).toMatch(/Unknown or expired ticket/);
+    expect(await count('SELECT count(*) AS n FROM polled_tickets WHERE connection_id = $1', [main.id])).toBe(0);
+  });
+
   it('answers malformed SOAP with a 400 SOAP Fault and changes nothing', async () => {
     const before = await count('SELECT count(*) AS n FROM polled_tickets');
     const send = (payload: string, contentType = 'text/xml') =>
