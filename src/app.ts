@@ -21,6 +21,7 @@ import { adminEndpoints, dashboardEndpoints, platformWebhookEndpoints, publicEnd
 import { HeldRefusals } from './http/held-refusals.ts';
 import { emptyAnswerWhereWanted, PLATFORM_WEBHOOK_BODY_LIMIT, refuseBlockedWebhookSenders } from './api/platform-webhooks/receive.ts';
 import { registerLinkRoutes } from './link/routes.ts';
+import { registerWebConnector } from './api/web-connector/soap.ts';
 import { registerDashboard } from './dashboard/routes.ts';
 import { DASHBOARD_ICON, WORDMARK } from './dashboard/assets.ts';
 import { AuthFailureThrottle } from './ratelimit/auth-failures.ts';
@@ -136,6 +137,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     registerEndpoint(app, endpoint, VERSIONED_PREFIX);
   }
   registerLinkRoutes(app);
+  // Platforms that call us: Intuit's Web Connector's SOAP calls (docs/connectors.md, "Platforms that call us").
+  registerWebConnector(app);
   registerDashboard(app);
   // The optional plugins' own pages (SANDBOX's bank feed linking), served here because they run in this process.
   for (const mount of options.mounts ?? []) mount(app);

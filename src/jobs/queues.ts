@@ -10,6 +10,7 @@ import { startSyncWorkers } from '../sync/worker.ts';
 import { forgetOldIdempotencyKeys } from '../sql/write-jobs.ts';
 import { deleteOldWebhookReceipts } from '../sql/platform-webhooks.ts';
 import { pruneRequestLogs } from '../sql/prune-request-logs.ts';
+import { prunePolledRequests } from '../sql/prune-polled-requests.ts';
 import { withIds } from '../log/logger.ts';
 import { requeueStaleWriteJobs, startWriteWorkers } from '../writes/worker.ts';
 import { QUEUES } from '../queue/names.ts';
@@ -44,7 +45,7 @@ export async function createQueues(boss: PgBoss): Promise<void> {
 
 /**
  * Housekeeping (every 15 minutes): expired idempotency records go after their 24 h; writes nobody drives are queued
- * again; the request log keeps its age and size bounds.
+ * again; the request log keeps its age and size bounds; answers of platforms that call us go with their jobs.
  */
 export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs' | 'config'>): Promise<{
   idempotencyKeysDeleted: number;
@@ -52,6 +53,7 @@ export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs
   writeJobsRequeued: number;
   platformWebhooksForgotten: number;
   requestLogRowsPruned: number;
+  polledRequestsPruned: number;
 }> {
   return {
     idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(services.pool),
@@ -60,6 +62,8 @@ export async function runMaintenance(services: Pick<CoreServices, 'pool' | 'jobs
     // Platform webhook receipts are for an operator looking back at a few days.
     platformWebhooksForgotten: await deleteOldWebhookReceipts(services.pool, 7),
     requestLogRowsPruned: await pruneRequestLogs(services.pool, services.config.requestLog),
+    // Platforms that call us: answers of runs and writes that are over (docs/connectors.md, "Platforms that call us").
+    polledRequestsPruned: await prunePolledRequests(services.pool),
   };
 }
 

@@ -6,6 +6,7 @@ import { failureStatus, finish, identify, page, reportLinkError, type FlowContex
 import { missingFieldsMessage } from './messages.ts';
 import { destination, type Kept } from './params.ts';
 import { credentialsPage } from './views.ts';
+import { finishPolled } from './polled.ts';
 
 /** Subject of the credential form's CSRF token: the flow it belongs to. */
 export const formSubject = (connection: LinkConnection): string => `link:${connection.linkToken}`;
@@ -85,6 +86,10 @@ export async function submitCredentials(
       error: checked.message,
       invalid: retryable ? [] : fields.map((f) => f.field),
     });
+  }
+  // A platform that calls us: the end user leaves with what to install (the .qwc file and its password).
+  if (connector.polled !== undefined) {
+    return finishPolled(ctx, connection, connector, { credentials, identity: checked.identity }, destination(redirect, connector.id, kept));
   }
   return finish(
     ctx,

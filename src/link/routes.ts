@@ -42,6 +42,7 @@ import {
 } from './params.ts';
 import { checkRedirect } from './redirect.ts';
 import { LINK_SCRIPT } from './script.ts';
+import { registerQwcDownload } from './polled.ts';
 import type { AuthAttempt, Blocked } from '../ratelimit/auth-failures.ts';
 import { donePage, messagePage, notFoundPage, pickerPage } from './views.ts';
 import { countThrottled } from '../metrics/registry.ts';
@@ -58,6 +59,7 @@ export function registerLinkRoutes(app: FastifyInstance): void {
       .send(LINK_SCRIPT),
   );
   void app.register(linkPages, { prefix: '/link' });
+  registerQwcDownload(app);
 }
 
 function send(reply: FastifyReply, outcome: Outcome): FastifyReply {

@@ -9,6 +9,7 @@
  */
 import type { PlatformHttp } from './http.ts';
 import type { PlatformLimits } from './limit-types.ts';
+import type { PolledExchange, PolledPlatform } from './polled.ts';
 
 export type { CostBucket, OperationRate, PlatformLimits } from './limit-types.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
@@ -202,6 +203,8 @@ export interface ConnectorContext extends AuthContext {
   ref(type: UnifiedObjectType, platformId: string | number | null | undefined): string | null;
   /** Platform id of an object of this connection, from its service id (writes). */
   platformIdOf(type: UnifiedObjectType, serviceId: string): Promise<string | null>;
+  /** A platform that calls us (Connector.polled): the job's platform calls, queued until the platform asks for them. */
+  polled?: PolledExchange | null;
 }
 
 /** One record as read from the platform. */
@@ -446,6 +449,8 @@ export interface Connector {
   limits: PlatformLimits;
   /** The platform's webhooks, where it has them and we receive them. */
   webhooks?: InboundWebhooks;
+  /** The platform calls us (QuickBooks Desktop's Web Connector) instead of being called: src/platforms/polled.ts. */
+  polled?: PolledPlatform;
   /** Operations beyond the per-object writes (attachments, bank feeds). */
   actions?: ConnectorActions;
   /** Address of an object on the platform, for platform_url. */

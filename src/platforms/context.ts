@@ -16,6 +16,9 @@ import { recordSpan, SpanKind } from '../metrics/tracing.ts';
 import { createPlatformHttp, HTTP_DEFAULTS, realSleep, type AttemptEvent, type FetchLike } from './http.ts';
 import { createSharedLimiter, type SharedLimiter } from './shared-limits.ts';
 import { connectionFetch } from './simulators.ts';
+import { NO_EXCHANGE, type PolledExchange } from './polled.ts';
+import { polledExchange } from './polled-queue.ts';
+import type { PolledWaiter } from '../sql/queue-polled-request.ts';
 
 /** The simulator's fetch for a simulated connection, as createPlatformHttp's option; nothing (the network) otherwise. */
 export function simulatorFetch(platform: string, simulated: boolean): { fetch?: FetchLike } {
@@ -49,6 +52,15 @@ export interface ContextInput {
   signal?: AbortSignal;
   /** The job's log (its ids bound): every platform call is a debug line on it. */
   log?: Logger;
+  /** The sync run or write job this context serves: a platform that calls us queues its requests for it. */
+  polledWaiter?: PolledWaiter;
+}
+
+/** ctx.polled: the job's queue for a platform that calls us; none for other platforms. */
+function polledOf(input: ContextInput): PolledExchange | null {
+  const platform = input.connector.polled;
+  if (platform === undefined) return null;
+  return input.polledWaiter === undefined ? NO_EXCHANGE : polledExchange(input.db, input.connectionId, input.polledWaiter, platform);
 }
 
 function statusClass(event: AttemptEvent): string {
@@ -163,6 +175,7 @@ export function connectorContext(input: ContextInput): ConnectorContext {
       if (platformId === null || platformId === undefined || platformId === '') return null;
       return serviceId(connectionId, type, String(platformId));
     },
+    polled: polledOf(input),
     async platformIdOf(type: UnifiedObjectType, id: string) {
       // Not a service id at all: unknown, rather than a query PostgreSQL refuses (invalid input syntax for type uuid).
       if (!isServiceId(id)) return null;

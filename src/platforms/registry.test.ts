@@ -286,4 +286,18 @@ describe('connector interface v2 at registration', () => {
       'object "account" has a bulk read but its capabilities say read: false',
     );
   });
+
+  it('checks a platform that calls us: no credential field to type, and a .qwc file the Web Connector accepts', () => {
+    const file = { appName: 'Ledgerport', appDescription: 'Test', qbType: 'QBFS', runEveryMinutes: 15 } as const;
+    const polled = { client: 'web-connector', file } as const;
+    expect(validateConnector(testConnector({ auth: { type: 'credentials', fields: [] }, polled }))).toEqual([]);
+    expect(validateConnector(testConnector({ polled }))).toContain(
+      'polled: auth must be credentials without fields (the link page hands out the .qwc file and its password)',
+    );
+    expect(
+      validateConnector(
+        testConnector({ auth: { type: 'credentials', fields: [] }, polled: { ...polled, file: { ...file, appName: ' ', runEveryMinutes: 0 } } }),
+      ),
+    ).toEqual(['polled.file.appName is empty', 'polled.file.runEveryMinutes must be an integer from 1 to 1440']);
+  });
 });

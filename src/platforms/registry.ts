@@ -80,7 +80,7 @@ export function validateConnector(connector: Connector): string[] {
   if (!KINDS.has(connector.kind)) problems.push(`kind "${connector.kind}" is not one of ${[...KINDS].join(', ')}`);
   if (!hasFunction(connector, 'identify')) problems.push('identify is not a function');
   if (connector.platformUrl !== undefined && !hasFunction(connector, 'platformUrl')) problems.push('platformUrl is not a function');
-  problems.push(...authProblems(connector), ...limitProblems(connector));
+  problems.push(...authProblems(connector), ...limitProblems(connector), ...polledProblems(connector));
   const entries = Object.entries(connector.objects);
   if (entries.length === 0) problems.push('declares no objects');
   for (const [type, entry] of entries) {
@@ -107,6 +107,25 @@ function authProblems(connector: Connector): string[] {
     ];
   }
   return credentialFieldProblems(auth.fields);
+}
+
+/**
+ * A platform that calls us (src/platforms/polled.ts) has nothing for the end user to type, and its .qwc file must be one
+ * the Web Connector accepts (QBWC programmer's guide: a name and a schedule in whole minutes; QBType is typed).
+ */
+function polledProblems(connector: Connector): string[] {
+  const polled = connector.polled;
+  if (polled === undefined) return [];
+  const problems: string[] = [];
+  if (connector.auth.type !== 'credentials' || connector.auth.fields.length > 0) {
+    problems.push('polled: auth must be credentials without fields (the link page hands out the .qwc file and its password)');
+  }
+  if (polled.file.appName.trim() === '') problems.push('polled.file.appName is empty');
+  if (!isPositiveInt(polled.file.runEveryMinutes, 24 * 60)) problems.push('polled.file.runEveryMinutes must be an integer from 1 to 1440');
+  if (polled.answerCheckMs !== undefined && !isPositiveInt(polled.answerCheckMs, 3_600_000)) {
+    problems.push('polled.answerCheckMs must be an integer from 1 to 3600000');
+  }
+  return problems;
 }
 
 function credentialFieldProblems(fields: readonly CredentialFieldSpec[]): string[] {

@@ -104,7 +104,12 @@ async function pollUntilReady(
 }
 
 /** Queues the run again for the next poll; waiting spends none of its attempts. */
-export async function waitForExport(services: CoreServices, runId: string, connectionId: string, pending: ExportPending): Promise<Date> {
+export async function waitForExport(
+  services: CoreServices,
+  runId: string,
+  connectionId: string,
+  pending: Pick<ExportPending, 'retryAfterMs'>,
+): Promise<Date> {
   const seconds = Math.max(MIN_POLL_SECONDS, Math.ceil(pending.retryAfterMs / 1000));
   await withTransaction(services.pool, async (db) => {
     await requeueRunForPause(db, runId, null, true);

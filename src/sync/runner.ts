@@ -31,6 +31,7 @@ import { countRunDeletions, countRunPage } from '../sql/sync-run-objects.ts';
 import { syncRunDuration, syncRuns, syncStartDelay } from '../metrics/registry.ts';
 import { entityToObjectType, objectTypeToEntity, type SyncConfig } from '../connections/sync-config.ts';
 import { ExportPending, pageReader, waitForExport } from './bulk-read.ts';
+import { AnswerPending } from '../platforms/polled.ts';
 import { dropReadSyncExport } from '../sql/drop-read-sync-export.ts';
 import { withConnectionPageLock } from './lock.ts';
 import { cancelFollowUpsAfterInitial, releaseFollowUpsAfterInitial } from './requests.ts';
@@ -197,6 +198,7 @@ async function runLocked(
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
         environment: connection.environment,
         simulated: connection.simulated,
+        polledWaiter: { syncRunId: run.id },
         ...(await jobTokens(services, connection, connector, signal)),
       });
       await resumingAfterConnectionLoss(lockClient, async () => {
@@ -210,6 +212,12 @@ async function runLocked(
       if (error instanceof ExportPending) {
         const next = await waitForExport(services, run.id, connection.id, error);
         log.info({ export_id: error.exportId, next_poll_at: next.toISOString() }, 'sync run waits for the platform export');
+        return 'waiting';
+      }
+      // A platform that calls us has the run's request: the answer wakes the run (src/sync/polled-session.ts).
+      if (error instanceof AnswerPending) {
+        const next = await waitForExport(services, run.id, connection.id, error);
+        log.info({ polled_request_id: error.requestId, next_check_at: next.toISOString() }, 'sync run waits for the platform to call');
         return 'waiting';
       }
       if (error instanceof UnresolvedWrite || isConnectionLoss(error)) {

@@ -51,6 +51,7 @@ import { activePause, pausePlatformCalls } from '../sql/platform-pauses.ts';
 import type { WriteJobData } from './accept.ts';
 import { rateLimitedFailure, rateLimitVerdict, writeBackoffSeconds } from './rate-limit-budget.ts';
 import { DailyBudgetSpent } from '../platforms/daily-budget.ts';
+import { AnswerPending } from '../platforms/polled.ts';
 
 /** Attempts before a job fails for good; pg-boss's own retry limit is higher, so this one decides. */
 export const MAX_WRITE_ATTEMPTS = 8;
@@ -218,6 +219,7 @@ async function applyWrite(
         credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
         environment: connection.environment,
         simulated: connection.simulated,
+        polledWaiter: { writeJobId: job.id },
         ...(await jobTokens(services, connection, connector, signal)),
       }),
       idempotencyKey: job.id,
@@ -366,6 +368,20 @@ async function finishFailed(services: CoreServices, job: WriteJob, connection: C
   });
 }
 
+/**
+ * A platform that calls us has the write's request (src/platforms/polled.ts): the job waits, spending no attempt, until
+ * the platform's answer wakes it (src/sync/polled-session.ts); this entry only looks again if that wake-up was lost.
+ */
+async function waitForPlatformCall(services: CoreServices, job: WriteJob, pending: AnswerPending): Promise<ExecuteOutcome> {
+  await withTransaction(services.pool, async (db) => {
+    await releaseForPause(db, job.id);
+    const seconds = Math.max(1, Math.ceil(pending.retryAfterMs / 1000));
+    await services.jobs.send(QUEUES.write, { jobId: job.id }, { startAfterSeconds: seconds, singletonKey: `polled:${job.id}` }, db);
+  });
+  services.log.info({ polled_request_id: pending.requestId }, 'write waits for the platform to call');
+  return 'paused';
+}
+
 /** The job's next queue entry, at the end of a platform pause (one per job, whoever defers it). */
 async function deferUntil(services: CoreServices, data: WriteJobData, until: Date, client?: PoolClient): Promise<void> {
   await services.jobs.send(QUEUES.write, { ...data }, { startAfterSeconds: secondsUntil(until), singletonKey: `paused:${data.jobId}` }, client);
@@ -452,6 +468,7 @@ async function handleFailure(
   applied: boolean,
   rateLimitedSince: Date | null,
 ): Promise<ExecuteOutcome> {
+  if (error instanceof AnswerPending && !applied) return waitForPlatformCall(services, job, error);
   services.log.warn({ err: error, applied }, 'write attempt failed');
   const pauseRequest = applied ? null : pauseFor(error);
   if (pauseRequest !== null) return pauseOrGiveUp(services, job, connection, error, pauseRequest, rateLimitedSince);
