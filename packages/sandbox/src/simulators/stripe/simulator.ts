@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { PlatformSimulator, SimulatorAnswer, SimulatorRequest } from '../kit.ts';
+import { pathSegments } from '../lists.ts';
 import { invalidKey, noAccess, noSuch, stripeError, unknownParameter, unrecognized, type Json } from './answers.ts';
 import { allEvents, typeMatches } from './events.ts';
 import { accountIdOf, hashedSuffix, stripeId } from './ids.ts';
@@ -104,11 +105,7 @@ async function one(view: StripeView, collection: Collection, id: string, query: 
 }
 
 async function api(request: SimulatorRequest, view: StripeView, accountId: string): Promise<SimulatorAnswer> {
-  const segments = request.path
-    .split('/')
-    .filter((s) => s !== '')
-    .map((s) => decodeURIComponent(s));
-  const [version, name, id, ...rest] = segments;
+  const [version, name, id, ...rest] = pathSegments(request.path);
   if (version !== 'v1' || name === undefined || rest.length > 0) return unrecognized(request.method, request.path);
   if (request.method !== 'GET') {
     if (name in COLLECTIONS || name === 'account' || name === 'accounts')

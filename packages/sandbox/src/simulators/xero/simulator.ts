@@ -4,6 +4,7 @@
  * the organisation is the `xero-tenant-id` header, and any other than the grant's is refused 403 as Xero does.
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
+import { pathSegments } from '../lists.ts';
 import { envelope, forbidden, notFound } from './answers.ts';
 import { attachmentFile, attachmentList } from './attachments.ts';
 import { COLLECTIONS } from './collections.ts';
@@ -90,11 +91,6 @@ export const xeroSimulator: PlatformSimulator = {
     }
     if (!request.path.startsWith(ACCOUNTING)) return notFound();
     if ((request.headers['xero-tenant-id'] ?? '').toLowerCase() !== grant.tenantId.toLowerCase()) return forbidden();
-    const segments = request.path
-      .slice(ACCOUNTING.length)
-      .split('/')
-      .filter((s) => s !== '')
-      .map((s) => decodeURIComponent(s));
-    return accounting(request, grant, segments);
+    return accounting(request, grant, pathSegments(request.path.slice(ACCOUNTING.length)));
   },
 };
