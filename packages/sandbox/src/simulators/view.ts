@@ -34,4 +34,17 @@ export class BooksView {
       (await this.books.deleted(type)).map((d: DeletedRecord) => ({ record: d.record as NativeOf[T], deletedAt: d.deletedAt })),
     );
   }
+
+  /** Every record of these types as a platform lists them: each type's live records, then its deleted ones with their deletion time. */
+  async withDeleted<T extends keyof NativeOf, R>(
+    types: readonly T[],
+    render: (record: NativeOf[T], deletedAt: string | null) => Promise<R[]>,
+  ): Promise<R[]> {
+    const out: R[] = [];
+    for (const type of types) {
+      for (const record of await this.all(type)) out.push(...(await render(record, null)));
+      for (const gone of await this.deleted(type)) out.push(...(await render(gone.record, gone.deletedAt)));
+    }
+    return out;
+  }
 }

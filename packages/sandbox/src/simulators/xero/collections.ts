@@ -1,13 +1,4 @@
 /** Every record of each Xero list, rendered from the SANDBOX books (deleted documents as Xero lists them: DELETED). */
-import type {
-  NativeBill,
-  NativeBillPayment,
-  NativeCreditNote,
-  NativeInvoice,
-  NativeJournalEntry,
-  NativePayment,
-  NativeVendorCredit,
-} from '../../native.ts';
 import { renderContact } from './render-contacts.ts';
 import { renderCreditNote, renderInvoice, renderPayments } from './render-documents.ts';
 import {
@@ -20,18 +11,6 @@ import {
   renderTransfer,
 } from './render-ledger.ts';
 import type { Json, XeroView } from './view.ts';
-
-/** Live records, then deleted ones rendered with their deletion time. */
-async function withDeleted<T>(
-  live: readonly T[],
-  deleted: readonly { record: T; deletedAt: string }[],
-  render: (record: T, deletedAt: string | null) => Promise<Json[]>,
-): Promise<Json[]> {
-  const out: Json[] = [];
-  for (const record of live) out.push(...(await render(record, null)));
-  for (const gone of deleted) out.push(...(await render(gone.record, gone.deletedAt)));
-  return out;
-}
 
 export interface XeroCollection {
   /** The answer's list key. */
@@ -59,47 +38,21 @@ export const COLLECTIONS: Readonly<Record<string, XeroCollection>> = {
       return query.get('includeArchived') === 'true' ? contacts : contacts.filter((c) => c.ContactStatus !== 'ARCHIVED');
     },
   },
-  Invoices: {
-    key: 'Invoices',
-    idField: 'InvoiceID',
-    records: async (view) => [
-      ...(await withDeleted<NativeBill>(await view.all('bill'), await view.deleted('bill'), one(renderInvoice)(view))),
-      ...(await withDeleted<NativeInvoice>(await view.all('invoice'), await view.deleted('invoice'), one(renderInvoice)(view))),
-    ],
-  },
+  Invoices: { key: 'Invoices', idField: 'InvoiceID', records: (view) => view.withDeleted(['bill', 'invoice'], one(renderInvoice)(view)) },
   CreditNotes: {
     key: 'CreditNotes',
     idField: 'CreditNoteID',
-    records: async (view) => [
-      ...(await withDeleted<NativeVendorCredit>(
-        await view.all('bill_credit_memo'),
-        await view.deleted('bill_credit_memo'),
-        one(renderCreditNote)(view),
-      )),
-      ...(await withDeleted<NativeCreditNote>(
-        await view.all('invoice_credit_memo'),
-        await view.deleted('invoice_credit_memo'),
-        one(renderCreditNote)(view),
-      )),
-    ],
+    records: (view) => view.withDeleted(['bill_credit_memo', 'invoice_credit_memo'], one(renderCreditNote)(view)),
   },
   Payments: {
     key: 'Payments',
     idField: 'PaymentID',
-    records: async (view) => [
-      ...(await withDeleted<NativeBillPayment>(await view.all('bill_payment'), await view.deleted('bill_payment'), (p, at) =>
-        renderPayments(view, p, at),
-      )),
-      ...(await withDeleted<NativePayment>(await view.all('invoice_payment'), await view.deleted('invoice_payment'), (p, at) =>
-        renderPayments(view, p, at),
-      )),
-    ],
+    records: (view) => view.withDeleted(['bill_payment', 'invoice_payment'], (p, at) => renderPayments(view, p, at)),
   },
   ManualJournals: {
     key: 'ManualJournals',
     idField: 'ManualJournalID',
-    records: async (view) =>
-      withDeleted<NativeJournalEntry>(await view.all('journal_entry'), await view.deleted('journal_entry'), one(renderJournal)(view)),
+    records: (view) => view.withDeleted(['journal_entry'], one(renderJournal)(view)),
   },
   BankTransfers: {
     key: 'BankTransfers',
