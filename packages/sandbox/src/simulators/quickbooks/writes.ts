@@ -8,6 +8,7 @@ import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts
 import { NativeError } from '../../native-error.ts';
 import type { Body } from '../../writes/validate.ts';
 import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
+import { isRecord } from '../wire.ts';
 import { entityNamed, type RenderContext } from './entities.ts';
 import { notFound, refusal, required, stale, unsupported } from './faults.ts';
 import { qboId, sandboxId } from './ids.ts';
@@ -33,8 +34,6 @@ export function writableOfResource(resource: string): Writable | undefined {
   return WRITABLE.find((w) => w.entity.toLowerCase() === resource.toLowerCase());
 }
 
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const answer = (entity: string, record: Json): SimulatorAnswer => ({ status: 200, body: { [entity]: record, time: qboTime(Date.now(), true) } });
 
 async function rendered(books: SimulatorBooks, writable: Writable, sandboxRecordId: string, ctx: RenderContext): Promise<SimulatorAnswer> {
@@ -50,7 +49,7 @@ export async function write(
   query: URLSearchParams,
   ctx: RenderContext,
 ): Promise<SimulatorAnswer> {
-  if (!isJson(body) || 'malformedJson' in body) return required('body', `Request has no ${writable.entity} object (a JSON body is required)`);
+  if (!isRecord(body) || 'malformedJson' in body) return required('body', `Request has no ${writable.entity} object (a JSON body is required)`);
   const idempotencyKey = query.get('requestid');
   const id = typeof body.Id === 'string' || typeof body.Id === 'number' ? String(body.Id) : undefined;
   const operation = query.get('operation');
@@ -82,5 +81,5 @@ export async function write(
 /** The id of the record a SANDBOX write answered (`{ Item: record }`). */
 function itemId(body: Record<string, unknown>): string {
   const item = body.Item;
-  return isJson(item) && typeof item.Id === 'string' ? item.Id : '';
+  return isRecord(item) && typeof item.Id === 'string' ? item.Id : '';
 }
