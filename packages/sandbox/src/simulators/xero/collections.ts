@@ -12,9 +12,8 @@ import {
 } from './render-ledger.ts';
 import type { Json, XeroView } from './view.ts';
 
+/** A Xero list, under its name (also its answer's list key). */
 export interface XeroCollection {
-  /** The answer's list key. */
-  key: string;
   /** The id field a GET by id matches. */
   idField: string;
   records(view: XeroView, query: URLSearchParams): Promise<Json[]>;
@@ -26,9 +25,8 @@ const one =
   async (record: T, deletedAt: string | null) => [await render(view, record, deletedAt)];
 
 export const COLLECTIONS: Readonly<Record<string, XeroCollection>> = {
-  Accounts: { key: 'Accounts', idField: 'AccountID', records: async (view) => (await view.all('account')).map(renderAccount) },
+  Accounts: { idField: 'AccountID', records: async (view) => (await view.all('account')).map(renderAccount) },
   Contacts: {
-    key: 'Contacts',
     idField: 'ContactID',
     async records(view, query) {
       const contacts = [
@@ -38,33 +36,28 @@ export const COLLECTIONS: Readonly<Record<string, XeroCollection>> = {
       return query.get('includeArchived') === 'true' ? contacts : contacts.filter((c) => c.ContactStatus !== 'ARCHIVED');
     },
   },
-  Invoices: { key: 'Invoices', idField: 'InvoiceID', records: (view) => view.withDeleted(['bill', 'invoice'], one(renderInvoice)(view)) },
+  Invoices: { idField: 'InvoiceID', records: (view) => view.withDeleted(['bill', 'invoice'], one(renderInvoice)(view)) },
   CreditNotes: {
-    key: 'CreditNotes',
     idField: 'CreditNoteID',
     records: (view) => view.withDeleted(['bill_credit_memo', 'invoice_credit_memo'], one(renderCreditNote)(view)),
   },
   Payments: {
-    key: 'Payments',
     idField: 'PaymentID',
     records: (view) => view.withDeleted(['bill_payment', 'invoice_payment'], (p, at) => renderPayments(view, p, at)),
   },
   ManualJournals: {
-    key: 'ManualJournals',
     idField: 'ManualJournalID',
     records: (view) => view.withDeleted(['journal_entry'], one(renderJournal)(view)),
   },
   BankTransfers: {
-    key: 'BankTransfers',
     idField: 'BankTransferID',
     records: async (view) => Promise.all((await view.all('bank_transfer')).map((t) => renderTransfer(view, t))),
   },
-  TaxRates: { key: 'TaxRates', idField: 'TaxType', records: async (view) => (await view.all('tax_rate')).map(renderTaxRate) },
-  Currencies: { key: 'Currencies', idField: 'Code', records: async (view) => (await view.all('currency')).map(renderCurrency) },
+  TaxRates: { idField: 'TaxType', records: async (view) => (await view.all('tax_rate')).map(renderTaxRate) },
+  Currencies: { idField: 'Code', records: async (view) => (await view.all('currency')).map(renderCurrency) },
   TrackingCategories: {
-    key: 'TrackingCategories',
     idField: 'TrackingCategoryID',
     records: async (view, query) => renderTrackingCategories(await view.all('class'), query.get('includeArchived') === 'true'),
   },
-  Employees: { key: 'Employees', idField: 'EmployeeID', records: async (view) => (await view.all('employee')).map(renderEmployee) },
+  Employees: { idField: 'EmployeeID', records: async (view) => (await view.all('employee')).map(renderEmployee) },
 };

@@ -57,15 +57,9 @@ async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segm
   if (name === 'Reports' && method === 'GET' && third === undefined) return report(view, second, query);
   const collection = COLLECTIONS[name];
   if (collection === undefined) return notFound();
-  if (method === 'GET' && second === undefined) return listAnswer(collection.key, await collection.records(view, query), request);
+  if (method === 'GET' && second === undefined) return listAnswer(name, await collection.records(view, query), request);
   if (method === 'GET' && third === undefined && second !== undefined) {
-    return oneAnswer(
-      collection.key,
-      collection.idField,
-      await collection.records(view, new URLSearchParams('includeArchived=true')),
-      second,
-      notFound,
-    );
+    return oneAnswer(name, collection.idField, await collection.records(view, new URLSearchParams('includeArchived=true')), second, notFound);
   }
   if (method === 'GET' && third?.toLowerCase() === 'attachments' && second !== undefined && (name === 'Invoices' || name === 'ManualJournals')) {
     const parentId = sandboxIdOf(second);
