@@ -14,10 +14,8 @@ import { download, file, LINK_TOKEN_PARAM } from './files.ts';
 import { realmIdOf } from './ids.ts';
 import { answerQuery } from './query-answer.ts';
 import { isReportName, report, ReportError } from './reports.ts';
-import { qboTime } from './shapes.ts';
+import { ok, qboTime } from './shapes.ts';
 import { write, writableOfResource } from './writes.ts';
-
-const ok = (body: Record<string, unknown>): SimulatorAnswer => ({ status: 200, body: { ...body, time: qboTime(Date.now(), true) } });
 
 async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, rest: string[]): Promise<SimulatorAnswer> {
   const { books } = grant;

@@ -13,7 +13,7 @@ import { entityNamed, type RenderContext } from './entities.ts';
 import { notFound, refusal, required, stale, unsupported } from './faults.ts';
 import { qboId, sandboxId } from './ids.ts';
 import { billBody, customerBody, journalEntryBody, vendorBody } from './inbound.ts';
-import { qboTime, type Json } from './shapes.ts';
+import { ok, type Json } from './shapes.ts';
 
 interface Writable {
   entity: string;
@@ -34,7 +34,7 @@ export function writableOfResource(resource: string): Writable | undefined {
   return WRITABLE.find((w) => w.entity.toLowerCase() === resource.toLowerCase());
 }
 
-const answer = (entity: string, record: Json): SimulatorAnswer => ({ status: 200, body: { [entity]: record, time: qboTime(Date.now(), true) } });
+const answer = (entity: string, record: Json): SimulatorAnswer => ok({ [entity]: record });
 
 async function rendered(books: SimulatorBooks, writable: Writable, sandboxRecordId: string, ctx: RenderContext): Promise<SimulatorAnswer> {
   const entity = entityNamed(writable.entity);
