@@ -13,6 +13,13 @@ import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type { NativeOf, NativeRecord } from '../native.ts';
 import type { WriteRequest, WriteResult } from '../platform.ts';
 
+/**
+ * An object as a simulator renders it in the platform's contract type `T` (Stripe's SDK types, Xero's generated ones):
+ * every field it writes has the contract's name and type, at any depth; fields it leaves out are optional here, and
+ * the contract tests check what the platform requires.
+ */
+export type Rendered<T> = T extends readonly (infer E)[] ? Rendered<E>[] : T extends object ? { [K in keyof T]?: Rendered<T[K]> } : T;
+
 /** One API call as the platform would receive it. */
 export interface SimulatorRequest {
   /** Upper case. */

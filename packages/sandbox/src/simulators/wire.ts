@@ -5,6 +5,12 @@
  */
 import type { SimulatorAnswer, SimulatorRequest } from './kit.ts';
 
+/** A JSON object (not an array, not null): what a write body, or a field of it, must be to be read. */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The objects of a JSON array (a body's records, lines, addresses); none when it is no array. */
+export const recordsIn = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+
 function headerRecord(headers: RequestInit['headers']): Record<string, string> {
   const record: Record<string, string> = {};
   new Headers(headers).forEach((value, name) => {

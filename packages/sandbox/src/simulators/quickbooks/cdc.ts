@@ -7,7 +7,7 @@ import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
 import { entityNamed, type RenderContext } from './entities.ts';
 import { fault, required } from './faults.ts';
 import { qboId } from './ids.ts';
-import { qboTime, type Json } from './shapes.ts';
+import { ok, qboTime, type Json } from './shapes.ts';
 
 const LOOKBACK_MS = 30 * 24 * 60 * 60_000;
 const MAX_OBJECTS = 1000;
@@ -51,5 +51,5 @@ export async function changeDataCapture(books: SimulatorBooks, query: URLSearchP
     room -= all.length;
     responses.push(all.length === 0 ? {} : { [entity.name]: all, startPosition: 1, maxResults: all.length });
   }
-  return { status: 200, body: { CDCResponse: [{ QueryResponse: responses }], time: qboTime(Date.now(), true) } };
+  return ok({ CDCResponse: [{ QueryResponse: responses }] });
 }

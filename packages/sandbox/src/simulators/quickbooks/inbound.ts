@@ -6,13 +6,12 @@
  */
 import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts';
 import type { Body } from '../../writes/validate.ts';
+import { isRecord, recordsIn } from '../wire.ts';
 import { sandboxId } from './ids.ts';
 import type { Json } from './shapes.ts';
 
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function refId(type: UnifiedObjectType, value: unknown): string | undefined {
-  if (!isJson(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   const id = typeof value.value === 'string' ? value.value : typeof value.value === 'number' ? String(value.value) : '';
   if (id === '') return undefined;
   return sandboxId(type, id) ?? id;
@@ -35,7 +34,7 @@ function money(value: unknown): unknown {
 
 /** Currency and rate; QBO's rate is a number, SANDBOX's decimal text. */
 function copyCurrency(from: Json, out: Body): void {
-  if (isJson(from.CurrencyRef) && typeof from.CurrencyRef.value === 'string') out.CurrencyCode = from.CurrencyRef.value.toUpperCase();
+  if (isRecord(from.CurrencyRef) && typeof from.CurrencyRef.value === 'string') out.CurrencyCode = from.CurrencyRef.value.toUpperCase();
   if (typeof from.ExchangeRate === 'number') out.ExchangeRate = String(from.ExchangeRate);
 }
 
@@ -45,16 +44,14 @@ function txnDate(from: Json, out: Body, create: boolean): void {
   else if (create) out.TxnDate = new Date().toISOString().slice(0, 10);
 }
 
-function lines(from: Json): Json[] | undefined {
-  return Array.isArray(from.Line) ? from.Line.filter(isJson) : undefined;
-}
+const lines = (from: Json): Json[] | undefined => (Array.isArray(from.Line) ? recordsIn(from.Line) : undefined);
 
 /** An expense line: an account line's Amount is its price; an item line has Qty and UnitPrice. */
 function billLine(line: Json, department: string | undefined): Body {
   const out: Body = {};
   copy(line, 'Description', out, 'Description');
-  const account = isJson(line.AccountBasedExpenseLineDetail) ? line.AccountBasedExpenseLineDetail : undefined;
-  const item = isJson(line.ItemBasedExpenseLineDetail) ? line.ItemBasedExpenseLineDetail : undefined;
+  const account = isRecord(line.AccountBasedExpenseLineDetail) ? line.AccountBasedExpenseLineDetail : undefined;
+  const item = isRecord(line.ItemBasedExpenseLineDetail) ? line.ItemBasedExpenseLineDetail : undefined;
   const detail = account ?? item ?? {};
   if (item !== undefined) {
     copyRef(item, 'ItemRef', 'item', out, 'ItemId');
@@ -96,7 +93,7 @@ export function journalEntryBody(from: Json, create: boolean): Body {
   const given = lines(from);
   if (given !== undefined) {
     out.Lines = given.map((line) => {
-      const detail = isJson(line.JournalEntryLineDetail) ? line.JournalEntryLineDetail : {};
+      const detail = isRecord(line.JournalEntryLineDetail) ? line.JournalEntryLineDetail : {};
       const entry: Body = { [detail.PostingType === 'Credit' ? 'Credit' : 'Debit']: money(line.Amount) };
       copyRef(detail, 'AccountRef', 'account', entry, 'AccountId');
       copyRef(detail, 'TaxCodeRef', 'tax_rate', entry, 'TaxCodeId');
@@ -108,7 +105,7 @@ export function journalEntryBody(from: Json, create: boolean): Body {
 }
 
 function address(kind: 'Billing' | 'Shipping', from: unknown): Body | undefined {
-  if (!isJson(from)) return undefined;
+  if (!isRecord(from)) return undefined;
   const field = (name: string): string | undefined => (typeof from[name] === 'string' ? from[name] : undefined);
   return {
     Kind: kind,
@@ -129,9 +126,9 @@ function contactBody(from: Json, termField: 'SalesTermRef' | 'TermRef', taxField
     const name = [from.GivenName, from.FamilyName].filter((p): p is string => typeof p === 'string' && p.trim() !== '').join(' ');
     out.ContactName = name === '' ? null : name;
   }
-  if (isJson(from.PrimaryEmailAddr)) out.Email = from.PrimaryEmailAddr.Address ?? null;
-  if (isJson(from.PrimaryPhone)) out.Phone = from.PrimaryPhone.FreeFormNumber ?? null;
-  if (isJson(from.WebAddr)) out.Website = from.WebAddr.URI ?? null;
+  if (isRecord(from.PrimaryEmailAddr)) out.Email = from.PrimaryEmailAddr.Address ?? null;
+  if (isRecord(from.PrimaryPhone)) out.Phone = from.PrimaryPhone.FreeFormNumber ?? null;
+  if (isRecord(from.WebAddr)) out.Website = from.WebAddr.URI ?? null;
   copy(from, taxField, out, 'TaxNumber');
   copyRef(from, termField, 'payment_term', out, 'TermId');
   copyRef(from, 'ParentRef', 'customer', out, 'ParentId');

@@ -5,6 +5,7 @@
  * vendors. Shapes follow Intuit's API reference as recorded in test/fixtures/quickbooks.
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
+import { pathSegments } from '../lists.ts';
 import { changeDataCapture } from './cdc.ts';
 import { companyInfo, preferences } from './company.ts';
 import { entityOfResource, type RenderContext } from './entities.ts';
@@ -13,10 +14,8 @@ import { download, file, LINK_TOKEN_PARAM } from './files.ts';
 import { realmIdOf } from './ids.ts';
 import { answerQuery } from './query-answer.ts';
 import { isReportName, report, ReportError } from './reports.ts';
-import { qboTime } from './shapes.ts';
+import { ok, qboTime } from './shapes.ts';
 import { write, writableOfResource } from './writes.ts';
-
-const ok = (body: Record<string, unknown>): SimulatorAnswer => ({ status: 200, body: { ...body, time: qboTime(Date.now(), true) } });
 
 async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, rest: string[]): Promise<SimulatorAnswer> {
   const { books } = grant;
@@ -54,15 +53,6 @@ async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, res
   return unsupported(request.method, rest.join('/'));
 }
 
-/** A path segment decoded; a malformed escape is kept as sent (it names nothing, so it answers a Fault). */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 export const quickbooksSimulator: PlatformSimulator = {
   platform: 'QUICKBOOKS',
   name: 'QuickBooks Online',
@@ -77,10 +67,7 @@ export const quickbooksSimulator: PlatformSimulator = {
   // Presigned file links are fetched without the bearer token: the kit lets them in by this parameter's link token.
   links: { tokenParam: LINK_TOKEN_PARAM, pathPrefix: '/attachments/' },
   async handle(request, grant) {
-    const parts = request.path
-      .split('/')
-      .filter((p) => p !== '')
-      .map(decodeSegment);
+    const parts = pathSegments(request.path);
     if (parts[0] === 'v3' && parts[1] === 'company' && parts[2] !== undefined) {
       if (parts[2] !== grant.tenantId) return forbidden(parts[2]);
       return companyCall(request, grant, parts.slice(3));

@@ -3,7 +3,7 @@ import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
 import { entityNamed, isEntityName, type RenderContext } from './entities.ts';
 import { queryError } from './faults.ts';
 import { parseQuery, QueryError, runQuery } from './query.ts';
-import { qboTime } from './shapes.ts';
+import { ok } from './shapes.ts';
 
 export async function answerQuery(books: SimulatorBooks, text: string, ctx: RenderContext): Promise<SimulatorAnswer> {
   try {
@@ -13,7 +13,7 @@ export async function answerQuery(books: SimulatorBooks, text: string, ctx: Rend
     const page = runQuery(query, await entity.all(books, ctx));
     // An empty page is an empty QueryResponse, as QBO answers it.
     const response = page.length === 0 ? {} : { [entity.name]: page, startPosition: query.startPosition, maxResults: page.length };
-    return { status: 200, body: { QueryResponse: response, time: qboTime(Date.now(), true) } };
+    return ok({ QueryResponse: response });
   } catch (error) {
     if (error instanceof QueryError) return queryError(error.message, text);
     throw error;

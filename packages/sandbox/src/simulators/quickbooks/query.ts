@@ -7,6 +7,8 @@
  * Shared by the QuickBooks simulator and the test stand-in (test/standins/quickbooks), each with its own entities.
  */
 
+import { holds, order, sortedBy, tokenize } from '../lists.ts';
+
 type Json = Record<string, unknown>;
 
 export type Field = 'Id' | 'TxnDate' | 'MetaData.CreateTime' | 'MetaData.LastUpdatedTime';
@@ -47,20 +49,11 @@ function field(name: string | undefined): Field {
   return found;
 }
 
-/** Splits into words, operators and quoted literals (\' escapes a quote). */
-function tokens(text: string): string[] {
-  const found: string[] = [];
-  const pattern = /\s*('(?:\\.|[^'\\])*'|<=|>=|[=<>*]|[A-Za-z_][\w.]*|\d+)/gy;
-  let match: RegExpExecArray | null;
-  let end = 0;
-  while ((match = pattern.exec(text)) !== null) {
-    const token = match[1];
-    if (token !== undefined) found.push(token);
-    end = pattern.lastIndex;
-  }
-  if (text.slice(end).trim() !== '') throw new QueryError(`Encountered "${text.slice(end).trim().slice(0, 20)}" at column ${end + 1}`);
-  return found;
-}
+/** Words, operators and quoted literals (\' escapes a quote). */
+const TOKEN = /\s*('(?:\\.|[^'\\])*'|<=|>=|[=<>*]|[A-Za-z_][\w.]*|\d+)/y;
+
+const tokens = (text: string): string[] =>
+  tokenize(text, TOKEN, (at) => new QueryError(`Encountered "${text.slice(at).trim().slice(0, 20)}" at column ${at + 1}`));
 
 /** Parses a query on one of the entities `isEntity` knows. */
 export function parseQuery<E extends string>(text: string, isEntity: (name: string) => name is E): Query<E> {
@@ -149,34 +142,12 @@ function literalOf(condition: Condition): number | string {
   }
 }
 
-function holds(record: Json, condition: Condition): boolean {
-  const left = valueOf(record, condition.field);
-  const right = literalOf(condition);
-  switch (condition.op) {
-    case '=':
-      return left === right;
-    case '<':
-      return left < right;
-    case '>':
-      return left > right;
-    case '<=':
-      return left <= right;
-    case '>=':
-      return left >= right;
-  }
-}
+const satisfies = (record: Json, condition: Condition): boolean => holds(condition.op, order(valueOf(record, condition.field), literalOf(condition)));
 
 /** The page of `records` the query selects. */
 export function runQuery(query: Query, records: readonly Json[]): Json[] {
-  const selected = records.filter((r) => query.where.every((c) => holds(r, c)));
-  if (query.orderBy !== null) {
-    const { field: by, descending } = query.orderBy;
-    selected.sort((a, b) => {
-      const x = valueOf(a, by);
-      const y = valueOf(b, by);
-      const order = x < y ? -1 : x > y ? 1 : 0;
-      return descending ? -order : order;
-    });
-  }
-  return selected.slice(query.startPosition - 1, query.startPosition - 1 + query.maxResults);
+  const selected = records.filter((r) => query.where.every((c) => satisfies(r, c)));
+  const { orderBy } = query;
+  const sorted = orderBy === null ? selected : sortedBy(selected, [{ of: (r) => valueOf(r, orderBy.field), descending: orderBy.descending }]);
+  return sorted.slice(query.startPosition - 1, query.startPosition - 1 + query.maxResults);
 }

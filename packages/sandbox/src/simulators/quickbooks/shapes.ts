@@ -59,6 +59,9 @@ export const LINKED_ENTITY: Readonly<Record<string, string>> = {
   CreditNote: 'CreditMemo',
 };
 
+/** A 200 answer as QBO sends it: the body with the answer's own `time` (with milliseconds). */
+export const ok = (body: Json): { status: number; body: Json } => ({ status: 200, body: { ...body, time: qboTime(Date.now(), true) } });
+
 /** Leaves out undefined fields, as QBO leaves out empty ones. */
 export function compact(record: Json): Json {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));

@@ -112,12 +112,12 @@ function allocationLines(links: readonly LinkedTxn[]): Json[] {
   }));
 }
 
-export function bill(r: NativeBill, ctx: TxnContext): Json {
-  const record = compact({
+/** What bills and invoices share, in QBO's order: the party and its A/P or A/R account (`party`), terms, amounts, links. */
+function payable(r: NativeBill | NativeInvoice, ctx: TxnContext, party: Json): Json {
+  return {
     ...header(r, ctx),
     DocNumber: r.DocNumber,
-    VendorRef: ref(r.VendorId),
-    APAccountRef: ref(r.APAccountId),
+    ...party,
     SalesTermRef: optRef(r.TermId),
     DueDate: r.DueDate,
     DepartmentRef: departmentOf(r.Lines),
@@ -126,9 +126,12 @@ export function bill(r: NativeBill, ctx: TxnContext): Json {
     Balance: amount(r.AmountDue),
     TxnTaxDetail: { TotalTax: amount(r.TotalTax) },
     LinkedTxn: r.LinkedTxns.length === 0 ? undefined : linked(r.LinkedTxns),
-    Line: r.Lines.map(expenseLine),
-    ...entityMeta(r),
-  });
+  };
+}
+
+export function bill(r: NativeBill, ctx: TxnContext): Json {
+  const party = { VendorRef: ref(r.VendorId), APAccountRef: ref(r.APAccountId) };
+  const record = compact({ ...payable(r, ctx, party), Line: r.Lines.map(expenseLine), ...entityMeta(r) });
   return r.Status === 'Void' ? voided(record, r.Memo) : record;
 }
 
@@ -165,18 +168,7 @@ export function billPayment(r: NativeBillPayment, ctx: TxnContext): Json {
 
 export function invoice(r: NativeInvoice, ctx: TxnContext): Json {
   const record = compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    CustomerRef: ref(r.CustomerId),
-    ARAccountRef: ref(r.ARAccountId),
-    SalesTermRef: optRef(r.TermId),
-    DueDate: r.DueDate,
-    DepartmentRef: departmentOf(r.Lines),
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Total),
-    Balance: amount(r.AmountDue),
-    TxnTaxDetail: { TotalTax: amount(r.TotalTax) },
-    LinkedTxn: r.LinkedTxns.length === 0 ? undefined : linked(r.LinkedTxns),
+    ...payable(r, ctx, { CustomerRef: ref(r.CustomerId), ARAccountRef: ref(r.ARAccountId) }),
     ApplyTaxAfterDiscount: false,
     PrintStatus: 'NotSet',
     EmailStatus: 'NotSet',

@@ -8,11 +8,12 @@ import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts
 import { NativeError } from '../../native-error.ts';
 import type { Body } from '../../writes/validate.ts';
 import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
+import { isRecord } from '../wire.ts';
 import { entityNamed, type RenderContext } from './entities.ts';
 import { notFound, refusal, required, stale, unsupported } from './faults.ts';
 import { qboId, sandboxId } from './ids.ts';
 import { billBody, customerBody, journalEntryBody, vendorBody } from './inbound.ts';
-import { qboTime, type Json } from './shapes.ts';
+import { ok, type Json } from './shapes.ts';
 
 interface Writable {
   entity: string;
@@ -33,9 +34,7 @@ export function writableOfResource(resource: string): Writable | undefined {
   return WRITABLE.find((w) => w.entity.toLowerCase() === resource.toLowerCase());
 }
 
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const answer = (entity: string, record: Json): SimulatorAnswer => ({ status: 200, body: { [entity]: record, time: qboTime(Date.now(), true) } });
+const answer = (entity: string, record: Json): SimulatorAnswer => ok({ [entity]: record });
 
 async function rendered(books: SimulatorBooks, writable: Writable, sandboxRecordId: string, ctx: RenderContext): Promise<SimulatorAnswer> {
   const entity = entityNamed(writable.entity);
@@ -50,7 +49,7 @@ export async function write(
   query: URLSearchParams,
   ctx: RenderContext,
 ): Promise<SimulatorAnswer> {
-  if (!isJson(body) || 'malformedJson' in body) return required('body', `Request has no ${writable.entity} object (a JSON body is required)`);
+  if (!isRecord(body) || 'malformedJson' in body) return required('body', `Request has no ${writable.entity} object (a JSON body is required)`);
   const idempotencyKey = query.get('requestid');
   const id = typeof body.Id === 'string' || typeof body.Id === 'number' ? String(body.Id) : undefined;
   const operation = query.get('operation');
@@ -82,5 +81,5 @@ export async function write(
 /** The id of the record a SANDBOX write answered (`{ Item: record }`). */
 function itemId(body: Record<string, unknown>): string {
   const item = body.Item;
-  return isJson(item) && typeof item.Id === 'string' ? item.Id : '';
+  return isRecord(item) && typeof item.Id === 'string' ? item.Id : '';
 }

@@ -50,6 +50,13 @@ function connection(items: readonly Paged[], args: Record<string, unknown>, bulk
   };
 }
 
+/** A record paged by its last change, as orders, products and customers are (searchable by updated_at and created_at). */
+const byChange = (record: { Id: string; CreatedAt: string; UpdatedAt: string }, view: () => View): Paged => ({
+  view,
+  search: { updated_at: record.UpdatedAt, created_at: record.CreatedAt },
+  sortAt: `${record.UpdatedAt}|${record.Id}`,
+});
+
 const DELETION_SUBJECTS = { ORDER: 'order', PRODUCT: 'product', CUSTOMER: 'commerce_customer' } as const;
 
 /** The query root over one account's books. `bulk`: an export's run (connections without `first`). */
@@ -70,11 +77,9 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
     },
     orders: async (args: Record<string, unknown>) => {
       const [transactions, buyers] = await Promise.all([byOrder(), shoppers()]);
-      const orders = (await books.all('order')).map((o) => ({
-        view: () => orderView(o, buyers.get(o.Buyer.Id) ?? null, transactions.get(o.Id) ?? []),
-        search: { updated_at: o.UpdatedAt, created_at: o.CreatedAt },
-        sortAt: `${o.UpdatedAt}|${o.Id}`,
-      }));
+      const orders = (await books.all('order')).map((o) =>
+        byChange(o, () => orderView(o, buyers.get(o.Buyer.Id) ?? null, transactions.get(o.Id) ?? [])),
+      );
       return connection(orders, args, bulk);
     },
     // The simulator keeps no bulk operation (each is answered at once): none is ever running.
@@ -92,21 +97,13 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
     },
     products: async (args: Record<string, unknown>) =>
       connection(
-        (await books.all('product')).map((p) => ({
-          view: () => productView(p),
-          search: { updated_at: p.UpdatedAt, created_at: p.CreatedAt },
-          sortAt: `${p.UpdatedAt}|${p.Id}`,
-        })),
+        (await books.all('product')).map((p) => byChange(p, () => productView(p))),
         args,
         bulk,
       ),
     customers: async (args: Record<string, unknown>) =>
       connection(
-        (await books.all('commerce_customer')).map((s) => ({
-          view: () => customerView(s, null) ?? {},
-          search: { updated_at: s.UpdatedAt, created_at: s.CreatedAt },
-          sortAt: `${s.UpdatedAt}|${s.Id}`,
-        })),
+        (await books.all('commerce_customer')).map((s) => byChange(s, () => customerView(s, null) ?? {})),
         args,
         bulk,
       ),

@@ -1,5 +1,6 @@
 /** Shopify's search syntax (`query:` arguments), the part the SHOPIFY connector sends: `field:>='value'` terms joined by AND. */
 import { GraphQLError } from 'graphql';
+import { holds, order } from '../lists.ts';
 
 export interface SearchTerm {
   field: string;
@@ -30,6 +31,6 @@ export function matchesSearch(fields: Readonly<Record<string, string | undefined
     const left = Date.parse(value);
     const right = Date.parse(term.value);
     if (Number.isNaN(right)) throw new GraphQLError(`Invalid date in search query: ${term.value}`);
-    return term.op === '>' ? left > right : term.op === '>=' ? left >= right : term.op === '<' ? left < right : left <= right;
+    return holds(term.op, order(left, right));
   });
 }

@@ -5,6 +5,7 @@
  * does not take is refused as Stripe refuses it ("Received unknown parameter").
  */
 import type { SimulatorAnswer } from '../kit.ts';
+import { sortedBy } from '../lists.ts';
 import { badParameter, noSuch, unknownParameter, type Json } from './answers.ts';
 
 export const DEFAULT_LIMIT = 10;
@@ -61,10 +62,11 @@ const within = (t: number, b: Bounds): boolean =>
 const isAnswer = (value: Bounds | SimulatorAnswer): value is SimulatorAnswer => 'status' in value;
 
 /** Stripe's order: newest first; one second's objects by id, descending, so pages are stable. */
-export function newestFirst(items: readonly Json[]): Json[] {
-  const created = (j: Json): number => (typeof j.created === 'number' ? j.created : 0);
-  return [...items].sort((a, b) => created(b) - created(a) || (String(a.id) < String(b.id) ? 1 : String(a.id) > String(b.id) ? -1 : 0));
-}
+export const newestFirst = (items: readonly Json[]): Json[] =>
+  sortedBy(items, [
+    { of: (j) => (typeof j.created === 'number' ? j.created : 0), descending: true },
+    { of: (j) => String(j.id), descending: true },
+  ]);
 
 /**
  * One page of `items` (every object of the list, any order) for the query, as Stripe answers it. `object` names the

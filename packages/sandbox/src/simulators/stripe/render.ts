@@ -4,8 +4,10 @@
  * the account. Amounts are Stripe's minor units (integers), times unix seconds, currencies lower case; every object is
  * test mode (`livemode: false`). Pure: the same records render the same objects.
  */
+import type Stripe from 'stripe';
 import { parseCents } from '../../money.ts';
 import type { NativeGatewayTransaction, NativeOrder, NativeOrderAddress, NativePayout, NativeShopper, NativeStore } from '../../native.ts';
+import type { Rendered } from '../kit.ts';
 import type { Json } from './answers.ts';
 import { accountIdOf, stripeId } from './ids.ts';
 
@@ -22,8 +24,7 @@ export function minor(amount: string, currency: string): number {
 export const unix = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 const lower = (currency: string): string => currency.toLowerCase();
 
-function address(a: NativeOrderAddress | undefined): Json | null {
-  if (a === undefined) return null;
+function address(a: NativeOrderAddress): Stripe.Address {
   return { city: a.City, country: a.CountryCode, line1: a.Line1, line2: a.Line2 ?? null, postal_code: a.PostalCode, state: a.Region };
 }
 
@@ -49,7 +50,7 @@ export function renderCharge(parts: ChargeParts, store: NativeStore | null, asOf
     .toUpperCase()
     .replace(/[^A-Z0-9 .]/g, '')
     .slice(0, 22);
-  return {
+  const rendered = {
     id: stripeId('charge', order.Id),
     object: 'charge',
     amount,
@@ -76,7 +77,6 @@ export function renderCharge(parts: ChargeParts, store: NativeStore | null, asOf
     failure_code: null,
     failure_message: null,
     fraud_details: {},
-    invoice: null,
     livemode: false,
     metadata: { order_id: order.Id, order_number: order.OrderNumber },
     on_behalf_of: null,
@@ -104,7 +104,9 @@ export function renderCharge(parts: ChargeParts, store: NativeStore | null, asOf
     status: 'succeeded',
     transfer_data: null,
     transfer_group: null,
-  };
+  } satisfies Rendered<Stripe.Charge>;
+  // A field of earlier API versions the pinned SDK's types no longer have, served as it always was.
+  return { ...rendered, invoice: null };
 }
 
 export function renderRefund(order: NativeOrder, refund: NativeGatewayTransaction): Json {
@@ -123,7 +125,7 @@ export function renderRefund(order: NativeOrder, refund: NativeGatewayTransactio
     source_transfer_reversal: null,
     status: 'succeeded',
     transfer_reversal: null,
-  };
+  } satisfies Rendered<Stripe.Refund>;
 }
 
 /** A shopper as a customer: its address the billing address of its latest order. */
@@ -131,7 +133,7 @@ export function renderCustomer(shopper: NativeShopper, latest: NativeOrder | nul
   return {
     id: stripeId('customer', shopper.Id),
     object: 'customer',
-    address: address(latest?.BillingAddress),
+    address: latest === null ? null : address(latest.BillingAddress),
     balance: 0,
     created: unix(shopper.CreatedAt),
     currency: lower(currency),
@@ -151,7 +153,7 @@ export function renderCustomer(shopper: NativeShopper, latest: NativeOrder | nul
     shipping: null,
     tax_exempt: 'none',
     test_clock: null,
-  };
+  } satisfies Rendered<Stripe.Customer>;
 }
 
 const KINDS = {
@@ -193,7 +195,7 @@ export function renderBalanceTransaction(t: NativeGatewayTransaction, payout: Na
     source: stripeId(kind.object, sourceId),
     status: paidOut || availableOn <= nowSeconds ? 'available' : 'pending',
     type: kind.type,
-  };
+  } satisfies Rendered<Stripe.BalanceTransaction>;
 }
 
 /** A payout as it was at `asOf` (unix seconds): in transit until it arrived, paid after. */
@@ -224,7 +226,7 @@ export function renderPayout(payout: NativePayout, asOf = Number.POSITIVE_INFINI
     statement_descriptor: null,
     status: paid ? 'paid' : 'in_transit',
     type: 'bank_account',
-  };
+  } satisfies Rendered<Stripe.Payout>;
 }
 
 /** The connected account: the business's web shop. */
@@ -260,5 +262,5 @@ export function renderAccount(
     metadata: {},
     payouts_enabled: true,
     type: 'standard',
-  };
+  } satisfies Rendered<Stripe.Account>;
 }

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { PlatformSimulator, SimulatorAnswer, SimulatorRequest } from '../kit.ts';
+import { pathSegments } from '../lists.ts';
 import { invalidKey, noAccess, noSuch, stripeError, unknownParameter, unrecognized, type Json } from './answers.ts';
 import { allEvents, typeMatches } from './events.ts';
 import { accountIdOf, hashedSuffix, stripeId } from './ids.ts';
@@ -21,38 +22,24 @@ interface Collection {
   object: string;
   /** Query parameters the list takes beyond limit, starting_after, ending_before and created. */
   params: readonly string[];
+  /** Those of `params` that keep the objects whose field of that name equals the value given. */
+  equal?: readonly string[];
   /** Time fields other than `created` that take bounds (payouts: arrival_date). */
   times?: readonly string[];
-  /** Whether GET /v1/<list>/<id> is served. */
-  byId: boolean;
+  /** Every object of the list (GET /v1/<list>/<id> finds one among them), with what `equal` does not cover applied. */
   items(view: StripeView, query: URLSearchParams): Promise<Json[]>;
 }
 
 const where = (items: Json[], field: string, value: string | null): Json[] => (value === null ? items : items.filter((i) => i[field] === value));
 
 const COLLECTIONS: Readonly<Record<string, Collection>> = {
-  charges: {
-    object: 'charge',
-    params: ['customer'],
-    byId: true,
-    items: async (view, query) => where(await view.charges(), 'customer', query.get('customer')),
-  },
-  refunds: {
-    object: 'refund',
-    params: ['charge'],
-    byId: true,
-    items: async (view, query) => where(await view.refunds(), 'charge', query.get('charge')),
-  },
-  customers: {
-    object: 'customer',
-    params: ['email'],
-    byId: true,
-    items: async (view, query) => where(await view.customers(), 'email', query.get('email')),
-  },
+  charges: { object: 'charge', params: ['customer'], equal: ['customer'], items: (view) => view.charges() },
+  refunds: { object: 'refund', params: ['charge'], equal: ['charge'], items: (view) => view.refunds() },
+  customers: { object: 'customer', params: ['email'], equal: ['email'], items: (view) => view.customers() },
   balance_transactions: {
     object: 'balance_transaction',
     params: ['payout', 'type', 'source', 'currency'],
-    byId: true,
+    equal: ['type', 'source'],
     async items(view, query) {
       let items = await view.balanceTransactions();
       const payout = query.get('payout');
@@ -60,26 +47,24 @@ const COLLECTIONS: Readonly<Record<string, Collection>> = {
         // The payout's own balance transaction is listed with what it paid out, as Stripe lists it.
         items = items.filter((t) => t.payoutId !== null && stripeId('payout', t.payoutId) === payout);
       }
-      let rendered = items.map((t) => t.rendered);
-      rendered = where(rendered, 'type', query.get('type'));
-      rendered = where(rendered, 'source', query.get('source'));
-      return where(rendered, 'currency', query.get('currency')?.toLowerCase() ?? null);
+      return where(
+        items.map((t) => t.rendered),
+        'currency',
+        query.get('currency')?.toLowerCase() ?? null,
+      );
     },
   },
   payouts: {
     object: 'payout',
     params: ['status', 'destination', 'arrival_date'],
+    equal: ['status', 'destination'],
     times: ['arrival_date'],
-    byId: true,
-    async items(view, query) {
-      return where(where(await view.payouts(), 'status', query.get('status')), 'destination', query.get('destination'));
-    },
+    items: (view) => view.payouts(),
   },
-  disputes: { object: 'dispute', params: ['charge', 'payment_intent'], byId: true, items: () => Promise.resolve([]) },
+  disputes: { object: 'dispute', params: ['charge', 'payment_intent'], items: () => Promise.resolve([]) },
   events: {
     object: 'event',
     params: ['type', 'types', 'delivery_success'],
-    byId: true,
     async items(view, query) {
       const types = [...listParam(query, 'types'), ...(query.get('type') === null ? [] : [query.get('type') ?? ''])];
       const events = await allEvents(view);
@@ -88,12 +73,19 @@ const COLLECTIONS: Readonly<Record<string, Collection>> = {
   },
 };
 
+/** The list's objects for the query: `items`, then the `equal` parameters. */
+async function selected(view: StripeView, collection: Collection, query: URLSearchParams): Promise<Json[]> {
+  let items = await collection.items(view, query);
+  for (const field of collection.equal ?? []) items = where(items, field, query.get(field));
+  return items;
+}
+
 async function list(view: StripeView, name: string, collection: Collection, query: URLSearchParams): Promise<SimulatorAnswer> {
   const unknown = unknownParam(query, collection.params);
   if (unknown !== null) return unknownParameter(unknown);
   const payout = name === 'balance_transactions' ? query.get('payout') : null;
   if (payout !== null && !(await view.payouts()).some((p) => p.id === payout)) return noSuch('payout', payout, 'payout');
-  return listPage(await collection.items(view, query), query, `/v1/${name}`, collection.object, collection.times);
+  return listPage(await selected(view, collection, query), query, `/v1/${name}`, collection.object, collection.times);
 }
 
 async function one(view: StripeView, collection: Collection, id: string, query: URLSearchParams): Promise<SimulatorAnswer> {
@@ -104,11 +96,7 @@ async function one(view: StripeView, collection: Collection, id: string, query: 
 }
 
 async function api(request: SimulatorRequest, view: StripeView, accountId: string): Promise<SimulatorAnswer> {
-  const segments = request.path
-    .split('/')
-    .filter((s) => s !== '')
-    .map((s) => decodeURIComponent(s));
-  const [version, name, id, ...rest] = segments;
+  const [version, name, id, ...rest] = pathSegments(request.path);
   if (version !== 'v1' || name === undefined || rest.length > 0) return unrecognized(request.method, request.path);
   if (request.method !== 'GET') {
     if (name in COLLECTIONS || name === 'account' || name === 'accounts')

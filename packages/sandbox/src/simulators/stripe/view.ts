@@ -3,7 +3,7 @@
  * call, indexed the way Stripe's objects link them (a charge to its order and refund, a payout to what it paid out).
  */
 import type { NativeGatewayTransaction, NativeOrder, NativePayout, NativeShopper, NativeStore } from '../../native.ts';
-import type { SimulatorBooks } from '../kit.ts';
+import { BooksView } from '../view.ts';
 import type { Json } from './answers.ts';
 import {
   renderAccount,
@@ -25,31 +25,23 @@ interface Indexed {
   store: NativeStore | null;
 }
 
-export class StripeView {
-  readonly books: SimulatorBooks;
-  private loaded: Promise<Indexed> | null = null;
-
-  constructor(books: SimulatorBooks) {
-    this.books = books;
-  }
-
+export class StripeView extends BooksView {
   /** The SANDBOX clock, in unix seconds. */
   nowSeconds(): number {
     return Math.floor((this.books.now?.() ?? Date.now()) / 1000);
   }
 
   private index(): Promise<Indexed> {
-    this.loaded ??= this.load();
-    return this.loaded;
+    return this.once('index', () => this.load());
   }
 
   private async load(): Promise<Indexed> {
     const [orders, transactions, payouts, shoppers, stores] = await Promise.all([
-      this.books.all('order'),
-      this.books.all('transaction'),
-      this.books.all('payout'),
-      this.books.all('commerce_customer'),
-      this.books.all('store'),
+      this.all('order'),
+      this.all('transaction'),
+      this.all('payout'),
+      this.all('commerce_customer'),
+      this.all('store'),
     ]);
     // SANDBOX stamps some of today's records later in the day than its clock; Stripe shows nothing from the future, so
     // an object appears when its time comes (and an events cursor never runs ahead of what a later call can add).
@@ -123,7 +115,7 @@ export class StripeView {
 
   async account(): Promise<Json> {
     const store = await this.store();
-    const company = (await this.books.all('company_info'))[0] ?? null;
+    const company = (await this.all('company_info'))[0] ?? null;
     return renderAccount(this.books.accountKey, store, {
       ...this.books.company,
       createdAt: company?.CreatedAt ?? null,

@@ -4,6 +4,7 @@
  * an update patches. A reference SANDBOX cannot resolve (an account code, a contact id) is refused as Xero words it.
  */
 import type { NativeAccount } from '../../native.ts';
+import { isRecord, recordsIn } from '../wire.ts';
 import { xeroMillis } from './dates.ts';
 import { sandboxIdOf } from './ids.ts';
 import type { Json } from './view.ts';
@@ -13,10 +14,8 @@ export type Body = Record<string, unknown>;
 /** A translation, or Xero's validation messages. */
 export type Translated = { body: Body; delete?: boolean } | { refused: string[] };
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const has = (item: Json, field: string): boolean => Object.hasOwn(item, field) && item[field] !== undefined;
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
-const listOf = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 
 /** YYYY-MM-DD of a Xero date (`2025-06-15`, `2025-06-15T00:00:00`, `/Date(…)/`), or null. */
 function dayOf(value: unknown): string | null {
@@ -61,7 +60,7 @@ function documentLine(line: Json, chart: readonly NativeAccount[], refused: stri
   if (taxCode !== undefined) out.TaxCodeId = taxCode;
   if (typeof line.DiscountAmount === 'number') out.Discount = line.DiscountAmount;
   else if (typeof line.DiscountRate === 'number') out.DiscountPct = String(line.DiscountRate);
-  const option = listOf(line.Tracking)[0]?.TrackingOptionID;
+  const option = recordsIn(line.Tracking)[0]?.TrackingOptionID;
   const classId = typeof option === 'string' ? sandboxIdOf(option) : null;
   if (classId !== null) out.ClassId = classId;
   return out;
@@ -80,7 +79,7 @@ export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart:
     else out.Status = status;
   }
   if (creating || has(item, 'Contact')) {
-    const contact = isObject(item.Contact) ? item.Contact : null;
+    const contact = isRecord(item.Contact) ? item.Contact : null;
     const contactId = typeof contact?.ContactID === 'string' ? sandboxIdOf(contact.ContactID) : null;
     if (contact === null) refused.push('A Contact must be specified for this type of transaction');
     else if (contactId === null) refused.push('The contact could not be found.');
@@ -94,7 +93,7 @@ export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart:
   if (typeof item.CurrencyRate === 'number') out.ExchangeRate = String(item.CurrencyRate);
   if (item.LineAmountTypes === 'Inclusive')
     refused.push('The simulator keeps line amounts exclusive of tax: send LineAmountTypes Exclusive or NoTax');
-  if (has(item, 'LineItems')) out.Lines = listOf(item.LineItems).map((line) => documentLine(line, chart, refused));
+  if (has(item, 'LineItems')) out.Lines = recordsIn(item.LineItems).map((line) => documentLine(line, chart, refused));
   else if (creating && item.Status !== 'DRAFT') refused.push('An approved invoice must have at least one line item');
   return refused.length > 0 ? { refused } : { body: out };
 }
@@ -102,7 +101,7 @@ export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart:
 const ADDRESS_KINDS: Readonly<Record<string, string>> = { POBOX: 'Billing', STREET: 'Shipping' };
 
 function phoneOf(phones: unknown): string | undefined {
-  const numbered = listOf(phones).filter((p) => textOf(p.PhoneNumber).trim() !== '');
+  const numbered = recordsIn(phones).filter((p) => textOf(p.PhoneNumber).trim() !== '');
   const chosen = numbered.find((p) => p.PhoneType === 'DEFAULT') ?? numbered[0];
   return chosen === undefined
     ? undefined
@@ -128,7 +127,7 @@ export function contactBody(item: Json, creating: boolean): Translated {
   if (has(item, 'DefaultCurrency')) out.CurrencyCode = textOf(item.DefaultCurrency);
   if (has(item, 'ContactStatus')) out.Status = item.ContactStatus === 'ARCHIVED' ? 'Archived' : 'Active';
   if (has(item, 'Addresses')) {
-    out.Addresses = listOf(item.Addresses)
+    out.Addresses = recordsIn(item.Addresses)
       .filter((a) => textOf(a.AddressLine1) !== '' || textOf(a.City) !== '')
       .map((a) => ({
         Kind: ADDRESS_KINDS[textOf(a.AddressType)] ?? 'Billing',
@@ -156,7 +155,7 @@ export function journalBody(item: Json, chart: readonly NativeAccount[], creatin
   else out.Memo = textOf(item.Narration);
   setDate(out, refused, item, 'Date', 'TxnDate', creating ? today() : null);
   if (has(item, 'JournalLines')) {
-    out.Lines = listOf(item.JournalLines).map((line) => {
+    out.Lines = recordsIn(item.JournalLines).map((line) => {
       const amount = typeof line.LineAmount === 'number' ? line.LineAmount : 0;
       const taxCode = taxCodeOf(line);
       return {

@@ -131,22 +131,16 @@ export function profitAndLossReport(statements: readonly NativeIncomeStatement[]
   const otherIncome = columns.map((c) => split(c?.Income, true));
   const costOfSales = columns.map((c) => whole(c?.CostOfSales));
   const expenses = columns.map((c) => whole(c?.Expenses));
+  const grossProfit = amount((s) => s.GrossProfit);
+  const netProfit = amount((s) => s.NetIncome);
   const rows = [
     header(ends),
     section('Income', 'Total Income', income),
     section('Less Cost of Sales', 'Total Cost of Sales', costOfSales),
-    line(
-      'Gross Profit',
-      amount((s) => s.GrossProfit),
-      'Row',
-    ),
+    line('Gross Profit', grossProfit, 'Row'),
     section('Plus Other Income', 'Total Other Income', otherIncome),
     section('Less Operating Expenses', 'Total Operating Expenses', expenses),
-    line(
-      'Net Profit',
-      amount((s) => s.NetIncome),
-      'Row',
-    ),
+    line('Net Profit', netProfit, 'Row'),
   ];
   const first = ends[ends.length - 1] ?? fromDate;
   const updated = columns.flatMap((c) => (c === undefined ? [] : [c.UpdatedAt]));

@@ -4,6 +4,7 @@
  * the organisation is the `xero-tenant-id` header, and any other than the grant's is refused 403 as Xero does.
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
+import { pathSegments } from '../lists.ts';
 import { envelope, forbidden, notFound } from './answers.ts';
 import { attachmentFile, attachmentList } from './attachments.ts';
 import { COLLECTIONS } from './collections.ts';
@@ -56,15 +57,9 @@ async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segm
   if (name === 'Reports' && method === 'GET' && third === undefined) return report(view, second, query);
   const collection = COLLECTIONS[name];
   if (collection === undefined) return notFound();
-  if (method === 'GET' && second === undefined) return listAnswer(collection.key, await collection.records(view, query), request);
+  if (method === 'GET' && second === undefined) return listAnswer(name, await collection.records(view, query), request);
   if (method === 'GET' && third === undefined && second !== undefined) {
-    return oneAnswer(
-      collection.key,
-      collection.idField,
-      await collection.records(view, new URLSearchParams('includeArchived=true')),
-      second,
-      notFound,
-    );
+    return oneAnswer(name, collection.idField, await collection.records(view, new URLSearchParams('includeArchived=true')), second, notFound);
   }
   if (method === 'GET' && third?.toLowerCase() === 'attachments' && second !== undefined && (name === 'Invoices' || name === 'ManualJournals')) {
     const parentId = sandboxIdOf(second);
@@ -90,11 +85,6 @@ export const xeroSimulator: PlatformSimulator = {
     }
     if (!request.path.startsWith(ACCOUNTING)) return notFound();
     if ((request.headers['xero-tenant-id'] ?? '').toLowerCase() !== grant.tenantId.toLowerCase()) return forbidden();
-    const segments = request.path
-      .slice(ACCOUNTING.length)
-      .split('/')
-      .filter((s) => s !== '')
-      .map((s) => decodeURIComponent(s));
-    return accounting(request, grant, segments);
+    return accounting(request, grant, pathSegments(request.path.slice(ACCOUNTING.length)));
   },
 };

@@ -1,9 +1,7 @@
-/**
- * One API call's view of the books: each SANDBOX collection read at most once per call (a page of invoices needs the
- * chart for account codes, the contacts for names, the payments for their Xero ids), and the lookups built on them.
- */
+/** One API call's view of the books (the kit's), with Xero's lookups: the chart, the contacts, payments' Xero ids. */
 import type { NativeAccount, NativeBillPayment, NativeContact, NativeOf, NativePayment } from '../../native.ts';
-import type { DeletedRecord, SimulatorBooks } from '../kit.ts';
+import type { SimulatorBooks } from '../kit.ts';
+import { BooksView } from '../view.ts';
 import { xeroId } from './ids.ts';
 
 export type Json = Record<string, unknown>;
@@ -21,34 +19,12 @@ export function paymentAllocationIds(
   }));
 }
 
-export class XeroView {
-  readonly books: SimulatorBooks;
+export class XeroView extends BooksView {
   readonly tenantId: string;
-  private readonly loaded = new Map<string, Promise<unknown>>();
 
   constructor(books: SimulatorBooks, tenantId: string) {
-    this.books = books;
+    super(books);
     this.tenantId = tenantId;
-  }
-
-  private once<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let found = this.loaded.get(key) as Promise<T> | undefined;
-    if (found === undefined) {
-      found = load();
-      this.loaded.set(key, found);
-    }
-    return found;
-  }
-
-  all<T extends keyof NativeOf>(type: T): Promise<NativeOf[T][]> {
-    return this.once(`all:${type}`, () => this.books.all(type));
-  }
-
-  /** Deleted records of a type, each as the last version SANDBOX had (its collection's native shape). */
-  deleted<T extends keyof NativeOf>(type: T): Promise<{ record: NativeOf[T]; deletedAt: string }[]> {
-    return this.once(`deleted:${type}`, async () =>
-      (await this.books.deleted(type)).map((d: DeletedRecord) => ({ record: d.record as NativeOf[T], deletedAt: d.deletedAt })),
-    );
   }
 
   /** The chart by SANDBOX id. */

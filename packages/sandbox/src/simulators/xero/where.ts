@@ -4,6 +4,7 @@
  * boolean, DateTime(y,m,d[,h,m,s]) or GUID("…"), joined with && / AND, || / OR
  * and parentheses. Anything else is refused as Xero refuses a bad filter.
  */
+import { holds, isComparison, order, sortedBy, tokenize, valueAt, type Comparison } from '../lists.ts';
 import { xeroMillis } from './dates.ts';
 
 type Json = Record<string, unknown>;
@@ -13,24 +14,13 @@ type Value =
   | { kind: 'boolean'; boolean: boolean }
   | { kind: 'date'; ms: number }
   | { kind: 'null' };
-type Expr = { op: 'and' | 'or'; left: Expr; right: Expr } | { op: 'cmp'; path: string[]; cmp: string; value: Value };
+type Expr = { op: 'and' | 'or'; left: Expr; right: Expr } | { op: 'cmp'; path: string[]; cmp: Comparison; value: Value };
 
 export class WhereError extends Error {}
 
 const TOKEN = /\s*(\(|\)|&&|\|\||==|!=|>=|<=|>|<|,|"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|[A-Za-z_][\w.]*)/y;
 
-function tokenize(text: string): string[] {
-  const tokens: string[] = [];
-  TOKEN.lastIndex = 0;
-  while (TOKEN.lastIndex < text.length) {
-    if (/^\s*$/.test(text.slice(TOKEN.lastIndex))) break;
-    const start = TOKEN.lastIndex;
-    const match = TOKEN.exec(text);
-    if (match === null) throw new WhereError(`cannot read the filter at "${text.slice(start, start + 20)}"`);
-    tokens.push(match[1] ?? '');
-  }
-  return tokens;
-}
+const tokens = (text: string): string[] => tokenize(text, TOKEN, (at) => new WhereError(`cannot read the filter at "${text.slice(at, at + 20)}"`));
 
 class Parser {
   private at = 0;
@@ -87,7 +77,7 @@ class Parser {
     const field = this.next();
     if (!/^[A-Za-z_][\w.]*$/.test(field)) throw new WhereError(`expected a field, found "${field}"`);
     const cmp = this.next();
-    if (!['==', '!=', '>=', '<=', '>', '<'].includes(cmp)) throw new WhereError(`expected a comparison after ${field}, found "${cmp}"`);
+    if (!isComparison(cmp, ['==', '!=', '>=', '<=', '>', '<'])) throw new WhereError(`expected a comparison after ${field}, found "${cmp}"`);
     return { op: 'cmp', path: field.split('.'), cmp, value: this.value() };
   }
 
@@ -119,13 +109,7 @@ class Parser {
 }
 
 export function parseWhere(text: string): Expr {
-  return new Parser(tokenize(text)).parse();
-}
-
-function fieldOf(record: Json, path: string[]): unknown {
-  let current: unknown = record;
-  for (const step of path) current = typeof current === 'object' && current !== null ? (current as Json)[step] : undefined;
-  return current;
+  return new Parser(tokens(text)).parse();
 }
 
 function compare(actual: unknown, value: Value): number | null {
@@ -140,34 +124,15 @@ function compare(actual: unknown, value: Value): number | null {
       return actual === value.boolean ? 0 : 1;
     case 'null':
       return actual === null || actual === undefined ? 0 : 1;
-    case 'text': {
-      if (typeof actual !== 'string') return null;
-      const a = actual.toLowerCase();
-      const b = value.text.toLowerCase();
-      return a < b ? -1 : a > b ? 1 : 0;
-    }
+    case 'text':
+      return typeof actual === 'string' ? order(actual.toLowerCase(), value.text.toLowerCase()) : null;
   }
 }
 
 export function matches(expr: Expr, record: Json): boolean {
   if (expr.op !== 'cmp')
     return expr.op === 'and' ? matches(expr.left, record) && matches(expr.right, record) : matches(expr.left, record) || matches(expr.right, record);
-  const c = compare(fieldOf(record, expr.path), expr.value);
-  if (c === null) return expr.cmp === '!=';
-  switch (expr.cmp) {
-    case '==':
-      return c === 0;
-    case '!=':
-      return c !== 0;
-    case '>=':
-      return c >= 0;
-    case '<=':
-      return c <= 0;
-    case '>':
-      return c > 0;
-    default:
-      return c < 0;
-  }
+  return holds(expr.cmp, compare(valueAt(record, expr.path), expr.value));
 }
 
 /** Sorts by `order` ("UpdatedDateUTC ASC, Name DESC"); dates compare as times, the rest as text or numbers. */
@@ -176,19 +141,14 @@ export function sortBy<T extends Json>(records: T[], order: string): T[] {
     const [field = '', direction = 'ASC'] = part.trim().split(/\s+/);
     if (!/^[A-Za-z_][\w.]*$/.test(field) || !['ASC', 'DESC'].includes(direction.toUpperCase()))
       throw new WhereError(`cannot order by "${part.trim()}"`);
-    return { path: field.split('.'), sign: direction.toUpperCase() === 'DESC' ? -1 : 1 };
+    return { path: field.split('.'), descending: direction.toUpperCase() === 'DESC' };
   });
   const sortable = (value: unknown): number | string => {
     const ms = typeof value === 'string' && value.startsWith('/Date(') ? xeroMillis(value) : null;
     return ms ?? (typeof value === 'number' ? value : typeof value === 'string' ? value : '');
   };
-  return [...records].sort((a, b) => {
-    for (const key of keys) {
-      const x = sortable(fieldOf(a, key.path));
-      const y = sortable(fieldOf(b, key.path));
-      if (x < y) return -key.sign;
-      if (x > y) return key.sign;
-    }
-    return 0;
-  });
+  return sortedBy(
+    records,
+    keys.map((key) => ({ of: (record: T) => sortable(valueAt(record, key.path)), descending: key.descending })),
+  );
 }

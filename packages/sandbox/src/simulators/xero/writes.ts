@@ -9,6 +9,7 @@ import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts
 import { collectionOf } from '../../collections.ts';
 import { NativeError } from '../../native-error.ts';
 import type { SimulatorAnswer, SimulatorBooks, SimulatorRequest } from '../kit.ts';
+import { isRecord, recordsIn } from '../wire.ts';
 import { envelope, notFound, validationError } from './answers.ts';
 import { COLLECTIONS } from './collections.ts';
 import { sandboxIdOf, xeroId } from './ids.ts';
@@ -18,8 +19,6 @@ import { XeroView, type Json } from './view.ts';
 export type WritableList = 'Invoices' | 'Contacts' | 'ManualJournals';
 
 const ID_FIELDS: Readonly<Record<WritableList, string>> = { Invoices: 'InvoiceID', Contacts: 'ContactID', ManualJournals: 'ManualJournalID' };
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The SANDBOX type of an existing record, from its id's prefix. */
 function typeOfId(id: string, candidates: readonly UnifiedObjectType[]): UnifiedObjectType | null {
@@ -70,7 +69,7 @@ export async function saveRecords(
   createOnly: boolean,
 ): Promise<SimulatorAnswer> {
   const body = request.body;
-  const items = isObject(body) && Array.isArray(body[list]) ? body[list].filter(isObject) : [];
+  const items = isRecord(body) ? recordsIn(body[list]) : [];
   if (items.length === 0) return validationError([`The request has no ${list}`]);
   const key = request.headers['idempotency-key'];
   const idField = ID_FIELDS[list];
@@ -95,7 +94,7 @@ export async function saveRecords(
         body: target.translated.body,
         idempotencyKey: key === undefined ? null : n === 0 ? key : `${key}:${n}`,
       });
-      const written = isObject(result.body.Item) ? result.body.Item : null;
+      const written = isRecord(result.body.Item) ? result.body.Item : null;
       const writtenId = typeof written?.Id === 'string' ? written.Id : id;
       const record =
         op === 'delete'
