@@ -125,6 +125,13 @@ export type AuthSpec =
   | {
       type: 'credentials';
       fields: readonly CredentialFieldSpec[];
+      /**
+       * A session the platform hands out for the credentials (Sage Intacct's session id with its expiry): kept like
+       * OAuth tokens (accessToken: the session id) and renewed by logging in again on expiry or a 401, through the
+       * advisory-locked token path (tokens.ts), so two processes never both log in. Absent: every call carries the
+       * credentials themselves (API key, Basic, OAuth 1.0a signatures).
+       */
+      session?: CredentialSession;
     }
   | {
       type: 'oauth2';
@@ -154,6 +161,11 @@ export type AuthSpec =
        */
       credentials?: readonly CredentialFieldSpec[];
     };
+
+export interface CredentialSession {
+  /** Logs in with the connection's credentials: the session as tokens (expiresAt when the platform says). */
+  login(ctx: AuthContext, credentials: Credentials): Promise<OAuthTokens>;
+}
 
 /** Who the connected account is; store_unique_id de-duplicates connections. */
 export interface AccountIdentity {
