@@ -19,6 +19,7 @@ import type {
   OAuthTenant,
   OAuthTokens,
 } from './connector.ts';
+import { platformAddress } from './addresses.ts';
 import { PlatformError } from './errors.ts';
 import type { PlatformHttp } from './http.ts';
 import { isRecord } from './json.ts';
@@ -238,4 +239,23 @@ export function oauth2(description: OAuth2Description): Extract<AuthSpec, { type
       return readTokenAnswer(description, body, null);
     },
   };
+}
+
+/**
+ * Login with Amazon (Selling Partner API): access tokens from a refresh token, the grant at api.amazon.com/auth/o2/token
+ * with the app's client_id and client_secret in the form. Amazon's refresh tokens do not rotate; access tokens live
+ * an hour. A seller's self-authorised refresh token needs no consent page, so only the refresh grant is described.
+ */
+export const LOGIN_WITH_AMAZON: OAuth2Description = {
+  name: 'amazon',
+  authorizeUrl: () => platformAddress('AMAZON_CONSENT_URL', 'https://sellercentral.amazon.com/apps/authorize/consent'),
+  tokenUrl: () => platformAddress('AMAZON_LWA_URL', 'https://api.amazon.com/auth/o2/token'),
+  clientAuth: 'post',
+  scopes: [],
+  refresh: { rotates: false },
+};
+
+/** An LWA access token for `refreshToken` (the refresh grant of LOGIN_WITH_AMAZON). */
+export function lwaAccessToken(ctx: AuthContext, app: OAuthAppCredentials, refreshToken: string): Promise<OAuthTokens> {
+  return oauth2(LOGIN_WITH_AMAZON).refresh(ctx, app, refreshToken);
 }

@@ -104,8 +104,10 @@ describe('sessions from credentials', () => {
     expect(platform.logins).toBe(1);
     const job = await jobTokens(deps(), linked, connector);
     expect(job.tokens?.accessToken).toBe('session-1');
-    const renewed = await Promise.all(Array.from({ length: 5 }, () => job.oauth?.rejected('session-1')));
-    expect(renewed.map((r) => r?.accessToken)).toEqual(Array(5).fill('session-2'));
+    const session = job.oauth;
+    if (session === null) throw new Error('a session was expected');
+    const renewed = await Promise.all(Array.from({ length: 5 }, () => session.rejected('session-1')));
+    expect(renewed.map((r) => r.accessToken)).toEqual(Array(5).fill('session-2'));
     expect(platform.logins).toBe(2);
   });
 
