@@ -65,6 +65,11 @@ export interface OAuthTokens {
   expiresAt: string | null;
   /** Platform tenant/realm the tokens act on (Xero tenant id, QBO realm id). */
   tenantId: string | null;
+  /**
+   * The data centre the grant lives in, named at the callback (Zoho's `accounts-server`): its token endpoint refreshes
+   * the grant. Absent for platforms with one host.
+   */
+  host?: string;
 }
 
 /** The organisation's own OAuth app registered for this platform (admin API). */
@@ -151,7 +156,14 @@ export type AuthSpec =
         callback: OAuthCallbackParams,
         input?: AuthorizationInput,
       ): Promise<OAuthTokens>;
-      refresh(ctx: AuthContext, app: OAuthAppCredentials, refreshToken: string, input?: AuthorizationInput): Promise<OAuthTokens>;
+      /** `stored`: the tokens being refreshed (their `host`); the token manager always passes them. */
+      refresh(
+        ctx: AuthContext,
+        app: OAuthAppCredentials,
+        refreshToken: string,
+        input?: AuthorizationInput,
+        stored?: OAuthTokens,
+      ): Promise<OAuthTokens>;
       /** Organisations the tokens can reach; several → the link flow asks the user to pick. */
       listTenants?(ctx: AuthContext, tokens: OAuthTokens): Promise<OAuthTenant[]>;
       /**

@@ -95,4 +95,26 @@ describe('OAuth 2.0 as data', () => {
     await expect(oauth2({ ...described, refresh: 'none' }).refresh(ctxOf(http), app, 'rt')).rejects.toMatchObject({ kind: 'unauthorized' });
     expect(sent).toHaveLength(2);
   });
+
+  it('takes the data centre named at the callback (checked), exchanges and refreshes there, and keeps it with the tokens', async () => {
+    const zoho = oauth2({
+      ...described,
+      pkce: false,
+      tenantFromCallback: undefined,
+      tokenUrl: (_input, host) => `${host ?? 'https://accounts.zoho.com'}/oauth/v2/token`,
+      hostFromCallback: { param: 'accounts-server', pattern: /^https:\/\/accounts\.zoho\.(com|eu|in|com\.au|jp|ca)$/ },
+    });
+    expect(zoho.callbackParams).toEqual(['accounts-server']);
+    const { http, sent } = recording({ access_token: 'at', token_type: 'Bearer', expires_in: 3600, refresh_token: 'rt' });
+    await expect(zoho.exchangeCode(ctxOf(http), app, 'c', { 'accounts-server': 'https://evil.example' })).rejects.toMatchObject({
+      kind: 'bad_request',
+    });
+    expect(sent).toHaveLength(0);
+    const tokens = await zoho.exchangeCode(ctxOf(http), app, 'c', { 'accounts-server': 'https://accounts.zoho.eu' });
+    expect(tokens).toMatchObject({ accessToken: 'at', host: 'https://accounts.zoho.eu' });
+    const refreshed = await zoho.refresh(ctxOf(http), app, 'rt', {}, tokens);
+    expect(refreshed.host).toBe('https://accounts.zoho.eu');
+    expect(sent.map((request) => request.url)).toEqual(['https://accounts.zoho.eu/oauth/v2/token', 'https://accounts.zoho.eu/oauth/v2/token']);
+    await expect(zoho.refresh(ctxOf(http), app, 'rt', {})).rejects.toMatchObject({ kind: 'bad_request' });
+  });
 });

@@ -24,8 +24,11 @@ import { PlatformError } from './errors.ts';
 import type { PlatformHttp } from './http.ts';
 import { isRecord } from './json.ts';
 
-/** An address, fixed or built from the connection's authorisation input (Shopify's shop domain). */
-export type Endpoint = string | ((input: AuthorizationInput) => string);
+/**
+ * An address, fixed or built from the connection's authorisation input (Shopify's shop domain) and the data centre
+ * named at the callback (`hostFromCallback`; null for platforms without one).
+ */
+export type Endpoint = string | ((input: AuthorizationInput, host: string | null) => string);
 
 export interface OAuth2Description {
   /** The platform's name, for messages and the token calls' operation names. */
@@ -50,6 +53,12 @@ export interface OAuth2Description {
   tenantFromCallback?: string;
   /** The token answer's field naming the account the grant acts on (Stripe's stripe_user_id): required, tenantId. */
   tenantFromAnswer?: string;
+  /**
+   * The callback parameter naming the data centre the grant lives in (Zoho's `accounts-server`), which must match
+   * `pattern` (anchored: the callback is not proof of anything); passed to `tokenUrl` and kept with the tokens (`host`)
+   * for their refreshes.
+   */
+  hostFromCallback?: { param: string; pattern: RegExp };
   /** The token answer has no token_type (Shopify): the token is taken as a bearer-style token. */
   tokenTypeOmitted?: boolean;
   /**
@@ -65,7 +74,8 @@ export interface OAuth2Description {
   listTenants?: (ctx: AuthContext, tokens: OAuthTokens) => Promise<OAuthTenant[]>;
 }
 
-const at = (endpoint: Endpoint, input: AuthorizationInput): string => (typeof endpoint === 'string' ? endpoint : endpoint(input));
+const at = (endpoint: Endpoint, input: AuthorizationInput, host: string | null = null): string =>
+  typeof endpoint === 'string' ? endpoint : endpoint(input, host);
 
 /** The PKCE verifier of one consent: 43 characters only the app (its client secret) can derive from the state. */
 export function pkceVerifier(app: OAuthAppCredentials, state: string): string {
@@ -164,6 +174,8 @@ function plainBasic(clientSecret: string): oauth.ClientAuth {
 
 interface Grant {
   type: 'authorization_code' | 'refresh_token';
+  /** The data centre named at the callback, or null. */
+  host: string | null;
   parameters: Record<string, string>;
   idempotent: boolean;
 }
@@ -175,7 +187,7 @@ async function tokenGrant(
   input: AuthorizationInput,
   grant: Grant,
 ): Promise<oauth.TokenEndpointResponse> {
-  const url = at(description.tokenUrl, input);
+  const url = at(description.tokenUrl, input, grant.host);
   const clientAuth = description.clientAuth === 'basic' ? plainBasic(app.clientSecret) : oauth.ClientSecretPost(app.clientSecret);
   const options: oauth.TokenEndpointRequestOptions = {
     [oauth.customFetch]: fetchThrough(ctx.http, ctx.signal, `${description.name} token ${grant.type}`, grant.idempotent),
@@ -195,16 +207,20 @@ async function tokenGrant(
   return checkedAnswer(description, body);
 }
 
+/** The tokens with the data centre they live in, when the platform has several. */
+const withHost = (tokens: OAuthTokens, host: string | null): OAuthTokens => (host === null ? tokens : { ...tokens, host });
+
 function refused(description: OAuth2Description, message: string): PlatformError {
   return new PlatformError({ kind: 'bad_request', message: `${description.name}: ${message}`, requestSent: false });
 }
 
 /** The AuthSpec a description stands for: one implementation for every OAuth 2.0 platform. */
 export function oauth2(description: OAuth2Description): Extract<AuthSpec, { type: 'oauth2' }> {
-  const { tenantFromCallback } = description;
+  const { tenantFromCallback, hostFromCallback } = description;
   const callbackParams = [
     ...(description.callbackParams ?? []),
     ...(tenantFromCallback === undefined ? [] : [tenantFromCallback]),
+    ...(hostFromCallback === undefined ? [] : [hostFromCallback.param]),
     ...(description.pkce === true ? ['state'] : []),
   ];
   const refresh = description.refresh;
@@ -218,14 +234,18 @@ export function oauth2(description: OAuth2Description): Extract<AuthSpec, { type
     async exchangeCode(ctx, app, code, callback, input = {}) {
       const tenantId = tenantFromCallback === undefined ? null : (callback[tenantFromCallback] ?? '');
       if (tenantId === '') throw refused(description, `the callback did not say which company was connected (no ${tenantFromCallback ?? ''})`);
+      const host = hostFromCallback === undefined ? null : (callback[hostFromCallback.param] ?? '');
+      if (host !== null && !hostFromCallback?.pattern.test(host)) {
+        throw refused(description, `the callback named no data centre we know (${hostFromCallback?.param ?? ''}: ${host.slice(0, 100)})`);
+      }
       description.checkCallback?.(app, code, callback, input);
       const parameters: Record<string, string> = { code, redirect_uri: app.redirectUri };
       if (description.pkce === true) parameters.code_verifier = pkceVerifier(app, callback.state ?? '');
       // An authorization code works once: a repeat after a lost answer could only fail, so it is not retried.
-      const body = await tokenGrant(description, ctx, app, input, { type: 'authorization_code', parameters, idempotent: false });
-      return readTokenAnswer(description, body, tenantId);
+      const body = await tokenGrant(description, ctx, app, input, { type: 'authorization_code', host, parameters, idempotent: false });
+      return withHost(readTokenAnswer(description, body, tenantId), host);
     },
-    async refresh(ctx, app, refreshToken, input = {}) {
+    async refresh(ctx, app, refreshToken, input = {}, stored) {
       if (refresh === 'none') {
         throw new PlatformError({
           kind: 'unauthorized',
@@ -234,9 +254,12 @@ export function oauth2(description: OAuth2Description): Extract<AuthSpec, { type
         });
       }
       const idempotent = !refresh.rotates || refresh.resendable === true;
-      const body = await tokenGrant(description, ctx, app, input, { type: 'refresh_token', parameters: { refresh_token: refreshToken }, idempotent });
+      const host = hostFromCallback === undefined ? null : (stored?.host ?? null);
+      if (hostFromCallback !== undefined && host === null) throw refused(description, 'the stored tokens name no data centre: link again');
+      const parameters = { refresh_token: refreshToken };
+      const body = await tokenGrant(description, ctx, app, input, { type: 'refresh_token', host, parameters, idempotent });
       // The tenant is not in a refresh answer; the token manager keeps the stored one when tenantId is null.
-      return readTokenAnswer(description, body, null);
+      return withHost(readTokenAnswer(description, body, null), host);
     },
   };
 }

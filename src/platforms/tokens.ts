@@ -88,7 +88,7 @@ function renewalOf(deps: TokenDeps, connection: ConnectionRecord, connector: Con
     }
     return async (ctx) => {
       // The connection's authorisation input (a shop domain: the token host) is kept as its credentials.
-      const refreshed = await auth.refresh(ctx, app, refreshToken, credentials());
+      const refreshed = await auth.refresh(ctx, app, refreshToken, credentials(), latest);
       const tokens: OAuthTokens = {
         ...refreshed,
         // Platforms that do not rotate refresh tokens return none: the old one stays valid.
