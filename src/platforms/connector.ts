@@ -66,6 +66,11 @@ export interface OAuthTokens {
   expiresAt: string | null;
   /** Platform tenant/realm the tokens act on (Xero tenant id, QBO realm id). */
   tenantId: string | null;
+  /**
+   * The data centre the grant lives in, named at the callback (Zoho's `accounts-server`): its token endpoint refreshes
+   * the grant. Absent for platforms with one host.
+   */
+  host?: string;
 }
 
 /** The organisation's own OAuth app registered for this platform (admin API). */
@@ -126,6 +131,13 @@ export type AuthSpec =
   | {
       type: 'credentials';
       fields: readonly CredentialFieldSpec[];
+      /**
+       * A session the platform hands out for the credentials (Sage Intacct's session id with its expiry): kept like
+       * OAuth tokens (accessToken: the session id) and renewed by logging in again on expiry or a 401, through the
+       * advisory-locked token path (tokens.ts), so two processes never both log in. Absent: every call carries the
+       * credentials themselves (API key, Basic, OAuth 1.0a signatures).
+       */
+      session?: CredentialSession;
     }
   | {
       type: 'oauth2';
@@ -145,7 +157,14 @@ export type AuthSpec =
         callback: OAuthCallbackParams,
         input?: AuthorizationInput,
       ): Promise<OAuthTokens>;
-      refresh(ctx: AuthContext, app: OAuthAppCredentials, refreshToken: string, input?: AuthorizationInput): Promise<OAuthTokens>;
+      /** `stored`: the tokens being refreshed (their `host`); the token manager always passes them. */
+      refresh(
+        ctx: AuthContext,
+        app: OAuthAppCredentials,
+        refreshToken: string,
+        input?: AuthorizationInput,
+        stored?: OAuthTokens,
+      ): Promise<OAuthTokens>;
       /** Organisations the tokens can reach; several → the link flow asks the user to pick. */
       listTenants?(ctx: AuthContext, tokens: OAuthTokens): Promise<OAuthTenant[]>;
       /**
@@ -155,6 +174,11 @@ export type AuthSpec =
        */
       credentials?: readonly CredentialFieldSpec[];
     };
+
+export interface CredentialSession {
+  /** Logs in with the connection's credentials: the session as tokens (expiresAt when the platform says). */
+  login(ctx: AuthContext, credentials: Credentials): Promise<OAuthTokens>;
+}
 
 /** Who the connected account is; store_unique_id de-duplicates connections. */
 export interface AccountIdentity {

@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { PlatformError, classifyFailure, classifyResponse, mayRetry } from './errors.ts';
 import { createLimiterPool, type LimitSpec, type LimiterPool, type Sleep } from './limiter.ts';
 import type { PlatformResponse, SharedLimiter, TakenCall } from './limit-types.ts';
+import { buildXml, parseXml, XmlSyntaxError, type XmlReadOptions } from './xml.ts';
 
 export type { Sleep } from './limiter.ts';
 
@@ -29,6 +30,13 @@ export interface PlatformRequest {
   form?: Record<string, string>;
   /** Sent as is; set content-type in headers. */
   rawBody?: string | Uint8Array<ArrayBuffer>;
+  /** Sent as XML (xml.ts's shape: `@_` attributes, `#text` text); content-type text/xml unless headers say (SOAP 1.2). */
+  xml?: Record<string, unknown>;
+  /**
+   * Signs each attempt afresh (OAuth 1.0a's nonce and timestamp, a request signature): called just before every send,
+   * after any limiter wait, with the request as it goes out; the headers it returns are set on that attempt only.
+   */
+  sign?: (request: OutgoingRequest) => Record<string, string> | Promise<Record<string, string>>;
   /**
    * Whether a failed attempt may be retried here. Reads: true. Writes: false
    * unless the platform dedupes them (idempotency key); a non-idempotent request
@@ -45,8 +53,12 @@ export interface PlatformRequest {
   acceptStatuses?: readonly number[];
   /** Platform-specific classification (billing text in a 400, duplicate names in a 409). */
   classifyError?: (error: PlatformError, response: PlatformResponse) => PlatformError;
-  /** 'auto' parses JSON when the content type says so; 'bytes' gives a Uint8Array (attachments). */
-  responseType?: 'auto' | 'text' | 'bytes';
+  /**
+   * 'auto' parses JSON when the content type says so; 'bytes' gives a Uint8Array (attachments); 'xml' parses a 2xx
+   * answer through xml.ts (`xmlRead` its options), a document that is not well formed failing as a server error.
+   */
+  responseType?: 'auto' | 'text' | 'bytes' | 'xml';
+  xmlRead?: XmlReadOptions;
   /** Short name for logs and metrics ("list invoices"), and the key of a per-operation rate; default method and path. */
   operation?: string;
   /** Points this call is expected to cost, for platforms with a cost bucket; default the bucket's defaultCost. */
@@ -54,6 +66,14 @@ export interface PlatformRequest {
 }
 
 export type { PlatformResponse } from './limit-types.ts';
+
+/** One attempt as it is sent, for `sign`: the final URL (query included), headers (lower-case names) and body. */
+export interface OutgoingRequest {
+  method: HttpMethod;
+  url: URL;
+  headers: Readonly<Record<string, string>>;
+  body: string | Uint8Array<ArrayBuffer> | undefined;
+}
 
 /** One attempt, for logs and metrics. The URL has no query string (it may carry keys). */
 export interface AttemptEvent {
@@ -182,7 +202,7 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
     return wait;
   }
 
-  async function attemptOnce(req: PlatformRequest, url: URL, init: RequestInit, signal: AbortSignal | undefined): Promise<Outcome> {
+  async function attemptOnce(req: PlatformRequest, url: URL, init: AttemptInit, signal: AbortSignal | undefined): Promise<Outcome> {
     const timeoutMs = Math.max(
       1,
       Math.min(
@@ -198,8 +218,13 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
       const res = await fetchImpl(url.href, { ...init, signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]) });
       status = res.status;
       ok = (res.status >= 200 && res.status < 300) || req.acceptStatuses?.includes(res.status) === true;
-      response = { status, headers: Object.fromEntries(res.headers), body: await readBody(res, ok ? (req.responseType ?? 'auto') : 'auto') };
+      response = {
+        status,
+        headers: Object.fromEntries(res.headers),
+        body: await readBody(res, ok ? (req.responseType ?? 'auto') : 'auto', req.xmlRead),
+      };
     } catch (thrown) {
+      if (thrown instanceof XmlSyntaxError) return { status, error: notWellFormed(thrown, status) };
       if (signal?.aborted === true) {
         // Cancelled mid-flight: the platform may have acted, so this is indeterminate, not a plain abort.
         return {
@@ -242,7 +267,9 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
         throw signal?.aborted === true ? (lastError ?? refused) : refused;
       }
       const start = now();
-      const outcome = await attemptOnce(req, url, init, signal).finally(release);
+      const outcome = await signed(req, url, init)
+        .then((attemptInit) => attemptOnce(req, url, attemptInit, signal))
+        .finally(release);
       const event = { ...base, attempt, durationMs: now() - start, limiterWaitMs: start - waitStart };
       if ('response' in outcome) {
         // Best effort: an unsettled cost only leaves the bucket emptier than it is until it refills.
@@ -266,6 +293,26 @@ export function createPlatformHttp(options: PlatformHttpOptions = {}): PlatformH
   return { request };
 }
 
+/** The attempt's init, signed afresh by the request's `sign` (nonce, timestamp) when it has one. */
+async function signed(req: PlatformRequest, url: URL, init: AttemptInit): Promise<AttemptInit> {
+  if (req.sign === undefined) return init;
+  const added = await req.sign({ method: req.method, url, headers: init.headers, body: init.body });
+  const headers = { ...init.headers };
+  for (const [name, value] of Object.entries(added)) headers[name.toLowerCase()] = value;
+  return { ...init, headers };
+}
+
+/** A 2xx answer that is not the XML it should be (truncated, an HTML error page): the platform failed, as with bad JSON. */
+function notWellFormed(error: XmlSyntaxError, status: number | null): PlatformError {
+  return new PlatformError({
+    kind: 'server',
+    ...(status === null ? {} : { httpStatus: status }),
+    message: error.message,
+    requestSent: true,
+    cause: error,
+  });
+}
+
 function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
   const present = signals.filter((s) => s !== undefined);
   if (present.length <= 1) return present[0];
@@ -280,13 +327,24 @@ function buildUrl(req: PlatformRequest): URL {
   return url;
 }
 
-function buildInit(req: PlatformRequest, defaults: Record<string, string> | undefined): RequestInit {
+/** What one attempt sends (RequestInit narrowed to what this client sets, so `sign` can read it). */
+interface AttemptInit {
+  method: HttpMethod;
+  headers: Record<string, string>;
+  body: string | Uint8Array<ArrayBuffer> | undefined;
+  redirect: 'follow';
+}
+
+function buildInit(req: PlatformRequest, defaults: Record<string, string> | undefined): AttemptInit {
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
   for (const [name, value] of Object.entries({ ...defaults, ...req.headers })) headers[name.toLowerCase()] = value;
-  const given = [req.body, req.form, req.rawBody].filter((b) => b !== undefined).length;
-  if (given > 1) throw new Error('PlatformRequest: give only one of body, form and rawBody');
+  const given = [req.body, req.form, req.rawBody, req.xml].filter((b) => b !== undefined).length;
+  if (given > 1) throw new Error('PlatformRequest: give only one of body, form, rawBody and xml');
   let body: string | Uint8Array<ArrayBuffer> | undefined = req.rawBody;
-  if (req.form !== undefined) {
+  if (req.xml !== undefined) {
+    body = buildXml(req.xml);
+    headers['content-type'] ??= 'text/xml; charset=utf-8';
+  } else if (req.form !== undefined) {
     body = new URLSearchParams(req.form).toString();
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
   } else if (req.body !== undefined) {
@@ -296,10 +354,11 @@ function buildInit(req: PlatformRequest, defaults: Record<string, string> | unde
   return { method: req.method, headers, body, redirect: 'follow' };
 }
 
-async function readBody(res: Response, type: 'auto' | 'text' | 'bytes'): Promise<unknown> {
+async function readBody(res: Response, type: 'auto' | 'text' | 'bytes' | 'xml', xml: XmlReadOptions | undefined): Promise<unknown> {
   if (type === 'bytes') return new Uint8Array(await res.arrayBuffer());
   const text = await res.text();
   if (type === 'text') return text;
+  if (type === 'xml') return parseXml(text, xml);
   if (text.trim() === '') return null;
   // Some platforms send JSON labelled text/plain; a leading brace is evidence enough.
   const contentType = res.headers.get('content-type') ?? '';
@@ -308,5 +367,42 @@ async function readBody(res: Response, type: 'auto' | 'text' | 'bytes'): Promise
     return JSON.parse(text) as unknown;
   } catch {
     return text;
+  }
+}
+
+/**
+ * A connector's reading of a 2xx answer that is an error all the same (Shopify's GraphQL `errors` with THROTTLED in
+ * a 200): the PlatformError it stands for, or null when the answer is an answer.
+ */
+export type AnswerClassifier = (response: PlatformResponse) => PlatformError | null;
+
+export interface ClassifiedRequestOptions {
+  /** Sends at most; default HTTP_DEFAULTS.maxAttempts. */
+  attempts?: number;
+  /** A wait the error names beyond this is cut to it (the platform's bucket refills meanwhile); default 30 s. */
+  maxWaitMs?: number;
+  sleep?: Sleep;
+}
+
+/**
+ * `http.request`, with 2xx answers read by the connector's classifier: an answer it calls an error is sent again under
+ * the one retry rule (mayRetry: retryable kinds, idempotent requests) after the wait the error names (else a second
+ * more per attempt), up to `attempts` sends, and thrown after. Over any PlatformHttp (a test's fake included), since
+ * the shared client's own loop sees only HTTP statuses.
+ */
+export async function requestClassified(
+  http: PlatformHttp,
+  req: PlatformRequest,
+  classify: AnswerClassifier,
+  options: ClassifiedRequestOptions = {},
+): Promise<PlatformResponse> {
+  const attempts = options.attempts ?? HTTP_DEFAULTS.maxAttempts;
+  const sleep = options.sleep ?? realSleep;
+  for (let attempt = 1; ; attempt++) {
+    const response = await http.request(req);
+    const error = classify(response);
+    if (error === null) return response;
+    if (attempt >= attempts || !mayRetry(error, req.idempotent) || req.signal?.aborted === true) throw error;
+    await sleep(Math.min(options.maxWaitMs ?? 30_000, error.retryAfterMs ?? 1000 * attempt), req.signal);
   }
 }

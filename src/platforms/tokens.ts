@@ -14,7 +14,7 @@ import type { Cipher } from '../crypto/secrets.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import type { ConnectionRecord } from '../connections/types.ts';
 import { findSealedTokens, lockConnectionTokens, storeSealedTokens } from '../sql/connection-tokens.ts';
-import type { Connector, OAuthSession, OAuthTokens } from './connector.ts';
+import type { AuthContext, Connector, Credentials, OAuthSession, OAuthTokens } from './connector.ts';
 import type { Logger } from '../log/logger.ts';
 import { observePlatformCall, openCredentials, openTokens, sealJson } from './context.ts';
 import { tokenRefreshes } from '../metrics/registry.ts';
@@ -49,23 +49,29 @@ function needsRefresh(tokens: OAuthTokens, now: number, rejected: string | undef
   return tokens.expiresAt !== null && Date.parse(tokens.expiresAt) - now <= REFRESH_MARGIN_MS;
 }
 
-/** The connection's tokens, refreshed first when needed; null for connections without OAuth tokens. */
-export async function freshTokens(
-  deps: TokenDeps,
-  connection: ConnectionRecord,
-  connector: Connector,
-  options: FreshTokenOptions = {},
-): Promise<OAuthTokens | null> {
+/** What renewing gives: the tokens to store, and whether the platform sent a new refresh token (for the log). */
+interface Renewed {
+  tokens: OAuthTokens;
+  rotated: boolean;
+}
+
+/**
+ * How a connection's tokens are renewed, an OAuth refresh grant or a new session from its credentials: checked
+ * first (a missing refresh token or OAuth app fails before any log line), then run.
+ */
+type Renewal = (latest: OAuthTokens | null, db: Queryable) => Promise<(ctx: AuthContext) => Promise<Renewed>>;
+
+function renewalOf(deps: TokenDeps, connection: ConnectionRecord, connector: Connector): Renewal | null {
   const { auth } = connector;
-  const now = deps.now ?? Date.now;
-  const current = await storedTokens(deps.pool, deps.cipher, connection.id);
-  if (auth.type !== 'oauth2' || current === null || !needsRefresh(current, now(), options.rejected)) return current;
-  return withTransaction(deps.pool, async (db) => {
-    await lockConnectionTokens(db, connection.id);
-    // Whoever held the lock before us may have refreshed already.
-    const latest = await storedTokens(db, deps.cipher, connection.id);
-    if (latest === null || !needsRefresh(latest, now(), options.rejected)) return latest;
-    if (latest.refreshToken === null) {
+  const credentials = (): Credentials => openCredentials(deps.cipher, connection.credentialsCiphertext);
+  if (auth.type === 'credentials') {
+    const session = auth.session;
+    if (session === undefined) return null;
+    return () => Promise.resolve(async (ctx) => ({ tokens: await session.login(ctx, credentials()), rotated: false }));
+  }
+  return async (latest, db) => {
+    const refreshToken = latest?.refreshToken ?? null;
+    if (latest === null || refreshToken === null) {
       throw new PlatformError({
         kind: 'unauthorized',
         message: `The ${connector.name} access token expired and no refresh token was issued; the end user must re-link.`,
@@ -80,6 +86,42 @@ export async function freshTokens(
         requestSent: false,
       });
     }
+    return async (ctx) => {
+      // The connection's authorisation input (a shop domain: the token host) is kept as its credentials.
+      const refreshed = await auth.refresh(ctx, app, refreshToken, credentials(), latest);
+      const tokens: OAuthTokens = {
+        ...refreshed,
+        // Platforms that do not rotate refresh tokens return none: the old one stays valid.
+        refreshToken: refreshed.refreshToken ?? refreshToken,
+        tenantId: refreshed.tenantId ?? latest.tenantId,
+      };
+      return { tokens, rotated: refreshed.refreshToken !== null };
+    };
+  };
+}
+
+/**
+ * The connection's tokens, refreshed first when needed; null for connections without OAuth tokens. A credentials
+ * platform with a session (AuthSpec `session`) logs in here when it has none yet, under the same lock.
+ */
+export async function freshTokens(
+  deps: TokenDeps,
+  connection: ConnectionRecord,
+  connector: Connector,
+  options: FreshTokenOptions = {},
+): Promise<OAuthTokens | null> {
+  const now = deps.now ?? Date.now;
+  const renewal = renewalOf(deps, connection, connector);
+  const session = connector.auth.type === 'credentials';
+  const due = (tokens: OAuthTokens | null): boolean => (tokens === null ? session : needsRefresh(tokens, now(), options.rejected));
+  const current = await storedTokens(deps.pool, deps.cipher, connection.id);
+  if (renewal === null || !due(current)) return current;
+  return withTransaction(deps.pool, async (db) => {
+    await lockConnectionTokens(db, connection.id);
+    // Whoever held the lock before us may have refreshed (or logged in) already.
+    const latest = await storedTokens(db, deps.cipher, connection.id);
+    if (!due(latest)) return latest;
+    const renew = await renewal(latest, db);
     const { log } = deps;
     const http = createPlatformHttp({
       limitKey: `${connector.id}:${connection.id}:auth`,
@@ -87,39 +129,26 @@ export async function freshTokens(
       onAttempt: observePlatformCall(log, connector.id),
       ...simulatorFetch(connector.id, connection.simulated),
     });
-    const reason = options.rejected === undefined ? 'expiring' : 'refused by the platform';
+    const reason = latest === null ? 'no session yet' : options.rejected === undefined ? 'expiring' : 'refused by the platform';
     const started = Date.now();
-    log?.info({ token_refresh: { reason, expires_at: latest.expiresAt } }, 'token refresh started');
-    const refreshed = await auth
-      .refresh(
-        { http, signal: options.signal ?? new AbortController().signal, environment: connection.environment },
-        app,
-        latest.refreshToken,
-        // The connection's authorisation input (a shop domain: the token host) is kept as its credentials.
-        openCredentials(deps.cipher, connection.credentialsCiphertext),
-      )
-      .catch((error: unknown) => {
-        tokenRefreshes.inc({ platform: connector.id, outcome: 'failed' });
-        log?.warn({ token_refresh: { reason, duration_ms: Date.now() - started }, err: error }, 'token refresh failed');
-        // OAuth servers refuse a revoked or expired grant with 400 invalid_grant (or 401): the end user must re-link.
-        if (error instanceof PlatformError && ['bad_request', 'unauthorized', 'forbidden'].includes(error.kind)) {
-          throw new PlatformError({
-            kind: 'unauthorized',
-            httpStatus: error.httpStatus,
-            message: `The refresh token was refused: ${error.platformMessage}`,
-            code: error.platformCode,
-            requestSent: true,
-            cause: error,
-          });
-        }
-        throw error;
-      });
-    const tokens: OAuthTokens = {
-      ...refreshed,
-      // Platforms that do not rotate refresh tokens return none: the old one stays valid.
-      refreshToken: refreshed.refreshToken ?? latest.refreshToken,
-      tenantId: refreshed.tenantId ?? latest.tenantId,
-    };
+    log?.info({ token_refresh: { reason, expires_at: latest?.expiresAt ?? null } }, 'token refresh started');
+    const ctx = { http, signal: options.signal ?? new AbortController().signal, environment: connection.environment };
+    const { tokens, rotated } = await renew(ctx).catch((error: unknown) => {
+      tokenRefreshes.inc({ platform: connector.id, outcome: 'failed' });
+      log?.warn({ token_refresh: { reason, duration_ms: Date.now() - started }, err: error }, 'token refresh failed');
+      // OAuth servers refuse a revoked or expired grant with 400 invalid_grant (or 401): the end user must re-link.
+      if (error instanceof PlatformError && ['bad_request', 'unauthorized', 'forbidden'].includes(error.kind)) {
+        throw new PlatformError({
+          kind: 'unauthorized',
+          httpStatus: error.httpStatus,
+          message: `The refresh token was refused: ${error.platformMessage}`,
+          code: error.platformCode,
+          requestSent: true,
+          cause: error,
+        });
+      }
+      throw error;
+    });
     await storeSealedTokens(db, connection.id, sealJson(deps.cipher, tokens));
     tokenRefreshes.inc({ platform: connector.id, outcome: 'refreshed' });
     log?.info(
@@ -128,7 +157,7 @@ export async function freshTokens(
           reason,
           duration_ms: Date.now() - started,
           expires_at: tokens.expiresAt,
-          refresh_token_rotated: refreshed.refreshToken !== null,
+          refresh_token_rotated: rotated,
         },
       },
       'token refreshed',

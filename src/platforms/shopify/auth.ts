@@ -5,12 +5,12 @@
  * and timestamp; we check the hmac (hex HMAC-SHA256 of the other parameters sorted by name, joined as a query
  * string, under the app's client secret) and that `shop` is the shop asked for, then exchange the code at
  * https://{shop}/admin/oauth/access_token for an offline access token: it does not expire and there is no refresh
- * token, so a refused token means linking again.
+ * token, so a refused token means linking again. Described for the kit (../oauth2.ts); the hmac and shop
+ * checks are the quirk (checkCallback).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AuthSpec, OAuthCallbackParams } from '../connector.ts';
+import { oauth2 } from '../oauth2.ts';
 import { PlatformError } from '../errors.ts';
-import { isRecord } from '../json.ts';
 import { SHOP_DOMAIN, shopOf, shopUrl } from './client.ts';
 
 /** Access scopes asked for when the organisation's app names none: read access to what the connector syncs. */
@@ -38,9 +38,18 @@ export function callbackHmacMatches(params: Readonly<Record<string, string>>, se
 
 const refused = (message: string): PlatformError => new PlatformError({ kind: 'forbidden', httpStatus: 403, message, requestSent: false });
 
-export const shopifyAuth: AuthSpec = {
-  type: 'oauth2',
+export const shopifyAuth = oauth2({
+  name: 'shopify',
+  authorizeUrl: (input) => `${shopUrl(shopOf(input))}/admin/oauth/authorize`,
+  tokenUrl: (input) => `${shopUrl(shopOf(input))}/admin/oauth/access_token`,
+  clientAuth: 'post',
+  scopes: SHOPIFY_DEFAULT_SCOPES.split(','),
+  scopeSeparator: ',',
+  responseType: false,
+  tokenTypeOmitted: true,
   callbackParams: SHOPIFY_CALLBACK_PARAMS,
+  // Offline tokens do not expire and come without a refresh token: a refused one means linking again.
+  refresh: 'none',
   authorizationInput: [
     {
       field: 'store_url',
@@ -55,35 +64,10 @@ export const shopifyAuth: AuthSpec = {
           .replace(/\.myshopify\.com$/, '')}.myshopify.com`,
     },
   ],
-  authorizeUrl(app, state, scope, input) {
-    const query = new URLSearchParams({ client_id: app.clientId, scope: scope ?? SHOPIFY_DEFAULT_SCOPES, redirect_uri: app.redirectUri, state });
-    return `${shopUrl(shopOf(input))}/admin/oauth/authorize?${query.toString()}`;
-  },
-  async exchangeCode(ctx, app, code, callback: OAuthCallbackParams, input) {
+  // A callback from another shop than the one asked for, or one not signed by Shopify with our secret, is refused.
+  checkCallback(app, code, callback, input) {
     const shop = shopOf(input);
-    // A callback from another shop than the one asked for, or one not signed by Shopify with our secret, is refused.
     if (callback.shop?.toLowerCase() !== shop) throw refused(`The sign-in came back from another shop than ${shop}`);
     if (!callbackHmacMatches({ ...callback, code }, app.clientSecret)) throw refused('The sign-in callback is not signed by Shopify (hmac)');
-    const response = await ctx.http.request({
-      method: 'POST',
-      url: `${shopUrl(shop)}/admin/oauth/access_token`,
-      body: { client_id: app.clientId, client_secret: app.clientSecret, code },
-      idempotent: false,
-      operation: 'exchange code',
-      signal: ctx.signal,
-    });
-    const body = response.body;
-    if (!isRecord(body) || typeof body.access_token !== 'string' || body.access_token === '')
-      throw new PlatformError({ kind: 'server', httpStatus: response.status, message: 'No access_token in the answer', requestSent: true });
-    // Offline tokens do not expire and come without a refresh token.
-    return { accessToken: body.access_token, refreshToken: null, expiresAt: null, tenantId: null };
   },
-  refresh: () =>
-    Promise.reject(
-      new PlatformError({
-        kind: 'unauthorized',
-        message: 'Shopify offline tokens are not refreshed: the shop must be linked again',
-        requestSent: false,
-      }),
-    ),
-};
+});

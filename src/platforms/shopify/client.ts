@@ -11,6 +11,7 @@
 import { platformAddress } from '../addresses.ts';
 import type { AuthorizationInput, ConnectorContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
+import { requestClassified, type PlatformRequest } from '../http.ts';
 import { isRecord } from '../json.ts';
 import { classifyShopifyStatus, graphqlError } from './errors.ts';
 
@@ -39,23 +40,6 @@ export function graphqlUrl(shop: string): string {
   return `${shopUrl(shop)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-
 /**
  * Runs one query (or mutation) and returns its `data`, checked to be an object. `cost`: the points the query is
  * expected to cost (its requested cost), taken from the shop's bucket before the call; the answer's actualQueryCost
@@ -70,38 +54,33 @@ export async function shopifyGraphql(
   cost: number,
 ): Promise<Record<string, unknown>> {
   const shop = shopOf(ctx.credentials);
-  for (let attempt = 1; ; attempt++) {
-    const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
-    if (tokens === null) throw new PlatformError({ kind: 'unauthorized', message: 'The connection has no access token', requestSent: false });
-    const response = await ctx.http.request({
-      method: 'POST',
-      url: graphqlUrl(shop),
-      headers: { 'x-shopify-access-token': tokens.accessToken, 'content-type': 'application/json' },
-      body: { query, variables },
-      // Queries change nothing: retrying them is safe. (This connector sends no mutation but bulkOperationRunQuery,
-      // which starts a read; Shopify refuses a second one while the first runs, and the runner keeps its id.)
-      idempotent: true,
-      operation,
-      cost,
-      signal: ctx.signal,
-      classifyError: classifyShopifyStatus,
+  const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
+  if (tokens === null) throw new PlatformError({ kind: 'unauthorized', message: 'The connection has no access token', requestSent: false });
+  const request: PlatformRequest = {
+    method: 'POST',
+    url: graphqlUrl(shop),
+    headers: { 'x-shopify-access-token': tokens.accessToken, 'content-type': 'application/json' },
+    body: { query, variables },
+    // Queries change nothing: retrying them is safe. (This connector sends no mutation but bulkOperationRunQuery,
+    // which starts a read; Shopify refuses a second one while the first runs, and the runner keeps its id.)
+    idempotent: true,
+    operation,
+    cost,
+    signal: ctx.signal,
+    classifyError: classifyShopifyStatus,
+  };
+  // GraphQL errors come in a 200: the kit sorts them with Shopify's classifier and waits out THROTTLED.
+  const response = await requestClassified(ctx.http, request, (answer) => graphqlError(answer.body, operation), {
+    attempts: THROTTLED_ATTEMPTS,
+    maxWaitMs: MAX_THROTTLE_WAIT_MS,
+  });
+  const body = response.body;
+  if (!isRecord(body) || !isRecord(body.data))
+    throw new PlatformError({
+      kind: 'server',
+      httpStatus: response.status,
+      message: `${operation}: the answer has no data object`,
+      requestSent: true,
     });
-    const error = graphqlError(response.body, operation);
-    if (error !== null) {
-      if (error.kind === 'rate_limited' && attempt < THROTTLED_ATTEMPTS) {
-        await sleep(Math.min(MAX_THROTTLE_WAIT_MS, error.retryAfterMs ?? 1000 * attempt), ctx.signal);
-        continue;
-      }
-      throw error;
-    }
-    const body = response.body;
-    if (!isRecord(body) || !isRecord(body.data))
-      throw new PlatformError({
-        kind: 'server',
-        httpStatus: response.status,
-        message: `${operation}: the answer has no data object`,
-        requestSent: true,
-      });
-    return body.data;
-  }
+  return body.data;
 }

@@ -1,11 +1,11 @@
 /**
- * Xero's OAuth 2.0 authorization-code flow: consent at login.xero.com, code
- * and refresh grants at identity.xero.com (client id and secret as Basic
- * auth, form body), organisations from GET /connections. Access tokens live
- * 30 minutes; each refresh returns a new refresh token and retires the old one.
+ * Xero's OAuth 2.0 authorization-code flow, described for the kit (../oauth2.ts): consent at login.xero.com,
+ * code and refresh grants at identity.xero.com (client id and secret as Basic auth, form body). Access tokens live
+ * 30 minutes; each refresh returns a new refresh token and retires the old one. The quirk: the organisations a grant
+ * reaches come from GET /connections (listTenants).
  */
-import type { AuthContext, AuthSpec, OAuthAppCredentials, OAuthTenant, OAuthTokens } from '../connector.ts';
-import { PlatformError } from '../errors.ts';
+import type { OAuthTenant } from '../connector.ts';
+import { oauth2 } from '../oauth2.ts';
 import { bearer } from '../oauth-request.ts';
 import { xeroUrls } from './client.ts';
 import { classifyXeroError } from './errors.ts';
@@ -34,58 +34,14 @@ export const XERO_SCOPES = [
   'email',
 ].join(' ');
 
-interface TokenAnswer {
-  access_token?: unknown;
-  refresh_token?: unknown;
-  expires_in?: unknown;
-}
-
-function basic(app: OAuthAppCredentials): string {
-  return `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`;
-}
-
-async function tokenGrant(ctx: AuthContext, app: OAuthAppCredentials, form: Record<string, string>): Promise<OAuthTokens> {
-  const response = await ctx.http.request({
-    method: 'POST',
-    url: xeroUrls().token,
-    headers: { authorization: basic(app) },
-    form,
-    // A code or a refresh token is good for one use: never resend one that may have arrived.
-    idempotent: false,
-    operation: `xero token (${form.grant_type ?? 'grant'})`,
-  });
-  const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as TokenAnswer;
-  if (typeof body.access_token !== 'string' || body.access_token === '') {
-    throw new PlatformError({
-      kind: 'server',
-      httpStatus: response.status,
-      message: 'Xero answered the token request without an access token',
-      requestSent: true,
-    });
-  }
-  const expiresIn = typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) ? body.expires_in : null;
-  return {
-    accessToken: body.access_token,
-    refreshToken: typeof body.refresh_token === 'string' && body.refresh_token !== '' ? body.refresh_token : null,
-    expiresAt: expiresIn === null ? null : new Date(Date.now() + expiresIn * 1000).toISOString(),
-    tenantId: null,
-  };
-}
-
-export const xeroAuth: AuthSpec = {
-  type: 'oauth2',
-  authorizeUrl(app, state, scope) {
-    const query = new URLSearchParams({
-      response_type: 'code',
-      client_id: app.clientId,
-      redirect_uri: app.redirectUri,
-      scope: scope ?? XERO_SCOPES,
-      state,
-    });
-    return `${xeroUrls().authorize}?${query.toString()}`;
-  },
-  exchangeCode: (ctx, app, code) => tokenGrant(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.redirectUri }),
-  refresh: (ctx, app, refreshToken) => tokenGrant(ctx, app, { grant_type: 'refresh_token', refresh_token: refreshToken }),
+export const xeroAuth = oauth2({
+  name: 'xero',
+  authorizeUrl: () => xeroUrls().authorize,
+  tokenUrl: () => xeroUrls().token,
+  clientAuth: 'basic',
+  scopes: XERO_SCOPES.split(' '),
+  // Each refresh returns a new refresh token and retires the old one: never resend one that may have arrived.
+  refresh: { rotates: true },
   async listTenants(ctx, tokens): Promise<OAuthTenant[]> {
     const response = await ctx.http.request({
       method: 'GET',
@@ -101,4 +57,4 @@ export const xeroAuth: AuthSpec = {
       .filter((c) => c.tenantType === 'ORGANISATION' && typeof c.tenantId === 'string')
       .map((c) => ({ id: c.tenantId ?? '', name: c.tenantName ?? c.tenantId ?? '' }));
   },
-};
+});
