@@ -25,7 +25,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Company, qboTime } from './company.ts';
 import { ENTITIES, faultBody, isEntity, type Entity, type Json } from './fixtures.ts';
-import { consentPage, errorPage, OAuthServer, type IssuedTokens, type OAuthClient } from './oauth.ts';
+import { consentPage, errorPage, intuitOAuth, issueTokens, type IssuedTokens, type OAuthClient } from './oauth.ts';
 import { parseQuery, QueryError, runQuery } from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
 import { isReportName, monthlyReport, ReportError } from './report.ts';
 import { DELETABLE, validate, VOIDABLE, WRITABLE } from './validate.ts';
@@ -137,7 +137,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startQuickBooksStandIn(options: StandInOptions = {}): Promise<QuickBooksStandIn> {
   const now = options.now ?? Date.now;
   const companies = new Map<string, Company>();
-  const oauth = new OAuthServer(now);
+  const oauth = intuitOAuth(now);
   const violations: Violation[] = [];
   const log: LoggedRequest[] = [];
   const rules: FailRule[] = [];
@@ -206,7 +206,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     }
     const back = new URL(redirectUri);
     if (params.get('decision') === 'allow') {
-      back.searchParams.set('code', oauth.code(client, stand.consentRealm));
+      back.searchParams.set('code', oauth.code(oauth.grant(client.clientId, stand.consentRealm), redirectUri));
       back.searchParams.set('state', state);
       back.searchParams.set('realmId', stand.consentRealm);
     } else {
@@ -222,7 +222,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     if (!(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) {
       violations.push({ method: 'POST', path, reason: 'token request body is not application/x-www-form-urlencoded' });
     }
-    const answer = oauth.tokenEndpoint(req.headers.authorization, new URLSearchParams(await readBody(req)));
+    const answer = oauth.token(new URLSearchParams(await readBody(req)), req.headers.authorization);
     return { status: answer.status, body: answer.body, headers: { 'cache-control': 'no-store' } };
   }
 
@@ -236,7 +236,8 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
       if (check.reason !== 'expired') violations.push({ ...where, reason: `API call with ${check.reason} bearer token` });
       return fault(401, 'authentication', check.reason === 'expired' ? 'Token expired' : 'Token invalid');
     }
-    if (check.realmId !== realmId) return refuse(where, 403, 'authorization', `token of realm ${check.realmId} used for realm ${realmId}`);
+    if (check.grant.subject !== realmId)
+      return refuse(where, 403, 'authorization', `token of realm ${check.grant.subject} used for realm ${realmId}`);
     const company = companies.get(realmId);
     if (company === undefined) return refuse(where, 403, 'authorization', `no company ${realmId}`);
     if (!(req.headers.accept ?? '').includes('application/json'))
@@ -528,7 +529,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     registerClient: (client) => {
       oauth.register(client);
     },
-    issueTokens: ({ clientId, realmId = defaultRealm, expiresInSeconds }) => oauth.issue(realmId, clientId, expiresInSeconds),
+    issueTokens: ({ clientId, realmId = defaultRealm, expiresInSeconds }) => issueTokens(oauth, realmId, clientId, expiresInSeconds),
     expireAccessTokens: () => {
       oauth.expireAccessTokens();
     },
@@ -550,7 +551,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     violations,
     log,
     get tokenCalls() {
-      return oauth.tokenCalls;
+      return oauth.calls.total;
     },
     requests: (match) => log.filter((entry) => matches(match, `${entry.method} ${entry.path}?${entry.query}`)).length,
     get repeatedRequestIds() {

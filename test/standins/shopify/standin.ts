@@ -51,6 +51,7 @@ import {
   type StandInOrder,
   type StandInProduct,
 } from './data.ts';
+import { OAuthServer, randomToken } from '../kit/oauth.ts';
 import { actualCost, requestedCost, shopifySchema } from './schema.ts';
 
 export const STANDIN_API_VERSION = '2026-10';
@@ -160,6 +161,37 @@ export function standInCallbackHmac(params: Readonly<Record<string, string>>, se
     .map((name) => `${name}=${params[name] ?? ''}`)
     .join('&');
   return createHmac('sha256', secret).update(message).digest('hex');
+}
+
+const REFUSED = {
+  status: 400,
+  body: { error: 'invalid_request', error_description: 'The authorization code was not found or was already used' },
+};
+
+/** Shopify's code exchange on the kit's server: client id and secret in the body, offline tokens that never expire, no refresh. */
+function shopifyOAuth(): OAuthServer<string> {
+  return new OAuthServer<string>({
+    clientAuth: ['post'],
+    accessSeconds: null,
+    codeSeconds: null,
+    refresh: 'none',
+    checkRedirectUri: false,
+    defaultGrant: 'authorization_code',
+    mint: { access: () => randomToken('shpat_', 12, 'hex'), refresh: () => '', code: () => randomToken('', 12, 'hex') },
+    answer: ({ accessToken }) => ({
+      access_token: accessToken,
+      scope: 'read_orders,read_products,read_customers,read_shopify_payments_payouts,read_shopify_payments_disputes',
+    }),
+    errors: { invalidClient: REFUSED, invalidGrant: REFUSED, unsupportedGrant: () => REFUSED },
+  });
+}
+
+/** A JSON body's string fields as a form (the exchange may post either). */
+function formOfJson(raw: string): URLSearchParams {
+  const parsed: unknown = JSON.parse(raw);
+  const form = new URLSearchParams();
+  if (isRecord(parsed)) for (const [name, value] of Object.entries(parsed)) if (typeof value === 'string') form.set(name, value);
+  return form;
 }
 
 interface Term {
@@ -328,8 +360,8 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
   const schema: GraphQLSchema = await shopifySchema();
   const app = { clientId: 'shopify-standin-client', clientSecret: `shpss_${randomBytes(8).toString('hex')}` };
   const shops = new Map<string, StandInShop>();
-  const codes = new Map<string, string>();
-  const tokens = new Map<string, string>();
+  const oauth = shopifyOAuth();
+  oauth.register(app);
   const bulks = new Map<string, BulkOperation>();
   const failingBulk = new Set<string>();
   const invalidQueries: { query: string; errors: string[] }[] = [];
@@ -704,8 +736,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         answer(response, 400, { errors: 'Invalid client_id' });
         return;
       }
-      const code = randomBytes(12).toString('hex');
-      codes.set(code, domain);
+      const code = oauth.code(oauth.grant(app.clientId, domain), url.searchParams.get('redirect_uri'));
       const back: Record<string, string> = {
         code,
         host: Buffer.from(`admin.shopify.com/store/${domain.replace('.myshopify.com', '')}`).toString('base64url'),
@@ -721,26 +752,15 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     }
     if (path === '/admin/oauth/access_token' && request.method === 'POST') {
       const type = request.headers['content-type'] ?? '';
-      const form: Record<string, unknown> = type.includes('json')
-        ? (JSON.parse(raw) as Record<string, unknown>)
-        : Object.fromEntries(new URLSearchParams(raw));
-      const code = typeof form.code === 'string' ? form.code : '';
-      if (form.client_id !== app.clientId || form.client_secret !== app.clientSecret || codes.get(code) !== domain) {
-        answer(response, 400, { error: 'invalid_request', error_description: 'The authorization code was not found or was already used' });
-        return;
-      }
-      codes.delete(code);
-      const token = `shpat_${randomBytes(12).toString('hex')}`;
-      tokens.set(token, domain);
-      answer(response, 200, {
-        access_token: token,
-        scope: 'read_orders,read_products,read_customers,read_shopify_payments_payouts,read_shopify_payments_disputes',
-      });
+      const form = type.includes('json') ? formOfJson(raw) : new URLSearchParams(raw);
+      const { status, body } = oauth.token(form, undefined, (grant) => grant.subject === domain);
+      answer(response, status, body);
       return;
     }
     if (path === `/admin/api/${STANDIN_API_VERSION}/graphql.json` && request.method === 'POST') {
       const token = request.headers['x-shopify-access-token'];
-      if (typeof token !== 'string' || tokens.get(token) !== domain) {
+      const check = typeof token === 'string' ? oauth.check(token) : null;
+      if (check?.ok !== true || check.grant.subject !== domain) {
         answer(response, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
         return;
       }
@@ -830,12 +850,10 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     },
     shop: shopNamed,
     issueToken(domain) {
-      const token = `shpat_${randomBytes(12).toString('hex')}`;
-      tokens.set(token, domain);
-      return token;
+      return oauth.issue(oauth.grant(app.clientId, domain)).accessToken;
     },
     revokeTokens(domain) {
-      for (const [token, owner] of [...tokens]) if (owner === domain) tokens.delete(token);
+      oauth.revoke((owner) => owner === domain);
     },
     injectFailures(domain, failures) {
       shopNamed(domain).inject.push(...failures);

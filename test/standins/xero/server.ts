@@ -254,7 +254,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     if (api === 'identity') return { status: 200, body: identity.connections(auth.grant) };
     const tenant = header(req, 'xero-tenant-id') ?? '';
     const books = organisations.get(tenant);
-    if (books === undefined || !auth.grant.tenants.includes(tenant)) return xeroProblem(403, 'Forbidden', 'AuthenticationUnsuccessful');
+    if (books === undefined || !auth.grant.subject.tenants.includes(tenant)) return xeroProblem(403, 'Forbidden', 'AuthenticationUnsuccessful');
     const handler = HANDLERS[operation.id];
     if (handler === undefined) return { status: 501, body: `The stand-in does not implement ${operation.id}` };
     const key = header(req, 'idempotency-key');
@@ -292,7 +292,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
         send(res, faultAnswer(fault));
         return;
       }
-      const answer = identity.tokenEndpoint(form, header(req, 'authorization'));
+      const answer = identity.oauth.token(form, header(req, 'authorization'));
       const problems = answer.status === 200 ? contract.validateComponent('identity', 'AccessToken', answer.body) : [];
       if (problems.length > 0) violations.push({ kind: 'response', method, path, operation: 'token', problems });
       send(res, { ...answer, headers: { 'cache-control': 'no-store' } });
@@ -324,7 +324,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     log.status = answer.status;
     if (expireAfter !== null && --expireAfter <= 0) {
       expireAfter = null;
-      identity.expireAccessTokens();
+      identity.oauth.expireAccessTokens();
     }
     send(res, answer);
   }
@@ -361,25 +361,23 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     },
     violations,
     requests,
-    tokenCalls: identity.tokenCalls,
+    tokenCalls: identity.oauth.calls,
     requestCount: (path, method) =>
       requests.filter((r) => (method === undefined || r.method === method) && (typeof path === 'string' ? r.path === path : path.test(r.path)))
         .length,
     resetCounters() {
       requests.length = 0;
-      identity.tokenCalls.authorization_code = 0;
-      identity.tokenCalls.refresh_token = 0;
-      identity.tokenCalls.total = 0;
+      identity.oauth.resetCalls();
     },
     expireAccessTokens: () => {
-      identity.expireAccessTokens();
+      identity.oauth.expireAccessTokens();
     },
-    issuedTokens: () => [...identity.issued],
+    issuedTokens: () => [...identity.oauth.issued],
     expireAccessTokensAfter(count) {
       expireAfter = count;
     },
     revokeRefreshTokens: () => {
-      identity.revokeRefreshTokens();
+      identity.oauth.revokeRefreshTokens();
     },
     failNext(status, count = 1, match = {}, retryAfterSeconds = 1) {
       faults.push({ status, remaining: count, match, retryAfter: retryAfterSeconds });
