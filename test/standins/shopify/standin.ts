@@ -22,19 +22,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  execute,
-  GraphQLError,
-  Kind,
-  OperationTypeNode,
-  parse,
-  validate,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLResolveInfo,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
+import { execute, GraphQLError, OperationTypeNode, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import {
   bag,
   cents,
@@ -51,6 +39,7 @@ import {
   type StandInOrder,
   type StandInProduct,
 } from './data.ts';
+import { GraphQLContract } from '../kit/graphql.ts';
 import { OAuthServer, randomToken } from '../kit/oauth.ts';
 import { actualCost, requestedCost, shopifySchema } from './schema.ts';
 
@@ -364,8 +353,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
   oauth.register(app);
   const bulks = new Map<string, BulkOperation>();
   const failingBulk = new Set<string>();
-  const invalidQueries: { query: string; errors: string[] }[] = [];
-  const queries: string[] = [];
+  const contract = new GraphQLContract(schema);
   let baseUrl = '';
   let sequence = 0;
 
@@ -456,7 +444,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       const unknown = terms.filter((term) => !allowed.has(term.field));
       if (unknown.length > 0) {
         const message = `Unknown search field(s) ${unknown.map((term) => term.field).join(', ')} for ${info.parentType.name}.${info.fieldName}`;
-        invalidQueries.push({ query: String(args.query), errors: [message] });
+        contract.flag(String(args.query), message);
         throw new GraphQLError(message);
       }
       return terms.length === 0 ? list : list.filter((item) => matches(item as Record<string, unknown>, terms));
@@ -548,19 +536,9 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     return {
       bulkOperationRunQuery: (args: Record<string, unknown>) => {
         const inner = typeof args.query === 'string' ? args.query : '';
-        queries.push(inner);
-        let document: DocumentNode;
-        try {
-          document = parse(inner);
-        } catch (error) {
-          invalidQueries.push({ query: inner, errors: [String(error)] });
-          return { bulkOperation: null, userErrors: [{ field: ['query'], message: String(error), code: 'INVALID' }] };
-        }
-        const errors = validate(schema, document);
-        if (errors.length > 0) {
-          invalidQueries.push({ query: inner, errors: errors.map((e) => e.message) });
-          return { bulkOperation: null, userErrors: errors.map((e) => ({ field: ['query'], message: e.message, code: 'INVALID' })) };
-        }
+        const checked = contract.check(inner);
+        if (!checked.ok)
+          return { bulkOperation: null, userErrors: checked.problems.map((p) => ({ field: ['query'], message: p.message, code: 'INVALID' })) };
         if ([...bulks.values()].some((b) => b.shop === shop.domain && (b.status === 'CREATED' || b.status === 'RUNNING')))
           return {
             bulkOperation: null,
@@ -612,27 +590,12 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     }
     const query = isRecord(body) && typeof body.query === 'string' ? body.query : '';
     const variables = isRecord(body) && isRecord(body.variables) ? body.variables : {};
-    queries.push(query);
-    let document: DocumentNode;
-    try {
-      document = parse(query);
-    } catch (error) {
-      invalidQueries.push({ query, errors: [String(error)] });
-      answer(response, 200, { errors: [{ message: String(error), extensions: { code: 'PARSE_ERROR' } }] });
+    const checked = contract.check(query);
+    if (!checked.ok) {
+      answer(response, 200, { errors: checked.problems.map(({ code, ...problem }) => ({ ...problem, extensions: { code } })) });
       return;
     }
-    const errors = validate(schema, document);
-    if (errors.length > 0) {
-      invalidQueries.push({ query, errors: errors.map((e) => e.message) });
-      answer(response, 200, {
-        errors: errors.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
-      });
-      return;
-    }
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    const fragments = new Map(
-      document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-    );
+    const { document, operation, fragments } = checked;
     if (operation === undefined) {
       answer(response, 200, { errors: [{ message: 'No operation' }] });
       return;
@@ -820,8 +783,8 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
   return {
     url: baseUrl,
     app,
-    invalidQueries,
-    queries,
+    invalidQueries: contract.invalid,
+    queries: contract.received,
     addShop(domain, { orders, seed = 1, bucket = STANDARD_BUCKET }) {
       const clock = makeClock();
       const data = makeShopData(orders, seed, clock);
