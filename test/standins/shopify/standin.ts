@@ -20,8 +20,7 @@
  * No vitest here: tests and the bench both use it.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, GraphQLError, OperationTypeNode, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import {
   bag,
@@ -41,6 +40,7 @@ import {
 } from './data.ts';
 import { GraphQLContract } from '../kit/graphql.ts';
 import { OAuthServer, randomToken } from '../kit/oauth.ts';
+import { readBody, serve } from '../kit/server.ts';
 import { actualCost, requestedCost, shopifySchema } from './schema.ts';
 
 export const STANDIN_API_VERSION = '2026-10';
@@ -733,20 +733,15 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     answer(response, 404, { errors: 'Not Found' });
   }
 
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      try {
-        handle(request, Buffer.concat(chunks).toString('utf8'), response);
-      } catch (error) {
-        answer(response, 500, { errors: String(error) });
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  baseUrl = `http://127.0.0.1:${port}`;
+  const server = await serve(
+    async (request, response) => {
+      handle(request, await readBody(request), response);
+    },
+    (error, _request, response) => {
+      answer(response, 500, { errors: String(error) });
+    },
+  );
+  baseUrl = server.url;
 
   function deletion(shop: StandInShop, subjectType: StandInEvent['subjectType'], id: string): void {
     shop.events.push({
@@ -906,13 +901,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       await response.arrayBuffer();
       return response.status;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
+    close: server.close,
   };
 }
 

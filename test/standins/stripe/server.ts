@@ -10,9 +10,9 @@
  * Point the connector at it with STRIPE_API_URL = `url` (Connect's host follows it).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAuthServer, randomToken, redirectBack } from '../kit/oauth.ts';
+import { Faults, readBody, send as kitSend, serve, type ContentTypes } from '../kit/server.ts';
 import { stripeContract, type Operation, type StripeContract } from './contract.ts';
 import { StripeAccount, type AccountOptions, type Json, type StripeRecord } from './data.ts';
 
@@ -97,10 +97,14 @@ function connectOAuth(connected: (accountId: string) => void): OAuthServer<strin
   });
 }
 
+/** Stripe answers JSON, each with its request id. */
+const STRIPE_TYPES: ContentTypes = {
+  json: 'application/json',
+  text: () => 'application/json',
+  headers: () => ({ 'request-id': `req_${randomBytes(6).toString('hex')}` }),
+};
 const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}`, ...headers });
-  response.end(text);
+  kitSend(response, { status, body, headers }, STRIPE_TYPES);
 };
 
 const stripeError = (type: string, message: string, code?: string): Json => ({ error: { type, message, ...(code === undefined ? {} : { code }) } });
@@ -181,7 +185,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const accounts = new Map<string, StripeAccount>();
   const keys = new Map<string, string>();
   const revoked = new Set<string>();
-  const faults: Fault[] = [];
+  const faults = new Faults<Fault>();
   const violations: Violation[] = [];
   const calls = { total: 0, byPath: new Map<string, number>(), throttled: 0, failed: 0 };
   const platform = { clientId: 'ca_standin0000000000000000000001', secretKey: `sk_test_platform_${randomBytes(8).toString('hex')}` };
@@ -198,12 +202,6 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   };
 
   const bearer = (request: IncomingMessage): string | null => /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? null;
-
-  async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-  }
 
   function authorize(url: URL, response: ServerResponse): void {
     const redirect = url.searchParams.get('redirect_uri');
@@ -260,16 +258,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       return;
     }
     if (method === 'POST' && url.pathname === '/oauth/token') {
-      const { status, body } = oauth.token(await formOf(request), request.headers.authorization);
+      const { status, body } = oauth.token(new URLSearchParams(await readBody(request)), request.headers.authorization);
       send(response, status, body);
       return;
     }
 
     calls.total += 1;
     calls.byPath.set(url.pathname, (calls.byPath.get(url.pathname) ?? 0) + 1);
-    const fault = faults.find((f) => f.times > 0 && (f.path === undefined || f.path.test(url.pathname)));
+    const fault = faults.take((f) => f.path === undefined || f.path.test(url.pathname));
     if (fault !== undefined) {
-      fault.times -= 1;
       if (fault.status === 429) calls.throttled += 1;
       else calls.failed += 1;
       const type = fault.status === 429 ? 'invalid_request_error' : 'api_error';
@@ -311,13 +308,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     send(response, status, body);
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      send(response, 500, stripeError('api_error', String(error)));
-    });
+  const server = await serve(handle, (error, _request, response) => {
+    send(response, 500, stripeError('api_error', String(error)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = server.url;
 
   return {
     url,
@@ -362,7 +356,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       };
     },
     fail(fault) {
-      faults.push({ ...fault });
+      faults.add({ ...fault }, fault.times);
     },
     signedWebhook(event, secret, timestamp = Math.floor(Date.now() / 1000)) {
       const body = JSON.stringify(event);
@@ -372,12 +366,6 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     violations,
     calls,
     tokenCalls: oauth.calls,
-    close: () =>
-      new Promise<void>((resolve, reject) =>
-        server.close((error) => {
-          if (error) reject(error);
-          else resolve();
-        }),
-      ),
+    close: server.close,
   };
 }
