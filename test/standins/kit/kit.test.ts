@@ -9,6 +9,7 @@ import { GraphQLContract } from './graphql.ts';
 import { OAuthServer, randomToken, type ClientAuth, type OAuthPlatform } from './oauth.ts';
 import { convertNullable, nestQuery, OpenApiContract } from './openapi.ts';
 import { Faults } from './server.ts';
+import { XmlSchemaContract } from './xml.ts';
 
 const REFUSED = { status: 400, body: { error: 'invalid_grant' } };
 
@@ -149,5 +150,42 @@ describe('stand-in kit: GraphQL validator and faults', () => {
     faults.add({ status: 500, path: '/b' }, 1);
     const take = (path: string) => faults.take((f) => f.path === path)?.status;
     expect([take('/b'), take('/a'), take('/b'), take('/a'), take('/a')]).toEqual([500, 429, undefined, 429, undefined]);
+  });
+});
+
+describe('stand-in kit: XML Schema validator', () => {
+  const xsd = `<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="CustomerQueryRq">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="MaxReturned" type="xs:positiveInteger" minOccurs="0"/>
+        <xs:element name="FromModifiedDate" type="xs:dateTime" minOccurs="0"/>
+      </xs:sequence>
+      <xs:attribute name="requestID" type="xs:string" use="required"/>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>`;
+
+  it('passes a document that fits the schema and names the problems of one that does not', () => {
+    const contract = new XmlSchemaContract(xsd);
+    try {
+      expect(contract.validate('<CustomerQueryRq requestID="1"><MaxReturned>50</MaxReturned></CustomerQueryRq>')).toEqual([]);
+      const wrong = contract.validate('<CustomerQueryRq><MaxReturned>none</MaxReturned><Colour/></CustomerQueryRq>', 'request');
+      expect(wrong).toHaveLength(3);
+      expect(wrong.join('\n')).toMatch(/request line 1: .*MaxReturned.*not a valid value/);
+      expect(wrong.join('\n')).toMatch(/requestID.*is required/);
+      expect(contract.validate('<CustomerQueryRq requestID="1">', 'answer')[0]).toMatch(/^answer \(not well-formed\) line 1: /);
+      // An external entity is not loaded: the document is refused, and nothing of the file comes back.
+      const doctype = '<!DOCTYPE CustomerQueryRq [<!ENTITY x SYSTEM "file:///etc/hostname">]>';
+      expect(contract.validate(`${doctype}<CustomerQueryRq requestID="&x;"/>`)).toEqual([
+        "body (not well-formed) line 1: Attribute references external entity 'x'",
+      ]);
+      expect(contract.validate(`${doctype}<CustomerQueryRq requestID="1"><MaxReturned>&x;</MaxReturned></CustomerQueryRq>`)).toEqual([
+        'body: Invalid input or internal error',
+      ]);
+    } finally {
+      contract.dispose();
+    }
   });
 });
