@@ -21,14 +21,14 @@
  * between the connector's read and its write (stale SyncToken).
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { Company, qboTime } from './company.ts';
 import { ENTITIES, faultBody, isEntity, type Entity, type Json } from './fixtures.ts';
-import { consentPage, errorPage, OAuthServer, type IssuedTokens, type OAuthClient } from './oauth.ts';
+import { consentPage, errorPage, intuitOAuth, issueTokens, type IssuedTokens, type OAuthClient } from './oauth.ts';
 import { parseQuery, QueryError, runQuery } from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
 import { isReportName, monthlyReport, ReportError } from './report.ts';
 import { DELETABLE, validate, VOIDABLE, WRITABLE } from './validate.ts';
+import { Faults, matchesLine, readBody, send, serve, type ContentTypes } from '../kit/server.ts';
 
 export type { IssuedTokens, OAuthClient } from './oauth.ts';
 export { Company } from './company.ts';
@@ -123,24 +123,20 @@ function decodedQuery(url: URL): string {
   return [...url.searchParams].map(([name, value]) => `${name}=${value}`).join('&');
 }
 
-function matches(rule: string | RegExp | undefined, line: string): boolean {
-  if (rule === undefined) return true;
-  return typeof rule === 'string' ? line.includes(rule) : rule.test(line);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+/** Intuit's content types: JSON as UTF-8, the consent and error pages as HTML, file links as text; a transaction id on every answer. */
+const INTUIT_TYPES: ContentTypes = {
+  json: 'application/json;charset=UTF-8',
+  text: (body) => (body.startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain'),
+  headers: () => ({ intuit_tid: `1-${Date.now().toString(16)}` }),
+};
 
 export async function startQuickBooksStandIn(options: StandInOptions = {}): Promise<QuickBooksStandIn> {
   const now = options.now ?? Date.now;
   const companies = new Map<string, Company>();
-  const oauth = new OAuthServer(now);
+  const oauth = intuitOAuth(now);
   const violations: Violation[] = [];
   const log: LoggedRequest[] = [];
-  const rules: FailRule[] = [];
+  const rules = new Faults<FailRule>();
   const requestIds = new Map<string, { fingerprint: string; answer: Answer }>();
   const afterRead = new Map<string, (record: Json) => void>();
   const afterQuery = new Map<string, (company: Company) => void>();
@@ -206,7 +202,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     }
     const back = new URL(redirectUri);
     if (params.get('decision') === 'allow') {
-      back.searchParams.set('code', oauth.code(client, stand.consentRealm));
+      back.searchParams.set('code', oauth.code(oauth.grant(client.clientId, stand.consentRealm), redirectUri));
       back.searchParams.set('state', state);
       back.searchParams.set('realmId', stand.consentRealm);
     } else {
@@ -222,7 +218,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     if (!(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) {
       violations.push({ method: 'POST', path, reason: 'token request body is not application/x-www-form-urlencoded' });
     }
-    const answer = oauth.tokenEndpoint(req.headers.authorization, new URLSearchParams(await readBody(req)));
+    const answer = oauth.token(new URLSearchParams(await readBody(req)), req.headers.authorization);
     return { status: answer.status, body: answer.body, headers: { 'cache-control': 'no-store' } };
   }
 
@@ -236,7 +232,8 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
       if (check.reason !== 'expired') violations.push({ ...where, reason: `API call with ${check.reason} bearer token` });
       return fault(401, 'authentication', check.reason === 'expired' ? 'Token expired' : 'Token invalid');
     }
-    if (check.realmId !== realmId) return refuse(where, 403, 'authorization', `token of realm ${check.realmId} used for realm ${realmId}`);
+    if (check.grant.subject !== realmId)
+      return refuse(where, 403, 'authorization', `token of realm ${check.grant.subject} used for realm ${realmId}`);
     const company = companies.get(realmId);
     if (company === undefined) return refuse(where, 403, 'authorization', `no company ${realmId}`);
     if (!(req.headers.accept ?? '').includes('application/json'))
@@ -446,8 +443,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     if (link?.[1] !== undefined && req.method === 'GET') return fileAtLink(req, url, link[1]);
     const match = /^\/v3\/company\/([^/]+)\/(.+)$/.exec(path);
     if (match?.[1] !== undefined && match[2] !== undefined) {
-      const rule = rules.find((r) => r.count > 0 && matches(r.match, `${req.method ?? 'GET'} ${path}?${decodedQuery(url)}`));
-      if (rule !== undefined) rule.count -= 1;
+      const rule = rules.take((r) => matchesLine(r.match, `${req.method ?? 'GET'} ${path}?${decodedQuery(url)}`));
       const failure =
         rule === undefined
           ? null
@@ -481,42 +477,23 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     return { status: 404, body: 'Not Found' };
   }
 
-  function send(res: ServerResponse, answer: Answer): void {
-    if (Buffer.isBuffer(answer.body)) {
-      res.writeHead(answer.status, { 'content-type': 'application/octet-stream', 'content-length': answer.body.length, ...answer.headers });
-      res.end(answer.body);
-      return;
-    }
-    const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    const type =
-      typeof answer.body === 'string' ? (answer.body.startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain') : 'application/json;charset=UTF-8';
-    res.writeHead(answer.status, { 'content-type': type, intuit_tid: `1-${Date.now().toString(16)}`, ...answer.headers });
-    res.end(text);
-  }
-
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const at = now();
-    route(req, url).then(
-      (answer) => {
-        log.push({ method: req.method ?? 'GET', path: url.pathname, query: decodedQuery(url), status: answer.status, at });
-        send(res, answer);
-      },
-      (error: unknown) => {
-        violations.push({
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          reason: `stand-in failure: ${error instanceof Error ? error.message : String(error)}`,
-        });
-        send(res, fault(500, 'system'));
-      },
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await serve(
+    async (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const at = now();
+      const answer = await route(req, url);
+      log.push({ method: req.method ?? 'GET', path: url.pathname, query: decodedQuery(url), status: answer.status, at });
+      send(res, answer, INTUIT_TYPES);
+    },
+    (error, req, res) => {
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      violations.push({ method: req.method ?? 'GET', path, reason: `stand-in failure: ${error instanceof Error ? error.message : String(error)}` });
+      send(res, fault(500, 'system'), INTUIT_TYPES);
+    },
+  );
 
   const stand: QuickBooksStandIn = {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     realmId: defaultRealm,
     consentRealm: defaultRealm,
     company(realmId = defaultRealm) {
@@ -528,7 +505,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     registerClient: (client) => {
       oauth.register(client);
     },
-    issueTokens: ({ clientId, realmId = defaultRealm, expiresInSeconds }) => oauth.issue(realmId, clientId, expiresInSeconds),
+    issueTokens: ({ clientId, realmId = defaultRealm, expiresInSeconds }) => issueTokens(oauth, realmId, clientId, expiresInSeconds),
     expireAccessTokens: () => {
       oauth.expireAccessTokens();
     },
@@ -539,7 +516,7 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
       oauth.revokeRefreshTokens();
     },
     failNext: (rule) => {
-      rules.push({ ...rule });
+      rules.add({ ...rule }, rule.count);
     },
     editAfterNextRead(entity, id, change, realmId = defaultRealm) {
       afterRead.set(`${realmId}|${entity}|${id}`, change);
@@ -550,20 +527,13 @@ export async function startQuickBooksStandIn(options: StandInOptions = {}): Prom
     violations,
     log,
     get tokenCalls() {
-      return oauth.tokenCalls;
+      return oauth.calls.total;
     },
-    requests: (match) => log.filter((entry) => matches(match, `${entry.method} ${entry.path}?${entry.query}`)).length,
+    requests: (match) => log.filter((entry) => matchesLine(match, `${entry.method} ${entry.path}?${entry.query}`)).length,
     get repeatedRequestIds() {
       return repeated;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => {
-          if (error === undefined) resolve();
-          else reject(error);
-        });
-      }),
+    close: server.close,
   };
   return stand;
 }

@@ -8,7 +8,6 @@
  * - actual cost, after: the same walk over what came back (a connection counts the nodes it returned).
  */
 import {
-  buildClientSchema,
   getNamedType,
   isInterfaceType,
   isLeafType,
@@ -22,21 +21,18 @@ import {
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
-  type IntrospectionQuery,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
 import { readPublishedJson, SHOPIFY_ADMIN_SCHEMA } from '../../contracts/published.ts';
+import { schemaFromIntrospection } from '../kit/graphql.ts';
 
 let cached: Promise<GraphQLSchema> | null = null;
 
 /** The published schema, built once per process. */
 export function shopifySchema(): Promise<GraphQLSchema> {
-  cached ??= readPublishedJson(SHOPIFY_ADMIN_SCHEMA).then((raw) => {
-    if (typeof raw !== 'object' || raw === null || !('data' in raw)) throw new Error('the published Shopify schema has no data');
-    return buildClientSchema((raw as { data: IntrospectionQuery }).data);
-  });
+  cached ??= readPublishedJson(SHOPIFY_ADMIN_SCHEMA).then(schemaFromIntrospection);
   return cached;
 }
 

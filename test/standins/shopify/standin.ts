@@ -20,21 +20,8 @@
  * No vitest here: tests and the bench both use it.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-  execute,
-  GraphQLError,
-  Kind,
-  OperationTypeNode,
-  parse,
-  validate,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLResolveInfo,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { execute, GraphQLError, OperationTypeNode, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import {
   bag,
   cents,
@@ -51,6 +38,9 @@ import {
   type StandInOrder,
   type StandInProduct,
 } from './data.ts';
+import { GraphQLContract } from '../kit/graphql.ts';
+import { OAuthServer, randomToken } from '../kit/oauth.ts';
+import { readBody, serve } from '../kit/server.ts';
 import { actualCost, requestedCost, shopifySchema } from './schema.ts';
 
 export const STANDIN_API_VERSION = '2026-10';
@@ -160,6 +150,37 @@ export function standInCallbackHmac(params: Readonly<Record<string, string>>, se
     .map((name) => `${name}=${params[name] ?? ''}`)
     .join('&');
   return createHmac('sha256', secret).update(message).digest('hex');
+}
+
+const REFUSED = {
+  status: 400,
+  body: { error: 'invalid_request', error_description: 'The authorization code was not found or was already used' },
+};
+
+/** Shopify's code exchange on the kit's server: client id and secret in the body, offline tokens that never expire, no refresh. */
+function shopifyOAuth(): OAuthServer<string> {
+  return new OAuthServer<string>({
+    clientAuth: ['post'],
+    accessSeconds: null,
+    codeSeconds: null,
+    refresh: 'none',
+    checkRedirectUri: false,
+    defaultGrant: 'authorization_code',
+    mint: { access: () => randomToken('shpat_', 12, 'hex'), refresh: () => '', code: () => randomToken('', 12, 'hex') },
+    answer: ({ accessToken }) => ({
+      access_token: accessToken,
+      scope: 'read_orders,read_products,read_customers,read_shopify_payments_payouts,read_shopify_payments_disputes',
+    }),
+    errors: { invalidClient: REFUSED, invalidGrant: REFUSED, unsupportedGrant: () => REFUSED },
+  });
+}
+
+/** A JSON body's string fields as a form (the exchange may post either). */
+function formOfJson(raw: string): URLSearchParams {
+  const parsed: unknown = JSON.parse(raw);
+  const form = new URLSearchParams();
+  if (isRecord(parsed)) for (const [name, value] of Object.entries(parsed)) if (typeof value === 'string') form.set(name, value);
+  return form;
 }
 
 interface Term {
@@ -328,12 +349,11 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
   const schema: GraphQLSchema = await shopifySchema();
   const app = { clientId: 'shopify-standin-client', clientSecret: `shpss_${randomBytes(8).toString('hex')}` };
   const shops = new Map<string, StandInShop>();
-  const codes = new Map<string, string>();
-  const tokens = new Map<string, string>();
+  const oauth = shopifyOAuth();
+  oauth.register(app);
   const bulks = new Map<string, BulkOperation>();
   const failingBulk = new Set<string>();
-  const invalidQueries: { query: string; errors: string[] }[] = [];
-  const queries: string[] = [];
+  const contract = new GraphQLContract(schema);
   let baseUrl = '';
   let sequence = 0;
 
@@ -424,7 +444,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       const unknown = terms.filter((term) => !allowed.has(term.field));
       if (unknown.length > 0) {
         const message = `Unknown search field(s) ${unknown.map((term) => term.field).join(', ')} for ${info.parentType.name}.${info.fieldName}`;
-        invalidQueries.push({ query: String(args.query), errors: [message] });
+        contract.flag(String(args.query), message);
         throw new GraphQLError(message);
       }
       return terms.length === 0 ? list : list.filter((item) => matches(item as Record<string, unknown>, terms));
@@ -516,19 +536,9 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     return {
       bulkOperationRunQuery: (args: Record<string, unknown>) => {
         const inner = typeof args.query === 'string' ? args.query : '';
-        queries.push(inner);
-        let document: DocumentNode;
-        try {
-          document = parse(inner);
-        } catch (error) {
-          invalidQueries.push({ query: inner, errors: [String(error)] });
-          return { bulkOperation: null, userErrors: [{ field: ['query'], message: String(error), code: 'INVALID' }] };
-        }
-        const errors = validate(schema, document);
-        if (errors.length > 0) {
-          invalidQueries.push({ query: inner, errors: errors.map((e) => e.message) });
-          return { bulkOperation: null, userErrors: errors.map((e) => ({ field: ['query'], message: e.message, code: 'INVALID' })) };
-        }
+        const checked = contract.check(inner);
+        if (!checked.ok)
+          return { bulkOperation: null, userErrors: checked.problems.map((p) => ({ field: ['query'], message: p.message, code: 'INVALID' })) };
         if ([...bulks.values()].some((b) => b.shop === shop.domain && (b.status === 'CREATED' || b.status === 'RUNNING')))
           return {
             bulkOperation: null,
@@ -580,27 +590,12 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     }
     const query = isRecord(body) && typeof body.query === 'string' ? body.query : '';
     const variables = isRecord(body) && isRecord(body.variables) ? body.variables : {};
-    queries.push(query);
-    let document: DocumentNode;
-    try {
-      document = parse(query);
-    } catch (error) {
-      invalidQueries.push({ query, errors: [String(error)] });
-      answer(response, 200, { errors: [{ message: String(error), extensions: { code: 'PARSE_ERROR' } }] });
+    const checked = contract.check(query);
+    if (!checked.ok) {
+      answer(response, 200, { errors: checked.problems.map(({ code, ...problem }) => ({ ...problem, extensions: { code } })) });
       return;
     }
-    const errors = validate(schema, document);
-    if (errors.length > 0) {
-      invalidQueries.push({ query, errors: errors.map((e) => e.message) });
-      answer(response, 200, {
-        errors: errors.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
-      });
-      return;
-    }
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    const fragments = new Map(
-      document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-    );
+    const { document, operation, fragments } = checked;
     if (operation === undefined) {
       answer(response, 200, { errors: [{ message: 'No operation' }] });
       return;
@@ -704,8 +699,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         answer(response, 400, { errors: 'Invalid client_id' });
         return;
       }
-      const code = randomBytes(12).toString('hex');
-      codes.set(code, domain);
+      const code = oauth.code(oauth.grant(app.clientId, domain), url.searchParams.get('redirect_uri'));
       const back: Record<string, string> = {
         code,
         host: Buffer.from(`admin.shopify.com/store/${domain.replace('.myshopify.com', '')}`).toString('base64url'),
@@ -721,26 +715,15 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     }
     if (path === '/admin/oauth/access_token' && request.method === 'POST') {
       const type = request.headers['content-type'] ?? '';
-      const form: Record<string, unknown> = type.includes('json')
-        ? (JSON.parse(raw) as Record<string, unknown>)
-        : Object.fromEntries(new URLSearchParams(raw));
-      const code = typeof form.code === 'string' ? form.code : '';
-      if (form.client_id !== app.clientId || form.client_secret !== app.clientSecret || codes.get(code) !== domain) {
-        answer(response, 400, { error: 'invalid_request', error_description: 'The authorization code was not found or was already used' });
-        return;
-      }
-      codes.delete(code);
-      const token = `shpat_${randomBytes(12).toString('hex')}`;
-      tokens.set(token, domain);
-      answer(response, 200, {
-        access_token: token,
-        scope: 'read_orders,read_products,read_customers,read_shopify_payments_payouts,read_shopify_payments_disputes',
-      });
+      const form = type.includes('json') ? formOfJson(raw) : new URLSearchParams(raw);
+      const { status, body } = oauth.token(form, undefined, (grant) => grant.subject === domain);
+      answer(response, status, body);
       return;
     }
     if (path === `/admin/api/${STANDIN_API_VERSION}/graphql.json` && request.method === 'POST') {
       const token = request.headers['x-shopify-access-token'];
-      if (typeof token !== 'string' || tokens.get(token) !== domain) {
+      const check = typeof token === 'string' ? oauth.check(token) : null;
+      if (check?.ok !== true || check.grant.subject !== domain) {
         answer(response, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
         return;
       }
@@ -750,20 +733,15 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     answer(response, 404, { errors: 'Not Found' });
   }
 
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      try {
-        handle(request, Buffer.concat(chunks).toString('utf8'), response);
-      } catch (error) {
-        answer(response, 500, { errors: String(error) });
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  baseUrl = `http://127.0.0.1:${port}`;
+  const server = await serve(
+    async (request, response) => {
+      handle(request, await readBody(request), response);
+    },
+    (error, _request, response) => {
+      answer(response, 500, { errors: String(error) });
+    },
+  );
+  baseUrl = server.url;
 
   function deletion(shop: StandInShop, subjectType: StandInEvent['subjectType'], id: string): void {
     shop.events.push({
@@ -800,8 +778,8 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
   return {
     url: baseUrl,
     app,
-    invalidQueries,
-    queries,
+    invalidQueries: contract.invalid,
+    queries: contract.received,
     addShop(domain, { orders, seed = 1, bucket = STANDARD_BUCKET }) {
       const clock = makeClock();
       const data = makeShopData(orders, seed, clock);
@@ -830,12 +808,10 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     },
     shop: shopNamed,
     issueToken(domain) {
-      const token = `shpat_${randomBytes(12).toString('hex')}`;
-      tokens.set(token, domain);
-      return token;
+      return oauth.issue(oauth.grant(app.clientId, domain)).accessToken;
     },
     revokeTokens(domain) {
-      for (const [token, owner] of [...tokens]) if (owner === domain) tokens.delete(token);
+      oauth.revoke((owner) => owner === domain);
     },
     injectFailures(domain, failures) {
       shopNamed(domain).inject.push(...failures);
@@ -925,13 +901,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       await response.arrayBuffer();
       return response.status;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
+    close: server.close,
   };
 }
 

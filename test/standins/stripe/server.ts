@@ -10,8 +10,9 @@
  * Point the connector at it with STRIPE_API_URL = `url` (Connect's host follows it).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OAuthServer, randomToken, redirectBack } from '../kit/oauth.ts';
+import { Faults, readBody, send as kitSend, serve, type ContentTypes } from '../kit/server.ts';
 import { stripeContract, type Operation, type StripeContract } from './contract.ts';
 import { StripeAccount, type AccountOptions, type Json, type StripeRecord } from './data.ts';
 
@@ -57,10 +58,53 @@ export interface StripeStandIn {
 
 type Query = URLSearchParams;
 
+/**
+ * Stripe Connect's OAuth on the kit's server: the platform's secret key is the client credential (as a bearer token or
+ * client_secret), access tokens last until the account deauthorizes, refresh tokens stay good after use.
+ */
+function connectOAuth(connected: (accountId: string) => void): OAuthServer<string> {
+  return new OAuthServer<string>({
+    clientAuth: ['secret'],
+    accessSeconds: null,
+    codeSeconds: null,
+    refresh: 'keep',
+    checkRedirectUri: false,
+    mint: {
+      access: () => randomToken('sk_test_connect_', 12, 'hex'),
+      refresh: () => randomToken('rt_', 12, 'hex'),
+      code: () => randomToken('ac_', 12, 'hex'),
+    },
+    answer: ({ accessToken, refreshToken, grant }) => {
+      connected(grant.subject);
+      return {
+        access_token: accessToken,
+        livemode: false,
+        refresh_token: refreshToken,
+        scope: 'read_only',
+        stripe_publishable_key: randomToken('pk_test_', 8, 'hex'),
+        stripe_user_id: grant.subject,
+        token_type: 'bearer',
+      };
+    },
+    errors: {
+      invalidClient: { status: 401, body: { error: 'invalid_client', error_description: 'No such platform key' } },
+      invalidGrant: { status: 400, body: { error: 'invalid_grant', error_description: 'Authorization code does not exist' } },
+      unsupportedGrant: (grantType) => ({
+        status: 400,
+        body: { error: 'unsupported_grant_type', error_description: `grant_type ${String(grantType)}` },
+      }),
+    },
+  });
+}
+
+/** Stripe answers JSON, each with its request id. */
+const STRIPE_TYPES: ContentTypes = {
+  json: 'application/json',
+  text: () => 'application/json',
+  headers: () => ({ 'request-id': `req_${randomBytes(6).toString('hex')}` }),
+};
 const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}`, ...headers });
-  response.end(text);
+  kitSend(response, { status, body, headers }, STRIPE_TYPES);
 };
 
 const stripeError = (type: string, message: string, code?: string): Json => ({ error: { type, message, ...(code === undefined ? {} : { code }) } });
@@ -141,14 +185,14 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const accounts = new Map<string, StripeAccount>();
   const keys = new Map<string, string>();
   const revoked = new Set<string>();
-  const codes = new Map<string, string>();
-  const refreshTokens = new Map<string, string>();
-  const connectTokens = new Map<string, string>();
-  const faults: Fault[] = [];
+  const faults = new Faults<Fault>();
   const violations: Violation[] = [];
   const calls = { total: 0, byPath: new Map<string, number>(), throttled: 0, failed: 0 };
-  const tokenCalls = { authorization_code: 0, refresh_token: 0 };
   const platform = { clientId: 'ca_standin0000000000000000000001', secretKey: `sk_test_platform_${randomBytes(8).toString('hex')}` };
+  const oauth = connectOAuth((id) => {
+    accountOf(id).connect = true;
+  });
+  oauth.register({ clientId: platform.clientId, clientSecret: platform.secretKey });
   let consentAccount: string | null = null;
 
   const accountOf = (id: string): StripeAccount => {
@@ -159,53 +203,6 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
 
   const bearer = (request: IncomingMessage): string | null => /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? null;
 
-  async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-  }
-
-  async function oauthToken(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const form = await formOf(request);
-    const secret = bearer(request) ?? form.get('client_secret');
-    if (secret !== platform.secretKey) {
-      send(response, 401, { error: 'invalid_client', error_description: 'No such platform key' });
-      return;
-    }
-    const grant = form.get('grant_type');
-    let account: string | undefined;
-    if (grant === 'authorization_code') {
-      tokenCalls.authorization_code += 1;
-      const code = form.get('code') ?? '';
-      account = codes.get(code);
-      codes.delete(code);
-    } else if (grant === 'refresh_token') {
-      tokenCalls.refresh_token += 1;
-      account = refreshTokens.get(form.get('refresh_token') ?? '');
-    } else {
-      send(response, 400, { error: 'unsupported_grant_type', error_description: `grant_type ${String(grant)}` });
-      return;
-    }
-    if (account === undefined) {
-      send(response, 400, { error: 'invalid_grant', error_description: 'Authorization code does not exist' });
-      return;
-    }
-    const accessToken = `sk_test_connect_${randomBytes(12).toString('hex')}`;
-    const refreshToken = `rt_${randomBytes(12).toString('hex')}`;
-    connectTokens.set(accessToken, account);
-    refreshTokens.set(refreshToken, account);
-    accountOf(account).connect = true;
-    send(response, 200, {
-      access_token: accessToken,
-      livemode: false,
-      refresh_token: refreshToken,
-      scope: 'read_only',
-      stripe_publishable_key: `pk_test_${randomBytes(8).toString('hex')}`,
-      stripe_user_id: account,
-      token_type: 'bearer',
-    });
-  }
-
   function authorize(url: URL, response: ServerResponse): void {
     const redirect = url.searchParams.get('redirect_uri');
     const state = url.searchParams.get('state');
@@ -213,13 +210,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       send(response, 400, { error: 'invalid_request' });
       return;
     }
-    const code = `ac_${randomBytes(12).toString('hex')}`;
-    codes.set(code, consentAccount);
-    const target = new URL(redirect);
-    target.searchParams.set('code', code);
-    target.searchParams.set('scope', url.searchParams.get('scope') ?? 'read_only');
-    target.searchParams.set('state', state);
-    response.writeHead(302, { location: target.href });
+    const code = oauth.code(oauth.grant(platform.clientId, consentAccount), redirect);
+    response.writeHead(302, { location: redirectBack(redirect, { code, scope: url.searchParams.get('scope') ?? 'read_only', state }) });
     response.end();
   }
 
@@ -265,13 +257,16 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       authorize(url, response);
       return;
     }
-    if (method === 'POST' && url.pathname === '/oauth/token') return oauthToken(request, response);
+    if (method === 'POST' && url.pathname === '/oauth/token') {
+      const { status, body } = oauth.token(new URLSearchParams(await readBody(request)), request.headers.authorization);
+      send(response, status, body);
+      return;
+    }
 
     calls.total += 1;
     calls.byPath.set(url.pathname, (calls.byPath.get(url.pathname) ?? 0) + 1);
-    const fault = faults.find((f) => f.times > 0 && (f.path === undefined || f.path.test(url.pathname)));
+    const fault = faults.take((f) => f.path === undefined || f.path.test(url.pathname));
     if (fault !== undefined) {
-      fault.times -= 1;
       if (fault.status === 429) calls.throttled += 1;
       else calls.failed += 1;
       const type = fault.status === 429 ? 'invalid_request_error' : 'api_error';
@@ -298,7 +293,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       return;
     }
     const key = bearer(request);
-    const accountId = key === null || revoked.has(key) ? undefined : (keys.get(key) ?? connectTokens.get(key));
+    const connect = key === null ? null : oauth.check(key);
+    const accountId = key === null || revoked.has(key) ? undefined : (keys.get(key) ?? (connect?.ok === true ? connect.grant.subject : undefined));
     const account = accountId === undefined ? undefined : accounts.get(accountId);
     if (account === undefined) {
       send(response, 401, stripeError('invalid_request_error', `Invalid API Key provided: ${(key ?? '').slice(0, 8)}***`));
@@ -312,13 +308,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     send(response, status, body);
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      send(response, 500, stripeError('api_error', String(error)));
-    });
+  const server = await serve(handle, (error, _request, response) => {
+    send(response, 500, stripeError('api_error', String(error)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = server.url;
 
   return {
     url,
@@ -340,16 +333,14 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     issueConnectToken(accountId) {
       accountOf(accountId).connect = true;
-      const token = `sk_test_connect_${randomBytes(12).toString('hex')}`;
-      connectTokens.set(token, accountId);
-      return token;
+      return oauth.issue(oauth.grant(platform.clientId, accountId)).accessToken;
     },
     consentAs(accountId) {
       accountOf(accountId);
       consentAccount = accountId;
     },
     deauthorize(accountId) {
-      for (const [token, owner] of connectTokens) if (owner === accountId) revoked.add(token);
+      oauth.revoke((owner) => owner === accountId);
       const created = Math.floor(Date.now() / 1000);
       return {
         id: `evt_deauth_${randomBytes(6).toString('hex')}`,
@@ -365,7 +356,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       };
     },
     fail(fault) {
-      faults.push({ ...fault });
+      faults.add({ ...fault }, fault.times);
     },
     signedWebhook(event, secret, timestamp = Math.floor(Date.now() / 1000)) {
       const body = JSON.stringify(event);
@@ -374,13 +365,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     violations,
     calls,
-    tokenCalls,
-    close: () =>
-      new Promise<void>((resolve, reject) =>
-        server.close((error) => {
-          if (error) reject(error);
-          else resolve();
-        }),
-      ),
+    tokenCalls: oauth.calls,
+    close: server.close,
   };
 }

@@ -11,10 +11,10 @@
  * XERO_LOGIN_URL = `url` (useStandIn() does it).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notFound, XeroBooks, type Answer } from './books.ts';
 import { xeroContract, type Operation } from './contract.ts';
+import { Faults, header, readBody, send, serve } from '../kit/server.ts';
 import { XeroIdentity, type OAuthClient, type Tenant } from './oauth.ts';
 import { seedBooks, withFreshIds, type Collection } from './seed.ts';
 import { setEnv } from '../../support/env.ts';
@@ -73,7 +73,6 @@ export interface XeroStandIn {
 
 interface Fault {
   status: number;
-  remaining: number;
   match: FaultMatch;
   retryAfter: number;
 }
@@ -148,34 +147,6 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 
 const ACCOUNTING = '/api.xro/2.0';
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', reject);
-  });
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function send(res: ServerResponse, answer: Answer): void {
-  if (Buffer.isBuffer(answer.body)) {
-    res.writeHead(answer.status, { 'content-type': 'application/octet-stream', ...answer.headers });
-    res.end(answer.body);
-    return;
-  }
-  const text = typeof answer.body === 'string' ? answer.body : answer.body === undefined ? '' : JSON.stringify(answer.body);
-  const type = typeof answer.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
-  res.writeHead(answer.status, { 'content-type': type, ...answer.headers });
-  res.end(text);
-}
-
 const xeroProblem = (status: number, title: string, detail: string): Answer => ({
   status,
   body: { Type: null, Title: title, Status: status, Detail: detail },
@@ -195,20 +166,16 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
   const identity = new XeroIdentity(tenants);
   const violations: Violation[] = [];
   const requests: LoggedRequest[] = [];
-  const faults: Fault[] = [];
+  const faults = new Faults<Fault>();
   const idempotent = new Map<string, { route: string; answer: Answer }>();
   let expireAfter: number | null = null;
 
-  const faultFor = (method: string, path: string): Fault | undefined => {
-    const fault = faults.find(
-      (f) =>
-        f.remaining > 0 &&
-        (f.match.method === undefined || f.match.method === method) &&
-        (f.match.path === undefined || (typeof f.match.path === 'string' ? path.startsWith(f.match.path) : f.match.path.test(path))),
+  const faultFor = (method: string, path: string): Fault | undefined =>
+    faults.take(
+      ({ match }) =>
+        (match.method === undefined || match.method === method) &&
+        (match.path === undefined || (typeof match.path === 'string' ? path.startsWith(match.path) : match.path.test(path))),
     );
-    if (fault !== undefined) fault.remaining -= 1;
-    return fault;
-  };
 
   function faultAnswer(fault: Fault): Answer {
     if (fault.status === 429)
@@ -254,7 +221,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     if (api === 'identity') return { status: 200, body: identity.connections(auth.grant) };
     const tenant = header(req, 'xero-tenant-id') ?? '';
     const books = organisations.get(tenant);
-    if (books === undefined || !auth.grant.tenants.includes(tenant)) return xeroProblem(403, 'Forbidden', 'AuthenticationUnsuccessful');
+    if (books === undefined || !auth.grant.subject.tenants.includes(tenant)) return xeroProblem(403, 'Forbidden', 'AuthenticationUnsuccessful');
     const handler = HANDLERS[operation.id];
     if (handler === undefined) return { status: 501, body: `The stand-in does not implement ${operation.id}` };
     const key = header(req, 'idempotency-key');
@@ -292,7 +259,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
         send(res, faultAnswer(fault));
         return;
       }
-      const answer = identity.tokenEndpoint(form, header(req, 'authorization'));
+      const answer = identity.oauth.token(form, header(req, 'authorization'));
       const problems = answer.status === 200 ? contract.validateComponent('identity', 'AccessToken', answer.body) : [];
       if (problems.length > 0) violations.push({ kind: 'response', method, path, operation: 'token', problems });
       send(res, { ...answer, headers: { 'cache-control': 'no-store' } });
@@ -324,29 +291,25 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     log.status = answer.status;
     if (expireAfter !== null && --expireAfter <= 0) {
       expireAfter = null;
-      identity.expireAccessTokens();
+      identity.oauth.expireAccessTokens();
     }
     send(res, answer);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      violations.push({
-        kind: 'response',
-        method: req.method ?? '',
-        path: req.url ?? '',
-        operation: null,
-        problems: [`stand-in failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`],
-      });
-      if (!res.headersSent) send(res, { status: 500, body: 'stand-in failure' });
-      else res.end();
+  const server = await serve(handle, (error, req, res) => {
+    violations.push({
+      kind: 'response',
+      method: req.method ?? '',
+      path: req.url ?? '',
+      operation: null,
+      problems: [`stand-in failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`],
     });
+    if (!res.headersSent) send(res, { status: 500, body: 'stand-in failure' });
+    else res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    url,
+    url: server.url,
     tenants,
     books(tenantId = first.id) {
       const books = organisations.get(tenantId);
@@ -361,37 +324,28 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     },
     violations,
     requests,
-    tokenCalls: identity.tokenCalls,
+    tokenCalls: identity.oauth.calls,
     requestCount: (path, method) =>
       requests.filter((r) => (method === undefined || r.method === method) && (typeof path === 'string' ? r.path === path : path.test(r.path)))
         .length,
     resetCounters() {
       requests.length = 0;
-      identity.tokenCalls.authorization_code = 0;
-      identity.tokenCalls.refresh_token = 0;
-      identity.tokenCalls.total = 0;
+      identity.oauth.resetCalls();
     },
     expireAccessTokens: () => {
-      identity.expireAccessTokens();
+      identity.oauth.expireAccessTokens();
     },
-    issuedTokens: () => [...identity.issued],
+    issuedTokens: () => [...identity.oauth.issued],
     expireAccessTokensAfter(count) {
       expireAfter = count;
     },
     revokeRefreshTokens: () => {
-      identity.revokeRefreshTokens();
+      identity.oauth.revokeRefreshTokens();
     },
     failNext(status, count = 1, match = {}, retryAfterSeconds = 1) {
-      faults.push({ status, remaining: count, match, retryAfter: retryAfterSeconds });
+      faults.add({ status, match, retryAfter: retryAfterSeconds }, count);
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => {
-          if (error === undefined) resolve();
-          else reject(error);
-        });
-      }),
+    close: server.close,
   };
 }
 
