@@ -5,8 +5,8 @@
  * record means nothing (an amount, its currency): they throw an AnswerShapeError naming the record and the field.
  *
  * - Text: a string with a non-blank character, as written (not trimmed); absent, null, '' and blank text read as null.
- * - Currency: a known ISO 4217 code in any case, upper-cased; anything else is the connection's base currency, learnt
- *   once per job (`baseCurrency`), or null when the platform has none.
+ * - Currency: a known ISO 4217 code in any case, upper-cased; other text is the connection's base currency, learnt
+ *   once per job (`baseCurrency`), or null when the platform has none; absent is null.
  * - Dates: ISO 8601 text as written when it parses; Unix seconds as an ISO 8601 instant.
  * - Amounts: numbers or decimal text ("12.50"); minor units and sums through integers, so 1999 cents is 19.99, never
  *   19.990000000000002.
@@ -78,9 +78,13 @@ export function later(a: string | null, b: string | null): string | null {
 const CURRENCIES: ReadonlySet<string> = new Set(CURRENCY_CODES);
 const isCurrencyCode = (value: string): value is CurrencyCode => CURRENCIES.has(value);
 
-/** A known ISO 4217 code (any case, upper-cased), else `base` (the connection's base currency, or null). */
+/**
+ * A known ISO 4217 code (any case, upper-cased); text that is no known code is `base` (the connection's base currency,
+ * or null); absent or blank is null (the record names no currency: the mapper says what that means).
+ */
 export function currency(value: unknown, base: CurrencyCode | null): CurrencyCode | null {
-  const code = text(value)?.trim().toUpperCase() ?? '';
+  const code = text(value)?.trim().toUpperCase() ?? null;
+  if (code === null) return null;
   return isCurrencyCode(code) ? code : base;
 }
 
@@ -103,10 +107,11 @@ export function strictReaders(platform: string) {
   const fail = (raw: Raw, field: string, wanted: string): never => {
     throw new AnswerShapeError(platform, raw, field, wanted);
   };
+  const needText = (raw: Raw, field: string): string => text(raw[field]) ?? fail(raw, field, 'a string');
   return {
-    needText: (raw: Raw, field: string): string => text(raw[field]) ?? fail(raw, field, 'a string'),
+    needText,
     needInteger: (raw: Raw, field: string): number => integer(raw[field]) ?? fail(raw, field, 'an integer'),
     needCurrency: (raw: Raw, field: string, base: CurrencyCode | null): CurrencyCode =>
-      currency(raw[field], base) ?? fail(raw, field, 'a known ISO 4217 code'),
+      currency(needText(raw, field), base) ?? fail(raw, field, 'a known ISO 4217 code'),
   };
 }
