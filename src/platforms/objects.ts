@@ -16,7 +16,7 @@ import type {
   ReadRequest,
   WriteContext,
 } from './connector.ts';
-import type { BaseCurrency } from './readers.ts';
+import { namesUnknownCurrency, type BaseCurrency } from './readers.ts';
 
 /** The unified object without the service-owned fields: what a connector's `map` returns. */
 export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data'>;
@@ -27,6 +27,11 @@ export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 
  */
 export type WriteInput<K extends UnifiedObjectType> = { readonly [F in keyof Mapped<K>]?: unknown } & Readonly<Record<string, unknown>>;
 
+export interface BaseSpec {
+  of: BaseCurrency;
+  fields: readonly string[];
+}
+
 export interface ObjectSpec<K extends UnifiedObjectType> {
   capabilities: ObjectCapabilities;
   /** Paged reads; with `bulk`, the incremental ones. */
@@ -35,13 +40,19 @@ export interface ObjectSpec<K extends UnifiedObjectType> {
   /** Unified fields from a raw record; links via ctx.ref. Pure and synchronous. */
   map: (record: PlatformRecord, ctx: ConnectorContext) => Mapped<K>;
   businessDate?: (record: PlatformRecord) => string | null;
-  /** Learnt (once per job) before a page is handed on, so `map` can read it with `knownBase`. */
-  baseCurrency?: BaseCurrency;
+  /** The connection's base currency and the raw fields that name a currency: `map` reads it with `knownBase`. */
+  baseCurrency?: BaseSpec;
   create?: (ctx: WriteContext, input: WriteInput<K>) => Promise<PlatformRecord>;
   update?: (ctx: WriteContext, platformId: string, patch: WriteInput<K>) => Promise<PlatformRecord>;
   delete?: (ctx: WriteContext, platformId: string) => Promise<void>;
   findCreated?: (ctx: WriteContext, input: WriteInput<K>) => Promise<PlatformRecord | null>;
 }
+
+/** How an object is read and mapped: an ObjectSpec without its capabilities and writes (a table of reads per platform). */
+export type ObjectReads<K extends UnifiedObjectType> = Pick<ObjectSpec<K>, 'read' | 'bulk' | 'map' | 'businessDate' | 'baseCurrency'>;
+
+/** Each object's reads, typed by its unified type. */
+export type ReadTable = { readonly [K in UnifiedObjectType]?: ObjectReads<K> };
 
 /** An entry of a Connector's `objects`. */
 export interface ObjectEntry {
@@ -49,9 +60,13 @@ export interface ObjectEntry {
   handler: ObjectHandler;
 }
 
-/** Loads the job's base currency before a page with records is handed on to be mapped. */
-async function withBase<P extends { records: PlatformRecord[] }>(base: BaseCurrency | undefined, ctx: ConnectorContext, page: P): Promise<P> {
-  if (base !== undefined && page.records.length > 0) await base.get(ctx);
+/**
+ * Hands a page on once the job's base currency is known, if a record of it names a currency the model does not know
+ * (in a field named `fields`, at any depth): only then does `map` need it, so a job whose records name known currencies
+ * (nearly all) makes no call for it.
+ */
+async function withBase<P extends { records: PlatformRecord[] }>(spec: BaseSpec | undefined, ctx: ConnectorContext, page: P): Promise<P> {
+  if (spec !== undefined && page.records.some((record) => namesUnknownCurrency(record.raw, spec.fields))) await spec.of.get(ctx);
   return page;
 }
 

@@ -11,15 +11,20 @@ import { later } from './readers.ts';
 
 type Raw = Record<string, unknown>;
 
-/** A page token codec for one read's state; `parse` checks a decoded object and gives null when it is not one. */
-export function pageTokens<T extends object>(platform: string, parse: (value: Raw) => T | null) {
+/**
+ * A page token codec for one read's state; `parse` checks a decoded object and gives null when it is not one. Tokens
+ * are base64url JSON, or plain JSON (`plain`) for connectors whose tokens were so before, so a read in flight across an
+ * upgrade resumes.
+ */
+export function pageTokens<T extends object>(platform: string, parse: (value: Raw) => T | null, options: { plain?: boolean } = {}) {
+  const plain = options.plain === true;
   return {
-    encode: (state: T): string => Buffer.from(JSON.stringify(state)).toString('base64url'),
+    encode: (state: T): string => (plain ? JSON.stringify(state) : Buffer.from(JSON.stringify(state)).toString('base64url')),
     decode(token: string | null): T | null {
       if (token === null) return null;
       let value: unknown;
       try {
-        value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+        value = JSON.parse(plain ? token : Buffer.from(token, 'base64url').toString('utf8'));
       } catch {
         value = null;
       }

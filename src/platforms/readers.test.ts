@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectorContext } from './connector.ts';
 import { nextOffset, nextPageNumber, nextSince, latestModified, newestFirst, pageTokens, withTombstones } from './paging.ts';
-import { AnswerShapeError, baseCurrency, currency, decimal, fromMinor, isoTime, knownBase, strictReaders, sumAmounts, text } from './readers.ts';
+import {
+  AnswerShapeError,
+  baseCurrency,
+  currency,
+  decimal,
+  fromMinor,
+  isoTime,
+  knownBase,
+  namesUnknownCurrency,
+  strictReaders,
+  sumAmounts,
+  text,
+} from './readers.ts';
 
 // Only identity matters: per-job values are keyed by the context object.
 const job = (): ConnectorContext => ({}) as ConnectorContext;
@@ -16,6 +28,11 @@ describe('answer readers', () => {
     expect(currency('usd', null)).toBe('USD');
     expect(currency('ZZZ', 'NZD')).toBe('NZD');
     expect(currency(undefined, 'NZD')).toBeNull();
+  });
+
+  it('find a currency the model does not know at any depth, in the fields named', () => {
+    expect(namesUnknownCurrency({ net: { currencyCode: 'USD' }, lines: [{ currencyCode: 'ZZZ' }] }, ['currencyCode'])).toBe(true);
+    expect(namesUnknownCurrency({ net: { currencyCode: 'usd' }, currency: 'ZZZ', none: { currencyCode: null } }, ['currencyCode'])).toBe(false);
   });
 
   it('learn the base currency once per job, only a known code', async () => {

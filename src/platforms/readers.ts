@@ -88,6 +88,15 @@ export function currency(value: unknown, base: CurrencyCode | null): CurrencyCod
   return isCurrencyCode(code) ? code : base;
 }
 
+/** Whether `value` has, at any depth, a field named one of `fields` whose text is no known currency code. */
+export function namesUnknownCurrency(value: unknown, fields: readonly string[]): boolean {
+  if (Array.isArray(value)) return value.some((item) => namesUnknownCurrency(item, fields));
+  if (!isRecord(value)) return false;
+  return Object.entries(value).some(([key, field]) =>
+    fields.includes(key) && typeof field === 'string' ? currency(field, null) === null && text(field) !== null : namesUnknownCurrency(field, fields),
+  );
+}
+
 /** The connection's base currency for one job, for the mappers (synchronous), which read it with `known`. */
 export type BaseCurrency = PerJob<CurrencyCode | null>;
 

@@ -46,7 +46,13 @@ function listed<K extends UnifiedObjectType>(
 ): ObjectEntry {
   const list = LIST_OF[type];
   if (list === undefined) throw new Error(`Stripe has no list for ${type}`);
-  return defineObject<K>({ capabilities, read: (ctx, request) => readList(ctx, list, request), map, businessDate, baseCurrency: STRIPE_BASE });
+  return defineObject<K>({
+    capabilities,
+    read: (ctx, request) => readList(ctx, list, request),
+    map,
+    businessDate,
+    baseCurrency: { of: STRIPE_BASE, fields: ['currency'] },
+  });
 }
 
 function capabilities(
