@@ -68,22 +68,20 @@ export async function completeNested(
 ): Promise<Raw[]> {
   const complete: Raw[] = [];
   for (const node of nodes) {
-    const connection = node[spec.field];
     const id = text(node.id);
-    let pageInfo = isRecord(connection) && isRecord(connection.pageInfo) ? connection.pageInfo : null;
-    if (id === null || pageInfo?.hasNextPage !== true) {
+    let after = endCursor(node[spec.field]);
+    if (id === null || after === null) {
       complete.push(node);
       continue;
     }
-    const items = [...nodesOf(isRecord(connection) ? connection.nodes : null)];
-    while (pageInfo?.hasNextPage === true) {
-      const data = await shopifyGraphql(ctx, spec.operation, spec.query, { id, after: text(pageInfo.endCursor) }, spec.cost);
-      const root = isRecord(data[spec.root]) ? data[spec.root] : null;
-      const more = isRecord(root) && isRecord(root[spec.field]) ? root[spec.field] : null;
-      if (!isRecord(more))
+    const items = [...nodesOf(at(node, spec.field, 'nodes'))];
+    while (after !== null) {
+      const data = await shopifyGraphql(ctx, spec.operation, spec.query, { id, after }, spec.cost);
+      const more = record(at(data, spec.root, spec.field));
+      if (more === null)
         throw new PlatformError({ kind: 'server', httpStatus: 200, message: `${spec.operation}: ${id} is gone mid-read`, requestSent: true });
       items.push(...nodesOf(more.nodes));
-      pageInfo = isRecord(more.pageInfo) ? more.pageInfo : null;
+      after = endCursor(more);
     }
     complete.push({ ...node, [spec.field]: { nodes: items, pageInfo: { hasNextPage: false, endCursor: null } } });
   }
