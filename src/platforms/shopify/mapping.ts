@@ -1,19 +1,21 @@
 /**
  * Shopify records (as the 2026-10 GraphQL queries of queries.ts return them, or as a bulk export's lines are put back
- * together by bulk.ts) to the unified commerce objects. Pure: links are service ids via ctx.ref. Every raw value is
- * checked, never cast: a field Shopify leaves out or changes the type of maps to null (or 0 / [] where the unified
- * field is not nullable), so a surprise shows as an empty field, not as a crash or a wrong number.
+ * together by bulk.ts) to the unified commerce objects, typed by the model (Mapped<K>). Pure: links are service ids via
+ * ctx.ref. Every raw value is read with the kit's readers (../readers.ts), never cast: a field Shopify leaves out,
+ * leaves blank or changes the type of maps to null (or 0 / [] where the unified field is not nullable), so a surprise
+ * shows as an empty field, not as a crash or a wrong number. A currency code the model does not know is the shop's
+ * currency (`base`: SHOPIFY_BASE, learnt once per job); a record that names none falls back to it where the model
+ * needs one.
  */
-import { CURRENCY_CODES, type CurrencyCode } from '../../model/shared.ts';
+import type { CurrencyCode } from '../../model/shared.ts';
 import type { ConnectorContext, PlatformRecord } from '../connector.ts';
-import { isRecord } from '../json.ts';
+import type { Mapped } from '../objects.ts';
+import { bool, currency as currencyCode, decimal, isRecord, lower, record, records, strings, sumAmounts, text } from '../readers.ts';
 
-const CURRENCIES = new Set<string>(CURRENCY_CODES);
+export { text } from '../readers.ts';
 type Raw = Record<string, unknown>;
+type Base = CurrencyCode | null;
 
-export const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const record = (value: unknown): Raw | null => (isRecord(value) ? value : null);
-const records = (value: unknown): Raw[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 /** A connection's nodes (`{nodes}` or `{edges: [{node}]}`), or a plain list. */
 export const nodesOf = (value: unknown): Raw[] => {
   if (Array.isArray(value)) return records(value);
@@ -24,29 +26,16 @@ export const nodesOf = (value: unknown): Raw[] => {
     .filter((node): node is Raw => node !== null);
 };
 
-export function currency(value: unknown): CurrencyCode | null {
-  return typeof value === 'string' && CURRENCIES.has(value) ? (value as CurrencyCode) : null;
-}
-
-/** Shopify's Decimal and Money scalars are strings ("12.50"); a number is taken as is. */
-export function decimal(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value.trim())) return null;
-  return Number(value);
-}
-
 /** A MoneyBag's shop-currency amount ({shopMoney: {amount, currencyCode}}) or a MoneyV2 ({amount, currencyCode}). */
-function money(value: unknown): { amount: number | null; currency: CurrencyCode | null } {
+function money(value: unknown, base: Base): { amount: number | null; currency: CurrencyCode | null } {
   const bag = record(value);
   const shop = record(bag?.shopMoney) ?? bag;
-  return { amount: decimal(shop?.amount), currency: currency(shop?.currencyCode) };
+  return { amount: decimal(shop?.amount), currency: currencyCode(shop?.currencyCode, base) };
 }
-const amountOf = (value: unknown): number => money(value).amount ?? 0;
+const amountOf = (value: unknown): number => money(value, null).amount ?? 0;
+const count = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
 
-/** A lower-case status of Shopify's upper-case enum value (PARTIALLY_REFUNDED → partially_refunded). */
-const lower = (value: unknown): string | null => (typeof value === 'string' ? value.toLowerCase() : null);
-
-function address(value: unknown): Record<string, string | null> | null {
+function address(value: unknown): Mapped<'order'>['billing_address'] {
   const raw = record(value);
   if (raw === null) return null;
   return {
@@ -65,8 +54,8 @@ function address(value: unknown): Record<string, string | null> | null {
 const emailOf = (customer: Raw): string | null => text(record(customer.defaultEmailAddress)?.emailAddress);
 const phoneOf = (customer: Raw): string | null => text(record(customer.defaultPhoneNumber)?.phoneNumber);
 
-function lineItem(raw: Raw, ctx: ConnectorContext, fallbackCurrency: CurrencyCode | null) {
-  const price = money(raw.originalUnitPriceSet);
+function lineItem(raw: Raw, ctx: ConnectorContext, fallbackCurrency: CurrencyCode | null, base: Base): Mapped<'order'>['line_items'][number] {
+  const price = money(raw.originalUnitPriceSet, base);
   return {
     id: text(raw.id) ?? '',
     product_id: ctx.ref('product', text(record(raw.product)?.id)),
@@ -75,7 +64,7 @@ function lineItem(raw: Raw, ctx: ConnectorContext, fallbackCurrency: CurrencyCod
     sku: text(raw.sku),
     unit_cost: null,
     price: price.amount ?? 0,
-    quantity: typeof raw.quantity === 'number' ? raw.quantity : 0,
+    quantity: count(raw.quantity, 0),
     iso_currency_code: price.currency ?? fallbackCurrency,
   };
 }
@@ -85,10 +74,10 @@ export function orderStatus(raw: Raw): string {
   return raw.closed === true ? 'closed' : 'open';
 }
 
-export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'order'> {
   const raw = recordIn.raw;
-  const orderCurrency = currency(raw.currencyCode);
-  const lines = nodesOf(raw.lineItems).map((line) => lineItem(line, ctx, orderCurrency));
+  const orderCurrency = currencyCode(raw.currencyCode, base);
+  const lines = nodesOf(raw.lineItems).map((line) => lineItem(line, ctx, orderCurrency, base));
   const byId = new Map(lines.map((line) => [line.id, line]));
   const customer = record(raw.customer);
   const orders = customer === null ? null : decimal(customer.numberOfOrders);
@@ -110,7 +99,7 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext): Recor
         tracking_url: text(tracking?.url),
         line_items: nodesOf(fulfillment.fulfillmentLineItems).flatMap((item) => {
           const line = byId.get(text(record(item.lineItem)?.id) ?? '');
-          return line === undefined ? [] : [{ ...line, quantity: typeof item.quantity === 'number' ? item.quantity : line.quantity }];
+          return line === undefined ? [] : [{ ...line, quantity: count(item.quantity, line.quantity) }];
         }),
       };
     }),
@@ -118,7 +107,7 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext): Recor
     refunds: records(raw.refunds).map((refund) => ({
       line_items: nodesOf(refund.refundLineItems).map((item) => ({
         line_item_id: text(record(item.lineItem)?.id) ?? '',
-        quantity: typeof item.quantity === 'number' ? item.quantity : 0,
+        quantity: count(item.quantity, 0),
       })),
     })),
     billing_address: address(raw.billingAddress),
@@ -132,24 +121,29 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext): Recor
             first_name: text(customer.firstName),
             last_name: text(customer.lastName),
             orders_count: orders === null ? null : Math.trunc(orders),
-            verified_email: typeof customer.verifiedEmail === 'boolean' ? customer.verifiedEmail : null,
+            verified_email: bool(customer.verifiedEmail),
             phone: phoneOf(customer),
           },
     total_shipping: amountOf(raw.totalShippingPriceSet),
     total_discount: amountOf(raw.totalDiscountsSet),
     total_tax: amountOf(raw.totalTaxSet),
     total_price: amountOf(raw.totalPriceSet),
-    iso_currency_code: orderCurrency ?? money(raw.totalPriceSet).currency ?? 'USD',
+    iso_currency_code: orderCurrency ?? money(raw.totalPriceSet, base).currency ?? base ?? 'USD',
     created_at: text(raw.createdAt),
     updated_at: text(raw.updatedAt),
   };
 }
 
-const PRODUCT_STATUS: Readonly<Record<string, string>> = { ACTIVE: 'active', DRAFT: 'draft', ARCHIVED: 'archived', UNLISTED: 'inactive' };
+const PRODUCT_STATUS: Readonly<Record<string, Mapped<'product'>['status']>> = {
+  ACTIVE: 'active',
+  DRAFT: 'draft',
+  ARCHIVED: 'archived',
+  UNLISTED: 'inactive',
+};
 
 const imageUrl = (value: unknown): string | null => text(record(value)?.url);
 
-export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'product'> {
   const raw = recordIn.raw;
   const productId = ctx.ref('product', recordIn.platformId) ?? '';
   const featured = imageUrl(record(record(raw.featuredMedia)?.preview)?.image);
@@ -161,7 +155,7 @@ export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext): Rec
     status: PRODUCT_STATUS[text(raw.status) ?? ''] ?? 'unknown',
     product_url: text(raw.onlineStoreUrl),
     images: featured === null ? [] : [{ src: featured }],
-    tags: Array.isArray(raw.tags) ? raw.tags.filter((tag): tag is string => typeof tag === 'string') : [],
+    tags: strings(raw.tags),
     variants: nodesOf(raw.variants).map((variant) => {
       const item = record(variant.inventoryItem);
       const tracked = item?.tracked === true;
@@ -175,9 +169,9 @@ export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext): Rec
         sku: text(variant.sku),
         barcode: text(variant.barcode),
         price: decimal(variant.price) ?? 0,
-        unit_cost: money(item?.unitCost).amount,
+        unit_cost: money(item?.unitCost, base).amount,
         // Shopify prices a variant in the shop's currency without naming it on the variant.
-        iso_currency_code: money(item?.unitCost).currency,
+        iso_currency_code: money(item?.unitCost, base).currency,
         requires_shipping: item?.requiresShipping !== false,
         fulfillment_service: null,
         inventory_management: tracked ? 'shopify' : null,
@@ -193,7 +187,7 @@ export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext): Rec
   };
 }
 
-export function mapCustomer(recordIn: PlatformRecord): Record<string, unknown> {
+export function mapCustomer(recordIn: PlatformRecord): Mapped<'commerce_customer'> {
   const raw = recordIn.raw;
   return {
     platform_id: recordIn.platformId,
@@ -208,8 +202,8 @@ export function mapCustomer(recordIn: PlatformRecord): Record<string, unknown> {
   };
 }
 
-const TRANSACTION_TYPES: Readonly<Record<string, string>> = { SALE: 'sale', CAPTURE: 'sale', REFUND: 'refund', VOID: 'void' };
-const TRANSACTION_STATUSES: Readonly<Record<string, string>> = {
+const TRANSACTION_TYPES: Readonly<Record<string, Mapped<'transaction'>['type']>> = { SALE: 'sale', CAPTURE: 'sale', REFUND: 'refund', VOID: 'void' };
+const TRANSACTION_STATUSES: Readonly<Record<string, Mapped<'transaction'>['status']>> = {
   SUCCESS: 'success',
   FAILURE: 'failure',
   ERROR: 'failure',
@@ -218,12 +212,12 @@ const TRANSACTION_STATUSES: Readonly<Record<string, string>> = {
 };
 
 /** An order transaction, as transactionsOf flattens them: the order's id and customer ride along in `_order`. */
-export function mapTransaction(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+export function mapTransaction(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'transaction'> {
   const raw = recordIn.raw;
   const order = record(raw._order);
-  const amount = money(raw.amountSet);
+  const amount = money(raw.amountSet, base);
   const type = TRANSACTION_TYPES[text(raw.kind) ?? ''] ?? 'other';
-  const fee = records(raw.fees).reduce((sum, fee) => sum + (money(fee.amount).amount ?? 0), 0);
+  const fee = sumAmounts(records(raw.fees).map((fee) => money(fee.amount, base).amount ?? 0));
   return {
     platform_id: recordIn.platformId,
     order_id: ctx.ref('order', text(order?.id)),
@@ -233,7 +227,7 @@ export function mapTransaction(recordIn: PlatformRecord, ctx: ConnectorContext):
     status: TRANSACTION_STATUSES[text(raw.status) ?? ''] ?? 'other',
     type,
     amount: amount.amount === null ? null : type === 'refund' ? -amount.amount : amount.amount,
-    fee: Math.round(fee * 100) / 100,
+    fee,
     gateway: text(raw.gateway),
     iso_currency_code: amount.currency,
     description: text(raw.kind) === null ? null : `${lower(raw.kind) ?? ''} of order ${text(order?.name) ?? text(order?.id) ?? ''}`.trim(),
@@ -242,7 +236,7 @@ export function mapTransaction(recordIn: PlatformRecord, ctx: ConnectorContext):
   };
 }
 
-const PAYOUT_STATUSES: Readonly<Record<string, string>> = {
+const PAYOUT_STATUSES: Readonly<Record<string, Mapped<'payout'>['status']>> = {
   PAID: 'paid',
   IN_TRANSIT: 'in_transit',
   SCHEDULED: 'pending',
@@ -251,7 +245,8 @@ const PAYOUT_STATUSES: Readonly<Record<string, string>> = {
 };
 
 /** Balance transaction types by the unified payout transaction type; the many others (adjustments, lending, …) are `other`. */
-const BALANCE_TYPES: Readonly<Record<string, string>> = {
+type PayoutTransaction = Mapped<'payout'>['transactions'][number];
+const BALANCE_TYPES: Readonly<Record<string, PayoutTransaction['type']>> = {
   CHARGE: 'sale',
   REFUND: 'refund',
   TRANSFER: 'payout',
@@ -259,8 +254,8 @@ const BALANCE_TYPES: Readonly<Record<string, string>> = {
   CHARGEBACK_FEE: 'fee',
 };
 
-function payoutTransaction(raw: Raw, ctx: ConnectorContext, payoutStatus: string) {
-  const amount = money(raw.amount);
+function payoutTransaction(raw: Raw, ctx: ConnectorContext, payoutStatus: string, base: Base): PayoutTransaction {
+  const amount = money(raw.amount, base);
   const when = text(raw.transactionDate) ?? '';
   const order = record(raw.associatedOrder);
   return {
@@ -271,7 +266,7 @@ function payoutTransaction(raw: Raw, ctx: ConnectorContext, payoutStatus: string
     status: payoutStatus === 'paid' ? 'success' : payoutStatus === 'failed' || payoutStatus === 'cancelled' ? 'failure' : 'pending',
     type: BALANCE_TYPES[text(raw.type) ?? ''] ?? 'other',
     amount: amount.amount,
-    fee: Math.abs(money(raw.fee).amount ?? 0),
+    fee: Math.abs(amountOf(raw.fee)),
     gateway: 'shopify_payments',
     iso_currency_code: amount.currency,
     description: order === null ? lower(raw.type) : `${lower(raw.type) ?? ''} of order ${text(order.name) ?? ''}`.trim(),
@@ -280,9 +275,9 @@ function payoutTransaction(raw: Raw, ctx: ConnectorContext, payoutStatus: string
   };
 }
 
-export function mapPayout(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+export function mapPayout(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'payout'> {
   const raw = recordIn.raw;
-  const net = money(raw.net);
+  const net = money(raw.net, base);
   const issued = text(raw.issuedAt);
   const status = PAYOUT_STATUSES[text(raw.status) ?? ''] ?? 'unknown';
   return {
@@ -291,7 +286,7 @@ export function mapPayout(recordIn: PlatformRecord, ctx: ConnectorContext): Reco
     arrival_at: issued ?? '',
     amount: net.amount ?? 0,
     gateway: 'shopify_payments',
-    iso_currency_code: net.currency ?? 'USD',
+    iso_currency_code: net.currency ?? base ?? 'USD',
     schedule: 'unknown',
     status,
     type: 'bank_account',
@@ -299,13 +294,13 @@ export function mapPayout(recordIn: PlatformRecord, ctx: ConnectorContext): Reco
     destination: null,
     transactions: records(raw._transactions)
       .filter((transaction) => transaction.test !== true)
-      .map((transaction) => payoutTransaction(transaction, ctx, status)),
+      .map((transaction) => payoutTransaction(transaction, ctx, status, base)),
     created_at: issued,
     updated_at: issued,
   };
 }
 
-const DISPUTE_STATUSES: Readonly<Record<string, string>> = {
+const DISPUTE_STATUSES: Readonly<Record<string, Mapped<'dispute'>['status']>> = {
   NEEDS_RESPONSE: 'needs_response',
   UNDER_REVIEW: 'under_review',
   WON: 'won',
@@ -317,16 +312,16 @@ const DISPUTE_STATUSES: Readonly<Record<string, string>> = {
   PREVENTED: 'won',
 };
 
-export function mapDispute(recordIn: PlatformRecord, ctx: ConnectorContext): Record<string, unknown> {
+export function mapDispute(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'dispute'> {
   const raw = recordIn.raw;
-  const amount = money(raw.amount);
+  const amount = money(raw.amount, base);
   const status = DISPUTE_STATUSES[text(raw.status) ?? ''] ?? 'under_review';
   return {
     platform_id: recordIn.platformId,
     transaction_id: null,
     order_id: ctx.ref('order', text(record(raw.order)?.id)),
     amount: Math.abs(amount.amount ?? 0),
-    iso_currency_code: amount.currency ?? 'USD',
+    iso_currency_code: amount.currency ?? base ?? 'USD',
     reason: lower(record(raw.reasonDetails)?.reason) ?? 'unknown',
     status,
     evidence_due_by: text(raw.evidenceDueBy),
@@ -335,13 +330,13 @@ export function mapDispute(recordIn: PlatformRecord, ctx: ConnectorContext): Rec
   };
 }
 
-export function mapStore(recordIn: PlatformRecord): Record<string, unknown> {
+export function mapStore(recordIn: PlatformRecord): Mapped<'store'> {
   const raw = recordIn.raw;
   return {
     platform_id: recordIn.platformId,
     store_name: text(raw.name) ?? text(raw.myshopifyDomain) ?? '',
     url: text(raw.url) ?? `https://${text(raw.myshopifyDomain) ?? ''}`,
-    default_currency: currency(raw.currencyCode),
+    default_currency: currencyCode(raw.currencyCode, null),
     email: text(raw.contactEmail) ?? text(raw.email),
     updated_at: text(raw.updatedAt),
   };

@@ -2,12 +2,13 @@
  * How each unified object is read from Shopify: the paged query (incremental reads, and full reads of the small
  * objects), the bulk export for full reads of orders, products and customers, and the mapping.
  */
-import type { ConnectorContext, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../connector.ts';
-import type { UnifiedObjectType } from '../../model/object-types.ts';
-import { isRecord } from '../json.ts';
+import type { ConnectorContext, PlatformRecord } from '../connector.ts';
+import { defineObject, type ObjectTable } from '../objects.ts';
+import { perJob } from '../per-job.ts';
+import { at, baseCurrency, knownBase, record, records, text } from '../readers.ts';
 import { shopifyBulkRead } from './bulk.ts';
 import { shopifyGraphql } from './client.ts';
-import { mapCustomer, mapDispute, mapOrder, mapPayout, mapProduct, mapStore, mapTransaction, nodesOf, text } from './mapping.ts';
+import { mapCustomer, mapDispute, mapOrder, mapPayout, mapProduct, mapStore, mapTransaction, nodesOf } from './mapping.ts';
 import {
   CUSTOMERS_BULK_QUERY,
   CUSTOMERS_QUERY,
@@ -27,17 +28,23 @@ import {
   TRANSACTIONS_QUERY,
   VARIANT_MEDIA_CHILDREN,
 } from './queries.ts';
-import { completeNested, idRecords, readPaged } from './read.ts';
+import { completeNested, endCursor, idRecords, readPaged } from './read.ts';
 
 type Raw = Record<string, unknown>;
 
 const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
-const at = (data: Raw, ...path: string[]): unknown => path.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), data);
+
+/** The shop (SHOP_QUERY), once per job: the store record, and the shop's currency for the mappers. */
+const shopOfJob = perJob(async (ctx) => record((await shopifyGraphql(ctx, 'shop', SHOP_QUERY, {}, PAGE_COSTS.shop)).shop));
+
+/** The shop's currency: what a currency code the model does not know reads as (../readers.ts). */
+export const SHOPIFY_BASE = baseCurrency(async (ctx) => (await shopOfJob.get(ctx))?.currencyCode);
+const base = (ctx: ConnectorContext) => knownBase(SHOPIFY_BASE, ctx);
 
 /** Each order's transactions as records of their own; the order's id, name and customer ride along in `_order`. */
 function transactionsOf(nodes: Raw[]): PlatformRecord[] {
   return nodes.flatMap((order) => {
-    const transactions = Array.isArray(order.transactions) ? order.transactions.filter(isRecord) : [];
+    const transactions = records(order.transactions);
     const context = { id: order.id, name: order.name, customer: order.customer };
     return transactions.flatMap((transaction) => {
       const id = text(transaction.id);
@@ -65,9 +72,8 @@ async function withPayoutTransactions(ctx: ConnectorContext, payouts: Raw[]): Pr
         PAGE_COSTS.payoutTransactions,
       );
       const connection = at(data, 'shopifyPaymentsAccount', 'balanceTransactions');
-      transactions.push(...nodesOf(isRecord(connection) ? connection.nodes : null));
-      const pageInfo = isRecord(connection) && isRecord(connection.pageInfo) ? connection.pageInfo : null;
-      after = pageInfo?.hasNextPage === true ? text(pageInfo.endCursor) : null;
+      transactions.push(...nodesOf(at(connection, 'nodes')));
+      after = endCursor(connection);
       if (after === null) break;
     }
     complete.push({ ...payout, _transactions: transactions });
@@ -83,8 +89,8 @@ function paymentsRecords(nodes: Raw[], data: Raw): PlatformRecord[] {
 
 const businessDate = (field: string) => (record: PlatformRecord) => text(record.raw[field]);
 
-export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: ObjectCapabilities; handler: ObjectHandler }>> = {
-  order: {
+export const SHOPIFY_OBJECTS: ObjectTable = {
+  order: defineObject<'order'>({
     capabilities: {
       ...READ_ONLY,
       incremental: 'cursor',
@@ -92,78 +98,74 @@ export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: 
       unmappedFields: ['line_items.unit_cost'],
       platformDataOnly: ['subtotalPriceSet', 'email', 'legacyResourceId'],
     },
-    handler: {
-      read: (ctx, request) =>
-        readPaged(ctx, request, {
-          operation: 'list orders',
-          query: ORDERS_QUERY,
-          cost: PAGE_COSTS.order,
-          first: PAGE_SIZES.order,
-          connection: (data) => data.orders,
-          records: idRecords,
-          deletions: 'ORDER',
-          incremental: true,
-          complete: (ctx, nodes) =>
-            completeNested(ctx, nodes, {
-              field: 'lineItems',
-              root: 'order',
-              query: ORDER_LINE_ITEMS_QUERY,
-              cost: PAGE_COSTS.moreLineItems,
-              operation: 'list more order lines',
-            }),
-        }),
-      bulk: shopifyBulkRead(ORDERS_BULK_QUERY, { LineItem: 'lineItems' }, 'orders'),
-      map: mapOrder,
-      businessDate: businessDate('createdAt'),
-    },
-  },
-  product: {
+    read: (ctx, request) =>
+      readPaged(ctx, request, {
+        operation: 'list orders',
+        query: ORDERS_QUERY,
+        cost: PAGE_COSTS.order,
+        first: PAGE_SIZES.order,
+        connection: (data) => data.orders,
+        records: idRecords,
+        deletions: 'ORDER',
+        incremental: true,
+        complete: (ctx, nodes) =>
+          completeNested(ctx, nodes, {
+            field: 'lineItems',
+            root: 'order',
+            query: ORDER_LINE_ITEMS_QUERY,
+            cost: PAGE_COSTS.moreLineItems,
+            operation: 'list more order lines',
+          }),
+      }),
+    bulk: shopifyBulkRead(ORDERS_BULK_QUERY, { LineItem: 'lineItems' }, 'orders'),
+    map: (record, ctx) => mapOrder(record, ctx, base(ctx)),
+    baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
+    businessDate: businessDate('createdAt'),
+  }),
+  product: defineObject<'product'>({
     capabilities: { ...READ_ONLY, incremental: 'cursor', deletions: 'reported', unmappedFields: ['variants.fulfillment_service'] },
-    handler: {
-      read: (ctx, request) =>
-        readPaged(ctx, request, {
-          operation: 'list products',
-          query: PRODUCTS_QUERY,
-          cost: PAGE_COSTS.product,
-          first: PAGE_SIZES.product,
-          connection: (data) => data.products,
-          records: idRecords,
-          deletions: 'PRODUCT',
-          incremental: true,
-          complete: (ctx, nodes) =>
-            completeNested(ctx, nodes, {
-              field: 'variants',
-              root: 'product',
-              query: PRODUCT_VARIANTS_QUERY,
-              cost: PAGE_COSTS.moreVariants,
-              operation: 'list more product variants',
-            }),
-        }),
-      bulk: shopifyBulkRead(PRODUCTS_BULK_QUERY, { ProductVariant: 'variants', ...VARIANT_MEDIA_CHILDREN }, 'products'),
-      map: mapProduct,
-      businessDate: businessDate('createdAt'),
-    },
-  },
-  commerce_customer: {
+    read: (ctx, request) =>
+      readPaged(ctx, request, {
+        operation: 'list products',
+        query: PRODUCTS_QUERY,
+        cost: PAGE_COSTS.product,
+        first: PAGE_SIZES.product,
+        connection: (data) => data.products,
+        records: idRecords,
+        deletions: 'PRODUCT',
+        incremental: true,
+        complete: (ctx, nodes) =>
+          completeNested(ctx, nodes, {
+            field: 'variants',
+            root: 'product',
+            query: PRODUCT_VARIANTS_QUERY,
+            cost: PAGE_COSTS.moreVariants,
+            operation: 'list more product variants',
+          }),
+      }),
+    bulk: shopifyBulkRead(PRODUCTS_BULK_QUERY, { ProductVariant: 'variants', ...VARIANT_MEDIA_CHILDREN }, 'products'),
+    map: (record, ctx) => mapProduct(record, ctx, base(ctx)),
+    baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
+    businessDate: businessDate('createdAt'),
+  }),
+  commerce_customer: defineObject<'commerce_customer'>({
     capabilities: { ...READ_ONLY, incremental: 'cursor', deletions: 'reported', unmappedFields: ['orders'] },
-    handler: {
-      read: (ctx, request) =>
-        readPaged(ctx, request, {
-          operation: 'list customers',
-          query: CUSTOMERS_QUERY,
-          cost: PAGE_COSTS.customer,
-          first: PAGE_SIZES.customer,
-          connection: (data) => data.customers,
-          records: idRecords,
-          deletions: 'CUSTOMER',
-          incremental: true,
-        }),
-      bulk: shopifyBulkRead(CUSTOMERS_BULK_QUERY, {}, 'customers'),
-      map: (record) => mapCustomer(record),
-      businessDate: businessDate('createdAt'),
-    },
-  },
-  transaction: {
+    read: (ctx, request) =>
+      readPaged(ctx, request, {
+        operation: 'list customers',
+        query: CUSTOMERS_QUERY,
+        cost: PAGE_COSTS.customer,
+        first: PAGE_SIZES.customer,
+        connection: (data) => data.customers,
+        records: idRecords,
+        deletions: 'CUSTOMER',
+        incremental: true,
+      }),
+    bulk: shopifyBulkRead(CUSTOMERS_BULK_QUERY, {}, 'customers'),
+    map: (record) => mapCustomer(record),
+    businessDate: businessDate('createdAt'),
+  }),
+  transaction: defineObject<'transaction'>({
     capabilities: {
       ...READ_ONLY,
       incremental: 'cursor',
@@ -171,23 +173,22 @@ export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: 
       deletions: 'none',
       unmappedFields: ['payout_id'],
     },
-    handler: {
-      read: (ctx, request) =>
-        readPaged(ctx, request, {
-          operation: 'list order transactions',
-          query: TRANSACTIONS_QUERY,
-          cost: PAGE_COSTS.transaction,
-          first: PAGE_SIZES.transactionOrders,
-          connection: (data) => data.orders,
-          records: transactionsOf,
-          incremental: true,
-        }),
-      bulk: shopifyBulkRead(TRANSACTIONS_BULK_QUERY, {}, 'order transactions', (records) => transactionsOf(records.map((record) => record.raw))),
-      map: mapTransaction,
-      businessDate: businessDate('createdAt'),
-    },
-  },
-  payout: {
+    read: (ctx, request) =>
+      readPaged(ctx, request, {
+        operation: 'list order transactions',
+        query: TRANSACTIONS_QUERY,
+        cost: PAGE_COSTS.transaction,
+        first: PAGE_SIZES.transactionOrders,
+        connection: (data) => data.orders,
+        records: transactionsOf,
+        incremental: true,
+      }),
+    bulk: shopifyBulkRead(TRANSACTIONS_BULK_QUERY, {}, 'order transactions', (records) => transactionsOf(records.map((record) => record.raw))),
+    map: (record, ctx) => mapTransaction(record, ctx, base(ctx)),
+    baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
+    businessDate: businessDate('createdAt'),
+  }),
+  payout: defineObject<'payout'>({
     capabilities: {
       ...READ_ONLY,
       filter: true,
@@ -195,49 +196,44 @@ export const SHOPIFY_OBJECTS: Partial<Record<UnifiedObjectType, { capabilities: 
       deletions: 'none',
       unmappedFields: ['method', 'destination'],
     },
-    handler: {
-      read: (ctx, request) =>
-        readPaged(ctx, request, {
-          operation: 'list payouts',
-          query: PAYOUTS_QUERY,
-          cost: PAGE_COSTS.payout,
-          first: PAGE_SIZES.payments,
-          connection: (data) => at(data, 'shopifyPaymentsAccount', 'payouts'),
-          records: paymentsRecords,
-          incremental: false,
-          complete: withPayoutTransactions,
-        }),
-      map: mapPayout,
-      businessDate: businessDate('issuedAt'),
-    },
-  },
-  dispute: {
+    read: (ctx, request) =>
+      readPaged(ctx, request, {
+        operation: 'list payouts',
+        query: PAYOUTS_QUERY,
+        cost: PAGE_COSTS.payout,
+        first: PAGE_SIZES.payments,
+        connection: (data) => at(data, 'shopifyPaymentsAccount', 'payouts'),
+        records: paymentsRecords,
+        incremental: false,
+        complete: withPayoutTransactions,
+      }),
+    map: (record, ctx) => mapPayout(record, ctx, base(ctx)),
+    baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
+    businessDate: businessDate('issuedAt'),
+  }),
+  dispute: defineObject<'dispute'>({
     capabilities: { ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['transaction_id'] },
-    handler: {
-      read: (ctx, request) =>
-        readPaged(ctx, request, {
-          operation: 'list disputes',
-          query: DISPUTES_QUERY,
-          cost: PAGE_COSTS.dispute,
-          first: PAGE_SIZES.payments,
-          connection: (data) => at(data, 'shopifyPaymentsAccount', 'disputes'),
-          records: idRecords,
-          incremental: false,
-        }),
-      map: mapDispute,
-      businessDate: businessDate('initiatedAt'),
-    },
-  },
-  store: {
+    read: (ctx, request) =>
+      readPaged(ctx, request, {
+        operation: 'list disputes',
+        query: DISPUTES_QUERY,
+        cost: PAGE_COSTS.dispute,
+        first: PAGE_SIZES.payments,
+        connection: (data) => at(data, 'shopifyPaymentsAccount', 'disputes'),
+        records: idRecords,
+        incremental: false,
+      }),
+    map: (record, ctx) => mapDispute(record, ctx, base(ctx)),
+    baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
+    businessDate: businessDate('initiatedAt'),
+  }),
+  store: defineObject<'store'>({
     capabilities: { ...READ_ONLY, filter: false, incremental: 'none', deletions: 'none' },
-    handler: {
-      async read(ctx) {
-        const data = await shopifyGraphql(ctx, 'shop', SHOP_QUERY, {}, PAGE_COSTS.shop);
-        const shop = isRecord(data.shop) ? data.shop : null;
-        const id = text(shop?.id);
-        return { records: shop === null || id === null ? [] : [{ platformId: id, raw: shop }], nextPageToken: null, nextSince: null };
-      },
-      map: (record) => mapStore(record),
+    async read(ctx) {
+      const shop = await shopOfJob.get(ctx);
+      const id = text(shop?.id);
+      return { records: shop === null || id === null ? [] : [{ platformId: id, raw: shop }], nextPageToken: null, nextSince: null };
     },
-  },
+    map: (record) => mapStore(record),
+  }),
 };

@@ -12,9 +12,10 @@
  */
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
-import { isRecord } from '../json.ts';
+import { latestModified, nextCursor, nextSince, pageTokens } from '../paging.ts';
+import { at, isRecord, later, record, text } from '../readers.ts';
 import { shopifyGraphql } from './client.ts';
-import { nodesOf, text } from './mapping.ts';
+import { nodesOf } from './mapping.ts';
 import { DELETIONS_QUERY, PAGE_COSTS, PAGE_SIZES } from './queries.ts';
 
 type Raw = Record<string, unknown>;
@@ -25,22 +26,13 @@ interface PageState {
   latest: string | null;
 }
 
-export function decodePageToken(token: string | null): PageState {
-  if (token === null) return { after: null, latest: null };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(token);
-  } catch {
-    parsed = null;
-  }
-  if (!isRecord(parsed)) throw new Error('a SHOPIFY page token is not the connector’s own');
-  return { after: text(parsed.after), latest: text(parsed.latest) };
-}
+// Plain JSON, as before the kit's codec, so a read in flight across the upgrade resumes.
+const tokens = pageTokens<PageState>('SHOPIFY', (parsed) => ({ after: text(parsed.after), latest: text(parsed.latest) }), { plain: true });
 
-const later = (a: string | null, b: string | null): string | null => {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Date.parse(b) > Date.parse(a) ? b : a;
+/** The next page's GraphQL cursor from a connection's pageInfo. */
+export const endCursor = (connection: unknown): string | null => {
+  const pageInfo = record(at(connection, 'pageInfo'));
+  return nextCursor(pageInfo?.hasNextPage === true, text(pageInfo?.endCursor));
 };
 
 /** Shopify's search syntax for "changed at or after": quotes keep the timestamp's colons one value. */
@@ -76,22 +68,20 @@ export async function completeNested(
 ): Promise<Raw[]> {
   const complete: Raw[] = [];
   for (const node of nodes) {
-    const connection = node[spec.field];
     const id = text(node.id);
-    let pageInfo = isRecord(connection) && isRecord(connection.pageInfo) ? connection.pageInfo : null;
-    if (id === null || pageInfo?.hasNextPage !== true) {
+    let after = endCursor(node[spec.field]);
+    if (id === null || after === null) {
       complete.push(node);
       continue;
     }
-    const items = [...nodesOf(isRecord(connection) ? connection.nodes : null)];
-    while (pageInfo?.hasNextPage === true) {
-      const data = await shopifyGraphql(ctx, spec.operation, spec.query, { id, after: text(pageInfo.endCursor) }, spec.cost);
-      const root = isRecord(data[spec.root]) ? data[spec.root] : null;
-      const more = isRecord(root) && isRecord(root[spec.field]) ? root[spec.field] : null;
-      if (!isRecord(more))
+    const items = [...nodesOf(at(node, spec.field, 'nodes'))];
+    while (after !== null) {
+      const data = await shopifyGraphql(ctx, spec.operation, spec.query, { id, after }, spec.cost);
+      const more = record(at(data, spec.root, spec.field));
+      if (more === null)
         throw new PlatformError({ kind: 'server', httpStatus: 200, message: `${spec.operation}: ${id} is gone mid-read`, requestSent: true });
       items.push(...nodesOf(more.nodes));
-      pageInfo = isRecord(more.pageInfo) ? more.pageInfo : null;
+      after = endCursor(more);
     }
     complete.push({ ...node, [spec.field]: { nodes: items, pageInfo: { hasNextPage: false, endCursor: null } } });
   }
@@ -118,22 +108,20 @@ export async function deletedSince(ctx: ConnectorContext, subject: EventSubject,
       { first: PAGE_SIZES.deletions, after, query: `action:destroy AND subject_type:${subject} AND created_at:>='${since}'` },
       PAGE_COSTS.deletions,
     );
-    const events = isRecord(data.events) ? data.events : null;
-    for (const event of nodesOf(events?.nodes)) {
+    for (const event of nodesOf(at(data, 'events', 'nodes'))) {
       const id = text(event.subjectId);
       // The query names the subject type; a subject of another type is not ours to delete.
       if (id === null || text(event.subjectType) !== subject || text(event.action) !== 'destroy') continue;
       ids.push(id);
       latest = later(latest, text(event.createdAt));
     }
-    const pageInfo = isRecord(events?.pageInfo) ? events.pageInfo : null;
-    after = pageInfo?.hasNextPage === true ? text(pageInfo.endCursor) : null;
+    after = endCursor(data.events);
     if (after === null) return { ids, latest };
   }
 }
 
 export async function readPaged(ctx: ConnectorContext, request: ReadRequest, spec: PagedQuery): Promise<ReadPage> {
-  const state = decodePageToken(request.pageToken);
+  const state = tokens.decode(request.pageToken) ?? { after: null, latest: null };
   const since = spec.incremental ? request.since : null;
   const data = await shopifyGraphql(
     ctx,
@@ -147,12 +135,13 @@ export async function readPaged(ctx: ConnectorContext, request: ReadRequest, spe
     throw new PlatformError({ kind: 'server', httpStatus: 200, message: `${spec.operation}: the answer has no connection`, requestSent: true });
   const listed = nodesOf(connection.nodes);
   const nodes = spec.complete === undefined ? listed : await spec.complete(ctx, listed);
-  let latest = state.latest;
-  for (const node of nodes) latest = later(latest, text(node.updatedAt));
-  const pageInfo = isRecord(connection.pageInfo) ? connection.pageInfo : {};
-  const after = pageInfo.hasNextPage === true ? text(pageInfo.endCursor) : null;
+  let latest = latestModified(
+    state.latest,
+    nodes.map((node) => text(node.updatedAt)),
+  );
+  const after = endCursor(connection);
   const records = spec.records(nodes, data);
-  if (after !== null) return { records, nextPageToken: JSON.stringify({ after, latest }) };
+  if (after !== null) return { records, nextPageToken: tokens.encode({ after, latest }) };
   if (!spec.incremental) return { records, nextPageToken: null, nextSince: null };
   let deletedPlatformIds: string[] | undefined;
   if (since !== null && spec.deletions !== undefined) {
@@ -165,6 +154,6 @@ export async function readPaged(ctx: ConnectorContext, request: ReadRequest, spe
     nextPageToken: null,
     ...(deletedPlatformIds === undefined ? {} : { deletedPlatformIds }),
     // Nothing changed: the cursor stays where it was.
-    nextSince: latest ?? since,
+    nextSince: nextSince(latest, since),
   };
 }

@@ -18,7 +18,7 @@ import { recordsFromLines, splitChunk, bulkQueryText } from './bulk.ts';
 import { shopifyGraphql, THROTTLED_ATTEMPTS } from './client.ts';
 import { actualCostOf, classifyShopifyStatus, graphqlError, throttleWaitMs, queryCostOf } from './errors.ts';
 import { shopifyConnector } from './index.ts';
-import { mapOrder, mapProduct } from './mapping.ts';
+import { mapOrder, mapPayout, mapProduct } from './mapping.ts';
 import * as queries from './queries.ts';
 import { shopifyChanges, shopifyRevocations, shopifyWebhooks } from './webhooks.ts';
 
@@ -311,6 +311,17 @@ describe('SHOPIFY mapping and bulk results', () => {
         context({ request: () => Promise.reject(new Error('no')) }),
       ).status,
     ).toBe('cancelled');
+  });
+
+  it('reads blank text as null and a currency the model does not know as the shop currency (docs/upgrading.md, issue 34)', () => {
+    const ctx = context({ request: () => Promise.reject(new Error('no calls')) });
+    const odd = { ...order, currencyCode: 'ZZZ', shippingAddress: { ...order.shippingAddress, address2: '', phone: ' ' } };
+    const mapped = mapOrder({ platformId: order.id, raw: odd }, ctx, 'CAD');
+    // Before the kit's readers: '' and ' ' as sent, and the order's currency from its totals (USD) or else USD.
+    expect(mapped.shipping_address).toMatchObject({ address2: null, phone: null });
+    expect(mapped.iso_currency_code).toBe('CAD');
+    const payout = mapPayout({ platformId: 'p', raw: { net: { amount: '5.00' }, status: 'PAID' } }, ctx, 'CAD');
+    expect([payout.amount, payout.iso_currency_code]).toEqual([5, 'CAD']);
   });
 
   it('puts a bulk result back together: child lines under their parent, in the paged shape', () => {

@@ -6,7 +6,9 @@
  * accounting customers), the account the store. Read only.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
-import type { Connector, ObjectCapabilities, ObjectHandler, PlatformRecord } from '../connector.ts';
+import type { Connector, ConnectorContext, ObjectCapabilities, PlatformRecord } from '../connector.ts';
+import { defineObject, type Mapped, type ObjectEntry, type ObjectTable } from '../objects.ts';
+import { knownBase } from '../readers.ts';
 import { stripeAuth } from './auth.ts';
 import { STRIPE_SETTINGS, withStripe } from './client.ts';
 import {
@@ -21,7 +23,7 @@ import {
   stripeDashboardUrl,
   unixIso,
 } from './mapping.ts';
-import { LIST_OF, rawOf, readAccount, readList } from './read.ts';
+import { LIST_OF, rawOf, readAccount, readList, STRIPE_BASE } from './read.ts';
 import { stripeWebhooks } from './webhooks.ts';
 
 /**
@@ -34,10 +36,23 @@ export const STRIPE_LIMITS = { requestsPerMinute: 1_500, burst: 25, concurrentRe
 
 const businessDate = (record: PlatformRecord): string | null => unixIso(record.raw.created);
 
-function handler(type: UnifiedObjectType, map: ObjectHandler['map']): ObjectHandler {
+const base = (ctx: ConnectorContext) => knownBase(STRIPE_BASE, ctx);
+
+/** An object read from its Stripe list (LIST_OF), its currency read against the account's default one. */
+function listed<K extends UnifiedObjectType>(
+  type: K,
+  capabilities: ObjectCapabilities,
+  map: (record: PlatformRecord, ctx: ConnectorContext) => Mapped<K>,
+): ObjectEntry {
   const list = LIST_OF[type];
   if (list === undefined) throw new Error(`Stripe has no list for ${type}`);
-  return { read: (ctx, request) => readList(ctx, list, request), map, businessDate };
+  return defineObject<K>({
+    capabilities,
+    read: (ctx, request) => readList(ctx, list, request),
+    map,
+    businessDate,
+    baseCurrency: { of: STRIPE_BASE, fields: ['currency'] },
+  });
 }
 
 function capabilities(
@@ -59,21 +74,24 @@ function capabilities(
   };
 }
 
-const objects: Connector['objects'] = {
-  order: {
-    capabilities: capabilities(
+const objects: ObjectTable = {
+  order: listed(
+    'order',
+    capabilities(
       'none',
       ['fulfillment_status', 'line_items[].product_id', 'line_items[].variant_id', 'line_items[].sku', 'line_items[].unit_cost', 'updated_at'],
       ['outcome', 'payment_method_details', 'refunds', 'metadata', 'payment_intent', 'invoice', 'balance_transaction'],
     ),
-    handler: handler('order', (record, ctx) => mapOrder(record, ctx)),
-  },
-  transaction: {
-    capabilities: capabilities('none', ['customer_id', 'updated_at'], ['fee_details', 'reporting_category', 'available_on', 'net', 'exchange_rate']),
-    handler: handler('transaction', (record, ctx) => mapTransaction(record, ctx)),
-  },
-  payout: {
-    capabilities: capabilities(
+    (record, ctx) => mapOrder(record, ctx, base(ctx)),
+  ),
+  transaction: listed(
+    'transaction',
+    capabilities('none', ['customer_id', 'updated_at'], ['fee_details', 'reporting_category', 'available_on', 'net', 'exchange_rate']),
+    (record, ctx) => mapTransaction(record, ctx, base(ctx)),
+  ),
+  payout: listed(
+    'payout',
+    capabilities(
       'none',
       [
         'destination.account_number_last_digits',
@@ -90,35 +108,35 @@ const objects: Connector['objects'] = {
         'statement_descriptor',
       ],
     ),
-    handler: handler('payout', (record, ctx) => mapPayout(record, ctx)),
-  },
-  dispute: {
-    capabilities: capabilities(
-      'none',
-      ['transaction_id', 'updated_at'],
-      ['evidence', 'balance_transactions', 'is_charge_refundable', 'network_reason_code'],
-    ),
-    handler: handler('dispute', (record, ctx) => mapDispute(record, ctx)),
-  },
-  commerce_customer: {
-    capabilities: capabilities('reported', ['orders', 'updated_at'], ['address', 'shipping', 'balance', 'currency', 'metadata', 'invoice_prefix']),
-    handler: handler('commerce_customer', (record) => mapCommerceCustomer(record)),
-  },
-  customer: {
-    capabilities: capabilities(
+    (record, ctx) => mapPayout(record, ctx, base(ctx)),
+  ),
+  dispute: listed(
+    'dispute',
+    capabilities('none', ['transaction_id', 'updated_at'], ['evidence', 'balance_transactions', 'is_charge_refundable', 'network_reason_code']),
+    (record, ctx) => mapDispute(record, ctx, base(ctx)),
+  ),
+  commerce_customer: listed(
+    'commerce_customer',
+    capabilities('reported', ['orders', 'updated_at'], ['address', 'shipping', 'balance', 'currency', 'metadata', 'invoice_prefix']),
+    (record) => mapCommerceCustomer(record),
+  ),
+  customer: listed(
+    'customer',
+    capabilities(
       'reported',
       ['parent_id', 'payment_terms_id', 'subsidiary_id', 'registration_number', 'tax_number', 'subsidiaries', 'contacts', 'updated_at'],
       ['balance', 'metadata', 'invoice_prefix', 'tax_exempt'],
     ),
-    handler: handler('customer', (record) => mapAccountingCustomer(record)),
-  },
-  store: {
+    (record, ctx) => mapAccountingCustomer(record, base(ctx)),
+  ),
+  store: defineObject<'store'>({
     capabilities: {
       ...capabilities('none', ['updated_at'], ['settings', 'capabilities', 'country', 'charges_enabled', 'payouts_enabled']),
       incremental: 'none',
     },
-    handler: { read: (ctx) => readAccount(ctx), map: (record) => mapStore(record) },
-  },
+    read: (ctx) => readAccount(ctx),
+    map: (record) => mapStore(record),
+  }),
 };
 
 export const stripeConnector: Connector = {

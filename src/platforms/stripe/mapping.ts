@@ -1,62 +1,34 @@
 /**
  * Stripe objects → unified objects. Pure: a record read once maps the same way every time. Raw records are the
- * library's JSON (Stripe's own field names, kept as platform_data); every field read here is checked for its type,
- * never cast. Amounts are converted from Stripe's minor units by the currency's decimals (./money.ts).
+ * library's JSON (Stripe's own field names, kept as platform_data), read with the kit's readers (../readers.ts), never
+ * cast; a required field of the wrong type is an AnswerShapeError. Amounts are converted from Stripe's minor units by
+ * the currency's decimals (./money.ts); a currency the model does not know is the account's default currency.
  */
-import type { ObjectTypeMap } from '../../model/fields.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
-import { CURRENCY_CODES } from '../../model/shared.ts';
+import type { CurrencyCode } from '../../model/shared.ts';
 import type { ConnectorContext, PlatformRecord } from '../connector.ts';
+import type { Mapped } from '../objects.ts';
+import { currency as currencyCode, isRecord, record as object, records, strictReaders, text, unixIso } from '../readers.ts';
 import { toMajor } from './money.ts';
 
-export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data'>;
+export type { Mapped } from '../objects.ts';
+// auth.ts and webhooks.ts read with these names.
+export { isRecord as isObject, text, unixIso } from '../readers.ts';
+
 type Raw = Record<string, unknown>;
 type Ref = Pick<ConnectorContext, 'ref'>;
-type Currency = Mapped<'order'>['iso_currency_code'];
+type Base = CurrencyCode | null;
 
-export const isObject = (value: unknown): value is Raw => typeof value === 'object' && value !== null && !Array.isArray(value);
-const CURRENCIES: ReadonlySet<string> = new Set(CURRENCY_CODES);
-const isCurrency = (value: string): value is Currency => CURRENCIES.has(value);
-
-/** A Stripe record whose mapping found a field of the wrong type: the answer does not match Stripe's contract. */
-export class StripeShapeError extends Error {
-  constructor(raw: Raw, field: string, wanted: string) {
-    super(`Stripe ${String(raw.object)} ${String(raw.id)}: ${field} is not ${wanted}`);
-    this.name = 'StripeShapeError';
-  }
-}
-
-export const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
-const object = (value: unknown): Raw | null => (isObject(value) ? value : null);
-
-function integer(raw: Raw, field: string): number {
-  const value = raw[field];
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw new StripeShapeError(raw, field, 'an integer');
-  return value;
-}
-
-function required(raw: Raw, field: string): string {
-  const value = raw[field];
-  if (typeof value !== 'string' || value === '') throw new StripeShapeError(raw, field, 'a string');
-  return value;
-}
+const { needText: required, needInteger: integer, needCurrency } = strictReaders('Stripe');
 
 /** An expandable field: an id, or the expanded object's id. */
 export function idOf(value: unknown): string | null {
   if (typeof value === 'string' && value !== '') return value;
-  return isObject(value) && typeof value.id === 'string' ? value.id : null;
+  return isRecord(value) ? text(value.id) : null;
 }
 
-/** Unix seconds → ISO 8601. */
-export function unixIso(value: unknown): string | null {
-  return typeof value === 'number' && Number.isFinite(value) ? new Date(value * 1000).toISOString() : null;
-}
-
-export function currencyOf(raw: Raw): Currency {
-  const code = required(raw, 'currency').toUpperCase();
-  if (!isCurrency(code)) throw new StripeShapeError(raw, 'currency', 'a known ISO 4217 code');
-  return code;
-}
+/** The record's currency; one the model does not know is the account's default currency (`base`). */
+export const currencyOf = (raw: Raw, base: Base = null): CurrencyCode => needCurrency(raw, 'currency', base);
 
 /** `amount`-like field in major units of the record's currency. */
 function money(raw: Raw, field: string): number {
@@ -91,9 +63,9 @@ function orderAddress(address: Raw | null, name: string | null, phone: string | 
  * charge's description). A full refund refunds that line; a partial refund is no quantity of it, so it shows only in
  * payment_status (partially_refunded) and in the refund transactions. No shipping, discount or tax lines.
  */
-export function mapOrder(record: PlatformRecord, ref: Ref): Mapped<'order'> {
+export function mapOrder(record: PlatformRecord, ref: Ref, base: Base = null): Mapped<'order'> {
   const charge = record.raw;
-  const currency = currencyOf(charge);
+  const currency = currencyOf(charge, base);
   const amount = money(charge, 'amount');
   const billing = object(charge.billing_details) ?? {};
   const shipping = object(charge.shipping);
@@ -162,7 +134,7 @@ export function transactionType(type: string): Mapped<'transaction'>['type'] {
   return 'other';
 }
 
-function transactionFields(bt: Raw, ref: Ref) {
+function transactionFields(bt: Raw, ref: Ref, base: Base) {
   const type = required(bt, 'type');
   const source = idOf(bt.source);
   return {
@@ -173,16 +145,16 @@ function transactionFields(bt: Raw, ref: Ref) {
     amount: money(bt, 'amount'),
     fee: money(bt, 'fee'),
     gateway: 'stripe',
-    iso_currency_code: currencyOf(bt),
+    iso_currency_code: currencyOf(bt, base),
     description: text(bt.description),
     created_at: unixIso(bt.created),
   };
 }
 
 /** A balance transaction. Its amount is Stripe's gross with Stripe's sign; fee what Stripe kept; amount - fee is net. */
-export function mapTransaction(record: PlatformRecord, ref: Ref): Mapped<'transaction'> {
+export function mapTransaction(record: PlatformRecord, ref: Ref, base: Base = null): Mapped<'transaction'> {
   const bt = record.raw;
-  const fields = transactionFields(bt, ref);
+  const fields = transactionFields(bt, ref, base);
   return {
     platform_id: record.platformId,
     ...fields,
@@ -205,9 +177,9 @@ const PAYOUT_STATUS: Readonly<Record<string, Mapped<'payout'>['status']>> = {
  * (`balance_transactions`, from GET /v1/balance_transactions?payout=…, the payout's own one left out) with the account
  * (`account`). The payout's amount is the sum of their amount less fee.
  */
-export function mapPayout(record: PlatformRecord, ref: Ref): Mapped<'payout'> {
+export function mapPayout(record: PlatformRecord, ref: Ref, base: Base = null): Mapped<'payout'> {
   const payout = record.raw;
-  const transactions = Array.isArray(payout.balance_transactions) ? payout.balance_transactions.filter(isObject) : [];
+  const transactions = records(payout.balance_transactions);
   const destination = payout.destination;
   const destinationObject = object(destination);
   const type = payout.type === 'card' ? 'card' : payout.type === 'bank_account' ? 'bank_account' : 'unknown';
@@ -218,7 +190,7 @@ export function mapPayout(record: PlatformRecord, ref: Ref): Mapped<'payout'> {
     arrival_at: unixIso(payout.arrival_date) ?? created ?? new Date(0).toISOString(),
     amount: money(payout, 'amount'),
     gateway: 'stripe',
-    iso_currency_code: currencyOf(payout),
+    iso_currency_code: currencyOf(payout, base),
     schedule: payout.automatic === true ? 'automatic' : payout.automatic === false ? 'manual' : 'unknown',
     status: PAYOUT_STATUS[text(payout.status) ?? ''] ?? 'unknown',
     type,
@@ -235,7 +207,7 @@ export function mapPayout(record: PlatformRecord, ref: Ref): Mapped<'payout'> {
             routing_number: destinationObject === null ? null : text(destinationObject.routing_number),
           },
     transactions: transactions.map((bt) => {
-      const fields = transactionFields(bt, ref);
+      const fields = transactionFields(bt, ref, base);
       return {
         id: required(bt, 'id'),
         ...fields,
@@ -270,7 +242,7 @@ export function disputeStatus(status: string): Mapped<'dispute'>['status'] {
 }
 
 /** A dispute: linked to the disputed charge (our order). The disputed sale's balance transaction is not on it: null. */
-export function mapDispute(record: PlatformRecord, ref: Ref): Mapped<'dispute'> {
+export function mapDispute(record: PlatformRecord, ref: Ref, base: Base = null): Mapped<'dispute'> {
   const dispute = record.raw;
   const status = required(dispute, 'status');
   const evidence = object(dispute.evidence_details);
@@ -279,7 +251,7 @@ export function mapDispute(record: PlatformRecord, ref: Ref): Mapped<'dispute'> 
     transaction_id: null,
     order_id: ref.ref('order', idOf(dispute.charge)),
     amount: money(dispute, 'amount'),
-    iso_currency_code: currencyOf(dispute),
+    iso_currency_code: currencyOf(dispute, base),
     reason: required(dispute, 'reason'),
     status: disputeStatus(status),
     evidence_due_by: evidence === null ? null : unixIso(evidence.due_by),
@@ -319,10 +291,9 @@ function accountingAddress(kind: string, address: Raw | null): Mapped<'customer'
 }
 
 /** The same Stripe customer as an accounting customer (what a lender reconciles invoices against). */
-export function mapAccountingCustomer(record: PlatformRecord): Mapped<'customer'> {
+export function mapAccountingCustomer(record: PlatformRecord, base: Base = null): Mapped<'customer'> {
   const customer = record.raw;
   const shipping = object(customer.shipping);
-  const currency = text(customer.currency);
   return {
     platform_id: record.platformId,
     parent_id: null,
@@ -330,7 +301,7 @@ export function mapAccountingCustomer(record: PlatformRecord): Mapped<'customer'
     subsidiary_id: null,
     status: 'active',
     contact_name: text(customer.name),
-    currency_code: currency === null ? null : currency.toUpperCase(),
+    currency_code: currencyCode(customer.currency, base),
     customer_name: text(customer.name) ?? text(customer.email),
     email: text(customer.email),
     phone: text(customer.phone),
@@ -352,12 +323,11 @@ export function mapAccountingCustomer(record: PlatformRecord): Mapped<'customer'
 export function mapStore(record: PlatformRecord): Mapped<'store'> {
   const account = record.raw;
   const profile = object(account.business_profile) ?? {};
-  const currency = text(account.default_currency)?.toUpperCase() ?? null;
   return {
     platform_id: record.platformId,
     store_name: storeName(account) ?? record.platformId,
     url: text(profile.url) ?? `https://dashboard.stripe.com/${record.platformId}`,
-    default_currency: currency !== null && isCurrency(currency) ? currency : null,
+    default_currency: currencyCode(account.default_currency, null),
     email: text(account.email) ?? text(profile.support_email),
     updated_at: null,
   };

@@ -4,6 +4,8 @@
  * currencies", "Three-decimal currencies"). ISK, HUF, TWD and UGX are sent by Stripe with two decimals (amounts a
  * multiple of 100), so they follow the default here.
  */
+import { fromMinor } from '../readers.ts';
+
 export const ZERO_DECIMAL_CURRENCIES: ReadonlySet<string> = new Set([
   'BIF',
   'CLP',
@@ -32,9 +34,4 @@ export function decimalsOf(currency: string): number {
 }
 
 /** An amount in major units (12.34 USD, 1234 JPY) from Stripe's minor units (1234, 1234). */
-export function toMajor(minor: number, currency: string): number {
-  const decimals = decimalsOf(currency);
-  if (decimals === 0) return minor;
-  // Rounded to the currency's decimals: 1999 / 100 is 19.99, not 19.990000000000002.
-  return Number((minor / 10 ** decimals).toFixed(decimals));
-}
+export const toMajor = (minor: number, currency: string): number => fromMinor(minor, decimalsOf(currency));

@@ -12,9 +12,10 @@ import type Stripe from 'stripe';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
+import { newestFirst, pageTokens } from '../paging.ts';
 import { perJob } from '../per-job.ts';
+import { at, baseCurrency, integer, isRecord, strings, text } from '../readers.ts';
 import { withStripe } from './client.ts';
-import { isObject } from './mapping.ts';
 
 export const STRIPE_PAGE_SIZE = 100;
 /** Stripe keeps events 30 days (https://docs.stripe.com/api/events); a day's margin. */
@@ -69,11 +70,11 @@ export const EVENT_TYPES: Readonly<Partial<Record<StripeList, readonly string[]>
 
 /** A library object as a checked raw record: a JSON object with a string id and the expected `object`. */
 export function rawOf(item: unknown, expected: string): Raw & { id: string } {
-  if (!isObject(item) || typeof item.id !== 'string' || item.id === '' || item.object !== expected) {
+  const id = isRecord(item) && item.object === expected ? text(item.id) : null;
+  if (!isRecord(item) || id === null) {
     throw new PlatformError({ kind: 'server', message: `Stripe answered an item that is not a ${expected}`, requestSent: true });
   }
-  const raw: Raw = Object.fromEntries(Object.entries(item));
-  return { ...raw, id: item.id };
+  return { ...item, id };
 }
 
 interface PageState {
@@ -90,24 +91,20 @@ interface PageState {
   mode: 'list' | 'events';
 }
 
-function encode(state: PageState): string {
-  return Buffer.from(JSON.stringify(state)).toString('base64url');
-}
-
-function decode(token: string | null): PageState | null {
-  if (token === null) return null;
-  const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  if (!isObject(parsed) || (parsed.mode !== 'list' && parsed.mode !== 'events')) throw new Error('not a Stripe page token');
-  const seen = Array.isArray(parsed.seen) ? parsed.seen.filter((v): v is string => typeof v === 'string') : undefined;
+const tokens = pageTokens<PageState>('STRIPE', (parsed) => {
+  if (parsed.mode !== 'list' && parsed.mode !== 'events') return null;
+  const account = text(parsed.account);
+  const pending = integer(parsed.pending);
   return {
     mode: parsed.mode,
-    after: typeof parsed.after === 'string' ? parsed.after : null,
-    top: typeof parsed.top === 'number' ? parsed.top : null,
-    ...(seen === undefined ? {} : { seen }),
-    ...(typeof parsed.account === 'string' ? { account: parsed.account } : {}),
-    ...(typeof parsed.pending === 'number' ? { pending: parsed.pending } : {}),
+    after: text(parsed.after),
+    top: integer(parsed.top),
+    ...(Array.isArray(parsed.seen) ? { seen: strings(parsed.seen) } : {}),
+    ...(account === null ? {} : { account }),
+    ...(pending === null ? {} : { pending }),
   };
-}
+});
+const encode = tokens.encode;
 
 const unix = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
@@ -128,6 +125,9 @@ const newestEventTime = perJob((ctx) =>
 const currentAccount = perJob((ctx) => withStripe(ctx, async (stripe) => rawOf(await stripe.accounts.retrieveCurrent(), 'account')));
 
 const accountId = async (ctx: ConnectorContext): Promise<string> => (await currentAccount.get(ctx)).id;
+
+/** The account's default currency: what a currency the model does not know reads as (../readers.ts). */
+export const STRIPE_BASE = baseCurrency(async (ctx) => (await currentAccount.get(ctx)).default_currency);
 
 /** The balance transactions a payout paid out (every page), its own `payout` one left out. */
 export async function payoutTransactions(stripe: Stripe, payoutId: string): Promise<Raw[]> {
@@ -219,21 +219,15 @@ async function eventsPage(ctx: ConnectorContext, list: StripeList, since: number
       ...(state?.after === null || state?.after === undefined ? {} : { starting_after: state.after }),
     });
     const seen = new Set(state?.seen ?? []);
-    let top = state?.top ?? since;
-    const changed: (Raw & { id: string })[] = [];
-    const deleted: string[] = [];
-    let lastEvent: string | null = null;
-    for (const item of answer.data) {
-      const event = rawOf(item, 'event');
-      lastEvent = event.id;
-      if (typeof event.created === 'number') top = Math.max(top, event.created);
-      const data: unknown = event.data;
-      const inner = isObject(data) && isObject(data.object) ? data.object : null;
-      if (inner?.object !== ITEM_OBJECT[list] || typeof inner.id !== 'string' || seen.has(inner.id)) continue;
-      seen.add(inner.id);
-      if (event.type === 'customer.deleted' || inner.deleted === true) deleted.push(inner.id);
-      else changed.push(rawOf(inner, ITEM_OBJECT[list]));
-    }
+    const events = answer.data.map((item) => rawOf(item, 'event'));
+    const top = Math.max(state?.top ?? since, ...events.map((event) => integer(event.created) ?? since));
+    const lastEvent = events.at(-1)?.id ?? null;
+    const { changed: objects, deleted } = newestFirst(events, seen, (event) => {
+      const inner = at(event, 'data', 'object');
+      const id = isRecord(inner) && inner.object === ITEM_OBJECT[list] ? text(inner.id) : null;
+      return id === null || !isRecord(inner) ? null : { id, deleted: event.type === 'customer.deleted' || inner.deleted === true, raw: inner };
+    });
+    const changed = objects.map((inner) => rawOf(inner, ITEM_OBJECT[list]));
     let account = state?.account;
     if (list === 'payouts' && changed.length > 0 && account === undefined) account = await accountId(ctx);
     const records =
@@ -253,7 +247,7 @@ async function eventsPage(ctx: ConnectorContext, list: StripeList, since: number
 
 /** One page of a read of `list`, full or incremental as the request says (see the file's comment). */
 export async function readList(ctx: ConnectorContext, list: StripeList, request: ReadRequest): Promise<ReadPage> {
-  const state = decode(request.pageToken);
+  const state = tokens.decode(request.pageToken);
   const since = request.since === null ? null : Number(request.since);
   if (since !== null && !Number.isFinite(since)) throw new Error(`Stripe cursor "${request.since}" is not a time`);
   if (since === null) return listPage(ctx, list, request, state, null);

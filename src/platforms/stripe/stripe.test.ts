@@ -171,6 +171,12 @@ describe('mapping', () => {
     ]);
   });
 
+  it('reads a currency the model does not know as the account default currency (docs/upgrading.md, issue 34)', () => {
+    // Before the kit's readers a charge in such a currency stopped the read; without a known default it still does.
+    expect(mapOrder(record({ ...charge, currency: 'zzz' }), refs, 'EUR').iso_currency_code).toBe('EUR');
+    expect(() => mapOrder(record({ ...charge, currency: 'zzz' }), refs)).toThrow(/currency is not a known ISO 4217 code/);
+  });
+
   it('maps balance transaction types and amounts, with zero-decimal currencies as they are', () => {
     expect(['charge', 'payment', 'refund', 'stripe_fee', 'application_fee', 'payout', 'adjustment', 'transfer'].map(transactionType)).toEqual([
       'sale',

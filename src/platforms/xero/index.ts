@@ -5,8 +5,9 @@
  * reference lists are read whole each time, which is how their deletions are
  * found. Bills, journal entries and customers can be written.
  */
-import type { UnifiedObjectType } from '../../model/object-types.ts';
+import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ObjectCapabilities, ObjectHandler } from '../connector.ts';
+import { defineObject, type ObjectEntry, type ObjectReads, type ObjectTable } from '../objects.ts';
 import { xeroActions } from './actions.ts';
 import { xeroAuth } from './auth.ts';
 import { listOf, XERO_SETTINGS, xeroCall } from './client.ts';
@@ -158,11 +159,20 @@ function capabilities(type: UnifiedObjectType, writer: Writer | undefined): Obje
   };
 }
 
-function objects(): Connector['objects'] {
-  const result: Connector['objects'] = {};
-  for (const [type, reader] of Object.entries(READERS) as [UnifiedObjectType, NonNullable<(typeof READERS)[UnifiedObjectType]>][]) {
-    const writer = WRITERS[type];
-    result[type] = { capabilities: capabilities(type, writer), handler: { ...reader, ...writer } };
+const isObjectType = (key: string): key is UnifiedObjectType => UNIFIED_OBJECT_TYPES.some((type) => type === key);
+
+/** One object: its reads (objects.ts) and writes (writes.ts), typed by its unified type. */
+function entry<K extends UnifiedObjectType>(type: K, reads: ObjectReads<K>): ObjectEntry {
+  const writer = WRITERS[type];
+  return defineObject<K>({ capabilities: capabilities(type, writer), ...reads, ...writer });
+}
+
+function objects(): ObjectTable {
+  const result: ObjectTable = {};
+  // In READERS' order, as before: the capability tables list them so.
+  for (const type of Object.keys(READERS).filter(isObjectType)) {
+    const reads = READERS[type];
+    if (reads !== undefined) result[type] = entry(type, reads);
   }
   // Xero's Accounting API has no cash flow statement (its reports are balance sheet, profit and loss, trial balance,
   // aged and bank summaries, …), no exchange rates (documents carry their own CurrencyRate) and no sales receipt (a

@@ -23,7 +23,8 @@ import type {
   XeroStoredAttachment,
   XeroStoredReport,
 } from './types.ts';
-import { perJob } from '../per-job.ts';
+import type { ReadTable } from '../objects.ts';
+import { baseCurrency, knownBase } from '../readers.ts';
 
 /** ctx.ref detached from ctx. */
 const refOf =
@@ -49,16 +50,14 @@ async function creditRecords(ctx: ConnectorContext, items: XeroCreditNote[]): Pr
  */
 export async function journalRecords(ctx: ConnectorContext, items: XeroManualJournal[]): Promise<PlatformRecord[]> {
   const chart = await chartOf(ctx);
-  if (items.length > 0) await baseCurrencies.get(ctx);
+  if (items.length > 0) await XERO_BASE.get(ctx);
   return items.map((j) =>
     recordOf(j.ManualJournalID, { ...j, JournalLines: withAccountIds(chart, j.JournalLines) }, j.Status, ['DELETED', 'VOIDED', 'DRAFT']),
   );
 }
 
 /** The organisation's base currency, read once per job (a sync or a write) for the mappers, which are synchronous. */
-const baseCurrencies = perJob(async (ctx) => (await readOrganisation(ctx)).BaseCurrency ?? null);
-
-const knownBaseCurrency = (ctx: ConnectorContext): string | null => baseCurrencies.known(ctx) ?? null;
+const XERO_BASE = baseCurrency(async (ctx) => (await readOrganisation(ctx)).BaseCurrency);
 
 const invoices = (type: 'ACCPAY' | 'ACCREC'): XeroList<'Invoices'> => ({
   path: '/Invoices',
@@ -354,52 +353,46 @@ const dated =
   (record: PlatformRecord): string | null =>
     xeroDay(date(record));
 
-interface ReadEntry {
-  read: Reader;
-  map: (record: PlatformRecord, ctx: ConnectorContext) => Record<string, unknown>;
-  businessDate?: (record: PlatformRecord) => string | null;
-}
-
 // Records are Xero's own (or the connector's cut of them): each raw record has its list's shape by construction.
-export const READERS: Readonly<Partial<Record<UnifiedObjectType, ReadEntry>>> = {
-  account: { read: readAccounts, map: (r) => ({ ...mapAccount(r.raw) }) },
-  attachment: { read: readAttachments, map: (r, ctx) => ({ ...mapAttachment(r.raw, refOf(ctx)) }) },
-  balance_sheet: { read: (ctx) => readMonthlyReport(ctx, 'BalanceSheet'), map: (r, ctx) => ({ ...mapBalanceSheet(storedReport(r), refOf(ctx)) }) },
+export const READERS: ReadTable = {
+  account: { read: readAccounts, map: (r) => mapAccount(r.raw) },
+  attachment: { read: readAttachments, map: (r, ctx) => mapAttachment(r.raw, refOf(ctx)) },
+  balance_sheet: { read: (ctx) => readMonthlyReport(ctx, 'BalanceSheet'), map: (r, ctx) => mapBalanceSheet(storedReport(r), refOf(ctx)) },
   income_statement: {
     read: (ctx) => readMonthlyReport(ctx, 'ProfitAndLoss'),
-    map: (r, ctx) => ({ ...mapIncomeStatement(storedReport(r), refOf(ctx)) }),
+    map: (r, ctx) => mapIncomeStatement(storedReport(r), refOf(ctx)),
   },
-  bank_transfer: { read: list(bankTransfers), map: (r, ctx) => ({ ...mapTransfer(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
-  bill: { read: list(invoices('ACCPAY')), map: (r, ctx) => ({ ...mapBill(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
-  invoice: { read: list(invoices('ACCREC')), map: (r, ctx) => ({ ...mapInvoice(r.raw, refOf(ctx)) }), businessDate: dated((r) => r.raw.Date) },
+  bank_transfer: { read: list(bankTransfers), map: (r, ctx) => mapTransfer(r.raw, refOf(ctx)), businessDate: dated((r) => r.raw.Date) },
+  bill: { read: list(invoices('ACCPAY')), map: (r, ctx) => mapBill(r.raw, refOf(ctx)), businessDate: dated((r) => r.raw.Date) },
+  invoice: { read: list(invoices('ACCREC')), map: (r, ctx) => mapInvoice(r.raw, refOf(ctx)), businessDate: dated((r) => r.raw.Date) },
   bill_credit_memo: {
     read: list(credits('ACCPAYCREDIT')),
-    map: (r, ctx) => ({ ...mapBillCredit(r.raw, refOf(ctx)) }),
+    map: (r, ctx) => mapBillCredit(r.raw, refOf(ctx)),
     businessDate: dated((r) => r.raw.Date),
   },
   invoice_credit_memo: {
     read: list(credits('ACCRECCREDIT')),
-    map: (r, ctx) => ({ ...mapInvoiceCredit(r.raw, refOf(ctx)) }),
+    map: (r, ctx) => mapInvoiceCredit(r.raw, refOf(ctx)),
     businessDate: dated((r) => r.raw.Date),
   },
   bill_payment: {
     read: list(payments('ACCPAYPAYMENT', 'ACCPAY')),
-    map: (r, ctx) => ({ ...mapBillPayment(r.raw, refOf(ctx)) }),
+    map: (r, ctx) => mapBillPayment(r.raw, refOf(ctx)),
     businessDate: dated((r) => r.raw.Date),
   },
   invoice_payment: {
     read: list(payments('ACCRECPAYMENT', 'ACCREC')),
-    map: (r, ctx) => ({ ...mapInvoicePayment(r.raw, refOf(ctx)) }),
+    map: (r, ctx) => mapInvoicePayment(r.raw, refOf(ctx)),
     businessDate: dated((r) => r.raw.Date),
   },
-  vendor: { read: list(contacts(isVendor)), map: (r) => ({ ...mapVendor(r.raw) }) },
-  customer: { read: list(contacts(isCustomer)), map: (r) => ({ ...mapCustomer(r.raw) }) },
+  vendor: { read: list(contacts(isVendor)), map: (r) => mapVendor(r.raw) },
+  customer: { read: list(contacts(isCustomer)), map: (r) => mapCustomer(r.raw) },
   journal_entry: {
     read: list(manualJournals),
-    map: (r, ctx) => ({ ...mapJournal(r.raw, refOf(ctx), knownBaseCurrency(ctx)) }),
+    map: (r, ctx) => mapJournal(r.raw, refOf(ctx), knownBase(XERO_BASE, ctx)),
     businessDate: dated((r) => r.raw.Date),
   },
-  tax_rate: { read: list(taxRates), map: (r) => ({ ...mapTaxRate(r.raw) }) },
+  tax_rate: { read: list(taxRates), map: (r) => mapTaxRate(r.raw) },
   class: {
     read: list(tracking),
     // An option's record has no Options of its own.
@@ -408,13 +401,13 @@ export const READERS: Readonly<Partial<Record<UnifiedObjectType, ReadEntry>>> = 
         ? { ...mapTrackingOption(r.raw, refOf(ctx)) }
         : { ...mapTrackingCategory(r.raw) },
   },
-  currency: { read: list(currencies), map: (r) => ({ ...mapCurrency(r.raw) }) },
-  employee: { read: list(employees), map: (r) => ({ ...mapEmployee(r.raw) }) },
+  currency: { read: list(currencies), map: (r) => mapCurrency(r.raw) },
+  employee: { read: list(employees), map: (r) => mapEmployee(r.raw) },
   company_info: {
     read: async (ctx) => {
       const organisation = await readOrganisation(ctx);
       return { records: [recordOf(organisation.OrganisationID, organisation, undefined)], nextPageToken: null };
     },
-    map: (r) => ({ ...mapOrganisation(r.raw) }),
+    map: (r) => mapOrganisation(r.raw),
   },
 };

@@ -81,7 +81,7 @@ export function recordOf(
 ): PlatformRecord {
   return {
     platformId: platformId ?? '',
-    raw: raw as Record<string, unknown>,
+    raw: { ...raw },
     ...(status !== undefined && gone.includes(status) ? { deleted: true } : {}),
   };
 }
