@@ -256,9 +256,10 @@ describe('SHOPIFY against the Shopify stand-in', () => {
   it('reads every line of a big order and every variant of a big product, past the first page of each', async () => {
     const big = standin.growOrder(SHOP, 12, 45);
     const wide = standin.growProduct(SHOP, 0, 130);
-    const queriesBefore = standin.queries.length;
+    const queriesBefore = standin.executedQueries.length;
     expect(await sync('incremental')).toBe('completed');
-    const sent = standin.queries.slice(queriesBefore);
+    // Counted as run: a query the stand-in's cost bucket answered THROTTLED is resent, as it must be, and runs once.
+    const sent = standin.executedQueries.slice(queriesBefore);
     expect(sent.filter((q) => q.includes('query OrderLineItems('))).toHaveLength(1);
     // 133 variants: 20 on the products page, then 50, 50 and 13 (PAGE_SIZES.moreVariants).
     expect(sent.filter((q) => q.includes('query ProductVariants('))).toHaveLength(3);

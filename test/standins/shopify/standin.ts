@@ -113,6 +113,8 @@ export interface ShopifyStandIn {
   invalidQueries: { query: string; errors: string[] }[];
   /** Every GraphQL document received (bulk operations' inner queries included). */
   queries: string[];
+  /** The documents that ran: received, valid and not refused (throttled, failed or over the cost limit). */
+  executedQueries: string[];
   addShop(domain: string, options: { orders: number; seed?: number; bucket?: BucketSettings }): StandInShop;
   shop(domain: string): StandInShop;
   issueToken(domain: string): string;
@@ -354,6 +356,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
   const bulks = new Map<string, BulkOperation>();
   const failingBulk = new Set<string>();
   const contract = new GraphQLContract(schema);
+  const executedQueries: string[] = [];
   let baseUrl = '';
   let sequence = 0;
 
@@ -623,6 +626,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       return;
     }
     shop.points -= requested;
+    executedQueries.push(query);
     const result = execute({
       schema,
       document,
@@ -780,6 +784,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     app,
     invalidQueries: contract.invalid,
     queries: contract.received,
+    executedQueries,
     addShop(domain, { orders, seed = 1, bucket = STANDARD_BUCKET }) {
       const clock = makeClock();
       const data = makeShopData(orders, seed, clock);
