@@ -64,7 +64,6 @@ describe('SHOPIFY signatures', () => {
         return Promise.resolve({ status: 200, headers: {}, body: { access_token: 'shpat_new' } });
       },
     };
-    if (shopifyAuth.type !== 'oauth2') throw new Error('oauth2 expected');
     const app = { clientId: 'id', clientSecret: 'secret', redirectUri: 'https://us.example/cb' };
     const signed = (params: Record<string, string>) => ({ ...params, hmac: callbackHmac({ ...params, code: 'c0de' }, 'secret') });
     const base = { shop: SHOP, host: 'aG9zdA', state: 's1', timestamp: '1700000000' };

@@ -695,11 +695,11 @@ describe('reads against the stand-in', () => {
 });
 
 describe('OAuth against the stand-in', () => {
-  const auth = xeroAuth.type === 'oauth2' ? xeroAuth : null;
+  const auth = xeroAuth;
   const http = () => context().http;
 
   it("builds the consent address with the code flow, Xero's scopes and the state", () => {
-    const url = new URL(auth?.authorizeUrl(APP, 'state-1', null) ?? '');
+    const url = new URL(auth.authorizeUrl(APP, 'state-1', null));
     expect(url.origin + url.pathname).toBe(`${standin.url}/identity/connect/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',
@@ -708,11 +708,11 @@ describe('OAuth against the stand-in', () => {
       scope: XERO_SCOPES,
       state: 'state-1',
     });
-    expect(new URL(auth?.authorizeUrl(APP, 's', 'openid accounting.settings') ?? '').searchParams.get('scope')).toBe('openid accounting.settings');
+    expect(new URL(auth.authorizeUrl(APP, 's', 'openid accounting.settings')).searchParams.get('scope')).toBe('openid accounting.settings');
   });
 
   it('consents, exchanges the code, lists both organisations, identifies one and rotates the refresh token', async () => {
-    if (auth?.listTenants === undefined) throw new Error('no listTenants');
+    if (auth.listTenants === undefined) throw new Error('no listTenants');
     const page = await fetch(auth.authorizeUrl(APP, 'state-2', null));
     const html = await page.text();
     expect(page.status).toBe(200);
@@ -762,7 +762,7 @@ describe('OAuth against the stand-in', () => {
     const form = new URLSearchParams({ client_id: APP.clientId, redirect_uri: APP.redirectUri, state: 'state-3', decision: 'deny' });
     const denied = await fetch(`${standin.url}/identity/connect/authorize`, { method: 'POST', body: form, redirect: 'manual' });
     expect(denied.headers.get('location')).toBe(`${APP.redirectUri}?error=access_denied&state=state-3`);
-    const stranger = await fetch(auth?.authorizeUrl({ ...APP, redirectUri: 'http://evil.example/cb' }, 's', null) ?? '');
+    const stranger = await fetch(auth.authorizeUrl({ ...APP, redirectUri: 'http://evil.example/cb' }, 's', null));
     expect(stranger.status).toBe(400);
   });
 });
