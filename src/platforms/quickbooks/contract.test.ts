@@ -1,18 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generate, TARGET } from '../../../scripts/gen-quickbooks-contract.ts';
-import { PlatformError } from '../errors.ts';
+import { platformRefusal as refusal } from '../../../test/support/platform-refusal.ts';
 import { parseEntity, parseRecord, parseRecords } from './contract.ts';
-
-function refusal(work: () => unknown): PlatformError {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof PlatformError) return error;
-    throw error;
-  }
-  throw new Error('expected a PlatformError');
-}
 
 describe("QuickBooks Online answers parsed against Intuit's published schema", () => {
   it('contract-schemas.json is what the script makes of the schema and native.ts (run `node scripts/gen-quickbooks-contract.ts`)', () => {

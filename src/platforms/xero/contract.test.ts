@@ -1,19 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generate, TARGET } from '../../../scripts/gen-xero-contract.ts';
-import { PlatformError } from '../errors.ts';
+import { platformRefusal as refusal } from '../../../test/support/platform-refusal.ts';
 import { listOf } from './client.ts';
 import { parseConnections, parseList } from './contract.ts';
-
-function refusal(work: () => unknown): PlatformError {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof PlatformError) return error;
-    throw error;
-  }
-  throw new Error('expected a PlatformError');
-}
 
 describe('Xero answers parsed against the published contract', () => {
   it('contract-schemas.json is what the script makes of the contract and types.ts (run `node scripts/gen-xero-contract.ts`)', () => {
