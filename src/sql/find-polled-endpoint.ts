@@ -6,6 +6,7 @@ export interface StoredPolledEndpoint extends PolledEndpoint {
   passwordSha256: Buffer;
   platform: string | null;
   status: string;
+  organizationId: string;
 }
 
 interface Row {
@@ -16,9 +17,10 @@ interface Row {
   password_sha256: Buffer;
   platform: string | null;
   status: string;
+  organization_id: string;
 }
 
-const SELECT = `SELECT e.connection_id, e.username, e.owner_id, e.file_id, e.password_sha256, c.platform, c.status
+const SELECT = `SELECT e.connection_id, e.username, e.owner_id, e.file_id, e.password_sha256, c.platform, c.status, c.organization_id
                   FROM polled_endpoints e JOIN connections c ON c.id = e.connection_id`;
 
 function endpointOf(row: Row | undefined): StoredPolledEndpoint | null {
@@ -31,6 +33,7 @@ function endpointOf(row: Row | undefined): StoredPolledEndpoint | null {
     passwordSha256: row.password_sha256,
     platform: row.platform,
     status: row.status,
+    organizationId: row.organization_id,
   };
 }
 

@@ -20,7 +20,7 @@ import { claimPolledRequest } from '../sql/claim-polled-request.ts';
 import { closePolledTicket } from '../sql/close-polled-ticket.ts';
 import { markIndeterminate } from '../sql/write-jobs.ts';
 import { findPolledEndpointByUsername } from '../sql/find-polled-endpoint.ts';
-import { touchPolledTicket } from '../sql/find-polled-ticket.ts';
+import { type PolledTicket, touchPolledTicket } from '../sql/find-polled-ticket.ts';
 import { openPolledTicket } from '../sql/open-polled-ticket.ts';
 import { polledWorkLeft } from '../sql/polled-work-left.ts';
 import { setPolledTicketError } from '../sql/set-polled-ticket-error.ts';
@@ -39,6 +39,12 @@ type Services = Pick<CoreServices, 'pool' | 'jobs' | 'log'>;
 
 const ticketKey = (ticket: string): Buffer => sha256(ticket);
 
+/** The ids every log line of a session carries. */
+const sessionIds = (session: PolledTicket): { organization_id: string; connection_id: string } => ({
+  organization_id: session.organizationId,
+  connection_id: session.connectionId,
+});
+
 /** authenticate(strUserName, strPassword). */
 export async function authenticate(services: Services, username: string, password: string): Promise<string[]> {
   const endpoint = username === '' ? null : await findPolledEndpointByUsername(services.pool, username);
@@ -53,7 +59,11 @@ export async function authenticate(services: Services, username: string, passwor
   await withTransaction(services.pool, (db) => openPolledTicket(db, ticketKey(ticket), endpoint.connectionId, TICKET_SECONDS));
   const work = await polledWorkLeft(services.pool, endpoint.connectionId);
   services.log.info(
-    { connection_id: endpoint.connectionId, web_connector: { waiting: work.waiting, open_jobs: work.openJobs } },
+    {
+      organization_id: endpoint.organizationId,
+      connection_id: endpoint.connectionId,
+      web_connector: { waiting: work.waiting, open_jobs: work.openJobs },
+    },
     'web connector session opened',
   );
   // "": work to do in the company file open now; "none": nothing, the Web Connector closes the session.
@@ -75,7 +85,15 @@ export async function sendRequest(services: Services, ticket: string): Promise<s
   });
   if (claimed !== null) {
     await setPolledTicketError(services.pool, key, '');
-    if (claimed.issued > 1) services.log.info({ connection_id: session.connectionId, polled_request_id: claimed.id }, 'polled request issued again');
+    services.log.info(
+      {
+        ...sessionIds(session),
+        polled_request_id: claimed.id,
+        job_id: claimed.writeJobId ?? undefined,
+        issued: claimed.issued,
+      },
+      claimed.issued > 1 ? 'polled request issued again' : 'polled request issued',
+    );
     return claimed.body;
   }
   const work = await polledWorkLeft(services.pool, session.connectionId);
@@ -101,9 +119,19 @@ export async function receiveResponse(
     return found;
   });
   if (answered === null) {
+    services.log.warn(sessionIds(session), 'web connector answered, but no request of its session was outstanding');
     await setPolledTicketError(services.pool, key, NOTHING_OUTSTANDING);
     return -1;
   }
+  services.log.info(
+    {
+      ...sessionIds(session),
+      polled_request_id: answered.id,
+      ...('syncRunId' in answered.waiter ? { sync_run_id: answered.waiter.syncRunId } : { job_id: answered.waiter.writeJobId }),
+      ...(failed ? { web_connector: { hresult: answer.hresult, message: answer.message } } : {}),
+    },
+    failed ? 'polled request failed in the company file' : 'polled request answered',
+  );
   if (failed) {
     await setPolledTicketError(services.pool, key, answer.message === '' ? answer.hresult : answer.message);
     return -1;
@@ -134,7 +162,7 @@ export async function connectionError(services: Services, ticket: string, hresul
   const key = ticketKey(ticket);
   const session = await touchPolledTicket(services.pool, key, TICKET_SECONDS);
   if (session !== null) {
-    services.log.warn({ connection_id: session.connectionId, web_connector: { hresult, message } }, 'web connector could not reach the company file');
+    services.log.warn({ ...sessionIds(session), web_connector: { hresult, message } }, 'web connector could not reach the company file');
     await closePolledTicket(services.pool, key);
   }
   return 'done';
