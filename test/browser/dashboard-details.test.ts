@@ -177,10 +177,12 @@ describe.skipIf(!runBrowserTests)('dashboard details in Chromium', () => {
     await page.goto(`${base}/docs`);
     expect(await page.title()).toBe('Ledgerport API reference');
     const logo = page.locator('#swagger-ui .topbar img');
-    await logo.waitFor({ timeout: 15_000 });
+    // Swagger UI draws its top bar only once it has read the whole document (about 5 s alone, three times that under a
+    // loaded CI): the wait is for the page to finish, not a measure of its speed.
+    await logo.waitFor({ timeout: 60_000 });
     const src = (await logo.getAttribute('src')) ?? '';
     expect(src.startsWith('data:image/svg+xml;base64,')).toBe(true);
     expect(Buffer.from(src.split(',')[1] ?? '', 'base64').toString('utf8')).toContain('Ledgerport');
     await page.screenshot({ path: '/tmp/ledgerport-docs.png' });
-  });
+  }, 90_000);
 });
