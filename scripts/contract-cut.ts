@@ -74,6 +74,13 @@ function jsonTypeOf(node: ts.TypeNode): string {
   return node.getText();
 }
 
+/** `T | null` → `T`: the contract says whether null may come (its nullable), the types say so with `| null`. */
+function withoutNull(node: ts.TypeNode): ts.TypeNode {
+  if (!ts.isUnionTypeNode(node)) return node;
+  const rest = node.types.filter((t) => !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword));
+  return rest.length === 1 && rest[0] !== undefined && rest.length < node.types.length ? rest[0] : node;
+}
+
 export class ContractCutter<S> {
   readonly definitions: Record<string, Json> = {};
   readonly problems: string[] = [];
@@ -123,7 +130,9 @@ export class ContractCutter<S> {
 
   private walk(schema: S, node: ts.TypeNode, where: string): Json {
     const described = this.adapter.describe(schema);
-    const result = this.shape(schema, described, node, where);
+    const bare = withoutNull(node);
+    if (bare !== node && !described.nullable) this.problems.push(`${where}: the types admit null, the contract does not`);
+    const result = this.shape(schema, described, bare, where);
     if (!described.nullable) return result;
     return typeof result.type === 'string' ? { ...result, type: [result.type, 'null'] } : { anyOf: [result, { type: 'null' }] };
   }
@@ -164,5 +173,51 @@ export class ContractCutter<S> {
     if (this.problems.length > 0) throw new Error(`the types do not fit ${platform}'s contract:\n${this.problems.join('\n')}`);
     const sorted = Object.fromEntries(Object.entries(this.definitions).sort(([a], [b]) => a.localeCompare(b)));
     return `${JSON.stringify({ $comment: comment, ...top, definitions: sorted }, null, 2)}\n`;
+  }
+}
+
+/** A point in one of a platform's OpenAPI documents (Xero publishes two: accounting and identity). */
+export interface OpenApiPoint<D extends string> {
+  document: D;
+  schema: Json;
+}
+
+/**
+ * OpenAPI 3.0 as the cutter sees it, for any platform that publishes OpenAPI: `$ref`s to object components are named
+ * objects, `nullable` is a flag; each `$ref` resolves inside its own document.
+ */
+export class OpenApiAdapter<D extends string> implements ContractAdapter<OpenApiPoint<D>> {
+  private readonly documents: Readonly<Record<D, Json>>;
+
+  constructor(documents: Readonly<Record<D, Json>>) {
+    this.documents = documents;
+  }
+
+  component(document: D, name: string): OpenApiPoint<D> {
+    const components = this.documents[document].components;
+    const schemas = isObject(components) ? components.schemas : undefined;
+    const schema = isObject(schemas) ? schemas[name] : undefined;
+    if (!isObject(schema)) throw new Error(`the ${document} contract has no component ${name}`);
+    return { document, schema };
+  }
+
+  describe({ document, schema }: OpenApiPoint<D>): Described<OpenApiPoint<D>> {
+    const nullable = schema.nullable === true;
+    if (typeof schema.$ref === 'string') {
+      const component = schema.$ref.replace('#/components/schemas/', '');
+      const target = this.component(document, component);
+      if (target.schema.type === 'object' || isObject(target.schema.properties)) return { ...this.objectOf(target, component), nullable };
+      return { ...this.describe(target), nullable };
+    }
+    if (schema.type === 'array') return { kind: 'array', items: { document, schema: isObject(schema.items) ? schema.items : {} }, nullable };
+    if (schema.type === 'object' || isObject(schema.properties)) return { ...this.objectOf({ document, schema }, null), nullable };
+    return { kind: 'scalar', type: typeof schema.type === 'string' ? schema.type : null, nullable };
+  }
+
+  private objectOf({ document, schema }: OpenApiPoint<D>, component: string | null): Described<OpenApiPoint<D>> {
+    const declared = isObject(schema.properties) ? schema.properties : {};
+    const properties = new Map<string, OpenApiPoint<D>>();
+    for (const [name, property] of Object.entries(declared)) if (isObject(property)) properties.set(name, { document, schema: property });
+    return { kind: 'object', component, properties, nullable: false };
   }
 }

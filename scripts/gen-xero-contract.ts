@@ -14,7 +14,7 @@
  * optional), lengths and descriptions. Kept: JSON types, nesting and `nullable`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type ContractAdapter, ContractCutter, type Described, isObject, type Json } from './contract-cut.ts';
+import { ContractCutter, isObject, type Json, OpenApiAdapter } from './contract-cut.ts';
 
 const ROOT = new URL('../', import.meta.url);
 export const TARGET = new URL('src/platforms/xero/contract-schemas.json', ROOT);
@@ -51,49 +51,9 @@ function load(file: string): Json {
   return document;
 }
 
-type Document = 'accounting' | 'identity';
-/** A point in one of Xero's two OpenAPI documents. */
-interface Point {
-  document: Document;
-  schema: Json;
-}
-
-/** OpenAPI 3.0 as the cutter sees it: `$ref`s to object components are named objects, `nullable` is a flag. */
-class OpenApiAdapter implements ContractAdapter<Point> {
-  private readonly documents = { accounting: load('xero_accounting.json'), identity: load('xero-identity.json') };
-
-  component(document: Document, name: string): Point {
-    const components = this.documents[document].components;
-    const schemas = isObject(components) ? components.schemas : undefined;
-    const schema = isObject(schemas) ? schemas[name] : undefined;
-    if (!isObject(schema)) throw new Error(`the ${document} contract has no component ${name}`);
-    return { document, schema };
-  }
-
-  describe({ document, schema }: Point): Described<Point> {
-    const nullable = schema.nullable === true;
-    if (typeof schema.$ref === 'string') {
-      const component = schema.$ref.replace('#/components/schemas/', '');
-      const target = this.component(document, component);
-      if (target.schema.type === 'object' || isObject(target.schema.properties)) return { ...this.objectOf(target, component), nullable };
-      return { ...this.describe(target), nullable };
-    }
-    if (schema.type === 'array') return { kind: 'array', items: { document, schema: isObject(schema.items) ? schema.items : {} }, nullable };
-    if (schema.type === 'object' || isObject(schema.properties)) return { ...this.objectOf({ document, schema }, null), nullable };
-    return { kind: 'scalar', type: typeof schema.type === 'string' ? schema.type : null, nullable };
-  }
-
-  private objectOf({ document, schema }: Point, component: string | null): Described<Point> {
-    const declared = isObject(schema.properties) ? schema.properties : {};
-    const properties = new Map<string, Point>();
-    for (const [name, property] of Object.entries(declared)) if (isObject(property)) properties.set(name, { document, schema: property });
-    return { kind: 'object', component, properties, nullable: false };
-  }
-}
-
 /** The file's text; throws listing every difference between types.ts and the contract. */
 export function generate(): string {
-  const adapter = new OpenApiAdapter();
+  const adapter = new OpenApiAdapter({ accounting: load('xero_accounting.json'), identity: load('xero-identity.json') });
   const cutter = new ContractCutter(adapter, new URL('src/platforms/xero/types.ts', ROOT), KNOWN_DIFFERENCES);
   const lists: Json = {};
   for (const [key, node] of cutter.membersOf('XeroLists')) {

@@ -53,6 +53,6 @@ const kits = {
       .reduce((total, name) => total + lines(`src/platforms/${name}`), 0),
   'simulator kit (packages/sandbox/src/simulators/*.ts)': lines('packages/sandbox/src/simulators', true),
   'stand-in kit (test/standins/kit)': lines('test/standins/kit'),
-  'example connector (test/connectors/shopfront, with stand-in)': lines('test/connectors/shopfront'),
+  'example connector (test/connectors/shopfront: connector, contract types, stand-in and simulator)': lines('test/connectors/shopfront'),
 };
 for (const [name, count] of Object.entries(kits)) console.log(`${name}: ${count}`);

@@ -1,14 +1,17 @@
 /**
- * SHOPFRONT: a small Shopify-like commerce platform that uses every feature of the connector interface v2, written
- * against the kit only (src/platforms/connector.ts and its helpers), so it shows that a new platform needs nothing
- * outside its own folder plus one line to register it (shopfront.test.ts checks both):
+ * SHOPFRONT: a small Shopify-like commerce platform, the worked example of docs/connectors.md. Written on the kit only
+ * (src/platforms: the connector interface and its helpers), from what the platform publishes (contract/openapi.json),
+ * so a new platform needs nothing outside its own folder but its contract generator and one line to register it
+ * (shopfront.test.ts checks both):
  *
- * - per-connection authorisation input: the shop domain ({shop}.myshopify.com), asked for before the consent page,
- *   which lives on the shop's own domain; the shop's API is on that domain too (ctx.credentials.store_url);
- * - OAuth 2.0 with callback parameters (shop, hmac, host) checked against the shop asked for;
- * - a cost bucket (each answer says what it cost: `cost.actual`), a daily budget and a concurrency cap;
- * - its own webhooks: HMAC-signed, naming the shop and the changed customer;
- * - a bulk export for full reads (start, poll, read results by cursor) and paged reads for incremental ones.
+ * - the contract: answers parsed through the schemas cut from the published OpenAPI along contract/types.ts
+ *   (scripts/gen-shopfront-contract.ts), never cast;
+ * - auth as data: OAuth 2.0 on the shop's own domain, asked for before consent, with the callback's hmac and shop
+ *   checked (the platform's one quirk);
+ * - one typed object table: `customer` maps to the model's Customer, read by pages (incremental) or by a bulk export
+ *   (full reads: start, poll, read results by cursor);
+ * - limits: a cost bucket (each answer says what it cost), a daily budget and a concurrency cap;
+ * - webhooks: HMAC-signed, naming the shop and the changed customer.
  *
  * Addresses: https://{shop} in production; SHOPFRONT_API_URL routes every shop through one host as {url}/{shop}
  * (a proxy, or the tests' stand-in).
@@ -19,15 +22,19 @@ import type {
   AuthorizationInput,
   Connector,
   ConnectorContext,
-  ExportPage,
   ExportStatus,
   InboundChange,
   PlatformRecord,
-  ReadPage,
 } from '../../../src/platforms/connector.ts';
+import { ContractCheck, loadSchemas, type SchemaRef } from '../../../src/platforms/contract-check.ts';
 import { PlatformError } from '../../../src/platforms/errors.ts';
-import type { PlatformResponse } from '../../../src/platforms/limit-types.ts';
+import type { HttpMethod, PlatformResponse } from '../../../src/platforms/http.ts';
+import { oauth2 } from '../../../src/platforms/oauth2.ts';
+import { authorizedRequest } from '../../../src/platforms/oauth-request.ts';
+import { defineObject } from '../../../src/platforms/objects.ts';
+import { at, integer, isoTime, text } from '../../../src/platforms/readers.ts';
 import { signatureMatches } from '../../../src/platforms/webhook-signature.ts';
+import type { ShopfrontAnswers, ShopfrontCustomer, ShopfrontWebhook } from './contract/types.ts';
 
 export const SHOPFRONT = 'SHOPFRONT';
 export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
@@ -37,8 +44,21 @@ export const SHOPFRONT_PAGE_SIZE = 3;
 /** Points each call is expected to cost, as the platform documents them: the bucket is taken for these before the call. */
 export const SHOPFRONT_COSTS = { shop: 1, startExport: 5, pollExport: 1, page: 1 + SHOPFRONT_PAGE_SIZE } as const;
 export const SHOPFRONT_WEBHOOK_HEADER = 'x-shopfront-hmac-sha256';
+export const SHOPFRONT_TOKEN_HEADER = 'x-shopfront-access-token';
 
-function shopUrl(shop: string): string {
+const SCHEMAS = loadSchemas(
+  new URL('./contract/schemas.json', import.meta.url),
+  (file): file is { answers: Record<string, SchemaRef>; definitions: Record<string, object> } => 'answers' in file,
+);
+const contract = new ContractCheck<ShopfrontAnswers>({
+  platform: 'Shopfront',
+  code: 'SHOPFRONT_CONTRACT',
+  regenerate: 'node scripts/gen-shopfront-contract.ts',
+  definitions: SCHEMAS.definitions,
+  entries: SCHEMAS.answers,
+});
+
+export function shopUrl(shop: string): string {
   const routed = process.env.SHOPFRONT_API_URL;
   return routed === undefined || routed === '' ? `https://${shop}` : `${platformAddress('SHOPFRONT_API_URL', routed)}/${shop}`;
 }
@@ -50,7 +70,7 @@ function shopOf(input: AuthorizationInput | undefined): string {
   return shop;
 }
 
-/** Shopify's check of the callback: HMAC-SHA256 (hex) of the other parameters, sorted, under the app's secret. */
+/** The platform's check of the callback: HMAC-SHA256 (hex) of the other parameters, sorted, under the app's secret. */
 export function callbackHmac(params: Readonly<Record<string, string>>, secret: string): string {
   const message = Object.keys(params)
     .filter((name) => name !== 'hmac')
@@ -66,53 +86,122 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const shopfrontAuth = oauth2({
+  name: 'Shopfront',
+  authorizeUrl: (input) => `${shopUrl(shopOf(input))}/admin/oauth/authorize`,
+  tokenUrl: (input) => `${shopUrl(shopOf(input))}/admin/oauth/access_token`,
+  clientAuth: 'post',
+  scopes: ['read_customers'],
+  scopeSeparator: ',',
+  responseType: false,
+  tokenTypeOmitted: true,
+  callbackParams: ['shop', 'hmac', 'host'],
+  // Offline tokens do not expire and come without a refresh token: a refused one means linking again.
+  refresh: 'none',
+  authorizationInput: [
+    { field: 'store_url', label: 'Shop domain', pattern: SHOP_DOMAIN, lowercase: true, hint: "Your shop's address, like my-shop.myshopify.com." },
+  ],
+  // The consent page sends the shop back: another shop than the one asked for, or a forged callback, is refused.
+  checkCallback(app, code, callback, input) {
+    const shop = shopOf(input);
+    if (callback.shop !== shop || !sameText(callbackHmac({ ...callback, code }, app.clientSecret), callback.hmac ?? '')) {
+      throw new PlatformError({
+        kind: 'forbidden',
+        httpStatus: 403,
+        message: `The sign-in came back from another shop than ${shop}`,
+        requestSent: false,
+      });
+    }
+  },
+});
 
 /** What the answer says the call cost; null when it does not say (the bucket keeps the default). */
-function costOf(response: PlatformResponse): number | null {
-  const cost = isObject(response.body) && isObject(response.body.cost) ? response.body.cost.actual : undefined;
-  return typeof cost === 'number' ? cost : null;
-}
+const costOf = (response: PlatformResponse): number | null => integer(at(response.body, 'cost', 'actual'));
 
-async function call(
+/** One call of the admin API, its answer parsed as the contract's `answer`. */
+async function call<A extends keyof ShopfrontAnswers>(
   ctx: ConnectorContext,
-  method: 'GET' | 'POST',
-  path: string,
-  operation: string,
-  cost: number,
-  query?: Record<string, string | null>,
-): Promise<Record<string, unknown>> {
-  const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
-  if (tokens === null) throw new PlatformError({ kind: 'unauthorized', message: 'The connection has no access token', requestSent: false });
-  const response = await ctx.http.request({
+  answer: A,
+  request: { method: HttpMethod; path: string; operation: string; cost: number; query?: Record<string, string | null> },
+): Promise<ShopfrontAnswers[A]> {
+  const { method, path, ...rest } = request;
+  const response = await authorizedRequest(ctx, (tokens) => ({
+    ...rest,
     method,
     url: `${shopUrl(shopOf(ctx.credentials))}/admin/api${path}`,
-    headers: { 'x-shopfront-access-token': tokens.accessToken },
-    ...(query === undefined ? {} : { query }),
+    headers: { [SHOPFRONT_TOKEN_HEADER]: tokens.accessToken },
     idempotent: method === 'GET',
-    operation,
-    cost,
-  });
-  if (!isObject(response.body))
-    throw new PlatformError({
-      kind: 'server',
-      httpStatus: response.status,
-      message: `${operation}: the answer is not a JSON object`,
-      requestSent: true,
+    signal: ctx.signal,
+  }));
+  return contract.one(answer, response.body, response.status);
+}
+
+const customerRecords = (customers: readonly ShopfrontCustomer[] = []): PlatformRecord[] =>
+  customers.map((customer) => ({ platformId: String(customer.id), raw: { ...customer } }));
+
+/** The next read's `since`, on the last page only: the platform's own clock (`as_of`), not ours. */
+const lastPage = (next: string | null | undefined, asOf: string | undefined) =>
+  next === null || next === undefined ? { nextSince: isoTime(asOf) } : {};
+
+async function pollExport(ctx: ConnectorContext, exportId: string): Promise<ExportStatus> {
+  const path = `/exports/${encodeURIComponent(exportId)}.json`;
+  const body = await call(ctx, 'ExportStatus', { method: 'GET', path, operation: 'poll export', cost: SHOPFRONT_COSTS.pollExport });
+  if (body.status === 'completed') return { status: 'ready', resultCursor: body.results_cursor ?? null };
+  if (body.status === 'failed') return { status: 'failed', message: text(body.error) ?? 'no reason given' };
+  return { status: 'running', ...(body.retry_after_ms === undefined ? {} : { retryAfterMs: body.retry_after_ms }) };
+}
+
+const customer = defineObject<'customer'>({
+  capabilities: {
+    read: true,
+    incremental: 'cursor',
+    deletions: 'none',
+    filter: true,
+    fetchByPlatformId: true,
+    create: false,
+    update: false,
+    delete: false,
+  },
+  async read(ctx, { since, pageToken }) {
+    const query = { updated_since: since, page: pageToken };
+    const body = await call(ctx, 'CustomerPage', {
+      method: 'GET',
+      path: '/customers.json',
+      operation: 'list customers',
+      cost: SHOPFRONT_COSTS.page,
+      query,
     });
-  return response.body;
-}
-
-function customersOf(body: Record<string, unknown>): PlatformRecord[] {
-  const list = Array.isArray(body.customers) ? body.customers : [];
-  return list.filter(isObject).map((raw) => ({ platformId: String(raw.id), raw }));
-}
-
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-/** A shop's customer as the unified customer, every field of its schema given (the store checks mapped objects). */
-function mapCustomer(platformId: string, raw: Record<string, unknown>): Record<string, unknown> {
-  return {
+    return { records: customerRecords(body.customers), nextPageToken: body.next_page ?? null, ...lastPage(body.next_page, body.as_of) };
+  },
+  bulk: {
+    async startExport(ctx, { since }) {
+      const query = { object: 'customers', updated_since: since };
+      const body = await call(ctx, 'ExportStarted', {
+        method: 'POST',
+        path: '/exports.json',
+        operation: 'start export',
+        cost: SHOPFRONT_COSTS.startExport,
+        query,
+      });
+      const id = text(body.export?.id);
+      if (id === null) throw new PlatformError({ kind: 'server', message: 'No export id in the answer', requestSent: true });
+      return id;
+    },
+    pollExport,
+    async readExportPage(ctx, exportId, cursor) {
+      const path = `/exports/${encodeURIComponent(exportId)}/results.json`;
+      const body = await call(ctx, 'ExportPage', {
+        method: 'GET',
+        path,
+        operation: 'read export results',
+        cost: SHOPFRONT_COSTS.page,
+        query: { cursor },
+      });
+      return { records: customerRecords(body.customers), nextCursor: body.next_cursor ?? null, ...lastPage(body.next_cursor, body.as_of) };
+    },
+  },
+  // The raw record is the contract's Customer (the read parsed it): read here with the kit's readers, every field given.
+  map: ({ platformId, raw }) => ({
     platform_id: platformId,
     parent_id: null,
     payment_terms_id: null,
@@ -129,123 +218,36 @@ function mapCustomer(platformId: string, raw: Record<string, unknown>): Record<s
     addresses: [],
     contacts: [],
     created_at: null,
-    updated_at: text(raw.updated_at),
+    updated_at: isoTime(raw.updated_at),
     platform_url: null,
-  };
-}
+  }),
+});
 
-async function readCustomers(ctx: ConnectorContext, since: string | null, pageToken: string | null): Promise<ReadPage> {
-  const body = await call(ctx, 'GET', '/customers.json', 'list customers', SHOPFRONT_COSTS.page, { updated_since: since, page: pageToken });
-  const next = text(body.next_page);
-  return { records: customersOf(body), nextPageToken: next, ...(next === null ? { nextSince: text(body.as_of) } : {}) };
-}
-
-async function pollExport(ctx: ConnectorContext, exportId: string): Promise<ExportStatus> {
-  const body = await call(ctx, 'GET', `/exports/${encodeURIComponent(exportId)}.json`, 'poll export', SHOPFRONT_COSTS.pollExport);
-  if (body.status === 'completed') return { status: 'ready', resultCursor: text(body.results_cursor) };
-  if (body.status === 'failed') return { status: 'failed', message: text(body.error) ?? 'no reason given' };
-  return { status: 'running', ...(typeof body.retry_after_ms === 'number' ? { retryAfterMs: body.retry_after_ms } : {}) };
-}
-
-async function readExportPage(ctx: ConnectorContext, exportId: string, cursor: string | null): Promise<ExportPage> {
-  const body = await call(ctx, 'GET', `/exports/${encodeURIComponent(exportId)}/results.json`, 'read export results', SHOPFRONT_COSTS.page, {
-    cursor,
-  });
-  const next = text(body.next_cursor);
-  return { records: customersOf(body), nextCursor: next, ...(next === null ? { nextSince: text(body.as_of) } : {}) };
+/** The webhook's body as the contract has it; null for anything else (the platform's or a forger's). */
+function webhookOf(body: unknown): ShopfrontWebhook | null {
+  try {
+    return contract.one('CustomerWebhook', body, 200);
+  } catch {
+    return null;
+  }
 }
 
 function webhookChanges(body: unknown): InboundChange[] | null {
-  if (!isObject(body) || typeof body.shop_domain !== 'string' || typeof body.topic !== 'string' || !body.topic.startsWith('customers/')) return null;
-  return [
-    { account: body.shop_domain, type: 'customer', platformId: typeof body.id === 'number' || typeof body.id === 'string' ? String(body.id) : null },
-  ];
+  const hook = webhookOf(body);
+  if (hook?.shop_domain === undefined || hook.topic?.startsWith('customers/') !== true) return null;
+  return [{ account: hook.shop_domain, type: 'customer', platformId: hook.id === undefined ? null : String(hook.id) }];
 }
 
 export const shopfrontConnector: Connector = {
   id: SHOPFRONT,
   name: 'Shopfront',
   kind: 'commerce',
-  auth: {
-    type: 'oauth2',
-    callbackParams: ['shop', 'hmac', 'host'],
-    authorizationInput: [
-      {
-        field: 'store_url',
-        label: 'Shop domain',
-        pattern: SHOP_DOMAIN,
-        lowercase: true,
-        hint: "Your shop's address, like my-shop.myshopify.com.",
-      },
-    ],
-    authorizeUrl(app, state, scope, input) {
-      const query = new URLSearchParams({ client_id: app.clientId, scope: scope ?? 'read_customers', redirect_uri: app.redirectUri, state });
-      return `${shopUrl(shopOf(input))}/admin/oauth/authorize?${query.toString()}`;
-    },
-    async exchangeCode(ctx, app, code, callback, input) {
-      const shop = shopOf(input);
-      // The consent page sends the shop back: another shop than the one asked for, or a forged callback, is refused.
-      const hmac = callback.hmac ?? '';
-      if (callback.shop !== shop || !sameText(callbackHmac({ ...callback, code }, app.clientSecret), hmac)) {
-        throw new PlatformError({
-          kind: 'forbidden',
-          httpStatus: 403,
-          message: `The sign-in came back from another shop than ${shop}`,
-          requestSent: false,
-        });
-      }
-      const response = await ctx.http.request({
-        method: 'POST',
-        url: `${shopUrl(shop)}/admin/oauth/access_token`,
-        form: { client_id: app.clientId, client_secret: app.clientSecret, code },
-        idempotent: false,
-        operation: 'exchange code',
-      });
-      const body = response.body;
-      if (!isObject(body) || typeof body.access_token !== 'string')
-        throw new PlatformError({ kind: 'server', message: 'No access_token in the answer', requestSent: true });
-      // Offline tokens do not expire and come without a refresh token.
-      return { accessToken: body.access_token, refreshToken: null, expiresAt: null, tenantId: null };
-    },
-    refresh: () =>
-      Promise.reject(new PlatformError({ kind: 'unauthorized', message: 'Shopfront tokens are not refreshed: link again', requestSent: false })),
-  },
+  auth: shopfrontAuth,
   async identify(ctx) {
-    const body = await call(ctx, 'GET', '/shop.json', 'shop', SHOPFRONT_COSTS.shop);
-    const shop = isObject(body.shop) ? body.shop : {};
-    return { storeUniqueId: shopOf(ctx.credentials), storeName: text(shop.name) };
+    const body = await call(ctx, 'ShopAnswer', { method: 'GET', path: '/shop.json', operation: 'shop', cost: SHOPFRONT_COSTS.shop });
+    return { storeUniqueId: shopOf(ctx.credentials), storeName: text(body.shop?.name) };
   },
-  objects: {
-    customer: {
-      capabilities: {
-        read: true,
-        incremental: 'cursor',
-        deletions: 'none',
-        filter: true,
-        fetchByPlatformId: true,
-        create: false,
-        update: false,
-        delete: false,
-      },
-      handler: {
-        read: (ctx, request) => readCustomers(ctx, request.since, request.pageToken),
-        bulk: {
-          async startExport(ctx, request) {
-            const body = await call(ctx, 'POST', '/exports.json', 'start export', SHOPFRONT_COSTS.startExport, {
-              object: 'customers',
-              updated_since: request.since,
-            });
-            const started = isObject(body.export) ? body.export : {};
-            if (typeof started.id !== 'string') throw new PlatformError({ kind: 'server', message: 'No export id in the answer', requestSent: true });
-            return started.id;
-          },
-          pollExport,
-          readExportPage,
-        },
-        map: (record) => mapCustomer(record.platformId, record.raw),
-      },
-    },
-  },
+  objects: { customer },
   limits: {
     requestsPerMinute: null,
     concurrentRequests: 2,
@@ -258,7 +260,8 @@ export const shopfrontConnector: Connector = {
     acknowledgeWithinMs: 5_000,
   },
   documentation: {
-    testedAgainst: 'An in-test stand-in (test/connectors/shopfront/standin.ts): the example connector of docs/connectors.md.',
+    testedAgainst:
+      "An in-test stand-in (test/connectors/shopfront/standin.ts) checking every request and answer against the platform's published contract: the example connector of docs/connectors.md.",
     settings: [{ variable: 'SHOPFRONT_API_URL', description: 'Routes every shop through this host as {url}/{shop}.' }],
   },
 };

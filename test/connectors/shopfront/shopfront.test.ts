@@ -24,6 +24,7 @@ import { errorBody, json, startTestApp, type TestApp } from '../../support/app.t
 import { csrfOf, LinkBrowser } from '../../support/link-browser.ts';
 import { registerOAuthApp } from '../../support/oauth-connection.ts';
 import { WebhookReceiver } from '../../support/webhook-receiver.ts';
+import { generate, TARGET } from '../../../scripts/gen-shopfront-contract.ts';
 import { SHOPFRONT, SHOPFRONT_LIMITS, SHOPFRONT_WEBHOOK_HEADER, shopfrontConnector } from './connector.ts';
 import { startShopfrontStandIn, type ShopfrontStandIn } from './standin.ts';
 
@@ -262,7 +263,21 @@ describe('connector interface v2: SHOPFRONT', () => {
     );
     expect(standin.shop(SHOP).calls).toBe(callsBefore);
     expect(standin.shop(SHOP).throttled).toBe(0);
+    // Every request the service sent and every answer it read fit the platform's published contract.
+    expect(standin.problems).toEqual([]);
   }, 120_000);
+
+  it("is built from the platform's published contract: the schemas are current, and the stand-in refuses what the contract does not say", async () => {
+    expect(readFileSync(TARGET, 'utf8'), 'run node scripts/gen-shopfront-contract.ts').toBe(generate());
+    const offContract = await fetch(`${standin.url}/${SHOP}/admin/api/customers.json?limit=5`, {
+      headers: { 'x-shopfront-access-token': standin.issueToken(SHOP) },
+    });
+    expect(offContract.status).toBe(400);
+    expect(standin.problems.splice(0)).toEqual(['listCustomers: query parameter limit is not in the contract of GET /admin/api/customers.json']);
+    const noToken = await fetch(`${standin.url}/${SHOP}/admin/api/customers.json`);
+    expect(noToken.status).toBe(401);
+    expect(standin.problems).toEqual([]);
+  });
 
   it('needs no file outside its folder: it imports only the connector kit, product code never names it, one line registers it', () => {
     const files = readdirSync(HERE).filter((name) => name.endsWith('.ts'));
@@ -276,12 +291,14 @@ describe('connector interface v2: SHOPFRONT', () => {
         if (!target.startsWith(relative(ROOT, HERE))) outside.add(`${file} → ${target}`);
       }
     }
-    const connectorImports = [...outside]
-      .filter((line) => line.startsWith('connector.ts') || line.startsWith('standin.ts'))
-      .map((line) => line.split(' → ')[1]);
-    // The connector and its stand-in: the kit (level 4 of docs/architecture.md), nothing else of ours.
-    for (const target of connectorImports)
-      expect(target, target).toMatch(/^src\/platforms\/(connector|errors|addresses|limit-types|webhook-signature)\.ts$/);
+    const importsOf = (file: string) => [...outside].filter((line) => line.startsWith(`${file} → `)).map((line) => line.split(' → ')[1]);
+    // The connector: the kit (level 4 of docs/architecture.md), nothing else of ours.
+    const connectorKit =
+      /^src\/platforms\/(addresses|connector|contract-check|errors|http|oauth2|oauth-request|objects|readers|webhook-signature)\.ts$/;
+    for (const target of importsOf('connector.ts')) expect(target, target).toMatch(connectorKit);
+    // The stand-in: the stand-in kit; the simulator: the simulator kit and SANDBOX's records it renders.
+    for (const target of importsOf('standin.ts')) expect(target, target).toMatch(/^test\/standins\/kit\/(server|oauth|openapi)\.ts$/);
+    for (const target of importsOf('simulator.ts')) expect(target, target).toMatch(/^packages\/sandbox\/src\/(simulators\/kit|native)\.ts$/);
     const mentions: string[] = [];
     const walk = (dir: string): void => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {

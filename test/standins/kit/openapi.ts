@@ -324,8 +324,10 @@ export class OpenApiContract<A extends string> {
     }
     const type = (request.contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (!body.contentTypes.includes(type)) problems.push(`content-type ${type || '(none)'} is not one of ${body.contentTypes.join(', ')}`);
-    if (type === 'application/json' && body.schema !== null) {
-      const validate = this.validator('value', operation.api, body.schema);
+    // A form's fields are text: checked by the schema with its types read from the text, as parameters are.
+    const form = type === 'application/x-www-form-urlencoded';
+    if ((type === 'application/json' || form) && body.schema !== null) {
+      const validate = this.validator(form ? 'text' : 'value', operation.api, body.schema);
       if (!validate(request.body)) problems.push(...this.errorsOf(validate, 'body'));
     }
     return problems;
