@@ -6,21 +6,13 @@
  */
 import { PlatformError } from '../errors.ts';
 import type { PlatformResponse } from '../http.ts';
-
-interface XeroErrorBody {
-  Type?: string | null;
-  Message?: string;
-  Title?: string;
-  Detail?: string;
-  Elements?: { ValidationErrors?: { Message?: string }[] }[];
-}
+import { at, records, text } from '../readers.ts';
 
 /** Unique validation messages of a ValidationException, in order. */
 export function validationMessages(body: unknown): string[] {
-  if (typeof body !== 'object' || body === null) return [];
-  const messages = ((body as XeroErrorBody).Elements ?? [])
-    .flatMap((element) => element.ValidationErrors ?? [])
-    .map((v) => v.Message?.trim() ?? '')
+  const messages = records(at(body, 'Elements'))
+    .flatMap((element) => records(element.ValidationErrors))
+    .map((v) => text(v.Message)?.trim() ?? '')
     .filter((m) => m !== '');
   return [...new Set(messages)];
 }
@@ -35,7 +27,7 @@ export interface XeroErrorOptions {
 
 export function classifyXeroError(options: XeroErrorOptions = {}) {
   return (error: PlatformError, response: PlatformResponse): PlatformError => {
-    const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as XeroErrorBody;
+    const body = response.body;
     const base = {
       httpStatus: error.httpStatus,
       code: error.platformCode,
@@ -51,11 +43,11 @@ export function classifyXeroError(options: XeroErrorOptions = {}) {
       if (options.duplicateProperty !== undefined && messages.some((m) => DUPLICATE_NAME.test(m))) {
         return new PlatformError({ ...base, kind: 'duplicate', message, duplicateProperty: options.duplicateProperty });
       }
-      return new PlatformError({ ...base, kind: 'bad_request', message, code: body.Type ?? error.platformCode });
+      return new PlatformError({ ...base, kind: 'bad_request', message, code: text(at(body, 'Type')) ?? error.platformCode });
     }
     if (response.status === 401 || response.status === 403) {
-      const detail = body.Detail ?? body.Title;
-      return detail === undefined ? error : new PlatformError({ ...base, kind: error.kind, message: detail });
+      const detail = text(at(body, 'Detail')) ?? text(at(body, 'Title'));
+      return detail === null ? error : new PlatformError({ ...base, kind: error.kind, message: detail });
     }
     if (response.status === 429) {
       const problem = response.headers['x-rate-limit-problem'];

@@ -5,6 +5,7 @@
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { listOf, XERO_PAGE_SIZE, xeroCall } from './client.ts';
+import { parseList } from './contract.ts';
 import { xeroDay, xeroMillis } from './dates.ts';
 import { isCustomer, isVendor, mapCustomer, mapVendor } from './mapping/contacts.ts';
 import { mapBill, mapBillCredit, mapBillPayment, mapInvoice, mapInvoiceCredit, mapInvoicePayment } from './mapping/documents.ts';
@@ -211,7 +212,8 @@ function storedReport(record: PlatformRecord): XeroStoredReport {
     PeriodStart: textOf(raw.PeriodStart) ?? record.platformId.slice(0, 8) + '01',
     PeriodEnd: textOf(raw.PeriodEnd) ?? record.platformId,
     BaseCurrency: textOf(raw.BaseCurrency),
-    Rows: Array.isArray(raw.Rows) ? (raw.Rows as XeroReportRow[]) : [],
+    // The rows as the read stored them from Xero's answer, checked against the contract again rather than cast.
+    Rows: Array.isArray(raw.Rows) ? (parseList('Reports', [{ Rows: raw.Rows }], 200)[0]?.Rows ?? []) : [],
   };
 }
 
@@ -308,6 +310,28 @@ function parseAttachmentToken(token: string, now: number): AttachmentRead {
 const attachmentToken = (read: AttachmentRead): string =>
   [ATTACHMENTS, read.phase, read.page, read.since ?? '', read.newest ?? '', read.fullAt].join(':');
 
+/** A document that may have attachments, with what its attachments' records name as their owner. */
+interface AttachmentParent {
+  id: string | undefined;
+  UpdatedDateUTC: string | undefined;
+  HasAttachments: boolean | undefined;
+  owner: Pick<XeroStoredAttachment, 'Invoice' | 'ManualJournal'>;
+}
+
+const journalParent = (journal: XeroManualJournal): AttachmentParent => ({
+  id: journal.ManualJournalID,
+  UpdatedDateUTC: journal.UpdatedDateUTC,
+  HasAttachments: journal.HasAttachments,
+  owner: { ManualJournal: { ManualJournalID: journal.ManualJournalID ?? '' } },
+});
+
+const invoiceParent = (invoice: XeroInvoice): AttachmentParent => ({
+  id: invoice.InvoiceID,
+  UpdatedDateUTC: invoice.UpdatedDateUTC,
+  HasAttachments: invoice.HasAttachments,
+  owner: { Invoice: { InvoiceID: invoice.InvoiceID ?? '', Type: invoice.Type ?? 'ACCREC' } },
+});
+
 async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Promise<ReadPage> {
   const read = request.pageToken === null ? attachmentReadFrom(request.since, Date.now()) : parseAttachmentToken(request.pageToken, Date.now());
   const journals = read.phase === 'mj';
@@ -318,21 +342,17 @@ async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Pro
     since: read.since === null ? null : new Date(read.since).toISOString(),
     query: { page: read.page, where: 'HasAttachments==true' },
   });
-  const parents = journals ? listOf(list, 'ManualJournals') : listOf(list, 'Invoices');
+  const parents = journals ? listOf(list, 'ManualJournals').map(journalParent) : listOf(list, 'Invoices').map(invoiceParent);
   const records: PlatformRecord[] = [];
   let newest = read.newest;
-  for (const parent of parents) {
+  for (const { id, owner, ...parent } of parents) {
     const updated = xeroMillis(parent.UpdatedDateUTC);
     if (updated !== null && (newest === null || updated > newest)) newest = updated;
-    const id = 'ManualJournalID' in parent ? parent.ManualJournalID : (parent as XeroInvoice).InvoiceID;
     if (id === undefined || parent.HasAttachments !== true) continue;
     // If-Modified-Since includes the cursor's own instant: the parent that set it was listed by the read before.
     if (read.since !== null && updated !== null && updated <= read.since) continue;
     const path = `${journals ? '/ManualJournals' : '/Invoices'}/${encodeURIComponent(id)}/Attachments`;
     const answer = await xeroCall(ctx, { method: 'GET', path, operation: 'list Attachments' });
-    const owner = journals
-      ? { ManualJournal: { ManualJournalID: id } }
-      : { Invoice: { InvoiceID: id, Type: (parent as XeroInvoice).Type ?? 'ACCREC' } };
     for (const attachment of listOf(answer, 'Attachments')) {
       const stored: XeroStoredAttachment = { ...attachment, ...owner };
       records.push(recordOf(attachment.AttachmentID, stored, undefined));
