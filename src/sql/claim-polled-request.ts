@@ -9,12 +9,13 @@ export interface ClaimedPolledRequest {
   id: string;
   body: string;
   issued: number;
-  /** The write job waiting on it; null for a sync run's read. */
+  /** The sync run or the write job waiting on it (one of the two). */
+  syncRunId: string | null;
   writeJobId: string | null;
 }
 
 export async function claimPolledRequest(db: Queryable, connectionId: string, ticketSha256: Buffer): Promise<ClaimedPolledRequest | null> {
-  const { rows } = await db.query<{ id: string; request: string; issued: number; write_job_id: string | null }>(
+  const { rows } = await db.query<{ id: string; request: string; issued: number; sync_run_id: string | null; write_job_id: string | null }>(
     `UPDATE polled_requests SET status = 'sent', ticket_sha256 = $2, sent_at = clock_timestamp(), issued = issued + 1
       WHERE id = (
         SELECT r.id FROM polled_requests r
@@ -25,9 +26,9 @@ export async function claimPolledRequest(db: Queryable, connectionId: string, ti
          ORDER BY r.created_at
          LIMIT 1
          FOR UPDATE SKIP LOCKED)
-      RETURNING id, request, issued, write_job_id`,
+      RETURNING id, request, issued, sync_run_id, write_job_id`,
     [connectionId, ticketSha256],
   );
   const row = rows[0];
-  return row === undefined ? null : { id: row.id, body: row.request, issued: row.issued, writeJobId: row.write_job_id };
+  return row === undefined ? null : { id: row.id, body: row.request, issued: row.issued, syncRunId: row.sync_run_id, writeJobId: row.write_job_id };
 }

@@ -89,6 +89,7 @@ export async function sendRequest(services: Services, ticket: string): Promise<s
       {
         ...sessionIds(session),
         polled_request_id: claimed.id,
+        sync_run_id: claimed.syncRunId ?? undefined,
         job_id: claimed.writeJobId ?? undefined,
         issued: claimed.issued,
       },

@@ -22,6 +22,7 @@ import { startWebhookDispatcher, type WebhookDispatcher } from '../../../src/web
 import { startWriteWorkers } from '../../../src/writes/worker.ts';
 import { clientHeaders, json, startTestApp, type TestApp } from '../../support/app.ts';
 import { csrfOf, LinkBrowser } from '../../support/link-browser.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 import { WebhookReceiver } from '../../support/webhook-receiver.ts';
 import { DESKBOOKS, deskbooksConnector } from './connector.ts';
 import { DeskBooksCompany, soapCall, WebConnector } from './desktop.ts';
@@ -31,10 +32,11 @@ type Json = Record<string, unknown>;
 let t: TestApp;
 let receiver: WebhookReceiver;
 let dispatcher: WebhookDispatcher | null = null;
+const logged = capturedLog({ level: 'info' });
 
 beforeAll(async () => {
   if (getConnector(DESKBOOKS) === undefined) registerConnector(deskbooksConnector);
-  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true } });
+  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true }, log: logged.log });
   receiver = new WebhookReceiver();
   const url = await receiver.listen(t.org.credentials.sandbox.client_secret);
   await t.db.pool.query('INSERT INTO webhook_endpoints (organization_id, environment, url) VALUES ($1, $2, $3)', [
@@ -160,6 +162,19 @@ describe('platforms that call us: DESKBOOKS through the Web Connector', () => {
     // None waits; the answers of the run, now over, go with the maintenance job.
     expect(await count(`SELECT count(*) AS n FROM polled_requests WHERE connection_id = $1 AND status IN ('pending', 'sent')`, [main.id])).toBe(0);
     expect(await count(`SELECT count(*) AS n FROM polled_requests WHERE connection_id = $1 AND status = 'answered'`, [main.id])).toBe(3);
+    // Every line of the session says whose it is: the organisation and connection, and per request its run.
+    const ids = { organization_id: t.org.organization.id, connection_id: main.id };
+    expect(logged.withMessage('web connector session opened').filter((line) => line.connection_id === main.id)).toHaveLength(1);
+    for (const message of ['web connector session opened', 'polled request issued', 'polled request answered'])
+      for (const line of logged.withMessage(message)) expect(line, message).toMatchObject(ids);
+    const issued = logged.withMessage('polled request issued');
+    const answered = logged.withMessage('polled request answered');
+    expect([issued.length, answered.length]).toEqual([3, 3]);
+    const run = await t.db.pool.query<{ id: string }>(`SELECT id FROM sync_runs WHERE connection_id = $1 AND kind = 'initial'`, [main.id]);
+    for (const line of [...issued, ...answered]) {
+      expect(line.sync_run_id).toBe(run.rows[0]?.id);
+      expect(line.polled_request_id).toMatch(/^[0-9a-f-]{36}$/);
+    }
     expect((await runMaintenance(t.services)).polledRequestsPruned).toBeGreaterThanOrEqual(3);
     expect(await count(`SELECT count(*) AS n FROM polled_requests WHERE connection_id = $1`, [main.id])).toBe(0);
   }, 90_000);
@@ -224,8 +239,12 @@ describe('platforms that call us: DESKBOOKS through the Web Connector', () => {
     // The job waits for the program: its request is queued, nothing is on the platform yet.
     await until(async () => ((await count(`SELECT count(*) AS n FROM polled_requests WHERE write_job_id = $1`, [jobId])) === 1 ? true : undefined));
     expect([...company.customers.values()].some((c) => c.Name === 'Fig Partners')).toBe(false);
-    const pending = await t.db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM write_jobs WHERE id = $1', [jobId]);
-    expect(pending.rows[0]?.status).toBe('pending');
+    // …and the job gave its worker back (the attempt that queued the request is over a moment after it queued it).
+    const pending = await until(async () => {
+      const { rows } = await t.db.pool.query<{ status: string }>('SELECT status FROM write_jobs WHERE id = $1', [jobId]);
+      return rows[0]?.status === 'in_progress' ? undefined : rows[0]?.status;
+    });
+    expect(pending).toBe('pending');
 
     const session = await new WebConnector(t.app, main.username, main.password, company).run();
     // The add, then the write's follow-up sync (records a write touched on the side), in the same session.
