@@ -137,6 +137,16 @@ export async function objectCoverage(db: Queryable, connectionId: string): Promi
   return new Map(result.rows.map((r) => [r.object_type, r]));
 }
 
+/** One object's coverage (its records_connection index: no scan of the connection's other objects); null when none is stored. */
+export async function coverageOf(db: Queryable, connectionId: string, objectType: string): Promise<ObjectCoverage | null> {
+  const result = await db.query<ObjectCoverage>(
+    `SELECT object_type, count(*)::int AS live, min(business_date) AS oldest, max(business_date) AS newest
+       FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL GROUP BY object_type`,
+    [connectionId, objectType],
+  );
+  return result.rows[0] ?? null;
+}
+
 /** Whether a full read of this object of the connection has ever completed (an empty answer then means "none"). */
 export async function objectEverRead(db: Queryable, connectionId: string, objectType: string): Promise<boolean> {
   const result = await db.query('SELECT 1 FROM sync_objects WHERE connection_id = $1 AND object_type = $2 AND last_completed_at IS NOT NULL', [

@@ -64,12 +64,28 @@ describe('POST /connections/create', () => {
     expect(connection.name).toBeNull();
     const fetched = json(await call('GET', `/connections/access_token?access_token=${String(connection.access_token)}`));
     expect(fetched.connection).toMatchObject({ id: connection.id, platform: null, status: 'not_ready', is_ready: false });
+    // No platform yet: what it can read and how far it synced are not known.
+    expect(fetched.connection).toMatchObject({
+      unavailable_objects: null,
+      initial_orders_synced_count: null,
+      last_sync_started_at: null,
+      last_sync_completed_at: null,
+    });
   });
 
   it('with platform credentials validates them against the platform and starts the initial sync', async () => {
     const created = await createLinked('alice');
     const fetched = json(await call('GET', `/connections/access_token?access_token=${created.access_token}`)).connection as Json;
     expect(fetched).toMatchObject({ platform: TEST_PLATFORM, store_unique_id: 'acct-alice', store_name: 'Books of alice', status: 'not_ready' });
+    // The reference's view of what it can read: its connector reads accounts and bills, and no orders.
+    const unavailable = fetched.unavailable_objects as string[];
+    expect(unavailable.filter((name) => ['account', 'bill', 'accounting_customer', 'order', 'tax_area'].includes(name))).toEqual([
+      'accounting_customer',
+      'order',
+      'tax_area',
+    ]);
+    expect(unavailable).toHaveLength(47);
+    expect(fetched).toMatchObject({ initial_orders_synced_count: null, oldest_order_date: null, last_sync_completed_at: null });
     const runs = await t.db.pool.query(`SELECT kind, trigger, status FROM sync_runs WHERE connection_id = $1`, [created.id]);
     expect(runs.rows).toEqual([{ kind: 'initial', trigger: 'api', status: 'queued' }]);
     const jobs = await t.db.pool.query(`SELECT data FROM pgboss.job WHERE name = 'sync' AND data->>'connectionId' = $1`, [created.id]);

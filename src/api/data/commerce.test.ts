@@ -76,6 +76,30 @@ describe('the commerce objects of a synced store', () => {
     expect(json(one).product).toEqual(products[0]);
   });
 
+  it("says on the connection how many orders it holds and over which dates, as the reference's connection by access token does", async () => {
+    const orders = await all('/commerce/orders', 'orders');
+    const dates = (await t.db.pool.query<{ oldest: Date; newest: Date }>(
+      `SELECT min(business_date) AS oldest, max(business_date) AS newest FROM records WHERE connection_id = $1 AND object_type = 'order' AND deleted_at IS NULL`,
+      [c.connection.id],
+    )).rows[0];
+    const connection = json(await get(`/connections/access_token?access_token=${c.token}`)).connection as Json;
+    expect(connection).toMatchObject({
+      initial_orders_synced_count: orders.length,
+      oldest_order_date: dates?.oldest.toISOString(),
+      newest_order_date: dates?.newest.toISOString(),
+    });
+    const completed = await t.db.pool.query<{ started_at: Date; finished_at: Date }>(
+      `SELECT started_at, finished_at FROM sync_runs WHERE connection_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      [c.connection.id],
+    );
+    expect([connection.last_sync_started_at, connection.last_sync_completed_at]).toEqual([
+      completed.rows[0]?.started_at.toISOString(),
+      completed.rows[0]?.finished_at.toISOString(),
+    ]);
+    expect(connection.oldest_order_date).not.toBe(connection.newest_order_date);
+    expect(connection.unavailable_objects).not.toContain('order');
+  });
+
   it('reconciles: each payout is its transactions net of fees, found from either side; each order adds up', async () => {
     const payouts = await all('/payouts', 'payouts');
     expect(payouts.length).toBeGreaterThan(3);
