@@ -7,21 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
-import { clone, COLLECTIONS, computeDocument, ID_FIELD, round2, str, type Collection, type Json, type Seed } from './seed.ts';
+import { changedSince, isObject, MonotonicClock, pageOf, RecordStore, str } from '../kit/collections.ts';
+import type { Answer } from '../kit/server.ts';
+import { clone, computeDocument, contactSummary, ID_FIELD, round2, type Collection, type Json, type Seed } from './seed.ts';
 import { matches, parseWhere, sortBy, WhereError } from '../../../packages/sandbox/src/simulators/xero/where.ts';
 // Xero's 400 for a record it refuses: one shape for the stand-in and the simulator.
 import { validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
 
-export interface Answer {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type { Answer } from '../kit/server.ts';
 
 const PAGE = 100;
 const PROVIDER = 'Ledgerport Xero stand-in';
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const notFound = (): Answer => ({
   status: 404,
@@ -43,38 +39,34 @@ export class XeroBooks {
   readonly organisation: Json;
   readonly attachments: Record<string, Json[]>;
   private readonly report: Json;
-  private readonly records: Record<Collection, Map<string, Json>>;
-  private last = 0;
+  private readonly records: RecordStore<Collection>;
+  private readonly clock = new MonotonicClock();
 
   constructor(seed: Seed) {
     this.organisation = seed.organisation;
-    this.tenantId = String(seed.organisation.OrganisationID);
+    this.tenantId = str(seed.organisation.OrganisationID);
     this.attachments = seed.attachments;
     this.report = seed.report;
-    this.records = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map(seed.collections[c].map((r) => [str(r[ID_FIELD[c]]), r]))])) as Record<
-      Collection,
-      Map<string, Json>
-    >;
+    this.records = new RecordStore(ID_FIELD, seed.collections);
   }
 
   /** Xero's clock: now, but never twice the same millisecond. */
   now(): number {
-    this.last = Math.max(Date.now(), this.last + 1);
-    return this.last;
+    return this.clock.now();
   }
 
   /** The live records of a collection (tests read and compare against them). */
   all(collection: Collection): Json[] {
-    return [...this.records[collection].values()];
+    return this.records.all(collection);
   }
 
   get(collection: Collection, id: string): Json | undefined {
-    return this.records[collection].get(id);
+    return this.records.get(collection, id);
   }
 
   /** Changes a record as someone in Xero's app would: totals recomputed, UpdatedDateUTC moved. */
   change(collection: Collection, id: string, edit: (record: Json) => void): Json {
-    const record = this.records[collection].get(id);
+    const record = this.records.get(collection, id);
     if (record === undefined) throw new Error(`no ${collection} ${id}`);
     edit(record);
     if (collection === 'Invoices' || collection === 'CreditNotes') computeDocument(record, this.all('TaxRates'));
@@ -92,10 +84,7 @@ export class XeroBooks {
     if (collection === 'Accounts' || collection === 'TrackingCategories') records = records.filter((r) => r.Status !== 'DELETED');
     if (collection === 'Contacts' && !archived) records = records.filter((r) => r.ContactStatus !== 'ARCHIVED');
     if (collection === 'TrackingCategories' && !archived) records = records.filter((r) => r.Status !== 'ARCHIVED');
-    if (since !== undefined) {
-      const from = Date.parse(since);
-      records = records.filter((r) => (xeroMillis(r.UpdatedDateUTC ?? r.CreatedDateUTC) ?? Number.POSITIVE_INFINITY) >= from);
-    }
+    records = changedSince(records, since, (r) => xeroMillis(r.UpdatedDateUTC ?? r.CreatedDateUTC));
     try {
       const where = query.get('where');
       if (where !== null && where.trim() !== '') {
@@ -109,10 +98,7 @@ export class XeroBooks {
       return { status: 400, body: { ErrorNumber: 16, Type: 'QueryParseException', Message: error.message } };
     }
     const page = query.get('page');
-    if (page !== null) {
-      const n = Math.max(1, Number(page));
-      records = records.slice((n - 1) * PAGE, n * PAGE);
-    }
+    if (page !== null) records = pageOf(records, Number(page), PAGE);
     const copies = records.map(clone);
     // Lists of documents carry line items only when paged (or fetched by id).
     if (page === null && (collection === 'Invoices' || collection === 'CreditNotes')) for (const r of copies) delete r.LineItems;
@@ -120,7 +106,7 @@ export class XeroBooks {
   }
 
   one(collection: Collection, id: string): Answer {
-    const record = this.records[collection].get(id);
+    const record = this.records.get(collection, id);
     return record === undefined ? notFound() : { status: 200, body: this.envelope(collection, [clone(record)]) };
   }
 
@@ -131,7 +117,7 @@ export class XeroBooks {
 
   /** GET …/Attachments/{AttachmentID}: the file itself. */
   attachmentFile(parent: Collection, id: string, attachmentId: string): Answer {
-    const attachment = this.records[parent].has(id) ? (this.attachments[id] ?? []).find((a) => a.AttachmentID === attachmentId) : undefined;
+    const attachment = this.records.has(parent, id) ? (this.attachments[id] ?? []).find((a) => a.AttachmentID === attachmentId) : undefined;
     if (attachment === undefined) return notFound();
     return { status: 200, body: XeroBooks.fileOf(attachment), headers: { 'content-type': str(attachment.MimeType) || 'application/octet-stream' } };
   }
@@ -142,7 +128,7 @@ export class XeroBooks {
    * that a new file moves it, and the connector does not count on it).
    */
   attach(parent: 'Invoices' | 'ManualJournals', id: string, fileName: string, mimeType = 'application/pdf'): Json {
-    const record = this.records[parent].get(id);
+    const record = this.records.get(parent, id);
     if (record === undefined) throw new Error(`no ${parent} ${id}`);
     const attachment: Json = {
       AttachmentID: randomUUID(),
@@ -159,7 +145,7 @@ export class XeroBooks {
   }
 
   attachmentsOf(parent: Collection, id: string): Answer {
-    if (!this.records[parent].has(id)) return notFound();
+    if (!this.records.has(parent, id)) return notFound();
     return { status: 200, body: { Attachments: (this.attachments[id] ?? []).map(clone) } };
   }
 
@@ -174,7 +160,7 @@ export class XeroBooks {
     const saved: Json[] = [];
     for (const item of items) {
       const id = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
-      const existing = id === null ? undefined : this.records[collection].get(id);
+      const existing = id === null ? undefined : this.records.get(collection, id);
       if (id !== null && existing === undefined) return notFound();
       if (createOnly && existing !== undefined)
         return validationError([`${collection} ${id ?? ''} already exists: use POST to update it`], { [idField]: id });
@@ -190,7 +176,7 @@ export class XeroBooks {
     }
     for (const record of saved) {
       record.UpdatedDateUTC = msDate(this.now());
-      this.records[collection].set(str(record[idField]), record);
+      this.records.put(collection, record);
     }
     return { status: 200, body: this.envelope(collection, saved.map(clone)) };
   }
@@ -240,7 +226,7 @@ export class XeroBooks {
   private checkLine(line: Json, refusal: Refusal): void {
     if (this.accountFor(line) === undefined)
       refusal.push(`Account code '${str(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
-    if (line.TaxType !== undefined && !this.records.TaxRates.has(str(line.TaxType))) {
+    if (line.TaxType !== undefined && !this.records.has('TaxRates', str(line.TaxType))) {
       refusal.push(`The TaxType code '${str(line.TaxType)}' does not exist or cannot be used for this type of transaction.`);
     }
     for (const tracking of (Array.isArray(line.Tracking) ? line.Tracking : []) as Json[]) {
@@ -274,21 +260,11 @@ export class XeroBooks {
       ref === null
         ? undefined
         : typeof ref.ContactID === 'string'
-          ? this.records.Contacts.get(ref.ContactID)
+          ? this.records.get('Contacts', ref.ContactID)
           : this.all('Contacts').find((c) => c.Name === ref.Name);
     if (contact === undefined)
       refusal.push(ref === null ? 'A Contact must be specified for this type of transaction' : 'The contact could not be found.');
-    return contact === undefined
-      ? undefined
-      : {
-          ContactID: contact.ContactID,
-          Name: contact.Name,
-          Addresses: [],
-          Phones: [],
-          ContactGroups: [],
-          ContactPersons: [],
-          HasValidationErrors: false,
-        };
+    return contact === undefined ? undefined : contactSummary(contact);
   }
 
   private applyInvoice(record: Json, item: Json, existing: Json | undefined): Refusal {
@@ -335,7 +311,7 @@ export class XeroBooks {
     record.Status = to;
     record.CurrencyCode ??= this.organisation.BaseCurrency;
     if (record.Type === 'ACCREC' && (typeof record.InvoiceNumber !== 'string' || record.InvoiceNumber === ''))
-      record.InvoiceNumber = `INV-${String(this.records.Invoices.size + 1).padStart(4, '0')}`;
+      record.InvoiceNumber = `INV-${String(this.records.size('Invoices') + 1).padStart(4, '0')}`;
     computeDocument(record, this.all('TaxRates'));
     return refusal;
   }

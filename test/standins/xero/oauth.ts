@@ -4,16 +4,24 @@
  * credentials as HTTP Basic or in the form, and the organisations each grant reaches.
  */
 import { randomUUID } from 'node:crypto';
-import { consentPage, errorPage, escapeHtml, OAuthServer, randomToken, redirectBack, type Grant, type OAuthClient } from '../kit/oauth.ts';
+import { consentPage, errorPage, escapeHtml, OAuthServer, randomToken, redirectBack, type BearerCheck, type Grant } from '../kit/oauth.ts';
+import { htmlAnswer, redirectAnswer, storedTokens } from '../kit/openapi-standin.ts';
+import type { Answer } from '../kit/server.ts';
 
 export type { OAuthClient } from '../kit/oauth.ts';
+
+/** Xero's problem answer (401, 403, 500). */
+export const xeroProblem = (status: number, title: string, detail: string): Answer => ({
+  status,
+  body: { Type: null, Title: title, Status: status, Detail: detail },
+});
 export interface Tenant {
   id: string;
   name: string;
 }
 
 /** What a Xero grant reaches: the organisations ticked, under one auth event. */
-interface Consent {
+export interface Consent {
   tenants: string[];
   authEventId: string;
   createdAt: string;
@@ -53,19 +61,19 @@ export class XeroIdentity {
   }
 
   /** GET /identity/connect/authorize: the consent page, or an error page for a bad client. */
-  consentPage(query: URLSearchParams): { status: number; html: string } {
+  consentPage(query: URLSearchParams): Answer {
     const problem =
       query.get('response_type') !== 'code'
         ? 'response_type must be code.'
         : this.oauth.clientProblem(query.get('client_id'), query.get('redirect_uri'));
-    if (problem !== null) return { status: 400, html: errorPage('Sign-in failed', problem) };
+    if (problem !== null) return htmlAnswer(400, errorPage('Sign-in failed', problem));
     const boxes = this.tenants
       .map((t) => `<label><input type="checkbox" name="tenant" value="${escapeHtml(t.id)}" checked> ${escapeHtml(t.name)}</label>`)
       .join('<br>\n');
     const hidden = Object.fromEntries(['client_id', 'redirect_uri', 'scope', 'state'].map((name) => [name, query.get(name) ?? '']));
-    return {
-      status: 200,
-      html: consentPage({
+    return htmlAnswer(
+      200,
+      consentPage({
         title: 'Xero stand-in: allow access',
         intro: `An app wants access to your organisations (${escapeHtml(query.get('scope') ?? '')}).`,
         action: '/identity/connect/authorize',
@@ -74,15 +82,15 @@ export class XeroIdentity {
         allowLabel: 'Allow access',
         denyLabel: 'Cancel',
       }),
-    };
+    );
   }
 
   /** POST /identity/connect/authorize: the user's answer, as the redirect back to the app (or an error page). */
-  decide(form: URLSearchParams): { status: number; location?: string; html?: string } {
+  decide(form: URLSearchParams): Answer {
     const clientId = form.get('client_id');
     const redirectUri = form.get('redirect_uri');
     const problem = this.oauth.clientProblem(clientId, redirectUri);
-    if (problem !== null || clientId === null || redirectUri === null) return { status: 400, html: errorPage('Sign-in failed', problem ?? '') };
+    if (problem !== null || clientId === null || redirectUri === null) return htmlAnswer(400, errorPage('Sign-in failed', problem ?? ''));
     const state = form.get('state');
     const scope = form.get('scope');
     const back: Record<string, string> = {};
@@ -90,12 +98,12 @@ export class XeroIdentity {
       back.error = 'access_denied';
     } else {
       const chosen = form.getAll('tenant').filter((id) => this.tenants.some((t) => t.id === id));
-      if (chosen.length === 0) return { status: 400, html: errorPage('Choose an organisation', 'Tick at least one organisation to allow access.') };
+      if (chosen.length === 0) return htmlAnswer(400, errorPage('Choose an organisation', 'Tick at least one organisation to allow access.'));
       back.code = this.oauth.code(this.grant(clientId, chosen, scope ?? ''), redirectUri);
       if (scope !== null) back.scope = scope;
     }
     if (state !== null) back.state = state;
-    return { status: 302, location: redirectBack(redirectUri, back) };
+    return redirectAnswer(redirectBack(redirectUri, back));
   }
 
   private grant(clientId: string, tenants: string[], scope: string): Grant<Consent> {
@@ -103,22 +111,19 @@ export class XeroIdentity {
   }
 
   /** Tokens for a client and organisations without the consent page (tests that start linked). */
-  issueTokens(
-    clientId: string,
-    tenantIds: readonly string[],
-    scope = 'offline_access accounting.transactions',
-  ): { accessToken: string; refreshToken: string; expiresAt: string } {
-    const issued = this.oauth.issue(this.grant(clientId, [...tenantIds], scope));
-    return { accessToken: issued.accessToken, refreshToken: issued.refreshToken ?? '', expiresAt: new Date(issued.expiresAt ?? 0).toISOString() };
+  issueTokens(clientId: string, tenantIds: readonly string[], scope = 'offline_access accounting.transactions'): ReturnType<typeof storedTokens> {
+    return storedTokens(this.oauth.issue(this.grant(clientId, [...tenantIds], scope)));
   }
 
-  /** The grant behind a bearer token, or why there is none (in Xero's words). */
-  authenticate(authorization: string | undefined): { grant: Grant<Consent> } | { problem: string } {
-    const check = this.oauth.bearer(authorization);
-    if (check.ok) return { grant: check.grant };
-    if (check.reason === 'missing') return { problem: 'No bearer token' };
-    if (check.reason === 'unknown') return { problem: 'TokenInvalid: the token is unknown' };
-    return { problem: `TokenExpired: token expired at ${new Date(check.expiresAt ?? 0).toISOString()}` };
+  /** Xero's 401 for a missing, unknown or expired bearer token. */
+  static unauthorized(check: Exclude<BearerCheck<Consent>, { ok: true }>): Answer {
+    const detail =
+      check.reason === 'missing'
+        ? 'No bearer token'
+        : check.reason === 'unknown'
+          ? 'TokenInvalid: the token is unknown'
+          : `TokenExpired: token expired at ${new Date(check.expiresAt ?? 0).toISOString()}`;
+    return { ...xeroProblem(401, 'Unauthorized', detail), headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
   }
 
   /** GET /connections for a grant. */
@@ -133,9 +138,5 @@ export class XeroIdentity {
       createdDateUtc: createdAt,
       updatedDateUtc: createdAt,
     }));
-  }
-
-  registerClient(client: OAuthClient): void {
-    this.oauth.register(client);
   }
 }
