@@ -61,7 +61,7 @@ export interface OpenApiStandInOptions<A extends string, S, K extends string> {
   oauth: OAuthServer<S>;
   /** The API and contract path a request path names; null: none (answered `answers.notFound`). */
   route(path: string): { api: A; path: string } | null;
-  /** The operations served, by operationId; the others are answered 501. */
+  /** The operations served, by operationId or by method and path template (`GET /Invoices/{InvoiceID}`); the others are answered 501. */
   operations: Readonly<Record<string, OperationHandler<A, S>>>;
   /** Refuses a checked call before its handler (an organisation the grant does not reach); null: go on. */
   authorize?(call: ApiCall<A, S>): Answer | null;
@@ -158,7 +158,7 @@ export async function startOpenApiStandIn<A extends string, S, K extends string>
     const call: ApiCall<A, S> = { operation, pathParams, query: url.searchParams, headers, body, grant: check.grant };
     const refusal = options.authorize?.(call) ?? null;
     if (refusal !== null) return refusal;
-    const handler = options.operations[operation.id];
+    const handler = options.operations[operation.id] ?? options.operations[`${operation.method} ${operation.template}`];
     if (handler === undefined) return { status: 501, body: `The stand-in does not implement ${operation.id}` };
     return replayed(call, `${method} ${url.pathname}`, () => handler(call));
   }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
 import { changedSince, isObject, MonotonicClock, pageOf, RecordStore, str } from '../kit/collections.ts';
 import type { Answer } from '../kit/server.ts';
-import { clone, computeDocument, contactSummary, ID_FIELD, round2, type Collection, type Json, type Seed } from './seed.ts';
+import { clone, computeDocument, contactSummary, ID_FIELD, newInvoice, round2, type Collection, type Json, type Seed } from './seed.ts';
 import { matches, parseWhere, sortBy, WhereError } from '../../../packages/sandbox/src/simulators/xero/where.ts';
 // Xero's 400 for a record it refuses: one shape for the stand-in and the simulator.
 import { validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
@@ -17,6 +17,9 @@ import { validationError } from '../../../packages/sandbox/src/simulators/xero/a
 export type { Answer } from '../kit/server.ts';
 
 const PAGE = 100;
+/** The collections the connector writes. */
+export const WRITABLE = ['Invoices', 'Contacts', 'ManualJournals'] as const;
+type Writable = (typeof WRITABLE)[number];
 const PROVIDER = 'Ledgerport Xero stand-in';
 
 export const notFound = (): Answer => ({
@@ -33,6 +36,32 @@ function dayMillis(value: unknown): number | null {
 }
 
 type Refusal = string[];
+
+/** Fields a write sets as sent (an invoice's Type only when it is created). */
+const INVOICE_FIELDS = [
+  'Type',
+  'InvoiceNumber',
+  'Reference',
+  'CurrencyCode',
+  'CurrencyRate',
+  'LineAmountTypes',
+  'Url',
+  'SentToContact',
+  'BrandingThemeID',
+];
+const CONTACT_FIELDS = [
+  'Name',
+  'FirstName',
+  'LastName',
+  'EmailAddress',
+  'TaxNumber',
+  'DefaultCurrency',
+  'ContactStatus',
+  'ContactNumber',
+  'AccountNumber',
+  'Website',
+  'BankAccountDetails',
+];
 
 export class XeroBooks {
   readonly tenantId: string;
@@ -154,7 +183,7 @@ export class XeroBooks {
   }
 
   /** Saves records of a write body one by one, all or nothing as Xero does with summarizeErrors. */
-  save(collection: 'Invoices' | 'Contacts' | 'ManualJournals', body: unknown, pathId: string | null, createOnly: boolean): Answer {
+  save(collection: Writable, body: unknown, pathId: string | null, createOnly: boolean): Answer {
     const items = isObject(body) && Array.isArray(body[collection]) ? (body[collection] as unknown[]).filter(isObject) : [];
     const idField = ID_FIELD[collection];
     const saved: Json[] = [];
@@ -181,24 +210,9 @@ export class XeroBooks {
     return { status: 200, body: this.envelope(collection, saved.map(clone)) };
   }
 
-  private fresh(collection: 'Invoices' | 'Contacts' | 'ManualJournals'): Json {
+  private fresh(collection: Writable): Json {
     const id = randomUUID();
-    if (collection === 'Invoices') {
-      return {
-        InvoiceID: id,
-        Payments: [],
-        CreditNotes: [],
-        Prepayments: [],
-        Overpayments: [],
-        HasErrors: false,
-        IsDiscounted: false,
-        HasAttachments: false,
-        Status: 'DRAFT',
-        LineAmountTypes: 'Exclusive',
-        LineItems: [],
-        CurrencyRate: 1,
-      };
-    }
+    if (collection === 'Invoices') return { InvoiceID: id, ...newInvoice() };
     if (collection === 'Contacts') {
       return {
         ContactID: id,
@@ -284,19 +298,7 @@ export class XeroBooks {
       const contact = this.contactRef(item, refusal);
       if (contact !== undefined) record.Contact = contact;
     }
-    for (const field of [
-      'Type',
-      'InvoiceNumber',
-      'Reference',
-      'CurrencyCode',
-      'CurrencyRate',
-      'LineAmountTypes',
-      'Url',
-      'SentToContact',
-      'BrandingThemeID',
-    ]) {
-      if (field in item && !(field === 'Type' && existing !== undefined)) record[field] = item[field];
-    }
+    for (const field of INVOICE_FIELDS) if (field in item && !(field === 'Type' && existing !== undefined)) record[field] = item[field];
     this.setDate(record, item, 'Date', refusal);
     this.setDate(record, item, 'DueDate', refusal);
     if (record.Date === undefined) this.setDate(record, { Date: new Date(this.now()).toISOString().slice(0, 10) }, 'Date', refusal);
@@ -319,21 +321,7 @@ export class XeroBooks {
   private applyContact(record: Json, item: Json, existing: Json | undefined): Refusal {
     const refusal: Refusal = [];
     if (existing === undefined && (typeof item.Name !== 'string' || item.Name.trim() === '')) refusal.push('The contact name must be specified.');
-    for (const field of [
-      'Name',
-      'FirstName',
-      'LastName',
-      'EmailAddress',
-      'TaxNumber',
-      'DefaultCurrency',
-      'ContactStatus',
-      'ContactNumber',
-      'AccountNumber',
-      'Website',
-      'BankAccountDetails',
-    ]) {
-      if (field in item) record[field] = item[field];
-    }
+    for (const field of CONTACT_FIELDS) if (field in item) record[field] = item[field];
     for (const field of ['Addresses', 'Phones', 'ContactPersons']) if (Array.isArray(item[field])) record[field] = clone(item[field]);
     const name = str(record.Name).toLowerCase();
     const taken = this.all('Contacts').some(

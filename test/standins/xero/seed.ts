@@ -9,7 +9,7 @@
  */
 import { msDate } from '../../../src/platforms/xero/dates.ts';
 import { isObject, str, type Json } from '../kit/collections.ts';
-import { exampleAnswers } from '../kit/examples.ts';
+import { exampleAnswers, recordsFromExamples, type ExampleAnswer } from '../kit/examples.ts';
 import { seededRandom, withFreshUuids } from '../kit/random.ts';
 import { accountingDocument } from './contract.ts';
 
@@ -57,49 +57,8 @@ export interface Seed {
 
 /** The id Xero uses for "no record" (Current Year Earnings in reports, contact examples). */
 export const ZERO_ID = '00000000-0000-0000-0000-000000000000';
-const NOISE = ['ValidationErrors', 'Warnings', 'StatusAttributeString'];
 export const clone = <T>(value: T): T => structuredClone(value);
 export const round2 = (value: number): number => Math.round(value * 100) / 100;
-
-/** Every example answer of the accounting contract, by "METHOD /path". */
-function examples(): Map<string, Json> {
-  return new Map(exampleAnswers(accountingDocument()).map(({ method, path, body }) => [`${method} ${path}`, body]));
-}
-
-const RANK: Readonly<Record<string, number>> = { GET: 0, POST: 2, PUT: 2, DELETE: 3 };
-
-function lineCount(record: Json): number {
-  for (const key of ['LineItems', 'JournalLines', 'Options']) if (Array.isArray(record[key])) return record[key].length;
-  return 0;
-}
-
-/** The records of a collection across the examples: lists first, then single records, then write answers. */
-function exampleRecords(all: Map<string, Json>, collection: Collection): Json[] {
-  const idField = ID_FIELD[collection];
-  const sources = [...all.entries()]
-    .filter(([key, body]) => key.split(' ')[1]?.startsWith(`/${collection}`) === true && Array.isArray(body[collection]))
-    .sort(([a], [b]) => {
-      const rank = (key: string): number => (RANK[key.split(' ')[0] ?? ''] ?? 4) + (key.includes('{') ? 1 : 0);
-      return rank(a) - rank(b);
-    });
-  const byId = new Map<string, Json>();
-  for (const [, body] of sources) {
-    for (const item of body[collection] as unknown[]) {
-      if (!isObject(item)) continue;
-      const id = item[idField];
-      if (typeof id !== 'string' || id === '' || id === ZERO_ID) continue;
-      const record = clone(item);
-      for (const noise of NOISE) Reflect.deleteProperty(record, noise);
-      const known = byId.get(id);
-      if (known === undefined) byId.set(id, record);
-      // A later example with the lines a list left out lends them to the first copy.
-      else if (lineCount(record) > lineCount(known)) {
-        for (const key of ['LineItems', 'JournalLines', 'Options']) if (Array.isArray(record[key])) known[key] = record[key];
-      }
-    }
-  }
-  return [...byId.values()];
-}
 
 const ASSET = new Set(['BANK', 'CURRENT', 'FIXED', 'INVENTORY', 'NONCURRENT', 'PREPAYMENT']);
 const LIABILITY = new Set(['CURRLIAB', 'LIABILITY', 'TERMLIAB', 'PAYGLIABILITY', 'SUPERANNUATIONLIABILITY', 'PAYG']);
@@ -129,9 +88,18 @@ class Ledger {
   private nextCode = 800;
   private clock: number;
 
-  constructor(all: Map<string, Json>, base: number) {
+  constructor(answers: readonly ExampleAnswer[], base: number) {
     this.clock = base;
-    this.collections = Object.fromEntries(COLLECTIONS.map((c) => [c, exampleRecords(all, c)])) as Record<Collection, Json[]>;
+    const records = (c: Collection): Json[] =>
+      recordsFromExamples(answers, {
+        under: `/${c}`,
+        key: c,
+        idField: ID_FIELD[c],
+        skipIds: [ZERO_ID],
+        drop: ['ValidationErrors', 'Warnings', 'StatusAttributeString'],
+        details: ['LineItems', 'JournalLines', 'Options'],
+      });
+    this.collections = Object.fromEntries(COLLECTIONS.map((c) => [c, records(c)])) as Record<Collection, Json[]>;
   }
 
   /** A distinct, increasing UpdatedDateUTC for generated records. */
@@ -304,6 +272,23 @@ const DAY = 86_400_000;
 /** Generated bills (ACCPAY) beyond the examples: more than one page. */
 const BILLS = 130;
 
+/** A new invoice or bill, before its fields. */
+export function newInvoice(): Json {
+  return {
+    Payments: [],
+    CreditNotes: [],
+    Prepayments: [],
+    Overpayments: [],
+    CurrencyRate: 1,
+    HasErrors: false,
+    IsDiscounted: false,
+    HasAttachments: false,
+    Status: 'DRAFT',
+    LineAmountTypes: 'Exclusive',
+    LineItems: [],
+  };
+}
+
 /** A contact as documents and payments name it. */
 export function contactSummary(contact: Json): Json {
   return {
@@ -373,21 +358,13 @@ function generate(ledger: Ledger, attachments: Record<string, Json[]>): void {
       InvoiceID: rng.uuid(),
       InvoiceNumber: type === 'ACCPAY' ? `SUP-${1000 + n}` : `INV-${2000 + n}`,
       Reference: type === 'ACCREC' ? `Order ${n + 1}` : '',
-      Payments: [],
-      CreditNotes: [],
-      Prepayments: [],
-      Overpayments: [],
-      CurrencyRate: 1,
-      HasErrors: false,
-      IsDiscounted: false,
-      HasAttachments: false,
+      ...newInvoice(),
       Contact: contactSummary(contact),
       DateString: new Date(date).toISOString().slice(0, 19),
       Date: msDate(date),
       DueDateString: new Date(date + 30 * DAY).toISOString().slice(0, 19),
       DueDate: msDate(date + 30 * DAY),
       Status: 'AUTHORISED',
-      LineAmountTypes: 'Exclusive',
       LineItems: lines,
       CurrencyCode: 'NZD',
       UpdatedDateUTC: ledger.tick(),
@@ -557,8 +534,9 @@ function exampleAttachments(all: Map<string, Json>): Record<string, Json[]> {
 }
 
 export function seedBooks(tenantId: string, name: string): Seed {
-  const all = examples();
-  const ledger = new Ledger(all, Date.UTC(2024, 0, 1));
+  const answers = exampleAnswers(accountingDocument());
+  const all = new Map(answers.map(({ method, path, body }) => [`${method} ${path}`, body]));
+  const ledger = new Ledger(answers, Date.UTC(2024, 0, 1));
   const report = clone((all.get('GET /Reports/BalanceSheet')?.Reports as Json[] | undefined)?.[0] ?? {});
   ledger.completeAccounts(report);
   ledger.completeContacts();

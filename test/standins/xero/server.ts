@@ -12,7 +12,7 @@
  * XERO_LOGIN_URL = `url` (useStandIn() does it).
  */
 import { randomUUID } from 'node:crypto';
-import { notFound, XeroBooks, type Answer } from './books.ts';
+import { notFound, WRITABLE, XeroBooks, type Answer } from './books.ts';
 import { xeroContract, type XeroApi } from './contract.ts';
 import {
   startOpenApiStandIn,
@@ -24,7 +24,7 @@ import {
 } from '../kit/openapi-standin.ts';
 import type { OAuthClient } from '../kit/oauth.ts';
 import { XeroIdentity, xeroProblem, type Consent, type Tenant } from './oauth.ts';
-import { seedBooks, withFreshIds, type Collection } from './seed.ts';
+import { COLLECTIONS, ID_FIELD, seedBooks, withFreshIds } from './seed.ts';
 import { setEnv } from '../../support/env.ts';
 
 export type { FaultMatch, Violation } from '../kit/openapi-standin.ts';
@@ -44,65 +44,36 @@ export interface XeroStandIn extends OpenApiStandIn<keyof typeof LOGGED> {
 
 type Handler = (books: XeroBooks, call: ApiCall<XeroApi, Consent>) => Answer;
 
-const list =
-  (collection: Collection): Handler =>
-  (books, { query, headers }) =>
-    books.list(collection, query, headers['if-modified-since']);
-const one =
-  (collection: Collection, param: string): Handler =>
-  (books, { pathParams }) =>
-    books.one(collection, pathParams[param] ?? '');
-
-/** Xero's three writes of a collection: PUT creates, POST creates or updates, POST to a record updates it. */
-function writes(collection: 'Invoices' | 'Contacts' | 'ManualJournals', param: string): [Handler, Handler, Handler] {
-  return [
-    (books, { body }) => books.save(collection, body, null, true),
-    (books, { body }) => books.save(collection, body, null, false),
-    (books, { body, pathParams }) => books.save(collection, body, pathParams[param] ?? '', false),
-  ];
+/**
+ * The operations the stand-in implements, by the contract's method and path template: every collection is listed and
+ * read by id; invoices, contacts and manual journals are written as Xero does (PUT creates, POST creates or updates,
+ * POST to a record updates it); invoices and manual journals serve their attachments.
+ */
+function handlers(): Record<string, Handler> {
+  const table: Record<string, Handler> = {
+    'GET /Organisation': (books) => books.organisationAnswer(),
+    'GET /Reports/BalanceSheet': (books, { query }) => books.balanceSheet(query),
+    'GET /Reports/ProfitAndLoss': (books, { query }) => books.profitAndLoss(query),
+  };
+  for (const collection of COLLECTIONS) {
+    const id = ID_FIELD[collection];
+    table[`GET /${collection}`] = (books, { query, headers }) => books.list(collection, query, headers['if-modified-since']);
+    table[`GET /${collection}/{${id}}`] = (books, { pathParams }) => books.one(collection, pathParams[id] ?? '');
+  }
+  for (const collection of WRITABLE) {
+    const id = ID_FIELD[collection];
+    table[`PUT /${collection}`] = (books, { body }) => books.save(collection, body, null, true);
+    table[`POST /${collection}`] = (books, { body }) => books.save(collection, body, null, false);
+    table[`POST /${collection}/{${id}}`] = (books, { body, pathParams }) => books.save(collection, body, pathParams[id] ?? '', false);
+  }
+  for (const parent of ['Invoices', 'ManualJournals'] as const) {
+    const id = ID_FIELD[parent];
+    table[`GET /${parent}/{${id}}/Attachments`] = (books, { pathParams }) => books.attachmentsOf(parent, pathParams[id] ?? '');
+    table[`GET /${parent}/{${id}}/Attachments/{AttachmentID}`] = (books, { pathParams }) =>
+      books.attachmentFile(parent, pathParams[id] ?? '', pathParams.AttachmentID ?? '');
+  }
+  return table;
 }
-const [createContacts, updateOrCreateContacts, updateContact] = writes('Contacts', 'ContactID');
-const [createInvoices, updateOrCreateInvoices, updateInvoice] = writes('Invoices', 'InvoiceID');
-const [createManualJournals, updateOrCreateManualJournals, updateManualJournal] = writes('ManualJournals', 'ManualJournalID');
-
-/** The operations the stand-in implements, by the contract's operationId. */
-const HANDLERS: Readonly<Record<string, Handler>> = {
-  getAccounts: list('Accounts'),
-  getAccount: one('Accounts', 'AccountID'),
-  getContacts: list('Contacts'),
-  getContact: one('Contacts', 'ContactID'),
-  createContacts,
-  updateOrCreateContacts,
-  updateContact,
-  getInvoices: list('Invoices'),
-  getInvoice: one('Invoices', 'InvoiceID'),
-  createInvoices,
-  updateOrCreateInvoices,
-  updateInvoice,
-  getInvoiceAttachments: (books, { pathParams: params }) => books.attachmentsOf('Invoices', params.InvoiceID ?? ''),
-  getInvoiceAttachmentById: (books, { pathParams: params }) => books.attachmentFile('Invoices', params.InvoiceID ?? '', params.AttachmentID ?? ''),
-  getCreditNotes: list('CreditNotes'),
-  getCreditNote: one('CreditNotes', 'CreditNoteID'),
-  getPayments: list('Payments'),
-  getPayment: one('Payments', 'PaymentID'),
-  getBankTransfers: list('BankTransfers'),
-  getManualJournals: list('ManualJournals'),
-  getManualJournal: one('ManualJournals', 'ManualJournalID'),
-  createManualJournals,
-  updateOrCreateManualJournals,
-  updateManualJournal,
-  getManualJournalAttachments: (books, { pathParams: params }) => books.attachmentsOf('ManualJournals', params.ManualJournalID ?? ''),
-  getManualJournalAttachmentById: (books, { pathParams: params }) =>
-    books.attachmentFile('ManualJournals', params.ManualJournalID ?? '', params.AttachmentID ?? ''),
-  getTaxRates: list('TaxRates'),
-  getTrackingCategories: list('TrackingCategories'),
-  getCurrencies: list('Currencies'),
-  getEmployees: list('Employees'),
-  getEmployee: one('Employees', 'EmployeeID'),
-  getOrganisations: (books) => books.organisationAnswer(),
-  getReportBalanceSheet: (books, { query }) => books.balanceSheet(query),
-  getReportProfitAndLoss: (books, { query }) => books.profitAndLoss(query),
-};
 
 const ACCOUNTING = '/api.xro/2.0';
 const CONSENT = '/identity/connect/authorize';
@@ -137,10 +108,10 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
   const identity = new XeroIdentity(tenants);
   const tenantOf = (call: ApiCall<XeroApi, Consent>): string => call.headers['xero-tenant-id'] ?? '';
   const operations: Record<string, OperationHandler<XeroApi, Consent>> = {
-    getConnections: ({ grant }) => ({ status: 200, body: identity.connections(grant) }),
+    'GET /Connections': ({ grant }) => ({ status: 200, body: identity.connections(grant) }),
   };
-  for (const [id, handler] of Object.entries(HANDLERS)) {
-    operations[id] = (call) => {
+  for (const [operation, handler] of Object.entries(handlers())) {
+    operations[operation] = (call) => {
       const books = organisations.get(tenantOf(call));
       if (books === undefined) throw new Error('authorize() lets no call reach an unknown organisation');
       return handler(books, call);
