@@ -12,7 +12,7 @@ import type { Answer } from '../kit/server.ts';
 import { clone, computeDocument, contactSummary, ID_FIELD, newInvoice, round2, type Collection, type Json, type Seed } from './seed.ts';
 import { matches, parseWhere, sortBy, WhereError } from '../../../packages/sandbox/src/simulators/xero/where.ts';
 // Xero's 400 for a record it refuses: one shape for the stand-in and the simulator.
-import { validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
+import { queryParseError, validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
 
 export type { Answer } from '../kit/server.ts';
 
@@ -63,20 +63,18 @@ const CONTACT_FIELDS = [
   'BankAccountDetails',
 ];
 
-export class XeroBooks {
-  readonly tenantId: string;
+/** The records are live (`all`, `get`): tests read and compare against them. */
+export class XeroBooks extends RecordStore<Collection> {
   readonly organisation: Json;
   readonly attachments: Record<string, Json[]>;
   private readonly report: Json;
-  private readonly records: RecordStore<Collection>;
   private readonly clock = new MonotonicClock();
 
   constructor(seed: Seed) {
+    super(ID_FIELD, seed.collections);
     this.organisation = seed.organisation;
-    this.tenantId = str(seed.organisation.OrganisationID);
     this.attachments = seed.attachments;
     this.report = seed.report;
-    this.records = new RecordStore(ID_FIELD, seed.collections);
   }
 
   /** Xero's clock: now, but never twice the same millisecond. */
@@ -84,18 +82,9 @@ export class XeroBooks {
     return this.clock.now();
   }
 
-  /** The live records of a collection (tests read and compare against them). */
-  all(collection: Collection): Json[] {
-    return this.records.all(collection);
-  }
-
-  get(collection: Collection, id: string): Json | undefined {
-    return this.records.get(collection, id);
-  }
-
   /** Changes a record as someone in Xero's app would: totals recomputed, UpdatedDateUTC moved. */
   change(collection: Collection, id: string, edit: (record: Json) => void): Json {
-    const record = this.records.get(collection, id);
+    const record = this.get(collection, id);
     if (record === undefined) throw new Error(`no ${collection} ${id}`);
     edit(record);
     if (collection === 'Invoices' || collection === 'CreditNotes') computeDocument(record, this.all('TaxRates'));
@@ -124,7 +113,7 @@ export class XeroBooks {
       if (order !== null && order.trim() !== '') records = sortBy(records, order);
     } catch (error) {
       if (!(error instanceof WhereError)) throw error;
-      return { status: 400, body: { ErrorNumber: 16, Type: 'QueryParseException', Message: error.message } };
+      return queryParseError(error.message);
     }
     const page = query.get('page');
     if (page !== null) records = pageOf(records, Number(page), PAGE);
@@ -135,7 +124,7 @@ export class XeroBooks {
   }
 
   one(collection: Collection, id: string): Answer {
-    const record = this.records.get(collection, id);
+    const record = this.get(collection, id);
     return record === undefined ? notFound() : { status: 200, body: this.envelope(collection, [clone(record)]) };
   }
 
@@ -146,7 +135,7 @@ export class XeroBooks {
 
   /** GET …/Attachments/{AttachmentID}: the file itself. */
   attachmentFile(parent: Collection, id: string, attachmentId: string): Answer {
-    const attachment = this.records.has(parent, id) ? (this.attachments[id] ?? []).find((a) => a.AttachmentID === attachmentId) : undefined;
+    const attachment = this.has(parent, id) ? (this.attachments[id] ?? []).find((a) => a.AttachmentID === attachmentId) : undefined;
     if (attachment === undefined) return notFound();
     return { status: 200, body: XeroBooks.fileOf(attachment), headers: { 'content-type': str(attachment.MimeType) || 'application/octet-stream' } };
   }
@@ -157,7 +146,7 @@ export class XeroBooks {
    * that a new file moves it, and the connector does not count on it).
    */
   attach(parent: 'Invoices' | 'ManualJournals', id: string, fileName: string, mimeType = 'application/pdf'): Json {
-    const record = this.records.get(parent, id);
+    const record = this.get(parent, id);
     if (record === undefined) throw new Error(`no ${parent} ${id}`);
     const attachment: Json = {
       AttachmentID: randomUUID(),
@@ -174,7 +163,7 @@ export class XeroBooks {
   }
 
   attachmentsOf(parent: Collection, id: string): Answer {
-    if (!this.records.has(parent, id)) return notFound();
+    if (!this.has(parent, id)) return notFound();
     return { status: 200, body: { Attachments: (this.attachments[id] ?? []).map(clone) } };
   }
 
@@ -189,7 +178,7 @@ export class XeroBooks {
     const saved: Json[] = [];
     for (const item of items) {
       const id = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
-      const existing = id === null ? undefined : this.records.get(collection, id);
+      const existing = id === null ? undefined : this.get(collection, id);
       if (id !== null && existing === undefined) return notFound();
       if (createOnly && existing !== undefined)
         return validationError([`${collection} ${id ?? ''} already exists: use POST to update it`], { [idField]: id });
@@ -205,7 +194,7 @@ export class XeroBooks {
     }
     for (const record of saved) {
       record.UpdatedDateUTC = msDate(this.now());
-      this.records.put(collection, record);
+      this.put(collection, record);
     }
     return { status: 200, body: this.envelope(collection, saved.map(clone)) };
   }
@@ -240,7 +229,7 @@ export class XeroBooks {
   private checkLine(line: Json, refusal: Refusal): void {
     if (this.accountFor(line) === undefined)
       refusal.push(`Account code '${str(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
-    if (line.TaxType !== undefined && !this.records.has('TaxRates', str(line.TaxType))) {
+    if (line.TaxType !== undefined && !this.has('TaxRates', str(line.TaxType))) {
       refusal.push(`The TaxType code '${str(line.TaxType)}' does not exist or cannot be used for this type of transaction.`);
     }
     for (const tracking of (Array.isArray(line.Tracking) ? line.Tracking : []) as Json[]) {
@@ -274,7 +263,7 @@ export class XeroBooks {
       ref === null
         ? undefined
         : typeof ref.ContactID === 'string'
-          ? this.records.get('Contacts', ref.ContactID)
+          ? this.get('Contacts', ref.ContactID)
           : this.all('Contacts').find((c) => c.Name === ref.Name);
     if (contact === undefined)
       refusal.push(ref === null ? 'A Contact must be specified for this type of transaction' : 'The contact could not be found.');
@@ -313,7 +302,7 @@ export class XeroBooks {
     record.Status = to;
     record.CurrencyCode ??= this.organisation.BaseCurrency;
     if (record.Type === 'ACCREC' && (typeof record.InvoiceNumber !== 'string' || record.InvoiceNumber === ''))
-      record.InvoiceNumber = `INV-${String(this.records.size('Invoices') + 1).padStart(4, '0')}`;
+      record.InvoiceNumber = `INV-${String(this.size('Invoices') + 1).padStart(4, '0')}`;
     computeDocument(record, this.all('TaxRates'));
     return refusal;
   }
