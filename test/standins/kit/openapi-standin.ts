@@ -110,9 +110,6 @@ export function storedTokens<S>(issued: Issued<S>): { accessToken: string; refre
   return { accessToken: issued.accessToken, refreshToken: issued.refreshToken ?? '', expiresAt: new Date(issued.expiresAt ?? 0).toISOString() };
 }
 
-export const htmlAnswer = (status: number, html: string): Answer => ({ status, body: html, headers: { 'content-type': 'text/html; charset=utf-8' } });
-export const redirectAnswer = (location: string): Answer => ({ status: 302, headers: { location } });
-
 const matchesFault = ({ match }: Fault, method: string, path: string): boolean =>
   (match.method === undefined || match.method === method) &&
   (match.path === undefined || (typeof match.path === 'string' ? path.startsWith(match.path) : match.path.test(path)));

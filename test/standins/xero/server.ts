@@ -22,6 +22,7 @@ import {
   type OpenApiStandIn,
   type OperationHandler,
 } from '../kit/openapi-standin.ts';
+import { consentAnswer } from '../kit/consent.ts';
 import type { OAuthClient } from '../kit/oauth.ts';
 import { XeroIdentity, xeroProblem, type Consent, type Tenant } from './oauth.ts';
 import { COLLECTIONS, ID_FIELD, seedBooks, withFreshIds } from './seed.ts';
@@ -76,7 +77,6 @@ function handlers(): Record<string, Handler> {
 }
 
 const ACCOUNTING = '/api.xro/2.0';
-const CONSENT = '/identity/connect/authorize';
 
 /** Where a request path goes: the Accounting API, or the identity API's /connections (whatever its case). */
 function route(path: string): { api: XeroApi; path: string } | null {
@@ -135,10 +135,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
       notFound,
     },
     token: { path: '/connect/token', schema: { api: 'identity', component: 'AccessToken' } },
-    pages: async (method, url, body) => {
-      if (url.pathname !== CONSENT) return null;
-      return method === 'POST' ? identity.decide(new URLSearchParams(await body())) : identity.consentPage(url.searchParams);
-    },
+    pages: (method, url, body) => consentAnswer(identity.consent, method, url, body),
     logged: LOGGED,
     idempotency: { header: 'idempotency-key', scope: tenantOf },
   });
