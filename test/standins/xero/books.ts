@@ -7,21 +7,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
-import { clone, COLLECTIONS, computeDocument, ID_FIELD, round2, str, type Collection, type Json, type Seed } from './seed.ts';
+import { changedSince, isObject, MonotonicClock, pageOf, RecordStore, str } from '../kit/collections.ts';
+import type { Answer } from '../kit/server.ts';
+import { clone, computeDocument, contactSummary, ID_FIELD, newInvoice, round2, type Collection, type Json, type Seed } from './seed.ts';
 import { matches, parseWhere, sortBy, WhereError } from '../../../packages/sandbox/src/simulators/xero/where.ts';
 // Xero's 400 for a record it refuses: one shape for the stand-in and the simulator.
-import { validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
+import { queryParseError, validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
 
-export interface Answer {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type { Answer } from '../kit/server.ts';
 
 const PAGE = 100;
+/** The collections the connector writes. */
+export const WRITABLE = ['Invoices', 'Contacts', 'ManualJournals'] as const;
+type Writable = (typeof WRITABLE)[number];
 const PROVIDER = 'Ledgerport Xero stand-in';
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const notFound = (): Answer => ({
   status: 404,
@@ -38,43 +37,54 @@ function dayMillis(value: unknown): number | null {
 
 type Refusal = string[];
 
-export class XeroBooks {
-  readonly tenantId: string;
+/** Fields a write sets as sent (an invoice's Type only when it is created). */
+const INVOICE_FIELDS = [
+  'Type',
+  'InvoiceNumber',
+  'Reference',
+  'CurrencyCode',
+  'CurrencyRate',
+  'LineAmountTypes',
+  'Url',
+  'SentToContact',
+  'BrandingThemeID',
+];
+const CONTACT_FIELDS = [
+  'Name',
+  'FirstName',
+  'LastName',
+  'EmailAddress',
+  'TaxNumber',
+  'DefaultCurrency',
+  'ContactStatus',
+  'ContactNumber',
+  'AccountNumber',
+  'Website',
+  'BankAccountDetails',
+];
+
+/** The records are live (`all`, `get`): tests read and compare against them. */
+export class XeroBooks extends RecordStore<Collection> {
   readonly organisation: Json;
   readonly attachments: Record<string, Json[]>;
   private readonly report: Json;
-  private readonly records: Record<Collection, Map<string, Json>>;
-  private last = 0;
+  private readonly clock = new MonotonicClock();
 
   constructor(seed: Seed) {
+    super(ID_FIELD, seed.collections);
     this.organisation = seed.organisation;
-    this.tenantId = String(seed.organisation.OrganisationID);
     this.attachments = seed.attachments;
     this.report = seed.report;
-    this.records = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map(seed.collections[c].map((r) => [str(r[ID_FIELD[c]]), r]))])) as Record<
-      Collection,
-      Map<string, Json>
-    >;
   }
 
   /** Xero's clock: now, but never twice the same millisecond. */
   now(): number {
-    this.last = Math.max(Date.now(), this.last + 1);
-    return this.last;
-  }
-
-  /** The live records of a collection (tests read and compare against them). */
-  all(collection: Collection): Json[] {
-    return [...this.records[collection].values()];
-  }
-
-  get(collection: Collection, id: string): Json | undefined {
-    return this.records[collection].get(id);
+    return this.clock.now();
   }
 
   /** Changes a record as someone in Xero's app would: totals recomputed, UpdatedDateUTC moved. */
   change(collection: Collection, id: string, edit: (record: Json) => void): Json {
-    const record = this.records[collection].get(id);
+    const record = this.get(collection, id);
     if (record === undefined) throw new Error(`no ${collection} ${id}`);
     edit(record);
     if (collection === 'Invoices' || collection === 'CreditNotes') computeDocument(record, this.all('TaxRates'));
@@ -92,10 +102,7 @@ export class XeroBooks {
     if (collection === 'Accounts' || collection === 'TrackingCategories') records = records.filter((r) => r.Status !== 'DELETED');
     if (collection === 'Contacts' && !archived) records = records.filter((r) => r.ContactStatus !== 'ARCHIVED');
     if (collection === 'TrackingCategories' && !archived) records = records.filter((r) => r.Status !== 'ARCHIVED');
-    if (since !== undefined) {
-      const from = Date.parse(since);
-      records = records.filter((r) => (xeroMillis(r.UpdatedDateUTC ?? r.CreatedDateUTC) ?? Number.POSITIVE_INFINITY) >= from);
-    }
+    records = changedSince(records, since, (r) => xeroMillis(r.UpdatedDateUTC ?? r.CreatedDateUTC));
     try {
       const where = query.get('where');
       if (where !== null && where.trim() !== '') {
@@ -106,13 +113,10 @@ export class XeroBooks {
       if (order !== null && order.trim() !== '') records = sortBy(records, order);
     } catch (error) {
       if (!(error instanceof WhereError)) throw error;
-      return { status: 400, body: { ErrorNumber: 16, Type: 'QueryParseException', Message: error.message } };
+      return queryParseError(error.message);
     }
     const page = query.get('page');
-    if (page !== null) {
-      const n = Math.max(1, Number(page));
-      records = records.slice((n - 1) * PAGE, n * PAGE);
-    }
+    if (page !== null) records = pageOf(records, Number(page), PAGE);
     const copies = records.map(clone);
     // Lists of documents carry line items only when paged (or fetched by id).
     if (page === null && (collection === 'Invoices' || collection === 'CreditNotes')) for (const r of copies) delete r.LineItems;
@@ -120,7 +124,7 @@ export class XeroBooks {
   }
 
   one(collection: Collection, id: string): Answer {
-    const record = this.records[collection].get(id);
+    const record = this.get(collection, id);
     return record === undefined ? notFound() : { status: 200, body: this.envelope(collection, [clone(record)]) };
   }
 
@@ -131,7 +135,7 @@ export class XeroBooks {
 
   /** GET …/Attachments/{AttachmentID}: the file itself. */
   attachmentFile(parent: Collection, id: string, attachmentId: string): Answer {
-    const attachment = this.records[parent].has(id) ? (this.attachments[id] ?? []).find((a) => a.AttachmentID === attachmentId) : undefined;
+    const attachment = this.has(parent, id) ? (this.attachments[id] ?? []).find((a) => a.AttachmentID === attachmentId) : undefined;
     if (attachment === undefined) return notFound();
     return { status: 200, body: XeroBooks.fileOf(attachment), headers: { 'content-type': str(attachment.MimeType) || 'application/octet-stream' } };
   }
@@ -142,7 +146,7 @@ export class XeroBooks {
    * that a new file moves it, and the connector does not count on it).
    */
   attach(parent: 'Invoices' | 'ManualJournals', id: string, fileName: string, mimeType = 'application/pdf'): Json {
-    const record = this.records[parent].get(id);
+    const record = this.get(parent, id);
     if (record === undefined) throw new Error(`no ${parent} ${id}`);
     const attachment: Json = {
       AttachmentID: randomUUID(),
@@ -159,7 +163,7 @@ export class XeroBooks {
   }
 
   attachmentsOf(parent: Collection, id: string): Answer {
-    if (!this.records[parent].has(id)) return notFound();
+    if (!this.has(parent, id)) return notFound();
     return { status: 200, body: { Attachments: (this.attachments[id] ?? []).map(clone) } };
   }
 
@@ -168,13 +172,13 @@ export class XeroBooks {
   }
 
   /** Saves records of a write body one by one, all or nothing as Xero does with summarizeErrors. */
-  save(collection: 'Invoices' | 'Contacts' | 'ManualJournals', body: unknown, pathId: string | null, createOnly: boolean): Answer {
+  save(collection: Writable, body: unknown, pathId: string | null, createOnly: boolean): Answer {
     const items = isObject(body) && Array.isArray(body[collection]) ? (body[collection] as unknown[]).filter(isObject) : [];
     const idField = ID_FIELD[collection];
     const saved: Json[] = [];
     for (const item of items) {
       const id = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
-      const existing = id === null ? undefined : this.records[collection].get(id);
+      const existing = id === null ? undefined : this.get(collection, id);
       if (id !== null && existing === undefined) return notFound();
       if (createOnly && existing !== undefined)
         return validationError([`${collection} ${id ?? ''} already exists: use POST to update it`], { [idField]: id });
@@ -190,29 +194,14 @@ export class XeroBooks {
     }
     for (const record of saved) {
       record.UpdatedDateUTC = msDate(this.now());
-      this.records[collection].set(str(record[idField]), record);
+      this.put(collection, record);
     }
     return { status: 200, body: this.envelope(collection, saved.map(clone)) };
   }
 
-  private fresh(collection: 'Invoices' | 'Contacts' | 'ManualJournals'): Json {
+  private fresh(collection: Writable): Json {
     const id = randomUUID();
-    if (collection === 'Invoices') {
-      return {
-        InvoiceID: id,
-        Payments: [],
-        CreditNotes: [],
-        Prepayments: [],
-        Overpayments: [],
-        HasErrors: false,
-        IsDiscounted: false,
-        HasAttachments: false,
-        Status: 'DRAFT',
-        LineAmountTypes: 'Exclusive',
-        LineItems: [],
-        CurrencyRate: 1,
-      };
-    }
+    if (collection === 'Invoices') return { InvoiceID: id, ...newInvoice() };
     if (collection === 'Contacts') {
       return {
         ContactID: id,
@@ -240,7 +229,7 @@ export class XeroBooks {
   private checkLine(line: Json, refusal: Refusal): void {
     if (this.accountFor(line) === undefined)
       refusal.push(`Account code '${str(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
-    if (line.TaxType !== undefined && !this.records.TaxRates.has(str(line.TaxType))) {
+    if (line.TaxType !== undefined && !this.has('TaxRates', str(line.TaxType))) {
       refusal.push(`The TaxType code '${str(line.TaxType)}' does not exist or cannot be used for this type of transaction.`);
     }
     for (const tracking of (Array.isArray(line.Tracking) ? line.Tracking : []) as Json[]) {
@@ -274,21 +263,11 @@ export class XeroBooks {
       ref === null
         ? undefined
         : typeof ref.ContactID === 'string'
-          ? this.records.Contacts.get(ref.ContactID)
+          ? this.get('Contacts', ref.ContactID)
           : this.all('Contacts').find((c) => c.Name === ref.Name);
     if (contact === undefined)
       refusal.push(ref === null ? 'A Contact must be specified for this type of transaction' : 'The contact could not be found.');
-    return contact === undefined
-      ? undefined
-      : {
-          ContactID: contact.ContactID,
-          Name: contact.Name,
-          Addresses: [],
-          Phones: [],
-          ContactGroups: [],
-          ContactPersons: [],
-          HasValidationErrors: false,
-        };
+    return contact === undefined ? undefined : contactSummary(contact);
   }
 
   private applyInvoice(record: Json, item: Json, existing: Json | undefined): Refusal {
@@ -308,19 +287,7 @@ export class XeroBooks {
       const contact = this.contactRef(item, refusal);
       if (contact !== undefined) record.Contact = contact;
     }
-    for (const field of [
-      'Type',
-      'InvoiceNumber',
-      'Reference',
-      'CurrencyCode',
-      'CurrencyRate',
-      'LineAmountTypes',
-      'Url',
-      'SentToContact',
-      'BrandingThemeID',
-    ]) {
-      if (field in item && !(field === 'Type' && existing !== undefined)) record[field] = item[field];
-    }
+    for (const field of INVOICE_FIELDS) if (field in item && !(field === 'Type' && existing !== undefined)) record[field] = item[field];
     this.setDate(record, item, 'Date', refusal);
     this.setDate(record, item, 'DueDate', refusal);
     if (record.Date === undefined) this.setDate(record, { Date: new Date(this.now()).toISOString().slice(0, 10) }, 'Date', refusal);
@@ -335,7 +302,7 @@ export class XeroBooks {
     record.Status = to;
     record.CurrencyCode ??= this.organisation.BaseCurrency;
     if (record.Type === 'ACCREC' && (typeof record.InvoiceNumber !== 'string' || record.InvoiceNumber === ''))
-      record.InvoiceNumber = `INV-${String(this.records.Invoices.size + 1).padStart(4, '0')}`;
+      record.InvoiceNumber = `INV-${String(this.size('Invoices') + 1).padStart(4, '0')}`;
     computeDocument(record, this.all('TaxRates'));
     return refusal;
   }
@@ -343,21 +310,7 @@ export class XeroBooks {
   private applyContact(record: Json, item: Json, existing: Json | undefined): Refusal {
     const refusal: Refusal = [];
     if (existing === undefined && (typeof item.Name !== 'string' || item.Name.trim() === '')) refusal.push('The contact name must be specified.');
-    for (const field of [
-      'Name',
-      'FirstName',
-      'LastName',
-      'EmailAddress',
-      'TaxNumber',
-      'DefaultCurrency',
-      'ContactStatus',
-      'ContactNumber',
-      'AccountNumber',
-      'Website',
-      'BankAccountDetails',
-    ]) {
-      if (field in item) record[field] = item[field];
-    }
+    for (const field of CONTACT_FIELDS) if (field in item) record[field] = item[field];
     for (const field of ['Addresses', 'Phones', 'ContactPersons']) if (Array.isArray(item[field])) record[field] = clone(item[field]);
     const name = str(record.Name).toLowerCase();
     const taken = this.all('Contacts').some(

@@ -16,12 +16,19 @@ const CONTRACTS = new URL('../../contracts/xero/', import.meta.url);
 
 const load = (file: string): Record<string, unknown> => JSON.parse(readFileSync(new URL(file, CONTRACTS), 'utf8')) as Record<string, unknown>;
 
+let accounting: Record<string, unknown> | null = null;
 let shared: XeroContract | null = null;
+
+/** The Accounting API's description, parsed once (its examples seed the stand-in). */
+export function accountingDocument(): Record<string, unknown> {
+  accounting ??= load('xero_accounting.json');
+  return accounting;
+}
 
 /** One parsed contract per process: compiling schemas is the slow part. */
 export function xeroContract(): XeroContract {
   shared ??= new OpenApiContract<XeroApi>(
-    { accounting: load('xero_accounting.json'), identity: load('xero-identity.json') },
+    { accounting: accountingDocument(), identity: load('xero-identity.json') },
     { caseInsensitive: ['identity'] },
   );
   return shared;

@@ -4,20 +4,32 @@
  * credentials as HTTP Basic or in the form, and the organisations each grant reaches.
  */
 import { randomUUID } from 'node:crypto';
-import { consentPage, errorPage, escapeHtml, OAuthServer, randomToken, redirectBack, type Grant, type OAuthClient } from '../kit/oauth.ts';
+import type { ConsentFlow } from '../kit/consent.ts';
+import { escapeHtml, OAuthServer, randomToken, type BearerCheck, type Grant } from '../kit/oauth.ts';
+import { storedTokens } from '../kit/openapi-standin.ts';
+import type { Answer } from '../kit/server.ts';
 
 export type { OAuthClient } from '../kit/oauth.ts';
+
+/** Xero's problem answer (401, 403, 500). */
+export const xeroProblem = (status: number, title: string, detail: string): Answer => ({
+  status,
+  body: { Type: null, Title: title, Status: status, Detail: detail },
+});
 export interface Tenant {
   id: string;
   name: string;
 }
 
 /** What a Xero grant reaches: the organisations ticked, under one auth event. */
-interface Consent {
+export interface Consent {
   tenants: string[];
   authEventId: string;
   createdAt: string;
 }
+
+/** A consent to `tenants`, given now in one auth event. */
+const consentTo = (tenants: string[]): Consent => ({ tenants, authEventId: randomUUID(), createdAt: new Date().toISOString() });
 
 export const ACCESS_TOKEN_SECONDS = 1800;
 
@@ -47,78 +59,46 @@ export class XeroIdentity {
   });
 
   private readonly tenants: readonly Tenant[];
+  /** The consent page (/identity/connect/authorize): the organisations to tick, Allow or Cancel. */
+  readonly consent: ConsentFlow<Consent>;
 
   constructor(tenants: readonly Tenant[]) {
     this.tenants = tenants;
-  }
-
-  /** GET /identity/connect/authorize: the consent page, or an error page for a bad client. */
-  consentPage(query: URLSearchParams): { status: number; html: string } {
-    const problem =
-      query.get('response_type') !== 'code'
-        ? 'response_type must be code.'
-        : this.oauth.clientProblem(query.get('client_id'), query.get('redirect_uri'));
-    if (problem !== null) return { status: 400, html: errorPage('Sign-in failed', problem) };
-    const boxes = this.tenants
-      .map((t) => `<label><input type="checkbox" name="tenant" value="${escapeHtml(t.id)}" checked> ${escapeHtml(t.name)}</label>`)
-      .join('<br>\n');
-    const hidden = Object.fromEntries(['client_id', 'redirect_uri', 'scope', 'state'].map((name) => [name, query.get(name) ?? '']));
-    return {
-      status: 200,
-      html: consentPage({
-        title: 'Xero stand-in: allow access',
-        intro: `An app wants access to your organisations (${escapeHtml(query.get('scope') ?? '')}).`,
-        action: '/identity/connect/authorize',
-        hidden,
-        choices: `<fieldset><legend>Organisations</legend>\n${boxes}\n</fieldset>`,
-        allowLabel: 'Allow access',
-        denyLabel: 'Cancel',
-      }),
+    const boxes = tenants.map(
+      (t) => `<label><input type="checkbox" name="tenant" value="${escapeHtml(t.id)}" checked> ${escapeHtml(t.name)}</label>`,
+    );
+    this.consent = {
+      oauth: this.oauth,
+      path: '/identity/connect/authorize',
+      title: 'Xero stand-in: allow access',
+      failedTitle: 'Sign-in failed',
+      intro: (query) => `An app wants access to your organisations (${escapeHtml(query.get('scope') ?? '')}).`,
+      choices: `<fieldset><legend>Organisations</legend>\n${boxes.join('<br>\n')}\n</fieldset>`,
+      allowLabel: 'Allow access',
+      denyLabel: 'Cancel',
+      allowed: (form) => {
+        const chosen = form.getAll('tenant').filter((id) => tenants.some((t) => t.id === id));
+        if (chosen.length === 0) return { title: 'Choose an organisation', problem: 'Tick at least one organisation to allow access.' };
+        return { subject: consentTo(chosen) };
+      },
+      returnsScope: true,
     };
   }
 
-  /** POST /identity/connect/authorize: the user's answer, as the redirect back to the app (or an error page). */
-  decide(form: URLSearchParams): { status: number; location?: string; html?: string } {
-    const clientId = form.get('client_id');
-    const redirectUri = form.get('redirect_uri');
-    const problem = this.oauth.clientProblem(clientId, redirectUri);
-    if (problem !== null || clientId === null || redirectUri === null) return { status: 400, html: errorPage('Sign-in failed', problem ?? '') };
-    const state = form.get('state');
-    const scope = form.get('scope');
-    const back: Record<string, string> = {};
-    if (form.get('decision') !== 'allow') {
-      back.error = 'access_denied';
-    } else {
-      const chosen = form.getAll('tenant').filter((id) => this.tenants.some((t) => t.id === id));
-      if (chosen.length === 0) return { status: 400, html: errorPage('Choose an organisation', 'Tick at least one organisation to allow access.') };
-      back.code = this.oauth.code(this.grant(clientId, chosen, scope ?? ''), redirectUri);
-      if (scope !== null) back.scope = scope;
-    }
-    if (state !== null) back.state = state;
-    return { status: 302, location: redirectBack(redirectUri, back) };
-  }
-
-  private grant(clientId: string, tenants: string[], scope: string): Grant<Consent> {
-    return this.oauth.grant(clientId, { tenants, authEventId: randomUUID(), createdAt: new Date().toISOString() }, scope);
-  }
-
   /** Tokens for a client and organisations without the consent page (tests that start linked). */
-  issueTokens(
-    clientId: string,
-    tenantIds: readonly string[],
-    scope = 'offline_access accounting.transactions',
-  ): { accessToken: string; refreshToken: string; expiresAt: string } {
-    const issued = this.oauth.issue(this.grant(clientId, [...tenantIds], scope));
-    return { accessToken: issued.accessToken, refreshToken: issued.refreshToken ?? '', expiresAt: new Date(issued.expiresAt ?? 0).toISOString() };
+  issueTokens(clientId: string, tenantIds: readonly string[], scope = 'offline_access accounting.transactions'): ReturnType<typeof storedTokens> {
+    return storedTokens(this.oauth.issue(this.oauth.grant(clientId, consentTo([...tenantIds]), scope)));
   }
 
-  /** The grant behind a bearer token, or why there is none (in Xero's words). */
-  authenticate(authorization: string | undefined): { grant: Grant<Consent> } | { problem: string } {
-    const check = this.oauth.bearer(authorization);
-    if (check.ok) return { grant: check.grant };
-    if (check.reason === 'missing') return { problem: 'No bearer token' };
-    if (check.reason === 'unknown') return { problem: 'TokenInvalid: the token is unknown' };
-    return { problem: `TokenExpired: token expired at ${new Date(check.expiresAt ?? 0).toISOString()}` };
+  /** Xero's 401 for a missing, unknown or expired bearer token. */
+  static unauthorized(check: Exclude<BearerCheck<Consent>, { ok: true }>): Answer {
+    const detail =
+      check.reason === 'missing'
+        ? 'No bearer token'
+        : check.reason === 'unknown'
+          ? 'TokenInvalid: the token is unknown'
+          : `TokenExpired: token expired at ${new Date(check.expiresAt ?? 0).toISOString()}`;
+    return { ...xeroProblem(401, 'Unauthorized', detail), headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
   }
 
   /** GET /connections for a grant. */
@@ -133,9 +113,5 @@ export class XeroIdentity {
       createdDateUtc: createdAt,
       updatedDateUtc: createdAt,
     }));
-  }
-
-  registerClient(client: OAuthClient): void {
-    this.oauth.register(client);
   }
 }

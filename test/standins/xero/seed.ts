@@ -7,10 +7,15 @@
  * same) fill the books beyond a page: more than 100 bills, their payments,
  * credit notes and journals.
  */
-import { readFileSync } from 'node:fs';
 import { msDate } from '../../../src/platforms/xero/dates.ts';
+import { isObject, str, type Json } from '../kit/collections.ts';
+import { exampleAnswers, recordsFromExamples, type ExampleAnswer } from '../kit/examples.ts';
+import { seededRandom, withFreshUuids } from '../kit/random.ts';
+import { accountingDocument } from './contract.ts';
 
-export type Json = Record<string, unknown>;
+export type { Json } from '../kit/collections.ts';
+/** The seeded generator (benchmarks grow the books with it). */
+export { seededRandom as generator } from '../kit/random.ts';
 
 export const COLLECTIONS = [
   'Accounts',
@@ -50,107 +55,10 @@ export interface Seed {
   report: Json;
 }
 
-export interface SeedOptions {
-  tenantId: string;
-  name: string;
-  /** Generated bills (ACCPAY) beyond the examples; default 130, more than one page. */
-  bills?: number;
-  /** Seeds the generator: the same number gives the same books. */
-  seed?: number;
-}
-
 /** The id Xero uses for "no record" (Current Year Earnings in reports, contact examples). */
 export const ZERO_ID = '00000000-0000-0000-0000-000000000000';
-const NOISE = ['ValidationErrors', 'Warnings', 'StatusAttributeString'];
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** A record field as text ('' for anything that is not a string or number). */
-export const str = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 export const clone = <T>(value: T): T => structuredClone(value);
 export const round2 = (value: number): number => Math.round(value * 100) / 100;
-
-/** mulberry32: a small seeded generator, so generated books are the same on every run. */
-export function generator(seed: number): { next(): number; int(max: number): number; uuid(): string; pick<T>(list: readonly T[]): T } {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (max: number): number => Math.floor(next() * max);
-  const hex = (n: number): string => Array.from({ length: n }, () => int(16).toString(16)).join('');
-  return {
-    next,
-    int,
-    uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + int(4)).toString(16)}${hex(3)}-${hex(12)}`,
-    pick: <T>(list: readonly T[]): T => {
-      const value = list[int(list.length)];
-      if (value === undefined) throw new Error('pick from an empty list');
-      return value;
-    },
-  };
-}
-
-/** Every example answer of the accounting contract, by "METHOD /path". */
-function examples(): Map<string, Json> {
-  const document = JSON.parse(readFileSync(new URL('../../contracts/xero/xero_accounting.json', import.meta.url), 'utf8')) as {
-    paths: Record<string, Record<string, unknown>>;
-  };
-  const found = new Map<string, Json>();
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (!isObject(operation) || !isObject(operation.responses)) continue;
-      const ok = operation.responses['200'];
-      const content = isObject(ok) && isObject(ok.content) ? ok.content['application/json'] : undefined;
-      if (!isObject(content) || typeof content.example !== 'string') continue;
-      try {
-        const parsed: unknown = JSON.parse(content.example);
-        if (isObject(parsed)) found.set(`${method.toUpperCase()} ${path}`, parsed);
-      } catch {
-        // A few examples are not JSON ("undefined"); they hold no records.
-      }
-    }
-  }
-  return found;
-}
-
-const RANK: Readonly<Record<string, number>> = { GET: 0, POST: 2, PUT: 2, DELETE: 3 };
-
-function lineCount(record: Json): number {
-  for (const key of ['LineItems', 'JournalLines', 'Options']) if (Array.isArray(record[key])) return record[key].length;
-  return 0;
-}
-
-/** The records of a collection across the examples: lists first, then single records, then write answers. */
-function exampleRecords(all: Map<string, Json>, collection: Collection): Json[] {
-  const idField = ID_FIELD[collection];
-  const sources = [...all.entries()]
-    .filter(([key, body]) => key.split(' ')[1]?.startsWith(`/${collection}`) === true && Array.isArray(body[collection]))
-    .sort(([a], [b]) => {
-      const rank = (key: string): number => (RANK[key.split(' ')[0] ?? ''] ?? 4) + (key.includes('{') ? 1 : 0);
-      return rank(a) - rank(b);
-    });
-  const byId = new Map<string, Json>();
-  for (const [, body] of sources) {
-    for (const item of body[collection] as unknown[]) {
-      if (!isObject(item)) continue;
-      const id = item[idField];
-      if (typeof id !== 'string' || id === '' || id === ZERO_ID) continue;
-      const record = clone(item);
-      for (const noise of NOISE) Reflect.deleteProperty(record, noise);
-      const known = byId.get(id);
-      if (known === undefined) byId.set(id, record);
-      // A later example with the lines a list left out lends them to the first copy.
-      else if (lineCount(record) > lineCount(known)) {
-        for (const key of ['LineItems', 'JournalLines', 'Options']) if (Array.isArray(record[key])) known[key] = record[key];
-      }
-    }
-  }
-  return [...byId.values()];
-}
 
 const ASSET = new Set(['BANK', 'CURRENT', 'FIXED', 'INVENTORY', 'NONCURRENT', 'PREPAYMENT']);
 const LIABILITY = new Set(['CURRLIAB', 'LIABILITY', 'TERMLIAB', 'PAYGLIABILITY', 'SUPERANNUATIONLIABILITY', 'PAYG']);
@@ -180,9 +88,18 @@ class Ledger {
   private nextCode = 800;
   private clock: number;
 
-  constructor(all: Map<string, Json>, base: number) {
+  constructor(answers: readonly ExampleAnswer[], base: number) {
     this.clock = base;
-    this.collections = Object.fromEntries(COLLECTIONS.map((c) => [c, exampleRecords(all, c)])) as Record<Collection, Json[]>;
+    const records = (c: Collection): Json[] =>
+      recordsFromExamples(answers, {
+        under: `/${c}`,
+        key: c,
+        idField: ID_FIELD[c],
+        skipIds: [ZERO_ID],
+        drop: ['ValidationErrors', 'Warnings', 'StatusAttributeString'],
+        details: ['LineItems', 'JournalLines', 'Options'],
+      });
+    this.collections = Object.fromEntries(COLLECTIONS.map((c) => [c, records(c)])) as Record<Collection, Json[]>;
   }
 
   /** A distinct, increasing UpdatedDateUTC for generated records. */
@@ -270,16 +187,7 @@ class Ledger {
       if (!isObject(ref) || typeof ref.ContactID !== 'string' || ref.ContactID === ZERO_ID) return;
       let contact = contacts.find((c) => c.ContactID === ref.ContactID);
       if (contact === undefined) {
-        contact = {
-          ContactID: ref.ContactID,
-          ContactStatus: 'ACTIVE',
-          Name: ref.Name,
-          Addresses: [],
-          Phones: [],
-          ContactGroups: [],
-          ContactPersons: [],
-          HasValidationErrors: false,
-        };
+        contact = { ...contactSummary(ref), ContactStatus: 'ACTIVE' };
         contacts.push(contact);
       }
       contact[supplier ? 'IsSupplier' : 'IsCustomer'] = true;
@@ -361,8 +269,28 @@ export function computeDocument(document: Json, taxRates: readonly Json[]): void
 const SUPPLIERS = ['PowerDirect', 'Swanston Security', 'Capital Cab Co', 'Gable Print', 'Hamilton Smith Ltd', 'Net Connect'];
 const CUSTOMERS = ['Bayside Club', 'City Agency', 'Marine Systems', 'Ridgeway University'];
 const DAY = 86_400_000;
+/** Generated bills (ACCPAY) beyond the examples: more than one page. */
+const BILLS = 130;
 
-function contactSummary(contact: Json): Json {
+/** A new invoice or bill, before its fields. */
+export function newInvoice(): Json {
+  return {
+    Payments: [],
+    CreditNotes: [],
+    Prepayments: [],
+    Overpayments: [],
+    CurrencyRate: 1,
+    HasErrors: false,
+    IsDiscounted: false,
+    HasAttachments: false,
+    Status: 'DRAFT',
+    LineAmountTypes: 'Exclusive',
+    LineItems: [],
+  };
+}
+
+/** A contact as documents and payments name it. */
+export function contactSummary(contact: Json): Json {
   return {
     ContactID: contact.ContactID,
     Name: contact.Name,
@@ -375,8 +303,8 @@ function contactSummary(contact: Json): Json {
 }
 
 /** Records cloned from the examples with new ids: enough bills for several pages, with payments, credits, journals. */
-function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: Record<string, Json[]>): void {
-  const rng = generator(options.seed);
+function generate(ledger: Ledger, attachments: Record<string, Json[]>): void {
+  const rng = seededRandom(20_190_311);
   const c = ledger.collections;
   const template = c.Contacts.find((x) => x.Name === 'Katherine Warren') ?? c.Contacts[0] ?? {};
   const newContact = (name: string, supplier: boolean, n: number): Json => {
@@ -430,21 +358,13 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
       InvoiceID: rng.uuid(),
       InvoiceNumber: type === 'ACCPAY' ? `SUP-${1000 + n}` : `INV-${2000 + n}`,
       Reference: type === 'ACCREC' ? `Order ${n + 1}` : '',
-      Payments: [],
-      CreditNotes: [],
-      Prepayments: [],
-      Overpayments: [],
-      CurrencyRate: 1,
-      HasErrors: false,
-      IsDiscounted: false,
-      HasAttachments: false,
+      ...newInvoice(),
       Contact: contactSummary(contact),
       DateString: new Date(date).toISOString().slice(0, 19),
       Date: msDate(date),
       DueDateString: new Date(date + 30 * DAY).toISOString().slice(0, 19),
       DueDate: msDate(date + 30 * DAY),
       Status: 'AUTHORISED',
-      LineAmountTypes: 'Exclusive',
       LineItems: lines,
       CurrencyCode: 'NZD',
       UpdatedDateUTC: ledger.tick(),
@@ -493,7 +413,7 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
     if (Number(invoice.AmountDue) === 0) invoice.Status = 'PAID';
   };
 
-  const bills = Array.from({ length: options.bills }, (_v, n) => document('ACCPAY', n));
+  const bills = Array.from({ length: BILLS }, (_v, n) => document('ACCPAY', n));
   const invoices = Array.from({ length: 20 }, (_v, n) => document('ACCREC', n));
   c.Invoices.push(...bills, ...invoices);
   bills.forEach((bill, n) => {
@@ -555,12 +475,21 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
 
   // Journals moving money between two accounts, cloned from the posted example.
   const journalTemplate = c.ManualJournals.find((j) => Array.isArray(j.JournalLines) && j.JournalLines.length > 0) ?? {};
+  const line = (LineAmount: number, AccountCode: string): Json => ({
+    LineAmount,
+    AccountCode,
+    AccountID: c.Accounts.find((a) => a.Code === AccountCode)?.AccountID,
+    Description: 'Accrued cost',
+    TaxType: 'NONE',
+    TaxAmount: 0,
+    Tracking: [],
+    IsBlank: false,
+  });
   for (let n = 0; n < 4; n++) {
     const amount = round2(50 + rng.int(100_000) / 100);
     const date = start + rng.int(540) * DAY;
     const debit = rng.pick(expenseCodes);
     const credit = rng.pick(revenueCodes);
-    const accountId = (code: string): unknown => c.Accounts.find((a) => a.Code === code)?.AccountID;
     c.ManualJournals.push({
       ...clone(journalTemplate),
       ManualJournalID: rng.uuid(),
@@ -568,28 +497,7 @@ function generate(ledger: Ledger, options: Required<SeedOptions>, attachments: R
       Status: 'POSTED',
       LineAmountTypes: 'NoTax',
       Narration: `Accrual ${n + 1}`,
-      JournalLines: [
-        {
-          LineAmount: amount,
-          AccountCode: debit,
-          AccountID: accountId(debit),
-          Description: 'Accrued cost',
-          TaxType: 'NONE',
-          TaxAmount: 0,
-          Tracking: [],
-          IsBlank: false,
-        },
-        {
-          LineAmount: -amount,
-          AccountCode: credit,
-          AccountID: accountId(credit),
-          Description: 'Accrued cost',
-          TaxType: 'NONE',
-          TaxAmount: 0,
-          Tracking: [],
-          IsBlank: false,
-        },
-      ],
+      JournalLines: [line(amount, debit), line(-amount, credit)],
       HasAttachments: false,
       UpdatedDateUTC: ledger.tick(),
     });
@@ -625,9 +533,10 @@ function exampleAttachments(all: Map<string, Json>): Record<string, Json[]> {
   return byParent;
 }
 
-export function seedBooks(options: SeedOptions): Seed {
-  const all = examples();
-  const ledger = new Ledger(all, Date.UTC(2024, 0, 1));
+export function seedBooks(tenantId: string, name: string): Seed {
+  const answers = exampleAnswers(accountingDocument());
+  const all = new Map(answers.map(({ method, path, body }) => [`${method} ${path}`, body]));
+  const ledger = new Ledger(answers, Date.UTC(2024, 0, 1));
   const report = clone((all.get('GET /Reports/BalanceSheet')?.Reports as Json[] | undefined)?.[0] ?? {});
   ledger.completeAccounts(report);
   ledger.completeContacts();
@@ -637,25 +546,13 @@ export function seedBooks(options: SeedOptions): Seed {
     const record = ledger.find('Invoices', parent) ?? ledger.find('ManualJournals', parent);
     if (record !== undefined) record.HasAttachments = true;
   }
-  generate(ledger, { bills: 130, seed: 20_190_311, ...options }, attachments);
+  generate(ledger, attachments);
   const organisation = clone((all.get('GET /Organisation')?.Organisations as Json[] | undefined)?.[0] ?? {});
-  Object.assign(organisation, { OrganisationID: options.tenantId, Name: options.name, LegalName: `${options.name} Limited` });
+  Object.assign(organisation, { OrganisationID: tenantId, Name: name, LegalName: `${name} Limited` });
   return { organisation, collections: ledger.collections, attachments, report };
 }
 
 /** The same books under other ids: every UUID replaced consistently (a second organisation). */
 export function withFreshIds(seed: Seed, replace: Readonly<Record<string, string>>, rngSeed: number): Seed {
-  const rng = generator(rngSeed);
-  const map = new Map<string, string>([...Object.entries(replace)].map(([a, b]) => [a.toLowerCase(), b]));
-  map.set(ZERO_ID, ZERO_ID);
-  const text = JSON.stringify(seed).replace(UUID, (id) => {
-    const key = id.toLowerCase();
-    let fresh = map.get(key);
-    if (fresh === undefined) {
-      fresh = rng.uuid();
-      map.set(key, fresh);
-    }
-    return fresh;
-  });
-  return JSON.parse(text) as Seed;
+  return JSON.parse(withFreshUuids(seed, seededRandom(rngSeed), replace, [ZERO_ID])) as Seed;
 }
