@@ -17,14 +17,14 @@
  * (invalid_grant), answer the next N matching requests with 429 (Retry-After) or 5xx, change a record between the
  * connector's read and its write (stale SyncToken).
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Company, qboTime } from './company.ts';
-import { ENTITIES, faultBody, fixture, isEntity, type Entity, type Json } from './fixtures.ts';
+import { Company, qboTime, type CompanyOptions } from './company.ts';
+import { ENTITIES, faultBody, fixture, isEntity, isJson, type Entity, type Json } from './fixtures.ts';
 import { consentPage, errorPage, escapeHtml, OAuthServer, randomToken, redirectBack, type OAuthClient } from '../kit/oauth.ts';
 import { parseQuery, QueryError, runQuery } from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
 import { isReportName, monthlyReport, ReportError } from './report.ts';
 import { contractProblem, CONTRACT, DELETABLE, validate, VOIDABLE, WRITABLE, type Problem } from './validate.ts';
+import { PresignedFiles } from '../kit/presigned-files.ts';
 import { Faults, header, matchesLine, readBody, send, serve, type Answer, type ContentTypes } from '../kit/server.ts';
 
 export type { OAuthClient } from '../kit/oauth.ts';
@@ -57,13 +57,8 @@ export interface FailRule {
   applied?: boolean;
 }
 
-export interface CompanyInput {
-  realmId: string;
-  name?: string;
-  generatedBills?: number;
-  /** Multicurrency on (CompanyCurrency and ExchangeRate records); off by default, as recorded. */
-  multiCurrency?: boolean;
-}
+/** A company of the stand-in: its realm id and name, generated bills, multicurrency (off by default, as recorded). */
+export type CompanyInput = Omit<CompanyOptions, 'now'>;
 
 export interface StandInOptions extends Partial<CompanyInput> {
   /** The default company's name. */
@@ -99,7 +94,6 @@ const INTUIT_TYPES: ContentTypes = {
 
 /** The query string with its values decoded, for logs and matching. */
 const decodedQuery = (url: URL): string => [...url.searchParams].map(([name, value]) => `${name}=${value}`).join('&');
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isJsonAnswer = (body: unknown): body is Json => isJson(body) && !Buffer.isBuffer(body);
 
 /** Intuit's OAuth 2.0: client credentials as HTTP Basic only, access tokens for an hour, a new refresh token on every refresh. */
@@ -150,12 +144,17 @@ export class QuickBooksStandIn {
   private readonly afterRead = new Map<string, (record: Json) => void>();
   private readonly afterQuery = new Map<string, (company: Company) => void>();
   private readonly inFlight = new Map<string, number>();
-  private readonly fileLinks = new Map<string, { realmId: string; id: string; expires: number }>();
+  private readonly files: PresignedFiles<{ realmId: string; id: string }>;
   private expireAfter: number | null = null;
 
   constructor(options: StandInOptions) {
     this.now = options.now ?? Date.now;
     this.oauth = intuitOAuth(this.now);
+    this.files = new PresignedFiles({
+      seconds: FILE_LINK_SECONDS,
+      now: this.now,
+      open: (file) => this.companies.get(file.realmId)?.file(file.id) ?? null,
+    });
     this.realmId = options.realmId ?? '4620816365178424710';
     const name = options.companyName ?? options.name;
     this.addCompany({ ...options, realmId: this.realmId, ...(name === undefined ? {} : { name }), generatedBills: options.generatedBills ?? 0 });
@@ -408,35 +407,8 @@ export class QuickBooksStandIn {
   private download(company: Company, id: string): Answer {
     const file = company.file(id);
     if (file === null) return this.notFound('Attachable', id, 'does not exist, was deleted or has no file');
-    const key = randomBytes(16).toString('hex');
-    const expires = Math.floor(this.now() / 1000) + FILE_LINK_SECONDS;
-    this.fileLinks.set(key, { realmId: company.realmId, id, expires });
-    const link = `${this.url}/attachments/${company.realmId}/${key}/${encodeURIComponent(file.fileName)}?Expires=${expires}&Signature=${key}`;
+    const link = this.files.link(`${this.url}/attachments/${company.realmId}`, { realmId: company.realmId, id }, file);
     return { status: 200, body: link, headers: { 'content-type': 'text/plain;charset=UTF-8' } };
-  }
-
-  /** The file store behind a download link: presigned, valid for FILE_LINK_SECONDS, refuses another credential. */
-  private fileAtLink(req: IncomingMessage, url: URL, key: string): Answer {
-    const s3Error = (status: number, code: string, message: string): Answer => ({
-      status,
-      body: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
-      headers: { 'content-type': 'application/xml' },
-    });
-    const link = this.fileLinks.get(key);
-    if (link === undefined || url.searchParams.get('Signature') !== key || url.searchParams.get('Expires') !== String(link.expires)) {
-      this.violations.push({ ...this.where(req, url), reason: 'file link that GET download/{id} did not answer (or altered)' });
-      return s3Error(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
-    }
-    if (req.headers.authorization !== undefined) {
-      this.violations.push({ ...this.where(req, url), reason: 'Authorization header sent to a presigned file link' });
-      const message =
-        'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified';
-      return s3Error(400, 'InvalidArgument', message);
-    }
-    if (this.now() / 1000 > link.expires) return s3Error(403, 'AccessDenied', 'Request has expired');
-    const file = this.companies.get(link.realmId)?.file(link.id) ?? null;
-    if (file === null) return s3Error(404, 'NoSuchKey', 'The specified key does not exist.');
-    return { status: 200, body: file.content, headers: { 'content-type': file.contentType } };
   }
 
   /** POST /{entity}: every body is checked against Intuit's contract of the entity before anything else. */
@@ -499,7 +471,11 @@ export class QuickBooksStandIn {
     if (path === '/connect/oauth2' && (req.method === 'GET' || req.method === 'POST')) return this.authorize(req, url);
     if (path === '/oauth2/v1/tokens/bearer' && req.method === 'POST') return this.tokens(req, url);
     const link = /^\/attachments\/[^/]+\/([0-9a-f]{32})\/[^/]+$/.exec(path)?.[1];
-    if (link !== undefined && req.method === 'GET') return this.fileAtLink(req, url, link);
+    if (link !== undefined && req.method === 'GET') {
+      const { answer, breach } = this.files.serve(link, url.searchParams, req.headers.authorization);
+      if (breach !== null) this.violations.push({ ...this.where(req, url), reason: breach });
+      return answer;
+    }
     const [, realm, rest] = /^\/v3\/company\/([^/]+)\/(.+)$/.exec(path) ?? [];
     if (realm !== undefined && rest !== undefined) return this.apiCall(req, url, decodeURIComponent(realm), rest.split('/').map(decodeURIComponent));
     // The browser on the consent page asks for a favicon: not the connector's doing.

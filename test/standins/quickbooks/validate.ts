@@ -8,7 +8,7 @@
  */
 import { JsonSchemaContract } from '../kit/json-schemas.ts';
 import type { Company } from './company.ts';
-import type { Entity, Json } from './fixtures.ts';
+import { isJson, type Entity, type Json } from './fixtures.ts';
 
 export interface Problem {
   /** The fault fixture the answer is built from. */
@@ -61,7 +61,6 @@ const REFERENCES: Readonly<Record<string, Entity>> = {
   ItemRef: 'Item',
 };
 
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const lines = (record: Json): Json[] => (Array.isArray(record.Line) ? record.Line.filter(isJson) : []);
 
 function missing(element: string): Problem {
