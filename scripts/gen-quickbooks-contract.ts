@@ -73,7 +73,7 @@ const text = (node: Json, attribute: string): string | undefined => {
 /** A point in the schema: a named type, or an element that may repeat. */
 type Point = { type: string; repeated: boolean };
 
-class XsdAdapter implements ContractAdapter<Point> {
+export class XsdAdapter implements ContractAdapter<Point> {
   private readonly complex = new Map<string, Json>();
   private readonly simple = new Map<string, Json>();
   private readonly groups = new Map<string, Json>();
@@ -105,6 +105,12 @@ class XsdAdapter implements ContractAdapter<Point> {
     const complex = this.complex.get(type);
     if (complex === undefined) return { kind: 'scalar', type: this.scalar(type), nullable: false };
     return { kind: 'object', component: type, properties: this.properties(complex), nullable: false };
+  }
+
+  /** The values a named simple type enumerates; none: any value of its base. */
+  enumeration(type: string): string[] {
+    const restriction = all(this.simple.get(type)?.['xs:restriction'])[0];
+    return all(restriction?.['xs:enumeration']).flatMap((value) => text(value, 'value') ?? []);
   }
 
   /** The JSON type of a built-in or named simple type. */

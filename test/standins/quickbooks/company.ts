@@ -8,6 +8,7 @@ import {
   ENTITIES,
   fixture,
   generatedBills,
+  isJson,
   MULTICURRENCY_ENTITIES,
   recordedRecords,
   recordKey,
@@ -22,11 +23,6 @@ export function qboTime(ms: number, withMillis = false): string {
   return `${withMillis ? local.slice(0, 23) : local.slice(0, 19)}-07:00`;
 }
 
-export interface Tombstone {
-  Id: string;
-  at: number;
-}
-
 export interface CompanyOptions {
   realmId: string;
   name?: string;
@@ -36,8 +32,6 @@ export interface CompanyOptions {
   multiCurrency?: boolean;
   now: () => number;
 }
-
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const numericId = (record: Json): number => Number(record.Id);
 
@@ -59,7 +53,7 @@ export class Company {
   /** The recorded reports (test/fixtures/quickbooks), by the name in their path. */
   readonly reports: Readonly<Record<ReportName, Json>>;
   private readonly records = new Map<Entity, Map<string, Json>>();
-  private readonly tombstones = new Map<Entity, Tombstone[]>();
+  private readonly tombstones = new Map<Entity, { Id: string; at: number }[]>();
   private nextId = 9001;
   private readonly now: () => number;
 
@@ -85,13 +79,9 @@ export class Company {
     return typeof this.companyInfo.CompanyName === 'string' ? this.companyInfo.CompanyName : this.realmId;
   }
 
+  /** Every entity has its table from the start (ENTITIES). */
   private table(entity: Entity): Map<string, Json> {
-    let table = this.records.get(entity);
-    if (table === undefined) {
-      table = new Map();
-      this.records.set(entity, table);
-    }
-    return table;
+    return this.records.get(entity) ?? new Map<string, Json>();
   }
 
   /** Live records, ordered by Id (rates, which have none, by their key); copies. */

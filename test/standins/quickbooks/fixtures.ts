@@ -6,7 +6,7 @@ export type Json = Record<string, unknown>;
 const DIR = new URL('../../fixtures/quickbooks/', import.meta.url);
 const cache = new Map<string, unknown>();
 
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A fixture file, parsed; every caller gets its own copy. */
 export function fixture(name: string): Json {

@@ -5,7 +5,7 @@
  * StartDate, EndDate, ColKey) and a Total column, as QBO answers; every month
  * shows the recorded values (the stand-in keeps no ledger), the Total column too.
  */
-import type { Json } from './fixtures.ts';
+import { isJson, type Json } from './fixtures.ts';
 // The months and columns of a report by month: one layout for the stand-in and the simulator.
 import { periods as reportPeriods, reportColumns } from '../../../packages/sandbox/src/simulators/quickbooks/reports.ts';
 
@@ -13,8 +13,6 @@ export class ReportError extends Error {}
 
 const SUMMARIZE = new Set(['Total', 'Month', 'Week', 'Days', 'Quarter', 'Year']);
 const METHODS = new Set(['Cash', 'Accrual']);
-
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function date(params: URLSearchParams, name: string): string {
   const value = params.get(name);

@@ -139,6 +139,21 @@ describe('QuickBooks Online stand-in', () => {
     expect(lastViolation()).toBe('Required parameter VendorRef is missing in the request');
   });
 
+  it("refuses a body that breaks Intuit's contract as QBO does (2010), and records an answer of its own that breaks it", async () => {
+    const line = { DetailType: 'AccountBasedExpenseLineDetail', Amount: 3, AccountBasedExpenseLineDetail: { AccountRef: { value: '7' } } };
+    const misspelt = await call('bill?minorversion=75', { method: 'POST', body: { VendorRef: { value: '56' }, Line: [line], Memo1: 'x' } });
+    expect([misspelt.status, misspelt.body.Fault]).toMatchObject([400, { type: 'ValidationFault', Error: [{ code: '2010', element: 'Bill' }] }]);
+    expect(lastViolation()).toBe('Bill has Memo1, which the contract does not have');
+    const sparse = await call('bill?minorversion=75', { method: 'POST', body: { Id: '25', SyncToken: '0', sparse: true, TotalAmt: '3' } });
+    expect(sparse.body.Fault).toMatchObject({ Error: [{ code: '2010', element: 'Bill.TotalAmt' }] });
+    expect(lastViolation()).toBe('Bill.TotalAmt must be number');
+    qbo.company().edit('Vendor', '56', (vendor) => {
+      vendor.Balance = '12.00';
+    });
+    expect((await call('vendor/56?minorversion=75')).status).toBe(200);
+    expect(lastViolation()).toBe("the stand-in's answer breaks Intuit's contract: answer.Vendor.Balance must be number");
+  });
+
   it("answers GET download/{id} with a presigned file link that serves the attachable's file for 15 minutes, without a bearer", async () => {
     let clock = Date.now();
     const own = await startQuickBooksStandIn({ now: () => clock });

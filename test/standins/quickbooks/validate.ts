@@ -1,20 +1,24 @@
 /**
- * The documented requirements of the entities the stand-in accepts writes
- * for, checked on the record as it would be stored (after a sparse update is
- * merged): Bill needs a VendorRef and lines with a DetailType, an Amount and
- * the account (or item) of their detail; a JournalEntry's lines carry a
- * PostingType and balance; a Customer has a DisplayName no other customer,
- * vendor or employee has. References must point at live records of the company.
+ * What the stand-in accepts as a written record. First Intuit's published contract: its XML Schema of the v3 API
+ * (test/contracts/quickbooks), as the JSON Schemas scripts/gen-quickbooks-standin-contract.ts makes of it
+ * (contract-schemas.json): only the fields the entity has, with their types. Then what QBO's reference says beyond the
+ * schema, checked on the record as it would be stored (after a sparse update is merged): the fields a record needs,
+ * the line details each entity's lines may have and what those need, references to live records of the company, a
+ * journal entry's balance, and a customer name no other customer, vendor or employee has.
  */
+import { JsonSchemaContract } from '../kit/json-schemas.ts';
 import type { Company } from './company.ts';
-import type { Entity, Json } from './fixtures.ts';
+import { isJson, type Entity, type Json } from './fixtures.ts';
 
 export interface Problem {
   /** The fault fixture the answer is built from. */
-  fault: 'required-param-missing' | 'invalid-reference' | 'business-validation' | 'duplicate-name';
+  fault: 'invalid-property' | 'required-param-missing' | 'invalid-reference' | 'business-validation' | 'duplicate-name';
   detail: string;
   element: string;
 }
+
+/** Intuit's contract: `IntuitResponse` (every JSON answer but reports), `Report`, and each entity by its name. */
+export const CONTRACT = new JsonSchemaContract(new URL('./contract-schemas.json', import.meta.url));
 
 /** Entities the stand-in writes: what the connector creates, updates and deletes. */
 export const WRITABLE: ReadonlySet<Entity> = new Set(['Bill', 'JournalEntry', 'Customer']);
@@ -34,118 +38,124 @@ export const DELETABLE: ReadonlySet<Entity> = new Set([
 /** Entities QBO voids. */
 export const VOIDABLE: ReadonlySet<Entity> = new Set(['BillPayment', 'Payment', 'Invoice']);
 
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The fields a stored record needs; `Line.…` in every line. */
+const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
+  Bill: ['VendorRef', 'Line', 'Line.Amount'],
+  JournalEntry: ['Line', 'Line.Amount'],
+  Customer: ['DisplayName'],
+};
+/** The DetailType each entity's lines may have, and the fields of that detail a line needs. */
+const LINE_DETAILS: Partial<Record<Entity, Readonly<Record<string, readonly string[]>>>> = {
+  Bill: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
+  JournalEntry: { JournalEntryLineDetail: ['PostingType', 'AccountRef'] },
+};
+/** The entity a reference names, by its field (ParentRef: the record's own entity). */
+const REFERENCES: Readonly<Record<string, Entity>> = {
+  VendorRef: 'Vendor',
+  AccountRef: 'Account',
+  APAccountRef: 'Account',
+  SalesTermRef: 'Term',
+  DepartmentRef: 'Department',
+  ClassRef: 'Class',
+  CustomerRef: 'Customer',
+  ItemRef: 'Item',
+};
+
+const lines = (record: Json): Json[] => (Array.isArray(record.Line) ? record.Line.filter(isJson) : []);
 
 function missing(element: string): Problem {
   return { fault: 'required-param-missing', detail: `Required parameter ${element} is missing in the request`, element };
 }
 
-function refValue(value: unknown): string | null {
-  return isJson(value) && typeof value.value === 'string' && value.value !== '' ? value.value : null;
+/** Whether a field holds something: a reference with an id, a number, text, a non-empty list. */
+function present(value: unknown): boolean {
+  if (isJson(value)) return typeof value.value === 'string' && value.value !== '';
+  if (Array.isArray(value)) return value.length > 0 && value.every(isJson);
+  return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '');
 }
 
-/** A reference that must name a live record of `entity`; null when it does. */
-function reference(company: Company, entity: Entity, value: unknown, element: string, required: boolean): Problem | null {
-  const id = refValue(value);
-  if (id === null) return required ? missing(element) : null;
-  if (company.find(entity, id) === null)
-    return { fault: 'invalid-reference', detail: `Invalid Reference Id : ${entity} ${id} does not exist`, element };
+/** The contract's problems of a body or record of `entity` (its fields and their types), as the first Problem. */
+export function contractProblem(entity: Entity, body: Json): Problem | null {
+  const [first, ...more] = CONTRACT.problems(entity, body);
+  if (first === undefined) return null;
+  return { fault: 'invalid-property', detail: [first, ...more].join('; '), element: first.split(' ')[0] ?? entity };
+}
+
+function requiredProblem(entity: Entity, record: Json): Problem | null {
+  for (const field of REQUIRED[entity] ?? []) {
+    const [head = '', inLine] = field.split('.');
+    if (inLine === undefined ? !present(record[head]) : lines(record).some((line) => !present(line[inLine]))) return missing(field);
+  }
+  const details = LINE_DETAILS[entity];
+  for (const line of details === undefined ? [] : lines(record)) {
+    const type = typeof line.DetailType === 'string' ? line.DetailType : '';
+    const needs = details?.[type];
+    if (needs === undefined) return missing('Line.DetailType');
+    const detail = isJson(line[type]) ? line[type] : {};
+    const absent = needs.find((field) => !present(detail[field]));
+    if (absent !== undefined) return missing(`Line.${type}.${absent}`);
+  }
   return null;
 }
 
-function lineList(record: Json): Json[] | Problem {
-  const lines = record.Line;
-  if (!Array.isArray(lines) || lines.length === 0) return missing('Line');
-  if (!lines.every(isJson)) return missing('Line');
-  return lines;
-}
-
-function first(...problems: (Problem | null)[]): Problem | null {
-  return problems.find((p) => p !== null) ?? null;
-}
-
-function validateBill(company: Company, record: Json): Problem | null {
-  const problem = first(
-    reference(company, 'Vendor', record.VendorRef, 'VendorRef', true),
-    reference(company, 'Account', record.APAccountRef, 'APAccountRef', false),
-    reference(company, 'Term', record.SalesTermRef, 'SalesTermRef', false),
-    reference(company, 'Department', record.DepartmentRef, 'DepartmentRef', false),
-  );
-  if (problem !== null) return problem;
-  const lines = lineList(record);
-  if (!Array.isArray(lines)) return lines;
-  for (const line of lines) {
-    if (typeof line.Amount !== 'number') return missing('Line.Amount');
-    if (line.DetailType === 'AccountBasedExpenseLineDetail') {
-      const detail = isJson(line.AccountBasedExpenseLineDetail) ? line.AccountBasedExpenseLineDetail : {};
-      const bad = first(
-        reference(company, 'Account', detail.AccountRef, 'Line.AccountBasedExpenseLineDetail.AccountRef', true),
-        reference(company, 'Class', detail.ClassRef, 'Line.AccountBasedExpenseLineDetail.ClassRef', false),
-        reference(company, 'Customer', detail.CustomerRef, 'Line.AccountBasedExpenseLineDetail.CustomerRef', false),
-      );
-      if (bad !== null) return bad;
-    } else if (line.DetailType === 'ItemBasedExpenseLineDetail') {
-      const detail = isJson(line.ItemBasedExpenseLineDetail) ? line.ItemBasedExpenseLineDetail : {};
-      const bad = reference(company, 'Item', detail.ItemRef, 'Line.ItemBasedExpenseLineDetail.ItemRef', true);
-      if (bad !== null) return bad;
-    } else {
-      return missing('Line.DetailType');
+/** The first reference (depth first) to a record the company does not have; `element` as QBO names it, without indexes. */
+function referenceProblem(company: Company, entity: Entity, value: unknown, element: string): Problem | null {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const problem = referenceProblem(company, entity, item, element);
+      if (problem !== null) return problem;
     }
+    return null;
+  }
+  if (!isJson(value)) return null;
+  for (const [field, inner] of Object.entries(value)) {
+    const path = element === '' ? field : `${element}.${field}`;
+    const target = field === 'ParentRef' ? entity : REFERENCES[field];
+    const id = isJson(inner) && typeof inner.value === 'string' ? inner.value : null;
+    if (target !== undefined && id !== null && company.find(target, id) === null)
+      return { fault: 'invalid-reference', detail: `Invalid Reference Id : ${target} ${id} does not exist`, element: path };
+    const problem = target === undefined ? referenceProblem(company, entity, inner, path) : null;
+    if (problem !== null) return problem;
   }
   return null;
 }
 
-function validateJournalEntry(company: Company, record: Json): Problem | null {
-  const lines = lineList(record);
-  if (!Array.isArray(lines)) return lines;
+function journalProblem(record: Json): Problem | null {
   let balance = 0;
-  for (const line of lines) {
-    if (line.DetailType !== 'JournalEntryLineDetail') return missing('Line.DetailType');
-    if (typeof line.Amount !== 'number' || line.Amount < 0) return missing('Line.Amount');
-    const detail = isJson(line.JournalEntryLineDetail) ? line.JournalEntryLineDetail : {};
-    if (detail.PostingType !== 'Debit' && detail.PostingType !== 'Credit') return missing('Line.JournalEntryLineDetail.PostingType');
-    const bad = reference(company, 'Account', detail.AccountRef, 'Line.JournalEntryLineDetail.AccountRef', true);
-    if (bad !== null) return bad;
-    balance += (detail.PostingType === 'Debit' ? 1 : -1) * Math.round(line.Amount * 100);
+  for (const line of lines(record)) {
+    const amount = typeof line.Amount === 'number' ? line.Amount : -1;
+    if (amount < 0) return missing('Line.Amount');
+    const posting = isJson(line.JournalEntryLineDetail) ? line.JournalEntryLineDetail.PostingType : undefined;
+    balance += (posting === 'Debit' ? 1 : -1) * Math.round(amount * 100);
   }
-  if (balance !== 0) {
-    return {
-      fault: 'business-validation',
-      detail: 'Business Validation Error: Journal Entry must have at least one debit and one credit, and the debits and credits must be equal.',
-      element: 'Line',
-    };
-  }
-  return null;
+  if (balance === 0) return null;
+  return {
+    fault: 'business-validation',
+    detail: 'Business Validation Error: Journal Entry must have at least one debit and one credit, and the debits and credits must be equal.',
+    element: 'Line',
+  };
 }
 
-function validateCustomer(company: Company, record: Json): Problem | null {
-  const name = typeof record.DisplayName === 'string' ? record.DisplayName.trim() : '';
-  if (name === '') return missing('DisplayName');
+function duplicateNameProblem(company: Company, record: Json): Problem | null {
+  const name = typeof record.DisplayName === 'string' ? record.DisplayName.trim().toLowerCase() : '';
   const taken = [...company.list('Customer'), ...company.list('Vendor'), ...company.list('Employee')].some(
-    (other) => other.Id !== record.Id && typeof other.DisplayName === 'string' && other.DisplayName.trim().toLowerCase() === name.toLowerCase(),
+    (other) => other.Id !== record.Id && typeof other.DisplayName === 'string' && other.DisplayName.trim().toLowerCase() === name,
   );
-  if (taken) {
-    return {
-      fault: 'duplicate-name',
-      detail: `The name supplied already exists. : Another customer, vendor or employee is already using this name (${name}). Please use a different name.`,
-      element: 'DisplayName',
-    };
-  }
-  return first(
-    reference(company, 'Customer', record.ParentRef, 'ParentRef', false),
-    reference(company, 'Term', record.SalesTermRef, 'SalesTermRef', false),
-  );
+  if (!taken) return null;
+  return {
+    fault: 'duplicate-name',
+    detail: `The name supplied already exists. : Another customer, vendor or employee is already using this name (${String(record.DisplayName).trim()}). Please use a different name.`,
+    element: 'DisplayName',
+  };
 }
 
+/** The first reason QBO would refuse `record` of `entity` as written, or null. */
 export function validate(company: Company, entity: Entity, record: Json): Problem | null {
-  switch (entity) {
-    case 'Bill':
-      return validateBill(company, record);
-    case 'JournalEntry':
-      return validateJournalEntry(company, record);
-    case 'Customer':
-      return validateCustomer(company, record);
-    default:
-      return null;
-  }
+  return (
+    contractProblem(entity, record) ??
+    requiredProblem(entity, record) ??
+    (entity === 'Customer' ? duplicateNameProblem(company, record) : null) ??
+    referenceProblem(company, entity, record, '') ??
+    (entity === 'JournalEntry' ? journalProblem(record) : null)
+  );
 }
