@@ -1,6 +1,8 @@
 /** SANDBOX customers and vendors as Xero's one Contacts list: a customer IsCustomer, a vendor IsSupplier. */
 import type { NativeAddress, NativeContact } from '../../native.ts';
+import { renderFields } from '../field-map.ts';
 import { msDate } from './dates.ts';
+import { CONTACT_FIELDS } from './fields.ts';
 import { xeroId } from './ids.ts';
 import type { Json } from './view.ts';
 
@@ -21,13 +23,8 @@ export function renderContact(c: NativeContact, role: 'customer' | 'vendor'): Js
   const [first = '', ...rest] = (c.ContactName ?? '').trim().split(/\s+/);
   return {
     ContactID: xeroId(c.Id),
-    ContactStatus: c.Status === 'Archived' ? 'ARCHIVED' : 'ACTIVE',
-    Name: c.DisplayName,
+    ...renderFields(CONTACT_FIELDS, c),
     ...(first === '' ? {} : { FirstName: first, LastName: rest.join(' ') }),
-    ...(c.Email === undefined ? {} : { EmailAddress: c.Email }),
-    ...(c.TaxNumber === undefined ? {} : { TaxNumber: c.TaxNumber }),
-    ...(c.Website === undefined ? {} : { Website: c.Website }),
-    DefaultCurrency: c.CurrencyCode,
     IsSupplier: role === 'vendor',
     IsCustomer: role === 'customer',
     Addresses: c.Addresses.map(address),

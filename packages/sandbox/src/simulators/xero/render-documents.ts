@@ -15,7 +15,9 @@ import type {
 } from '../../native.ts';
 import { parseCents } from '../../money.ts';
 import { minus, num, sum } from './amounts.ts';
+import { renderFields } from '../field-map.ts';
 import { dateString, msDate } from './dates.ts';
+import { DOCUMENT_FIELDS, LINE_FIELDS } from './fields.ts';
 import { xeroId } from './ids.ts';
 import { contactRef } from './render-contacts.ts';
 import { accountRef, CLASS_CATEGORY_ID } from './render-ledger.ts';
@@ -35,15 +37,10 @@ async function lineItems(view: XeroView, docId: string, lines: readonly NativeLi
     const option = line.ClassId === undefined ? undefined : classes.get(line.ClassId);
     return {
       ...lineId(docId, line),
-      ...(line.Description === undefined ? {} : { Description: line.Description }),
-      Quantity: line.Qty,
-      UnitAmount: num(line.UnitPrice),
+      ...renderFields(LINE_FIELDS, line),
       ...accountRef(accounts.get(line.AccountId), line.AccountId, 'line'),
-      ...(line.TaxCodeId === undefined ? {} : { TaxType: line.TaxCodeId }),
-      TaxAmount: num(line.Tax),
       LineAmount: minus(line.SubTotal, line.Discount),
       ...(discount === 0 ? {} : { DiscountAmount: discount / 100 }),
-      ...(line.DiscountPct === undefined ? {} : { DiscountRate: Number(line.DiscountPct) }),
       Tracking:
         option === undefined
           ? []
@@ -80,7 +77,7 @@ export async function renderInvoice(view: XeroView, doc: NativeBill | NativeInvo
     InvoiceID: xeroId(doc.Id),
     Type: bill ? 'ACCPAY' : 'ACCREC',
     InvoiceNumber: doc.DocNumber,
-    ...(doc.Memo === undefined ? {} : { Reference: doc.Memo }),
+    ...renderFields(DOCUMENT_FIELDS, doc),
     Contact: contactRef((await view.contacts()).get(partyId), partyId),
     Date: msDate(doc.TxnDate),
     DateString: dateString(doc.TxnDate),
@@ -90,11 +87,7 @@ export async function renderInvoice(view: XeroView, doc: NativeBill | NativeInvo
     LineAmountTypes: 'Exclusive',
     LineItems: await lineItems(view, doc.Id, doc.Lines),
     SubTotal: minus(doc.SubTotal, doc.TotalDiscount),
-    TotalTax: num(doc.TotalTax),
-    Total: num(doc.Total),
     TotalDiscount: num(doc.TotalDiscount),
-    CurrencyCode: doc.CurrencyCode,
-    CurrencyRate: Number(doc.ExchangeRate),
     AmountDue: num(doc.AmountDue),
     AmountPaid: sum(payments.map((p) => p.Amount)),
     AmountCredited: sum(credits.map((c) => c.Amount)),
@@ -126,7 +119,7 @@ export async function renderCreditNote(
     CreditNoteID: xeroId(credit.Id),
     CreditNoteNumber: credit.DocNumber,
     Type: bill ? 'ACCPAYCREDIT' : 'ACCRECCREDIT',
-    ...(credit.Memo === undefined ? {} : { Reference: credit.Memo }),
+    ...renderFields(DOCUMENT_FIELDS, credit),
     Contact: contactRef((await view.contacts()).get(partyId), partyId),
     Date: msDate(credit.TxnDate),
     DateString: dateString(credit.TxnDate),
@@ -134,10 +127,6 @@ export async function renderCreditNote(
     LineAmountTypes: 'Exclusive',
     LineItems: await lineItems(view, credit.Id, credit.Lines),
     SubTotal: minus(credit.SubTotal, credit.TotalDiscount),
-    TotalTax: num(credit.TotalTax),
-    Total: num(credit.Total),
-    CurrencyCode: credit.CurrencyCode,
-    CurrencyRate: Number(credit.ExchangeRate),
     RemainingCredit: num(credit.Remaining),
     AppliedAmount: sum(allocations.map((a) => a.Amount)),
     Allocations: allocations.map((a) => ({ Amount: num(a.Amount), Date: msDate(a.Date), Invoice: { InvoiceID: xeroId(a.TxnId) } })),

@@ -11,7 +11,9 @@ import type {
 } from '../../native.ts';
 import { parseCents } from '../../money.ts';
 import { num } from './amounts.ts';
+import { renderFields } from '../field-map.ts';
 import { dateString, msDate } from './dates.ts';
+import { LEDGER_LINE_FIELDS } from './fields.ts';
 import { xeroId } from './ids.ts';
 import type { Json, XeroView } from './view.ts';
 
@@ -78,8 +80,7 @@ export async function renderJournal(view: XeroView, j: NativeJournalEntry, delet
     JournalLines: j.Lines.map((line) => ({
       LineAmount: (parseCents(line.Debit ?? '0.00') - parseCents(line.Credit ?? '0.00')) / 100,
       ...accountRef(accounts.get(line.AccountId), line.AccountId, 'line'),
-      ...(line.Description === undefined ? {} : { Description: line.Description }),
-      ...(line.TaxCodeId === undefined ? {} : { TaxType: line.TaxCodeId }),
+      ...renderFields(LEDGER_LINE_FIELDS, line),
       TaxAmount: 0,
       Tracking: [],
       IsBlank: false,
