@@ -4,7 +4,7 @@
  * SANDBOX write body (only the fields the body carries, so an update patches). Fields with logic of their own (a
  * status with more cases one way than the other, a name split in two) stay code beside the table.
  */
-import { parseCents } from '../money.ts';
+import { num } from './amounts.ts';
 
 /** How one field's value reads each way. */
 export interface Codec {
@@ -30,7 +30,7 @@ export const decimal: Codec = { out: (value) => Number(value), in: (value) => (t
 
 /** SANDBOX's money (decimal text) as a JSON number, in cents so it stays exact; written back as the platform sent it. */
 export const money: Codec = {
-  out: (value) => (typeof value === 'string' ? parseCents(value) / 100 : 0),
+  out: (value) => num(typeof value === 'string' ? value : undefined),
   in: (value) => value ?? undefined,
 };
 

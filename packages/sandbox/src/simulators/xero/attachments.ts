@@ -20,12 +20,10 @@ const of = async (view: XeroView, parentId: string): Promise<NativeAttachment[]>
   (await view.all('attachment')).filter((a) => a.ParentId === parentId);
 
 export async function attachmentList(view: XeroView, parentPath: string, parentId: string): Promise<SimulatorAnswer> {
-  return {
-    ...envelope(
-      'Attachments',
-      (await of(view, parentId)).map((a) => renderAttachment(a, parentPath)),
-    ),
-  };
+  return envelope(
+    'Attachments',
+    (await of(view, parentId)).map((a) => renderAttachment(a, parentPath)),
+  );
 }
 
 /** The file itself; SANDBOX keeps its bytes in base64. */

@@ -14,7 +14,7 @@ import type {
   NativeVendorCredit,
 } from '../../native.ts';
 import { parseCents } from '../../money.ts';
-import { minus, num, sum } from './amounts.ts';
+import { minus, num, sum } from '../amounts.ts';
 import { renderFields } from '../field-map.ts';
 import { dateString, msDate } from './dates.ts';
 import { DOCUMENT_FIELDS, LINE_FIELDS } from './fields.ts';

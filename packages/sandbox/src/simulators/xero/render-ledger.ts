@@ -10,7 +10,7 @@ import type {
   NativeTransfer,
 } from '../../native.ts';
 import { parseCents } from '../../money.ts';
-import { num } from './amounts.ts';
+import { num } from '../amounts.ts';
 import { renderFields } from '../field-map.ts';
 import { dateString, msDate } from './dates.ts';
 import { LEDGER_LINE_FIELDS } from './fields.ts';

@@ -5,9 +5,10 @@
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
 import { pathSegments } from '../lists.ts';
+import { monthEnds } from '../statement-columns.ts';
 import { envelope, forbidden, notFound } from './answers.ts';
 import { attachmentFile, attachmentList } from './attachments.ts';
-import { COLLECTIONS } from './collections.ts';
+import { COLLECTIONS, isListName } from './collections.ts';
 import { hashedUuid, sandboxIdOf } from './ids.ts';
 import { listAnswer, oneAnswer } from './lists.ts';
 import { renderConnections, renderOrganisation } from './render-organisation.ts';
@@ -25,10 +26,7 @@ function collectionName(segment: string | undefined): string | undefined {
   return [...Object.keys(COLLECTIONS), 'Organisation', 'Reports'].find((name) => name.toLowerCase() === lower);
 }
 
-const monthEndOfToday = (): string => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
-};
+const monthEndOfToday = (): string => monthEnds(new Date().toISOString(), 1)[0] ?? '';
 
 const periodsOf = (query: URLSearchParams): number => Math.min(11, Math.max(0, Number(query.get('periods') ?? '0') || 0));
 
@@ -55,8 +53,8 @@ async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segm
   if (name === 'Organisation' && method === 'GET' && second === undefined)
     return envelope('Organisations', [renderOrganisation(grant.tenantId, grant.books, await view.company())]);
   if (name === 'Reports' && method === 'GET' && third === undefined) return report(view, second, query);
+  if (!isListName(name)) return notFound();
   const collection = COLLECTIONS[name];
-  if (collection === undefined) return notFound();
   if (method === 'GET' && second === undefined) return listAnswer(name, await collection.records(view, query), request);
   if (method === 'GET' && third === undefined && second !== undefined) {
     return oneAnswer(name, collection.idField, await collection.records(view, new URLSearchParams('includeArchived=true')), second, notFound);

@@ -18,8 +18,6 @@ import { XeroView, type Json } from './view.ts';
 
 export type WritableList = 'Invoices' | 'Contacts' | 'ManualJournals';
 
-const ID_FIELDS: Readonly<Record<WritableList, string>> = { Invoices: 'InvoiceID', Contacts: 'ContactID', ManualJournals: 'ManualJournalID' };
-
 /** The SANDBOX type of an existing record, from its id's prefix. */
 function typeOfId(id: string, candidates: readonly UnifiedObjectType[]): UnifiedObjectType | null {
   return candidates.find((type) => id.startsWith(`${collectionOf(type).prefix}-`)) ?? null;
@@ -56,8 +54,8 @@ function messageOf(error: NativeError, item: Json): string {
 
 /** The record as a read renders it, found by its Xero id in a fresh view of the books. */
 async function rendered(books: SimulatorBooks, tenantId: string, list: WritableList, id: string): Promise<Json | undefined> {
-  const records = await COLLECTIONS[list]?.records(new XeroView(books, tenantId), new URLSearchParams('includeArchived=true'));
-  return records?.find((r) => r[ID_FIELDS[list]] === id);
+  const records = await COLLECTIONS[list].records(new XeroView(books, tenantId), new URLSearchParams('includeArchived=true'));
+  return records.find((r) => r[COLLECTIONS[list].idField] === id);
 }
 
 export async function saveRecords(
@@ -72,7 +70,7 @@ export async function saveRecords(
   const items = isRecord(body) ? recordsIn(body[list]) : [];
   if (items.length === 0) return validationError([`The request has no ${list}`]);
   const key = request.headers['idempotency-key'];
-  const idField = ID_FIELDS[list];
+  const idField = COLLECTIONS[list].idField;
   const saved: Json[] = [];
   for (const [n, item] of items.entries()) {
     const givenId = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
