@@ -8,7 +8,7 @@ import { isRecord, recordsIn } from '../wire.ts';
 import { readFields, textOf } from '../field-map.ts';
 import { xeroMillis } from './dates.ts';
 import { CONTACT_FIELDS, DOCUMENT_FIELDS, LEDGER_LINE_FIELDS, LINE_FIELDS } from './fields.ts';
-import { sandboxIdOf } from './ids.ts';
+import { idOfUuid } from '../uuid-ids.ts';
 import type { Json } from './view.ts';
 
 export type Body = Record<string, unknown>;
@@ -38,7 +38,7 @@ function setDate(out: Body, refused: string[], item: Json, from: string, to: str
 
 /** The SANDBOX account of a line: by AccountID (our UUIDs), else by code from the chart. */
 function accountOf(line: Json, chart: readonly NativeAccount[], refused: string[]): string | undefined {
-  const byId = typeof line.AccountID === 'string' ? sandboxIdOf(line.AccountID) : null;
+  const byId = typeof line.AccountID === 'string' ? idOfUuid(line.AccountID) : null;
   const account = byId !== null ? chart.find((a) => a.Id === byId) : chart.find((a) => a.Code === textOf(line.AccountCode));
   if (account?.Status !== 'Active') {
     refused.push(`Account code '${textOf(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
@@ -52,7 +52,7 @@ function documentLine(line: Json, chart: readonly NativeAccount[], refused: stri
   if (typeof line.DiscountAmount === 'number') out.Discount = line.DiscountAmount;
   else if (typeof line.DiscountRate === 'number') out.DiscountPct = String(line.DiscountRate);
   const option = recordsIn(line.Tracking)[0]?.TrackingOptionID;
-  const classId = typeof option === 'string' ? sandboxIdOf(option) : null;
+  const classId = typeof option === 'string' ? idOfUuid(option) : null;
   if (classId !== null) out.ClassId = classId;
   return out;
 }
@@ -71,7 +71,7 @@ export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart:
   }
   if (creating || has(item, 'Contact')) {
     const contact = isRecord(item.Contact) ? item.Contact : null;
-    const contactId = typeof contact?.ContactID === 'string' ? sandboxIdOf(contact.ContactID) : null;
+    const contactId = typeof contact?.ContactID === 'string' ? idOfUuid(contact.ContactID) : null;
     if (contact === null) refused.push('A Contact must be specified for this type of transaction');
     else if (contactId === null) refused.push('The contact could not be found.');
     else out[party] = contactId;

@@ -3,7 +3,7 @@ import type { NativeAddress, NativeContact } from '../../native.ts';
 import { renderFields } from '../field-map.ts';
 import { msDate } from './dates.ts';
 import { CONTACT_FIELDS } from './fields.ts';
-import { xeroId } from './ids.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import type { Json } from './view.ts';
 
 /** Xero keeps a postal (POBOX) and a street address: billing is the postal one, shipping and remittance the street one. */
@@ -22,7 +22,7 @@ function address(a: NativeAddress): Json {
 export function renderContact(c: NativeContact, role: 'customer' | 'vendor'): Json {
   const [first = '', ...rest] = (c.ContactName ?? '').trim().split(/\s+/);
   return {
-    ContactID: xeroId(c.Id),
+    ContactID: uuidOfId(c.Id),
     ...renderFields(CONTACT_FIELDS, c),
     ...(first === '' ? {} : { FirstName: first, LastName: rest.join(' ') }),
     IsSupplier: role === 'vendor',
@@ -43,5 +43,5 @@ export function renderContact(c: NativeContact, role: 'customer' | 'vendor'): Js
 
 /** The summary of a contact Xero embeds in documents. */
 export function contactRef(c: NativeContact | undefined, id: string): Json {
-  return { ContactID: xeroId(id), ...(c === undefined ? {} : { Name: c.DisplayName }) };
+  return { ContactID: uuidOfId(id), ...(c === undefined ? {} : { Name: c.DisplayName }) };
 }

@@ -1,7 +1,7 @@
 /** The organisation (GET /Organisation) and the tenant list (GET /connections) of a SANDBOX account. */
 import type { NativeCompany } from '../../native.ts';
 import { msDate } from './dates.ts';
-import { hashedUuid } from './ids.ts';
+import { hashedUuid } from '../uuid-ids.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import type { Json } from './view.ts';
 

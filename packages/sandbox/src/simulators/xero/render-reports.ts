@@ -8,7 +8,7 @@ import { formatCents, parseCents } from '../../money.ts';
 import type { NativeBalanceSheet, NativeIncomeStatement, NativeReportRow } from '../../native.ts';
 import { leaves, mergedRows, monthEnds } from '../statement-columns.ts';
 import { msDate } from './dates.ts';
-import { xeroId } from './ids.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import type { Json } from './view.ts';
 
 /** Xero's account id of rows that stand for no account (Current Year Earnings). */
@@ -29,7 +29,7 @@ function cell(value: string, accountId: string | undefined): Json {
 /** A titled section of account rows aligned across the columns, and its total row. */
 function section(title: string, totalLabel: string | null, columns: readonly Part[]): Json {
   const rows: Json[] = mergedRows(columns.map((part) => part.rows)).map(({ row, amounts }) => {
-    const id = row.AccountId === undefined ? NO_ACCOUNT : xeroId(row.AccountId);
+    const id = row.AccountId === undefined ? NO_ACCOUNT : uuidOfId(row.AccountId);
     return { RowType: 'Row', Cells: [cell(row.Name, id), ...amounts.map((a) => cell(formatCents(parseCents(a ?? '0.00')), id))] };
   });
   if (totalLabel !== null)

@@ -9,7 +9,7 @@ import { monthEnds } from '../statement-columns.ts';
 import { envelope, forbidden, notFound } from './answers.ts';
 import { attachmentFile, attachmentList } from './attachments.ts';
 import { COLLECTIONS, isListName } from './collections.ts';
-import { hashedUuid, sandboxIdOf } from './ids.ts';
+import { hashedUuid, idOfUuid } from '../uuid-ids.ts';
 import { listAnswer, oneAnswer } from './lists.ts';
 import { renderConnections, renderOrganisation } from './render-organisation.ts';
 import { balanceSheetReport, profitAndLossReport } from './render-reports.ts';
@@ -45,7 +45,7 @@ async function report(view: XeroView, name: string | undefined, query: URLSearch
 }
 
 async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segments: string[]): Promise<SimulatorAnswer> {
-  const view = new XeroView(grant.books, grant.tenantId);
+  const view = new XeroView(grant.books);
   const [first, second, third, fourth, ...rest] = segments;
   const name = collectionName(first);
   if (name === undefined || rest.length > 0) return notFound();
@@ -60,13 +60,13 @@ async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segm
     return oneAnswer(name, collection.idField, await collection.records(view, new URLSearchParams('includeArchived=true')), second, notFound);
   }
   if (method === 'GET' && third?.toLowerCase() === 'attachments' && second !== undefined && (name === 'Invoices' || name === 'ManualJournals')) {
-    const parentId = sandboxIdOf(second);
+    const parentId = idOfUuid(second);
     if (parentId === null) return notFound();
     const parentPath = `/${name}/${second}`;
     return fourth === undefined ? attachmentList(view, parentPath, parentId) : attachmentFile(view, parentId, fourth);
   }
   if (isWritable(name) && third === undefined && (method === 'PUT' || method === 'POST')) {
-    return saveRecords(grant.books, grant.tenantId, name, request, second ?? null, method === 'PUT' && second === undefined);
+    return saveRecords(grant.books, name, request, second ?? null, method === 'PUT' && second === undefined);
   }
   return notFound();
 }
@@ -78,7 +78,7 @@ export const xeroSimulator: PlatformSimulator = {
   tenantId: (accountKey) => hashedUuid(`xero-tenant:${accountKey}`),
   async handle(request, grant) {
     if (/^\/connections\/?$/i.test(request.path) && request.method === 'GET') {
-      const view = new XeroView(grant.books, grant.tenantId);
+      const view = new XeroView(grant.books);
       return { status: 200, body: renderConnections(grant.tenantId, grant.books, await view.company()) };
     }
     if (!request.path.startsWith(ACCOUNTING)) return notFound();
