@@ -11,7 +11,7 @@ export type Expression<T> = { op: 'and' | 'or'; left: Expression<T>; right: Expr
 export class TokenCursor {
   private at = 0;
   private readonly tokens: readonly string[];
-  readonly fail: (message: string) => Error;
+  private readonly fail: (message: string) => Error;
 
   constructor(tokens: readonly string[], fail: (message: string) => Error) {
     this.tokens = tokens;

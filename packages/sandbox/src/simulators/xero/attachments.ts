@@ -1,8 +1,8 @@
 /** Files attached to bills, invoices and manual journals: the list of a record's attachments, and each file's bytes. */
 import type { NativeAttachment } from '../../native.ts';
 import type { SimulatorAnswer } from '../kit.ts';
-import { envelope, notFound } from './answers.ts';
 import { uuidOfId } from '../uuid-ids.ts';
+import { envelope, notFound } from './answers.ts';
 import type { Json, XeroView } from './view.ts';
 
 function renderAttachment(a: NativeAttachment, parentPath: string): Json {

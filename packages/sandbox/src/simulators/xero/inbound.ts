@@ -6,9 +6,9 @@
 import type { NativeAccount } from '../../native.ts';
 import { isRecord, recordsIn } from '../wire.ts';
 import { readFields, textOf } from '../field-map.ts';
+import { idOfUuid } from '../uuid-ids.ts';
 import { xeroMillis } from './dates.ts';
 import { CONTACT_FIELDS, DOCUMENT_FIELDS, LEDGER_LINE_FIELDS, LINE_FIELDS } from './fields.ts';
-import { idOfUuid } from '../uuid-ids.ts';
 import type { Json } from './view.ts';
 
 export type Body = Record<string, unknown>;

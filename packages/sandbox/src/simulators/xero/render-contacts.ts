@@ -1,9 +1,9 @@
 /** SANDBOX customers and vendors as Xero's one Contacts list: a customer IsCustomer, a vendor IsSupplier. */
 import type { NativeAddress, NativeContact } from '../../native.ts';
 import { renderFields } from '../field-map.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import { msDate } from './dates.ts';
 import { CONTACT_FIELDS } from './fields.ts';
-import { uuidOfId } from '../uuid-ids.ts';
 import type { Json } from './view.ts';
 
 /** Xero keeps a postal (POBOX) and a street address: billing is the postal one, shipping and remittance the street one. */

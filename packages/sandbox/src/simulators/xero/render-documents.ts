@@ -16,9 +16,9 @@ import type {
 import { parseCents } from '../../money.ts';
 import { minus, num, sum } from '../amounts.ts';
 import { renderFields } from '../field-map.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import { dateString, msDate } from './dates.ts';
 import { DOCUMENT_FIELDS, LINE_FIELDS } from './fields.ts';
-import { uuidOfId } from '../uuid-ids.ts';
 import { contactRef } from './render-contacts.ts';
 import { accountRef, CLASS_CATEGORY_ID } from './render-ledger.ts';
 import { paymentAllocationIds, type Json, type XeroView } from './view.ts';

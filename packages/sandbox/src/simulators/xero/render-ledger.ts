@@ -12,9 +12,9 @@ import type {
 import { parseCents } from '../../money.ts';
 import { num } from '../amounts.ts';
 import { renderFields } from '../field-map.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import { dateString, msDate } from './dates.ts';
 import { LEDGER_LINE_FIELDS } from './fields.ts';
-import { uuidOfId } from '../uuid-ids.ts';
 import type { Json, XeroView } from './view.ts';
 
 /** Xero's account types; receivables and payables are CURRENT and CURRLIAB accounts Xero flags as system accounts. */

@@ -7,8 +7,8 @@
 import { formatCents, parseCents } from '../../money.ts';
 import type { NativeBalanceSheet, NativeIncomeStatement, NativeReportRow } from '../../native.ts';
 import { leaves, mergedRows, monthEnds } from '../statement-columns.ts';
-import { msDate } from './dates.ts';
 import { uuidOfId } from '../uuid-ids.ts';
+import { msDate } from './dates.ts';
 import type { Json } from './view.ts';
 
 /** Xero's account id of rows that stand for no account (Current Year Earnings). */

@@ -6,10 +6,10 @@
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
 import { pathSegments } from '../lists.ts';
 import { monthEnds } from '../statement-columns.ts';
+import { hashedUuid, idOfUuid } from '../uuid-ids.ts';
 import { envelope, forbidden, notFound } from './answers.ts';
 import { attachmentFile, attachmentList } from './attachments.ts';
 import { COLLECTIONS, isListName } from './collections.ts';
-import { hashedUuid, idOfUuid } from '../uuid-ids.ts';
 import { listAnswer, oneAnswer } from './lists.ts';
 import { renderConnections, renderOrganisation } from './render-organisation.ts';
 import { balanceSheetReport, profitAndLossReport } from './render-reports.ts';

@@ -10,9 +10,9 @@ import { collectionOf } from '../../collections.ts';
 import { NativeError } from '../../native-error.ts';
 import type { SimulatorAnswer, SimulatorBooks, SimulatorRequest } from '../kit.ts';
 import { isRecord, recordsIn } from '../wire.ts';
+import { idOfUuid, uuidOfId } from '../uuid-ids.ts';
 import { envelope, notFound, validationError } from './answers.ts';
 import { COLLECTIONS } from './collections.ts';
-import { idOfUuid, uuidOfId } from '../uuid-ids.ts';
 import { contactBody, invoiceBody, journalBody, type Translated } from './inbound.ts';
 import { XeroView, type Json } from './view.ts';
 
