@@ -8,16 +8,12 @@ import { holds, isComparison, order, sortedBy, tokenize, valueAt, type Compariso
 import { xeroMillis } from './dates.ts';
 
 type Json = Record<string, unknown>;
-type Value =
-  | { kind: 'text'; text: string }
-  | { kind: 'number'; number: number }
-  | { kind: 'boolean'; boolean: boolean }
-  | { kind: 'date'; ms: number }
-  | { kind: 'null' };
+/** How a record's value compares with a literal: negative, zero or positive, null when it does not compare. */
+type Against = (actual: unknown) => number | null;
 interface Term {
   path: string[];
   cmp: Comparison;
-  value: Value;
+  against: Against;
 }
 
 export class WhereError extends Error {}
@@ -29,28 +25,38 @@ function term(cursor: TokenCursor): Term {
   if (!FIELD_PATH.test(field)) throw new WhereError(`expected a field, found "${field}"`);
   const cmp = cursor.next();
   if (!isComparison(cmp, ['==', '!=', '>=', '<=', '>', '<'])) throw new WhereError(`expected a comparison after ${field}, found "${cmp}"`);
-  return { path: field.split('.'), cmp, value: value(cursor) };
+  return { path: field.split('.'), cmp, against: literal(cursor) };
 }
 
-function value(cursor: TokenCursor): Value {
+/** Text compares case-insensitively, and only with text. */
+const textAgainst =
+  (text: string): Against =>
+  (actual) =>
+    typeof actual === 'string' ? order(actual.toLowerCase(), text.toLowerCase()) : null;
+
+function literal(cursor: TokenCursor): Against {
   const token = cursor.next();
-  if (token.startsWith('"')) return { kind: 'text', text: JSON.parse(token) as string };
-  if (/^-?\d/.test(token)) return { kind: 'number', number: Number(token) };
-  if (token === 'true' || token === 'false') return { kind: 'boolean', boolean: token === 'true' };
-  if (token === 'null') return { kind: 'null' };
+  if (token.startsWith('"')) return textAgainst(JSON.parse(token) as string);
+  if (/^-?\d/.test(token)) return (actual) => (typeof actual === 'number' ? actual - Number(token) : null);
+  if (token === 'true' || token === 'false') return (actual) => (actual === (token === 'true') ? 0 : 1);
+  if (token === 'null') return (actual) => (actual === null || actual === undefined ? 0 : 1);
   if (token === 'DateTime') {
     cursor.expect('(');
     const parts: number[] = [Number(cursor.next())];
     while (cursor.accept([','])) parts.push(Number(cursor.next()));
     cursor.expect(')');
     const [year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0] = parts;
-    return { kind: 'date', ms: Date.UTC(year, month - 1, day, hour, minute, second) };
+    const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+    return (actual) => {
+      const at = xeroMillis(actual);
+      return at === null ? null : at - ms;
+    };
   }
   if (token.toLowerCase() === 'guid') {
     cursor.expect('(');
     const id = cursor.next();
     cursor.expect(')');
-    return { kind: 'text', text: (JSON.parse(id) as string).toLowerCase() };
+    return textAgainst(JSON.parse(id) as string);
   }
   throw new WhereError(`cannot read the value "${token}"`);
 }
@@ -60,25 +66,8 @@ export function parseWhere(text: string): Expression<Term> {
   return parseExpression(new TokenCursor(tokens, (message) => new WhereError(message)), { and: ['&&', 'AND'], or: ['||', 'OR'] }, term);
 }
 
-function compare(actual: unknown, value: Value): number | null {
-  switch (value.kind) {
-    case 'date': {
-      const ms = xeroMillis(actual);
-      return ms === null ? null : ms - value.ms;
-    }
-    case 'number':
-      return typeof actual === 'number' ? actual - value.number : null;
-    case 'boolean':
-      return actual === value.boolean ? 0 : 1;
-    case 'null':
-      return actual === null || actual === undefined ? 0 : 1;
-    case 'text':
-      return typeof actual === 'string' ? order(actual.toLowerCase(), value.text.toLowerCase()) : null;
-  }
-}
-
 export const matches = (expression: Expression<Term>, record: Json): boolean =>
-  evaluate(expression, (t) => holds(t.cmp, compare(valueAt(record, t.path), t.value)));
+  evaluate(expression, (t) => holds(t.cmp, t.against(valueAt(record, t.path))));
 
 /** Sorts by `order` ("UpdatedDateUTC ASC, Name DESC"); dates compare as times, the rest as text or numbers. */
 export function sortBy<T extends Json>(records: T[], text: string): T[] {
