@@ -28,6 +28,15 @@ export class BooksView {
     return this.once(`all:${type}`, () => this.books.all(type));
   }
 
+  /** The live records of these types by SANDBOX id (the chart for account codes, the contacts for names). */
+  byId<T extends keyof NativeOf>(...types: T[]): Promise<Map<string, NativeOf[T]>> {
+    return this.once(`byId:${types.join(',')}`, async () => {
+      const records = new Map<string, NativeOf[T]>();
+      for (const type of types) for (const record of await this.all(type)) records.set(record.Id, record);
+      return records;
+    });
+  }
+
   /** Deleted records of a type, each as the last version SANDBOX had (its collection's native shape). */
   deleted<T extends keyof NativeOf>(type: T): Promise<{ record: NativeOf[T]; deletedAt: string }[]> {
     return this.once(`deleted:${type}`, async () =>

@@ -24,7 +24,7 @@ const one =
   (view: XeroView) =>
   async (record: T, deletedAt: string | null) => [await render(view, record, deletedAt)];
 
-export const COLLECTIONS: Readonly<Record<string, XeroCollection>> = {
+export const COLLECTIONS = {
   Accounts: { idField: 'AccountID', records: async (view) => (await view.all('account')).map(renderAccount) },
   Contacts: {
     idField: 'ContactID',
@@ -60,4 +60,8 @@ export const COLLECTIONS: Readonly<Record<string, XeroCollection>> = {
     records: async (view, query) => renderTrackingCategories(await view.all('class'), query.get('includeArchived') === 'true'),
   },
   Employees: { idField: 'EmployeeID', records: async (view) => (await view.all('employee')).map(renderEmployee) },
-};
+} satisfies Readonly<Record<string, XeroCollection>>;
+
+export type ListName = keyof typeof COLLECTIONS;
+
+export const isListName = (name: string): name is ListName => Object.hasOwn(COLLECTIONS, name);

@@ -5,8 +5,10 @@
  */
 import type { NativeAccount } from '../../native.ts';
 import { isRecord, recordsIn } from '../wire.ts';
+import { readFields, textOf } from '../field-map.ts';
+import { idOfUuid } from '../uuid-ids.ts';
 import { xeroMillis } from './dates.ts';
-import { sandboxIdOf } from './ids.ts';
+import { CONTACT_FIELDS, DOCUMENT_FIELDS, LEDGER_LINE_FIELDS, LINE_FIELDS } from './fields.ts';
 import type { Json } from './view.ts';
 
 export type Body = Record<string, unknown>;
@@ -15,7 +17,6 @@ export type Body = Record<string, unknown>;
 export type Translated = { body: Body; delete?: boolean } | { refused: string[] };
 
 const has = (item: Json, field: string): boolean => Object.hasOwn(item, field) && item[field] !== undefined;
-const textOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 
 /** YYYY-MM-DD of a Xero date (`2025-06-15`, `2025-06-15T00:00:00`, `/Date(…)/`), or null. */
 function dayOf(value: unknown): string | null {
@@ -37,7 +38,7 @@ function setDate(out: Body, refused: string[], item: Json, from: string, to: str
 
 /** The SANDBOX account of a line: by AccountID (our UUIDs), else by code from the chart. */
 function accountOf(line: Json, chart: readonly NativeAccount[], refused: string[]): string | undefined {
-  const byId = typeof line.AccountID === 'string' ? sandboxIdOf(line.AccountID) : null;
+  const byId = typeof line.AccountID === 'string' ? idOfUuid(line.AccountID) : null;
   const account = byId !== null ? chart.find((a) => a.Id === byId) : chart.find((a) => a.Code === textOf(line.AccountCode));
   if (account?.Status !== 'Active') {
     refused.push(`Account code '${textOf(line.AccountCode ?? line.AccountID)}' is not a valid code for this document.`);
@@ -46,22 +47,12 @@ function accountOf(line: Json, chart: readonly NativeAccount[], refused: string[
   return account.Id;
 }
 
-const taxCodeOf = (line: Json): string | undefined =>
-  typeof line.TaxType === 'string' && line.TaxType !== '' && line.TaxType !== 'NONE' ? line.TaxType : undefined;
-
 function documentLine(line: Json, chart: readonly NativeAccount[], refused: string[]): Body {
-  const out: Body = {
-    AccountId: accountOf(line, chart, refused),
-    Qty: typeof line.Quantity === 'number' ? line.Quantity : 1,
-    UnitPrice: line.UnitAmount ?? 0,
-  };
-  if (has(line, 'Description')) out.Description = textOf(line.Description);
-  const taxCode = taxCodeOf(line);
-  if (taxCode !== undefined) out.TaxCodeId = taxCode;
+  const out: Body = { AccountId: accountOf(line, chart, refused), Qty: 1, UnitPrice: 0, ...readFields(LINE_FIELDS, line) };
   if (typeof line.DiscountAmount === 'number') out.Discount = line.DiscountAmount;
   else if (typeof line.DiscountRate === 'number') out.DiscountPct = String(line.DiscountRate);
   const option = recordsIn(line.Tracking)[0]?.TrackingOptionID;
-  const classId = typeof option === 'string' ? sandboxIdOf(option) : null;
+  const classId = typeof option === 'string' ? idOfUuid(option) : null;
   if (classId !== null) out.ClassId = classId;
   return out;
 }
@@ -71,7 +62,7 @@ const INVOICE_STATUSES: Readonly<Record<string, string>> = { DRAFT: 'Draft', SUB
 /** An Invoices item as a SANDBOX bill or invoice body (`party`: VendorId or CustomerId). */
 export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart: readonly NativeAccount[], creating: boolean): Translated {
   const refused: string[] = [];
-  const out: Body = {};
+  const out: Body = readFields(DOCUMENT_FIELDS, item);
   if (item.Status === 'DELETED') return creating ? { refused: ['A new invoice cannot have a status of DELETED'] } : { body: {}, delete: true };
   if (has(item, 'Status')) {
     const status = INVOICE_STATUSES[textOf(item.Status)];
@@ -80,7 +71,7 @@ export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart:
   }
   if (creating || has(item, 'Contact')) {
     const contact = isRecord(item.Contact) ? item.Contact : null;
-    const contactId = typeof contact?.ContactID === 'string' ? sandboxIdOf(contact.ContactID) : null;
+    const contactId = typeof contact?.ContactID === 'string' ? idOfUuid(contact.ContactID) : null;
     if (contact === null) refused.push('A Contact must be specified for this type of transaction');
     else if (contactId === null) refused.push('The contact could not be found.');
     else out[party] = contactId;
@@ -88,9 +79,6 @@ export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart:
   setDate(out, refused, item, 'Date', 'TxnDate', creating ? today() : null);
   setDate(out, refused, item, 'DueDate', 'DueDate', null);
   if (has(item, 'InvoiceNumber')) out.DocNumber = textOf(item.InvoiceNumber);
-  if (has(item, 'Reference')) out.Memo = textOf(item.Reference);
-  if (has(item, 'CurrencyCode')) out.CurrencyCode = textOf(item.CurrencyCode);
-  if (typeof item.CurrencyRate === 'number') out.ExchangeRate = String(item.CurrencyRate);
   if (item.LineAmountTypes === 'Inclusive')
     refused.push('The simulator keeps line amounts exclusive of tax: send LineAmountTypes Exclusive or NoTax');
   if (has(item, 'LineItems')) out.Lines = recordsIn(item.LineItems).map((line) => documentLine(line, chart, refused));
@@ -113,19 +101,11 @@ function phoneOf(phones: unknown): string | undefined {
 
 /** A Contacts item as a SANDBOX customer or vendor body. */
 export function contactBody(item: Json, creating: boolean): Translated {
-  const out: Body = {};
-  if (creating || has(item, 'Name')) {
-    if (textOf(item.Name).trim() === '') return { refused: ['The contact name must be specified.'] };
-    out.DisplayName = textOf(item.Name);
-  }
+  if ((creating || has(item, 'Name')) && textOf(item.Name).trim() === '') return { refused: ['The contact name must be specified.'] };
+  const out: Body = readFields(CONTACT_FIELDS, item);
   if (has(item, 'FirstName') || has(item, 'LastName'))
     out.ContactName = [textOf(item.FirstName), textOf(item.LastName)].filter((t) => t !== '').join(' ');
-  if (has(item, 'EmailAddress')) out.Email = textOf(item.EmailAddress);
   if (has(item, 'Phones')) out.Phone = phoneOf(item.Phones) ?? null;
-  if (has(item, 'TaxNumber')) out.TaxNumber = textOf(item.TaxNumber);
-  if (has(item, 'Website')) out.Website = textOf(item.Website);
-  if (has(item, 'DefaultCurrency')) out.CurrencyCode = textOf(item.DefaultCurrency);
-  if (has(item, 'ContactStatus')) out.Status = item.ContactStatus === 'ARCHIVED' ? 'Archived' : 'Active';
   if (has(item, 'Addresses')) {
     out.Addresses = recordsIn(item.Addresses)
       .filter((a) => textOf(a.AddressLine1) !== '' || textOf(a.City) !== '')
@@ -157,12 +137,10 @@ export function journalBody(item: Json, chart: readonly NativeAccount[], creatin
   if (has(item, 'JournalLines')) {
     out.Lines = recordsIn(item.JournalLines).map((line) => {
       const amount = typeof line.LineAmount === 'number' ? line.LineAmount : 0;
-      const taxCode = taxCodeOf(line);
       return {
         AccountId: accountOf(line, chart, refused),
         ...(amount >= 0 ? { Debit: amount } : { Credit: -amount }),
-        ...(has(line, 'Description') ? { Description: textOf(line.Description) } : {}),
-        ...(taxCode === undefined ? {} : { TaxCodeId: taxCode }),
+        ...readFields(LEDGER_LINE_FIELDS, line),
       };
     });
   } else if (creating) refused.push('A manual journal must have at least two lines');

@@ -1,7 +1,9 @@
 /** SANDBOX customers and vendors as Xero's one Contacts list: a customer IsCustomer, a vendor IsSupplier. */
 import type { NativeAddress, NativeContact } from '../../native.ts';
+import { renderFields } from '../field-map.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import { msDate } from './dates.ts';
-import { xeroId } from './ids.ts';
+import { CONTACT_FIELDS } from './fields.ts';
 import type { Json } from './view.ts';
 
 /** Xero keeps a postal (POBOX) and a street address: billing is the postal one, shipping and remittance the street one. */
@@ -20,14 +22,9 @@ function address(a: NativeAddress): Json {
 export function renderContact(c: NativeContact, role: 'customer' | 'vendor'): Json {
   const [first = '', ...rest] = (c.ContactName ?? '').trim().split(/\s+/);
   return {
-    ContactID: xeroId(c.Id),
-    ContactStatus: c.Status === 'Archived' ? 'ARCHIVED' : 'ACTIVE',
-    Name: c.DisplayName,
+    ContactID: uuidOfId(c.Id),
+    ...renderFields(CONTACT_FIELDS, c),
     ...(first === '' ? {} : { FirstName: first, LastName: rest.join(' ') }),
-    ...(c.Email === undefined ? {} : { EmailAddress: c.Email }),
-    ...(c.TaxNumber === undefined ? {} : { TaxNumber: c.TaxNumber }),
-    ...(c.Website === undefined ? {} : { Website: c.Website }),
-    DefaultCurrency: c.CurrencyCode,
     IsSupplier: role === 'vendor',
     IsCustomer: role === 'customer',
     Addresses: c.Addresses.map(address),
@@ -46,5 +43,5 @@ export function renderContact(c: NativeContact, role: 'customer' | 'vendor'): Js
 
 /** The summary of a contact Xero embeds in documents. */
 export function contactRef(c: NativeContact | undefined, id: string): Json {
-  return { ContactID: xeroId(id), ...(c === undefined ? {} : { Name: c.DisplayName }) };
+  return { ContactID: uuidOfId(id), ...(c === undefined ? {} : { Name: c.DisplayName }) };
 }

@@ -14,9 +14,11 @@ import type {
   NativeVendorCredit,
 } from '../../native.ts';
 import { parseCents } from '../../money.ts';
-import { minus, num, sum } from './amounts.ts';
+import { minus, num, sum } from '../amounts.ts';
+import { renderFields } from '../field-map.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import { dateString, msDate } from './dates.ts';
-import { xeroId } from './ids.ts';
+import { DOCUMENT_FIELDS, LINE_FIELDS } from './fields.ts';
 import { contactRef } from './render-contacts.ts';
 import { accountRef, CLASS_CATEGORY_ID } from './render-ledger.ts';
 import { paymentAllocationIds, type Json, type XeroView } from './view.ts';
@@ -24,30 +26,25 @@ import { paymentAllocationIds, type Json, type XeroView } from './view.ts';
 /** A line's id: the document's and the line's SANDBOX ids, when they fit in a UUID. */
 function lineId(docId: string, line: NativeLine): Json {
   const id = `${docId}.${line.LineId}`;
-  return Buffer.byteLength(id) <= 16 ? { LineItemID: xeroId(id) } : {};
+  return Buffer.byteLength(id) <= 16 ? { LineItemID: uuidOfId(id) } : {};
 }
 
 async function lineItems(view: XeroView, docId: string, lines: readonly NativeLine[]): Promise<Json[]> {
-  const accounts = await view.accounts();
-  const classes = new Map((await view.all('class')).map((c) => [c.Id, c]));
+  const accounts = await view.byId('account');
+  const classes = await view.byId('class');
   return lines.map((line) => {
     const discount = parseCents(line.Discount);
     const option = line.ClassId === undefined ? undefined : classes.get(line.ClassId);
     return {
       ...lineId(docId, line),
-      ...(line.Description === undefined ? {} : { Description: line.Description }),
-      Quantity: line.Qty,
-      UnitAmount: num(line.UnitPrice),
+      ...renderFields(LINE_FIELDS, line),
       ...accountRef(accounts.get(line.AccountId), line.AccountId, 'line'),
-      ...(line.TaxCodeId === undefined ? {} : { TaxType: line.TaxCodeId }),
-      TaxAmount: num(line.Tax),
       LineAmount: minus(line.SubTotal, line.Discount),
       ...(discount === 0 ? {} : { DiscountAmount: discount / 100 }),
-      ...(line.DiscountPct === undefined ? {} : { DiscountRate: Number(line.DiscountPct) }),
       Tracking:
         option === undefined
           ? []
-          : [{ TrackingCategoryID: CLASS_CATEGORY_ID, TrackingOptionID: xeroId(option.Id), Name: 'Class', Option: option.Name }],
+          : [{ TrackingCategoryID: CLASS_CATEGORY_ID, TrackingOptionID: uuidOfId(option.Id), Name: 'Class', Option: option.Name }],
     };
   });
 }
@@ -77,11 +74,11 @@ export async function renderInvoice(view: XeroView, doc: NativeBill | NativeInvo
   const payments = ofType(doc.LinkedTxns, bill ? 'BillPayment' : 'Payment');
   const credits = ofType(doc.LinkedTxns, bill ? 'VendorCredit' : 'CreditNote');
   return {
-    InvoiceID: xeroId(doc.Id),
+    InvoiceID: uuidOfId(doc.Id),
     Type: bill ? 'ACCPAY' : 'ACCREC',
     InvoiceNumber: doc.DocNumber,
-    ...(doc.Memo === undefined ? {} : { Reference: doc.Memo }),
-    Contact: contactRef((await view.contacts()).get(partyId), partyId),
+    ...renderFields(DOCUMENT_FIELDS, doc),
+    Contact: contactRef((await view.byId('customer', 'vendor')).get(partyId), partyId),
     Date: msDate(doc.TxnDate),
     DateString: dateString(doc.TxnDate),
     DueDate: msDate(doc.DueDate),
@@ -90,20 +87,16 @@ export async function renderInvoice(view: XeroView, doc: NativeBill | NativeInvo
     LineAmountTypes: 'Exclusive',
     LineItems: await lineItems(view, doc.Id, doc.Lines),
     SubTotal: minus(doc.SubTotal, doc.TotalDiscount),
-    TotalTax: num(doc.TotalTax),
-    Total: num(doc.Total),
     TotalDiscount: num(doc.TotalDiscount),
-    CurrencyCode: doc.CurrencyCode,
-    CurrencyRate: Number(doc.ExchangeRate),
     AmountDue: num(doc.AmountDue),
     AmountPaid: sum(payments.map((p) => p.Amount)),
     AmountCredited: sum(credits.map((c) => c.Amount)),
     Payments: payments.map((p) => ({
-      PaymentID: paymentIds.get(`${p.TxnId}|${doc.Id}`) ?? xeroId(p.TxnId),
+      PaymentID: paymentIds.get(`${p.TxnId}|${doc.Id}`) ?? uuidOfId(p.TxnId),
       Date: msDate(p.Date),
       Amount: num(p.Amount),
     })),
-    CreditNotes: credits.map((c) => ({ CreditNoteID: xeroId(c.TxnId), Date: msDate(c.Date), AppliedAmount: num(c.Amount) })),
+    CreditNotes: credits.map((c) => ({ CreditNoteID: uuidOfId(c.TxnId), Date: msDate(c.Date), AppliedAmount: num(c.Amount) })),
     Prepayments: [],
     Overpayments: [],
     HasAttachments: (await view.attached()).has(doc.Id),
@@ -123,24 +116,20 @@ export async function renderCreditNote(
   const partyId = bill ? credit.VendorId : credit.CustomerId;
   const allocations = ofType(credit.LinkedTxns, bill ? 'Bill' : 'Invoice');
   return {
-    CreditNoteID: xeroId(credit.Id),
+    CreditNoteID: uuidOfId(credit.Id),
     CreditNoteNumber: credit.DocNumber,
     Type: bill ? 'ACCPAYCREDIT' : 'ACCRECCREDIT',
-    ...(credit.Memo === undefined ? {} : { Reference: credit.Memo }),
-    Contact: contactRef((await view.contacts()).get(partyId), partyId),
+    ...renderFields(DOCUMENT_FIELDS, credit),
+    Contact: contactRef((await view.byId('customer', 'vendor')).get(partyId), partyId),
     Date: msDate(credit.TxnDate),
     DateString: dateString(credit.TxnDate),
     Status: deletedAt === null ? CREDIT_STATUS[credit.Status] : 'DELETED',
     LineAmountTypes: 'Exclusive',
     LineItems: await lineItems(view, credit.Id, credit.Lines),
     SubTotal: minus(credit.SubTotal, credit.TotalDiscount),
-    TotalTax: num(credit.TotalTax),
-    Total: num(credit.Total),
-    CurrencyCode: credit.CurrencyCode,
-    CurrencyRate: Number(credit.ExchangeRate),
     RemainingCredit: num(credit.Remaining),
     AppliedAmount: sum(allocations.map((a) => a.Amount)),
-    Allocations: allocations.map((a) => ({ Amount: num(a.Amount), Date: msDate(a.Date), Invoice: { InvoiceID: xeroId(a.TxnId) } })),
+    Allocations: allocations.map((a) => ({ Amount: num(a.Amount), Date: msDate(a.Date), Invoice: { InvoiceID: uuidOfId(a.TxnId) } })),
     Payments: [],
     HasAttachments: false,
     UpdatedDateUTC: msDate(deletedAt ?? credit.UpdatedAt),
@@ -152,8 +141,8 @@ export async function renderPayments(view: XeroView, payment: NativePayment | Na
   const bill = 'VendorId' in payment;
   const partyId = bill ? payment.VendorId : payment.CustomerId;
   const accountId = bill ? payment.BankAccountId : payment.DepositToAccountId;
-  const accounts = await view.accounts();
-  const contact = contactRef((await view.contacts()).get(partyId), partyId);
+  const accounts = await view.byId('account');
+  const contact = contactRef((await view.byId('customer', 'vendor')).get(partyId), partyId);
   return paymentAllocationIds(payment, bill ? 'Bill' : 'Invoice').map((allocation) => ({
     PaymentID: allocation.id,
     Date: msDate(payment.TxnDate),
@@ -165,7 +154,7 @@ export async function renderPayments(view: XeroView, payment: NativePayment | Na
     Status: deletedAt === null && payment.Status === 'Active' ? 'AUTHORISED' : 'DELETED',
     IsReconciled: false,
     Account: accountRef(accounts.get(accountId), accountId, 'ref'),
-    Invoice: { InvoiceID: xeroId(allocation.docId), Type: bill ? 'ACCPAY' : 'ACCREC', CurrencyCode: payment.CurrencyCode, Contact: contact },
+    Invoice: { InvoiceID: uuidOfId(allocation.docId), Type: bill ? 'ACCPAY' : 'ACCREC', CurrencyCode: payment.CurrencyCode, Contact: contact },
     HasAccount: true,
     UpdatedDateUTC: msDate(deletedAt ?? payment.UpdatedAt),
   }));

@@ -10,9 +10,11 @@ import type {
   NativeTransfer,
 } from '../../native.ts';
 import { parseCents } from '../../money.ts';
-import { num } from './amounts.ts';
+import { num } from '../amounts.ts';
+import { renderFields } from '../field-map.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import { dateString, msDate } from './dates.ts';
-import { xeroId } from './ids.ts';
+import { LEDGER_LINE_FIELDS } from './fields.ts';
 import type { Json, XeroView } from './view.ts';
 
 /** Xero's account types; receivables and payables are CURRENT and CURRLIAB accounts Xero flags as system accounts. */
@@ -40,7 +42,7 @@ export function renderAccount(a: NativeAccount): Json {
   const bank = a.Type === 'Bank' || a.Type === 'CreditCard';
   const system = SYSTEM_ACCOUNTS[a.Type] ?? (a.Role === 'RetainedEarnings' ? 'RETAINEDEARNINGS' : undefined);
   return {
-    AccountID: xeroId(a.Id),
+    AccountID: uuidOfId(a.Id),
     Code: a.Code,
     Name: a.Name,
     Type: TYPES[a.Type],
@@ -60,14 +62,14 @@ export function renderAccount(a: NativeAccount): Json {
 
 /** An account as Xero names it inside a record: a line's code (and id), or an embedded account summary. */
 export function accountRef(a: NativeAccount | undefined, id: string, form: 'line' | 'ref'): Json {
-  if (form === 'line') return { AccountID: xeroId(id), ...(a === undefined ? {} : { AccountCode: a.Code }) };
-  return { AccountID: xeroId(id), ...(a === undefined ? {} : { Code: a.Code, Name: a.Name }) };
+  if (form === 'line') return { AccountID: uuidOfId(id), ...(a === undefined ? {} : { AccountCode: a.Code }) };
+  return { AccountID: uuidOfId(id), ...(a === undefined ? {} : { Code: a.Code, Name: a.Name }) };
 }
 
 export async function renderJournal(view: XeroView, j: NativeJournalEntry, deletedAt: string | null = null): Promise<Json> {
-  const accounts = await view.accounts();
+  const accounts = await view.byId('account');
   return {
-    ManualJournalID: xeroId(j.Id),
+    ManualJournalID: uuidOfId(j.Id),
     // Xero requires a narration; a SANDBOX entry without a memo has its number.
     Narration: j.Memo ?? j.DocNumber,
     Date: msDate(j.TxnDate),
@@ -78,8 +80,7 @@ export async function renderJournal(view: XeroView, j: NativeJournalEntry, delet
     JournalLines: j.Lines.map((line) => ({
       LineAmount: (parseCents(line.Debit ?? '0.00') - parseCents(line.Credit ?? '0.00')) / 100,
       ...accountRef(accounts.get(line.AccountId), line.AccountId, 'line'),
-      ...(line.Description === undefined ? {} : { Description: line.Description }),
-      ...(line.TaxCodeId === undefined ? {} : { TaxType: line.TaxCodeId }),
+      ...renderFields(LEDGER_LINE_FIELDS, line),
       TaxAmount: 0,
       Tracking: [],
       IsBlank: false,
@@ -91,9 +92,9 @@ export async function renderJournal(view: XeroView, j: NativeJournalEntry, delet
 }
 
 export async function renderTransfer(view: XeroView, t: NativeTransfer): Promise<Json> {
-  const accounts = await view.accounts();
+  const accounts = await view.byId('account');
   return {
-    BankTransferID: xeroId(t.Id),
+    BankTransferID: uuidOfId(t.Id),
     Date: msDate(t.TxnDate),
     DateString: dateString(t.TxnDate),
     Amount: num(t.Amount),
@@ -127,13 +128,13 @@ export function renderTaxRate(t: NativeTaxCode): Json {
 export const renderCurrency = (c: NativeCurrency): Json => ({ Code: c.Code, Description: c.Name });
 
 /** The one tracking category ("Class") whose options are SANDBOX's classes. */
-export const CLASS_CATEGORY_ID = xeroId('TRACKING-CLASS');
+export const CLASS_CATEGORY_ID = uuidOfId('TRACKING-CLASS');
 
 export function renderTrackingCategories(classes: readonly NativeClass[], includeArchived: boolean): Json[] {
   const options = classes
     .filter((c) => includeArchived || c.Status === 'Active')
     .map((c) => ({
-      TrackingOptionID: xeroId(c.Id),
+      TrackingOptionID: uuidOfId(c.Id),
       Name: c.Name,
       Status: c.Status === 'Archived' ? 'ARCHIVED' : 'ACTIVE',
       TrackingCategoryID: CLASS_CATEGORY_ID,
@@ -143,7 +144,7 @@ export function renderTrackingCategories(classes: readonly NativeClass[], includ
 
 export function renderEmployee(e: NativeEmployee): Json {
   return {
-    EmployeeID: xeroId(e.Id),
+    EmployeeID: uuidOfId(e.Id),
     Status: e.Status === 'Terminated' ? 'ARCHIVED' : 'ACTIVE',
     FirstName: e.FirstName,
     LastName: e.LastName,

@@ -6,27 +6,15 @@
  */
 import { formatCents, parseCents } from '../../money.ts';
 import type { NativeBalanceSheet, NativeIncomeStatement, NativeReportRow } from '../../native.ts';
+import { leaves, mergedRows, monthEnds } from '../statement-columns.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import { msDate } from './dates.ts';
-import { xeroId } from './ids.ts';
 import type { Json } from './view.ts';
 
 /** Xero's account id of rows that stand for no account (Current Year Earnings). */
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
-/** The last day (YYYY-MM-DD) of the month `back` months before the month of `day`. */
-function monthEnd(day: string, back: number): string {
-  const d = new Date(`${day.slice(0, 10)}T00:00:00Z`);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - back + 1, 0)).toISOString().slice(0, 10);
-}
-
 const label = (end: string): string => new Date(`${end}T00:00:00Z`).toUTCString().slice(5, 16);
-
-/** Leaf rows (accounts and the net income line) under a row, nested groups flattened. */
-function leaves(row: NativeReportRow): NativeReportRow[] {
-  return row.Kind === 'Group' || row.Rows.length > 0 ? row.Rows.flatMap(leaves) : [row];
-}
-
-const keyOf = (row: NativeReportRow): string => row.AccountId ?? `name:${row.Name}`;
 
 /** Per column, the rows a section shows and its total. */
 interface Part {
@@ -40,12 +28,9 @@ function cell(value: string, accountId: string | undefined): Json {
 
 /** A titled section of account rows aligned across the columns, and its total row. */
 function section(title: string, totalLabel: string | null, columns: readonly Part[]): Json {
-  const names = new Map<string, NativeReportRow>();
-  for (const part of columns) for (const row of part.rows) if (!names.has(keyOf(row))) names.set(keyOf(row), row);
-  const rows: Json[] = [...names].map(([key, first]) => {
-    const id = first.AccountId === undefined ? NO_ACCOUNT : xeroId(first.AccountId);
-    const values = columns.map((part) => formatCents(parseCents(part.rows.find((r) => keyOf(r) === key)?.Amount ?? '0.00')));
-    return { RowType: 'Row', Cells: [cell(first.Name, id), ...values.map((v) => cell(v, id))] };
+  const rows: Json[] = mergedRows(columns.map((part) => part.rows)).map(({ row, amounts }) => {
+    const id = row.AccountId === undefined ? NO_ACCOUNT : uuidOfId(row.AccountId);
+    return { RowType: 'Row', Cells: [cell(row.Name, id), ...amounts.map((a) => cell(formatCents(parseCents(a ?? '0.00')), id))] };
   });
   if (totalLabel !== null)
     rows.push({ RowType: 'SummaryRow', Cells: [{ Value: totalLabel }, ...columns.map((p) => ({ Value: formatCents(p.total) }))] });
@@ -93,7 +78,7 @@ function balanceGroup(title: string, trees: readonly (NativeReportRow | undefine
 }
 
 export function balanceSheetReport(sheets: readonly NativeBalanceSheet[], company: string, date: string, periods: number): Json {
-  const ends = Array.from({ length: periods + 1 }, (_v, k) => monthEnd(date, k));
+  const ends = monthEnds(date, periods + 1);
   const columns = ends.map((end) => sheets.find((s) => s.PeriodEnd === end));
   const assets = columns.map((c) => c?.Assets);
   const liabilities = columns.map((c) => c?.Liabilities);
@@ -124,7 +109,7 @@ const whole = (tree: NativeReportRow | undefined): Part => ({
 });
 
 export function profitAndLossReport(statements: readonly NativeIncomeStatement[], company: string, fromDate: string, periods: number): Json {
-  const ends = Array.from({ length: periods + 1 }, (_v, k) => monthEnd(fromDate, k));
+  const ends = monthEnds(fromDate, periods + 1);
   const columns = ends.map((end) => statements.find((s) => s.PeriodEnd === end));
   const amount = (pick: (s: NativeIncomeStatement) => string): number[] => columns.map((c) => (c === undefined ? 0 : parseCents(pick(c))));
   const income = columns.map((c) => split(c?.Income, false));

@@ -19,7 +19,7 @@ import { simulatorBooks } from '../books.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import { booksFetch } from '../testing.ts';
 import { requestOf } from '../wire.ts';
-import { xeroId as xeroIdOf } from './ids.ts';
+import { uuidOfId as xeroIdOf } from '../uuid-ids.ts';
 import { xeroSimulator } from './index.ts';
 
 const KEY = 'xero:user_good_size_2000';

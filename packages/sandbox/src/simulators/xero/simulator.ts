@@ -5,10 +5,11 @@
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
 import { pathSegments } from '../lists.ts';
+import { monthEnds } from '../statement-columns.ts';
+import { hashedUuid, idOfUuid } from '../uuid-ids.ts';
 import { envelope, forbidden, notFound } from './answers.ts';
 import { attachmentFile, attachmentList } from './attachments.ts';
-import { COLLECTIONS } from './collections.ts';
-import { hashedUuid, sandboxIdOf } from './ids.ts';
+import { COLLECTIONS, isListName } from './collections.ts';
 import { listAnswer, oneAnswer } from './lists.ts';
 import { renderConnections, renderOrganisation } from './render-organisation.ts';
 import { balanceSheetReport, profitAndLossReport } from './render-reports.ts';
@@ -25,10 +26,7 @@ function collectionName(segment: string | undefined): string | undefined {
   return [...Object.keys(COLLECTIONS), 'Organisation', 'Reports'].find((name) => name.toLowerCase() === lower);
 }
 
-const monthEndOfToday = (): string => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
-};
+const monthEndOfToday = (): string => monthEnds(new Date().toISOString(), 1)[0] ?? '';
 
 const periodsOf = (query: URLSearchParams): number => Math.min(11, Math.max(0, Number(query.get('periods') ?? '0') || 0));
 
@@ -47,7 +45,7 @@ async function report(view: XeroView, name: string | undefined, query: URLSearch
 }
 
 async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segments: string[]): Promise<SimulatorAnswer> {
-  const view = new XeroView(grant.books, grant.tenantId);
+  const view = new XeroView(grant.books);
   const [first, second, third, fourth, ...rest] = segments;
   const name = collectionName(first);
   if (name === undefined || rest.length > 0) return notFound();
@@ -55,20 +53,20 @@ async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segm
   if (name === 'Organisation' && method === 'GET' && second === undefined)
     return envelope('Organisations', [renderOrganisation(grant.tenantId, grant.books, await view.company())]);
   if (name === 'Reports' && method === 'GET' && third === undefined) return report(view, second, query);
+  if (!isListName(name)) return notFound();
   const collection = COLLECTIONS[name];
-  if (collection === undefined) return notFound();
   if (method === 'GET' && second === undefined) return listAnswer(name, await collection.records(view, query), request);
   if (method === 'GET' && third === undefined && second !== undefined) {
     return oneAnswer(name, collection.idField, await collection.records(view, new URLSearchParams('includeArchived=true')), second, notFound);
   }
   if (method === 'GET' && third?.toLowerCase() === 'attachments' && second !== undefined && (name === 'Invoices' || name === 'ManualJournals')) {
-    const parentId = sandboxIdOf(second);
+    const parentId = idOfUuid(second);
     if (parentId === null) return notFound();
     const parentPath = `/${name}/${second}`;
     return fourth === undefined ? attachmentList(view, parentPath, parentId) : attachmentFile(view, parentId, fourth);
   }
   if (isWritable(name) && third === undefined && (method === 'PUT' || method === 'POST')) {
-    return saveRecords(grant.books, grant.tenantId, name, request, second ?? null, method === 'PUT' && second === undefined);
+    return saveRecords(grant.books, name, request, second ?? null, method === 'PUT' && second === undefined);
   }
   return notFound();
 }
@@ -80,7 +78,7 @@ export const xeroSimulator: PlatformSimulator = {
   tenantId: (accountKey) => hashedUuid(`xero-tenant:${accountKey}`),
   async handle(request, grant) {
     if (/^\/connections\/?$/i.test(request.path) && request.method === 'GET') {
-      const view = new XeroView(grant.books, grant.tenantId);
+      const view = new XeroView(grant.books);
       return { status: 200, body: renderConnections(grant.tenantId, grant.books, await view.company()) };
     }
     if (!request.path.startsWith(ACCOUNTING)) return notFound();

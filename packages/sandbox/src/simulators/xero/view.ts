@@ -1,8 +1,7 @@
-/** One API call's view of the books (the kit's), with Xero's lookups: the chart, the contacts, payments' Xero ids. */
-import type { NativeAccount, NativeBillPayment, NativeContact, NativeOf, NativePayment } from '../../native.ts';
-import type { SimulatorBooks } from '../kit.ts';
+/** One API call's view of the books (the kit's), with Xero's lookups: payments' Xero ids, records with files, the company. */
+import type { NativeBillPayment, NativeOf, NativePayment } from '../../native.ts';
+import { uuidOfId } from '../uuid-ids.ts';
 import { BooksView } from '../view.ts';
-import { xeroId } from './ids.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -12,7 +11,7 @@ export function paymentAllocationIds(
   documentType: 'Invoice' | 'Bill',
 ): { id: string; docId: string; amount: string; date: string }[] {
   return payment.LinkedTxns.filter((l) => l.TxnType === documentType).map((link, k) => ({
-    id: xeroId(k === 0 ? payment.Id : `${payment.Id}/${k}`),
+    id: uuidOfId(k === 0 ? payment.Id : `${payment.Id}/${k}`),
     docId: link.TxnId,
     amount: link.Amount,
     date: link.Date,
@@ -20,23 +19,6 @@ export function paymentAllocationIds(
 }
 
 export class XeroView extends BooksView {
-  readonly tenantId: string;
-
-  constructor(books: SimulatorBooks, tenantId: string) {
-    super(books);
-    this.tenantId = tenantId;
-  }
-
-  /** The chart by SANDBOX id. */
-  accounts(): Promise<Map<string, NativeAccount>> {
-    return this.once('accounts', async () => new Map((await this.all('account')).map((a) => [a.Id, a])));
-  }
-
-  /** Customers and vendors by SANDBOX id (one Contacts list in Xero). */
-  contacts(): Promise<Map<string, NativeContact>> {
-    return this.once('contacts', async () => new Map([...(await this.all('customer')), ...(await this.all('vendor'))].map((c) => [c.Id, c])));
-  }
-
   /** The Xero PaymentID of each (payment, document) allocation, keyed `<payment id>|<document id>`. */
   paymentIds(): Promise<Map<string, string>> {
     return this.once('paymentIds', async () => {

@@ -18,7 +18,7 @@ import { simulatorBooks } from '../books.ts';
 import type { SimulatorBooks, SimulatorRequest } from '../kit.ts';
 import { booksFetch } from '../testing.ts';
 import { requestOf } from '../wire.ts';
-import { sandboxIdOf, xeroId } from './ids.ts';
+import { idOfUuid as sandboxIdOf, uuidOfId as xeroId } from '../uuid-ids.ts';
 import { xeroSimulator } from './index.ts';
 
 const KEY = 'xero:user_writes_size_800';

@@ -10,15 +10,13 @@ import { collectionOf } from '../../collections.ts';
 import { NativeError } from '../../native-error.ts';
 import type { SimulatorAnswer, SimulatorBooks, SimulatorRequest } from '../kit.ts';
 import { isRecord, recordsIn } from '../wire.ts';
+import { idOfUuid, uuidOfId } from '../uuid-ids.ts';
 import { envelope, notFound, validationError } from './answers.ts';
 import { COLLECTIONS } from './collections.ts';
-import { sandboxIdOf, xeroId } from './ids.ts';
 import { contactBody, invoiceBody, journalBody, type Translated } from './inbound.ts';
 import { XeroView, type Json } from './view.ts';
 
 export type WritableList = 'Invoices' | 'Contacts' | 'ManualJournals';
-
-const ID_FIELDS: Readonly<Record<WritableList, string>> = { Invoices: 'InvoiceID', Contacts: 'ContactID', ManualJournals: 'ManualJournalID' };
 
 /** The SANDBOX type of an existing record, from its id's prefix. */
 function typeOfId(id: string, candidates: readonly UnifiedObjectType[]): UnifiedObjectType | null {
@@ -55,14 +53,13 @@ function messageOf(error: NativeError, item: Json): string {
 }
 
 /** The record as a read renders it, found by its Xero id in a fresh view of the books. */
-async function rendered(books: SimulatorBooks, tenantId: string, list: WritableList, id: string): Promise<Json | undefined> {
-  const records = await COLLECTIONS[list]?.records(new XeroView(books, tenantId), new URLSearchParams('includeArchived=true'));
-  return records?.find((r) => r[ID_FIELDS[list]] === id);
+async function rendered(books: SimulatorBooks, list: WritableList, id: string): Promise<Json | undefined> {
+  const records = await COLLECTIONS[list].records(new XeroView(books), new URLSearchParams('includeArchived=true'));
+  return records.find((r) => r[COLLECTIONS[list].idField] === id);
 }
 
 export async function saveRecords(
   books: SimulatorBooks,
-  tenantId: string,
   list: WritableList,
   request: SimulatorRequest,
   pathId: string | null,
@@ -72,20 +69,20 @@ export async function saveRecords(
   const items = isRecord(body) ? recordsIn(body[list]) : [];
   if (items.length === 0) return validationError([`The request has no ${list}`]);
   const key = request.headers['idempotency-key'];
-  const idField = ID_FIELDS[list];
+  const idField = COLLECTIONS[list].idField;
   const saved: Json[] = [];
   for (const [n, item] of items.entries()) {
     const givenId = pathId ?? (typeof item[idField] === 'string' ? item[idField] : null);
-    const id = givenId === null ? null : sandboxIdOf(givenId);
+    const id = givenId === null ? null : idOfUuid(givenId);
     if (givenId !== null && id === null) return notFound();
     if (createOnly && id !== null) return validationError([`${list} ${givenId ?? ''} already exists: use POST to update it`], { [idField]: givenId });
-    const view = new XeroView(books, tenantId);
+    const view = new XeroView(books);
     const target = await targetOf(view, list, item, id);
     if (target === null) return notFound();
     if ('refused' in target.translated) return validationError(target.translated.refused, givenId === null ? {} : { [idField]: givenId });
     const op = target.translated.delete === true ? 'delete' : id === null ? 'create' : 'update';
     // A deleted record is answered as it was, with its new status.
-    const before = op === 'delete' && givenId !== null ? await rendered(books, tenantId, list, givenId) : undefined;
+    const before = op === 'delete' && givenId !== null ? await rendered(books, list, givenId) : undefined;
     try {
       const result = await books.write({
         type: target.type,
@@ -101,7 +98,7 @@ export async function saveRecords(
           ? before && { ...before, Status: 'DELETED' }
           : writtenId === null
             ? undefined
-            : await rendered(books, tenantId, list, xeroId(writtenId));
+            : await rendered(books, list, uuidOfId(writtenId));
       if (record !== undefined) saved.push(record);
     } catch (error) {
       if (!(error instanceof NativeError)) throw error;

@@ -1,7 +1,7 @@
 /**
- * Xero's ids are UUIDs; SANDBOX's are short text ("BILL-000123"). A Xero id here is the SANDBOX id's UTF-8 bytes
- * padded with zeros into the UUID's 16 bytes, so an id the connector sends back (a GET by id, a ContactID or an
- * AccountID in a write) names its SANDBOX record without any state kept between calls.
+ * Ids for platforms whose ids are UUIDs (Xero); SANDBOX's are short text ("BILL-000123"). The UUID of a SANDBOX id is
+ * its UTF-8 bytes padded with zeros into the UUID's 16 bytes, so an id the connector sends back (a GET by id, a
+ * ContactID or an AccountID in a write) names its SANDBOX record without any state kept between calls.
  */
 import { createHash } from 'node:crypto';
 
@@ -14,17 +14,17 @@ function uuidOf(bytes: Uint8Array): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The Xero UUID of a SANDBOX id (at most 16 bytes). */
-export function xeroId(sandboxId: string): string {
+/** The UUID of a SANDBOX id (at most 16 bytes). */
+export function uuidOfId(sandboxId: string): string {
   const bytes = Buffer.from(sandboxId, 'utf8');
-  if (bytes.byteLength > 16) throw new Error(`SANDBOX id ${sandboxId} is too long for a Xero id`);
+  if (bytes.byteLength > 16) throw new Error(`SANDBOX id ${sandboxId} is too long for a UUID`);
   const padded = new Uint8Array(16);
   padded.set(bytes);
   return uuidOf(padded);
 }
 
-/** The SANDBOX id a Xero UUID stands for, or null when it is no UUID of ours. */
-export function sandboxIdOf(uuid: string): string | null {
+/** The SANDBOX id a UUID stands for, or null when it is no UUID of ours. */
+export function idOfUuid(uuid: string): string | null {
   if (!UUID.test(uuid)) return null;
   const bytes = Buffer.from(uuid.replaceAll('-', ''), 'hex');
   const end = bytes.indexOf(0);

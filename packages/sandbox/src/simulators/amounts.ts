@@ -1,7 +1,7 @@
-/** SANDBOX keeps amounts as decimal text; Xero sends JSON numbers. Arithmetic stays in cents. */
-import { parseCents } from '../../money.ts';
+/** SANDBOX keeps amounts as decimal text; platforms' JSON answers carry numbers. Arithmetic stays in cents. */
+import { parseCents } from '../money.ts';
 
-/** A decimal text amount as Xero's number. */
+/** A decimal text amount as a JSON number (0 when absent). */
 export function num(text: string | undefined): number {
   return text === undefined ? 0 : parseCents(text) / 100;
 }

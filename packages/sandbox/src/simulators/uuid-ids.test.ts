@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hashedUuid, sandboxIdOf, xeroId } from './ids.ts';
+import { hashedUuid, idOfUuid as sandboxIdOf, uuidOfId as xeroId } from './uuid-ids.ts';
 
-describe('Xero ids of SANDBOX records', () => {
+describe('UUIDs of SANDBOX records (Xero ids)', () => {
   it('encode a SANDBOX id into a UUID and back, without state', () => {
     expect(xeroId('BILL-000123')).toBe('42494c4c-2d30-3030-3132-330000000000');
     for (const id of ['BILL-000123', 'VEN-000001', 'BPAY-000001/2', 'TAX-000004', 'ABCDEFGHIJKLMNOP']) expect(sandboxIdOf(xeroId(id))).toBe(id);
