@@ -23,7 +23,7 @@ import {
   stripeDashboardUrl,
   unixIso,
 } from './mapping.ts';
-import { LIST_OF, rawOf, readAccount, readList, STRIPE_BASE } from './read.ts';
+import { LIST_OF, readAccount, readList, STRIPE_BASE } from './read.ts';
 import { stripeWebhooks } from './webhooks.ts';
 
 /**
@@ -145,7 +145,7 @@ export const stripeConnector: Connector = {
   kind: 'payments',
   auth: stripeAuth,
   async identify(ctx) {
-    const account = await withStripe(ctx, async (stripe) => rawOf(await stripe.accounts.retrieveCurrent(), 'account'));
+    const account = await withStripe(ctx, (stripe) => stripe.accounts.retrieveCurrent());
     return { storeUniqueId: account.id, storeName: storeName(account) };
   },
   objects,
