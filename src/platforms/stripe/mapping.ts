@@ -5,6 +5,7 @@
  * null, amounts are converted from Stripe's minor units by the currency's decimals (./money.ts), and a currency the
  * model does not know is the account's default currency.
  */
+import { DISPUTE_STATUSES } from '../../model/dispute.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { CurrencyCode } from '../../model/shared.ts';
 import type { ConnectorContext, PlatformRecord } from '../connector.ts';
@@ -216,16 +217,7 @@ export function mapPayout(record: PlatformRecord, ref: Ref, base: Base = null): 
   };
 }
 
-const DISPUTE_STATUSES: ReadonlySet<string> = new Set([
-  'needs_response',
-  'under_review',
-  'won',
-  'lost',
-  'warning_needs_response',
-  'warning_under_review',
-  'warning_closed',
-]);
-const isDisputeStatus = (value: string): value is Mapped<'dispute'>['status'] => DISPUTE_STATUSES.has(value);
+const isDisputeStatus = (value: string): value is Mapped<'dispute'>['status'] => DISPUTE_STATUSES.some((known) => known === value);
 
 /**
  * Stripe's dispute status as ours: the same names, except charge_refunded (an inquiry closed by refunding the charge)

@@ -317,7 +317,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     url,
     platform,
     addAccount(options) {
-      const account = new StripeAccount(options);
+      const account = new StripeAccount(options, contract.complete);
       accounts.set(account.id, account);
       return account;
     },
