@@ -276,7 +276,7 @@ function accountingAddress(type: string, address: Address | null | undefined): M
 }
 
 /** The same Stripe customer as an accounting customer (what a lender reconciles invoices against). */
-export function mapAccountingCustomer(record: PlatformRecord, base: Base = null): Mapped<'customer'> {
+export function mapAccountingCustomer(record: PlatformRecord, _ref?: Ref, base: Base = null): Mapped<'customer'> {
   const customer = parseRecord('customer', record.raw);
   return {
     platform_id: record.platformId,

@@ -9,7 +9,6 @@
  * that may have turned available since, and no more.
  */
 import type Stripe from 'stripe';
-import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { newestFirst, pageTokens } from '../paging.ts';
 import { perJob } from '../per-job.ts';
@@ -251,12 +250,3 @@ export async function readAccount(ctx: ConnectorContext): Promise<ReadPage> {
   const account = await currentAccount.get(ctx);
   return { records: [{ platformId: account.id, raw: { ...account } }], nextPageToken: null };
 }
-
-export const LIST_OF: Readonly<Partial<Record<UnifiedObjectType, StripeList>>> = {
-  order: 'charges',
-  transaction: 'balance_transactions',
-  payout: 'payouts',
-  dispute: 'disputes',
-  commerce_customer: 'customers',
-  customer: 'customers',
-};
