@@ -12,6 +12,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAuthServer, randomToken, redirectBack } from '../kit/oauth.ts';
+import { nestQuery } from '../kit/openapi.ts';
 import { Faults, readBody, send as kitSend, serve, type ContentTypes } from '../kit/server.ts';
 import { stripeContract, type Operation, type StripeContract } from './contract.ts';
 import { StripeAccount, type AccountOptions, type Json, type StripeRecord } from './data.ts';
@@ -122,10 +123,6 @@ function createdFilter(query: Query): (record: StripeRecord) => boolean {
     (lte === null || r.created <= Number(lte));
 }
 
-function arrayParam(query: Query, name: string): string[] {
-  return [...query.entries()].filter(([key]) => key === `${name}[]` || new RegExp(`^${name}\\[\\d+\\]$`).test(key)).map(([, value]) => value);
-}
-
 /** A page of `list` (those passing `keep`) as Stripe's list object. */
 function page(
   path: string,
@@ -218,7 +215,8 @@ export async function startStripeStandIn() {
         return page(path, list, query);
       }
       case '/v1/events': {
-        const types = new Set(arrayParam(query, 'types'));
+        const listed: unknown = nestQuery(query).types;
+        const types = new Set(Array.isArray(listed) ? listed : []);
         const type = query.get('type');
         return page(path, account.events, query, (e) => (types.size === 0 || types.has(String(e.type))) && (type === null || e.type === type));
       }
