@@ -212,9 +212,7 @@ export class StripeAccount {
       currency: this.currency,
       customer,
       description: description ?? `Payment ${id}`,
-      metadata: {},
       paid: true,
-      shipping: null,
       status: 'succeeded',
     });
     this.charges.push(charge);
