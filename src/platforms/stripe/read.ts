@@ -28,7 +28,7 @@ interface ListParams {
   payout?: string;
 }
 
-/** What the mapping needs of a listed object before it is parsed (./contract.ts); the SDK types it. */
+/** The objects the lists answer, as the SDK types them; each is parsed against the contract when mapped (./contract.ts). */
 type Listed = Stripe.Charge | Stripe.BalanceTransaction | Stripe.Payout | Stripe.Dispute | Stripe.Customer;
 
 interface StripeListSpec {
