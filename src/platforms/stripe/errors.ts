@@ -17,8 +17,7 @@
 import Stripe from 'stripe';
 import { PlatformError, type PlatformErrorKind } from '../errors.ts';
 import type { PlatformResponse } from '../http.ts';
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord as isObject, text } from '../readers.ts';
 
 /** Stripe's `error` object of an error answer, when there is one. */
 export function stripeErrorBody(body: unknown): { type: string | null; code: string | null; message: string | null } | null {
@@ -32,7 +31,6 @@ export function stripeErrorBody(body: unknown): { type: string | null; code: str
   }
   if (!isObject(parsed) || !isObject(parsed.error)) return null;
   const error = parsed.error;
-  const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
   return { type: text(error.type), code: text(error.code), message: text(error.message) };
 }
 

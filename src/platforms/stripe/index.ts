@@ -6,6 +6,7 @@
  * accounting customers), the account the store. Read only.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
+import type { CurrencyCode } from '../../model/shared.ts';
 import type { Connector, ConnectorContext, ObjectCapabilities, PlatformRecord } from '../connector.ts';
 import { defineObject, type Mapped, type ObjectEntry, type ObjectTable } from '../objects.ts';
 import { knownBase } from '../readers.ts';
@@ -23,7 +24,7 @@ import {
   stripeDashboardUrl,
   unixIso,
 } from './mapping.ts';
-import { LIST_OF, rawOf, readAccount, readList, STRIPE_BASE } from './read.ts';
+import { readAccount, readList, STRIPE_BASE, type StripeList } from './read.ts';
 import { stripeWebhooks } from './webhooks.ts';
 
 /**
@@ -36,20 +37,16 @@ export const STRIPE_LIMITS = { requestsPerMinute: 1_500, burst: 25, concurrentRe
 
 const businessDate = (record: PlatformRecord): string | null => unixIso(record.raw.created);
 
-const base = (ctx: ConnectorContext) => knownBase(STRIPE_BASE, ctx);
-
-/** An object read from its Stripe list (LIST_OF), its currency read against the account's default one. */
+/** An object read from a Stripe list, its currency read against the account's default one. */
 function listed<K extends UnifiedObjectType>(
-  type: K,
+  list: StripeList,
   capabilities: ObjectCapabilities,
-  map: (record: PlatformRecord, ctx: ConnectorContext) => Mapped<K>,
+  map: (record: PlatformRecord, ref: ConnectorContext, base: CurrencyCode | null) => Mapped<K>,
 ): ObjectEntry {
-  const list = LIST_OF[type];
-  if (list === undefined) throw new Error(`Stripe has no list for ${type}`);
   return defineObject<K>({
     capabilities,
     read: (ctx, request) => readList(ctx, list, request),
-    map,
+    map: (record, ctx) => map(record, ctx, knownBase(STRIPE_BASE, ctx)),
     businessDate,
     baseCurrency: { of: STRIPE_BASE, fields: ['currency'] },
   });
@@ -75,22 +72,22 @@ function capabilities(
 }
 
 const objects: ObjectTable = {
-  order: listed(
-    'order',
+  order: listed<'order'>(
+    'charges',
     capabilities(
       'none',
       ['fulfillment_status', 'line_items[].product_id', 'line_items[].variant_id', 'line_items[].sku', 'line_items[].unit_cost', 'updated_at'],
       ['outcome', 'payment_method_details', 'refunds', 'metadata', 'payment_intent', 'invoice', 'balance_transaction'],
     ),
-    (record, ctx) => mapOrder(record, ctx, base(ctx)),
+    mapOrder,
   ),
-  transaction: listed(
-    'transaction',
+  transaction: listed<'transaction'>(
+    'balance_transactions',
     capabilities('none', ['customer_id', 'updated_at'], ['fee_details', 'reporting_category', 'available_on', 'net', 'exchange_rate']),
-    (record, ctx) => mapTransaction(record, ctx, base(ctx)),
+    mapTransaction,
   ),
-  payout: listed(
-    'payout',
+  payout: listed<'payout'>(
+    'payouts',
     capabilities(
       'none',
       [
@@ -108,26 +105,26 @@ const objects: ObjectTable = {
         'statement_descriptor',
       ],
     ),
-    (record, ctx) => mapPayout(record, ctx, base(ctx)),
+    mapPayout,
   ),
-  dispute: listed(
-    'dispute',
+  dispute: listed<'dispute'>(
+    'disputes',
     capabilities('none', ['transaction_id', 'updated_at'], ['evidence', 'balance_transactions', 'is_charge_refundable', 'network_reason_code']),
-    (record, ctx) => mapDispute(record, ctx, base(ctx)),
+    mapDispute,
   ),
-  commerce_customer: listed(
-    'commerce_customer',
+  commerce_customer: listed<'commerce_customer'>(
+    'customers',
     capabilities('reported', ['orders', 'updated_at'], ['address', 'shipping', 'balance', 'currency', 'metadata', 'invoice_prefix']),
-    (record) => mapCommerceCustomer(record),
+    mapCommerceCustomer,
   ),
-  customer: listed(
-    'customer',
+  customer: listed<'customer'>(
+    'customers',
     capabilities(
       'reported',
       ['parent_id', 'payment_terms_id', 'subsidiary_id', 'registration_number', 'tax_number', 'subsidiaries', 'contacts', 'updated_at'],
       ['balance', 'metadata', 'invoice_prefix', 'tax_exempt'],
     ),
-    (record, ctx) => mapAccountingCustomer(record, base(ctx)),
+    mapAccountingCustomer,
   ),
   store: defineObject<'store'>({
     capabilities: {
@@ -145,7 +142,7 @@ export const stripeConnector: Connector = {
   kind: 'payments',
   auth: stripeAuth,
   async identify(ctx) {
-    const account = await withStripe(ctx, async (stripe) => rawOf(await stripe.accounts.retrieveCurrent(), 'account'));
+    const account = await withStripe(ctx, (stripe) => stripe.accounts.retrieveCurrent());
     return { storeUniqueId: account.id, storeName: storeName(account) };
   },
   objects,

@@ -1,25 +1,35 @@
 /**
- * Stripe objects → unified objects. Pure: a record read once maps the same way every time. Raw records are the
- * library's JSON (Stripe's own field names, kept as platform_data), read with the kit's readers (../readers.ts), never
- * cast; a required field of the wrong type is an AnswerShapeError. Amounts are converted from Stripe's minor units by
- * the currency's decimals (./money.ts); a currency the model does not know is the account's default currency.
+ * Stripe objects → unified objects. Pure: a record read once maps the same way every time. A raw record is the SDK's
+ * object as Stripe sent it (kept as platform_data), parsed against Stripe's contract into the SDK's type cut to what
+ * is read here (./contract.ts); values that need a policy go through the kit's readers (../readers.ts): blank text is
+ * null, amounts are converted from Stripe's minor units by the currency's decimals (./money.ts), and a currency the
+ * model does not know is the account's default currency.
  */
+import { DISPUTE_STATUSES } from '../../model/dispute.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { CurrencyCode } from '../../model/shared.ts';
 import type { ConnectorContext, PlatformRecord } from '../connector.ts';
 import type { Mapped } from '../objects.ts';
-import { currency as currencyCode, isRecord, record as object, records, strictReaders, text, unixIso } from '../readers.ts';
+import { currency as currencyCode, isRecord, strictReaders, text, unixIso } from '../readers.ts';
+import { parseRecord, type Account, type BalanceTransaction } from './contract.ts';
 import { toMajor } from './money.ts';
 
 export type { Mapped } from '../objects.ts';
 // auth.ts and webhooks.ts read with these names.
 export { isRecord as isObject, text, unixIso } from '../readers.ts';
 
-type Raw = Record<string, unknown>;
 type Ref = Pick<ConnectorContext, 'ref'>;
 type Base = CurrencyCode | null;
+type Address = {
+  line1?: string | null;
+  line2?: string | null;
+  city?: string | null;
+  postal_code?: string | null;
+  country?: string | null;
+  state?: string | null;
+};
 
-const { needText: required, needInteger: integer, needCurrency } = strictReaders('Stripe');
+const { needCurrency } = strictReaders('Stripe');
 
 /** An expandable field: an id, or the expanded object's id. */
 export function idOf(value: unknown): string | null {
@@ -27,12 +37,9 @@ export function idOf(value: unknown): string | null {
   return isRecord(value) ? text(value.id) : null;
 }
 
-/** The record's currency; one the model does not know is the account's default currency (`base`). */
-export const currencyOf = (raw: Raw, base: Base = null): CurrencyCode => needCurrency(raw, 'currency', base);
-
-/** `amount`-like field in major units of the record's currency. */
-function money(raw: Raw, field: string): number {
-  return toMajor(integer(raw, field), required(raw, 'currency'));
+/** An amount of a record in major units of its currency; a currency the model does not know is `base`. */
+function moneyOf(record: { amount: number; currency: string; id: string }, base: Base) {
+  return { amount: toMajor(record.amount, record.currency), iso_currency_code: needCurrency(record, 'currency', base) };
 }
 
 /** "Ada Lovelace King" → first "Ada", last "Lovelace King". */
@@ -42,16 +49,16 @@ export function splitName(name: string | null): { first: string | null; last: st
   return { first: text(first), last: text(rest.join(' ')) };
 }
 
-function orderAddress(address: Raw | null, name: string | null, phone: string | null): Mapped<'order'>['billing_address'] {
-  if (address === null) return null;
-  const { first, last } = splitName(name);
+function orderAddress(address: Address | null | undefined, name: unknown, phone: unknown): Mapped<'order'>['billing_address'] {
+  if (address === null || address === undefined) return null;
+  const { first, last } = splitName(text(name));
   return {
     address1: text(address.line1),
     address2: text(address.line2),
     city: text(address.city),
     first_name: first,
     last_name: last,
-    phone,
+    phone: text(phone),
     postal_code: text(address.postal_code),
     country_code: text(address.country),
     region: text(address.state),
@@ -64,22 +71,19 @@ function orderAddress(address: Raw | null, name: string | null, phone: string | 
  * payment_status (partially_refunded) and in the refund transactions. No shipping, discount or tax lines.
  */
 export function mapOrder(record: PlatformRecord, ref: Ref, base: Base = null): Mapped<'order'> {
-  const charge = record.raw;
-  const currency = currencyOf(charge, base);
-  const amount = money(charge, 'amount');
-  const billing = object(charge.billing_details) ?? {};
-  const shipping = object(charge.shipping);
+  const charge = parseRecord('charge', record.raw);
+  const { amount, iso_currency_code: currency } = moneyOf(charge, base);
+  const billing = charge.billing_details;
+  const shipping = charge.shipping;
   const customerId = idOf(charge.customer);
-  const name = text(billing.name);
-  const { first, last } = splitName(name);
+  const { first, last } = splitName(text(billing?.name));
   const lineId = `${record.platformId}:amount`;
   const refunded = charge.refunded === true;
-  const amountRefunded = typeof charge.amount_refunded === 'number' ? charge.amount_refunded : 0;
   return {
     platform_id: record.platformId,
     order_number: text(charge.receipt_number) ?? record.platformId,
-    status: required(charge, 'status'),
-    payment_status: refunded ? 'refunded' : amountRefunded > 0 ? 'partially_refunded' : charge.paid === true ? 'paid' : 'unpaid',
+    status: charge.status,
+    payment_status: refunded ? 'refunded' : (charge.amount_refunded ?? 0) > 0 ? 'partially_refunded' : charge.paid === true ? 'paid' : 'unpaid',
     fulfillment_status: null,
     fulfillments: [],
     line_items: [
@@ -96,19 +100,19 @@ export function mapOrder(record: PlatformRecord, ref: Ref, base: Base = null): M
       },
     ],
     refunds: refunded ? [{ line_items: [{ line_item_id: lineId, quantity: 1 }] }] : [],
-    billing_address: orderAddress(object(billing.address), name, text(billing.phone)),
-    shipping_address: shipping === null ? null : orderAddress(object(shipping.address), text(shipping.name), text(shipping.phone)),
+    billing_address: orderAddress(billing?.address, billing?.name, billing?.phone),
+    shipping_address: shipping === null || shipping === undefined ? null : orderAddress(shipping.address, shipping.name, shipping.phone),
     customer:
       customerId === null
         ? null
         : {
             id: ref.ref('commerce_customer', customerId) ?? customerId,
-            email: text(billing.email) ?? text(charge.receipt_email),
+            email: text(billing?.email) ?? text(charge.receipt_email),
             first_name: first,
             last_name: last,
             orders_count: null,
             verified_email: null,
-            phone: text(billing.phone),
+            phone: text(billing?.phone),
           },
     total_shipping: 0,
     total_discount: 0,
@@ -134,18 +138,16 @@ export function transactionType(type: string): Mapped<'transaction'>['type'] {
   return 'other';
 }
 
-function transactionFields(bt: Raw, ref: Ref, base: Base) {
-  const type = required(bt, 'type');
+function transactionFields(bt: BalanceTransaction, ref: Ref, base: Base) {
   const source = idOf(bt.source);
   return {
-    order_id: type === 'charge' || type === 'payment' ? ref.ref('order', source) : null,
-    payment_method_type: type === 'charge' || type === 'refund' ? ('card' as const) : ('other' as const),
+    order_id: bt.type === 'charge' || bt.type === 'payment' ? ref.ref('order', source) : null,
+    payment_method_type: bt.type === 'charge' || bt.type === 'refund' ? ('card' as const) : ('other' as const),
     status: bt.status === 'available' ? ('success' as const) : bt.status === 'pending' ? ('pending' as const) : ('other' as const),
-    type: transactionType(type),
-    amount: money(bt, 'amount'),
-    fee: money(bt, 'fee'),
+    type: transactionType(bt.type),
+    ...moneyOf(bt, base),
+    fee: toMajor(bt.fee, bt.currency),
     gateway: 'stripe',
-    iso_currency_code: currencyOf(bt, base),
     description: text(bt.description),
     created_at: unixIso(bt.created),
   };
@@ -153,11 +155,10 @@ function transactionFields(bt: Raw, ref: Ref, base: Base) {
 
 /** A balance transaction. Its amount is Stripe's gross with Stripe's sign; fee what Stripe kept; amount - fee is net. */
 export function mapTransaction(record: PlatformRecord, ref: Ref, base: Base = null): Mapped<'transaction'> {
-  const bt = record.raw;
-  const fields = transactionFields(bt, ref, base);
+  const bt = parseRecord('balance_transaction', record.raw);
   return {
     platform_id: record.platformId,
-    ...fields,
+    ...transactionFields(bt, ref, base),
     customer_id: null,
     payout_id: bt.type === 'payout' ? ref.ref('payout', idOf(bt.source)) : null,
     updated_at: null,
@@ -178,58 +179,45 @@ const PAYOUT_STATUS: Readonly<Record<string, Mapped<'payout'>['status']>> = {
  * (`account`). The payout's amount is the sum of their amount less fee.
  */
 export function mapPayout(record: PlatformRecord, ref: Ref, base: Base = null): Mapped<'payout'> {
-  const payout = record.raw;
-  const transactions = records(payout.balance_transactions);
+  const payout = parseRecord('payout', record.raw);
   const destination = payout.destination;
-  const destinationObject = object(destination);
-  const type = payout.type === 'card' ? 'card' : payout.type === 'bank_account' ? 'bank_account' : 'unknown';
+  const expanded = typeof destination === 'object' && destination !== null ? destination : null;
+  const last4 = expanded !== null && 'last4' in expanded ? text(expanded.last4) : null;
   const created = unixIso(payout.created);
+  const { amount, iso_currency_code } = moneyOf(payout, base);
   return {
     platform_id: record.platformId,
     gateway_account_id: text(payout.account) ?? '',
     arrival_at: unixIso(payout.arrival_date) ?? created ?? new Date(0).toISOString(),
-    amount: money(payout, 'amount'),
+    amount,
     gateway: 'stripe',
-    iso_currency_code: currencyOf(payout, base),
+    iso_currency_code,
     schedule: payout.automatic === true ? 'automatic' : payout.automatic === false ? 'manual' : 'unknown',
-    status: PAYOUT_STATUS[text(payout.status) ?? ''] ?? 'unknown',
-    type,
+    status: PAYOUT_STATUS[payout.status ?? ''] ?? 'unknown',
+    type: payout.type === 'card' ? 'card' : payout.type === 'bank_account' ? 'bank_account' : 'unknown',
     method: text(payout.method),
     destination:
       destination === null || destination === undefined
         ? null
         : {
             destination_id: idOf(destination),
-            account_number_last_digits: destinationObject === null ? null : text(destinationObject.last4),
-            bank_name: destinationObject === null ? null : text(destinationObject.bank_name),
-            brand: destinationObject === null ? null : text(destinationObject.brand),
-            last_four: destinationObject === null ? null : text(destinationObject.last4),
-            routing_number: destinationObject === null ? null : text(destinationObject.routing_number),
+            account_number_last_digits: last4,
+            bank_name: expanded !== null && 'bank_name' in expanded ? text(expanded.bank_name) : null,
+            brand: expanded !== null && 'brand' in expanded ? text(expanded.brand) : null,
+            last_four: last4,
+            routing_number: expanded !== null && 'routing_number' in expanded ? text(expanded.routing_number) : null,
           },
-    transactions: transactions.map((bt) => {
+    transactions: (payout.balance_transactions ?? []).map((bt) => {
       const fields = transactionFields(bt, ref, base);
-      return {
-        id: required(bt, 'id'),
-        ...fields,
-        created_at: fields.created_at ?? created ?? new Date(0).toISOString(),
-        updated_at: fields.created_at ?? created ?? new Date(0).toISOString(),
-      };
+      const at = fields.created_at ?? created ?? new Date(0).toISOString();
+      return { id: bt.id, ...fields, created_at: at, updated_at: at };
     }),
     created_at: created,
     updated_at: null,
   };
 }
 
-const DISPUTE_STATUSES: ReadonlySet<string> = new Set([
-  'needs_response',
-  'under_review',
-  'won',
-  'lost',
-  'warning_needs_response',
-  'warning_under_review',
-  'warning_closed',
-]);
-const isDisputeStatus = (value: string): value is Mapped<'dispute'>['status'] => DISPUTE_STATUSES.has(value);
+const isDisputeStatus = (value: string): value is Mapped<'dispute'>['status'] => DISPUTE_STATUSES.some((known) => known === value);
 
 /**
  * Stripe's dispute status as ours: the same names, except charge_refunded (an inquiry closed by refunding the charge)
@@ -243,18 +231,15 @@ export function disputeStatus(status: string): Mapped<'dispute'>['status'] {
 
 /** A dispute: linked to the disputed charge (our order). The disputed sale's balance transaction is not on it: null. */
 export function mapDispute(record: PlatformRecord, ref: Ref, base: Base = null): Mapped<'dispute'> {
-  const dispute = record.raw;
-  const status = required(dispute, 'status');
-  const evidence = object(dispute.evidence_details);
+  const dispute = parseRecord('dispute', record.raw);
   return {
     platform_id: record.platformId,
     transaction_id: null,
     order_id: ref.ref('order', idOf(dispute.charge)),
-    amount: money(dispute, 'amount'),
-    iso_currency_code: currencyOf(dispute, base),
-    reason: required(dispute, 'reason'),
-    status: disputeStatus(status),
-    evidence_due_by: evidence === null ? null : unixIso(evidence.due_by),
+    ...moneyOf(dispute, base),
+    reason: dispute.reason,
+    status: disputeStatus(dispute.status),
+    evidence_due_by: unixIso(dispute.evidence_details?.due_by),
     created_at: unixIso(dispute.created),
     updated_at: null,
   };
@@ -262,7 +247,7 @@ export function mapDispute(record: PlatformRecord, ref: Ref, base: Base = null):
 
 /** A Stripe customer as a commerce customer; its orders are not listed (Stripe lists them per customer, a call each). */
 export function mapCommerceCustomer(record: PlatformRecord): Mapped<'commerce_customer'> {
-  const customer = record.raw;
+  const customer = parseRecord('customer', record.raw);
   const { first, last } = splitName(text(customer.name));
   return {
     platform_id: record.platformId,
@@ -276,10 +261,10 @@ export function mapCommerceCustomer(record: PlatformRecord): Mapped<'commerce_cu
   };
 }
 
-function accountingAddress(kind: string, address: Raw | null): Mapped<'customer'>['addresses'][number] | null {
-  if (address === null) return null;
+function accountingAddress(type: string, address: Address | null | undefined): Mapped<'customer'>['addresses'][number] | null {
+  if (address === null || address === undefined) return null;
   return {
-    type: kind,
+    type,
     address1: text(address.line1),
     address2: text(address.line2),
     address3: null,
@@ -291,9 +276,8 @@ function accountingAddress(kind: string, address: Raw | null): Mapped<'customer'
 }
 
 /** The same Stripe customer as an accounting customer (what a lender reconciles invoices against). */
-export function mapAccountingCustomer(record: PlatformRecord, base: Base = null): Mapped<'customer'> {
-  const customer = record.raw;
-  const shipping = object(customer.shipping);
+export function mapAccountingCustomer(record: PlatformRecord, _ref?: Ref, base: Base = null): Mapped<'customer'> {
+  const customer = parseRecord('customer', record.raw);
   return {
     platform_id: record.platformId,
     parent_id: null,
@@ -308,10 +292,7 @@ export function mapAccountingCustomer(record: PlatformRecord, base: Base = null)
     registration_number: null,
     tax_number: null,
     subsidiaries: null,
-    addresses: [
-      accountingAddress('billing', object(customer.address)),
-      accountingAddress('shipping', shipping === null ? null : object(shipping.address)),
-    ].filter((a) => a !== null),
+    addresses: [accountingAddress('billing', customer.address), accountingAddress('shipping', customer.shipping?.address)].filter((a) => a !== null),
     contacts: [],
     created_at: unixIso(customer.created),
     updated_at: null,
@@ -321,25 +302,20 @@ export function mapAccountingCustomer(record: PlatformRecord, base: Base = null)
 
 /** The account as the store. */
 export function mapStore(record: PlatformRecord): Mapped<'store'> {
-  const account = record.raw;
-  const profile = object(account.business_profile) ?? {};
+  const account = parseRecord('account', record.raw);
+  const profile = account.business_profile;
   return {
     platform_id: record.platformId,
     store_name: storeName(account) ?? record.platformId,
-    url: text(profile.url) ?? `https://dashboard.stripe.com/${record.platformId}`,
+    url: text(profile?.url) ?? `https://dashboard.stripe.com/${record.platformId}`,
     default_currency: currencyCode(account.default_currency, null),
-    email: text(account.email) ?? text(profile.support_email),
+    email: text(account.email) ?? text(profile?.support_email),
     updated_at: null,
   };
 }
 
 /** Business name, else the dashboard's display name. */
-export function storeName(account: Raw): string | null {
-  const profile = object(account.business_profile);
-  const settings = object(account.settings);
-  const dashboard = settings === null ? null : object(settings.dashboard);
-  return (profile === null ? null : text(profile.name)) ?? (dashboard === null ? null : text(dashboard.display_name));
-}
+export const storeName = (account: Account): string | null => text(account.business_profile?.name) ?? text(account.settings?.dashboard?.display_name);
 
 const DASHBOARD_PATHS: Partial<Record<UnifiedObjectType, string>> = {
   order: 'payments',

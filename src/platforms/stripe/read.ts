@@ -9,9 +9,7 @@
  * that may have turned available since, and no more.
  */
 import type Stripe from 'stripe';
-import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
-import { PlatformError } from '../errors.ts';
 import { newestFirst, pageTokens } from '../paging.ts';
 import { perJob } from '../per-job.ts';
 import { at, baseCurrency, integer, isRecord, strings, text } from '../readers.ts';
@@ -20,8 +18,6 @@ import { withStripe } from './client.ts';
 export const STRIPE_PAGE_SIZE = 100;
 /** Stripe keeps events 30 days (https://docs.stripe.com/api/events); a day's margin. */
 export const EVENTS_KEPT_SECONDS = 29 * 86_400;
-
-type Raw = Record<string, unknown>;
 
 export type StripeList = 'charges' | 'balance_transactions' | 'payouts' | 'disputes' | 'customers';
 
@@ -32,50 +28,46 @@ interface ListParams {
   payout?: string;
 }
 
-interface ListAnswer {
-  data: readonly object[];
-  has_more: boolean;
+/** The objects the lists answer, as the SDK types them; each is parsed against the contract when mapped (./contract.ts). */
+type Listed = Stripe.Charge | Stripe.BalanceTransaction | Stripe.Payout | Stripe.Dispute | Stripe.Customer;
+
+interface StripeListSpec {
+  /** Stripe's `object` value of the list's items. */
+  object: string;
+  list: (stripe: Stripe, params: ListParams) => Promise<{ data: readonly Listed[]; has_more: boolean }>;
+  /** Event types that say an object of the list changed; at most 20 (Stripe's limit on types[]). */
+  events: readonly string[];
 }
 
-const LISTERS: Readonly<Record<StripeList, (stripe: Stripe, params: ListParams) => Promise<ListAnswer>>> = {
-  charges: (stripe, params) => stripe.charges.list(params),
-  balance_transactions: (stripe, params) => stripe.balanceTransactions.list(params),
-  payouts: (stripe, params) => stripe.payouts.list(params),
-  disputes: (stripe, params) => stripe.disputes.list(params),
-  customers: (stripe, params) => stripe.customers.list(params),
+const LISTS: Readonly<Record<StripeList, StripeListSpec>> = {
+  charges: {
+    object: 'charge',
+    list: (stripe, params) => stripe.charges.list(params),
+    events: ['charge.captured', 'charge.expired', 'charge.failed', 'charge.pending', 'charge.refunded', 'charge.succeeded', 'charge.updated'],
+  },
+  balance_transactions: { object: 'balance_transaction', list: (stripe, params) => stripe.balanceTransactions.list(params), events: [] },
+  payouts: {
+    object: 'payout',
+    list: (stripe, params) => stripe.payouts.list(params),
+    events: ['payout.created', 'payout.updated', 'payout.paid', 'payout.failed', 'payout.canceled', 'payout.reconciliation_completed'],
+  },
+  disputes: {
+    object: 'dispute',
+    list: (stripe, params) => stripe.disputes.list(params),
+    events: [
+      'charge.dispute.created',
+      'charge.dispute.updated',
+      'charge.dispute.closed',
+      'charge.dispute.funds_withdrawn',
+      'charge.dispute.funds_reinstated',
+    ],
+  },
+  customers: {
+    object: 'customer',
+    list: (stripe, params) => stripe.customers.list(params),
+    events: ['customer.created', 'customer.updated', 'customer.deleted'],
+  },
 };
-
-/** Stripe's `object` value of each list's items. */
-const ITEM_OBJECT: Readonly<Record<StripeList, string>> = {
-  charges: 'charge',
-  balance_transactions: 'balance_transaction',
-  payouts: 'payout',
-  disputes: 'dispute',
-  customers: 'customer',
-};
-
-/** Event types that say an object of the list changed; at most 20 (Stripe's limit on types[]). */
-export const EVENT_TYPES: Readonly<Partial<Record<StripeList, readonly string[]>>> = {
-  charges: ['charge.captured', 'charge.expired', 'charge.failed', 'charge.pending', 'charge.refunded', 'charge.succeeded', 'charge.updated'],
-  payouts: ['payout.created', 'payout.updated', 'payout.paid', 'payout.failed', 'payout.canceled', 'payout.reconciliation_completed'],
-  disputes: [
-    'charge.dispute.created',
-    'charge.dispute.updated',
-    'charge.dispute.closed',
-    'charge.dispute.funds_withdrawn',
-    'charge.dispute.funds_reinstated',
-  ],
-  customers: ['customer.created', 'customer.updated', 'customer.deleted'],
-};
-
-/** A library object as a checked raw record: a JSON object with a string id and the expected `object`. */
-export function rawOf(item: unknown, expected: string): Raw & { id: string } {
-  const id = isRecord(item) && item.object === expected ? text(item.id) : null;
-  if (!isRecord(item) || id === null) {
-    throw new PlatformError({ kind: 'server', message: `Stripe answered an item that is not a ${expected}`, requestSent: true });
-  }
-  return { ...item, id };
-}
 
 interface PageState {
   /** starting_after for the next page. */
@@ -114,15 +106,11 @@ const unix = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
  * no later than its own start, so nothing made during the run is missed (an event seen again is replayed harmlessly).
  */
 const newestEventTime = perJob((ctx) =>
-  withStripe(ctx, async (stripe) => {
-    const answer = await stripe.events.list({ limit: 1 });
-    const newest = answer.data.length === 0 ? null : rawOf(answer.data[0], 'event');
-    return newest === null || typeof newest.created !== 'number' ? Math.floor(Date.now() / 1000) - 60 : newest.created;
-  }),
+  withStripe(ctx, async (stripe) => (await stripe.events.list({ limit: 1 })).data[0]?.created ?? Math.floor(Date.now() / 1000) - 60),
 );
 
 /** The account (GET /v1/account), once per run: the store record, and the account every payout is stamped with. */
-const currentAccount = perJob((ctx) => withStripe(ctx, async (stripe) => rawOf(await stripe.accounts.retrieveCurrent(), 'account')));
+const currentAccount = perJob((ctx) => withStripe(ctx, (stripe) => stripe.accounts.retrieveCurrent()));
 
 const accountId = async (ctx: ConnectorContext): Promise<string> => (await currentAccount.get(ctx)).id;
 
@@ -130,27 +118,27 @@ const accountId = async (ctx: ConnectorContext): Promise<string> => (await curre
 export const STRIPE_BASE = baseCurrency(async (ctx) => (await currentAccount.get(ctx)).default_currency);
 
 /** The balance transactions a payout paid out (every page), its own `payout` one left out. */
-export async function payoutTransactions(stripe: Stripe, payoutId: string): Promise<Raw[]> {
-  const all: Raw[] = [];
+export async function payoutTransactions(stripe: Stripe, payoutId: string): Promise<Stripe.BalanceTransaction[]> {
+  const all: Stripe.BalanceTransaction[] = [];
   let after: string | undefined;
   for (;;) {
-    const answer = await LISTERS.balance_transactions(stripe, {
+    const answer = await stripe.balanceTransactions.list({
       limit: STRIPE_PAGE_SIZE,
       payout: payoutId,
       ...(after === undefined ? {} : { starting_after: after }),
     });
-    const items = answer.data.map((item) => rawOf(item, 'balance_transaction'));
-    all.push(...items.filter((bt) => !(bt.type === 'payout' && bt.source === payoutId)));
-    const last = items.at(-1);
-    if (!answer.has_more || last === undefined) return all;
-    after = last.id;
+    all.push(...answer.data.filter((bt) => !(bt.type === 'payout' && bt.source === payoutId)));
+    after = answer.data.at(-1)?.id;
+    if (!answer.has_more || after === undefined) return all;
   }
 }
 
-async function withPayoutDetails(stripe: Stripe, payouts: (Raw & { id: string })[], account: string): Promise<PlatformRecord[]> {
+/** Records of listed objects; a payout stamped with the account and what it paid out. */
+async function recordsOf(stripe: Stripe, items: readonly { id: string }[], account: string | undefined): Promise<PlatformRecord[]> {
   const records: PlatformRecord[] = [];
-  for (const payout of payouts) {
-    records.push({ platformId: payout.id, raw: { ...payout, account, balance_transactions: await payoutTransactions(stripe, payout.id) } });
+  for (const item of items) {
+    const details = account === undefined ? {} : { account, balance_transactions: await payoutTransactions(stripe, item.id) };
+    records.push({ platformId: item.id, raw: { ...item, ...details } });
   }
   return records;
 }
@@ -171,26 +159,25 @@ async function listPage(
       created.lte = unix(request.window.end);
     }
     if (since !== null) created.gte = Math.max(created.gte ?? 0, since);
-    const answer = await LISTERS[list](stripe, {
+    const answer = await LISTS[list].list(stripe, {
       limit: STRIPE_PAGE_SIZE,
       ...(state?.after === null || state?.after === undefined ? {} : { starting_after: state.after }),
       ...(created.gte === undefined && created.lte === undefined ? {} : { created }),
     });
-    const items = answer.data.map((item) => rawOf(item, ITEM_OBJECT[list]));
+    const items = answer.data;
     // The cursor at the end: for a full read the newest event's time, taken before the first page (so nothing made
-    // during the read is missed); for balance transactions the newest one's time.
+    // during the read is missed); for balance transactions the newest one's time, held at the oldest still pending.
     let top = state?.top ?? null;
     if (state === null) top = list === 'balance_transactions' ? floor : await newestEventTime.get(ctx);
-    if (list === 'balance_transactions') {
-      for (const item of items) if (typeof item.created === 'number') top = Math.max(top ?? 0, item.created);
-    }
     let pending = state?.pending;
-    for (const item of items) {
-      if (list === 'balance_transactions' && item.status === 'pending' && typeof item.created === 'number')
-        pending = Math.min(pending ?? item.created, item.created);
+    if (list === 'balance_transactions') {
+      for (const item of items) {
+        top = Math.max(top ?? 0, item.created);
+        if ('status' in item && item.status === 'pending') pending = Math.min(pending ?? item.created, item.created);
+      }
     }
     const account = list === 'payouts' ? (state?.account ?? (await accountId(ctx))) : undefined;
-    const records = account === undefined ? items.map((raw) => ({ platformId: raw.id, raw })) : await withPayoutDetails(stripe, items, account);
+    const records = await recordsOf(stripe, items, account);
     const last = items.at(-1);
     if (answer.has_more && last !== undefined) {
       return {
@@ -210,7 +197,7 @@ async function listPage(
 }
 
 async function eventsPage(ctx: ConnectorContext, list: StripeList, since: number, state: PageState | null): Promise<ReadPage> {
-  const types = EVENT_TYPES[list] ?? [];
+  const { object, events: types } = LISTS[list];
   return withStripe(ctx, async (stripe) => {
     const answer = await stripe.events.list({
       limit: STRIPE_PAGE_SIZE,
@@ -219,21 +206,22 @@ async function eventsPage(ctx: ConnectorContext, list: StripeList, since: number
       ...(state?.after === null || state?.after === undefined ? {} : { starting_after: state.after }),
     });
     const seen = new Set(state?.seen ?? []);
-    const events = answer.data.map((item) => rawOf(item, 'event'));
-    const top = Math.max(state?.top ?? since, ...events.map((event) => integer(event.created) ?? since));
+    const events = answer.data;
+    const top = Math.max(state?.top ?? since, ...events.map((event) => event.created));
     const lastEvent = events.at(-1)?.id ?? null;
+    // An event's object is whatever its type carries: only one of the list's, with an id, is taken.
     const { changed: objects, deleted } = newestFirst(events, seen, (event) => {
       const inner = at(event, 'data', 'object');
-      const id = isRecord(inner) && inner.object === ITEM_OBJECT[list] ? text(inner.id) : null;
+      const id = isRecord(inner) && inner.object === object ? text(inner.id) : null;
       return id === null || !isRecord(inner) ? null : { id, deleted: event.type === 'customer.deleted' || inner.deleted === true, raw: inner };
     });
-    const changed = objects.map((inner) => rawOf(inner, ITEM_OBJECT[list]));
+    const changed = objects.flatMap((inner) => {
+      const id = text(inner.id);
+      return id === null ? [] : [{ ...inner, id }];
+    });
     let account = state?.account;
     if (list === 'payouts' && changed.length > 0 && account === undefined) account = await accountId(ctx);
-    const records =
-      list === 'payouts' && account !== undefined
-        ? await withPayoutDetails(stripe, changed, account)
-        : changed.map((raw) => ({ platformId: raw.id, raw }));
+    const records = await recordsOf(stripe, changed, list === 'payouts' ? account : undefined);
     const page: ReadPage = { records, ...(deleted.length > 0 ? { deletedPlatformIds: deleted } : {}), nextPageToken: null };
     if (answer.has_more && lastEvent !== null) {
       return {
@@ -260,14 +248,5 @@ export async function readList(ctx: ConnectorContext, list: StripeList, request:
 /** The account (GET /v1/account) as the one store record. */
 export async function readAccount(ctx: ConnectorContext): Promise<ReadPage> {
   const account = await currentAccount.get(ctx);
-  return { records: [{ platformId: account.id, raw: account }], nextPageToken: null };
+  return { records: [{ platformId: account.id, raw: { ...account } }], nextPageToken: null };
 }
-
-export const LIST_OF: Readonly<Partial<Record<UnifiedObjectType, StripeList>>> = {
-  order: 'charges',
-  transaction: 'balance_transactions',
-  payout: 'payouts',
-  dispute: 'disputes',
-  commerce_customer: 'customers',
-  customer: 'customers',
-};

@@ -353,7 +353,8 @@ describe('mapping', () => {
       addresses: [{ type: 'billing', address1: 'x' }],
     });
     expect(splitName('Cher')).toEqual({ first: 'Cher', last: null });
-    expect(() => mapOrder(record({ ...charge, amount: '25' }), refs)).toThrow(/amount is not an integer/);
+    // A record that does not fit Stripe's contract is refused before any mapping (./contract.ts).
+    expect(() => mapOrder(record({ ...charge, amount: '25' }), refs)).toThrow(/does not fit its published contract: charge\.amount must be integer/);
   });
 });
 

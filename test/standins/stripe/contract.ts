@@ -2,10 +2,12 @@
  * Stripe's published OpenAPI 3.0 description (spec3, test/contracts/published.ts) as the stand-in's validator, on the
  * kit's OpenAPI validator: requests (the method and path exist; query parameters are ones the operation declares, with
  * the declared types, deepObject ones such as created[gte] and types[] included) and answers (the body against the
- * operation's 200 schema). Stripe's `format: unix-time` is an integer of seconds.
+ * operation's 200 schema), and the completer of the stand-in's records. Stripe's `format: unix-time` is an integer of
+ * seconds.
  */
 import { readPublishedJson, STRIPE_OPENAPI } from '../../contracts/published.ts';
 import { OpenApiContract, type Operation } from '../kit/openapi.ts';
+import { recordCompleter, type CompleteRecord } from '../kit/openapi-records.ts';
 
 export type { Operation } from '../kit/openapi.ts';
 
@@ -18,6 +20,8 @@ export interface StripeContract {
   checkAnswer(operation: Operation<'stripe'>, body: unknown): string[];
   /** Problems of one object against a component schema (charge, event, …): the stand-in's records are checked too. */
   checkComponent(name: string, value: unknown): string[];
+  /** A record of a component with what the schema requires and the record leaves empty filled in (../kit/openapi-records.ts). */
+  complete: CompleteRecord;
 }
 
 const unixTime = { type: 'number' as const, validate: (n: number) => Number.isInteger(n) && n >= 0 };
@@ -38,5 +42,6 @@ async function load(): Promise<StripeContract> {
     checkQuery: (operation, query) => contract.validateParameters(operation, { pathParams: {}, query, headers: {} }, ['query']),
     checkAnswer: (operation, body) => contract.validateResponse(operation, 200, body),
     checkComponent: (name, value) => contract.validateComponent('stripe', name, value),
+    complete: recordCompleter({ ...raw }),
   };
 }

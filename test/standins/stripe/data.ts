@@ -1,8 +1,12 @@
 /**
  * The Stripe stand-in's records: one Stripe account's charges, refunds, disputes, payouts, customers, their balance
  * transactions and the events they raised, generated (deterministic ids and amounts) to validate against the component
- * schemas of Stripe's published OpenAPI description. Stripe's published fixtures are not used.
+ * schemas of Stripe's published OpenAPI description: each record writes the fields that mean something, and the
+ * description fills in the rest it requires empty (null, false, [], {}: ../kit/openapi-records.ts). Stripe's published
+ * fixtures are not used.
  */
+import type { CompleteRecord } from '../kit/openapi-records.ts';
+
 export type Json = Record<string, unknown>;
 
 export interface StripeRecord extends Json {
@@ -25,6 +29,8 @@ export interface AccountOptions {
   /** Whether seeding raises events (a big account for a bench does not need them). */
   seedEvents?: boolean;
 }
+
+const ADDRESS = { city: 'Springfield', country: 'US', line1: '1 Main Street', line2: null, postal_code: '12345', state: 'IL' };
 
 /** A card fee as Stripe's standard US pricing: 2.9 % + 30 (in minor units; zero-decimal currencies get no fixed part). */
 export function cardFee(amount: number, currency: string): number {
@@ -51,8 +57,11 @@ export class StripeAccount {
   private clock: number;
   private readonly seedEvents: boolean;
   private seeding = true;
+  private readonly complete: CompleteRecord;
 
-  constructor(options: AccountOptions) {
+  /** `complete` fills in what the contract requires empty (./contract.ts). */
+  constructor(options: AccountOptions, complete: CompleteRecord) {
+    this.complete = complete;
     this.id = options.id;
     this.name = options.name;
     this.currency = options.currency ?? 'usd';
@@ -74,19 +83,10 @@ export class StripeAccount {
   }
 
   get account(): Json {
-    return {
+    return this.complete('account', {
       id: this.id,
       object: 'account',
-      business_profile: {
-        mcc: null,
-        name: this.name,
-        product_description: null,
-        support_address: null,
-        support_email: null,
-        support_phone: null,
-        support_url: null,
-        url: `https://${this.id}.example.com`,
-      },
+      business_profile: { name: this.name, url: `https://${this.id}.example.com` },
       charges_enabled: true,
       country: 'US',
       default_currency: this.currency,
@@ -94,7 +94,7 @@ export class StripeAccount {
       email: `owner@${this.id}.example.com`,
       payouts_enabled: true,
       type: 'standard',
-    };
+    });
   }
 
   private nextId(prefix: string): string {
@@ -109,20 +109,17 @@ export class StripeAccount {
     return this.clock;
   }
 
+  /** A record of `component` as Stripe sends it: `fields`, and what the contract requires empty. */
+  private record(component: string, fields: StripeRecord): StripeRecord {
+    return { ...this.complete(component, fields), id: fields.id, object: fields.object, created: fields.created };
+  }
+
   private event(type: string, object: Json, created: number): void {
     if (this.seeding && !this.seedEvents) return;
-    this.events.push({
-      id: this.nextId('evt'),
-      object: 'event',
-      api_version: '2026-10-28.endive',
-      created,
-      data: { object: structuredClone(object) },
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      type,
-      ...(this.connect ? { account: this.id } : {}),
-    });
+    const data = { object: structuredClone(object) };
+    const request = { id: null, idempotency_key: null };
+    const event = { id: this.nextId('evt'), object: 'event', api_version: '2026-10-28.endive', created, data, pending_webhooks: 1, request, type };
+    this.events.push(this.record('event', { ...event, ...(this.connect ? { account: this.id } : {}) }));
   }
 
   /** The newest event, for a webhook. */
@@ -133,7 +130,7 @@ export class StripeAccount {
   }
 
   private balanceTransaction(type: string, source: string, amount: number, fee: number, created: number, description: string | null): StripeRecord {
-    const bt: StripeRecord = {
+    const bt = this.record('balance_transaction', {
       id: this.nextId('txn'),
       object: 'balance_transaction',
       amount,
@@ -142,7 +139,6 @@ export class StripeAccount {
       created,
       currency: this.currency,
       description,
-      exchange_rate: null,
       fee,
       fee_details:
         fee === 0 ? [] : [{ amount: fee, application: null, currency: this.currency, description: 'Stripe processing fees', type: 'stripe_fee' }],
@@ -151,7 +147,7 @@ export class StripeAccount {
       source,
       status: 'available',
       type,
-    };
+    });
     this.balanceTransactions.push(bt);
     return bt;
   }
@@ -159,27 +155,19 @@ export class StripeAccount {
   addCustomer(name: string): StripeRecord {
     const created = this.tick();
     const id = this.nextId('cus');
-    const customer: StripeRecord = {
+    const customer = this.record('customer', {
       id,
       object: 'customer',
-      address: { city: 'Springfield', country: 'US', line1: '1 Main Street', line2: null, postal_code: '12345', state: 'IL' },
+      address: ADDRESS,
       balance: 0,
       created,
       currency: this.currency,
-      default_source: null,
-      delinquent: false,
-      description: null,
       email: `${name.toLowerCase().replaceAll(' ', '.')}@example.com`,
       invoice_prefix: id.slice(4, 12).toUpperCase(),
-      livemode: false,
-      metadata: {},
       name,
       phone: null,
-      preferred_locales: [],
-      shipping: null,
       tax_exempt: 'none',
-      test_clock: null,
-    };
+    });
     this.customers.push(customer);
     this.byId.set(id, customer);
     this.event('customer.created', customer, created);
@@ -207,7 +195,7 @@ export class StripeAccount {
     const fee = cardFee(amount, this.currency);
     const bt = this.balanceTransaction('charge', id, amount, fee, created, description ?? `Payment ${id}`);
     const owner = customer === null ? null : this.customers.find((c) => c.id === customer);
-    const charge: StripeRecord = {
+    const charge = this.record('charge', {
       id,
       object: 'charge',
       amount,
@@ -215,31 +203,18 @@ export class StripeAccount {
       amount_refunded: 0,
       balance_transaction: bt.id,
       billing_details: {
-        address: { city: 'Springfield', country: 'US', line1: '1 Main Street', line2: null, postal_code: '12345', state: 'IL' },
+        address: ADDRESS,
         email: typeof owner?.email === 'string' ? owner.email : null,
         name: typeof owner?.name === 'string' ? owner.name : null,
-        phone: null,
-        tax_id: null,
       },
       captured: true,
       created,
       currency: this.currency,
       customer,
       description: description ?? `Payment ${id}`,
-      disputed: false,
-      failure_code: null,
-      failure_message: null,
-      livemode: false,
-      metadata: {},
       paid: true,
-      payment_intent: null,
-      receipt_email: null,
-      receipt_number: null,
-      refunded: false,
-      shipping: null,
-      statement_descriptor: null,
       status: 'succeeded',
-    };
+    });
     this.charges.push(charge);
     this.byId.set(id, charge);
     this.event('charge.succeeded', charge, created);
@@ -263,7 +238,7 @@ export class StripeAccount {
     const id = this.nextId('dp');
     const amount = Number(charge.amount) - Number(charge.amount_refunded);
     const bt = this.balanceTransaction('adjustment', id, -amount, 1_500, created, `Chargeback withdrawal for ${chargeId}`);
-    const dispute: StripeRecord = {
+    const dispute = this.record('dispute', {
       id,
       object: 'dispute',
       amount,
@@ -272,14 +247,10 @@ export class StripeAccount {
       created,
       currency: this.currency,
       evidence: {},
-      evidence_details: { due_by: created + 7 * 86_400, has_evidence: false, past_due: false, submission_count: 0 },
-      is_charge_refundable: false,
-      livemode: false,
-      metadata: {},
-      payment_intent: null,
+      evidence_details: { due_by: created + 7 * 86_400, submission_count: 0 },
       reason: 'fraudulent',
       status: 'needs_response',
-    };
+    });
     charge.disputed = true;
     this.disputes.push(dispute);
     this.event('charge.dispute.created', dispute, created);
@@ -295,7 +266,7 @@ export class StripeAccount {
     const id = this.nextId('po');
     const own = this.balanceTransaction('payout', id, -amount, 0, created, 'STRIPE PAYOUT');
     for (const bt of [...open, own]) this.paidOutBy.set(bt.id, id);
-    const payout: StripeRecord = {
+    const payout = this.record('payout', {
       id,
       object: 'payout',
       amount,
@@ -306,20 +277,12 @@ export class StripeAccount {
       currency: this.currency,
       description: 'STRIPE PAYOUT',
       destination: 'ba_standin0001',
-      failure_balance_transaction: null,
-      failure_code: null,
-      failure_message: null,
-      livemode: false,
-      metadata: {},
       method: 'standard',
-      original_payout: null,
       reconciliation_status: 'completed',
-      reversed_by: null,
       source_type: 'card',
-      statement_descriptor: null,
       status: 'paid',
       type: 'bank_account',
-    };
+    });
     this.payouts.push(payout);
     this.event('payout.created', payout, created);
     this.event('payout.paid', payout, created);

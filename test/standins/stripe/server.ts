@@ -12,6 +12,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAuthServer, randomToken, redirectBack } from '../kit/oauth.ts';
+import { nestQuery } from '../kit/openapi.ts';
 import { Faults, readBody, send as kitSend, serve, type ContentTypes } from '../kit/server.ts';
 import { stripeContract, type Operation, type StripeContract } from './contract.ts';
 import { StripeAccount, type AccountOptions, type Json, type StripeRecord } from './data.ts';
@@ -31,30 +32,7 @@ export interface Fault {
   retryAfterSeconds?: number;
 }
 
-export interface StripeStandIn {
-  url: string;
-  /** The Connect platform: its client id and secret key (the OAuth app's client_id and client_secret). */
-  readonly platform: { clientId: string; secretKey: string };
-  addAccount(options: AccountOptions): StripeAccount;
-  account(id: string): StripeAccount;
-  /** A secret key of the account (sk_test_…). */
-  issueKey(accountId: string): string;
-  revokeKey(key: string): void;
-  /** A Connect access token of the account, as the token endpoint would give it (benchmarks skip the consent page). */
-  issueConnectToken(accountId: string): string;
-  /** The account the next Connect consent grants. */
-  consentAs(accountId: string): void;
-  /** Ends the account's Connect grant: its access tokens stop working; returns the account.application.deauthorized event. */
-  deauthorize(accountId: string): StripeRecord;
-  fail(fault: Fault): void;
-  /** A signed webhook delivery of `event`: the raw body and the Stripe-Signature header. */
-  signedWebhook(event: Json, secret: string, timestamp?: number): { body: string; signature: string };
-  readonly violations: Violation[];
-  /** API calls answered (any status), by path without query; 429s and 5xx included. */
-  readonly calls: { total: number; byPath: Map<string, number>; throttled: number; failed: number };
-  readonly tokenCalls: { authorization_code: number; refresh_token: number };
-  close(): Promise<void>;
-}
+export type StripeStandIn = Awaited<ReturnType<typeof startStripeStandIn>>;
 
 type Query = URLSearchParams;
 
@@ -145,10 +123,6 @@ function createdFilter(query: Query): (record: StripeRecord) => boolean {
     (lte === null || r.created <= Number(lte));
 }
 
-function arrayParam(query: Query, name: string): string[] {
-  return [...query.entries()].filter(([key]) => key === `${name}[]` || new RegExp(`^${name}\\[\\d+\\]$`).test(key)).map(([, value]) => value);
-}
-
 /** A page of `list` (those passing `keep`) as Stripe's list object. */
 function page(
   path: string,
@@ -180,7 +154,7 @@ function page(
   return { status: 200, body: { object: 'list', data, has_more: hasMore, url: path } };
 }
 
-export async function startStripeStandIn(): Promise<StripeStandIn> {
+export async function startStripeStandIn() {
   const contract: StripeContract = await stripeContract();
   const accounts = new Map<string, StripeAccount>();
   const keys = new Map<string, string>();
@@ -241,7 +215,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         return page(path, list, query);
       }
       case '/v1/events': {
-        const types = new Set(arrayParam(query, 'types'));
+        const listed: unknown = nestQuery(query).types;
+        const types = new Set(Array.isArray(listed) ? listed : []);
         const type = query.get('type');
         return page(path, account.events, query, (e) => (types.size === 0 || types.has(String(e.type))) && (type === null || e.type === type));
       }
@@ -315,31 +290,36 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
 
   return {
     url,
+    /** The Connect platform: its client id and secret key (the OAuth app's client_id and client_secret). */
     platform,
-    addAccount(options) {
-      const account = new StripeAccount(options);
+    addAccount(options: AccountOptions): StripeAccount {
+      const account = new StripeAccount(options, contract.complete);
       accounts.set(account.id, account);
       return account;
     },
     account: accountOf,
-    issueKey(accountId) {
+    /** A secret key of the account (sk_test_…). */
+    issueKey(accountId: string): string {
       accountOf(accountId);
       const key = `sk_test_${accountId.slice(5)}_${randomBytes(8).toString('hex')}`;
       keys.set(key, accountId);
       return key;
     },
-    revokeKey(key) {
+    revokeKey(key: string): void {
       revoked.add(key);
     },
-    issueConnectToken(accountId) {
+    /** A Connect access token of the account, as the token endpoint would give it (benchmarks skip the consent page). */
+    issueConnectToken(accountId: string): string {
       accountOf(accountId).connect = true;
       return oauth.issue(oauth.grant(platform.clientId, accountId)).accessToken;
     },
-    consentAs(accountId) {
+    /** The account the next Connect consent grants. */
+    consentAs(accountId: string): void {
       accountOf(accountId);
       consentAccount = accountId;
     },
-    deauthorize(accountId) {
+    /** Ends the account's Connect grant: its access tokens stop working; returns the account.application.deauthorized event. */
+    deauthorize(accountId: string): StripeRecord {
       oauth.revoke((owner) => owner === accountId);
       const created = Math.floor(Date.now() / 1000);
       return {
@@ -355,15 +335,17 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         type: 'account.application.deauthorized',
       };
     },
-    fail(fault) {
+    fail(fault: Fault): void {
       faults.add({ ...fault }, fault.times);
     },
-    signedWebhook(event, secret, timestamp = Math.floor(Date.now() / 1000)) {
+    /** A signed webhook delivery of `event`: the raw body and the Stripe-Signature header. */
+    signedWebhook(event: Json, secret: string, timestamp = Math.floor(Date.now() / 1000)): { body: string; signature: string } {
       const body = JSON.stringify(event);
       const v1 = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
       return { body, signature: `t=${timestamp},v1=${v1}` };
     },
     violations,
+    /** API calls answered (any status), by path without query; 429s and 5xx included. */
     calls,
     tokenCalls: oauth.calls,
     close: server.close,

@@ -1,0 +1,142 @@
+/**
+ * Stripe's answers as the mapping reads them, on the SDK's own types (the `stripe` package's Stripe.Charge, …), parsed
+ * against Stripe's published OpenAPI description (src/platforms/contract-check.ts) instead of cast: a stored record is
+ * untyped JSON until it passes. READS says which fields the mapping reads of each object; `Cut` is the SDK type cut to
+ * them, and scripts/gen-stripe-contract.ts cuts contract-schemas.json from the contract along the same table, so a
+ * record that passes has the type the mapping is written on. A field the mapping needs (an amount, its currency) is
+ * required; one it reads with the kit's lenient readers (../readers.ts) is optional (`name?`), as before.
+ */
+import type Stripe from 'stripe';
+import { ContractCheck, loadSchemas, type SchemaRef } from '../contract-check.ts';
+
+/** The fields read of an object: `true` for a scalar (its SDK type), a table for an object's fields. */
+export interface Reads {
+  readonly [field: string]: true | Reads;
+}
+
+/** `T` (an SDK type) cut to the fields of `R`; an expandable's id stays a string, its object is cut too. */
+export type Cut<T, R> = R extends Reads
+  ? T extends object
+    ? { [K in keyof R as K extends `${string}?` ? never : K & keyof T]: Cut<T[K & keyof T], R[K]> } & {
+        [K in keyof R as K extends `${infer F}?` ? F & keyof T : never]?: K extends `${infer F}?`
+          ? Cut<Exclude<T[F & keyof T], undefined>, R[K]>
+          : never;
+      }
+    : T
+  : T;
+
+const ADDRESS = { 'line1?': true, 'line2?': true, 'city?': true, 'postal_code?': true, 'country?': true, 'state?': true } as const;
+/** An expandable field: an id, or the expanded object (its id). */
+const ID = { id: true } as const;
+
+export const READS = {
+  charge: {
+    id: true,
+    amount: true,
+    currency: true,
+    status: true,
+    'amount_refunded?': true,
+    'billing_details?': { 'address?': ADDRESS, 'email?': true, 'name?': true, 'phone?': true },
+    'created?': true,
+    'customer?': ID,
+    'description?': true,
+    'paid?': true,
+    'receipt_email?': true,
+    'receipt_number?': true,
+    'refunded?': true,
+    'shipping?': { 'address?': ADDRESS, 'name?': true, 'phone?': true },
+    'statement_descriptor?': true,
+  },
+  balance_transaction: {
+    id: true,
+    amount: true,
+    currency: true,
+    fee: true,
+    type: true,
+    'created?': true,
+    'description?': true,
+    'source?': ID,
+    'status?': true,
+  },
+  payout: {
+    id: true,
+    amount: true,
+    currency: true,
+    'arrival_date?': true,
+    'automatic?': true,
+    'created?': true,
+    'destination?': { id: true, 'last4?': true, 'bank_name?': true, 'brand?': true, 'routing_number?': true },
+    'method?': true,
+    'status?': true,
+    'type?': true,
+  },
+  dispute: {
+    id: true,
+    amount: true,
+    currency: true,
+    reason: true,
+    status: true,
+    'charge?': ID,
+    'created?': true,
+    'evidence_details?': { 'due_by?': true },
+  },
+  customer: {
+    id: true,
+    'address?': ADDRESS,
+    'created?': true,
+    'currency?': true,
+    'email?': true,
+    'name?': true,
+    'phone?': true,
+    'shipping?': { 'address?': ADDRESS },
+  },
+  account: {
+    id: true,
+    'business_profile?': { 'name?': true, 'support_email?': true, 'url?': true },
+    'default_currency?': true,
+    'email?': true,
+    'settings?': { 'dashboard?': { 'display_name?': true } },
+  },
+} as const satisfies Record<string, Reads>;
+
+export type Charge = Cut<Stripe.Charge, typeof READS.charge>;
+export type BalanceTransaction = Cut<Stripe.BalanceTransaction, typeof READS.balance_transaction>;
+export type Dispute = Cut<Stripe.Dispute, typeof READS.dispute>;
+export type Customer = Cut<Stripe.Customer, typeof READS.customer>;
+export type Account = Cut<Stripe.Account, typeof READS.account>;
+/** A payout as the reader stores it: with its account's id and the balance transactions it paid out (../read.ts). */
+export type Payout = Cut<Stripe.Payout, typeof READS.payout> & { account?: string; balance_transactions?: BalanceTransaction[] };
+
+interface StripeEntries {
+  charge: Charge;
+  balance_transaction: BalanceTransaction;
+  payout: Payout;
+  dispute: Dispute;
+  customer: Customer;
+  account: Account;
+}
+
+interface StripeSchemas {
+  entries: Record<keyof StripeEntries, SchemaRef>;
+  definitions: Record<string, object>;
+}
+
+/** Loaded on the first record (the script that writes the file reads READS from here). */
+let check: ContractCheck<StripeEntries> | null = null;
+
+function loaded(): ContractCheck<StripeEntries> {
+  const schemas = loadSchemas(new URL('./contract-schemas.json', import.meta.url), (file): file is StripeSchemas => 'entries' in file);
+  return new ContractCheck<StripeEntries>({
+    platform: 'Stripe',
+    code: 'STRIPE_CONTRACT',
+    regenerate: 'node scripts/gen-stripe-contract.ts',
+    definitions: schemas.definitions,
+    entries: schemas.entries,
+  });
+}
+
+/** A stored record of `name` (Stripe's `object`), checked against the contract; a PlatformError when it does not fit. */
+export function parseRecord<K extends keyof StripeEntries>(name: K, raw: unknown): StripeEntries[K] {
+  check ??= loaded();
+  return check.one(name, raw, 200);
+}
