@@ -13,7 +13,9 @@ import type { AuthorizationInput, ConnectorContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { requestClassified, type PlatformRequest } from '../http.ts';
 import { isRecord } from '../json.ts';
+import { parseAnswer, type Answer } from './contract.ts';
 import { classifyShopifyStatus, graphqlError } from './errors.ts';
+import type { ShopifyAnswers } from './generated/types.ts';
 
 export const SHOPIFY = 'SHOPIFY';
 /** The Admin API version every call names; Shopify supports each stable version for at least twelve months. */
@@ -41,18 +43,19 @@ export function graphqlUrl(shop: string): string {
 }
 
 /**
- * Runs one query (or mutation) and returns its `data`, checked to be an object. `cost`: the points the query is
- * expected to cost (its requested cost), taken from the shop's bucket before the call; the answer's actualQueryCost
- * settles the difference. A THROTTLED answer is retried here after the time its throttle status says the bucket
- * needs; any other GraphQL error is thrown as its PlatformError.
+ * Runs one query (or mutation) and returns its `data`, parsed as `answer` (the document's operation name: the type
+ * generated/ holds for it). `cost`: the points the query is expected to cost (its requested cost), taken from the
+ * shop's bucket before the call; the answer's actualQueryCost settles the difference. A THROTTLED answer is retried
+ * here after the time its throttle status says the bucket needs; any other GraphQL error is thrown as its PlatformError.
  */
-export async function shopifyGraphql(
+export async function shopifyGraphql<K extends Answer>(
   ctx: ConnectorContext,
+  answer: K,
   operation: string,
   query: string,
   variables: Record<string, unknown>,
   cost: number,
-): Promise<Record<string, unknown>> {
+): Promise<ShopifyAnswers[K]> {
   const shop = shopOf(ctx.credentials);
   const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
   if (tokens === null) throw new PlatformError({ kind: 'unauthorized', message: 'The connection has no access token', requestSent: false });
@@ -82,5 +85,5 @@ export async function shopifyGraphql(
       message: `${operation}: the answer has no data object`,
       requestSent: true,
     });
-  return body.data;
+  return parseAnswer(answer, body.data, response.status);
 }

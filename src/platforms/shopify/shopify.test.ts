@@ -179,7 +179,7 @@ describe('SHOPIFY errors', () => {
       },
     };
     const started = Date.now();
-    expect(await shopifyGraphql(context(http), 'shop', queries.SHOP_QUERY, {}, 1)).toEqual({ shop: { id: 'gid://shopify/Shop/1' } });
+    expect(await shopifyGraphql(context(http), 'Shop', 'shop', queries.SHOP_QUERY, {}, 1)).toEqual({ shop: { id: 'gid://shopify/Shop/1' } });
     expect(sent).toHaveLength(3);
     // (290 − 288) / 100 points a second: 20 ms per wait.
     expect(Date.now() - started).toBeGreaterThanOrEqual(40);
@@ -192,7 +192,7 @@ describe('SHOPIFY errors', () => {
     const always: PlatformHttp = { request: () => Promise.resolve({ status: 200, headers: {}, body: throttledBody }) };
     let calls = 0;
     const counting: PlatformHttp = { request: (input) => ((calls += 1), always.request(input)) };
-    await expect(shopifyGraphql(context(counting), 'shop', queries.SHOP_QUERY, {}, 1)).rejects.toMatchObject({ kind: 'rate_limited' });
+    await expect(shopifyGraphql(context(counting), 'Shop', 'shop', queries.SHOP_QUERY, {}, 1)).rejects.toMatchObject({ kind: 'rate_limited' });
     expect(calls).toBe(THROTTLED_ATTEMPTS);
   });
 });
