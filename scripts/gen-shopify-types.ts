@@ -195,11 +195,13 @@ export async function generate(): Promise<{ types: string; schemas: string }> {
     .sort((a, b) => a.name.localeCompare(b.name));
   const types = [
     "// Written by scripts/gen-shopify-types.ts from Shopify's published Admin schema (API 2026-10) and queries.ts: do not edit.",
+    "import * as queries from '../queries.ts';",
     ...entries.map(
       ({ exportName, name, shape }) =>
         `/** What ${exportName} answers${exportName.endsWith(BULK_SUFFIX) ? ' (a record put back together from its lines)' : ''}. */\nexport type ${name} = ${typeText(shape)};`,
     ),
     `/** Each document's answer type, by name (the entries of schemas.json). */\nexport interface ShopifyAnswers { ${entries.map(({ name }) => `${name}: ${name};`).join(' ')} }`,
+    `/** Each document, by the name of its answer's type. */\nexport const DOCUMENTS = { ${entries.map(({ name, exportName }) => `${name}: queries.${exportName},`).join(' ')} } as const;`,
   ].join('\n\n');
   const config = await resolveConfig(TYPES_TARGET);
   const schemas = {

@@ -15,7 +15,8 @@ import { requestClassified, type PlatformRequest } from '../http.ts';
 import { isRecord } from '../json.ts';
 import { parseAnswer, type Answer } from './contract.ts';
 import { classifyShopifyStatus, graphqlError } from './errors.ts';
-import type { ShopifyAnswers } from './generated/types.ts';
+import { DOCUMENTS, type ShopifyAnswers } from './generated/types.ts';
+import { PAGE_COSTS } from './queries.ts';
 
 export const SHOPIFY = 'SHOPIFY';
 /** The Admin API version every call names; Shopify supports each stable version for at least twelve months. */
@@ -42,19 +43,20 @@ export function graphqlUrl(shop: string): string {
   return `${shopUrl(shop)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
 }
 
+/** The documents the connector sends (its bulk exports' are sent inside BulkRun), by their answer's name. */
+export type Sent = keyof typeof PAGE_COSTS & Answer;
+
 /**
- * Runs one query (or mutation) and returns its `data`, parsed as `answer` (the document's operation name: the type
- * generated/ holds for it). `cost`: the points the query is expected to cost (its requested cost), taken from the
- * shop's bucket before the call; the answer's actualQueryCost settles the difference. A THROTTLED answer is retried
- * here after the time its throttle status says the bucket needs; any other GraphQL error is thrown as its PlatformError.
+ * Sends the document whose answer is `answer` (generated/: its operation's name) and returns its `data`, parsed as
+ * that. Its requested cost (PAGE_COSTS) is taken from the shop's bucket before the call; the answer's actualQueryCost
+ * settles the difference. A THROTTLED answer is retried here after the time its throttle status says the bucket
+ * needs; any other GraphQL error is thrown as its PlatformError.
  */
-export async function shopifyGraphql<K extends Answer>(
+export async function shopifyGraphql<K extends Sent>(
   ctx: ConnectorContext,
   answer: K,
   operation: string,
-  query: string,
   variables: Record<string, unknown>,
-  cost: number,
 ): Promise<ShopifyAnswers[K]> {
   const shop = shopOf(ctx.credentials);
   const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
@@ -63,12 +65,12 @@ export async function shopifyGraphql<K extends Answer>(
     method: 'POST',
     url: graphqlUrl(shop),
     headers: { 'x-shopify-access-token': tokens.accessToken, 'content-type': 'application/json' },
-    body: { query, variables },
+    body: { query: DOCUMENTS[answer], variables },
     // Queries change nothing: retrying them is safe. (This connector sends no mutation but bulkOperationRunQuery,
     // which starts a read; Shopify refuses a second one while the first runs, and the runner keeps its id.)
     idempotent: true,
     operation,
-    cost,
+    cost: PAGE_COSTS[answer],
     signal: ctx.signal,
     classifyError: classifyShopifyStatus,
   };

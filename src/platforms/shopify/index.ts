@@ -15,7 +15,6 @@ import { SHOPIFY, SHOPIFY_API_VERSION, shopifyGraphql, shopOf } from './client.t
 import { actualCostOf } from './errors.ts';
 import { text } from './mapping.ts';
 import { SHOPIFY_OBJECTS } from './objects.ts';
-import { PAGE_COSTS, SHOP_QUERY } from './queries.ts';
 import { shopifyWebhooks } from './webhooks.ts';
 
 /**
@@ -34,7 +33,7 @@ export const shopifyConnector: Connector = {
   kind: 'commerce',
   auth: shopifyAuth,
   async identify(ctx) {
-    const { shop } = await shopifyGraphql(ctx, 'Shop', 'shop', SHOP_QUERY, {}, PAGE_COSTS.shop);
+    const { shop } = await shopifyGraphql(ctx, 'Shop', 'shop', {});
     const domain = text(shop?.myshopifyDomain)?.toLowerCase() ?? shopOf(ctx.credentials);
     return { storeUniqueId: text(shop?.id) ?? domain, storeName: text(shop?.name), storeDomain: domain };
   },

@@ -20,31 +20,13 @@ import {
   type ShopifyPayout,
   type TransactionsOrder,
 } from './mapping.ts';
-import {
-  CUSTOMERS_BULK_QUERY,
-  CUSTOMERS_QUERY,
-  DISPUTES_QUERY,
-  ORDERS_BULK_QUERY,
-  ORDER_LINE_ITEMS_QUERY,
-  ORDERS_QUERY,
-  PAGE_COSTS,
-  PAGE_SIZES,
-  PAYOUT_TRANSACTIONS_QUERY,
-  PAYOUTS_QUERY,
-  PRODUCTS_BULK_QUERY,
-  PRODUCT_VARIANTS_QUERY,
-  PRODUCTS_QUERY,
-  SHOP_QUERY,
-  TRANSACTIONS_BULK_QUERY,
-  TRANSACTIONS_QUERY,
-  VARIANT_MEDIA_CHILDREN,
-} from './queries.ts';
+import { PAGE_SIZES, VARIANT_MEDIA_CHILDREN } from './queries.ts';
 import { completeNested, endCursor, idRecords, readPaged } from './read.ts';
 
 const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
 
 /** The shop (SHOP_QUERY), once per job: the store record, and the shop's currency for the mappers. */
-const shopOfJob = perJob(async (ctx) => (await shopifyGraphql(ctx, 'Shop', 'shop', SHOP_QUERY, {}, PAGE_COSTS.shop)).shop ?? null);
+const shopOfJob = perJob(async (ctx) => (await shopifyGraphql(ctx, 'Shop', 'shop', {})).shop ?? null);
 
 /** The shop's currency: what a currency code the model does not know reads as (../readers.ts). */
 export const SHOPIFY_BASE = baseCurrency(async (ctx) => (await shopOfJob.get(ctx))?.currencyCode);
@@ -72,14 +54,11 @@ async function withPayoutTransactions(ctx: ConnectorContext, payouts: readonly S
     const transactions: BalanceTransaction[] = [];
     let after: string | null = null;
     while (transferId !== null) {
-      const data = await shopifyGraphql(
-        ctx,
-        'PayoutTransactions',
-        'list payout transactions',
-        PAYOUT_TRANSACTIONS_QUERY,
-        { first: PAGE_SIZES.moreItems, after, query: `payments_transfer_id:${transferId}` },
-        PAGE_COSTS.payoutTransactions,
-      );
+      const data = await shopifyGraphql(ctx, 'PayoutTransactions', 'list payout transactions', {
+        first: PAGE_SIZES.moreItems,
+        after,
+        query: `payments_transfer_id:${transferId}`,
+      });
       const connection = data.shopifyPaymentsAccount?.balanceTransactions;
       transactions.push(...(connection?.nodes ?? []));
       after = endCursor(connection);
@@ -111,8 +90,6 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
       readPaged(ctx, request, {
         answer: 'Orders',
         operation: 'list orders',
-        query: ORDERS_QUERY,
-        cost: PAGE_COSTS.order,
         first: PAGE_SIZES.order,
         connection: (data) => data.orders,
         records: (nodes) => idRecords(nodes),
@@ -121,15 +98,13 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
         complete: (ctx, nodes) =>
           completeNested(ctx, nodes, {
             answer: 'OrderLineItems',
-            query: ORDER_LINE_ITEMS_QUERY,
-            cost: PAGE_COSTS.moreLineItems,
             operation: 'list more order lines',
             first: (order) => order.lineItems,
             more: (data) => data.order?.lineItems,
             whole: (order, lineItems) => ({ ...order, lineItems }),
           }),
       }),
-    bulk: shopifyBulkRead('OrdersBulk', ORDERS_BULK_QUERY, { LineItem: 'lineItems' }, 'orders', idRecords),
+    bulk: shopifyBulkRead('OrdersBulk', { LineItem: 'lineItems' }, 'orders', idRecords),
     map: (record, ctx) => mapOrder(record, ctx, base(ctx)),
     baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
     businessDate: businessDate('createdAt'),
@@ -140,8 +115,6 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
       readPaged(ctx, request, {
         answer: 'Products',
         operation: 'list products',
-        query: PRODUCTS_QUERY,
-        cost: PAGE_COSTS.product,
         first: PAGE_SIZES.product,
         connection: (data) => data.products,
         records: (nodes) => idRecords(nodes),
@@ -150,15 +123,13 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
         complete: (ctx, nodes) =>
           completeNested(ctx, nodes, {
             answer: 'ProductVariants',
-            query: PRODUCT_VARIANTS_QUERY,
-            cost: PAGE_COSTS.moreVariants,
             operation: 'list more product variants',
             first: (product) => product.variants,
             more: (data) => data.product?.variants,
             whole: (product, variants) => ({ ...product, variants }),
           }),
       }),
-    bulk: shopifyBulkRead('ProductsBulk', PRODUCTS_BULK_QUERY, { ProductVariant: 'variants', ...VARIANT_MEDIA_CHILDREN }, 'products', idRecords),
+    bulk: shopifyBulkRead('ProductsBulk', { ProductVariant: 'variants', ...VARIANT_MEDIA_CHILDREN }, 'products', idRecords),
     map: (record, ctx) => mapProduct(record, ctx, base(ctx)),
     baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
     businessDate: businessDate('createdAt'),
@@ -169,15 +140,13 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
       readPaged(ctx, request, {
         answer: 'Customers',
         operation: 'list customers',
-        query: CUSTOMERS_QUERY,
-        cost: PAGE_COSTS.customer,
         first: PAGE_SIZES.customer,
         connection: (data) => data.customers,
         records: (nodes) => idRecords(nodes),
         deletions: 'CUSTOMER',
         incremental: true,
       }),
-    bulk: shopifyBulkRead('CustomersBulk', CUSTOMERS_BULK_QUERY, {}, 'customers', idRecords),
+    bulk: shopifyBulkRead('CustomersBulk', {}, 'customers', idRecords),
     map: (record) => mapCustomer(record),
     businessDate: businessDate('createdAt'),
   }),
@@ -193,14 +162,12 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
       readPaged(ctx, request, {
         answer: 'OrderTransactions',
         operation: 'list order transactions',
-        query: TRANSACTIONS_QUERY,
-        cost: PAGE_COSTS.transaction,
         first: PAGE_SIZES.transactionOrders,
         connection: (data) => data.orders,
         records: transactionsOf,
         incremental: true,
       }),
-    bulk: shopifyBulkRead('TransactionsBulk', TRANSACTIONS_BULK_QUERY, {}, 'order transactions', transactionsOf),
+    bulk: shopifyBulkRead('TransactionsBulk', {}, 'order transactions', transactionsOf),
     map: (record, ctx) => mapTransaction(record, ctx, base(ctx)),
     baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
     businessDate: businessDate('createdAt'),
@@ -217,8 +184,6 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
       readPaged(ctx, request, {
         answer: 'Payouts',
         operation: 'list payouts',
-        query: PAYOUTS_QUERY,
-        cost: PAGE_COSTS.payout,
         first: PAGE_SIZES.payments,
         connection: (data) => data.shopifyPaymentsAccount?.payouts,
         records: paymentsRecords,
@@ -235,8 +200,6 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
       readPaged(ctx, request, {
         answer: 'Disputes',
         operation: 'list disputes',
-        query: DISPUTES_QUERY,
-        cost: PAGE_COSTS.dispute,
         first: PAGE_SIZES.payments,
         connection: (data) => data.shopifyPaymentsAccount?.disputes,
         records: (nodes) => idRecords(nodes),

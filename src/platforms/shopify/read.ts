@@ -14,10 +14,9 @@ import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '..
 import { PlatformError } from '../errors.ts';
 import { latestModified, nextCursor, nextSince, pageTokens } from '../paging.ts';
 import { later, text } from '../readers.ts';
-import { shopifyGraphql } from './client.ts';
-import type { Answer } from './contract.ts';
+import { shopifyGraphql, type Sent } from './client.ts';
 import type { ShopifyAnswers } from './generated/types.ts';
-import { DELETIONS_QUERY, PAGE_COSTS, PAGE_SIZES } from './queries.ts';
+import { PAGE_SIZES } from './queries.ts';
 
 /** What a paged read carries from page to page: the GraphQL cursor and the latest time seen so far. */
 interface PageState {
@@ -46,12 +45,10 @@ export const changedSince = (since: string): string => `updated_at:>='${since}'`
 
 export type EventSubject = 'ORDER' | 'PRODUCT' | 'CUSTOMER';
 
-export interface PagedQuery<K extends Answer, N extends ShopifyNode> {
-  /** The document's answer type (generated/types.ts). */
+export interface PagedQuery<K extends Sent, N extends ShopifyNode> {
+  /** The document, by its answer's type (generated/types.ts). */
   answer: K;
   operation: string;
-  query: string;
-  cost: number;
   first: number;
   /** The connection in the answer's data. */
   connection(data: ShopifyAnswers[K]): Connection<N> | null | undefined;
@@ -66,10 +63,8 @@ export interface PagedQuery<K extends Answer, N extends ShopifyNode> {
 }
 
 /** How the rest of a node's nested connection is read: `query` takes the node's id and the cursor. */
-export interface NestedRead<K extends Answer, N, C> {
+export interface NestedRead<K extends Sent, N, C> {
   answer: K;
-  query: string;
-  cost: number;
   operation: string;
   /** The node's first page of the connection. */
   first(node: N): Connection<C> | null | undefined;
@@ -83,7 +78,7 @@ export interface NestedRead<K extends Answer, N, C> {
  * Each node's nested connection made whole: while its pageInfo says there is more, the next nodes are fetched. The node
  * comes back with every node of it and no next page.
  */
-export async function completeNested<K extends Answer, N extends ShopifyNode, C>(
+export async function completeNested<K extends Sent, N extends ShopifyNode, C>(
   ctx: ConnectorContext,
   nodes: N[],
   spec: NestedRead<K, N, C>,
@@ -98,7 +93,7 @@ export async function completeNested<K extends Answer, N extends ShopifyNode, C>
     }
     const items = [...(spec.first(node)?.nodes ?? [])];
     while (after !== null) {
-      const more = spec.more(await shopifyGraphql(ctx, spec.answer, spec.operation, spec.query, { id, after }, spec.cost));
+      const more = spec.more(await shopifyGraphql(ctx, spec.answer, spec.operation, { id, after }));
       if (more === null || more === undefined)
         throw new PlatformError({ kind: 'server', httpStatus: 200, message: `${spec.operation}: ${id} is gone mid-read`, requestSent: true });
       items.push(...(more.nodes ?? []));
@@ -122,14 +117,11 @@ export async function deletedSince(ctx: ConnectorContext, subject: EventSubject,
   let latest: string | null = null;
   let after: string | null = null;
   for (;;) {
-    const data = await shopifyGraphql(
-      ctx,
-      'Deletions',
-      `list ${subject.toLowerCase()} deletions`,
-      DELETIONS_QUERY,
-      { first: PAGE_SIZES.deletions, after, query: `action:destroy AND subject_type:${subject} AND created_at:>='${since}'` },
-      PAGE_COSTS.deletions,
-    );
+    const data = await shopifyGraphql(ctx, 'Deletions', `list ${subject.toLowerCase()} deletions`, {
+      first: PAGE_SIZES.deletions,
+      after,
+      query: `action:destroy AND subject_type:${subject} AND created_at:>='${since}'`,
+    });
     for (const event of data.events?.nodes ?? []) {
       const id = text(event.subjectId);
       // The query names the subject type; a subject of another type is not ours to delete.
@@ -142,21 +134,18 @@ export async function deletedSince(ctx: ConnectorContext, subject: EventSubject,
   }
 }
 
-export async function readPaged<K extends Answer, N extends ShopifyNode>(
+export async function readPaged<K extends Sent, N extends ShopifyNode>(
   ctx: ConnectorContext,
   request: ReadRequest,
   spec: PagedQuery<K, N>,
 ): Promise<ReadPage> {
   const state = tokens.decode(request.pageToken) ?? { after: null, latest: null };
   const since = spec.incremental ? request.since : null;
-  const data = await shopifyGraphql(
-    ctx,
-    spec.answer,
-    spec.operation,
-    spec.query,
-    { first: spec.first, after: state.after, ...(spec.incremental ? { query: since === null ? null : changedSince(since) } : {}) },
-    spec.cost,
-  );
+  const data = await shopifyGraphql(ctx, spec.answer, spec.operation, {
+    first: spec.first,
+    after: state.after,
+    ...(spec.incremental ? { query: since === null ? null : changedSince(since) } : {}),
+  });
   const connection = spec.connection(data);
   if (connection === null || connection === undefined)
     throw new PlatformError({ kind: 'server', httpStatus: 200, message: `${spec.operation}: the answer has no connection`, requestSent: true });

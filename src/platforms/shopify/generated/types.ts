@@ -1,5 +1,7 @@
 // Written by scripts/gen-shopify-types.ts from Shopify's published Admin schema (API 2026-10) and queries.ts: do not edit.
 
+import * as queries from '../queries.ts';
+
 /** What BULK_POLL_QUERY answers. */
 export type BulkPoll = {
   bulkOperation?: {
@@ -440,3 +442,25 @@ export interface ShopifyAnswers {
   Shop: Shop;
   TransactionsBulk: TransactionsBulk;
 }
+
+/** Each document, by the name of its answer's type. */
+export const DOCUMENTS = {
+  BulkPoll: queries.BULK_POLL_QUERY,
+  BulkRun: queries.BULK_RUN_MUTATION,
+  BulkRunning: queries.BULK_RUNNING_QUERY,
+  Customers: queries.CUSTOMERS_QUERY,
+  CustomersBulk: queries.CUSTOMERS_BULK_QUERY,
+  Deletions: queries.DELETIONS_QUERY,
+  Disputes: queries.DISPUTES_QUERY,
+  OrderLineItems: queries.ORDER_LINE_ITEMS_QUERY,
+  Orders: queries.ORDERS_QUERY,
+  OrdersBulk: queries.ORDERS_BULK_QUERY,
+  OrderTransactions: queries.TRANSACTIONS_QUERY,
+  Payouts: queries.PAYOUTS_QUERY,
+  PayoutTransactions: queries.PAYOUT_TRANSACTIONS_QUERY,
+  Products: queries.PRODUCTS_QUERY,
+  ProductsBulk: queries.PRODUCTS_BULK_QUERY,
+  ProductVariants: queries.PRODUCT_VARIANTS_QUERY,
+  Shop: queries.SHOP_QUERY,
+  TransactionsBulk: queries.TRANSACTIONS_BULK_QUERY,
+} as const;
