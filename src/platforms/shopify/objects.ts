@@ -92,7 +92,6 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
         operation: 'list orders',
         first: PAGE_SIZES.order,
         connection: (data) => data.orders,
-        records: (nodes) => idRecords(nodes),
         deletions: 'ORDER',
         incremental: true,
         complete: (ctx, nodes) =>
@@ -117,7 +116,6 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
         operation: 'list products',
         first: PAGE_SIZES.product,
         connection: (data) => data.products,
-        records: (nodes) => idRecords(nodes),
         deletions: 'PRODUCT',
         incremental: true,
         complete: (ctx, nodes) =>
@@ -142,7 +140,6 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
         operation: 'list customers',
         first: PAGE_SIZES.customer,
         connection: (data) => data.customers,
-        records: (nodes) => idRecords(nodes),
         deletions: 'CUSTOMER',
         incremental: true,
       }),
@@ -202,7 +199,6 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
         operation: 'list disputes',
         first: PAGE_SIZES.payments,
         connection: (data) => data.shopifyPaymentsAccount?.disputes,
-        records: (nodes) => idRecords(nodes),
         incremental: false,
       }),
     map: (record, ctx) => mapDispute(record, ctx, base(ctx)),

@@ -52,8 +52,8 @@ export interface PagedQuery<K extends Sent, N extends ShopifyNode> {
   first: number;
   /** The connection in the answer's data. */
   connection(data: ShopifyAnswers[K]): Connection<N> | null | undefined;
-  /** The records of one page's nodes (one per node, or several: an order's transactions). */
-  records(nodes: N[], data: ShopifyAnswers[K]): PlatformRecord[];
+  /** The records of one page's nodes: one per node (idRecords) unless given (several: an order's transactions). */
+  records?: (nodes: N[], data: ShopifyAnswers[K]) => PlatformRecord[];
   /** Deleted subjects reported by events, for incremental reads; absent when the object has none. */
   deletions?: EventSubject;
   /** Whether the query takes `query:` (updated_at); payouts and disputes are read whole. */
@@ -156,7 +156,7 @@ export async function readPaged<K extends Sent, N extends ShopifyNode>(
     nodes.map((node) => text(node.updatedAt)),
   );
   const after = endCursor(connection);
-  const records = spec.records(nodes, data);
+  const records = spec.records === undefined ? idRecords(nodes) : spec.records(nodes, data);
   if (after !== null) return { records, nextPageToken: tokens.encode({ after, latest }) };
   if (!spec.incremental) return { records, nextPageToken: null, nextSince: null };
   let deletedPlatformIds: string[] | undefined;
