@@ -41,10 +41,7 @@ export type ShopifyPayout = NodeOf<NonNullable<Payouts['shopifyPaymentsAccount']
 type ShopifyDispute = NodeOf<NonNullable<Disputes['shopifyPaymentsAccount']>['disputes']>;
 export type ShopifyShop = NonNullable<Shop['shop']>;
 
-interface MoneyV2 {
-  amount?: string;
-  currencyCode?: string;
-}
+type MoneyV2 = NonNullable<ShopifyPayout['net']>;
 
 /** A MoneyV2's amount and currency (a MoneyBag's is its shopMoney: the shop's currency). */
 function money(value: MoneyV2 | null | undefined, base: Base): { amount: number | null; currency: CurrencyCode | null } {
@@ -67,10 +64,7 @@ function address(raw: Address): Mapped<'order'>['billing_address'] {
   };
 }
 
-interface Reachable {
-  defaultEmailAddress?: { emailAddress?: string } | null;
-  defaultPhoneNumber?: { phoneNumber?: string } | null;
-}
+type Reachable = Pick<ShopifyCustomer, 'defaultEmailAddress' | 'defaultPhoneNumber'>;
 const emailOf = (customer: Reachable): string | null => text(customer.defaultEmailAddress?.emailAddress);
 const phoneOf = (customer: Reachable): string | null => text(customer.defaultPhoneNumber?.phoneNumber);
 
