@@ -13,10 +13,12 @@
 import type { BulkRead, ConnectorContext, ExportPage, ExportRequest, ExportStatus, PlatformRecord } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { isRecord } from '../json.ts';
+import { pageTokens } from '../paging.ts';
+import { text } from '../readers.ts';
 import { shopifyGraphql } from './client.ts';
-import { text } from './mapping.ts';
+import { parseAnswer, type Answer } from './contract.ts';
+import { DOCUMENTS, type ShopifyAnswers } from './generated/types.ts';
 import { changedSince } from './read.ts';
-import { BULK_POLL_QUERY, BULK_RUN_MUTATION, BULK_RUNNING_QUERY, PAGE_COSTS } from './queries.ts';
 
 type Raw = Record<string, unknown>;
 
@@ -31,20 +33,12 @@ interface ResultCursor {
   since: string | null;
 }
 
-function encodeCursor(cursor: ResultCursor): string {
-  return JSON.stringify(cursor);
-}
-
-function decodeCursor(value: string | null): ResultCursor {
-  let parsed: unknown;
-  try {
-    parsed = value === null ? null : JSON.parse(value);
-  } catch {
-    parsed = null;
-  }
-  if (!isRecord(parsed) || typeof parsed.offset !== 'number') throw new Error('a SHOPIFY export cursor is not the connector’s own');
-  return { url: text(parsed.url), offset: parsed.offset, since: text(parsed.since) };
-}
+// Plain JSON, as before the kit's codec, so an export read in flight across the upgrade resumes.
+const cursors = pageTokens<ResultCursor>(
+  'SHOPIFY export',
+  (parsed) => (typeof parsed.offset === 'number' ? { url: text(parsed.url), offset: parsed.offset, since: text(parsed.since) } : null),
+  { plain: true },
+);
 
 /** The bulk query with its search filter: every record for a full read, those changed since for an incremental one. */
 export function bulkQueryText(template: string, since: string | null): string {
@@ -110,34 +104,32 @@ export function splitChunk(bytes: Uint8Array, atEnd: boolean): { lines: string[]
 }
 
 /**
- * `toRecords`: the records of a page's root records, when they are not one each (an order's transactions are read
- * through the orders).
+ * `answer`: the type of the records put back together (generated/types.ts: the bulk document's); `toRecords`: the
+ * records of a page's parsed root records (one each, or several: an order's transactions are read through the orders).
  */
-export function shopifyBulkRead(
-  template: string,
+export function shopifyBulkRead<K extends Answer>(
+  answer: K,
   children: ChildFields,
   operation: string,
-  toRecords: (records: PlatformRecord[]) => PlatformRecord[] = (records) => records,
+  toRecords: (roots: ShopifyAnswers[K][]) => PlatformRecord[],
 ): BulkRead {
   return {
     async startExport(ctx: ConnectorContext, request: ExportRequest): Promise<string> {
-      const query = bulkQueryText(template, request.since);
-      const data = await shopifyGraphql(ctx, `start ${operation} export`, BULK_RUN_MUTATION, { query }, PAGE_COSTS.bulkRun);
-      const run = isRecord(data.bulkOperationRunQuery) ? data.bulkOperationRunQuery : {};
-      const errors = Array.isArray(run.userErrors) ? run.userErrors.filter(isRecord) : [];
-      const started = isRecord(run.bulkOperation) ? text(run.bulkOperation.id) : null;
+      const query = bulkQueryText(DOCUMENTS[answer], request.since);
+      const data = await shopifyGraphql(ctx, 'BulkRun', `start ${operation} export`, { query });
+      const errors = data.bulkOperationRunQuery?.userErrors ?? [];
+      const started = text(data.bulkOperationRunQuery?.bulkOperation?.id);
       if (errors.length > 0 || started === null) {
         const message = errors.map((e) => text(e.message) ?? 'unknown').join('; ') || 'no bulk operation in the answer';
         // Another export of this app on this shop still runs. When it is this very export (a retry after an answer that
         // was lost: the first attempt started it), it is adopted; another is waited for: not a bad request.
-        const busy = errors.some((e) => text(e.code) === 'OPERATION_IN_PROGRESS');
+        const busy = errors.some((e) => e.code === 'OPERATION_IN_PROGRESS');
         if (busy) {
-          const running = await shopifyGraphql(ctx, `find running ${operation} export`, BULK_RUNNING_QUERY, {}, PAGE_COSTS.bulkRunning);
-          const operations = isRecord(running.bulkOperations) && Array.isArray(running.bulkOperations.nodes) ? running.bulkOperations.nodes : [];
+          const running = await shopifyGraphql(ctx, 'BulkRunning', `find running ${operation} export`, {});
           // Created or running (a just-created one is not running yet), with our query.
-          const ours = operations
-            .filter(isRecord)
-            .find((found) => (found.status === 'CREATED' || found.status === 'RUNNING') && text(found.query)?.trim() === query.trim());
+          const ours = (running.bulkOperations?.nodes ?? []).find(
+            (found) => (found.status === 'CREATED' || found.status === 'RUNNING') && text(found.query)?.trim() === query.trim(),
+          );
           const id = text(ours?.id);
           if (id !== null) return id;
         }
@@ -152,18 +144,19 @@ export function shopifyBulkRead(
     },
 
     async pollExport(ctx: ConnectorContext, exportId: string): Promise<ExportStatus> {
-      const data = await shopifyGraphql(ctx, `poll ${operation} export`, BULK_POLL_QUERY, { id: exportId }, PAGE_COSTS.bulkPoll);
-      const found = isRecord(data.bulkOperation) ? data.bulkOperation : null;
+      const data = await shopifyGraphql(ctx, 'BulkPoll', `poll ${operation} export`, { id: exportId });
+      const found = data.bulkOperation ?? null;
       if (found === null) return { status: 'failed', message: `Shopify has no bulk operation ${exportId}` };
       const status = text(found.status);
       if (status === 'COMPLETED')
-        return { status: 'ready', resultCursor: encodeCursor({ url: text(found.url), offset: 0, since: text(found.createdAt) }) };
+        return { status: 'ready', resultCursor: cursors.encode({ url: text(found.url), offset: 0, since: text(found.createdAt) }) };
       if (status === 'CREATED' || status === 'RUNNING') return { status: 'running', retryAfterMs: POLL_MS };
       return { status: 'failed', message: `bulk operation ${status ?? 'in an unknown status'}: ${text(found.errorCode) ?? 'no error code'}` };
     },
 
     async readExportPage(ctx: ConnectorContext, _exportId: string, cursorText: string | null): Promise<ExportPage> {
-      const cursor = decodeCursor(cursorText);
+      const cursor = cursors.decode(cursorText);
+      if (cursor === null) throw new Error('a SHOPIFY export has no result cursor');
       // No url: the operation found nothing.
       if (cursor.url === null) return { records: [], nextCursor: null, nextSince: cursor.since };
       for (let size = RESULT_CHUNK_BYTES; ; size *= 2) {
@@ -193,10 +186,11 @@ export function shopifyBulkRead(
             throw new PlatformError({ kind: 'server', message: 'A bulk result record is larger than 256 MB', requestSent: true });
           continue;
         }
-        const records = toRecords(recordsFromLines(split.lines, children));
+        const roots = recordsFromLines(split.lines, children).map((record) => parseAnswer(answer, record.raw, response.status));
+        const records = toRecords(roots);
         const offset = cursor.offset + split.consumed;
         const done = atEnd && split.consumed >= chunk.length;
-        return done ? { records, nextCursor: null, nextSince: cursor.since } : { records, nextCursor: encodeCursor({ ...cursor, offset }) };
+        return done ? { records, nextCursor: null, nextSince: cursor.since } : { records, nextCursor: cursors.encode({ ...cursor, offset }) };
       }
     },
   };

@@ -13,7 +13,10 @@ import type { AuthorizationInput, ConnectorContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { requestClassified, type PlatformRequest } from '../http.ts';
 import { isRecord } from '../json.ts';
+import { parseAnswer, type Answer } from './contract.ts';
 import { classifyShopifyStatus, graphqlError } from './errors.ts';
+import { DOCUMENTS, type ShopifyAnswers } from './generated/types.ts';
+import { PAGE_COSTS } from './queries.ts';
 
 export const SHOPIFY = 'SHOPIFY';
 /** The Admin API version every call names; Shopify supports each stable version for at least twelve months. */
@@ -40,19 +43,21 @@ export function graphqlUrl(shop: string): string {
   return `${shopUrl(shop)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
 }
 
+/** The documents the connector sends (its bulk exports' are sent inside BulkRun), by their answer's name. */
+export type Sent = keyof typeof PAGE_COSTS & Answer;
+
 /**
- * Runs one query (or mutation) and returns its `data`, checked to be an object. `cost`: the points the query is
- * expected to cost (its requested cost), taken from the shop's bucket before the call; the answer's actualQueryCost
+ * Sends the document whose answer is `answer` (generated/: its operation's name) and returns its `data`, parsed as
+ * that. Its requested cost (PAGE_COSTS) is taken from the shop's bucket before the call; the answer's actualQueryCost
  * settles the difference. A THROTTLED answer is retried here after the time its throttle status says the bucket
  * needs; any other GraphQL error is thrown as its PlatformError.
  */
-export async function shopifyGraphql(
+export async function shopifyGraphql<K extends Sent>(
   ctx: ConnectorContext,
+  answer: K,
   operation: string,
-  query: string,
   variables: Record<string, unknown>,
-  cost: number,
-): Promise<Record<string, unknown>> {
+): Promise<ShopifyAnswers[K]> {
   const shop = shopOf(ctx.credentials);
   const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
   if (tokens === null) throw new PlatformError({ kind: 'unauthorized', message: 'The connection has no access token', requestSent: false });
@@ -60,12 +65,12 @@ export async function shopifyGraphql(
     method: 'POST',
     url: graphqlUrl(shop),
     headers: { 'x-shopify-access-token': tokens.accessToken, 'content-type': 'application/json' },
-    body: { query, variables },
+    body: { query: DOCUMENTS[answer], variables },
     // Queries change nothing: retrying them is safe. (This connector sends no mutation but bulkOperationRunQuery,
     // which starts a read; Shopify refuses a second one while the first runs, and the runner keeps its id.)
     idempotent: true,
     operation,
-    cost,
+    cost: PAGE_COSTS[answer],
     signal: ctx.signal,
     classifyError: classifyShopifyStatus,
   };
@@ -82,5 +87,5 @@ export async function shopifyGraphql(
       message: `${operation}: the answer has no data object`,
       requestSent: true,
     });
-  return body.data;
+  return parseAnswer(answer, body.data, response.status);
 }

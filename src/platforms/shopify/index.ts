@@ -15,9 +15,7 @@ import { SHOPIFY, SHOPIFY_API_VERSION, shopifyGraphql, shopOf } from './client.t
 import { actualCostOf } from './errors.ts';
 import { text } from './mapping.ts';
 import { SHOPIFY_OBJECTS } from './objects.ts';
-import { PAGE_COSTS, SHOP_QUERY } from './queries.ts';
 import { shopifyWebhooks } from './webhooks.ts';
-import { isRecord } from '../json.ts';
 
 /**
  * Shopify's GraphQL Admin API limits for a Standard plan shop (shopify.dev/docs/api/usage/limits, "GraphQL Admin
@@ -35,11 +33,9 @@ export const shopifyConnector: Connector = {
   kind: 'commerce',
   auth: shopifyAuth,
   async identify(ctx) {
-    const data = await shopifyGraphql(ctx, 'shop', SHOP_QUERY, {}, PAGE_COSTS.shop);
-    const shop = isRecord(data.shop) ? data.shop : {};
-    const id = text(shop.id);
-    const domain = text(shop.myshopifyDomain)?.toLowerCase() ?? shopOf(ctx.credentials);
-    return { storeUniqueId: id ?? domain, storeName: text(shop.name), storeDomain: domain };
+    const { shop } = await shopifyGraphql(ctx, 'Shop', 'shop', {});
+    const domain = text(shop?.myshopifyDomain)?.toLowerCase() ?? shopOf(ctx.credentials);
+    return { storeUniqueId: text(shop?.id) ?? domain, storeName: text(shop?.name), storeDomain: domain };
   },
   objects: SHOPIFY_OBJECTS,
   limits: {

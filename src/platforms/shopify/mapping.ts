@@ -1,43 +1,56 @@
 /**
  * Shopify records (as the 2026-10 GraphQL queries of queries.ts return them, or as a bulk export's lines are put back
  * together by bulk.ts) to the unified commerce objects, typed by the model (Mapped<K>). Pure: links are service ids via
- * ctx.ref. Every raw value is read with the kit's readers (../readers.ts), never cast: a field Shopify leaves out,
- * leaves blank or changes the type of maps to null (or 0 / [] where the unified field is not nullable), so a surprise
- * shows as an empty field, not as a crash or a wrong number. A currency code the model does not know is the shop's
- * currency (`base`: SHOPIFY_BASE, learnt once per job); a record that names none falls back to it where the model
- * needs one.
+ * ctx.ref. A record's raw value is what parseAnswer let through (./contract.ts), or a copy stored from it: typed by
+ * the document that read it, every field optional, since the contract checks types, not presence. Values go through
+ * the kit's policy readers (../readers.ts): blank text is null, amounts are decimal text, a field Shopify leaves out
+ * maps to null (or 0 / [] where the unified field is not nullable). A currency code the model does not know is the
+ * shop's currency (`base`: SHOPIFY_BASE, learnt once per job); a record that names none falls back to it where the
+ * model needs one.
  */
 import type { CurrencyCode } from '../../model/shared.ts';
 import type { ConnectorContext, PlatformRecord } from '../connector.ts';
 import type { Mapped } from '../objects.ts';
-import { bool, currency as currencyCode, decimal, isRecord, lower, record, records, strings, sumAmounts, text } from '../readers.ts';
+import { currency as currencyCode, decimal, lower, sumAmounts, text } from '../readers.ts';
+import type { Customers, Disputes, NodeOf, Orders, Payouts, PayoutTransactions, Products, Shop, TransactionsBulk } from './contract.ts';
+import type { Connection } from './read.ts';
 
 export { text } from '../readers.ts';
-type Raw = Record<string, unknown>;
 type Base = CurrencyCode | null;
 
-/** A connection's nodes (`{nodes}` or `{edges: [{node}]}`), or a plain list. */
-export const nodesOf = (value: unknown): Raw[] => {
-  if (Array.isArray(value)) return records(value);
-  if (!isRecord(value)) return [];
-  if (Array.isArray(value.nodes)) return records(value.nodes);
-  return records(value.edges)
-    .map((edge) => record(edge.node))
-    .filter((node): node is Raw => node !== null);
+export type ShopifyOrder = NodeOf<Orders['orders']>;
+type LineItem = NodeOf<ShopifyOrder['lineItems']>;
+type Address = ShopifyOrder['billingAddress'];
+type Variant = NodeOf<NodeOf<Products['products']>['variants']>;
+/** A variant as stored: one read before media replaced the deprecated `image` has that instead. */
+type StoredVariant = Variant & { image?: { url?: string | null } | null };
+export type ShopifyProduct = Omit<NodeOf<Products['products']>, 'variants'> & { variants?: Connection<StoredVariant> };
+type ShopifyCustomer = NodeOf<Customers['customers']>;
+/** An order as read for its transactions (the bulk export's, which has the paged query's fields and the name). */
+export type TransactionsOrder = TransactionsBulk;
+/** An order transaction, as transactionsOf flattens them: the order's id, name and customer ride along in `_order`. */
+export type ShopifyTransaction = NonNullable<TransactionsOrder['transactions']>[number] & {
+  _order?: Pick<TransactionsOrder, 'id' | 'name' | 'customer'>;
 };
+export type BalanceTransaction = NodeOf<NonNullable<PayoutTransactions['shopifyPaymentsAccount']>['balanceTransactions']>;
+/** A payout with the payments account's id (`_account`) and the balance transactions it paid out (`_transactions`). */
+export type ShopifyPayout = NodeOf<NonNullable<Payouts['shopifyPaymentsAccount']>['payouts']> & {
+  _account?: string | null;
+  _transactions?: BalanceTransaction[];
+};
+type ShopifyDispute = NodeOf<NonNullable<Disputes['shopifyPaymentsAccount']>['disputes']>;
+export type ShopifyShop = NonNullable<Shop['shop']>;
 
-/** A MoneyBag's shop-currency amount ({shopMoney: {amount, currencyCode}}) or a MoneyV2 ({amount, currencyCode}). */
-function money(value: unknown, base: Base): { amount: number | null; currency: CurrencyCode | null } {
-  const bag = record(value);
-  const shop = record(bag?.shopMoney) ?? bag;
-  return { amount: decimal(shop?.amount), currency: currencyCode(shop?.currencyCode, base) };
+type MoneyV2 = NonNullable<ShopifyPayout['net']>;
+
+/** A MoneyV2's amount and currency (a MoneyBag's is its shopMoney: the shop's currency). */
+function money(value: MoneyV2 | null | undefined, base: Base): { amount: number | null; currency: CurrencyCode | null } {
+  return { amount: decimal(value?.amount), currency: currencyCode(value?.currencyCode, base) };
 }
-const amountOf = (value: unknown): number => money(value, null).amount ?? 0;
-const count = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
+const amountOf = (value: MoneyV2 | null | undefined): number => money(value, null).amount ?? 0;
 
-function address(value: unknown): Mapped<'order'>['billing_address'] {
-  const raw = record(value);
-  if (raw === null) return null;
+function address(raw: Address): Mapped<'order'>['billing_address'] {
+  if (raw === null || raw === undefined) return null;
   return {
     address1: text(raw.address1),
     address2: text(raw.address2),
@@ -51,35 +64,36 @@ function address(value: unknown): Mapped<'order'>['billing_address'] {
   };
 }
 
-const emailOf = (customer: Raw): string | null => text(record(customer.defaultEmailAddress)?.emailAddress);
-const phoneOf = (customer: Raw): string | null => text(record(customer.defaultPhoneNumber)?.phoneNumber);
+type Reachable = Pick<ShopifyCustomer, 'defaultEmailAddress' | 'defaultPhoneNumber'>;
+const emailOf = (customer: Reachable): string | null => text(customer.defaultEmailAddress?.emailAddress);
+const phoneOf = (customer: Reachable): string | null => text(customer.defaultPhoneNumber?.phoneNumber);
 
-function lineItem(raw: Raw, ctx: ConnectorContext, fallbackCurrency: CurrencyCode | null, base: Base): Mapped<'order'>['line_items'][number] {
-  const price = money(raw.originalUnitPriceSet, base);
+function lineItem(raw: LineItem, ctx: ConnectorContext, fallbackCurrency: CurrencyCode | null, base: Base): Mapped<'order'>['line_items'][number] {
+  const price = money(raw.originalUnitPriceSet?.shopMoney, base);
   return {
     id: text(raw.id) ?? '',
-    product_id: ctx.ref('product', text(record(raw.product)?.id)),
-    variant_id: text(record(raw.variant)?.id),
+    product_id: ctx.ref('product', text(raw.product?.id)),
+    variant_id: text(raw.variant?.id),
     title: text(raw.title),
     sku: text(raw.sku),
     unit_cost: null,
     price: price.amount ?? 0,
-    quantity: count(raw.quantity, 0),
+    quantity: raw.quantity ?? 0,
     iso_currency_code: price.currency ?? fallbackCurrency,
   };
 }
 
-export function orderStatus(raw: Raw): string {
+export function orderStatus(raw: Pick<ShopifyOrder, 'cancelledAt' | 'closed'>): string {
   if (text(raw.cancelledAt) !== null) return 'cancelled';
   return raw.closed === true ? 'closed' : 'open';
 }
 
 export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'order'> {
-  const raw = recordIn.raw;
+  const raw: ShopifyOrder = recordIn.raw;
   const orderCurrency = currencyCode(raw.currencyCode, base);
-  const lines = nodesOf(raw.lineItems).map((line) => lineItem(line, ctx, orderCurrency, base));
+  const lines = (raw.lineItems?.nodes ?? []).map((line) => lineItem(line, ctx, orderCurrency, base));
   const byId = new Map(lines.map((line) => [line.id, line]));
-  const customer = record(raw.customer);
+  const customer = raw.customer ?? null;
   const orders = customer === null ? null : decimal(customer.numberOfOrders);
   // A fulfillment's order is this one, by its service id: links are service ids (spec, shared rules), never Shopify's gid.
   const orderId = ctx.ref('order', recordIn.platformId) ?? '';
@@ -89,25 +103,25 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext, base: 
     status: orderStatus(raw),
     payment_status: lower(raw.displayFinancialStatus),
     fulfillment_status: lower(raw.displayFulfillmentStatus),
-    fulfillments: records(raw.fulfillments).map((fulfillment) => {
-      const tracking = records(fulfillment.trackingInfo)[0] ?? null;
+    fulfillments: (raw.fulfillments ?? []).map((fulfillment) => {
+      const tracking = fulfillment.trackingInfo?.[0] ?? null;
       return {
         order_id: orderId,
         carrier: text(tracking?.company),
-        service: text(record(fulfillment.service)?.serviceName),
+        service: text(fulfillment.service?.serviceName),
         tracking_number: text(tracking?.number),
         tracking_url: text(tracking?.url),
-        line_items: nodesOf(fulfillment.fulfillmentLineItems).flatMap((item) => {
-          const line = byId.get(text(record(item.lineItem)?.id) ?? '');
-          return line === undefined ? [] : [{ ...line, quantity: count(item.quantity, line.quantity) }];
+        line_items: (fulfillment.fulfillmentLineItems?.nodes ?? []).flatMap((item) => {
+          const line = byId.get(text(item.lineItem?.id) ?? '');
+          return line === undefined ? [] : [{ ...line, quantity: item.quantity ?? line.quantity }];
         }),
       };
     }),
     line_items: lines,
-    refunds: records(raw.refunds).map((refund) => ({
-      line_items: nodesOf(refund.refundLineItems).map((item) => ({
-        line_item_id: text(record(item.lineItem)?.id) ?? '',
-        quantity: count(item.quantity, 0),
+    refunds: (raw.refunds ?? []).map((refund) => ({
+      line_items: (refund.refundLineItems?.nodes ?? []).map((item) => ({
+        line_item_id: text(item.lineItem?.id) ?? '',
+        quantity: item.quantity ?? 0,
       })),
     })),
     billing_address: address(raw.billingAddress),
@@ -121,14 +135,14 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext, base: 
             first_name: text(customer.firstName),
             last_name: text(customer.lastName),
             orders_count: orders === null ? null : Math.trunc(orders),
-            verified_email: bool(customer.verifiedEmail),
+            verified_email: customer.verifiedEmail ?? null,
             phone: phoneOf(customer),
           },
-    total_shipping: amountOf(raw.totalShippingPriceSet),
-    total_discount: amountOf(raw.totalDiscountsSet),
-    total_tax: amountOf(raw.totalTaxSet),
-    total_price: amountOf(raw.totalPriceSet),
-    iso_currency_code: orderCurrency ?? money(raw.totalPriceSet, base).currency ?? base ?? 'USD',
+    total_shipping: amountOf(raw.totalShippingPriceSet?.shopMoney),
+    total_discount: amountOf(raw.totalDiscountsSet?.shopMoney),
+    total_tax: amountOf(raw.totalTaxSet?.shopMoney),
+    total_price: amountOf(raw.totalPriceSet?.shopMoney),
+    iso_currency_code: orderCurrency ?? money(raw.totalPriceSet?.shopMoney, base).currency ?? base ?? 'USD',
     created_at: text(raw.createdAt),
     updated_at: text(raw.updatedAt),
   };
@@ -141,12 +155,10 @@ const PRODUCT_STATUS: Readonly<Record<string, Mapped<'product'>['status']>> = {
   UNLISTED: 'inactive',
 };
 
-const imageUrl = (value: unknown): string | null => text(record(value)?.url);
-
 export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'product'> {
-  const raw = recordIn.raw;
+  const raw: ShopifyProduct = recordIn.raw;
   const productId = ctx.ref('product', recordIn.platformId) ?? '';
-  const featured = imageUrl(record(record(raw.featuredMedia)?.preview)?.image);
+  const featured = text(raw.featuredMedia?.preview?.image?.url);
   return {
     platform_id: recordIn.platformId,
     name: text(raw.title) ?? '',
@@ -155,12 +167,12 @@ export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext, base
     status: PRODUCT_STATUS[text(raw.status) ?? ''] ?? 'unknown',
     product_url: text(raw.onlineStoreUrl),
     images: featured === null ? [] : [{ src: featured }],
-    tags: strings(raw.tags),
-    variants: nodesOf(raw.variants).map((variant) => {
-      const item = record(variant.inventoryItem);
+    tags: raw.tags ?? [],
+    variants: (raw.variants?.nodes ?? []).map((variant) => {
+      const item = variant.inventoryItem;
       const tracked = item?.tracked === true;
       // Its first media's picture; `image` in what was read before media replaced that deprecated field.
-      const image = imageUrl(record(record(nodesOf(variant.media)[0])?.preview)?.image) ?? imageUrl(variant.image);
+      const image = text(variant.media?.nodes?.[0]?.preview?.image?.url) ?? text(variant.image?.url);
       return {
         id: text(variant.id) ?? '',
         platform_id: text(variant.id) ?? '',
@@ -175,8 +187,8 @@ export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext, base
         requires_shipping: item?.requiresShipping !== false,
         fulfillment_service: null,
         inventory_management: tracked ? 'shopify' : null,
-        inventory_quantity: tracked && typeof variant.inventoryQuantity === 'number' ? variant.inventoryQuantity : null,
-        option_values: records(variant.selectedOptions).map((option) => ({ name: text(option.name) ?? '', value: text(option.value) ?? '' })),
+        inventory_quantity: tracked ? (variant.inventoryQuantity ?? null) : null,
+        option_values: (variant.selectedOptions ?? []).map((option) => ({ name: text(option.name) ?? '', value: text(option.value) ?? '' })),
         images: image === null ? [] : [{ src: image }],
         created_at: text(variant.createdAt),
         updated_at: text(variant.updatedAt),
@@ -188,7 +200,7 @@ export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext, base
 }
 
 export function mapCustomer(recordIn: PlatformRecord): Mapped<'commerce_customer'> {
-  const raw = recordIn.raw;
+  const raw: ShopifyCustomer = recordIn.raw;
   return {
     platform_id: recordIn.platformId,
     email: emailOf(raw),
@@ -213,15 +225,15 @@ const TRANSACTION_STATUSES: Readonly<Record<string, Mapped<'transaction'>['statu
 
 /** An order transaction, as transactionsOf flattens them: the order's id and customer ride along in `_order`. */
 export function mapTransaction(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'transaction'> {
-  const raw = recordIn.raw;
-  const order = record(raw._order);
-  const amount = money(raw.amountSet, base);
+  const raw: ShopifyTransaction = recordIn.raw;
+  const order = raw._order;
+  const amount = money(raw.amountSet?.shopMoney, base);
   const type = TRANSACTION_TYPES[text(raw.kind) ?? ''] ?? 'other';
-  const fee = sumAmounts(records(raw.fees).map((fee) => money(fee.amount, base).amount ?? 0));
+  const fee = sumAmounts((raw.fees ?? []).map((fee) => money(fee.amount, base).amount ?? 0));
   return {
     platform_id: recordIn.platformId,
     order_id: ctx.ref('order', text(order?.id)),
-    customer_id: ctx.ref('commerce_customer', text(record(order?.customer)?.id)),
+    customer_id: ctx.ref('commerce_customer', text(order?.customer?.id)),
     payout_id: null,
     payment_method_type: text(raw.gateway) === 'cash' ? 'cash' : text(raw.gateway) === 'shopify_payments' ? 'card' : 'other',
     status: TRANSACTION_STATUSES[text(raw.status) ?? ''] ?? 'other',
@@ -254,10 +266,10 @@ const BALANCE_TYPES: Readonly<Record<string, PayoutTransaction['type']>> = {
   CHARGEBACK_FEE: 'fee',
 };
 
-function payoutTransaction(raw: Raw, ctx: ConnectorContext, payoutStatus: string, base: Base): PayoutTransaction {
+function payoutTransaction(raw: BalanceTransaction, ctx: ConnectorContext, payoutStatus: string, base: Base): PayoutTransaction {
   const amount = money(raw.amount, base);
   const when = text(raw.transactionDate) ?? '';
-  const order = record(raw.associatedOrder);
+  const order = raw.associatedOrder ?? null;
   return {
     id: text(raw.id) ?? '',
     order_id: ctx.ref('order', text(order?.id)),
@@ -276,7 +288,7 @@ function payoutTransaction(raw: Raw, ctx: ConnectorContext, payoutStatus: string
 }
 
 export function mapPayout(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'payout'> {
-  const raw = recordIn.raw;
+  const raw: ShopifyPayout = recordIn.raw;
   const net = money(raw.net, base);
   const issued = text(raw.issuedAt);
   const status = PAYOUT_STATUSES[text(raw.status) ?? ''] ?? 'unknown';
@@ -292,7 +304,7 @@ export function mapPayout(recordIn: PlatformRecord, ctx: ConnectorContext, base:
     type: 'bank_account',
     method: null,
     destination: null,
-    transactions: records(raw._transactions)
+    transactions: (raw._transactions ?? [])
       .filter((transaction) => transaction.test !== true)
       .map((transaction) => payoutTransaction(transaction, ctx, status, base)),
     created_at: issued,
@@ -313,16 +325,16 @@ const DISPUTE_STATUSES: Readonly<Record<string, Mapped<'dispute'>['status']>> = 
 };
 
 export function mapDispute(recordIn: PlatformRecord, ctx: ConnectorContext, base: Base = null): Mapped<'dispute'> {
-  const raw = recordIn.raw;
+  const raw: ShopifyDispute = recordIn.raw;
   const amount = money(raw.amount, base);
   const status = DISPUTE_STATUSES[text(raw.status) ?? ''] ?? 'under_review';
   return {
     platform_id: recordIn.platformId,
     transaction_id: null,
-    order_id: ctx.ref('order', text(record(raw.order)?.id)),
+    order_id: ctx.ref('order', text(raw.order?.id)),
     amount: Math.abs(amount.amount ?? 0),
     iso_currency_code: amount.currency ?? base ?? 'USD',
-    reason: lower(record(raw.reasonDetails)?.reason) ?? 'unknown',
+    reason: lower(raw.reasonDetails?.reason) ?? 'unknown',
     status,
     evidence_due_by: text(raw.evidenceDueBy),
     created_at: text(raw.initiatedAt),
@@ -331,7 +343,7 @@ export function mapDispute(recordIn: PlatformRecord, ctx: ConnectorContext, base
 }
 
 export function mapStore(recordIn: PlatformRecord): Mapped<'store'> {
-  const raw = recordIn.raw;
+  const raw: ShopifyShop = recordIn.raw;
   return {
     platform_id: recordIn.platformId,
     store_name: text(raw.name) ?? text(raw.myshopifyDomain) ?? '',

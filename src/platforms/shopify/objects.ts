@@ -5,48 +5,38 @@
 import type { ConnectorContext, PlatformRecord } from '../connector.ts';
 import { defineObject, type ObjectTable } from '../objects.ts';
 import { perJob } from '../per-job.ts';
-import { at, baseCurrency, knownBase, record, records, text } from '../readers.ts';
+import { baseCurrency, knownBase, text } from '../readers.ts';
 import { shopifyBulkRead } from './bulk.ts';
 import { shopifyGraphql } from './client.ts';
-import { mapCustomer, mapDispute, mapOrder, mapPayout, mapProduct, mapStore, mapTransaction, nodesOf } from './mapping.ts';
 import {
-  CUSTOMERS_BULK_QUERY,
-  CUSTOMERS_QUERY,
-  DISPUTES_QUERY,
-  ORDERS_BULK_QUERY,
-  ORDER_LINE_ITEMS_QUERY,
-  ORDERS_QUERY,
-  PAGE_COSTS,
-  PAGE_SIZES,
-  PAYOUT_TRANSACTIONS_QUERY,
-  PAYOUTS_QUERY,
-  PRODUCTS_BULK_QUERY,
-  PRODUCT_VARIANTS_QUERY,
-  PRODUCTS_QUERY,
-  SHOP_QUERY,
-  TRANSACTIONS_BULK_QUERY,
-  TRANSACTIONS_QUERY,
-  VARIANT_MEDIA_CHILDREN,
-} from './queries.ts';
+  mapCustomer,
+  mapDispute,
+  mapOrder,
+  mapPayout,
+  mapProduct,
+  mapStore,
+  mapTransaction,
+  type BalanceTransaction,
+  type ShopifyPayout,
+  type TransactionsOrder,
+} from './mapping.ts';
+import { PAGE_SIZES, VARIANT_MEDIA_CHILDREN } from './queries.ts';
 import { completeNested, endCursor, idRecords, readPaged } from './read.ts';
-
-type Raw = Record<string, unknown>;
 
 const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
 
 /** The shop (SHOP_QUERY), once per job: the store record, and the shop's currency for the mappers. */
-const shopOfJob = perJob(async (ctx) => record((await shopifyGraphql(ctx, 'shop', SHOP_QUERY, {}, PAGE_COSTS.shop)).shop));
+const shopOfJob = perJob(async (ctx) => (await shopifyGraphql(ctx, 'Shop', 'shop', {})).shop ?? null);
 
 /** The shop's currency: what a currency code the model does not know reads as (../readers.ts). */
 export const SHOPIFY_BASE = baseCurrency(async (ctx) => (await shopOfJob.get(ctx))?.currencyCode);
 const base = (ctx: ConnectorContext) => knownBase(SHOPIFY_BASE, ctx);
 
 /** Each order's transactions as records of their own; the order's id, name and customer ride along in `_order`. */
-function transactionsOf(nodes: Raw[]): PlatformRecord[] {
+function transactionsOf(nodes: readonly TransactionsOrder[]): PlatformRecord[] {
   return nodes.flatMap((order) => {
-    const transactions = records(order.transactions);
     const context = { id: order.id, name: order.name, customer: order.customer };
-    return transactions.flatMap((transaction) => {
+    return (order.transactions ?? []).flatMap((transaction) => {
       const id = text(transaction.id);
       return id === null ? [] : [{ platformId: id, raw: { ...transaction, _order: context } }];
     });
@@ -57,22 +47,20 @@ function transactionsOf(nodes: Raw[]): PlatformRecord[] {
  * Each payout with the balance transactions it paid out, in `_transactions`: Shopify files them under the payout's
  * numeric id as `payments_transfer_id` (a documented search field of balanceTransactions).
  */
-async function withPayoutTransactions(ctx: ConnectorContext, payouts: Raw[]): Promise<Raw[]> {
-  const complete: Raw[] = [];
+async function withPayoutTransactions(ctx: ConnectorContext, payouts: readonly ShopifyPayout[]): Promise<ShopifyPayout[]> {
+  const complete: ShopifyPayout[] = [];
   for (const payout of payouts) {
     const transferId = text(payout.legacyResourceId);
-    const transactions: Raw[] = [];
+    const transactions: BalanceTransaction[] = [];
     let after: string | null = null;
     while (transferId !== null) {
-      const data = await shopifyGraphql(
-        ctx,
-        'list payout transactions',
-        PAYOUT_TRANSACTIONS_QUERY,
-        { first: PAGE_SIZES.moreItems, after, query: `payments_transfer_id:${transferId}` },
-        PAGE_COSTS.payoutTransactions,
-      );
-      const connection = at(data, 'shopifyPaymentsAccount', 'balanceTransactions');
-      transactions.push(...nodesOf(at(connection, 'nodes')));
+      const data = await shopifyGraphql(ctx, 'PayoutTransactions', 'list payout transactions', {
+        first: PAGE_SIZES.moreItems,
+        after,
+        query: `payments_transfer_id:${transferId}`,
+      });
+      const connection = data.shopifyPaymentsAccount?.balanceTransactions;
+      transactions.push(...(connection?.nodes ?? []));
       after = endCursor(connection);
       if (after === null) break;
     }
@@ -82,8 +70,8 @@ async function withPayoutTransactions(ctx: ConnectorContext, payouts: Raw[]): Pr
 }
 
 /** Payouts carry the payments account's id (the unified gateway_account_id) in `_account`. */
-function paymentsRecords(nodes: Raw[], data: Raw): PlatformRecord[] {
-  const account = text(at(data, 'shopifyPaymentsAccount', 'id'));
+function paymentsRecords(nodes: readonly ShopifyPayout[], data: { shopifyPaymentsAccount?: { id?: string } | null }): PlatformRecord[] {
+  const account = text(data.shopifyPaymentsAccount?.id);
   return idRecords(nodes).map((record) => ({ ...record, raw: { ...record.raw, _account: account } }));
 }
 
@@ -100,24 +88,22 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
     },
     read: (ctx, request) =>
       readPaged(ctx, request, {
+        answer: 'Orders',
         operation: 'list orders',
-        query: ORDERS_QUERY,
-        cost: PAGE_COSTS.order,
         first: PAGE_SIZES.order,
         connection: (data) => data.orders,
-        records: idRecords,
         deletions: 'ORDER',
         incremental: true,
         complete: (ctx, nodes) =>
           completeNested(ctx, nodes, {
-            field: 'lineItems',
-            root: 'order',
-            query: ORDER_LINE_ITEMS_QUERY,
-            cost: PAGE_COSTS.moreLineItems,
+            answer: 'OrderLineItems',
             operation: 'list more order lines',
+            first: (order) => order.lineItems,
+            more: (data) => data.order?.lineItems,
+            whole: (order, lineItems) => ({ ...order, lineItems }),
           }),
       }),
-    bulk: shopifyBulkRead(ORDERS_BULK_QUERY, { LineItem: 'lineItems' }, 'orders'),
+    bulk: shopifyBulkRead('OrdersBulk', { LineItem: 'lineItems' }, 'orders', idRecords),
     map: (record, ctx) => mapOrder(record, ctx, base(ctx)),
     baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
     businessDate: businessDate('createdAt'),
@@ -126,24 +112,22 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
     capabilities: { ...READ_ONLY, incremental: 'cursor', deletions: 'reported', unmappedFields: ['variants.fulfillment_service'] },
     read: (ctx, request) =>
       readPaged(ctx, request, {
+        answer: 'Products',
         operation: 'list products',
-        query: PRODUCTS_QUERY,
-        cost: PAGE_COSTS.product,
         first: PAGE_SIZES.product,
         connection: (data) => data.products,
-        records: idRecords,
         deletions: 'PRODUCT',
         incremental: true,
         complete: (ctx, nodes) =>
           completeNested(ctx, nodes, {
-            field: 'variants',
-            root: 'product',
-            query: PRODUCT_VARIANTS_QUERY,
-            cost: PAGE_COSTS.moreVariants,
+            answer: 'ProductVariants',
             operation: 'list more product variants',
+            first: (product) => product.variants,
+            more: (data) => data.product?.variants,
+            whole: (product, variants) => ({ ...product, variants }),
           }),
       }),
-    bulk: shopifyBulkRead(PRODUCTS_BULK_QUERY, { ProductVariant: 'variants', ...VARIANT_MEDIA_CHILDREN }, 'products'),
+    bulk: shopifyBulkRead('ProductsBulk', { ProductVariant: 'variants', ...VARIANT_MEDIA_CHILDREN }, 'products', idRecords),
     map: (record, ctx) => mapProduct(record, ctx, base(ctx)),
     baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
     businessDate: businessDate('createdAt'),
@@ -152,16 +136,14 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
     capabilities: { ...READ_ONLY, incremental: 'cursor', deletions: 'reported', unmappedFields: ['orders'] },
     read: (ctx, request) =>
       readPaged(ctx, request, {
+        answer: 'Customers',
         operation: 'list customers',
-        query: CUSTOMERS_QUERY,
-        cost: PAGE_COSTS.customer,
         first: PAGE_SIZES.customer,
         connection: (data) => data.customers,
-        records: idRecords,
         deletions: 'CUSTOMER',
         incremental: true,
       }),
-    bulk: shopifyBulkRead(CUSTOMERS_BULK_QUERY, {}, 'customers'),
+    bulk: shopifyBulkRead('CustomersBulk', {}, 'customers', idRecords),
     map: (record) => mapCustomer(record),
     businessDate: businessDate('createdAt'),
   }),
@@ -175,15 +157,14 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
     },
     read: (ctx, request) =>
       readPaged(ctx, request, {
+        answer: 'OrderTransactions',
         operation: 'list order transactions',
-        query: TRANSACTIONS_QUERY,
-        cost: PAGE_COSTS.transaction,
         first: PAGE_SIZES.transactionOrders,
         connection: (data) => data.orders,
         records: transactionsOf,
         incremental: true,
       }),
-    bulk: shopifyBulkRead(TRANSACTIONS_BULK_QUERY, {}, 'order transactions', (records) => transactionsOf(records.map((record) => record.raw))),
+    bulk: shopifyBulkRead('TransactionsBulk', {}, 'order transactions', transactionsOf),
     map: (record, ctx) => mapTransaction(record, ctx, base(ctx)),
     baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
     businessDate: businessDate('createdAt'),
@@ -198,11 +179,10 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
     },
     read: (ctx, request) =>
       readPaged(ctx, request, {
+        answer: 'Payouts',
         operation: 'list payouts',
-        query: PAYOUTS_QUERY,
-        cost: PAGE_COSTS.payout,
         first: PAGE_SIZES.payments,
-        connection: (data) => at(data, 'shopifyPaymentsAccount', 'payouts'),
+        connection: (data) => data.shopifyPaymentsAccount?.payouts,
         records: paymentsRecords,
         incremental: false,
         complete: withPayoutTransactions,
@@ -215,12 +195,10 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
     capabilities: { ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['transaction_id'] },
     read: (ctx, request) =>
       readPaged(ctx, request, {
+        answer: 'Disputes',
         operation: 'list disputes',
-        query: DISPUTES_QUERY,
-        cost: PAGE_COSTS.dispute,
         first: PAGE_SIZES.payments,
-        connection: (data) => at(data, 'shopifyPaymentsAccount', 'disputes'),
-        records: idRecords,
+        connection: (data) => data.shopifyPaymentsAccount?.disputes,
         incremental: false,
       }),
     map: (record, ctx) => mapDispute(record, ctx, base(ctx)),

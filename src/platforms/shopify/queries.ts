@@ -145,20 +145,23 @@ export const BULK_POLL_QUERY = `query BulkPoll($id: ID!) {
   bulkOperation(id: $id) { id status errorCode objectCount url partialDataUrl createdAt completedAt }
 }`;
 
-/** Requested costs of the paged queries at PAGE_SIZES (Shopify's rules; the stand-in's estimate agrees, see its test). */
+/**
+ * Requested costs of the documents at PAGE_SIZES, by their answer's name (Shopify's rules; the stand-in's estimate
+ * agrees, see its test): each call takes its document's from the bucket.
+ */
 export const PAGE_COSTS = {
-  shop: 1,
-  order: 788,
-  product: 932,
-  customer: 152,
-  transaction: 172,
-  payout: 53,
-  dispute: 103,
-  deletions: 102,
-  moreLineItems: 503,
-  moreVariants: 453,
-  payoutTransactions: 403,
-  bulkRun: 10,
-  bulkRunning: 7,
-  bulkPoll: 1,
+  Shop: 1,
+  Orders: 788,
+  Products: 932,
+  Customers: 152,
+  OrderTransactions: 172,
+  Payouts: 53,
+  Disputes: 103,
+  Deletions: 102,
+  OrderLineItems: 503,
+  ProductVariants: 453,
+  PayoutTransactions: 403,
+  BulkRun: 10,
+  BulkRunning: 7,
+  BulkPoll: 1,
 } as const;

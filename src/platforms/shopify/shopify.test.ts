@@ -179,7 +179,7 @@ describe('SHOPIFY errors', () => {
       },
     };
     const started = Date.now();
-    expect(await shopifyGraphql(context(http), 'shop', queries.SHOP_QUERY, {}, 1)).toEqual({ shop: { id: 'gid://shopify/Shop/1' } });
+    expect(await shopifyGraphql(context(http), 'Shop', 'shop', {})).toEqual({ shop: { id: 'gid://shopify/Shop/1' } });
     expect(sent).toHaveLength(3);
     // (290 − 288) / 100 points a second: 20 ms per wait.
     expect(Date.now() - started).toBeGreaterThanOrEqual(40);
@@ -192,7 +192,7 @@ describe('SHOPIFY errors', () => {
     const always: PlatformHttp = { request: () => Promise.resolve({ status: 200, headers: {}, body: throttledBody }) };
     let calls = 0;
     const counting: PlatformHttp = { request: (input) => ((calls += 1), always.request(input)) };
-    await expect(shopifyGraphql(context(counting), 'shop', queries.SHOP_QUERY, {}, 1)).rejects.toMatchObject({ kind: 'rate_limited' });
+    await expect(shopifyGraphql(context(counting), 'Shop', 'shop', {})).rejects.toMatchObject({ kind: 'rate_limited' });
     expect(calls).toBe(THROTTLED_ATTEMPTS);
   });
 });
@@ -422,20 +422,20 @@ describe('SHOPIFY declarations', () => {
     expect(validateConnector(shopifyConnector)).toEqual([]);
     const schema = await shopifySchema();
     const cases: [string, number, number][] = [
-      [queries.ORDERS_QUERY, queries.PAGE_SIZES.order, queries.PAGE_COSTS.order],
-      [queries.PRODUCTS_QUERY, queries.PAGE_SIZES.product, queries.PAGE_COSTS.product],
-      [queries.CUSTOMERS_QUERY, queries.PAGE_SIZES.customer, queries.PAGE_COSTS.customer],
-      [queries.TRANSACTIONS_QUERY, queries.PAGE_SIZES.transactionOrders, queries.PAGE_COSTS.transaction],
-      [queries.PAYOUTS_QUERY, queries.PAGE_SIZES.payments, queries.PAGE_COSTS.payout],
-      [queries.DISPUTES_QUERY, queries.PAGE_SIZES.payments, queries.PAGE_COSTS.dispute],
-      [queries.PAYOUT_TRANSACTIONS_QUERY, queries.PAGE_SIZES.moreItems, queries.PAGE_COSTS.payoutTransactions],
-      [queries.DELETIONS_QUERY, queries.PAGE_SIZES.deletions, queries.PAGE_COSTS.deletions],
-      [queries.SHOP_QUERY, 0, queries.PAGE_COSTS.shop],
-      [queries.ORDER_LINE_ITEMS_QUERY, 0, queries.PAGE_COSTS.moreLineItems],
-      [queries.PRODUCT_VARIANTS_QUERY, 0, queries.PAGE_COSTS.moreVariants],
-      [queries.BULK_POLL_QUERY, 0, queries.PAGE_COSTS.bulkPoll],
-      [queries.BULK_RUNNING_QUERY, 0, queries.PAGE_COSTS.bulkRunning],
-      [queries.BULK_RUN_MUTATION, 0, queries.PAGE_COSTS.bulkRun],
+      [queries.ORDERS_QUERY, queries.PAGE_SIZES.order, queries.PAGE_COSTS.Orders],
+      [queries.PRODUCTS_QUERY, queries.PAGE_SIZES.product, queries.PAGE_COSTS.Products],
+      [queries.CUSTOMERS_QUERY, queries.PAGE_SIZES.customer, queries.PAGE_COSTS.Customers],
+      [queries.TRANSACTIONS_QUERY, queries.PAGE_SIZES.transactionOrders, queries.PAGE_COSTS.OrderTransactions],
+      [queries.PAYOUTS_QUERY, queries.PAGE_SIZES.payments, queries.PAGE_COSTS.Payouts],
+      [queries.DISPUTES_QUERY, queries.PAGE_SIZES.payments, queries.PAGE_COSTS.Disputes],
+      [queries.PAYOUT_TRANSACTIONS_QUERY, queries.PAGE_SIZES.moreItems, queries.PAGE_COSTS.PayoutTransactions],
+      [queries.DELETIONS_QUERY, queries.PAGE_SIZES.deletions, queries.PAGE_COSTS.Deletions],
+      [queries.SHOP_QUERY, 0, queries.PAGE_COSTS.Shop],
+      [queries.ORDER_LINE_ITEMS_QUERY, 0, queries.PAGE_COSTS.OrderLineItems],
+      [queries.PRODUCT_VARIANTS_QUERY, 0, queries.PAGE_COSTS.ProductVariants],
+      [queries.BULK_POLL_QUERY, 0, queries.PAGE_COSTS.BulkPoll],
+      [queries.BULK_RUNNING_QUERY, 0, queries.PAGE_COSTS.BulkRunning],
+      [queries.BULK_RUN_MUTATION, 0, queries.PAGE_COSTS.BulkRun],
     ];
     for (const [query, first, declared] of cases) {
       const operation = parse(query).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);

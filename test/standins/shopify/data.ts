@@ -7,127 +7,17 @@
 export const GID = (type: string, id: number): string => `gid://shopify/${type}/${id}`;
 export const legacyIdOf = (gid: string): string => gid.slice(gid.lastIndexOf('/') + 1);
 
-export interface Money {
-  amount: string;
-  currencyCode: string;
-}
-export interface MoneyBag {
-  shopMoney: Money;
-  presentmentMoney: Money;
-}
-
 export const cents = (value: number): string => (value / 100).toFixed(2);
-export const bag = (valueCents: number, currency = 'USD'): MoneyBag => ({
+export const bag = (valueCents: number, currency = 'USD') => ({
   shopMoney: { amount: cents(valueCents), currencyCode: currency },
   presentmentMoney: { amount: cents(valueCents), currencyCode: currency },
 });
 
-export interface StandInCustomer {
-  id: string;
-  firstName: string;
-  lastName: string;
-  createdAt: string;
-  updatedAt: string;
-  numberOfOrders: string;
-  verifiedEmail: boolean;
-  state: string;
-  defaultEmailAddress: { emailAddress: string };
-  defaultPhoneNumber: { phoneNumber: string } | null;
-}
-
-export interface StandInVariant {
-  id: string;
-  title: string;
-  sku: string;
-  barcode: string | null;
-  price: string;
-  inventoryQuantity: number;
-  createdAt: string;
-  updatedAt: string;
-  selectedOptions: { name: string; value: string }[];
-  inventoryItem: { requiresShipping: boolean; tracked: boolean; unitCost: Money | null };
-  /** The variant's media (ProductVariant.media; its deprecated `image` is not served): `__typename` picks the Media type. */
-  media: StandInMedia[];
-  productId: string;
-}
-
-export interface StandInMedia {
-  __typename: 'MediaImage';
-  id: string;
-  preview: { image: { url: string } | null } | null;
-}
-
-export interface StandInProduct {
-  id: string;
-  title: string;
-  description: string;
-  productType: string;
-  status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
-  onlineStoreUrl: string | null;
-  tags: string[];
-  createdAt: string;
-  updatedAt: string;
-  featuredMedia: null;
-  variants: StandInVariant[];
-}
-
-export interface StandInLineItem {
-  id: string;
-  title: string;
-  sku: string;
-  quantity: number;
-  originalUnitPriceSet: MoneyBag;
-  variant: { id: string };
-  product: { id: string };
-}
-
-export interface StandInTransaction {
-  id: string;
-  kind: 'SALE' | 'REFUND';
-  status: 'SUCCESS';
-  gateway: string;
-  createdAt: string;
-  processedAt: string;
-  amountSet: MoneyBag;
-  fees: { amount: Money }[];
-}
-
-export interface StandInOrder {
-  id: string;
-  legacyResourceId: string;
-  name: string;
-  displayFinancialStatus: 'PAID' | 'PARTIALLY_REFUNDED';
-  displayFulfillmentStatus: 'FULFILLED' | 'UNFULFILLED';
-  cancelledAt: string | null;
-  closed: boolean;
-  createdAt: string;
-  updatedAt: string;
-  currencyCode: string;
-  email: string;
-  totalPriceSet: MoneyBag;
-  subtotalPriceSet: MoneyBag;
-  totalTaxSet: MoneyBag;
-  totalShippingPriceSet: MoneyBag;
-  totalDiscountsSet: MoneyBag;
-  billingAddress: Record<string, string | null>;
-  shippingAddress: Record<string, string | null>;
-  customer: StandInCustomer | null;
-  lineItems: StandInLineItem[];
-  fulfillments: {
-    id: string;
-    trackingInfo: { company: string; number: string; url: string }[];
-    service: { serviceName: string };
-    fulfillmentLineItems: { quantity: number; lineItem: { id: string } }[];
-  }[];
-  refunds: { id: string; createdAt: string; refundLineItems: { quantity: number; lineItem: { id: string } }[] }[];
-  transactions: StandInTransaction[];
-}
-
-export interface StandInShopData {
-  customers: StandInCustomer[];
-  products: StandInProduct[];
-  orders: StandInOrder[];
-}
+// The records' types are their makers': each is written once, where it is made.
+export type StandInCustomer = ReturnType<typeof makeCustomer>;
+export type StandInProduct = ReturnType<typeof makeProduct>;
+export type StandInLineItem = ReturnType<typeof makeLineItem>;
+export type StandInOrder = ReturnType<typeof makeOrder>;
 
 /** A deterministic pseudo-random sequence (mulberry32), so the same seed always gives the same shop. */
 export function random(seed: number): () => number {
@@ -154,7 +44,7 @@ export function makeClock(start = Date.parse('2026-10-01T00:00:00.000Z')): Clock
 const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John'];
 const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Backus'];
 
-export function makeCustomer(n: number, clock: Clock): StandInCustomer {
+export function makeCustomer(n: number, clock: Clock) {
   const at = clock.tick();
   return {
     id: GID('Customer', 7000 + n),
@@ -170,7 +60,7 @@ export function makeCustomer(n: number, clock: Clock): StandInCustomer {
   };
 }
 
-export function makeProduct(n: number, clock: Clock): StandInProduct {
+export function makeProduct(n: number, clock: Clock) {
   const at = clock.tick();
   const id = GID('Product', 8000 + n);
   const sizes = n % 3 === 0 ? ['S', 'M', 'L'] : ['One size'];
@@ -197,6 +87,7 @@ export function makeProduct(n: number, clock: Clock): StandInProduct {
       selectedOptions: [{ name: 'Size', value: size }],
       inventoryItem: { requiresShipping: true, tracked: true, unitCost: { amount: cents(400 + n), currencyCode: 'USD' } },
       // The first size of every third product has its own picture.
+      // The variant's media (ProductVariant.media; its deprecated `image` is not served): `__typename` picks the Media type.
       media:
         n % 3 === 0 && i === 0
           ? [
@@ -224,17 +115,29 @@ const ADDRESS = (n: number, customer: StandInCustomer | null): Record<string, st
   province: 'Oregon',
 });
 
+/** A line of `quantity` of a product's variant at its price. */
+export function makeLineItem(
+  id: string,
+  product: { id: string; title: string },
+  variant: { id: string; sku: string; price: string },
+  quantity: number,
+) {
+  return {
+    id,
+    title: product.title,
+    sku: variant.sku,
+    quantity,
+    originalUnitPriceSet: bag(Math.round(Number(variant.price) * 100)),
+    variant: { id: variant.id },
+    product: { id: product.id },
+  };
+}
+
 /**
  * An order of 1–3 lines of the shop's variants. Its totals add up as Shopify's do: total = Σ(unit price × quantity)
  * − discounts + tax + shipping; tax is 8% of the discounted subtotal, rounded to the cent.
  */
-export function makeOrder(
-  n: number,
-  clock: Clock,
-  next: () => number,
-  customers: readonly StandInCustomer[],
-  products: readonly StandInProduct[],
-): StandInOrder {
+export function makeOrder(n: number, clock: Clock, next: () => number, customers: readonly StandInCustomer[], products: readonly StandInProduct[]) {
   const at = clock.tick();
   const customer = n % 10 === 9 || customers.length === 0 ? null : (customers[Math.floor(next() * customers.length)] ?? null);
   const lines: StandInLineItem[] = [];
@@ -243,15 +146,7 @@ export function makeOrder(
     const product = products[Math.floor(next() * products.length)];
     const variant = product?.variants[Math.floor(next() * product.variants.length)];
     if (product === undefined || variant === undefined) continue;
-    lines.push({
-      id: GID('LineItem', 100_000 + n * 10 + i),
-      title: product.title,
-      sku: variant.sku,
-      quantity: 1 + Math.floor(next() * 3),
-      originalUnitPriceSet: bag(Math.round(Number(variant.price) * 100)),
-      variant: { id: variant.id },
-      product: { id: product.id },
-    });
+    lines.push(makeLineItem(GID('LineItem', 100_000 + n * 10 + i), product, variant, 1 + Math.floor(next() * 3)));
   }
   const subtotal = lines.reduce((sum, line) => sum + Math.round(Number(line.originalUnitPriceSet.shopMoney.amount) * 100) * line.quantity, 0);
   const discount = n % 4 === 0 ? Math.min(500, subtotal) : 0;
@@ -312,8 +207,8 @@ export function makeOrder(
         ? [
             {
               id: GID('OrderTransaction', 600_000 + n * 10 + 1),
-              kind: 'REFUND' as const,
-              status: 'SUCCESS' as const,
+              kind: 'REFUND',
+              status: 'SUCCESS',
               gateway: 'shopify_payments',
               createdAt: at,
               processedAt: at,
@@ -327,7 +222,7 @@ export function makeOrder(
 }
 
 /** A shop of `orders` orders over a tenth as many customers and a twentieth as many products (at least 3 of each). */
-export function makeShopData(orders: number, seed: number, clock: Clock): StandInShopData {
+export function makeShopData(orders: number, seed: number, clock: Clock) {
   const next = random(seed);
   const customers = Array.from({ length: Math.max(3, Math.ceil(orders / 10)) }, (_, n) => makeCustomer(n, clock));
   const products = Array.from({ length: Math.max(3, Math.min(500, Math.ceil(orders / 20))) }, (_, n) => makeProduct(n, clock));

@@ -29,15 +29,16 @@ import {
   legacyIdOf,
   makeClock,
   makeCustomer,
+  makeLineItem,
   makeOrder,
   makeProduct,
   makeShopData,
   random,
-  type Clock,
-  type StandInCustomer,
   type StandInOrder,
   type StandInProduct,
 } from './data.ts';
+import { parseSearch, matchesSearch } from '../../../packages/sandbox/src/simulators/shopify/search.ts';
+import { signShopifyCallback } from '../../../packages/sandbox/src/simulators/shopify/simulator.ts';
 import { GraphQLContract } from '../kit/graphql.ts';
 import { OAuthServer, randomToken } from '../kit/oauth.ts';
 import { readBody, serve } from '../kit/server.ts';
@@ -52,19 +53,24 @@ export interface BucketSettings {
   restoreRate: number;
 }
 
-export interface StandInEvent {
-  __typename: 'BasicEvent';
-  id: string;
-  action: string;
-  subjectId: string;
-  subjectType: 'ORDER' | 'PRODUCT' | 'CUSTOMER';
-  createdAt: string;
-  message: string;
-  criticalAlert: boolean;
-  attributeToApp: boolean;
-  attributeToUser: boolean;
-  hasAdditionalContent: boolean;
+/** The event Shopify records when a record is deleted (a BasicEvent, action "destroy"). */
+function destroyEvent(id: string, subjectType: 'ORDER' | 'PRODUCT' | 'CUSTOMER', subjectId: string, createdAt: string) {
+  const message = `${subjectType.toLowerCase()} deleted`;
+  return {
+    __typename: 'BasicEvent',
+    id,
+    action: 'destroy',
+    subjectId,
+    subjectType,
+    createdAt,
+    message,
+    criticalAlert: false,
+    attributeToApp: false,
+    attributeToUser: true,
+    hasAdditionalContent: false,
+  };
 }
+export type StandInEvent = ReturnType<typeof destroyEvent>;
 
 interface BulkOperation {
   id: string;
@@ -80,79 +86,43 @@ interface BulkOperation {
   fails: boolean;
 }
 
-export interface StandInShop {
-  domain: string;
-  numericId: number;
-  name: string;
-  clock: Clock;
-  customers: StandInCustomer[];
-  products: StandInProduct[];
-  orders: StandInOrder[];
-  events: StandInEvent[];
-  bucket: BucketSettings;
-  points: number;
-  refilledAt: number;
-  /** GraphQL calls answered (throttled and failed ones included). */
-  calls: number;
-  throttled: number;
-  costCharged: number;
-  bulkStarted: number;
-  polls: number;
-  resultRequests: number;
-  inject: Injected[];
-  /** The next bulkOperationRunQuery mutations run, but their answers are lost (HTTP 503 instead), this many. */
-  lostBulkAnswers: number;
-  /** Downloads of the shop's bulk results answer 503 while this is above 0 (the storage is down), each one less. */
-  failedResultDownloads: number;
-}
-
-export interface ShopifyStandIn {
-  url: string;
-  app: { clientId: string; clientSecret: string };
-  /** Every GraphQL document received that did not validate against the schema, with its errors. */
-  invalidQueries: { query: string; errors: string[] }[];
-  /** Every GraphQL document received (bulk operations' inner queries included). */
-  queries: string[];
-  /** The documents that ran: received, valid and not refused (throttled, failed or over the cost limit). */
-  executedQueries: string[];
-  addShop(domain: string, options: { orders: number; seed?: number; bucket?: BucketSettings }): StandInShop;
-  shop(domain: string): StandInShop;
-  issueToken(domain: string): string;
-  /** Revokes every token of the shop (the merchant uninstalled the app): the Admin API answers 401 afterwards. */
-  revokeTokens(domain: string): void;
-  /** The next GraphQL calls of the shop fail this way, one per entry. */
-  injectFailures(domain: string, failures: readonly Injected[]): void;
-  failNextBulk(domain: string): void;
-  /** Changes an order's email now (its updatedAt moves); returns the order. */
-  touchOrder(domain: string, index: number): StandInOrder;
-  addOrder(domain: string): StandInOrder;
-  /** Adds `lines` line items to an order (its totals follow) and `variants` variants to a product, now. */
-  growOrder(domain: string, index: number, lines: number): StandInOrder;
-  growProduct(domain: string, index: number, variants: number): StandInProduct;
-  deleteOrder(domain: string, id: string): void;
-  deleteProduct(domain: string, id: string): void;
-  deleteCustomer(domain: string, id: string): void;
-  /** The webhook Shopify would send: its raw body and headers, signed with the app's secret (or `secret`). */
-  webhook(domain: string, topic: string, payload: Record<string, unknown>, secret?: string): { raw: string; headers: Record<string, string> };
-  /** The webhook Shopify would send, signed with the app's secret, posted to `target`; returns the HTTP status. */
-  sendWebhook(target: string, domain: string, topic: string, payload: Record<string, unknown>, secret?: string): Promise<number>;
-  close(): Promise<void>;
-}
+export type ShopifyStandIn = Awaited<ReturnType<typeof startShopifyStandIn>>;
 
 /** Standard plan numbers (shopify.dev/docs/api/usage/limits): a 2,000-point bucket restoring 100 points a second. */
 export const STANDARD_BUCKET: BucketSettings = { maximumAvailable: 2000, restoreRate: 100 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Shopify's callback hmac: hex HMAC-SHA256 of every other parameter, sorted by name, joined as a query string. */
-export function standInCallbackHmac(params: Readonly<Record<string, string>>, secret: string): string {
-  const message = Object.keys(params)
-    .filter((name) => name !== 'hmac')
-    .sort()
-    .map((name) => `${name}=${params[name] ?? ''}`)
-    .join('&');
-  return createHmac('sha256', secret).update(message).digest('hex');
+/** A shop of `orders` orders (data.ts), with its cost bucket and the counters the tests read. */
+function newShop(domain: string, numericId: number, options: { orders: number; seed?: number; bucket?: BucketSettings }) {
+  const clock = makeClock();
+  const bucket = options.bucket ?? STANDARD_BUCKET;
+  return {
+    domain,
+    numericId,
+    name: `Shop ${domain.replace('.myshopify.com', '')}`,
+    clock,
+    ...makeShopData(options.orders, options.seed ?? 1, clock),
+    events: new Array<StandInEvent>(),
+    bucket,
+    points: bucket.maximumAvailable,
+    refilledAt: Date.now(),
+    /** GraphQL calls answered (throttled and failed ones included). */
+    calls: 0,
+    throttled: 0,
+    costCharged: 0,
+    bulkStarted: 0,
+    polls: 0,
+    resultRequests: 0,
+    /** The next GraphQL calls of the shop fail this way, one per entry. */
+    inject: new Array<Injected>(),
+    /** The next bulkOperationRunQuery mutations run, but their answers are lost (HTTP 503 instead), this many. */
+    lostBulkAnswers: 0,
+    /** Downloads of the shop's bulk results answer 503 while this is above 0 (the storage is down), each one less. */
+    failedResultDownloads: 0,
+  };
 }
+export type StandInShop = ReturnType<typeof newShop>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const REFUSED = {
   status: 400,
@@ -185,23 +155,7 @@ function formOfJson(raw: string): URLSearchParams {
   return form;
 }
 
-interface Term {
-  field: string;
-  op: '>' | '>=' | '<' | '<=' | '=';
-  value: string;
-}
-
-/** Shopify's search syntax, the part the connector uses: `field:>'value'` terms joined by AND. */
-function parseSearch(query: unknown): Term[] {
-  if (typeof query !== 'string' || query.trim() === '') return [];
-  return query.split(/\s+AND\s+/).map((part) => {
-    const match = /^([a-z_]+):(>=|<=|>|<)?'?([^']*)'?$/.exec(part.trim());
-    if (match === null) throw new GraphQLError(`Invalid search query term: ${part}`);
-    const op = match[2];
-    return { field: match[1] ?? '', op: op === '>' || op === '>=' || op === '<' || op === '<=' ? op : '=', value: match[3] ?? '' };
-  });
-}
-
+/** Each search field the connector uses (`updated_at:>='…'`), by the record field it reads. */
 const SEARCH_FIELDS: Readonly<Record<string, string>> = {
   updated_at: 'updatedAt',
   created_at: 'createdAt',
@@ -212,18 +166,15 @@ const SEARCH_FIELDS: Readonly<Record<string, string>> = {
   status: 'status',
 };
 
-function matches(record: Record<string, unknown>, terms: readonly Term[]): boolean {
-  return terms.every((term) => {
-    const key = SEARCH_FIELDS[term.field];
-    if (key === undefined) return true;
-    const value = record[key];
-    if (typeof value !== 'string') return false;
-    if (term.op === '=') return value.toLowerCase() === term.value.toLowerCase();
-    const left = Date.parse(value);
-    const right = Date.parse(term.value);
-    if (Number.isNaN(right)) throw new GraphQLError(`Invalid date in search query: ${term.value}`);
-    return term.op === '>' ? left > right : term.op === '>=' ? left >= right : term.op === '<' ? left < right : left <= right;
-  });
+/** A record's values under their search fields' names, for the simulator's search (written once, there). */
+function searchable(item: object): Record<string, string | undefined> {
+  const own = new Map<string, unknown>(Object.entries(item));
+  return Object.fromEntries(
+    Object.entries(SEARCH_FIELDS).map(([search, key]) => {
+      const value = own.get(key);
+      return [search, typeof value === 'string' ? value : undefined];
+    }),
+  );
 }
 
 interface Context {
@@ -347,7 +298,7 @@ function toJsonl(data: Record<string, unknown>): { jsonl: string; objects: numbe
   return { jsonl: lines.length === 0 ? '' : `${lines.join('\n')}\n`, objects: lines.length, roots };
 }
 
-export async function startShopifyStandIn(options: { pollsBeforeReady?: number } = {}): Promise<ShopifyStandIn> {
+export async function startShopifyStandIn(options: { pollsBeforeReady?: number } = {}) {
   const schema: GraphQLSchema = await shopifySchema();
   const app = { clientId: 'shopify-standin-client', clientSecret: `shpss_${randomBytes(8).toString('hex')}` };
   const shops = new Map<string, StandInShop>();
@@ -450,7 +401,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         contract.flag(String(args.query), message);
         throw new GraphQLError(message);
       }
-      return terms.length === 0 ? list : list.filter((item) => matches(item as Record<string, unknown>, terms));
+      return terms.length === 0 ? list : list.filter((item) => matchesSearch(searchable(item), terms));
     };
     return {
       shop: {
@@ -712,8 +663,8 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         timestamp: String(Math.floor(Date.now() / 1000)),
       };
       const target = new URL(url.searchParams.get('redirect_uri') ?? '');
-      for (const [name, value] of Object.entries({ ...back, hmac: standInCallbackHmac(back, app.clientSecret) }))
-        target.searchParams.set(name, value);
+      for (const [name, value] of Object.entries(back)) target.searchParams.set(name, value);
+      signShopifyCallback(target.searchParams, app.clientSecret);
       response.writeHead(302, { location: target.toString() }).end();
       return;
     }
@@ -748,19 +699,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
   baseUrl = server.url;
 
   function deletion(shop: StandInShop, subjectType: StandInEvent['subjectType'], id: string): void {
-    shop.events.push({
-      __typename: 'BasicEvent',
-      id: GID('BasicEvent', ++sequence),
-      action: 'destroy',
-      subjectId: id,
-      subjectType,
-      createdAt: shop.clock.tick(),
-      message: `${subjectType.toLowerCase()} deleted`,
-      criticalAlert: false,
-      attributeToApp: false,
-      attributeToUser: true,
-      hasAdditionalContent: false,
-    });
+    shop.events.push(destroyEvent(GID('BasicEvent', ++sequence), subjectType, id, shop.clock.tick()));
   }
 
   function webhook(domain: string, topic: string, payload: Record<string, unknown>, secret = app.clientSecret) {
@@ -782,49 +721,34 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
   return {
     url: baseUrl,
     app,
+    /** Every GraphQL document received that did not validate against the schema, with its errors. */
     invalidQueries: contract.invalid,
+    /** Every GraphQL document received (bulk operations' inner queries included). */
     queries: contract.received,
+    /** The documents that ran: received, valid and not refused (throttled, failed or over the cost limit). */
     executedQueries,
-    addShop(domain, { orders, seed = 1, bucket = STANDARD_BUCKET }) {
-      const clock = makeClock();
-      const data = makeShopData(orders, seed, clock);
-      const shop: StandInShop = {
-        domain,
-        numericId: 60_000_000 + shops.size,
-        name: `Shop ${domain.replace('.myshopify.com', '')}`,
-        clock,
-        ...data,
-        events: [],
-        bucket,
-        points: bucket.maximumAvailable,
-        refilledAt: Date.now(),
-        calls: 0,
-        throttled: 0,
-        costCharged: 0,
-        bulkStarted: 0,
-        polls: 0,
-        resultRequests: 0,
-        inject: [],
-        lostBulkAnswers: 0,
-        failedResultDownloads: 0,
-      };
+    addShop(domain: string, options: { orders: number; seed?: number; bucket?: BucketSettings }) {
+      const shop = newShop(domain, 60_000_000 + shops.size, options);
       shops.set(domain, shop);
       return shop;
     },
     shop: shopNamed,
-    issueToken(domain) {
+    issueToken(domain: string) {
       return oauth.issue(oauth.grant(app.clientId, domain)).accessToken;
     },
-    revokeTokens(domain) {
+    /** Revokes every token of the shop (the merchant uninstalled the app): the Admin API answers 401 afterwards. */
+    revokeTokens(domain: string) {
       oauth.revoke((owner) => owner === domain);
     },
-    injectFailures(domain, failures) {
+    /** The next GraphQL calls of the shop fail this way, one per entry. */
+    injectFailures(domain: string, failures: readonly Injected[]) {
       shopNamed(domain).inject.push(...failures);
     },
-    failNextBulk(domain) {
+    failNextBulk(domain: string) {
       failingBulk.add(domain);
     },
-    touchOrder(domain, index) {
+    /** Changes an order's email now (its updatedAt moves); returns the order. */
+    touchOrder(domain: string, index: number) {
       const shop = shopNamed(domain);
       const order = shop.orders[index];
       if (order === undefined) throw new Error(`no order ${index}`);
@@ -832,28 +756,21 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       order.updatedAt = shop.clock.tick();
       return order;
     },
-    addOrder(domain) {
+    addOrder(domain: string) {
       const shop = shopNamed(domain);
       const order = makeOrder(shop.orders.length + 1000, shop.clock, random(shop.orders.length), shop.customers, shop.products);
       shop.orders.push(order);
       return order;
     },
-    growOrder(domain, index, lines) {
+    /** Adds `lines` line items to an order (its totals follow) and `variants` variants to a product, now. */
+    growOrder(domain: string, index: number, lines: number) {
       const shop = shopNamed(domain);
       const order = shop.orders[index];
       const product = shop.products[0];
       const variant = product?.variants[0];
       if (order === undefined || product === undefined || variant === undefined) throw new Error(`no order ${index}`);
       for (let i = 0; i < lines; i++)
-        order.lineItems.push({
-          id: GID('LineItem', 900_000_000 + index * 1000 + order.lineItems.length),
-          title: product.title,
-          sku: variant.sku,
-          quantity: 1,
-          originalUnitPriceSet: bag(Math.round(Number(variant.price) * 100)),
-          variant: { id: variant.id },
-          product: { id: product.id },
-        });
+        order.lineItems.push(makeLineItem(GID('LineItem', 900_000_000 + index * 1000 + order.lineItems.length), product, variant, 1));
       const toCents = (amount: string) => Math.round(Number(amount) * 100);
       const subtotal = order.lineItems.reduce((sum, line) => sum + toCents(line.originalUnitPriceSet.shopMoney.amount) * line.quantity, 0);
       const discount = toCents(order.totalDiscountsSet.shopMoney.amount);
@@ -864,7 +781,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       order.updatedAt = shop.clock.tick();
       return order;
     },
-    growProduct(domain, index, variants) {
+    growProduct(domain: string, index: number, variants: number) {
       const shop = shopNamed(domain);
       const product = shop.products[index];
       const first = product?.variants[0];
@@ -884,23 +801,24 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       product.updatedAt = at;
       return product;
     },
-    deleteOrder(domain, id) {
+    deleteOrder(domain: string, id: string) {
       const shop = shopNamed(domain);
       shop.orders = shop.orders.filter((o) => o.id !== id);
       deletion(shop, 'ORDER', id);
     },
-    deleteProduct(domain, id) {
+    deleteProduct(domain: string, id: string) {
       const shop = shopNamed(domain);
       shop.products = shop.products.filter((p) => p.id !== id);
       deletion(shop, 'PRODUCT', id);
     },
-    deleteCustomer(domain, id) {
+    deleteCustomer(domain: string, id: string) {
       const shop = shopNamed(domain);
       shop.customers = shop.customers.filter((c) => c.id !== id);
       deletion(shop, 'CUSTOMER', id);
     },
     webhook,
-    async sendWebhook(target, domain, topic, payload, secret = app.clientSecret) {
+    /** The webhook Shopify would send, signed with the app's secret, posted to `target`; returns the HTTP status. */
+    async sendWebhook(target: string, domain: string, topic: string, payload: Record<string, unknown>, secret = app.clientSecret) {
       const { raw, headers } = webhook(domain, topic, payload, secret);
       const response = await fetch(target, { method: 'POST', body: raw, headers });
       await response.arrayBuffer();
