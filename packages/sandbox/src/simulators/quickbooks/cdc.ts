@@ -6,8 +6,7 @@
 import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
 import { entityNamed, type RenderContext } from './entities.ts';
 import { fault, required } from './faults.ts';
-import { qboId } from './ids.ts';
-import { ok, qboTime, type Json } from './shapes.ts';
+import { ok, qboId, qboTime, type Json } from './shapes.ts';
 
 const LOOKBACK_MS = 30 * 24 * 60 * 60_000;
 const MAX_OBJECTS = 1000;

@@ -4,11 +4,10 @@
  */
 import type { NativeOf, NativeType } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
-import { attachable, purchase } from './attachables.ts';
 import { companyCurrencies, exchangeRate } from './company.ts';
-import { sandboxId } from './ids.ts';
+import { attachable } from './files.ts';
 import { account, customer, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor } from './names.ts';
-import type { Json } from './shapes.ts';
+import { entityMeta, sandboxId, type Json } from './shapes.ts';
 import * as txn from './transactions.ts';
 
 export interface RenderContext {
@@ -27,17 +26,18 @@ export interface QboEntity {
   get(books: SimulatorBooks, id: string, ctx: RenderContext): Promise<Json | null>;
 }
 
-/** An entity rendering each record of one collection on its own. */
+/** An entity rendering each record of one collection on its own, with QBO's bookkeeping fields. */
 function collection<T extends NativeType>(name: string, type: T, render: (record: NativeOf[T], ctx: RenderContext) => Json): QboEntity {
+  const rendered = (record: NativeOf[T], ctx: RenderContext): Json => ({ ...render(record, ctx), ...entityMeta(record) });
   return {
     name,
     type,
     cdc: true,
-    all: async (books, ctx) => (await books.all(type)).map((r) => render(r, ctx)),
+    all: async (books, ctx) => (await books.all(type)).map((r) => rendered(r, ctx)),
     async get(books, id, ctx) {
       const found = sandboxId(type, id);
       const record = found === null ? null : await books.get(type, found);
-      return record === null ? null : render(record, ctx);
+      return record === null ? null : rendered(record, ctx);
     },
   };
 }
@@ -70,7 +70,7 @@ export const ENTITIES: readonly QboEntity[] = [
     // Whether an agency taxes sales or purchases is told by the tax codes' components.
     all: async (books) => {
       const codes = await books.all('tax_rate');
-      return (await books.all('tax_agency')).map((r) => taxAgency(r, codes));
+      return (await books.all('tax_agency')).map((r) => ({ ...taxAgency(r, codes), ...entityMeta(r) }));
     },
   },
   collection('Bill', 'bill', txn.bill),
@@ -83,7 +83,7 @@ export const ENTITIES: readonly QboEntity[] = [
   collection('Deposit', 'bank_deposit', txn.deposit),
   collection('Transfer', 'bank_transfer', txn.transfer),
   collection('JournalEntry', 'journal_entry', txn.journalEntry),
-  collection('Purchase', 'expense', purchase),
+  collection('Purchase', 'expense', txn.purchase),
   collection('Attachable', 'attachment', (r, ctx) => attachable(r, ctx.realmId)),
   listed('CompanyCurrency', 'currency', async (books, ctx) => companyCurrencies(await books.all('currency'), ctx.home)),
   listed('ExchangeRate', 'exchange_rate', async (books, ctx) =>

@@ -11,10 +11,9 @@ import { companyInfo, preferences } from './company.ts';
 import { entityOfResource, type RenderContext } from './entities.ts';
 import { fault, forbidden, notFound, unsupported } from './faults.ts';
 import { download, file, LINK_TOKEN_PARAM } from './files.ts';
-import { realmIdOf } from './ids.ts';
 import { answerQuery } from './query-answer.ts';
 import { isReportName, report, ReportError } from './reports.ts';
-import { ok, qboTime } from './shapes.ts';
+import { ok, qboTime, realmIdOf } from './shapes.ts';
 import { write, writableOfResource } from './writes.ts';
 
 async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, rest: string[]): Promise<SimulatorAnswer> {

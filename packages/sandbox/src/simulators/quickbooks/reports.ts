@@ -8,8 +8,7 @@
 import { formatCents, parseCents } from '../../money.ts';
 import type { NativeReportRow } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
-import { qboId } from './ids.ts';
-import type { Json } from './shapes.ts';
+import { qboId, type Json } from './shapes.ts';
 
 export class ReportError extends Error {}
 

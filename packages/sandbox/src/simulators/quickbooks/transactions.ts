@@ -1,26 +1,18 @@
 /**
  * Transactions in QBO's shapes. QBO has no status field: a voided transaction has its amounts zeroed, its lines
  * cleared and "Voided" in front of its PrivateNote, and documents carry their open Balance. Line Amounts are before
- * tax (TxnTaxDetail and the expense line's TaxAmount hold the tax); TotalAmt includes it.
+ * tax (TxnTaxDetail and the expense line's TaxAmount hold the tax); TotalAmt includes it. Bills and journal entries
+ * are written too: their tables are read backwards, their lines by code (writes.ts).
  */
+import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts';
 import { parseCents } from '../../money.ts';
-import type {
-  LinkedTxn,
-  NativeBill,
-  NativeBillPayment,
-  NativeCreditNote,
-  NativeDeposit,
-  NativeInvoice,
-  NativeJournalEntry,
-  NativeLine,
-  NativePayment,
-  NativeSalesReceipt,
-  NativeTransfer,
-  NativeVendorCredit,
-} from '../../native.ts';
-import { physicalAddress } from './names.ts';
-import { amount, compact, entityMeta, LINKED_ENTITY, optRef, ref, type Json } from './shapes.ts';
-import { qboId } from './ids.ts';
+import type { LinkedTxn, NativeBill, NativeBillPayment, NativeCreditNote, NativeDeposit, NativeExpense, NativeInvoice } from '../../native.ts';
+import type { NativeJournalEntry, NativeLine, NativeMeta, NativePayment, NativeSalesReceipt, NativeTransfer, NativeVendorCredit } from '../../native.ts';
+import type { Body } from '../../writes/validate.ts';
+import { lookup, readFields, renderFields, type FieldTable } from '../field-table.ts';
+import { isRecord, recordsIn } from '../wire.ts';
+import { postalAddress } from './names.ts';
+import { amount, compact, currencyCode, LINKED_ENTITY, money, optRef, qboId, ref, refTo, type Json } from './shapes.ts';
 
 /** What a rendering needs beyond the record. */
 export interface TxnContext {
@@ -28,11 +20,21 @@ export interface TxnContext {
   home: string;
 }
 
-function header(r: { TxnDate: string; CurrencyCode: string; ExchangeRate?: string }, ctx: TxnContext): Json {
-  return {
-    TxnDate: r.TxnDate,
-    CurrencyRef: { value: r.CurrencyCode },
-    ExchangeRate: r.CurrencyCode === ctx.home || r.ExchangeRate === undefined ? undefined : Number(r.ExchangeRate),
+type Txn = NativeMeta & { TxnDate: string; CurrencyCode: string; ExchangeRate?: string; Status?: string; Memo?: string };
+
+const HEADER: FieldTable<Txn> = { TxnDate: 'TxnDate', 'CurrencyRef.value': ['CurrencyCode', currencyCode], PrivateNote: 'Memo' };
+const account = refTo('account');
+const taxTotal = { 'TxnTaxDetail.TotalTax': ['TotalTax', money] } as const;
+
+/**
+ * A transaction's renderer: its table, what code adds (lines, links, constants), QBO's ExchangeRate for a foreign
+ * currency, and QBO's void when SANDBOX's status is `voidStatus`.
+ */
+function transaction<R extends Txn>(table: FieldTable<R>, extra: (r: R) => Json, voidStatus?: string) {
+  return (r: R, ctx: TxnContext): Json => {
+    const foreign = r.CurrencyCode !== ctx.home && r.ExchangeRate !== undefined;
+    const record = compact({ ...renderFields(table, r), ExchangeRate: foreign ? Number(r.ExchangeRate) : undefined, ...extra(r) });
+    return voidStatus !== undefined && r.Status === voidStatus ? voided(record, r.Memo) : record;
   };
 }
 
@@ -97,7 +99,8 @@ function salesLines(lines: readonly NativeLine[]): Json[] {
 }
 
 /** QBO names a bill's payments BillPaymentCheck in its LinkedTxn. */
-function linked(links: readonly LinkedTxn[]): Json[] {
+function linked(links: readonly LinkedTxn[]): Json[] | undefined {
+  if (links.length === 0) return undefined;
   return links.map((l) => ({
     TxnId: qboId(l.TxnId),
     TxnType: l.TxnType === 'BillPayment' ? 'BillPaymentCheck' : (LINKED_ENTITY[l.TxnType] ?? l.TxnType),
@@ -112,198 +115,255 @@ function allocationLines(links: readonly LinkedTxn[]): Json[] {
   }));
 }
 
-/** What bills and invoices share, in QBO's order: the party and its A/P or A/R account (`party`), terms, amounts, links. */
-function payable(r: NativeBill | NativeInvoice, ctx: TxnContext, party: Json): Json {
-  return {
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    ...party,
-    SalesTermRef: optRef(r.TermId),
-    DueDate: r.DueDate,
-    DepartmentRef: departmentOf(r.Lines),
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Total),
-    Balance: amount(r.AmountDue),
-    TxnTaxDetail: { TotalTax: amount(r.TotalTax) },
-    LinkedTxn: r.LinkedTxns.length === 0 ? undefined : linked(r.LinkedTxns),
-  };
-}
+const BILL: FieldTable<NativeBill> = {
+  ...HEADER,
+  DocNumber: 'DocNumber',
+  'VendorRef.value': ['VendorId', refTo('vendor')],
+  'APAccountRef.value': ['APAccountId', account],
+  'SalesTermRef.value': ['TermId', refTo('payment_term')],
+  DueDate: 'DueDate',
+  TotalAmt: ['Total', money],
+  Balance: ['AmountDue', money],
+  ...taxTotal,
+};
 
-export function bill(r: NativeBill, ctx: TxnContext): Json {
-  const party = { VendorRef: ref(r.VendorId), APAccountRef: ref(r.APAccountId) };
-  const record = compact({ ...payable(r, ctx, party), Line: r.Lines.map(expenseLine), ...entityMeta(r) });
-  return r.Status === 'Void' ? voided(record, r.Memo) : record;
-}
+export const bill = transaction<NativeBill>(
+  BILL,
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), LinkedTxn: linked(r.LinkedTxns), Line: r.Lines.map(expenseLine) }),
+  'Void',
+);
 
-export function vendorCredit(r: NativeVendorCredit, ctx: TxnContext): Json {
-  const record = compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    VendorRef: ref(r.VendorId),
-    APAccountRef: ref(r.APAccountId),
-    DepartmentRef: departmentOf(r.Lines),
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Total),
-    Balance: amount(r.Remaining),
-    Line: r.Lines.map(expenseLine),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Void' ? voided(record, r.Memo) : record;
-}
+export const vendorCredit = transaction<NativeVendorCredit>(
+  {
+    ...HEADER,
+    DocNumber: 'DocNumber',
+    'VendorRef.value': ['VendorId', refTo('vendor')],
+    'APAccountRef.value': ['APAccountId', account],
+    TotalAmt: ['Total', money],
+    Balance: ['Remaining', money],
+  },
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), Line: r.Lines.map(expenseLine) }),
+  'Void',
+);
 
-export function billPayment(r: NativeBillPayment, ctx: TxnContext): Json {
-  const record = compact({
-    ...header(r, ctx),
+export const billPayment = transaction<NativeBillPayment>(
+  { ...HEADER, 'VendorRef.value': ['VendorId', refTo('vendor')], TotalAmt: ['Amount', money] },
+  (r) => ({
     DocNumber: r.DocNumber ?? r.Reference,
-    VendorRef: ref(r.VendorId),
     PayType: 'Check',
     CheckPayment: { BankAccountRef: ref(r.BankAccountId), PrintStatus: 'NotSet' },
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Amount),
     Line: allocationLines(r.LinkedTxns),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Voided' ? voided(record, r.Memo) : record;
-}
+  }),
+  'Voided',
+);
 
-export function invoice(r: NativeInvoice, ctx: TxnContext): Json {
-  const record = compact({
-    ...payable(r, ctx, { CustomerRef: ref(r.CustomerId), ARAccountRef: ref(r.ARAccountId) }),
+export const invoice = transaction<NativeInvoice>(
+  {
+    ...HEADER,
+    DocNumber: 'DocNumber',
+    'CustomerRef.value': ['CustomerId', refTo('customer')],
+    'ARAccountRef.value': ['ARAccountId', account],
+    'SalesTermRef.value': ['TermId', refTo('payment_term')],
+    DueDate: 'DueDate',
+    TotalAmt: ['Total', money],
+    Balance: ['AmountDue', money],
+    ...taxTotal,
+  },
+  (r) => ({
+    DepartmentRef: departmentOf(r.Lines),
+    LinkedTxn: linked(r.LinkedTxns),
     ApplyTaxAfterDiscount: false,
     PrintStatus: 'NotSet',
     EmailStatus: 'NotSet',
     Line: salesLines(r.Lines),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Void' ? voided(record, r.Memo) : record;
-}
+  }),
+  'Void',
+);
 
-export function creditMemo(r: NativeCreditNote, ctx: TxnContext): Json {
-  const record = compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    CustomerRef: ref(r.CustomerId),
-    ARAccountRef: ref(r.ARAccountId),
-    DepartmentRef: departmentOf(r.Lines),
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Total),
-    Balance: amount(r.Remaining),
-    RemainingCredit: amount(r.Remaining),
-    TxnTaxDetail: { TotalTax: amount(r.TotalTax) },
-    Line: salesLines(r.Lines),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Void' ? voided(record, r.Memo) : record;
-}
+export const creditMemo = transaction<NativeCreditNote>(
+  {
+    ...HEADER,
+    DocNumber: 'DocNumber',
+    'CustomerRef.value': ['CustomerId', refTo('customer')],
+    'ARAccountRef.value': ['ARAccountId', account],
+    TotalAmt: ['Total', money],
+    Balance: ['Remaining', money],
+    RemainingCredit: ['Remaining', money],
+    ...taxTotal,
+  },
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), Line: salesLines(r.Lines) }),
+  'Void',
+);
 
-export function payment(r: NativePayment, ctx: TxnContext): Json {
-  const applied = r.LinkedTxns.reduce((sum, l) => sum + parseCents(l.Amount), 0);
-  const record = compact({
-    ...header(r, ctx),
-    CustomerRef: ref(r.CustomerId),
-    DepositToAccountRef: ref(r.DepositToAccountId),
-    PaymentRefNum: r.Reference,
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Amount),
-    UnappliedAmt: Math.max(0, parseCents(r.Amount) - applied) / 100,
-    ProcessPayment: false,
-    Line: allocationLines(r.LinkedTxns),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Voided' ? voided(record, r.Memo) : record;
-}
+export const payment = transaction<NativePayment>(
+  {
+    ...HEADER,
+    'CustomerRef.value': ['CustomerId', refTo('customer')],
+    'DepositToAccountRef.value': ['DepositToAccountId', account],
+    PaymentRefNum: 'Reference',
+    TotalAmt: ['Amount', money],
+  },
+  (r) => {
+    const applied = r.LinkedTxns.reduce((sum, l) => sum + parseCents(l.Amount), 0);
+    return { UnappliedAmt: Math.max(0, parseCents(r.Amount) - applied) / 100, ProcessPayment: false, Line: allocationLines(r.LinkedTxns) };
+  },
+  'Voided',
+);
 
-export function salesReceipt(r: NativeSalesReceipt, ctx: TxnContext): Json {
-  return compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    CustomerRef: optRef(r.CustomerId),
-    DepositToAccountRef: ref(r.DepositToAccountId),
-    PaymentRefNum: r.Reference,
-    CustomerMemo: r.Memo === undefined ? undefined : { value: r.Memo },
-    PrivateNote: r.InternalMemo,
-    BillEmail: r.BillEmail === undefined ? undefined : { Address: r.BillEmail },
-    BillAddr: physicalAddress(r.BillAddress),
-    TotalAmt: amount(r.Total),
-    Balance: 0,
-    TxnTaxDetail: { TotalTax: amount(r.TotalTax) },
-    Line: salesLines(r.Lines),
-    ...entityMeta(r),
-  });
-}
+/** A sales receipt's Memo is the customer's; its InternalMemo is QBO's PrivateNote. */
+export const salesReceipt = transaction<NativeSalesReceipt>(
+  {
+    TxnDate: 'TxnDate',
+    'CurrencyRef.value': ['CurrencyCode', currencyCode],
+    DocNumber: 'DocNumber',
+    'CustomerRef.value': ['CustomerId', refTo('customer')],
+    'DepositToAccountRef.value': ['DepositToAccountId', account],
+    PaymentRefNum: 'Reference',
+    'CustomerMemo.value': 'Memo',
+    PrivateNote: 'InternalMemo',
+    'BillEmail.Address': 'BillEmail',
+    BillAddr: ['BillAddress', postalAddress],
+    TotalAmt: ['Total', money],
+    ...taxTotal,
+  },
+  (r) => ({ Balance: 0, Line: salesLines(r.Lines) }),
+);
 
-export function deposit(r: NativeDeposit, ctx: TxnContext): Json {
-  const payments = r.Payments.map((p) => ({
-    Amount: amount(p.Amount),
-    LinkedTxn: [{ TxnId: qboId(p.PaymentId), TxnType: 'Payment', TxnLineId: '0' }],
-  }));
-  const lines = r.Lines.map((line) => {
-    const entity =
-      line.VendorId !== undefined
-        ? { ...ref(line.VendorId), type: 'VENDOR' }
-        : line.CustomerId !== undefined
-          ? { ...ref(line.CustomerId), type: 'CUSTOMER' }
-          : undefined;
-    return compact({
-      Description: line.Description,
-      Amount: amount(line.Amount),
-      DetailType: 'DepositLineDetail',
-      DepositLineDetail: compact({
-        AccountRef: ref(line.AccountId),
-        ClassRef: optRef(line.ClassId),
-        Entity: entity,
-        TaxCodeRef: optRef(line.TaxCodeId),
-      }),
+export const deposit = transaction<NativeDeposit>(
+  {
+    ...HEADER,
+    'DepositToAccountRef.value': ['BankAccountId', account],
+    'DepartmentRef.value': ['DepartmentId', refTo('department')],
+    TotalAmt: ['Total', money],
+  },
+  (r) => {
+    const payments = r.Payments.map((p) => ({
+      Amount: amount(p.Amount),
+      LinkedTxn: [{ TxnId: qboId(p.PaymentId), TxnType: 'Payment', TxnLineId: '0' }],
+    }));
+    const lines = r.Lines.map((line) => {
+      const party = line.VendorId ?? line.CustomerId;
+      return compact({
+        Description: line.Description,
+        Amount: amount(line.Amount),
+        DetailType: 'DepositLineDetail',
+        DepositLineDetail: compact({
+          AccountRef: ref(line.AccountId),
+          ClassRef: optRef(line.ClassId),
+          Entity: party === undefined ? undefined : { ...ref(party), type: line.VendorId === undefined ? 'CUSTOMER' : 'VENDOR' },
+          TaxCodeRef: optRef(line.TaxCodeId),
+        }),
+      });
     });
-  });
-  return compact({
-    ...header(r, ctx),
-    DepositToAccountRef: ref(r.BankAccountId),
-    DepartmentRef: optRef(r.DepartmentId),
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Total),
-    Line: [...payments, ...lines].map((line, n) => ({ Id: String(n + 1), LineNum: n + 1, ...line })),
-    ...entityMeta(r),
-  });
-}
+    return { Line: [...payments, ...lines].map((line, n) => ({ Id: String(n + 1), LineNum: n + 1, ...line })) };
+  },
+);
 
-export function transfer(r: NativeTransfer, ctx: TxnContext): Json {
-  return compact({
-    ...header(r, ctx),
-    FromAccountRef: ref(r.FromAccountId),
-    ToAccountRef: ref(r.ToAccountId),
-    Amount: amount(r.Amount),
-    PrivateNote: r.Memo,
-    ClassRef: optRef(r.ClassId),
-    DepartmentRef: optRef(r.DepartmentId),
-    ...entityMeta(r),
-  });
-}
+export const transfer = transaction<NativeTransfer>(
+  {
+    ...HEADER,
+    'FromAccountRef.value': ['FromAccountId', account],
+    'ToAccountRef.value': ['ToAccountId', account],
+    Amount: ['Amount', money],
+    'ClassRef.value': ['ClassId', refTo('class')],
+    'DepartmentRef.value': ['DepartmentId', refTo('department')],
+  },
+  () => ({}),
+);
 
-export function journalEntry(r: NativeJournalEntry, ctx: TxnContext): Json {
-  const lines = r.Lines.map((line, n) => {
-    const debit = line.Debit !== undefined && parseCents(line.Debit) !== 0;
-    return compact({
-      Id: String(n),
-      Description: line.Description,
-      Amount: amount(debit ? line.Debit : line.Credit),
-      DetailType: 'JournalEntryLineDetail',
-      JournalEntryLineDetail: compact({
-        PostingType: debit ? 'Debit' : 'Credit',
-        AccountRef: ref(line.AccountId),
-        TaxCodeRef: optRef(line.TaxCodeId),
-      }),
+const JOURNAL_ENTRY: FieldTable<NativeJournalEntry> = { ...HEADER, DocNumber: 'DocNumber' };
+
+export const journalEntry = transaction<NativeJournalEntry>(
+  JOURNAL_ENTRY,
+  (r) => {
+    const lines = r.Lines.map((line, n) => {
+      const debit = line.Debit !== undefined && parseCents(line.Debit) !== 0;
+      return compact({
+        Id: String(n),
+        Description: line.Description,
+        Amount: amount(debit ? line.Debit : line.Credit),
+        DetailType: 'JournalEntryLineDetail',
+        JournalEntryLineDetail: compact({ PostingType: debit ? 'Debit' : 'Credit', AccountRef: ref(line.AccountId), TaxCodeRef: optRef(line.TaxCodeId) }),
+      });
     });
+    const debits = r.Lines.reduce((sum, line) => sum + (line.Debit === undefined ? 0 : parseCents(line.Debit)), 0);
+    return { Adjustment: false, TotalAmt: debits / 100, Line: lines };
+  },
+  'Voided',
+);
+
+/** SANDBOX's expenses are QBO's Purchases (the connector does not read them). */
+export const purchase = transaction<NativeExpense>(
+  {
+    ...HEADER,
+    PaymentType: ['PaymentType', lookup({ Cash: 'Cash', Check: 'Check', CreditCard: 'CreditCard' })],
+    'AccountRef.value': ['PaymentAccountId', account],
+    DocNumber: 'Reference',
+    TotalAmt: ['Total', money],
+    ...taxTotal,
+  },
+  (r) => ({
+    EntityRef: r.VendorId === undefined ? undefined : { ...ref(r.VendorId), type: 'Vendor' },
+    Line: r.Lines.map((line, n) => ({
+      Id: String(n + 1),
+      Description: line.Description,
+      Amount: net(line),
+      DetailType: 'AccountBasedExpenseLineDetail',
+      AccountBasedExpenseLineDetail: compact({ AccountRef: ref(line.AccountId), ClassRef: optRef(line.ClassId), TaxCodeRef: optRef(line.TaxCodeId) }),
+    })),
+  }),
+  'Voided',
+);
+
+/** A transaction's write body: its table read backwards, QBO's rate, and today's date for a create without one. */
+function txnBody<R>(table: FieldTable<R>, from: Json, create: boolean): Body {
+  const out = readFields(table, from);
+  if (typeof from.ExchangeRate === 'number') out.ExchangeRate = String(from.ExchangeRate);
+  if (typeof from.TxnDate !== 'string') delete out.TxnDate;
+  if (out.TxnDate === undefined && create) out.TxnDate = new Date().toISOString().slice(0, 10);
+  return out;
+}
+
+/** Amounts go to SANDBOX as decimal text, which it checks for at most two decimals. */
+const decimalText = (value: unknown): unknown => (typeof value === 'number' ? String(value) : value);
+const lineRef = (detail: Json, field: string, type: UnifiedObjectType): unknown => refTo(type).in?.(isRecord(detail[field]) ? detail[field].value : undefined);
+
+/** An expense line: an account line's Amount is its price; an item line has Qty and UnitPrice. */
+function billLine(line: Json, department: unknown): Body {
+  const item = isRecord(line.ItemBasedExpenseLineDetail) ? line.ItemBasedExpenseLineDetail : undefined;
+  const detail = (isRecord(line.AccountBasedExpenseLineDetail) ? line.AccountBasedExpenseLineDetail : item) ?? {};
+  return compact({
+    Description: Object.hasOwn(line, 'Description') ? line.Description : undefined,
+    ItemId: item === undefined ? undefined : lineRef(item, 'ItemRef', 'item'),
+    Qty: typeof item?.Qty === 'number' ? item.Qty : 1,
+    UnitPrice: decimalText(item?.UnitPrice ?? line.Amount),
+    AccountId: lineRef(detail, 'AccountRef', 'account'),
+    ClassId: lineRef(detail, 'ClassRef', 'class'),
+    CustomerId: lineRef(detail, 'CustomerRef', 'customer'),
+    TaxCodeId: lineRef(detail, 'TaxCodeRef', 'tax_rate'),
+    DepartmentId: department,
   });
-  const debits = r.Lines.reduce((sum, line) => sum + (line.Debit === undefined ? 0 : parseCents(line.Debit)), 0);
-  const record = compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    PrivateNote: r.Memo,
-    Adjustment: false,
-    TotalAmt: debits / 100,
-    Line: lines,
-    ...entityMeta(r),
-  });
-  return r.Status === 'Voided' ? voided(record, r.Memo) : record;
+}
+
+export function billBody(from: Json, create: boolean): Body {
+  const out = txnBody(BILL, from, create);
+  const department = isRecord(from.DepartmentRef) ? refTo('department').in?.(from.DepartmentRef.value) : undefined;
+  if (Array.isArray(from.Line)) out.Lines = recordsIn(from.Line).map((line) => billLine(line, department));
+  return out;
+}
+
+export function journalEntryBody(from: Json, create: boolean): Body {
+  const out = txnBody(JOURNAL_ENTRY, from, create);
+  if (Array.isArray(from.Line)) {
+    out.Lines = recordsIn(from.Line).map((line) => {
+      const detail = isRecord(line.JournalEntryLineDetail) ? line.JournalEntryLineDetail : {};
+      return compact({
+        [detail.PostingType === 'Credit' ? 'Credit' : 'Debit']: decimalText(line.Amount),
+        AccountId: lineRef(detail, 'AccountRef', 'account'),
+        TaxCodeId: lineRef(detail, 'TaxCodeRef', 'tax_rate'),
+        Description: Object.hasOwn(line, 'Description') ? line.Description : undefined,
+      });
+    });
+  }
+  return out;
 }

@@ -11,9 +11,9 @@ import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
 import { isRecord } from '../wire.ts';
 import { entityNamed, type RenderContext } from './entities.ts';
 import { notFound, refusal, required, stale, unsupported } from './faults.ts';
-import { qboId, sandboxId } from './ids.ts';
-import { billBody, customerBody, journalEntryBody, vendorBody } from './inbound.ts';
-import { ok, type Json } from './shapes.ts';
+import { customerBody, vendorBody } from './names.ts';
+import { ok, qboId, sandboxId, type Json } from './shapes.ts';
+import { billBody, journalEntryBody } from './transactions.ts';
 
 interface Writable {
   entity: string;
