@@ -1,13 +1,16 @@
 /**
  * The QBO entities the simulator serves, each over one SANDBOX collection: its records in QBO's shape, one by QBO id,
- * and whether ChangeDataCapture covers it (Intuit leaves TaxRate, TaxAgency and TaxCode out).
+ * and whether ChangeDataCapture covers it (Intuit leaves TaxRate, TaxAgency and TaxCode out); and the two list reads
+ * over them, a query's page and ChangeDataCapture.
  */
 import type { NativeOf, NativeType } from '../../native.ts';
-import type { SimulatorBooks } from '../kit.ts';
+import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
 import { companyCurrencies, exchangeRate } from './company.ts';
+import { fault, queryError, required } from './faults.ts';
 import { attachable } from './files.ts';
 import { account, customer, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor } from './names.ts';
-import { entityMeta, sandboxId, type Json } from './shapes.ts';
+import { parseQuery, QueryError, runQuery } from './query.ts';
+import { entityMeta, ok, qboId, qboTime, sandboxId, type Json } from './shapes.ts';
 import * as txn from './transactions.ts';
 
 export interface RenderContext {
@@ -94,14 +97,72 @@ export const ENTITIES: readonly QboEntity[] = [
 const BY_NAME = new Map(ENTITIES.map((e) => [e.name, e]));
 const BY_RESOURCE = new Map(ENTITIES.map((e) => [e.name.toLowerCase(), e]));
 
-export function entityNamed(name: string): QboEntity | undefined {
-  return BY_NAME.get(name);
+export const entityNamed = (name: string): QboEntity | undefined => BY_NAME.get(name);
+export const entityOfResource = (resource: string): QboEntity | undefined => BY_RESOURCE.get(resource.toLowerCase());
+const isEntityName = (name: string): name is string => BY_NAME.has(name);
+
+/** GET query?query=SELECT * FROM <Entity> …: one page of an entity, as QBO's QueryResponse. */
+export async function answerQuery(books: SimulatorBooks, text: string, ctx: RenderContext): Promise<SimulatorAnswer> {
+  try {
+    const query = parseQuery(text, isEntityName);
+    const entity = entityNamed(query.entity);
+    if (entity === undefined) throw new QueryError(`unknown entity "${query.entity}"`);
+    const page = runQuery(query, await entity.all(books, ctx));
+    // An empty page is an empty QueryResponse, as QBO answers it.
+    const response = page.length === 0 ? {} : { [entity.name]: page, startPosition: query.startPosition, maxResults: page.length };
+    return ok({ QueryResponse: response });
+  } catch (error) {
+    if (error instanceof QueryError) return queryError(error.message, text);
+    throw error;
+  }
 }
 
-export function entityOfResource(resource: string): QboEntity | undefined {
-  return BY_RESOURCE.get(resource.toLowerCase());
+const LOOKBACK_MS = 30 * 24 * 60 * 60_000;
+const MAX_OBJECTS = 1000;
+
+function updatedAt(record: Json): number {
+  const meta = record.MetaData;
+  return typeof meta === 'object' && meta !== null && 'LastUpdatedTime' in meta && typeof meta.LastUpdatedTime === 'string'
+    ? Date.parse(meta.LastUpdatedTime)
+    : 0;
 }
 
-export function isEntityName(name: string): name is string {
-  return BY_NAME.has(name);
+/**
+ * GET cdc?entities=A,B&changedSince=…: what changed since then, per entity, with deleted records as tombstones
+ * (`status: "Deleted"`). QBO looks back 30 days at most, answers at most 1,000 objects, and leaves TaxRate, TaxAgency
+ * and the other lists outside CDC out.
+ */
+export async function changeDataCapture(books: SimulatorBooks, query: URLSearchParams, ctx: RenderContext): Promise<SimulatorAnswer> {
+  const names = (query.get('entities') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  const since = Date.parse(query.get('changedSince') ?? '');
+  if (names.length === 0) return required('entities', 'cdc needs entities');
+  if (Number.isNaN(since)) return required('changedSince', 'cdc needs changedSince as a date-time');
+  if (Date.now() - since > LOOKBACK_MS)
+    return fault(
+      400,
+      'ValidationFault',
+      '2010',
+      'Request has invalid or unsupported property',
+      'changedSince must be within the last 30 days',
+      'changedSince',
+    );
+  const responses: Json[] = [];
+  let room = MAX_OBJECTS;
+  for (const name of names) {
+    const entity = entityNamed(name);
+    if (entity?.type === undefined || entity.type === null || !entity.cdc) {
+      return fault(400, 'ValidationFault', '500', 'Unsupported Operation', `ChangeDataCapture does not cover ${name}`);
+    }
+    const changed = (await entity.all(books, ctx)).filter((r) => updatedAt(r) >= since);
+    const gone = (await books.deleted(entity.type))
+      .filter((d) => Date.parse(d.deletedAt) >= since)
+      .map((d) => ({ domain: 'QBO', status: 'Deleted', Id: qboId(d.id), MetaData: { LastUpdatedTime: qboTime(d.deletedAt) } }));
+    const all = [...changed, ...gone].slice(0, room);
+    room -= all.length;
+    responses.push(all.length === 0 ? {} : { [entity.name]: all, startPosition: 1, maxResults: all.length });
+  }
+  return ok({ CDCResponse: [{ QueryResponse: responses }] });
 }

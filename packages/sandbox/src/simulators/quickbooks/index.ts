@@ -6,12 +6,10 @@
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
 import { pathSegments } from '../lists.ts';
-import { changeDataCapture } from './cdc.ts';
 import { companyInfo, preferences } from './company.ts';
-import { entityOfResource, type RenderContext } from './entities.ts';
+import { answerQuery, changeDataCapture, entityOfResource, type RenderContext } from './entities.ts';
 import { fault, forbidden, notFound, unsupported } from './faults.ts';
 import { download, file, LINK_TOKEN_PARAM } from './files.ts';
-import { answerQuery } from './query-answer.ts';
 import { isReportName, report, ReportError } from './reports.ts';
 import { ok, qboTime, realmIdOf } from './shapes.ts';
 import { write, writableOfResource } from './writes.ts';

@@ -61,11 +61,14 @@ export const account = (r: NativeAccount): Json => renderFields(ACCOUNT, r);
 
 /** A SANDBOX address as a PhysicalAddress. */
 export const postalAddress: Codec = outOnly((a) =>
-  isRecord(a) ? compact({ Line1: a.Line1, Line2: a.Line2, City: a.City, CountrySubDivisionCode: a.Region, PostalCode: a.PostalCode, Country: a.Country }) : undefined,
+  isRecord(a)
+    ? compact({ Line1: a.Line1, Line2: a.Line2, City: a.City, CountrySubDivisionCode: a.Region, PostalCode: a.PostalCode, Country: a.Country })
+    : undefined,
 );
 
 /** A contact's address of one kind as a PhysicalAddress. */
-const addressOf = (kind: NativeAddress['Kind']): Codec => outOnly((addresses) => postalAddress.out(recordsIn(addresses).find((a) => a.Kind === kind)));
+const addressOf = (kind: NativeAddress['Kind']): Codec =>
+  outOnly((addresses) => postalAddress.out(recordsIn(addresses).find((a) => a.Kind === kind)));
 
 /** What vendors and customers share. */
 const CONTACT: FieldTable<NativeContact> = {

@@ -7,7 +7,15 @@
 import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts';
 import { parseCents } from '../../money.ts';
 import type { LinkedTxn, NativeBill, NativeBillPayment, NativeCreditNote, NativeDeposit, NativeExpense, NativeInvoice } from '../../native.ts';
-import type { NativeJournalEntry, NativeLine, NativeMeta, NativePayment, NativeSalesReceipt, NativeTransfer, NativeVendorCredit } from '../../native.ts';
+import type {
+  NativeJournalEntry,
+  NativeLine,
+  NativeMeta,
+  NativePayment,
+  NativeSalesReceipt,
+  NativeTransfer,
+  NativeVendorCredit,
+} from '../../native.ts';
 import type { Body } from '../../writes/validate.ts';
 import { lookup, readFields, renderFields, type FieldTable } from '../field-table.ts';
 import { isRecord, recordsIn } from '../wire.ts';
@@ -283,7 +291,11 @@ export const journalEntry = transaction<NativeJournalEntry>(
         Description: line.Description,
         Amount: amount(debit ? line.Debit : line.Credit),
         DetailType: 'JournalEntryLineDetail',
-        JournalEntryLineDetail: compact({ PostingType: debit ? 'Debit' : 'Credit', AccountRef: ref(line.AccountId), TaxCodeRef: optRef(line.TaxCodeId) }),
+        JournalEntryLineDetail: compact({
+          PostingType: debit ? 'Debit' : 'Credit',
+          AccountRef: ref(line.AccountId),
+          TaxCodeRef: optRef(line.TaxCodeId),
+        }),
       });
     });
     const debits = r.Lines.reduce((sum, line) => sum + (line.Debit === undefined ? 0 : parseCents(line.Debit)), 0);
@@ -326,7 +338,8 @@ function txnBody<R>(table: FieldTable<R>, from: Json, create: boolean): Body {
 
 /** Amounts go to SANDBOX as decimal text, which it checks for at most two decimals. */
 const decimalText = (value: unknown): unknown => (typeof value === 'number' ? String(value) : value);
-const lineRef = (detail: Json, field: string, type: UnifiedObjectType): unknown => refTo(type).in?.(isRecord(detail[field]) ? detail[field].value : undefined);
+const lineRef = (detail: Json, field: string, type: UnifiedObjectType): unknown =>
+  refTo(type).in?.(isRecord(detail[field]) ? detail[field].value : undefined);
 
 /** An expense line: an account line's Amount is its price; an item line has Qty and UnitPrice. */
 function billLine(line: Json, department: unknown): Body {
