@@ -53,7 +53,7 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
 }
 
 /** A SANDBOX record in the platform's shape: every field of the table whose codec gives a value. */
-export function renderFields<R extends object>(table: FieldTable<R>, record: R): Record<string, unknown> {
+export function renderFields<R>(table: FieldTable<R>, record: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { path, field, codec } of fields(table)) {
     const value = codec.out(Reflect.get(record, field));

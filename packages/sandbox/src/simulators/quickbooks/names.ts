@@ -18,7 +18,7 @@ import type {
 import type { Body } from '../../writes/validate.ts';
 import { lookup, outOnly, readFields, renderFields, shown, type Codec, type FieldTable } from '../field-table.ts';
 import { isRecord, recordsIn } from '../wire.ts';
-import { activeWhen, compact, currencyCode, decimal, money, optRef, ref, refTo, type Json } from './shapes.ts';
+import { activeWhen, compact, currencyCode, decimal, money, optRef, ref, refTo, text, type Json } from './shapes.ts';
 
 /** QBO's AccountType is a display name. */
 const ACCOUNT_TYPES: Readonly<Record<AccountType, string>> = {
@@ -59,12 +59,17 @@ const ACCOUNT: FieldTable<NativeAccount> = {
 
 export const account = (r: NativeAccount): Json => renderFields(ACCOUNT, r);
 
+const ADDRESS: FieldTable<NativeAddress> = {
+  Line1: ['Line1', text],
+  Line2: ['Line2', text],
+  City: ['City', text],
+  CountrySubDivisionCode: ['Region', text],
+  PostalCode: ['PostalCode', text],
+  Country: ['Country', text],
+};
+
 /** A SANDBOX address as a PhysicalAddress. */
-export const postalAddress: Codec = outOnly((a) =>
-  isRecord(a)
-    ? compact({ Line1: a.Line1, Line2: a.Line2, City: a.City, CountrySubDivisionCode: a.Region, PostalCode: a.PostalCode, Country: a.Country })
-    : undefined,
-);
+export const postalAddress: Codec = outOnly((a) => (isRecord(a) ? renderFields(ADDRESS, a) : undefined));
 
 /** A contact's address of one kind as a PhysicalAddress. */
 const addressOf = (kind: NativeAddress['Kind']): Codec =>
@@ -105,19 +110,8 @@ function person(r: NativeContact): Json {
 export const vendor = (r: NativeContact): Json => ({ ...person(r), ...renderFields(VENDOR, r), Vendor1099: false });
 export const customer = (r: NativeContact): Json => ({ ...person(r), ...renderFields(CUSTOMER, r) });
 
-function address(kind: NativeAddress['Kind'], from: unknown): Body | undefined {
-  if (!isRecord(from)) return undefined;
-  const field = (name: string): string | undefined => (typeof from[name] === 'string' ? from[name] : undefined);
-  return {
-    Kind: kind,
-    Line1: field('Line1'),
-    Line2: field('Line2'),
-    City: field('City'),
-    Region: field('CountrySubDivisionCode'),
-    PostalCode: field('PostalCode'),
-    Country: field('Country'),
-  };
-}
+const address = (Kind: NativeAddress['Kind'], from: unknown): Body | undefined =>
+  isRecord(from) ? { Kind, ...readFields(ADDRESS, from) } : undefined;
 
 /** A vendor's or customer's write body: its table read backwards, then the person's name and the addresses. */
 function contactBody(table: FieldTable<NativeContact>, from: Json): Body {

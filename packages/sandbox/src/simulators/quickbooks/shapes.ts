@@ -49,7 +49,10 @@ export function amount(money: string | undefined): number {
   return money === undefined || money === '' ? 0 : parseCents(money) / 100;
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** Text both ways; anything else sent is ignored. */
+export const text: Codec = { out: textOf, in: textOf };
 
 /**
  * A reference's `value` to a record of `type`, both ways: a QBO id read back becomes the SANDBOX id; one that is no QBO
@@ -58,13 +61,13 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 export const refTo = (type: UnifiedObjectType): Codec => ({
   out: (id) => (typeof id === 'string' ? qboId(id) : undefined),
   in: (value) => {
-    const id = typeof value === 'number' ? String(value) : (text(value) ?? '');
+    const id = typeof value === 'number' ? String(value) : (textOf(value) ?? '');
     return id === '' ? undefined : (sandboxId(type, id) ?? id);
   },
 });
 
 /** An amount SANDBOX works out (a total, a balance) as a JSON number, none as 0: rendered only. */
-export const money: Codec = outOnly((value) => amount(text(value)));
+export const money: Codec = outOnly((value) => amount(textOf(value)));
 
 /** Decimal text (a rate, a percentage) as a JSON number when there is one: rendered only. */
 export const decimal: Codec = outOnly((value) => (typeof value === 'string' ? Number(value) : undefined));
@@ -76,7 +79,7 @@ export const activeWhen = (active: string, inactive = 'Archived'): Codec => ({
 });
 
 /** A currency code as a CurrencyRef's value (read back in upper case). */
-export const currencyCode: Codec = { out: text, in: (code) => text(code)?.toUpperCase() };
+export const currencyCode: Codec = { out: textOf, in: (code) => textOf(code)?.toUpperCase() };
 
 /** The company's offset: QBO writes times in the company's time zone (Pacific here, as Intuit's sample companies). */
 const OFFSET_MS = -7 * 3_600_000;

@@ -22,24 +22,21 @@ import { isRecord, recordsIn } from '../wire.ts';
 import { postalAddress } from './names.ts';
 import { amount, compact, currencyCode, LINKED_ENTITY, money, optRef, qboId, ref, refTo, type Json } from './shapes.ts';
 
-/** What a rendering needs beyond the record. */
-export interface TxnContext {
-  /** The company's home currency: other currencies carry an ExchangeRate. */
-  home: string;
-}
-
 type Txn = NativeMeta & { TxnDate: string; CurrencyCode: string; ExchangeRate?: string; Status?: string; Memo?: string };
 
 const HEADER: FieldTable<Txn> = { TxnDate: 'TxnDate', 'CurrencyRef.value': ['CurrencyCode', currencyCode], PrivateNote: 'Memo' };
+const DOCUMENT: FieldTable<Txn & { DocNumber: string; Total: string }> = { ...HEADER, DocNumber: 'DocNumber', TotalAmt: ['Total', money] };
 const account = refTo('account');
 const taxTotal = { 'TxnTaxDetail.TotalTax': ['TotalTax', money] } as const;
+const vendorRef = { 'VendorRef.value': ['VendorId', refTo('vendor')] } as const;
+const customerRef = { 'CustomerRef.value': ['CustomerId', refTo('customer')] } as const;
 
 /**
- * A transaction's renderer: its table, what code adds (lines, links, constants), QBO's ExchangeRate for a foreign
- * currency, and QBO's void when SANDBOX's status is `voidStatus`.
+ * A transaction's renderer: its table, what code adds (lines, links, constants), QBO's ExchangeRate when its
+ * currency is not the company's home currency, and QBO's void when SANDBOX's status is `voidStatus`.
  */
 function transaction<R extends Txn>(table: FieldTable<R>, extra: (r: R) => Json, voidStatus?: string) {
-  return (r: R, ctx: TxnContext): Json => {
+  return (r: R, ctx: { home: string }): Json => {
     const foreign = r.CurrencyCode !== ctx.home && r.ExchangeRate !== undefined;
     const record = compact({ ...renderFields(table, r), ExchangeRate: foreign ? Number(r.ExchangeRate) : undefined, ...extra(r) });
     return voidStatus !== undefined && r.Status === voidStatus ? voided(record, r.Memo) : record;
@@ -124,13 +121,11 @@ function allocationLines(links: readonly LinkedTxn[]): Json[] {
 }
 
 const BILL: FieldTable<NativeBill> = {
-  ...HEADER,
-  DocNumber: 'DocNumber',
-  'VendorRef.value': ['VendorId', refTo('vendor')],
+  ...DOCUMENT,
+  ...vendorRef,
   'APAccountRef.value': ['APAccountId', account],
   'SalesTermRef.value': ['TermId', refTo('payment_term')],
   DueDate: 'DueDate',
-  TotalAmt: ['Total', money],
   Balance: ['AmountDue', money],
   ...taxTotal,
 };
@@ -142,20 +137,13 @@ export const bill = transaction<NativeBill>(
 );
 
 export const vendorCredit = transaction<NativeVendorCredit>(
-  {
-    ...HEADER,
-    DocNumber: 'DocNumber',
-    'VendorRef.value': ['VendorId', refTo('vendor')],
-    'APAccountRef.value': ['APAccountId', account],
-    TotalAmt: ['Total', money],
-    Balance: ['Remaining', money],
-  },
+  { ...DOCUMENT, ...vendorRef, 'APAccountRef.value': ['APAccountId', account], Balance: ['Remaining', money] },
   (r) => ({ DepartmentRef: departmentOf(r.Lines), Line: r.Lines.map(expenseLine) }),
   'Void',
 );
 
 export const billPayment = transaction<NativeBillPayment>(
-  { ...HEADER, 'VendorRef.value': ['VendorId', refTo('vendor')], TotalAmt: ['Amount', money] },
+  { ...HEADER, ...vendorRef, TotalAmt: ['Amount', money] },
   (r) => ({
     DocNumber: r.DocNumber ?? r.Reference,
     PayType: 'Check',
@@ -167,13 +155,11 @@ export const billPayment = transaction<NativeBillPayment>(
 
 export const invoice = transaction<NativeInvoice>(
   {
-    ...HEADER,
-    DocNumber: 'DocNumber',
-    'CustomerRef.value': ['CustomerId', refTo('customer')],
+    ...DOCUMENT,
+    ...customerRef,
     'ARAccountRef.value': ['ARAccountId', account],
     'SalesTermRef.value': ['TermId', refTo('payment_term')],
     DueDate: 'DueDate',
-    TotalAmt: ['Total', money],
     Balance: ['AmountDue', money],
     ...taxTotal,
   },
@@ -190,11 +176,9 @@ export const invoice = transaction<NativeInvoice>(
 
 export const creditMemo = transaction<NativeCreditNote>(
   {
-    ...HEADER,
-    DocNumber: 'DocNumber',
-    'CustomerRef.value': ['CustomerId', refTo('customer')],
+    ...DOCUMENT,
+    ...customerRef,
     'ARAccountRef.value': ['ARAccountId', account],
-    TotalAmt: ['Total', money],
     Balance: ['Remaining', money],
     RemainingCredit: ['Remaining', money],
     ...taxTotal,
@@ -206,7 +190,7 @@ export const creditMemo = transaction<NativeCreditNote>(
 export const payment = transaction<NativePayment>(
   {
     ...HEADER,
-    'CustomerRef.value': ['CustomerId', refTo('customer')],
+    ...customerRef,
     'DepositToAccountRef.value': ['DepositToAccountId', account],
     PaymentRefNum: 'Reference',
     TotalAmt: ['Amount', money],
@@ -224,7 +208,7 @@ export const salesReceipt = transaction<NativeSalesReceipt>(
     TxnDate: 'TxnDate',
     'CurrencyRef.value': ['CurrencyCode', currencyCode],
     DocNumber: 'DocNumber',
-    'CustomerRef.value': ['CustomerId', refTo('customer')],
+    ...customerRef,
     'DepositToAccountRef.value': ['DepositToAccountId', account],
     PaymentRefNum: 'Reference',
     'CustomerMemo.value': 'Memo',
