@@ -5,6 +5,7 @@
  */
 import type { NativeOf, NativeType } from '../../native.ts';
 import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
+import { valueAt } from '../lists.ts';
 import { companyCurrencies, exchangeRate } from './company.ts';
 import { fault, queryError, required } from './faults.ts';
 import { attachable } from './files.ts';
@@ -120,12 +121,8 @@ export async function answerQuery(books: SimulatorBooks, text: string, ctx: Rend
 const LOOKBACK_MS = 30 * 24 * 60 * 60_000;
 const MAX_OBJECTS = 1000;
 
-function updatedAt(record: Json): number {
-  const meta = record.MetaData;
-  return typeof meta === 'object' && meta !== null && 'LastUpdatedTime' in meta && typeof meta.LastUpdatedTime === 'string'
-    ? Date.parse(meta.LastUpdatedTime)
-    : 0;
-}
+/** When a record last changed; never, for one without the time (NaN compares with nothing). */
+const updatedAt = (record: Json): number => Date.parse(String(valueAt(record, ['MetaData', 'LastUpdatedTime'])));
 
 /**
  * GET cdc?entities=A,B&changedSince=…: what changed since then, per entity, with deleted records as tombstones

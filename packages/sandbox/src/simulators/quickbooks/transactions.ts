@@ -4,11 +4,17 @@
  * tax (TxnTaxDetail and the expense line's TaxAmount hold the tax); TotalAmt includes it. Bills and journal entries
  * are written too: their tables are read backwards, their lines by code (writes.ts).
  */
-import type { UnifiedObjectType } from '../../../../../src/model/object-types.ts';
 import { parseCents } from '../../money.ts';
-import type { LinkedTxn, NativeBill, NativeBillPayment, NativeCreditNote, NativeDeposit, NativeExpense, NativeInvoice } from '../../native.ts';
 import type {
+  LinkedTxn,
+  NativeBill,
+  NativeBillPayment,
+  NativeCreditNote,
+  NativeDeposit,
+  NativeExpense,
+  NativeInvoice,
   NativeJournalEntry,
+  NativeJournalLine,
   NativeLine,
   NativeMeta,
   NativePayment,
@@ -18,6 +24,7 @@ import type {
 } from '../../native.ts';
 import type { Body } from '../../writes/validate.ts';
 import { lookup, readFields, renderFields, type FieldTable } from '../field-table.ts';
+import { valueAt } from '../lists.ts';
 import { isRecord, recordsIn } from '../wire.ts';
 import { postalAddress } from './names.ts';
 import { amount, compact, currencyCode, LINKED_ENTITY, money, optRef, qboId, ref, refTo, type Json } from './shapes.ts';
@@ -62,21 +69,34 @@ function departmentOf(lines: readonly { DepartmentId?: string }[]): { value: str
   return optRef(lines.find((l) => l.DepartmentId !== undefined)?.DepartmentId);
 }
 
+/** An expense line's references, under its detail: account lines' (rendered, and written) and item lines' (written). */
+const expenseDetail = (detail: string): FieldTable<NativeLine> => ({
+  [`${detail}.AccountRef.value`]: ['AccountId', account],
+  [`${detail}.ClassRef.value`]: ['ClassId', refTo('class')],
+  [`${detail}.CustomerRef.value`]: ['CustomerId', refTo('customer')],
+  [`${detail}.TaxCodeRef.value`]: ['TaxCodeId', refTo('tax_rate')],
+});
+const ACCOUNT_LINE: FieldTable<NativeLine> = {
+  Description: 'Description',
+  ...expenseDetail('AccountBasedExpenseLineDetail'),
+  'AccountBasedExpenseLineDetail.TaxAmount': ['Tax', money],
+};
+const ITEM_LINE: FieldTable<NativeLine> = {
+  Description: 'Description',
+  'ItemBasedExpenseLineDetail.ItemRef.value': ['ItemId', refTo('item')],
+  ...expenseDetail('ItemBasedExpenseLineDetail'),
+};
+
 function expenseLine(line: NativeLine, n: number): Json {
+  const fields = renderFields(ACCOUNT_LINE, line);
+  const detail = { ...(isRecord(fields.AccountBasedExpenseLineDetail) ? fields.AccountBasedExpenseLineDetail : {}), BillableStatus: 'NotBillable' };
   return {
     Id: String(n + 1),
     LineNum: n + 1,
-    Description: line.Description,
+    ...fields,
     Amount: net(line),
     DetailType: 'AccountBasedExpenseLineDetail',
-    AccountBasedExpenseLineDetail: compact({
-      AccountRef: ref(line.AccountId),
-      ClassRef: optRef(line.ClassId),
-      CustomerRef: optRef(line.CustomerId),
-      TaxCodeRef: optRef(line.TaxCodeId),
-      TaxAmount: amount(line.Tax),
-      BillableStatus: 'NotBillable',
-    }),
+    AccountBasedExpenseLineDetail: detail,
   };
 }
 
@@ -264,23 +284,26 @@ export const transfer = transaction<NativeTransfer>(
 );
 
 const JOURNAL_ENTRY: FieldTable<NativeJournalEntry> = { ...HEADER, DocNumber: 'DocNumber' };
+const JOURNAL_LINE: FieldTable<NativeJournalLine> = {
+  Description: 'Description',
+  'JournalEntryLineDetail.AccountRef.value': ['AccountId', account],
+  'JournalEntryLineDetail.TaxCodeRef.value': ['TaxCodeId', refTo('tax_rate')],
+};
 
 export const journalEntry = transaction<NativeJournalEntry>(
   JOURNAL_ENTRY,
   (r) => {
     const lines = r.Lines.map((line, n) => {
       const debit = line.Debit !== undefined && parseCents(line.Debit) !== 0;
-      return compact({
+      const { JournalEntryLineDetail: refs, ...fields } = renderFields(JOURNAL_LINE, line);
+      const detail = { PostingType: debit ? 'Debit' : 'Credit', ...(isRecord(refs) ? refs : {}) };
+      return {
         Id: String(n),
-        Description: line.Description,
+        ...fields,
         Amount: amount(debit ? line.Debit : line.Credit),
         DetailType: 'JournalEntryLineDetail',
-        JournalEntryLineDetail: compact({
-          PostingType: debit ? 'Debit' : 'Credit',
-          AccountRef: ref(line.AccountId),
-          TaxCodeRef: optRef(line.TaxCodeId),
-        }),
-      });
+        JournalEntryLineDetail: detail,
+      };
     });
     const debits = r.Lines.reduce((sum, line) => sum + (line.Debit === undefined ? 0 : parseCents(line.Debit)), 0);
     return { Adjustment: false, TotalAmt: debits / 100, Line: lines };
@@ -322,22 +345,15 @@ function txnBody<R>(table: FieldTable<R>, from: Json, create: boolean): Body {
 
 /** Amounts go to SANDBOX as decimal text, which it checks for at most two decimals. */
 const decimalText = (value: unknown): unknown => (typeof value === 'number' ? String(value) : value);
-const lineRef = (detail: Json, field: string, type: UnifiedObjectType): unknown =>
-  refTo(type).in?.(isRecord(detail[field]) ? detail[field].value : undefined);
 
-/** An expense line: an account line's Amount is its price; an item line has Qty and UnitPrice. */
+/** An expense line: an account line's Amount is its price; an item line has Qty and UnitPrice (account details win). */
 function billLine(line: Json, department: unknown): Body {
   const item = isRecord(line.ItemBasedExpenseLineDetail) ? line.ItemBasedExpenseLineDetail : undefined;
-  const detail = (isRecord(line.AccountBasedExpenseLineDetail) ? line.AccountBasedExpenseLineDetail : item) ?? {};
   return compact({
-    Description: Object.hasOwn(line, 'Description') ? line.Description : undefined,
-    ItemId: item === undefined ? undefined : lineRef(item, 'ItemRef', 'item'),
+    ...readFields(ITEM_LINE, line),
+    ...readFields(ACCOUNT_LINE, line),
     Qty: typeof item?.Qty === 'number' ? item.Qty : 1,
     UnitPrice: decimalText(item?.UnitPrice ?? line.Amount),
-    AccountId: lineRef(detail, 'AccountRef', 'account'),
-    ClassId: lineRef(detail, 'ClassRef', 'class'),
-    CustomerId: lineRef(detail, 'CustomerRef', 'customer'),
-    TaxCodeId: lineRef(detail, 'TaxCodeRef', 'tax_rate'),
     DepartmentId: department,
   });
 }
@@ -353,13 +369,8 @@ export function journalEntryBody(from: Json, create: boolean): Body {
   const out = txnBody(JOURNAL_ENTRY, from, create);
   if (Array.isArray(from.Line)) {
     out.Lines = recordsIn(from.Line).map((line) => {
-      const detail = isRecord(line.JournalEntryLineDetail) ? line.JournalEntryLineDetail : {};
-      return compact({
-        [detail.PostingType === 'Credit' ? 'Credit' : 'Debit']: decimalText(line.Amount),
-        AccountId: lineRef(detail, 'AccountRef', 'account'),
-        TaxCodeId: lineRef(detail, 'TaxCodeRef', 'tax_rate'),
-        Description: Object.hasOwn(line, 'Description') ? line.Description : undefined,
-      });
+      const credit = valueAt(line, ['JournalEntryLineDetail', 'PostingType']) === 'Credit';
+      return compact({ [credit ? 'Credit' : 'Debit']: decimalText(line.Amount), ...readFields(JOURNAL_LINE, line) });
     });
   }
   return out;
