@@ -29,10 +29,13 @@ export function lookup(names: Readonly<Record<string, string>>): Codec {
   return { out: (value) => find(value, 0), in: (value) => find(value, 1) };
 }
 
-/** Platform path → the SANDBOX field, as it is (`same`) or through a codec. */
-export type FieldTable<R> = Readonly<Record<string, (keyof R & string) | readonly [keyof R & string, Codec]>>;
+/** A field the platform always has the same value in, whatever the record (rendered only). */
+export const fixed = (value: unknown): readonly [null, Codec] => [null, { out: () => value }];
 
-function* fields<R>(table: FieldTable<R>): Generator<{ path: string[]; field: string; codec: Codec }> {
+/** Platform path → the SANDBOX field, as it is (`same`) or through a codec; or a `fixed` value. */
+export type FieldTable<R> = Readonly<Record<string, (keyof R & string) | readonly [keyof R & string, Codec] | readonly [null, Codec]>>;
+
+function* fields<R>(table: FieldTable<R>): Generator<{ path: string[]; field: string | null; codec: Codec }> {
   for (const [path, spec] of Object.entries(table)) {
     const [field, codec] = typeof spec === 'string' ? [spec, same] : spec;
     yield { path: path.split('.'), field, codec };
@@ -56,7 +59,7 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
 export function renderFields<R>(table: FieldTable<R>, record: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { path, field, codec } of fields(table)) {
-    const value = codec.out(Reflect.get(record, field));
+    const value = codec.out(field === null ? undefined : Reflect.get(record, field));
     if (value !== undefined) setAt(out, path, value);
   }
   return out;
@@ -71,7 +74,7 @@ export function readFields<R>(table: FieldTable<R>, body: Record<string, unknown
   for (const { path, field, codec } of fields(table)) {
     const leaf = path.at(-1) ?? '';
     const parent = valueAt(body, path.slice(0, -1));
-    if (codec.in === undefined || !isRecord(parent) || (path.length === 1 && !Object.hasOwn(parent, leaf))) continue;
+    if (field === null || codec.in === undefined || !isRecord(parent) || (path.length === 1 && !Object.hasOwn(parent, leaf))) continue;
     const value = codec.in(parent[leaf]);
     if (value !== undefined) out[field] = value;
   }

@@ -16,7 +16,7 @@ import type {
   NativeTerm,
 } from '../../native.ts';
 import type { Body } from '../../writes/validate.ts';
-import { lookup, outOnly, readFields, renderFields, shown, type Codec, type FieldTable } from '../field-table.ts';
+import { fixed, lookup, outOnly, readFields, renderFields, shown, type Codec, type FieldTable } from '../field-table.ts';
 import { isRecord, recordsIn } from '../wire.ts';
 import { activeWhen, compact, currencyCode, decimal, money, optRef, ref, refTo, text, type Json } from './shapes.ts';
 
@@ -139,9 +139,10 @@ const ITEM: FieldTable<NativeItem> = {
   PurchaseCost: ['PurchaseCost', money],
   'IncomeAccountRef.value': ['IncomeAccountId', refTo('account')],
   'ExpenseAccountRef.value': ['ExpenseAccountId', refTo('account')],
+  TrackQtyOnHand: fixed(false),
 };
 
-export const item = (r: NativeItem): Json => ({ ...renderFields(ITEM, r), TrackQtyOnHand: false });
+export const item = (r: NativeItem): Json => renderFields(ITEM, r);
 
 const TERM: FieldTable<NativeTerm> = {
   Name: 'Name',
@@ -149,9 +150,10 @@ const TERM: FieldTable<NativeTerm> = {
   DueDays: 'DueDays',
   DiscountDays: 'DiscountDays',
   DiscountPercent: ['DiscountPct', decimal],
+  Type: fixed('STANDARD'),
 };
 
-export const term = (r: NativeTerm): Json => ({ ...renderFields(TERM, r), Type: 'STANDARD' });
+export const term = (r: NativeTerm): Json => renderFields(TERM, r);
 
 /** Class and Department: a name list with sub-entries. */
 export const trackingCategory = (kind: 'Class' | 'Department', r: NativeDepartment): Json =>

@@ -23,7 +23,7 @@ import type {
   NativeVendorCredit,
 } from '../../native.ts';
 import type { Body } from '../../writes/validate.ts';
-import { lookup, readFields, renderFields, type FieldTable } from '../field-table.ts';
+import { fixed, lookup, outOnly, readFields, renderFields, type FieldTable } from '../field-table.ts';
 import { valueAt } from '../lists.ts';
 import { isRecord, recordsIn } from '../wire.ts';
 import { postalAddress } from './names.ts';
@@ -78,47 +78,38 @@ const expenseDetail = (detail: string): FieldTable<NativeLine> => ({
 });
 const ACCOUNT_LINE: FieldTable<NativeLine> = {
   Description: 'Description',
+  DetailType: fixed('AccountBasedExpenseLineDetail'),
   ...expenseDetail('AccountBasedExpenseLineDetail'),
   'AccountBasedExpenseLineDetail.TaxAmount': ['Tax', money],
+  'AccountBasedExpenseLineDetail.BillableStatus': fixed('NotBillable'),
 };
 const ITEM_LINE: FieldTable<NativeLine> = {
   Description: 'Description',
   'ItemBasedExpenseLineDetail.ItemRef.value': ['ItemId', refTo('item')],
   ...expenseDetail('ItemBasedExpenseLineDetail'),
 };
+const SALES_LINE: FieldTable<NativeLine> = {
+  Description: 'Description',
+  DetailType: fixed('SalesItemLineDetail'),
+  'SalesItemLineDetail.ItemRef.value': ['ItemId', refTo('item')],
+  'SalesItemLineDetail.ItemAccountRef.value': ['AccountId', account],
+  'SalesItemLineDetail.ClassRef.value': ['ClassId', refTo('class')],
+  'SalesItemLineDetail.Qty': 'Qty',
+  'SalesItemLineDetail.UnitPrice': ['UnitPrice', money],
+  'SalesItemLineDetail.DiscountAmt': ['Discount', outOnly((discount) => (money.out(discount) === 0 ? undefined : money.out(discount)))],
+  'SalesItemLineDetail.TaxCodeRef.value': ['TaxCodeId', refTo('tax_rate')],
+};
 
-function expenseLine(line: NativeLine, n: number): Json {
-  const fields = renderFields(ACCOUNT_LINE, line);
-  const detail = { ...(isRecord(fields.AccountBasedExpenseLineDetail) ? fields.AccountBasedExpenseLineDetail : {}), BillableStatus: 'NotBillable' };
-  return {
-    Id: String(n + 1),
-    LineNum: n + 1,
-    ...fields,
-    Amount: net(line),
-    DetailType: 'AccountBasedExpenseLineDetail',
-    AccountBasedExpenseLineDetail: detail,
-  };
-}
+const expenseLine = (line: NativeLine, n: number): Json => ({
+  Id: String(n + 1),
+  LineNum: n + 1,
+  Amount: net(line),
+  ...renderFields(ACCOUNT_LINE, line),
+});
 
+/** Sales lines, then QBO's subtotal line. */
 function salesLines(lines: readonly NativeLine[]): Json[] {
-  const items = lines.map((line, n) =>
-    compact({
-      Id: String(n + 1),
-      LineNum: n + 1,
-      Description: line.Description,
-      Amount: net(line),
-      DetailType: 'SalesItemLineDetail',
-      SalesItemLineDetail: compact({
-        ItemRef: optRef(line.ItemId),
-        ItemAccountRef: ref(line.AccountId),
-        ClassRef: optRef(line.ClassId),
-        Qty: line.Qty,
-        UnitPrice: amount(line.UnitPrice),
-        DiscountAmt: parseCents(line.Discount) === 0 ? undefined : amount(line.Discount),
-        TaxCodeRef: optRef(line.TaxCodeId),
-      }),
-    }),
-  );
+  const items = lines.map((line, n) => ({ Id: String(n + 1), LineNum: n + 1, Amount: net(line), ...renderFields(SALES_LINE, line) }));
   const subTotal = lines.reduce((sum, line) => sum + Math.round(net(line) * 100), 0) / 100;
   return [...items, { Amount: subTotal, DetailType: 'SubTotalLineDetail', SubTotalLineDetail: {} }];
 }
@@ -163,13 +154,15 @@ export const vendorCredit = transaction<NativeVendorCredit>(
 );
 
 export const billPayment = transaction<NativeBillPayment>(
-  { ...HEADER, ...vendorRef, TotalAmt: ['Amount', money] },
-  (r) => ({
-    DocNumber: r.DocNumber ?? r.Reference,
-    PayType: 'Check',
-    CheckPayment: { BankAccountRef: ref(r.BankAccountId), PrintStatus: 'NotSet' },
-    Line: allocationLines(r.LinkedTxns),
-  }),
+  {
+    ...HEADER,
+    ...vendorRef,
+    TotalAmt: ['Amount', money],
+    PayType: fixed('Check'),
+    'CheckPayment.BankAccountRef.value': ['BankAccountId', account],
+    'CheckPayment.PrintStatus': fixed('NotSet'),
+  },
+  (r) => ({ DocNumber: r.DocNumber ?? r.Reference, Line: allocationLines(r.LinkedTxns) }),
   'Voided',
 );
 
