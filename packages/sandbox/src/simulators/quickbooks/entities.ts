@@ -4,12 +4,13 @@
  * over them, a query's page and ChangeDataCapture.
  */
 import type { NativeOf, NativeType } from '../../native.ts';
+import type { Body } from '../../writes/validate.ts';
 import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
 import { valueAt } from '../lists.ts';
 import { companyCurrencies, exchangeRate } from './company.ts';
 import { fault, queryError, required } from './faults.ts';
 import { attachable } from './files.ts';
-import { account, customer, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor } from './names.ts';
+import { account, customer, customerBody, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor, vendorBody } from './names.ts';
 import { parseQuery, QueryError, runQuery } from './query.ts';
 import { entityMeta, ok, qboId, qboTime, sandboxId, type Json } from './shapes.ts';
 import * as txn from './transactions.ts';
@@ -28,7 +29,14 @@ export interface QboEntity {
   cdc: boolean;
   all(books: SimulatorBooks, ctx: RenderContext): Promise<Json[]>;
   get(books: SimulatorBooks, id: string, ctx: RenderContext): Promise<Json | null>;
+  /** How a POSTed record becomes a SANDBOX write body; name lists (customers, vendors) are made inactive, never deleted. */
+  written?: { body(from: Json, create: boolean): Body; deletable: boolean };
 }
+
+/** An entity the simulator writes. */
+export type WritableEntity = QboEntity & { type: NativeType; written: NonNullable<QboEntity['written']> };
+
+export const isWritable = (entity: QboEntity): entity is WritableEntity => entity.type !== null && entity.written !== undefined;
 
 /** An entity rendering each record of one collection on its own, with QBO's bookkeeping fields. */
 function collection<T extends NativeType>(name: string, type: T, render: (record: NativeOf[T], ctx: RenderContext) => Json): QboEntity {
@@ -59,8 +67,8 @@ function listed(name: string, type: NativeType | null, all: QboEntity['all']): Q
 
 export const ENTITIES: readonly QboEntity[] = [
   collection('Account', 'account', account),
-  collection('Vendor', 'vendor', vendor),
-  collection('Customer', 'customer', customer),
+  { ...collection('Vendor', 'vendor', vendor), written: { body: vendorBody, deletable: false } },
+  { ...collection('Customer', 'customer', customer), written: { body: customerBody, deletable: false } },
   collection('Item', 'item', item),
   collection('Term', 'payment_term', term),
   collection('Class', 'class', (r) => trackingCategory('Class', r)),
@@ -77,7 +85,7 @@ export const ENTITIES: readonly QboEntity[] = [
       return (await books.all('tax_agency')).map((r) => ({ ...taxAgency(r, codes), ...entityMeta(r) }));
     },
   },
-  collection('Bill', 'bill', txn.bill),
+  { ...collection('Bill', 'bill', txn.bill), written: { body: txn.billBody, deletable: true } },
   collection('VendorCredit', 'bill_credit_memo', txn.vendorCredit),
   collection('BillPayment', 'bill_payment', txn.billPayment),
   collection('Invoice', 'invoice', txn.invoice),
@@ -86,7 +94,7 @@ export const ENTITIES: readonly QboEntity[] = [
   collection('SalesReceipt', 'sales_receipt', txn.salesReceipt),
   collection('Deposit', 'bank_deposit', txn.deposit),
   collection('Transfer', 'bank_transfer', txn.transfer),
-  collection('JournalEntry', 'journal_entry', txn.journalEntry),
+  { ...collection('JournalEntry', 'journal_entry', txn.journalEntry), written: { body: txn.journalEntryBody, deletable: true } },
   collection('Purchase', 'expense', txn.purchase),
   collection('Attachable', 'attachment', (r, ctx) => attachable(r, ctx.realmId)),
   listed('CompanyCurrency', 'currency', async (books, ctx) => companyCurrencies(await books.all('currency'), ctx.home)),
