@@ -2,7 +2,7 @@
  * Transactions in QBO's shapes. QBO has no status field: a voided transaction has its amounts zeroed, its lines
  * cleared and "Voided" in front of its PrivateNote, and documents carry their open Balance. Line Amounts are before
  * tax (TxnTaxDetail and the expense line's TaxAmount hold the tax); TotalAmt includes it. Bills and journal entries
- * are written too: their tables are read backwards, their lines by code (writes.ts).
+ * are written too: their tables, and their lines' tables, are read backwards (writes.ts applies the bodies).
  */
 import { parseCents } from '../../money.ts';
 import type {
@@ -175,15 +175,11 @@ export const invoice = transaction<NativeInvoice>(
     DueDate: 'DueDate',
     Balance: ['AmountDue', money],
     ...taxTotal,
+    ApplyTaxAfterDiscount: fixed(false),
+    PrintStatus: fixed('NotSet'),
+    EmailStatus: fixed('NotSet'),
   },
-  (r) => ({
-    DepartmentRef: departmentOf(r.Lines),
-    LinkedTxn: linked(r.LinkedTxns),
-    ApplyTaxAfterDiscount: false,
-    PrintStatus: 'NotSet',
-    EmailStatus: 'NotSet',
-    Line: salesLines(r.Lines),
-  }),
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), LinkedTxn: linked(r.LinkedTxns), Line: salesLines(r.Lines) }),
   'Void',
 );
 
@@ -207,10 +203,11 @@ export const payment = transaction<NativePayment>(
     'DepositToAccountRef.value': ['DepositToAccountId', account],
     PaymentRefNum: 'Reference',
     TotalAmt: ['Amount', money],
+    ProcessPayment: fixed(false),
   },
   (r) => {
     const applied = r.LinkedTxns.reduce((sum, l) => sum + parseCents(l.Amount), 0);
-    return { UnappliedAmt: Math.max(0, parseCents(r.Amount) - applied) / 100, ProcessPayment: false, Line: allocationLines(r.LinkedTxns) };
+    return { UnappliedAmt: Math.max(0, parseCents(r.Amount) - applied) / 100, Line: allocationLines(r.LinkedTxns) };
   },
   'Voided',
 );
@@ -229,9 +226,10 @@ export const salesReceipt = transaction<NativeSalesReceipt>(
     'BillEmail.Address': 'BillEmail',
     BillAddr: ['BillAddress', postalAddress],
     TotalAmt: ['Total', money],
+    Balance: fixed(0),
     ...taxTotal,
   },
-  (r) => ({ Balance: 0, Line: salesLines(r.Lines) }),
+  (r) => ({ Line: salesLines(r.Lines) }),
 );
 
 export const deposit = transaction<NativeDeposit>(
@@ -276,7 +274,7 @@ export const transfer = transaction<NativeTransfer>(
   () => ({}),
 );
 
-const JOURNAL_ENTRY: FieldTable<NativeJournalEntry> = { ...HEADER, DocNumber: 'DocNumber' };
+const JOURNAL_ENTRY: FieldTable<NativeJournalEntry> = { ...HEADER, DocNumber: 'DocNumber', Adjustment: fixed(false) };
 const JOURNAL_LINE: FieldTable<NativeJournalLine> = {
   Description: 'Description',
   'JournalEntryLineDetail.AccountRef.value': ['AccountId', account],
@@ -299,7 +297,7 @@ export const journalEntry = transaction<NativeJournalEntry>(
       };
     });
     const debits = r.Lines.reduce((sum, line) => sum + (line.Debit === undefined ? 0 : parseCents(line.Debit)), 0);
-    return { Adjustment: false, TotalAmt: debits / 100, Line: lines };
+    return { TotalAmt: debits / 100, Line: lines };
   },
   'Voided',
 );
