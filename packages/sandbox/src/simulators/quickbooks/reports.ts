@@ -2,12 +2,12 @@
  * GET reports/BalanceSheet, reports/ProfitAndLoss and reports/CashFlow from SANDBOX's monthly statements. QBO answers
  * one table: a row per account (sections for groups, a Summary with their total), a Money column per month of
  * start_date..end_date (summarize_column_by=Month) and a Total column. Each report is a layout of sections (a SANDBOX
- * statement tree, merged month by month: ../statement-columns.ts) and total-only rows, in QBO's order.
+ * statement tree, merged month by month: ../statement-trees.ts) and total-only rows, in QBO's order.
  */
 import { formatCents, parseCents } from '../../money.ts';
 import type { NativeOf, NativeReportRow } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
-import { alignTrees, periods, type AlignedRow, type Period } from '../statement-columns.ts';
+import { alignTrees, periods, type AlignedRow, type Period } from '../statement-trees.ts';
 import { qboId, type Json } from './shapes.ts';
 
 export { periods };

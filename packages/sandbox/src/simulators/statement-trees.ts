@@ -1,7 +1,8 @@
 /**
- * SANDBOX's monthly statements as the columns of a report over several months: the months of a date range, and the
- * statement trees of those months merged row by row (by account, or by name for rows of no account), each row with
- * its amount in every column. A month with no statement, or a row a month lacks, has no amount in that column.
+ * SANDBOX's monthly statements as the columns of a report over several months, for platforms whose reports keep the
+ * statement's tree (QuickBooks' sections within sections): the months of a date range, and the statement trees of
+ * those months merged level by level (by account, or by name for rows of no account), each row with its amount in
+ * every column. A month with no statement, or a row a month lacks, has no amount in that column.
  */
 import type { NativeReportRow } from '../native.ts';
 
