@@ -35,9 +35,9 @@ export function realmIdOf(accountKey: string): string {
   return `9${digits}`;
 }
 
-/** A ReferenceType: `{ value }` (the name, which QBO adds, is left out where the record does not hold it). */
-export function ref(id: string, name?: string): { value: string; name?: string } {
-  return name === undefined ? { value: qboId(id) } : { value: qboId(id), name };
+/** A ReferenceType: `{ value }` (the name, which QBO adds, is left out: the record does not hold it). */
+export function ref(id: string): { value: string } {
+  return { value: qboId(id) };
 }
 
 export function optRef(id: string | undefined): { value: string } | undefined {
