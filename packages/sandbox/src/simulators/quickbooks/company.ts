@@ -1,13 +1,13 @@
 /** The company: CompanyInfo, Preferences (its home currency and whether it is multicurrency), CompanyCurrency, ExchangeRate. */
 import type { NativeCompany, NativeCurrency, NativeExchangeRate } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
-import { physicalAddress } from './names.ts';
+import { postalAddress } from './names.ts';
 import { compact, entityMeta, qboTime, type Json } from './shapes.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 export function companyInfo(r: NativeCompany | undefined, books: SimulatorBooks): Json {
-  const address = physicalAddress(r?.Address);
+  const address = postalAddress.out(r?.Address);
   return compact({
     CompanyName: r?.TradingName ?? books.company.name,
     LegalName: r?.LegalName ?? books.company.name,

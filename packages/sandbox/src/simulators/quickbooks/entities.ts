@@ -1,14 +1,18 @@
 /**
  * The QBO entities the simulator serves, each over one SANDBOX collection: its records in QBO's shape, one by QBO id,
- * and whether ChangeDataCapture covers it (Intuit leaves TaxRate, TaxAgency and TaxCode out).
+ * and whether ChangeDataCapture covers it (Intuit leaves TaxRate, TaxAgency and TaxCode out); and the two list reads
+ * over them, a query's page and ChangeDataCapture.
  */
 import type { NativeOf, NativeType } from '../../native.ts';
-import type { SimulatorBooks } from '../kit.ts';
-import { attachable, purchase } from './attachables.ts';
+import type { Body } from '../../writes/validate.ts';
+import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
+import { valueAt } from '../lists.ts';
 import { companyCurrencies, exchangeRate } from './company.ts';
-import { sandboxId } from './ids.ts';
-import { account, customer, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor } from './names.ts';
-import type { Json } from './shapes.ts';
+import { fault, queryError, required } from './faults.ts';
+import { attachable } from './files.ts';
+import { account, customer, customerBody, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor, vendorBody } from './names.ts';
+import { parseQuery, QueryError, runQuery } from './query.ts';
+import { entityMeta, ok, qboId, qboTime, sandboxId, type Json } from './shapes.ts';
 import * as txn from './transactions.ts';
 
 export interface RenderContext {
@@ -25,19 +29,27 @@ export interface QboEntity {
   cdc: boolean;
   all(books: SimulatorBooks, ctx: RenderContext): Promise<Json[]>;
   get(books: SimulatorBooks, id: string, ctx: RenderContext): Promise<Json | null>;
+  /** How a POSTed record becomes a SANDBOX write body; name lists (customers, vendors) are made inactive, never deleted. */
+  written?: { body(from: Json, create: boolean): Body; deletable: boolean };
 }
 
-/** An entity rendering each record of one collection on its own. */
+/** An entity the simulator writes. */
+export type WritableEntity = QboEntity & { type: NativeType; written: NonNullable<QboEntity['written']> };
+
+export const isWritable = (entity: QboEntity): entity is WritableEntity => entity.type !== null && entity.written !== undefined;
+
+/** An entity rendering each record of one collection on its own, with QBO's bookkeeping fields. */
 function collection<T extends NativeType>(name: string, type: T, render: (record: NativeOf[T], ctx: RenderContext) => Json): QboEntity {
+  const rendered = (record: NativeOf[T], ctx: RenderContext): Json => ({ ...render(record, ctx), ...entityMeta(record) });
   return {
     name,
     type,
     cdc: true,
-    all: async (books, ctx) => (await books.all(type)).map((r) => render(r, ctx)),
+    all: async (books, ctx) => (await books.all(type)).map((r) => rendered(r, ctx)),
     async get(books, id, ctx) {
       const found = sandboxId(type, id);
       const record = found === null ? null : await books.get(type, found);
-      return record === null ? null : render(record, ctx);
+      return record === null ? null : rendered(record, ctx);
     },
   };
 }
@@ -55,8 +67,8 @@ function listed(name: string, type: NativeType | null, all: QboEntity['all']): Q
 
 export const ENTITIES: readonly QboEntity[] = [
   collection('Account', 'account', account),
-  collection('Vendor', 'vendor', vendor),
-  collection('Customer', 'customer', customer),
+  { ...collection('Vendor', 'vendor', vendor), written: { body: vendorBody, deletable: false } },
+  { ...collection('Customer', 'customer', customer), written: { body: customerBody, deletable: false } },
   collection('Item', 'item', item),
   collection('Term', 'payment_term', term),
   collection('Class', 'class', (r) => trackingCategory('Class', r)),
@@ -70,10 +82,10 @@ export const ENTITIES: readonly QboEntity[] = [
     // Whether an agency taxes sales or purchases is told by the tax codes' components.
     all: async (books) => {
       const codes = await books.all('tax_rate');
-      return (await books.all('tax_agency')).map((r) => taxAgency(r, codes));
+      return (await books.all('tax_agency')).map((r) => ({ ...taxAgency(r, codes), ...entityMeta(r) }));
     },
   },
-  collection('Bill', 'bill', txn.bill),
+  { ...collection('Bill', 'bill', txn.bill), written: { body: txn.billBody, deletable: true } },
   collection('VendorCredit', 'bill_credit_memo', txn.vendorCredit),
   collection('BillPayment', 'bill_payment', txn.billPayment),
   collection('Invoice', 'invoice', txn.invoice),
@@ -82,8 +94,8 @@ export const ENTITIES: readonly QboEntity[] = [
   collection('SalesReceipt', 'sales_receipt', txn.salesReceipt),
   collection('Deposit', 'bank_deposit', txn.deposit),
   collection('Transfer', 'bank_transfer', txn.transfer),
-  collection('JournalEntry', 'journal_entry', txn.journalEntry),
-  collection('Purchase', 'expense', purchase),
+  { ...collection('JournalEntry', 'journal_entry', txn.journalEntry), written: { body: txn.journalEntryBody, deletable: true } },
+  collection('Purchase', 'expense', txn.purchase),
   collection('Attachable', 'attachment', (r, ctx) => attachable(r, ctx.realmId)),
   listed('CompanyCurrency', 'currency', async (books, ctx) => companyCurrencies(await books.all('currency'), ctx.home)),
   listed('ExchangeRate', 'exchange_rate', async (books, ctx) =>
@@ -94,14 +106,68 @@ export const ENTITIES: readonly QboEntity[] = [
 const BY_NAME = new Map(ENTITIES.map((e) => [e.name, e]));
 const BY_RESOURCE = new Map(ENTITIES.map((e) => [e.name.toLowerCase(), e]));
 
-export function entityNamed(name: string): QboEntity | undefined {
-  return BY_NAME.get(name);
+export const entityNamed = (name: string): QboEntity | undefined => BY_NAME.get(name);
+export const entityOfResource = (resource: string): QboEntity | undefined => BY_RESOURCE.get(resource.toLowerCase());
+const isEntityName = (name: string): name is string => BY_NAME.has(name);
+
+/** GET query?query=SELECT * FROM <Entity> …: one page of an entity, as QBO's QueryResponse. */
+export async function answerQuery(books: SimulatorBooks, text: string, ctx: RenderContext): Promise<SimulatorAnswer> {
+  try {
+    const query = parseQuery(text, isEntityName);
+    const entity = entityNamed(query.entity);
+    if (entity === undefined) throw new QueryError(`unknown entity "${query.entity}"`);
+    const page = runQuery(query, await entity.all(books, ctx));
+    // An empty page is an empty QueryResponse, as QBO answers it.
+    const response = page.length === 0 ? {} : { [entity.name]: page, startPosition: query.startPosition, maxResults: page.length };
+    return ok({ QueryResponse: response });
+  } catch (error) {
+    if (error instanceof QueryError) return queryError(error.message, text);
+    throw error;
+  }
 }
 
-export function entityOfResource(resource: string): QboEntity | undefined {
-  return BY_RESOURCE.get(resource.toLowerCase());
-}
+const LOOKBACK_MS = 30 * 24 * 60 * 60_000;
+const MAX_OBJECTS = 1000;
 
-export function isEntityName(name: string): name is string {
-  return BY_NAME.has(name);
+/** When a record last changed; never, for one without the time (NaN compares with nothing). */
+const updatedAt = (record: Json): number => Date.parse(String(valueAt(record, ['MetaData', 'LastUpdatedTime'])));
+
+/**
+ * GET cdc?entities=A,B&changedSince=…: what changed since then, per entity, with deleted records as tombstones
+ * (`status: "Deleted"`). QBO looks back 30 days at most, answers at most 1,000 objects, and leaves TaxRate, TaxAgency
+ * and the other lists outside CDC out.
+ */
+export async function changeDataCapture(books: SimulatorBooks, query: URLSearchParams, ctx: RenderContext): Promise<SimulatorAnswer> {
+  const names = (query.get('entities') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  const since = Date.parse(query.get('changedSince') ?? '');
+  if (names.length === 0) return required('entities', 'cdc needs entities');
+  if (Number.isNaN(since)) return required('changedSince', 'cdc needs changedSince as a date-time');
+  if (Date.now() - since > LOOKBACK_MS)
+    return fault(
+      400,
+      'ValidationFault',
+      '2010',
+      'Request has invalid or unsupported property',
+      'changedSince must be within the last 30 days',
+      'changedSince',
+    );
+  const responses: Json[] = [];
+  let room = MAX_OBJECTS;
+  for (const name of names) {
+    const entity = entityNamed(name);
+    if (entity?.type === undefined || entity.type === null || !entity.cdc) {
+      return fault(400, 'ValidationFault', '500', 'Unsupported Operation', `ChangeDataCapture does not cover ${name}`);
+    }
+    const changed = (await entity.all(books, ctx)).filter((r) => updatedAt(r) >= since);
+    const gone = (await books.deleted(entity.type))
+      .filter((d) => Date.parse(d.deletedAt) >= since)
+      .map((d) => ({ domain: 'QBO', status: 'Deleted', Id: qboId(d.id), MetaData: { LastUpdatedTime: qboTime(d.deletedAt) } }));
+    const all = [...changed, ...gone].slice(0, room);
+    room -= all.length;
+    responses.push(all.length === 0 ? {} : { [entity.name]: all, startPosition: 1, maxResults: all.length });
+  }
+  return ok({ CDCResponse: [{ QueryResponse: responses }] });
 }

@@ -1,11 +1,31 @@
 /**
- * Attachment files: GET download/{attachableId} answers, as plain text, a short-lived link to the file (QBO's presigned
- * S3 link, valid 15 minutes), and the simulator serves that link too (GET /attachments/{realmId}/{id}/{name}).
+ * Files as QBO Attachables. An attachable's FileAccessUri is the stable download endpoint: GET download/{attachableId}
+ * answers, as plain text, a short-lived link to the file (QBO's presigned S3 link, valid 15 minutes), and the
+ * simulator serves that link too (GET /attachments/{realmId}/{id}/{name}).
  */
 import { createHmac } from 'node:crypto';
+import type { NativeAttachment } from '../../native.ts';
 import type { SimulatorAnswer, SimulatorGrant } from '../kit.ts';
 import { fault, notFound } from './faults.ts';
-import { sandboxId } from './ids.ts';
+import { qboId, sandboxId, type Json } from './shapes.ts';
+
+/** QBO's entity names of what SANDBOX files attach to. */
+const PARENT_ENTITY: Readonly<Record<NativeAttachment['ParentType'], string>> = {
+  JournalEntry: 'JournalEntry',
+  Bill: 'Bill',
+  Invoice: 'Invoice',
+  Expense: 'Purchase',
+};
+
+export function attachable(r: NativeAttachment, realmId: string): Json {
+  return {
+    FileName: r.FileName,
+    FileAccessUri: `/v3/company/${realmId}/download/${qboId(r.Id)}`,
+    Size: r.Size,
+    ContentType: r.ContentType,
+    AttachableRef: [{ EntityRef: { type: PARENT_ENTITY[r.ParentType], value: qboId(r.ParentId) }, IncludeOnSend: false }],
+  };
+}
 
 const LINK_SECONDS = 15 * 60;
 /** The host the links name; the simulator answers them whatever the host. */

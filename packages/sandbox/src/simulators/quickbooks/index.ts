@@ -6,16 +6,13 @@
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
 import { pathSegments } from '../lists.ts';
-import { changeDataCapture } from './cdc.ts';
 import { companyInfo, preferences } from './company.ts';
-import { entityOfResource, type RenderContext } from './entities.ts';
+import { answerQuery, changeDataCapture, entityOfResource, isWritable, type RenderContext } from './entities.ts';
 import { fault, forbidden, notFound, unsupported } from './faults.ts';
 import { download, file, LINK_TOKEN_PARAM } from './files.ts';
-import { realmIdOf } from './ids.ts';
-import { answerQuery } from './query-answer.ts';
 import { isReportName, report, ReportError } from './reports.ts';
-import { ok, qboTime } from './shapes.ts';
-import { write, writableOfResource } from './writes.ts';
+import { ok, qboTime, realmIdOf } from './shapes.ts';
+import { write } from './writes.ts';
 
 async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, rest: string[]): Promise<SimulatorAnswer> {
   const { books } = grant;
@@ -23,8 +20,8 @@ async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, res
   const [resource = '', id, ...extra] = rest;
   const where = `${resource}${id === undefined ? '' : `/${id}`}`;
   if (request.method === 'POST') {
-    const writable = id === undefined ? writableOfResource(resource) : undefined;
-    return writable === undefined ? unsupported('POST', where) : write(books, writable, request.body, request.query, ctx);
+    const entity = id === undefined ? entityOfResource(resource) : undefined;
+    return entity === undefined || !isWritable(entity) ? unsupported('POST', where) : write(books, entity, request.body, request.query, ctx);
   }
   if (request.method !== 'GET' || extra.length > 0) return unsupported(request.method, rest.join('/'));
   if (resource === 'query' && id === undefined) return answerQuery(books, request.query.get('query') ?? '', ctx);

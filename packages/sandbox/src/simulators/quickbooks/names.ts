@@ -1,4 +1,8 @@
-/** Name lists in QBO's shapes: Account, Vendor, Customer, Item, Term, Class, Department, Employee, TaxRate, TaxAgency. */
+/**
+ * Name lists in QBO's shapes: Account, Vendor, Customer, Item, Term, Class, Department, Employee, TaxRate, TaxCode and
+ * TaxAgency. Each renderer gives the entity's own fields; the entity table (entities.ts) adds QBO's bookkeeping fields.
+ * Vendors and customers are written too: their tables are read backwards (writes.ts).
+ */
 import type {
   AccountType,
   NativeAccount,
@@ -11,7 +15,10 @@ import type {
   NativeTaxCode,
   NativeTerm,
 } from '../../native.ts';
-import { amount, compact, entityMeta, optRef, ref, type Json } from './shapes.ts';
+import type { Body } from '../../writes/validate.ts';
+import { fixed, lookup, outOnly, readFields, renderFields, shown, type Codec, type FieldTable } from '../field-table.ts';
+import { isRecord, recordsIn } from '../wire.ts';
+import { activeWhen, compact, currencyCode, decimal, money, optRef, ref, refTo, text, type Json } from './shapes.ts';
 
 /** QBO's AccountType is a display name. */
 const ACCOUNT_TYPES: Readonly<Record<AccountType, string>> = {
@@ -32,113 +39,134 @@ const ACCOUNT_TYPES: Readonly<Record<AccountType, string>> = {
   OtherExpense: 'Other Expense',
 };
 
-export function currencyRef(code: string): { value: string } {
-  return { value: code };
-}
+const isSet = outOnly((value) => value !== undefined);
+const active = activeWhen('Active');
 
-export function account(r: NativeAccount): Json {
-  return compact({
-    Name: r.Name,
-    SubAccount: r.ParentId !== undefined,
-    ParentRef: optRef(r.ParentId),
-    FullyQualifiedName: r.Name,
-    Active: r.Status === 'Active',
-    Classification: r.Class,
-    AccountType: ACCOUNT_TYPES[r.Type],
-    AcctNum: r.Code,
-    Description: r.Description,
-    CurrentBalance: amount(r.Balance),
-    CurrentBalanceWithSubAccounts: amount(r.Balance),
-    CurrencyRef: currencyRef(r.CurrencyCode),
-    ...entityMeta(r),
-  });
-}
+const ACCOUNT: FieldTable<NativeAccount> = {
+  Name: 'Name',
+  SubAccount: ['ParentId', isSet],
+  'ParentRef.value': ['ParentId', refTo('account')],
+  FullyQualifiedName: ['Name', shown],
+  Active: ['Status', active],
+  Classification: 'Class',
+  AccountType: ['Type', lookup(ACCOUNT_TYPES)],
+  AcctNum: 'Code',
+  Description: 'Description',
+  CurrentBalance: ['Balance', money],
+  CurrentBalanceWithSubAccounts: ['Balance', money],
+  'CurrencyRef.value': ['CurrencyCode', currencyCode],
+};
 
-/** A PhysicalAddress. */
-export function physicalAddress(a: NativeAddress | undefined): Json | undefined {
-  if (a === undefined) return undefined;
-  return compact({ Line1: a.Line1, Line2: a.Line2, City: a.City, CountrySubDivisionCode: a.Region, PostalCode: a.PostalCode, Country: a.Country });
-}
+export const account = (r: NativeAccount): Json => renderFields(ACCOUNT, r);
 
+const ADDRESS: FieldTable<NativeAddress> = {
+  Line1: ['Line1', text],
+  Line2: ['Line2', text],
+  City: ['City', text],
+  CountrySubDivisionCode: ['Region', text],
+  PostalCode: ['PostalCode', text],
+  Country: ['Country', text],
+};
+
+/** A SANDBOX address as a PhysicalAddress. */
+export const postalAddress: Codec = outOnly((a) => (isRecord(a) ? renderFields(ADDRESS, a) : undefined));
+
+/** A contact's address of one kind as a PhysicalAddress. */
+const addressOf = (kind: NativeAddress['Kind']): Codec =>
+  outOnly((addresses) => postalAddress.out(recordsIn(addresses).find((a) => a.Kind === kind)));
+
+/** What vendors and customers share. */
+const CONTACT: FieldTable<NativeContact> = {
+  DisplayName: 'DisplayName',
+  CompanyName: ['DisplayName', shown],
+  PrintOnCheckName: ['DisplayName', shown],
+  Active: ['Status', active],
+  'PrimaryEmailAddr.Address': 'Email',
+  'PrimaryPhone.FreeFormNumber': 'Phone',
+  'WebAddr.URI': 'Website',
+  BillAddr: ['Addresses', addressOf('Billing')],
+  'CurrencyRef.value': ['CurrencyCode', currencyCode],
+};
+
+const VENDOR: FieldTable<NativeContact> = { ...CONTACT, TaxIdentifier: 'TaxNumber', 'TermRef.value': ['TermId', refTo('payment_term')] };
+
+const CUSTOMER: FieldTable<NativeContact> = {
+  ...CONTACT,
+  ShipAddr: ['Addresses', addressOf('Shipping')],
+  PrimaryTaxIdentifier: 'TaxNumber',
+  'SalesTermRef.value': ['TermId', refTo('payment_term')],
+  'ParentRef.value': ['ParentId', refTo('customer')],
+  Job: ['ParentId', isSet],
+  Level: ['ParentId', outOnly((parent) => (parent === undefined ? 0 : 1))],
+  FullyQualifiedName: ['DisplayName', shown],
+};
+
+/** QBO keeps a person's given and family names apart; SANDBOX keeps the contact person's name whole. */
 function person(r: NativeContact): Json {
   const [given, ...family] = (r.ContactName ?? '').trim().split(/\s+/);
   return given === undefined || given === '' ? {} : { GivenName: given, ...(family.length === 0 ? {} : { FamilyName: family.join(' ') }) };
 }
 
-/** What vendors and customers share. */
-function nameEntity(r: NativeContact): Json {
-  return {
-    ...person(r),
-    DisplayName: r.DisplayName,
-    CompanyName: r.DisplayName,
-    PrintOnCheckName: r.DisplayName,
-    Active: r.Status === 'Active',
-    PrimaryEmailAddr: r.Email === undefined ? undefined : { Address: r.Email },
-    PrimaryPhone: r.Phone === undefined ? undefined : { FreeFormNumber: r.Phone },
-    WebAddr: r.Website === undefined ? undefined : { URI: r.Website },
-    BillAddr: physicalAddress(r.Addresses.find((a) => a.Kind === 'Billing')),
-    CurrencyRef: currencyRef(r.CurrencyCode),
-  };
+export const vendor = (r: NativeContact): Json => ({ ...person(r), ...renderFields(VENDOR, r), Vendor1099: false });
+export const customer = (r: NativeContact): Json => ({ ...person(r), ...renderFields(CUSTOMER, r) });
+
+const address = (Kind: NativeAddress['Kind'], from: unknown): Body | undefined =>
+  isRecord(from) ? { Kind, ...readFields(ADDRESS, from) } : undefined;
+
+/** A vendor's or customer's write body: its table read backwards, then the person's name and the addresses. */
+function contactBody(table: FieldTable<NativeContact>, from: Json): Body {
+  const out = readFields(table, from);
+  if (Object.hasOwn(from, 'GivenName') || Object.hasOwn(from, 'FamilyName')) {
+    const name = [from.GivenName, from.FamilyName].filter((p): p is string => typeof p === 'string' && p.trim() !== '').join(' ');
+    out.ContactName = name === '' ? null : name;
+  }
+  const addresses = [address('Billing', from.BillAddr), address('Shipping', from.ShipAddr)].filter((a): a is Body => a !== undefined);
+  if (addresses.length > 0) out.Addresses = addresses;
+  return out;
 }
 
-export function vendor(r: NativeContact): Json {
-  return compact({ ...nameEntity(r), TaxIdentifier: r.TaxNumber, TermRef: optRef(r.TermId), Vendor1099: false, ...entityMeta(r) });
-}
+export const vendorBody = (from: Json): Body => contactBody(VENDOR, from);
+export const customerBody = (from: Json): Body => contactBody(CUSTOMER, from);
 
-export function customer(r: NativeContact): Json {
-  return compact({
-    ...nameEntity(r),
-    ShipAddr: physicalAddress(r.Addresses.find((a) => a.Kind === 'Shipping')),
-    PrimaryTaxIdentifier: r.TaxNumber,
-    SalesTermRef: optRef(r.TermId),
-    ParentRef: optRef(r.ParentId),
-    Job: r.ParentId !== undefined,
-    Level: r.ParentId === undefined ? 0 : 1,
-    FullyQualifiedName: r.DisplayName,
-    ...entityMeta(r),
-  });
-}
+const ITEM: FieldTable<NativeItem> = {
+  Name: 'Name',
+  Sku: 'Sku',
+  Description: 'Description',
+  Active: ['Status', active],
+  FullyQualifiedName: ['Name', shown],
+  Type: 'Kind',
+  UnitPrice: ['SalesPrice', money],
+  PurchaseCost: ['PurchaseCost', money],
+  'IncomeAccountRef.value': ['IncomeAccountId', refTo('account')],
+  'ExpenseAccountRef.value': ['ExpenseAccountId', refTo('account')],
+  TrackQtyOnHand: fixed(false),
+};
 
-export function item(r: NativeItem): Json {
-  return compact({
-    Name: r.Name,
-    Sku: r.Sku,
-    Description: r.Description,
-    Active: r.Status === 'Active',
-    FullyQualifiedName: r.Name,
-    Type: r.Kind,
-    UnitPrice: amount(r.SalesPrice),
-    PurchaseCost: amount(r.PurchaseCost),
-    IncomeAccountRef: ref(r.IncomeAccountId),
-    ExpenseAccountRef: ref(r.ExpenseAccountId),
-    TrackQtyOnHand: false,
-    ...entityMeta(r),
-  });
-}
+export const item = (r: NativeItem): Json => renderFields(ITEM, r);
 
-export function term(r: NativeTerm): Json {
-  return compact({
-    Name: r.Name,
-    Active: r.Status === 'Active',
-    Type: 'STANDARD',
-    DueDays: r.DueDays,
-    DiscountDays: r.DiscountDays,
-    DiscountPercent: r.DiscountPct === undefined ? undefined : Number(r.DiscountPct),
-    ...entityMeta(r),
-  });
-}
+const TERM: FieldTable<NativeTerm> = {
+  Name: 'Name',
+  Active: ['Status', active],
+  DueDays: 'DueDays',
+  DiscountDays: 'DiscountDays',
+  DiscountPercent: ['DiscountPct', decimal],
+  Type: fixed('STANDARD'),
+};
+
+export const term = (r: NativeTerm): Json => renderFields(TERM, r);
 
 /** Class and Department: a name list with sub-entries. */
-export function trackingCategory(kind: 'Class' | 'Department', r: NativeDepartment): Json {
-  return compact({
-    Name: r.Name,
-    [kind === 'Class' ? 'SubClass' : 'SubDepartment']: r.ParentId !== undefined,
-    ParentRef: optRef(r.ParentId),
-    FullyQualifiedName: r.Name,
-    Active: r.Status === 'Active',
-    ...entityMeta(r),
-  });
-}
+export const trackingCategory = (kind: 'Class' | 'Department', r: NativeDepartment): Json =>
+  renderFields(
+    {
+      Name: 'Name',
+      [`Sub${kind}`]: ['ParentId', isSet],
+      'ParentRef.value': ['ParentId', refTo(kind === 'Class' ? 'class' : 'department')],
+      FullyQualifiedName: ['Name', shown],
+      Active: ['Status', active],
+    },
+    r,
+  );
 
 export function employee(r: NativeEmployee): Json {
   const name = `${r.FirstName} ${r.LastName}`;
@@ -153,24 +181,21 @@ export function employee(r: NativeEmployee): Json {
     HiredDate: r.HireDate,
     ReleasedDate: r.Status === 'Terminated' ? r.EndDate : undefined,
     BillableTime: false,
-    ...entityMeta(r),
   });
 }
 
 /** A SANDBOX tax code is one QBO TaxRate of its total rate (QBO groups rates into TaxCodes, which the connector does not read). */
 export function taxRate(r: NativeTaxCode): Json {
   const rate = Number(r.TotalRate);
-  const agency = r.Components.find((c) => c.AgencyId !== undefined)?.AgencyId;
   return compact({
     Name: r.Name,
     Description: r.Code,
     Active: r.Status === 'Active',
     RateValue: rate,
-    AgencyRef: optRef(agency),
+    AgencyRef: optRef(r.Components.find((c) => c.AgencyId !== undefined)?.AgencyId),
     SpecialTaxType: 'NONE',
     DisplayType: 'ReadOnly',
     EffectiveTaxRate: [{ RateValue: rate, EffectiveDate: '1970-01-01T00:00:00-07:00' }],
-    ...entityMeta(r),
   });
 }
 
@@ -180,7 +205,7 @@ export function taxRate(r: NativeTaxCode): Json {
  */
 export function taxCode(r: NativeTaxCode): Json {
   const detail = [{ TaxRateRef: { ...ref(r.Id), name: r.Name }, TaxTypeApplicable: 'TaxOnAmount', TaxOrder: 0 }];
-  return compact({
+  return {
     Name: r.Name,
     Description: r.Code,
     Active: r.Status === 'Active',
@@ -188,10 +213,10 @@ export function taxCode(r: NativeTaxCode): Json {
     TaxGroup: r.Components.length > 1,
     SalesTaxRateList: { TaxRateDetail: r.Components.some((c) => c.Sales) ? detail : [] },
     PurchaseTaxRateList: { TaxRateDetail: r.Components.some((c) => c.Purchases) ? detail : [] },
-    ...entityMeta(r),
-  });
+  };
 }
 
+/** Whether an agency taxes sales or purchases is told by the tax codes' components. */
 export function taxAgency(r: NativeTaxAgency, codes: readonly NativeTaxCode[]): Json {
   const components = codes.flatMap((c) => c.Components.filter((component) => component.AgencyId === r.Id));
   return compact({
@@ -199,6 +224,5 @@ export function taxAgency(r: NativeTaxAgency, codes: readonly NativeTaxCode[]): 
     TaxTrackedOnSales: components.some((c) => c.Sales),
     TaxTrackedOnPurchases: components.some((c) => c.Purchases),
     TaxRegistrationNumber: r.RegistrationNumber,
-    ...entityMeta(r),
   });
 }

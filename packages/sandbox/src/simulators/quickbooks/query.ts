@@ -7,12 +7,13 @@
  * Shared by the QuickBooks simulator and the test stand-in (test/standins/quickbooks), each with its own entities.
  */
 
-import { holds, order, sortedBy, tokenize } from '../lists.ts';
+import { holds, isComparison, order, sortedBy, tokenize, valueAt, type Comparison } from '../lists.ts';
 
 type Json = Record<string, unknown>;
 
 export type Field = 'Id' | 'TxnDate' | 'MetaData.CreateTime' | 'MetaData.LastUpdatedTime';
 export type Operator = '=' | '<' | '>' | '<=' | '>=';
+const OPERATORS: readonly Comparison[] = ['=', '<', '>', '<=', '>='];
 
 export interface Condition {
   field: Field;
@@ -33,113 +34,92 @@ export interface Query<E extends string = string> {
 export const DEFAULT_MAX_RESULTS = 100;
 export const MAX_RESULTS = 1000;
 
-const FIELDS = new Map<string, Field>([
-  ['id', 'Id'],
-  ['txndate', 'TxnDate'],
-  ['metadata.createtime', 'MetaData.CreateTime'],
-  ['metadata.lastupdatedtime', 'MetaData.LastUpdatedTime'],
+/** The fields a query may filter or sort on, and how their values compare: ids as numbers, dates as text, times as instants. */
+const FIELDS = new Map<string, [Field, 'number' | 'date' | 'time']>([
+  ['id', ['Id', 'number']],
+  ['txndate', ['TxnDate', 'date']],
+  ['metadata.createtime', ['MetaData.CreateTime', 'time']],
+  ['metadata.lastupdatedtime', ['MetaData.LastUpdatedTime', 'time']],
 ]);
-const OPERATORS = new Set<string>(['=', '<', '>', '<=', '>=']);
 
 export class QueryError extends Error {}
 
 function field(name: string | undefined): Field {
   const found = name === undefined ? undefined : FIELDS.get(name.toLowerCase());
   if (found === undefined) throw new QueryError(`no filter or sort on "${name ?? ''}"`);
-  return found;
+  return found[0];
 }
 
 /** Words, operators and quoted literals (\' escapes a quote). */
 const TOKEN = /\s*('(?:\\.|[^'\\])*'|<=|>=|[=<>*]|[A-Za-z_][\w.]*|\d+)/y;
 
-const tokens = (text: string): string[] =>
-  tokenize(text, TOKEN, (at) => new QueryError(`Encountered "${text.slice(at).trim().slice(0, 20)}" at column ${at + 1}`));
-
 /** Parses a query on one of the entities `isEntity` knows. */
 export function parseQuery<E extends string>(text: string, isEntity: (name: string) => name is E): Query<E> {
-  const words = tokens(text);
+  const words = tokenize(text, TOKEN, (at) => new QueryError(`Encountered "${text.slice(at).trim().slice(0, 20)}" at column ${at + 1}`));
   let at = 0;
   const next = (): string | undefined => words[at++];
-  const keyword = (...expected: string[]): void => {
-    for (const word of expected) {
-      const got = next();
-      if (got?.toUpperCase() !== word) throw new QueryError(`expected ${word}, found "${got ?? 'end of query'}"`);
-    }
+  /** Takes the next word when it is `word` (any case). */
+  const take = (word: string): boolean => {
+    const found = words[at]?.toUpperCase() === word;
+    if (found) at++;
+    return found;
   };
+  /** Takes the next word, which must be `word`: true, or a QueryError. */
+  const keyword = (word: string): boolean => {
+    const got = next();
+    if (got?.toUpperCase() !== word) throw new QueryError(`expected ${word}, found "${got ?? 'end of query'}"`);
+    return true;
+  };
+  const count = (word: string, fallback: number): number => (take(word) ? Number(next()) : fallback);
   keyword('SELECT');
   if (next() !== '*') throw new QueryError('only SELECT * is answered');
   keyword('FROM');
   const entity = next() ?? '';
   if (!isEntity(entity)) throw new QueryError(`unknown entity "${entity}"`);
-  const query: Query<E> = { entity, where: [], orderBy: null, startPosition: 1, maxResults: DEFAULT_MAX_RESULTS };
-  let clause = next();
-  if (clause?.toUpperCase() === 'WHERE') {
-    for (;;) {
+  const where: Condition[] = [];
+  if (take('WHERE')) {
+    do {
       const name = field(next());
       const op = next() ?? '';
-      if (!OPERATORS.has(op)) throw new QueryError(`unknown operator "${op}"`);
+      if (!isComparison(op, OPERATORS)) throw new QueryError(`unknown operator "${op}"`);
       const literal = next() ?? '';
       if (!/^'.*'$/s.test(literal)) throw new QueryError(`expected a quoted value after ${name} ${op}`);
-      query.where.push({ field: name, op: op as Operator, value: literal.slice(1, -1).replace(/\\(.)/g, '$1') });
-      clause = next();
-      if (clause?.toUpperCase() !== 'AND') break;
-    }
+      where.push({ field: name, op: op as Operator, value: literal.slice(1, -1).replace(/\\(.)/g, '$1') });
+    } while (take('AND'));
   }
-  if (clause?.toUpperCase() === 'ORDERBY' || clause?.toUpperCase() === 'ORDER') {
-    if (clause.toUpperCase() === 'ORDER') keyword('BY');
+  let orderBy: Query['orderBy'] = null;
+  if (take('ORDER') ? keyword('BY') : take('ORDERBY')) {
     const name = field(next());
-    let descending = false;
-    clause = next();
-    if (clause?.toUpperCase() === 'ASC' || clause?.toUpperCase() === 'DESC') {
-      descending = clause.toUpperCase() === 'DESC';
-      clause = next();
-    }
-    query.orderBy = { field: name, descending };
+    const descending = take('DESC');
+    if (!descending) take('ASC');
+    orderBy = { field: name, descending };
   }
-  if (clause?.toUpperCase() === 'STARTPOSITION') {
-    query.startPosition = Number(next());
-    clause = next();
-  }
-  if (clause?.toUpperCase() === 'MAXRESULTS') {
-    query.maxResults = Number(next());
-    clause = next();
-  }
-  if (clause !== undefined) throw new QueryError(`unexpected "${clause}"`);
+  const query: Query<E> = { entity, where, orderBy, startPosition: count('STARTPOSITION', 1), maxResults: count('MAXRESULTS', DEFAULT_MAX_RESULTS) };
+  if (at < words.length) throw new QueryError(`unexpected "${words[at] ?? ''}"`);
   if (!Number.isInteger(query.startPosition) || query.startPosition < 1) throw new QueryError('STARTPOSITION must be 1 or more');
   if (!Number.isInteger(query.maxResults) || query.maxResults < 1 || query.maxResults > MAX_RESULTS)
     throw new QueryError(`MAXRESULTS must be 1 to ${MAX_RESULTS}`);
-  if (entity === 'ExchangeRate' && (query.orderBy?.field === 'Id' || query.where.some((c) => c.field === 'Id')))
-    throw new QueryError('ExchangeRate has no Id');
+  if (entity === 'ExchangeRate' && (orderBy?.field === 'Id' || where.some((c) => c.field === 'Id'))) throw new QueryError('ExchangeRate has no Id');
   return query;
 }
 
-/** A record's value of a field as something comparable: numbers for Id and times, text for dates. */
+const kindOf = (name: Field): 'number' | 'date' | 'time' => FIELDS.get(name.toLowerCase())?.[1] ?? 'date';
+
+/** A record's value of a field as something comparable; a record without it has 0 (or no date). */
 function valueOf(record: Json, name: Field): number | string {
-  const meta = typeof record.MetaData === 'object' && record.MetaData !== null ? (record.MetaData as Json) : {};
-  switch (name) {
-    case 'Id':
-      return Number(record.Id);
-    case 'TxnDate':
-      return typeof record.TxnDate === 'string' ? record.TxnDate : '';
-    case 'MetaData.CreateTime':
-      return typeof meta.CreateTime === 'string' ? Date.parse(meta.CreateTime) : 0;
-    case 'MetaData.LastUpdatedTime':
-      return typeof meta.LastUpdatedTime === 'string' ? Date.parse(meta.LastUpdatedTime) : 0;
-  }
+  const value = valueAt(record, name.split('.'));
+  const kind = kindOf(name);
+  if (kind === 'number') return Number(value);
+  if (typeof value !== 'string') return kind === 'date' ? '' : 0;
+  return kind === 'date' ? value : Date.parse(value);
 }
 
 function literalOf(condition: Condition): number | string {
-  switch (condition.field) {
-    case 'Id':
-      return Number(condition.value);
-    case 'TxnDate':
-      return condition.value;
-    default: {
-      const at = Date.parse(condition.value);
-      if (Number.isNaN(at)) throw new QueryError(`"${condition.value}" is not a date-time`);
-      return at;
-    }
-  }
+  const kind = kindOf(condition.field);
+  if (kind !== 'time') return kind === 'number' ? Number(condition.value) : condition.value;
+  const at = Date.parse(condition.value);
+  if (Number.isNaN(at)) throw new QueryError(`"${condition.value}" is not a date-time`);
+  return at;
 }
 
 const satisfies = (record: Json, condition: Condition): boolean => holds(condition.op, order(valueOf(record, condition.field), literalOf(condition)));

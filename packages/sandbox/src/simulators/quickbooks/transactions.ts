@@ -1,7 +1,8 @@
 /**
  * Transactions in QBO's shapes. QBO has no status field: a voided transaction has its amounts zeroed, its lines
  * cleared and "Voided" in front of its PrivateNote, and documents carry their open Balance. Line Amounts are before
- * tax (TxnTaxDetail and the expense line's TaxAmount hold the tax); TotalAmt includes it.
+ * tax (TxnTaxDetail and the expense line's TaxAmount hold the tax); TotalAmt includes it. Bills and journal entries
+ * are written too: their tables, and their lines' tables, are read backwards (writes.ts applies the bodies).
  */
 import { parseCents } from '../../money.ts';
 import type {
@@ -10,29 +11,42 @@ import type {
   NativeBillPayment,
   NativeCreditNote,
   NativeDeposit,
+  NativeExpense,
   NativeInvoice,
   NativeJournalEntry,
+  NativeJournalLine,
   NativeLine,
+  NativeMeta,
   NativePayment,
   NativeSalesReceipt,
   NativeTransfer,
   NativeVendorCredit,
 } from '../../native.ts';
-import { physicalAddress } from './names.ts';
-import { amount, compact, entityMeta, LINKED_ENTITY, optRef, ref, type Json } from './shapes.ts';
-import { qboId } from './ids.ts';
+import type { Body } from '../../writes/validate.ts';
+import { fixed, lookup, outOnly, readFields, renderFields, type FieldTable } from '../field-table.ts';
+import { valueAt } from '../lists.ts';
+import { isRecord, recordsIn } from '../wire.ts';
+import { postalAddress } from './names.ts';
+import { amount, compact, currencyCode, LINKED_ENTITY, money, optRef, qboId, ref, refTo, type Json } from './shapes.ts';
 
-/** What a rendering needs beyond the record. */
-export interface TxnContext {
-  /** The company's home currency: other currencies carry an ExchangeRate. */
-  home: string;
-}
+type Txn = NativeMeta & { TxnDate: string; CurrencyCode: string; ExchangeRate?: string; Status?: string; Memo?: string };
 
-function header(r: { TxnDate: string; CurrencyCode: string; ExchangeRate?: string }, ctx: TxnContext): Json {
-  return {
-    TxnDate: r.TxnDate,
-    CurrencyRef: { value: r.CurrencyCode },
-    ExchangeRate: r.CurrencyCode === ctx.home || r.ExchangeRate === undefined ? undefined : Number(r.ExchangeRate),
+const HEADER: FieldTable<Txn> = { TxnDate: 'TxnDate', 'CurrencyRef.value': ['CurrencyCode', currencyCode], PrivateNote: 'Memo' };
+const DOCUMENT: FieldTable<Txn & { DocNumber: string; Total: string }> = { ...HEADER, DocNumber: 'DocNumber', TotalAmt: ['Total', money] };
+const account = refTo('account');
+const taxTotal = { 'TxnTaxDetail.TotalTax': ['TotalTax', money] } as const;
+const vendorRef = { 'VendorRef.value': ['VendorId', refTo('vendor')] } as const;
+const customerRef = { 'CustomerRef.value': ['CustomerId', refTo('customer')] } as const;
+
+/**
+ * A transaction's renderer: its table, what code adds (lines, links, constants), QBO's ExchangeRate when its
+ * currency is not the company's home currency, and QBO's void when SANDBOX's status is `voidStatus`.
+ */
+function transaction<R extends Txn>(table: FieldTable<R>, extra: (r: R) => Json, voidStatus?: string) {
+  return (r: R, ctx: { home: string }): Json => {
+    const foreign = r.CurrencyCode !== ctx.home && r.ExchangeRate !== undefined;
+    const record = compact({ ...renderFields(table, r), ExchangeRate: foreign ? Number(r.ExchangeRate) : undefined, ...extra(r) });
+    return voidStatus !== undefined && r.Status === voidStatus ? voided(record, r.Memo) : record;
   };
 }
 
@@ -55,49 +69,54 @@ function departmentOf(lines: readonly { DepartmentId?: string }[]): { value: str
   return optRef(lines.find((l) => l.DepartmentId !== undefined)?.DepartmentId);
 }
 
-function expenseLine(line: NativeLine, n: number): Json {
-  return {
-    Id: String(n + 1),
-    LineNum: n + 1,
-    Description: line.Description,
-    Amount: net(line),
-    DetailType: 'AccountBasedExpenseLineDetail',
-    AccountBasedExpenseLineDetail: compact({
-      AccountRef: ref(line.AccountId),
-      ClassRef: optRef(line.ClassId),
-      CustomerRef: optRef(line.CustomerId),
-      TaxCodeRef: optRef(line.TaxCodeId),
-      TaxAmount: amount(line.Tax),
-      BillableStatus: 'NotBillable',
-    }),
-  };
-}
+/** An expense line's references, under its detail: account lines' (rendered, and written) and item lines' (written). */
+const expenseDetail = (detail: string): FieldTable<NativeLine> => ({
+  [`${detail}.AccountRef.value`]: ['AccountId', account],
+  [`${detail}.ClassRef.value`]: ['ClassId', refTo('class')],
+  [`${detail}.CustomerRef.value`]: ['CustomerId', refTo('customer')],
+  [`${detail}.TaxCodeRef.value`]: ['TaxCodeId', refTo('tax_rate')],
+});
+const ACCOUNT_LINE: FieldTable<NativeLine> = {
+  Description: 'Description',
+  DetailType: fixed('AccountBasedExpenseLineDetail'),
+  ...expenseDetail('AccountBasedExpenseLineDetail'),
+  'AccountBasedExpenseLineDetail.TaxAmount': ['Tax', money],
+  'AccountBasedExpenseLineDetail.BillableStatus': fixed('NotBillable'),
+};
+const ITEM_LINE: FieldTable<NativeLine> = {
+  Description: 'Description',
+  'ItemBasedExpenseLineDetail.ItemRef.value': ['ItemId', refTo('item')],
+  ...expenseDetail('ItemBasedExpenseLineDetail'),
+};
+const SALES_LINE: FieldTable<NativeLine> = {
+  Description: 'Description',
+  DetailType: fixed('SalesItemLineDetail'),
+  'SalesItemLineDetail.ItemRef.value': ['ItemId', refTo('item')],
+  'SalesItemLineDetail.ItemAccountRef.value': ['AccountId', account],
+  'SalesItemLineDetail.ClassRef.value': ['ClassId', refTo('class')],
+  'SalesItemLineDetail.Qty': 'Qty',
+  'SalesItemLineDetail.UnitPrice': ['UnitPrice', money],
+  'SalesItemLineDetail.DiscountAmt': ['Discount', outOnly((discount) => (money.out(discount) === 0 ? undefined : money.out(discount)))],
+  'SalesItemLineDetail.TaxCodeRef.value': ['TaxCodeId', refTo('tax_rate')],
+};
 
+const expenseLine = (line: NativeLine, n: number): Json => ({
+  Id: String(n + 1),
+  LineNum: n + 1,
+  Amount: net(line),
+  ...renderFields(ACCOUNT_LINE, line),
+});
+
+/** Sales lines, then QBO's subtotal line. */
 function salesLines(lines: readonly NativeLine[]): Json[] {
-  const items = lines.map((line, n) =>
-    compact({
-      Id: String(n + 1),
-      LineNum: n + 1,
-      Description: line.Description,
-      Amount: net(line),
-      DetailType: 'SalesItemLineDetail',
-      SalesItemLineDetail: compact({
-        ItemRef: optRef(line.ItemId),
-        ItemAccountRef: ref(line.AccountId),
-        ClassRef: optRef(line.ClassId),
-        Qty: line.Qty,
-        UnitPrice: amount(line.UnitPrice),
-        DiscountAmt: parseCents(line.Discount) === 0 ? undefined : amount(line.Discount),
-        TaxCodeRef: optRef(line.TaxCodeId),
-      }),
-    }),
-  );
+  const items = lines.map((line, n) => ({ Id: String(n + 1), LineNum: n + 1, Amount: net(line), ...renderFields(SALES_LINE, line) }));
   const subTotal = lines.reduce((sum, line) => sum + Math.round(net(line) * 100), 0) / 100;
   return [...items, { Amount: subTotal, DetailType: 'SubTotalLineDetail', SubTotalLineDetail: {} }];
 }
 
 /** QBO names a bill's payments BillPaymentCheck in its LinkedTxn. */
-function linked(links: readonly LinkedTxn[]): Json[] {
+function linked(links: readonly LinkedTxn[]): Json[] | undefined {
+  if (links.length === 0) return undefined;
   return links.map((l) => ({
     TxnId: qboId(l.TxnId),
     TxnType: l.TxnType === 'BillPayment' ? 'BillPaymentCheck' : (LINKED_ENTITY[l.TxnType] ?? l.TxnType),
@@ -112,198 +131,238 @@ function allocationLines(links: readonly LinkedTxn[]): Json[] {
   }));
 }
 
-/** What bills and invoices share, in QBO's order: the party and its A/P or A/R account (`party`), terms, amounts, links. */
-function payable(r: NativeBill | NativeInvoice, ctx: TxnContext, party: Json): Json {
-  return {
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    ...party,
-    SalesTermRef: optRef(r.TermId),
-    DueDate: r.DueDate,
-    DepartmentRef: departmentOf(r.Lines),
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Total),
-    Balance: amount(r.AmountDue),
-    TxnTaxDetail: { TotalTax: amount(r.TotalTax) },
-    LinkedTxn: r.LinkedTxns.length === 0 ? undefined : linked(r.LinkedTxns),
-  };
-}
+const BILL: FieldTable<NativeBill> = {
+  ...DOCUMENT,
+  ...vendorRef,
+  'APAccountRef.value': ['APAccountId', account],
+  'SalesTermRef.value': ['TermId', refTo('payment_term')],
+  DueDate: 'DueDate',
+  Balance: ['AmountDue', money],
+  ...taxTotal,
+};
 
-export function bill(r: NativeBill, ctx: TxnContext): Json {
-  const party = { VendorRef: ref(r.VendorId), APAccountRef: ref(r.APAccountId) };
-  const record = compact({ ...payable(r, ctx, party), Line: r.Lines.map(expenseLine), ...entityMeta(r) });
-  return r.Status === 'Void' ? voided(record, r.Memo) : record;
-}
+export const bill = transaction<NativeBill>(
+  BILL,
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), LinkedTxn: linked(r.LinkedTxns), Line: r.Lines.map(expenseLine) }),
+  'Void',
+);
 
-export function vendorCredit(r: NativeVendorCredit, ctx: TxnContext): Json {
-  const record = compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    VendorRef: ref(r.VendorId),
-    APAccountRef: ref(r.APAccountId),
-    DepartmentRef: departmentOf(r.Lines),
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Total),
-    Balance: amount(r.Remaining),
-    Line: r.Lines.map(expenseLine),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Void' ? voided(record, r.Memo) : record;
-}
+export const vendorCredit = transaction<NativeVendorCredit>(
+  { ...DOCUMENT, ...vendorRef, 'APAccountRef.value': ['APAccountId', account], Balance: ['Remaining', money] },
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), Line: r.Lines.map(expenseLine) }),
+  'Void',
+);
 
-export function billPayment(r: NativeBillPayment, ctx: TxnContext): Json {
-  const record = compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber ?? r.Reference,
-    VendorRef: ref(r.VendorId),
-    PayType: 'Check',
-    CheckPayment: { BankAccountRef: ref(r.BankAccountId), PrintStatus: 'NotSet' },
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Amount),
-    Line: allocationLines(r.LinkedTxns),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Voided' ? voided(record, r.Memo) : record;
-}
+export const billPayment = transaction<NativeBillPayment>(
+  {
+    ...HEADER,
+    ...vendorRef,
+    TotalAmt: ['Amount', money],
+    PayType: fixed('Check'),
+    'CheckPayment.BankAccountRef.value': ['BankAccountId', account],
+    'CheckPayment.PrintStatus': fixed('NotSet'),
+  },
+  (r) => ({ DocNumber: r.DocNumber ?? r.Reference, Line: allocationLines(r.LinkedTxns) }),
+  'Voided',
+);
 
-export function invoice(r: NativeInvoice, ctx: TxnContext): Json {
-  const record = compact({
-    ...payable(r, ctx, { CustomerRef: ref(r.CustomerId), ARAccountRef: ref(r.ARAccountId) }),
-    ApplyTaxAfterDiscount: false,
-    PrintStatus: 'NotSet',
-    EmailStatus: 'NotSet',
-    Line: salesLines(r.Lines),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Void' ? voided(record, r.Memo) : record;
-}
+export const invoice = transaction<NativeInvoice>(
+  {
+    ...DOCUMENT,
+    ...customerRef,
+    'ARAccountRef.value': ['ARAccountId', account],
+    'SalesTermRef.value': ['TermId', refTo('payment_term')],
+    DueDate: 'DueDate',
+    Balance: ['AmountDue', money],
+    ...taxTotal,
+    ApplyTaxAfterDiscount: fixed(false),
+    PrintStatus: fixed('NotSet'),
+    EmailStatus: fixed('NotSet'),
+  },
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), LinkedTxn: linked(r.LinkedTxns), Line: salesLines(r.Lines) }),
+  'Void',
+);
 
-export function creditMemo(r: NativeCreditNote, ctx: TxnContext): Json {
-  const record = compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    CustomerRef: ref(r.CustomerId),
-    ARAccountRef: ref(r.ARAccountId),
-    DepartmentRef: departmentOf(r.Lines),
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Total),
-    Balance: amount(r.Remaining),
-    RemainingCredit: amount(r.Remaining),
-    TxnTaxDetail: { TotalTax: amount(r.TotalTax) },
-    Line: salesLines(r.Lines),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Void' ? voided(record, r.Memo) : record;
-}
+export const creditMemo = transaction<NativeCreditNote>(
+  {
+    ...DOCUMENT,
+    ...customerRef,
+    'ARAccountRef.value': ['ARAccountId', account],
+    Balance: ['Remaining', money],
+    RemainingCredit: ['Remaining', money],
+    ...taxTotal,
+  },
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), Line: salesLines(r.Lines) }),
+  'Void',
+);
 
-export function payment(r: NativePayment, ctx: TxnContext): Json {
-  const applied = r.LinkedTxns.reduce((sum, l) => sum + parseCents(l.Amount), 0);
-  const record = compact({
-    ...header(r, ctx),
-    CustomerRef: ref(r.CustomerId),
-    DepositToAccountRef: ref(r.DepositToAccountId),
-    PaymentRefNum: r.Reference,
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Amount),
-    UnappliedAmt: Math.max(0, parseCents(r.Amount) - applied) / 100,
-    ProcessPayment: false,
-    Line: allocationLines(r.LinkedTxns),
-    ...entityMeta(r),
-  });
-  return r.Status === 'Voided' ? voided(record, r.Memo) : record;
-}
+export const payment = transaction<NativePayment>(
+  {
+    ...HEADER,
+    ...customerRef,
+    'DepositToAccountRef.value': ['DepositToAccountId', account],
+    PaymentRefNum: 'Reference',
+    TotalAmt: ['Amount', money],
+    ProcessPayment: fixed(false),
+  },
+  (r) => {
+    const applied = r.LinkedTxns.reduce((sum, l) => sum + parseCents(l.Amount), 0);
+    return { UnappliedAmt: Math.max(0, parseCents(r.Amount) - applied) / 100, Line: allocationLines(r.LinkedTxns) };
+  },
+  'Voided',
+);
 
-export function salesReceipt(r: NativeSalesReceipt, ctx: TxnContext): Json {
-  return compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    CustomerRef: optRef(r.CustomerId),
-    DepositToAccountRef: ref(r.DepositToAccountId),
-    PaymentRefNum: r.Reference,
-    CustomerMemo: r.Memo === undefined ? undefined : { value: r.Memo },
-    PrivateNote: r.InternalMemo,
-    BillEmail: r.BillEmail === undefined ? undefined : { Address: r.BillEmail },
-    BillAddr: physicalAddress(r.BillAddress),
-    TotalAmt: amount(r.Total),
-    Balance: 0,
-    TxnTaxDetail: { TotalTax: amount(r.TotalTax) },
-    Line: salesLines(r.Lines),
-    ...entityMeta(r),
-  });
-}
+/** A sales receipt's Memo is the customer's; its InternalMemo is QBO's PrivateNote. */
+export const salesReceipt = transaction<NativeSalesReceipt>(
+  {
+    TxnDate: 'TxnDate',
+    'CurrencyRef.value': ['CurrencyCode', currencyCode],
+    DocNumber: 'DocNumber',
+    ...customerRef,
+    'DepositToAccountRef.value': ['DepositToAccountId', account],
+    PaymentRefNum: 'Reference',
+    'CustomerMemo.value': 'Memo',
+    PrivateNote: 'InternalMemo',
+    'BillEmail.Address': 'BillEmail',
+    BillAddr: ['BillAddress', postalAddress],
+    TotalAmt: ['Total', money],
+    Balance: fixed(0),
+    ...taxTotal,
+  },
+  (r) => ({ Line: salesLines(r.Lines) }),
+);
 
-export function deposit(r: NativeDeposit, ctx: TxnContext): Json {
-  const payments = r.Payments.map((p) => ({
-    Amount: amount(p.Amount),
-    LinkedTxn: [{ TxnId: qboId(p.PaymentId), TxnType: 'Payment', TxnLineId: '0' }],
-  }));
-  const lines = r.Lines.map((line) => {
-    const entity =
-      line.VendorId !== undefined
-        ? { ...ref(line.VendorId), type: 'VENDOR' }
-        : line.CustomerId !== undefined
-          ? { ...ref(line.CustomerId), type: 'CUSTOMER' }
-          : undefined;
-    return compact({
-      Description: line.Description,
-      Amount: amount(line.Amount),
-      DetailType: 'DepositLineDetail',
-      DepositLineDetail: compact({
-        AccountRef: ref(line.AccountId),
-        ClassRef: optRef(line.ClassId),
-        Entity: entity,
-        TaxCodeRef: optRef(line.TaxCodeId),
-      }),
+export const deposit = transaction<NativeDeposit>(
+  {
+    ...HEADER,
+    'DepositToAccountRef.value': ['BankAccountId', account],
+    'DepartmentRef.value': ['DepartmentId', refTo('department')],
+    TotalAmt: ['Total', money],
+  },
+  (r) => {
+    const payments = r.Payments.map((p) => ({
+      Amount: amount(p.Amount),
+      LinkedTxn: [{ TxnId: qboId(p.PaymentId), TxnType: 'Payment', TxnLineId: '0' }],
+    }));
+    const lines = r.Lines.map((line) => {
+      const party = line.VendorId ?? line.CustomerId;
+      return compact({
+        Description: line.Description,
+        Amount: amount(line.Amount),
+        DetailType: 'DepositLineDetail',
+        DepositLineDetail: compact({
+          AccountRef: ref(line.AccountId),
+          ClassRef: optRef(line.ClassId),
+          Entity: party === undefined ? undefined : { ...ref(party), type: line.VendorId === undefined ? 'CUSTOMER' : 'VENDOR' },
+          TaxCodeRef: optRef(line.TaxCodeId),
+        }),
+      });
     });
-  });
-  return compact({
-    ...header(r, ctx),
-    DepositToAccountRef: ref(r.BankAccountId),
-    DepartmentRef: optRef(r.DepartmentId),
-    PrivateNote: r.Memo,
-    TotalAmt: amount(r.Total),
-    Line: [...payments, ...lines].map((line, n) => ({ Id: String(n + 1), LineNum: n + 1, ...line })),
-    ...entityMeta(r),
-  });
-}
+    return { Line: [...payments, ...lines].map((line, n) => ({ Id: String(n + 1), LineNum: n + 1, ...line })) };
+  },
+);
 
-export function transfer(r: NativeTransfer, ctx: TxnContext): Json {
-  return compact({
-    ...header(r, ctx),
-    FromAccountRef: ref(r.FromAccountId),
-    ToAccountRef: ref(r.ToAccountId),
-    Amount: amount(r.Amount),
-    PrivateNote: r.Memo,
-    ClassRef: optRef(r.ClassId),
-    DepartmentRef: optRef(r.DepartmentId),
-    ...entityMeta(r),
-  });
-}
+export const transfer = transaction<NativeTransfer>(
+  {
+    ...HEADER,
+    'FromAccountRef.value': ['FromAccountId', account],
+    'ToAccountRef.value': ['ToAccountId', account],
+    Amount: ['Amount', money],
+    'ClassRef.value': ['ClassId', refTo('class')],
+    'DepartmentRef.value': ['DepartmentId', refTo('department')],
+  },
+  () => ({}),
+);
 
-export function journalEntry(r: NativeJournalEntry, ctx: TxnContext): Json {
-  const lines = r.Lines.map((line, n) => {
-    const debit = line.Debit !== undefined && parseCents(line.Debit) !== 0;
-    return compact({
-      Id: String(n),
-      Description: line.Description,
-      Amount: amount(debit ? line.Debit : line.Credit),
-      DetailType: 'JournalEntryLineDetail',
-      JournalEntryLineDetail: compact({
-        PostingType: debit ? 'Debit' : 'Credit',
-        AccountRef: ref(line.AccountId),
-        TaxCodeRef: optRef(line.TaxCodeId),
-      }),
+const JOURNAL_ENTRY: FieldTable<NativeJournalEntry> = { ...HEADER, DocNumber: 'DocNumber', Adjustment: fixed(false) };
+const JOURNAL_LINE: FieldTable<NativeJournalLine> = {
+  Description: 'Description',
+  'JournalEntryLineDetail.AccountRef.value': ['AccountId', account],
+  'JournalEntryLineDetail.TaxCodeRef.value': ['TaxCodeId', refTo('tax_rate')],
+};
+
+export const journalEntry = transaction<NativeJournalEntry>(
+  JOURNAL_ENTRY,
+  (r) => {
+    const lines = r.Lines.map((line, n) => {
+      const debit = line.Debit !== undefined && parseCents(line.Debit) !== 0;
+      const { JournalEntryLineDetail: refs, ...fields } = renderFields(JOURNAL_LINE, line);
+      const detail = { PostingType: debit ? 'Debit' : 'Credit', ...(isRecord(refs) ? refs : {}) };
+      return {
+        Id: String(n),
+        ...fields,
+        Amount: amount(debit ? line.Debit : line.Credit),
+        DetailType: 'JournalEntryLineDetail',
+        JournalEntryLineDetail: detail,
+      };
     });
+    const debits = r.Lines.reduce((sum, line) => sum + (line.Debit === undefined ? 0 : parseCents(line.Debit)), 0);
+    return { TotalAmt: debits / 100, Line: lines };
+  },
+  'Voided',
+);
+
+/** SANDBOX's expenses are QBO's Purchases (the connector does not read them). */
+export const purchase = transaction<NativeExpense>(
+  {
+    ...HEADER,
+    PaymentType: ['PaymentType', lookup({ Cash: 'Cash', Check: 'Check', CreditCard: 'CreditCard' })],
+    'AccountRef.value': ['PaymentAccountId', account],
+    DocNumber: 'Reference',
+    TotalAmt: ['Total', money],
+    ...taxTotal,
+  },
+  (r) => ({
+    EntityRef: r.VendorId === undefined ? undefined : { ...ref(r.VendorId), type: 'Vendor' },
+    Line: r.Lines.map((line, n) => ({
+      Id: String(n + 1),
+      Description: line.Description,
+      Amount: net(line),
+      DetailType: 'AccountBasedExpenseLineDetail',
+      AccountBasedExpenseLineDetail: compact({ AccountRef: ref(line.AccountId), ClassRef: optRef(line.ClassId), TaxCodeRef: optRef(line.TaxCodeId) }),
+    })),
+  }),
+  'Voided',
+);
+
+/** A transaction's write body: its table read backwards, QBO's rate, and today's date for a create without one. */
+function txnBody<R>(table: FieldTable<R>, from: Json, create: boolean): Body {
+  const out = readFields(table, from);
+  if (typeof from.ExchangeRate === 'number') out.ExchangeRate = String(from.ExchangeRate);
+  if (typeof from.TxnDate !== 'string') delete out.TxnDate;
+  if (out.TxnDate === undefined && create) out.TxnDate = new Date().toISOString().slice(0, 10);
+  return out;
+}
+
+/** Amounts go to SANDBOX as decimal text, which it checks for at most two decimals. */
+const decimalText = (value: unknown): unknown => (typeof value === 'number' ? String(value) : value);
+
+/** An expense line: an account line's Amount is its price; an item line has Qty and UnitPrice (account details win). */
+function billLine(line: Json, department: unknown): Body {
+  const item = isRecord(line.ItemBasedExpenseLineDetail) ? line.ItemBasedExpenseLineDetail : undefined;
+  return compact({
+    ...readFields(ITEM_LINE, line),
+    ...readFields(ACCOUNT_LINE, line),
+    Qty: typeof item?.Qty === 'number' ? item.Qty : 1,
+    UnitPrice: decimalText(item?.UnitPrice ?? line.Amount),
+    DepartmentId: department,
   });
-  const debits = r.Lines.reduce((sum, line) => sum + (line.Debit === undefined ? 0 : parseCents(line.Debit)), 0);
-  const record = compact({
-    ...header(r, ctx),
-    DocNumber: r.DocNumber,
-    PrivateNote: r.Memo,
-    Adjustment: false,
-    TotalAmt: debits / 100,
-    Line: lines,
-    ...entityMeta(r),
-  });
-  return r.Status === 'Voided' ? voided(record, r.Memo) : record;
+}
+
+export function billBody(from: Json, create: boolean): Body {
+  const out = txnBody(BILL, from, create);
+  const department = isRecord(from.DepartmentRef) ? refTo('department').in?.(from.DepartmentRef.value) : undefined;
+  if (Array.isArray(from.Line)) out.Lines = recordsIn(from.Line).map((line) => billLine(line, department));
+  return out;
+}
+
+export function journalEntryBody(from: Json, create: boolean): Body {
+  const out = txnBody(JOURNAL_ENTRY, from, create);
+  if (Array.isArray(from.Line)) {
+    out.Lines = recordsIn(from.Line).map((line) => {
+      const credit = valueAt(line, ['JournalEntryLineDetail', 'PostingType']) === 'Credit';
+      return compact({ [credit ? 'Credit' : 'Debit']: decimalText(line.Amount), ...readFields(JOURNAL_LINE, line) });
+    });
+  }
+  return out;
 }
