@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixed, lookup, outOnly, readFields, renderFields, shown, type FieldTable } from './field-table.ts';
+import { decimal, fixed, lookup, money, number, outOnly, readFields, renderFields, renderOnly, shown, text, type FieldTable } from './field-table.ts';
 
 interface Person {
   Name: string;
@@ -48,5 +48,36 @@ describe('field tables', () => {
     expect(readFields(TABLE, { EmailAddr: 'not an object' })).toEqual({});
     // An unknown enumeration value is ignored.
     expect(readFields(TABLE, { Type: 'ROBOT' })).toEqual({});
+  });
+
+  it('encode text, numbers, decimals and money each way, an enumeration falling back to its default', () => {
+    interface Line {
+      Name: string;
+      Memo?: string;
+      Qty: number;
+      Rate: string;
+      Price: string;
+      Total: string;
+      Status: 'Active' | 'Archived';
+    }
+    const LINE: FieldTable<Line> = {
+      Title: ['Name', text],
+      Reference: ['Memo', text],
+      Quantity: ['Qty', number],
+      CurrencyRate: ['Rate', decimal],
+      UnitAmount: ['Price', money],
+      Total: ['Total', renderOnly(money)],
+      State: ['Status', lookup({ Active: 'ACTIVE', Archived: 'ARCHIVED' }, 'Active')],
+    };
+    const line: Line = { Name: 'Acme', Qty: 2, Rate: '1.25', Price: '10.10', Total: '20.20', Status: 'Archived' };
+    expect(renderFields(LINE, line)).toEqual({ Title: 'Acme', Quantity: 2, CurrencyRate: 1.25, UnitAmount: 10.1, Total: 20.2, State: 'ARCHIVED' });
+    expect(readFields(LINE, { Title: 42, Reference: 'PO 7', Quantity: '3', CurrencyRate: 1.5, UnitAmount: 9.99, Total: 99, State: 'GONE' })).toEqual({
+      Name: '42',
+      Memo: 'PO 7',
+      Rate: '1.5',
+      Price: 9.99,
+      Status: 'Active',
+    });
+    expect(readFields(LINE, { State: 'ARCHIVED', UnitAmount: null })).toEqual({ Status: 'Archived' });
   });
 });

@@ -4,6 +4,7 @@
  * platform's shape; read backwards, it turns the platform's write body into a SANDBOX write body, field for field, so
  * a mapping is written once for both directions. Only what a body sent is read back, so a sparse update stays a patch.
  */
+import { num } from './amounts.ts';
 import { valueAt } from './lists.ts';
 import { isRecord } from './wire.ts';
 
@@ -23,11 +24,35 @@ export const shown: Codec = { out: (value) => value };
 /** A codec that renders only, through `out`. */
 export const outOnly = (out: Codec['out']): Codec => ({ out });
 
-/** An enumeration renamed: SANDBOX's value → the platform's, and back. */
-export function lookup(names: Readonly<Record<string, string>>): Codec {
+/** A codec's rendering only: a field the platform shows but does not take in a write (a computed total). */
+export const renderOnly = (codec: Codec): Codec => ({ out: (value) => codec.out(value) });
+
+/** An enumeration renamed: SANDBOX's value → the platform's, and back; a value the table lacks writes back as `fallback` (or is ignored). */
+export function lookup(names: Readonly<Record<string, string>>, fallback?: string): Codec {
   const find = (value: unknown, from: 0 | 1): string | undefined => Object.entries(names).find((pair) => pair[from] === value)?.[1 - from];
-  return { out: (value) => find(value, 0), in: (value) => find(value, 1) };
+  return { out: (value) => find(value, 0), in: (value) => find(value, 1) ?? fallback };
 }
+
+/** Text, a number as its digits, anything else ''. */
+export const textOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+
+/** Text as it is; written back as text (a number as its digits). */
+export const text: Codec = { out: (value) => value, in: textOf };
+
+/** A number as it is (a quantity); written back only when the platform sent a number. */
+export const number: Codec = { out: (value) => value, in: (value) => (typeof value === 'number' ? value : undefined) };
+
+/** Decimal text (a rate, a percentage) as a JSON number; written back as text, from a number only. */
+export const decimal: Codec = {
+  out: (value) => (value === undefined ? undefined : Number(value)),
+  in: (value) => (typeof value === 'number' ? String(value) : undefined),
+};
+
+/** SANDBOX's money (decimal text) as a JSON number, exact through cents; written back as the platform sent it. */
+export const money: Codec = {
+  out: (value) => (value === undefined ? undefined : num(typeof value === 'string' ? value : undefined)),
+  in: (value) => value ?? undefined,
+};
 
 /** A field the platform always has the same value in, whatever the record (rendered only). */
 export const fixed = (value: unknown): readonly [null, Codec] => [null, { out: () => value }];

@@ -5,7 +5,7 @@
  */
 import type { NativeAccount } from '../../native.ts';
 import { isRecord, recordsIn } from '../wire.ts';
-import { readFields, textOf } from '../field-map.ts';
+import { readFields, textOf } from '../field-table.ts';
 import { idOfUuid } from '../uuid-ids.ts';
 import { xeroMillis } from './dates.ts';
 import { CONTACT_FIELDS, DOCUMENT_FIELDS, LEDGER_LINE_FIELDS, LINE_FIELDS } from './fields.ts';

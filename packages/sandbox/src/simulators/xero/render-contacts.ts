@@ -1,6 +1,6 @@
 /** SANDBOX customers and vendors as Xero's one Contacts list: a customer IsCustomer, a vendor IsSupplier. */
 import type { NativeAddress, NativeContact } from '../../native.ts';
-import { renderFields } from '../field-map.ts';
+import { renderFields } from '../field-table.ts';
 import { uuidOfId } from '../uuid-ids.ts';
 import { msDate } from './dates.ts';
 import { CONTACT_FIELDS } from './fields.ts';

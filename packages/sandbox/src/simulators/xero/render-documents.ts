@@ -15,7 +15,7 @@ import type {
 } from '../../native.ts';
 import { parseCents } from '../../money.ts';
 import { minus, num, sum } from '../amounts.ts';
-import { renderFields } from '../field-map.ts';
+import { renderFields } from '../field-table.ts';
 import { uuidOfId } from '../uuid-ids.ts';
 import { dateString, msDate } from './dates.ts';
 import { DOCUMENT_FIELDS, LINE_FIELDS } from './fields.ts';

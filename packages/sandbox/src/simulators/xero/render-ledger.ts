@@ -11,7 +11,7 @@ import type {
 } from '../../native.ts';
 import { parseCents } from '../../money.ts';
 import { num } from '../amounts.ts';
-import { renderFields } from '../field-map.ts';
+import { renderFields } from '../field-table.ts';
 import { uuidOfId } from '../uuid-ids.ts';
 import { dateString, msDate } from './dates.ts';
 import { LEDGER_LINE_FIELDS } from './fields.ts';
