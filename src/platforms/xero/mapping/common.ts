@@ -1,8 +1,9 @@
 /** Helpers shared by the Xero mappers: currencies, amounts, statuses, line items, allocations, links. */
 import type { ObjectTypeMap } from '../../../model/fields.ts';
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
-import { CURRENCY_CODES, type CurrencyCode } from '../../../model/shared.ts';
+import type { CurrencyCode } from '../../../model/shared.ts';
 import type { ConnectorContext } from '../../connector.ts';
+import { currency as readCurrency } from '../../readers.ts';
 import { xeroDay } from '../dates.ts';
 import type { LineAmountTypes, XeroAddress, XeroLineItem, XeroPhone } from '../types.ts';
 
@@ -14,15 +15,19 @@ export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 
 
 export type Ref = ConnectorContext['ref'];
 
-const CURRENCIES = new Set<string>(CURRENCY_CODES);
+/** A code of the model's enum exactly as Xero wrote it; null for none or another (docs/connectors.md: Xero keeps XXX). */
+const known = (code: string | undefined): CurrencyCode | null => {
+  const read = readCurrency(code, null);
+  return read === code ? read : null;
+};
 
 /** ISO 4217 code; XXX ("no currency") when Xero gives none or one outside the enum. */
 export function currency(code: string | undefined): CurrencyCode {
-  return code !== undefined && CURRENCIES.has(code) ? (code as CurrencyCode) : 'XXX';
+  return known(code) ?? 'XXX';
 }
 
 export function optCurrency(code: string | undefined): CurrencyCode | null {
-  return code !== undefined && CURRENCIES.has(code) ? (code as CurrencyCode) : null;
+  return known(code);
 }
 
 /** Sums of money in cents, so 0.1 + 0.2 stays 0.3. */

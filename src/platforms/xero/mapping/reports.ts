@@ -97,7 +97,8 @@ export function mapBalanceSheet(r: XeroStoredReport, ref: Ref): Mapped<'balance_
     for (const row of rows) {
       const node = rowNode(row, ref, numericText);
       const total = TOTAL.exec(node.name);
-      if (row.RowType === 'SummaryRow' && total !== null) totals[(total[1] ?? '').toLowerCase() as Group] = node.value;
+      const totalled = total === null ? undefined : GROUPS[(total[1] ?? '').toLowerCase()];
+      if (row.RowType === 'SummaryRow' && totalled !== undefined) totals[totalled] = node.value;
       else if (row.RowType === 'SummaryRow') subtotal = node.value;
       else if (row.RowType === 'Row' && title !== '') own.push(node);
     }
