@@ -9,10 +9,9 @@
  */
 import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
-import type { Input } from '../inbound.ts';
+import type { Input, Native } from '../inbound.ts';
 import { callQbo } from './client.ts';
 import { parseRecord } from './contract.ts';
-import type { Native } from './inbound.ts';
 
 export interface WriteSpec {
   /** QBO entity name ("Bill"), the key of its answers; lower-cased it is the REST resource. */
