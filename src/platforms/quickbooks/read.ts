@@ -8,7 +8,7 @@
  * previous answer is not lost (re-reading an unchanged record changes nothing).
  */
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
-import { nextOffset, pageTokens, withTombstones } from '../paging.ts';
+import { nextOffset, pageTokens } from '../paging.ts';
 import { changes, literal, PAGE_SIZE, qboTime, queryPage } from './client.ts';
 import { QBO_BASE } from './currencies.ts';
 import type { EntitySpec } from './objects.ts';
@@ -50,18 +50,20 @@ const positions = pageTokens<Position>('QuickBooks Online', (value) =>
 
 /** Transactions lack CurrencyRef in a company without multicurrency: their mapper needs the home currency then. */
 async function withHomeCurrency(ctx: ConnectorContext, page: ReadPage): Promise<ReadPage> {
-  if (page.records.some((r) => 'TxnDate' in r.raw && !('CurrencyRef' in r.raw))) await QBO_BASE.get(ctx);
+  if (page.records.some((r) => r.deleted !== true && 'TxnDate' in r.raw && !('CurrencyRef' in r.raw))) await QBO_BASE.get(ctx);
   return page;
 }
 
-/** The records of an answer, its tombstones apart; records that are no objects of the type are left out. */
-function toRecords(spec: EntityRead, raws: readonly Record<string, unknown>[]): Pick<ReadPage, 'records' | 'deletedPlatformIds'> {
-  const records: PlatformRecord[] = raws.flatMap((raw) =>
-    typeof raw.Id === 'string' ? [{ platformId: raw.Id, raw, ...(raw.status === 'Deleted' ? { deleted: true } : {}) }] : [],
-  );
-  const page = withTombstones(records, (record) => record.deleted === true);
-  const keep = spec.keep;
-  return keep === undefined ? page : { ...page, records: page.records.filter((record) => keep(record.raw)) };
+/**
+ * The records of an answer; CDC's tombstones (status "Deleted") stay records, marked deleted, as the platform sent
+ * them (the simulator's read test looks for them so). Records that are no objects of the type are left out.
+ */
+function toRecords(spec: EntityRead, raws: readonly Record<string, unknown>[]): PlatformRecord[] {
+  return raws.flatMap((raw): PlatformRecord[] => {
+    if (typeof raw.Id !== 'string') return [];
+    if (raw.status === 'Deleted') return [{ platformId: raw.Id, raw, deleted: true }];
+    return spec.keep === undefined || spec.keep(raw) ? [{ platformId: raw.Id, raw }] : [];
+  });
 }
 
 /** TxnDate conditions of a window (its start inclusive, its end exclusive, by date). */
@@ -76,7 +78,7 @@ async function queryRead(ctx: ConnectorContext, spec: EntityRead, conditions: st
   const time = position.time ?? page.time;
   const next = nextOffset(position.at, page.records.length, PAGE_SIZE, PAGE_OVERLAP);
   return {
-    ...toRecords(spec, page.records),
+    records: toRecords(spec, page.records),
     nextPageToken: next === null ? null : positions.encode({ ...position, at: next, time }),
     nextSince: next === null ? time : null,
   };
@@ -106,9 +108,9 @@ async function readEntityPage(ctx: ConnectorContext, spec: EntityRead, request: 
     return queryRead(ctx, spec, changedAfter(since), { at: 1, time: null, changedSince: since });
   }
   const cdc = await changes(ctx, spec.entity, since);
-  const found = toRecords(spec, cdc.records);
-  if (cdc.records.length < PAGE_SIZE) return { ...found, nextPageToken: null, nextSince: cdc.time };
+  const records = toRecords(spec, cdc.records);
+  if (cdc.records.length < PAGE_SIZE) return { records, nextPageToken: null, nextSince: cdc.time };
   // A full CDC answer may have left changes out: page through them by query, keeping CDC's tombstones and time.
   const rest = await queryRead(ctx, spec, changedAfter(since), { at: 1, time: cdc.time, changedSince: since });
-  return { ...rest, deletedPlatformIds: [...(found.deletedPlatformIds ?? []), ...(rest.deletedPlatformIds ?? [])] };
+  return { ...rest, records: [...records.filter((r) => r.deleted === true), ...rest.records] };
 }

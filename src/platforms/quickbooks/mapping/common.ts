@@ -3,7 +3,7 @@ import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type { CurrencyCode } from '../../../model/shared.ts';
 import type { ConnectorContext } from '../../connector.ts';
 import type { Mapped } from '../../objects.ts';
-import { currency as readCurrency, text } from '../../readers.ts';
+import { currency as readCurrency, sumAmounts, text } from '../../readers.ts';
 import type { QboAddress, QboLinkedTxn, QboRef, QboTransaction } from '../native.ts';
 
 export type { Mapped };
@@ -174,7 +174,7 @@ export function openDocument(r: QboTransaction & { DueDate?: string; Balance?: n
     amount_due: open,
     total_amount: total,
     document_number: text(r.DocNumber),
-    sub_total: amount(lines.reduce((sum, line) => sum + (line.sub_total ?? 0), 0)),
+    sub_total: sumAmounts(lines.map((line) => line.sub_total ?? 0)),
     tax_amount: r.TxnTaxDetail?.TotalTax === undefined ? null : amount(r.TxnTaxDetail.TotalTax),
   };
 }
