@@ -7,7 +7,7 @@
  */
 import type { ConnectorContext, OAuthTokens } from '../connector.ts';
 import { platformAddress } from '../addresses.ts';
-import { PlatformError } from '../errors.ts';
+import { classifyResponse, PlatformError } from '../errors.ts';
 import type { PlatformRequest } from '../http.ts';
 import { authorizedRequest, bearer } from '../oauth-request.ts';
 import { classifyQboError, faultError, faultOf, type FaultContext } from './errors.ts';
@@ -67,23 +67,10 @@ function qboRequest(ctx: ConnectorContext, tokens: OAuthTokens, call: QboCall, a
   };
 }
 
-/** Throws the Fault a 200 answer may carry. */
+/** Throws the Fault a 200 answer may carry, classified as an error status's would be (its status's kind: bad_request). */
 function throwFault(body: unknown, status: number, call: QboCall): void {
   const fault = faultOf(body);
-  if (fault !== null) {
-    throw faultError(
-      fault,
-      {
-        kind: 'bad_request',
-        httpStatus: status,
-        retryAfterMs: null,
-        rawExcerpt: JSON.stringify(body).slice(0, 2000),
-        headers: {},
-        requestSent: true,
-      },
-      call,
-    );
-  }
+  if (fault !== null) throw faultError(fault, classifyResponse({ status, headers: {}, body }), call);
 }
 
 /** One API call; the parsed JSON answer. A Fault inside a 200 answer is thrown like an error status. */
