@@ -16,7 +16,7 @@ import * as master from './mapping/master.ts';
 import { mapBill, mapBillPayment, mapVendorCredit } from './mapping/payables.ts';
 import { mapCreditMemo, mapInvoice, mapPayment, mapSalesReceipt } from './mapping/receivables.ts';
 import type { QboEntities } from './native.ts';
-import { readEntity } from './read.ts';
+import { readEntity, type EntityRead } from './read.ts';
 import { writeHandlers, type WriteSpec } from './writes.ts';
 
 type Raw = Record<string, unknown>;
@@ -24,16 +24,12 @@ type Raw = Record<string, unknown>;
 /** The entities read as objects (the others are read by company.ts and currencies.ts). */
 export type EntityName = Exclude<keyof QboEntities, 'CompanyInfo' | 'Preferences' | 'CompanyCurrency' | 'ExchangeRate'>;
 
-export interface EntitySpec {
+export interface EntitySpec extends EntityRead {
   type: UnifiedObjectType;
   /** Name in queries, CDC and webhooks ("Bill"); lower-cased it is the REST resource ("bill"). */
   entity: EntityName;
-  cdc: boolean;
-  dated: boolean;
   /** The unified object of a raw record, parsed through the contract. */
   map: (raw: Raw, mc: MapContext) => Raw;
-  /** Records of the entity that are not objects of the type (note-only attachables). */
-  keep?: (raw: Raw) => boolean;
   object: ObjectEntry;
 }
 

@@ -11,10 +11,18 @@ import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '..
 import { nextOffset, pageTokens } from '../paging.ts';
 import { changes, literal, PAGE_SIZE, qboTime, queryPage } from './client.ts';
 import { QBO_BASE } from './currencies.ts';
-import type { EntitySpec } from './objects.ts';
 
-/** What a read needs of an entity's spec. */
-type EntityRead = Omit<EntitySpec, 'object' | 'map'>;
+/** What a read needs to know of an entity (objects.ts). */
+export interface EntityRead {
+  /** Name in queries and CDC ("Bill"). */
+  entity: string;
+  /** Whether ChangeDataCapture covers it. */
+  cdc: boolean;
+  /** Whether it has a TxnDate to window initial syncs on. */
+  dated: boolean;
+  /** Records of the entity that are not objects of the type (note-only attachables). */
+  keep?: (raw: Record<string, unknown>) => boolean;
+}
 
 /** CDC answers for changes up to 30 days back; a day is kept in hand for clock skew. */
 export const CDC_MAX_AGE_MS = 29 * 24 * 60 * 60_000;
