@@ -7,13 +7,13 @@
  */
 import type { ConnectorContext, OAuthTokens } from '../connector.ts';
 import { platformAddress } from '../addresses.ts';
-import { PlatformError } from '../errors.ts';
+import { classifyResponse, PlatformError } from '../errors.ts';
 import type { PlatformRequest } from '../http.ts';
 import { authorizedRequest, bearer } from '../oauth-request.ts';
 import { classifyQboError, faultError, faultOf, type FaultContext } from './errors.ts';
 import { parseEntity, parseRecords } from './contract.ts';
 import type { QboPreferences } from './native.ts';
-import { isRecord } from '../json.ts';
+import { isRecord, records, text } from '../readers.ts';
 
 /** The API minor version every call pins (QBO serves the base version without one). */
 export const MINOR_VERSION = 75;
@@ -67,23 +67,10 @@ function qboRequest(ctx: ConnectorContext, tokens: OAuthTokens, call: QboCall, a
   };
 }
 
-/** Throws the Fault a 200 answer may carry. */
+/** Throws the Fault a 200 answer may carry, classified as an error status's would be (its status's kind: bad_request). */
 function throwFault(body: unknown, status: number, call: QboCall): void {
   const fault = faultOf(body);
-  if (fault !== null) {
-    throw faultError(
-      fault,
-      {
-        kind: 'bad_request',
-        httpStatus: status,
-        retryAfterMs: null,
-        rawExcerpt: JSON.stringify(body).slice(0, 2000),
-        headers: {},
-        requestSent: true,
-      },
-      call,
-    );
-  }
+  if (fault !== null) throw faultError(fault, classifyResponse({ status, headers: {}, body }), call);
 }
 
 /** One API call; the parsed JSON answer. A Fault inside a 200 answer is thrown like an error status. */
@@ -113,7 +100,7 @@ export async function temporaryDownloadUrl(ctx: ConnectorContext, attachableId: 
   let answer: unknown = text;
   if (/^[{"]/.test(text)) {
     try {
-      answer = JSON.parse(text) as unknown;
+      answer = JSON.parse(text);
     } catch {
       // Not JSON after all: judged as a link below.
     }
@@ -129,11 +116,6 @@ export async function temporaryDownloadUrl(ctx: ConnectorContext, attachableId: 
   }
   return answer;
 }
-
-/** The envelope's lists (CDCResponse, its QueryResponses): objects, whatever else QBO puts beside them ignored. */
-const listOf = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
-/** QBO's clock when it answered. */
-const timeOf = (body: Record<string, unknown>): string | null => (typeof body.time === 'string' ? body.time : null);
 
 /** The company's Preferences (home currency, multicurrency), checked against the contract; undefined when not answered. */
 export async function preferences(ctx: ConnectorContext): Promise<QboPreferences | undefined> {
@@ -173,28 +155,23 @@ export async function queryPage(
   const query = `SELECT * FROM ${entity}${where}${orderBy === null ? '' : ` ORDERBY ${orderBy}`} STARTPOSITION ${startPosition} MAXRESULTS ${maxResults}`;
   const body = await callQbo(ctx, { method: 'GET', path: 'query', query: { query }, operation: `query ${entity}` });
   const list = isRecord(body.QueryResponse) ? body.QueryResponse[entity] : undefined;
-  return { records: list === undefined ? [] : parseRecords(entity, list), time: timeOf(body) };
-}
-
-export interface ChangePage {
-  records: Record<string, unknown>[];
-  time: string | null;
+  return { records: list === undefined ? [] : parseRecords(entity, list), time: text(body.time) };
 }
 
 /** ChangeDataCapture of one entity since `changedSince` (within the last 30 days): changed records and tombstones (status "Deleted"). */
-export async function changes(ctx: ConnectorContext, entity: string, changedSince: string): Promise<ChangePage> {
+export async function changes(ctx: ConnectorContext, entity: string, changedSince: string): Promise<QueryPage> {
   const body = await callQbo(ctx, {
     method: 'GET',
     path: 'cdc',
     query: { entities: entity, changedSince },
     operation: `cdc ${entity}`,
   });
-  const records: Record<string, unknown>[] = [];
-  for (const cdc of listOf(body.CDCResponse)) {
-    for (const response of listOf(cdc.QueryResponse)) {
+  const found: Record<string, unknown>[] = [];
+  for (const cdc of records(body.CDCResponse)) {
+    for (const response of records(cdc.QueryResponse)) {
       const list = response[entity];
-      if (list !== undefined) records.push(...parseRecords(entity, list));
+      if (list !== undefined) found.push(...parseRecords(entity, list));
     }
   }
-  return { records, time: timeOf(body) };
+  return { records: found, time: text(body.time) };
 }

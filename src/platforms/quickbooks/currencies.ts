@@ -5,48 +5,35 @@
  * ChangeDataCapture). Without multicurrency the company has one currency and no rates, and neither is queried.
  */
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
+import { nextOffset } from '../paging.ts';
+import { baseCurrency, currency, text } from '../readers.ts';
 import { PAGE_SIZE, preferences, queryPage } from './client.ts';
-import type { QboCompanyCurrency, QboExchangeRate, QboPreferences } from './native.ts';
-import { entity } from './objects.ts';
-import { perJob } from '../per-job.ts';
-
-type Raw = Record<string, unknown>;
-
-async function currencyPrefs(
-  ctx: ConnectorContext,
-): Promise<{ preferences: QboPreferences | undefined; home: string | null; multiCurrency: boolean }> {
-  const prefs = await preferences(ctx);
-  const home = prefs?.CurrencyPrefs?.HomeCurrency?.value;
-  return {
-    preferences: prefs,
-    home: home === undefined || home === '' ? null : home.toUpperCase(),
-    multiCurrency: prefs?.CurrencyPrefs?.MultiCurrencyEnabled === true,
-  };
-}
+import { parseEntity } from './contract.ts';
+import type { QboCompanyCurrency, QboExchangeRate } from './native.ts';
 
 /**
- * The home currency learnt during a job (a sync or a write), by its connector context: a transaction without a
- * CurrencyRef is in it. Mappers are synchronous, so a read that meets such a transaction loads it first
- * (loadHomeCurrency, one Preferences call per job) and the mapper looks it up (knownHomeCurrency).
+ * The home currency, learnt once per job (a sync or a write): a transaction without a CurrencyRef is in it. Mappers
+ * are synchronous, so a read that meets such a transaction loads it first (read.ts) and the mapper reads it known.
  */
-const homeCurrencies = perJob(async (ctx) => (await currencyPrefs(ctx)).home);
+export const QBO_BASE = baseCurrency(async (ctx) => (await preferences(ctx))?.CurrencyPrefs?.HomeCurrency?.value);
 
-export async function loadHomeCurrency(ctx: ConnectorContext): Promise<void> {
-  await homeCurrencies.get(ctx);
-}
-
-export function knownHomeCurrency(ctx: ConnectorContext): string | null {
-  return homeCurrencies.known(ctx) ?? null;
+async function currencyPrefs(ctx: ConnectorContext) {
+  const prefs = await preferences(ctx);
+  // The code as QBO writes it, upper-cased: a code the model does not know is still the company's one currency.
+  const home = text(prefs?.CurrencyPrefs?.HomeCurrency?.value)?.toUpperCase() ?? null;
+  QBO_BASE.remember(ctx, currency(home, null));
+  return { preferences: prefs, home, multiCurrency: prefs?.CurrencyPrefs?.MultiCurrencyEnabled === true };
 }
 
 /** Every active CompanyCurrency (a company has a few: one read, however many pages). */
 async function companyCurrencies(ctx: ConnectorContext): Promise<QboCompanyCurrency[]> {
   const all: QboCompanyCurrency[] = [];
-  for (let at = 1; ; at += PAGE_SIZE) {
+  for (let at: number | null = 1; at !== null;) {
     const page = await queryPage(ctx, 'CompanyCurrency', [], at);
-    all.push(...page.records.map((record) => entity(record)));
-    if (page.records.length < PAGE_SIZE) return all;
+    all.push(...page.records.map((record) => parseEntity('CompanyCurrency', record)));
+    at = nextOffset(at, page.records.length, PAGE_SIZE);
   }
+  return all;
 }
 
 /**
@@ -56,22 +43,16 @@ async function companyCurrencies(ctx: ConnectorContext): Promise<QboCompanyCurre
  */
 export async function readCurrencies(ctx: ConnectorContext): Promise<ReadPage> {
   const { preferences, home, multiCurrency } = await currencyPrefs(ctx);
-  homeCurrencies.remember(ctx, home);
   const records = new Map<string, PlatformRecord>();
   if (home !== null) {
-    const raw: Raw = {
-      CurrencyPrefs: preferences?.CurrencyPrefs,
-      ...(preferences?.MetaData === undefined ? {} : { MetaData: preferences.MetaData }),
-    };
-    records.set(home, { platformId: home, raw });
+    const metaData = preferences?.MetaData === undefined ? {} : { MetaData: preferences.MetaData };
+    records.set(home, { platformId: home, raw: { CurrencyPrefs: preferences?.CurrencyPrefs, ...metaData } });
   }
-  if (multiCurrency) {
-    for (const currency of await companyCurrencies(ctx)) {
-      const code = currency.Code?.toUpperCase();
-      // An inactive currency is off the company's list: gone, as far as clients are concerned.
-      if (code === undefined || code === '' || currency.Active === false) continue;
-      records.set(code, { platformId: code, raw: { ...currency } });
-    }
+  for (const listed of multiCurrency ? await companyCurrencies(ctx) : []) {
+    const code = listed.Code?.toUpperCase();
+    // An inactive currency is off the company's list: gone, as far as clients are concerned.
+    if (code === undefined || code === '' || listed.Active === false) continue;
+    records.set(code, { platformId: code, raw: { ...listed } });
   }
   return { records: [...records.values()], nextPageToken: null, nextSince: null };
 }
@@ -93,18 +74,11 @@ export async function readExchangeRates(ctx: ConnectorContext, request: ReadRequ
   if (!Number.isInteger(at) || at < 1) throw new Error(`not a QuickBooks exchange rate page token: ${String(request.pageToken)}`);
   const page = await queryPage(ctx, 'ExchangeRate', [], at, PAGE_SIZE, null);
   const records: PlatformRecord[] = [];
-  const found: QboExchangeRate[] = page.records;
-  for (const listed of found) {
+  for (const listed of page.records.map((record) => parseEntity('ExchangeRate', record))) {
     const rate: QboExchangeRate = listed.TargetCurrencyCode === undefined && home !== null ? { ...listed, TargetCurrencyCode: home } : listed;
-    if (
-      rate.SourceCurrencyCode === undefined ||
-      rate.TargetCurrencyCode === undefined ||
-      rate.AsOfDate === undefined ||
-      typeof rate.Rate !== 'number'
-    )
-      continue;
-    records.push({ platformId: exchangeRateId(rate), raw: { ...rate } });
+    if (rate.SourceCurrencyCode === undefined || rate.TargetCurrencyCode === undefined || rate.AsOfDate === undefined) continue;
+    if (typeof rate.Rate === 'number') records.push({ platformId: exchangeRateId(rate), raw: { ...rate } });
   }
-  const more = page.records.length >= PAGE_SIZE;
-  return { records, nextPageToken: more ? String(at + page.records.length) : null, nextSince: null };
+  const next = nextOffset(at, page.records.length, PAGE_SIZE);
+  return { records, nextPageToken: next === null ? null : String(next), nextSince: null };
 }

@@ -55,18 +55,28 @@ export function faultMessage(fault: Fault): string {
   return parts.length === 0 ? `QuickBooks Online ${fault.type ?? 'Fault'}` : parts.join('; ');
 }
 
+/** Fault codes with a kind of their own. */
+const CODE_KINDS: Readonly<Record<string, PlatformErrorKind>> = {
+  '6240': 'duplicate',
+  '5010': 'conflict',
+  '610': 'not_found',
+  '3001': 'rate_limited',
+};
+const TYPE_KINDS: Readonly<Record<string, PlatformErrorKind>> = {
+  authenticationfault: 'unauthorized',
+  authentication: 'unauthorized',
+  authorizationfault: 'forbidden',
+};
+
+/** The code's kind; else the status's (../errors.ts) where it has one of its own; else the Fault's type's. */
 function kindOf(fault: Fault, status: number | null, fallback: PlatformErrorKind): PlatformErrorKind {
-  const code = fault.errors[0]?.code ?? null;
   const type = (fault.type ?? '').toLowerCase();
-  if (code === '6240') return 'duplicate';
-  if (code === '5010') return 'conflict';
-  if (code === '610') return 'not_found';
-  if (code === '3001' || status === 429) return 'rate_limited';
-  if (status === 401 || type === 'authenticationfault' || type === 'authentication') return 'unauthorized';
-  if (status === 403 || type === 'authorizationfault') return 'forbidden';
-  if (status !== null && status >= 500) return fallback;
-  if (type === 'validationfault') return 'bad_request';
-  return fallback;
+  const byCode = CODE_KINDS[fault.errors[0]?.code ?? ''];
+  if (byCode !== undefined) return byCode;
+  if (status === 401 || status === 403 || status === 429) return fallback;
+  const byType = TYPE_KINDS[type];
+  if (byType !== undefined) return byType;
+  return type === 'validationfault' && (status === null || status < 500) ? 'bad_request' : fallback;
 }
 
 export interface FaultContext {

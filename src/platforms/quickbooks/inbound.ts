@@ -5,16 +5,10 @@
  * whole list). Fields QBO has no place for are refused with a 400 naming them,
  * never dropped silently.
  */
-import { ServiceError } from '../../errors/catalogue.ts';
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext } from '../connector.ts';
-import { dateOnly, exactDifference, has, link, list, wholeCents, type Input } from '../inbound.ts';
-
-export type Native = Record<string, unknown>;
-
-function invalid(field: string, message: string): ServiceError {
-  return new ServiceError('VALIDATION_ERROR', `${field}: ${message}`, { field, location: 'body' });
-}
+import { isRecord } from '../json.ts';
+import { dateOnly, exactDifference, has, invalid, link, list, wholeCents, type Input, type Native } from '../inbound.ts';
 
 const present = (value: unknown): boolean => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
 
@@ -102,9 +96,8 @@ async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<
   const department = await link(ctx, 'department', line.department_id, `${at}department_id`);
   const out: Native = {};
   if (has(line, 'description') && line.description !== null) out.Description = str(line.description);
-  const item = line.item;
-  if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
-    const entry = item as Input;
+  const entry = line.item;
+  if (isRecord(entry)) {
     const quantity = entry.quantity === undefined || entry.quantity === null ? 1 : numberOf(entry.quantity, `${at}item.quantity`);
     const unit = amountOf(entry.unit_amount, `${at}item.unit_amount`);
     out.DetailType = 'ItemBasedExpenseLineDetail';

@@ -9,75 +9,46 @@
  * Tested against test/standins/quickbooks, built from the response shapes of
  * Intuit's API reference (test/fixtures/quickbooks/README.md).
  */
-import type { UnifiedObjectType } from '../../model/object-types.ts';
-import type { Connector, ConnectorContext, ObjectCapabilities, ObjectHandler } from '../connector.ts';
+import type { Connector } from '../connector.ts';
+import { defineObject, type Mapped, type ObjectTable } from '../objects.ts';
 import { quickbooksActions } from './attachments.ts';
 import { quickbooksAuth } from './auth.ts';
 import { identify, readCompany, readMonthlyReport, type MonthlyReport } from './company.ts';
+import { parseEntity } from './contract.ts';
 import { readCurrencies, readExchangeRates } from './currencies.ts';
 import { appUrl, type MapContext } from './mapping/common.ts';
 import { mapCurrency, mapExchangeRate } from './mapping/currencies.ts';
 import { mapCompany } from './mapping/master.ts';
 import { mapBalanceSheet, mapCashFlow, mapIncomeStatement, reportMonth } from './mapping/reports.ts';
-import { ENTITIES, entity, type EntitySpec } from './objects.ts';
 import type { QboReportMonth } from './native.ts';
-import { readEntity } from './read.ts';
-import { billBody, customerBody, journalEntryBody } from './inbound.ts';
-import { writeHandlers, type WriteSpec } from './writes.ts';
+import { ENTITIES, mapContext, txnDate } from './objects.ts';
 import { quickbooksWebhooks } from './webhooks.ts';
-import { knownHomeCurrency } from './currencies.ts';
-
-const mapContext = (ctx: ConnectorContext): MapContext => ({
-  ref: (type, id) => ctx.ref(type, id),
-  environment: ctx.environment,
-  homeCurrency: knownHomeCurrency(ctx),
-});
-
-/** Written objects: what QBO accepts for each (see inbound.ts for the fields). */
-const WRITES: Partial<Record<UnifiedObjectType, WriteSpec>> = {
-  bill: { entity: 'Bill', body: billBody, deletable: true },
-  journal_entry: { entity: 'JournalEntry', body: journalEntryBody, deletable: true },
-  customer: { entity: 'Customer', body: customerBody, deletable: false, duplicateProperty: 'customer_name' },
-};
-
-/** A TxnDate (YYYY-MM-DD) as the business date the engine windows and reports on. */
-function txnDate(raw: Record<string, unknown>): string | null {
-  return typeof raw.TxnDate === 'string' && /^\d{4}-\d{2}-\d{2}/.test(raw.TxnDate) ? `${raw.TxnDate.slice(0, 10)}T00:00:00.000Z` : null;
-}
-
-function entityObject(spec: EntitySpec): { capabilities: ObjectCapabilities; handler: ObjectHandler } {
-  const write = WRITES[spec.type];
-  const handler: ObjectHandler = {
-    read: (ctx, request) => readEntity(ctx, spec, request),
-    map: (record, ctx) => spec.map(record.raw, mapContext(ctx)),
-    ...(spec.dated ? { businessDate: (record) => txnDate(record.raw) } : {}),
-    ...(write === undefined ? {} : writeHandlers(write)),
-  };
-  return {
-    capabilities: {
-      read: true,
-      incremental: spec.cdc ? 'cursor' : 'none',
-      // Without CDC (tax rates and agencies) each sync reads the whole list, and what is missing from it is gone.
-      deletions: spec.cdc ? 'reported' : 'full_listing',
-      filter: true,
-      fetchByPlatformId: true,
-      create: write !== undefined,
-      update: write !== undefined,
-      delete: write?.deletable === true,
-      unmappedFields: spec.unmapped,
-      platformDataOnly: spec.platformDataOnly,
-      ...(spec.attachedTo === undefined ? {} : { attachedTo: spec.attachedTo }),
-    },
-    handler,
-  };
-}
 
 const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
 
-function objects(): Connector['objects'] {
-  const table: Connector['objects'] = {};
-  for (const spec of ENTITIES) table[spec.type] = entityObject(spec);
-  table.company_info = {
+/** A statement read from a QBO report, one record per month (company.ts, mapping/reports.ts). */
+function monthlyReport<K extends 'balance_sheet' | 'income_statement' | 'cash_flow_statement'>(
+  report: MonthlyReport,
+  map: (month: QboReportMonth, mc: MapContext) => Mapped<K>,
+  unmapped: readonly string[] = [],
+) {
+  return defineObject<K>({
+    capabilities: {
+      ...READ_ONLY,
+      incremental: 'none',
+      deletions: 'none',
+      unmappedFields: ['created_at', 'updated_at', ...unmapped],
+      platformDataOnly: ['Rows[].group (QBO section names)', 'ReportBasis'],
+    },
+    read: (ctx, request) => readMonthlyReport(ctx, request, report),
+    map: (record, ctx) => map(reportMonth(record.raw), mapContext(ctx)),
+    businessDate: (record) => txnDate(record.raw.EndDate),
+  });
+}
+
+function objects(): ObjectTable {
+  const table: ObjectTable = Object.fromEntries(ENTITIES.map((spec) => [spec.type, spec.object]));
+  table.company_info = defineObject<'company_info'>({
     capabilities: {
       ...READ_ONLY,
       incremental: 'none',
@@ -85,12 +56,10 @@ function objects(): Connector['objects'] {
       unmappedFields: ['tax_number', 'registration_number'],
       platformDataOnly: ['Country', 'CompanyStartDate', 'WebAddr', 'SupportedLanguages', 'NameValue', 'HomeCurrency (from Preferences)'],
     },
-    handler: {
-      read: (ctx) => readCompany(ctx),
-      map: (record, ctx) => ({ ...mapCompany(entity(record.raw), mapContext(ctx)) }),
-    },
-  };
-  table.currency = {
+    read: (ctx) => readCompany(ctx),
+    map: (record, ctx) => mapCompany(parseEntity('CompanyInfo', record.raw), mapContext(ctx)),
+  });
+  table.currency = defineObject<'currency'>({
     capabilities: {
       ...READ_ONLY,
       incremental: 'none',
@@ -103,42 +72,20 @@ function objects(): Connector['objects'] {
         "MultiCurrencyEnabled (of the home currency's Preferences)",
       ],
     },
-    handler: { read: (ctx) => readCurrencies(ctx), map: (record) => ({ ...mapCurrency(record.raw) }) },
-  };
-  table.exchange_rate = {
+    read: (ctx) => readCurrencies(ctx),
+    // The home currency's record is the slice of Preferences that names it; the others are CompanyCurrencies.
+    map: (record) => mapCurrency('Code' in record.raw ? parseEntity('CompanyCurrency', record.raw) : parseEntity('Preferences', record.raw)),
+  });
+  table.exchange_rate = defineObject<'exchange_rate'>({
     // QBO has no delete for a rate (only a new rate for a date): a rate missing from one read is not gone.
     capabilities: { ...READ_ONLY, incremental: 'none', deletions: 'none', unmappedFields: ['created_at'], platformDataOnly: ['SyncToken'] },
-    handler: { read: (ctx, request) => readExchangeRates(ctx, request), map: (record) => ({ ...mapExchangeRate(record.raw) }) },
-  };
-  table.balance_sheet = monthlyReport('BalanceSheet', (month, mc) => ({ ...mapBalanceSheet(month, mc) }));
-  table.income_statement = monthlyReport('ProfitAndLoss', (month, mc) => ({ ...mapIncomeStatement(month, mc) }));
-  table.cash_flow_statement = monthlyReport('CashFlow', (month, mc) => ({ ...mapCashFlow(month, mc) }), [
-    'gross_cash_in_flow',
-    'gross_cash_out_flow',
-  ]);
+    read: (ctx, request) => readExchangeRates(ctx, request),
+    map: (record) => mapExchangeRate(parseEntity('ExchangeRate', record.raw)),
+  });
+  table.balance_sheet = monthlyReport<'balance_sheet'>('BalanceSheet', mapBalanceSheet);
+  table.income_statement = monthlyReport<'income_statement'>('ProfitAndLoss', mapIncomeStatement);
+  table.cash_flow_statement = monthlyReport<'cash_flow_statement'>('CashFlow', mapCashFlow, ['gross_cash_in_flow', 'gross_cash_out_flow']);
   return table;
-}
-
-/** A statement read from a QBO report, one record per month (company.ts, mapping/reports.ts). */
-function monthlyReport(
-  report: MonthlyReport,
-  map: (month: QboReportMonth, mc: MapContext) => Record<string, unknown>,
-  unmapped: readonly string[] = [],
-): { capabilities: ObjectCapabilities; handler: ObjectHandler } {
-  return {
-    capabilities: {
-      ...READ_ONLY,
-      incremental: 'none',
-      deletions: 'none',
-      unmappedFields: ['created_at', 'updated_at', ...unmapped],
-      platformDataOnly: ['Rows[].group (QBO section names)', 'ReportBasis'],
-    },
-    handler: {
-      read: (ctx, request) => readMonthlyReport(ctx, request, report),
-      map: (record, ctx) => map(reportMonth(record.raw), mapContext(ctx)),
-      businessDate: (record) => (typeof record.raw.EndDate === 'string' ? `${record.raw.EndDate.slice(0, 10)}T00:00:00.000Z` : null),
-    },
-  };
 }
 
 export function createQuickBooksConnector(): Connector {

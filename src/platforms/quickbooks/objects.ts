@@ -1,97 +1,119 @@
 /**
- * Which QBO entity each unified object is read from, and how: one row per
- * object. `cdc` says whether ChangeDataCapture covers the entity (Intuit lists
- * TaxRate, TaxAgency, TaxCode, JournalCode and TimeActivity as not covered);
- * `dated` whether it has a TxnDate to window initial syncs on.
+ * QuickBooks Online's object table (../objects.ts): which QBO entity each unified object is read from, and how.
+ * Entities are in ChangeDataCapture unless `cdc: false` (Intuit lists TaxRate, TaxAgency, TaxCode, JournalCode and
+ * TimeActivity as not covered); `dated` ones have a TxnDate to window initial syncs on.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
-import type { ObjectCapabilities } from '../connector.ts';
+import type { ConnectorContext, ObjectCapabilities } from '../connector.ts';
+import { defineObject, type Mapped, type ObjectEntry } from '../objects.ts';
+import { knownBase } from '../readers.ts';
+import { parseEntity } from './contract.ts';
+import { QBO_BASE } from './currencies.ts';
+import { billBody, customerBody, journalEntryBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import type { MapContext } from './mapping/common.ts';
-import {
-  mapAccount,
-  mapClass,
-  mapCustomer,
-  mapDepartment,
-  mapEmployee,
-  mapItem,
-  mapTaxAgency,
-  mapTaxRate,
-  mapTerm,
-  mapVendor,
-} from './mapping/master.ts';
+import * as master from './mapping/master.ts';
 import { mapBill, mapBillPayment, mapVendorCredit } from './mapping/payables.ts';
 import { mapCreditMemo, mapInvoice, mapPayment, mapSalesReceipt } from './mapping/receivables.ts';
+import type { QboEntities } from './native.ts';
+import { readEntity, type EntityRead } from './read.ts';
+import { writeHandlers, type WriteSpec } from './writes.ts';
 
 type Raw = Record<string, unknown>;
-type Mapper = (raw: Raw, mc: MapContext) => Record<string, unknown>;
 
-export interface EntitySpec {
+/** The entities read as objects (the others are read by company.ts and currencies.ts). */
+export type EntityName = Exclude<keyof QboEntities, 'CompanyInfo' | 'Preferences' | 'CompanyCurrency' | 'ExchangeRate'>;
+
+export interface EntitySpec extends EntityRead {
   type: UnifiedObjectType;
-  /** Name in queries and CDC ("Bill"); lower-cased it is the REST resource ("bill"). */
-  entity: string;
-  cdc: boolean;
-  dated: boolean;
-  map: Mapper;
-  /** Records of the entity that are not objects of the type (note-only attachables). */
-  keep?: (raw: Raw) => boolean;
-  /** Unified fields QBO never fills. */
-  unmapped: readonly string[];
-  /** QBO fields served only in platform_data. */
-  platformDataOnly: readonly string[];
-  /** Attachments only: which objects' attachments are served under their paths (ObjectCapabilities.attachedTo). */
-  attachedTo?: ObjectCapabilities['attachedTo'];
+  /** Name in queries, CDC and webhooks ("Bill"); lower-cased it is the REST resource ("bill"). */
+  entity: EntityName;
+  /** The unified object of a raw record, parsed through the contract. */
+  map: (raw: Raw, mc: MapContext) => Raw;
+  object: ObjectEntry;
 }
 
-/**
- * A record of QBO's JSON answer for the entity, with its Id as text: its
- * shape is the entity's by construction, so mappers take it as typed.
- */
-export function entity(raw: Raw): Raw & { Id: string } {
-  return { ...raw, Id: typeof raw.Id === 'string' ? raw.Id : String(raw.Id) };
+interface EntityOptions<E extends EntityName> {
+  cdc?: false;
+  dated?: true;
+  keep?: (record: QboEntities[E]) => boolean;
+  /** Unified fields QBO never fills. */
+  unmapped?: readonly string[];
+  /** QBO fields served only in platform_data. */
+  dataOnly: readonly string[];
+  attachedTo?: ObjectCapabilities['attachedTo'];
+  write?: Omit<WriteSpec, 'entity'>;
+}
+
+/** What a mapper needs beyond the record: links, the environment for deep links, the home currency once learnt. */
+export const mapContext = (ctx: ConnectorContext): MapContext => ({
+  ref: (type, id) => ctx.ref(type, id),
+  environment: ctx.environment,
+  homeCurrency: knownBase(QBO_BASE, ctx),
+});
+
+/** A TxnDate (YYYY-MM-DD) as the business date the engine windows and reports on. */
+export function txnDate(value: unknown): string | null {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? `${value.slice(0, 10)}T00:00:00.000Z` : null;
+}
+
+function entitySpec<K extends UnifiedObjectType, E extends EntityName>(
+  type: K,
+  entity: E,
+  mapper: (record: QboEntities[E], mc: MapContext) => Mapped<K>,
+  options: EntityOptions<E>,
+): EntitySpec {
+  const { keep, write } = options;
+  const cdc = options.cdc ?? true;
+  const map = (raw: Raw, mc: MapContext): Mapped<K> => mapper(parseEntity(entity, raw), mc);
+  const spec: Omit<EntitySpec, 'object'> = {
+    type,
+    entity,
+    cdc,
+    dated: options.dated === true,
+    map: (raw, mc) => ({ ...map(raw, mc) }),
+    ...(keep === undefined ? {} : { keep: (raw: Raw) => keep(parseEntity(entity, raw)) }),
+  };
+  const object = defineObject<K>({
+    capabilities: {
+      read: true,
+      incremental: cdc ? 'cursor' : 'none',
+      // Without CDC (tax rates and agencies) each sync reads the whole list, and what is missing from it is gone.
+      deletions: cdc ? 'reported' : 'full_listing',
+      filter: true,
+      fetchByPlatformId: true,
+      create: write !== undefined,
+      update: write !== undefined,
+      delete: write?.deletable === true,
+      unmappedFields: options.unmapped ?? [],
+      platformDataOnly: options.dataOnly,
+      ...(options.attachedTo === undefined ? {} : { attachedTo: options.attachedTo }),
+    },
+    read: (ctx, request) => readEntity(ctx, spec, request),
+    map: (record, ctx) => map(record.raw, mapContext(ctx)),
+    ...(spec.dated ? { businessDate: (record) => txnDate(record.raw.TxnDate) } : {}),
+    ...(write === undefined ? {} : writeHandlers({ entity, ...write })),
+  });
+  return { ...spec, object };
 }
 
 const TXN_ONLY = ['SyncToken', 'domain', 'sparse', 'TxnTaxDetail.TaxLine', 'CustomField', 'RecurDataRef'] as const;
+const TAXED_LINE = ['Line[].…TaxCodeRef', 'Line[].…BillableStatus'] as const;
+const NAME_LIST = ['CompanyName', 'Title', 'Suffix', 'PrintOnCheckName'] as const;
+const SALES_LINE = ['Line[].SalesItemLineDetail.TaxCodeRef', 'Line[].SubTotalLineDetail'] as const;
 
 export const ENTITIES: readonly EntitySpec[] = [
-  {
-    type: 'account',
-    entity: 'Account',
-    cdc: true,
-    dated: false,
-    map: (r, mc) => ({ ...mapAccount(entity(r), mc) }),
-    unmapped: [],
-    platformDataOnly: [
-      'AccountSubType',
-      'FullyQualifiedName',
-      'SubAccount',
-      'CurrentBalanceWithSubAccounts',
-      'Description',
-      'TaxCodeRef',
-      'SyncToken',
-    ],
-  },
-  {
-    type: 'vendor',
-    entity: 'Vendor',
-    cdc: true,
-    dated: false,
-    map: (r, mc) => ({ ...mapVendor(entity(r), mc) }),
+  entitySpec('account', 'Account', master.mapAccount, {
+    dataOnly: ['AccountSubType', 'FullyQualifiedName', 'SubAccount', 'CurrentBalanceWithSubAccounts', 'Description', 'TaxCodeRef', 'SyncToken'],
+  }),
+  entitySpec('vendor', 'Vendor', master.mapVendor, {
     unmapped: ['parent_id', 'registration_number', 'subsidiaries'],
-    platformDataOnly: ['CompanyName', 'Title', 'Suffix', 'PrintOnCheckName', 'Mobile', 'Fax', 'AcctNum', 'Balance', 'Vendor1099', 'SyncToken'],
-  },
-  {
-    type: 'customer',
-    entity: 'Customer',
-    cdc: true,
-    dated: false,
-    map: (r, mc) => ({ ...mapCustomer(entity(r), mc) }),
+    dataOnly: [...NAME_LIST, 'Mobile', 'Fax', 'AcctNum', 'Balance', 'Vendor1099', 'SyncToken'],
+  }),
+  entitySpec('customer', 'Customer', master.mapCustomer, {
     unmapped: ['subsidiary_id', 'registration_number', 'subsidiaries'],
-    platformDataOnly: [
-      'CompanyName',
-      'Title',
-      'Suffix',
-      'PrintOnCheckName',
+    dataOnly: [
+      ...NAME_LIST,
       'WebAddr',
       'Mobile',
       'Fax',
@@ -105,75 +127,39 @@ export const ENTITIES: readonly EntitySpec[] = [
       'PreferredDeliveryMethod',
       'SyncToken',
     ],
-  },
-  {
-    type: 'bill',
-    entity: 'Bill',
-    cdc: true,
+    write: { body: customerBody, deletable: false, duplicateProperty: 'customer_name' },
+  }),
+  entitySpec('bill', 'Bill', mapBill, {
     dated: true,
-    map: (r, mc) => ({ ...mapBill(entity(r), mc) }),
     unmapped: ['subsidiary_id', 'total_discount'],
-    platformDataOnly: [
-      'LinkedTxn',
-      'Line[].…TaxCodeRef',
-      'Line[].…BillableStatus',
-      'Line[].ProjectRef',
-      'HomeBalance',
-      'GlobalTaxCalculation',
-      'IncludeInAnnualTPAR',
-      ...TXN_ONLY,
-    ],
-  },
-  {
-    type: 'bill_payment',
-    entity: 'BillPayment',
-    cdc: true,
+    dataOnly: ['LinkedTxn', ...TAXED_LINE, 'Line[].ProjectRef', 'HomeBalance', 'GlobalTaxCalculation', 'IncludeInAnnualTPAR', ...TXN_ONLY],
+    write: { body: billBody, deletable: true },
+  }),
+  entitySpec('bill_payment', 'BillPayment', mapBillPayment, {
     dated: true,
-    map: (r, mc) => ({ ...mapBillPayment(entity(r), mc) }),
-    unmapped: [],
-    platformDataOnly: ['PayType', 'CheckPayment.PrintStatus', 'APAccountRef', 'ProcessBillPayment', ...TXN_ONLY],
-  },
-  {
-    type: 'bill_credit_memo',
-    entity: 'VendorCredit',
-    cdc: true,
+    dataOnly: ['PayType', 'CheckPayment.PrintStatus', 'APAccountRef', 'ProcessBillPayment', ...TXN_ONLY],
+  }),
+  entitySpec('bill_credit_memo', 'VendorCredit', mapVendorCredit, { dated: true, dataOnly: [...TAXED_LINE, 'GlobalTaxCalculation', ...TXN_ONLY] }),
+  entitySpec('bank_deposit', 'Deposit', mapDeposit, {
     dated: true,
-    map: (r, mc) => ({ ...mapVendorCredit(entity(r), mc) }),
-    unmapped: [],
-    platformDataOnly: ['Line[].…TaxCodeRef', 'Line[].…BillableStatus', 'GlobalTaxCalculation', ...TXN_ONLY],
-  },
-  {
-    type: 'bank_deposit',
-    entity: 'Deposit',
-    cdc: true,
-    dated: true,
-    map: (r, mc) => ({ ...mapDeposit(entity(r), mc) }),
     unmapped: ['subsidiary_id'],
-    platformDataOnly: [
+    dataOnly: [
       'Line[].LinkedTxn (kinds other than Payment and JournalEntry)',
       'Line[].DepositLineDetail.PaymentMethodRef',
       'Line[].DepositLineDetail.CheckNum',
       'CashBack',
       ...TXN_ONLY,
     ],
-  },
-  {
-    type: 'bank_transfer',
-    entity: 'Transfer',
-    cdc: true,
+  }),
+  entitySpec('bank_transfer', 'Transfer', mapTransfer, {
     dated: true,
-    map: (r, mc) => ({ ...mapTransfer(entity(r), mc) }),
     unmapped: ['location_id', 'project_id', 'subsidiary_id'],
-    platformDataOnly: ['SyncToken'],
-  },
-  {
-    type: 'journal_entry',
-    entity: 'JournalEntry',
-    cdc: true,
+    dataOnly: ['SyncToken'],
+  }),
+  entitySpec('journal_entry', 'JournalEntry', mapJournalEntry, {
     dated: true,
-    map: (r, mc) => ({ ...mapJournalEntry(entity(r), mc) }),
     unmapped: ['subsidiary_id', 'deposited'],
-    platformDataOnly: [
+    dataOnly: [
       'DocNumber',
       'Adjustment',
       'Line[].JournalEntryLineDetail.Entity',
@@ -182,42 +168,21 @@ export const ENTITIES: readonly EntitySpec[] = [
       'Line[].JournalEntryLineDetail.TaxCodeRef',
       ...TXN_ONLY,
     ],
-  },
-  {
-    type: 'tax_rate',
-    entity: 'TaxRate',
+    write: { body: journalEntryBody, deletable: true },
+  }),
+  entitySpec('tax_rate', 'TaxRate', master.mapTaxRate, {
     cdc: false,
-    dated: false,
-    map: (r) => ({ ...mapTaxRate(entity(r)) }),
     unmapped: ['code'],
-    platformDataOnly: ['Description', 'AgencyRef', 'SpecialTaxType', 'DisplayType', 'EffectiveTaxRate', 'TaxReturnLineRef'],
-  },
-  {
-    type: 'tax_agency',
-    entity: 'TaxAgency',
+    dataOnly: ['Description', 'AgencyRef', 'SpecialTaxType', 'DisplayType', 'EffectiveTaxRate', 'TaxReturnLineRef'],
+  }),
+  entitySpec('tax_agency', 'TaxAgency', master.mapTaxAgency, {
     cdc: false,
-    dated: false,
-    map: (r) => ({ ...mapTaxAgency(entity(r)) }),
-    unmapped: [],
-    platformDataOnly: ['TaxTrackedOnSales', 'TaxTrackedOnPurchases', 'TaxRegistrationNumber'],
-  },
-  {
-    type: 'department',
-    entity: 'Department',
-    cdc: true,
-    dated: false,
-    map: (r, mc) => ({ ...mapDepartment(entity(r), mc) }),
-    unmapped: ['has_children'],
-    platformDataOnly: ['FullyQualifiedName', 'SubDepartment'],
-  },
-  {
-    type: 'employee',
-    entity: 'Employee',
-    cdc: true,
-    dated: false,
-    map: (r) => ({ ...mapEmployee(entity(r)) }),
+    dataOnly: ['TaxTrackedOnSales', 'TaxTrackedOnPurchases', 'TaxRegistrationNumber'],
+  }),
+  entitySpec('department', 'Department', master.mapDepartment, { unmapped: ['has_children'], dataOnly: ['FullyQualifiedName', 'SubDepartment'] }),
+  entitySpec('employee', 'Employee', master.mapEmployee, {
     unmapped: ['department_id', 'manager_id', 'position', 'salary'],
-    platformDataOnly: [
+    dataOnly: [
       'DisplayName',
       'MiddleName',
       'PrintOnCheckName',
@@ -235,93 +200,34 @@ export const ENTITIES: readonly EntitySpec[] = [
       'SSN (masked)',
       'SyncToken',
     ],
-  },
-  {
-    type: 'class',
-    entity: 'Class',
-    cdc: true,
-    dated: false,
-    map: (r, mc) => ({ ...mapClass(entity(r), mc) }),
-    unmapped: ['has_children'],
-    platformDataOnly: ['FullyQualifiedName', 'SubClass'],
-  },
-  {
-    type: 'attachment',
-    entity: 'Attachable',
-    cdc: true,
-    dated: false,
-    map: (r, mc) => ({ ...mapAttachment(entity(r), mc) }),
-    keep: (r) => isFileAttachable(entity(r)),
+  }),
+  entitySpec('class', 'Class', master.mapClass, { unmapped: ['has_children'], dataOnly: ['FullyQualifiedName', 'SubClass'] }),
+  entitySpec('attachment', 'Attachable', mapAttachment, {
+    keep: isFileAttachable,
     // Attachables of a Purchase have no expense to hang off (Purchase is not read); QBO takes no uploads through us yet.
     attachedTo: { read: ['bill', 'invoice', 'journal_entry'], upload: [] },
-    unmapped: [],
-    platformDataOnly: ['Note', 'Category', 'ContentType', 'Size', 'TempDownloadUri', 'ThumbnailFileAccessUri', 'AttachableRef[1..]'],
-  },
-  {
-    type: 'item',
-    entity: 'Item',
-    cdc: true,
-    dated: false,
-    map: (r, mc) => ({ ...mapItem(entity(r), mc) }),
-    unmapped: [],
-    platformDataOnly: ['FullyQualifiedName', 'Taxable', 'TrackQtyOnHand', 'InvStartDate', 'SalesTaxCodeRef', 'PurchaseTaxCodeRef', 'ParentRef'],
-  },
-  {
-    type: 'payment_term',
-    entity: 'Term',
-    cdc: true,
-    dated: false,
-    map: (r) => ({ ...mapTerm(entity(r)) }),
-    unmapped: [],
-    platformDataOnly: ['Type', 'DayOfMonthDue', 'DueNextMonthDays', 'DiscountDayOfMonth'],
-  },
-  {
-    type: 'invoice',
-    entity: 'Invoice',
-    cdc: true,
+    dataOnly: ['Note', 'Category', 'ContentType', 'Size', 'TempDownloadUri', 'ThumbnailFileAccessUri', 'AttachableRef[1..]'],
+  }),
+  entitySpec('item', 'Item', master.mapItem, {
+    dataOnly: ['FullyQualifiedName', 'Taxable', 'TrackQtyOnHand', 'InvStartDate', 'SalesTaxCodeRef', 'PurchaseTaxCodeRef', 'ParentRef'],
+  }),
+  entitySpec('payment_term', 'Term', master.mapTerm, { dataOnly: ['Type', 'DayOfMonthDue', 'DueNextMonthDays', 'DiscountDayOfMonth'] }),
+  entitySpec('invoice', 'Invoice', mapInvoice, {
     dated: true,
-    map: (r, mc) => ({ ...mapInvoice(entity(r), mc) }),
     unmapped: ['subsidiary_id'],
-    platformDataOnly: [
-      'LinkedTxn',
-      'BillAddr',
-      'ShipAddr',
-      'BillEmail',
-      'CustomerMemo',
-      'EmailStatus',
-      'PrintStatus',
-      'Deposit',
-      'Line[].SalesItemLineDetail.TaxCodeRef',
-      'Line[].SubTotalLineDetail',
-      ...TXN_ONLY,
-    ],
-  },
-  {
-    type: 'invoice_payment',
-    entity: 'Payment',
-    cdc: true,
+    dataOnly: ['LinkedTxn', 'BillAddr', 'ShipAddr', 'BillEmail', 'CustomerMemo', 'EmailStatus', 'PrintStatus', 'Deposit', ...SALES_LINE, ...TXN_ONLY],
+  }),
+  entitySpec('invoice_payment', 'Payment', mapPayment, {
     dated: true,
-    map: (r, mc) => ({ ...mapPayment(entity(r), mc) }),
-    unmapped: [],
-    platformDataOnly: ['UnappliedAmt', 'PaymentMethodRef', 'ARAccountRef', 'ProcessPayment', ...TXN_ONLY],
-  },
-  {
-    type: 'invoice_credit_memo',
-    entity: 'CreditMemo',
-    cdc: true,
+    dataOnly: ['UnappliedAmt', 'PaymentMethodRef', 'ARAccountRef', 'ProcessPayment', ...TXN_ONLY],
+  }),
+  entitySpec('invoice_credit_memo', 'CreditMemo', mapCreditMemo, {
     dated: true,
-    map: (r, mc) => ({ ...mapCreditMemo(entity(r), mc) }),
-    unmapped: [],
-    platformDataOnly: ['BillAddr', 'ShipAddr', 'BillEmail', 'CustomerMemo', 'Line[].SalesItemLineDetail.TaxCodeRef', ...TXN_ONLY],
-  },
-  {
-    type: 'sales_receipt',
-    entity: 'SalesReceipt',
-    cdc: true,
+    dataOnly: ['BillAddr', 'ShipAddr', 'BillEmail', 'CustomerMemo', SALES_LINE[0], ...TXN_ONLY],
+  }),
+  entitySpec('sales_receipt', 'SalesReceipt', mapSalesReceipt, {
     dated: true,
-    map: (r, mc) => ({ ...mapSalesReceipt(entity(r), mc) }),
-    unmapped: [],
-    platformDataOnly: [
+    dataOnly: [
       'PaymentMethodRef',
       'ShipDate',
       'ShipMethodRef',
@@ -334,15 +240,8 @@ export const ENTITIES: readonly EntitySpec[] = [
       'GlobalTaxCalculation',
       'HomeBalance',
       'LinkedTxn (kinds other than Deposit)',
-      'Line[].SalesItemLineDetail.TaxCodeRef',
-      'Line[].SubTotalLineDetail',
+      ...SALES_LINE,
       ...TXN_ONLY,
     ],
-  },
+  }),
 ];
-
-export function entitySpec(type: UnifiedObjectType): EntitySpec {
-  const spec = ENTITIES.find((e) => e.type === type);
-  if (spec === undefined) throw new Error(`QuickBooks Online reads no ${type}`);
-  return spec;
-}

@@ -13,13 +13,9 @@ import { signatureMatches } from '../webhook-signature.ts';
 import { ENTITIES } from './objects.ts';
 import { isRecord } from '../json.ts';
 
-/** Unified types by entity name, lower-cased (the earlier format says "BillPayment", a CloudEvents type "billpayment"). */
-const TYPES_OF_ENTITY = new Map<string, UnifiedObjectType[]>();
-for (const spec of ENTITIES) {
-  const name = spec.entity.toLowerCase();
-  TYPES_OF_ENTITY.set(name, [...(TYPES_OF_ENTITY.get(name) ?? []), spec.type]);
-}
-const typesOf = (entity: string): UnifiedObjectType[] => TYPES_OF_ENTITY.get(entity.toLowerCase()) ?? [];
+/** Unified types of an entity name in any case (the earlier format says "BillPayment", a CloudEvents type "billpayment"). */
+const typesOf = (entity: string): UnifiedObjectType[] =>
+  ENTITIES.filter((spec) => spec.entity.toLowerCase() === entity.toLowerCase()).map((spec) => spec.type);
 
 const CLOUD_EVENT_TYPE = /^qbo\.([a-z]+)\.([a-z]+)\.v\d+$/;
 

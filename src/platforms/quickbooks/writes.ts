@@ -9,10 +9,9 @@
  */
 import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
-import type { Input } from '../inbound.ts';
+import type { Input, Native } from '../inbound.ts';
 import { callQbo } from './client.ts';
 import { parseRecord } from './contract.ts';
-import type { Native } from './inbound.ts';
 
 export interface WriteSpec {
   /** QBO entity name ("Bill"), the key of its answers; lower-cased it is the REST resource. */
@@ -52,34 +51,35 @@ async function withSyncToken(
   for (let attempt = 1; ; attempt++) {
     const current = await readCurrent(ctx, spec, platformId);
     try {
-      return await callQbo(ctx, {
-        method: 'POST',
-        path: resource(spec),
-        body: build(current),
-        operation: `${operation} ${spec.entity}`,
-        requestId: attempt === 1 ? ctx.idempotencyKey : `${ctx.idempotencyKey}-${attempt}`,
-        ...(operation === 'delete' ? { query: { operation: 'delete' } } : {}),
-        ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
-      });
+      return await post(ctx, spec, operation, build(current), attempt === 1 ? ctx.idempotencyKey : `${ctx.idempotencyKey}-${attempt}`);
     } catch (error) {
       if (attempt >= 2 || !(error instanceof PlatformError) || error.kind !== 'conflict') throw error;
     }
   }
 }
 
+/** A write of the entity under a request id (QBO answers a repeated one with the first outcome). */
+function post(
+  ctx: WriteContext,
+  spec: WriteSpec,
+  operation: 'create' | 'update' | 'delete',
+  body: Native,
+  requestId: string,
+): Promise<Record<string, unknown>> {
+  return callQbo(ctx, {
+    method: 'POST',
+    path: resource(spec),
+    body,
+    operation: `${operation} ${spec.entity}`,
+    requestId,
+    ...(operation === 'delete' ? { query: { operation: 'delete' } } : {}),
+    ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
+  });
+}
+
 export function writeHandlers(spec: WriteSpec): Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> {
   const create = async (ctx: WriteContext, input: Input): Promise<PlatformRecord> =>
-    recordOf(
-      spec,
-      await callQbo(ctx, {
-        method: 'POST',
-        path: resource(spec),
-        body: await spec.body(ctx, input),
-        operation: `create ${spec.entity}`,
-        requestId: ctx.idempotencyKey,
-        ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
-      }),
-    );
+    recordOf(spec, await post(ctx, spec, 'create', await spec.body(ctx, input), ctx.idempotencyKey));
   const handlers: Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> = {
     create,
     // The same request id again: QBO answers with the record the earlier attempt created, or creates it now if it never arrived.

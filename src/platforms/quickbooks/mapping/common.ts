@@ -1,37 +1,26 @@
 /** Small helpers the QuickBooks Online mappers share: times, dates, amounts, currencies, references, addresses. */
-import type { ObjectTypeMap } from '../../../model/fields.ts';
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
-import { CURRENCY_CODES, type CurrencyCode } from '../../../model/shared.ts';
+import type { CurrencyCode } from '../../../model/shared.ts';
 import type { ConnectorContext } from '../../connector.ts';
+import type { Mapped } from '../../objects.ts';
+import { currency as readCurrency, sumAmounts, text } from '../../readers.ts';
 import type { QboAddress, QboLinkedTxn, QboRef, QboTransaction } from '../native.ts';
 
-/**
- * The unified object a mapper returns: everything except the service-owned fields. additional_fields is optional
- * (and not filled) on every object but the sales receipt, whose additional fields are the reference's typed ones.
- */
-export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data'>;
-
+export type { Mapped };
+export { text };
 export type Ref = ConnectorContext['ref'];
 
-const CURRENCIES = new Set<string>(CURRENCY_CODES);
-
-/** An ISO 4217 code from a CurrencyRef; XXX ("no currency") when QBO names none we know. */
-export function currency(ref: QboRef | undefined, fallback: CurrencyCode = 'XXX'): CurrencyCode {
-  const code = ref?.value.toUpperCase();
-  return code !== undefined && CURRENCIES.has(code) ? (code as CurrencyCode) : fallback;
-}
+/** A known ISO 4217 code from a CurrencyRef, or null: other codes are not guessed at (an account's, a name's). */
+export const optCurrency = (ref: QboRef | undefined): CurrencyCode | null => readCurrency(ref?.value, null);
 
 /**
- * A transaction's currency: its CurrencyRef, or the company's home currency when it has none (QBO leaves CurrencyRef
- * out of transactions of companies without multicurrency: 11 of 27 recorded real answers), XXX only when neither is known.
+ * A transaction's currency: its CurrencyRef, or the company's home currency when it has none or names one the model
+ * does not know (QBO leaves CurrencyRef out of transactions of companies without multicurrency: 11 of 27 recorded
+ * real answers), XXX only when neither is known.
  */
 export function txnCurrency(ref: QboRef | undefined, mc: MapContext): CurrencyCode {
-  return currency(ref, currency(mc.homeCurrency === null ? undefined : { value: mc.homeCurrency }));
-}
-
-export function optCurrency(ref: QboRef | undefined): CurrencyCode | null {
-  const code = currency(ref);
-  return code === 'XXX' ? null : code;
+  const home = readCurrency(mc.homeCurrency, null);
+  return readCurrency(ref?.value, home) ?? home ?? 'XXX';
 }
 
 /** A QBO time ("2014-11-06T13:09:25-08:00") as an ISO 8601 UTC timestamp; null when absent or unreadable. */
@@ -64,10 +53,6 @@ export function optAmount(value: number | undefined): number | null {
 /** Service id of the object a QBO reference points to; null without a reference. */
 export function refTo(ref: Ref, type: UnifiedObjectType, target: QboRef | undefined): string | null {
   return ref(type, target?.value);
-}
-
-export function text(value: string | undefined): string | null {
-  return value === undefined || value.trim() === '' ? null : value;
 }
 
 export type Address = Mapped<'customer'>['addresses'][number];
@@ -189,7 +174,7 @@ export function openDocument(r: QboTransaction & { DueDate?: string; Balance?: n
     amount_due: open,
     total_amount: total,
     document_number: text(r.DocNumber),
-    sub_total: amount(lines.reduce((sum, line) => sum + (line.sub_total ?? 0), 0)),
+    sub_total: sumAmounts(lines.map((line) => line.sub_total ?? 0)),
     tax_amount: r.TxnTaxDetail?.TotalTax === undefined ? null : amount(r.TxnTaxDetail.TotalTax),
   };
 }

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, recordedRecords, type Entity, type Json } from '../../../../test/standins/quickbooks/fixtures.ts';
 import { monthlyReport } from '../../../../test/standins/quickbooks/report.ts';
-import { entity, ENTITIES } from '../objects.ts';
+import { parseEntity } from '../contract.ts';
+import { ENTITIES } from '../objects.ts';
 import { mapBalanceSheet, mapCashFlow, mapIncomeStatement, parseReport, splitReport } from './reports.ts';
 import { exchangeRateId } from '../currencies.ts';
 import { mapCurrency, mapExchangeRate } from './currencies.ts';
@@ -25,7 +26,7 @@ function record(name: Entity, id: string): Json {
 function mapped(name: Entity, id: string): Record<string, unknown> {
   const spec = ENTITIES.find((e) => e.entity === name);
   if (spec === undefined) throw new Error(`no spec for ${name}`);
-  return spec.map(entity(record(name, id)), mc);
+  return spec.map(record(name, id), mc);
 }
 
 /**
@@ -92,14 +93,14 @@ describe('QuickBooks Online mapping', () => {
   it("maps a bundle's component lines as the invoice's lines, and a transaction without CurrencyRef in the home currency", () => {
     const spec = ENTITIES.find((e) => e.entity === 'Invoice');
     if (spec === undefined) throw new Error('no invoice spec');
-    const invoice = spec.map(entity(BUNDLE_INVOICE), { ...mc, homeCurrency: 'CAD' });
+    const invoice = spec.map(BUNDLE_INVOICE, { ...mc, homeCurrency: 'CAD' });
     expect(invoice).toMatchObject({ sub_total: 10.61, total_amount: 10.61, amount_due: 10.61, currency_code: 'CAD' });
     expect((invoice.line_items as Json[]).map((l) => [l.platform_id, l.total_amount, (l.item as Json).id])).toEqual([
       ['2', 6.11, 'item:5'],
       ['3', 4.5, 'item:11'],
     ]);
     // Before the company's home currency is known the currency is XXX, never a guess.
-    expect(spec.map(entity(BUNDLE_INVOICE), mc).currency_code).toBe('XXX');
+    expect(spec.map(BUNDLE_INVOICE, mc).currency_code).toBe('XXX');
   });
 
   it('maps accounts: type, category, parent, status, balance, number', () => {
@@ -501,7 +502,7 @@ describe('QuickBooks Online mapping', () => {
         { TxnId: '9', TxnType: 'ReimburseCharge' },
       ],
     };
-    expect(ENTITIES.find((e) => e.entity === 'SalesReceipt')?.map(entity(deposited), mc)).toMatchObject({
+    expect(ENTITIES.find((e) => e.entity === 'SalesReceipt')?.map(deposited, mc)).toMatchObject({
       linked_transactions: [{ id: 'bank_deposit:148', type: 'bank_deposit' }],
     });
     expect(ENTITIES.find((e) => e.entity === 'SalesReceipt')).toMatchObject({ cdc: true, dated: true });
@@ -509,7 +510,7 @@ describe('QuickBooks Online mapping', () => {
 
   it('maps the company with its home currency and fiscal year', () => {
     const info = fixture('companyinfo.json').CompanyInfo as Json;
-    expect(mapCompany(entity({ ...info, HomeCurrency: { value: 'USD' } }), mc)).toMatchObject({
+    expect(mapCompany(parseEntity('CompanyInfo', { ...info, HomeCurrency: { value: 'USD' } }), mc)).toMatchObject({
       platform_id: '1',
       name: "Larry's Bakery",
       legal_name: "Larry's Bakery",

@@ -1,4 +1,5 @@
 /** Bills, vendor credits and bill payments. */
+import { sumAmounts } from '../../readers.ts';
 import type { QboBill, QboBillPayment, QboLine, QboRef, QboVendorCredit } from '../native.ts';
 import { amount, balanceOf, isVoided, openDocument, refTo, requiredDay, text, txnFields, type MapContext, type Mapped } from './common.ts';
 
@@ -31,7 +32,7 @@ export function expenseLine(line: QboLine, department: QboRef | undefined, mc: M
     discount_percentage: null,
     sub_total: net,
     tax_amount: tax,
-    total_amount: amount(net + (tax ?? 0)),
+    total_amount: sumAmounts([net, tax ?? 0]),
     item:
       item?.ItemRef === undefined
         ? null

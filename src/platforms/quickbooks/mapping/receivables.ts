@@ -1,4 +1,5 @@
 /** Invoices, credit memos, customer payments and sales receipts. */
+import { sumAmounts } from '../../readers.ts';
 import type { QboCreditMemo, QboInvoice, QboLine, QboPayment, QboRef, QboSalesReceipt } from '../native.ts';
 import {
   addresses,
@@ -65,7 +66,7 @@ function salesLines(lines: readonly QboLine[] | undefined, department: QboRef | 
 
 function discountTotal(lines: readonly QboLine[] | undefined): number | null {
   const discounts = (lines ?? []).filter((line) => line.DiscountLineDetail !== undefined);
-  return discounts.length === 0 ? null : amount(discounts.reduce((sum, line) => sum + (line.Amount ?? 0), 0));
+  return discounts.length === 0 ? null : sumAmounts(discounts.map((line) => line.Amount ?? 0));
 }
 
 /** Which payments and credits settled an invoice is told by the payments (linked_invoices there). */

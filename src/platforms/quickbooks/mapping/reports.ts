@@ -7,74 +7,51 @@ import type { QboColData, QboReport, QboReportColumn, QboReportMonth, QboReportR
 import type { ReportNode } from '../../../model/report-tree.ts';
 import { incomeStatementOf, sectionsTree } from '../../statements.ts';
 import { day, type MapContext, type Mapped } from './common.ts';
-import { isRecord } from '../../json.ts';
+import { isRecord, record, records } from '../../readers.ts';
 
-const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** The fields of `names` that are strings in `value`, in that order; the rest is left out. */
+function stringFields<N extends string>(value: unknown, names: readonly N[]): Partial<Record<N, string>> {
+  const raw = record(value) ?? {};
+  const picked: Partial<Record<N, string>> = {};
+  for (const name of names) {
+    const field = raw[name];
+    if (typeof field === 'string') picked[name] = field;
+  }
+  return picked;
+}
 
 function cellsOf(value: unknown): QboColData[] | undefined {
-  if (!isRecord(value) || !Array.isArray(value.ColData)) return undefined;
-  return value.ColData.map((cell): QboColData => {
-    const out: QboColData = {};
-    const text = isRecord(cell) ? textOf(cell.value) : undefined;
-    const id = isRecord(cell) ? textOf(cell.id) : undefined;
-    if (text !== undefined) out.value = text;
-    if (id !== undefined) out.id = id;
-    return out;
-  });
+  const cells = record(value)?.ColData;
+  return Array.isArray(cells) ? cells.map((cell) => stringFields(cell, ['value', 'id'])) : undefined;
 }
 
 function rowsOf(value: unknown): QboReportRow[] {
-  return isRecord(value) && Array.isArray(value.Row) ? value.Row.filter(isRecord).map(rowOf) : [];
+  return records(record(value)?.Row).map(rowOf);
 }
 
 function rowOf(raw: Record<string, unknown>): QboReportRow {
-  const row: QboReportRow = {};
-  if (raw.type === 'Section' || raw.type === 'Data') row.type = raw.type;
-  const group = textOf(raw.group);
-  if (group !== undefined) row.group = group;
-  const header = cellsOf(raw.Header);
-  if (header !== undefined) row.Header = { ColData: header };
-  const data = Array.isArray(raw.ColData) ? cellsOf(raw) : undefined;
-  if (data !== undefined) row.ColData = data;
-  if (isRecord(raw.Rows)) row.Rows = { Row: rowsOf(raw.Rows) };
-  const summary = cellsOf(raw.Summary);
-  if (summary !== undefined) row.Summary = { ColData: summary };
-  return row;
+  const [header, data, summary] = [cellsOf(raw.Header), cellsOf(raw), cellsOf(raw.Summary)];
+  return {
+    ...(raw.type === 'Section' || raw.type === 'Data' ? { type: raw.type } : {}),
+    ...stringFields(raw, ['group']),
+    ...(header === undefined ? {} : { Header: { ColData: header } }),
+    ...(data === undefined ? {} : { ColData: data }),
+    ...(isRecord(raw.Rows) ? { Rows: { Row: rowsOf(raw.Rows) } } : {}),
+    ...(summary === undefined ? {} : { Summary: { ColData: summary } }),
+  };
 }
+
+const HEADER = ['ReportName', 'Time', 'StartPeriod', 'EndPeriod', 'Currency', 'ReportBasis', 'SummarizeColumnsBy'] as const;
 
 /** A report answer parsed into the shapes the connector reads (anything else in it is left out). */
 export function parseReport(body: Record<string, unknown>): QboReport {
-  const header = isRecord(body.Header) ? body.Header : {};
-  const columns = isRecord(body.Columns) && Array.isArray(body.Columns.Column) ? body.Columns.Column.filter(isRecord) : [];
-  const headerText = (name: string): Record<string, string> => {
-    const value = textOf(header[name]);
-    return value === undefined ? {} : { [name]: value };
-  };
-  return {
-    Header: {
-      ...headerText('ReportName'),
-      ...headerText('Time'),
-      ...headerText('StartPeriod'),
-      ...headerText('EndPeriod'),
-      ...headerText('Currency'),
-      ...headerText('ReportBasis'),
-      ...headerText('SummarizeColumnsBy'),
-    },
-    Columns: {
-      Column: columns.map((column): QboReportColumn => {
-        const meta = Array.isArray(column.MetaData) ? column.MetaData.filter(isRecord) : [];
-        const out: QboReportColumn = {
-          MetaData: meta.flatMap((m) => (typeof m.Name === 'string' && typeof m.Value === 'string' ? [{ Name: m.Name, Value: m.Value }] : [])),
-        };
-        const title = textOf(column.ColTitle);
-        const type = textOf(column.ColType);
-        if (title !== undefined) out.ColTitle = title;
-        if (type !== undefined) out.ColType = type;
-        return out;
-      }),
-    },
-    Rows: { Row: rowsOf(body.Rows) },
-  };
+  const columns = records(record(body.Columns)?.Column).map((column): QboReportColumn => ({
+    MetaData: records(column.MetaData).flatMap((m) =>
+      typeof m.Name === 'string' && typeof m.Value === 'string' ? [{ Name: m.Name, Value: m.Value }] : [],
+    ),
+    ...stringFields(column, ['ColTitle', 'ColType']),
+  }));
+  return { Header: stringFields(body.Header, HEADER), Columns: { Column: columns }, Rows: { Row: rowsOf(body.Rows) } };
 }
 
 function meta(column: QboReportColumn, name: string): string | undefined {
@@ -118,7 +95,7 @@ export function splitReport(report: QboReport): QboReportMonth[] {
 
 /** A stored month record (platform_data) read back. */
 export function reportMonth(raw: Record<string, unknown>): QboReportMonth {
-  const text = (value: unknown): string => textOf(value) ?? '';
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   return {
     Id: text(raw.Id),
     StartDate: text(raw.StartDate),
