@@ -23,6 +23,8 @@ export interface TypeSelection {
   extends?: string;
   /** Which of the platform's contract documents holds the component, when it publishes several. */
   document?: string;
+  /** The type's doc comment, when its name does not say it all. */
+  doc?: string;
 }
 
 interface Field {
@@ -88,7 +90,8 @@ export class TypeEmitter<S> {
     const described = this.adapter.describe(this.schemaOf(selection));
     if (described.kind !== 'object') throw new Error(`${selection.component} is not an object in the contract`);
     const heritage = selection.extends === undefined ? '' : ` extends ${selection.extends}`;
-    return `export interface ${name}${heritage} {\n${this.members(described.properties, parseFields(selection.fields), name, '  ')}}`;
+    const doc = selection.doc === undefined ? '' : `/** ${selection.doc} */\n`;
+    return `${doc}export interface ${name}${heritage} {\n${this.members(described.properties, parseFields(selection.fields), name, '  ')}}`;
   }
 
   private members(properties: ReadonlyMap<string, S>, fields: Field[], where: string, indent: string): string {

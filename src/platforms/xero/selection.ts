@@ -12,9 +12,9 @@ export const SELECTION = {
     fields:
       'LineItemID Description Quantity UnitAmount ItemCode AccountCode AccountID:string TaxType TaxAmount LineAmount DiscountRate DiscountAmount Tracking',
   },
-  /** Contacts' (Address) and the organisation's (AddressForOrganisation): their AddressType enums differ. */
   XeroAddress: {
     component: 'Address',
+    doc: "A contact's (Address) or the organisation's (AddressForOrganisation): their AddressType enums differ.",
     fields: 'AddressType:string AddressLine1 AddressLine2 AddressLine3 AddressLine4 City Region PostalCode Country',
   },
   XeroPhone: { component: 'Phone', fields: 'PhoneType PhoneNumber PhoneAreaCode PhoneCountryCode' },
@@ -27,15 +27,15 @@ export const SELECTION = {
   XeroPaymentSummary: { component: 'Payment', fields: 'PaymentID Date Amount' },
   XeroCreditSummary: { component: 'CreditNote', fields: 'CreditNoteID Date AppliedAmount Total' },
   XeroAllocation: { component: 'Allocation', fields: 'Amount Date Invoice{InvoiceID}' },
-  /** What invoices, bills and credit notes share (their types and statuses differ). */
   XeroDocument: {
     component: 'Invoice',
+    doc: 'What invoices, bills and credit notes share (their types and statuses differ).',
     fields:
       'Type:string Status:string Contact Date Reference CurrencyCode CurrencyRate LineAmountTypes LineItems SubTotal TotalTax Total UpdatedDateUTC',
   },
-  /** Invoices (ACCREC) and bills (ACCPAY). */
   XeroInvoice: {
     component: 'Invoice',
+    doc: 'Invoices (ACCREC) and bills (ACCPAY).',
     extends: 'XeroDocument',
     fields:
       'InvoiceID DueDate InvoiceNumber TotalDiscount AmountDue AmountPaid AmountCredited Payments:XeroPaymentSummary[] CreditNotes:XeroCreditSummary[] HasAttachments',
@@ -69,8 +69,11 @@ export const SELECTION = {
   XeroTrackingOption: { component: 'TrackingOption', fields: 'TrackingOptionID TrackingCategoryID Name Status' },
   XeroTrackingCategory: { component: 'TrackingCategory', fields: 'TrackingCategoryID Name Status Options' },
   XeroCurrency: { component: 'Currency', fields: 'Code Description' },
-  /** Xero's employee: a name and a status, for expense claims and receipts. */
-  XeroEmployee: { component: 'Employee', fields: 'EmployeeID Status FirstName LastName ExternalLink{Url,Description,LinkType} UpdatedDateUTC' },
+  XeroEmployee: {
+    component: 'Employee',
+    doc: "Xero's employee: a name and a status, for expense claims and receipts.",
+    fields: 'EmployeeID Status FirstName LastName ExternalLink{Url,Description,LinkType} UpdatedDateUTC',
+  },
   XeroOrganisation: {
     component: 'Organisation',
     fields:

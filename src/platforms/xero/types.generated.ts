@@ -220,6 +220,7 @@ export interface XeroLineItem {
   Tracking?: XeroTracking[];
 }
 
+/** A contact's (Address) or the organisation's (AddressForOrganisation): their AddressType enums differ. */
 export interface XeroAddress {
   AddressType?: string;
   AddressLine1?: string;
@@ -284,6 +285,7 @@ export interface XeroAllocation {
   };
 }
 
+/** What invoices, bills and credit notes share (their types and statuses differ). */
 export interface XeroDocument {
   Type?: string;
   Status?: string;
@@ -300,6 +302,7 @@ export interface XeroDocument {
   UpdatedDateUTC?: string;
 }
 
+/** Invoices (ACCREC) and bills (ACCPAY). */
 export interface XeroInvoice extends XeroDocument {
   InvoiceID?: string;
   DueDate?: string;
@@ -456,6 +459,7 @@ export interface XeroCurrency {
   Description?: string;
 }
 
+/** Xero's employee: a name and a status, for expense claims and receipts. */
 export interface XeroEmployee {
   EmployeeID?: string;
   Status?: 'ACTIVE' | 'ARCHIVED' | 'GDPRREQUEST' | 'DELETED';
