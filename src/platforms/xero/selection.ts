@@ -38,14 +38,18 @@ export const SELECTION = {
     doc: 'Invoices (ACCREC) and bills (ACCPAY).',
     extends: 'XeroDocument',
     fields:
-      'InvoiceID DueDate InvoiceNumber TotalDiscount AmountDue AmountPaid AmountCredited Payments:XeroPaymentSummary[] CreditNotes:XeroCreditSummary[] HasAttachments',
+      'Type Status InvoiceID DueDate InvoiceNumber TotalDiscount AmountDue AmountPaid AmountCredited Payments:XeroPaymentSummary[] CreditNotes:XeroCreditSummary[] HasAttachments',
   },
-  XeroCreditNote: { component: 'CreditNote', extends: 'XeroDocument', fields: 'CreditNoteID CreditNoteNumber RemainingCredit Allocations' },
+  XeroCreditNote: {
+    component: 'CreditNote',
+    extends: 'XeroDocument',
+    fields: 'Type Status CreditNoteID CreditNoteNumber RemainingCredit Allocations',
+  },
   XeroAccountRef: { component: 'Account', fields: 'AccountID Code Name CurrencyCode' },
   XeroPayment: {
     component: 'Payment',
     fields:
-      'PaymentID Date Amount CurrencyRate Reference PaymentType Status Account:XeroAccountRef Invoice{InvoiceID,Type:string,CurrencyCode,Contact} UpdatedDateUTC',
+      'PaymentID Date Amount CurrencyRate Reference PaymentType Status Account:XeroAccountRef Invoice{InvoiceID,Type,CurrencyCode,Contact} UpdatedDateUTC',
   },
   XeroAccount: {
     component: 'Account',

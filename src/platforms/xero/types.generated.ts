@@ -304,6 +304,8 @@ export interface XeroDocument {
 
 /** Invoices (ACCREC) and bills (ACCPAY). */
 export interface XeroInvoice extends XeroDocument {
+  Type?: 'ACCPAY' | 'ACCPAYCREDIT' | 'APOVERPAYMENT' | 'APPREPAYMENT' | 'ACCREC' | 'ACCRECCREDIT' | 'AROVERPAYMENT' | 'ARPREPAYMENT';
+  Status?: 'DRAFT' | 'SUBMITTED' | 'DELETED' | 'AUTHORISED' | 'PAID' | 'VOIDED';
   InvoiceID?: string;
   DueDate?: string;
   InvoiceNumber?: string;
@@ -317,6 +319,8 @@ export interface XeroInvoice extends XeroDocument {
 }
 
 export interface XeroCreditNote extends XeroDocument {
+  Type?: 'ACCPAYCREDIT' | 'ACCRECCREDIT';
+  Status?: 'DRAFT' | 'SUBMITTED' | 'DELETED' | 'AUTHORISED' | 'PAID' | 'VOIDED';
   CreditNoteID?: string;
   CreditNoteNumber?: string;
   RemainingCredit?: number;
@@ -349,7 +353,7 @@ export interface XeroPayment {
   Account?: XeroAccountRef;
   Invoice?: {
     InvoiceID?: string;
-    Type?: string;
+    Type?: 'ACCPAY' | 'ACCPAYCREDIT' | 'APOVERPAYMENT' | 'APPREPAYMENT' | 'ACCREC' | 'ACCRECCREDIT' | 'AROVERPAYMENT' | 'ARPREPAYMENT';
     CurrencyCode?: CurrencyCode;
     Contact?: XeroContact;
   };
