@@ -11,6 +11,7 @@
  *   another JSON type, is a problem (the generator stops) unless the platform's script lists it with its reason.
  * Kept: JSON types, nesting and nullability. Dropped: enums (platforms add values without a new contract version; the
  * mappers turn unknown values into `unknown`), formats, `required` (answers leave out what is empty) and lengths.
+ * The types may be a file or text emitted from the contract along a selection of fields (./contract-types.ts).
  */
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
