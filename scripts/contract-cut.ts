@@ -11,6 +11,7 @@
  *   another JSON type, is a problem (the generator stops) unless the platform's script lists it with its reason.
  * Kept: JSON types, nesting and nullability. Dropped: enums (platforms add values without a new contract version; the
  * mappers turn unknown values into `unknown`), formats, `required` (answers leave out what is empty) and lengths.
+ * The types may be a file or text emitted from the contract along a selection of fields (./contract-types.ts).
  */
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
@@ -22,7 +23,7 @@ export const isObject = (value: unknown): value is Json => typeof value === 'obj
 export type Described<S> = { nullable: boolean } & (
   | { kind: 'object'; component: string | null; properties: ReadonlyMap<string, S> }
   | { kind: 'array'; items: S }
-  | { kind: 'scalar'; type: string | null }
+  | { kind: 'scalar'; type: string | null; values?: readonly string[]; component?: string }
 );
 
 export interface ContractAdapter<S> {
@@ -34,9 +35,16 @@ interface ConnectorTypes {
   aliases: Map<string, ts.TypeNode>;
 }
 
+/** Types emitted rather than read from a file (./contract-types.ts): their text, and a name for messages. */
+export interface TypesText {
+  name: string;
+  text: string;
+}
+
 /** The interfaces (with inherited members) and type aliases of a connector's types file. */
-export function readTypes(file: URL): ConnectorTypes {
-  const source = ts.createSourceFile(file.pathname, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+export function readTypes(types: URL | TypesText): ConnectorTypes {
+  const file = types instanceof URL ? { name: types.pathname, text: readFileSync(types, 'utf8') } : types;
+  const source = ts.createSourceFile(file.name, file.text, ts.ScriptTarget.Latest, true);
   const declared = new Map<string, ts.InterfaceDeclaration>();
   const aliases = new Map<string, ts.TypeNode>();
   for (const statement of source.statements) {
@@ -45,7 +53,7 @@ export function readTypes(file: URL): ConnectorTypes {
   }
   const membersOf = (name: string): Map<string, ts.TypeNode> => {
     const node = declared.get(name);
-    if (node === undefined) throw new Error(`${file.pathname} has no interface ${name}`);
+    if (node === undefined) throw new Error(`${file.name} has no interface ${name}`);
     const members = new Map<string, ts.TypeNode>();
     for (const clause of node.heritageClauses ?? []) {
       for (const parent of clause.types) for (const [k, v] of membersOf(parent.expression.getText())) members.set(k, v);
@@ -90,10 +98,10 @@ export class ContractCutter<S> {
   private readonly knownDifferences: Readonly<Record<string, string>>;
 
   /** `knownDifferences`: `Type.field` the contract lacks, each with its reason; any other is a problem. */
-  constructor(adapter: ContractAdapter<S>, typesFile: URL, knownDifferences: Readonly<Record<string, string>>) {
+  constructor(adapter: ContractAdapter<S>, types: URL | TypesText, knownDifferences: Readonly<Record<string, string>>) {
     this.adapter = adapter;
     this.knownDifferences = knownDifferences;
-    this.types = readTypes(typesFile);
+    this.types = readTypes(types);
   }
 
   membersOf(type: string): Map<string, ts.TypeNode> {
@@ -207,11 +215,14 @@ export class OpenApiAdapter<D extends string> implements ContractAdapter<OpenApi
       const component = schema.$ref.replace('#/components/schemas/', '');
       const target = this.component(document, component);
       if (target.schema.type === 'object' || isObject(target.schema.properties)) return { ...this.objectOf(target, component), nullable };
-      return { ...this.describe(target), nullable };
+      const described = this.describe(target);
+      return described.kind === 'scalar' && described.values !== undefined ? { ...described, component, nullable } : { ...described, nullable };
     }
     if (schema.type === 'array') return { kind: 'array', items: { document, schema: isObject(schema.items) ? schema.items : {} }, nullable };
     if (schema.type === 'object' || isObject(schema.properties)) return { ...this.objectOf({ document, schema }, null), nullable };
-    return { kind: 'scalar', type: typeof schema.type === 'string' ? schema.type : null, nullable };
+    const type = typeof schema.type === 'string' ? schema.type : null;
+    const values = Array.isArray(schema.enum) ? schema.enum.filter((value): value is string => typeof value === 'string') : [];
+    return values.length > 0 ? { kind: 'scalar', type, values, nullable } : { kind: 'scalar', type, nullable };
   }
 
   private objectOf({ document, schema }: OpenApiPoint<D>, component: string | null): Described<OpenApiPoint<D>> {

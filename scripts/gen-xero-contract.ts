@@ -1,49 +1,36 @@
 /**
- * Writes src/platforms/xero/contract-schemas.json: JSON Schemas of the Xero answers the connector reads, cut from
- * Xero's published OpenAPI (test/contracts/xero) along the connector's own types (src/platforms/xero/types.ts).
- * Run: node scripts/gen-xero-contract.ts (src/platforms/xero/contract.test.ts fails when the file is stale).
+ * Writes src/platforms/xero/types.generated.ts and contract-schemas.json: the TypeScript types of the Xero records the
+ * connector reads, and JSON Schemas of its answers, both from Xero's published OpenAPI (test/contracts/xero) along the
+ * connector's selection (src/platforms/xero/selection.ts: each type's contract component and the fields it reads).
+ * Run: node scripts/gen-xero-contract.ts (src/platforms/xero/contract.test.ts fails when either file is stale).
  *
- * Walking the contract and types.ts together does two jobs at once:
- * - the schemas hold only the fields the connector reads, so Xero adding or changing a field we ignore never fails a
- *   sync (a schema of the whole contract would have, e.g., on any of Invoice's 40 properties);
- * - types.ts is checked against the contract: a field it declares that the contract lacks, or declares with another
- *   JSON type, stops the script, unless KNOWN_DIFFERENCES lists it with its reason.
- * What is dropped, and why: `enum` (Xero adds values, a tax type or status, without a new contract version; the
- * mappers already turn unknown values into `unknown`), `format` (Xero's dates are its own `/Date(…)/` text),
- * `required` (written for requests: answers leave out what is empty, which is why every field in types.ts is
+ * The types come from the contract (./contract-types.ts): every field's JSON type, its enum as a string union, nesting
+ * and `nullable`; a field the contract lacks stops the script unless KNOWN_DIFFERENCES lists it with its reason.
+ * The schemas are cut along those types (./contract-cut.ts) and hold only the fields the connector reads, so Xero
+ * adding or changing a field we ignore never fails a sync (a schema of the whole contract would have, e.g., on any of
+ * Invoice's 40 properties). Dropped from the schemas: `enum` (Xero adds values, a tax type or status, without a new
+ * contract version; the mappers already turn unknown values into `unknown`), `format` (Xero's dates are its own
+ * `/Date(…)/` text), `required` (written for requests: answers leave out what is empty, which is why every field is
  * optional), lengths and descriptions. Kept: JSON types, nesting and `nullable`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { LISTS, SELECTION } from '../src/platforms/xero/selection.ts';
 import { ContractCutter, isObject, type Json, OpenApiAdapter } from './contract-cut.ts';
+import { TypeEmitter, type TypeSelection } from './contract-types.ts';
 
 const ROOT = new URL('../', import.meta.url);
-export const TARGET = new URL('src/platforms/xero/contract-schemas.json', ROOT);
+export const TARGETS = {
+  schemas: new URL('src/platforms/xero/contract-schemas.json', ROOT),
+  types: new URL('src/platforms/xero/types.generated.ts', ROOT),
+};
 
-/** types.ts fields the contract (2.9.4) does not have, each with its reason; anything else missing stops the script. */
+/** Selected fields the contract (2.9.4) does not have, or types differently, each with its reason. */
 const KNOWN_DIFFERENCES: Record<string, string> = {
   'XeroLineItem.AccountID': 'newer Xero versions send it; the connector fills it in from the chart of accounts',
   'XeroReportRow.Rows': 'one type for a section (ReportRows, which has Rows) and its rows (ReportRow, which has none)',
 };
 
-/** Each answer list: the key the connector reads, and the contract document and component of its records. */
-const LISTS: Record<string, { document: 'accounting' | 'identity'; component: string }> = {
-  Accounts: { document: 'accounting', component: 'Account' },
-  Attachments: { document: 'accounting', component: 'Attachment' },
-  BankTransfers: { document: 'accounting', component: 'BankTransfer' },
-  Contacts: { document: 'accounting', component: 'Contact' },
-  CreditNotes: { document: 'accounting', component: 'CreditNote' },
-  Currencies: { document: 'accounting', component: 'Currency' },
-  Employees: { document: 'accounting', component: 'Employee' },
-  Invoices: { document: 'accounting', component: 'Invoice' },
-  ManualJournals: { document: 'accounting', component: 'ManualJournal' },
-  Organisations: { document: 'accounting', component: 'Organisation' },
-  Payments: { document: 'accounting', component: 'Payment' },
-  Reports: { document: 'accounting', component: 'ReportWithRow' },
-  TaxRates: { document: 'accounting', component: 'TaxRate' },
-  TrackingCategories: { document: 'accounting', component: 'TrackingCategory' },
-};
-/** GET /connections answers a bare array of these (identity contract). */
-const CONNECTIONS = { document: 'identity' as const, component: 'Connection', type: 'XeroConnection' };
+const SOURCES = 'from test/contracts/xero and src/platforms/xero/selection.ts; do not edit by hand.';
 
 function load(file: string): Json {
   const document: unknown = JSON.parse(readFileSync(new URL(`test/contracts/xero/${file}`, ROOT), 'utf8'));
@@ -51,25 +38,39 @@ function load(file: string): Json {
   return document;
 }
 
-/** The file's text; throws listing every difference between types.ts and the contract. */
-export function generate(): string {
+/** The lists interface: the record type under each list key of Xero's answers. */
+function listsInterface(): string {
+  const members = Object.entries(LISTS).map(([key, type]) => `  ${key}: ${type};\n`);
+  return `/** The record type under each list key of Xero's answers. */\nexport interface XeroLists {\n${members.join('')}}`;
+}
+
+/** Both files' text; throws listing every difference between the selection and the contract. */
+export function generate(): { types: string; schemas: string } {
   const adapter = new OpenApiAdapter({ accounting: load('xero_accounting.json'), identity: load('xero-identity.json') });
-  const cutter = new ContractCutter(adapter, new URL('src/platforms/xero/types.ts', ROOT), KNOWN_DIFFERENCES);
-  const lists: Json = {};
-  for (const [key, node] of cutter.membersOf('XeroLists')) {
-    const list = LISTS[key];
-    if (list === undefined) throw new Error(`XeroLists.${key}: add its contract component to LISTS in scripts/gen-xero-contract.ts`);
-    lists[key] = cutter.named(list.component, adapter.component(list.document, list.component), node.getText());
-  }
-  const connections = cutter.named(CONNECTIONS.component, adapter.component(CONNECTIONS.document, CONNECTIONS.component), CONNECTIONS.type);
-  return cutter.render(
-    'Xero',
-    'Generated by `node scripts/gen-xero-contract.ts` from test/contracts/xero and src/platforms/xero/types.ts; do not edit by hand.',
-    { lists, connections },
+  const schemaOf = (selection: TypeSelection) =>
+    adapter.component(selection.document === 'identity' ? 'identity' : 'accounting', selection.component);
+  const selections: Record<string, TypeSelection> = SELECTION;
+  const types = new TypeEmitter(adapter, selections, schemaOf, KNOWN_DIFFERENCES).render(
+    `Generated by \`node scripts/gen-xero-contract.ts\` ${SOURCES}`,
+    listsInterface(),
   );
+  const cutter = new ContractCutter(adapter, { name: TARGETS.types.pathname, text: types }, KNOWN_DIFFERENCES);
+  const cut = (type: string): Json => {
+    const selection = selections[type];
+    if (selection === undefined) throw new Error(`${type} is not in src/platforms/xero/selection.ts`);
+    return cutter.named(selection.component, schemaOf(selection), type);
+  };
+  const lists = Object.fromEntries(Object.entries(LISTS).map(([key, type]) => [key, cut(type)]));
+  const schemas = cutter.render('Xero', `Generated by \`node scripts/gen-xero-contract.ts\` ${SOURCES}`, {
+    lists,
+    connections: cut('XeroConnection'),
+  });
+  return { types, schemas };
 }
 
 if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
-  writeFileSync(TARGET, generate());
-  console.log(`wrote ${TARGET.pathname}`);
+  const { types, schemas } = generate();
+  writeFileSync(TARGETS.types, types);
+  writeFileSync(TARGETS.schemas, schemas);
+  console.log(`wrote ${TARGETS.types.pathname} and ${TARGETS.schemas.pathname}`);
 }

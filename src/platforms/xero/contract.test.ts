@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generate, TARGET } from '../../../scripts/gen-xero-contract.ts';
+import { generate, TARGETS } from '../../../scripts/gen-xero-contract.ts';
 import { platformRefusal as refusal } from '../../../test/support/platform-refusal.ts';
 import { listOf } from './client.ts';
 import { parseConnections, parseList } from './contract.ts';
 
 describe('Xero answers parsed against the published contract', () => {
-  it('contract-schemas.json is what the script makes of the contract and types.ts (run `node scripts/gen-xero-contract.ts`)', () => {
-    expect(readFileSync(TARGET, 'utf8')).toBe(generate());
+  it('types.generated.ts and contract-schemas.json are what the script makes of the contract and selection.ts (run `node scripts/gen-xero-contract.ts`)', () => {
+    const { types, schemas } = generate();
+    expect(readFileSync(TARGETS.types, 'utf8')).toBe(types);
+    expect(readFileSync(TARGETS.schemas, 'utf8')).toBe(schemas);
   });
 
   it('passes an answer that fits, fields the connector does not read included', () => {
