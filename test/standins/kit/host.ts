@@ -67,12 +67,22 @@ export interface StandInContract<T extends { path: string }, O extends { id: str
   answerProblems(operation: O, status: number, body: unknown): string[];
 }
 
+/** A request to a page beside the API. */
+export interface PageRequest {
+  method: string;
+  url: URL;
+  authorization: string | undefined;
+  body: () => Promise<string>;
+}
+
+/** Records a breach of the platform's rules beyond the contract, answered `answer`. */
+export type Refuse = (problem: string, answer: Answer) => Answer;
+
 /** A checked request of a caller the OAuth server knows. */
 export interface ApiCall<O, S> extends RequestParts {
   operation: O;
   grant: Grant<S>;
-  /** Records a breach of the platform's rules beyond the contract, answered `answer`. */
-  refuse(problem: string, answer: Answer): Answer;
+  refuse: Refuse;
 }
 
 export type OperationHandler<O, S> = (call: ApiCall<O, S>) => Answer;
@@ -89,19 +99,21 @@ export interface StandInOptions<T extends { path: string }, O extends { id: stri
   /** Refuses a checked call before its handler (an organisation the grant does not reach); null: go on. */
   authorize?(call: ApiCall<O, S>): Answer | null;
   answers: {
-    /** A request outside the contract, or breaking it. */
-    violation(message: string): Answer;
+    /** A request outside the contract (no operation), or breaking it. */
+    violation(message: string, operation: O | null): Answer;
     /** A missing, unknown or expired bearer token. */
-    unauthorized(check: Exclude<BearerCheck<S>, { ok: true }>): Answer;
+    unauthorized(check: Exclude<BearerCheck<S>, { ok: true }>, refuse: Refuse): Answer;
     fault(fault: Fault): Answer;
-    notFound(method: string, path: string): Answer;
+    notFound(method: string, path: string, refuse: Refuse): Answer;
   };
   /** The token endpoint (POST): problems of its request's headers and of a 200 answer are recorded. */
   token: { path: string; requestProblems?(headers: Record<string, string | undefined>): string[]; answerProblems?(body: unknown): string[] };
   /** Pages beside the API (consent), answered first and never faulted or logged; null: not one of them. */
-  pages?(method: string, url: URL, body: () => Promise<string>): Answer | null | Promise<Answer | null>;
+  pages?(request: PageRequest, refuse: Refuse): Answer | null | Promise<Answer | null>;
   /** Request headers every logged request keeps, by the log's name for them. */
   logged: Readonly<Record<K, string>>;
+  /** The log keeps the pages' requests too (file links a test follows). */
+  logPages?: boolean;
   /** A write sent again with its key (scoped: an organisation's) gets the first answer again. */
   idempotency?: {
     key(call: ApiCall<O, S>): string | undefined;
@@ -178,10 +190,17 @@ export async function startStandIn<T extends { path: string }, O extends { id: s
     violations.push({ kind, method, path, operation, problems, reason: problems.join('; ') });
   }
 
-  function refused(method: string, path: string, operation: string | null, problems: string[]): Answer {
-    record('request', method, path, operation, problems);
-    return answers.violation(problems.join('; '));
+  function refused(method: string, path: string, operation: O | null, problems: string[]): Answer {
+    record('request', method, path, operation?.id ?? null, problems);
+    return answers.violation(problems.join('; '), operation);
   }
+
+  const refuser =
+    (method: string, path: string, operation: string | null): Refuse =>
+    (problem, answer) => {
+      record('request', method, path, operation, [problem]);
+      return answer;
+    };
 
   async function api(request: IncomingMessage, url: URL, target: T): Promise<Answer> {
     const method = request.method ?? 'GET';
@@ -191,20 +210,17 @@ export async function startStandIn<T extends { path: string }, O extends { id: s
     if (found === null) return refused(method, url.pathname, null, [`${method} ${target.path} is not in ${options.name}'s contract`]);
     const { operation, pathParams } = found;
     const check = oauth.bearer(header(request, 'authorization'));
-    if (!check.ok) return answers.unauthorized(check);
+    if (!check.ok) return answers.unauthorized(check, refuser(method, url.pathname, operation.id));
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
     const contentType = header(request, 'content-type') ?? null;
     const parts: RequestParts = { pathParams, query: url.searchParams, headers, contentType, body };
     problems.push(...contract.requestProblems(operation, parts));
-    if (problems.length > 0) return refused(method, url.pathname, operation.id, problems);
+    if (problems.length > 0) return refused(method, url.pathname, operation, problems);
     const call: ApiCall<O, S> = {
       ...parts,
       operation,
       grant: check.grant,
-      refuse(problem, answer) {
-        record('request', method, url.pathname, operation.id, [problem]);
-        return answer;
-      },
+      refuse: refuser(method, url.pathname, operation.id),
     };
     const refusal = options.authorize?.(call) ?? null;
     if (refusal !== null) return refusal;
@@ -268,18 +284,31 @@ export async function startStandIn<T extends { path: string }, O extends { id: s
     return answers.fault(fault);
   }
 
+  function logRequest(request: IncomingMessage, url: URL): LoggedRequest<K> {
+    const log = {
+      at: Date.now(),
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      status: 0,
+    } as LoggedRequest<K>;
+    for (const [field, name] of Object.entries<string>(options.logged)) Reflect.set(log, field, header(request, name));
+    requests.push(log);
+    return log;
+  }
+
   async function answer(request: IncomingMessage, url: URL): Promise<Answer> {
     const method = request.method ?? 'GET';
     const path = url.pathname;
-    const page = await options.pages?.(method, url, () => readBody(request));
+    const authorization = header(request, 'authorization');
+    const page = await options.pages?.({ method, url, authorization, body: () => readBody(request) }, refuser(method, path, null));
+    if (page !== undefined && page !== null && options.logPages === true) logRequest(request, url).status = page.status;
     if (page !== undefined && page !== null) return page;
     const fault = faults.take((f) => matchesFault(f, method, url));
     if (path === options.token.path && method === 'POST') return token(request, fault);
     const target = options.route(path);
-    if (target === null) return answers.notFound(method, path);
-    const log = { at: Date.now(), method, path, query: Object.fromEntries(url.searchParams), status: 0 } as LoggedRequest<K>;
-    for (const [field, name] of Object.entries<string>(options.logged)) Reflect.set(log, field, header(request, name));
-    requests.push(log);
+    if (target === null) return answers.notFound(method, path, refuser(method, path, null));
+    const log = logRequest(request, url);
     const answer = fault === undefined ? await limited(request, url, target) : await faulted(request, url, target, fault);
     const operation = contract.find(target, method)?.operation;
     const problems = operation === undefined ? [] : contract.answerProblems(operation, answer.status, answer.body);

@@ -130,7 +130,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
       notFound,
     },
     token: { path: '/connect/token', answerProblems: (body) => contract.validateComponent('identity', 'AccessToken', body) },
-    pages: (method, url, body) => consentAnswer(identity.consent, method, url, body),
+    pages: ({ method, url, body }) => consentAnswer(identity.consent, method, url, body),
     logged: LOGGED,
     idempotency: {
       key: (call) => (call.headers['idempotency-key'] === undefined ? undefined : `${tenantOf(call)}:${call.headers['idempotency-key']}`),
