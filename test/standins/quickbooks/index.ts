@@ -29,6 +29,7 @@ import type { Answer, ContentTypes } from '../kit/server.ts';
 import {
   decodedQuery,
   startStandIn,
+  storedTokens,
   type ApiCall,
   type OperationHandler,
   type PageRequest,
@@ -70,14 +71,6 @@ export interface StandInOptions extends Partial<CompanyInput> {
   /** The default company's name. */
   companyName?: string;
   now?: () => number;
-}
-
-/** Tokens as the connector stores them: `expiresAt` ISO 8601, the realm as `tenantId`. */
-export interface IssuedTokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresAt: string;
-  tenantId: string;
 }
 
 /** Intuit's documented limit of concurrent requests per company and app. */
@@ -182,13 +175,12 @@ function intuitOAuth(now: () => number): OAuthServer<string> {
 }
 
 /** Problems of a token request's headers: Intuit answers JSON only when asked, and reads a form. */
-function tokenRequestProblems(headers: Record<string, string | undefined>): string[] {
-  const problems: string[] = [];
-  if (!(headers.accept ?? '').includes('application/json')) problems.push('token request without Accept: application/json');
-  if (!(headers['content-type'] ?? '').includes('application/x-www-form-urlencoded'))
-    problems.push('token request body is not application/x-www-form-urlencoded');
-  return problems;
-}
+const tokenRequestProblems = (headers: Record<string, string | undefined>): string[] => [
+  ...((headers.accept ?? '').includes('application/json') ? [] : ['token request without Accept: application/json']),
+  ...((headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')
+    ? []
+    : ['token request body is not application/x-www-form-urlencoded']),
+];
 
 export class QuickBooksStandIn {
   /** The default company; the consent page connects it. */
@@ -265,7 +257,7 @@ export class QuickBooksStandIn {
     this.oauth.register(client);
   }
 
-  /** Tokens as if the consent flow had run, for connections made without a browser. */
+  /** Tokens as if the consent flow had run, for connections made without a browser, as the connector stores them (the realm as `tenantId`). */
   issueTokens({
     clientId,
     realmId = this.realmId,
@@ -274,14 +266,8 @@ export class QuickBooksStandIn {
     clientId: string;
     realmId?: string;
     expiresInSeconds?: number;
-  }): IssuedTokens {
-    const issued = this.oauth.issue(this.oauth.grant(clientId, realmId), expiresInSeconds);
-    return {
-      accessToken: issued.accessToken,
-      refreshToken: issued.refreshToken ?? '',
-      expiresAt: new Date(issued.expiresAt ?? 0).toISOString(),
-      tenantId: realmId,
-    };
+  }): ReturnType<typeof storedTokens> & { tenantId: string } {
+    return { ...storedTokens(this.oauth.issue(this.oauth.grant(clientId, realmId), expiresInSeconds)), tenantId: realmId };
   }
 
   /** Every access token issued so far is refused from now on (401 AuthenticationFault). */
