@@ -26,16 +26,26 @@ export interface ConsentFlow<S> {
   allowed(form: URLSearchParams): { subject: S } | { title: string; problem: string };
   /** The redirect back carries the scope granted. */
   returnsScope: boolean;
+  /** What else the redirect back carries (the company connected). */
+  returns?(subject: S): Record<string, string>;
+  /** The page's request's problems beyond RFC 6749's (a scope the platform needs, a state). */
+  requestProblems?(query: URLSearchParams): string[];
 }
+
+/** Records a refused request as a violation (the stand-in host's `refuse`). */
+type Refuse = (problem: string, answer: Answer) => Answer;
+const refused = (refuse: Refuse | undefined, title: string, problem: string): Answer =>
+  (refuse ?? ((_problem: string, answer: Answer) => answer))(problem, htmlAnswer(400, errorPage(title, problem)));
 
 const FIELDS = ['client_id', 'redirect_uri', 'scope', 'state'];
 
-function showPage<S>(flow: ConsentFlow<S>, query: URLSearchParams): Answer {
+function showPage<S>(flow: ConsentFlow<S>, query: URLSearchParams, refuse?: Refuse): Answer {
   const problem =
     query.get('response_type') !== 'code'
       ? 'response_type must be code.'
       : flow.oauth.clientProblem(query.get('client_id'), query.get('redirect_uri'));
-  if (problem !== null) return htmlAnswer(400, errorPage(flow.failedTitle, problem));
+  const problems = [...(problem === null ? [] : [problem]), ...(flow.requestProblems?.(query) ?? [])];
+  if (problems.length > 0) return refused(refuse, flow.failedTitle, problems.join('; '));
   const page = consentPage({
     title: flow.title,
     intro: flow.intro(query),
@@ -48,11 +58,11 @@ function showPage<S>(flow: ConsentFlow<S>, query: URLSearchParams): Answer {
   return htmlAnswer(200, page);
 }
 
-function decide<S>(flow: ConsentFlow<S>, form: URLSearchParams): Answer {
+function decide<S>(flow: ConsentFlow<S>, form: URLSearchParams, refuse?: Refuse): Answer {
   const clientId = form.get('client_id');
   const redirectUri = form.get('redirect_uri');
   const problem = flow.oauth.clientProblem(clientId, redirectUri);
-  if (problem !== null || clientId === null || redirectUri === null) return htmlAnswer(400, errorPage(flow.failedTitle, problem ?? ''));
+  if (problem !== null || clientId === null || redirectUri === null) return refused(refuse, flow.failedTitle, problem ?? '');
   const state = form.get('state');
   const scope = form.get('scope');
   const back: Record<string, string> = {};
@@ -63,13 +73,20 @@ function decide<S>(flow: ConsentFlow<S>, form: URLSearchParams): Answer {
     if (!('subject' in allowed)) return htmlAnswer(400, errorPage(allowed.title, allowed.problem));
     back.code = flow.oauth.code(flow.oauth.grant(clientId, allowed.subject, scope ?? ''), redirectUri);
     if (flow.returnsScope && scope !== null) back.scope = scope;
+    Object.assign(back, flow.returns?.(allowed.subject));
   }
   if (state !== null) back.state = state;
   return { status: 302, headers: { location: redirectBack(redirectUri, back) } };
 }
 
 /** The answer of the authorization endpoint, or null for a request to another path. */
-export async function consentAnswer<S>(flow: ConsentFlow<S>, method: string, url: URL, body: () => Promise<string>): Promise<Answer | null> {
+export async function consentAnswer<S>(
+  flow: ConsentFlow<S>,
+  method: string,
+  url: URL,
+  body: () => Promise<string>,
+  refuse?: Refuse,
+): Promise<Answer | null> {
   if (url.pathname !== flow.path) return null;
-  return method === 'POST' ? decide(flow, new URLSearchParams(await body())) : showPage(flow, url.searchParams);
+  return method === 'POST' ? decide(flow, new URLSearchParams(await body()), refuse) : showPage(flow, url.searchParams, refuse);
 }

@@ -8,6 +8,7 @@
  */
 import { Ajv, type Format, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
+import type { RequestParts, StandInContract } from './host.ts';
 
 type Json = Record<string, unknown>;
 
@@ -35,15 +36,7 @@ export interface Operation<A extends string = string> {
   pathNames: string[];
 }
 
-export interface RequestParts {
-  pathParams: Record<string, string>;
-  query: URLSearchParams;
-  /** Lower-case names. */
-  headers: Record<string, string | undefined>;
-  contentType: string | null;
-  /** The parsed JSON body; undefined when none was sent. */
-  body: unknown;
-}
+export type { RequestParts } from './host.ts';
 
 export interface ContractOptions<A extends string> {
   /** Formats the description names beyond JSON Schema's (Stripe's unix-time); `true` accepts any value. */
@@ -351,4 +344,14 @@ export class OpenApiContract<A extends string> {
     const validate = this.validator('value', operation.api, schema);
     return validate(body) ? [] : this.errorsOf(validate, `response ${status}`);
   }
+}
+
+/** The contract as the stand-in host's (./host.ts): a request routed to a document and path; handlers named by operationId or `GET /Invoices/{InvoiceID}`. */
+export function openApiOperations<A extends string>(contract: OpenApiContract<A>): StandInContract<{ api: A; path: string }, Operation<A>> {
+  return {
+    find: (target, method) => contract.find(target.api, method, target.path),
+    names: (operation) => [operation.id, `${operation.method} ${operation.template}`],
+    requestProblems: (operation, request) => contract.validateRequest(operation, request),
+    answerProblems: (operation, status, body) => contract.validateResponse(operation, status, body),
+  };
 }

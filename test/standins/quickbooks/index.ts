@@ -17,24 +17,31 @@
  * (invalid_grant), answer the next N matching requests with 429 (Retry-After) or 5xx, change a record between the
  * connector's read and its write (stale SyncToken).
  */
-import type { IncomingMessage } from 'node:http';
 import { Company, qboTime, type CompanyOptions } from './company.ts';
 import { ENTITIES, faultBody, fixture, isEntity, isJson, type Entity, type Json } from './fixtures.ts';
-import { consentPage, errorPage, escapeHtml, OAuthServer, randomToken, redirectBack, type OAuthClient } from '../kit/oauth.ts';
+import { escapeHtml, OAuthServer, randomToken, type OAuthClient } from '../kit/oauth.ts';
+import { consentAnswer, type ConsentFlow } from '../kit/consent.ts';
 import { parseQuery, QueryError, runQuery } from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
 import { isReportName, monthlyReport, ReportError } from './report.ts';
-import { contractProblem, CONTRACT, DELETABLE, validate, VOIDABLE, WRITABLE, type Problem } from './validate.ts';
+import { CONTRACT, DELETABLE, validate, VOIDABLE, WRITABLE, type Problem } from './validate.ts';
 import { PresignedFiles } from '../kit/presigned-files.ts';
-import { Faults, header, matchesLine, readBody, send, serve, type Answer, type ContentTypes } from '../kit/server.ts';
+import type { Answer, ContentTypes } from '../kit/server.ts';
+import {
+  decodedQuery,
+  startStandIn,
+  storedTokens,
+  type ApiCall,
+  type OperationHandler,
+  type PageRequest,
+  type Refuse,
+  type StandIn,
+  type StandInContract,
+  type Violation,
+} from '../kit/host.ts';
 
 export type { OAuthClient } from '../kit/oauth.ts';
+export type { Violation } from '../kit/host.ts';
 export { Company } from './company.ts';
-
-export interface Violation {
-  method: string;
-  path: string;
-  reason: string;
-}
 
 /** One request; `query` is decoded ("query=SELECT * FROM Bill …&minorversion=75"). */
 export interface LoggedRequest {
@@ -66,14 +73,6 @@ export interface StandInOptions extends Partial<CompanyInput> {
   now?: () => number;
 }
 
-/** Tokens as the connector stores them: `expiresAt` ISO 8601, the realm as `tenantId`. */
-export interface IssuedTokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresAt: string;
-  tenantId: string;
-}
-
 /** Intuit's documented limit of concurrent requests per company and app. */
 export const MAX_CONCURRENT = 10;
 const CDC_LOOKBACK_MS = 30 * 24 * 60 * 60_000;
@@ -82,8 +81,7 @@ export const FILE_LINK_SECONDS = 15 * 60;
 /** Entities ChangeDataCapture does not cover (Intuit's list). */
 const NOT_IN_CDC = new Set(['JournalCode', 'TaxAgency', 'TimeActivity', 'TaxCode', 'TaxRate']);
 const ACCESS_TOKEN_SECONDS = 3600;
-
-type Where = Pick<Violation, 'method' | 'path'>;
+const TOKEN_PATH = '/oauth2/v1/tokens/bearer';
 
 /** Intuit's content types: JSON as UTF-8, the consent and error pages as HTML, file links as text; a transaction id on every answer. */
 const INTUIT_TYPES: ContentTypes = {
@@ -92,9 +90,58 @@ const INTUIT_TYPES: ContentTypes = {
   headers: () => ({ intuit_tid: `1-${Date.now().toString(16)}` }),
 };
 
-/** The query string with its values decoded, for logs and matching. */
-const decodedQuery = (url: URL): string => [...url.searchParams].map(([name, value]) => `${name}=${value}`).join('&');
-const isJsonAnswer = (body: unknown): body is Json => isJson(body) && !Buffer.isBuffer(body);
+/** An API request: the company of its path and the rest of the path (`query`, `bill`, `reports/ProfitAndLoss`). */
+interface Target {
+  realm: string;
+  path: string;
+  parts: string[];
+}
+
+/** An operation of the Accounting API the stand-in serves. */
+interface QboOperation {
+  id: 'query' | 'cdc' | 'preferences' | 'companyinfo' | 'report' | 'download' | 'read' | 'write';
+  entity: Entity | null;
+}
+
+type Call = ApiCall<QboOperation, string>;
+
+function route(path: string): Target | null {
+  const [, realm, rest] = /^\/v3\/company\/([^/]+)\/(.+)$/.exec(path) ?? [];
+  if (realm === undefined || rest === undefined) return null;
+  return { realm: decodeURIComponent(realm), path: rest, parts: rest.split('/').map(decodeURIComponent) };
+}
+
+/** The operation a request names, by Intuit's reference of the v3 paths. */
+function findOperation({ realm, parts }: Target, method: string): ReturnType<StandInContract<Target, QboOperation>['find']> {
+  const [resource = '', id, ...extra] = parts;
+  const entity = ENTITIES.find((e) => e.toLowerCase() === resource) ?? null;
+  const found = (name: QboOperation['id']): ReturnType<typeof findOperation> => ({
+    operation: { id: name, entity },
+    pathParams: { realm, id: id ?? '' },
+  });
+  if (method === 'GET' && id === undefined && (resource === 'query' || resource === 'cdc' || resource === 'preferences')) return found(resource);
+  if (method === 'GET' && id !== undefined && extra.length === 0) {
+    if (resource === 'companyinfo' || resource === 'download') return found(resource);
+    if (resource === 'reports' && isReportName(id)) return found('report');
+    if (entity !== null) return found('read');
+  }
+  return method === 'POST' && id === undefined && entity !== null ? found('write') : null;
+}
+
+/** Intuit's contract (JSON Schemas of its XML Schema): each written body as its entity, every JSON answer. */
+const INTUIT_CONTRACT: StandInContract<Target, QboOperation> = {
+  find: findOperation,
+  names: (operation) => [operation.id],
+  requestProblems({ id, entity }, { body }) {
+    if (id !== 'write' || entity === null) return [];
+    return isJson(body) ? CONTRACT.problems(entity, body) : ['the request body is not a JSON object'];
+  },
+  answerProblems({ id }, status, body) {
+    if (!isJson(body) || Buffer.isBuffer(body)) return [];
+    const problems = CONTRACT.problems(id === 'report' && status === 200 ? 'Report' : 'IntuitResponse', body, 'answer');
+    return problems.length === 0 ? [] : [`the stand-in's answer breaks Intuit's contract: ${problems.join('; ')}`];
+  },
+};
 
 /** Intuit's OAuth 2.0: client credentials as HTTP Basic only, access tokens for an hour, a new refresh token on every refresh. */
 function intuitOAuth(now: () => number): OAuthServer<string> {
@@ -127,25 +174,25 @@ function intuitOAuth(now: () => number): OAuthServer<string> {
   );
 }
 
+/** Problems of a token request's headers: Intuit answers JSON only when asked, and reads a form. */
+const tokenRequestProblems = (headers: Record<string, string | undefined>): string[] => [
+  ...((headers.accept ?? '').includes('application/json') ? [] : ['token request without Accept: application/json']),
+  ...((headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')
+    ? []
+    : ['token request body is not application/x-www-form-urlencoded']),
+];
+
 export class QuickBooksStandIn {
-  readonly violations: Violation[] = [];
-  readonly log: LoggedRequest[] = [];
   /** The default company; the consent page connects it. */
   readonly realmId: string;
   url = '';
-  close: () => Promise<void> = () => Promise.resolve();
-  /** Requests answered from the request id cache (a write sent again with its requestid). */
-  repeatedRequestIds = 0;
   private readonly now: () => number;
   private readonly oauth: OAuthServer<string>;
   private readonly companies = new Map<string, Company>();
-  private readonly faults = new Faults<FailRule>();
-  private readonly requestIds = new Map<string, { fingerprint: string; answer: Answer }>();
   private readonly afterRead = new Map<string, (record: Json) => void>();
   private readonly afterQuery = new Map<string, (company: Company) => void>();
-  private readonly inFlight = new Map<string, number>();
   private readonly files: PresignedFiles<{ realmId: string; id: string }>;
-  private expireAfter: number | null = null;
+  private host: StandIn<never> | null = null;
 
   constructor(options: StandInOptions) {
     this.now = options.now ?? Date.now;
@@ -159,6 +206,40 @@ export class QuickBooksStandIn {
     const name = options.companyName ?? options.name;
     this.addCompany({ ...options, realmId: this.realmId, ...(name === undefined ? {} : { name }), generatedBills: options.generatedBills ?? 0 });
   }
+
+  private get server(): StandIn<never> {
+    if (this.host === null) throw new Error('the QuickBooks stand-in is not listening');
+    return this.host;
+  }
+
+  /** Breaches of Intuit's rules so far (tests expect none after normal runs). */
+  get violations(): Violation[] {
+    return this.server.violations;
+  }
+
+  /** The API requests so far. */
+  get log(): LoggedRequest[] {
+    return this.server.requests.map(({ method, path, query, status, at }) => ({
+      method,
+      path,
+      query: decodedQuery(Object.entries(query)),
+      status,
+      at,
+    }));
+  }
+
+  /** Requests answered from the request id cache (a write sent again with its requestid). */
+  get repeatedRequestIds(): number {
+    return this.server.replays.count;
+  }
+
+  /** Calls of the token endpoint. */
+  get tokenCalls(): number {
+    return this.oauth.calls.total;
+  }
+
+  /** A property, so that `afterAll(stand.close)` carries no `this`. */
+  close = (): Promise<void> => this.server.close();
 
   company(realmId = this.realmId): Company {
     const company = this.companies.get(realmId);
@@ -176,7 +257,7 @@ export class QuickBooksStandIn {
     this.oauth.register(client);
   }
 
-  /** Tokens as if the consent flow had run, for connections made without a browser. */
+  /** Tokens as if the consent flow had run, for connections made without a browser, as the connector stores them (the realm as `tenantId`). */
   issueTokens({
     clientId,
     realmId = this.realmId,
@@ -185,14 +266,8 @@ export class QuickBooksStandIn {
     clientId: string;
     realmId?: string;
     expiresInSeconds?: number;
-  }): IssuedTokens {
-    const issued = this.oauth.issue(this.oauth.grant(clientId, realmId), expiresInSeconds);
-    return {
-      accessToken: issued.accessToken,
-      refreshToken: issued.refreshToken ?? '',
-      expiresAt: new Date(issued.expiresAt ?? 0).toISOString(),
-      tenantId: realmId,
-    };
+  }): ReturnType<typeof storedTokens> & { tenantId: string } {
+    return { ...storedTokens(this.oauth.issue(this.oauth.grant(clientId, realmId), expiresInSeconds)), tenantId: realmId };
   }
 
   /** Every access token issued so far is refused from now on (401 AuthenticationFault). */
@@ -202,7 +277,7 @@ export class QuickBooksStandIn {
 
   /** Expires every access token once `requests` more API requests were answered (an expiry mid-sync). */
   expireAccessTokensAfter(requests: number): void {
-    this.expireAfter = requests;
+    this.server.expireAccessTokensAfter(requests);
   }
 
   /** Every refresh token issued so far is refused (400 invalid_grant). */
@@ -211,7 +286,8 @@ export class QuickBooksStandIn {
   }
 
   failNext(rule: FailRule): void {
-    this.faults.add({ ...rule }, rule.count);
+    const match = rule.match === undefined ? { path: '/v3/company/' } : { line: rule.match };
+    this.server.failNext(rule.status, rule.count, match, rule.retryAfter ?? 1, rule.applied ?? false);
   }
 
   /** Changes the record right after the next time the API serves it by id: the caller's SyncToken is then stale. */
@@ -224,135 +300,144 @@ export class QuickBooksStandIn {
     this.afterQuery.set(`${realmId}|${entity}`, change);
   }
 
-  /** Calls of the token endpoint. */
-  get tokenCalls(): number {
-    return this.oauth.calls.total;
-  }
-
-  async handle(req: IncomingMessage, url: URL): Promise<Answer> {
-    const at = this.now();
-    const answer = await this.route(req, url);
-    if (url.pathname.startsWith('/v3/') && isJsonAnswer(answer.body)) {
-      const report = url.pathname.includes('/reports/') && answer.status === 200;
-      const problems = CONTRACT.problems(report ? 'Report' : 'IntuitResponse', answer.body, 'answer');
-      if (problems.length > 0) this.refuse(this.where(req, url), `the stand-in's answer breaks Intuit's contract: ${problems.join('; ')}`);
-    }
-    this.log.push({ method: req.method ?? 'GET', path: url.pathname, query: decodedQuery(url), status: answer.status, at });
-    return answer;
-  }
-
-  private where(req: IncomingMessage, url: URL): Where {
-    return { method: req.method ?? 'GET', path: url.pathname };
+  async listen(): Promise<void> {
+    this.host = await startStandIn({
+      name: 'QuickBooks Online',
+      contract: INTUIT_CONTRACT,
+      oauth: this.oauth,
+      route,
+      operations: this.operations(),
+      authorize: (call) => this.authorize(call),
+      answers: {
+        // Outside the paths served, Intuit answers unsupported-operation; a body breaking the contract, invalid-property.
+        violation: (message, operation) =>
+          operation === null
+            ? this.fault(400, 'unsupported-operation', message)
+            : this.fault(400, 'invalid-property', message, message.split(' ')[0]),
+        unauthorized: (check, refuse) =>
+          check.reason === 'expired'
+            ? this.fault(401, 'authentication', 'Token expired')
+            : refuse(`API call with ${check.reason} bearer token`, this.fault(401, 'authentication', 'Token invalid')),
+        fault: ({ status, retryAfter }) =>
+          status === 429 ? { ...this.fault(429, 'throttle'), headers: { 'retry-after': String(retryAfter) } } : this.fault(status, 'system'),
+        // The browser on the consent page asks for a favicon: not the connector's doing.
+        notFound: (_method, path, refuse) =>
+          path === '/favicon.ico' ? { status: 404, body: 'Not Found' } : refuse('no such endpoint', { status: 404, body: 'Not Found' }),
+      },
+      token: { path: TOKEN_PATH, requestProblems: tokenRequestProblems },
+      pages: (request, refuse) => this.page(request, refuse),
+      logged: {},
+      logPages: true,
+      idempotency: {
+        key: (call) =>
+          call.operation.id === 'write' && call.query.has('requestid') ? `${call.pathParams.realm}|${call.query.get('requestid')}` : undefined,
+        request: (call) => `${call.operation.entity}|${writeOperation(call)}|${call.query.get('include') ?? ''}`,
+        reused: (call, first, now) =>
+          this.refuse(call.refuse, `requestid ${String(call.query.get('requestid'))} reused for another request (${first}, now ${now})`),
+        kept: (answer) => answer.status === 200,
+      },
+      concurrency: { limit: MAX_CONCURRENT, scope: (target) => `realm ${target.realm}`, refused: (message) => this.fault(429, 'throttle', message) },
+      types: INTUIT_TYPES,
+    });
+    this.url = this.host.url;
   }
 
   private fault(status: number, name: string, detail?: string, element?: string): Answer {
     return { status, body: { ...faultBody(name, detail, element), time: qboTime(this.now(), true) } };
   }
 
-  /** Records a breach of the API's rules; with a fault, the answer QBO gives it. */
-  private refuse(where: Where, reason: string, status = 400, name = 'required-param-missing', element?: string): Answer {
-    this.violations.push({ ...where, reason });
-    return this.fault(status, name, reason, element);
+  /** Records a breach of the API's rules, answered with the fault QBO gives it. */
+  private refuse(refuse: Refuse, reason: string, status = 400, name = 'required-param-missing', element?: string): Answer {
+    return refuse(reason, this.fault(status, name, reason, element));
   }
 
-  private refuseProblem(where: Where, problem: Problem): Answer {
-    return this.refuse(where, problem.detail, 400, problem.fault, problem.element);
+  private refuseProblem(call: Call, problem: Problem): Answer {
+    return this.refuse(call.refuse, problem.detail, 400, problem.fault, problem.element);
   }
 
   private ok(body: Json): Answer {
     return { status: 200, body: { ...body, time: qboTime(this.now(), true) } };
   }
 
-  // ---------------------------------------------------------------- OAuth
+  /** The consent page, and presigned file links (which must come without an Authorization header: S3 refuses a second credential). */
+  private async page(request: PageRequest, refuse: Refuse): Promise<Answer | null> {
+    const { method, url } = request;
+    const consent = await consentAnswer(this.consentFlow(), method, url, request.body, refuse);
+    if (consent !== null) return consent;
+    const link = /^\/attachments\/[^/]+\/([0-9a-f]{32})\/[^/]+$/.exec(url.pathname)?.[1];
+    if (link === undefined || method !== 'GET') return null;
+    const { answer, breach } = this.files.serve(link, url.searchParams, request.authorization);
+    return breach === null ? answer : refuse(breach, answer);
+  }
 
-  /** GET /connect/oauth2: the consent page; POST: the user's answer, as the redirect back to the app. */
-  private async authorize(req: IncomingMessage, url: URL): Promise<Answer> {
-    const params = req.method === 'POST' ? new URLSearchParams(await readBody(req)) : url.searchParams;
-    const get = (name: string): string => params.get(name) ?? '';
-    const problems = [this.oauth.clientProblem(get('client_id'), get('redirect_uri'))];
-    if (req.method !== 'POST') {
-      problems.push(
-        get('response_type') === 'code' ? null : 'response_type must be code',
-        get('scope').split(/\s+/).includes('com.intuit.quickbooks.accounting') ? null : 'scope must include com.intuit.quickbooks.accounting',
-        get('state') === '' ? 'state is required' : null,
-      );
-    }
-    const problem = problems.filter((p) => p !== null).join('; ');
-    if (problem !== '') {
-      this.violations.push({ ...this.where(req, url), reason: problem });
-      return { status: 400, body: errorPage('Something went wrong', problem) };
-    }
-    if (req.method === 'POST') {
-      const allowed = get('decision') === 'allow';
-      const code = allowed ? this.oauth.code(this.oauth.grant(get('client_id'), this.realmId), get('redirect_uri')) : '';
-      const back: Record<string, string> = allowed
-        ? { code, state: get('state'), realmId: this.realmId }
-        : { error: 'access_denied', state: get('state') };
-      return { status: 302, body: '', headers: { location: redirectBack(get('redirect_uri'), back) } };
-    }
-    const hidden = Object.fromEntries(['client_id', 'redirect_uri', 'state', 'scope'].map((name) => [name, get(name)]));
-    const company = escapeHtml(this.companies.get(this.realmId)?.name ?? this.realmId);
-    const intro = `An app wants to read and write the accounting data of <strong id="company">${company}</strong>.`;
-    const page = consentPage({
+  /** GET /connect/oauth2: the consent page for the default company; POST: the user's answer, its realm id beside the code. */
+  private consentFlow(): ConsentFlow<string> {
+    return {
+      oauth: this.oauth,
+      path: '/connect/oauth2',
       title: 'Connect your QuickBooks company',
-      intro,
-      action: '/connect/oauth2',
-      hidden,
+      failedTitle: 'Something went wrong',
+      intro: () =>
+        `An app wants to read and write the accounting data of <strong id="company">${escapeHtml(this.companies.get(this.realmId)?.name ?? this.realmId)}</strong>.`,
       allowLabel: 'Connect',
       denyLabel: 'Cancel',
-    });
-    return { status: 200, body: page };
+      allowed: () => ({ subject: this.realmId }),
+      returnsScope: false,
+      returns: (realmId) => ({ realmId }),
+      requestProblems: (query) => [
+        ...((query.get('scope') ?? '').split(/\s+/).includes('com.intuit.quickbooks.accounting')
+          ? []
+          : ['scope must include com.intuit.quickbooks.accounting']),
+        ...((query.get('state') ?? '') === '' ? ['state is required'] : []),
+      ],
+    };
   }
 
-  /** POST /oauth2/v1/tokens/bearer. */
-  private async tokens(req: IncomingMessage, url: URL): Promise<Answer> {
-    if (!(header(req, 'accept') ?? '').includes('application/json'))
-      this.violations.push({ ...this.where(req, url), reason: 'token request without Accept: application/json' });
-    if (!(header(req, 'content-type') ?? '').includes('application/x-www-form-urlencoded'))
-      this.violations.push({ ...this.where(req, url), reason: 'token request body is not application/x-www-form-urlencoded' });
-    const answer = this.oauth.token(new URLSearchParams(await readBody(req)), req.headers.authorization);
-    return { status: answer.status, body: answer.body, headers: { 'cache-control': 'no-store' } };
-  }
-
-  // ---------------------------------------------------------------- API
-
-  private async api(req: IncomingMessage, url: URL, company: Company, rest: string[]): Promise<Answer> {
-    const where = this.where(req, url);
-    if (!(header(req, 'accept') ?? '').includes('application/json'))
-      return this.refuse(where, 'missing Accept: application/json (QBO would answer XML)', 400, 'required-param-missing', 'Accept');
-    const minor = url.searchParams.get('minorversion');
+  /** A token of the realm in the path, a company of the stand-in, JSON asked for and minorversion pinned. */
+  private authorize(call: Call): Answer | null {
+    const realmId = call.pathParams.realm ?? '';
+    if (call.grant.subject !== realmId)
+      return this.refuse(call.refuse, `token of realm ${call.grant.subject} used for realm ${realmId}`, 403, 'authorization');
+    if (!this.companies.has(realmId)) return this.refuse(call.refuse, `no company ${realmId}`, 403, 'authorization');
+    if (!(call.headers.accept ?? '').includes('application/json'))
+      return this.refuse(call.refuse, 'missing Accept: application/json (QBO would answer XML)', 400, 'required-param-missing', 'Accept');
+    const minor = call.query.get('minorversion');
     if (minor === null || !/^\d+$/.test(minor))
-      return this.refuse(where, 'every call must pin minorversion', 400, 'required-param-missing', 'minorversion');
-    const [resource = '', id, ...extra] = rest;
-    const entity = ENTITIES.find((e) => e.toLowerCase() === resource) ?? null;
-    const single = id !== undefined && extra.length === 0;
-    if (req.method === 'GET' && id === undefined) {
-      if (resource === 'query') return this.query(where, company, url.searchParams.get('query') ?? '');
-      if (resource === 'cdc') return this.cdc(where, company, url.searchParams);
-      if (resource === 'preferences') return this.ok({ Preferences: company.preferences });
-    }
-    if (req.method === 'GET' && single) {
-      if (resource === 'companyinfo' && id !== company.realmId)
-        return this.refuse(where, `companyinfo/${id} is not the realm ${company.realmId}`, 400, 'object-not-found');
-      if (resource === 'companyinfo') return this.ok({ CompanyInfo: company.companyInfo });
-      if (resource === 'reports' && isReportName(id)) return this.report(where, company.reports[id], url.searchParams);
-      if (resource === 'download') return this.download(company, id);
-      if (entity !== null) return this.read(company, entity, id);
-    }
-    if (req.method === 'POST' && id === undefined && entity !== null) return this.write(req, where, company, entity, url.searchParams);
-    return this.refuse(where, `the stand-in has no ${where.method} ${rest.join('/')}`, 400, 'unsupported-operation');
+      return this.refuse(call.refuse, 'every call must pin minorversion', 400, 'required-param-missing', 'minorversion');
+    return null;
   }
 
-  private report(where: Where, recorded: Json, params: URLSearchParams): Answer {
+  private operations(): Record<QboOperation['id'], OperationHandler<QboOperation, string>> {
+    const on =
+      (serve: (call: Call, company: Company, id: string) => Answer): OperationHandler<QboOperation, string> =>
+      (call) =>
+        serve(call, this.company(call.pathParams.realm), call.pathParams.id ?? '');
+    return {
+      query: on((call, company) => this.query(call, company, call.query.get('query') ?? '')),
+      cdc: on((call, company) => this.cdc(call, company)),
+      preferences: on((_call, company) => this.ok({ Preferences: company.preferences })),
+      companyinfo: on((call, company, id) =>
+        id === company.realmId
+          ? this.ok({ CompanyInfo: company.companyInfo })
+          : this.refuse(call.refuse, `companyinfo/${id} is not the realm ${company.realmId}`, 400, 'object-not-found'),
+      ),
+      report: on((call, company, id) => (isReportName(id) ? this.report(call, company.reports[id]) : this.notFound('Report', id))),
+      download: on((_call, company, id) => this.download(company, id)),
+      read: on((call, company, id) => this.read(company, entityOf(call), id)),
+      write: on((call, company) => this.apply(call, company, entityOf(call), isJson(call.body) ? call.body : {})),
+    };
+  }
+
+  private report(call: Call, recorded: Json): Answer {
     try {
-      return { status: 200, body: monthlyReport(recorded, params, qboTime(this.now(), true)) };
+      return { status: 200, body: monthlyReport(recorded, call.query, qboTime(this.now(), true)) };
     } catch (error) {
-      if (error instanceof ReportError) return this.refuse(where, error.message);
+      if (error instanceof ReportError) return this.refuse(call.refuse, error.message);
       throw error;
     }
   }
 
-  private query(where: Where, company: Company, text: string): Answer {
+  private query(call: Call, company: Company, text: string): Answer {
     try {
       const parsed = parseQuery(text, isEntity);
       const page = runQuery(parsed, company.list(parsed.entity));
@@ -364,25 +449,25 @@ export class QuickBooksStandIn {
         QueryResponse: page.length === 0 ? {} : { [parsed.entity]: page, startPosition: parsed.startPosition, maxResults: page.length },
       });
     } catch (error) {
-      if (error instanceof QueryError) return this.refuse(where, `QueryParserError: ${error.message} in "${text}"`, 400, 'query-parser');
+      if (error instanceof QueryError) return this.refuse(call.refuse, `QueryParserError: ${error.message} in "${text}"`, 400, 'query-parser');
       throw error;
     }
   }
 
-  private cdc(where: Where, company: Company, params: URLSearchParams): Answer {
-    const entities = (params.get('entities') ?? '')
+  private cdc(call: Call, company: Company): Answer {
+    const entities = (call.query.get('entities') ?? '')
       .split(',')
       .map((e) => e.trim())
       .filter((e) => e !== '');
-    const since = Date.parse(params.get('changedSince') ?? '');
-    if (entities.length === 0) return this.refuse(where, 'cdc needs entities', 400, 'required-param-missing', 'entities');
-    if (Number.isNaN(since)) return this.refuse(where, 'cdc needs changedSince as a date-time', 400, 'required-param-missing', 'changedSince');
+    const since = Date.parse(call.query.get('changedSince') ?? '');
+    if (entities.length === 0) return this.refuse(call.refuse, 'cdc needs entities', 400, 'required-param-missing', 'entities');
+    if (Number.isNaN(since)) return this.refuse(call.refuse, 'cdc needs changedSince as a date-time', 400, 'required-param-missing', 'changedSince');
     if (this.now() - since > CDC_LOOKBACK_MS)
-      return this.refuse(where, 'changedSince must be within the last 30 days', 400, 'required-param-missing', 'changedSince');
+      return this.refuse(call.refuse, 'changedSince must be within the last 30 days', 400, 'required-param-missing', 'changedSince');
     const responses: Json[] = [];
     for (const entity of entities) {
       if (NOT_IN_CDC.has(entity) || !isEntity(entity))
-        return this.refuse(where, `ChangeDataCapture does not cover ${entity}`, 400, 'unsupported-operation');
+        return this.refuse(call.refuse, `ChangeDataCapture does not cover ${entity}`, 400, 'unsupported-operation');
       const changed = company.changedSince(entity, since);
       responses.push(changed.length === 0 ? {} : { [entity]: changed, startPosition: 1, maxResults: changed.length });
     }
@@ -411,41 +496,19 @@ export class QuickBooksStandIn {
     return { status: 200, body: link, headers: { 'content-type': 'text/plain;charset=UTF-8' } };
   }
 
-  /** POST /{entity}: every body is checked against Intuit's contract of the entity before anything else. */
-  private async write(req: IncomingMessage, where: Where, company: Company, entity: Entity, params: URLSearchParams): Promise<Answer> {
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req)) as unknown;
-    } catch {
-      return this.refuse(where, 'the request body is not JSON');
-    }
-    if (!isJson(body)) return this.refuse(where, 'the request body is not a JSON object');
-    const operation = params.get('operation') ?? (body.Id === undefined ? 'create' : 'update');
-    const requestId = params.get('requestid');
-    const fingerprint = `${entity}|${operation}|${params.get('include') ?? ''}`;
-    const cached = requestId === null ? undefined : this.requestIds.get(`${company.realmId}|${requestId}`);
-    if (cached !== undefined && cached.fingerprint !== fingerprint)
-      return this.refuse(where, `requestid ${String(requestId)} reused for another request (${cached.fingerprint}, now ${fingerprint})`);
-    if (cached !== undefined) {
-      this.repeatedRequestIds += 1;
-      return cached.answer;
-    }
-    const problem = contractProblem(entity, body);
-    const answer = problem === null ? this.apply(where, company, entity, operation, params.get('include'), body) : this.refuseProblem(where, problem);
-    if (requestId !== null && answer.status === 200) this.requestIds.set(`${company.realmId}|${requestId}`, { fingerprint, answer });
-    return answer;
-  }
-
-  private apply(where: Where, company: Company, entity: Entity, operation: string, include: string | null, body: Json): Answer {
-    const unsupported = (what: string): Answer => this.refuse(where, what, 400, 'unsupported-operation');
+  /** POST /{entity}, its body within Intuit's contract (checked by the host): create, update, sparse update, delete or void. */
+  private apply(call: Call, company: Company, entity: Entity, body: Json): Answer {
+    const operation = writeOperation(call);
+    const unsupported = (what: string): Answer => this.refuse(call.refuse, what, 400, 'unsupported-operation');
     if (operation === 'create') {
       if (!WRITABLE.has(entity)) return unsupported(`the stand-in does not create ${entity}`);
       const problem = validate(company, entity, body);
-      return problem === null ? this.ok({ [entity]: company.insert(entity, body) }) : this.refuseProblem(where, problem);
+      return problem === null ? this.ok({ [entity]: company.insert(entity, body) }) : this.refuseProblem(call, problem);
     }
     const id = typeof body.Id === 'string' ? body.Id : null;
-    if (id === null) return this.refuse(where, `${operation} needs Id`, 400, 'required-param-missing', 'Id');
-    if (typeof body.SyncToken !== 'string') return this.refuse(where, `${operation} needs SyncToken`, 400, 'required-param-missing', 'SyncToken');
+    if (id === null) return this.refuse(call.refuse, `${operation} needs Id`, 400, 'required-param-missing', 'Id');
+    if (typeof body.SyncToken !== 'string')
+      return this.refuse(call.refuse, `${operation} needs SyncToken`, 400, 'required-param-missing', 'SyncToken');
     const current = company.find(entity, id);
     if (current === null) return this.notFound(entity, id);
     if (current.SyncToken !== body.SyncToken) return this.fault(400, 'stale-object');
@@ -455,93 +518,30 @@ export class QuickBooksStandIn {
       return this.ok({ [entity]: { status: 'Deleted', domain: 'QBO', Id: id } });
     }
     if (operation !== 'update') return unsupported(`unknown operation ${operation}`);
-    if (include === 'void') return VOIDABLE.has(entity) ? this.ok({ [entity]: company.void(entity, id) }) : unsupported(`${entity} cannot be voided`);
+    if (call.query.get('include') === 'void')
+      return VOIDABLE.has(entity) ? this.ok({ [entity]: company.void(entity, id) }) : unsupported(`${entity} cannot be voided`);
     if (!WRITABLE.has(entity)) return unsupported(`the stand-in does not update ${entity}`);
     const { sparse, ...fields } = body;
     // A sparse update changes the fields sent (an array such as Line as a whole); a full update replaces every writable field.
     const merged: Json = sparse === true ? { ...current, ...fields } : { ...fields, Id: id, MetaData: current.MetaData };
     const problem = validate(company, entity, merged);
-    return problem === null ? this.ok({ [entity]: company.replace(entity, merged) }) : this.refuseProblem(where, problem);
+    return problem === null ? this.ok({ [entity]: company.replace(entity, merged) }) : this.refuseProblem(call, problem);
   }
+}
 
-  // ---------------------------------------------------------------- plumbing
+/** The entity of a read or write (the path table gives one). */
+function entityOf(call: Call): Entity {
+  if (call.operation.entity === null) throw new Error(`${call.operation.id} names no entity`);
+  return call.operation.entity;
+}
 
-  private async route(req: IncomingMessage, url: URL): Promise<Answer> {
-    const path = url.pathname;
-    if (path === '/connect/oauth2' && (req.method === 'GET' || req.method === 'POST')) return this.authorize(req, url);
-    if (path === '/oauth2/v1/tokens/bearer' && req.method === 'POST') return this.tokens(req, url);
-    const link = /^\/attachments\/[^/]+\/([0-9a-f]{32})\/[^/]+$/.exec(path)?.[1];
-    if (link !== undefined && req.method === 'GET') {
-      const { answer, breach } = this.files.serve(link, url.searchParams, req.headers.authorization);
-      if (breach !== null) this.violations.push({ ...this.where(req, url), reason: breach });
-      return answer;
-    }
-    const [, realm, rest] = /^\/v3\/company\/([^/]+)\/(.+)$/.exec(path) ?? [];
-    if (realm !== undefined && rest !== undefined) return this.apiCall(req, url, decodeURIComponent(realm), rest.split('/').map(decodeURIComponent));
-    // The browser on the consent page asks for a favicon: not the connector's doing.
-    if (path !== '/favicon.ico') this.violations.push({ ...this.where(req, url), reason: 'no such endpoint' });
-    return { status: 404, body: 'Not Found' };
-  }
-
-  /** An API call: injected failures, the bearer token of the realm, Intuit's concurrency limit, then the API. */
-  private async apiCall(req: IncomingMessage, url: URL, realmId: string, rest: string[]): Promise<Answer> {
-    const rule = this.faults.take((r) => matchesLine(r.match, `${req.method ?? 'GET'} ${url.pathname}?${decodedQuery(url)}`));
-    const failure =
-      rule === undefined
-        ? null
-        : rule.status === 429
-          ? { ...this.fault(429, 'throttle'), headers: { 'retry-after': String(rule.retryAfter ?? 1) } }
-          : this.fault(rule.status, 'system');
-    if (failure !== null && rule?.applied !== true) return failure;
-    const busy = (this.inFlight.get(realmId) ?? 0) + 1;
-    this.inFlight.set(realmId, busy);
-    try {
-      const answer =
-        busy > MAX_CONCURRENT
-          ? this.refuse(this.where(req, url), `more than ${MAX_CONCURRENT} concurrent requests to realm ${realmId}`, 429, 'throttle')
-          : await this.authorized(req, url, realmId, rest);
-      if (this.expireAfter !== null && --this.expireAfter <= 0) {
-        this.expireAfter = null;
-        this.oauth.expireAccessTokens();
-      }
-      return failure ?? answer;
-    } finally {
-      this.inFlight.set(realmId, (this.inFlight.get(realmId) ?? 1) - 1);
-    }
-  }
-
-  private async authorized(req: IncomingMessage, url: URL, realmId: string, rest: string[]): Promise<Answer> {
-    const check = this.oauth.bearer(req.headers.authorization);
-    if (!check.ok && check.reason === 'expired') return this.fault(401, 'authentication', 'Token expired');
-    if (!check.ok) {
-      this.violations.push({ ...this.where(req, url), reason: `API call with ${check.reason} bearer token` });
-      return this.fault(401, 'authentication', 'Token invalid');
-    }
-    if (check.grant.subject !== realmId)
-      return this.refuse(this.where(req, url), `token of realm ${check.grant.subject} used for realm ${realmId}`, 403, 'authorization');
-    const company = this.companies.get(realmId);
-    if (company === undefined) return this.refuse(this.where(req, url), `no company ${realmId}`, 403, 'authorization');
-    return this.api(req, url, company, rest);
-  }
+/** A write's operation: the one asked for, else create without an Id and update with one. */
+function writeOperation(call: Call): string {
+  return call.query.get('operation') ?? (isJson(call.body) && call.body.Id !== undefined ? 'update' : 'create');
 }
 
 export async function startQuickBooksStandIn(options: StandInOptions = {}): Promise<QuickBooksStandIn> {
   const stand = new QuickBooksStandIn(options);
-  const server = await serve(
-    async (req, res) => {
-      send(res, await stand.handle(req, new URL(req.url ?? '/', 'http://127.0.0.1')), INTUIT_TYPES);
-    },
-    (error, req, res) => {
-      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-      stand.violations.push({
-        method: req.method ?? 'GET',
-        path,
-        reason: `stand-in failure: ${error instanceof Error ? error.message : String(error)}`,
-      });
-      send(res, { status: 500, body: { ...faultBody('system'), time: qboTime(Date.now(), true) } }, INTUIT_TYPES);
-    },
-  );
-  stand.url = server.url;
-  stand.close = server.close;
+  await stand.listen();
   return stand;
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConsentFlow } from '../kit/consent.ts';
 import { escapeHtml, OAuthServer, randomToken, type BearerCheck, type Grant } from '../kit/oauth.ts';
-import { storedTokens } from '../kit/openapi-standin.ts';
+import { storedTokens } from '../kit/host.ts';
 import type { Answer } from '../kit/server.ts';
 
 export type { OAuthClient } from '../kit/oauth.ts';

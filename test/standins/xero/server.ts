@@ -3,7 +3,7 @@
  * Xero's Accounting API under /api.xro/2.0, GET /connections, the consent
  * page (/identity/connect/authorize) and the token endpoint (/connect/token),
  * for two organisations seeded from Xero's contract, on the kit's OpenAPI
- * stand-in (../kit/openapi-standin.ts). Every API request is checked against
+ * stand-in host (../kit/host.ts). Every API request is checked against
  * the contract (a violation is answered 400 and recorded in `violations`),
  * and so is every answer. Tests steer it with fault controls (expired tokens,
  * revoked grants, 429s and 5xx) and read its counters.
@@ -14,27 +14,21 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, WRITABLE, XeroBooks, type Answer } from './books.ts';
 import { xeroContract, type XeroApi } from './contract.ts';
-import {
-  startOpenApiStandIn,
-  type ApiCall,
-  type Fault,
-  type LoggedRequest as KitLoggedRequest,
-  type OpenApiStandIn,
-  type OperationHandler,
-} from '../kit/openapi-standin.ts';
+import { startStandIn, type ApiCall, type Fault, type LoggedRequest as KitLoggedRequest, type OperationHandler, type StandIn } from '../kit/host.ts';
+import { openApiOperations, type Operation } from '../kit/openapi.ts';
 import { consentAnswer } from '../kit/consent.ts';
 import type { OAuthClient } from '../kit/oauth.ts';
 import { XeroIdentity, xeroProblem, type Consent, type Tenant } from './oauth.ts';
 import { COLLECTIONS, ID_FIELD, seedBooks, withFreshIds } from './seed.ts';
 import { setEnv } from '../../support/env.ts';
 
-export type { FaultMatch, Violation } from '../kit/openapi-standin.ts';
+export type { FaultMatch, Violation } from '../kit/host.ts';
 
 /** Request headers each logged request keeps. */
 const LOGGED = { tenant: 'xero-tenant-id', ifModifiedSince: 'if-modified-since', idempotencyKey: 'idempotency-key' } as const;
 export type LoggedRequest = KitLoggedRequest<keyof typeof LOGGED>;
 
-export interface XeroStandIn extends OpenApiStandIn<keyof typeof LOGGED> {
+export interface XeroStandIn extends StandIn<keyof typeof LOGGED> {
   /** The two organisations: Demo Company (NZ), seeded from the contract's examples, and Demo Company (UK), the same books under new ids. */
   tenants: readonly Tenant[];
   books(tenantId?: string): XeroBooks;
@@ -43,7 +37,7 @@ export interface XeroStandIn extends OpenApiStandIn<keyof typeof LOGGED> {
   issueTokens(clientId: string, tenantIds?: readonly string[]): { accessToken: string; refreshToken: string; expiresAt: string; tenantId: string };
 }
 
-type Handler = (books: XeroBooks, call: ApiCall<XeroApi, Consent>) => Answer;
+type Handler = (books: XeroBooks, call: ApiCall<Operation<XeroApi>, Consent>) => Answer;
 
 /**
  * The operations the stand-in implements, by the contract's method and path template: every collection is listed and
@@ -106,8 +100,8 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     [second.id, new XeroBooks(withFreshIds(seedBooks(second.id, second.name), { [second.id]: second.id }, 7))],
   ]);
   const identity = new XeroIdentity(tenants);
-  const tenantOf = (call: ApiCall<XeroApi, Consent>): string => call.headers['xero-tenant-id'] ?? '';
-  const operations: Record<string, OperationHandler<XeroApi, Consent>> = {
+  const tenantOf = (call: ApiCall<Operation<XeroApi>, Consent>): string => call.headers['xero-tenant-id'] ?? '';
+  const operations: Record<string, OperationHandler<Operation<XeroApi>, Consent>> = {
     'GET /Connections': ({ grant }) => ({ status: 200, body: identity.connections(grant) }),
   };
   for (const [operation, handler] of Object.entries(handlers())) {
@@ -118,9 +112,10 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     };
   }
 
-  const host = await startOpenApiStandIn({
+  const contract = xeroContract();
+  const host = await startStandIn({
     name: 'Xero',
-    contract: xeroContract(),
+    contract: openApiOperations(contract),
     oauth: identity.oauth,
     route,
     operations,
@@ -134,10 +129,12 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
       fault: faultAnswer,
       notFound,
     },
-    token: { path: '/connect/token', schema: { api: 'identity', component: 'AccessToken' } },
-    pages: (method, url, body) => consentAnswer(identity.consent, method, url, body),
+    token: { path: '/connect/token', answerProblems: (body) => contract.validateComponent('identity', 'AccessToken', body) },
+    pages: ({ method, url, body }) => consentAnswer(identity.consent, method, url, body),
     logged: LOGGED,
-    idempotency: { header: 'idempotency-key', scope: tenantOf },
+    idempotency: {
+      key: (call) => (call.headers['idempotency-key'] === undefined ? undefined : `${tenantOf(call)}:${call.headers['idempotency-key']}`),
+    },
   });
 
   return {
