@@ -43,6 +43,13 @@ export default tseslint.config(
     },
   },
   {
+    // A platform's answers are parsed through its published contract, never cast (docs/connectors.md, "The platform's
+    // contract"): no type assertion at all in a platform's folder (`as const` stays allowed).
+    files: ['src/platforms/*/**/*.ts'],
+    ignores: ['src/platforms/**/*.test.ts'],
+    rules: { '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }] },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
