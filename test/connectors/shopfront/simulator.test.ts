@@ -12,7 +12,7 @@ import type { ConnectorContext, ObjectHandler, PlatformRecord } from '../../../s
 import { connectorContext } from '../../../src/platforms/context.ts';
 import { registerSimulator } from '../../../src/platforms/simulators.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { SHOPFRONT, SHOPFRONT_TOKEN_HEADER, shopfrontConnector } from './connector.ts';
+import { callbackHmac, SHOPFRONT, SHOPFRONT_TOKEN_HEADER, shopfrontConnector } from './connector.ts';
 import { shopfrontSimulator } from './simulator.ts';
 import { contractProblems } from './standin.ts';
 
@@ -44,7 +44,9 @@ async function accessToken(shop: string): Promise<Response> {
   if (allowed.status !== 302) return allowed;
   const callback = new URL(allowed.headers.get('location') ?? '', 'http://service.invalid');
   expect(callback.searchParams.get('shop')).toBe(shop);
-  expect(callback.searchParams.get('hmac')).toMatch(/^[0-9a-f]{64}$/);
+  // Signed as the connector checks it: code, shop and host under the app's secret.
+  const signed = { code: callback.searchParams.get('code') ?? '', shop, host: callback.searchParams.get('host') ?? '' };
+  expect(callback.searchParams.get('hmac')).toBe(callbackHmac(signed, app.clientSecret));
   const form = new URLSearchParams({ client_id: app.clientId, client_secret: app.clientSecret, code: callback.searchParams.get('code') ?? '' });
   return checkedFetch(`https://${shop}/admin/oauth/access_token`, {
     method: 'POST',

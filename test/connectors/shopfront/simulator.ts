@@ -5,10 +5,9 @@
  * what it reads, so any process can answer its polls. A platform's simulator ships in packages/sandbox/src/simulators
  * (one line in SIMULATORS); the example's stays beside it and its test registers it.
  */
-import { createHmac } from 'node:crypto';
 import type { PlatformSimulator, Rendered, SimulatorAnswer, SimulatorBooks, SimulatorRequest } from '../../../packages/sandbox/src/simulators/kit.ts';
 import type { NativeCustomer } from '../../../packages/sandbox/src/native.ts';
-import { SHOPFRONT, SHOPFRONT_COSTS, SHOPFRONT_PAGE_SIZE, SHOPFRONT_TOKEN_HEADER } from './connector.ts';
+import { callbackHmac, SHOPFRONT, SHOPFRONT_COSTS, SHOPFRONT_PAGE_SIZE, SHOPFRONT_TOKEN_HEADER } from './connector.ts';
 import type { ShopfrontCustomer } from './contract/types.ts';
 
 const usernameOf = (accountKey: string): string => accountKey.slice(accountKey.indexOf(':') + 1);
@@ -51,13 +50,10 @@ const sinceOf = (id: string): string | null => {
   return encoded === '' ? null : Buffer.from(encoded, 'base64url').toString('utf8');
 };
 
+/** The platform's callback hmac over code, shop and host (not state), as the connector checks it: one function for both. */
 function signCallback(params: URLSearchParams, secret: string): void {
-  const message = [...params.keys()]
-    .filter((name) => name !== 'hmac')
-    .sort()
-    .map((name) => `${name}=${params.get(name) ?? ''}`)
-    .join('&');
-  params.set('hmac', createHmac('sha256', secret).update(message).digest('hex'));
+  const { state: _state, ...signed } = Object.fromEntries(params);
+  params.set('hmac', callbackHmac(signed, secret));
 }
 
 export const shopfrontSimulator: PlatformSimulator = {
