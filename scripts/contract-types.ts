@@ -9,8 +9,9 @@
  * - `Name`: the contract's type; a nested component (or array of them) takes the one selected type of that component;
  * - `Name:Type`: this type instead (a selected type where a component has several, a wider `string` where the
  *   connector composes the field itself, or the type of a field the contract lacks and the known differences list);
- * - `Name{A,B}`: an inline object of the contract's nested fields A and B (the same syntax, comma-separated).
- * Every field is optional (answers leave out what is empty); `| null` where the contract says nullable.
+ * - `Name{A,B}`: an inline object of the contract's nested fields A and B (the same syntax, comma-separated);
+ * - `Name!` (before any `:Type` or `{…}`): a required field, where the connector relies on it (an id, a reference's value).
+ * Every other field is optional (answers leave out what is empty); `| null` where the contract says nullable.
  */
 import type { ContractAdapter, Described } from './contract-cut.ts';
 
@@ -29,6 +30,7 @@ export interface TypeSelection {
 
 interface Field {
   name: string;
+  required?: boolean;
   type?: string;
   fields?: Field[];
 }
@@ -51,10 +53,15 @@ export function parseFields(text: string): Field[] {
   }
   return tokens.map((token) => {
     const brace = token.indexOf('{');
-    if (brace > 0) return { name: token.slice(0, brace), fields: parseFields(token.slice(brace + 1, -1)) };
+    if (brace > 0) return { ...nameOf(token.slice(0, brace)), fields: parseFields(token.slice(brace + 1, -1)) };
     const [name = token, type] = token.split(':');
-    return type === undefined ? { name } : { name, type };
+    return type === undefined ? nameOf(name) : { ...nameOf(name), type };
   });
+}
+
+/** `Name!` → a required field named Name. */
+function nameOf(token: string): Field {
+  return token.endsWith('!') ? { name: token.slice(0, -1), required: true } : { name: token };
 }
 
 export class TypeEmitter<S> {
@@ -82,7 +89,7 @@ export class TypeEmitter<S> {
   render(header: string, extra = ''): string {
     const interfaces = Object.entries(this.selections).map(([name, selection]) => this.interfaceOf(name, selection));
     if (this.problems.length > 0) throw new Error(`the selection does not fit the contract:\n${this.problems.join('\n')}`);
-    const aliases = [...this.aliases].map(([name, union]) => fitted(`export type ${name} = `, union.split(' | '), ';', ''));
+    const aliases = [...this.aliases].map(([name, union]) => aliasText(name, union));
     return [`/** ${header} */`, ...aliases, ...interfaces, extra].filter((part) => part !== '').join('\n\n') + '\n';
   }
 
@@ -103,7 +110,7 @@ export class TypeEmitter<S> {
     if (schema === undefined) {
       if (reason === undefined || field.type === undefined)
         this.problems.push(`${where} is not in the contract (give its type and list it as a known difference)`);
-      return `${indent}/** Not in the contract: ${reason ?? '?'}. */\n${indent}${field.name}?: ${field.type ?? 'unknown'};\n`;
+      return `${indent}/** Not in the contract: ${reason ?? '?'}. */\n${indent}${key(field)}${field.type ?? 'unknown'};\n`;
     }
     const described = this.adapter.describe(schema);
     if (field.fields !== undefined) {
@@ -111,10 +118,10 @@ export class TypeEmitter<S> {
       if (object.kind !== 'object') this.problems.push(`${where} is not an object (or array of objects) in the contract`);
       const properties = object.kind === 'object' ? object.properties : new Map<string, S>();
       const literal = `{\n${this.members(properties, field.fields, where, `${indent}  `)}${indent}}${described.kind === 'array' ? '[]' : ''}`;
-      return `${indent}${field.name}?: ${literal}${described.nullable ? ' | null' : ''};\n`;
+      return `${indent}${key(field)}${literal}${described.nullable ? ' | null' : ''};\n`;
     }
     const type = field.type ?? this.typeOf(described, where);
-    return fitted(`${indent}${field.name}?: `, (described.nullable ? `${type} | null` : type).split(' | '), ';', indent) + '\n';
+    return fitted(`${indent}${key(field)}`, (described.nullable ? `${type} | null` : type).split(' | '), ';', indent) + '\n';
   }
 
   private typeOf(described: Described<S>, where: string): string {
@@ -135,6 +142,16 @@ export class TypeEmitter<S> {
     this.aliases.set(described.component, union);
     return described.component;
   }
+}
+
+/** A member's name and colon: `?` unless the selection says the field is required. */
+const key = (field: Field): string => `${field.name}${field.required === true ? '' : '?'}: `;
+
+/** `export type Name = union;` as prettier prints it: on one line, else the union alone on the next, else one member a line. */
+function aliasText(name: string, union: string): string {
+  const head = `export type ${name} =`;
+  if (head.length + union.length + 2 > PRINT_WIDTH && union.length + 3 <= PRINT_WIDTH) return `${head}\n  ${union};`;
+  return fitted(`${head} `, union.split(' | '), ';', '');
 }
 
 /** `head` + the union + `tail` on one line when it fits, else one member a line, as prettier prints it. */

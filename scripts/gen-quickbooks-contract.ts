@@ -1,8 +1,10 @@
 /**
- * Writes src/platforms/quickbooks/contract-schemas.json: JSON Schemas of the QuickBooks Online answers the connector
- * reads, cut from Intuit's published XML Schema of the v3 API (test/contracts/quickbooks) along the connector's own
- * types (src/platforms/quickbooks/native.ts), on the cutter every platform shares (scripts/contract-cut.ts).
- * Run: node scripts/gen-quickbooks-contract.ts (src/platforms/quickbooks/contract.test.ts fails when the file is stale).
+ * Writes src/platforms/quickbooks/native.generated.ts and contract-schemas.json: the TypeScript types of the QuickBooks
+ * Online records the connector reads, and JSON Schemas of its answers, both from Intuit's published XML Schema of the
+ * v3 API (test/contracts/quickbooks) along the connector's selection (src/platforms/quickbooks/selection.ts: each
+ * type's schema type and the fields it reads), on the emitter and cutter every platform shares (./contract-types.ts,
+ * ./contract-cut.ts). The types carry the schema's enumerations as string unions; the schemas drop them.
+ * Run: node scripts/gen-quickbooks-contract.ts (src/platforms/quickbooks/contract.test.ts fails when either is stale).
  *
  * The JSON API is the same model as the schema serialised as JSON, which fixes how XML Schema reads as JSON:
  * - a complex type is an object whose properties are its elements (those of its base types, sequences, choices and
@@ -14,13 +16,18 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseXml } from '../src/platforms/xml.ts';
+import { ENTITIES, SELECTION } from '../src/platforms/quickbooks/selection.ts';
 import { type ContractAdapter, ContractCutter, type Described, isObject, type Json } from './contract-cut.ts';
+import { TypeEmitter, type TypeSelection } from './contract-types.ts';
 
 const ROOT = new URL('../', import.meta.url);
-export const TARGET = new URL('src/platforms/quickbooks/contract-schemas.json', ROOT);
+export const TARGETS = {
+  schemas: new URL('src/platforms/quickbooks/contract-schemas.json', ROOT),
+  types: new URL('src/platforms/quickbooks/native.generated.ts', ROOT),
+};
 const FILES = ['IntuitBaseTypes.xsd', 'IntuitNamesTypes.xsd', 'Finance.xsd', 'SalesTax.xsd', 'Report.xsd', 'IntuitRestServiceDef.xsd'];
 
-/** native.ts fields the schema does not have, each with its reason; anything else missing stops the script. */
+/** Selected fields the schema does not have, each with its reason; anything else missing stops the script. */
 const KNOWN_DIFFERENCES: Record<string, string> = {
   'QboTrackingCategory.SubDepartment': 'one type reads Class and Department: only a Department has SubDepartment',
   'QboTrackingCategory.SubClass': 'one type reads Class and Department: only a Class has SubClass',
@@ -28,34 +35,12 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   'QboTransfer.TotalAmt': 'inherited from QboTransaction; a Transfer has Amount instead, so QBO never sends it',
 };
 
-/** Each entity the connector queries (QueryResponse and CDC answer it under this key), and its schema type. */
-const ENTITIES: Record<string, string> = {
-  Account: 'Account',
-  Attachable: 'Attachable',
-  Bill: 'Bill',
-  BillPayment: 'BillPayment',
-  Class: 'Class',
-  CompanyCurrency: 'CompanyCurrency',
-  CompanyInfo: 'CompanyInfo',
-  CreditMemo: 'CreditMemo',
-  Customer: 'Customer',
-  Department: 'Department',
-  Deposit: 'Deposit',
-  Employee: 'Employee',
-  ExchangeRate: 'ExchangeRate',
-  Invoice: 'Invoice',
-  Item: 'Item',
-  JournalEntry: 'JournalEntry',
-  Payment: 'Payment',
-  Preferences: 'Preferences',
-  SalesReceipt: 'SalesReceipt',
-  TaxAgency: 'TaxAgency',
-  TaxRate: 'TaxRate',
-  Term: 'Term',
-  Transfer: 'Transfer',
-  Vendor: 'Vendor',
-  VendorCredit: 'VendorCredit',
+/** Differences of the selected types that are not answers' types (the cutter walks the entities that extend them). */
+const TYPE_DIFFERENCES: Record<string, string> = {
+  'QboTransaction.TotalAmt': "every transaction's own type has it but Transfer's (see QboTransfer.TotalAmt)",
 };
+
+const SOURCES = 'from test/contracts/quickbooks and src/platforms/quickbooks/selection.ts; do not edit by hand.';
 
 const NUMERIC = new Set(['decimal', 'int', 'integer', 'long', 'short', 'double', 'float', 'positiveInteger', 'nonNegativeInteger']);
 
@@ -103,7 +88,11 @@ export class XsdAdapter implements ContractAdapter<Point> {
   describe({ type, repeated }: Point): Described<Point> {
     if (repeated) return { kind: 'array', items: { type, repeated: false }, nullable: false };
     const complex = this.complex.get(type);
-    if (complex === undefined) return { kind: 'scalar', type: this.scalar(type), nullable: false };
+    if (complex === undefined) {
+      const values = this.enumeration(type);
+      if (values.length === 0) return { kind: 'scalar', type: this.scalar(type), nullable: false };
+      return { kind: 'scalar', type: this.scalar(type), values, component: type, nullable: false };
+    }
     return { kind: 'object', component: type, properties: this.properties(complex), nullable: false };
   }
 
@@ -163,25 +152,36 @@ export class XsdAdapter implements ContractAdapter<Point> {
   }
 }
 
-/** The file's text; throws listing every difference between native.ts and the contract. */
-export function generate(): string {
+/** The entities interface: the record type under each entity key of QBO's answers. */
+function entitiesInterface(): string {
+  const members = Object.entries(ENTITIES).map(([key, type]) => `  ${key}: ${type};\n`);
+  const doc = '/** Each entity the connector reads, under the key QBO answers it with (QueryResponse, CDC, a read by id). */';
+  return `${doc}\nexport interface QboEntities {\n${members.join('')}}`;
+}
+
+/** Both files' text; throws listing every difference between the selection and the contract. */
+export function generate(): { types: string; schemas: string } {
   const adapter = new XsdAdapter();
-  const cutter = new ContractCutter(adapter, new URL('src/platforms/quickbooks/native.ts', ROOT), KNOWN_DIFFERENCES);
-  const entities: Json = {};
-  for (const [key, node] of cutter.membersOf('QboEntities')) {
-    const type = ENTITIES[key];
-    if (type === undefined || !adapter.hasType(type))
-      throw new Error(`QboEntities.${key}: add its schema type to ENTITIES in scripts/gen-quickbooks-contract.ts`);
-    entities[key] = cutter.named(type, { type, repeated: false }, node.getText());
-  }
-  return cutter.render(
-    'QuickBooks Online',
-    'Generated by `node scripts/gen-quickbooks-contract.ts` from test/contracts/quickbooks and src/platforms/quickbooks/native.ts; do not edit by hand.',
-    { entities },
+  const schemaOf = (selection: TypeSelection) => ({ type: selection.component, repeated: false });
+  const selections: Record<string, TypeSelection> = SELECTION;
+  const differences = { ...KNOWN_DIFFERENCES, ...TYPE_DIFFERENCES };
+  const types = new TypeEmitter(adapter, selections, schemaOf, differences).render(
+    `Generated by \`node scripts/gen-quickbooks-contract.ts\` ${SOURCES}`,
+    entitiesInterface(),
   );
+  const cutter = new ContractCutter(adapter, { name: TARGETS.types.pathname, text: types }, KNOWN_DIFFERENCES);
+  const entities: Json = {};
+  for (const [key, type] of Object.entries(ENTITIES)) {
+    if (!adapter.hasType(key)) throw new Error(`ENTITIES.${key} (src/platforms/quickbooks/selection.ts) is not a type of the schema`);
+    entities[key] = cutter.named(key, { type: key, repeated: false }, type);
+  }
+  const schemas = cutter.render('QuickBooks Online', `Generated by \`node scripts/gen-quickbooks-contract.ts\` ${SOURCES}`, { entities });
+  return { types, schemas };
 }
 
 if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
-  writeFileSync(TARGET, generate());
-  console.log(`wrote ${TARGET.pathname}`);
+  const { types, schemas } = generate();
+  writeFileSync(TARGETS.types, types);
+  writeFileSync(TARGETS.schemas, schemas);
+  console.log(`wrote ${TARGETS.types.pathname} and ${TARGETS.schemas.pathname}`);
 }

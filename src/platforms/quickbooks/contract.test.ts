@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generate, TARGET } from '../../../scripts/gen-quickbooks-contract.ts';
+import { generate, TARGETS } from '../../../scripts/gen-quickbooks-contract.ts';
 import { platformRefusal as refusal } from '../../../test/support/platform-refusal.ts';
 import { parseEntity, parseRecord, parseRecords } from './contract.ts';
 
 describe("QuickBooks Online answers parsed against Intuit's published schema", () => {
-  it('contract-schemas.json is what the script makes of the schema and native.ts (run `node scripts/gen-quickbooks-contract.ts`)', () => {
-    expect(readFileSync(TARGET, 'utf8')).toBe(generate());
+  it('native.generated.ts and contract-schemas.json are what the script makes of the schema and selection.ts (run `node scripts/gen-quickbooks-contract.ts`)', () => {
+    const { types, schemas } = generate();
+    expect(readFileSync(TARGETS.types, 'utf8')).toBe(types);
+    expect(readFileSync(TARGETS.schemas, 'utf8')).toBe(schemas);
   });
 
   it('passes records that fit, fields the connector does not read included', () => {
