@@ -42,6 +42,27 @@ describe('types emitted from a contract along a selection (scripts/contract-type
     ]);
   });
 
+  it('marks `Name!` required, in inline objects too', () => {
+    expect(parseFields('Id! Link!{Url!,Rel} Kind!:string')).toEqual([
+      { name: 'Id', required: true },
+      { name: 'Link', required: true, fields: [{ name: 'Url', required: true }, { name: 'Rel' }] },
+      { name: 'Kind', required: true, type: 'string' },
+    ]);
+    const text = emitter({ ShopOrder: { component: 'Order', fields: 'Id! Link{Url!,Rel}' } }).render('Generated.');
+    expect(text).toContain('export interface ShopOrder {\n  Id: string;\n  Link?: {\n    Url: string;\n    Rel?: string;\n  };\n}');
+  });
+
+  it('prints an enum alias as prettier does: the union alone on the next line when only that fits, else one member a line', () => {
+    const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+    const enums = { Month: { type: 'string', enum: months }, Many: { type: 'string', enum: [...months, ...months.map((m) => `${m}End`)] } };
+    const properties = { Start: { $ref: '#/components/schemas/Month' }, End: { $ref: '#/components/schemas/Many' } };
+    const calendar = new OpenApiAdapter({ shop: { components: { schemas: { Period: { type: 'object', properties }, ...enums } } } });
+    const selections = { ShopPeriod: { component: 'Period', fields: 'Start End' } };
+    const text = new TypeEmitter(calendar, selections, (selection) => calendar.component('shop', selection.component), {}).render('x');
+    expect(text).toContain(`export type Month =\n  ${months.map((month) => `'${month}'`).join(' | ')};\n`);
+    expect(text).toContain("export type Many =\n  | 'January'\n  | 'February'\n");
+  });
+
   it('types each field as the contract does: enums as unions, nullable, nested components by their selected type, inline objects', () => {
     const text = emitter({
       ShopLine: { component: 'Line', fields: 'Amount Taxed' },

@@ -6,8 +6,6 @@
  * (./native.generated.ts) and the answer validators (./contract-schemas.json) along this selection: run it after a change.
  */
 
-const NAME_LIST = 'DisplayName Title GivenName MiddleName FamilyName Suffix PrintOnCheckName Active';
-
 export const SELECTION = {
   QboRef: { component: 'ReferenceType', fields: 'value! name type' },
   QboMetaData: { component: 'ModificationMetaData', fields: 'CreateTime LastUpdatedTime' },
@@ -28,7 +26,8 @@ export const SELECTION = {
     component: 'NameBase',
     doc: 'Names, contact details and Active, which every name list (vendors, customers, employees) has.',
     extends: 'QboEntity',
-    fields: `${NAME_LIST} PrimaryEmailAddr{Address} PrimaryPhone{FreeFormNumber} Mobile{FreeFormNumber}`,
+    fields:
+      'DisplayName Title GivenName MiddleName FamilyName Suffix PrintOnCheckName Active PrimaryEmailAddr{Address} PrimaryPhone{FreeFormNumber} Mobile{FreeFormNumber}',
   },
   QboNameEntity: {
     component: 'Vendor',
