@@ -137,7 +137,11 @@ export async function objectCoverage(db: Queryable, connectionId: string): Promi
   return new Map(result.rows.map((r) => [r.object_type, r]));
 }
 
-/** One object's coverage (its records_connection index: no scan of the connection's other objects); null when none is stored. */
+/**
+ * One object's coverage; null when none is stored. Bounded by records_platform_id_idx's (connection_id, object_type)
+ * prefix to that object's rows, which it reads for their business dates: one pass over the object's live rows, the
+ * cost objectCoverage pays for every object on the status endpoint.
+ */
 export async function coverageOf(db: Queryable, connectionId: string, objectType: string): Promise<ObjectCoverage | null> {
   const result = await db.query<ObjectCoverage>(
     `SELECT object_type, count(*)::int AS live, min(business_date) AS oldest, max(business_date) AS newest

@@ -20,6 +20,14 @@ export async function latestSyncRuns(db: Queryable, connectionId: string, limit:
   return result.rows;
 }
 
+/** When a sync of the connection last started (any kind); null when none has. */
+export async function lastStartedSyncAt(db: Queryable, connectionId: string): Promise<Date | null> {
+  const result = await db.query<{ started_at: Date | null }>('SELECT max(started_at) AS started_at FROM sync_runs WHERE connection_id = $1', [
+    connectionId,
+  ]);
+  return result.rows[0]?.started_at ?? null;
+}
+
 /** When a sync of the connection last completed (any kind); null when none has. */
 export async function lastCompletedSyncAt(db: Queryable, connectionId: string): Promise<Date | null> {
   const result = await db.query<{ finished_at: Date | null }>(

@@ -3,7 +3,7 @@ import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { connectionForAccessToken } from '../../connections/connections.ts';
 import { REFERENCE_OBJECTS, unavailableObjects } from '../../connections/unavailable-objects.ts';
 import { getConnector } from '../../platforms/registry.ts';
-import { latestSyncRuns, lastCompletedSyncAt } from '../../sql/sync-runs.ts';
+import { lastCompletedSyncAt, lastStartedSyncAt } from '../../sql/sync-runs.ts';
 import { coverageOf } from '../../sql/sync-objects.ts';
 import { Nullable, StringEnum } from '../../model/shared.ts';
 import { AccessTokenQuery, ConnectionSchema, connectionView } from './schemas.ts';
@@ -46,14 +46,14 @@ export default defineEndpoint(contract, async (request): Promise<{ connection: S
   const { pool, cipher, config } = request.server.services;
   const tenant = requireTenant(request);
   const connection = await connectionForAccessToken(pool, tenant, request.query.access_token);
-  const [latest] = await latestSyncRuns(pool, connection.id, 1);
+  const started = await lastStartedSyncAt(pool, connection.id);
   const completed = await lastCompletedSyncAt(pool, connection.id);
   const ordersRead = connection.platform !== null && getConnector(connection.platform)?.objects.order?.capabilities.read === true;
   const orders = ordersRead ? await coverageOf(pool, connection.id, 'order') : null;
   return {
     connection: {
       ...connectionView(cipher, config.publicUrl, connection),
-      last_sync_started_at: iso(latest?.started_at),
+      last_sync_started_at: iso(started),
       last_sync_completed_at: iso(completed),
       estimated_completed_at: null,
       oldest_order_date: iso(orders?.oldest),

@@ -88,10 +88,17 @@ describe('the commerce objects of a synced store', () => {
       oldest_order_date: dates?.oldest.toISOString(),
       newest_order_date: dates?.newest.toISOString(),
     });
+    // A run queued since, not started yet, changes neither: the latest start and completion of any run.
+    await t.db.pool.query(`INSERT INTO sync_runs (connection_id, kind, trigger, status) VALUES ($1, 'incremental', 'api', 'queued')`, [
+      c.connection.id,
+    ]);
+    const again = json(await get(`/connections/access_token?access_token=${c.token}`)).connection as Json;
     const completed = await t.db.pool.query<{ started_at: Date; finished_at: Date }>(
-      `SELECT started_at, finished_at FROM sync_runs WHERE connection_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      `SELECT max(started_at) AS started_at, max(finished_at) FILTER (WHERE status = 'completed') AS finished_at FROM sync_runs WHERE connection_id = $1`,
       [c.connection.id],
     );
+    await t.db.pool.query(`DELETE FROM sync_runs WHERE connection_id = $1 AND status = 'queued'`, [c.connection.id]);
+    expect([again.last_sync_started_at, again.last_sync_completed_at]).toEqual([connection.last_sync_started_at, connection.last_sync_completed_at]);
     expect([connection.last_sync_started_at, connection.last_sync_completed_at]).toEqual([
       completed.rows[0]?.started_at.toISOString(),
       completed.rows[0]?.finished_at.toISOString(),

@@ -136,8 +136,9 @@ async function call<A extends keyof ShopfrontAnswers>(
   return contract.one(answer, response.body, response.status);
 }
 
+/** The page's customers as records; one without an id cannot be stored or found again, so it is left out. */
 const customerRecords = (customers: readonly ShopfrontCustomer[] = []): PlatformRecord[] =>
-  customers.map((customer) => ({ platformId: String(customer.id), raw: { ...customer } }));
+  customers.flatMap((customer) => (customer.id === undefined ? [] : [{ platformId: String(customer.id), raw: { ...customer } }]));
 
 /** The next read's `since`, on the last page only: the platform's own clock (`as_of`), not ours. */
 const lastPage = (next: string | null | undefined, asOf: string | undefined) =>

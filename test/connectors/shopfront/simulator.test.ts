@@ -4,6 +4,7 @@
  * example connector reading SANDBOX's customers through it — paged and by an export — into the same customers
  * SANDBOX's books hold.
  */
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatorBooks } from '../../../packages/sandbox/src/simulators/books.ts';
 import { simulatorHost, SIMULATOR_CLIENT_ID, SIMULATOR_CLIENT_SECRET, type SimulatorHost } from '../../../packages/sandbox/src/simulators/host.ts';
@@ -12,7 +13,7 @@ import type { ConnectorContext, ObjectHandler, PlatformRecord } from '../../../s
 import { connectorContext } from '../../../src/platforms/context.ts';
 import { registerSimulator } from '../../../src/platforms/simulators.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { callbackHmac, SHOPFRONT, SHOPFRONT_TOKEN_HEADER, shopfrontConnector } from './connector.ts';
+import { SHOPFRONT, SHOPFRONT_TOKEN_HEADER, shopfrontConnector } from './connector.ts';
 import { shopfrontSimulator } from './simulator.ts';
 import { contractProblems } from './standin.ts';
 
@@ -44,9 +45,9 @@ async function accessToken(shop: string): Promise<Response> {
   if (allowed.status !== 302) return allowed;
   const callback = new URL(allowed.headers.get('location') ?? '', 'http://service.invalid');
   expect(callback.searchParams.get('shop')).toBe(shop);
-  // Signed as the connector checks it: code, shop and host under the app's secret.
-  const signed = { code: callback.searchParams.get('code') ?? '', shop, host: callback.searchParams.get('host') ?? '' };
-  expect(callback.searchParams.get('hmac')).toBe(callbackHmac(signed, app.clientSecret));
+  // Signed as the platform documents it (and the connector checks it): hex HMAC-SHA256 of code, host and shop, sorted.
+  const message = `code=${callback.searchParams.get('code') ?? ''}&host=${callback.searchParams.get('host') ?? ''}&shop=${shop}`;
+  expect(callback.searchParams.get('hmac')).toBe(createHmac('sha256', app.clientSecret).update(message).digest('hex'));
   const form = new URLSearchParams({ client_id: app.clientId, client_secret: app.clientSecret, code: callback.searchParams.get('code') ?? '' });
   return checkedFetch(`https://${shop}/admin/oauth/access_token`, {
     method: 'POST',

@@ -41,7 +41,8 @@ export function tokenize(text: string, pattern: RegExp, fail: (at: number) => Er
 }
 
 /** Whether `token` is one of the comparisons a syntax has. */
-export const isComparison = (token: string, allowed: readonly Comparison[]): token is Comparison => (allowed as readonly string[]).includes(token);
+/** `token` is one of `allowed` (a platform's own subset of the comparisons), narrowed to that subset. */
+export const isComparison = <C extends Comparison>(token: string, allowed: readonly C[]): token is C => allowed.some((op) => op === token);
 
 /** The order of two values (negative, zero, positive), or null when they do not compare (NaN). */
 export function order(a: Sortable, b: Sortable): number | null {

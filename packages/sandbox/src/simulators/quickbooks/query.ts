@@ -7,13 +7,13 @@
  * Shared by the QuickBooks simulator and the test stand-in (test/standins/quickbooks), each with its own entities.
  */
 
-import { holds, isComparison, order, sortedBy, tokenize, valueAt, type Comparison } from '../lists.ts';
+import { holds, isComparison, order, sortedBy, tokenize, valueAt } from '../lists.ts';
 
 type Json = Record<string, unknown>;
 
 export type Field = 'Id' | 'TxnDate' | 'MetaData.CreateTime' | 'MetaData.LastUpdatedTime';
 export type Operator = '=' | '<' | '>' | '<=' | '>=';
-const OPERATORS: readonly Comparison[] = ['=', '<', '>', '<=', '>='];
+const OPERATORS: readonly Operator[] = ['=', '<', '>', '<=', '>='];
 
 export interface Condition {
   field: Field;
@@ -84,7 +84,7 @@ export function parseQuery<E extends string>(text: string, isEntity: (name: stri
       if (!isComparison(op, OPERATORS)) throw new QueryError(`unknown operator "${op}"`);
       const literal = next() ?? '';
       if (!/^'.*'$/s.test(literal)) throw new QueryError(`expected a quoted value after ${name} ${op}`);
-      where.push({ field: name, op: op as Operator, value: literal.slice(1, -1).replace(/\\(.)/g, '$1') });
+      where.push({ field: name, op, value: literal.slice(1, -1).replace(/\\(.)/g, '$1') });
     } while (take('AND'));
   }
   let orderBy: Query['orderBy'] = null;
