@@ -1,5 +1,5 @@
 /**
- * Writes src/platforms/quickbooks/native.generated.ts and contract-schemas.json: the TypeScript types of the QuickBooks
+ * Writes src/platforms/quickbooks/generated/native.ts and contract-schemas.json: the TypeScript types of the QuickBooks
  * Online records the connector reads, and JSON Schemas of its answers, both from Intuit's published XML Schema of the
  * v3 API (test/contracts/quickbooks) along the connector's selection (src/platforms/quickbooks/selection.ts: each
  * type's schema type and the fields it reads), on the emitter and cutter every platform shares (./contract-types.ts,
@@ -23,7 +23,7 @@ import { TypeEmitter, type TypeSelection } from './contract-types.ts';
 const ROOT = new URL('../', import.meta.url);
 export const TARGETS = {
   schemas: new URL('src/platforms/quickbooks/contract-schemas.json', ROOT),
-  types: new URL('src/platforms/quickbooks/native.generated.ts', ROOT),
+  types: new URL('src/platforms/quickbooks/generated/native.ts', ROOT),
 };
 const FILES = ['IntuitBaseTypes.xsd', 'IntuitNamesTypes.xsd', 'Finance.xsd', 'SalesTax.xsd', 'Report.xsd', 'IntuitRestServiceDef.xsd'];
 

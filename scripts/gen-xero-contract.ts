@@ -1,5 +1,5 @@
 /**
- * Writes src/platforms/xero/types.generated.ts and contract-schemas.json: the TypeScript types of the Xero records the
+ * Writes src/platforms/xero/generated/types.ts and contract-schemas.json: the TypeScript types of the Xero records the
  * connector reads, and JSON Schemas of its answers, both from Xero's published OpenAPI (test/contracts/xero) along the
  * connector's selection (src/platforms/xero/selection.ts: each type's contract component and the fields it reads).
  * Run: node scripts/gen-xero-contract.ts (src/platforms/xero/contract.test.ts fails when either file is stale).
@@ -21,7 +21,7 @@ import { TypeEmitter, type TypeSelection } from './contract-types.ts';
 const ROOT = new URL('../', import.meta.url);
 export const TARGETS = {
   schemas: new URL('src/platforms/xero/contract-schemas.json', ROOT),
-  types: new URL('src/platforms/xero/types.generated.ts', ROOT),
+  types: new URL('src/platforms/xero/generated/types.ts', ROOT),
 };
 
 /** Selected fields the contract (2.9.4) does not have, or types differently, each with its reason. */

@@ -5,7 +5,7 @@ import { platformRefusal as refusal } from '../../../test/support/platform-refus
 import { parseEntity, parseRecord, parseRecords } from './contract.ts';
 
 describe("QuickBooks Online answers parsed against Intuit's published schema", () => {
-  it('native.generated.ts and contract-schemas.json are what the script makes of the schema and selection.ts (run `node scripts/gen-quickbooks-contract.ts`)', () => {
+  it('generated/native.ts and contract-schemas.json are what the script makes of the schema and selection.ts (run `node scripts/gen-quickbooks-contract.ts`)', () => {
     const { types, schemas } = generate();
     expect(readFileSync(TARGETS.types, 'utf8')).toBe(types);
     expect(readFileSync(TARGETS.schemas, 'utf8')).toBe(schemas);

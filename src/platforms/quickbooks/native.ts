@@ -1,11 +1,11 @@
 /**
  * The connector's types of QuickBooks Online's records: the views of the contract are generated
- * (./native.generated.ts, from ./selection.ts by scripts/gen-quickbooks-contract.ts); here is only the record the
+ * (./generated/native.ts, from ./selection.ts by scripts/gen-quickbooks-contract.ts); here is only the record the
  * connector composes itself. test/fixtures/quickbooks/README.md says where each answer was recorded from.
  */
-import type { QboReportRow } from './native.generated.ts';
+import type { QboReportRow } from './generated/native.ts';
 
-export type * from './native.generated.ts';
+export type * from './generated/native.ts';
 
 /**
  * One month of a report (BalanceSheet, ProfitAndLoss, CashFlow) as the connector

@@ -3,7 +3,7 @@
  * the connector reads: for each type, the schema type it views and its fields (syntax in scripts/contract-types.ts).
  * QBO leaves out fields that have no value, so nearly every field is optional; amounts are JSON numbers, dates
  * YYYY-MM-DD, times ISO 8601 with the company's UTC offset. scripts/gen-quickbooks-contract.ts emits the types
- * (./native.generated.ts) and the answer validators (./contract-schemas.json) along this selection: run it after a change.
+ * (./generated/native.ts) and the answer validators (./contract-schemas.json) along this selection: run it after a change.
  */
 
 export const SELECTION = {

@@ -6,7 +6,7 @@ import { listOf } from './client.ts';
 import { parseConnections, parseList } from './contract.ts';
 
 describe('Xero answers parsed against the published contract', () => {
-  it('types.generated.ts and contract-schemas.json are what the script makes of the contract and selection.ts (run `node scripts/gen-xero-contract.ts`)', () => {
+  it('generated/types.ts and contract-schemas.json are what the script makes of the contract and selection.ts (run `node scripts/gen-xero-contract.ts`)', () => {
     const { types, schemas } = generate();
     expect(readFileSync(TARGETS.types, 'utf8')).toBe(types);
     expect(readFileSync(TARGETS.schemas, 'utf8')).toBe(schemas);

@@ -1,7 +1,7 @@
 /**
  * The parts of Xero's Accounting API records (api.xro/2.0, contract 2.9.4 in test/contracts/xero) the connector
  * reads: for each type, the contract component it views and its fields (syntax in scripts/contract-types.ts).
- * scripts/gen-xero-contract.ts emits the types (./types.generated.ts) and the answer validators (./contract.ts)
+ * scripts/gen-xero-contract.ts emits the types (./generated/types.ts) and the answer validators (./contract.ts)
  * from the contract along this selection: run it after changing one.
  */
 

@@ -1,10 +1,10 @@
 /**
- * The connector's types of Xero's records: the views of the contract are generated (./types.generated.ts, from
+ * The connector's types of Xero's records: the views of the contract are generated (./generated/types.ts, from
  * ./selection.ts by scripts/gen-xero-contract.ts); here are only the records the connector composes itself.
  */
-import type { XeroAttachment, XeroReportRow } from './types.generated.ts';
+import type { XeroAttachment, XeroReportRow } from './generated/types.ts';
 
-export type * from './types.generated.ts';
+export type * from './generated/types.ts';
 
 /**
  * An attachment as the connector stores it: Xero's attachment record plus the
