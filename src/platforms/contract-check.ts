@@ -38,6 +38,26 @@ export function loadSchemas<T extends SchemasFile>(file: URL, fits: (value: Sche
   return parsed;
 }
 
+const isSchemaRefs = (value: unknown): value is Record<string, SchemaRef> =>
+  typeof value === 'object' &&
+  value !== null &&
+  Object.values(value).every((ref: unknown) => typeof ref === 'object' && ref !== null && '$ref' in ref && typeof ref.$ref === 'string');
+
+/**
+ * A platform's checks from its generated schemas file, whose entry points are the `$ref`s under `entriesKey`
+ * (`entities`, `entries`, `answers`): what every platform's contract module would otherwise write again.
+ */
+export function contractFrom<Types extends object>(
+  file: URL,
+  entriesKey: string,
+  options: { platform: string; code: string; regenerate: string },
+): ContractCheck<Types> {
+  const schemas = loadSchemas(file, (value): value is SchemasFile & Record<string, unknown> => entriesKey in value);
+  const entries = schemas[entriesKey];
+  if (!isSchemaRefs(entries)) throw new Error(`${file.pathname} has no entry points under ${entriesKey}: ${options.regenerate}`);
+  return new ContractCheck<Types>({ ...options, definitions: schemas.definitions, entries });
+}
+
 /** `/3/LineItems/0/LineAmount` under Invoices → `Invoices[3].LineItems[0].LineAmount`. */
 function pathOf(name: string, error: ErrorObject | undefined): string {
   if (error === undefined) return name;
@@ -69,7 +89,8 @@ export class ContractCheck<Types extends object> {
     code: string;
     regenerate: string;
     definitions: Record<string, object>;
-    entries: Readonly<Partial<Record<keyof Types & string, SchemaRef>>>;
+    // By entry point of `Types`, or read from a schemas file (contractFrom), whose keys the script cut along `Types`.
+    entries: Readonly<Partial<Record<keyof Types & string, SchemaRef>>> | Readonly<Record<string, SchemaRef>>;
   }) {
     this.platform = options.platform;
     this.code = options.code;

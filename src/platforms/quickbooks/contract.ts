@@ -4,21 +4,13 @@
  * (test/contracts/quickbooks) along native.ts, which the script checks against the schema. A refusal is a `server`
  * PlatformError with code QBO_CONTRACT naming the first path that does not fit (`Bill[2].Line[0].Amount must be number`).
  */
-import { ContractCheck, loadSchemas, type SchemaRef } from '../contract-check.ts';
+import { contractFrom } from '../contract-check.ts';
 import type { QboEntities } from './native.ts';
 
-interface QboSchemas {
-  entities: Record<string, SchemaRef>;
-  definitions: Record<string, object>;
-}
-
-const SCHEMAS = loadSchemas(new URL('./contract-schemas.json', import.meta.url), (file): file is QboSchemas => 'entities' in file);
-const check = new ContractCheck<QboEntities>({
+const check = contractFrom<QboEntities>(new URL('./contract-schemas.json', import.meta.url), 'entities', {
   platform: 'QuickBooks Online',
   code: 'QBO_CONTRACT',
   regenerate: 'node scripts/gen-quickbooks-contract.ts',
-  definitions: SCHEMAS.definitions,
-  entries: SCHEMAS.entities,
 });
 
 /** Answers the connector reads come with 200; a refusal names it. */

@@ -5,23 +5,15 @@
  * SHOPIFY_CONTRACT naming the first path that does not fit (`Orders.orders.nodes[2].lineItems.nodes[0].quantity must be
  * integer`).
  */
-import { ContractCheck, loadSchemas, type SchemaRef } from '../contract-check.ts';
+import { contractFrom } from '../contract-check.ts';
 import type { ShopifyAnswers } from './generated/types.ts';
 
 export type * from './generated/types.ts';
 
-interface ShopifySchemas {
-  entries: Record<string, SchemaRef>;
-  definitions: Record<string, object>;
-}
-
-const SCHEMAS = loadSchemas(new URL('./generated/schemas.json', import.meta.url), (file): file is ShopifySchemas => 'entries' in file);
-const check = new ContractCheck<ShopifyAnswers>({
+const check = contractFrom<ShopifyAnswers>(new URL('./generated/schemas.json', import.meta.url), 'entries', {
   platform: 'Shopify',
   code: 'SHOPIFY_CONTRACT',
   regenerate: 'node scripts/gen-shopify-types.ts',
-  definitions: SCHEMAS.definitions,
-  entries: SCHEMAS.entries,
 });
 
 export type Answer = keyof ShopifyAnswers;

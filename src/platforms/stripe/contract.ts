@@ -7,7 +7,7 @@
  * required; one it reads with the kit's lenient readers (../readers.ts) is optional (`name?`), as before.
  */
 import type Stripe from 'stripe';
-import { ContractCheck, loadSchemas, type SchemaRef } from '../contract-check.ts';
+import { contractFrom, type ContractCheck } from '../contract-check.ts';
 
 /** The fields read of an object: `true` for a scalar (its SDK type), a table for an object's fields. */
 export interface Reads {
@@ -116,24 +116,15 @@ interface StripeEntries {
   account: Account;
 }
 
-interface StripeSchemas {
-  entries: Record<keyof StripeEntries, SchemaRef>;
-  definitions: Record<string, object>;
-}
-
 /** Loaded on the first record (the script that writes the file reads READS from here). */
 let check: ContractCheck<StripeEntries> | null = null;
 
-function loaded(): ContractCheck<StripeEntries> {
-  const schemas = loadSchemas(new URL('./contract-schemas.json', import.meta.url), (file): file is StripeSchemas => 'entries' in file);
-  return new ContractCheck<StripeEntries>({
+const loaded = (): ContractCheck<StripeEntries> =>
+  contractFrom<StripeEntries>(new URL('./contract-schemas.json', import.meta.url), 'entries', {
     platform: 'Stripe',
     code: 'STRIPE_CONTRACT',
     regenerate: 'node scripts/gen-stripe-contract.ts',
-    definitions: schemas.definitions,
-    entries: schemas.entries,
   });
-}
 
 /** A stored record of `name` (Stripe's `object`), checked against the contract; a PlatformError when it does not fit. */
 export function parseRecord<K extends keyof StripeEntries>(name: K, raw: unknown): StripeEntries[K] {

@@ -26,7 +26,7 @@ import type {
   InboundChange,
   PlatformRecord,
 } from '../../../src/platforms/connector.ts';
-import { ContractCheck, loadSchemas, type SchemaRef } from '../../../src/platforms/contract-check.ts';
+import { contractFrom } from '../../../src/platforms/contract-check.ts';
 import { PlatformError } from '../../../src/platforms/errors.ts';
 import type { HttpMethod, PlatformResponse } from '../../../src/platforms/http.ts';
 import { oauth2 } from '../../../src/platforms/oauth2.ts';
@@ -46,16 +46,10 @@ export const SHOPFRONT_COSTS = { shop: 1, startExport: 5, pollExport: 1, page: 1
 export const SHOPFRONT_WEBHOOK_HEADER = 'x-shopfront-hmac-sha256';
 export const SHOPFRONT_TOKEN_HEADER = 'x-shopfront-access-token';
 
-const SCHEMAS = loadSchemas(
-  new URL('./contract/schemas.json', import.meta.url),
-  (file): file is { answers: Record<string, SchemaRef>; definitions: Record<string, object> } => 'answers' in file,
-);
-const contract = new ContractCheck<ShopfrontAnswers>({
+const contract = contractFrom<ShopfrontAnswers>(new URL('./contract/schemas.json', import.meta.url), 'answers', {
   platform: 'Shopfront',
   code: 'SHOPFRONT_CONTRACT',
   regenerate: 'node scripts/gen-shopfront-contract.ts',
-  definitions: SCHEMAS.definitions,
-  entries: SCHEMAS.answers,
 });
 
 export function shopUrl(shop: string): string {
