@@ -7,16 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
-import { changedSince, isObject, MonotonicClock, pageOf, RecordStore, str } from '../kit/collections.ts';
+import { isObject, MonotonicClock, RecordStore, str } from '../kit/collections.ts';
 import type { Answer } from '../kit/server.ts';
 import { clone, computeDocument, contactSummary, ID_FIELD, newInvoice, round2, type Collection, type Json, type Seed } from './seed.ts';
-import { matches, parseWhere, sortBy, WhereError } from '../../../packages/sandbox/src/simulators/xero/where.ts';
-// Xero's 400 for a record it refuses: one shape for the stand-in and the simulator.
-import { queryParseError, validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
+// Xero's list behaviour and answers: written once, in the simulator.
+import { envelope, validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
+import { listedRecords } from '../../../packages/sandbox/src/simulators/xero/lists.ts';
 
 export type { Answer } from '../kit/server.ts';
 
-const PAGE = 100;
 /** The collections the connector writes. */
 export const WRITABLE = ['Invoices', 'Contacts', 'ManualJournals'] as const;
 type Writable = (typeof WRITABLE)[number];
@@ -92,8 +91,8 @@ export class XeroBooks extends RecordStore<Collection> {
     return record;
   }
 
-  private envelope(key: string, records: Json[]): Json {
-    return { Id: randomUUID(), Status: 'OK', ProviderName: PROVIDER, DateTimeUTC: msDate(this.now()), [key]: records };
+  private envelope(key: string, records: Json[]): Answer {
+    return envelope(key, records, PROVIDER, this.now());
   }
 
   list(collection: Collection, query: URLSearchParams, since: string | undefined): Answer {
@@ -102,30 +101,13 @@ export class XeroBooks extends RecordStore<Collection> {
     if (collection === 'Accounts' || collection === 'TrackingCategories') records = records.filter((r) => r.Status !== 'DELETED');
     if (collection === 'Contacts' && !archived) records = records.filter((r) => r.ContactStatus !== 'ARCHIVED');
     if (collection === 'TrackingCategories' && !archived) records = records.filter((r) => r.Status !== 'ARCHIVED');
-    records = changedSince(records, since, (r) => xeroMillis(r.UpdatedDateUTC ?? r.CreatedDateUTC));
-    try {
-      const where = query.get('where');
-      if (where !== null && where.trim() !== '') {
-        const expr = parseWhere(where);
-        records = records.filter((r) => matches(expr, r));
-      }
-      const order = query.get('order');
-      if (order !== null && order.trim() !== '') records = sortBy(records, order);
-    } catch (error) {
-      if (!(error instanceof WhereError)) throw error;
-      return queryParseError(error.message);
-    }
-    const page = query.get('page');
-    if (page !== null) records = pageOf(records, Number(page), PAGE);
-    const copies = records.map(clone);
-    // Lists of documents carry line items only when paged (or fetched by id).
-    if (page === null && (collection === 'Invoices' || collection === 'CreditNotes')) for (const r of copies) delete r.LineItems;
-    return { status: 200, body: this.envelope(collection, copies) };
+    const listed = listedRecords(records, query, since);
+    return Array.isArray(listed) ? this.envelope(collection, listed.map(clone)) : listed;
   }
 
   one(collection: Collection, id: string): Answer {
     const record = this.get(collection, id);
-    return record === undefined ? notFound() : { status: 200, body: this.envelope(collection, [clone(record)]) };
+    return record === undefined ? notFound() : this.envelope(collection, [clone(record)]);
   }
 
   /** The bytes the stand-in serves for an attachment: made up, but the same every time. */
@@ -168,7 +150,7 @@ export class XeroBooks extends RecordStore<Collection> {
   }
 
   organisationAnswer(): Answer {
-    return { status: 200, body: this.envelope('Organisations', [clone(this.organisation)]) };
+    return this.envelope('Organisations', [clone(this.organisation)]);
   }
 
   /** Saves records of a write body one by one, all or nothing as Xero does with summarizeErrors. */
@@ -196,7 +178,7 @@ export class XeroBooks extends RecordStore<Collection> {
       record.UpdatedDateUTC = msDate(this.now());
       this.put(collection, record);
     }
-    return { status: 200, body: this.envelope(collection, saved.map(clone)) };
+    return this.envelope(collection, saved.map(clone));
   }
 
   private fresh(collection: Writable): Json {
@@ -394,7 +376,7 @@ export class XeroBooks extends RecordStore<Collection> {
       ReportTitles: ['Balance Sheet', str(this.organisation.Name), `As at ${label(1)}`],
       Rows: ((this.report.Rows ?? []) as Json[]).map(widen),
     };
-    return { status: 200, body: this.envelope('Reports', [report]) };
+    return this.envelope('Reports', [report]);
   }
 
   /**
@@ -504,6 +486,6 @@ export class XeroBooks extends RecordStore<Collection> {
         line('Net Profit', (k) => gross(k) + column('Plus Other Income', k) - column('Less Operating Expenses', k)),
       ],
     };
-    return { status: 200, body: this.envelope('Reports', [report]) };
+    return this.envelope('Reports', [report]);
   }
 }

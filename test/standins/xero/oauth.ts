@@ -8,14 +8,10 @@ import type { ConsentFlow } from '../kit/consent.ts';
 import { escapeHtml, OAuthServer, randomToken, type BearerCheck, type Grant } from '../kit/oauth.ts';
 import { storedTokens } from '../kit/host.ts';
 import type { Answer } from '../kit/server.ts';
+import { problem } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
 
 export type { OAuthClient } from '../kit/oauth.ts';
 
-/** Xero's problem answer (401, 403, 500). */
-export const xeroProblem = (status: number, title: string, detail: string): Answer => ({
-  status,
-  body: { Type: null, Title: title, Status: status, Detail: detail },
-});
 export interface Tenant {
   id: string;
   name: string;
@@ -98,7 +94,7 @@ export class XeroIdentity {
         : check.reason === 'unknown'
           ? 'TokenInvalid: the token is unknown'
           : `TokenExpired: token expired at ${new Date(check.expiresAt ?? 0).toISOString()}`;
-    return { ...xeroProblem(401, 'Unauthorized', detail), headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
+    return { ...problem(401, 'Unauthorized', detail), headers: { 'www-authenticate': 'Bearer error="invalid_token"' } };
   }
 
   /** GET /connections for a grant. */

@@ -12,39 +12,16 @@ import { isObject, str, type Json } from '../kit/collections.ts';
 import { exampleAnswers, recordsFromExamples, type ExampleAnswer } from '../kit/examples.ts';
 import { seededRandom, withFreshUuids } from '../kit/random.ts';
 import { accountingDocument } from './contract.ts';
+import { COLLECTIONS as LISTS, type ListName } from '../../../packages/sandbox/src/simulators/xero/collections.ts';
 
 export type { Json } from '../kit/collections.ts';
 /** The seeded generator (benchmarks grow the books with it). */
 export { seededRandom as generator } from '../kit/random.ts';
 
-export const COLLECTIONS = [
-  'Accounts',
-  'Contacts',
-  'Invoices',
-  'CreditNotes',
-  'Payments',
-  'ManualJournals',
-  'BankTransfers',
-  'TaxRates',
-  'TrackingCategories',
-  'Currencies',
-  'Employees',
-] as const;
-export type Collection = (typeof COLLECTIONS)[number];
-
-export const ID_FIELD: Readonly<Record<Collection, string>> = {
-  Accounts: 'AccountID',
-  Contacts: 'ContactID',
-  Invoices: 'InvoiceID',
-  CreditNotes: 'CreditNoteID',
-  Payments: 'PaymentID',
-  ManualJournals: 'ManualJournalID',
-  BankTransfers: 'BankTransferID',
-  TaxRates: 'TaxType',
-  TrackingCategories: 'TrackingCategoryID',
-  Currencies: 'Code',
-  Employees: 'EmployeeID',
-};
+/** Xero's lists and the id field of each, as the simulator serves them. */
+export const COLLECTIONS = Object.keys(LISTS) as ListName[];
+export type Collection = ListName;
+export const ID_FIELD = Object.fromEntries(COLLECTIONS.map((c) => [c, LISTS[c].idField])) as Readonly<Record<Collection, string>>;
 
 export interface Seed {
   organisation: Json;

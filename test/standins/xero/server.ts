@@ -18,7 +18,8 @@ import { startStandIn, type ApiCall, type Fault, type LoggedRequest as KitLogged
 import { openApiOperations, type Operation } from '../kit/openapi.ts';
 import { consentAnswer } from '../kit/consent.ts';
 import type { OAuthClient } from '../kit/oauth.ts';
-import { XeroIdentity, xeroProblem, type Consent, type Tenant } from './oauth.ts';
+import { XeroIdentity, type Consent, type Tenant } from './oauth.ts';
+import { forbidden, problem } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
 import { COLLECTIONS, ID_FIELD, seedBooks, withFreshIds } from './seed.ts';
 import { setEnv } from '../../support/env.ts';
 
@@ -82,7 +83,7 @@ function faultAnswer(fault: Fault): Answer {
   if (fault.status === 429) return { status: 429, body: '', headers: { 'retry-after': String(fault.retryAfter), 'x-rate-limit-problem': 'minute' } };
   return fault.status === 503
     ? { status: 503, body: 'Service Unavailable' }
-    : xeroProblem(
+    : problem(
         fault.status,
         'Internal Server Error',
         'An error occurred in Xero. Check the API Status page http://status.developer.xero.com for current service status.',
@@ -122,7 +123,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
     authorize: (call) =>
       call.operation.api === 'identity' || (organisations.has(tenantOf(call)) && call.grant.subject.tenants.includes(tenantOf(call)))
         ? null
-        : xeroProblem(403, 'Forbidden', 'AuthenticationUnsuccessful'),
+        : forbidden(),
     answers: {
       violation: (message) => ({ status: 400, body: { ErrorNumber: 0, Type: 'ContractViolation', Message: message } }),
       unauthorized: (check) => XeroIdentity.unauthorized(check),

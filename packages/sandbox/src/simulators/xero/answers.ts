@@ -4,20 +4,22 @@ import type { SimulatorAnswer } from '../kit.ts';
 import { msDate } from './dates.ts';
 import type { Json } from './view.ts';
 
-export function envelope(key: string, records: readonly Json[]): SimulatorAnswer {
+/** A 200 answer carrying `records` under `key`, from `provider` (the stand-in names itself) at `at` (epoch ms). */
+export function envelope(key: string, records: readonly Json[], provider = 'Ledgerport Xero simulator', at = Date.now()): SimulatorAnswer {
   return {
     status: 200,
     body: {
       Id: randomUUID(),
       Status: 'OK',
-      ProviderName: 'Ledgerport Xero simulator',
-      DateTimeUTC: msDate(new Date().toISOString()),
+      ProviderName: provider,
+      DateTimeUTC: msDate(new Date(at).toISOString()),
       [key]: records,
     },
   };
 }
 
-const problem = (status: number, title: string, detail: string): SimulatorAnswer => ({
+/** Xero's problem answer (401, 403, 404, 500). */
+export const problem = (status: number, title: string, detail: string): SimulatorAnswer => ({
   status,
   body: { Type: null, Title: title, Status: status, Detail: detail },
 });

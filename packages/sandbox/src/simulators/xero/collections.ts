@@ -54,11 +54,11 @@ export const COLLECTIONS = {
     records: async (view) => Promise.all((await view.all('bank_transfer')).map((t) => renderTransfer(view, t))),
   },
   TaxRates: { idField: 'TaxType', records: async (view) => (await view.all('tax_rate')).map(renderTaxRate) },
-  Currencies: { idField: 'Code', records: async (view) => (await view.all('currency')).map(renderCurrency) },
   TrackingCategories: {
     idField: 'TrackingCategoryID',
     records: async (view, query) => renderTrackingCategories(await view.all('class'), query.get('includeArchived') === 'true'),
   },
+  Currencies: { idField: 'Code', records: async (view) => (await view.all('currency')).map(renderCurrency) },
   Employees: { idField: 'EmployeeID', records: async (view) => (await view.all('employee')).map(renderEmployee) },
 } satisfies Readonly<Record<string, XeroCollection>>;
 

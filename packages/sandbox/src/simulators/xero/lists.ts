@@ -12,32 +12,37 @@ import type { Json } from './view.ts';
 export const PAGE_SIZE = 100;
 
 export function listAnswer(key: string, records: Json[], request: SimulatorRequest): SimulatorAnswer {
+  const listed = listedRecords(records, request.query, request.headers['if-modified-since']);
+  return Array.isArray(listed) ? envelope(key, listed) : listed;
+}
+
+/** The records a list answer carries, or Xero's refusal of its `where` or `order` (the stand-in lists by it too). */
+export function listedRecords(records: Json[], query: URLSearchParams, since: string | undefined): Json[] | SimulatorAnswer {
   let list = records;
-  const since = request.headers['if-modified-since'];
   if (since !== undefined && since !== '') {
     const from = Date.parse(since);
     if (!Number.isNaN(from)) list = list.filter((r) => (xeroMillis(r.UpdatedDateUTC ?? r.CreatedDateUTC) ?? Number.POSITIVE_INFINITY) >= from);
   }
   try {
-    const where = request.query.get('where');
+    const where = query.get('where');
     if (where !== null && where.trim() !== '') {
       const expr = parseWhere(where);
       list = list.filter((r) => matches(expr, r));
     }
-    const order = request.query.get('order');
+    const order = query.get('order');
     if (order !== null && order.trim() !== '') list = sortBy(list, order);
   } catch (error) {
     if (error instanceof WhereError) return queryParseError(error.message);
     throw error;
   }
-  const page = request.query.get('page');
+  const page = query.get('page');
   if (page !== null) {
-    const size = Math.min(1000, Math.max(1, Number(request.query.get('pageSize') ?? PAGE_SIZE) || PAGE_SIZE));
+    const size = Math.min(1000, Math.max(1, Number(query.get('pageSize') ?? PAGE_SIZE) || PAGE_SIZE));
     const n = Math.max(1, Number(page) || 1);
     list = list.slice((n - 1) * size, n * size);
   }
-  if (page === null || request.query.get('summaryOnly') === 'true') list = list.map(({ LineItems: _lines, ...rest }) => rest);
-  return envelope(key, list);
+  if (page === null || query.get('summaryOnly') === 'true') list = list.map(({ LineItems: _lines, ...rest }) => rest);
+  return list;
 }
 
 /** One record by its id field, with its lines. */
