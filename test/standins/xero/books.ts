@@ -13,12 +13,11 @@ import { clone, computeDocument, contactSummary, ID_FIELD, newInvoice, round2, t
 // Xero's list behaviour and answers: written once, in the simulator.
 import { envelope, validationError } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
 import { listedRecords } from '../../../packages/sandbox/src/simulators/xero/lists.ts';
+import { xeroAttachment } from '../../../packages/sandbox/src/simulators/xero/attachments.ts';
+import type { WritableList as Writable } from '../../../packages/sandbox/src/simulators/xero/writes.ts';
 
 export type { Answer } from '../kit/server.ts';
 
-/** The collections the connector writes. */
-export const WRITABLE = ['Invoices', 'Contacts', 'ManualJournals'] as const;
-type Writable = (typeof WRITABLE)[number];
 const PROVIDER = 'Ledgerport Xero stand-in';
 
 export const notFound = (): Answer => ({
@@ -130,15 +129,9 @@ export class XeroBooks extends RecordStore<Collection> {
   attach(parent: 'Invoices' | 'ManualJournals', id: string, fileName: string, mimeType = 'application/pdf'): Json {
     const record = this.get(parent, id);
     if (record === undefined) throw new Error(`no ${parent} ${id}`);
-    const attachment: Json = {
-      AttachmentID: randomUUID(),
-      FileName: fileName,
-      Url: `https://api.xero.com/api.xro/2.0/${parent}/${id}/Attachments/${encodeURIComponent(fileName)}`,
-      MimeType: mimeType,
-      ContentLength: 0,
-      IncludeOnline: false,
-    };
-    attachment.ContentLength = XeroBooks.fileOf(attachment).length;
+    const attachmentId = randomUUID();
+    const size = XeroBooks.fileOf({ FileName: fileName, AttachmentID: attachmentId }).length;
+    const attachment = xeroAttachment(attachmentId, fileName, `/${parent}/${id}`, mimeType, size);
     (this.attachments[id] ??= []).push(attachment);
     record.HasAttachments = true;
     return attachment;

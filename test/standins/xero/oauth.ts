@@ -9,6 +9,8 @@ import { escapeHtml, OAuthServer, randomToken, type BearerCheck, type Grant } fr
 import { storedTokens } from '../kit/host.ts';
 import type { Answer } from '../kit/server.ts';
 import { problem } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
+import { xeroSimulator } from '../../../packages/sandbox/src/simulators/xero/simulator.ts';
+import { xeroConnection } from '../../../packages/sandbox/src/simulators/xero/render-organisation.ts';
 
 export type { OAuthClient } from '../kit/oauth.ts';
 
@@ -27,14 +29,12 @@ export interface Consent {
 /** A consent to `tenants`, given now in one auth event. */
 const consentTo = (tenants: string[]): Consent => ({ tenants, authEventId: randomUUID(), createdAt: new Date().toISOString() });
 
-export const ACCESS_TOKEN_SECONDS = 1800;
-
 const token = (prefix: string): string => randomToken(`${prefix}_`, 18, 'base64url');
 
 export class XeroIdentity {
   readonly oauth = new OAuthServer<Consent>({
     clientAuth: ['basic', 'post'],
-    accessSeconds: ACCESS_TOKEN_SECONDS,
+    accessSeconds: xeroSimulator.oauth.accessTokenSeconds,
     codeSeconds: 5 * 60,
     refresh: 'rotate',
     checkRedirectUri: true,
@@ -65,7 +65,7 @@ export class XeroIdentity {
     );
     this.consent = {
       oauth: this.oauth,
-      path: '/identity/connect/authorize',
+      path: xeroSimulator.oauth.authorizePath,
       title: 'Xero stand-in: allow access',
       failedTitle: 'Sign-in failed',
       intro: (query) => `An app wants access to your organisations (${escapeHtml(query.get('scope') ?? '')}).`,
@@ -100,14 +100,8 @@ export class XeroIdentity {
   /** GET /connections for a grant. */
   connections(grant: Grant<Consent>): Record<string, unknown>[] {
     const { tenants, authEventId, createdAt } = grant.subject;
-    return tenants.map((tenantId) => ({
-      id: randomUUID(),
-      authEventId,
-      tenantId,
-      tenantType: 'ORGANISATION',
-      tenantName: this.tenants.find((t) => t.id === tenantId)?.name ?? tenantId,
-      createdDateUtc: createdAt,
-      updatedDateUtc: createdAt,
-    }));
+    return tenants.map((tenantId) =>
+      xeroConnection(randomUUID(), authEventId, tenantId, this.tenants.find((t) => t.id === tenantId)?.name ?? tenantId, createdAt),
+    );
   }
 }

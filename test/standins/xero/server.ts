@@ -12,7 +12,7 @@
  * XERO_LOGIN_URL = `url` (useStandIn() does it).
  */
 import { randomUUID } from 'node:crypto';
-import { notFound, WRITABLE, XeroBooks, type Answer } from './books.ts';
+import { notFound, XeroBooks, type Answer } from './books.ts';
 import { xeroContract, type XeroApi } from './contract.ts';
 import { startStandIn, type ApiCall, type Fault, type LoggedRequest as KitLoggedRequest, type OperationHandler, type StandIn } from '../kit/host.ts';
 import { openApiOperations, type Operation } from '../kit/openapi.ts';
@@ -20,6 +20,8 @@ import { consentAnswer } from '../kit/consent.ts';
 import type { OAuthClient } from '../kit/oauth.ts';
 import { XeroIdentity, type Consent, type Tenant } from './oauth.ts';
 import { forbidden, problem } from '../../../packages/sandbox/src/simulators/xero/answers.ts';
+import { WRITABLE_LISTS } from '../../../packages/sandbox/src/simulators/xero/writes.ts';
+import { xeroSimulator } from '../../../packages/sandbox/src/simulators/xero/simulator.ts';
 import { COLLECTIONS, ID_FIELD, seedBooks, withFreshIds } from './seed.ts';
 import { setEnv } from '../../support/env.ts';
 
@@ -56,7 +58,7 @@ function handlers(): Record<string, Handler> {
     table[`GET /${collection}`] = (books, { query, headers }) => books.list(collection, query, headers['if-modified-since']);
     table[`GET /${collection}/{${id}}`] = (books, { pathParams }) => books.one(collection, pathParams[id] ?? '');
   }
-  for (const collection of WRITABLE) {
+  for (const collection of WRITABLE_LISTS) {
     const id = ID_FIELD[collection];
     table[`PUT /${collection}`] = (books, { body }) => books.save(collection, body, null, true);
     table[`POST /${collection}`] = (books, { body }) => books.save(collection, body, null, false);
@@ -130,7 +132,7 @@ export async function startXeroStandIn(): Promise<XeroStandIn> {
       fault: faultAnswer,
       notFound,
     },
-    token: { path: '/connect/token', answerProblems: (body) => contract.validateComponent('identity', 'AccessToken', body) },
+    token: { path: xeroSimulator.oauth.tokenPath, answerProblems: (body) => contract.validateComponent('identity', 'AccessToken', body) },
     pages: ({ method, url, body }) => consentAnswer(identity.consent, method, url, body),
     logged: LOGGED,
     idempotency: {

@@ -5,13 +5,14 @@ import { uuidOfId } from '../uuid-ids.ts';
 import { envelope, notFound } from './answers.ts';
 import type { Json, XeroView } from './view.ts';
 
-function renderAttachment(a: NativeAttachment, parentPath: string): Json {
+/** Xero's Attachment of a record at `parentPath` (/Invoices/{id}); the stand-in's too. */
+export function xeroAttachment(attachmentId: string, fileName: string, parentPath: string, mimeType: string, size: number): Json {
   return {
-    AttachmentID: uuidOfId(a.Id),
-    FileName: a.FileName,
-    Url: `https://api.xero.com/api.xro/2.0${parentPath}/Attachments/${encodeURIComponent(a.FileName)}`,
-    MimeType: a.ContentType,
-    ContentLength: a.Size,
+    AttachmentID: attachmentId,
+    FileName: fileName,
+    Url: `https://api.xero.com/api.xro/2.0${parentPath}/Attachments/${encodeURIComponent(fileName)}`,
+    MimeType: mimeType,
+    ContentLength: size,
     IncludeOnline: false,
   };
 }
@@ -22,7 +23,7 @@ const of = async (view: XeroView, parentId: string): Promise<NativeAttachment[]>
 export async function attachmentList(view: XeroView, parentPath: string, parentId: string): Promise<SimulatorAnswer> {
   return envelope(
     'Attachments',
-    (await of(view, parentId)).map((a) => renderAttachment(a, parentPath)),
+    (await of(view, parentId)).map((a) => xeroAttachment(uuidOfId(a.Id), a.FileName, parentPath, a.ContentType, a.Size)),
   );
 }
 

@@ -49,18 +49,22 @@ export function renderOrganisation(tenantId: string, books: SimulatorBooks, comp
   };
 }
 
+/** An organisation a grant reaches, as GET /connections lists it (the stand-in's too). */
+export function xeroConnection(id: string, authEventId: string, tenantId: string, tenantName: string, created: string): Json {
+  return {
+    id,
+    authEventId,
+    tenantId,
+    tenantType: 'ORGANISATION',
+    tenantName,
+    createdDateUtc: created,
+    updatedDateUtc: created,
+  };
+}
+
 /** GET /connections: the one organisation the grant reaches. */
 export function renderConnections(tenantId: string, books: SimulatorBooks, company: NativeCompany | null): Json[] {
-  const created = company?.CreatedAt ?? '2020-01-01T00:00:00.000Z';
-  return [
-    {
-      id: hashedUuid(`connection:${books.accountKey}`),
-      authEventId: hashedUuid(`auth:${books.accountKey}`),
-      tenantId,
-      tenantType: 'ORGANISATION',
-      tenantName: company?.TradingName ?? books.company.name,
-      createdDateUtc: created.replace(/Z$/, ''),
-      updatedDateUtc: created.replace(/Z$/, ''),
-    },
-  ];
+  const created = (company?.CreatedAt ?? '2020-01-01T00:00:00.000Z').replace(/Z$/, '');
+  const name = company?.TradingName ?? books.company.name;
+  return [xeroConnection(hashedUuid(`connection:${books.accountKey}`), hashedUuid(`auth:${books.accountKey}`), tenantId, name, created)];
 }

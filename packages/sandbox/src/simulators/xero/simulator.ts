@@ -14,10 +14,10 @@ import { listAnswer, oneAnswer } from './lists.ts';
 import { renderConnections, renderOrganisation } from './render-organisation.ts';
 import { balanceSheetReport, profitAndLossReport } from './render-reports.ts';
 import { XeroView } from './view.ts';
-import { saveRecords, type WritableList } from './writes.ts';
+import { saveRecords, WRITABLE_LISTS, type WritableList } from './writes.ts';
 
 const ACCOUNTING = '/api.xro/2.0/';
-const WRITABLE = new Set<string>(['Invoices', 'Contacts', 'ManualJournals']);
+const WRITABLE = new Set<string>(WRITABLE_LISTS);
 const isWritable = (name: string): name is WritableList => WRITABLE.has(name);
 
 /** Xero's path segments are case-insensitive: the collection's own spelling, or undefined. */

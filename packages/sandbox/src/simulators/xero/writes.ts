@@ -16,7 +16,9 @@ import { COLLECTIONS } from './collections.ts';
 import { contactBody, invoiceBody, journalBody, type Translated } from './inbound.ts';
 import { XeroView, type Json } from './view.ts';
 
-export type WritableList = 'Invoices' | 'Contacts' | 'ManualJournals';
+/** The lists the connector writes. */
+export const WRITABLE_LISTS = ['Invoices', 'Contacts', 'ManualJournals'] as const;
+export type WritableList = (typeof WRITABLE_LISTS)[number];
 
 /** The SANDBOX type of an existing record, from its id's prefix. */
 function typeOfId(id: string, candidates: readonly UnifiedObjectType[]): UnifiedObjectType | null {
