@@ -16,12 +16,9 @@ import {
   type Json,
 } from './fixtures.ts';
 import type { ReportName } from './report.ts';
-
-/** Times as QBO writes them: the company's offset (Pacific, -07:00 here) and whole seconds. */
-export function qboTime(ms: number, withMillis = false): string {
-  const local = new Date(ms - 7 * 3_600_000).toISOString();
-  return `${withMillis ? local.slice(0, 23) : local.slice(0, 19)}-07:00`;
-}
+import { tombstone, updatedAt } from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
+import { bookkeeping, qboTime, voided } from '../../../packages/sandbox/src/simulators/quickbooks/shapes.ts';
+import { recordsIn } from '../../../packages/sandbox/src/simulators/wire.ts';
 
 export interface CompanyOptions {
   realmId: string;
@@ -35,16 +32,9 @@ export interface CompanyOptions {
 
 const numericId = (record: Json): number => Number(record.Id);
 
-function lines(record: Json): Json[] {
-  return Array.isArray(record.Line) ? record.Line.filter(isJson) : [];
-}
+const lines = (record: Json): Json[] => recordsIn(record.Line);
 
 const cents = (value: unknown): number => (typeof value === 'number' ? Math.round(value * 100) : 0);
-
-export function updatedAt(record: Json): number {
-  const meta = isJson(record.MetaData) ? record.MetaData : {};
-  return typeof meta.LastUpdatedTime === 'string' ? Date.parse(meta.LastUpdatedTime) : 0;
-}
 
 export class Company {
   readonly realmId: string;
@@ -108,9 +98,7 @@ export class Company {
   /** Records changed at or after `since`, and tombstones of those deleted since. */
   changedSince(entity: Entity, since: number): Json[] {
     const live = this.list(entity).filter((r) => updatedAt(r) >= since);
-    const gone = (this.tombstones.get(entity) ?? [])
-      .filter((t) => t.at >= since)
-      .map((t) => ({ domain: 'QBO', status: 'Deleted', Id: t.Id, MetaData: { LastUpdatedTime: qboTime(t.at) } }));
+    const gone = (this.tombstones.get(entity) ?? []).filter((t) => t.at >= since).map((t) => tombstone(t.Id, t.at));
     return [...live, ...gone];
   }
 
@@ -146,16 +134,8 @@ export class Company {
   }
 
   insert(entity: Entity, body: Json): Json {
-    const at = qboTime(this.now());
-    const record: Json = {
-      ...structuredClone(body),
-      domain: 'QBO',
-      sparse: false,
-      Id: String(this.nextId++),
-      SyncToken: '0',
-      MetaData: { CreateTime: at, LastUpdatedTime: at },
-    };
-    if (record.TxnDate === undefined && entity !== 'Customer' && entity !== 'Employee') record.TxnDate = at.slice(0, 10);
+    const record: Json = { ...structuredClone(body), ...bookkeeping(String(this.nextId++), 0, this.now(), this.now()) };
+    if (record.TxnDate === undefined && entity !== 'Customer' && entity !== 'Employee') record.TxnDate = qboTime(this.now()).slice(0, 10);
     this.derive(entity, record, null);
     this.table(entity).set(String(record.Id), record);
     return structuredClone(record);
@@ -208,11 +188,6 @@ export class Company {
 
   /** QBO's void: amounts zeroed, lines cleared, "Voided" in front of the memo. */
   void(entity: Entity, id: string): Json {
-    return this.edit(entity, id, (record) => {
-      record.TotalAmt = 0;
-      if (record.Balance !== undefined) record.Balance = 0;
-      record.Line = [];
-      record.PrivateNote = typeof record.PrivateNote === 'string' && record.PrivateNote !== '' ? `Voided - ${record.PrivateNote}` : 'Voided';
-    });
+    return this.edit(entity, id, (record) => Object.assign(record, voided(record, record.PrivateNote)));
   }
 }

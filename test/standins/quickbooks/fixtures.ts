@@ -1,12 +1,12 @@
 /** The recorded QuickBooks Online response shapes of test/fixtures/quickbooks, read once. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { isObject as isJson, type Json } from '../kit/collections.ts';
+import { seededRandom } from '../kit/random.ts';
 
-export type Json = Record<string, unknown>;
+export { isJson, type Json };
 
 const DIR = new URL('../../fixtures/quickbooks/', import.meta.url);
 const cache = new Map<string, unknown>();
-
-export const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A fixture file, parsed; every caller gets its own copy. */
 export function fixture(name: string): Json {
@@ -19,32 +19,11 @@ export function fixture(name: string): Json {
   return structuredClone(parsed);
 }
 
-/** Entities the stand-in keeps, each seeded from query/<Entity>.json. */
-export const ENTITIES = [
-  'Account',
-  'Attachable',
-  'Bill',
-  'BillPayment',
-  'Class',
-  'CompanyCurrency',
-  'CreditMemo',
-  'Customer',
-  'Department',
-  'Deposit',
-  'Employee',
-  'ExchangeRate',
-  'Invoice',
-  'Item',
-  'JournalEntry',
-  'Payment',
-  'SalesReceipt',
-  'TaxAgency',
-  'TaxRate',
-  'Term',
-  'Transfer',
-  'Vendor',
-  'VendorCredit',
-] as const;
+/** Entities the stand-in keeps: one per recorded query/<Entity>.json, which seeds it. */
+export const ENTITIES: readonly string[] = readdirSync(new URL('query/', DIR))
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => name.slice(0, -'.json'.length))
+  .sort();
 
 /** Entities only a multicurrency company has (Preferences.CurrencyPrefs.MultiCurrencyEnabled). */
 export const MULTICURRENCY_ENTITIES: readonly Entity[] = ['CompanyCurrency', 'ExchangeRate'];
@@ -55,11 +34,10 @@ export function recordKey(entity: Entity, record: Json): string {
   return [record.SourceCurrencyCode, record.TargetCurrencyCode, record.AsOfDate].map((part) => (typeof part === 'string' ? part : '')).join('|');
 }
 
-export type Entity = (typeof ENTITIES)[number];
+/** An entity's name, as in queries (one of ENTITIES). */
+export type Entity = string;
 
-export function isEntity(name: string): name is Entity {
-  return (ENTITIES as readonly string[]).includes(name);
-}
+export const isEntity = (name: string): name is Entity => ENTITIES.includes(name);
 
 /** The recorded records of an entity (the QueryResponse list of its query fixture). */
 export function recordedRecords(entity: Entity): Json[] {
@@ -126,25 +104,17 @@ const FILE_HEADERS: Readonly<Record<string, readonly number[]>> = {
 };
 
 /**
- * The file of a seeded attachable: as many bytes as its Size says (1 KiB
- * without one), the magic number of its ContentType, then bytes of every
- * value drawn from a generator seeded with its Id. The same Id always gives
- * the same file.
+ * The file of a seeded attachable: as many bytes as its Size says (1 KiB without one), the magic number of its
+ * ContentType, then bytes of the kit's generator seeded with its Id. The same Id always gives the same file.
  */
 export function attachableFile(record: Json): Buffer {
   const size = typeof record.Size === 'number' && Number.isInteger(record.Size) && record.Size >= 0 ? record.Size : 1024;
-  const content = Buffer.alloc(size);
   const header = FILE_HEADERS[typeof record.ContentType === 'string' ? record.ContentType : ''] ?? [];
-  // FNV-1a of the Id seeds xorshift32.
-  let state = 0x811c9dc5;
-  for (const char of String(record.Id)) state = Math.imul(state ^ char.charCodeAt(0), 0x01000193) >>> 0;
-  for (let i = 0; i < size; i++) {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    content[i] = header[i] ?? state & 0xff;
-  }
+  // FNV-1a of the Id is the seed.
+  let seed = 0x811c9dc5;
+  for (const char of String(record.Id)) seed = Math.imul(seed ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  const random = seededRandom(seed);
+  const content = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) content[i] = header[i] ?? random.int(256);
   return content;
 }

@@ -17,11 +17,21 @@
  * (invalid_grant), answer the next N matching requests with 429 (Retry-After) or 5xx, change a record between the
  * connector's read and its write (stale SyncToken).
  */
-import { Company, qboTime, type CompanyOptions } from './company.ts';
+import { Company, type CompanyOptions } from './company.ts';
 import { ENTITIES, faultBody, fixture, isEntity, isJson, type Entity, type Json } from './fixtures.ts';
 import { escapeHtml, OAuthServer, randomToken, type OAuthClient } from '../kit/oauth.ts';
 import { consentAnswer, type ConsentFlow } from '../kit/consent.ts';
-import { parseQuery, QueryError, runQuery } from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
+import { quickbooksSimulator } from '../../../packages/sandbox/src/simulators/quickbooks/index.ts';
+import {
+  cdcRequest,
+  cdcResponse,
+  parseQuery,
+  QueryError,
+  queryResponse,
+  runQuery,
+} from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
+import { qboTime } from '../../../packages/sandbox/src/simulators/quickbooks/shapes.ts';
+import { LINK_SECONDS as FILE_LINK_SECONDS } from '../../../packages/sandbox/src/simulators/quickbooks/files.ts';
 import { isReportName, monthlyReport, ReportError } from './report.ts';
 import { CONTRACT, DELETABLE, validate, VOIDABLE, WRITABLE, type Problem } from './validate.ts';
 import { PresignedFiles } from '../kit/presigned-files.ts';
@@ -42,6 +52,8 @@ import {
 export type { OAuthClient } from '../kit/oauth.ts';
 export type { Violation } from '../kit/host.ts';
 export { Company } from './company.ts';
+/** How long the file link GET download/{id} answers stays valid. */
+export { FILE_LINK_SECONDS };
 
 /** One request; `query` is decoded ("query=SELECT * FROM Bill …&minorversion=75"). */
 export interface LoggedRequest {
@@ -75,13 +87,10 @@ export interface StandInOptions extends Partial<CompanyInput> {
 
 /** Intuit's documented limit of concurrent requests per company and app. */
 export const MAX_CONCURRENT = 10;
-const CDC_LOOKBACK_MS = 30 * 24 * 60 * 60_000;
-/** How long the file link GET download/{id} answers stays valid (QBO's TempDownloadUri: 15 minutes). */
-export const FILE_LINK_SECONDS = 15 * 60;
 /** Entities ChangeDataCapture does not cover (Intuit's list). */
 const NOT_IN_CDC = new Set(['JournalCode', 'TaxAgency', 'TimeActivity', 'TaxCode', 'TaxRate']);
-const ACCESS_TOKEN_SECONDS = 3600;
-const TOKEN_PATH = '/oauth2/v1/tokens/bearer';
+/** Intuit's OAuth paths and token lifetime, as the simulator serves them. */
+const { authorizePath: CONSENT_PATH, tokenPath: TOKEN_PATH, accessTokenSeconds: ACCESS_TOKEN_SECONDS } = quickbooksSimulator.oauth;
 
 /** Intuit's content types: JSON as UTF-8, the consent and error pages as HTML, file links as text; a transaction id on every answer. */
 const INTUIT_TYPES: ContentTypes = {
@@ -374,7 +383,7 @@ export class QuickBooksStandIn {
   private consentFlow(): ConsentFlow<string> {
     return {
       oauth: this.oauth,
-      path: '/connect/oauth2',
+      path: CONSENT_PATH,
       title: 'Connect your QuickBooks company',
       failedTitle: 'Something went wrong',
       intro: () =>
@@ -445,9 +454,7 @@ export class QuickBooksStandIn {
       const change = this.afterQuery.get(key);
       this.afterQuery.delete(key);
       change?.(company);
-      return this.ok({
-        QueryResponse: page.length === 0 ? {} : { [parsed.entity]: page, startPosition: parsed.startPosition, maxResults: page.length },
-      });
+      return this.ok({ QueryResponse: queryResponse(parsed.entity, page, parsed.startPosition) });
     } catch (error) {
       if (error instanceof QueryError) return this.refuse(call.refuse, `QueryParserError: ${error.message} in "${text}"`, 400, 'query-parser');
       throw error;
@@ -455,23 +462,15 @@ export class QuickBooksStandIn {
   }
 
   private cdc(call: Call, company: Company): Answer {
-    const entities = (call.query.get('entities') ?? '')
-      .split(',')
-      .map((e) => e.trim())
-      .filter((e) => e !== '');
-    const since = Date.parse(call.query.get('changedSince') ?? '');
-    if (entities.length === 0) return this.refuse(call.refuse, 'cdc needs entities', 400, 'required-param-missing', 'entities');
-    if (Number.isNaN(since)) return this.refuse(call.refuse, 'cdc needs changedSince as a date-time', 400, 'required-param-missing', 'changedSince');
-    if (this.now() - since > CDC_LOOKBACK_MS)
-      return this.refuse(call.refuse, 'changedSince must be within the last 30 days', 400, 'required-param-missing', 'changedSince');
+    const request = cdcRequest(call.query, this.now());
+    if ('refused' in request) return this.refuse(call.refuse, request.detail, 400, 'required-param-missing', request.element);
     const responses: Json[] = [];
-    for (const entity of entities) {
+    for (const entity of request.entities) {
       if (NOT_IN_CDC.has(entity) || !isEntity(entity))
         return this.refuse(call.refuse, `ChangeDataCapture does not cover ${entity}`, 400, 'unsupported-operation');
-      const changed = company.changedSince(entity, since);
-      responses.push(changed.length === 0 ? {} : { [entity]: changed, startPosition: 1, maxResults: changed.length });
+      responses.push(queryResponse(entity, company.changedSince(entity, request.since)));
     }
-    return this.ok({ CDCResponse: [{ QueryResponse: responses }] });
+    return this.ok(cdcResponse(responses));
   }
 
   private notFound(entity: string, id: string, why = 'does not exist or was deleted'): Answer {

@@ -7,18 +7,14 @@
  */
 import { isJson, type Json } from './fixtures.ts';
 // The months and columns of a report by month: one layout for the stand-in and the simulator.
-import { periods as reportPeriods, reportColumns } from '../../../packages/sandbox/src/simulators/quickbooks/reports.ts';
+import { periods as reportPeriods, reportColumns, reportRequest } from '../../../packages/sandbox/src/simulators/quickbooks/reports.ts';
 
-export class ReportError extends Error {}
+// The stand-in serves the simulator's reports, by the name in the path.
+export { isReportName, ReportError, type ReportName } from '../../../packages/sandbox/src/simulators/quickbooks/reports.ts';
 
-const SUMMARIZE = new Set(['Total', 'Month', 'Week', 'Days', 'Quarter', 'Year']);
-const METHODS = new Set(['Cash', 'Accrual']);
-
-function date(params: URLSearchParams, name: string): string {
-  const value = params.get(name);
-  if (value === null || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new ReportError(`${name} must be YYYY-MM-DD`);
-  return value;
-}
+/** QBO's column summaries and accounting methods. */
+const SUMMARIZE = ['Total', 'Month', 'Week', 'Days', 'Quarter', 'Year'];
+const METHODS = ['Cash', 'Accrual'];
 
 /** Repeats the value cell of every row once per period, then the total. */
 function spread(row: Json, periods: number): Json {
@@ -35,22 +31,8 @@ function spread(row: Json, periods: number): Json {
   return out;
 }
 
-/** The reports the stand-in serves, by the name in the path. */
-export const REPORT_NAMES = ['BalanceSheet', 'ProfitAndLoss', 'CashFlow'] as const;
-export type ReportName = (typeof REPORT_NAMES)[number];
-
-export function isReportName(name: string | undefined): name is ReportName {
-  return REPORT_NAMES.some((n) => n === name);
-}
-
 export function monthlyReport(recorded: Json, params: URLSearchParams, time: string): Json {
-  const start = date(params, 'start_date');
-  const end = date(params, 'end_date');
-  if (start > end) throw new ReportError('start_date must not be after end_date');
-  const summarize = params.get('summarize_column_by') ?? 'Total';
-  if (!SUMMARIZE.has(summarize)) throw new ReportError(`summarize_column_by ${summarize} is not supported`);
-  const method = params.get('accounting_method') ?? 'Accrual';
-  if (!METHODS.has(method)) throw new ReportError(`accounting_method ${method} is not Cash or Accrual`);
+  const { start, end, summarize, method } = reportRequest(params, SUMMARIZE, METHODS);
   const header = isJson(recorded.Header) ? recorded.Header : {};
   const report: Json = {
     Header: { ...header, Time: time, StartPeriod: start, EndPeriod: end, ReportBasis: method, SummarizeColumnsBy: summarize, DateMacro: undefined },

@@ -6,6 +6,7 @@
  * the line details each entity's lines may have and what those need, references to live records of the company, a
  * journal entry's balance, and a customer name no other customer, vendor or employee has.
  */
+import { recordsIn } from '../../../packages/sandbox/src/simulators/wire.ts';
 import { JsonSchemaContract } from '../kit/json-schemas.ts';
 import type { Company } from './company.ts';
 import { isJson, type Entity, type Json } from './fixtures.ts';
@@ -61,7 +62,7 @@ const REFERENCES: Readonly<Record<string, Entity>> = {
   ItemRef: 'Item',
 };
 
-const lines = (record: Json): Json[] => (Array.isArray(record.Line) ? record.Line.filter(isJson) : []);
+const lines = (record: Json): Json[] => recordsIn(record.Line);
 
 function missing(element: string): Problem {
   return { fault: 'required-param-missing', detail: `Required parameter ${element} is missing in the request`, element };

@@ -2,7 +2,7 @@
 import type { NativeCompany, NativeCurrency, NativeExchangeRate } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import { postalAddress } from './names.ts';
-import { compact, entityMeta, qboTime, type Json } from './shapes.ts';
+import { bookkeeping, compact, entityMeta, qboTime, type Json } from './shapes.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -31,17 +31,13 @@ export function companyInfo(r: NativeCompany | undefined, books: SimulatorBooks)
 /** Multicurrency is on when the books hold a currency other than the home one. */
 export function preferences(books: SimulatorBooks, currencies: readonly NativeCurrency[]): Json {
   const home = books.company.currency;
-  const at = qboTime(Date.now());
+  const at = Date.now();
   return {
     AccountingInfoPrefs: { TrackDepartments: true, FirstMonthOfFiscalYear: 'January', ClassTrackingPerTxnLine: true, ClassTrackingPerTxn: false },
     ProductAndServicesPrefs: { ForSales: true, ForPurchase: true, QuantityWithPriceAndRate: true, QuantityOnHand: false },
     CurrencyPrefs: { HomeCurrency: { value: home }, MultiCurrencyEnabled: currencies.some((c) => c.Code !== home) },
     TaxPrefs: { UsingSalesTax: true },
-    domain: 'QBO',
-    sparse: false,
-    Id: '1',
-    SyncToken: '0',
-    MetaData: { CreateTime: at, LastUpdatedTime: at },
+    ...bookkeeping('1', 0, at, at),
   };
 }
 

@@ -6,13 +6,12 @@
 import type { NativeOf, NativeType } from '../../native.ts';
 import type { Body } from '../../writes/validate.ts';
 import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
-import { valueAt } from '../lists.ts';
 import { companyCurrencies, exchangeRate } from './company.ts';
 import { fault, queryError, required } from './faults.ts';
 import { attachable } from './files.ts';
 import { account, customer, customerBody, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor, vendorBody } from './names.ts';
-import { parseQuery, QueryError, runQuery } from './query.ts';
-import { entityMeta, ok, qboId, qboTime, sandboxId, type Json } from './shapes.ts';
+import { cdcRequest, cdcResponse, parseQuery, QueryError, queryResponse, runQuery, tombstone, updatedAt } from './query.ts';
+import { entityMeta, ok, qboId, sandboxId, type Json } from './shapes.ts';
 import * as txn from './transactions.ts';
 
 export interface RenderContext {
@@ -116,21 +115,14 @@ export async function answerQuery(books: SimulatorBooks, text: string, ctx: Rend
     const query = parseQuery(text, isEntityName);
     const entity = entityNamed(query.entity);
     if (entity === undefined) throw new QueryError(`unknown entity "${query.entity}"`);
-    const page = runQuery(query, await entity.all(books, ctx));
-    // An empty page is an empty QueryResponse, as QBO answers it.
-    const response = page.length === 0 ? {} : { [entity.name]: page, startPosition: query.startPosition, maxResults: page.length };
-    return ok({ QueryResponse: response });
+    return ok({ QueryResponse: queryResponse(entity.name, runQuery(query, await entity.all(books, ctx)), query.startPosition) });
   } catch (error) {
     if (error instanceof QueryError) return queryError(error.message, text);
     throw error;
   }
 }
 
-const LOOKBACK_MS = 30 * 24 * 60 * 60_000;
 const MAX_OBJECTS = 1000;
-
-/** When a record last changed; never, for one without the time (NaN compares with nothing). */
-const updatedAt = (record: Json): number => Date.parse(String(valueAt(record, ['MetaData', 'LastUpdatedTime'])));
 
 /**
  * GET cdc?entities=A,B&changedSince=…: what changed since then, per entity, with deleted records as tombstones
@@ -138,36 +130,25 @@ const updatedAt = (record: Json): number => Date.parse(String(valueAt(record, ['
  * and the other lists outside CDC out.
  */
 export async function changeDataCapture(books: SimulatorBooks, query: URLSearchParams, ctx: RenderContext): Promise<SimulatorAnswer> {
-  const names = (query.get('entities') ?? '')
-    .split(',')
-    .map((e) => e.trim())
-    .filter((e) => e !== '');
-  const since = Date.parse(query.get('changedSince') ?? '');
-  if (names.length === 0) return required('entities', 'cdc needs entities');
-  if (Number.isNaN(since)) return required('changedSince', 'cdc needs changedSince as a date-time');
-  if (Date.now() - since > LOOKBACK_MS)
-    return fault(
-      400,
-      'ValidationFault',
-      '2010',
-      'Request has invalid or unsupported property',
-      'changedSince must be within the last 30 days',
-      'changedSince',
-    );
+  const request = cdcRequest(query, Date.now());
+  if ('refused' in request)
+    return request.refused === 'missing'
+      ? required(request.element, request.detail)
+      : fault(400, 'ValidationFault', '2010', 'Request has invalid or unsupported property', request.detail, request.element);
   const responses: Json[] = [];
   let room = MAX_OBJECTS;
-  for (const name of names) {
+  for (const name of request.entities) {
     const entity = entityNamed(name);
     if (entity?.type === undefined || entity.type === null || !entity.cdc) {
       return fault(400, 'ValidationFault', '500', 'Unsupported Operation', `ChangeDataCapture does not cover ${name}`);
     }
-    const changed = (await entity.all(books, ctx)).filter((r) => updatedAt(r) >= since);
+    const changed = (await entity.all(books, ctx)).filter((r) => updatedAt(r) >= request.since);
     const gone = (await books.deleted(entity.type))
-      .filter((d) => Date.parse(d.deletedAt) >= since)
-      .map((d) => ({ domain: 'QBO', status: 'Deleted', Id: qboId(d.id), MetaData: { LastUpdatedTime: qboTime(d.deletedAt) } }));
+      .filter((d) => Date.parse(d.deletedAt) >= request.since)
+      .map((d) => tombstone(qboId(d.id), d.deletedAt));
     const all = [...changed, ...gone].slice(0, room);
     room -= all.length;
-    responses.push(all.length === 0 ? {} : { [entity.name]: all, startPosition: 1, maxResults: all.length });
+    responses.push(queryResponse(entity.name, all));
   }
-  return ok({ CDCResponse: [{ QueryResponse: responses }] });
+  return ok(cdcResponse(responses));
 }

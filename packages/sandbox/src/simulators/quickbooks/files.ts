@@ -7,15 +7,7 @@ import { createHmac } from 'node:crypto';
 import type { NativeAttachment } from '../../native.ts';
 import type { SimulatorAnswer, SimulatorGrant } from '../kit.ts';
 import { fault, notFound } from './faults.ts';
-import { qboId, sandboxId, type Json } from './shapes.ts';
-
-/** QBO's entity names of what SANDBOX files attach to. */
-const PARENT_ENTITY: Readonly<Record<NativeAttachment['ParentType'], string>> = {
-  JournalEntry: 'JournalEntry',
-  Bill: 'Bill',
-  Invoice: 'Invoice',
-  Expense: 'Purchase',
-};
+import { entityNameOf, qboId, sandboxId, type Json } from './shapes.ts';
 
 export function attachable(r: NativeAttachment, realmId: string): Json {
   return {
@@ -23,11 +15,12 @@ export function attachable(r: NativeAttachment, realmId: string): Json {
     FileAccessUri: `/v3/company/${realmId}/download/${qboId(r.Id)}`,
     Size: r.Size,
     ContentType: r.ContentType,
-    AttachableRef: [{ EntityRef: { type: PARENT_ENTITY[r.ParentType], value: qboId(r.ParentId) }, IncludeOnSend: false }],
+    AttachableRef: [{ EntityRef: { type: entityNameOf(r.ParentType), value: qboId(r.ParentId) }, IncludeOnSend: false }],
   };
 }
 
-const LINK_SECONDS = 15 * 60;
+/** How long a file link stays valid (QBO's TempDownloadUri: 15 minutes). */
+export const LINK_SECONDS = 15 * 60;
 /** The host the links name; the simulator answers them whatever the host. */
 const FILE_HOST = 'https://intuit-qbo-sandbox.s3.amazonaws.com';
 

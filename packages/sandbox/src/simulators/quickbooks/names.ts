@@ -4,7 +4,6 @@
  * Vendors and customers are written too: their tables are read backwards (writes.ts).
  */
 import type {
-  AccountType,
   NativeAccount,
   NativeAddress,
   NativeContact,
@@ -16,28 +15,12 @@ import type {
   NativeTerm,
 } from '../../native.ts';
 import type { Body } from '../../writes/validate.ts';
-import { fixed, lookup, outOnly, readFields, renderFields, shown, type Codec, type FieldTable } from '../field-table.ts';
+import { decimal, fixed, outOnly, readFields, renderFields, shown, type Codec, type FieldTable } from '../field-table.ts';
 import { isRecord, recordsIn } from '../wire.ts';
-import { activeWhen, compact, currencyCode, decimal, money, optRef, ref, refTo, text, type Json } from './shapes.ts';
+import { activeWhen, compact, currencyCode, money, optRef, ref, refTo, text, type Json } from './shapes.ts';
 
-/** QBO's AccountType is a display name. */
-const ACCOUNT_TYPES: Readonly<Record<AccountType, string>> = {
-  Bank: 'Bank',
-  AccountsReceivable: 'Accounts Receivable',
-  OtherCurrentAsset: 'Other Current Asset',
-  FixedAsset: 'Fixed Asset',
-  OtherAsset: 'Other Asset',
-  AccountsPayable: 'Accounts Payable',
-  CreditCard: 'Credit Card',
-  OtherCurrentLiability: 'Other Current Liability',
-  LongTermLiability: 'Long Term Liability',
-  Equity: 'Equity',
-  Income: 'Income',
-  OtherIncome: 'Other Income',
-  CostOfGoodsSold: 'Cost of Goods Sold',
-  Expense: 'Expense',
-  OtherExpense: 'Other Expense',
-};
+/** QBO's AccountType is SANDBOX's as words ("Accounts Receivable"), with "of" in lower case ("Cost of Goods Sold"). */
+const accountType = outOnly((type) => (typeof type === 'string' ? type.replace(/\B([A-Z])/g, ' $1').replace(' Of ', ' of ') : undefined));
 
 const isSet = outOnly((value) => value !== undefined);
 const active = activeWhen('Active');
@@ -49,7 +32,7 @@ const ACCOUNT: FieldTable<NativeAccount> = {
   FullyQualifiedName: ['Name', shown],
   Active: ['Status', active],
   Classification: 'Class',
-  AccountType: ['Type', lookup(ACCOUNT_TYPES)],
+  AccountType: ['Type', accountType],
   AcctNum: 'Code',
   Description: 'Description',
   CurrentBalance: ['Balance', money],

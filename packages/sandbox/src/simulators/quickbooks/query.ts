@@ -8,8 +8,7 @@
  */
 
 import { holds, isComparison, order, sortedBy, tokenize, valueAt } from '../lists.ts';
-
-type Json = Record<string, unknown>;
+import { qboTime, type Json } from './shapes.ts';
 
 export type Field = 'Id' | 'TxnDate' | 'MetaData.CreateTime' | 'MetaData.LastUpdatedTime';
 export type Operator = '=' | '<' | '>' | '<=' | '>=';
@@ -131,3 +130,41 @@ export function runQuery(query: Query, records: readonly Json[]): Json[] {
   const sorted = orderBy === null ? selected : sortedBy(selected, [{ of: (r) => valueOf(r, orderBy.field), descending: orderBy.descending }]);
   return sorted.slice(query.startPosition - 1, query.startPosition - 1 + query.maxResults);
 }
+
+/** One entity's entry of a QueryResponse: its records and where the page starts; nothing at all when there are none, as QBO answers it. */
+export function queryResponse(entity: string, records: readonly Json[], startPosition = 1): Json {
+  return records.length === 0 ? {} : { [entity]: records, startPosition, maxResults: records.length };
+}
+
+/** ChangeDataCapture looks back 30 days at most. */
+export const CDC_LOOKBACK_MS = 30 * 24 * 60 * 60_000;
+
+/** What a cdc request asks for, or why QBO refuses it: a parameter missing, or a changedSince past the look-back. */
+export type CdcRequest = { entities: string[]; since: number } | { refused: 'missing' | 'too-old'; element: string; detail: string };
+
+/** GET cdc?entities=A,B&changedSince=…, read at `now`. */
+export function cdcRequest(query: URLSearchParams, now: number): CdcRequest {
+  const entities = (query.get('entities') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  const since = Date.parse(query.get('changedSince') ?? '');
+  if (entities.length === 0) return { refused: 'missing', element: 'entities', detail: 'cdc needs entities' };
+  if (Number.isNaN(since)) return { refused: 'missing', element: 'changedSince', detail: 'cdc needs changedSince as a date-time' };
+  if (now - since > CDC_LOOKBACK_MS) return { refused: 'too-old', element: 'changedSince', detail: 'changedSince must be within the last 30 days' };
+  return { entities, since };
+}
+
+/** When a record last changed; never, for one without the time (NaN compares with nothing). */
+export const updatedAt = (record: Json): number => Date.parse(String(valueAt(record, ['MetaData', 'LastUpdatedTime'])));
+
+/** A record deleted at `at`, as ChangeDataCapture lists it. */
+export const tombstone = (id: string, at: string | number): Json => ({
+  domain: 'QBO',
+  status: 'Deleted',
+  Id: id,
+  MetaData: { LastUpdatedTime: qboTime(at) },
+});
+
+/** ChangeDataCapture's answer: one QueryResponse entry per entity asked for. */
+export const cdcResponse = (responses: readonly Json[]): Json => ({ CDCResponse: [{ QueryResponse: responses }] });

@@ -164,14 +164,25 @@ function date(params: URLSearchParams, name: string): string {
   return value;
 }
 
-export async function report(books: SimulatorBooks, name: ReportName, params: URLSearchParams, time: string): Promise<Json> {
+/** What a report request asks for, within the column summaries and accounting methods the server answers. */
+export function reportRequest(
+  params: URLSearchParams,
+  summaries: readonly string[],
+  methods: readonly string[],
+): { start: string; end: string; summarize: string; method: string } {
   const start = date(params, 'start_date');
   const end = date(params, 'end_date');
   if (start > end) throw new ReportError('start_date must not be after end_date');
   const summarize = params.get('summarize_column_by') ?? 'Total';
-  if (summarize !== 'Month' && summarize !== 'Total') throw new ReportError(`summarize_column_by ${summarize} is not supported`);
+  if (!summaries.includes(summarize)) throw new ReportError(`summarize_column_by ${summarize} is not supported`);
   const method = params.get('accounting_method') ?? 'Accrual';
-  if (method !== 'Accrual') throw new ReportError(`accounting_method ${method}: SANDBOX keeps its books on the accrual basis`);
+  if (!methods.includes(method)) throw new ReportError(`accounting_method ${method} is not ${methods.join(' or ')}`);
+  return { start, end, summarize, method };
+}
+
+export async function report(books: SimulatorBooks, name: ReportName, params: URLSearchParams, time: string): Promise<Json> {
+  // SANDBOX keeps its books on the accrual basis.
+  const { start, end, summarize, method } = reportRequest(params, ['Month', 'Total'], ['Accrual']);
   const months = periods(start, end);
   const { rows, empty } = await REPORTS[name](books, months, summarize === 'Month');
   return {

@@ -69,9 +69,6 @@ export const refTo = (type: UnifiedObjectType): Codec => ({
 /** An amount SANDBOX works out (a total, a balance) as a JSON number, none as 0: rendered only. */
 export const money: Codec = outOnly((value) => amount(textOf(value)));
 
-/** Decimal text (a rate, a percentage) as a JSON number when there is one: rendered only. */
-export const decimal: Codec = outOnly((value) => (typeof value === 'string' ? Number(value) : undefined));
-
 /** A status as QBO's Active flag: `active` is true; false writes `inactive`. */
 export const activeWhen = (active: string, inactive = 'Archived'): Codec => ({
   out: (status) => status === active,
@@ -97,24 +94,36 @@ export function qboTime(at: string | number, withMillis = false): string {
  */
 export function entityMeta(record: NativeMeta): Json {
   const seconds = Math.max(0, Math.floor((Date.parse(record.UpdatedAt) - Date.parse(record.CreatedAt)) / 1000));
+  return bookkeeping(qboId(record.Id), seconds, record.CreatedAt, record.UpdatedAt);
+}
+
+/** The bookkeeping fields of version `syncToken` of record `id`, created and last updated at these instants. */
+export function bookkeeping(id: string, syncToken: number, created: string | number, updated: string | number): Json {
   return {
     domain: 'QBO',
     sparse: false,
-    Id: qboId(record.Id),
-    SyncToken: String(seconds),
-    MetaData: { CreateTime: qboTime(record.CreatedAt), LastUpdatedTime: qboTime(record.UpdatedAt) },
+    Id: id,
+    SyncToken: String(syncToken),
+    MetaData: { CreateTime: qboTime(created), LastUpdatedTime: qboTime(updated) },
   };
 }
 
-/** QBO's entity names of SANDBOX's linked transaction types (a credit note is a CreditMemo). */
-export const LINKED_ENTITY: Readonly<Record<string, string>> = {
-  Bill: 'Bill',
-  BillPayment: 'BillPayment',
-  VendorCredit: 'VendorCredit',
-  Invoice: 'Invoice',
-  Payment: 'Payment',
-  CreditNote: 'CreditMemo',
-};
+/** A voided transaction as QBO keeps it: amounts zeroed, lines cleared and "Voided" in front of its PrivateNote. */
+export function voided(record: Json, memo: unknown): Json {
+  return {
+    ...record,
+    TotalAmt: 0,
+    ...(record.Balance === undefined ? {} : { Balance: 0 }),
+    ...(record.RemainingCredit === undefined ? {} : { RemainingCredit: 0 }),
+    Line: [],
+    PrivateNote: typeof memo !== 'string' || memo === '' ? 'Voided' : `Voided - ${memo}`,
+  };
+}
+
+/** QBO's entity name of a SANDBOX transaction type (linked, or a file's parent): its own but for these. */
+const RENAMED: Readonly<Record<string, string>> = { CreditNote: 'CreditMemo', Expense: 'Purchase' };
+
+export const entityNameOf = (type: string): string => RENAMED[type] ?? type;
 
 /** A 200 answer as QBO sends it: the body with the answer's own `time` (with milliseconds). */
 export const ok = (body: Json): { status: number; body: Json } => ({ status: 200, body: { ...body, time: qboTime(Date.now(), true) } });

@@ -27,7 +27,7 @@ import { fixed, lookup, outOnly, readFields, renderFields, type FieldTable } fro
 import { valueAt } from '../lists.ts';
 import { isRecord, recordsIn } from '../wire.ts';
 import { postalAddress } from './names.ts';
-import { amount, compact, currencyCode, LINKED_ENTITY, money, optRef, qboId, ref, refTo, type Json } from './shapes.ts';
+import { amount, compact, currencyCode, entityNameOf, money, optRef, qboId, ref, refTo, voided, type Json } from './shapes.ts';
 
 type Txn = NativeMeta & { TxnDate: string; CurrencyCode: string; ExchangeRate?: string; Status?: string; Memo?: string };
 
@@ -47,18 +47,6 @@ function transaction<R extends Txn>(table: FieldTable<R>, extra: (r: R) => Json,
     const foreign = r.CurrencyCode !== ctx.home && r.ExchangeRate !== undefined;
     const record = compact({ ...renderFields(table, r), ExchangeRate: foreign ? Number(r.ExchangeRate) : undefined, ...extra(r) });
     return voidStatus !== undefined && r.Status === voidStatus ? voided(record, r.Memo) : record;
-  };
-}
-
-/** A voided transaction as QBO keeps it. */
-function voided(record: Json, memo: string | undefined): Json {
-  return {
-    ...record,
-    TotalAmt: 0,
-    ...(record.Balance === undefined ? {} : { Balance: 0 }),
-    ...(record.RemainingCredit === undefined ? {} : { RemainingCredit: 0 }),
-    Line: [],
-    PrivateNote: memo === undefined || memo === '' ? 'Voided' : `Voided - ${memo}`,
   };
 }
 
@@ -100,16 +88,15 @@ const SALES_LINE: FieldTable<NativeLine> = {
   'SalesItemLineDetail.TaxCodeRef.value': ['TaxCodeId', refTo('tax_rate')],
 };
 
-const expenseLine = (line: NativeLine, n: number): Json => ({
-  Id: String(n + 1),
-  LineNum: n + 1,
-  Amount: net(line),
-  ...renderFields(ACCOUNT_LINE, line),
-});
+/** Lines as QBO numbers them: Id and LineNum from 1. */
+const numbered = (lines: readonly Json[]): Json[] => lines.map((line, n) => ({ Id: String(n + 1), LineNum: n + 1, ...line }));
+
+const expenseLines = (lines: readonly NativeLine[]): Json[] =>
+  numbered(lines.map((line) => ({ Amount: net(line), ...renderFields(ACCOUNT_LINE, line) })));
 
 /** Sales lines, then QBO's subtotal line. */
 function salesLines(lines: readonly NativeLine[]): Json[] {
-  const items = lines.map((line, n) => ({ Id: String(n + 1), LineNum: n + 1, Amount: net(line), ...renderFields(SALES_LINE, line) }));
+  const items = numbered(lines.map((line) => ({ Amount: net(line), ...renderFields(SALES_LINE, line) })));
   const subTotal = lines.reduce((sum, line) => sum + Math.round(net(line) * 100), 0) / 100;
   return [...items, { Amount: subTotal, DetailType: 'SubTotalLineDetail', SubTotalLineDetail: {} }];
 }
@@ -119,7 +106,7 @@ function linked(links: readonly LinkedTxn[]): Json[] | undefined {
   if (links.length === 0) return undefined;
   return links.map((l) => ({
     TxnId: qboId(l.TxnId),
-    TxnType: l.TxnType === 'BillPayment' ? 'BillPaymentCheck' : (LINKED_ENTITY[l.TxnType] ?? l.TxnType),
+    TxnType: l.TxnType === 'BillPayment' ? 'BillPaymentCheck' : entityNameOf(l.TxnType),
   }));
 }
 
@@ -127,7 +114,7 @@ function linked(links: readonly LinkedTxn[]): Json[] | undefined {
 function allocationLines(links: readonly LinkedTxn[]): Json[] {
   return links.map((l) => ({
     Amount: amount(l.Amount),
-    LinkedTxn: [{ TxnId: qboId(l.TxnId), TxnType: LINKED_ENTITY[l.TxnType] ?? l.TxnType }],
+    LinkedTxn: [{ TxnId: qboId(l.TxnId), TxnType: entityNameOf(l.TxnType) }],
   }));
 }
 
@@ -143,13 +130,13 @@ const BILL: FieldTable<NativeBill> = {
 
 export const bill = transaction<NativeBill>(
   BILL,
-  (r) => ({ DepartmentRef: departmentOf(r.Lines), LinkedTxn: linked(r.LinkedTxns), Line: r.Lines.map(expenseLine) }),
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), LinkedTxn: linked(r.LinkedTxns), Line: expenseLines(r.Lines) }),
   'Void',
 );
 
 export const vendorCredit = transaction<NativeVendorCredit>(
   { ...DOCUMENT, ...vendorRef, 'APAccountRef.value': ['APAccountId', account], Balance: ['Remaining', money] },
-  (r) => ({ DepartmentRef: departmentOf(r.Lines), Line: r.Lines.map(expenseLine) }),
+  (r) => ({ DepartmentRef: departmentOf(r.Lines), Line: expenseLines(r.Lines) }),
   'Void',
 );
 
@@ -258,7 +245,7 @@ export const deposit = transaction<NativeDeposit>(
         }),
       });
     });
-    return { Line: [...payments, ...lines].map((line, n) => ({ Id: String(n + 1), LineNum: n + 1, ...line })) };
+    return { Line: numbered([...payments, ...lines]) };
   },
 );
 
