@@ -21,13 +21,10 @@ export type StandInCustomer = ReturnType<typeof makeCustomer>;
 export type StandInProduct = ReturnType<typeof makeProduct>;
 export type StandInLineItem = ReturnType<typeof makeLineItem>;
 export type StandInOrder = ReturnType<typeof makeOrder>;
+export type Clock = ReturnType<typeof makeClock>;
 
-export interface Clock {
-  /** The next instant, one second after the last: the shop's own clock, so updated_at filters are exact. */
-  tick(): string;
-}
-
-export function makeClock(start = Date.parse('2026-10-01T00:00:00.000Z')): Clock {
+/** The shop's own clock: each tick is the next instant, one second after the last, so updated_at filters are exact. */
+export function makeClock(start = Date.parse('2026-10-01T00:00:00.000Z')) {
   let at = start;
   return { tick: () => new Date((at += 1000)).toISOString().replace('.000Z', 'Z') };
 }

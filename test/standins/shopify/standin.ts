@@ -7,9 +7,9 @@
  *   of the other parameters sorted, under the app's client secret; the code exchange for an offline token;
  * - POST /admin/api/2026-10/graphql.json: every query is VALIDATED against the published 2026-10 schema (an invalid
  *   one answers 200 with `errors`, as Shopify does, and is counted in `invalidQueries`) and EXECUTED by graphql-js
- *   against that same schema, with plain objects as root values: the answer's shape is the schema's, not ours. Small
- *   resolvers page connections (first/after, edges/nodes/pageInfo) and apply `query:` filters (updated_at:>…,
- *   action:…, subject_type:…);
+ *   against that same schema, with plain objects as root values: the answer's shape is the schema's, not ours. One
+ *   resolver (listResolver) applies every list's arguments: `query:` filters (updated_at:>…, action:…), sort keys,
+ *   and paging of connections (first/after, edges/nodes/pageInfo);
  * - `extensions.cost` on every answer, from a per-shop leaky bucket (the simulator's cost.ts for the rules): a query whose
  *   requested cost is more than the bucket holds answers THROTTLED, as Shopify does;
  * - bulk operations (bulkOperationRunQuery, bulkOperation(id:)): the query is validated, run over the whole shop
