@@ -1,13 +1,16 @@
 /**
  * A shop's data for the Shopify stand-in: plain objects shaped like Shopify's GraphQL types (field names as in the
  * 2026-10 schema), generated small and deterministic from a seed. Money is Shopify's Decimal: a string with two
- * places. Connections are left as arrays here; the stand-in's resolvers page them.
+ * places. Connections and lists are left as arrays here; the stand-in's resolver pages and filters them.
  */
+import { gid } from '../../../packages/sandbox/src/simulators/shopify/ids.ts';
+import { seededRandom, type SeededRandom } from '../kit/random.ts';
 
-export const GID = (type: string, id: number): string => `gid://shopify/${type}/${id}`;
-export const legacyIdOf = (gid: string): string => gid.slice(gid.lastIndexOf('/') + 1);
+export { gid };
+export const legacyIdOf = (id: string): string => id.slice(id.lastIndexOf('/') + 1);
 
 export const cents = (value: number): string => (value / 100).toFixed(2);
+export const centsOf = (amount: string): number => Math.round(Number(amount) * 100);
 export const bag = (valueCents: number, currency = 'USD') => ({
   shopMoney: { amount: cents(valueCents), currencyCode: currency },
   presentmentMoney: { amount: cents(valueCents), currencyCode: currency },
@@ -18,25 +21,10 @@ export type StandInCustomer = ReturnType<typeof makeCustomer>;
 export type StandInProduct = ReturnType<typeof makeProduct>;
 export type StandInLineItem = ReturnType<typeof makeLineItem>;
 export type StandInOrder = ReturnType<typeof makeOrder>;
+export type Clock = ReturnType<typeof makeClock>;
 
-/** A deterministic pseudo-random sequence (mulberry32), so the same seed always gives the same shop. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export interface Clock {
-  /** The next instant, one second after the last: the shop's own clock, so updated_at filters are exact. */
-  tick(): string;
-}
-
-export function makeClock(start = Date.parse('2026-10-01T00:00:00.000Z')): Clock {
+/** The shop's own clock: each tick is the next instant, one second after the last, so updated_at filters are exact. */
+export function makeClock(start = Date.parse('2026-10-01T00:00:00.000Z')) {
   let at = start;
   return { tick: () => new Date((at += 1000)).toISOString().replace('.000Z', 'Z') };
 }
@@ -47,7 +35,7 @@ const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Al
 export function makeCustomer(n: number, clock: Clock) {
   const at = clock.tick();
   return {
-    id: GID('Customer', 7000 + n),
+    id: gid('Customer', 7000 + n),
     firstName: FIRST[n % FIRST.length] ?? 'Ada',
     lastName: LAST[(n * 3) % LAST.length] ?? 'Lovelace',
     createdAt: at,
@@ -62,7 +50,7 @@ export function makeCustomer(n: number, clock: Clock) {
 
 export function makeProduct(n: number, clock: Clock) {
   const at = clock.tick();
-  const id = GID('Product', 8000 + n);
+  const id = gid('Product', 8000 + n);
   const sizes = n % 3 === 0 ? ['S', 'M', 'L'] : ['One size'];
   return {
     id,
@@ -76,7 +64,7 @@ export function makeProduct(n: number, clock: Clock) {
     updatedAt: at,
     featuredMedia: null,
     variants: sizes.map((size, i) => ({
-      id: GID('ProductVariant', 9000 + n * 10 + i),
+      id: gid('ProductVariant', 9000 + n * 10 + i),
       title: size,
       sku: `SKU-${n}-${size}`,
       barcode: null,
@@ -93,7 +81,7 @@ export function makeProduct(n: number, clock: Clock) {
           ? [
               {
                 __typename: 'MediaImage',
-                id: GID('MediaImage', 95_000 + n),
+                id: gid('MediaImage', 95_000 + n),
                 preview: { image: { url: `https://cdn.shop.example/product-${n}-${size}.jpg` } },
               },
             ]
@@ -116,52 +104,69 @@ const ADDRESS = (n: number, customer: StandInCustomer | null): Record<string, st
 });
 
 /** A line of `quantity` of a product's variant at its price. */
-export function makeLineItem(
-  id: string,
-  product: { id: string; title: string },
-  variant: { id: string; sku: string; price: string },
-  quantity: number,
-) {
+export function makeLineItem(id: string, product: StandInProduct, variant: StandInProduct['variants'][number], quantity: number) {
   return {
     id,
     title: product.title,
     sku: variant.sku,
     quantity,
-    originalUnitPriceSet: bag(Math.round(Number(variant.price) * 100)),
+    originalUnitPriceSet: bag(centsOf(variant.price)),
     variant: { id: variant.id },
     product: { id: product.id },
   };
 }
 
 /**
- * An order of 1–3 lines of the shop's variants. Its totals add up as Shopify's do: total = Σ(unit price × quantity)
- * − discounts + tax + shipping; tax is 8% of the discounted subtotal, rounded to the cent.
+ * An order's money from its lines, as Shopify's adds up: total = Σ(unit price × quantity) − discounts + tax + shipping;
+ * tax is 8% of the discounted subtotal, rounded to the cent. Amounts in cents.
  */
-export function makeOrder(n: number, clock: Clock, next: () => number, customers: readonly StandInCustomer[], products: readonly StandInProduct[]) {
+export function orderMoney(lines: readonly StandInLineItem[], discount: (subtotal: number) => number, shipping: number) {
+  const subtotal = lines.reduce((sum, line) => sum + centsOf(line.originalUnitPriceSet.shopMoney.amount) * line.quantity, 0);
+  const discounted = subtotal - discount(subtotal);
+  const tax = Math.round(discounted * 0.08);
+  return {
+    totalPriceSet: bag(discounted + tax + shipping),
+    subtotalPriceSet: bag(discounted),
+    totalTaxSet: bag(tax),
+    totalShippingPriceSet: bag(shipping),
+    totalDiscountsSet: bag(subtotal - discounted),
+  };
+}
+
+/** A payment of an order through Shopify Payments, at the order's creation. */
+function makeTransaction(
+  id: string,
+  kind: 'SALE' | 'REFUND',
+  amount: number,
+  at: string,
+  fees: { amount: { amount: string; currencyCode: string } }[],
+) {
+  return { id, kind, status: 'SUCCESS', gateway: 'shopify_payments', createdAt: at, processedAt: at, amountSet: bag(amount), fees };
+}
+
+/** An order of 1–3 lines of the shop's variants, its money as orderMoney adds it up. */
+export function makeOrder(n: number, clock: Clock, random: SeededRandom, customers: readonly StandInCustomer[], products: readonly StandInProduct[]) {
   const at = clock.tick();
-  const customer = n % 10 === 9 || customers.length === 0 ? null : (customers[Math.floor(next() * customers.length)] ?? null);
+  const customer = n % 10 === 9 || customers.length === 0 ? null : (customers[random.int(customers.length)] ?? null);
   const lines: StandInLineItem[] = [];
-  const count = 1 + Math.floor(next() * 3);
+  const count = 1 + random.int(3);
   for (let i = 0; i < count; i++) {
-    const product = products[Math.floor(next() * products.length)];
-    const variant = product?.variants[Math.floor(next() * product.variants.length)];
+    const product = products[random.int(products.length)];
+    const variant = product?.variants[random.int(product.variants.length)];
     if (product === undefined || variant === undefined) continue;
-    lines.push(makeLineItem(GID('LineItem', 100_000 + n * 10 + i), product, variant, 1 + Math.floor(next() * 3)));
+    lines.push(makeLineItem(gid('LineItem', 100_000 + n * 10 + i), product, variant, 1 + random.int(3)));
   }
-  const subtotal = lines.reduce((sum, line) => sum + Math.round(Number(line.originalUnitPriceSet.shopMoney.amount) * 100) * line.quantity, 0);
-  const discount = n % 4 === 0 ? Math.min(500, subtotal) : 0;
-  const tax = Math.round((subtotal - discount) * 0.08);
-  const shipping = n % 3 === 0 ? 0 : 499;
-  const total = subtotal - discount + tax + shipping;
+  const money = orderMoney(lines, (subtotal) => (n % 4 === 0 ? Math.min(500, subtotal) : 0), n % 3 === 0 ? 0 : 499);
+  const total = centsOf(money.totalPriceSet.shopMoney.amount);
   const fulfilled = n % 2 === 0;
-  const refunded = n % 5 === 0 && lines[0] !== undefined;
-  const id = GID('Order', 500_000 + n);
-  const firstLine = lines[0];
+  const refunded = n % 5 === 0 ? lines[0] : undefined;
+  const id = gid('Order', 500_000 + n);
+  const fulfillmentId = gid('Fulfillment', 300_000 + n);
   return {
     id,
     legacyResourceId: String(500_000 + n),
     name: `#${1000 + n}`,
-    displayFinancialStatus: refunded ? 'PARTIALLY_REFUNDED' : 'PAID',
+    displayFinancialStatus: refunded === undefined ? 'PAID' : 'PARTIALLY_REFUNDED',
     displayFulfillmentStatus: fulfilled ? 'FULFILLED' : 'UNFULFILLED',
     cancelledAt: null,
     closed: false,
@@ -169,11 +174,7 @@ export function makeOrder(n: number, clock: Clock, next: () => number, customers
     updatedAt: at,
     currencyCode: 'USD',
     email: customer?.defaultEmailAddress.emailAddress ?? `guest${n}@example.com`,
-    totalPriceSet: bag(total),
-    subtotalPriceSet: bag(subtotal - discount),
-    totalTaxSet: bag(tax),
-    totalShippingPriceSet: bag(shipping),
-    totalDiscountsSet: bag(discount),
+    ...money,
     billingAddress: ADDRESS(n, customer),
     shippingAddress: ADDRESS(n, customer),
     customer,
@@ -181,50 +182,113 @@ export function makeOrder(n: number, clock: Clock, next: () => number, customers
     fulfillments: fulfilled
       ? [
           {
-            id: GID('Fulfillment', 300_000 + n),
+            id: fulfillmentId,
+            status: 'SUCCESS',
+            createdAt: at,
             trackingInfo: [{ company: 'UPS', number: `1Z${n}`, url: `https://ups.example/track/1Z${n}` }],
             service: { serviceName: 'Manual' },
-            fulfillmentLineItems: lines.map((line) => ({ quantity: line.quantity, lineItem: { id: line.id } })),
+            fulfillmentLineItems: lines.map((line) => ({
+              id: `${fulfillmentId}-${legacyIdOf(line.id)}`,
+              quantity: line.quantity,
+              lineItem: { id: line.id },
+            })),
           },
         ]
       : [],
     refunds:
-      refunded && firstLine !== undefined
-        ? [{ id: GID('Refund', 400_000 + n), createdAt: at, refundLineItems: [{ quantity: 1, lineItem: { id: firstLine.id } }] }]
-        : [],
+      refunded === undefined
+        ? []
+        : [{ id: gid('Refund', 400_000 + n), createdAt: at, refundLineItems: [{ quantity: 1, lineItem: { id: refunded.id } }] }],
     transactions: [
-      {
-        id: GID('OrderTransaction', 600_000 + n * 10),
-        kind: 'SALE',
-        status: 'SUCCESS',
-        gateway: 'shopify_payments',
-        createdAt: at,
-        processedAt: at,
-        amountSet: bag(total),
-        fees: [{ amount: { amount: cents(Math.round(total * 0.029) + 30), currencyCode: 'USD' } }],
-      },
-      ...(refunded && firstLine !== undefined
-        ? [
-            {
-              id: GID('OrderTransaction', 600_000 + n * 10 + 1),
-              kind: 'REFUND',
-              status: 'SUCCESS',
-              gateway: 'shopify_payments',
-              createdAt: at,
-              processedAt: at,
-              amountSet: bag(Math.round(Number(firstLine.originalUnitPriceSet.shopMoney.amount) * 100)),
-              fees: [],
-            },
-          ]
-        : []),
+      makeTransaction(gid('OrderTransaction', 600_000 + n * 10), 'SALE', total, at, [
+        { amount: { amount: cents(Math.round(total * 0.029) + 30), currencyCode: 'USD' } },
+      ]),
+      ...(refunded === undefined
+        ? []
+        : [
+            makeTransaction(gid('OrderTransaction', 600_000 + n * 10 + 1), 'REFUND', centsOf(refunded.originalUnitPriceSet.shopMoney.amount), at, []),
+          ]),
     ],
+  };
+}
+
+/** The event Shopify records when a record is deleted (a BasicEvent, action "destroy"). */
+export function makeDeletionEvent(id: string, subjectType: 'ORDER' | 'PRODUCT' | 'CUSTOMER', subjectId: string, createdAt: string) {
+  return {
+    __typename: 'BasicEvent',
+    id,
+    action: 'destroy',
+    subjectId,
+    subjectType,
+    createdAt,
+    message: `${subjectType.toLowerCase()} deleted`,
+    criticalAlert: false,
+    attributeToApp: false,
+    attributeToUser: true,
+    hasAdditionalContent: false,
+  };
+}
+export type StandInEvent = ReturnType<typeof makeDeletionEvent>;
+
+/** Shopify Payments' side of the first 20 orders' sales: a CHARGE each, paid out by payout 20000 or 20001 in turn. */
+function balanceTransactions(orders: readonly StandInOrder[]) {
+  return orders.slice(0, 20).flatMap((order, i) =>
+    order.transactions
+      .filter((t) => t.kind === 'SALE')
+      .map((sale) => {
+        const amount = centsOf(sale.amountSet.shopMoney.amount);
+        const fee = centsOf(sale.fees[0]?.amount.amount ?? '0');
+        return {
+          id: gid('ShopifyPaymentsBalanceTransaction', 40_000 + i),
+          type: 'CHARGE',
+          test: false,
+          transactionDate: sale.createdAt,
+          amount: { amount: cents(amount), currencyCode: 'USD' },
+          fee: { amount: cents(fee), currencyCode: 'USD' },
+          net: { amount: cents(amount - fee), currencyCode: 'USD' },
+          associatedOrder: { id: order.id, name: order.name },
+          paymentsTransferId: String(20_000 + (i % 2)),
+        };
+      }),
+  );
+}
+
+/** The shop's Shopify Payments account: its balance transactions, the two payouts that paid them out, a dispute. */
+export function paymentsAccount(shopNumber: number, orders: readonly StandInOrder[]) {
+  const transactions = balanceTransactions(orders);
+  return {
+    id: gid('ShopifyPaymentsAccount', shopNumber),
+    balanceTransactions: transactions,
+    payouts: (orders.length === 0 ? [] : [0, 1]).map((n) => ({
+      id: gid('ShopifyPaymentsPayout', 20_000 + n),
+      legacyResourceId: String(20_000 + n),
+      issuedAt: orders[0]?.createdAt ?? '2026-10-01T00:00:00Z',
+      status: n === 0 ? 'PAID' : 'IN_TRANSIT',
+      transactionType: 'DEPOSIT',
+      net: {
+        amount: cents(transactions.filter((t) => t.paymentsTransferId === String(20_000 + n)).reduce((sum, t) => sum + centsOf(t.net.amount), 0)),
+        currencyCode: 'USD',
+      },
+    })),
+    disputes: orders.slice(0, 1).map((order) => ({
+      id: gid('ShopifyPaymentsDispute', 30_000),
+      legacyResourceId: '30000',
+      status: 'NEEDS_RESPONSE',
+      type: 'CHARGEBACK',
+      initiatedAt: order.createdAt,
+      evidenceDueBy: '2026-12-01T00:00:00Z',
+      finalizedOn: null,
+      amount: order.totalPriceSet.shopMoney,
+      reasonDetails: { reason: 'FRAUDULENT' },
+      order: { id: order.id },
+    })),
   };
 }
 
 /** A shop of `orders` orders over a tenth as many customers and a twentieth as many products (at least 3 of each). */
 export function makeShopData(orders: number, seed: number, clock: Clock) {
-  const next = random(seed);
+  const random = seededRandom(seed);
   const customers = Array.from({ length: Math.max(3, Math.ceil(orders / 10)) }, (_, n) => makeCustomer(n, clock));
   const products = Array.from({ length: Math.max(3, Math.min(500, Math.ceil(orders / 20))) }, (_, n) => makeProduct(n, clock));
-  return { customers, products, orders: Array.from({ length: orders }, (_, n) => makeOrder(n, clock, next, customers, products)) };
+  return { customers, products, orders: Array.from({ length: orders }, (_, n) => makeOrder(n, clock, random, customers, products)) };
 }

@@ -1,32 +1,14 @@
 /**
  * Shopify's Admin GraphQL schema, API 2026-10, as Shopify publishes it (test/contracts/published.ts: the introspection
- * result in @shopify/dev-mcp), and the query cost the stand-in charges, by Shopify's documented rules
- * (shopify.dev/docs/api/usage/limits#cost-calculation):
- *
- * - requested cost, before the query runs: a scalar or enum field 0, an object field 1, a connection 2 plus `first`
- *   (or `last`) times the cost of one of its nodes, a list field with `first` that many times one item; a mutation 10;
- * - actual cost, after: the same walk over what came back (a connection counts the nodes it returned).
+ * result in @shopify/dev-mcp), and the query cost the stand-in charges, by Shopify's documented rules (the simulator's
+ * cost.ts, written once there).
  */
-import {
-  getNamedType,
-  isInterfaceType,
-  isLeafType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  Kind,
-  OperationTypeNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLField,
-  type GraphQLNamedType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-  type ValueNode,
-} from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { readPublishedJson, SHOPIFY_ADMIN_SCHEMA } from '../../contracts/published.ts';
 import { schemaFromIntrospection } from '../kit/graphql.ts';
+
+// The connector's test checks its declared page costs against these rules.
+export { requestedCost } from '../../../packages/sandbox/src/simulators/shopify/cost.ts';
 
 let cached: Promise<GraphQLSchema> | null = null;
 
@@ -34,84 +16,4 @@ let cached: Promise<GraphQLSchema> | null = null;
 export function shopifySchema(): Promise<GraphQLSchema> {
   cached ??= readPublishedJson(SHOPIFY_ADMIN_SCHEMA).then(schemaFromIntrospection);
   return cached;
-}
-
-export const MUTATION_COST = 10;
-
-function argNumber(field: FieldNode, name: string, variables: Readonly<Record<string, unknown>>): number | null {
-  const arg = field.arguments?.find((a) => a.name.value === name);
-  if (arg === undefined) return null;
-  const value: ValueNode = arg.value;
-  if (value.kind === Kind.INT) return Number(value.value);
-  if (value.kind === Kind.VARIABLE) {
-    const given = variables[value.name.value];
-    return typeof given === 'number' ? given : null;
-  }
-  return null;
-}
-
-const isConnection = (type: GraphQLNamedType): boolean => type.name.endsWith('Connection');
-
-/** Requested cost of a selection on `type`, by the rules above. */
-function selectionCost(
-  schema: GraphQLSchema,
-  set: SelectionSetNode | undefined,
-  type: GraphQLNamedType,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  variables: Readonly<Record<string, unknown>>,
-): number {
-  if (set === undefined) return 0;
-  let total = 0;
-  for (const selection of set.selections) {
-    if (selection.kind === Kind.INLINE_FRAGMENT || selection.kind === Kind.FRAGMENT_SPREAD) {
-      const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
-      const condition = fragment?.typeCondition === undefined ? type : (schema.getType(fragment.typeCondition.name.value) ?? type);
-      total += selectionCost(schema, fragment?.selectionSet, condition, fragments, variables);
-      continue;
-    }
-    if (!isObjectType(type) && !isInterfaceType(type)) continue;
-    const field: GraphQLField<unknown, unknown> | undefined = type.getFields()[selection.name.value];
-    if (field === undefined) continue;
-    const named = getNamedType(field.type);
-    if (isLeafType(named)) continue;
-    const inner = selectionCost(schema, selection.selectionSet, named, fragments, variables);
-    if (isConnection(named)) {
-      total += 2 + (argNumber(selection, 'first', variables) ?? argNumber(selection, 'last', variables) ?? 0) * inner;
-    } else if (selection.name.value === 'nodes' || selection.name.value === 'edges' || selection.name.value === 'pageInfo') {
-      // Inside a connection: one node's cost (the connection multiplies it); edges hold a node; pageInfo is free.
-      total += selection.name.value === 'nodes' ? 1 + inner : selection.name.value === 'edges' ? inner : 0;
-    } else if (selection.name.value === 'node' && set.selections.length > 0 && type.name.endsWith('Edge')) {
-      total += 1 + inner;
-    } else {
-      const listed = isListType(isNonNullType(field.type) ? field.type.ofType : field.type);
-      const first = listed ? argNumber(selection, 'first', variables) : null;
-      total += (first ?? 1) * (1 + inner);
-    }
-  }
-  return total;
-}
-
-export function requestedCost(
-  schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  variables: Readonly<Record<string, unknown>>,
-): number {
-  if (operation.operation === OperationTypeNode.MUTATION) return MUTATION_COST;
-  const root = schema.getQueryType();
-  return root === null || root === undefined ? 0 : selectionCost(schema, operation.selectionSet, root, fragments, variables);
-}
-
-/** Actual cost: every object that came back 1, every connection 2 (its nodes counted as objects). */
-export function actualCost(data: unknown): number {
-  if (Array.isArray(data)) return data.reduce((sum: number, item) => sum + (typeof item === 'object' && item !== null ? 1 : 0) + actualCost(item), 0);
-  if (typeof data !== 'object' || data === null) return 0;
-  let total = 0;
-  for (const [key, value] of Object.entries(data)) {
-    if (key === 'pageInfo' || typeof value !== 'object' || value === null) continue;
-    if (Array.isArray(value)) total += actualCost(value);
-    else if ('nodes' in value || 'edges' in value) total += 2 + actualCost(value);
-    else total += (key === 'node' ? 0 : 1) + actualCost(value);
-  }
-  return total;
 }

@@ -7,10 +7,10 @@
  *   of the other parameters sorted, under the app's client secret; the code exchange for an offline token;
  * - POST /admin/api/2026-10/graphql.json: every query is VALIDATED against the published 2026-10 schema (an invalid
  *   one answers 200 with `errors`, as Shopify does, and is counted in `invalidQueries`) and EXECUTED by graphql-js
- *   against that same schema, with plain objects as root values: the answer's shape is the schema's, not ours. Small
- *   resolvers page connections (first/after, edges/nodes/pageInfo) and apply `query:` filters (updated_at:>…,
- *   action:…, subject_type:…);
- * - `extensions.cost` on every answer, from a per-shop leaky bucket (schema.ts for the cost rules): a query whose
+ *   against that same schema, with plain objects as root values: the answer's shape is the schema's, not ours. One
+ *   resolver (listResolver) applies every list's arguments: `query:` filters (updated_at:>…, action:…), sort keys,
+ *   and paging of connections (first/after, edges/nodes/pageInfo);
+ * - `extensions.cost` on every answer, from a per-shop leaky bucket (the simulator's cost.ts for the rules): a query whose
  *   requested cost is more than the bucket holds answers THROTTLED, as Shopify does;
  * - bulk operations (bulkOperationRunQuery, bulkOperation(id:)): the query is validated, run over the whole shop
  *   when the operation completes, and its result is JSONL at `url` (nested connections as child lines carrying
@@ -20,57 +20,47 @@
  * No vitest here: tests and the bench both use it.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, GraphQLError, OperationTypeNode, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import type { IncomingMessage } from 'node:http';
 import {
-  bag,
-  cents,
-  GID,
+  defaultFieldResolver,
+  execute,
+  getNamedType,
+  GraphQLError,
+  OperationTypeNode,
+  parse,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
+import {
+  centsOf,
+  gid,
   legacyIdOf,
   makeClock,
-  makeCustomer,
+  makeDeletionEvent,
   makeLineItem,
   makeOrder,
-  makeProduct,
   makeShopData,
-  random,
-  type StandInOrder,
-  type StandInProduct,
+  orderMoney,
+  paymentsAccount,
+  type StandInEvent,
 } from './data.ts';
-import { parseSearch, matchesSearch } from '../../../packages/sandbox/src/simulators/shopify/search.ts';
-import { signShopifyCallback } from '../../../packages/sandbox/src/simulators/shopify/simulator.ts';
+import { sortedBy } from '../../../packages/sandbox/src/simulators/lists.ts';
+import { relayPage } from '../../../packages/sandbox/src/simulators/relay.ts';
+import { actualCost, requestedCost, STANDARD_BUCKET } from '../../../packages/sandbox/src/simulators/shopify/cost.ts';
+import { bulkLines } from '../../../packages/sandbox/src/simulators/shopify/jsonl.ts';
+import { matchesSearch, parseSearch, type SearchTerm } from '../../../packages/sandbox/src/simulators/shopify/search.ts';
+import { shopifySimulator, signShopifyCallback } from '../../../packages/sandbox/src/simulators/shopify/simulator.ts';
+import { isObject } from '../kit/collections.ts';
 import { GraphQLContract } from '../kit/graphql.ts';
 import { OAuthServer, randomToken } from '../kit/oauth.ts';
-import { readBody, serve } from '../kit/server.ts';
-import { actualCost, requestedCost, shopifySchema } from './schema.ts';
+import { seededRandom } from '../kit/random.ts';
+import { readBody, send, serve, type Answer, type ContentTypes } from '../kit/server.ts';
+import { shopifySchema } from './schema.ts';
 
 export const STANDIN_API_VERSION = '2026-10';
 
 export type Injected = 'http429' | 'http500' | 'http503' | 'throttled';
-
-export interface BucketSettings {
-  maximumAvailable: number;
-  restoreRate: number;
-}
-
-/** The event Shopify records when a record is deleted (a BasicEvent, action "destroy"). */
-function destroyEvent(id: string, subjectType: 'ORDER' | 'PRODUCT' | 'CUSTOMER', subjectId: string, createdAt: string) {
-  const message = `${subjectType.toLowerCase()} deleted`;
-  return {
-    __typename: 'BasicEvent',
-    id,
-    action: 'destroy',
-    subjectId,
-    subjectType,
-    createdAt,
-    message,
-    criticalAlert: false,
-    attributeToApp: false,
-    attributeToUser: true,
-    hasAdditionalContent: false,
-  };
-}
-export type StandInEvent = ReturnType<typeof destroyEvent>;
 
 interface BulkOperation {
   id: string;
@@ -83,18 +73,14 @@ interface BulkOperation {
   jsonl: Buffer | null;
   objectCount: number;
   rootObjectCount: number;
-  fails: boolean;
 }
 
 export type ShopifyStandIn = Awaited<ReturnType<typeof startShopifyStandIn>>;
 
-/** Standard plan numbers (shopify.dev/docs/api/usage/limits): a 2,000-point bucket restoring 100 points a second. */
-export const STANDARD_BUCKET: BucketSettings = { maximumAvailable: 2000, restoreRate: 100 };
-
 /** A shop of `orders` orders (data.ts), with its cost bucket and the counters the tests read. */
-function newShop(domain: string, numericId: number, options: { orders: number; seed?: number; bucket?: BucketSettings }) {
+function newShop(domain: string, numericId: number, options: { orders: number; seed?: number }) {
   const clock = makeClock();
-  const bucket = options.bucket ?? STANDARD_BUCKET;
+  const bucket = STANDARD_BUCKET;
   return {
     domain,
     numericId,
@@ -122,7 +108,8 @@ function newShop(domain: string, numericId: number, options: { orders: number; s
 }
 export type StandInShop = ReturnType<typeof newShop>;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Shopify answers JSON without a charset. */
+const SHOPIFY_TYPES: ContentTypes = { json: 'application/json', text: () => 'text/plain; charset=utf-8' };
 
 const REFUSED = {
   status: 400,
@@ -151,35 +138,32 @@ function shopifyOAuth(): OAuthServer<string> {
 function formOfJson(raw: string): URLSearchParams {
   const parsed: unknown = JSON.parse(raw);
   const form = new URLSearchParams();
-  if (isRecord(parsed)) for (const [name, value] of Object.entries(parsed)) if (typeof value === 'string') form.set(name, value);
+  if (isObject(parsed)) for (const [name, value] of Object.entries(parsed)) if (typeof value === 'string') form.set(name, value);
   return form;
 }
 
-/** Each search field the connector uses (`updated_at:>='…'`), by the record field it reads. */
-const SEARCH_FIELDS: Readonly<Record<string, string>> = {
-  updated_at: 'updatedAt',
-  created_at: 'createdAt',
-  action: 'action',
-  subject_type: 'subjectType',
-  payments_transfer_id: 'paymentsTransferId',
-  operation_type: 'operationType',
-  status: 'status',
+/** The answers of the injected HTTP failures (an injected THROTTLED is answered as the bucket answers it). */
+const INJECTED_ANSWERS: Readonly<Record<Exclude<Injected, 'throttled'>, Answer>> = {
+  http429: { status: 429, body: { errors: 'Exceeded 2 calls per second for api client.' }, headers: { 'retry-after': '0.1' } },
+  http500: { status: 500, body: { errors: 'Internal Server Error' } },
+  http503: { status: 503, body: { errors: 'Service Unavailable' } },
 };
 
-/** A record's values under their search fields' names, for the simulator's search (written once, there). */
-function searchable(item: object): Record<string, string | undefined> {
-  const own = new Map<string, unknown>(Object.entries(item));
-  return Object.fromEntries(
-    Object.entries(SEARCH_FIELDS).map(([search, key]) => {
-      const value = own.get(key);
-      return [search, typeof value === 'string' ? value : undefined];
-    }),
-  );
-}
+const NOT_FOUND: Answer = { status: 404, body: { errors: 'Not Found' } };
+
+type Args = Record<string, unknown>;
 
 interface Context {
   bulk: boolean;
 }
+
+/** The record field a search field or sort key names: updated_at and UPDATED_AT name updatedAt. */
+const recordField = (name: string): string => name.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+const textAt = (record: unknown, field: string): string | undefined => {
+  const value = isObject(record) ? record[field] : undefined;
+  return typeof value === 'string' ? value : undefined;
+};
 
 /** The search fields the schema documents for the `query` argument of the field being resolved (the table's first column). */
 function searchFields(info: GraphQLResolveInfo): Set<string> {
@@ -193,109 +177,42 @@ function searchFields(info: GraphQLResolveInfo): Set<string> {
   return names;
 }
 
-const cursorOf = (index: number): string => Buffer.from(`i:${index}`).toString('base64url');
-const indexOf = (cursor: unknown): number => {
-  if (typeof cursor !== 'string') return -1;
-  const match = /^i:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (match === null) throw new GraphQLError('Invalid cursor');
-  return Number(match[1]);
-};
+/** A record's values under the terms' search fields, for the simulator's search (written once, there). */
+const searchable = (record: unknown, terms: readonly SearchTerm[]): Record<string, string | undefined> =>
+  Object.fromEntries(terms.map(({ field }) => [field, textAt(record, recordField(field))]));
 
-/** A connection over `list` as Shopify pages it; bulk operations take every node. */
-function connection<T>(list: readonly T[], args: Record<string, unknown>, context: Context, view: (item: T) => unknown): Record<string, unknown> {
-  const first = typeof args.first === 'number' ? args.first : null;
-  if (first === null && !context.bulk) throw new GraphQLError('you must provide one of first or last');
-  if (first !== null && first > 250) throw new GraphQLError('The maximum page size is 250');
-  const start = indexOf(args.after) + 1;
-  const end = first === null ? list.length : Math.min(list.length, start + first);
-  const items = list.slice(start, end).map(view);
-  return {
-    nodes: items,
-    edges: items.map((node, i) => ({ cursor: cursorOf(start + i), node })),
-    pageInfo: {
-      hasNextPage: end < list.length,
-      hasPreviousPage: start > 0,
-      startCursor: items.length === 0 ? null : cursorOf(start),
-      endCursor: items.length === 0 ? null : cursorOf(end - 1),
-    },
-  };
-}
-
-const limited = <T>(list: readonly T[], args: Record<string, unknown>): T[] =>
-  list.slice(0, typeof args.first === 'number' ? args.first : list.length);
-
-function sortedBy<T extends { updatedAt: string }>(list: readonly T[], sortKey: unknown): readonly T[] {
-  if (sortKey !== 'UPDATED_AT') return list;
-  return [...list].sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
-}
-
-function orderView(order: StandInOrder): Record<string, unknown> {
-  return {
-    ...order,
-    lineItems: (args: Record<string, unknown>, context: Context) => connection(order.lineItems, args, context, (line) => line),
-    fulfillments: (args: Record<string, unknown>) =>
-      limited(order.fulfillments, args).map((fulfillment) => ({
-        ...fulfillment,
-        status: 'SUCCESS',
-        createdAt: order.createdAt,
-        trackingInfo: (a: Record<string, unknown>) => limited(fulfillment.trackingInfo, a),
-        fulfillmentLineItems: (a: Record<string, unknown>, context: Context) =>
-          connection(fulfillment.fulfillmentLineItems, a, context, (item) => ({ ...item, id: `${fulfillment.id}-${legacyIdOf(item.lineItem.id)}` })),
-      })),
-    refunds: (args: Record<string, unknown>) =>
-      limited(order.refunds, args).map((refund) => ({
-        ...refund,
-        refundLineItems: (a: Record<string, unknown>, context: Context) => connection(refund.refundLineItems, a, context, (item) => item),
-      })),
-    transactions: (args: Record<string, unknown>) => limited(order.transactions, args),
-    customer: order.customer,
-  };
-}
-
-function productView(product: StandInProduct): Record<string, unknown> {
-  return {
-    ...product,
-    variants: (args: Record<string, unknown>, context: Context) =>
-      connection(product.variants, args, context, (variant) => ({
-        ...variant,
-        media: (a: Record<string, unknown>, c: Context) => connection(variant.media, a, c, (media) => media),
-      })),
-  };
-}
-
-/** The JSONL of a bulk operation's result: each node a line, nested connections' nodes lines of their own after it. */
-function toJsonl(data: Record<string, unknown>): { jsonl: string; objects: number; roots: number } {
-  const lines: string[] = [];
-  let roots = 0;
-  const emit = (node: Record<string, unknown>, parentId: string | null): void => {
-    const own: Record<string, unknown> = {};
-    const children: [string, Record<string, unknown>][] = [];
-    for (const [key, value] of Object.entries(node)) {
-      if (isRecord(value) && (Array.isArray(value.edges) || Array.isArray(value.nodes))) {
-        const list: unknown[] = Array.isArray(value.nodes)
-          ? value.nodes
-          : (value.edges as unknown[]).map((edge) => (isRecord(edge) ? edge.node : null));
-        for (const child of list) if (isRecord(child)) children.push([key, child]);
-      } else own[key] = value;
+/**
+ * The resolver of every field. The shop's data are plain objects with arrays where Shopify has connections and lists
+ * (and functions where a field needs an argument, as a record by id); a list's arguments are applied here, as
+ * Shopify applies them: `query:` filters it (a term on a field the schema does not document for that argument is our
+ * mistake, counted as an invalid query: Shopify would ignore it and answer unfiltered), `sortKey` orders it by that
+ * field and `reverse` turns it round; then `first`/`after` page a connection (a bulk operation's takes every node)
+ * and `first` cuts a plain list.
+ */
+function listResolver(contract: GraphQLContract): GraphQLFieldResolver<unknown, Context, Args> {
+  return (source, args, context, info) => {
+    const value: unknown = defaultFieldResolver(source, args, context, info);
+    if (!Array.isArray(value)) return value;
+    const terms = parseSearch(args.query);
+    const allowed = terms.length === 0 ? null : searchFields(info);
+    const unknown = terms.filter((term) => allowed?.has(term.field) !== true);
+    if (unknown.length > 0) {
+      const message = `Unknown search field(s) ${unknown.map((term) => term.field).join(', ')} for ${info.parentType.name}.${info.fieldName}`;
+      contract.flag(String(args.query), message);
+      throw new GraphQLError(message);
     }
-    lines.push(JSON.stringify(parentId === null ? own : { ...own, __parentId: parentId }));
-    const id = typeof node.id === 'string' ? node.id : null;
-    for (const [, child] of children) emit(child, id);
-  };
-  for (const value of Object.values(data)) {
-    if (!isRecord(value)) continue;
-    const list: unknown[] = Array.isArray(value.nodes)
-      ? value.nodes
-      : Array.isArray(value.edges)
-        ? value.edges.map((edge) => (isRecord(edge) ? edge.node : null))
-        : [];
-    for (const node of list) {
-      if (!isRecord(node)) continue;
-      roots += 1;
-      emit(node, null);
+    let list: readonly unknown[] = terms.length === 0 ? value : value.filter((item) => matchesSearch(searchable(item, terms), terms));
+    if (typeof args.sortKey === 'string') {
+      const field = recordField(args.sortKey);
+      list = sortedBy(list, [{ of: (item) => textAt(item, field) ?? '' }]);
     }
-  }
-  return { jsonl: lines.length === 0 ? '' : `${lines.join('\n')}\n`, objects: lines.length, roots };
+    if (args.reverse === true) list = [...list].reverse();
+    const first = typeof args.first === 'number' ? args.first : null;
+    if (!getNamedType(info.returnType).name.endsWith('Connection')) return first === null ? list : list.slice(0, first);
+    if (first === null && !context.bulk) throw new GraphQLError('you must provide one of first or last');
+    if (first !== null && first > 250) throw new GraphQLError('The maximum page size is 250');
+    return relayPage(list, first, args.after);
+  };
 }
 
 export async function startShopifyStandIn(options: { pollsBeforeReady?: number } = {}) {
@@ -305,8 +222,8 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
   const oauth = shopifyOAuth();
   oauth.register(app);
   const bulks = new Map<string, BulkOperation>();
-  const failingBulk = new Set<string>();
   const contract = new GraphQLContract(schema);
+  const fieldResolver = listResolver(contract);
   const executedQueries: string[] = [];
   let baseUrl = '';
   let sequence = 0;
@@ -323,26 +240,26 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     shop.refilledAt = at;
   }
 
-  const throttleStatus = (shop: StandInShop) => ({
-    maximumAvailable: shop.bucket.maximumAvailable,
-    currentlyAvailable: Math.floor(shop.points),
-    restoreRate: shop.bucket.restoreRate,
+  const costOf = (shop: StandInShop, requested: number, actual: number | null) => ({
+    requestedQueryCost: requested,
+    actualQueryCost: actual,
+    throttleStatus: {
+      maximumAvailable: shop.bucket.maximumAvailable,
+      currentlyAvailable: Math.floor(shop.points),
+      restoreRate: shop.bucket.restoreRate,
+    },
   });
 
-  function answer(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-    response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-  }
-
   function runBulk(shop: StandInShop, operation: BulkOperation): void {
-    const result = execute({ schema, document: parse(operation.query), rootValue: rootOf(shop), contextValue: { bulk: true } });
+    const result = execute({ schema, document: parse(operation.query), rootValue: rootOf(shop), contextValue: { bulk: true }, fieldResolver });
     if (result instanceof Promise) throw new Error('the stand-in resolves synchronously');
-    if (result.errors !== undefined || !isRecord(result.data)) {
+    if (result.errors !== undefined || !isObject(result.data)) {
       operation.status = 'FAILED';
       return;
     }
-    const { jsonl, objects, roots } = toJsonl(result.data);
-    operation.jsonl = Buffer.from(jsonl);
-    operation.objectCount = objects;
+    const { lines, roots } = bulkLines(result.data);
+    operation.jsonl = Buffer.from(lines.map((line) => `${line}\n`).join(''));
+    operation.objectCount = lines.length;
     operation.rootObjectCount = roots;
     operation.status = 'COMPLETED';
     operation.completedAt = shop.clock.tick();
@@ -362,50 +279,29 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       type: 'QUERY',
       createdAt: operation.createdAt,
       completedAt: operation.completedAt,
+      // What the search field operation_type reads.
+      operationType: 'query',
     };
   }
 
-  /** Shopify Payments' side of the first 20 orders' sales: a CHARGE each, paid out by payout 20000 or 20001 in turn. */
-  function balanceTransactions(shop: StandInShop) {
-    return shop.orders.slice(0, 20).flatMap((order, i) =>
-      order.transactions
-        .filter((t) => t.kind === 'SALE')
-        .map((sale) => {
-          const amount = Math.round(Number(sale.amountSet.shopMoney.amount) * 100);
-          const fee = Math.round(Number(sale.fees[0]?.amount.amount ?? '0') * 100);
-          return {
-            id: GID('ShopifyPaymentsBalanceTransaction', 40_000 + i),
-            type: 'CHARGE',
-            test: false,
-            transactionDate: sale.createdAt,
-            amount: { amount: cents(amount), currencyCode: 'USD' },
-            fee: { amount: cents(fee), currencyCode: 'USD' },
-            net: { amount: cents(amount - fee), currencyCode: 'USD' },
-            associatedOrder: { id: order.id, name: order.name },
-            paymentsTransferId: String(20_000 + (i % 2)),
-          };
-        }),
-    );
+  /** A poll of a bulk operation: it runs for `pollsBeforeReady` polls, then completes (FAILED if its query fails). */
+  function poll(shop: StandInShop, id: unknown): Record<string, unknown> | null {
+    const found = typeof id === 'string' ? bulks.get(id) : undefined;
+    if (found?.shop !== shop.domain) return null;
+    shop.polls += 1;
+    if (found.status !== 'COMPLETED' && found.status !== 'FAILED') {
+      found.pollsLeft -= 1;
+      found.status = 'RUNNING';
+      if (found.pollsLeft < 0) runBulk(shop, found);
+    }
+    return bulkView(found);
   }
 
+  /** The query root: the shop's data as they are now (listResolver applies the arguments). */
   function rootOf(shop: StandInShop): Record<string, unknown> {
-    type Args = Record<string, unknown>;
-    const filtered = <T extends object>(list: readonly T[], args: Args, info: GraphQLResolveInfo): readonly T[] => {
-      const terms = parseSearch(args.query);
-      // The schema documents each `query:` argument's search fields (a table in its description): a term on another
-      // field is our mistake, counted as an invalid query (Shopify would ignore it and answer unfiltered).
-      const allowed = searchFields(info);
-      const unknown = terms.filter((term) => !allowed.has(term.field));
-      if (unknown.length > 0) {
-        const message = `Unknown search field(s) ${unknown.map((term) => term.field).join(', ')} for ${info.parentType.name}.${info.fieldName}`;
-        contract.flag(String(args.query), message);
-        throw new GraphQLError(message);
-      }
-      return terms.length === 0 ? list : list.filter((item) => matchesSearch(searchable(item), terms));
-    };
     return {
       shop: {
-        id: GID('Shop', shop.numericId),
+        id: gid('Shop', shop.numericId),
         name: shop.name,
         myshopifyDomain: shop.domain,
         currencyCode: 'USD',
@@ -414,81 +310,22 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         url: `https://${shop.domain.replace('.myshopify.com', '')}.example`,
         updatedAt: '2026-10-01T00:00:00Z',
       },
-      orders: (args: Args, context: Context, info: GraphQLResolveInfo) =>
-        connection(sortedBy(filtered(shop.orders, args, info), args.sortKey), args, context, orderView),
-      products: (args: Args, context: Context, info: GraphQLResolveInfo) =>
-        connection(sortedBy(filtered(shop.products, args, info), args.sortKey), args, context, productView),
-      customers: (args: Args, context: Context, info: GraphQLResolveInfo) =>
-        connection(sortedBy(filtered(shop.customers, args, info), args.sortKey), args, context, (c) => c),
-      events: (args: Args, context: Context, info: GraphQLResolveInfo) => connection(filtered(shop.events, args, info), args, context, (e) => e),
-      order: (args: Args) => {
-        const found = shop.orders.find((o) => o.id === args.id);
-        return found === undefined ? null : orderView(found);
-      },
-      product: (args: Args) => {
-        const found = shop.products.find((p) => p.id === args.id);
-        return found === undefined ? null : productView(found);
-      },
+      orders: shop.orders,
+      products: shop.products,
+      customers: shop.customers,
+      events: shop.events,
+      order: (args: Args) => shop.orders.find((o) => o.id === args.id) ?? null,
+      product: (args: Args) => shop.products.find((p) => p.id === args.id) ?? null,
       customer: (args: Args) => shop.customers.find((c) => c.id === args.id) ?? null,
-      bulkOperations: (args: Args, context: Context, info: GraphQLResolveInfo) => {
-        const mine = [...bulks.values()].filter((b) => b.shop === shop.domain).map((b) => ({ ...bulkView(b), operationType: 'query' }));
-        const listed = filtered(mine, args, info);
-        return connection(args.reverse === true ? [...listed].reverse() : listed, args, context, (b) => b);
-      },
-      bulkOperation: (args: Args) => {
-        const found = typeof args.id === 'string' ? bulks.get(args.id) : undefined;
-        if (found?.shop !== shop.domain) return null;
-        shop.polls += 1;
-        if (found.status !== 'COMPLETED' && found.status !== 'FAILED') {
-          found.pollsLeft -= 1;
-          found.status = 'RUNNING';
-          if (found.pollsLeft < 0) {
-            if (found.fails) found.status = 'FAILED';
-            else runBulk(shop, found);
-          }
-        }
-        return bulkView(found);
-      },
-      shopifyPaymentsAccount: () => ({
-        id: GID('ShopifyPaymentsAccount', shop.numericId),
-        payouts: (args: Args, context: Context) =>
-          connection(shop.orders.length === 0 ? [] : [0, 1], args, context, (n) => ({
-            id: GID('ShopifyPaymentsPayout', 20_000 + n),
-            legacyResourceId: String(20_000 + n),
-            issuedAt: shop.orders[0]?.createdAt ?? '2026-10-01T00:00:00Z',
-            status: n === 0 ? 'PAID' : 'IN_TRANSIT',
-            transactionType: 'DEPOSIT',
-            net: {
-              amount: cents(
-                balanceTransactions(shop)
-                  .filter((t) => t.paymentsTransferId === String(20_000 + n))
-                  .reduce((sum, t) => sum + Math.round(Number(t.net.amount) * 100), 0),
-              ),
-              currencyCode: 'USD',
-            },
-          })),
-        balanceTransactions: (args: Args, context: Context, info: GraphQLResolveInfo) =>
-          connection(filtered(balanceTransactions(shop), args, info), args, context, (t) => t),
-        disputes: (args: Args, context: Context) =>
-          connection(shop.orders.slice(0, 1), args, context, (order) => ({
-            id: GID('ShopifyPaymentsDispute', 30_000),
-            legacyResourceId: '30000',
-            status: 'NEEDS_RESPONSE',
-            type: 'CHARGEBACK',
-            initiatedAt: order.createdAt,
-            evidenceDueBy: '2026-12-01T00:00:00Z',
-            finalizedOn: null,
-            amount: order.totalPriceSet.shopMoney,
-            reasonDetails: { reason: 'FRAUDULENT' },
-            order: { id: order.id },
-          })),
-      }),
+      bulkOperations: () => [...bulks.values()].filter((b) => b.shop === shop.domain).map(bulkView),
+      bulkOperation: (args: Args) => poll(shop, args.id),
+      shopifyPaymentsAccount: () => paymentsAccount(shop.numericId, shop.orders),
     };
   }
 
   function mutationRoot(shop: StandInShop): Record<string, unknown> {
     return {
-      bulkOperationRunQuery: (args: Record<string, unknown>) => {
+      bulkOperationRunQuery: (args: Args) => {
         const inner = typeof args.query === 'string' ? args.query : '';
         const checked = contract.check(inner);
         if (!checked.ok)
@@ -501,7 +338,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
             ],
           };
         const operation: BulkOperation = {
-          id: GID('BulkOperation', ++sequence),
+          id: gid('BulkOperation', ++sequence),
           shop: shop.domain,
           query: inner,
           status: 'CREATED',
@@ -511,7 +348,6 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
           jsonl: null,
           objectCount: 0,
           rootObjectCount: 0,
-          fails: failingBulk.delete(shop.domain),
         };
         bulks.set(operation.id, operation);
         shop.bulkStarted += 1;
@@ -520,186 +356,124 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     };
   }
 
-  function graphql(shop: StandInShop, raw: string, response: ServerResponse): void {
+  function graphql(shop: StandInShop, raw: string): Answer {
     shop.calls += 1;
     const injected = shop.inject.shift();
-    if (injected === 'http429') {
-      answer(response, 429, { errors: 'Exceeded 2 calls per second for api client.' }, { 'retry-after': '0.1' });
-      return;
-    }
-    if (injected === 'http500') {
-      answer(response, 500, { errors: 'Internal Server Error' });
-      return;
-    }
-    if (injected === 'http503') {
-      answer(response, 503, { errors: 'Service Unavailable' });
-      return;
-    }
+    if (injected !== undefined && injected !== 'throttled') return INJECTED_ANSWERS[injected];
     let body: unknown;
     try {
       body = JSON.parse(raw);
     } catch {
-      answer(response, 400, { errors: 'Bad Request' });
-      return;
+      return { status: 400, body: { errors: 'Bad Request' } };
     }
-    const query = isRecord(body) && typeof body.query === 'string' ? body.query : '';
-    const variables = isRecord(body) && isRecord(body.variables) ? body.variables : {};
+    const query = isObject(body) && typeof body.query === 'string' ? body.query : '';
+    const variables = isObject(body) && isObject(body.variables) ? body.variables : {};
     const checked = contract.check(query);
-    if (!checked.ok) {
-      answer(response, 200, { errors: checked.problems.map(({ code, ...problem }) => ({ ...problem, extensions: { code } })) });
-      return;
-    }
+    if (!checked.ok) return { status: 200, body: { errors: checked.problems.map(({ code, ...problem }) => ({ ...problem, extensions: { code } })) } };
     const { document, operation, fragments } = checked;
-    if (operation === undefined) {
-      answer(response, 200, { errors: [{ message: 'No operation' }] });
-      return;
-    }
+    if (operation === undefined) return { status: 200, body: { errors: [{ message: 'No operation' }] } };
     const requested = requestedCost(schema, operation, fragments, variables);
     refill(shop);
     if (requested > 1000) {
-      answer(response, 200, {
-        errors: [
-          {
-            message: `Query cost is ${requested}, which exceeds the single query max cost limit (1000).`,
-            extensions: { code: 'MAX_COST_EXCEEDED', cost: requested, maxCost: 1000 },
-          },
-        ],
-        extensions: { cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: throttleStatus(shop) } },
-      });
-      return;
+      const message = `Query cost is ${requested}, which exceeds the single query max cost limit (1000).`;
+      const error = { message, extensions: { code: 'MAX_COST_EXCEEDED', cost: requested, maxCost: 1000 } };
+      return { status: 200, body: { errors: [error], extensions: { cost: costOf(shop, requested, null) } } };
     }
     if (injected === 'throttled' || requested > shop.points) {
       shop.throttled += 1;
-      answer(response, 200, {
-        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
-        extensions: { cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: throttleStatus(shop) } },
-      });
-      return;
+      const error = { message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } };
+      return { status: 200, body: { errors: [error], extensions: { cost: costOf(shop, requested, null) } } };
     }
     shop.points -= requested;
     executedQueries.push(query);
-    const result = execute({
-      schema,
-      document,
-      rootValue: operation.operation === OperationTypeNode.MUTATION ? mutationRoot(shop) : rootOf(shop),
-      contextValue: { bulk: false },
-      variableValues: variables,
-    });
+    const mutation = operation.operation === OperationTypeNode.MUTATION;
+    const rootValue = mutation ? mutationRoot(shop) : rootOf(shop);
+    const result = execute({ schema, document, rootValue, contextValue: { bulk: false }, variableValues: variables, fieldResolver });
     if (result instanceof Promise) throw new Error('the stand-in resolves synchronously');
-    if (operation.operation === OperationTypeNode.MUTATION && shop.lostBulkAnswers > 0) {
+    if (mutation && shop.lostBulkAnswers > 0) {
       // The mutation ran (its operation started) but its answer never arrives: what a client sees after a timeout.
       shop.lostBulkAnswers -= 1;
-      answer(response, 503, { errors: 'Service Unavailable' });
-      return;
+      return INJECTED_ANSWERS.http503;
     }
-    const actual = operation.operation === OperationTypeNode.MUTATION ? requested : Math.min(requested, actualCost(result.data ?? null));
+    const actual = mutation ? requested : Math.min(requested, actualCost(result.data ?? null));
     shop.points += requested - actual;
     shop.costCharged += actual;
-    answer(response, 200, {
-      ...(result.errors === undefined ? {} : { errors: result.errors.map((e) => e.toJSON()) }),
-      data: result.data ?? null,
-      extensions: { cost: { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus: throttleStatus(shop) } },
-    });
+    const errors = result.errors === undefined ? {} : { errors: result.errors.map((e) => e.toJSON()) };
+    return { status: 200, body: { ...errors, data: result.data ?? null, extensions: { cost: costOf(shop, requested, actual) } } };
   }
 
-  function serveBulkResult(request: IncomingMessage, id: string, response: ServerResponse): void {
-    const operation = bulks.get(GID('BulkOperation', Number(id)));
-    if (operation?.jsonl === null || operation === undefined) {
-      answer(response, 404, { error: 'NoSuchKey' });
-      return;
-    }
+  /** A bulk operation's JSONL, as the storage Shopify links to serves it: whole, or the byte range asked for. */
+  function bulkResult(id: string, range: string | undefined): Answer {
+    const operation = bulks.get(gid('BulkOperation', Number(id)));
+    if (operation?.jsonl === null || operation === undefined) return { status: 404, body: { error: 'NoSuchKey' } };
     const owner = shopNamed(operation.shop);
     owner.resultRequests += 1;
     if (owner.failedResultDownloads > 0) {
       owner.failedResultDownloads -= 1;
-      answer(response, 503, { error: 'SlowDown' });
-      return;
+      return { status: 503, body: { error: 'SlowDown' } };
     }
     const file = operation.jsonl;
-    const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
-    if (range === null) {
-      response.writeHead(200, { 'content-type': 'application/jsonl', 'content-length': String(file.length) }).end(file);
-      return;
-    }
-    const start = Number(range[1]);
-    const end = Math.min(file.length - 1, range[2] === '' || range[2] === undefined ? file.length - 1 : Number(range[2]));
-    if (start >= file.length) {
-      response.writeHead(416, { 'content-range': `bytes */${file.length}` }).end();
-      return;
-    }
-    response
-      .writeHead(206, {
-        'content-type': 'application/jsonl',
-        'content-range': `bytes ${start}-${end}/${file.length}`,
-        'content-length': String(end - start + 1),
-      })
-      .end(file.subarray(start, end + 1));
+    const asked = /^bytes=(\d+)-(\d*)$/.exec(range ?? '');
+    if (asked === null) return { status: 200, body: file, headers: { 'content-type': 'application/jsonl' } };
+    const start = Number(asked[1]);
+    const end = Math.min(file.length - 1, asked[2] === '' || asked[2] === undefined ? file.length - 1 : Number(asked[2]));
+    if (start >= file.length) return { status: 416, headers: { 'content-range': `bytes */${file.length}` } };
+    const headers = { 'content-type': 'application/jsonl', 'content-range': `bytes ${start}-${end}/${file.length}` };
+    return { status: 206, body: file.subarray(start, end + 1), headers };
   }
 
-  function handle(request: IncomingMessage, raw: string, response: ServerResponse): void {
+  /** Shopify's consent, approved at once: back to the app with the code and the shop, signed with the app's secret. */
+  function authorize(domain: string, query: URLSearchParams): Answer {
+    if (query.get('client_id') !== app.clientId) return { status: 400, body: { errors: 'Invalid client_id' } };
+    const target = new URL(query.get('redirect_uri') ?? '');
+    target.searchParams.set('code', oauth.code(oauth.grant(app.clientId, domain), query.get('redirect_uri')));
+    target.searchParams.set('state', query.get('state') ?? '');
+    // The shop, its admin host and the time, as the simulator's callback carries them.
+    const shopParams = shopifySimulator.oauth.callbackParams?.('', new URLSearchParams({ shop: domain })) ?? {};
+    for (const [name, value] of Object.entries(shopParams)) target.searchParams.set(name, value);
+    signShopifyCallback(target.searchParams, app.clientSecret);
+    return { status: 302, headers: { location: target.toString() } };
+  }
+
+  function handle(request: IncomingMessage, raw: string): Answer {
     const url = new URL(request.url ?? '/', 'http://standin.invalid');
     const [, domain = '', ...rest] = url.pathname.split('/');
-    if (domain === '_bulk') {
-      serveBulkResult(request, (rest[0] ?? '').replace(/\.jsonl$/, ''), response);
-      return;
-    }
+    if (domain === '_bulk') return bulkResult((rest[0] ?? '').replace(/\.jsonl$/, ''), request.headers.range);
     const path = `/${rest.join('/')}`;
     const shop = shops.get(domain);
-    if (shop === undefined) {
-      answer(response, 404, { errors: 'Not Found' });
-      return;
-    }
-    if (path === '/admin/oauth/authorize' && request.method === 'GET') {
-      if (url.searchParams.get('client_id') !== app.clientId) {
-        answer(response, 400, { errors: 'Invalid client_id' });
-        return;
-      }
-      const code = oauth.code(oauth.grant(app.clientId, domain), url.searchParams.get('redirect_uri'));
-      const back: Record<string, string> = {
-        code,
-        host: Buffer.from(`admin.shopify.com/store/${domain.replace('.myshopify.com', '')}`).toString('base64url'),
-        shop: domain,
-        state: url.searchParams.get('state') ?? '',
-        timestamp: String(Math.floor(Date.now() / 1000)),
-      };
-      const target = new URL(url.searchParams.get('redirect_uri') ?? '');
-      for (const [name, value] of Object.entries(back)) target.searchParams.set(name, value);
-      signShopifyCallback(target.searchParams, app.clientSecret);
-      response.writeHead(302, { location: target.toString() }).end();
-      return;
-    }
+    if (shop === undefined) return NOT_FOUND;
+    if (path === '/admin/oauth/authorize' && request.method === 'GET') return authorize(domain, url.searchParams);
     if (path === '/admin/oauth/access_token' && request.method === 'POST') {
-      const type = request.headers['content-type'] ?? '';
-      const form = type.includes('json') ? formOfJson(raw) : new URLSearchParams(raw);
-      const { status, body } = oauth.token(form, undefined, (grant) => grant.subject === domain);
-      answer(response, status, body);
-      return;
+      const form = (request.headers['content-type'] ?? '').includes('json') ? formOfJson(raw) : new URLSearchParams(raw);
+      return oauth.token(form, undefined, (grant) => grant.subject === domain);
     }
     if (path === `/admin/api/${STANDIN_API_VERSION}/graphql.json` && request.method === 'POST') {
       const token = request.headers['x-shopify-access-token'];
       const check = typeof token === 'string' ? oauth.check(token) : null;
-      if (check?.ok !== true || check.grant.subject !== domain) {
-        answer(response, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
-        return;
-      }
-      graphql(shop, raw, response);
-      return;
+      // Shopify's 401, as the simulator answers it.
+      if (check?.ok !== true || check.grant.subject !== domain) return shopifySimulator.unauthorized?.() ?? { status: 401 };
+      return graphql(shop, raw);
     }
-    answer(response, 404, { errors: 'Not Found' });
+    return NOT_FOUND;
   }
 
   const server = await serve(
     async (request, response) => {
-      handle(request, await readBody(request), response);
+      send(response, handle(request, await readBody(request)), SHOPIFY_TYPES);
     },
     (error, _request, response) => {
-      answer(response, 500, { errors: String(error) });
+      send(response, { status: 500, body: { errors: String(error) } }, SHOPIFY_TYPES);
     },
   );
   baseUrl = server.url;
 
-  function deletion(shop: StandInShop, subjectType: StandInEvent['subjectType'], id: string): void {
-    shop.events.push(destroyEvent(GID('BasicEvent', ++sequence), subjectType, id, shop.clock.tick()));
+  /** Takes a record out of the shop, with the deletion event Shopify records. */
+  function remove(domain: string, records: 'orders' | 'products' | 'customers', subjectType: StandInEvent['subjectType'], id: string): void {
+    const shop = shopNamed(domain);
+    const list: { id: string }[] = shop[records];
+    const at = list.findIndex((record) => record.id === id);
+    if (at >= 0) list.splice(at, 1);
+    shop.events.push(makeDeletionEvent(gid('BasicEvent', ++sequence), subjectType, id, shop.clock.tick()));
   }
 
   function webhook(domain: string, topic: string, payload: Record<string, unknown>, secret = app.clientSecret) {
@@ -727,7 +501,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     queries: contract.received,
     /** The documents that ran: received, valid and not refused (throttled, failed or over the cost limit). */
     executedQueries,
-    addShop(domain: string, options: { orders: number; seed?: number; bucket?: BucketSettings }) {
+    addShop(domain: string, options: { orders: number; seed?: number }) {
       const shop = newShop(domain, 60_000_000 + shops.size, options);
       shops.set(domain, shop);
       return shop;
@@ -744,9 +518,6 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     injectFailures(domain: string, failures: readonly Injected[]) {
       shopNamed(domain).inject.push(...failures);
     },
-    failNextBulk(domain: string) {
-      failingBulk.add(domain);
-    },
     /** Changes an order's email now (its updatedAt moves); returns the order. */
     touchOrder(domain: string, index: number) {
       const shop = shopNamed(domain);
@@ -758,7 +529,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     },
     addOrder(domain: string) {
       const shop = shopNamed(domain);
-      const order = makeOrder(shop.orders.length + 1000, shop.clock, random(shop.orders.length), shop.customers, shop.products);
+      const order = makeOrder(shop.orders.length + 1000, shop.clock, seededRandom(shop.orders.length), shop.customers, shop.products);
       shop.orders.push(order);
       return order;
     },
@@ -770,14 +541,12 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       const variant = product?.variants[0];
       if (order === undefined || product === undefined || variant === undefined) throw new Error(`no order ${index}`);
       for (let i = 0; i < lines; i++)
-        order.lineItems.push(makeLineItem(GID('LineItem', 900_000_000 + index * 1000 + order.lineItems.length), product, variant, 1));
-      const toCents = (amount: string) => Math.round(Number(amount) * 100);
-      const subtotal = order.lineItems.reduce((sum, line) => sum + toCents(line.originalUnitPriceSet.shopMoney.amount) * line.quantity, 0);
-      const discount = toCents(order.totalDiscountsSet.shopMoney.amount);
-      const tax = Math.round((subtotal - discount) * 0.08);
-      order.subtotalPriceSet = bag(subtotal - discount);
-      order.totalTaxSet = bag(tax);
-      order.totalPriceSet = bag(subtotal - discount + tax + toCents(order.totalShippingPriceSet.shopMoney.amount));
+        order.lineItems.push(makeLineItem(gid('LineItem', 900_000_000 + index * 1000 + order.lineItems.length), product, variant, 1));
+      // Its money follows the new lines; discounts and shipping stay.
+      Object.assign(
+        order,
+        orderMoney(order.lineItems, () => centsOf(order.totalDiscountsSet.shopMoney.amount), centsOf(order.totalShippingPriceSet.shopMoney.amount)),
+      );
       order.updatedAt = shop.clock.tick();
       return order;
     },
@@ -791,7 +560,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
         const n = product.variants.length;
         product.variants.push({
           ...first,
-          id: GID('ProductVariant', 900_000_000 + index * 1000 + n),
+          id: gid('ProductVariant', 900_000_000 + index * 1000 + n),
           title: `Extra ${n}`,
           sku: `${first.sku}-X${n}`,
           createdAt: at,
@@ -802,30 +571,15 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       return product;
     },
     deleteOrder(domain: string, id: string) {
-      const shop = shopNamed(domain);
-      shop.orders = shop.orders.filter((o) => o.id !== id);
-      deletion(shop, 'ORDER', id);
+      remove(domain, 'orders', 'ORDER', id);
     },
     deleteProduct(domain: string, id: string) {
-      const shop = shopNamed(domain);
-      shop.products = shop.products.filter((p) => p.id !== id);
-      deletion(shop, 'PRODUCT', id);
+      remove(domain, 'products', 'PRODUCT', id);
     },
     deleteCustomer(domain: string, id: string) {
-      const shop = shopNamed(domain);
-      shop.customers = shop.customers.filter((c) => c.id !== id);
-      deletion(shop, 'CUSTOMER', id);
+      remove(domain, 'customers', 'CUSTOMER', id);
     },
     webhook,
-    /** The webhook Shopify would send, signed with the app's secret, posted to `target`; returns the HTTP status. */
-    async sendWebhook(target: string, domain: string, topic: string, payload: Record<string, unknown>, secret = app.clientSecret) {
-      const { raw, headers } = webhook(domain, topic, payload, secret);
-      const response = await fetch(target, { method: 'POST', body: raw, headers });
-      await response.arrayBuffer();
-      return response.status;
-    },
     close: server.close,
   };
 }
-
-export { bag, cents, makeCustomer, makeProduct };
