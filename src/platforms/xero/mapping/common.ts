@@ -1,19 +1,50 @@
 /** Helpers shared by the Xero mappers: currencies, amounts, statuses, line items, allocations, links. */
-import type { ObjectTypeMap } from '../../../model/fields.ts';
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type { CurrencyCode } from '../../../model/shared.ts';
 import type { ConnectorContext } from '../../connector.ts';
-import { currency as readCurrency } from '../../readers.ts';
+import type { Mapped } from '../../objects.ts';
+import { currency as readCurrency, text } from '../../readers.ts';
 import { xeroDay } from '../dates.ts';
 import type { LineAmountTypes, XeroAddress, XeroLineItem, XeroPhone } from '../types.ts';
 
-/**
- * The unified object a mapper returns: everything except the service-owned fields. additional_fields is optional
- * (and not filled) on every object but the sales receipt, whose additional fields are the reference's typed ones.
- */
-export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data'>;
-
+export type { Mapped };
 export type Ref = ConnectorContext['ref'];
+
+/**
+ * Unified fields Xero never fills, per object: its mapper spreads them (null), and its capabilities list them as
+ * unmapped (docs/platforms.md).
+ */
+export const UNFILLED = {
+  account: { parent_id: null, balance: null, created_at: null },
+  attachment: { created_at: null },
+  balance_sheet: { created_at: null },
+  // Xero's report has no operating-income line.
+  income_statement: { created_at: null, updated_at: null, net_operating_income: null },
+  bank_transfer: { class_id: null, department_id: null, location_id: null, project_id: null, subsidiary_id: null, memo: null },
+  bill: { account_id: null, payment_terms_id: null, subsidiary_id: null, memo: null, created_at: null },
+  bill_credit_memo: { account_id: null, created_at: null },
+  bill_payment: { document_number: null, memo: null, created_at: null },
+  class: { created_at: null, updated_at: null },
+  company_info: { email: null, updated_at: null, platform_url: null },
+  currency: { created_at: null, updated_at: null },
+  employee: {
+    department_id: null,
+    manager_id: null,
+    hire_date: null,
+    termination_date: null,
+    employee_number: null,
+    position: null,
+    salary: null,
+    created_at: null,
+  },
+  customer: { parent_id: null, payment_terms_id: null, subsidiary_id: null, registration_number: null, subsidiaries: null, created_at: null },
+  invoice: { account_id: null, payment_terms_id: null, subsidiary_id: null, created_at: null },
+  invoice_credit_memo: { account_id: null, created_at: null },
+  invoice_payment: { document_number: null, memo: null, created_at: null },
+  journal_entry: { subsidiary_id: null, deposited: null, created_at: null },
+  tax_rate: { created_at: null, updated_at: null },
+  vendor: { parent_id: null, payment_terms_id: null, registration_number: null, subsidiaries: null, created_at: null },
+} as const satisfies { readonly [K in UnifiedObjectType]?: Partial<Record<keyof Mapped<K>, null>> };
 
 /** A code of the model's enum exactly as Xero wrote it; null for none or another (docs/connectors.md: Xero keeps XXX). */
 const known = (code: string | undefined): CurrencyCode | null => {
@@ -39,7 +70,7 @@ export function money(value: number | undefined): number {
   return cents(value ?? 0) / 100;
 }
 
-export const text = (value: string | undefined): string | null => (value === undefined || value.trim() === '' ? null : value);
+export { text };
 
 /** Exchange rate as decimal text (bills, payments); null without one. */
 export function rate(value: number | undefined): string | null {
@@ -95,11 +126,7 @@ export function standardLine(line: XeroLineItem, amounts: LineAmountTypes | unde
   };
 }
 
-export interface Allocation {
-  id: string;
-  allocated_date: string;
-  allocated_amount: number;
-}
+type Allocation = Mapped<'bill'>['linked_payments'][number];
 
 export function allocation(
   ref: Ref,

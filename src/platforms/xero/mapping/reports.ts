@@ -6,11 +6,12 @@ import { xeroIso } from '../dates.ts';
 import type { ReportNode } from '../../../model/report-tree.ts';
 import { incomeStatementOf, sectionsTree } from '../../statements.ts';
 import type { XeroOrganisation, XeroReportRow, XeroStoredAttachment, XeroStoredReport } from '../types.ts';
-import { addresses, optCurrency, phone, text, type Mapped, type Ref } from './common.ts';
+import { addresses, optCurrency, phone, text, UNFILLED, type Mapped, type Ref } from './common.ts';
 
 export function mapOrganisation(o: XeroOrganisation): Mapped<'company_info'> {
   const endMonth = o.FinancialYearEndMonth;
   return {
+    ...UNFILLED.company_info,
     platform_id: o.OrganisationID ?? '',
     name: text(o.Name),
     legal_name: text(o.LegalName),
@@ -20,11 +21,8 @@ export function mapOrganisation(o: XeroOrganisation): Mapped<'company_info'> {
     fiscal_year_start_month: endMonth === undefined || endMonth < 1 || endMonth > 12 ? null : (endMonth % 12) + 1,
     tax_number: text(o.TaxNumber),
     registration_number: text(o.RegistrationNumber),
-    email: null,
     phone: phone(o.Phones),
     created_at: xeroIso(o.CreatedDateUTC),
-    updated_at: null,
-    platform_url: null,
   };
 }
 
@@ -34,13 +32,13 @@ export function mapAttachment(a: XeroStoredAttachment, ref: Ref): Mapped<'attach
       ? { type: 'journal_entry' as const, id: a.ManualJournal.ManualJournalID }
       : { type: a.Invoice?.Type === 'ACCPAY' ? ('bill' as const) : ('invoice' as const), id: a.Invoice?.InvoiceID };
   return {
+    ...UNFILLED.attachment,
     platform_id: a.AttachmentID ?? '',
     attached_to_id: ref(parent.type, parent.id),
     file_name: a.FileName ?? '',
     // Xero's own address of the file (it needs the connection's token); the API serves a signed address of its own.
     file_url: a.Url ?? '',
     attached_to_type: parent.type,
-    created_at: null,
   };
 }
 
@@ -108,6 +106,7 @@ export function mapBalanceSheet(r: XeroStoredReport, ref: Ref): Mapped<'balance_
   }
   const tree = (group: Group, name: string): Node => ({ account_id: '', name, value: totals[group] ?? sum(items[group]), items: items[group] });
   return {
+    ...UNFILLED.balance_sheet,
     start_date: `${r.PeriodStart}T00:00:00.000Z`,
     end_date: `${r.PeriodEnd}T00:00:00.000Z`,
     currency_code: r.BaseCurrency ?? 'XXX',
@@ -117,7 +116,6 @@ export function mapBalanceSheet(r: XeroStoredReport, ref: Ref): Mapped<'balance_
     assets: tree('assets', 'Assets'),
     equity: tree('equity', 'Equity'),
     liabilities: tree('liabilities', 'Liabilities'),
-    created_at: null,
     updated_at: xeroIso(r.UpdatedDateUTC),
   };
 }
@@ -161,14 +159,13 @@ export function mapIncomeStatement(r: XeroStoredReport, ref: Ref): Mapped<'incom
   }
   const net = lines.get('net profit') ?? null;
   return incomeStatementOf({
+    ...UNFILLED.income_statement,
     start_date: `${r.PeriodStart}T00:00:00.000Z`,
     end_date: `${r.PeriodEnd}T00:00:00.000Z`,
     accounting_standard: 'accrual',
     currency_code: r.BaseCurrency ?? 'XXX',
     gross_profit: lines.get('gross profit') ?? null,
     net_income: net,
-    // Xero's report has no operating-income line.
-    net_operating_income: null,
     net_sales: sales,
     income: sectionsTree('Income', parts.income),
     expenses: sectionsTree('Expenses', parts.expenses),
