@@ -11,7 +11,8 @@ import { defineObject, type ObjectEntry, type ObjectTable } from '../objects.ts'
 import { xeroActions } from './actions.ts';
 import { xeroAuth } from './auth.ts';
 import { XERO_SETTINGS } from './client.ts';
-import { deepLink, UNFILLED } from './mapping/common.ts';
+import { deepLink } from './mapping/common.ts';
+import { UNFILLED } from './mapping/unfilled.ts';
 import { READERS, readOrganisation, type XeroReads } from './objects.ts';
 import { billWriter, customerWriter, journalWriter } from './writes.ts';
 import { xeroWebhooks } from './webhooks.ts';

@@ -6,7 +6,8 @@
  */
 import { xeroIso } from '../dates.ts';
 import type { XeroContact } from '../types.ts';
-import { addresses, deepLink, phone, text, UNFILLED, type Mapped } from './common.ts';
+import { addresses, deepLink, phone, text, type Mapped } from './common.ts';
+import { UNFILLED } from './unfilled.ts';
 
 /**
  * Xero has one list of contacts and flags them IsSupplier and IsCustomer once they have a bill or a sales invoice (the
@@ -47,7 +48,13 @@ function contactCommon(c: XeroContact) {
 }
 
 export function mapVendor(c: XeroContact): Mapped<'vendor'> {
-  return { ...UNFILLED.vendor, ...contactCommon(c), vendor_name: text(c.Name), website: text(c.Website), platform_url: deepLink('vendor', c.ContactID ?? '') };
+  return {
+    ...UNFILLED.vendor,
+    ...contactCommon(c),
+    vendor_name: text(c.Name),
+    website: text(c.Website),
+    platform_url: deepLink('vendor', c.ContactID ?? ''),
+  };
 }
 
 export function mapCustomer(c: XeroContact): Mapped<'customer'> {

@@ -5,7 +5,8 @@
  */
 import { xeroDay, xeroIso } from '../dates.ts';
 import type { XeroCreditNote, XeroDocument, XeroInvoice, XeroPayment } from '../types.ts';
-import { allocation, currency, deepLink, documentStatus, money, optCurrency, rate, standardLine, text, UNFILLED, type Mapped, type Ref } from './common.ts';
+import { allocation, currency, deepLink, documentStatus, money, optCurrency, rate, standardLine, text, type Mapped, type Ref } from './common.ts';
+import { UNFILLED } from './unfilled.ts';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 

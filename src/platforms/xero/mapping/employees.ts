@@ -1,7 +1,8 @@
 /** Employees: Xero keeps a name and a status; department, manager, dates, number, title and salary are payroll's. */
 import { xeroIso } from '../dates.ts';
 import type { XeroEmployee } from '../types.ts';
-import { text, UNFILLED, type Mapped } from './common.ts';
+import { text, type Mapped } from './common.ts';
+import { UNFILLED } from './unfilled.ts';
 
 const STATUSES: Readonly<Record<string, Mapped<'employee'>['status']>> = { ACTIVE: 'active', ARCHIVED: 'inactive' };
 

@@ -11,7 +11,8 @@ import type {
   XeroTrackingCategory,
   XeroTrackingOption,
 } from '../types.ts';
-import { currency, deepLink, link, money, optCurrency, text, UNFILLED, type Mapped, type Ref } from './common.ts';
+import { currency, deepLink, link, money, optCurrency, text, type Mapped, type Ref } from './common.ts';
+import { UNFILLED } from './unfilled.ts';
 
 type AccountType = Static<typeof AccountSchema>['account_type'];
 type AccountCategory = Static<typeof AccountSchema>['category'];

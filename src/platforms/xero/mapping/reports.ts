@@ -6,7 +6,8 @@ import { xeroIso } from '../dates.ts';
 import type { ReportNode } from '../../../model/report-tree.ts';
 import { incomeStatementOf, sectionsTree } from '../../statements.ts';
 import type { XeroOrganisation, XeroReportRow, XeroStoredAttachment, XeroStoredReport } from '../types.ts';
-import { addresses, optCurrency, phone, text, UNFILLED, type Mapped, type Ref } from './common.ts';
+import { addresses, optCurrency, phone, text, type Mapped, type Ref } from './common.ts';
+import { UNFILLED } from './unfilled.ts';
 
 export function mapOrganisation(o: XeroOrganisation): Mapped<'company_info'> {
   const endMonth = o.FinancialYearEndMonth;
