@@ -13,14 +13,15 @@ import { xeroAuth } from './auth.ts';
 import { XERO_SETTINGS } from './client.ts';
 import { deepLink } from './mapping/common.ts';
 import { UNFILLED } from './mapping/unfilled.ts';
-import { READERS, readOrganisation, type XeroReads } from './objects.ts';
+import { READERS, type XeroReads } from './objects.ts';
+import { readOrganisation } from './read.ts';
 import { billWriter, customerWriter, journalWriter } from './writes.ts';
 import { xeroWebhooks } from './webhooks.ts';
 
 type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'>;
 
 /** The unified fields each object leaves null. */
-const UNMAPPED: { readonly [K in UnifiedObjectType]?: object } = UNFILLED;
+const UNMAPPED: Partial<Record<UnifiedObjectType, object>> = UNFILLED;
 
 const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = { bill: billWriter, journal_entry: journalWriter, customer: customerWriter };
 

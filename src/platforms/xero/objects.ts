@@ -9,18 +9,17 @@ import { parseList } from './contract.ts';
 import { xeroDay, xeroMillis } from './dates.ts';
 import { isCustomer, isVendor, mapCustomer, mapVendor } from './mapping/contacts.ts';
 import { mapBill, mapBillCredit, mapBillPayment, mapInvoice, mapInvoiceCredit, mapInvoicePayment } from './mapping/documents.ts';
-import { mapAccount, mapCurrency, mapJournal, mapTaxRate, mapTrackingCategory, mapTrackingOption, mapTransfer } from './mapping/ledger.ts';
+import { mapAccount, mapCurrency, mapJournal, mapTaxRate, mapTracking, mapTransfer } from './mapping/ledger.ts';
 import { mapEmployee } from './mapping/employees.ts';
 import type { Ref } from './mapping/common.ts';
 import { mapAttachment, mapBalanceSheet, mapIncomeStatement, mapOrganisation } from './mapping/reports.ts';
-import { chartOf, readList, recordOf, withAccountIds, withCurrency, type XeroList } from './read.ts';
+import { chartOf, readList, readOrganisation, recordOf, tokenNumber, withAccountIds, withCurrency, type XeroList } from './read.ts';
 import type {
   XeroContact,
   XeroCreditNote,
   XeroInvoice,
   XeroLists,
   XeroManualJournal,
-  XeroOrganisation,
   XeroReportRow,
   XeroStoredAttachment,
   XeroStoredReport,
@@ -98,12 +97,6 @@ const contacts = (hasRole: (c: XeroContact) => boolean): XeroList<'Contacts'> =>
 async function readAccounts(ctx: ConnectorContext): Promise<ReadPage> {
   const chart = await chartOf(ctx);
   return { records: chart.map((a) => recordOf(a.AccountID, a, a.Status)), nextPageToken: null };
-}
-
-export async function readOrganisation(ctx: ConnectorContext): Promise<XeroOrganisation> {
-  const response = await xeroCall(ctx, { method: 'GET', path: '/Organisation', operation: 'get Organisation' });
-  const [organisation] = listOf(response, 'Organisations');
-  return organisation ?? {};
 }
 
 /** Months of statements read per sync: the current one and the eleven before (Xero's maximum of periods). */
@@ -199,17 +192,14 @@ interface AttachmentRead {
   fullAt: number;
 }
 
-const numberOrNull = (text: string | undefined): number | null =>
-  text === undefined || text === '' || !Number.isFinite(Number(text)) ? null : Number(text);
-
 /** Where an attachment read starts: every parent without a cursor or once a day, else those changed since the cursor. */
 function attachmentReadFrom(since: string | null, now: number): AttachmentRead {
   const [version, sinceText, fullAtText] = (since ?? '').split(':');
-  const fullAt = numberOrNull(fullAtText);
+  const fullAt = tokenNumber(fullAtText);
   if (version !== ATTACHMENTS || fullAt === null || now - fullAt >= FULL_ATTACHMENT_READ_MS) {
     return { phase: 'inv', page: 1, since: null, newest: null, fullAt: now };
   }
-  const from = numberOrNull(sinceText);
+  const from = tokenNumber(sinceText);
   return { phase: 'inv', page: 1, since: from, newest: from, fullAt };
 }
 
@@ -217,41 +207,19 @@ function parseAttachmentToken(token: string, now: number): AttachmentRead {
   const [version, phase, page, since, newest, fullAt] = token.split(':');
   if (version !== ATTACHMENTS) {
     // A token of the version before cursors ("inv:2", "mj:1"): go on listing every parent.
-    return { phase: version === 'mj' ? 'mj' : 'inv', page: numberOrNull(phase) ?? 1, since: null, newest: null, fullAt: now };
+    return { phase: version === 'mj' ? 'mj' : 'inv', page: tokenNumber(phase) ?? 1, since: null, newest: null, fullAt: now };
   }
   return {
     phase: phase === 'mj' ? 'mj' : 'inv',
-    page: numberOrNull(page) ?? 1,
-    since: numberOrNull(since),
-    newest: numberOrNull(newest),
-    fullAt: numberOrNull(fullAt) ?? now,
+    page: tokenNumber(page) ?? 1,
+    since: tokenNumber(since),
+    newest: tokenNumber(newest),
+    fullAt: tokenNumber(fullAt) ?? now,
   };
 }
 
 const attachmentToken = (read: AttachmentRead): string =>
   [ATTACHMENTS, read.phase, read.page, read.since ?? '', read.newest ?? '', read.fullAt].join(':');
-
-/** A document that may have attachments, with what its attachments' records name as their owner. */
-interface AttachmentParent {
-  id: string | undefined;
-  UpdatedDateUTC: string | undefined;
-  HasAttachments: boolean | undefined;
-  owner: Pick<XeroStoredAttachment, 'Invoice' | 'ManualJournal'>;
-}
-
-const journalParent = (journal: XeroManualJournal): AttachmentParent => ({
-  id: journal.ManualJournalID,
-  UpdatedDateUTC: journal.UpdatedDateUTC,
-  HasAttachments: journal.HasAttachments,
-  owner: { ManualJournal: { ManualJournalID: journal.ManualJournalID ?? '' } },
-});
-
-const invoiceParent = (invoice: XeroInvoice): AttachmentParent => ({
-  id: invoice.InvoiceID,
-  UpdatedDateUTC: invoice.UpdatedDateUTC,
-  HasAttachments: invoice.HasAttachments,
-  owner: { Invoice: { InvoiceID: invoice.InvoiceID ?? '', Type: invoice.Type ?? 'ACCREC' } },
-});
 
 async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Promise<ReadPage> {
   const read = request.pageToken === null ? attachmentReadFrom(request.since, Date.now()) : parseAttachmentToken(request.pageToken, Date.now());
@@ -263,13 +231,24 @@ async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Pro
     since: read.since === null ? null : new Date(read.since).toISOString(),
     query: { page: read.page, where: 'HasAttachments==true' },
   });
-  const parents = journals ? listOf(list, 'ManualJournals').map(journalParent) : listOf(list, 'Invoices').map(invoiceParent);
+  // Each parent with what its attachments' records name as their owner.
+  const parents = journals
+    ? listOf(list, 'ManualJournals').map((j) => ({
+        ...j,
+        id: j.ManualJournalID,
+        owner: { ManualJournal: { ManualJournalID: j.ManualJournalID ?? '' } },
+      }))
+    : listOf(list, 'Invoices').map((i) => ({
+        ...i,
+        id: i.InvoiceID,
+        owner: { Invoice: { InvoiceID: i.InvoiceID ?? '', Type: i.Type ?? 'ACCREC' } },
+      }));
   const records: PlatformRecord[] = [];
   let newest = read.newest;
-  for (const { id, owner, ...parent } of parents) {
-    const updated = xeroMillis(parent.UpdatedDateUTC);
+  for (const { id, owner, UpdatedDateUTC, HasAttachments } of parents) {
+    const updated = xeroMillis(UpdatedDateUTC);
     if (updated !== null && (newest === null || updated > newest)) newest = updated;
-    if (id === undefined || parent.HasAttachments !== true) continue;
+    if (id === undefined || HasAttachments !== true) continue;
     // If-Modified-Since includes the cursor's own instant: the parent that set it was listed by the read before.
     if (read.since !== null && updated !== null && updated <= read.since) continue;
     const path = `${journals ? '/ManualJournals' : '/Invoices'}/${encodeURIComponent(id)}/Attachments`;
@@ -367,9 +346,7 @@ export const READERS: { readonly [K in UnifiedObjectType]?: XeroReads<K> } = {
               )),
         ]),
     },
-    // An option's record has no Options of its own.
-    (raw, ref) =>
-      typeof raw.TrackingOptionID === 'string' && !Array.isArray(raw.Options) ? { ...mapTrackingOption(raw, ref) } : { ...mapTrackingCategory(raw) },
+    mapTracking,
   ),
   currency: listed({ key: 'Currencies', records: (items) => items.map((c) => recordOf(c.Code, c, undefined)) }, mapCurrency),
   // The whole list each time (it is short): who is missing from it, or DELETED in it, is gone.

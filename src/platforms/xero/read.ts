@@ -12,7 +12,7 @@
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { listOf, XERO_PAGE_SIZE, xeroCall } from './client.ts';
 import { whereDate, xeroMillis } from './dates.ts';
-import type { XeroAccount, XeroAccountRef, XeroJournalLine, XeroLineItem, XeroLists } from './types.ts';
+import type { XeroAccount, XeroAccountRef, XeroJournalLine, XeroLineItem, XeroLists, XeroOrganisation } from './types.ts';
 import { perJob } from '../per-job.ts';
 
 export interface XeroList<K extends keyof XeroLists> {
@@ -123,6 +123,12 @@ function nextCursor(cursor: Cursor, pageNewest: number | null, newest: number | 
   const after = pageNewest === null ? null : pageNewest - 1;
   if (after === null || (cursor.after !== null && after <= cursor.after)) return { after: cursor.after, page: cursor.page + 1, newest };
   return { after, page: 1, newest };
+}
+
+export async function readOrganisation(ctx: ConnectorContext): Promise<XeroOrganisation> {
+  const response = await xeroCall(ctx, { method: 'GET', path: '/Organisation', operation: 'get Organisation' });
+  const [organisation] = listOf(response, 'Organisations');
+  return organisation ?? {};
 }
 
 /**

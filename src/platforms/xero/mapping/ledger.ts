@@ -158,27 +158,19 @@ export function mapTaxRate(r: XeroTaxRate): Mapped<'tax_rate'> {
 
 const trackingStatus = (s: string | undefined): Mapped<'class'>['status'] => (s === 'ARCHIVED' ? 'archived' : s === 'ACTIVE' ? 'active' : null);
 
-/** A tracking category is a top-level class; its options are classes under it (lines are tagged with options). */
-export function mapTrackingCategory(c: XeroTrackingCategory): Mapped<'class'> {
+/**
+ * A tracking category is a top-level class; its options are classes under it (lines are tagged with options). An
+ * option's record names its category and has no Options of its own.
+ */
+export function mapTracking(r: XeroTrackingCategory & XeroTrackingOption, ref: Ref): Mapped<'class'> {
+  const option = typeof r.TrackingOptionID === 'string' && !Array.isArray(r.Options);
   return {
     ...UNFILLED.class,
-    platform_id: c.TrackingCategoryID ?? '',
-    parent_id: null,
-    has_children: (c.Options ?? []).length > 0,
-    name: text(c.Name),
-    status: trackingStatus(c.Status),
-    subsidiaries: [],
-  };
-}
-
-export function mapTrackingOption(o: XeroTrackingOption, ref: Ref): Mapped<'class'> {
-  return {
-    ...UNFILLED.class,
-    platform_id: o.TrackingOptionID ?? '',
-    parent_id: ref('class', o.TrackingCategoryID),
-    has_children: false,
-    name: text(o.Name),
-    status: trackingStatus(o.Status),
+    platform_id: (option ? r.TrackingOptionID : r.TrackingCategoryID) ?? '',
+    parent_id: option ? ref('class', r.TrackingCategoryID) : null,
+    has_children: !option && (r.Options ?? []).length > 0,
+    name: text(r.Name),
+    status: trackingStatus(r.Status),
     subsidiaries: [],
   };
 }

@@ -4,6 +4,7 @@
  */
 import { xeroIso } from '../dates.ts';
 import type { ReportNode } from '../../../model/report-tree.ts';
+import { sumAmounts } from '../../readers.ts';
 import { incomeStatementOf, sectionsTree } from '../../statements.ts';
 import type { XeroOrganisation, XeroReportRow, XeroStoredAttachment, XeroStoredReport } from '../types.ts';
 import { addresses, optCurrency, phone, text, type Mapped, type Ref } from './common.ts';
@@ -71,10 +72,7 @@ function rowNode<V>(row: XeroReportRow, ref: Ref, valueOf: (text: string | undef
   };
 }
 
-function sum(nodes: readonly Node[]): string {
-  const total = nodes.reduce((acc, n) => acc + Math.round(Number(n.value) * 100), 0);
-  return (total / 100).toFixed(2);
-}
+const sum = (nodes: readonly Node[]): string => sumAmounts(nodes.map((n) => Number(n.value))).toFixed(2);
 
 /**
  * Xero's balance sheet is a flat list of sections: a heading section per group
@@ -154,7 +152,7 @@ export function mapIncomeStatement(r: XeroStoredReport, ref: Ref): Mapped<'incom
     }
     const items = rows.filter((row) => row.RowType === 'Row').map((row) => rowNode(row, ref, amount));
     const total = rows.find((row) => row.RowType === 'SummaryRow');
-    const value = total === undefined ? cents(items.reduce((acc, n) => acc + n.value * 100, 0)) : amount(total.Cells?.[1]?.Value);
+    const value = total === undefined ? sumAmounts(items.map((n) => n.value)) : amount(total.Cells?.[1]?.Value);
     if (part === 'income' && !title.toLowerCase().includes('other')) sales = value;
     parts[part].push({ account_id: '', name: title, value, items });
   }
@@ -172,9 +170,4 @@ export function mapIncomeStatement(r: XeroStoredReport, ref: Ref): Mapped<'incom
     expenses: sectionsTree('Expenses', parts.expenses),
     cost_of_sales: sectionsTree('Cost of Sales', parts.cost_of_sales),
   });
-}
-
-/** A sum of cents back to an amount. */
-function cents(hundredths: number): number {
-  return Math.round(hundredths) / 100;
 }
