@@ -142,14 +142,13 @@ function objects(): ObjectTable {
   // aged and bank summaries, …), no exchange rates (documents carry their own CurrencyRate) and no sales receipt (a
   // RECEIVE bank transaction is any money received, which the reference maps to other objects): said here so the
   // capability table shows it, and the endpoints answer 404.
-  result.cash_flow_statement = unavailable('cash_flow_statement', 'cash flow statement');
-  result.exchange_rate = unavailable('exchange_rate', 'exchange rate');
-  result.sales_receipt = unavailable('sales_receipt', 'sales receipt');
+  for (const type of ['cash_flow_statement', 'exchange_rate', 'sales_receipt'] as const) result[type] = unavailable(type);
   return result;
 }
 
 /** An object Xero does not have: declared unreadable. */
-function unavailable(type: UnifiedObjectType, what: string): NonNullable<Connector['objects'][UnifiedObjectType]> {
+function unavailable(type: UnifiedObjectType): ObjectEntry {
+  const what = type.replaceAll('_', ' ');
   return {
     capabilities: { ...capabilities(type, { incremental: 'none', deletions: 'none' }), read: false, filter: false, fetchByPlatformId: false },
     handler: {

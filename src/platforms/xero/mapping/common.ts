@@ -46,23 +46,18 @@ export function link(ref: Ref, type: UnifiedObjectType, platformId: string | und
   return ref(type, platformId) ?? '';
 }
 
+const DOCUMENT_STATUSES: Readonly<Record<string, Mapped<'bill'>['status']>> = {
+  DRAFT: 'draft',
+  SUBMITTED: 'submitted',
+  PAID: 'paid',
+  VOIDED: 'void',
+};
+
 /** Unified status of invoices, bills and credit notes from Xero's status and the amount still open (DELETED never gets here: it is a tombstone). */
 export function documentStatus(status: string | undefined, total: number, open: number): Mapped<'bill'>['status'] {
-  switch (status) {
-    case 'DRAFT':
-      return 'draft';
-    case 'SUBMITTED':
-      return 'submitted';
-    case 'PAID':
-      return 'paid';
-    case 'VOIDED':
-      return 'void';
-    // Approved: open until something is paid or applied.
-    case 'AUTHORISED':
-      return cents(open) > 0 && cents(open) < cents(total) ? 'partially_paid' : 'open';
-    default:
-      return 'unknown';
-  }
+  // Approved: open until something is paid or applied.
+  if (status === 'AUTHORISED') return cents(open) > 0 && cents(open) < cents(total) ? 'partially_paid' : 'open';
+  return DOCUMENT_STATUSES[status ?? ''] ?? 'unknown';
 }
 
 export function standardLine(line: XeroLineItem, amounts: LineAmountTypes | undefined, ref: Ref): Mapped<'bill'>['line_items'][number] {
