@@ -72,6 +72,10 @@ function rowNode<V>(row: XeroReportRow, ref: Ref, valueOf: (text: string | undef
   };
 }
 
+/** The report's sections, each with its title trimmed and its rows. */
+const sectionsOf = (r: XeroStoredReport): { title: string; rows: XeroReportRow[] }[] =>
+  r.Rows.filter((section) => section.RowType === 'Section').map((section) => ({ title: (section.Title ?? '').trim(), rows: section.Rows ?? [] }));
+
 const sum = (nodes: readonly Node[]): string => sumAmounts(nodes.map((n) => Number(n.value))).toFixed(2);
 
 /**
@@ -83,12 +87,9 @@ export function mapBalanceSheet(r: XeroStoredReport, ref: Ref): Mapped<'balance_
   const items: Record<Group, Node[]> = { assets: [], liabilities: [], equity: [] };
   const totals: Record<Group, string | null> = { assets: null, liabilities: null, equity: null };
   let current: Group | null = null;
-  for (const section of r.Rows) {
-    if (section.RowType !== 'Section') continue;
-    const title = (section.Title ?? '').trim();
+  for (const { title, rows } of sectionsOf(r)) {
     const group = GROUPS[title.toLowerCase()];
     if (group !== undefined) current = group;
-    const rows = section.Rows ?? [];
     const own: Node[] = [];
     let subtotal: string | null = null;
     for (const row of rows) {
@@ -141,10 +142,7 @@ export function mapIncomeStatement(r: XeroStoredReport, ref: Ref): Mapped<'incom
   const parts: Record<Part, ReportNode<number>[]> = { income: [], cost_of_sales: [], expenses: [] };
   const lines = new Map<string, number>();
   let sales: number | null = null;
-  for (const section of r.Rows) {
-    if (section.RowType !== 'Section') continue;
-    const title = (section.Title ?? '').trim();
-    const rows = section.Rows ?? [];
+  for (const { title, rows } of sectionsOf(r)) {
     const part = partOf(title);
     if (part === null) {
       for (const row of rows) if (row.RowType === 'Row') lines.set((row.Cells?.[0]?.Value ?? '').toLowerCase(), amount(row.Cells?.[1]?.Value));
