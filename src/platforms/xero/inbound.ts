@@ -10,7 +10,7 @@ import type { ConnectorContext } from '../connector.ts';
 import { exactDifference, has, link, list, wholeCents, type Input } from '../inbound.ts';
 import { listOf, xeroCall } from './client.ts';
 import { dayOf } from './dates.ts';
-import { chartOf } from './read.ts';
+import { chartOf, readOrganisation } from './read.ts';
 import type { XeroLineItem, XeroTracking } from './types.ts';
 import { perJob } from '../per-job.ts';
 
@@ -101,8 +101,7 @@ export async function documentLines(
 /** Manual journals are in the organisation's base currency: currency_code may only name it. */
 export async function checkBaseCurrency(ctx: ConnectorContext, input: Input): Promise<void> {
   if (!has(input, 'currency_code') || input.currency_code === null) return;
-  const response = await xeroCall(ctx, { method: 'GET', path: '/Organisation', operation: 'get Organisation' });
-  const base = listOf(response, 'Organisations')[0]?.BaseCurrency;
+  const base = (await readOrganisation(ctx)).BaseCurrency;
   if (base !== undefined && input.currency_code !== base) {
     throw invalid('currency_code', `Xero manual journals are in the organisation's base currency ${base}; leave currency_code out or send ${base}`);
   }

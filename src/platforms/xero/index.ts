@@ -7,56 +7,23 @@
  */
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ObjectCapabilities, ObjectHandler } from '../connector.ts';
-import { defineObject, type ObjectEntry, type ObjectReads, type ObjectTable } from '../objects.ts';
+import { defineObject, type ObjectEntry, type ObjectTable } from '../objects.ts';
 import { xeroActions } from './actions.ts';
 import { xeroAuth } from './auth.ts';
-import { listOf, XERO_SETTINGS, xeroCall } from './client.ts';
+import { XERO_SETTINGS } from './client.ts';
 import { deepLink } from './mapping/common.ts';
-import { READERS } from './objects.ts';
+import { UNFILLED } from './mapping/unfilled.ts';
+import { READERS, type XeroReads } from './objects.ts';
+import { readOrganisation } from './read.ts';
 import { billWriter, customerWriter, journalWriter } from './writes.ts';
 import { xeroWebhooks } from './webhooks.ts';
 
 type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'>;
 
+/** The unified fields each object leaves null. */
+const UNMAPPED: Partial<Record<UnifiedObjectType, object>> = UNFILLED;
+
 const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = { bill: billWriter, journal_entry: journalWriter, customer: customerWriter };
-
-/** Paged lists that take If-Modified-Since and report deletions as a DELETED (or VOIDED) status. */
-const INCREMENTAL = new Set<UnifiedObjectType>([
-  'bill',
-  'invoice',
-  'bill_credit_memo',
-  'invoice_credit_memo',
-  'bill_payment',
-  'invoice_payment',
-  'vendor',
-  'customer',
-  'journal_entry',
-]);
-/** Always read whole: nothing there to be deleted (one organisation, a report computed on demand). */
-const SNAPSHOTS = new Set<UnifiedObjectType>(['company_info', 'balance_sheet', 'income_statement']);
-
-/** Unified fields Xero never fills (always null). */
-const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
-  account: ['parent_id', 'balance', 'created_at'],
-  attachment: ['created_at'],
-  balance_sheet: ['created_at'],
-  income_statement: ['created_at', 'updated_at', 'net_operating_income'],
-  bank_transfer: ['class_id', 'department_id', 'location_id', 'project_id', 'subsidiary_id', 'memo'],
-  bill: ['account_id', 'payment_terms_id', 'subsidiary_id', 'memo', 'created_at'],
-  bill_credit_memo: ['account_id', 'created_at'],
-  bill_payment: ['document_number', 'memo', 'created_at'],
-  class: ['created_at', 'updated_at'],
-  company_info: ['email', 'updated_at', 'platform_url'],
-  currency: ['created_at', 'updated_at'],
-  employee: ['department_id', 'manager_id', 'hire_date', 'termination_date', 'employee_number', 'position', 'salary', 'created_at'],
-  customer: ['parent_id', 'payment_terms_id', 'subsidiary_id', 'registration_number', 'subsidiaries', 'created_at'],
-  invoice: ['account_id', 'payment_terms_id', 'subsidiary_id', 'created_at'],
-  invoice_credit_memo: ['account_id', 'created_at'],
-  invoice_payment: ['document_number', 'memo', 'created_at'],
-  journal_entry: ['subsidiary_id', 'deposited', 'created_at'],
-  tax_rate: ['created_at', 'updated_at'],
-  vendor: ['parent_id', 'payment_terms_id', 'registration_number', 'subsidiaries', 'created_at'],
-};
 
 const DOCUMENT_EXTRAS = [
   'AmountPaid',
@@ -141,19 +108,16 @@ export const PLATFORM_DATA_ONLY: Partial<Record<UnifiedObjectType, readonly stri
  */
 const ATTACHED_TO: ObjectCapabilities['attachedTo'] = { read: ['bill', 'invoice', 'journal_entry'], upload: [] };
 
-function capabilities(type: UnifiedObjectType, writer: Writer | undefined): ObjectCapabilities {
-  const incremental = INCREMENTAL.has(type);
+function capabilities(type: UnifiedObjectType, changes: Pick<ObjectCapabilities, 'incremental' | 'deletions'>, writer?: Writer): ObjectCapabilities {
   return {
     read: true,
-    // Attachments read incrementally too (only changed parents), and are swept for removed files by a full listing.
-    incremental: incremental || type === 'attachment' ? 'cursor' : 'none',
-    deletions: incremental ? 'reported' : SNAPSHOTS.has(type) ? 'none' : 'full_listing',
+    ...changes,
     filter: true,
     fetchByPlatformId: true,
     create: writer?.create !== undefined,
     update: writer?.update !== undefined,
     delete: writer?.delete !== undefined,
-    unmappedFields: UNMAPPED[type] ?? [],
+    unmappedFields: Object.keys(UNMAPPED[type] ?? {}),
     platformDataOnly: PLATFORM_DATA_ONLY[type] ?? [],
     ...(type === 'attachment' ? { attachedTo: ATTACHED_TO } : {}),
   };
@@ -162,9 +126,9 @@ function capabilities(type: UnifiedObjectType, writer: Writer | undefined): Obje
 const isObjectType = (key: string): key is UnifiedObjectType => UNIFIED_OBJECT_TYPES.some((type) => type === key);
 
 /** One object: its reads (objects.ts) and writes (writes.ts), typed by its unified type. */
-function entry<K extends UnifiedObjectType>(type: K, reads: ObjectReads<K>): ObjectEntry {
+function entry<K extends UnifiedObjectType>(type: K, { incremental, deletions, ...reads }: XeroReads<K>): ObjectEntry {
   const writer = WRITERS[type];
-  return defineObject<K>({ capabilities: capabilities(type, writer), ...reads, ...writer });
+  return defineObject<K>({ capabilities: capabilities(type, { incremental, deletions }, writer), ...reads, ...writer });
 }
 
 function objects(): ObjectTable {
@@ -178,16 +142,15 @@ function objects(): ObjectTable {
   // aged and bank summaries, …), no exchange rates (documents carry their own CurrencyRate) and no sales receipt (a
   // RECEIVE bank transaction is any money received, which the reference maps to other objects): said here so the
   // capability table shows it, and the endpoints answer 404.
-  result.cash_flow_statement = unavailable('cash_flow_statement', 'cash flow statement');
-  result.exchange_rate = unavailable('exchange_rate', 'exchange rate');
-  result.sales_receipt = unavailable('sales_receipt', 'sales receipt');
+  for (const type of ['cash_flow_statement', 'exchange_rate', 'sales_receipt'] as const) result[type] = unavailable(type);
   return result;
 }
 
 /** An object Xero does not have: declared unreadable. */
-function unavailable(type: UnifiedObjectType, what: string): NonNullable<Connector['objects'][UnifiedObjectType]> {
+function unavailable(type: UnifiedObjectType): ObjectEntry {
+  const what = type.replaceAll('_', ' ');
   return {
-    capabilities: { ...capabilities(type, undefined), read: false, incremental: 'none', deletions: 'none', filter: false, fetchByPlatformId: false },
+    capabilities: { ...capabilities(type, { incremental: 'none', deletions: 'none' }), read: false, filter: false, fetchByPlatformId: false },
     handler: {
       read: () => Promise.reject(new Error(`Xero has no ${what}: the capability says read false`)),
       map: () => {
@@ -203,9 +166,8 @@ export const xeroConnector: Connector = {
   kind: 'accounting',
   auth: xeroAuth,
   async identify(ctx) {
-    const response = await xeroCall(ctx, { method: 'GET', path: '/Organisation', operation: 'get Organisation' });
-    const [organisation] = listOf(response, 'Organisations');
-    if (organisation?.OrganisationID === undefined) throw new Error('Xero answered GET /Organisation without an organisation');
+    const organisation = await readOrganisation(ctx);
+    if (organisation.OrganisationID === undefined) throw new Error('Xero answered GET /Organisation without an organisation');
     return { storeUniqueId: organisation.OrganisationID, storeName: organisation.Name ?? null };
   },
   objects: objects(),

@@ -3,28 +3,28 @@
  * what counts as gone, and the mapper. One small entry per object.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
-import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
+import type { ConnectorContext, ObjectCapabilities, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { listOf, XERO_PAGE_SIZE, xeroCall } from './client.ts';
 import { parseList } from './contract.ts';
 import { xeroDay, xeroMillis } from './dates.ts';
 import { isCustomer, isVendor, mapCustomer, mapVendor } from './mapping/contacts.ts';
 import { mapBill, mapBillCredit, mapBillPayment, mapInvoice, mapInvoiceCredit, mapInvoicePayment } from './mapping/documents.ts';
-import { mapAccount, mapCurrency, mapJournal, mapTaxRate, mapTrackingCategory, mapTrackingOption, mapTransfer } from './mapping/ledger.ts';
+import { mapAccount, mapCurrency, mapJournal, mapTaxRate, mapTracking, mapTransfer } from './mapping/ledger.ts';
 import { mapEmployee } from './mapping/employees.ts';
+import type { Ref } from './mapping/common.ts';
 import { mapAttachment, mapBalanceSheet, mapIncomeStatement, mapOrganisation } from './mapping/reports.ts';
-import { chartOf, readList, recordOf, withAccountIds, withCurrency, type XeroList } from './read.ts';
+import { chartOf, readList, readOrganisation, recordOf, tokenNumber, withAccountIds, withCurrency, type XeroList } from './read.ts';
 import type {
   XeroContact,
   XeroCreditNote,
   XeroInvoice,
   XeroLists,
   XeroManualJournal,
-  XeroOrganisation,
   XeroReportRow,
   XeroStoredAttachment,
   XeroStoredReport,
 } from './types.ts';
-import type { ReadTable } from '../objects.ts';
+import type { Mapped, ObjectReads } from '../objects.ts';
 import { baseCurrency, knownBase } from '../readers.ts';
 
 /** ctx.ref detached from ctx. */
@@ -33,16 +33,14 @@ const refOf =
   (type: UnifiedObjectType, id: string | number | null | undefined): string | null =>
     ctx.ref(type, id);
 
-/** Invoices and credit notes with AccountIDs on their lines (contract 2.9.4 names accounts by code only). */
-export async function invoiceRecords(ctx: ConnectorContext, items: XeroInvoice[]): Promise<PlatformRecord[]> {
+/** Invoices or credit notes with AccountIDs on their lines (contract 2.9.4 names accounts by code only). */
+async function documentRecords<D extends XeroInvoice | XeroCreditNote>(ctx: ConnectorContext, items: D[], id: (d: D) => string | undefined) {
   const chart = await chartOf(ctx);
-  return items.map((i) => recordOf(i.InvoiceID, { ...i, LineItems: withAccountIds(chart, i.LineItems) }, i.Status));
+  return items.map((d) => recordOf(id(d), { ...d, LineItems: withAccountIds(chart, d.LineItems) }, d.Status));
 }
 
-async function creditRecords(ctx: ConnectorContext, items: XeroCreditNote[]): Promise<PlatformRecord[]> {
-  const chart = await chartOf(ctx);
-  return items.map((c) => recordOf(c.CreditNoteID, { ...c, LineItems: withAccountIds(chart, c.LineItems) }, c.Status));
-}
+export const invoiceRecords = (ctx: ConnectorContext, items: XeroInvoice[]): Promise<PlatformRecord[]> =>
+  documentRecords(ctx, items, (i) => i.InvoiceID);
 
 /**
  * Only posted journals are journal entries: a draft has not touched the ledger (and may never), a voided one no longer
@@ -61,31 +59,25 @@ export async function journalRecords(ctx: ConnectorContext, items: XeroManualJou
 const XERO_BASE = baseCurrency(async (ctx) => (await readOrganisation(ctx)).BaseCurrency);
 
 const invoices = (type: 'ACCPAY' | 'ACCREC'): XeroList<'Invoices'> => ({
-  path: '/Invoices',
   key: 'Invoices',
   paged: true,
-  modifiedSince: true,
   dated: true,
   where: `Type=="${type}"`,
   records: (items, ctx) => invoiceRecords(ctx, items),
 });
 
 const credits = (type: 'ACCPAYCREDIT' | 'ACCRECCREDIT'): XeroList<'CreditNotes'> => ({
-  path: '/CreditNotes',
   key: 'CreditNotes',
   paged: true,
-  modifiedSince: true,
   dated: true,
   where: `Type=="${type}"`,
-  records: (items, ctx) => creditRecords(ctx, items),
+  records: (items, ctx) => documentRecords(ctx, items, (c) => c.CreditNoteID),
 });
 
 /** Payments on bills or on invoices; refunds of credit notes and over/prepayments are neither. */
 const payments = (type: 'ACCPAYPAYMENT' | 'ACCRECPAYMENT', invoiceType: 'ACCPAY' | 'ACCREC'): XeroList<'Payments'> => ({
-  path: '/Payments',
   key: 'Payments',
   paged: true,
-  modifiedSince: true,
   dated: true,
   where: `PaymentType=="${type}"`,
   records: (items) =>
@@ -94,95 +86,17 @@ const payments = (type: 'ACCPAYPAYMENT' | 'ACCRECPAYMENT', invoiceType: 'ACCPAY'
 
 /** Every contact: those without the role are tombstones, so one that loses it leaves the list. */
 const contacts = (hasRole: (c: XeroContact) => boolean): XeroList<'Contacts'> => ({
-  path: '/Contacts',
   key: 'Contacts',
   paged: true,
-  modifiedSince: true,
   query: { includeArchived: true },
   // A contact without the role is left out, never reported gone: a customer that receives a bill becomes a supplier in
   // Xero without ceasing to be a customer of ours (only Xero's archiving ends a contact: status archived).
   records: (items) => items.filter((c) => hasRole(c)).map((c) => recordOf(c.ContactID, c, undefined)),
 });
 
-const manualJournals: XeroList<'ManualJournals'> = {
-  path: '/ManualJournals',
-  key: 'ManualJournals',
-  paged: true,
-  modifiedSince: true,
-  dated: true,
-  records: (items, ctx) => journalRecords(ctx, items),
-};
-
-const bankTransfers: XeroList<'BankTransfers'> = {
-  path: '/BankTransfers',
-  key: 'BankTransfers',
-  paged: false,
-  modifiedSince: false,
-  dated: true,
-  async records(items, ctx) {
-    const chart = await chartOf(ctx);
-    return items.map((t) =>
-      recordOf(
-        t.BankTransferID,
-        { ...t, FromBankAccount: withCurrency(chart, t.FromBankAccount), ToBankAccount: withCurrency(chart, t.ToBankAccount) },
-        undefined,
-      ),
-    );
-  },
-};
-
-const taxRates: XeroList<'TaxRates'> = {
-  path: '/TaxRates',
-  key: 'TaxRates',
-  paged: false,
-  modifiedSince: false,
-  records: (items) => items.map((r) => recordOf(r.TaxType, r, r.Status)),
-};
-
-/** Categories and their options, as classes; an option's record names its category. */
-const tracking: XeroList<'TrackingCategories'> = {
-  path: '/TrackingCategories',
-  key: 'TrackingCategories',
-  paged: false,
-  modifiedSince: false,
-  query: { includeArchived: true },
-  records: (items) =>
-    items.flatMap((c) => [
-      recordOf(c.TrackingCategoryID, c, c.Status),
-      ...(c.Status === 'DELETED'
-        ? []
-        : (c.Options ?? []).map((o) =>
-            recordOf(o.TrackingOptionID, { ...o, TrackingCategoryID: o.TrackingCategoryID ?? c.TrackingCategoryID }, o.Status),
-          )),
-    ]),
-};
-
-const currencies: XeroList<'Currencies'> = {
-  path: '/Currencies',
-  key: 'Currencies',
-  paged: false,
-  modifiedSince: false,
-  records: (items) => items.map((c) => recordOf(c.Code, c, undefined)),
-};
-
-/** The whole list each time (it is short): who is missing from it, or DELETED in it, is gone. */
-const employees: XeroList<'Employees'> = {
-  path: '/Employees',
-  key: 'Employees',
-  paged: false,
-  modifiedSince: false,
-  records: (items) => items.map((e) => recordOf(e.EmployeeID, e, e.Status)),
-};
-
 async function readAccounts(ctx: ConnectorContext): Promise<ReadPage> {
   const chart = await chartOf(ctx);
   return { records: chart.map((a) => recordOf(a.AccountID, a, a.Status)), nextPageToken: null };
-}
-
-async function readOrganisation(ctx: ConnectorContext): Promise<XeroOrganisation> {
-  const response = await xeroCall(ctx, { method: 'GET', path: '/Organisation', operation: 'get Organisation' });
-  const [organisation] = listOf(response, 'Organisations');
-  return organisation ?? {};
 }
 
 /** Months of statements read per sync: the current one and the eleven before (Xero's maximum of periods). */
@@ -278,17 +192,14 @@ interface AttachmentRead {
   fullAt: number;
 }
 
-const numberOrNull = (text: string | undefined): number | null =>
-  text === undefined || text === '' || !Number.isFinite(Number(text)) ? null : Number(text);
-
 /** Where an attachment read starts: every parent without a cursor or once a day, else those changed since the cursor. */
 function attachmentReadFrom(since: string | null, now: number): AttachmentRead {
   const [version, sinceText, fullAtText] = (since ?? '').split(':');
-  const fullAt = numberOrNull(fullAtText);
+  const fullAt = tokenNumber(fullAtText);
   if (version !== ATTACHMENTS || fullAt === null || now - fullAt >= FULL_ATTACHMENT_READ_MS) {
     return { phase: 'inv', page: 1, since: null, newest: null, fullAt: now };
   }
-  const from = numberOrNull(sinceText);
+  const from = tokenNumber(sinceText);
   return { phase: 'inv', page: 1, since: from, newest: from, fullAt };
 }
 
@@ -296,41 +207,19 @@ function parseAttachmentToken(token: string, now: number): AttachmentRead {
   const [version, phase, page, since, newest, fullAt] = token.split(':');
   if (version !== ATTACHMENTS) {
     // A token of the version before cursors ("inv:2", "mj:1"): go on listing every parent.
-    return { phase: version === 'mj' ? 'mj' : 'inv', page: numberOrNull(phase) ?? 1, since: null, newest: null, fullAt: now };
+    return { phase: version === 'mj' ? 'mj' : 'inv', page: tokenNumber(phase) ?? 1, since: null, newest: null, fullAt: now };
   }
   return {
     phase: phase === 'mj' ? 'mj' : 'inv',
-    page: numberOrNull(page) ?? 1,
-    since: numberOrNull(since),
-    newest: numberOrNull(newest),
-    fullAt: numberOrNull(fullAt) ?? now,
+    page: tokenNumber(page) ?? 1,
+    since: tokenNumber(since),
+    newest: tokenNumber(newest),
+    fullAt: tokenNumber(fullAt) ?? now,
   };
 }
 
 const attachmentToken = (read: AttachmentRead): string =>
   [ATTACHMENTS, read.phase, read.page, read.since ?? '', read.newest ?? '', read.fullAt].join(':');
-
-/** A document that may have attachments, with what its attachments' records name as their owner. */
-interface AttachmentParent {
-  id: string | undefined;
-  UpdatedDateUTC: string | undefined;
-  HasAttachments: boolean | undefined;
-  owner: Pick<XeroStoredAttachment, 'Invoice' | 'ManualJournal'>;
-}
-
-const journalParent = (journal: XeroManualJournal): AttachmentParent => ({
-  id: journal.ManualJournalID,
-  UpdatedDateUTC: journal.UpdatedDateUTC,
-  HasAttachments: journal.HasAttachments,
-  owner: { ManualJournal: { ManualJournalID: journal.ManualJournalID ?? '' } },
-});
-
-const invoiceParent = (invoice: XeroInvoice): AttachmentParent => ({
-  id: invoice.InvoiceID,
-  UpdatedDateUTC: invoice.UpdatedDateUTC,
-  HasAttachments: invoice.HasAttachments,
-  owner: { Invoice: { InvoiceID: invoice.InvoiceID ?? '', Type: invoice.Type ?? 'ACCREC' } },
-});
 
 async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Promise<ReadPage> {
   const read = request.pageToken === null ? attachmentReadFrom(request.since, Date.now()) : parseAttachmentToken(request.pageToken, Date.now());
@@ -342,13 +231,24 @@ async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Pro
     since: read.since === null ? null : new Date(read.since).toISOString(),
     query: { page: read.page, where: 'HasAttachments==true' },
   });
-  const parents = journals ? listOf(list, 'ManualJournals').map(journalParent) : listOf(list, 'Invoices').map(invoiceParent);
+  // Each parent with what its attachments' records name as their owner.
+  const parents = journals
+    ? listOf(list, 'ManualJournals').map((j) => ({
+        ...j,
+        id: j.ManualJournalID,
+        owner: { ManualJournal: { ManualJournalID: j.ManualJournalID ?? '' } },
+      }))
+    : listOf(list, 'Invoices').map((i) => ({
+        ...i,
+        id: i.InvoiceID,
+        owner: { Invoice: { InvoiceID: i.InvoiceID ?? '', Type: i.Type ?? 'ACCREC' } },
+      }));
   const records: PlatformRecord[] = [];
   let newest = read.newest;
-  for (const { id, owner, ...parent } of parents) {
-    const updated = xeroMillis(parent.UpdatedDateUTC);
+  for (const { id, owner, UpdatedDateUTC, HasAttachments } of parents) {
+    const updated = xeroMillis(UpdatedDateUTC);
     if (updated !== null && (newest === null || updated > newest)) newest = updated;
-    if (id === undefined || parent.HasAttachments !== true) continue;
+    if (id === undefined || HasAttachments !== true) continue;
     // If-Modified-Since includes the cursor's own instant: the parent that set it was listed by the read before.
     if (read.since !== null && updated !== null && updated <= read.since) continue;
     const path = `${journals ? '/ManualJournals' : '/Invoices'}/${encodeURIComponent(id)}/Attachments`;
@@ -363,71 +263,100 @@ async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Pro
   return { records, nextPageToken: null, nextSince: [ATTACHMENTS, newest ?? '', read.fullAt].join(':') };
 }
 
-type Reader = (ctx: ConnectorContext, request: ReadRequest) => Promise<ReadPage>;
-const list =
-  <K extends keyof XeroLists>(spec: XeroList<K>): Reader =>
-  (ctx, request) =>
-    readList(ctx, request, spec);
-const dated =
-  (date: (record: PlatformRecord) => unknown) =>
-  (record: PlatformRecord): string | null =>
-    xeroDay(date(record));
+/** An object's reads, and how a sync sees its changes (its capabilities' incremental and deletions). */
+export type XeroReads<K extends UnifiedObjectType> = ObjectReads<K> & Pick<ObjectCapabilities, 'incremental' | 'deletions'>;
+
+/** Read whole each time: who is missing from the list is gone. */
+const WHOLE = { incremental: 'none', deletions: 'full_listing' } as const;
+/** Always read whole: nothing there to be deleted (one organisation, a report computed on demand). */
+const SNAPSHOT = { incremental: 'none', deletions: 'none' } as const;
+
+/**
+ * A list's reads. Paged lists take If-Modified-Since and report deletions as a DELETED (or VOIDED) status; the others
+ * are read whole (WHOLE). Lists that honour the read's window are dated by their Date.
+ */
+function listed<K extends UnifiedObjectType, L extends keyof XeroLists>(
+  list: XeroList<L>,
+  map: (raw: PlatformRecord['raw'], ref: Ref, ctx: ConnectorContext) => Mapped<K>,
+): XeroReads<K> {
+  return {
+    read: (ctx, request) => readList(ctx, request, list),
+    map: (record, ctx) => map(record.raw, refOf(ctx), ctx),
+    ...(list.dated === true ? { businessDate: (record: PlatformRecord) => xeroDay(record.raw.Date) } : {}),
+    ...(list.paged === true ? { incremental: 'cursor', deletions: 'reported' } : WHOLE),
+  };
+}
 
 // Records are Xero's own (or the connector's cut of them): each raw record has its list's shape by construction.
-export const READERS: ReadTable = {
-  account: { read: readAccounts, map: (r) => mapAccount(r.raw) },
-  attachment: { read: readAttachments, map: (r, ctx) => mapAttachment(r.raw, refOf(ctx)) },
-  balance_sheet: { read: (ctx) => readMonthlyReport(ctx, 'BalanceSheet'), map: (r, ctx) => mapBalanceSheet(storedReport(r), refOf(ctx)) },
+export const READERS: { readonly [K in UnifiedObjectType]?: XeroReads<K> } = {
+  account: { read: readAccounts, map: (r) => mapAccount(r.raw), ...WHOLE },
+  // Attachments read incrementally too (only changed parents), and are swept for removed files by a full listing.
+  attachment: { read: readAttachments, map: (r, ctx) => mapAttachment(r.raw, refOf(ctx)), incremental: 'cursor', deletions: 'full_listing' },
+  balance_sheet: {
+    read: (ctx) => readMonthlyReport(ctx, 'BalanceSheet'),
+    map: (r, ctx) => mapBalanceSheet(storedReport(r), refOf(ctx)),
+    ...SNAPSHOT,
+  },
   income_statement: {
     read: (ctx) => readMonthlyReport(ctx, 'ProfitAndLoss'),
     map: (r, ctx) => mapIncomeStatement(storedReport(r), refOf(ctx)),
+    ...SNAPSHOT,
   },
-  bank_transfer: { read: list(bankTransfers), map: (r, ctx) => mapTransfer(r.raw, refOf(ctx)), businessDate: dated((r) => r.raw.Date) },
-  bill: { read: list(invoices('ACCPAY')), map: (r, ctx) => mapBill(r.raw, refOf(ctx)), businessDate: dated((r) => r.raw.Date) },
-  invoice: { read: list(invoices('ACCREC')), map: (r, ctx) => mapInvoice(r.raw, refOf(ctx)), businessDate: dated((r) => r.raw.Date) },
-  bill_credit_memo: {
-    read: list(credits('ACCPAYCREDIT')),
-    map: (r, ctx) => mapBillCredit(r.raw, refOf(ctx)),
-    businessDate: dated((r) => r.raw.Date),
-  },
-  invoice_credit_memo: {
-    read: list(credits('ACCRECCREDIT')),
-    map: (r, ctx) => mapInvoiceCredit(r.raw, refOf(ctx)),
-    businessDate: dated((r) => r.raw.Date),
-  },
-  bill_payment: {
-    read: list(payments('ACCPAYPAYMENT', 'ACCPAY')),
-    map: (r, ctx) => mapBillPayment(r.raw, refOf(ctx)),
-    businessDate: dated((r) => r.raw.Date),
-  },
-  invoice_payment: {
-    read: list(payments('ACCRECPAYMENT', 'ACCREC')),
-    map: (r, ctx) => mapInvoicePayment(r.raw, refOf(ctx)),
-    businessDate: dated((r) => r.raw.Date),
-  },
-  vendor: { read: list(contacts(isVendor)), map: (r) => mapVendor(r.raw) },
-  customer: { read: list(contacts(isCustomer)), map: (r) => mapCustomer(r.raw) },
-  journal_entry: {
-    read: list(manualJournals),
-    map: (r, ctx) => mapJournal(r.raw, refOf(ctx), knownBase(XERO_BASE, ctx)),
-    businessDate: dated((r) => r.raw.Date),
-  },
-  tax_rate: { read: list(taxRates), map: (r) => mapTaxRate(r.raw) },
-  class: {
-    read: list(tracking),
-    // An option's record has no Options of its own.
-    map: (r, ctx) =>
-      typeof r.raw.TrackingOptionID === 'string' && !Array.isArray(r.raw.Options)
-        ? { ...mapTrackingOption(r.raw, refOf(ctx)) }
-        : { ...mapTrackingCategory(r.raw) },
-  },
-  currency: { read: list(currencies), map: (r) => mapCurrency(r.raw) },
-  employee: { read: list(employees), map: (r) => mapEmployee(r.raw) },
+  bank_transfer: listed(
+    {
+      key: 'BankTransfers',
+      dated: true,
+      async records(items, ctx) {
+        const chart = await chartOf(ctx);
+        return items.map((t) =>
+          recordOf(
+            t.BankTransferID,
+            { ...t, FromBankAccount: withCurrency(chart, t.FromBankAccount), ToBankAccount: withCurrency(chart, t.ToBankAccount) },
+            undefined,
+          ),
+        );
+      },
+    },
+    mapTransfer,
+  ),
+  bill: listed(invoices('ACCPAY'), mapBill),
+  invoice: listed(invoices('ACCREC'), mapInvoice),
+  bill_credit_memo: listed(credits('ACCPAYCREDIT'), mapBillCredit),
+  invoice_credit_memo: listed(credits('ACCRECCREDIT'), mapInvoiceCredit),
+  bill_payment: listed(payments('ACCPAYPAYMENT', 'ACCPAY'), mapBillPayment),
+  invoice_payment: listed(payments('ACCRECPAYMENT', 'ACCREC'), mapInvoicePayment),
+  vendor: listed(contacts(isVendor), mapVendor),
+  customer: listed(contacts(isCustomer), mapCustomer),
+  journal_entry: listed({ key: 'ManualJournals', paged: true, dated: true, records: (items, ctx) => journalRecords(ctx, items) }, (raw, ref, ctx) =>
+    mapJournal(raw, ref, knownBase(XERO_BASE, ctx)),
+  ),
+  tax_rate: listed({ key: 'TaxRates', records: (items) => items.map((r) => recordOf(r.TaxType, r, r.Status)) }, mapTaxRate),
+  class: listed(
+    {
+      key: 'TrackingCategories',
+      query: { includeArchived: true },
+      // Categories and their options, as classes; an option's record names its category.
+      records: (items) =>
+        items.flatMap((c) => [
+          recordOf(c.TrackingCategoryID, c, c.Status),
+          ...(c.Status === 'DELETED'
+            ? []
+            : (c.Options ?? []).map((o) =>
+                recordOf(o.TrackingOptionID, { ...o, TrackingCategoryID: o.TrackingCategoryID ?? c.TrackingCategoryID }, o.Status),
+              )),
+        ]),
+    },
+    mapTracking,
+  ),
+  currency: listed({ key: 'Currencies', records: (items) => items.map((c) => recordOf(c.Code, c, undefined)) }, mapCurrency),
+  // The whole list each time (it is short): who is missing from it, or DELETED in it, is gone.
+  employee: listed({ key: 'Employees', records: (items) => items.map((e) => recordOf(e.EmployeeID, e, e.Status)) }, mapEmployee),
   company_info: {
     read: async (ctx) => {
       const organisation = await readOrganisation(ctx);
       return { records: [recordOf(organisation.OrganisationID, organisation, undefined)], nextPageToken: null };
     },
     map: (r) => mapOrganisation(r.raw),
+    ...SNAPSHOT,
   },
 };

@@ -12,16 +12,14 @@
 import type { ConnectorContext, PlatformRecord, ReadPage, ReadRequest } from '../connector.ts';
 import { listOf, XERO_PAGE_SIZE, xeroCall } from './client.ts';
 import { whereDate, xeroMillis } from './dates.ts';
-import type { XeroAccount, XeroAccountRef, XeroJournalLine, XeroLineItem, XeroLists } from './types.ts';
+import type { XeroAccount, XeroAccountRef, XeroJournalLine, XeroLineItem, XeroLists, XeroOrganisation } from './types.ts';
 import { perJob } from '../per-job.ts';
 
 export interface XeroList<K extends keyof XeroLists> {
-  path: string;
-  /** The answer's list key ("Invoices"). */
+  /** The answer's list key ("Invoices"), also its endpoint (/Invoices). */
   key: K;
-  paged: boolean;
-  /** Sends If-Modified-Since when the read has a cursor. */
-  modifiedSince: boolean;
+  /** Paged in UpdatedDateUTC order and read incrementally (If-Modified-Since the cursor); else read whole each time. */
+  paged?: true;
   /** A fixed filter in Xero's where syntax (`Type=="ACCPAY"`). */
   where?: string;
   /** Honours the read's window with a `where` on Date. */
@@ -40,15 +38,17 @@ interface Cursor {
 
 const KEYSET = 'k1';
 
+/** A number of a page token's part; null when empty or no number. */
+export const tokenNumber = (text: string | undefined): number | null =>
+  text === undefined || text === '' || !Number.isFinite(Number(text)) ? null : Number(text);
+
 function parseToken(token: string | null): Cursor {
   if (token === null) return { after: null, page: 1, newest: null };
   const parts = token.split(':');
-  const number = (text: string | undefined): number | null =>
-    text === undefined || text === '' || !Number.isFinite(Number(text)) ? null : Number(text);
-  if (parts[0] === KEYSET) return { after: number(parts[1]), page: number(parts[2]) ?? 1, newest: number(parts[3]) };
+  if (parts[0] === KEYSET) return { after: tokenNumber(parts[1]), page: tokenNumber(parts[2]) ?? 1, newest: tokenNumber(parts[3]) };
   // A read paged by number before this version: everything up to its newest UpdatedDateUTC was read in order, so the
   // keyset continues from there.
-  const newest = number(parts[1]);
+  const newest = tokenNumber(parts[1]);
   return { after: newest === null ? null : newest - 1, page: 1, newest };
 }
 
@@ -88,16 +88,17 @@ export function recordOf(
 
 export async function readList<K extends keyof XeroLists>(ctx: ConnectorContext, request: ReadRequest, list: XeroList<K>): Promise<ReadPage> {
   const cursor = parseToken(request.pageToken);
-  const since = list.modifiedSince ? request.since : null;
-  const from = list.paged && cursor.after !== null ? new Date(cursor.after).toISOString() : since;
+  const paged = list.paged === true;
+  const since = paged ? request.since : null;
+  const from = paged && cursor.after !== null ? new Date(cursor.after).toISOString() : since;
   const response = await xeroCall(ctx, {
     method: 'GET',
-    path: list.path,
+    path: `/${list.key}`,
     since: from,
     operation: `list ${list.key}`,
     query: {
       ...list.query,
-      ...(list.paged ? { page: cursor.page, order: 'UpdatedDateUTC ASC' } : {}),
+      ...(paged ? { page: cursor.page, order: 'UpdatedDateUTC ASC' } : {}),
       where: whereOf(list.where, list.dated === true ? request.window : null),
     },
   });
@@ -108,12 +109,12 @@ export async function readList<K extends keyof XeroLists>(ctx: ConnectorContext,
     if (updated !== null && (pageNewest === null || updated > pageNewest)) pageNewest = updated;
   }
   const newest = pageNewest === null || (cursor.newest !== null && cursor.newest >= pageNewest) ? cursor.newest : pageNewest;
-  const more = list.paged && items.length >= XERO_PAGE_SIZE;
+  const more = paged && items.length >= XERO_PAGE_SIZE;
   return {
     records: await list.records(items, ctx),
     nextPageToken: more ? tokenOf(nextCursor(cursor, pageNewest, newest)) : null,
     // An empty incremental read keeps the cursor it had.
-    nextSince: more || !list.modifiedSince ? null : newest === null ? since : new Date(newest).toISOString(),
+    nextSince: more || !paged ? null : newest === null ? since : new Date(newest).toISOString(),
   };
 }
 
@@ -122,6 +123,12 @@ function nextCursor(cursor: Cursor, pageNewest: number | null, newest: number | 
   const after = pageNewest === null ? null : pageNewest - 1;
   if (after === null || (cursor.after !== null && after <= cursor.after)) return { after: cursor.after, page: cursor.page + 1, newest };
   return { after, page: 1, newest };
+}
+
+export async function readOrganisation(ctx: ConnectorContext): Promise<XeroOrganisation> {
+  const response = await xeroCall(ctx, { method: 'GET', path: '/Organisation', operation: 'get Organisation' });
+  const [organisation] = listOf(response, 'Organisations');
+  return organisation ?? {};
 }
 
 /**

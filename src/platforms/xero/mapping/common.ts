@@ -1,18 +1,13 @@
 /** Helpers shared by the Xero mappers: currencies, amounts, statuses, line items, allocations, links. */
-import type { ObjectTypeMap } from '../../../model/fields.ts';
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
 import type { CurrencyCode } from '../../../model/shared.ts';
 import type { ConnectorContext } from '../../connector.ts';
-import { currency as readCurrency } from '../../readers.ts';
+import type { Mapped } from '../../objects.ts';
+import { currency as readCurrency, text } from '../../readers.ts';
 import { xeroDay } from '../dates.ts';
 import type { LineAmountTypes, XeroAddress, XeroLineItem, XeroPhone } from '../types.ts';
 
-/**
- * The unified object a mapper returns: everything except the service-owned fields. additional_fields is optional
- * (and not filled) on every object but the sales receipt, whose additional fields are the reference's typed ones.
- */
-export type Mapped<K extends UnifiedObjectType> = Omit<ObjectTypeMap[K], 'id' | 'last_synced_at' | 'platform_data'>;
-
+export type { Mapped };
 export type Ref = ConnectorContext['ref'];
 
 /** A code of the model's enum exactly as Xero wrote it; null for none or another (docs/connectors.md: Xero keeps XXX). */
@@ -39,7 +34,7 @@ export function money(value: number | undefined): number {
   return cents(value ?? 0) / 100;
 }
 
-export const text = (value: string | undefined): string | null => (value === undefined || value.trim() === '' ? null : value);
+export { text };
 
 /** Exchange rate as decimal text (bills, payments); null without one. */
 export function rate(value: number | undefined): string | null {
@@ -51,23 +46,18 @@ export function link(ref: Ref, type: UnifiedObjectType, platformId: string | und
   return ref(type, platformId) ?? '';
 }
 
+const DOCUMENT_STATUSES: Readonly<Record<string, Mapped<'bill'>['status']>> = {
+  DRAFT: 'draft',
+  SUBMITTED: 'submitted',
+  PAID: 'paid',
+  VOIDED: 'void',
+};
+
 /** Unified status of invoices, bills and credit notes from Xero's status and the amount still open (DELETED never gets here: it is a tombstone). */
 export function documentStatus(status: string | undefined, total: number, open: number): Mapped<'bill'>['status'] {
-  switch (status) {
-    case 'DRAFT':
-      return 'draft';
-    case 'SUBMITTED':
-      return 'submitted';
-    case 'PAID':
-      return 'paid';
-    case 'VOIDED':
-      return 'void';
-    // Approved: open until something is paid or applied.
-    case 'AUTHORISED':
-      return cents(open) > 0 && cents(open) < cents(total) ? 'partially_paid' : 'open';
-    default:
-      return 'unknown';
-  }
+  // Approved: open until something is paid or applied.
+  if (status === 'AUTHORISED') return cents(open) > 0 && cents(open) < cents(total) ? 'partially_paid' : 'open';
+  return DOCUMENT_STATUSES[status ?? ''] ?? 'unknown';
 }
 
 export function standardLine(line: XeroLineItem, amounts: LineAmountTypes | undefined, ref: Ref): Mapped<'bill'>['line_items'][number] {
@@ -95,11 +85,7 @@ export function standardLine(line: XeroLineItem, amounts: LineAmountTypes | unde
   };
 }
 
-export interface Allocation {
-  id: string;
-  allocated_date: string;
-  allocated_amount: number;
-}
+type Allocation = Mapped<'bill'>['linked_payments'][number];
 
 export function allocation(
   ref: Ref,

@@ -7,6 +7,7 @@
 import { xeroIso } from '../dates.ts';
 import type { XeroContact } from '../types.ts';
 import { addresses, deepLink, phone, text, type Mapped } from './common.ts';
+import { UNFILLED } from './unfilled.ts';
 
 /**
  * Xero has one list of contacts and flags them IsSupplier and IsCustomer once they have a bill or a sales invoice (the
@@ -29,16 +30,12 @@ function contactCommon(c: XeroContact) {
   const person = [c.FirstName, c.LastName].filter((v) => text(v) !== null).join(' ');
   return {
     platform_id: c.ContactID ?? '',
-    parent_id: null,
-    payment_terms_id: null,
     status: status(c.ContactStatus),
     contact_name: text(person),
     currency_code: text(c.DefaultCurrency),
     email: text(c.EmailAddress),
     phone: phone(c.Phones),
-    registration_number: null,
     tax_number: text(c.TaxNumber),
-    subsidiaries: null,
     addresses: addresses(c.Addresses),
     contacts: (c.ContactPersons ?? []).map((p) => ({
       first_name: text(p.FirstName),
@@ -46,15 +43,20 @@ function contactCommon(c: XeroContact) {
       email: text(p.EmailAddress),
       phone: null,
     })),
-    created_at: null,
     updated_at: xeroIso(c.UpdatedDateUTC),
   };
 }
 
 export function mapVendor(c: XeroContact): Mapped<'vendor'> {
-  return { ...contactCommon(c), vendor_name: text(c.Name), website: text(c.Website), platform_url: deepLink('vendor', c.ContactID ?? '') };
+  return {
+    ...UNFILLED.vendor,
+    ...contactCommon(c),
+    vendor_name: text(c.Name),
+    website: text(c.Website),
+    platform_url: deepLink('vendor', c.ContactID ?? ''),
+  };
 }
 
 export function mapCustomer(c: XeroContact): Mapped<'customer'> {
-  return { ...contactCommon(c), customer_name: text(c.Name), subsidiary_id: null, platform_url: deepLink('customer', c.ContactID ?? '') };
+  return { ...UNFILLED.customer, ...contactCommon(c), customer_name: text(c.Name), platform_url: deepLink('customer', c.ContactID ?? '') };
 }

@@ -6,6 +6,7 @@
 import { xeroDay, xeroIso } from '../dates.ts';
 import type { XeroCreditNote, XeroDocument, XeroInvoice, XeroPayment } from '../types.ts';
 import { allocation, currency, deepLink, documentStatus, money, optCurrency, rate, standardLine, text, type Mapped, type Ref } from './common.ts';
+import { UNFILLED } from './unfilled.ts';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
@@ -13,13 +14,11 @@ const EPOCH = '1970-01-01T00:00:00.000Z';
 function documentCommon(r: XeroDocument, open: number, ref: Ref) {
   const total = money(r.Total);
   return {
-    account_id: null,
     issue_date: xeroDay(r.Date) ?? EPOCH,
     status: documentStatus(r.Status, total, open),
     total_amount: total,
     currency_rate: rate(r.CurrencyRate),
     line_items: (r.LineItems ?? []).map((line) => standardLine(line, r.LineAmountTypes, ref)),
-    created_at: null,
     updated_at: xeroIso(r.UpdatedDateUTC),
   };
 }
@@ -28,8 +27,6 @@ function invoiceCommon(r: XeroInvoice, ref: Ref) {
   return {
     ...documentCommon(r, money(r.AmountDue), ref),
     platform_id: r.InvoiceID ?? '',
-    payment_terms_id: null,
-    subsidiary_id: null,
     due_date: xeroDay(r.DueDate),
     amount_due: money(r.AmountDue),
     currency_code: currency(r.CurrencyCode),
@@ -41,11 +38,11 @@ function invoiceCommon(r: XeroInvoice, ref: Ref) {
 }
 
 export function mapBill(r: XeroInvoice, ref: Ref): Mapped<'bill'> {
+  // A bill's "Reference" in Xero's app is its InvoiceNumber: bills have no other memo (UNFILLED).
   return {
+    ...UNFILLED.bill,
     ...invoiceCommon(r, ref),
     vendor_id: ref('vendor', r.Contact?.ContactID),
-    // A bill's "Reference" in Xero's app is its InvoiceNumber: bills have no other memo.
-    memo: null,
     linked_purchase_orders: [],
     linked_credit_memos: (r.CreditNotes ?? []).map((c) => allocation(ref, 'bill_credit_memo', c.CreditNoteID, c.Date, c.AppliedAmount ?? c.Total)),
     linked_payments: (r.Payments ?? []).map((p) => allocation(ref, 'bill_payment', p.PaymentID, p.Date, p.Amount)),
@@ -55,6 +52,7 @@ export function mapBill(r: XeroInvoice, ref: Ref): Mapped<'bill'> {
 
 export function mapInvoice(r: XeroInvoice, ref: Ref): Mapped<'invoice'> {
   return {
+    ...UNFILLED.invoice,
     ...invoiceCommon(r, ref),
     customer_id: ref('customer', r.Contact?.ContactID),
     memo: text(r.Reference),
@@ -78,6 +76,7 @@ function creditCommon(r: XeroCreditNote, ref: Ref) {
 
 export function mapBillCredit(r: XeroCreditNote, ref: Ref): Mapped<'bill_credit_memo'> {
   return {
+    ...UNFILLED.bill_credit_memo,
     ...creditCommon(r, ref),
     vendor_id: ref('vendor', r.Contact?.ContactID),
     linked_bills: (r.Allocations ?? []).map((a) => allocation(ref, 'bill', a.Invoice?.InvoiceID, a.Date, a.Amount)),
@@ -87,6 +86,7 @@ export function mapBillCredit(r: XeroCreditNote, ref: Ref): Mapped<'bill_credit_
 
 export function mapInvoiceCredit(r: XeroCreditNote, ref: Ref): Mapped<'invoice_credit_memo'> {
   return {
+    ...UNFILLED.invoice_credit_memo,
     ...creditCommon(r, ref),
     customer_id: ref('customer', r.Contact?.ContactID),
     linked_invoices: (r.Allocations ?? []).map((a) => allocation(ref, 'invoice', a.Invoice?.InvoiceID, a.Date, a.Amount)),
@@ -102,13 +102,10 @@ function paymentCommon(r: XeroPayment, ref: Ref) {
     // A payment is in its invoice's currency; Xero names it on the embedded invoice only.
     currency_code: currency(r.Invoice?.CurrencyCode),
     currency_rate: rate(r.CurrencyRate),
-    document_number: null,
-    memo: null,
     reference: text(r.Reference),
     status: 'active' as const,
     total_amount: money(r.Amount),
     linked_credit_memos: [],
-    created_at: null,
     updated_at: xeroIso(r.UpdatedDateUTC),
     platform_url: null,
   };
@@ -116,6 +113,7 @@ function paymentCommon(r: XeroPayment, ref: Ref) {
 
 export function mapBillPayment(r: XeroPayment, ref: Ref): Mapped<'bill_payment'> {
   return {
+    ...UNFILLED.bill_payment,
     ...paymentCommon(r, ref),
     vendor_id: ref('vendor', r.Invoice?.Contact?.ContactID),
     linked_bills: [allocation(ref, 'bill', r.Invoice?.InvoiceID, r.Date, r.Amount)],
@@ -124,6 +122,7 @@ export function mapBillPayment(r: XeroPayment, ref: Ref): Mapped<'bill_payment'>
 
 export function mapInvoicePayment(r: XeroPayment, ref: Ref): Mapped<'invoice_payment'> {
   return {
+    ...UNFILLED.invoice_payment,
     ...paymentCommon(r, ref),
     customer_id: ref('customer', r.Invoice?.Contact?.ContactID),
     linked_invoices: [allocation(ref, 'invoice', r.Invoice?.InvoiceID, r.Date, r.Amount)],

@@ -12,6 +12,7 @@ import type {
   XeroTrackingOption,
 } from '../types.ts';
 import { currency, deepLink, link, money, optCurrency, text, type Mapped, type Ref } from './common.ts';
+import { UNFILLED } from './unfilled.ts';
 
 type AccountType = Static<typeof AccountSchema>['account_type'];
 type AccountCategory = Static<typeof AccountSchema>['category'];
@@ -80,17 +81,15 @@ function accountType(a: XeroAccount): AccountType {
 export function mapAccount(a: XeroAccount): Mapped<'account'> {
   const type = accountType(a);
   return {
+    ...UNFILLED.account,
     platform_id: a.AccountID ?? '',
-    parent_id: null,
     account_type: type,
     category: CLASSES[a.Class ?? ''] ?? CATEGORY_OF_TYPE[type] ?? 'unknown',
     status: a.Status === 'ARCHIVED' ? 'inactive' : 'active',
-    balance: null,
     currency_code: optCurrency(a.CurrencyCode),
     name: text(a.Name),
     nominal_code: text(a.Code),
     subsidiaries: [],
-    created_at: null,
     // Never null in the unified model; Xero always sends it, the epoch only guards a record without one.
     updated_at: xeroIso(a.UpdatedDateUTC) ?? '1970-01-01T00:00:00.000Z',
     platform_url: null,
@@ -100,11 +99,10 @@ export function mapAccount(a: XeroAccount): Mapped<'account'> {
 /** `baseCurrency`: the organisation's, in which every manual journal is (the journal does not name it); null when not known. */
 export function mapJournal(j: XeroManualJournal, ref: Ref, baseCurrency: string | null): Mapped<'journal_entry'> {
   return {
+    ...UNFILLED.journal_entry,
     platform_id: j.ManualJournalID ?? '',
-    subsidiary_id: null,
     transaction_date: xeroDay(j.Date) ?? '1970-01-01T00:00:00.000Z',
     currency_code: baseCurrency === null ? null : optCurrency(baseCurrency),
-    deposited: null,
     memo: text(j.Narration),
     // Xero signs journal lines as the unified model does: debits positive, credits negative.
     line_items: (j.JournalLines ?? []).map((line) => ({
@@ -113,7 +111,6 @@ export function mapJournal(j: XeroManualJournal, ref: Ref, baseCurrency: string 
       total_amount: money((line.LineAmount ?? 0) + (j.LineAmountTypes === 'Exclusive' ? (line.TaxAmount ?? 0) : 0)),
       description: text(line.Description),
     })),
-    created_at: null,
     updated_at: xeroIso(j.UpdatedDateUTC),
     platform_url: deepLink('journal_entry', j.ManualJournalID ?? ''),
   };
@@ -122,18 +119,13 @@ export function mapJournal(j: XeroManualJournal, ref: Ref, baseCurrency: string 
 export function mapTransfer(t: XeroBankTransfer, ref: Ref): Mapped<'bank_transfer'> {
   const created = xeroIso(t.CreatedDateUTC);
   return {
+    ...UNFILLED.bank_transfer,
     platform_id: t.BankTransferID ?? '',
-    class_id: null,
-    department_id: null,
-    location_id: null,
-    project_id: null,
     credit_account_id: ref('account', t.FromBankAccount?.AccountID),
     debit_account_id: ref('account', t.ToBankAccount?.AccountID),
-    subsidiary_id: null,
     transaction_date: xeroDay(t.Date) ?? '1970-01-01T00:00:00.000Z',
     currency_code: currency(t.FromBankAccount?.CurrencyCode),
     total_amount: money(t.Amount),
-    memo: null,
     created_at: created,
     // Xero cannot edit a transfer (only delete it): it is as it was created.
     updated_at: created,
@@ -152,6 +144,7 @@ export function mapTaxRate(r: XeroTaxRate): Mapped<'tax_rate'> {
     rate: c.Rate ?? 0,
   }));
   return {
+    ...UNFILLED.tax_rate,
     platform_id: r.TaxType ?? '',
     status: r.Status === 'ACTIVE' ? 'active' : r.Status === 'ARCHIVED' ? 'inactive' : 'unknown',
     code: text(r.TaxType),
@@ -160,40 +153,28 @@ export function mapTaxRate(r: XeroTaxRate): Mapped<'tax_rate'> {
     total_tax_rate: components.length === 0 ? (r.DisplayTaxRate ?? null) : components.reduce((sum, c) => sum + c.rate, 0),
     subsidiaries: [],
     components,
-    created_at: null,
-    updated_at: null,
   };
 }
 
 const trackingStatus = (s: string | undefined): Mapped<'class'>['status'] => (s === 'ARCHIVED' ? 'archived' : s === 'ACTIVE' ? 'active' : null);
 
-/** A tracking category is a top-level class; its options are classes under it (lines are tagged with options). */
-export function mapTrackingCategory(c: XeroTrackingCategory): Mapped<'class'> {
+/**
+ * A tracking category is a top-level class; its options are classes under it (lines are tagged with options). An
+ * option's record names its category and has no Options of its own.
+ */
+export function mapTracking(r: XeroTrackingCategory & XeroTrackingOption, ref: Ref): Mapped<'class'> {
+  const option = typeof r.TrackingOptionID === 'string' && !Array.isArray(r.Options);
   return {
-    platform_id: c.TrackingCategoryID ?? '',
-    parent_id: null,
-    has_children: (c.Options ?? []).length > 0,
-    name: text(c.Name),
-    status: trackingStatus(c.Status),
+    ...UNFILLED.class,
+    platform_id: (option ? r.TrackingOptionID : r.TrackingCategoryID) ?? '',
+    parent_id: option ? ref('class', r.TrackingCategoryID) : null,
+    has_children: !option && (r.Options ?? []).length > 0,
+    name: text(r.Name),
+    status: trackingStatus(r.Status),
     subsidiaries: [],
-    created_at: null,
-    updated_at: null,
-  };
-}
-
-export function mapTrackingOption(o: XeroTrackingOption, ref: Ref): Mapped<'class'> {
-  return {
-    platform_id: o.TrackingOptionID ?? '',
-    parent_id: ref('class', o.TrackingCategoryID),
-    has_children: false,
-    name: text(o.Name),
-    status: trackingStatus(o.Status),
-    subsidiaries: [],
-    created_at: null,
-    updated_at: null,
   };
 }
 
 export function mapCurrency(c: XeroCurrency): Mapped<'currency'> {
-  return { currency_code: currency(c.Code), currency_name: text(c.Description), created_at: null, updated_at: null };
+  return { ...UNFILLED.currency, currency_code: currency(c.Code), currency_name: text(c.Description) };
 }

@@ -4,13 +4,16 @@
  */
 import { xeroIso } from '../dates.ts';
 import type { ReportNode } from '../../../model/report-tree.ts';
+import { sumAmounts } from '../../readers.ts';
 import { incomeStatementOf, sectionsTree } from '../../statements.ts';
 import type { XeroOrganisation, XeroReportRow, XeroStoredAttachment, XeroStoredReport } from '../types.ts';
 import { addresses, optCurrency, phone, text, type Mapped, type Ref } from './common.ts';
+import { UNFILLED } from './unfilled.ts';
 
 export function mapOrganisation(o: XeroOrganisation): Mapped<'company_info'> {
   const endMonth = o.FinancialYearEndMonth;
   return {
+    ...UNFILLED.company_info,
     platform_id: o.OrganisationID ?? '',
     name: text(o.Name),
     legal_name: text(o.LegalName),
@@ -20,11 +23,8 @@ export function mapOrganisation(o: XeroOrganisation): Mapped<'company_info'> {
     fiscal_year_start_month: endMonth === undefined || endMonth < 1 || endMonth > 12 ? null : (endMonth % 12) + 1,
     tax_number: text(o.TaxNumber),
     registration_number: text(o.RegistrationNumber),
-    email: null,
     phone: phone(o.Phones),
     created_at: xeroIso(o.CreatedDateUTC),
-    updated_at: null,
-    platform_url: null,
   };
 }
 
@@ -34,13 +34,13 @@ export function mapAttachment(a: XeroStoredAttachment, ref: Ref): Mapped<'attach
       ? { type: 'journal_entry' as const, id: a.ManualJournal.ManualJournalID }
       : { type: a.Invoice?.Type === 'ACCPAY' ? ('bill' as const) : ('invoice' as const), id: a.Invoice?.InvoiceID };
   return {
+    ...UNFILLED.attachment,
     platform_id: a.AttachmentID ?? '',
     attached_to_id: ref(parent.type, parent.id),
     file_name: a.FileName ?? '',
     // Xero's own address of the file (it needs the connection's token); the API serves a signed address of its own.
     file_url: a.Url ?? '',
     attached_to_type: parent.type,
-    created_at: null,
   };
 }
 
@@ -72,10 +72,11 @@ function rowNode<V>(row: XeroReportRow, ref: Ref, valueOf: (text: string | undef
   };
 }
 
-function sum(nodes: readonly Node[]): string {
-  const total = nodes.reduce((acc, n) => acc + Math.round(Number(n.value) * 100), 0);
-  return (total / 100).toFixed(2);
-}
+/** The report's sections, each with its title trimmed and its rows. */
+const sectionsOf = (r: XeroStoredReport): { title: string; rows: XeroReportRow[] }[] =>
+  r.Rows.filter((section) => section.RowType === 'Section').map((section) => ({ title: (section.Title ?? '').trim(), rows: section.Rows ?? [] }));
+
+const sum = (nodes: readonly Node[]): string => sumAmounts(nodes.map((n) => Number(n.value))).toFixed(2);
 
 /**
  * Xero's balance sheet is a flat list of sections: a heading section per group
@@ -86,12 +87,9 @@ export function mapBalanceSheet(r: XeroStoredReport, ref: Ref): Mapped<'balance_
   const items: Record<Group, Node[]> = { assets: [], liabilities: [], equity: [] };
   const totals: Record<Group, string | null> = { assets: null, liabilities: null, equity: null };
   let current: Group | null = null;
-  for (const section of r.Rows) {
-    if (section.RowType !== 'Section') continue;
-    const title = (section.Title ?? '').trim();
+  for (const { title, rows } of sectionsOf(r)) {
     const group = GROUPS[title.toLowerCase()];
     if (group !== undefined) current = group;
-    const rows = section.Rows ?? [];
     const own: Node[] = [];
     let subtotal: string | null = null;
     for (const row of rows) {
@@ -108,6 +106,7 @@ export function mapBalanceSheet(r: XeroStoredReport, ref: Ref): Mapped<'balance_
   }
   const tree = (group: Group, name: string): Node => ({ account_id: '', name, value: totals[group] ?? sum(items[group]), items: items[group] });
   return {
+    ...UNFILLED.balance_sheet,
     start_date: `${r.PeriodStart}T00:00:00.000Z`,
     end_date: `${r.PeriodEnd}T00:00:00.000Z`,
     currency_code: r.BaseCurrency ?? 'XXX',
@@ -117,7 +116,6 @@ export function mapBalanceSheet(r: XeroStoredReport, ref: Ref): Mapped<'balance_
     assets: tree('assets', 'Assets'),
     equity: tree('equity', 'Equity'),
     liabilities: tree('liabilities', 'Liabilities'),
-    created_at: null,
     updated_at: xeroIso(r.UpdatedDateUTC),
   };
 }
@@ -144,10 +142,7 @@ export function mapIncomeStatement(r: XeroStoredReport, ref: Ref): Mapped<'incom
   const parts: Record<Part, ReportNode<number>[]> = { income: [], cost_of_sales: [], expenses: [] };
   const lines = new Map<string, number>();
   let sales: number | null = null;
-  for (const section of r.Rows) {
-    if (section.RowType !== 'Section') continue;
-    const title = (section.Title ?? '').trim();
-    const rows = section.Rows ?? [];
+  for (const { title, rows } of sectionsOf(r)) {
     const part = partOf(title);
     if (part === null) {
       for (const row of rows) if (row.RowType === 'Row') lines.set((row.Cells?.[0]?.Value ?? '').toLowerCase(), amount(row.Cells?.[1]?.Value));
@@ -155,28 +150,22 @@ export function mapIncomeStatement(r: XeroStoredReport, ref: Ref): Mapped<'incom
     }
     const items = rows.filter((row) => row.RowType === 'Row').map((row) => rowNode(row, ref, amount));
     const total = rows.find((row) => row.RowType === 'SummaryRow');
-    const value = total === undefined ? cents(items.reduce((acc, n) => acc + n.value * 100, 0)) : amount(total.Cells?.[1]?.Value);
+    const value = total === undefined ? sumAmounts(items.map((n) => n.value)) : amount(total.Cells?.[1]?.Value);
     if (part === 'income' && !title.toLowerCase().includes('other')) sales = value;
     parts[part].push({ account_id: '', name: title, value, items });
   }
   const net = lines.get('net profit') ?? null;
   return incomeStatementOf({
+    ...UNFILLED.income_statement,
     start_date: `${r.PeriodStart}T00:00:00.000Z`,
     end_date: `${r.PeriodEnd}T00:00:00.000Z`,
     accounting_standard: 'accrual',
     currency_code: r.BaseCurrency ?? 'XXX',
     gross_profit: lines.get('gross profit') ?? null,
     net_income: net,
-    // Xero's report has no operating-income line.
-    net_operating_income: null,
     net_sales: sales,
     income: sectionsTree('Income', parts.income),
     expenses: sectionsTree('Expenses', parts.expenses),
     cost_of_sales: sectionsTree('Cost of Sales', parts.cost_of_sales),
   });
-}
-
-/** A sum of cents back to an amount. */
-function cents(hundredths: number): number {
-  return Math.round(hundredths) / 100;
 }
