@@ -5,6 +5,8 @@
  * description fills in the rest it requires empty (null, false, [], {}: ../kit/openapi-records.ts). Stripe's published
  * fixtures are not used.
  */
+import { eventObject } from '../../../packages/sandbox/src/simulators/stripe/events.ts';
+import { feeDetails } from '../../../packages/sandbox/src/simulators/stripe/render.ts';
 import type { CompleteRecord } from '../kit/openapi-records.ts';
 
 export type Json = Record<string, unknown>;
@@ -116,9 +118,7 @@ export class StripeAccount {
 
   private event(type: string, object: Json, created: number): void {
     if (this.seeding && !this.seedEvents) return;
-    const data = { object: structuredClone(object) };
-    const request = { id: null, idempotency_key: null };
-    const event = { id: this.nextId('evt'), object: 'event', api_version: '2026-10-28.endive', created, data, pending_webhooks: 1, request, type };
+    const event = eventObject(this.nextId('evt'), type, created, structuredClone(object));
     this.events.push(this.record('event', { ...event, ...(this.connect ? { account: this.id } : {}) }));
   }
 
@@ -140,8 +140,7 @@ export class StripeAccount {
       currency: this.currency,
       description,
       fee,
-      fee_details:
-        fee === 0 ? [] : [{ amount: fee, application: null, currency: this.currency, description: 'Stripe processing fees', type: 'stripe_fee' }],
+      fee_details: feeDetails(fee, this.currency),
       net: amount - fee,
       reporting_category: type === 'charge' ? 'charge' : type === 'refund' ? 'refund' : type === 'payout' ? 'payout' : 'dispute',
       source,

@@ -13,9 +13,10 @@ export const EVENTS_KEPT_SECONDS = 30 * 86_400;
 /** The API version Stripe stamps on events: the one the stripe library we ship pins. */
 export const API_VERSION = '2026-10-28.endive';
 
-function event(type: string, sandboxId: string, created: number, object: Json): Json {
+/** An event object as Stripe sends it: `object` as it was when the event happened. */
+export function eventObject(id: string, type: string, created: number, object: Json): Json & { id: string; object: string; created: number } {
   return {
-    id: stripeId('event', `${type}|${sandboxId}`),
+    id,
     object: 'event',
     api_version: API_VERSION,
     created,
@@ -26,6 +27,9 @@ function event(type: string, sandboxId: string, created: number, object: Json): 
     type,
   };
 }
+
+const event = (type: string, sandboxId: string, created: number, object: Json): Json =>
+  eventObject(stripeId('event', `${type}|${sandboxId}`), type, created, object);
 
 /** Every event of the last 30 days. */
 export async function allEvents(view: StripeView): Promise<Json[]> {
