@@ -174,7 +174,7 @@ export class StripeAccount {
   }
 
   updateCustomer(id: string, changes: Json): StripeRecord {
-    const customer = this.find(this.customers, id);
+    const customer = this.find('customer', id);
     Object.assign(customer, changes);
     this.event('customer.updated', customer, this.tick());
     return customer;
@@ -193,7 +193,7 @@ export class StripeAccount {
     const id = this.nextId('ch');
     const fee = cardFee(amount, this.currency);
     const bt = this.balanceTransaction('charge', id, amount, fee, created, description ?? `Payment ${id}`);
-    const owner = customer === null ? null : this.customers.find((c) => c.id === customer);
+    const owner = customer === null ? null : this.byId.get(customer);
     const charge = this.record('charge', {
       id,
       object: 'charge',
@@ -221,7 +221,7 @@ export class StripeAccount {
   }
 
   refund(chargeId: string, amount: number): StripeRecord {
-    const charge = this.find(this.charges, chargeId);
+    const charge = this.find('charge', chargeId);
     const created = this.tick();
     const refundId = this.nextId('re');
     const bt = this.balanceTransaction('refund', refundId, -amount, 0, created, 'REFUND FOR CHARGE');
@@ -232,7 +232,7 @@ export class StripeAccount {
   }
 
   dispute(chargeId: string): StripeRecord {
-    const charge = this.find(this.charges, chargeId);
+    const charge = this.find('charge', chargeId);
     const created = this.tick();
     const id = this.nextId('dp');
     const amount = Number(charge.amount) - Number(charge.amount_refunded);
@@ -288,10 +288,9 @@ export class StripeAccount {
     return payout;
   }
 
-  private find(list: StripeRecord[], id: string): StripeRecord {
-    const indexed = this.byId.get(id);
-    const found = indexed !== undefined && list[0]?.object === indexed.object ? indexed : list.find((r) => r.id === id);
-    if (found === undefined) throw new Error(`no ${id}`);
+  private find(object: 'charge' | 'customer', id: string): StripeRecord {
+    const found = this.byId.get(id);
+    if (found?.object !== object) throw new Error(`no ${object} ${id}`);
     return found;
   }
 }
