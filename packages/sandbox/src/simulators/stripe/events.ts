@@ -34,8 +34,8 @@ const event = (type: string, sandboxId: string, created: number, object: Json): 
 /** Every event of the last 30 days. */
 export async function allEvents(view: StripeView): Promise<Json[]> {
   const events: Json[] = [];
-  const store = await view.store();
-  for (const parts of await view.chargeParts()) {
+  const { store, charges, payouts, shoppers } = await view.index();
+  for (const parts of charges) {
     const at = unix(parts.charge.CreatedAt);
     events.push(event('charge.succeeded', parts.order.Id, at, renderCharge(parts, store, at)));
     if (parts.refund !== null) {
@@ -43,7 +43,7 @@ export async function allEvents(view: StripeView): Promise<Json[]> {
       events.push(event('charge.refunded', parts.order.Id, refundedAt, renderCharge(parts, store, refundedAt)));
     }
   }
-  for (const payout of await view.payoutRecords()) {
+  for (const payout of payouts.values()) {
     const made = unix(payout.CreatedAt);
     events.push(event('payout.created', payout.Id, made, renderPayout(payout, made)));
     if (payout.Status === 'Paid' && unix(payout.UpdatedAt) <= view.nowSeconds()) {
@@ -52,7 +52,7 @@ export async function allEvents(view: StripeView): Promise<Json[]> {
     }
   }
   const customers = new Map((await view.customers()).map((c) => [c.id, c]));
-  for (const shopper of await view.shoppers()) {
+  for (const shopper of shoppers) {
     const customer = customers.get(stripeId('customer', shopper.Id));
     if (customer !== undefined) events.push(event('customer.created', shopper.Id, unix(shopper.CreatedAt), customer));
   }
