@@ -7,11 +7,12 @@
  * violations are recorded for tests to assert none. Lists page and error bodies read as the Stripe simulator's
  * (packages/sandbox/src/simulators/stripe), which answers the same API. Tests steer it with faults (429 with
  * Retry-After, 5xx, a revoked key) and read its counters; `signedWebhook` signs an event as Stripe does
- * (Stripe-Signature: t=…,v1=HMAC-SHA256 of `${t}.${body}`).
+ * (Stripe-Signature: t=…,v1=HMAC-SHA256 of `${t}.${body}`, made by the stripe library's own test helper).
  *
  * Point the connector at it with STRIPE_API_URL = `url` (Connect's host follows it).
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
 import { noSuch, stripeError, unrecognized } from '../../../packages/sandbox/src/simulators/stripe/answers.ts';
 import { eventObject, typeMatches } from '../../../packages/sandbox/src/simulators/stripe/events.ts';
 import { listPage, listParam } from '../../../packages/sandbox/src/simulators/stripe/lists.ts';
@@ -218,8 +219,7 @@ export async function startStripeStandIn() {
     /** A signed webhook delivery of `event`: the raw body and the Stripe-Signature header. */
     signedWebhook(event: Json, secret: string, timestamp = Math.floor(Date.now() / 1000)): { body: string; signature: string } {
       const body = JSON.stringify(event);
-      const v1 = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-      return { body, signature: `t=${timestamp},v1=${v1}` };
+      return { body, signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp }) };
     },
     violations: host.violations,
     /** API calls answered (any status), by path without query; 429s and 5xx included. */
