@@ -83,11 +83,15 @@ const invalidKey = () => stripeError(401, { type: 'invalid_request_error', messa
 
 type Handler = (account: StripeAccount, call: ApiCall<Operation, string>) => Answer;
 
+/** A page of records kept in the order they were made (oldest first): Stripe's order, newest first, reversed. */
+const pageOf = (records: readonly StripeRecord[], query: URLSearchParams, url: string, object: string): Answer =>
+  listPage(records.toReversed(), query, url, object);
+
 /** A list of the account's, paged as Stripe pages it. */
 const listOf =
   (object: string, records: (account: StripeAccount) => readonly StripeRecord[]): Handler =>
   (account, { operation, query }) =>
-    listPage(records(account), query, operation.template, object);
+    pageOf(records(account), query, operation.template, object);
 
 /** What the stand-in serves, by path template. */
 const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -104,12 +108,12 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/balance_transactions': (account, { operation, query }) => {
     const payout = query.get('payout');
     const list = payout === null ? account.balanceTransactions : account.balanceTransactions.filter((bt) => account.paidOutBy.get(bt.id) === payout);
-    return listPage(list, query, operation.template, 'balance_transaction');
+    return pageOf(list, query, operation.template, 'balance_transaction');
   },
   '/v1/events': (account, { operation, query }) => {
     const types = [...listParam(query, 'types'), ...listParam(query, 'type')];
     const events = types.length === 0 ? account.events : account.events.filter((e) => typeMatches(String(e.type), types));
-    return listPage(events, query, operation.template, 'event');
+    return pageOf(events, query, operation.template, 'event');
   },
 };
 

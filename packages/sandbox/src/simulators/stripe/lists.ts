@@ -69,8 +69,9 @@ export const newestFirst = (items: readonly Json[]): Json[] =>
   ]);
 
 /**
- * One page of `items` (every object of the list, any order) for the query, as Stripe answers it. `object` names the
- * items in a not-found message; `more` are bounds on other time fields the endpoint takes (payouts' arrival_date).
+ * One page of `items` (every object of the list, in Stripe's order: `newestFirst`) for the query, as Stripe answers it.
+ * `object` names the items in a not-found message; `more` are bounds on other time fields the endpoint takes (payouts'
+ * arrival_date).
  */
 export function listPage(items: readonly Json[], query: URLSearchParams, url: string, object: string, more: readonly string[] = []): SimulatorAnswer {
   const limitText = query.get('limit');
@@ -87,19 +88,22 @@ export function listPage(items: readonly Json[], query: URLSearchParams, url: st
     if (isAnswer(bounds)) return bounds;
     inBounds.push((j) => typeof j[field] === 'number' && within(j[field], bounds));
   }
-  const sorted = newestFirst(items);
   const after = query.get('starting_after');
   // ending_before pages towards newer objects, unless starting_after is given too.
   const before = after === null ? query.get('ending_before') : null;
-  let window = sorted;
   const cursor = before ?? after;
-  if (cursor !== null) {
-    const at = sorted.findIndex((j) => j.id === cursor);
-    if (at < 0) return noSuch(object, cursor, before === null ? 'starting_after' : 'ending_before');
-    window = before === null ? sorted.slice(at + 1) : sorted.slice(0, at);
+  const at = cursor === null ? -1 : items.findIndex((j) => j.id === cursor);
+  if (cursor !== null && at < 0) return noSuch(object, cursor, before === null ? 'starting_after' : 'ending_before');
+  // From the cursor away (older, or newer for ending_before), one object past the page to know whether there are more.
+  const step = before === null ? 1 : -1;
+  const data: Json[] = [];
+  let hasMore = false;
+  for (let i = at + step; i >= 0 && i < items.length && !hasMore; i += step) {
+    const item = items[i];
+    if (item === undefined || !inBounds.every((inside) => inside(item))) continue;
+    if (data.length === limit) hasMore = true;
+    else data.push(item);
   }
-  const kept = window.filter((j) => inBounds.every((keep) => keep(j)));
-  const data = before === null ? kept.slice(0, limit) : kept.slice(Math.max(0, kept.length - limit));
-  const hasMore = kept.length > limit;
+  if (before !== null) data.reverse();
   return { status: 200, body: { object: 'list', data, has_more: hasMore, url } };
 }
