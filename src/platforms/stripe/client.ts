@@ -57,10 +57,7 @@ export function fetchThrough(http: PlatformHttp, signal?: AbortSignal): (url: st
     const urls = stripeUrls();
     const base = new URL(requested.hostname === new URL(CONNECT_HOST).hostname ? urls.connect : urls.api);
     const target = new URL(`${requested.pathname}${requested.search}`, base);
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => {
-      headers[name] = value;
-    });
+    const headers: Record<string, string> = Object.fromEntries(new Headers(init.headers));
     const method = methodOf(init.method);
     const body = typeof init.body === 'string' && init.body !== '' ? init.body : undefined;
     // The job's signal, and the library's own (its timeout).

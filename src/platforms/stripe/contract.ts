@@ -104,6 +104,7 @@ export type BalanceTransaction = Cut<Stripe.BalanceTransaction, typeof READS.bal
 export type Dispute = Cut<Stripe.Dispute, typeof READS.dispute>;
 export type Customer = Cut<Stripe.Customer, typeof READS.customer>;
 export type Account = Cut<Stripe.Account, typeof READS.account>;
+export type Address = Cut<Stripe.Address, typeof ADDRESS>;
 /** A payout as the reader stores it: with its account's id and the balance transactions it paid out (../read.ts). */
 export type Payout = Cut<Stripe.Payout, typeof READS.payout> & { account?: string; balance_transactions?: BalanceTransaction[] };
 

@@ -11,7 +11,7 @@ import type { CurrencyCode } from '../../model/shared.ts';
 import type { ConnectorContext, PlatformRecord } from '../connector.ts';
 import type { Mapped } from '../objects.ts';
 import { currency as currencyCode, isRecord, strictReaders, text, unixIso } from '../readers.ts';
-import { parseRecord, type Account, type BalanceTransaction } from './contract.ts';
+import { parseRecord, type Account, type Address, type BalanceTransaction } from './contract.ts';
 import { toMajor } from './money.ts';
 
 export type { Mapped } from '../objects.ts';
@@ -20,14 +20,6 @@ export { isRecord as isObject, text, unixIso } from '../readers.ts';
 
 type Ref = Pick<ConnectorContext, 'ref'>;
 type Base = CurrencyCode | null;
-type Address = {
-  line1?: string | null;
-  line2?: string | null;
-  city?: string | null;
-  postal_code?: string | null;
-  country?: string | null;
-  state?: string | null;
-};
 
 const { needCurrency } = strictReaders('Stripe');
 

@@ -120,17 +120,11 @@ export const STRIPE_BASE = baseCurrency(async (ctx) => (await currentAccount.get
 /** The balance transactions a payout paid out (every page), its own `payout` one left out. */
 export async function payoutTransactions(stripe: Stripe, payoutId: string): Promise<Stripe.BalanceTransaction[]> {
   const all: Stripe.BalanceTransaction[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const answer = await stripe.balanceTransactions.list({
-      limit: STRIPE_PAGE_SIZE,
-      payout: payoutId,
-      ...(after === undefined ? {} : { starting_after: after }),
-    });
-    all.push(...answer.data.filter((bt) => !(bt.type === 'payout' && bt.source === payoutId)));
-    after = answer.data.at(-1)?.id;
-    if (!answer.has_more || after === undefined) return all;
+  // The library pages on with starting_after.
+  for await (const bt of stripe.balanceTransactions.list({ limit: STRIPE_PAGE_SIZE, payout: payoutId })) {
+    if (!(bt.type === 'payout' && bt.source === payoutId)) all.push(bt);
   }
+  return all;
 }
 
 /** Records of listed objects; a payout stamped with the account and what it paid out. */

@@ -5,6 +5,8 @@
  * description fills in the rest it requires empty (null, false, [], {}: ../kit/openapi-records.ts). Stripe's published
  * fixtures are not used.
  */
+import { eventObject } from '../../../packages/sandbox/src/simulators/stripe/events.ts';
+import { feeDetails } from '../../../packages/sandbox/src/simulators/stripe/render.ts';
 import type { CompleteRecord } from '../kit/openapi-records.ts';
 
 export type Json = Record<string, unknown>;
@@ -116,9 +118,7 @@ export class StripeAccount {
 
   private event(type: string, object: Json, created: number): void {
     if (this.seeding && !this.seedEvents) return;
-    const data = { object: structuredClone(object) };
-    const request = { id: null, idempotency_key: null };
-    const event = { id: this.nextId('evt'), object: 'event', api_version: '2026-10-28.endive', created, data, pending_webhooks: 1, request, type };
+    const event = eventObject(this.nextId('evt'), type, created, structuredClone(object));
     this.events.push(this.record('event', { ...event, ...(this.connect ? { account: this.id } : {}) }));
   }
 
@@ -140,8 +140,7 @@ export class StripeAccount {
       currency: this.currency,
       description,
       fee,
-      fee_details:
-        fee === 0 ? [] : [{ amount: fee, application: null, currency: this.currency, description: 'Stripe processing fees', type: 'stripe_fee' }],
+      fee_details: feeDetails(fee, this.currency),
       net: amount - fee,
       reporting_category: type === 'charge' ? 'charge' : type === 'refund' ? 'refund' : type === 'payout' ? 'payout' : 'dispute',
       source,
@@ -175,7 +174,7 @@ export class StripeAccount {
   }
 
   updateCustomer(id: string, changes: Json): StripeRecord {
-    const customer = this.find(this.customers, id);
+    const customer = this.find('customer', id);
     Object.assign(customer, changes);
     this.event('customer.updated', customer, this.tick());
     return customer;
@@ -194,7 +193,7 @@ export class StripeAccount {
     const id = this.nextId('ch');
     const fee = cardFee(amount, this.currency);
     const bt = this.balanceTransaction('charge', id, amount, fee, created, description ?? `Payment ${id}`);
-    const owner = customer === null ? null : this.customers.find((c) => c.id === customer);
+    const owner = customer === null ? null : this.byId.get(customer);
     const charge = this.record('charge', {
       id,
       object: 'charge',
@@ -222,7 +221,7 @@ export class StripeAccount {
   }
 
   refund(chargeId: string, amount: number): StripeRecord {
-    const charge = this.find(this.charges, chargeId);
+    const charge = this.find('charge', chargeId);
     const created = this.tick();
     const refundId = this.nextId('re');
     const bt = this.balanceTransaction('refund', refundId, -amount, 0, created, 'REFUND FOR CHARGE');
@@ -233,7 +232,7 @@ export class StripeAccount {
   }
 
   dispute(chargeId: string): StripeRecord {
-    const charge = this.find(this.charges, chargeId);
+    const charge = this.find('charge', chargeId);
     const created = this.tick();
     const id = this.nextId('dp');
     const amount = Number(charge.amount) - Number(charge.amount_refunded);
@@ -289,10 +288,9 @@ export class StripeAccount {
     return payout;
   }
 
-  private find(list: StripeRecord[], id: string): StripeRecord {
-    const indexed = this.byId.get(id);
-    const found = indexed !== undefined && list[0]?.object === indexed.object ? indexed : list.find((r) => r.id === id);
-    if (found === undefined) throw new Error(`no ${id}`);
+  private find(object: 'charge' | 'customer', id: string): StripeRecord {
+    const found = this.byId.get(id);
+    if (found?.object !== object) throw new Error(`no ${object} ${id}`);
     return found;
   }
 }

@@ -13,9 +13,10 @@ export const EVENTS_KEPT_SECONDS = 30 * 86_400;
 /** The API version Stripe stamps on events: the one the stripe library we ship pins. */
 export const API_VERSION = '2026-10-28.endive';
 
-function event(type: string, sandboxId: string, created: number, object: Json): Json {
+/** An event object as Stripe sends it: `object` as it was when the event happened. */
+export function eventObject(id: string, type: string, created: number, object: Json): Json & { id: string; object: string; created: number } {
   return {
-    id: stripeId('event', `${type}|${sandboxId}`),
+    id,
     object: 'event',
     api_version: API_VERSION,
     created,
@@ -27,11 +28,14 @@ function event(type: string, sandboxId: string, created: number, object: Json): 
   };
 }
 
+const event = (type: string, sandboxId: string, created: number, object: Json): Json =>
+  eventObject(stripeId('event', `${type}|${sandboxId}`), type, created, object);
+
 /** Every event of the last 30 days. */
 export async function allEvents(view: StripeView): Promise<Json[]> {
   const events: Json[] = [];
-  const store = await view.store();
-  for (const parts of await view.chargeParts()) {
+  const { store, charges, payouts, shoppers } = await view.index();
+  for (const parts of charges) {
     const at = unix(parts.charge.CreatedAt);
     events.push(event('charge.succeeded', parts.order.Id, at, renderCharge(parts, store, at)));
     if (parts.refund !== null) {
@@ -39,7 +43,7 @@ export async function allEvents(view: StripeView): Promise<Json[]> {
       events.push(event('charge.refunded', parts.order.Id, refundedAt, renderCharge(parts, store, refundedAt)));
     }
   }
-  for (const payout of await view.payoutRecords()) {
+  for (const payout of payouts.values()) {
     const made = unix(payout.CreatedAt);
     events.push(event('payout.created', payout.Id, made, renderPayout(payout, made)));
     if (payout.Status === 'Paid' && unix(payout.UpdatedAt) <= view.nowSeconds()) {
@@ -48,7 +52,7 @@ export async function allEvents(view: StripeView): Promise<Json[]> {
     }
   }
   const customers = new Map((await view.customers()).map((c) => [c.id, c]));
-  for (const shopper of await view.shoppers()) {
+  for (const shopper of shoppers) {
     const customer = customers.get(stripeId('customer', shopper.Id));
     if (customer !== undefined) events.push(event('customer.created', shopper.Id, unix(shopper.CreatedAt), customer));
   }

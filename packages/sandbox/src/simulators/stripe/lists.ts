@@ -69,9 +69,9 @@ export const newestFirst = (items: readonly Json[]): Json[] =>
   ]);
 
 /**
- * One page of `items` (every object of the list, any order) for the query, as Stripe answers it. `object` names the
- * items in a not-found message; `timeField` is the field `created` filters on; `more` are bounds on other time fields
- * the endpoint takes (payouts' arrival_date).
+ * One page of `items` (every object of the list, in Stripe's order: `newestFirst`) for the query, as Stripe answers it.
+ * `object` names the items in a not-found message; `more` are bounds on other time fields the endpoint takes (payouts'
+ * arrival_date).
  */
 export function listPage(items: readonly Json[], query: URLSearchParams, url: string, object: string, more: readonly string[] = []): SimulatorAnswer {
   const limitText = query.get('limit');
@@ -82,34 +82,28 @@ export function listPage(items: readonly Json[], query: URLSearchParams, url: st
     if (n < 1 || n > MAX_LIMIT) return badParameter('limit', `This value must be greater than or equal to 1 and less than or equal to ${MAX_LIMIT}.`);
     limit = n;
   }
-  const sorted = newestFirst(items);
-  let kept = sorted;
+  const inBounds: ((j: Json) => boolean)[] = [];
   for (const field of ['created', ...more]) {
     const bounds = boundsOf(query, field);
     if (isAnswer(bounds)) return bounds;
-    kept = kept.filter((j) => typeof j[field] === 'number' && within(j[field], bounds));
+    inBounds.push((j) => typeof j[field] === 'number' && within(j[field], bounds));
   }
   const after = query.get('starting_after');
-  const before = query.get('ending_before');
-  let data: Json[];
-  let hasMore: boolean;
-  if (before !== null && after === null) {
-    const at = sorted.findIndex((j) => j.id === before);
-    if (at < 0) return noSuch(object, before, 'ending_before');
-    const rank = new Map(sorted.map((j, i) => [j, i]));
-    const newer = kept.filter((j) => (rank.get(j) ?? 0) < at);
-    data = newer.slice(Math.max(0, newer.length - limit));
-    hasMore = newer.length > limit;
-  } else {
-    let older = kept;
-    if (after !== null) {
-      const at = sorted.findIndex((j) => j.id === after);
-      if (at < 0) return noSuch(object, after, 'starting_after');
-      const rank = new Map(sorted.map((j, i) => [j, i]));
-      older = kept.filter((j) => (rank.get(j) ?? 0) > at);
-    }
-    data = older.slice(0, limit);
-    hasMore = older.length > limit;
+  // ending_before pages towards newer objects, unless starting_after is given too.
+  const before = after === null ? query.get('ending_before') : null;
+  const cursor = before ?? after;
+  const at = cursor === null ? -1 : items.findIndex((j) => j.id === cursor);
+  if (cursor !== null && at < 0) return noSuch(object, cursor, before === null ? 'starting_after' : 'ending_before');
+  // From the cursor away (older, or newer for ending_before), one object past the page to know whether there are more.
+  const step = before === null ? 1 : -1;
+  const data: Json[] = [];
+  let hasMore = false;
+  for (let i = at + step; i >= 0 && i < items.length && !hasMore; i += step) {
+    const item = items[i];
+    if (item === undefined || !inBounds.every((inside) => inside(item))) continue;
+    if (data.length === limit) hasMore = true;
+    else data.push(item);
   }
+  if (before !== null) data.reverse();
   return { status: 200, body: { object: 'list', data, has_more: hasMore, url } };
 }

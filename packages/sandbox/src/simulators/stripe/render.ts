@@ -156,6 +156,10 @@ export function renderCustomer(shopper: NativeShopper, latest: NativeOrder | nul
   } satisfies Rendered<Stripe.Customer>;
 }
 
+/** Stripe's processing fee of a balance transaction as its fee_details (none when it took no fee). */
+export const feeDetails = (fee: number, currency: string): Stripe.BalanceTransaction.FeeDetail[] =>
+  fee === 0 ? [] : [{ amount: fee, application: null, currency, description: 'Stripe processing fees', type: 'stripe_fee' }];
+
 const KINDS = {
   Charge: { type: 'charge', category: 'charge', object: 'charge' },
   Refund: { type: 'refund', category: 'refund', object: 'refund' },
@@ -188,8 +192,7 @@ export function renderBalanceTransaction(t: NativeGatewayTransaction, payout: Na
     description,
     exchange_rate: null,
     fee,
-    fee_details:
-      fee === 0 ? [] : [{ amount: fee, application: null, currency: lower(currency), description: 'Stripe processing fees', type: 'stripe_fee' }],
+    fee_details: feeDetails(fee, lower(currency)),
     net: amount - fee,
     reporting_category: kind.category,
     source: stripeId(kind.object, sourceId),

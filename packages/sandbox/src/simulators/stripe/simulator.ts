@@ -11,7 +11,7 @@ import { pathSegments } from '../lists.ts';
 import { invalidKey, noAccess, noSuch, stripeError, unknownParameter, unrecognized, type Json } from './answers.ts';
 import { allEvents, typeMatches } from './events.ts';
 import { accountIdOf, hashedSuffix, stripeId } from './ids.ts';
-import { listPage, listParam, unknownParam } from './lists.ts';
+import { listPage, listParam, newestFirst, unknownParam } from './lists.ts';
 import { StripeView } from './view.ts';
 
 /** Connect access tokens do not expire (https://docs.stripe.com/connect/oauth-reference): ten years here. */
@@ -85,7 +85,7 @@ async function list(view: StripeView, name: string, collection: Collection, quer
   if (unknown !== null) return unknownParameter(unknown);
   const payout = name === 'balance_transactions' ? query.get('payout') : null;
   if (payout !== null && !(await view.payouts()).some((p) => p.id === payout)) return noSuch('payout', payout, 'payout');
-  return listPage(await selected(view, collection, query), query, `/v1/${name}`, collection.object, collection.times);
+  return listPage(newestFirst(await selected(view, collection, query)), query, `/v1/${name}`, collection.object, collection.times);
 }
 
 async function one(view: StripeView, collection: Collection, id: string, query: URLSearchParams): Promise<SimulatorAnswer> {

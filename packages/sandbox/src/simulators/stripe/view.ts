@@ -16,7 +16,8 @@ import {
   type ChargeParts,
 } from './render.ts';
 
-interface Indexed {
+/** The books as Stripe's objects link them, read once per call. */
+export interface Indexed {
   orders: Map<string, NativeOrder>;
   charges: ChargeParts[];
   transactions: NativeGatewayTransaction[];
@@ -31,7 +32,7 @@ export class StripeView extends BooksView {
     return Math.floor((this.books.now?.() ?? Date.now()) / 1000);
   }
 
-  private index(): Promise<Indexed> {
+  index(): Promise<Indexed> {
     return this.once('index', () => this.load());
   }
 
@@ -66,14 +67,6 @@ export class StripeView extends BooksView {
     };
   }
 
-  async store(): Promise<NativeStore | null> {
-    return (await this.index()).store;
-  }
-
-  async chargeParts(): Promise<ChargeParts[]> {
-    return (await this.index()).charges;
-  }
-
   async charges(): Promise<Json[]> {
     const { charges, store } = await this.index();
     const now = this.nowSeconds();
@@ -90,17 +83,9 @@ export class StripeView extends BooksView {
     return shoppers.map((s) => renderCustomer(s, orders.get(s.OrderIds.at(-1) ?? '') ?? null, currency));
   }
 
-  async shoppers(): Promise<NativeShopper[]> {
-    return (await this.index()).shoppers;
-  }
-
-  async payoutRecords(): Promise<NativePayout[]> {
-    return [...(await this.index()).payouts.values()];
-  }
-
   async payouts(): Promise<Json[]> {
     const now = this.nowSeconds();
-    return (await this.payoutRecords()).map((p) => renderPayout(p, now));
+    return [...(await this.index()).payouts.values()].map((p) => renderPayout(p, now));
   }
 
   /** Every balance transaction, with the SANDBOX payout that paid it out (null when none has). */
@@ -114,7 +99,7 @@ export class StripeView extends BooksView {
   }
 
   async account(): Promise<Json> {
-    const store = await this.store();
+    const { store } = await this.index();
     const company = (await this.all('company_info'))[0] ?? null;
     return renderAccount(this.books.accountKey, store, {
       ...this.books.company,
