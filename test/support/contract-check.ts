@@ -20,6 +20,7 @@ import { ErrorBodySchema } from '../../src/http/contract.ts';
 import type { ApiVersion, JsonSchema, VersionRegistry } from '../../src/http/versioning.ts';
 import { recordAnswer } from './contract-violations.ts';
 import { ContractValidators } from './contract-validators.ts';
+import { unexplainedDifferences } from './reference-conformance.ts';
 
 interface MediaObject {
   schema?: JsonSchema;
@@ -177,7 +178,7 @@ export function checkResponsesAgainstDocument(app: FastifyInstance): void {
       problems: () => {
         // The document exists once the app is ready; the first check builds the checker.
         checker ??= new ContractChecker(app.swagger() as OpenApiDocument, app.services.versions);
-        return checker.check(observed);
+        return [...checker.check(observed), ...unexplainedDifferences(observed, sharedValidators)];
       },
     });
     return payload;

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContractValidators } from './contract-validators.ts';
+import { knownDifferences, referenceDifferences, unexplainedDifferences, type ReferenceObservation } from './reference-conformance.ts';
+import { referenceFile, referenceOperationOf, referencePathOf } from './reference-operations.ts';
+
+const validators = new ContractValidators(() => undefined);
+
+function currencyAnswer(body: unknown, overrides: Partial<ReferenceObservation> = {}): ReferenceObservation {
+  return {
+    method: 'GET',
+    route: '/versioned/accounting/currencies/:id',
+    version: '2024-08-31',
+    status: 200,
+    successStatus: 200,
+    contentType: 'application/json; charset=utf-8',
+    body: JSON.stringify(body),
+    ...overrides,
+  };
+}
+
+describe('the reference operations our routes stand for', () => {
+  it('drops /versioned, reads parameters by position and moves the commerce objects to the root', () => {
+    expect(referencePathOf('/versioned/accounting/invoices/:id')).toBe('/accounting/invoices/{}');
+    expect(referencePathOf('/versioned/accounting/invoices/{invoiceId}/attachments')).toBe('/accounting/invoices/{}/attachments');
+    expect(referencePathOf('/versioned/commerce/orders/:id')).toBe('/orders/{}');
+    expect(referencePathOf('/admin/organizations')).toBeNull();
+  });
+
+  it('finds the operation by method and path', () => {
+    expect(referenceOperationOf('GET', '/versioned/accounting/invoices')?.name).toBe('ListInvoices');
+    expect(referenceOperationOf('HEAD', '/versioned/accounting/invoices/:id')?.name).toBe('FetchInvoice');
+    expect(referenceOperationOf('PATCH', '/versioned/accounting/bills/:id')?.name).toBe('UpdateBill');
+    expect(referenceOperationOf('GET', '/versioned/commerce/products')?.name).toBe('ListCommerceProducts');
+    expect(referenceOperationOf('PUT', '/versioned/accounting/invoices')).toBeUndefined();
+  });
+
+  it('keeps the source it was generated from and the operations of our areas only', () => {
+    const file = referenceFile();
+    expect(file.source.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(file.operations.length).toBe(204);
+    expect(file.operations.some((operation) => operation.path.startsWith('/ads/'))).toBe(false);
+  });
+});
+
+describe('differences from the reference', () => {
+  afterEach(() => {
+    delete process.env.REFERENCE_DIFFERENCES_OUT;
+  });
+
+  it('names a missing field and a wrong type by place, without the data', () => {
+    const differences = referenceDifferences(currencyAnswer({ currency: { id: 'x', currency_code: 7 }, connection: {} }), validators);
+    expect(differences).toContain('GET /accounting/currencies/{id} /currency: missing currency_name');
+    expect(differences.some((difference) => difference.startsWith('GET /accounting/currencies/{id} /currency/currency_code: type'))).toBe(true);
+  });
+
+  it('reads only the success answers of the version the reference describes', () => {
+    const broken = { currency: {}, connection: {} };
+    expect(referenceDifferences(currencyAnswer(broken, { version: '2023-03-14' }), validators)).toEqual([]);
+    expect(referenceDifferences(currencyAnswer(broken, { status: 404 }), validators)).toEqual([]);
+    expect(referenceDifferences(currencyAnswer(broken, { route: '/admin/organizations' }), validators)).toEqual([]);
+    expect(referenceDifferences(currencyAnswer(broken), validators).length).toBeGreaterThan(0);
+  });
+
+  it('lets through only the differences the list explains, each with its reason', () => {
+    const answer = currencyAnswer({ currency: {}, connection: {} });
+    const unexplained = unexplainedDifferences(answer, validators);
+    const listed = knownDifferences();
+    for (const difference of referenceDifferences(answer, validators)) {
+      expect(unexplained.includes(`reference 2024-08-31: ${difference}`)).toBe(listed[difference] === undefined);
+    }
+    for (const reason of Object.values(listed)) expect(reason.length).toBeGreaterThan(10);
+  });
+});
