@@ -1,6 +1,6 @@
 /** Deposits, transfers, journal entries and attachments. */
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
-import type { QboAttachable, QboDeposit, QboJournalEntry, QboTransfer } from '../native.ts';
+import type { QboAttachable, QboDeposit, QboJournalEntry, QboTransfer } from '../generated/native.ts';
 import { amount, appUrl, createdUpdated, refTo, requiredDay, text, time, txnCurrency, type MapContext, type Mapped } from './common.ts';
 
 /** Deposited transactions the unified model links to (other kinds stay in platform_data). */
