@@ -69,14 +69,11 @@ export function refTo(ref: Ref, type: UnifiedObjectType, target: QboRef | undefi
 
 export type Address = Mapped<'customer'>['addresses'][number];
 
-/** A QBO physical address; Line1..Line5 fold into address1..3 (the last one keeps the rest). */
+/** A QBO physical address; Line1..Line5 fold into address1..3 (the last one keeps the rest); null when all is empty. */
 export function address(type: string, a: QboAddress | undefined): Address | null {
   if (a === undefined) return null;
   const lines = [a.Line1, a.Line2, a.Line3, a.Line4, a.Line5].filter((l): l is string => l !== undefined && l.trim() !== '');
-  const fields = [lines[0], lines[1], lines.slice(2).join(', '), a.City, a.Country, a.PostalCode, a.CountrySubDivisionCode];
-  if (fields.every((f) => f === undefined || f === '')) return null;
-  return {
-    type,
+  const fields = {
     address1: lines[0] ?? null,
     address2: lines[1] ?? null,
     address3: lines.length > 2 ? lines.slice(2).join(', ') : null,
@@ -85,6 +82,7 @@ export function address(type: string, a: QboAddress | undefined): Address | null
     postal_code: a.PostalCode ?? null,
     region: a.CountrySubDivisionCode ?? null,
   };
+  return Object.values(fields).every((f) => f === null || f === '') ? null : { type, ...fields };
 }
 
 export function addresses(...entries: [string, QboAddress | undefined][]): Address[] {
@@ -102,17 +100,6 @@ export function isVoided(txn: QboTransaction): boolean {
 /** Transaction ids linked with one of the given types (QBO's LinkedTxn). */
 export function linkedIds(linked: readonly QboLinkedTxn[] | undefined, ...types: string[]): string[] {
   return (linked ?? []).filter((t) => types.includes(t.TxnType)).map((t) => t.TxnId);
-}
-
-/** Status of a payable or receivable document from its open balance. */
-export function balanceStatus(total: number, balance: number): 'open' | 'partially_paid' | 'paid' {
-  if (balance <= 0) return 'paid';
-  return balance < total ? 'partially_paid' : 'open';
-}
-
-/** The exchange rate as decimal text (bills, credit memos and payments serve it as a string). */
-export function rateText(rate: number | undefined): string | null {
-  return rate === undefined ? null : String(rate);
 }
 
 export function createdUpdated(entity: { MetaData?: { CreateTime?: string; LastUpdatedTime?: string } }): {
@@ -161,7 +148,8 @@ export function txnFields(r: QboTransaction, type: UnifiedObjectType, mc: MapCon
   return {
     platform_id: r.Id,
     currency_code: txnCurrency(r.CurrencyRef, mc),
-    currency_rate: rateText(r.ExchangeRate),
+    // The exchange rate as decimal text (bills, credit memos and payments serve it as a string).
+    currency_rate: r.ExchangeRate === undefined ? null : String(r.ExchangeRate),
     memo: text(r.PrivateNote),
     ...createdUpdated(r),
     platform_url: appUrl(type, r.Id, mc.environment),
@@ -205,7 +193,7 @@ export function balanceOf(
 ): { total: number; open: number; status: 'open' | 'partially_paid' | 'paid' } {
   const total = amount(r.TotalAmt);
   const open = balance === undefined ? total : amount(balance);
-  return { total, open, status: balanceStatus(total, open) };
+  return { total, open, status: open <= 0 ? 'paid' : open < total ? 'partially_paid' : 'open' };
 }
 
 /** Fields of a credit memo, a customer's or a vendor's: what remains of the credit gives its status. */
