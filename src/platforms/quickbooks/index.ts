@@ -20,10 +20,8 @@ import { appUrl, day, type MapContext } from './mapping/common.ts';
 import { mapCurrency, mapExchangeRate } from './mapping/currencies.ts';
 import { mapCompany } from './mapping/master.ts';
 import { mapBalanceSheet, mapCashFlow, mapIncomeStatement, reportMonth, type QboReportMonth } from './mapping/reports.ts';
-import { ENTITIES, mapContext } from './objects.ts';
+import { ENTITIES, mapContext, READ_ONLY } from './objects.ts';
 import { quickbooksWebhooks } from './webhooks.ts';
-
-const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
 
 /** A statement read from a QBO report, one record per month (company.ts, mapping/reports.ts). */
 function monthlyReport<K extends 'balance_sheet' | 'income_statement' | 'cash_flow_statement'>(

@@ -44,6 +44,9 @@ interface EntityOptions<E extends EntityName> {
   write?: Omit<WriteSpec, 'entity'>;
 }
 
+/** Every object is read, filtered and fetched by id; the written ones say so. */
+export const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
+
 /** What a mapper needs beyond the record: links, the environment for deep links, the home currency once learnt. */
 export const mapContext = (ctx: ConnectorContext): MapContext => ({
   ref: (type, id) => ctx.ref(type, id),
@@ -70,12 +73,10 @@ function entitySpec<K extends UnifiedObjectType, E extends EntityName>(
   };
   const object = defineObject<K>({
     capabilities: {
-      read: true,
+      ...READ_ONLY,
       incremental: cdc ? 'cursor' : 'none',
       // Without CDC (tax rates and agencies) each sync reads the whole list, and what is missing from it is gone.
       deletions: cdc ? 'reported' : 'full_listing',
-      filter: true,
-      fetchByPlatformId: true,
       create: write !== undefined,
       update: write !== undefined,
       delete: write?.deletable === true,
