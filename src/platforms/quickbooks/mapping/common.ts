@@ -143,16 +143,23 @@ export function appUrl(type: UnifiedObjectType, platformId: string, environment:
 export const appHost = (environment: 'sandbox' | 'production'): string =>
   environment === 'sandbox' ? 'https://app.sandbox.qbo.intuit.com' : 'https://app.qbo.intuit.com';
 
-/** Fields every payable and receivable maps the same way: currency, rate, memo, times and deep link. */
-export function txnFields(r: QboTransaction, type: UnifiedObjectType, mc: MapContext) {
+/** Fields every transaction maps the same way: currency, memo, times and deep link. */
+export function recordFields(r: QboTransaction, type: UnifiedObjectType, mc: MapContext) {
   return {
     platform_id: r.Id,
     currency_code: txnCurrency(r.CurrencyRef, mc),
-    // The exchange rate as decimal text (bills, credit memos and payments serve it as a string).
-    currency_rate: r.ExchangeRate === undefined ? null : String(r.ExchangeRate),
     memo: text(r.PrivateNote),
     ...createdUpdated(r),
     platform_url: appUrl(type, r.Id, mc.environment),
+  };
+}
+
+/** Fields every payable and receivable maps the same way: a transaction's, and its exchange rate. */
+export function txnFields(r: QboTransaction, type: UnifiedObjectType, mc: MapContext) {
+  return {
+    ...recordFields(r, type, mc),
+    // The exchange rate as decimal text (bills, credit memos and payments serve it as a string).
+    currency_rate: r.ExchangeRate === undefined ? null : String(r.ExchangeRate),
   };
 }
 
