@@ -12,7 +12,7 @@ import type { PlatformRequest } from '../http.ts';
 import { authorizedRequest, bearer } from '../oauth-request.ts';
 import { classifyQboError, faultError, faultOf, type FaultContext } from './errors.ts';
 import { parseEntity, parseRecords } from './contract.ts';
-import type { QboPreferences } from './native.ts';
+import type { QboPreferences } from './generated/native.ts';
 import { isRecord, records, text } from '../readers.ts';
 
 /** The API minor version every call pins (QBO serves the base version without one). */

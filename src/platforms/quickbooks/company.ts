@@ -4,7 +4,7 @@ import { PlatformError } from '../errors.ts';
 import { callQbo, preferences, realmOf } from './client.ts';
 import { parseEntity } from './contract.ts';
 import { parseReport, splitReport } from './mapping/reports.ts';
-import type { QboCompanyInfo } from './native.ts';
+import type { QboCompanyInfo } from './generated/native.ts';
 
 async function realm(ctx: ConnectorContext): Promise<string> {
   const tokens = ctx.oauth === null ? ctx.tokens : await ctx.oauth.tokens();
@@ -46,24 +46,19 @@ export const REPORT_MONTHS = 24;
 /** The most months one read asks for. */
 export const MAX_REPORT_MONTHS = 120;
 
-function monthStart(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
-}
+/** A month as a number (year × 12 + month), for arithmetic on months. */
+const monthOf = (date: Date): number => date.getUTCFullYear() * 12 + date.getUTCMonth();
 
-function addMonths(date: Date, months: number): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
-}
-
-const ymd = (date: Date): string => date.toISOString().slice(0, 10);
+/** YYYY-MM-DD of a day of a month number (day 0: the last day of the month before). */
+const ymd = (month: number, day: number): string => new Date(Date.UTC(Math.floor(month / 12), month % 12, day)).toISOString().slice(0, 10);
 
 /** The months of the window (clamped to the current month and MAX_REPORT_MONTHS), as a report date range. */
 export function reportRange(window: ReadRequest['window'], now: Date): { start: string; end: string } {
-  const current = monthStart(now);
-  const endMonth = window === null ? current : new Date(Math.min(current.getTime(), monthStart(new Date(Date.parse(window.end) - 1)).getTime()));
-  const earliest = addMonths(endMonth, -(MAX_REPORT_MONTHS - 1));
-  const wanted = window === null ? addMonths(endMonth, -(REPORT_MONTHS - 1)) : monthStart(new Date(window.start));
-  const startMonth = new Date(Math.max(earliest.getTime(), wanted.getTime()));
-  return { start: ymd(startMonth), end: ymd(new Date(addMonths(endMonth, 1).getTime() - 86_400_000)) };
+  const current = monthOf(now);
+  const end = window === null ? current : Math.min(current, monthOf(new Date(Date.parse(window.end) - 1)));
+  const wanted = window === null ? end - (REPORT_MONTHS - 1) : monthOf(new Date(window.start));
+  const start = Math.max(end - (MAX_REPORT_MONTHS - 1), wanted);
+  return { start: ymd(start, 1), end: ymd(end + 1, 0) };
 }
 
 /** The reports read as monthly statements; ProfitAndLoss and BalanceSheet on the accrual basis (CashFlow has no basis). */

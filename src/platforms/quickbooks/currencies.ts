@@ -9,7 +9,7 @@ import { nextOffset } from '../paging.ts';
 import { baseCurrency, currency, text } from '../readers.ts';
 import { PAGE_SIZE, preferences, queryPage } from './client.ts';
 import { parseEntity } from './contract.ts';
-import type { QboCompanyCurrency, QboExchangeRate } from './native.ts';
+import type { QboCompanyCurrency, QboExchangeRate } from './generated/native.ts';
 
 /**
  * The home currency, learnt once per job (a sync or a write): a transaction without a CurrencyRef is in it. Mappers

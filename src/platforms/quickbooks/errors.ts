@@ -97,15 +97,12 @@ export function faultError(
   context: FaultContext = {},
 ): PlatformError {
   const kind = kindOf(fault, base.httpStatus, base.kind);
+  // The base's status, wait, excerpt, headers and whether the request was sent; the Fault's kind, message and code.
   return new PlatformError({
+    ...base,
     kind,
-    httpStatus: base.httpStatus,
     message: faultMessage(fault),
     code: fault.errors[0]?.code ?? fault.type,
-    retryAfterMs: base.retryAfterMs,
-    rawExcerpt: base.rawExcerpt,
-    headers: base.headers,
     duplicateProperty: kind === 'duplicate' ? (context.duplicateProperty ?? null) : null,
-    requestSent: base.requestSent,
   });
 }

@@ -25,18 +25,30 @@ async function ref(ctx: ConnectorContext, type: UnifiedObjectType, value: unknow
   return id === undefined ? undefined : { value: id };
 }
 
-/** Copies links present in the input as ReferenceTypes (a null link is left out: a sparse update cannot clear one). */
-async function refs(
+/** How a field is written: as text, as a date, or as a reference to an object of the type. */
+type Written = 'text' | 'date' | UnifiedObjectType;
+
+/**
+ * Copies the fields present in the input. QBO clears text with an empty string, not null; a null date or link is left
+ * out (a sparse update cannot clear one).
+ */
+async function copy(
   ctx: ConnectorContext,
   input: Input,
   out: Native,
-  fields: readonly (readonly [string, string, UnifiedObjectType])[],
+  fields: readonly (readonly [string, string, Written])[],
   prefix = '',
 ): Promise<void> {
-  for (const [from, to, type] of fields) {
+  for (const [from, to, written] of fields) {
     if (!has(input, from)) continue;
-    const value = await ref(ctx, type, input[from], `${prefix}${from}`);
-    if (value !== undefined) out[to] = value;
+    const value = input[from];
+    if (written === 'text') out[to] = str(value);
+    else if (written === 'date') {
+      if (value !== null) out[to] = dateOnly(value);
+    } else {
+      const reference = await ref(ctx, written, value, `${prefix}${from}`);
+      if (reference !== undefined) out[to] = reference;
+    }
   }
 }
 
@@ -56,19 +68,6 @@ function numberOf(value: unknown, field: string): number {
 /** QBO keeps amounts in cents: more decimals are refused, not rounded. */
 const amountOf = (value: unknown, field: string): number => wholeCents(numberOf(value, field), field);
 
-/** Text fields: QBO clears text with an empty string, not null. */
-function copyText(input: Input, out: Native, fields: readonly (readonly [string, string])[]): void {
-  for (const [from, to] of fields) {
-    if (has(input, from)) out[to] = str(input[from]);
-  }
-}
-
-function copyDates(input: Input, out: Native, fields: readonly (readonly [string, string])[]): void {
-  for (const [from, to] of fields) {
-    if (has(input, from) && input[from] !== null) out[to] = dateOnly(input[from]);
-  }
-}
-
 function copyCurrency(input: Input, out: Native): void {
   if (has(input, 'currency_code') && typeof input.currency_code === 'string') out.CurrencyRef = { value: input.currency_code };
   if (has(input, 'currency_rate') && input.currency_rate !== null) {
@@ -83,7 +82,7 @@ async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<
   const at = `line_items[${n}].`;
   refuse(line, ['location_id', 'project_id', 'tax_rate_id', 'discount_amount', 'discount_percentage'], at);
   const detail: Native = {};
-  await refs(
+  await copy(
     ctx,
     line,
     detail,
@@ -123,18 +122,14 @@ export async function billBody(ctx: ConnectorContext, input: Input): Promise<Nat
     throw invalid('status', 'QuickBooks Online bills are open until paid; they cannot be drafts or voided (delete the bill instead).');
   }
   const out: Native = {};
-  await refs(ctx, input, out, [
+  await copy(ctx, input, out, [
     ['vendor_id', 'VendorRef', 'vendor'],
     ['account_id', 'APAccountRef', 'account'],
     ['payment_terms_id', 'SalesTermRef', 'payment_term'],
-  ]);
-  copyDates(input, out, [
-    ['issue_date', 'TxnDate'],
-    ['due_date', 'DueDate'],
-  ]);
-  copyText(input, out, [
-    ['document_number', 'DocNumber'],
-    ['memo', 'PrivateNote'],
+    ['issue_date', 'TxnDate', 'date'],
+    ['due_date', 'DueDate', 'date'],
+    ['document_number', 'DocNumber', 'text'],
+    ['memo', 'PrivateNote', 'text'],
   ]);
   copyCurrency(input, out);
   if (has(input, 'line_items')) {
@@ -153,8 +148,10 @@ export async function billBody(ctx: ConnectorContext, input: Input): Promise<Nat
 export async function journalEntryBody(ctx: ConnectorContext, input: Input): Promise<Native> {
   refuse(input, ['subsidiary_id', 'additional_fields']);
   const out: Native = {};
-  copyDates(input, out, [['transaction_date', 'TxnDate']]);
-  copyText(input, out, [['memo', 'PrivateNote']]);
+  await copy(ctx, input, out, [
+    ['transaction_date', 'TxnDate', 'date'],
+    ['memo', 'PrivateNote', 'text'],
+  ]);
   copyCurrency(input, out);
   if (has(input, 'line_items')) {
     out.Line = await Promise.all(
@@ -201,9 +198,11 @@ function addressBody(entry: Input, n: number): [string, Native] {
 export async function customerBody(ctx: ConnectorContext, input: Input): Promise<Native> {
   refuse(input, ['subsidiary_id', 'subsidiaries', 'registration_number']);
   const out: Native = {};
-  copyText(input, out, [
-    ['customer_name', 'DisplayName'],
-    ['tax_number', 'PrimaryTaxIdentifier'],
+  await copy(ctx, input, out, [
+    ['customer_name', 'DisplayName', 'text'],
+    ['tax_number', 'PrimaryTaxIdentifier', 'text'],
+    ['payment_terms_id', 'SalesTermRef', 'payment_term'],
+    ['parent_id', 'ParentRef', 'customer'],
   ]);
   if (has(input, 'contact_name')) {
     // QBO keeps a person's given and family name apart: the first word is the given name.
@@ -214,10 +213,6 @@ export async function customerBody(ctx: ConnectorContext, input: Input): Promise
   if (has(input, 'email')) out.PrimaryEmailAddr = { Address: str(input.email) };
   if (has(input, 'phone')) out.PrimaryPhone = { FreeFormNumber: str(input.phone) };
   copyCurrency(input, out);
-  await refs(ctx, input, out, [
-    ['payment_terms_id', 'SalesTermRef', 'payment_term'],
-    ['parent_id', 'ParentRef', 'customer'],
-  ]);
   if (out.ParentRef !== undefined) out.Job = true;
   if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
   if (has(input, 'addresses')) {

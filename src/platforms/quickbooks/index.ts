@@ -16,15 +16,12 @@ import { quickbooksAuth } from './auth.ts';
 import { identify, readCompany, readMonthlyReport, type MonthlyReport } from './company.ts';
 import { parseEntity } from './contract.ts';
 import { readCurrencies, readExchangeRates } from './currencies.ts';
-import { appUrl, type MapContext } from './mapping/common.ts';
+import { appUrl, day, type MapContext } from './mapping/common.ts';
 import { mapCurrency, mapExchangeRate } from './mapping/currencies.ts';
 import { mapCompany } from './mapping/master.ts';
-import { mapBalanceSheet, mapCashFlow, mapIncomeStatement, reportMonth } from './mapping/reports.ts';
-import type { QboReportMonth } from './native.ts';
-import { ENTITIES, mapContext, txnDate } from './objects.ts';
+import { mapBalanceSheet, mapCashFlow, mapIncomeStatement, reportMonth, type QboReportMonth } from './mapping/reports.ts';
+import { ENTITIES, mapContext, READ_ONLY } from './objects.ts';
 import { quickbooksWebhooks } from './webhooks.ts';
-
-const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
 
 /** A statement read from a QBO report, one record per month (company.ts, mapping/reports.ts). */
 function monthlyReport<K extends 'balance_sheet' | 'income_statement' | 'cash_flow_statement'>(
@@ -42,7 +39,7 @@ function monthlyReport<K extends 'balance_sheet' | 'income_statement' | 'cash_fl
     },
     read: (ctx, request) => readMonthlyReport(ctx, request, report),
     map: (record, ctx) => map(reportMonth(record.raw), mapContext(ctx)),
-    businessDate: (record) => txnDate(record.raw.EndDate),
+    businessDate: (record) => day(record.raw.EndDate),
   });
 }
 

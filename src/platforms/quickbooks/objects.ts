@@ -11,11 +11,10 @@ import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
 import { billBody, customerBody, journalEntryBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
-import type { MapContext } from './mapping/common.ts';
+import { day, type MapContext } from './mapping/common.ts';
 import * as master from './mapping/master.ts';
-import { mapBill, mapBillPayment, mapVendorCredit } from './mapping/payables.ts';
-import { mapCreditMemo, mapInvoice, mapPayment, mapSalesReceipt } from './mapping/receivables.ts';
-import type { QboEntities } from './native.ts';
+import { mapBill, mapBillPayment, mapCreditMemo, mapInvoice, mapPayment, mapSalesReceipt, mapVendorCredit } from './mapping/documents.ts';
+import type { QboEntities } from './generated/native.ts';
 import { readEntity, type EntityRead } from './read.ts';
 import { writeHandlers, type WriteSpec } from './writes.ts';
 
@@ -45,17 +44,15 @@ interface EntityOptions<E extends EntityName> {
   write?: Omit<WriteSpec, 'entity'>;
 }
 
+/** Every object is read, filtered and fetched by id; the written ones say so. */
+export const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
+
 /** What a mapper needs beyond the record: links, the environment for deep links, the home currency once learnt. */
 export const mapContext = (ctx: ConnectorContext): MapContext => ({
   ref: (type, id) => ctx.ref(type, id),
   environment: ctx.environment,
   homeCurrency: knownBase(QBO_BASE, ctx),
 });
-
-/** A TxnDate (YYYY-MM-DD) as the business date the engine windows and reports on. */
-export function txnDate(value: unknown): string | null {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? `${value.slice(0, 10)}T00:00:00.000Z` : null;
-}
 
 function entitySpec<K extends UnifiedObjectType, E extends EntityName>(
   type: K,
@@ -76,12 +73,10 @@ function entitySpec<K extends UnifiedObjectType, E extends EntityName>(
   };
   const object = defineObject<K>({
     capabilities: {
-      read: true,
+      ...READ_ONLY,
       incremental: cdc ? 'cursor' : 'none',
       // Without CDC (tax rates and agencies) each sync reads the whole list, and what is missing from it is gone.
       deletions: cdc ? 'reported' : 'full_listing',
-      filter: true,
-      fetchByPlatformId: true,
       create: write !== undefined,
       update: write !== undefined,
       delete: write?.deletable === true,
@@ -91,7 +86,7 @@ function entitySpec<K extends UnifiedObjectType, E extends EntityName>(
     },
     read: (ctx, request) => readEntity(ctx, spec, request),
     map: (record, ctx) => map(record.raw, mapContext(ctx)),
-    ...(spec.dated ? { businessDate: (record) => txnDate(record.raw.TxnDate) } : {}),
+    ...(spec.dated ? { businessDate: (record) => day(record.raw.TxnDate) } : {}),
     ...(write === undefined ? {} : writeHandlers({ entity, ...write })),
   });
   return { ...spec, object };
@@ -179,7 +174,10 @@ export const ENTITIES: readonly EntitySpec[] = [
     cdc: false,
     dataOnly: ['TaxTrackedOnSales', 'TaxTrackedOnPurchases', 'TaxRegistrationNumber'],
   }),
-  entitySpec('department', 'Department', master.mapDepartment, { unmapped: ['has_children'], dataOnly: ['FullyQualifiedName', 'SubDepartment'] }),
+  entitySpec('department', 'Department', master.mapTracking('department'), {
+    unmapped: ['has_children'],
+    dataOnly: ['FullyQualifiedName', 'SubDepartment'],
+  }),
   entitySpec('employee', 'Employee', master.mapEmployee, {
     unmapped: ['department_id', 'manager_id', 'position', 'salary'],
     dataOnly: [
@@ -201,7 +199,7 @@ export const ENTITIES: readonly EntitySpec[] = [
       'SyncToken',
     ],
   }),
-  entitySpec('class', 'Class', master.mapClass, { unmapped: ['has_children'], dataOnly: ['FullyQualifiedName', 'SubClass'] }),
+  entitySpec('class', 'Class', master.mapTracking('class'), { unmapped: ['has_children'], dataOnly: ['FullyQualifiedName', 'SubClass'] }),
   entitySpec('attachment', 'Attachable', mapAttachment, {
     keep: isFileAttachable,
     // Attachables of a Purchase have no expense to hang off (Purchase is not read); QBO takes no uploads through us yet.

@@ -144,11 +144,6 @@ export const SELECTION = {
     component: 'Report',
     fields: 'Header{ReportName,Time,StartPeriod,EndPeriod,Currency,ReportBasis:string,SummarizeColumnsBy} Columns{Column} Rows{Row}',
   },
-  QboFault: {
-    component: 'Fault',
-    doc: 'Error answer of the data API. QBO writes `Fault` for data errors and `fault` (lower case) for some gateway errors.',
-    fields: 'Error{Message,Detail,code,element} type',
-  },
 };
 
 /**

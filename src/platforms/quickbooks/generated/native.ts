@@ -534,17 +534,6 @@ export interface QboReport {
   };
 }
 
-/** Error answer of the data API. QBO writes `Fault` for data errors and `fault` (lower case) for some gateway errors. */
-export interface QboFault {
-  Error?: {
-    Message?: string;
-    Detail?: string;
-    code?: string;
-    element?: string;
-  }[];
-  type?: string;
-}
-
 /** Each entity the connector reads, under the key QBO answers it with (QueryResponse, CDC, a read by id). */
 export interface QboEntities {
   Account: QboAccount;

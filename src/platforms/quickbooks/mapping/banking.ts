@@ -1,7 +1,7 @@
 /** Deposits, transfers, journal entries and attachments. */
 import type { UnifiedObjectType } from '../../../model/object-types.ts';
-import type { QboAttachable, QboDeposit, QboJournalEntry, QboTransfer } from '../native.ts';
-import { amount, appUrl, createdUpdated, refTo, requiredDay, text, time, txnCurrency, type MapContext, type Mapped } from './common.ts';
+import type { QboAttachable, QboDeposit, QboJournalEntry, QboTransfer } from '../generated/native.ts';
+import { amount, recordFields, refTo, requiredDay, text, time, type MapContext, type Mapped } from './common.ts';
 
 /** Deposited transactions the unified model links to (other kinds stay in platform_data). */
 const DEPOSITED: Readonly<Record<string, 'invoice_payment' | 'journal_entry'>> = { Payment: 'invoice_payment', JournalEntry: 'journal_entry' };
@@ -9,14 +9,12 @@ const DEPOSITED: Readonly<Record<string, 'invoice_payment' | 'journal_entry'>> =
 export function mapDeposit(r: QboDeposit, mc: MapContext): Mapped<'bank_deposit'> {
   const lines = r.Line ?? [];
   return {
-    platform_id: r.Id,
+    ...recordFields(r, 'bank_deposit', mc),
     account_id: refTo(mc.ref, 'account', r.DepositToAccountRef),
     department_id: refTo(mc.ref, 'department', r.DepartmentRef),
     subsidiary_id: null,
     transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    currency_code: txnCurrency(r.CurrencyRef, mc),
     total_amount: amount(r.TotalAmt),
-    memo: text(r.PrivateNote),
     linked_payments: lines.flatMap((line) =>
       (line.LinkedTxn ?? []).flatMap((t) => {
         const type = DEPOSITED[t.TxnType];
@@ -43,14 +41,12 @@ export function mapDeposit(r: QboDeposit, mc: MapContext): Mapped<'bank_deposit'
         },
       ];
     }),
-    ...createdUpdated(r),
-    platform_url: appUrl('bank_deposit', r.Id, mc.environment),
   };
 }
 
 export function mapTransfer(r: QboTransfer, mc: MapContext): Mapped<'bank_transfer'> {
   return {
-    platform_id: r.Id,
+    ...recordFields(r, 'bank_transfer', mc),
     class_id: refTo(mc.ref, 'class', r.ClassRef),
     department_id: refTo(mc.ref, 'department', r.DepartmentRef),
     location_id: null,
@@ -59,23 +55,17 @@ export function mapTransfer(r: QboTransfer, mc: MapContext): Mapped<'bank_transf
     debit_account_id: refTo(mc.ref, 'account', r.ToAccountRef),
     subsidiary_id: null,
     transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    currency_code: txnCurrency(r.CurrencyRef, mc),
     total_amount: amount(r.Amount),
-    memo: text(r.PrivateNote),
-    ...createdUpdated(r),
-    platform_url: appUrl('bank_transfer', r.Id, mc.environment),
   };
 }
 
 /** Journal lines signed as the model wants them: debits positive, credits negative. */
 export function mapJournalEntry(r: QboJournalEntry, mc: MapContext): Mapped<'journal_entry'> {
   const mapped: Mapped<'journal_entry'> = {
-    platform_id: r.Id,
+    ...recordFields(r, 'journal_entry', mc),
     subsidiary_id: null,
     transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    currency_code: txnCurrency(r.CurrencyRef, mc),
     deposited: null,
-    memo: text(r.PrivateNote),
     line_items: (r.Line ?? []).flatMap((line) => {
       const detail = line.JournalEntryLineDetail;
       if (detail === undefined) return [];
@@ -89,8 +79,6 @@ export function mapJournalEntry(r: QboJournalEntry, mc: MapContext): Mapped<'jou
         },
       ];
     }),
-    ...createdUpdated(r),
-    platform_url: appUrl('journal_entry', r.Id, mc.environment),
   };
   if (r.ExchangeRate !== undefined) mapped.currency_rate = r.ExchangeRate;
   return mapped;

@@ -4,7 +4,7 @@ import type { CurrencyCode } from '../../../model/shared.ts';
 import type { ConnectorContext } from '../../connector.ts';
 import type { Mapped } from '../../objects.ts';
 import { currency as readCurrency, sumAmounts, text } from '../../readers.ts';
-import type { QboAddress, QboLinkedTxn, QboRef, QboTransaction } from '../native.ts';
+import type { QboAddress, QboLine, QboLinkedTxn, QboRef, QboTransaction } from '../generated/native.ts';
 
 export type { Mapped };
 export { text };
@@ -30,9 +30,9 @@ export function time(value: string | undefined): string | null {
   return Number.isNaN(at) ? null : new Date(at).toISOString();
 }
 
-/** A QBO date (YYYY-MM-DD) as midnight UTC. */
-export function day(date: string | undefined): string | null {
-  if (date === undefined || !/^\d{4}-\d{2}-\d{2}/.test(date)) return null;
+/** A QBO date (YYYY-MM-DD) as midnight UTC: also the business date the engine windows and reports on. */
+export function day(date: unknown): string | null {
+  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(date)) return null;
   return `${date.slice(0, 10)}T00:00:00.000Z`;
 }
 
@@ -50,6 +50,18 @@ export function optAmount(value: number | undefined): number | null {
   return value === undefined ? null : amount(value);
 }
 
+/**
+ * The model's value a QBO name stands for, written the model's way ("Other Current Asset" → other_current_asset,
+ * NonInventory → non_inventory); unknown when the model has no such value.
+ */
+export function modelValue<T extends string>(values: readonly T[], name: string | undefined): T | 'unknown' {
+  const written = (name ?? '')
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .replace(/ /g, '_')
+    .toLowerCase();
+  return values.find((value) => value === written) ?? 'unknown';
+}
+
 /** Service id of the object a QBO reference points to; null without a reference. */
 export function refTo(ref: Ref, type: UnifiedObjectType, target: QboRef | undefined): string | null {
   return ref(type, target?.value);
@@ -57,14 +69,11 @@ export function refTo(ref: Ref, type: UnifiedObjectType, target: QboRef | undefi
 
 export type Address = Mapped<'customer'>['addresses'][number];
 
-/** A QBO physical address; Line1..Line5 fold into address1..3 (the last one keeps the rest). */
+/** A QBO physical address; Line1..Line5 fold into address1..3 (the last one keeps the rest); null when all is empty. */
 export function address(type: string, a: QboAddress | undefined): Address | null {
   if (a === undefined) return null;
   const lines = [a.Line1, a.Line2, a.Line3, a.Line4, a.Line5].filter((l): l is string => l !== undefined && l.trim() !== '');
-  const fields = [lines[0], lines[1], lines.slice(2).join(', '), a.City, a.Country, a.PostalCode, a.CountrySubDivisionCode];
-  if (fields.every((f) => f === undefined || f === '')) return null;
-  return {
-    type,
+  const fields = {
     address1: lines[0] ?? null,
     address2: lines[1] ?? null,
     address3: lines.length > 2 ? lines.slice(2).join(', ') : null,
@@ -73,6 +82,7 @@ export function address(type: string, a: QboAddress | undefined): Address | null
     postal_code: a.PostalCode ?? null,
     region: a.CountrySubDivisionCode ?? null,
   };
+  return Object.values(fields).every((f) => f === null || f === '') ? null : { type, ...fields };
 }
 
 export function addresses(...entries: [string, QboAddress | undefined][]): Address[] {
@@ -90,17 +100,6 @@ export function isVoided(txn: QboTransaction): boolean {
 /** Transaction ids linked with one of the given types (QBO's LinkedTxn). */
 export function linkedIds(linked: readonly QboLinkedTxn[] | undefined, ...types: string[]): string[] {
   return (linked ?? []).filter((t) => types.includes(t.TxnType)).map((t) => t.TxnId);
-}
-
-/** Status of a payable or receivable document from its open balance. */
-export function balanceStatus(total: number, balance: number): 'open' | 'partially_paid' | 'paid' {
-  if (balance <= 0) return 'paid';
-  return balance < total ? 'partially_paid' : 'open';
-}
-
-/** The exchange rate as decimal text (bills, credit memos and payments serve it as a string). */
-export function rateText(rate: number | undefined): string | null {
-  return rate === undefined ? null : String(rate);
 }
 
 export function createdUpdated(entity: { MetaData?: { CreateTime?: string; LastUpdatedTime?: string } }): {
@@ -138,20 +137,60 @@ const APP_PAGES: Readonly<Partial<Record<UnifiedObjectType, { path: string; para
 export function appUrl(type: UnifiedObjectType, platformId: string, environment: 'sandbox' | 'production'): string | null {
   const page = APP_PAGES[type];
   if (page === undefined) return null;
-  const host = environment === 'sandbox' ? 'https://app.sandbox.qbo.intuit.com' : 'https://app.qbo.intuit.com';
-  return `${host}/app/${page.path}?${page.param}=${encodeURIComponent(platformId)}`;
+  return `${appHost(environment)}/app/${page.path}?${page.param}=${encodeURIComponent(platformId)}`;
 }
 
-/** Fields every payable and receivable maps the same way: currency, rate, memo, times and deep link. */
-export function txnFields(r: QboTransaction, type: UnifiedObjectType, mc: MapContext) {
+export const appHost = (environment: 'sandbox' | 'production'): string =>
+  environment === 'sandbox' ? 'https://app.sandbox.qbo.intuit.com' : 'https://app.qbo.intuit.com';
+
+/** Fields every transaction maps the same way: currency, memo, times and deep link. */
+export function recordFields(r: QboTransaction, type: UnifiedObjectType, mc: MapContext) {
   return {
     platform_id: r.Id,
     currency_code: txnCurrency(r.CurrencyRef, mc),
-    currency_rate: rateText(r.ExchangeRate),
     memo: text(r.PrivateNote),
     ...createdUpdated(r),
     platform_url: appUrl(type, r.Id, mc.environment),
   };
+}
+
+/** Fields every payable and receivable maps the same way: a transaction's, and its exchange rate. */
+export function txnFields(r: QboTransaction, type: UnifiedObjectType, mc: MapContext) {
+  return {
+    ...recordFields(r, type, mc),
+    // The exchange rate as decimal text (bills, credit memos and payments serve it as a string).
+    currency_rate: r.ExchangeRate === undefined ? null : String(r.ExchangeRate),
+  };
+}
+
+export type StandardLine = Mapped<'bill'>['line_items'][number];
+
+/**
+ * A standard line item from the fields its kind of line maps. QBO tracks the department on the whole transaction, so
+ * each line carries it; QBO lines reference TaxCodes, not TaxRates: tax_rate_id stays null and the TaxCodeRef is in
+ * platform_data.
+ */
+export function standardLine(
+  line: QboLine,
+  department: QboRef | undefined,
+  mc: MapContext,
+  fields: Omit<StandardLine, 'platform_id' | 'department_id' | 'location_id' | 'project_id' | 'tax_rate_id' | 'description'>,
+): StandardLine {
+  return {
+    platform_id: line.Id ?? null,
+    department_id: refTo(mc.ref, 'department', department),
+    location_id: null,
+    project_id: null,
+    tax_rate_id: null,
+    description: text(line.Description),
+    ...fields,
+  };
+}
+
+/** The item of a line's detail: one unit unless it says a quantity, at the line's amount unless it says a unit price. */
+export function lineItem(line: QboLine, detail: { ItemRef?: QboRef; Qty?: number; UnitPrice?: number } | undefined, mc: MapContext) {
+  if (detail?.ItemRef === undefined) return null;
+  return { id: mc.ref('item', detail.ItemRef.value) ?? '', quantity: detail.Qty ?? 1, unit_amount: amount(detail.UnitPrice ?? line.Amount) };
 }
 
 /** The total, the open balance (Balance, else the total) and the status they give. */
@@ -161,7 +200,32 @@ export function balanceOf(
 ): { total: number; open: number; status: 'open' | 'partially_paid' | 'paid' } {
   const total = amount(r.TotalAmt);
   const open = balance === undefined ? total : amount(balance);
-  return { total, open, status: balanceStatus(total, open) };
+  return { total, open, status: open <= 0 ? 'paid' : open < total ? 'partially_paid' : 'open' };
+}
+
+/** Fields of a credit memo, a customer's or a vendor's: what remains of the credit gives its status. */
+export function creditFields(r: QboTransaction, remaining: number | undefined, type: UnifiedObjectType, mc: MapContext) {
+  const { total, open, status } = balanceOf(r, remaining);
+  return {
+    ...txnFields(r, type, mc),
+    issue_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
+    // The model has no null here; QBO credit memos need not have a number.
+    document_number: r.DocNumber ?? '',
+    remaining_amount: open,
+    status,
+    total_amount: total,
+  };
+}
+
+/** Fields of a payment, a customer's or to a vendor: a voided one is void. */
+export function paymentFields(r: QboTransaction, type: UnifiedObjectType, mc: MapContext) {
+  return {
+    ...txnFields(r, type, mc),
+    transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
+    document_number: text(r.DocNumber),
+    status: isVoided(r) ? ('void' as const) : ('active' as const),
+    total_amount: amount(r.TotalAmt),
+  };
 }
 
 /** Header fields of bills and invoices: dates, amounts and their status from QBO's Balance. */

@@ -1,5 +1,5 @@
 /** Currencies (a CompanyCurrency, or the home currency's slice of Preferences) and exchange rates. */
-import type { QboCompanyCurrency, QboExchangeRate, QboPreferences } from '../native.ts';
+import type { QboCompanyCurrency, QboExchangeRate, QboPreferences } from '../generated/native.ts';
 import { currency } from '../../readers.ts';
 import { createdUpdated, day, time, type Mapped } from './common.ts';
 

@@ -1,4 +1,6 @@
 /** Name lists and settings: accounts, vendors, customers, departments, classes, tax rates and agencies, items, terms, the company. */
+import { ACCOUNT_CATEGORIES, ACCOUNT_TYPES } from '../../../model/account.ts';
+import { ITEM_TYPES } from '../../../model/item.ts';
 import { withReferenceNames } from '../../../model/payment-term.ts';
 import type {
   QboAccount,
@@ -7,42 +9,28 @@ import type {
   QboEmployee,
   QboItem,
   QboNameEntity,
+  QboRef,
   QboTaxAgency,
   QboTaxRate,
   QboTerm,
   QboTrackingCategory,
   QboVendor,
-} from '../native.ts';
-import { addresses, amount, appUrl, createdUpdated, day, optAmount, optCurrency, refTo, text, time, type MapContext, type Mapped } from './common.ts';
-
-type AccountType = Mapped<'account'>['account_type'];
-
-/** QBO's AccountType (display names) → the unified account_type. */
-const ACCOUNT_TYPES: Readonly<Record<string, AccountType>> = {
-  Bank: 'bank',
-  'Other Current Asset': 'other_current_asset',
-  'Fixed Asset': 'fixed_asset',
-  'Other Asset': 'other_asset',
-  'Accounts Receivable': 'accounts_receivable',
-  Equity: 'equity',
-  Expense: 'expense',
-  'Other Expense': 'other_expense',
-  'Cost of Goods Sold': 'cost_of_goods_sold',
-  'Accounts Payable': 'accounts_payable',
-  'Credit Card': 'credit_card',
-  'Long Term Liability': 'long_term_liability',
-  'Other Current Liability': 'other_current_liability',
-  Income: 'income',
-  'Other Income': 'other_income',
-};
-
-const CATEGORIES: Readonly<Record<string, Mapped<'account'>['category']>> = {
-  Asset: 'asset',
-  Liability: 'liability',
-  Equity: 'equity',
-  Revenue: 'income',
-  Expense: 'expense',
-};
+} from '../generated/native.ts';
+import {
+  addresses,
+  amount,
+  appHost,
+  appUrl,
+  createdUpdated,
+  day,
+  modelValue,
+  optAmount,
+  optCurrency,
+  refTo,
+  text,
+  type MapContext,
+  type Mapped,
+} from './common.ts';
 
 export function mapAccount(r: QboAccount, mc: MapContext): Mapped<'account'> {
   const status = r.Active === false ? 'inactive' : 'active';
@@ -50,8 +38,9 @@ export function mapAccount(r: QboAccount, mc: MapContext): Mapped<'account'> {
   return {
     platform_id: r.Id,
     parent_id: refTo(mc.ref, 'account', r.ParentRef),
-    account_type: ACCOUNT_TYPES[r.AccountType ?? ''] ?? 'unknown',
-    category: CATEGORIES[r.Classification ?? ''] ?? 'unknown',
+    account_type: modelValue(ACCOUNT_TYPES, r.AccountType),
+    // QBO's Revenue is the model's income; its other classifications are the model's categories.
+    category: r.Classification === 'Revenue' ? 'income' : modelValue(ACCOUNT_CATEGORIES, r.Classification),
     status,
     balance: optAmount(r.CurrentBalance),
     currency_code: optCurrency(r.CurrencyRef),
@@ -112,25 +101,18 @@ export function mapCustomer(r: QboCustomer, mc: MapContext): Mapped<'customer'> 
   };
 }
 
-function tracking(type: 'department' | 'class', r: QboTrackingCategory, mc: MapContext) {
-  return {
+/** A Department or a Class: the same QBO shape as either tracking category. */
+export const mapTracking =
+  (type: 'department' | 'class') =>
+  (r: QboTrackingCategory, mc: MapContext): Mapped<typeof type> => ({
     platform_id: r.Id,
     parent_id: refTo(mc.ref, type, r.ParentRef),
     has_children: null,
     name: text(r.Name),
-    status: r.Active === false ? ('archived' as const) : ('active' as const),
+    status: r.Active === false ? 'archived' : 'active',
     subsidiaries: [],
     ...createdUpdated(r),
-  };
-}
-
-export function mapDepartment(r: QboTrackingCategory, mc: MapContext): Mapped<'department'> {
-  return tracking('department', r, mc);
-}
-
-export function mapClass(r: QboTrackingCategory, mc: MapContext): Mapped<'class'> {
-  return tracking('class', r, mc);
-}
+  });
 
 /**
  * A QBO TaxRate is one rate of one agency (compound taxes are TaxCodes that
@@ -156,11 +138,11 @@ export function mapTaxAgency(r: QboTaxAgency): Mapped<'tax_agency'> {
   return { platform_id: r.Id, name: r.DisplayName ?? '', ...createdUpdated(r) };
 }
 
-const ITEM_TYPES: Readonly<Record<string, Mapped<'item'>['type']>> = {
-  Inventory: 'inventory',
-  NonInventory: 'non_inventory',
-  Service: 'service',
-};
+/** What an item is bought or sold for and the account it posts to; null when QBO gives neither. */
+function itemSide(account: QboRef | undefined, price: number | undefined, description: string | null, mc: MapContext) {
+  if (account === undefined && price === undefined) return null;
+  return { unit_price: amount(price), account_id: refTo(mc.ref, 'account', account), tax_rate_id: null, description };
+}
 
 export function mapItem(r: QboItem, mc: MapContext): Mapped<'item'> {
   const description = text(r.Description);
@@ -168,28 +150,12 @@ export function mapItem(r: QboItem, mc: MapContext): Mapped<'item'> {
     platform_id: r.Id,
     name: r.Name ?? '',
     code: text(r.Sku),
-    type: ITEM_TYPES[r.Type ?? ''] ?? 'unknown',
+    type: modelValue(ITEM_TYPES, r.Type),
     status: r.Active === false ? 'archived' : 'active',
     quantity_on_hand: r.Type === 'Inventory' ? (r.QtyOnHand ?? null) : null,
     asset_account_id: refTo(mc.ref, 'account', r.AssetAccountRef),
-    bill_item:
-      r.ExpenseAccountRef === undefined && r.PurchaseCost === undefined
-        ? null
-        : {
-            unit_price: amount(r.PurchaseCost),
-            account_id: refTo(mc.ref, 'account', r.ExpenseAccountRef),
-            tax_rate_id: null,
-            description: text(r.PurchaseDesc) ?? description,
-          },
-    invoice_item:
-      r.IncomeAccountRef === undefined && r.UnitPrice === undefined
-        ? null
-        : {
-            unit_price: amount(r.UnitPrice),
-            account_id: refTo(mc.ref, 'account', r.IncomeAccountRef),
-            tax_rate_id: null,
-            description,
-          },
+    bill_item: itemSide(r.ExpenseAccountRef, r.PurchaseCost, text(r.PurchaseDesc) ?? description, mc),
+    invoice_item: itemSide(r.IncomeAccountRef, r.UnitPrice, description, mc),
     subsidiaries: [],
     ...createdUpdated(r),
     platform_url: null,
@@ -246,11 +212,7 @@ export function mapCompany(r: QboCompanyInfo, mc: MapContext): Mapped<'company_i
     registration_number: null,
     email: text(r.Email?.Address),
     phone: text(r.PrimaryPhone?.FreeFormNumber),
-    created_at: time(r.MetaData?.CreateTime),
-    updated_at: time(r.MetaData?.LastUpdatedTime),
-    platform_url:
-      mc.environment === 'sandbox'
-        ? 'https://app.sandbox.qbo.intuit.com/app/settings?p=Company'
-        : 'https://app.qbo.intuit.com/app/settings?p=Company',
+    ...createdUpdated(r),
+    platform_url: `${appHost(mc.environment)}/app/settings?p=Company`,
   };
 }

@@ -3,11 +3,26 @@
  * column per month (summarize_column_by=Month), parsed, split into one record
  * per month, and each month mapped to the unified statement.
  */
-import type { QboColData, QboReport, QboReportColumn, QboReportMonth, QboReportRow } from '../native.ts';
+import type { QboColData, QboReport, QboReportColumn, QboReportRow } from '../generated/native.ts';
 import type { ReportNode } from '../../../model/report-tree.ts';
 import { incomeStatementOf, sectionsTree } from '../../statements.ts';
-import { day, type MapContext, type Mapped } from './common.ts';
+import { ACCOUNTING_STANDARDS } from '../../../model/income-statement.ts';
+import { day, modelValue, type MapContext, type Mapped } from './common.ts';
 import { isRecord, record, records } from '../../readers.ts';
+
+/**
+ * One month of a report (BalanceSheet, ProfitAndLoss, CashFlow) as the connector stores it: the report's header and
+ * rows with the values of that month's column only (the one record of QBO's the connector composes itself).
+ */
+export interface QboReportMonth {
+  Id: string;
+  StartDate: string;
+  EndDate: string;
+  Currency: string;
+  /** Accrual or Cash, as the report's header says. */
+  ReportBasis?: string;
+  Rows: QboReportRow[];
+}
 
 /** The fields of `names` that are strings in `value`, in that order; the rest is left out. */
 function stringFields<N extends string>(value: unknown, names: readonly N[]): Partial<Record<N, string>> {
@@ -20,23 +35,26 @@ function stringFields<N extends string>(value: unknown, names: readonly N[]): Pa
   return picked;
 }
 
-function cellsOf(value: unknown): QboColData[] | undefined {
+/** A row's cells as `pick` keeps them (all of them when the answer is parsed, a month's when it is split). */
+type Cells = (cells: QboColData[]) => QboColData[];
+
+function cellsOf(value: unknown, pick: Cells): QboColData[] | undefined {
   const cells = record(value)?.ColData;
-  return Array.isArray(cells) ? cells.map((cell) => stringFields(cell, ['value', 'id'])) : undefined;
+  return Array.isArray(cells) ? pick(cells.map((cell) => stringFields(cell, ['value', 'id']))) : undefined;
 }
 
-function rowsOf(value: unknown): QboReportRow[] {
-  return records(record(value)?.Row).map(rowOf);
+function rowsOf(value: unknown, pick: Cells = (cells) => cells): QboReportRow[] {
+  return records(record(value)?.Row).map((raw) => rowOf(raw, pick));
 }
 
-function rowOf(raw: Record<string, unknown>): QboReportRow {
-  const [header, data, summary] = [cellsOf(raw.Header), cellsOf(raw), cellsOf(raw.Summary)];
+function rowOf(raw: Record<string, unknown>, pick: Cells): QboReportRow {
+  const [header, data, summary] = [cellsOf(raw.Header, pick), cellsOf(raw, pick), cellsOf(raw.Summary, pick)];
   return {
     ...(raw.type === 'Section' || raw.type === 'Data' ? { type: raw.type } : {}),
     ...stringFields(raw, ['group']),
     ...(header === undefined ? {} : { Header: { ColData: header } }),
     ...(data === undefined ? {} : { ColData: data }),
-    ...(isRecord(raw.Rows) ? { Rows: { Row: rowsOf(raw.Rows) } } : {}),
+    ...(isRecord(raw.Rows) ? { Rows: { Row: rowsOf(raw.Rows, pick) } } : {}),
     ...(summary === undefined ? {} : { Summary: { ColData: summary } }),
   };
 }
@@ -58,23 +76,9 @@ function meta(column: QboReportColumn, name: string): string | undefined {
   return column.MetaData?.find((m) => m.Name === name)?.Value;
 }
 
-/** The row with only the label cell and cell `index`, at every depth. */
-function rowAt(row: QboReportRow, index: number): QboReportRow {
-  const cells = (data: QboColData[] | undefined): QboColData[] | undefined => (data === undefined ? undefined : [data[0] ?? {}, data[index] ?? {}]);
-  const out: QboReportRow = {};
-  if (row.type !== undefined) out.type = row.type;
-  if (row.group !== undefined) out.group = row.group;
-  if (row.Header !== undefined) out.Header = { ColData: cells(row.Header.ColData) ?? [] };
-  if (row.ColData !== undefined) out.ColData = cells(row.ColData) ?? [];
-  if (row.Rows !== undefined) out.Rows = { Row: (row.Rows.Row ?? []).map((child) => rowAt(child, index)) };
-  if (row.Summary !== undefined) out.Summary = { ColData: cells(row.Summary.ColData) ?? [] };
-  return out;
-}
-
 /** One record per month column of the report (the trailing Total column is not a month). */
 export function splitReport(report: QboReport): QboReportMonth[] {
   const columns = report.Columns?.Column ?? [];
-  const rows = report.Rows?.Row ?? [];
   const currency = report.Header?.Currency ?? 'USD';
   const months: QboReportMonth[] = [];
   columns.forEach((column, index) => {
@@ -87,7 +91,8 @@ export function splitReport(report: QboReport): QboReportMonth[] {
       EndDate: end,
       Currency: currency,
       ...(report.Header?.ReportBasis === undefined ? {} : { ReportBasis: report.Header.ReportBasis }),
-      Rows: rows.map((row) => rowAt(row, index)),
+      // The label cell and the month's.
+      Rows: rowsOf(report.Rows, (cells) => [cells[0] ?? {}, cells[index] ?? {}]),
     });
   });
   return months;
@@ -161,13 +166,11 @@ function totalOf(rows: readonly QboReportRow[], group: string): number | null {
   return row === undefined ? null : amount(valueOf(row));
 }
 
-const STANDARDS: Readonly<Record<string, 'accrual' | 'cash'>> = { Accrual: 'accrual', Cash: 'cash' };
-
 /** A month of the ProfitAndLoss report: income (with other income), cost of goods sold, expenses (with other expenses). */
 export function mapIncomeStatement(r: QboReportMonth, mc: MapContext): Mapped<'income_statement'> {
   return incomeStatementOf({
     ...period(r),
-    accounting_standard: STANDARDS[r.ReportBasis ?? ''] ?? 'unknown',
+    accounting_standard: modelValue(ACCOUNTING_STANDARDS, r.ReportBasis),
     currency_code: r.Currency,
     gross_profit: totalOf(r.Rows, 'GrossProfit'),
     net_income: totalOf(r.Rows, 'NetIncome'),

@@ -1,55 +1,149 @@
-/** Invoices, credit memos, customer payments and sales receipts. */
+/**
+ * The documents of both sides, payables (bills, vendor credits, bill payments) and receivables (invoices, credit
+ * memos, customer payments, sales receipts): mirror images, sharing their line, credit and payment fields.
+ */
 import { sumAmounts } from '../../readers.ts';
-import type { QboCreditMemo, QboInvoice, QboLine, QboPayment, QboRef, QboSalesReceipt } from '../native.ts';
+import type {
+  QboBill,
+  QboBillPayment,
+  QboCreditMemo,
+  QboInvoice,
+  QboLine,
+  QboPayment,
+  QboRef,
+  QboSalesReceipt,
+  QboVendorCredit,
+} from '../generated/native.ts';
 import {
   addresses,
   amount,
   appUrl,
-  balanceOf,
   createdUpdated,
+  creditFields,
   isVoided,
+  lineItem,
   linkedIds,
   openDocument,
   optAmount,
   optCurrency,
+  paymentFields,
   refTo,
   requiredDay,
+  standardLine,
   text,
   txnFields,
   type MapContext,
   type Mapped,
+  type StandardLine,
 } from './common.ts';
-import { allocations, type StandardLine } from './payables.ts';
+
+/**
+ * An expense line (account-based or item-based) as a standard line item; other lines (sub-totals) are none. Only
+ * account-based lines carry a tax amount.
+ */
+function expenseLine(line: QboLine, department: QboRef | undefined, mc: MapContext): StandardLine | null {
+  const account = line.AccountBasedExpenseLineDetail;
+  const item = line.ItemBasedExpenseLineDetail;
+  const detail = account ?? item;
+  if (detail === undefined) return null;
+  const net = amount(line.Amount);
+  const tax = account?.TaxAmount === undefined ? null : amount(account.TaxAmount);
+  return standardLine(line, department, mc, {
+    account_id: refTo(mc.ref, 'account', account?.AccountRef),
+    class_id: refTo(mc.ref, 'class', detail.ClassRef),
+    customer_id: refTo(mc.ref, 'customer', detail.CustomerRef),
+    discount_amount: null,
+    discount_percentage: null,
+    sub_total: net,
+    tax_amount: tax,
+    total_amount: sumAmounts([net, tax ?? 0]),
+    item: lineItem(line, item, mc),
+  });
+}
+
+function expenseLines(lines: readonly QboLine[] | undefined, department: QboRef | undefined, mc: MapContext): StandardLine[] {
+  return (lines ?? []).map((line) => expenseLine(line, department, mc)).filter((l): l is StandardLine => l !== null);
+}
+
+/**
+ * Bill status from QBO's Balance: QBO bills are never drafts and cannot be
+ * voided (only deleted). Which payments and credits paid a bill is told by the
+ * bill payments (linked_bills there); the bill's own LinkedTxn carries no
+ * amounts and stays in platform_data.
+ */
+export function mapBill(r: QboBill, mc: MapContext): Mapped<'bill'> {
+  const lines = expenseLines(r.Line, r.DepartmentRef, mc);
+  return {
+    ...txnFields(r, 'bill', mc),
+    ...openDocument(r, lines),
+    account_id: refTo(mc.ref, 'account', r.APAccountRef),
+    payment_terms_id: refTo(mc.ref, 'payment_term', r.SalesTermRef),
+    subsidiary_id: null,
+    vendor_id: refTo(mc.ref, 'vendor', r.VendorRef),
+    total_discount: null,
+    linked_purchase_orders: [],
+    linked_credit_memos: [],
+    linked_payments: [],
+    line_items: lines,
+  };
+}
+
+export function mapVendorCredit(r: QboVendorCredit, mc: MapContext): Mapped<'bill_credit_memo'> {
+  return {
+    ...creditFields(r, r.Balance, 'bill_credit_memo', mc),
+    account_id: refTo(mc.ref, 'account', r.APAccountRef),
+    vendor_id: refTo(mc.ref, 'vendor', r.VendorRef),
+    linked_bills: [],
+    line_items: expenseLines(r.Line, r.DepartmentRef, mc),
+  };
+}
+
+type Allocation = Mapped<'bill_payment'>['linked_bills'][number];
+
+/** Allocation entries of a payment: each line's Amount, to the transactions of `txnType` it links. */
+export function allocations(
+  r: { Line?: QboLine[]; TxnDate?: string; MetaData?: { CreateTime?: string } },
+  txnType: string,
+  type: 'bill' | 'bill_credit_memo' | 'invoice' | 'invoice_credit_memo',
+  mc: MapContext,
+): Allocation[] {
+  const date = requiredDay(r.TxnDate, r.MetaData?.CreateTime);
+  return (r.Line ?? []).flatMap((line) =>
+    (line.LinkedTxn ?? [])
+      .filter((t) => t.TxnType === txnType)
+      .map((t) => ({ id: mc.ref(type, t.TxnId) ?? '', allocated_date: date, allocated_amount: amount(line.Amount) })),
+  );
+}
+
+export function mapBillPayment(r: QboBillPayment, mc: MapContext): Mapped<'bill_payment'> {
+  const bank = r.PayType === 'CreditCard' ? r.CreditCardPayment?.CCAccountRef : r.CheckPayment?.BankAccountRef;
+  return {
+    ...paymentFields(r, 'bill_payment', mc),
+    account_id: refTo(mc.ref, 'account', bank),
+    vendor_id: refTo(mc.ref, 'vendor', r.VendorRef),
+    // A check payment's DocNumber is the check number.
+    reference: r.PayType === 'Check' ? text(r.DocNumber) : null,
+    linked_bills: allocations(r, 'Bill', 'bill', mc),
+    linked_credit_memos: allocations(r, 'VendorCredit', 'bill_credit_memo', mc),
+  };
+}
 
 /** A sales item line as a standard line item; sub-total and discount lines are not lines of the unified model. */
 function salesLine(line: QboLine, department: QboRef | undefined, mc: MapContext): StandardLine | null {
   const detail = line.SalesItemLineDetail;
   if (detail === undefined) return null;
   const total = amount(line.Amount);
-  return {
-    platform_id: line.Id ?? null,
+  return standardLine(line, department, mc, {
     account_id: refTo(mc.ref, 'account', detail.ItemAccountRef),
     class_id: refTo(mc.ref, 'class', detail.ClassRef),
     customer_id: null,
-    department_id: refTo(mc.ref, 'department', department),
-    location_id: null,
-    project_id: null,
-    tax_rate_id: null,
-    description: text(line.Description),
     discount_amount: detail.DiscountAmt === undefined ? null : amount(detail.DiscountAmt),
     discount_percentage: detail.DiscountRate ?? null,
     sub_total: total,
     tax_amount: null,
     total_amount: total,
-    item:
-      detail.ItemRef === undefined
-        ? null
-        : {
-            id: mc.ref('item', detail.ItemRef.value) ?? '',
-            quantity: detail.Qty ?? 1,
-            unit_amount: amount(detail.UnitPrice ?? line.Amount),
-          },
-  };
+    item: lineItem(line, detail, mc),
+  });
 }
 
 /**
@@ -89,16 +183,12 @@ export function mapInvoice(r: QboInvoice, mc: MapContext): Mapped<'invoice'> {
 }
 
 export function mapCreditMemo(r: QboCreditMemo, mc: MapContext): Mapped<'invoice_credit_memo'> {
-  const { total, open, status } = balanceOf(r, r.RemainingCredit ?? r.Balance);
+  const credit = creditFields(r, r.RemainingCredit ?? r.Balance, 'invoice_credit_memo', mc);
   return {
-    ...txnFields(r, 'invoice_credit_memo', mc),
+    ...credit,
+    status: isVoided(r) ? 'void' : credit.status,
     account_id: refTo(mc.ref, 'account', r.ARAccountRef),
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
-    issue_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    document_number: r.DocNumber ?? '',
-    remaining_amount: open,
-    status: isVoided(r) ? 'void' : status,
-    total_amount: total,
     linked_invoices: [],
     line_items: salesLines(r.Line, r.DepartmentRef, mc),
   };
@@ -106,14 +196,10 @@ export function mapCreditMemo(r: QboCreditMemo, mc: MapContext): Mapped<'invoice
 
 export function mapPayment(r: QboPayment, mc: MapContext): Mapped<'invoice_payment'> {
   return {
-    ...txnFields(r, 'invoice_payment', mc),
+    ...paymentFields(r, 'invoice_payment', mc),
     account_id: refTo(mc.ref, 'account', r.DepositToAccountRef),
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
-    transaction_date: requiredDay(r.TxnDate, r.MetaData?.CreateTime),
-    document_number: text(r.DocNumber),
     reference: text(r.PaymentRefNum),
-    status: isVoided(r) ? 'void' : 'active',
-    total_amount: amount(r.TotalAmt),
     linked_invoices: allocations(r, 'Invoice', 'invoice', mc),
     linked_credit_memos: allocations(r, 'CreditMemo', 'invoice_credit_memo', mc),
   };
