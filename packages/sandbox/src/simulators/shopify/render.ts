@@ -86,13 +86,10 @@ export function orderView(order: NativeOrder, shopper: NativeShopper | null, tra
     product: { id: gid('Product', numberOf(line.ProductId)) },
   }));
   // A fulfillment's or refund's line, by its SANDBOX id (the first line when none has it).
-  const lineOf = (lineId: string): View =>
-    lines[
-      Math.max(
-        0,
-        order.Lines.findIndex((l) => l.LineId === lineId),
-      )
-    ] ?? {};
+  const lineOf = (lineId: string): View => {
+    const index = order.Lines.findIndex((l) => l.LineId === lineId);
+    return lines[Math.max(0, index)] ?? {};
+  };
   const subtotal = order.Lines.reduce((sum, l) => sum + Math.round(Number(l.Price) * 100) * l.Qty, 0);
   return {
     id: gid('Order', numberOf(order.Id)),
