@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { buildSchema, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { NativeOrder } from '../../native.ts';
+import type { NativeOf, NativeOrder } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import { gid, numberOf, shopNumber } from './ids.ts';
 import { balanceTransactionView, customerView, listConnection, orderView, payoutView, productView, shopView } from './render.ts';
@@ -80,6 +80,11 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
     const byId = new Map(shoppers.map((s) => [s.Id, s]));
     return (order) => orderView(order, byId.get(order.Buyer.Id) ?? null, byOrder.get(order.Id) ?? []);
   };
+  /** A connection over one SANDBOX collection, each record paged as `paged` says. */
+  const listOf =
+    <T extends keyof NativeOf>(type: T, paged: (record: NativeOf[T]) => Paged) =>
+    async (args: Record<string, unknown>): Promise<View> =>
+      connection((await books.all(type)).map(paged), args, bulk);
   return {
     shop: async () => {
       const [store] = await books.all('store');
@@ -104,18 +109,8 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
       const found = (await books.all('product')).find((p) => gid('Product', numberOf(p.Id)) === args.id);
       return found === undefined ? null : productView(found);
     },
-    products: async (args: Record<string, unknown>) =>
-      connection(
-        (await books.all('product')).map((p) => byChange(p, () => productView(p))),
-        args,
-        bulk,
-      ),
-    customers: async (args: Record<string, unknown>) =>
-      connection(
-        (await books.all('commerce_customer')).map((s) => byChange(s, () => customerView(s, null) ?? {})),
-        args,
-        bulk,
-      ),
+    products: listOf('product', (p) => byChange(p, () => productView(p))),
+    customers: listOf('commerce_customer', (s) => byChange(s, () => customerView(s, null) ?? {})),
     events: async (args: Record<string, unknown>) => {
       const events: Paged[] = [];
       for (const [subject, [type, kind]] of Object.entries(DELETION_SUBJECTS)) {
@@ -139,12 +134,7 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
     },
     shopifyPaymentsAccount: () => ({
       id: gid('ShopifyPaymentsAccount', shopNumber(books.accountKey)),
-      payouts: async (args: Record<string, unknown>) =>
-        connection(
-          (await books.all('payout')).map((p) => ({ view: () => payoutView(p), search: {}, sortAt: `${p.CreatedAt}|${p.Id}` })),
-          args,
-          bulk,
-        ),
+      payouts: listOf('payout', (p) => ({ view: () => payoutView(p), search: {}, sortAt: `${p.CreatedAt}|${p.Id}` })),
       // The gateway's balance history; payments_transfer_id is the payout's number (its legacyResourceId).
       balanceTransactions: async (args: Record<string, unknown>) => {
         const names = new Map((await books.all('order')).map((o) => [o.Id, o.OrderNumber]));
