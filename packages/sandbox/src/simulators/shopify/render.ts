@@ -90,6 +90,12 @@ export function orderView(order: NativeOrder, shopper: NativeShopper | null, tra
     const index = order.Lines.findIndex((l) => l.LineId === lineId);
     return lines[Math.max(0, index)] ?? {};
   };
+  // SANDBOX's refunded lines of an order are one Shopify refund.
+  const refund = {
+    id: gid('Refund', partNumber(order.Id, 1)),
+    createdAt: order.UpdatedAt,
+    refundLineItems: listConnection(order.Refunds.map((r) => ({ quantity: r.Qty, lineItem: lineOf(r.LineId) }))),
+  };
   const subtotal = order.Lines.reduce((sum, l) => sum + Math.round(Number(l.Price) * 100) * l.Qty, 0);
   return {
     id: gid('Order', numberOf(order.Id)),
@@ -120,16 +126,7 @@ export function orderView(order: NativeOrder, shopper: NativeShopper | null, tra
         f.LineIds.map((id) => ({ quantity: order.Lines.find((l) => l.LineId === id)?.Qty ?? 0, lineItem: lineOf(id) })),
       ),
     })),
-    refunds:
-      order.Refunds.length === 0
-        ? []
-        : [
-            {
-              id: gid('Refund', partNumber(order.Id, 1)),
-              createdAt: order.UpdatedAt,
-              refundLineItems: listConnection(order.Refunds.map((r) => ({ quantity: r.Qty, lineItem: lineOf(r.LineId) }))),
-            },
-          ],
+    refunds: order.Refunds.length === 0 ? [] : [refund],
     transactions: transactions.filter((t) => t.Kind !== 'Payout').map(transactionView),
   };
 }
