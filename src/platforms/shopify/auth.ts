@@ -8,7 +8,8 @@
  * token, so a refused token means linking again. Described for the kit (../oauth2.ts); the hmac and shop
  * checks are the quirk (checkCallback).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameToken } from '../../crypto/secrets.ts';
 import { oauth2 } from '../oauth2.ts';
 import { PlatformError } from '../errors.ts';
 import { SHOP_DOMAIN, shopOf, shopUrl } from './client.ts';
@@ -28,12 +29,9 @@ export function callbackHmac(params: Readonly<Record<string, string>>, secret: s
   return createHmac('sha256', secret).update(message).digest('hex');
 }
 
+/** Whether the parameters carry their hmac (hex, in either case), compared in constant time. */
 export function callbackHmacMatches(params: Readonly<Record<string, string>>, secret: string): boolean {
-  const given = params.hmac;
-  if (given === undefined || !/^[0-9a-f]{64}$/i.test(given)) return false;
-  const expected = Buffer.from(callbackHmac(params, secret), 'hex');
-  const received = Buffer.from(given, 'hex');
-  return expected.length === received.length && timingSafeEqual(expected, received);
+  return params.hmac !== undefined && sameToken(params.hmac.toLowerCase(), callbackHmac(params, secret));
 }
 
 const refused = (message: string): PlatformError => new PlatformError({ kind: 'forbidden', httpStatus: 403, message, requestSent: false });

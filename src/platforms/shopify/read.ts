@@ -151,25 +151,14 @@ export async function readPaged<K extends Sent, N extends ShopifyNode>(
     throw new PlatformError({ kind: 'server', httpStatus: 200, message: `${spec.operation}: the answer has no connection`, requestSent: true });
   const listed = connection.nodes ?? [];
   const nodes = spec.complete === undefined ? listed : await spec.complete(ctx, listed);
-  let latest = latestModified(
-    state.latest,
-    nodes.map((node) => text(node.updatedAt)),
-  );
+  const changedAt = nodes.map((node) => text(node.updatedAt));
+  const latest = latestModified(state.latest, changedAt);
   const after = endCursor(connection);
   const records = spec.records === undefined ? idRecords(nodes) : spec.records(nodes, data);
   if (after !== null) return { records, nextPageToken: tokens.encode({ after, latest }) };
   if (!spec.incremental) return { records, nextPageToken: null, nextSince: null };
-  let deletedPlatformIds: string[] | undefined;
-  if (since !== null && spec.deletions !== undefined) {
-    const deleted = await deletedSince(ctx, spec.deletions, since);
-    deletedPlatformIds = deleted.ids;
-    latest = later(latest, deleted.latest);
-  }
-  return {
-    records,
-    nextPageToken: null,
-    ...(deletedPlatformIds === undefined ? {} : { deletedPlatformIds }),
-    // Nothing changed: the cursor stays where it was.
-    nextSince: nextSince(latest, since),
-  };
+  // The next read starts at the latest change seen, or where this one started when nothing changed.
+  if (since === null || spec.deletions === undefined) return { records, nextPageToken: null, nextSince: nextSince(latest, since) };
+  const deleted = await deletedSince(ctx, spec.deletions, since);
+  return { records, nextPageToken: null, deletedPlatformIds: deleted.ids, nextSince: nextSince(later(latest, deleted.latest), since) };
 }

@@ -4,8 +4,9 @@
  * its parent's, carrying `__parentId`. The simulator keeps no operation: its id carries the query and the time it was
  * asked, so any process answers a poll or a result download, and the result is rendered when it is downloaded.
  */
-import { execute, parse, validate, type GraphQLSchema } from 'graphql';
+import { execute, parse, type GraphQLSchema } from 'graphql';
 import type { SimulatorBooks } from '../kit.ts';
+import { isRecord } from '../wire.ts';
 import { gid } from './ids.ts';
 import { queryRoot } from './graph.ts';
 
@@ -24,20 +25,11 @@ export function bulkOperationRef(id: unknown): BulkOperationRef | null {
   if (typeof id !== 'string' || !id.startsWith(PREFIX)) return null;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(id.slice(PREFIX.length), 'base64url').toString('utf8'));
-    if (typeof parsed !== 'object' || parsed === null) return null;
-    const { query, createdAt } = parsed as Record<string, unknown>;
+    if (!isRecord(parsed)) return null;
+    const { query, createdAt } = parsed;
     return typeof query === 'string' && typeof createdAt === 'string' ? { query, createdAt } : null;
   } catch {
     return null;
-  }
-}
-
-/** Problems with a bulk query: GraphQL's validation against the simulator's schema; empty when it may run. */
-export function bulkQueryProblems(schema: GraphQLSchema, query: string): string[] {
-  try {
-    return validate(schema, parse(query)).map((e) => e.message);
-  } catch (error) {
-    return [error instanceof Error ? error.message : String(error)];
   }
 }
 

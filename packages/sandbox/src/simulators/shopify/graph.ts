@@ -4,8 +4,8 @@
  * A query outside that part fails validation, as an unknown field does at Shopify.
  */
 import { readFileSync } from 'node:fs';
-import { buildSchema, GraphQLError, type GraphQLSchema } from 'graphql';
-import type { NativeGatewayTransaction, NativeShopper } from '../../native.ts';
+import { buildSchema, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { NativeOf, NativeOrder } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import { gid, numberOf, shopNumber } from './ids.ts';
 import { balanceTransactionView, customerView, listConnection, orderView, payoutView, productView, shopView } from './render.ts';
@@ -16,6 +16,17 @@ let schema: GraphQLSchema | null = null;
 export function simulatorSchema(): GraphQLSchema {
   schema ??= buildSchema(readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8'));
   return schema;
+}
+
+/** A query parsed and validated against the simulator's schema, or the problems GraphQL finds in it (Shopify's `errors`). */
+export function checkedQuery(query: string): DocumentNode | string[] {
+  try {
+    const document = parse(query);
+    const problems = validate(simulatorSchema(), document).map((e) => e.message);
+    return problems.length > 0 ? problems : document;
+  } catch (error) {
+    return [error instanceof Error ? error.message : String(error)];
+  }
 }
 
 type View = Record<string, unknown>;
@@ -57,60 +68,52 @@ const byChange = (record: { Id: string; CreatedAt: string; UpdatedAt: string }, 
   sortAt: `${record.UpdatedAt}|${record.Id}`,
 });
 
-const DELETION_SUBJECTS = { ORDER: 'order', PRODUCT: 'product', CUSTOMER: 'commerce_customer' } as const;
+/** Deletions Shopify records as events, by the event's subject type: the SANDBOX collection and Shopify's GID type. */
+const DELETION_SUBJECTS = { ORDER: ['order', 'Order'], PRODUCT: ['product', 'Product'], CUSTOMER: ['commerce_customer', 'Customer'] } as const;
 
 /** The query root over one account's books. `bulk`: an export's run (connections without `first`). */
 export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk: boolean): View {
-  const byOrder = async (): Promise<Map<string, NativeGatewayTransaction[]>> => {
-    const map = new Map<string, NativeGatewayTransaction[]>();
-    for (const t of await books.all('transaction')) {
-      if (t.OrderId === null) continue;
-      map.set(t.OrderId, [...(map.get(t.OrderId) ?? []), t]);
-    }
-    return map;
+  /** Orders in Shopify's shape, each with its customer and transactions. */
+  const orderViews = async (): Promise<(order: NativeOrder) => View> => {
+    const [transactions, shoppers] = await Promise.all([books.all('transaction'), books.all('commerce_customer')]);
+    const byOrder = Map.groupBy(transactions, (t) => t.OrderId);
+    const byId = new Map(shoppers.map((s) => [s.Id, s]));
+    return (order) => orderView(order, byId.get(order.Buyer.Id) ?? null, byOrder.get(order.Id) ?? []);
   };
-  const shoppers = async (): Promise<Map<string, NativeShopper>> => new Map((await books.all('commerce_customer')).map((s) => [s.Id, s]));
+  /** A connection over one SANDBOX collection, each record paged as `paged` says. */
+  const listOf =
+    <T extends keyof NativeOf>(type: T, paged: (record: NativeOf[T]) => Paged) =>
+    async (args: Record<string, unknown>): Promise<View> =>
+      connection((await books.all(type)).map(paged), args, bulk);
   return {
     shop: async () => {
       const [store] = await books.all('store');
       return shopView(store ?? null, shopNumber(books.accountKey), shop.domain, books.company.name, books.company.currency);
     },
     orders: async (args: Record<string, unknown>) => {
-      const [transactions, buyers] = await Promise.all([byOrder(), shoppers()]);
-      const orders = (await books.all('order')).map((o) =>
-        byChange(o, () => orderView(o, buyers.get(o.Buyer.Id) ?? null, transactions.get(o.Id) ?? [])),
+      const view = await orderViews();
+      return connection(
+        (await books.all('order')).map((o) => byChange(o, () => view(o))),
+        args,
+        bulk,
       );
-      return connection(orders, args, bulk);
     },
     // The simulator keeps no bulk operation (each is answered at once): none is ever running.
     bulkOperations: (args: Record<string, unknown>) => connection([], args, bulk),
     // One order or product by its GID (the connector reads an order's lines, a product's variants, past a first page).
     order: async (args: Record<string, unknown>) => {
       const found = (await books.all('order')).find((o) => gid('Order', numberOf(o.Id)) === args.id);
-      if (found === undefined) return null;
-      const [transactions, buyers] = await Promise.all([byOrder(), shoppers()]);
-      return orderView(found, buyers.get(found.Buyer.Id) ?? null, transactions.get(found.Id) ?? []);
+      return found === undefined ? null : (await orderViews())(found);
     },
     product: async (args: Record<string, unknown>) => {
       const found = (await books.all('product')).find((p) => gid('Product', numberOf(p.Id)) === args.id);
       return found === undefined ? null : productView(found);
     },
-    products: async (args: Record<string, unknown>) =>
-      connection(
-        (await books.all('product')).map((p) => byChange(p, () => productView(p))),
-        args,
-        bulk,
-      ),
-    customers: async (args: Record<string, unknown>) =>
-      connection(
-        (await books.all('commerce_customer')).map((s) => byChange(s, () => customerView(s, null) ?? {})),
-        args,
-        bulk,
-      ),
+    products: listOf('product', (p) => byChange(p, () => productView(p))),
+    customers: listOf('commerce_customer', (s) => byChange(s, () => customerView(s, null) ?? {})),
     events: async (args: Record<string, unknown>) => {
       const events: Paged[] = [];
-      for (const [subject, type] of Object.entries(DELETION_SUBJECTS)) {
-        const kind = subject === 'ORDER' ? 'Order' : subject === 'PRODUCT' ? 'Product' : 'Customer';
+      for (const [subject, [type, kind]] of Object.entries(DELETION_SUBJECTS)) {
         for (const deleted of await books.deleted(type)) {
           const view = (): View => ({
             __typename: 'BasicEvent',
@@ -131,12 +134,7 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
     },
     shopifyPaymentsAccount: () => ({
       id: gid('ShopifyPaymentsAccount', shopNumber(books.accountKey)),
-      payouts: async (args: Record<string, unknown>) =>
-        connection(
-          (await books.all('payout')).map((p) => ({ view: () => payoutView(p), search: {}, sortAt: `${p.CreatedAt}|${p.Id}` })),
-          args,
-          bulk,
-        ),
+      payouts: listOf('payout', (p) => ({ view: () => payoutView(p), search: {}, sortAt: `${p.CreatedAt}|${p.Id}` })),
       // The gateway's balance history; payments_transfer_id is the payout's number (its legacyResourceId).
       balanceTransactions: async (args: Record<string, unknown>) => {
         const names = new Map((await books.all('order')).map((o) => [o.Id, o.OrderNumber]));

@@ -23,10 +23,3 @@ export function shopNumber(accountKey: string): number {
 
 /** The myshopify.com domain of a SANDBOX user's shop: user_good → user-good.myshopify.com. */
 export const shopDomainOf = (username: string): string => `${username.toLowerCase().replace(/_/g, '-')}.myshopify.com`;
-
-/** The SANDBOX username of a shop domain: user-good.myshopify.com → user_good. */
-export const usernameOfShop = (domain: string): string =>
-  domain
-    .toLowerCase()
-    .replace(/\.myshopify\.com$/, '')
-    .replace(/-/g, '_');

@@ -53,20 +53,6 @@ export function customerView(shopper: NativeShopper | null, buyer: NativeOrder['
   };
 }
 
-function lineItemView(order: NativeOrder, index: number): View {
-  const line = order.Lines[index];
-  if (line === undefined) throw new Error(`${order.Id} has no line ${index}`);
-  return {
-    id: gid('LineItem', partNumber(order.Id, index + 1)),
-    title: line.Title,
-    sku: line.Sku,
-    quantity: line.Qty,
-    originalUnitPriceSet: bag(line.Price, order.CurrencyCode),
-    variant: { id: gid('ProductVariant', partNumber(line.ProductId, 1)) },
-    product: { id: gid('Product', numberOf(line.ProductId)) },
-  };
-}
-
 /** Fields of a connection's item the simulator pages: `nodes` and `edges` over the same list. */
 export const listConnection = (items: readonly View[]): View => ({
   nodes: items,
@@ -90,15 +76,26 @@ export function transactionView(t: NativeGatewayTransaction): View {
 
 export function orderView(order: NativeOrder, shopper: NativeShopper | null, transactions: readonly NativeGatewayTransaction[]): View {
   const c = order.CurrencyCode;
-  const lines = order.Lines.map((_, index) => lineItemView(order, index));
-  const lineOf = (lineId: string): View =>
-    lineItemView(
-      order,
-      Math.max(
-        0,
-        order.Lines.findIndex((l) => l.LineId === lineId),
-      ),
-    );
+  const lines = order.Lines.map((line, index) => ({
+    id: gid('LineItem', partNumber(order.Id, index + 1)),
+    title: line.Title,
+    sku: line.Sku,
+    quantity: line.Qty,
+    originalUnitPriceSet: bag(line.Price, c),
+    variant: { id: gid('ProductVariant', partNumber(line.ProductId, 1)) },
+    product: { id: gid('Product', numberOf(line.ProductId)) },
+  }));
+  // A fulfillment's or refund's line, by its SANDBOX id (the first line when none has it).
+  const lineOf = (lineId: string): View => {
+    const index = order.Lines.findIndex((l) => l.LineId === lineId);
+    return lines[Math.max(0, index)] ?? {};
+  };
+  // SANDBOX's refunded lines of an order are one Shopify refund.
+  const refund = {
+    id: gid('Refund', partNumber(order.Id, 1)),
+    createdAt: order.UpdatedAt,
+    refundLineItems: listConnection(order.Refunds.map((r) => ({ quantity: r.Qty, lineItem: lineOf(r.LineId) }))),
+  };
   const subtotal = order.Lines.reduce((sum, l) => sum + Math.round(Number(l.Price) * 100) * l.Qty, 0);
   return {
     id: gid('Order', numberOf(order.Id)),
@@ -129,16 +126,7 @@ export function orderView(order: NativeOrder, shopper: NativeShopper | null, tra
         f.LineIds.map((id) => ({ quantity: order.Lines.find((l) => l.LineId === id)?.Qty ?? 0, lineItem: lineOf(id) })),
       ),
     })),
-    refunds:
-      order.Refunds.length === 0
-        ? []
-        : [
-            {
-              id: gid('Refund', partNumber(order.Id, 1)),
-              createdAt: order.UpdatedAt,
-              refundLineItems: listConnection(order.Refunds.map((r) => ({ quantity: r.Qty, lineItem: lineOf(r.LineId) }))),
-            },
-          ],
+    refunds: order.Refunds.length === 0 ? [] : [refund],
     transactions: transactions.filter((t) => t.Kind !== 'Payout').map(transactionView),
   };
 }

@@ -7,10 +7,11 @@
  * (bulk.ts). Simulators send no webhooks.
  */
 import { createHmac } from 'node:crypto';
-import { execute, parse, validate, type DocumentNode } from 'graphql';
+import { execute } from 'graphql';
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
-import { bulkOperationId, bulkOperationRef, bulkQueryProblems, bulkResult } from './bulk.ts';
-import { queryRoot, simulatorSchema } from './graph.ts';
+import { isRecord } from '../wire.ts';
+import { bulkOperationId, bulkOperationRef, bulkResult } from './bulk.ts';
+import { checkedQuery, queryRoot, simulatorSchema } from './graph.ts';
 import { shopDomainOf, shopNumber } from './ids.ts';
 
 const GRAPHQL_PATH = /^\/admin\/api\/\d{4}-\d{2}\/graphql\.json$/;
@@ -28,30 +29,20 @@ function objects(value: unknown): number {
   return 1 + Object.values(value).reduce((sum: number, item) => sum + objects(item), 0);
 }
 
-const graphqlError = (message: string): SimulatorAnswer => ({ status: 200, body: { errors: [{ message }] } });
-
 async function graphql(request: SimulatorRequest, grant: SimulatorGrant): Promise<SimulatorAnswer> {
-  const body =
-    typeof request.body === 'object' && request.body !== null && !(request.body instanceof Uint8Array)
-      ? (request.body as Record<string, unknown>)
-      : {};
+  const body = isRecord(request.body) ? request.body : {};
   if (typeof body.query !== 'string') return { status: 400, body: { errors: { query: 'Required parameter missing or invalid' } } };
+  const document = checkedQuery(body.query);
+  if (Array.isArray(document)) return { status: 200, body: { errors: document.map((message) => ({ message })) } };
   const schema = simulatorSchema();
-  let document: DocumentNode;
-  try {
-    document = parse(body.query);
-  } catch (error) {
-    return graphqlError(error instanceof Error ? error.message : String(error));
-  }
-  const problems = validate(schema, document);
-  if (problems.length > 0) return { status: 200, body: { errors: problems.map((p) => ({ message: p.message })) } };
   const domain = shopDomainOf(usernameOf(grant.accountKey));
-  const variables = typeof body.variables === 'object' && body.variables !== null ? (body.variables as Record<string, unknown>) : {};
+  const variables = isRecord(body.variables) ? body.variables : {};
   const rootValue = queryRoot(grant.books, { domain }, false);
   const mutations = {
     bulkOperationRunQuery: (args: { query: string }) => {
-      const invalid = bulkQueryProblems(schema, args.query);
-      if (invalid.length > 0) return { bulkOperation: null, userErrors: invalid.map((message) => ({ field: ['query'], message, code: 'INVALID' })) };
+      const invalid = checkedQuery(args.query);
+      if (Array.isArray(invalid))
+        return { bulkOperation: null, userErrors: invalid.map((message) => ({ field: ['query'], message, code: 'INVALID' })) };
       return {
         bulkOperation: { id: bulkOperationId({ query: args.query, createdAt: new Date().toISOString() }), status: 'CREATED' },
         userErrors: [],
