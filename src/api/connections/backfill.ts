@@ -27,6 +27,7 @@ export const contract = defineContract({
   success: {
     status: 200,
     schema: Type.Object({
+      success: Type.Boolean({ description: "The reference's answer: true, the run is queued (its details beside it)." }),
       backfill: Type.Object({ ...SyncRequestSchema.properties, entity: Type.String(), start_date: Type.String(), end_date: Type.String() }),
     }),
   },
@@ -68,5 +69,5 @@ export default defineEndpoint(contract, async (request) => {
     details: { entity, start_date: start, end_date: end },
     requestId: request.id,
   });
-  return { backfill: { id: run.id, status: 'queued' as const, created_at: run.created_at, entity, start_date: start, end_date: end } };
+  return { success: true, backfill: { id: run.id, status: 'queued' as const, created_at: run.created_at, entity, start_date: start, end_date: end } };
 });

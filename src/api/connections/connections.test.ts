@@ -380,9 +380,11 @@ describe('connection-scoped endpoints', () => {
     const { access_token: old, id } = await createEmpty();
     const response = await call('POST', `/connections/access_token/invalidate?access_token=${old}`);
     expect(response.statusCode).toBe(200);
-    const body = json(response) as { connection_id: string; access_token: string };
+    const body = json(response) as { connection_id: string; access_token: string; new_access_token: string };
     expect(body.connection_id).toBe(id);
     expect(body.access_token).not.toBe(old);
+    // The reference names the replacement new_access_token; ours carries it under both names.
+    expect(body.new_access_token).toBe(body.access_token);
     expect((await call('GET', `/connections/access_token?access_token=${old}`)).statusCode).toBe(401);
     expect((await call('GET', `/connections/access_token?access_token=${body.access_token}`)).statusCode).toBe(200);
   });
@@ -398,7 +400,9 @@ describe('POST /connections/incremental_sync and /connections/backfill', () => {
     ] as const) {
       const response = await call('POST', `/connections/incremental_sync?access_token=${c.access_token}`, { body });
       expect(response.statusCode).toBe(200);
-      const run = (json(response) as { incremental_sync: { id: string; status: string; object_types: unknown } }).incremental_sync;
+      const answer = json(response) as { success: boolean; incremental_sync: { id: string; status: string; object_types: unknown } };
+      expect(answer.success).toBe(true);
+      const run = answer.incremental_sync;
       expect(run).toMatchObject({ status: 'queued', object_types: expected });
       const row = await t.db.pool.query(`SELECT kind, trigger, request FROM sync_runs WHERE id = $1`, [run.id]);
       expect(row.rows[0]).toEqual({ kind: 'incremental', trigger: 'manual', request: { object_types: expected } });
@@ -407,6 +411,7 @@ describe('POST /connections/incremental_sync and /connections/backfill', () => {
       body: { entity: 'BILL', start_date: '2023-01-01', end_date: '2023-06-30' },
     });
     expect(backfill.statusCode).toBe(200);
+    expect(json(backfill).success).toBe(true);
     expect(json(backfill).backfill).toMatchObject({ status: 'queued', entity: 'BILL', start_date: '2023-01-01', end_date: '2023-06-30' });
   });
 
@@ -492,6 +497,7 @@ describe('POST /item/public_token/exchange', () => {
       access_token: created.access_token,
       is_ready: false,
       platform: TEST_PLATFORM,
+      name: 'Books of gina',
       store_unique_name: 'acct-gina',
     });
     const again = await call('POST', '/item/public_token/exchange', { body: exchangeBody(t.org, publicToken) });

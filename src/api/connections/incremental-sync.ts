@@ -37,6 +37,7 @@ export const contract = defineContract({
   success: {
     status: 200,
     schema: Type.Object({
+      success: Type.Boolean({ description: "The reference's answer: true, the run is queued (its details beside it)." }),
       incremental_sync: Type.Object({ ...SyncRequestSchema.properties, object_types: Type.Union([Type.Array(Type.String()), Type.Null()]) }),
     }),
   },
@@ -89,5 +90,5 @@ export default defineEndpoint(contract, async (request) => {
     details: { object_types: objectTypes },
     requestId: request.id,
   });
-  return { incremental_sync: { id: run.id, status: 'queued' as const, created_at: run.created_at, object_types: objectTypes } };
+  return { success: true, incremental_sync: { id: run.id, status: 'queued' as const, created_at: run.created_at, object_types: objectTypes } };
 });

@@ -32186,6 +32186,8 @@ export interface operations {
                         access_token: string;
                         /** Format: uuid */
                         connection_id: string;
+                        /** @description The replacement token again, under the reference's name. */
+                        new_access_token: string;
                     };
                 };
             };
@@ -32325,6 +32327,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "queued";
                         };
+                        /** @description The reference's answer: true, the run is queued (its details beside it). */
+                        success: boolean;
                     };
                 };
             };
@@ -32668,6 +32672,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "queued";
                         };
+                        /** @description The reference's answer: true, the run is queued (its details beside it). */
+                        success: boolean;
                     };
                 };
             };
@@ -33510,6 +33516,8 @@ export interface operations {
                         connection_id: string;
                         /** @description Whether all data is ready (initial sync finished). */
                         is_ready: boolean;
+                        /** @description The account's name on its platform (the store, company or organisation name), null until known. */
+                        name: string | null;
                         platform: string;
                         /** @description Unique identifier of the account on its platform (store_unique_id: the realm, tenant or shop id), when the platform has one. */
                         store_unique_name?: string;
