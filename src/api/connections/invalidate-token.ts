@@ -14,7 +14,9 @@ export const contract = defineContract({
   body: Type.Object({}, { additionalProperties: false, description: 'Empty: the connection is named by the access_token query parameter.' }),
   success: {
     status: 200,
-    schema: Type.Object({ connection_id: Type.String({ format: 'uuid' }), access_token: Type.String({ description: 'The replacement token.' }),
+    schema: Type.Object({
+      connection_id: Type.String({ format: 'uuid' }),
+      access_token: Type.String({ description: 'The replacement token.' }),
       new_access_token: Type.String({ description: "The replacement token again, under the reference's name." }),
     }),
   },

@@ -27,7 +27,9 @@ export const contract = defineContract({
       access_token: Type.String(),
       is_ready: Type.Boolean({ description: 'Whether all data is ready (initial sync finished).' }),
       platform: Type.String(),
-      name: Type.Union([Type.String(), Type.Null()], { description: "The account's name on its platform (the store, company or organisation name), null until known." }),
+      name: Type.Union([Type.String(), Type.Null()], {
+        description: "The account's name on its platform (the store, company or organisation name), null until known.",
+      }),
       store_unique_name: Type.Optional(
         Type.String({
           description: 'Unique identifier of the account on its platform (store_unique_id: the realm, tenant or shop id), when the platform has one.',
