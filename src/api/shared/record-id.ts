@@ -1,6 +1,7 @@
 /**
  * `/accounting/vendors/:id` also catches paths of the reference that we do not serve under that resource
- * (`/accounting/vendors/attachments`, `/accounting/invoice_credit_applications/unapply`), and an id route of
+ * (`/accounting/vendors/attachments`, `/accounting/invoice_credit_applications/unapply`,
+ * `/accounting/invoices/custom_fields`), and an id route of
  * attachments their words (`/accounting/bills/attachments/attachments`): those words, which no service id (a UUID)
  * can be, are answered like any unknown path (404 ROUTE_NOT_FOUND), never with a 410 saying there is no vendor with
  * id "attachments". Any other wrong id stays a 410 (spec: "usually a wrong :id").
@@ -8,8 +9,11 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors/catalogue.ts';
 
-/** Single-word sub-paths the reference has directly under a resource's path (GET /accounting/{entity}/attachments, POST …/unapply). */
-const REFERENCE_SUBPATHS = new Set(['attachments', 'apply', 'unapply']);
+/**
+ * Single-word sub-paths the reference has directly under a resource's path (GET /accounting/{entity}/attachments,
+ * POST …/unapply, GET /accounting/{entity}/custom_fields).
+ */
+const REFERENCE_SUBPATHS = new Set(['attachments', 'apply', 'unapply', 'custom_fields']);
 
 export function refusePathWordAsServiceId(request: Pick<FastifyRequest, 'method' | 'url'>, id: string): void {
   if (!REFERENCE_SUBPATHS.has(id)) return;
