@@ -47,7 +47,7 @@ import {
 } from './data.ts';
 import { sortedBy } from '../../../packages/sandbox/src/simulators/lists.ts';
 import { relayPage } from '../../../packages/sandbox/src/simulators/relay.ts';
-import { actualCost, requestedCost, STANDARD_BUCKET } from '../../../packages/sandbox/src/simulators/shopify/cost.ts';
+import { chargedCost, requestedCost, STANDARD_BUCKET } from '../../../packages/sandbox/src/simulators/shopify/cost.ts';
 import { bulkLines } from '../../../packages/sandbox/src/simulators/shopify/jsonl.ts';
 import { matchesSearch, parseSearch, type SearchTerm } from '../../../packages/sandbox/src/simulators/shopify/search.ts';
 import { shopifySimulator, signShopifyCallback } from '../../../packages/sandbox/src/simulators/shopify/simulator.ts';
@@ -395,7 +395,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       shop.lostBulkAnswers -= 1;
       return INJECTED_ANSWERS.http503;
     }
-    const actual = mutation ? requested : Math.min(requested, actualCost(result.data ?? null));
+    const actual = chargedCost(requested, operation, result.data ?? null);
     shop.points += requested - actual;
     shop.costCharged += actual;
     const errors = result.errors === undefined ? {} : { errors: result.errors.map((e) => e.toJSON()) };

@@ -109,3 +109,8 @@ export function actualCost(data: unknown): number {
   }
   return total;
 }
+
+/** What an answered operation is charged: a mutation its requested cost; a query what came back, never more than requested. */
+export function chargedCost(requested: number, operation: OperationDefinitionNode, data: unknown): number {
+  return operation.operation === OperationTypeNode.MUTATION ? requested : Math.min(requested, actualCost(data));
+}

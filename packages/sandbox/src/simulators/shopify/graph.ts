@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { buildSchema, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { NativeOf, NativeOrder } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
+import { relayPage } from '../relay.ts';
 import { gid, numberOf, shopNumber } from './ids.ts';
-import { balanceTransactionView, customerView, listConnection, orderView, payoutView, productView, shopView } from './render.ts';
+import { balanceTransactionView, customerView, orderView, payoutView, productView, shopView } from './render.ts';
 import { matchesSearch, parseSearch } from './search.ts';
 
 let schema: GraphQLSchema | null = null;
@@ -37,14 +38,6 @@ interface Paged {
   sortAt: string;
 }
 
-const cursorOf = (index: number): string => Buffer.from(`i:${index}`).toString('base64url');
-function indexAfter(cursor: unknown): number {
-  if (typeof cursor !== 'string') return 0;
-  const match = /^i:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (match === null) throw new GraphQLError('Invalid cursor');
-  return Number(match[1]) + 1;
-}
-
 /** A connection as Shopify pages it (sorted by the time given, oldest first); a bulk operation takes every node. */
 function connection(items: readonly Paged[], args: Record<string, unknown>, bulk: boolean): View {
   const first = typeof args.first === 'number' ? args.first : null;
@@ -52,13 +45,9 @@ function connection(items: readonly Paged[], args: Record<string, unknown>, bulk
   if (first !== null && (first < 1 || first > 250)) throw new GraphQLError('first must be between 1 and 250');
   const terms = parseSearch(args.query);
   const matching = items.filter((item) => matchesSearch(item.search, terms)).sort((a, b) => a.sortAt.localeCompare(b.sortAt));
-  const start = indexAfter(args.after);
-  const page = first === null ? matching.slice(start) : matching.slice(start, start + first);
-  const end = start + page.length - 1;
-  return {
-    ...listConnection(page.map((p) => p.view())),
-    pageInfo: { hasNextPage: end + 1 < matching.length, endCursor: page.length === 0 ? null : cursorOf(end) },
-  };
+  const page = relayPage(matching, first, args.after);
+  const edges = page.edges.map(({ cursor, node }) => ({ cursor, node: node.view() }));
+  return { nodes: edges.map((edge) => edge.node), edges, pageInfo: page.pageInfo };
 }
 
 /** A record paged by its last change, as orders, products and customers are (searchable by updated_at and created_at). */

@@ -7,26 +7,31 @@
  * (bulk.ts). Simulators send no webhooks.
  */
 import { createHmac } from 'node:crypto';
-import { execute } from 'graphql';
+import { execute, getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
 import { isRecord } from '../wire.ts';
 import { bulkOperationId, bulkOperationRef, bulkResult } from './bulk.ts';
+import { chargedCost, requestedCost, STANDARD_BUCKET } from './cost.ts';
 import { checkedQuery, queryRoot, simulatorSchema } from './graph.ts';
 import { shopDomainOf, shopNumber } from './ids.ts';
 
 const GRAPHQL_PATH = /^\/admin\/api\/\d{4}-\d{2}\/graphql\.json$/;
 const RESULTS_PATH = '/shopify-simulator-bulk/';
 const RESULT_LINK_SECONDS = 7 * 24 * 3600;
-/** Shopify's standard plan: a 2,000-point bucket refilled at 100 points a second (the simulator never throttles). */
-const BUCKET = { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 100 };
+/** The simulator never throttles: its bucket is always full. */
+const throttleStatus = { ...STANDARD_BUCKET, currentlyAvailable: STANDARD_BUCKET.maximumAvailable };
 
 const usernameOf = (accountKey: string): string => accountKey.slice(accountKey.indexOf(':') + 1);
 
-/** What came back: every object 1 point, as Shopify counts an answer's actual cost. */
-function objects(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + objects(item), 0);
-  if (typeof value !== 'object' || value === null) return 0;
-  return 1 + Object.values(value).reduce((sum: number, item) => sum + objects(item), 0);
+/** The operation's cost by Shopify's rules (cost.ts): requested before it runs, charged for what came back. */
+function costOf(document: DocumentNode, variables: Readonly<Record<string, unknown>>, data: unknown): { requested: number; actual: number } {
+  const operation = getOperationAST(document);
+  if (operation === null || operation === undefined) return { requested: 0, actual: 0 };
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  const requested = requestedCost(simulatorSchema(), operation, fragments, variables);
+  return { requested, actual: chargedCost(requested, operation, data) };
 }
 
 async function graphql(request: SimulatorRequest, grant: SimulatorGrant): Promise<SimulatorAnswer> {
@@ -72,13 +77,13 @@ async function graphql(request: SimulatorRequest, grant: SimulatorGrant): Promis
     variableValues: variables,
     rootValue: { ...rootValue, ...mutations, bulkOperation },
   });
-  const cost = objects(result.data);
+  const { requested, actual } = costOf(document, variables, result.data ?? null);
   return {
     status: 200,
     body: {
       ...(result.errors === undefined ? {} : { errors: result.errors.map((e) => ({ message: e.message, path: e.path })) }),
       data: result.data ?? null,
-      extensions: { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: BUCKET } },
+      extensions: { cost: { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus } },
     },
   };
 }
