@@ -1,13 +1,13 @@
 /**
  * Writes test/contracts/reference/differences.json from a run that recorded the differences it saw
  * (REFERENCE_DIFFERENCES_OUT, test/support/reference-conformance.ts): every difference seen is listed, a reason already
- * written is kept, a new one gets the placeholder below until someone writes why, and with --prune (after a whole run)
+ * written is kept, a new one gets the backlog's placeholder (UNREASONED) until someone writes why — the test's ceiling on
+ * the backlog refuses it until then — and with --prune (after a whole run)
  * a listed difference no answer showed any more is dropped.
  * Run: REFERENCE_DIFFERENCES_OUT=/tmp/seen npx vitest run && node scripts/reference-differences.ts /tmp/seen --prune
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-
-export const UNREASONED = 'not yet as the reference has it (issue 35, shapes)';
+import { UNREASONED } from '../test/support/reference-conformance.ts';
 
 const [recorded, ...flags] = process.argv.slice(2);
 if (recorded === undefined) throw new Error('usage: node scripts/reference-differences.ts <recorded file> [--prune]');
@@ -28,3 +28,7 @@ writeFileSync(target, `${JSON.stringify(next, null, 1)}\n`);
 const added = Object.keys(next).filter((key) => listed[key] === undefined).length;
 const dropped = Object.keys(listed).filter((key) => next[key] === undefined).length;
 console.log(`${Object.keys(next).length} differences listed (${added} added, ${dropped} dropped)`);
+const backlog = Object.values(next).filter((reason) => reason === UNREASONED).length;
+// A new difference lands in the backlog only with a reason to write; the test's ceiling refuses a longer backlog.
+for (const key of Object.keys(next)) if (listed[key] === undefined) console.log(`new, write its reason: ${key}`);
+console.log(`backlog (no reason yet): ${backlog}`);

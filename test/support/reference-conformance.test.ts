@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContractValidators } from './contract-validators.ts';
-import { knownDifferences, referenceDifferences, unexplainedDifferences, type ReferenceObservation } from './reference-conformance.ts';
+import { knownDifferences, referenceDifferences, UNREASONED, unexplainedDifferences, type ReferenceObservation } from './reference-conformance.ts';
 import { referenceFile, referenceOperationOf, referencePathOf } from './reference-operations.ts';
 
 const validators = new ContractValidators(() => undefined);
+
+/** Issue 35's backlog of differences without a reason yet (test/contracts/reference/differences.json), at most. */
+const BACKLOG_CEILING = 100;
 
 function currencyAnswer(body: unknown, overrides: Partial<ReferenceObservation> = {}): ReferenceObservation {
   return {
@@ -61,13 +64,25 @@ describe('differences from the reference', () => {
     expect(referenceDifferences(currencyAnswer(broken), validators).length).toBeGreaterThan(0);
   });
 
-  it('lets through only the differences the list explains, each with its reason', () => {
-    const answer = currencyAnswer({ currency: {}, connection: {} });
+  it('names a value outside an enum, so that listing one value lets no other through', () => {
+    const differences = referenceDifferences(currencyAnswer({ currency: { currency_code: 'ZZZ' }, connection: {} }), validators);
+    expect(differences).toContain('GET /accounting/currencies/{id} /currency/currency_code: enum "ZZZ"');
+  });
+
+  it('lets through only the differences the list explains', () => {
+    // SANDBOX is our platform, outside the reference's enum: listed, with the spec's reason. ZZZ is no currency: not listed.
+    const answer = currencyAnswer({ currency: { currency_code: 'ZZZ' }, connection: { platform: 'SANDBOX' } });
+    const seen = referenceDifferences(answer, validators);
+    expect(seen).toContain('every answer /connection/platform: enum "SANDBOX"');
     const unexplained = unexplainedDifferences(answer, validators);
-    const listed = knownDifferences();
-    for (const difference of referenceDifferences(answer, validators)) {
-      expect(unexplained.includes(`reference 2024-08-31: ${difference}`)).toBe(listed[difference] === undefined);
-    }
-    for (const reason of Object.values(listed)) expect(reason.length).toBeGreaterThan(10);
+    expect(unexplained).toContain('reference 2024-08-31: GET /accounting/currencies/{id} /currency/currency_code: enum "ZZZ"');
+    expect(unexplained.some((difference) => difference.includes('/connection/platform'))).toBe(false);
+  });
+
+  it('gives every listed difference its reason, and holds the backlog without one to a ceiling that only falls', () => {
+    const reasons = Object.values(knownDifferences());
+    for (const reason of reasons) expect(reason === UNREASONED || /^(Spec wins|Ours) \(/.test(reason), reason).toBe(true);
+    // Lower this as shapes are brought to the reference's; a new difference must come with its reason.
+    expect(reasons.filter((reason) => reason === UNREASONED).length).toBeLessThanOrEqual(BACKLOG_CEILING);
   });
 });

@@ -11,9 +11,9 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
-import { LATEST_VERSION, type ApiVersion } from '../../src/http/versioning.ts';
+import type { ApiVersion } from '../../src/http/versioning.ts';
 import type { ContractValidators } from './contract-validators.ts';
-import { referenceOperationOf } from './reference-operations.ts';
+import { referenceFile, referenceOperationOf } from './reference-operations.ts';
 
 export interface ReferenceObservation {
   method: string;
@@ -27,6 +27,13 @@ export interface ReferenceObservation {
 
 const DIFFERENCES = new URL('../contracts/reference/differences.json', import.meta.url);
 
+/**
+ * The reason of a difference no one has reasoned about yet: issue 35's backlog of shapes to bring to the reference's.
+ * Every other reason says why we differ (the spec wins, or a decision of ours with its page).
+ * reference-conformance.test.ts holds the backlog to a ceiling that only falls.
+ */
+export const UNREASONED = 'backlog: not yet as the reference has it (issue 35, shapes)';
+
 let known: Readonly<Record<string, string>> | undefined;
 export function knownDifferences(): Readonly<Record<string, string>> {
   known ??= JSON.parse(readFileSync(DIFFERENCES, 'utf8')) as Record<string, string>;
@@ -38,8 +45,26 @@ export function placeOf(instancePath: string): string {
   return instancePath.replace(/\/\d+(?=\/|$)/g, '/*').replace(/\/[A-Z][A-Z0-9_]*(?=\/|$)/g, '/{key}') || '/';
 }
 
-/** What an error says, without the data's values or positions. */
-function differenceOf(error: ErrorObject): string {
+/** The value at a JSON pointer of the answer (`/orders/0/status`). */
+function valueAt(body: unknown, pointer: string): unknown {
+  let value = body;
+  for (const step of pointer.split('/').slice(1)) {
+    const key = step.replaceAll('~1', '/').replaceAll('~0', '~');
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return value;
+}
+
+/** A value as JSON, cut short (undefined, which JSON has no text for, as the word). */
+function shown(value: unknown): string {
+  return value === undefined ? 'undefined' : JSON.stringify(value).slice(0, 80);
+}
+
+/**
+ * What an error says, without positions in arrays. A value outside an enum is named (enums are small sets), so that
+ * listing one value lets no other through; other values stay out of the name.
+ */
+function differenceOf(error: ErrorObject, body: unknown): string {
   const where = placeOf(error.instancePath);
   const params: Record<string, unknown> = error.params;
   switch (error.keyword) {
@@ -49,6 +74,8 @@ function differenceOf(error: ErrorObject): string {
       return `${where}: extra ${String(params.additionalProperty)}`;
     case 'type':
       return `${where}: type ${String(params.type)}`;
+    case 'enum':
+      return `${where}: enum ${shown(valueAt(body, error.instancePath))}`;
     default:
       return `${where}: ${error.keyword}`;
   }
@@ -56,18 +83,20 @@ function differenceOf(error: ErrorObject): string {
 
 /** The differences between an answer and the reference's schema for its operation, each once. */
 export function referenceDifferences(observed: ReferenceObservation, validators: ContractValidators): string[] {
-  if (observed.version !== LATEST_VERSION || observed.route === undefined || observed.status !== observed.successStatus) return [];
+  const reference = referenceFile();
+  if (observed.version !== reference.version || observed.route === undefined || observed.status !== observed.successStatus) return [];
   if (observed.body === null || !(observed.contentType ?? '').includes('json')) return [];
   const operation = referenceOperationOf(observed.method, observed.route);
   if (operation?.response === undefined) return [];
   const validate = validators.validatorOf(operation.response);
-  if (validate(JSON.parse(observed.body))) return [];
+  const body: unknown = JSON.parse(observed.body);
+  if (validate(body)) return [];
   // The connection every answer carries is one object, whatever the operation: its differences are named once.
   const prefixOf = (error: ErrorObject): string =>
     error.instancePath.startsWith('/connection/') || error.instancePath === '/connection'
       ? 'every answer '
       : `${operation.method} ${operation.path} `;
-  return [...new Set((validate.errors ?? []).map((error) => prefixOf(error) + differenceOf(error)))];
+  return [...new Set((validate.errors ?? []).map((error) => prefixOf(error) + differenceOf(error, body)))];
 }
 
 const seen = new Set<string>();
@@ -83,5 +112,6 @@ export function unexplainedDifferences(observed: ReferenceObservation, validator
     return [];
   }
   const explained = knownDifferences();
-  return differences.filter((difference) => explained[difference] === undefined).map((difference) => `reference ${LATEST_VERSION}: ${difference}`);
+  const version = referenceFile().version;
+  return differences.filter((difference) => explained[difference] === undefined).map((difference) => `reference ${version}: ${difference}`);
 }

@@ -46,7 +46,7 @@ import {
   type StandInEvent,
 } from './data.ts';
 import { sortedBy } from '../../../packages/sandbox/src/simulators/lists.ts';
-import { relayPage } from '../../../packages/sandbox/src/simulators/relay.ts';
+import { relayPage } from '../../../packages/sandbox/src/simulators/shopify/relay.ts';
 import { chargedCost, requestedCost, STANDARD_BUCKET } from '../../../packages/sandbox/src/simulators/shopify/cost.ts';
 import { bulkLines } from '../../../packages/sandbox/src/simulators/shopify/jsonl.ts';
 import { matchesSearch, parseSearch, type SearchTerm } from '../../../packages/sandbox/src/simulators/shopify/search.ts';

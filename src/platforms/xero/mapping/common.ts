@@ -57,7 +57,7 @@ const DOCUMENT_STATUSES: Readonly<Record<string, Mapped<'bill'>['status']>> = {
 export function documentStatus(status: string | undefined, total: number, open: number): Mapped<'bill'>['status'] {
   // Approved: open until something is paid or applied.
   if (status === 'AUTHORISED') return cents(open) > 0 && cents(open) < cents(total) ? 'partially_paid' : 'open';
-  return DOCUMENT_STATUSES[status ?? ''] ?? 'unknown';
+  return (status !== undefined && Object.hasOwn(DOCUMENT_STATUSES, status) ? DOCUMENT_STATUSES[status] : undefined) ?? 'unknown';
 }
 
 export function standardLine(line: XeroLineItem, amounts: LineAmountTypes | undefined, ref: Ref): Mapped<'bill'>['line_items'][number] {

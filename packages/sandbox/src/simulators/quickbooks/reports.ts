@@ -164,11 +164,15 @@ function date(params: URLSearchParams, name: string): string {
   return value;
 }
 
-/** What a report request asks for, within the column summaries and accounting methods the server answers. */
+/**
+ * What a report request asks for, within the column summaries and accounting methods the server answers; `methodsWhy`
+ * tells a refused client why only those methods are kept.
+ */
 export function reportRequest(
   params: URLSearchParams,
   summaries: readonly string[],
   methods: readonly string[],
+  methodsWhy = `only ${methods.join(' and ')} is served`,
 ): { start: string; end: string; summarize: string; method: string } {
   const start = date(params, 'start_date');
   const end = date(params, 'end_date');
@@ -176,13 +180,12 @@ export function reportRequest(
   const summarize = params.get('summarize_column_by') ?? 'Total';
   if (!summaries.includes(summarize)) throw new ReportError(`summarize_column_by ${summarize} is not supported`);
   const method = params.get('accounting_method') ?? 'Accrual';
-  if (!methods.includes(method)) throw new ReportError(`accounting_method ${method} is not ${methods.join(' or ')}`);
+  if (!methods.includes(method)) throw new ReportError(`accounting_method ${method}: ${methodsWhy}`);
   return { start, end, summarize, method };
 }
 
 export async function report(books: SimulatorBooks, name: ReportName, params: URLSearchParams, time: string): Promise<Json> {
-  // SANDBOX keeps its books on the accrual basis.
-  const { start, end, summarize, method } = reportRequest(params, ['Month', 'Total'], ['Accrual']);
+  const { start, end, summarize, method } = reportRequest(params, ['Month', 'Total'], ['Accrual'], 'SANDBOX keeps its books on the accrual basis');
   const months = periods(start, end);
   const { rows, empty } = await REPORTS[name](books, months, summarize === 'Month');
   return {

@@ -123,7 +123,7 @@ export function voided(record: Json, memo: unknown): Json {
 /** QBO's entity name of a SANDBOX transaction type (linked, or a file's parent): its own but for these. */
 const RENAMED: Readonly<Record<string, string>> = { CreditNote: 'CreditMemo', Expense: 'Purchase' };
 
-export const entityNameOf = (type: string): string => RENAMED[type] ?? type;
+export const entityNameOf = (type: string): string => (Object.hasOwn(RENAMED, type) ? RENAMED[type] : undefined) ?? type;
 
 /** A 200 answer as QBO sends it: the body with the answer's own `time` (with milliseconds). */
 export const ok = (body: Json): { status: number; body: Json } => ({ status: 200, body: { ...body, time: qboTime(Date.now(), true) } });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { buildSchema, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { NativeOf, NativeOrder } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
-import { relayPage } from '../relay.ts';
+import { relayPage } from './relay.ts';
 import { gid, numberOf, shopNumber } from './ids.ts';
 import { balanceTransactionView, customerView, orderView, payoutView, productView, shopView } from './render.ts';
 import { matchesSearch, parseSearch } from './search.ts';

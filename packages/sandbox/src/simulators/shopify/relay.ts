@@ -1,5 +1,5 @@
 /**
- * Relay cursor connections (relay.dev/graphql/connections.htm), as GraphQL platforms page their lists: `first` items
+ * Relay cursor connections (relay.dev/graphql/connections.htm), as Shopify pages its lists: `first` items
  * after the `after` cursor, given as `nodes` and as `edges` (each with its cursor), with `pageInfo`. A cursor is
  * opaque to clients; here it is the base64url of the item's index, so any process reads it back.
  */
