@@ -81,7 +81,7 @@ describe('differences from the reference', () => {
 
   it('gives every listed difference its reason, and holds the backlog without one to a ceiling that only falls', () => {
     const reasons = Object.values(knownDifferences());
-    for (const reason of reasons) expect(reason === UNREASONED || /^(Spec wins|Ours) \(/.test(reason), reason).toBe(true);
+    for (const reason of reasons) expect(reason === UNREASONED || /^(Spec wins|Kept|Ours|Follows from)\b/.test(reason), reason).toBe(true);
     // Lower this as shapes are brought to the reference's; a new difference must come with its reason.
     expect(reasons.filter((reason) => reason === UNREASONED).length).toBeLessThanOrEqual(BACKLOG_CEILING);
   });
