@@ -12,12 +12,20 @@ import {
   PlatformDataProperty,
   PlatformIdProperty,
   Str,
+  StringEnum,
+  Timestamp,
   UpdatedAtProperty,
 } from './shared.ts';
 
 function NullableText(description: string) {
   return Nullable(Str(description), description);
 }
+
+function NullableTimestamp(description: string) {
+  return Nullable(Timestamp(description), `${description} (ISO 8601); null when the platform does not say.`);
+}
+
+export const REFUND_LINE_STATUSES = ['completed', 'canceled', 'unknown'] as const;
 
 export const OrderLineItemSchema = Type.Object(
   {
@@ -30,12 +38,15 @@ export const OrderLineItemSchema = Type.Object(
     price: Type.Number({ description: 'Price of one unit.' }),
     quantity: Type.Integer({ description: 'Quantity ordered.' }),
     iso_currency_code: Nullable(CurrencyCodeEnum('Currency of the line item.'), 'Currency of the line item; null when the platform does not say.'),
+    created_at: NullableTimestamp('When the line was added to the order'),
+    updated_at: NullableTimestamp('When the line was last changed'),
   },
   { additionalProperties: false, description: 'Line of the order.' },
 );
 
 export const OrderFulfillmentSchema = Type.Object(
   {
+    id: NullableText("The platform's id of the fulfillment; null when the platform gives none."),
     order_id: Str('Service id of the order the fulfillment belongs to.'),
     carrier: NullableText('Shipping carrier.'),
     service: NullableText('Shipping service of the carrier.'),
@@ -50,6 +61,10 @@ export const OrderRefundLineItemSchema = Type.Object(
   {
     line_item_id: Str('Id of the refunded line item.'),
     quantity: Type.Integer({ description: 'Quantity refunded.' }),
+    status: Nullable(
+      StringEnum(REFUND_LINE_STATUSES, 'completed: the refund was made; canceled: it was called off.'),
+      'Outcome of the refund of the line; null when the platform does not say.',
+    ),
   },
   { additionalProperties: false, description: 'Refunded quantity of one line item.' },
 );
@@ -89,6 +104,8 @@ export const OrderCustomerSchema = Type.Object(
       'Whether the email address was verified; null when not known.',
     ),
     phone: NullableText('Phone number of the customer.'),
+    created_at: NullableTimestamp('When the customer was created on the platform'),
+    updated_at: NullableTimestamp('When the customer was last updated on the platform'),
   },
   { additionalProperties: false, description: 'Customer who placed the order.' },
 );

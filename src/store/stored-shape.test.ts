@@ -49,6 +49,30 @@ describe('objects stored before their model gained a field', () => {
     expect(upgradeStored('expense', { currency_rate: null })).toEqual({ currency_rate: null });
   });
 
+  it("give an order's fulfillments, lines, refund lines and customer the fields added in issue 35, unknown until the next sync", () => {
+    const line = { id: 'L1', quantity: 2 };
+    const stored = {
+      line_items: [line],
+      fulfillments: [{ order_id: 'o', line_items: [line] }],
+      refunds: [{ line_items: [{ line_item_id: 'L1', quantity: 1 }] }],
+      customer: { id: 'c' },
+    };
+    const dated = { ...line, created_at: null, updated_at: null };
+    expect(upgradeStored('order', stored)).toEqual({
+      line_items: [dated],
+      fulfillments: [{ id: null, order_id: 'o', line_items: [dated] }],
+      refunds: [{ line_items: [{ line_item_id: 'L1', quantity: 1, status: null }] }],
+      customer: { id: 'c', created_at: null, updated_at: null },
+    });
+    const current = {
+      line_items: [{ ...line, created_at: 'a', updated_at: 'b' }],
+      fulfillments: [{ id: 'F1', order_id: 'o', line_items: [] }],
+      refunds: [{ line_items: [{ line_item_id: 'L1', quantity: 1, status: 'completed' }] }],
+      customer: null,
+    };
+    expect(upgradeStored('order', current)).toEqual(current);
+  });
+
   it('leave other objects as stored', () => {
     const bill = { total_amount: 5 };
     expect(upgradeStored('bill', bill)).toBe(bill);

@@ -19,6 +19,14 @@ function itemLines(lines: unknown): { item: { quantity: number } | null }[] {
   });
 }
 
+/** Each object of a stored list with the given fields filled where missing; what is not a list stays as stored. */
+function eachFilled(list: unknown, fill: (entry: Json) => Json): unknown {
+  return Array.isArray(list) ? list.map((entry: unknown) => (isObject(entry) ? fill(entry) : entry)) : list;
+}
+
+/** An order line stored before lines had dates: the platform's dates are not known until the next sync. */
+const datedLine = (line: Json): Json => ({ created_at: null, updated_at: null, ...line });
+
 const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
   // Fields added in issue 20 (the reference's names and fields).
   vendor: (o) => ({
@@ -36,6 +44,14 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
   purchase_order: (o) => ({ ...o, total_quantity: o.total_quantity === undefined ? totalQuantity(itemLines(o.line_items)) : o.total_quantity }),
   // Stored as decimal text before expenses' rate became a number.
   expense: (o) => (typeof o.currency_rate === 'string' ? { ...o, currency_rate: Number(o.currency_rate) } : o),
+  // Fields added in issue 35 (the reference's order fields): unknown for what was stored before, until the next sync.
+  order: (o) => ({
+    ...o,
+    line_items: eachFilled(o.line_items, datedLine),
+    fulfillments: eachFilled(o.fulfillments, (f) => ({ id: null, ...f, line_items: eachFilled(f.line_items, datedLine) })),
+    refunds: eachFilled(o.refunds, (r) => ({ ...r, line_items: eachFilled(r.line_items, (line) => ({ status: null, ...line })) })),
+    customer: isObject(o.customer) ? { created_at: null, updated_at: null, ...o.customer } : o.customer,
+  }),
 };
 
 export function upgradeStored(type: UnifiedObjectType, object: Json): Json {

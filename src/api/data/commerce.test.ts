@@ -76,6 +76,22 @@ describe('the commerce objects of a synced store', () => {
     expect(json(one).product).toEqual(products[0]);
   });
 
+  it("names each fulfilment, dates each line by its order's creation and marks cancelled orders' refunds completed (issue 35)", async () => {
+    const orders = await all('/commerce/orders', 'orders');
+    const fulfilled = orders.filter((order) => (order.fulfillments as Json[]).length > 0);
+    expect(fulfilled.length).toBeGreaterThan(0);
+    expect(orders.some((order) => (order.refunds as Json[]).length > 0)).toBe(true);
+    for (const order of orders) {
+      // Lines are made with the order and never change after.
+      for (const line of order.line_items as Json[]) expect([line.created_at, line.updated_at]).toEqual([order.created_at, order.created_at]);
+      const fulfillments = order.fulfillments as Json[];
+      expect(fulfillments.map((fulfillment) => fulfillment.id)).toEqual(fulfillments.map((_, index) => `${String(order.platform_id)}-F${index + 1}`));
+      for (const refund of order.refunds as Json[]) for (const line of refund.line_items as Json[]) expect(line.status).toBe('completed');
+      // The order names its buyer without the shopper's dates: those are on the commerce customer.
+      expect(order.customer).toMatchObject({ created_at: null, updated_at: null });
+    }
+  });
+
   it("says on the connection how many orders it holds and over which dates, as the reference's connection by access token does", async () => {
     const orders = await all('/commerce/orders', 'orders');
     const dates = (await t.db.pool.query<{ oldest: Date; newest: Date }>(

@@ -80,6 +80,9 @@ function lineItem(raw: LineItem, ctx: ConnectorContext, fallbackCurrency: Curren
     price: price.amount ?? 0,
     quantity: raw.quantity ?? 0,
     iso_currency_code: price.currency ?? fallbackCurrency,
+    // Shopify's LineItem keeps no dates of its own.
+    created_at: null,
+    updated_at: null,
   };
 }
 
@@ -106,6 +109,7 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext, base: 
     fulfillments: (raw.fulfillments ?? []).map((fulfillment) => {
       const tracking = fulfillment.trackingInfo?.[0] ?? null;
       return {
+        id: text(fulfillment.id),
         order_id: orderId,
         carrier: text(tracking?.company),
         service: text(fulfillment.service?.serviceName),
@@ -122,6 +126,8 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext, base: 
       line_items: (refund.refundLineItems?.nodes ?? []).map((item) => ({
         line_item_id: text(item.lineItem?.id) ?? '',
         quantity: item.quantity ?? 0,
+        // A refund line item has no status: whether the money went back is on the refund's transactions, not read here.
+        status: null,
       })),
     })),
     billing_address: address(raw.billingAddress),
@@ -137,6 +143,8 @@ export function mapOrder(recordIn: PlatformRecord, ctx: ConnectorContext, base: 
             orders_count: orders === null ? null : Math.trunc(orders),
             verified_email: customer.verifiedEmail ?? null,
             phone: phoneOf(customer),
+            created_at: text(customer.createdAt),
+            updated_at: text(customer.updatedAt),
           },
     total_shipping: amountOf(raw.totalShippingPriceSet?.shopMoney),
     total_discount: amountOf(raw.totalDiscountsSet?.shopMoney),

@@ -29,7 +29,7 @@ const address = 'address1 address2 city firstName lastName phone zip countryCode
 const ORDER_SCALARS = `id legacyResourceId name displayFinancialStatus displayFulfillmentStatus cancelledAt closed createdAt updatedAt currencyCode email
   totalPriceSet { ${money} } subtotalPriceSet { ${money} } totalTaxSet { ${money} } totalShippingPriceSet { ${money} } totalDiscountsSet { ${money} }
   billingAddress { ${address} } shippingAddress { ${address} }
-  customer { id firstName lastName numberOfOrders verifiedEmail defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } }`;
+  customer { id firstName lastName createdAt updatedAt numberOfOrders verifiedEmail defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } }`;
 
 const LINE_ITEM = `id title sku quantity originalUnitPriceSet { ${money} } variant { id } product { id }`;
 

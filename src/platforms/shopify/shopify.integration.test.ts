@@ -192,6 +192,16 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     const row = (await stored('order')).find((r) => r.platform_id === order?.id);
     expect((row?.data.line_items as Json[]).map((l) => [l.id, l.quantity])).toEqual(order?.lineItems.map((l) => [l.id, l.quantity]));
     expect(row?.data.customer === null ? null : (row?.data.customer as Json).email).toBe(order?.customer?.defaultEmailAddress.emailAddress ?? null);
+    // The order's customer with its dates, its fulfilments by Shopify's ids (issue 35).
+    const rows = await stored('order');
+    for (const source of shop.orders) {
+      const data = rows.find((r) => r.platform_id === source.id)?.data;
+      expect((data?.fulfillments as Json[]).map((f) => f.id)).toEqual(source.fulfillments.map((f) => f.id));
+      const customer = data?.customer as Json | null;
+      expect(customer === null ? null : [customer.created_at, customer.updated_at]).toEqual(
+        source.customer === null ? null : [source.customer.createdAt, source.customer.updatedAt],
+      );
+    }
     // Products with their variants (child lines too).
     const product = shop.products[0];
     const productRow = (await stored('product')).find((r) => r.platform_id === product?.id);

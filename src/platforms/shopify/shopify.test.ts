@@ -229,6 +229,8 @@ describe('SHOPIFY mapping and bulk results', () => {
       id: 'gid://shopify/Customer/9',
       firstName: 'Ada',
       lastName: 'L',
+      createdAt: '2026-01-02T03:04:05Z',
+      updatedAt: '2026-02-03T04:05:06Z',
       numberOfOrders: '3',
       verifiedEmail: true,
       defaultEmailAddress: { emailAddress: 'ada@example.com' },
@@ -273,9 +275,23 @@ describe('SHOPIFY mapping and bulk results', () => {
       iso_currency_code: 'USD',
       billing_address: null,
       shipping_address: { address1: '1 Main St', postal_code: '12345', country_code: 'US', region: 'Oregon' },
-      customer: { id: 'commerce_customer:gid://shopify/Customer/9', email: 'ada@example.com', orders_count: 3, verified_email: true, phone: null },
-      refunds: [{ line_items: [{ line_item_id: 'gid://shopify/LineItem/2', quantity: 1 }] }],
+      customer: {
+        id: 'commerce_customer:gid://shopify/Customer/9',
+        email: 'ada@example.com',
+        orders_count: 3,
+        verified_email: true,
+        phone: null,
+        created_at: '2026-01-02T03:04:05Z',
+        updated_at: '2026-02-03T04:05:06Z',
+      },
+      // Shopify's refund line items carry no status.
+      refunds: [{ line_items: [{ line_item_id: 'gid://shopify/LineItem/2', quantity: 1, status: null }] }],
     });
+    // Nor do its line items carry dates.
+    expect(mapped.line_items.map((line) => [line.created_at, line.updated_at])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
     expect(mapped.line_items).toEqual([
       expect.objectContaining({
         id: 'gid://shopify/LineItem/1',
@@ -295,6 +311,7 @@ describe('SHOPIFY mapping and bulk results', () => {
     ]);
     expect(mapped.fulfillments).toEqual([
       expect.objectContaining({
+        id: 'f',
         carrier: 'UPS',
         service: 'Manual',
         tracking_number: '1Z',

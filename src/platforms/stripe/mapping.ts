@@ -71,6 +71,7 @@ export function mapOrder(record: PlatformRecord, ref: Ref, base: Base = null): M
   const { first, last } = splitName(text(billing?.name));
   const lineId = `${record.platformId}:amount`;
   const refunded = charge.refunded === true;
+  const created = unixIso(charge.created);
   return {
     platform_id: record.platformId,
     order_number: text(charge.receipt_number) ?? record.platformId,
@@ -89,9 +90,13 @@ export function mapOrder(record: PlatformRecord, ref: Ref, base: Base = null): M
         price: amount,
         quantity: 1,
         iso_currency_code: currency,
+        // The line is the charge's amount, fixed when the charge was made.
+        created_at: created,
+        updated_at: created,
       },
     ],
-    refunds: refunded ? [{ line_items: [{ line_item_id: lineId, quantity: 1 }] }] : [],
+    // `refunded` is set once the whole amount went back.
+    refunds: refunded ? [{ line_items: [{ line_item_id: lineId, quantity: 1, status: 'completed' }] }] : [],
     billing_address: orderAddress(billing?.address, billing?.name, billing?.phone),
     shipping_address: shipping === null || shipping === undefined ? null : orderAddress(shipping.address, shipping.name, shipping.phone),
     customer:
@@ -105,13 +110,16 @@ export function mapOrder(record: PlatformRecord, ref: Ref, base: Base = null): M
             orders_count: null,
             verified_email: null,
             phone: text(billing?.phone),
+            // The charge names its customer by id only; the customer's dates are on the commerce customer.
+            created_at: null,
+            updated_at: null,
           },
     total_shipping: 0,
     total_discount: 0,
     total_tax: 0,
     total_price: amount,
     iso_currency_code: currency,
-    created_at: unixIso(charge.created),
+    created_at: created,
     updated_at: null,
   };
 }

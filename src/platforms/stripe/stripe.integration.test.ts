@@ -219,6 +219,10 @@ describe('STRIPE end to end', () => {
     expect(await storedIds(id, 'order')).toContain(fresh.id);
     const refunded = (await stored(id, 'order')).find((o) => o.platform_id === refundedCharge);
     expect(refunded?.data.payment_status).toBe('refunded');
+    // The fully refunded charge's one line, refunded and completed (issue 35); the line dated by the charge.
+    expect(refunded?.data.refunds).toEqual([{ line_items: [{ line_item_id: `${refundedCharge}:amount`, quantity: 1, status: 'completed' }] }]);
+    const [line] = refunded?.data.line_items as Json[];
+    expect([line?.created_at, line?.updated_at]).toEqual([refunded?.data.created_at, refunded?.data.created_at]);
     expect(await storedIds(id, 'commerce_customer')).toEqual(ids(keyed.customers));
     expect(await storedIds(id, 'commerce_customer')).not.toContain(gone);
     expect(await storedIds(id, 'transaction')).toEqual(ids(keyed.balanceTransactions));

@@ -161,13 +161,16 @@ describe('mapping', () => {
         price: 25,
         quantity: 1,
         iso_currency_code: 'USD',
+        created_at: '2025-10-09T08:53:20.000Z',
+        updated_at: '2025-10-09T08:53:20.000Z',
       },
     ]);
+    expect(order.customer).toMatchObject({ created_at: null, updated_at: null });
     const refunded = mapOrder(record({ ...charge, amount_refunded: 2_500, refunded: true, currency: 'jpy', amount: 2_500 }), refs);
     expect([refunded.payment_status, refunded.total_price, refunded.refunds]).toEqual([
       'refunded',
       2_500,
-      [{ line_items: [{ line_item_id: 'ch_1:amount', quantity: 1 }] }],
+      [{ line_items: [{ line_item_id: 'ch_1:amount', quantity: 1, status: 'completed' }] }],
     ]);
   });
 

@@ -30344,6 +30344,8 @@ export interface operations {
                             created_at: string | null;
                             /** @description Customer who placed the order; null for guest or anonymous orders. */
                             customer: {
+                                /** @description When the customer was created on the platform (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
                                 /** @description Email address of the customer. */
                                 email: string | null;
                                 /** @description First name of the customer. */
@@ -30356,6 +30358,8 @@ export interface operations {
                                 orders_count: number | null;
                                 /** @description Phone number of the customer. */
                                 phone: string | null;
+                                /** @description When the customer was last updated on the platform (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
                                 /** @description Whether the email address was verified; null when not known. */
                                 verified_email: boolean | null;
                             } | null;
@@ -30365,8 +30369,12 @@ export interface operations {
                             fulfillments: {
                                 /** @description Shipping carrier. */
                                 carrier: string | null;
+                                /** @description The platform's id of the fulfillment; null when the platform gives none. */
+                                id: string | null;
                                 /** @description Line items fulfilled. */
                                 line_items: {
+                                    /** @description When the line was added to the order (ISO 8601); null when the platform does not say. */
+                                    created_at: string | null;
                                     /** @description Id of the line item. */
                                     id: string;
                                     /** @description Currency of the line item; null when the platform does not say. */
@@ -30383,6 +30391,8 @@ export interface operations {
                                     title: string | null;
                                     /** @description Cost of one unit to the merchant; null when not known. */
                                     unit_cost: number | null;
+                                    /** @description When the line was last changed (ISO 8601); null when the platform does not say. */
+                                    updated_at: string | null;
                                     /** @description Id of the product variant; null when the product has no variants. */
                                     variant_id: string | null;
                                 }[];
@@ -30404,6 +30414,8 @@ export interface operations {
                             iso_currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
                             /** @description Lines of the order. */
                             line_items: {
+                                /** @description When the line was added to the order (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
                                 /** @description Id of the line item. */
                                 id: string;
                                 /** @description Currency of the line item; null when the platform does not say. */
@@ -30420,6 +30432,8 @@ export interface operations {
                                 title: string | null;
                                 /** @description Cost of one unit to the merchant; null when not known. */
                                 unit_cost: number | null;
+                                /** @description When the line was last changed (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
                                 /** @description Id of the product variant; null when the product has no variants. */
                                 variant_id: string | null;
                             }[];
@@ -30441,6 +30455,8 @@ export interface operations {
                                     line_item_id: string;
                                     /** @description Quantity refunded. */
                                     quantity: number;
+                                    /** @description Outcome of the refund of the line; null when the platform does not say. */
+                                    status: ("completed" | "canceled" | "unknown") | null;
                                 }[];
                             }[];
                             /** @description Shipping address; null when the order has none. */
@@ -30620,6 +30636,8 @@ export interface operations {
                             created_at: string | null;
                             /** @description Customer who placed the order; null for guest or anonymous orders. */
                             customer: {
+                                /** @description When the customer was created on the platform (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
                                 /** @description Email address of the customer. */
                                 email: string | null;
                                 /** @description First name of the customer. */
@@ -30632,6 +30650,8 @@ export interface operations {
                                 orders_count: number | null;
                                 /** @description Phone number of the customer. */
                                 phone: string | null;
+                                /** @description When the customer was last updated on the platform (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
                                 /** @description Whether the email address was verified; null when not known. */
                                 verified_email: boolean | null;
                             } | null;
@@ -30641,8 +30661,12 @@ export interface operations {
                             fulfillments: {
                                 /** @description Shipping carrier. */
                                 carrier: string | null;
+                                /** @description The platform's id of the fulfillment; null when the platform gives none. */
+                                id: string | null;
                                 /** @description Line items fulfilled. */
                                 line_items: {
+                                    /** @description When the line was added to the order (ISO 8601); null when the platform does not say. */
+                                    created_at: string | null;
                                     /** @description Id of the line item. */
                                     id: string;
                                     /** @description Currency of the line item; null when the platform does not say. */
@@ -30659,6 +30683,8 @@ export interface operations {
                                     title: string | null;
                                     /** @description Cost of one unit to the merchant; null when not known. */
                                     unit_cost: number | null;
+                                    /** @description When the line was last changed (ISO 8601); null when the platform does not say. */
+                                    updated_at: string | null;
                                     /** @description Id of the product variant; null when the product has no variants. */
                                     variant_id: string | null;
                                 }[];
@@ -30680,6 +30706,8 @@ export interface operations {
                             iso_currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
                             /** @description Lines of the order. */
                             line_items: {
+                                /** @description When the line was added to the order (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
                                 /** @description Id of the line item. */
                                 id: string;
                                 /** @description Currency of the line item; null when the platform does not say. */
@@ -30696,6 +30724,8 @@ export interface operations {
                                 title: string | null;
                                 /** @description Cost of one unit to the merchant; null when not known. */
                                 unit_cost: number | null;
+                                /** @description When the line was last changed (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
                                 /** @description Id of the product variant; null when the product has no variants. */
                                 variant_id: string | null;
                             }[];
@@ -30717,6 +30747,8 @@ export interface operations {
                                     line_item_id: string;
                                     /** @description Quantity refunded. */
                                     quantity: number;
+                                    /** @description Outcome of the refund of the line; null when the platform does not say. */
+                                    status: ("completed" | "canceled" | "unknown") | null;
                                 }[];
                             }[];
                             /** @description Shipping address; null when the order has none. */

@@ -41,6 +41,9 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
     price: money(l.Price),
     quantity: l.Qty,
     iso_currency_code: code,
+    // Lines are made with the order and never change after: only its statuses do.
+    created_at: r.CreatedAt,
+    updated_at: r.CreatedAt,
   }));
   const orderId = ref('order', r.Id) ?? r.Id;
   return {
@@ -49,7 +52,9 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
     status: r.Status.toLowerCase(),
     payment_status: PAYMENT[r.FinancialStatus],
     fulfillment_status: FULFILMENT[r.FulfillmentStatus],
-    fulfillments: r.Fulfillments.map((f) => ({
+    // The native fulfillment has no id of its own: its place in the order, which never changes, names it.
+    fulfillments: r.Fulfillments.map((f, index) => ({
+      id: `${r.Id}-F${index + 1}`,
       order_id: orderId,
       carrier: f.Carrier,
       service: f.Service,
@@ -58,7 +63,11 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
       line_items: lines.filter((l) => f.LineIds.includes(l.id)),
     })),
     line_items: lines,
-    refunds: r.Refunds.length === 0 ? [] : [{ line_items: r.Refunds.map((x) => ({ line_item_id: x.LineId, quantity: x.Qty })) }],
+    // The shop refunds an order when it is cancelled, at once.
+    refunds:
+      r.Refunds.length === 0
+        ? []
+        : [{ line_items: r.Refunds.map((x) => ({ line_item_id: x.LineId, quantity: x.Qty, status: 'completed' as const })) }],
     billing_address: orderAddress(r.BillingAddress),
     shipping_address: orderAddress(r.ShippingAddress),
     customer: {
@@ -69,6 +78,9 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
       orders_count: r.Buyer.OrdersCount,
       verified_email: r.Buyer.Verified,
       phone: r.Buyer.Phone ?? null,
+      // The order names its buyer without the shopper's dates (those are on the commerce customer record).
+      created_at: null,
+      updated_at: null,
     },
     total_shipping: money(r.Shipping),
     total_discount: money(r.Discount),

@@ -148,6 +148,8 @@ export type Orders = {
         id?: string;
         firstName?: string | null;
         lastName?: string | null;
+        createdAt?: string;
+        updatedAt?: string;
         numberOfOrders?: string;
         verifiedEmail?: boolean;
         defaultEmailAddress?: { emailAddress?: string } | null;
@@ -221,6 +223,8 @@ export type OrdersBulk = {
     id?: string;
     firstName?: string | null;
     lastName?: string | null;
+    createdAt?: string;
+    updatedAt?: string;
     numberOfOrders?: string;
     verifiedEmail?: boolean;
     defaultEmailAddress?: { emailAddress?: string } | null;
