@@ -32831,9 +32831,9 @@ export interface operations {
                                 /** @description Per synced entity (upper-case name, e.g. BILL). */
                                 total: {
                                     [key: string]: {
-                                        /** @description Newest business date stored. */
+                                        /** @description Newest entity date stored, as oldest_entity_date. */
                                         newest_entity_date: string | null;
-                                        /** @description Oldest business date stored (null for undated objects or none stored). */
+                                        /** @description Oldest entity date stored: a record's business date, else its creation on the platform, else its last update there; null when none is stored or none carries a date. */
                                         oldest_entity_date: string | null;
                                         /** @description Whether this object has been read in full at least once. */
                                         ready: boolean;
