@@ -124,14 +124,27 @@ export async function failRunObjects(db: Queryable, connectionId: string, runId:
 export interface ObjectCoverage {
   object_type: string;
   live: number;
+  /** Business dates (null for undated objects). */
   oldest: Date | null;
   newest: Date | null;
+  /**
+   * Entity dates: each record's business date, else its creation on the platform, else its last update there; null
+   * only when none is stored or none of them carries a date.
+   */
+  oldest_entity: Date | null;
+  newest_entity: Date | null;
 }
 
+const COVERAGE = `object_type, count(*)::int AS live, min(business_date) AS oldest, max(business_date) AS newest,
+       min(COALESCE(business_date, created_at, updated_at)) AS oldest_entity, max(COALESCE(business_date, created_at, updated_at)) AS newest_entity`;
+
+/**
+ * Every object's coverage. One pass over the connection's live rows, which count(*) needs anyway (no index answers a
+ * count): the dates are aggregates of the same pass and add no reads.
+ */
 export async function objectCoverage(db: Queryable, connectionId: string): Promise<Map<string, ObjectCoverage>> {
   const result = await db.query<ObjectCoverage>(
-    `SELECT object_type, count(*)::int AS live, min(business_date) AS oldest, max(business_date) AS newest
-       FROM records WHERE connection_id = $1 AND deleted_at IS NULL GROUP BY object_type`,
+    `SELECT ${COVERAGE} FROM records WHERE connection_id = $1 AND deleted_at IS NULL GROUP BY object_type`,
     [connectionId],
   );
   return new Map(result.rows.map((r) => [r.object_type, r]));
@@ -144,8 +157,7 @@ export async function objectCoverage(db: Queryable, connectionId: string): Promi
  */
 export async function coverageOf(db: Queryable, connectionId: string, objectType: string): Promise<ObjectCoverage | null> {
   const result = await db.query<ObjectCoverage>(
-    `SELECT object_type, count(*)::int AS live, min(business_date) AS oldest, max(business_date) AS newest
-       FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL GROUP BY object_type`,
+    `SELECT ${COVERAGE} FROM records WHERE connection_id = $1 AND object_type = $2 AND deleted_at IS NULL GROUP BY object_type`,
     [connectionId, objectType],
   );
   return result.rows[0] ?? null;

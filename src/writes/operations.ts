@@ -145,6 +145,9 @@ export function appliedAfter(current: Allocation[], change: Allocation[], operat
   return [...byBill].map(([id, amount]) => ({ id, allocated_amount: amount / 100 }));
 }
 
+/** The reference's key for each credit operation's answer, `{success: true}` beside the credit memo (src/api/accounting/bill-credit-applications). */
+const REFERENCE_CREDIT_KEYS = { apply_credit: 'bill_credit_application', unapply_credit: 'bill_credit_unapplication' } as const;
+
 function creditApplication(operation: 'apply_credit' | 'unapply_credit'): Operation {
   return async (input) => {
     const { job, connector, ctx } = input;
@@ -153,7 +156,10 @@ function creditApplication(operation: 'apply_credit' | 'unapply_credit'): Operat
     const linked = appliedAfter(allocations(target.data.linked_bills), allocations(bodyPart(job, 'bill_credit_application').linked_bills), operation);
     const record = await handler.update?.(ctx, target.platformId, { linked_bills: linked });
     if (record === undefined) throw new Error(`${connector.id} update bill_credit_memo returned nothing`);
-    return { store: { type: 'bill_credit_memo', record }, answer: objectAnswer('bill_credit_memo') };
+    return {
+      store: { type: 'bill_credit_memo', record },
+      answer: (stored) => ({ status: 200, body: { bill_credit_memo: stored, [REFERENCE_CREDIT_KEYS[operation]]: { success: true } } }),
+    };
   };
 }
 
@@ -198,7 +204,10 @@ async function bankFeedMappingLink(input: OperationInput): Promise<Effect> {
   return {
     answer: () => ({
       status: 200,
-      body: { mapping_link: { bank_feed_account_id: requireTarget(input).id, url: link.url, expires_at: link.expiresAt } },
+      body: {
+        mapping_link: { bank_feed_account_id: requireTarget(input).id, url: link.url, expires_at: link.expiresAt },
+        bank_feed_account_mapping_link: { url: link.url, expires_at: link.expiresAt },
+      },
     }),
   };
 }

@@ -64,8 +64,9 @@ describe('POST /connections/create', () => {
     expect(connection.name).toBeNull();
     const fetched = json(await call('GET', `/connections/access_token?access_token=${String(connection.access_token)}`));
     expect(fetched.connection).toMatchObject({ id: connection.id, platform: null, status: 'not_ready', is_ready: false });
-    // No platform yet: what it can read and how far it synced are not known.
+    // No platform yet: what it can read, how far it synced and which account it is are not known.
     expect(fetched.connection).toMatchObject({
+      store_unique_id: null,
       unavailable_objects: null,
       initial_orders_synced_count: null,
       last_sync_started_at: null,
@@ -294,6 +295,40 @@ describe('connection-scoped endpoints', () => {
     });
     expect((inner.historical_sync_status as Json).historical_sync_completed).toBe(false);
     expect((inner.latest_syncs as Json[])[0]).toMatchObject({ kind: 'initial', status: 'queued' });
+  });
+
+  it("status gives each entity's oldest and newest entity date: business date, else created, else updated; null with nothing stored", async () => {
+    const created = await createLinked('erin');
+    const totalOf = async (): Promise<Record<string, Json>> => {
+      const status = json(await call('GET', `/connections/status?access_token=${created.access_token}`)).status as Json;
+      return (status.historical_sync_status as { total: Record<string, Json> }).total;
+    };
+    expect(await totalOf()).toEqual({
+      ACCOUNT: { oldest_entity_date: null, newest_entity_date: null, ready: false, synced_count: 0 },
+      BILL: { oldest_entity_date: null, newest_entity_date: null, ready: false, synced_count: 0 },
+    });
+    const store = (
+      type: string,
+      platformId: string,
+      dates: { created: string | null; updated: string | null; business: string | null },
+      deleted = false,
+    ) =>
+      t.db.pool.query(
+        `INSERT INTO records (connection_id, object_type, id, platform_id, data, content_hash, created_at, updated_at, business_date, last_synced_at, deleted_at)
+         VALUES ($1, $2, gen_random_uuid(), $3, '{}', '\\x00', $4, $5, $6, now(), CASE WHEN $7 THEN now() END)`,
+        [created.id, type, platformId, dates.created, dates.updated, dates.business, deleted],
+      );
+    // Accounts carry no business date: their creation on the platform, else their last update there.
+    await store('account', 'A1', { created: '2025-03-01T00:00:00Z', updated: '2025-06-01T00:00:00Z', business: null });
+    await store('account', 'A2', { created: null, updated: '2025-02-01T00:00:00Z', business: null });
+    // Bills by their business date; a deleted bill does not count.
+    await store('bill', 'B1', { created: '2026-02-01T00:00:00Z', updated: '2026-02-02T00:00:00Z', business: '2026-01-05T00:00:00Z' });
+    await store('bill', 'B2', { created: '2026-01-01T00:00:00Z', updated: null, business: '2026-01-20T00:00:00Z' });
+    await store('bill', 'B3', { created: null, updated: null, business: '2024-01-01T00:00:00Z' }, true);
+    expect(await totalOf()).toEqual({
+      ACCOUNT: { oldest_entity_date: '2025-02-01T00:00:00.000Z', newest_entity_date: '2025-03-01T00:00:00.000Z', ready: false, synced_count: 2 },
+      BILL: { oldest_entity_date: '2026-01-05T00:00:00.000Z', newest_entity_date: '2026-01-20T00:00:00.000Z', ready: false, synced_count: 2 },
+    });
   });
 
   it("status says a disabled or re-authentication-needing connection is unhealthy, in the reference's words", async () => {

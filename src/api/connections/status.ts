@@ -39,8 +39,11 @@ const ObjectStatusSchema = Type.Object({
 });
 
 const EntityTotalSchema = Type.Object({
-  oldest_entity_date: Nullable(Type.String({ format: 'date-time' }), 'Oldest business date stored (null for undated objects or none stored).'),
-  newest_entity_date: Nullable(Type.String({ format: 'date-time' }), 'Newest business date stored.'),
+  oldest_entity_date: Nullable(
+    Type.String({ format: 'date-time' }),
+    "Oldest entity date stored: a record's business date, else its creation on the platform, else its last update there; null when none is stored or none carries a date.",
+  ),
+  newest_entity_date: Nullable(Type.String({ format: 'date-time' }), 'Newest entity date stored, as oldest_entity_date.'),
   ready: Type.Boolean({ description: 'Whether this object has been read in full at least once.' }),
   synced_count: Type.Integer({ description: 'Live records of this object in the stored copy.' }),
 });
@@ -198,13 +201,13 @@ export default defineEndpoint(contract, async (request) => {
       historical_sync_status: {
         historical_sync_completed: ready,
         total: Object.fromEntries(
-          objects.map((o) => [
-            o.entity,
+          types.map((type) => [
+            objectTypeToEntity(type),
             {
-              oldest_entity_date: o.oldest_record_at,
-              newest_entity_date: o.newest_record_at,
-              ready: ready || o.last_completed_at !== null,
-              synced_count: o.synced_count,
+              oldest_entity_date: iso(coverage.get(type)?.oldest_entity ?? null),
+              newest_entity_date: iso(coverage.get(type)?.newest_entity ?? null),
+              ready: ready || (states.get(type)?.last_completed_at ?? null) !== null,
+              synced_count: coverage.get(type)?.live ?? 0,
             },
           ]),
         ),

@@ -6785,6 +6785,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The reference's key for the same page: mapping_link's url and expires_at. */
+                        bank_feed_account_mapping_link: {
+                            /** @description Null where the platform gives no expiry. */
+                            expires_at: string | null;
+                            url: string;
+                        };
                         mapping_link: {
                             bank_feed_account_id: string;
                             expires_at: string | null;
@@ -8297,6 +8303,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        bill_credit_application: {
+                            /**
+                             * @description The platform took the change.
+                             * @enum {boolean}
+                             */
+                            success: true;
+                        };
                         /** @description Credit from a vendor applicable against bills; linked to one vendor and zero or more bills. */
                         bill_credit_memo: {
                             /** @description Service id of the account credited, normally the accounts payable account. */
@@ -8695,6 +8708,13 @@ export interface operations {
                             updated_at: string | null;
                             /** @description Service id of the vendor that issued the credit. */
                             vendor_id: string | null;
+                        };
+                        bill_credit_unapplication: {
+                            /**
+                             * @description The platform took the change.
+                             * @enum {boolean}
+                             */
+                            success: true;
                         };
                     };
                 };
@@ -32863,9 +32883,9 @@ export interface operations {
                                 /** @description Per synced entity (upper-case name, e.g. BILL). */
                                 total: {
                                     [key: string]: {
-                                        /** @description Newest business date stored. */
+                                        /** @description Newest entity date stored, as oldest_entity_date. */
                                         newest_entity_date: string | null;
-                                        /** @description Oldest business date stored (null for undated objects or none stored). */
+                                        /** @description Oldest entity date stored: a record's business date, else its creation on the platform, else its last update there; null when none is stored or none carries a date. */
                                         oldest_entity_date: string | null;
                                         /** @description Whether this object has been read in full at least once. */
                                         ready: boolean;

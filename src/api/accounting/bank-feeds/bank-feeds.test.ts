@@ -64,6 +64,8 @@ describe('bank feeds', () => {
     const mapping = json(link).mapping_link as { url: string; expires_at: string; bank_feed_account_id: string };
     expect(mapping.bank_feed_account_id).toBe(feed.id);
     expect(Date.parse(mapping.expires_at)).toBeGreaterThan(Date.now());
+    // The reference's key for the same page, beside ours.
+    expect(json(link).bank_feed_account_mapping_link).toEqual({ url: mapping.url, expires_at: mapping.expires_at });
     const page = new URL(mapping.url);
     expect(page.origin).toBe(new URL(t.services.config.publicUrl).origin);
     const shown = await t.app.inject({ method: 'GET', url: page.pathname });

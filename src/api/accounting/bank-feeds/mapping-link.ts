@@ -2,7 +2,8 @@
  * The platform page where the business links a bank feed account to an
  * account of its ledger (spec: "Business finishes the linking flow on the
  * platform → transaction_ready true; feed_status active"). The service's own
- * body design: the feed account in, the page address and its expiry out.
+ * body design: the feed account in, the page address and its expiry out, also
+ * under the reference's key bank_feed_account_mapping_link.
  */
 import { Type, type TSchema } from 'typebox';
 import { defineContract, defineEndpoint } from '../../../http/contract.ts';
@@ -17,6 +18,13 @@ const Result: TSchema = Type.Object({
     url: Type.String({ description: 'Hand it to the business; when it finishes there, the feed account becomes transaction_ready and active.' }),
     expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   }),
+  bank_feed_account_mapping_link: Type.Object(
+    {
+      url: Type.String(),
+      expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Null where the platform gives no expiry.' }),
+    },
+    { description: "The reference's key for the same page: mapping_link's url and expires_at." },
+  ),
 });
 
 export const contract = defineContract({

@@ -3,7 +3,7 @@ import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { invalidField, referencedRecord } from '../../../writes/check-input.ts';
 import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
-import { ALSO_ASYNC, ApplicationResultSchema, cents, checkReferenceFields, KEY, ReferenceApplicationFields } from './shared.ts';
+import { ALSO_ASYNC, applicationResultSchema, cents, checkReferenceFields, KEY, ReferenceApplicationFields } from './shared.ts';
 
 const Application = Type.Object(
   {
@@ -32,7 +32,7 @@ export const contract = defineContract({
   description: "Reduces the bills' amount_due by the amounts given; answers the credit memo afterwards. Amounts add to what is applied already.",
   querystring: AccessTokenQuery,
   body: Type.Object({ response_mode: ResponseModeSchema, bill_credit_application: Application }, { additionalProperties: false }),
-  success: { status: 200, schema: ApplicationResultSchema },
+  success: { status: 200, schema: applicationResultSchema('bill_credit_application') },
   alsoSucceeds: ALSO_ASYNC,
   errors: WRITE_ERRORS,
 });

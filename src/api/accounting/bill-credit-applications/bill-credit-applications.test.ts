@@ -58,6 +58,7 @@ describe('bill credit applications', () => {
     expect(first.statusCode, first.body).toBe(200);
     const afterFirst = json(first).bill_credit_memo as Json;
     expect(afterFirst.remaining_amount).toBe(30);
+    expect(json(first).bill_credit_application).toEqual({ success: true });
     expect((afterFirst.linked_bills as Json[]).map((l) => [l.id, l.allocated_amount])).toEqual([[bill.id, 50]]);
     const job = jobIdOf(first);
     const updated = (await eventsOf(t, c.connection.id)).filter((e) => e.code === 'BILL_CREDIT_MEMO_UPDATED' && e.payload.job_id === job);
@@ -80,6 +81,8 @@ describe('bill credit applications', () => {
     const undone = await unapply(memo.id, [{ id: bill.id }]);
     expect(undone.statusCode, undone.body).toBe(200);
     expect(json(undone).bill_credit_memo).toMatchObject({ remaining_amount: 80, linked_bills: [] });
+    // The reference's answer, beside the credit memo.
+    expect(json(undone).bill_credit_unapplication).toEqual({ success: true });
     await incrementalSync(t, c.connection.id);
     expect((await stored('bill', bill.id)).amount_due).toBe(250);
 

@@ -2,7 +2,7 @@
  * Applying a bill credit memo to bills, and undoing it. The service's own
  * design (the spec shows neither body nor response): the body names the memo
  * and the bills; the answer is the credit memo afterwards, whose linked_bills
- * say where its credit now stands. Platforms without an endpoint of their own
+ * say where its credit now stands, with the reference's `{success: true}` beside it. Platforms without an endpoint of their own
  * get it as an update of the memo's applications (src/writes/operations.ts).
  */
 import { Type, type TSchema } from 'typebox';
@@ -16,7 +16,15 @@ type Json = Record<string, unknown>;
 
 export const KEY = 'bill_credit_application';
 
-export const ApplicationResultSchema: TSchema = Type.Object({ bill_credit_memo: MODEL.bill_credit_memo.schema });
+/**
+ * The credit memo afterwards, and beside it the reference's answer under its key (`bill_credit_application` for apply,
+ * `bill_credit_unapplication` for unapply): `{success: true}`, for a client written for the reference.
+ */
+export const applicationResultSchema = (referenceKey: 'bill_credit_application' | 'bill_credit_unapplication'): TSchema =>
+  Type.Object({
+    bill_credit_memo: MODEL.bill_credit_memo.schema,
+    [referenceKey]: Type.Object({ success: Type.Literal(true, { description: 'The platform took the change.' }) }),
+  });
 export const ALSO_ASYNC = [{ status: 202, schema: AsyncResponseSchema }] as const;
 
 export const cents = (value: unknown): number => (typeof value === 'number' ? Math.round(value * 100) : 0);

@@ -3,7 +3,7 @@ import { defineContract, defineEndpoint } from '../../../http/contract.ts';
 import { invalidField, referencedRecord } from '../../../writes/check-input.ts';
 import { ResponseModeSchema } from '../../../writes/input-schemas.ts';
 import { AccessTokenQuery, submitWrite, WRITE_ERRORS, writableConnection } from '../../writes/submit.ts';
-import { ALSO_ASYNC, ApplicationResultSchema, appliedBills, checkReferenceFields, KEY, ReferenceApplicationFields } from './shared.ts';
+import { ALSO_ASYNC, applicationResultSchema, appliedBills, checkReferenceFields, KEY, ReferenceApplicationFields } from './shared.ts';
 
 const Unapplication = Type.Object(
   {
@@ -31,7 +31,7 @@ export const contract = defineContract({
   description: "Removes the memo's applications to the bills given (their amount_due grows back); answers the credit memo afterwards.",
   querystring: AccessTokenQuery,
   body: Type.Object({ response_mode: ResponseModeSchema, bill_credit_application: Unapplication }, { additionalProperties: false }),
-  success: { status: 200, schema: ApplicationResultSchema },
+  success: { status: 200, schema: applicationResultSchema('bill_credit_unapplication') },
   alsoSucceeds: ALSO_ASYNC,
   errors: WRITE_ERRORS,
 });
