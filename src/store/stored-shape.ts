@@ -5,6 +5,7 @@
  */
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { totalQuantity } from '../model/purchase-order.ts';
+import { flatLineFields } from '../model/invoice-credit-memo.ts';
 
 type Json = Record<string, unknown>;
 
@@ -17,6 +18,18 @@ function itemLines(lines: unknown): { item: { quantity: number } | null }[] {
     const item = isObject(line) && isObject(line.item) ? line.item : null;
     return { item: item === null ? null : { quantity: numberOrNull(item.quantity) ?? 0 } };
   });
+}
+
+/** Each object entry of an array field with the missing fields filled; anything else as stored. */
+function withEntries(list: unknown, fill: (entry: Json) => Json): unknown {
+  return Array.isArray(list) ? list.map((entry: unknown) => (isObject(entry) ? fill(entry) : entry)) : list;
+}
+
+/** The item of a stored line, its numbers as stored (0 where one is missing). */
+function storedItem(line: Json): { id: string; quantity: number; unit_amount: number } | null {
+  if (!isObject(line.item)) return null;
+  const { id, quantity, unit_amount } = line.item;
+  return { id: typeof id === 'string' ? id : '', quantity: numberOrNull(quantity) ?? 0, unit_amount: numberOrNull(unit_amount) ?? 0 };
 }
 
 const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
@@ -34,6 +47,21 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
     discount_percent: o.discount_percent === undefined ? numberOrNull(o.discount_percentage) : o.discount_percent,
   }),
   purchase_order: (o) => ({ ...o, total_quantity: o.total_quantity === undefined ? totalQuantity(itemLines(o.line_items)) : o.total_quantity }),
+  // Fields added in issue 35 (the reference's shapes). A stored line's type is null until the invoice is read again.
+  invoice: (o) => ({
+    ...o,
+    discount_amount: o.discount_amount === undefined ? (o.total_discount ?? null) : o.discount_amount,
+    linked_payments: withEntries(o.linked_payments, (entry) => ({ type: 'INVOICE_PAYMENT', ...entry })),
+    line_items: withEntries(o.line_items, (line) => ({ type: null, ...line })),
+  }),
+  invoice_credit_memo: (o) => ({
+    ...o,
+    line_items: withEntries(o.line_items, (line) =>
+      line.amount === undefined
+        ? { ...line, ...flatLineFields({ item: storedItem(line), total_amount: numberOrNull(line.total_amount) ?? 0 }) }
+        : line,
+    ),
+  }),
   // Stored as decimal text before expenses' rate became a number.
   expense: (o) => (typeof o.currency_rate === 'string' ? { ...o, currency_rate: Number(o.currency_rate) } : o),
 };

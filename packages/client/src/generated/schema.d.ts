@@ -19268,6 +19268,8 @@ export interface operations {
                             line_items: {
                                 /** @description Service id of the account the line posts to. */
                                 account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
                                 /** @description Service id of the class the line is tracked under. */
                                 class_id: string | null;
                                 /** @description Service id of the customer the line is billable to. */
@@ -19280,6 +19282,8 @@ export interface operations {
                                 discount_amount: number | null;
                                 /** @description Discount of the line as a percentage. */
                                 discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
                                 /** @description Item sold or bought on the line; null for lines that post to an account only. */
                                 item: {
                                     /** @description Service id of the item. */
@@ -19289,12 +19293,16 @@ export interface operations {
                                     /** @description Price of one unit of the item. */
                                     unit_amount: number;
                                 } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
                                 /** @description Service id of the location the line is tracked under. */
                                 location_id: string | null;
                                 /** @description Id of the line on the platform; null when lines have no id there. */
                                 platform_id: string | null;
                                 /** @description Service id of the project the line is tracked under. */
                                 project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
                                 /** @description Amount of the line before tax. */
                                 sub_total: number | null;
                                 /** @description Tax amount of the line. */
@@ -19303,6 +19311,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
                             }[];
                             /** @description Invoices the credit was applied to. */
                             linked_invoices: {
@@ -19486,6 +19496,8 @@ export interface operations {
                             line_items: {
                                 /** @description Service id of the account the line posts to. */
                                 account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
                                 /** @description Service id of the class the line is tracked under. */
                                 class_id: string | null;
                                 /** @description Service id of the customer the line is billable to. */
@@ -19498,6 +19510,8 @@ export interface operations {
                                 discount_amount: number | null;
                                 /** @description Discount of the line as a percentage. */
                                 discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
                                 /** @description Item sold or bought on the line; null for lines that post to an account only. */
                                 item: {
                                     /** @description Service id of the item. */
@@ -19507,12 +19521,16 @@ export interface operations {
                                     /** @description Price of one unit of the item. */
                                     unit_amount: number;
                                 } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
                                 /** @description Service id of the location the line is tracked under. */
                                 location_id: string | null;
                                 /** @description Id of the line on the platform; null when lines have no id there. */
                                 platform_id: string | null;
                                 /** @description Service id of the project the line is tracked under. */
                                 project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
                                 /** @description Amount of the line before tax. */
                                 sub_total: number | null;
                                 /** @description Tax amount of the line. */
@@ -19521,6 +19539,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
                             }[];
                             /** @description Invoices the credit was applied to. */
                             linked_invoices: {
@@ -20115,6 +20135,8 @@ export interface operations {
                             currency_rate: string | null;
                             /** @description Service id of the customer the invoice was issued to. */
                             customer_id: string | null;
+                            /** @description Total discount of the invoice under the reference's name: always the value of total_discount. */
+                            discount_amount: number | null;
                             /** @description Customer-facing number of the invoice. */
                             document_number: string | null;
                             /** @description When the invoice is due (ISO 8601). */
@@ -20170,6 +20192,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description shipping for a line that charges shipping; null for any other line. */
+                                readonly type: "shipping" | null;
                             }[];
                             /** @description Invoice credit memos applied to the invoice. */
                             linked_credit_memos: {
@@ -20194,6 +20218,11 @@ export interface operations {
                                 allocated_date: string;
                                 /** @description Service id of the linked object. */
                                 id: string;
+                                /**
+                                 * @description Kind of the linked payment: INVOICE_PAYMENT (an invoice payment) on every platform we serve.
+                                 * @enum {string}
+                                 */
+                                type: "INVOICE_PAYMENT" | "INVOICE_CREDIT_MEMO" | "JOURNAL_ENTRY" | "UNKNOWN";
                             }[];
                             /** @description Memo of the invoice. */
                             memo: string | null;
@@ -20431,6 +20460,8 @@ export interface operations {
                             currency_rate: string | null;
                             /** @description Service id of the customer the invoice was issued to. */
                             customer_id: string | null;
+                            /** @description Total discount of the invoice under the reference's name: always the value of total_discount. */
+                            discount_amount: number | null;
                             /** @description Customer-facing number of the invoice. */
                             document_number: string | null;
                             /** @description When the invoice is due (ISO 8601). */
@@ -20486,6 +20517,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description shipping for a line that charges shipping; null for any other line. */
+                                readonly type: "shipping" | null;
                             }[];
                             /** @description Invoice credit memos applied to the invoice. */
                             linked_credit_memos: {
@@ -20510,6 +20543,11 @@ export interface operations {
                                 allocated_date: string;
                                 /** @description Service id of the linked object. */
                                 id: string;
+                                /**
+                                 * @description Kind of the linked payment: INVOICE_PAYMENT (an invoice payment) on every platform we serve.
+                                 * @enum {string}
+                                 */
+                                type: "INVOICE_PAYMENT" | "INVOICE_CREDIT_MEMO" | "JOURNAL_ENTRY" | "UNKNOWN";
                             }[];
                             /** @description Memo of the invoice. */
                             memo: string | null;
@@ -20747,6 +20785,8 @@ export interface operations {
                             currency_rate: string | null;
                             /** @description Service id of the customer the invoice was issued to. */
                             customer_id: string | null;
+                            /** @description Total discount of the invoice under the reference's name: always the value of total_discount. */
+                            discount_amount: number | null;
                             /** @description Customer-facing number of the invoice. */
                             document_number: string | null;
                             /** @description When the invoice is due (ISO 8601). */
@@ -20802,6 +20842,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description shipping for a line that charges shipping; null for any other line. */
+                                readonly type: "shipping" | null;
                             }[];
                             /** @description Invoice credit memos applied to the invoice. */
                             linked_credit_memos: {
@@ -20826,6 +20868,11 @@ export interface operations {
                                 allocated_date: string;
                                 /** @description Service id of the linked object. */
                                 id: string;
+                                /**
+                                 * @description Kind of the linked payment: INVOICE_PAYMENT (an invoice payment) on every platform we serve.
+                                 * @enum {string}
+                                 */
+                                type: "INVOICE_PAYMENT" | "INVOICE_CREDIT_MEMO" | "JOURNAL_ENTRY" | "UNKNOWN";
                             }[];
                             /** @description Memo of the invoice. */
                             memo: string | null;
@@ -21268,6 +21315,8 @@ export interface operations {
                             currency_rate: string | null;
                             /** @description Service id of the customer the invoice was issued to. */
                             customer_id: string | null;
+                            /** @description Total discount of the invoice under the reference's name: always the value of total_discount. */
+                            discount_amount: number | null;
                             /** @description Customer-facing number of the invoice. */
                             document_number: string | null;
                             /** @description When the invoice is due (ISO 8601). */
@@ -21323,6 +21372,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description shipping for a line that charges shipping; null for any other line. */
+                                readonly type: "shipping" | null;
                             }[];
                             /** @description Invoice credit memos applied to the invoice. */
                             linked_credit_memos: {
@@ -21347,6 +21398,11 @@ export interface operations {
                                 allocated_date: string;
                                 /** @description Service id of the linked object. */
                                 id: string;
+                                /**
+                                 * @description Kind of the linked payment: INVOICE_PAYMENT (an invoice payment) on every platform we serve.
+                                 * @enum {string}
+                                 */
+                                type: "INVOICE_PAYMENT" | "INVOICE_CREDIT_MEMO" | "JOURNAL_ENTRY" | "UNKNOWN";
                             }[];
                             /** @description Memo of the invoice. */
                             memo: string | null;
