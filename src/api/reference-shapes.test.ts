@@ -76,6 +76,38 @@ describe("reads with the reference's fields", () => {
     expect(older.currency_rate).toBe('1.25');
   });
 
+  it('invoices carry discount_amount, the kind of each linked payment and shipping lines', async () => {
+    const invoices = await all('/accounting/invoices', 'invoices');
+    // SANDBOX charges shipping to Shipping Income, as its sales receipts do.
+    const shippingAccount = (await all('/accounting/accounts', 'accounts')).find((a) => a.name === 'Shipping Income');
+    expect(shippingAccount).toBeDefined();
+    expect(invoices.length).toBeGreaterThan(0);
+    for (const invoice of invoices) {
+      expect(invoice.discount_amount).toBe(invoice.total_discount);
+      for (const payment of invoice.linked_payments as Json[]) expect(payment.type).toBe('INVOICE_PAYMENT');
+      for (const line of invoice.line_items as Json[]) expect(line.type).toBe(line.account_id === shippingAccount?.id ? 'shipping' : null);
+    }
+    const lines = invoices.flatMap((invoice) => invoice.line_items as Json[]);
+    expect(lines.some((line) => line.type === 'shipping')).toBe(true);
+    expect(invoices.some((invoice) => (invoice.linked_payments as Json[]).length > 0)).toBe(true);
+  });
+
+  it("credit memo lines repeat their item's id, quantity and unit amount flat, and their total as amount", async () => {
+    const memos = await all('/accounting/invoice_credit_memos', 'invoice_credit_memos');
+    const lines = memos.flatMap((memo) => memo.line_items as Json[]);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const item = line.item as Json | null;
+      expect(line).toMatchObject({
+        id: null,
+        item_id: item?.id ?? null,
+        quantity: item?.quantity ?? null,
+        unit_amount: item?.unit_amount ?? null,
+        amount: line.total_amount,
+      });
+    }
+  });
+
   it('GET /connections/access_token carries store_domain', async () => {
     const response = await send('GET', '/connections/access_token');
     expect(response.statusCode, response.body).toBe(200);

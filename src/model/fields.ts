@@ -338,6 +338,8 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     link('customer_id', 'customer'),
     link('linked_invoices[].id', 'invoice'),
     ...standardLineItemLinks(),
+    // The reference's flat copy of line_items[].item.id.
+    link('line_items[].item_id', 'item'),
   ],
   invoice_payment: [
     link('account_id', 'account'),

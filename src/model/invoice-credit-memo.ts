@@ -21,6 +21,48 @@ import {
   UpdatedAtProperty,
 } from './shared.ts';
 
+/**
+ * The standard line with the reference's flat fields of a credit memo line (2024-08-31 keeps them there, where its
+ * invoice line nests the item): the item's id, quantity and unit amount repeated, amount the line's total_amount.
+ */
+export const InvoiceCreditMemoLineItemSchema = Type.Object(
+  {
+    ...StandardLineItemSchema.properties,
+    id: Nullable(
+      Str('Service id of the line.'),
+      'Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform).',
+    ),
+    item_id: Nullable(Str('Service id of the item.'), 'Service id of the item on the line (item.id); null for lines that post to an account only.'),
+    quantity: Nullable(Type.Number({ description: 'Quantity of the item.' }), 'Quantity of the item (item.quantity); null without an item.'),
+    unit_amount: Nullable(
+      Type.Number({ description: 'Price of one unit.' }),
+      'Price of one unit of the item (item.unit_amount); null without an item.',
+    ),
+    amount: Type.Number({ description: 'Amount of the line: its total_amount.' }),
+  },
+  { additionalProperties: false, description: 'Line of the credit memo.' },
+);
+
+export type InvoiceCreditMemoLineItem = Static<typeof InvoiceCreditMemoLineItemSchema>;
+type StandardLineItem = Static<typeof StandardLineItemSchema>;
+type FlatFields = Pick<InvoiceCreditMemoLineItem, 'id' | 'item_id' | 'quantity' | 'unit_amount' | 'amount'>;
+
+/** The flat fields of a credit memo line, read from its item and total (also for lines stored before they existed). */
+export function flatLineFields(line: Pick<StandardLineItem, 'item' | 'total_amount'>): FlatFields {
+  return {
+    id: null,
+    item_id: line.item?.id ?? null,
+    quantity: line.item?.quantity ?? null,
+    unit_amount: line.item?.unit_amount ?? null,
+    amount: line.total_amount,
+  };
+}
+
+/** A standard line as a credit memo line, so every platform fills the flat fields alike. */
+export function creditMemoLine(line: StandardLineItem): InvoiceCreditMemoLineItem {
+  return { ...line, ...flatLineFields(line) };
+}
+
 export const InvoiceCreditMemoSchema = Type.Object(
   {
     id: IdProperty,
@@ -42,7 +84,7 @@ export const InvoiceCreditMemoSchema = Type.Object(
       'Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one.',
     ),
     linked_invoices: Type.Array(AllocationEntrySchema, { description: 'Invoices the credit was applied to.' }),
-    line_items: Type.Array(StandardLineItemSchema, { description: 'Lines of the credit memo.' }),
+    line_items: Type.Array(InvoiceCreditMemoLineItemSchema, { description: 'Lines of the credit memo.' }),
     created_at: CreatedAtProperty,
     updated_at: UpdatedAtProperty,
     last_synced_at: LastSyncedAtProperty,

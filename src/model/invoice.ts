@@ -25,6 +25,35 @@ import {
 /** Invoices and invoice credit memos use the bill status values. */
 export const INVOICE_STATUSES = BILL_STATUSES;
 
+/** The reference's line types: a line is shipping or an ordinary line (null). */
+export const INVOICE_LINE_TYPES = ['shipping'] as const;
+
+/**
+ * The reference's kinds of an invoice's linked payment. Ours are always INVOICE_PAYMENT: credit memos applied to the
+ * invoice are listed in linked_credit_memos.
+ */
+export const INVOICE_LINKED_PAYMENT_TYPES = ['INVOICE_PAYMENT', 'INVOICE_CREDIT_MEMO', 'JOURNAL_ENTRY', 'UNKNOWN'] as const;
+
+/** The standard line with the reference's line type; read-only (the platform decides it, a write cannot set it). */
+export const InvoiceLineItemSchema = Type.Object(
+  {
+    ...StandardLineItemSchema.properties,
+    type: Nullable(StringEnum(INVOICE_LINE_TYPES, 'Kind of the line.'), {
+      description: 'shipping for a line that charges shipping; null for any other line.',
+      readOnly: true,
+    }),
+  },
+  { additionalProperties: false, description: 'Line of the invoice.' },
+);
+
+export const InvoiceLinkedPaymentSchema = Type.Object(
+  {
+    ...AllocationEntrySchema.properties,
+    type: StringEnum(INVOICE_LINKED_PAYMENT_TYPES, 'Kind of the linked payment: INVOICE_PAYMENT (an invoice payment) on every platform we serve.'),
+  },
+  { additionalProperties: false, description: 'Allocation of an invoice payment to the invoice.' },
+);
+
 export const InvoiceSchema = Type.Object(
   {
     id: IdProperty,
@@ -47,13 +76,17 @@ export const InvoiceSchema = Type.Object(
     sub_total: Nullable(Type.Number({ description: 'Amount before tax.' }), 'Amount of the invoice before tax.'),
     tax_amount: Nullable(Type.Number({ description: 'Tax amount.' }), 'Tax amount of the invoice.'),
     total_discount: Nullable(Type.Number({ description: 'Total discount.' }), 'Total discount of the invoice.'),
+    discount_amount: Nullable(
+      Type.Number({ description: 'Total discount.' }),
+      "Total discount of the invoice under the reference's name: always the value of total_discount.",
+    ),
     currency_rate: Nullable(
       Str('Exchange rate as decimal text.'),
       'Rate from the invoice currency to the business default currency, as decimal text; null when the platform does not give one.',
     ),
-    linked_payments: Type.Array(AllocationEntrySchema, { description: 'Invoice payments applied to the invoice.' }),
+    linked_payments: Type.Array(InvoiceLinkedPaymentSchema, { description: 'Invoice payments applied to the invoice.' }),
     linked_credit_memos: Type.Array(AllocationEntrySchema, { description: 'Invoice credit memos applied to the invoice.' }),
-    line_items: Type.Array(StandardLineItemSchema, { description: 'Lines of the invoice.' }),
+    line_items: Type.Array(InvoiceLineItemSchema, { description: 'Lines of the invoice.' }),
     additional_fields: AdditionalFieldsProperty,
     created_at: CreatedAtProperty,
     updated_at: UpdatedAtProperty,

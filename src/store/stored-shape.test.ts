@@ -73,6 +73,36 @@ describe('objects stored before their model gained a field', () => {
     expect(upgradeStored('order', current)).toEqual(current);
   });
 
+  it("give an invoice the reference's discount_amount, payment kinds and line types", () => {
+    const stored = {
+      total_discount: 5,
+      linked_payments: [{ id: 'p1', allocated_date: '2024-01-02T00:00:00.000Z', allocated_amount: 10 }],
+      line_items: [{ total_amount: 10, item: null }],
+    };
+    expect(upgradeStored('invoice', stored)).toEqual({
+      total_discount: 5,
+      discount_amount: 5,
+      linked_payments: [{ id: 'p1', allocated_date: '2024-01-02T00:00:00.000Z', allocated_amount: 10, type: 'INVOICE_PAYMENT' }],
+      line_items: [{ total_amount: 10, item: null, type: null }],
+    });
+    expect(upgradeStored('invoice', { total_discount: null })).toMatchObject({ discount_amount: null });
+    const current = { discount_amount: 1, total_discount: 1, linked_payments: [], line_items: [{ total_amount: 4, type: 'shipping' }] };
+    expect(upgradeStored('invoice', current)).toEqual(current);
+  });
+
+  it("give a credit memo's lines the flat item fields from their item and total", () => {
+    const itemLine = { total_amount: 7.5, item: { id: 'i1', quantity: 3, unit_amount: 2.5 } };
+    const accountLine = { total_amount: -1, item: null };
+    expect(upgradeStored('invoice_credit_memo', { line_items: [itemLine, accountLine] })).toEqual({
+      line_items: [
+        { ...itemLine, id: null, item_id: 'i1', quantity: 3, unit_amount: 2.5, amount: 7.5 },
+        { ...accountLine, id: null, item_id: null, quantity: null, unit_amount: null, amount: -1 },
+      ],
+    });
+    const current = { line_items: [{ ...accountLine, id: null, item_id: null, quantity: null, unit_amount: null, amount: -1 }] };
+    expect(upgradeStored('invoice_credit_memo', current)).toEqual(current);
+  });
+
   it('leave other objects as stored', () => {
     const bill = { total_amount: 5 };
     expect(upgradeStored('bill', bill)).toBe(bill);

@@ -5,6 +5,7 @@
  */
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { totalQuantity } from '../model/purchase-order.ts';
+import { flatLineFields } from '../model/invoice-credit-memo.ts';
 
 type Json = Record<string, unknown>;
 
@@ -27,6 +28,13 @@ function eachFilled(list: unknown, fill: (entry: Json) => Json): unknown {
 /** An order line stored before lines had dates: the platform's dates are not known until the next sync. */
 const datedLine = (line: Json): Json => ({ created_at: null, updated_at: null, ...line });
 
+/** The item of a stored line, its numbers as stored (0 where one is missing). */
+function storedItem(line: Json): { id: string; quantity: number; unit_amount: number } | null {
+  if (!isObject(line.item)) return null;
+  const { id, quantity, unit_amount } = line.item;
+  return { id: typeof id === 'string' ? id : '', quantity: numberOrNull(quantity) ?? 0, unit_amount: numberOrNull(unit_amount) ?? 0 };
+}
+
 const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
   // Fields added in issue 20 (the reference's names and fields).
   vendor: (o) => ({
@@ -42,6 +50,21 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
     discount_percent: o.discount_percent === undefined ? numberOrNull(o.discount_percentage) : o.discount_percent,
   }),
   purchase_order: (o) => ({ ...o, total_quantity: o.total_quantity === undefined ? totalQuantity(itemLines(o.line_items)) : o.total_quantity }),
+  // Fields added in issue 35 (the reference's shapes). A stored line's type is null until the invoice is read again.
+  invoice: (o) => ({
+    ...o,
+    discount_amount: o.discount_amount === undefined ? (o.total_discount ?? null) : o.discount_amount,
+    linked_payments: eachFilled(o.linked_payments, (entry) => ({ type: 'INVOICE_PAYMENT', ...entry })),
+    line_items: eachFilled(o.line_items, (line) => ({ type: null, ...line })),
+  }),
+  invoice_credit_memo: (o) => ({
+    ...o,
+    line_items: eachFilled(o.line_items, (line) =>
+      line.amount === undefined
+        ? { ...line, ...flatLineFields({ item: storedItem(line), total_amount: numberOrNull(line.total_amount) ?? 0 }) }
+        : line,
+    ),
+  }),
   // Stored as decimal text before expenses' rate became a number.
   expense: (o) => (typeof o.currency_rate === 'string' ? { ...o, currency_rate: Number(o.currency_rate) } : o),
   // Fields added in issue 35 (the reference's order fields): unknown for what was stored before, until the next sync.

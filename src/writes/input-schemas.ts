@@ -1,8 +1,8 @@
 /**
  * Request body schemas of writes, derived from the read model's schemas so the
  * two cannot drift: the writable fields of WRITABLE, every field optional
- * except the required ones, nested platform_id dropped (the platform assigns
- * it), dates accepted as YYYY-MM-DD or a full timestamp, and unknown fields
+ * except the required ones, nested platform_id and readOnly fields dropped (the
+ * platform assigns them), dates accepted as YYYY-MM-DD or a full timestamp, and unknown fields
  * refused with their name. One schema validates, documents (OpenAPI) and is
  * what the tests send.
  */
@@ -51,7 +51,7 @@ function shape(schema: Json, path: string, shaping: Shaping): Json {
   for (const [name, child] of Object.entries(schema.properties)) {
     if (!isJson(child)) continue;
     const childPath = path === '' ? name : `${path}.${name}`;
-    if (path === '' ? !shaping.spec.fields.includes(name) : name === 'platform_id') continue;
+    if (path === '' ? !shaping.spec.fields.includes(name) : name === 'platform_id' || child.readOnly === true) continue;
     const enumOverride = path === '' ? shaping.spec.enums?.[name] : undefined;
     let shaped = shape(enumOverride === undefined ? child : overrideEnum(child, enumOverride), childPath, shaping);
     // The read model types some currency codes as free text; a write takes only the ISO 4217 list.

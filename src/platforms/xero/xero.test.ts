@@ -197,6 +197,35 @@ describe('reads against the stand-in', () => {
     expect([...statuses].sort()).toEqual(['draft', 'open', 'paid', 'partially_paid', 'void']);
   });
 
+  it("gives invoices the reference's discount_amount, payment kinds and line types, and sales credit lines its flat fields", async () => {
+    const invoices = await readAll('invoice');
+    const source = invoicesOf('ACCREC').filter((i) => i.Status !== 'DELETED');
+    expect(invoices.mapped.size).toBe(source.length);
+    let payments = 0;
+    for (const invoice of source) {
+      const m = invoices.mapped.get(String(invoice.InvoiceID));
+      expect(m?.discount_amount).toBe(invoice.TotalDiscount ?? null);
+      expect(m?.discount_amount).toBe(m?.total_discount);
+      // Xero has no kind of line: none is typed shipping.
+      expect(((m?.line_items ?? []) as Json[]).map((l) => l.type)).toEqual(((invoice.LineItems ?? []) as Json[]).map(() => null));
+      expect(m?.linked_payments).toEqual(
+        ((invoice.Payments ?? []) as Json[]).map((p) => ({
+          id: ref('invoice_payment', p.PaymentID),
+          allocated_date: xeroDay(p.Date),
+          allocated_amount: p.Amount,
+          type: 'INVOICE_PAYMENT',
+        })),
+      );
+      payments += (m?.linked_payments as Json[]).length;
+    }
+    expect(payments).toBeGreaterThan(0);
+    const credits = await readAll('invoice_credit_memo');
+    const lines = [...credits.mapped.values()].flatMap((c) => c.line_items as Json[]);
+    expect(lines.length).toBeGreaterThan(0);
+    // Xero items are not synced, so a line's item fields are null; amount is its total.
+    for (const line of lines) expect(line).toMatchObject({ id: null, item_id: null, quantity: null, unit_amount: null, amount: line.total_amount });
+  });
+
   it("pages by UpdatedDateUTC from the last page's newest, filters bills with where, and sends nothing the contract does not have", async () => {
     standin.resetCounters();
     const { live } = await readAll('bill');

@@ -19288,6 +19288,8 @@ export interface operations {
                             line_items: {
                                 /** @description Service id of the account the line posts to. */
                                 account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
                                 /** @description Service id of the class the line is tracked under. */
                                 class_id: string | null;
                                 /** @description Service id of the customer the line is billable to. */
@@ -19300,6 +19302,8 @@ export interface operations {
                                 discount_amount: number | null;
                                 /** @description Discount of the line as a percentage. */
                                 discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
                                 /** @description Item sold or bought on the line; null for lines that post to an account only. */
                                 item: {
                                     /** @description Service id of the item. */
@@ -19309,12 +19313,16 @@ export interface operations {
                                     /** @description Price of one unit of the item. */
                                     unit_amount: number;
                                 } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
                                 /** @description Service id of the location the line is tracked under. */
                                 location_id: string | null;
                                 /** @description Id of the line on the platform; null when lines have no id there. */
                                 platform_id: string | null;
                                 /** @description Service id of the project the line is tracked under. */
                                 project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
                                 /** @description Amount of the line before tax. */
                                 sub_total: number | null;
                                 /** @description Tax amount of the line. */
@@ -19323,6 +19331,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
                             }[];
                             /** @description Invoices the credit was applied to. */
                             linked_invoices: {
@@ -19506,6 +19516,8 @@ export interface operations {
                             line_items: {
                                 /** @description Service id of the account the line posts to. */
                                 account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
                                 /** @description Service id of the class the line is tracked under. */
                                 class_id: string | null;
                                 /** @description Service id of the customer the line is billable to. */
@@ -19518,6 +19530,8 @@ export interface operations {
                                 discount_amount: number | null;
                                 /** @description Discount of the line as a percentage. */
                                 discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
                                 /** @description Item sold or bought on the line; null for lines that post to an account only. */
                                 item: {
                                     /** @description Service id of the item. */
@@ -19527,12 +19541,16 @@ export interface operations {
                                     /** @description Price of one unit of the item. */
                                     unit_amount: number;
                                 } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
                                 /** @description Service id of the location the line is tracked under. */
                                 location_id: string | null;
                                 /** @description Id of the line on the platform; null when lines have no id there. */
                                 platform_id: string | null;
                                 /** @description Service id of the project the line is tracked under. */
                                 project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
                                 /** @description Amount of the line before tax. */
                                 sub_total: number | null;
                                 /** @description Tax amount of the line. */
@@ -19541,6 +19559,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
                             }[];
                             /** @description Invoices the credit was applied to. */
                             linked_invoices: {
@@ -20135,6 +20155,8 @@ export interface operations {
                             currency_rate: string | null;
                             /** @description Service id of the customer the invoice was issued to. */
                             customer_id: string | null;
+                            /** @description Total discount of the invoice under the reference's name: always the value of total_discount. */
+                            discount_amount: number | null;
                             /** @description Customer-facing number of the invoice. */
                             document_number: string | null;
                             /** @description When the invoice is due (ISO 8601). */
@@ -20190,6 +20212,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description shipping for a line that charges shipping; null for any other line. */
+                                readonly type: "shipping" | null;
                             }[];
                             /** @description Invoice credit memos applied to the invoice. */
                             linked_credit_memos: {
@@ -20214,6 +20238,11 @@ export interface operations {
                                 allocated_date: string;
                                 /** @description Service id of the linked object. */
                                 id: string;
+                                /**
+                                 * @description Kind of the linked payment: INVOICE_PAYMENT (an invoice payment) on every platform we serve.
+                                 * @enum {string}
+                                 */
+                                type: "INVOICE_PAYMENT" | "INVOICE_CREDIT_MEMO" | "JOURNAL_ENTRY" | "UNKNOWN";
                             }[];
                             /** @description Memo of the invoice. */
                             memo: string | null;
@@ -20451,6 +20480,8 @@ export interface operations {
                             currency_rate: string | null;
                             /** @description Service id of the customer the invoice was issued to. */
                             customer_id: string | null;
+                            /** @description Total discount of the invoice under the reference's name: always the value of total_discount. */
+                            discount_amount: number | null;
                             /** @description Customer-facing number of the invoice. */
                             document_number: string | null;
                             /** @description When the invoice is due (ISO 8601). */
@@ -20506,6 +20537,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description shipping for a line that charges shipping; null for any other line. */
+                                readonly type: "shipping" | null;
                             }[];
                             /** @description Invoice credit memos applied to the invoice. */
                             linked_credit_memos: {
@@ -20530,6 +20563,11 @@ export interface operations {
                                 allocated_date: string;
                                 /** @description Service id of the linked object. */
                                 id: string;
+                                /**
+                                 * @description Kind of the linked payment: INVOICE_PAYMENT (an invoice payment) on every platform we serve.
+                                 * @enum {string}
+                                 */
+                                type: "INVOICE_PAYMENT" | "INVOICE_CREDIT_MEMO" | "JOURNAL_ENTRY" | "UNKNOWN";
                             }[];
                             /** @description Memo of the invoice. */
                             memo: string | null;
@@ -20767,6 +20805,8 @@ export interface operations {
                             currency_rate: string | null;
                             /** @description Service id of the customer the invoice was issued to. */
                             customer_id: string | null;
+                            /** @description Total discount of the invoice under the reference's name: always the value of total_discount. */
+                            discount_amount: number | null;
                             /** @description Customer-facing number of the invoice. */
                             document_number: string | null;
                             /** @description When the invoice is due (ISO 8601). */
@@ -20822,6 +20862,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description shipping for a line that charges shipping; null for any other line. */
+                                readonly type: "shipping" | null;
                             }[];
                             /** @description Invoice credit memos applied to the invoice. */
                             linked_credit_memos: {
@@ -20846,6 +20888,11 @@ export interface operations {
                                 allocated_date: string;
                                 /** @description Service id of the linked object. */
                                 id: string;
+                                /**
+                                 * @description Kind of the linked payment: INVOICE_PAYMENT (an invoice payment) on every platform we serve.
+                                 * @enum {string}
+                                 */
+                                type: "INVOICE_PAYMENT" | "INVOICE_CREDIT_MEMO" | "JOURNAL_ENTRY" | "UNKNOWN";
                             }[];
                             /** @description Memo of the invoice. */
                             memo: string | null;
@@ -21288,6 +21335,8 @@ export interface operations {
                             currency_rate: string | null;
                             /** @description Service id of the customer the invoice was issued to. */
                             customer_id: string | null;
+                            /** @description Total discount of the invoice under the reference's name: always the value of total_discount. */
+                            discount_amount: number | null;
                             /** @description Customer-facing number of the invoice. */
                             document_number: string | null;
                             /** @description When the invoice is due (ISO 8601). */
@@ -21343,6 +21392,8 @@ export interface operations {
                                 tax_rate_id: string | null;
                                 /** @description Total amount of the line. */
                                 total_amount: number;
+                                /** @description shipping for a line that charges shipping; null for any other line. */
+                                readonly type: "shipping" | null;
                             }[];
                             /** @description Invoice credit memos applied to the invoice. */
                             linked_credit_memos: {
@@ -21367,6 +21418,11 @@ export interface operations {
                                 allocated_date: string;
                                 /** @description Service id of the linked object. */
                                 id: string;
+                                /**
+                                 * @description Kind of the linked payment: INVOICE_PAYMENT (an invoice payment) on every platform we serve.
+                                 * @enum {string}
+                                 */
+                                type: "INVOICE_PAYMENT" | "INVOICE_CREDIT_MEMO" | "JOURNAL_ENTRY" | "UNKNOWN";
                             }[];
                             /** @description Memo of the invoice. */
                             memo: string | null;

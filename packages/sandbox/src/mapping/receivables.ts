@@ -2,6 +2,7 @@
 import { SHIPPING_ACCOUNT_ID } from '../documents.ts';
 import { parseCents } from '../money.ts';
 import type { NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeSalesOrder, NativeSalesReceipt } from '../native.ts';
+import { creditMemoLine } from '../../../../src/model/invoice-credit-memo.ts';
 import { address, allocations, creditStatus, currency, day, docStatus, link, money, standardLine, type Mapped, type Ref } from './common.ts';
 
 export function mapInvoice(r: NativeInvoice, ref: Ref): Mapped<'invoice'> {
@@ -22,10 +23,12 @@ export function mapInvoice(r: NativeInvoice, ref: Ref): Mapped<'invoice'> {
     sub_total: money(r.SubTotal),
     tax_amount: money(r.TotalTax),
     total_discount: money(r.TotalDiscount),
+    discount_amount: money(r.TotalDiscount),
     currency_rate: r.ExchangeRate,
-    linked_payments: allocations(r.LinkedTxns, 'Payment', ref),
+    linked_payments: allocations(r.LinkedTxns, 'Payment', ref).map((entry) => ({ ...entry, type: 'INVOICE_PAYMENT' })),
     linked_credit_memos: allocations(r.LinkedTxns, 'CreditNote', ref),
-    line_items: r.Lines.map((line) => standardLine(line, ref)),
+    // Shipping is what a line charges to Shipping Income, as on sales receipts.
+    line_items: r.Lines.map((line) => ({ ...standardLine(line, ref), type: line.AccountId === SHIPPING_ACCOUNT_ID ? 'shipping' : null })),
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
     platform_url: null,
@@ -46,7 +49,7 @@ export function mapCreditNote(r: NativeCreditNote, ref: Ref): Mapped<'invoice_cr
     memo: r.Memo ?? null,
     currency_rate: r.ExchangeRate,
     linked_invoices: allocations(r.LinkedTxns, 'Invoice', ref),
-    line_items: r.Lines.map((line) => standardLine(line, ref)),
+    line_items: r.Lines.map((line) => creditMemoLine(standardLine(line, ref))),
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
     platform_url: null,

@@ -36,6 +36,7 @@ import {
   type Mapped,
   type StandardLine,
 } from './common.ts';
+import { creditMemoLine } from '../../../model/invoice-credit-memo.ts';
 
 /**
  * An expense line (account-based or item-based) as a standard line item; other lines (sub-totals) are none. Only
@@ -128,10 +129,8 @@ export function mapBillPayment(r: QboBillPayment, mc: MapContext): Mapped<'bill_
   };
 }
 
-/** A sales item line as a standard line item; sub-total and discount lines are not lines of the unified model. */
-function salesLine(line: QboLine, department: QboRef | undefined, mc: MapContext): StandardLine | null {
-  const detail = line.SalesItemLineDetail;
-  if (detail === undefined) return null;
+/** A sales item line as a standard line item. */
+function salesLine(line: QboLine, detail: QboSalesItemLineDetail, department: QboRef | undefined, mc: MapContext): StandardLine {
   const total = amount(line.Amount);
   return standardLine(line, department, mc, {
     account_id: refTo(mc.ref, 'account', detail.ItemAccountRef),
@@ -146,16 +145,29 @@ function salesLine(line: QboLine, department: QboRef | undefined, mc: MapContext
   });
 }
 
+type InvoiceLine = Mapped<'invoice'>['line_items'][number];
+type QboSalesItemLineDetail = NonNullable<QboLine['SalesItemLineDetail']>;
+
+/** QBO charges shipping, where the company turns it on, as a sales line of the reserved item SHIPPING_ITEM_ID. */
+const SHIPPING_ITEM_ID = 'SHIPPING_ITEM_ID';
+
 /**
  * The sales lines of a document, a bundle's (GroupLineDetail) as its component lines: the group line itself carries
  * no item detail, and dropping it lost the whole bundle (an invoice of one bundle had no lines and a sub-total of 0).
+ * Sub-total and discount lines are not lines of the unified model. Each line carries the invoice line's type.
  */
-function salesLines(lines: readonly QboLine[] | undefined, department: QboRef | undefined, mc: MapContext): StandardLine[] {
+function salesLines(lines: readonly QboLine[] | undefined, department: QboRef | undefined, mc: MapContext): InvoiceLine[] {
   return (lines ?? []).flatMap((line) => {
     if (line.GroupLineDetail !== undefined) return salesLines(line.GroupLineDetail.Line, department, mc);
-    const mapped = salesLine(line, department, mc);
-    return mapped === null ? [] : [mapped];
+    const detail = line.SalesItemLineDetail;
+    if (detail === undefined) return [];
+    return [{ ...salesLine(line, detail, department, mc), type: detail.ItemRef?.value === SHIPPING_ITEM_ID ? 'shipping' : null }];
   });
+}
+
+/** Sales lines of the documents whose lines have no type (credit memos, sales receipts). */
+function untypedSalesLines(lines: readonly QboLine[] | undefined, department: QboRef | undefined, mc: MapContext): StandardLine[] {
+  return salesLines(lines, department, mc).map(({ type: _type, ...line }) => line);
 }
 
 function discountTotal(lines: readonly QboLine[] | undefined): number | null {
@@ -167,6 +179,7 @@ function discountTotal(lines: readonly QboLine[] | undefined): number | null {
 export function mapInvoice(r: QboInvoice, mc: MapContext): Mapped<'invoice'> {
   const lines = salesLines(r.Line, r.DepartmentRef, mc);
   const document = openDocument(r, lines);
+  const discount = discountTotal(r.Line);
   return {
     ...txnFields(r, 'invoice', mc),
     ...document,
@@ -175,7 +188,8 @@ export function mapInvoice(r: QboInvoice, mc: MapContext): Mapped<'invoice'> {
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
     payment_terms_id: refTo(mc.ref, 'payment_term', r.SalesTermRef),
     subsidiary_id: null,
-    total_discount: discountTotal(r.Line),
+    total_discount: discount,
+    discount_amount: discount,
     linked_payments: [],
     linked_credit_memos: [],
     line_items: lines,
@@ -190,7 +204,7 @@ export function mapCreditMemo(r: QboCreditMemo, mc: MapContext): Mapped<'invoice
     account_id: refTo(mc.ref, 'account', r.ARAccountRef),
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
     linked_invoices: [],
-    line_items: salesLines(r.Line, r.DepartmentRef, mc),
+    line_items: untypedSalesLines(r.Line, r.DepartmentRef, mc).map(creditMemoLine),
   };
 }
 
@@ -227,7 +241,7 @@ export function mapSalesReceipt(r: QboSalesReceipt, mc: MapContext): Mapped<'sal
     reference: text(r.PaymentRefNum),
     total_amount: amount(r.TotalAmt),
     linked_transactions: deposits.map((id) => ({ id, type: 'bank_deposit' })),
-    line_items: salesLines(r.Line, r.DepartmentRef, mc),
+    line_items: untypedSalesLines(r.Line, r.DepartmentRef, mc),
     additional_fields: {
       billing_email: text(r.BillEmail?.Address),
       internal_memo: text(r.PrivateNote),

@@ -408,9 +408,9 @@ describe('QuickBooks Online mapping', () => {
       total_discount: null,
     });
     const open = mapped('Invoice', '239');
-    expect(open).toMatchObject({ status: 'open', amount_due: 300, sub_total: 320, total_discount: 20 });
+    expect(open).toMatchObject({ status: 'open', amount_due: 300, sub_total: 320, total_discount: 20, discount_amount: 20, linked_payments: [] });
     expect(open.line_items).toMatchObject([
-      { item: { id: 'item:11', quantity: 2, unit_amount: 160 }, class_id: 'class:5000000000000007280', total_amount: 320 },
+      { item: { id: 'item:11', quantity: 2, unit_amount: 160 }, class_id: 'class:5000000000000007280', total_amount: 320, type: null },
     ]);
     expect(mapped('Invoice', '237')).toMatchObject({ status: 'void', total_amount: 0, line_items: [] });
     expect(mapped('Payment', '120')).toMatchObject({
@@ -421,7 +421,38 @@ describe('QuickBooks Online mapping', () => {
       total_amount: 868.15,
       linked_invoices: [{ id: 'invoice:130', allocated_date: '2014-11-05T00:00:00.000Z', allocated_amount: 868.15 }],
     });
-    expect(mapped('CreditMemo', '73')).toMatchObject({ customer_id: 'customer:3', remaining_amount: 50, status: 'open', document_number: '1026' });
+    const credit = mapped('CreditMemo', '73');
+    expect(credit).toMatchObject({ customer_id: 'customer:3', remaining_amount: 50, status: 'open', document_number: '1026' });
+    // The reference's flat fields of a credit memo line repeat its item and total.
+    expect(credit.line_items).toEqual([
+      expect.objectContaining({
+        platform_id: '1',
+        item: { id: 'item:3', quantity: 1, unit_amount: 50 },
+        total_amount: 50,
+        id: null,
+        item_id: 'item:3',
+        quantity: 1,
+        unit_amount: 50,
+        amount: 50,
+      }),
+    ]);
+  });
+
+  it('types the sales line of the reserved item SHIPPING_ITEM_ID as shipping, and no other', () => {
+    const spec = ENTITIES.find((e) => e.entity === 'Invoice');
+    if (spec === undefined) throw new Error('no invoice spec');
+    const shipping = {
+      Id: '4',
+      Amount: 12.5,
+      DetailType: 'SalesItemLineDetail',
+      SalesItemLineDetail: { ItemRef: { value: 'SHIPPING_ITEM_ID' }, TaxCodeRef: { value: 'NON' } },
+    };
+    const invoice = spec.map({ ...BUNDLE_INVOICE, Line: [...(BUNDLE_INVOICE.Line as Json[]), shipping] }, mc);
+    expect((invoice.line_items as Json[]).map((l) => [l.platform_id, l.type])).toEqual([
+      ['2', null],
+      ['3', null],
+      ['4', 'shipping'],
+    ]);
   });
 
   it('maps sales receipts: the customer memo, the payment reference, the deposit account, tax and addresses; the deposit that took one out of Undeposited Funds', () => {

@@ -7,6 +7,7 @@ import { xeroDay, xeroIso } from '../dates.ts';
 import type { XeroCreditNote, XeroDocument, XeroInvoice, XeroPayment } from '../types.ts';
 import { allocation, currency, deepLink, documentStatus, money, optCurrency, rate, standardLine, text, type Mapped, type Ref } from './common.ts';
 import { UNFILLED } from './unfilled.ts';
+import { creditMemoLine } from '../../../model/invoice-credit-memo.ts';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
@@ -51,13 +52,20 @@ export function mapBill(r: XeroInvoice, ref: Ref): Mapped<'bill'> {
 }
 
 export function mapInvoice(r: XeroInvoice, ref: Ref): Mapped<'invoice'> {
+  const common = invoiceCommon(r, ref);
   return {
     ...UNFILLED.invoice,
-    ...invoiceCommon(r, ref),
+    ...common,
+    discount_amount: common.total_discount,
+    // Xero has no kind of line: shipping is an ordinary line to whatever account the business charges it to.
+    line_items: common.line_items.map((line) => ({ ...line, type: null })),
     customer_id: ref('customer', r.Contact?.ContactID),
     memo: text(r.Reference),
     linked_credit_memos: (r.CreditNotes ?? []).map((c) => allocation(ref, 'invoice_credit_memo', c.CreditNoteID, c.Date, c.AppliedAmount ?? c.Total)),
-    linked_payments: (r.Payments ?? []).map((p) => allocation(ref, 'invoice_payment', p.PaymentID, p.Date, p.Amount)),
+    linked_payments: (r.Payments ?? []).map((p) => ({
+      ...allocation(ref, 'invoice_payment', p.PaymentID, p.Date, p.Amount),
+      type: 'INVOICE_PAYMENT',
+    })),
     platform_url: deepLink('invoice', r.InvoiceID ?? ''),
   };
 }
@@ -85,9 +93,11 @@ export function mapBillCredit(r: XeroCreditNote, ref: Ref): Mapped<'bill_credit_
 }
 
 export function mapInvoiceCredit(r: XeroCreditNote, ref: Ref): Mapped<'invoice_credit_memo'> {
+  const common = creditCommon(r, ref);
   return {
     ...UNFILLED.invoice_credit_memo,
-    ...creditCommon(r, ref),
+    ...common,
+    line_items: common.line_items.map(creditMemoLine),
     customer_id: ref('customer', r.Contact?.ContactID),
     linked_invoices: (r.Allocations ?? []).map((a) => allocation(ref, 'invoice', a.Invoice?.InvoiceID, a.Date, a.Amount)),
     platform_url: deepLink('invoice_credit_memo', r.CreditNoteID ?? ''),
