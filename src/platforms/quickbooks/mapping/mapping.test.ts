@@ -422,6 +422,16 @@ describe('QuickBooks Online mapping', () => {
       linked_invoices: [{ id: 'invoice:130', allocated_date: '2014-11-05T00:00:00.000Z', allocated_amount: 868.15 }],
     });
     expect(mapped('CreditMemo', '73')).toMatchObject({ customer_id: 'customer:3', remaining_amount: 50, status: 'open', document_number: '1026' });
+    // The reference's names beside ours; QBO names neither a payment method object nor the deposit on the payment.
+    const payment = mapped('Payment', '120');
+    expect(payment).toMatchObject({
+      txn_date: payment.transaction_date,
+      payment_method_id: null,
+      deposited: null,
+      linked_invoices: [{ allocated_at: '2014-11-05T00:00:00.000Z', amount: 868.15 }],
+    });
+    expect(payment.currency_rate === null || typeof payment.currency_rate === 'number').toBe(true);
+    expect(mapped('CreditMemo', '73')).toMatchObject({ allocated_at: null });
   });
 
   it('maps sales receipts: the customer memo, the payment reference, the deposit account, tax and addresses; the deposit that took one out of Undeposited Funds', () => {
