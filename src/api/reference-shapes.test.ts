@@ -108,6 +108,53 @@ describe("reads with the reference's fields", () => {
     }
   });
 
+  it("invoice payments carry the reference's txn_date, deposited, payment_method_id and allocation names beside ours", async () => {
+    const payments = await all('/accounting/invoice_payments', 'invoice_payments');
+    expect(payments.length).toBeGreaterThan(0);
+    const undepositedFunds = (await all('/accounting/accounts', 'accounts')).find((a) => a.name === 'Undeposited Funds');
+    expect(undepositedFunds).toBeDefined();
+    for (const payment of payments) {
+      expect(payment.txn_date).toBe(payment.transaction_date);
+      expect(payment.payment_method_id).toBeNull();
+      expect(typeof payment.currency_rate).toBe('number');
+      if (payment.account_id === undepositedFunds?.id) expect(typeof payment.deposited).toBe('boolean');
+      else expect(payment.deposited).toBeNull();
+      for (const entry of payment.linked_invoices as Json[]) {
+        expect(entry.allocated_at).toBe(entry.allocated_date);
+        expect(entry.amount).toBe(entry.allocated_amount);
+      }
+    }
+    // The generated books deposit most payments waiting in undeposited funds and leave a few there.
+    expect(payments.some((p) => p.deposited === true)).toBe(true);
+    expect(payments.some((p) => p.deposited === null)).toBe(true);
+
+    const [payment] = payments;
+    const older = json(await send('GET', `/accounting/invoice_payments/${String(payment?.id)}`, undefined, { 'x-service-version': '2023-03-14' }))
+      .invoice_payment as Json;
+    expect(older.currency_rate).toBe(String(payment?.currency_rate));
+  });
+
+  it('invoice credit memos carry allocated_at, the date of their latest allocation', async () => {
+    const memos = await all('/accounting/invoice_credit_memos', 'invoice_credit_memos');
+    expect(memos.length).toBeGreaterThan(0);
+    for (const memo of memos) {
+      const dates = (memo.linked_invoices as Json[]).map((entry) => entry.allocated_date as string).sort();
+      expect(memo.allocated_at).toBe(dates.at(-1) ?? null);
+    }
+    // A memo stored before the field existed is served with it from its stored allocations.
+    const [memo] = memos;
+    const linked = [
+      { id: 'a', allocated_date: '2024-02-01T00:00:00.000Z', allocated_amount: 1 },
+      { id: 'b', allocated_date: '2024-04-01T00:00:00.000Z', allocated_amount: 2 },
+    ];
+    await t.db.pool.query(
+      `UPDATE records SET data = jsonb_set(data - 'allocated_at', '{linked_invoices}', $3::jsonb) WHERE connection_id = $1 AND object_type = 'invoice_credit_memo' AND id = $2`,
+      [c.connection.id, memo?.id, JSON.stringify(linked)],
+    );
+    const served = json(await send('GET', `/accounting/invoice_credit_memos/${String(memo?.id)}`)).invoice_credit_memo as Json;
+    expect(served.allocated_at).toBe('2024-04-01T00:00:00.000Z');
+  });
+
   it('GET /connections/access_token carries store_domain', async () => {
     const response = await send('GET', '/connections/access_token');
     expect(response.statusCode, response.body).toBe(200);

@@ -19,8 +19,8 @@ const isDataRoute = (routeKey: string) =>
 /** Attachment lists of each document type (src/api/accounting/attachments): of one type, or of one document. */
 const ATTACHMENT_LIST = /^GET \/versioned\/accounting\/[a-z_]+(\/:id)?\/attachments$/;
 const isListRoute = (routeKey: string) => ATTACHMENT_LIST.test(routeKey) || DATA_PATHS.some((path) => routeKey === `GET ${path}`);
-/** Objects whose currency_rate became a number in 2024-08-31 (journal entries by the spec, expenses by the reference). */
-const NUMERIC_RATE_PATHS = ['/versioned/accounting/journal_entries', '/versioned/accounting/expenses'];
+/** Objects whose currency_rate became a number in 2024-08-31 (journal entries by the spec, expenses and invoice payments by the reference). */
+const NUMERIC_RATE_PATHS = ['/versioned/accounting/journal_entries', '/versioned/accounting/expenses', '/versioned/accounting/invoice_payments'];
 const numericRateRoute = (routeKey: string) =>
   !routeKey.includes('/attachments') &&
   NUMERIC_RATE_PATHS.some((path) => [`GET ${path}`, `GET ${path}/:id`, `POST ${path}`, `PATCH ${path}/:id`].includes(routeKey));
@@ -67,7 +67,7 @@ function optionalProperty(schema: JsonSchema, name: string): JsonSchema {
 export function registerVersionChanges(registry: VersionRegistry): void {
   registry.register({
     since: '2024-08-31',
-    description: 'Journal entries and expenses: currency_rate is a number (it was a decimal string, as on bills).',
+    description: 'Journal entries, expenses and invoice payments: currency_rate is a number (it was a decimal string, as on bills).',
     appliesTo: numericRateRoute,
     downgrade: (body) => eachObject(body, (o) => (typeof o.currency_rate === 'number' ? { ...o, currency_rate: String(o.currency_rate) } : o)),
     downgradeSchema: (schema) =>

@@ -72,6 +72,10 @@ export const InvoiceCreditMemoSchema = Type.Object(
       'Service id of the account the credit posts to, normally the accounts receivable account.',
     ),
     customer_id: Nullable(Str('Service id of the customer.'), 'Service id of the customer the credit was issued to.'),
+    allocated_at: Nullable(
+      Timestamp('When the credit was last applied to an invoice (ISO 8601).'),
+      "The reference's allocation date of the credit memo: the latest allocated_date of linked_invoices; null while it is applied to no invoice, or when the platform names its invoices elsewhere.",
+    ),
     issue_date: Timestamp('When the credit memo was issued (ISO 8601).'),
     document_number: Str('Document number of the credit memo.'),
     remaining_amount: Type.Number({ description: 'Amount of the credit memo not yet applied to invoices.' }),
@@ -98,3 +102,11 @@ export const InvoiceCreditMemoSchema = Type.Object(
 );
 
 export type InvoiceCreditMemo = Static<typeof InvoiceCreditMemoSchema>;
+
+/** allocated_at: the latest date the credit was applied to an invoice, null when it was applied to none. */
+export function allocatedAt(linkedInvoices: readonly { allocated_date: string }[]): string | null {
+  return linkedInvoices.reduce<string | null>(
+    (latest, entry) => (latest === null || entry.allocated_date > latest ? entry.allocated_date : latest),
+    null,
+  );
+}

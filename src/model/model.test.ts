@@ -9,6 +9,8 @@ import { JournalEntrySchema, type JournalEntry } from './journal-entry.ts';
 import { BalanceSheetSchema, BALANCE_SHEET_TREE_DEPTH, type BalanceSheet, type BalanceSheetNode } from './balance-sheet.ts';
 import { CURRENCY_CODES } from './shared.ts';
 import { IncomeStatementSchema, type IncomeStatement, type StatementNode } from './income-statement.ts';
+import { InvoicePaymentSchema, paymentWithReferenceNames } from './invoice-payment.ts';
+import { allocatedAt } from './invoice-credit-memo.ts';
 
 // --- helpers over plain JSON Schema --------------------------------------
 
@@ -539,6 +541,32 @@ describe('sales orders', () => {
         .map(({ path, id }) => `${path}=${id}`)
         .sort(),
     ).toEqual(['customer_id=cus_1', 'line_items[0].item.id=item_1', 'line_items[0].tax_rate_id=tax_1']);
+  });
+});
+
+describe("receivables' reference fields", () => {
+  const entry = (date: string, amount: number) => ({ id: 'i1', allocated_date: date, allocated_amount: amount });
+
+  it("an invoice payment carries txn_date and each allocation's allocated_at and amount, the same values as ours", () => {
+    const named = paymentWithReferenceNames({
+      transaction_date: '2024-03-01T00:00:00.000Z',
+      linked_invoices: [entry('2024-03-02T00:00:00.000Z', 12.5)],
+    });
+    expect(named).toEqual({
+      transaction_date: '2024-03-01T00:00:00.000Z',
+      txn_date: '2024-03-01T00:00:00.000Z',
+      linked_invoices: [{ ...entry('2024-03-02T00:00:00.000Z', 12.5), allocated_at: '2024-03-02T00:00:00.000Z', amount: 12.5 }],
+    });
+    const properties = InvoicePaymentSchema.properties;
+    expect(Object.keys(properties)).toEqual(expect.arrayContaining(['txn_date', 'deposited', 'payment_method_id']));
+    expect(properties.currency_rate.anyOf.map((s: { type: string }) => s.type)).toEqual(['number', 'null']);
+  });
+
+  it("an invoice credit memo's allocated_at is its latest allocation's date, null with none", () => {
+    expect(allocatedAt([entry('2024-02-01T00:00:00.000Z', 1), entry('2024-05-01T00:00:00.000Z', 1), entry('2024-03-01T00:00:00.000Z', 1)])).toBe(
+      '2024-05-01T00:00:00.000Z',
+    );
+    expect(allocatedAt([])).toBeNull();
   });
 });
 

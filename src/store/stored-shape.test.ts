@@ -103,6 +103,30 @@ describe('objects stored before their model gained a field', () => {
     expect(upgradeStored('invoice_credit_memo', current)).toEqual(current);
   });
 
+  it("serve an invoice payment with the reference's names filled from ours and its rate as a number", () => {
+    const allocation = { id: 'i1', allocated_date: '2024-03-01T00:00:00.000Z', allocated_amount: 40 };
+    expect(
+      upgradeStored('invoice_payment', { transaction_date: '2024-03-01T00:00:00.000Z', currency_rate: '1.1', linked_invoices: [allocation] }),
+    ).toEqual({
+      transaction_date: '2024-03-01T00:00:00.000Z',
+      txn_date: '2024-03-01T00:00:00.000Z',
+      currency_rate: 1.1,
+      payment_method_id: null,
+      deposited: null,
+      linked_invoices: [{ ...allocation, allocated_at: '2024-03-01T00:00:00.000Z', amount: 40 }],
+    });
+    const current = { transaction_date: 'a', txn_date: 'a', currency_rate: 2, payment_method_id: null, deposited: true, linked_invoices: [] };
+    expect(upgradeStored('invoice_payment', current)).toEqual(current);
+  });
+
+  it("serve an invoice credit memo with allocated_at, its latest allocation's date or null", () => {
+    const entry = (date: string) => ({ id: 'i', allocated_date: date, allocated_amount: 1 });
+    const linked = [entry('2024-02-01T00:00:00.000Z'), entry('2024-05-01T00:00:00.000Z'), entry('2024-03-01T00:00:00.000Z')];
+    expect(upgradeStored('invoice_credit_memo', { linked_invoices: linked })).toMatchObject({ allocated_at: '2024-05-01T00:00:00.000Z' });
+    expect(upgradeStored('invoice_credit_memo', { linked_invoices: [] })).toMatchObject({ allocated_at: null });
+    expect(upgradeStored('invoice_credit_memo', { linked_invoices: linked, allocated_at: null })).toMatchObject({ allocated_at: null });
+  });
+
   it('leave other objects as stored', () => {
     const bill = { total_amount: 5 };
     expect(upgradeStored('bill', bill)).toBe(bill);

@@ -5,12 +5,20 @@
  */
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { totalQuantity } from '../model/purchase-order.ts';
-import { flatLineFields } from '../model/invoice-credit-memo.ts';
+import { allocatedAt, flatLineFields } from '../model/invoice-credit-memo.ts';
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+/** A rate stored as decimal text before it became a number. */
+const numericRate = (o: Json): Json => (typeof o.currency_rate === 'string' ? { ...o, currency_rate: Number(o.currency_rate) } : o);
+
+/** The allocations stored: entries that are objects with a string allocated_date. */
+function storedAllocations(entries: unknown): (Json & { allocated_date: string })[] {
+  if (!Array.isArray(entries)) return [];
+  return entries.filter((entry: unknown): entry is Json & { allocated_date: string } => isObject(entry) && typeof entry.allocated_date === 'string');
+}
 
 function itemLines(lines: unknown): { item: { quantity: number } | null }[] {
   if (!Array.isArray(lines)) return [];
@@ -59,6 +67,7 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
   }),
   invoice_credit_memo: (o) => ({
     ...o,
+    allocated_at: o.allocated_at === undefined ? allocatedAt(storedAllocations(o.linked_invoices)) : o.allocated_at,
     line_items: eachFilled(o.line_items, (line) =>
       line.amount === undefined
         ? { ...line, ...flatLineFields({ item: storedItem(line), total_amount: numberOrNull(line.total_amount) ?? 0 }) }
@@ -66,7 +75,7 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
     ),
   }),
   // Stored as decimal text before expenses' rate became a number.
-  expense: (o) => (typeof o.currency_rate === 'string' ? { ...o, currency_rate: Number(o.currency_rate) } : o),
+  expense: numericRate,
   // Fields added in issue 35 (the reference's order fields): unknown for what was stored before, until the next sync.
   order: (o) => ({
     ...o,
@@ -74,6 +83,19 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
     fulfillments: eachFilled(o.fulfillments, (f) => ({ id: null, ...f, line_items: eachFilled(f.line_items, datedLine) })),
     refunds: eachFilled(o.refunds, (r) => ({ ...r, line_items: eachFilled(r.line_items, (line) => ({ status: null, ...line })) })),
     customer: isObject(o.customer) ? { created_at: null, updated_at: null, ...o.customer } : o.customer,
+  }),
+  // The reference's fields added in issue 35, filled from ours; deposited and payment_method_id stay null until the
+  // payment is read again.
+  invoice_payment: (o) => ({
+    ...numericRate(o),
+    payment_method_id: o.payment_method_id ?? null,
+    txn_date: o.txn_date ?? o.transaction_date,
+    deposited: o.deposited ?? null,
+    linked_invoices: Array.isArray(o.linked_invoices)
+      ? o.linked_invoices.map((entry: unknown) =>
+          isObject(entry) ? { allocated_at: entry.allocated_date, amount: entry.allocated_amount, ...entry } : entry,
+        )
+      : o.linked_invoices,
   }),
 };
 

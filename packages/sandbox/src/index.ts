@@ -72,7 +72,7 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
   item: ['quantity_on_hand', 'asset_account_id'],
   purchase_order: ['subsidiary_id', 'currency_rate', 'shipping_address'],
   expense: ['subsidiary_id', 'currency_rate'],
-  invoice_payment: ['document_number'],
+  invoice_payment: ['document_number', 'payment_method_id'],
   sales_order: ['class_id', 'department_id', 'location_id', 'subsidiary_id'],
 };
 

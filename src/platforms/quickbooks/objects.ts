@@ -217,10 +217,12 @@ export const ENTITIES: readonly EntitySpec[] = [
   }),
   entitySpec('invoice_payment', 'Payment', mapPayment, {
     dated: true,
+    unmapped: ['payment_method_id', 'deposited'],
     dataOnly: ['UnappliedAmt', 'PaymentMethodRef', 'ARAccountRef', 'ProcessPayment', ...TXN_ONLY],
   }),
   entitySpec('invoice_credit_memo', 'CreditMemo', mapCreditMemo, {
     dated: true,
+    unmapped: ['allocated_at'],
     dataOnly: ['BillAddr', 'ShipAddr', 'BillEmail', 'CustomerMemo', SALES_LINE[0], ...TXN_ONLY],
   }),
   entitySpec('sales_receipt', 'SalesReceipt', mapSalesReceipt, {

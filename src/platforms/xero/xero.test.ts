@@ -373,6 +373,24 @@ describe('reads against the stand-in', () => {
         .filter((c) => c.Type === 'ACCRECCREDIT')
         .map((c) => c.CreditNoteID),
     );
+    // The reference's allocated_at: the latest allocation's date, null for a credit applied to no invoice.
+    for (const c of books()
+      .all('CreditNotes')
+      .filter((note) => note.Type === 'ACCRECCREDIT')) {
+      const dates = (c.Allocations as Json[]).map((a) => xeroDay(a.Date)).sort();
+      expect(salesCredits.mapped.get(String(c.CreditNoteID))).toMatchObject({ allocated_at: dates.at(-1) ?? null });
+    }
+    for (const p of books()
+      .all('Payments')
+      .filter((payment) => payment.PaymentType === 'ACCRECPAYMENT')) {
+      expect(invoicePayments.mapped.get(String(p.PaymentID))).toMatchObject({
+        txn_date: xeroDay(p.Date),
+        payment_method_id: null,
+        deposited: null,
+        currency_rate: p.CurrencyRate ?? null,
+        linked_invoices: [{ allocated_at: xeroDay(p.Date), amount: p.Amount }],
+      });
+    }
   });
 
   it("lists a contact under vendors and customers by Xero's flags; a contact with neither is both", async () => {

@@ -2,7 +2,9 @@
 import { SHIPPING_ACCOUNT_ID } from '../documents.ts';
 import { parseCents } from '../money.ts';
 import type { NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeSalesOrder, NativeSalesReceipt } from '../native.ts';
-import { creditMemoLine } from '../../../../src/model/invoice-credit-memo.ts';
+import { allocatedAt, creditMemoLine } from '../../../../src/model/invoice-credit-memo.ts';
+import { paymentWithReferenceNames } from '../../../../src/model/invoice-payment.ts';
+import { ROLES } from '../generator/chart.ts';
 import { address, allocations, creditStatus, currency, day, docStatus, link, money, standardLine, type Mapped, type Ref } from './common.ts';
 
 export function mapInvoice(r: NativeInvoice, ref: Ref): Mapped<'invoice'> {
@@ -36,6 +38,7 @@ export function mapInvoice(r: NativeInvoice, ref: Ref): Mapped<'invoice'> {
 }
 
 export function mapCreditNote(r: NativeCreditNote, ref: Ref): Mapped<'invoice_credit_memo'> {
+  const linkedInvoices = allocations(r.LinkedTxns, 'Invoice', ref);
   return {
     platform_id: r.Id,
     account_id: ref('account', r.ARAccountId),
@@ -48,7 +51,8 @@ export function mapCreditNote(r: NativeCreditNote, ref: Ref): Mapped<'invoice_cr
     currency_code: currency(r.CurrencyCode),
     memo: r.Memo ?? null,
     currency_rate: r.ExchangeRate,
-    linked_invoices: allocations(r.LinkedTxns, 'Invoice', ref),
+    allocated_at: allocatedAt(linkedInvoices),
+    linked_invoices: linkedInvoices,
     line_items: r.Lines.map((line) => creditMemoLine(standardLine(line, ref))),
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
@@ -56,25 +60,29 @@ export function mapCreditNote(r: NativeCreditNote, ref: Ref): Mapped<'invoice_cr
   };
 }
 
+/** deposited says whether a payment waiting in undeposited funds was deposited; a payment straight to the bank has null. */
 export function mapPayment(r: NativePayment, ref: Ref): Mapped<'invoice_payment'> {
-  return {
+  return paymentWithReferenceNames({
     platform_id: r.Id,
     account_id: ref('account', r.DepositToAccountId),
     customer_id: ref('customer', r.CustomerId),
+    // The sandbox names a payment method (Cash, Check…) but serves no payment method objects to refer to.
+    payment_method_id: null,
     transaction_date: day(r.TxnDate),
     currency_code: currency(r.CurrencyCode),
-    currency_rate: r.ExchangeRate,
+    currency_rate: Number(r.ExchangeRate),
+    deposited: r.DepositToAccountId === ROLES.UndepositedFunds ? r.DepositId !== undefined : null,
     document_number: null,
     memo: r.Memo ?? null,
     reference: r.Reference ?? null,
-    status: r.Status === 'Voided' ? 'void' : 'active',
+    status: r.Status === 'Voided' ? ('void' as const) : ('active' as const),
     total_amount: money(r.Amount),
     linked_invoices: allocations(r.LinkedTxns, 'Invoice', ref),
     linked_credit_memos: [],
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
     platform_url: null,
-  };
+  });
 }
 
 const SALES_ORDER_STATUSES = { PendingApproval: 'pending_approval', Open: 'open', Closed: 'closed' } as const;

@@ -2,6 +2,7 @@
  * The documents of both sides, payables (bills, vendor credits, bill payments) and receivables (invoices, credit
  * memos, customer payments, sales receipts): mirror images, sharing their line, credit and payment fields.
  */
+import { paymentWithReferenceNames } from '../../../model/invoice-payment.ts';
 import { sumAmounts } from '../../readers.ts';
 import type {
   QboBill,
@@ -203,20 +204,30 @@ export function mapCreditMemo(r: QboCreditMemo, mc: MapContext): Mapped<'invoice
     status: isVoided(r) ? 'void' : credit.status,
     account_id: refTo(mc.ref, 'account', r.ARAccountRef),
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
+    // Which invoices a credit memo paid is told by the payments that applied it, so it has no allocation date here.
+    allocated_at: null,
     linked_invoices: [],
     line_items: untypedSalesLines(r.Line, r.DepartmentRef, mc).map(creditMemoLine),
   };
 }
 
+/**
+ * QBO's PaymentMethodRef has no service object to refer to (payment_method_id null, the ref stays in platform_data),
+ * and a Payment does not say whether a Deposit took it out of Undeposited Funds (the Deposit names the payment).
+ */
 export function mapPayment(r: QboPayment, mc: MapContext): Mapped<'invoice_payment'> {
-  return {
+  return paymentWithReferenceNames({
     ...paymentFields(r, 'invoice_payment', mc),
+    // A number, as the reference has it, unlike the text of bill payments (docs/versions.md, 2024-08-31).
+    currency_rate: r.ExchangeRate ?? null,
     account_id: refTo(mc.ref, 'account', r.DepositToAccountRef),
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
+    payment_method_id: null,
+    deposited: null,
     reference: text(r.PaymentRefNum),
     linked_invoices: allocations(r, 'Invoice', 'invoice', mc),
     linked_credit_memos: allocations(r, 'CreditMemo', 'invoice_credit_memo', mc),
-  };
+  });
 }
 
 /**

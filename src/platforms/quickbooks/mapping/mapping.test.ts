@@ -436,6 +436,16 @@ describe('QuickBooks Online mapping', () => {
         amount: 50,
       }),
     ]);
+    // The reference's names beside ours; QBO names neither a payment method object nor the deposit on the payment.
+    const payment = mapped('Payment', '120');
+    expect(payment).toMatchObject({
+      txn_date: payment.transaction_date,
+      payment_method_id: null,
+      deposited: null,
+      linked_invoices: [{ allocated_at: '2014-11-05T00:00:00.000Z', amount: 868.15 }],
+    });
+    expect(payment.currency_rate === null || typeof payment.currency_rate === 'number').toBe(true);
+    expect(mapped('CreditMemo', '73')).toMatchObject({ allocated_at: null });
   });
 
   it('types the sales line of the reserved item SHIPPING_ITEM_ID as shipping, and no other', () => {

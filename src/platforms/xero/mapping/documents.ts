@@ -3,6 +3,8 @@
  * → bill_credit_memo, ACCRECCREDIT → invoice_credit_memo) and Payments
  * (on a bill → bill_payment, on an invoice → invoice_payment).
  */
+import { allocatedAt } from '../../../model/invoice-credit-memo.ts';
+import { paymentWithReferenceNames } from '../../../model/invoice-payment.ts';
 import { xeroDay, xeroIso } from '../dates.ts';
 import type { XeroCreditNote, XeroDocument, XeroInvoice, XeroPayment } from '../types.ts';
 import { allocation, currency, deepLink, documentStatus, money, optCurrency, rate, standardLine, text, type Mapped, type Ref } from './common.ts';
@@ -94,12 +96,14 @@ export function mapBillCredit(r: XeroCreditNote, ref: Ref): Mapped<'bill_credit_
 
 export function mapInvoiceCredit(r: XeroCreditNote, ref: Ref): Mapped<'invoice_credit_memo'> {
   const common = creditCommon(r, ref);
+  const linkedInvoices = (r.Allocations ?? []).map((a) => allocation(ref, 'invoice', a.Invoice?.InvoiceID, a.Date, a.Amount));
   return {
     ...UNFILLED.invoice_credit_memo,
     ...common,
     line_items: common.line_items.map(creditMemoLine),
     customer_id: ref('customer', r.Contact?.ContactID),
-    linked_invoices: (r.Allocations ?? []).map((a) => allocation(ref, 'invoice', a.Invoice?.InvoiceID, a.Date, a.Amount)),
+    allocated_at: allocatedAt(linkedInvoices),
+    linked_invoices: linkedInvoices,
     platform_url: deepLink('invoice_credit_memo', r.CreditNoteID ?? ''),
   };
 }
@@ -131,10 +135,12 @@ export function mapBillPayment(r: XeroPayment, ref: Ref): Mapped<'bill_payment'>
 }
 
 export function mapInvoicePayment(r: XeroPayment, ref: Ref): Mapped<'invoice_payment'> {
-  return {
+  return paymentWithReferenceNames({
     ...UNFILLED.invoice_payment,
     ...paymentCommon(r, ref),
+    // A number, as the reference has it, unlike the text of bill payments (docs/versions.md, 2024-08-31).
+    currency_rate: r.CurrencyRate ?? null,
     customer_id: ref('customer', r.Invoice?.Contact?.ContactID),
     linked_invoices: [allocation(ref, 'invoice', r.Invoice?.InvoiceID, r.Date, r.Amount)],
-  };
+  });
 }

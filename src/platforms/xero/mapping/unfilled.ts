@@ -31,7 +31,7 @@ export const UNFILLED = {
   customer: { parent_id: null, payment_terms_id: null, subsidiary_id: null, registration_number: null, subsidiaries: null, created_at: null },
   invoice: { account_id: null, payment_terms_id: null, subsidiary_id: null, created_at: null },
   invoice_credit_memo: { account_id: null, created_at: null },
-  invoice_payment: { document_number: null, memo: null, created_at: null },
+  invoice_payment: { document_number: null, memo: null, payment_method_id: null, deposited: null, created_at: null },
   journal_entry: { subsidiary_id: null, deposited: null, created_at: null },
   tax_rate: { created_at: null, updated_at: null },
   vendor: { parent_id: null, payment_terms_id: null, registration_number: null, subsidiaries: null, created_at: null },
