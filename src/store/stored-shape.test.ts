@@ -93,13 +93,18 @@ describe('objects stored before their model gained a field', () => {
   it("give a credit memo's lines the flat item fields from their item and total", () => {
     const itemLine = { total_amount: 7.5, item: { id: 'i1', quantity: 3, unit_amount: 2.5 } };
     const accountLine = { total_amount: -1, item: null };
+    // Stored without allocations either: allocated_at is null (its own test below).
     expect(upgradeStored('invoice_credit_memo', { line_items: [itemLine, accountLine] })).toEqual({
+      allocated_at: null,
       line_items: [
         { ...itemLine, id: null, item_id: 'i1', quantity: 3, unit_amount: 2.5, amount: 7.5 },
         { ...accountLine, id: null, item_id: null, quantity: null, unit_amount: null, amount: -1 },
       ],
     });
-    const current = { line_items: [{ ...accountLine, id: null, item_id: null, quantity: null, unit_amount: null, amount: -1 }] };
+    const current = {
+      allocated_at: null,
+      line_items: [{ ...accountLine, id: null, item_id: null, quantity: null, unit_amount: null, amount: -1 }],
+    };
     expect(upgradeStored('invoice_credit_memo', current)).toEqual(current);
   });
 
