@@ -102,7 +102,7 @@ export const ENTITIES: readonly EntitySpec[] = [
     dataOnly: ['AccountSubType', 'FullyQualifiedName', 'SubAccount', 'CurrentBalanceWithSubAccounts', 'Description', 'TaxCodeRef', 'SyncToken'],
   }),
   entitySpec('vendor', 'Vendor', master.mapVendor, {
-    unmapped: ['parent_id', 'registration_number', 'subsidiaries'],
+    unmapped: ['parent_id', 'registration_number', 'subsidiaries', 'bank_account_number'],
     dataOnly: [...NAME_LIST, 'Mobile', 'Fax', 'AcctNum', 'Balance', 'Vendor1099', 'SyncToken'],
   }),
   entitySpec('customer', 'Customer', master.mapCustomer, {
@@ -174,8 +174,8 @@ export const ENTITIES: readonly EntitySpec[] = [
     cdc: false,
     dataOnly: ['TaxTrackedOnSales', 'TaxTrackedOnPurchases', 'TaxRegistrationNumber'],
   }),
-  entitySpec('department', 'Department', master.mapTracking('department'), {
-    unmapped: ['has_children'],
+  entitySpec('department', 'Department', master.mapDepartment, {
+    unmapped: ['has_children', 'platform_url'],
     dataOnly: ['FullyQualifiedName', 'SubDepartment'],
   }),
   entitySpec('employee', 'Employee', master.mapEmployee, {
