@@ -102,7 +102,7 @@ export const ENTITIES: readonly EntitySpec[] = [
     dataOnly: ['AccountSubType', 'FullyQualifiedName', 'SubAccount', 'CurrentBalanceWithSubAccounts', 'Description', 'TaxCodeRef', 'SyncToken'],
   }),
   entitySpec('vendor', 'Vendor', master.mapVendor, {
-    unmapped: ['parent_id', 'registration_number', 'subsidiaries', 'bank_account_number'],
+    unmapped: ['parent_id', 'registration_number', 'subsidiaries'],
     dataOnly: [...NAME_LIST, 'Mobile', 'Fax', 'AcctNum', 'Balance', 'Vendor1099', 'SyncToken'],
   }),
   entitySpec('customer', 'Customer', master.mapCustomer, {

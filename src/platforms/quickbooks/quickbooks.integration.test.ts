@@ -857,7 +857,7 @@ describe('QuickBooks Online writes', () => {
       payment_terms_id: ref(c, 'payment_term', '3'),
     });
     expect([created.first_name, created.last_name]).toEqual(['Zed', 'Zebra']);
-    // The reference's vendor fields: DisplayName shown, CurrencyRef its only currency; QBO keeps no vendor bank account here.
+    // The reference's vendor fields: DisplayName shown, CurrencyRef its only currency; bank details only in Australian companies.
     expect((await storedOne(c.connection.id, 'vendor', '46')).data).toMatchObject({
       display_name: 'Norton Lumber and Building Materials',
       currency_codes: ['USD'],

@@ -83,7 +83,8 @@ export function mapVendor(r: QboVendor, mc: MapContext): Mapped<'vendor'> {
     payment_terms_id: refTo(mc.ref, 'payment_term', r.TermRef),
     vendor_name: text(r.DisplayName),
     display_name: text(r.DisplayName),
-    bank_account_number: null,
+    // Only Australian companies keep one (for batch payments to the vendor).
+    bank_account_number: text(r.VendorPaymentBankDetail?.BankAccountNumber),
     currency_codes: currencyCodesOf(optCurrency(r.CurrencyRef)),
     tax_number: text(r.TaxIdentifier),
     website: text(r.WebAddr?.URI),
