@@ -38,6 +38,41 @@ describe("reads with the reference's fields", () => {
     }
   });
 
+  it('vendors carry display_name, currency_codes and bank_account_number', async () => {
+    const vendors = await all('/accounting/vendors', 'vendors');
+    expect(vendors.length).toBeGreaterThan(0);
+    for (const vendor of vendors) {
+      expect(vendor.display_name).toBe(vendor.vendor_name);
+      expect(vendor.currency_codes).toEqual([vendor.currency_code]);
+      // SANDBOX keeps no bank details.
+      expect(vendor.bank_account_number).toBeNull();
+    }
+    const one = json(await send('GET', `/accounting/vendors/${String(vendors[0]?.id)}`)).vendor as Json;
+    expect([one.display_name, one.currency_codes, one.bank_account_number]).toEqual([vendors[0]?.display_name, vendors[0]?.currency_codes, null]);
+  });
+
+  it('customers carry the first and last name of the person contact_name names', async () => {
+    const customers = await all('/accounting/customers', 'customers');
+    expect(customers.length).toBeGreaterThan(0);
+    for (const customer of customers) {
+      expect(customer.first_name).toEqual(expect.any(String));
+      expect(`${String(customer.first_name)} ${String(customer.last_name)}`).toBe(customer.contact_name);
+      const [contact] = customer.contacts as Json[];
+      expect([customer.first_name, customer.last_name]).toEqual([contact?.first_name, contact?.last_name]);
+    }
+  });
+
+  it('departments carry platform_url and subsidiaries elimination', async () => {
+    const departments = await all('/accounting/departments', 'departments');
+    expect(departments.length).toBeGreaterThan(0);
+    for (const department of departments) expect(department).toHaveProperty('platform_url', null);
+    const subsidiaries = await all('/accounting/subsidiaries', 'subsidiaries');
+    expect(subsidiaries.length).toBeGreaterThan(0);
+    for (const subsidiary of subsidiaries) expect(subsidiary.elimination).toBe(false);
+    const one = json(await send('GET', `/accounting/subsidiaries/${String(subsidiaries[0]?.id)}`)).subsidiary as Json;
+    expect(one.elimination).toBe(false);
+  });
+
   it('payment terms carry term_name and discount_percent beside our names', async () => {
     const terms = await all('/accounting/payment_terms', 'payment_terms');
     expect(terms.length).toBeGreaterThan(0);

@@ -33,6 +33,14 @@ export const CustomerSchema = Type.Object(
     contact_name: Nullable(Str('Name of the primary contact.'), 'Name of the primary contact of the customer.'),
     currency_code: Nullable(Str('ISO 4217 currency code.'), 'ISO 4217 code of the currency of the customer.'),
     customer_name: Nullable(Str('Business name of the customer.'), 'Business name of the customer.'),
+    first_name: Nullable(
+      Str('First name of the primary contact person.'),
+      'First name of the person contact_name names (the customer itself, when a person); null when the platform does not say.',
+    ),
+    last_name: Nullable(
+      Str('Last name of the primary contact person.'),
+      'Last name of the person contact_name names (the customer itself, when a person); null when the platform does not say.',
+    ),
     email: Nullable(Str('Email address of the customer.'), 'Email address of the customer.'),
     phone: Nullable(Str('Phone number of the customer.'), 'Phone number of the customer.'),
     registration_number: Nullable(Str('Company registration number.'), 'Company registration number of the customer.'),

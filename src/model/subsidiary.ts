@@ -26,6 +26,9 @@ export const SubsidiarySchema = Type.Object(
       CurrencyCodeEnum('Base currency of the subsidiary.'),
       'Base currency of the subsidiary; null when the platform does not say.',
     ),
+    elimination: Type.Boolean({
+      description: 'Whether the subsidiary is an elimination subsidiary, which only holds consolidation entries; false where the platform has none.',
+    }),
     country: Nullable(Str('Country of the subsidiary.'), 'Country of the subsidiary, as the platform gives it.'),
     created_at: CreatedAtProperty,
     updated_at: UpdatedAtProperty,

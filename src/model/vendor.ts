@@ -38,7 +38,15 @@ export const VendorSchema = Type.Object(
     status: StringEnum(CONTACT_STATUSES, 'Status of the vendor.'),
     contact_name: Nullable(Str('Name of the primary contact.'), 'Name of the primary contact of the vendor.'),
     currency_code: Nullable(Str('ISO 4217 currency code.'), 'ISO 4217 code of the currency of the vendor.'),
+    currency_codes: Type.Array(Str('ISO 4217 currency code.'), {
+      description: 'ISO 4217 codes of the currencies the vendor is paid in: its currency_code where the platform gives one, else empty.',
+    }),
     vendor_name: Nullable(Str('Business name of the vendor.'), 'Business name of the vendor.'),
+    display_name: Nullable(Str('Name the platform shows for the vendor.'), 'Name the platform shows for the vendor in its lists.'),
+    bank_account_number: Nullable(
+      Str('Bank account number of the vendor.'),
+      'Bank account number the vendor is paid into, as the platform gives it; null when the platform has none.',
+    ),
     email: Nullable(Str('Email address of the vendor.'), 'Email address of the vendor.'),
     phone: Nullable(Str('Phone number of the vendor.'), 'Phone number of the vendor.'),
     registration_number: Nullable(Str('Company registration number.'), 'Company registration number of the vendor.'),
@@ -60,3 +68,8 @@ export const VendorSchema = Type.Object(
 );
 
 export type Vendor = Static<typeof VendorSchema>;
+
+/** The vendor's currencies as the reference lists them: every platform we serve names at most one, its currency_code. */
+export function currencyCodesOf(currencyCode: string | null): string[] {
+  return currencyCode === null ? [] : [currencyCode];
+}

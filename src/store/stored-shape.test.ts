@@ -13,6 +13,9 @@ describe('objects stored before their model gained a field', () => {
     expect(upgradeStored('vendor', stored)).toEqual({
       vendor_name: 'Acme',
       website: null,
+      display_name: 'Acme',
+      bank_account_number: null,
+      currency_codes: [],
       subsidiaries: [
         { id: 's1', status: 'active', primary: true },
         { id: 's2', status: 'active', primary: false },
@@ -23,13 +26,40 @@ describe('objects stored before their model gained a field', () => {
   it('leave what a vendor stored with the new fields holds', () => {
     const stored = {
       website: 'https://acme.example',
+      display_name: 'Acme Ltd',
+      bank_account_number: '12-3456-7890123-00',
+      currency_codes: ['NZD'],
       subsidiaries: [
         { id: 's1', status: 'active', primary: false },
         { id: 's2', status: null, primary: true },
       ],
     };
     expect(upgradeStored('vendor', stored)).toEqual(stored);
-    expect(upgradeStored('vendor', { subsidiaries: null })).toEqual({ subsidiaries: null, website: null });
+    expect(upgradeStored('vendor', { subsidiaries: null })).toEqual({
+      subsidiaries: null,
+      website: null,
+      display_name: null,
+      bank_account_number: null,
+      currency_codes: [],
+    });
+  });
+
+  it('serve a vendor stored before issue 35 with its name as display name and its currency as its currencies', () => {
+    expect(upgradeStored('vendor', { vendor_name: 'Acme', currency_code: 'EUR', subsidiaries: null })).toMatchObject({
+      display_name: 'Acme',
+      bank_account_number: null,
+      currency_codes: ['EUR'],
+    });
+    // A display name stored as null stays null rather than taking the vendor name.
+    expect(upgradeStored('vendor', { vendor_name: 'Acme', display_name: null })).toMatchObject({ display_name: null });
+  });
+
+  it('serve customers, departments and subsidiaries stored before issue 35 with its fields', () => {
+    expect(upgradeStored('customer', { customer_name: 'Bo' })).toEqual({ customer_name: 'Bo', first_name: null, last_name: null });
+    expect(upgradeStored('customer', { first_name: 'Bo', last_name: 'Li' })).toEqual({ first_name: 'Bo', last_name: 'Li' });
+    expect(upgradeStored('department', { name: 'Sales' })).toEqual({ name: 'Sales', platform_url: null });
+    expect(upgradeStored('subsidiary', { name: 'EU' })).toEqual({ name: 'EU', elimination: false });
+    expect(upgradeStored('subsidiary', { elimination: true })).toEqual({ elimination: true });
   });
 
   it('give payment terms the reference names of their fields', () => {

@@ -6,6 +6,7 @@
 import type { UnifiedObjectType } from '../model/object-types.ts';
 import { totalQuantity } from '../model/purchase-order.ts';
 import { allocatedAt, flatLineFields } from '../model/invoice-credit-memo.ts';
+import { currencyCodesOf } from '../model/vendor.ts';
 
 type Json = Record<string, unknown>;
 
@@ -48,6 +49,10 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
   vendor: (o) => ({
     ...o,
     website: o.website ?? null,
+    // Issue 35: every platform names the vendor's list name vendor_name and its only currency currency_code.
+    display_name: o.display_name === undefined ? (o.vendor_name ?? null) : o.display_name,
+    bank_account_number: o.bank_account_number ?? null,
+    currency_codes: o.currency_codes ?? currencyCodesOf(typeof o.currency_code === 'string' ? o.currency_code : null),
     subsidiaries: Array.isArray(o.subsidiaries)
       ? o.subsidiaries.map((entry: unknown, index) => (isObject(entry) ? { primary: index === 0, ...entry } : entry))
       : (o.subsidiaries ?? null),
@@ -97,6 +102,10 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
         )
       : o.linked_invoices,
   }),
+  // Fields added in issue 35 (the reference's master-data fields); the next sync fills what is stored as null here.
+  customer: (o) => ({ ...o, first_name: o.first_name ?? null, last_name: o.last_name ?? null }),
+  department: (o) => ({ ...o, platform_url: o.platform_url ?? null }),
+  subsidiary: (o) => ({ ...o, elimination: o.elimination ?? false }),
 };
 
 export function upgradeStored(type: UnifiedObjectType, object: Json): Json {

@@ -174,8 +174,8 @@ export const ENTITIES: readonly EntitySpec[] = [
     cdc: false,
     dataOnly: ['TaxTrackedOnSales', 'TaxTrackedOnPurchases', 'TaxRegistrationNumber'],
   }),
-  entitySpec('department', 'Department', master.mapTracking('department'), {
-    unmapped: ['has_children'],
+  entitySpec('department', 'Department', master.mapDepartment, {
+    unmapped: ['has_children', 'platform_url'],
     dataOnly: ['FullyQualifiedName', 'SubDepartment'],
   }),
   entitySpec('employee', 'Employee', master.mapEmployee, {

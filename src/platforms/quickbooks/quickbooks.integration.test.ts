@@ -856,6 +856,13 @@ describe('QuickBooks Online writes', () => {
       status: 'active',
       payment_terms_id: ref(c, 'payment_term', '3'),
     });
+    expect([created.first_name, created.last_name]).toEqual(['Zed', 'Zebra']);
+    // The reference's vendor fields: DisplayName shown, CurrencyRef its only currency; bank details only in Australian companies.
+    expect((await storedOne(c.connection.id, 'vendor', '46')).data).toMatchObject({
+      display_name: 'Norton Lumber and Building Materials',
+      currency_codes: ['USD'],
+      bank_account_number: null,
+    });
 
     const archived = await send('PATCH', `/accounting/customers/${String(created.id)}`, { customer: { status: 'archived' } });
     expect(archived.statusCode, archived.body).toBe(200);

@@ -35,7 +35,7 @@ export const SELECTION = {
     extends: 'QboPerson',
     fields: 'CompanyName WebAddr{URI} BillAddr CurrencyRef Balance AcctNum',
   },
-  QboVendor: { component: 'Vendor', extends: 'QboNameEntity', fields: 'TermRef TaxIdentifier Vendor1099' },
+  QboVendor: { component: 'Vendor', extends: 'QboNameEntity', fields: 'TermRef TaxIdentifier Vendor1099 VendorPaymentBankDetail{BankAccountNumber}' },
   QboCustomer: {
     component: 'Customer',
     extends: 'QboNameEntity',

@@ -287,6 +287,9 @@ export function mapAccountingCustomer(record: PlatformRecord, _ref?: Ref, base: 
     contact_name: text(customer.name),
     currency_code: currencyCode(customer.currency, base),
     customer_name: text(customer.name) ?? text(customer.email),
+    // Stripe keeps one name, not its parts.
+    first_name: null,
+    last_name: null,
     email: text(customer.email),
     phone: text(customer.phone),
     registration_number: null,

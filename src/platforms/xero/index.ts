@@ -40,7 +40,6 @@ const DOCUMENT_EXTRAS = [
 const CONTACT_EXTRAS = [
   'ContactNumber',
   'AccountNumber',
-  'BankAccountDetails',
   'Balances',
   'ContactGroups',
   'IsSupplier',
@@ -65,7 +64,8 @@ export const PLATFORM_DATA_ONLY: Partial<Record<UnifiedObjectType, readonly stri
   bill_payment: PAYMENT_EXTRAS,
   invoice_payment: PAYMENT_EXTRAS,
   vendor: CONTACT_EXTRAS,
-  customer: [...CONTACT_EXTRAS, 'Website'],
+  // A vendor serves BankAccountDetails as bank_account_number; a customer has no such field.
+  customer: [...CONTACT_EXTRAS, 'Website', 'BankAccountDetails'],
   journal_entry: [
     'Status (POSTED, ARCHIVED; drafts and voided journals are not journal entries)',
     'ShowOnCashBasisReports',

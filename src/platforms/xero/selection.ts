@@ -22,7 +22,7 @@ export const SELECTION = {
   XeroContact: {
     component: 'Contact',
     fields:
-      'ContactID ContactStatus Name FirstName LastName EmailAddress TaxNumber DefaultCurrency Website IsSupplier IsCustomer Addresses Phones ContactPersons UpdatedDateUTC',
+      'ContactID ContactStatus Name FirstName LastName EmailAddress TaxNumber DefaultCurrency Website BankAccountDetails IsSupplier IsCustomer Addresses Phones ContactPersons UpdatedDateUTC',
   },
   XeroPaymentSummary: { component: 'Payment', fields: 'PaymentID Date Amount' },
   XeroCreditSummary: { component: 'CreditNote', fields: 'CreditNoteID Date AppliedAmount Total' },

@@ -367,6 +367,9 @@ describe('Xero sync', () => {
     const both = list('Contacts').find((x) => x.Name === 'Katherine Warren');
     expect((await one(id, 'customer', both?.ContactID)).data).toMatchObject({ customer_name: 'Katherine Warren', email: 'kat.warren@clampett.com' });
     expect((await one(id, 'vendor', both?.ContactID)).data).toMatchObject({ vendor_name: 'Katherine Warren' });
+    // The reference's fields: the contact's person names the customer, its name is the vendor's display name.
+    expect((await one(id, 'customer', both?.ContactID)).data).toMatchObject({ first_name: 'Katherine', last_name: 'Warren' });
+    expect((await one(id, 'vendor', both?.ContactID)).data).toMatchObject({ display_name: 'Katherine Warren', bank_account_number: null });
   }, 60_000);
 
   it('stores links as service ids that their endpoints serve (test/support/links.ts)', async () => {
@@ -723,6 +726,21 @@ describe('Xero sync', () => {
       expect(codes).not.toContain('CUSTOMER_DELETED');
       const vendors = json(await send('GET', `/accounting/vendors?filter=${encodeURIComponent('vendor_name = "Both Ways Ltd"')}`)).vendors as Json[];
       expect(vendors.map((v) => v.platform_id)).toEqual([contactId]);
+    });
+
+    it("serves a supplier's bank account details and default currency as the vendor's bank_account_number and currency_codes", async () => {
+      // The connector writes contacts as customers; a contact without flags is listed as a vendor too.
+      const created = json(await send('POST', '/accounting/customers', { customer: { customer_name: 'Banked Supplies Ltd' } })).customer as Json;
+      books().change('Contacts', String(created.platform_id), (contact) => {
+        contact.BankAccountDetails = '12-3456-7890123-00';
+        contact.DefaultCurrency = 'AUD';
+      });
+      await expectSynced(t, c.connection.id, 'incremental');
+      const filter = encodeURIComponent('vendor_name = "Banked Supplies Ltd"');
+      const [vendor] = json(await send('GET', `/accounting/vendors?filter=${filter}`)).vendors as Json[];
+      expect(vendor).toMatchObject({ display_name: 'Banked Supplies Ltd', bank_account_number: '12-3456-7890123-00', currency_codes: ['AUD'] });
+      const fetched = json(await send('GET', `/accounting/vendors/${String(vendor?.id)}`)).vendor as Json;
+      expect([fetched.bank_account_number, fetched.currency_codes]).toEqual(['12-3456-7890123-00', ['AUD']]);
     });
   });
 

@@ -120,6 +120,8 @@ function mapCustomer(record: PlatformRecord): Record<string, unknown> {
     contact_name: null,
     currency_code: null,
     customer_name: text(raw.Name),
+    first_name: null,
+    last_name: null,
     email: text(raw.Email),
     phone: null,
     registration_number: null,

@@ -205,6 +205,8 @@ const customer = defineObject<'customer'>({
     contact_name: null,
     currency_code: null,
     customer_name: text(raw.name),
+    first_name: null,
+    last_name: null,
     email: text(raw.email),
     phone: null,
     registration_number: null,

@@ -1,5 +1,6 @@
 /** Master data: contacts, items, tax, currencies, company and the tracking categories. */
 import { withReferenceNames } from '../../../../src/model/payment-term.ts';
+import { currencyCodesOf } from '../../../../src/model/vendor.ts';
 import type {
   NativeClass,
   NativeCompany,
@@ -42,13 +43,30 @@ function contactFields(r: NativeContact, ref: Ref) {
 
 export function mapCustomer(r: NativeContact, ref: Ref): Mapped<'customer'> {
   const first = r.SubsidiaryIds[0];
-  return { ...contactFields(r, ref), customer_name: r.DisplayName, subsidiary_id: first === undefined ? null : ref('subsidiary', first) };
+  // The first person is the one ContactName names.
+  const person = r.People[0];
+  return {
+    ...contactFields(r, ref),
+    customer_name: r.DisplayName,
+    first_name: person?.FirstName ?? null,
+    last_name: person?.LastName ?? null,
+    subsidiary_id: first === undefined ? null : ref('subsidiary', first),
+  };
 }
 
 export function mapVendor(r: NativeContact, ref: Ref): Mapped<'vendor'> {
   // The first subsidiary is the one the vendor was created in: its primary one.
   const subsidiaries = r.SubsidiaryIds.map((id, index) => ({ id: link(ref, 'subsidiary', id), status: 'active' as const, primary: index === 0 }));
-  return { ...contactFields(r, ref), subsidiaries, vendor_name: r.DisplayName, website: r.Website ?? null };
+  return {
+    ...contactFields(r, ref),
+    subsidiaries,
+    vendor_name: r.DisplayName,
+    display_name: r.DisplayName,
+    // SANDBOX keeps no bank details for its contacts.
+    bank_account_number: null,
+    currency_codes: currencyCodesOf(r.CurrencyCode),
+    website: r.Website ?? null,
+  };
 }
 
 const ITEM_TYPES = { Inventory: 'inventory', Service: 'service', NonInventory: 'non_inventory' } as const;
@@ -160,6 +178,8 @@ export function mapSubsidiary(r: NativeSubsidiary, ref: Ref): Mapped<'subsidiary
     name: r.Name,
     status: r.Status === 'Active' ? 'active' : 'inactive',
     currency_code: currency(r.CurrencyCode),
+    // SANDBOX's subsidiaries are all operating entities.
+    elimination: false,
     country: r.Country,
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
@@ -180,7 +200,7 @@ function tracking(type: 'department' | 'class', r: NativeDepartment, ref: Ref) {
 }
 
 export function mapDepartment(r: NativeDepartment, ref: Ref): Mapped<'department'> {
-  return tracking('department', r, ref);
+  return { ...tracking('department', r, ref), platform_url: null };
 }
 
 export function mapClass(r: NativeClass, ref: Ref): Mapped<'class'> {

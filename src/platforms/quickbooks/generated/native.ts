@@ -168,6 +168,9 @@ export interface QboVendor extends QboNameEntity {
   TermRef?: QboRef;
   TaxIdentifier?: string;
   Vendor1099?: boolean;
+  VendorPaymentBankDetail?: {
+    BankAccountNumber?: string;
+  };
 }
 
 export interface QboCustomer extends QboNameEntity {

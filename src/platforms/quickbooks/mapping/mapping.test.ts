@@ -166,6 +166,18 @@ describe('QuickBooks Online mapping', () => {
     expect(mapped('Customer', '17')).toMatchObject({ status: 'archived', email: null, phone: null });
   });
 
+  it("maps the reference's vendor and customer fields: display name, currencies, an Australian vendor's bank account, person names", () => {
+    expect(mapped('Vendor', '30')).toMatchObject({ display_name: 'Books by Bessie', currency_codes: ['USD'], bank_account_number: null });
+    const spec = ENTITIES.find((e) => e.entity === 'Vendor');
+    if (spec === undefined) throw new Error('no vendor spec');
+    const australian = { ...record('Vendor', '46'), VendorPaymentBankDetail: { BankAccountNumber: '123456789', BankAccountName: 'Norton Lumber' } };
+    expect(spec.map(australian, mc)).toMatchObject({ bank_account_number: '123456789' });
+    expect(mapped('Customer', '1')).toMatchObject({ first_name: 'Amy', last_name: 'Lauterbach' });
+    expect(mapped('Customer', '10')).toMatchObject({ first_name: 'Sasha', last_name: 'Tillou' });
+    expect(mapped('Department', '3')).toMatchObject({ platform_url: null });
+    expect(mapped('Class', '5000000000000007281')).not.toHaveProperty('platform_url');
+  });
+
   it('maps bills: status from Balance, lines with class, customer, department and item', () => {
     expect(mapped('Bill', '25')).toMatchObject({
       vendor_id: 'vendor:46',

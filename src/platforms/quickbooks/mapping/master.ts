@@ -1,6 +1,7 @@
 /** Name lists and settings: accounts, vendors, customers, departments, classes, tax rates and agencies, items, terms, the company. */
 import { ACCOUNT_CATEGORIES, ACCOUNT_TYPES } from '../../../model/account.ts';
 import { ITEM_TYPES } from '../../../model/item.ts';
+import { currencyCodesOf } from '../../../model/vendor.ts';
 import { withReferenceNames } from '../../../model/payment-term.ts';
 import type {
   QboAccount,
@@ -81,6 +82,10 @@ export function mapVendor(r: QboVendor, mc: MapContext): Mapped<'vendor'> {
     parent_id: null,
     payment_terms_id: refTo(mc.ref, 'payment_term', r.TermRef),
     vendor_name: text(r.DisplayName),
+    display_name: text(r.DisplayName),
+    // Only Australian companies keep one (for batch payments to the vendor).
+    bank_account_number: text(r.VendorPaymentBankDetail?.BankAccountNumber),
+    currency_codes: currencyCodesOf(optCurrency(r.CurrencyRef)),
     tax_number: text(r.TaxIdentifier),
     website: text(r.WebAddr?.URI),
     addresses: addresses(['billing', r.BillAddr]),
@@ -95,6 +100,8 @@ export function mapCustomer(r: QboCustomer, mc: MapContext): Mapped<'customer'> 
     payment_terms_id: refTo(mc.ref, 'payment_term', r.SalesTermRef),
     subsidiary_id: null,
     customer_name: text(r.DisplayName),
+    first_name: text(r.GivenName),
+    last_name: text(r.FamilyName),
     tax_number: text(r.PrimaryTaxIdentifier),
     addresses: addresses(['billing', r.BillAddr], ['shipping', r.ShipAddr]),
     platform_url: appUrl('customer', r.Id, mc.environment),
@@ -113,6 +120,11 @@ export const mapTracking =
     subsidiaries: [],
     ...createdUpdated(r),
   });
+
+/** A Department: the tracking shape and its web app page (null while APP_PAGES names no department page). */
+export function mapDepartment(r: QboTrackingCategory, mc: MapContext): Mapped<'department'> {
+  return { ...mapTracking('department')(r, mc), platform_url: appUrl('department', r.Id, mc.environment) };
+}
 
 /**
  * A QBO TaxRate is one rate of one agency (compound taxes are TaxCodes that

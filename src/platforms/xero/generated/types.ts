@@ -256,6 +256,7 @@ export interface XeroContact {
   TaxNumber?: string;
   DefaultCurrency?: CurrencyCode;
   Website?: string;
+  BankAccountDetails?: string;
   IsSupplier?: boolean;
   IsCustomer?: boolean;
   Addresses?: XeroAddress[];

@@ -4,6 +4,7 @@
  * Xero sets the flags only once a bill or invoice exists, so a contact with
  * neither flag (a customer just created through the API) counts as a customer.
  */
+import { currencyCodesOf } from '../../../model/vendor.ts';
 import { xeroIso } from '../dates.ts';
 import type { XeroContact } from '../types.ts';
 import { addresses, deepLink, phone, text, type Mapped } from './common.ts';
@@ -52,11 +53,21 @@ export function mapVendor(c: XeroContact): Mapped<'vendor'> {
     ...UNFILLED.vendor,
     ...contactCommon(c),
     vendor_name: text(c.Name),
+    display_name: text(c.Name),
+    bank_account_number: text(c.BankAccountDetails),
+    currency_codes: currencyCodesOf(text(c.DefaultCurrency)),
     website: text(c.Website),
     platform_url: deepLink('vendor', c.ContactID ?? ''),
   };
 }
 
 export function mapCustomer(c: XeroContact): Mapped<'customer'> {
-  return { ...UNFILLED.customer, ...contactCommon(c), customer_name: text(c.Name), platform_url: deepLink('customer', c.ContactID ?? '') };
+  return {
+    ...UNFILLED.customer,
+    ...contactCommon(c),
+    customer_name: text(c.Name),
+    first_name: text(c.FirstName),
+    last_name: text(c.LastName),
+    platform_url: deepLink('customer', c.ContactID ?? ''),
+  };
 }
