@@ -3,7 +3,7 @@
  * declares, by area, and which are missing: issue 35's table, measured. A route answers for an operation as
  * test/support/reference-operations.ts matches them. Run: node scripts/reference-coverage.ts [--missing]
  */
-import { referenceFile, referencePathOf } from '../test/support/reference-operations.ts';
+import { operationKey, referenceFile, referencePathOf } from '../test/support/reference-operations.ts';
 import { servedOpenApiDocument } from '../test/support/openapi-document.ts';
 
 const AREAS: readonly (readonly [string, RegExp])[] = [
@@ -18,13 +18,12 @@ const AREAS: readonly (readonly [string, RegExp])[] = [
 ];
 
 const areaOf = (path: string): string => AREAS.find(([, pattern]) => pattern.test(path))?.[0] ?? 'other';
-const normalised = (path: string): string => path.replace(/\{[A-Za-z0-9_]+\}/g, '{}');
 
 const { document } = await servedOpenApiDocument();
 const served = new Set<string>();
 for (const [route, operations] of Object.entries(document.paths)) {
   const path = referencePathOf(route);
-  if (path !== null) for (const method of Object.keys(operations)) served.add(`${method.toUpperCase()} ${path}`);
+  if (path !== null) for (const method of Object.keys(operations)) served.add(operationKey(method, path));
 }
 
 const counts = new Map<string, { declared: number; total: number; missing: string[] }>();
@@ -32,7 +31,7 @@ for (const operation of referenceFile().operations) {
   const area = areaOf(operation.path);
   const count = counts.get(area) ?? { declared: 0, total: 0, missing: [] };
   count.total += 1;
-  if (served.has(`${operation.method} ${normalised(operation.path)}`)) count.declared += 1;
+  if (served.has(operationKey(operation.method, operation.path))) count.declared += 1;
   else count.missing.push(`${operation.method} ${operation.path} (${operation.name})`);
   counts.set(area, count);
 }

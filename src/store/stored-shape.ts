@@ -96,11 +96,7 @@ const UPGRADES: Partial<Record<UnifiedObjectType, (object: Json) => Json>> = {
     payment_method_id: o.payment_method_id ?? null,
     txn_date: o.txn_date ?? o.transaction_date,
     deposited: o.deposited ?? null,
-    linked_invoices: Array.isArray(o.linked_invoices)
-      ? o.linked_invoices.map((entry: unknown) =>
-          isObject(entry) ? { allocated_at: entry.allocated_date, amount: entry.allocated_amount, ...entry } : entry,
-        )
-      : o.linked_invoices,
+    linked_invoices: eachFilled(o.linked_invoices, (entry) => ({ allocated_at: entry.allocated_date, amount: entry.allocated_amount, ...entry })),
   }),
   // Fields added in issue 35 (the reference's master-data fields); the next sync fills what is stored as null here.
   customer: (o) => ({ ...o, first_name: o.first_name ?? null, last_name: o.last_name ?? null }),

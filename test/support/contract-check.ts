@@ -20,6 +20,7 @@ import { ErrorBodySchema } from '../../src/http/contract.ts';
 import type { ApiVersion, JsonSchema, VersionRegistry } from '../../src/http/versioning.ts';
 import { recordAnswer } from './contract-violations.ts';
 import { ContractValidators } from './contract-validators.ts';
+import { parsedBody } from './parsed-body.ts';
 import { unexplainedDifferences } from './reference-conformance.ts';
 
 interface MediaObject {
@@ -123,7 +124,7 @@ export class ContractChecker {
   private checkErrorBody(observed: ObservedResponse): string[] {
     if (!mediaType(observed.contentType).includes('json')) return [`error answer with content type ${observed.contentType ?? '(none)'}`];
     if (observed.body === null) return ['error answer without a body'];
-    return this.validate(this.validators.validatorOf(ErrorBodySchema), observed.body, 'error body');
+    return this.validate(this.validators.validatorOf(ErrorBodySchema), observed, 'error body');
   }
 
   private checkBody(observed: ObservedResponse, schema: JsonSchema): string[] {
@@ -135,17 +136,13 @@ export class ContractChecker {
       effective = this.rendered.get(key) ?? this.versions.renderSchema(routeKey, version, schema);
       this.rendered.set(key, effective);
     }
-    return this.validate(this.validators.validatorOf(effective), observed.body ?? '', 'body');
+    return this.validate(this.validators.validatorOf(effective), observed, 'body');
   }
 
-  private validate(validate: ValidateFunction, body: string, what: string): string[] {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      return [`${what} is not JSON: ${body.slice(0, 200)}`];
-    }
-    if (validate(parsed)) return [];
+  private validate(validate: ValidateFunction, observed: ObservedResponse, what: string): string[] {
+    const parsed = parsedBody(observed);
+    if (parsed === null) return [`${what} is not JSON: ${(observed.body ?? '').slice(0, 200)}`];
+    if (validate(parsed.value)) return [];
     return (validate.errors ?? []).slice(0, 5).map((e) => `${what}${e.instancePath} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`);
   }
 }

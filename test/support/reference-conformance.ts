@@ -13,6 +13,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import type { ApiVersion } from '../../src/http/versioning.ts';
 import type { ContractValidators } from './contract-validators.ts';
+import { parsedBody } from './parsed-body.ts';
 import { referenceFile, referenceOperationOf } from './reference-operations.ts';
 
 export interface ReferenceObservation {
@@ -89,8 +90,9 @@ export function referenceDifferences(observed: ReferenceObservation, validators:
   const operation = referenceOperationOf(observed.method, observed.route);
   if (operation?.response === undefined) return [];
   const validate = validators.validatorOf(operation.response);
-  const body: unknown = JSON.parse(observed.body);
-  if (validate(body)) return [];
+  const parsed = parsedBody(observed);
+  if (parsed === null || validate(parsed.value)) return [];
+  const body = parsed.value;
   // The connection every answer carries is one object, whatever the operation: its differences are named once.
   const prefixOf = (error: ErrorObject): string =>
     error.instancePath.startsWith('/connection/') || error.instancePath === '/connection'

@@ -38,7 +38,8 @@ export function referencePathOf(route: string): string | null {
   return UNDER_COMMERCE.test(path) ? path.slice('/commerce'.length) : path;
 }
 
-const keyOf = (method: string, path: string): string => `${method.toUpperCase()} ${path.replace(/\{[A-Za-z0-9_]+\}/g, '{}')}`;
+/** `GET /accounting/invoices/{}`: an operation by method and path, whatever its parameters are named. */
+export const operationKey = (method: string, path: string): string => `${method.toUpperCase()} ${path.replace(/\{[A-Za-z0-9_]+\}/g, '{}')}`;
 
 let byKey: Map<string, ReferenceOperation> | undefined;
 
@@ -46,6 +47,6 @@ let byKey: Map<string, ReferenceOperation> | undefined;
 export function referenceOperationOf(method: string, route: string): ReferenceOperation | undefined {
   const path = referencePathOf(route);
   if (path === null) return undefined;
-  byKey ??= new Map(referenceFile().operations.map((operation) => [keyOf(operation.method, operation.path), operation]));
-  return byKey.get(keyOf(method === 'HEAD' ? 'GET' : method, path));
+  byKey ??= new Map(referenceFile().operations.map((operation) => [operationKey(operation.method, operation.path), operation]));
+  return byKey.get(operationKey(method === 'HEAD' ? 'GET' : method, path));
 }
