@@ -13,12 +13,14 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 const QUALIFIED_AREAS: Readonly<Record<string, string>> = { commerce: 'Commerce', hris: 'Hris', 'dashboard/api': 'Dashboard' };
 const UNQUALIFIED_AREAS = ['versioned/accounting', 'versioned', 'admin'];
 
-/** The four document types files attach to share the attachment routes (src/api/accounting/attachments). */
+/** The document types files attach to share the attachment routes (src/api/accounting/attachments). */
 const ATTACHMENT_DOCUMENTS: Readonly<Record<string, string>> = {
   bills: 'Bill',
   invoices: 'Invoice',
   expenses: 'Expense',
   journal_entries: 'JournalEntry',
+  bank_deposits: 'BankDeposit',
+  bank_transfers: 'BankTransfer',
 };
 
 function attachmentOverrides(): Record<string, string> {

@@ -7,7 +7,14 @@ import type { UnifiedObjectType } from './object-types.ts';
  * Documents whose attachments have endpoints of their own (`/accounting/{plural}/{id}/attachments`, the spec's
  * "Journal entry attachments" and "Other entity attachments"); an attachment's attached_to_type names which.
  */
-export const ATTACHMENT_PARENTS = ['journal_entry', 'bill', 'invoice', 'expense'] as const satisfies readonly UnifiedObjectType[];
+export const ATTACHMENT_PARENTS = [
+  'journal_entry',
+  'bill',
+  'invoice',
+  'expense',
+  'bank_deposit',
+  'bank_transfer',
+] as const satisfies readonly UnifiedObjectType[];
 export type AttachmentParent = (typeof ATTACHMENT_PARENTS)[number];
 
 export const AttachmentSchema = Type.Object(

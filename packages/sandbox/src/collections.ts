@@ -23,6 +23,8 @@ export const ATTACHMENT_PARENT_TYPES = {
   Bill: 'bill',
   Invoice: 'invoice',
   Expense: 'expense',
+  Deposit: 'bank_deposit',
+  Transfer: 'bank_transfer',
 } as const satisfies Record<string, UnifiedObjectType>;
 export type AttachmentParentType = keyof typeof ATTACHMENT_PARENT_TYPES;
 export const ATTACHMENT_PARENT_NAMES = Object.keys(ATTACHMENT_PARENT_TYPES) as readonly AttachmentParentType[];

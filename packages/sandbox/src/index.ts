@@ -144,7 +144,7 @@ function actions(transport: () => SandboxTransport): ConnectorActions {
       if (parentType === undefined) {
         throw new PlatformError({
           kind: 'bad_request',
-          message: `Sandbox attaches files to journal entries, bills, invoices and expenses, not to ${parent.type} records`,
+          message: `Sandbox attaches files to journal entries, bills, invoices, expenses, bank deposits and bank transfers, not to ${parent.type} records`,
           requestSent: false,
         });
       }

@@ -203,7 +203,7 @@ export const ENTITIES: readonly EntitySpec[] = [
   entitySpec('attachment', 'Attachable', mapAttachment, {
     keep: isFileAttachable,
     // Attachables of a Purchase have no expense to hang off (Purchase is not read); QBO takes no uploads through us yet.
-    attachedTo: { read: ['bill', 'invoice', 'journal_entry'], upload: [] },
+    attachedTo: { read: ['bill', 'invoice', 'journal_entry', 'bank_deposit', 'bank_transfer'], upload: [] },
     dataOnly: ['Note', 'Category', 'ContentType', 'Size', 'TempDownloadUri', 'ThumbnailFileAccessUri', 'AttachableRef[1..]'],
   }),
   entitySpec('item', 'Item', master.mapItem, {

@@ -15,6 +15,7 @@ import { clientHeaders, startTestApp, json, errorBody, type TestApp } from '../.
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
 import { sender, type Json } from '../../../test/support/writes.ts';
+import { multipart } from '../../../test/support/multipart.ts';
 import { startQuickBooksStandIn, type QuickBooksStandIn } from '../../../test/standins/quickbooks/index.ts';
 import type { Entity } from '../../../test/standins/quickbooks/fixtures.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
@@ -1016,8 +1017,24 @@ describe('QuickBooks Online attachment files', () => {
   let c: Linked;
   let fileUrl = '';
 
+  // Files on the sample deposit (148) and transfer (150), as Attachables link them (AttachableRef EntityRef Deposit, Transfer).
+  const bankFiles = [
+    ['bank_deposit', '9700', 'Deposit', '148'],
+    ['bank_transfer', '9701', 'Transfer', '150'],
+  ] as const;
+
   beforeAll(async () => {
     qbo.addCompany({ realmId: realm, name: 'Attachments Company' });
+    for (const [, id, entity, parent] of bankFiles) {
+      qbo.company(realm).replace('Attachable', {
+        Id: id,
+        FileName: `${entity.toLowerCase()}-slip.pdf`,
+        FileAccessUri: `/v3/company/${realm}/download/${id}`,
+        Size: 1200,
+        ContentType: 'application/pdf',
+        AttachableRef: [{ EntityRef: { type: entity, value: parent }, IncludeOnSend: false }],
+      });
+    }
     c = await link(realm);
     await expectSynced(t, c.connection.id, 'initial');
   }, 60_000);
@@ -1063,6 +1080,34 @@ describe('QuickBooks Online attachment files', () => {
     expect(file.rawPayload.equals(qbo.company(realm).file(attachableId)?.content ?? Buffer.alloc(0))).toBe(true);
     const expenses = await send('GET', '/accounting/expenses/attachments');
     expect([expenses.statusCode, errorBody(expenses).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    expectNoViolations();
+  });
+
+  it.each(bankFiles)('serves the files of a %s under its own paths; uploads to it are not supported', async (type, id, _entity, parent) => {
+    const send = sender(t, c.token);
+    const plural = type === 'bank_deposit' ? 'bank_deposits' : 'bank_transfers';
+    const document = ref(c, type, parent);
+    const ofDocument = json(await send('GET', `/accounting/${plural}/${document}/attachments`)).attachments as Json[];
+    expect(ofDocument.map((a) => [a.platform_id, a.attached_to_type, a.attached_to_id])).toEqual([[id, type, document]]);
+    const attachmentId = String(ofDocument[0]?.id);
+    const listed = json(await send('GET', `/accounting/${plural}/attachments`)).attachments as Json[];
+    expect(listed.map((a) => a.id)).toEqual([attachmentId]);
+    expect((json(await send('GET', `/accounting/${plural}/attachments/${attachmentId}`)).attachment as Json).platform_id).toBe(id);
+    // A bill's attachment is no deposit's or transfer's.
+    const bills = json(await send('GET', '/accounting/bills/attachments')).attachments as Json[];
+    const billAttachment = await send('GET', `/accounting/${plural}/attachments/${String(bills[0]?.id)}`);
+    expect(billAttachment.statusCode).toBe(410);
+    const file = await send('GET', `/accounting/${plural}/${document}/attachments/${attachmentId}/file`);
+    expect(file.statusCode, file.body.slice(0, 300)).toBe(200);
+    expect(file.rawPayload.equals(qbo.company(realm).file(id)?.content ?? Buffer.alloc(0))).toBe(true);
+    const body = multipart([{ name: 'file', value: 'x', filename: 'x.txt' }]);
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/${plural}/${document}/attachments?access_token=${c.token}`,
+      headers: { ...clientHeaders(t.org), 'content-type': body.contentType },
+      payload: body.payload,
+    });
+    expect([upload.statusCode, errorBody(upload).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     expectNoViolations();
   });
 

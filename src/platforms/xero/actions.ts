@@ -7,17 +7,13 @@
 import type { ConnectorActions } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { xeroCall } from './client.ts';
+import { attachmentParent } from './mapping/reports.ts';
 import type { XeroStoredAttachment } from './types.ts';
 
 export const xeroActions: ConnectorActions = {
   async downloadAttachment(ctx, attachment) {
     const raw: XeroStoredAttachment = attachment.raw;
-    const parent =
-      raw.ManualJournal !== undefined
-        ? `/ManualJournals/${encodeURIComponent(raw.ManualJournal.ManualJournalID)}`
-        : raw.Invoice !== undefined
-          ? `/Invoices/${encodeURIComponent(raw.Invoice.InvoiceID)}`
-          : null;
+    const parent = attachmentParent(raw)?.path ?? null;
     if (parent === null || raw.AttachmentID === undefined) {
       throw new PlatformError({
         kind: 'not_found',

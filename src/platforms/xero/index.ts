@@ -103,10 +103,11 @@ export const PLATFORM_DATA_ONLY: Partial<Record<UnifiedObjectType, readonly stri
 };
 
 /**
- * Attachments are read from Invoices (ACCPAY bills, ACCREC invoices) and ManualJournals. Xero's expense-like
- * BankTransactions (SPEND) are no object of this connector, so expenses have no attachments here; no uploads yet.
+ * Attachments are read from Invoices (ACCPAY bills, ACCREC invoices), ManualJournals and BankTransfers. Xero's
+ * BankTransactions (SPEND expenses, RECEIVE deposits) are no object of this connector, so expenses and bank deposits
+ * have no attachments here; no uploads yet.
  */
-const ATTACHED_TO: ObjectCapabilities['attachedTo'] = { read: ['bill', 'invoice', 'journal_entry'], upload: [] };
+const ATTACHED_TO: ObjectCapabilities['attachedTo'] = { read: ['bill', 'invoice', 'journal_entry', 'bank_transfer'], upload: [] };
 
 function capabilities(type: UnifiedObjectType, changes: Pick<ObjectCapabilities, 'incremental' | 'deletions'>, writer?: Writer): ObjectCapabilities {
   return {

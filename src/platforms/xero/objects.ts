@@ -24,6 +24,7 @@ import type {
   XeroStoredAttachment,
   XeroStoredReport,
 } from './types.ts';
+import type { PlatformResponse } from '../http.ts';
 import type { Mapped, ObjectReads } from '../objects.ts';
 import { baseCurrency, knownBase } from '../readers.ts';
 
@@ -171,18 +172,67 @@ async function readMonthlyReport(ctx: ConnectorContext, report: 'BalanceSheet' |
 }
 
 /**
- * Attachments of bills and invoices, then of manual journals: a page of the parents Xero flags HasAttachments, and each
- * parent's attachment list, one call per parent. Re-listing every parent on every sync spent most of Xero's 5,000
- * calls a day (84 of 126 calls of one sync; 200 documents with files at hourly syncs are over the limit), so an
- * incremental read lists only the parents changed since the last one (If-Modified-Since). Xero does not document
- * whether adding a file changes a document's UpdatedDateUTC, so once a day the read lists every parent again; a file
- * removed in Xero is swept when a full listing runs (deletions: full_listing).
+ * Attachments of bills and invoices, then of manual journals, then of bank transfers: a page of the parents Xero flags
+ * HasAttachments, and each parent's attachment list, one call per parent. Re-listing every parent on every sync spent
+ * most of Xero's 5,000 calls a day (84 of 126 calls of one sync; 200 documents with files at hourly syncs are over the
+ * limit), so an incremental read lists only the parents changed since the last one (If-Modified-Since). Xero does not
+ * document whether adding a file changes a document's UpdatedDateUTC, so once a day the read lists every parent again;
+ * a file removed in Xero is swept when a full listing runs (deletions: full_listing).
  */
 const FULL_ATTACHMENT_READ_MS = 24 * 3_600_000;
 const ATTACHMENTS = 'a2';
 
+/** A parent of files as the read sees it: its id, when it last changed, and what its attachments' records name as their owner. */
+interface FileParent {
+  id: string | undefined;
+  changed: string | undefined;
+  hasFiles: boolean | undefined;
+  owner: Pick<XeroStoredAttachment, 'Invoice' | 'ManualJournal' | 'BankTransfer'>;
+}
+
+/** The lists whose records carry files, read in this order: their path, whether Xero pages them, and their parents. */
+const PARENT_LISTS = {
+  inv: {
+    path: '/Invoices',
+    paged: true,
+    parents: (answer: PlatformResponse): FileParent[] =>
+      listOf(answer, 'Invoices').map((i) => ({
+        id: i.InvoiceID,
+        changed: i.UpdatedDateUTC,
+        hasFiles: i.HasAttachments,
+        owner: { Invoice: { InvoiceID: i.InvoiceID ?? '', Type: i.Type ?? 'ACCREC' } },
+      })),
+  },
+  mj: {
+    path: '/ManualJournals',
+    paged: true,
+    parents: (answer: PlatformResponse): FileParent[] =>
+      listOf(answer, 'ManualJournals').map((j) => ({
+        id: j.ManualJournalID,
+        changed: j.UpdatedDateUTC,
+        hasFiles: j.HasAttachments,
+        owner: { ManualJournal: { ManualJournalID: j.ManualJournalID ?? '' } },
+      })),
+  },
+  // Bank transfers are not paged, and not edited once made: their CreatedDateUTC is their last change.
+  bt: {
+    path: '/BankTransfers',
+    paged: false,
+    parents: (answer: PlatformResponse): FileParent[] =>
+      listOf(answer, 'BankTransfers').map((t) => ({
+        id: t.BankTransferID,
+        changed: t.CreatedDateUTC,
+        hasFiles: t.HasAttachments,
+        owner: { BankTransfer: { BankTransferID: t.BankTransferID ?? '' } },
+      })),
+  },
+} as const;
+type Phase = keyof typeof PARENT_LISTS;
+const PHASES: readonly Phase[] = ['inv', 'mj', 'bt'];
+const phaseOf = (text: string | undefined): Phase => PHASES.find((phase) => phase === text) ?? 'inv';
+
 interface AttachmentRead {
-  phase: 'inv' | 'mj';
+  phase: Phase;
   page: number;
   /** If-Modified-Since for the parents (ms); null: every parent. */
   since: number | null;
@@ -207,10 +257,10 @@ function parseAttachmentToken(token: string, now: number): AttachmentRead {
   const [version, phase, page, since, newest, fullAt] = token.split(':');
   if (version !== ATTACHMENTS) {
     // A token of the version before cursors ("inv:2", "mj:1"): go on listing every parent.
-    return { phase: version === 'mj' ? 'mj' : 'inv', page: tokenNumber(phase) ?? 1, since: null, newest: null, fullAt: now };
+    return { phase: phaseOf(version), page: tokenNumber(phase) ?? 1, since: null, newest: null, fullAt: now };
   }
   return {
-    phase: phase === 'mj' ? 'mj' : 'inv',
+    phase: phaseOf(phase),
     page: tokenNumber(page) ?? 1,
     since: tokenNumber(since),
     newest: tokenNumber(newest),
@@ -223,43 +273,32 @@ const attachmentToken = (read: AttachmentRead): string =>
 
 async function readAttachments(ctx: ConnectorContext, request: ReadRequest): Promise<ReadPage> {
   const read = request.pageToken === null ? attachmentReadFrom(request.since, Date.now()) : parseAttachmentToken(request.pageToken, Date.now());
-  const journals = read.phase === 'mj';
-  const list = await xeroCall(ctx, {
+  const list = PARENT_LISTS[read.phase];
+  const answer = await xeroCall(ctx, {
     method: 'GET',
-    path: journals ? '/ManualJournals' : '/Invoices',
+    path: list.path,
     operation: 'list parents with attachments',
     since: read.since === null ? null : new Date(read.since).toISOString(),
-    query: { page: read.page, where: 'HasAttachments==true' },
+    query: { ...(list.paged ? { page: read.page } : {}), where: 'HasAttachments==true' },
   });
-  // Each parent with what its attachments' records name as their owner.
-  const parents = journals
-    ? listOf(list, 'ManualJournals').map((j) => ({
-        ...j,
-        id: j.ManualJournalID,
-        owner: { ManualJournal: { ManualJournalID: j.ManualJournalID ?? '' } },
-      }))
-    : listOf(list, 'Invoices').map((i) => ({
-        ...i,
-        id: i.InvoiceID,
-        owner: { Invoice: { InvoiceID: i.InvoiceID ?? '', Type: i.Type ?? 'ACCREC' } },
-      }));
+  const parents = list.parents(answer);
   const records: PlatformRecord[] = [];
   let newest = read.newest;
-  for (const { id, owner, UpdatedDateUTC, HasAttachments } of parents) {
-    const updated = xeroMillis(UpdatedDateUTC);
+  for (const { id, owner, changed, hasFiles } of parents) {
+    const updated = xeroMillis(changed);
     if (updated !== null && (newest === null || updated > newest)) newest = updated;
-    if (id === undefined || HasAttachments !== true) continue;
+    if (id === undefined || hasFiles !== true) continue;
     // If-Modified-Since includes the cursor's own instant: the parent that set it was listed by the read before.
     if (read.since !== null && updated !== null && updated <= read.since) continue;
-    const path = `${journals ? '/ManualJournals' : '/Invoices'}/${encodeURIComponent(id)}/Attachments`;
-    const answer = await xeroCall(ctx, { method: 'GET', path, operation: 'list Attachments' });
-    for (const attachment of listOf(answer, 'Attachments')) {
+    const files = await xeroCall(ctx, { method: 'GET', path: `${list.path}/${encodeURIComponent(id)}/Attachments`, operation: 'list Attachments' });
+    for (const attachment of listOf(files, 'Attachments')) {
       const stored: XeroStoredAttachment = { ...attachment, ...owner };
       records.push(recordOf(attachment.AttachmentID, stored, undefined));
     }
   }
-  if (parents.length >= XERO_PAGE_SIZE) return { records, nextPageToken: attachmentToken({ ...read, page: read.page + 1, newest }) };
-  if (!journals) return { records, nextPageToken: attachmentToken({ ...read, phase: 'mj', page: 1, newest }) };
+  if (list.paged && parents.length >= XERO_PAGE_SIZE) return { records, nextPageToken: attachmentToken({ ...read, page: read.page + 1, newest }) };
+  const next = PHASES[PHASES.indexOf(read.phase) + 1];
+  if (next !== undefined) return { records, nextPageToken: attachmentToken({ ...read, phase: next, page: 1, newest }) };
   return { records, nextPageToken: null, nextSince: [ATTACHMENTS, newest ?? '', read.fullAt].join(':') };
 }
 

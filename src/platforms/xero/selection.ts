@@ -57,7 +57,7 @@ export const SELECTION = {
   },
   XeroBankTransfer: {
     component: 'BankTransfer',
-    fields: 'BankTransferID Date Amount FromBankAccount:XeroAccountRef ToBankAccount:XeroAccountRef CreatedDateUTC',
+    fields: 'BankTransferID Date Amount FromBankAccount:XeroAccountRef ToBankAccount:XeroAccountRef CreatedDateUTC HasAttachments',
   },
   XeroJournalLine: { component: 'ManualJournalLine', fields: 'AccountID AccountCode Description LineAmount TaxType TaxAmount' },
   XeroManualJournal: {

@@ -14,6 +14,7 @@ export type * from './generated/types.ts';
 export interface XeroStoredAttachment extends XeroAttachment {
   Invoice?: { InvoiceID: string; Type: string };
   ManualJournal?: { ManualJournalID: string };
+  BankTransfer?: { BankTransferID: string };
 }
 
 /**

@@ -347,9 +347,33 @@ describe('Xero sync', () => {
     const direct = await send('GET', `/accounting/bills/${billId}/attachments/${attachment.id}/file`);
     expect(direct.statusCode, direct.body).toBe(200);
     expect(direct.rawPayload).toEqual(XeroBooks.fileOf(receipt?.[1][0] ?? {}));
-    // What Xero lacks here answers "not supported": expenses (no expense object), uploads (no upload action yet).
-    const expense = await send('GET', '/accounting/expenses/attachments');
-    expect([expense.statusCode, errorBody(expense).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // A bank transfer's files (Xero's example transfer with HelloWorld.jpg), under the transfer's own paths.
+    const transferFile = list('BankTransfers').flatMap((x) => books().attachments[String(x.BankTransferID)] ?? [])[0];
+    const transferAttachment = await one(id, 'attachment', transferFile?.AttachmentID);
+    const transferId = String(transferAttachment.data.attached_to_id);
+    expect(transferAttachment.data).toMatchObject({ attached_to_type: 'bank_transfer', file_name: 'HelloWorld.jpg' });
+    const ofTransfer = json(await send('GET', `/accounting/bank_transfers/${transferId}/attachments`)).attachments as Json[];
+    expect(ofTransfer.map((a) => [a.id, a.attached_to_type])).toEqual([[transferAttachment.id, 'bank_transfer']]);
+    expect((json(await send('GET', '/accounting/bank_transfers/attachments')).attachments as Json[]).map((a) => a.id)).toEqual([
+      transferAttachment.id,
+    ]);
+    const fetchedTransfer = json(await send('GET', `/accounting/bank_transfers/attachments/${transferAttachment.id}`)).attachment as Json;
+    expect(fetchedTransfer.attached_to_id).toBe(transferId);
+    // A bill's attachment is not a transfer's.
+    expect((await send('GET', `/accounting/bank_transfers/attachments/${attachment.id}`)).statusCode).toBe(410);
+    const transferDownload = await send('GET', `/accounting/bank_transfers/${transferId}/attachments/${transferAttachment.id}/file`);
+    expect(transferDownload.statusCode, transferDownload.body).toBe(200);
+    expect(transferDownload.rawPayload).toEqual(XeroBooks.fileOf(transferFile ?? {}));
+    // What Xero lacks here answers "not supported": expenses and bank deposits (their BankTransactions are no object of
+    // the connector), uploads (no upload action yet).
+    for (const path of [
+      '/accounting/expenses/attachments',
+      '/accounting/bank_deposits/attachments',
+      `/accounting/bank_deposits/${transferId}/attachments`,
+    ]) {
+      const unsupported = await send('GET', path);
+      expect([unsupported.statusCode, errorBody(unsupported).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     const body = multipart([{ name: 'file', value: 'x', filename: 'x.txt' }]);
     const upload = await t.app.inject({
       method: 'POST',
@@ -358,6 +382,13 @@ describe('Xero sync', () => {
       payload: body.payload,
     });
     expect([upload.statusCode, errorBody(upload).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    const transferUpload = await t.app.inject({
+      method: 'POST',
+      url: `/versioned/accounting/bank_transfers/${transferId}/attachments?access_token=${c.token}`,
+      headers: { ...clientHeaders(t.org), 'content-type': body.contentType },
+      payload: body.payload,
+    });
+    expect([transferUpload.statusCode, errorBody(transferUpload).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     expect((await one(id, 'company_info', standin.tenants[0]?.id)).data).toMatchObject({
       name: 'Demo Company (NZ)',
       currency_code: 'NZD',
@@ -467,7 +498,7 @@ describe('Xero sync', () => {
     );
     standin.resetCounters();
     await expectSynced(t, id, 'incremental');
-    const flagged = [...list('Invoices'), ...list('ManualJournals')].filter((parent) => parent.HasAttachments === true);
+    const flagged = [...list('Invoices'), ...list('ManualJournals'), ...list('BankTransfers')].filter((parent) => parent.HasAttachments === true);
     expect(attachmentLists().length).toBe(flagged.length);
     expect(parentLists().every((r) => r.ifModifiedSince === undefined)).toBe(true);
   }, 30_000);

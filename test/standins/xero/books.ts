@@ -122,11 +122,11 @@ export class XeroBooks extends RecordStore<Collection> {
   }
 
   /**
-   * Attaches a file to an invoice, bill or manual journal as someone in Xero's app would: an Attachment of the
+   * Attaches a file to an invoice, bill, manual journal or bank transfer as someone in Xero's app would: an Attachment of the
    * contract's shape, and the parent flagged HasAttachments. The parent's UpdatedDateUTC stays (Xero does not document
    * that a new file moves it, and the connector does not count on it).
    */
-  attach(parent: 'Invoices' | 'ManualJournals', id: string, fileName: string, mimeType = 'application/pdf'): Json {
+  attach(parent: 'Invoices' | 'ManualJournals' | 'BankTransfers', id: string, fileName: string, mimeType = 'application/pdf'): Json {
     const record = this.get(parent, id);
     if (record === undefined) throw new Error(`no ${parent} ${id}`);
     const attachmentId = randomUUID();

@@ -501,9 +501,13 @@ function generate(ledger: Ledger, attachments: Record<string, Json[]>): void {
 /** Parents of the example attachments, from their Urls (/Invoices/{id}/Attachments/…). */
 function exampleAttachments(all: Map<string, Json>): Record<string, Json[]> {
   const byParent: Record<string, Json[]> = {};
-  for (const key of ['GET /Invoices/{InvoiceID}/Attachments', 'GET /ManualJournals/{ManualJournalID}/Attachments']) {
+  for (const key of [
+    'GET /Invoices/{InvoiceID}/Attachments',
+    'GET /ManualJournals/{ManualJournalID}/Attachments',
+    'GET /BankTransfers/{BankTransferID}/Attachments',
+  ]) {
     for (const attachment of (all.get(key)?.Attachments ?? []) as Json[]) {
-      const parent = /\/(?:Invoices|ManualJournals)\/([^/]+)\/Attachments\//.exec(str(attachment.Url))?.[1];
+      const parent = /\/(?:Invoices|ManualJournals|BankTransfers)\/([^/]+)\/Attachments\//.exec(str(attachment.Url))?.[1];
       if (parent !== undefined) (byParent[parent] ??= []).push(clone(attachment));
     }
   }
@@ -520,7 +524,7 @@ export function seedBooks(tenantId: string, name: string): Seed {
   ledger.completeTracking();
   const attachments = exampleAttachments(all);
   for (const parent of Object.keys(attachments)) {
-    const record = ledger.find('Invoices', parent) ?? ledger.find('ManualJournals', parent);
+    const record = ledger.find('Invoices', parent) ?? ledger.find('ManualJournals', parent) ?? ledger.find('BankTransfers', parent);
     if (record !== undefined) record.HasAttachments = true;
   }
   generate(ledger, attachments);

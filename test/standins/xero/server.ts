@@ -45,7 +45,7 @@ type Handler = (books: XeroBooks, call: ApiCall<Operation<XeroApi>, Consent>) =>
 /**
  * The operations the stand-in implements, by the contract's method and path template: every collection is listed and
  * read by id; invoices, contacts and manual journals are written as Xero does (PUT creates, POST creates or updates,
- * POST to a record updates it); invoices and manual journals serve their attachments.
+ * POST to a record updates it); invoices, manual journals and bank transfers serve their attachments.
  */
 function handlers(): Record<string, Handler> {
   const table: Record<string, Handler> = {
@@ -64,7 +64,7 @@ function handlers(): Record<string, Handler> {
     table[`POST /${collection}`] = (books, { body }) => books.save(collection, body, null, false);
     table[`POST /${collection}/{${id}}`] = (books, { body, pathParams }) => books.save(collection, body, pathParams[id] ?? '', false);
   }
-  for (const parent of ['Invoices', 'ManualJournals'] as const) {
+  for (const parent of ['Invoices', 'ManualJournals', 'BankTransfers'] as const) {
     const id = ID_FIELD[parent];
     table[`GET /${parent}/{${id}}/Attachments`] = (books, { pathParams }) => books.attachmentsOf(parent, pathParams[id] ?? '');
     table[`GET /${parent}/{${id}}/Attachments/{AttachmentID}`] = (books, { pathParams }) =>

@@ -116,7 +116,7 @@ export class BookGenerator {
     yield out.take();
 
     const s: GenState = { rng, out, ref, palette, asOf, undeposited: [] };
-    const files = new Rng(deriveSeed(seed, 'document-files'));
+    const files = { documents: new Rng(deriveSeed(seed, 'document-files')), banking: new Rng(deriveSeed(seed, 'banking-files')) };
     const invoiced = new InvoicedOrders(seed, size);
     const shop = new ShopCharges();
     const shopOrders = new ShopOrders();
@@ -145,7 +145,9 @@ export class BookGenerator {
           if (out.buffer.length >= batchSize) yield out.take();
         }
       }
+      const mark = out.buffer.length;
       depositPending(s, to, index === monthList.length - 1);
+      documentAttachments(s, files, out.buffer.slice(mark));
       if (out.buffer.length >= batchSize) yield out.take();
     }
     yield out.take();

@@ -98,32 +98,41 @@ export function attachmentFor(s: GenState, entry: NativeJournalEntry): NativeAtt
   };
 }
 
-/** Share of bills, invoices and expenses that come with a supporting file. */
+/** Share of bills, invoices, expenses, deposits and transfers that come with a supporting file. */
 const DOCUMENT_FILE_SHARE = 0.15;
 const DOCUMENT_FILES = {
   bill: { prefix: 'Vendor invoice', suffix: 'scan' },
   invoice: { prefix: 'Invoice copy', suffix: 'copy' },
   expense: { prefix: 'Receipt', suffix: 'receipt' },
+  bank_deposit: { prefix: 'Deposit slip', suffix: 'slip' },
+  bank_transfer: { prefix: 'Transfer confirmation', suffix: 'confirmation' },
 } as const;
+const isFiled = (type: string): type is keyof typeof DOCUMENT_FILES => Object.hasOwn(DOCUMENT_FILES, type);
+/** Banking records draw from a stream of their own, so the documents' files are what they were before banking had any. */
+const BANK_TYPES: ReadonlySet<string> = new Set(['bank_deposit', 'bank_transfer']);
+
+/** Streams the supporting files are drawn from: documents' and banking records'. */
+export interface FileStreams {
+  documents: Rng;
+  banking: Rng;
+}
 
 /**
- * Supporting files of the bills, invoices and expenses a unit of the generator just made (`records`). Drawn from
- * `files`, a stream of their own, and left out of the unit's record count: every other record is the same as
+ * Supporting files of the documents and banking records a unit of the generator just made (`records`). Drawn from
+ * `files`, streams of their own, and left out of the unit's record count: every other record is the same as
  * without them.
  */
-export function documentAttachments(s: GenState, files: Rng, records: readonly { type: string; data: Record<string, unknown> }[]): void {
+export function documentAttachments(s: GenState, files: FileStreams, records: readonly { type: string; data: Record<string, unknown> }[]): void {
   for (const { type, data } of records) {
-    if (type !== 'bill' && type !== 'invoice' && type !== 'expense') continue;
+    if (!isFiled(type)) continue;
     const parentType = attachmentParentType(type);
     const id = typeof data.Id === 'string' ? data.Id : '';
     const createdAt = typeof data.CreatedAt === 'string' ? data.CreatedAt : '';
-    if (parentType === undefined || !files.chance(DOCUMENT_FILE_SHARE)) continue;
+    if (parentType === undefined || !(BANK_TYPES.has(type) ? files.banking : files.documents).chance(DOCUMENT_FILE_SHARE)) continue;
     const name = typeof data.DocNumber === 'string' ? data.DocNumber : id;
     const { prefix, suffix } = DOCUMENT_FILES[type];
-    const content = Buffer.from(
-      `${prefix} ${name}\nDate: ${String(data.TxnDate)}\nTotal: ${String(data.Total)} ${String(data.CurrencyCode)}\n`,
-      'utf8',
-    );
+    const total = data.Total ?? data.Amount;
+    const content = Buffer.from(`${prefix} ${name}\nDate: ${String(data.TxnDate)}\nTotal: ${String(total)} ${String(data.CurrencyCode)}\n`, 'utf8');
     s.out.push('attachment', {
       Id: s.out.nextId('attachment'),
       CreatedAt: createdAt,

@@ -403,6 +403,7 @@ export interface XeroBankTransfer {
   FromBankAccount?: XeroAccountRef;
   ToBankAccount?: XeroAccountRef;
   CreatedDateUTC?: string;
+  HasAttachments?: boolean;
 }
 
 export interface XeroJournalLine {

@@ -28,19 +28,36 @@ export function mapOrganisation(o: XeroOrganisation): Mapped<'company_info'> {
   };
 }
 
+/** The Xero record a stored attachment hangs on: its unified type, Xero id and path (/Invoices/{id}). */
+export interface XeroAttachmentParent {
+  type: 'bill' | 'invoice' | 'journal_entry' | 'bank_transfer';
+  id: string;
+  path: string;
+}
+
+/** The parent the read stored beside the attachment (Xero's listing is per parent and does not name it); null when none. */
+export function attachmentParent(a: XeroStoredAttachment): XeroAttachmentParent | null {
+  const at = (type: XeroAttachmentParent['type'], list: string, id: string): XeroAttachmentParent => ({
+    type,
+    id,
+    path: `/${list}/${encodeURIComponent(id)}`,
+  });
+  if (a.ManualJournal !== undefined) return at('journal_entry', 'ManualJournals', a.ManualJournal.ManualJournalID);
+  if (a.BankTransfer !== undefined) return at('bank_transfer', 'BankTransfers', a.BankTransfer.BankTransferID);
+  if (a.Invoice !== undefined) return at(a.Invoice.Type === 'ACCPAY' ? 'bill' : 'invoice', 'Invoices', a.Invoice.InvoiceID);
+  return null;
+}
+
 export function mapAttachment(a: XeroStoredAttachment, ref: Ref): Mapped<'attachment'> {
-  const parent =
-    a.ManualJournal !== undefined
-      ? { type: 'journal_entry' as const, id: a.ManualJournal.ManualJournalID }
-      : { type: a.Invoice?.Type === 'ACCPAY' ? ('bill' as const) : ('invoice' as const), id: a.Invoice?.InvoiceID };
+  const parent = attachmentParent(a);
   return {
     ...UNFILLED.attachment,
     platform_id: a.AttachmentID ?? '',
-    attached_to_id: ref(parent.type, parent.id),
+    attached_to_id: parent === null ? null : ref(parent.type, parent.id),
     file_name: a.FileName ?? '',
     // Xero's own address of the file (it needs the connection's token); the API serves a signed address of its own.
     file_url: a.Url ?? '',
-    attached_to_type: parent.type,
+    attached_to_type: parent?.type ?? null,
   };
 }
 

@@ -1,4 +1,4 @@
-/** Files attached to bills, invoices and manual journals: the list of a record's attachments, and each file's bytes. */
+/** Files attached to bills, invoices, manual journals and bank transfers: the list of a record's attachments, and each file's bytes. */
 import type { NativeAttachment } from '../../native.ts';
 import type { SimulatorAnswer } from '../kit.ts';
 import { uuidOfId } from '../uuid-ids.ts';

@@ -101,7 +101,7 @@ export async function renderTransfer(view: XeroView, t: NativeTransfer): Promise
     FromBankAccount: accountRef(accounts.get(t.FromAccountId), t.FromAccountId, 'ref'),
     ToBankAccount: accountRef(accounts.get(t.ToAccountId), t.ToAccountId, 'ref'),
     CurrencyRate: 1,
-    HasAttachments: false,
+    HasAttachments: (await view.attached()).has(t.Id),
     CreatedDateUTC: msDate(t.CreatedAt),
   };
 }

@@ -220,7 +220,12 @@ describe('XERO simulator through the Xero connector', () => {
     const classes = await books.all('class');
     expect(readOf('class').live.length).toBe(classes.length === 0 ? 0 : classes.length + 1);
     const attachable = new Set(
-      [...(await books.all('bill')), ...(await books.all('invoice')), ...(await books.all('journal_entry'))].map((r) => r.Id),
+      [
+        ...(await books.all('bill')),
+        ...(await books.all('invoice')),
+        ...(await books.all('journal_entry')),
+        ...(await books.all('bank_transfer')),
+      ].map((r) => r.Id),
     );
     expect(readOf('attachment').live.length).toBe((await books.all('attachment')).filter((a) => attachable.has(a.ParentId)).length);
     expect(readOf('company_info').live[0]?.mapped).toMatchObject({ name: books.company.name, currency_code: books.company.currency });

@@ -59,7 +59,12 @@ async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segm
   if (method === 'GET' && third === undefined && second !== undefined) {
     return oneAnswer(name, collection.idField, await collection.records(view, new URLSearchParams('includeArchived=true')), second, notFound);
   }
-  if (method === 'GET' && third?.toLowerCase() === 'attachments' && second !== undefined && (name === 'Invoices' || name === 'ManualJournals')) {
+  if (
+    method === 'GET' &&
+    third?.toLowerCase() === 'attachments' &&
+    second !== undefined &&
+    (name === 'Invoices' || name === 'ManualJournals' || name === 'BankTransfers')
+  ) {
     const parentId = idOfUuid(second);
     if (parentId === null) return notFound();
     const parentPath = `/${name}/${second}`;
