@@ -141,11 +141,21 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     ],
     required: ['vendor_id', 'account_id', 'transaction_date', 'linked_bills', 'linked_bills[].id', 'linked_bills[].allocated_amount'],
   },
+  class: {
+    operations: ['create'],
+    fields: ['parent_id', 'name', 'status'],
+    required: ['name'],
+  },
   customer: {
     operations: ['create', 'update'],
     fields: ['customer_name', ...CONTACT_FIELDS],
     required: ['customer_name'],
     enums: { status: ['active', 'archived'] },
+  },
+  department: {
+    operations: ['create'],
+    fields: ['parent_id', 'name', 'status'],
+    required: ['name'],
   },
   invoice: {
     operations: ['create', 'update', 'delete'],
@@ -175,13 +185,18 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     // At least one debit and one credit.
     minItems: { line_items: 2 },
   },
+  payment_term: {
+    operations: ['create', 'delete'],
+    fields: ['name', 'status', 'due_days', 'discount_days', 'discount_percentage'],
+    required: ['name', 'due_days'],
+  },
   tax_rate: {
     operations: ['create'],
     fields: ['name', 'code', 'status', 'components', 'subsidiaries'],
     required: ['name', 'components', 'components[].name', 'components[].rate'],
   },
   vendor: {
-    operations: ['create', 'update'],
+    operations: ['create', 'update', 'delete'],
     fields: ['vendor_name', 'website', ...CONTACT_FIELDS],
     required: ['vendor_name'],
     enums: { status: ['active', 'archived'] },

@@ -30,9 +30,12 @@ describe('sandbox connector', () => {
       'bill',
       'bill_credit_memo',
       'bill_payment',
+      'class',
       'customer',
+      'department',
       'invoice',
       'journal_entry',
+      'payment_term',
       'tax_rate',
       'vendor',
     ]);

@@ -76,8 +76,16 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
   sales_order: ['class_id', 'department_id', 'location_id', 'subsidiary_id'],
 };
 
+/** Written objects whose writers take fewer than all three operations (writes/lists.ts): what they do take. */
+const FEWER_WRITES: Readonly<Partial<Record<UnifiedObjectType, { update: boolean; delete: boolean }>>> = {
+  class: { update: false, delete: false },
+  department: { update: false, delete: false },
+  payment_term: { update: false, delete: true },
+};
+
 function capabilities(type: UnifiedObjectType): ObjectCapabilities {
   const writable = INBOUND[type] !== undefined;
+  const fewer = FEWER_WRITES[type];
   return {
     read: true,
     incremental: 'cursor',
@@ -85,8 +93,8 @@ function capabilities(type: UnifiedObjectType): ObjectCapabilities {
     filter: true,
     fetchByPlatformId: true,
     create: writable,
-    update: writable,
-    delete: writable,
+    update: writable && (fewer?.update ?? true),
+    delete: writable && (fewer?.delete ?? true),
     unmappedFields: UNMAPPED[type] ?? [],
     ...(type === 'attachment' ? { attachedTo: { read: ATTACHMENT_PARENTS, upload: ATTACHMENT_PARENTS } } : {}),
   };
@@ -124,9 +132,12 @@ function handler(type: UnifiedObjectType, transport: () => SandboxTransport): Ob
   const inbound = INBOUND[type];
   if (inbound !== undefined) {
     result.create = async (ctx, input) => record(await client(ctx).write(type, 'POST', null, await inbound(ctx, input), ctx.idempotencyKey));
-    result.update = async (ctx, platformId, patch) =>
-      record(await client(ctx).write(type, 'PATCH', platformId, await inbound(ctx, patch), ctx.idempotencyKey));
-    result.delete = async (ctx, platformId) => client(ctx).delete(type, platformId, ctx.idempotencyKey);
+    const fewer = FEWER_WRITES[type];
+    if (fewer?.update !== false) {
+      result.update = async (ctx, platformId, patch) =>
+        record(await client(ctx).write(type, 'PATCH', platformId, await inbound(ctx, patch), ctx.idempotencyKey));
+    }
+    if (fewer?.delete !== false) result.delete = async (ctx, platformId) => client(ctx).delete(type, platformId, ctx.idempotencyKey);
     result.findCreated = async (ctx) => {
       const raw = await client(ctx).writtenWith(ctx.idempotencyKey);
       return raw === null ? null : record(raw);

@@ -239,6 +239,31 @@ const LIFECYCLES: Lifecycle[] = [
         expect((x.addresses as Json[]).map((a) => a.city)).toEqual(['Capital City']);
       },
     }),
+    // SANDBOX deletes a vendor nothing uses (one in use is refused: archive it instead).
+    remove: true,
+  },
+  {
+    type: 'class',
+    create: () => ({ name: `Class ${uniq()}` }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({ status: 'active', parent_id: null });
+    },
+  },
+  {
+    type: 'department',
+    create: () => ({ name: `Department ${uniq()}`, status: 'archived' }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({ status: 'archived', parent_id: null });
+    },
+  },
+  {
+    type: 'payment_term',
+    create: () => ({ name: `Net 45 ${uniq()}`, due_days: 45, discount_days: 10, discount_percentage: 2 }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({ due_days: 45, discount_days: 10, discount_percentage: 2, discount_percent: 2, status: 'active' });
+      expect(x.term_name).toBe(x.name);
+    },
+    remove: true,
   },
   {
     type: 'account',
@@ -579,6 +604,28 @@ describe('write answers', () => {
       const wrongShape = await t.app.inject({ method: route.method, url, headers: clientHeaders(t.org), payload });
       expect(errorBody(wrongShape).error_code, `${route.method} ${route.url}`).toBe('VALIDATION_ERROR');
     }
+  });
+
+  it('refuses a payment term or vendor in use (450, nothing deleted) and a term without whole due days (400)', async () => {
+    const term = await send('POST', '/accounting/payment_terms', { payment_term: { name: `Net 7 ${uniq()}`, due_days: 7 } });
+    expect(term.statusCode, term.body).toBe(200);
+    const termId = String((json(term).payment_term as Json).id);
+    const bill = await send('POST', '/accounting/bills', {
+      bill: { vendor_id: f.vendor, payment_terms_id: termId, issue_date: today, line_items: [line(f.expense, 10)] },
+    });
+    expect(bill.statusCode, bill.body).toBe(200);
+    for (const path of [`/accounting/payment_terms/${termId}`, `/accounting/vendors/${f.vendor}`]) {
+      const refused = await send('DELETE', path);
+      expect(refused.statusCode, refused.body).toBe(450);
+      expect(String(errorBody(refused).error_metadata?.human_readable)).toContain('archive it instead');
+      expect((await send('GET', path)).statusCode).toBe(200);
+    }
+    for (const due_days of [-1, 1.5, '30']) {
+      const bad = await send('POST', '/accounting/payment_terms', { payment_term: { name: `Bad ${uniq()}`, due_days } });
+      expect([bad.statusCode, errorBody(bad).error_code], String(due_days)).toEqual([400, 'VALIDATION_ERROR']);
+    }
+    const nameless = await send('POST', '/accounting/classes', { class: { status: 'active' } });
+    expect([nameless.statusCode, errorBody(nameless).error_code]).toEqual([400, 'VALIDATION_ERROR']);
   });
 
   it('answers route-not-found for operations the contract does not have', async () => {

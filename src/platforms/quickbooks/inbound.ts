@@ -226,3 +226,31 @@ export async function customerBody(ctx: ConnectorContext, input: Input): Promise
   }
   return out;
 }
+
+/** A Class or Department: its name, its parent (a sub-class, a sub-department) and whether it is active. */
+function trackingBody(type: 'class' | 'department', sub: 'SubClass' | 'SubDepartment') {
+  return async (ctx: ConnectorContext, input: Input): Promise<Native> => {
+    const out: Native = {};
+    await copy(ctx, input, out, [
+      ['name', 'Name', 'text'],
+      ['parent_id', 'ParentRef', type],
+    ]);
+    if (out.ParentRef !== undefined) out[sub] = true;
+    if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
+    return out;
+  };
+}
+
+export const classBody = trackingBody('class', 'SubClass');
+export const departmentBody = trackingBody('department', 'SubDepartment');
+
+/** A standard Term: days until due, and an early-payment discount within its days. */
+export async function termBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  const out: Native = {};
+  await copy(ctx, input, out, [['name', 'Name', 'text']]);
+  if (has(input, 'due_days') && input.due_days !== null) out.DueDays = input.due_days;
+  if (has(input, 'discount_days') && input.discount_days !== null) out.DiscountDays = input.discount_days;
+  if (has(input, 'discount_percentage') && input.discount_percentage !== null) out.DiscountPercent = input.discount_percentage;
+  if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
+  return out;
+}

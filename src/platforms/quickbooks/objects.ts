@@ -9,7 +9,7 @@ import { defineObject, type Mapped, type ObjectEntry } from '../objects.ts';
 import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
-import { billBody, customerBody, journalEntryBody } from './inbound.ts';
+import { billBody, classBody, customerBody, departmentBody, journalEntryBody, termBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
 import * as master from './mapping/master.ts';
@@ -77,9 +77,9 @@ function entitySpec<K extends UnifiedObjectType, E extends EntityName>(
       incremental: cdc ? 'cursor' : 'none',
       // Without CDC (tax rates and agencies) each sync reads the whole list, and what is missing from it is gone.
       deletions: cdc ? 'reported' : 'full_listing',
-      create: write !== undefined,
-      update: write !== undefined,
-      delete: write?.deletable === true,
+      create: write?.body !== undefined,
+      update: write?.body !== undefined && write.createOnly !== true,
+      delete: write?.deletes !== undefined,
       unmappedFields: options.unmapped ?? [],
       platformDataOnly: options.dataOnly,
       ...(options.attachedTo === undefined ? {} : { attachedTo: options.attachedTo }),
@@ -104,6 +104,8 @@ export const ENTITIES: readonly EntitySpec[] = [
   entitySpec('vendor', 'Vendor', master.mapVendor, {
     unmapped: ['parent_id', 'registration_number', 'subsidiaries'],
     dataOnly: [...NAME_LIST, 'Mobile', 'Fax', 'AcctNum', 'Balance', 'Vendor1099', 'SyncToken'],
+    // Vendors are not created through us on QBO; DELETE makes one inactive (QBO never deletes a name list entry).
+    write: { deletes: 'deactivate' },
   }),
   entitySpec('customer', 'Customer', master.mapCustomer, {
     unmapped: ['subsidiary_id', 'registration_number', 'subsidiaries'],
@@ -122,13 +124,13 @@ export const ENTITIES: readonly EntitySpec[] = [
       'PreferredDeliveryMethod',
       'SyncToken',
     ],
-    write: { body: customerBody, deletable: false, duplicateProperty: 'customer_name' },
+    write: { body: customerBody, duplicateProperty: 'customer_name' },
   }),
   entitySpec('bill', 'Bill', mapBill, {
     dated: true,
     unmapped: ['subsidiary_id', 'total_discount'],
     dataOnly: ['LinkedTxn', ...TAXED_LINE, 'Line[].ProjectRef', 'HomeBalance', 'GlobalTaxCalculation', 'IncludeInAnnualTPAR', ...TXN_ONLY],
-    write: { body: billBody, deletable: true },
+    write: { body: billBody, deletes: 'delete' },
   }),
   entitySpec('bill_payment', 'BillPayment', mapBillPayment, {
     dated: true,
@@ -163,7 +165,7 @@ export const ENTITIES: readonly EntitySpec[] = [
       'Line[].JournalEntryLineDetail.TaxCodeRef',
       ...TXN_ONLY,
     ],
-    write: { body: journalEntryBody, deletable: true },
+    write: { body: journalEntryBody, deletes: 'delete' },
   }),
   entitySpec('tax_rate', 'TaxRate', master.mapTaxRate, {
     cdc: false,
@@ -177,6 +179,7 @@ export const ENTITIES: readonly EntitySpec[] = [
   entitySpec('department', 'Department', master.mapDepartment, {
     unmapped: ['has_children', 'platform_url'],
     dataOnly: ['FullyQualifiedName', 'SubDepartment'],
+    write: { body: departmentBody, createOnly: true },
   }),
   entitySpec('employee', 'Employee', master.mapEmployee, {
     unmapped: ['department_id', 'manager_id', 'position', 'salary'],
@@ -199,7 +202,11 @@ export const ENTITIES: readonly EntitySpec[] = [
       'SyncToken',
     ],
   }),
-  entitySpec('class', 'Class', master.mapTracking('class'), { unmapped: ['has_children'], dataOnly: ['FullyQualifiedName', 'SubClass'] }),
+  entitySpec('class', 'Class', master.mapTracking('class'), {
+    unmapped: ['has_children'],
+    dataOnly: ['FullyQualifiedName', 'SubClass'],
+    write: { body: classBody, createOnly: true },
+  }),
   entitySpec('attachment', 'Attachable', mapAttachment, {
     keep: isFileAttachable,
     // Attachables of a Purchase have no expense to hang off (Purchase is not read); QBO takes no uploads through us yet.
@@ -209,7 +216,11 @@ export const ENTITIES: readonly EntitySpec[] = [
   entitySpec('item', 'Item', master.mapItem, {
     dataOnly: ['FullyQualifiedName', 'Taxable', 'TrackQtyOnHand', 'InvStartDate', 'SalesTaxCodeRef', 'PurchaseTaxCodeRef', 'ParentRef'],
   }),
-  entitySpec('payment_term', 'Term', master.mapTerm, { dataOnly: ['Type', 'DayOfMonthDue', 'DueNextMonthDays', 'DiscountDayOfMonth'] }),
+  // QBO never deletes a Term: DELETE makes it inactive, as its own screens do (docs/reference.md, "Small writes").
+  entitySpec('payment_term', 'Term', master.mapTerm, {
+    dataOnly: ['Type', 'DayOfMonthDue', 'DueNextMonthDays', 'DiscountDayOfMonth'],
+    write: { body: termBody, deletes: 'deactivate', createOnly: true },
+  }),
   entitySpec('invoice', 'Invoice', mapInvoice, {
     dated: true,
     unmapped: ['subsidiary_id'],

@@ -881,6 +881,56 @@ describe('QuickBooks Online writes', () => {
       expect.stringContaining('Another customer, vendor or employee is already using this name (Cool Cars)'),
     ]);
   });
+
+  it('creates a class under another, a department and a payment term as QBO Class, Department and Term', async () => {
+    const parent = ref(c, 'class', '5000000000000007280');
+    const klass = await send('POST', '/accounting/classes', { class: { name: 'Lyon', parent_id: parent } });
+    expect(klass.statusCode, klass.body).toBe(200);
+    const createdClass = json(klass).class as Json;
+    expect(createdClass).toMatchObject({ name: 'Lyon', parent_id: parent, status: 'active' });
+    expect(company().find('Class', String(createdClass.platform_id))).toMatchObject({
+      Name: 'Lyon',
+      ParentRef: { value: '5000000000000007280' },
+      SubClass: true,
+      Active: true,
+    });
+    const department = await send('POST', '/accounting/departments', { department: { name: 'Field Sales', status: 'archived' } });
+    expect(department.statusCode, department.body).toBe(200);
+    const createdDepartment = json(department).department as Json;
+    expect(createdDepartment).toMatchObject({ name: 'Field Sales', parent_id: null, status: 'archived' });
+    expect(company().find('Department', String(createdDepartment.platform_id))).toMatchObject({ Name: 'Field Sales', Active: false });
+    const term = await send('POST', '/accounting/payment_terms', {
+      payment_term: { name: '2% 10 Net 45', due_days: 45, discount_days: 10, discount_percentage: 2 },
+    });
+    expect(term.statusCode, term.body).toBe(200);
+    const createdTerm = json(term).payment_term as Json;
+    expect(createdTerm).toMatchObject({ term_name: '2% 10 Net 45', due_days: 45, discount_days: 10, discount_percent: 2, status: 'active' });
+    expect(company().find('Term', String(createdTerm.platform_id))).toMatchObject({
+      DueDays: 45,
+      DiscountDays: 10,
+      DiscountPercent: 2,
+      Active: true,
+    });
+    expectNoViolations();
+  });
+
+  it('deletes a payment term or a vendor by making it inactive, as QBO does with name lists', async () => {
+    for (const [type, entity, platformId, plural] of [
+      ['payment_term', 'Term', '2', 'payment_terms'],
+      ['vendor', 'Vendor', '56', 'vendors'],
+    ] as const) {
+      const id = ref(c, type, platformId);
+      const deleted = await send('DELETE', `/accounting/${plural}/${id}`);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect(json(deleted)).toEqual({ code: 'deleted', success: true });
+      // QBO keeps it, inactive; the stored copy is gone until a sync reads it again (as archived).
+      expect(company().find(entity, platformId)).toMatchObject({ Active: false, SyncToken: '1' });
+      expect((await send('GET', `/accounting/${plural}/${id}`)).statusCode).toBe(410);
+    }
+    // Classes and departments take no delete or update here: the contract has neither.
+    expect((await send('DELETE', `/accounting/classes/${ref(c, 'class', '5000000000000007280')}`)).statusCode).toBe(404);
+    expectNoViolations();
+  });
 });
 
 describe('QuickBooks Online faults', () => {

@@ -16,9 +16,15 @@ import { parseRecord } from './contract.ts';
 export interface WriteSpec {
   /** QBO entity name ("Bill"), the key of its answers; lower-cased it is the REST resource. */
   entity: string;
-  body: (ctx: WriteContext, input: Input) => Promise<Native>;
-  /** Whether QBO deletes the entity (name lists such as Customer are only made inactive). */
-  deletable: boolean;
+  /** The request body of a create (and of an update's sparse change); absent: the entity is not created through us. */
+  body?: (ctx: WriteContext, input: Input) => Promise<Native>;
+  /**
+   * How a DELETE is carried out: `delete` (QBO deletes the transaction), `deactivate` (a name list entry such as Vendor
+   * or Term, which QBO never deletes: its delete in QBO's own screens makes it inactive, Active false), or not at all.
+   */
+  deletes?: 'delete' | 'deactivate';
+  /** Created only: no update through us (classes, departments and terms, whose updates the API does not serve). */
+  createOnly?: true;
   duplicateProperty?: string;
 }
 
@@ -78,26 +84,40 @@ function post(
 }
 
 export function writeHandlers(spec: WriteSpec): Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> {
-  const create = async (ctx: WriteContext, input: Input): Promise<PlatformRecord> =>
-    recordOf(spec, await post(ctx, spec, 'create', await spec.body(ctx, input), ctx.idempotencyKey));
-  const handlers: Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> = {
-    create,
+  const handlers: Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> = {};
+  const { body } = spec;
+  if (body !== undefined) {
+    const create = async (ctx: WriteContext, input: Input): Promise<PlatformRecord> =>
+      recordOf(spec, await post(ctx, spec, 'create', await body(ctx, input), ctx.idempotencyKey));
+    handlers.create = create;
     // The same request id again: QBO answers with the record the earlier attempt created, or creates it now if it never arrived.
-    findCreated: create,
-    async update(ctx, platformId, patch) {
-      const changes = await spec.body(ctx, patch);
-      const body = await withSyncToken(ctx, spec, platformId, 'update', (current) => ({
+    handlers.findCreated = create;
+  }
+  if (body !== undefined && spec.createOnly !== true) {
+    handlers.update = async (ctx, platformId, patch) => {
+      const changes = await body(ctx, patch);
+      const answer = await withSyncToken(ctx, spec, platformId, 'update', (current) => ({
         ...changes,
         Id: platformId,
         SyncToken: current.SyncToken,
         sparse: true,
       }));
-      return recordOf(spec, body);
-    },
-  };
-  if (spec.deletable) {
+      return recordOf(spec, answer);
+    };
+  }
+  if (spec.deletes === 'delete') {
     handlers.delete = async (ctx, platformId) => {
       await withSyncToken(ctx, spec, platformId, 'delete', (current) => ({ Id: platformId, SyncToken: current.SyncToken }));
+    };
+  }
+  if (spec.deletes === 'deactivate') {
+    handlers.delete = async (ctx, platformId) => {
+      await withSyncToken(ctx, spec, platformId, 'update', (current) => ({
+        Id: platformId,
+        SyncToken: current.SyncToken,
+        sparse: true,
+        Active: false,
+      }));
     };
   }
   return handlers;

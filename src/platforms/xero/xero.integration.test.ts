@@ -13,6 +13,7 @@
  * (Xero's limit spaces requests a second apart, which would make this file
  * take minutes); everything else is the registered XERO connector.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, afterEach, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
@@ -389,6 +390,19 @@ describe('Xero sync', () => {
       payload: body.payload,
     });
     expect([transferUpload.statusCode, errorBody(transferUpload).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Nor the small writes of issue 35 (docs/reference.md, "Small writes"): nothing is sent to Xero.
+    const vendorId = (await one(id, 'vendor', list('Contacts').find((x) => x.IsSupplier === true)?.ContactID)).id;
+    const termId = randomUUID();
+    for (const [method, path, body] of [
+      ['POST', '/accounting/classes', { class: { name: 'East' } }],
+      ['POST', '/accounting/departments', { department: { name: 'Sales' } }],
+      ['POST', '/accounting/payment_terms', { payment_term: { name: 'Net 10', due_days: 10 } }],
+      ['DELETE', `/accounting/payment_terms/${termId}`, undefined],
+      ['DELETE', `/accounting/vendors/${vendorId}`, undefined],
+    ] as const) {
+      const refused = await send(method, path, body);
+      expect([refused.statusCode, errorBody(refused).error_code], `${method} ${path}`).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     expect((await one(id, 'company_info', standin.tenants[0]?.id)).data).toMatchObject({
       name: 'Demo Company (NZ)',
       currency_code: 'NZD',

@@ -36,6 +36,8 @@ const lines = (record: Json): Json[] => recordsIn(record.Line);
 
 const cents = (value: unknown): number => (typeof value === 'number' ? Math.round(value * 100) : 0);
 
+/** Name list entities: no transaction date. */
+const NAME_LISTS: ReadonlySet<Entity> = new Set(['Customer', 'Employee', 'Vendor', 'Class', 'Department', 'Term']);
 export class Company {
   readonly realmId: string;
   readonly companyInfo: Json;
@@ -124,6 +126,11 @@ export class Company {
         record.Level = 1;
       }
     }
+    if (entity === 'Class' || entity === 'Department' || entity === 'Term') {
+      record.Active ??= true;
+      if (entity === 'Term') record.Type ??= 'STANDARD';
+      else record.FullyQualifiedName = record.Name;
+    }
     // QBO numbers the lines of a transaction.
     lines(record).forEach((line, i) => {
       if (typeof line.Id !== 'string' && line.DetailType !== 'SubTotalLineDetail') line.Id = String(i + 1);
@@ -135,7 +142,7 @@ export class Company {
 
   insert(entity: Entity, body: Json): Json {
     const record: Json = { ...structuredClone(body), ...bookkeeping(String(this.nextId++), 0, this.now(), this.now()) };
-    if (record.TxnDate === undefined && entity !== 'Customer' && entity !== 'Employee') record.TxnDate = qboTime(this.now()).slice(0, 10);
+    if (record.TxnDate === undefined && !NAME_LISTS.has(entity)) record.TxnDate = qboTime(this.now()).slice(0, 10);
     this.derive(entity, record, null);
     this.table(entity).set(String(record.Id), record);
     return structuredClone(record);

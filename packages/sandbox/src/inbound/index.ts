@@ -106,6 +106,15 @@ async function subsidiaryIds(ctx: ConnectorContext, entries: Input[]): Promise<s
   return ids;
 }
 
+/** A class or department: its name, parent (of the same kind) and status. */
+async function trackingList(ctx: ConnectorContext, input: Input, kind: 'class' | 'department'): Promise<Native> {
+  const out: Native = {};
+  copy(input, out, [['name', 'Name']]);
+  await links(ctx, input, out, [['parent_id', 'ParentId', kind]]);
+  if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', archived: 'Archived' });
+  return out;
+}
+
 const ACCOUNT_TYPES: Readonly<Record<string, string>> = {
   bank: 'Bank',
   accounts_receivable: 'AccountsReceivable',
@@ -266,6 +275,21 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
       out.SubsidiaryIds = id === undefined ? [] : [id];
     }
     return out;
+  },
+
+  class: (ctx, input) => trackingList(ctx, input, 'class'),
+  department: (ctx, input) => trackingList(ctx, input, 'department'),
+
+  payment_term: (_ctx, input) => {
+    const out: Native = {};
+    copy(input, out, [
+      ['name', 'Name'],
+      ['due_days', 'DueDays'],
+      ['discount_days', 'DiscountDays'],
+      ['discount_percentage', 'DiscountPct', (v) => (typeof v === 'number' ? String(v) : v)],
+    ]);
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', archived: 'Archived' });
+    return Promise.resolve(out);
   },
 
   tax_rate: async (ctx, input) => {

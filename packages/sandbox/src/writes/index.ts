@@ -5,6 +5,7 @@ import type { Unit } from '../store/unit.ts';
 import { depositWriter, journalWriter, transferWriter } from './banking.ts';
 import { billWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
 import { feedWriter } from './feeds.ts';
+import { classWriter, departmentWriter, termWriter } from './lists.ts';
 import { accountWriter, customerWriter, vendorWriter } from './master.ts';
 import { billPaymentWriter } from './payments.ts';
 import { taxCodeWriter } from './tax-codes.ts';
@@ -24,9 +25,12 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   bill: billWriter,
   bill_credit_memo: vendorCreditWriter,
   bill_payment: billPaymentWriter,
+  class: classWriter,
   customer: customerWriter,
+  department: departmentWriter,
   invoice: invoiceWriter,
   journal_entry: journalWriter,
+  payment_term: termWriter,
   tax_rate: taxCodeWriter,
   vendor: vendorWriter,
 };
