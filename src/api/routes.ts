@@ -43,6 +43,8 @@ import applyBillCredit from './accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from './accounting/bill-credit-applications/unapply.ts';
 import { agingEndpoints } from './accounting/aging/summary.ts';
 import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
+import listBankFeedTransactions from './accounting/bank-feeds/transactions-list.ts';
+import fetchBankFeedTransaction from './accounting/bank-feeds/transactions-fetch.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
@@ -101,6 +103,8 @@ export const versionedEndpoints: Endpoint[] = [
   applyBillCredit,
   unapplyBillCredit,
   sendBankFeedTransactions,
+  listBankFeedTransactions,
+  fetchBankFeedTransaction,
   bankFeedMappingLink,
   ...attachmentEndpoints,
   getJob,

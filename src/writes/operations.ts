@@ -4,14 +4,15 @@
  * the client gets. One entry per operation; the executor does the rest
  * (locks, retries, storing, events) the same way for all of them.
  */
-import type { Pool } from '../db/pool.ts';
+import type { Pool, PoolClient } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { OBJECT_TYPES, isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
 import type { Connector, ConnectorActions, ObjectHandler, PlatformRecord, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
+import { insertBankFeedTransactions } from '../sql/bank-feed-transactions.ts';
 import { loadJobFile, type WriteJob } from '../sql/write-jobs.ts';
 import type { WriteOperation } from '../sql/write-job-states.ts';
-import { feedLine, type SentFeedLine } from './bank-feed-lines.ts';
+import { feedLine, referenceLine, type SentFeedLine } from './bank-feed-lines.ts';
 
 type Json = Record<string, unknown>;
 
@@ -33,6 +34,8 @@ export interface Answer {
 export interface Effect {
   store?: { type: UnifiedObjectType; record: PlatformRecord };
   remove?: { type: UnifiedObjectType; platformId: string };
+  /** What else the write leaves in the store, in the transaction that completes the job. */
+  keep?(db: PoolClient): Promise<void>;
   /** The client's answer, given the stored object when one was stored. */
   answer(stored: Json | null): Answer;
 }
@@ -179,16 +182,21 @@ async function sendBankFeedTransactions(input: OperationInput): Promise<Effect> 
   const part = bodyPart(job, 'bank_feed_transactions');
   // The body as the client sent it, checked by the endpoint: our names or the reference's.
   const sent = (Array.isArray(part.transactions) ? part.transactions : []) as SentFeedLine[];
-  const transactions = sent.map((line, n) => feedLine(line, `bank_feed_transactions.transactions[${n}]`));
+  const pairs = sent.map((line, n) => ({ sent: line, line: feedLine(line, `bank_feed_transactions.transactions[${n}]`) }));
+  const transactions = pairs.map((pair) => pair.line);
   // Platforms de-duplicate lines on internal_transaction_id, so a repeated batch adds nothing twice.
-  const result = await send(ctx, requireTarget(input).platformId, transactions);
+  const target = requireTarget(input);
+  const result = await send(ctx, target.platformId, transactions);
+  const lines = pairs.map((pair) => ({ transactionId: pair.line.internal_transaction_id, line: referenceLine(pair.sent, pair.line) }));
   return {
     store: { type: 'bank_feed_account', record: result.feedAccount },
+    // The lines the platform skipped as duplicates are kept too: it has them, from this or an earlier batch.
+    keep: (db) => insertBankFeedTransactions(db, { connectionId: job.connectionId, bankFeedAccountId: target.id, writeJobId: job.id, lines }),
     answer: () => ({
       status: 200,
       body: {
         bank_feed_transactions: {
-          bank_feed_account_id: requireTarget(input).id,
+          bank_feed_account_id: target.id,
           accepted_count: result.accepted,
           duplicate_count: result.duplicates,
           platform_batch_id: result.batchPlatformId,

@@ -248,13 +248,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List bank feed transactions
+         * @description The lines sent with POST /accounting/bank_feeds/transactions that the platform accepted, newest first, keyset-paged.
+         */
+        get: operations["listBankFeedTransactions"];
         put?: never;
         /**
          * Send bank feed transactions
          * @description Sends up to 1000 statement lines to a bank feed account that is transaction_ready.
          */
         post: operations["createBankFeedTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/bank_feeds/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one bank feed transaction */
+        get: operations["getBankFeedTransaction"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6943,6 +6964,165 @@ export interface operations {
             };
         };
     };
+    listBankFeedTransactions: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description Only the lines of this bank feed account. */
+                bank_feed_account_id?: string;
+                cursor?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default 50. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bank_feed_transactions: {
+                            /** @description Signed as sent: money in positive, money out negative. */
+                            amount: number;
+                            /**
+                             * Format: uuid
+                             * @description Service id of the bank feed account it was sent to.
+                             */
+                            bank_feed_account_id: string;
+                            /**
+                             * @description As sent, else from the sign of amount.
+                             * @enum {string}
+                             */
+                            debit_credit_memo: "CREDIT" | "DEBIT";
+                            description: string;
+                            /**
+                             * Format: uuid
+                             * @description Service id of the line.
+                             */
+                            id: string;
+                            /** @description Not taken on input: always null. */
+                            interest_amount: null;
+                            /**
+                             * Format: date-time
+                             * @description When the platform accepted the batch that carried it.
+                             */
+                            last_synced_at: string;
+                            /** @description The line's reference (such as a check number), as sent. */
+                            memo: string | null;
+                            /** @description payee_name (or payee) as sent. */
+                            payee: string | null;
+                            /** @description Always true: only lines the platform accepted (or already had) are kept. */
+                            platform_ingested: boolean;
+                            /** @description When the bank posted the line: posted_at as sent, else transaction_date. */
+                            posted_at: string | null;
+                            /** @description Not taken on input: always null. */
+                            principal_amount: null;
+                            /** @description When the transaction happened: transaction_date as sent, else posted_at. */
+                            transaction_date: string | null;
+                            /** @description The institution's id of the line (internal_transaction_id when sent). */
+                            transaction_id: string;
+                            /** @description As sent; null when not sent. */
+                            transaction_type: ("credit" | "debit" | "fee" | "deposit" | "transfer" | "payment" | "interest" | "unknown") | null;
+                        }[];
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createBankFeedTransactions: {
         parameters: {
             query?: {
@@ -7162,6 +7342,170 @@ export interface operations {
             };
             /** @description PLATFORM_ERROR */
             550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBankFeedTransaction: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description Service id of the line. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bank_feed_transaction: {
+                            /** @description Signed as sent: money in positive, money out negative. */
+                            amount: number;
+                            /**
+                             * Format: uuid
+                             * @description Service id of the bank feed account it was sent to.
+                             */
+                            bank_feed_account_id: string;
+                            /**
+                             * @description As sent, else from the sign of amount.
+                             * @enum {string}
+                             */
+                            debit_credit_memo: "CREDIT" | "DEBIT";
+                            description: string;
+                            /**
+                             * Format: uuid
+                             * @description Service id of the line.
+                             */
+                            id: string;
+                            /** @description Not taken on input: always null. */
+                            interest_amount: null;
+                            /**
+                             * Format: date-time
+                             * @description When the platform accepted the batch that carried it.
+                             */
+                            last_synced_at: string;
+                            /** @description The line's reference (such as a check number), as sent. */
+                            memo: string | null;
+                            /** @description payee_name (or payee) as sent. */
+                            payee: string | null;
+                            /** @description Always true: only lines the platform accepted (or already had) are kept. */
+                            platform_ingested: boolean;
+                            /** @description When the bank posted the line: posted_at as sent, else transaction_date. */
+                            posted_at: string | null;
+                            /** @description Not taken on input: always null. */
+                            principal_amount: null;
+                            /** @description When the transaction happened: transaction_date as sent, else posted_at. */
+                            transaction_date: string | null;
+                            /** @description The institution's id of the line (internal_transaction_id when sent). */
+                            transaction_id: string;
+                            /** @description As sent; null when not sent. */
+                            transaction_type: ("credit" | "debit" | "fee" | "deposit" | "transfer" | "payment" | "interest" | "unknown") | null;
+                        };
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
