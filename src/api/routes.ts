@@ -47,6 +47,7 @@ import listBankFeedTransactions from './accounting/bank-feeds/transactions-list.
 import fetchBankFeedTransaction from './accounting/bank-feeds/transactions-fetch.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
+import { hrisViewEndpoints } from './hris/views.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
 import { connectionDashboardEndpoints } from './dashboard/connections/routes.ts';
 import { userEndpoints } from './dashboard/users/routes.ts';
@@ -107,5 +108,6 @@ export const versionedEndpoints: Endpoint[] = [
   fetchBankFeedTransaction,
   bankFeedMappingLink,
   ...attachmentEndpoints,
+  ...hrisViewEndpoints,
   getJob,
 ];

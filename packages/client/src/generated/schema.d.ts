@@ -2136,6 +2136,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/hris/departments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List departments
+         * @description Keyset-paged, most recently updated first; the stored department in the reference's HRIS fields.
+         */
+        get: operations["listHrisDepartments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/hris/departments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one department */
+        get: operations["getHrisDepartment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/hris/employees": {
         parameters: {
             query?: never;
@@ -2165,6 +2202,43 @@ export interface paths {
         };
         /** Fetch one employee */
         get: operations["getHrisEmployee"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/hris/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizations
+         * @description Keyset-paged, most recently updated first; the stored company info in the reference's HRIS fields.
+         */
+        get: operations["listHrisOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/hris/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one organization */
+        get: operations["getHrisOrganization"];
         put?: never;
         post?: never;
         delete?: never;
@@ -33672,6 +33746,318 @@ export interface operations {
             };
         };
     };
+    listHrisDepartments: {
+        parameters: {
+            query?: {
+                /** @description Connection access token (required). */
+                access_token?: string;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                last_synced_at_min?: number;
+                /** @description Page size, default 50, at most 500. */
+                limit?: number;
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_max?: number;
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_min?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        departments: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Custom fields by name; {} when the platform has none. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description No platform served today describes a department: null. */
+                            description: null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description No platform served today names a department manager: null. */
+                            manager_id: null;
+                            /** @description Name of the department; "" when the platform has none. */
+                            name: string;
+                            /** @description Service id of the parent department; null at the top level. */
+                            parent_department_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        }[];
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHrisDepartment: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default service. */
+                id_type?: "service" | "platform";
+            };
+            header?: never;
+            path: {
+                /** @description Service id, or the platform id with id_type=platform. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description A department of the business, as /accounting/departments serves it, in the HRIS fields. */
+                        department: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Custom fields by name; {} when the platform has none. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description No platform served today describes a department: null. */
+                            description: null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description No platform served today names a department manager: null. */
+                            manager_id: null;
+                            /** @description Name of the department; "" when the platform has none. */
+                            name: string;
+                            /** @description Service id of the parent department; null at the top level. */
+                            parent_department_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listHrisEmployees: {
         parameters: {
             query?: {
@@ -33931,6 +34317,364 @@ export interface operations {
                             termination_date: string | null;
                             /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
                             updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listHrisOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Connection access token (required). */
+                access_token?: string;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                last_synced_at_min?: number;
+                /** @description Page size, default 50, at most 500. */
+                limit?: number;
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_max?: number;
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_min?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        organizations: {
+                            /** @description The business's first address; null when it has none. */
+                            address: {
+                                /** @description City; "" when not known. */
+                                city: string;
+                                /** @description Country as the platform gives it; "" when not known. */
+                                country: string;
+                                /** @description Postal or ZIP code; null when not known. */
+                                postal_code: string | null;
+                                /** @description State, province or region; null when not known. */
+                                state: string | null;
+                                /** @description Street lines, joined by ", ". */
+                                street: string;
+                            } | null;
+                            /** @description Email address of the business; null when not known. */
+                            contact_email: string | null;
+                            /** @description Phone number of the business; null when not known. */
+                            contact_phone: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Custom fields by name; {} when the platform has none. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Not read from any platform served today: null. */
+                            industry: null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Registered legal name; null when not known. */
+                            legal_name: string | null;
+                            /** @description Not read from any platform served today: null. */
+                            logo_url: null;
+                            /** @description Display name of the business (the legal name when it has none). */
+                            name: string;
+                            /** @description Not read from any platform served today: null (count GET /hris/employees). */
+                            number_of_employees: null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Tax number of the business; null when not known. */
+                            tax_id: string | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Not read from any platform served today: null. */
+                            website: null;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHrisOrganization: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default service. */
+                id_type?: "service" | "platform";
+            };
+            header?: never;
+            path: {
+                /** @description Service id, or the platform id with id_type=platform. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description The business that employs, as /accounting/company_info serves it, in the HRIS fields. */
+                        organization: {
+                            /** @description The business's first address; null when it has none. */
+                            address: {
+                                /** @description City; "" when not known. */
+                                city: string;
+                                /** @description Country as the platform gives it; "" when not known. */
+                                country: string;
+                                /** @description Postal or ZIP code; null when not known. */
+                                postal_code: string | null;
+                                /** @description State, province or region; null when not known. */
+                                state: string | null;
+                                /** @description Street lines, joined by ", ". */
+                                street: string;
+                            } | null;
+                            /** @description Email address of the business; null when not known. */
+                            contact_email: string | null;
+                            /** @description Phone number of the business; null when not known. */
+                            contact_phone: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Custom fields by name; {} when the platform has none. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Not read from any platform served today: null. */
+                            industry: null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Registered legal name; null when not known. */
+                            legal_name: string | null;
+                            /** @description Not read from any platform served today: null. */
+                            logo_url: null;
+                            /** @description Display name of the business (the legal name when it has none). */
+                            name: string;
+                            /** @description Not read from any platform served today: null (count GET /hris/employees). */
+                            number_of_employees: null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Tax number of the business; null when not known. */
+                            tax_id: string | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Not read from any platform served today: null. */
+                            website: null;
                         };
                     };
                 };
