@@ -48,6 +48,7 @@ import fetchBankFeedTransaction from './accounting/bank-feeds/transactions-fetch
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 import { hrisViewEndpoints } from './hris/views.ts';
+import fetchAccountingMetric from './accounting/metrics/fetch.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
 import { connectionDashboardEndpoints } from './dashboard/connections/routes.ts';
 import { userEndpoints } from './dashboard/users/routes.ts';
@@ -109,5 +110,6 @@ export const versionedEndpoints: Endpoint[] = [
   bankFeedMappingLink,
   ...attachmentEndpoints,
   ...hrisViewEndpoints,
+  fetchAccountingMetric,
   getJob,
 ];

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
-import { expectSynced, oauthConnection } from '../../../test/support/oauth-connection.ts';
+import { oauthConnection, syncedQuickBooksConnection } from '../../../test/support/oauth-connection.ts';
 import { syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
 import { startQuickBooksStandIn, type QuickBooksStandIn } from '../../../test/standins/quickbooks/index.ts';
 import { setEnv } from '../../../test/support/env.ts';
@@ -122,14 +122,7 @@ describe('GET /hris/organizations', () => {
 
 describe('HRIS views on other platforms', () => {
   it("serve QuickBooks Online's departments and company through its stand-in", async () => {
-    const tokens = qbo.issueTokens({ clientId: QBO_APP.clientId, realmId: qbo.realmId });
-    const { connection, token } = await oauthConnection(t, {
-      platform: 'QUICKBOOKS',
-      app: QBO_APP,
-      tokens,
-      identity: { storeUniqueId: qbo.realmId, storeName: qbo.company(qbo.realmId).name },
-    });
-    await expectSynced(t, connection.id, 'initial');
+    const { token } = await syncedQuickBooksConnection(t, qbo, QBO_APP);
     const departments = (await ok('/hris/departments?limit=500', token)).departments as Json[];
     const accounting = (await ok('/accounting/departments?limit=500', token)).departments as Json[];
     expect(departments.length).toBe(accounting.length);
