@@ -5,41 +5,28 @@
  * malformed input refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../test/support/app.ts';
-import { oauthConnection, syncedQuickBooksConnection } from '../../../test/support/oauth-connection.ts';
+import { clientHeaders, errorBody, type TestApp } from '../../../test/support/app.ts';
+import { oauthConnection } from '../../../test/support/oauth-connection.ts';
 import { syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
-import { startQuickBooksStandIn, type QuickBooksStandIn } from '../../../test/standins/quickbooks/index.ts';
-import { setEnv } from '../../../test/support/env.ts';
+import type { QuickBooksStandIn } from '../../../test/standins/quickbooks/index.ts';
+import { startReadApp, type ReadApp } from '../../../test/support/read-app.ts';
 
 type Json = Record<string, unknown>;
 
-const QBO_APP = { clientId: 'ABqbo-hris-client', clientSecret: 'qbo-hris-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
+let r: ReadApp;
 let t: TestApp;
 let c: SyncedConnection;
 let qbo: QuickBooksStandIn;
-let restoreEnv: () => void = () => undefined;
+const get = (url: string, token: string, headers?: Record<string, string>) => r.get(url, token, headers);
+const ok = (url: string, token?: string) => r.ok(url, token);
 
 beforeAll(async () => {
-  qbo = await startQuickBooksStandIn({ generatedBills: 0 });
-  qbo.registerClient(QBO_APP);
-  restoreEnv = setEnv({ QUICKBOOKS_API_URL: qbo.url, QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer` });
-  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
-  c = await syncedSandboxConnection(t, 'user_hris_size_300');
+  r = await startReadApp('user_hris_size_300');
+  ({ t, c, qbo } = r);
 }, 120_000);
 afterAll(async () => {
-  await t.close();
-  await qbo.close();
-  restoreEnv();
+  await r.close();
 });
-
-const get = (url: string, token: string, headers = clientHeaders(t.org)) =>
-  t.app.inject({ method: 'GET', url: `/versioned${url}${url.includes('?') ? '&' : '?'}access_token=${token}`, headers });
-
-async function ok(url: string, token = c.token): Promise<Json> {
-  const response = await get(url, token);
-  expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
-  return json(response);
-}
 
 describe('GET /hris/departments', () => {
   it("serves the accounting departments in the reference's HRIS fields, the employees' department ids among them", async () => {
@@ -122,7 +109,7 @@ describe('GET /hris/organizations', () => {
 
 describe('HRIS views on other platforms', () => {
   it("serve QuickBooks Online's departments and company through its stand-in", async () => {
-    const { token } = await syncedQuickBooksConnection(t, qbo, QBO_APP);
+    const { token } = await r.quickbooks();
     const departments = (await ok('/hris/departments?limit=500', token)).departments as Json[];
     const accounting = (await ok('/accounting/departments?limit=500', token)).departments as Json[];
     expect(departments.length).toBe(accounting.length);

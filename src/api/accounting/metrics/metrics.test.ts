@@ -4,41 +4,28 @@
  * organisations and unknown metric names refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../../test/support/app.ts';
-import { oauthConnection, syncedQuickBooksConnection } from '../../../../test/support/oauth-connection.ts';
-import { syncedSandboxConnection, type SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
-import { startQuickBooksStandIn, type QuickBooksStandIn } from '../../../../test/standins/quickbooks/index.ts';
-import { setEnv } from '../../../../test/support/env.ts';
+import { clientHeaders, errorBody, type TestApp } from '../../../../test/support/app.ts';
+import { oauthConnection } from '../../../../test/support/oauth-connection.ts';
+import type { SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
+import type { QuickBooksStandIn } from '../../../../test/standins/quickbooks/index.ts';
+import { startReadApp, type ReadApp } from '../../../../test/support/read-app.ts';
 
 type Json = Record<string, unknown>;
 
-const QBO_APP = { clientId: 'ABqbo-metrics-client', clientSecret: 'qbo-metrics-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
+let r: ReadApp;
 let t: TestApp;
 let c: SyncedConnection;
 let qbo: QuickBooksStandIn;
-let restoreEnv: () => void = () => undefined;
+const get = (url: string, token: string, headers?: Record<string, string>) => r.get(url, token, headers);
+const ok = (url: string, token?: string) => r.ok(url, token);
 
 beforeAll(async () => {
-  qbo = await startQuickBooksStandIn({ generatedBills: 0 });
-  qbo.registerClient(QBO_APP);
-  restoreEnv = setEnv({ QUICKBOOKS_API_URL: qbo.url, QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer` });
-  t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
-  c = await syncedSandboxConnection(t, 'user_metrics_size_400');
+  r = await startReadApp('user_metrics_size_400');
+  ({ t, c, qbo } = r);
 }, 120_000);
 afterAll(async () => {
-  await t.close();
-  await qbo.close();
-  restoreEnv();
+  await r.close();
 });
-
-const get = (url: string, token: string, headers = clientHeaders(t.org)) =>
-  t.app.inject({ method: 'GET', url: `/versioned${url}${url.includes('?') ? '&' : '?'}access_token=${token}`, headers });
-
-async function ok(url: string, token = c.token): Promise<Json> {
-  const response = await get(url, token);
-  expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
-  return json(response);
-}
 
 async function statements(token = c.token): Promise<Json[]> {
   const list = (await ok('/accounting/income_statements?limit=500', token)).income_statements as Json[];
@@ -72,7 +59,7 @@ describe('GET /accounting/metrics/:metricName', () => {
   });
 
   it("computes QuickBooks Online's from its ProfitAndLoss reports through the stand-in", async () => {
-    const { token } = await syncedQuickBooksConnection(t, qbo, QBO_APP);
+    const { token } = await r.quickbooks();
     const months = await statements(token);
     const body = await ok('/accounting/metrics/total_expenses', token);
     expect((body.total_expenses as Json[]).length).toBe(24);
