@@ -31,6 +31,7 @@ import { ItemSchema } from './item.ts';
 import { JournalEntrySchema } from './journal-entry.ts';
 import { LocationSchema } from './location.ts';
 import { OrderSchema } from './order.ts';
+import { PaymentMethodSchema } from './payment-method.ts';
 import { PaymentTermSchema } from './payment-term.ts';
 import { PayoutSchema } from './payout.ts';
 import { ProductSchema } from './product.ts';
@@ -90,6 +91,7 @@ export const MODEL = {
   journal_entry: entry('journal_entry', JournalEntrySchema),
   location: entry('location', LocationSchema),
   order: entry('order', OrderSchema),
+  payment_method: entry('payment_method', PaymentMethodSchema),
   payment_term: entry('payment_term', PaymentTermSchema),
   payout: entry('payout', PayoutSchema),
   product: entry('product', ProductSchema),
@@ -149,6 +151,7 @@ export * from './item.ts';
 export * from './journal-entry.ts';
 export * from './location.ts';
 export * from './order.ts';
+export * from './payment-method.ts';
 export * from './payment-term.ts';
 export * from './payout.ts';
 export * from './product.ts';

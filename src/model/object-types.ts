@@ -47,6 +47,7 @@ export const OBJECT_TYPES = {
   journal_entry: { plural: 'journal_entries', singular: 'journal_entry', path: '/accounting/journal_entries', entity: 'JOURNAL_ENTRY' },
   location: { plural: 'locations', singular: 'location', path: '/accounting/locations', entity: 'LOCATION' },
   order: { plural: 'orders', singular: 'order', path: '/commerce/orders', entity: 'ORDER' },
+  payment_method: { plural: 'payment_methods', singular: 'payment_method', path: '/accounting/payment_methods', entity: 'PAYMENT_METHOD' },
   payout: { plural: 'payouts', singular: 'payout', path: '/payouts', entity: 'PAYOUT' },
   payment_term: { plural: 'payment_terms', singular: 'payment_term', path: '/accounting/payment_terms', entity: 'PAYMENT_TERM' },
   product: { plural: 'products', singular: 'product', path: '/commerce/products', entity: 'PRODUCT' },

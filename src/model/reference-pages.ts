@@ -41,6 +41,7 @@ export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> =
   journal_entry: spec('Journal entry'),
   location: spec('Location'),
   order: spec('Commerce order (list sample)'),
+  payment_method: reference('payment-methods'),
   payment_term: reference('payment-terms'),
   payout: reference('payouts'),
   product: reference('products'),

@@ -209,6 +209,7 @@ export const ENTITIES: readonly EntitySpec[] = [
   entitySpec('item', 'Item', master.mapItem, {
     dataOnly: ['FullyQualifiedName', 'Taxable', 'TrackQtyOnHand', 'InvStartDate', 'SalesTaxCodeRef', 'PurchaseTaxCodeRef', 'ParentRef'],
   }),
+  entitySpec('payment_method', 'PaymentMethod', master.mapPaymentMethod, { dataOnly: ['Active', 'Type'] }),
   entitySpec('payment_term', 'Term', master.mapTerm, { dataOnly: ['Type', 'DayOfMonthDue', 'DueNextMonthDays', 'DiscountDayOfMonth'] }),
   entitySpec('invoice', 'Invoice', mapInvoice, {
     dated: true,
@@ -217,8 +218,8 @@ export const ENTITIES: readonly EntitySpec[] = [
   }),
   entitySpec('invoice_payment', 'Payment', mapPayment, {
     dated: true,
-    unmapped: ['payment_method_id', 'deposited'],
-    dataOnly: ['UnappliedAmt', 'PaymentMethodRef', 'ARAccountRef', 'ProcessPayment', ...TXN_ONLY],
+    unmapped: ['deposited'],
+    dataOnly: ['UnappliedAmt', 'ARAccountRef', 'ProcessPayment', ...TXN_ONLY],
   }),
   entitySpec('invoice_credit_memo', 'CreditMemo', mapCreditMemo, {
     dated: true,

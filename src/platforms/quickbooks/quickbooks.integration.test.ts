@@ -121,6 +121,7 @@ const SOURCES: [UnifiedObjectType, Entity][] = [
   ['invoice_credit_memo', 'CreditMemo'],
   ['employee', 'Employee'],
   ['sales_receipt', 'SalesReceipt'],
+  ['payment_method', 'PaymentMethod'],
 ];
 
 function expectNoViolations(): void {
@@ -510,6 +511,51 @@ describe('QuickBooks Online sync', () => {
       total_amount: 160,
       document_number: '1071',
     });
+    expectNoViolations();
+  });
+
+  it("serves payment methods in the reference's shape, links a payment's method, and reads a renamed one by ChangeDataCapture", async () => {
+    const get = sender(t, c.token);
+    const listed = await get('GET', '/accounting/payment_methods?limit=50');
+    expect(listed.statusCode).toBe(200);
+    const methods = json(listed).payment_methods as Json[];
+    expect(methods.map((m) => m.name).sort()).toEqual(
+      qbo
+        .company()
+        .list('PaymentMethod')
+        .map((m) => String(m.Name))
+        .sort(),
+    );
+    const check = methods.find((m) => m.platform_id === '2');
+    expect(check).toEqual({
+      id: ref(c, 'payment_method', '2'),
+      platform_id: '2',
+      name: 'Check',
+      created_at: '2014-09-11T21:42:05.000Z',
+      updated_at: '2014-09-11T21:42:05.000Z',
+      last_synced_at: expect.any(String) as unknown,
+    });
+    // Payment 120 was paid by check: its payment_method_id is the method the endpoint serves.
+    const payment = json(await get('GET', `/accounting/invoice_payments/${(await storedOne(c.connection.id, 'invoice_payment', '120')).id}`));
+    expect((payment.invoice_payment as Json).payment_method_id).toBe(check?.id);
+    const fetched = await get('GET', `/accounting/payment_methods/${String(check?.id)}?expand=platform_data`);
+    expect(fetched.statusCode).toBe(200);
+    expect((json(fetched).payment_method as Json).platform_data as Json).toMatchObject({ Id: '2', Type: 'NON_CREDIT_CARD', Active: true });
+    const byName = json(await get('GET', `/accounting/payment_methods?filter=${encodeURIComponent('name = "Visa"')}`)).payment_methods as Json[];
+    expect(byName.map((m) => m.platform_id)).toEqual(['7']);
+
+    const before = (await eventsOf(t, c.connection.id)).length;
+    qbo.company().edit('PaymentMethod', '4', (method) => {
+      method.Name = 'Diners Club International';
+    });
+    await expectSynced(t, c.connection.id, 'incremental');
+    const changes = (await eventsOf(t, c.connection.id))
+      .slice(before)
+      .filter((e) => e.code.startsWith('PAYMENT_METHOD_'))
+      .map((e) => [e.code, (e.payload.payment_method as Json | undefined)?.platform_id]);
+    expect(changes).toEqual([['PAYMENT_METHOD_UPDATED', '4']]);
+    expect((await storedOne(c.connection.id, 'payment_method', '4')).data).toMatchObject({ name: 'Diners Club International' });
+    expect(qbo.log.some((r) => r.path.endsWith('/cdc') && r.query.includes('PaymentMethod'))).toBe(true);
     expectNoViolations();
   });
 

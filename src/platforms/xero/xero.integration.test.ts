@@ -168,10 +168,12 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     attachment: ids(Object.values(books().attachments).flat(), 'AttachmentID'),
     balance_sheet: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
     income_statement: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
-    // Declared so the capability table says so, but not readable: Xero has no cash flow statement, exchange rates or sales receipts.
+    // Declared so the capability table says so, but not readable: Xero has no cash flow statement, exchange rates, sales
+    // receipts or payment methods.
     cash_flow_statement: [] as string[],
     exchange_rate: [] as string[],
     sales_receipt: [] as string[],
+    payment_method: [] as string[],
   } as Record<UnifiedObjectType, string[]>;
 }
 
@@ -322,6 +324,12 @@ describe('Xero sync', () => {
       expect(errorBody(receipts).error_code, path).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
     }
     expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('SALES_RECEIPT');
+    // Nor payment methods: Xero keeps no list of them.
+    for (const path of ['/accounting/payment_methods', '/accounting/payment_methods/anything']) {
+      const methods = await sender(t, c.token)('GET', path);
+      expect([methods.statusCode, errorBody(methods).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
+    expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('PAYMENT_METHOD');
     // Nor the commerce objects: Xero is no store and no payment gateway.
     for (const path of ['/payouts', '/payouts/anything', '/store']) {
       const commerce = await sender(t, c.token)('GET', path);

@@ -9,7 +9,21 @@ import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
 import { companyCurrencies, exchangeRate } from './company.ts';
 import { fault, queryError, required } from './faults.ts';
 import { attachable } from './files.ts';
-import { account, customer, customerBody, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor, vendorBody } from './names.ts';
+import {
+  account,
+  customer,
+  customerBody,
+  employee,
+  item,
+  paymentMethod,
+  taxAgency,
+  taxCode,
+  taxRate,
+  term,
+  trackingCategory,
+  vendor,
+  vendorBody,
+} from './names.ts';
 import { cdcRequest, cdcResponse, parseQuery, QueryError, queryResponse, runQuery, tombstone, updatedAt } from './query.ts';
 import { entityMeta, ok, qboId, sandboxId, type Json } from './shapes.ts';
 import * as txn from './transactions.ts';
@@ -70,6 +84,7 @@ export const ENTITIES: readonly QboEntity[] = [
   { ...collection('Customer', 'customer', customer), written: { body: customerBody, deletable: false } },
   collection('Item', 'item', item),
   collection('Term', 'payment_term', term),
+  collection('PaymentMethod', 'payment_method', paymentMethod),
   collection('Class', 'class', (r) => trackingCategory('Class', r)),
   collection('Department', 'department', (r) => trackingCategory('Department', r)),
   collection('Employee', 'employee', employee),

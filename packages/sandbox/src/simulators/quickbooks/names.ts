@@ -1,5 +1,5 @@
 /**
- * Name lists in QBO's shapes: Account, Vendor, Customer, Item, Term, Class, Department, Employee, TaxRate, TaxCode and
+ * Name lists in QBO's shapes: Account, Vendor, Customer, Item, Term, PaymentMethod, Class, Department, Employee, TaxRate, TaxCode and
  * TaxAgency. Each renderer gives the entity's own fields; the entity table (entities.ts) adds QBO's bookkeeping fields.
  * Vendors and customers are written too: their tables are read backwards (writes.ts).
  */
@@ -10,6 +10,7 @@ import type {
   NativeDepartment,
   NativeEmployee,
   NativeItem,
+  NativePaymentMethod,
   NativeTaxAgency,
   NativeTaxCode,
   NativeTerm,
@@ -137,6 +138,15 @@ const TERM: FieldTable<NativeTerm> = {
 };
 
 export const term = (r: NativeTerm): Json => renderFields(TERM, r);
+
+/** QBO tells cards from every other way of paying, and nothing more (Type CREDIT_CARD or NON_CREDIT_CARD). */
+const PAYMENT_METHOD: FieldTable<NativePaymentMethod> = {
+  Name: 'Name',
+  Active: ['Status', active],
+  Type: ['Kind', outOnly((kind) => (kind === 'CreditCard' ? 'CREDIT_CARD' : 'NON_CREDIT_CARD'))],
+};
+
+export const paymentMethod = (r: NativePaymentMethod): Json => renderFields(PAYMENT_METHOD, r);
 
 /** Class and Department: a name list with sub-entries. */
 export const trackingCategory = (kind: 'Class' | 'Department', r: NativeDepartment): Json =>

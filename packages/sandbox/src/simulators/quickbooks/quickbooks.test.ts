@@ -92,6 +92,7 @@ describe('QuickBooks Online simulator, read through the real connector', () => {
       'invoice_payment',
       'journal_entry',
       'company_info',
+      'payment_method',
     ] as const) {
       expect(seen.has(type), type).toBe(true);
     }
@@ -114,6 +115,7 @@ describe('QuickBooks Online simulator, read through the real connector', () => {
       'journal_entry',
       'item',
       'payment_term',
+      'payment_method',
       'class',
       'department',
       'employee',
