@@ -45,6 +45,7 @@ import type { PurchaseOrder } from './purchase-order.ts';
 import type { SalesOrder } from './sales-order.ts';
 import { SALES_RECEIPT_LINKED_TYPES, type SalesReceipt } from './sales-receipt.ts';
 import type { Store } from './store.ts';
+import type { Subscription } from './subscription.ts';
 import type { Subsidiary } from './subsidiary.ts';
 import type { Task } from './task.ts';
 import type { TaxAgency } from './tax-agency.ts';
@@ -91,6 +92,7 @@ export interface ObjectTypeMap {
   sales_order: SalesOrder;
   sales_receipt: SalesReceipt;
   store: Store;
+  subscription: Subscription;
   subsidiary: Subsidiary;
   task: Task;
   tax_agency: TaxAgency;
@@ -194,6 +196,7 @@ export const FILTERABLE = {
   // The reference's F fields.
   sales_receipt: { customer_id: 'id', document_number: 'string', reference: 'string', ...SYNC_TIMESTAMPS },
   store: {},
+  subscription: { status: 'enum', customer_id: 'id', iso_currency_code: 'enum', ...SYNC_TIMESTAMPS },
   subsidiary: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   task: {},
   tax_agency: { ...SYNC_TIMESTAMPS },
@@ -396,6 +399,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     ...standardLineItemLinks(),
   ],
   store: [],
+  subscription: [link('customer_id', 'commerce_customer')],
   subsidiary: [link('parent_id', 'subsidiary')],
   task: [],
   tax_agency: [],

@@ -43,6 +43,7 @@ import { PurchaseOrderSchema } from './purchase-order.ts';
 import { SalesOrderSchema } from './sales-order.ts';
 import { SalesReceiptSchema } from './sales-receipt.ts';
 import { StoreSchema } from './store.ts';
+import { SubscriptionSchema } from './subscription.ts';
 import { SubsidiarySchema } from './subsidiary.ts';
 import { TaskSchema } from './task.ts';
 import { TaxAgencySchema } from './tax-agency.ts';
@@ -100,6 +101,7 @@ export const MODEL = {
   sales_order: entry('sales_order', SalesOrderSchema),
   sales_receipt: entry('sales_receipt', SalesReceiptSchema),
   store: entry('store', StoreSchema),
+  subscription: entry('subscription', SubscriptionSchema),
   subsidiary: entry('subsidiary', SubsidiarySchema),
   task: entry('task', TaskSchema),
   tax_agency: entry('tax_agency', TaxAgencySchema),
@@ -163,6 +165,7 @@ export * from './purchase-order.ts';
 export * from './sales-order.ts';
 export * from './sales-receipt.ts';
 export * from './store.ts';
+export * from './subscription.ts';
 export * from './subsidiary.ts';
 export * from './task.ts';
 export * from './tax-agency.ts';

@@ -56,6 +56,7 @@ export const OBJECT_TYPES = {
   sales_order: { plural: 'sales_orders', singular: 'sales_order', path: '/accounting/sales_orders', entity: 'SALES_ORDER' },
   sales_receipt: { plural: 'sales_receipts', singular: 'sales_receipt', path: '/accounting/sales_receipts', entity: 'SALES_RECEIPT' },
   store: { plural: 'stores', singular: 'store', path: '/store', entity: 'STORE' },
+  subscription: { plural: 'subscriptions', singular: 'subscription', path: '/commerce/subscriptions', entity: 'SUBSCRIPTION' },
   subsidiary: { plural: 'subsidiaries', singular: 'subsidiary', path: '/accounting/subsidiaries', entity: 'SUBSIDIARY' },
   task: { plural: 'tasks', singular: 'task', path: '/accounting/tasks', entity: 'TASK' },
   tax_agency: { plural: 'tax_agencies', singular: 'tax_agency', path: '/accounting/tax_agencies', entity: 'TAX_AGENCY' },

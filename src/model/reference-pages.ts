@@ -53,6 +53,7 @@ export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> =
   sales_order: reference('sales-orders'),
   sales_receipt: reference('sales-receipts'),
   store: reference('store'),
+  subscription: reference('subscriptions'),
   subsidiary: reference('subsidiaries'),
   task: spec('Task'),
   tax_agency: spec('Tax agency'),

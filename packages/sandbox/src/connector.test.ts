@@ -12,9 +12,9 @@ describe('sandbox connector', () => {
     expect(connector).toMatchObject({ id: 'SANDBOX', kind: 'accounting', auth: { type: 'credentials' } });
   });
 
-  it('reads every unified object type but disputes, with cursors and reported deletions', () => {
+  it('reads every unified object type but disputes and subscriptions, with cursors and reported deletions', () => {
     for (const type of UNIFIED_OBJECT_TYPES) {
-      if (type === 'dispute') expect(connector.objects[type], type).toBeUndefined();
+      if (type === 'dispute' || type === 'subscription') expect(connector.objects[type], type).toBeUndefined();
       else expect(connector.objects[type]?.capabilities, type).toMatchObject({ read: true, incremental: 'cursor', deletions: 'reported' });
     }
   });

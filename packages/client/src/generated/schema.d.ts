@@ -1999,6 +1999,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/commerce/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subscriptions
+         * @description Keyset-paged; default sort updated_at DESC. filter and sort accept the F fields (docs/filtering.md).
+         */
+        get: operations["listCommerceSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/commerce/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one subscription */
+        get: operations["getCommerceSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/commerce/transactions": {
         parameters: {
             query?: never;
@@ -32382,6 +32419,356 @@ export interface operations {
                                 /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
                                 updated_at: string | null;
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCommerceSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Connection access token (required). */
+                access_token?: string;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description Filter on F fields, e.g. status = "open" AND due_date < 2024-06-30 (docs/filtering.md). */
+                filter?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Deprecated: inclusive; use filter. Unix time in milliseconds, 0 to 253402300799999. */
+                last_synced_at_min?: number;
+                /** @description Page size, default 50, at most 500. */
+                limit?: number;
+                /** @description An F field, optionally followed by ASC or DESC; default updated_at DESC. */
+                sort?: string;
+                /** @description Deprecated: inclusive; use filter. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_max?: number;
+                /** @description Deprecated: inclusive; use filter. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_min?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        subscriptions: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Service id of the commerce customer billed; null when not stored. */
+                            customer_id: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * @description Currency of the amounts.
+                             * @enum {string}
+                             */
+                            iso_currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description What is billed, one entry per price. */
+                            items: {
+                                /** @description What one bill of the item comes to; null when its price is not fixed. */
+                                amount: number | null;
+                                /** @description How often the item is billed, as the platform names it (day, week, month, year). */
+                                interval: string;
+                                /** @description Intervals between two bills (3 with month: quarterly). */
+                                interval_count: number;
+                                /** @description Id of the item on the platform; null when it has none. */
+                                platform_id: string | null;
+                                /** @description Units billed each interval. */
+                                quantity: number;
+                                /** @description Price of one unit per interval; null when not fixed (metered or tiered). */
+                                unit_amount: number | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description The customer's id on the platform (the reference's field). */
+                            platform_customer_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /**
+                             * @description active: billing; in_trial: not billed yet; paused: billing stopped for a while; canceled: ended; unknown: any other state.
+                             * @enum {string}
+                             */
+                            status: "active" | "in_trial" | "canceled" | "paused" | "unknown";
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, INVALID_FILTER, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCommerceSubscription: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default service. */
+                id_type?: "service" | "platform";
+            };
+            header?: never;
+            path: {
+                /** @description Service id, or the platform id with id_type=platform. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description A customer's recurring charge. */
+                        subscription: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Service id of the commerce customer billed; null when not stored. */
+                            customer_id: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * @description Currency of the amounts.
+                             * @enum {string}
+                             */
+                            iso_currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description What is billed, one entry per price. */
+                            items: {
+                                /** @description What one bill of the item comes to; null when its price is not fixed. */
+                                amount: number | null;
+                                /** @description How often the item is billed, as the platform names it (day, week, month, year). */
+                                interval: string;
+                                /** @description Intervals between two bills (3 with month: quarterly). */
+                                interval_count: number;
+                                /** @description Id of the item on the platform; null when it has none. */
+                                platform_id: string | null;
+                                /** @description Units billed each interval. */
+                                quantity: number;
+                                /** @description Price of one unit per interval; null when not fixed (metered or tiered). */
+                                unit_amount: number | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description The customer's id on the platform (the reference's field). */
+                            platform_customer_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /**
+                             * @description active: billing; in_trial: not billed yet; paused: billing stopped for a while; canceled: ended; unknown: any other state.
+                             * @enum {string}
+                             */
+                            status: "active" | "in_trial" | "canceled" | "paused" | "unknown";
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
                         };
                     };
                 };
