@@ -282,6 +282,60 @@ const LIFECYCLES: Lifecycle[] = [
     }),
     remove: true,
   },
+  {
+    type: 'expense',
+    create: () => ({ account_id: f.bank, vendor_id: f.vendor, transaction_date: today, memo: 'Stamps', line_items: [line(f.expense, 42.5)] }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({
+        account_id: f.bank,
+        vendor_id: f.vendor,
+        memo: 'Stamps',
+        total_amount: 42.5,
+        expense_type: 'expense',
+        payment_type: 'cash',
+      });
+    },
+    update: () => ({
+      patch: { payment_type: 'check', document_number: 'CHK 88', line_items: [line(f.expense, 10), line(f.expense, 5.25)] },
+      array: 'line_items',
+      expect: (x) => {
+        expect(x).toMatchObject({ payment_type: 'check', document_number: 'CHK 88', total_amount: 15.25, memo: 'Stamps' });
+      },
+    }),
+    remove: true,
+  },
+  {
+    type: 'sales_receipt',
+    create: () => ({ customer_id: f.customer, account_id: f.bank, issue_date: today, reference: 'CARD-1', line_items: [line(f.income, 75)] }),
+    expectCreated: (r) => {
+      expect(r).toMatchObject({ customer_id: f.customer, account_id: f.bank, reference: 'CARD-1', total_amount: 75, amount_due: 0 });
+    },
+  },
+  {
+    type: 'sales_order',
+    create: () => ({
+      customer_id: f.customer,
+      issue_date: today,
+      reference_number: 'PO-7',
+      line_items: [{ description: 'Consulting', total_amount: 120 }],
+    }),
+    expectCreated: (o) => {
+      expect(o).toMatchObject({ customer_id: f.customer, reference_number: 'PO-7', status: 'open', total_amount: 120 });
+    },
+    update: () => ({
+      patch: {
+        status: 'pending_approval',
+        line_items: [
+          { description: 'Half day', total_amount: 60 },
+          { description: 'Travel', total_amount: 15 },
+        ],
+      },
+      array: 'line_items',
+      expect: (o) => {
+        expect(o).toMatchObject({ status: 'pending_approval', total_amount: 75, reference_number: 'PO-7' });
+      },
+    }),
+  },
 ];
 
 describe.each(LIFECYCLES)('$type', (life) => {
