@@ -635,6 +635,67 @@ describe('write answers', () => {
     }
   });
 
+  it("refuses another connection's expenses and sales orders, and expense, receipt and order bodies before anything is queued", async () => {
+    const other = await syncedSandboxConnection(t, 'user_writes_other_size_300');
+    const theirExpense = await storedWhere(t, other.connection.id, 'expense', () => true);
+    const theirOrder = await storedWhere(t, other.connection.id, 'sales_order', () => true);
+    for (const [method, path] of [
+      ['PATCH', `/accounting/expenses/${theirExpense.id}`],
+      ['DELETE', `/accounting/expenses/${theirExpense.id}`],
+      ['PATCH', `/accounting/sales_orders/${theirOrder.id}`],
+    ] as const) {
+      const response = await send(
+        method,
+        path,
+        method === 'DELETE' ? undefined : { [path.includes('expenses') ? 'expense' : 'sales_order']: { memo: 'not yours' } },
+      );
+      expect([response.statusCode, errorBody(response).error_code], `${method} ${path}`).toEqual([410, 'RESOURCE_NOT_FOUND']);
+    }
+    const theirBank = await storedWhere(t, other.connection.id, 'account', (a) => a.account_type === 'bank');
+    const refused: [string, Json, string][] = [
+      [
+        '/accounting/expenses',
+        { expense: { account_id: theirBank.id, transaction_date: today, line_items: [line(f.expense, 1)] } },
+        'expense.account_id',
+      ],
+      [
+        '/accounting/expenses',
+        { expense: { account_id: f.bank, transaction_date: today, expense_type: 'refund', line_items: [line(f.expense, 1)] } },
+        'expense.expense_type',
+      ],
+      [
+        '/accounting/expenses',
+        { expense: { account_id: f.bank, transaction_date: today, line_items: [{ total_amount: 1 }] } },
+        'expense.line_items[0].account_id',
+      ],
+      [
+        '/accounting/sales_receipts',
+        { sales_receipt: { issue_date: today, line_items: [{ total_amount: 5 }] } },
+        'sales_receipt.line_items[0].account_id',
+      ],
+      [
+        '/accounting/sales_receipts',
+        { sales_receipt: { issue_date: today, amount_due: 0, line_items: [line(f.income, 5)] } },
+        'sales_receipt.amount_due',
+      ],
+      [
+        '/accounting/sales_orders',
+        { sales_order: { customer_id: f.customer, issue_date: today, status: 'closed', line_items: [{ total_amount: 1 }] } },
+        'sales_order.status',
+      ],
+      [
+        '/accounting/sales_orders',
+        { sales_order: { customer_id: f.vendor, issue_date: today, line_items: [{ total_amount: 1 }] } },
+        'sales_order.customer_id',
+      ],
+    ];
+    for (const [path, body, field] of refused) {
+      const response = await send('POST', path, body);
+      expect([response.statusCode, errorBody(response).error_metadata?.field], `${path} ${field}`).toEqual([400, field]);
+      expect(response.headers['x-service-job-id'], field).toBeUndefined();
+    }
+  });
+
   it('answers route-not-found for operations the contract does not have', async () => {
     const response = await send('DELETE', `/accounting/customers/${f.customer}`);
     expect(response.statusCode).toBe(404);
