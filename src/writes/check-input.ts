@@ -112,6 +112,8 @@ const RULES: Partial<Record<UnifiedObjectType, (input: Json, prefix: string, cre
       }
     }
   },
+  // A sale paid at once: its lines as an invoice's.
+  sales_receipt: (input, prefix, create) => RULES.invoice?.(input, prefix, create),
   bank_deposit: (input, prefix, create) => {
     if (create && entries(input, 'linked_payments').length === 0 && entries(input, 'line_items').length === 0) {
       throw invalidField(`${prefix}.line_items`, 'or linked_payments must have at least one entry: a deposit deposits something');

@@ -147,6 +147,13 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     required: ['customer_name'],
     enums: { status: ['active', 'archived'] },
   },
+  expense: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['account_id', 'vendor_id', 'transaction_date', 'currency_code', 'expense_type', 'payment_type', 'document_number', 'memo', 'line_items'],
+    required: ['account_id', 'transaction_date', ...DOCUMENT_LINES],
+    // Refunds are money back on the account: no platform we write to records one as an expense (docs/reference.md).
+    enums: { expense_type: ['expense'], payment_type: ['cash', 'check', 'credit_card'] },
+  },
   invoice: {
     operations: ['create', 'update', 'delete'],
     fields: [
@@ -174,6 +181,30 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     required: ['transaction_date', ...DOCUMENT_LINES],
     // At least one debit and one credit.
     minItems: { line_items: 2 },
+  },
+  sales_order: {
+    operations: ['create', 'update'],
+    fields: [
+      'customer_id',
+      'payment_terms_id',
+      'issue_date',
+      'status',
+      'currency_code',
+      'currency_rate',
+      'document_number',
+      'memo',
+      'reference_number',
+      'line_items',
+    ],
+    required: ['customer_id', 'issue_date', 'line_items', 'line_items[].total_amount'],
+    // Closed comes with the order's invoices; draft, pending and rejected are Xero's, which writes no orders.
+    enums: { status: ['open', 'pending_approval'] },
+  },
+  sales_receipt: {
+    operations: ['create'],
+    fields: ['customer_id', 'account_id', 'issue_date', 'currency_code', 'document_number', 'memo', 'reference', 'line_items'],
+    // As an invoice's: a line with an item may leave account_id out. Without account_id the platform's default deposit account.
+    required: ['issue_date', 'line_items', 'line_items[].total_amount'],
   },
   tax_rate: {
     operations: ['create'],

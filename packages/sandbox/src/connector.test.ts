@@ -31,8 +31,11 @@ describe('sandbox connector', () => {
       'bill_credit_memo',
       'bill_payment',
       'customer',
+      'expense',
       'invoice',
       'journal_entry',
+      'sales_order',
+      'sales_receipt',
       'tax_rate',
       'vendor',
     ]);

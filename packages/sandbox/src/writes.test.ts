@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.ts';
 import type { ObjectHandler, PlatformRecord } from '../../../src/platforms/connector.ts';
 import { auditBooks, auditRef } from './audit.ts';
+import { acc } from './generator/chart.ts';
 import { createSandboxConnector, inProcessTransport, SandboxPlatform } from './index.ts';
 import { mapRecord } from './mapping/index.ts';
 import type { NativeBalanceSheet, NativeOf, NativeType } from './native.ts';
@@ -201,6 +202,69 @@ describe('sandbox writes', () => {
     await handler('bank_transfer').delete(wctx(), transfer.platformId);
     await handler('bank_deposit').delete(wctx(), deposit.platformId);
     expect(auditBooks(await books())).toEqual([]);
+  });
+
+  it('posts expenses and sales receipts with balanced books, and sales orders without posting', async () => {
+    const account = (code: string) => `account:${acc(code)}`;
+    const balance = (records: Awaited<ReturnType<typeof books>>, code: string) =>
+      Math.round(Number(native(records, 'account', acc(code)).Balance) * 100);
+    const before = await books();
+    const expense = await handler('expense').create(wctx(), {
+      account_id: account('2100'),
+      vendor_id: 'vendor:VEN-000001',
+      transaction_date: '2025-06-16T00:00:00Z',
+      line_items: [{ account_id: account('6100'), total_amount: 19.99, description: 'Fee' }],
+    });
+    expect(unified('expense', expense)).toMatchObject({ total_amount: 19.99, payment_type: 'credit_card', expense_type: 'expense' });
+    const receipt = await handler('sales_receipt').create(wctx(), {
+      account_id: account('1000'),
+      issue_date: '2025-06-16T00:00:00Z',
+      line_items: [{ account_id: account('4000'), total_amount: 250, description: 'Counter sale' }],
+    });
+    expect(unified('sales_receipt', receipt)).toMatchObject({ total_amount: 250, amount_due: 0, account_id: account('1000') });
+    const order = await handler('sales_order').create(wctx(), {
+      customer_id: 'customer:CUS-000001',
+      issue_date: '2025-06-16T00:00:00Z',
+      line_items: [{ description: 'Later', total_amount: 1000 }],
+    });
+    expect(unified('sales_order', order)).toMatchObject({ status: 'open', total_amount: 1000 });
+    const after = await books();
+    expect(auditBooks(after)).toEqual([]);
+    // The card owes the expense, the bank holds the sale, and the order moved nothing.
+    expect(balance(after, '2100') - balance(before, '2100')).toBe(1999);
+    expect(balance(after, '1000') - balance(before, '1000')).toBe(25_000);
+    expect(balance(after, '4000') - balance(before, '4000')).toBe(25_000);
+
+    await handler('expense').update(wctx(), expense.platformId, { line_items: [{ account_id: account('6100'), total_amount: 5 }] });
+    expect(balance(await books(), '2100') - balance(before, '2100')).toBe(500);
+    await handler('expense').delete(wctx(), expense.platformId);
+    await handler('sales_receipt').delete(wctx(), receipt.platformId);
+    await handler('sales_order').delete(wctx(), order.platformId);
+    const end = await books();
+    expect(auditBooks(end)).toEqual([]);
+    expect([balance(end, '2100'), balance(end, '1000')]).toEqual([balance(before, '2100'), balance(before, '1000')]);
+  });
+
+  it('refuses an expense paid from no bank or card account, a sale into no income account and a refund', async () => {
+    const account = (code: string) => `account:${acc(code)}`;
+    const fromIncome = await rejection(
+      handler('expense').create(wctx(), {
+        account_id: account('4000'),
+        transaction_date: '2025-06-16T00:00:00Z',
+        line_items: [{ account_id: account('6100'), total_amount: 1 }],
+      }),
+    );
+    expect(fromIncome.platformMessage).toMatch(/expected Bank or CreditCard/);
+    const intoExpense = await rejection(
+      handler('sales_receipt').create(wctx(), {
+        issue_date: '2025-06-16T00:00:00Z',
+        line_items: [{ account_id: account('6100'), total_amount: 1 }],
+      }),
+    );
+    expect(intoExpense.platformMessage).toMatch(/expected Income or OtherIncome/);
+    await expect(
+      handler('expense').create(wctx(), { expense_type: 'refund', account_id: account('1000'), transaction_date: '2025-06-16', line_items: [] }),
+    ).rejects.toThrow(/refunds/);
   });
 
   it('creates, renames, archives and deletes contacts, accounts, tax rates, invoices and bank feeds', async () => {

@@ -282,6 +282,60 @@ const LIFECYCLES: Lifecycle[] = [
     }),
     remove: true,
   },
+  {
+    type: 'expense',
+    create: () => ({ account_id: f.bank, vendor_id: f.vendor, transaction_date: today, memo: 'Stamps', line_items: [line(f.expense, 42.5)] }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({
+        account_id: f.bank,
+        vendor_id: f.vendor,
+        memo: 'Stamps',
+        total_amount: 42.5,
+        expense_type: 'expense',
+        payment_type: 'cash',
+      });
+    },
+    update: () => ({
+      patch: { payment_type: 'check', document_number: 'CHK 88', line_items: [line(f.expense, 10), line(f.expense, 5.25)] },
+      array: 'line_items',
+      expect: (x) => {
+        expect(x).toMatchObject({ payment_type: 'check', document_number: 'CHK 88', total_amount: 15.25, memo: 'Stamps' });
+      },
+    }),
+    remove: true,
+  },
+  {
+    type: 'sales_receipt',
+    create: () => ({ customer_id: f.customer, account_id: f.bank, issue_date: today, reference: 'CARD-1', line_items: [line(f.income, 75)] }),
+    expectCreated: (r) => {
+      expect(r).toMatchObject({ customer_id: f.customer, account_id: f.bank, reference: 'CARD-1', total_amount: 75, amount_due: 0 });
+    },
+  },
+  {
+    type: 'sales_order',
+    create: () => ({
+      customer_id: f.customer,
+      issue_date: today,
+      reference_number: 'PO-7',
+      line_items: [{ description: 'Consulting', total_amount: 120 }],
+    }),
+    expectCreated: (o) => {
+      expect(o).toMatchObject({ customer_id: f.customer, reference_number: 'PO-7', status: 'open', total_amount: 120 });
+    },
+    update: () => ({
+      patch: {
+        status: 'pending_approval',
+        line_items: [
+          { description: 'Half day', total_amount: 60 },
+          { description: 'Travel', total_amount: 15 },
+        ],
+      },
+      array: 'line_items',
+      expect: (o) => {
+        expect(o).toMatchObject({ status: 'pending_approval', total_amount: 75, reference_number: 'PO-7' });
+      },
+    }),
+  },
 ];
 
 describe.each(LIFECYCLES)('$type', (life) => {
@@ -578,6 +632,67 @@ describe('write answers', () => {
       expect(errorBody(malformed).error_code, `${route.method} ${route.url}`).toBe('MALFORMED_JSON');
       const wrongShape = await t.app.inject({ method: route.method, url, headers: clientHeaders(t.org), payload });
       expect(errorBody(wrongShape).error_code, `${route.method} ${route.url}`).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  it("refuses another connection's expenses and sales orders, and expense, receipt and order bodies before anything is queued", async () => {
+    const other = await syncedSandboxConnection(t, 'user_writes_other_size_300');
+    const theirExpense = await storedWhere(t, other.connection.id, 'expense', () => true);
+    const theirOrder = await storedWhere(t, other.connection.id, 'sales_order', () => true);
+    for (const [method, path] of [
+      ['PATCH', `/accounting/expenses/${theirExpense.id}`],
+      ['DELETE', `/accounting/expenses/${theirExpense.id}`],
+      ['PATCH', `/accounting/sales_orders/${theirOrder.id}`],
+    ] as const) {
+      const response = await send(
+        method,
+        path,
+        method === 'DELETE' ? undefined : { [path.includes('expenses') ? 'expense' : 'sales_order']: { memo: 'not yours' } },
+      );
+      expect([response.statusCode, errorBody(response).error_code], `${method} ${path}`).toEqual([410, 'RESOURCE_NOT_FOUND']);
+    }
+    const theirBank = await storedWhere(t, other.connection.id, 'account', (a) => a.account_type === 'bank');
+    const refused: [string, Json, string][] = [
+      [
+        '/accounting/expenses',
+        { expense: { account_id: theirBank.id, transaction_date: today, line_items: [line(f.expense, 1)] } },
+        'expense.account_id',
+      ],
+      [
+        '/accounting/expenses',
+        { expense: { account_id: f.bank, transaction_date: today, expense_type: 'refund', line_items: [line(f.expense, 1)] } },
+        'expense.expense_type',
+      ],
+      [
+        '/accounting/expenses',
+        { expense: { account_id: f.bank, transaction_date: today, line_items: [{ total_amount: 1 }] } },
+        'expense.line_items[0].account_id',
+      ],
+      [
+        '/accounting/sales_receipts',
+        { sales_receipt: { issue_date: today, line_items: [{ total_amount: 5 }] } },
+        'sales_receipt.line_items[0].account_id',
+      ],
+      [
+        '/accounting/sales_receipts',
+        { sales_receipt: { issue_date: today, amount_due: 0, line_items: [line(f.income, 5)] } },
+        'sales_receipt.amount_due',
+      ],
+      [
+        '/accounting/sales_orders',
+        { sales_order: { customer_id: f.customer, issue_date: today, status: 'closed', line_items: [{ total_amount: 1 }] } },
+        'sales_order.status',
+      ],
+      [
+        '/accounting/sales_orders',
+        { sales_order: { customer_id: f.vendor, issue_date: today, line_items: [{ total_amount: 1 }] } },
+        'sales_order.customer_id',
+      ],
+    ];
+    for (const [path, body, field] of refused) {
+      const response = await send('POST', path, body);
+      expect([response.statusCode, errorBody(response).error_metadata?.field], `${path} ${field}`).toEqual([400, field]);
+      expect(response.headers['x-service-job-id'], field).toBeUndefined();
     }
   });
 

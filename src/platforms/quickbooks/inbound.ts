@@ -226,3 +226,39 @@ export async function customerBody(ctx: ConnectorContext, input: Input): Promise
   }
   return out;
 }
+
+/**
+ * A sales line: QBO sells items, and a sales line posts to its item's income account, so a line names an item; an
+ * account_id beside it must be that account (QBO would ignore any other). The line amount is before tax.
+ */
+async function salesLine(ctx: ConnectorContext, line: Input, n: number): Promise<Native> {
+  const at = `line_items[${n}].`;
+  refuse(line, ['customer_id', 'location_id', 'project_id', 'tax_rate_id', 'discount_amount', 'discount_percentage'], at);
+  const entry = line.item;
+  if (!isRecord(entry)) throw invalid(`${at}item`, "QuickBooks Online sells items: give item.id (the line posts to the item's income account).");
+  const total = amountOf(line.total_amount, `${at}total_amount`);
+  const quantity = entry.quantity === undefined || entry.quantity === null ? 1 : numberOf(entry.quantity, `${at}item.quantity`);
+  const unit = entry.unit_amount === undefined || entry.unit_amount === null ? null : amountOf(entry.unit_amount, `${at}item.unit_amount`);
+  const detail: Native = { ItemRef: await ref(ctx, 'item', entry.id, `${at}item.id`), Qty: quantity, ...(unit === null ? {} : { UnitPrice: unit }) };
+  await copy(ctx, line, detail, [['class_id', 'ClassRef', 'class']], at);
+  const out: Native = { DetailType: 'SalesItemLineDetail', Amount: unit === null ? total : round2(quantity * unit), SalesItemLineDetail: detail };
+  if (has(line, 'description') && line.description !== null) out.Description = str(line.description);
+  return out;
+}
+
+/** A SalesReceipt: the sale and its payment at once, deposited to account_id (QBO's Undeposited Funds without one). */
+export async function salesReceiptBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  const out: Native = {};
+  await copy(ctx, input, out, [
+    ['customer_id', 'CustomerRef', 'customer'],
+    ['account_id', 'DepositToAccountRef', 'account'],
+    ['issue_date', 'TxnDate', 'date'],
+    ['document_number', 'DocNumber', 'text'],
+    ['reference', 'PaymentRefNum', 'text'],
+  ]);
+  // The receipt's memo is the customer's, as read (mapSalesReceipt).
+  if (has(input, 'memo')) out.CustomerMemo = { value: str(input.memo) };
+  copyCurrency(input, out);
+  if (has(input, 'line_items')) out.Line = await Promise.all(list(input, 'line_items').map((line, n) => salesLine(ctx, line, n)));
+  return out;
+}

@@ -9,7 +9,7 @@ import { defineObject, type Mapped, type ObjectEntry } from '../objects.ts';
 import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
-import { billBody, customerBody, journalEntryBody } from './inbound.ts';
+import { billBody, customerBody, journalEntryBody, salesReceiptBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
 import * as master from './mapping/master.ts';
@@ -244,5 +244,7 @@ export const ENTITIES: readonly EntitySpec[] = [
       ...SALES_LINE,
       ...TXN_ONLY,
     ],
+    // Created only, as the reference does (no PATCH or DELETE of receipts is served).
+    write: { body: salesReceiptBody, deletable: false },
   }),
 ];

@@ -839,6 +839,84 @@ describe('QuickBooks Online writes', () => {
     expectNoViolations();
   });
 
+  it('creates a sales receipt of item lines into Undeposited Funds; expenses and sales orders are not written here', async () => {
+    const response = await send('POST', '/accounting/sales_receipts', {
+      sales_receipt: {
+        customer_id: ref(c, 'customer', '1'),
+        issue_date: today,
+        document_number: 'SR-77',
+        reference: 'CHK 4411',
+        memo: 'Thanks for your business',
+        line_items: [
+          { total_amount: 30, description: 'Two pumps', item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 15 } },
+          { total_amount: 12.5, item: { id: ref(c, 'item', '11') } },
+        ],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).sales_receipt as Json;
+    expect(company().find('SalesReceipt', String(created.platform_id))).toMatchObject({
+      CustomerRef: { value: '1' },
+      DocNumber: 'SR-77',
+      PaymentRefNum: 'CHK 4411',
+      CustomerMemo: { value: 'Thanks for your business' },
+      TotalAmt: 42.5,
+      Line: [
+        {
+          DetailType: 'SalesItemLineDetail',
+          Amount: 30,
+          Description: 'Two pumps',
+          SalesItemLineDetail: { ItemRef: { value: '11' }, Qty: 2, UnitPrice: 15 },
+        },
+        { DetailType: 'SalesItemLineDetail', Amount: 12.5, SalesItemLineDetail: { ItemRef: { value: '11' }, Qty: 1 } },
+      ],
+    });
+    expect(created).toMatchObject({
+      customer_id: ref(c, 'customer', '1'),
+      account_id: ref(c, 'account', '4'),
+      document_number: 'SR-77',
+      reference: 'CHK 4411',
+      total_amount: 42.5,
+      amount_due: 0,
+      line_items: [{ account_id: ref(c, 'account', '79'), total_amount: 30 }, { total_amount: 12.5 }],
+    });
+    expect(json(await send('GET', `/accounting/sales_receipts/${String(created.id)}`)).sales_receipt).toEqual(created);
+
+    // QBO sells items: a line of an account only is refused (400 naming the field), and QBO is not called.
+    const accountOnly = await send('POST', '/accounting/sales_receipts', {
+      sales_receipt: { issue_date: today, line_items: [{ account_id: ref(c, 'account', '79'), total_amount: 5 }] },
+    });
+    expect([accountOnly.statusCode, errorBody(accountOnly).error_metadata?.field]).toEqual([400, 'line_items[0].item']);
+    expect(
+      company()
+        .list('SalesReceipt')
+        .filter((r) => r.TotalAmt === 5),
+    ).toEqual([]);
+
+    for (const [method, path, body] of [
+      [
+        'POST',
+        '/accounting/expenses',
+        {
+          expense: {
+            account_id: ref(c, 'account', '35'),
+            transaction_date: today,
+            line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 1 }],
+          },
+        },
+      ],
+      [
+        'POST',
+        '/accounting/sales_orders',
+        { sales_order: { customer_id: ref(c, 'customer', '1'), issue_date: today, line_items: [{ total_amount: 1 }] } },
+      ],
+    ] as const) {
+      const refused = await send(method, path, body);
+      expect([refused.statusCode, errorBody(refused).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
+    expectNoViolations();
+  });
+
   it("passes QuickBooks' refusal on to the client with QBO's own message", async () => {
     // The item was deleted in QuickBooks after the last sync: only QBO can tell.
     company().remove('Item', '3');

@@ -532,6 +532,34 @@ describe('Xero sync', () => {
       };
     };
 
+    it('answers 404 for expenses, sales orders and sales receipts, which Xero has not as objects, sending nothing to Xero', async () => {
+      const r = await refs();
+      const expenseId = (await stored(c.connection.id, 'bill'))[0]?.id ?? r.vendor;
+      const writesToXero = () => standin.requests.filter((q) => q.method !== 'GET').length;
+      const before = writesToXero();
+      const writes: [Parameters<typeof send>[0], string, Json][] = [
+        [
+          'POST',
+          '/accounting/expenses',
+          { expense: { account_id: r.sales, transaction_date: '2025-04-01', line_items: [{ account_id: r.expense, total_amount: 1 }] } },
+        ],
+        ['PATCH', `/accounting/expenses/${String(expenseId)}`, { expense: { memo: 'x' } }],
+        ['DELETE', `/accounting/expenses/${String(expenseId)}`, {}],
+        ['POST', '/accounting/sales_orders', { sales_order: { customer_id: r.vendor, issue_date: '2025-04-01', line_items: [{ total_amount: 1 }] } }],
+        ['PATCH', `/accounting/sales_orders/${String(expenseId)}`, { sales_order: { memo: 'x' } }],
+        [
+          'POST',
+          '/accounting/sales_receipts',
+          { sales_receipt: { issue_date: '2025-04-01', line_items: [{ account_id: r.sales, total_amount: 1 }] } },
+        ],
+      ];
+      for (const [method, path, body] of writes) {
+        const response = await send(method, path, body);
+        expect([response.statusCode, errorBody(response).error_code], `${method} ${path}`).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+      }
+      expect(writesToXero()).toBe(before);
+    });
+
     it('creates a bill: the stand-in holds it, sent once with the job id as Idempotency-Key, answered as the mapped bill', async () => {
       const r = await refs();
       const before = list('Invoices').length;

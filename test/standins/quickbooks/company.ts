@@ -102,6 +102,21 @@ export class Company {
     return [...live, ...gone];
   }
 
+  /**
+   * A sales receipt is paid in full; without DepositToAccountRef the money waits in Undeposited Funds (Account 4 of the
+   * fixtures), and each line posts to its item's income account (QBO's SalesReceipt reference).
+   */
+  private deriveSale(record: Json): void {
+    record.TotalAmt = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
+    record.Balance = 0;
+    record.DepositToAccountRef ??= { value: '4', name: 'Undeposited Funds' };
+    for (const line of lines(record)) {
+      const detail = isJson(line.SalesItemLineDetail) ? line.SalesItemLineDetail : null;
+      const item = detail !== null && isJson(detail.ItemRef) ? this.find('Item', String(detail.ItemRef.value)) : null;
+      if (detail !== null && item !== null && isJson(item.IncomeAccountRef)) detail.ItemAccountRef = item.IncomeAccountRef;
+    }
+  }
+
   /** QBO's derived fields of a written record. */
   private derive(entity: Entity, record: Json, before: Json | null): void {
     if (entity === 'Bill') {
@@ -110,6 +125,7 @@ export class Company {
       record.TotalAmt = total / 100;
       record.Balance = Math.max(0, total - paid) / 100;
     }
+    if (entity === 'SalesReceipt') this.deriveSale(record);
     if (entity === 'JournalEntry') {
       const debits = lines(record).filter((line) => isJson(line.JournalEntryLineDetail) && line.JournalEntryLineDetail.PostingType === 'Debit');
       record.TotalAmt = debits.reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
@@ -129,7 +145,7 @@ export class Company {
       if (typeof line.Id !== 'string' && line.DetailType !== 'SubTotalLineDetail') line.Id = String(i + 1);
     });
     // Transactions and names are in the home currency unless they say otherwise.
-    if (record.CurrencyRef === undefined && ['Customer', 'Bill', 'JournalEntry'].includes(entity))
+    if (record.CurrencyRef === undefined && ['Customer', 'Bill', 'JournalEntry', 'SalesReceipt'].includes(entity))
       record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
   }
 

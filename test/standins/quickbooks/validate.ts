@@ -22,7 +22,7 @@ export interface Problem {
 export const CONTRACT = new JsonSchemaContract(new URL('./contract-schemas.json', import.meta.url));
 
 /** Entities the stand-in writes: what the connector creates, updates and deletes. */
-export const WRITABLE: ReadonlySet<Entity> = new Set(['Bill', 'JournalEntry', 'Customer']);
+export const WRITABLE: ReadonlySet<Entity> = new Set(['Bill', 'JournalEntry', 'Customer', 'SalesReceipt']);
 /** Entities QBO deletes (names such as Customer are only made inactive). */
 export const DELETABLE: ReadonlySet<Entity> = new Set([
   'Bill',
@@ -44,17 +44,20 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
   Bill: ['VendorRef', 'Line', 'Line.Amount'],
   JournalEntry: ['Line', 'Line.Amount'],
   Customer: ['DisplayName'],
+  SalesReceipt: ['Line', 'Line.Amount'],
 };
 /** The DetailType each entity's lines may have, and the fields of that detail a line needs. */
 const LINE_DETAILS: Partial<Record<Entity, Readonly<Record<string, readonly string[]>>>> = {
   Bill: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
   JournalEntry: { JournalEntryLineDetail: ['PostingType', 'AccountRef'] },
+  SalesReceipt: { SalesItemLineDetail: ['ItemRef'] },
 };
 /** The entity a reference names, by its field (ParentRef: the record's own entity). */
 const REFERENCES: Readonly<Record<string, Entity>> = {
   VendorRef: 'Vendor',
   AccountRef: 'Account',
   APAccountRef: 'Account',
+  DepositToAccountRef: 'Account',
   SalesTermRef: 'Term',
   DepartmentRef: 'Department',
   ClassRef: 'Class',

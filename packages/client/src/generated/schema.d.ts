@@ -862,7 +862,11 @@ export interface paths {
          */
         get: operations["listExpenses"];
         put?: never;
-        post?: never;
+        /**
+         * Create a expense
+         * @description Passed through to the platform. Required: account_id, transaction_date, line_items, line_items[].account_id, line_items[].total_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createExpense"];
         delete?: never;
         options?: never;
         head?: never;
@@ -880,10 +884,18 @@ export interface paths {
         get: operations["getExpense"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a expense
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteExpense"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a expense
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateExpense"];
         trace?: never;
     };
     "/versioned/accounting/expenses/{id}/attachments": {
@@ -1593,7 +1605,11 @@ export interface paths {
          */
         get: operations["listSalesOrders"];
         put?: never;
-        post?: never;
+        /**
+         * Create a sales order
+         * @description Passed through to the platform. Required: customer_id, issue_date, line_items, line_items[].total_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createSalesOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1614,7 +1630,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a sales order
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateSalesOrder"];
         trace?: never;
     };
     "/versioned/accounting/sales_receipts": {
@@ -1630,7 +1650,11 @@ export interface paths {
          */
         get: operations["listSalesReceipts"];
         put?: never;
-        post?: never;
+        /**
+         * Create a sales receipt
+         * @description Passed through to the platform. Required: issue_date, line_items, line_items[].total_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createSalesReceipt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -17858,6 +17882,357 @@ export interface operations {
             };
         };
     };
+    createExpense: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The expense to create. */
+                    expense: {
+                        /** @description Service id of the bank or credit card account the expense was paid from (credited). */
+                        account_id: string;
+                        /**
+                         * @description Currency of the expense.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Document or reference number of the expense, such as a check number. */
+                        document_number?: string | null;
+                        /**
+                         * @description Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.
+                         * @enum {string}
+                         */
+                        expense_type?: "expense";
+                        /** @description Lines of the expense, each posting to an expense account or item. */
+                        line_items: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id: string;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the expense. */
+                        memo?: string | null;
+                        /**
+                         * @description How the expense was paid.
+                         * @enum {string}
+                         */
+                        payment_type?: "cash" | "check" | "credit_card";
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the expense was made (ISO 8601).
+                         */
+                        transaction_date: string;
+                        /** @description Service id of the vendor paid. */
+                        vendor_id?: string | null;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Money spent directly from a bank or credit card account, such as a card purchase or a check, without a bill. */
+                        expense: {
+                            /** @description Service id of the bank or credit card account the expense was paid from (credited). */
+                            account_id: string | null;
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the expense.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the expense currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. */
+                            currency_rate: number | null;
+                            /** @description Document or reference number of the expense, such as a check number. */
+                            document_number: string | null;
+                            /**
+                             * @description Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.
+                             * @enum {string}
+                             */
+                            expense_type: "expense" | "refund";
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the expense, each posting to an expense account or item. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Memo of the expense. */
+                            memo: string | null;
+                            /**
+                             * @description How the expense was paid.
+                             * @enum {string}
+                             */
+                            payment_type: "cash" | "check" | "credit_card" | "unknown";
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the expense before tax. */
+                            sub_total: number | null;
+                            /** @description Service id of the subsidiary the expense belongs to. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the expense. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the expense. */
+                            total_amount: number;
+                            /**
+                             * Format: date-time
+                             * @description When the expense was made (ISO 8601).
+                             */
+                            transaction_date: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Service id of the vendor paid. */
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getExpense: {
         parameters: {
             query?: {
@@ -18078,6 +18453,564 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteExpense: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateExpense: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The expense fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    expense: {
+                        /** @description Service id of the bank or credit card account the expense was paid from (credited). */
+                        account_id?: string | null;
+                        /**
+                         * @description Currency of the expense.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Document or reference number of the expense, such as a check number. */
+                        document_number?: string | null;
+                        /**
+                         * @description Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.
+                         * @enum {string}
+                         */
+                        expense_type?: "expense";
+                        /** @description Lines of the expense, each posting to an expense account or item. */
+                        line_items?: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id: string;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the expense. */
+                        memo?: string | null;
+                        /**
+                         * @description How the expense was paid.
+                         * @enum {string}
+                         */
+                        payment_type?: "cash" | "check" | "credit_card";
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the expense was made (ISO 8601).
+                         */
+                        transaction_date?: string;
+                        /** @description Service id of the vendor paid. */
+                        vendor_id?: string | null;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Money spent directly from a bank or credit card account, such as a card purchase or a check, without a bill. */
+                        expense: {
+                            /** @description Service id of the bank or credit card account the expense was paid from (credited). */
+                            account_id: string | null;
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the expense.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the expense currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. */
+                            currency_rate: number | null;
+                            /** @description Document or reference number of the expense, such as a check number. */
+                            document_number: string | null;
+                            /**
+                             * @description Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.
+                             * @enum {string}
+                             */
+                            expense_type: "expense" | "refund";
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the expense, each posting to an expense account or item. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Memo of the expense. */
+                            memo: string | null;
+                            /**
+                             * @description How the expense was paid.
+                             * @enum {string}
+                             */
+                            payment_type: "cash" | "check" | "credit_card" | "unknown";
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the expense before tax. */
+                            sub_total: number | null;
+                            /** @description Service id of the subsidiary the expense belongs to. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the expense. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the expense. */
+                            total_amount: number;
+                            /**
+                             * Format: date-time
+                             * @description When the expense was made (ISO 8601).
+                             */
+                            transaction_date: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Service id of the vendor paid. */
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27482,6 +28415,309 @@ export interface operations {
             };
         };
     };
+    createSalesOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                    /** @description The sales order to create. */
+                    sales_order: {
+                        /** @description Currency of the order; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Rate from the order currency to the business default currency; null when the platform does not give it. A number or decimal text. */
+                        currency_rate?: number | string | null;
+                        /** @description Service id of the customer who placed the order. */
+                        customer_id: string;
+                        /** @description Customer-facing number of the order; null when none. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the order was issued (ISO 8601).
+                         */
+                        issue_date: string;
+                        /** @description Lines of the order. */
+                        line_items: {
+                            /** @description Description of the line; null when it has none. */
+                            description?: string | null;
+                            /** @description Item ordered on the line; null for a line without an item. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity ordered; null when the platform does not give it. */
+                                quantity?: number | null;
+                                /** @description Price of one unit; null when the platform does not give it. */
+                                unit_amount?: number | null;
+                            } | null;
+                            /** @description Service id of the tax rate applied to the line; null when none. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line; null when the platform does not give it. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the order; null when none. */
+                        memo?: string | null;
+                        /** @description Service id of the payment terms of the order; null when none. */
+                        payment_terms_id?: string | null;
+                        /** @description Reference number of the order (the customer's purchase order number, say); null when none. */
+                        reference_number?: string | null;
+                        /**
+                         * @description Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero's only.
+                         * @enum {string}
+                         */
+                        status?: "open" | "pending_approval";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order a customer placed with the business; it moves no money until invoiced. */
+                        sales_order: {
+                            /** @description Service id of the class the order is tracked under; null when none. */
+                            class_id: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the order; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the order currency to the business default currency; null when the platform does not give it. */
+                            currency_rate: number | null;
+                            /** @description Service id of the customer who placed the order. */
+                            customer_id: string | null;
+                            /** @description Service id of the department the order is tracked under; null when none. */
+                            department_id: string | null;
+                            /** @description Discount applied to the order; null when the platform does not give it. */
+                            discount_amount: number | null;
+                            /** @description Customer-facing number of the order; null when none. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the order was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description Description of the line; null when it has none. */
+                                description: string | null;
+                                /** @description Item ordered on the line; null for a line without an item. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity ordered; null when the platform does not give it. */
+                                    quantity: number | null;
+                                    /** @description Price of one unit; null when the platform does not give it. */
+                                    unit_amount: number | null;
+                                } | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the tax rate applied to the line; null when none. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line; null when the platform does not give it. */
+                                total_amount: number | null;
+                            }[];
+                            /** @description Service id of the location the order is tracked under; null when none. */
+                            location_id: string | null;
+                            /** @description Memo of the order; null when none. */
+                            memo: string | null;
+                            /** @description Service id of the payment terms of the order; null when none. */
+                            payment_terms_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference number of the order (the customer's purchase order number, say); null when none. */
+                            reference_number: string | null;
+                            /**
+                             * @description Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero's only.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "open" | "closed" | "pending_approval" | "rejected" | "unknown";
+                            /** @description Service id of the subsidiary the order belongs to; null when none. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the order; null when the platform does not give it. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the order; null when the platform does not give it. */
+                            total_amount: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getSalesOrder: {
         parameters: {
             query?: {
@@ -27678,6 +28914,321 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSalesOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                    /** @description The sales order fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    sales_order: {
+                        /** @description Currency of the order; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Rate from the order currency to the business default currency; null when the platform does not give it. A number or decimal text. */
+                        currency_rate?: number | string | null;
+                        /** @description Service id of the customer who placed the order. */
+                        customer_id?: string | null;
+                        /** @description Customer-facing number of the order; null when none. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the order was issued (ISO 8601).
+                         */
+                        issue_date?: string;
+                        /** @description Lines of the order. */
+                        line_items?: {
+                            /** @description Description of the line; null when it has none. */
+                            description?: string | null;
+                            /** @description Item ordered on the line; null for a line without an item. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity ordered; null when the platform does not give it. */
+                                quantity?: number | null;
+                                /** @description Price of one unit; null when the platform does not give it. */
+                                unit_amount?: number | null;
+                            } | null;
+                            /** @description Service id of the tax rate applied to the line; null when none. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line; null when the platform does not give it. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the order; null when none. */
+                        memo?: string | null;
+                        /** @description Service id of the payment terms of the order; null when none. */
+                        payment_terms_id?: string | null;
+                        /** @description Reference number of the order (the customer's purchase order number, say); null when none. */
+                        reference_number?: string | null;
+                        /**
+                         * @description Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero's only.
+                         * @enum {string}
+                         */
+                        status?: "open" | "pending_approval";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order a customer placed with the business; it moves no money until invoiced. */
+                        sales_order: {
+                            /** @description Service id of the class the order is tracked under; null when none. */
+                            class_id: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the order; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the order currency to the business default currency; null when the platform does not give it. */
+                            currency_rate: number | null;
+                            /** @description Service id of the customer who placed the order. */
+                            customer_id: string | null;
+                            /** @description Service id of the department the order is tracked under; null when none. */
+                            department_id: string | null;
+                            /** @description Discount applied to the order; null when the platform does not give it. */
+                            discount_amount: number | null;
+                            /** @description Customer-facing number of the order; null when none. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the order was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description Description of the line; null when it has none. */
+                                description: string | null;
+                                /** @description Item ordered on the line; null for a line without an item. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity ordered; null when the platform does not give it. */
+                                    quantity: number | null;
+                                    /** @description Price of one unit; null when the platform does not give it. */
+                                    unit_amount: number | null;
+                                } | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the tax rate applied to the line; null when none. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line; null when the platform does not give it. */
+                                total_amount: number | null;
+                            }[];
+                            /** @description Service id of the location the order is tracked under; null when none. */
+                            location_id: string | null;
+                            /** @description Memo of the order; null when none. */
+                            memo: string | null;
+                            /** @description Service id of the payment terms of the order; null when none. */
+                            payment_terms_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference number of the order (the customer's purchase order number, say); null when none. */
+                            reference_number: string | null;
+                            /**
+                             * @description Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero's only.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "open" | "closed" | "pending_approval" | "rejected" | "unknown";
+                            /** @description Service id of the subsidiary the order belongs to; null when none. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the order; null when the platform does not give it. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the order; null when the platform does not give it. */
+                            total_amount: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27924,6 +29475,361 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSalesReceipt: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                    /** @description The sales receipt to create. */
+                    sales_receipt: {
+                        /** @description Service id of the asset account the payment was deposited to (a bank account or undeposited funds): the account debited. */
+                        account_id?: string | null;
+                        /** @description Currency of the receipt; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Service id of the customer who paid; null for a sale to no named customer. */
+                        customer_id?: string | null;
+                        /** @description Seller-facing number of the receipt. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the sale was made and paid (ISO 8601).
+                         */
+                        issue_date: string;
+                        /** @description Lines of the receipt. */
+                        line_items: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Customer-facing memo of the receipt. */
+                        memo?: string | null;
+                        /** @description Reference of the receipt, such as the check or card payment number. */
+                        reference?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A sale paid at the time it was made: records the sale and the payment at once, leaving nothing to collect. */
+                        sales_receipt: {
+                            /** @description Service id of the asset account the payment was deposited to (a bank account or undeposited funds): the account debited. */
+                            account_id: string | null;
+                            /** @description The reference's additional fields of a sales receipt; always present here. */
+                            additional_fields?: {
+                                /** @description Billing and shipping addresses of the receipt; [] when none. */
+                                addresses: {
+                                    /** @description First address line. */
+                                    address1: string | null;
+                                    /** @description Second address line. */
+                                    address2: string | null;
+                                    /** @description Third address line. */
+                                    address3: string | null;
+                                    /** @description City. */
+                                    city: string | null;
+                                    /** @description Country, as the platform gives it. */
+                                    country: string | null;
+                                    /** @description Postal or ZIP code. */
+                                    postal_code: string | null;
+                                    /** @description State, province or region. */
+                                    region: string | null;
+                                    /** @description Kind of address as the platform names it; null when not given. */
+                                    type: string | null;
+                                }[];
+                                /** @description Email address of the billed customer; null when none. */
+                                billing_email: string | null;
+                                /** @description Memo intended for internal use; null when none. */
+                                internal_memo: string | null;
+                                /** @description Total shipping charged on the receipt; null when the platform does not say. */
+                                shipping_amount: number | null;
+                                /** @description Total tax charged on the receipt; null when the platform does not say. */
+                                tax_amount: number | null;
+                            };
+                            /** @description Amount still due on the receipt: 0, as a receipt is paid at once; null when the platform does not say. */
+                            amount_due: number | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the receipt; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Service id of the customer who paid; null for a sale to no named customer. */
+                            customer_id: string | null;
+                            /** @description Total discount of the receipt; null when the platform does not say. */
+                            discount_amount: number | null;
+                            /** @description Seller-facing number of the receipt. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description When the sale was made and paid (ISO 8601). */
+                            issue_date: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the receipt. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Transactions linked to the receipt. */
+                            linked_transactions: {
+                                /** @description Service id of the linked transaction. */
+                                id: string;
+                                /** @description Object type of the linked transaction (bank_deposit: the deposit that took the receipt out of undeposited funds). */
+                                type: string;
+                            }[];
+                            /** @description Customer-facing memo of the receipt. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference of the receipt, such as the check or card payment number. */
+                            reference: string | null;
+                            /** @description Total amount received, tax included. */
+                            total_amount: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,7 +16,7 @@ export function pick<T>(body: Body, field: string, read: () => T, current: T): T
   return Object.hasOwn(body, field) ? read() : current;
 }
 
-async function lines(unit: Unit, body: Body, itemAccount: 'IncomeAccountId' | 'ExpenseAccountId'): Promise<LineInput[]> {
+export async function documentLines(unit: Unit, body: Body, itemAccount: 'IncomeAccountId' | 'ExpenseAccountId'): Promise<LineInput[]> {
   const raw = list(body, 'Lines', true);
   if (raw.length === 0) throw invalid('RequiredField', 'Lines must have at least one line', 'Lines');
   const inputs: LineInput[] = [];
@@ -85,7 +85,7 @@ async function writePayable(side: Side, unit: Unit, body: Body, base: Payable | 
     record.PurchaseOrderIds = poIds;
   }
   if (base === null || Object.hasOwn(body, 'Lines')) {
-    const built = buildLines(await lines(unit, body, side.type === 'invoice' ? 'IncomeAccountId' : 'ExpenseAccountId'));
+    const built = buildLines(await documentLines(unit, body, side.type === 'invoice' ? 'IncomeAccountId' : 'ExpenseAccountId'));
     Object.assign(record, { Lines: built, ...totalsOf(built) });
   }
   const linked = record.LinkedTxns as Payable['LinkedTxns'];
@@ -203,7 +203,7 @@ async function writeCredit(unit: Unit, body: Body, base: NativeVendorCredit | nu
     get('Memo', () => text(body, 'Memo'), credit.Memo),
   );
   if (base === null || Object.hasOwn(body, 'Lines')) {
-    const built = buildLines(await lines(unit, body, 'ExpenseAccountId'));
+    const built = buildLines(await documentLines(unit, body, 'ExpenseAccountId'));
     Object.assign(credit, { Lines: built, ...totalsOf(built) });
   }
   credit.Status = body.Status === 'Void' || credit.Status === 'Void' ? 'Void' : 'Open';

@@ -3,6 +3,7 @@ import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type { NativeRecord } from '../native.ts';
 import type { Unit } from '../store/unit.ts';
 import { depositWriter, journalWriter, transferWriter } from './banking.ts';
+import { expenseWriter, salesOrderWriter, salesReceiptWriter } from './direct.ts';
 import { billWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
 import { feedWriter } from './feeds.ts';
 import { accountWriter, customerWriter, vendorWriter } from './master.ts';
@@ -25,8 +26,11 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   bill_credit_memo: vendorCreditWriter,
   bill_payment: billPaymentWriter,
   customer: customerWriter,
+  expense: expenseWriter,
   invoice: invoiceWriter,
   journal_entry: journalWriter,
+  sales_order: salesOrderWriter,
+  sales_receipt: salesReceiptWriter,
   tax_rate: taxCodeWriter,
   vendor: vendorWriter,
 };

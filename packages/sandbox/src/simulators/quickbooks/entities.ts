@@ -105,7 +105,7 @@ export const ENTITIES: readonly QboEntity[] = [
   collection('Invoice', 'invoice', txn.invoice),
   collection('CreditMemo', 'invoice_credit_memo', txn.creditMemo),
   collection('Payment', 'invoice_payment', txn.payment),
-  collection('SalesReceipt', 'sales_receipt', txn.salesReceipt),
+  { ...collection('SalesReceipt', 'sales_receipt', txn.salesReceipt), written: { body: txn.salesReceiptBody, deletable: false } },
   collection('Deposit', 'bank_deposit', txn.deposit),
   collection('Transfer', 'bank_transfer', txn.transfer),
   { ...collection('JournalEntry', 'journal_entry', txn.journalEntry), written: { body: txn.journalEntryBody, deletable: true } },

@@ -8,6 +8,7 @@ import { quickbooksConnector } from '../../../../../src/platforms/quickbooks/ind
 import { checkMappedObject } from '../../../../../src/sync/mapped-check.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.ts';
 import { parseCents } from '../../money.ts';
+import { ROLES } from '../../generator/chart.ts';
 import { SandboxPlatform } from '../../platform.ts';
 import { readAll, testContext, writeContext, type ReadAllResult } from '../../testkit.ts';
 import { simulatorBooks } from '../books.ts';
@@ -294,6 +295,25 @@ describe('QuickBooks Online simulator, written through the real connector', () =
       ],
     });
     expect(entry.raw.TotalAmt).toBe(50);
+  });
+
+  it('creates a sales receipt of an item line through the connector, deposited to Undeposited Funds and booked by SANDBOX', async () => {
+    const receipts = quickbooksConnector.objects.sales_receipt?.handler;
+    if (receipts?.create === undefined) throw new Error('no sales receipt create');
+    const item = (await books.all('item')).find((i) => i.Status === 'Active');
+    if (item === undefined) throw new Error('no item');
+    const created = await receipts.create(writeContext(ctx, 'qbo-sr-1'), {
+      issue_date: '2026-01-13T00:00:00.000Z',
+      document_number: 'SIM-SR-1',
+      line_items: [{ total_amount: 40, item: { id: `item:${String(Number(item.Id.split('-')[1]))}`, quantity: 2, unit_amount: 20 } }],
+    });
+    expect(created.raw).toMatchObject({ DocNumber: 'SIM-SR-1', TotalAmt: 40, Balance: 0 });
+    const booked = (await books.all('sales_receipt')).find((r) => r.DocNumber === 'SIM-SR-1');
+    expect(booked).toMatchObject({
+      Total: '40.00',
+      DepositToAccountId: ROLES.UndepositedFunds,
+      Lines: [{ ItemId: item.Id, AccountId: item.IncomeAccountId }],
+    });
   });
 
   it('creates a vendor through the QBO API once per requestid', async () => {
