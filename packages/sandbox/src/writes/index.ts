@@ -3,10 +3,10 @@ import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type { NativeRecord } from '../native.ts';
 import type { Unit } from '../store/unit.ts';
 import { depositWriter, journalWriter, transferWriter } from './banking.ts';
-import { billWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
+import { billWriter, creditNoteWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
 import { feedWriter } from './feeds.ts';
 import { accountWriter, customerWriter, vendorWriter } from './master.ts';
-import { billPaymentWriter } from './payments.ts';
+import { billPaymentWriter, invoicePaymentWriter } from './payments.ts';
 import { taxCodeWriter } from './tax-codes.ts';
 import type { Body } from './validate.ts';
 
@@ -26,6 +26,8 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   bill_payment: billPaymentWriter,
   customer: customerWriter,
   invoice: invoiceWriter,
+  invoice_credit_memo: creditNoteWriter,
+  invoice_payment: invoicePaymentWriter,
   journal_entry: journalWriter,
   tax_rate: taxCodeWriter,
   vendor: vendorWriter,
