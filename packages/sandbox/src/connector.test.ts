@@ -32,6 +32,8 @@ describe('sandbox connector', () => {
       'bill_payment',
       'customer',
       'invoice',
+      'invoice_credit_memo',
+      'invoice_payment',
       'journal_entry',
       'tax_rate',
       'vendor',
