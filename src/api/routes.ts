@@ -41,6 +41,8 @@ import getJob from './jobs/get.ts';
 import { objectWriteEndpoints } from './writes/objects.ts';
 import applyBillCredit from './accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from './accounting/bill-credit-applications/unapply.ts';
+import applyInvoiceCredit from './accounting/invoice-credit-applications/apply.ts';
+import unapplyInvoiceCredit from './accounting/invoice-credit-applications/unapply.ts';
 import { agingEndpoints } from './accounting/aging/summary.ts';
 import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
 import listBankFeedTransactions from './accounting/bank-feeds/transactions-list.ts';
@@ -104,6 +106,8 @@ export const versionedEndpoints: Endpoint[] = [
   ...objectWriteEndpoints,
   applyBillCredit,
   unapplyBillCredit,
+  applyInvoiceCredit,
+  unapplyInvoiceCredit,
   sendBankFeedTransactions,
   listBankFeedTransactions,
   fetchBankFeedTransaction,

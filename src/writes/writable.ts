@@ -23,6 +23,8 @@ export interface WritableSpec {
   extra?: readonly string[];
   /** Which of the `extra` fields are references: checked like the read model's LINKS before anything is queued. */
   inputLinks?: readonly LinkField[];
+  /** Nested fields of the read model a write does not take (`line_items[].amount`: the platform derives them). */
+  omit?: readonly string[];
 }
 
 const DOCUMENT_LINES = ['line_items', 'line_items[].account_id', 'line_items[].total_amount'] as const;
@@ -174,6 +176,33 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     // A line with an item may leave account_id out (the reference's item lines); the platform posts it to the item's income account.
     required: ['customer_id', 'issue_date', 'line_items', 'line_items[].total_amount'],
     enums: { status: DOCUMENT_STATUSES },
+  },
+  invoice_credit_memo: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['customer_id', 'account_id', 'issue_date', 'document_number', 'currency_code', 'status', 'memo', 'linked_invoices', 'line_items'],
+    // As invoice lines: a line with an item may leave account_id out (src/writes/check-input.ts).
+    required: ['customer_id', 'issue_date', 'line_items', 'line_items[].total_amount', 'linked_invoices[].id', 'linked_invoices[].allocated_amount'],
+    enums: { status: ['open', 'void'] },
+    // The reference's flat repeats of the line's item and total: read-only echoes of item and total_amount.
+    omit: ['line_items[].id', 'line_items[].item_id', 'line_items[].quantity', 'line_items[].unit_amount', 'line_items[].amount'],
+  },
+  invoice_payment: {
+    operations: ['create', 'update', 'delete'],
+    fields: [
+      'customer_id',
+      'account_id',
+      'transaction_date',
+      'txn_date',
+      'currency_code',
+      'currency_rate',
+      'memo',
+      'reference',
+      'status',
+      'total_amount',
+      'linked_invoices',
+    ],
+    // Our names or the reference's (transaction_date or txn_date, allocated_amount or amount): check-input.ts wants one of each.
+    required: ['customer_id', 'account_id', 'linked_invoices', 'linked_invoices[].id'],
   },
   journal_entry: {
     operations: ['create', 'update', 'delete'],

@@ -33,6 +33,8 @@ describe('sandbox connector', () => {
       'customer',
       'expense',
       'invoice',
+      'invoice_credit_memo',
+      'invoice_payment',
       'journal_entry',
       'sales_order',
       'sales_receipt',

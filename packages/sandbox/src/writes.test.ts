@@ -171,6 +171,70 @@ describe('sandbox writes', () => {
     expect(auditBooks(await books())).toEqual([]);
   });
 
+  it('takes an invoice payment from receivable into the bank and a credit memo off revenue; books tie out throughout', async () => {
+    const balance = async (accountId: string) => Math.round(Number(native(await books(), 'account', accountId).Balance) * 100);
+    const [bank, ar, revenue] = ['ACC-000001', 'ACC-000004', 'ACC-000023'];
+    const customer = (await books()).find((r) => r.type === 'customer' && r.raw.Status === 'Active')?.raw.Id;
+    if (typeof customer !== 'string') throw new Error('fixture lacks an active customer');
+    const invoice = await handler('invoice').create(wctx(), {
+      customer_id: `customer:${customer}`,
+      issue_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
+      line_items: [{ account_id: `account:${revenue}`, description: 'Consulting', total_amount: 900 }],
+    });
+    const before = { bank: await balance(bank), ar: await balance(ar), revenue: await balance(revenue) };
+    const invoiceNow = async () => unified('invoice', { platformId: invoice.platformId, raw: native(await books(), 'invoice', invoice.platformId) });
+    const payment = await handler('invoice_payment').create(wctx(), {
+      customer_id: `customer:${customer}`,
+      account_id: `account:${bank}`,
+      transaction_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
+      linked_invoices: [{ id: `invoice:${invoice.platformId}`, allocated_amount: 300 }],
+    });
+    expect(unified('invoice_payment', payment)).toMatchObject({ total_amount: 300, status: 'active' });
+    expect(await invoiceNow()).toMatchObject({ amount_due: 600, status: 'partially_paid' });
+    expect(await balance(bank)).toBe(before.bank + 30_000);
+    expect(await balance(ar)).toBe(before.ar - 30_000);
+    expect(auditBooks(await books())).toEqual([]);
+
+    const credit = await handler('invoice_credit_memo').create(wctx(), {
+      customer_id: `customer:${customer}`,
+      issue_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
+      line_items: [{ account_id: `account:${revenue}`, total_amount: 200, description: 'Goodwill' }],
+      linked_invoices: [{ id: `invoice:${invoice.platformId}`, allocated_amount: 150 }],
+    });
+    expect(unified('invoice_credit_memo', credit)).toMatchObject({ total_amount: 200, remaining_amount: 50 });
+    expect(await invoiceNow()).toMatchObject({ amount_due: 450 });
+    // Revenue (a credit balance) is 200 lower; receivable, net of the payment, 200 lower too.
+    expect(Math.abs(await balance(revenue)) - Math.abs(before.revenue)).toBe(-20_000);
+    expect(await balance(ar)).toBe(before.ar - 50_000);
+    expect(auditBooks(await books())).toEqual([]);
+
+    // More than is due, or the invoice of another customer, is refused and changes nothing.
+    expect(
+      (
+        await rejection(
+          handler('invoice_payment').update(wctx(), payment.platformId, {
+            linked_invoices: [{ id: `invoice:${invoice.platformId}`, allocated_amount: 900 }],
+          }),
+        )
+      ).kind,
+    ).toBe('bad_request');
+    expect(await invoiceNow()).toMatchObject({ amount_due: 450 });
+    await handler('invoice_credit_memo').update(wctx(), credit.platformId, { linked_invoices: [] });
+    expect(await invoiceNow()).toMatchObject({ amount_due: 600 });
+    expect(unified('invoice_payment', await handler('invoice_payment').update(wctx(), payment.platformId, { status: 'void' }))).toMatchObject({
+      status: 'void',
+    });
+    expect(await invoiceNow()).toMatchObject({ amount_due: 900, status: 'open' });
+    await handler('invoice_payment').delete(wctx(), payment.platformId);
+    await handler('invoice_credit_memo').delete(wctx(), credit.platformId);
+    await handler('invoice').delete(wctx(), invoice.platformId);
+    expect({ bank: await balance(bank), ar: await balance(ar) }).toEqual({ bank: before.bank, ar: before.ar - 90_000 });
+    expect(auditBooks(await books())).toEqual([]);
+  });
+
   it('records deposits, transfers and balanced journal entries, and edits and removes them', async () => {
     const deposit = await handler('bank_deposit').create(wctx(), {
       account_id: 'account:ACC-000001',

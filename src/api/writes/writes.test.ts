@@ -15,6 +15,8 @@ import { jobIdOf, line, sender, startWriteTestApp, type Json } from '../../../te
 import { accessTokenOf } from '../../connections/connections.ts';
 import applyBillCredit from '../accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from '../accounting/bill-credit-applications/unapply.ts';
+import applyInvoiceCredit from '../accounting/invoice-credit-applications/apply.ts';
+import unapplyInvoiceCredit from '../accounting/invoice-credit-applications/unapply.ts';
 import bankFeedMappingLink from '../accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../accounting/bank-feeds/transactions.ts';
 import { objectWriteEndpoints } from './objects.ts';
@@ -85,6 +87,14 @@ async function createdBill(): Promise<Json> {
   return json(response).bill as Json;
 }
 
+async function createdInvoice(): Promise<Json> {
+  const response = await send('POST', '/accounting/invoices', {
+    invoice: { customer_id: f.customer, issue_date: today, line_items: [line(f.income, 250)] },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return json(response).invoice as Json;
+}
+
 const LIFECYCLES: Lifecycle[] = [
   {
     type: 'bill',
@@ -148,6 +158,45 @@ const LIFECYCLES: Lifecycle[] = [
     update: (_created, p) => ({
       patch: { linked_bills: [{ id: (p.bill as Json).id, allocated_amount: 150 }] },
       array: 'linked_bills',
+      expect: (pay) => {
+        expect(pay.total_amount).toBe(150);
+      },
+    }),
+    remove: true,
+  },
+  {
+    type: 'invoice_credit_memo',
+    create: () => ({ customer_id: f.customer, issue_date: today, line_items: [line(f.income, 80)] }),
+    expectCreated: (m) => {
+      expect(m).toMatchObject({ customer_id: f.customer, total_amount: 80, remaining_amount: 80 });
+    },
+    update: () => ({
+      patch: { memo: 'Corrected', line_items: [line(f.income, 30), line(f.income, 20)] },
+      array: 'line_items',
+      expect: (m) => {
+        expect(m).toMatchObject({ memo: 'Corrected', total_amount: 50, remaining_amount: 50 });
+      },
+    }),
+    remove: true,
+  },
+  {
+    type: 'invoice_payment',
+    prepare: async () => ({ invoice: await createdInvoice() }),
+    // The reference's names: txn_date, and amount on each invoice.
+    create: (p) => ({
+      customer_id: f.customer,
+      account_id: f.bank,
+      txn_date: today,
+      total_amount: 100,
+      linked_invoices: [{ id: (p.invoice as Json).id, amount: 100 }],
+    }),
+    expectCreated: (pay, p) => {
+      expect(pay).toMatchObject({ customer_id: f.customer, account_id: f.bank, total_amount: 100, status: 'active' });
+      expect((pay.linked_invoices as Json[]).map((l) => [l.id, l.allocated_amount, l.amount])).toEqual([[(p.invoice as Json).id, 100, 100]]);
+    },
+    update: (_created, p) => ({
+      patch: { linked_invoices: [{ id: (p.invoice as Json).id, allocated_amount: 150 }] },
+      array: 'linked_invoices',
       expect: (pay) => {
         expect(pay.total_amount).toBe(150);
       },
@@ -605,9 +654,15 @@ describe('write answers', () => {
   });
 
   it('every write route refuses missing auth, another tenant and malformed bodies', async () => {
-    const routes = [...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink].map(
-      (e) => e.contract,
-    );
+    const routes = [
+      ...objectWriteEndpoints,
+      applyBillCredit,
+      unapplyBillCredit,
+      applyInvoiceCredit,
+      unapplyInvoiceCredit,
+      sendBankFeedTransactions,
+      bankFeedMappingLink,
+    ].map((e) => e.contract);
     expect(routes.length).toBeGreaterThan(30);
     const otherOrg = await t.newOrg('Sweep other');
     for (const route of routes) {
@@ -711,6 +766,13 @@ function validBodyFor(url: string): Json {
         linked_bills: [{ id: f.vendor, ...(url.endsWith('unapply') ? {} : { allocated_amount: 1 }) }],
       },
     };
+  if (url.includes('invoice_credit_applications'))
+    return {
+      invoice_credit_application: {
+        invoice_credit_memo_id: f.customer,
+        linked_invoices: [{ id: f.customer, ...(url.endsWith('unapply') ? {} : { allocated_amount: 1 }) }],
+      },
+    };
   if (url.endsWith('/bank_feeds/transactions'))
     return {
       bank_feed_transactions: {
@@ -729,7 +791,9 @@ function validBodyFor(url: string): Json {
   const create =
     life.type === 'bill_payment'
       ? { vendor_id: f.vendor, account_id: f.bank, transaction_date: today, linked_bills: [{ id: f.vendor, allocated_amount: 1 }] }
-      : life.create({});
+      : life.type === 'invoice_payment'
+        ? { customer_id: f.customer, account_id: f.bank, transaction_date: today, linked_invoices: [{ id: f.customer, allocated_amount: 1 }] }
+        : life.create({});
   return { [OBJECT_TYPES[life.type].singular]: url.endsWith(':id') ? patch : create };
 }
 

@@ -1016,6 +1016,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/accounting/invoice_credit_applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a invoice credit memo to invoices
+         * @description Reduces the invoices' amount_due by the amounts given; answers the credit memo afterwards. Amounts add to what is applied already.
+         */
+        post: operations["applyInvoiceCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/invoice_credit_applications/unapply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo applications of a invoice credit memo
+         * @description Removes the memo's applications to the invoices given (their amount_due grows back); answers the credit memo afterwards.
+         */
+        post: operations["unapplyInvoiceCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/accounting/invoice_credit_memos": {
         parameters: {
             query?: never;
@@ -1029,7 +1069,11 @@ export interface paths {
          */
         get: operations["listInvoiceCreditMemos"];
         put?: never;
-        post?: never;
+        /**
+         * Create a invoice credit memo
+         * @description Passed through to the platform. Required: customer_id, issue_date, line_items, line_items[].total_amount, linked_invoices[].id, linked_invoices[].allocated_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createInvoiceCreditMemo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1047,10 +1091,18 @@ export interface paths {
         get: operations["getInvoiceCreditMemo"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a invoice credit memo
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteInvoiceCreditMemo"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a invoice credit memo
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateInvoiceCreditMemo"];
         trace?: never;
     };
     "/versioned/accounting/invoice_payments": {
@@ -1066,7 +1118,11 @@ export interface paths {
          */
         get: operations["listInvoicePayments"];
         put?: never;
-        post?: never;
+        /**
+         * Create a invoice payment
+         * @description Passed through to the platform. Required: customer_id, account_id, linked_invoices, linked_invoices[].id (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createInvoicePayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1084,10 +1140,18 @@ export interface paths {
         get: operations["getInvoicePayment"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a invoice payment
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteInvoicePayment"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a invoice payment
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateInvoicePayment"];
         trace?: never;
     };
     "/versioned/accounting/invoices": {
@@ -20675,6 +20739,644 @@ export interface operations {
             };
         };
     };
+    applyInvoiceCredit: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The credit memo and the invoices to apply it to. */
+                    invoice_credit_application: {
+                        /**
+                         * @description Currency of the credit memo (the reference requires it); must be the memo's currency.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Service id of the credit memo's customer (the reference requires it); must be the memo's customer. */
+                        customer_id?: string;
+                        /** @description Service id of the invoice credit memo to apply. */
+                        invoice_credit_memo_id: string;
+                        linked_invoices: {
+                            /** @description Amount of the credit to apply to this invoice. */
+                            allocated_amount: number;
+                            /** @description Service id of a invoice of the same customer. */
+                            id: string;
+                        }[];
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the credit is applied (the reference requires it). Platforms record an application when it is made, so it must be within a day of now: back- or post-dating is refused, not ignored.
+                         */
+                        transaction_date?: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invoice_credit_application: {
+                            /**
+                             * @description The platform took the change.
+                             * @enum {boolean}
+                             */
+                            success: true;
+                        };
+                        /** @description Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices. */
+                        invoice_credit_memo: {
+                            /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                            account_id: string | null;
+                            /** @description The reference's allocation date of the credit memo: the latest allocated_date of linked_invoices; null while it is applied to no invoice, or when the platform names its invoices elsewhere. */
+                            allocated_at: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the credit memo; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Service id of the customer the credit was issued to. */
+                            customer_id: string | null;
+                            /** @description Document number of the credit memo. */
+                            document_number: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the credit memo was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the credit memo. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
+                            }[];
+                            /** @description Invoices the credit was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the credit memo. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the credit memo not yet applied to invoices. */
+                            remaining_amount: number;
+                            /**
+                             * @description Status of the credit memo (same values as invoice status).
+                             * @enum {string}
+                             */
+                            status: "open" | "partially_paid" | "paid" | "void" | "draft" | "unknown" | "pending_approval" | "rejected" | "submitted";
+                            /** @description Total amount of the credit memo. */
+                            total_amount: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unapplyInvoiceCredit: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The credit memo and the invoices to take its credit back from. */
+                    invoice_credit_application: {
+                        /**
+                         * @description Currency of the credit memo (the reference requires it); must be the memo's currency.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Service id of the credit memo's customer (the reference requires it); must be the memo's customer. */
+                        customer_id?: string;
+                        /** @description Service id of the invoice credit memo. */
+                        invoice_credit_memo_id: string;
+                        linked_invoices: {
+                            /** @description Service id of a invoice the memo is applied to; its whole application is removed. */
+                            id: string;
+                        }[];
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the credit is applied (the reference requires it). Platforms record an application when it is made, so it must be within a day of now: back- or post-dating is refused, not ignored.
+                         */
+                        transaction_date?: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices. */
+                        invoice_credit_memo: {
+                            /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                            account_id: string | null;
+                            /** @description The reference's allocation date of the credit memo: the latest allocated_date of linked_invoices; null while it is applied to no invoice, or when the platform names its invoices elsewhere. */
+                            allocated_at: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the credit memo; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Service id of the customer the credit was issued to. */
+                            customer_id: string | null;
+                            /** @description Document number of the credit memo. */
+                            document_number: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the credit memo was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the credit memo. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
+                            }[];
+                            /** @description Invoices the credit was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the credit memo. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the credit memo not yet applied to invoices. */
+                            remaining_amount: number;
+                            /**
+                             * @description Status of the credit memo (same values as invoice status).
+                             * @enum {string}
+                             */
+                            status: "open" | "partially_paid" | "paid" | "void" | "draft" | "unknown" | "pending_approval" | "rejected" | "submitted";
+                            /** @description Total amount of the credit memo. */
+                            total_amount: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                        invoice_credit_unapplication: {
+                            /**
+                             * @description The platform took the change.
+                             * @enum {boolean}
+                             */
+                            success: true;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listInvoiceCreditMemos: {
         parameters: {
             query?: {
@@ -20905,6 +21607,369 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createInvoiceCreditMemo: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The invoice credit memo to create. */
+                    invoice_credit_memo: {
+                        /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                        account_id?: string | null;
+                        /** @description Currency of the credit memo; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Service id of the customer the credit was issued to. */
+                        customer_id: string;
+                        /** @description Document number of the credit memo. */
+                        document_number?: string;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the credit memo was issued (ISO 8601).
+                         */
+                        issue_date: string;
+                        /** @description Lines of the credit memo. */
+                        line_items: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Invoices the credit was applied to. */
+                        linked_invoices?: {
+                            /** @description Amount allocated to the linked object. */
+                            allocated_amount: number;
+                            /**
+                             * Format: date-or-date-time
+                             * @description When the amount was allocated (ISO 8601).
+                             */
+                            allocated_date?: string;
+                            /** @description Service id of the linked object. */
+                            id: string;
+                        }[];
+                        /** @description Memo of the credit memo. */
+                        memo?: string | null;
+                        /**
+                         * @description Status of the credit memo (same values as invoice status).
+                         * @enum {string}
+                         */
+                        status?: "open" | "void";
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices. */
+                        invoice_credit_memo: {
+                            /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                            account_id: string | null;
+                            /** @description The reference's allocation date of the credit memo: the latest allocated_date of linked_invoices; null while it is applied to no invoice, or when the platform names its invoices elsewhere. */
+                            allocated_at: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the credit memo; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Service id of the customer the credit was issued to. */
+                            customer_id: string | null;
+                            /** @description Document number of the credit memo. */
+                            document_number: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the credit memo was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the credit memo. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
+                            }[];
+                            /** @description Invoices the credit was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the credit memo. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the credit memo not yet applied to invoices. */
+                            remaining_amount: number;
+                            /**
+                             * @description Status of the credit memo (same values as invoice status).
+                             * @enum {string}
+                             */
+                            status: "open" | "partially_paid" | "paid" | "void" | "draft" | "unknown" | "pending_approval" | "rejected" | "submitted";
+                            /** @description Total amount of the credit memo. */
+                            total_amount: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21151,6 +22216,576 @@ export interface operations {
             };
         };
     };
+    deleteInvoiceCreditMemo: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateInvoiceCreditMemo: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The invoice credit memo fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    invoice_credit_memo: {
+                        /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                        account_id?: string | null;
+                        /** @description Currency of the credit memo; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Service id of the customer the credit was issued to. */
+                        customer_id?: string | null;
+                        /** @description Document number of the credit memo. */
+                        document_number?: string;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the credit memo was issued (ISO 8601).
+                         */
+                        issue_date?: string;
+                        /** @description Lines of the credit memo. */
+                        line_items?: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Invoices the credit was applied to. */
+                        linked_invoices?: {
+                            /** @description Amount allocated to the linked object. */
+                            allocated_amount: number;
+                            /**
+                             * Format: date-or-date-time
+                             * @description When the amount was allocated (ISO 8601).
+                             */
+                            allocated_date?: string;
+                            /** @description Service id of the linked object. */
+                            id: string;
+                        }[];
+                        /** @description Memo of the credit memo. */
+                        memo?: string | null;
+                        /**
+                         * @description Status of the credit memo (same values as invoice status).
+                         * @enum {string}
+                         */
+                        status?: "open" | "void";
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices. */
+                        invoice_credit_memo: {
+                            /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                            account_id: string | null;
+                            /** @description The reference's allocation date of the credit memo: the latest allocated_date of linked_invoices; null while it is applied to no invoice, or when the platform names its invoices elsewhere. */
+                            allocated_at: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the credit memo; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Service id of the customer the credit was issued to. */
+                            customer_id: string | null;
+                            /** @description Document number of the credit memo. */
+                            document_number: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the credit memo was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the credit memo. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
+                            }[];
+                            /** @description Invoices the credit was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the credit memo. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the credit memo not yet applied to invoices. */
+                            remaining_amount: number;
+                            /**
+                             * @description Status of the credit memo (same values as invoice status).
+                             * @enum {string}
+                             */
+                            status: "open" | "partially_paid" | "paid" | "void" | "draft" | "unknown" | "pending_approval" | "rejected" | "submitted";
+                            /** @description Total amount of the credit memo. */
+                            total_amount: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listInvoicePayments: {
         parameters: {
             query?: {
@@ -21370,6 +23005,327 @@ export interface operations {
             };
         };
     };
+    createInvoicePayment: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The invoice payment to create. */
+                    invoice_payment: {
+                        /** @description Service id of the account debited, normally a bank or undeposited funds account. */
+                        account_id: string;
+                        /**
+                         * @description Currency of the payment.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Rate from the payment currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. A number or decimal text. */
+                        currency_rate?: number | string | null;
+                        /** @description Service id of the customer who paid. */
+                        customer_id: string;
+                        /** @description Invoices the payment was applied to. */
+                        linked_invoices: {
+                            /** @description Amount allocated to the linked object. */
+                            allocated_amount?: number;
+                            /**
+                             * Format: date-or-date-time
+                             * @description The reference's name for allocated_date: the same value (ISO 8601).
+                             */
+                            allocated_at?: string;
+                            /**
+                             * Format: date-or-date-time
+                             * @description When the amount was allocated (ISO 8601).
+                             */
+                            allocated_date?: string;
+                            /** @description The reference's name for allocated_amount: the same value, a number as every amount of ours. */
+                            amount?: number;
+                            /** @description Service id of the linked object. */
+                            id: string;
+                        }[];
+                        /** @description Memo of the payment. */
+                        memo?: string | null;
+                        /** @description Reference of the payment, such as a check or transfer number. */
+                        reference?: string | null;
+                        /** @description Status of the payment; null when the platform does not say. */
+                        status?: ("active" | "void") | null;
+                        /** @description Total amount received; null when the platform does not say. */
+                        total_amount?: number | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the payment was received (ISO 8601).
+                         */
+                        transaction_date?: string;
+                        /**
+                         * Format: date-or-date-time
+                         * @description The reference's name for transaction_date: the same value (ISO 8601).
+                         */
+                        txn_date?: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Payment received from a customer against one or more invoices; linked to one customer. */
+                        invoice_payment: {
+                            /** @description Service id of the account debited, normally a bank or undeposited funds account. */
+                            account_id: string | null;
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the payment.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the payment currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. */
+                            currency_rate: number | null;
+                            /** @description Service id of the customer who paid. */
+                            customer_id: string | null;
+                            /** @description For a payment received into the undeposited funds account: whether a bank deposit has taken it out; null for a payment received straight into a bank account, or when the platform does not say. */
+                            deposited: boolean | null;
+                            /** @description Document number of the payment. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Invoice credit memos applied together with the payment. */
+                            linked_credit_memos: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Invoices the payment was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The reference's name for allocated_date: the same value (ISO 8601).
+                                 */
+                                allocated_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description The reference's name for allocated_amount: the same value, a number as every amount of ours. */
+                                amount: number;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the payment. */
+                            memo: string | null;
+                            /** @description Service id of the payment method (GET /accounting/payment_methods); null when the platform names none. */
+                            payment_method_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference of the payment, such as a check or transfer number. */
+                            reference: string | null;
+                            /** @description Status of the payment; null when the platform does not say. */
+                            status: ("active" | "void") | null;
+                            /** @description Total amount received; null when the platform does not say. */
+                            total_amount: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the payment was received (ISO 8601).
+                             */
+                            transaction_date: string;
+                            /**
+                             * Format: date-time
+                             * @description The reference's name for transaction_date: the same value (ISO 8601).
+                             */
+                            txn_date: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getInvoicePayment: {
         parameters: {
             query?: {
@@ -21578,6 +23534,534 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteInvoicePayment: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateInvoicePayment: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The invoice payment fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    invoice_payment: {
+                        /** @description Service id of the account debited, normally a bank or undeposited funds account. */
+                        account_id?: string | null;
+                        /**
+                         * @description Currency of the payment.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Rate from the payment currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. A number or decimal text. */
+                        currency_rate?: number | string | null;
+                        /** @description Service id of the customer who paid. */
+                        customer_id?: string | null;
+                        /** @description Invoices the payment was applied to. */
+                        linked_invoices?: {
+                            /** @description Amount allocated to the linked object. */
+                            allocated_amount?: number;
+                            /**
+                             * Format: date-or-date-time
+                             * @description The reference's name for allocated_date: the same value (ISO 8601).
+                             */
+                            allocated_at?: string;
+                            /**
+                             * Format: date-or-date-time
+                             * @description When the amount was allocated (ISO 8601).
+                             */
+                            allocated_date?: string;
+                            /** @description The reference's name for allocated_amount: the same value, a number as every amount of ours. */
+                            amount?: number;
+                            /** @description Service id of the linked object. */
+                            id: string;
+                        }[];
+                        /** @description Memo of the payment. */
+                        memo?: string | null;
+                        /** @description Reference of the payment, such as a check or transfer number. */
+                        reference?: string | null;
+                        /** @description Status of the payment; null when the platform does not say. */
+                        status?: ("active" | "void") | null;
+                        /** @description Total amount received; null when the platform does not say. */
+                        total_amount?: number | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the payment was received (ISO 8601).
+                         */
+                        transaction_date?: string;
+                        /**
+                         * Format: date-or-date-time
+                         * @description The reference's name for transaction_date: the same value (ISO 8601).
+                         */
+                        txn_date?: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Payment received from a customer against one or more invoices; linked to one customer. */
+                        invoice_payment: {
+                            /** @description Service id of the account debited, normally a bank or undeposited funds account. */
+                            account_id: string | null;
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the payment.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the payment currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. */
+                            currency_rate: number | null;
+                            /** @description Service id of the customer who paid. */
+                            customer_id: string | null;
+                            /** @description For a payment received into the undeposited funds account: whether a bank deposit has taken it out; null for a payment received straight into a bank account, or when the platform does not say. */
+                            deposited: boolean | null;
+                            /** @description Document number of the payment. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Invoice credit memos applied together with the payment. */
+                            linked_credit_memos: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Invoices the payment was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The reference's name for allocated_date: the same value (ISO 8601).
+                                 */
+                                allocated_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description The reference's name for allocated_amount: the same value, a number as every amount of ours. */
+                                amount: number;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the payment. */
+                            memo: string | null;
+                            /** @description Service id of the payment method (GET /accounting/payment_methods); null when the platform names none. */
+                            payment_method_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference of the payment, such as a check or transfer number. */
+                            reference: string | null;
+                            /** @description Status of the payment; null when the platform does not say. */
+                            status: ("active" | "void") | null;
+                            /** @description Total amount received; null when the platform does not say. */
+                            total_amount: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the payment was received (ISO 8601).
+                             */
+                            transaction_date: string;
+                            /**
+                             * Format: date-time
+                             * @description The reference's name for transaction_date: the same value (ISO 8601).
+                             */
+                            txn_date: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -226,6 +226,42 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
     return out;
   },
 
+  invoice_credit_memo: async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [
+      ['customer_id', 'CustomerId', 'customer'],
+      ['account_id', 'ARAccountId', 'account'],
+    ]);
+    copy(input, out, [
+      ['issue_date', 'TxnDate', dateOnly],
+      ['document_number', 'DocNumber'],
+      ['currency_code', 'CurrencyCode'],
+      ['memo', 'Memo'],
+    ]);
+    if (has(input, 'status') && input.status === 'void') out.Status = 'Void';
+    if (has(input, 'linked_invoices')) out.Applications = await allocations(ctx, input, 'linked_invoices', 'invoice', 'InvoiceId');
+    await documentLines(ctx, input, out);
+    return out;
+  },
+
+  invoice_payment: async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [
+      ['customer_id', 'CustomerId', 'customer'],
+      ['account_id', 'DepositToAccountId', 'account'],
+    ]);
+    copy(input, out, [
+      ['transaction_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['currency_rate', 'ExchangeRate', String],
+      ['memo', 'Memo'],
+      ['reference', 'Reference'],
+    ]);
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', void: 'Voided' });
+    if (has(input, 'linked_invoices')) out.Invoices = await allocations(ctx, input, 'linked_invoices', 'invoice', 'InvoiceId');
+    return out;
+  },
+
   bill_payment: async (ctx, input) => {
     const out: Native = {};
     await links(ctx, input, out, [

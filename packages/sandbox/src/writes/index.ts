@@ -4,10 +4,10 @@ import type { NativeRecord } from '../native.ts';
 import type { Unit } from '../store/unit.ts';
 import { depositWriter, journalWriter, transferWriter } from './banking.ts';
 import { expenseWriter, salesOrderWriter, salesReceiptWriter } from './direct.ts';
-import { billWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
+import { billWriter, creditNoteWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
 import { feedWriter } from './feeds.ts';
 import { accountWriter, customerWriter, vendorWriter } from './master.ts';
-import { billPaymentWriter } from './payments.ts';
+import { billPaymentWriter, invoicePaymentWriter } from './payments.ts';
 import { taxCodeWriter } from './tax-codes.ts';
 import type { Body } from './validate.ts';
 
@@ -28,6 +28,8 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   customer: customerWriter,
   expense: expenseWriter,
   invoice: invoiceWriter,
+  invoice_credit_memo: creditNoteWriter,
+  invoice_payment: invoicePaymentWriter,
   journal_entry: journalWriter,
   sales_order: salesOrderWriter,
   sales_receipt: salesReceiptWriter,
