@@ -3,9 +3,9 @@ import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type { NativeRecord } from '../native.ts';
 import type { Unit } from '../store/unit.ts';
 import { depositWriter, journalWriter, transferWriter } from './banking.ts';
-import { billWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
+import { billWriter, invoiceWriter, purchaseOrderWriter, vendorCreditWriter } from './documents.ts';
 import { feedWriter } from './feeds.ts';
-import { accountWriter, customerWriter, vendorWriter } from './master.ts';
+import { accountWriter, customerWriter, itemWriter, vendorWriter } from './master.ts';
 import { billPaymentWriter } from './payments.ts';
 import { taxCodeWriter } from './tax-codes.ts';
 import type { Body } from './validate.ts';
@@ -26,7 +26,9 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   bill_payment: billPaymentWriter,
   customer: customerWriter,
   invoice: invoiceWriter,
+  item: itemWriter,
   journal_entry: journalWriter,
+  purchase_order: purchaseOrderWriter,
   tax_rate: taxCodeWriter,
   vendor: vendorWriter,
 };
