@@ -32,7 +32,9 @@ describe('sandbox connector', () => {
       'bill_payment',
       'customer',
       'invoice',
+      'item',
       'journal_entry',
+      'purchase_order',
       'tax_rate',
       'vendor',
     ]);
