@@ -204,12 +204,27 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     // Our names or the reference's (transaction_date or txn_date, allocated_amount or amount): check-input.ts wants one of each.
     required: ['customer_id', 'account_id', 'linked_invoices', 'linked_invoices[].id'],
   },
+  item: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['name', 'code', 'type', 'status', 'bill_item', 'invoice_item'],
+    required: ['name', 'type'],
+    // Inventory items need an opening quantity, its date and an asset account, none of which the model writes.
+    enums: { type: ['non_inventory', 'service'], status: ['active', 'archived'] },
+  },
   journal_entry: {
     operations: ['create', 'update', 'delete'],
     fields: ['transaction_date', 'currency_code', 'currency_rate', 'memo', 'subsidiary_id', 'line_items', 'additional_fields'],
     required: ['transaction_date', ...DOCUMENT_LINES],
     // At least one debit and one credit.
     minItems: { line_items: 2 },
+  },
+  purchase_order: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['vendor_id', 'issue_date', 'delivery_date', 'document_number', 'status', 'currency_code', 'memo', 'line_items'],
+    // As on invoices, an item line may leave account_id out: it posts nothing, and the platform takes the item's expense account.
+    required: ['vendor_id', 'issue_date', 'line_items', 'line_items[].total_amount'],
+    // pending_bill is the platform's to set (received in full, waiting for its bill).
+    enums: { status: ['draft', 'open', 'closed'] },
   },
   sales_order: {
     operations: ['create', 'update'],

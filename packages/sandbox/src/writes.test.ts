@@ -456,4 +456,70 @@ describe('sandbox writes', () => {
     for (const bill of [rated, home, sent]) await handler('bill').delete(wctx(), bill.platformId);
     expect(auditBooks(await books())).toEqual([]);
   });
+
+  it('keeps items and purchase orders off the ledger: their accounts must exist and fit, a used item or billed order stays', async () => {
+    const before = await books();
+    const accountOf = (type: string) => {
+      const found = before.find((r) => r.type === 'account' && r.raw.Type === type && r.raw.Status === 'Active');
+      if (found === undefined) throw new Error(`no ${type} account`);
+      return `account:${String(found.raw.Id)}`;
+    };
+    const [income, expense, ap] = [accountOf('Income'), accountOf('Expense'), native(before, 'account', 'ACC-000013')];
+    const itemInput = { name: 'Zed Widget Service', code: 'ZW-1', type: 'service', invoice_item: { unit_price: 50, account_id: income } };
+    const wrongSide = await rejection(handler('item').create(wctx(), { ...itemInput, bill_item: { account_id: income } }));
+    expect([wrongSide.kind, wrongSide.platformMessage]).toEqual(['bad_request', expect.stringMatching(/ExpenseAccountId .* is a Income account/)]);
+    const noExpense = await rejection(handler('item').create(wctx(), itemInput));
+    expect(noExpense.platformMessage).toMatch(/ExpenseAccountId is required/);
+    // Refused before the platform is called: a tax rate would be dropped, never booked.
+    await expect(
+      handler('item').create(wctx(), { ...itemInput, bill_item: { account_id: expense, tax_rate_id: 'tax_rate:TAX-000001' } }),
+    ).rejects.toThrow(/bill_item\.tax_rate_id: is not kept/);
+
+    const item = await handler('item').create(wctx(), { ...itemInput, bill_item: { unit_price: 30.25, account_id: expense } });
+    expect(unified('item', item)).toMatchObject({
+      name: 'Zed Widget Service',
+      code: 'ZW-1',
+      type: 'service',
+      status: 'active',
+      invoice_item: { unit_price: 50, account_id: income },
+      bill_item: { unit_price: 30.25, account_id: expense },
+    });
+    const order = await handler('purchase_order').create(wctx(), {
+      vendor_id: 'vendor:VEN-000001',
+      issue_date: '2025-06-16',
+      delivery_date: '2025-06-30',
+      line_items: [
+        { item: { id: `item:${item.platformId}`, quantity: 4, unit_amount: 30.25 }, total_amount: 121 },
+        { account_id: expense, total_amount: 9.5 },
+      ],
+    });
+    expect(unified('purchase_order', order)).toMatchObject({
+      status: 'open',
+      total_amount: 130.5,
+      total_quantity: 4,
+      delivery_date: '2025-06-30T00:00:00.000Z',
+    });
+    const after = await books();
+    expect(auditBooks(after)).toEqual([]);
+    // Nothing posted: payables stay where they were.
+    expect(native(after, 'account', 'ACC-000013').Balance).toBe(ap.Balance);
+
+    const usedItem = await rejection(handler('item').delete(wctx(), item.platformId));
+    expect([usedItem.kind, usedItem.platformMessage]).toEqual(['bad_request', expect.stringMatching(/is used by .*archive it instead/)]);
+    expect(unified('item', await handler('item').update(wctx(), item.platformId, { status: 'archived' })).status).toBe('archived');
+
+    const bill = await handler('bill').create(wctx(), {
+      ...billInput('TEST-PO-1'),
+      linked_purchase_orders: [{ id: `purchase_order:${order.platformId}` }],
+    });
+    const billed = await rejection(handler('purchase_order').delete(wctx(), order.platformId));
+    expect(billed.platformMessage).toMatch(new RegExp(`has bill ${bill.platformId} raised against it; close it instead`));
+    expect(unified('purchase_order', await handler('purchase_order').update(wctx(), order.platformId, { status: 'closed' })).status).toBe('closed');
+    await handler('bill').delete(wctx(), bill.platformId);
+    await handler('purchase_order').delete(wctx(), order.platformId);
+    await handler('item').delete(wctx(), item.platformId);
+    const end = await books();
+    expect(end.some((r) => r.type === 'item' && r.raw.Id === item.platformId)).toBe(false);
+    expect(auditBooks(end)).toEqual([]);
+  });
 });

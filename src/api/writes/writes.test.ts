@@ -311,6 +311,45 @@ const LIFECYCLES: Lifecycle[] = [
     },
   },
   {
+    type: 'item',
+    create: () => ({
+      name: `Consulting ${uniq()}`,
+      code: `SKU-${uniq()}`,
+      type: 'service',
+      invoice_item: { unit_price: 120, account_id: f.income, description: 'Consulting hour' },
+      bill_item: { unit_price: 80.5, account_id: f.expense },
+    }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({ type: 'service', status: 'active' });
+      expect(x.invoice_item).toMatchObject({ unit_price: 120, account_id: f.income, description: 'Consulting hour' });
+      expect(x.bill_item).toMatchObject({ unit_price: 80.5, account_id: f.expense });
+    },
+    update: () => ({
+      patch: { status: 'archived', invoice_item: { unit_price: 135.25 } },
+      expect: (x) => {
+        expect(x.status).toBe('archived');
+        // A side sent sparse keeps what it leaves out.
+        expect(x.invoice_item).toMatchObject({ unit_price: 135.25, account_id: f.income });
+      },
+    }),
+    remove: true,
+  },
+  {
+    type: 'purchase_order',
+    create: () => ({ vendor_id: f.vendor, issue_date: today, memo: 'Paper', line_items: [line(f.expense, 240)] }),
+    expectCreated: (po) => {
+      expect(po).toMatchObject({ vendor_id: f.vendor, memo: 'Paper', total_amount: 240, status: 'open', linked_bills: [] });
+    },
+    update: () => ({
+      patch: { status: 'closed', line_items: [line(f.expense, 100), line(f.expense, 45.5)] },
+      array: 'line_items',
+      expect: (po) => {
+        expect(po).toMatchObject({ status: 'closed', total_amount: 145.5, vendor_id: f.vendor });
+      },
+    }),
+    remove: true,
+  },
+  {
     type: 'bank_feed_account',
     create: () => ({
       name: `Feed ${uniq()}`,
@@ -785,7 +824,7 @@ function validBodyFor(url: string): Json {
   if (life === undefined) throw new Error(`no body for ${url}`);
   const patch: Json = ['customer', 'vendor'].includes(life.type)
     ? { phone: '1' }
-    : ['account', 'bank_feed_account'].includes(life.type)
+    : ['account', 'bank_feed_account', 'item'].includes(life.type)
       ? { name: 'x' }
       : { memo: 'x' };
   const create =

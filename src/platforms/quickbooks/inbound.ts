@@ -1,6 +1,6 @@
 /**
  * Unified write bodies → QBO request bodies, for the written objects: bills,
- * journal entries and customers. Only fields present in the input are written
+ * journal entries, customers and items. Only fields present in the input are written
  * (a PATCH becomes a sparse update; an array such as line_items replaces the
  * whole list). Fields QBO has no place for are refused with a 400 naming them,
  * never dropped silently.
@@ -260,5 +260,46 @@ export async function salesReceiptBody(ctx: ConnectorContext, input: Input): Pro
   if (has(input, 'memo')) out.CustomerMemo = { value: str(input.memo) };
   copyCurrency(input, out);
   if (has(input, 'line_items')) out.Line = await Promise.all(list(input, 'line_items').map((line, n) => salesLine(ctx, line, n)));
+  return out;
+}
+
+const ITEM_TYPES: Readonly<Record<string, string>> = { service: 'Service', non_inventory: 'NonInventory' };
+
+/** One side of an item: its price, account and description (QBO keeps the purchase side's description apart). */
+async function itemSide(ctx: ConnectorContext, input: Input, out: Native, side: 'bill_item' | 'invoice_item'): Promise<void> {
+  const entry = input[side];
+  if (!isRecord(entry)) return;
+  const at = `${side}.`;
+  // QBO's items name tax codes (SalesTaxCodeRef), not the tax rates tax_rate_id serves.
+  refuse(entry, ['tax_rate_id'], at);
+  const purchase = side === 'bill_item';
+  await copy(
+    ctx,
+    entry,
+    out,
+    [
+      ['account_id', purchase ? 'ExpenseAccountRef' : 'IncomeAccountRef', 'account'],
+      ['description', purchase ? 'PurchaseDesc' : 'Description', 'text'],
+    ],
+    at,
+  );
+  if (has(entry, 'unit_price') && entry.unit_price !== null)
+    out[purchase ? 'PurchaseCost' : 'UnitPrice'] = amountOf(entry.unit_price, `${at}unit_price`);
+}
+
+export async function itemBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  const out: Native = {};
+  await copy(ctx, input, out, [
+    ['name', 'Name', 'text'],
+    ['code', 'Sku', 'text'],
+  ]);
+  if (has(input, 'type') && typeof input.type === 'string') {
+    const type = ITEM_TYPES[input.type];
+    if (type === undefined) throw invalid('type', 'QuickBooks Online items written here are service or non_inventory.');
+    out.Type = type;
+  }
+  if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
+  await itemSide(ctx, input, out, 'bill_item');
+  await itemSide(ctx, input, out, 'invoice_item');
   return out;
 }

@@ -9,7 +9,7 @@ import { defineObject, type Mapped, type ObjectEntry } from '../objects.ts';
 import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
-import { billBody, customerBody, journalEntryBody, salesReceiptBody } from './inbound.ts';
+import { billBody, customerBody, itemBody, journalEntryBody, salesReceiptBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
 import * as master from './mapping/master.ts';
@@ -208,6 +208,8 @@ export const ENTITIES: readonly EntitySpec[] = [
   }),
   entitySpec('item', 'Item', master.mapItem, {
     dataOnly: ['FullyQualifiedName', 'Taxable', 'TrackQtyOnHand', 'InvStartDate', 'SalesTaxCodeRef', 'PurchaseTaxCodeRef', 'ParentRef'],
+    // QBO deletes no item, it makes one inactive: DELETE is not offered (404), PATCH status archived does that.
+    write: { body: itemBody, deletable: false, duplicateProperty: 'name' },
   }),
   entitySpec('payment_method', 'PaymentMethod', master.mapPaymentMethod, { dataOnly: ['Active', 'Type'] }),
   entitySpec('payment_term', 'Term', master.mapTerm, { dataOnly: ['Type', 'DayOfMonthDue', 'DueNextMonthDays', 'DiscountDayOfMonth'] }),

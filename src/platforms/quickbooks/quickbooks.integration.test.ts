@@ -1007,6 +1007,85 @@ describe('QuickBooks Online writes', () => {
       expect.stringContaining('Another customer, vendor or employee is already using this name (Cool Cars)'),
     ]);
   });
+
+  it('creates an item, changes it sparsely, archives it for a DELETE QBO does not have, and reports a duplicate name on name', async () => {
+    const response = await send('POST', '/accounting/items', {
+      item: {
+        name: 'Zed Garden Consult',
+        code: 'ZGC-1',
+        type: 'service',
+        invoice_item: { unit_price: 95.5, account_id: ref(c, 'account', '79'), description: 'Garden consultation' },
+        bill_item: { unit_price: 40, account_id: ref(c, 'account', '58'), description: 'Subcontracted consult' },
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).item as Json;
+    expect(company().find('Item', String(created.platform_id))).toMatchObject({
+      Name: 'Zed Garden Consult',
+      Sku: 'ZGC-1',
+      Type: 'Service',
+      UnitPrice: 95.5,
+      PurchaseCost: 40,
+      Description: 'Garden consultation',
+      PurchaseDesc: 'Subcontracted consult',
+      IncomeAccountRef: { value: '79' },
+      ExpenseAccountRef: { value: '58' },
+    });
+    expect(created).toMatchObject({
+      name: 'Zed Garden Consult',
+      type: 'service',
+      status: 'active',
+      invoice_item: { unit_price: 95.5, account_id: ref(c, 'account', '79') },
+      bill_item: { unit_price: 40, description: 'Subcontracted consult' },
+    });
+
+    const changed = await send('PATCH', `/accounting/items/${String(created.id)}`, { item: { invoice_item: { unit_price: 110 } } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(company().find('Item', String(created.platform_id))).toMatchObject({ UnitPrice: 110, PurchaseCost: 40, SyncToken: '1' });
+
+    // QBO makes items inactive and never deletes one: DELETE is not offered, archiving is.
+    const removed = await send('DELETE', `/accounting/items/${String(created.id)}`);
+    expect(removed.statusCode).toBe(404);
+    expect(errorBody(removed).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    const archived = await send('PATCH', `/accounting/items/${String(created.id)}`, { item: { status: 'archived' } });
+    expect(json(archived).item).toMatchObject({ status: 'archived' });
+    expect(company().find('Item', String(created.platform_id))).toMatchObject({ Active: false, Name: 'Zed Garden Consult' });
+
+    const refused = await send('POST', '/accounting/items', {
+      item: { name: 'Zed Tax', type: 'service', invoice_item: { account_id: ref(c, 'account', '79'), tax_rate_id: ref(c, 'tax_rate', '3') } },
+    });
+    expect(errorBody(refused).error_metadata?.field).toMatch(/invoice_item\.tax_rate_id/);
+    const duplicate = await send('POST', '/accounting/items', {
+      item: { name: 'Pump', type: 'service', invoice_item: { account_id: ref(c, 'account', '79') } },
+    });
+    expect(duplicate.statusCode).toBe(409);
+    expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'name' } });
+    expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual([
+      expect.stringContaining('Another product or service is already using this name (Pump)'),
+    ]);
+  });
+
+  it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM for purchase order writes, which this connector does not offer', async () => {
+    const vendor = ref(c, 'vendor', '46');
+    for (const [method, path] of [
+      ['POST', '/accounting/purchase_orders'],
+      ['PATCH', `/accounting/purchase_orders/${vendor}`],
+      ['DELETE', `/accounting/purchase_orders/${vendor}`],
+    ] as const) {
+      const body =
+        method === 'DELETE'
+          ? undefined
+          : {
+              purchase_order:
+                method === 'POST'
+                  ? { vendor_id: vendor, issue_date: today, line_items: [{ account_id: ref(c, 'account', '58'), total_amount: 5 }] }
+                  : { memo: 'x' },
+            };
+      const answer = await send(method, path, body);
+      expect(answer.statusCode, `${method} ${path}: ${answer.body}`).toBe(404);
+      expect(errorBody(answer).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    }
+  });
 });
 
 describe('QuickBooks Online faults', () => {

@@ -563,6 +563,25 @@ describe('Xero sync', () => {
       expect(writesToXero()).toBe(before);
     });
 
+    it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM for item and purchase order writes, which the connector does not offer yet', async () => {
+      const r = await refs();
+      const bodies = {
+        item: { name: 'Widget', type: 'service', invoice_item: { unit_price: 5, account_id: r.sales } },
+        purchase_order: { vendor_id: r.vendor, issue_date: '2026-11-20', line_items: [{ account_id: r.expense, total_amount: 5 }] },
+      };
+      for (const [singular, body] of Object.entries(bodies)) {
+        const path = `/accounting/${singular}s`;
+        for (const [method, url, payload] of [
+          ['POST', path, { [singular]: body }],
+          ['PATCH', `${path}/${String(r.vendor)}`, { [singular]: { name: 'x' } }],
+          ['DELETE', `${path}/${String(r.vendor)}`, undefined],
+        ] as const) {
+          const answer = await send(method, url, singular === 'purchase_order' && method === 'PATCH' ? { purchase_order: { memo: 'x' } } : payload);
+          expect([answer.statusCode, errorBody(answer).error_code], `${method} ${url}`).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+        }
+      }
+    });
+
     it('creates a bill: the stand-in holds it, sent once with the job id as Idempotency-Key, answered as the mapped bill', async () => {
       const r = await refs();
       const before = list('Invoices').length;

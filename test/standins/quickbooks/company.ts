@@ -32,6 +32,9 @@ export interface CompanyOptions {
 
 const numericId = (record: Json): number => Number(record.Id);
 
+/** Written entities without a transaction date. */
+const NAME_LISTS: ReadonlySet<Entity> = new Set(['Customer', 'Employee', 'Item']);
+
 const lines = (record: Json): Json[] => recordsIn(record.Line);
 
 const cents = (value: unknown): number => (typeof value === 'number' ? Math.round(value * 100) : 0);
@@ -151,7 +154,7 @@ export class Company {
 
   insert(entity: Entity, body: Json): Json {
     const record: Json = { ...structuredClone(body), ...bookkeeping(String(this.nextId++), 0, this.now(), this.now()) };
-    if (record.TxnDate === undefined && entity !== 'Customer' && entity !== 'Employee') record.TxnDate = qboTime(this.now()).slice(0, 10);
+    if (record.TxnDate === undefined && !NAME_LISTS.has(entity)) record.TxnDate = qboTime(this.now()).slice(0, 10);
     this.derive(entity, record, null);
     this.table(entity).set(String(record.Id), record);
     return structuredClone(record);

@@ -1297,7 +1297,11 @@ export interface paths {
          */
         get: operations["listItems"];
         put?: never;
-        post?: never;
+        /**
+         * Create a item
+         * @description Passed through to the platform. Required: name, type (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1315,10 +1319,18 @@ export interface paths {
         get: operations["getItem"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a item
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteItem"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a item
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateItem"];
         trace?: never;
     };
     "/versioned/accounting/journal_entries": {
@@ -1632,7 +1644,11 @@ export interface paths {
          */
         get: operations["listPurchaseOrders"];
         put?: never;
-        post?: never;
+        /**
+         * Create a purchase order
+         * @description Passed through to the platform. Required: vendor_id, issue_date, line_items, line_items[].total_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createPurchaseOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1650,10 +1666,18 @@ export interface paths {
         get: operations["getPurchaseOrder"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a purchase order
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deletePurchaseOrder"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a purchase order
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updatePurchaseOrder"];
         trace?: never;
     };
     "/versioned/accounting/sales_orders": {
@@ -26599,6 +26623,290 @@ export interface operations {
             };
         };
     };
+    createItem: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The item to create. */
+                    item: {
+                        /** @description Purchase details; null when the item is not bought. */
+                        bill_item?: {
+                            /** @description Service id of the account the item posts to on bills. */
+                            account_id?: string | null;
+                            /** @description Default line description on bills. */
+                            description?: string | null;
+                            /** @description Service id of the default tax rate on bills. */
+                            tax_rate_id?: string | null;
+                            /** @description Default unit price on bills; null when not set. */
+                            unit_price?: number | null;
+                        } | null;
+                        /** @description Code or SKU of the item. */
+                        code?: string | null;
+                        /** @description Sale details; null when the item is not sold. */
+                        invoice_item?: {
+                            /** @description Service id of the account the item posts to on invoices. */
+                            account_id?: string | null;
+                            /** @description Default line description on invoices. */
+                            description?: string | null;
+                            /** @description Service id of the default tax rate on invoices. */
+                            tax_rate_id?: string | null;
+                            /** @description Default unit price on invoices; null when not set. */
+                            unit_price?: number | null;
+                        } | null;
+                        /** @description Name of the item. */
+                        name: string;
+                        /**
+                         * @description Status of the item.
+                         * @enum {string}
+                         */
+                        status?: "active" | "archived";
+                        /**
+                         * @description Kind of item.
+                         * @enum {string}
+                         */
+                        type: "non_inventory" | "service";
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A product or service the business buys or sells. */
+                        item: {
+                            /** @description Service id of the inventory asset account; null for items not tracked as inventory. */
+                            asset_account_id: string | null;
+                            /** @description Purchase details; null when the item is not bought. */
+                            bill_item: {
+                                /** @description Service id of the account the item posts to on bills. */
+                                account_id: string | null;
+                                /** @description Default line description on bills. */
+                                description: string | null;
+                                /** @description Service id of the default tax rate on bills. */
+                                tax_rate_id: string | null;
+                                /** @description Default unit price on bills; null when not set. */
+                                unit_price: number | null;
+                            } | null;
+                            /** @description Code or SKU of the item. */
+                            code: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Sale details; null when the item is not sold. */
+                            invoice_item: {
+                                /** @description Service id of the account the item posts to on invoices. */
+                                account_id: string | null;
+                                /** @description Default line description on invoices. */
+                                description: string | null;
+                                /** @description Service id of the default tax rate on invoices. */
+                                tax_rate_id: string | null;
+                                /** @description Default unit price on invoices; null when not set. */
+                                unit_price: number | null;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Name of the item. */
+                            name: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Quantity in stock; null for items not tracked as inventory. */
+                            quantity_on_hand: number | null;
+                            /**
+                             * @description Status of the item.
+                             * @enum {string}
+                             */
+                            status: "active" | "archived" | "unknown";
+                            /** @description Subsidiaries the item is available in. */
+                            subsidiaries: {
+                                /** @description Service id of the subsidiary. */
+                                id: string;
+                            }[];
+                            /**
+                             * @description Kind of item.
+                             * @enum {string}
+                             */
+                            type: "inventory" | "non_inventory" | "service" | "unknown";
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getItem: {
         parameters: {
             query?: {
@@ -26782,6 +27090,497 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteItem: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateItem: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The item fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    item: {
+                        /** @description Purchase details; null when the item is not bought. */
+                        bill_item?: {
+                            /** @description Service id of the account the item posts to on bills. */
+                            account_id?: string | null;
+                            /** @description Default line description on bills. */
+                            description?: string | null;
+                            /** @description Service id of the default tax rate on bills. */
+                            tax_rate_id?: string | null;
+                            /** @description Default unit price on bills; null when not set. */
+                            unit_price?: number | null;
+                        } | null;
+                        /** @description Code or SKU of the item. */
+                        code?: string | null;
+                        /** @description Sale details; null when the item is not sold. */
+                        invoice_item?: {
+                            /** @description Service id of the account the item posts to on invoices. */
+                            account_id?: string | null;
+                            /** @description Default line description on invoices. */
+                            description?: string | null;
+                            /** @description Service id of the default tax rate on invoices. */
+                            tax_rate_id?: string | null;
+                            /** @description Default unit price on invoices; null when not set. */
+                            unit_price?: number | null;
+                        } | null;
+                        /** @description Name of the item. */
+                        name?: string | null;
+                        /**
+                         * @description Status of the item.
+                         * @enum {string}
+                         */
+                        status?: "active" | "archived";
+                        /**
+                         * @description Kind of item.
+                         * @enum {string}
+                         */
+                        type?: "non_inventory" | "service";
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A product or service the business buys or sells. */
+                        item: {
+                            /** @description Service id of the inventory asset account; null for items not tracked as inventory. */
+                            asset_account_id: string | null;
+                            /** @description Purchase details; null when the item is not bought. */
+                            bill_item: {
+                                /** @description Service id of the account the item posts to on bills. */
+                                account_id: string | null;
+                                /** @description Default line description on bills. */
+                                description: string | null;
+                                /** @description Service id of the default tax rate on bills. */
+                                tax_rate_id: string | null;
+                                /** @description Default unit price on bills; null when not set. */
+                                unit_price: number | null;
+                            } | null;
+                            /** @description Code or SKU of the item. */
+                            code: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Sale details; null when the item is not sold. */
+                            invoice_item: {
+                                /** @description Service id of the account the item posts to on invoices. */
+                                account_id: string | null;
+                                /** @description Default line description on invoices. */
+                                description: string | null;
+                                /** @description Service id of the default tax rate on invoices. */
+                                tax_rate_id: string | null;
+                                /** @description Default unit price on invoices; null when not set. */
+                                unit_price: number | null;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Name of the item. */
+                            name: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Quantity in stock; null for items not tracked as inventory. */
+                            quantity_on_hand: number | null;
+                            /**
+                             * @description Status of the item.
+                             * @enum {string}
+                             */
+                            status: "active" | "archived" | "unknown";
+                            /** @description Subsidiaries the item is available in. */
+                            subsidiaries: {
+                                /** @description Service id of the subsidiary. */
+                                id: string;
+                            }[];
+                            /**
+                             * @description Kind of item.
+                             * @enum {string}
+                             */
+                            type: "inventory" | "non_inventory" | "service" | "unknown";
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30440,6 +31239,375 @@ export interface operations {
             };
         };
     };
+    createPurchaseOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The purchase order to create. */
+                    purchase_order: {
+                        /**
+                         * @description Currency of the order.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Expected delivery date (ISO 8601). */
+                        delivery_date?: string | null;
+                        /** @description Vendor-facing number of the order. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the order was issued (ISO 8601).
+                         */
+                        issue_date: string;
+                        /** @description Lines of the order. */
+                        line_items: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the order. */
+                        memo?: string | null;
+                        /**
+                         * @description Status of the purchase order.
+                         * @enum {string}
+                         */
+                        status?: "draft" | "open" | "closed";
+                        /** @description Service id of the vendor the order was placed with. */
+                        vendor_id: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order for goods or services placed by the business with a vendor. */
+                        purchase_order: {
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the order.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the order currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Expected delivery date (ISO 8601). */
+                            delivery_date: string | null;
+                            /** @description Vendor-facing number of the order. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the order was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Bills raised against the order. */
+                            linked_bills: {
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the order. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Address the goods are delivered to; null when not given. */
+                            shipping_address: {
+                                /** @description First address line. */
+                                address1: string | null;
+                                /** @description Second address line. */
+                                address2: string | null;
+                                /** @description Third address line. */
+                                address3: string | null;
+                                /** @description City. */
+                                city: string | null;
+                                /** @description Country, as the platform gives it. */
+                                country: string | null;
+                                /** @description Postal or ZIP code. */
+                                postal_code: string | null;
+                                /** @description State, province or region. */
+                                region: string | null;
+                                /** @description Kind of address as the platform names it; null when not given. */
+                                type: string | null;
+                            } | null;
+                            /**
+                             * @description Status of the purchase order.
+                             * @enum {string}
+                             */
+                            status: "open" | "draft" | "closed" | "pending_bill" | "unknown";
+                            /** @description Amount of the order before tax. */
+                            sub_total: number | null;
+                            /** @description Service id of the subsidiary the order belongs to. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the order. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the order. */
+                            total_amount: number;
+                            /** @description Total discount of the order. */
+                            total_discount: number | null;
+                            /** @description Sum of the quantities of the item lines; null when no line orders an item. */
+                            total_quantity: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Service id of the vendor the order was placed with. */
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getPurchaseOrder: {
         parameters: {
             query?: {
@@ -30683,6 +31851,582 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletePurchaseOrder: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updatePurchaseOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The purchase order fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    purchase_order: {
+                        /**
+                         * @description Currency of the order.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Expected delivery date (ISO 8601). */
+                        delivery_date?: string | null;
+                        /** @description Vendor-facing number of the order. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the order was issued (ISO 8601).
+                         */
+                        issue_date?: string;
+                        /** @description Lines of the order. */
+                        line_items?: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the order. */
+                        memo?: string | null;
+                        /**
+                         * @description Status of the purchase order.
+                         * @enum {string}
+                         */
+                        status?: "draft" | "open" | "closed";
+                        /** @description Service id of the vendor the order was placed with. */
+                        vendor_id?: string | null;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order for goods or services placed by the business with a vendor. */
+                        purchase_order: {
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the order.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the order currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Expected delivery date (ISO 8601). */
+                            delivery_date: string | null;
+                            /** @description Vendor-facing number of the order. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the order was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Bills raised against the order. */
+                            linked_bills: {
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the order. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Address the goods are delivered to; null when not given. */
+                            shipping_address: {
+                                /** @description First address line. */
+                                address1: string | null;
+                                /** @description Second address line. */
+                                address2: string | null;
+                                /** @description Third address line. */
+                                address3: string | null;
+                                /** @description City. */
+                                city: string | null;
+                                /** @description Country, as the platform gives it. */
+                                country: string | null;
+                                /** @description Postal or ZIP code. */
+                                postal_code: string | null;
+                                /** @description State, province or region. */
+                                region: string | null;
+                                /** @description Kind of address as the platform names it; null when not given. */
+                                type: string | null;
+                            } | null;
+                            /**
+                             * @description Status of the purchase order.
+                             * @enum {string}
+                             */
+                            status: "open" | "draft" | "closed" | "pending_bill" | "unknown";
+                            /** @description Amount of the order before tax. */
+                            sub_total: number | null;
+                            /** @description Service id of the subsidiary the order belongs to. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the order. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the order. */
+                            total_amount: number;
+                            /** @description Total discount of the order. */
+                            total_discount: number | null;
+                            /** @description Sum of the quantities of the item lines; null when no line orders an item. */
+                            total_quantity: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Service id of the vendor the order was placed with. */
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };

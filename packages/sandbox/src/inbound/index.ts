@@ -149,8 +149,55 @@ async function salesOrderLines(ctx: ConnectorContext, input: Input, out: Native)
   out.Lines = lines;
 }
 
+/** An item's sides: what it costs on bills (purchase) and sells for on invoices (sale); SANDBOX keeps one description. */
+async function itemSides(ctx: ConnectorContext, input: Input, out: Native): Promise<void> {
+  const sides = [
+    ['bill_item', 'PurchaseCost', 'ExpenseAccountId'],
+    ['invoice_item', 'SalesPrice', 'IncomeAccountId'],
+  ] as const;
+  for (const [field, price, account] of sides) {
+    const side = input[field];
+    if (typeof side !== 'object' || side === null || Array.isArray(side)) continue;
+    const entry = side as Input;
+    if (entry.tax_rate_id !== undefined && entry.tax_rate_id !== null)
+      throw invalid(`${field}.tax_rate_id`, 'is not kept: SANDBOX items carry no tax rate');
+    copy(entry, out, [
+      ['unit_price', price, decimal],
+      ['description', 'Description'],
+    ]);
+    await links(ctx, entry, out, [['account_id', account, 'account']]);
+  }
+}
+
 export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
   bill: (ctx, input) => payable(ctx, input, 'vendor'),
+
+  item: async (ctx, input) => {
+    const out: Native = {};
+    copy(input, out, [
+      ['name', 'Name'],
+      ['code', 'Sku'],
+    ]);
+    if (has(input, 'type')) out.Kind = enumValue('type', input.type, { service: 'Service', non_inventory: 'NonInventory' });
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', archived: 'Archived' });
+    await itemSides(ctx, input, out);
+    return out;
+  },
+
+  purchase_order: async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [['vendor_id', 'VendorId', 'vendor']]);
+    copy(input, out, [
+      ['issue_date', 'TxnDate', dateOnly],
+      ['delivery_date', 'ExpectedDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['document_number', 'DocNumber'],
+      ['memo', 'Memo'],
+    ]);
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { draft: 'Draft', open: 'Open', closed: 'Closed' });
+    await documentLines(ctx, input, out);
+    return out;
+  },
   invoice: (ctx, input) => payable(ctx, input, 'customer'),
 
   expense: async (ctx, input) => {

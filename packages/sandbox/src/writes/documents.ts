@@ -1,10 +1,13 @@
-/** Writes of bills, invoices and vendor credits: the platform computes every total and keeps allocations consistent. */
+/**
+ * Writes of bills, invoices, vendor credits and purchase orders: the platform computes every total and keeps allocations
+ * consistent. A purchase order posts nothing.
+ */
 import { settleCredit, settleDocument, totalsOf, type LineInput } from '../books.ts';
 import { addDays } from '../dates.ts';
 import { applyCredit, buildLines, dueCents, unallocate } from '../documents.ts';
 import { ROLES } from '../generator/chart.ts';
 import { parseCents } from '../money.ts';
-import type { NativeBill, NativeCreditNote, NativeInvoice, NativeVendorCredit } from '../native.ts';
+import type { NativeBill, NativeCreditNote, NativeInvoice, NativePurchaseOrder, NativeVendorCredit } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 import { removeAttachmentsOf } from './attachments.ts';
@@ -289,3 +292,72 @@ function creditWriter(side: CreditSide) {
 
 export const vendorCreditWriter = creditWriter(VENDOR_CREDIT);
 export const creditNoteWriter = creditWriter(CREDIT_NOTE);
+
+const PO_STATUSES = ['Draft', 'Open', 'Closed'] as const;
+
+async function writePurchaseOrder(unit: Unit, body: Body, base: NativePurchaseOrder | null): Promise<NativePurchaseOrder> {
+  const get = <T>(field: string, read: () => T, current: T): T => (base === null ? read() : pick(body, field, read, current));
+  const id = base?.Id ?? unit.nextId('purchase_order');
+  const vendorId = get('VendorId', () => text(body, 'VendorId', true), base?.VendorId ?? '');
+  await existing(unit, 'vendor', vendorId, 'VendorId');
+  // A bill raised against the order names it: the order's vendor stays the bill's.
+  if (base !== null && vendorId !== base.VendorId && (await unit.referencedBy(['bill'], id)) !== null)
+    throw invalid('BusinessRule', `VendorId cannot change: purchase order ${id} has bills raised against it`, 'VendorId');
+  const docNumber = get('DocNumber', () => text(body, 'DocNumber'), base?.DocNumber) ?? `PO-${id.slice(3)}`;
+  const txnDate = get('TxnDate', () => date(body, 'TxnDate', true), base?.TxnDate ?? '');
+  const expected = get('ExpectedDate', () => date(body, 'ExpectedDate'), base?.ExpectedDate) ?? txnDate;
+  if (expected < txnDate) throw invalid('InvalidDate', 'ExpectedDate is before TxnDate', 'ExpectedDate');
+  const order: NativePurchaseOrder = base ?? {
+    Id: id,
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    DocNumber: docNumber,
+    VendorId: vendorId,
+    TxnDate: txnDate,
+    ExpectedDate: expected,
+    Status: 'Open',
+    CurrencyCode: '',
+    Lines: [],
+    SubTotal: '0.00',
+    TotalDiscount: '0.00',
+    TotalTax: '0.00',
+    Total: '0.00',
+  };
+  Object.assign(order, {
+    DocNumber: docNumber,
+    VendorId: vendorId,
+    TxnDate: txnDate,
+    ExpectedDate: expected,
+    CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? unit.state.palette?.currency ?? 'USD', order.CurrencyCode),
+    Status: oneOf(body, 'Status', PO_STATUSES, base?.Status ?? 'Open'),
+  });
+  setOptional(
+    order,
+    'Memo',
+    get('Memo', () => text(body, 'Memo'), order.Memo),
+  );
+  if (base === null || Object.hasOwn(body, 'Lines')) {
+    const built = buildLines(await documentLines(unit, body, 'ExpenseAccountId'));
+    Object.assign(order, { Lines: built, ...totalsOf(built) });
+  }
+  if (base === null) unit.create('purchase_order', order);
+  else unit.touch('purchase_order', order);
+  return order;
+}
+
+async function loadPurchaseOrder(unit: Unit, id: string): Promise<NativePurchaseOrder> {
+  const order = await unit.get('purchase_order', id);
+  if (order === null) throw notFound('purchase_order', id);
+  return order;
+}
+
+export const purchaseOrderWriter = {
+  create: (unit: Unit, body: Body) => writePurchaseOrder(unit, body, null),
+  update: async (unit: Unit, id: string, body: Body) => writePurchaseOrder(unit, body, await loadPurchaseOrder(unit, id)),
+  delete: async (unit: Unit, id: string) => {
+    await loadPurchaseOrder(unit, id);
+    const bill = await unit.referencedBy(['bill'], id);
+    if (bill !== null) throw invalid('InUse', `purchase order ${id} has bill ${bill} raised against it; close it instead (Status: Closed)`, 'Id');
+    unit.remove('purchase_order', id);
+  },
+};

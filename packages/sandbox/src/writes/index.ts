@@ -4,9 +4,9 @@ import type { NativeRecord } from '../native.ts';
 import type { Unit } from '../store/unit.ts';
 import { depositWriter, journalWriter, transferWriter } from './banking.ts';
 import { expenseWriter, salesOrderWriter, salesReceiptWriter } from './direct.ts';
-import { billWriter, creditNoteWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
+import { billWriter, creditNoteWriter, invoiceWriter, purchaseOrderWriter, vendorCreditWriter } from './documents.ts';
 import { feedWriter } from './feeds.ts';
-import { accountWriter, customerWriter, vendorWriter } from './master.ts';
+import { accountWriter, customerWriter, itemWriter, vendorWriter } from './master.ts';
 import { billPaymentWriter, invoicePaymentWriter } from './payments.ts';
 import { taxCodeWriter } from './tax-codes.ts';
 import type { Body } from './validate.ts';
@@ -30,7 +30,9 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   invoice: invoiceWriter,
   invoice_credit_memo: creditNoteWriter,
   invoice_payment: invoicePaymentWriter,
+  item: itemWriter,
   journal_entry: journalWriter,
+  purchase_order: purchaseOrderWriter,
   sales_order: salesOrderWriter,
   sales_receipt: salesReceiptWriter,
   tax_rate: taxCodeWriter,

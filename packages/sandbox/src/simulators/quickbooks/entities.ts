@@ -16,6 +16,7 @@ import {
   employee,
   item,
   paymentMethod,
+  itemBody,
   taxAgency,
   taxCode,
   taxRate,
@@ -42,7 +43,7 @@ export interface QboEntity {
   cdc: boolean;
   all(books: SimulatorBooks, ctx: RenderContext): Promise<Json[]>;
   get(books: SimulatorBooks, id: string, ctx: RenderContext): Promise<Json | null>;
-  /** How a POSTed record becomes a SANDBOX write body; name lists (customers, vendors) are made inactive, never deleted. */
+  /** How a POSTed record becomes a SANDBOX write body; name lists (customers, vendors, items) are made inactive, never deleted. */
   written?: { body(from: Json, create: boolean): Body; deletable: boolean };
 }
 
@@ -82,7 +83,7 @@ export const ENTITIES: readonly QboEntity[] = [
   collection('Account', 'account', account),
   { ...collection('Vendor', 'vendor', vendor), written: { body: vendorBody, deletable: false } },
   { ...collection('Customer', 'customer', customer), written: { body: customerBody, deletable: false } },
-  collection('Item', 'item', item),
+  { ...collection('Item', 'item', item), written: { body: itemBody, deletable: false } },
   collection('Term', 'payment_term', term),
   collection('PaymentMethod', 'payment_method', paymentMethod),
   collection('Class', 'class', (r) => trackingCategory('Class', r)),

@@ -316,6 +316,33 @@ describe('QuickBooks Online simulator, written through the real connector', () =
     });
   });
 
+  it('creates an item through the connector, changes its price sparsely and archives it; SANDBOX refuses to delete it', async () => {
+    const items = quickbooksConnector.objects.item?.handler;
+    if (items?.create === undefined || items.update === undefined) throw new Error('no item writes');
+    expect('delete' in items).toBe(false);
+    const { account } = await someIds();
+    const income = (await books.all('account')).find((a) => a.Type === 'Income' && a.Status === 'Active');
+    const item = await items.create(writeContext(ctx, 'qbo-item-1'), {
+      name: 'Simulated Service',
+      type: 'service',
+      invoice_item: { unit_price: 75, account_id: `account:${String(Number(income?.Id.split('-')[1]))}`, description: 'Hour' },
+      bill_item: { unit_price: 20.5, account_id: account },
+    });
+    expect(mapped('item', item.raw)).toMatchObject({
+      name: 'Simulated Service',
+      type: 'service',
+      invoice_item: { unit_price: 75 },
+      bill_item: { unit_price: 20.5 },
+    });
+    const repriced = await items.update(writeContext(ctx, 'qbo-item-1u'), item.platformId, { invoice_item: { unit_price: 80 } });
+    expect([repriced.raw.UnitPrice, repriced.raw.PurchaseCost]).toEqual([80, 20.5]);
+    await items.update(writeContext(ctx, 'qbo-item-1a'), item.platformId, { status: 'archived' });
+    const native = await books.get('item', `ITEM-${item.platformId.padStart(6, '0')}`);
+    expect([native?.Status, native?.SalesPrice]).toEqual(['Archived', '80.00']);
+    const refused = await call('POST', `/v3/company/${realm()}/item?operation=delete`, { Id: item.platformId, SyncToken: '2' });
+    expect(refused.status).toBe(400);
+  });
+
   it('creates a vendor through the QBO API once per requestid', async () => {
     const before = (await books.all('vendor')).length;
     const body = {
