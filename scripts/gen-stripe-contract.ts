@@ -53,6 +53,8 @@ class Cutter {
       return { type: schema.type };
     }
     if (schema.type === 'string') return { type: 'string' };
+    // A list's items, cut to the table's fields.
+    if (schema.type === 'array' && isObject(schema.items)) return { type: 'array', items: this.cut(schema.items, reads, `${where}[]`) };
     if (!isObject(schema.properties)) throw new Error(`${where}: the table reads fields, the contract has no object`);
     return this.object(schema.properties, reads, where);
   }

@@ -41,10 +41,16 @@ import getJob from './jobs/get.ts';
 import { objectWriteEndpoints } from './writes/objects.ts';
 import applyBillCredit from './accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from './accounting/bill-credit-applications/unapply.ts';
+import applyInvoiceCredit from './accounting/invoice-credit-applications/apply.ts';
+import unapplyInvoiceCredit from './accounting/invoice-credit-applications/unapply.ts';
 import { agingEndpoints } from './accounting/aging/summary.ts';
 import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
+import listBankFeedTransactions from './accounting/bank-feeds/transactions-list.ts';
+import fetchBankFeedTransaction from './accounting/bank-feeds/transactions-fetch.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
+import { hrisViewEndpoints } from './hris/views.ts';
+import fetchAccountingMetric from './accounting/metrics/fetch.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
 import { connectionDashboardEndpoints } from './dashboard/connections/routes.ts';
 import { userEndpoints } from './dashboard/users/routes.ts';
@@ -100,8 +106,14 @@ export const versionedEndpoints: Endpoint[] = [
   ...objectWriteEndpoints,
   applyBillCredit,
   unapplyBillCredit,
+  applyInvoiceCredit,
+  unapplyInvoiceCredit,
   sendBankFeedTransactions,
+  listBankFeedTransactions,
+  fetchBankFeedTransaction,
   bankFeedMappingLink,
   ...attachmentEndpoints,
+  ...hrisViewEndpoints,
+  fetchAccountingMetric,
   getJob,
 ];

@@ -97,7 +97,7 @@ const SERVED_BY: Readonly<Record<ReferenceObject, UnifiedObjectType | null>> = {
   journal_entry: 'journal_entry',
   location: 'location',
   order: 'order',
-  payment_method: null,
+  payment_method: 'payment_method',
   payment_term: 'payment_term',
   payout: 'payout',
   product: 'product',

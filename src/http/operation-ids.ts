@@ -71,6 +71,8 @@ export const OPERATION_ID_OVERRIDES: Readonly<Record<string, string>> = {
   'POST /versioned/item/public_token/exchange': 'exchangePublicToken',
   'POST /versioned/accounting/bill_credit_applications': 'applyBillCredit',
   'POST /versioned/accounting/bill_credit_applications/unapply': 'unapplyBillCredit',
+  'POST /versioned/accounting/invoice_credit_applications': 'applyInvoiceCredit',
+  'POST /versioned/accounting/invoice_credit_applications/unapply': 'unapplyInvoiceCredit',
   'POST /versioned/accounting/bank_feeds/transactions': 'createBankFeedTransactions',
   'POST /versioned/accounting/bank_feeds/accounts/mapping_link': 'createBankFeedAccountMappingLink',
   ...attachmentOverrides(),

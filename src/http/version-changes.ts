@@ -12,6 +12,8 @@ const WRITE_ROUTES = new Set([
   ...DATA_PATHS.flatMap((path) => [`POST ${path}`, `PATCH ${path}/:id`]),
   'POST /versioned/accounting/bill_credit_applications',
   'POST /versioned/accounting/bill_credit_applications/unapply',
+  'POST /versioned/accounting/invoice_credit_applications',
+  'POST /versioned/accounting/invoice_credit_applications/unapply',
   'POST /versioned/accounting/journal_entries/:id/attachments',
 ]);
 const isDataRoute = (routeKey: string) =>

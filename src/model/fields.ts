@@ -33,6 +33,7 @@ import type { Item } from './item.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import type { Location } from './location.ts';
 import type { Order } from './order.ts';
+import type { PaymentMethod } from './payment-method.ts';
 import type { PaymentTerm } from './payment-term.ts';
 import type { Payout } from './payout.ts';
 import type { Product } from './product.ts';
@@ -44,6 +45,7 @@ import type { PurchaseOrder } from './purchase-order.ts';
 import type { SalesOrder } from './sales-order.ts';
 import { SALES_RECEIPT_LINKED_TYPES, type SalesReceipt } from './sales-receipt.ts';
 import type { Store } from './store.ts';
+import type { Subscription } from './subscription.ts';
 import type { Subsidiary } from './subsidiary.ts';
 import type { Task } from './task.ts';
 import type { TaxAgency } from './tax-agency.ts';
@@ -78,6 +80,7 @@ export interface ObjectTypeMap {
   journal_entry: JournalEntry;
   location: Location;
   order: Order;
+  payment_method: PaymentMethod;
   payment_term: PaymentTerm;
   payout: Payout;
   product: Product;
@@ -89,6 +92,7 @@ export interface ObjectTypeMap {
   sales_order: SalesOrder;
   sales_receipt: SalesReceipt;
   store: Store;
+  subscription: Subscription;
   subsidiary: Subsidiary;
   task: Task;
   tax_agency: TaxAgency;
@@ -173,6 +177,8 @@ export const FILTERABLE = {
     created_at: 'date',
     updated_at: 'date',
   },
+  // The reference's list takes no filter; name and the sync times as payment terms'.
+  payment_method: { name: 'string', ...SYNC_TIMESTAMPS },
   payment_term: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   // The reference's list takes arrival_at and created_at bounds (served as parameters too); status and currency are ours.
   payout: { arrival_at: 'date', status: 'enum', iso_currency_code: 'enum', ...SYNC_TIMESTAMPS },
@@ -190,6 +196,7 @@ export const FILTERABLE = {
   // The reference's F fields.
   sales_receipt: { customer_id: 'id', document_number: 'string', reference: 'string', ...SYNC_TIMESTAMPS },
   store: {},
+  subscription: { status: 'enum', customer_id: 'id', iso_currency_code: 'enum', ...SYNC_TIMESTAMPS },
   subsidiary: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   task: {},
   tax_agency: { ...SYNC_TIMESTAMPS },
@@ -344,6 +351,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   invoice_payment: [
     link('account_id', 'account'),
     link('customer_id', 'customer'),
+    link('payment_method_id', 'payment_method'),
     link('linked_invoices[].id', 'invoice'),
     link('linked_credit_memos[].id', 'invoice_credit_memo'),
   ],
@@ -365,6 +373,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     // A fulfillment's lines are the order's lines, with their product links.
     link('fulfillments[].line_items[].product_id', 'product'),
   ],
+  payment_method: [],
   payment_term: [SUBSIDIARIES],
   payout: [link('transactions[].order_id', 'order')],
   product: [link('variants[].product_id', 'product')],
@@ -390,6 +399,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
     ...standardLineItemLinks(),
   ],
   store: [],
+  subscription: [link('customer_id', 'commerce_customer')],
   subsidiary: [link('parent_id', 'subsidiary')],
   task: [],
   tax_agency: [],

@@ -31,6 +31,7 @@ import { ItemSchema } from './item.ts';
 import { JournalEntrySchema } from './journal-entry.ts';
 import { LocationSchema } from './location.ts';
 import { OrderSchema } from './order.ts';
+import { PaymentMethodSchema } from './payment-method.ts';
 import { PaymentTermSchema } from './payment-term.ts';
 import { PayoutSchema } from './payout.ts';
 import { ProductSchema } from './product.ts';
@@ -42,6 +43,7 @@ import { PurchaseOrderSchema } from './purchase-order.ts';
 import { SalesOrderSchema } from './sales-order.ts';
 import { SalesReceiptSchema } from './sales-receipt.ts';
 import { StoreSchema } from './store.ts';
+import { SubscriptionSchema } from './subscription.ts';
 import { SubsidiarySchema } from './subsidiary.ts';
 import { TaskSchema } from './task.ts';
 import { TaxAgencySchema } from './tax-agency.ts';
@@ -90,6 +92,7 @@ export const MODEL = {
   journal_entry: entry('journal_entry', JournalEntrySchema),
   location: entry('location', LocationSchema),
   order: entry('order', OrderSchema),
+  payment_method: entry('payment_method', PaymentMethodSchema),
   payment_term: entry('payment_term', PaymentTermSchema),
   payout: entry('payout', PayoutSchema),
   product: entry('product', ProductSchema),
@@ -98,6 +101,7 @@ export const MODEL = {
   sales_order: entry('sales_order', SalesOrderSchema),
   sales_receipt: entry('sales_receipt', SalesReceiptSchema),
   store: entry('store', StoreSchema),
+  subscription: entry('subscription', SubscriptionSchema),
   subsidiary: entry('subsidiary', SubsidiarySchema),
   task: entry('task', TaskSchema),
   tax_agency: entry('tax_agency', TaxAgencySchema),
@@ -149,6 +153,7 @@ export * from './item.ts';
 export * from './journal-entry.ts';
 export * from './location.ts';
 export * from './order.ts';
+export * from './payment-method.ts';
 export * from './payment-term.ts';
 export * from './payout.ts';
 export * from './product.ts';
@@ -160,6 +165,7 @@ export * from './purchase-order.ts';
 export * from './sales-order.ts';
 export * from './sales-receipt.ts';
 export * from './store.ts';
+export * from './subscription.ts';
 export * from './subsidiary.ts';
 export * from './task.ts';
 export * from './tax-agency.ts';

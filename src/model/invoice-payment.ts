@@ -45,7 +45,7 @@ export const InvoicePaymentSchema = Type.Object(
     customer_id: Nullable(Str('Service id of the customer.'), 'Service id of the customer who paid.'),
     payment_method_id: Nullable(
       Str('Service id of the payment method.'),
-      'Service id of the payment method; null, as the service does not serve payment methods (docs/reference.md).',
+      'Service id of the payment method (GET /accounting/payment_methods); null when the platform names none.',
     ),
     transaction_date: Timestamp('When the payment was received (ISO 8601).'),
     txn_date: Timestamp("The reference's name for transaction_date: the same value (ISO 8601)."),

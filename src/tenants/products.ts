@@ -20,6 +20,7 @@ const PRODUCT_OF: Partial<Record<UnifiedObjectType, Product>> = {
   commerce_customer: 'commerce',
   transaction: 'commerce',
   dispute: 'commerce',
+  subscription: 'commerce',
   store: 'commerce',
   bank_feed_account: 'bank_feeds',
 };

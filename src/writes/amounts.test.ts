@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import applyBillCredit from '../api/accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from '../api/accounting/bill-credit-applications/unapply.ts';
+import applyInvoiceCredit from '../api/accounting/invoice-credit-applications/apply.ts';
+import unapplyInvoiceCredit from '../api/accounting/invoice-credit-applications/unapply.ts';
 import bankFeedMappingLink from '../api/accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../api/accounting/bank-feeds/transactions.ts';
 import { uploadAttachmentEndpoint } from '../api/accounting/attachments/upload.ts';
@@ -208,6 +210,8 @@ describe('numbers in a body', () => {
       ...objectWriteEndpoints,
       applyBillCredit,
       unapplyBillCredit,
+      applyInvoiceCredit,
+      unapplyInvoiceCredit,
       sendBankFeedTransactions,
       bankFeedMappingLink,
       uploadAttachmentEndpoint('journal_entry'),

@@ -29,6 +29,7 @@ export const MONEY_FIELDS: ReadonlySet<string> = new Set([
   'tax_amount',
   'discount_amount',
   'unit_amount',
+  'unit_price',
   'amount',
   'allocated_amount',
   'payment_amount',

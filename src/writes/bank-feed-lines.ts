@@ -76,3 +76,23 @@ export function feedLine(line: SentFeedLine, at: string): BankFeedTransactionInp
   if (line.running_balance !== undefined) out.running_balance = line.running_balance;
   return out;
 }
+
+/**
+ * A sent line in the reference's fields, as GET /accounting/bank_feeds/transactions serves it: the date the client sent
+ * under each name (posted_at is the line's date when only transaction_date was sent), the direction from the signed
+ * amount, memo from our `reference`. Interest and principal split is not taken on input: null.
+ */
+export function referenceLine(sent: SentFeedLine, line: BankFeedTransactionInput): Record<string, unknown> {
+  return {
+    posted_at: sent.posted_at ?? line.transaction_date,
+    transaction_date: sent.transaction_date ?? line.transaction_date,
+    amount: line.amount,
+    debit_credit_memo: sent.debit_credit_memo ?? (line.amount < 0 ? 'DEBIT' : 'CREDIT'),
+    description: line.description,
+    interest_amount: null,
+    memo: line.reference ?? null,
+    payee: line.payee_name ?? null,
+    principal_amount: null,
+    transaction_type: sent.transaction_type ?? null,
+  };
+}

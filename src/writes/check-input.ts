@@ -63,6 +63,72 @@ function exactSum(values: readonly number[]): { debits: bigint; credits: bigint;
 
 const amountOf = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
+/** A line with an item may leave account_id out (the item's income account); any other line names its account. */
+function itemOrAccountLines(input: Json, prefix: string): void {
+  for (const [n, line] of entries(input, 'line_items').entries()) {
+    const item = line.item;
+    const hasItem = typeof item === 'object' && item !== null && typeof (item as Json).id === 'string';
+    if ((line.account_id === undefined || line.account_id === null) && !hasItem) {
+      throw invalidField(
+        `${prefix}.line_items[${n}].account_id`,
+        "is required on a line without item.id (an item line posts to the item's income account)",
+      );
+    }
+  }
+}
+
+function positiveAllocations(input: Json, prefix: string, field: string): void {
+  for (const [n, entry] of entries(input, field).entries()) {
+    if (amountOf(entry.allocated_amount) <= 0) throw invalidField(`${prefix}.${field}[${n}].allocated_amount`, 'must be greater than 0');
+  }
+}
+
+/**
+ * An invoice payment takes our names or the reference's for the same value (docs/reference.md): transaction_date or
+ * txn_date, an allocation's allocated_amount or amount, allocated_date or allocated_at. One of each pair is needed
+ * where ours is; both must agree. An allocation is dated with its payment, so a date sent on one must be the payment's
+ * day; total_amount, the reference's, must be the sum of the allocations.
+ */
+function invoicePaymentNames(input: Json, prefix: string, create: boolean): void {
+  const date = agreeing(input, prefix, 'transaction_date', 'txn_date');
+  if (create && date === undefined) throw invalidField(`${prefix}.transaction_date`, "is required (or the reference's txn_date)");
+  if (input.linked_invoices === undefined) {
+    if (input.total_amount !== undefined) throw invalidField(`${prefix}.total_amount`, 'can only be sent with linked_invoices, whose sum it must be');
+    return;
+  }
+  const amounts: number[] = [];
+  for (const [n, entry] of entries(input, 'linked_invoices').entries()) {
+    const at = `${prefix}.linked_invoices[${n}]`;
+    const amount = agreeing(entry, at, 'allocated_amount', 'amount');
+    if (typeof amount !== 'number') throw invalidField(`${at}.allocated_amount`, "is required (or the reference's amount)");
+    if (amount <= 0) throw invalidField(`${at}.allocated_amount`, 'must be greater than 0');
+    amounts.push(amount);
+    const allocated = agreeing(entry, at, 'allocated_date', 'allocated_at');
+    if (typeof allocated === 'string' && (typeof date !== 'string' || allocated.slice(0, 10) !== date.slice(0, 10))) {
+      throw invalidField(
+        `${at}.allocated_date`,
+        "must be the payment's transaction_date, sent with it: platforms date an allocation with its payment",
+      );
+    }
+  }
+  if (typeof input.total_amount === 'number') {
+    // Exact decimals: the allocations as debits against the total as a credit.
+    const { debits, credits, format } = exactSum([...amounts, -input.total_amount]);
+    if (debits !== credits) {
+      throw invalidField(`${prefix}.total_amount`, `is not the sum of linked_invoices (${format(debits)}); leave it out or send that sum`);
+    }
+  }
+}
+
+/** The value under our name or the reference's; both sent must be the same value. */
+function agreeing(input: Json, prefix: string, ours: string, theirs: string): unknown {
+  const a = input[ours];
+  const b = input[theirs];
+  if (a !== undefined && b !== undefined && a !== b)
+    throw invalidField(`${prefix}.${theirs}`, `must equal ${ours} when both are sent (the same value by two names)`);
+  return a ?? b;
+}
+
 function entries(input: Json, field: string): Json[] {
   const value = input[field];
   return Array.isArray(value) ? value.filter((v): v is Json => typeof v === 'object' && v !== null) : [];
@@ -101,17 +167,17 @@ const RULES: Partial<Record<UnifiedObjectType, (input: Json, prefix: string, cre
     }
   },
   invoice: (input, prefix) => {
-    for (const [n, line] of entries(input, 'line_items').entries()) {
-      const item = line.item;
-      const hasItem = typeof item === 'object' && item !== null && typeof (item as Json).id === 'string';
-      if ((line.account_id === undefined || line.account_id === null) && !hasItem) {
-        throw invalidField(
-          `${prefix}.line_items[${n}].account_id`,
-          "is required on a line without item.id (an item line posts to the item's income account)",
-        );
-      }
-    }
+    itemOrAccountLines(input, prefix);
   },
+  invoice_credit_memo: (input, prefix) => {
+    itemOrAccountLines(input, prefix);
+    positiveAllocations(input, prefix, 'linked_invoices');
+  },
+  invoice_payment: (input, prefix, create) => {
+    invoicePaymentNames(input, prefix, create);
+  },
+  // A sale paid at once: its lines as an invoice's.
+  sales_receipt: (input, prefix, create) => RULES.invoice?.(input, prefix, create),
   bank_deposit: (input, prefix, create) => {
     if (create && entries(input, 'linked_payments').length === 0 && entries(input, 'line_items').length === 0) {
       throw invalidField(`${prefix}.line_items`, 'or linked_payments must have at least one entry: a deposit deposits something');

@@ -332,6 +332,7 @@ async function finishApplied(
       );
       resultId = gone[0]?.id ?? job.targetId;
     }
+    await effect.keep?.(db);
     const answer = effect.answer(stored);
     const done = await completeWriteJob(db, job.id, { response: { status_code: answer.status, body: answer.body }, resultId });
     if (done !== null) await announce(db, services, connection, done);

@@ -52,6 +52,7 @@ function shape(schema: Json, path: string, shaping: Shaping): Json {
     if (!isJson(child)) continue;
     const childPath = path === '' ? name : `${path}.${name}`;
     if (path === '' ? !shaping.spec.fields.includes(name) : name === 'platform_id' || child.readOnly === true) continue;
+    if (shaping.spec.omit?.includes(childPath) === true) continue;
     const enumOverride = path === '' ? shaping.spec.enums?.[name] : undefined;
     let shaped = shape(enumOverride === undefined ? child : overrideEnum(child, enumOverride), childPath, shaping);
     // The read model types some currency codes as free text; a write takes only the ISO 4217 list.

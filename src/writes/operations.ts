@@ -4,14 +4,17 @@
  * the client gets. One entry per operation; the executor does the rest
  * (locks, retries, storing, events) the same way for all of them.
  */
-import type { Pool } from '../db/pool.ts';
+import type { Pool, PoolClient } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { OBJECT_TYPES, isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
 import type { Connector, ConnectorActions, ObjectHandler, PlatformRecord, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
+import { insertBankFeedTransactions } from '../sql/bank-feed-transactions.ts';
 import { loadJobFile, type WriteJob } from '../sql/write-jobs.ts';
 import type { WriteOperation } from '../sql/write-job-states.ts';
-import { feedLine, type SentFeedLine } from './bank-feed-lines.ts';
+import { feedLine, referenceLine, type SentFeedLine } from './bank-feed-lines.ts';
+import { creditSideOf } from './credit-sides.ts';
+import { withOurNames } from './input-names.ts';
 
 type Json = Record<string, unknown>;
 
@@ -33,6 +36,8 @@ export interface Answer {
 export interface Effect {
   store?: { type: UnifiedObjectType; record: PlatformRecord };
   remove?: { type: UnifiedObjectType; platformId: string };
+  /** What else the write leaves in the store, in the transaction that completes the job. */
+  keep?(db: PoolClient): Promise<void>;
   /** The client's answer, given the stored object when one was stored. */
   answer(stored: Json | null): Answer;
 }
@@ -78,7 +83,7 @@ const objectAnswer =
 /** A create that may already have happened is looked up on the platform before anything is sent again. */
 async function create({ job, type, connector, ctx }: OperationInput): Promise<Effect> {
   const handler = handlerFor(connector, type, 'create');
-  const input = bodyPart(job, OBJECT_TYPES[type].singular);
+  const input = withOurNames(type, bodyPart(job, OBJECT_TYPES[type].singular));
   let record: PlatformRecord | null = null;
   if (job.indeterminate) {
     if (handler.findCreated === undefined) {
@@ -98,7 +103,7 @@ async function create({ job, type, connector, ctx }: OperationInput): Promise<Ef
 async function update(input: OperationInput): Promise<Effect> {
   const { job, type, connector, ctx } = input;
   const handler = handlerFor(connector, type, 'update');
-  const patch = bodyPart(job, OBJECT_TYPES[type].singular);
+  const patch = withOurNames(type, bodyPart(job, OBJECT_TYPES[type].singular));
   // A PATCH carries absolute values: applying it again after an indeterminate attempt changes nothing more.
   const record = await handler.update?.(ctx, requireTarget(input).platformId, patch);
   if (record === undefined) throw new Error(`${connector.id} update ${type} returned nothing`);
@@ -137,28 +142,34 @@ const cents = (amount: number): number => Math.round(amount * 100);
  * the whole list again after an interrupted attempt leaves the same state.
  */
 export function appliedAfter(current: Allocation[], change: Allocation[], operation: 'apply_credit' | 'unapply_credit'): Allocation[] {
-  const byBill = new Map(current.map((a) => [a.id, cents(a.allocated_amount)]));
+  const byDocument = new Map(current.map((a) => [a.id, cents(a.allocated_amount)]));
   for (const entry of change) {
-    if (operation === 'unapply_credit') byBill.delete(entry.id);
-    else byBill.set(entry.id, (byBill.get(entry.id) ?? 0) + cents(entry.allocated_amount));
+    if (operation === 'unapply_credit') byDocument.delete(entry.id);
+    else byDocument.set(entry.id, (byDocument.get(entry.id) ?? 0) + cents(entry.allocated_amount));
   }
-  return [...byBill].map(([id, amount]) => ({ id, allocated_amount: amount / 100 }));
+  return [...byDocument].map(([id, amount]) => ({ id, allocated_amount: amount / 100 }));
 }
 
-/** The reference's key for each credit operation's answer, `{success: true}` beside the credit memo (src/api/accounting/bill-credit-applications). */
-const REFERENCE_CREDIT_KEYS = { apply_credit: 'bill_credit_application', unapply_credit: 'bill_credit_unapplication' } as const;
-
+/**
+ * Applying a credit memo, or undoing it: an update of the memo's applications, sent as absolute amounts (bill or
+ * invoice credit memo alike, src/writes/credit-sides.ts). The answer carries the reference's `{success: true}`
+ * beside the credit memo (src/api/accounting/credit-applications).
+ */
 function creditApplication(operation: 'apply_credit' | 'unapply_credit'): Operation {
   return async (input) => {
-    const { job, connector, ctx } = input;
-    const handler = handlerFor(connector, 'bill_credit_memo', 'update');
+    const { job, type, connector, ctx } = input;
+    const side = creditSideOf(type);
+    if (side === null) throw new Error(`job ${job.id} applies credit of a ${type}`);
+    const handler = handlerFor(connector, side.memoType, 'update');
     const target = requireTarget(input);
-    const linked = appliedAfter(allocations(target.data.linked_bills), allocations(bodyPart(job, 'bill_credit_application').linked_bills), operation);
-    const record = await handler.update?.(ctx, target.platformId, { linked_bills: linked });
-    if (record === undefined) throw new Error(`${connector.id} update bill_credit_memo returned nothing`);
+    const change = allocations(bodyPart(job, side.key)[side.linkedField]);
+    const linked = appliedAfter(allocations(target.data[side.linkedField]), change, operation);
+    const record = await handler.update?.(ctx, target.platformId, { [side.linkedField]: linked });
+    if (record === undefined) throw new Error(`${connector.id} update ${side.memoType} returned nothing`);
+    const referenceKey = side.referenceKeys[operation === 'apply_credit' ? 'apply' : 'unapply'];
     return {
-      store: { type: 'bill_credit_memo', record },
-      answer: (stored) => ({ status: 200, body: { bill_credit_memo: stored, [REFERENCE_CREDIT_KEYS[operation]]: { success: true } } }),
+      store: { type: side.memoType, record },
+      answer: (stored) => ({ status: 200, body: { [side.memoType]: stored, [referenceKey]: { success: true } } }),
     };
   };
 }
@@ -179,16 +190,21 @@ async function sendBankFeedTransactions(input: OperationInput): Promise<Effect> 
   const part = bodyPart(job, 'bank_feed_transactions');
   // The body as the client sent it, checked by the endpoint: our names or the reference's.
   const sent = (Array.isArray(part.transactions) ? part.transactions : []) as SentFeedLine[];
-  const transactions = sent.map((line, n) => feedLine(line, `bank_feed_transactions.transactions[${n}]`));
+  const pairs = sent.map((line, n) => ({ sent: line, line: feedLine(line, `bank_feed_transactions.transactions[${n}]`) }));
+  const transactions = pairs.map((pair) => pair.line);
   // Platforms de-duplicate lines on internal_transaction_id, so a repeated batch adds nothing twice.
-  const result = await send(ctx, requireTarget(input).platformId, transactions);
+  const target = requireTarget(input);
+  const result = await send(ctx, target.platformId, transactions);
+  const lines = pairs.map((pair) => ({ transactionId: pair.line.internal_transaction_id, line: referenceLine(pair.sent, pair.line) }));
   return {
     store: { type: 'bank_feed_account', record: result.feedAccount },
+    // The lines the platform skipped as duplicates are kept too: it has them, from this or an earlier batch.
+    keep: (db) => insertBankFeedTransactions(db, { connectionId: job.connectionId, bankFeedAccountId: target.id, writeJobId: job.id, lines }),
     answer: () => ({
       status: 200,
       body: {
         bank_feed_transactions: {
-          bank_feed_account_id: requireTarget(input).id,
+          bank_feed_account_id: target.id,
           accepted_count: result.accepted,
           duplicate_count: result.duplicates,
           platform_batch_id: result.batchPlatformId,

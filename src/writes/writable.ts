@@ -23,6 +23,8 @@ export interface WritableSpec {
   extra?: readonly string[];
   /** Which of the `extra` fields are references: checked like the read model's LINKS before anything is queued. */
   inputLinks?: readonly LinkField[];
+  /** Nested fields of the read model a write does not take (`line_items[].amount`: the platform derives them). */
+  omit?: readonly string[];
 }
 
 const DOCUMENT_LINES = ['line_items', 'line_items[].account_id', 'line_items[].total_amount'] as const;
@@ -157,6 +159,13 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     fields: ['parent_id', 'name', 'status'],
     required: ['name'],
   },
+  expense: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['account_id', 'vendor_id', 'transaction_date', 'currency_code', 'expense_type', 'payment_type', 'document_number', 'memo', 'line_items'],
+    required: ['account_id', 'transaction_date', ...DOCUMENT_LINES],
+    // Refunds are money back on the account: no platform we write to records one as an expense (docs/reference.md).
+    enums: { expense_type: ['expense'], payment_type: ['cash', 'check', 'credit_card'] },
+  },
   invoice: {
     operations: ['create', 'update', 'delete'],
     fields: [
@@ -178,6 +187,40 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     required: ['customer_id', 'issue_date', 'line_items', 'line_items[].total_amount'],
     enums: { status: DOCUMENT_STATUSES },
   },
+  invoice_credit_memo: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['customer_id', 'account_id', 'issue_date', 'document_number', 'currency_code', 'status', 'memo', 'linked_invoices', 'line_items'],
+    // As invoice lines: a line with an item may leave account_id out (src/writes/check-input.ts).
+    required: ['customer_id', 'issue_date', 'line_items', 'line_items[].total_amount', 'linked_invoices[].id', 'linked_invoices[].allocated_amount'],
+    enums: { status: ['open', 'void'] },
+    // The reference's flat repeats of the line's item and total: read-only echoes of item and total_amount.
+    omit: ['line_items[].id', 'line_items[].item_id', 'line_items[].quantity', 'line_items[].unit_amount', 'line_items[].amount'],
+  },
+  invoice_payment: {
+    operations: ['create', 'update', 'delete'],
+    fields: [
+      'customer_id',
+      'account_id',
+      'transaction_date',
+      'txn_date',
+      'currency_code',
+      'currency_rate',
+      'memo',
+      'reference',
+      'status',
+      'total_amount',
+      'linked_invoices',
+    ],
+    // Our names or the reference's (transaction_date or txn_date, allocated_amount or amount): check-input.ts wants one of each.
+    required: ['customer_id', 'account_id', 'linked_invoices', 'linked_invoices[].id'],
+  },
+  item: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['name', 'code', 'type', 'status', 'bill_item', 'invoice_item'],
+    required: ['name', 'type'],
+    // Inventory items need an opening quantity, its date and an asset account, none of which the model writes.
+    enums: { type: ['non_inventory', 'service'], status: ['active', 'archived'] },
+  },
   journal_entry: {
     operations: ['create', 'update', 'delete'],
     fields: ['transaction_date', 'currency_code', 'currency_rate', 'memo', 'subsidiary_id', 'line_items', 'additional_fields'],
@@ -189,6 +232,38 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     operations: ['create', 'delete'],
     fields: ['name', 'status', 'due_days', 'discount_days', 'discount_percentage'],
     required: ['name', 'due_days'],
+  },
+  purchase_order: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['vendor_id', 'issue_date', 'delivery_date', 'document_number', 'status', 'currency_code', 'memo', 'line_items'],
+    // As on invoices, an item line may leave account_id out: it posts nothing, and the platform takes the item's expense account.
+    required: ['vendor_id', 'issue_date', 'line_items', 'line_items[].total_amount'],
+    // pending_bill is the platform's to set (received in full, waiting for its bill).
+    enums: { status: ['draft', 'open', 'closed'] },
+  },
+  sales_order: {
+    operations: ['create', 'update'],
+    fields: [
+      'customer_id',
+      'payment_terms_id',
+      'issue_date',
+      'status',
+      'currency_code',
+      'currency_rate',
+      'document_number',
+      'memo',
+      'reference_number',
+      'line_items',
+    ],
+    required: ['customer_id', 'issue_date', 'line_items', 'line_items[].total_amount'],
+    // Closed comes with the order's invoices; draft, pending and rejected are Xero's, which writes no orders.
+    enums: { status: ['open', 'pending_approval'] },
+  },
+  sales_receipt: {
+    operations: ['create'],
+    fields: ['customer_id', 'account_id', 'issue_date', 'currency_code', 'document_number', 'memo', 'reference', 'line_items'],
+    // As an invoice's: a line with an item may leave account_id out. Without account_id the platform's default deposit account.
+    required: ['issue_date', 'line_items', 'line_items[].total_amount'],
   },
   tax_rate: {
     operations: ['create'],

@@ -26,6 +26,8 @@ export const NOT_LINKS: ReadonlySet<string> = new Set([
   // A payout's bank account and gateway account: the platform's ids (src/model/payout.ts), no unified objects.
   'destination_id',
   'gateway_account_id',
+  // A subscription's customer as the platform names it (the reference's field), beside the customer_id link.
+  'platform_customer_id',
   // A refund line names the line of its own order it refunds: a line, which has no endpoint of its own.
   'line_item_id',
 ]);

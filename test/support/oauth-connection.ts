@@ -89,3 +89,19 @@ export async function syncConnection(t: TestApp, connectionId: string, kind: 'in
 export async function expectSynced(t: TestApp, connectionId: string, kind: 'initial' | 'incremental'): Promise<void> {
   expect(await syncConnection(t, connectionId, kind)).toBe('completed');
 }
+
+/** A QUICKBOOKS connection to the stand-in's default company, its initial sync run (the env must point at the stand-in). */
+export async function syncedQuickBooksConnection(
+  t: TestApp,
+  qbo: { realmId: string; company(realmId: string): { name: string }; issueTokens(input: { clientId: string; realmId: string }): OAuthTokens },
+  app: { clientId: string; clientSecret: string; redirectUri: string },
+): Promise<{ connection: ConnectionRecord; token: string }> {
+  const linked = await oauthConnection(t, {
+    platform: 'QUICKBOOKS',
+    app,
+    tokens: qbo.issueTokens({ clientId: app.clientId, realmId: qbo.realmId }),
+    identity: { storeUniqueId: qbo.realmId, storeName: qbo.company(qbo.realmId).name },
+  });
+  await expectSynced(t, linked.connection.id, 'initial');
+  return linked;
+}

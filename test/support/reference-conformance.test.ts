@@ -50,6 +50,11 @@ describe('differences from the reference', () => {
     delete process.env.REFERENCE_DIFFERENCES_OUT;
   });
 
+  it("checks a write's synchronous answer against the object branch, which any object would pass with the async one", () => {
+    const created = currencyAnswer({ connection: {} }, { method: 'POST', route: '/versioned/accounting/bills' });
+    expect(referenceDifferences(created, validators)).toContain('POST /accounting/bills /: missing bill');
+  });
+
   it('names a missing field and a wrong type by place, without the data', () => {
     const differences = referenceDifferences(currencyAnswer({ currency: { id: 'x', currency_code: 7 }, connection: {} }), validators);
     expect(differences).toContain('GET /accounting/currencies/{id} /currency: missing currency_name');

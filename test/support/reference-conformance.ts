@@ -82,6 +82,22 @@ function differenceOf(error: ErrorObject, body: unknown): string {
   }
 }
 
+type Schema = Record<string, unknown>;
+
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A write's answer schema is anyOf the object and the async response, whose properties are all optional: any object
+ * passes the second branch. A synchronous answer (the operation's success status) is checked against the first alone.
+ */
+export function synchronousAnswer(response: object): object {
+  if (!isSchema(response)) return response;
+  const branches = Array.isArray(response.anyOf) ? response.anyOf.filter(isSchema) : [];
+  const synchronous = branches.filter((branch) => !(isSchema(branch.properties) && 'async_response' in branch.properties));
+  if (branches.length < 2 || synchronous.length !== 1 || synchronous[0] === undefined) return response;
+  return { ...(typeof response.$schema === 'string' ? { $schema: response.$schema } : {}), ...synchronous[0] };
+}
+
 /** The differences between an answer and the reference's schema for its operation, each once. */
 export function referenceDifferences(observed: ReferenceObservation, validators: ContractValidators): string[] {
   const reference = referenceFile();
@@ -89,7 +105,7 @@ export function referenceDifferences(observed: ReferenceObservation, validators:
   if (observed.body === null || !(observed.contentType ?? '').includes('json')) return [];
   const operation = referenceOperationOf(observed.method, observed.route);
   if (operation?.response === undefined) return [];
-  const validate = validators.validatorOf(operation.response);
+  const validate = validators.validatorOf(synchronousAnswer(operation.response));
   const parsed = parsedBody(observed);
   if (parsed === null || validate(parsed.value)) return [];
   const body = parsed.value;

@@ -1,4 +1,5 @@
 /** A test app whose write jobs run (workers on), on a small SANDBOX, and a request helper bound to one connection. */
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { ReadPage } from '../../src/platforms/connector.ts';
@@ -67,4 +68,48 @@ export async function platformBillMemos(t: Pick<TestApp, 'db' | 'sandbox'>, user
     pageToken = page.nextPageToken;
   } while (pageToken !== null);
   return memos;
+}
+
+/**
+ * Every invoice payment, invoice credit memo and invoice credit application write, each with a body its schema takes
+ * (ids made up: a platform that lacks the operation answers before any id is looked up), and what each answered:
+ * `[route, status, error_code]`.
+ */
+export async function invoiceWriteAnswers(send: Send): Promise<[string, number, string | undefined][]> {
+  const id = randomUUID();
+  const day = today();
+  const writes: [Method, string, Json][] = [
+    [
+      'POST',
+      '/accounting/invoice_payments',
+      { invoice_payment: { customer_id: id, account_id: id, transaction_date: day, linked_invoices: [{ id, allocated_amount: 1 }] } },
+    ],
+    ['PATCH', `/accounting/invoice_payments/${id}`, { invoice_payment: { memo: 'x' } }],
+    ['DELETE', `/accounting/invoice_payments/${id}`, {}],
+    [
+      'POST',
+      '/accounting/invoice_credit_memos',
+      { invoice_credit_memo: { customer_id: id, issue_date: day, line_items: [{ account_id: id, total_amount: 1 }] } },
+    ],
+    ['PATCH', `/accounting/invoice_credit_memos/${id}`, { invoice_credit_memo: { memo: 'x' } }],
+    ['DELETE', `/accounting/invoice_credit_memos/${id}`, {}],
+    [
+      'POST',
+      '/accounting/invoice_credit_applications',
+      { invoice_credit_application: { invoice_credit_memo_id: id, linked_invoices: [{ id, allocated_amount: 1 }] } },
+    ],
+    [
+      'POST',
+      '/accounting/invoice_credit_applications/unapply',
+      { invoice_credit_application: { invoice_credit_memo_id: id, linked_invoices: [{ id }] } },
+    ],
+  ];
+  const answers: [string, number, string | undefined][] = [];
+  for (const [method, url, body] of writes) {
+    const response = await send(method, url, body);
+    const parsed: unknown = response.statusCode === 200 ? null : JSON.parse(response.body);
+    const code = typeof parsed === 'object' && parsed !== null && 'error_code' in parsed ? String(parsed.error_code) : undefined;
+    answers.push([`${method} ${url.replace(id, ':id')}`, response.statusCode, code]);
+  }
+  return answers;
 }

@@ -61,6 +61,7 @@ const SPECS: readonly CollectionSpec[] = [
   { type: 'journal_entry', collection: 'JournalEntries', prefix: 'JE', dateField: 'TxnDate' },
   { type: 'location', collection: 'Locations', prefix: 'LOC', dateField: null },
   { type: 'order', collection: 'Orders', prefix: 'ORD', dateField: 'CreatedAt' },
+  { type: 'payment_method', collection: 'PaymentMethods', prefix: 'PM', dateField: null, uniqueField: 'Name' },
   { type: 'payment_term', collection: 'Terms', prefix: 'TERM', dateField: null },
   { type: 'payout', collection: 'Payouts', prefix: 'PAYOUT', dateField: 'ArrivalDate' },
   { type: 'product', collection: 'Products', prefix: 'PROD', dateField: null },

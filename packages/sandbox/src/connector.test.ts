@@ -12,9 +12,9 @@ describe('sandbox connector', () => {
     expect(connector).toMatchObject({ id: 'SANDBOX', kind: 'accounting', auth: { type: 'credentials' } });
   });
 
-  it('reads every unified object type but disputes, with cursors and reported deletions', () => {
+  it('reads every unified object type but disputes and subscriptions, with cursors and reported deletions', () => {
     for (const type of UNIFIED_OBJECT_TYPES) {
-      if (type === 'dispute') expect(connector.objects[type], type).toBeUndefined();
+      if (type === 'dispute' || type === 'subscription') expect(connector.objects[type], type).toBeUndefined();
       else expect(connector.objects[type]?.capabilities, type).toMatchObject({ read: true, incremental: 'cursor', deletions: 'reported' });
     }
   });
@@ -33,9 +33,16 @@ describe('sandbox connector', () => {
       'class',
       'customer',
       'department',
+      'expense',
       'invoice',
+      'invoice_credit_memo',
+      'invoice_payment',
+      'item',
       'journal_entry',
       'payment_term',
+      'purchase_order',
+      'sales_order',
+      'sales_receipt',
       'tax_rate',
       'vendor',
     ]);

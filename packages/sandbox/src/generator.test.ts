@@ -11,7 +11,16 @@ import { rateDates } from './generator/exchange-rates.ts';
 import { mapEmployee } from './mapping/master.ts';
 import { gatewayFeeCents, scheduleFor } from './generator/payouts.ts';
 import { addDays } from './dates.ts';
-import type { NativeCompany, NativeCurrency, NativeEmployee, NativeExchangeRate, NativeOrder, NativePayout, NativeSalesReceipt } from './native.ts';
+import type {
+  NativeCompany,
+  NativeCurrency,
+  NativeEmployee,
+  NativeExchangeRate,
+  NativeOrder,
+  NativePaymentMethod,
+  NativePayout,
+  NativeSalesReceipt,
+} from './native.ts';
 import { formatCents, parseCents, taxOn } from './money.ts';
 import { isPostingType, postingsOf, taxRates } from './books.ts';
 
@@ -30,8 +39,8 @@ describe('generated books', () => {
   it('has data for every object type', () => {
     const { records } = books(7, 3_000);
     const types = new Set(records.map((r) => r.type));
-    // Its card gateway has had no disputes: SANDBOX keeps none (the one type it does not serve).
-    expect([...UNIFIED_OBJECT_TYPES].filter((t) => !types.has(t))).toEqual(['dispute']);
+    // Its card gateway has had no disputes and its web shop sells no subscriptions: SANDBOX keeps none (the types it does not serve).
+    expect([...UNIFIED_OBJECT_TYPES].filter((t) => !types.has(t))).toEqual(['dispute', 'subscription']);
   });
 
   it('has about the requested number of records', () => {
@@ -102,7 +111,7 @@ describe('employees', () => {
     const { records } = books(4);
     const first = records.findIndex((r) => r.type === 'employee');
     expect(first).toBeGreaterThan(0);
-    expect(records.slice(first).every((r) => r.type === 'employee' || r.type === 'sales_order' || r.type === 'exchange_rate')).toBe(true);
+    expect(records.slice(first).every((r) => ['employee', 'sales_order', 'exchange_rate', 'payment_method'].includes(r.type))).toBe(true);
     expect(records.findIndex((r) => r.type === 'sales_order')).toBeGreaterThan(records.findLastIndex((r) => r.type === 'employee'));
   });
 
@@ -180,9 +189,9 @@ describe('sales orders', () => {
       const { records } = generateAll({ seed, size, asOf: AS_OF });
       const first = records.findIndex((r) => r.type === 'sales_order');
       expect(first, `seed ${seed}`).toBeGreaterThan(0);
-      // Only the exchange rates, drawn after the orders, follow them.
+      // Only the exchange rates and payment methods, made after the orders, follow them.
       expect(
-        records.slice(first).every((r) => r.type === 'sales_order' || r.type === 'exchange_rate'),
+        records.slice(first).every((r) => r.type === 'sales_order' || r.type === 'exchange_rate' || r.type === 'payment_method'),
         `seed ${seed}`,
       ).toBe(true);
       // The web shop's products, shoppers and gateway transactions (generator/shop.ts) are drawn from the orders and
@@ -253,6 +262,33 @@ describe('sales orders', () => {
   });
 });
 
+describe('payment methods', () => {
+  it("come last, the same for every business, entered on the books' first day, and leave every record before them as it was", () => {
+    for (const seed of [1, 2]) {
+      const { records } = books(seed);
+      const first = records.findIndex((r) => r.type === 'payment_method');
+      expect(first, `seed ${seed}`).toBeGreaterThan(0);
+      const methods = records.slice(first);
+      expect(methods.every((r) => r.type === 'payment_method')).toBe(true);
+      expect(methods.map((r) => (r.data as NativePaymentMethod).Name)).toEqual([
+        'Cash',
+        'Check',
+        'Visa',
+        'MasterCard',
+        'American Express',
+        'Discover',
+        'Bank Transfer',
+        'Direct Debit',
+      ]);
+      expect(methods.map((r) => r.id)).toEqual(methods.map((_r, n) => `PM-${String(n + 1).padStart(6, '0')}`));
+      expect(methods.every((r) => r.data.CreatedAt.startsWith('2023-07-01T'))).toBe(true);
+      // Nothing posts by a payment method, and nothing before them is drawn differently: the records before them are
+      // those of books generated without them (the sales-order digests above cover the books before the orders).
+      expect(records.slice(0, first).some((r) => r.type === 'payment_method')).toBe(false);
+    }
+  });
+});
+
 describe('exchange rates', () => {
   const ratesOf = (records: ReturnType<typeof books>['records']) =>
     records.filter((r) => r.type === 'exchange_rate').map((r) => r.data as NativeExchangeRate);
@@ -262,7 +298,7 @@ describe('exchange rates', () => {
       const { records } = books(seed);
       const first = records.findIndex((r) => r.type === 'exchange_rate');
       expect(
-        records.slice(first).every((r) => r.type === 'exchange_rate'),
+        records.slice(first).every((r) => r.type === 'exchange_rate' || r.type === 'payment_method'),
         `seed ${seed}`,
       ).toBe(true);
       const company = records.find((r) => r.type === 'company_info')?.data as NativeCompany;

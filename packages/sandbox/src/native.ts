@@ -335,6 +335,12 @@ export type NativeTaxCode = NativeMeta & {
 };
 
 export type NativeTaxAgency = NativeMeta & { Name: string; Country: string; RegistrationNumber?: string };
+/** How money is paid: QuickBooks' payment methods (Cash, Check, cards), whose Type tells cards from the rest. */
+export type NativePaymentMethod = NativeMeta & {
+  Name: string;
+  Kind: 'Cash' | 'Check' | 'CreditCard' | 'BankTransfer' | 'DirectDebit';
+  Status: 'Active' | 'Archived';
+};
 export type NativeTerm = NativeMeta & { Name: string; DueDays: number; DiscountDays?: number; DiscountPct?: string; Status: 'Active' | 'Archived' };
 export type NativeSubsidiary = NativeMeta & {
   Name: string;
@@ -631,6 +637,7 @@ export interface NativeOf {
   journal_entry: NativeJournalEntry;
   location: NativeLocation;
   order: NativeOrder;
+  payment_method: NativePaymentMethod;
   payment_term: NativeTerm;
   payout: NativePayout;
   product: NativeProduct;

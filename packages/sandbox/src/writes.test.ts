@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.ts';
 import type { ObjectHandler, PlatformRecord } from '../../../src/platforms/connector.ts';
 import { auditBooks, auditRef } from './audit.ts';
+import { acc } from './generator/chart.ts';
 import { createSandboxConnector, inProcessTransport, SandboxPlatform } from './index.ts';
 import { mapRecord } from './mapping/index.ts';
 import type { NativeBalanceSheet, NativeOf, NativeType } from './native.ts';
@@ -170,6 +171,70 @@ describe('sandbox writes', () => {
     expect(auditBooks(await books())).toEqual([]);
   });
 
+  it('takes an invoice payment from receivable into the bank and a credit memo off revenue; books tie out throughout', async () => {
+    const balance = async (accountId: string) => Math.round(Number(native(await books(), 'account', accountId).Balance) * 100);
+    const [bank, ar, revenue] = ['ACC-000001', 'ACC-000004', 'ACC-000023'];
+    const customer = (await books()).find((r) => r.type === 'customer' && r.raw.Status === 'Active')?.raw.Id;
+    if (typeof customer !== 'string') throw new Error('fixture lacks an active customer');
+    const invoice = await handler('invoice').create(wctx(), {
+      customer_id: `customer:${customer}`,
+      issue_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
+      line_items: [{ account_id: `account:${revenue}`, description: 'Consulting', total_amount: 900 }],
+    });
+    const before = { bank: await balance(bank), ar: await balance(ar), revenue: await balance(revenue) };
+    const invoiceNow = async () => unified('invoice', { platformId: invoice.platformId, raw: native(await books(), 'invoice', invoice.platformId) });
+    const payment = await handler('invoice_payment').create(wctx(), {
+      customer_id: `customer:${customer}`,
+      account_id: `account:${bank}`,
+      transaction_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
+      linked_invoices: [{ id: `invoice:${invoice.platformId}`, allocated_amount: 300 }],
+    });
+    expect(unified('invoice_payment', payment)).toMatchObject({ total_amount: 300, status: 'active' });
+    expect(await invoiceNow()).toMatchObject({ amount_due: 600, status: 'partially_paid' });
+    expect(await balance(bank)).toBe(before.bank + 30_000);
+    expect(await balance(ar)).toBe(before.ar - 30_000);
+    expect(auditBooks(await books())).toEqual([]);
+
+    const credit = await handler('invoice_credit_memo').create(wctx(), {
+      customer_id: `customer:${customer}`,
+      issue_date: '2025-06-16T00:00:00Z',
+      currency_code: 'USD',
+      line_items: [{ account_id: `account:${revenue}`, total_amount: 200, description: 'Goodwill' }],
+      linked_invoices: [{ id: `invoice:${invoice.platformId}`, allocated_amount: 150 }],
+    });
+    expect(unified('invoice_credit_memo', credit)).toMatchObject({ total_amount: 200, remaining_amount: 50 });
+    expect(await invoiceNow()).toMatchObject({ amount_due: 450 });
+    // Revenue (a credit balance) is 200 lower; receivable, net of the payment, 200 lower too.
+    expect(Math.abs(await balance(revenue)) - Math.abs(before.revenue)).toBe(-20_000);
+    expect(await balance(ar)).toBe(before.ar - 50_000);
+    expect(auditBooks(await books())).toEqual([]);
+
+    // More than is due, or the invoice of another customer, is refused and changes nothing.
+    expect(
+      (
+        await rejection(
+          handler('invoice_payment').update(wctx(), payment.platformId, {
+            linked_invoices: [{ id: `invoice:${invoice.platformId}`, allocated_amount: 900 }],
+          }),
+        )
+      ).kind,
+    ).toBe('bad_request');
+    expect(await invoiceNow()).toMatchObject({ amount_due: 450 });
+    await handler('invoice_credit_memo').update(wctx(), credit.platformId, { linked_invoices: [] });
+    expect(await invoiceNow()).toMatchObject({ amount_due: 600 });
+    expect(unified('invoice_payment', await handler('invoice_payment').update(wctx(), payment.platformId, { status: 'void' }))).toMatchObject({
+      status: 'void',
+    });
+    expect(await invoiceNow()).toMatchObject({ amount_due: 900, status: 'open' });
+    await handler('invoice_payment').delete(wctx(), payment.platformId);
+    await handler('invoice_credit_memo').delete(wctx(), credit.platformId);
+    await handler('invoice').delete(wctx(), invoice.platformId);
+    expect({ bank: await balance(bank), ar: await balance(ar) }).toEqual({ bank: before.bank, ar: before.ar - 90_000 });
+    expect(auditBooks(await books())).toEqual([]);
+  });
+
   it('records deposits, transfers and balanced journal entries, and edits and removes them', async () => {
     const deposit = await handler('bank_deposit').create(wctx(), {
       account_id: 'account:ACC-000001',
@@ -201,6 +266,69 @@ describe('sandbox writes', () => {
     await handler('bank_transfer').delete(wctx(), transfer.platformId);
     await handler('bank_deposit').delete(wctx(), deposit.platformId);
     expect(auditBooks(await books())).toEqual([]);
+  });
+
+  it('posts expenses and sales receipts with balanced books, and sales orders without posting', async () => {
+    const account = (code: string) => `account:${acc(code)}`;
+    const balance = (records: Awaited<ReturnType<typeof books>>, code: string) =>
+      Math.round(Number(native(records, 'account', acc(code)).Balance) * 100);
+    const before = await books();
+    const expense = await handler('expense').create(wctx(), {
+      account_id: account('2100'),
+      vendor_id: 'vendor:VEN-000001',
+      transaction_date: '2025-06-16T00:00:00Z',
+      line_items: [{ account_id: account('6100'), total_amount: 19.99, description: 'Fee' }],
+    });
+    expect(unified('expense', expense)).toMatchObject({ total_amount: 19.99, payment_type: 'credit_card', expense_type: 'expense' });
+    const receipt = await handler('sales_receipt').create(wctx(), {
+      account_id: account('1000'),
+      issue_date: '2025-06-16T00:00:00Z',
+      line_items: [{ account_id: account('4000'), total_amount: 250, description: 'Counter sale' }],
+    });
+    expect(unified('sales_receipt', receipt)).toMatchObject({ total_amount: 250, amount_due: 0, account_id: account('1000') });
+    const order = await handler('sales_order').create(wctx(), {
+      customer_id: 'customer:CUS-000001',
+      issue_date: '2025-06-16T00:00:00Z',
+      line_items: [{ description: 'Later', total_amount: 1000 }],
+    });
+    expect(unified('sales_order', order)).toMatchObject({ status: 'open', total_amount: 1000 });
+    const after = await books();
+    expect(auditBooks(after)).toEqual([]);
+    // The card owes the expense, the bank holds the sale, and the order moved nothing.
+    expect(balance(after, '2100') - balance(before, '2100')).toBe(1999);
+    expect(balance(after, '1000') - balance(before, '1000')).toBe(25_000);
+    expect(balance(after, '4000') - balance(before, '4000')).toBe(25_000);
+
+    await handler('expense').update(wctx(), expense.platformId, { line_items: [{ account_id: account('6100'), total_amount: 5 }] });
+    expect(balance(await books(), '2100') - balance(before, '2100')).toBe(500);
+    await handler('expense').delete(wctx(), expense.platformId);
+    await handler('sales_receipt').delete(wctx(), receipt.platformId);
+    await handler('sales_order').delete(wctx(), order.platformId);
+    const end = await books();
+    expect(auditBooks(end)).toEqual([]);
+    expect([balance(end, '2100'), balance(end, '1000')]).toEqual([balance(before, '2100'), balance(before, '1000')]);
+  });
+
+  it('refuses an expense paid from no bank or card account, a sale into no income account and a refund', async () => {
+    const account = (code: string) => `account:${acc(code)}`;
+    const fromIncome = await rejection(
+      handler('expense').create(wctx(), {
+        account_id: account('4000'),
+        transaction_date: '2025-06-16T00:00:00Z',
+        line_items: [{ account_id: account('6100'), total_amount: 1 }],
+      }),
+    );
+    expect(fromIncome.platformMessage).toMatch(/expected Bank or CreditCard/);
+    const intoExpense = await rejection(
+      handler('sales_receipt').create(wctx(), {
+        issue_date: '2025-06-16T00:00:00Z',
+        line_items: [{ account_id: account('6100'), total_amount: 1 }],
+      }),
+    );
+    expect(intoExpense.platformMessage).toMatch(/expected Income or OtherIncome/);
+    await expect(
+      handler('expense').create(wctx(), { expense_type: 'refund', account_id: account('1000'), transaction_date: '2025-06-16', line_items: [] }),
+    ).rejects.toThrow(/refunds/);
   });
 
   it('creates, renames, archives and deletes contacts, accounts, tax rates, invoices and bank feeds', async () => {
@@ -327,5 +455,71 @@ describe('sandbox writes', () => {
     ]);
     for (const bill of [rated, home, sent]) await handler('bill').delete(wctx(), bill.platformId);
     expect(auditBooks(await books())).toEqual([]);
+  });
+
+  it('keeps items and purchase orders off the ledger: their accounts must exist and fit, a used item or billed order stays', async () => {
+    const before = await books();
+    const accountOf = (type: string) => {
+      const found = before.find((r) => r.type === 'account' && r.raw.Type === type && r.raw.Status === 'Active');
+      if (found === undefined) throw new Error(`no ${type} account`);
+      return `account:${String(found.raw.Id)}`;
+    };
+    const [income, expense, ap] = [accountOf('Income'), accountOf('Expense'), native(before, 'account', 'ACC-000013')];
+    const itemInput = { name: 'Zed Widget Service', code: 'ZW-1', type: 'service', invoice_item: { unit_price: 50, account_id: income } };
+    const wrongSide = await rejection(handler('item').create(wctx(), { ...itemInput, bill_item: { account_id: income } }));
+    expect([wrongSide.kind, wrongSide.platformMessage]).toEqual(['bad_request', expect.stringMatching(/ExpenseAccountId .* is a Income account/)]);
+    const noExpense = await rejection(handler('item').create(wctx(), itemInput));
+    expect(noExpense.platformMessage).toMatch(/ExpenseAccountId is required/);
+    // Refused before the platform is called: a tax rate would be dropped, never booked.
+    await expect(
+      handler('item').create(wctx(), { ...itemInput, bill_item: { account_id: expense, tax_rate_id: 'tax_rate:TAX-000001' } }),
+    ).rejects.toThrow(/bill_item\.tax_rate_id: is not kept/);
+
+    const item = await handler('item').create(wctx(), { ...itemInput, bill_item: { unit_price: 30.25, account_id: expense } });
+    expect(unified('item', item)).toMatchObject({
+      name: 'Zed Widget Service',
+      code: 'ZW-1',
+      type: 'service',
+      status: 'active',
+      invoice_item: { unit_price: 50, account_id: income },
+      bill_item: { unit_price: 30.25, account_id: expense },
+    });
+    const order = await handler('purchase_order').create(wctx(), {
+      vendor_id: 'vendor:VEN-000001',
+      issue_date: '2025-06-16',
+      delivery_date: '2025-06-30',
+      line_items: [
+        { item: { id: `item:${item.platformId}`, quantity: 4, unit_amount: 30.25 }, total_amount: 121 },
+        { account_id: expense, total_amount: 9.5 },
+      ],
+    });
+    expect(unified('purchase_order', order)).toMatchObject({
+      status: 'open',
+      total_amount: 130.5,
+      total_quantity: 4,
+      delivery_date: '2025-06-30T00:00:00.000Z',
+    });
+    const after = await books();
+    expect(auditBooks(after)).toEqual([]);
+    // Nothing posted: payables stay where they were.
+    expect(native(after, 'account', 'ACC-000013').Balance).toBe(ap.Balance);
+
+    const usedItem = await rejection(handler('item').delete(wctx(), item.platformId));
+    expect([usedItem.kind, usedItem.platformMessage]).toEqual(['bad_request', expect.stringMatching(/is used by .*archive it instead/)]);
+    expect(unified('item', await handler('item').update(wctx(), item.platformId, { status: 'archived' })).status).toBe('archived');
+
+    const bill = await handler('bill').create(wctx(), {
+      ...billInput('TEST-PO-1'),
+      linked_purchase_orders: [{ id: `purchase_order:${order.platformId}` }],
+    });
+    const billed = await rejection(handler('purchase_order').delete(wctx(), order.platformId));
+    expect(billed.platformMessage).toMatch(new RegExp(`has bill ${bill.platformId} raised against it; close it instead`));
+    expect(unified('purchase_order', await handler('purchase_order').update(wctx(), order.platformId, { status: 'closed' })).status).toBe('closed');
+    await handler('bill').delete(wctx(), bill.platformId);
+    await handler('purchase_order').delete(wctx(), order.platformId);
+    await handler('item').delete(wctx(), item.platformId);
+    const end = await books();
+    expect(end.some((r) => r.type === 'item' && r.raw.Id === item.platformId)).toBe(false);
+    expect(auditBooks(end)).toEqual([]);
   });
 });

@@ -151,10 +151,12 @@ describe('the commerce objects of a synced store', () => {
     expect(errorBody(bad).error_message).toContain('type');
   });
 
-  it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM for disputes, which SANDBOX keeps none of', async () => {
-    const response = await get(`/commerce/disputes?access_token=${c.token}`);
-    expect(response.statusCode).toBe(404);
-    expect(errorBody(response).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+  it.each(['disputes', 'subscriptions'])('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM for %s, which SANDBOX keeps none of', async (list) => {
+    for (const path of [`/commerce/${list}`, `/commerce/${list}/any-id`]) {
+      const response = await get(`${path}?access_token=${c.token}`);
+      expect(response.statusCode, path).toBe(404);
+      expect(errorBody(response).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    }
   });
 
   it('refuses a request without credentials, another tenant’s ids, and malformed input, changing nothing', async () => {

@@ -15,6 +15,8 @@ import { jobIdOf, line, sender, startWriteTestApp, type Json } from '../../../te
 import { accessTokenOf } from '../../connections/connections.ts';
 import applyBillCredit from '../accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from '../accounting/bill-credit-applications/unapply.ts';
+import applyInvoiceCredit from '../accounting/invoice-credit-applications/apply.ts';
+import unapplyInvoiceCredit from '../accounting/invoice-credit-applications/unapply.ts';
 import bankFeedMappingLink from '../accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../accounting/bank-feeds/transactions.ts';
 import { objectWriteEndpoints } from './objects.ts';
@@ -85,6 +87,14 @@ async function createdBill(): Promise<Json> {
   return json(response).bill as Json;
 }
 
+async function createdInvoice(): Promise<Json> {
+  const response = await send('POST', '/accounting/invoices', {
+    invoice: { customer_id: f.customer, issue_date: today, line_items: [line(f.income, 250)] },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return json(response).invoice as Json;
+}
+
 const LIFECYCLES: Lifecycle[] = [
   {
     type: 'bill',
@@ -148,6 +158,45 @@ const LIFECYCLES: Lifecycle[] = [
     update: (_created, p) => ({
       patch: { linked_bills: [{ id: (p.bill as Json).id, allocated_amount: 150 }] },
       array: 'linked_bills',
+      expect: (pay) => {
+        expect(pay.total_amount).toBe(150);
+      },
+    }),
+    remove: true,
+  },
+  {
+    type: 'invoice_credit_memo',
+    create: () => ({ customer_id: f.customer, issue_date: today, line_items: [line(f.income, 80)] }),
+    expectCreated: (m) => {
+      expect(m).toMatchObject({ customer_id: f.customer, total_amount: 80, remaining_amount: 80 });
+    },
+    update: () => ({
+      patch: { memo: 'Corrected', line_items: [line(f.income, 30), line(f.income, 20)] },
+      array: 'line_items',
+      expect: (m) => {
+        expect(m).toMatchObject({ memo: 'Corrected', total_amount: 50, remaining_amount: 50 });
+      },
+    }),
+    remove: true,
+  },
+  {
+    type: 'invoice_payment',
+    prepare: async () => ({ invoice: await createdInvoice() }),
+    // The reference's names: txn_date, and amount on each invoice.
+    create: (p) => ({
+      customer_id: f.customer,
+      account_id: f.bank,
+      txn_date: today,
+      total_amount: 100,
+      linked_invoices: [{ id: (p.invoice as Json).id, amount: 100 }],
+    }),
+    expectCreated: (pay, p) => {
+      expect(pay).toMatchObject({ customer_id: f.customer, account_id: f.bank, total_amount: 100, status: 'active' });
+      expect((pay.linked_invoices as Json[]).map((l) => [l.id, l.allocated_amount, l.amount])).toEqual([[(p.invoice as Json).id, 100, 100]]);
+    },
+    update: (_created, p) => ({
+      patch: { linked_invoices: [{ id: (p.invoice as Json).id, allocated_amount: 150 }] },
+      array: 'linked_invoices',
       expect: (pay) => {
         expect(pay.total_amount).toBe(150);
       },
@@ -287,6 +336,45 @@ const LIFECYCLES: Lifecycle[] = [
     },
   },
   {
+    type: 'item',
+    create: () => ({
+      name: `Consulting ${uniq()}`,
+      code: `SKU-${uniq()}`,
+      type: 'service',
+      invoice_item: { unit_price: 120, account_id: f.income, description: 'Consulting hour' },
+      bill_item: { unit_price: 80.5, account_id: f.expense },
+    }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({ type: 'service', status: 'active' });
+      expect(x.invoice_item).toMatchObject({ unit_price: 120, account_id: f.income, description: 'Consulting hour' });
+      expect(x.bill_item).toMatchObject({ unit_price: 80.5, account_id: f.expense });
+    },
+    update: () => ({
+      patch: { status: 'archived', invoice_item: { unit_price: 135.25 } },
+      expect: (x) => {
+        expect(x.status).toBe('archived');
+        // A side sent sparse keeps what it leaves out.
+        expect(x.invoice_item).toMatchObject({ unit_price: 135.25, account_id: f.income });
+      },
+    }),
+    remove: true,
+  },
+  {
+    type: 'purchase_order',
+    create: () => ({ vendor_id: f.vendor, issue_date: today, memo: 'Paper', line_items: [line(f.expense, 240)] }),
+    expectCreated: (po) => {
+      expect(po).toMatchObject({ vendor_id: f.vendor, memo: 'Paper', total_amount: 240, status: 'open', linked_bills: [] });
+    },
+    update: () => ({
+      patch: { status: 'closed', line_items: [line(f.expense, 100), line(f.expense, 45.5)] },
+      array: 'line_items',
+      expect: (po) => {
+        expect(po).toMatchObject({ status: 'closed', total_amount: 145.5, vendor_id: f.vendor });
+      },
+    }),
+    remove: true,
+  },
+  {
     type: 'bank_feed_account',
     create: () => ({
       name: `Feed ${uniq()}`,
@@ -306,6 +394,60 @@ const LIFECYCLES: Lifecycle[] = [
       },
     }),
     remove: true,
+  },
+  {
+    type: 'expense',
+    create: () => ({ account_id: f.bank, vendor_id: f.vendor, transaction_date: today, memo: 'Stamps', line_items: [line(f.expense, 42.5)] }),
+    expectCreated: (x) => {
+      expect(x).toMatchObject({
+        account_id: f.bank,
+        vendor_id: f.vendor,
+        memo: 'Stamps',
+        total_amount: 42.5,
+        expense_type: 'expense',
+        payment_type: 'cash',
+      });
+    },
+    update: () => ({
+      patch: { payment_type: 'check', document_number: 'CHK 88', line_items: [line(f.expense, 10), line(f.expense, 5.25)] },
+      array: 'line_items',
+      expect: (x) => {
+        expect(x).toMatchObject({ payment_type: 'check', document_number: 'CHK 88', total_amount: 15.25, memo: 'Stamps' });
+      },
+    }),
+    remove: true,
+  },
+  {
+    type: 'sales_receipt',
+    create: () => ({ customer_id: f.customer, account_id: f.bank, issue_date: today, reference: 'CARD-1', line_items: [line(f.income, 75)] }),
+    expectCreated: (r) => {
+      expect(r).toMatchObject({ customer_id: f.customer, account_id: f.bank, reference: 'CARD-1', total_amount: 75, amount_due: 0 });
+    },
+  },
+  {
+    type: 'sales_order',
+    create: () => ({
+      customer_id: f.customer,
+      issue_date: today,
+      reference_number: 'PO-7',
+      line_items: [{ description: 'Consulting', total_amount: 120 }],
+    }),
+    expectCreated: (o) => {
+      expect(o).toMatchObject({ customer_id: f.customer, reference_number: 'PO-7', status: 'open', total_amount: 120 });
+    },
+    update: () => ({
+      patch: {
+        status: 'pending_approval',
+        line_items: [
+          { description: 'Half day', total_amount: 60 },
+          { description: 'Travel', total_amount: 15 },
+        ],
+      },
+      array: 'line_items',
+      expect: (o) => {
+        expect(o).toMatchObject({ status: 'pending_approval', total_amount: 75, reference_number: 'PO-7' });
+      },
+    }),
   },
 ];
 
@@ -576,9 +718,15 @@ describe('write answers', () => {
   });
 
   it('every write route refuses missing auth, another tenant and malformed bodies', async () => {
-    const routes = [...objectWriteEndpoints, applyBillCredit, unapplyBillCredit, sendBankFeedTransactions, bankFeedMappingLink].map(
-      (e) => e.contract,
-    );
+    const routes = [
+      ...objectWriteEndpoints,
+      applyBillCredit,
+      unapplyBillCredit,
+      applyInvoiceCredit,
+      unapplyInvoiceCredit,
+      sendBankFeedTransactions,
+      bankFeedMappingLink,
+    ].map((e) => e.contract);
     expect(routes.length).toBeGreaterThan(30);
     const otherOrg = await t.newOrg('Sweep other');
     for (const route of routes) {
@@ -628,6 +776,67 @@ describe('write answers', () => {
     expect([nameless.statusCode, errorBody(nameless).error_code]).toEqual([400, 'VALIDATION_ERROR']);
   });
 
+  it("refuses another connection's expenses and sales orders, and expense, receipt and order bodies before anything is queued", async () => {
+    const other = await syncedSandboxConnection(t, 'user_writes_other_size_300');
+    const theirExpense = await storedWhere(t, other.connection.id, 'expense', () => true);
+    const theirOrder = await storedWhere(t, other.connection.id, 'sales_order', () => true);
+    for (const [method, path] of [
+      ['PATCH', `/accounting/expenses/${theirExpense.id}`],
+      ['DELETE', `/accounting/expenses/${theirExpense.id}`],
+      ['PATCH', `/accounting/sales_orders/${theirOrder.id}`],
+    ] as const) {
+      const response = await send(
+        method,
+        path,
+        method === 'DELETE' ? undefined : { [path.includes('expenses') ? 'expense' : 'sales_order']: { memo: 'not yours' } },
+      );
+      expect([response.statusCode, errorBody(response).error_code], `${method} ${path}`).toEqual([410, 'RESOURCE_NOT_FOUND']);
+    }
+    const theirBank = await storedWhere(t, other.connection.id, 'account', (a) => a.account_type === 'bank');
+    const refused: [string, Json, string][] = [
+      [
+        '/accounting/expenses',
+        { expense: { account_id: theirBank.id, transaction_date: today, line_items: [line(f.expense, 1)] } },
+        'expense.account_id',
+      ],
+      [
+        '/accounting/expenses',
+        { expense: { account_id: f.bank, transaction_date: today, expense_type: 'refund', line_items: [line(f.expense, 1)] } },
+        'expense.expense_type',
+      ],
+      [
+        '/accounting/expenses',
+        { expense: { account_id: f.bank, transaction_date: today, line_items: [{ total_amount: 1 }] } },
+        'expense.line_items[0].account_id',
+      ],
+      [
+        '/accounting/sales_receipts',
+        { sales_receipt: { issue_date: today, line_items: [{ total_amount: 5 }] } },
+        'sales_receipt.line_items[0].account_id',
+      ],
+      [
+        '/accounting/sales_receipts',
+        { sales_receipt: { issue_date: today, amount_due: 0, line_items: [line(f.income, 5)] } },
+        'sales_receipt.amount_due',
+      ],
+      [
+        '/accounting/sales_orders',
+        { sales_order: { customer_id: f.customer, issue_date: today, status: 'closed', line_items: [{ total_amount: 1 }] } },
+        'sales_order.status',
+      ],
+      [
+        '/accounting/sales_orders',
+        { sales_order: { customer_id: f.vendor, issue_date: today, line_items: [{ total_amount: 1 }] } },
+        'sales_order.customer_id',
+      ],
+    ];
+    for (const [path, body, field] of refused) {
+      const response = await send('POST', path, body);
+      expect([response.statusCode, errorBody(response).error_metadata?.field], `${path} ${field}`).toEqual([400, field]);
+      expect(response.headers['x-service-job-id'], field).toBeUndefined();
+    }
+  });
+
   it('answers route-not-found for operations the contract does not have', async () => {
     const response = await send('DELETE', `/accounting/customers/${f.customer}`);
     expect(response.statusCode).toBe(404);
@@ -643,6 +852,13 @@ function validBodyFor(url: string): Json {
         linked_bills: [{ id: f.vendor, ...(url.endsWith('unapply') ? {} : { allocated_amount: 1 }) }],
       },
     };
+  if (url.includes('invoice_credit_applications'))
+    return {
+      invoice_credit_application: {
+        invoice_credit_memo_id: f.customer,
+        linked_invoices: [{ id: f.customer, ...(url.endsWith('unapply') ? {} : { allocated_amount: 1 }) }],
+      },
+    };
   if (url.endsWith('/bank_feeds/transactions'))
     return {
       bank_feed_transactions: {
@@ -655,13 +871,15 @@ function validBodyFor(url: string): Json {
   if (life === undefined) throw new Error(`no body for ${url}`);
   const patch: Json = ['customer', 'vendor'].includes(life.type)
     ? { phone: '1' }
-    : ['account', 'bank_feed_account'].includes(life.type)
+    : ['account', 'bank_feed_account', 'item'].includes(life.type)
       ? { name: 'x' }
       : { memo: 'x' };
   const create =
     life.type === 'bill_payment'
       ? { vendor_id: f.vendor, account_id: f.bank, transaction_date: today, linked_bills: [{ id: f.vendor, allocated_amount: 1 }] }
-      : life.create({});
+      : life.type === 'invoice_payment'
+        ? { customer_id: f.customer, account_id: f.bank, transaction_date: today, linked_invoices: [{ id: f.customer, allocated_amount: 1 }] }
+        : life.create({});
   return { [OBJECT_TYPES[life.type].singular]: url.endsWith(':id') ? patch : create };
 }
 

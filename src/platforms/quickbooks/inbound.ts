@@ -1,6 +1,6 @@
 /**
  * Unified write bodies → QBO request bodies, for the written objects: bills,
- * journal entries and customers. Only fields present in the input are written
+ * journal entries, customers and items. Only fields present in the input are written
  * (a PATCH becomes a sparse update; an array such as line_items replaces the
  * whole list). Fields QBO has no place for are refused with a 400 naming them,
  * never dropped silently.
@@ -252,5 +252,82 @@ export async function termBody(ctx: ConnectorContext, input: Input): Promise<Nat
   if (has(input, 'discount_days') && input.discount_days !== null) out.DiscountDays = input.discount_days;
   if (has(input, 'discount_percentage') && input.discount_percentage !== null) out.DiscountPercent = input.discount_percentage;
   if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
+  return out;
+}
+
+/**
+ * A sales line: QBO sells items, and a sales line posts to its item's income account, so a line names an item; an
+ * account_id beside it must be that account (QBO would ignore any other). The line amount is before tax.
+ */
+async function salesLine(ctx: ConnectorContext, line: Input, n: number): Promise<Native> {
+  const at = `line_items[${n}].`;
+  refuse(line, ['customer_id', 'location_id', 'project_id', 'tax_rate_id', 'discount_amount', 'discount_percentage'], at);
+  const entry = line.item;
+  if (!isRecord(entry)) throw invalid(`${at}item`, "QuickBooks Online sells items: give item.id (the line posts to the item's income account).");
+  const total = amountOf(line.total_amount, `${at}total_amount`);
+  const quantity = entry.quantity === undefined || entry.quantity === null ? 1 : numberOf(entry.quantity, `${at}item.quantity`);
+  const unit = entry.unit_amount === undefined || entry.unit_amount === null ? null : amountOf(entry.unit_amount, `${at}item.unit_amount`);
+  const detail: Native = { ItemRef: await ref(ctx, 'item', entry.id, `${at}item.id`), Qty: quantity, ...(unit === null ? {} : { UnitPrice: unit }) };
+  await copy(ctx, line, detail, [['class_id', 'ClassRef', 'class']], at);
+  const out: Native = { DetailType: 'SalesItemLineDetail', Amount: unit === null ? total : round2(quantity * unit), SalesItemLineDetail: detail };
+  if (has(line, 'description') && line.description !== null) out.Description = str(line.description);
+  return out;
+}
+
+/** A SalesReceipt: the sale and its payment at once, deposited to account_id (QBO's Undeposited Funds without one). */
+export async function salesReceiptBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  const out: Native = {};
+  await copy(ctx, input, out, [
+    ['customer_id', 'CustomerRef', 'customer'],
+    ['account_id', 'DepositToAccountRef', 'account'],
+    ['issue_date', 'TxnDate', 'date'],
+    ['document_number', 'DocNumber', 'text'],
+    ['reference', 'PaymentRefNum', 'text'],
+  ]);
+  // The receipt's memo is the customer's, as read (mapSalesReceipt).
+  if (has(input, 'memo')) out.CustomerMemo = { value: str(input.memo) };
+  copyCurrency(input, out);
+  if (has(input, 'line_items')) out.Line = await Promise.all(list(input, 'line_items').map((line, n) => salesLine(ctx, line, n)));
+  return out;
+}
+
+const ITEM_TYPES: Readonly<Record<string, string>> = { service: 'Service', non_inventory: 'NonInventory' };
+
+/** One side of an item: its price, account and description (QBO keeps the purchase side's description apart). */
+async function itemSide(ctx: ConnectorContext, input: Input, out: Native, side: 'bill_item' | 'invoice_item'): Promise<void> {
+  const entry = input[side];
+  if (!isRecord(entry)) return;
+  const at = `${side}.`;
+  // QBO's items name tax codes (SalesTaxCodeRef), not the tax rates tax_rate_id serves.
+  refuse(entry, ['tax_rate_id'], at);
+  const purchase = side === 'bill_item';
+  await copy(
+    ctx,
+    entry,
+    out,
+    [
+      ['account_id', purchase ? 'ExpenseAccountRef' : 'IncomeAccountRef', 'account'],
+      ['description', purchase ? 'PurchaseDesc' : 'Description', 'text'],
+    ],
+    at,
+  );
+  if (has(entry, 'unit_price') && entry.unit_price !== null)
+    out[purchase ? 'PurchaseCost' : 'UnitPrice'] = amountOf(entry.unit_price, `${at}unit_price`);
+}
+
+export async function itemBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  const out: Native = {};
+  await copy(ctx, input, out, [
+    ['name', 'Name', 'text'],
+    ['code', 'Sku', 'text'],
+  ]);
+  if (has(input, 'type') && typeof input.type === 'string') {
+    const type = ITEM_TYPES[input.type];
+    if (type === undefined) throw invalid('type', 'QuickBooks Online items written here are service or non_inventory.');
+    out.Type = type;
+  }
+  if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
+  await itemSide(ctx, input, out, 'bill_item');
+  await itemSide(ctx, input, out, 'invoice_item');
   return out;
 }

@@ -9,7 +9,7 @@ import { defineObject, type Mapped, type ObjectEntry } from '../objects.ts';
 import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
-import { billBody, classBody, customerBody, departmentBody, journalEntryBody, termBody } from './inbound.ts';
+import { billBody, classBody, customerBody, departmentBody, itemBody, journalEntryBody, salesReceiptBody, termBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
 import * as master from './mapping/master.ts';
@@ -215,7 +215,10 @@ export const ENTITIES: readonly EntitySpec[] = [
   }),
   entitySpec('item', 'Item', master.mapItem, {
     dataOnly: ['FullyQualifiedName', 'Taxable', 'TrackQtyOnHand', 'InvStartDate', 'SalesTaxCodeRef', 'PurchaseTaxCodeRef', 'ParentRef'],
+    // QBO deletes no item, it makes one inactive: DELETE is not offered (404), PATCH status archived does that.
+    write: { body: itemBody, duplicateProperty: 'name' },
   }),
+  entitySpec('payment_method', 'PaymentMethod', master.mapPaymentMethod, { dataOnly: ['Active', 'Type'] }),
   // QBO never deletes a Term: DELETE makes it inactive, as its own screens do (docs/reference.md, "Small writes").
   entitySpec('payment_term', 'Term', master.mapTerm, {
     dataOnly: ['Type', 'DayOfMonthDue', 'DueNextMonthDays', 'DiscountDayOfMonth'],
@@ -228,8 +231,8 @@ export const ENTITIES: readonly EntitySpec[] = [
   }),
   entitySpec('invoice_payment', 'Payment', mapPayment, {
     dated: true,
-    unmapped: ['payment_method_id', 'deposited'],
-    dataOnly: ['UnappliedAmt', 'PaymentMethodRef', 'ARAccountRef', 'ProcessPayment', ...TXN_ONLY],
+    unmapped: ['deposited'],
+    dataOnly: ['UnappliedAmt', 'ARAccountRef', 'ProcessPayment', ...TXN_ONLY],
   }),
   entitySpec('invoice_credit_memo', 'CreditMemo', mapCreditMemo, {
     dated: true,
@@ -254,5 +257,7 @@ export const ENTITIES: readonly EntitySpec[] = [
       ...SALES_LINE,
       ...TXN_ONLY,
     ],
+    // Created only, as the reference does (no PATCH or DELETE of receipts is served).
+    write: { body: salesReceiptBody, createOnly: true },
   }),
 ];

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, startTestApp, json, errorBody, type TestApp } from '../../../test/support/app.ts';
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { sender, type Json } from '../../../test/support/writes.ts';
+import { invoiceWriteAnswers, sender, type Json } from '../../../test/support/writes.ts';
 import { multipart } from '../../../test/support/multipart.ts';
 import { startQuickBooksStandIn, type QuickBooksStandIn } from '../../../test/standins/quickbooks/index.ts';
 import type { Entity } from '../../../test/standins/quickbooks/fixtures.ts';
@@ -122,6 +122,7 @@ const SOURCES: [UnifiedObjectType, Entity][] = [
   ['invoice_credit_memo', 'CreditMemo'],
   ['employee', 'Employee'],
   ['sales_receipt', 'SalesReceipt'],
+  ['payment_method', 'PaymentMethod'],
 ];
 
 function expectNoViolations(): void {
@@ -315,6 +316,9 @@ describe('QuickBooks Online sync', () => {
       expect([orders.statusCode, errorBody(orders).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     }
     expect(qbo.log.some((r) => /salesorder|estimate/i.test(`${r.path} ${r.query}`))).toBe(false);
+    // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
+    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor the commerce objects: QuickBooks Online is no store and no payment gateway.
     for (const path of ['/payouts', '/payouts/anything', '/store']) {
       const commerce = await sender(t, c.token)('GET', path);
@@ -511,6 +515,51 @@ describe('QuickBooks Online sync', () => {
       total_amount: 160,
       document_number: '1071',
     });
+    expectNoViolations();
+  });
+
+  it("serves payment methods in the reference's shape, links a payment's method, and reads a renamed one by ChangeDataCapture", async () => {
+    const get = sender(t, c.token);
+    const listed = await get('GET', '/accounting/payment_methods?limit=50');
+    expect(listed.statusCode).toBe(200);
+    const methods = json(listed).payment_methods as Json[];
+    expect(methods.map((m) => m.name).sort()).toEqual(
+      qbo
+        .company()
+        .list('PaymentMethod')
+        .map((m) => String(m.Name))
+        .sort(),
+    );
+    const check = methods.find((m) => m.platform_id === '2');
+    expect(check).toEqual({
+      id: ref(c, 'payment_method', '2'),
+      platform_id: '2',
+      name: 'Check',
+      created_at: '2014-09-11T21:42:05.000Z',
+      updated_at: '2014-09-11T21:42:05.000Z',
+      last_synced_at: expect.any(String) as unknown,
+    });
+    // Payment 120 was paid by check: its payment_method_id is the method the endpoint serves.
+    const payment = json(await get('GET', `/accounting/invoice_payments/${(await storedOne(c.connection.id, 'invoice_payment', '120')).id}`));
+    expect((payment.invoice_payment as Json).payment_method_id).toBe(check?.id);
+    const fetched = await get('GET', `/accounting/payment_methods/${String(check?.id)}?expand=platform_data`);
+    expect(fetched.statusCode).toBe(200);
+    expect((json(fetched).payment_method as Json).platform_data as Json).toMatchObject({ Id: '2', Type: 'NON_CREDIT_CARD', Active: true });
+    const byName = json(await get('GET', `/accounting/payment_methods?filter=${encodeURIComponent('name = "Visa"')}`)).payment_methods as Json[];
+    expect(byName.map((m) => m.platform_id)).toEqual(['7']);
+
+    const before = (await eventsOf(t, c.connection.id)).length;
+    qbo.company().edit('PaymentMethod', '4', (method) => {
+      method.Name = 'Diners Club International';
+    });
+    await expectSynced(t, c.connection.id, 'incremental');
+    const changes = (await eventsOf(t, c.connection.id))
+      .slice(before)
+      .filter((e) => e.code.startsWith('PAYMENT_METHOD_'))
+      .map((e) => [e.code, (e.payload.payment_method as Json | undefined)?.platform_id]);
+    expect(changes).toEqual([['PAYMENT_METHOD_UPDATED', '4']]);
+    expect((await storedOne(c.connection.id, 'payment_method', '4')).data).toMatchObject({ name: 'Diners Club International' });
+    expect(qbo.log.some((r) => r.path.endsWith('/cdc') && r.query.includes('PaymentMethod'))).toBe(true);
     expectNoViolations();
   });
 
@@ -794,6 +843,84 @@ describe('QuickBooks Online writes', () => {
     expectNoViolations();
   });
 
+  it('creates a sales receipt of item lines into Undeposited Funds; expenses and sales orders are not written here', async () => {
+    const response = await send('POST', '/accounting/sales_receipts', {
+      sales_receipt: {
+        customer_id: ref(c, 'customer', '1'),
+        issue_date: today,
+        document_number: 'SR-77',
+        reference: 'CHK 4411',
+        memo: 'Thanks for your business',
+        line_items: [
+          { total_amount: 30, description: 'Two pumps', item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 15 } },
+          { total_amount: 12.5, item: { id: ref(c, 'item', '11') } },
+        ],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).sales_receipt as Json;
+    expect(company().find('SalesReceipt', String(created.platform_id))).toMatchObject({
+      CustomerRef: { value: '1' },
+      DocNumber: 'SR-77',
+      PaymentRefNum: 'CHK 4411',
+      CustomerMemo: { value: 'Thanks for your business' },
+      TotalAmt: 42.5,
+      Line: [
+        {
+          DetailType: 'SalesItemLineDetail',
+          Amount: 30,
+          Description: 'Two pumps',
+          SalesItemLineDetail: { ItemRef: { value: '11' }, Qty: 2, UnitPrice: 15 },
+        },
+        { DetailType: 'SalesItemLineDetail', Amount: 12.5, SalesItemLineDetail: { ItemRef: { value: '11' }, Qty: 1 } },
+      ],
+    });
+    expect(created).toMatchObject({
+      customer_id: ref(c, 'customer', '1'),
+      account_id: ref(c, 'account', '4'),
+      document_number: 'SR-77',
+      reference: 'CHK 4411',
+      total_amount: 42.5,
+      amount_due: 0,
+      line_items: [{ account_id: ref(c, 'account', '79'), total_amount: 30 }, { total_amount: 12.5 }],
+    });
+    expect(json(await send('GET', `/accounting/sales_receipts/${String(created.id)}`)).sales_receipt).toEqual(created);
+
+    // QBO sells items: a line of an account only is refused (400 naming the field), and QBO is not called.
+    const accountOnly = await send('POST', '/accounting/sales_receipts', {
+      sales_receipt: { issue_date: today, line_items: [{ account_id: ref(c, 'account', '79'), total_amount: 5 }] },
+    });
+    expect([accountOnly.statusCode, errorBody(accountOnly).error_metadata?.field]).toEqual([400, 'line_items[0].item']);
+    expect(
+      company()
+        .list('SalesReceipt')
+        .filter((r) => r.TotalAmt === 5),
+    ).toEqual([]);
+
+    for (const [method, path, body] of [
+      [
+        'POST',
+        '/accounting/expenses',
+        {
+          expense: {
+            account_id: ref(c, 'account', '35'),
+            transaction_date: today,
+            line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 1 }],
+          },
+        },
+      ],
+      [
+        'POST',
+        '/accounting/sales_orders',
+        { sales_order: { customer_id: ref(c, 'customer', '1'), issue_date: today, line_items: [{ total_amount: 1 }] } },
+      ],
+    ] as const) {
+      const refused = await send(method, path, body);
+      expect([refused.statusCode, errorBody(refused).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
+    expectNoViolations();
+  });
+
   it("passes QuickBooks' refusal on to the client with QBO's own message", async () => {
     // The item was deleted in QuickBooks after the last sync: only QBO can tell.
     company().remove('Item', '3');
@@ -930,6 +1057,85 @@ describe('QuickBooks Online writes', () => {
     // Classes and departments take no delete or update here: the contract has neither.
     expect((await send('DELETE', `/accounting/classes/${ref(c, 'class', '5000000000000007280')}`)).statusCode).toBe(404);
     expectNoViolations();
+  });
+
+  it('creates an item, changes it sparsely, archives it for a DELETE QBO does not have, and reports a duplicate name on name', async () => {
+    const response = await send('POST', '/accounting/items', {
+      item: {
+        name: 'Zed Garden Consult',
+        code: 'ZGC-1',
+        type: 'service',
+        invoice_item: { unit_price: 95.5, account_id: ref(c, 'account', '79'), description: 'Garden consultation' },
+        bill_item: { unit_price: 40, account_id: ref(c, 'account', '58'), description: 'Subcontracted consult' },
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).item as Json;
+    expect(company().find('Item', String(created.platform_id))).toMatchObject({
+      Name: 'Zed Garden Consult',
+      Sku: 'ZGC-1',
+      Type: 'Service',
+      UnitPrice: 95.5,
+      PurchaseCost: 40,
+      Description: 'Garden consultation',
+      PurchaseDesc: 'Subcontracted consult',
+      IncomeAccountRef: { value: '79' },
+      ExpenseAccountRef: { value: '58' },
+    });
+    expect(created).toMatchObject({
+      name: 'Zed Garden Consult',
+      type: 'service',
+      status: 'active',
+      invoice_item: { unit_price: 95.5, account_id: ref(c, 'account', '79') },
+      bill_item: { unit_price: 40, description: 'Subcontracted consult' },
+    });
+
+    const changed = await send('PATCH', `/accounting/items/${String(created.id)}`, { item: { invoice_item: { unit_price: 110 } } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(company().find('Item', String(created.platform_id))).toMatchObject({ UnitPrice: 110, PurchaseCost: 40, SyncToken: '1' });
+
+    // QBO makes items inactive and never deletes one: DELETE is not offered, archiving is.
+    const removed = await send('DELETE', `/accounting/items/${String(created.id)}`);
+    expect(removed.statusCode).toBe(404);
+    expect(errorBody(removed).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    const archived = await send('PATCH', `/accounting/items/${String(created.id)}`, { item: { status: 'archived' } });
+    expect(json(archived).item).toMatchObject({ status: 'archived' });
+    expect(company().find('Item', String(created.platform_id))).toMatchObject({ Active: false, Name: 'Zed Garden Consult' });
+
+    const refused = await send('POST', '/accounting/items', {
+      item: { name: 'Zed Tax', type: 'service', invoice_item: { account_id: ref(c, 'account', '79'), tax_rate_id: ref(c, 'tax_rate', '3') } },
+    });
+    expect(errorBody(refused).error_metadata?.field).toMatch(/invoice_item\.tax_rate_id/);
+    const duplicate = await send('POST', '/accounting/items', {
+      item: { name: 'Pump', type: 'service', invoice_item: { account_id: ref(c, 'account', '79') } },
+    });
+    expect(duplicate.statusCode).toBe(409);
+    expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'name' } });
+    expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual([
+      expect.stringContaining('Another product or service is already using this name (Pump)'),
+    ]);
+  });
+
+  it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM for purchase order writes, which this connector does not offer', async () => {
+    const vendor = ref(c, 'vendor', '46');
+    for (const [method, path] of [
+      ['POST', '/accounting/purchase_orders'],
+      ['PATCH', `/accounting/purchase_orders/${vendor}`],
+      ['DELETE', `/accounting/purchase_orders/${vendor}`],
+    ] as const) {
+      const body =
+        method === 'DELETE'
+          ? undefined
+          : {
+              purchase_order:
+                method === 'POST'
+                  ? { vendor_id: vendor, issue_date: today, line_items: [{ account_id: ref(c, 'account', '58'), total_amount: 5 }] }
+                  : { memo: 'x' },
+            };
+      const answer = await send(method, path, body);
+      expect(answer.statusCode, `${method} ${path}: ${answer.body}`).toBe(404);
+      expect(errorBody(answer).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    }
   });
 });
 

@@ -65,6 +65,7 @@ export const SELECTION = {
     fields:
       'Name Sku Type Active Description PurchaseDesc UnitPrice PurchaseCost QtyOnHand IncomeAccountRef ExpenseAccountRef AssetAccountRef PurchaseTaxCodeRef SalesTaxCodeRef',
   },
+  QboPaymentMethod: { component: 'PaymentMethod', extends: 'QboEntity', fields: 'Name Active Type' },
   QboTerm: { component: 'Term', extends: 'QboEntity', fields: 'Name Active Type DueDays DiscountDays DiscountPercent' },
   QboLine: {
     component: 'Line',
@@ -168,6 +169,7 @@ export const ENTITIES = {
   Item: 'QboItem',
   JournalEntry: 'QboJournalEntry',
   Payment: 'QboPayment',
+  PaymentMethod: 'QboPaymentMethod',
   Preferences: 'QboPreferences',
   SalesReceipt: 'QboSalesReceipt',
   TaxAgency: 'QboTaxAgency',

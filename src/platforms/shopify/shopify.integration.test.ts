@@ -20,6 +20,7 @@ import { LinkBrowser } from '../../../test/support/link-browser.ts';
 import { linkProblems } from '../../../test/support/links.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
+import { invoiceWriteAnswers, sender } from '../../../test/support/writes.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
 import { startShopifyStandIn, type ShopifyStandIn } from '../../../test/standins/shopify/standin.ts';
 import { SHOPIFY } from './client.ts';
@@ -32,6 +33,7 @@ let standin: ShopifyStandIn;
 let receiver: WebhookReceiver;
 let dispatcher: WebhookDispatcher | null = null;
 let connectionId = '';
+let accessToken = '';
 
 interface Row {
   platform_id: string;
@@ -119,8 +121,9 @@ describe('SHOPIFY against the Shopify stand-in', () => {
       payload: { platform: SHOPIFY },
     });
     expect(created.statusCode, created.body).toBe(200);
-    const connection = json(created).connection as { id: string; link_url: string };
+    const connection = json(created).connection as { id: string; link_url: string; access_token: string };
     connectionId = connection.id;
+    accessToken = connection.access_token;
     const linkPath = `${pathOf(connection.link_url)}/${SHOPIFY}`;
 
     // Without the prefill the page asks for the shop domain.
@@ -184,6 +187,9 @@ describe('SHOPIFY against the Shopify stand-in', () => {
       expect(Math.round(transactions.reduce((sum, tx) => sum + tx.amount - tx.fee, 0) * 100)).toBe(Math.round(Number(data.amount) * 100));
     }
     expect((await stored('dispute')).length).toBe(1);
+    // A shop keeps no receivables: no invoice payments, credit memos or credit applications to write.
+    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, accessToken)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     expect((await stored('store')).map((r) => r.data)).toEqual([
       expect.objectContaining({ store_name: 'Shop demo-shop', default_currency: 'USD', email: `hello@${SHOP}` }),
     ]);

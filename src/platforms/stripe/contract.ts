@@ -14,15 +14,17 @@ export interface Reads {
   readonly [field: string]: true | Reads;
 }
 
-/** `T` (an SDK type) cut to the fields of `R`; an expandable's id stays a string, its object is cut too. */
+/** `T` (an SDK type) cut to the fields of `R`; an expandable's id stays a string, its object is cut too; a list's items are cut. */
 export type Cut<T, R> = R extends Reads
-  ? T extends object
-    ? { [K in keyof R as K extends `${string}?` ? never : K & keyof T]: Cut<T[K & keyof T], R[K]> } & {
-        [K in keyof R as K extends `${infer F}?` ? F & keyof T : never]?: K extends `${infer F}?`
-          ? Cut<Exclude<T[F & keyof T], undefined>, R[K]>
-          : never;
-      }
-    : T
+  ? T extends readonly (infer E)[]
+    ? Cut<E, R>[]
+    : T extends object
+      ? { [K in keyof R as K extends `${string}?` ? never : K & keyof T]: Cut<T[K & keyof T], R[K]> } & {
+          [K in keyof R as K extends `${infer F}?` ? F & keyof T : never]?: K extends `${infer F}?`
+            ? Cut<Exclude<T[F & keyof T], undefined>, R[K]>
+            : never;
+        }
+      : T
   : T;
 
 const ADDRESS = { 'line1?': true, 'line2?': true, 'city?': true, 'postal_code?': true, 'country?': true, 'state?': true } as const;
@@ -90,6 +92,17 @@ export const READS = {
     'phone?': true,
     'shipping?': { 'address?': ADDRESS },
   },
+  subscription: {
+    id: true,
+    currency: true,
+    status: true,
+    'created?': true,
+    'customer?': ID,
+    // A list object: its data, each item with its price (the amount and how often it is billed).
+    'items?': {
+      'data?': { 'id?': true, 'quantity?': true, 'price?': { 'unit_amount?': true, 'recurring?': { interval: true, interval_count: true } } },
+    },
+  },
   account: {
     id: true,
     'business_profile?': { 'name?': true, 'support_email?': true, 'url?': true },
@@ -104,6 +117,7 @@ export type BalanceTransaction = Cut<Stripe.BalanceTransaction, typeof READS.bal
 export type Dispute = Cut<Stripe.Dispute, typeof READS.dispute>;
 export type Customer = Cut<Stripe.Customer, typeof READS.customer>;
 export type Account = Cut<Stripe.Account, typeof READS.account>;
+export type Subscription = Cut<Stripe.Subscription, typeof READS.subscription>;
 export type Address = Cut<Stripe.Address, typeof ADDRESS>;
 /** A payout as the reader stores it: with its account's id and the balance transactions it paid out (../read.ts). */
 export type Payout = Cut<Stripe.Payout, typeof READS.payout> & { account?: string; balance_transactions?: BalanceTransaction[] };
@@ -114,6 +128,7 @@ interface StripeEntries {
   payout: Payout;
   dispute: Dispute;
   customer: Customer;
+  subscription: Subscription;
   account: Account;
 }
 

@@ -3,7 +3,7 @@
  * (POST /connections/create with `api_key`) or through Stripe Connect OAuth (the link flow): one connector, the
  * connection's credentials or tokens decide which key calls (./client.ts). Charges are orders, balance transactions
  * transactions, payouts payouts (with what they paid out), disputes disputes, customers commerce customers (and
- * accounting customers), the account the store. Read only.
+ * accounting customers), subscriptions subscriptions, the account the store. Read only.
  */
 import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { CurrencyCode } from '../../model/shared.ts';
@@ -19,6 +19,7 @@ import {
   mapOrder,
   mapPayout,
   mapStore,
+  mapSubscription,
   mapTransaction,
   storeName,
   stripeDashboardUrl,
@@ -137,6 +138,23 @@ const objects: ObjectTable = {
     ),
     mapAccountingCustomer,
   ),
+  subscription: listed<'subscription'>(
+    'subscriptions',
+    capabilities(
+      'none',
+      ['updated_at'],
+      [
+        'items[].price (product, billing scheme, tiers)',
+        'current_period_start',
+        'current_period_end',
+        'cancel_at',
+        'trial_end',
+        'latest_invoice',
+        'metadata',
+      ],
+    ),
+    mapSubscription,
+  ),
   store: defineObject<'store'>({
     capabilities: {
       ...capabilities('none', ['updated_at'], ['settings', 'capabilities', 'country', 'charges_enabled', 'payouts_enabled']),
@@ -167,13 +185,14 @@ export const stripeConnector: Connector = {
     notes: [
       "Two ways in, one platform id: a secret or restricted API key at POST /connections/create (`api_key`), or Stripe Connect OAuth through the link flow (the organisation's Connect client id as the OAuth app's client_id, its platform secret key as client_secret). The link page offers Connect only.",
       'Connect connections call with the access_token Stripe returns for the connected account (store_unique_id is its acct_ id, stripe_user_id); API-key connections with their key.',
-      'A restricted key needs read access to Charges, Balance transactions, Payouts, Disputes, Customers, Events and the Account; a 401 or 403 moves the connection to needs_reauth.',
+      'A restricted key needs read access to Charges, Balance transactions, Payouts, Disputes, Customers, Subscriptions, Events and the Account; a 401 or 403 moves the connection to needs_reauth.',
       "Orders are charges: one line for the charge's amount (Stripe knows no products for a charge; its description is the title), no shipping, discount or tax. A full refund refunds that line; a partial refund shows as payment_status partially_refunded and as refund transactions.",
       "Transactions are balance transactions: charge → sale, refund → refund, stripe_fee / application_fee → fee, payout → payout, adjustment (disputes) and the rest → other. amount is the gross with Stripe's sign, fee what Stripe kept; amount - fee is the net.",
       "Amounts are in major units: Stripe's minor units divided by the currency's decimals (zero-decimal currencies such as JPY and KRW as they are, three-decimal ones such as KWD by 1000).",
       "A payout's transactions are the balance transactions it paid out (GET /v1/balance_transactions?payout=…, the payout's own one left out); their amount less fee adds up to the payout's amount.",
       'Customers are read twice: as commerce customers and as accounting customers. customer.deleted events report them deleted.',
-      "Incremental syncs replay Stripe's events since the last one (charge.*, payout.*, charge.dispute.*, customer.*). Stripe keeps events 30 days: a connection not synced for 29 days is read in full again. Balance transactions have no events: they are listed created since the cursor, which stops at the oldest one still pending, so one that turns available is read again.",
+      "Subscriptions are read with status=all (Stripe's list leaves canceled ones out otherwise): active and past_due → active, trialing → in_trial, canceled and incomplete_expired → canceled, paused → paused, incomplete and unpaid → unknown. An item's amount is its price's unit_amount × quantity; a metered or tiered price has none (null).",
+      "Incremental syncs replay Stripe's events since the last one (charge.*, payout.*, charge.dispute.*, customer.*, customer.subscription.*). Stripe keeps events 30 days: a connection not synced for 29 days is read in full again. Balance transactions have no events: they are listed created since the cursor, which stops at the oldest one still pending, so one that turns available is read again.",
       "Webhooks: register /platform-webhooks/STRIPE/{organization id}/{environment} as a Connect endpoint in Stripe's dashboard and set its signing secret (whsec_…) as the OAuth app's webhook_key. Signatures are checked with a 300 s tolerance either way. account.application.deauthorized moves the account's connections to needs_reauth at once. Events of an account's own endpoint (no `account`) name no connection; API-key connections are kept current by their incremental syncs.",
       'Limits: Stripe allows 100 reads a second per account live and 25 in test mode; we keep to 25 a second for both.',
       "In the sandbox environment, an organisation without its own Stripe app connects through the Stripe simulator: SANDBOX's web shop gateway served as Stripe's API through Connect (docs/simulators.md).",

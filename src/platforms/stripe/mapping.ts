@@ -303,6 +303,48 @@ export function mapAccountingCustomer(record: PlatformRecord, _ref?: Ref, base: 
   };
 }
 
+/**
+ * Stripe's subscription status as the reference's: past_due is still billed (active), trialing is in_trial,
+ * incomplete_expired never started (canceled); incomplete and unpaid (billing stopped, invoices left open) are unknown.
+ */
+const SUBSCRIPTION_STATUSES: Readonly<Record<string, Mapped<'subscription'>['status']>> = {
+  active: 'active',
+  past_due: 'active',
+  trialing: 'in_trial',
+  canceled: 'canceled',
+  incomplete_expired: 'canceled',
+  paused: 'paused',
+};
+
+/** A subscription: one item per price, amounts in major units (the unit price × quantity, computed in minor units). */
+export function mapSubscription(record: PlatformRecord, ref: Ref, base: Base = null): Mapped<'subscription'> {
+  const subscription = parseRecord('subscription', record.raw);
+  const customer = idOf(subscription.customer);
+  const currency = subscription.currency;
+  return {
+    platform_id: record.platformId,
+    customer_id: ref.ref('commerce_customer', customer),
+    platform_customer_id: customer,
+    iso_currency_code: needCurrency(subscription, 'currency', base),
+    status: SUBSCRIPTION_STATUSES[subscription.status] ?? 'unknown',
+    items: (subscription.items?.data ?? []).map((item) => {
+      const unit = item.price?.unit_amount ?? null;
+      const quantity = item.quantity ?? 1;
+      return {
+        platform_id: text(item.id),
+        interval: item.price?.recurring?.interval ?? 'unknown',
+        interval_count: item.price?.recurring?.interval_count ?? 1,
+        quantity,
+        amount: unit === null ? null : toMajor(unit * quantity, currency),
+        unit_amount: unit === null ? null : toMajor(unit, currency),
+      };
+    }),
+    created_at: unixIso(subscription.created),
+    // Stripe keeps no time of a subscription's last change.
+    updated_at: null,
+  };
+}
+
 /** The account as the store. */
 export function mapStore(record: PlatformRecord): Mapped<'store'> {
   const account = parseRecord('account', record.raw);
@@ -327,6 +369,7 @@ const DASHBOARD_PATHS: Partial<Record<UnifiedObjectType, string>> = {
   dispute: 'disputes',
   commerce_customer: 'customers',
   customer: 'customers',
+  subscription: 'subscriptions',
 };
 
 export function stripeDashboardUrl(type: UnifiedObjectType, platformId: string): string | null {

@@ -19,7 +19,7 @@ export const STRIPE_PAGE_SIZE = 100;
 /** Stripe keeps events 30 days (https://docs.stripe.com/api/events); a day's margin. */
 export const EVENTS_KEPT_SECONDS = 29 * 86_400;
 
-export type StripeList = 'charges' | 'balance_transactions' | 'payouts' | 'disputes' | 'customers';
+export type StripeList = 'charges' | 'balance_transactions' | 'payouts' | 'disputes' | 'customers' | 'subscriptions';
 
 interface ListParams {
   limit: number;
@@ -29,7 +29,7 @@ interface ListParams {
 }
 
 /** The objects the lists answer, as the SDK types them; each is parsed against the contract when mapped (./contract.ts). */
-type Listed = Stripe.Charge | Stripe.BalanceTransaction | Stripe.Payout | Stripe.Dispute | Stripe.Customer;
+type Listed = Stripe.Charge | Stripe.BalanceTransaction | Stripe.Payout | Stripe.Dispute | Stripe.Customer | Stripe.Subscription;
 
 interface StripeListSpec {
   /** Stripe's `object` value of the list's items. */
@@ -38,6 +38,15 @@ interface StripeListSpec {
   /** Event types that say an object of the list changed; at most 20 (Stripe's limit on types[]). */
   events: readonly string[];
 }
+
+/** customer.subscription.deleted is a cancellation: the subscription stays, canceled. */
+export const SUBSCRIPTION_EVENTS = [
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.paused',
+  'customer.subscription.resumed',
+] as const;
 
 const LISTS: Readonly<Record<StripeList, StripeListSpec>> = {
   charges: {
@@ -66,6 +75,12 @@ const LISTS: Readonly<Record<StripeList, StripeListSpec>> = {
     object: 'customer',
     list: (stripe, params) => stripe.customers.list(params),
     events: ['customer.created', 'customer.updated', 'customer.deleted'],
+  },
+  // The list leaves out canceled subscriptions unless asked for all; a canceled one stays readable (status canceled).
+  subscriptions: {
+    object: 'subscription',
+    list: (stripe, params) => stripe.subscriptions.list({ ...params, status: 'all' }),
+    events: SUBSCRIPTION_EVENTS,
   },
 };
 

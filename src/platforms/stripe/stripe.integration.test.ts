@@ -4,7 +4,7 @@
  * connection made with an API key at POST /connections/create and one through Stripe Connect OAuth in the link flow;
  * the initial sync (with 429s and 5xx on the way, retried) and its payouts reconciled against their balance
  * transactions; an incremental sync through Stripe's events (a new charge, a refund, a deleted customer reported
- * COMMERCE_CUSTOMER_DELETED); a signed Connect webhook turned into our ORDER_CREATED and TRANSACTION_CREATED; a revoked
+ * COMMERCE_CUSTOMER_DELETED, a canceled subscription); subscriptions served at /commerce/subscriptions; a signed Connect webhook turned into our ORDER_CREATED and TRANSACTION_CREATED; a revoked
  * key and a deauthorized account moved to needs_reauth with CONNECTION_NEEDS_UPDATE. No request or answer breaks the
  * contract.
  */
@@ -15,6 +15,7 @@ import { LinkBrowser } from '../../../test/support/link-browser.ts';
 import { linkProblems } from '../../../test/support/links.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
+import { invoiceWriteAnswers, sender } from '../../../test/support/writes.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
 import type { StripeAccount } from '../../../test/standins/stripe/data.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../../test/standins/stripe/server.ts';
@@ -36,14 +37,14 @@ let dispatcher: WebhookDispatcher;
 let keyed: StripeAccount;
 let connected: StripeAccount;
 let key: string;
-const connections: { keyed?: string; connected?: string } = {};
+const connections: { keyed?: string; connected?: string; keyedToken?: string } = {};
 
 type Json = Record<string, unknown>;
 
 beforeAll(async () => {
   standin = await startStripeStandIn();
   restore = setEnv({ STRIPE_API_URL: standin.url });
-  keyed = standin.addAccount({ id: KEYED, name: 'Keyed Coffee Co', charges: 40, customers: 4, payouts: 3 });
+  keyed = standin.addAccount({ id: KEYED, name: 'Keyed Coffee Co', charges: 40, customers: 4, payouts: 3, subscriptions: 5 });
   connected = standin.addAccount({ id: CONNECTED, name: 'Connected Tea Ltd', currency: 'jpy', charges: 12, customers: 2, payouts: 2 });
   key = standin.issueKey(KEYED);
   t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 }, webhookAllowPrivate: true } });
@@ -172,11 +173,12 @@ describe('STRIPE end to end', () => {
     const created = await create({
       platform: PLATFORM,
       api_key: key,
-      syncConfig: { entities: ['ORDER', 'TRANSACTION', 'PAYOUT', 'DISPUTE', 'COMMERCE_CUSTOMER', 'CUSTOMER', 'STORE'] },
+      syncConfig: { entities: ['ORDER', 'TRANSACTION', 'PAYOUT', 'DISPUTE', 'COMMERCE_CUSTOMER', 'CUSTOMER', 'STORE', 'SUBSCRIPTION'] },
     });
     expect(created.statusCode, created.body).toBe(200);
     const id = (json(created).connection as { id: string }).id;
     connections.keyed = id;
+    connections.keyedToken = (json(created).connection as { access_token: string }).access_token;
     const row = await t.db.pool.query<{ store_unique_id: string; store_name: string }>(
       'SELECT store_unique_id, store_name FROM connections WHERE id = $1',
       [id],
@@ -190,7 +192,13 @@ describe('STRIPE end to end', () => {
     expect(await storedIds(id, 'commerce_customer')).toEqual(ids(keyed.customers));
     expect(await storedIds(id, 'customer')).toEqual(ids(keyed.customers));
     expect(await storedIds(id, 'store')).toEqual([KEYED]);
+    // Canceled subscriptions too (read with status=all): the seed cancels the 4th.
+    expect(await storedIds(id, 'subscription')).toEqual(ids(keyed.subscriptions));
     await expectPayoutsReconcile(id, keyed);
+    // A payment gateway keeps no receivables: no invoice payments, credit memos or credit applications to write.
+    const token = (json(created).connection as { access_token: string }).access_token;
+    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, token)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // The faults were met and retried by our HTTP layer, not the library's.
     expect([standin.calls.throttled, standin.calls.failed]).toEqual([2, 2]);
     // The account is read once when the key is checked and once by the run (the store, and every payout's account);
@@ -201,6 +209,76 @@ describe('STRIPE end to end', () => {
     const [order] = await stored(id, 'order');
     expect(order?.data).toMatchObject({ iso_currency_code: 'USD', line_items: [{ quantity: 1 }] });
   }, 120_000);
+
+  it("serves subscriptions at /commerce/subscriptions in the reference's shape: statuses, items and amounts in major units", async () => {
+    const token = connections.keyedToken ?? '';
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/commerce/subscriptions?access_token=${token}&limit=10`,
+      headers: clientHeaders(),
+    });
+    expect(list.statusCode, list.body).toBe(200);
+    const subscriptions = json(list).subscriptions as Json[];
+    expect(subscriptions.map((s) => s.platform_id).sort()).toEqual(ids(keyed.subscriptions));
+    const first = keyed.subscriptions[0];
+    const served = subscriptions.find((s) => s.platform_id === first?.id);
+    // The first seeded: 15.00 a month, one unit, of the first customer, linked by service id.
+    expect(served).toMatchObject({
+      platform_customer_id: first?.customer,
+      iso_currency_code: 'USD',
+      status: 'active',
+      items: [{ interval: 'month', interval_count: 1, quantity: 1, unit_amount: 15, amount: 15 }],
+    });
+    const customers = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/commerce/customers/${String(served?.customer_id)}?access_token=${token}`,
+      headers: clientHeaders(),
+    });
+    expect((json(customers).customer as Json | undefined)?.platform_id).toBe(first?.customer);
+    const third = subscriptions.find((s) => s.platform_id === keyed.subscriptions[2]?.id);
+    expect(third).toMatchObject({ items: [{ interval: 'month', quantity: 3, unit_amount: 17, amount: 51 }] });
+    const canceled = subscriptions.find((s) => s.platform_id === keyed.subscriptions[3]?.id);
+    expect(canceled?.status).toBe('canceled');
+    const filtered = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/commerce/subscriptions?access_token=${token}&filter=${encodeURIComponent('status = "canceled"')}`,
+      headers: clientHeaders(),
+    });
+    expect((json(filtered).subscriptions as Json[]).map((s) => s.platform_id)).toEqual([keyed.subscriptions[3]?.id]);
+    const one = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/commerce/subscriptions/${String(served?.id)}?access_token=${token}`,
+      headers: clientHeaders(),
+    });
+    expect([one.statusCode, (json(one).subscription as Json | undefined)?.platform_id]).toEqual([200, first?.id]);
+  }, 60_000);
+
+  it("refuses subscriptions without credentials, with another tenant's credentials, and on malformed input", async () => {
+    const token = connections.keyedToken ?? '';
+    const url = `/versioned/commerce/subscriptions?access_token=${token}`;
+    const bare = await t.app.inject({ method: 'GET', url, headers: { 'x-service-version': '2024-08-31' } });
+    expect(bare.statusCode).toBe(401);
+    const mine = (json(await t.app.inject({ method: 'GET', url, headers: clientHeaders() })).subscriptions as Json[])[0];
+    const other = await t.newOrg('Subscriptions elsewhere');
+    const theirs = await t.app.inject({ method: 'GET', url, headers: orgHeaders(other) });
+    expect([theirs.statusCode, errorBody(theirs).error_code]).toEqual([401, 'INVALID_CREDENTIALS']);
+    const theirsOne = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/commerce/subscriptions/${String(mine?.id)}?access_token=${token}`,
+      headers: orgHeaders(other),
+    });
+    expect(theirsOne.statusCode).toBe(401);
+    for (const query of ['&limit=0', '&sort=nope', `&filter=${encodeURIComponent('items = "x"')}`, '&expand=everything']) {
+      const bad = await t.app.inject({ method: 'GET', url: `${url}${query}`, headers: clientHeaders() });
+      expect(bad.statusCode, query).toBe(400);
+    }
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/commerce/subscriptions/sub_nope?access_token=${token}`,
+      headers: clientHeaders(),
+    });
+    expect([unknown.statusCode, errorBody(unknown).error_code]).toEqual([410, 'RESOURCE_NOT_FOUND']);
+  }, 60_000);
 
   it('stores links as service ids that their endpoints serve (test/support/links.ts)', async () => {
     expect(await linkProblems(t, connections.keyed ?? '')).toEqual([]);
@@ -214,6 +292,7 @@ describe('STRIPE end to end', () => {
     keyed.refund(refundedCharge, Number(keyed.charges[0]?.amount) - Number(keyed.charges[0]?.amount_refunded));
     const gone = keyed.customers[0]?.id ?? '';
     keyed.deleteCustomer(gone);
+    const ended = keyed.cancelSubscription(keyed.subscriptions[0]?.id ?? '');
     expect(await synced(id)).toBe('completed');
 
     expect(await storedIds(id, 'order')).toContain(fresh.id);
@@ -226,6 +305,8 @@ describe('STRIPE end to end', () => {
     expect(await storedIds(id, 'commerce_customer')).toEqual(ids(keyed.customers));
     expect(await storedIds(id, 'commerce_customer')).not.toContain(gone);
     expect(await storedIds(id, 'transaction')).toEqual(ids(keyed.balanceTransactions));
+    // customer.subscription.deleted is a cancellation: the subscription stays, canceled.
+    expect((await stored(id, 'subscription')).find((s) => s.platform_id === ended.id)?.data.status).toBe('canceled');
     // Read through events: the charge list itself was not read again.
     expect(standin.calls.byPath.get('/v1/charges') ?? 0).toBe(before.charges);
     expect(standin.calls.byPath.get('/v1/events') ?? 0).toBeGreaterThan(before.events);

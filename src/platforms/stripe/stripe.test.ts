@@ -16,6 +16,7 @@ import {
   mapDispute,
   mapOrder,
   mapPayout,
+  mapSubscription,
   mapTransaction,
   splitName,
   transactionType,
@@ -356,6 +357,39 @@ describe('mapping', () => {
       addresses: [{ type: 'billing', address1: 'x' }],
     });
     expect(splitName('Cher')).toEqual({ first: 'Cher', last: null });
+    // A subscription: its customer linked and named, each item's amount the unit price × quantity; JPY as sent.
+    const item = (unit: number | null, quantity?: number, interval = 'month') => ({
+      id: `si_${String(unit)}`,
+      ...(quantity === undefined ? {} : { quantity }),
+      price: { unit_amount: unit, recurring: { interval, interval_count: 3 } },
+    });
+    const subscription = (status: string, currency = 'usd', items = [item(1_999, 2), item(null, undefined, 'year')]) =>
+      mapSubscription(record({ id: 'sub_1', object: 'subscription', customer: 'cus_1', currency, status, created: 7, items: { data: items } }), refs);
+    expect(subscription('active')).toMatchObject({
+      customer_id: 'commerce_customer:cus_1',
+      platform_customer_id: 'cus_1',
+      iso_currency_code: 'USD',
+      status: 'active',
+      items: [
+        { platform_id: 'si_1999', interval: 'month', interval_count: 3, quantity: 2, unit_amount: 19.99, amount: 39.98 },
+        { platform_id: 'si_null', interval: 'year', quantity: 1, unit_amount: null, amount: null },
+      ],
+      created_at: '1970-01-01T00:00:07.000Z',
+      updated_at: null,
+    });
+    expect(subscription('active', 'jpy', [item(500, 3)]).items[0]).toMatchObject({ unit_amount: 500, amount: 1_500 });
+    const statuses = ['active', 'past_due', 'trialing', 'canceled', 'incomplete_expired', 'paused', 'incomplete', 'unpaid', 'something_new'];
+    expect(statuses.map((s) => subscription(s).status)).toEqual([
+      'active',
+      'active',
+      'in_trial',
+      'canceled',
+      'canceled',
+      'paused',
+      'unknown',
+      'unknown',
+      'unknown',
+    ]);
     // A record that does not fit Stripe's contract is refused before any mapping (./contract.ts).
     expect(() => mapOrder(record({ ...charge, amount: '25' }), refs)).toThrow(/does not fit its published contract: charge\.amount must be integer/);
   });
@@ -382,6 +416,9 @@ describe('webhook events', () => {
     expect(
       stripeWebhooks.changes(event('charge.dispute.created', { id: 'dp_1', object: 'dispute', charge: 'ch_9' }, 'acct_1'), {})?.map((c) => c.type),
     ).toEqual(['dispute', 'order', 'transaction']);
+    expect(stripeWebhooks.changes(event('customer.subscription.deleted', { id: 'sub_1', object: 'subscription' }, 'acct_1'), {})).toEqual([
+      { account: 'acct_1', type: 'subscription', platformId: 'sub_1' },
+    ]);
     expect(stripeWebhooks.changes(event('payout.paid', { id: 'po_1', object: 'payout' }, 'acct_1'), {})?.[0]).toEqual({
       account: 'acct_1',
       type: 'payout',

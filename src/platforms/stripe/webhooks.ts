@@ -67,6 +67,7 @@ export function changedBy(type: string, object: Record<string, unknown>): Omit<I
       { type: 'payout', platformId: id },
       { type: 'transaction', platformId: null },
     ];
+  if (type.startsWith('customer.subscription.')) return [{ type: 'subscription', platformId: id }];
   if (type === 'customer.created' || type === 'customer.updated' || type === 'customer.deleted') {
     return [
       { type: 'commerce_customer', platformId: id },

@@ -141,9 +141,10 @@ function objects(): ObjectTable {
   }
   // Xero's Accounting API has no cash flow statement (its reports are balance sheet, profit and loss, trial balance,
   // aged and bank summaries, …), no exchange rates (documents carry their own CurrencyRate) and no sales receipt (a
-  // RECEIVE bank transaction is any money received, which the reference maps to other objects): said here so the
-  // capability table shows it, and the endpoints answer 404.
-  for (const type of ['cash_flow_statement', 'exchange_rate', 'sales_receipt'] as const) result[type] = unavailable(type);
+  // RECEIVE bank transaction is any money received, which the reference maps to other objects), nor payment methods
+  // (a payment names its bank account, not how it was paid): said here so the capability table shows it, and the
+  // endpoints answer 404.
+  for (const type of ['cash_flow_statement', 'exchange_rate', 'sales_receipt', 'payment_method'] as const) result[type] = unavailable(type);
   return result;
 }
 
@@ -194,6 +195,7 @@ export const xeroConnector: Connector = {
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
       "Cash flow statements are not available: Xero's Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).",
       "Sales receipts are not available: the Accounting API has no sales receipt. A RECEIVE bank transaction is any money received into a bank account (a refund, interest, an owner's contribution, a sale), not a sale paid on the spot (GET /accounting/sales_receipts answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM).",
+      "Payment methods are not available: Xero's Accounting API has no list of payment methods (a payment names the bank account it went to, its PaymentType only whether it was received or paid), so GET /accounting/payment_methods answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.",
       "Consent asks for Xero's granular scopes (accounting.invoices, accounting.payments.read, accounting.banktransactions.read, accounting.manualjournals, accounting.contacts, accounting.settings, accounting.reports.balancesheet.read, accounting.reports.profitandloss.read, accounting.attachments, offline_access, openid profile email), which apps created since March 2026 must use; the OAuth app's scope (PUT /admin/organizations/:id/oauth_apps/XERO with a scope, for an app allowed fewer) replaces the list, and a connection's own scope replaces both.",
       "Paged lists (invoices, bills, credit notes, payments, contacts, manual journals) are read in UpdatedDateUTC order by keyset (If-Modified-Since the previous page's newest, page 1), not by page number: a record edited during a read moves ahead of the reader and is read, and none behind it is skipped.",
       'Xero\'s webhooks (Invoice, Contact, CreditNote events) are received at /platform-webhooks/XERO/{organization id}/{environment} once the app\'s webhook key is set as webhook_key on the OAuth app; each one syncs the changed types of the connections to that tenant at once (docs/sync.md, "Platform webhooks"). As Xero\'s documentation says ("There is no body in the response"), the 200 and the 401 are answered with an empty body; the summary is logged.',

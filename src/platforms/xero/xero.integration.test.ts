@@ -19,7 +19,7 @@ import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../.
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
 import { multipart } from '../../../test/support/multipart.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { jobIdOf, sender, type Json } from '../../../test/support/writes.ts';
+import { invoiceWriteAnswers, jobIdOf, sender, type Json } from '../../../test/support/writes.ts';
 import { XeroBooks } from '../../../test/standins/xero/books.ts';
 import { startXeroStandIn, useStandIn, type XeroStandIn } from '../../../test/standins/xero/server.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
@@ -169,10 +169,12 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     attachment: ids(Object.values(books().attachments).flat(), 'AttachmentID'),
     balance_sheet: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
     income_statement: Array.from({ length: 12 }, (_v, i) => month(i)).sort(),
-    // Declared so the capability table says so, but not readable: Xero has no cash flow statement, exchange rates or sales receipts.
+    // Declared so the capability table says so, but not readable: Xero has no cash flow statement, exchange rates, sales
+    // receipts or payment methods.
     cash_flow_statement: [] as string[],
     exchange_rate: [] as string[],
     sales_receipt: [] as string[],
+    payment_method: [] as string[],
   } as Record<UnifiedObjectType, string[]>;
 }
 
@@ -323,6 +325,15 @@ describe('Xero sync', () => {
       expect(errorBody(receipts).error_code, path).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
     }
     expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('SALES_RECEIPT');
+    // Nor payment methods: Xero keeps no list of them.
+    for (const path of ['/accounting/payment_methods', '/accounting/payment_methods/anything']) {
+      const methods = await sender(t, c.token)('GET', path);
+      expect([methods.statusCode, errorBody(methods).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
+    expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('PAYMENT_METHOD');
+    // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
+    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor the commerce objects: Xero is no store and no payment gateway.
     for (const path of ['/payouts', '/payouts/anything', '/store']) {
       const commerce = await sender(t, c.token)('GET', path);
@@ -568,6 +579,53 @@ describe('Xero sync', () => {
         bart: (await one(id, 'class', option?.TrackingOptionID)).id,
       };
     };
+
+    it('answers 404 for expenses, sales orders and sales receipts, which Xero has not as objects, sending nothing to Xero', async () => {
+      const r = await refs();
+      const expenseId = (await stored(c.connection.id, 'bill'))[0]?.id ?? r.vendor;
+      const writesToXero = () => standin.requests.filter((q) => q.method !== 'GET').length;
+      const before = writesToXero();
+      const writes: [Parameters<typeof send>[0], string, Json][] = [
+        [
+          'POST',
+          '/accounting/expenses',
+          { expense: { account_id: r.sales, transaction_date: '2025-04-01', line_items: [{ account_id: r.expense, total_amount: 1 }] } },
+        ],
+        ['PATCH', `/accounting/expenses/${String(expenseId)}`, { expense: { memo: 'x' } }],
+        ['DELETE', `/accounting/expenses/${String(expenseId)}`, {}],
+        ['POST', '/accounting/sales_orders', { sales_order: { customer_id: r.vendor, issue_date: '2025-04-01', line_items: [{ total_amount: 1 }] } }],
+        ['PATCH', `/accounting/sales_orders/${String(expenseId)}`, { sales_order: { memo: 'x' } }],
+        [
+          'POST',
+          '/accounting/sales_receipts',
+          { sales_receipt: { issue_date: '2025-04-01', line_items: [{ account_id: r.sales, total_amount: 1 }] } },
+        ],
+      ];
+      for (const [method, path, body] of writes) {
+        const response = await send(method, path, body);
+        expect([response.statusCode, errorBody(response).error_code], `${method} ${path}`).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+      }
+      expect(writesToXero()).toBe(before);
+    });
+
+    it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM for item and purchase order writes, which the connector does not offer yet', async () => {
+      const r = await refs();
+      const bodies = {
+        item: { name: 'Widget', type: 'service', invoice_item: { unit_price: 5, account_id: r.sales } },
+        purchase_order: { vendor_id: r.vendor, issue_date: '2026-11-20', line_items: [{ account_id: r.expense, total_amount: 5 }] },
+      };
+      for (const [singular, body] of Object.entries(bodies)) {
+        const path = `/accounting/${singular}s`;
+        for (const [method, url, payload] of [
+          ['POST', path, { [singular]: body }],
+          ['PATCH', `${path}/${String(r.vendor)}`, { [singular]: { name: 'x' } }],
+          ['DELETE', `${path}/${String(r.vendor)}`, undefined],
+        ] as const) {
+          const answer = await send(method, url, singular === 'purchase_order' && method === 'PATCH' ? { purchase_order: { memo: 'x' } } : payload);
+          expect([answer.statusCode, errorBody(answer).error_code], `${method} ${url}`).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+        }
+      }
+    });
 
     it('creates a bill: the stand-in holds it, sent once with the job id as Idempotency-Key, answered as the mapped bill', async () => {
       const r = await refs();

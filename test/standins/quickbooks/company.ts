@@ -37,7 +37,7 @@ const lines = (record: Json): Json[] => recordsIn(record.Line);
 const cents = (value: unknown): number => (typeof value === 'number' ? Math.round(value * 100) : 0);
 
 /** Name list entities: no transaction date. */
-const NAME_LISTS: ReadonlySet<Entity> = new Set(['Customer', 'Employee', 'Vendor', 'Class', 'Department', 'Term']);
+const NAME_LISTS: ReadonlySet<Entity> = new Set(['Customer', 'Employee', 'Item', 'Vendor', 'Class', 'Department', 'Term']);
 export class Company {
   readonly realmId: string;
   readonly companyInfo: Json;
@@ -104,6 +104,21 @@ export class Company {
     return [...live, ...gone];
   }
 
+  /**
+   * A sales receipt is paid in full; without DepositToAccountRef the money waits in Undeposited Funds (Account 4 of the
+   * fixtures), and each line posts to its item's income account (QBO's SalesReceipt reference).
+   */
+  private deriveSale(record: Json): void {
+    record.TotalAmt = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
+    record.Balance = 0;
+    record.DepositToAccountRef ??= { value: '4', name: 'Undeposited Funds' };
+    for (const line of lines(record)) {
+      const detail = isJson(line.SalesItemLineDetail) ? line.SalesItemLineDetail : null;
+      const item = detail !== null && isJson(detail.ItemRef) ? this.find('Item', String(detail.ItemRef.value)) : null;
+      if (detail !== null && item !== null && isJson(item.IncomeAccountRef)) detail.ItemAccountRef = item.IncomeAccountRef;
+    }
+  }
+
   /** QBO's derived fields of a written record. */
   private derive(entity: Entity, record: Json, before: Json | null): void {
     if (entity === 'Bill') {
@@ -112,6 +127,7 @@ export class Company {
       record.TotalAmt = total / 100;
       record.Balance = Math.max(0, total - paid) / 100;
     }
+    if (entity === 'SalesReceipt') this.deriveSale(record);
     if (entity === 'JournalEntry') {
       const debits = lines(record).filter((line) => isJson(line.JournalEntryLineDetail) && line.JournalEntryLineDetail.PostingType === 'Debit');
       record.TotalAmt = debits.reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
@@ -136,7 +152,7 @@ export class Company {
       if (typeof line.Id !== 'string' && line.DetailType !== 'SubTotalLineDetail') line.Id = String(i + 1);
     });
     // Transactions and names are in the home currency unless they say otherwise.
-    if (record.CurrencyRef === undefined && ['Customer', 'Bill', 'JournalEntry'].includes(entity))
+    if (record.CurrencyRef === undefined && ['Customer', 'Bill', 'JournalEntry', 'SalesReceipt'].includes(entity))
       record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
   }
 

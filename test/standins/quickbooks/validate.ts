@@ -22,8 +22,18 @@ export interface Problem {
 export const CONTRACT = new JsonSchemaContract(new URL('./contract-schemas.json', import.meta.url));
 
 /** Entities the stand-in writes: what the connector creates, updates and deletes. */
-export const WRITABLE: ReadonlySet<Entity> = new Set(['Bill', 'JournalEntry', 'Customer', 'Class', 'Department', 'Term', 'Vendor']);
-/** Entities QBO deletes (names such as Customer are only made inactive). */
+export const WRITABLE: ReadonlySet<Entity> = new Set([
+  'Bill',
+  'JournalEntry',
+  'Customer',
+  'SalesReceipt',
+  'Item',
+  'Class',
+  'Department',
+  'Term',
+  'Vendor',
+]);
+/** Entities QBO deletes (names such as Customer and Item are only made inactive). */
 export const DELETABLE: ReadonlySet<Entity> = new Set([
   'Bill',
   'JournalEntry',
@@ -47,22 +57,29 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
   Class: ['Name'],
   Department: ['Name'],
   Term: ['Name'],
+  SalesReceipt: ['Line', 'Line.Amount'],
+  // Intuit's Item reference: a service or non-inventory item needs the income account its sales post to.
+  Item: ['Name', 'Type', 'IncomeAccountRef'],
 };
 /** The DetailType each entity's lines may have, and the fields of that detail a line needs. */
 const LINE_DETAILS: Partial<Record<Entity, Readonly<Record<string, readonly string[]>>>> = {
   Bill: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
   JournalEntry: { JournalEntryLineDetail: ['PostingType', 'AccountRef'] },
+  SalesReceipt: { SalesItemLineDetail: ['ItemRef'] },
 };
 /** The entity a reference names, by its field (ParentRef: the record's own entity). */
 const REFERENCES: Readonly<Record<string, Entity>> = {
   VendorRef: 'Vendor',
   AccountRef: 'Account',
   APAccountRef: 'Account',
+  DepositToAccountRef: 'Account',
   SalesTermRef: 'Term',
   DepartmentRef: 'Department',
   ClassRef: 'Class',
   CustomerRef: 'Customer',
   ItemRef: 'Item',
+  IncomeAccountRef: 'Account',
+  ExpenseAccountRef: 'Account',
 };
 
 const lines = (record: Json): Json[] => recordsIn(record.Line);
@@ -153,12 +170,27 @@ function duplicateNameProblem(company: Company, record: Json): Problem | null {
   };
 }
 
+/** An item's name is unique among the company's items (QBO's 6240 Duplicate Name Exists). */
+function duplicateItemProblem(company: Company, record: Json): Problem | null {
+  const name = typeof record.Name === 'string' ? record.Name.trim().toLowerCase() : '';
+  const taken = company
+    .list('Item')
+    .some((other) => other.Id !== record.Id && typeof other.Name === 'string' && other.Name.trim().toLowerCase() === name);
+  if (!taken) return null;
+  return {
+    fault: 'duplicate-name',
+    detail: `The name supplied already exists. : Another product or service is already using this name (${String(record.Name).trim()}). Please use a different name.`,
+    element: 'Name',
+  };
+}
+
 /** The first reason QBO would refuse `record` of `entity` as written, or null. */
 export function validate(company: Company, entity: Entity, record: Json): Problem | null {
   return (
     contractProblem(entity, record) ??
     requiredProblem(entity, record) ??
     (entity === 'Customer' ? duplicateNameProblem(company, record) : null) ??
+    (entity === 'Item' ? duplicateItemProblem(company, record) : null) ??
     referenceProblem(company, entity, record, '') ??
     (entity === 'JournalEntry' ? journalProblem(record) : null)
   );

@@ -1,5 +1,5 @@
 /**
- * The Stripe stand-in's records: one Stripe account's charges, refunds, disputes, payouts, customers, their balance
+ * The Stripe stand-in's records: one Stripe account's charges, refunds, disputes, payouts, customers, subscriptions, their balance
  * transactions and the events they raised, generated (deterministic ids and amounts) to validate against the component
  * schemas of Stripe's published OpenAPI description: each record writes the fields that mean something, and the
  * description fills in the rest it requires empty (null, false, [], {}: ../kit/openapi-records.ts). Stripe's published
@@ -24,6 +24,8 @@ export interface AccountOptions {
   /** Charges made at seeding, every 3rd one refunded in part, every 10th disputed. */
   charges?: number;
   customers?: number;
+  /** Subscriptions made at seeding, one per customer in turn; every 4th one canceled. */
+  subscriptions?: number;
   /** Payouts made at seeding, spread over the charges. */
   payouts?: number;
   /** Seconds since the epoch of the first seeded record; default 20 days ago. */
@@ -46,6 +48,7 @@ export class StripeAccount {
   readonly charges: StripeRecord[] = [];
   readonly customers: StripeRecord[] = [];
   readonly disputes: StripeRecord[] = [];
+  readonly subscriptions: StripeRecord[] = [];
   readonly payouts: StripeRecord[] = [];
   readonly balanceTransactions: StripeRecord[] = [];
   readonly events: StripeRecord[] = [];
@@ -80,6 +83,13 @@ export class StripeAccount {
       if (i % 3 === 2) this.refund(charge.id, 500);
       if (i % 10 === 9) this.dispute(charge.id);
       if (every > 0 && (i + 1) % every === 0 && this.payouts.length < payouts) this.payout();
+    }
+    const subscriptions = options.subscriptions ?? 0;
+    for (let i = 0; i < subscriptions; i++) {
+      const customer = this.customers[i % Math.max(1, this.customers.length)]?.id;
+      if (customer === undefined) break;
+      const subscription = this.addSubscription(customer, 1_500 + i * 100, i % 2 === 0 ? 'month' : 'year', 1 + (i % 3));
+      if (i % 4 === 3) this.cancelSubscription(subscription.id);
     }
     this.seeding = false;
   }
@@ -254,6 +264,60 @@ export class StripeAccount {
     this.disputes.push(dispute);
     this.event('charge.dispute.created', dispute, created);
     return dispute;
+  }
+
+  /** A subscription of `customer` to one recurring price. */
+  addSubscription(customer: string, unitAmount: number, interval: 'day' | 'week' | 'month' | 'year', quantity: number): StripeRecord {
+    this.find('customer', customer);
+    const created = this.tick();
+    const id = this.nextId('sub');
+    const price = this.complete('price', {
+      id: this.nextId('price'),
+      object: 'price',
+      active: true,
+      billing_scheme: 'per_unit',
+      created,
+      currency: this.currency,
+      product: this.nextId('prod'),
+      recurring: { interval, interval_count: 1, usage_type: 'licensed' },
+      type: 'recurring',
+      unit_amount: unitAmount,
+    });
+    const item = this.complete('subscription_item', {
+      id: this.nextId('si'),
+      object: 'subscription_item',
+      created,
+      price,
+      quantity,
+      subscription: id,
+    });
+    const subscription = this.record('subscription', {
+      id,
+      object: 'subscription',
+      automatic_tax: { enabled: false },
+      billing_cycle_anchor: created,
+      collection_method: 'charge_automatically',
+      created,
+      currency: this.currency,
+      current_period_start: created,
+      current_period_end: created + 30 * 86_400,
+      customer,
+      items: { object: 'list', data: [item], has_more: false, url: `/v1/subscription_items?subscription=${id}` },
+      start_date: created,
+      status: 'active',
+    });
+    this.subscriptions.push(subscription);
+    this.event('customer.subscription.created', subscription, created);
+    return subscription;
+  }
+
+  cancelSubscription(id: string): StripeRecord {
+    const subscription = this.subscriptions.find((s) => s.id === id);
+    if (subscription === undefined) throw new Error(`no subscription ${id}`);
+    const at = this.tick();
+    Object.assign(subscription, { status: 'canceled', canceled_at: at, ended_at: at });
+    this.event('customer.subscription.deleted', subscription, at);
+    return subscription;
   }
 
   /** Pays out every balance transaction not paid out yet; null when their net is not positive. */

@@ -15,13 +15,15 @@ afterAll(async () => standin.close());
 describe('Stripe stand-in', () => {
   it('generates records that validate against the spec component schemas', async () => {
     const contract = await stripeContract();
-    const account = standin.addAccount({ id: 'acct_contract0001', name: 'Contract Co', charges: 12, payouts: 2 });
+    const account = standin.addAccount({ id: 'acct_contract0001', name: 'Contract Co', charges: 12, payouts: 2, subscriptions: 4 });
     account.deleteCustomer(account.customers[0]?.id ?? '');
     expect(account.disputes.length).toBeGreaterThan(0);
+    expect(account.subscriptions.map((s) => s.status)).toEqual(['active', 'active', 'active', 'canceled']);
     const problems = [
       ...account.charges.map((r) => contract.checkComponent('charge', r)),
       ...account.customers.map((r) => contract.checkComponent('customer', r)),
       ...account.disputes.map((r) => contract.checkComponent('dispute', r)),
+      ...account.subscriptions.map((r) => contract.checkComponent('subscription', r)),
       ...account.payouts.map((r) => contract.checkComponent('payout', r)),
       ...account.balanceTransactions.map((r) => contract.checkComponent('balance_transaction', r)),
       ...account.events.map((r) => contract.checkComponent('event', r)),

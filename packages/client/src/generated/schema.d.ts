@@ -329,13 +329,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List bank feed transactions
+         * @description The lines sent with POST /accounting/bank_feeds/transactions that the platform accepted, newest first, keyset-paged.
+         */
+        get: operations["listBankFeedTransactions"];
         put?: never;
         /**
          * Send bank feed transactions
          * @description Sends up to 1000 statement lines to a bank feed account that is transaction_ready.
          */
         post: operations["createBankFeedTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/bank_feeds/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one bank feed transaction */
+        get: operations["getBankFeedTransaction"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1011,7 +1032,11 @@ export interface paths {
          */
         get: operations["listExpenses"];
         put?: never;
-        post?: never;
+        /**
+         * Create a expense
+         * @description Passed through to the platform. Required: account_id, transaction_date, line_items, line_items[].account_id, line_items[].total_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createExpense"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1029,10 +1054,18 @@ export interface paths {
         get: operations["getExpense"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a expense
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteExpense"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a expense
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateExpense"];
         trace?: never;
     };
     "/versioned/accounting/expenses/{id}/attachments": {
@@ -1153,6 +1186,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/accounting/invoice_credit_applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a invoice credit memo to invoices
+         * @description Reduces the invoices' amount_due by the amounts given; answers the credit memo afterwards. Amounts add to what is applied already.
+         */
+        post: operations["applyInvoiceCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/invoice_credit_applications/unapply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo applications of a invoice credit memo
+         * @description Removes the memo's applications to the invoices given (their amount_due grows back); answers the credit memo afterwards.
+         */
+        post: operations["unapplyInvoiceCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/accounting/invoice_credit_memos": {
         parameters: {
             query?: never;
@@ -1166,7 +1239,11 @@ export interface paths {
          */
         get: operations["listInvoiceCreditMemos"];
         put?: never;
-        post?: never;
+        /**
+         * Create a invoice credit memo
+         * @description Passed through to the platform. Required: customer_id, issue_date, line_items, line_items[].total_amount, linked_invoices[].id, linked_invoices[].allocated_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createInvoiceCreditMemo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1184,10 +1261,18 @@ export interface paths {
         get: operations["getInvoiceCreditMemo"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a invoice credit memo
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteInvoiceCreditMemo"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a invoice credit memo
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateInvoiceCreditMemo"];
         trace?: never;
     };
     "/versioned/accounting/invoice_payments": {
@@ -1203,7 +1288,11 @@ export interface paths {
          */
         get: operations["listInvoicePayments"];
         put?: never;
-        post?: never;
+        /**
+         * Create a invoice payment
+         * @description Passed through to the platform. Required: customer_id, account_id, linked_invoices, linked_invoices[].id (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createInvoicePayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1221,10 +1310,18 @@ export interface paths {
         get: operations["getInvoicePayment"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a invoice payment
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteInvoicePayment"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a invoice payment
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateInvoicePayment"];
         trace?: never;
     };
     "/versioned/accounting/invoices": {
@@ -1370,7 +1467,11 @@ export interface paths {
          */
         get: operations["listItems"];
         put?: never;
-        post?: never;
+        /**
+         * Create a item
+         * @description Passed through to the platform. Required: name, type (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1388,10 +1489,18 @@ export interface paths {
         get: operations["getItem"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a item
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteItem"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a item
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateItem"];
         trace?: never;
     };
     "/versioned/accounting/journal_entries": {
@@ -1561,6 +1670,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/accounting/metrics/{metricName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch an accounting metric
+         * @description Month by month from the stored income statements. Computed: total_revenue, total_income, total_expenses, cost_of_goods_sold, net_income, net_operating_income, gross_profit_margin, net_profit_margin.
+         */
+        get: operations["getMetric"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/payment_methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment methods
+         * @description Keyset-paged; default sort updated_at DESC. filter and sort accept the F fields (docs/filtering.md).
+         */
+        get: operations["listPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/payment_methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one payment method */
+        get: operations["getPaymentMethod"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/accounting/payment_terms": {
         parameters: {
             query?: never;
@@ -1656,7 +1822,11 @@ export interface paths {
          */
         get: operations["listPurchaseOrders"];
         put?: never;
-        post?: never;
+        /**
+         * Create a purchase order
+         * @description Passed through to the platform. Required: vendor_id, issue_date, line_items, line_items[].total_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createPurchaseOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1674,10 +1844,18 @@ export interface paths {
         get: operations["getPurchaseOrder"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a purchase order
+         * @description Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deletePurchaseOrder"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a purchase order
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updatePurchaseOrder"];
         trace?: never;
     };
     "/versioned/accounting/sales_orders": {
@@ -1693,7 +1871,11 @@ export interface paths {
          */
         get: operations["listSalesOrders"];
         put?: never;
-        post?: never;
+        /**
+         * Create a sales order
+         * @description Passed through to the platform. Required: customer_id, issue_date, line_items, line_items[].total_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createSalesOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1714,7 +1896,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a sales order
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateSalesOrder"];
         trace?: never;
     };
     "/versioned/accounting/sales_receipts": {
@@ -1730,7 +1916,11 @@ export interface paths {
          */
         get: operations["listSalesReceipts"];
         put?: never;
-        post?: never;
+        /**
+         * Create a sales receipt
+         * @description Passed through to the platform. Required: issue_date, line_items, line_items[].total_amount (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createSalesReceipt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2103,6 +2293,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/commerce/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subscriptions
+         * @description Keyset-paged; default sort updated_at DESC. filter and sort accept the F fields (docs/filtering.md).
+         */
+        get: operations["listCommerceSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/commerce/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one subscription */
+        get: operations["getCommerceSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/commerce/transactions": {
         parameters: {
             query?: never;
@@ -2297,6 +2524,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/hris/departments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List departments
+         * @description Keyset-paged, most recently updated first; the stored department in the reference's HRIS fields.
+         */
+        get: operations["listHrisDepartments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/hris/departments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one department */
+        get: operations["getHrisDepartment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/hris/employees": {
         parameters: {
             query?: never;
@@ -2326,6 +2590,43 @@ export interface paths {
         };
         /** Fetch one employee */
         get: operations["getHrisEmployee"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/hris/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizations
+         * @description Keyset-paged, most recently updated first; the stored company info in the reference's HRIS fields.
+         */
+        get: operations["listHrisOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/hris/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one organization */
+        get: operations["getHrisOrganization"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7936,6 +8237,165 @@ export interface operations {
             };
         };
     };
+    listBankFeedTransactions: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description Only the lines of this bank feed account. */
+                bank_feed_account_id?: string;
+                cursor?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default 50. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bank_feed_transactions: {
+                            /** @description Signed as sent: money in positive, money out negative. */
+                            amount: number;
+                            /**
+                             * Format: uuid
+                             * @description Service id of the bank feed account it was sent to.
+                             */
+                            bank_feed_account_id: string;
+                            /**
+                             * @description As sent, else from the sign of amount.
+                             * @enum {string}
+                             */
+                            debit_credit_memo: "CREDIT" | "DEBIT";
+                            description: string;
+                            /**
+                             * Format: uuid
+                             * @description Service id of the line.
+                             */
+                            id: string;
+                            /** @description Not taken on input: always null. */
+                            interest_amount: null;
+                            /**
+                             * Format: date-time
+                             * @description When the platform accepted the batch that carried it.
+                             */
+                            last_synced_at: string;
+                            /** @description The line's reference (such as a check number), as sent. */
+                            memo: string | null;
+                            /** @description payee_name (or payee) as sent. */
+                            payee: string | null;
+                            /** @description Always true: only lines the platform accepted (or already had) are kept. */
+                            platform_ingested: boolean;
+                            /** @description When the bank posted the line: posted_at as sent, else transaction_date. */
+                            posted_at: string | null;
+                            /** @description Not taken on input: always null. */
+                            principal_amount: null;
+                            /** @description When the transaction happened: transaction_date as sent, else posted_at. */
+                            transaction_date: string | null;
+                            /** @description The institution's id of the line (internal_transaction_id when sent). */
+                            transaction_id: string;
+                            /** @description As sent; null when not sent. */
+                            transaction_type: ("credit" | "debit" | "fee" | "deposit" | "transfer" | "payment" | "interest" | "unknown") | null;
+                        }[];
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createBankFeedTransactions: {
         parameters: {
             query?: {
@@ -8155,6 +8615,170 @@ export interface operations {
             };
             /** @description PLATFORM_ERROR */
             550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBankFeedTransaction: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description Service id of the line. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bank_feed_transaction: {
+                            /** @description Signed as sent: money in positive, money out negative. */
+                            amount: number;
+                            /**
+                             * Format: uuid
+                             * @description Service id of the bank feed account it was sent to.
+                             */
+                            bank_feed_account_id: string;
+                            /**
+                             * @description As sent, else from the sign of amount.
+                             * @enum {string}
+                             */
+                            debit_credit_memo: "CREDIT" | "DEBIT";
+                            description: string;
+                            /**
+                             * Format: uuid
+                             * @description Service id of the line.
+                             */
+                            id: string;
+                            /** @description Not taken on input: always null. */
+                            interest_amount: null;
+                            /**
+                             * Format: date-time
+                             * @description When the platform accepted the batch that carried it.
+                             */
+                            last_synced_at: string;
+                            /** @description The line's reference (such as a check number), as sent. */
+                            memo: string | null;
+                            /** @description payee_name (or payee) as sent. */
+                            payee: string | null;
+                            /** @description Always true: only lines the platform accepted (or already had) are kept. */
+                            platform_ingested: boolean;
+                            /** @description When the bank posted the line: posted_at as sent, else transaction_date. */
+                            posted_at: string | null;
+                            /** @description Not taken on input: always null. */
+                            principal_amount: null;
+                            /** @description When the transaction happened: transaction_date as sent, else posted_at. */
+                            transaction_date: string | null;
+                            /** @description The institution's id of the line (internal_transaction_id when sent). */
+                            transaction_id: string;
+                            /** @description As sent; null when not sent. */
+                            transaction_type: ("credit" | "debit" | "fee" | "deposit" | "transfer" | "payment" | "interest" | "unknown") | null;
+                        };
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19592,6 +20216,357 @@ export interface operations {
             };
         };
     };
+    createExpense: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The expense to create. */
+                    expense: {
+                        /** @description Service id of the bank or credit card account the expense was paid from (credited). */
+                        account_id: string;
+                        /**
+                         * @description Currency of the expense.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Document or reference number of the expense, such as a check number. */
+                        document_number?: string | null;
+                        /**
+                         * @description Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.
+                         * @enum {string}
+                         */
+                        expense_type?: "expense";
+                        /** @description Lines of the expense, each posting to an expense account or item. */
+                        line_items: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id: string;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the expense. */
+                        memo?: string | null;
+                        /**
+                         * @description How the expense was paid.
+                         * @enum {string}
+                         */
+                        payment_type?: "cash" | "check" | "credit_card";
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the expense was made (ISO 8601).
+                         */
+                        transaction_date: string;
+                        /** @description Service id of the vendor paid. */
+                        vendor_id?: string | null;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Money spent directly from a bank or credit card account, such as a card purchase or a check, without a bill. */
+                        expense: {
+                            /** @description Service id of the bank or credit card account the expense was paid from (credited). */
+                            account_id: string | null;
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the expense.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the expense currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. */
+                            currency_rate: number | null;
+                            /** @description Document or reference number of the expense, such as a check number. */
+                            document_number: string | null;
+                            /**
+                             * @description Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.
+                             * @enum {string}
+                             */
+                            expense_type: "expense" | "refund";
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the expense, each posting to an expense account or item. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Memo of the expense. */
+                            memo: string | null;
+                            /**
+                             * @description How the expense was paid.
+                             * @enum {string}
+                             */
+                            payment_type: "cash" | "check" | "credit_card" | "unknown";
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the expense before tax. */
+                            sub_total: number | null;
+                            /** @description Service id of the subsidiary the expense belongs to. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the expense. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the expense. */
+                            total_amount: number;
+                            /**
+                             * Format: date-time
+                             * @description When the expense was made (ISO 8601).
+                             */
+                            transaction_date: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Service id of the vendor paid. */
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getExpense: {
         parameters: {
             query?: {
@@ -19812,6 +20787,564 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteExpense: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateExpense: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The expense fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    expense: {
+                        /** @description Service id of the bank or credit card account the expense was paid from (credited). */
+                        account_id?: string | null;
+                        /**
+                         * @description Currency of the expense.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Document or reference number of the expense, such as a check number. */
+                        document_number?: string | null;
+                        /**
+                         * @description Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.
+                         * @enum {string}
+                         */
+                        expense_type?: "expense";
+                        /** @description Lines of the expense, each posting to an expense account or item. */
+                        line_items?: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id: string;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the expense. */
+                        memo?: string | null;
+                        /**
+                         * @description How the expense was paid.
+                         * @enum {string}
+                         */
+                        payment_type?: "cash" | "check" | "credit_card";
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the expense was made (ISO 8601).
+                         */
+                        transaction_date?: string;
+                        /** @description Service id of the vendor paid. */
+                        vendor_id?: string | null;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Money spent directly from a bank or credit card account, such as a card purchase or a check, without a bill. */
+                        expense: {
+                            /** @description Service id of the bank or credit card account the expense was paid from (credited). */
+                            account_id: string | null;
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the expense.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the expense currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. */
+                            currency_rate: number | null;
+                            /** @description Document or reference number of the expense, such as a check number. */
+                            document_number: string | null;
+                            /**
+                             * @description Whether money was spent (expense) or came back on the same account (refund). Amounts are positive either way.
+                             * @enum {string}
+                             */
+                            expense_type: "expense" | "refund";
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the expense, each posting to an expense account or item. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Memo of the expense. */
+                            memo: string | null;
+                            /**
+                             * @description How the expense was paid.
+                             * @enum {string}
+                             */
+                            payment_type: "cash" | "check" | "credit_card" | "unknown";
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the expense before tax. */
+                            sub_total: number | null;
+                            /** @description Service id of the subsidiary the expense belongs to. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the expense. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the expense. */
+                            total_amount: number;
+                            /**
+                             * Format: date-time
+                             * @description When the expense was made (ISO 8601).
+                             */
+                            transaction_date: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Service id of the vendor paid. */
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21476,6 +23009,644 @@ export interface operations {
             };
         };
     };
+    applyInvoiceCredit: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The credit memo and the invoices to apply it to. */
+                    invoice_credit_application: {
+                        /**
+                         * @description Currency of the credit memo (the reference requires it); must be the memo's currency.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Service id of the credit memo's customer (the reference requires it); must be the memo's customer. */
+                        customer_id?: string;
+                        /** @description Service id of the invoice credit memo to apply. */
+                        invoice_credit_memo_id: string;
+                        linked_invoices: {
+                            /** @description Amount of the credit to apply to this invoice. */
+                            allocated_amount: number;
+                            /** @description Service id of a invoice of the same customer. */
+                            id: string;
+                        }[];
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the credit is applied (the reference requires it). Platforms record an application when it is made, so it must be within a day of now: back- or post-dating is refused, not ignored.
+                         */
+                        transaction_date?: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invoice_credit_application: {
+                            /**
+                             * @description The platform took the change.
+                             * @enum {boolean}
+                             */
+                            success: true;
+                        };
+                        /** @description Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices. */
+                        invoice_credit_memo: {
+                            /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                            account_id: string | null;
+                            /** @description The reference's allocation date of the credit memo: the latest allocated_date of linked_invoices; null while it is applied to no invoice, or when the platform names its invoices elsewhere. */
+                            allocated_at: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the credit memo; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Service id of the customer the credit was issued to. */
+                            customer_id: string | null;
+                            /** @description Document number of the credit memo. */
+                            document_number: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the credit memo was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the credit memo. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
+                            }[];
+                            /** @description Invoices the credit was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the credit memo. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the credit memo not yet applied to invoices. */
+                            remaining_amount: number;
+                            /**
+                             * @description Status of the credit memo (same values as invoice status).
+                             * @enum {string}
+                             */
+                            status: "open" | "partially_paid" | "paid" | "void" | "draft" | "unknown" | "pending_approval" | "rejected" | "submitted";
+                            /** @description Total amount of the credit memo. */
+                            total_amount: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unapplyInvoiceCredit: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The credit memo and the invoices to take its credit back from. */
+                    invoice_credit_application: {
+                        /**
+                         * @description Currency of the credit memo (the reference requires it); must be the memo's currency.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Service id of the credit memo's customer (the reference requires it); must be the memo's customer. */
+                        customer_id?: string;
+                        /** @description Service id of the invoice credit memo. */
+                        invoice_credit_memo_id: string;
+                        linked_invoices: {
+                            /** @description Service id of a invoice the memo is applied to; its whole application is removed. */
+                            id: string;
+                        }[];
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the credit is applied (the reference requires it). Platforms record an application when it is made, so it must be within a day of now: back- or post-dating is refused, not ignored.
+                         */
+                        transaction_date?: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices. */
+                        invoice_credit_memo: {
+                            /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                            account_id: string | null;
+                            /** @description The reference's allocation date of the credit memo: the latest allocated_date of linked_invoices; null while it is applied to no invoice, or when the platform names its invoices elsewhere. */
+                            allocated_at: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the credit memo; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Service id of the customer the credit was issued to. */
+                            customer_id: string | null;
+                            /** @description Document number of the credit memo. */
+                            document_number: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the credit memo was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the credit memo. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
+                            }[];
+                            /** @description Invoices the credit was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the credit memo. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the credit memo not yet applied to invoices. */
+                            remaining_amount: number;
+                            /**
+                             * @description Status of the credit memo (same values as invoice status).
+                             * @enum {string}
+                             */
+                            status: "open" | "partially_paid" | "paid" | "void" | "draft" | "unknown" | "pending_approval" | "rejected" | "submitted";
+                            /** @description Total amount of the credit memo. */
+                            total_amount: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                        invoice_credit_unapplication: {
+                            /**
+                             * @description The platform took the change.
+                             * @enum {boolean}
+                             */
+                            success: true;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listInvoiceCreditMemos: {
         parameters: {
             query?: {
@@ -21706,6 +23877,369 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createInvoiceCreditMemo: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The invoice credit memo to create. */
+                    invoice_credit_memo: {
+                        /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                        account_id?: string | null;
+                        /** @description Currency of the credit memo; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Service id of the customer the credit was issued to. */
+                        customer_id: string;
+                        /** @description Document number of the credit memo. */
+                        document_number?: string;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the credit memo was issued (ISO 8601).
+                         */
+                        issue_date: string;
+                        /** @description Lines of the credit memo. */
+                        line_items: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Invoices the credit was applied to. */
+                        linked_invoices?: {
+                            /** @description Amount allocated to the linked object. */
+                            allocated_amount: number;
+                            /**
+                             * Format: date-or-date-time
+                             * @description When the amount was allocated (ISO 8601).
+                             */
+                            allocated_date?: string;
+                            /** @description Service id of the linked object. */
+                            id: string;
+                        }[];
+                        /** @description Memo of the credit memo. */
+                        memo?: string | null;
+                        /**
+                         * @description Status of the credit memo (same values as invoice status).
+                         * @enum {string}
+                         */
+                        status?: "open" | "void";
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices. */
+                        invoice_credit_memo: {
+                            /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                            account_id: string | null;
+                            /** @description The reference's allocation date of the credit memo: the latest allocated_date of linked_invoices; null while it is applied to no invoice, or when the platform names its invoices elsewhere. */
+                            allocated_at: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the credit memo; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Service id of the customer the credit was issued to. */
+                            customer_id: string | null;
+                            /** @description Document number of the credit memo. */
+                            document_number: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the credit memo was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the credit memo. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
+                            }[];
+                            /** @description Invoices the credit was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the credit memo. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the credit memo not yet applied to invoices. */
+                            remaining_amount: number;
+                            /**
+                             * @description Status of the credit memo (same values as invoice status).
+                             * @enum {string}
+                             */
+                            status: "open" | "partially_paid" | "paid" | "void" | "draft" | "unknown" | "pending_approval" | "rejected" | "submitted";
+                            /** @description Total amount of the credit memo. */
+                            total_amount: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21952,6 +24486,576 @@ export interface operations {
             };
         };
     };
+    deleteInvoiceCreditMemo: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateInvoiceCreditMemo: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The invoice credit memo fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    invoice_credit_memo: {
+                        /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                        account_id?: string | null;
+                        /** @description Currency of the credit memo; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Service id of the customer the credit was issued to. */
+                        customer_id?: string | null;
+                        /** @description Document number of the credit memo. */
+                        document_number?: string;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the credit memo was issued (ISO 8601).
+                         */
+                        issue_date?: string;
+                        /** @description Lines of the credit memo. */
+                        line_items?: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Invoices the credit was applied to. */
+                        linked_invoices?: {
+                            /** @description Amount allocated to the linked object. */
+                            allocated_amount: number;
+                            /**
+                             * Format: date-or-date-time
+                             * @description When the amount was allocated (ISO 8601).
+                             */
+                            allocated_date?: string;
+                            /** @description Service id of the linked object. */
+                            id: string;
+                        }[];
+                        /** @description Memo of the credit memo. */
+                        memo?: string | null;
+                        /**
+                         * @description Status of the credit memo (same values as invoice status).
+                         * @enum {string}
+                         */
+                        status?: "open" | "void";
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Credit issued to a customer applicable against invoices; linked to one customer and zero or more invoices. */
+                        invoice_credit_memo: {
+                            /** @description Service id of the account the credit posts to, normally the accounts receivable account. */
+                            account_id: string | null;
+                            /** @description The reference's allocation date of the credit memo: the latest allocated_date of linked_invoices; null while it is applied to no invoice, or when the platform names its invoices elsewhere. */
+                            allocated_at: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the credit memo; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the credit memo currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Service id of the customer the credit was issued to. */
+                            customer_id: string | null;
+                            /** @description Document number of the credit memo. */
+                            document_number: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the credit memo was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the credit memo. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Amount of the line: its total_amount. */
+                                amount: number;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Service id of the line: null on every platform we serve, lines have no service id of their own (platform_id is their id on the platform). */
+                                id: string | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the item on the line (item.id); null for lines that post to an account only. */
+                                item_id: string | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Quantity of the item (item.quantity); null without an item. */
+                                quantity: number | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                                /** @description Price of one unit of the item (item.unit_amount); null without an item. */
+                                unit_amount: number | null;
+                            }[];
+                            /** @description Invoices the credit was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the credit memo. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Amount of the credit memo not yet applied to invoices. */
+                            remaining_amount: number;
+                            /**
+                             * @description Status of the credit memo (same values as invoice status).
+                             * @enum {string}
+                             */
+                            status: "open" | "partially_paid" | "paid" | "void" | "draft" | "unknown" | "pending_approval" | "rejected" | "submitted";
+                            /** @description Total amount of the credit memo. */
+                            total_amount: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listInvoicePayments: {
         parameters: {
             query?: {
@@ -22063,7 +25167,7 @@ export interface operations {
                             }[];
                             /** @description Memo of the payment. */
                             memo: string | null;
-                            /** @description Service id of the payment method; null, as the service does not serve payment methods (docs/reference.md). */
+                            /** @description Service id of the payment method (GET /accounting/payment_methods); null when the platform names none. */
                             payment_method_id: string | null;
                             /** @description The raw platform record. Present only when expand includes platform_data. */
                             platform_data?: {
@@ -22162,6 +25266,327 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createInvoicePayment: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The invoice payment to create. */
+                    invoice_payment: {
+                        /** @description Service id of the account debited, normally a bank or undeposited funds account. */
+                        account_id: string;
+                        /**
+                         * @description Currency of the payment.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Rate from the payment currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. A number or decimal text. */
+                        currency_rate?: number | string | null;
+                        /** @description Service id of the customer who paid. */
+                        customer_id: string;
+                        /** @description Invoices the payment was applied to. */
+                        linked_invoices: {
+                            /** @description Amount allocated to the linked object. */
+                            allocated_amount?: number;
+                            /**
+                             * Format: date-or-date-time
+                             * @description The reference's name for allocated_date: the same value (ISO 8601).
+                             */
+                            allocated_at?: string;
+                            /**
+                             * Format: date-or-date-time
+                             * @description When the amount was allocated (ISO 8601).
+                             */
+                            allocated_date?: string;
+                            /** @description The reference's name for allocated_amount: the same value, a number as every amount of ours. */
+                            amount?: number;
+                            /** @description Service id of the linked object. */
+                            id: string;
+                        }[];
+                        /** @description Memo of the payment. */
+                        memo?: string | null;
+                        /** @description Reference of the payment, such as a check or transfer number. */
+                        reference?: string | null;
+                        /** @description Status of the payment; null when the platform does not say. */
+                        status?: ("active" | "void") | null;
+                        /** @description Total amount received; null when the platform does not say. */
+                        total_amount?: number | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the payment was received (ISO 8601).
+                         */
+                        transaction_date?: string;
+                        /**
+                         * Format: date-or-date-time
+                         * @description The reference's name for transaction_date: the same value (ISO 8601).
+                         */
+                        txn_date?: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Payment received from a customer against one or more invoices; linked to one customer. */
+                        invoice_payment: {
+                            /** @description Service id of the account debited, normally a bank or undeposited funds account. */
+                            account_id: string | null;
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the payment.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the payment currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. */
+                            currency_rate: number | null;
+                            /** @description Service id of the customer who paid. */
+                            customer_id: string | null;
+                            /** @description For a payment received into the undeposited funds account: whether a bank deposit has taken it out; null for a payment received straight into a bank account, or when the platform does not say. */
+                            deposited: boolean | null;
+                            /** @description Document number of the payment. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Invoice credit memos applied together with the payment. */
+                            linked_credit_memos: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Invoices the payment was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The reference's name for allocated_date: the same value (ISO 8601).
+                                 */
+                                allocated_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description The reference's name for allocated_amount: the same value, a number as every amount of ours. */
+                                amount: number;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the payment. */
+                            memo: string | null;
+                            /** @description Service id of the payment method (GET /accounting/payment_methods); null when the platform names none. */
+                            payment_method_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference of the payment, such as a check or transfer number. */
+                            reference: string | null;
+                            /** @description Status of the payment; null when the platform does not say. */
+                            status: ("active" | "void") | null;
+                            /** @description Total amount received; null when the platform does not say. */
+                            total_amount: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the payment was received (ISO 8601).
+                             */
+                            transaction_date: string;
+                            /**
+                             * Format: date-time
+                             * @description The reference's name for transaction_date: the same value (ISO 8601).
+                             */
+                            txn_date: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22273,7 +25698,7 @@ export interface operations {
                             }[];
                             /** @description Memo of the payment. */
                             memo: string | null;
-                            /** @description Service id of the payment method; null, as the service does not serve payment methods (docs/reference.md). */
+                            /** @description Service id of the payment method (GET /accounting/payment_methods); null when the platform names none. */
                             payment_method_id: string | null;
                             /** @description The raw platform record. Present only when expand includes platform_data. */
                             platform_data?: {
@@ -22379,6 +25804,534 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteInvoicePayment: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateInvoicePayment: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The invoice payment fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    invoice_payment: {
+                        /** @description Service id of the account debited, normally a bank or undeposited funds account. */
+                        account_id?: string | null;
+                        /**
+                         * @description Currency of the payment.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Rate from the payment currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. A number or decimal text. */
+                        currency_rate?: number | string | null;
+                        /** @description Service id of the customer who paid. */
+                        customer_id?: string | null;
+                        /** @description Invoices the payment was applied to. */
+                        linked_invoices?: {
+                            /** @description Amount allocated to the linked object. */
+                            allocated_amount?: number;
+                            /**
+                             * Format: date-or-date-time
+                             * @description The reference's name for allocated_date: the same value (ISO 8601).
+                             */
+                            allocated_at?: string;
+                            /**
+                             * Format: date-or-date-time
+                             * @description When the amount was allocated (ISO 8601).
+                             */
+                            allocated_date?: string;
+                            /** @description The reference's name for allocated_amount: the same value, a number as every amount of ours. */
+                            amount?: number;
+                            /** @description Service id of the linked object. */
+                            id: string;
+                        }[];
+                        /** @description Memo of the payment. */
+                        memo?: string | null;
+                        /** @description Reference of the payment, such as a check or transfer number. */
+                        reference?: string | null;
+                        /** @description Status of the payment; null when the platform does not say. */
+                        status?: ("active" | "void") | null;
+                        /** @description Total amount received; null when the platform does not say. */
+                        total_amount?: number | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the payment was received (ISO 8601).
+                         */
+                        transaction_date?: string;
+                        /**
+                         * Format: date-or-date-time
+                         * @description The reference's name for transaction_date: the same value (ISO 8601).
+                         */
+                        txn_date?: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Payment received from a customer against one or more invoices; linked to one customer. */
+                        invoice_payment: {
+                            /** @description Service id of the account debited, normally a bank or undeposited funds account. */
+                            account_id: string | null;
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the payment.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the payment currency to the business default currency, a number as in the reference (decimal text before version 2024-08-31); null when the platform does not give one. */
+                            currency_rate: number | null;
+                            /** @description Service id of the customer who paid. */
+                            customer_id: string | null;
+                            /** @description For a payment received into the undeposited funds account: whether a bank deposit has taken it out; null for a payment received straight into a bank account, or when the platform does not say. */
+                            deposited: boolean | null;
+                            /** @description Document number of the payment. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Invoice credit memos applied together with the payment. */
+                            linked_credit_memos: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Invoices the payment was applied to. */
+                            linked_invoices: {
+                                /** @description Amount allocated to the linked object. */
+                                allocated_amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The reference's name for allocated_date: the same value (ISO 8601).
+                                 */
+                                allocated_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the amount was allocated (ISO 8601).
+                                 */
+                                allocated_date: string;
+                                /** @description The reference's name for allocated_amount: the same value, a number as every amount of ours. */
+                                amount: number;
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the payment. */
+                            memo: string | null;
+                            /** @description Service id of the payment method (GET /accounting/payment_methods); null when the platform names none. */
+                            payment_method_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference of the payment, such as a check or transfer number. */
+                            reference: string | null;
+                            /** @description Status of the payment; null when the platform does not say. */
+                            status: ("active" | "void") | null;
+                            /** @description Total amount received; null when the platform does not say. */
+                            total_amount: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the payment was received (ISO 8601).
+                             */
+                            transaction_date: string;
+                            /**
+                             * Format: date-time
+                             * @description The reference's name for transaction_date: the same value (ISO 8601).
+                             */
+                            txn_date: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24916,6 +28869,290 @@ export interface operations {
             };
         };
     };
+    createItem: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The item to create. */
+                    item: {
+                        /** @description Purchase details; null when the item is not bought. */
+                        bill_item?: {
+                            /** @description Service id of the account the item posts to on bills. */
+                            account_id?: string | null;
+                            /** @description Default line description on bills. */
+                            description?: string | null;
+                            /** @description Service id of the default tax rate on bills. */
+                            tax_rate_id?: string | null;
+                            /** @description Default unit price on bills; null when not set. */
+                            unit_price?: number | null;
+                        } | null;
+                        /** @description Code or SKU of the item. */
+                        code?: string | null;
+                        /** @description Sale details; null when the item is not sold. */
+                        invoice_item?: {
+                            /** @description Service id of the account the item posts to on invoices. */
+                            account_id?: string | null;
+                            /** @description Default line description on invoices. */
+                            description?: string | null;
+                            /** @description Service id of the default tax rate on invoices. */
+                            tax_rate_id?: string | null;
+                            /** @description Default unit price on invoices; null when not set. */
+                            unit_price?: number | null;
+                        } | null;
+                        /** @description Name of the item. */
+                        name: string;
+                        /**
+                         * @description Status of the item.
+                         * @enum {string}
+                         */
+                        status?: "active" | "archived";
+                        /**
+                         * @description Kind of item.
+                         * @enum {string}
+                         */
+                        type: "non_inventory" | "service";
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A product or service the business buys or sells. */
+                        item: {
+                            /** @description Service id of the inventory asset account; null for items not tracked as inventory. */
+                            asset_account_id: string | null;
+                            /** @description Purchase details; null when the item is not bought. */
+                            bill_item: {
+                                /** @description Service id of the account the item posts to on bills. */
+                                account_id: string | null;
+                                /** @description Default line description on bills. */
+                                description: string | null;
+                                /** @description Service id of the default tax rate on bills. */
+                                tax_rate_id: string | null;
+                                /** @description Default unit price on bills; null when not set. */
+                                unit_price: number | null;
+                            } | null;
+                            /** @description Code or SKU of the item. */
+                            code: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Sale details; null when the item is not sold. */
+                            invoice_item: {
+                                /** @description Service id of the account the item posts to on invoices. */
+                                account_id: string | null;
+                                /** @description Default line description on invoices. */
+                                description: string | null;
+                                /** @description Service id of the default tax rate on invoices. */
+                                tax_rate_id: string | null;
+                                /** @description Default unit price on invoices; null when not set. */
+                                unit_price: number | null;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Name of the item. */
+                            name: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Quantity in stock; null for items not tracked as inventory. */
+                            quantity_on_hand: number | null;
+                            /**
+                             * @description Status of the item.
+                             * @enum {string}
+                             */
+                            status: "active" | "archived" | "unknown";
+                            /** @description Subsidiaries the item is available in. */
+                            subsidiaries: {
+                                /** @description Service id of the subsidiary. */
+                                id: string;
+                            }[];
+                            /**
+                             * @description Kind of item.
+                             * @enum {string}
+                             */
+                            type: "inventory" | "non_inventory" | "service" | "unknown";
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getItem: {
         parameters: {
             query?: {
@@ -25099,6 +29336,497 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteItem: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateItem: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The item fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    item: {
+                        /** @description Purchase details; null when the item is not bought. */
+                        bill_item?: {
+                            /** @description Service id of the account the item posts to on bills. */
+                            account_id?: string | null;
+                            /** @description Default line description on bills. */
+                            description?: string | null;
+                            /** @description Service id of the default tax rate on bills. */
+                            tax_rate_id?: string | null;
+                            /** @description Default unit price on bills; null when not set. */
+                            unit_price?: number | null;
+                        } | null;
+                        /** @description Code or SKU of the item. */
+                        code?: string | null;
+                        /** @description Sale details; null when the item is not sold. */
+                        invoice_item?: {
+                            /** @description Service id of the account the item posts to on invoices. */
+                            account_id?: string | null;
+                            /** @description Default line description on invoices. */
+                            description?: string | null;
+                            /** @description Service id of the default tax rate on invoices. */
+                            tax_rate_id?: string | null;
+                            /** @description Default unit price on invoices; null when not set. */
+                            unit_price?: number | null;
+                        } | null;
+                        /** @description Name of the item. */
+                        name?: string | null;
+                        /**
+                         * @description Status of the item.
+                         * @enum {string}
+                         */
+                        status?: "active" | "archived";
+                        /**
+                         * @description Kind of item.
+                         * @enum {string}
+                         */
+                        type?: "non_inventory" | "service";
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A product or service the business buys or sells. */
+                        item: {
+                            /** @description Service id of the inventory asset account; null for items not tracked as inventory. */
+                            asset_account_id: string | null;
+                            /** @description Purchase details; null when the item is not bought. */
+                            bill_item: {
+                                /** @description Service id of the account the item posts to on bills. */
+                                account_id: string | null;
+                                /** @description Default line description on bills. */
+                                description: string | null;
+                                /** @description Service id of the default tax rate on bills. */
+                                tax_rate_id: string | null;
+                                /** @description Default unit price on bills; null when not set. */
+                                unit_price: number | null;
+                            } | null;
+                            /** @description Code or SKU of the item. */
+                            code: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Sale details; null when the item is not sold. */
+                            invoice_item: {
+                                /** @description Service id of the account the item posts to on invoices. */
+                                account_id: string | null;
+                                /** @description Default line description on invoices. */
+                                description: string | null;
+                                /** @description Service id of the default tax rate on invoices. */
+                                tax_rate_id: string | null;
+                                /** @description Default unit price on invoices; null when not set. */
+                                unit_price: number | null;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Name of the item. */
+                            name: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Quantity in stock; null for items not tracked as inventory. */
+                            quantity_on_hand: number | null;
+                            /**
+                             * @description Status of the item.
+                             * @enum {string}
+                             */
+                            status: "active" | "archived" | "unknown";
+                            /** @description Subsidiaries the item is available in. */
+                            subsidiaries: {
+                                /** @description Service id of the subsidiary. */
+                                id: string;
+                            }[];
+                            /**
+                             * @description Kind of item.
+                             * @enum {string}
+                             */
+                            type: "inventory" | "non_inventory" | "service" | "unknown";
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27324,6 +32052,547 @@ export interface operations {
             };
         };
     };
+    getMetric: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description One of total_revenue, total_income, total_expenses, cost_of_goods_sold, net_income, net_operating_income, gross_profit_margin, net_profit_margin. */
+                metricName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description When the statements it is computed from were last synced.
+                         */
+                        checkpoint: string;
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        cost_of_goods_sold?: {
+                            /** @description Currency of the statement. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month.
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month.
+                             */
+                            start_date: string;
+                            /** @description Decimal text, four places; ratios as fractions (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        gross_profit_margin?: {
+                            /** @description Currency of the statement. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month.
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month.
+                             */
+                            start_date: string;
+                            /** @description Decimal text, four places; ratios as fractions (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        net_income?: {
+                            /** @description Currency of the statement. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month.
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month.
+                             */
+                            start_date: string;
+                            /** @description Decimal text, four places; ratios as fractions (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        net_operating_income?: {
+                            /** @description Currency of the statement. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month.
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month.
+                             */
+                            start_date: string;
+                            /** @description Decimal text, four places; ratios as fractions (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        net_profit_margin?: {
+                            /** @description Currency of the statement. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month.
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month.
+                             */
+                            start_date: string;
+                            /** @description Decimal text, four places; ratios as fractions (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        total_expenses?: {
+                            /** @description Currency of the statement. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month.
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month.
+                             */
+                            start_date: string;
+                            /** @description Decimal text, four places; ratios as fractions (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        total_income?: {
+                            /** @description Currency of the statement. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month.
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month.
+                             */
+                            start_date: string;
+                            /** @description Decimal text, four places; ratios as fractions (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        total_revenue?: {
+                            /** @description Currency of the statement. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month.
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month.
+                             */
+                            start_date: string;
+                            /** @description Decimal text, four places; ratios as fractions (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPaymentMethods: {
+        parameters: {
+            query?: {
+                /** @description Connection access token (required). */
+                access_token?: string;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description Filter on F fields, e.g. status = "open" AND due_date < 2024-06-30 (docs/filtering.md). */
+                filter?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Deprecated: inclusive; use filter. Unix time in milliseconds, 0 to 253402300799999. */
+                last_synced_at_min?: number;
+                /** @description Page size, default 50, at most 500. */
+                limit?: number;
+                /** @description An F field, optionally followed by ASC or DESC; default updated_at DESC. */
+                sort?: string;
+                /** @description Deprecated: inclusive; use filter. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_max?: number;
+                /** @description Deprecated: inclusive; use filter. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_min?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        payment_methods: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Name of the payment method, such as "Check" or "Credit Card". */
+                            name: string;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, INVALID_FILTER, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPaymentMethod: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default service. */
+                id_type?: "service" | "platform";
+            };
+            header?: never;
+            path: {
+                /** @description Service id, or the platform id with id_type=platform. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description A way the business is paid or pays: cash, check, card, bank transfer. */
+                        payment_method: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Name of the payment method, such as "Check" or "Credit Card". */
+                            name: string;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listPaymentTerms: {
         parameters: {
             query?: {
@@ -28641,6 +33910,375 @@ export interface operations {
             };
         };
     };
+    createPurchaseOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The purchase order to create. */
+                    purchase_order: {
+                        /**
+                         * @description Currency of the order.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Expected delivery date (ISO 8601). */
+                        delivery_date?: string | null;
+                        /** @description Vendor-facing number of the order. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the order was issued (ISO 8601).
+                         */
+                        issue_date: string;
+                        /** @description Lines of the order. */
+                        line_items: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the order. */
+                        memo?: string | null;
+                        /**
+                         * @description Status of the purchase order.
+                         * @enum {string}
+                         */
+                        status?: "draft" | "open" | "closed";
+                        /** @description Service id of the vendor the order was placed with. */
+                        vendor_id: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order for goods or services placed by the business with a vendor. */
+                        purchase_order: {
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the order.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the order currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Expected delivery date (ISO 8601). */
+                            delivery_date: string | null;
+                            /** @description Vendor-facing number of the order. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the order was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Bills raised against the order. */
+                            linked_bills: {
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the order. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Address the goods are delivered to; null when not given. */
+                            shipping_address: {
+                                /** @description First address line. */
+                                address1: string | null;
+                                /** @description Second address line. */
+                                address2: string | null;
+                                /** @description Third address line. */
+                                address3: string | null;
+                                /** @description City. */
+                                city: string | null;
+                                /** @description Country, as the platform gives it. */
+                                country: string | null;
+                                /** @description Postal or ZIP code. */
+                                postal_code: string | null;
+                                /** @description State, province or region. */
+                                region: string | null;
+                                /** @description Kind of address as the platform names it; null when not given. */
+                                type: string | null;
+                            } | null;
+                            /**
+                             * @description Status of the purchase order.
+                             * @enum {string}
+                             */
+                            status: "open" | "draft" | "closed" | "pending_bill" | "unknown";
+                            /** @description Amount of the order before tax. */
+                            sub_total: number | null;
+                            /** @description Service id of the subsidiary the order belongs to. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the order. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the order. */
+                            total_amount: number;
+                            /** @description Total discount of the order. */
+                            total_discount: number | null;
+                            /** @description Sum of the quantities of the item lines; null when no line orders an item. */
+                            total_quantity: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Service id of the vendor the order was placed with. */
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getPurchaseOrder: {
         parameters: {
             query?: {
@@ -28893,6 +34531,582 @@ export interface operations {
             };
         };
     };
+    deletePurchaseOrder: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The record is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "deleted";
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updatePurchaseOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The purchase order fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    purchase_order: {
+                        /**
+                         * @description Currency of the order.
+                         * @enum {string}
+                         */
+                        currency_code?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description Expected delivery date (ISO 8601). */
+                        delivery_date?: string | null;
+                        /** @description Vendor-facing number of the order. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the order was issued (ISO 8601).
+                         */
+                        issue_date?: string;
+                        /** @description Lines of the order. */
+                        line_items?: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the order. */
+                        memo?: string | null;
+                        /**
+                         * @description Status of the purchase order.
+                         * @enum {string}
+                         */
+                        status?: "draft" | "open" | "closed";
+                        /** @description Service id of the vendor the order was placed with. */
+                        vendor_id?: string | null;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order for goods or services placed by the business with a vendor. */
+                        purchase_order: {
+                            /** @description Platform-specific fields for narrow use cases. */
+                            additional_fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /**
+                             * @description Currency of the order.
+                             * @enum {string}
+                             */
+                            currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Rate from the order currency to the business default currency, as decimal text; null when the platform does not give one. */
+                            currency_rate: string | null;
+                            /** @description Expected delivery date (ISO 8601). */
+                            delivery_date: string | null;
+                            /** @description Vendor-facing number of the order. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the order was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Bills raised against the order. */
+                            linked_bills: {
+                                /** @description Service id of the linked object. */
+                                id: string;
+                            }[];
+                            /** @description Memo of the order. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Address the goods are delivered to; null when not given. */
+                            shipping_address: {
+                                /** @description First address line. */
+                                address1: string | null;
+                                /** @description Second address line. */
+                                address2: string | null;
+                                /** @description Third address line. */
+                                address3: string | null;
+                                /** @description City. */
+                                city: string | null;
+                                /** @description Country, as the platform gives it. */
+                                country: string | null;
+                                /** @description Postal or ZIP code. */
+                                postal_code: string | null;
+                                /** @description State, province or region. */
+                                region: string | null;
+                                /** @description Kind of address as the platform names it; null when not given. */
+                                type: string | null;
+                            } | null;
+                            /**
+                             * @description Status of the purchase order.
+                             * @enum {string}
+                             */
+                            status: "open" | "draft" | "closed" | "pending_bill" | "unknown";
+                            /** @description Amount of the order before tax. */
+                            sub_total: number | null;
+                            /** @description Service id of the subsidiary the order belongs to. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the order. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the order. */
+                            total_amount: number;
+                            /** @description Total discount of the order. */
+                            total_discount: number | null;
+                            /** @description Sum of the quantities of the item lines; null when no line orders an item. */
+                            total_quantity: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Service id of the vendor the order was placed with. */
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listSalesOrders: {
         parameters: {
             query?: {
@@ -29100,6 +35314,309 @@ export interface operations {
             };
         };
     };
+    createSalesOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                    /** @description The sales order to create. */
+                    sales_order: {
+                        /** @description Currency of the order; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Rate from the order currency to the business default currency; null when the platform does not give it. A number or decimal text. */
+                        currency_rate?: number | string | null;
+                        /** @description Service id of the customer who placed the order. */
+                        customer_id: string;
+                        /** @description Customer-facing number of the order; null when none. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the order was issued (ISO 8601).
+                         */
+                        issue_date: string;
+                        /** @description Lines of the order. */
+                        line_items: {
+                            /** @description Description of the line; null when it has none. */
+                            description?: string | null;
+                            /** @description Item ordered on the line; null for a line without an item. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity ordered; null when the platform does not give it. */
+                                quantity?: number | null;
+                                /** @description Price of one unit; null when the platform does not give it. */
+                                unit_amount?: number | null;
+                            } | null;
+                            /** @description Service id of the tax rate applied to the line; null when none. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line; null when the platform does not give it. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the order; null when none. */
+                        memo?: string | null;
+                        /** @description Service id of the payment terms of the order; null when none. */
+                        payment_terms_id?: string | null;
+                        /** @description Reference number of the order (the customer's purchase order number, say); null when none. */
+                        reference_number?: string | null;
+                        /**
+                         * @description Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero's only.
+                         * @enum {string}
+                         */
+                        status?: "open" | "pending_approval";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order a customer placed with the business; it moves no money until invoiced. */
+                        sales_order: {
+                            /** @description Service id of the class the order is tracked under; null when none. */
+                            class_id: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the order; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the order currency to the business default currency; null when the platform does not give it. */
+                            currency_rate: number | null;
+                            /** @description Service id of the customer who placed the order. */
+                            customer_id: string | null;
+                            /** @description Service id of the department the order is tracked under; null when none. */
+                            department_id: string | null;
+                            /** @description Discount applied to the order; null when the platform does not give it. */
+                            discount_amount: number | null;
+                            /** @description Customer-facing number of the order; null when none. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the order was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description Description of the line; null when it has none. */
+                                description: string | null;
+                                /** @description Item ordered on the line; null for a line without an item. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity ordered; null when the platform does not give it. */
+                                    quantity: number | null;
+                                    /** @description Price of one unit; null when the platform does not give it. */
+                                    unit_amount: number | null;
+                                } | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the tax rate applied to the line; null when none. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line; null when the platform does not give it. */
+                                total_amount: number | null;
+                            }[];
+                            /** @description Service id of the location the order is tracked under; null when none. */
+                            location_id: string | null;
+                            /** @description Memo of the order; null when none. */
+                            memo: string | null;
+                            /** @description Service id of the payment terms of the order; null when none. */
+                            payment_terms_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference number of the order (the customer's purchase order number, say); null when none. */
+                            reference_number: string | null;
+                            /**
+                             * @description Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero's only.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "open" | "closed" | "pending_approval" | "rejected" | "unknown";
+                            /** @description Service id of the subsidiary the order belongs to; null when none. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the order; null when the platform does not give it. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the order; null when the platform does not give it. */
+                            total_amount: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getSalesOrder: {
         parameters: {
             query?: {
@@ -29296,6 +35813,321 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSalesOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                    /** @description The sales order fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    sales_order: {
+                        /** @description Currency of the order; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Rate from the order currency to the business default currency; null when the platform does not give it. A number or decimal text. */
+                        currency_rate?: number | string | null;
+                        /** @description Service id of the customer who placed the order. */
+                        customer_id?: string | null;
+                        /** @description Customer-facing number of the order; null when none. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the order was issued (ISO 8601).
+                         */
+                        issue_date?: string;
+                        /** @description Lines of the order. */
+                        line_items?: {
+                            /** @description Description of the line; null when it has none. */
+                            description?: string | null;
+                            /** @description Item ordered on the line; null for a line without an item. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity ordered; null when the platform does not give it. */
+                                quantity?: number | null;
+                                /** @description Price of one unit; null when the platform does not give it. */
+                                unit_amount?: number | null;
+                            } | null;
+                            /** @description Service id of the tax rate applied to the line; null when none. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line; null when the platform does not give it. */
+                            total_amount: number;
+                        }[];
+                        /** @description Memo of the order; null when none. */
+                        memo?: string | null;
+                        /** @description Service id of the payment terms of the order; null when none. */
+                        payment_terms_id?: string | null;
+                        /** @description Reference number of the order (the customer's purchase order number, say); null when none. */
+                        reference_number?: string | null;
+                        /**
+                         * @description Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero's only.
+                         * @enum {string}
+                         */
+                        status?: "open" | "pending_approval";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order a customer placed with the business; it moves no money until invoiced. */
+                        sales_order: {
+                            /** @description Service id of the class the order is tracked under; null when none. */
+                            class_id: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the order; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Rate from the order currency to the business default currency; null when the platform does not give it. */
+                            currency_rate: number | null;
+                            /** @description Service id of the customer who placed the order. */
+                            customer_id: string | null;
+                            /** @description Service id of the department the order is tracked under; null when none. */
+                            department_id: string | null;
+                            /** @description Discount applied to the order; null when the platform does not give it. */
+                            discount_amount: number | null;
+                            /** @description Customer-facing number of the order; null when none. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the order was issued (ISO 8601).
+                             */
+                            issue_date: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description Description of the line; null when it has none. */
+                                description: string | null;
+                                /** @description Item ordered on the line; null for a line without an item. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity ordered; null when the platform does not give it. */
+                                    quantity: number | null;
+                                    /** @description Price of one unit; null when the platform does not give it. */
+                                    unit_amount: number | null;
+                                } | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the tax rate applied to the line; null when none. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line; null when the platform does not give it. */
+                                total_amount: number | null;
+                            }[];
+                            /** @description Service id of the location the order is tracked under; null when none. */
+                            location_id: string | null;
+                            /** @description Memo of the order; null when none. */
+                            memo: string | null;
+                            /** @description Service id of the payment terms of the order; null when none. */
+                            payment_terms_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference number of the order (the customer's purchase order number, say); null when none. */
+                            reference_number: string | null;
+                            /**
+                             * @description Status of the sales order: closed once invoiced (or closed by hand); draft, pending and rejected are Xero's only.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "open" | "closed" | "pending_approval" | "rejected" | "unknown";
+                            /** @description Service id of the subsidiary the order belongs to; null when none. */
+                            subsidiary_id: string | null;
+                            /** @description Tax amount of the order; null when the platform does not give it. */
+                            tax_amount: number | null;
+                            /** @description Total amount of the order; null when the platform does not give it. */
+                            total_amount: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29542,6 +36374,361 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSalesReceipt: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                    /** @description The sales receipt to create. */
+                    sales_receipt: {
+                        /** @description Service id of the asset account the payment was deposited to (a bank account or undeposited funds): the account debited. */
+                        account_id?: string | null;
+                        /** @description Currency of the receipt; null when the platform does not say. */
+                        currency_code?: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                        /** @description Service id of the customer who paid; null for a sale to no named customer. */
+                        customer_id?: string | null;
+                        /** @description Seller-facing number of the receipt. */
+                        document_number?: string | null;
+                        /**
+                         * Format: date-or-date-time
+                         * @description When the sale was made and paid (ISO 8601).
+                         */
+                        issue_date: string;
+                        /** @description Lines of the receipt. */
+                        line_items: {
+                            /** @description Service id of the account the line posts to. */
+                            account_id?: string | null;
+                            /** @description Service id of the class the line is tracked under. */
+                            class_id?: string | null;
+                            /** @description Service id of the customer the line is billable to. */
+                            customer_id?: string | null;
+                            /** @description Service id of the department the line is tracked under. */
+                            department_id?: string | null;
+                            /** @description Description of the line. */
+                            description?: string | null;
+                            /** @description Discount amount of the line. */
+                            discount_amount?: number | null;
+                            /** @description Discount of the line as a percentage. */
+                            discount_percentage?: number | null;
+                            /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                            item?: {
+                                /** @description Service id of the item. */
+                                id?: string;
+                                /** @description Quantity of the item. */
+                                quantity?: number;
+                                /** @description Price of one unit of the item. */
+                                unit_amount?: number;
+                            } | null;
+                            /** @description Service id of the location the line is tracked under. */
+                            location_id?: string | null;
+                            /** @description Service id of the project the line is tracked under. */
+                            project_id?: string | null;
+                            /** @description Amount of the line before tax. */
+                            sub_total?: number | null;
+                            /** @description Tax amount of the line. */
+                            tax_amount?: number | null;
+                            /** @description Service id of the tax rate applied to the line. */
+                            tax_rate_id?: string | null;
+                            /** @description Total amount of the line. */
+                            total_amount: number;
+                        }[];
+                        /** @description Customer-facing memo of the receipt. */
+                        memo?: string | null;
+                        /** @description Reference of the receipt, such as the check or card payment number. */
+                        reference?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A sale paid at the time it was made: records the sale and the payment at once, leaving nothing to collect. */
+                        sales_receipt: {
+                            /** @description Service id of the asset account the payment was deposited to (a bank account or undeposited funds): the account debited. */
+                            account_id: string | null;
+                            /** @description The reference's additional fields of a sales receipt; always present here. */
+                            additional_fields?: {
+                                /** @description Billing and shipping addresses of the receipt; [] when none. */
+                                addresses: {
+                                    /** @description First address line. */
+                                    address1: string | null;
+                                    /** @description Second address line. */
+                                    address2: string | null;
+                                    /** @description Third address line. */
+                                    address3: string | null;
+                                    /** @description City. */
+                                    city: string | null;
+                                    /** @description Country, as the platform gives it. */
+                                    country: string | null;
+                                    /** @description Postal or ZIP code. */
+                                    postal_code: string | null;
+                                    /** @description State, province or region. */
+                                    region: string | null;
+                                    /** @description Kind of address as the platform names it; null when not given. */
+                                    type: string | null;
+                                }[];
+                                /** @description Email address of the billed customer; null when none. */
+                                billing_email: string | null;
+                                /** @description Memo intended for internal use; null when none. */
+                                internal_memo: string | null;
+                                /** @description Total shipping charged on the receipt; null when the platform does not say. */
+                                shipping_amount: number | null;
+                                /** @description Total tax charged on the receipt; null when the platform does not say. */
+                                tax_amount: number | null;
+                            };
+                            /** @description Amount still due on the receipt: 0, as a receipt is paid at once; null when the platform does not say. */
+                            amount_due: number | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Currency of the receipt; null when the platform does not say. */
+                            currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description Service id of the customer who paid; null for a sale to no named customer. */
+                            customer_id: string | null;
+                            /** @description Total discount of the receipt; null when the platform does not say. */
+                            discount_amount: number | null;
+                            /** @description Seller-facing number of the receipt. */
+                            document_number: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description When the sale was made and paid (ISO 8601). */
+                            issue_date: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Lines of the receipt. */
+                            line_items: {
+                                /** @description Service id of the account the line posts to. */
+                                account_id: string | null;
+                                /** @description Service id of the class the line is tracked under. */
+                                class_id: string | null;
+                                /** @description Service id of the customer the line is billable to. */
+                                customer_id: string | null;
+                                /** @description Service id of the department the line is tracked under. */
+                                department_id: string | null;
+                                /** @description Description of the line. */
+                                description: string | null;
+                                /** @description Discount amount of the line. */
+                                discount_amount: number | null;
+                                /** @description Discount of the line as a percentage. */
+                                discount_percentage: number | null;
+                                /** @description Item sold or bought on the line; null for lines that post to an account only. */
+                                item: {
+                                    /** @description Service id of the item. */
+                                    id: string;
+                                    /** @description Quantity of the item. */
+                                    quantity: number;
+                                    /** @description Price of one unit of the item. */
+                                    unit_amount: number;
+                                } | null;
+                                /** @description Service id of the location the line is tracked under. */
+                                location_id: string | null;
+                                /** @description Id of the line on the platform; null when lines have no id there. */
+                                platform_id: string | null;
+                                /** @description Service id of the project the line is tracked under. */
+                                project_id: string | null;
+                                /** @description Amount of the line before tax. */
+                                sub_total: number | null;
+                                /** @description Tax amount of the line. */
+                                tax_amount: number | null;
+                                /** @description Service id of the tax rate applied to the line. */
+                                tax_rate_id: string | null;
+                                /** @description Total amount of the line. */
+                                total_amount: number;
+                            }[];
+                            /** @description Transactions linked to the receipt. */
+                            linked_transactions: {
+                                /** @description Service id of the linked transaction. */
+                                id: string;
+                                /** @description Object type of the linked transaction (bank_deposit: the deposit that took the receipt out of undeposited funds). */
+                                type: string;
+                            }[];
+                            /** @description Customer-facing memo of the receipt. */
+                            memo: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                            platform_url: string | null;
+                            /** @description Reference of the receipt, such as the check or card payment number. */
+                            reference: string | null;
+                            /** @description Total amount received, tax included. */
+                            total_amount: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34319,6 +41506,356 @@ export interface operations {
             };
         };
     };
+    listCommerceSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Connection access token (required). */
+                access_token?: string;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description Filter on F fields, e.g. status = "open" AND due_date < 2024-06-30 (docs/filtering.md). */
+                filter?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Deprecated: inclusive; use filter. Unix time in milliseconds, 0 to 253402300799999. */
+                last_synced_at_min?: number;
+                /** @description Page size, default 50, at most 500. */
+                limit?: number;
+                /** @description An F field, optionally followed by ASC or DESC; default updated_at DESC. */
+                sort?: string;
+                /** @description Deprecated: inclusive; use filter. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_max?: number;
+                /** @description Deprecated: inclusive; use filter. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_min?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        subscriptions: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Service id of the commerce customer billed; null when not stored. */
+                            customer_id: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * @description Currency of the amounts.
+                             * @enum {string}
+                             */
+                            iso_currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description What is billed, one entry per price. */
+                            items: {
+                                /** @description What one bill of the item comes to; null when its price is not fixed. */
+                                amount: number | null;
+                                /** @description How often the item is billed, as the platform names it (day, week, month, year). */
+                                interval: string;
+                                /** @description Intervals between two bills (3 with month: quarterly). */
+                                interval_count: number;
+                                /** @description Id of the item on the platform; null when it has none. */
+                                platform_id: string | null;
+                                /** @description Units billed each interval. */
+                                quantity: number;
+                                /** @description Price of one unit per interval; null when not fixed (metered or tiered). */
+                                unit_amount: number | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description The customer's id on the platform (the reference's field). */
+                            platform_customer_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /**
+                             * @description active: billing; in_trial: not billed yet; paused: billing stopped for a while; canceled: ended; unknown: any other state.
+                             * @enum {string}
+                             */
+                            status: "active" | "in_trial" | "canceled" | "paused" | "unknown";
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, INVALID_FILTER, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCommerceSubscription: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default service. */
+                id_type?: "service" | "platform";
+            };
+            header?: never;
+            path: {
+                /** @description Service id, or the platform id with id_type=platform. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description A customer's recurring charge. */
+                        subscription: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Service id of the commerce customer billed; null when not stored. */
+                            customer_id: string | null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * @description Currency of the amounts.
+                             * @enum {string}
+                             */
+                            iso_currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description What is billed, one entry per price. */
+                            items: {
+                                /** @description What one bill of the item comes to; null when its price is not fixed. */
+                                amount: number | null;
+                                /** @description How often the item is billed, as the platform names it (day, week, month, year). */
+                                interval: string;
+                                /** @description Intervals between two bills (3 with month: quarterly). */
+                                interval_count: number;
+                                /** @description Id of the item on the platform; null when it has none. */
+                                platform_id: string | null;
+                                /** @description Units billed each interval. */
+                                quantity: number;
+                                /** @description Price of one unit per interval; null when not fixed (metered or tiered). */
+                                unit_amount: number | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description The customer's id on the platform (the reference's field). */
+                            platform_customer_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /**
+                             * @description active: billing; in_trial: not billed yet; paused: billing stopped for a while; canceled: ended; unknown: any other state.
+                             * @enum {string}
+                             */
+                            status: "active" | "in_trial" | "canceled" | "paused" | "unknown";
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listCommerceTransactions: {
         parameters: {
             query?: {
@@ -36194,6 +43731,318 @@ export interface operations {
             };
         };
     };
+    listHrisDepartments: {
+        parameters: {
+            query?: {
+                /** @description Connection access token (required). */
+                access_token?: string;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                last_synced_at_min?: number;
+                /** @description Page size, default 50, at most 500. */
+                limit?: number;
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_max?: number;
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_min?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        departments: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Custom fields by name; {} when the platform has none. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description No platform served today describes a department: null. */
+                            description: null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description No platform served today names a department manager: null. */
+                            manager_id: null;
+                            /** @description Name of the department; "" when the platform has none. */
+                            name: string;
+                            /** @description Service id of the parent department; null at the top level. */
+                            parent_department_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        }[];
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHrisDepartment: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default service. */
+                id_type?: "service" | "platform";
+            };
+            header?: never;
+            path: {
+                /** @description Service id, or the platform id with id_type=platform. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description A department of the business, as /accounting/departments serves it, in the HRIS fields. */
+                        department: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Custom fields by name; {} when the platform has none. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description No platform served today describes a department: null. */
+                            description: null;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description No platform served today names a department manager: null. */
+                            manager_id: null;
+                            /** @description Name of the department; "" when the platform has none. */
+                            name: string;
+                            /** @description Service id of the parent department; null at the top level. */
+                            parent_department_id: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listHrisEmployees: {
         parameters: {
             query?: {
@@ -36453,6 +44302,364 @@ export interface operations {
                             termination_date: string | null;
                             /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
                             updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listHrisOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Connection access token (required). */
+                access_token?: string;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                last_synced_at_min?: number;
+                /** @description Page size, default 50, at most 500. */
+                limit?: number;
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_max?: number;
+                /** @description Inclusive. Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_min?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        organizations: {
+                            /** @description The business's first address; null when it has none. */
+                            address: {
+                                /** @description City; "" when not known. */
+                                city: string;
+                                /** @description Country as the platform gives it; "" when not known. */
+                                country: string;
+                                /** @description Postal or ZIP code; null when not known. */
+                                postal_code: string | null;
+                                /** @description State, province or region; null when not known. */
+                                state: string | null;
+                                /** @description Street lines, joined by ", ". */
+                                street: string;
+                            } | null;
+                            /** @description Email address of the business; null when not known. */
+                            contact_email: string | null;
+                            /** @description Phone number of the business; null when not known. */
+                            contact_phone: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Custom fields by name; {} when the platform has none. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Not read from any platform served today: null. */
+                            industry: null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Registered legal name; null when not known. */
+                            legal_name: string | null;
+                            /** @description Not read from any platform served today: null. */
+                            logo_url: null;
+                            /** @description Display name of the business (the legal name when it has none). */
+                            name: string;
+                            /** @description Not read from any platform served today: null (count GET /hris/employees). */
+                            number_of_employees: null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Tax number of the business; null when not known. */
+                            tax_id: string | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Not read from any platform served today: null. */
+                            website: null;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHrisOrganization: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default service. */
+                id_type?: "service" | "platform";
+            };
+            header?: never;
+            path: {
+                /** @description Service id, or the platform id with id_type=platform. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description The business that employs, as /accounting/company_info serves it, in the HRIS fields. */
+                        organization: {
+                            /** @description The business's first address; null when it has none. */
+                            address: {
+                                /** @description City; "" when not known. */
+                                city: string;
+                                /** @description Country as the platform gives it; "" when not known. */
+                                country: string;
+                                /** @description Postal or ZIP code; null when not known. */
+                                postal_code: string | null;
+                                /** @description State, province or region; null when not known. */
+                                state: string | null;
+                                /** @description Street lines, joined by ", ". */
+                                street: string;
+                            } | null;
+                            /** @description Email address of the business; null when not known. */
+                            contact_email: string | null;
+                            /** @description Phone number of the business; null when not known. */
+                            contact_phone: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Custom fields by name; {} when the platform has none. */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Not read from any platform served today: null. */
+                            industry: null;
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Registered legal name; null when not known. */
+                            legal_name: string | null;
+                            /** @description Not read from any platform served today: null. */
+                            logo_url: null;
+                            /** @description Display name of the business (the legal name when it has none). */
+                            name: string;
+                            /** @description Not read from any platform served today: null (count GET /hris/employees). */
+                            number_of_employees: null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Tax number of the business; null when not known. */
+                            tax_id: string | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Not read from any platform served today: null. */
+                            website: null;
                         };
                     };
                 };

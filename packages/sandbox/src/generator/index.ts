@@ -6,7 +6,7 @@
  * (generator/payouts.ts); accounts, balance sheets and bank feed
  * accounts come next, carrying the balances the transactions produced, then the
  * employees (generator/employees.ts), the sales orders (generator/sales-orders.ts)
- * and the exchange rates last (generator/exchange-rates.ts).
+ * the exchange rates (generator/exchange-rates.ts) and the payment methods last (generator/payment-methods.ts).
  */
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
@@ -18,6 +18,7 @@ import { orderUnit } from './orders.ts';
 import { generateSalesOrders, InvoicedOrders } from './sales-orders.ts';
 import { generatePayouts, generateStore, ShopCharges } from './payouts.ts';
 import { generateShop, ShopOrders } from './shop.ts';
+import { generatePaymentMethods } from './payment-methods.ts';
 import { generateSalesReceipts } from './sales-receipts.ts';
 import {
   billUnit,
@@ -171,6 +172,9 @@ export class BookGenerator {
     // The orders of some of the invoices above, and a few still open.
     generateSalesOrders(seed, size, out, ref, palette, asOf, invoiced);
     generateExchangeRates(seed, out, ref.currency, start, asOf);
+    yield out.take();
+    // The payment methods, from no random source: every record before them is what it was before they existed.
+    generatePaymentMethods(out, start);
     yield out.take();
     this.summary = {
       counters: Object.fromEntries(out.counters),

@@ -134,9 +134,135 @@ const ACCOUNT_TYPES: Readonly<Record<string, string>> = {
   other_expense: 'OtherExpense',
 };
 
+/** An order line names what is sold: an item at a quantity and price, or a described amount (the platform adds tax). */
+async function salesOrderLines(ctx: ConnectorContext, input: Input, out: Native): Promise<void> {
+  if (!has(input, 'line_items')) return;
+  const lines: Native[] = [];
+  for (const [n, line] of list(input, 'line_items').entries()) {
+    const native: Native = {};
+    await links(ctx, line, native, [['tax_rate_id', 'TaxCodeId', 'tax_rate']]);
+    copy(line, native, [['description', 'Description']]);
+    const item = line.item;
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      const entry = item as Input;
+      native.ItemId = await link(ctx, 'item', entry.id, `line_items[${n}].item.id`);
+      native.Qty = entry.quantity ?? 1;
+      // Without a unit price, one unit costs the line's amount.
+      native.UnitPrice = decimal(typeof entry.unit_amount === 'number' ? entry.unit_amount : line.total_amount);
+    } else {
+      native.Qty = 1;
+      native.UnitPrice = decimal(line.total_amount);
+    }
+    lines.push(native);
+  }
+  out.Lines = lines;
+}
+
+/** An item's sides: what it costs on bills (purchase) and sells for on invoices (sale); SANDBOX keeps one description. */
+async function itemSides(ctx: ConnectorContext, input: Input, out: Native): Promise<void> {
+  const sides = [
+    ['bill_item', 'PurchaseCost', 'ExpenseAccountId'],
+    ['invoice_item', 'SalesPrice', 'IncomeAccountId'],
+  ] as const;
+  for (const [field, price, account] of sides) {
+    const side = input[field];
+    if (typeof side !== 'object' || side === null || Array.isArray(side)) continue;
+    const entry = side as Input;
+    if (entry.tax_rate_id !== undefined && entry.tax_rate_id !== null)
+      throw invalid(`${field}.tax_rate_id`, 'is not kept: SANDBOX items carry no tax rate');
+    copy(entry, out, [
+      ['unit_price', price, decimal],
+      ['description', 'Description'],
+    ]);
+    await links(ctx, entry, out, [['account_id', account, 'account']]);
+  }
+}
+
 export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
   bill: (ctx, input) => payable(ctx, input, 'vendor'),
+
+  item: async (ctx, input) => {
+    const out: Native = {};
+    copy(input, out, [
+      ['name', 'Name'],
+      ['code', 'Sku'],
+    ]);
+    if (has(input, 'type')) out.Kind = enumValue('type', input.type, { service: 'Service', non_inventory: 'NonInventory' });
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', archived: 'Archived' });
+    await itemSides(ctx, input, out);
+    return out;
+  },
+
+  purchase_order: async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [['vendor_id', 'VendorId', 'vendor']]);
+    copy(input, out, [
+      ['issue_date', 'TxnDate', dateOnly],
+      ['delivery_date', 'ExpectedDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['document_number', 'DocNumber'],
+      ['memo', 'Memo'],
+    ]);
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { draft: 'Draft', open: 'Open', closed: 'Closed' });
+    await documentLines(ctx, input, out);
+    return out;
+  },
   invoice: (ctx, input) => payable(ctx, input, 'customer'),
+
+  expense: async (ctx, input) => {
+    if (has(input, 'expense_type') && input.expense_type === 'refund') throw invalid('expense_type', 'SANDBOX records money spent only, not refunds');
+    const out: Native = {};
+    await links(ctx, input, out, [
+      ['account_id', 'PaymentAccountId', 'account'],
+      ['vendor_id', 'VendorId', 'vendor'],
+    ]);
+    copy(input, out, [
+      ['transaction_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['document_number', 'Reference'],
+      ['memo', 'Memo'],
+    ]);
+    if (has(input, 'payment_type'))
+      out.PaymentType = enumValue('payment_type', input.payment_type, { cash: 'Cash', check: 'Check', credit_card: 'CreditCard' });
+    await documentLines(ctx, input, out);
+    return out;
+  },
+
+  sales_receipt: async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [
+      ['customer_id', 'CustomerId', 'customer'],
+      ['account_id', 'DepositToAccountId', 'account'],
+    ]);
+    copy(input, out, [
+      ['issue_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['document_number', 'DocNumber'],
+      ['memo', 'Memo'],
+      ['reference', 'Reference'],
+    ]);
+    await documentLines(ctx, input, out);
+    return out;
+  },
+
+  sales_order: async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [
+      ['customer_id', 'CustomerId', 'customer'],
+      ['payment_terms_id', 'TermId', 'payment_term'],
+    ]);
+    copy(input, out, [
+      ['issue_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['currency_rate', 'ExchangeRate', String],
+      ['document_number', 'DocNumber'],
+      ['memo', 'Memo'],
+      ['reference_number', 'CustomerPoNumber'],
+    ]);
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { open: 'Open', pending_approval: 'PendingApproval' });
+    await salesOrderLines(ctx, input, out);
+    return out;
+  },
 
   bill_credit_memo: async (ctx, input) => {
     const out: Native = {};
@@ -153,6 +279,42 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
     if (has(input, 'status') && input.status === 'void') out.Status = 'Void';
     if (has(input, 'linked_bills')) out.Applications = await allocations(ctx, input, 'linked_bills', 'bill', 'BillId');
     await documentLines(ctx, input, out);
+    return out;
+  },
+
+  invoice_credit_memo: async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [
+      ['customer_id', 'CustomerId', 'customer'],
+      ['account_id', 'ARAccountId', 'account'],
+    ]);
+    copy(input, out, [
+      ['issue_date', 'TxnDate', dateOnly],
+      ['document_number', 'DocNumber'],
+      ['currency_code', 'CurrencyCode'],
+      ['memo', 'Memo'],
+    ]);
+    if (has(input, 'status') && input.status === 'void') out.Status = 'Void';
+    if (has(input, 'linked_invoices')) out.Applications = await allocations(ctx, input, 'linked_invoices', 'invoice', 'InvoiceId');
+    await documentLines(ctx, input, out);
+    return out;
+  },
+
+  invoice_payment: async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [
+      ['customer_id', 'CustomerId', 'customer'],
+      ['account_id', 'DepositToAccountId', 'account'],
+    ]);
+    copy(input, out, [
+      ['transaction_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['currency_rate', 'ExchangeRate', String],
+      ['memo', 'Memo'],
+      ['reference', 'Reference'],
+    ]);
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', void: 'Voided' });
+    if (has(input, 'linked_invoices')) out.Invoices = await allocations(ctx, input, 'linked_invoices', 'invoice', 'InvoiceId');
     return out;
   },
 

@@ -14,6 +14,7 @@ import type {
   NativeProject,
   NativeSubsidiary,
   NativeTask,
+  NativePaymentMethod,
   NativeTaxAgency,
   NativeTaxCode,
   NativeTerm,
@@ -118,6 +119,10 @@ export function mapTaxCode(r: NativeTaxCode, ref: Ref): Mapped<'tax_rate'> {
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
   };
+}
+
+export function mapPaymentMethod(r: NativePaymentMethod): Mapped<'payment_method'> {
+  return { platform_id: r.Id, name: r.Name, created_at: r.CreatedAt, updated_at: r.UpdatedAt };
 }
 
 export function mapTaxAgency(r: NativeTaxAgency): Mapped<'tax_agency'> {

@@ -3,11 +3,12 @@ import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type { NativeRecord } from '../native.ts';
 import type { Unit } from '../store/unit.ts';
 import { depositWriter, journalWriter, transferWriter } from './banking.ts';
-import { billWriter, invoiceWriter, vendorCreditWriter } from './documents.ts';
+import { expenseWriter, salesOrderWriter, salesReceiptWriter } from './direct.ts';
+import { billWriter, creditNoteWriter, invoiceWriter, purchaseOrderWriter, vendorCreditWriter } from './documents.ts';
 import { feedWriter } from './feeds.ts';
 import { classWriter, departmentWriter, termWriter } from './lists.ts';
-import { accountWriter, customerWriter, vendorWriter } from './master.ts';
-import { billPaymentWriter } from './payments.ts';
+import { accountWriter, customerWriter, itemWriter, vendorWriter } from './master.ts';
+import { billPaymentWriter, invoicePaymentWriter } from './payments.ts';
 import { taxCodeWriter } from './tax-codes.ts';
 import type { Body } from './validate.ts';
 
@@ -28,9 +29,16 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   class: classWriter,
   customer: customerWriter,
   department: departmentWriter,
+  expense: expenseWriter,
   invoice: invoiceWriter,
+  invoice_credit_memo: creditNoteWriter,
+  invoice_payment: invoicePaymentWriter,
+  item: itemWriter,
   journal_entry: journalWriter,
   payment_term: termWriter,
+  purchase_order: purchaseOrderWriter,
+  sales_order: salesOrderWriter,
+  sales_receipt: salesReceiptWriter,
   tax_rate: taxCodeWriter,
   vendor: vendorWriter,
 };

@@ -1,10 +1,10 @@
-/** Writes of customers, vendors and accounts. */
+/** Writes of customers, vendors, accounts and items. */
 import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
-import type { AccountClass, AccountType, NativeAccount, NativeAddress, NativeContact } from '../native.ts';
+import type { AccountClass, AccountType, NativeAccount, NativeAddress, NativeContact, NativeItem } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 import { pick } from './documents.ts';
-import { account, existing, ids, list, loadOr404, oneOf, optionalTexts, text, unique, type Body } from './validate.ts';
+import { account, cents, existing, ids, list, loadOr404, oneOf, optionalTexts, text, unique, type Body } from './validate.ts';
 
 function addresses(body: Body): NativeAddress[] {
   return list(body, 'Addresses').map((a, n) => {
@@ -175,5 +175,76 @@ export const accountWriter = {
     if (user !== null || record.Balance !== '0.00')
       throw invalid('InUse', `account ${id} is in use${user === null ? '' : ` by ${user}`}; archive it instead`, 'Id');
     unit.remove('account', id);
+  },
+};
+
+/** Documents whose lines may name an item; an item they use cannot be deleted. */
+const ITEM_USERS: readonly UnifiedObjectType[] = [
+  'bill',
+  'bill_credit_memo',
+  'expense',
+  'purchase_order',
+  'invoice',
+  'invoice_credit_memo',
+  'sales_order',
+  'sales_receipt',
+];
+
+const ITEM_KINDS = ['Service', 'NonInventory'] as const;
+const INCOME_TYPES = ['Income', 'OtherIncome'] as const;
+const EXPENSE_TYPES = ['Expense', 'CostOfGoodsSold', 'OtherExpense'] as const;
+
+/** A price of an item: never negative. */
+function price(body: Body, field: string, current: string): string {
+  if (!Object.hasOwn(body, field)) return current;
+  const value = cents(body, field) ?? 0;
+  if (value < 0) throw invalid('InvalidAmount', `${field} cannot be negative`, field);
+  return (value / 100).toFixed(2);
+}
+
+/** An item posts nothing itself; the documents that name it post to its accounts, which must exist and fit its sides. */
+async function writeItem(unit: Unit, body: Body, base: NativeItem | null): Promise<NativeItem> {
+  const record: NativeItem = base ?? {
+    Id: unit.nextId('item'),
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    Sku: '',
+    Name: '',
+    Kind: 'Service',
+    SalesPrice: '0.00',
+    PurchaseCost: '0.00',
+    IncomeAccountId: '',
+    ExpenseAccountId: '',
+    Status: 'Active',
+  };
+  const name = base === null ? text(body, 'Name', true) : pick(body, 'Name', () => text(body, 'Name', true), base.Name);
+  await unique(unit, 'item', 'Name', name, base?.Id ?? null);
+  record.Name = name;
+  if (base === null || Object.hasOwn(body, 'Sku')) record.Sku = text(body, 'Sku') ?? '';
+  if (base === null && body.Kind === undefined) throw invalid('RequiredField', 'Kind is required', 'Kind');
+  if (base?.Kind === 'Inventory' && Object.hasOwn(body, 'Kind') && body.Kind !== 'Inventory')
+    throw invalid('BusinessRule', 'an inventory item cannot change its kind', 'Kind');
+  if (base?.Kind !== 'Inventory') record.Kind = oneOf(body, 'Kind', ITEM_KINDS, base?.Kind === 'NonInventory' ? 'NonInventory' : 'Service');
+  optionalTexts(record, body, ['Description'], base === null);
+  record.SalesPrice = price(body, 'SalesPrice', record.SalesPrice);
+  record.PurchaseCost = price(body, 'PurchaseCost', record.PurchaseCost);
+  if (base === null || Object.hasOwn(body, 'IncomeAccountId')) record.IncomeAccountId = text(body, 'IncomeAccountId', true);
+  if (base === null || Object.hasOwn(body, 'ExpenseAccountId')) record.ExpenseAccountId = text(body, 'ExpenseAccountId', true);
+  await account(unit, record.IncomeAccountId, 'IncomeAccountId', INCOME_TYPES);
+  await account(unit, record.ExpenseAccountId, 'ExpenseAccountId', EXPENSE_TYPES);
+  if (base === null || Object.hasOwn(body, 'Status')) record.Status = oneOf(body, 'Status', ['Active', 'Archived'] as const, 'Active');
+  if (base === null) unit.create('item', record);
+  else unit.touch('item', record);
+  return record;
+}
+
+export const itemWriter = {
+  create: (unit: Unit, body: Body) => writeItem(unit, body, null),
+  update: async (unit: Unit, id: string, body: Body) => writeItem(unit, body, await loadOr404(unit, 'item', id)),
+  delete: async (unit: Unit, id: string) => {
+    await loadOr404(unit, 'item', id);
+    const user = await unit.referencedBy(ITEM_USERS, id);
+    if (user !== null) throw invalid('InUse', `item ${id} is used by ${user}; archive it instead (Status: Archived)`, 'Id');
+    unit.remove('item', id);
   },
 };

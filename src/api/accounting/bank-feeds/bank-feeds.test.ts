@@ -95,6 +95,111 @@ describe('bank feeds', () => {
     expect((await storedWhere(t, c.connection.id, 'bank_feed_account', (d) => d.id === feed.id)).current_balance).toBe(503);
   });
 
+  it('list and fetch the lines the platform accepted, each kept once, newest first, in the reference fields', async () => {
+    const feed = await storedWhere(t, c.connection.id, 'bank_feed_account', (d) => d.transaction_ready === true);
+    const batch: Json[] = [
+      {
+        transaction_id: 'r1',
+        posted_at: '2026-11-02',
+        transaction_date: '2026-11-01',
+        amount: 250,
+        description: 'Deposit',
+        payee: 'Acme',
+        transaction_type: 'deposit',
+      },
+      { internal_transaction_id: 'r2', transaction_date: '2026-11-03', amount: -40.25, description: 'Card fee', reference: 'CHK 1001' },
+      { internal_transaction_id: 'r3', transaction_date: '2026-11-04', amount: -5, description: 'Charge', debit_credit_memo: 'DEBIT' },
+    ];
+    expect((await sendLines(feed.id, batch)).statusCode).toBe(200);
+    // Sent again with one more: the kept lines are not doubled.
+    expect(
+      (await sendLines(feed.id, [...batch, { internal_transaction_id: 'r4', transaction_date: '2026-11-05', amount: 1, description: 'Refund' }]))
+        .statusCode,
+    ).toBe(200);
+
+    const all: Json[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await send(
+        'GET',
+        `/accounting/bank_feeds/transactions?bank_feed_account_id=${feed.id}&limit=2${cursor === null ? '' : `&cursor=${cursor}`}`,
+      );
+      expect(page.statusCode, page.body).toBe(200);
+      const body = json(page);
+      expect((body.bank_feed_transactions as Json[]).length).toBeLessThanOrEqual(2);
+      all.push(...(body.bank_feed_transactions as Json[]));
+      cursor = body.next_cursor as string | null;
+    } while (cursor !== null);
+    const ours = all.filter((l) => typeof l.transaction_id === 'string' && /^r\d$/.test(l.transaction_id));
+    expect(ours.map((l) => l.transaction_id)).toEqual(['r4', 'r3', 'r2', 'r1']);
+    expect(new Set(all.map((l) => l.id)).size).toBe(all.length);
+    expect(ours.find((l) => l.transaction_id === 'r1')).toMatchObject({
+      bank_feed_account_id: feed.id,
+      posted_at: '2026-11-02',
+      transaction_date: '2026-11-01',
+      amount: 250,
+      debit_credit_memo: 'CREDIT',
+      payee: 'Acme',
+      transaction_type: 'deposit',
+      platform_ingested: true,
+      interest_amount: null,
+      principal_amount: null,
+    });
+    const r2: Json = ours.find((l) => l.transaction_id === 'r2') ?? {};
+    expect(r2).toMatchObject({
+      posted_at: '2026-11-03',
+      transaction_date: '2026-11-03',
+      amount: -40.25,
+      debit_credit_memo: 'DEBIT',
+      memo: 'CHK 1001',
+      transaction_type: null,
+    });
+
+    const one = await send('GET', `/accounting/bank_feeds/transactions/${String(r2.id)}`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(json(one).bank_feed_transaction).toEqual(r2);
+    expect(json(one).connection).toMatchObject({ id: c.connection.id, platform: 'SANDBOX' });
+    // Lines of the earlier test's feed are there too, unfiltered.
+    const unfiltered = await send('GET', '/accounting/bank_feeds/transactions?limit=500');
+    expect((json(unfiltered).bank_feed_transactions as Json[]).some((l) => l.transaction_id === 'a4')).toBe(true);
+
+    // Another connection of the same organisation, and another organisation, see none of them.
+    const second = await syncedSandboxConnection(t, 'user_feeds_other_size_60');
+    const elsewhere = sender(t, second.token);
+    expect((await elsewhere('GET', `/accounting/bank_feeds/transactions/${String(r2.id)}`)).statusCode).toBe(410);
+    expect(json(await elsewhere('GET', '/accounting/bank_feeds/transactions')).bank_feed_transactions).toEqual([]);
+    const other = await t.newOrg('Feed lines other');
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/accounting/bank_feeds/transactions/${String(r2.id)}?access_token=${c.token}`,
+      headers: clientHeaders(other),
+    });
+    expect(errorBody(foreign).error_code).toBe('INVALID_CREDENTIALS');
+  });
+
+  it('answer the line reads 400 for malformed input and 401 without credentials', async () => {
+    const cases: [string, string][] = [
+      ['/accounting/bank_feeds/transactions?cursor=not-a-cursor', 'INVALID_CURSOR'],
+      ['/accounting/bank_feeds/transactions?limit=0', 'VALIDATION_ERROR'],
+      ['/accounting/bank_feeds/transactions?limit=501', 'VALIDATION_ERROR'],
+      ['/accounting/bank_feeds/transactions?bank_feed_account_id=feed-1', 'VALIDATION_ERROR'],
+    ];
+    for (const [url, code] of cases) {
+      const response = await send('GET', url);
+      expect(response.statusCode, url).toBe(400);
+      expect(errorBody(response).error_code, url).toBe(code);
+    }
+    expect((await send('GET', '/accounting/bank_feeds/transactions/not-a-line')).statusCode).toBe(410);
+    for (const url of ['/accounting/bank_feeds/transactions', `/accounting/bank_feeds/transactions/${randomUUID()}`]) {
+      const noAuth = await t.app.inject({
+        method: 'GET',
+        url: `/versioned${url}?access_token=${c.token}`,
+        headers: { 'x-service-version': '2024-08-31' },
+      });
+      expect(noAuth.statusCode, url).toBe(401);
+    }
+  });
+
   it('refuse malformed batches, unknown feeds and foreign callers before calling the platform', async () => {
     const feed = await storedWhere(t, c.connection.id, 'bank_feed_account', (d) => d.transaction_ready === true);
     const cases: [Json[], unknown, string][] = [

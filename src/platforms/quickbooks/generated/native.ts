@@ -246,6 +246,12 @@ export interface QboItem extends QboEntity {
   SalesTaxCodeRef?: QboRef;
 }
 
+export interface QboPaymentMethod extends QboEntity {
+  Name?: string;
+  Active?: boolean;
+  Type?: string;
+}
+
 export interface QboTerm extends QboEntity {
   Name?: string;
   Active?: boolean;
@@ -556,6 +562,7 @@ export interface QboEntities {
   Item: QboItem;
   JournalEntry: QboJournalEntry;
   Payment: QboPayment;
+  PaymentMethod: QboPaymentMethod;
   Preferences: QboPreferences;
   SalesReceipt: QboSalesReceipt;
   TaxAgency: QboTaxAgency;

@@ -211,10 +211,7 @@ export function mapCreditMemo(r: QboCreditMemo, mc: MapContext): Mapped<'invoice
   };
 }
 
-/**
- * QBO's PaymentMethodRef has no service object to refer to (payment_method_id null, the ref stays in platform_data),
- * and a Payment does not say whether a Deposit took it out of Undeposited Funds (the Deposit names the payment).
- */
+/** A Payment does not say whether a Deposit took it out of Undeposited Funds (the Deposit names the payment). */
 export function mapPayment(r: QboPayment, mc: MapContext): Mapped<'invoice_payment'> {
   return paymentWithReferenceNames({
     ...paymentFields(r, 'invoice_payment', mc),
@@ -222,7 +219,7 @@ export function mapPayment(r: QboPayment, mc: MapContext): Mapped<'invoice_payme
     currency_rate: r.ExchangeRate ?? null,
     account_id: refTo(mc.ref, 'account', r.DepositToAccountRef),
     customer_id: refTo(mc.ref, 'customer', r.CustomerRef),
-    payment_method_id: null,
+    payment_method_id: refTo(mc.ref, 'payment_method', r.PaymentMethodRef),
     deposited: null,
     reference: text(r.PaymentRefNum),
     linked_invoices: allocations(r, 'Invoice', 'invoice', mc),

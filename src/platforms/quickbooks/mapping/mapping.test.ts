@@ -312,6 +312,13 @@ describe('QuickBooks Online mapping', () => {
     });
     expect(mapped('TaxRate', '4')).toMatchObject({ status: 'inactive' });
     expect(mapped('TaxAgency', '2')).toMatchObject({ name: 'Board of Equalization' });
+    // Active and Type stay in platform_data: the reference's payment method has a name and dates only.
+    expect(mapped('PaymentMethod', '8')).toEqual({
+      platform_id: '8',
+      name: 'Gift Card',
+      created_at: '2014-09-11T21:42:05.000Z',
+      updated_at: '2015-03-02T17:15:00.000Z',
+    });
     expect(mapped('Department', '3')).toMatchObject({ name: 'Inside Sales', parent_id: 'department:2', status: 'archived', has_children: null });
     expect(mapped('Class', '5000000000000007281')).toMatchObject({ name: 'Paris', parent_id: 'class:5000000000000007280', status: 'active' });
     expect(mapped('Item', '11')).toMatchObject({
@@ -448,11 +455,11 @@ describe('QuickBooks Online mapping', () => {
         amount: 50,
       }),
     ]);
-    // The reference's names beside ours; QBO names neither a payment method object nor the deposit on the payment.
+    // The reference's names beside ours; the payment method is its PaymentMethodRef, the deposit QBO does not name.
     const payment = mapped('Payment', '120');
     expect(payment).toMatchObject({
       txn_date: payment.transaction_date,
-      payment_method_id: null,
+      payment_method_id: 'payment_method:2',
       deposited: null,
       linked_invoices: [{ allocated_at: '2014-11-05T00:00:00.000Z', amount: 868.15 }],
     });

@@ -10,6 +10,7 @@ import type {
   QboEmployee,
   QboItem,
   QboNameEntity,
+  QboPaymentMethod,
   QboRef,
   QboTaxAgency,
   QboTaxRate,
@@ -144,6 +145,11 @@ export function mapTaxRate(r: QboTaxRate): Mapped<'tax_rate'> {
     components: [],
     ...createdUpdated(r),
   };
+}
+
+/** Active and Type (CREDIT_CARD or NON_CREDIT_CARD) have no place in the reference's object: platform_data keeps them. */
+export function mapPaymentMethod(r: QboPaymentMethod): Mapped<'payment_method'> {
+  return { platform_id: r.Id, name: r.Name ?? '', ...createdUpdated(r) };
 }
 
 export function mapTaxAgency(r: QboTaxAgency): Mapped<'tax_agency'> {

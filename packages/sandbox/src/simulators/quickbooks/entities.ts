@@ -9,7 +9,22 @@ import type { SimulatorAnswer, SimulatorBooks } from '../kit.ts';
 import { companyCurrencies, exchangeRate } from './company.ts';
 import { fault, queryError, required } from './faults.ts';
 import { attachable } from './files.ts';
-import { account, customer, customerBody, employee, item, taxAgency, taxCode, taxRate, term, trackingCategory, vendor, vendorBody } from './names.ts';
+import {
+  account,
+  customer,
+  customerBody,
+  employee,
+  item,
+  paymentMethod,
+  itemBody,
+  taxAgency,
+  taxCode,
+  taxRate,
+  term,
+  trackingCategory,
+  vendor,
+  vendorBody,
+} from './names.ts';
 import { cdcRequest, cdcResponse, parseQuery, QueryError, queryResponse, runQuery, tombstone, updatedAt } from './query.ts';
 import { entityMeta, ok, qboId, sandboxId, type Json } from './shapes.ts';
 import * as txn from './transactions.ts';
@@ -28,7 +43,7 @@ export interface QboEntity {
   cdc: boolean;
   all(books: SimulatorBooks, ctx: RenderContext): Promise<Json[]>;
   get(books: SimulatorBooks, id: string, ctx: RenderContext): Promise<Json | null>;
-  /** How a POSTed record becomes a SANDBOX write body; name lists (customers, vendors) are made inactive, never deleted. */
+  /** How a POSTed record becomes a SANDBOX write body; name lists (customers, vendors, items) are made inactive, never deleted. */
   written?: { body(from: Json, create: boolean): Body; deletable: boolean };
 }
 
@@ -68,8 +83,9 @@ export const ENTITIES: readonly QboEntity[] = [
   collection('Account', 'account', account),
   { ...collection('Vendor', 'vendor', vendor), written: { body: vendorBody, deletable: false } },
   { ...collection('Customer', 'customer', customer), written: { body: customerBody, deletable: false } },
-  collection('Item', 'item', item),
+  { ...collection('Item', 'item', item), written: { body: itemBody, deletable: false } },
   collection('Term', 'payment_term', term),
+  collection('PaymentMethod', 'payment_method', paymentMethod),
   collection('Class', 'class', (r) => trackingCategory('Class', r)),
   collection('Department', 'department', (r) => trackingCategory('Department', r)),
   collection('Employee', 'employee', employee),
@@ -90,7 +106,7 @@ export const ENTITIES: readonly QboEntity[] = [
   collection('Invoice', 'invoice', txn.invoice),
   collection('CreditMemo', 'invoice_credit_memo', txn.creditMemo),
   collection('Payment', 'invoice_payment', txn.payment),
-  collection('SalesReceipt', 'sales_receipt', txn.salesReceipt),
+  { ...collection('SalesReceipt', 'sales_receipt', txn.salesReceipt), written: { body: txn.salesReceiptBody, deletable: false } },
   collection('Deposit', 'bank_deposit', txn.deposit),
   collection('Transfer', 'bank_transfer', txn.transfer),
   { ...collection('JournalEntry', 'journal_entry', txn.journalEntry), written: { body: txn.journalEntryBody, deletable: true } },

@@ -1,7 +1,7 @@
 /**
- * Name lists in QBO's shapes: Account, Vendor, Customer, Item, Term, Class, Department, Employee, TaxRate, TaxCode and
+ * Name lists in QBO's shapes: Account, Vendor, Customer, Item, Term, PaymentMethod, Class, Department, Employee, TaxRate, TaxCode and
  * TaxAgency. Each renderer gives the entity's own fields; the entity table (entities.ts) adds QBO's bookkeeping fields.
- * Vendors and customers are written too: their tables are read backwards (writes.ts).
+ * Vendors, customers and items are written too: their tables are read backwards (writes.ts).
  */
 import type {
   NativeAccount,
@@ -10,12 +10,13 @@ import type {
   NativeDepartment,
   NativeEmployee,
   NativeItem,
+  NativePaymentMethod,
   NativeTaxAgency,
   NativeTaxCode,
   NativeTerm,
 } from '../../native.ts';
 import type { Body } from '../../writes/validate.ts';
-import { decimal, fixed, outOnly, readFields, renderFields, shown, type Codec, type FieldTable } from '../field-table.ts';
+import { decimal, fixed, money as writtenMoney, outOnly, readFields, renderFields, shown, type Codec, type FieldTable } from '../field-table.ts';
 import { isRecord, recordsIn } from '../wire.ts';
 import { activeWhen, compact, currencyCode, money, optRef, ref, refTo, text, type Json } from './shapes.ts';
 
@@ -111,21 +112,27 @@ function contactBody(table: FieldTable<NativeContact>, from: Json): Body {
 export const vendorBody = (from: Json): Body => contactBody(VENDOR, from);
 export const customerBody = (from: Json): Body => contactBody(CUSTOMER, from);
 
+/** An item's price, rendered as QBO's amounts are and written back as sent: SANDBOX's item writer checks it. */
+const itemPrice: Codec = { out: (value) => money.out(value), in: (value) => writtenMoney.in?.(value) };
+
 const ITEM: FieldTable<NativeItem> = {
   Name: 'Name',
   Sku: 'Sku',
   Description: 'Description',
+  // SANDBOX keeps one description: the purchase side's shows it too, and a write of either sets it.
+  PurchaseDesc: 'Description',
   Active: ['Status', active],
   FullyQualifiedName: ['Name', shown],
   Type: 'Kind',
-  UnitPrice: ['SalesPrice', money],
-  PurchaseCost: ['PurchaseCost', money],
+  UnitPrice: ['SalesPrice', itemPrice],
+  PurchaseCost: ['PurchaseCost', itemPrice],
   'IncomeAccountRef.value': ['IncomeAccountId', refTo('account')],
   'ExpenseAccountRef.value': ['ExpenseAccountId', refTo('account')],
   TrackQtyOnHand: fixed(false),
 };
 
 export const item = (r: NativeItem): Json => renderFields(ITEM, r);
+export const itemBody = (from: Json): Body => readFields(ITEM, from);
 
 const TERM: FieldTable<NativeTerm> = {
   Name: 'Name',
@@ -137,6 +144,15 @@ const TERM: FieldTable<NativeTerm> = {
 };
 
 export const term = (r: NativeTerm): Json => renderFields(TERM, r);
+
+/** QBO tells cards from every other way of paying, and nothing more (Type CREDIT_CARD or NON_CREDIT_CARD). */
+const PAYMENT_METHOD: FieldTable<NativePaymentMethod> = {
+  Name: 'Name',
+  Active: ['Status', active],
+  Type: ['Kind', outOnly((kind) => (kind === 'CreditCard' ? 'CREDIT_CARD' : 'NON_CREDIT_CARD'))],
+};
+
+export const paymentMethod = (r: NativePaymentMethod): Json => renderFields(PAYMENT_METHOD, r);
 
 /** Class and Department: a name list with sub-entries. */
 export const trackingCategory = (kind: 'Class' | 'Department', r: NativeDepartment): Json =>

@@ -8,6 +8,7 @@ import { quickbooksConnector } from '../../../../../src/platforms/quickbooks/ind
 import { checkMappedObject } from '../../../../../src/sync/mapped-check.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.ts';
 import { parseCents } from '../../money.ts';
+import { ROLES } from '../../generator/chart.ts';
 import { SandboxPlatform } from '../../platform.ts';
 import { readAll, testContext, writeContext, type ReadAllResult } from '../../testkit.ts';
 import { simulatorBooks } from '../books.ts';
@@ -92,6 +93,7 @@ describe('QuickBooks Online simulator, read through the real connector', () => {
       'invoice_payment',
       'journal_entry',
       'company_info',
+      'payment_method',
     ] as const) {
       expect(seen.has(type), type).toBe(true);
     }
@@ -114,6 +116,7 @@ describe('QuickBooks Online simulator, read through the real connector', () => {
       'journal_entry',
       'item',
       'payment_term',
+      'payment_method',
       'class',
       'department',
       'employee',
@@ -292,6 +295,52 @@ describe('QuickBooks Online simulator, written through the real connector', () =
       ],
     });
     expect(entry.raw.TotalAmt).toBe(50);
+  });
+
+  it('creates a sales receipt of an item line through the connector, deposited to Undeposited Funds and booked by SANDBOX', async () => {
+    const receipts = quickbooksConnector.objects.sales_receipt?.handler;
+    if (receipts?.create === undefined) throw new Error('no sales receipt create');
+    const item = (await books.all('item')).find((i) => i.Status === 'Active');
+    if (item === undefined) throw new Error('no item');
+    const created = await receipts.create(writeContext(ctx, 'qbo-sr-1'), {
+      issue_date: '2026-01-13T00:00:00.000Z',
+      document_number: 'SIM-SR-1',
+      line_items: [{ total_amount: 40, item: { id: `item:${String(Number(item.Id.split('-')[1]))}`, quantity: 2, unit_amount: 20 } }],
+    });
+    expect(created.raw).toMatchObject({ DocNumber: 'SIM-SR-1', TotalAmt: 40, Balance: 0 });
+    const booked = (await books.all('sales_receipt')).find((r) => r.DocNumber === 'SIM-SR-1');
+    expect(booked).toMatchObject({
+      Total: '40.00',
+      DepositToAccountId: ROLES.UndepositedFunds,
+      Lines: [{ ItemId: item.Id, AccountId: item.IncomeAccountId }],
+    });
+  });
+
+  it('creates an item through the connector, changes its price sparsely and archives it; SANDBOX refuses to delete it', async () => {
+    const items = quickbooksConnector.objects.item?.handler;
+    if (items?.create === undefined || items.update === undefined) throw new Error('no item writes');
+    expect('delete' in items).toBe(false);
+    const { account } = await someIds();
+    const income = (await books.all('account')).find((a) => a.Type === 'Income' && a.Status === 'Active');
+    const item = await items.create(writeContext(ctx, 'qbo-item-1'), {
+      name: 'Simulated Service',
+      type: 'service',
+      invoice_item: { unit_price: 75, account_id: `account:${String(Number(income?.Id.split('-')[1]))}`, description: 'Hour' },
+      bill_item: { unit_price: 20.5, account_id: account },
+    });
+    expect(mapped('item', item.raw)).toMatchObject({
+      name: 'Simulated Service',
+      type: 'service',
+      invoice_item: { unit_price: 75 },
+      bill_item: { unit_price: 20.5 },
+    });
+    const repriced = await items.update(writeContext(ctx, 'qbo-item-1u'), item.platformId, { invoice_item: { unit_price: 80 } });
+    expect([repriced.raw.UnitPrice, repriced.raw.PurchaseCost]).toEqual([80, 20.5]);
+    await items.update(writeContext(ctx, 'qbo-item-1a'), item.platformId, { status: 'archived' });
+    const native = await books.get('item', `ITEM-${item.platformId.padStart(6, '0')}`);
+    expect([native?.Status, native?.SalesPrice]).toEqual(['Archived', '80.00']);
+    const refused = await call('POST', `/v3/company/${realm()}/item?operation=delete`, { Id: item.platformId, SyncToken: '2' });
+    expect(refused.status).toBe(400);
   });
 
   it('creates a vendor through the QBO API once per requestid', async () => {

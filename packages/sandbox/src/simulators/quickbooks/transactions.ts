@@ -200,24 +200,23 @@ export const payment = transaction<NativePayment>(
 );
 
 /** A sales receipt's Memo is the customer's; its InternalMemo is QBO's PrivateNote. */
-export const salesReceipt = transaction<NativeSalesReceipt>(
-  {
-    TxnDate: 'TxnDate',
-    'CurrencyRef.value': ['CurrencyCode', currencyCode],
-    DocNumber: 'DocNumber',
-    ...customerRef,
-    'DepositToAccountRef.value': ['DepositToAccountId', account],
-    PaymentRefNum: 'Reference',
-    'CustomerMemo.value': 'Memo',
-    PrivateNote: 'InternalMemo',
-    'BillEmail.Address': 'BillEmail',
-    BillAddr: ['BillAddress', postalAddress],
-    TotalAmt: ['Total', money],
-    Balance: fixed(0),
-    ...taxTotal,
-  },
-  (r) => ({ Line: salesLines(r.Lines) }),
-);
+const SALES_RECEIPT: FieldTable<NativeSalesReceipt> = {
+  TxnDate: 'TxnDate',
+  'CurrencyRef.value': ['CurrencyCode', currencyCode],
+  DocNumber: 'DocNumber',
+  ...customerRef,
+  'DepositToAccountRef.value': ['DepositToAccountId', account],
+  PaymentRefNum: 'Reference',
+  'CustomerMemo.value': 'Memo',
+  PrivateNote: 'InternalMemo',
+  'BillEmail.Address': 'BillEmail',
+  BillAddr: ['BillAddress', postalAddress],
+  TotalAmt: ['Total', money],
+  Balance: fixed(0),
+  ...taxTotal,
+};
+
+export const salesReceipt = transaction<NativeSalesReceipt>(SALES_RECEIPT, (r) => ({ Line: salesLines(r.Lines) }));
 
 export const deposit = transaction<NativeDeposit>(
   {
@@ -350,6 +349,24 @@ export function journalEntryBody(from: Json, create: boolean): Body {
       const credit = valueAt(line, ['JournalEntryLineDetail', 'PostingType']) === 'Credit';
       return compact({ [credit ? 'Credit' : 'Debit']: decimalText(line.Amount), ...readFields(JOURNAL_LINE, line) });
     });
+  }
+  return out;
+}
+
+/** A sales receipt's write body: its item lines (QBO's sub-total line is computed, not written) at their price or amount. */
+export function salesReceiptBody(from: Json, create: boolean): Body {
+  const out = txnBody(SALES_RECEIPT, from, create);
+  if (Array.isArray(from.Line)) {
+    out.Lines = recordsIn(from.Line)
+      .filter((line) => isRecord(line.SalesItemLineDetail))
+      .map((line) => {
+        const detail = isRecord(line.SalesItemLineDetail) ? line.SalesItemLineDetail : {};
+        return compact({
+          ...readFields(SALES_LINE, line),
+          Qty: typeof detail.Qty === 'number' ? detail.Qty : 1,
+          UnitPrice: decimalText(detail.UnitPrice ?? line.Amount),
+        });
+      });
   }
   return out;
 }

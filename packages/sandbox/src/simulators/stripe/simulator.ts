@@ -3,7 +3,7 @@
  * OAuth (connect.stripe.com), for the calls the Stripe connector makes through the stripe library. The kit checks the
  * key: the access_token Connect's token endpoint issued, sent as a Bearer token or as HTTP Basic user, as the library
  * and `curl -u key:` send it. Read only: Stripe's GET endpoints of charges, refunds, customers, balance transactions,
- * payouts, disputes (none: SANDBOX has no disputes), events and the account.
+ * payouts, disputes (none: SANDBOX has no disputes), subscriptions (none: its web shop sells none), events and the account.
  */
 import { randomBytes } from 'node:crypto';
 import type { PlatformSimulator, SimulatorAnswer, SimulatorRequest } from '../kit.ts';
@@ -62,6 +62,8 @@ const COLLECTIONS: Readonly<Record<string, Collection>> = {
     items: (view) => view.payouts(),
   },
   disputes: { object: 'dispute', params: ['charge', 'payment_intent'], items: () => Promise.resolve([]) },
+  // The web shop sells nothing by subscription.
+  subscriptions: { object: 'subscription', params: ['status', 'customer', 'price'], items: () => Promise.resolve([]) },
   events: {
     object: 'event',
     params: ['type', 'types', 'delivery_success'],

@@ -191,6 +191,7 @@ const LISTS = {
   '/v1/balance_transactions': 'balance_transaction',
   '/v1/payouts': 'payout',
   '/v1/disputes': 'dispute',
+  '/v1/subscriptions': 'subscription',
   '/v1/events': 'event',
 } as const;
 
@@ -201,7 +202,7 @@ describe("STRIPE simulator: Stripe's published contract", () => {
       const items = await walk(path);
       counts[path] = items.length;
       for (const item of items.slice(0, 400)) expect(item.object, path).toBe(component);
-      // One by id per list (disputes have none).
+      // One by id per list (disputes and subscriptions have none).
       const first = items[0];
       if (first !== undefined) {
         const one = await get(`${path}/${String(first.id)}`);
@@ -214,6 +215,7 @@ describe("STRIPE simulator: Stripe's published contract", () => {
     expect(counts['/v1/customers']).toBeGreaterThan(10);
     expect(counts['/v1/events']).toBeGreaterThan(0);
     expect(counts['/v1/disputes']).toBe(0);
+    expect(counts['/v1/subscriptions']).toBe(0);
     await get('/v1/account');
 
     const problems: string[] = [];
@@ -286,6 +288,7 @@ const byIdParam = (list: string): string =>
     '/v1/balance_transactions': 'id',
     '/v1/payouts': 'payout',
     '/v1/disputes': 'dispute',
+    '/v1/subscriptions': 'subscription_exposed_id',
     '/v1/events': 'id',
   })[list] ?? 'id';
 
