@@ -125,7 +125,7 @@ describe('sandbox attachment upload', () => {
   it('gives some generated bills, invoices and expenses a file, and deleting a bill takes its files with it', async () => {
     const all = (await readAll(connector, ctx, {}, ['attachment'])).records.map((r) => mapRecord('attachment', r.raw, auditRef));
     const kinds = new Set(all.map((a) => a.attached_to_type));
-    expect([...kinds].sort()).toEqual(['bill', 'expense', 'invoice', 'journal_entry']);
+    expect([...kinds].sort()).toEqual(['bank_deposit', 'bank_transfer', 'bill', 'expense', 'invoice', 'journal_entry']);
     const bill = await create('bill', {
       vendor_id: 'vendor:VEN-000001',
       issue_date: '2025-06-16T00:00:00Z',

@@ -681,13 +681,22 @@ describe('reads against the stand-in', () => {
     expect([...mapped.values()].every((c) => Object.keys(c).sort().join() === 'created_at,currency_code,currency_name,updated_at')).toBe(true);
   });
 
-  it('finds attachments of bills, invoices and journals', async () => {
+  /** The kind of record an attachment of the stand-in's books hangs on, by its parent's id. */
+  const parentTypeOf = (parent: string): 'journal_entry' | 'bank_transfer' | 'bill' | 'invoice' => {
+    if (books().get('ManualJournals', parent) !== undefined) return 'journal_entry';
+    if (books().get('BankTransfers', parent) !== undefined) return 'bank_transfer';
+    return books().get('Invoices', parent)?.Type === 'ACCPAY' ? 'bill' : 'invoice';
+  };
+  const parentOf = (attachmentId: string): string =>
+    Object.entries(books().attachments).find(([, list]) => list.some((a) => a.AttachmentID === attachmentId))?.[0] ?? '';
+  const COLLECTION_OF = { journal_entry: 'ManualJournals', bank_transfer: 'BankTransfers', bill: 'Invoices', invoice: 'Invoices' } as const;
+
+  it('finds attachments of bills, invoices, journals and bank transfers', async () => {
     const { mapped } = await readAll('attachment');
     const expected = Object.entries(books().attachments).flatMap(([parent, list]) => list.map((a) => ({ parent, a })));
     expect(mapped.size).toBe(expected.length);
     for (const { parent, a } of expected) {
-      const journal = books().get('ManualJournals', parent) !== undefined;
-      const type = journal ? 'journal_entry' : books().get('Invoices', parent)?.Type === 'ACCPAY' ? 'bill' : 'invoice';
+      const type = parentTypeOf(parent);
       expect(mapped.get(String(a.AttachmentID))).toEqual({
         platform_id: a.AttachmentID,
         attached_to_id: ref(type, parent),
@@ -697,7 +706,7 @@ describe('reads against the stand-in', () => {
         created_at: null,
       });
     }
-    expect(new Set([...mapped.values()].map((a) => a.attached_to_type))).toEqual(new Set(['bill', 'invoice', 'journal_entry']));
+    expect(new Set([...mapped.values()].map((a) => a.attached_to_type))).toEqual(new Set(['bank_transfer', 'bill', 'invoice', 'journal_entry']));
   });
 
   it("downloads an attachment's file from Xero with the mime type the contract asks for", async () => {
@@ -714,10 +723,7 @@ describe('reads against the stand-in', () => {
       expect(file).toEqual({ contentType: source.MimeType, content: XeroBooks.fileOf(source) });
     }
     expect(standin.requests.map((r) => [r.path.replace(/\/[^/]+\/Attachments\/[^/]+$/, '/…/Attachments/{id}'), r.status])).toEqual(
-      live.map((r) => [
-        `/api.xro/2.0/${books().get('ManualJournals', String(r.raw.ManualJournal === undefined ? '' : (r.raw.ManualJournal as Json).ManualJournalID)) === undefined ? 'Invoices' : 'ManualJournals'}/…/Attachments/{id}`,
-        200,
-      ]),
+      live.map((r) => [`/api.xro/2.0/${COLLECTION_OF[parentTypeOf(parentOf(String(r.platformId)))]}/…/Attachments/{id}`, 200]),
     );
   });
 

@@ -7,6 +7,7 @@
  * same) fill the books beyond a page: more than 100 bills, their payments,
  * credit notes and journals.
  */
+import { createHash } from 'node:crypto';
 import { msDate } from '../../../src/platforms/xero/dates.ts';
 import { isObject, str, type Json } from '../kit/collections.ts';
 import { exampleAnswers, recordsFromExamples, type ExampleAnswer } from '../kit/examples.ts';
@@ -498,9 +499,16 @@ function generate(ledger: Ledger, attachments: Record<string, Json[]>): void {
   }
 }
 
+/** A UUID-shaped id derived from `text`: the same seed gives the same books. */
+function uuidOf(text: string): string {
+  const hex = createHash('sha256').update(text).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** Parents of the example attachments, from their Urls (/Invoices/{id}/Attachments/…). */
 function exampleAttachments(all: Map<string, Json>): Record<string, Json[]> {
   const byParent: Record<string, Json[]> = {};
+  const seen = new Set<string>();
   for (const key of [
     'GET /Invoices/{InvoiceID}/Attachments',
     'GET /ManualJournals/{ManualJournalID}/Attachments',
@@ -508,7 +516,12 @@ function exampleAttachments(all: Map<string, Json>): Record<string, Json[]> {
   ]) {
     for (const attachment of (all.get(key)?.Attachments ?? []) as Json[]) {
       const parent = /\/(?:Invoices|ManualJournals|BankTransfers)\/([^/]+)\/Attachments\//.exec(str(attachment.Url))?.[1];
-      if (parent !== undefined) (byParent[parent] ??= []).push(clone(attachment));
+      if (parent === undefined) continue;
+      const copy = clone(attachment);
+      // Xero's examples reuse one AttachmentID under several parents; Xero's ids are unique, so a repeat gets its own.
+      if (seen.has(str(copy.AttachmentID))) copy.AttachmentID = uuidOf(`${parent}/${str(copy.AttachmentID)}`);
+      seen.add(str(copy.AttachmentID));
+      (byParent[parent] ??= []).push(copy);
     }
   }
   return byParent;
