@@ -95,7 +95,9 @@ export function synchronousAnswer(response: object): object {
   const branches = Array.isArray(response.anyOf) ? response.anyOf.filter(isSchema) : [];
   const synchronous = branches.filter((branch) => !(isSchema(branch.properties) && 'async_response' in branch.properties));
   if (branches.length < 2 || synchronous.length !== 1 || synchronous[0] === undefined) return response;
-  return { ...(typeof response.$schema === 'string' ? { $schema: response.$schema } : {}), ...synchronous[0] };
+  // The root's keywords but anyOf stay: $schema, and the definitions the branch's $refs point into.
+  const { anyOf: _branches, ...root } = response;
+  return { ...root, ...synchronous[0] };
 }
 
 /** The differences between an answer and the reference's schema for its operation, each once. */
