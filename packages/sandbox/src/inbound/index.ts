@@ -178,6 +178,29 @@ async function itemSides(ctx: ConnectorContext, input: Input, out: Native): Prom
   }
 }
 
+/** A vendor credit or a customer credit note: its party, the payables or receivables account, what it is applied to. */
+function creditMemo(side: {
+  party: readonly [string, string, UnifiedObjectType];
+  ledger: 'APAccountId' | 'ARAccountId';
+  linked: readonly [string, UnifiedObjectType, string];
+}): Inbound {
+  return async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [side.party, ['account_id', side.ledger, 'account']]);
+    copy(input, out, [
+      ['issue_date', 'TxnDate', dateOnly],
+      ['document_number', 'DocNumber'],
+      ['currency_code', 'CurrencyCode'],
+      ['memo', 'Memo'],
+    ]);
+    if (has(input, 'status') && input.status === 'void') out.Status = 'Void';
+    const [field, type, idKey] = side.linked;
+    if (has(input, field)) out.Applications = await allocations(ctx, input, field, type, idKey);
+    await documentLines(ctx, input, out);
+    return out;
+  };
+}
+
 export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
   bill: (ctx, input) => payable(ctx, input, 'vendor'),
 
@@ -264,41 +287,13 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
     return out;
   },
 
-  bill_credit_memo: async (ctx, input) => {
-    const out: Native = {};
-    await links(ctx, input, out, [
-      ['vendor_id', 'VendorId', 'vendor'],
-      ['account_id', 'APAccountId', 'account'],
-    ]);
-    copy(input, out, [
-      ['issue_date', 'TxnDate', dateOnly],
-      ['document_number', 'DocNumber'],
-      ['currency_code', 'CurrencyCode'],
-      ['memo', 'Memo'],
-    ]);
-    if (has(input, 'status') && input.status === 'void') out.Status = 'Void';
-    if (has(input, 'linked_bills')) out.Applications = await allocations(ctx, input, 'linked_bills', 'bill', 'BillId');
-    await documentLines(ctx, input, out);
-    return out;
-  },
+  bill_credit_memo: creditMemo({ party: ['vendor_id', 'VendorId', 'vendor'], ledger: 'APAccountId', linked: ['linked_bills', 'bill', 'BillId'] }),
 
-  invoice_credit_memo: async (ctx, input) => {
-    const out: Native = {};
-    await links(ctx, input, out, [
-      ['customer_id', 'CustomerId', 'customer'],
-      ['account_id', 'ARAccountId', 'account'],
-    ]);
-    copy(input, out, [
-      ['issue_date', 'TxnDate', dateOnly],
-      ['document_number', 'DocNumber'],
-      ['currency_code', 'CurrencyCode'],
-      ['memo', 'Memo'],
-    ]);
-    if (has(input, 'status') && input.status === 'void') out.Status = 'Void';
-    if (has(input, 'linked_invoices')) out.Applications = await allocations(ctx, input, 'linked_invoices', 'invoice', 'InvoiceId');
-    await documentLines(ctx, input, out);
-    return out;
-  },
+  invoice_credit_memo: creditMemo({
+    party: ['customer_id', 'CustomerId', 'customer'],
+    ledger: 'ARAccountId',
+    linked: ['linked_invoices', 'invoice', 'InvoiceId'],
+  }),
 
   invoice_payment: async (ctx, input) => {
     const out: Native = {};
