@@ -40,7 +40,14 @@ export const MONEY_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Numeric write fields that are not money: they keep their own rules (and must still be finite). */
-export const NOT_MONEY_FIELDS: ReadonlySet<string> = new Set(['quantity', 'discount_percentage', 'currency_rate', 'rate', 'due_days', 'discount_days']);
+export const NOT_MONEY_FIELDS: ReadonlySet<string> = new Set([
+  'quantity',
+  'discount_percentage',
+  'currency_rate',
+  'rate',
+  'due_days',
+  'discount_days',
+]);
 
 /** Amounts must stay below 10^15 with at most 15 significant digits: every such decimal survives a double unchanged. */
 const MAX_AMOUNT = 1e15;
