@@ -178,6 +178,32 @@ async function itemSides(ctx: ConnectorContext, input: Input, out: Native): Prom
   }
 }
 
+/** A bill or invoice payment: its party, the account it is paid from or into, the documents it pays. */
+function payment(side: {
+  party: readonly [string, string, UnifiedObjectType];
+  account: 'BankAccountId' | 'DepositToAccountId';
+  linked: readonly [string, UnifiedObjectType, string, 'Bills' | 'Invoices'];
+  /** Bill payments keep a document number (a check number); SANDBOX's invoice payments have none. */
+  documentNumber?: boolean;
+}): Inbound {
+  return async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [side.party, ['account_id', side.account, 'account']]);
+    copy(input, out, [
+      ['transaction_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['currency_rate', 'ExchangeRate', String],
+      ['memo', 'Memo'],
+      ['reference', 'Reference'],
+      ...(side.documentNumber === true ? ([['document_number', 'DocNumber']] as const) : []),
+    ]);
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', void: 'Voided' });
+    const [field, type, idKey, outKey] = side.linked;
+    if (has(input, field)) out[outKey] = await allocations(ctx, input, field, type, idKey);
+    return out;
+  };
+}
+
 /** A vendor credit or a customer credit note: its party, the payables or receivables account, what it is applied to. */
 function creditMemo(side: {
   party: readonly [string, string, UnifiedObjectType];
@@ -295,42 +321,18 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
     linked: ['linked_invoices', 'invoice', 'InvoiceId'],
   }),
 
-  invoice_payment: async (ctx, input) => {
-    const out: Native = {};
-    await links(ctx, input, out, [
-      ['customer_id', 'CustomerId', 'customer'],
-      ['account_id', 'DepositToAccountId', 'account'],
-    ]);
-    copy(input, out, [
-      ['transaction_date', 'TxnDate', dateOnly],
-      ['currency_code', 'CurrencyCode'],
-      ['currency_rate', 'ExchangeRate', String],
-      ['memo', 'Memo'],
-      ['reference', 'Reference'],
-    ]);
-    if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', void: 'Voided' });
-    if (has(input, 'linked_invoices')) out.Invoices = await allocations(ctx, input, 'linked_invoices', 'invoice', 'InvoiceId');
-    return out;
-  },
+  invoice_payment: payment({
+    party: ['customer_id', 'CustomerId', 'customer'],
+    account: 'DepositToAccountId',
+    linked: ['linked_invoices', 'invoice', 'InvoiceId', 'Invoices'],
+  }),
 
-  bill_payment: async (ctx, input) => {
-    const out: Native = {};
-    await links(ctx, input, out, [
-      ['vendor_id', 'VendorId', 'vendor'],
-      ['account_id', 'BankAccountId', 'account'],
-    ]);
-    copy(input, out, [
-      ['transaction_date', 'TxnDate', dateOnly],
-      ['currency_code', 'CurrencyCode'],
-      ['currency_rate', 'ExchangeRate', String],
-      ['memo', 'Memo'],
-      ['reference', 'Reference'],
-      ['document_number', 'DocNumber'],
-    ]);
-    if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', void: 'Voided' });
-    if (has(input, 'linked_bills')) out.Bills = await allocations(ctx, input, 'linked_bills', 'bill', 'BillId');
-    return out;
-  },
+  bill_payment: payment({
+    party: ['vendor_id', 'VendorId', 'vendor'],
+    account: 'BankAccountId',
+    linked: ['linked_bills', 'bill', 'BillId', 'Bills'],
+    documentNumber: true,
+  }),
 
   bank_deposit: async (ctx, input) => {
     const out: Native = {};
