@@ -52,6 +52,7 @@ import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 import { hrisViewEndpoints } from './hris/views.ts';
 import fetchAccountingMetric from './accounting/metrics/fetch.ts';
 import fetchCommerceMetric from './commerce/metrics/fetch.ts';
+import listProductCategories from './commerce/products/categories.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
 import { connectionDashboardEndpoints } from './dashboard/connections/routes.ts';
 import { userEndpoints } from './dashboard/users/routes.ts';
@@ -117,5 +118,6 @@ export const versionedEndpoints: Endpoint[] = [
   ...hrisViewEndpoints,
   fetchAccountingMetric,
   fetchCommerceMetric,
+  listProductCategories,
   getJob,
 ];

@@ -1,12 +1,13 @@
 /**
- * GET /commerce/metrics/:metricName through the real server: SANDBOX's stored orders give each metric month by month
- * and currency (checked against the orders the API lists); a platform without orders refused (QuickBooks Online, its
- * stand-in); auth, other organisations and metric names it does not compute refused.
+ * The commerce reads computed from stored records, through the real server. GET /commerce/metrics/:metricName:
+ * SANDBOX's stored orders give each metric month by month and currency (checked against the orders the API lists).
+ * GET /commerce/products/categories: the product types of the stored products. A platform without orders or products
+ * refused (QuickBooks Online, its stand-in); auth, other organisations, unknown metric names and malformed ids refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientHeaders, errorBody, type TestApp } from '../../../../test/support/app.ts';
-import type { SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
-import { startReadApp, type ReadApp } from '../../../../test/support/read-app.ts';
+import { clientHeaders, errorBody, type TestApp } from '../../../test/support/app.ts';
+import { syncedSandboxConnection, type SyncedConnection } from '../../../test/support/sandbox-connection.ts';
+import { startReadApp, type ReadApp } from '../../../test/support/read-app.ts';
 
 type Json = Record<string, unknown>;
 
@@ -17,7 +18,7 @@ const get = (url: string, token: string, headers?: Record<string, string>) => r.
 const ok = (url: string, token?: string) => r.ok(url, token);
 
 beforeAll(async () => {
-  r = await startReadApp('user_commerce_metrics_size_400');
+  r = await startReadApp('user_commerce_reads_size_400');
   ({ t, c } = r);
 }, 120_000);
 afterAll(async () => {
@@ -111,5 +112,47 @@ describe('GET /commerce/metrics/:metricName', () => {
       expect(errorBody(response).error_message).toContain('refund_rate');
     }
     expect((await get('/commerce/metrics/total_orders?force_fetch=maybe', c.token)).statusCode).toBe(400);
+  });
+});
+
+describe('GET /commerce/products/categories', () => {
+  it('lists the product types of the stored products as categories without children; id picks one', async () => {
+    const products = (await ok('/commerce/products?limit=500')).products as Json[];
+    const types = [...new Set(products.map((p) => String(p.type)).filter((type) => type !== ''))].sort();
+    expect(types.length).toBeGreaterThan(0);
+    const body = await ok('/commerce/products/categories');
+    expect(Object.keys(body).sort()).toEqual(['categories', 'connection']);
+    const categories = body.categories as Json[];
+    expect(categories.map((category) => category.name)).toEqual(types);
+    for (const category of categories) {
+      expect(category.children).toEqual([]);
+      expect(String(category.id)).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const first = categories[0] ?? {};
+    expect((await ok(`/commerce/products/categories?id=${String(first.id)}`)).categories).toEqual([first]);
+    // The same ids on the next read: they name the category, not the answer.
+    expect((await ok('/commerce/products/categories')).categories).toEqual(categories);
+  });
+
+  it("answers an unknown id and another organisation's id alike: no category", async () => {
+    const other = await t.newOrg('Categories other');
+    const theirs = await syncedSandboxConnection(t, 'user_categories_other_size_300', other);
+    const response = await get('/commerce/products/categories', theirs.token, clientHeaders(other));
+    const theirFirst = ((JSON.parse(response.body) as Json).categories as Json[])[0] ?? {};
+    expect((await ok(`/commerce/products/categories?id=${String(theirFirst.id)}`)).categories).toEqual([]);
+    expect((await ok('/commerce/products/categories?id=00000000-0000-4000-8000-000000000000')).categories).toEqual([]);
+  }, 120_000);
+
+  it('refuses missing auth, another organisation, a malformed id, and platforms without products', async () => {
+    expect((await get('/commerce/products/categories', c.token, { 'x-service-version': '2024-08-31' })).statusCode).toBe(401);
+    const other = await t.newOrg('Categories auth other');
+    expect(errorBody(await get('/commerce/products/categories', c.token, clientHeaders(other))).error_code).toBe('INVALID_CREDENTIALS');
+    const malformed = await get('/commerce/products/categories?id=not-an-id', c.token);
+    expect(malformed.statusCode).toBe(400);
+    expect(errorBody(malformed)).toMatchObject({ error_code: 'VALIDATION_ERROR', error_metadata: { field: 'id' } });
+    const { token } = await r.quickbooks();
+    const response = await get('/commerce/products/categories', token);
+    expect(response.statusCode).toBe(404);
+    expect(errorBody(response).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
   });
 });
