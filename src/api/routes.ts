@@ -51,6 +51,8 @@ import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 import { hrisViewEndpoints } from './hris/views.ts';
 import fetchAccountingMetric from './accounting/metrics/fetch.ts';
+import fetchCommerceMetric from './commerce/metrics/fetch.ts';
+import listProductCategories from './commerce/products/categories.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
 import { connectionDashboardEndpoints } from './dashboard/connections/routes.ts';
 import { userEndpoints } from './dashboard/users/routes.ts';
@@ -115,5 +117,7 @@ export const versionedEndpoints: Endpoint[] = [
   ...attachmentEndpoints,
   ...hrisViewEndpoints,
   fetchAccountingMetric,
+  fetchCommerceMetric,
+  listProductCategories,
   getJob,
 ];

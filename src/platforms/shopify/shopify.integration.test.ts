@@ -227,6 +227,27 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     }
   });
 
+  it("serves the shop's product types as product categories, and commerce metrics from its stored orders", async () => {
+    const read = async (path: string) => {
+      const response = await t.app.inject({ method: 'GET', url: `/versioned${path}?access_token=${accessToken}`, headers: clientHeaders() });
+      expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+      return json(response);
+    };
+    const types = [
+      ...new Set(
+        standin
+          .shop(SHOP)
+          .products.map((p) => p.productType)
+          .filter((type) => type !== ''),
+      ),
+    ].sort();
+    expect(types.length).toBeGreaterThan(0);
+    const categories = (await read('/commerce/products/categories')).categories as Json[];
+    expect(categories.map((category) => [category.name, category.children])).toEqual(types.map((type) => [type, []]));
+    const counts = (await read('/commerce/metrics/total_orders')).total_orders as Json[];
+    expect(counts.reduce((sum, value) => sum + Number(value.value), 0)).toBe((await stored('order')).length);
+  });
+
   it('stores links as service ids that their endpoints serve, fulfillments[].order_id too (test/support/links.ts)', async () => {
     expect(await linkProblems(t, connectionId)).toEqual([]);
   }, 120_000);

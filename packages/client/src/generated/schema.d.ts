@@ -2219,6 +2219,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/commerce/metrics/{metricName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a commerce metric
+         * @description Month by month and per currency from the stored orders. Computed: total_revenue, total_orders, active_customers, refund_rate.
+         */
+        get: operations["getCommerceMetric"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/commerce/orders": {
         parameters: {
             query?: never;
@@ -2285,6 +2305,26 @@ export interface paths {
         };
         /** Fetch one product */
         get: operations["getCommerceProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/commerce/products/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List product categories
+         * @description The product types of the connection's stored products, as categories without children.
+         */
+        get: operations["listCommerceProductCategories"];
         put?: never;
         post?: never;
         delete?: never;
@@ -40480,6 +40520,187 @@ export interface operations {
             };
         };
     };
+    getCommerceMetric: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description One of total_revenue, total_orders, active_customers, refund_rate. */
+                metricName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active_customers?: {
+                            /** @description Currency of the orders this value covers. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month (UTC).
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month (UTC).
+                             */
+                            start_date: string;
+                            /** @description Decimal text: counts whole, amounts four places, refund_rate a fraction (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description When the orders it is computed from were last synced.
+                         */
+                        checkpoint: string;
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        refund_rate?: {
+                            /** @description Currency of the orders this value covers. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month (UTC).
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month (UTC).
+                             */
+                            start_date: string;
+                            /** @description Decimal text: counts whole, amounts four places, refund_rate a fraction (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        total_orders?: {
+                            /** @description Currency of the orders this value covers. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month (UTC).
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month (UTC).
+                             */
+                            start_date: string;
+                            /** @description Decimal text: counts whole, amounts four places, refund_rate a fraction (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                        total_revenue?: {
+                            /** @description Currency of the orders this value covers. */
+                            currency: string;
+                            /**
+                             * Format: date-time
+                             * @description Last day of the month (UTC).
+                             */
+                            end_date: string;
+                            /**
+                             * Format: date-time
+                             * @description First day of the month (UTC).
+                             */
+                            start_date: string;
+                            /** @description Decimal text: counts whole, amounts four places, refund_rate a fraction (0.2500 is 25%). */
+                            value: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listCommerceOrders: {
         parameters: {
             query?: {
@@ -41470,6 +41691,125 @@ export interface operations {
             };
             /** @description RESOURCE_NOT_FOUND */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCommerceProductCategories: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Only the category of this service id. */
+                id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        categories: {
+                            /** @description Sub-categories. */
+                            children: Record<string, never>[];
+                            /** @description Service id of the category, stable per connection and name. */
+                            id: string;
+                            /** @description Name of the category (the product type). */
+                            name: string;
+                        }[];
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
