@@ -110,7 +110,7 @@ const SERVED_BY: Readonly<Record<ReferenceObject, UnifiedObjectType | null>> = {
   subsidiary: 'subsidiary',
   task: 'task',
   tax_agency: 'tax_agency',
-  tax_area: null,
+  tax_area: 'tax_area',
   tax_rates: 'tax_rate',
   transaction: 'transaction',
   updated_transaction: null,

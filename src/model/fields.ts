@@ -49,6 +49,7 @@ import type { Subscription } from './subscription.ts';
 import type { Subsidiary } from './subsidiary.ts';
 import type { Task } from './task.ts';
 import type { TaxAgency } from './tax-agency.ts';
+import type { TaxArea } from './tax-area.ts';
 import type { TaxRate } from './tax-rate.ts';
 import type { Vendor } from './vendor.ts';
 
@@ -96,6 +97,7 @@ export interface ObjectTypeMap {
   subsidiary: Subsidiary;
   task: Task;
   tax_agency: TaxAgency;
+  tax_area: TaxArea;
   tax_rate: TaxRate;
   vendor: Vendor;
 }
@@ -200,6 +202,8 @@ export const FILTERABLE = {
   subsidiary: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   task: {},
   tax_agency: { ...SYNC_TIMESTAMPS },
+  // The reference's list takes no filter; the country and the sync times.
+  tax_area: { country: 'string', ...SYNC_TIMESTAMPS },
   tax_rate: { status: 'enum', subsidiaries: 'array' },
   transaction: {
     type: 'enum',
@@ -403,6 +407,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   subsidiary: [link('parent_id', 'subsidiary')],
   task: [],
   tax_agency: [],
+  tax_area: [],
   tax_rate: [SUBSIDIARIES],
   vendor: [link('parent_id', 'vendor'), link('payment_terms_id', 'payment_term'), SUBSIDIARIES],
 };

@@ -47,6 +47,7 @@ import { SubscriptionSchema } from './subscription.ts';
 import { SubsidiarySchema } from './subsidiary.ts';
 import { TaskSchema } from './task.ts';
 import { TaxAgencySchema } from './tax-agency.ts';
+import { TaxAreaSchema } from './tax-area.ts';
 import { TaxRateSchema } from './tax-rate.ts';
 import { VendorSchema } from './vendor.ts';
 
@@ -105,6 +106,7 @@ export const MODEL = {
   subsidiary: entry('subsidiary', SubsidiarySchema),
   task: entry('task', TaskSchema),
   tax_agency: entry('tax_agency', TaxAgencySchema),
+  tax_area: entry('tax_area', TaxAreaSchema),
   tax_rate: entry('tax_rate', TaxRateSchema),
   transaction: entry('transaction', TransactionSchema),
   vendor: entry('vendor', VendorSchema),
@@ -169,5 +171,6 @@ export * from './subscription.ts';
 export * from './subsidiary.ts';
 export * from './task.ts';
 export * from './tax-agency.ts';
+export * from './tax-area.ts';
 export * from './tax-rate.ts';
 export * from './vendor.ts';

@@ -60,6 +60,7 @@ export const OBJECT_TYPES = {
   subsidiary: { plural: 'subsidiaries', singular: 'subsidiary', path: '/accounting/subsidiaries', entity: 'SUBSIDIARY' },
   task: { plural: 'tasks', singular: 'task', path: '/accounting/tasks', entity: 'TASK' },
   tax_agency: { plural: 'tax_agencies', singular: 'tax_agency', path: '/accounting/tax_agencies', entity: 'TAX_AGENCY' },
+  tax_area: { plural: 'tax_areas', singular: 'tax_area', path: '/accounting/tax_areas', entity: 'TAX_AREA' },
   tax_rate: { plural: 'tax_rates', singular: 'tax_rate', path: '/accounting/tax_rates', entity: 'TAX_RATE' },
   transaction: { plural: 'transactions', singular: 'transaction', path: '/commerce/transactions', entity: 'TRANSACTION' },
   vendor: { plural: 'vendors', singular: 'vendor', path: '/accounting/vendors', entity: 'VENDOR' },

@@ -57,6 +57,7 @@ export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> =
   subsidiary: reference('subsidiaries'),
   task: spec('Task'),
   tax_agency: spec('Tax agency'),
+  tax_area: reference('tax-areas'),
   tax_rate: spec('Tax rate'),
   vendor: reference('vendors'),
 };

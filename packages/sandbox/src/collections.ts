@@ -75,6 +75,7 @@ const SPECS: readonly CollectionSpec[] = [
   { type: 'subsidiary', collection: 'Subsidiaries', prefix: 'SUB', dateField: null },
   { type: 'task', collection: 'Tasks', prefix: 'TASK', dateField: null },
   { type: 'tax_agency', collection: 'TaxAgencies', prefix: 'AGY', dateField: null },
+  { type: 'tax_area', collection: 'TaxAreas', prefix: 'AREA', dateField: null },
   { type: 'tax_rate', collection: 'TaxCodes', prefix: 'TAX', dateField: null, uniqueField: 'Name' },
   { type: 'vendor', collection: 'Vendors', prefix: 'VEN', dateField: null, uniqueField: 'DisplayName' },
 ];

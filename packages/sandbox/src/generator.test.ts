@@ -11,6 +11,7 @@ import { rateDates } from './generator/exchange-rates.ts';
 import { mapEmployee } from './mapping/master.ts';
 import { gatewayFeeCents, scheduleFor } from './generator/payouts.ts';
 import { addDays } from './dates.ts';
+import { PROFILES } from './generator/profiles.ts';
 import type {
   NativeCompany,
   NativeCurrency,
@@ -20,6 +21,7 @@ import type {
   NativePaymentMethod,
   NativePayout,
   NativeSalesReceipt,
+  NativeTaxArea,
 } from './native.ts';
 import { formatCents, parseCents, taxOn } from './money.ts';
 import { isPostingType, postingsOf, taxRates } from './books.ts';
@@ -111,7 +113,7 @@ describe('employees', () => {
     const { records } = books(4);
     const first = records.findIndex((r) => r.type === 'employee');
     expect(first).toBeGreaterThan(0);
-    expect(records.slice(first).every((r) => ['employee', 'sales_order', 'exchange_rate', 'payment_method'].includes(r.type))).toBe(true);
+    expect(records.slice(first).every((r) => ['employee', 'sales_order', 'exchange_rate', 'payment_method', 'tax_area'].includes(r.type))).toBe(true);
     expect(records.findIndex((r) => r.type === 'sales_order')).toBeGreaterThan(records.findLastIndex((r) => r.type === 'employee'));
   });
 
@@ -189,9 +191,9 @@ describe('sales orders', () => {
       const { records } = generateAll({ seed, size, asOf: AS_OF });
       const first = records.findIndex((r) => r.type === 'sales_order');
       expect(first, `seed ${seed}`).toBeGreaterThan(0);
-      // Only the exchange rates and payment methods, made after the orders, follow them.
+      // Only the exchange rates, payment methods and tax areas, made after the orders, follow them.
       expect(
-        records.slice(first).every((r) => r.type === 'sales_order' || r.type === 'exchange_rate' || r.type === 'payment_method'),
+        records.slice(first).every((r) => ['sales_order', 'exchange_rate', 'payment_method', 'tax_area'].includes(r.type)),
         `seed ${seed}`,
       ).toBe(true);
       // The web shop's products, shoppers and gateway transactions (generator/shop.ts) are drawn from the orders and
@@ -268,7 +270,10 @@ describe('payment methods', () => {
       const { records } = books(seed);
       const first = records.findIndex((r) => r.type === 'payment_method');
       expect(first, `seed ${seed}`).toBeGreaterThan(0);
-      const methods = records.slice(first);
+      const methods = records.slice(
+        first,
+        records.findIndex((r) => r.type === 'tax_area'),
+      );
       expect(methods.every((r) => r.type === 'payment_method')).toBe(true);
       expect(methods.map((r) => (r.data as NativePaymentMethod).Name)).toEqual([
         'Cash',
@@ -289,6 +294,24 @@ describe('payment methods', () => {
   });
 });
 
+describe('tax areas', () => {
+  it("come last, one per city of the business's country, entered on the books' first day, after the payment methods", () => {
+    for (const seed of [1, 2]) {
+      const { records } = books(seed);
+      const first = records.findIndex((r) => r.type === 'tax_area');
+      expect(first, `seed ${seed}`).toBeGreaterThan(records.findLastIndex((r) => r.type === 'payment_method'));
+      const areas = records.slice(first);
+      expect(areas.every((r) => r.type === 'tax_area')).toBe(true);
+      const company = records.find((r) => r.type === 'company_info')?.data as NativeCompany;
+      const profile = PROFILES.find((p) => p.currency === company.BaseCurrency);
+      expect(areas.map((r) => (r.data as NativeTaxArea).Description)).toEqual(profile?.cities.map(({ city, region }) => `${city}, ${region}`));
+      expect(areas.every((r) => (r.data as NativeTaxArea).Country === profile?.country)).toBe(true);
+      expect(areas.map((r) => r.id)).toEqual(areas.map((_r, n) => `AREA-${String(n + 1).padStart(6, '0')}`));
+      expect(areas.every((r) => r.data.CreatedAt.startsWith('2023-07-01T09:'))).toBe(true);
+    }
+  });
+});
+
 describe('exchange rates', () => {
   const ratesOf = (records: ReturnType<typeof books>['records']) =>
     records.filter((r) => r.type === 'exchange_rate').map((r) => r.data as NativeExchangeRate);
@@ -298,7 +321,7 @@ describe('exchange rates', () => {
       const { records } = books(seed);
       const first = records.findIndex((r) => r.type === 'exchange_rate');
       expect(
-        records.slice(first).every((r) => r.type === 'exchange_rate' || r.type === 'payment_method'),
+        records.slice(first).every((r) => ['exchange_rate', 'payment_method', 'tax_area'].includes(r.type)),
         `seed ${seed}`,
       ).toBe(true);
       const company = records.find((r) => r.type === 'company_info')?.data as NativeCompany;

@@ -341,6 +341,8 @@ export type NativePaymentMethod = NativeMeta & {
   Kind: 'Cash' | 'Check' | 'CreditCard' | 'BankTransfer' | 'DirectDebit';
   Status: 'Active' | 'Archived';
 };
+/** A place whose jurisdictions are taxed together (a city of the business's country), as sales tax areas are kept. */
+export type NativeTaxArea = NativeMeta & { Code: string; Description: string; Country: string; Region: string; Status: 'Active' | 'Archived' };
 export type NativeTerm = NativeMeta & { Name: string; DueDays: number; DiscountDays?: number; DiscountPct?: string; Status: 'Active' | 'Archived' };
 export type NativeSubsidiary = NativeMeta & {
   Name: string;
@@ -651,6 +653,7 @@ export interface NativeOf {
   subsidiary: NativeSubsidiary;
   task: NativeTask;
   tax_agency: NativeTaxAgency;
+  tax_area: NativeTaxArea;
   tax_rate: NativeTaxCode;
   vendor: NativeVendor;
 }

@@ -316,6 +316,12 @@ describe('QuickBooks Online sync', () => {
       expect([orders.statusCode, errorBody(orders).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     }
     expect(qbo.log.some((r) => /salesorder|estimate/i.test(`${r.path} ${r.query}`))).toBe(false);
+    // Nor tax areas: QBO's sales tax has agencies, rates and codes, no place (docs/reference.md).
+    expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('TAX_AREA');
+    for (const path of ['/accounting/tax_areas', `/accounting/tax_areas/${(await storedOne(c.connection.id, 'account', '35')).id}`]) {
+      const areas = await sender(t, c.token)('GET', path);
+      expect([areas.statusCode, errorBody(areas).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
     for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);

@@ -142,9 +142,10 @@ function objects(): ObjectTable {
   // Xero's Accounting API has no cash flow statement (its reports are balance sheet, profit and loss, trial balance,
   // aged and bank summaries, …), no exchange rates (documents carry their own CurrencyRate) and no sales receipt (a
   // RECEIVE bank transaction is any money received, which the reference maps to other objects), nor payment methods
-  // (a payment names its bank account, not how it was paid): said here so the capability table shows it, and the
-  // endpoints answer 404.
-  for (const type of ['cash_flow_statement', 'exchange_rate', 'sales_receipt', 'payment_method'] as const) result[type] = unavailable(type);
+  // (a payment names its bank account, not how it was paid), nor tax areas (a tax rate's components carry a name and a
+  // rate, no place): said here so the capability table shows it, and the endpoints answer 404.
+  for (const type of ['cash_flow_statement', 'exchange_rate', 'sales_receipt', 'payment_method', 'tax_area'] as const)
+    result[type] = unavailable(type);
   return result;
 }
 
@@ -195,6 +196,7 @@ export const xeroConnector: Connector = {
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
       "Cash flow statements are not available: Xero's Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).",
       "Sales receipts are not available: the Accounting API has no sales receipt. A RECEIVE bank transaction is any money received into a bank account (a refund, interest, an owner's contribution, a sale), not a sale paid on the spot (GET /accounting/sales_receipts answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM).",
+      "Tax areas are not available: Xero's TaxRates are rates whose TaxComponents carry a name and a rate, with no place or jurisdiction they apply in (TaxType and ReportTaxType are the rate's kind), so GET /accounting/tax_areas answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM; the rates are GET /accounting/tax_rates.",
       "Payment methods are not available: Xero's Accounting API has no list of payment methods (a payment names the bank account it went to, its PaymentType only whether it was received or paid), so GET /accounting/payment_methods answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.",
       "Consent asks for Xero's granular scopes (accounting.invoices, accounting.payments.read, accounting.banktransactions.read, accounting.manualjournals, accounting.contacts, accounting.settings, accounting.reports.balancesheet.read, accounting.reports.profitandloss.read, accounting.attachments, offline_access, openid profile email), which apps created since March 2026 must use; the OAuth app's scope (PUT /admin/organizations/:id/oauth_apps/XERO with a scope, for an app allowed fewer) replaces the list, and a connection's own scope replaces both.",
       "Paged lists (invoices, bills, credit notes, payments, contacts, manual journals) are read in UpdatedDateUTC order by keyset (If-Modified-Since the previous page's newest, page 1), not by page number: a record edited during a read moves ahead of the reader and is read, and none behind it is skipped.",

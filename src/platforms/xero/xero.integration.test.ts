@@ -175,6 +175,7 @@ function expectedIds(): Record<UnifiedObjectType, string[]> {
     exchange_rate: [] as string[],
     sales_receipt: [] as string[],
     payment_method: [] as string[],
+    tax_area: [] as string[],
   } as Record<UnifiedObjectType, string[]>;
 }
 
@@ -331,6 +332,12 @@ describe('Xero sync', () => {
       expect([methods.statusCode, errorBody(methods).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     }
     expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('PAYMENT_METHOD');
+    // Nor tax areas: a Xero tax rate names no place.
+    for (const path of ['/accounting/tax_areas', '/accounting/tax_areas/anything']) {
+      const areas = await sender(t, c.token)('GET', path);
+      expect([areas.statusCode, errorBody(areas).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
+    expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('TAX_AREA');
     // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
     for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);

@@ -672,6 +672,7 @@ describe('reads against the stand-in', () => {
     expect(fast.objects.cash_flow_statement?.capabilities.read).toBe(false);
     expect(fast.objects.sales_receipt?.capabilities).toMatchObject({ read: false, create: false, incremental: 'none', deletions: 'none' });
     expect(fast.objects.payment_method?.capabilities).toMatchObject({ read: false, create: false, incremental: 'none', deletions: 'none' });
+    expect(fast.objects.tax_area?.capabilities).toMatchObject({ read: false, create: false, incremental: 'none', deletions: 'none' });
   });
 
   it('declares no exchange rates: the Accounting API has no rate endpoint, and its currencies carry no rate', async () => {

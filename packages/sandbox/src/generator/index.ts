@@ -6,7 +6,8 @@
  * (generator/payouts.ts); accounts, balance sheets and bank feed
  * accounts come next, carrying the balances the transactions produced, then the
  * employees (generator/employees.ts), the sales orders (generator/sales-orders.ts)
- * the exchange rates (generator/exchange-rates.ts) and the payment methods last (generator/payment-methods.ts).
+ * the exchange rates (generator/exchange-rates.ts), the payment methods (generator/payment-methods.ts) and the tax
+ * areas last (generator/tax-areas.ts).
  */
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
@@ -19,6 +20,7 @@ import { generateSalesOrders, InvoicedOrders } from './sales-orders.ts';
 import { generatePayouts, generateStore, ShopCharges } from './payouts.ts';
 import { generateShop, ShopOrders } from './shop.ts';
 import { generatePaymentMethods } from './payment-methods.ts';
+import { generateTaxAreas } from './tax-areas.ts';
 import { generateSalesReceipts } from './sales-receipts.ts';
 import {
   billUnit,
@@ -175,6 +177,9 @@ export class BookGenerator {
     yield out.take();
     // The payment methods, from no random source: every record before them is what it was before they existed.
     generatePaymentMethods(out, start);
+    yield out.take();
+    // The tax areas, from the business's places alone: nothing before them changes.
+    generateTaxAreas(out, ref.profile, start);
     yield out.take();
     this.summary = {
       counters: Object.fromEntries(out.counters),

@@ -16,6 +16,7 @@ import type {
   NativeTask,
   NativePaymentMethod,
   NativeTaxAgency,
+  NativeTaxArea,
   NativeTaxCode,
   NativeTerm,
 } from '../native.ts';
@@ -123,6 +124,11 @@ export function mapTaxCode(r: NativeTaxCode, ref: Ref): Mapped<'tax_rate'> {
 
 export function mapPaymentMethod(r: NativePaymentMethod): Mapped<'payment_method'> {
   return { platform_id: r.Id, name: r.Name, created_at: r.CreatedAt, updated_at: r.UpdatedAt };
+}
+
+/** Code, region and status have no place in the reference's object: platform_data keeps them. */
+export function mapTaxArea(r: NativeTaxArea): Mapped<'tax_area'> {
+  return { platform_id: r.Id, country: r.Country, description: r.Description, created_at: r.CreatedAt, updated_at: r.UpdatedAt };
 }
 
 export function mapTaxAgency(r: NativeTaxAgency): Mapped<'tax_agency'> {
