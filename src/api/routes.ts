@@ -37,6 +37,8 @@ import listRequestLogs from './logs/requests/list.ts';
 import getRequestLog from './logs/requests/get.ts';
 import { dataEndpoints } from './data/routes.ts';
 import downloadFile from './files/download.ts';
+import downloadFinancialReport from './files/financial-report.ts';
+import listReports from './accounting/reports/list.ts';
 import getJob from './jobs/get.ts';
 import { objectWriteEndpoints } from './writes/objects.ts';
 import applyBillCredit from './accounting/bill-credit-applications/apply.ts';
@@ -60,7 +62,7 @@ import inviteDashboardUser from './admin/dashboard-users/invite.ts';
 import { settingsEndpoints } from './dashboard/settings/routes.ts';
 import { overviewEndpoints } from './dashboard/overview/routes.ts';
 
-export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile];
+export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile, downloadFinancialReport];
 /** The dashboard's own JSON endpoints (auth 'session': a dashboard user's cookie), under /dashboard/api. */
 export const dashboardEndpoints: Endpoint[] = [...userEndpoints, ...settingsEndpoints, ...overviewEndpoints, ...connectionDashboardEndpoints];
 /** Platforms' own webhooks: verified by their signature over the raw body, which their scope keeps unparsed (app.ts). */
@@ -119,5 +121,6 @@ export const versionedEndpoints: Endpoint[] = [
   fetchAccountingMetric,
   fetchCommerceMetric,
   listProductCategories,
+  listReports,
   getJob,
 ];

@@ -6,13 +6,26 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const FILE_URL_TTL_SECONDS = 60 * 60;
 
-function signature(key: Buffer, id: string, expires: number): string {
-  return createHmac('sha256', key).update(`file:${id}:${expires}`).digest('base64url');
+/**
+ * What a signed address opens: an attachment's file, a connection's financial report, an invoice's PDF. The purpose
+ * is signed with the id, so a signature for one never opens another.
+ */
+export type SignedPurpose = 'file' | 'financial-report' | 'invoice-pdf';
+
+const PATHS: Record<SignedPurpose, string> = { file: 'files', 'financial-report': 'files/financial-reports', 'invoice-pdf': 'files/invoice-pdfs' };
+
+function signature(key: Buffer, id: string, expires: number, purpose: SignedPurpose): string {
+  return createHmac('sha256', key).update(`${purpose}:${id}:${expires}`).digest('base64url');
+}
+
+/** A signed address of `purpose` for `id` (a path segment: URL-safe text), valid for an hour; `expires` in Unix seconds. */
+export function signedUrl(publicUrl: string, key: Buffer, purpose: SignedPurpose, id: string, now = Date.now()): { url: string; expires: number } {
+  const expires = Math.floor(now / 1000) + FILE_URL_TTL_SECONDS;
+  return { url: `${publicUrl}/${PATHS[purpose]}/${id}?expires=${expires}&signature=${signature(key, id, expires, purpose)}`, expires };
 }
 
 export function signedFileUrl(publicUrl: string, key: Buffer, id: string, now = Date.now()): string {
-  const expires = Math.floor(now / 1000) + FILE_URL_TTL_SECONDS;
-  return `${publicUrl}/files/${id}?expires=${expires}&signature=${signature(key, id, expires)}`;
+  return signedUrl(publicUrl, key, 'file', id, now).url;
 }
 
 /**
@@ -25,11 +38,12 @@ export function verifyFileSignature(
   expires: number,
   given: string,
   now = Date.now(),
+  purpose: SignedPurpose = 'file',
 ): 'ok' | 'expired' | 'invalid' {
   const presented = Buffer.from(given);
   const keys = Buffer.isBuffer(key) ? [key] : key;
   const signedByOne = keys.some((k) => {
-    const wanted = Buffer.from(signature(k, id, expires));
+    const wanted = Buffer.from(signature(k, id, expires, purpose));
     return wanted.length === presented.length && timingSafeEqual(wanted, presented);
   });
   if (!signedByOne) return 'invalid';

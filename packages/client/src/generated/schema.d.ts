@@ -1858,6 +1858,26 @@ export interface paths {
         patch: operations["updatePurchaseOrder"];
         trace?: never;
     };
+    "/versioned/accounting/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch the connection's financial report
+         * @description A signed address, valid for an hour, of a download of the stored company info and every stored balance sheet, income statement and cash flow statement. TREE (default) keeps the row trees; FLAT lists the account rows only.
+         */
+        get: operations["listReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/accounting/sales_orders": {
         parameters: {
             query?: never;
@@ -35175,6 +35195,192 @@ export interface operations {
             };
             /** @description PLATFORM_ERROR */
             550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReports: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description Shape of the statements in the report: TREE (default) or FLAT. */
+                filter?: "TREE" | "FLAT";
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description null while the connection has no company info stored. */
+                        report: {
+                            company_info: {
+                                /** @description Addresses of the business (for example legal, billing). */
+                                addresses: {
+                                    /** @description First address line. */
+                                    address1: string | null;
+                                    /** @description Second address line. */
+                                    address2: string | null;
+                                    /** @description Third address line. */
+                                    address3: string | null;
+                                    /** @description City. */
+                                    city: string | null;
+                                    /** @description Country, as the platform gives it. */
+                                    country: string | null;
+                                    /** @description Postal or ZIP code. */
+                                    postal_code: string | null;
+                                    /** @description State, province or region. */
+                                    region: string | null;
+                                    /** @description Kind of address as the platform names it; null when not given. */
+                                    type: string | null;
+                                }[];
+                                /** @description currency_code, under the reference name of this answer. */
+                                base_currency_code: string | null;
+                                /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
+                                /** @description created_at, under the reference name of this answer. */
+                                createdAt: string | null;
+                                /** @description Default (home) currency of the business; null when the platform does not say. */
+                                currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                                /** @description Email address of the business. */
+                                email: string | null;
+                                /** @description Month the fiscal year starts, 1 (January) to 12; null when the platform does not say. */
+                                fiscal_year_start_month: number | null;
+                                /** @description Id of the object, generated by the service. */
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the service last synced the object (ISO 8601). Never null.
+                                 */
+                                last_synced_at: string;
+                                /** @description Registered legal name of the business. */
+                                legal_name: string | null;
+                                /** @description Display name of the business. */
+                                name: string | null;
+                                /** @description Phone number of the business. */
+                                phone: string | null;
+                                /** @description The raw platform record. Present only when expand includes platform_data. */
+                                platform_data?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Id of the object on the platform. */
+                                platform_id: string;
+                                /** @description Address of the object on the platform, or of a larger page containing it; null when there is none. */
+                                platform_url: string | null;
+                                /** @description Company registration number of the business. */
+                                registration_number: string | null;
+                                /** @description Tax number of the business. */
+                                tax_number: string | null;
+                                /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
+                                /** @description updated_at, under the reference name of this answer. */
+                                updatedAt: string | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When report_url stops opening (an hour after this answer).
+                             */
+                            expires_at: string;
+                            /**
+                             * Format: uri
+                             * @description Signed address of the report (JSON: company_info, balance_sheets, income_statements, cash_flows).
+                             */
+                            report_url: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
