@@ -50,6 +50,7 @@ import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
 import listBankFeedTransactions from './accounting/bank-feeds/transactions-list.ts';
 import fetchBankFeedTransaction from './accounting/bank-feeds/transactions-fetch.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
+import fulfillOrder from './commerce/orders/fulfillments.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 import { hrisViewEndpoints } from './hris/views.ts';
 import fetchAccountingMetric from './accounting/metrics/fetch.ts';
@@ -116,6 +117,7 @@ export const versionedEndpoints: Endpoint[] = [
   listBankFeedTransactions,
   fetchBankFeedTransaction,
   bankFeedMappingLink,
+  fulfillOrder,
   ...attachmentEndpoints,
   ...hrisViewEndpoints,
   fetchAccountingMetric,

@@ -380,6 +380,25 @@ export interface ConnectorActions {
   downloadAttachment?: (ctx: ConnectorContext, attachment: PlatformRecord) => Promise<{ contentType: string; content: Buffer }>;
   /** Sends a batch of statement lines to a bank feed account. */
   sendBankFeedTransactions?: (ctx: WriteContext, feedPlatformId: string, transactions: BankFeedTransactionInput[]) => Promise<BankFeedBatchResult>;
+  /** Records a shipment of an order's lines; the order afterwards, and the platform id of the new fulfillment in it. */
+  fulfillOrder?: (ctx: WriteContext, orderPlatformId: string, fulfillment: FulfillmentInput) => Promise<FulfillmentResult>;
+}
+
+/** A shipment as POST /commerce/orders/:id/fulfillments takes it (src/writes/commerce-bodies.ts); line ids are the order's. */
+export interface FulfillmentInput {
+  carrier: string;
+  tracking_number: string;
+  service?: string;
+  tracking_url?: string;
+  location_id?: string;
+  /** Empty: every line not yet fulfilled, in full. A line without quantity: all of it that is left. */
+  line_items: { line_item_id: string; quantity?: number }[];
+  additional_fields?: { notify_customer?: boolean };
+}
+
+export interface FulfillmentResult {
+  order: PlatformRecord;
+  fulfillmentPlatformId: string;
 }
 
 export interface ObjectCapabilities {

@@ -33,3 +33,14 @@ export async function platformIdOfRecord(db: Queryable, connectionId: string, ob
   );
   return result.rows[0]?.platform_id ?? null;
 }
+
+/** Those of `variantIds` that are variants (`variants[].id`, the platform's ids) of live products of the connection. */
+export async function liveVariantIds(db: Queryable, connectionId: string, variantIds: string[]): Promise<Set<string>> {
+  const result = await db.query<{ id: string }>(
+    `SELECT DISTINCT v->>'id' AS id
+       FROM records, jsonb_array_elements(data->'variants') AS v
+      WHERE connection_id = $1 AND object_type = 'product' AND deleted_at IS NULL AND v->>'id' = ANY($2::text[])`,
+    [connectionId, variantIds],
+  );
+  return new Set(result.rows.map((r) => r.id));
+}

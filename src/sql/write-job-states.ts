@@ -39,6 +39,7 @@ export const WRITE_OPERATIONS = [
   'upload_attachment',
   'send_bank_feed_transactions',
   'bank_feed_mapping_link',
+  'fulfill',
 ] as const;
 export type WriteOperation = (typeof WRITE_OPERATIONS)[number];
 

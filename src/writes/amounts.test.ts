@@ -7,6 +7,7 @@ import bankFeedMappingLink from '../api/accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../api/accounting/bank-feeds/transactions.ts';
 import { uploadAttachmentEndpoint } from '../api/accounting/attachments/upload.ts';
 import { objectWriteEndpoints } from '../api/writes/objects.ts';
+import fulfillOrder from '../api/commerce/orders/fulfillments.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { checkAmount, collectAmounts, MONEY_FIELDS, NOT_MONEY_FIELDS, type Amount } from './amounts.ts';
 import { checkRules } from './check-input.ts';
@@ -214,6 +215,7 @@ describe('numbers in a body', () => {
       unapplyInvoiceCredit,
       sendBankFeedTransactions,
       bankFeedMappingLink,
+      fulfillOrder,
       uploadAttachmentEndpoint('journal_entry'),
     ];
     const numeric = new Set<string>();

@@ -11,9 +11,11 @@ import { collectLinks, LINKS, type LinkField } from '../model/fields.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
 import { decimalParts, decimalPlaces, formatUnits, scaledUnits } from '../money/decimal.ts';
 import { WRITABLE } from './writable.ts';
-import { findLiveRecord, liveRecordKinds } from '../sql/record-lookups.ts';
+import { findLiveRecord, liveRecordKinds, liveVariantIds } from '../sql/record-lookups.ts';
 
 type Json = Record<string, unknown>;
+
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -44,6 +46,24 @@ export async function checkLinks(db: Queryable, connectionId: string, type: Unif
       kind === undefined ? `is not the id of a ${wanted} in this connection` : `is the id of a ${kind.replaceAll('_', ' ')}, not of a ${wanted}`;
     throw invalidField(`${prefix}.${link.path}`, `${what} (got "${link.id}"); use the id field of GET ${OBJECT_TYPES[link.targets[0]].path}`);
   }
+}
+
+/**
+ * Product variants a commerce write names by `variant_id` (the platform's id, as reads serve it in
+ * `variants[].id` of GET /commerce/products): each must be a variant of a live product of the connection.
+ */
+export async function checkVariants(db: Queryable, connectionId: string, input: Json, prefix: string): Promise<void> {
+  const lines = Array.isArray(input.line_items) ? input.line_items : [];
+  const named = lines.map((line: unknown, n) => ({ n, id: isJson(line) && typeof line.variant_id === 'string' ? line.variant_id : null }));
+  const ids = named.flatMap((entry) => (entry.id === null ? [] : [entry.id]));
+  if (ids.length === 0) return;
+  const found = await liveVariantIds(db, connectionId, [...new Set(ids)]);
+  const missing = named.find((entry) => entry.id !== null && !found.has(entry.id));
+  if (missing !== undefined)
+    throw invalidField(
+      `${prefix}.line_items[${missing.n}].variant_id`,
+      `is not a variant of a product in this connection (got "${String(missing.id)}"); use variants[].id of GET /commerce/products`,
+    );
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Queryable } from '../db/pool.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../model/object-types.ts';
 import { companyCurrency } from '../sql/company-currency.ts';
 import { checkNumbers } from './amounts.ts';
-import { checkLinks, checkRules, type StoredRecord } from './check-input.ts';
+import { checkLinks, checkRules, checkVariants, type StoredRecord } from './check-input.ts';
 import type { WriteOperation } from '../sql/write-job-states.ts';
 
 type Json = Record<string, unknown>;
@@ -39,4 +39,6 @@ export async function checkWrite(db: Queryable, write: WriteToCheck): Promise<vo
   if (!isJson(input)) return;
   checkRules(write.objectType, input, singular, write.operation === 'create');
   await checkLinks(db, write.connectionId, write.objectType, input, singular);
+  // Commerce writes name what is sold by variant, the platform's id: checked against the stored products.
+  if (write.objectType === 'order') await checkVariants(db, write.connectionId, input, singular);
 }

@@ -98,6 +98,8 @@ function overrideEnum(schema: Json, values: readonly string[]): Json {
 export function objectInputSchema(type: UnifiedObjectType, operation: 'create' | 'update'): Json {
   const spec = WRITABLE[type];
   if (spec === undefined) throw new Error(`${type} is not writable`);
+  const own = spec.bodies?.[operation];
+  if (own !== undefined) return JSON.parse(JSON.stringify(own)) as Json;
   const model = JSON.parse(JSON.stringify(MODEL[type].schema)) as Json;
   const shaped = shape(model, '', { spec, create: operation === 'create' });
   const verb = operation === 'create' ? 'to create' : 'fields to change (omitted fields keep their value; arrays are replaced whole)';

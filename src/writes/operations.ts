@@ -7,7 +7,7 @@
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { OBJECT_TYPES, isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
-import type { Connector, ConnectorActions, ObjectHandler, PlatformRecord, WriteContext } from '../platforms/connector.ts';
+import type { Connector, ConnectorActions, FulfillmentInput, ObjectHandler, PlatformRecord, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { insertBankFeedTransactions } from '../sql/bank-feed-transactions.ts';
 import { loadJobFile, type WriteJob } from '../sql/write-jobs.ts';
@@ -228,6 +228,47 @@ async function bankFeedMappingLink(input: OperationInput): Promise<Effect> {
   };
 }
 
+const optionalText = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The fulfillment as the endpoint checked it (src/writes/commerce-bodies.ts), typed. */
+function fulfillmentOf(part: Json): FulfillmentInput {
+  const lines = Array.isArray(part.line_items) ? part.line_items.filter(isJson) : [];
+  const notify = isJson(part.additional_fields) ? part.additional_fields.notify_customer : undefined;
+  const fulfillment: FulfillmentInput = {
+    carrier: String(part.carrier),
+    tracking_number: String(part.tracking_number),
+    line_items: lines.map((l) => ({
+      line_item_id: String(l.line_item_id),
+      ...(typeof l.quantity === 'number' ? { quantity: l.quantity } : {}),
+    })),
+  };
+  const service = optionalText(part.service);
+  const trackingUrl = optionalText(part.tracking_url);
+  const locationId = optionalText(part.location_id);
+  if (service !== undefined) fulfillment.service = service;
+  if (trackingUrl !== undefined) fulfillment.tracking_url = trackingUrl;
+  if (locationId !== undefined) fulfillment.location_id = locationId;
+  if (typeof notify === 'boolean') fulfillment.additional_fields = { notify_customer: notify };
+  return fulfillment;
+}
+
+/**
+ * A shipment of an order's lines. A repeat after an interrupted attempt is safe where the platform dedupes on the job
+ * id (SANDBOX's Idempotency-Key); the answer is the new fulfillment as the stored order has it.
+ */
+async function fulfill(input: OperationInput): Promise<Effect> {
+  const { job, connector, ctx } = input;
+  const send = actionFor(connector, 'fulfillOrder');
+  const result = await send(ctx, requireTarget(input).platformId, fulfillmentOf(bodyPart(job, 'fulfillment')));
+  return {
+    store: { type: 'order', record: result.order },
+    answer: (stored) => {
+      const shipped = Array.isArray(stored?.fulfillments) ? (stored.fulfillments as Json[]) : [];
+      return { status: 200, body: { fulfillment: shipped.find((f) => f.id === result.fulfillmentPlatformId) ?? null } };
+    },
+  };
+}
+
 export const OPERATIONS: Readonly<Record<WriteOperation, Operation>> = {
   create,
   update,
@@ -237,6 +278,7 @@ export const OPERATIONS: Readonly<Record<WriteOperation, Operation>> = {
   upload_attachment: uploadAttachment,
   send_bank_feed_transactions: sendBankFeedTransactions,
   bank_feed_mapping_link: bankFeedMappingLink,
+  fulfill,
 };
 
 /** The object type a job's target (or created record) is of. */

@@ -4,8 +4,10 @@
  * narrowed to what a ledger cannot do without (docs/writes.md lists them):
  * paths name nested fields of array entries as `line_items[].account_id`.
  */
+import type { TSchema } from 'typebox';
 import type { LinkField } from '../model/fields.ts';
 import type { UnifiedObjectType } from '../model/object-types.ts';
+import { OrderCreateBody, OrderUpdateBody } from './commerce-bodies.ts';
 
 export type ObjectWrite = 'create' | 'update' | 'delete';
 
@@ -25,6 +27,12 @@ export interface WritableSpec {
   inputLinks?: readonly LinkField[];
   /** Nested fields of the read model a write does not take (`line_items[].amount`: the platform derives them). */
   omit?: readonly string[];
+  /**
+   * The object part of the request body where the reference's write body is not the read model's fields (commerce
+   * objects: an order is created from variants and a buyer's email, src/writes/commerce-bodies.ts). `fields` and
+   * `required` then describe this body, for the docs.
+   */
+  bodies?: Readonly<Partial<Record<'create' | 'update', TSchema>>>;
 }
 
 const DOCUMENT_LINES = ['line_items', 'line_items[].account_id', 'line_items[].total_amount'] as const;
@@ -227,6 +235,13 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     required: ['transaction_date', ...DOCUMENT_LINES],
     // At least one debit and one credit.
     minItems: { line_items: 2 },
+  },
+  order: {
+    operations: ['create', 'update'],
+    fields: ['currency_code', 'line_items', 'customer', 'billing_address', 'shipping_address', 'additional_fields', 'status'],
+    required: ['currency_code', 'line_items', 'line_items[].variant_id', 'line_items[].quantity', 'customer', 'customer.email', 'billing_address'],
+    // The reference's bodies: a create names variants and the buyer, an update only the order's status.
+    bodies: { create: OrderCreateBody, update: OrderUpdateBody },
   },
   payment_term: {
     operations: ['create', 'delete'],

@@ -9,6 +9,8 @@ type Json = Record<string, unknown>;
 /** Id-like fields of write bodies that name no stored record: the bank's own ids and payment network names. */
 const NOT_REFERENCES: Readonly<Partial<Record<UnifiedObjectType, readonly string[]>>> = {
   bank_feed_account: ['contact_id', 'internal_bank_account_id', 'payment_network_ids[]'],
+  // The platform's variant ids, as products serve them: checked against the stored products (checkVariants).
+  order: ['line_items[].variant_id'],
 };
 
 /** Paths (`line_items[].account_id`) of the string fields named `id`, `*_id` or `*_ids` a write body may carry. */

@@ -76,9 +76,54 @@ export async function platformBillMemos(t: Pick<TestApp, 'db' | 'sandbox'>, user
  * `[route, status, error_code]`.
  */
 export async function invoiceWriteAnswers(send: Send): Promise<[string, number, string | undefined][]> {
+  return answersOf(send, invoiceWrites());
+}
+
+type Write = [Method, string, Json];
+
+/** A commerce order write body each route's schema takes (ids made up, as above). */
+export const orderCreateBody = (variantId: string, email: string, currency = 'USD'): Json => ({
+  order: {
+    currency_code: currency,
+    line_items: [{ variant_id: variantId, quantity: 1 }],
+    customer: { email },
+    billing_address: {
+      address1: '1 Main St',
+      city: 'Springfield',
+      country_code: 'US',
+      first_name: 'Ada',
+      last_name: 'Buyer',
+      postal_code: '12345',
+      region: 'IL',
+    },
+  },
+});
+
+/** The order writes (create, update, fulfil) and what each answered: `[route, status, error_code]`. */
+export async function orderWriteAnswers(send: Send): Promise<[string, number, string | undefined][]> {
+  const id = randomUUID();
+  return answersOf(send, [
+    ['POST', '/commerce/orders', orderCreateBody('variant-1', 'buyer@example.com')],
+    ['PATCH', `/commerce/orders/${id}`, { order: { status: 'archived' } }],
+    ['POST', `/commerce/orders/${id}/fulfillments`, { fulfillment: { carrier: 'UPS', tracking_number: '1Z', line_items: [] } }],
+  ]);
+}
+
+async function answersOf(send: Send, writes: readonly Write[]): Promise<[string, number, string | undefined][]> {
+  const answers: [string, number, string | undefined][] = [];
+  for (const [method, url, body] of writes) {
+    const response = await send(method, url, body);
+    const parsed: unknown = response.statusCode === 200 ? null : JSON.parse(response.body);
+    const code = typeof parsed === 'object' && parsed !== null && 'error_code' in parsed ? String(parsed.error_code) : undefined;
+    answers.push([`${method} ${url.replace(/[0-9a-f-]{36}/, ':id')}`, response.statusCode, code]);
+  }
+  return answers;
+}
+
+function invoiceWrites(): Write[] {
   const id = randomUUID();
   const day = today();
-  const writes: [Method, string, Json][] = [
+  return [
     [
       'POST',
       '/accounting/invoice_payments',
@@ -104,12 +149,4 @@ export async function invoiceWriteAnswers(send: Send): Promise<[string, number, 
       { invoice_credit_application: { invoice_credit_memo_id: id, linked_invoices: [{ id }] } },
     ],
   ];
-  const answers: [string, number, string | undefined][] = [];
-  for (const [method, url, body] of writes) {
-    const response = await send(method, url, body);
-    const parsed: unknown = response.statusCode === 200 ? null : JSON.parse(response.body);
-    const code = typeof parsed === 'object' && parsed !== null && 'error_code' in parsed ? String(parsed.error_code) : undefined;
-    answers.push([`${method} ${url.replace(id, ':id')}`, response.statusCode, code]);
-  }
-  return answers;
 }

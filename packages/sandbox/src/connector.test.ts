@@ -39,6 +39,7 @@ describe('sandbox connector', () => {
       'invoice_payment',
       'item',
       'journal_entry',
+      'order',
       'payment_term',
       'purchase_order',
       'sales_order',

@@ -23,6 +23,7 @@ import { attachmentParentType, businessDateOf, collectionOf } from './collection
 import { midnight } from './dates.ts';
 import { feedLine, uploadBody } from './inbound/actions.ts';
 import { INBOUND } from './inbound/index.ts';
+import { fulfillmentNative } from './inbound/orders.ts';
 import { mapRecord, NATIVE_TYPES } from './mapping/index.ts';
 import type { SandboxPlatform } from './platform.ts';
 import { httpTransport, inProcessTransport, type SandboxTransport } from './transport.ts';
@@ -81,6 +82,8 @@ const FEWER_WRITES: Readonly<Partial<Record<UnifiedObjectType, { update: boolean
   class: { update: false, delete: false },
   department: { update: false, delete: false },
   payment_term: { update: false, delete: true },
+  // Orders are cancelled (PATCH status), not deleted, as on the reference.
+  order: { update: true, delete: false },
 };
 
 function capabilities(type: UnifiedObjectType): ObjectCapabilities {
@@ -165,6 +168,12 @@ function actions(transport: () => SandboxTransport): ConnectorActions {
     async bankFeedMappingLink(ctx, feedPlatformId) {
       const link = await client(ctx).mappingLink(feedPlatformId);
       return { url: link.Url, expiresAt: link.ExpiresAt };
+    },
+    async fulfillOrder(ctx, orderPlatformId, fulfillment) {
+      const raw = await client(ctx).write('order', 'PATCH', orderPlatformId, fulfillmentNative(fulfillment), ctx.idempotencyKey);
+      // The native fulfillment has no id of its own: its place in the order names it (mapping/commerce.ts).
+      const count = Array.isArray(raw.Fulfillments) ? raw.Fulfillments.length : 0;
+      return { order: { platformId: raw.Id, raw }, fulfillmentPlatformId: `${raw.Id}-F${count}` };
     },
     async sendBankFeedTransactions(ctx, feedPlatformId, transactions) {
       const answer = await client(ctx).feedTransactions(feedPlatformId, transactions.map(feedLine), ctx.idempotencyKey);

@@ -539,8 +539,18 @@ export type NativeOrder = NativeMeta & {
   Buyer: { Id: string; Email: string; FirstName: string; LastName: string; OrdersCount: number; Verified: boolean; Phone?: string };
   BillingAddress: NativeOrderAddress;
   ShippingAddress: NativeOrderAddress;
-  Fulfillments: { Carrier: string; Service: string; TrackingNumber: string; TrackingUrl: string; LineIds: string[] }[];
+  Fulfillments: NativeFulfillment[];
   Refunds: { LineId: string; Qty: number }[];
+};
+
+/** A shipment of an order's lines; Quantities (by LineId) where it ships part of a line, else every line named in full. */
+export type NativeFulfillment = {
+  Carrier: string;
+  Service: string | null;
+  TrackingNumber: string;
+  TrackingUrl: string | null;
+  LineIds: string[];
+  Quantities?: Record<string, number>;
 };
 
 /**

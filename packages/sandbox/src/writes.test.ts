@@ -522,4 +522,91 @@ describe('sandbox writes', () => {
     expect(end.some((r) => r.type === 'item' && r.raw.Id === item.platformId)).toBe(false);
     expect(auditBooks(end)).toEqual([]);
   });
+
+  it('creates, fulfils, archives and cancels web-shop orders without posting: the ledger and the shop tie out throughout', async () => {
+    const before = await books();
+    const balances = (records: typeof before) => records.filter((r) => r.type === 'account').map((r) => [r.raw.Id, r.raw.Balance] as const);
+    const product = before.find((r) => r.type === 'product' && r.raw.Status === 'Active')?.raw as NativeOf['product'] | undefined;
+    const shopper = before.find((r) => r.type === 'commerce_customer')?.raw as NativeOf['commerce_customer'] | undefined;
+    if (product === undefined || shopper === undefined) throw new Error('no product or shopper');
+    const variant = product.Variants[0];
+    if (variant === undefined) throw new Error('no variant');
+    const orders = connector.objects.order?.handler;
+    const fulfil = connector.actions?.fulfillOrder;
+    if (orders?.create === undefined || orders.update === undefined || fulfil === undefined) throw new Error('orders are not writable');
+    const address = {
+      address1: '1 Main St',
+      city: 'Springfield',
+      country_code: 'US',
+      first_name: 'Ada',
+      last_name: 'Buyer',
+      postal_code: '12345',
+      region: 'IL',
+    };
+    const input = (email: string) => ({
+      currency_code: product.CurrencyCode,
+      line_items: [{ variant_id: variant.Id, quantity: 3 }],
+      customer: { email },
+      billing_address: address,
+    });
+
+    const created = await orders.create(wctx(), input(shopper.Email.toUpperCase()));
+    const price = Number(variant.Price);
+    const tax = Math.round(price * 3 * 100 * 0.08) / 100;
+    expect(unified('order', created)).toMatchObject({
+      status: 'open',
+      payment_status: 'pending',
+      fulfillment_status: 'unfulfilled',
+      total_price: Math.round((price * 3 + tax) * 100) / 100,
+      total_tax: tax,
+      line_items: [{ variant_id: variant.Id, quantity: 3, price, product_id: `product:${product.Id}` }],
+      customer: { id: `commerce_customer:${shopper.Id}`, email: shopper.Email },
+      billing_address: { address1: '1 Main St', address2: null, country_code: 'US' },
+      shipping_address: { address1: '1 Main St' },
+    });
+    let after = await books();
+    expect(auditBooks(after)).toEqual([]);
+    // An unpaid order moves no money: no account changed.
+    expect(balances(after)).toEqual(balances(before));
+    expect(native(after, 'commerce_customer', shopper.Id).OrderIds).toContain(created.platformId);
+
+    const lineId = `${created.platformId}-1`;
+    const part = await fulfil(wctx(), created.platformId, {
+      carrier: 'UPS',
+      tracking_number: '1Z1',
+      line_items: [{ line_item_id: lineId, quantity: 1 }],
+    });
+    expect(part.fulfillmentPlatformId).toBe(`${created.platformId}-F1`);
+    expect(unified('order', part.order)).toMatchObject({
+      fulfillment_status: 'partial',
+      fulfillments: [
+        { id: `${created.platformId}-F1`, carrier: 'UPS', service: null, tracking_url: null, line_items: [{ id: lineId, quantity: 1 }] },
+      ],
+    });
+    const again = wctx();
+    const shipment = { carrier: 'USPS', tracking_number: '94', service: 'Priority', line_items: [] };
+    const rest = await fulfil(again, created.platformId, shipment);
+    // Sent again with the same key (an interrupted attempt), nothing ships twice.
+    expect((await fulfil(again, created.platformId, shipment)).fulfillmentPlatformId).toBe(rest.fulfillmentPlatformId);
+    expect(unified('order', rest.order)).toMatchObject({
+      fulfillment_status: 'fulfilled',
+      fulfillments: [{ line_items: [{ quantity: 1 }] }, { carrier: 'USPS', service: 'Priority', line_items: [{ id: lineId, quantity: 2 }] }],
+    });
+    const done = await rejection(fulfil(wctx(), created.platformId, { carrier: 'UPS', tracking_number: '1Z2', line_items: [] }));
+    expect(done.platformMessage).toMatch(/fulfilled already/);
+    const shipped = await rejection(orders.update(wctx(), created.platformId, { status: 'cancelled' }));
+    expect(shipped.platformMessage).toMatch(/charged or shipped: refund it before cancelling/);
+    expect(unified('order', await orders.update(wctx(), created.platformId, { status: 'archived' })).status).toBe('closed');
+
+    const stranger = await orders.create(wctx(), input('new.buyer@example.com'));
+    const buyer = unified('order', stranger).customer;
+    expect(buyer).toMatchObject({ email: 'new.buyer@example.com', first_name: 'Ada', orders_count: 1 });
+    expect(unified('order', await orders.update(wctx(), stranger.platformId, { status: 'cancelled' })).status).toBe('cancelled');
+    const unknown = await rejection(orders.create(wctx(), { ...input('x@example.com'), line_items: [{ variant_id: 'NOPE', quantity: 1 }] }));
+    expect(unknown.platformMessage).toMatch(/NOPE is no variant/);
+    after = await books();
+    expect(auditBooks(after)).toEqual([]);
+    expect(balances(after)).toEqual(balances(before));
+    expect(after.some((r) => r.type === 'commerce_customer' && r.raw.Email === 'new.buyer@example.com')).toBe(true);
+  });
 });

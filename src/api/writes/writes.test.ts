@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import { clientHeaders, errorBody, json, type TestApp } from '../../../test/support/app.ts';
-import { jobIdOf, line, sender, startWriteTestApp, type Json } from '../../../test/support/writes.ts';
+import { jobIdOf, line, orderCreateBody, sender, startWriteTestApp, type Json } from '../../../test/support/writes.ts';
 import { accessTokenOf } from '../../connections/connections.ts';
 import applyBillCredit from '../accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from '../accounting/bill-credit-applications/unapply.ts';
@@ -20,6 +20,7 @@ import unapplyInvoiceCredit from '../accounting/invoice-credit-applications/unap
 import bankFeedMappingLink from '../accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../accounting/bank-feeds/transactions.ts';
 import { objectWriteEndpoints } from './objects.ts';
+import fulfillOrder from '../commerce/orders/fulfillments.ts';
 import {
   eventsOf,
   incrementalSync,
@@ -726,6 +727,7 @@ describe('write answers', () => {
       unapplyInvoiceCredit,
       sendBankFeedTransactions,
       bankFeedMappingLink,
+      fulfillOrder,
     ].map((e) => e.contract);
     expect(routes.length).toBeGreaterThan(30);
     const otherOrg = await t.newOrg('Sweep other');
@@ -867,6 +869,9 @@ function validBodyFor(url: string): Json {
       },
     };
   if (url.endsWith('/mapping_link')) return { mapping_link: { bank_feed_account_id: f.vendor } };
+  if (url.endsWith('/fulfillments')) return { fulfillment: { carrier: 'UPS', tracking_number: '1', line_items: [] } };
+  if (url === '/commerce/orders') return orderCreateBody('variant', 'buyer@example.com');
+  if (url === '/commerce/orders/:id') return { order: { status: 'archived' } };
   const life = LIFECYCLES.find((l) => url === OBJECT_TYPES[l.type].path || url === `${OBJECT_TYPES[l.type].path}/:id`);
   if (life === undefined) throw new Error(`no body for ${url}`);
   const patch: Json = ['customer', 'vendor'].includes(life.type)

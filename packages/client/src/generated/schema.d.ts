@@ -2309,7 +2309,11 @@ export interface paths {
          */
         get: operations["listCommerceOrders"];
         put?: never;
-        post?: never;
+        /**
+         * Create a order
+         * @description Passed through to the platform. Required: currency_code, line_items, line_items[].variant_id, line_items[].quantity, customer, customer.email, billing_address (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createCommerceOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2327,6 +2331,30 @@ export interface paths {
         get: operations["getCommerceOrder"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a order
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateCommerceOrder"];
+        trace?: never;
+    };
+    "/versioned/commerce/orders/{id}/fulfillments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fulfill an order's lines
+         * @description Records a shipment (carrier, tracking) of the lines named, or of every line not yet fulfilled when line_items is empty. See docs/writes.md.
+         */
+        post: operations["createCommerceOrderFulfillment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -41547,6 +41575,435 @@ export interface operations {
             };
         };
     };
+    createCommerceOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The order to create: what is sold (variants), to whom and where. */
+                    order: {
+                        /** @description Platform-specific options. */
+                        additional_fields?: {
+                            /** @description Tags (Shopify only). */
+                            tags?: string[];
+                        };
+                        /** @description Billing address of the order. */
+                        billing_address: {
+                            /** @description First address line. */
+                            address1: string;
+                            /** @description Second address line. Optional. */
+                            address2?: string | null;
+                            /** @description City, town or village. */
+                            city: string;
+                            /** @description ISO 3166-1 alpha-2 country code. */
+                            country_code: string;
+                            /** @description Email address at the address. Optional. */
+                            email?: string | null;
+                            /** @description First name of the person at the address. */
+                            first_name: string;
+                            /** @description Last name of the person at the address. */
+                            last_name: string;
+                            /** @description Phone number at the address. Optional. */
+                            phone?: string | null;
+                            /** @description Postal or ZIP code. */
+                            postal_code: string;
+                            /** @description State, province or region (its abbreviation). */
+                            region: string;
+                        };
+                        /**
+                         * @description ISO 4217 currency of the order; the variants are sold in it.
+                         * @enum {string}
+                         */
+                        currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                        /** @description The buyer: an existing commerce customer with this email, or a new one. */
+                        customer: {
+                            /** @description Email of the buyer. */
+                            email: string;
+                            /** @description First name of the buyer. */
+                            first_name?: string;
+                            /** @description Last name of the buyer. */
+                            last_name?: string;
+                        };
+                        /** @description The variants ordered and their quantities; the platform prices them. */
+                        line_items: {
+                            /** @description How many of the variant. */
+                            quantity: number;
+                            /** @description Id of the product variant sold: `variants[].id` of GET /commerce/products. */
+                            variant_id: string;
+                        }[];
+                        /** @description Shipping address of the order; the billing address when left out. */
+                        shipping_address?: {
+                            /** @description First address line. */
+                            address1: string;
+                            /** @description Second address line. Optional. */
+                            address2?: string | null;
+                            /** @description City, town or village. */
+                            city: string;
+                            /** @description ISO 3166-1 alpha-2 country code. */
+                            country_code: string;
+                            /** @description Email address at the address. Optional. */
+                            email?: string | null;
+                            /** @description First name of the person at the address. */
+                            first_name: string;
+                            /** @description Last name of the person at the address. */
+                            last_name: string;
+                            /** @description Phone number at the address. Optional. */
+                            phone?: string | null;
+                            /** @description Postal or ZIP code. */
+                            postal_code: string;
+                            /** @description State, province or region (its abbreviation). */
+                            region: string;
+                        };
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order placed in a commerce platform. */
+                        order: {
+                            /** @description Billing address; null when the order has none. */
+                            billing_address: {
+                                /** @description First address line. */
+                                address1: string | null;
+                                /** @description Second address line. */
+                                address2: string | null;
+                                /** @description City. */
+                                city: string | null;
+                                /** @description ISO 3166-1 alpha-2 country code. */
+                                country_code: string | null;
+                                /** @description First name of the recipient. */
+                                first_name: string | null;
+                                /** @description Last name of the recipient. */
+                                last_name: string | null;
+                                /** @description Phone number of the recipient. */
+                                phone: string | null;
+                                /** @description Postal or ZIP code. */
+                                postal_code: string | null;
+                                /** @description State, province or region. */
+                                region: string | null;
+                            } | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Customer who placed the order; null for guest or anonymous orders. */
+                            customer: {
+                                /** @description When the customer was created on the platform (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
+                                /** @description Email address of the customer. */
+                                email: string | null;
+                                /** @description First name of the customer. */
+                                first_name: string | null;
+                                /** @description Id of the commerce customer. */
+                                id: string;
+                                /** @description Last name of the customer. */
+                                last_name: string | null;
+                                /** @description Number of orders the customer placed; null when not known. */
+                                orders_count: number | null;
+                                /** @description Phone number of the customer. */
+                                phone: string | null;
+                                /** @description When the customer was last updated on the platform (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
+                                /** @description Whether the email address was verified; null when not known. */
+                                verified_email: boolean | null;
+                            } | null;
+                            /** @description Fulfillment status of the order as the platform names it. */
+                            fulfillment_status: string | null;
+                            /** @description Shipments of the order. */
+                            fulfillments: {
+                                /** @description Shipping carrier. */
+                                carrier: string | null;
+                                /** @description The platform's id of the fulfillment; null when the platform gives none. */
+                                id: string | null;
+                                /** @description Line items fulfilled. */
+                                line_items: {
+                                    /** @description When the line was added to the order (ISO 8601); null when the platform does not say. */
+                                    created_at: string | null;
+                                    /** @description Id of the line item. */
+                                    id: string;
+                                    /** @description Currency of the line item; null when the platform does not say. */
+                                    iso_currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                                    /** @description Price of one unit. */
+                                    price: number;
+                                    /** @description Service id of the product (an item); null for custom lines. */
+                                    product_id: string | null;
+                                    /** @description Quantity ordered. */
+                                    quantity: number;
+                                    /** @description Stock keeping unit of the line item. */
+                                    sku: string | null;
+                                    /** @description Title of the line item. */
+                                    title: string | null;
+                                    /** @description Cost of one unit to the merchant; null when not known. */
+                                    unit_cost: number | null;
+                                    /** @description When the line was last changed (ISO 8601); null when the platform does not say. */
+                                    updated_at: string | null;
+                                    /** @description Id of the product variant; null when the product has no variants. */
+                                    variant_id: string | null;
+                                }[];
+                                /** @description Service id of the order the fulfillment belongs to. */
+                                order_id: string;
+                                /** @description Shipping service of the carrier. */
+                                service: string | null;
+                                /** @description Tracking number of the shipment. */
+                                tracking_number: string | null;
+                                /** @description Tracking address of the shipment. */
+                                tracking_url: string | null;
+                            }[];
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * @description Currency of the order.
+                             * @enum {string}
+                             */
+                            iso_currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description When the line was added to the order (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
+                                /** @description Id of the line item. */
+                                id: string;
+                                /** @description Currency of the line item; null when the platform does not say. */
+                                iso_currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                                /** @description Price of one unit. */
+                                price: number;
+                                /** @description Service id of the product (an item); null for custom lines. */
+                                product_id: string | null;
+                                /** @description Quantity ordered. */
+                                quantity: number;
+                                /** @description Stock keeping unit of the line item. */
+                                sku: string | null;
+                                /** @description Title of the line item. */
+                                title: string | null;
+                                /** @description Cost of one unit to the merchant; null when not known. */
+                                unit_cost: number | null;
+                                /** @description When the line was last changed (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
+                                /** @description Id of the product variant; null when the product has no variants. */
+                                variant_id: string | null;
+                            }[];
+                            /** @description Merchant-facing number of the order. */
+                            order_number: string;
+                            /** @description Payment status of the order as the platform names it. */
+                            payment_status: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Refunds of the order. */
+                            refunds: {
+                                /** @description Line items refunded. */
+                                line_items: {
+                                    /** @description Id of the refunded line item. */
+                                    line_item_id: string;
+                                    /** @description Quantity refunded. */
+                                    quantity: number;
+                                    /** @description Outcome of the refund of the line; null when the platform does not say. */
+                                    status: ("completed" | "canceled" | "unknown") | null;
+                                }[];
+                            }[];
+                            /** @description Shipping address; null when the order has none. */
+                            shipping_address: {
+                                /** @description First address line. */
+                                address1: string | null;
+                                /** @description Second address line. */
+                                address2: string | null;
+                                /** @description City. */
+                                city: string | null;
+                                /** @description ISO 3166-1 alpha-2 country code. */
+                                country_code: string | null;
+                                /** @description First name of the recipient. */
+                                first_name: string | null;
+                                /** @description Last name of the recipient. */
+                                last_name: string | null;
+                                /** @description Phone number of the recipient. */
+                                phone: string | null;
+                                /** @description Postal or ZIP code. */
+                                postal_code: string | null;
+                                /** @description State, province or region. */
+                                region: string | null;
+                            } | null;
+                            /** @description Status of the order as the platform names it. */
+                            status: string;
+                            /** @description Total discount given. */
+                            total_discount: number;
+                            /** @description Total price of the order. */
+                            total_price: number;
+                            /** @description Total shipping charged. */
+                            total_shipping: number;
+                            /** @description Total tax charged. */
+                            total_tax: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getCommerceOrder: {
         parameters: {
             query?: {
@@ -41839,6 +42296,634 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateCommerceOrder: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The order's new status. */
+                    order: {
+                        /**
+                         * @description active: open; archived: closed; cancelled: called off.
+                         * @enum {string}
+                         */
+                        status: "active" | "archived" | "cancelled";
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An order placed in a commerce platform. */
+                        order: {
+                            /** @description Billing address; null when the order has none. */
+                            billing_address: {
+                                /** @description First address line. */
+                                address1: string | null;
+                                /** @description Second address line. */
+                                address2: string | null;
+                                /** @description City. */
+                                city: string | null;
+                                /** @description ISO 3166-1 alpha-2 country code. */
+                                country_code: string | null;
+                                /** @description First name of the recipient. */
+                                first_name: string | null;
+                                /** @description Last name of the recipient. */
+                                last_name: string | null;
+                                /** @description Phone number of the recipient. */
+                                phone: string | null;
+                                /** @description Postal or ZIP code. */
+                                postal_code: string | null;
+                                /** @description State, province or region. */
+                                region: string | null;
+                            } | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Customer who placed the order; null for guest or anonymous orders. */
+                            customer: {
+                                /** @description When the customer was created on the platform (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
+                                /** @description Email address of the customer. */
+                                email: string | null;
+                                /** @description First name of the customer. */
+                                first_name: string | null;
+                                /** @description Id of the commerce customer. */
+                                id: string;
+                                /** @description Last name of the customer. */
+                                last_name: string | null;
+                                /** @description Number of orders the customer placed; null when not known. */
+                                orders_count: number | null;
+                                /** @description Phone number of the customer. */
+                                phone: string | null;
+                                /** @description When the customer was last updated on the platform (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
+                                /** @description Whether the email address was verified; null when not known. */
+                                verified_email: boolean | null;
+                            } | null;
+                            /** @description Fulfillment status of the order as the platform names it. */
+                            fulfillment_status: string | null;
+                            /** @description Shipments of the order. */
+                            fulfillments: {
+                                /** @description Shipping carrier. */
+                                carrier: string | null;
+                                /** @description The platform's id of the fulfillment; null when the platform gives none. */
+                                id: string | null;
+                                /** @description Line items fulfilled. */
+                                line_items: {
+                                    /** @description When the line was added to the order (ISO 8601); null when the platform does not say. */
+                                    created_at: string | null;
+                                    /** @description Id of the line item. */
+                                    id: string;
+                                    /** @description Currency of the line item; null when the platform does not say. */
+                                    iso_currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                                    /** @description Price of one unit. */
+                                    price: number;
+                                    /** @description Service id of the product (an item); null for custom lines. */
+                                    product_id: string | null;
+                                    /** @description Quantity ordered. */
+                                    quantity: number;
+                                    /** @description Stock keeping unit of the line item. */
+                                    sku: string | null;
+                                    /** @description Title of the line item. */
+                                    title: string | null;
+                                    /** @description Cost of one unit to the merchant; null when not known. */
+                                    unit_cost: number | null;
+                                    /** @description When the line was last changed (ISO 8601); null when the platform does not say. */
+                                    updated_at: string | null;
+                                    /** @description Id of the product variant; null when the product has no variants. */
+                                    variant_id: string | null;
+                                }[];
+                                /** @description Service id of the order the fulfillment belongs to. */
+                                order_id: string;
+                                /** @description Shipping service of the carrier. */
+                                service: string | null;
+                                /** @description Tracking number of the shipment. */
+                                tracking_number: string | null;
+                                /** @description Tracking address of the shipment. */
+                                tracking_url: string | null;
+                            }[];
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /**
+                             * @description Currency of the order.
+                             * @enum {string}
+                             */
+                            iso_currency_code: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC";
+                            /** @description Lines of the order. */
+                            line_items: {
+                                /** @description When the line was added to the order (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
+                                /** @description Id of the line item. */
+                                id: string;
+                                /** @description Currency of the line item; null when the platform does not say. */
+                                iso_currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                                /** @description Price of one unit. */
+                                price: number;
+                                /** @description Service id of the product (an item); null for custom lines. */
+                                product_id: string | null;
+                                /** @description Quantity ordered. */
+                                quantity: number;
+                                /** @description Stock keeping unit of the line item. */
+                                sku: string | null;
+                                /** @description Title of the line item. */
+                                title: string | null;
+                                /** @description Cost of one unit to the merchant; null when not known. */
+                                unit_cost: number | null;
+                                /** @description When the line was last changed (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
+                                /** @description Id of the product variant; null when the product has no variants. */
+                                variant_id: string | null;
+                            }[];
+                            /** @description Merchant-facing number of the order. */
+                            order_number: string;
+                            /** @description Payment status of the order as the platform names it. */
+                            payment_status: string | null;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Refunds of the order. */
+                            refunds: {
+                                /** @description Line items refunded. */
+                                line_items: {
+                                    /** @description Id of the refunded line item. */
+                                    line_item_id: string;
+                                    /** @description Quantity refunded. */
+                                    quantity: number;
+                                    /** @description Outcome of the refund of the line; null when the platform does not say. */
+                                    status: ("completed" | "canceled" | "unknown") | null;
+                                }[];
+                            }[];
+                            /** @description Shipping address; null when the order has none. */
+                            shipping_address: {
+                                /** @description First address line. */
+                                address1: string | null;
+                                /** @description Second address line. */
+                                address2: string | null;
+                                /** @description City. */
+                                city: string | null;
+                                /** @description ISO 3166-1 alpha-2 country code. */
+                                country_code: string | null;
+                                /** @description First name of the recipient. */
+                                first_name: string | null;
+                                /** @description Last name of the recipient. */
+                                last_name: string | null;
+                                /** @description Phone number of the recipient. */
+                                phone: string | null;
+                                /** @description Postal or ZIP code. */
+                                postal_code: string | null;
+                                /** @description State, province or region. */
+                                region: string | null;
+                            } | null;
+                            /** @description Status of the order as the platform names it. */
+                            status: string;
+                            /** @description Total discount given. */
+                            total_discount: number;
+                            /** @description Total price of the order. */
+                            total_price: number;
+                            /** @description Total shipping charged. */
+                            total_shipping: number;
+                            /** @description Total tax charged. */
+                            total_tax: number;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCommerceOrderFulfillment: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The shipment to record. */
+                    fulfillment: {
+                        additional_fields?: {
+                            /** @description (Shopify only) Email the buyer about the shipment. */
+                            notify_customer?: boolean;
+                        };
+                        /** @description Carrier, e.g. "USPS", "UPS"; any text. */
+                        carrier: string;
+                        /** @description The lines shipped; empty ships every line of the order not yet fulfilled. */
+                        line_items: {
+                            /** @description Id of a line of the order (`line_items[].id`). */
+                            line_item_id: string;
+                            /** @description How many of the line ship; all of what is left when left out. */
+                            quantity?: number;
+                        }[];
+                        /** @description (Shopify only) The location the lines ship from: its platform id. */
+                        location_id?: string;
+                        /** @description Carrier service, e.g. "Priority Mail"; any text. */
+                        service?: string;
+                        /** @description Tracking number of the parcel. */
+                        tracking_number: string;
+                        /** @description Where the buyer tracks the parcel. */
+                        tracking_url?: string;
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Shipment of some or all line items of the order. */
+                        fulfillment: {
+                            /** @description Shipping carrier. */
+                            carrier: string | null;
+                            /** @description The platform's id of the fulfillment; null when the platform gives none. */
+                            id: string | null;
+                            /** @description Line items fulfilled. */
+                            line_items: {
+                                /** @description When the line was added to the order (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
+                                /** @description Id of the line item. */
+                                id: string;
+                                /** @description Currency of the line item; null when the platform does not say. */
+                                iso_currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                                /** @description Price of one unit. */
+                                price: number;
+                                /** @description Service id of the product (an item); null for custom lines. */
+                                product_id: string | null;
+                                /** @description Quantity ordered. */
+                                quantity: number;
+                                /** @description Stock keeping unit of the line item. */
+                                sku: string | null;
+                                /** @description Title of the line item. */
+                                title: string | null;
+                                /** @description Cost of one unit to the merchant; null when not known. */
+                                unit_cost: number | null;
+                                /** @description When the line was last changed (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
+                                /** @description Id of the product variant; null when the product has no variants. */
+                                variant_id: string | null;
+                            }[];
+                            /** @description Service id of the order the fulfillment belongs to. */
+                            order_id: string;
+                            /** @description Shipping service of the carrier. */
+                            service: string | null;
+                            /** @description Tracking number of the shipment. */
+                            tracking_number: string | null;
+                            /** @description Tracking address of the shipment. */
+                            tracking_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };

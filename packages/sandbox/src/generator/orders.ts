@@ -5,6 +5,9 @@ import type { NativeOrder, NativeOrderLine } from '../native.ts';
 import { personName } from './names.ts';
 import { dateIn, type GenState } from './transactions.ts';
 
+/** The shop's sales tax, on what is sold less discounts: its generated orders and those written alike. */
+export const SHOP_TAX_RATE = 0.08;
+
 export function orderUnit(s: GenState, from: string, to: string): void {
   const { rng, palette } = s;
   const date = dateIn(s, from, to);
@@ -30,7 +33,7 @@ export function orderUnit(s: GenState, from: string, to: string): void {
   }
   const shipping = rng.pick([0, 499, 999, 1_499]);
   const discount = rng.chance(0.2) ? Math.round(sub * 0.1) : 0;
-  const tax = Math.round((sub - discount) * 0.08);
+  const tax = Math.round((sub - discount) * SHOP_TAX_RATE);
   const addressBase = s.ref.profile.cities[0] ?? { city: 'Springfield', region: 'XX' };
   const addr = {
     FirstName: person.first,

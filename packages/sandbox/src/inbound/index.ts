@@ -16,6 +16,7 @@ import {
   type Input,
   type Native,
 } from './common.ts';
+import { orderInbound } from './orders.ts';
 
 type Inbound = (ctx: ConnectorContext, input: Input) => Promise<Native>;
 
@@ -257,6 +258,7 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
     return out;
   },
   invoice: (ctx, input) => payable(ctx, input, 'customer'),
+  order: orderInbound,
 
   expense: async (ctx, input) => {
     if (has(input, 'expense_type') && input.expense_type === 'refund') throw invalid('expense_type', 'SANDBOX records money spent only, not refunds');

@@ -60,7 +60,7 @@ export function mapOrder(r: NativeOrder, ref: Ref): Mapped<'order'> {
       service: f.Service,
       tracking_number: f.TrackingNumber,
       tracking_url: f.TrackingUrl,
-      line_items: lines.filter((l) => f.LineIds.includes(l.id)),
+      line_items: lines.filter((l) => f.LineIds.includes(l.id)).map((l) => ({ ...l, quantity: f.Quantities?.[l.id] ?? l.quantity })),
     })),
     line_items: lines,
     // The shop refunds an order when it is cancelled, at once.

@@ -8,6 +8,7 @@ import { billWriter, creditNoteWriter, invoiceWriter, purchaseOrderWriter, vendo
 import { feedWriter } from './feeds.ts';
 import { classWriter, departmentWriter, termWriter } from './lists.ts';
 import { accountWriter, customerWriter, itemWriter, vendorWriter } from './master.ts';
+import { orderWriter } from './orders.ts';
 import { billPaymentWriter, invoicePaymentWriter } from './payments.ts';
 import { taxCodeWriter } from './tax-codes.ts';
 import type { Body } from './validate.ts';
@@ -35,6 +36,7 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   invoice_payment: invoicePaymentWriter,
   item: itemWriter,
   journal_entry: journalWriter,
+  order: orderWriter,
   payment_term: termWriter,
   purchase_order: purchaseOrderWriter,
   sales_order: salesOrderWriter,

@@ -123,7 +123,7 @@ export function orderView(order: NativeOrder, shopper: NativeShopper | null, tra
       trackingInfo: [{ company: f.Carrier, number: f.TrackingNumber, url: f.TrackingUrl }],
       service: { serviceName: f.Service },
       fulfillmentLineItems: listConnection(
-        f.LineIds.map((id) => ({ quantity: order.Lines.find((l) => l.LineId === id)?.Qty ?? 0, lineItem: lineOf(id) })),
+        f.LineIds.map((id) => ({ quantity: f.Quantities?.[id] ?? order.Lines.find((l) => l.LineId === id)?.Qty ?? 0, lineItem: lineOf(id) })),
       ),
     })),
     refunds: order.Refunds.length === 0 ? [] : [refund],
