@@ -46,6 +46,7 @@ import unapplyBillCredit from './accounting/bill-credit-applications/unapply.ts'
 import applyInvoiceCredit from './accounting/invoice-credit-applications/apply.ts';
 import unapplyInvoiceCredit from './accounting/invoice-credit-applications/unapply.ts';
 import { agingEndpoints } from './accounting/aging/summary.ts';
+import { customFieldEndpoints } from './accounting/custom-fields/list.ts';
 import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
 import listBankFeedTransactions from './accounting/bank-feeds/transactions-list.ts';
 import fetchBankFeedTransaction from './accounting/bank-feeds/transactions-fetch.ts';
@@ -108,6 +109,7 @@ export const versionedEndpoints: Endpoint[] = [
   getRequestLog,
   ...dataEndpoints,
   ...agingEndpoints,
+  ...customFieldEndpoints,
   ...objectWriteEndpoints,
   applyBillCredit,
   unapplyBillCredit,

@@ -361,6 +361,29 @@ export interface BankFeedBatchResult {
   feedAccount: PlatformRecord;
 }
 
+/** The objects the reference defines custom fields for (GET /accounting/{entityType}/custom_fields, 2024-08-31). */
+export const CUSTOM_FIELD_OBJECTS = ['bill', 'expense', 'invoice', 'invoice_payment', 'journal_entry'] as const;
+export type CustomFieldObject = (typeof CUSTOM_FIELD_OBJECTS)[number];
+
+/** A field the business defined for an object on its platform: the reference's CustomField (2024-08-31). */
+export interface CustomFieldDefinition {
+  /** The platform's key of the field. */
+  key: string;
+  name: string;
+  description: string;
+  required: boolean;
+  type: 'boolean' | 'select' | 'string' | 'number' | 'multiselect';
+  /** The choices of a select or multiselect field; empty for the other types. */
+  options: { text: string; value: string }[];
+  default: string | boolean | number | null;
+}
+
+/** An object's custom fields: those of the record itself and those of its lines. */
+export interface CustomFieldDefinitions {
+  entity: CustomFieldDefinition[];
+  lineItems: CustomFieldDefinition[];
+}
+
 /**
  * Operations beyond create/update/delete of one object. Each is optional: an
  * absent action answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM. All receive
@@ -378,6 +401,8 @@ export interface ConnectorActions {
    * behind their own authentication implement it; without it only files stored with the record can be served.
    */
   downloadAttachment?: (ctx: ConnectorContext, attachment: PlatformRecord) => Promise<{ contentType: string; content: Buffer }>;
+  /** The custom fields the business defined for an object, as the platform says now (read live, not synced). */
+  customFields?: (ctx: ConnectorContext, type: CustomFieldObject) => Promise<CustomFieldDefinitions>;
   /** Sends a batch of statement lines to a bank feed account. */
   sendBankFeedTransactions?: (ctx: WriteContext, feedPlatformId: string, transactions: BankFeedTransactionInput[]) => Promise<BankFeedBatchResult>;
   /** Records a shipment of an order's lines; the order afterwards, and the platform id of the new fulfillment in it. */

@@ -31,10 +31,14 @@ export function referenceFile(): ReferenceFile {
 /** Objects the spec serves under /commerce/ where the reference has them at the root. */
 const UNDER_COMMERCE = /^\/commerce\/(orders|products|customers|transactions|customer_groups|subscriptions|disputes)(\/|$)/;
 
+/** Our one static route per object (`/accounting/invoices/custom_fields`) for the reference's `{entityType}` parameter. */
+const CUSTOM_FIELDS = /^\/accounting\/(bills|expenses|invoices|invoice_payments|journal_entries)\/custom_fields$/;
+
 /** Our route (`/versioned/commerce/orders/:id` or `/versioned/commerce/orders/{id}`) as the reference's shape of path, parameters as `{}`. */
 export function referencePathOf(route: string): string | null {
   if (!route.startsWith('/versioned/')) return null;
   const path = route.slice('/versioned'.length).replace(/:[A-Za-z0-9_]+|\{[A-Za-z0-9_]+\}/g, '{}');
+  if (CUSTOM_FIELDS.test(path)) return '/accounting/{}/custom_fields';
   return UNDER_COMMERCE.test(path) ? path.slice('/commerce'.length) : path;
 }
 

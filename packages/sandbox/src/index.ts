@@ -20,6 +20,7 @@ import type {
 import { PlatformError } from '../../../src/platforms/errors.ts';
 import { SandboxClient } from './client.ts';
 import { attachmentParentType, businessDateOf, collectionOf } from './collections.ts';
+import { SANDBOX_CUSTOM_FIELDS } from './custom-fields.ts';
 import { midnight } from './dates.ts';
 import { feedLine, uploadBody } from './inbound/actions.ts';
 import { INBOUND } from './inbound/index.ts';
@@ -149,7 +150,7 @@ function handler(type: UnifiedObjectType, transport: () => SandboxTransport): Ob
   return result;
 }
 
-/** Attachment uploads and bank feeds: the platform's endpoints beyond one record's create/update/delete. */
+/** Attachment uploads, bank feeds and custom fields: the platform's endpoints beyond one record's create/update/delete. */
 function actions(transport: () => SandboxTransport): ConnectorActions {
   const client = (ctx: ConnectorContext): SandboxClient => new SandboxClient(transport(), ctx, ctx.credentials);
   return {
@@ -165,6 +166,8 @@ function actions(transport: () => SandboxTransport): ConnectorActions {
       const raw = await client(ctx).upload(uploadBody(parentType, parent.platformId, file), ctx.idempotencyKey);
       return { platformId: raw.Id, raw };
     },
+    // The same for every business (custom-fields.ts): nothing to ask the platform.
+    customFields: (_ctx, type) => Promise.resolve(SANDBOX_CUSTOM_FIELDS[type]),
     async bankFeedMappingLink(ctx, feedPlatformId) {
       const link = await client(ctx).mappingLink(feedPlatformId);
       return { url: link.Url, expiresAt: link.ExpiresAt };

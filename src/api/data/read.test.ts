@@ -133,7 +133,7 @@ describe('read conventions', () => {
 
   it('answer 404 ROUTE_NOT_FOUND for a sub-path of the reference that falls into /:id, on reads and writes alike', async () => {
     // Bills, invoices and expenses have attachment paths of their own now (src/api/accounting/attachments); vendors do not.
-    for (const [method, url] of [['GET', '/accounting/vendors/attachments'], ['GET', '/accounting/customers/attachments'], ['DELETE', '/accounting/bills/attachments'], ['GET', '/accounting/invoices/custom_fields']] as const) {
+    for (const [method, url] of [['GET', '/accounting/vendors/attachments'], ['GET', '/accounting/customers/attachments'], ['DELETE', '/accounting/bills/attachments'], ['GET', '/accounting/vendors/custom_fields']] as const) {
       const response = await t.app.inject({ method, url: `/versioned${url}?access_token=${token}`, headers: clientHeaders(t.org) });
       expect(response.statusCode, `${method} ${url}`).toBe(404);
       expect(errorBody(response).error_code).toBe('ROUTE_NOT_FOUND');

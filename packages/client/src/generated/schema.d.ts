@@ -761,6 +761,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/accounting/bills/custom_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom fields of bills
+         * @description The fields the business defined on its platform for this object (`entity`) and for its lines (`entity.line_items`), as the platform says now: read from the platform at each request, not synced. Empty lists where the business defined none; 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM where the platform has no custom fields the service reads.
+         */
+        get: operations["listBillCustomFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/accounting/cash_flow_statements": {
         parameters: {
             query?: never;
@@ -1149,6 +1169,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/accounting/expenses/custom_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom fields of expenses
+         * @description The fields the business defined on its platform for this object (`entity`) and for its lines (`entity.line_items`), as the platform says now: read from the platform at each request, not synced. Empty lists where the business defined none; 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM where the platform has no custom fields the service reads.
+         */
+        get: operations["listExpenseCustomFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/accounting/income_statements": {
         parameters: {
             query?: never;
@@ -1324,6 +1364,26 @@ export interface paths {
         patch: operations["updateInvoicePayment"];
         trace?: never;
     };
+    "/versioned/accounting/invoice_payments/custom_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom fields of invoice payments
+         * @description The fields the business defined on its platform for this object (`entity`) and for its lines (`entity.line_items`), as the platform says now: read from the platform at each request, not synced. Empty lists where the business defined none; 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM where the platform has no custom fields the service reads.
+         */
+        get: operations["listInvoicePaymentCustomFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/accounting/invoices": {
         parameters: {
             query?: never;
@@ -1446,6 +1506,26 @@ export interface paths {
         };
         /** Fetch one invoice attachment */
         get: operations["getInvoiceAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/invoices/custom_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom fields of invoices
+         * @description The fields the business defined on its platform for this object (`entity`) and for its lines (`entity.line_items`), as the platform says now: read from the platform at each request, not synced. Empty lists where the business defined none; 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM where the platform has no custom fields the service reads.
+         */
+        get: operations["listInvoiceCustomFields"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1625,6 +1705,26 @@ export interface paths {
         };
         /** Fetch one journal entry attachment */
         get: operations["getJournalEntryAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/journal_entries/custom_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom fields of journal entries
+         * @description The fields the business defined on its platform for this object (`entity`) and for its lines (`entity.line_items`), as the platform says now: read from the platform at each request, not synced. Empty lists where the business defined none; 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM where the platform has no custom fields the service reads.
+         */
+        get: operations["listJournalEntryCustomFields"];
         put?: never;
         post?: never;
         delete?: never;
@@ -16307,6 +16407,143 @@ export interface operations {
             };
         };
     };
+    listBillCustomFields: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        custom_fields: {
+                            entity: {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                            "entity.line_items": {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listCashFlowStatements: {
         parameters: {
             query?: {
@@ -22290,6 +22527,143 @@ export interface operations {
             };
         };
     };
+    listExpenseCustomFields: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        custom_fields: {
+                            entity: {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                            "entity.line_items": {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listIncomeStatements: {
         parameters: {
             query?: {
@@ -26466,6 +26840,143 @@ export interface operations {
             };
         };
     };
+    listInvoicePaymentCustomFields: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        custom_fields: {
+                            entity: {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                            "entity.line_items": {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listInvoices: {
         parameters: {
             query?: {
@@ -28764,6 +29275,143 @@ export interface operations {
             };
             /** @description RESOURCE_NOT_FOUND */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listInvoiceCustomFields: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        custom_fields: {
+                            entity: {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                            "entity.line_items": {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31817,6 +32465,143 @@ export interface operations {
             };
             /** @description RESOURCE_NOT_FOUND */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listJournalEntryCustomFields: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        custom_fields: {
+                            entity: {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                            "entity.line_items": {
+                                /** @description The default value of the field, if any. */
+                                default: string | boolean | number | null;
+                                /** @description The description of the field. */
+                                description: string;
+                                /** @description The platform key of the field. */
+                                key: string;
+                                /** @description The name of the field. */
+                                name: string;
+                                /** @description The choices of a select or multiselect field; empty for the other types. */
+                                options: {
+                                    text: string;
+                                    value: string;
+                                }[];
+                                /** @description Whether the field is required on this object. */
+                                required: boolean;
+                                /** @description The type of the field. */
+                                type: "boolean" | "select" | "string" | "number" | "multiselect";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
