@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, startTestApp, json, errorBody, type TestApp } from '../../../test/support/app.ts';
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { invoiceWriteAnswers, sender, type Json } from '../../../test/support/writes.ts';
+import { customerRefundAnswers, invoiceWriteAnswers, sender, type Json } from '../../../test/support/writes.ts';
 import { multipart } from '../../../test/support/multipart.ts';
 import { startQuickBooksStandIn, type QuickBooksStandIn } from '../../../test/standins/quickbooks/index.ts';
 import type { Entity } from '../../../test/standins/quickbooks/fixtures.ts';
@@ -316,6 +316,9 @@ describe('QuickBooks Online sync', () => {
       expect([orders.statusCode, errorBody(orders).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     }
     expect(qbo.log.some((r) => /salesorder|estimate/i.test(`${r.path} ${r.query}`))).toBe(false);
+    // Nor customer refunds yet: RefundReceipt is not read (docs/reference.md).
+    for (const [route, status, code] of await customerRefundAnswers(sender(t, c.token)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
     for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
