@@ -74,7 +74,8 @@ export const CustomerRefundSchema = Type.Object(
     document_number: Nullable(Str('Number of the refund.'), 'Number of the refund; null when it has none.'),
     tax_amount: Nullable(Type.Number({ description: 'Total tax.' }), 'Total tax refunded; null when the platform does not say.'),
     line_items: Type.Array(CustomerRefundLineItemSchema, { description: 'Lines of the refund.' }),
-    additional_fields: CustomerRefundAdditionalFieldsSchema,
+    // Optional as on every object (the reference requires it); always present here.
+    additional_fields: Type.Optional(CustomerRefundAdditionalFieldsSchema),
     created_at: CreatedAtProperty,
     updated_at: UpdatedAtProperty,
     last_synced_at: LastSyncedAtProperty,

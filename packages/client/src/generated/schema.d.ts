@@ -18127,7 +18127,7 @@ export interface operations {
                             /** @description Service id of the bank (or other asset) account the money was paid out of: the account credited. */
                             account_id: string;
                             /** @description The reference's additional fields of a customer refund; always present. */
-                            additional_fields: {
+                            additional_fields?: {
                                 /** @description Total shipping refunded (the shipping lines); null when the platform does not say. */
                                 shipping_amount: number | null;
                             };
@@ -18356,7 +18356,7 @@ export interface operations {
                             /** @description Service id of the bank (or other asset) account the money was paid out of: the account credited. */
                             account_id: string;
                             /** @description The reference's additional fields of a customer refund; always present. */
-                            additional_fields: {
+                            additional_fields?: {
                                 /** @description Total shipping refunded (the shipping lines); null when the platform does not say. */
                                 shipping_amount: number | null;
                             };
@@ -18616,7 +18616,7 @@ export interface operations {
                             /** @description Service id of the bank (or other asset) account the money was paid out of: the account credited. */
                             account_id: string;
                             /** @description The reference's additional fields of a customer refund; always present. */
-                            additional_fields: {
+                            additional_fields?: {
                                 /** @description Total shipping refunded (the shipping lines); null when the platform does not say. */
                                 shipping_amount: number | null;
                             };
