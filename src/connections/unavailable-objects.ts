@@ -68,7 +68,7 @@ export type ReferenceObject = (typeof REFERENCE_OBJECTS)[number];
 const SERVED_BY: Readonly<Record<ReferenceObject, UnifiedObjectType | null>> = {
   account: 'account',
   accounting_customer: 'customer',
-  accounting_customer_refund: null,
+  accounting_customer_refund: 'customer_refund',
   accounting_transaction: null,
   account_transaction: null,
   attachment: 'attachment',

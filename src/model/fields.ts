@@ -32,6 +32,7 @@ import type { InvoicePayment } from './invoice-payment.ts';
 import type { Item } from './item.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import type { Location } from './location.ts';
+import type { CustomerRefund } from './customer-refund.ts';
 import type { Order } from './order.ts';
 import type { PaymentMethod } from './payment-method.ts';
 import type { PaymentTerm } from './payment-term.ts';
@@ -69,6 +70,7 @@ export interface ObjectTypeMap {
   company_info: CompanyInfo;
   currency: Currency;
   customer: Customer;
+  customer_refund: CustomerRefund;
   department: Department;
   employee: Employee;
   exchange_rate: ExchangeRate;
@@ -146,6 +148,8 @@ export const FILTERABLE = {
   commerce_customer: { email: 'string', first_name: 'string', last_name: 'string', phone: 'string', ...SYNC_TIMESTAMPS },
   company_info: { ...SYNC_TIMESTAMPS },
   currency: { currency_code: 'enum', ...SYNC_TIMESTAMPS },
+  // The reference's list names no filterable field; the customer, number and date as on sales receipts, and the sync times.
+  customer_refund: { customer_id: 'id', document_number: 'string', transaction_date: 'date', ...SYNC_TIMESTAMPS },
   customer: { status: 'enum', customer_name: 'string', email: 'string', phone: 'string', subsidiaries: 'array' },
   department: { name: 'string', status: 'enum', ...SYNC_TIMESTAMPS },
   dispute: {
@@ -329,6 +333,17 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   class: [link('parent_id', 'class'), SUBSIDIARIES],
   company_info: [],
   currency: [],
+  customer_refund: [
+    link('account_id', 'account'),
+    link('class_id', 'class'),
+    link('customer_id', 'customer'),
+    link('department_id', 'department'),
+    link('tax_rate_id', 'tax_rate'),
+    link('line_items[].account_id', 'account'),
+    link('line_items[].class_id', 'class'),
+    link('line_items[].tax_rate_id', 'tax_rate'),
+    link('line_items[].item.id', 'item'),
+  ],
   customer: [link('parent_id', 'customer'), link('payment_terms_id', 'payment_term'), link('subsidiary_id', 'subsidiary'), SUBSIDIARIES],
   department: [link('parent_id', 'department'), SUBSIDIARIES],
   employee: [link('department_id', 'department'), link('manager_id', 'employee')],

@@ -196,6 +196,17 @@ const RULES: Partial<Record<UnifiedObjectType, (input: Json, prefix: string, cre
   invoice_payment: (input, prefix, create) => {
     invoicePaymentNames(input, prefix, create);
   },
+  customer_refund: (input, prefix) => {
+    itemOrAccountLines(input, prefix);
+    for (const [n, line] of entries(input, 'line_items').entries()) {
+      const item = line.item;
+      const unitAmount = typeof item === 'object' && item !== null ? (item as Json).unit_amount : undefined;
+      if (line.total_amount === undefined && typeof unitAmount !== 'number')
+        throw invalidField(`${prefix}.line_items[${n}].total_amount`, 'is required on a line without item.unit_amount');
+      if (typeof line.total_amount === 'number' && line.total_amount <= 0)
+        throw invalidField(`${prefix}.line_items[${n}].total_amount`, 'must be greater than 0: a refund pays money back');
+    }
+  },
   // A sale paid at once: its lines as an invoice's.
   sales_receipt: (input, prefix, create) => RULES.invoice?.(input, prefix, create),
   bank_deposit: (input, prefix, create) => {

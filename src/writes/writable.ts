@@ -256,6 +256,27 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     // pending_bill is the platform's to set (received in full, waiting for its bill).
     enums: { status: ['draft', 'open', 'closed'] },
   },
+  customer_refund: {
+    // The reference's create and delete; it has no update of a refund.
+    operations: ['create', 'delete'],
+    fields: [
+      'account_id',
+      'class_id',
+      'customer_id',
+      'department_id',
+      'tax_rate_id',
+      'transaction_date',
+      'currency_code',
+      'currency_rate',
+      'document_number',
+      'line_items',
+    ],
+    // As the reference's: the account paid from and the lines; a line's total_amount unless its item has a unit_amount
+    // (check-input.ts), its account unless it has an item. Without transaction_date, the platform's today.
+    required: ['account_id', 'line_items'],
+    // A line's type (shipping) is read from the account it posts to.
+    omit: ['line_items[].type'],
+  },
   sales_order: {
     operations: ['create', 'update'],
     fields: [

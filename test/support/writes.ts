@@ -150,3 +150,25 @@ function invoiceWrites(): Write[] {
     ],
   ];
 }
+
+/**
+ * The four customer refund operations (list, fetch, create, delete), each with a body its schema takes (ids made up:
+ * a platform without refunds answers before any id is looked up), and what each answered: `[route, status, error_code]`.
+ */
+export async function customerRefundAnswers(send: Send): Promise<[string, number, string | undefined][]> {
+  const id = randomUUID();
+  const calls: [Method, string, Json | undefined][] = [
+    ['GET', '/accounting/customer_refunds', undefined],
+    ['GET', `/accounting/customer_refunds/${id}`, undefined],
+    ['POST', '/accounting/customer_refunds', { customer_refund: { account_id: id, line_items: [{ account_id: id, total_amount: 1 }] } }],
+    ['DELETE', `/accounting/customer_refunds/${id}`, {}],
+  ];
+  const answers: [string, number, string | undefined][] = [];
+  for (const [method, url, body] of calls) {
+    const response = await send(method, url, body);
+    const parsed: unknown = response.statusCode === 200 ? null : JSON.parse(response.body);
+    const code = typeof parsed === 'object' && parsed !== null && 'error_code' in parsed ? String(parsed.error_code) : undefined;
+    answers.push([`${method} ${url.replace(id, ':id')}`, response.statusCode, code]);
+  }
+  return answers;
+}

@@ -1,7 +1,7 @@
 /**
  * Checks that a set of sandbox books adds up, on the unified objects users see:
  * document totals, amount due against allocations (both sides of each link),
- * balanced journals, balance sheets, deposits, sales receipts, the web shop's payouts
+ * balanced journals, balance sheets, deposits, sales receipts and customer refunds, the web shop's payouts
  * (audit-payouts.ts), ledger against balance sheet,
  * exchange rates against the currencies and documents (audit-rates.ts),
  * that every link points at an existing record, and that sales orders post
@@ -97,6 +97,7 @@ export function auditBooks(input: readonly AuditInput[]): string[] {
     if (total !== cents(deposit.total_amount)) problems.push(`${id}: total ${String(deposit.total_amount)} is not payments + lines ${total / 100}`);
   }
   checkSalesReceipts(problems, all('sales_receipt'), all('account'));
+  checkCustomerRefunds(problems, all('customer_refund'), all('account'));
   problems.push(
     ...payoutProblems({
       payouts: all('payout'),
@@ -194,6 +195,27 @@ function checkSalesReceipts(problems: string[], receipts: Map<string, Obj>, acco
       const income = accounts.get(String(line.account_id));
       if (income !== undefined && income.category !== 'income')
         problems.push(`${id}: a line sells into ${String(line.account_id)}, which is no income account`);
+    }
+  }
+}
+
+/**
+ * Refunds: the total is the lines', the tax theirs too, and what they post goes back out of income (and sales tax)
+ * and out of an asset account the money was paid from.
+ */
+function checkCustomerRefunds(problems: string[], refunds: Map<string, Obj>, accounts: Map<string, Obj>): void {
+  for (const [id, refund] of refunds) {
+    const lines = arr(refund.line_items);
+    if (sum(lines.map((l) => cents(l.total_amount))) !== cents(refund.total_amount))
+      problems.push(`${id}: line totals do not add up to total_amount`);
+    if (cents(refund.total_amount) <= 0) problems.push(`${id}: refunds ${String(refund.total_amount)}`);
+    const paidFrom = accounts.get(String(refund.account_id));
+    if (paidFrom !== undefined && paidFrom.category !== 'asset')
+      problems.push(`${id}: paid from ${String(refund.account_id)}, which is no asset account`);
+    for (const line of lines) {
+      const income = accounts.get(String(line.account_id));
+      if (income !== undefined && income.category !== 'income')
+        problems.push(`${id}: a line refunds out of ${String(line.account_id)}, which is no income account`);
     }
   }
 }

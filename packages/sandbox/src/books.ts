@@ -165,6 +165,8 @@ const POSTERS: Readonly<Record<string, Poster>> = {
   expense: (r, roles) => documentPostings(r, 1, roles.InputTax, str(r, 'PaymentAccountId')),
   // A cash sale: the deposit account takes the place of the receivable an invoice would debit.
   sales_receipt: (r, roles) => documentPostings(r, -1, roles.SalesTax, str(r, 'DepositToAccountId')),
+  // A sales receipt in reverse: the lines (and their tax) are debited, the account the money left is credited.
+  customer_refund: (r, roles) => documentPostings(r, 1, roles.SalesTax, str(r, 'RefundFromAccountId')),
   bill_payment: (r, roles) => {
     const cents = parseCents(str(r, 'Amount'));
     const date = str(r, 'TxnDate');

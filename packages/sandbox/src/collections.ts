@@ -49,6 +49,7 @@ const SPECS: readonly CollectionSpec[] = [
   { type: 'company_info', collection: 'Company', prefix: 'CO', dateField: null },
   { type: 'currency', collection: 'Currencies', prefix: 'CUR', dateField: null },
   { type: 'customer', collection: 'Customers', prefix: 'CUS', dateField: null, uniqueField: 'DisplayName' },
+  { type: 'customer_refund', collection: 'CustomerRefunds', prefix: 'CRF', dateField: 'TxnDate', uniqueField: 'DocNumber' },
   { type: 'department', collection: 'Departments', prefix: 'DEPT', dateField: null },
   { type: 'employee', collection: 'Employees', prefix: 'EMP', dateField: null },
   { type: 'exchange_rate', collection: 'ExchangeRates', prefix: 'FX', dateField: null },

@@ -32,6 +32,7 @@ describe('sandbox connector', () => {
       'bill_payment',
       'class',
       'customer',
+      'customer_refund',
       'department',
       'expense',
       'invoice',

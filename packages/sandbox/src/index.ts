@@ -75,12 +75,15 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, readonly string[]>> = {
   purchase_order: ['subsidiary_id', 'currency_rate', 'shipping_address'],
   expense: ['subsidiary_id', 'currency_rate'],
   invoice_payment: ['document_number', 'payment_method_id'],
+  // Tracking and tax are per line on SANDBOX.
+  customer_refund: ['class_id', 'department_id', 'tax_rate_id'],
   sales_order: ['class_id', 'department_id', 'location_id', 'subsidiary_id'],
 };
 
 /** Written objects whose writers take fewer than all three operations (writes/lists.ts): what they do take. */
 const FEWER_WRITES: Readonly<Partial<Record<UnifiedObjectType, { update: boolean; delete: boolean }>>> = {
   class: { update: false, delete: false },
+  customer_refund: { update: false, delete: true },
   department: { update: false, delete: false },
   payment_term: { update: false, delete: true },
   // Orders are cancelled (PATCH status), not deleted, as on the reference.

@@ -246,6 +246,25 @@ export type NativeSalesReceipt = NativeMeta &
     BillAddress?: NativeAddress;
   };
 
+/**
+ * Money paid back to a customer out of RefundFromAccountId (a bank account) for the lines refunded: a sales receipt
+ * in reverse (QuickBooks' refund receipt). The lines take the refund out of the income they sold into, and their tax
+ * out of sales tax.
+ */
+export type NativeCustomerRefund = NativeMeta &
+  DocTotals & {
+    DocNumber: string;
+    CustomerId?: string;
+    RefundFromAccountId: string;
+    TxnDate: DateOnly;
+    CurrencyCode: string;
+    ExchangeRate: string;
+    PaymentMethod: 'Cash' | 'Card' | 'Check';
+    /** The sales receipt refunded, when the refund was for one. */
+    SalesReceiptId?: string;
+    Memo?: string;
+  };
+
 export type NativeAddress = {
   Kind: 'Billing' | 'Shipping' | 'Remittance';
   Line1: string;
@@ -637,6 +656,7 @@ export interface NativeOf {
   company_info: NativeCompany;
   currency: NativeCurrency;
   customer: NativeCustomer;
+  customer_refund: NativeCustomerRefund;
   department: NativeDepartment;
   employee: NativeEmployee;
   exchange_rate: NativeExchangeRate;

@@ -331,6 +331,62 @@ describe('sandbox writes', () => {
     ).rejects.toThrow(/refunds/);
   });
 
+  it('pays a customer refund out of the bank against income with the books balanced, deletes it, and refuses bad ones', async () => {
+    const account = (code: string) => `account:${acc(code)}`;
+    const balance = (records: Awaited<ReturnType<typeof books>>, code: string) =>
+      Math.round(Number(native(records, 'account', acc(code)).Balance) * 100);
+    const refunds = connector.objects.customer_refund;
+    const writer = refunds?.handler;
+    if (writer?.create === undefined || writer.delete === undefined) throw new Error('customer refunds are not writable');
+    const create: NonNullable<ObjectHandler['create']> = (context, input) =>
+      writer.create?.(context, input) ?? Promise.reject(new Error('no create'));
+    const remove: NonNullable<ObjectHandler['delete']> = (context, id) => writer.delete?.(context, id) ?? Promise.reject(new Error('no delete'));
+    expect([refunds?.capabilities.create, refunds?.capabilities.update, refunds?.capabilities.delete]).toEqual([true, false, true]);
+    const before = await books();
+    const refund = await create(wctx(), {
+      account_id: account('1000'),
+      customer_id: 'customer:CUS-000001',
+      transaction_date: '2025-06-16T00:00:00Z',
+      document_number: 'RF-TEST-1',
+      line_items: [
+        { account_id: account('4000'), total_amount: 120, description: 'Returned goods' },
+        { account_id: account('4000'), total_amount: 30.5, description: 'Restocking waived' },
+      ],
+    });
+    expect(unified('customer_refund', refund)).toMatchObject({
+      total_amount: 150.5,
+      account_id: account('1000'),
+      customer_id: 'customer:CUS-000001',
+      document_number: 'RF-TEST-1',
+      transaction_date: '2025-06-16T00:00:00.000Z',
+    });
+    const after = await books();
+    expect(auditBooks(after)).toEqual([]);
+    // Money left the bank and the sale came back out of income.
+    expect(balance(after, '1000') - balance(before, '1000')).toBe(-15_050);
+    expect(balance(after, '4000') - balance(before, '4000')).toBe(-15_050);
+    // Without a date, the platform's today; without a number, the next of its series.
+    const undated = await create(wctx(), { account_id: account('1000'), line_items: [{ account_id: account('4000'), total_amount: 1 }] });
+    expect(undated.raw).toMatchObject({ TxnDate: '2025-06-16', DocNumber: expect.stringMatching(/^RF-\d+$/) as string });
+    await remove(wctx(), refund.platformId);
+    await remove(wctx(), undated.platformId);
+    const end = await books();
+    expect(auditBooks(end)).toEqual([]);
+    expect([balance(end, '1000'), balance(end, '4000')]).toEqual([balance(before, '1000'), balance(before, '4000')]);
+    expect(end.some((r) => r.type === 'customer_refund' && r.raw.Id === refund.platformId)).toBe(false);
+
+    const line = [{ account_id: account('4000'), total_amount: 1 }];
+    const fromIncome = await rejection(create(wctx(), { account_id: account('4000'), line_items: line }));
+    expect(fromIncome.platformMessage).toMatch(/expected Bank or OtherCurrentAsset/);
+    const outOfExpense = await rejection(
+      create(wctx(), { account_id: account('1000'), line_items: [{ account_id: account('6100'), total_amount: 1 }] }),
+    );
+    expect(outOfExpense.platformMessage).toMatch(/expected Income or OtherIncome/);
+    const nothing = await rejection(create(wctx(), { account_id: account('1000'), line_items: [{ account_id: account('4000'), total_amount: 0 }] }));
+    expect(nothing.platformMessage).toMatch(/more than 0/);
+    expect(auditBooks(await books())).toEqual([]);
+  });
+
   it('creates, renames, archives and deletes contacts, accounts, tax rates, invoices and bank feeds', async () => {
     const customer = await handler('customer').create(wctx(), {
       customer_name: 'Zed Test Co',

@@ -426,6 +426,25 @@ const LIFECYCLES: Lifecycle[] = [
     },
   },
   {
+    type: 'customer_refund',
+    create: () => ({
+      customer_id: f.customer,
+      account_id: f.bank,
+      transaction_date: today,
+      document_number: `RF-${uniq()}`,
+      line_items: [line(f.income, 40)],
+    }),
+    expectCreated: (r) => {
+      expect(r).toMatchObject({
+        customer_id: f.customer,
+        account_id: f.bank,
+        total_amount: 40,
+        line_items: [{ account_id: f.income, total_amount: 40 }],
+      });
+    },
+    remove: true,
+  },
+  {
     type: 'sales_order',
     create: () => ({
       customer_id: f.customer,

@@ -20,7 +20,7 @@ import { LinkBrowser } from '../../../test/support/link-browser.ts';
 import { linkProblems } from '../../../test/support/links.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { invoiceWriteAnswers, orderWriteAnswers, sender } from '../../../test/support/writes.ts';
+import { customerRefundAnswers, invoiceWriteAnswers, orderWriteAnswers, sender } from '../../../test/support/writes.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
 import { startShopifyStandIn, type ShopifyStandIn } from '../../../test/standins/shopify/standin.ts';
 import { SHOPIFY } from './client.ts';
@@ -187,6 +187,9 @@ describe('SHOPIFY against the Shopify stand-in', () => {
       expect(Math.round(transactions.reduce((sum, tx) => sum + tx.amount - tx.fee, 0) * 100)).toBe(Math.round(Number(data.amount) * 100));
     }
     expect((await stored('dispute')).length).toBe(1);
+    // Nor accounting refunds: a shop's refunds are its orders' (commerce).
+    for (const [route, status, code] of await customerRefundAnswers(sender(t, accessToken)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // A shop keeps no receivables: no invoice payments, credit memos or credit applications to write.
     for (const [route, status, code] of await invoiceWriteAnswers(sender(t, accessToken)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);

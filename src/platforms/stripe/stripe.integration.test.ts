@@ -15,7 +15,7 @@ import { LinkBrowser } from '../../../test/support/link-browser.ts';
 import { linkProblems } from '../../../test/support/links.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { invoiceWriteAnswers, orderWriteAnswers, sender } from '../../../test/support/writes.ts';
+import { customerRefundAnswers, invoiceWriteAnswers, orderWriteAnswers, sender } from '../../../test/support/writes.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
 import type { StripeAccount } from '../../../test/standins/stripe/data.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../../test/standins/stripe/server.ts';
@@ -195,8 +195,11 @@ describe('STRIPE end to end', () => {
     // Canceled subscriptions too (read with status=all): the seed cancels the 4th.
     expect(await storedIds(id, 'subscription')).toEqual(ids(keyed.subscriptions));
     await expectPayoutsReconcile(id, keyed);
-    // A payment gateway keeps no receivables: no invoice payments, credit memos or credit applications to write.
     const token = (json(created).connection as { access_token: string }).access_token;
+    // Nor accounting refunds: a gateway's refunds are commerce transactions.
+    for (const [route, status, code] of await customerRefundAnswers(sender(t, token)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // A payment gateway keeps no receivables: no invoice payments, credit memos or credit applications to write.
     for (const [route, status, code] of await invoiceWriteAnswers(sender(t, token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor order writes (create, update, fulfil): SANDBOX takes them; this platform's connector does not write orders.

@@ -22,6 +22,7 @@ import { generateShop, ShopOrders } from './shop.ts';
 import { generatePaymentMethods } from './payment-methods.ts';
 import { generateTaxAreas } from './tax-areas.ts';
 import { generateSalesReceipts } from './sales-receipts.ts';
+import { generateCustomerRefunds } from './customer-refunds.ts';
 import {
   billUnit,
   depositPending,
@@ -156,7 +157,8 @@ export class BookGenerator {
     yield out.take();
     // From a generator of their own, after every transaction: the records before them are those of books without
     // them. Before the closing, whose balances, balance sheets and statements take in what they post.
-    generateSalesReceipts(seed, size, out, palette, ref.customers, monthStart(monthOf(start)), asOf);
+    const receipts = generateSalesReceipts(seed, size, out, palette, ref.customers, monthStart(monthOf(start)), asOf);
+    generateCustomerRefunds(seed, size, out, receipts, asOf);
     yield out.take();
     // The web shop and its gateway's payouts of the orders above, each arrived one posted to the books (so before
     // the closing too). Drawn from no random source: the orders decide them.

@@ -228,6 +228,29 @@ function creditMemo(side: {
   };
 }
 
+/**
+ * A refund's lines as standard lines: SANDBOX tracks classes, departments and tax per line, so the refund's own
+ * class_id, department_id and tax_rate_id go to each line naming none; an item line without a unit price refunds its
+ * total over its quantity.
+ */
+function refundLines(input: Input): Input[] {
+  return list(input, 'line_items').map((line) => {
+    const out: Input = { ...line };
+    for (const field of ['class_id', 'department_id', 'tax_rate_id'] as const) {
+      if (out[field] === undefined && input[field] !== undefined && input[field] !== null) out[field] = input[field];
+    }
+    const item = line.item;
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      const entry = item as Input;
+      if (entry.unit_amount === undefined && typeof line.total_amount === 'number') {
+        const quantity = typeof entry.quantity === 'number' && entry.quantity > 0 ? entry.quantity : 1;
+        out.item = { ...entry, quantity, unit_amount: Math.round((line.total_amount / quantity) * 100) / 100 };
+      }
+    }
+    return out;
+  });
+}
+
 export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
   bill: (ctx, input) => payable(ctx, input, 'vendor'),
 
@@ -293,6 +316,22 @@ export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
       ['reference', 'Reference'],
     ]);
     await documentLines(ctx, input, out);
+    return out;
+  },
+
+  customer_refund: async (ctx, input) => {
+    const out: Native = {};
+    await links(ctx, input, out, [
+      ['customer_id', 'CustomerId', 'customer'],
+      ['account_id', 'RefundFromAccountId', 'account'],
+    ]);
+    copy(input, out, [
+      ['transaction_date', 'TxnDate', dateOnly],
+      ['currency_code', 'CurrencyCode'],
+      ['currency_rate', 'ExchangeRate', String],
+      ['document_number', 'DocNumber'],
+    ]);
+    await documentLines(ctx, { ...input, line_items: refundLines(input) }, out);
     return out;
   },
 

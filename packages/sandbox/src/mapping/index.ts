@@ -28,7 +28,7 @@ import {
   mapVendor,
 } from './master.ts';
 import { mapBill, mapBillPayment, mapExpense, mapPurchaseOrder, mapVendorCredit } from './payables.ts';
-import { mapCreditNote, mapInvoice, mapPayment, mapSalesOrder, mapSalesReceipt } from './receivables.ts';
+import { mapCreditNote, mapCustomerRefund, mapInvoice, mapPayment, mapSalesOrder, mapSalesReceipt } from './receivables.ts';
 import { mapCashFlow, mapIncomeStatement } from './statements.ts';
 
 export type { Mapped, Ref } from './common.ts';
@@ -73,6 +73,7 @@ export const MAPPERS: Readonly<Record<N.NativeType, Mapper>> = {
   project: (raw) => ({ ...mapProject(raw as N.NativeProject) }),
   purchase_order: (raw, ref) => ({ ...mapPurchaseOrder(raw as N.NativePurchaseOrder, ref) }),
   sales_order: (raw, ref) => ({ ...mapSalesOrder(raw as N.NativeSalesOrder, ref) }),
+  customer_refund: (raw, ref) => ({ ...mapCustomerRefund(raw as N.NativeCustomerRefund, ref) }),
   sales_receipt: (raw, ref) => ({ ...mapSalesReceipt(raw as N.NativeSalesReceipt, ref) }),
   store: (raw) => ({ ...mapStore(raw as N.NativeStore) }),
   subsidiary: (raw, ref) => ({ ...mapSubsidiary(raw as N.NativeSubsidiary, ref) }),

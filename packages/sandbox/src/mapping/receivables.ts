@@ -1,7 +1,15 @@
 /** Invoices, credit notes, customer payments, sales receipts and the sales orders invoices are made from. */
 import { SHIPPING_ACCOUNT_ID } from '../documents.ts';
 import { parseCents } from '../money.ts';
-import type { NativeCreditNote, NativeInvoice, NativeLine, NativePayment, NativeSalesOrder, NativeSalesReceipt } from '../native.ts';
+import type {
+  NativeCreditNote,
+  NativeCustomerRefund,
+  NativeInvoice,
+  NativeLine,
+  NativePayment,
+  NativeSalesOrder,
+  NativeSalesReceipt,
+} from '../native.ts';
 import { allocatedAt, creditMemoLine } from '../../../../src/model/invoice-credit-memo.ts';
 import { paymentWithReferenceNames } from '../../../../src/model/invoice-payment.ts';
 import { ROLES } from '../generator/chart.ts';
@@ -150,6 +158,40 @@ export function mapSalesReceipt(r: NativeSalesReceipt, ref: Ref): Mapped<'sales_
       tax_amount: money(r.TotalTax),
       addresses: r.BillAddress === undefined ? [] : [address(r.BillAddress)],
     },
+    created_at: r.CreatedAt,
+    updated_at: r.UpdatedAt,
+    platform_url: null,
+  };
+}
+
+/** The reference's customer refund: tracking and tax are per line here, so the refund's own are null. */
+export function mapCustomerRefund(r: NativeCustomerRefund, ref: Ref): Mapped<'customer_refund'> {
+  let shipping = 0;
+  for (const line of r.Lines) if (line.AccountId === SHIPPING_ACCOUNT_ID) shipping += parseCents(line.Total);
+  return {
+    platform_id: r.Id,
+    account_id: link(ref, 'account', r.RefundFromAccountId),
+    class_id: null,
+    customer_id: ref('customer', r.CustomerId),
+    department_id: null,
+    tax_rate_id: null,
+    transaction_date: day(r.TxnDate),
+    total_amount: money(r.Total),
+    currency_code: currency(r.CurrencyCode),
+    currency_rate: Number(r.ExchangeRate),
+    discount_amount: money(r.TotalDiscount),
+    document_number: r.DocNumber,
+    tax_amount: money(r.TotalTax),
+    line_items: r.Lines.map((line) => ({
+      account_id: ref('account', line.AccountId),
+      class_id: ref('class', line.ClassId),
+      tax_rate_id: ref('tax_rate', line.TaxCodeId),
+      total_amount: money(line.Total),
+      description: line.Description ?? null,
+      type: line.AccountId === SHIPPING_ACCOUNT_ID ? ('shipping' as const) : null,
+      item: line.ItemId === undefined ? null : { id: link(ref, 'item', line.ItemId), quantity: line.Qty, unit_amount: money(line.UnitPrice) },
+    })),
+    additional_fields: { shipping_amount: shipping / 100 },
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
     platform_url: null,

@@ -6,7 +6,9 @@
 import { totalsOf } from '../books.ts';
 import { buildLines } from '../documents.ts';
 import { acc, INCOME_CODES, ROLES } from '../generator/chart.ts';
-import type { NativeExpense, NativeLine, NativeSalesOrder, NativeSalesReceipt } from '../native.ts';
+import { refundNumber } from '../generator/customer-refunds.ts';
+import { parseCents } from '../money.ts';
+import type { NativeCustomerRefund, NativeExpense, NativeLine, NativeSalesOrder, NativeSalesReceipt } from '../native.ts';
 import { invalid } from '../native-error.ts';
 import type { Unit } from '../store/unit.ts';
 import { removeAttachmentsOf } from './attachments.ts';
@@ -145,6 +147,69 @@ export const salesReceiptWriter = {
   delete: async (unit: Unit, id: string) => {
     await loadOr404(unit, 'sales_receipt', id);
     unit.remove('sales_receipt', id);
+  },
+};
+
+/** The platform's own date of a write: a refund sent without one is made today. */
+const today = (unit: Unit): string => unit.at.slice(0, 10);
+
+/**
+ * A refund pays money back out of a bank (or other current asset) account for lines that take it back out of income:
+ * a sales receipt in reverse, totalled by the platform from its lines. Nothing refers to a refund, so it deletes freely.
+ */
+async function writeRefund(unit: Unit, body: Body, base: NativeCustomerRefund | null): Promise<NativeCustomerRefund> {
+  const get = getterOf(body, base === null);
+  const id = base?.Id ?? unit.nextId('customer_refund');
+  const customerId = get('CustomerId', () => text(body, 'CustomerId'), base?.CustomerId);
+  await existing(unit, 'customer', customerId, 'CustomerId');
+  const paidFrom = get('RefundFromAccountId', () => text(body, 'RefundFromAccountId', true), base?.RefundFromAccountId ?? '');
+  await account(unit, paidFrom, 'RefundFromAccountId', DEPOSIT_TYPES);
+  const docNumber = get('DocNumber', () => text(body, 'DocNumber'), base?.DocNumber) ?? refundNumber(id);
+  await unique(unit, 'customer_refund', 'DocNumber', docNumber, base?.Id ?? null);
+  const refund: NativeCustomerRefund = base ?? {
+    Id: id,
+    CreatedAt: unit.at,
+    UpdatedAt: unit.at,
+    DocNumber: docNumber,
+    RefundFromAccountId: paidFrom,
+    TxnDate: '',
+    CurrencyCode: '',
+    ExchangeRate: '1.000000',
+    PaymentMethod: 'Cash',
+    Lines: [],
+    SubTotal: '0.00',
+    TotalDiscount: '0.00',
+    TotalTax: '0.00',
+    Total: '0.00',
+  };
+  Object.assign(refund, {
+    DocNumber: docNumber,
+    RefundFromAccountId: paidFrom,
+    TxnDate: get('TxnDate', () => date(body, 'TxnDate') ?? today(unit), refund.TxnDate),
+    CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? homeCurrency(unit), refund.CurrencyCode),
+    PaymentMethod: oneOf(body, 'PaymentMethod', ['Cash', 'Card', 'Check'] as const, refund.PaymentMethod),
+  });
+  refund.ExchangeRate = await writtenRate(unit, body, refund, base === null);
+  setOptional(refund, 'CustomerId', customerId);
+  optionalTexts(refund, body, ['Memo'], base === null);
+  const lines = await linesIfSent(unit, body, base === null, 'IncomeAccountId');
+  if (lines !== null) {
+    await checkIncomeLines(unit, lines.Lines);
+    if (parseCents(lines.Total) <= 0)
+      throw invalid('BusinessRule', 'a refund pays back more than nothing: its lines must total more than 0', 'Lines');
+    Object.assign(refund, lines);
+  }
+  if (base === null) unit.create('customer_refund', refund);
+  else unit.touch('customer_refund', refund);
+  return refund;
+}
+
+export const customerRefundWriter = {
+  create: (unit: Unit, body: Body) => writeRefund(unit, body, null),
+  update: async (unit: Unit, id: string, body: Body) => writeRefund(unit, body, await loadOr404(unit, 'customer_refund', id)),
+  delete: async (unit: Unit, id: string) => {
+    await loadOr404(unit, 'customer_refund', id);
+    unit.remove('customer_refund', id);
   },
 };
 

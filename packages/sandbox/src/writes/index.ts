@@ -3,7 +3,7 @@ import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type { NativeRecord } from '../native.ts';
 import type { Unit } from '../store/unit.ts';
 import { depositWriter, journalWriter, transferWriter } from './banking.ts';
-import { expenseWriter, salesOrderWriter, salesReceiptWriter } from './direct.ts';
+import { customerRefundWriter, expenseWriter, salesOrderWriter, salesReceiptWriter } from './direct.ts';
 import { billWriter, creditNoteWriter, invoiceWriter, purchaseOrderWriter, vendorCreditWriter } from './documents.ts';
 import { feedWriter } from './feeds.ts';
 import { classWriter, departmentWriter, termWriter } from './lists.ts';
@@ -29,6 +29,7 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   bill_payment: billPaymentWriter,
   class: classWriter,
   customer: customerWriter,
+  customer_refund: customerRefundWriter,
   department: departmentWriter,
   expense: expenseWriter,
   invoice: invoiceWriter,
