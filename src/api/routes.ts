@@ -53,6 +53,7 @@ import { hrisViewEndpoints } from './hris/views.ts';
 import fetchAccountingMetric from './accounting/metrics/fetch.ts';
 import fetchCommerceMetric from './commerce/metrics/fetch.ts';
 import listProductCategories from './commerce/products/categories.ts';
+import listCommerceBalances from './commerce/balance.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
 import { connectionDashboardEndpoints } from './dashboard/connections/routes.ts';
 import { userEndpoints } from './dashboard/users/routes.ts';
@@ -119,5 +120,6 @@ export const versionedEndpoints: Endpoint[] = [
   fetchAccountingMetric,
   fetchCommerceMetric,
   listProductCategories,
+  listCommerceBalances,
   getJob,
 ];

@@ -29,7 +29,7 @@ export function referenceFile(): ReferenceFile {
 }
 
 /** Objects the spec serves under /commerce/ where the reference has them at the root. */
-const UNDER_COMMERCE = /^\/commerce\/(orders|products|customers|transactions|customer_groups|subscriptions|disputes)(\/|$)/;
+const UNDER_COMMERCE = /^\/commerce\/(orders|products|customers|transactions|customer_groups|subscriptions|disputes|balance)(\/|$)/;
 
 /** Our route (`/versioned/commerce/orders/:id` or `/versioned/commerce/orders/{id}`) as the reference's shape of path, parameters as `{}`. */
 export function referencePathOf(route: string): string | null {
