@@ -57,6 +57,7 @@ import { hrisViewEndpoints } from './hris/views.ts';
 import fetchAccountingMetric from './accounting/metrics/fetch.ts';
 import fetchCommerceMetric from './commerce/metrics/fetch.ts';
 import listProductCategories from './commerce/products/categories.ts';
+import listCommerceBalances from './commerce/balance.ts';
 import receivePlatformWebhook from './platform-webhooks/receive.ts';
 import { connectionDashboardEndpoints } from './dashboard/connections/routes.ts';
 import { userEndpoints } from './dashboard/users/routes.ts';
@@ -126,5 +127,6 @@ export const versionedEndpoints: Endpoint[] = [
   fetchCommerceMetric,
   listProductCategories,
   listReports,
+  listCommerceBalances,
   getJob,
 ];

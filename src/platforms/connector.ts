@@ -384,6 +384,16 @@ export interface CustomFieldDefinitions {
   lineItems: CustomFieldDefinition[];
 }
 
+/** What the platform holds for the account in one currency (the commerce balance). */
+export interface PlatformBalance {
+  /** Available to pay out, in major units. */
+  amount: number;
+  /** ISO 4217, upper case. */
+  iso_currency_code: string;
+  /** The platform's own entries for this currency (Stripe's available and pending amounts). */
+  platform_data: Record<string, unknown>;
+}
+
 /**
  * Operations beyond create/update/delete of one object. Each is optional: an
  * absent action answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM. All receive
@@ -403,6 +413,11 @@ export interface ConnectorActions {
   downloadAttachment?: (ctx: ConnectorContext, attachment: PlatformRecord) => Promise<{ contentType: string; content: Buffer }>;
   /** The custom fields the business defined for an object, as the platform says now (read live, not synced). */
   customFields?: (ctx: ConnectorContext, type: CustomFieldObject) => Promise<CustomFieldDefinitions>;
+  /**
+   * The account's balance with the platform now, one entry per currency (GET /commerce/balance). Read live, never
+   * stored: it changes with every charge and has no history or id to keep.
+   */
+  readBalance?: (ctx: ConnectorContext) => Promise<PlatformBalance[]>;
   /** Sends a batch of statement lines to a bank feed account. */
   sendBankFeedTransactions?: (ctx: WriteContext, feedPlatformId: string, transactions: BankFeedTransactionInput[]) => Promise<BankFeedBatchResult>;
   /** Records a shipment of an order's lines; the order afterwards, and the platform id of the new fulfillment in it. */

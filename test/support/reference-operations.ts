@@ -29,7 +29,7 @@ export function referenceFile(): ReferenceFile {
 }
 
 /** Objects the spec serves under /commerce/ where the reference has them at the root. */
-const UNDER_COMMERCE = /^\/commerce\/(orders|products|customers|transactions|customer_groups|subscriptions|disputes)(\/|$)/;
+const UNDER_COMMERCE = /^\/commerce\/(orders|products|customers|transactions|customer_groups|subscriptions|disputes|balance)(\/|$)/;
 
 /** Our one static route per object (`/accounting/invoices/custom_fields`) for the reference's `{entityType}` parameter. */
 const CUSTOM_FIELDS = /^\/accounting\/(bills|expenses|invoices|invoice_payments|journal_entries)\/custom_fields$/;

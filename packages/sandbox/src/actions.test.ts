@@ -41,7 +41,7 @@ function required<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`${what} is missing`);
   return value;
 }
-const actions = (): Required<Omit<ConnectorActions, 'downloadAttachment' | 'customFields'>> => {
+const actions = (): Required<Omit<ConnectorActions, 'downloadAttachment' | 'customFields' | 'readBalance'>> => {
   const a = connector.actions;
   return {
     uploadAttachment: required(a?.uploadAttachment, 'uploadAttachment'),

@@ -156,3 +156,15 @@ describe('GET /commerce/products/categories', () => {
     expect(errorBody(response).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
   });
 });
+
+describe('GET /commerce/balance', () => {
+  it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM on SANDBOX and QuickBooks Online (no payment balance), 401 without auth', async () => {
+    const { token } = await r.quickbooks();
+    for (const each of [c.token, token]) {
+      const response = await get('/commerce/balance', each);
+      expect(response.statusCode).toBe(404);
+      expect(errorBody(response).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    }
+    expect((await get('/commerce/balance', c.token, { 'x-service-version': '2024-08-31' })).statusCode).toBe(401);
+  });
+});

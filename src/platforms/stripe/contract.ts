@@ -103,6 +103,11 @@ export const READS = {
       'data?': { 'id?': true, 'quantity?': true, 'price?': { 'unit_amount?': true, 'recurring?': { interval: true, interval_count: true } } },
     },
   },
+  // GET /v1/balance: what the account holds per currency, available to pay out and pending.
+  balance: {
+    available: { amount: true, currency: true },
+    pending: { amount: true, currency: true },
+  },
   account: {
     id: true,
     'business_profile?': { 'name?': true, 'support_email?': true, 'url?': true },
@@ -117,6 +122,7 @@ export type BalanceTransaction = Cut<Stripe.BalanceTransaction, typeof READS.bal
 export type Dispute = Cut<Stripe.Dispute, typeof READS.dispute>;
 export type Customer = Cut<Stripe.Customer, typeof READS.customer>;
 export type Account = Cut<Stripe.Account, typeof READS.account>;
+export type Balance = Cut<Stripe.Balance, typeof READS.balance>;
 export type Subscription = Cut<Stripe.Subscription, typeof READS.subscription>;
 export type Address = Cut<Stripe.Address, typeof ADDRESS>;
 /** A payout as the reader stores it: with its account's id and the balance transactions it paid out (../read.ts). */
@@ -130,6 +136,7 @@ interface StripeEntries {
   customer: Customer;
   subscription: Subscription;
   account: Account;
+  balance: Balance;
 }
 
 /** Loaded on the first record (the script that writes the file reads READS from here). */

@@ -11,6 +11,7 @@ import type { Connector, ConnectorContext, ObjectCapabilities, PlatformRecord } 
 import { defineObject, type Mapped, type ObjectEntry, type ObjectTable } from '../objects.ts';
 import { knownBase } from '../readers.ts';
 import { stripeAuth } from './auth.ts';
+import { readBalance } from './balance.ts';
 import { STRIPE_SETTINGS, withStripe } from './client.ts';
 import {
   mapAccountingCustomer,
@@ -175,6 +176,7 @@ export const stripeConnector: Connector = {
     return { storeUniqueId: account.id, storeName: storeName(account) };
   },
   objects,
+  actions: { readBalance },
   limits: STRIPE_LIMITS,
   webhooks: stripeWebhooks,
   platformUrl: (type, platformId) => stripeDashboardUrl(type, platformId),
@@ -194,6 +196,7 @@ export const stripeConnector: Connector = {
       "Subscriptions are read with status=all (Stripe's list leaves canceled ones out otherwise): active and past_due → active, trialing → in_trial, canceled and incomplete_expired → canceled, paused → paused, incomplete and unpaid → unknown. An item's amount is its price's unit_amount × quantity; a metered or tiered price has none (null).",
       "Incremental syncs replay Stripe's events since the last one (charge.*, payout.*, charge.dispute.*, customer.*, customer.subscription.*). Stripe keeps events 30 days: a connection not synced for 29 days is read in full again. Balance transactions have no events: they are listed created since the cursor, which stops at the oldest one still pending, so one that turns available is read again.",
       "Webhooks: register /platform-webhooks/STRIPE/{organization id}/{environment} as a Connect endpoint in Stripe's dashboard and set its signing secret (whsec_…) as the OAuth app's webhook_key. Signatures are checked with a 300 s tolerance either way. account.application.deauthorized moves the account's connections to needs_reauth at once. Events of an account's own endpoint (no `account`) name no connection; API-key connections are kept current by their incremental syncs.",
+      "The commerce balance (GET /commerce/balance) is read live from GET /v1/balance at each request, never stored: amount is what is available to pay out per currency, Stripe's available and pending entries in platform_data. A restricted key needs read access to Balance.",
       'Limits: Stripe allows 100 reads a second per account live and 25 in test mode; we keep to 25 a second for both.',
       "In the sandbox environment, an organisation without its own Stripe app connects through the Stripe simulator: SANDBOX's web shop gateway served as Stripe's API through Connect (docs/simulators.md).",
     ],

@@ -286,6 +286,41 @@ describe('STRIPE end to end', () => {
     expect([unknown.statusCode, errorBody(unknown).error_code]).toEqual([410, 'RESOURCE_NOT_FOUND']);
   }, 60_000);
 
+  it('reads the balance live from GET /v1/balance: what is available per currency, in major units, never stored', async () => {
+    const token = connections.keyedToken ?? '';
+    const url = `/versioned/commerce/balance?access_token=${token}`;
+    const before = standin.calls.byPath.get('/v1/balance') ?? 0;
+    const answer = await t.app.inject({ method: 'GET', url, headers: clientHeaders() });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const net = keyed.balanceTransactions.filter((bt) => bt.status === 'available').reduce((sum, bt) => sum + Number(bt.net), 0);
+    expect(json(answer).balance).toEqual([
+      {
+        amount: net / 100,
+        iso_currency_code: 'USD',
+        platform_data: {
+          currency: 'usd',
+          available: [{ amount: net, currency: 'usd', source_types: { card: net } }],
+          pending: [{ amount: 0, currency: 'usd', source_types: { card: 0 } }],
+        },
+      },
+    ]);
+    expect(json(answer).connection).toMatchObject({ id: connections.keyed, platform: PLATFORM });
+    // Live: a new charge shows at the next read, without a sync.
+    keyed.addCharge(1_000, null, 'Balance charge');
+    const again = json(await t.app.inject({ method: 'GET', url, headers: clientHeaders() })).balance as Json[];
+    expect(again[0]?.amount).toBeGreaterThan(net / 100);
+    expect(standin.calls.byPath.get('/v1/balance')).toBe(before + 2);
+    const stored = await t.db.pool.query('SELECT 1 FROM records WHERE connection_id = $1 AND object_type = $2', [connections.keyed, 'balance']);
+    expect(stored.rowCount).toBe(0);
+    expect((await t.app.inject({ method: 'GET', url, headers: { 'x-service-version': '2024-08-31' } })).statusCode).toBe(401);
+    const other = await t.newOrg('Balance elsewhere');
+    const theirs = await t.app.inject({ method: 'GET', url, headers: orgHeaders(other) });
+    expect([theirs.statusCode, errorBody(theirs).error_code]).toEqual([401, 'INVALID_CREDENTIALS']);
+    const bad = await t.app.inject({ method: 'GET', url: `${url}&force_fetch=maybe`, headers: clientHeaders() });
+    expect([bad.statusCode, errorBody(bad).error_metadata?.field]).toEqual([400, 'force_fetch']);
+    expect(standin.calls.byPath.get('/v1/balance')).toBe(before + 2);
+  }, 60_000);
+
   it('stores links as service ids that their endpoints serve (test/support/links.ts)', async () => {
     expect(await linkProblems(t, connections.keyed ?? '')).toEqual([]);
   }, 120_000);
@@ -406,6 +441,23 @@ describe('STRIPE end to end', () => {
     expect((await stored(connection.id, 'order')).length).toBeGreaterThan(0);
     expect((await stored(connection.id, 'commerce_customer')).length).toBeGreaterThan(0);
     await expectPayoutsReconcile(connection.id, null);
+    // The balance, read live from the simulator: what the gateway's movements left, available or pending.
+    const balance = await t.app.inject({
+      method: 'GET',
+      url: `/versioned/commerce/balance?access_token=${(json(created).connection as { access_token: string }).access_token}`,
+      headers: orgHeaders(org),
+    });
+    expect(balance.statusCode, balance.body).toBe(200);
+    const entries = json(balance).balance as { amount: number; iso_currency_code: string; platform_data: { pending: { amount: number }[] } }[];
+    expect(entries.length).toBeGreaterThan(0);
+    const movements = (await stored(connection.id, 'transaction')).map((row) => row.data);
+    for (const entry of entries) {
+      const cents = movements
+        .filter((m) => m.iso_currency_code === entry.iso_currency_code)
+        .reduce((sum, m) => sum + Math.round(Number(m.amount) * 100) - Math.round(Number(m.fee) * 100), 0);
+      const pending = entry.platform_data.pending.reduce((sum, p) => sum + p.amount, 0);
+      expect(Math.round(entry.amount * 100) + pending, entry.iso_currency_code).toBe(cents);
+    }
   }, 120_000);
 
   it('moves a connection whose key was revoked to needs_reauth with CONNECTION_NEEDS_UPDATE', async () => {

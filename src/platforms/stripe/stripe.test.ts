@@ -8,6 +8,7 @@ import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import type { PlatformRecord } from '../connector.ts';
 import { classifyResponse, PlatformError } from '../errors.ts';
+import { mapBalance } from './balance.ts';
 import { classifyStripeError, sortStripeError } from './errors.ts';
 import {
   disputeStatus,
@@ -442,5 +443,30 @@ describe('webhook events', () => {
 describe('the connector', () => {
   it('passes registration checks', () => {
     expect(validateConnector(stripeConnector)).toEqual([]);
+  });
+});
+
+describe('the balance (GET /v1/balance)', () => {
+  it('gives each currency its available amount in major units, pending only in platform_data', () => {
+    const entries = mapBalance({
+      available: [
+        { amount: 12_345, currency: 'usd' },
+        { amount: 5_000, currency: 'jpy' },
+      ],
+      pending: [
+        { amount: 700, currency: 'usd' },
+        { amount: 990, currency: 'eur' },
+      ],
+    });
+    expect(entries.map((e) => [e.iso_currency_code, e.amount])).toEqual([
+      ['EUR', 0],
+      ['JPY', 5_000],
+      ['USD', 123.45],
+    ]);
+    expect(entries[2]?.platform_data).toEqual({
+      currency: 'usd',
+      available: [{ amount: 12_345, currency: 'usd' }],
+      pending: [{ amount: 700, currency: 'usd' }],
+    });
   });
 });

@@ -132,6 +132,13 @@ export class StripeAccount {
     this.events.push(this.record('event', { ...event, ...(this.connect ? { account: this.id } : {}) }));
   }
 
+  /** GET /v1/balance: the balance transactions' net amounts, available or pending, in the account's one currency. */
+  balance(): Json {
+    const sum = (status: string) => this.balanceTransactions.filter((bt) => bt.status === status).reduce((total, bt) => total + Number(bt.net), 0);
+    const entry = (status: string) => [{ amount: sum(status), currency: this.currency, source_types: { card: sum(status) } }];
+    return { object: 'balance', livemode: false, available: entry('available'), pending: entry('pending') };
+  }
+
   /** The newest event, for a webhook. */
   lastEvent(): StripeRecord {
     const event = this.events.at(-1);

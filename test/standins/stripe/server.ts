@@ -96,6 +96,7 @@ const listOf =
 /** What the stand-in serves, by path template. */
 const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/account': (account) => ({ status: 200, body: account.account }),
+  '/v1/balance': (account) => ({ status: 200, body: account.balance() }),
   '/v1/charges': listOf('charge', (account) => account.charges),
   '/v1/customers': listOf('customer', (account) => account.customers),
   '/v1/disputes': listOf('dispute', (account) => account.disputes),

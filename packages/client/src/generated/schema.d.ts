@@ -2347,6 +2347,26 @@ export interface paths {
         patch: operations["updateVendor"];
         trace?: never;
     };
+    "/versioned/commerce/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The balance held by the payment platform
+         * @description Read live from the platform at each request (never stored), one entry per currency.
+         */
+        get: operations["getCommerceBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/commerce/customers": {
         parameters: {
             query?: never;
@@ -42109,6 +42129,161 @@ export interface operations {
                 };
             };
             /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCommerceBalance: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        balance: {
+                            /** @description Available to pay out, in major units. */
+                            amount: number;
+                            /** @description ISO 4217 currency of the amount. */
+                            iso_currency_code: string;
+                            /** @description The platform's own entries for this currency (Stripe: its available and pending amounts, in minor units). */
+                            platform_data: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST */
             450: {
                 headers: {
                     [name: string]: unknown;

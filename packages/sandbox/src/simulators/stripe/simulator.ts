@@ -3,7 +3,8 @@
  * OAuth (connect.stripe.com), for the calls the Stripe connector makes through the stripe library. The kit checks the
  * key: the access_token Connect's token endpoint issued, sent as a Bearer token or as HTTP Basic user, as the library
  * and `curl -u key:` send it. Read only: Stripe's GET endpoints of charges, refunds, customers, balance transactions,
- * payouts, disputes (none: SANDBOX has no disputes), subscriptions (none: its web shop sells none), events and the account.
+ * payouts, disputes (none: SANDBOX has no disputes), subscriptions (none: its web shop sells none), events, the
+ * account and its balance.
  */
 import { randomBytes } from 'node:crypto';
 import type { PlatformSimulator, SimulatorAnswer, SimulatorRequest } from '../kit.ts';
@@ -97,6 +98,20 @@ async function one(view: StripeView, collection: Collection, id: string, query: 
   return found === undefined ? noSuch(collection.object, id) : { status: 200, body: found };
 }
 
+/**
+ * GET /v1/balance: the gateway's balance transactions' net amounts per currency, available (paid out, or past their
+ * available_on) or pending, as Stripe sums them; every currency the gateway moved appears in both lists.
+ */
+async function balance(view: StripeView): Promise<Json> {
+  const movements = (await view.balanceTransactions()).map((t) => t.rendered);
+  const currencies = [...new Set(movements.map((m) => String(m.currency)))].sort();
+  const sum = (currency: string, status: string) =>
+    movements.filter((m) => m.currency === currency && m.status === status).reduce((total, m) => total + Number(m.net), 0);
+  const entries = (status: string) =>
+    currencies.map((currency) => ({ amount: sum(currency, status), currency, source_types: { card: sum(currency, status) } }));
+  return { object: 'balance', livemode: false, available: entries('available'), pending: entries('pending') };
+}
+
 async function api(request: SimulatorRequest, view: StripeView, accountId: string): Promise<SimulatorAnswer> {
   const [version, name, id, ...rest] = pathSegments(request.path);
   if (version !== 'v1' || name === undefined || rest.length > 0) return unrecognized(request.method, request.path);
@@ -114,6 +129,11 @@ async function api(request: SimulatorRequest, view: StripeView, accountId: strin
     return { status: 200, body: await view.account() };
   }
   if (name === 'accounts' && id !== undefined) return noSuch('account', id, 'account');
+  if (name === 'balance' && id === undefined) {
+    const unknown = [...request.query.keys()][0];
+    if (unknown !== undefined) return unknownParameter(unknown);
+    return { status: 200, body: await balance(view) };
+  }
   const collection = COLLECTIONS[name];
   if (collection === undefined) return unrecognized(request.method, request.path);
   if (id === undefined) return list(view, name, collection, request.query);
