@@ -39,6 +39,7 @@ import { dataEndpoints } from './data/routes.ts';
 import downloadFile from './files/download.ts';
 import getJob from './jobs/get.ts';
 import { objectWriteEndpoints } from './writes/objects.ts';
+import { nestedWriteEndpoints } from './writes/nested.ts';
 import applyBillCredit from './accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from './accounting/bill-credit-applications/unapply.ts';
 import applyInvoiceCredit from './accounting/invoice-credit-applications/apply.ts';
@@ -104,6 +105,7 @@ export const versionedEndpoints: Endpoint[] = [
   ...dataEndpoints,
   ...agingEndpoints,
   ...objectWriteEndpoints,
+  ...nestedWriteEndpoints,
   applyBillCredit,
   unapplyBillCredit,
   applyInvoiceCredit,

@@ -20,6 +20,7 @@ import unapplyInvoiceCredit from '../accounting/invoice-credit-applications/unap
 import bankFeedMappingLink from '../accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../accounting/bank-feeds/transactions.ts';
 import { objectWriteEndpoints } from './objects.ts';
+import { nestedWriteEndpoints } from './nested.ts';
 import {
   eventsOf,
   incrementalSync,
@@ -720,6 +721,7 @@ describe('write answers', () => {
   it('every write route refuses missing auth, another tenant and malformed bodies', async () => {
     const routes = [
       ...objectWriteEndpoints,
+      ...nestedWriteEndpoints,
       applyBillCredit,
       unapplyBillCredit,
       applyInvoiceCredit,
@@ -867,6 +869,11 @@ function validBodyFor(url: string): Json {
       },
     };
   if (url.endsWith('/mapping_link')) return { mapping_link: { bank_feed_account_id: f.vendor } };
+  // Commerce products and their variants: src/api/writes/products.test.ts writes them.
+  if (url === '/commerce/products') return { product: { name: 'x', variants: [{ sku: 'x', price: 1 }] } };
+  if (url === '/commerce/products/:id') return { product: { name: 'x' } };
+  if (url === '/commerce/products/:id/variants') return { variant: { sku: 'x', price: 1 } };
+  if (url === '/commerce/products/:id/variants/:variantId') return { variant: { price: 1 } };
   const life = LIFECYCLES.find((l) => url === OBJECT_TYPES[l.type].path || url === `${OBJECT_TYPES[l.type].path}/:id`);
   if (life === undefined) throw new Error(`no body for ${url}`);
   const patch: Json = ['customer', 'vendor'].includes(life.type)

@@ -9,6 +9,7 @@ import { feedWriter } from './feeds.ts';
 import { classWriter, departmentWriter, termWriter } from './lists.ts';
 import { accountWriter, customerWriter, itemWriter, vendorWriter } from './master.ts';
 import { billPaymentWriter, invoicePaymentWriter } from './payments.ts';
+import { productWriter } from './catalogue.ts';
 import { taxCodeWriter } from './tax-codes.ts';
 import type { Body } from './validate.ts';
 
@@ -36,6 +37,7 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   item: itemWriter,
   journal_entry: journalWriter,
   payment_term: termWriter,
+  product: productWriter,
   purchase_order: purchaseOrderWriter,
   sales_order: salesOrderWriter,
   sales_receipt: salesReceiptWriter,
