@@ -19,7 +19,7 @@ import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../.
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
 import { multipart } from '../../../test/support/multipart.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { invoiceWriteAnswers, jobIdOf, sender, type Json } from '../../../test/support/writes.ts';
+import { invoiceWriteAnswers, jobIdOf, productWriteAnswers, sender, type Json } from '../../../test/support/writes.ts';
 import { XeroBooks } from '../../../test/standins/xero/books.ts';
 import { startXeroStandIn, useStandIn, type XeroStandIn } from '../../../test/standins/xero/server.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
@@ -333,6 +333,9 @@ describe('Xero sync', () => {
     expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('PAYMENT_METHOD');
     // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
     for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Nor commerce product and variant writes (docs/reference.md, Product writes).
+    for (const [route, status, code] of await productWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor the commerce objects: Xero is no store and no payment gateway.
     for (const path of ['/payouts', '/payouts/anything', '/store']) {
