@@ -41,6 +41,7 @@ import downloadFinancialReport from './files/financial-report.ts';
 import listReports from './accounting/reports/list.ts';
 import getJob from './jobs/get.ts';
 import { objectWriteEndpoints } from './writes/objects.ts';
+import { nestedWriteEndpoints } from './writes/nested.ts';
 import applyBillCredit from './accounting/bill-credit-applications/apply.ts';
 import unapplyBillCredit from './accounting/bill-credit-applications/unapply.ts';
 import applyInvoiceCredit from './accounting/invoice-credit-applications/apply.ts';
@@ -112,6 +113,7 @@ export const versionedEndpoints: Endpoint[] = [
   ...agingEndpoints,
   ...customFieldEndpoints,
   ...objectWriteEndpoints,
+  ...nestedWriteEndpoints,
   applyBillCredit,
   unapplyBillCredit,
   applyInvoiceCredit,

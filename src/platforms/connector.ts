@@ -328,6 +328,25 @@ export interface ObjectHandler<U = Record<string, unknown>> {
    * platforms without idempotency keys.
    */
   findCreated?(ctx: WriteContext, input: Record<string, unknown>): Promise<PlatformRecord | null>;
+  /** Writes of records kept inside this object (a product's `variants`), by the array field that holds them (src/writes/nested.ts). */
+  nested?: Readonly<Record<string, NestedHandler>>;
+}
+
+/** A nested write's outcome: the parent record as the platform has it afterwards, and the id of the nested record written. */
+export interface NestedWriteResult {
+  parent: PlatformRecord;
+  /** The nested record's id as the unified model serves it (a variant's `id`). */
+  nestedId: string;
+}
+
+/**
+ * Creates, updates and deletes records kept inside a parent object. Each is sent with ctx.idempotencyKey where the
+ * platform takes one; a create on a platform without keys must find what an interrupted attempt made before sending again.
+ */
+export interface NestedHandler {
+  create?: (ctx: WriteContext, parentPlatformId: string, input: Record<string, unknown>) => Promise<NestedWriteResult>;
+  update?: (ctx: WriteContext, parentPlatformId: string, nestedId: string, patch: Record<string, unknown>) => Promise<NestedWriteResult>;
+  delete?: (ctx: WriteContext, parentPlatformId: string, nestedId: string) => Promise<NestedWriteResult>;
 }
 
 /** A file sent with an attachment upload. */

@@ -40,6 +40,10 @@ export const WRITE_OPERATIONS = [
   'send_bank_feed_transactions',
   'bank_feed_mapping_link',
   'fulfill',
+  // A record kept inside a commerce object (a product's variant), written through endpoints of its own (src/writes/nested.ts).
+  'create_nested',
+  'update_nested',
+  'delete_nested',
 ] as const;
 export type WriteOperation = (typeof WRITE_OPERATIONS)[number];
 

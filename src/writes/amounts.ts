@@ -30,6 +30,8 @@ export const MONEY_FIELDS: ReadonlySet<string> = new Set([
   'discount_amount',
   'unit_amount',
   'unit_price',
+  'price',
+  'unit_cost',
   'amount',
   'allocated_amount',
   'payment_amount',
@@ -47,6 +49,7 @@ export const NOT_MONEY_FIELDS: ReadonlySet<string> = new Set([
   'rate',
   'due_days',
   'discount_days',
+  'inventory_quantity',
 ]);
 
 /** Amounts must stay below 10^15 with at most 15 significant digits: every such decimal survives a double unchanged. */

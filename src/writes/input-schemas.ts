@@ -21,6 +21,8 @@ const isJson = (value: unknown): value is Json => typeof value === 'object' && v
 
 interface Shaping {
   spec: WritableSpec;
+  /** The top-level fields this body takes. */
+  fields: readonly string[];
   /** Whether top-level required fields apply (create) or not (PATCH). */
   create: boolean;
 }
@@ -51,7 +53,7 @@ function shape(schema: Json, path: string, shaping: Shaping): Json {
   for (const [name, child] of Object.entries(schema.properties)) {
     if (!isJson(child)) continue;
     const childPath = path === '' ? name : `${path}.${name}`;
-    if (path === '' ? !shaping.spec.fields.includes(name) : name === 'platform_id' || child.readOnly === true) continue;
+    if (path === '' ? !shaping.fields.includes(name) : name === 'platform_id' || child.readOnly === true) continue;
     if (shaping.spec.omit?.includes(childPath) === true) continue;
     const enumOverride = path === '' ? shaping.spec.enums?.[name] : undefined;
     let shaped = shape(enumOverride === undefined ? child : overrideEnum(child, enumOverride), childPath, shaping);
@@ -67,7 +69,7 @@ function shape(schema: Json, path: string, shaping: Shaping): Json {
   }
   if (path === '') {
     // A write may carry additional_fields where the read model has none (the spec's bank feed account sample body).
-    if (shaping.spec.fields.includes('additional_fields') && properties.additional_fields === undefined) {
+    if (shaping.fields.includes('additional_fields') && properties.additional_fields === undefined) {
       properties.additional_fields = { type: 'object', description: 'Platform-specific options of the write (docs/writes.md).' };
     }
     for (const name of shaping.spec.extra ?? []) {
@@ -101,7 +103,8 @@ export function objectInputSchema(type: UnifiedObjectType, operation: 'create' |
   const own = spec.bodies?.[operation];
   if (own !== undefined) return JSON.parse(JSON.stringify(own)) as Json;
   const model = JSON.parse(JSON.stringify(MODEL[type].schema)) as Json;
-  const shaped = shape(model, '', { spec, create: operation === 'create' });
+  const fields = operation === 'update' ? (spec.updateFields ?? spec.fields) : spec.fields;
+  const shaped = shape(model, '', { spec, fields, create: operation === 'create' });
   const verb = operation === 'create' ? 'to create' : 'fields to change (omitted fields keep their value; arrays are replaced whole)';
   return { ...shaped, description: `The ${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} ${verb}.` };
 }

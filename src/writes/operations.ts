@@ -7,14 +7,24 @@
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { ServiceError } from '../errors/catalogue.ts';
 import { OBJECT_TYPES, isUnifiedObjectType, type UnifiedObjectType } from '../model/object-types.ts';
-import type { Connector, ConnectorActions, FulfillmentInput, ObjectHandler, PlatformRecord, WriteContext } from '../platforms/connector.ts';
+import type {
+  Connector,
+  ConnectorActions,
+  FulfillmentInput,
+  NestedHandler,
+  ObjectHandler,
+  PlatformRecord,
+  WriteContext,
+} from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { insertBankFeedTransactions } from '../sql/bank-feed-transactions.ts';
 import { loadJobFile, type WriteJob } from '../sql/write-jobs.ts';
 import type { WriteOperation } from '../sql/write-job-states.ts';
 import { feedLine, referenceLine, type SentFeedLine } from './bank-feed-lines.ts';
 import { creditSideOf } from './credit-sides.ts';
+import { deletedBody } from './deleted-answers.ts';
 import { withOurNames } from './input-names.ts';
+import { nestedDeletedBody, nestedOfJob, type NestedKind, type NestedOperation } from './nested.ts';
 
 type Json = Record<string, unknown>;
 
@@ -120,7 +130,7 @@ async function remove(input: OperationInput): Promise<Effect> {
     // The earlier, interrupted attempt deleted it.
     if (!(job.indeterminate && error instanceof PlatformError && error.kind === 'not_found')) throw error;
   }
-  return { remove: { type, platformId }, answer: () => ({ status: 200, body: { code: 'deleted', success: true } }) };
+  return { remove: { type, platformId }, answer: () => ({ status: 200, body: deletedBody(type, requireTarget(input).id) }) };
 }
 
 interface Allocation {
@@ -269,6 +279,53 @@ async function fulfill(input: OperationInput): Promise<Effect> {
   };
 }
 
+/** The nested handler a connector has for a kind and operation, or not supported. */
+function nestedHandlerFor<K extends NestedOperation>(connector: Connector, kind: NestedKind, op: K): NonNullable<NestedHandler[K]> {
+  const handler = connector.objects[kind.parent]?.handler.nested?.[kind.field]?.[op];
+  if (handler === undefined) throw notSupported(`${op} ${kind.singular}`, connector.id);
+  return handler;
+}
+
+function nestedIdOf(job: WriteJob, nestedId: string | null): string {
+  if (nestedId === null) throw new Error(`job ${job.id} (${job.request.path}) names no nested record`);
+  return nestedId;
+}
+
+/**
+ * A record kept inside a commerce object (src/writes/nested.ts): the platform answers the parent afterwards, which is
+ * stored; the answer is the nested record as stored, or the reference's answer to a delete.
+ */
+function nestedWrite(op: NestedOperation): Operation {
+  return async (input) => {
+    const { job, connector, ctx } = input;
+    const { kind, nestedId } = nestedOfJob(job);
+    const parent = requireTarget(input);
+    const body = bodyPart(job, kind.singular);
+    // A repeated attempt is sent with the same idempotency key (an update carries absolute values anyway).
+    const result =
+      op === 'create'
+        ? await nestedHandlerFor(connector, kind, 'create')(ctx, parent.platformId, body)
+        : op === 'update'
+          ? await nestedHandlerFor(connector, kind, 'update')(ctx, parent.platformId, nestedIdOf(job, nestedId), withoutId(body))
+          : await nestedHandlerFor(connector, kind, 'delete')(ctx, parent.platformId, nestedIdOf(job, nestedId));
+    return {
+      store: { type: kind.parent, record: result.parent },
+      answer: (stored) => {
+        if (op === 'delete') return { status: 200, body: nestedDeletedBody(kind, parent.id, result.nestedId) };
+        const entries = stored !== null && Array.isArray(stored[kind.field]) ? (stored[kind.field] as unknown[]) : [];
+        const written = entries.find((entry) => isJson(entry) && entry.id === result.nestedId) ?? null;
+        return { status: 200, body: { [kind.singular]: written } };
+      },
+    };
+  };
+}
+
+/** The reference's update body repeats the nested record's id (checked equal to the path's): not a change. */
+function withoutId(body: Json): Json {
+  const { id: _id, ...rest } = body;
+  return rest;
+}
+
 export const OPERATIONS: Readonly<Record<WriteOperation, Operation>> = {
   create,
   update,
@@ -279,6 +336,9 @@ export const OPERATIONS: Readonly<Record<WriteOperation, Operation>> = {
   send_bank_feed_transactions: sendBankFeedTransactions,
   bank_feed_mapping_link: bankFeedMappingLink,
   fulfill,
+  create_nested: nestedWrite('create'),
+  update_nested: nestedWrite('update'),
+  delete_nested: nestedWrite('delete'),
 };
 
 /** The object type a job's target (or created record) is of. */

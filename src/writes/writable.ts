@@ -33,6 +33,8 @@ export interface WritableSpec {
    * `required` then describe this body, for the docs.
    */
   bodies?: Readonly<Partial<Record<'create' | 'update', TSchema>>>;
+  /** The top-level fields a PATCH takes, where fewer than a create's (a product's variants have endpoints of their own). */
+  updateFields?: readonly string[];
 }
 
 const DOCUMENT_LINES = ['line_items', 'line_items[].account_id', 'line_items[].total_amount'] as const;
@@ -247,6 +249,28 @@ export const WRITABLE: Readonly<Partial<Record<UnifiedObjectType, WritableSpec>>
     operations: ['create', 'delete'],
     fields: ['name', 'status', 'due_days', 'discount_days', 'discount_percentage'],
     required: ['name', 'due_days'],
+  },
+  product: {
+    operations: ['create', 'update', 'delete'],
+    fields: ['name', 'description', 'status', 'tags', 'images', 'variants'],
+    // The reference's CreateProduct: a name and at least one variant with its price and sku.
+    required: ['name', 'variants', 'variants[].price', 'variants[].sku'],
+    // Draft, inactive and unknown are states platforms report; a write lists a product or takes it off sale.
+    enums: { status: ['active', 'archived'] },
+    // What the platform sets or derives for a variant: its ids, currency (the store's), stock tracking and dates.
+    omit: [
+      'variants[].id',
+      'variants[].product_id',
+      'variants[].iso_currency_code',
+      'variants[].fulfillment_service',
+      'variants[].inventory_management',
+      'variants[].requires_shipping',
+      'variants[].images',
+      'variants[].created_at',
+      'variants[].updated_at',
+    ],
+    // The reference's UpdateProduct: name, description and status; variants change through /products/{id}/variants.
+    updateFields: ['name', 'description', 'status', 'tags', 'images'],
   },
   purchase_order: {
     operations: ['create', 'update', 'delete'],

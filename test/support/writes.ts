@@ -172,3 +172,28 @@ export async function customerRefundAnswers(send: Send): Promise<[string, number
   }
   return answers;
 }
+
+/**
+ * Every commerce product write (the product and its variants), each with a body its schema takes (ids made up: a
+ * platform that lacks the operation answers before any id is looked up), and what each answered: `[route, status,
+ * error_code]`.
+ */
+export async function productWriteAnswers(send: Send): Promise<[string, number, string | undefined][]> {
+  const id = randomUUID();
+  const writes: [Method, string, Json][] = [
+    ['POST', '/commerce/products', { product: { name: 'x', variants: [{ sku: 'x', price: 1 }] } }],
+    ['PATCH', `/commerce/products/${id}`, { product: { name: 'x' } }],
+    ['DELETE', `/commerce/products/${id}`, {}],
+    ['POST', `/commerce/products/${id}/variants`, { variant: { sku: 'x', price: 1 } }],
+    ['PATCH', `/commerce/products/${id}/variants/${id}`, { variant: { price: 1 } }],
+    ['DELETE', `/commerce/products/${id}/variants/${id}`, {}],
+  ];
+  const answers: [string, number, string | undefined][] = [];
+  for (const [method, url, body] of writes) {
+    const response = await send(method, url, body);
+    const parsed: unknown = response.statusCode === 200 ? null : JSON.parse(response.body);
+    const code = typeof parsed === 'object' && parsed !== null && 'error_code' in parsed ? String(parsed.error_code) : undefined;
+    answers.push([`${method} ${url.replaceAll(id, ':id')}`, response.statusCode, code]);
+  }
+  return answers;
+}

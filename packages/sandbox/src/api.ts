@@ -17,6 +17,9 @@
  *   POST   /v1/Attachments                       {ParentType, ParentId, FileName, ContentType, Content (base64)} → {Item}   keyed
  *   POST   /v1/BankFeedAccounts/<id>/Transactions {Transactions: [...]} → {Batch: {Id, Accepted, Duplicates}, Item}  keyed
  *   POST   /v1/BankFeedAccounts/<id>/MappingLink  → {Url, ExpiresAt}: the page where the business links the feed
+ *   POST   /v1/Products/<id>/Variants             {Sku, Price, …} → {Item: product, VariantId}   keyed
+ *   PATCH  /v1/Products/<id>/Variants/<variantId> {fields to change} → {Item: product, VariantId}  keyed
+ *   DELETE /v1/Products/<id>/Variants/<variantId> → {Item: product, VariantId}                     keyed
  *
  * (FeedAccounts, the collection's own name, works in place of BankFeedAccounts.)
  */
@@ -114,6 +117,19 @@ async function route(platform: SandboxPlatform, request: NativeRequest): Promise
         : action.kind === 'transactions'
           ? await platform.feedTransactions(ready, action.feedId, body, key, request.path)
           : { status: 200, body: await platform.mappingLink(ready, action.feedId) };
+    if (failAfterWrite) {
+      throw new NativeError(500, 'InternalError', 'An unexpected error occurred while sending the response; the change may have been saved');
+    }
+    return json(result.status, result.body);
+  }
+  const variant = variantRouteOf(request.method, segments);
+  if (variant !== null) {
+    refuseScenarioWrite(state, platform.options.retryAfterSeconds);
+    const body = request.body ?? {};
+    if (variant.op !== 'delete' && !isBody(body)) throw new NativeError(400, 'MalformedBody', 'the request body must be a JSON object');
+    const ready = await platform.ready(state);
+    const key = request.headers['idempotency-key'] ?? null;
+    const result = await platform.writeVariant(ready, { ...variant, body: isBody(body) ? body : {}, idempotencyKey: key }, request.path);
     if (failAfterWrite) {
       throw new NativeError(500, 'InternalError', 'An unexpected error occurred while sending the response; the change may have been saved');
     }
@@ -240,6 +256,19 @@ function actionOf(method: NativeMethod, segments: readonly string[]): Action | n
   if (name === 'attachments' && id === undefined) return { kind: 'upload' };
   const kind = extra === undefined ? undefined : FEED_ACTIONS.get(extra);
   return FEED_COLLECTIONS.has(name) && id !== undefined && kind !== undefined ? { kind, feedId: id } : null;
+}
+
+/** A write of a product's variants, if the request is one (case-insensitive names, like the collections). */
+function variantRouteOf(
+  method: NativeMethod,
+  segments: readonly string[],
+): { op: 'create' | 'update' | 'delete'; productId: string; variantId: string | null } | null {
+  const [, name = '', productId, extra = '', variantId, ...rest] = segments;
+  if (name.toLowerCase() !== 'products' || productId === undefined || extra.toLowerCase() !== 'variants' || rest.length > 0) return null;
+  if (method === 'POST' && variantId === undefined) return { op: 'create', productId, variantId: null };
+  if (variantId === undefined) return null;
+  if (method === 'PATCH' || method === 'PUT') return { op: 'update', productId, variantId };
+  return method === 'DELETE' ? { op: 'delete', productId, variantId } : null;
 }
 
 /**

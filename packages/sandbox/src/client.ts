@@ -131,6 +131,25 @@ export class SandboxClient {
     );
   }
 
+  /** A write of a product's variant: the product as it is afterwards and the variant's id. */
+  async variant(
+    method: 'POST' | 'PATCH' | 'DELETE',
+    productId: string,
+    variantId: string | null,
+    body: Record<string, unknown>,
+    key: string,
+  ): Promise<{ Item: NativeRecord; VariantId: string }> {
+    const base = `/v1/Products/${encodeURIComponent(productId)}/Variants`;
+    const path = variantId === null ? base : `${base}/${encodeURIComponent(variantId)}`;
+    const verb = method === 'POST' ? 'create' : method === 'PATCH' ? 'update' : 'delete';
+    const answer = await this.#send(
+      { method, path, ...(method === 'DELETE' ? {} : { body }), idempotent: true, objectType: 'product', operation: `${verb} Products variant` },
+      { 'idempotency-key': key },
+    );
+    if (!isObject(answer) || !isRecord(answer.Item) || typeof answer.VariantId !== 'string') throw malformed('Products Variants');
+    return { Item: answer.Item, VariantId: answer.VariantId };
+  }
+
   /** Uploads a file as an attachment; the attachment as stored. */
   async upload(body: NativeUpload, key: string): Promise<NativeRecord> {
     const answer = await this.#send(

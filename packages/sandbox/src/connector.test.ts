@@ -42,12 +42,18 @@ describe('sandbox connector', () => {
       'journal_entry',
       'order',
       'payment_term',
+      'product',
       'purchase_order',
       'sales_order',
       'sales_receipt',
       'tax_rate',
       'vendor',
     ]);
+  });
+
+  it("writes a product's variants through their own endpoints", () => {
+    const variants = connector.objects.product?.handler.nested?.variants;
+    expect(Object.keys(variants ?? {}).sort()).toEqual(['create', 'delete', 'update']);
   });
 
   it('asks for basic credentials only', () => {

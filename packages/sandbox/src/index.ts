@@ -14,6 +14,8 @@ import type {
   ConnectorActions,
   ConnectorContext,
   ObjectCapabilities,
+  NestedHandler,
+  NestedWriteResult,
   ObjectHandler,
   PlatformRecord,
 } from '../../../src/platforms/connector.ts';
@@ -23,7 +25,7 @@ import { attachmentParentType, businessDateOf, collectionOf } from './collection
 import { SANDBOX_CUSTOM_FIELDS } from './custom-fields.ts';
 import { midnight } from './dates.ts';
 import { feedLine, uploadBody } from './inbound/actions.ts';
-import { INBOUND } from './inbound/index.ts';
+import { INBOUND, nativeVariant } from './inbound/index.ts';
 import { fulfillmentNative } from './inbound/orders.ts';
 import { mapRecord, NATIVE_TYPES } from './mapping/index.ts';
 import type { SandboxPlatform } from './platform.ts';
@@ -145,12 +147,27 @@ function handler(type: UnifiedObjectType, transport: () => SandboxTransport): Ob
         record(await client(ctx).write(type, 'PATCH', platformId, await inbound(ctx, patch), ctx.idempotencyKey));
     }
     if (fewer?.delete !== false) result.delete = async (ctx, platformId) => client(ctx).delete(type, platformId, ctx.idempotencyKey);
+    if (type === 'product') result.nested = { variants: variantHandler(client) };
     result.findCreated = async (ctx) => {
       const raw = await client(ctx).writtenWith(ctx.idempotencyKey);
       return raw === null ? null : record(raw);
     };
   }
   return result;
+}
+
+/** A product's variants, written through their own native endpoints (keyed, so a repeated attempt is answered as the first). */
+function variantHandler(client: (ctx: ConnectorContext) => SandboxClient): NestedHandler {
+  const written = ({ Item, VariantId }: { Item: PlatformRecord['raw'] & { Id: string }; VariantId: string }): NestedWriteResult => ({
+    parent: { platformId: Item.Id, raw: Item },
+    nestedId: VariantId,
+  });
+  return {
+    create: async (ctx, productId, input) => written(await client(ctx).variant('POST', productId, null, nativeVariant(input), ctx.idempotencyKey)),
+    update: async (ctx, productId, variantId, patch) =>
+      written(await client(ctx).variant('PATCH', productId, variantId, nativeVariant(patch), ctx.idempotencyKey)),
+    delete: async (ctx, productId, variantId) => written(await client(ctx).variant('DELETE', productId, variantId, {}, ctx.idempotencyKey)),
+  };
 }
 
 /** Attachment uploads, bank feeds and custom fields: the platform's endpoints beyond one record's create/update/delete. */

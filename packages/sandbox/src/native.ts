@@ -603,14 +603,28 @@ export type NativePayoutTransaction = {
 /** The business's web shop: the store its orders and payouts belong to. */
 export type NativeStore = NativeMeta & { Name: string; Domain: string; Currency: string; ContactEmail: string };
 
-/** A product of the web shop's catalogue: one of the business's items, sold in one variant. Its Id is the item's. */
+/**
+ * A product of the web shop's catalogue. The generated ones are the business's items, each sold in one variant (their
+ * Id is the item's); products written through the API have ids of their own and any number of variants.
+ */
 export type NativeProduct = NativeMeta & {
   Name: string;
   Description: string;
   Status: 'Active' | 'Archived';
   Tags: string[];
   CurrencyCode: string;
-  Variants: { Id: string; Sku: string; Title: string; Price: Money; UnitCost: Money; InventoryQty: number }[];
+  Images?: string[];
+  Variants: NativeVariant[];
+};
+export type NativeVariant = {
+  Id: string;
+  Sku: string;
+  Title: string;
+  Price: Money;
+  UnitCost: Money;
+  InventoryQty: number;
+  Barcode?: string;
+  Options?: { Name: string; Value: string }[];
 };
 
 /** A buyer of the web shop (an accounting customer of the business who ordered online). Its Id is the customer's. */

@@ -21,6 +21,7 @@ import { uploadAttachment } from './writes/attachments.ts';
 import { receiveFeedLines } from './writes/feed-lines.ts';
 import { FEEDABLE_ACCOUNT_TYPES, linkFeed } from './writes/feeds.ts';
 import { billWriter } from './writes/documents.ts';
+import { variantWriter } from './writes/catalogue.ts';
 import { WRITERS, type Body } from './writes/index.ts';
 import { notFound } from './writes/validate.ts';
 
@@ -28,6 +29,15 @@ export interface WriteRequest {
   type: UnifiedObjectType;
   op: 'create' | 'update' | 'delete';
   id: string | null;
+  body: Body;
+  idempotencyKey: string | null;
+}
+
+export interface VariantWriteRequest {
+  op: 'create' | 'update' | 'delete';
+  productId: string;
+  /** Null for a create. */
+  variantId: string | null;
   body: Body;
   idempotencyKey: string | null;
 }
@@ -121,6 +131,21 @@ export class SandboxPlatform {
       }
       const record = request.op === 'create' ? await writer.create(unit, request.body) : await writer.update(unit, request.id ?? '', request.body);
       return { result: { status: request.op === 'create' ? 201 : 200, body: { Item: record } }, recordId: record.Id };
+    });
+  }
+
+  /** A product's variant (POST, PATCH, DELETE /v1/Products/<id>/Variants[/<variantId>]), once per idempotency key: the product after it. */
+  writeVariant(state: AccountState, request: VariantWriteRequest, path: string): Promise<WriteResult> {
+    const keyed = { key: request.idempotencyKey, op: `${request.op} variant`, path, body: request.body, type: 'product' as const };
+    return this.#once(state, keyed, async (unit) => {
+      const written =
+        request.op === 'create'
+          ? await variantWriter.create(unit, request.productId, request.body)
+          : request.op === 'update'
+            ? await variantWriter.update(unit, request.productId, request.variantId ?? '', request.body)
+            : await variantWriter.delete(unit, request.productId, request.variantId ?? '');
+      const status = request.op === 'create' ? 201 : 200;
+      return { result: { status, body: { Item: written.product, VariantId: written.variantId } }, recordId: written.product.Id };
     });
   }
 

@@ -665,4 +665,70 @@ describe('sandbox writes', () => {
     expect(balances(after)).toEqual(balances(before));
     expect(after.some((r) => r.type === 'commerce_customer' && r.raw.Email === 'new.buyer@example.com')).toBe(true);
   });
+
+  it('keeps products and their variants off the ledger; a product or variant an order names stays', async () => {
+    const before = await books();
+    const ap = native(before, 'account', 'ACC-000013');
+    const products = handler('product');
+    const variants = products.nested.variants;
+    if (variants === undefined) throw new Error('no variant writes');
+    const { create: createVariant, update: updateVariant, delete: deleteVariant } = variants;
+    if (createVariant === undefined || updateVariant === undefined || deleteVariant === undefined) throw new Error('no variant writes');
+    const input = {
+      name: 'Enamel mug',
+      description: 'A mug for the kitchen.',
+      tags: ['kitchen'],
+      images: [{ src: 'https://example.com/mug.png' }],
+      variants: [
+        { sku: 'MUG-BLUE', title: 'Blue', price: 12.5, unit_cost: 4.25, inventory_quantity: 10, option_values: [{ name: 'Colour', value: 'Blue' }] },
+      ],
+    };
+    const duplicate = await rejection(products.create(wctx(), { ...input, variants: [...input.variants, { sku: 'MUG-BLUE', price: 1 }] }));
+    expect(duplicate.kind).toBe('duplicate');
+    const created = await products.create(wctx(), input);
+    const product = unified('product', created);
+    expect(product).toMatchObject({
+      name: 'Enamel mug',
+      status: 'active',
+      tags: ['kitchen'],
+      images: [{ src: 'https://example.com/mug.png' }],
+      variants: [
+        { sku: 'MUG-BLUE', title: 'Blue', price: 12.5, unit_cost: 4.25, inventory_quantity: 10, option_values: [{ name: 'Colour', value: 'Blue' }] },
+      ],
+    });
+    const renamed = await products.update(wctx(), created.platformId, { name: 'Big enamel mug', status: 'archived' });
+    expect(unified('product', renamed)).toMatchObject({ name: 'Big enamel mug', status: 'archived', description: 'A mug for the kitchen.' });
+
+    const added = await createVariant(wctx(), created.platformId, { sku: 'MUG-RED', price: 13, option_values: [{ name: 'Colour', value: 'Red' }] });
+    expect((unified('product', added.parent).variants as { id: string; sku: string }[]).map((v) => v.sku)).toEqual(['MUG-BLUE', 'MUG-RED']);
+    const red = added.nestedId;
+    const changed = await updateVariant(wctx(), created.platformId, red, { price: 14.75, barcode: '400000000001' });
+    expect((unified('product', changed.parent).variants as Record<string, unknown>[]).find((v) => v.id === red)).toMatchObject({
+      sku: 'MUG-RED',
+      price: 14.75,
+      barcode: '400000000001',
+    });
+    const clash = await rejection(updateVariant(wctx(), created.platformId, red, { sku: 'MUG-BLUE' }));
+    expect(clash.kind).toBe('duplicate');
+    const gone = await deleteVariant(wctx(), created.platformId, red);
+    expect((unified('product', gone.parent).variants as unknown[]).length).toBe(1);
+    const blue = String((product.variants as { id: string }[])[0]?.id);
+    const last = await rejection(deleteVariant(wctx(), created.platformId, blue));
+    expect(last.platformMessage).toMatch(/only one of product .*; delete the product instead/);
+    const after = await books();
+    // A product write posts nothing: the ledger stays balanced and payables where they were.
+    expect(auditBooks(after)).toEqual([]);
+    expect(native(after, 'account', 'ACC-000013').Balance).toBe(ap.Balance);
+
+    // A product an order names is archived, not deleted; so is its variant.
+    const order = after.find((r) => r.type === 'order');
+    const line = (order?.raw.Lines as { ProductId: string; VariantId: string }[] | undefined)?.[0];
+    if (line === undefined) throw new Error('no order line');
+    const ordered = await rejection(products.delete(wctx(), line.ProductId));
+    expect(ordered.platformMessage).toMatch(/is on order .*archive it instead/);
+    await products.delete(wctx(), created.platformId);
+    const end = await books();
+    expect(end.some((r) => r.type === 'product' && r.raw.Id === created.platformId)).toBe(false);
+    expect(auditBooks(end)).toEqual([]);
+  });
 });

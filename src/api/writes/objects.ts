@@ -12,6 +12,7 @@ import { MODEL } from '../../model/index.ts';
 import { OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import { liveRecord } from '../../writes/check-input.ts';
 import { objectInputSchema, ResponseModeSchema, writeBody, type ResponseMode } from '../../writes/input-schemas.ts';
+import { deletedDescription, deletedSchema } from '../../writes/deleted-answers.ts';
 import { AsyncResponseSchema } from '../../writes/job-view.ts';
 import { WRITABLE } from '../../writes/writable.ts';
 import { AccessTokenQuery, IdParams, submitWrite, WRITE_ERRORS, writableConnection } from './submit.ts';
@@ -85,25 +86,17 @@ function updateEndpoint(type: UnifiedObjectType): Endpoint {
   });
 }
 
-export const DeletedSchema = Type.Object(
-  {
-    code: Type.Literal('deleted'),
-    success: Type.Literal(true),
-  },
-  { description: 'The record is deleted on the platform and from the stored copy.' },
-);
-
 function deleteEndpoint(type: UnifiedObjectType): Endpoint {
   const { path } = OBJECT_TYPES[type];
   // Typed loosely like the other results: the handler answers either shape (200 or 202).
-  const deleted: TSchema = DeletedSchema;
+  const deleted: TSchema = deletedSchema(type);
   const contract = defineContract({
     method: 'DELETE',
     url: `${path}/:id`,
     auth: 'client',
     tags: tagOf(type),
     summary: `Delete a ${label(type)}`,
-    description: 'Answers {code: "deleted", success: true} once the platform deleted it (or 202 with async_response).',
+    description: `Answers ${deletedDescription(type)} once the platform deleted it (or 202 with async_response).`,
     params: IdParams,
     querystring: Type.Object({ access_token: Type.Optional(Type.String()), response_mode: ResponseModeSchema }),
     body: Type.Object({ response_mode: ResponseModeSchema }, { additionalProperties: false }),

@@ -24,6 +24,7 @@ import { isFinished, type WriteOperation } from '../../sql/write-job-states.ts';
 import { asyncResponse } from '../../writes/job-view.ts';
 import type { ResponseMode } from '../../writes/input-schemas.ts';
 import type { ObjectWrite } from '../../writes/writable.ts';
+import type { NestedKind, NestedOperation } from '../../writes/nested.ts';
 import { requireTenant } from '../../http/auth.ts';
 
 export const JOB_ID_HEADER = 'X-Service-Job-Id';
@@ -59,14 +60,17 @@ export const AccessTokenQuery = Type.Object({
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 300, description: 'Service id.' }) });
 
-type Capability = { op: ObjectWrite } | { action: keyof ConnectorActions };
+type Capability = { op: ObjectWrite } | { action: keyof ConnectorActions } | { nested: NestedKind; nestedOp: NestedOperation };
 
 function supports(connection: ConnectionRecord, type: UnifiedObjectType, capability: Capability): boolean {
   const connector = connection.platform === null ? undefined : getConnector(connection.platform);
   if (connector === undefined) return false;
   if ('op' in capability) return connector.objects[type]?.capabilities[capability.op] === true;
+  if ('nested' in capability) return connector.objects[type]?.handler.nested?.[capability.nested.field]?.[capability.nestedOp] !== undefined;
   return connector.actions?.[capability.action] !== undefined;
 }
+
+const VERBING: Readonly<Record<ObjectWrite, string>> = { create: 'Creating', update: 'Updating', delete: 'Deleting' };
 
 /** The connection of the request, ready for writes of this kind on its platform. */
 export async function writableConnection(
@@ -90,8 +94,10 @@ export async function writableConnection(
   if (!supports(connection, type, capability)) {
     const what =
       'op' in capability
-        ? `${capability.op === 'delete' ? 'Deleting' : capability.op === 'update' ? 'Updating' : 'Creating'} ${OBJECT_TYPES[type].plural.replaceAll('_', ' ')}`
-        : capability.action;
+        ? `${VERBING[capability.op]} ${OBJECT_TYPES[type].plural.replaceAll('_', ' ')}`
+        : 'nested' in capability
+          ? `${VERBING[capability.nestedOp]} ${OBJECT_TYPES[type].singular.replaceAll('_', ' ')} ${capability.nested.field}`
+          : capability.action;
     throw new ServiceError('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM', `${what} is not supported on ${connection.platform}; see docs/platforms.md.`, {
       source: 'service',
     });

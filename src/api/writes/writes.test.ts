@@ -21,6 +21,7 @@ import bankFeedMappingLink from '../accounting/bank-feeds/mapping-link.ts';
 import sendBankFeedTransactions from '../accounting/bank-feeds/transactions.ts';
 import { objectWriteEndpoints } from './objects.ts';
 import fulfillOrder from '../commerce/orders/fulfillments.ts';
+import { nestedWriteEndpoints } from './nested.ts';
 import {
   eventsOf,
   incrementalSync,
@@ -740,6 +741,7 @@ describe('write answers', () => {
   it('every write route refuses missing auth, another tenant and malformed bodies', async () => {
     const routes = [
       ...objectWriteEndpoints,
+      ...nestedWriteEndpoints,
       applyBillCredit,
       unapplyBillCredit,
       applyInvoiceCredit,
@@ -891,6 +893,11 @@ function validBodyFor(url: string): Json {
   if (url.endsWith('/fulfillments')) return { fulfillment: { carrier: 'UPS', tracking_number: '1', line_items: [] } };
   if (url === '/commerce/orders') return orderCreateBody('variant', 'buyer@example.com');
   if (url === '/commerce/orders/:id') return { order: { status: 'archived' } };
+  // Commerce products and their variants: src/api/writes/products.test.ts writes them.
+  if (url === '/commerce/products') return { product: { name: 'x', variants: [{ sku: 'x', price: 1 }] } };
+  if (url === '/commerce/products/:id') return { product: { name: 'x' } };
+  if (url === '/commerce/products/:id/variants') return { variant: { sku: 'x', price: 1 } };
+  if (url === '/commerce/products/:id/variants/:variantId') return { variant: { price: 1 } };
   const life = LIFECYCLES.find((l) => url === OBJECT_TYPES[l.type].path || url === `${OBJECT_TYPES[l.type].path}/:id`);
   if (life === undefined) throw new Error(`no body for ${url}`);
   const patch: Json = ['customer', 'vendor'].includes(life.type)

@@ -14,7 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, startTestApp, json, errorBody, type TestApp } from '../../../test/support/app.ts';
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { customerRefundAnswers, invoiceWriteAnswers, orderWriteAnswers, sender, type Json } from '../../../test/support/writes.ts';
+import {
+  customerRefundAnswers,
+  invoiceWriteAnswers,
+  orderWriteAnswers,
+  productWriteAnswers,
+  sender,
+  type Json,
+} from '../../../test/support/writes.ts';
 import { multipart } from '../../../test/support/multipart.ts';
 import { startQuickBooksStandIn, type QuickBooksStandIn } from '../../../test/standins/quickbooks/index.ts';
 import type { Entity } from '../../../test/standins/quickbooks/fixtures.ts';
@@ -330,6 +337,9 @@ describe('QuickBooks Online sync', () => {
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor order writes (create, update, fulfil): SANDBOX takes them; this platform's connector does not write orders.
     for (const [route, status, code] of await orderWriteAnswers(sender(t, c.token)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Nor commerce product and variant writes (docs/reference.md, Product writes).
+    for (const [route, status, code] of await productWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor the commerce objects: QuickBooks Online is no store and no payment gateway.
     for (const path of ['/payouts', '/payouts/anything', '/store']) {

@@ -20,7 +20,7 @@ import { LinkBrowser } from '../../../test/support/link-browser.ts';
 import { linkProblems } from '../../../test/support/links.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { customerRefundAnswers, invoiceWriteAnswers, orderWriteAnswers, sender } from '../../../test/support/writes.ts';
+import { customerRefundAnswers, invoiceWriteAnswers, orderWriteAnswers, productWriteAnswers, sender } from '../../../test/support/writes.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
 import { startShopifyStandIn, type ShopifyStandIn } from '../../../test/standins/shopify/standin.ts';
 import { SHOPIFY } from './client.ts';
@@ -195,6 +195,9 @@ describe('SHOPIFY against the Shopify stand-in', () => {
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor order writes yet (create, update, fulfil): SANDBOX takes them; orderCreate and fulfillmentCreate are not wired (docs/reference.md).
     for (const [route, status, code] of await orderWriteAnswers(sender(t, accessToken)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Nor commerce product and variant writes (docs/reference.md, Product writes).
+    for (const [route, status, code] of await productWriteAnswers(sender(t, accessToken)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     expect((await stored('store')).map((r) => r.data)).toEqual([
       expect.objectContaining({ store_name: 'Shop demo-shop', default_currency: 'USD', email: `hello@${SHOP}` }),

@@ -15,7 +15,7 @@ import { LinkBrowser } from '../../../test/support/link-browser.ts';
 import { linkProblems } from '../../../test/support/links.ts';
 import { registerOAuthApp } from '../../../test/support/oauth-connection.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { customerRefundAnswers, invoiceWriteAnswers, orderWriteAnswers, sender } from '../../../test/support/writes.ts';
+import { customerRefundAnswers, invoiceWriteAnswers, orderWriteAnswers, productWriteAnswers, sender } from '../../../test/support/writes.ts';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
 import type { StripeAccount } from '../../../test/standins/stripe/data.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../../test/standins/stripe/server.ts';
@@ -204,6 +204,9 @@ describe('STRIPE end to end', () => {
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor order writes (create, update, fulfil): SANDBOX takes them; this platform's connector does not write orders.
     for (const [route, status, code] of await orderWriteAnswers(sender(t, token)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Nor commerce product and variant writes (docs/reference.md, Product writes).
+    for (const [route, status, code] of await productWriteAnswers(sender(t, token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // The faults were met and retried by our HTTP layer, not the library's.
     expect([standin.calls.throttled, standin.calls.failed]).toEqual([2, 2]);

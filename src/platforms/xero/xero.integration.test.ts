@@ -19,7 +19,15 @@ import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../.
 import { expectSynced, oauthConnection, storedTokens, syncConnection } from '../../../test/support/oauth-connection.ts';
 import { multipart } from '../../../test/support/multipart.ts';
 import { eventsOf } from '../../../test/support/sandbox-connection.ts';
-import { customerRefundAnswers, invoiceWriteAnswers, jobIdOf, orderWriteAnswers, sender, type Json } from '../../../test/support/writes.ts';
+import {
+  customerRefundAnswers,
+  invoiceWriteAnswers,
+  jobIdOf,
+  orderWriteAnswers,
+  productWriteAnswers,
+  sender,
+  type Json,
+} from '../../../test/support/writes.ts';
 import { XeroBooks } from '../../../test/standins/xero/books.ts';
 import { startXeroStandIn, useStandIn, type XeroStandIn } from '../../../test/standins/xero/server.ts';
 import type { ConnectionRecord } from '../../connections/types.ts';
@@ -348,6 +356,9 @@ describe('Xero sync', () => {
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor order writes (create, update, fulfil): SANDBOX takes them; this platform's connector does not write orders.
     for (const [route, status, code] of await orderWriteAnswers(sender(t, c.token)))
+      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Nor commerce product and variant writes (docs/reference.md, Product writes).
+    for (const [route, status, code] of await productWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     // Nor the commerce objects: Xero is no store and no payment gateway.
     for (const path of ['/payouts', '/payouts/anything', '/store']) {

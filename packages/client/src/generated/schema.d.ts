@@ -2539,7 +2539,11 @@ export interface paths {
          */
         get: operations["listCommerceProducts"];
         put?: never;
-        post?: never;
+        /**
+         * Create a product
+         * @description Passed through to the platform. Required: name, variants, variants[].price, variants[].sku (nested ones when their array is sent). See docs/writes.md.
+         */
+        post: operations["createCommerceProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2557,10 +2561,62 @@ export interface paths {
         get: operations["getCommerceProduct"];
         put?: never;
         post?: never;
+        /**
+         * Delete a product
+         * @description Answers {product: id, success: true} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteCommerceProduct"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a product
+         * @description A field sent takes the new value, a field left out keeps its value, an array (line_items, …) is replaced whole.
+         */
+        patch: operations["updateCommerceProduct"];
+        trace?: never;
+    };
+    "/versioned/commerce/products/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a product variant
+         * @description Passed through to the platform. Required: price, sku. See docs/writes.md.
+         */
+        post: operations["createCommerceProductVariant"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/versioned/commerce/products/{id}/variants/{variantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a product variant
+         * @description Answers {productId, variantId} once the platform deleted it (or 202 with async_response).
+         */
+        delete: operations["deleteCommerceProductVariant"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a product variant
+         * @description A field sent takes the new value, a field left out keeps its value, an array is replaced whole.
+         */
+        patch: operations["updateCommerceProductVariant"];
         trace?: never;
     };
     "/versioned/commerce/products/categories": {
@@ -45043,6 +45099,310 @@ export interface operations {
             };
         };
     };
+    createCommerceProduct: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The product to create. */
+                    product: {
+                        /** @description Description of the product; empty when it has none. */
+                        description?: string;
+                        /** @description Images of the product. */
+                        images?: {
+                            /** @description Address of the image. */
+                            src?: string;
+                        }[];
+                        /** @description Name of the product. */
+                        name: string;
+                        /**
+                         * @description active: for sale; draft: not yet published; archived/inactive: no longer sold.
+                         * @enum {string}
+                         */
+                        status?: "active" | "archived";
+                        /** @description Tags of the product. */
+                        tags?: string[];
+                        /** @description Variants of the product; a product without options has one. */
+                        variants: {
+                            /** @description Barcode; null when the variant has none. */
+                            barcode?: string | null;
+                            /** @description Units in stock across locations; null when stock is not tracked. */
+                            inventory_quantity?: number | null;
+                            /** @description What tells the variant from the other variants of its product. */
+                            option_values?: {
+                                /** @description Name of the option (Size). */
+                                name?: string;
+                                /** @description Value of the option (M). */
+                                value?: string;
+                            }[];
+                            /** @description Price of one unit. */
+                            price: number;
+                            /** @description Stock keeping unit; null when the variant has none. */
+                            sku: string;
+                            /** @description Title of the variant; null when the platform gives none. */
+                            title?: string | null;
+                            /** @description Cost of one unit; null when not known. */
+                            unit_cost?: number | null;
+                        }[];
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A product of the store's catalogue. */
+                        product: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Description of the product; empty when it has none. */
+                            description: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Images of the product. */
+                            images: {
+                                /** @description Address of the image. */
+                                src: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Name of the product. */
+                            name: string;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Consumer-facing address; null when the product is not published. */
+                            product_url: string | null;
+                            /**
+                             * @description active: for sale; draft: not yet published; archived/inactive: no longer sold.
+                             * @enum {string}
+                             */
+                            status: "active" | "archived" | "inactive" | "draft" | "unknown";
+                            /** @description Tags of the product. */
+                            tags: string[];
+                            /** @description The platform's (unstandardised) type or category of the product; empty when none. */
+                            type: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Variants of the product; a product without options has one. */
+                            variants: {
+                                /** @description Barcode; null when the variant has none. */
+                                barcode: string | null;
+                                /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
+                                /** @description Fulfilment service; null when not known. */
+                                fulfillment_service: string | null;
+                                /** @description Id of the variant: the platform id; unique within its product. */
+                                id: string;
+                                /** @description Images of the variant. */
+                                images: {
+                                    /** @description Address of the image. */
+                                    src: string;
+                                }[];
+                                /** @description Inventory management; null when stock is not tracked. */
+                                inventory_management: string | null;
+                                /** @description Units in stock across locations; null when stock is not tracked. */
+                                inventory_quantity: number | null;
+                                /** @description Currency of the price; null when the platform does not say. */
+                                iso_currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                                /** @description What tells the variant from the other variants of its product. */
+                                option_values: {
+                                    /** @description Name of the option (Size). */
+                                    name: string;
+                                    /** @description Value of the option (M). */
+                                    value: string;
+                                }[];
+                                /** @description Id of the object on the platform. */
+                                platform_id: string;
+                                /** @description Price of one unit. */
+                                price: number;
+                                /** @description Service id of the product the variant belongs to. */
+                                product_id: string;
+                                /** @description Whether the variant is shipped (false for digital goods and services). */
+                                requires_shipping: boolean;
+                                /** @description Stock keeping unit; null when the variant has none. */
+                                sku: string | null;
+                                /** @description Title of the variant; null when the platform gives none. */
+                                title: string | null;
+                                /** @description Cost of one unit; null when not known. */
+                                unit_cost: number | null;
+                                /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getCommerceProduct: {
         parameters: {
             query?: {
@@ -45244,6 +45604,1210 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteCommerceProduct: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The product is deleted on the platform and from the stored copy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Service id of the deleted product. */
+                        product: string;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateCommerceProduct: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The product fields to change (omitted fields keep their value; arrays are replaced whole). */
+                    product: {
+                        /** @description Description of the product; empty when it has none. */
+                        description?: string;
+                        /** @description Images of the product. */
+                        images?: {
+                            /** @description Address of the image. */
+                            src?: string;
+                        }[];
+                        /** @description Name of the product. */
+                        name?: string;
+                        /**
+                         * @description active: for sale; draft: not yet published; archived/inactive: no longer sold.
+                         * @enum {string}
+                         */
+                        status?: "active" | "archived";
+                        /** @description Tags of the product. */
+                        tags?: string[];
+                    };
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A product of the store's catalogue. */
+                        product: {
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Description of the product; empty when it has none. */
+                            description: string;
+                            /** @description Id of the object, generated by the service. */
+                            id: string;
+                            /** @description Images of the product. */
+                            images: {
+                                /** @description Address of the image. */
+                                src: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the service last synced the object (ISO 8601). Never null.
+                             */
+                            last_synced_at: string;
+                            /** @description Name of the product. */
+                            name: string;
+                            /** @description The raw platform record. Present only when expand includes platform_data. */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Consumer-facing address; null when the product is not published. */
+                            product_url: string | null;
+                            /**
+                             * @description active: for sale; draft: not yet published; archived/inactive: no longer sold.
+                             * @enum {string}
+                             */
+                            status: "active" | "archived" | "inactive" | "draft" | "unknown";
+                            /** @description Tags of the product. */
+                            tags: string[];
+                            /** @description The platform's (unstandardised) type or category of the product; empty when none. */
+                            type: string;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                            /** @description Variants of the product; a product without options has one. */
+                            variants: {
+                                /** @description Barcode; null when the variant has none. */
+                                barcode: string | null;
+                                /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                                created_at: string | null;
+                                /** @description Fulfilment service; null when not known. */
+                                fulfillment_service: string | null;
+                                /** @description Id of the variant: the platform id; unique within its product. */
+                                id: string;
+                                /** @description Images of the variant. */
+                                images: {
+                                    /** @description Address of the image. */
+                                    src: string;
+                                }[];
+                                /** @description Inventory management; null when stock is not tracked. */
+                                inventory_management: string | null;
+                                /** @description Units in stock across locations; null when stock is not tracked. */
+                                inventory_quantity: number | null;
+                                /** @description Currency of the price; null when the platform does not say. */
+                                iso_currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                                /** @description What tells the variant from the other variants of its product. */
+                                option_values: {
+                                    /** @description Name of the option (Size). */
+                                    name: string;
+                                    /** @description Value of the option (M). */
+                                    value: string;
+                                }[];
+                                /** @description Id of the object on the platform. */
+                                platform_id: string;
+                                /** @description Price of one unit. */
+                                price: number;
+                                /** @description Service id of the product the variant belongs to. */
+                                product_id: string;
+                                /** @description Whether the variant is shipped (false for digital goods and services). */
+                                requires_shipping: boolean;
+                                /** @description Stock keeping unit; null when the variant has none. */
+                                sku: string | null;
+                                /** @description Title of the variant; null when the platform gives none. */
+                                title: string | null;
+                                /** @description Cost of one unit; null when not known. */
+                                unit_cost: number | null;
+                                /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                                updated_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCommerceProductVariant: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id of the parent. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                    /** @description The variant to add. */
+                    variant: {
+                        /** @description Barcode; null when the variant has none. */
+                        barcode?: string | null;
+                        /** @description Units in stock across locations; null when stock is not tracked. */
+                        inventory_quantity?: number | null;
+                        /** @description What tells the variant from the other variants of its product. */
+                        option_values?: {
+                            /** @description Name of the option (Size). */
+                            name: string;
+                            /** @description Value of the option (M). */
+                            value: string;
+                        }[];
+                        /** @description Price of one unit. */
+                        price: number;
+                        /** @description Stock keeping unit; null when the variant has none. */
+                        sku: string | null;
+                        /** @description Title of the variant; null when the platform gives none. */
+                        title?: string | null;
+                        /** @description Cost of one unit; null when not known. */
+                        unit_cost?: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A variant of a product: what is actually sold and stocked. */
+                        variant: {
+                            /** @description Barcode; null when the variant has none. */
+                            barcode: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Fulfilment service; null when not known. */
+                            fulfillment_service: string | null;
+                            /** @description Id of the variant: the platform id; unique within its product. */
+                            id: string;
+                            /** @description Images of the variant. */
+                            images: {
+                                /** @description Address of the image. */
+                                src: string;
+                            }[];
+                            /** @description Inventory management; null when stock is not tracked. */
+                            inventory_management: string | null;
+                            /** @description Units in stock across locations; null when stock is not tracked. */
+                            inventory_quantity: number | null;
+                            /** @description Currency of the price; null when the platform does not say. */
+                            iso_currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description What tells the variant from the other variants of its product. */
+                            option_values: {
+                                /** @description Name of the option (Size). */
+                                name: string;
+                                /** @description Value of the option (M). */
+                                value: string;
+                            }[];
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Price of one unit. */
+                            price: number;
+                            /** @description Service id of the product the variant belongs to. */
+                            product_id: string;
+                            /** @description Whether the variant is shipped (false for digital goods and services). */
+                            requires_shipping: boolean;
+                            /** @description Stock keeping unit; null when the variant has none. */
+                            sku: string | null;
+                            /** @description Title of the variant; null when the platform gives none. */
+                            title: string | null;
+                            /** @description Cost of one unit; null when not known. */
+                            unit_cost: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteCommerceProductVariant: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response. */
+                response_mode?: "prefer_sync" | "async";
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id of the product. */
+                id: string;
+                /** @description Id of the variant, as the parent's variants serve it. */
+                variantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                };
+            };
+        };
+        responses: {
+            /** @description The variant is deleted on the platform; its product is stored as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Service id of the product. */
+                        productId: string;
+                        /** @description Id of the deleted variant. */
+                        variantId: string;
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateCommerceProductVariant: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Service id of the product. */
+                id: string;
+                /** @description Id of the variant, as the parent's variants serve it. */
+                variantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description prefer_sync (default): answer with the result when the platform answers within the wait; otherwise, and always with async, answer 202 with async_response.
+                     * @enum {string}
+                     */
+                    response_mode?: "prefer_sync" | "async";
+                    /** @description The fields of the variant to change (omitted fields keep their value; arrays are replaced whole). */
+                    variant: {
+                        /** @description Barcode; null when the variant has none. */
+                        barcode?: string | null;
+                        /** @description Id of the variant; when sent, the path's variantId. */
+                        id?: string;
+                        /** @description Units in stock across locations; null when stock is not tracked. */
+                        inventory_quantity?: number | null;
+                        /** @description What tells the variant from the other variants of its product. */
+                        option_values?: {
+                            /** @description Name of the option (Size). */
+                            name: string;
+                            /** @description Value of the option (M). */
+                            value: string;
+                        }[];
+                        /** @description Price of one unit. */
+                        price?: number;
+                        /** @description Stock keeping unit; null when the variant has none. */
+                        sku?: string | null;
+                        /** @description Title of the variant; null when the platform gives none. */
+                        title?: string | null;
+                        /** @description Cost of one unit; null when not known. */
+                        unit_cost?: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A variant of a product: what is actually sold and stocked. */
+                        variant: {
+                            /** @description Barcode; null when the variant has none. */
+                            barcode: string | null;
+                            /** @description When the object was created on the platform (ISO 8601); null when the platform does not say. */
+                            created_at: string | null;
+                            /** @description Fulfilment service; null when not known. */
+                            fulfillment_service: string | null;
+                            /** @description Id of the variant: the platform id; unique within its product. */
+                            id: string;
+                            /** @description Images of the variant. */
+                            images: {
+                                /** @description Address of the image. */
+                                src: string;
+                            }[];
+                            /** @description Inventory management; null when stock is not tracked. */
+                            inventory_management: string | null;
+                            /** @description Units in stock across locations; null when stock is not tracked. */
+                            inventory_quantity: number | null;
+                            /** @description Currency of the price; null when the platform does not say. */
+                            iso_currency_code: ("AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LTL" | "LVL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SRD" | "SSP" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "USS" | "UYI" | "UYU" | "UYW" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XFU" | "XOF" | "XPD" | "XPF" | "XPT" | "XTS" | "XXX" | "YER" | "ZAR" | "ZMW" | "ETH" | "BTC") | null;
+                            /** @description What tells the variant from the other variants of its product. */
+                            option_values: {
+                                /** @description Name of the option (Size). */
+                                name: string;
+                                /** @description Value of the option (M). */
+                                value: string;
+                            }[];
+                            /** @description Id of the object on the platform. */
+                            platform_id: string;
+                            /** @description Price of one unit. */
+                            price: number;
+                            /** @description Service id of the product the variant belongs to. */
+                            product_id: string;
+                            /** @description Whether the variant is shipped (false for digital goods and services). */
+                            requires_shipping: boolean;
+                            /** @description Stock keeping unit; null when the variant has none. */
+                            sku: string | null;
+                            /** @description Title of the variant; null when the platform gives none. */
+                            title: string | null;
+                            /** @description Cost of one unit; null when not known. */
+                            unit_cost: number | null;
+                            /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The write was accepted and runs in the background; JOB_COMPLETED announces its end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        async_response: {
+                            /**
+                             * Format: uuid
+                             * @description Job id.
+                             */
+                            id: string;
+                            /** @description GET it (with the same client credentials) for the job and, once finished, its result. */
+                            response_url: string;
+                            /**
+                             * @description pending while the write waits or runs (retries included), then success or failure; prequeued is not used.
+                             * @enum {string}
+                             */
+                            status: "prequeued" | "pending" | "success" | "failure";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED, IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE, DUPLICATE_VALUE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_BAD_REQUEST, PLATFORM_BILLING_ISSUE */
+            450: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_UNAUTHORIZED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_RATE_LIMITED */
+            452: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLATFORM_ERROR */
+            550: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -251,8 +251,41 @@ function refundLines(input: Input): Input[] {
   });
 }
 
+/** A product variant as the native catalogue has it (also the body of /Products/<id>/Variants). */
+export function nativeVariant(input: Input): Native {
+  const out: Native = {};
+  copy(input, out, [
+    ['sku', 'Sku'],
+    ['title', 'Title'],
+    ['barcode', 'Barcode'],
+    ['price', 'Price', decimal],
+    ['unit_cost', 'UnitCost', decimal],
+    ['inventory_quantity', 'InventoryQty'],
+  ]);
+  if (has(input, 'option_values')) out.Options = list(input, 'option_values').map((o) => ({ Name: o.name, Value: o.value }));
+  return out;
+}
+
+function srcs(input: Input, field: string): string[] {
+  return list(input, field).map((image) => (typeof image.src === 'string' ? image.src : ''));
+}
+
 export const INBOUND: Readonly<Partial<Record<UnifiedObjectType, Inbound>>> = {
   bill: (ctx, input) => payable(ctx, input, 'vendor'),
+
+  // Nothing of a product is a link: its variants' currency is the store's.
+  product: (_ctx, input) => {
+    const out: Native = {};
+    copy(input, out, [
+      ['name', 'Name'],
+      ['description', 'Description'],
+      ['tags', 'Tags'],
+    ]);
+    if (has(input, 'status')) out.Status = enumValue('status', input.status, { active: 'Active', archived: 'Archived' });
+    if (has(input, 'images')) out.Images = srcs(input, 'images');
+    if (has(input, 'variants')) out.Variants = list(input, 'variants').map(nativeVariant);
+    return Promise.resolve(out);
+  },
 
   item: async (ctx, input) => {
     const out: Native = {};

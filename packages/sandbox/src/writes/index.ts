@@ -10,6 +10,7 @@ import { classWriter, departmentWriter, termWriter } from './lists.ts';
 import { accountWriter, customerWriter, itemWriter, vendorWriter } from './master.ts';
 import { orderWriter } from './orders.ts';
 import { billPaymentWriter, invoicePaymentWriter } from './payments.ts';
+import { productWriter } from './catalogue.ts';
 import { taxCodeWriter } from './tax-codes.ts';
 import type { Body } from './validate.ts';
 
@@ -39,6 +40,7 @@ export const WRITERS: Readonly<Partial<Record<UnifiedObjectType, Writer>>> = {
   journal_entry: journalWriter,
   order: orderWriter,
   payment_term: termWriter,
+  product: productWriter,
   purchase_order: purchaseOrderWriter,
   sales_order: salesOrderWriter,
   sales_receipt: salesReceiptWriter,
