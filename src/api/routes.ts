@@ -39,6 +39,8 @@ import { dataEndpoints } from './data/routes.ts';
 import downloadFile from './files/download.ts';
 import downloadFinancialReport from './files/financial-report.ts';
 import listReports from './accounting/reports/list.ts';
+import listAccountingTransactions from './accounting/transactions/list.ts';
+import fetchAccountingTransaction from './accounting/transactions/fetch.ts';
 import getJob from './jobs/get.ts';
 import { objectWriteEndpoints } from './writes/objects.ts';
 import applyBillCredit from './accounting/bill-credit-applications/apply.ts';
@@ -118,5 +120,7 @@ export const versionedEndpoints: Endpoint[] = [
   ...hrisViewEndpoints,
   fetchAccountingMetric,
   listReports,
+  listAccountingTransactions,
+  fetchAccountingTransaction,
   getJob,
 ];
