@@ -38,6 +38,8 @@ import getRequestLog from './logs/requests/get.ts';
 import { dataEndpoints } from './data/routes.ts';
 import downloadFile from './files/download.ts';
 import downloadFinancialReport from './files/financial-report.ts';
+import downloadInvoicePdf from './files/invoice-pdf.ts';
+import fetchInvoicePdfLink from './accounting/invoices/pdf-link.ts';
 import listReports from './accounting/reports/list.ts';
 import listAccountingTransactions from './accounting/transactions/list.ts';
 import fetchAccountingTransaction from './accounting/transactions/fetch.ts';
@@ -62,7 +64,7 @@ import inviteDashboardUser from './admin/dashboard-users/invite.ts';
 import { settingsEndpoints } from './dashboard/settings/routes.ts';
 import { overviewEndpoints } from './dashboard/overview/routes.ts';
 
-export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile, downloadFinancialReport];
+export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile, downloadFinancialReport, downloadInvoicePdf];
 /** The dashboard's own JSON endpoints (auth 'session': a dashboard user's cookie), under /dashboard/api. */
 export const dashboardEndpoints: Endpoint[] = [...userEndpoints, ...settingsEndpoints, ...overviewEndpoints, ...connectionDashboardEndpoints];
 /** Platforms' own webhooks: verified by their signature over the raw body, which their scope keeps unparsed (app.ts). */
@@ -122,5 +124,6 @@ export const versionedEndpoints: Endpoint[] = [
   listReports,
   listAccountingTransactions,
   fetchAccountingTransaction,
+  fetchInvoicePdfLink,
   getJob,
 ];

@@ -378,6 +378,11 @@ export interface ConnectorActions {
    * behind their own authentication implement it; without it only files stored with the record can be served.
    */
   downloadAttachment?: (ctx: ConnectorContext, attachment: PlatformRecord) => Promise<{ contentType: string; content: Buffer }>;
+  /**
+   * The PDF of a synced invoice, for its signed pdf_link (GET /accounting/invoices/:id/pdf): the platform's own
+   * rendering, or one the connector makes where the platform has none (SANDBOX). Without it the platform has no PDFs.
+   */
+  invoicePdf?: (ctx: ConnectorContext, invoice: PlatformRecord) => Promise<{ contentType: string; content: Buffer }>;
   /** Sends a batch of statement lines to a bank feed account. */
   sendBankFeedTransactions?: (ctx: WriteContext, feedPlatformId: string, transactions: BankFeedTransactionInput[]) => Promise<BankFeedBatchResult>;
 }

@@ -47,6 +47,7 @@ const actions = (): Required<Omit<ConnectorActions, 'downloadAttachment'>> => {
     uploadAttachment: required(a?.uploadAttachment, 'uploadAttachment'),
     bankFeedMappingLink: required(a?.bankFeedMappingLink, 'bankFeedMappingLink'),
     sendBankFeedTransactions: required(a?.sendBankFeedTransactions, 'sendBankFeedTransactions'),
+    invoicePdf: required(a?.invoicePdf, 'invoicePdf'),
   };
 };
 async function create(type: UnifiedObjectType, input: Record<string, unknown>): Promise<PlatformRecord> {

@@ -23,6 +23,7 @@ import { attachmentParentType, businessDateOf, collectionOf } from './collection
 import { midnight } from './dates.ts';
 import { feedLine, uploadBody } from './inbound/actions.ts';
 import { INBOUND } from './inbound/index.ts';
+import { sandboxInvoicePdf } from './invoice-pdf.ts';
 import { mapRecord, NATIVE_TYPES } from './mapping/index.ts';
 import type { SandboxPlatform } from './platform.ts';
 import { httpTransport, inProcessTransport, type SandboxTransport } from './transport.ts';
@@ -162,6 +163,8 @@ function actions(transport: () => SandboxTransport): ConnectorActions {
       const raw = await client(ctx).upload(uploadBody(parentType, parent.platformId, file), ctx.idempotencyKey);
       return { platformId: raw.Id, raw };
     },
+    // Rendered from the invoice as synced: the platform's API has no PDFs of its own.
+    invoicePdf: (_ctx, invoice) => Promise.resolve({ contentType: 'application/pdf', content: sandboxInvoicePdf(invoice.raw) }),
     async bankFeedMappingLink(ctx, feedPlatformId) {
       const link = await client(ctx).mappingLink(feedPlatformId);
       return { url: link.Url, expiresAt: link.ExpiresAt };
