@@ -54,6 +54,7 @@ import sendBankFeedTransactions from './accounting/bank-feeds/transactions.ts';
 import listBankFeedTransactions from './accounting/bank-feeds/transactions-list.ts';
 import fetchBankFeedTransaction from './accounting/bank-feeds/transactions-fetch.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
+import createBankFeedOtp from './accounting/bank-feeds/otp.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 import { hrisViewEndpoints } from './hris/views.ts';
 import fetchAccountingMetric from './accounting/metrics/fetch.ts';
@@ -118,6 +119,7 @@ export const versionedEndpoints: Endpoint[] = [
   listBankFeedTransactions,
   fetchBankFeedTransaction,
   bankFeedMappingLink,
+  createBankFeedOtp,
   ...attachmentEndpoints,
   ...hrisViewEndpoints,
   fetchAccountingMetric,
