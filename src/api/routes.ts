@@ -38,7 +38,11 @@ import getRequestLog from './logs/requests/get.ts';
 import { dataEndpoints } from './data/routes.ts';
 import downloadFile from './files/download.ts';
 import downloadFinancialReport from './files/financial-report.ts';
+import downloadInvoicePdf from './files/invoice-pdf.ts';
+import fetchInvoicePdfLink from './accounting/invoices/pdf-link.ts';
 import listReports from './accounting/reports/list.ts';
+import listAccountingTransactions from './accounting/transactions/list.ts';
+import fetchAccountingTransaction from './accounting/transactions/fetch.ts';
 import getJob from './jobs/get.ts';
 import { objectWriteEndpoints } from './writes/objects.ts';
 import { nestedWriteEndpoints } from './writes/nested.ts';
@@ -53,6 +57,7 @@ import listBankFeedTransactions from './accounting/bank-feeds/transactions-list.
 import fetchBankFeedTransaction from './accounting/bank-feeds/transactions-fetch.ts';
 import bankFeedMappingLink from './accounting/bank-feeds/mapping-link.ts';
 import fulfillOrder from './commerce/orders/fulfillments.ts';
+import createBankFeedOtp from './accounting/bank-feeds/otp.ts';
 import { attachmentEndpoints } from './accounting/attachments/routes.ts';
 import { hrisViewEndpoints } from './hris/views.ts';
 import fetchAccountingMetric from './accounting/metrics/fetch.ts';
@@ -66,7 +71,7 @@ import inviteDashboardUser from './admin/dashboard-users/invite.ts';
 import { settingsEndpoints } from './dashboard/settings/routes.ts';
 import { overviewEndpoints } from './dashboard/overview/routes.ts';
 
-export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile, downloadFinancialReport];
+export const publicEndpoints: Endpoint[] = [healthz, readyz, downloadFile, downloadFinancialReport, downloadInvoicePdf];
 /** The dashboard's own JSON endpoints (auth 'session': a dashboard user's cookie), under /dashboard/api. */
 export const dashboardEndpoints: Endpoint[] = [...userEndpoints, ...settingsEndpoints, ...overviewEndpoints, ...connectionDashboardEndpoints];
 /** Platforms' own webhooks: verified by their signature over the raw body, which their scope keeps unparsed (app.ts). */
@@ -123,6 +128,7 @@ export const versionedEndpoints: Endpoint[] = [
   fetchBankFeedTransaction,
   bankFeedMappingLink,
   fulfillOrder,
+  createBankFeedOtp,
   ...attachmentEndpoints,
   ...hrisViewEndpoints,
   fetchAccountingMetric,
@@ -130,5 +136,8 @@ export const versionedEndpoints: Endpoint[] = [
   listProductCategories,
   listReports,
   listCommerceBalances,
+  listAccountingTransactions,
+  fetchAccountingTransaction,
+  fetchInvoicePdfLink,
   getJob,
 ];

@@ -437,6 +437,11 @@ export interface ConnectorActions {
    * stored: it changes with every charge and has no history or id to keep.
    */
   readBalance?: (ctx: ConnectorContext) => Promise<PlatformBalance[]>;
+  /**
+   * The PDF of a synced invoice, for its signed pdf_link (GET /accounting/invoices/:id/pdf): the platform's own
+   * rendering, or one the connector makes where the platform has none (SANDBOX). Without it the platform has no PDFs.
+   */
+  invoicePdf?: (ctx: ConnectorContext, invoice: PlatformRecord) => Promise<{ contentType: string; content: Buffer }>;
   /** Sends a batch of statement lines to a bank feed account. */
   sendBankFeedTransactions?: (ctx: WriteContext, feedPlatformId: string, transactions: BankFeedTransactionInput[]) => Promise<BankFeedBatchResult>;
   /** Records a shipment of an order's lines; the order afterwards, and the platform id of the new fulfillment in it. */

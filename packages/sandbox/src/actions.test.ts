@@ -48,6 +48,7 @@ const actions = (): Required<Omit<ConnectorActions, 'downloadAttachment' | 'cust
     bankFeedMappingLink: required(a?.bankFeedMappingLink, 'bankFeedMappingLink'),
     sendBankFeedTransactions: required(a?.sendBankFeedTransactions, 'sendBankFeedTransactions'),
     fulfillOrder: required(a?.fulfillOrder, 'fulfillOrder'),
+    invoicePdf: required(a?.invoicePdf, 'invoicePdf'),
   };
 };
 async function create(type: UnifiedObjectType, input: Record<string, unknown>): Promise<PlatformRecord> {

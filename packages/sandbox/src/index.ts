@@ -27,6 +27,7 @@ import { midnight } from './dates.ts';
 import { feedLine, uploadBody } from './inbound/actions.ts';
 import { INBOUND, nativeVariant } from './inbound/index.ts';
 import { fulfillmentNative } from './inbound/orders.ts';
+import { sandboxInvoicePdf } from './invoice-pdf.ts';
 import { mapRecord, NATIVE_TYPES } from './mapping/index.ts';
 import type { SandboxPlatform } from './platform.ts';
 import { httpTransport, inProcessTransport, type SandboxTransport } from './transport.ts';
@@ -188,6 +189,8 @@ function actions(transport: () => SandboxTransport): ConnectorActions {
     },
     // The same for every business (custom-fields.ts): nothing to ask the platform.
     customFields: (_ctx, type) => Promise.resolve(SANDBOX_CUSTOM_FIELDS[type]),
+    // Rendered from the invoice as synced: the platform's API has no PDFs of its own.
+    invoicePdf: (_ctx, invoice) => Promise.resolve({ contentType: 'application/pdf', content: sandboxInvoicePdf(invoice.raw) }),
     async bankFeedMappingLink(ctx, feedPlatformId) {
       const link = await client(ctx).mappingLink(feedPlatformId);
       return { url: link.Url, expiresAt: link.ExpiresAt };

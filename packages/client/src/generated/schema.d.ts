@@ -322,6 +322,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/accounting/bank_feeds/otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a bank feed one-time password
+         * @description For platforms whose bank-feed setup asks the business for a one-time password from its bank (the reference: Sage and Intuit bank feeds). None of the platforms served needs one: every connection answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.
+         */
+        post: operations["createBankFeedOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/accounting/bank_feeds/transactions": {
         parameters: {
             query?: never;
@@ -1522,6 +1542,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/versioned/accounting/invoices/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a link to an invoice's PDF
+         * @description A signed address, valid for an hour and needing no credentials, of the PDF of the invoice.
+         */
+        get: operations["getInvoicePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/versioned/accounting/invoices/attachments": {
         parameters: {
             query?: never;
@@ -2290,6 +2330,43 @@ export interface paths {
         };
         /** Fetch one tax rate */
         get: operations["getTaxRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounting transactions
+         * @description The stored payments, expenses, deposits, transfers, journal entries and sales receipts, each named by its own id and type (rutter_transaction_id, rutter_transaction_type); most recently synced first, keyset-paged. No filter or sort.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/versioned/accounting/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one accounting transaction */
+        get: operations["getTransaction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8574,6 +8651,137 @@ export interface operations {
             };
             /** @description PLATFORM_ERROR */
             550: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createBankFeedOtp: {
+        parameters: {
+            query?: {
+                /** @description The connection access_token (required). */
+                access_token?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: the first answer is replayed for 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Empty, as in the reference. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bank_feed_otp: {
+                            /** Format: date-time */
+                            expires_at: string;
+                            otp: string;
+                            redirect_uri: string | null;
+                        };
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_MISMATCH, IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30029,6 +30237,134 @@ export interface operations {
             };
         };
     };
+    getInvoicePdf: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description Service id of the invoice. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        invoice: {
+                            /**
+                             * Format: uri
+                             * @description Signed address of the PDF, valid for an hour.
+                             */
+                            pdf_link: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listInvoiceAttachments: {
         parameters: {
             query?: {
@@ -40858,6 +41194,292 @@ export interface operations {
                             total_tax_rate: number | null;
                             /** @description When the object was last updated on the platform (ISO 8601); null when the platform does not say. */
                             updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ROUTE_NOT_FOUND, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Only documents synced at or after this instant. Unix time in milliseconds, 0 to 253402300799999. */
+                last_synced_at_min?: number;
+                /** @description Page size, default 50. */
+                limit?: number;
+                /** @description Only documents updated at or before this instant (the document's updated_at). Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_max?: number;
+                /** @description Only documents updated at or after this instant (the document's updated_at). Unix time in milliseconds, 0 to 253402300799999. */
+                updated_at_min?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        transactions: {
+                            /** @description Service id of the transaction: the service id of the document it is. */
+                            id: string;
+                            /** Format: date-time */
+                            last_synced_at: string;
+                            /** @description The raw platform record (expand=platform_data). */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The platform's id of the document. */
+                            platform_id: string;
+                            platform_url: string | null;
+                            /** @description Service id of the document (GET its own endpoint with it). */
+                            rutter_transaction_id: string | null;
+                            /** @description Object type of the document, as its endpoint names it: bank_deposit, bank_transfer, bill_payment, expense, invoice_payment, journal_entry, sales_receipt. */
+                            rutter_transaction_type: string | null;
+                            /** @description YYYY-MM-DD: the transaction date of the document (a sales receipt its issue date). */
+                            transaction_date: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_CURSOR, QUERY_TIMEOUT, MISSING_VERSION, UNSUPPORTED_VERSION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description MISSING_ACCESS_TOKEN, INVALID_CREDENTIALS, SESSION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ROLE_NOT_ALLOWED, CSRF_TOKEN_INVALID */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_ALLOWED, ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, ENDPOINT_NOT_SUPPORTED_FOR_YOUR_ORGANIZATION */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRODUCT_NOT_READY, ENTITY_NOT_READY, NEEDS_UPDATE, NO_CREDENTIALS, PENDING, LINK_ERROR, CONNECTION_DISABLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: {
+                access_token?: string;
+                /** @description platform_data adds the raw platform record. */
+                expand?: "platform_data" | "platform_data"[];
+                /** @description true answers even before the initial sync has finished. */
+                force_fetch?: "true" | "false";
+                /** @description Default service. A platform id that names documents of several types (QuickBooks numbers each type apart) is a 400. */
+                id_type?: "service" | "platform";
+            };
+            header?: never;
+            path: {
+                /** @description Service id, or the platform id with id_type=platform. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The connection the data belongs to. */
+                        connection: {
+                            /**
+                             * Format: uuid
+                             * @description Connection id.
+                             */
+                            id: string;
+                            /** @description The client's organisation id. */
+                            orgId: string;
+                            /** @description Upper-case platform identifier. */
+                            platform: string;
+                        };
+                        transaction: {
+                            /** @description Service id of the transaction: the service id of the document it is. */
+                            id: string;
+                            /** Format: date-time */
+                            last_synced_at: string;
+                            /** @description The raw platform record (expand=platform_data). */
+                            platform_data?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The platform's id of the document. */
+                            platform_id: string;
+                            platform_url: string | null;
+                            /** @description Service id of the document (GET its own endpoint with it). */
+                            rutter_transaction_id: string | null;
+                            /** @description Object type of the document, as its endpoint names it: bank_deposit, bank_transfer, bill_payment, expense, invoice_payment, journal_entry, sales_receipt. */
+                            rutter_transaction_type: string | null;
+                            /** @description YYYY-MM-DD: the transaction date of the document (a sales receipt its issue date). */
+                            transaction_date: string;
                         };
                     };
                 };
