@@ -12,10 +12,8 @@ import { connectionForAccessToken } from '../../connections/connections.ts';
 import { assertReadable } from '../../connections/readiness.ts';
 import { assertLinked } from '../../connections/unlinked.ts';
 import { assertProductAllowed } from '../../tenants/products.ts';
-import { connectorContext, openCredentials } from '../../platforms/context.ts';
-import { PlatformError } from '../../platforms/errors.ts';
+import { callPlatformLive } from '../../platforms/live-call.ts';
 import { getConnector } from '../../platforms/index.ts';
-import { jobTokens } from '../../platforms/tokens.ts';
 import { ForceFetchSchema, READ_ERRORS } from '../data/read.ts';
 import { ConnectionRefSchema, connectionRef } from '../shared/envelope.ts';
 
@@ -63,20 +61,5 @@ export default defineEndpoint(contract, async (request) => {
     );
   }
   assertReadable(connection, request.query.force_fetch === 'true');
-  const signal = AbortSignal.timeout(BALANCE_TIMEOUT_MS);
-  const ctx = connectorContext({
-    connector,
-    connectionId: connection.id,
-    db: services.pool,
-    signal,
-    environment: connection.environment,
-    simulated: connection.simulated,
-    credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-    ...(await jobTokens(services, connection, connector, signal)),
-  });
-  try {
-    return { balance: await readBalance(ctx), connection: connectionRef(connection) };
-  } catch (error) {
-    throw error instanceof PlatformError ? error.toServiceError() : error;
-  }
+  return { balance: await callPlatformLive(services, connection, connector, BALANCE_TIMEOUT_MS, readBalance), connection: connectionRef(connection) };
 });

@@ -6,10 +6,8 @@
 import { Type } from 'typebox';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
-import { connectorContext, openCredentials } from '../../platforms/context.ts';
-import { PlatformError } from '../../platforms/errors.ts';
+import { callPlatformLive } from '../../platforms/live-call.ts';
 import { getConnector } from '../../platforms/index.ts';
-import { jobTokens } from '../../platforms/tokens.ts';
 import { findConnectionForService } from '../../sql/connections.ts';
 import { fetchRecord } from '../../sql/list-records.ts';
 import { assertSigned, SignedQuery } from './signed-access.ts';
@@ -55,28 +53,12 @@ export default defineEndpoint(contract, async (request, reply) => {
     throw gone('The connection of this invoice no longer exists or has no PDFs.');
   const invoice = await fetchRecord(services.pool, connection.id, 'invoice', 'service', invoiceId, true);
   if (invoice === null) throw gone('This invoice no longer exists on the connection.');
-  const signal = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
-  const ctx = connectorContext({
-    connector,
-    connectionId: connection.id,
-    db: services.pool,
-    signal,
-    environment: connection.environment,
-    simulated: connection.simulated,
-    credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-    ...(await jobTokens(services, connection, connector, signal)),
-  });
-  try {
-    const pdf = await render(ctx, {
-      platformId: typeof invoice.data.platform_id === 'string' ? invoice.data.platform_id : '',
-      raw: invoice.raw ?? {},
-    });
-    void reply
-      .header('content-type', pdf.contentType)
-      .header('content-disposition', `inline; filename="invoice-${invoiceId}.pdf"`)
-      .header('cache-control', 'private, max-age=300');
-    return pdf.content;
-  } catch (error) {
-    throw error instanceof PlatformError ? error.toServiceError() : error;
-  }
+  const pdf = await callPlatformLive(services, connection, connector, DOWNLOAD_TIMEOUT_MS, (ctx) =>
+    render(ctx, { platformId: typeof invoice.data.platform_id === 'string' ? invoice.data.platform_id : '', raw: invoice.raw ?? {} }),
+  );
+  void reply
+    .header('content-type', pdf.contentType)
+    .header('content-disposition', `inline; filename="invoice-${invoiceId}.pdf"`)
+    .header('cache-control', 'private, max-age=300');
+  return pdf.content;
 });

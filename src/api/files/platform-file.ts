@@ -5,10 +5,8 @@
  * is cached: the platform stays the one copy of the file.
  */
 import { findConnectionForService } from '../../sql/connections.ts';
-import { openCredentials, connectorContext } from '../../platforms/context.ts';
-import { PlatformError } from '../../platforms/errors.ts';
+import { callPlatformLive } from '../../platforms/live-call.ts';
 import { getConnector } from '../../platforms/index.ts';
-import { jobTokens } from '../../platforms/tokens.ts';
 import type { Services } from '../../services.ts';
 
 const DOWNLOAD_TIMEOUT_MS = 60_000;
@@ -24,21 +22,7 @@ export async function platformFile(services: Services, attachment: StoredAttachm
   const connection = await findConnectionForService(services.pool, attachment.connectionId);
   const connector = connection?.platform === null || connection === null ? undefined : getConnector(connection.platform);
   const download = connector?.actions?.downloadAttachment;
-  if (connection === null || connector === undefined || download === undefined || attachment.raw === null) return null;
-  const signal = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
-  const ctx = connectorContext({
-    connector,
-    connectionId: connection.id,
-    db: services.pool,
-    signal,
-    environment: connection.environment,
-    simulated: connection.simulated,
-    credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-    ...(await jobTokens(services, connection, connector, signal)),
-  });
-  try {
-    return await download(ctx, { platformId: attachment.platformId, raw: attachment.raw });
-  } catch (error) {
-    throw error instanceof PlatformError ? error.toServiceError() : error;
-  }
+  const { platformId, raw } = attachment;
+  if (connection === null || connector === undefined || download === undefined || raw === null) return null;
+  return callPlatformLive(services, connection, connector, DOWNLOAD_TIMEOUT_MS, (ctx) => download(ctx, { platformId, raw }));
 }

@@ -6,10 +6,8 @@
 import { ServiceError } from '../../../errors/catalogue.ts';
 import { OBJECT_TYPES } from '../../../model/object-types.ts';
 import type { CustomFieldDefinitions, CustomFieldObject } from '../../../platforms/connector.ts';
-import { connectorContext, openCredentials } from '../../../platforms/context.ts';
-import { PlatformError } from '../../../platforms/errors.ts';
+import { callPlatformLive } from '../../../platforms/live-call.ts';
 import { getConnector } from '../../../platforms/index.ts';
-import { jobTokens } from '../../../platforms/tokens.ts';
 import type { Services } from '../../../services.ts';
 import type { ConnectionRecord } from '../../../connections/types.ts';
 
@@ -29,20 +27,5 @@ export async function customFieldDefinitions(
       { source: 'service' },
     );
   }
-  const signal = AbortSignal.timeout(PLATFORM_TIMEOUT_MS);
-  const ctx = connectorContext({
-    connector,
-    connectionId: connection.id,
-    db: services.pool,
-    signal,
-    environment: connection.environment,
-    simulated: connection.simulated,
-    credentials: openCredentials(services.cipher, connection.credentialsCiphertext),
-    ...(await jobTokens(services, connection, connector, signal)),
-  });
-  try {
-    return await read(ctx, type);
-  } catch (error) {
-    throw error instanceof PlatformError ? error.toServiceError() : error;
-  }
+  return callPlatformLive(services, connection, connector, PLATFORM_TIMEOUT_MS, (ctx) => read(ctx, type));
 }
