@@ -463,6 +463,42 @@ describe('Xero sync', () => {
     expect(await linkProblems(t, c.connection.id, { knownDanglingIn })).toEqual([]);
   }, 300_000);
 
+  it("links an invoice's PDF that Xero serves: the stand-in's bytes, Xero's 404 for an invoice gone since, an unknown id refused", async () => {
+    const send = sender(t, c.token);
+    const source = invoices('ACCREC')[0] ?? {};
+    const invoice = await one(c.connection.id, 'invoice', source.InvoiceID);
+    const linked = await send('GET', `/accounting/invoices/${invoice.id}/pdf`);
+    expect(linked.statusCode, linked.body).toBe(200);
+    const link = new URL(String((json(linked).invoice as Json).pdf_link));
+    expect(link.pathname).toBe(`/files/invoice-pdfs/${c.connection.id}.${invoice.id}`);
+    // Following it asks Xero for the invoice as a PDF with the connection's tokens and organisation, and serves the bytes.
+    const follow = () => t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    const pdf = await follow();
+    expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload).toEqual(XeroBooks.pdfOf(source));
+    expect(standin.requests.at(-1)).toMatchObject({
+      method: 'GET',
+      path: `/api.xro/2.0/Invoices/${String(source.InvoiceID)}`,
+      tenant: standin.tenants[0]?.id,
+      status: 200,
+    });
+    // Removed from Xero since the sync: Xero's 404 is the platform's refusal, and nothing is served.
+    const removed = books().remove('Invoices', String(source.InvoiceID));
+    try {
+      const gone = await follow();
+      expect([gone.statusCode, errorBody(gone).error_code]).toEqual([450, 'PLATFORM_BAD_REQUEST']);
+      expect(errorBody(gone).error_metadata).toMatchObject({ source: 'platform', platform: { status: 404 } });
+    } finally {
+      if (removed !== undefined) books().put('Invoices', removed);
+    }
+    // An id the connection does not hold is answered as on SANDBOX, without asking Xero.
+    const asked = standin.requests.length;
+    const unknown = await send('GET', `/accounting/invoices/${randomUUID()}/pdf`);
+    expect([unknown.statusCode, errorBody(unknown).error_code]).toEqual([410, 'RESOURCE_NOT_FOUND']);
+    expect(standin.requests.length).toBe(asked);
+  });
+
   it("reads only what changed since Xero's last UpdatedDateUTC: one bill edited, one voided, events for those two only", async () => {
     const id = c.connection.id;
     const cursor = (

@@ -45,6 +45,13 @@ export class RecordStore<C extends string> {
     return this.map(collection).size;
   }
 
+  /** Takes a record out, as if deleted outright on the platform (gone, not flagged); the record, to put back. */
+  remove(collection: C, id: string): Json | undefined {
+    const record = this.get(collection, id);
+    this.map(collection).delete(id);
+    return record;
+  }
+
   /** Adds or replaces a record, under the value of its id field. */
   put(collection: C, record: Json): void {
     this.map(collection).set(str(record[this.idFields[collection]]), record);

@@ -59,8 +59,8 @@ export interface RequestParts {
 
 /** A contract family's part in the host: finding a request's operation and checking requests and answers. */
 export interface StandInContract<T extends { path: string }, O extends { id: string }> {
-  /** The operation `method` on a routed request names, and its path parameters; null: none. */
-  find(target: T, method: string): { operation: O; pathParams: Record<string, string> } | null;
+  /** The operation `method` on a routed request names (asked with `accept`), and its path parameters; null: none. */
+  find(target: T, method: string, accept?: string): { operation: O; pathParams: Record<string, string> } | null;
   /** The names a handler of `operation` may be registered under, its id first. */
   names(operation: O): string[];
   requestProblems(operation: O, request: RequestParts): string[];
@@ -204,7 +204,7 @@ export async function startStandIn<T extends { path: string }, O extends { id: s
 
   async function api(request: IncomingMessage, url: URL, target: T): Promise<Answer> {
     const method = request.method ?? 'GET';
-    const found = contract.find(target, method);
+    const found = contract.find(target, method, header(request, 'accept'));
     const problems: string[] = [];
     const body = parseBody(await readBody(request), problems);
     if (found === null) return refused(method, url.pathname, null, [`${method} ${target.path} is not in ${options.name}'s contract`]);
@@ -310,7 +310,7 @@ export async function startStandIn<T extends { path: string }, O extends { id: s
     if (target === null) return answers.notFound(method, path, refuser(method, path, null));
     const log = logRequest(request, url);
     const answer = fault === undefined ? await limited(request, url, target) : await faulted(request, url, target, fault);
-    const operation = contract.find(target, method)?.operation;
+    const operation = contract.find(target, method, header(request, 'accept'))?.operation;
     const problems = operation === undefined ? [] : contract.answerProblems(operation, answer.status, answer.body);
     if (problems.length > 0) record('response', method, path, operation?.id ?? null, problems);
     log.status = answer.status;

@@ -32,6 +32,7 @@ export interface Operation<A extends string = string> {
   responses: Record<string, Json | null>;
   /** Media types of the success answers (what an Accept header may ask for). */
   produces: string[];
+  /** Matches the path the request is sent to: the template, or the operation's `x-path` where the description has one. */
   pattern: RegExp;
   pathNames: string[];
 }
@@ -186,7 +187,11 @@ export class OpenApiContract<A extends string> {
         responses[status] = body !== null && isObject(body.schema) ? body.schema : null;
       }
       const pathNames: string[] = [];
-      const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+      // Xero's SDK-made description lists a second representation of a resource under its own key with `x-path`, the
+      // path it is really sent to (getInvoiceAsPdf: /Invoices/{InvoiceID}/pdf is GET /Invoices/{InvoiceID} with
+      // Accept: application/pdf); find() tells them apart by Accept.
+      const sentTo = typeof raw['x-path'] === 'string' ? raw['x-path'] : template;
+      const source = sentTo.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
         pathNames.push(name);
         return '([^/]+)';
       });
@@ -212,22 +217,24 @@ export class OpenApiContract<A extends string> {
     }
   }
 
-  /** The operation a request names, preferring one whose path parameters are valid (ContactID vs ContactNumber). */
-  find(api: A, method: string, path: string): { operation: Operation<A>; pathParams: Record<string, string> } | null {
-    let fallback: { operation: Operation<A>; pathParams: Record<string, string> } | null = null;
+  /**
+   * The operation a request names, preferring one whose path parameters are valid (ContactID vs ContactNumber), then
+   * one whose answers the Accept header admits (an invoice as JSON or as a PDF): the first such, in path order.
+   */
+  find(api: A, method: string, path: string, accept?: string): { operation: Operation<A>; pathParams: Record<string, string> } | null {
+    const ranked: { rank: number; found: { operation: Operation<A>; pathParams: Record<string, string> } }[] = [];
     for (const operation of this.operations) {
       if (operation.api !== api || operation.method !== method) continue;
       const match = operation.pattern.exec(path);
       if (match === null) continue;
       const pathParams = Object.fromEntries(operation.pathNames.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));
-      const candidate = { operation, pathParams };
       const paramsOk = operation.parameters
         .filter((p) => p.in === 'path')
         .every((p) => this.checkParameter(operation.api, p, pathParams[p.name] ?? '', '').length === 0);
-      if (paramsOk) return candidate;
-      fallback ??= candidate;
+      const accepted = accept === undefined || acceptable(accept, operation.produces);
+      ranked.push({ rank: (paramsOk ? 0 : 2) + (accepted ? 0 : 1), found: { operation, pathParams } });
     }
-    return fallback;
+    return ranked.reduce<(typeof ranked)[number] | null>((best, next) => (best === null || next.rank < best.rank ? next : best), null)?.found ?? null;
   }
 
   /** Whether the contract has the path at all (for another method: 405-style violations). */
@@ -349,7 +356,7 @@ export class OpenApiContract<A extends string> {
 /** The contract as the stand-in host's (./host.ts): a request routed to a document and path; handlers named by operationId or `GET /Invoices/{InvoiceID}`. */
 export function openApiOperations<A extends string>(contract: OpenApiContract<A>): StandInContract<{ api: A; path: string }, Operation<A>> {
   return {
-    find: (target, method) => contract.find(target.api, method, target.path),
+    find: (target, method, accept) => contract.find(target.api, method, target.path, accept),
     names: (operation) => [operation.id, `${operation.method} ${operation.template}`],
     requestProblems: (operation, request) => contract.validateRequest(operation, request),
     answerProblems: (operation, status, body) => contract.validateResponse(operation, status, body),

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
+import { textPdf } from '../../../src/platforms/pdf.ts';
 import { isObject, MonotonicClock, RecordStore, str } from '../kit/collections.ts';
 import type { Answer } from '../kit/server.ts';
 import { clone, computeDocument, contactSummary, ID_FIELD, newInvoice, round2, type Collection, type Json, type Seed } from './seed.ts';
@@ -119,6 +120,19 @@ export class XeroBooks extends RecordStore<Collection> {
     const attachment = this.has(parent, id) ? (this.attachments[id] ?? []).find((a) => a.AttachmentID === attachmentId) : undefined;
     if (attachment === undefined) return notFound();
     return { status: 200, body: XeroBooks.fileOf(attachment), headers: { 'content-type': str(attachment.MimeType) || 'application/octet-stream' } };
+  }
+
+  /** The PDF the stand-in serves for an invoice or bill: made up from its number and total, the same every time. */
+  static pdfOf(invoice: Json): Buffer {
+    const number = str(invoice.InvoiceNumber);
+    return textPdf(`Invoice ${number}`, [`Xero stand-in invoice ${number} (${str(invoice.InvoiceID)})`, `Total: ${String(invoice.Total)}`]);
+  }
+
+  /** GET /Invoices/{InvoiceID} asked with Accept: application/pdf (the contract's getInvoiceAsPdf). */
+  invoicePdf(id: string): Answer {
+    const invoice = this.get('Invoices', id);
+    if (invoice === undefined) return notFound();
+    return { status: 200, body: XeroBooks.pdfOf(invoice), headers: { 'content-type': 'application/pdf' } };
   }
 
   /**

@@ -45,13 +45,16 @@ type Handler = (books: XeroBooks, call: ApiCall<Operation<XeroApi>, Consent>) =>
 /**
  * The operations the stand-in implements, by the contract's method and path template: every collection is listed and
  * read by id; invoices, contacts and manual journals are written as Xero does (PUT creates, POST creates or updates,
- * POST to a record updates it); invoices, manual journals and bank transfers serve their attachments.
+ * POST to a record updates it); invoices, manual journals and bank transfers serve their attachments; an invoice is
+ * served as a PDF when asked with Accept: application/pdf.
  */
 function handlers(): Record<string, Handler> {
   const table: Record<string, Handler> = {
     'GET /Organisation': (books) => books.organisationAnswer(),
     'GET /Reports/BalanceSheet': (books, { query }) => books.balanceSheet(query),
     'GET /Reports/ProfitAndLoss': (books, { query }) => books.profitAndLoss(query),
+    // GET /Invoices/{InvoiceID} with Accept: application/pdf (the contract lists it under /pdf with that x-path).
+    getInvoiceAsPdf: (books, { pathParams }) => books.invoicePdf(pathParams.InvoiceID ?? ''),
   };
   for (const collection of COLLECTIONS) {
     const id = ID_FIELD[collection];

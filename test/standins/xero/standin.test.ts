@@ -5,8 +5,10 @@
  * contacts), contract violations recorded and answered 400, fault controls,
  * idempotent replays and the write rules the connector relies on.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { msDate, xeroMillis } from '../../../src/platforms/xero/dates.ts';
+import { XeroBooks } from './books.ts';
 import type { Json } from './seed.ts';
 import { startXeroStandIn, type XeroStandIn } from './server.ts';
 
@@ -259,6 +261,22 @@ describe('the Xero stand-in', () => {
       headers: { authorization: `Bearer ${token}`, 'xero-tenant-id': tenant, contentType: 'application/pdf' },
     });
     expect((await file.arrayBuffer()).byteLength).toBe(attachment.ContentLength);
+    expect(standin.violations).toEqual([]);
+  });
+
+  it("serves an invoice as a PDF when asked with Accept: application/pdf, and Xero's 404 for an unknown one", async () => {
+    const books = standin.books();
+    const invoice = books.all('Invoices').find((i) => i.Type === 'ACCREC') ?? {};
+    const asked = (id: string, accept: string) =>
+      fetch(`${standin.url}/api.xro/2.0/Invoices/${id}`, { headers: { authorization: `Bearer ${token}`, 'xero-tenant-id': tenant, accept } });
+    const pdf = await asked(String(invoice.InvoiceID), 'application/pdf');
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await pdf.arrayBuffer())).toEqual(XeroBooks.pdfOf(invoice));
+    const asJson = await asked(String(invoice.InvoiceID), 'application/json');
+    expect(((await asJson.json()) as { Invoices: Json[] }).Invoices[0]?.InvoiceID).toBe(invoice.InvoiceID);
+    const unknown = await asked(randomUUID(), 'application/pdf');
+    expect([unknown.status, await unknown.text()]).toEqual([404, "The resource you're looking for cannot be found"]);
     expect(standin.violations).toEqual([]);
   });
 });

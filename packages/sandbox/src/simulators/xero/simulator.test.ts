@@ -12,6 +12,7 @@ import { xeroConnector } from '../../../../../src/platforms/xero/index.ts';
 import { checkMappedObject } from '../../../../../src/sync/mapped-check.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.ts';
 import { xeroContract } from '../../../../../test/standins/xero/contract.ts';
+import { sandboxInvoicePdf } from '../../invoice-pdf.ts';
 import { parseCents } from '../../money.ts';
 import { SandboxPlatform } from '../../platform.ts';
 import { testContext } from '../../testkit.ts';
@@ -120,7 +121,7 @@ describe('XERO simulator through the Xero connector', () => {
     for (const call of exchanges) {
       const api = call.path.startsWith('/api.xro/2.0') ? 'accounting' : 'identity';
       const path = api === 'accounting' ? call.path.slice('/api.xro/2.0'.length) : '/Connections';
-      const found = contract.find(api, call.method, path);
+      const found = contract.find(api, call.method, path, call.headers.accept);
       if (found === null) {
         problems.push(`${call.method} ${call.path} is not in the contract`);
         continue;
@@ -279,6 +280,20 @@ describe('XERO simulator through the Xero connector', () => {
     const native = (await books.all('attachment')).find((a) => xeroIdOf(a.Id) === record.platformId);
     expect(file.content.toString('base64')).toBe(native?.Content);
     expect(file.contentType).toBe(native?.ContentType);
+  });
+
+  it("serves an invoice's PDF through the connector as SANDBOX renders it; a bill or an unknown id is Xero's 404", async () => {
+    const render = xeroConnector.actions?.invoicePdf;
+    const record = readOf('invoice').live[0]?.record;
+    if (record === undefined || render === undefined) throw new Error('no invoice to render');
+    const pdf = await render(xeroContext(), record);
+    const native = (await books.all('invoice')).find((i) => xeroIdOf(i.Id) === record.platformId);
+    expect(pdf).toEqual({ contentType: 'application/pdf', content: sandboxInvoicePdf(native ?? {}) });
+    const bill = readOf('bill').live[0]?.record;
+    for (const platformId of [bill?.platformId ?? '', xeroIdOf('INV-NONE')]) {
+      await expect(render(xeroContext(), { platformId, raw: {} })).rejects.toMatchObject({ kind: 'not_found', httpStatus: 404 });
+    }
+    expect(exchanges.at(-1)).toMatchObject({ headers: expect.objectContaining({ accept: 'application/pdf' }) as unknown, status: 404 });
   });
 
   it("refuses another organisation's tenant id with Xero's 403, and an unknown path with 404", async () => {

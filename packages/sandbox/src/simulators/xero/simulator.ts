@@ -3,6 +3,7 @@
  * GET /connections, for the calls the Xero connector (src/platforms/xero) makes. The kit has checked the bearer token;
  * the organisation is the `xero-tenant-id` header, and any other than the grant's is refused 403 as Xero does.
  */
+import { sandboxInvoicePdf } from '../../invoice-pdf.ts';
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
 import { pathSegments } from '../lists.ts';
 import { monthEnds } from '../statement-columns.ts';
@@ -44,6 +45,17 @@ async function report(view: XeroView, name: string | undefined, query: URLSearch
   return notFound();
 }
 
+/** Whether the request asks for a PDF rather than JSON (Xero's GET /Invoices/{InvoiceID} with Accept: application/pdf). */
+const asksForPdf = (request: SimulatorRequest): boolean => (request.headers.accept ?? '').toLowerCase().includes('application/pdf');
+
+/** SANDBOX's rendering of one of its invoices, as Xero serves its own; a bill or an unknown id is Xero's 404. */
+async function invoicePdf(view: XeroView, invoiceXeroId: string): Promise<SimulatorAnswer> {
+  const id = idOfUuid(invoiceXeroId);
+  const invoice = id === null ? undefined : (await view.all('invoice')).find((i) => i.Id === id);
+  if (invoice === undefined) return notFound();
+  return { status: 200, headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(sandboxInvoicePdf(invoice)) };
+}
+
 async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segments: string[]): Promise<SimulatorAnswer> {
   const view = new XeroView(grant.books);
   const [first, second, third, fourth, ...rest] = segments;
@@ -57,6 +69,7 @@ async function accounting(request: SimulatorRequest, grant: SimulatorGrant, segm
   const collection = COLLECTIONS[name];
   if (method === 'GET' && second === undefined) return listAnswer(name, await collection.records(view, query), request);
   if (method === 'GET' && third === undefined && second !== undefined) {
+    if (name === 'Invoices' && asksForPdf(request)) return invoicePdf(view, second);
     return oneAnswer(name, collection.idField, await collection.records(view, new URLSearchParams('includeArchived=true')), second, notFound);
   }
   if (
