@@ -1,7 +1,7 @@
 /**
  * GET /accounting/invoices/:id/pdf (reference: FetchInvoicePdfLink): a signed address of ours, valid for an hour, of
  * the invoice's PDF (GET /files/invoice-pdfs/:id), where the connection's platform gives PDFs (the connector's
- * `invoicePdf`: SANDBOX renders its own invoices); elsewhere 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.
+ * `invoicePdf`: SANDBOX renders its own invoices, QuickBooks Online answers its own rendering); elsewhere 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.
  */
 import { Type } from 'typebox';
 import { boundedRead } from '../../../db/bounded-read.ts';
