@@ -4,11 +4,14 @@
  * file's temporary link (GET download/{attachableId}, with the bearer token)
  * and fetching the bytes from that link. The link is presigned, so it is
  * fetched without the bearer token (the file store refuses a second
- * credential, and the token has no business leaving Intuit's API).
+ * credential, and the token has no business leaving Intuit's API). An invoice's signed pdf_link is served by
+ * asking QBO for its own rendering (GET invoice/{id}/pdf); custom field definitions come from its Preferences
+ * (custom-fields.ts).
  */
 import type { ConnectorActions } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
-import { temporaryDownloadUrl } from './client.ts';
+import { invoicePdf, temporaryDownloadUrl } from './client.ts';
+import { quickbooksCustomFields } from './custom-fields.ts';
 
 const FALLBACK_TYPE = 'application/octet-stream';
 
@@ -37,4 +40,6 @@ export const quickbooksActions: ConnectorActions = {
     const contentType = typeof declared === 'string' && declared !== '' ? declared : header !== undefined && header !== '' ? header : FALLBACK_TYPE;
     return { contentType, content: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
   },
+  customFields: quickbooksCustomFields,
+  invoicePdf: async (ctx, invoice) => ({ contentType: 'application/pdf', content: await invoicePdf(ctx, invoice.platformId) }),
 };

@@ -53,7 +53,13 @@ export interface QboCall extends FaultContext {
   operation: string;
 }
 
-function qboRequest(ctx: ConnectorContext, tokens: OAuthTokens, call: QboCall, accept: string, responseType: 'auto' | 'text'): PlatformRequest {
+function qboRequest(
+  ctx: ConnectorContext,
+  tokens: OAuthTokens,
+  call: QboCall,
+  accept: string,
+  responseType: 'auto' | 'text' | 'bytes',
+): PlatformRequest {
   return {
     method: call.method,
     url: `${apiUrl(ctx.environment)}/v3/company/${encodeURIComponent(realmOf(tokens))}/${call.path}`,
@@ -115,6 +121,35 @@ export async function temporaryDownloadUrl(ctx: ConnectorContext, attachableId: 
     });
   }
   return answer;
+}
+
+/**
+ * The PDF QBO renders of an invoice: GET invoice/{invoiceId}/pdf with Accept: application/pdf answers the bytes;
+ * errors come as Faults (610 when the invoice is gone). A 200 that is not a PDF is refused rather than passed on.
+ */
+export async function invoicePdf(ctx: ConnectorContext, invoiceId: string): Promise<Buffer> {
+  const call: QboCall = { method: 'GET', path: `invoice/${encodeURIComponent(invoiceId)}/pdf`, operation: 'read Invoice PDF' };
+  const response = await authorizedRequest(ctx, (tokens) => qboRequest(ctx, tokens, call, 'application/pdf', 'bytes'));
+  const body = response.body instanceof Uint8Array ? Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength) : null;
+  if (body === null || !(response.headers['content-type'] ?? '').startsWith('application/pdf')) {
+    const text = body?.toString('utf8') ?? '';
+    if (text.startsWith('{')) throwFault(safeJson(text), response.status, call);
+    throw new PlatformError({
+      kind: 'server',
+      httpStatus: response.status,
+      message: `QuickBooks Online answered ${call.operation} with no PDF`,
+      rawExcerpt: text.slice(0, 2000),
+    });
+  }
+  return body;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The company's Preferences (home currency, multicurrency), checked against the contract; undefined when not answered. */

@@ -5,7 +5,7 @@
  * from CompanyInfo, Preferences and the BalanceSheet, ProfitAndLoss and CashFlow reports, currencies and exchange
  * rates from Preferences, CompanyCurrency and ExchangeRate (currencies.ts); bills, journal
  * entries and customers are written with SyncToken handling, sales receipts created; attachment files
- * are fetched from QBO when their file_url is followed.
+ * are fetched from QBO when their file_url is followed, invoice PDFs when their pdf_link is.
  * Tested against test/standins/quickbooks, built from the response shapes of
  * Intuit's API reference (test/fixtures/quickbooks/README.md).
  */
@@ -120,6 +120,8 @@ export function createQuickBooksConnector(): Connector {
         'QBO tracks the department on the whole bill: every line of a written bill must have the same department_id.',
         'Voided bill payments, payments and invoices (amounts zeroed, "Voided" in the memo) have status void.',
         'Customers cannot be deleted in QuickBooks Online; PATCH status archived makes them inactive.',
+        "Invoice PDFs (GET /accounting/invoices/:id/pdf) are QBO's own rendering, fetched from GET invoice/{id}/pdf when the signed pdf_link is followed; nothing is stored.",
+        "Custom fields (GET /accounting/invoices/custom_fields) are QBO's up to three sales-form string fields, read from Preferences (SalesFormsPrefs.CustomField) at each request, keyed by their slot (1 to 3, an invoice's CustomField DefinitionId); bills, invoice payments and journal entries have none (empty lists), expenses are not read (404).",
         'Attachments are files attached to transactions and names (note-only attachables are not attachments). The file_url serves the file from QuickBooks when followed (its download endpoint, then the short-lived link it answers); nothing is stored.',
         'Currencies are the home currency (from Preferences) and, in a multicurrency company, its active CompanyCurrency list, each under its ISO code as platform id; exchange rates are its ExchangeRate entities (units of the home currency per unit of the currency from AsOfDate on), read whole each sync. A company without multicurrency has one currency and no rates, and neither list is queried.',
         'Sales receipts are the SalesReceipt entity: memo is its customer memo (CustomerMemo), additional_fields.internal_memo its PrivateNote, reference its PaymentRefNum, account_id the account it was deposited to; a Deposit that took it out of Undeposited Funds is its linked transaction. Lines carry amounts before tax (tax_amount in additional_fields, from TxnTaxDetail); shipping_amount is null (QBO charges shipping as a line); currency_code is null when QBO sends no CurrencyRef.',

@@ -126,7 +126,11 @@ export const SELECTION = {
     fields:
       'CompanyName LegalName CompanyAddr LegalAddr CustomerCommunicationAddr PrimaryPhone{FreeFormNumber} Email{Address} WebAddr{URI} Country FiscalYearStartMonth CompanyStartDate HomeCurrency:QboRef',
   },
-  QboPreferences: { component: 'Preferences', extends: 'QboEntity', fields: 'CurrencyPrefs{MultiCurrencyEnabled,HomeCurrency}' },
+  QboPreferences: {
+    component: 'Preferences',
+    extends: 'QboEntity',
+    fields: 'CurrencyPrefs{MultiCurrencyEnabled,HomeCurrency} SalesFormsPrefs{CustomField{CustomField{Name,Type,StringValue,BooleanValue}}}',
+  },
   QboCompanyCurrency: {
     component: 'CompanyCurrency',
     doc: 'A currency a multicurrency company added to its list (the Currency Center); the home currency is in Preferences.',

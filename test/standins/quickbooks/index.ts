@@ -1,7 +1,7 @@
 /**
  * An in-process stand-in of QuickBooks Online for tests: the Accounting API (query, ChangeDataCapture, reads, sparse
  * and full updates with SyncToken, deletes, voids, CompanyInfo, Preferences, a multicurrency company's CompanyCurrency
- * and ExchangeRate (by query), the BalanceSheet, ProfitAndLoss and CashFlow reports, attachment downloads with their
+ * and ExchangeRate (by query), the BalanceSheet, ProfitAndLoss and CashFlow reports, invoice PDFs, attachment downloads with their
  * short-lived file links) and Intuit's OAuth (consent page and token endpoint, on the kit's OAuth server), on
  * 127.0.0.1 and a random port. Stateful and seeded from test/fixtures/quickbooks, the response shapes of Intuit's
  * reference.
@@ -33,6 +33,7 @@ import {
 import { qboTime } from '../../../packages/sandbox/src/simulators/quickbooks/shapes.ts';
 import { LINK_SECONDS as FILE_LINK_SECONDS } from '../../../packages/sandbox/src/simulators/quickbooks/files.ts';
 import { isReportName, monthlyReport, ReportError } from './report.ts';
+import { invoicePdf } from './invoice-pdf.ts';
 import { CONTRACT, DELETABLE, validate, VOIDABLE, WRITABLE, type Problem } from './validate.ts';
 import { PresignedFiles } from '../kit/presigned-files.ts';
 import type { Answer, ContentTypes } from '../kit/server.ts';
@@ -108,7 +109,7 @@ interface Target {
 
 /** An operation of the Accounting API the stand-in serves. */
 interface QboOperation {
-  id: 'query' | 'cdc' | 'preferences' | 'companyinfo' | 'report' | 'download' | 'read' | 'write';
+  id: 'query' | 'cdc' | 'preferences' | 'companyinfo' | 'report' | 'download' | 'pdf' | 'read' | 'write';
   entity: Entity | null;
 }
 
@@ -134,6 +135,7 @@ function findOperation({ realm, parts }: Target, method: string): ReturnType<Sta
     if (resource === 'reports' && isReportName(id)) return found('report');
     if (entity !== null) return found('read');
   }
+  if (method === 'GET' && id !== undefined && entity === 'Invoice' && extra.length === 1 && extra[0] === 'pdf') return found('pdf');
   return method === 'POST' && id === undefined && entity !== null ? found('write') : null;
 }
 
@@ -408,8 +410,10 @@ export class QuickBooksStandIn {
     if (call.grant.subject !== realmId)
       return this.refuse(call.refuse, `token of realm ${call.grant.subject} used for realm ${realmId}`, 403, 'authorization');
     if (!this.companies.has(realmId)) return this.refuse(call.refuse, `no company ${realmId}`, 403, 'authorization');
-    if (!(call.headers.accept ?? '').includes('application/json'))
-      return this.refuse(call.refuse, 'missing Accept: application/json (QBO would answer XML)', 400, 'required-param-missing', 'Accept');
+    // A PDF is asked for as one; everything else as JSON.
+    const accept = call.operation.id === 'pdf' ? 'application/pdf' : 'application/json';
+    if (!(call.headers.accept ?? '').includes(accept))
+      return this.refuse(call.refuse, `missing Accept: ${accept} (QBO would answer XML)`, 400, 'required-param-missing', 'Accept');
     const minor = call.query.get('minorversion');
     if (minor === null || !/^\d+$/.test(minor))
       return this.refuse(call.refuse, 'every call must pin minorversion', 400, 'required-param-missing', 'minorversion');
@@ -432,6 +436,7 @@ export class QuickBooksStandIn {
       ),
       report: on((call, company, id) => (isReportName(id) ? this.report(call, company.reports[id]) : this.notFound('Report', id))),
       download: on((_call, company, id) => this.download(company, id)),
+      pdf: on((_call, company, id) => this.invoicePdf(company, id)),
       read: on((call, company, id) => this.read(company, entityOf(call), id)),
       write: on((call, company) => this.apply(call, company, entityOf(call), isJson(call.body) ? call.body : {})),
     };
@@ -493,6 +498,13 @@ export class QuickBooksStandIn {
     if (file === null) return this.notFound('Attachable', id, 'does not exist, was deleted or has no file');
     const link = this.files.link(`${this.url}/attachments/${company.realmId}`, { realmId: company.realmId, id }, file);
     return { status: 200, body: link, headers: { 'content-type': 'text/plain;charset=UTF-8' } };
+  }
+
+  /** GET invoice/{id}/pdf: the invoice rendered (number, dates, customer, lines, total), as application/pdf. */
+  private invoicePdf(company: Company, id: string): Answer {
+    const invoice = company.find('Invoice', id);
+    if (invoice === null) return this.notFound('Invoice', id);
+    return { status: 200, body: invoicePdf(invoice), headers: { 'content-type': 'application/pdf' } };
   }
 
   /** POST /{entity}, its body within Intuit's contract (checked by the host): create, update, sparse update, delete or void. */

@@ -1,24 +1,35 @@
 /**
  * GET /accounting/{entityType}/custom_fields through the real server: SANDBOX's definitions for each of the
  * reference's five objects in the reference's shape, the route winning over `/:id`, and refusals (missing auth,
- * another organisation's credentials, malformed parameters, platforms without custom fields).
+ * another organisation's credentials, malformed parameters, platforms without custom fields); QuickBooks Online's
+ * sales-form fields from its stand-in's Preferences.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, json, startTestApp, type TestApp } from '../../../../test/support/app.ts';
-import { oauthConnection } from '../../../../test/support/oauth-connection.ts';
+import { oauthConnection, syncedQuickBooksConnection } from '../../../../test/support/oauth-connection.ts';
+import { setEnv } from '../../../../test/support/env.ts';
+import { startQuickBooksStandIn, type QuickBooksStandIn } from '../../../../test/standins/quickbooks/index.ts';
 import { syncedSandboxConnection, type SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
 
 type Json = Record<string, unknown>;
 
 let t: TestApp;
 let c: SyncedConnection;
+let qbo: QuickBooksStandIn;
+let restoreEnv: () => void = () => undefined;
+const QBO_APP = { clientId: 'ABqbo-custom-fields', clientSecret: 'qbo-secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' };
 
 beforeAll(async () => {
+  qbo = await startQuickBooksStandIn({ generatedBills: 0 });
+  qbo.registerClient(QBO_APP);
+  restoreEnv = setEnv({ QUICKBOOKS_API_URL: qbo.url, QUICKBOOKS_TOKEN_URL: `${qbo.url}/oauth2/v1/tokens/bearer` });
   t = await startTestApp({ config: { rateLimit: { limit: 100_000, windowSeconds: 10 } } });
   c = await syncedSandboxConnection(t, 'user_custom_fields_size_300');
 }, 120_000);
 afterAll(async () => {
   await t.close();
+  await qbo.close();
+  restoreEnv();
 });
 
 const get = (url: string, headers = clientHeaders(t.org)) => t.app.inject({ method: 'GET', url: `/versioned${url}`, headers });
@@ -96,8 +107,34 @@ describe('GET /accounting/{entityType}/custom_fields', () => {
     expect(await customFields('invoices')).toEqual(before);
   });
 
-  it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM on QuickBooks Online, Xero and Stripe', async () => {
-    for (const platform of ['QUICKBOOKS', 'XERO', 'STRIPE'] as const) {
+  it("answers QuickBooks Online's sales-form fields for invoices from its Preferences, read live; none for the other objects", async () => {
+    const { token } = await syncedQuickBooksConnection(t, qbo, QBO_APP);
+    const invoices = await customFields('invoices', token);
+    // The recorded Preferences: slot 1 on and named "Crew #", slots 2 and 3 off.
+    expect(invoices).toEqual({
+      entity: [{ key: '1', name: 'Crew #', description: '', required: false, type: 'string', options: [], default: null }],
+      'entity.line_items': [],
+    });
+    // Turned on and named in QBO since: the next request says so (nothing synced or stored).
+    const groups = (qbo.company().preferences.SalesFormsPrefs as { CustomField: { CustomField: Json[] }[] }).CustomField;
+    for (const field of groups[0]?.CustomField ?? []) if (field.Name === 'SalesFormsPrefs.UseSalesCustom3') field.BooleanValue = true;
+    groups[1]?.CustomField.push({ StringValue: 'Job site', Type: 'StringType', Name: 'SalesFormsPrefs.SalesCustomName3' });
+    groups[1]?.CustomField.push({ StringValue: 'Unused', Type: 'StringType', Name: 'SalesFormsPrefs.SalesCustomName2' });
+    expect((await customFields('invoices', token)).entity.map((f) => [f.key, f.name])).toEqual([
+      ['1', 'Crew #'],
+      ['3', 'Job site'],
+    ]);
+    for (const entityType of ['bills', 'invoice_payments', 'journal_entries'])
+      expect(await customFields(entityType, token), entityType).toEqual({ entity: [], 'entity.line_items': [] });
+    // Expenses (QBO's Purchase) are not read from QuickBooks Online at all: the object's own 404.
+    const expenses = await get(`/accounting/expenses/custom_fields?access_token=${token}`);
+    expect([expenses.statusCode, errorBody(expenses).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    expect(qbo.log.filter((r) => r.path.endsWith('/preferences')).length).toBeGreaterThanOrEqual(2);
+    expect(qbo.violations).toEqual([]);
+  });
+
+  it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM on Xero and Stripe', async () => {
+    for (const platform of ['XERO', 'STRIPE'] as const) {
       const { connection, token } = await oauthConnection(t, {
         platform,
         app: { clientId: `cf_${platform}`, clientSecret: 'secret', redirectUri: 'http://127.0.0.1:9/link/oauth/callback' },

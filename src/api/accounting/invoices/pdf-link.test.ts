@@ -1,12 +1,13 @@
 /**
- * GET /accounting/invoices/:id/pdf through the real server: SANDBOX's link opens a PDF of the invoice; QuickBooks
- * Online (no PDFs through its connector yet) refused; auth, other organisations and connections, malformed input and
- * tampered links refused.
+ * GET /accounting/invoices/:id/pdf through the real server: SANDBOX's link opens a PDF of the invoice, QuickBooks
+ * Online's the PDF its stand-in renders (an invoice deleted there since the sync answers QBO's Fault); auth, other
+ * organisations and connections, malformed input and tampered links refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, errorBody, type TestApp } from '../../../../test/support/app.ts';
 import type { SyncedConnection } from '../../../../test/support/sandbox-connection.ts';
 import { startReadApp, type ReadApp } from '../../../../test/support/read-app.ts';
+import { invoicePdf as standInInvoicePdf } from '../../../../test/standins/quickbooks/invoice-pdf.ts';
 
 type Json = Record<string, unknown>;
 
@@ -56,12 +57,27 @@ describe('GET /accounting/invoices/:id/pdf', () => {
     expect((await download(asReport.toString())).statusCode).toBe(400);
   });
 
-  it('answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM where the connector gives no PDFs (QuickBooks Online)', async () => {
+  it("answers QuickBooks Online's link, which opens the PDF QBO renders of the invoice; one deleted in QBO since the sync answers QBO's refusal", async () => {
     const { token } = await r.quickbooks();
     const invoice = await anInvoice(token);
-    const response = await r.get(`/accounting/invoices/${String(invoice.id)}/pdf`, token);
-    expect(response.statusCode).toBe(404);
-    expect(errorBody(response).error_code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    const body = await r.ok(`/accounting/invoices/${String(invoice.id)}/pdf`, token);
+    const link = String((body.invoice as Json).pdf_link);
+    const platformId = String(invoice.platform_id);
+    const record = r.qbo.company().find('Invoice', platformId);
+    if (record === null) throw new Error(`no stand-in invoice ${platformId}`);
+    const pdf = await download(link);
+    expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.equals(standInInvoicePdf(record))).toBe(true);
+    expect(pdf.rawPayload.toString('latin1')).toContain(`(INVOICE ${String(record.DocNumber)}) Tj`);
+    expect(r.qbo.log.some((l) => l.path.endsWith(`/invoice/${platformId}/pdf`) && l.status === 200)).toBe(true);
+
+    // Gone from QBO after the sync: QBO's 610 Fault, answered as the platform's refusal (450).
+    r.qbo.company().remove('Invoice', platformId);
+    const gone = await download(link);
+    expect([gone.statusCode, errorBody(gone).error_code]).toEqual([450, 'PLATFORM_BAD_REQUEST']);
+    expect(errorBody(gone).error_message).toContain('Object Not Found');
+    expect(r.qbo.violations).toEqual([]);
   });
 
   it("refuses missing auth and another organisation; another connection's invoice answers as an unknown id; malformed input is a 400", async () => {

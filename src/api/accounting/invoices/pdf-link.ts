@@ -1,7 +1,8 @@
 /**
  * GET /accounting/invoices/:id/pdf (reference: FetchInvoicePdfLink): a signed address of ours, valid for an hour, of
  * the invoice's PDF (GET /files/invoice-pdfs/:id), where the connection's platform gives PDFs (the connector's
- * `invoicePdf`: SANDBOX renders its own invoices, Xero serves its own); elsewhere 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.
+ * `invoicePdf`: SANDBOX renders its own invoices, QuickBooks Online and Xero serve their own); elsewhere 404
+ * ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.
  */
 import { Type } from 'typebox';
 import { boundedRead } from '../../../db/bounded-read.ts';

@@ -74,6 +74,8 @@ export type PrintStatusEnum = 'NotSet' | 'NeedToPrint' | 'PrintComplete';
 export type MonthEnum =
   'January' | 'February' | 'March' | 'April' | 'May' | 'June' | 'July' | 'August' | 'September' | 'October' | 'November' | 'December';
 
+export type CustomFieldTypeEnum = 'StringType' | 'BooleanType' | 'NumberType' | 'DateType';
+
 export type RowTypeEnum = 'Section' | 'Data';
 
 export interface QboRef {
@@ -475,6 +477,16 @@ export interface QboPreferences extends QboEntity {
   CurrencyPrefs?: {
     MultiCurrencyEnabled?: boolean;
     HomeCurrency?: QboRef;
+  };
+  SalesFormsPrefs?: {
+    CustomField?: {
+      CustomField?: {
+        Name?: string;
+        Type?: CustomFieldTypeEnum;
+        StringValue?: string;
+        BooleanValue?: boolean;
+      }[];
+    }[];
   };
 }
 

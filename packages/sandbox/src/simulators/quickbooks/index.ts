@@ -1,7 +1,7 @@
 /**
  * QUICKBOOKS simulated: SANDBOX's books served as the QuickBooks Online Accounting API (v3, JSON) under
  * /v3/company/{realmId}/ — query, ChangeDataCapture, reads by id, CompanyInfo, Preferences, the BalanceSheet,
- * ProfitAndLoss and CashFlow reports, attachment downloads, and writes of bills, journal entries, customers and
+ * ProfitAndLoss and CashFlow reports, invoice PDFs, attachment downloads, and writes of bills, journal entries, customers and
  * vendors. Shapes follow Intuit's API reference as recorded in test/fixtures/quickbooks.
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
@@ -11,8 +11,17 @@ import { answerQuery, changeDataCapture, entityOfResource, isWritable, type Rend
 import { fault, forbidden, notFound, unsupported } from './faults.ts';
 import { download, file, LINK_TOKEN_PARAM } from './files.ts';
 import { isReportName, report, ReportError } from './reports.ts';
-import { ok, qboTime, realmIdOf } from './shapes.ts';
+import { ok, qboTime, realmIdOf, sandboxId } from './shapes.ts';
 import { write } from './writes.ts';
+import { sandboxInvoicePdf } from '../../invoice-pdf.ts';
+
+/** GET invoice/{id}/pdf: SANDBOX's rendering of the invoice (the one its own connector serves), as QBO answers a PDF. */
+async function invoicePdf(books: SimulatorGrant['books'], id: string): Promise<SimulatorAnswer> {
+  const found = sandboxId('invoice', id);
+  const record = found === null ? null : await books.get('invoice', found);
+  if (record === null) return notFound('Invoice', id);
+  return { status: 200, headers: { 'content-type': 'application/pdf' }, body: sandboxInvoicePdf(record) };
+}
 
 async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, rest: string[]): Promise<SimulatorAnswer> {
   const { books } = grant;
@@ -23,6 +32,7 @@ async function companyCall(request: SimulatorRequest, grant: SimulatorGrant, res
     const entity = id === undefined ? entityOfResource(resource) : undefined;
     return entity === undefined || !isWritable(entity) ? unsupported('POST', where) : write(books, entity, request.body, request.query, ctx);
   }
+  if (request.method === 'GET' && resource === 'invoice' && id !== undefined && extra.join('/') === 'pdf') return invoicePdf(books, id);
   if (request.method !== 'GET' || extra.length > 0) return unsupported(request.method, rest.join('/'));
   if (resource === 'query' && id === undefined) return answerQuery(books, request.query.get('query') ?? '', ctx);
   if (resource === 'cdc' && id === undefined) return changeDataCapture(books, request.query, ctx);

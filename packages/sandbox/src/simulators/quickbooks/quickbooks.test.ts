@@ -16,6 +16,8 @@ import type { SimulatorBooks } from '../kit.ts';
 import { booksFetch } from '../testing.ts';
 import { requestOf, responseOf } from '../wire.ts';
 import { quickbooksSimulator } from './index.ts';
+import { sandboxId } from './shapes.ts';
+import { sandboxInvoicePdf } from '../../invoice-pdf.ts';
 
 // Big enough for more than one query page (1,000 records) of bills, invoices and payments.
 const KEY = 'quickbooks:user_qbo_size_15000';
@@ -204,6 +206,20 @@ describe('QuickBooks Online simulator, read through the real connector', () => {
     const native = await books.get('attachment', `ATT-${String(attachment.Id).padStart(6, '0')}`);
     expect(file.content.equals(Buffer.from(native?.Content ?? '', 'base64'))).toBe(true);
     expect(file.contentType).toBe(native?.ContentType);
+  });
+
+  it("serves SANDBOX's PDF of an invoice through the connector; an unknown invoice is QBO's 610 Fault", async () => {
+    const invoice = records(full, 'invoice')[0];
+    const render = quickbooksConnector.actions?.invoicePdf;
+    if (invoice === undefined || render === undefined) throw new Error('no invoice to render');
+    const pdf = await render(ctx, { platformId: String(invoice.Id), raw: invoice });
+    const native = await books.get('invoice', sandboxId('invoice', String(invoice.Id)) ?? '');
+    if (native === null) throw new Error(`no SANDBOX invoice for ${String(invoice.Id)}`);
+    expect(pdf.contentType).toBe('application/pdf');
+    expect(pdf.content.equals(sandboxInvoicePdf(native))).toBe(true);
+    const unknown = await render(ctx, { platformId: '99999999', raw: {} }).catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(PlatformError);
+    expect(unknown).toMatchObject({ kind: 'not_found' });
   });
 
   it('answers an incremental read with what changed since, deletions as tombstones', async () => {
