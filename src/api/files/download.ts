@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PLATFORM_FILE_ERRORS } from './platform-file.ts';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { sendAttachmentFile } from './attachment-file.ts';
@@ -20,15 +21,7 @@ export const contract = defineContract({
     contentType: '*/*',
     schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: "The file content, with the file's own Content-Type." }),
   },
-  errors: [
-    'VALIDATION_ERROR',
-    'INVALID_CREDENTIALS',
-    'RESOURCE_NOT_FOUND',
-    'PLATFORM_UNAUTHORIZED',
-    'PLATFORM_BAD_REQUEST',
-    'PLATFORM_RATE_LIMITED',
-    'PLATFORM_ERROR',
-  ],
+  errors: [...PLATFORM_FILE_ERRORS],
 });
 
 export default defineEndpoint(contract, async (request, reply) => {

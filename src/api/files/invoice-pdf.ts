@@ -4,6 +4,7 @@
  * own, or SANDBOX's rendering of its invoice), never kept by the service.
  */
 import { Type } from 'typebox';
+import { PLATFORM_FILE_ERRORS } from './platform-file.ts';
 import { defineContract, defineEndpoint } from '../../http/contract.ts';
 import { ServiceError } from '../../errors/catalogue.ts';
 import { callPlatformLive } from '../../platforms/live-call.ts';
@@ -28,15 +29,7 @@ export const contract = defineContract({
     contentType: 'application/pdf',
     schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The PDF of the invoice.' }),
   },
-  errors: [
-    'VALIDATION_ERROR',
-    'INVALID_CREDENTIALS',
-    'RESOURCE_NOT_FOUND',
-    'PLATFORM_UNAUTHORIZED',
-    'PLATFORM_BAD_REQUEST',
-    'PLATFORM_RATE_LIMITED',
-    'PLATFORM_ERROR',
-  ],
+  errors: [...PLATFORM_FILE_ERRORS],
 });
 
 const gone = (why: string): ServiceError => new ServiceError('RESOURCE_NOT_FOUND', why, { source: 'service' });

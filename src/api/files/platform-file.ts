@@ -11,6 +11,17 @@ import type { Services } from '../../services.ts';
 
 const DOWNLOAD_TIMEOUT_MS = 60_000;
 
+/** What a signed download of a file the platform keeps may answer: the signature's, the record's and the platform's. */
+export const PLATFORM_FILE_ERRORS = [
+  'VALIDATION_ERROR',
+  'INVALID_CREDENTIALS',
+  'RESOURCE_NOT_FOUND',
+  'PLATFORM_UNAUTHORIZED',
+  'PLATFORM_BAD_REQUEST',
+  'PLATFORM_RATE_LIMITED',
+  'PLATFORM_ERROR',
+] as const;
+
 export interface StoredAttachment {
   connectionId: string;
   platformId: string;
