@@ -78,5 +78,22 @@ export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) 
   }
 }
 
+/**
+ * Work inside the caller's transaction that may fail without failing it: rolled back to a savepoint on error, which is
+ * rethrown for the caller to judge (an aborted transaction would otherwise refuse every later statement).
+ */
+export async function withSavepoint<T>(client: PoolClient, name: string, work: () => Promise<T>): Promise<T> {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`savepoint name ${name} is not an identifier`);
+  await client.query(`SAVEPOINT ${name}`);
+  try {
+    const result = await work();
+    await client.query(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (error) {
+    await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+    throw error;
+  }
+}
+
 /** Anything that runs a query: the pool, or one client inside a transaction. */
 export type Queryable = pg.Pool | pg.PoolClient;

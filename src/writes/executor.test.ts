@@ -14,6 +14,7 @@ import type { ConnectionRecord } from '../connections/types.ts';
 import type { Connector, PlatformRecord, WriteContext } from '../platforms/connector.ts';
 import { PlatformError } from '../platforms/errors.ts';
 import { getConnector, registerConnector } from '../platforms/registry.ts';
+import { lockFollowUpRequests } from '../sql/sync-locks.ts';
 import { claimWriteJob, loadWriteJob, type WriteJob } from '../sql/write-jobs.ts';
 import { clientHeaders, errorBody, startTestApp, type TestApp } from '../../test/support/app.ts';
 import { requestSync } from '../sync/requests.ts';
@@ -195,7 +196,37 @@ async function eventCodes(jobId: string): Promise<string[]> {
   return result.rows.map((r) => r.code);
 }
 
+const WAITING_FOR_ADVISORY_LOCK = `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`;
+
 describe('write executor', () => {
+  it('requests the follow-up sync in the transaction that completes the job: nobody sees the job done before its follow-up is queued', async () => {
+    const connection = await connectionFor('MEMBOOKS');
+    const jobId = await acceptCreate(connection, 'follow-up in the same transaction');
+    // Hold the connection's follow-up lock, as a concurrent request would: the executor waits for it before the job is
+    // seen completed. (Requested after the completing transaction, the job was completed while the request waited, and
+    // a polled platform's session asking then was told nothing was left.)
+    const holder = await t.db.pool.connect();
+    await holder.query('BEGIN');
+    await lockFollowUpRequests(holder, connection.id);
+    const finishing = run(jobId);
+    let statusWhileHeld: string | undefined;
+    try {
+      for (let waited = 0; (await t.db.pool.query(WAITING_FOR_ADVISORY_LOCK)).rowCount === 0; waited += 20) {
+        if (waited > 30_000) throw new Error('the executor never waited for the follow-up lock');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      statusWhileHeld = (await loadWriteJob(t.db.pool, jobId))?.status;
+    } finally {
+      await holder.query('COMMIT');
+      holder.release();
+    }
+    expect(await finishing).toBe('done');
+    expect(statusWhileHeld).toBe('in_progress');
+    expect((await loadWriteJob(t.db.pool, jobId))?.status).toBe('completed');
+    const runs = await t.db.pool.query(`SELECT 1 FROM sync_runs WHERE connection_id = $1 AND trigger = 'write'`, [connection.id]);
+    expect(runs.rowCount).toBe(1);
+  });
+
   it("a Retry-After too long to wait in place but within the write's rate-limit budget pauses the connection: the write waits for the pause's end in the queue, without spending an attempt", async () => {
     platform.failure = 'long_retry_after_once';
     platform.longRetryAfterMs = 90_000;

@@ -7,7 +7,7 @@
  * was re-read (an indeterminate create is looked up before it is sent again).
  */
 import type { CoreServices } from '../core-services.ts';
-import { withTransaction, type PoolClient } from '../db/pool.ts';
+import { withSavepoint, withTransaction, type PoolClient } from '../db/pool.ts';
 import { ServiceError, type ErrorBody } from '../errors/catalogue.ts';
 import { emitEvent, emitEvents } from '../events/emit.ts';
 import { accessTokenOf } from '../connections/connections.ts';
@@ -34,7 +34,8 @@ import {
 } from '../sql/write-jobs.ts';
 import { presenterOf, served } from '../store/served.ts';
 import { withConnectionPageLock } from '../sync/lock.ts';
-import { requestFollowUpSync } from '../sync/requests.ts';
+import type { UnifiedObjectType } from '../model/object-types.ts';
+import { FOLLOW_UP_DELAY_SECONDS, requestTargetedSyncIn } from '../sync/requests.ts';
 import { followUpTypes } from '../sync/follow-up-scope.ts';
 import { deletedEvents, storePage, type PageContext } from '../sync/store-page.ts';
 import { isFinished } from '../sql/write-job-states.ts';
@@ -241,10 +242,6 @@ async function applyWrite(
   } catch (error) {
     return handleFailure(services, job, connection, error, applied, rateLimitedSince);
   }
-  // Records the write touched on the side (a paid bill's amount_due) arrive with a follow-up sync.
-  await requestFollowUpSync(pool, services.jobs, connection.id, followUpTypes(jobObjectType(job))).catch((error: unknown) => {
-    log.warn({ err: error }, 'follow-up sync could not be requested');
-  });
   return 'done';
 }
 
@@ -335,7 +332,23 @@ async function finishApplied(
     await effect.keep?.(db);
     const answer = effect.answer(stored);
     const done = await completeWriteJob(db, job.id, { response: { status_code: answer.status, body: answer.body }, resultId });
-    if (done !== null) await announce(db, services, connection, done);
+    if (done === null) return;
+    await requestFollowUpIn(db, services, connection.id, jobObjectType(job));
+    await announce(db, services, connection, done);
+  });
+}
+
+/**
+ * Records the write touched on the side (a paid bill's amount_due) arrive with a follow-up sync, requested in the
+ * transaction that completes the job: requested after it, a polled platform's session asking in between (QuickBooks
+ * Desktop's Web Connector) was told nothing was left and the follow-up waited a whole session. Not being able to
+ * request it leaves the write completed; the next scheduled sync reads the same records.
+ */
+async function requestFollowUpIn(db: PoolClient, services: CoreServices, connectionId: string, type: UnifiedObjectType): Promise<void> {
+  await withSavepoint(db, 'follow_up', () =>
+    requestTargetedSyncIn(db, services.jobs, connectionId, followUpTypes(type), { trigger: 'write', delaySeconds: FOLLOW_UP_DELAY_SECONDS }),
+  ).catch((error: unknown) => {
+    services.log.warn({ err: error }, 'follow-up sync could not be requested');
   });
 }
 

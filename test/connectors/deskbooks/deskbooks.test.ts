@@ -114,15 +114,6 @@ async function runStatus(connectionId: string): Promise<string[]> {
 
 const allRunsDone = (connectionId: string) => until(async () => ((await runStatus(connectionId)).every((s) => s === 'completed') ? true : undefined));
 
-/** As the Web Connector on its schedule: sessions until every run of the connection is completed. */
-async function sessionsUntilRunsDone(linked: Linked, company: DeskBooksCompany): Promise<void> {
-  await until(async () => {
-    if ((await runStatus(linked.id)).every((s) => s === 'completed')) return true;
-    await new WebConnector(t.app, linked.username, linked.password, company).run();
-    return undefined;
-  });
-}
-
 async function customers(linked: Linked): Promise<Json[]> {
   const answer = await t.app.inject({
     method: 'GET',
@@ -270,10 +261,9 @@ describe('platforms that call us: DESKBOOKS through the Web Connector', () => {
       receiver.bodies.find((b) => b.code === 'CUSTOMER_CREATED' && (b.customer as Json | undefined)?.customer_name === 'Fig Partners'),
     );
     expect(created).toMatchObject({ connection_id: main.id, job_id: jobId });
-    // The follow-up sync read the new customer too, and announced it no second time. It is requested after the write
-    // job is completed, so a session that asked in between was told it was done: the next session (the Web Connector's
-    // schedule) serves it.
-    await sessionsUntilRunsDone(main, company);
+    // The follow-up sync read the new customer too, in the same session (it is requested in the transaction that
+    // completes the write job, so the session never hears the work is done before it), and announced it no second time.
+    await allRunsDone(main.id);
     const fig = (b: Json) => (b.customer as Json | undefined)?.customer_name === 'Fig Partners';
     expect(receiver.bodies.filter((b) => fig(b) && b.code === 'CUSTOMER_CREATED')).toHaveLength(1);
   }, 60_000);
