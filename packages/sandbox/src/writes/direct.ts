@@ -96,117 +96,135 @@ async function checkIncomeLines(unit: Unit, lines: readonly NativeLine[]): Promi
   for (const [n, line] of lines.entries()) await account(unit, line.AccountId, `Lines[${n}].AccountId`, INCOME_TYPES);
 }
 
-async function writeReceipt(unit: Unit, body: Body, base: NativeSalesReceipt | null): Promise<NativeSalesReceipt> {
+/** What a sales receipt and a customer refund share: a sale paid on the spot, and its reverse. */
+type CashSale = NativeSalesReceipt | NativeCustomerRefund;
+
+/** How the two differ: where the money goes in or comes out, what the platform fills in, and what it checks. */
+interface CashSaleKind<T extends CashSale> {
+  type: 'sales_receipt' | 'customer_refund';
+  /** The money account's field. */
+  accountField: 'DepositToAccountId' | 'RefundFromAccountId';
+  /** The money account when the body names none; undefined: the body must name one. */
+  defaultAccount?: string;
+  /** The date when the body gives none; undefined: the body must give one. */
+  defaultDate?: (unit: Unit) => string;
+  number: (id: string) => string;
+  texts: readonly string[];
+  /** Checks the totals the platform computed from the lines. */
+  checkTotal?: (total: string) => void;
+  accountOf: (record: T) => string;
+  /** A new record of the shared fields, paid to or from the account. */
+  make: (shared: Omit<NativeSalesReceipt, 'DepositToAccountId'>, account: string) => T;
+  setAccount: (record: T, account: string) => void;
+}
+
+async function writeCashSale<T extends CashSale>(kind: CashSaleKind<T>, unit: Unit, body: Body, base: T | null): Promise<T> {
   const get = getterOf(body, base === null);
-  const id = base?.Id ?? unit.nextId('sales_receipt');
+  const id = base?.Id ?? unit.nextId(kind.type);
   const customerId = get('CustomerId', () => text(body, 'CustomerId'), base?.CustomerId);
   await existing(unit, 'customer', customerId, 'CustomerId');
-  const depositTo = get('DepositToAccountId', () => text(body, 'DepositToAccountId') ?? ROLES.UndepositedFunds, base?.DepositToAccountId ?? '');
-  await account(unit, depositTo, 'DepositToAccountId', DEPOSIT_TYPES);
-  const docNumber = get('DocNumber', () => text(body, 'DocNumber'), base?.DocNumber) ?? `SR-${String(1000 + Number(id.slice(3)))}`;
-  await unique(unit, 'sales_receipt', 'DocNumber', docNumber, base?.Id ?? null);
-  const receipt: NativeSalesReceipt = base ?? {
-    Id: id,
-    CreatedAt: unit.at,
-    UpdatedAt: unit.at,
+  const field = kind.accountField;
+  const { defaultAccount } = kind;
+  const moneyAccount = get(
+    field,
+    () => (defaultAccount === undefined ? text(body, field, true) : (text(body, field) ?? defaultAccount)),
+    base === null ? '' : kind.accountOf(base),
+  );
+  await account(unit, moneyAccount, field, DEPOSIT_TYPES);
+  const docNumber = get('DocNumber', () => text(body, 'DocNumber'), base?.DocNumber) ?? kind.number(id);
+  await unique(unit, kind.type, 'DocNumber', docNumber, base?.Id ?? null);
+  const record =
+    base ??
+    kind.make(
+      {
+        Id: id,
+        CreatedAt: unit.at,
+        UpdatedAt: unit.at,
+        DocNumber: docNumber,
+        TxnDate: '',
+        CurrencyCode: '',
+        ExchangeRate: '1.000000',
+        PaymentMethod: 'Cash',
+        Lines: [],
+        SubTotal: '0.00',
+        TotalDiscount: '0.00',
+        TotalTax: '0.00',
+        Total: '0.00',
+      },
+      moneyAccount,
+    );
+  const { defaultDate } = kind;
+  kind.setAccount(record, moneyAccount);
+  Object.assign(record, {
     DocNumber: docNumber,
-    DepositToAccountId: depositTo,
-    TxnDate: '',
-    CurrencyCode: '',
-    ExchangeRate: '1.000000',
-    PaymentMethod: 'Cash',
-    Lines: [],
-    SubTotal: '0.00',
-    TotalDiscount: '0.00',
-    TotalTax: '0.00',
-    Total: '0.00',
-  };
-  Object.assign(receipt, {
-    DocNumber: docNumber,
-    DepositToAccountId: depositTo,
-    TxnDate: get('TxnDate', () => date(body, 'TxnDate', true), receipt.TxnDate),
-    CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? homeCurrency(unit), receipt.CurrencyCode),
-    PaymentMethod: oneOf(body, 'PaymentMethod', ['Cash', 'Card', 'Check'] as const, receipt.PaymentMethod),
+    TxnDate: get(
+      'TxnDate',
+      () => (defaultDate === undefined ? date(body, 'TxnDate', true) : (date(body, 'TxnDate') ?? defaultDate(unit))),
+      record.TxnDate,
+    ),
+    CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? homeCurrency(unit), record.CurrencyCode),
+    PaymentMethod: oneOf(body, 'PaymentMethod', ['Cash', 'Card', 'Check'] as const, record.PaymentMethod),
   });
-  receipt.ExchangeRate = await writtenRate(unit, body, receipt, base === null);
-  setOptional(receipt, 'CustomerId', customerId);
-  optionalTexts(receipt, body, ['Reference', 'Memo', 'InternalMemo'], base === null);
+  record.ExchangeRate = await writtenRate(unit, body, record, base === null);
+  setOptional(record, 'CustomerId', customerId);
+  optionalTexts(record, body, kind.texts, base === null);
   const lines = await linesIfSent(unit, body, base === null, 'IncomeAccountId');
   if (lines !== null) {
     await checkIncomeLines(unit, lines.Lines);
-    Object.assign(receipt, lines);
+    kind.checkTotal?.(lines.Total);
+    Object.assign(record, lines);
   }
-  if (base === null) unit.create('sales_receipt', receipt);
-  else unit.touch('sales_receipt', receipt);
-  return receipt;
+  if (base === null) unit.create(kind.type, record);
+  else unit.touch(kind.type, record);
+  return record;
 }
 
+const SALES_RECEIPT: CashSaleKind<NativeSalesReceipt> = {
+  type: 'sales_receipt',
+  accountField: 'DepositToAccountId',
+  defaultAccount: ROLES.UndepositedFunds,
+  number: (id) => `SR-${String(1000 + Number(id.slice(3)))}`,
+  texts: ['Reference', 'Memo', 'InternalMemo'],
+  accountOf: (receipt) => receipt.DepositToAccountId,
+  make: (shared, account) => ({ ...shared, DepositToAccountId: account }),
+  setAccount: (receipt, account) => {
+    receipt.DepositToAccountId = account;
+  },
+};
+
 export const salesReceiptWriter = {
-  create: (unit: Unit, body: Body) => writeReceipt(unit, body, null),
-  update: async (unit: Unit, id: string, body: Body) => writeReceipt(unit, body, await loadOr404(unit, 'sales_receipt', id)),
+  create: (unit: Unit, body: Body) => writeCashSale(SALES_RECEIPT, unit, body, null),
+  update: async (unit: Unit, id: string, body: Body) => writeCashSale(SALES_RECEIPT, unit, body, await loadOr404(unit, 'sales_receipt', id)),
   delete: async (unit: Unit, id: string) => {
     await loadOr404(unit, 'sales_receipt', id);
     unit.remove('sales_receipt', id);
   },
 };
 
-/** The platform's own date of a write: a refund sent without one is made today. */
-const today = (unit: Unit): string => unit.at.slice(0, 10);
-
 /**
  * A refund pays money back out of a bank (or other current asset) account for lines that take it back out of income:
- * a sales receipt in reverse, totalled by the platform from its lines. Nothing refers to a refund, so it deletes freely.
+ * a sales receipt in reverse, totalled by the platform from its lines, made today unless dated. Nothing refers to a
+ * refund, so it deletes freely.
  */
-async function writeRefund(unit: Unit, body: Body, base: NativeCustomerRefund | null): Promise<NativeCustomerRefund> {
-  const get = getterOf(body, base === null);
-  const id = base?.Id ?? unit.nextId('customer_refund');
-  const customerId = get('CustomerId', () => text(body, 'CustomerId'), base?.CustomerId);
-  await existing(unit, 'customer', customerId, 'CustomerId');
-  const paidFrom = get('RefundFromAccountId', () => text(body, 'RefundFromAccountId', true), base?.RefundFromAccountId ?? '');
-  await account(unit, paidFrom, 'RefundFromAccountId', DEPOSIT_TYPES);
-  const docNumber = get('DocNumber', () => text(body, 'DocNumber'), base?.DocNumber) ?? refundNumber(id);
-  await unique(unit, 'customer_refund', 'DocNumber', docNumber, base?.Id ?? null);
-  const refund: NativeCustomerRefund = base ?? {
-    Id: id,
-    CreatedAt: unit.at,
-    UpdatedAt: unit.at,
-    DocNumber: docNumber,
-    RefundFromAccountId: paidFrom,
-    TxnDate: '',
-    CurrencyCode: '',
-    ExchangeRate: '1.000000',
-    PaymentMethod: 'Cash',
-    Lines: [],
-    SubTotal: '0.00',
-    TotalDiscount: '0.00',
-    TotalTax: '0.00',
-    Total: '0.00',
-  };
-  Object.assign(refund, {
-    DocNumber: docNumber,
-    RefundFromAccountId: paidFrom,
-    TxnDate: get('TxnDate', () => date(body, 'TxnDate') ?? today(unit), refund.TxnDate),
-    CurrencyCode: get('CurrencyCode', () => text(body, 'CurrencyCode') ?? homeCurrency(unit), refund.CurrencyCode),
-    PaymentMethod: oneOf(body, 'PaymentMethod', ['Cash', 'Card', 'Check'] as const, refund.PaymentMethod),
-  });
-  refund.ExchangeRate = await writtenRate(unit, body, refund, base === null);
-  setOptional(refund, 'CustomerId', customerId);
-  optionalTexts(refund, body, ['Memo'], base === null);
-  const lines = await linesIfSent(unit, body, base === null, 'IncomeAccountId');
-  if (lines !== null) {
-    await checkIncomeLines(unit, lines.Lines);
-    if (parseCents(lines.Total) <= 0)
-      throw invalid('BusinessRule', 'a refund pays back more than nothing: its lines must total more than 0', 'Lines');
-    Object.assign(refund, lines);
-  }
-  if (base === null) unit.create('customer_refund', refund);
-  else unit.touch('customer_refund', refund);
-  return refund;
-}
+const CUSTOMER_REFUND: CashSaleKind<NativeCustomerRefund> = {
+  type: 'customer_refund',
+  accountField: 'RefundFromAccountId',
+  defaultDate: (unit) => unit.at.slice(0, 10),
+  number: refundNumber,
+  texts: ['Memo'],
+  checkTotal: (total) => {
+    if (parseCents(total) <= 0) throw invalid('BusinessRule', 'a refund pays back more than nothing: its lines must total more than 0', 'Lines');
+  },
+  accountOf: (refund) => refund.RefundFromAccountId,
+  make: (shared, account) => ({ ...shared, RefundFromAccountId: account }),
+  setAccount: (refund, account) => {
+    refund.RefundFromAccountId = account;
+  },
+};
 
 export const customerRefundWriter = {
-  create: (unit: Unit, body: Body) => writeRefund(unit, body, null),
-  update: async (unit: Unit, id: string, body: Body) => writeRefund(unit, body, await loadOr404(unit, 'customer_refund', id)),
+  create: (unit: Unit, body: Body) => writeCashSale(CUSTOMER_REFUND, unit, body, null),
+  update: async (unit: Unit, id: string, body: Body) => writeCashSale(CUSTOMER_REFUND, unit, body, await loadOr404(unit, 'customer_refund', id)),
   delete: async (unit: Unit, id: string) => {
     await loadOr404(unit, 'customer_refund', id);
     unit.remove('customer_refund', id);
