@@ -257,6 +257,25 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     expect(counts.reduce((sum, value) => sum + Number(value.value), 0)).toBe((await stored('order')).length);
   });
 
+  it("serves the shop's customer segments as customer groups at /commerce/customer_groups, the rule in platform_data", async () => {
+    const read = async (path: string) => {
+      const response = await t.app.inject({ method: 'GET', url: `/versioned${path}`, headers: clientHeaders() });
+      expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+      return json(response);
+    };
+    // Newest change first, as every list: the segment edited on 15 September, then the other.
+    const segments = [...standin.shop(SHOP).segments].sort((a, b) => b.lastEditDate.localeCompare(a.lastEditDate));
+    const groups = (await read(`/commerce/customer_groups?access_token=${accessToken}&expand=platform_data`)).customer_groups as Json[];
+    expect(groups.map((g) => [g.platform_id, g.name, g.created_at, g.updated_at])).toEqual(
+      segments.map((s) => [s.id, s.name, s.creationDate, s.lastEditDate]),
+    );
+    expect(groups.map((g) => (g.platform_data as Json).query)).toEqual(segments.map((s) => s.query));
+    const one = (await read(`/commerce/customer_groups/${String(groups[1]?.id)}?access_token=${accessToken}`)).customer_group as Json;
+    expect(one).toMatchObject({ name: 'Repeat customers', platform_id: segments[1]?.id });
+    expect(standin.queries.some((q) => /\bsegments\(/.test(q))).toBe(true);
+    expect(standin.invalidQueries).toEqual([]);
+  });
+
   it('stores links as service ids that their endpoints serve, fulfillments[].order_id too (test/support/links.ts)', async () => {
     expect(await linkProblems(t, connectionId)).toEqual([]);
   }, 120_000);
