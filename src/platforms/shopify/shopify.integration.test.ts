@@ -170,7 +170,7 @@ describe('SHOPIFY against the Shopify stand-in', () => {
   it('syncs the shop whole through bulk operations, within the cost bucket, every query valid for 2026-10', async () => {
     expect(await sync('initial')).toBe('completed');
     const shop = standin.shop(SHOP);
-    // One bulk operation per big object (orders, products, customers, transactions); payouts, disputes and the shop are paged.
+    // One bulk operation per big object (orders, products, customers, transactions); payouts, disputes, segments and the shop are paged.
     expect(shop.bulkStarted).toBe(4);
     expect(shop.resultRequests).toBeGreaterThanOrEqual(2);
     expect((await stored('order')).length).toBe(ORDERS);
@@ -315,6 +315,17 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     const after = (await eventsOf(t, connectionId)).length;
     expect(await sync('incremental')).toBe('completed');
     expect((await eventsOf(t, connectionId)).length).toBe(after);
+    expect(standin.invalidQueries).toEqual([]);
+  }, 60_000);
+
+  it('finds a segment deleted in the shop by its absence from the next full listing: CUSTOMER_GROUP_DELETED', async () => {
+    const shop = standin.shop(SHOP);
+    const gone = shop.segments.splice(0, 1)[0]?.id ?? '';
+    const before = (await eventsOf(t, connectionId)).length;
+    expect(await sync('incremental')).toBe('completed');
+    const events = (await newEvents(before)).map((e) => [e.code, (e.payload.customer_group as Json | undefined)?.platform_id]);
+    expect(events).toEqual([['CUSTOMER_GROUP_DELETED', gone]]);
+    expect((await stored('customer_group')).map((r) => r.platform_id)).toEqual(shop.segments.map((s) => s.id));
     expect(standin.invalidQueries).toEqual([]);
   }, 60_000);
 
