@@ -86,7 +86,7 @@ const SERVED_BY: Readonly<Record<ReferenceObject, UnifiedObjectType | null>> = {
   commerce_customer: 'commerce_customer',
   company_info: 'company_info',
   currencies: 'currency',
-  customer_group: null,
+  customer_group: 'customer_group',
   department: 'department',
   expense: 'expense',
   income_statement: 'income_statement',

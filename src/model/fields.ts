@@ -32,6 +32,7 @@ import type { InvoicePayment } from './invoice-payment.ts';
 import type { Item } from './item.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import type { Location } from './location.ts';
+import type { CustomerGroup } from './customer-group.ts';
 import type { CustomerRefund } from './customer-refund.ts';
 import type { Order } from './order.ts';
 import type { PaymentMethod } from './payment-method.ts';
@@ -70,6 +71,7 @@ export interface ObjectTypeMap {
   company_info: CompanyInfo;
   currency: Currency;
   customer: Customer;
+  customer_group: CustomerGroup;
   customer_refund: CustomerRefund;
   department: Department;
   employee: Employee;
@@ -148,6 +150,8 @@ export const FILTERABLE = {
   commerce_customer: { email: 'string', first_name: 'string', last_name: 'string', phone: 'string', ...SYNC_TIMESTAMPS },
   company_info: { ...SYNC_TIMESTAMPS },
   currency: { currency_code: 'enum', ...SYNC_TIMESTAMPS },
+  // The reference's list takes no filter; the name and the sync times.
+  customer_group: { name: 'string', ...SYNC_TIMESTAMPS },
   // The reference's list names no filterable field; the customer, number and date as on sales receipts, and the sync times.
   customer_refund: { customer_id: 'id', document_number: 'string', transaction_date: 'date', ...SYNC_TIMESTAMPS },
   customer: { status: 'enum', customer_name: 'string', email: 'string', phone: 'string', subsidiaries: 'array' },
@@ -397,6 +401,7 @@ export const LINKS: Readonly<Record<UnifiedObjectType, readonly LinkField[]>> = 
   payout: [link('transactions[].order_id', 'order')],
   product: [link('variants[].product_id', 'product')],
   commerce_customer: [link('orders[].id', 'order')],
+  customer_group: [],
   transaction: [link('order_id', 'order'), link('customer_id', 'commerce_customer'), link('payout_id', 'payout')],
   dispute: [link('transaction_id', 'transaction'), link('order_id', 'order')],
   project: [],

@@ -30,6 +30,7 @@ import { InvoicePaymentSchema } from './invoice-payment.ts';
 import { ItemSchema } from './item.ts';
 import { JournalEntrySchema } from './journal-entry.ts';
 import { LocationSchema } from './location.ts';
+import { CustomerGroupSchema } from './customer-group.ts';
 import { CustomerRefundSchema } from './customer-refund.ts';
 import { OrderSchema } from './order.ts';
 import { PaymentMethodSchema } from './payment-method.ts';
@@ -81,6 +82,7 @@ export const MODEL = {
   company_info: entry('company_info', CompanyInfoSchema),
   currency: entry('currency', CurrencySchema),
   customer: entry('customer', CustomerSchema),
+  customer_group: entry('customer_group', CustomerGroupSchema),
   customer_refund: entry('customer_refund', CustomerRefundSchema),
   department: entry('department', DepartmentSchema),
   dispute: entry('dispute', DisputeSchema),
@@ -156,6 +158,7 @@ export * from './invoice-payment.ts';
 export * from './item.ts';
 export * from './journal-entry.ts';
 export * from './location.ts';
+export * from './customer-group.ts';
 export * from './customer-refund.ts';
 export * from './order.ts';
 export * from './payment-method.ts';

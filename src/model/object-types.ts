@@ -29,6 +29,7 @@ export const OBJECT_TYPES = {
   company_info: { plural: 'company_info', singular: 'company_info', path: '/accounting/company_info', entity: 'COMPANY_INFO' },
   currency: { plural: 'currencies', singular: 'currency', path: '/accounting/currencies', entity: 'CURRENCY' },
   customer: { plural: 'customers', singular: 'customer', path: '/accounting/customers', entity: 'CUSTOMER' },
+  customer_group: { plural: 'customer_groups', singular: 'customer_group', path: '/commerce/customer_groups', entity: 'CUSTOMER_GROUP' },
   customer_refund: { plural: 'customer_refunds', singular: 'customer_refund', path: '/accounting/customer_refunds', entity: 'CUSTOMER_REFUND' },
   department: { plural: 'departments', singular: 'department', path: '/accounting/departments', entity: 'DEPARTMENT' },
   dispute: { plural: 'disputes', singular: 'dispute', path: '/commerce/disputes', entity: 'DISPUTE' },

@@ -29,6 +29,7 @@ export const OBJECT_SOURCES: Readonly<Record<UnifiedObjectType, ObjectSource>> =
   company_info: reference('company-info'),
   currency: spec('Currency'),
   customer: spec('Accounting customer'),
+  customer_group: reference('customer-groups'),
   customer_refund: reference('customer-refunds'),
   department: reference('departments'),
   employee: reference('hris-employees'),

@@ -18,6 +18,7 @@ const PRODUCT_OF: Partial<Record<UnifiedObjectType, Product>> = {
   payout: 'commerce',
   product: 'commerce',
   commerce_customer: 'commerce',
+  customer_group: 'commerce',
   transaction: 'commerce',
   dispute: 'commerce',
   subscription: 'commerce',

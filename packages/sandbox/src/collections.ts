@@ -67,6 +67,7 @@ const SPECS: readonly CollectionSpec[] = [
   { type: 'payout', collection: 'Payouts', prefix: 'PAYOUT', dateField: 'ArrivalDate' },
   { type: 'product', collection: 'Products', prefix: 'PROD', dateField: null },
   { type: 'commerce_customer', collection: 'Shoppers', prefix: 'SHOP', dateField: null },
+  { type: 'customer_group', collection: 'CustomerGroups', prefix: 'CGRP', dateField: null },
   { type: 'transaction', collection: 'GatewayTransactions', prefix: 'GTX', dateField: 'CreatedAt' },
   { type: 'project', collection: 'Projects', prefix: 'PRJ', dateField: null },
   { type: 'purchase_order', collection: 'PurchaseOrders', prefix: 'PO', dateField: 'TxnDate' },

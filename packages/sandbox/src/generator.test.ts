@@ -24,6 +24,7 @@ import type {
   NativePayout,
   NativeSalesReceipt,
   NativeTaxArea,
+  NativeCustomerGroup,
 } from './native.ts';
 import { formatCents, parseCents, taxOn } from './money.ts';
 import { isPostingType, postingsOf, taxRates } from './books.ts';
@@ -116,7 +117,11 @@ describe('employees', () => {
     const { records } = books(4);
     const first = records.findIndex((r) => r.type === 'employee');
     expect(first).toBeGreaterThan(0);
-    expect(records.slice(first).every((r) => ['employee', 'sales_order', 'exchange_rate', 'payment_method', 'tax_area'].includes(r.type))).toBe(true);
+    expect(
+      records
+        .slice(first)
+        .every((r) => ['employee', 'sales_order', 'exchange_rate', 'payment_method', 'tax_area', 'customer_group'].includes(r.type)),
+    ).toBe(true);
     expect(records.findIndex((r) => r.type === 'sales_order')).toBeGreaterThan(records.findLastIndex((r) => r.type === 'employee'));
   });
 
@@ -195,9 +200,9 @@ describe('sales orders', () => {
       const { records } = generateAll({ seed, size, asOf: AS_OF });
       const first = records.findIndex((r) => r.type === 'sales_order');
       expect(first, `seed ${seed}`).toBeGreaterThan(0);
-      // Only the exchange rates, payment methods and tax areas, made after the orders, follow them.
+      // Only the exchange rates, payment methods, tax areas and customer groups, made after the orders, follow them.
       expect(
-        records.slice(first).every((r) => ['sales_order', 'exchange_rate', 'payment_method', 'tax_area'].includes(r.type)),
+        records.slice(first).every((r) => ['sales_order', 'exchange_rate', 'payment_method', 'tax_area', 'customer_group'].includes(r.type)),
         `seed ${seed}`,
       ).toBe(true);
       // The web shop's products, shoppers and gateway transactions (generator/shop.ts) are drawn from the orders and
@@ -299,12 +304,15 @@ describe('payment methods', () => {
 });
 
 describe('tax areas', () => {
-  it("come last, one per city of the business's country, entered on the books' first day, after the payment methods", () => {
+  it("come one per city of the business's country, entered on the books' first day, after the payment methods", () => {
     for (const seed of [1, 2]) {
       const { records } = books(seed);
       const first = records.findIndex((r) => r.type === 'tax_area');
       expect(first, `seed ${seed}`).toBeGreaterThan(records.findLastIndex((r) => r.type === 'payment_method'));
-      const areas = records.slice(first);
+      const areas = records.slice(
+        first,
+        records.findIndex((r) => r.type === 'customer_group'),
+      );
       expect(areas.every((r) => r.type === 'tax_area')).toBe(true);
       const company = records.find((r) => r.type === 'company_info')?.data as NativeCompany;
       const profile = PROFILES.find((p) => p.currency === company.BaseCurrency);
@@ -312,6 +320,42 @@ describe('tax areas', () => {
       expect(areas.every((r) => (r.data as NativeTaxArea).Country === profile?.country)).toBe(true);
       expect(areas.map((r) => r.id)).toEqual(areas.map((_r, n) => `AREA-${String(n + 1).padStart(6, '0')}`));
       expect(areas.every((r) => r.data.CreatedAt.startsWith('2023-07-01T09:'))).toBe(true);
+    }
+  });
+});
+
+describe('customer groups', () => {
+  it("come last, after the tax areas: repeat, one-time and top-spending buyers of the web shop, by the orders' buyers", () => {
+    for (const seed of [1, 2]) {
+      const { records } = books(seed);
+      const first = records.findIndex((r) => r.type === 'customer_group');
+      expect(first, `seed ${seed}`).toBeGreaterThan(records.findLastIndex((r) => r.type === 'tax_area'));
+      const groups = records.slice(first).map((r) => r.data as NativeCustomerGroup);
+      expect(records.slice(first).every((r) => r.type === 'customer_group')).toBe(true);
+      expect(groups.map((g) => g.Name)).toEqual(['Repeat customers', 'One-time customers', 'Top spenders']);
+      expect(groups.map((g) => g.Id)).toEqual(['CGRP-000001', 'CGRP-000002', 'CGRP-000003']);
+      const orders = records.filter((r) => r.type === 'order').map((r) => r.data as NativeOrder);
+      const ordersOf = Map.groupBy(orders, (o) => o.Buyer.Id);
+      const shoppers = new Set(records.filter((r) => r.type === 'commerce_customer').map((r) => r.id));
+      const [repeat, once, top] = groups;
+      expect(repeat?.ShopperIds.length).toBeGreaterThan(0);
+      expect(once?.ShopperIds.length).toBeGreaterThan(0);
+      // Every buyer is a repeat or a one-time customer, never both; every member is a shopper the shop has.
+      expect(new Set([...(repeat?.ShopperIds ?? []), ...(once?.ShopperIds ?? [])])).toEqual(new Set(ordersOf.keys()));
+      expect(repeat?.ShopperIds.every((id) => (ordersOf.get(id)?.length ?? 0) > 1)).toBe(true);
+      expect(once?.ShopperIds.every((id) => ordersOf.get(id)?.length === 1)).toBe(true);
+      expect(groups.every((g) => g.ShopperIds.every((id) => shoppers.has(id)))).toBe(true);
+      // The top tenth of buyers by what they paid (orders charged and not refunded), at least the rule's amount.
+      const floor = Number(/^amount_spent >= (\d+)$/.exec(top?.Query ?? '')?.[1]);
+      const spent = (id: string) =>
+        (ordersOf.get(id) ?? [])
+          .filter((o) => o.FinancialStatus !== 'Pending' && o.FinancialStatus !== 'Refunded')
+          .reduce((sum, o) => sum + Number(o.Total), 0);
+      expect(floor).toBeGreaterThan(0);
+      expect(top?.ShopperIds.length).toBeGreaterThanOrEqual(Math.ceil(ordersOf.size / 10));
+      expect(top?.ShopperIds.every((id) => spent(id) >= floor)).toBe(true);
+      expect([...ordersOf.keys()].filter((id) => !top?.ShopperIds.includes(id)).every((id) => spent(id) < floor)).toBe(true);
+      expect(groups.every((g) => g.CreatedAt.startsWith('2023-07-01T10:') && g.UpdatedAt >= g.CreatedAt)).toBe(true);
     }
   });
 });
@@ -325,7 +369,7 @@ describe('exchange rates', () => {
       const { records } = books(seed);
       const first = records.findIndex((r) => r.type === 'exchange_rate');
       expect(
-        records.slice(first).every((r) => ['exchange_rate', 'payment_method', 'tax_area'].includes(r.type)),
+        records.slice(first).every((r) => ['exchange_rate', 'payment_method', 'tax_area', 'customer_group'].includes(r.type)),
         `seed ${seed}`,
       ).toBe(true);
       const company = records.find((r) => r.type === 'company_info')?.data as NativeCompany;

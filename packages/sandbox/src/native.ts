@@ -637,6 +637,12 @@ export type NativeShopper = NativeMeta & {
 };
 
 /**
+ * A named group of the web shop's buyers, kept by a rule over their orders as a shop's customer segments are: Query is
+ * the rule in Shopify's segment query language, ShopperIds the buyers it holds.
+ */
+export type NativeCustomerGroup = NativeMeta & { Name: string; Query: string; ShopperIds: string[] };
+
+/**
  * A movement of the web shop's card gateway balance: a charge of an order (less its fee), its refund, or a payout
  * of the balance to the checking account. The charges and refunds a payout paid carry its PayoutId, and so does the
  * payout's own movement (its amount negative): the two sum to nothing, as a gateway's balance history does.
@@ -688,6 +694,7 @@ export interface NativeOf {
   payout: NativePayout;
   product: NativeProduct;
   commerce_customer: NativeShopper;
+  customer_group: NativeCustomerGroup;
   transaction: NativeGatewayTransaction;
   project: NativeProject;
   purchase_order: NativePurchaseOrder;

@@ -131,6 +131,7 @@ export function createQuickBooksConnector(): Connector {
         'Query pages are read in Id order and overlap by 10 records, so up to 10 records deleted from pages already read before the next page is asked for skip nothing (an edit never moves a record in Id order).',
         "Intuit's webhooks are received at /platform-webhooks/QUICKBOOKS/{organization id}/{environment} once the app's verifier token is set as webhook_key on the OAuth app; each notification syncs the changed entities' types of the connections to that realm at once (docs/sync.md, \"Platform webhooks\").",
         "Tax areas are not available: QuickBooks Online's US sales tax keeps agencies (TaxAgency, GET /accounting/tax_agencies), their rates (TaxRate) and the codes that combine them (TaxCode, GET /accounting/tax_rates), and no entity for the place they are charged in (automated sales tax works it out from the customer's address), so GET /accounting/tax_areas answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.",
+        "Customer groups are not available: they are a store's groups of its buyers (the reference serves them for Shopify only), and QuickBooks Online's CustomerType labels accounting customers, so GET /commerce/customer_groups answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.",
         "Sales orders are not available: QuickBooks Online has no sales order entity (sales orders are QuickBooks Desktop's; Estimates are quotes, not orders), so GET /accounting/sales_orders answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.",
       ],
     },

@@ -332,6 +332,11 @@ describe('QuickBooks Online sync', () => {
     // Nor customer refunds yet: RefundReceipt is not read (docs/reference.md).
     for (const [route, status, code] of await customerRefundAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Nor customer groups: QuickBooks Online keeps no groups of a shop's customers (docs/reference.md).
+    for (const path of ['/commerce/customer_groups', '/commerce/customer_groups/anything']) {
+      const groups = await sender(t, c.token)('GET', path);
+      expect([groups.statusCode, errorBody(groups).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
     for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);

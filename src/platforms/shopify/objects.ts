@@ -22,6 +22,7 @@ import {
 } from './mapping.ts';
 import { PAGE_SIZES, VARIANT_MEDIA_CHILDREN } from './queries.ts';
 import { completeNested, endCursor, idRecords, readPaged } from './read.ts';
+import { mapSegment } from './segments.ts';
 
 const READ_ONLY = { read: true, filter: true, fetchByPlatformId: true, create: false, update: false, delete: false } as const;
 
@@ -204,6 +205,20 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
     map: (record, ctx) => mapDispute(record, ctx, base(ctx)),
     baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
     businessDate: businessDate('initiatedAt'),
+  }),
+  customer_group: defineObject<'customer_group'>({
+    // Read whole each time (the segments query has no change-time search field): a segment gone is one not listed.
+    capabilities: { ...READ_ONLY, incremental: 'none', deletions: 'full_listing' },
+    read: (ctx, request) =>
+      readPaged(ctx, request, {
+        answer: 'Segments',
+        operation: 'list segments',
+        first: PAGE_SIZES.segments,
+        connection: (data) => data.segments,
+        incremental: false,
+      }),
+    map: (record) => mapSegment(record),
+    businessDate: businessDate('creationDate'),
   }),
   store: defineObject<'store'>({
     capabilities: { ...READ_ONLY, filter: false, incremental: 'none', deletions: 'none' },

@@ -16,6 +16,7 @@ export const PAGE_SIZES = {
   customer: 50,
   transactionOrders: 10,
   payments: 25,
+  segments: 100,
   deletions: 100,
   moreItems: 100,
   // A variant's image is a media connection: 100 variants a page would cost 903 points, nearly the 1,000 a query may cost.
@@ -126,6 +127,14 @@ export const DISPUTES_QUERY = `query Disputes($first: Int!, $after: String) {
     pageInfo { hasNextPage endCursor } } }
 }`;
 
+/**
+ * The shop's customer segments (the unified customer groups), read whole: Shopify's segments query documents no search
+ * field for a change time, and a shop has few. Its `query` (the segment's rule) goes to platform_data.
+ */
+export const SEGMENTS_QUERY = `query Segments($first: Int!, $after: String) {
+  segments(first: $first, after: $after, sortKey: ID) { nodes { id name query creationDate lastEditDate } pageInfo { hasNextPage endCursor } }
+}`;
+
 /** Deletions Shopify records as events (action "destroy"), by subject type, since a time. */
 export const DELETIONS_QUERY = `query Deletions($first: Int!, $after: String, $query: String) {
   events(first: $first, after: $after, query: $query, sortKey: CREATED_AT) {
@@ -157,6 +166,7 @@ export const PAGE_COSTS = {
   OrderTransactions: 172,
   Payouts: 53,
   Disputes: 103,
+  Segments: 102,
   Deletions: 102,
   OrderLineItems: 503,
   ProductVariants: 453,

@@ -170,7 +170,7 @@ describe('SHOPIFY against the Shopify stand-in', () => {
   it('syncs the shop whole through bulk operations, within the cost bucket, every query valid for 2026-10', async () => {
     expect(await sync('initial')).toBe('completed');
     const shop = standin.shop(SHOP);
-    // One bulk operation per big object (orders, products, customers, transactions); payouts, disputes and the shop are paged.
+    // One bulk operation per big object (orders, products, customers, transactions); payouts, disputes, segments and the shop are paged.
     expect(shop.bulkStarted).toBe(4);
     expect(shop.resultRequests).toBeGreaterThanOrEqual(2);
     expect((await stored('order')).length).toBe(ORDERS);
@@ -257,6 +257,25 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     expect(counts.reduce((sum, value) => sum + Number(value.value), 0)).toBe((await stored('order')).length);
   });
 
+  it("serves the shop's customer segments as customer groups at /commerce/customer_groups, the rule in platform_data", async () => {
+    const read = async (path: string) => {
+      const response = await t.app.inject({ method: 'GET', url: `/versioned${path}`, headers: clientHeaders() });
+      expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+      return json(response);
+    };
+    // Newest change first, as every list: the segment edited on 15 September, then the other.
+    const segments = [...standin.shop(SHOP).segments].sort((a, b) => b.lastEditDate.localeCompare(a.lastEditDate));
+    const groups = (await read(`/commerce/customer_groups?access_token=${accessToken}&expand=platform_data`)).customer_groups as Json[];
+    expect(groups.map((g) => [g.platform_id, g.name, g.created_at, g.updated_at])).toEqual(
+      segments.map((s) => [s.id, s.name, s.creationDate, s.lastEditDate]),
+    );
+    expect(groups.map((g) => (g.platform_data as Json).query)).toEqual(segments.map((s) => s.query));
+    const one = (await read(`/commerce/customer_groups/${String(groups[1]?.id)}?access_token=${accessToken}`)).customer_group as Json;
+    expect(one).toMatchObject({ name: 'Repeat customers', platform_id: segments[1]?.id });
+    expect(standin.queries.some((q) => /\bsegments\(/.test(q))).toBe(true);
+    expect(standin.invalidQueries).toEqual([]);
+  });
+
   it('stores links as service ids that their endpoints serve, fulfillments[].order_id too (test/support/links.ts)', async () => {
     expect(await linkProblems(t, connectionId)).toEqual([]);
   }, 120_000);
@@ -296,6 +315,17 @@ describe('SHOPIFY against the Shopify stand-in', () => {
     const after = (await eventsOf(t, connectionId)).length;
     expect(await sync('incremental')).toBe('completed');
     expect((await eventsOf(t, connectionId)).length).toBe(after);
+    expect(standin.invalidQueries).toEqual([]);
+  }, 60_000);
+
+  it('finds a segment deleted in the shop by its absence from the next full listing: CUSTOMER_GROUP_DELETED', async () => {
+    const shop = standin.shop(SHOP);
+    const gone = shop.segments.splice(0, 1)[0]?.id ?? '';
+    const before = (await eventsOf(t, connectionId)).length;
+    expect(await sync('incremental')).toBe('completed');
+    const events = (await newEvents(before)).map((e) => [e.code, (e.payload.customer_group as Json | undefined)?.platform_id]);
+    expect(events).toEqual([['CUSTOMER_GROUP_DELETED', gone]]);
+    expect((await stored('customer_group')).map((r) => r.platform_id)).toEqual(shop.segments.map((s) => s.id));
     expect(standin.invalidQueries).toEqual([]);
   }, 60_000);
 

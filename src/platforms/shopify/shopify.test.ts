@@ -445,6 +445,7 @@ describe('SHOPIFY declarations', () => {
       [queries.TRANSACTIONS_QUERY, queries.PAGE_SIZES.transactionOrders, queries.PAGE_COSTS.OrderTransactions],
       [queries.PAYOUTS_QUERY, queries.PAGE_SIZES.payments, queries.PAGE_COSTS.Payouts],
       [queries.DISPUTES_QUERY, queries.PAGE_SIZES.payments, queries.PAGE_COSTS.Disputes],
+      [queries.SEGMENTS_QUERY, queries.PAGE_SIZES.segments, queries.PAGE_COSTS.Segments],
       [queries.PAYOUT_TRANSACTIONS_QUERY, queries.PAGE_SIZES.moreItems, queries.PAGE_COSTS.PayoutTransactions],
       [queries.DELETIONS_QUERY, queries.PAGE_SIZES.deletions, queries.PAGE_COSTS.Deletions],
       [queries.SHOP_QUERY, 0, queries.PAGE_COSTS.Shop],

@@ -196,6 +196,11 @@ describe('STRIPE end to end', () => {
     expect(await storedIds(id, 'subscription')).toEqual(ids(keyed.subscriptions));
     await expectPayoutsReconcile(id, keyed);
     const token = (json(created).connection as { access_token: string }).access_token;
+    // Nor customer groups: Stripe keeps no named groups of customers (docs/reference.md).
+    for (const path of ['/commerce/customer_groups', '/commerce/customer_groups/anything']) {
+      const groups = await sender(t, token)('GET', path);
+      expect([groups.statusCode, errorBody(groups).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     // Nor accounting refunds: a gateway's refunds are commerce transactions.
     for (const [route, status, code] of await customerRefundAnswers(sender(t, token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);

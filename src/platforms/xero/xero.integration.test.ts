@@ -351,6 +351,11 @@ describe('Xero sync', () => {
     for (const [route, status, code] of await customerRefundAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('CUSTOMER_REFUND');
+    // Nor customer groups: Xero's contact groups are an accounting address book, not a shop's customers (docs/reference.md).
+    for (const path of ['/commerce/customer_groups', '/commerce/customer_groups/anything']) {
+      const groups = await sender(t, c.token)('GET', path);
+      expect([groups.statusCode, errorBody(groups).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
     for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);

@@ -285,10 +285,38 @@ export function paymentsAccount(shopNumber: number, orders: readonly StandInOrde
   };
 }
 
+/**
+ * The shop's customer segments (Segment: a name and its rule in Shopify's segment query language), two of them, made
+ * before the shop's clock starts (so they move no other record's times); the second was edited since.
+ */
+export function makeSegments() {
+  return [
+    {
+      id: gid('Segment', 5000),
+      name: 'Repeat customers',
+      query: 'number_of_orders > 1',
+      creationDate: '2026-09-01T00:00:00Z',
+      lastEditDate: '2026-09-01T00:00:00Z',
+    },
+    {
+      id: gid('Segment', 5001),
+      name: 'Subscribed to email',
+      query: "customer_email_subscription_status = 'SUBSCRIBED'",
+      creationDate: '2026-09-02T00:00:00Z',
+      lastEditDate: '2026-09-15T12:00:00Z',
+    },
+  ];
+}
+
 /** A shop of `orders` orders over a tenth as many customers and a twentieth as many products (at least 3 of each). */
 export function makeShopData(orders: number, seed: number, clock: Clock) {
   const random = seededRandom(seed);
   const customers = Array.from({ length: Math.max(3, Math.ceil(orders / 10)) }, (_, n) => makeCustomer(n, clock));
   const products = Array.from({ length: Math.max(3, Math.min(500, Math.ceil(orders / 20))) }, (_, n) => makeProduct(n, clock));
-  return { customers, products, orders: Array.from({ length: orders }, (_, n) => makeOrder(n, clock, random, customers, products)) };
+  return {
+    customers,
+    products,
+    orders: Array.from({ length: orders }, (_, n) => makeOrder(n, clock, random, customers, products)),
+    segments: makeSegments(),
+  };
 }

@@ -313,6 +313,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
       orders: shop.orders,
       products: shop.products,
       customers: shop.customers,
+      segments: shop.segments,
       events: shop.events,
       order: (args: Args) => shop.orders.find((o) => o.id === args.id) ?? null,
       product: (args: Args) => shop.products.find((p) => p.id === args.id) ?? null,

@@ -6,8 +6,8 @@
  * (generator/payouts.ts); accounts, balance sheets and bank feed
  * accounts come next, carrying the balances the transactions produced, then the
  * employees (generator/employees.ts), the sales orders (generator/sales-orders.ts)
- * the exchange rates (generator/exchange-rates.ts), the payment methods (generator/payment-methods.ts) and the tax
- * areas last (generator/tax-areas.ts).
+ * the exchange rates (generator/exchange-rates.ts), the payment methods (generator/payment-methods.ts), the tax
+ * areas (generator/tax-areas.ts) and the web shop's customer groups last (generator/customer-groups.ts).
  */
 import { ROLES } from './chart.ts';
 import { Emitter, type GeneratedRecord } from './emitter.ts';
@@ -21,6 +21,7 @@ import { generatePayouts, generateStore, ShopCharges } from './payouts.ts';
 import { generateShop, ShopOrders } from './shop.ts';
 import { generatePaymentMethods } from './payment-methods.ts';
 import { generateTaxAreas } from './tax-areas.ts';
+import { generateCustomerGroups } from './customer-groups.ts';
 import { generateSalesReceipts } from './sales-receipts.ts';
 import { generateCustomerRefunds } from './customer-refunds.ts';
 import {
@@ -182,6 +183,9 @@ export class BookGenerator {
     yield out.take();
     // The tax areas, from the business's places alone: nothing before them changes.
     generateTaxAreas(out, ref.profile, start);
+    yield out.take();
+    // The shop's customer groups, from its orders alone: nothing before them changes.
+    generateCustomerGroups(out, shopOrders, start);
     yield out.take();
     this.summary = {
       counters: Object.fromEntries(out.counters),

@@ -1,5 +1,6 @@
 /** Commerce orders, the store, its products and buyers, and the gateway's transactions and payouts. */
 import type {
+  NativeCustomerGroup,
   NativeGatewayTransaction,
   NativeOrder,
   NativeOrderAddress,
@@ -193,6 +194,11 @@ export function mapShopper(r: NativeShopper, ref: Ref): Mapped<'commerce_custome
     created_at: r.CreatedAt,
     updated_at: r.UpdatedAt,
   };
+}
+
+/** The rule and the members have no place in the reference's object: platform_data keeps them. */
+export function mapCustomerGroup(r: NativeCustomerGroup): Mapped<'customer_group'> {
+  return { platform_id: r.Id, name: r.Name, created_at: r.CreatedAt, updated_at: r.UpdatedAt };
 }
 
 const TRANSACTION_TYPE = { Charge: 'sale', Refund: 'refund', Payout: 'payout' } as const;

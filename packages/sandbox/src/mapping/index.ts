@@ -6,7 +6,7 @@ import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../../../src/mo
 import type * as N from '../native.ts';
 import { mapAccount, mapAttachment, mapBalanceSheet, mapDeposit, mapFeedAccount, mapJournalEntry, mapTransfer } from './banking.ts';
 import type { Ref } from './common.ts';
-import { mapGatewayTransaction, mapOrder, mapPayout, mapProduct, mapShopper, mapStore } from './commerce.ts';
+import { mapCustomerGroup, mapGatewayTransaction, mapOrder, mapPayout, mapProduct, mapShopper, mapStore } from './commerce.ts';
 import {
   mapClass,
   mapCompany,
@@ -69,6 +69,7 @@ export const MAPPERS: Readonly<Record<N.NativeType, Mapper>> = {
   payout: (raw, ref) => ({ ...mapPayout(raw as N.NativePayout, ref) }),
   product: (raw, ref) => ({ ...mapProduct(raw as N.NativeProduct, ref) }),
   commerce_customer: (raw, ref) => ({ ...mapShopper(raw as N.NativeShopper, ref) }),
+  customer_group: (raw) => ({ ...mapCustomerGroup(raw as N.NativeCustomerGroup) }),
   transaction: (raw, ref) => ({ ...mapGatewayTransaction(raw as N.NativeGatewayTransaction, ref) }),
   project: (raw) => ({ ...mapProject(raw as N.NativeProject) }),
   purchase_order: (raw, ref) => ({ ...mapPurchaseOrder(raw as N.NativePurchaseOrder, ref) }),

@@ -393,6 +393,14 @@ export type ProductVariants = {
   } | null;
 };
 
+/** What SEGMENTS_QUERY answers. */
+export type Segments = {
+  segments?: {
+    nodes?: { id?: string; name?: string; query?: string; creationDate?: string; lastEditDate?: string }[];
+    pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+  };
+};
+
 /** What SHOP_QUERY answers. */
 export type Shop = {
   shop?: {
@@ -443,6 +451,7 @@ export interface ShopifyAnswers {
   Products: Products;
   ProductsBulk: ProductsBulk;
   ProductVariants: ProductVariants;
+  Segments: Segments;
   Shop: Shop;
   TransactionsBulk: TransactionsBulk;
 }
@@ -465,6 +474,7 @@ export const DOCUMENTS = {
   Products: queries.PRODUCTS_QUERY,
   ProductsBulk: queries.PRODUCTS_BULK_QUERY,
   ProductVariants: queries.PRODUCT_VARIANTS_QUERY,
+  Segments: queries.SEGMENTS_QUERY,
   Shop: queries.SHOP_QUERY,
   TransactionsBulk: queries.TRANSACTIONS_BULK_QUERY,
 } as const;

@@ -9,7 +9,7 @@ import type { NativeOf, NativeOrder } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import { relayPage } from './relay.ts';
 import { gid, numberOf, shopNumber } from './ids.ts';
-import { balanceTransactionView, customerView, orderView, payoutView, productView, shopView } from './render.ts';
+import { balanceTransactionView, customerView, orderView, payoutView, productView, segmentView, shopView } from './render.ts';
 import { matchesSearch, parseSearch } from './search.ts';
 
 let schema: GraphQLSchema | null = null;
@@ -100,6 +100,8 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
     },
     products: listOf('product', (p) => byChange(p, () => productView(p))),
     customers: listOf('commerce_customer', (s) => byChange(s, () => customerView(s, null) ?? {})),
+    // SANDBOX's customer groups are the shop's segments, paged in id order (the connector's sortKey: ID).
+    segments: listOf('customer_group', (g) => ({ view: () => segmentView(g), search: {}, sortAt: String(numberOf(g.Id)).padStart(12, '0') })),
     events: async (args: Record<string, unknown>) => {
       const events: Paged[] = [];
       for (const [subject, [type, kind]] of Object.entries(DELETION_SUBJECTS)) {

@@ -3,6 +3,7 @@
  * the simulator's schema executes over, so every answer has the published types' shapes.
  */
 import type {
+  NativeCustomerGroup,
   NativeGatewayTransaction,
   NativeOrder,
   NativeOrderAddress,
@@ -50,6 +51,17 @@ export function customerView(shopper: NativeShopper | null, buyer: NativeOrder['
     verifiedEmail: buyer?.Verified ?? true,
     defaultEmailAddress: email === null ? null : { emailAddress: email },
     defaultPhoneNumber: phone === null ? null : { phoneNumber: phone },
+  };
+}
+
+/** A SANDBOX customer group as Shopify's Segment: its rule is already in Shopify's segment query language. */
+export function segmentView(group: NativeCustomerGroup): View {
+  return {
+    id: gid('Segment', numberOf(group.Id)),
+    name: group.Name,
+    query: group.Query,
+    creationDate: group.CreatedAt,
+    lastEditDate: group.UpdatedAt,
   };
 }
 

@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { buildClientSchema, parse, validate, type GraphQLSchema, type IntrospectionQuery, isObjectType, isInterfaceType } from 'graphql';
 import * as connectorQueries from '../../../../../src/platforms/shopify/queries.ts';
-import { ORDER_LINE_ITEMS_QUERY, PAYOUT_TRANSACTIONS_QUERY, PAYOUTS_QUERY } from '../../../../../src/platforms/shopify/queries.ts';
+import { ORDER_LINE_ITEMS_QUERY, PAYOUT_TRANSACTIONS_QUERY, PAYOUTS_QUERY, SEGMENTS_QUERY } from '../../../../../src/platforms/shopify/queries.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPublishedJson, SHOPIFY_ADMIN_SCHEMA } from '../../../../../test/contracts/published.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.ts';
@@ -210,6 +210,24 @@ describe('the SHOPIFY simulator', () => {
         name,
       ).toEqual([]);
     }
+  });
+
+  it("serves SANDBOX's customer groups as the shop's segments, paged in id order, each rule holding its members", async () => {
+    const firstPage = await gql(SEGMENTS_QUERY, { first: 2, after: null });
+    const page = (firstPage.data as { segments: { nodes: Json[]; pageInfo: { hasNextPage: boolean; endCursor: string } } }).segments;
+    expect(page.nodes.map((s) => s.name)).toEqual(['Repeat customers', 'One-time customers']);
+    expect(page.pageInfo.hasNextPage).toBe(true);
+    const rest = (await gql(SEGMENTS_QUERY, { first: 2, after: page.pageInfo.endCursor })).data as { segments: { nodes: Json[] } };
+    expect(rest.segments.nodes.map((s) => s.name)).toEqual(['Top spenders']);
+    const segments = [...page.nodes, ...rest.segments.nodes];
+    expect(segments.map((s) => s.id)).toEqual(['gid://shopify/Segment/1', 'gid://shopify/Segment/2', 'gid://shopify/Segment/3']);
+    expect(segments[0]).toMatchObject({ query: 'number_of_orders > 1' });
+    expect(String(segments[2]?.query)).toMatch(/^amount_spent >= \d+$/);
+    for (const segment of segments) expect(Date.parse(String(segment.lastEditDate))).toBeGreaterThanOrEqual(Date.parse(String(segment.creationDate)));
+    // The repeat customers' rule holds: each member's numberOfOrders, as the customers query serves it, is over 1.
+    const customers = (await gql('{ customers(first: 250) { nodes { id numberOfOrders } } }')).data as { customers: { nodes: Json[] } };
+    const repeat = customers.customers.nodes.filter((c) => Number(c.numberOfOrders) > 1);
+    expect(repeat.length).toBeGreaterThan(0);
   });
 
   it("pays out the balance transactions filed under the payout's number, which add up to it", async () => {
