@@ -89,31 +89,42 @@ async function call(route: Route, headers: Record<string, string>, token: string
 const describeCall = (c: Call): string =>
   `${c.route.method} ${c.route.path} → ${c.status}${c.leaked.length > 0 ? ` leaked ${c.leaked.join(',')}` : ''}`;
 
-describe('another organisation calling every /versioned route', () => {
-  it("with its own credentials and connection but the owner's ids: never a success, never the owner's data", async () => {
-    const calls: Call[] = [];
-    for (const route of routes) calls.push(await call(route, clientHeaders(intruderOrg), intruder.token));
-    expect(calls.length).toBeGreaterThan(40);
-    // Routes without ids act on the intruder's own connection; they may succeed, but must not show the owner's data.
-    const bad = calls.filter((c) => c.leaked.length > 0 || (c.route.pathParams.length > 0 && c.status < 400));
-    expect(bad.map(describeCall)).toEqual([]);
-    expect(calls.filter((c) => c.route.pathParams.length > 0).every((c) => [400, 401, 404, 410].includes(c.status))).toBe(true);
-  });
+/** Each walk calls every route (over 200) in turn: 37 s on a machine loaded by other work, past the default 30 s. */
+const ROUTE_WALK_TIMEOUT_MS = 120_000;
 
-  it("with the owner's connection token: refused (401) on every route that takes one", async () => {
-    const calls: Call[] = [];
-    for (const route of routes) calls.push(await call(route, clientHeaders(intruderOrg), owner.token));
-    // Organisation-level routes (GET /connections) take no connection token: they answer for the intruder's own organisation.
-    // The request is validated against its schema before the token is looked up, so a body or query that is not the
-    // schema's answers 400 (the caller learns only that its own input is wrong); valid requests meet the token check: 401.
-    const takesToken = (c: Call): boolean => c.route.queryNames.includes('access_token');
-    const refused = (c: Call): boolean => c.status === 401 || c.status === 400;
-    const bad = calls.filter((c) => c.leaked.length > 0 || c.status >= 500 || (takesToken(c) && !refused(c)));
-    expect(bad.map(describeCall)).toEqual([]);
-    expect(calls.filter(takesToken).length).toBeGreaterThan(calls.length / 2);
-    const reads = calls.filter((c) => takesToken(c) && (c.route.method === 'GET' || c.route.method === 'DELETE'));
-    expect(reads.filter((c) => c.status === 401).length).toBeGreaterThan(reads.length * 0.9);
-  });
+describe('another organisation calling every /versioned route', () => {
+  it(
+    "with its own credentials and connection but the owner's ids: never a success, never the owner's data",
+    async () => {
+      const calls: Call[] = [];
+      for (const route of routes) calls.push(await call(route, clientHeaders(intruderOrg), intruder.token));
+      expect(calls.length).toBeGreaterThan(40);
+      // Routes without ids act on the intruder's own connection; they may succeed, but must not show the owner's data.
+      const bad = calls.filter((c) => c.leaked.length > 0 || (c.route.pathParams.length > 0 && c.status < 400));
+      expect(bad.map(describeCall)).toEqual([]);
+      expect(calls.filter((c) => c.route.pathParams.length > 0).every((c) => [400, 401, 404, 410].includes(c.status))).toBe(true);
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
+
+  it(
+    "with the owner's connection token: refused (401) on every route that takes one",
+    async () => {
+      const calls: Call[] = [];
+      for (const route of routes) calls.push(await call(route, clientHeaders(intruderOrg), owner.token));
+      // Organisation-level routes (GET /connections) take no connection token: they answer for the intruder's own organisation.
+      // The request is validated against its schema before the token is looked up, so a body or query that is not the
+      // schema's answers 400 (the caller learns only that its own input is wrong); valid requests meet the token check: 401.
+      const takesToken = (c: Call): boolean => c.route.queryNames.includes('access_token');
+      const refused = (c: Call): boolean => c.status === 401 || c.status === 400;
+      const bad = calls.filter((c) => c.leaked.length > 0 || c.status >= 500 || (takesToken(c) && !refused(c)));
+      expect(bad.map(describeCall)).toEqual([]);
+      expect(calls.filter(takesToken).length).toBeGreaterThan(calls.length / 2);
+      const reads = calls.filter((c) => takesToken(c) && (c.route.method === 'GET' || c.route.method === 'DELETE'));
+      expect(reads.filter((c) => c.status === 401).length).toBeGreaterThan(reads.length * 0.9);
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
 
   it("left the owner's stored records unchanged and queued no write on its connection", async () => {
     expect(await snapshot(owner.connection.id)).toBe(ownerSnapshot);
