@@ -9,6 +9,7 @@ import { defineObject, type Mapped, type ObjectEntry } from '../objects.ts';
 import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
+import { invoiceBody } from './inbound-receivables.ts';
 import { billBody, classBody, customerBody, departmentBody, itemBody, journalEntryBody, salesReceiptBody, termBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
@@ -228,6 +229,8 @@ export const ENTITIES: readonly EntitySpec[] = [
     dated: true,
     unmapped: ['subsidiary_id'],
     dataOnly: ['LinkedTxn', 'BillAddr', 'ShipAddr', 'BillEmail', 'CustomerMemo', 'EmailStatus', 'PrintStatus', 'Deposit', ...SALES_LINE, ...TXN_ONLY],
+    // DELETE deletes the invoice; PATCH status void is QBO's void operation.
+    write: { body: invoiceBody, deletes: 'delete', voids: { operation: 'void' } },
   }),
   entitySpec('invoice_payment', 'Payment', mapPayment, {
     dated: true,

@@ -112,11 +112,35 @@ export class Company {
     record.TotalAmt = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
     record.Balance = 0;
     record.DepositToAccountRef ??= { value: '4', name: 'Undeposited Funds' };
+    this.postToIncome(record);
+  }
+
+  /** Each sales line posts to its item's income account, which QBO shows as the line's ItemAccountRef. */
+  private postToIncome(record: Json): void {
     for (const line of lines(record)) {
       const detail = isJson(line.SalesItemLineDetail) ? line.SalesItemLineDetail : null;
       const item = detail !== null && isJson(detail.ItemRef) ? this.find('Item', String(detail.ItemRef.value)) : null;
       if (detail !== null && item !== null && isJson(item.IncomeAccountRef)) detail.ItemAccountRef = item.IncomeAccountRef;
     }
+  }
+
+  /**
+   * An invoice totals its item lines less its discount lines (QBO's sub-total line repeats them) plus its tax, and owes
+   * that less what payments and credits took off it (kept across an update). A new one is in the home currency unless
+   * it names another and due on its date without terms; lines post to their items' income accounts.
+   */
+  private deriveInvoice(record: Json, before: Json | null): void {
+    const sign: Readonly<Record<string, number>> = { SalesItemLineDetail: 1, DiscountLineDetail: -1 };
+    const tax = isJson(record.TxnTaxDetail) ? cents(record.TxnTaxDetail.TotalTax) : 0;
+    const total = lines(record).reduce((sum, line) => sum + (sign[String(line.DetailType)] ?? 0) * cents(line.Amount), tax);
+    const paid = before === null ? 0 : cents(before.TotalAmt) - cents(before.Balance);
+    record.TotalAmt = total / 100;
+    record.Balance = Math.max(0, total - paid) / 100;
+    if (before === null) {
+      record.CurrencyRef ??= { value: 'USD', name: 'United States Dollar' };
+      record.DueDate ??= record.TxnDate;
+    }
+    this.postToIncome(record);
   }
 
   /** QBO's derived fields of a written record. */
@@ -128,6 +152,7 @@ export class Company {
       record.Balance = Math.max(0, total - paid) / 100;
     }
     if (entity === 'SalesReceipt') this.deriveSale(record);
+    if (entity === 'Invoice') this.deriveInvoice(record, before);
     if (entity === 'JournalEntry') {
       const debits = lines(record).filter((line) => isJson(line.JournalEntryLineDetail) && line.JournalEntryLineDetail.PostingType === 'Debit');
       record.TotalAmt = debits.reduce((sum, line) => sum + cents(line.Amount), 0) / 100;

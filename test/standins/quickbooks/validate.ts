@@ -32,6 +32,7 @@ export const WRITABLE: ReadonlySet<Entity> = new Set([
   'Department',
   'Term',
   'Vendor',
+  'Invoice',
 ]);
 /** Entities QBO deletes (names such as Customer and Item are only made inactive). */
 export const DELETABLE: ReadonlySet<Entity> = new Set([
@@ -46,8 +47,15 @@ export const DELETABLE: ReadonlySet<Entity> = new Set([
   'CreditMemo',
   'Attachable',
 ]);
-/** Entities QBO voids. */
-export const VOIDABLE: ReadonlySet<Entity> = new Set(['BillPayment', 'Payment', 'Invoice']);
+/**
+ * Entities QBO voids, and how each is asked for by Intuit's reference: an invoice by `operation=void`, payments by a
+ * sparse update with `include=void`.
+ */
+export const VOIDS: Partial<Record<Entity, 'operation=void' | 'include=void'>> = {
+  BillPayment: 'include=void',
+  Payment: 'include=void',
+  Invoice: 'operation=void',
+};
 
 /** The fields a stored record needs; `Line.…` in every line. */
 const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
@@ -58,6 +66,7 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
   Department: ['Name'],
   Term: ['Name'],
   SalesReceipt: ['Line', 'Line.Amount'],
+  Invoice: ['CustomerRef', 'Line', 'Line.Amount'],
   // Intuit's Item reference: a service or non-inventory item needs the income account its sales post to.
   Item: ['Name', 'Type', 'IncomeAccountRef'],
 };
@@ -66,12 +75,14 @@ const LINE_DETAILS: Partial<Record<Entity, Readonly<Record<string, readonly stri
   Bill: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
   JournalEntry: { JournalEntryLineDetail: ['PostingType', 'AccountRef'] },
   SalesReceipt: { SalesItemLineDetail: ['ItemRef'] },
+  Invoice: { SalesItemLineDetail: ['ItemRef'] },
 };
 /** The entity a reference names, by its field (ParentRef: the record's own entity). */
 const REFERENCES: Readonly<Record<string, Entity>> = {
   VendorRef: 'Vendor',
   AccountRef: 'Account',
   APAccountRef: 'Account',
+  ARAccountRef: 'Account',
   DepositToAccountRef: 'Account',
   SalesTermRef: 'Term',
   DepartmentRef: 'Department',

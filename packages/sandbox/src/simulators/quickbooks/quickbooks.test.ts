@@ -332,6 +332,54 @@ describe('QuickBooks Online simulator, written through the real connector', () =
     });
   });
 
+  it('creates, updates, voids and deletes an invoice of item lines through the connector; SANDBOX books each and the ledger ties out', async () => {
+    const invoices = quickbooksConnector.objects.invoice?.handler;
+    if (invoices?.create === undefined || invoices.update === undefined || invoices.delete === undefined) throw new Error('no invoice writes');
+    const item = (await books.all('item')).find((i) => i.Status === 'Active');
+    const customer = (await books.all('customer')).find((c) => c.Status === 'Active');
+    if (item === undefined || customer === undefined) throw new Error('no item or customer');
+    const qid = (id: string): string => String(Number(id.split('-')[1]));
+    const balance = async (id: string): Promise<number> => Math.abs(parseCents((await books.get('account', id))?.Balance ?? '0'));
+    const before = { ar: await balance(ROLES.AR), income: await balance(item.IncomeAccountId) };
+    const line = (quantity: number, unit: number) => ({
+      total_amount: quantity * unit,
+      account_id: `account:${qid(item.IncomeAccountId)}`,
+      item: { id: `item:${qid(item.Id)}`, quantity, unit_amount: unit },
+    });
+    const created = await invoices.create(writeContext(ctx, 'qbo-inv-1'), {
+      customer_id: `customer:${qid(customer.Id)}`,
+      issue_date: '2026-01-14T00:00:00.000Z',
+      due_date: '2026-02-13T00:00:00.000Z',
+      document_number: 'SIM-INV-1',
+      memo: 'Simulated invoice',
+      line_items: [line(3, 30)],
+    });
+    expect(created.raw).toMatchObject({ DocNumber: 'SIM-INV-1', TotalAmt: 90, Balance: 90, PrivateNote: 'Simulated invoice', DueDate: '2026-02-13' });
+    const booked = async () => books.get('invoice', sandboxId('invoice', created.platformId) ?? '');
+    expect(await booked()).toMatchObject({
+      Total: '90.00',
+      AmountDue: '90.00',
+      Status: 'Open',
+      Lines: [{ ItemId: item.Id, AccountId: item.IncomeAccountId }],
+    });
+    // Receivable up by the total, the item's income account by the line.
+    expect([await balance(ROLES.AR), await balance(item.IncomeAccountId)]).toEqual([before.ar + 9000, before.income + 9000]);
+
+    const updated = await invoices.update(writeContext(ctx, 'qbo-inv-1u'), created.platformId, { line_items: [line(4, 30)], memo: 'Four' });
+    expect(updated.raw).toMatchObject({ TotalAmt: 120, Balance: 120, PrivateNote: 'Four', DocNumber: 'SIM-INV-1' });
+    expect(await balance(ROLES.AR)).toBe(before.ar + 12000);
+
+    const voided = await invoices.update(writeContext(ctx, 'qbo-inv-1v'), created.platformId, { status: 'void' });
+    expect(voided.raw).toMatchObject({ TotalAmt: 0, Balance: 0 });
+    expect(mapped('invoice', voided.raw).status).toBe('void');
+    expect((await booked())?.Status).toBe('Void');
+    expect([await balance(ROLES.AR), await balance(item.IncomeAccountId)]).toEqual([before.ar, before.income]);
+
+    await invoices.delete(writeContext(ctx, 'qbo-inv-1d'), created.platformId);
+    expect(await booked()).toBeNull();
+    expect((await call('GET', `/v3/company/${realm()}/invoice/${created.platformId}`)).status).toBe(400);
+  });
+
   it('creates an item through the connector, changes its price sparsely and archives it; SANDBOX refuses to delete it', async () => {
     const items = quickbooksConnector.objects.item?.handler;
     if (items?.create === undefined || items.update === undefined) throw new Error('no item writes');
