@@ -1,5 +1,5 @@
 /**
- * Unified receivable write bodies → QBO request bodies: invoices (Invoice). Sales lines are the sales receipt's
+ * Unified receivable write bodies → QBO request bodies: invoices (Invoice) and their payments (Payment). Sales lines are the sales receipt's
  * (inbound.ts, salesLine); the rules of inbound.ts hold: only fields present are written, fields QBO has no place for
  * are refused with a 400 naming them.
  */
@@ -7,7 +7,7 @@ import type { ConnectorContext } from '../connector.ts';
 import { has, invalid, link, list, type Input, type Native } from '../inbound.ts';
 import { callQbo } from './client.ts';
 import { parseEntity } from './contract.ts';
-import { copy, copyCurrency, refuse, salesLine } from './inbound.ts';
+import { amountOf, copy, copyCurrency, refuse, salesLine } from './inbound.ts';
 
 /** The income account QBO posts an item's sales to, read from QBO (the item may have changed since the last sync). */
 async function incomeAccountOf(ctx: ConnectorContext, itemId: string): Promise<string | undefined> {
@@ -69,5 +69,41 @@ export async function invoiceBody(ctx: ConnectorContext, input: Input): Promise<
   ]);
   copyCurrency(input, out);
   if (has(input, 'line_items')) out.Line = await salesLines(ctx, input);
+  return out;
+}
+
+/** A payment's allocations: one line per invoice, its amount linked to the invoice (QBO's Line[].LinkedTxn). */
+async function paymentLines(ctx: ConnectorContext, input: Input): Promise<Native[]> {
+  return Promise.all(
+    list(input, 'linked_invoices').map(async (entry, n) => {
+      const at = `linked_invoices[${n}].`;
+      const amount = amountOf(entry.allocated_amount, `${at}allocated_amount`);
+      return { Amount: amount, LinkedTxn: [{ TxnId: await link(ctx, 'invoice', entry.id, `${at}id`), TxnType: 'Invoice' }] };
+    }),
+  );
+}
+
+/**
+ * A customer's Payment, deposited to account_id (a bank account, or Undeposited Funds for a later deposit), its total
+ * the sum of its allocations (QBO requires TotalAmt; nothing is left unapplied). A payment is voided, never created
+ * void: PATCH status void alone is QBO's void (writes.ts, `voids`).
+ */
+export async function invoicePaymentBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  if (has(input, 'status') && input.status !== null && input.status !== 'active')
+    throw invalid('status', 'QuickBooks Online voids an existing payment only: create it, then PATCH status void alone.');
+  const out: Native = {};
+  await copy(ctx, input, out, [
+    ['customer_id', 'CustomerRef', 'customer'],
+    ['account_id', 'DepositToAccountRef', 'account'],
+    ['transaction_date', 'TxnDate', 'date'],
+    ['reference', 'PaymentRefNum', 'text'],
+    ['memo', 'PrivateNote', 'text'],
+  ]);
+  copyCurrency(input, out);
+  if (has(input, 'linked_invoices')) {
+    const lines = await paymentLines(ctx, input);
+    out.Line = lines;
+    out.TotalAmt = lines.reduce((sum, line) => sum + Math.round(Number(line.Amount) * 100), 0) / 100;
+  }
   return out;
 }

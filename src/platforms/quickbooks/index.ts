@@ -4,7 +4,7 @@
  * (incremental, with deletions), the company and its monthly statements
  * from CompanyInfo, Preferences and the BalanceSheet, ProfitAndLoss and CashFlow reports, currencies and exchange
  * rates from Preferences, CompanyCurrency and ExchangeRate (currencies.ts); bills, journal
- * entries, customers and invoices are written with SyncToken handling, sales receipts created; attachment files
+ * entries, customers, invoices and invoice payments are written with SyncToken handling, sales receipts created; attachment files
  * are fetched from QBO when their file_url is followed, invoice PDFs when their pdf_link is.
  * Tested against test/standins/quickbooks, built from the response shapes of
  * Intuit's API reference (test/fixtures/quickbooks/README.md).
@@ -128,6 +128,7 @@ export function createQuickBooksConnector(): Connector {
         "Payment methods are the PaymentMethod entity (Active and Type, CREDIT_CARD or NON_CREDIT_CARD, in platform_data); an invoice payment's payment_method_id is its PaymentMethodRef.",
         "Sales receipts are created (POST) of item lines only: QBO's sales lines post to their item's income account, so a line without item.id is refused (400 naming it); without account_id the money goes to Undeposited Funds. Expenses (QBO's Purchase) are not read, so not written either: 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.",
         "Invoices are written as the Invoice entity (POST, PATCH as a sparse update with the current SyncToken, DELETE deletes it), of item lines as sales receipts are: a line without item.id is refused (400 naming it), and an account_id beside the item must be the item's income account (QBO posts the line there; checked with QBO). memo is its PrivateNote, account_id its ARAccountRef, payment_terms_id its SalesTermRef. QBO has no draft invoices: status draft is a 400; PATCH status void, sent alone, is QBO's void (operation=void).",
+        "Invoice payments are written as the Payment entity (POST, PATCH as a sparse update, DELETE deletes it): account_id is its DepositToAccountRef, reference its PaymentRefNum, memo its PrivateNote, each linked_invoices entry a Line of that amount whose LinkedTxn is the invoice, TotalAmt their sum (nothing left unapplied). PATCH status void, sent alone, is QBO's void (operation=update&include=void); a payment is not created void. The invoices it pays change in QBO and are read by the next sync.",
         'Balance sheets come from the BalanceSheet report (accrual basis), one statement per month: the last 24 months when the sync has no window. Income statements come the same way from the ProfitAndLoss report (accrual basis; other income and other expenses are children of income and expenses), cash flow statements from the CashFlow report (gross_cash_in_flow and gross_cash_out_flow are null: the report has no such totals).',
         'Query pages are read in Id order and overlap by 10 records, so up to 10 records deleted from pages already read before the next page is asked for skip nothing (an edit never moves a record in Id order).',
         "Intuit's webhooks are received at /platform-webhooks/QUICKBOOKS/{organization id}/{environment} once the app's verifier token is set as webhook_key on the OAuth app; each notification syncs the changed entities' types of the connections to that realm at once (docs/sync.md, \"Platform webhooks\").",

@@ -333,9 +333,11 @@ describe('QuickBooks Online sync', () => {
     // Nor customer refunds yet: RefundReceipt is not read (docs/reference.md).
     for (const [route, status, code] of await customerRefundAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
-    // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
-    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
-      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Invoice payments are written (their made-up ids answer otherwise); credit memos and applications not yet (docs/writes.md).
+    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token))) {
+      if (route.includes('/invoice_payments')) expect(code, route).not.toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+      else expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     // Nor order writes (create, update, fulfil): SANDBOX takes them; this platform's connector does not write orders.
     for (const [route, status, code] of await orderWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
@@ -1072,6 +1074,106 @@ describe('QuickBooks Online writes', () => {
     expect(company().find('Invoice', id)).toBeNull();
     expect((await storedOne(c.connection.id, 'invoice', id)).deleted_at).not.toBeNull();
     expect(writesTo('invoice', log).at(-1)).toBe('operation=delete');
+    expectNoViolations();
+  });
+
+  it('takes a payment of an invoice (prefer_sync and async) as QBO Payment, updates its allocation, voids it and deletes it', async () => {
+    const invoice = json(
+      await send('POST', '/accounting/invoices', {
+        invoice: {
+          customer_id: ref(c, 'customer', '1'),
+          issue_date: today,
+          document_number: 'INV-PAY',
+          line_items: [{ total_amount: 100, item: { id: ref(c, 'item', '11') } }],
+        },
+      }),
+    ).invoice as Json;
+    const invoiceId = String(invoice.platform_id);
+    const pay = (amount: number) => ({ linked_invoices: [{ id: String(invoice.id), allocated_amount: amount }] });
+    const response = await send('POST', '/accounting/invoice_payments', {
+      invoice_payment: {
+        customer_id: ref(c, 'customer', '1'),
+        account_id: ref(c, 'account', '35'),
+        transaction_date: today,
+        reference: 'CHK 5150',
+        memo: 'Part payment',
+        ...pay(60),
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).invoice_payment as Json;
+    const id = String(created.platform_id);
+    expect(company().find('Payment', id)).toMatchObject({
+      CustomerRef: { value: '1' },
+      DepositToAccountRef: { value: '35' },
+      TxnDate: today,
+      PaymentRefNum: 'CHK 5150',
+      PrivateNote: 'Part payment',
+      TotalAmt: 60,
+      UnappliedAmt: 0,
+      Line: [{ Amount: 60, LinkedTxn: [{ TxnId: invoiceId, TxnType: 'Invoice' }] }],
+    });
+    expect(company().find('Invoice', invoiceId)).toMatchObject({ Balance: 40, LinkedTxn: [{ TxnId: id, TxnType: 'Payment' }] });
+    expect(created).toMatchObject({
+      customer_id: ref(c, 'customer', '1'),
+      account_id: ref(c, 'account', '35'),
+      reference: 'CHK 5150',
+      memo: 'Part payment',
+      status: 'active',
+      total_amount: 60,
+      linked_invoices: [{ id: String(invoice.id), allocated_amount: 60 }],
+    });
+    expect(json(await send('GET', `/accounting/invoice_payments/${String(created.id)}`)).invoice_payment).toEqual(created);
+    // The invoice QBO changed with it is read by the next sync (ChangeDataCapture).
+    await expectSynced(t, c.connection.id, 'incremental');
+    expect((await storedOne(c.connection.id, 'invoice', invoiceId)).data).toMatchObject({ amount_due: 40, status: 'partially_paid' });
+
+    // The whole invoice, through a job answered later: the allocation replaced, the total with it.
+    const paid = await asyncAnswer(
+      await send('PATCH', `/accounting/invoice_payments/${String(created.id)}`, { response_mode: 'async', invoice_payment: pay(100) }),
+    );
+    expect([paid.status, paid.http_status]).toEqual(['success', 200]);
+    expect(company().find('Payment', id)).toMatchObject({ TotalAmt: 100, SyncToken: '1' });
+    expect(company().find('Invoice', invoiceId)).toMatchObject({ Balance: 0 });
+    // Paying more than is open is QBO's to refuse, and its refusal reaches the client.
+    const overpaid = await send('POST', '/accounting/invoice_payments', {
+      invoice_payment: { customer_id: ref(c, 'customer', '1'), account_id: ref(c, 'account', '35'), transaction_date: today, ...pay(1) },
+    });
+    expect([overpaid.statusCode, errorBody(overpaid).error_code]).toEqual([450, 'PLATFORM_BAD_REQUEST']);
+    expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual([
+      `Business Validation Error: the payment applies more than Invoice ${invoiceId} has open`,
+    ]);
+
+    // A void is status void alone; a new payment is not created void. Nothing reaches QBO.
+    const log = qbo.log.length;
+    const withMemo = await send('PATCH', `/accounting/invoice_payments/${String(created.id)}`, {
+      invoice_payment: { status: 'void', memo: 'Bounced' },
+    });
+    expect([withMemo.statusCode, errorBody(withMemo).error_metadata?.field]).toEqual([400, 'memo']);
+    const bornVoid = await send('POST', '/accounting/invoice_payments', {
+      invoice_payment: {
+        customer_id: ref(c, 'customer', '1'),
+        account_id: ref(c, 'account', '35'),
+        transaction_date: today,
+        status: 'void',
+        ...pay(1),
+      },
+    });
+    expect([bornVoid.statusCode, errorBody(bornVoid).error_metadata?.field]).toEqual([400, 'status']);
+    expect(writesTo('payment', log)).toEqual([]);
+
+    const voided = await send('PATCH', `/accounting/invoice_payments/${String(created.id)}`, { invoice_payment: { status: 'void' } });
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(writesTo('payment', log)).toEqual(['operation=update&include=void']);
+    expect(company().find('Payment', id)).toMatchObject({ TotalAmt: 0, PrivateNote: 'Voided - Part payment' });
+    expect(company().find('Invoice', invoiceId)).toMatchObject({ Balance: 100 });
+    expect(json(voided).invoice_payment).toMatchObject({ status: 'void', total_amount: 0 });
+
+    const deleted = await asyncAnswer(await send('DELETE', `/accounting/invoice_payments/${String(created.id)}?response_mode=async`));
+    expect([deleted.status, deleted.http_status, deleted.body]).toEqual(['success', 200, { code: 'deleted', success: true }]);
+    expect(company().find('Payment', id)).toBeNull();
+    expect(writesTo('payment', log).at(-1)).toBe('operation=delete');
+    expect((await storedOne(c.connection.id, 'invoice_payment', id)).deleted_at).not.toBeNull();
     expectNoViolations();
   });
 

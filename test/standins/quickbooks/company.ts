@@ -16,6 +16,7 @@ import {
   type Json,
 } from './fixtures.ts';
 import type { ReportName } from './report.ts';
+import { appliedTo } from './validate.ts';
 import { tombstone, updatedAt } from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
 import { bookkeeping, qboTime, voided } from '../../../packages/sandbox/src/simulators/quickbooks/shapes.ts';
 import { recordsIn } from '../../../packages/sandbox/src/simulators/wire.ts';
@@ -143,6 +144,37 @@ export class Company {
     this.postToIncome(record);
   }
 
+  /** A payment's unapplied rest; a new one is deposited to Undeposited Funds (Account 4) unless it names an account. */
+  private derivePayment(record: Json, before: Json | null): void {
+    const applied = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0);
+    record.UnappliedAmt = Math.max(0, cents(record.TotalAmt) - applied) / 100;
+    if (before === null) {
+      record.DepositToAccountRef ??= { value: '4', name: 'Undeposited Funds' };
+      record.CurrencyRef ??= { value: 'USD', name: 'United States Dollar' };
+    }
+  }
+
+  /**
+   * Moves a payment's applications from what it applied (`before`) to what it applies now (`after`; null: deleted):
+   * each invoice's Balance and LinkedTxn change, and the invoice's SyncToken and LastUpdatedTime move on, as in QBO.
+   */
+  private settlePayment(paymentId: string, before: Json | null, after: Json | null): void {
+    const invoiceIds = new Set(
+      [before, after].flatMap((p) => lines(p ?? {}).flatMap((line) => recordsIn(line.LinkedTxn).map((l) => String(l.TxnId)))),
+    );
+    for (const id of invoiceIds) {
+      const invoice = this.table('Invoice').get(id);
+      if (invoice === undefined) continue;
+      const change = appliedTo(after, id) - appliedTo(before, id);
+      if (change === 0 && after !== null) continue;
+      invoice.Balance = (cents(invoice.Balance) - change) / 100;
+      const others = recordsIn(invoice.LinkedTxn).filter((l) => !(l.TxnType === 'Payment' && l.TxnId === paymentId));
+      invoice.LinkedTxn = appliedTo(after, id) > 0 ? [...others, { TxnId: paymentId, TxnType: 'Payment' }] : others;
+      invoice.SyncToken = String(Number(invoice.SyncToken ?? 0) + 1);
+      invoice.MetaData = { ...(isJson(invoice.MetaData) ? invoice.MetaData : {}), LastUpdatedTime: qboTime(this.now()) };
+    }
+  }
+
   /** QBO's derived fields of a written record. */
   private derive(entity: Entity, record: Json, before: Json | null): void {
     if (entity === 'Bill') {
@@ -153,6 +185,7 @@ export class Company {
     }
     if (entity === 'SalesReceipt') this.deriveSale(record);
     if (entity === 'Invoice') this.deriveInvoice(record, before);
+    if (entity === 'Payment') this.derivePayment(record, before);
     if (entity === 'JournalEntry') {
       const debits = lines(record).filter((line) => isJson(line.JournalEntryLineDetail) && line.JournalEntryLineDetail.PostingType === 'Debit');
       record.TotalAmt = debits.reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
@@ -186,6 +219,7 @@ export class Company {
     if (record.TxnDate === undefined && !NAME_LISTS.has(entity)) record.TxnDate = qboTime(this.now()).slice(0, 10);
     this.derive(entity, record, null);
     this.table(entity).set(String(record.Id), record);
+    if (entity === 'Payment') this.settlePayment(String(record.Id), null, record);
     return structuredClone(record);
   }
 
@@ -200,11 +234,14 @@ export class Company {
     next.sparse = false;
     this.derive(entity, next, before);
     this.table(entity).set(String(next.Id), next);
+    if (entity === 'Payment') this.settlePayment(String(next.Id), before, next);
     return structuredClone(next);
   }
 
   remove(entity: Entity, id: string): void {
+    const before = this.table(entity).get(id) ?? null;
     if (!this.table(entity).delete(id)) throw new Error(`no ${entity} ${id} in realm ${this.realmId}`);
+    if (entity === 'Payment') this.settlePayment(id, before, null);
     const list = this.tombstones.get(entity) ?? [];
     list.push({ Id: id, at: this.now() });
     this.tombstones.set(entity, list);

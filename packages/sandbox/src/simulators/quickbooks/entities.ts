@@ -113,7 +113,10 @@ export const ENTITIES: readonly QboEntity[] = [
     written: { body: txn.invoiceBody, deletable: true, voids: { how: 'operation=void', status: 'Void' } },
   },
   collection('CreditMemo', 'invoice_credit_memo', txn.creditMemo),
-  collection('Payment', 'invoice_payment', txn.payment),
+  {
+    ...collection('Payment', 'invoice_payment', txn.payment),
+    written: { body: txn.paymentBody, deletable: true, voids: { how: 'include=void', status: 'Voided' } },
+  },
   { ...collection('SalesReceipt', 'sales_receipt', txn.salesReceipt), written: { body: txn.salesReceiptBody, deletable: false } },
   collection('Deposit', 'bank_deposit', txn.deposit),
   collection('Transfer', 'bank_transfer', txn.transfer),

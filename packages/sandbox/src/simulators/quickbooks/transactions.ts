@@ -185,15 +185,17 @@ export const creditMemo = transaction<NativeCreditNote>(
   'Void',
 );
 
+const PAYMENT: FieldTable<NativePayment> = {
+  ...HEADER,
+  ...customerRef,
+  'DepositToAccountRef.value': ['DepositToAccountId', account],
+  PaymentRefNum: 'Reference',
+  TotalAmt: ['Amount', money],
+  ProcessPayment: fixed(false),
+};
+
 export const payment = transaction<NativePayment>(
-  {
-    ...HEADER,
-    ...customerRef,
-    'DepositToAccountRef.value': ['DepositToAccountId', account],
-    PaymentRefNum: 'Reference',
-    TotalAmt: ['Amount', money],
-    ProcessPayment: fixed(false),
-  },
+  PAYMENT,
   (r) => {
     const applied = r.LinkedTxns.reduce((sum, l) => sum + parseCents(l.Amount), 0);
     return { UnappliedAmt: Math.max(0, parseCents(r.Amount) - applied) / 100, Line: allocationLines(r.LinkedTxns) };
@@ -380,5 +382,21 @@ export function salesReceiptBody(from: Json, create: boolean): Body {
 export function invoiceBody(from: Json, create: boolean): Body {
   const out = txnBody(INVOICE, from, create);
   if (Array.isArray(from.Line)) out.Lines = salesLinesBody(from.Line);
+  return out;
+}
+
+/**
+ * A customer payment's write body: its header and, per line, the invoice it pays and how much (SANDBOX's Invoices).
+ * Its amount is what the lines apply: SANDBOX keeps no unapplied rest, so TotalAmt is not passed on.
+ */
+export function paymentBody(from: Json, create: boolean): Body {
+  const { Amount: _total, ...out } = txnBody(PAYMENT, from, create);
+  if (Array.isArray(from.Line)) {
+    out.Invoices = recordsIn(from.Line).flatMap((line) =>
+      recordsIn(line.LinkedTxn)
+        .filter((link) => link.TxnType === 'Invoice')
+        .map((link) => compact({ InvoiceId: refTo('invoice').in?.(link.TxnId), Amount: decimalText(line.Amount) })),
+    );
+  }
   return out;
 }
